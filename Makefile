@@ -1,0 +1,40 @@
+# Everything a newcomer needs: `make demo` and `make test` set up .venv themselves.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+DEVSTAMP := $(VENV)/.installed-dev
+
+.PHONY: demo test lint bench install install-dev clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(STAMP)
+
+$(DEVSTAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP) $(DEVSTAMP)
+
+install: $(STAMP)
+
+install-dev: $(DEVSTAMP)
+
+demo: $(STAMP)
+	$(BIN)/calc shoot lootas --target boyz
+
+test: $(DEVSTAMP)
+	$(BIN)/python -m pytest
+
+lint: $(DEVSTAMP)
+	$(BIN)/ruff check wh40k_calc tests benchmarks
+	$(BIN)/ruff format --check wh40k_calc tests benchmarks
+
+bench: $(DEVSTAMP)
+	$(BIN)/python -m pytest benchmarks --benchmark-enable --benchmark-only --benchmark-columns=min,mean,max,rounds -p no:cacheprovider
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .benchmarks

@@ -1,0 +1,213 @@
+"""Weapon ability strings (``rapid fire 2``, ``anti-infantry 4+``, ``sustained hits d3``) parsed
+into typed values.
+
+Every ability found in the 10th-edition datasheet export falls in one of three classes:
+
+* ``modelled``: changes the attack sequence; the rules layer turns it into numbers.
+* ``no effect``: recognised, but changes nothing in one activation ([ASSAULT], [ONE SHOT];
+  [PSYCHIC] only marks the attacks as Psychic Attacks, which some Feel No Pain abilities name).
+* ``not modelled``: a datasheet-specific rule printed among the abilities (``linked fire``,
+  ``c'tan power``, ...). It is kept and reported in ``not_modelled``, never dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from .dice import Dice, DiceError
+
+MODELLED = "modelled"
+NO_EFFECT = "no effect"
+NOT_MODELLED = "not modelled"
+
+# Keywords that [ANTI-KEYWORD X+] names in the real data; any other keyword is accepted too.
+_ANTI_RE = re.compile(r"^anti-([a-z][a-z '\-]*?)\s+([2-6])\+$")
+_X_RE = r"\s+([0-9]*d?[0-9]+(?:\s*\+\s*[0-9]+)?)"
+
+
+@dataclass(frozen=True)
+class AbilitySpec:
+    """One known core ability: its name, how it is written and what the calculator does."""
+
+    key: str
+    pattern: re.Pattern[str]
+    status: str
+    summary: str
+    source: str
+
+
+def _spec(key: str, pattern: str, status: str, summary: str, source: str) -> AbilitySpec:
+    return AbilitySpec(key, re.compile(pattern), status, summary, source)
+
+
+# The order matters only for readability; patterns do not overlap.
+SPECS: tuple[AbilitySpec, ...] = (
+    _spec("rapid fire", r"^rapid fire" + _X_RE + "$", MODELLED,
+          "A + X against a target within half range (--half-range)", "Core rules: Rapid Fire"),
+    _spec("blast", r"^blast(?:\s+([0-9]+))?$", MODELLED,
+          "+1 attack (edition 11 [BLAST X]: +X attack dice) per five models in the target",
+          "Core rules: Blast; 24.05 [BLAST]"),
+    _spec("twin-linked", r"^twin-linked$", MODELLED, "the Wound roll can be re-rolled",
+          "seeds README: [TWIN-LINKED]"),
+    _spec("devastating wounds", r"^devastating wounds$", MODELLED,
+          "a Critical Wound inflicts mortal wounds equal to D, no save, no spill-over",
+          "Core rules: Devastating Wounds"),
+    _spec("sustained hits", r"^sustained hits" + _X_RE + "$", MODELLED,
+          "a Critical Hit scores X additional hits", "Core rules: Sustained Hits"),
+    _spec("ignores cover", r"^ignores cover$", MODELLED,
+          "the target cannot have the Benefit of Cover", "seeds README: [IGNORES COVER]"),
+    _spec("torrent", r"^torrent$", MODELLED, "attacks hit automatically (no Critical Hits)",
+          "seeds README: [TORRENT]"),
+    _spec("heavy", r"^heavy$", MODELLED, "+1 to the Hit roll if the unit Remained Stationary "
+          "(--stationary)", "Core rules: Heavy"),
+    _spec("hazardous", r"^hazardous$", MODELLED,
+          "one Hazardous test per weapon used; on a 1, 3 mortal wounds to a bearer",
+          "Core rules: Hazardous"),
+    _spec("assault", r"^assault$", NO_EFFECT, "lets the unit shoot after Advancing: no effect "
+          "on one attack sequence", "seeds README: [ASSAULT]"),
+    _spec("psychic", r"^psychic$", MODELLED, "the attacks are Psychic Attacks (Feel No Pain "
+          "against Psychic Attacks applies)", "seeds README: [PSYCHIC]"),
+    _spec("one shot", r"^one shot$", NO_EFFECT, "fires once per battle: no effect on one "
+          "attack sequence", "seeds README: [ONE SHOT]"),
+    _spec("anti", _ANTI_RE.pattern, MODELLED,
+          "an unmodified Wound roll of X+ against a target with KEYWORD is a Critical Wound",
+          "Core rules: Anti"),
+    _spec("melta", r"^melta" + _X_RE + "$", MODELLED,
+          "+X Damage against a target within half range (--half-range)", "seeds README: [MELTA X]"),
+    _spec("lethal hits", r"^lethal hits$", MODELLED, "a Critical Hit automatically wounds "
+          "(edition 11: when that is the better choice)", "Core rules: Lethal Hits; 24.23"),
+    _spec("precision", r"^precision$", MODELLED, "attacks can be allocated to a CHARACTER "
+          "model of an Attached unit", "seeds README: [PRECISION]"),
+    _spec("extra attacks", r"^extra attacks$", MODELLED, "used in addition to the chosen melee "
+          "weapon; its A is not modified by other rules", "seeds README: [EXTRA ATTACKS]"),
+    _spec("indirect fire", r"^indirect fire$", MODELLED, "with --indirect: -1 to the Hit roll "
+          "and the target has the Benefit of Cover", "seeds README: [INDIRECT FIRE]"),
+    _spec("lance", r"^lance$", MODELLED, "+1 to the Wound roll after a Charge move (--charged)",
+          "seeds README: [LANCE]"),
+    _spec("conversion", r"^conversion$", MODELLED, "with --beyond-12: an unmodified Hit roll of "
+          "4+ is a Critical Hit", "seeds README: [CONVERSION]"),
+    _spec("pistol", r"^pistol$", MODELLED, "a model shoots its Pistols or its other ranged "
+          "weapons, not both (not MONSTER/VEHICLE)", "Core rules: Pistol"),
+    _spec("close-quarters", r"^close-quarters$", MODELLED, "edition 11: as [PISTOL]",
+          "24.07 [CLOSE-QUARTERS]"),
+)
+
+
+@dataclass(frozen=True)
+class Ability:
+    """One parsed ability: its spec key, its value (Dice, int, (keyword, x) or None) and text."""
+
+    key: str
+    value: object
+    text: str
+    status: str
+
+
+def parse_ability(text: str) -> Ability:
+    """Classify one ability string (any case, surrounding spaces ignored).
+
+    Unknown text gives an :class:`Ability` with status ``not modelled`` and key ``datasheet
+    rule``: it is reported, never dropped.
+    """
+    norm = " ".join(text.strip().lower().replace("\u2019", "'").split())
+    for spec in SPECS:
+        m = spec.pattern.match(norm)
+        if not m:
+            continue
+        value: object = None
+        if spec.key in ("rapid fire", "sustained hits", "melta"):
+            try:
+                value = Dice.parse(m.group(1).replace(" ", "").upper())
+            except DiceError:
+                break
+        elif spec.key == "blast":
+            value = int(m.group(1)) if m.group(1) else 1
+        elif spec.key == "anti":
+            value = (m.group(1).strip().upper(), int(m.group(2)))
+        return Ability(spec.key, value, norm, spec.status)
+    return Ability("datasheet rule", None, norm, NOT_MODELLED)
+
+
+def split_abilities(text: str) -> list[str]:
+    """Split a printed ability list (``"blast, heavy"``, ``"assault. torrent"``) into items."""
+    return [part.strip() for part in re.split(r"[,.;]", text) if part.strip()]
+
+
+@dataclass(frozen=True)
+class WeaponAbilities:
+    """All abilities of one weapon profile, typed.
+
+    ``anti`` holds (KEYWORD, X) pairs; ``unmodelled`` the texts of datasheet rules.
+    """
+
+    rapid_fire: Dice | None = None
+    blast: int = 0
+    twin_linked: bool = False
+    devastating_wounds: bool = False
+    sustained_hits: Dice | None = None
+    ignores_cover: bool = False
+    torrent: bool = False
+    heavy: bool = False
+    hazardous: bool = False
+    assault: bool = False
+    psychic: bool = False
+    one_shot: bool = False
+    anti: tuple[tuple[str, int], ...] = ()
+    melta: Dice | None = None
+    lethal_hits: bool = False
+    precision: bool = False
+    extra_attacks: bool = False
+    indirect_fire: bool = False
+    lance: bool = False
+    conversion: bool = False
+    pistol: bool = False
+    unmodelled: tuple[str, ...] = ()
+    texts: tuple[str, ...] = field(default=(), compare=False)
+
+    @classmethod
+    def parse(cls, items: list[str] | tuple[str, ...]) -> WeaponAbilities:
+        """Parse a list of ability strings (each may itself be a comma-separated list)."""
+        out = cls()
+        for item in items:
+            for piece in split_abilities(item):
+                out = out.with_ability(parse_ability(piece))
+        return out
+
+    def with_ability(self, ab: Ability) -> WeaponAbilities:
+        """A copy with ``ab`` added. Two sources of one X ability keep the larger X."""
+        k = ab.key
+        texts = (*self.texts, ab.text)
+        if k == "rapid fire":
+            return replace(self, rapid_fire=_larger(self.rapid_fire, ab.value), texts=texts)
+        if k == "sustained hits":
+            return replace(self, sustained_hits=_larger(self.sustained_hits, ab.value),
+                           texts=texts)
+        if k == "melta":
+            return replace(self, melta=_larger(self.melta, ab.value), texts=texts)
+        if k == "blast":
+            return replace(self, blast=max(self.blast, int(ab.value)), texts=texts)
+        if k == "anti":
+            kw, x = ab.value  # type: ignore[misc]
+            kept = {a: b for a, b in self.anti}
+            kept[kw] = min(x, kept.get(kw, 7))
+            return replace(self, anti=tuple(sorted(kept.items())), texts=texts)
+        if k == "datasheet rule":
+            return replace(self, unmodelled=(*self.unmodelled, ab.text), texts=texts)
+        attr = {"close-quarters": "pistol"}.get(k, k.replace(" ", "_").replace("-", "_"))
+        return replace(self, **{attr: True}, texts=texts)
+
+    def with_texts(self, items: list[str] | tuple[str, ...]) -> WeaponAbilities:
+        """A copy with more ability strings added (effects that grant abilities)."""
+        out = self
+        for item in items:
+            for piece in split_abilities(item):
+                out = out.with_ability(parse_ability(piece))
+        return out
+
+
+def _larger(old: Dice | None, new: object) -> Dice:
+    assert isinstance(new, Dice)
+    if old is None or new.mean > old.mean:
+        return new
+    return old

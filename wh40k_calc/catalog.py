@@ -1,0 +1,134 @@
+"""Finding datasheets by name across the shipped ``datasheets/`` folder and the user's folders.
+
+Search order: folders given with ``--datasheets`` (in order), then ``WH40K_CALC_DATASHEETS``
+(``:``-separated), then the shipped folder; a user's file wins over a shipped one of the same
+name. Names match case-insensitively ignoring punctuation, by file stem or by the ``name:``
+field. Only the file that matches is parsed; a miss reads the ``name:`` line of each file to
+suggest the closest names.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .datasheet import Datasheet, DatasheetError, load_datasheet, norm_name
+
+ENV_VAR = "WH40K_CALC_DATASHEETS"
+SHIPPED = Path(__file__).resolve().parent.parent / "datasheets"
+_NAME_LINE = re.compile(r"^name:\s*[\"']?(.+?)[\"']?\s*$", re.MULTILINE)
+_FACTION_LINE = re.compile(r"^faction:\s*[\"']?(.+?)[\"']?\s*$", re.MULTILINE)
+
+
+class UnknownUnitError(LookupError):
+    """No datasheet matches a name; ``suggestions`` holds the closest names."""
+
+    def __init__(self, name: str, suggestions: list[str]):
+        self.name = name
+        self.suggestions = suggestions
+        hint = f"; did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions else ""
+        super().__init__(f"unknown unit {name!r}{hint} (`calc units` lists them)")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One datasheet file found: display name (from its ``name:`` line), faction, path."""
+
+    name: str
+    faction: str
+    path: Path
+    shipped: bool
+
+
+class Catalog:
+    """The datasheet folders in search order; looks units up lazily."""
+
+    def __init__(self, user_dirs: list[Path] | tuple[Path, ...] = (), use_env: bool = True,
+                 shipped: Path | None = SHIPPED):
+        dirs: list[Path] = [Path(d) for d in user_dirs]
+        if use_env:
+            dirs += [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
+        for d in dirs:
+            if not d.is_dir():
+                raise DatasheetError(f"{d}: datasheet folder does not exist")
+        self.user_dirs = tuple(dirs)
+        self.shipped = shipped
+
+    def _files(self) -> list[tuple[Path, bool]]:
+        out: list[tuple[Path, bool]] = []
+        for d in self.user_dirs:
+            out += [(p, False) for p in sorted(d.rglob("*.y*ml"))]
+        if self.shipped is not None and self.shipped.is_dir():
+            out += [(p, True) for p in sorted(self.shipped.rglob("*.y*ml"))]
+        return [(p, s) for p, s in out if p.suffix in (".yaml", ".yml")]
+
+    def find(self, name: str) -> Datasheet:
+        """The datasheet called ``name``.
+
+        Raises:
+            UnknownUnitError: nothing matches (with suggestions).
+            DatasheetError: the matching file is invalid.
+        """
+        key = norm_name(name)
+        files = self._files()
+        for path, _ in files:  # by file stem first: no parsing at all
+            if norm_name(path.stem) == key:
+                return _load_cached(path)
+        entries = self.entries(files)
+        for e in entries:
+            if norm_name(e.name) == key:
+                return _load_cached(e.path)
+        raise UnknownUnitError(name, self.suggest(name, entries))
+
+    def entries(self, files: list[tuple[Path, bool]] | None = None) -> list[Entry]:
+        """Every datasheet file with its name and faction (first one wins on a name clash)."""
+        seen: set[str] = set()
+        out = []
+        for path, shipped in files if files is not None else self._files():
+            try:
+                head = path.read_text(encoding="utf-8", errors="replace")[:4000]
+            except OSError:
+                continue
+            m = _NAME_LINE.search(head)
+            f = _FACTION_LINE.search(head)
+            name = m.group(1) if m else path.stem
+            if norm_name(name) in seen or norm_name(path.stem) in seen:
+                continue
+            seen.add(norm_name(name))
+            seen.add(norm_name(path.stem))
+            out.append(Entry(name, f.group(1) if f else "", path, shipped))
+        return out
+
+    @staticmethod
+    def suggest(name: str, entries: list[Entry]) -> list[str]:
+        """Closest datasheet names to ``name`` (difflib ratio), best first."""
+        by_key: dict[str, str] = {}
+        for e in entries:
+            by_key.setdefault(norm_name(e.name), e.name)
+            by_key.setdefault(norm_name(e.path.stem), e.name)
+        key = norm_name(name)
+        hits = difflib.get_close_matches(key, list(by_key), n=6, cutoff=0.5)
+        hits += [k for k in by_key if key and key in k and k not in hits]
+        out: list[str] = []
+        for h in hits:
+            if by_key[h] not in out:
+                out.append(by_key[h])
+        return out[:4]
+
+
+@lru_cache(maxsize=64)
+def _load_cached(path: Path) -> Datasheet:
+    return load_datasheet(path)
+
+
+def suggest_names(name: str, candidates: list[str]) -> list[str]:
+    """Closest of ``candidates`` to ``name`` (normalised difflib match), best first."""
+    by_key = {norm_name(c): c for c in candidates}
+    key = norm_name(name)
+    hits = difflib.get_close_matches(key, list(by_key), n=4, cutoff=0.4)
+    hits += [k for k in by_key if key and (key in k or k in key) and k not in hits]
+    return [by_key[h] for h in hits][:4]

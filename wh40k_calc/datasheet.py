@@ -1,0 +1,412 @@
+"""The datasheet data model and its YAML loading (contract: DATASHEET_FORMAT.md, part 1).
+
+Schema checks (types, ranges, unknown fields) are done by ``msgspec``; this module adds only
+the cross-references a schema cannot express (weapons named in ``equipped`` and loadouts,
+loadout counts, sizes naming known models). Every error names the file and the field.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Literal
+
+import msgspec
+
+from .abilities import WeaponAbilities
+from .dice import Dice, DiceError
+
+
+class DatasheetError(ValueError):
+    """A datasheet file that cannot be used; the message names the file and the field."""
+
+
+def norm_name(text: str) -> str:
+    """Normalise a unit, model or weapon name for matching: case and punctuation ignored."""
+    text = text.lower().replace("\u2019", "'")
+    return re.sub(r"[^a-z0-9]+", "", text)
+
+
+# ---------------------------------------------------------------------------------------------
+# Schema (what the YAML may contain). Field names follow the contract exactly.
+
+Skill = Annotated[int, msgspec.Meta(ge=2, le=6)]
+Save = Annotated[int, msgspec.Meta(ge=2, le=7)]
+Toughness = Annotated[int, msgspec.Meta(ge=1, le=20)]
+Wounds = Annotated[int, msgspec.Meta(ge=1, le=50)]
+Plus = Annotated[int, msgspec.Meta(ge=2, le=6)]
+ArmourPen = Annotated[int, msgspec.Meta(ge=-6, le=0)]
+NonNeg = Annotated[int, msgspec.Meta(ge=0)]
+
+
+class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    M: NonNeg | str
+    T: Toughness
+    Sv: Save
+    W: Wounds
+    Ld: Annotated[int, msgspec.Meta(ge=2, le=12)]
+    OC: NonNeg
+    equipped: list[str] = []
+    invuln: Plus | None = None
+    invuln_ranged_only: bool = False
+    feel_no_pain: Plus | None = None
+    keywords: list[str] = []
+
+
+class _WeaponSchema(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    range: Annotated[int, msgspec.Meta(ge=0, le=240)] | Literal["melee", "Melee", "MELEE"]
+    A: NonNeg | str
+    S: Annotated[int, msgspec.Meta(ge=1, le=40)]
+    AP: ArmourPen
+    D: NonNeg | str
+    skill: Skill | None = None
+    abilities: list[str] = []
+    profile_of: str | None = None
+
+
+class _SizeSchema(msgspec.Struct, forbid_unknown_fields=True):
+    models: dict[str, Annotated[int, msgspec.Meta(ge=0, le=100)]]
+    points: NonNeg
+
+
+class _LoadoutEntrySchema(msgspec.Struct, forbid_unknown_fields=True):
+    model: str
+    equipped: list[str]
+    count: Annotated[int, msgspec.Meta(ge=1)] | Literal["all"] = "all"
+    min_unit_size: Annotated[int, msgspec.Meta(ge=1)] | None = None
+
+
+class _LeadersAllowedSchema(msgspec.Struct, forbid_unknown_fields=True):
+    starting_strength: Annotated[int, msgspec.Meta(ge=1)]
+    count: Annotated[int, msgspec.Meta(ge=1, le=3)]
+    one_with_keyword: str | None = None
+
+
+class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    models: Annotated[list[_ModelSchema], msgspec.Meta(min_length=1)]
+    sizes: Annotated[list[_SizeSchema], msgspec.Meta(min_length=1)]
+    weapons: list[_WeaponSchema] = []
+    faction: str = ""
+    keywords: list[str] = []
+    faction_keywords: list[str] = []
+    loadouts: dict[str, list[_LoadoutEntrySchema]] = {}
+    rules: list[str] = []
+    leader_of: list[str] = []
+    leaders_allowed: list[_LeadersAllowedSchema] = []
+    source: str = ""
+
+
+# ---------------------------------------------------------------------------------------------
+# The immutable model the rest of the program uses.
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """One weapon profile. ``range`` is in inches, None for melee weapons; ``skill`` is the BS
+    or WS (2-6, None for [TORRENT] weapons); ``AP`` is 0 or negative; A and D are dice."""
+
+    name: str
+    range: int | None
+    A: Dice
+    skill: int | None
+    S: int
+    AP: int
+    D: Dice
+    abilities: WeaponAbilities
+    ability_texts: tuple[str, ...] = ()
+    profile_of: str | None = None
+
+    @property
+    def is_melee(self) -> bool:
+        """True for melee weapons (range 'melee')."""
+        return self.range is None
+
+    @property
+    def key(self) -> str:
+        """Normalised name used for lookups."""
+        return norm_name(self.name)
+
+    def describe(self) -> str:
+        """One-line profile, e.g. ``Deffgun 48" A2 BS6+ S8 AP-1 D2 [heavy, rapid fire 1]``."""
+        rng = "melee" if self.range is None else f'{self.range}"'
+        skill = "N/A" if self.skill is None else f"{self.skill}+"
+        ab = f" [{', '.join(self.ability_texts)}]" if self.ability_texts else ""
+        return f"{self.name} {rng} A{self.A} {'WS' if self.is_melee else 'BS'}{skill} S{self.S} AP{self.AP} D{self.D}{ab}"
+
+
+@dataclass(frozen=True)
+class ModelProfile:
+    """One kind of model: its statline (Sv 7 = no save), optional invulnerable save and Feel No
+    Pain (X means X+), its own extra keywords and its default equipment (weapon keys)."""
+
+    name: str
+    M: int | str
+    T: int
+    Sv: int
+    W: int
+    Ld: int
+    OC: int
+    invuln: int | None
+    invuln_ranged_only: bool
+    feel_no_pain: int | None
+    keywords: frozenset[str]
+    equipped: tuple[str, ...]
+
+    @property
+    def key(self) -> str:
+        """Normalised name used for lookups."""
+        return norm_name(self.name)
+
+
+@dataclass(frozen=True)
+class UnitSize:
+    """A legal unit size: model name -> count, and its points."""
+
+    composition: tuple[tuple[str, int], ...]
+    points: int
+
+    @property
+    def total(self) -> int:
+        """Number of models in the unit."""
+        return sum(n for _, n in self.composition)
+
+    def count(self, model_name: str) -> int:
+        """How many models of ``model_name`` this size has."""
+        key = norm_name(model_name)
+        return sum(n for name, n in self.composition if norm_name(name) == key)
+
+
+@dataclass(frozen=True)
+class LoadoutEntry:
+    """``count`` models (an int, or None for all the rest) of ``model`` carry ``equipped``.
+
+    Entries for one model type take disjoint models in order. ``min_unit_size`` refuses the
+    entry in smaller units (wargear options such as "for every 10 models")."""
+
+    model: str
+    count: int | None
+    equipped: tuple[str, ...]
+    min_unit_size: int | None = None
+
+
+@dataclass(frozen=True)
+class LeadersAllowed:
+    """Bodyguard rule: at this Starting Strength, up to ``count`` Leaders may be attached (one of
+    them with ``one_with_keyword`` if set)."""
+
+    starting_strength: int
+    count: int
+    one_with_keyword: str | None
+
+
+@dataclass(frozen=True)
+class Datasheet:
+    """A validated unit datasheet. ``models`` is in allocation order (rank-and-file first)."""
+
+    name: str
+    faction: str
+    keywords: frozenset[str]
+    faction_keywords: frozenset[str]
+    models: tuple[ModelProfile, ...]
+    sizes: tuple[UnitSize, ...]
+    weapons: tuple[Weapon, ...]
+    loadouts: dict[str, tuple[LoadoutEntry, ...]] = field(hash=False, compare=False)
+    rules: tuple[str, ...] = ()
+    leader_of: tuple[str, ...] = ()
+    leaders_allowed: tuple[LeadersAllowed, ...] = ()
+    source: str = ""
+    path: Path | None = None
+
+    @property
+    def key(self) -> str:
+        """Normalised name used for lookups."""
+        return norm_name(self.name)
+
+    def weapon(self, name: str) -> Weapon | None:
+        """The weapon called ``name`` (normalised match), or None."""
+        key = norm_name(name)
+        for w in self.weapons:
+            if w.key == key:
+                return w
+        return None
+
+    def model(self, name: str) -> ModelProfile | None:
+        """The model profile called ``name`` (normalised match; plural 's' tolerated), or None."""
+        key = norm_name(name)
+        for m in self.models:
+            if m.key == key or m.key + "s" == key or m.key == key + "s":
+                return m
+        return None
+
+    def all_keywords(self) -> frozenset[str]:
+        """Unit keywords plus faction keywords, upper case."""
+        return self.keywords | self.faction_keywords
+
+    @property
+    def min_size(self) -> UnitSize:
+        """The smallest listed unit size."""
+        return min(self.sizes, key=lambda s: s.total)
+
+    @property
+    def max_size(self) -> UnitSize:
+        """The largest listed unit size."""
+        return max(self.sizes, key=lambda s: s.total)
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+
+
+def _fmt_path(path: str) -> str:
+    return path[2:] if path.startswith("$.") else path.lstrip("$")
+
+
+def _parse_dice(text: int | str, where: str, file: Path | str) -> Dice:
+    try:
+        return Dice.parse(text)
+    except DiceError as exc:
+        raise DatasheetError(f"{file}: {where}: {exc}") from None
+
+
+def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet:
+    """Validate a YAML document (already parsed) and build a :class:`Datasheet`.
+
+    Raises:
+        DatasheetError: naming ``file`` and the offending field.
+    """
+    if not isinstance(data, dict):
+        raise DatasheetError(f"{file}: expected a mapping of datasheet fields at the top level")
+    try:
+        raw = msgspec.convert(data, _DatasheetSchema, strict=True)
+    except msgspec.ValidationError as exc:
+        msg = str(exc)
+        m = re.search(r" - at `(.*)`$", msg)
+        where = ""
+        if m:
+            where = _fmt_path(m.group(1)) + ": "
+            msg = msg[: m.start()]
+        raise DatasheetError(f"{file}: {where}{msg}") from None
+
+    weapons: list[Weapon] = []
+    seen: dict[str, str] = {}
+    for i, w in enumerate(raw.weapons):
+        where = f"weapons[{i}] ({w.name})"
+        if norm_name(w.name) in seen:
+            raise DatasheetError(f"{file}: {where}: weapon name used twice; suffix one of them, "
+                                 "e.g. '(melee)'")
+        seen[norm_name(w.name)] = w.name
+        rng = None if isinstance(w.range, str) else w.range
+        abilities = WeaponAbilities.parse(w.abilities)
+        if w.skill is None and not abilities.torrent:
+            raise DatasheetError(f"{file}: {where}.skill: missing (only [TORRENT] weapons may "
+                                 "have no BS/WS)")
+        weapons.append(Weapon(
+            name=w.name, range=rng, A=_parse_dice(w.A, f"{where}.A", file), skill=w.skill,
+            S=w.S, AP=w.AP, D=_parse_dice(w.D, f"{where}.D", file), abilities=abilities,
+            ability_texts=tuple(a.strip().lower() for a in w.abilities), profile_of=w.profile_of,
+        ))
+    weapon_keys = {w.key for w in weapons}
+    for i, w in enumerate(weapons):
+        if w.profile_of is not None and not any(
+            x.profile_of and norm_name(x.profile_of) == norm_name(w.profile_of) and x is not w
+            for x in weapons
+        ):
+            raise DatasheetError(f"{file}: weapons[{i}] ({w.name}).profile_of: no other profile "
+                                 f"of {w.profile_of!r}")
+
+    def check_weapons(names: list[str], where: str) -> tuple[str, ...]:
+        out = []
+        for j, n in enumerate(names):
+            key = norm_name(n)
+            if key not in weapon_keys:
+                raise DatasheetError(f"{file}: {where}[{j}]: weapon {n!r} is not defined in "
+                                     "'weapons'")
+            out.append(key)
+        return tuple(out)
+
+    unit_kw = frozenset(k.upper() for k in raw.keywords)
+    models: list[ModelProfile] = []
+    for i, m in enumerate(raw.models):
+        models.append(ModelProfile(
+            name=m.name, M=m.M, T=m.T, Sv=m.Sv, W=m.W, Ld=m.Ld, OC=m.OC, invuln=m.invuln,
+            invuln_ranged_only=m.invuln_ranged_only, feel_no_pain=m.feel_no_pain,
+            keywords=frozenset(k.upper() for k in m.keywords),
+            equipped=check_weapons(m.equipped, f"models[{i}] ({m.name}).equipped"),
+        ))
+    model_keys = {m.key for m in models}
+    if len(model_keys) != len(models):
+        raise DatasheetError(f"{file}: models: two models share a name")
+
+    sizes = []
+    for i, s in enumerate(raw.sizes):
+        for name in s.models:
+            if norm_name(name) not in model_keys:
+                raise DatasheetError(f"{file}: sizes[{i}].models: {name!r} is not in 'models'")
+        if sum(s.models.values()) < 1:
+            raise DatasheetError(f"{file}: sizes[{i}].models: a unit needs at least one model")
+        sizes.append(UnitSize(tuple(s.models.items()), s.points))
+    largest = max(sizes, key=lambda s: s.total)
+
+    loadouts: dict[str, tuple[LoadoutEntry, ...]] = {}
+    for lname, entries in raw.loadouts.items():
+        if norm_name(lname) == "default":
+            raise DatasheetError(f"{file}: loadouts.{lname}: 'default' is reserved (it means "
+                                 "each model's 'equipped')")
+        out = []
+        for j, e in enumerate(entries):
+            where = f"loadouts.{lname}[{j}]"
+            if norm_name(e.model) not in model_keys:
+                raise DatasheetError(f"{file}: {where}.model: {e.model!r} is not in 'models'")
+            count = None if e.count == "all" else int(e.count)
+            present = largest.count(e.model)
+            if count is not None and count > present:
+                raise DatasheetError(f"{file}: {where}.count: {count} {e.model} but the largest "
+                                     f"unit has {present}")
+            out.append(LoadoutEntry(e.model, count,
+                                    check_weapons(e.equipped, f"{where}.equipped"),
+                                    e.min_unit_size))
+        loadouts[lname] = tuple(out)
+
+    return Datasheet(
+        name=raw.name, faction=raw.faction, keywords=unit_kw,
+        faction_keywords=frozenset(k.upper() for k in raw.faction_keywords),
+        models=tuple(models), sizes=tuple(sizes), weapons=tuple(weapons), loadouts=loadouts,
+        rules=tuple(norm_rule(r) for r in raw.rules), leader_of=tuple(raw.leader_of),
+        leaders_allowed=tuple(LeadersAllowed(a.starting_strength, a.count, a.one_with_keyword)
+                              for a in raw.leaders_allowed),
+        source=raw.source, path=Path(file) if not isinstance(file, Path) else file,
+    )
+
+
+def norm_rule(text: str) -> str:
+    """Normalise an effect id: ``Dat's Our Loot!`` -> ``dats-our-loot``."""
+    text = text.lower().replace("\u2019", "").replace("'", "")
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+
+
+def load_datasheet(path: Path) -> Datasheet:
+    """Read and validate one YAML datasheet file.
+
+    Raises:
+        DatasheetError: the file cannot be read, is not YAML, or fails validation.
+    """
+    import yaml  # lazy: only needed when a file is actually read
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DatasheetError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise DatasheetError(f"{path}: not UTF-8 text") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise DatasheetError(f"{path}: malformed YAML: {where}{problem}") from None
+    return parse_datasheet(data, path)

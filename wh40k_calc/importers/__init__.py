@@ -1,0 +1,1 @@
+"""Importers: datasheets from outside sources (the 10th-edition CSV export)."""
