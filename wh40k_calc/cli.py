@@ -1,0 +1,351 @@
+"""The command line (typer): parse, build the Selection, resolve, render. Thin on purpose.
+
+``calc shoot ATTACKER --target TARGET`` and ``calc fight ...`` resolve one activation;
+``calc units``, ``calc show NAME`` and ``calc effects`` browse the data; ``calc compare`` and
+``calc import`` are registered from their own modules.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(
+    add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+    help="Exact and Monte Carlo mathhammer for Warhammer 40,000: what one unit's shooting or "
+         "fighting does to a target.")
+
+
+class Method(str, Enum):
+    exact = "exact"
+    sample = "sample"
+    both = "both"
+
+
+class Reroll(str, Enum):
+    ones = "ones"
+    fails = "fails"
+    all = "all"
+
+
+class SaveReroll(str, Enum):
+    ones = "ones"
+    fails = "fails"
+
+
+class Edition(str, Enum):
+    ten = "10"
+    eleven = "11"
+
+
+class PrecisionTarget(str, Enum):
+    leader = "leader"
+    bodyguard = "bodyguard"
+
+
+class UserError(Exception):
+    """A mistake in what the user asked for: printed as one line, exit code 1."""
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    """Print ``error: message`` on stderr and return the Exit to raise."""
+    from rich.console import Console
+
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        f"[bold red]error:[/bold red] {message}", markup=True)
+    return typer.Exit(code)
+
+
+def catalog(datasheets: list[Path] | None):
+    """The datasheet catalog for ``--datasheets`` folders (and the environment)."""
+    from .catalog import Catalog
+
+    return Catalog(datasheets or [])
+
+
+DatasheetsOpt = Annotated[list[Path] | None, typer.Option(
+    "--datasheets", help="Extra folder of datasheet YAML files (repeatable; also "
+                         "WH40K_CALC_DATASHEETS, ':'-separated). A file named like a shipped "
+                         "one wins.")]
+
+
+def _split_names(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    return names or None
+
+
+def attack(
+    ctx: typer.Context,
+    attacker: Annotated[str, typer.Argument(help="Attacking unit (datasheet name or file "
+                                                 "stem, e.g. lootas).")],
+    target: Annotated[str, typer.Option("--target", "-t", help="Target unit.")],
+    models: Annotated[int | None, typer.Option(help="Attacking unit size (a listed size; "
+                                                    "default: the smallest).")] = None,
+    target_models: Annotated[int | None, typer.Option(
+        help="Target size: a listed size, or fewer models for a damaged unit.")] = None,
+    loadout: Annotated[str | None, typer.Option(help="Named loadout of the attacker "
+                                                     "('default' = as equipped).")] = None,
+    weapon: Annotated[list[str] | None, typer.Option(
+        "--weapon", help="Exactly which weapons attack: 'NAME xN' (repeatable).")] = None,
+    leader: Annotated[list[str] | None, typer.Option(
+        "--leader", help="Leader attached to the attacking unit (repeatable).")] = None,
+    target_loadout: Annotated[str | None, typer.Option(help="Named loadout of the target.")
+                              ] = None,
+    target_leader: Annotated[list[str] | None, typer.Option(
+        "--target-leader", help="Leader attached to the target (repeatable).")] = None,
+    half_range: Annotated[bool, typer.Option("--half-range", help="Target within half "
+                                             "range (Rapid Fire, Melta).")] = False,
+    stationary: Annotated[bool, typer.Option("--stationary", help="Attacker Remained "
+                                             "Stationary (Heavy).")] = False,
+    charged: Annotated[bool, typer.Option("--charged", help="Attacker made a Charge move "
+                                          "this turn (Lance, charge effects).")] = False,
+    cover: Annotated[bool, typer.Option("--cover", help="Target has the Benefit of Cover.")
+                     ] = False,
+    objective: Annotated[bool, typer.Option("--objective", help="Target within range of an "
+                                            "objective marker.")] = False,
+    overwatch: Annotated[bool, typer.Option("--overwatch", help="Snap shooting: only "
+                                            "unmodified 6s hit.")] = False,
+    indirect: Annotated[bool, typer.Option("--indirect", help="Target not visible: only "
+                                           "[INDIRECT FIRE] weapons, -1 to hit, target in "
+                                           "cover.")] = False,
+    beyond_12: Annotated[bool, typer.Option("--beyond-12", help="Target more than 12\" "
+                                            "away (Conversion).")] = False,
+    disembarked: Annotated[bool, typer.Option("--disembarked", help="Attacker disembarked "
+                                              "from a TRANSPORT this turn.")] = False,
+    effect: Annotated[list[str] | None, typer.Option(
+        "--effect", "-e", help="Named rule or stratagem (repeatable; `calc effects`). "
+                               "Prefix 'attacker:' or 'target:' to pick a side.")] = None,
+    hit_mod: Annotated[int, typer.Option(help="Hit roll modifier (capped at ±1 with the "
+                                              "others).")] = 0,
+    wound_mod: Annotated[int, typer.Option(help="Wound roll modifier (capped at ±1).")] = 0,
+    ap_mod: Annotated[int, typer.Option(help="Improve AP by N (1: AP-1 becomes AP-2).")] = 0,
+    damage_mod: Annotated[int, typer.Option(help="Add N to each Damage roll.")] = 0,
+    crit_hit: Annotated[int | None, typer.Option(min=2, max=6, help="Critical Hit on an "
+                                                                    "unmodified N+.")] = None,
+    crit_wound: Annotated[int | None, typer.Option(min=2, max=6, help="Critical Wound on an "
+                                                                      "unmodified N+.")] = None,
+    reroll_hits: Annotated[Reroll | None, typer.Option(help="Re-roll Hit rolls.")] = None,
+    reroll_wounds: Annotated[Reroll | None, typer.Option(help="Re-roll Wound rolls.")] = None,
+    reroll_damage: Annotated[bool, typer.Option("--reroll-damage", help="Re-roll a Damage "
+                                                "roll when that raises expected damage.")
+                             ] = False,
+    invuln: Annotated[int | None, typer.Option(min=2, max=6, help="Target invulnerable "
+                                                                  "save N+.")] = None,
+    fnp: Annotated[int | None, typer.Option(min=2, max=6, help="Target Feel No Pain N+.")
+                   ] = None,
+    fnp_mortal: Annotated[int | None, typer.Option(min=2, max=6, help="Target Feel No Pain "
+                                                   "N+ against mortal wounds only.")] = None,
+    save_mod: Annotated[int, typer.Option(help="Modifier to the target's saving throws.")
+                        ] = 0,
+    reroll_saves: Annotated[SaveReroll | None, typer.Option(help="Target re-rolls saving "
+                                                            "throws.")] = None,
+    damage_reduction: Annotated[int, typer.Option(min=0, help="Subtract N from each Damage "
+                                                  "(never below 1).")] = 0,
+    half_damage: Annotated[bool, typer.Option("--half-damage", help="Halve Damage (before "
+                                              "adding or subtracting).")] = False,
+    allocation: Annotated[str | None, typer.Option(help="Target's model allocation order, "
+                                                        "e.g. 'Boy,Boss Nob'.")] = None,
+    precision_target: Annotated[PrecisionTarget, typer.Option(
+        help="Where [PRECISION] attacks go in an Attached unit.")] = PrecisionTarget.leader,
+    order: Annotated[str | None, typer.Option(help="Weapon order: 'A,B,...' or 'best'.")
+                     ] = None,
+    edition: Annotated[Edition, typer.Option(help="Rules edition.")] = Edition.ten,
+    method: Annotated[Method, typer.Option(help="exact, sample (Monte Carlo) or both.")
+                      ] = Method.exact,
+    trials: Annotated[int, typer.Option(min=1, max=100_000_000, help="Sampler trials.")
+                      ] = 100_000,
+    seed: Annotated[int, typer.Option(help="Sampler seed.")] = 40_000,
+    datasheets: DatasheetsOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON contract object.")
+                       ] = False,
+) -> None:
+    """Resolve one activation and print the result."""
+    from .catalog import UnknownUnitError
+    from .datasheet import DatasheetError
+    from .resolve import resolve
+    from .selection import Conditions, Modifiers, Selection, SelectionError, UnitChoice
+    from .units import parse_weapon_spec
+
+    phase = "shooting" if ctx.info_name == "shoot" else "fight"
+    try:
+        cat = catalog(datasheets)
+        sel = Selection(
+            phase=phase,
+            attacker=UnitChoice(cat.find(attacker), models, loadout,
+                                tuple(parse_weapon_spec(w) for w in weapon or []),
+                                tuple(cat.find(n) for n in leader or [])),
+            target=UnitChoice(cat.find(target), target_models, target_loadout, (),
+                              tuple(cat.find(n) for n in target_leader or [])),
+            conditions=Conditions(half_range, stationary, charged, cover, objective,
+                                  overwatch, indirect, beyond_12, disembarked),
+            modifiers=Modifiers(
+                hit_mod, wound_mod, ap_mod, damage_mod, crit_hit, crit_wound,
+                reroll_hits.value if reroll_hits else None,
+                reroll_wounds.value if reroll_wounds else None, reroll_damage, invuln, fnp,
+                fnp_mortal, save_mod, reroll_saves.value if reroll_saves else None,
+                damage_reduction, half_damage),
+            effects=tuple(effect or ()),
+            edition=edition.value,
+            order="best" if order and order.strip().lower() == "best" else _split_names(order),
+            allocation=_split_names(allocation),
+            precision_target=precision_target.value,
+        )
+        progress = None if as_json else _progress_callback()
+        result = resolve(sel, method.value, trials, seed, progress)
+    except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
+        raise fail(str(exc)) from None
+    finally:
+        _PROGRESS.stop()
+    if as_json:
+        from .report import to_json
+
+        sys.stdout.write(json.dumps(to_json(result), indent=2) + "\n")
+        return
+    from rich.console import Console
+
+    from .report import render
+
+    render(result, Console(highlight=False))
+
+
+class _Progress:
+    """A rich progress bar on stderr, shown only on a terminal and once a run passes 0.5 s."""
+
+    def __init__(self) -> None:
+        self.bar = None
+        self.task = None
+        self.start = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if time.monotonic() - self.start < 0.5 or done >= total:
+                return
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self.bar = Progress(console=Console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("sampling", total=total)
+        self.bar.update(self.task, completed=done)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+_PROGRESS = _Progress()
+
+
+def _progress_callback():
+    if not sys.stderr.isatty():
+        return None
+    _PROGRESS.start = time.monotonic()
+    return _PROGRESS
+
+
+app.command("shoot", help="Resolve a unit's shooting at a target.")(attack)
+app.command("fight", help="Resolve a unit's melee attacks against a target.")(attack)
+
+
+@app.command("units")
+def units(
+    faction: Annotated[str | None, typer.Option(help="Only this faction.")] = None,
+    datasheets: DatasheetsOpt = None,
+) -> None:
+    """List the datasheets found (name, faction, file)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .datasheet import DatasheetError, norm_name
+
+    try:
+        entries = catalog(datasheets).entries()
+    except DatasheetError as exc:
+        raise fail(str(exc)) from None
+    if faction:
+        entries = [e for e in entries if norm_name(faction) in norm_name(e.faction)]
+    table = Table(title=f"{len(entries)} datasheets")
+    table.add_column("Name")
+    table.add_column("Faction")
+    table.add_column("File")
+    for e in sorted(entries, key=lambda e: (e.faction, e.name)):
+        table.add_row(e.name, e.faction, _rel(e.path))
+    Console(highlight=False).print(table)
+
+
+def _rel(p: Path) -> str:
+    try:
+        return os.path.relpath(p)
+    except ValueError:
+        return str(p)
+
+
+@app.command("show")
+def show(
+    name: Annotated[str, typer.Argument(help="Datasheet name or file stem.")],
+    datasheets: DatasheetsOpt = None,
+) -> None:
+    """Print one datasheet: statlines, sizes, weapons, loadouts, rules."""
+    from rich.console import Console
+
+    from .catalog import UnknownUnitError
+    from .datasheet import DatasheetError
+    from .show import render_datasheet
+
+    try:
+        ds = catalog(datasheets).find(name)
+    except (UnknownUnitError, DatasheetError) as exc:
+        raise fail(str(exc)) from None
+    render_datasheet(ds, Console(highlight=False))
+
+
+@app.command("effects")
+def effects() -> None:
+    """List the named rules and stratagems --effect accepts."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .effects import EFFECTS
+
+    table = Table(title="Effects (--effect NAME)")
+    for col in ("Name", "Kind", "Side", "Phase", "What it changes", "Source"):
+        table.add_column(col, overflow="fold")
+    for e in EFFECTS:
+        extra = " (applied by default)" if e.default else ""
+        table.add_row(e.id, e.kind + extra, e.side, ", ".join(e.phases), e.summary, e.source)
+    Console(highlight=False).print(table)
+
+
+def _register_optional() -> None:
+    for module in ("wh40k_calc.compare", "wh40k_calc.importers.cli"):
+        try:
+            mod = __import__(module, fromlist=["register"])
+        except ImportError:
+            continue
+        mod.register(app)
+
+
+_register_optional()
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

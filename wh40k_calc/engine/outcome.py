@@ -1,0 +1,68 @@
+"""What an engine returns: expectations, distributions and the kill table, for one activation.
+
+Both engines return an :class:`Outcome` of the same shape; the sampler also fills the standard
+errors. Units: counts of attacks, hits, wounds, saves, wounds lost and models; probabilities in
+[0, 1]; every expectation is a mean per activation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+WEAPON_FIELDS = ("attacks", "hits", "wounds", "failed_saves", "mortal_wounds", "damage")
+TOTAL_FIELDS = (*WEAPON_FIELDS, "wounds_lost", "models_destroyed")
+LOSS_FIELDS = ("hazard_mortal_wounds", "models_destroyed", "at_least_one")
+
+
+@dataclass
+class WeaponResult:
+    """Expected figures of one weapon profile (or one source of mortal wounds).
+
+    ``expected`` maps each of WEAPON_FIELDS to its mean; ``standard_error`` (sampler only) the
+    standard error of each mean.
+    """
+
+    name: str
+    count: int
+    expected: dict[str, float]
+    standard_error: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class Outcome:
+    """One activation's result.
+
+    Attributes:
+        method: "exact" or "sample".
+        weapons: per weapon profile, in resolution order (mortal-wound sources included).
+        expected: totals: each of TOTAL_FIELDS.
+        models_destroyed_distribution: P(exactly k target models destroyed), k = 0..models.
+        damage_distribution: P(exactly d damage points), as defined in DATASHEET_FORMAT.md.
+        wounds_lost_distribution: P(exactly w wounds removed from the target).
+        characters_destroyed: per CHARACTER model of an Attached target, P(it is destroyed).
+        attacker_losses: each of LOSS_FIELDS (Hazardous).
+        trials, seed: sampler only.
+        standard_error: sampler only: {"expected": {...}, "kill_table": [...],
+            "attacker_losses": {...}, "characters_destroyed": [...]}.
+    """
+
+    method: str
+    weapons: list[WeaponResult]
+    expected: dict[str, float]
+    models_destroyed_distribution: np.ndarray
+    damage_distribution: np.ndarray
+    wounds_lost_distribution: np.ndarray
+    characters_destroyed: list[float]
+    attacker_losses: dict[str, float]
+    trials: int = 0
+    seed: int | None = None
+    standard_error: dict = field(default_factory=dict)
+
+    @property
+    def kill_table(self) -> np.ndarray:
+        """P(at least k models destroyed) for k = 1..models (index k-1)."""
+        dist = self.models_destroyed_distribution
+        tail = np.cumsum(dist[::-1])[::-1]
+        return np.clip(tail[1:], 0.0, 1.0)

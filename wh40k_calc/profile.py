@@ -1,0 +1,256 @@
+"""The resolved attack profile: where the rules end and the engines begin.
+
+The rules layer (``wh40k_calc.rules``) turns datasheets, conditions and effects into these
+plain numbers; the exact engine and the sampler read only these. Nothing here knows a keyword
+or an ability by name: a Hit roll is a table of what each unmodified face does and which faces
+are re-rolled; a Damage roll is a dice expression, a map from rolled value to damage, and the
+values re-rolled for each number of wounds the model has left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .dice import Dice
+
+# Outcome classes of a Hit roll, a Wound roll and a saving throw.
+MISS, HIT, CRIT = 0, 1, 2
+FAIL, WOUND, CRIT_WOUND = 0, 1, 2
+SAVE_FAILED, SAVED = 0, 1
+
+
+@dataclass(frozen=True)
+class RollTable:
+    """One D6 roll with an optional single re-roll.
+
+    ``outcome[f]`` is the outcome class of an unmodified result ``f`` (index 1-6; index 0 is
+    unused) after modifiers; ``reroll[f]`` says whether a first result ``f`` is re-rolled (the
+    second result stands: a die is never re-rolled twice, Core rules: Re-rolls).
+    """
+
+    outcome: tuple[int, ...]
+    reroll: tuple[bool, ...] = (False,) * 7
+
+    def __post_init__(self) -> None:
+        if len(self.outcome) != 7 or len(self.reroll) != 7:
+            raise ValueError("RollTable needs 7 entries (index 0 unused)")
+
+    def probabilities(self, classes: int = 3) -> np.ndarray:
+        """P(each outcome class) after the re-roll, as a float array of length ``classes``."""
+        fresh = np.zeros(classes)
+        for f in range(1, 7):
+            fresh[self.outcome[f]] += 1 / 6
+        out = np.zeros(classes)
+        for f in range(1, 7):
+            if self.reroll[f]:
+                out += fresh / 6
+            else:
+                out[self.outcome[f]] += 1 / 6
+        return out
+
+    def faces_where(self, cls: int) -> list[int]:
+        """Unmodified results that give outcome class ``cls``."""
+        return [f for f in range(1, 7) if self.outcome[f] == cls]
+
+    @property
+    def rerolled_faces(self) -> list[int]:
+        """The unmodified results that are re-rolled."""
+        return [f for f in range(1, 7) if self.reroll[f]]
+
+
+ALWAYS_FAILS = RollTable((0,) * 7)
+
+
+@dataclass(frozen=True)
+class DamageTable:
+    """A Damage roll against one kind of model.
+
+    The roll has outcomes ``0 .. n-1`` with probabilities ``probs`` (for a plain D6, outcome
+    ``i`` is a roll of ``i + 1``; with [MELTA D3] an outcome is a pair of rolls); ``final[i]`` is
+    the damage outcome ``i`` inflicts after every modifier (halving, +X, -X, never below 1).
+    ``reroll[w]`` is the set of outcomes re-rolled when the model the attack is allocated to
+    has ``w`` wounds left (index 0 unused; an empty tuple: no re-roll allowed).
+    """
+
+    probs: tuple[float, ...]
+    final: tuple[int, ...]
+    reroll: tuple[frozenset[int], ...] = ()
+    label: str = ""
+
+    def rerolls_for(self, wounds_left: int) -> frozenset[int]:
+        """Outcomes re-rolled against a model with ``wounds_left`` wounds."""
+        if not self.reroll:
+            return frozenset()
+        return self.reroll[max(0, min(wounds_left, len(self.reroll) - 1))]
+
+    def pmf(self, wounds_left: int = 1) -> np.ndarray:
+        """Distribution of the final damage (index = damage) against a model with
+        ``wounds_left`` wounds, re-rolls included."""
+        raw = np.asarray(self.probs, dtype=float)
+        again = self.rerolls_for(wounds_left)
+        after = raw.copy()
+        if again:
+            idx = sorted(again)
+            p_again = float(raw[idx].sum())
+            after[idx] = 0.0
+            after = after + p_again * raw
+        out = np.zeros(max(self.final) + 1)
+        np.add.at(out, np.asarray(self.final), after)
+        return out
+
+    @property
+    def max_damage(self) -> int:
+        """Largest damage one roll can inflict."""
+        return max(self.final)
+
+
+@dataclass(frozen=True)
+class VsModel:
+    """What one attack does against one kind of target model.
+
+    ``save`` is the saving throw table (None: no save can be made); ``fnp`` and ``fnp_mortal``
+    are the probabilities that one point of normal damage, and one mortal wound, is ignored by
+    Feel No Pain.
+    """
+
+    save: RollTable | None
+    damage: DamageTable
+    fnp: float = 0.0
+    fnp_mortal: float = 0.0
+
+    @property
+    def save_fail_probability(self) -> float:
+        """P(the saving throw fails)."""
+        if self.save is None:
+            return 1.0
+        return float(self.save.probabilities(2)[SAVE_FAILED])
+
+
+@dataclass(frozen=True)
+class AttackProfile:
+    """One weapon profile used by ``models`` models in one activation.
+
+    Attributes:
+        name: weapon name, as reported.
+        models: number of models attacking with it.
+        attacks: distribution of one model's number of attacks (index = attacks), before Blast.
+        blast: extra attacks per model for every five models in the target unit when selected.
+        hit: the Hit roll table, or None when attacks hit automatically ([TORRENT]).
+        sustained: distribution of the extra hits a Critical Hit scores (index = hits), or None.
+        lethal: a Critical Hit wounds automatically (not a Critical Wound).
+        wound: the Wound roll table (outcomes FAIL, WOUND, CRIT_WOUND).
+        devastating: a Critical Wound inflicts mortal wounds equal to the damage, after all
+            normal damage, and they never spill over to another model.
+        precision: attacks are allocated to the CHARACTER models of an Attached unit first.
+        vs: one :class:`VsModel` per target model kind (``TargetProfile.kinds`` order).
+        ranged: True for ranged attacks (reported only).
+        choices: sentences for the report (re-roll choices made); the engines ignore them.
+    """
+
+    name: str
+    models: int
+    attacks: np.ndarray = field(compare=False)
+    hit: RollTable | None
+    wound: RollTable
+    vs: tuple[VsModel, ...]
+    blast: int = 0
+    sustained: np.ndarray | None = field(default=None, compare=False)
+    lethal: bool = False
+    devastating: bool = False
+    precision: bool = False
+    ranged: bool = True
+    choices: tuple[str, ...] = field(default=(), compare=False)
+
+    def attack_pmf(self, models_at_selection: int) -> np.ndarray:
+        """Distribution of the total attacks of all ``models`` models, Blast included."""
+        per = self.attacks
+        bonus = self.blast * (models_at_selection // 5)
+        if bonus:
+            per = np.concatenate([np.zeros(bonus), per])
+        out = np.ones(1)
+        for _ in range(self.models):
+            out = np.convolve(out, per)
+        return out
+
+
+@dataclass(frozen=True)
+class TargetModel:
+    """One model of the target unit: its name, W and kind (index into ``AttackProfile.vs``).
+
+    ``kind_below`` = (N, other kind): while the unit has fewer than N models, the model is of
+    the other kind (rules such as "5+ invulnerable save while the unit has 10 or more models").
+    """
+
+    name: str
+    W: int
+    kind: int
+    kind_below: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class TargetProfile:
+    """The target unit as allocation sees it.
+
+    ``bodyguard`` lists its models in allocation order (for a unit that is not an Attached unit,
+    every model); ``characters`` the CHARACTER models of an Attached unit, in allocation order;
+    ``kinds`` names the model kinds that ``AttackProfile.vs`` is indexed by.
+    """
+
+    name: str
+    bodyguard: tuple[TargetModel, ...]
+    characters: tuple[TargetModel, ...] = ()
+    kinds: tuple[str, ...] = ()
+
+    @property
+    def models(self) -> int:
+        """Number of models in the unit."""
+        return len(self.bodyguard) + len(self.characters)
+
+    @property
+    def wounds(self) -> int:
+        """Total wounds of the unit."""
+        return sum(m.W for m in self.bodyguard) + sum(m.W for m in self.characters)
+
+
+@dataclass(frozen=True)
+class MortalWounds:
+    """Mortal wounds inflicted outside the attack sequence (a Grenade, Bloody Stampede): their
+    count distribution; applied one at a time, they spill over from model to model.
+    ``fnp`` gives, per target model kind, the probability that one is ignored."""
+
+    name: str
+    count: np.ndarray = field(compare=False)
+    fnp: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class HazardProfile:
+    """Hazardous tests on the attacking unit after it has attacked.
+
+    ``tests`` tests are taken, each failing with ``fail_probability``; each failure inflicts
+    ``mortal_wounds`` mortal wounds. With ``spill`` False (10th edition) they go to one model
+    carrying a Hazardous weapon and the rest are lost when it is destroyed; with ``spill`` True
+    (edition 11) they are allocated to the unit one at a time. ``carriers`` is the allocation
+    track of the models that can be selected (wounded first is implied by the track order).
+    """
+
+    tests: int
+    fail_probability: float
+    mortal_wounds: Dice
+    carriers: TargetProfile
+    fnp: tuple[float, ...]
+    spill: bool = False
+
+
+@dataclass(frozen=True)
+class Activation:
+    """Everything one unit's shooting or fighting resolves into: the weapon profiles in the
+    order they are resolved, the target, mortal wounds inflicted before the attacks, the
+    Hazardous tests after them, and what to report (choices, effects, not modelled)."""
+
+    weapons: tuple[AttackProfile, ...]
+    target: TargetProfile
+    before: tuple[MortalWounds, ...] = ()
+    hazard: HazardProfile | None = None

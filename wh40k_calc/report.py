@@ -1,0 +1,218 @@
+"""An activation's result rendered for people (rich tables and bars) and for scripts (the JSON
+contract of DATASHEET_FORMAT.md, part 2)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+
+from .engine.outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome
+from .resolve import Result
+
+SCHEMA = 1
+FLAG_SE = 5.0  # figures differing by more than this many standard errors are marked
+COND_KEYS = ("half_range", "stationary", "charged", "cover", "objective", "overwatch",
+             "indirect", "beyond_12", "disembarked")
+
+
+def _f(x: float) -> float:
+    return float(round(float(x), 6))
+
+
+def _dist(a: np.ndarray) -> list[float]:
+    return [_f(x) for x in a]
+
+
+def _outcome_block(o: Outcome, n_models: int) -> dict[str, Any]:
+    md = np.zeros(n_models + 1)
+    md[: len(o.models_destroyed_distribution)] = o.models_destroyed_distribution[: n_models + 1]
+    return {
+        "weapons": [{"name": w.name, "count": w.count,
+                     "expected": {k: _f(w.expected[k]) for k in WEAPON_FIELDS}}
+                    for w in o.weapons],
+        "expected": {k: _f(o.expected[k]) for k in TOTAL_FIELDS},
+        "kill_table": [{"models": k + 1, "at_least": _f(p)} for k, p in enumerate(o.kill_table)],
+        "models_destroyed_distribution": _dist(md),
+        "damage_distribution": _dist(o.damage_distribution),
+        "attacker_losses": {k: _f(o.attacker_losses[k]) for k in LOSS_FIELDS},
+    }
+
+
+def to_json(r: Result) -> dict[str, Any]:
+    """The contract object for one activation (``schema`` 1)."""
+    sel, plan, act = r.selection, r.plan, r.activation
+    primary = r.primary
+    att, tgt = plan.attacker, plan.target
+    body = _outcome_block(primary, tgt.models)
+    out: dict[str, Any] = {
+        "schema": SCHEMA,
+        "edition": sel.edition,
+        "phase": sel.phase,
+        "method": r.method,
+        "attacker": {"name": att.name, "models": att.models, "points": _f(att.points),
+                     "weapons_order": [w.name for w in act.weapons]},
+        "target": {"name": tgt.name, "models": tgt.models, "wounds": act.target.wounds,
+                   "points": _f(tgt.points), "allocation_order": plan.allocation_order},
+        "conditions": {k: bool(getattr(sel.conditions, k)) for k in COND_KEYS},
+        "effects": plan.effects,
+        "choices": r.choices,
+        "weapons": body["weapons"],
+        "expected": body["expected"],
+        "kill_table": body["kill_table"],
+        "models_destroyed_distribution": body["models_destroyed_distribution"],
+        "damage_distribution": body["damage_distribution"],
+        "attacker_losses": body["attacker_losses"],
+        "not_modelled": plan.not_modelled + _weapon_not_modelled(r),
+        "notes": r.notes,
+    }
+    if act.target.characters:
+        out["characters_destroyed"] = [
+            {"name": m.name, "destroyed": _f(p)}
+            for m, p in zip(act.target.characters, primary.characters_destroyed, strict=True)]
+    mods = {k: v for k, v in vars(sel.modifiers).items() if v not in (None, 0, False)}
+    if mods:
+        out["modifiers"] = mods
+    if r.sample is not None:
+        s = r.sample
+        block = _outcome_block(s, tgt.models)
+        block = {"trials": s.trials, "seed": s.seed, **block}
+        block["standard_error"] = {
+            "expected": {k: _f(v) for k, v in s.standard_error.get("expected", {}).items()},
+            "kill_table": [_f(x) for x in s.standard_error.get("kill_table", [])],
+            "attacker_losses": {k: _f(v) for k, v in
+                                s.standard_error.get("attacker_losses", {}).items()},
+            "weapons": [{k: _f(v) for k, v in w.standard_error.items()} for w in s.weapons],
+        }
+        if act.target.characters:
+            block["characters_destroyed"] = [_f(p) for p in s.characters_destroyed]
+        out["sample"] = block
+    return out
+
+
+def _weapon_not_modelled(r: Result) -> list[str]:
+    out = []
+    seen = set()
+    for g in r.plan.attacker.groups:
+        for w in g.weapons:
+            for text in w.abilities.unmodelled:
+                item = f"{w.name}: [{text}] (datasheet rule, not modelled)"
+                if item not in seen:
+                    seen.add(item)
+                    out.append(item)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Terminal
+
+
+def compress(names: list[str]) -> str:
+    """``["Boy", "Boy", "Boss Nob"]`` -> ``"Boy x2, Boss Nob"``."""
+    parts = []
+    for name, grp in itertools.groupby(names):
+        n = len(list(grp))
+        parts.append(f"{name} ×{n}" if n > 1 else name)
+    return ", ".join(parts)
+
+
+def render(r: Result, console) -> None:
+    """Print the result: weapons table, totals, kill table with bars, conditions and notes."""
+    from rich.bar import Bar
+    from rich.table import Table
+    from rich.text import Text
+
+    sel, plan, act = r.selection, r.plan, r.activation
+    o = r.primary
+    att, tgt = plan.attacker, plan.target
+    phase = "shoots" if sel.phase == "shooting" else "fights"
+    console.print(Text.assemble(
+        (f"{att.models} {att.name}", "bold"), f" ({att.points:g} pts) {phase} ",
+        (f"{tgt.models} {tgt.name}", "bold"),
+        f" ({tgt.points:g} pts, {act.target.wounds} wounds) · edition {sel.edition} · ",
+        (r.method, "cyan"),
+        f" ({o.trials:,} trials, seed {o.seed})" if r.method == "sample" else ""))
+
+    cols = ("Attacks", "Hits", "Wounds", "Failed saves", "Mortal wounds", "Damage")
+    table = Table(title="Expected per activation", title_justify="left", show_footer=True)
+    table.add_column("Weapon", footer="Total")
+    table.add_column("Models", justify="right")
+    for col, key in zip(cols, WEAPON_FIELDS, strict=True):
+        table.add_column(col, justify="right", footer=f"{o.expected[key]:.3f}")
+    for w in o.weapons:
+        table.add_row(w.name, str(w.count) if w.count else "—",
+                      *(f"{w.expected[k]:.3f}" for k in WEAPON_FIELDS))
+    console.print(table)
+    console.print(Text.assemble(
+        "Wounds lost ", (f"{o.expected['wounds_lost']:.3f}", "bold"),
+        f" of {act.target.wounds} · models destroyed ",
+        (f"{o.expected['models_destroyed']:.3f}", "bold"), f" of {tgt.models}"))
+
+    kill = Table(title="Kill table", title_justify="left")
+    kill.add_column("Models destroyed", justify="right")
+    kill.add_column("P(at least)", justify="right")
+    kill.add_column("", width=32)
+    for k, p in enumerate(o.kill_table, start=1):
+        kill.add_row(f"≥ {k}", f"{100 * p:6.2f}%", Bar(1.0, 0.0, float(p), color="red"))
+    console.print(kill)
+
+    if act.target.characters:
+        for m, p in zip(act.target.characters, o.characters_destroyed, strict=True):
+            console.print(Text.assemble("Leader ", (m.name, "bold"), " destroyed: ",
+                                        (f"{100 * p:.2f}%", "bold"),
+                                        f" (survives {100 * (1 - p):.2f}%)"))
+    if act.hazard is not None:
+        al = o.attacker_losses
+        console.print(Text.assemble(
+            "Hazardous: ", f"{act.hazard.tests} test(s); attacker suffers ",
+            (f"{al['hazard_mortal_wounds']:.3f}", "bold"), " mortal wounds, loses ",
+            (f"{al['models_destroyed']:.3f}", "bold"), " models; P(loses at least one) ",
+            (f"{100 * al['at_least_one']:.2f}%", "bold")))
+
+    if r.method == "both" and r.exact is not None and r.sample is not None:
+        console.print(_comparison(r))
+
+    conds = [k.replace("_", "-") for k in COND_KEYS if getattr(sel.conditions, k)]
+    lines = [
+        ("Conditions", ", ".join(conds) if conds else "none"),
+        ("Effects", ", ".join(plan.effects) if plan.effects else "none"),
+        ("Weapon order", ", ".join(w.name for w in act.weapons)),
+        ("Allocation order", compress(plan.allocation_order)),
+    ]
+    mods = {k: v for k, v in vars(sel.modifiers).items() if v not in (None, 0, False)}
+    if mods:
+        lines.append(("Modifiers", ", ".join(f"{k.replace('_', '-')} {v}"
+                                             for k, v in mods.items())))
+    for label, value in lines:
+        console.print(Text.assemble((f"{label}: ", "dim"), value))
+    for c in r.choices:
+        console.print(Text.assemble(("Choice: ", "dim"), c))
+    for n in plan.not_modelled + _weapon_not_modelled(r):
+        console.print(Text.assemble(("Not modelled: ", "yellow"), n))
+    for n in r.notes:
+        console.print(Text.assemble(("Note: ", "dim"), n))
+
+
+def _comparison(r: Result):
+    from rich.table import Table
+
+    ex, sa = r.exact, r.sample
+    assert ex is not None and sa is not None
+    se = sa.standard_error
+    t = Table(title=f"Exact vs sampled ({sa.trials:,} trials, seed {sa.seed}; '!' marks a "
+                    f"difference over {FLAG_SE:g} standard errors)", title_justify="left")
+    for col in ("Figure", "Exact", "Sampled", "± SE", "Δ / SE", ""):
+        t.add_column(col, justify="right" if col not in ("Figure", "") else "left")
+    rows = [(k.replace("_", " "), ex.expected[k], sa.expected[k], se["expected"].get(k, 0.0))
+            for k in TOTAL_FIELDS]
+    rows += [(f"P(≥ {k + 1} destroyed)", ex.kill_table[k], sa.kill_table[k],
+              se["kill_table"][k]) for k in range(len(ex.kill_table))]
+    rows += [(f"attacker {k.replace('_', ' ')}", ex.attacker_losses[k], sa.attacker_losses[k],
+              se.get("attacker_losses", {}).get(k, 0.0)) for k in LOSS_FIELDS]
+    floor = 1.0 / max(sa.trials, 1)
+    for name, a, b, s in rows:
+        z = abs(a - b) / max(s, floor)
+        t.add_row(name, f"{a:.4f}", f"{b:.4f}", f"{s:.4f}", f"{z:.1f}",
+                  "[red]![/red]" if z > FLAG_SE else "")
+    return t

@@ -1,0 +1,184 @@
+"""From a Selection to results: plan with the rules layer, make the player's whole-activation
+choices, then run the exact engine, the sampler, or both.
+
+Whole-activation choices (DESIGN.md) maximise expected models destroyed, then expected wounds
+lost: the option each model group attacks with (pistols or other weapons, which melee weapon or
+profile), abilities a stratagem lets the player pick, and with ``--order best`` the weapon
+order. Each candidate is scored with the exact engine.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .engine.exact import ExactUnsupported, run_exact
+from .engine.outcome import Outcome
+from .profile import Activation
+from .rules import get_rules
+from .rules.plan import Plan
+from .selection import Selection, SelectionError
+
+METHODS = ("exact", "sample", "both")
+MAX_ORDER_PROFILES = 6
+MAX_CANDIDATES = 720
+
+
+@dataclass
+class Result:
+    """Everything the report needs about one activation."""
+
+    selection: Selection
+    plan: Plan
+    activation: Activation
+    method: str
+    exact: Outcome | None = None
+    sample: Outcome | None = None
+    choices: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def primary(self) -> Outcome:
+        """The outcome the top-level numbers come from (the sampler's with --method sample)."""
+        out = self.sample if self.method == "sample" else self.exact
+        assert out is not None
+        return out
+
+
+def _score(act: Activation) -> tuple[float, float]:
+    o = run_exact(act)
+    return o.expected["models_destroyed"], o.expected["wounds_lost"]
+
+
+def choose(plan: Plan, sel: Selection) -> tuple[tuple[int, ...], int, tuple[str, ...] | None,
+                                                 list[str]]:
+    """Pick the option of each group, the variant and the weapon order.
+
+    Returns (picks, variant, order, choice sentences).
+
+    Raises:
+        SelectionError: ``--order best`` with more than six weapon profiles.
+    """
+    choices: list[str] = []
+    ranges = [range(len(g.options)) for g in plan.groups]
+    variants = range(max(1, len(plan.variants)))
+    explicit = tuple(sel.order) if isinstance(sel.order, (tuple, list)) else None
+    candidates = list(itertools.product(itertools.product(*ranges), variants))
+    picks, variant = candidates[0]
+    if len(candidates) > 1:
+        if len(candidates) > MAX_CANDIDATES:  # coordinate ascent, group by group
+            picks, variant = _ascent(plan, explicit, len(plan.variants))
+        else:
+            best = None
+            for p, v in candidates:
+                try:
+                    score = _score(plan.build(p, v, explicit))
+                except ExactUnsupported:
+                    continue
+                if best is None or score > best[0] + (1e-12, 1e-12):
+                    best = (score, p, v)
+            if best is not None:
+                _, picks, variant = best
+        for g, i in zip(plan.groups, picks, strict=True):
+            if len(g.options) > 1:
+                others = [o.label for j, o in enumerate(g.options) if j != i]
+                choices.append(f"{g.group.count} {g.group.label} {g.what} "
+                               f"{g.options[i].label} (rather than {' or '.join(others)}): "
+                               "most models destroyed")
+        if plan.variants:
+            choices.append(f"chose {' and '.join(plan.variants[variant])} for melee weapons "
+                           "(most models destroyed)")
+    order = explicit
+    if sel.order == "best":
+        act = plan.build(picks, variant, None)
+        names = [w.name for w in act.weapons]
+        if len(names) > MAX_ORDER_PROFILES:
+            raise SelectionError(f"--order best tries every order of up to {MAX_ORDER_PROFILES} "
+                                 f"weapon profiles; this activation has {len(names)}: give "
+                                 "--order with the names instead")
+        best_order = None
+        for perm in itertools.permutations(names):
+            score = _score(plan.build(picks, variant, perm))
+            if best_order is None or score > best_order[0] + (1e-12, 1e-12):
+                best_order = (score, perm)
+        assert best_order is not None
+        order = best_order[1]
+        n = len(list(itertools.permutations(names)))
+        choices.append(f"weapon order {', '.join(order)}: most models destroyed of {n} orders")
+    return picks, variant, order, choices
+
+
+def _ascent(plan: Plan, order: tuple[str, ...] | None, n_variants: int
+            ) -> tuple[tuple[int, ...], int]:
+    picks = [0] * len(plan.groups)
+    variant = 0
+    for _ in range(3):
+        changed = False
+        for gi, g in enumerate(plan.groups):
+            best = None
+            for i in range(len(g.options)):
+                trial = tuple(picks[:gi] + [i] + picks[gi + 1:])
+                score = _score(plan.build(trial, variant, order))
+                if best is None or score > best[0] + (1e-12, 1e-12):
+                    best = (score, i)
+            if best and best[1] != picks[gi]:
+                picks[gi] = best[1]
+                changed = True
+        for v in range(n_variants):
+            if _score(plan.build(tuple(picks), v, order)) > _score(
+                    plan.build(tuple(picks), variant, order)):
+                variant, changed = v, True
+        if not changed:
+            break
+    return tuple(picks), variant
+
+
+def resolve(sel: Selection, method: str = "exact", trials: int = 100_000, seed: int = 40_000,
+            progress: Callable[[int, int], None] | None = None) -> Result:
+    """Resolve one activation with ``method`` ("exact", "sample" or "both").
+
+    Args:
+        sel: the selection.
+        method: which engine(s) to run.
+        trials: sampler trials.
+        seed: sampler seed.
+        progress: called by the sampler as (trials done, trials) for a progress bar.
+
+    Raises:
+        SelectionError: an impossible selection.
+        ValueError: an unknown method or edition.
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r} (choose {', '.join(METHODS)})")
+    rules = get_rules(sel.edition)
+    plan = rules.plan(sel)
+    notes = list(plan.notes)
+    try:
+        picks, variant, order, choices = choose(plan, sel)
+    except ExactUnsupported as exc:
+        picks, variant, order, choices = tuple(0 for _ in plan.groups), 0, None, []
+        notes.append(f"choices left at their defaults: {exc}")
+    act = plan.build(picks, variant, order)
+    for w in act.weapons:
+        choices.extend(w.choices)
+    if plan.sampler_only and method == "exact":
+        method = "sample"
+        notes.append(f"{', '.join(plan.sampler_only)} is modelled by the sampler only: "
+                     "results are sampled")
+    result = Result(sel, plan, act, method, choices=choices, notes=notes)
+    if method in ("exact", "both"):
+        if plan.sampler_only:
+            notes.append(f"exact figures leave out {', '.join(plan.sampler_only)}")
+        try:
+            result.exact = run_exact(act)
+        except ExactUnsupported as exc:
+            if method == "exact":
+                method = result.method = "sample"
+            notes.append(f"exact engine: {exc}; the sampler answers")
+    if method in ("sample", "both"):
+        from .engine.sample import run_sample  # lazy: numpy sampling code
+
+        result.sample = run_sample(act, trials=trials, seed=seed, progress=progress,
+                                   command_reroll=plan.command_reroll)
+    return result

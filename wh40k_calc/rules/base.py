@@ -1,0 +1,626 @@
+"""The rules engine both editions share: from a Selection to a Plan of attack profiles.
+
+This is the only place (with ``effects.py`` and the edition modules) that reads keywords,
+weapon abilities, conditions and effects. Edition modules subclass :class:`Rules` and override
+the hooks where their text differs; every hook cites its section.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..abilities import WeaponAbilities
+from ..datasheet import Weapon, norm_name
+from ..dice import Dice
+from ..effects import Effect, check, lookup
+from ..profile import (
+    Activation,
+    AttackProfile,
+    HazardProfile,
+    MortalWounds,
+    RollTable,
+    TargetModel,
+    TargetProfile,
+    VsModel,
+)
+from ..selection import Selection, SelectionError
+from ..units import ModelGroup, Unit, build_unit
+from . import common as c
+from .plan import GroupOptions, Option, Plan
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of target model as saves and damage see it."""
+
+    name: str
+    W: int
+    Sv: int
+    invuln: int | None
+    invuln_ranged_only: bool
+    fnp: int | None
+    cover_capable: bool = True
+
+
+@dataclass
+class _Applied:
+    """Effects sorted by side after their conditions were checked."""
+
+    attacker: list[Effect] = field(default_factory=list)
+    target: list[Effect] = field(default_factory=list)
+    ids: list[str] = field(default_factory=list)
+
+
+class Rules:
+    """Shared rules. ``edition`` is "10" or "11"."""
+
+    edition = "10"
+
+    # ---- hooks an edition overrides ------------------------------------------------------
+
+    def toughness(self, target: Unit) -> int:
+        """T used for Wound rolls against ``target``: an Attached unit uses its Bodyguard
+        models' T (Core rules: LEADER); otherwise the highest T among its models."""
+        groups = target.bodyguard or target.groups
+        return max(g.profile.T for g in groups)
+
+    def hazard(self, tests: int, carriers: TargetProfile, fnp: tuple[float, ...],
+               attacker: Unit) -> HazardProfile:
+        """Hazardous tests (Core rules: Hazardous): one D6 per Hazardous weapon used, failing
+        on a 1; each failure inflicts 3 mortal wounds on one model carrying a Hazardous weapon
+        (a wounded one first, then non-CHARACTER, then CHARACTER); the rest are lost when that
+        model is destroyed."""
+        del attacker
+        return HazardProfile(tests, 1 / 6, Dice.parse(3), carriers, fnp, spill=False)
+
+    def blast_bonus(self, abilities: WeaponAbilities) -> int:
+        """Attacks added per five target models (Core rules: Blast: +1 per five models)."""
+        return 1 if abilities.blast else 0
+
+    def lethal_hits(self, ap_values: dict[str, float]) -> bool:
+        """Whether a Critical Hit of a [LETHAL HITS] weapon wounds automatically (10th: it
+        always does; Core rules: Lethal Hits)."""
+        del ap_values
+        return True
+
+    def snap_rerolls_allowed(self) -> bool:
+        """Whether Hit rolls can be re-rolled when snap shooting (10th: nothing forbids it)."""
+        return True
+
+    # ---- entry point ---------------------------------------------------------------------
+
+    def plan(self, sel: Selection) -> Plan:
+        """Resolve everything but the player's whole-activation choices.
+
+        Raises:
+            SelectionError: an impossible selection (size, loadout, Leader, effect conditions,
+                no weapon able to attack).
+        """
+        if sel.phase not in ("shooting", "fight"):
+            raise SelectionError(f"unknown phase {sel.phase!r}")
+        attacker = build_unit(sel.attacker, "attacker")
+        target = build_unit(sel.target, "target")
+        applied, not_modelled = self._effects(sel, attacker, target)
+        kinds, tprofile, order = self._target(sel, target, applied)
+        groups, notes = self._options(sel, attacker)
+        variants = self._variants(applied)
+        mods = sel.modifiers
+
+        def build(picks: tuple[int, ...], variant: int, order_: tuple[str, ...] | None
+                  ) -> Activation:
+            used: list[tuple[ModelGroup, Weapon, int]] = []
+            for g, i in zip(groups, picks, strict=True):
+                for w in g.options[i].weapons:
+                    used.append((g.group, w, g.group.count))
+            profiles = self._profiles(sel, attacker, target, used, kinds, tprofile, applied,
+                                      variants[variant] if variants else None)
+            profiles = self._ordered(profiles, order_)
+            before = self._before(sel, attacker, applied, kinds)
+            hazard = self._hazard_profile(attacker, used)
+            return Activation(tuple(profiles), tprofile, tuple(before), hazard)
+
+        plan = Plan(attacker=attacker, target=target, groups=groups,
+                    variants=list(variants) if variants else [], build=build)
+        plan.effects = applied.ids
+        plan.not_modelled = not_modelled
+        plan.notes = notes
+        plan.allocation_order = order
+        plan.command_reroll = any(e.command_reroll for e in applied.attacker)
+        if plan.command_reroll:
+            plan.sampler_only.append("command-re-roll")
+        return plan
+
+    # ---- effects -------------------------------------------------------------------------
+
+    def _effects(self, sel: Selection, attacker: Unit, target: Unit
+                 ) -> tuple[_Applied, list[str]]:
+        out = _Applied()
+        not_modelled: list[str] = []
+        akw, tkw = attacker.keywords, target.keywords
+        cond = sel.conditions
+        requested: list[tuple[Effect, str | None, bool]] = []
+        for ds in attacker.datasheets:
+            for rid in ds.rules:
+                try:
+                    e = lookup(rid)
+                except LookupError:
+                    not_modelled.append(f"unit rule {rid!r} of {ds.name}")
+                    continue
+                if e.applies_to_attacker:
+                    requested.append((e, "attacker", False))
+        for ds in target.datasheets:
+            for rid in ds.rules:
+                try:
+                    e = lookup(rid)
+                except LookupError:
+                    not_modelled.append(f"unit rule {rid!r} of {ds.name}")
+                    continue
+                if e.applies_to_target:
+                    requested.append((e, "target", False))
+        for name in sel.effects:
+            side = None
+            if ":" in name:
+                side, name = (part.strip() for part in name.split(":", 1))
+                if side not in ("attacker", "target"):
+                    raise SelectionError(f"--effect {side}:{name}: the side must be 'attacker' "
+                                         "or 'target'")
+            try:
+                e = lookup(name)
+            except LookupError as exc:
+                raise SelectionError(str(exc)) from None
+            if side == "attacker" and not e.applies_to_attacker:
+                raise SelectionError(f"{e.name} applies to the target, not the attacker")
+            if side == "target" and not e.applies_to_target:
+                raise SelectionError(f"{e.name} applies to the attacker, not the target")
+            requested.append((e, side, True))
+        seen: set[tuple[str, str]] = set()
+        for e, side, explicit in requested:
+            why = check(e, sel.phase, cond.charged, cond.disembarked, akw, tkw, explicit)
+            if why is not None:
+                if explicit:
+                    raise SelectionError(f"--effect {e.id}: {why}")
+                continue
+            if e.no_attack_effect:
+                continue
+            sides = [side] if side else (["attacker", "target"] if e.side == "both"
+                                         else [e.side])
+            applied_any = False
+            for s in sides:
+                if (e.id, s) in seen:
+                    continue
+                if s == "attacker":
+                    if e.attacker_keywords and not set(e.attacker_keywords) & akw:
+                        continue
+                    out.attacker.append(e)
+                else:
+                    if e.target_keywords and not set(e.target_keywords) & tkw:
+                        continue
+                    if set(e.target_excludes) & tkw:
+                        continue
+                    out.target.append(e)
+                seen.add((e.id, s))
+                applied_any = True
+            if applied_any and e.id not in out.ids:
+                out.ids.append(e.id)
+            elif not applied_any and explicit:
+                raise SelectionError(f"--effect {e.id}: neither unit can use it here")
+        return out, not_modelled
+
+    @staticmethod
+    def _variants(applied: _Applied) -> list[tuple[str, ...]]:
+        choices = [e.choose_melee_ability for e in applied.attacker if e.choose_melee_ability]
+        if not choices:
+            return []
+        return [tuple(combo) for combo in itertools.product(*choices)]
+
+    # ---- target --------------------------------------------------------------------------
+
+    def _target(self, sel: Selection, target: Unit, applied: _Applied
+                ) -> tuple[list[Kind], TargetProfile, list[str]]:
+        mods = sel.modifiers
+        invuln_fx = c.best_of(*(e.invuln for e in applied.target))
+        invuln_10 = c.best_of(*(e.invuln_10 for e in applied.target))
+        kinds: list[Kind] = []
+        index: dict[tuple, int] = {}
+
+        def kind_for(g: ModelGroup, at_10: bool) -> int:
+            p = g.profile
+            extra = c.best_of(invuln_fx, mods.invuln, invuln_10 if at_10 else None)
+            k = Kind(p.name, p.W, p.Sv, p.invuln, p.invuln_ranged_only, p.feel_no_pain)
+            key = (k, extra)
+            if key not in index:
+                index[key] = len(kinds)
+                kinds.append(Kind(p.name, p.W, p.Sv, _merge_invuln(p, extra),
+                                  p.invuln_ranged_only and extra is None, p.feel_no_pain))
+            return index[key]
+
+        bodyguard_groups = list(target.bodyguard)
+        if sel.allocation:
+            bodyguard_groups = self._reorder(sel.allocation, target)
+        bg: list[TargetModel] = []
+        ch: list[TargetModel] = []
+        for groups, out in ((bodyguard_groups, bg), (list(target.characters), ch)):
+            for g in groups:
+                for _ in range(g.count):
+                    if invuln_10 is not None:
+                        k10 = kind_for(g, True)
+                        k = kind_for(g, False)
+                        out.append(TargetModel(g.profile.name, g.profile.W, k10, (10, k)))
+                    else:
+                        out.append(TargetModel(g.profile.name, g.profile.W, kind_for(g, False)))
+        profile = TargetProfile(target.name, tuple(bg), tuple(ch), tuple(k.name for k in kinds))
+        order = [m.name for m in bg] + [m.name for m in ch]
+        return kinds, profile, order
+
+    @staticmethod
+    def _reorder(names: tuple[str, ...], target: Unit) -> list[ModelGroup]:
+        groups = list(target.bodyguard)
+        out: list[ModelGroup] = []
+        for n in names:
+            hits = [g for g in groups if norm_name(g.profile.name) in (norm_name(n),
+                                                                      norm_name(n) + "s")
+                    or norm_name(g.profile.name) + "s" == norm_name(n)]
+            if not hits:
+                chars = [g.profile.name for g in target.characters
+                         if norm_name(g.profile.name) == norm_name(n)]
+                if chars:
+                    raise SelectionError(
+                        f"--allocation: {chars[0]} is a CHARACTER of an Attached unit: attacks "
+                        "cannot be allocated to it while a Bodyguard model remains (LEADER)")
+                known = ", ".join(dict.fromkeys(g.profile.name for g in target.bodyguard))
+                raise SelectionError(f"--allocation: {target.name} has no model {n!r} "
+                                     f"(models: {known})")
+            for g in hits:
+                if g not in out:
+                    out.append(g)
+        return out + [g for g in groups if g not in out]
+
+    # ---- attacker options ----------------------------------------------------------------
+
+    def _options(self, sel: Selection, attacker: Unit) -> tuple[list[GroupOptions], list[str]]:
+        notes: list[str] = []
+        out: list[GroupOptions] = []
+        for g in attacker.groups:
+            opts = (self._ranged_options(g, sel) if sel.phase == "shooting"
+                    else self._melee_options(g))
+            if opts:
+                out.append(GroupOptions(g, tuple(opts),
+                                        "shoots" if sel.phase == "shooting" else "fights with"))
+        if not out:
+            what = "ranged" if sel.phase == "shooting" else "melee"
+            raise SelectionError(f"{attacker.name} has no {what} weapon to attack with")
+        return out, notes
+
+    def _ranged_options(self, g: ModelGroup, sel: Selection) -> list[Option]:
+        ranged = [w for w in g.weapons if not w.is_melee]
+        if sel.conditions.indirect:
+            ranged = [w for w in ranged if w.abilities.indirect_fire]
+        if not ranged:
+            return []
+        vehicle = {"MONSTER", "VEHICLE"} & (g.profile.keywords | g.datasheet.all_keywords())
+        pistols = [w for w in ranged if w.abilities.pistol]
+        others = [w for w in ranged if not w.abilities.pistol]
+        sets = [ranged] if vehicle or not pistols or not others else [others, pistols]
+        opts: list[Option] = []
+        for s in sets:
+            for combo in _profile_combos(s):
+                opts.append(Option(tuple(combo), ", ".join(w.name for w in combo)))
+        return opts
+
+    @staticmethod
+    def _melee_options(g: ModelGroup) -> list[Option]:
+        melee = [w for w in g.weapons if w.is_melee]
+        extra = [w for w in melee if w.abilities.extra_attacks]
+        main = [w for w in melee if not w.abilities.extra_attacks]
+        if not main:
+            return [Option(tuple(extra), ", ".join(w.name for w in extra))] if extra else []
+        seen: list[str] = []
+        opts = []
+        for w in main:
+            if w.key in seen:
+                continue
+            seen.append(w.key)
+            opts.append(Option((w, *extra), ", ".join(x.name for x in (w, *extra))))
+        return opts
+
+    # ---- weapons -------------------------------------------------------------------------
+
+    def _profiles(self, sel: Selection, attacker: Unit, target: Unit,
+                  used: list[tuple[ModelGroup, Weapon, int]], kinds: list[Kind],
+                  tprofile: TargetProfile, applied: _Applied,
+                  variant: tuple[str, ...] | None) -> list[AttackProfile]:
+        """One profile per (datasheet, weapon), in the datasheets' weapon order."""
+        merged: dict[tuple[str, str], list] = {}
+        sheets = [ds.key for ds in attacker.datasheets]
+
+        def rank(item: tuple[ModelGroup, Weapon, int]) -> tuple[int, int]:
+            g, w, _ = item
+            return sheets.index(g.datasheet.key), g.datasheet.weapons.index(w)
+
+        for g, w, n in sorted(used, key=rank):
+            key = (g.datasheet.key, w.key)
+            if key in merged:
+                merged[key][1] += n
+            else:
+                merged[key] = [w, n, g]
+        names = [w.name for w, _, _ in merged.values()]
+        out = []
+        for w, n, g in merged.values():
+            label = w.name if names.count(w.name) == 1 else f"{w.name} ({g.datasheet.name})"
+            precise = w.abilities.precision and sel.precision_target == "leader"
+            first = (tprofile.characters[0].kind if precise and tprofile.characters
+                     else tprofile.bodyguard[0].kind)
+            out.append(self._profile(sel, attacker, target, w, n, label, kinds, first, applied,
+                                     variant))
+        return out
+
+    def _profile(self, sel: Selection, attacker: Unit, target: Unit, w: Weapon, n: int,
+                 label: str, kinds: list[Kind], first: int, applied: _Applied,
+                 variant: tuple[str, ...] | None) -> AttackProfile:
+        cond, mods = sel.conditions, sel.modifiers
+        ab = w.abilities
+        melee = w.is_melee
+        att = applied.attacker
+        tgt = applied.target
+        tkw = target.keywords
+        strength, ap_improve, attacks_bonus = w.S, mods.ap_mod, 0
+        if melee:
+            extra_ab: list[str] = []
+            for e in att:
+                strength += e.melee_strength
+                ap_improve += e.melee_ap
+                if not ab.extra_attacks:  # [EXTRA ATTACKS]: A not modified unless named
+                    attacks_bonus += e.melee_attacks
+                extra_ab += list(e.melee_abilities)
+                if e.melee_abilities_vs and e.melee_abilities_vs[0] in tkw:
+                    extra_ab += list(e.melee_abilities_vs[1])
+            if variant:
+                extra_ab += list(variant)
+            ab = ab.with_texts(extra_ab)
+
+        # attacks: A (+ Rapid Fire within half range), per model
+        a_pmf = w.A.pmf
+        if ab.rapid_fire is not None and cond.half_range and not melee:
+            a_pmf = np.convolve(a_pmf, ab.rapid_fire.pmf)
+        if attacks_bonus:
+            a_pmf = np.concatenate([np.zeros(attacks_bonus), a_pmf])
+
+        values = self._values(sel, w, ab, strength, ap_improve, kinds[first], target, tgt)
+        notes: list[str] = []
+
+        # Hit roll
+        hit_table = None
+        if not ab.torrent:
+            assert w.skill is not None
+            hit_mod = mods.hit_mod
+            if ab.heavy and cond.stationary and not melee:
+                hit_mod += 1
+            if ab.indirect_fire and cond.indirect and not melee:
+                hit_mod -= 1
+            crit = 6
+            if mods.crit_hit:
+                crit = min(crit, mods.crit_hit)
+            if ab.conversion and cond.beyond_12 and not melee:
+                crit = min(crit, 4)
+            if melee:
+                for e in att:
+                    if e.melee_crit_hit:
+                        crit = min(crit, e.melee_crit_hit)
+            snap = (cond.overwatch or any(e.snap_shooting for e in att)) and not melee
+            outcomes = c.hit_outcomes(w.skill, c.cap(hit_mod), crit, snap)
+            mode = mods.reroll_hits
+            if not melee:
+                for e in att:
+                    mode = c.stronger(mode, e.ranged_reroll_hits)
+                    if cond.objective:
+                        mode = c.stronger(mode, e.ranged_reroll_hits_objective)
+            if snap and not self.snap_rerolls_allowed():
+                mode = None
+            rr = c.reroll_faces(outcomes, mode, (c.MISS,), values["hit"])
+            hit_table = RollTable(outcomes, rr)
+            said = c.describe_rerolls(f"{label}: Hit roll", hit_table, mode)
+            if said:
+                notes.append(said)
+
+        # Wound roll
+        T = self.toughness(target)
+        needed = c.wound_needed(strength, T)
+        wmod = mods.wound_mod
+        if ab.lance and cond.charged:
+            wmod += 1
+        for e in tgt:
+            wmod += e.wound_mod
+            if strength > T:
+                wmod += e.wound_mod_if_stronger
+        crit_w = 6
+        if mods.crit_wound:
+            crit_w = min(crit_w, mods.crit_wound)
+        for kw, x in ab.anti:
+            if kw in tkw:
+                crit_w = min(crit_w, x)
+        w_outcomes = c.wound_outcomes(needed, c.cap(wmod), crit_w)
+        wmode = mods.reroll_wounds
+        if ab.twin_linked:
+            wmode = c.stronger(wmode, "all")
+        for e in att:
+            if e.reroll_wounds:
+                wmode = c.stronger(wmode, e.reroll_wounds)
+            if e.reroll_wounds_10 and attacker.models >= 10:
+                wmode = c.stronger(wmode, e.reroll_wounds_10)
+        w_rr = c.reroll_faces(w_outcomes, wmode, (c.FAIL,), values["wound"])
+        wound_table = RollTable(w_outcomes, w_rr)
+        said = c.describe_rerolls(f"{label}: Wound roll", wound_table, wmode)
+        if said:
+            notes.append(said)
+
+        vs = tuple(self._vs(sel, w, ab, ap_improve, k, tgt) for k in kinds)
+        sustained = ab.sustained_hits.pmf if ab.sustained_hits is not None else None
+        lethal = ab.lethal_hits and self.lethal_hits(values["lethal"])
+        return AttackProfile(
+            name=label, models=n, attacks=a_pmf, hit=hit_table, wound=wound_table, vs=vs,
+            blast=self.blast_bonus(ab) if not melee else 0, sustained=sustained,
+            lethal=lethal, devastating=ab.devastating_wounds,
+            precision=ab.precision and sel.precision_target == "leader",
+            ranged=not melee, choices=tuple(notes))
+
+    def _save(self, sel: Selection, w: Weapon, ab: WeaponAbilities, ap_improve: int,
+              k: Kind, tgt: list[Effect]) -> RollTable | None:
+        """Saving throw against kind ``k`` (Core rules: Saving Throw, Invulnerable Saves,
+        Benefit of Cover): armour Sv modified by AP, +1 for cover (ranged, not [IGNORES
+        COVER], not Sv 3+ or better against AP 0), never improved by more than 1; or the
+        invulnerable save (never modified by AP or cover), whichever is better."""
+        mods, cond = sel.modifiers, sel.conditions
+        ap = w.AP - ap_improve
+        cover = (not w.is_melee and not ab.ignores_cover and (
+            cond.cover or any(e.cover for e in tgt)
+            or (cond.indirect and ab.indirect_fire)))
+        if cover and k.Sv <= 3 and ap == 0:
+            cover = False
+        armour_mod = min(ap + (1 if cover else 0) + mods.save_mod, 1)
+        armour_o = c.save_outcomes(k.Sv, armour_mod)
+        armour = RollTable(armour_o, c.reroll_faces(armour_o, mods.reroll_saves,
+                                                    (c.SAVE_FAILED,)))
+        inv = None
+        if k.invuln is not None and not (k.invuln_ranged_only and w.is_melee):
+            io = c.save_outcomes(k.invuln, min(mods.save_mod, 1))
+            inv = RollTable(io, c.reroll_faces(io, mods.reroll_saves, (c.SAVE_FAILED,)))
+        table, _ = c.choose_save(armour, inv)
+        if all(table.outcome[f] == c.SAVE_FAILED for f in range(1, 7)):
+            return None
+        return table
+
+    def _fnp(self, sel: Selection, ab: WeaponAbilities, k: Kind, tgt: list[Effect]
+             ) -> tuple[int | None, int | None]:
+        mods = sel.modifiers
+        normal = c.best_of(k.fnp, mods.fnp,
+                           *(e.fnp_psychic for e in tgt if ab.psychic and e.fnp_psychic))
+        mortal = c.best_of(normal, mods.fnp_mortal, *(e.fnp_mortal for e in tgt))
+        return normal, mortal
+
+    def _vs(self, sel: Selection, w: Weapon, ab: WeaponAbilities, ap_improve: int, k: Kind,
+            tgt: list[Effect]) -> VsModel:
+        mods, cond = sel.modifiers, sel.conditions
+        save = self._save(sel, w, ab, ap_improve, k, tgt)
+        fnp, fnp_m = self._fnp(sel, ab, k, tgt)
+        reduce = mods.damage_reduction + sum(e.damage_reduction for e in tgt)
+        melta = ab.melta if (ab.melta is not None and cond.half_range and not w.is_melee) else None
+        dmg = c.damage_table(w.D, melta, mods.half_damage, mods.damage_mod, reduce,
+                             mods.reroll_damage, 1 - c.fnp_chance(fnp), k.W, str(w.D))
+        return VsModel(save, dmg, c.fnp_chance(fnp), c.fnp_chance(fnp_m))
+
+    def _values(self, sel: Selection, w: Weapon, ab: WeaponAbilities, strength: int,
+                ap_improve: int, k: Kind, target: Unit, tgt: list[Effect]) -> dict:
+        """Expected effective damage of each Hit and Wound outcome against the first model
+        the attack would be allocated to (DESIGN.md: per-die choices maximise it)."""
+        vs = self._vs(sel, w, ab, ap_improve, k, tgt)
+        dmg = vs.damage.pmf(k.W)
+        normal = vs.save_fail_probability * c.effective_value(dmg, 1 - vs.fnp, k.W)
+        devast = c.effective_value(dmg, 1 - vs.fnp_mortal, k.W)
+        crit_w = devast if ab.devastating_wounds else normal
+        v_wound = (0.0, normal, crit_w)
+        # value of one hit that rolls to wound (a fresh Wound roll, re-roll choice as taken)
+        T = self.toughness(target)
+        needed = c.wound_needed(strength, T)
+        wo = c.wound_outcomes(needed, 0, 6)
+        per_hit = sum(v_wound[wo[f]] for f in range(1, 7)) / 6
+        sus = ab.sustained_hits.mean if ab.sustained_hits is not None else 0.0
+        crit_hit = (normal if ab.lethal_hits else per_hit) + sus * per_hit
+        return {"hit": (0.0, per_hit, crit_hit), "wound": v_wound,
+                "lethal": {"auto": normal + sus * per_hit, "roll": per_hit * (1 + sus)}}
+
+    # ---- order, mortal wounds, hazard ------------------------------------------------------
+
+    @staticmethod
+    def _ordered(profiles: list[AttackProfile], order: tuple[str, ...] | None
+                 ) -> list[AttackProfile]:
+        if not order:
+            return profiles
+        out: list[AttackProfile] = []
+        for name in order:
+            hits = [p for p in profiles if norm_name(p.name) == norm_name(name)
+                    or norm_name(p.name).startswith(norm_name(name))]
+            if not hits:
+                raise SelectionError(f"--order: no weapon {name!r} attacks here (weapons: "
+                                     f"{', '.join(p.name for p in profiles)})")
+            for p in hits:
+                if p not in out:
+                    out.append(p)
+        return out + [p for p in profiles if p not in out]
+
+    def _before(self, sel: Selection, attacker: Unit, applied: _Applied, kinds: list[Kind]
+                ) -> list[MortalWounds]:
+        out = []
+        for e in applied.attacker:
+            if not e.mortal_wounds:
+                continue
+            count = MORTAL_ROLLS[e.mortal_wounds]()
+            fnp = tuple(c.fnp_chance(self._fnp(sel, WeaponAbilities(), k, applied.target)[1])
+                        for k in kinds)
+            out.append(MortalWounds(e.name, count, fnp))
+        del attacker
+        return out
+
+    def _hazard_profile(self, attacker: Unit, used: list[tuple[ModelGroup, Weapon, int]]
+                        ) -> HazardProfile | None:
+        tests = sum(n for _, w, n in used if w.abilities.hazardous)
+        if not tests:
+            return None
+        carriers = [g for g, w, _ in used if w.abilities.hazardous]
+        uniq: list[ModelGroup] = []
+        for g in carriers:
+            if g not in uniq:
+                uniq.append(g)
+        non_char = [g for g in uniq if "CHARACTER" not in
+                    (g.profile.keywords | g.datasheet.all_keywords())]
+        chars = [g for g in uniq if g not in non_char]
+        models: list[TargetModel] = []
+        fnp: list[float] = []
+        for g in (*non_char, *chars):
+            fnp.append(c.fnp_chance(g.profile.feel_no_pain))
+            for _ in range(g.count):
+                models.append(TargetModel(g.profile.name, g.profile.W, len(fnp) - 1))
+        track = TargetProfile(attacker.name, tuple(models), (), tuple(g.profile.name for g in
+                                                                      (*non_char, *chars)))
+        return self.hazard(tests, track, tuple(fnp), attacker)
+
+
+def _merge_invuln(p, extra: int | None) -> int | None:
+    return c.best_of(p.invuln, extra)
+
+
+def _profile_combos(weapons: list[Weapon]) -> list[list[Weapon]]:
+    """All ways to pick one profile of each multi-profile weapon."""
+    families: dict[str, list[Weapon]] = {}
+    plain: list[Weapon] = []
+    for w in weapons:
+        if w.profile_of:
+            families.setdefault(norm_name(w.profile_of), []).append(w)
+        else:
+            plain.append(w)
+    if not families:
+        return [weapons]
+    return [plain + list(pick) for pick in itertools.product(*families.values())]
+
+
+def _grenade() -> np.ndarray:
+    """GRENADE: roll six D6, each 4+ inflicts one mortal wound (Binomial(6, 1/2))."""
+    from math import comb
+
+    return np.array([comb(6, k) / 64 for k in range(7)])
+
+
+def _bloody_stampede() -> np.ndarray:
+    """Bloody Stampede: D6; 1: nothing; 2-3: 1 mortal wound; 4-5: D3; 6: D3+3."""
+    out = np.zeros(7)
+    out[0] += 1 / 6
+    out[1] += 2 / 6
+    for k in (1, 2, 3):
+        out[k] += 2 / 6 / 3
+        out[k + 3] += 1 / 6 / 3
+    return out
+
+
+MORTAL_ROLLS = {"grenade": _grenade, "bloody-stampede": _bloody_stampede}

@@ -1,0 +1,249 @@
+"""Rule pieces both editions share: roll tables, the Wound roll table, saving throws, Damage,
+Feel No Pain, and the optimal re-roll choices.
+
+Each function returns plain profile pieces (:class:`~wh40k_calc.profile.RollTable`,
+:class:`~wh40k_calc.profile.DamageTable`) and cites the rule it implements.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from math import ceil
+
+import numpy as np
+
+from ..dice import Dice
+from ..profile import (
+    CRIT,
+    CRIT_WOUND,
+    FAIL,
+    HIT,
+    MISS,
+    SAVE_FAILED,
+    SAVED,
+    WOUND,
+    DamageTable,
+    RollTable,
+)
+
+
+def cap(modifier: int, limit: int = 1) -> int:
+    """A roll modifier capped at ``-limit .. +limit`` (Core rules: Hit Roll, Wound Roll)."""
+    return max(-limit, min(limit, modifier))
+
+
+def wound_needed(strength: int, toughness: int) -> int:
+    """The Wound roll needed (seeds README, Wound roll table): S >= 2T: 2+; S > T: 3+;
+    S == T: 4+; S < T: 5+; S <= T/2: 6+."""
+    if strength >= 2 * toughness:
+        return 2
+    if strength > toughness:
+        return 3
+    if strength == toughness:
+        return 4
+    if 2 * strength <= toughness:
+        return 6
+    return 5
+
+
+def hit_outcomes(skill: int, modifier: int, crit_on: int, snap: bool) -> tuple[int, ...]:
+    """Outcome (MISS/HIT/CRIT) of each unmodified Hit roll 1-6 (Core rules: Hit Roll).
+
+    An unmodified 1 always fails; an unmodified ``crit_on``+ is a Critical Hit and always hits;
+    otherwise the roll plus the (already capped) ``modifier`` must reach ``skill``. With
+    ``snap`` (Fire Overwatch, snap shooting) only an unmodified 6 hits, whatever the BS, the
+    modifiers or a lower Critical Hit threshold.
+    """
+    out = [MISS]
+    for f in range(1, 7):
+        if snap:
+            out.append(CRIT if f == 6 else MISS)
+        elif f == 1:
+            out.append(MISS)
+        elif f >= crit_on:
+            out.append(CRIT)
+        elif f + modifier >= skill:
+            out.append(HIT)
+        else:
+            out.append(MISS)
+    return tuple(out)
+
+
+def wound_outcomes(needed: int, modifier: int, crit_on: int) -> tuple[int, ...]:
+    """Outcome (FAIL/WOUND/CRIT_WOUND) of each unmodified Wound roll 1-6 (Core rules: Wound
+    Roll; Anti: an unmodified ``crit_on``+ is a Critical Wound and always wounds)."""
+    out = [FAIL]
+    for f in range(1, 7):
+        if f == 1:
+            out.append(FAIL)
+        elif f >= crit_on:
+            out.append(CRIT_WOUND)
+        elif f + modifier >= needed:
+            out.append(WOUND)
+        else:
+            out.append(FAIL)
+    return tuple(out)
+
+
+def save_outcomes(needed: int, modifier: int) -> tuple[int, ...]:
+    """Outcome (SAVE_FAILED/SAVED) of each unmodified saving throw 1-6 (Core rules: Saving
+    Throw): an unmodified 1 always fails; otherwise roll + ``modifier`` >= ``needed`` saves.
+    ``needed`` 7 is a model with no save: only a +1 makes a 6 save."""
+    out = [SAVE_FAILED]
+    for f in range(1, 7):
+        out.append(SAVED if f != 1 and f + modifier >= needed else SAVE_FAILED)
+    return tuple(out)
+
+
+def reroll_faces(outcome: Sequence[int], mode: str | None, failed: Sequence[int],
+                 values: Sequence[float] | None = None) -> tuple[bool, ...]:
+    """Which unmodified results are re-rolled (Core rules: Re-rolls: re-rolls happen before
+    modifiers and a die is re-rolled at most once).
+
+    Args:
+        outcome: outcome class per face (index 1-6).
+        mode: None, "ones" (re-roll a 1), "fails" (re-roll results whose outcome is in
+            ``failed``), or "all" (the player may re-roll any result: re-roll exactly those
+            whose value is below a fresh roll's expected value).
+        failed: outcome classes counted as failures.
+        values: expected effective damage of each outcome class (needed for "all").
+    """
+    if mode is None:
+        return (False,) * 7
+    if mode == "ones":
+        return (False, True, False, False, False, False, False)
+    if mode == "fails":
+        return (False, *[outcome[f] in failed for f in range(1, 7)])
+    if mode == "all":
+        assert values is not None
+        fresh = sum(values[outcome[f]] for f in range(1, 7)) / 6
+        return (False, *[values[outcome[f]] < fresh - 1e-12 for f in range(1, 7)])
+    raise ValueError(f"unknown re-roll mode {mode!r}")
+
+
+def stronger(a: str | None, b: str | None) -> str | None:
+    """The more generous of two re-roll permissions (None < ones < fails < all)."""
+    order = [None, "ones", "fails", "all"]
+    return a if order.index(a) >= order.index(b) else b
+
+
+def describe_rerolls(kind: str, table: RollTable, mode: str | None) -> str | None:
+    """A sentence for ``choices`` naming the results re-rolled under "all"."""
+    if mode != "all":
+        return None
+    faces = table.rerolled_faces
+    if not faces:
+        return f"{kind}: no result re-rolled (a fresh roll would not be better)"
+    return f"{kind}: re-rolled unmodified {', '.join(str(f) for f in faces)}"
+
+
+def fnp_chance(x: int | None) -> float:
+    """P(one point is ignored) for Feel No Pain X+ (None: no Feel No Pain)."""
+    if x is None:
+        return 0.0
+    return max(0, 7 - x) / 6
+
+
+def best_of(*values: int | None) -> int | None:
+    """The best (lowest) of several X+ values, ignoring None."""
+    present = [v for v in values if v is not None]
+    return min(present) if present else None
+
+
+def choose_save(armour: RollTable, invuln: RollTable | None) -> tuple[RollTable, bool]:
+    """The defender's choice of armour or invulnerable save (Core rules: Invulnerable Saves):
+    the one less likely to fail. Returns (table, used_invulnerable)."""
+    if invuln is None:
+        return armour, False
+    pa = armour.probabilities(2)[SAVE_FAILED]
+    pi = invuln.probabilities(2)[SAVE_FAILED]
+    return (invuln, True) if pi < pa - 1e-12 else (armour, False)
+
+
+def damage_outcomes(dice: Dice, extra: Dice | None) -> tuple[tuple[float, ...], list[tuple[int, int]]]:
+    """The Damage roll's outcomes: probabilities and (damage roll, extra roll) value pairs.
+    ``extra`` is a [MELTA X] bonus that is itself rolled (e.g. D3); constants fold in later."""
+    d = dice.pmf
+    e = extra.pmf if extra is not None else np.ones(1)
+    probs, pairs = [], []
+    for (i, p), (j, q) in itertools.product(enumerate(d), enumerate(e)):
+        if p * q:
+            probs.append(p * q)
+            pairs.append((i, j))
+    return tuple(probs), pairs
+
+
+def final_damage(rolled: int, bonus: int, halve: bool, add: int, reduce: int) -> int:
+    """Damage after modifiers (seeds README: halving is applied before adding or subtracting;
+    damage is never below 1). Halving rounds up."""
+    d = ceil(rolled / 2) if halve else rolled
+    return max(1, d + bonus + add - reduce)
+
+
+def effective_value(damage_pmf: np.ndarray, keep: float, cap_wounds: int) -> float:
+    """Expected damage that counts against one model: points kept by Feel No Pain (each
+    independently with probability ``keep``), capped at ``cap_wounds`` (DESIGN.md: the
+    per-die choices maximise this)."""
+    total = 0.0
+    for d, p in enumerate(damage_pmf):
+        if not p:
+            continue
+        for k in range(d + 1):
+            from math import comb
+
+            total += p * comb(d, k) * keep**k * (1 - keep) ** (d - k) * min(k, cap_wounds)
+    return total
+
+
+def damage_table(dice: Dice, melta: Dice | None, halve: bool, add: int, reduce: int,
+                 reroll: bool, keep: float, max_wounds: int, label: str) -> DamageTable:
+    """A Damage roll: outcomes, their final damage, and (with ``reroll``) the outcomes
+    re-rolled against a model with each number of wounds left: those whose effective damage is
+    below a fresh roll's (DESIGN.md: per-die choices)."""
+    melta_const = melta.bonus if melta is not None and melta.is_constant else 0
+    melta_dice = melta if melta is not None and not melta.is_constant else None
+    probs, pairs = damage_outcomes(dice, melta_dice)
+    final = tuple(final_damage(i, j + melta_const, halve, add, reduce) for i, j in pairs)
+    rr: tuple[frozenset[int], ...] = ()
+    if reroll:
+        sets = []
+        for w in range(max_wounds + 1):
+            cap_w = w if w else max_wounds
+            vals = [effective_value(_point(f), keep, cap_w) for f in final]
+            fresh = sum(p * v for p, v in zip(probs, vals, strict=True))
+            sets.append(frozenset(i for i, v in enumerate(vals) if v < fresh - 1e-12))
+        rr = tuple(sets)
+    return DamageTable(probs, final, rr, label)
+
+
+def _point(d: int) -> np.ndarray:
+    out = np.zeros(d + 1)
+    out[d] = 1.0
+    return out
+
+
+__all__ = [
+    "CRIT",
+    "CRIT_WOUND",
+    "FAIL",
+    "HIT",
+    "MISS",
+    "SAVED",
+    "SAVE_FAILED",
+    "WOUND",
+    "best_of",
+    "cap",
+    "choose_save",
+    "damage_table",
+    "describe_rerolls",
+    "effective_value",
+    "final_damage",
+    "fnp_chance",
+    "hit_outcomes",
+    "reroll_faces",
+    "save_outcomes",
+    "stronger",
+    "wound_needed",
+    "wound_outcomes",
+]

@@ -1,0 +1,56 @@
+"""What the rules layer hands to the resolver: the attacker's weapon options, the target, and a
+builder that turns one set of choices into an :class:`~wh40k_calc.profile.Activation`.
+
+The player's whole-activation choices (pistols or other weapons, which melee weapon, which
+profile of a weapon, an ability a stratagem lets them pick, the order of weapons) are left open
+here; ``wh40k_calc.resolve`` tries them and keeps the best.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..datasheet import Weapon
+from ..profile import Activation
+from ..units import ModelGroup, Unit
+
+
+@dataclass(frozen=True)
+class Option:
+    """One way a model group can attack: the weapons each of its models uses."""
+
+    weapons: tuple[Weapon, ...]
+    label: str
+
+
+@dataclass(frozen=True)
+class GroupOptions:
+    """The options of one attacking model group (``options[0]`` is the default)."""
+
+    group: ModelGroup
+    options: tuple[Option, ...]
+    what: str  # e.g. "fights with", "shoots"
+
+
+@dataclass
+class Plan:
+    """An activation with its choices still open.
+
+    ``build(picks, variant, order)`` gives the activation for one option index per group, one
+    variant index (abilities a stratagem lets the player choose) and a weapon order (None: the
+    datasheet's). ``weapon_names(picks, variant)`` lists the profiles in default order.
+    """
+
+    attacker: Unit
+    target: Unit
+    groups: list[GroupOptions]
+    variants: list[str]
+    build: Callable[[tuple[int, ...], int, tuple[str, ...] | None], Activation]
+    effects: list[str] = field(default_factory=list)
+    choices: list[str] = field(default_factory=list)
+    not_modelled: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    allocation_order: list[str] = field(default_factory=list)
+    sampler_only: list[str] = field(default_factory=list)
+    command_reroll: bool = False

@@ -1,0 +1,93 @@
+"""What the player asked for: attacker, target, sizes, loadouts, conditions, modifiers, effects.
+
+Built by the CLI (or a batch file) and handed to the rules layer; plain data, no rules here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+from .datasheet import Datasheet
+
+REROLL_MODES = ("ones", "fails", "all")
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """Battlefield conditions of the activation (each a CLI flag of the same name)."""
+
+    half_range: bool = False
+    stationary: bool = False
+    charged: bool = False
+    cover: bool = False
+    objective: bool = False
+    overwatch: bool = False
+    indirect: bool = False
+    beyond_12: bool = False
+    disembarked: bool = False
+
+    def as_dict(self) -> dict[str, bool]:
+        """The flags by name, for reports and JSON."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class Modifiers:
+    """Modifiers and re-rolls anyone can set.
+
+    Attacker side: ``hit_mod``/``wound_mod`` (added to the others, then capped at +-1),
+    ``ap_mod`` (improves AP: 1 turns AP -1 into AP -2), ``damage_mod``, ``crit_hit`` and
+    ``crit_wound`` (Critical on an unmodified N+), ``reroll_hits``/``reroll_wounds`` (one of
+    REROLL_MODES or None), ``reroll_damage``. Target side: ``invuln``, ``fnp``, ``fnp_mortal``
+    (X means X+), ``save_mod``, ``reroll_saves`` ("ones" or "fails"), ``damage_reduction``,
+    ``half_damage``.
+    """
+
+    hit_mod: int = 0
+    wound_mod: int = 0
+    ap_mod: int = 0
+    damage_mod: int = 0
+    crit_hit: int | None = None
+    crit_wound: int | None = None
+    reroll_hits: str | None = None
+    reroll_wounds: str | None = None
+    reroll_damage: bool = False
+    invuln: int | None = None
+    fnp: int | None = None
+    fnp_mortal: int | None = None
+    save_mod: int = 0
+    reroll_saves: str | None = None
+    damage_reduction: int = 0
+    half_damage: bool = False
+
+
+@dataclass(frozen=True)
+class UnitChoice:
+    """One side's unit: its datasheet, size (None: the smallest listed), named loadout,
+    explicit weapons ((name, models) pairs, overriding the loadout) and attached Leaders."""
+
+    datasheet: Datasheet
+    models: int | None = None
+    loadout: str | None = None
+    weapons: tuple[tuple[str, int], ...] = ()
+    leaders: tuple[Datasheet, ...] = ()
+
+
+@dataclass(frozen=True)
+class Selection:
+    """One activation to resolve: ``phase`` is "shooting" or "fight"."""
+
+    phase: str
+    attacker: UnitChoice
+    target: UnitChoice
+    conditions: Conditions = field(default_factory=Conditions)
+    modifiers: Modifiers = field(default_factory=Modifiers)
+    effects: tuple[str, ...] = ()
+    edition: str = "10"
+    order: tuple[str, ...] | str | None = None
+    allocation: tuple[str, ...] | None = None
+    precision_target: str = "leader"
+
+
+class SelectionError(ValueError):
+    """An impossible selection; the message says why."""
