@@ -43,54 +43,160 @@ def _spec(key: str, pattern: str, status: str, summary: str, source: str) -> Abi
 
 # The order matters only for readability; patterns do not overlap.
 SPECS: tuple[AbilitySpec, ...] = (
-    _spec("rapid fire", r"^rapid fire" + _X_RE + "$", MODELLED,
-          "A + X against a target within half range (--half-range)", "Core rules: Rapid Fire"),
-    _spec("blast", r"^blast(?:\s+([0-9]+))?$", MODELLED,
-          "+1 attack (edition 11 [BLAST X]: +X attack dice) per five models in the target",
-          "Core rules: Blast; 24.05 [BLAST]"),
-    _spec("twin-linked", r"^twin-linked$", MODELLED, "the Wound roll can be re-rolled",
-          "seeds README: [TWIN-LINKED]"),
-    _spec("devastating wounds", r"^devastating wounds$", MODELLED,
-          "a Critical Wound inflicts mortal wounds equal to D, no save, no spill-over",
-          "Core rules: Devastating Wounds"),
-    _spec("sustained hits", r"^sustained hits" + _X_RE + "$", MODELLED,
-          "a Critical Hit scores X additional hits", "Core rules: Sustained Hits"),
-    _spec("ignores cover", r"^ignores cover$", MODELLED,
-          "the target cannot have the Benefit of Cover", "seeds README: [IGNORES COVER]"),
-    _spec("torrent", r"^torrent$", MODELLED, "attacks hit automatically (no Critical Hits)",
-          "seeds README: [TORRENT]"),
-    _spec("heavy", r"^heavy$", MODELLED, "+1 to the Hit roll if the unit Remained Stationary "
-          "(--stationary)", "Core rules: Heavy"),
-    _spec("hazardous", r"^hazardous$", MODELLED,
-          "one Hazardous test per weapon used; on a 1, 3 mortal wounds to a bearer",
-          "Core rules: Hazardous"),
-    _spec("assault", r"^assault$", NO_EFFECT, "lets the unit shoot after Advancing: no effect "
-          "on one attack sequence", "seeds README: [ASSAULT]"),
-    _spec("psychic", r"^psychic$", MODELLED, "the attacks are Psychic Attacks (Feel No Pain "
-          "against Psychic Attacks applies)", "seeds README: [PSYCHIC]"),
-    _spec("one shot", r"^one shot$", NO_EFFECT, "fires once per battle: no effect on one "
-          "attack sequence", "seeds README: [ONE SHOT]"),
-    _spec("anti", _ANTI_RE.pattern, MODELLED,
-          "an unmodified Wound roll of X+ against a target with KEYWORD is a Critical Wound",
-          "Core rules: Anti"),
-    _spec("melta", r"^melta" + _X_RE + "$", MODELLED,
-          "+X Damage against a target within half range (--half-range)", "seeds README: [MELTA X]"),
-    _spec("lethal hits", r"^lethal hits$", MODELLED, "a Critical Hit automatically wounds "
-          "(edition 11: when that is the better choice)", "Core rules: Lethal Hits; 24.23"),
-    _spec("precision", r"^precision$", MODELLED, "attacks can be allocated to a CHARACTER "
-          "model of an Attached unit", "seeds README: [PRECISION]"),
-    _spec("extra attacks", r"^extra attacks$", MODELLED, "used in addition to the chosen melee "
-          "weapon; its A is not modified by other rules", "seeds README: [EXTRA ATTACKS]"),
-    _spec("indirect fire", r"^indirect fire$", MODELLED, "with --indirect: -1 to the Hit roll "
-          "and the target has the Benefit of Cover", "seeds README: [INDIRECT FIRE]"),
-    _spec("lance", r"^lance$", MODELLED, "+1 to the Wound roll after a Charge move (--charged)",
-          "seeds README: [LANCE]"),
-    _spec("conversion", r"^conversion$", MODELLED, "with --beyond-12: an unmodified Hit roll of "
-          "4+ is a Critical Hit", "seeds README: [CONVERSION]"),
-    _spec("pistol", r"^pistol$", MODELLED, "a model shoots its Pistols or its other ranged "
-          "weapons, not both (not MONSTER/VEHICLE)", "Core rules: Pistol"),
-    _spec("close-quarters", r"^close-quarters$", MODELLED, "edition 11: as [PISTOL]",
-          "24.07 [CLOSE-QUARTERS]"),
+    _spec(
+        "rapid fire",
+        r"^rapid fire" + _X_RE + "$",
+        MODELLED,
+        "A + X against a target within half range (--half-range)",
+        "Core rules: Rapid Fire",
+    ),
+    _spec(
+        "blast",
+        r"^blast(?:\s+([0-9]+))?$",
+        MODELLED,
+        "+1 attack (edition 11 [BLAST X]: +X attack dice) per five models in the target",
+        "Core rules: Blast; 24.05 [BLAST]",
+    ),
+    _spec(
+        "twin-linked",
+        r"^twin-linked$",
+        MODELLED,
+        "the Wound roll can be re-rolled",
+        "seeds README: [TWIN-LINKED]",
+    ),
+    _spec(
+        "devastating wounds",
+        r"^devastating wounds$",
+        MODELLED,
+        "a Critical Wound inflicts mortal wounds equal to D, no save, no spill-over",
+        "Core rules: Devastating Wounds",
+    ),
+    _spec(
+        "sustained hits",
+        r"^sustained hits" + _X_RE + "$",
+        MODELLED,
+        "a Critical Hit scores X additional hits",
+        "Core rules: Sustained Hits",
+    ),
+    _spec(
+        "ignores cover",
+        r"^ignores cover$",
+        MODELLED,
+        "the target cannot have the Benefit of Cover",
+        "seeds README: [IGNORES COVER]",
+    ),
+    _spec(
+        "torrent",
+        r"^torrent$",
+        MODELLED,
+        "attacks hit automatically (no Critical Hits)",
+        "seeds README: [TORRENT]",
+    ),
+    _spec(
+        "heavy",
+        r"^heavy$",
+        MODELLED,
+        "+1 to the Hit roll if the unit Remained Stationary (--stationary)",
+        "Core rules: Heavy",
+    ),
+    _spec(
+        "hazardous",
+        r"^hazardous$",
+        MODELLED,
+        "one Hazardous test per weapon used; on a 1, 3 mortal wounds to a bearer",
+        "Core rules: Hazardous",
+    ),
+    _spec(
+        "assault",
+        r"^assault$",
+        NO_EFFECT,
+        "lets the unit shoot after Advancing: no effect on one attack sequence",
+        "seeds README: [ASSAULT]",
+    ),
+    _spec(
+        "psychic",
+        r"^psychic$",
+        MODELLED,
+        "the attacks are Psychic Attacks (Feel No Pain against Psychic Attacks applies)",
+        "seeds README: [PSYCHIC]",
+    ),
+    _spec(
+        "one shot",
+        r"^one shot$",
+        NO_EFFECT,
+        "fires once per battle: no effect on one attack sequence",
+        "seeds README: [ONE SHOT]",
+    ),
+    _spec(
+        "anti",
+        _ANTI_RE.pattern,
+        MODELLED,
+        "an unmodified Wound roll of X+ against a target with KEYWORD is a Critical Wound",
+        "Core rules: Anti",
+    ),
+    _spec(
+        "melta",
+        r"^melta" + _X_RE + "$",
+        MODELLED,
+        "+X Damage against a target within half range (--half-range)",
+        "seeds README: [MELTA X]",
+    ),
+    _spec(
+        "lethal hits",
+        r"^lethal hits$",
+        MODELLED,
+        "a Critical Hit automatically wounds (edition 11: when that is the better choice)",
+        "Core rules: Lethal Hits; 24.23",
+    ),
+    _spec(
+        "precision",
+        r"^precision$",
+        MODELLED,
+        "attacks can be allocated to a CHARACTER model of an Attached unit",
+        "seeds README: [PRECISION]",
+    ),
+    _spec(
+        "extra attacks",
+        r"^extra attacks$",
+        MODELLED,
+        "used in addition to the chosen melee weapon; its A is not modified by other rules",
+        "seeds README: [EXTRA ATTACKS]",
+    ),
+    _spec(
+        "indirect fire",
+        r"^indirect fire$",
+        MODELLED,
+        "with --indirect: -1 to the Hit roll and the target has the Benefit of Cover",
+        "seeds README: [INDIRECT FIRE]",
+    ),
+    _spec(
+        "lance",
+        r"^lance$",
+        MODELLED,
+        "+1 to the Wound roll after a Charge move (--charged)",
+        "seeds README: [LANCE]",
+    ),
+    _spec(
+        "conversion",
+        r"^conversion$",
+        MODELLED,
+        "with --beyond-12: an unmodified Hit roll of 4+ is a Critical Hit",
+        "seeds README: [CONVERSION]",
+    ),
+    _spec(
+        "pistol",
+        r"^pistol$",
+        MODELLED,
+        "a model shoots its Pistols or its other ranged weapons, not both (not MONSTER/VEHICLE)",
+        "Core rules: Pistol",
+    ),
+    _spec(
+        "close-quarters",
+        r"^close-quarters$",
+        MODELLED,
+        "edition 11: as [PISTOL]",
+        "24.07 [CLOSE-QUARTERS]",
+    ),
 )
 
 
@@ -181,8 +287,7 @@ class WeaponAbilities:
         if k == "rapid fire":
             return replace(self, rapid_fire=_larger(self.rapid_fire, ab.value), texts=texts)
         if k == "sustained hits":
-            return replace(self, sustained_hits=_larger(self.sustained_hits, ab.value),
-                           texts=texts)
+            return replace(self, sustained_hits=_larger(self.sustained_hits, ab.value), texts=texts)
         if k == "melta":
             return replace(self, melta=_larger(self.melta, ab.value), texts=texts)
         if k == "blast":

@@ -47,8 +47,12 @@ class Entry:
 class Catalog:
     """The datasheet folders in search order; looks units up lazily."""
 
-    def __init__(self, user_dirs: list[Path] | tuple[Path, ...] = (), use_env: bool = True,
-                 shipped: Path | None = SHIPPED):
+    def __init__(
+        self,
+        user_dirs: list[Path] | tuple[Path, ...] = (),
+        use_env: bool = True,
+        shipped: Path | None = SHIPPED,
+    ):
         dirs: list[Path] = [Path(d) for d in user_dirs]
         if use_env:
             dirs += [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]

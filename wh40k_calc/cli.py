@@ -11,41 +11,44 @@ import json
 import os
 import sys
 import time
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 app = typer.Typer(
-    add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode=None,
     help="Exact and Monte Carlo mathhammer for Warhammer 40,000: what one unit's shooting or "
-         "fighting does to a target.")
+    "fighting does to a target.",
+)
 
 
-class Method(str, Enum):
+class Method(StrEnum):
     exact = "exact"
     sample = "sample"
     both = "both"
 
 
-class Reroll(str, Enum):
+class Reroll(StrEnum):
     ones = "ones"
     fails = "fails"
     all = "all"
 
 
-class SaveReroll(str, Enum):
+class SaveReroll(StrEnum):
     ones = "ones"
     fails = "fails"
 
 
-class Edition(str, Enum):
+class Edition(StrEnum):
     ten = "10"
     eleven = "11"
 
 
-class PrecisionTarget(str, Enum):
+class PrecisionTarget(StrEnum):
     leader = "leader"
     bodyguard = "bodyguard"
 
@@ -59,7 +62,8 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     from rich.console import Console
 
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        f"[bold red]error:[/bold red] {message}", markup=True)
+        f"[bold red]error:[/bold red] {message}", markup=True
+    )
     return typer.Exit(code)
 
 
@@ -70,10 +74,15 @@ def catalog(datasheets: list[Path] | None):
     return Catalog(datasheets or [])
 
 
-DatasheetsOpt = Annotated[list[Path] | None, typer.Option(
-    "--datasheets", help="Extra folder of datasheet YAML files (repeatable; also "
-                         "WH40K_CALC_DATASHEETS, ':'-separated). A file named like a shipped "
-                         "one wins.")]
+DatasheetsOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--datasheets",
+        help="Extra folder of datasheet YAML files (repeatable; also "
+        "WH40K_CALC_DATASHEETS, ':'-separated). A file named like a shipped "
+        "one wins.",
+    ),
+]
 
 
 def _split_names(text: str | None) -> tuple[str, ...] | None:
@@ -85,88 +94,131 @@ def _split_names(text: str | None) -> tuple[str, ...] | None:
 
 def attack(
     ctx: typer.Context,
-    attacker: Annotated[str, typer.Argument(help="Attacking unit (datasheet name or file "
-                                                 "stem, e.g. lootas).")],
+    attacker: Annotated[
+        str, typer.Argument(help="Attacking unit (datasheet name or file stem, e.g. lootas).")
+    ],
     target: Annotated[str, typer.Option("--target", "-t", help="Target unit.")],
-    models: Annotated[int | None, typer.Option(help="Attacking unit size (a listed size; "
-                                                    "default: the smallest).")] = None,
-    target_models: Annotated[int | None, typer.Option(
-        help="Target size: a listed size, or fewer models for a damaged unit.")] = None,
-    loadout: Annotated[str | None, typer.Option(help="Named loadout of the attacker "
-                                                     "('default' = as equipped).")] = None,
-    weapon: Annotated[list[str] | None, typer.Option(
-        "--weapon", help="Exactly which weapons attack: 'NAME xN' (repeatable).")] = None,
-    leader: Annotated[list[str] | None, typer.Option(
-        "--leader", help="Leader attached to the attacking unit (repeatable).")] = None,
-    target_loadout: Annotated[str | None, typer.Option(help="Named loadout of the target.")
-                              ] = None,
-    target_leader: Annotated[list[str] | None, typer.Option(
-        "--target-leader", help="Leader attached to the target (repeatable).")] = None,
-    half_range: Annotated[bool, typer.Option("--half-range", help="Target within half "
-                                             "range (Rapid Fire, Melta).")] = False,
-    stationary: Annotated[bool, typer.Option("--stationary", help="Attacker Remained "
-                                             "Stationary (Heavy).")] = False,
-    charged: Annotated[bool, typer.Option("--charged", help="Attacker made a Charge move "
-                                          "this turn (Lance, charge effects).")] = False,
-    cover: Annotated[bool, typer.Option("--cover", help="Target has the Benefit of Cover.")
-                     ] = False,
-    objective: Annotated[bool, typer.Option("--objective", help="Target within range of an "
-                                            "objective marker.")] = False,
-    overwatch: Annotated[bool, typer.Option("--overwatch", help="Snap shooting: only "
-                                            "unmodified 6s hit.")] = False,
-    indirect: Annotated[bool, typer.Option("--indirect", help="Target not visible: only "
-                                           "[INDIRECT FIRE] weapons, -1 to hit, target in "
-                                           "cover.")] = False,
-    beyond_12: Annotated[bool, typer.Option("--beyond-12", help="Target more than 12\" "
-                                            "away (Conversion).")] = False,
-    disembarked: Annotated[bool, typer.Option("--disembarked", help="Attacker disembarked "
-                                              "from a TRANSPORT this turn.")] = False,
-    effect: Annotated[list[str] | None, typer.Option(
-        "--effect", "-e", help="Named rule or stratagem (repeatable; `calc effects`). "
-                               "Prefix 'attacker:' or 'target:' to pick a side.")] = None,
-    hit_mod: Annotated[int, typer.Option(help="Hit roll modifier (capped at ±1 with the "
-                                              "others).")] = 0,
+    models: Annotated[
+        int | None, typer.Option(help="Attacking unit size (a listed size; default: the smallest).")
+    ] = None,
+    target_models: Annotated[
+        int | None,
+        typer.Option(help="Target size: a listed size, or fewer models for a damaged unit."),
+    ] = None,
+    loadout: Annotated[
+        str | None, typer.Option(help="Named loadout of the attacker ('default' = as equipped).")
+    ] = None,
+    weapon: Annotated[
+        list[str] | None,
+        typer.Option("--weapon", help="Exactly which weapons attack: 'NAME xN' (repeatable)."),
+    ] = None,
+    leader: Annotated[
+        list[str] | None,
+        typer.Option("--leader", help="Leader attached to the attacking unit (repeatable)."),
+    ] = None,
+    target_loadout: Annotated[str | None, typer.Option(help="Named loadout of the target.")] = None,
+    target_leader: Annotated[
+        list[str] | None,
+        typer.Option("--target-leader", help="Leader attached to the target (repeatable)."),
+    ] = None,
+    half_range: Annotated[
+        bool, typer.Option("--half-range", help="Target within half range (Rapid Fire, Melta).")
+    ] = False,
+    stationary: Annotated[
+        bool, typer.Option("--stationary", help="Attacker Remained Stationary (Heavy).")
+    ] = False,
+    charged: Annotated[
+        bool,
+        typer.Option(
+            "--charged", help="Attacker made a Charge move this turn (Lance, charge effects)."
+        ),
+    ] = False,
+    cover: Annotated[
+        bool, typer.Option("--cover", help="Target has the Benefit of Cover.")
+    ] = False,
+    objective: Annotated[
+        bool, typer.Option("--objective", help="Target within range of an objective marker.")
+    ] = False,
+    overwatch: Annotated[
+        bool, typer.Option("--overwatch", help="Snap shooting: only unmodified 6s hit.")
+    ] = False,
+    indirect: Annotated[
+        bool,
+        typer.Option(
+            "--indirect",
+            help="Target not visible: only [INDIRECT FIRE] weapons, -1 to hit, target in cover.",
+        ),
+    ] = False,
+    beyond_12: Annotated[
+        bool, typer.Option("--beyond-12", help='Target more than 12" away (Conversion).')
+    ] = False,
+    disembarked: Annotated[
+        bool, typer.Option("--disembarked", help="Attacker disembarked from a TRANSPORT this turn.")
+    ] = False,
+    effect: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--effect",
+            "-e",
+            help="Named rule or stratagem (repeatable; `calc effects`). "
+            "Prefix 'attacker:' or 'target:' to pick a side.",
+        ),
+    ] = None,
+    hit_mod: Annotated[
+        int, typer.Option(help="Hit roll modifier (capped at ±1 with the others).")
+    ] = 0,
     wound_mod: Annotated[int, typer.Option(help="Wound roll modifier (capped at ±1).")] = 0,
     ap_mod: Annotated[int, typer.Option(help="Improve AP by N (1: AP-1 becomes AP-2).")] = 0,
     damage_mod: Annotated[int, typer.Option(help="Add N to each Damage roll.")] = 0,
-    crit_hit: Annotated[int | None, typer.Option(min=2, max=6, help="Critical Hit on an "
-                                                                    "unmodified N+.")] = None,
-    crit_wound: Annotated[int | None, typer.Option(min=2, max=6, help="Critical Wound on an "
-                                                                      "unmodified N+.")] = None,
+    crit_hit: Annotated[
+        int | None, typer.Option(min=2, max=6, help="Critical Hit on an unmodified N+.")
+    ] = None,
+    crit_wound: Annotated[
+        int | None, typer.Option(min=2, max=6, help="Critical Wound on an unmodified N+.")
+    ] = None,
     reroll_hits: Annotated[Reroll | None, typer.Option(help="Re-roll Hit rolls.")] = None,
     reroll_wounds: Annotated[Reroll | None, typer.Option(help="Re-roll Wound rolls.")] = None,
-    reroll_damage: Annotated[bool, typer.Option("--reroll-damage", help="Re-roll a Damage "
-                                                "roll when that raises expected damage.")
-                             ] = False,
-    invuln: Annotated[int | None, typer.Option(min=2, max=6, help="Target invulnerable "
-                                                                  "save N+.")] = None,
-    fnp: Annotated[int | None, typer.Option(min=2, max=6, help="Target Feel No Pain N+.")
-                   ] = None,
-    fnp_mortal: Annotated[int | None, typer.Option(min=2, max=6, help="Target Feel No Pain "
-                                                   "N+ against mortal wounds only.")] = None,
-    save_mod: Annotated[int, typer.Option(help="Modifier to the target's saving throws.")
-                        ] = 0,
-    reroll_saves: Annotated[SaveReroll | None, typer.Option(help="Target re-rolls saving "
-                                                            "throws.")] = None,
-    damage_reduction: Annotated[int, typer.Option(min=0, help="Subtract N from each Damage "
-                                                  "(never below 1).")] = 0,
-    half_damage: Annotated[bool, typer.Option("--half-damage", help="Halve Damage (before "
-                                              "adding or subtracting).")] = False,
-    allocation: Annotated[str | None, typer.Option(help="Target's model allocation order, "
-                                                        "e.g. 'Boy,Boss Nob'.")] = None,
-    precision_target: Annotated[PrecisionTarget, typer.Option(
-        help="Where [PRECISION] attacks go in an Attached unit.")] = PrecisionTarget.leader,
-    order: Annotated[str | None, typer.Option(help="Weapon order: 'A,B,...' or 'best'.")
-                     ] = None,
+    reroll_damage: Annotated[
+        bool,
+        typer.Option(
+            "--reroll-damage", help="Re-roll a Damage roll when that raises expected damage."
+        ),
+    ] = False,
+    invuln: Annotated[
+        int | None, typer.Option(min=2, max=6, help="Target invulnerable save N+.")
+    ] = None,
+    fnp: Annotated[int | None, typer.Option(min=2, max=6, help="Target Feel No Pain N+.")] = None,
+    fnp_mortal: Annotated[
+        int | None,
+        typer.Option(min=2, max=6, help="Target Feel No Pain N+ against mortal wounds only."),
+    ] = None,
+    save_mod: Annotated[int, typer.Option(help="Modifier to the target's saving throws.")] = 0,
+    reroll_saves: Annotated[
+        SaveReroll | None, typer.Option(help="Target re-rolls saving throws.")
+    ] = None,
+    damage_reduction: Annotated[
+        int, typer.Option(min=0, help="Subtract N from each Damage (never below 1).")
+    ] = 0,
+    half_damage: Annotated[
+        bool, typer.Option("--half-damage", help="Halve Damage (before adding or subtracting).")
+    ] = False,
+    allocation: Annotated[
+        str | None, typer.Option(help="Target's model allocation order, e.g. 'Boy,Boss Nob'.")
+    ] = None,
+    precision_target: Annotated[
+        PrecisionTarget, typer.Option(help="Where [PRECISION] attacks go in an Attached unit.")
+    ] = PrecisionTarget.leader,
+    order: Annotated[str | None, typer.Option(help="Weapon order: 'A,B,...' or 'best'.")] = None,
     edition: Annotated[Edition, typer.Option(help="Rules edition.")] = Edition.ten,
-    method: Annotated[Method, typer.Option(help="exact, sample (Monte Carlo) or both.")
-                      ] = Method.exact,
-    trials: Annotated[int, typer.Option(min=1, max=100_000_000, help="Sampler trials.")
-                      ] = 100_000,
+    method: Annotated[
+        Method, typer.Option(help="exact, sample (Monte Carlo) or both.")
+    ] = Method.exact,
+    trials: Annotated[int, typer.Option(min=1, max=100_000_000, help="Sampler trials.")] = 100_000,
     seed: Annotated[int, typer.Option(help="Sampler seed.")] = 40_000,
     datasheets: DatasheetsOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON contract object.")
-                       ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the JSON contract object.")
+    ] = False,
 ) -> None:
     """Resolve one activation and print the result."""
     from .catalog import UnknownUnitError
@@ -180,19 +232,49 @@ def attack(
         cat = catalog(datasheets)
         sel = Selection(
             phase=phase,
-            attacker=UnitChoice(cat.find(attacker), models, loadout,
-                                tuple(parse_weapon_spec(w) for w in weapon or []),
-                                tuple(cat.find(n) for n in leader or [])),
-            target=UnitChoice(cat.find(target), target_models, target_loadout, (),
-                              tuple(cat.find(n) for n in target_leader or [])),
-            conditions=Conditions(half_range, stationary, charged, cover, objective,
-                                  overwatch, indirect, beyond_12, disembarked),
+            attacker=UnitChoice(
+                cat.find(attacker),
+                models,
+                loadout,
+                tuple(parse_weapon_spec(w) for w in weapon or []),
+                tuple(cat.find(n) for n in leader or []),
+            ),
+            target=UnitChoice(
+                cat.find(target),
+                target_models,
+                target_loadout,
+                (),
+                tuple(cat.find(n) for n in target_leader or []),
+            ),
+            conditions=Conditions(
+                half_range,
+                stationary,
+                charged,
+                cover,
+                objective,
+                overwatch,
+                indirect,
+                beyond_12,
+                disembarked,
+            ),
             modifiers=Modifiers(
-                hit_mod, wound_mod, ap_mod, damage_mod, crit_hit, crit_wound,
+                hit_mod,
+                wound_mod,
+                ap_mod,
+                damage_mod,
+                crit_hit,
+                crit_wound,
                 reroll_hits.value if reroll_hits else None,
-                reroll_wounds.value if reroll_wounds else None, reroll_damage, invuln, fnp,
-                fnp_mortal, save_mod, reroll_saves.value if reroll_saves else None,
-                damage_reduction, half_damage),
+                reroll_wounds.value if reroll_wounds else None,
+                reroll_damage,
+                invuln,
+                fnp,
+                fnp_mortal,
+                save_mod,
+                reroll_saves.value if reroll_saves else None,
+                damage_reduction,
+                half_damage,
+            ),
             effects=tuple(effect or ()),
             edition=edition.value,
             order="best" if order and order.strip().lower() == "best" else _split_names(order),

@@ -135,7 +135,8 @@ class Weapon:
         rng = "melee" if self.range is None else f'{self.range}"'
         skill = "N/A" if self.skill is None else f"{self.skill}+"
         ab = f" [{', '.join(self.ability_texts)}]" if self.ability_texts else ""
-        return f"{self.name} {rng} A{self.A} {'WS' if self.is_melee else 'BS'}{skill} S{self.S} AP{self.AP} D{self.D}{ab}"
+        kind = "WS" if self.is_melee else "BS"
+        return f"{self.name} {rng} A{self.A} {kind}{skill} S{self.S} AP{self.AP} D{self.D}{ab}"
 
 
 @dataclass(frozen=True)
@@ -296,47 +297,70 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
     for i, w in enumerate(raw.weapons):
         where = f"weapons[{i}] ({w.name})"
         if norm_name(w.name) in seen:
-            raise DatasheetError(f"{file}: {where}: weapon name used twice; suffix one of them, "
-                                 "e.g. '(melee)'")
+            raise DatasheetError(
+                f"{file}: {where}: weapon name used twice; suffix one of them, e.g. '(melee)'"
+            )
         seen[norm_name(w.name)] = w.name
         rng = None if isinstance(w.range, str) else w.range
         abilities = WeaponAbilities.parse(w.abilities)
         if w.skill is None and not abilities.torrent:
-            raise DatasheetError(f"{file}: {where}.skill: missing (only [TORRENT] weapons may "
-                                 "have no BS/WS)")
-        weapons.append(Weapon(
-            name=w.name, range=rng, A=_parse_dice(w.A, f"{where}.A", file), skill=w.skill,
-            S=w.S, AP=w.AP, D=_parse_dice(w.D, f"{where}.D", file), abilities=abilities,
-            ability_texts=tuple(a.strip().lower() for a in w.abilities), profile_of=w.profile_of,
-        ))
+            raise DatasheetError(
+                f"{file}: {where}.skill: missing (only [TORRENT] weapons may have no BS/WS)"
+            )
+        weapons.append(
+            Weapon(
+                name=w.name,
+                range=rng,
+                A=_parse_dice(w.A, f"{where}.A", file),
+                skill=w.skill,
+                S=w.S,
+                AP=w.AP,
+                D=_parse_dice(w.D, f"{where}.D", file),
+                abilities=abilities,
+                ability_texts=tuple(a.strip().lower() for a in w.abilities),
+                profile_of=w.profile_of,
+            )
+        )
     weapon_keys = {w.key for w in weapons}
     for i, w in enumerate(weapons):
         if w.profile_of is not None and not any(
             x.profile_of and norm_name(x.profile_of) == norm_name(w.profile_of) and x is not w
             for x in weapons
         ):
-            raise DatasheetError(f"{file}: weapons[{i}] ({w.name}).profile_of: no other profile "
-                                 f"of {w.profile_of!r}")
+            raise DatasheetError(
+                f"{file}: weapons[{i}] ({w.name}).profile_of: no other profile of {w.profile_of!r}"
+            )
 
     def check_weapons(names: list[str], where: str) -> tuple[str, ...]:
         out = []
         for j, n in enumerate(names):
             key = norm_name(n)
             if key not in weapon_keys:
-                raise DatasheetError(f"{file}: {where}[{j}]: weapon {n!r} is not defined in "
-                                     "'weapons'")
+                raise DatasheetError(
+                    f"{file}: {where}[{j}]: weapon {n!r} is not defined in 'weapons'"
+                )
             out.append(key)
         return tuple(out)
 
     unit_kw = frozenset(k.upper() for k in raw.keywords)
     models: list[ModelProfile] = []
     for i, m in enumerate(raw.models):
-        models.append(ModelProfile(
-            name=m.name, M=m.M, T=m.T, Sv=m.Sv, W=m.W, Ld=m.Ld, OC=m.OC, invuln=m.invuln,
-            invuln_ranged_only=m.invuln_ranged_only, feel_no_pain=m.feel_no_pain,
-            keywords=frozenset(k.upper() for k in m.keywords),
-            equipped=check_weapons(m.equipped, f"models[{i}] ({m.name}).equipped"),
-        ))
+        models.append(
+            ModelProfile(
+                name=m.name,
+                M=m.M,
+                T=m.T,
+                Sv=m.Sv,
+                W=m.W,
+                Ld=m.Ld,
+                OC=m.OC,
+                invuln=m.invuln,
+                invuln_ranged_only=m.invuln_ranged_only,
+                feel_no_pain=m.feel_no_pain,
+                keywords=frozenset(k.upper() for k in m.keywords),
+                equipped=check_weapons(m.equipped, f"models[{i}] ({m.name}).equipped"),
+            )
+        )
     model_keys = {m.key for m in models}
     if len(model_keys) != len(models):
         raise DatasheetError(f"{file}: models: two models share a name")
@@ -354,8 +378,10 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
     loadouts: dict[str, tuple[LoadoutEntry, ...]] = {}
     for lname, entries in raw.loadouts.items():
         if norm_name(lname) == "default":
-            raise DatasheetError(f"{file}: loadouts.{lname}: 'default' is reserved (it means "
-                                 "each model's 'equipped')")
+            raise DatasheetError(
+                f"{file}: loadouts.{lname}: 'default' is reserved (it means "
+                "each model's 'equipped')"
+            )
         out = []
         for j, e in enumerate(entries):
             where = f"loadouts.{lname}[{j}]"
@@ -364,21 +390,33 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
             count = None if e.count == "all" else int(e.count)
             present = largest.count(e.model)
             if count is not None and count > present:
-                raise DatasheetError(f"{file}: {where}.count: {count} {e.model} but the largest "
-                                     f"unit has {present}")
-            out.append(LoadoutEntry(e.model, count,
-                                    check_weapons(e.equipped, f"{where}.equipped"),
-                                    e.min_unit_size))
+                raise DatasheetError(
+                    f"{file}: {where}.count: {count} {e.model} but the largest unit has {present}"
+                )
+            out.append(
+                LoadoutEntry(
+                    e.model, count, check_weapons(e.equipped, f"{where}.equipped"), e.min_unit_size
+                )
+            )
         loadouts[lname] = tuple(out)
 
     return Datasheet(
-        name=raw.name, faction=raw.faction, keywords=unit_kw,
+        name=raw.name,
+        faction=raw.faction,
+        keywords=unit_kw,
         faction_keywords=frozenset(k.upper() for k in raw.faction_keywords),
-        models=tuple(models), sizes=tuple(sizes), weapons=tuple(weapons), loadouts=loadouts,
-        rules=tuple(norm_rule(r) for r in raw.rules), leader_of=tuple(raw.leader_of),
-        leaders_allowed=tuple(LeadersAllowed(a.starting_strength, a.count, a.one_with_keyword)
-                              for a in raw.leaders_allowed),
-        source=raw.source, path=Path(file) if not isinstance(file, Path) else file,
+        models=tuple(models),
+        sizes=tuple(sizes),
+        weapons=tuple(weapons),
+        loadouts=loadouts,
+        rules=tuple(norm_rule(r) for r in raw.rules),
+        leader_of=tuple(raw.leader_of),
+        leaders_allowed=tuple(
+            LeadersAllowed(a.starting_strength, a.count, a.one_with_keyword)
+            for a in raw.leaders_allowed
+        ),
+        source=raw.source,
+        path=Path(file) if not isinstance(file, Path) else file,
     )
 
 

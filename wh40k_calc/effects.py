@@ -92,98 +92,288 @@ class Effect:
 
 
 EFFECTS: tuple[Effect, ...] = (
-    Effect("waaagh", "Waaagh!", "army rule", SEED_000 + ", FACTION: Waaagh!",
-           "melee weapons +1 S and +1 A (attacker); 5+ invulnerable save (target)", "both",
-           attacker_keywords=("ORKS",), target_keywords=("ORKS",),
-           melee_strength=1, melee_attacks=1, invuln=5),
-    Effect("get-stuck-in", "Get Stuck In", "detachment rule (War Horde)", SEED_000,
-           "melee weapons have [SUSTAINED HITS 1]", "attacker", phases=("fight",),
-           attacker_keywords=("ORKS",), melee_abilities=("sustained hits 1",)),
-    Effect("belligerent-boarders", "Belligerent Boarders", "detachment rule (Ramship Raiders)",
-           SEED_001, "-1 to the Wound roll when the attack's S is greater than the target's T",
-           "target", target_keywords=("ORKS",), target_excludes=("GROTS",),
-           wound_mod_if_stronger=-1),
-    Effect("ard-as-nails", "'Ard as Nails", "stratagem (War Horde)", SEED_001,
-           "-1 to the Wound roll of attacks that target the unit", "target",
-           target_keywords=("ORKS",), target_excludes=("GROTS", "MONSTER", "VEHICLE"),
-           wound_mod=-1),
-    Effect("go-to-ground", "Go to Ground", "core stratagem", SEED_000 + ", GO TO GROUND",
-           "6+ invulnerable save and the Benefit of Cover", "target", phases=("shooting",),
-           target_keywords=("INFANTRY",), invuln=6, cover=True),
-    Effect("unbridled-carnage", "Unbridled Carnage", "stratagem (War Horde)", SEED_001,
-           "melee attacks: an unmodified Hit roll of 5+ is a Critical Hit", "attacker",
-           phases=("fight",), attacker_keywords=("ORKS",), melee_crit_hit=5),
-    Effect("competitive-streak", "Competitive Streak", "stratagem (Green Tide)", SEED_000,
-           "re-roll Wound rolls of 1; with 10 or more models, re-roll the Wound roll",
-           "attacker", phases=("fight",), attacker_keywords=("BOYZ",), reroll_wounds="ones",
-           reroll_wounds_10="all"),
-    Effect("fight-proppa", "Fight Proppa", "stratagem (Taktikal Brigade)", SEED_001,
-           "melee weapons gain [SUSTAINED HITS 1] or [LETHAL HITS] (the better is chosen)",
-           "attacker", phases=("fight",), attacker_keywords=("INFANTRY", "MOUNTED"),
-           choose_melee_ability=("sustained hits 1", "lethal hits")),
-    Effect("fire-overwatch", "Fire Overwatch", "core stratagem", SEED_000 + ", FIRE OVERWATCH",
-           "snap shooting: only an unmodified Hit roll of 6 hits", "attacker",
-           phases=("shooting",), snap_shooting=True, attacker_excludes_titanic_target=True),
-    Effect("grenade", "Grenade", "core stratagem", SEED_000 + ", GRENADE",
-           "before shooting: six D6, each 4+ inflicts 1 mortal wound", "attacker",
-           phases=("shooting",), attacker_keywords=("GRENADES",), mortal_wounds="grenade"),
-    Effect("command-re-roll", "Command Re-roll", "core stratagem",
-           SEED_000 + ", COMMAND RE-ROLL", "re-roll one Hit, Wound, Damage or attacks roll "
-           "(sampler only)", "attacker", command_reroll=True),
-    Effect("hack-and-slash", "Hack and Slash", "stratagem (Berzerker Warband)",
-           SEED_004 + ", HACK AND SLASH", "melee weapons: AP improved by 1 after a Charge move",
-           "attacker", phases=("fight",), needs_charged=True,
-           attacker_keywords=("WORLD EATERS",), melee_ap=1),
-    Effect("relentless-rage", "Relentless Rage", "detachment rule (Berzerker Warband)",
-           SEED_004 + ", Relentless Rage", "after a Charge move: melee weapons +1 A and +2 S",
-           "attacker", phases=("fight",), needs_charged=True,
-           attacker_keywords=("WORLD EATERS",), melee_attacks=1, melee_strength=2),
-    Effect("martial-excellence", "Martial Excellence (Blessings of Khorne)", "army rule",
-           SEED_004 + ", Blessings of Khorne", "melee weapons have [SUSTAINED HITS 1]",
-           "attacker", phases=("fight",), attacker_keywords=("WORLD EATERS",),
-           melee_abilities=("sustained hits 1",)),
-    Effect("warp-blades", "Warp Blades (Blessings of Khorne)", "army rule",
-           SEED_004 + ", Blessings of Khorne", "melee weapons have [LETHAL HITS]", "attacker",
-           phases=("fight",), attacker_keywords=("WORLD EATERS",),
-           melee_abilities=("lethal hits",)),
-    Effect("decapitating-strikes", "Decapitating Strikes (Blessings of Khorne)", "army rule",
-           SEED_004 + ", Blessings of Khorne",
-           "melee attacks that target an INFANTRY unit have [DEVASTATING WOUNDS]", "attacker",
-           phases=("fight",), attacker_keywords=("WORLD EATERS",),
-           melee_abilities_vs=("INFANTRY", ("devastating wounds",))),
-    Effect("frenzied-resilience", "Frenzied Resilience", "stratagem (Berzerker Warband)",
-           SEED_004 + ", FRENZIED RESILIENCE", "-1 to the Damage characteristic of attacks "
-           "allocated to the unit", "target", phases=("fight",),
-           target_keywords=("WORLD EATERS",), damage_reduction=1),
-    Effect("rush-to-the-fray", "Rush to the Fray", "detachment rule (Goretrack Onslaught)",
-           SEED_004 + ", Rush to the Fray", "after disembarking from a TRANSPORT this turn: "
-           "melee weapons have [LANCE]", "attacker", phases=("fight",), needs_disembarked=True,
-           attacker_keywords=("WORLD EATERS",), melee_abilities=("lance",)),
-    Effect("enraged-abjuration", "Enraged Abjuration (Blood Tithe)", "detachment rule "
-           "(Khorne Daemonkin)", SEED_004 + ", Blood Tithe",
-           "Feel No Pain 5+ against Psychic Attacks and mortal wounds", "target",
-           target_keywords=("BLOOD LEGIONS", "WORLD EATERS"), fnp_mortal=5, fnp_psychic=5),
-    Effect("boon-of-blood", "Boon of Blood (Blood Tithe)", "detachment rule "
-           "(Khorne Daemonkin)", SEED_004 + ", Blood Tithe", "4+ invulnerable save", "target",
-           target_keywords=("BLOOD LEGIONS",), invuln=4),
-    Effect("bloody-stampede", "Bloody Stampede", "unit rule (Lord Invocatus)",
-           SEED_004 + ", Bloody Stampede", "after a Charge move: D6; 2-3: 1 mortal wound, "
-           "4-5: D3, 6: D3+3", "attacker", phases=("fight",), needs_charged=True,
-           attacker_keywords=("LORD INVOCATUS",), mortal_wounds="bloody-stampede"),
-    Effect("mob-mentality", "Mob Mentality", "detachment rule (Green Tide)", SEED_000,
-           "6+ invulnerable save; 5+ while the unit has 10 or more models", "target",
-           target_keywords=("BOYZ",), invuln=6, invuln_10=5),
-    Effect("dats-our-loot", "Dat's Our Loot!", "unit rule (Lootas)", SEED_001,
-           "ranged attacks re-roll Hit rolls of 1; against a target within range of an "
-           "objective marker (--objective), re-roll the Hit roll", "attacker",
-           phases=("shooting",), attacker_keywords=("LOOTAS",), default=True,
-           ranged_reroll_hits="ones", ranged_reroll_hits_objective="all"),
-    Effect("get-da-good-bitz", "Get Da Good Bitz", "unit rule (Boyz)", SEED_000,
-           "objective control only: no effect on attacks", "attacker", default=True,
-           no_attack_effect=True),
-    Effect("fire-riders", "Fire Riders", "unit rule (Lord Invocatus)", SEED_004,
-           "movement only: no effect on attacks", "attacker", default=True,
-           no_attack_effect=True),
+    Effect(
+        "waaagh",
+        "Waaagh!",
+        "army rule",
+        SEED_000 + ", FACTION: Waaagh!",
+        "melee weapons +1 S and +1 A (attacker); 5+ invulnerable save (target)",
+        "both",
+        attacker_keywords=("ORKS",),
+        target_keywords=("ORKS",),
+        melee_strength=1,
+        melee_attacks=1,
+        invuln=5,
+    ),
+    Effect(
+        "get-stuck-in",
+        "Get Stuck In",
+        "detachment rule (War Horde)",
+        SEED_000,
+        "melee weapons have [SUSTAINED HITS 1]",
+        "attacker",
+        phases=("fight",),
+        attacker_keywords=("ORKS",),
+        melee_abilities=("sustained hits 1",),
+    ),
+    Effect(
+        "belligerent-boarders",
+        "Belligerent Boarders",
+        "detachment rule (Ramship Raiders)",
+        SEED_001,
+        "-1 to the Wound roll when the attack's S is greater than the target's T",
+        "target",
+        target_keywords=("ORKS",),
+        target_excludes=("GROTS",),
+        wound_mod_if_stronger=-1,
+    ),
+    Effect(
+        "ard-as-nails",
+        "'Ard as Nails",
+        "stratagem (War Horde)",
+        SEED_001,
+        "-1 to the Wound roll of attacks that target the unit",
+        "target",
+        target_keywords=("ORKS",),
+        target_excludes=("GROTS", "MONSTER", "VEHICLE"),
+        wound_mod=-1,
+    ),
+    Effect(
+        "go-to-ground",
+        "Go to Ground",
+        "core stratagem",
+        SEED_000 + ", GO TO GROUND",
+        "6+ invulnerable save and the Benefit of Cover",
+        "target",
+        phases=("shooting",),
+        target_keywords=("INFANTRY",),
+        invuln=6,
+        cover=True,
+    ),
+    Effect(
+        "unbridled-carnage",
+        "Unbridled Carnage",
+        "stratagem (War Horde)",
+        SEED_001,
+        "melee attacks: an unmodified Hit roll of 5+ is a Critical Hit",
+        "attacker",
+        phases=("fight",),
+        attacker_keywords=("ORKS",),
+        melee_crit_hit=5,
+    ),
+    Effect(
+        "competitive-streak",
+        "Competitive Streak",
+        "stratagem (Green Tide)",
+        SEED_000,
+        "re-roll Wound rolls of 1; with 10 or more models, re-roll the Wound roll",
+        "attacker",
+        phases=("fight",),
+        attacker_keywords=("BOYZ",),
+        reroll_wounds="ones",
+        reroll_wounds_10="all",
+    ),
+    Effect(
+        "fight-proppa",
+        "Fight Proppa",
+        "stratagem (Taktikal Brigade)",
+        SEED_001,
+        "melee weapons gain [SUSTAINED HITS 1] or [LETHAL HITS] (the better is chosen)",
+        "attacker",
+        phases=("fight",),
+        attacker_keywords=("INFANTRY", "MOUNTED"),
+        choose_melee_ability=("sustained hits 1", "lethal hits"),
+    ),
+    Effect(
+        "fire-overwatch",
+        "Fire Overwatch",
+        "core stratagem",
+        SEED_000 + ", FIRE OVERWATCH",
+        "snap shooting: only an unmodified Hit roll of 6 hits",
+        "attacker",
+        phases=("shooting",),
+        snap_shooting=True,
+        attacker_excludes_titanic_target=True,
+    ),
+    Effect(
+        "grenade",
+        "Grenade",
+        "core stratagem",
+        SEED_000 + ", GRENADE",
+        "before shooting: six D6, each 4+ inflicts 1 mortal wound",
+        "attacker",
+        phases=("shooting",),
+        attacker_keywords=("GRENADES",),
+        mortal_wounds="grenade",
+    ),
+    Effect(
+        "command-re-roll",
+        "Command Re-roll",
+        "core stratagem",
+        SEED_000 + ", COMMAND RE-ROLL",
+        "re-roll one Hit, Wound, Damage or attacks roll (sampler only)",
+        "attacker",
+        command_reroll=True,
+    ),
+    Effect(
+        "hack-and-slash",
+        "Hack and Slash",
+        "stratagem (Berzerker Warband)",
+        SEED_004 + ", HACK AND SLASH",
+        "melee weapons: AP improved by 1 after a Charge move",
+        "attacker",
+        phases=("fight",),
+        needs_charged=True,
+        attacker_keywords=("WORLD EATERS",),
+        melee_ap=1,
+    ),
+    Effect(
+        "relentless-rage",
+        "Relentless Rage",
+        "detachment rule (Berzerker Warband)",
+        SEED_004 + ", Relentless Rage",
+        "after a Charge move: melee weapons +1 A and +2 S",
+        "attacker",
+        phases=("fight",),
+        needs_charged=True,
+        attacker_keywords=("WORLD EATERS",),
+        melee_attacks=1,
+        melee_strength=2,
+    ),
+    Effect(
+        "martial-excellence",
+        "Martial Excellence (Blessings of Khorne)",
+        "army rule",
+        SEED_004 + ", Blessings of Khorne",
+        "melee weapons have [SUSTAINED HITS 1]",
+        "attacker",
+        phases=("fight",),
+        attacker_keywords=("WORLD EATERS",),
+        melee_abilities=("sustained hits 1",),
+    ),
+    Effect(
+        "warp-blades",
+        "Warp Blades (Blessings of Khorne)",
+        "army rule",
+        SEED_004 + ", Blessings of Khorne",
+        "melee weapons have [LETHAL HITS]",
+        "attacker",
+        phases=("fight",),
+        attacker_keywords=("WORLD EATERS",),
+        melee_abilities=("lethal hits",),
+    ),
+    Effect(
+        "decapitating-strikes",
+        "Decapitating Strikes (Blessings of Khorne)",
+        "army rule",
+        SEED_004 + ", Blessings of Khorne",
+        "melee attacks that target an INFANTRY unit have [DEVASTATING WOUNDS]",
+        "attacker",
+        phases=("fight",),
+        attacker_keywords=("WORLD EATERS",),
+        melee_abilities_vs=("INFANTRY", ("devastating wounds",)),
+    ),
+    Effect(
+        "frenzied-resilience",
+        "Frenzied Resilience",
+        "stratagem (Berzerker Warband)",
+        SEED_004 + ", FRENZIED RESILIENCE",
+        "-1 to the Damage characteristic of attacks allocated to the unit",
+        "target",
+        phases=("fight",),
+        target_keywords=("WORLD EATERS",),
+        damage_reduction=1,
+    ),
+    Effect(
+        "rush-to-the-fray",
+        "Rush to the Fray",
+        "detachment rule (Goretrack Onslaught)",
+        SEED_004 + ", Rush to the Fray",
+        "after disembarking from a TRANSPORT this turn: melee weapons have [LANCE]",
+        "attacker",
+        phases=("fight",),
+        needs_disembarked=True,
+        attacker_keywords=("WORLD EATERS",),
+        melee_abilities=("lance",),
+    ),
+    Effect(
+        "enraged-abjuration",
+        "Enraged Abjuration (Blood Tithe)",
+        "detachment rule (Khorne Daemonkin)",
+        SEED_004 + ", Blood Tithe",
+        "Feel No Pain 5+ against Psychic Attacks and mortal wounds",
+        "target",
+        target_keywords=("BLOOD LEGIONS", "WORLD EATERS"),
+        fnp_mortal=5,
+        fnp_psychic=5,
+    ),
+    Effect(
+        "boon-of-blood",
+        "Boon of Blood (Blood Tithe)",
+        "detachment rule (Khorne Daemonkin)",
+        SEED_004 + ", Blood Tithe",
+        "4+ invulnerable save",
+        "target",
+        target_keywords=("BLOOD LEGIONS",),
+        invuln=4,
+    ),
+    Effect(
+        "bloody-stampede",
+        "Bloody Stampede",
+        "unit rule (Lord Invocatus)",
+        SEED_004 + ", Bloody Stampede",
+        "after a Charge move: D6; 2-3: 1 mortal wound, 4-5: D3, 6: D3+3",
+        "attacker",
+        phases=("fight",),
+        needs_charged=True,
+        attacker_keywords=("LORD INVOCATUS",),
+        mortal_wounds="bloody-stampede",
+    ),
+    Effect(
+        "mob-mentality",
+        "Mob Mentality",
+        "detachment rule (Green Tide)",
+        SEED_000,
+        "6+ invulnerable save; 5+ while the unit has 10 or more models",
+        "target",
+        target_keywords=("BOYZ",),
+        invuln=6,
+        invuln_10=5,
+    ),
+    Effect(
+        "dats-our-loot",
+        "Dat's Our Loot!",
+        "unit rule (Lootas)",
+        SEED_001,
+        "ranged attacks re-roll Hit rolls of 1; against a target within range of an "
+        "objective marker (--objective), re-roll the Hit roll",
+        "attacker",
+        phases=("shooting",),
+        attacker_keywords=("LOOTAS",),
+        default=True,
+        ranged_reroll_hits="ones",
+        ranged_reroll_hits_objective="all",
+    ),
+    Effect(
+        "get-da-good-bitz",
+        "Get Da Good Bitz",
+        "unit rule (Boyz)",
+        SEED_000,
+        "objective control only: no effect on attacks",
+        "attacker",
+        default=True,
+        no_attack_effect=True,
+    ),
+    Effect(
+        "fire-riders",
+        "Fire Riders",
+        "unit rule (Lord Invocatus)",
+        SEED_004,
+        "movement only: no effect on attacks",
+        "attacker",
+        default=True,
+        no_attack_effect=True,
+    ),
 )
 
 _BY_ID = {e.id: e for e in EFFECTS}
@@ -209,11 +399,18 @@ def lookup(name: str) -> Effect:
     raise UnknownEffectError(
         f"unknown effect {name!r}"
         + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
-        + " (`calc effects` lists them)")
+        + " (`calc effects` lists them)"
+    )
 
 
-def check(effect: Effect, phase: str, charged: bool, disembarked: bool,
-          attacker_kw: frozenset[str], target_kw: frozenset[str], explicit: bool) -> str | None:
+def check(
+    effect: Effect,
+    phase: str,
+    charged: bool,
+    disembarked: bool,
+    attacker_kw: frozenset[str],
+    target_kw: frozenset[str],
+) -> str | None:
     """Why ``effect`` cannot apply here, or None when it can (its own conditions: phase,
     Charge move, disembarking, keywords). Default unit rules are checked the same way."""
     if phase not in effect.phases:
@@ -222,25 +419,30 @@ def check(effect: Effect, phase: str, charged: bool, disembarked: bool,
     if effect.needs_charged and not charged:
         return f"{effect.name} needs a unit that made a Charge move this turn (add --charged)"
     if effect.needs_disembarked and not disembarked:
-        return (f"{effect.name} needs a unit that disembarked from a TRANSPORT this turn "
-                "(add --disembarked)")
+        return (
+            f"{effect.name} needs a unit that disembarked from a TRANSPORT this turn "
+            "(add --disembarked)"
+        )
     if effect.attacker_excludes_titanic_target and "TITANIC" in target_kw:
         return f"{effect.name} cannot target a TITANIC unit"
-    if effect.side == "attacker" and effect.attacker_keywords and not (
-            set(effect.attacker_keywords) & attacker_kw):
-        return (f"{effect.name} needs an attacking unit with "
-                f"{' or '.join(effect.attacker_keywords)}")
+    if (
+        effect.side == "attacker"
+        and effect.attacker_keywords
+        and not (set(effect.attacker_keywords) & attacker_kw)
+    ):
+        return f"{effect.name} needs an attacking unit with {' or '.join(effect.attacker_keywords)}"
     if effect.side == "target":
         if effect.target_keywords and not set(effect.target_keywords) & target_kw:
             return f"{effect.name} needs a target unit with {' or '.join(effect.target_keywords)}"
         if set(effect.target_excludes) & target_kw:
-            return (f"{effect.name} cannot be used on a "
-                    f"{'/'.join(sorted(set(effect.target_excludes) & target_kw))} unit")
+            return (
+                f"{effect.name} cannot be used on a "
+                f"{'/'.join(sorted(set(effect.target_excludes) & target_kw))} unit"
+            )
     if effect.side == "both":
         att = not effect.attacker_keywords or bool(set(effect.attacker_keywords) & attacker_kw)
         tgt = not effect.target_keywords or bool(set(effect.target_keywords) & target_kw)
         if not att and not tgt:
-            return (f"{effect.name} needs an attacker or target with "
-                    f"{' or '.join(sorted(set(effect.attacker_keywords) | set(effect.target_keywords)))}")
-    del explicit
+            either = sorted(set(effect.attacker_keywords) | set(effect.target_keywords))
+            return f"{effect.name} needs an attacker or target with {' or '.join(either)}"
     return None

@@ -13,8 +13,17 @@ from .resolve import Result
 
 SCHEMA = 1
 FLAG_SE = 5.0  # figures differing by more than this many standard errors are marked
-COND_KEYS = ("half_range", "stationary", "charged", "cover", "objective", "overwatch",
-             "indirect", "beyond_12", "disembarked")
+COND_KEYS = (
+    "half_range",
+    "stationary",
+    "charged",
+    "cover",
+    "objective",
+    "overwatch",
+    "indirect",
+    "beyond_12",
+    "disembarked",
+)
 
 
 def _f(x: float) -> float:
@@ -29,9 +38,14 @@ def _outcome_block(o: Outcome, n_models: int) -> dict[str, Any]:
     md = np.zeros(n_models + 1)
     md[: len(o.models_destroyed_distribution)] = o.models_destroyed_distribution[: n_models + 1]
     return {
-        "weapons": [{"name": w.name, "count": w.count,
-                     "expected": {k: _f(w.expected[k]) for k in WEAPON_FIELDS}}
-                    for w in o.weapons],
+        "weapons": [
+            {
+                "name": w.name,
+                "count": w.count,
+                "expected": {k: _f(w.expected[k]) for k in WEAPON_FIELDS},
+            }
+            for w in o.weapons
+        ],
         "expected": {k: _f(o.expected[k]) for k in TOTAL_FIELDS},
         "kill_table": [{"models": k + 1, "at_least": _f(p)} for k, p in enumerate(o.kill_table)],
         "models_destroyed_distribution": _dist(md),
@@ -51,10 +65,19 @@ def to_json(r: Result) -> dict[str, Any]:
         "edition": sel.edition,
         "phase": sel.phase,
         "method": r.method,
-        "attacker": {"name": att.name, "models": att.models, "points": _f(att.points),
-                     "weapons_order": [w.name for w in act.weapons]},
-        "target": {"name": tgt.name, "models": tgt.models, "wounds": act.target.wounds,
-                   "points": _f(tgt.points), "allocation_order": plan.allocation_order},
+        "attacker": {
+            "name": att.name,
+            "models": att.models,
+            "points": _f(att.points),
+            "weapons_order": [w.name for w in act.weapons],
+        },
+        "target": {
+            "name": tgt.name,
+            "models": tgt.models,
+            "wounds": act.target.wounds,
+            "points": _f(tgt.points),
+            "allocation_order": plan.allocation_order,
+        },
         "conditions": {k: bool(getattr(sel.conditions, k)) for k in COND_KEYS},
         "effects": plan.effects,
         "choices": r.choices,
@@ -70,7 +93,8 @@ def to_json(r: Result) -> dict[str, Any]:
     if act.target.characters:
         out["characters_destroyed"] = [
             {"name": m.name, "destroyed": _f(p)}
-            for m, p in zip(act.target.characters, primary.characters_destroyed, strict=True)]
+            for m, p in zip(act.target.characters, primary.characters_destroyed, strict=True)
+        ]
     mods = {k: v for k, v in vars(sel.modifiers).items() if v not in (None, 0, False)}
     if mods:
         out["modifiers"] = mods
@@ -81,8 +105,9 @@ def to_json(r: Result) -> dict[str, Any]:
         block["standard_error"] = {
             "expected": {k: _f(v) for k, v in s.standard_error.get("expected", {}).items()},
             "kill_table": [_f(x) for x in s.standard_error.get("kill_table", [])],
-            "attacker_losses": {k: _f(v) for k, v in
-                                s.standard_error.get("attacker_losses", {}).items()},
+            "attacker_losses": {
+                k: _f(v) for k, v in s.standard_error.get("attacker_losses", {}).items()
+            },
             "weapons": [{k: _f(v) for k, v in w.standard_error.items()} for w in s.weapons],
         }
         if act.target.characters:
@@ -127,12 +152,16 @@ def render(r: Result, console) -> None:
     o = r.primary
     att, tgt = plan.attacker, plan.target
     phase = "shoots" if sel.phase == "shooting" else "fights"
-    console.print(Text.assemble(
-        (f"{att.models} {att.name}", "bold"), f" ({att.points:g} pts) {phase} ",
-        (f"{tgt.models} {tgt.name}", "bold"),
-        f" ({tgt.points:g} pts, {act.target.wounds} wounds) · edition {sel.edition} · ",
-        (r.method, "cyan"),
-        f" ({o.trials:,} trials, seed {o.seed})" if r.method == "sample" else ""))
+    console.print(
+        Text.assemble(
+            (f"{att.models} {att.name}", "bold"),
+            f" ({att.points:g} pts) {phase} ",
+            (f"{tgt.models} {tgt.name}", "bold"),
+            f" ({tgt.points:g} pts, {act.target.wounds} wounds) · edition {sel.edition} · ",
+            (r.method, "cyan"),
+            f" ({o.trials:,} trials, seed {o.seed})" if r.method == "sample" else "",
+        )
+    )
 
     cols = ("Attacks", "Hits", "Wounds", "Failed saves", "Mortal wounds", "Damage")
     table = Table(title="Expected per activation", title_justify="left", show_footer=True)
@@ -141,13 +170,21 @@ def render(r: Result, console) -> None:
     for col, key in zip(cols, WEAPON_FIELDS, strict=True):
         table.add_column(col, justify="right", footer=f"{o.expected[key]:.3f}")
     for w in o.weapons:
-        table.add_row(w.name, str(w.count) if w.count else "—",
-                      *(f"{w.expected[k]:.3f}" for k in WEAPON_FIELDS))
+        table.add_row(
+            w.name,
+            str(w.count) if w.count else "—",
+            *(f"{w.expected[k]:.3f}" for k in WEAPON_FIELDS),
+        )
     console.print(table)
-    console.print(Text.assemble(
-        "Wounds lost ", (f"{o.expected['wounds_lost']:.3f}", "bold"),
-        f" of {act.target.wounds} · models destroyed ",
-        (f"{o.expected['models_destroyed']:.3f}", "bold"), f" of {tgt.models}"))
+    console.print(
+        Text.assemble(
+            "Wounds lost ",
+            (f"{o.expected['wounds_lost']:.3f}", "bold"),
+            f" of {act.target.wounds} · models destroyed ",
+            (f"{o.expected['models_destroyed']:.3f}", "bold"),
+            f" of {tgt.models}",
+        )
+    )
 
     kill = Table(title="Kill table", title_justify="left")
     kill.add_column("Models destroyed", justify="right")
@@ -159,16 +196,28 @@ def render(r: Result, console) -> None:
 
     if act.target.characters:
         for m, p in zip(act.target.characters, o.characters_destroyed, strict=True):
-            console.print(Text.assemble("Leader ", (m.name, "bold"), " destroyed: ",
-                                        (f"{100 * p:.2f}%", "bold"),
-                                        f" (survives {100 * (1 - p):.2f}%)"))
+            console.print(
+                Text.assemble(
+                    "Leader ",
+                    (m.name, "bold"),
+                    " destroyed: ",
+                    (f"{100 * p:.2f}%", "bold"),
+                    f" (survives {100 * (1 - p):.2f}%)",
+                )
+            )
     if act.hazard is not None:
         al = o.attacker_losses
-        console.print(Text.assemble(
-            "Hazardous: ", f"{act.hazard.tests} test(s); attacker suffers ",
-            (f"{al['hazard_mortal_wounds']:.3f}", "bold"), " mortal wounds, loses ",
-            (f"{al['models_destroyed']:.3f}", "bold"), " models; P(loses at least one) ",
-            (f"{100 * al['at_least_one']:.2f}%", "bold")))
+        console.print(
+            Text.assemble(
+                "Hazardous: ",
+                f"{act.hazard.tests} test(s); attacker suffers ",
+                (f"{al['hazard_mortal_wounds']:.3f}", "bold"),
+                " mortal wounds, loses ",
+                (f"{al['models_destroyed']:.3f}", "bold"),
+                " models; P(loses at least one) ",
+                (f"{100 * al['at_least_one']:.2f}%", "bold"),
+            )
+        )
 
     if r.method == "both" and r.exact is not None and r.sample is not None:
         console.print(_comparison(r))
@@ -182,8 +231,9 @@ def render(r: Result, console) -> None:
     ]
     mods = {k: v for k, v in vars(sel.modifiers).items() if v not in (None, 0, False)}
     if mods:
-        lines.append(("Modifiers", ", ".join(f"{k.replace('_', '-')} {v}"
-                                             for k, v in mods.items())))
+        lines.append(
+            ("Modifiers", ", ".join(f"{k.replace('_', '-')} {v}" for k, v in mods.items()))
+        )
     for label, value in lines:
         console.print(Text.assemble((f"{label}: ", "dim"), value))
     for c in r.choices:
@@ -200,19 +250,39 @@ def _comparison(r: Result):
     ex, sa = r.exact, r.sample
     assert ex is not None and sa is not None
     se = sa.standard_error
-    t = Table(title=f"Exact vs sampled ({sa.trials:,} trials, seed {sa.seed}; '!' marks a "
-                    f"difference over {FLAG_SE:g} standard errors)", title_justify="left")
+    t = Table(
+        title=f"Exact vs sampled ({sa.trials:,} trials, seed {sa.seed}; '!' marks a "
+        f"difference over {FLAG_SE:g} standard errors)",
+        title_justify="left",
+    )
     for col in ("Figure", "Exact", "Sampled", "± SE", "Δ / SE", ""):
         t.add_column(col, justify="right" if col not in ("Figure", "") else "left")
-    rows = [(k.replace("_", " "), ex.expected[k], sa.expected[k], se["expected"].get(k, 0.0))
-            for k in TOTAL_FIELDS]
-    rows += [(f"P(≥ {k + 1} destroyed)", ex.kill_table[k], sa.kill_table[k],
-              se["kill_table"][k]) for k in range(len(ex.kill_table))]
-    rows += [(f"attacker {k.replace('_', ' ')}", ex.attacker_losses[k], sa.attacker_losses[k],
-              se.get("attacker_losses", {}).get(k, 0.0)) for k in LOSS_FIELDS]
+    rows = [
+        (k.replace("_", " "), ex.expected[k], sa.expected[k], se["expected"].get(k, 0.0))
+        for k in TOTAL_FIELDS
+    ]
+    rows += [
+        (f"P(≥ {k + 1} destroyed)", ex.kill_table[k], sa.kill_table[k], se["kill_table"][k])
+        for k in range(len(ex.kill_table))
+    ]
+    rows += [
+        (
+            f"attacker {k.replace('_', ' ')}",
+            ex.attacker_losses[k],
+            sa.attacker_losses[k],
+            se.get("attacker_losses", {}).get(k, 0.0),
+        )
+        for k in LOSS_FIELDS
+    ]
     floor = 1.0 / max(sa.trials, 1)
     for name, a, b, s in rows:
         z = abs(a - b) / max(s, floor)
-        t.add_row(name, f"{a:.4f}", f"{b:.4f}", f"{s:.4f}", f"{z:.1f}",
-                  "[red]![/red]" if z > FLAG_SE else "")
+        t.add_row(
+            name,
+            f"{a:.4f}",
+            f"{b:.4f}",
+            f"{s:.4f}",
+            f"{z:.1f}",
+            "[red]![/red]" if z > FLAG_SE else "",
+        )
     return t

@@ -51,8 +51,9 @@ def _score(act: Activation) -> tuple[float, float]:
     return o.expected["models_destroyed"], o.expected["wounds_lost"]
 
 
-def choose(plan: Plan, sel: Selection) -> tuple[tuple[int, ...], int, tuple[str, ...] | None,
-                                                 list[str]]:
+def choose(
+    plan: Plan, sel: Selection
+) -> tuple[tuple[int, ...], int, tuple[str, ...] | None, list[str]]:
     """Pick the option of each group, the variant and the weapon order.
 
     Returns (picks, variant, order, choice sentences).
@@ -83,20 +84,26 @@ def choose(plan: Plan, sel: Selection) -> tuple[tuple[int, ...], int, tuple[str,
         for g, i in zip(plan.groups, picks, strict=True):
             if len(g.options) > 1:
                 others = [o.label for j, o in enumerate(g.options) if j != i]
-                choices.append(f"{g.group.count} {g.group.label} {g.what} "
-                               f"{g.options[i].label} (rather than {' or '.join(others)}): "
-                               "most models destroyed")
+                choices.append(
+                    f"{g.group.count} {g.group.label} {g.what} "
+                    f"{g.options[i].label} (rather than {' or '.join(others)}): "
+                    "most models destroyed"
+                )
         if plan.variants:
-            choices.append(f"chose {' and '.join(plan.variants[variant])} for melee weapons "
-                           "(most models destroyed)")
+            choices.append(
+                f"chose {' and '.join(plan.variants[variant])} for melee weapons "
+                "(most models destroyed)"
+            )
     order = explicit
     if sel.order == "best":
         act = plan.build(picks, variant, None)
         names = [w.name for w in act.weapons]
         if len(names) > MAX_ORDER_PROFILES:
-            raise SelectionError(f"--order best tries every order of up to {MAX_ORDER_PROFILES} "
-                                 f"weapon profiles; this activation has {len(names)}: give "
-                                 "--order with the names instead")
+            raise SelectionError(
+                f"--order best tries every order of up to {MAX_ORDER_PROFILES} "
+                f"weapon profiles; this activation has {len(names)}: give "
+                "--order with the names instead"
+            )
         best_order = None
         for perm in itertools.permutations(names):
             score = _score(plan.build(picks, variant, perm))
@@ -109,8 +116,9 @@ def choose(plan: Plan, sel: Selection) -> tuple[tuple[int, ...], int, tuple[str,
     return picks, variant, order, choices
 
 
-def _ascent(plan: Plan, order: tuple[str, ...] | None, n_variants: int
-            ) -> tuple[tuple[int, ...], int]:
+def _ascent(
+    plan: Plan, order: tuple[str, ...] | None, n_variants: int
+) -> tuple[tuple[int, ...], int]:
     picks = [0] * len(plan.groups)
     variant = 0
     for _ in range(3):
@@ -118,7 +126,7 @@ def _ascent(plan: Plan, order: tuple[str, ...] | None, n_variants: int
         for gi, g in enumerate(plan.groups):
             best = None
             for i in range(len(g.options)):
-                trial = tuple(picks[:gi] + [i] + picks[gi + 1:])
+                trial = (*picks[:gi], i, *picks[gi + 1 :])
                 score = _score(plan.build(trial, variant, order))
                 if best is None or score > best[0] + (1e-12, 1e-12):
                     best = (score, i)
@@ -127,15 +135,21 @@ def _ascent(plan: Plan, order: tuple[str, ...] | None, n_variants: int
                 changed = True
         for v in range(n_variants):
             if _score(plan.build(tuple(picks), v, order)) > _score(
-                    plan.build(tuple(picks), variant, order)):
+                plan.build(tuple(picks), variant, order)
+            ):
                 variant, changed = v, True
         if not changed:
             break
     return tuple(picks), variant
 
 
-def resolve(sel: Selection, method: str = "exact", trials: int = 100_000, seed: int = 40_000,
-            progress: Callable[[int, int], None] | None = None) -> Result:
+def resolve(
+    sel: Selection,
+    method: str = "exact",
+    trials: int = 100_000,
+    seed: int = 40_000,
+    progress: Callable[[int, int], None] | None = None,
+) -> Result:
     """Resolve one activation with ``method`` ("exact", "sample" or "both").
 
     Args:
@@ -164,8 +178,9 @@ def resolve(sel: Selection, method: str = "exact", trials: int = 100_000, seed: 
         choices.extend(w.choices)
     if plan.sampler_only and method == "exact":
         method = "sample"
-        notes.append(f"{', '.join(plan.sampler_only)} is modelled by the sampler only: "
-                     "results are sampled")
+        notes.append(
+            f"{', '.join(plan.sampler_only)} is modelled by the sampler only: results are sampled"
+        )
     result = Result(sel, plan, act, method, choices=choices, notes=notes)
     if method in ("exact", "both"):
         if plan.sampler_only:
@@ -179,6 +194,7 @@ def resolve(sel: Selection, method: str = "exact", trials: int = 100_000, seed: 
     if method in ("sample", "both"):
         from .engine.sample import run_sample  # lazy: numpy sampling code
 
-        result.sample = run_sample(act, trials=trials, seed=seed, progress=progress,
-                                   command_reroll=plan.command_reroll)
+        result.sample = run_sample(
+            act, trials=trials, seed=seed, progress=progress, command_reroll=plan.command_reroll
+        )
     return result

@@ -20,10 +20,18 @@ def render_datasheet(ds: Datasheet, console) -> None:
         models.add_column(col)
     for m in ds.models:
         inv = f"{m.invuln}++" + (" (ranged)" if m.invuln_ranged_only else "") if m.invuln else "—"
-        models.add_row(m.name, f'{m.M}"', str(m.T), f"{m.Sv}+" if m.Sv < 7 else "—", str(m.W),
-                       f"{m.Ld}+", str(m.OC), inv,
-                       f"{m.feel_no_pain}+" if m.feel_no_pain else "—",
-                       ", ".join(_weapon_name(ds, k) for k in m.equipped))
+        models.add_row(
+            m.name,
+            f'{m.M}"',
+            str(m.T),
+            f"{m.Sv}+" if m.Sv < 7 else "—",
+            str(m.W),
+            f"{m.Ld}+",
+            str(m.OC),
+            inv,
+            f"{m.feel_no_pain}+" if m.feel_no_pain else "—",
+            ", ".join(_weapon_name(ds, k) for k in m.equipped),
+        )
     console.print(models)
 
     sizes = Table(title="Unit sizes", title_justify="left")
@@ -31,30 +39,38 @@ def render_datasheet(ds: Datasheet, console) -> None:
     sizes.add_column("Composition")
     sizes.add_column("Points", justify="right")
     for s in ds.sizes:
-        sizes.add_row(str(s.total), ", ".join(f"{n} {name}" for name, n in s.composition),
-                      str(s.points))
+        sizes.add_row(
+            str(s.total), ", ".join(f"{n} {name}" for name, n in s.composition), str(s.points)
+        )
     console.print(sizes)
 
     weapons = Table(title="Weapons", title_justify="left")
     for col in ("Weapon", "Range", "A", "BS/WS", "S", "AP", "D", "Abilities"):
         weapons.add_column(col)
     for w in ds.weapons:
-        weapons.add_row(w.name + (f" ({w.profile_of} profile)" if w.profile_of else ""),
-                        "Melee" if w.range is None else f'{w.range}"', str(w.A),
-                        "N/A" if w.skill is None else f"{w.skill}+", str(w.S), str(w.AP),
-                        str(w.D), ", ".join(w.ability_texts))
+        weapons.add_row(
+            w.name + (f" ({w.profile_of} profile)" if w.profile_of else ""),
+            "Melee" if w.range is None else f'{w.range}"',
+            str(w.A),
+            "N/A" if w.skill is None else f"{w.skill}+",
+            str(w.S),
+            str(w.AP),
+            str(w.D),
+            ", ".join(w.ability_texts),
+        )
     console.print(weapons)
 
     if ds.loadouts:
-        lo = Table(title="Loadouts (--loadout NAME; 'default' = as equipped)",
-                   title_justify="left")
+        lo = Table(title="Loadouts (--loadout NAME; 'default' = as equipped)", title_justify="left")
         lo.add_column("Loadout")
         lo.add_column("Changes")
         for name, entries in ds.loadouts.items():
-            parts = [f"{'all' if e.count is None else e.count} {e.model}: "
-                     f"{', '.join(_weapon_name(ds, k) for k in e.equipped)}"
-                     + (f" (unit of {e.min_unit_size}+)" if e.min_unit_size else "")
-                     for e in entries]
+            parts = [
+                f"{'all' if e.count is None else e.count} {e.model}: "
+                f"{', '.join(_weapon_name(ds, k) for k in e.equipped)}"
+                + (f" (unit of {e.min_unit_size}+)" if e.min_unit_size else "")
+                for e in entries
+            ]
             lo.add_row(name, "; ".join(parts))
         console.print(lo)
     if ds.rules:

@@ -97,8 +97,10 @@ def pick_size(ds: Datasheet, models: int | None, role: str) -> tuple[UnitSize, d
     if role == "attacker":
         raise SelectionError(f"{ds.name} cannot have {models} models: its sizes are {legal}")
     if models < 1 or models > totals[-1]:
-        raise SelectionError(f"{ds.name} cannot have {models} models: from 1 to {totals[-1]} "
-                             f"(sizes {legal}; fewer models means a damaged unit)")
+        raise SelectionError(
+            f"{ds.name} cannot have {models} models: from 1 to {totals[-1]} "
+            f"(sizes {legal}; fewer models means a damaged unit)"
+        )
     size = min((s for s in ds.sizes if s.total >= models), key=lambda s: s.total)
     counts = {name: n for name, n in size.composition}
     remove = size.total - models
@@ -137,13 +139,17 @@ def build_unit(choice: UnitChoice, role: str) -> Unit:
             is_char = "CHARACTER" in (leader.all_keywords() | g.profile.keywords)
             out_groups.append(ModelGroup(g.profile, g.count, g.weapons, leader, is_char))
         points += lsize.points
-    name = ds.name if not choice.leaders else (
-        f"{ds.name} led by {' and '.join(lead.name for lead in choice.leaders)}")
+    name = (
+        ds.name
+        if not choice.leaders
+        else (f"{ds.name} led by {' and '.join(lead.name for lead in choice.leaders)}")
+    )
     return Unit(name, tuple(out_groups), points, size.total, (ds, *choice.leaders))
 
 
-def _equip(ds: Datasheet, counts: dict[str, int], loadout: str | None,
-           starting_strength: int) -> list[ModelGroup]:
+def _equip(
+    ds: Datasheet, counts: dict[str, int], loadout: str | None, starting_strength: int
+) -> list[ModelGroup]:
     entries = ()
     if loadout is not None and norm_name(loadout) != "default":
         found = [k for k in ds.loadouts if norm_name(k) == norm_name(loadout)]
@@ -153,7 +159,8 @@ def _equip(ds: Datasheet, counts: dict[str, int], loadout: str | None,
             raise SelectionError(
                 f"{ds.name} has no loadout {loadout!r}"
                 + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
-                + f" (loadouts: {', '.join(names)})")
+                + f" (loadouts: {', '.join(names)})"
+            )
         entries = ds.loadouts[found[0]]
         loadout = found[0]
     groups: list[ModelGroup] = []
@@ -168,18 +175,22 @@ def _equip(ds: Datasheet, counts: dict[str, int], loadout: str | None,
             if e.min_unit_size and starting_strength < e.min_unit_size:
                 raise SelectionError(
                     f"loadout {loadout!r} of {ds.name} needs a unit of at least "
-                    f"{e.min_unit_size} models (this one has {starting_strength})")
+                    f"{e.min_unit_size} models (this one has {starting_strength})"
+                )
             take = left if e.count is None else e.count
             if take > left:
                 raise SelectionError(
                     f"loadout {loadout!r} gives {e.count} {m.name} models "
-                    f"{', '.join(e.equipped)} but the unit has only {left} left to equip")
+                    f"{', '.join(e.equipped)} but the unit has only {left} left to equip"
+                )
             if take:
                 groups.append(ModelGroup(m, take, _weapons(ds, e.equipped), ds))
             left -= take
         if left:
-            groups.insert(len(groups) - sum(1 for g in groups if g.profile is m),
-                          ModelGroup(m, left, _weapons(ds, m.equipped), ds))
+            groups.insert(
+                len(groups) - sum(1 for g in groups if g.profile is m),
+                ModelGroup(m, left, _weapons(ds, m.equipped), ds),
+            )
     return groups
 
 
@@ -210,8 +221,9 @@ def parse_weapon_spec(text: str) -> tuple[str, int]:
     return m.group(1), n
 
 
-def _explicit_weapons(ds: Datasheet, groups: list[ModelGroup],
-                      specs: tuple[tuple[str, int], ...], n_models: int) -> list[ModelGroup]:
+def _explicit_weapons(
+    ds: Datasheet, groups: list[ModelGroup], specs: tuple[tuple[str, int], ...], n_models: int
+) -> list[ModelGroup]:
     out: list[ModelGroup] = []
     for name, n in specs:
         w = ds.weapon(name)
@@ -220,7 +232,8 @@ def _explicit_weapons(ds: Datasheet, groups: list[ModelGroup],
             raise SelectionError(
                 f"{ds.name} has no weapon {name!r}"
                 + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
-                + f" (weapons: {', '.join(x.name for x in ds.weapons)})")
+                + f" (weapons: {', '.join(x.name for x in ds.weapons)})"
+            )
         if n > n_models:
             raise SelectionError(f"--weapon {name} x{n}: the unit has only {n_models} models")
         bearer = _bearer(ds, w)
@@ -256,7 +269,8 @@ def _check_leaders(ds: Datasheet, leaders: tuple[Datasheet, ...], starting: int)
     if len(leaders) > allowed:
         raise SelectionError(
             f"{ds.name} with a Starting Strength of {starting} can have {allowed} Leader"
-            f"{'s' if allowed > 1 else ''} attached, not {len(leaders)}")
+            f"{'s' if allowed > 1 else ''} attached, not {len(leaders)}"
+        )
     if len(leaders) > 1 and rule is not None and rule.one_with_keyword:
         kw = rule.one_with_keyword.upper()
         if not any(kw in lead.all_keywords() for lead in leaders):

@@ -78,8 +78,9 @@ class AllocationSpace:
         alive = target.models - self.destroyed
 
         def kinds_of(models: tuple[TargetModel, ...], k: np.ndarray) -> np.ndarray:
-            base = np.array([m.kind for m in models], dtype=np.int64)[np.minimum(
-                k, len(models) - 1)]
+            base = np.array([m.kind for m in models], dtype=np.int64)[
+                np.minimum(k, len(models) - 1)
+            ]
             for i, m in enumerate(models):
                 if m.kind_below is not None:
                     below = (k == i) & (alive < m.kind_below[0])
@@ -110,8 +111,9 @@ class AllocationSpace:
 
     # ---- vectorised policy -------------------------------------------------------------------
 
-    def apply(self, states: np.ndarray, damage: np.ndarray | int, routing: int = NORMAL
-              ) -> np.ndarray:
+    def apply(
+        self, states: np.ndarray, damage: np.ndarray | int, routing: int = NORMAL
+    ) -> np.ndarray:
         """States after ``damage`` points (after Feel No Pain) are inflicted by one attack on
         the model each state allocates it to; excess damage is lost (no spill-over).
 

@@ -135,10 +135,15 @@ def wound_joint(ap: AttackProfile, models_at_selection: int) -> tuple[np.ndarray
         if p:
             out = _pad_add(out, p * power)
     mean_attacks = _mean(attacks)
-    wounds = float((out.sum(axis=1) * np.arange(out.shape[0])).sum()
-                   + (out.sum(axis=0) * np.arange(out.shape[1])).sum())
-    return _trim2(out), {"attacks": mean_attacks, "hits": mean_attacks * hits_per_attack,
-                         "wounds": wounds}
+    wounds = float(
+        (out.sum(axis=1) * np.arange(out.shape[0])).sum()
+        + (out.sum(axis=0) * np.arange(out.shape[1])).sum()
+    )
+    return _trim2(out), {
+        "attacks": mean_attacks,
+        "hits": mean_attacks * hits_per_attack,
+        "wounds": wounds,
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -283,8 +288,7 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
     n_models = act.target.models
 
     normal_k = [_kernel(space, w, devastating=False) for w in act.weapons]
-    dev_k = [_kernel(space, w, devastating=True) if w.devastating else None
-             for w in act.weapons]
+    dev_k = [_kernel(space, w, devastating=True) if w.devastating else None for w in act.weapons]
     before_k = [_spill_kernel(space, src.fnp) for src in act.before]
 
     blast_axis = bool(act.before) and any(w.blast for w in act.weapons)
@@ -312,14 +316,17 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
         figure_max += sum(len(src.count) - 1 for src in act.before)
     chain = _Chain(space, track, figure_max)
 
-    dev_sizes = [max(j[0].shape[1] for j in per.values()) if w.devastating else 0
-                 for w, per in zip(act.weapons, joints, strict=True)]
+    dev_sizes = [
+        max(j[0].shape[1] for j in per.values()) if w.devastating else 0
+        for w, per in zip(act.weapons, joints, strict=True)
+    ]
     dims = [chain.xsize] + [m for m in dev_sizes if m] + ([len(brackets)] if blast_axis else [])
     if S * int(np.prod(dims)) > max_elements:
         raise ExactUnsupported(
             f"the exact engine would need {S * int(np.prod(dims)):,} probabilities "
             f"(target states {S}, damage totals {chain.xsize}, pending Devastating Wounds "
-            f"{[m for m in dev_sizes if m]}); use --method sample")
+            f"{[m for m in dev_sizes if m]}); use --method sample"
+        )
     dev_axis = {}
     ax = 2
     for j, m in enumerate(dev_sizes):
@@ -347,9 +354,20 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
             fig += tail[c] * _total(cur, k.figure_mean)
             cur = chain.step(cur, k)
         v = acc
-        rows.append(WeaponResult(src.name, 0, {
-            "attacks": 0.0, "hits": 0.0, "wounds": 0.0, "failed_saves": 0.0,
-            "mortal_wounds": _mean(src.count), "damage": fig}))
+        rows.append(
+            WeaponResult(
+                src.name,
+                0,
+                {
+                    "attacks": 0.0,
+                    "hits": 0.0,
+                    "wounds": 0.0,
+                    "failed_saves": 0.0,
+                    "mortal_wounds": _mean(src.count),
+                    "damage": fig,
+                },
+            )
+        )
 
     bracket_w = None
     if blast_axis:  # split by the number of models when the unit is selected as the target
@@ -368,10 +386,11 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
         if bracket_w is None:
             first = next(iter(per.values()))[1]
         else:  # expectations over the Blast bracket reached when selecting the target
-            first = {f: sum(bracket_w[b] * per[b][1][f] for b in per)
-                     for f in ("attacks", "hits", "wounds")}
-        expected_rows.append({**first, "failed_saves": fs, "mortal_wounds": 0.0,
-                              "damage": fig})
+            first = {
+                f: sum(bracket_w[b] * per[b][1][f] for b in per)
+                for f in ("attacks", "hits", "wounds")
+            }
+        expected_rows.append({**first, "failed_saves": fs, "mortal_wounds": 0.0, "damage": fig})
 
     # 3. mortal wounds from Devastating Wounds, weapon by weapon, after all normal damage
     for j, k in enumerate(dev_k):
@@ -394,8 +413,10 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
     state_p = v.reshape(S, chain.xsize).sum(axis=1)
     md = np.bincount(space.destroyed, weights=state_p, minlength=n_models + 1)
     wl = np.bincount(space.wounds_lost, weights=state_p, minlength=act.target.wounds + 1)
-    chars = [float(state_p[space.characters_destroyed(np.arange(S)) > i].sum())
-             for i in range(len(act.target.characters))]
+    chars = [
+        float(state_p[space.characters_destroyed(np.arange(S)) > i].sum())
+        for i in range(len(act.target.characters))
+    ]
     if track:
         damage = v.reshape(S, chain.xsize).sum(axis=0)
     else:
@@ -405,9 +426,13 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
     totals["wounds_lost"] = float(np.dot(np.arange(len(wl)), wl))
     totals["models_destroyed"] = float(np.dot(np.arange(len(md)), md))
     return Outcome(
-        method="exact", weapons=rows, expected=totals,
-        models_destroyed_distribution=md, damage_distribution=_trim1(damage),
-        wounds_lost_distribution=wl, characters_destroyed=chars,
+        method="exact",
+        weapons=rows,
+        expected=totals,
+        models_destroyed_distribution=md,
+        damage_distribution=_trim1(damage),
+        wounds_lost_distribution=wl,
+        characters_destroyed=chars,
         attacker_losses=hazard_losses(act),
     )
 
@@ -417,8 +442,9 @@ def _trim1(a: np.ndarray) -> np.ndarray:
     return a[: nz[-1] + 1] if len(nz) else a[:1]
 
 
-def _weapon_phase(chain: _Chain, v: np.ndarray, k: _Kernel, per: dict, dev_ax: int | None,
-                  has_sel: bool) -> tuple[np.ndarray, float, float]:
+def _weapon_phase(
+    chain: _Chain, v: np.ndarray, k: _Kernel, per: dict, dev_ax: int | None, has_sel: bool
+) -> tuple[np.ndarray, float, float]:
     """Apply one weapon's normal wounds to ``v`` (their count distribution per Blast bracket,
     the bracket being the last axis when ``has_sel``); its devastating Critical Wounds are
     recorded on its pending axis ``dev_ax``. Returns the new array and the expected failed
@@ -453,8 +479,9 @@ def _weapon_phase(chain: _Chain, v: np.ndarray, k: _Kernel, per: dict, dev_ax: i
     return acc, fs, fig
 
 
-def _devastating_phase(chain: _Chain, v: np.ndarray, k: _Kernel, axis: int
-                       ) -> tuple[np.ndarray, float, float]:
+def _devastating_phase(
+    chain: _Chain, v: np.ndarray, k: _Kernel, axis: int
+) -> tuple[np.ndarray, float, float]:
     """Inflict each pending devastating Critical Wound (no spill-over) and drop its axis."""
     z = v.copy()
     size = z.shape[axis]
@@ -469,8 +496,13 @@ def _devastating_phase(chain: _Chain, v: np.ndarray, k: _Kernel, axis: int
     return z.sum(axis=axis), mw, fig
 
 
-def _independent_figure(act: Activation, joints: list[dict], normal_k: list[_Kernel],
-                        dev_k: list[_Kernel | None], before_k: list[_Kernel]) -> np.ndarray:
+def _independent_figure(
+    act: Activation,
+    joints: list[dict],
+    normal_k: list[_Kernel],
+    dev_k: list[_Kernel | None],
+    before_k: list[_Kernel],
+) -> np.ndarray:
     """Distribution of the damage figure when it does not depend on the target's state: each
     weapon's is a compound sum over its (n, m) wound counts; sources add by convolution."""
     total = np.ones(1)
@@ -524,15 +556,19 @@ def hazard_losses(act: Activation) -> dict[str, float]:
     if hz is None or hz.tests == 0:
         return {"hazard_mortal_wounds": 0.0, "models_destroyed": 0.0, "at_least_one": 0.0}
     space = AllocationSpace(hz.carriers)
-    fails = np.array([comb(hz.tests, k) * hz.fail_probability**k
-                      * (1 - hz.fail_probability) ** (hz.tests - k) for k in range(hz.tests + 1)])
+    fails = np.array(
+        [
+            comb(hz.tests, k) * hz.fail_probability**k * (1 - hz.fail_probability) ** (hz.tests - k)
+            for k in range(hz.tests + 1)
+        ]
+    )
     mw = hz.mortal_wounds.pmf
     states = np.arange(space.size)
     kinds = space.kind_of(states)
     if hz.spill:
         count = np.ones(1)
         events = np.zeros(1)
-        for k, p in enumerate(fails):
+        for p in fails:
             events = _pad1(events, p * count)
             count = np.convolve(count, mw)
         probs = np.zeros((space.size, 2))

@@ -43,7 +43,7 @@ class Outcome:
         wounds_lost_distribution: P(exactly w wounds removed from the target).
         characters_destroyed: per CHARACTER model of an Attached target, P(it is destroyed).
         attacker_losses: each of LOSS_FIELDS (Hazardous).
-        trials, seed: sampler only.
+        trials, seed, dice_drawn: sampler only (dice_drawn counts every integer drawn).
         standard_error: sampler only: {"expected": {...}, "kill_table": [...],
             "attacker_losses": {...}, "characters_destroyed": [...]}.
     """
@@ -59,6 +59,7 @@ class Outcome:
     trials: int = 0
     seed: int | None = None
     standard_error: dict = field(default_factory=dict)
+    dice_drawn: int = 0
 
     @property
     def kill_table(self) -> np.ndarray:

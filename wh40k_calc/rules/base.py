@@ -67,8 +67,9 @@ class Rules:
         groups = target.bodyguard or target.groups
         return max(g.profile.T for g in groups)
 
-    def hazard(self, tests: int, carriers: TargetProfile, fnp: tuple[float, ...],
-               attacker: Unit) -> HazardProfile:
+    def hazard(
+        self, tests: int, carriers: TargetProfile, fnp: tuple[float, ...], attacker: Unit
+    ) -> HazardProfile:
         """Hazardous tests (Core rules: Hazardous): one D6 per Hazardous weapon used, failing
         on a 1; each failure inflicts 3 mortal wounds on one model carrying a Hazardous weapon
         (a wounded one first, then non-CHARACTER, then CHARACTER); the rest are lost when that
@@ -107,23 +108,36 @@ class Rules:
         kinds, tprofile, order = self._target(sel, target, applied)
         groups, notes = self._options(sel, attacker)
         variants = self._variants(applied)
-        mods = sel.modifiers
 
-        def build(picks: tuple[int, ...], variant: int, order_: tuple[str, ...] | None
-                  ) -> Activation:
+        def build(
+            picks: tuple[int, ...], variant: int, order_: tuple[str, ...] | None
+        ) -> Activation:
             used: list[tuple[ModelGroup, Weapon, int]] = []
             for g, i in zip(groups, picks, strict=True):
                 for w in g.options[i].weapons:
                     used.append((g.group, w, g.group.count))
-            profiles = self._profiles(sel, attacker, target, used, kinds, tprofile, applied,
-                                      variants[variant] if variants else None)
+            profiles = self._profiles(
+                sel,
+                attacker,
+                target,
+                used,
+                kinds,
+                tprofile,
+                applied,
+                variants[variant] if variants else None,
+            )
             profiles = self._ordered(profiles, order_)
             before = self._before(sel, attacker, applied, kinds)
             hazard = self._hazard_profile(attacker, used)
             return Activation(tuple(profiles), tprofile, tuple(before), hazard)
 
-        plan = Plan(attacker=attacker, target=target, groups=groups,
-                    variants=list(variants) if variants else [], build=build)
+        plan = Plan(
+            attacker=attacker,
+            target=target,
+            groups=groups,
+            variants=list(variants) if variants else [],
+            build=build,
+        )
         plan.effects = applied.ids
         plan.not_modelled = not_modelled
         plan.notes = notes
@@ -135,8 +149,7 @@ class Rules:
 
     # ---- effects -------------------------------------------------------------------------
 
-    def _effects(self, sel: Selection, attacker: Unit, target: Unit
-                 ) -> tuple[_Applied, list[str]]:
+    def _effects(self, sel: Selection, attacker: Unit, target: Unit) -> tuple[_Applied, list[str]]:
         out = _Applied()
         not_modelled: list[str] = []
         akw, tkw = attacker.keywords, target.keywords
@@ -165,8 +178,9 @@ class Rules:
             if ":" in name:
                 side, name = (part.strip() for part in name.split(":", 1))
                 if side not in ("attacker", "target"):
-                    raise SelectionError(f"--effect {side}:{name}: the side must be 'attacker' "
-                                         "or 'target'")
+                    raise SelectionError(
+                        f"--effect {side}:{name}: the side must be 'attacker' or 'target'"
+                    )
             try:
                 e = lookup(name)
             except LookupError as exc:
@@ -178,15 +192,14 @@ class Rules:
             requested.append((e, side, True))
         seen: set[tuple[str, str]] = set()
         for e, side, explicit in requested:
-            why = check(e, sel.phase, cond.charged, cond.disembarked, akw, tkw, explicit)
+            why = check(e, sel.phase, cond.charged, cond.disembarked, akw, tkw)
             if why is not None:
                 if explicit:
                     raise SelectionError(f"--effect {e.id}: {why}")
                 continue
             if e.no_attack_effect:
                 continue
-            sides = [side] if side else (["attacker", "target"] if e.side == "both"
-                                         else [e.side])
+            sides = [side] if side else (["attacker", "target"] if e.side == "both" else [e.side])
             applied_any = False
             for s in sides:
                 if (e.id, s) in seen:
@@ -218,8 +231,9 @@ class Rules:
 
     # ---- target --------------------------------------------------------------------------
 
-    def _target(self, sel: Selection, target: Unit, applied: _Applied
-                ) -> tuple[list[Kind], TargetProfile, list[str]]:
+    def _target(
+        self, sel: Selection, target: Unit, applied: _Applied
+    ) -> tuple[list[Kind], TargetProfile, list[str]]:
         mods = sel.modifiers
         invuln_fx = c.best_of(*(e.invuln for e in applied.target))
         invuln_10 = c.best_of(*(e.invuln_10 for e in applied.target))
@@ -233,8 +247,16 @@ class Rules:
             key = (k, extra)
             if key not in index:
                 index[key] = len(kinds)
-                kinds.append(Kind(p.name, p.W, p.Sv, _merge_invuln(p, extra),
-                                  p.invuln_ranged_only and extra is None, p.feel_no_pain))
+                kinds.append(
+                    Kind(
+                        p.name,
+                        p.W,
+                        p.Sv,
+                        _merge_invuln(p, extra),
+                        p.invuln_ranged_only and extra is None,
+                        p.feel_no_pain,
+                    )
+                )
             return index[key]
 
         bodyguard_groups = list(target.bodyguard)
@@ -260,19 +282,27 @@ class Rules:
         groups = list(target.bodyguard)
         out: list[ModelGroup] = []
         for n in names:
-            hits = [g for g in groups if norm_name(g.profile.name) in (norm_name(n),
-                                                                      norm_name(n) + "s")
-                    or norm_name(g.profile.name) + "s" == norm_name(n)]
+            hits = [
+                g
+                for g in groups
+                if norm_name(g.profile.name) in (norm_name(n), norm_name(n) + "s")
+                or norm_name(g.profile.name) + "s" == norm_name(n)
+            ]
             if not hits:
-                chars = [g.profile.name for g in target.characters
-                         if norm_name(g.profile.name) == norm_name(n)]
+                chars = [
+                    g.profile.name
+                    for g in target.characters
+                    if norm_name(g.profile.name) == norm_name(n)
+                ]
                 if chars:
                     raise SelectionError(
                         f"--allocation: {chars[0]} is a CHARACTER of an Attached unit: attacks "
-                        "cannot be allocated to it while a Bodyguard model remains (LEADER)")
+                        "cannot be allocated to it while a Bodyguard model remains (LEADER)"
+                    )
                 known = ", ".join(dict.fromkeys(g.profile.name for g in target.bodyguard))
-                raise SelectionError(f"--allocation: {target.name} has no model {n!r} "
-                                     f"(models: {known})")
+                raise SelectionError(
+                    f"--allocation: {target.name} has no model {n!r} (models: {known})"
+                )
             for g in hits:
                 if g not in out:
                     out.append(g)
@@ -284,11 +314,15 @@ class Rules:
         notes: list[str] = []
         out: list[GroupOptions] = []
         for g in attacker.groups:
-            opts = (self._ranged_options(g, sel) if sel.phase == "shooting"
-                    else self._melee_options(g))
+            opts = (
+                self._ranged_options(g, sel) if sel.phase == "shooting" else self._melee_options(g)
+            )
             if opts:
-                out.append(GroupOptions(g, tuple(opts),
-                                        "shoots" if sel.phase == "shooting" else "fights with"))
+                out.append(
+                    GroupOptions(
+                        g, tuple(opts), "shoots" if sel.phase == "shooting" else "fights with"
+                    )
+                )
         if not out:
             what = "ranged" if sel.phase == "shooting" else "melee"
             raise SelectionError(f"{attacker.name} has no {what} weapon to attack with")
@@ -328,10 +362,17 @@ class Rules:
 
     # ---- weapons -------------------------------------------------------------------------
 
-    def _profiles(self, sel: Selection, attacker: Unit, target: Unit,
-                  used: list[tuple[ModelGroup, Weapon, int]], kinds: list[Kind],
-                  tprofile: TargetProfile, applied: _Applied,
-                  variant: tuple[str, ...] | None) -> list[AttackProfile]:
+    def _profiles(
+        self,
+        sel: Selection,
+        attacker: Unit,
+        target: Unit,
+        used: list[tuple[ModelGroup, Weapon, int]],
+        kinds: list[Kind],
+        tprofile: TargetProfile,
+        applied: _Applied,
+        variant: tuple[str, ...] | None,
+    ) -> list[AttackProfile]:
         """One profile per (datasheet, weapon), in the datasheets' weapon order."""
         merged: dict[tuple[str, str], list] = {}
         sheets = [ds.key for ds in attacker.datasheets]
@@ -351,15 +392,29 @@ class Rules:
         for w, n, g in merged.values():
             label = w.name if names.count(w.name) == 1 else f"{w.name} ({g.datasheet.name})"
             precise = w.abilities.precision and sel.precision_target == "leader"
-            first = (tprofile.characters[0].kind if precise and tprofile.characters
-                     else tprofile.bodyguard[0].kind)
-            out.append(self._profile(sel, attacker, target, w, n, label, kinds, first, applied,
-                                     variant))
+            first = (
+                tprofile.characters[0].kind
+                if precise and tprofile.characters
+                else tprofile.bodyguard[0].kind
+            )
+            out.append(
+                self._profile(sel, attacker, target, w, n, label, kinds, first, applied, variant)
+            )
         return out
 
-    def _profile(self, sel: Selection, attacker: Unit, target: Unit, w: Weapon, n: int,
-                 label: str, kinds: list[Kind], first: int, applied: _Applied,
-                 variant: tuple[str, ...] | None) -> AttackProfile:
+    def _profile(
+        self,
+        sel: Selection,
+        attacker: Unit,
+        target: Unit,
+        w: Weapon,
+        n: int,
+        label: str,
+        kinds: list[Kind],
+        first: int,
+        applied: _Applied,
+        variant: tuple[str, ...] | None,
+    ) -> AttackProfile:
         cond, mods = sel.conditions, sel.modifiers
         ab = w.abilities
         melee = w.is_melee
@@ -460,29 +515,46 @@ class Rules:
         sustained = ab.sustained_hits.pmf if ab.sustained_hits is not None else None
         lethal = ab.lethal_hits and self.lethal_hits(values["lethal"])
         return AttackProfile(
-            name=label, models=n, attacks=a_pmf, hit=hit_table, wound=wound_table, vs=vs,
-            blast=self.blast_bonus(ab) if not melee else 0, sustained=sustained,
-            lethal=lethal, devastating=ab.devastating_wounds,
+            name=label,
+            models=n,
+            attacks=a_pmf,
+            hit=hit_table,
+            wound=wound_table,
+            vs=vs,
+            blast=self.blast_bonus(ab) if not melee else 0,
+            sustained=sustained,
+            lethal=lethal,
+            devastating=ab.devastating_wounds,
             precision=ab.precision and sel.precision_target == "leader",
-            ranged=not melee, choices=tuple(notes))
+            ranged=not melee,
+            choices=tuple(notes),
+        )
 
-    def _save(self, sel: Selection, w: Weapon, ab: WeaponAbilities, ap_improve: int,
-              k: Kind, tgt: list[Effect]) -> RollTable | None:
+    def _save(
+        self,
+        sel: Selection,
+        w: Weapon,
+        ab: WeaponAbilities,
+        ap_improve: int,
+        k: Kind,
+        tgt: list[Effect],
+    ) -> RollTable | None:
         """Saving throw against kind ``k`` (Core rules: Saving Throw, Invulnerable Saves,
         Benefit of Cover): armour Sv modified by AP, +1 for cover (ranged, not [IGNORES
         COVER], not Sv 3+ or better against AP 0), never improved by more than 1; or the
         invulnerable save (never modified by AP or cover), whichever is better."""
         mods, cond = sel.modifiers, sel.conditions
         ap = w.AP - ap_improve
-        cover = (not w.is_melee and not ab.ignores_cover and (
-            cond.cover or any(e.cover for e in tgt)
-            or (cond.indirect and ab.indirect_fire)))
+        cover = (
+            not w.is_melee
+            and not ab.ignores_cover
+            and (cond.cover or any(e.cover for e in tgt) or (cond.indirect and ab.indirect_fire))
+        )
         if cover and k.Sv <= 3 and ap == 0:
             cover = False
         armour_mod = min(ap + (1 if cover else 0) + mods.save_mod, 1)
         armour_o = c.save_outcomes(k.Sv, armour_mod)
-        armour = RollTable(armour_o, c.reroll_faces(armour_o, mods.reroll_saves,
-                                                    (c.SAVE_FAILED,)))
+        armour = RollTable(armour_o, c.reroll_faces(armour_o, mods.reroll_saves, (c.SAVE_FAILED,)))
         inv = None
         if k.invuln is not None and not (k.invuln_ranged_only and w.is_melee):
             io = c.save_outcomes(k.invuln, min(mods.save_mod, 1))
@@ -492,27 +564,54 @@ class Rules:
             return None
         return table
 
-    def _fnp(self, sel: Selection, ab: WeaponAbilities, k: Kind, tgt: list[Effect]
-             ) -> tuple[int | None, int | None]:
+    def _fnp(
+        self, sel: Selection, ab: WeaponAbilities, k: Kind, tgt: list[Effect]
+    ) -> tuple[int | None, int | None]:
         mods = sel.modifiers
-        normal = c.best_of(k.fnp, mods.fnp,
-                           *(e.fnp_psychic for e in tgt if ab.psychic and e.fnp_psychic))
+        normal = c.best_of(
+            k.fnp, mods.fnp, *(e.fnp_psychic for e in tgt if ab.psychic and e.fnp_psychic)
+        )
         mortal = c.best_of(normal, mods.fnp_mortal, *(e.fnp_mortal for e in tgt))
         return normal, mortal
 
-    def _vs(self, sel: Selection, w: Weapon, ab: WeaponAbilities, ap_improve: int, k: Kind,
-            tgt: list[Effect]) -> VsModel:
+    def _vs(
+        self,
+        sel: Selection,
+        w: Weapon,
+        ab: WeaponAbilities,
+        ap_improve: int,
+        k: Kind,
+        tgt: list[Effect],
+    ) -> VsModel:
         mods, cond = sel.modifiers, sel.conditions
         save = self._save(sel, w, ab, ap_improve, k, tgt)
         fnp, fnp_m = self._fnp(sel, ab, k, tgt)
         reduce = mods.damage_reduction + sum(e.damage_reduction for e in tgt)
         melta = ab.melta if (ab.melta is not None and cond.half_range and not w.is_melee) else None
-        dmg = c.damage_table(w.D, melta, mods.half_damage, mods.damage_mod, reduce,
-                             mods.reroll_damage, 1 - c.fnp_chance(fnp), k.W, str(w.D))
+        dmg = c.damage_table(
+            w.D,
+            melta,
+            mods.half_damage,
+            mods.damage_mod,
+            reduce,
+            mods.reroll_damage,
+            1 - c.fnp_chance(fnp),
+            k.W,
+            str(w.D),
+        )
         return VsModel(save, dmg, c.fnp_chance(fnp), c.fnp_chance(fnp_m))
 
-    def _values(self, sel: Selection, w: Weapon, ab: WeaponAbilities, strength: int,
-                ap_improve: int, k: Kind, target: Unit, tgt: list[Effect]) -> dict:
+    def _values(
+        self,
+        sel: Selection,
+        w: Weapon,
+        ab: WeaponAbilities,
+        strength: int,
+        ap_improve: int,
+        k: Kind,
+        target: Unit,
+        tgt: list[Effect],
+    ) -> dict:
         """Expected effective damage of each Hit and Wound outcome against the first model
         the attack would be allocated to (DESIGN.md: per-die choices maximise it)."""
         vs = self._vs(sel, w, ab, ap_improve, k, tgt)
@@ -528,43 +627,56 @@ class Rules:
         per_hit = sum(v_wound[wo[f]] for f in range(1, 7)) / 6
         sus = ab.sustained_hits.mean if ab.sustained_hits is not None else 0.0
         crit_hit = (normal if ab.lethal_hits else per_hit) + sus * per_hit
-        return {"hit": (0.0, per_hit, crit_hit), "wound": v_wound,
-                "lethal": {"auto": normal + sus * per_hit, "roll": per_hit * (1 + sus)}}
+        return {
+            "hit": (0.0, per_hit, crit_hit),
+            "wound": v_wound,
+            "lethal": {"auto": normal + sus * per_hit, "roll": per_hit * (1 + sus)},
+        }
 
     # ---- order, mortal wounds, hazard ------------------------------------------------------
 
     @staticmethod
-    def _ordered(profiles: list[AttackProfile], order: tuple[str, ...] | None
-                 ) -> list[AttackProfile]:
+    def _ordered(
+        profiles: list[AttackProfile], order: tuple[str, ...] | None
+    ) -> list[AttackProfile]:
         if not order:
             return profiles
         out: list[AttackProfile] = []
         for name in order:
-            hits = [p for p in profiles if norm_name(p.name) == norm_name(name)
-                    or norm_name(p.name).startswith(norm_name(name))]
+            hits = [
+                p
+                for p in profiles
+                if norm_name(p.name) == norm_name(name)
+                or norm_name(p.name).startswith(norm_name(name))
+            ]
             if not hits:
-                raise SelectionError(f"--order: no weapon {name!r} attacks here (weapons: "
-                                     f"{', '.join(p.name for p in profiles)})")
+                raise SelectionError(
+                    f"--order: no weapon {name!r} attacks here (weapons: "
+                    f"{', '.join(p.name for p in profiles)})"
+                )
             for p in hits:
                 if p not in out:
                     out.append(p)
         return out + [p for p in profiles if p not in out]
 
-    def _before(self, sel: Selection, attacker: Unit, applied: _Applied, kinds: list[Kind]
-                ) -> list[MortalWounds]:
+    def _before(
+        self, sel: Selection, attacker: Unit, applied: _Applied, kinds: list[Kind]
+    ) -> list[MortalWounds]:
         out = []
         for e in applied.attacker:
             if not e.mortal_wounds:
                 continue
             count = MORTAL_ROLLS[e.mortal_wounds]()
-            fnp = tuple(c.fnp_chance(self._fnp(sel, WeaponAbilities(), k, applied.target)[1])
-                        for k in kinds)
+            fnp = tuple(
+                c.fnp_chance(self._fnp(sel, WeaponAbilities(), k, applied.target)[1]) for k in kinds
+            )
             out.append(MortalWounds(e.name, count, fnp))
         del attacker
         return out
 
-    def _hazard_profile(self, attacker: Unit, used: list[tuple[ModelGroup, Weapon, int]]
-                        ) -> HazardProfile | None:
+    def _hazard_profile(
+        self, attacker: Unit, used: list[tuple[ModelGroup, Weapon, int]]
+    ) -> HazardProfile | None:
         tests = sum(n for _, w, n in used if w.abilities.hazardous)
         if not tests:
             return None
@@ -573,8 +685,9 @@ class Rules:
         for g in carriers:
             if g not in uniq:
                 uniq.append(g)
-        non_char = [g for g in uniq if "CHARACTER" not in
-                    (g.profile.keywords | g.datasheet.all_keywords())]
+        non_char = [
+            g for g in uniq if "CHARACTER" not in (g.profile.keywords | g.datasheet.all_keywords())
+        ]
         chars = [g for g in uniq if g not in non_char]
         models: list[TargetModel] = []
         fnp: list[float] = []
@@ -582,8 +695,9 @@ class Rules:
             fnp.append(c.fnp_chance(g.profile.feel_no_pain))
             for _ in range(g.count):
                 models.append(TargetModel(g.profile.name, g.profile.W, len(fnp) - 1))
-        track = TargetProfile(attacker.name, tuple(models), (), tuple(g.profile.name for g in
-                                                                      (*non_char, *chars)))
+        track = TargetProfile(
+            attacker.name, tuple(models), (), tuple(g.profile.name for g in (*non_char, *chars))
+        )
         return self.hazard(tests, track, tuple(fnp), attacker)
 
 

@@ -96,8 +96,12 @@ def save_outcomes(needed: int, modifier: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def reroll_faces(outcome: Sequence[int], mode: str | None, failed: Sequence[int],
-                 values: Sequence[float] | None = None) -> tuple[bool, ...]:
+def reroll_faces(
+    outcome: Sequence[int],
+    mode: str | None,
+    failed: Sequence[int],
+    values: Sequence[float] | None = None,
+) -> tuple[bool, ...]:
     """Which unmodified results are re-rolled (Core rules: Re-rolls: re-rolls happen before
     modifiers and a die is re-rolled at most once).
 
@@ -161,7 +165,9 @@ def choose_save(armour: RollTable, invuln: RollTable | None) -> tuple[RollTable,
     return (invuln, True) if pi < pa - 1e-12 else (armour, False)
 
 
-def damage_outcomes(dice: Dice, extra: Dice | None) -> tuple[tuple[float, ...], list[tuple[int, int]]]:
+def damage_outcomes(
+    dice: Dice, extra: Dice | None
+) -> tuple[tuple[float, ...], list[tuple[int, int]]]:
     """The Damage roll's outcomes: probabilities and (damage roll, extra roll) value pairs.
     ``extra`` is a [MELTA X] bonus that is itself rolled (e.g. D3); constants fold in later."""
     d = dice.pmf
@@ -196,8 +202,17 @@ def effective_value(damage_pmf: np.ndarray, keep: float, cap_wounds: int) -> flo
     return total
 
 
-def damage_table(dice: Dice, melta: Dice | None, halve: bool, add: int, reduce: int,
-                 reroll: bool, keep: float, max_wounds: int, label: str) -> DamageTable:
+def damage_table(
+    dice: Dice,
+    melta: Dice | None,
+    halve: bool,
+    add: int,
+    reduce: int,
+    reroll: bool,
+    keep: float,
+    max_wounds: int,
+    label: str,
+) -> DamageTable:
     """A Damage roll: outcomes, their final damage, and (with ``reroll``) the outcomes
     re-rolled against a model with each number of wounds left: those whose effective damage is
     below a fresh roll's (DESIGN.md: per-die choices)."""

@@ -1,0 +1,475 @@
+"""The Monte Carlo sampler: the exact engine's independent second opinion.
+
+It reads the same :class:`~wh40k_calc.profile.Activation` and uses the same allocation policy
+(:class:`~wh40k_calc.engine.allocation.AllocationSpace`), but rolls the dice: every Hit,
+Wound, saving throw, Damage and Feel No Pain roll is a drawn integer, re-rolled where the
+profile's table says so. Work is vectorised with numpy across trials, in chunks so memory stays
+bounded; the only Python loops run over weapons and over the position of a wound in a trial's
+sequence (each pass handles that wound for every trial at once), never over trials or dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..dice import pmf_sample
+from ..profile import (
+    CRIT,
+    CRIT_WOUND,
+    HIT,
+    SAVED,
+    WOUND,
+    Activation,
+    AttackProfile,
+    DamageTable,
+    RollTable,
+)
+from .allocation import NORMAL, PRECISION, AllocationSpace
+from .outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome, WeaponResult
+
+DICE_PER_CHUNK = 1 << 22  # about 32 MB of int64 dice per array at most
+
+
+@dataclass
+class _Moments:
+    """Running sums for means and standard errors of per-trial figures."""
+
+    n: int = 0
+    sums: dict[str, float] = field(default_factory=dict)
+    squares: dict[str, float] = field(default_factory=dict)
+
+    def add(self, name: str, values: np.ndarray) -> None:
+        v = values.astype(float)
+        self.sums[name] = self.sums.get(name, 0.0) + float(v.sum())
+        self.squares[name] = self.squares.get(name, 0.0) + float((v * v).sum())
+
+    def mean(self, name: str) -> float:
+        return self.sums.get(name, 0.0) / self.n if self.n else 0.0
+
+    def se(self, name: str) -> float:
+        if self.n < 2:
+            return 0.0
+        m = self.mean(name)
+        var = max(self.squares.get(name, 0.0) / self.n - m * m, 0.0) * self.n / (self.n - 1)
+        return float(np.sqrt(var / self.n))
+
+
+class _Dice:
+    """The chunk's random source; counts every integer drawn (for the benchmark)."""
+
+    def __init__(self, rng: np.random.Generator):
+        self.rng = rng
+        self.drawn = 0
+
+    def d6(self, n: int | tuple[int, ...]) -> np.ndarray:
+        size = int(np.prod(n))
+        self.drawn += size
+        return self.rng.integers(1, 7, size=n, dtype=np.int64)
+
+    def from_pmf(self, pmf: np.ndarray, n: int | tuple[int, ...]) -> np.ndarray:
+        size = int(np.prod(n))
+        self.drawn += size
+        if len(pmf) == 1:
+            return np.zeros(n, dtype=np.int64)
+        return pmf_sample(pmf, self.rng, size).reshape(n)
+
+    def roll(self, table: RollTable, n: int) -> np.ndarray:
+        """``n`` rolls of ``table``: the unmodified face, re-rolled once where the table says."""
+        faces = self.d6(n)
+        again = np.asarray(table.reroll, dtype=bool)[faces]
+        k = int(again.sum())
+        if k:
+            faces[again] = self.d6(k)
+        return faces
+
+
+def _fnp_threshold(p_ignore: float) -> int:
+    """The X of Feel No Pain X+ from the probability of ignoring a point (7: none)."""
+    return round(7 - 6 * p_ignore)
+
+
+def _points_through(dice: _Dice, damage: np.ndarray, threshold: np.ndarray) -> np.ndarray:
+    """Points that get through Feel No Pain: one D6 per point, ignored on ``threshold``+."""
+    if damage.size == 0:
+        return damage
+    width = int(damage.max())
+    if width == 0:
+        return damage
+    rolls = dice.d6((damage.size, width))
+    counted = np.arange(width)[None, :] < damage[:, None]
+    ignored = (rolls >= threshold[:, None]) & counted
+    return damage - ignored.sum(axis=1)
+
+
+class _DamageRoller:
+    """Damage rolls of one weapon against each model kind, re-rolled per wounds left."""
+
+    def __init__(self, tables: list[DamageTable], max_left: int):
+        self.tables = tables
+        self.probs = [np.asarray(t.probs, dtype=float) for t in tables]
+        self.final = [np.asarray(t.final, dtype=np.int64) for t in tables]
+        # reroll[kind][wounds_left, outcome]
+        self.reroll = []
+        for t in tables:
+            mask = np.zeros((max_left + 1, len(t.probs)), dtype=bool)
+            for w in range(max_left + 1):
+                for i in t.rerolls_for(w):
+                    mask[w, i] = True
+            self.reroll.append(mask)
+
+    def roll(self, dice: _Dice, kinds: np.ndarray, lefts: np.ndarray) -> np.ndarray:
+        out = np.zeros(kinds.size, dtype=np.int64)
+        for k in np.unique(kinds):
+            sel = kinds == k
+            n = int(sel.sum())
+            idx = dice.from_pmf(self.probs[k], n)
+            again = self.reroll[k][lefts[sel], idx]
+            m = int(again.sum())
+            if m:
+                idx[again] = dice.from_pmf(self.probs[k], m)
+            out[sel] = self.final[k][idx]
+        return out
+
+
+def _weapon_wounds(
+    dice: _Dice, w: AttackProfile, attacks: np.ndarray, chunk: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Roll one weapon's Hit and Wound rolls for every trial: per trial (hits, normal wounds,
+    devastating Critical Wounds)."""
+    total = int(attacks.sum())
+    owner = np.repeat(np.arange(chunk), attacks)
+    if w.hit is None:  # hits automatically, never a Critical Hit
+        rolling = owner
+        auto = np.zeros(0, dtype=np.int64)
+        hits = attacks.copy()
+    else:
+        faces = dice.roll(w.hit, total)
+        outcome = np.asarray(w.hit.outcome)[faces]
+        crit_owner = owner[outcome == CRIT]
+        normal_owner = owner[outcome == HIT]
+        extra = np.zeros(0, dtype=np.int64)
+        if w.sustained is not None and crit_owner.size:
+            n_extra = dice.from_pmf(w.sustained, crit_owner.size)
+            extra = np.repeat(crit_owner, n_extra)
+        if w.lethal:
+            auto = crit_owner
+            rolling = np.concatenate([normal_owner, extra])
+        else:
+            auto = np.zeros(0, dtype=np.int64)
+            rolling = np.concatenate([normal_owner, crit_owner, extra])
+        hits = np.bincount(np.concatenate([normal_owner, crit_owner, extra]), minlength=chunk)
+    wf = dice.roll(w.wound, rolling.size)
+    wo = np.asarray(w.wound.outcome)[wf]
+    normal = np.bincount(rolling[wo == WOUND], minlength=chunk)
+    crit = np.bincount(rolling[wo == CRIT_WOUND], minlength=chunk)
+    normal = normal + np.bincount(auto, minlength=chunk)
+    if w.devastating:
+        return hits, normal, crit
+    return hits, normal + crit, np.zeros(chunk, dtype=np.int64)
+
+
+class _Inflict:
+    """Applies wounds of one weapon to the target states, one position at a time."""
+
+    def __init__(self, space: AllocationSpace, w: AttackProfile):
+        self.space = space
+        self.routing = PRECISION if w.precision else NORMAL
+        max_left = int(space.left.max()) if space.size else 1
+        self.damage = _DamageRoller([v.damage for v in w.vs], max_left)
+        self.saves = [v.save for v in w.vs]
+        self.fnp = np.array([_fnp_threshold(v.fnp) for v in w.vs])
+        self.fnp_mortal = np.array([_fnp_threshold(v.fnp_mortal) for v in w.vs])
+
+    def normal(
+        self,
+        dice: _Dice,
+        states: np.ndarray,
+        counts: np.ndarray,
+        figure: np.ndarray,
+        failed: np.ndarray,
+    ) -> np.ndarray:
+        """Each trial's ``counts`` normal wounds: save, Damage, Feel No Pain, allocation."""
+        sp = self.space
+        for i in range(int(counts.max(initial=0))):
+            act = np.nonzero(counts > i)[0]
+            st = states[act]
+            kinds = sp.kind_of(st, self.routing)
+            lefts = sp.wounds_left_of(st, self.routing)
+            fails = np.ones(act.size, dtype=bool)
+            for k in np.unique(kinds):
+                table = self.saves[k]
+                if table is None:
+                    continue
+                sel = kinds == k
+                faces = dice.roll(table, int(sel.sum()))
+                fails[sel] = np.asarray(table.outcome)[faces] != SAVED
+            hit = act[fails]
+            failed[hit] += 1
+            dmg = self.damage.roll(dice, kinds[fails], lefts[fails])
+            through = _points_through(dice, dmg, self.fnp[kinds[fails]])
+            figure[hit] += through
+            states[hit] = sp.apply(states[hit], through, self.routing)
+        return states
+
+    def devastating(
+        self,
+        dice: _Dice,
+        states: np.ndarray,
+        counts: np.ndarray,
+        figure: np.ndarray,
+        mortal: np.ndarray,
+    ) -> np.ndarray:
+        """Each trial's ``counts`` devastating Critical Wounds: mortal wounds equal to the
+        Damage, no save, no spill-over."""
+        sp = self.space
+        for i in range(int(counts.max(initial=0))):
+            act = np.nonzero(counts > i)[0]
+            st = states[act]
+            kinds = sp.kind_of(st, self.routing)
+            lefts = sp.wounds_left_of(st, self.routing)
+            dmg = self.damage.roll(dice, kinds, lefts)
+            mortal[act] += dmg
+            through = _points_through(dice, dmg, self.fnp_mortal[kinds])
+            figure[act] += through
+            states[act] = sp.apply(st, through, self.routing)
+        return states
+
+
+def _spill(
+    dice: _Dice,
+    space: AllocationSpace,
+    states: np.ndarray,
+    count: np.ndarray,
+    thresholds: np.ndarray,
+    figure: np.ndarray,
+) -> np.ndarray:
+    """Mortal wounds applied one at a time, spilling over from model to model."""
+    for i in range(int(count.max(initial=0))):
+        act = np.nonzero(count > i)[0]
+        st = states[act]
+        kinds = space.kind_of(st, NORMAL)
+        through = (dice.d6(act.size) < thresholds[kinds]).astype(np.int64)
+        figure[act] += through
+        states[act] = space.apply(st, through, NORMAL)
+    return states
+
+
+def _hazard(dice: _Dice, act: Activation, chunk: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per trial: mortal wounds from failed Hazardous tests, attacker models destroyed."""
+    hz = act.hazard
+    if hz is None or hz.tests == 0:
+        return np.zeros(chunk), np.zeros(chunk, dtype=np.int64)
+    space = AllocationSpace(hz.carriers)
+    fail_on = round(6 * hz.fail_probability)
+    fails = (dice.d6((chunk, hz.tests)) <= fail_on).sum(axis=1)
+    states = np.zeros(chunk, dtype=np.int64)
+    thresholds = np.array([_fnp_threshold(p) for p in hz.fnp])
+    mw_total = np.zeros(chunk, dtype=np.int64)
+    sink = np.zeros(chunk, dtype=np.int64)
+    mw_pmf = hz.mortal_wounds.pmf
+    if hz.spill:
+        per = np.zeros(chunk, dtype=np.int64)
+        for i in range(int(fails.max(initial=0))):
+            act_ = fails > i
+            per[act_] += dice.from_pmf(mw_pmf, int(act_.sum()))
+        mw_total = per
+        states = _spill(dice, space, states, per, thresholds, sink)
+    else:
+        for i in range(int(fails.max(initial=0))):
+            act_ = np.nonzero(fails > i)[0]
+            mw = dice.from_pmf(mw_pmf, act_.size)
+            mw_total[act_] += mw
+            st = states[act_]
+            kinds = space.kind_of(st, NORMAL)
+            through = _points_through(dice, mw, thresholds[kinds])
+            states[act_] = space.apply(st, through, NORMAL)
+    return mw_total, space.destroyed[states]
+
+
+def run_sample(
+    act: Activation,
+    trials: int = 100_000,
+    seed: int = 40_000,
+    progress: Callable[[int, int], None] | None = None,
+    command_reroll: bool = False,
+) -> Outcome:
+    """Estimate one activation's outcome from ``trials`` seeded simulated activations.
+
+    Args:
+        act: the resolved profiles (the same the exact engine reads).
+        trials: number of simulated activations (>= 1).
+        seed: numpy ``default_rng`` seed; the same seed gives the same result.
+        progress: called after each chunk with (trials done, trials).
+        command_reroll: model one Command Re-roll per activation (sampler only).
+
+    Returns:
+        An :class:`Outcome` with method "sample", its standard errors and ``trials``/``seed``.
+    """
+    if trials < 1:
+        raise ValueError("trials must be at least 1")
+    rng = np.random.default_rng(seed)
+    dice = _Dice(rng)
+    space = AllocationSpace(act.target)
+    n_models = act.target.models
+    per_trial_dice = 8 + sum(
+        w.models * (len(w.attacks) + w.blast * (n_models // 5)) * 4 for w in act.weapons
+    )
+    chunk = int(np.clip(DICE_PER_CHUNK // max(per_trial_dice, 1), 256, 1 << 17))
+    moments = _Moments()
+    wmom = [_Moments() for _ in act.weapons]
+    smom = [_Moments() for _ in act.before]
+    md_counts = np.zeros(n_models + 1)
+    wl_counts = np.zeros(act.target.wounds + 1)
+    ch_counts = np.zeros(len(act.target.characters))
+    fig_counts = np.zeros(1)
+    inflicts = [_Inflict(space, w) for w in act.weapons]
+    before_thr = [np.array([_fnp_threshold(p) for p in src.fnp]) for src in act.before]
+    done = 0
+    if command_reroll:
+        from .command_reroll import CommandReroll
+
+        cr = CommandReroll(act)
+    while done < trials:
+        n = min(chunk, trials - done)
+        states = np.zeros(n, dtype=np.int64)
+        figure = np.zeros(n, dtype=np.int64)
+        before_counts = []
+        for si, (src, thr) in enumerate(zip(act.before, before_thr, strict=True)):
+            count = dice.from_pmf(src.count, n)
+            before_counts.append(count)
+            fig0 = figure.copy()
+            states = _spill(dice, space, states, count, thr, figure)
+            smom[si].n += n
+            smom[si].add("mortal_wounds", count)
+            smom[si].add("damage", figure - fig0)
+        alive = n_models - space.destroyed[states]
+        totals = {f: np.zeros(n, dtype=np.int64) for f in WEAPON_FIELDS}
+        totals["mortal_wounds"] += sum((c for c in before_counts), np.zeros(n, dtype=np.int64))
+        pending = []
+        for wi, (w, inf) in enumerate(zip(act.weapons, inflicts, strict=True)):
+            per_model = dice.from_pmf(w.attacks, (n, w.models)) + (
+                w.blast * (alive[:, None] // 5) if w.blast else 0
+            )
+            attacks = per_model.sum(axis=1)
+            if command_reroll:
+                hits, normal, crit = cr.weapon(dice, wi, w, per_model, n)
+            else:
+                hits, normal, crit = _weapon_wounds(dice, w, attacks, n)
+            failed = np.zeros(n, dtype=np.int64)
+            fig0 = figure.copy()
+            states = inf.normal(dice, states, normal, figure, failed)
+            m = wmom[wi]
+            m.n += n
+            m.add("attacks", attacks)
+            m.add("hits", hits)
+            m.add("wounds", normal + crit)
+            m.add("failed_saves", failed)
+            for f, v in (
+                ("attacks", attacks),
+                ("hits", hits),
+                ("wounds", normal + crit),
+                ("failed_saves", failed),
+            ):
+                totals[f] += v
+            pending.append((crit, figure - fig0))
+        for wi, (w, inf) in enumerate(zip(act.weapons, inflicts, strict=True)):
+            crit, fig_normal = pending[wi]
+            mortal = np.zeros(n, dtype=np.int64)
+            fig0 = figure.copy()
+            if w.devastating:
+                states = inf.devastating(dice, states, crit, figure, mortal)
+            wmom[wi].add("mortal_wounds", mortal)
+            wmom[wi].add("damage", fig_normal + (figure - fig0))
+            totals["mortal_wounds"] += mortal
+        hz_mw, hz_dead = _hazard(dice, act, n)
+        destroyed = space.destroyed[states]
+        lost = space.wounds_lost[states]
+        moments.n += n
+        moments.add("wounds_lost", lost)
+        moments.add("models_destroyed", destroyed)
+        totals["damage"] = figure
+        for f, v in totals.items():
+            moments.add(f"total_{f}", v)
+        moments.add("hazard_mortal_wounds", hz_mw)
+        moments.add("hazard_models_destroyed", hz_dead)
+        moments.add("hazard_at_least_one", hz_dead > 0)
+        for k in range(1, n_models + 1):
+            moments.add(f"kill_{k}", destroyed >= k)
+        md_counts += np.bincount(destroyed, minlength=n_models + 1)[: n_models + 1]
+        wl_counts += np.bincount(lost, minlength=act.target.wounds + 1)[: act.target.wounds + 1]
+        for i in range(len(ch_counts)):
+            ch_counts[i] += float((space.characters_destroyed(states) > i).sum())
+        fc = np.bincount(figure)
+        if len(fc) > len(fig_counts):
+            fig_counts = np.concatenate([fig_counts, np.zeros(len(fc) - len(fig_counts))])
+        fig_counts[: len(fc)] += fc
+        done += n
+        if progress is not None:
+            progress(done, trials)
+
+    rows = [
+        WeaponResult(
+            src.name,
+            0,
+            {
+                "attacks": 0.0,
+                "hits": 0.0,
+                "wounds": 0.0,
+                "failed_saves": 0.0,
+                "mortal_wounds": m.mean("mortal_wounds"),
+                "damage": m.mean("damage"),
+            },
+            {"mortal_wounds": m.se("mortal_wounds"), "damage": m.se("damage")},
+        )
+        for src, m in zip(act.before, smom, strict=True)
+    ]
+    for w, m in zip(act.weapons, wmom, strict=True):
+        rows.append(
+            WeaponResult(
+                w.name,
+                w.models,
+                {f: m.mean(f) for f in WEAPON_FIELDS},
+                {f: m.se(f) for f in WEAPON_FIELDS},
+            )
+        )
+    expected = {f: sum(r.expected[f] for r in rows) for f in WEAPON_FIELDS}
+    expected["wounds_lost"] = moments.mean("wounds_lost")
+    expected["models_destroyed"] = moments.mean("models_destroyed")
+    se_expected = {f: moments.se(f"total_{f}") for f in WEAPON_FIELDS}
+    se_expected["wounds_lost"] = moments.se("wounds_lost")
+    se_expected["models_destroyed"] = moments.se("models_destroyed")
+    losses = {
+        "hazard_mortal_wounds": moments.mean("hazard_mortal_wounds"),
+        "models_destroyed": moments.mean("hazard_models_destroyed"),
+        "at_least_one": moments.mean("hazard_at_least_one"),
+    }
+    se_losses = {
+        "hazard_mortal_wounds": moments.se("hazard_mortal_wounds"),
+        "models_destroyed": moments.se("hazard_models_destroyed"),
+        "at_least_one": moments.se("hazard_at_least_one"),
+    }
+    out = Outcome(
+        method="sample",
+        weapons=rows,
+        expected={f: expected[f] for f in TOTAL_FIELDS},
+        models_destroyed_distribution=md_counts / trials,
+        damage_distribution=fig_counts / trials,
+        wounds_lost_distribution=wl_counts / trials,
+        characters_destroyed=list(ch_counts / trials),
+        attacker_losses={k: losses[k] for k in LOSS_FIELDS},
+        trials=trials,
+        seed=seed,
+        standard_error={
+            "expected": se_expected,
+            "kill_table": [moments.se(f"kill_{k}") for k in range(1, n_models + 1)],
+            "attacker_losses": se_losses,
+            "characters_destroyed": [
+                float(np.sqrt(p * (1 - p) / trials)) for p in ch_counts / trials
+            ],
+        },
+    )
+    out.dice_drawn = dice.drawn
+    return out
