@@ -25,12 +25,15 @@ def import_command(
     names: Annotated[list[str], typer.Argument(help="Datasheet names, e.g. 'Intercessor Squad'.")],
     csv_dir: Annotated[
         Path | None,
-        typer.Option("--csv", help="Folder of the CSV export (default: $WH40K_CALC_CSV, or "
-                     "../shared/data/wahapedia-10e-2025-07 next to the repository)."),
+        typer.Option(
+            "--csv",
+            help="Folder of the CSV export (default: $WH40K_CALC_CSV, or "
+            "../shared/data/wahapedia-10e-2025-07 next to the repository).",
+        ),
     ] = None,
     faction: Annotated[
-        str | None, typer.Option("--faction", help="Faction name or id, for names that several "
-                                 "factions use.")
+        str | None,
+        typer.Option("--faction", help="Faction name or id, for names that several factions use."),
     ] = None,
     out: Annotated[
         Path, typer.Option("--out", help="Folder to write <faction>/<unit>.yaml into.")
@@ -60,9 +63,11 @@ def import_command(
             typer.echo(f"error: {path} exists; pass --force to overwrite it", err=True)
             failed = True
             continue
-        header = (f"Imported by `calc import` from the {data['source']}.\n"
-                  "Loadouts (wargear options) are not imported; check the file against the "
-                  "datasheet.")
+        header = (
+            f"Imported by `calc import` from the {data['source']}.\n"
+            "Loadouts (wargear options) are not imported; check the file against the "
+            "datasheet."
+        )
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(to_yaml(data, header=header), encoding="utf-8")

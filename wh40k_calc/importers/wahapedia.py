@@ -125,8 +125,11 @@ def _find(name: str, candidates: list[str]) -> int | None:
     for i, c in enumerate(candidates):
         if _same_name(name, c):
             return i
-    near = [i for i, c in enumerate(candidates) if key and _key(c) and
-            (key in _key(c) or _key(c) in key)]
+    near = [
+        i
+        for i, c in enumerate(candidates)
+        if key and _key(c) and (key in _key(c) or _key(c) in key)
+    ]
     return near[0] if len(near) == 1 else None
 
 
@@ -146,18 +149,6 @@ def _nice_case(name: str) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # Reading the export
-
-
-_FILES = (
-    "Datasheets.csv",
-    "Datasheets_models.csv",
-    "Datasheets_wargear.csv",
-    "Datasheets_keywords.csv",
-    "Datasheets_models_cost.csv",
-    "Datasheets_unit_composition.csv",
-    "Datasheets_leader.csv",
-    "Factions.csv",
-)
 
 
 def read_table(csv_dir: Path, filename: str) -> list[dict[str, str]]:
@@ -186,8 +177,10 @@ class _Export:
     def __init__(self, csv_dir: Path) -> None:
         self.dir = Path(csv_dir)
         if not (self.dir / "Datasheets.csv").is_file():
-            raise ImportFailure(f"{self.dir}: no Datasheets.csv here; pass the folder of the "
-                                "10th-edition CSV export")
+            raise ImportFailure(
+                f"{self.dir}: no Datasheets.csv here; pass the folder of the "
+                "10th-edition CSV export"
+            )
         self.sheets = read_table(self.dir, "Datasheets.csv")
         self.by_id = {d["id"]: d for d in self.sheets}
         self.factions = {f["id"]: f["name"] for f in read_table(self.dir, "Factions.csv")}
@@ -234,19 +227,26 @@ def _faction_label(export: _Export, faction_id: str) -> str:
     return f"{export.factions.get(faction_id, faction_id)} ({faction_id})"
 
 
-def _find_sheet(export: _Export, name: str, faction: str | None) -> tuple[dict[str, str], list[str]]:
+def _find_sheet(
+    export: _Export, name: str, faction: str | None
+) -> tuple[dict[str, str], list[str]]:
     key = norm_name(name)
     matches = [d for d in export.sheets if norm_name(d["name"]) == key]
     warnings: list[str] = []
     if faction:
         fkey = norm_name(faction)
-        known = {fid for fid, fname in export.factions.items()
-                 if norm_name(fid) == fkey or norm_name(fname) == fkey}
+        known = {
+            fid
+            for fid, fname in export.factions.items()
+            if norm_name(fid) == fkey or norm_name(fname) == fkey
+        }
         if not known:
             close = difflib.get_close_matches(faction, list(export.factions.values()), n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise ImportFailure(f"unknown faction {faction!r}{hint} (factions: "
-                                f"{', '.join(sorted(export.factions.values()))})")
+            raise ImportFailure(
+                f"unknown faction {faction!r}{hint} (factions: "
+                f"{', '.join(sorted(export.factions.values()))})"
+            )
         in_faction = [d for d in matches if d["faction_id"] in known]
         if matches and not in_faction:
             where = ", ".join(sorted({_faction_label(export, d["faction_id"]) for d in matches}))
@@ -257,19 +257,23 @@ def _find_sheet(export: _Export, name: str, faction: str | None) -> tuple[dict[s
     faction_ids = sorted({d["faction_id"] for d in matches})
     if len(faction_ids) > 1:
         where = ", ".join(_faction_label(export, f) for f in faction_ids)
-        raise ImportFailure(f"{name!r} exists in several factions: {where}; choose one with "
-                            "--faction (name or id)")
+        raise ImportFailure(
+            f"{name!r} exists in several factions: {where}; choose one with --faction (name or id)"
+        )
     if len(matches) > 1:
-        warnings.append(f"{len(matches)} datasheets named {matches[0]['name']!r} "
-                        f"(ids {', '.join(d['id'] for d in matches)}); imported the first")
+        warnings.append(
+            f"{len(matches)} datasheets named {matches[0]['name']!r} "
+            f"(ids {', '.join(d['id'] for d in matches)}); imported the first"
+        )
     return matches[0], warnings
 
 
 def _suggest(export: _Export, name: str, faction: str | None) -> str:
     names = sorted({d["name"] for d in export.sheets})
     lowered = {n.lower(): n for n in names}
-    close = [lowered[c] for c in difflib.get_close_matches(name.lower(), list(lowered), n=5,
-                                                           cutoff=0.6)]
+    close = [
+        lowered[c] for c in difflib.get_close_matches(name.lower(), list(lowered), n=5, cutoff=0.6)
+    ]
     key = norm_name(name)
     contains = [n for n in names if key and key in norm_name(n) and n not in close]
     picks = (close + contains)[:6]
@@ -310,8 +314,8 @@ def _weapon_row(row: dict[str, str]) -> tuple[dict[str, object], bool]:
     melee = row["type"].strip().lower() == "melee" or row["range"].strip().lower() == "melee"
     skill_text = row["BS_WS"].strip().upper()
     data: dict[str, object] = {
-        "name": row["name"].strip(),
-        "range": "melee" if melee else _int(row["range"]),
+        "name": " ".join(row["name"].split()),
+        "range": "melee" if melee else _range(row["range"]),
         "A": _dice_or_int(row["A"]),
         "skill": None if skill_text in ("", "N/A", "-") else _int(skill_text),
         "S": _strength(row["S"]),
@@ -322,6 +326,13 @@ def _weapon_row(row: dict[str, str]) -> tuple[dict[str, object], bool]:
     if abilities:
         data["abilities"] = abilities
     return data, melee
+
+
+def _range(text: str) -> int:
+    inches = _int(text)
+    if not 0 <= inches <= 240:
+        raise ValueError(f"range {inches} is outside the format's 0-240")
+    return inches
 
 
 def _strength(text: str) -> int:
@@ -344,10 +355,6 @@ def _weapons(rows: list[dict[str, str]], warnings: list[str]) -> list[_Weapon]:
         except (ValueError, DiceError) as exc:
             warnings.append(f"weapon {name!r} skipped: {exc}")
             continue
-        if data["range"] != "melee" and not 0 <= int(data["range"]) <= 240:  # type: ignore[call-overload]
-            warnings.append(f"weapon {name!r} skipped: range {data['range']} out of the format's "
-                            "0-240")
-            continue
         out.append(_Weapon(data, melee, name, group))
     _name_profiles(out, group_sizes)
     _dedupe(out, warnings)
@@ -368,8 +375,11 @@ def _name_profiles(weapons: list[_Weapon], group_sizes: dict[int, int]) -> None:
         if len(ws) < 2:
             ws[0].base = str(ws[0].data["name"])
             continue
-        clash = any(_same_name(str(o.data["name"]), base) and o.melee != ws[0].melee
-                    for o in weapons if o not in ws)
+        clash = any(
+            _same_name(str(o.data["name"]), base) and o.melee != ws[0].melee
+            for o in weapons
+            if o not in ws
+        )
         label = f"{base} ({'melee' if ws[0].melee else 'ranged'})" if clash else base
         for w in ws:
             w.data["profile_of"] = label
@@ -393,8 +403,10 @@ def _dedupe(weapons: list[_Weapon], warnings: list[str]) -> None:
         n = 2
         while f"{key}{n}" in seen:
             n += 1
-        warnings.append(f"two different weapons named {w.data['name']!r}; the second is "
-                        f"renamed '{w.data['name']} ({n})'")
+        warnings.append(
+            f"two different weapons named {w.data['name']!r}; the second is "
+            f"renamed '{w.data['name']} ({n})'"
+        )
         w.data["name"] = f"{w.data['name']} ({n})"
         seen[f"{key}{n}"] = w
 
@@ -421,6 +433,9 @@ class _Model:
     equipped: list[str] | None = None
 
 
+_Entries = list[tuple[str, int, int]]  # (model name, min, max) of one composition line
+
+
 _ENTRY_RE = re.compile(r"^(\d+)(?:\s*[-\u2010\u2011\u2013]\s*(\d+))?\s+(.+)$")
 
 
@@ -437,9 +452,6 @@ def _entries(text: str) -> _Entries:
         name = m.group(3).strip()
         out.append((_singular(name) if high > 1 else name, low, high))
     return out
-
-
-_Entries = list[tuple[str, int, int]]  # (model name, min, max) of one composition line
 
 
 def _composition(rows: list[dict[str, str]], warnings: list[str]) -> list[_Entries]:
@@ -490,11 +502,14 @@ def _models(
             line = lines[0]
         m.stats = line
     for r in lines:
-        if len(lines) > 1 and norm_name(r["name"]) != "othermodels" and not any(
-            _same_name(r["name"], m.name) for m in models
+        if (
+            len(lines) > 1
+            and norm_name(r["name"]) != "othermodels"
+            and not any(_same_name(r["name"], m.name) for m in models)
         ):
-            warnings.append(f"statline {_nice_case(r['name'])!r} is not in the unit composition; "
-                            "not imported")
+            warnings.append(
+                f"statline {_nice_case(r['name'])!r} is not in the unit composition; not imported"
+            )
     return [m for m in models if m.stats is not None], alts
 
 
@@ -523,8 +538,13 @@ def _statline(m: _Model, warnings: list[str]) -> dict[str, object]:
     return out
 
 
-def _sizes(export: _Export, sheet: dict[str, str], models: list[_Model],
-           alts: list[_Entries], warnings: list[str]) -> list[dict[str, object]]:
+def _sizes(
+    export: _Export,
+    sheet: dict[str, str],
+    models: list[_Model],
+    alts: list[_Entries],
+    warnings: list[str],
+) -> list[dict[str, object]]:
     rows = export.rows("Datasheets_models_cost.csv", sheet["id"])
     plain = [r for r in rows if "(" not in r["description"]]
     if plain and len(plain) < len(rows):
@@ -551,8 +571,10 @@ def _sizes(export: _Export, sheet: dict[str, str], models: list[_Model],
 def _counts(total: int, models: list[_Model], alts: list[_Entries]) -> dict[str, int]:
     """Per-model counts of a unit of ``total`` models: minimums first, then the remainder to the
     most numerous (rank-and-file) model, then to the others in order."""
-    entries = next((a for a in alts if sum(e[1] for e in a) <= total <= sum(e[2] for e in a)),
-                   alts[0] if alts else [(m.name, m.low, m.high) for m in models])
+    entries = next(
+        (a for a in alts if sum(e[1] for e in a) <= total <= sum(e[2] for e in a)),
+        alts[0] if alts else [(m.name, m.low, m.high) for m in models],
+    )
     counts: dict[str, int] = {}
     limits: dict[str, int] = {}
     for name, low, high in entries:
@@ -587,8 +609,9 @@ def _explicit(text: str, models: list[_Model]) -> dict[str, int] | None:
 # Keywords and default equipment
 
 
-def _keywords(export: _Export, sheet: dict[str, str], models: list[_Model],
-              warnings: list[str]) -> tuple[list[str], list[str]]:
+def _keywords(
+    export: _Export, sheet: dict[str, str], models: list[_Model], warnings: list[str]
+) -> tuple[list[str], list[str]]:
     unit: list[str] = []
     faction: list[str] = []
     for row in export.rows("Datasheets_keywords.csv", sheet["id"]):
@@ -605,8 +628,10 @@ def _keywords(export: _Export, sheet: dict[str, str], models: list[_Model],
             found = _find(who, [m.name for m in models])
             target = models[found] if found is not None else None
             if target is None:
-                warnings.append(f"keyword {kw} is for {row['model'].strip()!r}, not a model of "
-                                "this unit: kept as a unit keyword")
+                warnings.append(
+                    f"keyword {kw} is for {row['model'].strip()!r}, not a model of "
+                    "this unit: kept as a unit keyword"
+                )
         if target is not None:
             if kw not in target.keywords:
                 target.keywords.append(kw)
@@ -648,14 +673,20 @@ def _blocks(loadout: str, warnings: list[str]) -> list[_Block]:
             continue
         q = (sm.group("q") or "").lower()
         items = [] if text.lower() == "nothing" else re.split(r"\s*[;,]\s*", text)
-        out.append(_Block(sm.group("who").strip(), "" if q in ("every", "each", "the", "a", "an",
-                          "every other", "other") else q, bool(sm.group("add")),
-                          [i for i in items if i]))
+        out.append(
+            _Block(
+                sm.group("who").strip(),
+                "" if q in ("every", "each", "the", "a", "an", "every other", "other") else q,
+                bool(sm.group("add")),
+                [i for i in items if i],
+            )
+        )
     return out
 
 
-def _equipment(loadout: str, models: list[_Model], weapons: list[_Weapon],
-               warnings: list[str]) -> None:
+def _equipment(
+    loadout: str, models: list[_Model], weapons: list[_Weapon], warnings: list[str]
+) -> None:
     """Fill each model's ``equipped`` from the datasheet's ``loadout`` field. Paragraphs for
     every model of a kind come first; those for some of them ('One X is equipped with') give a
     model's equipment only when nothing else does."""
@@ -664,8 +695,10 @@ def _equipment(loadout: str, models: list[_Model], weapons: list[_Weapon],
         if block.who.lower() in ("model", "this model", "models"):
             targets = models
         else:
-            parts = [re.sub(r"^(every|each|the)\s+", "", p, flags=re.IGNORECASE)
-                     for p in re.split(r"\s+and\s+", block.who)]
+            parts = [
+                re.sub(r"^(every|each|the)\s+", "", p, flags=re.IGNORECASE)
+                for p in re.split(r"\s+and\s+", block.who)
+            ]
             found = [_find(p, [m.name for m in models]) for p in parts]
             targets = [models[i] for i in found if i is not None]
             if not targets and len(models) == 1:
@@ -677,8 +710,9 @@ def _equipment(loadout: str, models: list[_Model], weapons: list[_Weapon],
         for item in block.items:
             resolved = _resolve_item(item, weapons)
             if resolved is None:
-                warnings.append(f"equipment {item!r} ({block.who}) matches no weapon profile; "
-                                "skipped")
+                warnings.append(
+                    f"equipment {item!r} ({block.who}) matches no weapon profile; skipped"
+                )
             else:
                 names.extend(resolved)
         listed = "; ".join(block.items)
@@ -689,17 +723,23 @@ def _equipment(loadout: str, models: list[_Model], weapons: list[_Weapon],
                 target.equipped = names
             elif target.equipped is None:
                 target.equipped = names
-                warnings.append(f"only {block.quantity} {target.name} carry {listed}: imported as "
-                                f"every {target.name}'s equipment")
+                warnings.append(
+                    f"only {block.quantity} {target.name} carry {listed}: imported as "
+                    f"every {target.name}'s equipment"
+                )
             else:
-                warnings.append(f"{block.quantity} {target.name} carry {listed}: not imported (add "
-                                "a loadout by hand)")
+                warnings.append(
+                    f"{block.quantity} {target.name} carry {listed}: not imported (add "
+                    "a loadout by hand)"
+                )
     for target in models:
         if target.equipped is None:
             if len(models) == 1:
                 target.equipped = list(dict.fromkeys(str(w.data["name"]) for w in weapons))
-                warnings.append(f"default equipment of {target.name} not found: every weapon of "
-                                "the datasheet assigned")
+                warnings.append(
+                    f"default equipment of {target.name} not found: every weapon of "
+                    "the datasheet assigned"
+                )
             else:
                 target.equipped = []
                 warnings.append(f"default equipment of {target.name} not found")
@@ -733,12 +773,22 @@ def import_unit(csv_dir: Path, name: str, faction: str | None = None) -> tuple[d
 
     wargear = export.rows("Datasheets_wargear.csv", sheet["id"])
     if not wargear:
-        twin = next((d for d in export.sheets if d["name"] == sheet["name"] and d is not sheet
-                     and export.rows("Datasheets_wargear.csv", d["id"])), None)
+        twin = next(
+            (
+                d
+                for d in export.sheets
+                if d["name"] == sheet["name"]
+                and d is not sheet
+                and export.rows("Datasheets_wargear.csv", d["id"])
+            ),
+            None,
+        )
         if twin is not None:
             wargear = export.rows("Datasheets_wargear.csv", twin["id"])
-            warnings.append(f"no weapons listed under this faction: weapons taken from the "
-                            f"{_faction_label(export, twin['faction_id'])} datasheet {twin['id']}")
+            warnings.append(
+                f"no weapons listed under this faction: weapons taken from the "
+                f"{_faction_label(export, twin['faction_id'])} datasheet {twin['id']}"
+            )
     weapons = _weapons(wargear, warnings)
     models, alts = _models(export, sheet, warnings)
     if not models:
@@ -748,8 +798,9 @@ def import_unit(csv_dir: Path, name: str, faction: str | None = None) -> tuple[d
     sizes = _sizes(export, sheet, models, alts, warnings)
     if not sizes:
         largest = max(models, key=lambda m: m.high)
-        sizes = [{"models": {m.name: m.low for m in models if m.low} or {largest.name: 1},
-                  "points": 0}]
+        sizes = [
+            {"models": {m.name: m.low for m in models if m.low} or {largest.name: 1}, "points": 0}
+        ]
         warnings.append("no points in the export: one size with 0 points")
     # allocation order: rank-and-file (most numerous) first, CHARACTER models last
     models.sort(key=lambda m: ("CHARACTER" in m.keywords, -m.high))
@@ -764,9 +815,11 @@ def import_unit(csv_dir: Path, name: str, faction: str | None = None) -> tuple[d
             row["keywords"] = m.keywords
         row["equipped"] = m.equipped or []
         model_data.append(row)
-    leaders = [export.by_id[r["attached_id"]]["name"]
-               for r in export.rows("Datasheets_leader.csv", sheet["id"], key="leader_id")
-               if r["attached_id"] in export.by_id]
+    leaders = [
+        export.by_id[r["attached_id"]]["name"]
+        for r in export.rows("Datasheets_leader.csv", sheet["id"], key="leader_id")
+        if r["attached_id"] in export.by_id
+    ]
     publication = export.source_name(sheet.get("source_id", ""))
     data: dict[str, object] = {
         "name": sheet["name"],
@@ -779,13 +832,16 @@ def import_unit(csv_dir: Path, name: str, faction: str | None = None) -> tuple[d
     }
     if leaders:
         data["leader_of"] = list(dict.fromkeys(leaders))
-    data["source"] = (f"{export.dir.name} CSV export, datasheet {sheet['id']} ({faction_name} "
-                      f"\u2013 {sheet['name']})" + (f", {publication}" if publication else ""))
+    data["source"] = (
+        f"{export.dir.name} CSV export, datasheet {sheet['id']} ({faction_name} "
+        f"\u2013 {sheet['name']})" + (f", {publication}" if publication else "")
+    )
     try:
         parse_datasheet(data, f"<{sheet['name']}>")
     except DatasheetError as exc:
-        raise ImportFailure(f"{sheet['name']} ({sheet['id']}) does not fit the datasheet format: "
-                            f"{exc}") from None
+        raise ImportFailure(
+            f"{sheet['name']} ({sheet['id']}) does not fit the datasheet format: {exc}"
+        ) from None
     return data, warnings
 
 
