@@ -19,6 +19,7 @@ from ..dice import pmf_sample
 from ..profile import (
     CRIT,
     CRIT_WOUND,
+    FAIL,
     HIT,
     SAVED,
     WOUND,
@@ -78,12 +79,16 @@ class _Dice:
 
     def roll(self, table: RollTable, n: int) -> np.ndarray:
         """``n`` rolls of ``table``: the unmodified face, re-rolled once where the table says."""
+        return self.roll_marked(table, n)[0]
+
+    def roll_marked(self, table: RollTable, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """As :meth:`roll`, with a mask of the dice already re-rolled (never re-rolled again)."""
         faces = self.d6(n)
         again = np.asarray(table.reroll, dtype=bool)[faces]
         k = int(again.sum())
         if k:
             faces[again] = self.d6(k)
-        return faces
+        return faces, again
 
 
 def _fnp_threshold(p_ignore: float) -> int:
@@ -135,10 +140,15 @@ class _DamageRoller:
 
 
 def _weapon_wounds(
-    dice: _Dice, w: AttackProfile, attacks: np.ndarray, chunk: int
+    dice: _Dice,
+    w: AttackProfile,
+    attacks: np.ndarray,
+    chunk: int,
+    command_reroll: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Roll one weapon's Hit and Wound rolls for every trial: per trial (hits, normal wounds,
-    devastating Critical Wounds)."""
+    devastating Critical Wounds). ``command_reroll`` (per trial: still available) spends the
+    Command Re-roll on the first failed Wound roll that was not already re-rolled."""
     total = int(attacks.sum())
     owner = np.repeat(np.arange(chunk), attacks)
     if w.hit is None:  # hits automatically, never a Critical Hit
@@ -161,8 +171,17 @@ def _weapon_wounds(
             auto = np.zeros(0, dtype=np.int64)
             rolling = np.concatenate([normal_owner, crit_owner, extra])
         hits = np.bincount(np.concatenate([normal_owner, crit_owner, extra]), minlength=chunk)
-    wf = dice.roll(w.wound, rolling.size)
+    wf, rerolled = dice.roll_marked(w.wound, rolling.size)
     wo = np.asarray(w.wound.outcome)[wf]
+    if command_reroll is not None and rolling.size:
+        eligible = (wo == FAIL) & ~rerolled & command_reroll[rolling]
+        idx = np.nonzero(eligible)[0]
+        if idx.size:
+            _, first = np.unique(rolling[idx], return_index=True)
+            pick = idx[first]
+            wf[pick] = dice.d6(pick.size)
+            wo[pick] = np.asarray(w.wound.outcome)[wf[pick]]
+            command_reroll[rolling[pick]] = False
     normal = np.bincount(rolling[wo == WOUND], minlength=chunk)
     crit = np.bincount(rolling[wo == CRIT_WOUND], minlength=chunk)
     normal = normal + np.bincount(auto, minlength=chunk)
@@ -289,6 +308,23 @@ def _hazard(dice: _Dice, act: Activation, chunk: int) -> tuple[np.ndarray, np.nd
     return mw_total, space.destroyed[states]
 
 
+def _command_reroll_weapon(act: Activation) -> int | None:
+    """The weapon whose Wound rolls the Command Re-roll is kept for: the one whose wounds are
+    worth most (failed save probability x mean damage against the first model to be hit)."""
+    best, value = None, -1.0
+    first = act.target.bodyguard[0].kind if act.target.bodyguard else 0
+    for i, w in enumerate(act.weapons):
+        vs = w.vs[first]
+        v = vs.save_fail_probability * float(
+            np.dot(np.arange(vs.damage.max_damage + 1), vs.damage.pmf(1))
+        )
+        if w.devastating:
+            v = max(v, float(np.dot(np.arange(vs.damage.max_damage + 1), vs.damage.pmf(1))))
+        if v > value:
+            best, value = i, v
+    return best
+
+
 def run_sample(
     act: Activation,
     trials: int = 100_000,
@@ -328,10 +364,7 @@ def run_sample(
     inflicts = [_Inflict(space, w) for w in act.weapons]
     before_thr = [np.array([_fnp_threshold(p) for p in src.fnp]) for src in act.before]
     done = 0
-    if command_reroll:
-        from .command_reroll import CommandReroll
-
-        cr = CommandReroll(act)
+    cp_weapon = _command_reroll_weapon(act) if command_reroll else None
     while done < trials:
         n = min(chunk, trials - done)
         states = np.zeros(n, dtype=np.int64)
@@ -354,10 +387,8 @@ def run_sample(
                 w.blast * (alive[:, None] // 5) if w.blast else 0
             )
             attacks = per_model.sum(axis=1)
-            if command_reroll:
-                hits, normal, crit = cr.weapon(dice, wi, w, per_model, n)
-            else:
-                hits, normal, crit = _weapon_wounds(dice, w, attacks, n)
+            cp = np.ones(n, dtype=bool) if wi == cp_weapon else None
+            hits, normal, crit = _weapon_wounds(dice, w, attacks, n, cp)
             failed = np.zeros(n, dtype=np.int64)
             fig0 = figure.copy()
             states = inf.normal(dice, states, normal, figure, failed)

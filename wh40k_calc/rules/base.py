@@ -68,24 +68,34 @@ class Rules:
         return max(g.profile.T for g in groups)
 
     def hazard(
-        self, tests: int, carriers: TargetProfile, fnp: tuple[float, ...], attacker: Unit
-    ) -> HazardProfile:
+        self, attacker: Unit, used: list[tuple[ModelGroup, Weapon, int]]
+    ) -> HazardProfile | None:
         """Hazardous tests (Core rules: Hazardous): one D6 per Hazardous weapon used, failing
         on a 1; each failure inflicts 3 mortal wounds on one model carrying a Hazardous weapon
         (a wounded one first, then non-CHARACTER, then CHARACTER); the rest are lost when that
         model is destroyed."""
-        del attacker
-        return HazardProfile(tests, 1 / 6, Dice.parse(3), carriers, fnp, spill=False)
+        tests = sum(n for _, w, n in used if w.abilities.hazardous)
+        if not tests:
+            return None
+        carriers = list(dict.fromkeys(g for g, w, _ in used if w.abilities.hazardous))
+        track, fnp = attacker_track(attacker.name, carriers)
+        return HazardProfile(tests, 1 / 6, Dice.parse(3), track, fnp, spill=False)
 
     def blast_bonus(self, abilities: WeaponAbilities) -> int:
         """Attacks added per five target models (Core rules: Blast: +1 per five models)."""
         return 1 if abilities.blast else 0
 
-    def lethal_hits(self, ap_values: dict[str, float]) -> bool:
-        """Whether a Critical Hit of a [LETHAL HITS] weapon wounds automatically (10th: it
-        always does; Core rules: Lethal Hits)."""
-        del ap_values
-        return True
+    def lethal_hits(self, values: dict[str, float], label: str) -> tuple[bool, str | None]:
+        """Whether a Critical Hit of a [LETHAL HITS] weapon wounds automatically, and a choice
+        sentence if the player chose (10th: it always does; Core rules: Lethal Hits)."""
+        del values, label
+        return True, None
+
+    def split_tracks(self, target: Unit) -> tuple[list[ModelGroup], list[ModelGroup]]:
+        """(Bodyguard groups, protected CHARACTER groups) of the target, in allocation order.
+        10th edition (Core rules: LEADER): only the CHARACTER models of an Attached unit are
+        protected while a Bodyguard model remains."""
+        return list(target.bodyguard), list(target.characters)
 
     def snap_rerolls_allowed(self) -> bool:
         """Whether Hit rolls can be re-rolled when snap shooting (10th: nothing forbids it)."""
@@ -128,7 +138,7 @@ class Rules:
             )
             profiles = self._ordered(profiles, order_)
             before = self._before(sel, attacker, applied, kinds)
-            hazard = self._hazard_profile(attacker, used)
+            hazard = self.hazard(attacker, used)
             return Activation(tuple(profiles), tprofile, tuple(before), hazard)
 
         plan = Plan(
@@ -259,12 +269,14 @@ class Rules:
                 )
             return index[key]
 
-        bodyguard_groups = list(target.bodyguard)
+        bodyguard_groups, character_groups = self.split_tracks(target)
         if sel.allocation:
-            bodyguard_groups = self._reorder(sel.allocation, target)
+            bodyguard_groups = self._reorder(
+                sel.allocation, bodyguard_groups, character_groups, target.name
+            )
         bg: list[TargetModel] = []
         ch: list[TargetModel] = []
-        for groups, out in ((bodyguard_groups, bg), (list(target.characters), ch)):
+        for groups, out in ((bodyguard_groups, bg), (character_groups, ch)):
             for g in groups:
                 for _ in range(g.count):
                     if invuln_10 is not None:
@@ -278,8 +290,9 @@ class Rules:
         return kinds, profile, order
 
     @staticmethod
-    def _reorder(names: tuple[str, ...], target: Unit) -> list[ModelGroup]:
-        groups = list(target.bodyguard)
+    def _reorder(
+        names: tuple[str, ...], groups: list[ModelGroup], characters: list[ModelGroup], unit: str
+    ) -> list[ModelGroup]:
         out: list[ModelGroup] = []
         for n in names:
             hits = [
@@ -290,19 +303,15 @@ class Rules:
             ]
             if not hits:
                 chars = [
-                    g.profile.name
-                    for g in target.characters
-                    if norm_name(g.profile.name) == norm_name(n)
+                    g.profile.name for g in characters if norm_name(g.profile.name) == norm_name(n)
                 ]
                 if chars:
                     raise SelectionError(
-                        f"--allocation: {chars[0]} is a CHARACTER of an Attached unit: attacks "
-                        "cannot be allocated to it while a Bodyguard model remains (LEADER)"
+                        f"--allocation: {chars[0]} is a protected CHARACTER model: attacks "
+                        "cannot be allocated to it while another model remains (LEADER)"
                     )
-                known = ", ".join(dict.fromkeys(g.profile.name for g in target.bodyguard))
-                raise SelectionError(
-                    f"--allocation: {target.name} has no model {n!r} (models: {known})"
-                )
+                known = ", ".join(dict.fromkeys(g.profile.name for g in groups))
+                raise SelectionError(f"--allocation: {unit} has no model {n!r} (models: {known})")
             for g in hits:
                 if g not in out:
                     out.append(g)
@@ -513,7 +522,11 @@ class Rules:
 
         vs = tuple(self._vs(sel, w, ab, ap_improve, k, tgt) for k in kinds)
         sustained = ab.sustained_hits.pmf if ab.sustained_hits is not None else None
-        lethal = ab.lethal_hits and self.lethal_hits(values["lethal"])
+        lethal = False
+        if ab.lethal_hits:
+            lethal, said = self.lethal_hits(values["lethal"], label)
+            if said:
+                notes.append(said)
         return AttackProfile(
             name=label,
             models=n,
@@ -674,31 +687,25 @@ class Rules:
         del attacker
         return out
 
-    def _hazard_profile(
-        self, attacker: Unit, used: list[tuple[ModelGroup, Weapon, int]]
-    ) -> HazardProfile | None:
-        tests = sum(n for _, w, n in used if w.abilities.hazardous)
-        if not tests:
-            return None
-        carriers = [g for g, w, _ in used if w.abilities.hazardous]
-        uniq: list[ModelGroup] = []
-        for g in carriers:
-            if g not in uniq:
-                uniq.append(g)
-        non_char = [
-            g for g in uniq if "CHARACTER" not in (g.profile.keywords | g.datasheet.all_keywords())
-        ]
-        chars = [g for g in uniq if g not in non_char]
-        models: list[TargetModel] = []
-        fnp: list[float] = []
-        for g in (*non_char, *chars):
-            fnp.append(c.fnp_chance(g.profile.feel_no_pain))
-            for _ in range(g.count):
-                models.append(TargetModel(g.profile.name, g.profile.W, len(fnp) - 1))
-        track = TargetProfile(
-            attacker.name, tuple(models), (), tuple(g.profile.name for g in (*non_char, *chars))
+
+def is_character(g: ModelGroup) -> bool:
+    """True for a CHARACTER model (its own keywords or its datasheet's)."""
+    return "CHARACTER" in (g.profile.keywords | g.datasheet.all_keywords())
+
+
+def attacker_track(name: str, groups: list[ModelGroup]) -> tuple[TargetProfile, tuple[float, ...]]:
+    """The attacking unit's models as an allocation track for mortal wounds it suffers:
+    non-CHARACTER models first, then CHARACTER models; and each kind's Feel No Pain chance."""
+    ordered = [g for g in groups if not is_character(g)] + [g for g in groups if is_character(g)]
+    models: list[TargetModel] = []
+    fnp: list[float] = []
+    for g in ordered:
+        fnp.append(c.fnp_chance(g.profile.feel_no_pain))
+        models.extend(
+            TargetModel(g.profile.name, g.profile.W, len(fnp) - 1) for _ in range(g.count)
         )
-        return self.hazard(tests, track, tuple(fnp), attacker)
+    kinds = tuple(g.profile.name for g in ordered)
+    return TargetProfile(name, tuple(models), (), kinds), tuple(fnp)
 
 
 def _merge_invuln(p, extra: int | None) -> int | None:
@@ -706,7 +713,9 @@ def _merge_invuln(p, extra: int | None) -> int | None:
 
 
 def _profile_combos(weapons: list[Weapon]) -> list[list[Weapon]]:
-    """All ways to pick one profile of each multi-profile weapon."""
+    """All ways to pick one profile of each multi-profile weapon ("Before selecting targets
+    for this weapon, select one of its profiles"). A model carrying several copies of such a
+    weapon fires every copy with the picked profile."""
     families: dict[str, list[Weapon]] = {}
     plain: list[Weapon] = []
     for w in weapons:
@@ -716,7 +725,12 @@ def _profile_combos(weapons: list[Weapon]) -> list[list[Weapon]]:
             plain.append(w)
     if not families:
         return [weapons]
-    return [plain + list(pick) for pick in itertools.product(*families.values())]
+    options = []
+    for members in families.values():
+        distinct = list(dict.fromkeys(members))
+        copies = max(members.count(p) for p in distinct)
+        options.append([[p] * copies for p in distinct])
+    return [plain + [w for chosen in pick for w in chosen] for pick in itertools.product(*options)]
 
 
 def _grenade() -> np.ndarray:
