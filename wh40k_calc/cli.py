@@ -78,6 +78,7 @@ DatasheetsOpt = Annotated[
     list[Path] | None,
     typer.Option(
         "--datasheets",
+        metavar="DIR",
         help="Extra folder of datasheet YAML files (repeatable; also "
         "WH40K_CALC_DATASHEETS, ':'-separated). A file named like a shipped "
         "one wins.",
@@ -110,16 +111,24 @@ def attack(
     ] = None,
     weapon: Annotated[
         list[str] | None,
-        typer.Option("--weapon", help="Exactly which weapons attack: 'NAME xN' (repeatable)."),
+        typer.Option(
+            "--weapon",
+            metavar="'NAME xN'",
+            help="Exactly which weapons attack: 'NAME xN' (repeatable).",
+        ),
     ] = None,
     leader: Annotated[
         list[str] | None,
-        typer.Option("--leader", help="Leader attached to the attacking unit (repeatable)."),
+        typer.Option(
+            "--leader", metavar="NAME", help="Leader attached to the attacking unit (repeatable)."
+        ),
     ] = None,
     target_loadout: Annotated[str | None, typer.Option(help="Named loadout of the target.")] = None,
     target_leader: Annotated[
         list[str] | None,
-        typer.Option("--target-leader", help="Leader attached to the target (repeatable)."),
+        typer.Option(
+            "--target-leader", metavar="NAME", help="Leader attached to the target (repeatable)."
+        ),
     ] = None,
     half_range: Annotated[
         bool, typer.Option("--half-range", help="Target within half range (Rapid Fire, Melta).")

@@ -87,7 +87,9 @@ class Rules:
 
     def lethal_hits(self, values: dict[str, float], label: str) -> tuple[bool, str | None]:
         """Whether a Critical Hit of a [LETHAL HITS] weapon wounds automatically, and a choice
-        sentence if the player chose (10th: it always does; Core rules: Lethal Hits)."""
+        sentence if the player chose (10th: it always does; Core rules: Lethal Hits).
+        ``values``: expected effective damage of an automatic wound ("auto") and of rolling
+        the Wound roll ("roll")."""
         del values, label
         return True, None
 
@@ -452,8 +454,50 @@ class Rules:
         if attacks_bonus:
             a_pmf = np.concatenate([np.zeros(attacks_bonus), a_pmf])
 
-        values = self._values(sel, w, ab, strength, ap_improve, kinds[first], target, tgt)
+        v_wound = self._wound_values(sel, w, ab, ap_improve, kinds[first], tgt)
         notes: list[str] = []
+
+        # Wound roll
+        T = self.toughness(target)
+        needed = c.wound_needed(strength, T)
+        wmod = mods.wound_mod
+        if ab.lance and cond.charged:
+            wmod += 1
+        for e in tgt:
+            wmod += e.wound_mod
+            if strength > T:
+                wmod += e.wound_mod_if_stronger
+        crit_w = 6
+        if mods.crit_wound:
+            crit_w = min(crit_w, mods.crit_wound)
+        for kw, x in ab.anti:
+            if kw in tkw:
+                crit_w = min(crit_w, x)
+        w_outcomes = c.wound_outcomes(needed, c.cap(wmod), crit_w)
+        wmode = mods.reroll_wounds
+        if ab.twin_linked:
+            wmode = c.stronger(wmode, "all")
+        for e in att:
+            if e.reroll_wounds:
+                wmode = c.stronger(wmode, e.reroll_wounds)
+            if e.reroll_wounds_10 and attacker.models >= 10:
+                wmode = c.stronger(wmode, e.reroll_wounds_10)
+        w_rr = c.reroll_faces(w_outcomes, wmode, (c.FAIL,), v_wound)
+        wound_table = RollTable(w_outcomes, w_rr)
+        said = c.describe_rerolls(f"{label}: Wound roll", wound_table, wmode)
+        if said:
+            notes.append(said)
+
+        # value of one hit that rolls to wound, and of a Critical Hit (Sustained, Lethal)
+        pw = wound_table.probabilities(3)
+        per_hit = float(sum(pw[i] * v_wound[i] for i in range(3)))
+        sus = ab.sustained_hits.mean if ab.sustained_hits is not None else 0.0
+        lethal = False
+        if ab.lethal_hits:
+            lethal, said = self.lethal_hits({"auto": v_wound[c.WOUND], "roll": per_hit}, label)
+            if said:
+                notes.append(said)
+        hit_values = (0.0, per_hit, (v_wound[c.WOUND] if lethal else per_hit) + sus * per_hit)
 
         # Hit roll
         hit_table = None
@@ -483,50 +527,14 @@ class Rules:
                         mode = c.stronger(mode, e.ranged_reroll_hits_objective)
             if snap and not self.snap_rerolls_allowed():
                 mode = None
-            rr = c.reroll_faces(outcomes, mode, (c.MISS,), values["hit"])
+            rr = c.reroll_faces(outcomes, mode, (c.MISS,), hit_values)
             hit_table = RollTable(outcomes, rr)
             said = c.describe_rerolls(f"{label}: Hit roll", hit_table, mode)
             if said:
                 notes.append(said)
 
-        # Wound roll
-        T = self.toughness(target)
-        needed = c.wound_needed(strength, T)
-        wmod = mods.wound_mod
-        if ab.lance and cond.charged:
-            wmod += 1
-        for e in tgt:
-            wmod += e.wound_mod
-            if strength > T:
-                wmod += e.wound_mod_if_stronger
-        crit_w = 6
-        if mods.crit_wound:
-            crit_w = min(crit_w, mods.crit_wound)
-        for kw, x in ab.anti:
-            if kw in tkw:
-                crit_w = min(crit_w, x)
-        w_outcomes = c.wound_outcomes(needed, c.cap(wmod), crit_w)
-        wmode = mods.reroll_wounds
-        if ab.twin_linked:
-            wmode = c.stronger(wmode, "all")
-        for e in att:
-            if e.reroll_wounds:
-                wmode = c.stronger(wmode, e.reroll_wounds)
-            if e.reroll_wounds_10 and attacker.models >= 10:
-                wmode = c.stronger(wmode, e.reroll_wounds_10)
-        w_rr = c.reroll_faces(w_outcomes, wmode, (c.FAIL,), values["wound"])
-        wound_table = RollTable(w_outcomes, w_rr)
-        said = c.describe_rerolls(f"{label}: Wound roll", wound_table, wmode)
-        if said:
-            notes.append(said)
-
         vs = tuple(self._vs(sel, w, ab, ap_improve, k, tgt) for k in kinds)
         sustained = ab.sustained_hits.pmf if ab.sustained_hits is not None else None
-        lethal = False
-        if ab.lethal_hits:
-            lethal, said = self.lethal_hits(values["lethal"], label)
-            if said:
-                notes.append(said)
         return AttackProfile(
             name=label,
             models=n,
@@ -614,37 +622,24 @@ class Rules:
         )
         return VsModel(save, dmg, c.fnp_chance(fnp), c.fnp_chance(fnp_m))
 
-    def _values(
+    def _wound_values(
         self,
         sel: Selection,
         w: Weapon,
         ab: WeaponAbilities,
-        strength: int,
         ap_improve: int,
         k: Kind,
-        target: Unit,
         tgt: list[Effect],
-    ) -> dict:
-        """Expected effective damage of each Hit and Wound outcome against the first model
-        the attack would be allocated to (DESIGN.md: per-die choices maximise it)."""
+    ) -> tuple[float, float, float]:
+        """Expected effective damage of a failed, a successful and a Critical Wound roll
+        against the first model the attack would be allocated to (DESIGN.md: per-die choices
+        maximise it): failed save x damage through Feel No Pain, capped at the model's W;
+        with [DEVASTATING WOUNDS] a Critical Wound's mortal wounds take no save."""
         vs = self._vs(sel, w, ab, ap_improve, k, tgt)
         dmg = vs.damage.pmf(k.W)
         normal = vs.save_fail_probability * c.effective_value(dmg, 1 - vs.fnp, k.W)
         devast = c.effective_value(dmg, 1 - vs.fnp_mortal, k.W)
-        crit_w = devast if ab.devastating_wounds else normal
-        v_wound = (0.0, normal, crit_w)
-        # value of one hit that rolls to wound (a fresh Wound roll, re-roll choice as taken)
-        T = self.toughness(target)
-        needed = c.wound_needed(strength, T)
-        wo = c.wound_outcomes(needed, 0, 6)
-        per_hit = sum(v_wound[wo[f]] for f in range(1, 7)) / 6
-        sus = ab.sustained_hits.mean if ab.sustained_hits is not None else 0.0
-        crit_hit = (normal if ab.lethal_hits else per_hit) + sus * per_hit
-        return {
-            "hit": (0.0, per_hit, crit_hit),
-            "wound": v_wound,
-            "lethal": {"auto": normal + sus * per_hit, "roll": per_hit * (1 + sus)},
-        }
+        return (0.0, normal, devast if ab.devastating_wounds else normal)
 
     # ---- order, mortal wounds, hazard ------------------------------------------------------
 
