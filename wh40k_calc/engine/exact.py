@@ -230,38 +230,53 @@ class _Chain:
         self.space = space
         self.track = track_figure
         self.xsize = figure_max + 1 if track_figure else 1
-        self.mats: dict[int, list[tuple[int, np.ndarray]]] = {}
+        self.mats: dict[int, list[tuple[int, object]]] = {}
 
-    def _matrices(self, k: _Kernel) -> list[tuple[int, np.ndarray]]:
+    def _matrices(self, k: _Kernel) -> list[tuple[int, object]]:
+        """Per damage value d: the transition as a dense matrix (no damage axis: all d summed
+        into one matrix) or, with the damage axis, as sparse scatter data (rows with p > 0,
+        sorted by next state, with the segment starts and the distinct next states)."""
         key = id(k)
         if key not in self.mats:
             S = self.space.size
             states = np.arange(S)
-            out = []
+            out: list[tuple[int, object]] = []
             for d in range(k.probs.shape[1]):
                 p = k.probs[:, d]
                 if not p.any():
                     continue
                 nxt = self.space.apply(states, d, k.routing)
-                a = np.zeros((S, S))
-                np.add.at(a, (nxt, states), p)
-                out.append((d, a))
+                if self.track:
+                    rows = np.nonzero(p)[0]
+                    order = rows[np.argsort(nxt[rows], kind="stable")]
+                    targets = nxt[order]
+                    starts = np.concatenate([[0], np.nonzero(np.diff(targets))[0] + 1])
+                    out.append((d, (order, p[order], starts, targets[starts])))
+                else:
+                    a = np.zeros((S, S))
+                    np.add.at(a, (nxt, states), p)
+                    out.append((d, a))
             if not self.track:
-                total = sum(a for _, a in out)
-                out = [(0, total)]
+                out = [(0, sum(a for _, a in out))]  # type: ignore[misc]
             self.mats[key] = out
         return self.mats[key]
 
     def step(self, v: np.ndarray, k: _Kernel) -> np.ndarray:
         """One wound (or one mortal wound) of kernel ``k`` applied to every slice of ``v``."""
         shape = v.shape
-        flat = v.reshape(shape[0], self.xsize, -1)
+        S = shape[0]
+        if not self.track:
+            flat = v.reshape(S, -1)
+            ((_, a),) = self._matrices(k)
+            return (a @ flat).reshape(shape)
+        flat = v.reshape(S, self.xsize, -1)
+        X = self.xsize
         out = np.zeros_like(flat)
-        for d, a in self._matrices(k):
-            if d == 0:
-                out += np.einsum("ij,jxr->ixr", a, flat, optimize=True)
-            elif d < self.xsize:
-                out[:, d:, :] += np.einsum("ij,jxr->ixr", a, flat[:, :-d, :], optimize=True)
+        for d, (order, p, starts, targets) in self._matrices(k):
+            if d >= X:
+                continue
+            vals = flat[order, : X - d, :] * p[:, None, None]
+            out[targets, d:, :] += np.add.reduceat(vals, starts, axis=0)
         return out.reshape(shape)
 
 
