@@ -334,9 +334,28 @@ class Rules:
                         g, tuple(opts), "shoots" if sel.phase == "shooting" else "fights with"
                     )
                 )
+        if sel.phase == "shooting" and sel.conditions.indirect:
+            blind = sorted(
+                {
+                    w.name
+                    for g in attacker.groups
+                    for w in g.weapons
+                    if not w.is_melee and not w.abilities.indirect_fire
+                }
+            )
+            if blind:
+                notes.append(
+                    f"the target is not visible (--indirect): {', '.join(blind)} "
+                    "cannot shoot it (no [INDIRECT FIRE])"
+                )
         if not out:
             what = "ranged" if sel.phase == "shooting" else "melee"
-            raise SelectionError(f"{attacker.name} has no {what} weapon to attack with")
+            extra = (
+                " with [INDIRECT FIRE]"
+                if sel.phase == "shooting" and sel.conditions.indirect
+                else ""
+            )
+            raise SelectionError(f"{attacker.name} has no {what} weapon{extra} to attack with")
         return out, notes
 
     def _ranged_options(self, g: ModelGroup, sel: Selection) -> list[Option]:
