@@ -248,32 +248,49 @@ def mean(dist: Mapping[int, Fraction]) -> Fraction:
     return sum((Fraction(k) * p for k, p in dist.items()), Fraction(0))
 
 
+PerAttack = Mapping[Any, Fraction] | Callable[[int, int], Mapping[Any, Fraction]]
+
+
 def allocate(
     attacks: icepool.Die | int | Mapping[int, Fraction],
-    per_attack: Mapping[Any, Fraction] | Callable[[int], Mapping[Any, Fraction]],
+    per_attack: PerAttack,
     wounds: Sequence[int],
     mortal: Mapping[int, Fraction] | None = None,
     mortal_first: bool = False,
 ) -> dict[tuple[int, int], Fraction]:
-    """Exact joint distribution of (models destroyed, wounds lost) for a stream of attacks.
+    """Exact joint distribution of (models destroyed, wounds lost) for one weapon's attacks.
 
     ``attacks``: the number of attacks (a die or a constant). ``per_attack``: what one attack
     does, the attacks being independent: ``{d: p}`` for d points of normal damage to the model
     it is allocated to (0: nothing), ``{("dev", d): p}`` for a Devastating Wounds critical
     wound inflicting d mortal wounds, resolved after all normal damage and not spilling; or a
-    function of the wounds left on the model next in line returning that mapping (for choices
-    a player makes seeing the target).
+    function ``(index of the model next in line, wounds left on it) -> that mapping`` (for
+    models with different saves, or choices a player makes seeing the target).
     ``wounds``: the target's models, in the order the defender allocates. ``mortal``: a
     distribution of mortal wounds that spill from model to model, inflicted after everything
     else, or before the attacks with ``mortal_first``.
+    """
+    return allocate_streams([(attacks, per_attack)], wounds, mortal, mortal_first)
+
+
+def allocate_streams(
+    streams: Sequence[tuple[icepool.Die | int | Mapping[int, Fraction], PerAttack]],
+    wounds: Sequence[int],
+    mortal: Mapping[int, Fraction] | None = None,
+    mortal_first: bool = False,
+) -> dict[tuple[int, int], Fraction]:
+    """:func:`allocate` for several weapons resolved one after the other (the target's state
+    carries over from one weapon to the next; Devastating Wounds wait until all of them).
 
     10th-edition rules modelled (seeds README, "Allocating attacks"; core rules, Mortal
     Wounds, Devastating Wounds): a model that has lost wounds takes the next attack; excess
-    damage of an attack (and of a Devastating Wounds attack's mortal wounds) is lost.
+    damage of an attack (and of a Devastating Wounds attack's mortal wounds) is lost; other
+    mortal wounds spill over to the next model.
     """
     n_models = len(wounds)
+    State = tuple[int, int, int, int]  # model in line, wounds left on it, destroyed, lost
 
-    def packet(state: tuple[int, int, int, int], dmg: int) -> tuple[int, int, int, int]:
+    def packet(state: State, dmg: int) -> State:
         i, left, dead, lost = state
         if dmg == 0 or i >= n_models:
             return state
@@ -283,7 +300,7 @@ def allocate(
             return (j, wounds[j] if j < n_models else 0, dead + 1, lost + taken)
         return (i, left - taken, dead, lost + taken)
 
-    def spill(state: tuple[int, int, int, int], mw: int) -> tuple[int, int, int, int]:
+    def spill(state: State, mw: int) -> State:
         for _ in range(mw):
             state = packet(state, 1)
         return state
@@ -291,34 +308,40 @@ def allocate(
     def add(acc: dict, key: Any, p: Fraction) -> None:
         acc[key] = acc.get(key, Fraction(0)) + p
 
-    start = (0, wounds[0], 0, 0)
-    initial: dict[tuple[int, int, int, int], Fraction] = {start: Fraction(1)}
+    start: State = (0, wounds[0], 0, 0)
+    # state: (allocation state, pending Devastating Wounds packets, sorted)
+    cur: dict[Any, Fraction] = {(start, ()): Fraction(1)}
     if mortal is not None and mortal_first:
-        initial = {}
+        cur = {}
         for mw, pm in mortal.items():
-            add(initial, spill(start, mw), pm)
+            add(cur, (spill(start, mw), ()), pm)
 
-    final: dict[tuple[int, int, int, int], Fraction] = {}
-    for n, pn in as_dist(attacks).items():
-        # state: (allocation state, pending Devastating Wounds packets, sorted)
-        cur: dict[Any, Fraction] = {(s, ()): p for s, p in initial.items()}
-        for _ in range(n):
-            nxt: dict[Any, Fraction] = {}
-            for (s, pending), ps in cur.items():
-                outcomes = per_attack(s[1]) if callable(per_attack) else per_attack
-                for outcome, po in outcomes.items():
-                    if isinstance(outcome, tuple):
-                        add(nxt, (s, tuple(sorted((*pending, outcome[1])))), ps * po)
-                    else:
-                        add(nxt, (packet(s, outcome), pending), ps * po)
-            cur = nxt
-        for (s, pending), ps in cur.items():
-            for d in pending:
-                s = packet(s, d)
-            add(final, s, ps * pn)
+    for attacks, per_attack in streams:
+        after_weapon: dict[Any, Fraction] = {}
+        for n, pn in as_dist(attacks).items():
+            run = {key: p * pn for key, p in cur.items()}
+            for _ in range(n):
+                nxt: dict[Any, Fraction] = {}
+                for (s, pending), ps in run.items():
+                    outcomes = per_attack(s[0], s[1]) if callable(per_attack) else per_attack
+                    for outcome, po in outcomes.items():
+                        if isinstance(outcome, tuple):
+                            add(nxt, (s, tuple(sorted((*pending, outcome[1])))), ps * po)
+                        else:
+                            add(nxt, (packet(s, outcome), pending), ps * po)
+                run = nxt
+            for key, p in run.items():
+                add(after_weapon, key, p)
+        cur = after_weapon
+
+    final: dict[State, Fraction] = {}
+    for (s, pending), ps in cur.items():
+        for d in pending:
+            s = packet(s, d)
+        add(final, s, ps)
 
     if mortal is not None and not mortal_first:
-        after: dict[tuple[int, int, int, int], Fraction] = {}
+        after: dict[State, Fraction] = {}
         for s, ps in final.items():
             for mw, pm in mortal.items():
                 add(after, spill(s, mw), ps * pm)

@@ -210,7 +210,7 @@ def test_reroll_damage_against_wounded_models(tmp_path):
     out = shoot(a, target(tmp_path, models=3, T=4, Sv=7, W=3), "--reroll-damage", dirs=[tmp_path])
     p = Fr(5, 6)
 
-    def per_attack(left: int) -> dict:
+    def per_attack(_model: int, left: int) -> dict:
         if left <= 0:  # unit destroyed: nothing more to lose
             return {0: Fr(1)}
         fresh = sum(Fr(min(d, left), 6) for d in range(1, 7))
