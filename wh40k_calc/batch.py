@@ -1,0 +1,347 @@
+"""The batch file of ``calc compare``: schema, loading and per-run validation.
+
+A batch file is YAML: shared defaults at the top and a list of ``runs``::
+
+    title: Lootas loadouts            # optional, shown above the table
+    edition: 10                       # defaults for every run (each optional)
+    method: exact                     # exact, sample or both
+    trials: 100000
+    seed: 40000
+    phase: shooting                   # or fight
+    conditions: [stationary]          # or a mapping: {stationary: true, cover: false}
+    modifiers: {hit_mod: 1}           # the calc shoot modifier options, '_' or '-'
+    effects: [waaagh]
+    targets: [boyz, {name: intercessor-squad, models: 10}]
+    datasheets: [my-datasheets]       # folders, relative to the batch file
+    runs:
+      - name: rokkits                 # optional; made from the attacker when missing
+        attacker: {name: lootas, models: 10, loadout: rokkit-launchas}
+        # phase, conditions, modifiers, effects, edition, method, trials, seed, order,
+        # precision_target, target or targets may be given per run as well
+
+Schema checks are done by ``msgspec`` (as for datasheets); each run is validated on its own so
+that one bad run does not hide the others. Every error names the file, the line, the run and the
+field.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+PHASES = ("shooting", "fight")
+
+Plus = Annotated[int, msgspec.Meta(ge=2, le=6)]
+Reroll = Literal["ones", "fails", "all"]
+NameList = str | list[str]
+
+
+class BatchError(ValueError):
+    """A batch file that cannot be used at all (unreadable, malformed YAML, bad top level); the
+    message names the file (and the line, column and field where known)."""
+
+
+class RunFieldError(ValueError):
+    """One run of a batch is invalid: ``field`` is its dotted path inside the run (or None),
+    ``line`` the 1-based line of the batch file (or None)."""
+
+    def __init__(self, field: str | None, message: str, line: int | None = None):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+        self.line = line
+
+
+# ---------------------------------------------------------------------------------------------
+# Schema. Every field is optional (None: not given) so that run values can override defaults.
+
+
+class ConditionsSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """Battlefield conditions (the names of :class:`~wh40k_calc.selection.Conditions`)."""
+
+    half_range: bool | None = None
+    stationary: bool | None = None
+    charged: bool | None = None
+    cover: bool | None = None
+    objective: bool | None = None
+    overwatch: bool | None = None
+    indirect: bool | None = None
+    beyond_12: bool | None = None
+    disembarked: bool | None = None
+
+
+class ModifiersSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """Modifiers (the names of :class:`~wh40k_calc.selection.Modifiers`)."""
+
+    hit_mod: int | None = None
+    wound_mod: int | None = None
+    ap_mod: int | None = None
+    damage_mod: int | None = None
+    crit_hit: Plus | None = None
+    crit_wound: Plus | None = None
+    reroll_hits: Reroll | None = None
+    reroll_wounds: Reroll | None = None
+    reroll_damage: bool | None = None
+    invuln: Plus | None = None
+    fnp: Plus | None = None
+    fnp_mortal: Plus | None = None
+    save_mod: int | None = None
+    reroll_saves: Literal["ones", "fails"] | None = None
+    damage_reduction: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    half_damage: bool | None = None
+
+
+class UnitSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """An attacker or a target: datasheet name, size, named loadout, explicit weapons ('NAME
+    xN', attacker only), attached Leaders, allocation order (target only)."""
+
+    name: str
+    models: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    loadout: str | None = None
+    weapons: list[str] = []
+    leader: NameList = []
+    allocation: NameList | None = None
+
+
+class RunSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """One run: an attacker against one or more targets."""
+
+    attacker: str | UnitSpec
+    name: str | None = None
+    phase: Literal["shooting", "fight"] | None = None
+    target: str | UnitSpec | None = None
+    targets: list[str | UnitSpec] | None = None
+    conditions: ConditionsSpec | None = None
+    modifiers: ModifiersSpec | None = None
+    effects: list[str] | None = None
+    edition: Literal["10", "11", 10, 11] | None = None
+    method: Literal["exact", "sample", "both"] | None = None
+    trials: Annotated[int, msgspec.Meta(ge=1, le=100_000_000)] | None = None
+    seed: int | None = None
+    order: NameList | None = None
+    precision_target: Literal["leader", "bodyguard"] | None = None
+
+
+class DefaultsSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """The top level of a batch file: defaults shared by every run, and the runs (validated one
+    by one with :class:`RunSpec`)."""
+
+    runs: Annotated[list[Any], msgspec.Meta(min_length=1)]
+    title: str | None = None
+    phase: Literal["shooting", "fight"] | None = None
+    targets: list[str | UnitSpec] | None = None
+    conditions: ConditionsSpec | None = None
+    modifiers: ModifiersSpec | None = None
+    effects: list[str] | None = None
+    edition: Literal["10", "11", 10, 11] | None = None
+    method: Literal["exact", "sample", "both"] | None = None
+    trials: Annotated[int, msgspec.Meta(ge=1, le=100_000_000)] | None = None
+    seed: int | None = None
+    order: NameList | None = None
+    precision_target: Literal["leader", "bodyguard"] | None = None
+    datasheets: list[str] = []
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+
+
+@dataclass
+class RawRun:
+    """One entry of ``runs`` as written: its index, data and line (1-based)."""
+
+    index: int
+    data: Any
+    line: int | None
+
+    @property
+    def label(self) -> str:
+        """The run's ``name`` if it has a usable one, else ``runs[i]``."""
+        if isinstance(self.data, dict) and isinstance(self.data.get("name"), str):
+            return self.data["name"]
+        return f"runs[{self.index}]"
+
+
+@dataclass
+class Batch:
+    """A loaded batch file: ``defaults`` (validated), the ``runs`` (not yet validated), the YAML
+    node tree (for line numbers) and the datasheet folders it names (absolute)."""
+
+    path: Path
+    defaults: DefaultsSpec
+    runs: list[RawRun]
+    node: Any
+    datasheets: list[Path]
+
+    def line_of(self, parts: list[str | int], run: RawRun | None = None) -> int | None:
+        """The line of the field at ``parts`` (keys and indexes) inside ``run`` (or the top
+        level); the deepest part that exists when the field itself does not."""
+        node = self.node
+        if run is not None:
+            node = _child(node, "runs")
+            node = _child(node, run.index) if node is not None else None
+            if node is None:
+                return run.line
+        return _line_in(node, parts)
+
+
+def _child(node: Any, key: str | int) -> Any:
+    import yaml
+
+    if isinstance(node, yaml.MappingNode) and isinstance(key, str):
+        for k, v in node.value:
+            if isinstance(k, yaml.ScalarNode) and _norm_key(k.value) == _norm_key(key):
+                return v
+    if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+        return node.value[key]
+    return None
+
+
+def _line_in(node: Any, parts: list[str | int]) -> int | None:
+    if node is None:
+        return None
+    line = node.start_mark.line + 1
+    for p in parts:
+        node = _child(node, p)
+        if node is None:
+            break
+        line = node.start_mark.line + 1
+    return line
+
+
+def _norm_key(key: str) -> str:
+    return key.replace("-", "_")
+
+
+def _normalise(data: Any) -> Any:
+    """Accept ``half-range`` for ``half_range`` in condition and modifier mappings, and a list
+    of names for ``conditions``."""
+    if not isinstance(data, dict):
+        return data
+    out = dict(data)
+    cond = out.get("conditions")
+    if isinstance(cond, list) and all(isinstance(c, str) for c in cond):
+        out["conditions"] = {_norm_key(c.strip()): True for c in cond}
+    elif isinstance(cond, dict):
+        out["conditions"] = {_norm_key(str(k)): v for k, v in cond.items()}
+    mods = out.get("modifiers")
+    if isinstance(mods, dict):
+        out["modifiers"] = {_norm_key(str(k)): v for k, v in mods.items()}
+    if "precision-target" in out and "precision_target" not in out:
+        out["precision_target"] = out.pop("precision-target")
+    return out
+
+
+_AT = re.compile(r" - at `\$(.*)`$")
+_PART = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+
+
+def split_msgspec_error(exc: msgspec.ValidationError) -> tuple[str | None, list[str | int], str]:
+    """(dotted field, path parts, message without the location) of a msgspec error."""
+    msg = str(exc)
+    m = _AT.search(msg)
+    if not m:
+        return None, [], msg
+    parts: list[str | int] = []
+    for key, idx in _PART.findall(m.group(1)):
+        parts.append(int(idx) if idx else key)
+    field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")
+    return field or None, parts, msg[: m.start()]
+
+
+def load_batch(path: Path) -> Batch:
+    """Read a batch file and validate its top level.
+
+    Args:
+        path: the YAML file.
+
+    Returns:
+        The :class:`Batch`; its runs are validated later, one by one, by :func:`parse_run`.
+
+    Raises:
+        BatchError: unreadable file, malformed YAML (with line and column), not a mapping,
+            an invalid top-level field (named, with its line), or no runs.
+    """
+    import yaml
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BatchError(f"{path}: batch file not found") from None
+    except IsADirectoryError:
+        raise BatchError(f"{path}: is a folder, not a batch file") from None
+    except OSError as exc:
+        raise BatchError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise BatchError(f"{path}: not UTF-8 text") from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        ctx, cmark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+        if ctx and cmark:
+            problem += f" ({ctx} at line {cmark.line + 1}, column {cmark.column + 1})"
+        raise BatchError(f"{path}: malformed YAML: {where}{problem}") from None
+    if data is None:
+        raise BatchError(f"{path}: the batch file is empty (it needs a list of runs)")
+    if not isinstance(data, dict):
+        raise BatchError(f"{path}: expected a mapping with 'runs' (and defaults) at the top level")
+    try:
+        defaults = msgspec.convert(_normalise(data), DefaultsSpec, strict=True)
+    except msgspec.ValidationError as exc:
+        field, parts, msg = split_msgspec_error(exc)
+        line = _line_in(node, parts) if parts else None
+        loc = f":{line}" if line else ""
+        raise BatchError(f"{path}{loc}: {field + ': ' if field else ''}{msg}") from None
+    runs_node = _child(node, "runs")
+    runs = []
+    for i, item in enumerate(defaults.runs):
+        item_node = _child(runs_node, i) if runs_node is not None else None
+        runs.append(RawRun(i, item, item_node.start_mark.line + 1 if item_node else None))
+    folders = []
+    for i, d in enumerate(defaults.datasheets):
+        p = Path(d).expanduser()
+        if not p.is_absolute():
+            p = path.parent / p
+        if not p.is_dir():
+            line = _line_in(node, ["datasheets", i])
+            raise BatchError(
+                f"{path}{f':{line}' if line else ''}: datasheets[{i}]: folder {d!r} does not exist"
+            )
+        folders.append(p)
+    return Batch(path, defaults, runs, node, folders)
+
+
+def parse_run(batch: Batch, raw: RawRun) -> RunSpec:
+    """Validate one run of ``batch``.
+
+    Raises:
+        RunFieldError: naming the field (dotted path inside the run) and its line.
+    """
+    if not isinstance(raw.data, dict):
+        raise RunFieldError(
+            None,
+            "expected a mapping with at least 'attacker' (and 'name', 'targets', ...)",
+            raw.line,
+        )
+    try:
+        return msgspec.convert(_normalise(raw.data), RunSpec, strict=True)
+    except msgspec.ValidationError as exc:
+        field, parts, msg = split_msgspec_error(exc)
+        raise RunFieldError(field, msg, batch.line_of(parts, raw)) from None
+
+
+def names(value: str | list[str] | None) -> tuple[str, ...]:
+    """A name list written either as a list or as a comma-separated string."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return tuple(n.strip() for n in value.split(",") if n.strip())
+    return tuple(v.strip() for v in value if v.strip())

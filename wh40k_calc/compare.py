@@ -1,0 +1,1070 @@
+"""``calc compare``: many activations side by side, from a batch file or from the command line.
+
+``calc compare BATCH.yaml`` runs every run of a batch file (:mod:`wh40k_calc.batch`) against its
+targets; ``calc compare lootas --loadout default --loadout rokkit-launchas --target boyz`` crosses
+attackers, sizes, loadouts and targets. Each (run, target) pair is one :class:`Row`, resolved
+exactly like ``calc shoot``/``calc fight`` (same Selection, same ``resolve``), so the numbers are
+those of the single commands. Output: a rich table grouped by target and sorted, ``--json`` (a
+list of contract objects with ``"run"``) or ``--csv``.
+"""
+
+import csv
+import json
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from .batch import (
+    Batch,
+    BatchError,
+    RawRun,
+    RunFieldError,
+    RunSpec,
+    UnitSpec,
+    load_batch,
+    names,
+    parse_run,
+)
+from .datasheet import Datasheet, DatasheetError, norm_name
+from .selection import Conditions, Modifiers, Selection, SelectionError, UnitChoice
+
+if TYPE_CHECKING:
+    from .catalog import Catalog
+
+SORT_LABELS = {
+    "models": "models destroyed",
+    "damage": "expected damage",
+    "wipe": "P(wipe)",
+    "efficiency": "points destroyed per 100 points",
+    "losses": "Hazardous losses, fewest first",
+}
+SHORT_LABELS = {
+    "damage": "Damage",
+    "models": "Models",
+    "wipe": "Wipe",
+    "efficiency": "Pts/100",
+    "losses": "Losses",
+}
+LOWER_IS_BETTER = frozenset({"losses"})
+CSV_COLUMNS = (
+    "run",
+    "target",
+    "target_models",
+    "target_loadout",
+    "target_points",
+    "attacker",
+    "attacker_models",
+    "attacker_points",
+    "phase",
+    "edition",
+    "method",
+    "damage",
+    "models_destroyed",
+    "p_wipe",
+    "points_per_100",
+    "attacker_losses",
+    "best",
+)
+USER_ERRORS: tuple[type[Exception], ...] = (DatasheetError, SelectionError, LookupError, ValueError)
+
+
+class SortKey(StrEnum):
+    models = "models"
+    damage = "damage"
+    wipe = "wipe"
+    efficiency = "efficiency"
+    losses = "losses"
+
+
+# ---------------------------------------------------------------------------------------------
+# Jobs, rows and errors
+
+
+@dataclass(frozen=True)
+class Job:
+    """One (run, target) activation to resolve: the run's name, the Selection, the engine
+    settings, and for error messages a label for the target and the batch file and line."""
+
+    run: str
+    selection: Selection
+    method: str = "exact"
+    trials: int = 100_000
+    seed: int = 40_000
+    target_label: str = ""
+    source: str | None = None
+    line: int | None = None
+
+
+@dataclass
+class RunError:
+    """A run (or one of its targets) that could not be resolved.
+
+    ``run`` is the run's name (None for the batch as a whole), ``field`` the field at fault
+    (dotted, inside the run), ``source``/``line`` the batch file and line when known.
+    """
+
+    run: str | None
+    message: str
+    field: str | None = None
+    source: str | None = None
+    line: int | None = None
+    target: str | None = None
+
+    def __str__(self) -> str:
+        loc = ""
+        if self.source:
+            loc = f"{self.source}:{self.line}: " if self.line else f"{self.source}: "
+        who = f"run {self.run!r}" if self.run is not None else ""
+        if self.target:
+            who += f" against {self.target}"
+        head = f"{who}: " if who else ""
+        fld = f"{self.field}: " if self.field else ""
+        return f"{loc}{head}{fld}{self.message}"
+
+
+@dataclass
+class Row:
+    """One resolved (run, target): the contract object (``report.to_json`` plus ``"run"``) and
+    the figures compared (see :func:`row_figures`)."""
+
+    job: Job
+    result: dict[str, Any]
+    figures: dict[str, float | None]
+
+    @property
+    def target_key(self) -> tuple:
+        """What makes two rows' targets the same (name with Leaders, size, loadout, allocation)."""
+        t = self.job.selection.target
+        return (
+            self.result["target"]["name"],
+            self.result["target"]["models"],
+            norm_name(t.loadout) if t.loadout and norm_name(t.loadout) != "default" else "",
+            self.job.selection.allocation,
+        )
+
+
+def row_figures(obj: dict[str, Any]) -> dict[str, float | None]:
+    """The compared figures of one contract object (``report.to_json``).
+
+    Returns a dict with ``damage`` (expected damage), ``models`` (expected models destroyed),
+    ``wipe`` (P(every target model destroyed): the last kill-table entry), ``efficiency``
+    (target points destroyed per 100 points of attacker: the target's points per model times
+    expected models destroyed, over the attacker's points, times 100; None for a 0-point
+    attacker) and ``losses`` (the attacker's expected models lost to Hazardous).
+    """
+    models = float(obj["expected"]["models_destroyed"])
+    kill = obj["kill_table"]
+    att_pts = float(obj["attacker"]["points"])
+    tgt = obj["target"]
+    per_model = float(tgt["points"]) / tgt["models"] if tgt["models"] else 0.0
+    eff = round(per_model * models / att_pts * 100, 6) if att_pts > 0 else None
+    return {
+        "damage": float(obj["expected"]["damage"]),
+        "models": models,
+        "wipe": float(kill[-1]["at_least"]) if kill else 0.0,
+        "efficiency": eff,
+        "losses": float(obj["attacker_losses"]["models_destroyed"]),
+    }
+
+
+def run_job(job: Job, progress: Callable[[int, int], None] | None = None) -> Row:
+    """Resolve one job and build its row.
+
+    Raises:
+        SelectionError, LookupError, ValueError, DatasheetError: as ``resolve`` does.
+    """
+    from .report import to_json
+    from .resolve import resolve
+
+    result = resolve(job.selection, job.method, job.trials, job.seed, progress)
+    obj = {"run": job.run, **to_json(result)}
+    return Row(job, obj, row_figures(obj))
+
+
+def run_jobs(
+    items: Iterable[Job | RunError],
+    strict: bool = False,
+    tick: Callable[[], None] | None = None,
+) -> tuple[list[Row], list[RunError]]:
+    """Resolve every job in order; errors (given or raised) are collected, not raised.
+
+    Args:
+        items: jobs and the errors found while building them, in batch order.
+        strict: stop at the first error (it is the last item of the returned errors).
+        tick: called after each item (a progress bar).
+
+    Returns:
+        (rows, errors).
+    """
+    rows: list[Row] = []
+    errors: list[RunError] = []
+    for item in items:
+        if isinstance(item, RunError):
+            errors.append(item)
+        else:
+            try:
+                rows.append(run_job(item))
+            except USER_ERRORS as exc:
+                errors.append(
+                    RunError(
+                        item.run,
+                        _message(exc),
+                        source=item.source,
+                        line=item.line,
+                        target=item.target_label,
+                    )
+                )
+        if tick is not None:
+            tick()
+        if strict and errors:
+            break
+    return rows, errors
+
+
+def _message(exc: BaseException) -> str:
+    if isinstance(exc, KeyError) and exc.args:  # KeyError's str() adds quotes
+        return str(exc.args[0])
+    return str(exc)
+
+
+# ---------------------------------------------------------------------------------------------
+# Building jobs: shared by batch files and command-line options
+
+
+class _Lookup:
+    """Catalog look-ups cached for one compare (``Catalog.find`` lists files on every call)."""
+
+    def __init__(self, cat: "Catalog"):
+        self.cat = cat
+        self.cache: dict[str, Datasheet | Exception] = {}
+
+    def find(self, name: str) -> Datasheet:
+        key = norm_name(name)
+        if key not in self.cache:
+            try:
+                self.cache[key] = self.cat.find(name)
+            except USER_ERRORS as exc:
+                self.cache[key] = exc
+        hit = self.cache[key]
+        if isinstance(hit, Exception):
+            raise hit
+        return hit
+
+
+class _FieldError(Exception):
+    def __init__(self, parts: list[str | int], message: str):
+        super().__init__(message)
+        self.parts = parts
+        self.message = message
+
+
+def _dotted(parts: list[str | int]) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")
+
+
+def _check_loadout(ds: Datasheet, loadout: str | None) -> None:
+    from .catalog import suggest_names
+
+    if loadout is None or norm_name(loadout) == "default":
+        return
+    if any(norm_name(k) == norm_name(loadout) for k in ds.loadouts):
+        return
+    choices = ["default", *ds.loadouts]
+    hint = suggest_names(loadout, choices)
+    raise SelectionError(
+        f"{ds.name} has no loadout {loadout!r}"
+        + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
+        + f" (loadouts: {', '.join(choices)})"
+    )
+
+
+def has_loadout(ds: Datasheet, loadout: str | None) -> bool:
+    """True when ``loadout`` is None, ``default`` or one of ``ds``'s named loadouts."""
+    try:
+        _check_loadout(ds, loadout)
+    except SelectionError:
+        return False
+    return True
+
+
+def _unit_choice(look: _Lookup, spec: UnitSpec, role: str, base: list[str | int]) -> UnitChoice:
+    """The UnitChoice for ``spec``, checked field by field (``_FieldError`` names the field
+    under ``base``), then as a whole with ``units.build_unit``."""
+    from .catalog import UnknownUnitError
+    from .units import build_unit, parse_weapon_spec, pick_size
+
+    def at(*more: str | int) -> list[str | int]:
+        return [*base, *more]
+
+    try:
+        ds = look.find(spec.name)
+    except (UnknownUnitError, DatasheetError) as exc:
+        raise _FieldError(at("name"), str(exc)) from None
+    try:
+        pick_size(ds, spec.models, role)
+    except SelectionError as exc:
+        raise _FieldError(at("models"), str(exc)) from None
+    try:
+        _check_loadout(ds, spec.loadout)
+    except SelectionError as exc:
+        raise _FieldError(at("loadout"), str(exc)) from None
+    if spec.weapons and role == "target":
+        raise _FieldError(at("weapons"), "weapons are for the attacker; give the target a loadout")
+    if spec.allocation is not None and role == "attacker":
+        raise _FieldError(at("allocation"), "allocation is the target's model order")
+    weapons = []
+    for i, text in enumerate(spec.weapons):
+        try:
+            wname, count = parse_weapon_spec(text)
+        except SelectionError as exc:
+            raise _FieldError(at("weapons", i), str(exc)) from None
+        if ds.weapon(wname) is None:
+            from .catalog import suggest_names
+
+            hint = suggest_names(wname, [w.name for w in ds.weapons])
+            raise _FieldError(
+                at("weapons", i),
+                f"{ds.name} has no weapon {wname!r}"
+                + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
+                + f" (weapons: {', '.join(w.name for w in ds.weapons)})",
+            )
+        weapons.append((wname, count))
+    leaders = []
+    for i, lname in enumerate(names(spec.leader)):
+        try:
+            leaders.append(look.find(lname))
+        except (UnknownUnitError, DatasheetError) as exc:
+            raise _FieldError(
+                at("leader", i) if isinstance(spec.leader, list) else at("leader"), str(exc)
+            ) from None
+    choice = UnitChoice(ds, spec.models, spec.loadout, tuple(weapons), tuple(leaders))
+    try:
+        build_unit(choice, role)
+    except SelectionError as exc:
+        raise _FieldError(base, str(exc)) from None
+    return choice
+
+
+def _check_effects(effects: list[str]) -> None:
+    from .effects import lookup
+
+    for i, name in enumerate(effects):
+        bare = name.split(":", 1)[1] if ":" in name else name
+        try:
+            lookup(bare.strip())
+        except LookupError as exc:
+            raise _FieldError(["effects", i], str(exc)) from None
+
+
+def _merge(cls: type, *specs: Any) -> Any:
+    """The dataclass ``cls`` (Conditions or Modifiers) from its defaults overridden, field by
+    field, by each spec's non-None values in turn."""
+    values = {}
+    for f in fields(cls):
+        for spec in specs:
+            v = getattr(spec, f.name, None) if spec is not None else None
+            if v is not None:
+                values[f.name] = v
+    return cls(**values)
+
+
+def _unit_spec(value: str | UnitSpec) -> UnitSpec:
+    return UnitSpec(name=value) if isinstance(value, str) else value
+
+
+def _auto_name(spec: UnitSpec) -> str:
+    parts = [spec.name]
+    if spec.models is not None:
+        parts.append(f"x{spec.models}")
+    if spec.loadout:
+        parts.append(spec.loadout)
+    if spec.weapons:
+        parts.append(" + ".join(spec.weapons))
+    leaders = names(spec.leader)
+    if leaders:
+        parts.append("led by " + " and ".join(leaders))
+    return " ".join(parts)
+
+
+def _target_label(spec: UnitSpec) -> str:
+    text = spec.name if spec.models is None else f"{spec.models} {spec.name}"
+    if spec.loadout:
+        text += f" ({spec.loadout})"
+    if names(spec.leader):
+        text += " led by " + " and ".join(names(spec.leader))
+    return text
+
+
+@dataclass
+class Overrides:
+    """Command-line settings that override a batch file's (None: keep the file's)."""
+
+    edition: str | None = None
+    method: str | None = None
+    trials: int | None = None
+    seed: int | None = None
+
+
+def jobs_from_batch(
+    batch: Batch, cat: "Catalog", overrides: Overrides | None = None
+) -> list[Job | RunError]:
+    """Every (run, target) job of a loaded batch, with an error in place of each bad run (or bad
+    target of a run), in batch order.
+
+    Args:
+        batch: from :func:`wh40k_calc.batch.load_batch`.
+        cat: where datasheets are looked up.
+        overrides: command-line settings that win over the file's.
+    """
+    look = _Lookup(cat)
+    ov = overrides or Overrides()
+    d = batch.defaults
+    src = str(batch.path)
+    out: list[Job | RunError] = []
+    seen: dict[str, int] = {}
+    auto: dict[str, int] = {}
+    for raw in batch.runs:
+
+        def err(
+            message: str,
+            parts: list[str | int] | None = None,
+            target: str | None = None,
+            top: bool = False,
+            name: str = raw.label,
+            raw: RawRun = raw,
+        ) -> RunError:
+            line = None
+            if parts is not None:
+                line = batch.line_of(parts, None if top else raw)
+            return RunError(
+                name,
+                message,
+                (("(top level) " if top else "") + _dotted(parts)) if parts else None,
+                src,
+                line or raw.line,
+                target,
+            )
+
+        try:
+            spec = parse_run(batch, raw)
+        except RunFieldError as exc:
+            out.append(RunError(raw.label, exc.message, exc.field, src, exc.line or raw.line))
+            continue
+        attacker = _unit_spec(spec.attacker)
+        if spec.name is not None:
+            name = spec.name
+            if name in seen:
+                out.append(err(f"name used by runs[{seen[name]}] as well", ["name"], name=name))
+                continue
+        else:
+            name = _auto_name(attacker)
+            auto[name] = auto.get(name, 0) + 1
+            if auto[name] > 1 or name in seen:
+                name = f"{name} #{auto[name]}"
+        seen[name] = raw.index
+        if spec.target is not None and spec.targets is not None:
+            out.append(err("give 'target' or 'targets', not both", ["targets"], name=name))
+            continue
+        if spec.target is not None:
+            targets = [(["target"], _unit_spec(spec.target), False)]
+        elif spec.targets is not None:
+            targets = [(["targets", j], _unit_spec(t), False) for j, t in enumerate(spec.targets)]
+        elif d.targets:
+            targets = [(["targets", j], _unit_spec(t), True) for j, t in enumerate(d.targets)]
+        else:
+            out.append(
+                err(
+                    "no target: give 'target' or 'targets' in the run, or 'targets' at the top",
+                    ["attacker"],
+                    name=name,
+                )
+            )
+            continue
+        if not targets:
+            out.append(err("'targets' is empty", ["targets"], name=name))
+            continue
+        effects = spec.effects if spec.effects is not None else (d.effects or [])
+        try:
+            _check_effects(effects)
+            att = _unit_choice(look, attacker, "attacker", ["attacker"])
+        except _FieldError as exc:
+            top = spec.effects is None and exc.parts[:1] == ["effects"]
+            if isinstance(spec.attacker, str) and exc.parts[:1] == ["attacker"]:
+                exc.parts = ["attacker"]
+            out.append(err(exc.message, exc.parts, name=name, top=top))
+            continue
+        edition = ov.edition or str(spec.edition or d.edition or "10")
+        method = ov.method or spec.method or d.method or "exact"
+        trials = ov.trials or spec.trials or d.trials or 100_000
+        seed = next(s for s in (ov.seed, spec.seed, d.seed, 40_000) if s is not None)
+        order_spec = spec.order if spec.order is not None else d.order
+        order: tuple[str, ...] | str | None = None
+        if isinstance(order_spec, str) and order_spec.strip().lower() == "best":
+            order = "best"
+        elif order_spec is not None:
+            order = names(order_spec) or None
+        for parts, tspec, top in targets:
+            label = _target_label(tspec)
+            try:
+                tgt = _unit_choice(look, tspec, "target", list(parts))
+            except _FieldError as exc:
+                if isinstance(_raw_target(spec, d, parts, top), str):
+                    exc.parts = list(parts)
+                out.append(err(exc.message, exc.parts, target=label, top=top, name=name))
+                continue
+            sel = Selection(
+                phase=spec.phase or d.phase or "shooting",
+                attacker=att,
+                target=tgt,
+                conditions=_merge(Conditions, d.conditions, spec.conditions),
+                modifiers=_merge(Modifiers, d.modifiers, spec.modifiers),
+                effects=tuple(effects),
+                edition=edition,
+                order=order,
+                allocation=names(tspec.allocation) or None,
+                precision_target=spec.precision_target or d.precision_target or "leader",
+            )
+            out.append(Job(name, sel, method, trials, seed, label, src, raw.line))
+    return out
+
+
+def _raw_target(spec: RunSpec, d: Any, parts: list[str | int], top: bool) -> Any:
+    if parts == ["target"]:
+        return spec.target
+    j = parts[1]
+    assert isinstance(j, int)
+    return (d.targets if top else spec.targets)[j]
+
+
+def jobs_from_options(
+    cat: "Catalog",
+    attackers: list[str],
+    targets: list[str],
+    *,
+    loadouts: list[str] | None = None,
+    models: list[int] | None = None,
+    leaders: list[str] | None = None,
+    phase: str = "shooting",
+    conditions: Conditions | None = None,
+    effects: list[str] | None = None,
+    edition: str = "10",
+    method: str = "exact",
+    trials: int = 100_000,
+    seed: int = 40_000,
+) -> list[Job | RunError]:
+    """The jobs of ``calc compare ATTACKER... --target T...``: attackers × sizes × loadouts ×
+    targets. A run is named by what varies between runs (attacker, ``xN`` size, loadout), or
+    from its attacker when nothing does.
+
+    With several attackers, a loadout is only crossed with the attackers that have it (a
+    loadout none of them has is an error). ``leaders`` are attached to every attacker.
+    """
+    look = _Lookup(cat)
+    out: list[Job | RunError] = []
+    try:
+        _check_effects(list(effects or []))
+    except _FieldError as exc:
+        return [RunError(None, exc.message, "--effect")]
+    sheets: dict[str, Datasheet] = {}
+    for a in dict.fromkeys(attackers):  # each unknown name reported once
+        try:
+            sheets[a] = look.find(a)
+        except USER_ERRORS as exc:
+            out.append(RunError(None, str(exc), "attacker"))
+    choices: dict[str, UnitChoice] = {}
+    for t in dict.fromkeys(targets):
+        try:
+            choices[t] = _unit_choice(look, UnitSpec(name=t), "target", [])
+        except _FieldError as exc:
+            out.append(RunError(None, exc.message, f"--target {t}"))
+    loadout_list: list[str | None] = list(loadouts) if loadouts else [None]
+    model_list: list[int | None] = list(models) if models else [None]
+    known = {lo for lo in loadout_list if any(has_loadout(ds, lo) for ds in sheets.values())}
+    for a in attackers:
+        if a not in sheets:
+            continue
+        for m in model_list:
+            for lo in loadout_list:
+                if len(attackers) > 1 and lo in known and not has_loadout(sheets[a], lo):
+                    continue
+                spec = UnitSpec(name=a, models=m, loadout=lo, leader=list(leaders or []))
+                varying = [
+                    part
+                    for part, many in (
+                        (a, len(attackers) > 1),
+                        (f"x{m}", len(model_list) > 1),
+                        (lo, len(loadout_list) > 1),
+                    )
+                    if many
+                ]
+                name = " ".join(str(p) for p in varying) or _auto_name(spec)
+                try:
+                    att = _unit_choice(look, spec, "attacker", [])
+                except _FieldError as exc:
+                    out.append(RunError(name, exc.message))
+                    continue
+                for t in targets:
+                    if t not in choices:
+                        continue
+                    sel = Selection(
+                        phase=phase,
+                        attacker=att,
+                        target=choices[t],
+                        conditions=conditions or Conditions(),
+                        effects=tuple(effects or ()),
+                        edition=edition,
+                    )
+                    out.append(Job(name, sel, method, trials, seed, t))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Output
+
+
+def group_rows(rows: list[Row], key: str) -> list[list[Row]]:
+    """Rows grouped by target (groups in order of first appearance), each group sorted best
+    first by ``key`` (one of SORT_LABELS; ``losses``: fewest first; None last; ties keep
+    batch order)."""
+    groups: dict[tuple, list[Row]] = {}
+    for r in rows:
+        groups.setdefault(r.target_key, []).append(r)
+    sign = 1.0 if key in LOWER_IS_BETTER else -1.0
+
+    def order(r: Row) -> tuple[int, float]:
+        v = r.figures[key]
+        return (1, 0.0) if v is None else (0, sign * v)
+
+    return [sorted(g, key=order) for g in groups.values()]
+
+
+def best_rows(group: list[Row], key: str) -> set[int]:
+    """Indexes (in ``group``) of the best rows by ``key``; empty when every row ties."""
+    values = [r.figures[key] for r in group]
+    known = [v for v in values if v is not None]
+    if len(group) < 2 or not known:
+        return set()
+    best = min(known) if key in LOWER_IS_BETTER else max(known)
+    idx = {i for i, v in enumerate(values) if v is not None and abs(v - best) <= 1e-9}
+    return set() if len(idx) == len(group) else idx
+
+
+def _attacker_text(o: dict[str, Any]) -> str:
+    a = o["attacker"]
+    return f"{a['models']} {a['name']} ({a['points']:g} pts)"
+
+
+def render_table(rows: list[Row], key: str, console: Any, title: str | None = None) -> None:
+    """Print the comparison table (rich) on ``console``: a section per target, sorted by
+    ``key``, the best row(s) of each target in bold green, a bar for the sort column; then the
+    rules not modelled and the notes (each once).
+
+    What every row shares (phase, edition, method, attacker) goes in the title; what differs
+    gets a column.
+    """
+    from rich import box
+    from rich.bar import Bar
+    from rich.table import Table
+    from rich.text import Text
+
+    groups = group_rows(rows, key)
+    varying = {
+        "Phase": lambda o: o["phase"],
+        "Edition": lambda o: o["edition"],
+        "Method": lambda o: o["method"],
+        "Attacker": _attacker_text,
+    }
+    first = rows[0].result
+    common, columns = [], []
+    for label, get in varying.items():
+        if len({get(r.result) for r in rows}) > 1:
+            columns.append((label, get))
+        elif label == "Edition":
+            common.append(f"edition {get(first)}")
+        else:
+            common.append(get(first))
+    heading = " · ".join([title or "Comparison", *common])
+    table = Table(
+        title=f"{heading}\nby target, sorted by {SORT_LABELS[key]}; best in bold",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    table.add_column("Run", overflow="fold")
+    for label, _ in columns:
+        table.add_column(label, overflow="fold")
+    for label in SHORT_LABELS.values():
+        table.add_column(label, justify="right", no_wrap=True)
+    table.add_column(SHORT_LABELS[key], width=10, no_wrap=True)
+    blank = [""] * (len(columns) + len(SHORT_LABELS) + 1)
+    for gi, group in enumerate(groups):
+        if gi:
+            table.add_section()
+        t = group[0].result["target"]
+        table.add_row(Text(f"{t['models']} {t['name']} · {t['points']:g} pts", "bold"), *blank)
+        best = best_rows(group, key)
+        values = [r.figures[key] or 0.0 for r in group]
+        scale = max(max(values), 1e-12)
+        for i, r in enumerate(group):
+            o, f = r.result, r.figures
+            eff = f["efficiency"]
+            value = f[key] or 0.0
+            table.add_row(
+                f"  {r.job.run}",
+                *(get(o) for _, get in columns),
+                f"{f['damage']:.2f}",
+                f"{f['models']:.3f}",
+                f"{100 * f['wipe']:.1f}%",
+                "—" if eff is None else f"{eff:.1f}",
+                f"{f['losses']:.3f}",
+                Bar(scale, 0.0, min(value, scale), color="red" if key == "losses" else "green"),
+                style="bold green" if i in best else None,
+            )
+    console.print(table)
+    console.print(
+        Text(
+            "Models: expected models destroyed · Wipe: P(every model destroyed) · Pts/100: "
+            "target points destroyed per 100 points of attacker · Losses: attacker models "
+            "expected lost to Hazardous · bars: relative to the highest of each target",
+            style="dim",
+        )
+    )
+    seen: set[str] = set()
+    for r in rows:
+        for n in r.result["not_modelled"]:
+            if n not in seen:
+                seen.add(n)
+                console.print(Text.assemble(("Not modelled: ", "yellow"), n))
+    for r in rows:
+        for n in r.result["notes"]:
+            if n not in seen:
+                seen.add(n)
+                console.print(Text.assemble(("Note: ", "dim"), n))
+
+
+def csv_records(rows: list[Row], key: str) -> list[dict[str, Any]]:
+    """The table's rows as CSV_COLUMNS records, grouped and sorted as the table is."""
+    out = []
+    for group in group_rows(rows, key):
+        best = best_rows(group, key)
+        for i, r in enumerate(group):
+            o, f = r.result, r.figures
+            out.append(
+                {
+                    "run": r.job.run,
+                    "target": o["target"]["name"],
+                    "target_models": o["target"]["models"],
+                    "target_loadout": r.job.selection.target.loadout or "",
+                    "target_points": o["target"]["points"],
+                    "attacker": o["attacker"]["name"],
+                    "attacker_models": o["attacker"]["models"],
+                    "attacker_points": o["attacker"]["points"],
+                    "phase": o["phase"],
+                    "edition": o["edition"],
+                    "method": o["method"],
+                    "damage": f["damage"],
+                    "models_destroyed": f["models"],
+                    "p_wipe": f["wipe"],
+                    "points_per_100": "" if f["efficiency"] is None else f["efficiency"],
+                    "attacker_losses": f["losses"],
+                    "best": "yes" if i in best else "",
+                }
+            )
+    return out
+
+
+def write_csv(rows: list[Row], key: str, fh: IO[str]) -> None:
+    """Write the comparison as CSV (header CSV_COLUMNS) to an open text file."""
+    writer = csv.DictWriter(fh, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(csv_records(rows, key))
+
+
+class _RowProgress:
+    """A transient rich progress bar on stderr, shown once the batch has run for 0.3 s."""
+
+    def __init__(self, total: int):
+        self.total = total
+        self.done = 0
+        self.start = time.monotonic()
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __call__(self) -> None:
+        self.done += 1
+        if self.bar is None:
+            if time.monotonic() - self.start < 0.3 or self.done >= self.total:
+                return
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self.bar = Progress(console=Console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("comparing", total=self.total, completed=self.done)
+        self.bar.update(self.task, completed=self.done)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+def _print_errors(errors: list[RunError]) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+
+    con = Console(stderr=True, highlight=False, soft_wrap=True)
+    for e in errors:
+        con.print(f"[bold red]error:[/bold red] {escape(str(e))}")
+
+
+def _is_batch(arg: str) -> bool:
+    p = Path(arg)
+    return p.suffix.lower() in (".yaml", ".yml") or (p.is_file() and ("/" in arg or "\\" in arg))
+
+
+# ---------------------------------------------------------------------------------------------
+# The command
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``compare`` command to ``app`` (called by ``wh40k_calc.cli``)."""
+    from .cli import DatasheetsOpt, Edition, Method, catalog, fail
+
+    def compare(
+        what: Annotated[
+            list[str],
+            typer.Argument(
+                metavar="BATCH.yaml | ATTACKER...",
+                help="A batch file, or attacking units (datasheet names) to cross with "
+                "--loadout, --models and --target.",
+            ),
+        ],
+        target: Annotated[
+            list[str] | None,
+            typer.Option("--target", "-t", help="Target unit (repeatable)."),
+        ] = None,
+        loadout: Annotated[
+            list[str] | None,
+            typer.Option("--loadout", help="Named loadout of the attacker (repeatable)."),
+        ] = None,
+        models: Annotated[
+            list[int] | None,
+            typer.Option("--models", help="Attacking unit size (repeatable; a listed size)."),
+        ] = None,
+        leader: Annotated[
+            list[str] | None,
+            typer.Option("--leader", help="Leader attached to each attacker (repeatable)."),
+        ] = None,
+        fight: Annotated[
+            bool, typer.Option("--fight", help="Melee (the Fight phase) instead of shooting.")
+        ] = False,
+        half_range: Annotated[
+            bool, typer.Option("--half-range", help="Target within half range (Rapid Fire, Melta).")
+        ] = False,
+        stationary: Annotated[
+            bool, typer.Option("--stationary", help="Attacker Remained Stationary (Heavy).")
+        ] = False,
+        charged: Annotated[
+            bool, typer.Option("--charged", help="Attacker made a Charge move this turn.")
+        ] = False,
+        cover: Annotated[
+            bool, typer.Option("--cover", help="Target has the Benefit of Cover.")
+        ] = False,
+        objective: Annotated[
+            bool, typer.Option("--objective", help="Target within range of an objective marker.")
+        ] = False,
+        overwatch: Annotated[
+            bool, typer.Option("--overwatch", help="Snap shooting: only unmodified 6s hit.")
+        ] = False,
+        indirect: Annotated[
+            bool, typer.Option("--indirect", help="Target not visible: [INDIRECT FIRE] only.")
+        ] = False,
+        beyond_12: Annotated[
+            bool, typer.Option("--beyond-12", help='Target more than 12" away (Conversion).')
+        ] = False,
+        disembarked: Annotated[
+            bool,
+            typer.Option("--disembarked", help="Attacker disembarked from a TRANSPORT this turn."),
+        ] = False,
+        effect: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--effect",
+                "-e",
+                help="Named rule or stratagem (repeatable; `calc effects`). "
+                "Prefix 'attacker:' or 'target:' to pick a side.",
+            ),
+        ] = None,
+        edition: Annotated[
+            Edition | None,
+            typer.Option(help="Rules edition (default 10; overrides a batch file's)."),
+        ] = None,
+        method: Annotated[
+            Method | None,
+            typer.Option(help="exact (default), sample or both; overrides a batch file's."),
+        ] = None,
+        trials: Annotated[
+            int | None,
+            typer.Option(min=1, max=100_000_000, help="Sampler trials (default 100000)."),
+        ] = None,
+        seed: Annotated[int | None, typer.Option(help="Sampler seed (default 40000).")] = None,
+        datasheets: DatasheetsOpt = None,
+        sort: Annotated[
+            SortKey, typer.Option(help="Rank by this figure, best first.")
+        ] = SortKey.models,
+        as_json: Annotated[
+            bool, typer.Option("--json", help="Print a list of JSON contract objects.")
+        ] = False,
+        csv_path: Annotated[
+            str | None,
+            typer.Option("--csv", metavar="PATH", help="Write the table as CSV ('-': stdout)."),
+        ] = None,
+        force: Annotated[
+            bool, typer.Option("--force", help="Let --csv overwrite an existing file.")
+        ] = False,
+        strict: Annotated[
+            bool, typer.Option("--strict", help="Stop at the first error (exit code 1).")
+        ] = False,
+    ) -> None:
+        """Compare runs side by side: a batch file, or attackers × loadouts × targets.
+
+        One row per (run, target), grouped by target and ranked by --sort: expected damage,
+        models destroyed, P(wipe), target points destroyed per 100 points of attacker, and the
+        attacker's Hazardous losses.
+        """
+        if as_json and csv_path == "-":
+            raise fail("--json and --csv - both write to stdout: choose one")
+        csv_file = None
+        if csv_path is not None and csv_path != "-":
+            csv_file = Path(csv_path)
+            if csv_file.is_dir():
+                raise fail(f"--csv {csv_path}: is a folder")
+            if csv_file.exists() and not force:
+                raise fail(f"--csv {csv_path}: the file exists (add --force to overwrite it)")
+        title = None
+        try:
+            if len(what) == 1 and _is_batch(what[0]):
+                given = [
+                    ("--target", target),
+                    ("--loadout", loadout),
+                    ("--models", models),
+                    ("--leader", leader),
+                    ("--effect", effect),
+                    ("--fight", fight),
+                    *(
+                        ("--" + n.replace("_", "-"), v)
+                        for n, v in (
+                            ("half_range", half_range),
+                            ("stationary", stationary),
+                            ("charged", charged),
+                            ("cover", cover),
+                            ("objective", objective),
+                            ("overwatch", overwatch),
+                            ("indirect", indirect),
+                            ("beyond_12", beyond_12),
+                            ("disembarked", disembarked),
+                        )
+                    ),
+                ]
+                clash = [opt for opt, v in given if v]
+                if clash:
+                    raise fail(
+                        f"{', '.join(clash)}: not with a batch file (put it in the file; "
+                        "--edition, --method, --trials and --seed do override the file's)"
+                    )
+                batch = load_batch(Path(what[0]))
+                title = batch.defaults.title
+                cat = catalog([*(datasheets or []), *batch.datasheets])
+                items = jobs_from_batch(
+                    batch,
+                    cat,
+                    Overrides(
+                        edition.value if edition else None,
+                        method.value if method else None,
+                        trials,
+                        seed,
+                    ),
+                )
+            else:
+                batchish = [w for w in what if _is_batch(w)]
+                if batchish:
+                    raise fail(f"{batchish[0]}: give one batch file on its own, or attacker names")
+                if not target:
+                    raise fail("give at least one --target (or a batch file)")
+                cat = catalog(datasheets)
+                items = jobs_from_options(
+                    cat,
+                    list(what),
+                    list(target),
+                    loadouts=loadout,
+                    models=models,
+                    leaders=leader,
+                    phase="fight" if fight else "shooting",
+                    conditions=Conditions(
+                        half_range,
+                        stationary,
+                        charged,
+                        cover,
+                        objective,
+                        overwatch,
+                        indirect,
+                        beyond_12,
+                        disembarked,
+                    ),
+                    effects=effect,
+                    edition=edition.value if edition else "10",
+                    method=method.value if method else "exact",
+                    trials=trials or 100_000,
+                    seed=40_000 if seed is None else seed,
+                )
+        except (BatchError, DatasheetError) as exc:
+            raise fail(str(exc)) from None
+
+        if strict:
+            first = next((i for i in items if isinstance(i, RunError)), None)
+            if first is not None:
+                _print_errors([first])
+                raise typer.Exit(1)
+        show_progress = not as_json and csv_path is None and sys.stderr.isatty()
+        bar = _RowProgress(len(items)) if show_progress else None
+        try:
+            rows, errors = run_jobs(items, strict=strict, tick=bar)
+        finally:
+            if bar is not None:
+                bar.stop()
+        if strict and errors:
+            _print_errors(errors[-1:])
+            raise typer.Exit(1)
+
+        if as_json:
+            sys.stdout.write(json.dumps([r.result for r in rows], indent=2) + "\n")
+        if csv_path == "-":
+            write_csv(rows, sort.value, sys.stdout)
+        elif csv_file is not None:
+            try:
+                with csv_file.open("w" if force else "x", encoding="utf-8", newline="") as fh:
+                    write_csv(rows, sort.value, fh)
+            except FileExistsError:
+                raise fail(
+                    f"--csv {csv_path}: the file exists (add --force to overwrite it)"
+                ) from None
+            except OSError as exc:
+                raise fail(f"--csv {csv_path}: cannot write: {exc.strerror or exc}") from None
+            sys.stderr.write(f"wrote {len(rows)} rows to {csv_path}\n")
+        if not as_json and csv_path is None and rows:
+            from rich.console import Console
+
+            render_table(rows, sort.value, Console(highlight=False), title)
+        if errors:
+            _print_errors(errors)
+            raise typer.Exit(1)
+
+    app.command("compare")(compare)
