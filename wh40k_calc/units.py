@@ -180,8 +180,9 @@ def _equip(
             take = left if e.count is None else e.count
             if take > left:
                 raise SelectionError(
-                    f"loadout {loadout!r} gives {e.count} {m.name} models "
-                    f"{', '.join(e.equipped)} but the unit has only {left} left to equip"
+                    f"loadout {loadout!r} equips {e.count} {m.name} models with "
+                    f"{', '.join(w.name for w in _weapons(ds, e.equipped))} but this unit has "
+                    f"only {left} {m.name} model{'s' if left != 1 else ''} left to equip"
                 )
             if take:
                 groups.append(ModelGroup(m, take, _weapons(ds, e.equipped), ds))
