@@ -417,16 +417,16 @@ def effects() -> None:
     Console(highlight=False).print(table)
 
 
-def _register_optional() -> None:
-    for module in ("wh40k_calc.compare", "wh40k_calc.importers.cli"):
-        try:
-            mod = __import__(module, fromlist=["register"])
-        except ImportError:
-            continue
-        mod.register(app)
+def _register_commands() -> None:
+    """Add the commands that live in their own modules (compare, import)."""
+    from .compare import register as register_compare
+    from .importers.cli import register as register_import
+
+    register_compare(app)
+    register_import(app)
 
 
-_register_optional()
+_register_commands()
 
 
 def main() -> None:
