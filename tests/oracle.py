@@ -87,7 +87,8 @@ def weapon_row(out: dict, name: str | None = None) -> dict:
 def check_row(row: Mapping[str, float], **expected: float | Fraction) -> None:
     """Compare named fields of a result row with independent values (abs 1e-6)."""
     got = {k: row[k] for k in expected}
-    assert got == {k: approx(v) for k, v in expected.items()}
+    want = {k: float(v) for k, v in expected.items()}
+    assert got == {k: approx(v) for k, v in expected.items()}, f"got {got}, expected {want}"
 
 
 # --------------------------------------------------------------------------------------------
