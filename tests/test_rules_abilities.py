@@ -304,3 +304,87 @@ def test_lord_invocatus_lance_after_charging(tmp_path):
 
 # Melta / Heavy / Twin-linked / Ignores Cover / Blast are covered in their own files (damage,
 # hit and wound rolls, re-rolls, saves, public cases P4).
+
+
+# Devastating Wounds: "Each time an attack is made with such a weapon, if that attack scores a
+# Critical Wound, no saving throw of any kind can be made against that attack ... After that
+# attack is allocated and after any modifiers are applied, it inflicts a number of mortal
+# wounds on the target equal to the Damage characteristic of that attack".
+
+
+def test_lethal_hits_do_not_trigger_devastating_wounds(tmp_path):
+    """A Critical Hit with [LETHAL HITS] "automatically wounds the target": no Wound roll, so
+    no Critical Wound and no mortal wounds; it goes to the saving throw. BS 3+, S4 v T4,
+    Sv 3+ (fails 2/6), 36 attacks: 6 Critical Hits (automatic wounds), 18 other hits of which
+    3 are Critical Wounds (mortal wounds) and 6 normal wounds.
+    wounds 6 + 9 = 15; failed saves (6 + 6) x 2/6 = 4; mortal wounds 3."""
+    a = attacker(
+        tmp_path, weapon(A=36, skill=3, S=4, abilities=["lethal hits", "devastating wounds"])
+    )
+    out = shoot(a, target(tmp_path, T=4, Sv=3, W=5), dirs=[tmp_path])
+    check_row(weapon_row(out), hits=24, wounds=15, failed_saves=4, mortal_wounds=3, damage=7)
+
+
+def test_twin_linked_fishes_for_devastating_wounds(tmp_path):
+    """[TWIN-LINKED]: "the Wound roll can be re-rolled" - any Wound roll. With [DEVASTATING
+    WOUNDS] D1 into Sv 2+, a kept normal wound is worth 1/6 and a fresh roll
+    2/6 x 1/6 + 1/6 = 8/36: re-roll 1-5 (as in test_rules_rerolls). Per hit: Critical
+    Wounds 11/36, normal wounds 10/36."""
+    a = attacker(
+        tmp_path,
+        weapon(A=36, skill=None, S=4, abilities=["torrent", "twin-linked", "devastating wounds"]),
+    )
+    out = shoot(a, target(tmp_path, T=4, Sv=2), dirs=[tmp_path])
+    check_row(weapon_row(out), wounds=21, mortal_wounds=11, failed_saves=Fr(10, 6))
+
+
+@pytest.mark.parametrize("flag", ["--damage-reduction", "--half-damage"])
+def test_devastating_wounds_mortal_wounds_after_damage_modifiers(tmp_path, flag):
+    """ "after any modifiers are applied": D2 [devastating wounds] with -1 Damage (or halved)
+    inflicts 1 mortal wound per Critical Wound. 36 torrent S4 v T4: 6 Critical Wounds, 12
+    normal wounds (no save), each 1 damage."""
+    a = attacker(
+        tmp_path, weapon(A=36, skill=None, S=4, D=2, abilities=["torrent", "devastating wounds"])
+    )
+    flags = [flag, "1"] if flag == "--damage-reduction" else [flag]
+    out = shoot(a, target(tmp_path, T=4, Sv=7, W=5), *flags, dirs=[tmp_path])
+    check_row(weapon_row(out), failed_saves=12, mortal_wounds=6, damage=18)
+
+
+def test_devastating_wounds_with_melta(tmp_path):
+    """D3 [devastating wounds, melta 2] at half range: each Critical Wound inflicts D3 + 2
+    (mean 4) mortal wounds: 6 x 4 = 24; 12 failed saves x 4 = 48 damage more."""
+    a = attacker(
+        tmp_path,
+        weapon(
+            A=36, skill=None, S=4, D="D3", abilities=["torrent", "devastating wounds", "melta 2"]
+        ),
+    )
+    out = shoot(a, target(tmp_path, T=4, Sv=7, W=9), "--half-range", dirs=[tmp_path])
+    check_row(weapon_row(out), failed_saves=12, mortal_wounds=24, damage=72)
+
+
+def test_blast_counts_the_leader_of_an_attached_unit(tmp_path):
+    """Blast counts "every five models that were in the target unit": Oracle Squad (5) led by
+    Oracle Captain is 6 models: D6 + 1 = 4.5 attacks."""
+    a = attacker(tmp_path, weapon(A="D6", skill=4, abilities=["blast"]))
+    out = shoot(a, "oracle-squad", "--target-leader", "oracle-captain", dirs=[tmp_path])
+    assert weapon_row(out)["attacks"] == approx(Fr(9, 2))
+
+
+def test_indirect_fire_cover_still_limited_for_3_plus_saves_at_ap_0(tmp_path):
+    """[INDIRECT FIRE] gives the target the Benefit of Cover, but "Models with a Save
+    characteristic of 3+ or better cannot have the Benefit of Cover against attacks with an
+    Armour Penetration characteristic of 0": Sv 3+ AP 0 stays 3+. BS 3+ -1: 6 hits of 12,
+    S8 v T4: 5 wounds, fails 2/6."""
+    a = attacker(tmp_path, weapon(A=12, skill=3, S=8, abilities=["indirect fire"]))
+    out = shoot(a, target(tmp_path, T=4, Sv=3), "--indirect", dirs=[tmp_path])
+    check_row(weapon_row(out), hits=6, wounds=5, failed_saves=Fr(5, 3))
+
+
+def test_indirect_fire_with_ignores_cover(tmp_path):
+    """[IGNORES COVER]: "the target cannot have the Benefit of Cover against these attacks",
+    even when it would get it from [INDIRECT FIRE]: Sv 4+ AP 0 stays 4+: 5 x 1/2."""
+    a = attacker(tmp_path, weapon(A=12, skill=3, S=8, abilities=["indirect fire", "ignores cover"]))
+    out = shoot(a, target(tmp_path, T=4, Sv=4), "--indirect", dirs=[tmp_path])
+    check_row(weapon_row(out), hits=6, wounds=5, failed_saves=Fr(5, 2))

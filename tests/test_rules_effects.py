@@ -65,6 +65,17 @@ def test_waaagh_gives_ork_target_a_5_plus_invulnerable_save(tmp_path):
     check_row(weapon_row(out), wounds=10, failed_saves=Fr(20, 3))
 
 
+def test_waaagh_for_both_ork_armies_in_melee(tmp_path):
+    """An Ork unit fighting Boyz under the Waaagh!: its melee weapon gets +1 S and +1 A and the
+    Boyz have a 5+ invulnerable save. Ork with a klaw A2 WS3+ S4 AP-3 D1 (A3 S5): 3 attacks,
+    2 hits, S5 v T5 4+: 1 wound; Sv 5+ at AP -3 is gone, the invulnerable 5+ fails 4/6."""
+    ork = attacker(
+        tmp_path, melee("Klaw", A=2, skill=3, S=4, AP=-3), faction_keywords=["ORKS"], stem="nob"
+    )
+    out = fight(ork, "boyz", "--effect", "waaagh", dirs=[tmp_path])
+    check_row(weapon_row(out), attacks=3, hits=2, wounds=1, failed_saves=Fr(2, 3))
+
+
 def test_get_stuck_in_gives_sustained_hits(tmp_path):
     """Get Stuck In: "Melee weapons equipped by models from your army have the [SUSTAINED
     HITS 1] ability." 10 attacks at WS 3+: 10 x (3/6 + 2 x 1/6) = 25/3 hits."""

@@ -199,3 +199,57 @@ def test_critical_wound_threshold(tmp_path):
     )
     out = shoot(a, target(tmp_path, T=4), "--crit-wound", "5", dirs=[tmp_path])
     check_row(weapon_row(out), wounds=4, mortal_wounds=4, failed_saves=0)
+
+
+def test_snap_shooting_ignores_conversion_critical_hits(tmp_path):
+    """[CONVERSION] beyond 12" makes an unmodified 4+ a Critical Hit, but snap shooting still
+    needs "an unmodified Hit roll of 6 ... irrespective of ... any modifiers": 12 x 1/6."""
+    a = attacker(tmp_path, weapon(A=12, skill=3, abilities=["conversion"]))
+    out = shoot(a, target(tmp_path), "--overwatch", "--beyond-12", dirs=[tmp_path])
+    assert weapon_row(out)["hits"] == approx(2)
+
+
+def test_snap_shooting_reroll_failed_hits(tmp_path):
+    """Under snap shooting every non-6 fails; re-rolling failed Hit rolls re-rolls them once:
+    1/6 + 5/6 x 1/6 = 11/36."""
+    a = attacker(tmp_path, weapon(A=12, skill=3))
+    out = shoot(a, target(tmp_path), "--overwatch", "--reroll-hits", "fails", dirs=[tmp_path])
+    assert weapon_row(out)["hits"] == approx(12 * Fr(11, 36))
+
+
+def test_heavy_and_indirect_cancel(tmp_path):
+    """[HEAVY] (+1, stationary) and [INDIRECT FIRE] (-1, target not visible) sum to 0:
+    BS 4+ stays 4+."""
+    a = attacker(tmp_path, weapon(A=12, skill=4, abilities=["heavy", "indirect fire"]))
+    out = shoot(a, target(tmp_path), "--stationary", "--indirect", dirs=[tmp_path])
+    assert weapon_row(out)["hits"] == approx(6)
+
+
+def test_anti_and_critical_wound_threshold_take_the_better(tmp_path):
+    """[ANTI-INFANTRY 4+] and Critical Wounds on 5+ (--crit-wound 5): an unmodified 4+ is a
+    Critical Wound either way; with [DEVASTATING WOUNDS] D1 S2 v T4 (6+): 12 x 3/6 mortal
+    wounds."""
+    a = attacker(
+        tmp_path,
+        weapon(
+            A=12, skill=None, S=2, abilities=["torrent", "anti-infantry 4+", "devastating wounds"]
+        ),
+    )
+    out = shoot(a, target(tmp_path, T=4), "--crit-wound", "5", dirs=[tmp_path])
+    check_row(weapon_row(out), wounds=6, mortal_wounds=6, failed_saves=0)
+
+
+def test_lethal_hits_wound_automatically_whatever_the_wound_modifier(tmp_path):
+    """ "a Critical Hit automatically wounds the target": no Wound roll, so -1 to wound does
+    not touch it. BS 4+ [lethal hits], S4 v T4 with -1 (5+): 12 x (1/6 + 2/6 x 2/6) = 10/3."""
+    a = attacker(tmp_path, weapon(A=12, skill=4, S=4, abilities=["lethal hits"]))
+    out = shoot(a, target(tmp_path, T=4), "--wound-mod", "-1", dirs=[tmp_path])
+    assert weapon_row(out)["wounds"] == approx(Fr(10, 3))
+
+
+def test_sustained_hits_with_critical_hits_on_5_plus(tmp_path):
+    """[SUSTAINED HITS 1] with Critical Hits on 5+ (--crit-hit 5), BS 4+: a 4 is one hit,
+    5-6 two each: 12 x (1/6 + 2 x 2/6) = 10."""
+    a = attacker(tmp_path, weapon(A=12, skill=4, abilities=["sustained hits 1"]))
+    out = shoot(a, target(tmp_path), "--crit-hit", "5", dirs=[tmp_path])
+    assert weapon_row(out)["hits"] == approx(10)
