@@ -23,6 +23,7 @@ from oracle import (
     marginal,
     mean,
     shoot,
+    target,
     weapon,
 )
 
@@ -154,3 +155,28 @@ def test_damaged_target_unit(tmp_path):
     assert out["target"]["models"] == 4
     p = Fr(5, 6)
     check_kills(out, allocate(6, {0: 1 - p, 1: p}, [1] * 4), 4)
+
+
+def test_devastating_wounds_wait_for_all_normal_damage_of_every_weapon(tmp_path):
+    """Core rules, Devastating Wounds: "Such attacks are only allocated to models after all
+    other attacks made by the attacking unit have been allocated and resolved." Weapon order
+    Lance-gun (D2 [devastating wounds]) then Popgun (D1): the Popgun's normal damage comes
+    before the Lance-gun's mortal wounds, which then do not spill. Into six T4 W2 models, no
+    save, [TORRENT] S4 (4+ to wound): Lance-gun: 6 to wound -> 2 mortal wounds (1/6), 4-5 ->
+    2 damage (2/6); Popgun: 4+ -> 1 damage (1/2)."""
+    a = attacker(
+        tmp_path,
+        weapon("Lance-gun", A=6, skill=None, S=4, D=2, abilities=["torrent", "devastating wounds"]),
+        weapon("Popgun", A=6, skill=None, S=4, D=1, abilities=["torrent"]),
+    )
+    out = shoot(
+        a,
+        target(tmp_path, models=6, T=4, Sv=7, W=2),
+        "--order",
+        "Lance-gun,Popgun",
+        dirs=[tmp_path],
+    )
+    assert out["attacker"]["weapons_order"] == ["Lance-gun", "Popgun"]
+    lance = {0: Fr(1, 2), 2: Fr(1, 3), ("dev", 2): Fr(1, 6)}
+    popgun = {0: Fr(1, 2), 1: Fr(1, 2)}
+    check_kills(out, allocate_streams([(6, lance), (6, popgun)], [2] * 6), 6)

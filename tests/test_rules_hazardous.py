@@ -112,3 +112,45 @@ def test_hazardous_melee_weapon_after_fighting(tmp_path):
     a = attacker(tmp_path, melee(A=2, skill=3, abilities=["hazardous"]), models=1, W=2)
     out = fight(a, target(tmp_path), dirs=[tmp_path])
     assert losses(out) == expect(3 * FAIL, FAIL, FAIL)
+
+
+def test_only_weapons_that_attacked_take_hazardous_tests(tmp_path):
+    """ "for each Hazardous weapon that targets were selected for": a hazardous plasma pistol
+    left unused (each model shoots its better rifle instead, [PISTOL]) takes no test."""
+    m = model("Trooper", equipped=["Plasma pistol", "Rifle"])
+    u = write_unit(
+        tmp_path,
+        "plasma-troopers",
+        models=[(m, 2)],
+        weapons=[
+            weapon("Plasma pistol", A=1, skill=3, S=8, D=2, abilities=["pistol", "hazardous"]),
+            weapon("Rifle", A=3, skill=3),
+        ],
+    )
+    out = shoot(u, target(tmp_path, T=4, Sv=7), dirs=[tmp_path])
+    assert [w["name"] for w in out["weapons"]] == ["Rifle"]
+    assert losses(out) == expect(0, 0, 0)
+
+
+def test_hazardous_pistol_used_takes_tests(tmp_path):
+    """The same pistol, now the better choice (against W2 models, over a weak S3 rifle): two
+    W1 models fire it, two tests: 1 mortal wound, 2/6 models, 1 - (5/6)^2."""
+    m = model("Trooper", equipped=["Plasma pistol", "Popgun"])
+    u = write_unit(
+        tmp_path,
+        "plasma-pistoleers",
+        models=[(m, 2)],
+        weapons=[
+            weapon("Plasma pistol", A=1, skill=3, S=8, D=2, abilities=["pistol", "hazardous"]),
+            weapon("Popgun", A=1, skill=3, S=3),
+        ],
+    )
+    out = shoot(u, target(tmp_path, T=4, Sv=7, W=2), dirs=[tmp_path])
+    assert [w["name"] for w in out["weapons"]] == ["Plasma pistol"]
+    assert losses(out) == expect(1, 2 * FAIL, 1 - (1 - FAIL) ** 2)
+
+
+def test_lootas_mixed_spanners_one_hazardous_weapon():
+    """Lootas (10) with one kustom mega-blasta and one rokkit launcha: one test only."""
+    out = shoot("lootas", "boyz", "--models", "10", "--loadout", "mixed-spanners")
+    assert losses(out) == expect(3 * FAIL, FAIL, FAIL)

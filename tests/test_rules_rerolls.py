@@ -227,3 +227,14 @@ def test_reroll_damage_against_wounded_models(tmp_path):
     assert out["expected"]["wounds_lost"] == approx(mean(marginal(joint, 1)))
     models = marginal(joint, 0)
     assert out["models_destroyed_distribution"] == [approx(q) for q in dist_list(models, 4)]
+
+
+def test_reroll_all_hits_fishes_for_sustained_sixes_at_bs2(tmp_path):
+    """[SUSTAINED HITS 2] at BS 2+, re-roll any Hit roll: a kept hit is 1 hit, a 6 is 3 hits,
+    a fresh roll is worth 4/6 x 1 + 1/6 x 3 = 7/6 > 1, so 1-5 are re-rolled.
+    P(6) = 1/6 + 5/6 x 1/6 = 11/36; P(2-5) = 5/6 x 4/6 = 20/36;
+    hits = 20/36 + 3 x 11/36 = 53/36 per attack (re-rolling only misses: 49/36)."""
+    a = attacker(tmp_path, weapon(A=36, skill=2, S=4, abilities=["sustained hits 2"]))
+    out = shoot(a, target(tmp_path, T=4, Sv=7), "--reroll-hits", "all", dirs=[tmp_path])
+    assert hits(out) == approx(53)
+    assert any("1, 2, 3, 4, 5" in c for c in out["choices"]), out["choices"]

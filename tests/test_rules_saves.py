@@ -202,3 +202,14 @@ def test_reroll_saves_with_invulnerable_save(tmp_path):
         a, target(tmp_path, T=4, Sv=3, invuln=5), "--reroll-saves", "fails", dirs=[tmp_path]
     )
     assert failed(out) == approx(WOUNDS * Fr(4, 9))
+
+
+@pytest.mark.parametrize(("mod", "fail"), [("1", Fr(3, 6)), ("2", Fr(3, 6)), ("-1", Fr(5, 6))])
+def test_save_modifier_applies_to_invulnerable_saves(tmp_path, mod, fail):
+    """Invulnerable saving throws "are never modified by an attack's Armour Penetration
+    characteristic, but otherwise follow the normal rules for saving throws": a +1 to saving
+    throws improves the 5+ invulnerable save to 4+ (+2 is capped at +1: "can never be improved
+    by more than +1"), a -1 worsens it to 6+. Sv 4+ at AP -3 has no armour save left."""
+    a = attacker(tmp_path, gun(-3))
+    out = shoot(a, target(tmp_path, T=4, Sv=4, invuln=5), "--save-mod", mod, dirs=[tmp_path])
+    assert failed(out) == approx(WOUNDS * fail)
