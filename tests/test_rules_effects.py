@@ -488,3 +488,28 @@ def test_lord_invocatus_charge_adds_stampede_mortal_wounds(tmp_path):
 def test_effect_refused_when_its_conditions_fail(tmp_path, command, unit, tgt, flags, why):
     result = refused(command, unit, tgt, *flags, dirs=[tmp_path])
     assert why in (result.stdout + result.stderr).lower()
+
+
+def test_grenade_mortal_wounds_and_feel_no_pain(tmp_path):
+    """Feel No Pain 4+ against mortal wounds rolls for each grenade mortal wound: each of the
+    six D6 takes a wound off with 1/2 x 1/2 = 1/4. damage = 3 x 1/2 + 10/4 = 4."""
+    t = target(tmp_path, models=4, T=4, Sv=7, W=2)
+    out = shoot(MOB, t, "--effect", "grenade", "--fnp-mortal", "4", dirs=[tmp_path])
+    through = as_dist(6 @ icepool.Die({0: 3, 1: 1}))
+    joint = allocate(10, {0: Fr(3, 4), 1: Fr(1, 4)}, [2] * 4, mortal=through, mortal_first=True)
+    check_row(out["expected"], mortal_wounds=3, damage=4)
+    assert out["expected"]["wounds_lost"] == approx(mean(marginal(joint, 1)))
+    assert out["models_destroyed_distribution"] == [
+        approx(q) for q in dist_list(marginal(joint, 0), 5)
+    ]
+
+
+def test_bloody_stampede_against_enraged_abjuration(tmp_path):
+    """Enraged Abjuration (FNP 5+ against mortal wounds) on a WORLD EATERS target charged by
+    the Stampeder: the stampede's 11/6 mortal wounds lose 2/6 to Feel No Pain; the hoof's
+    1/12 failed save is not a mortal wound: damage = 11/6 x 4/6 + 1/12 = 47/36."""
+    t = target(tmp_path, models=5, T=4, Sv=7, W=2, faction_keywords=["WORLD EATERS"])
+    out = fight(
+        "oracle-stampeder", t, "--charged", "--effect", "enraged-abjuration", dirs=[tmp_path]
+    )
+    check_row(out["expected"], mortal_wounds=Fr(11, 6), damage=Fr(47, 36))
