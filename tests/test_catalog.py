@@ -134,12 +134,6 @@ def test_user_folder_in_subfolders_and_yml(tmp_path: Path) -> None:
     assert cat.find("Flash-Gitz").name == "Flash Gitz"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a user file with another stem but the datasheet name of a shipped unit "
-    "('my-lootas.yaml', name: Lootas) replaces it in `calc units`, yet find('Lootas') "
-    "returns the shipped file (stems are searched in every folder before names)",
-)
 def test_user_file_with_the_name_of_a_shipped_unit_wins_everywhere(tmp_path: Path) -> None:
     (tmp_path / "my-lootas.yaml").write_text(lootas_variant(999), encoding="utf-8")
     cat = Catalog([tmp_path])
@@ -153,11 +147,6 @@ def test_find_by_name_in_a_user_folder(tmp_path: Path) -> None:
     assert Catalog([tmp_path]).find("big gunz").sizes[0].points == 70
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: the name: line is read with a regex, so a YAML comment after the name "
-    "becomes part of it ('Gretchin  # the runts') and the unit is not found by its name",
-)
 def test_comment_after_the_name_line(tmp_path: Path) -> None:
     (tmp_path / "unit-b.yaml").write_text(
         lootas_variant(40, "Gretchin  # the runts"), encoding="utf-8"

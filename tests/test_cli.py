@@ -309,11 +309,6 @@ def test_effect_with_a_bad_side() -> None:
     assert "sideways" in line
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: naming a unit rule that already applies by default (--effect dats-our-loot "
-    "with Lootas) is refused with 'neither unit can use it here'",
-)
 def test_naming_a_default_unit_rule_is_accepted() -> None:
     data = as_json("shoot", "lootas", "--target", "boyz", "--effect", "dats-our-loot")
     assert data["effects"] == ["dats-our-loot"]

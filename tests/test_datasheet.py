@@ -243,11 +243,6 @@ def test_loadout_count_of_a_model_the_unit_has_once(tmp_path: Path) -> None:
     assert "loadouts.two_sarges[0].count" in msg
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: entries for one model take disjoint models, but only each entry's count is "
-    "checked: 5 + 5 Troopers out of at most 9 loads and can never be used",
-)
 def test_loadout_entries_together_larger_than_the_largest_unit(tmp_path: Path) -> None:
     refused(
         tmp_path,

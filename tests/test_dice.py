@@ -61,11 +61,6 @@ def test_bad_text_raises_dice_error_quoting_the_text(text: str) -> None:
     assert repr(text) in str(info.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a bonus without a sign is accepted: 'D66' parses as D6+6, 'D36' as D3+6, "
-    "'D6 1' as D6+1 (a typo silently becomes another characteristic)",
-)
 @pytest.mark.parametrize("text", ["D66", "D36", "D63", "2D66", "D6 1"])
 def test_bonus_without_a_sign_is_refused(text: str) -> None:
     with pytest.raises(DiceError):

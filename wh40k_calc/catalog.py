@@ -20,8 +20,25 @@ from .datasheet import Datasheet, DatasheetError, load_datasheet, norm_name
 
 ENV_VAR = "WH40K_CALC_DATASHEETS"
 SHIPPED = Path(__file__).resolve().parent.parent / "datasheets"
-_NAME_LINE = re.compile(r"^name:\s*[\"']?(.+?)[\"']?\s*$", re.MULTILINE)
-_FACTION_LINE = re.compile(r"^faction:\s*[\"']?(.+?)[\"']?\s*$", re.MULTILINE)
+_NAME_LINE = re.compile(r"^name:.*$", re.MULTILINE)
+_FACTION_LINE = re.compile(r"^faction:.*$", re.MULTILINE)
+
+
+def _field(line_re: re.Pattern[str], head: str) -> str | None:
+    """The value of a top-level ``key: value`` line, read as YAML (quotes, comments)."""
+    import yaml
+
+    m = line_re.search(head)
+    if not m:
+        return None
+    try:
+        value = yaml.safe_load(m.group(0))
+    except yaml.YAMLError:
+        return None
+    if isinstance(value, dict) and len(value) == 1:
+        v = next(iter(value.values()))
+        return str(v) if v is not None else None
+    return None
 
 
 class UnknownUnitError(LookupError):
@@ -71,7 +88,8 @@ class Catalog:
         return [(p, s) for p, s in out if p.suffix in (".yaml", ".yml")]
 
     def find(self, name: str) -> Datasheet:
-        """The datasheet called ``name``.
+        """The datasheet called ``name``: the user's folders first (by file stem, then by the
+        ``name:`` line), then the shipped folder, so a user's unit wins either way.
 
         Raises:
             UnknownUnitError: nothing matches (with suggestions).
@@ -79,17 +97,20 @@ class Catalog:
         """
         key = norm_name(name)
         files = self._files()
-        for path, _ in files:  # by file stem first: no parsing at all
-            if norm_name(path.stem) == key:
-                return _load_cached(path)
-        entries = self.entries(files)
-        for e in entries:
-            if norm_name(e.name) == key:
-                return _load_cached(e.path)
-        raise UnknownUnitError(name, self.suggest(name, entries))
+        user = [f for f in files if not f[1]]
+        shipped = [f for f in files if f[1]]
+        for group in (user, shipped):
+            for path, _ in group:  # by file stem first: no parsing at all
+                if norm_name(path.stem) == key:
+                    return _load_cached(path)
+            for e in self.entries(group):
+                if norm_name(e.name) == key:
+                    return _load_cached(e.path)
+        raise UnknownUnitError(name, self.suggest(name, self.entries(files)))
 
     def entries(self, files: list[tuple[Path, bool]] | None = None) -> list[Entry]:
-        """Every datasheet file with its name and faction (first one wins on a name clash)."""
+        """Every datasheet file with its name and faction (first one wins on a name clash).
+        Reads only the top of each file."""
         seen: set[str] = set()
         out = []
         for path, shipped in files if files is not None else self._files():
@@ -97,14 +118,12 @@ class Catalog:
                 head = path.read_text(encoding="utf-8", errors="replace")[:4000]
             except OSError:
                 continue
-            m = _NAME_LINE.search(head)
-            f = _FACTION_LINE.search(head)
-            name = m.group(1) if m else path.stem
+            name = _field(_NAME_LINE, head) or path.stem
             if norm_name(name) in seen or norm_name(path.stem) in seen:
                 continue
             seen.add(norm_name(name))
             seen.add(norm_name(path.stem))
-            out.append(Entry(name, f.group(1) if f else "", path, shipped))
+            out.append(Entry(name, _field(_FACTION_LINE, head) or "", path, shipped))
         return out
 
     @staticmethod

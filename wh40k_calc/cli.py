@@ -96,7 +96,10 @@ def _split_names(text: str | None) -> tuple[str, ...] | None:
 def attack(
     ctx: typer.Context,
     attacker: Annotated[
-        str, typer.Argument(help="Attacking unit (datasheet name or file stem, e.g. lootas).")
+        str,
+        typer.Argument(
+            metavar="ATTACKER", help="Attacking unit (datasheet name or file stem, e.g. lootas)."
+        ),
     ],
     target: Annotated[str, typer.Option("--target", "-t", help="Target unit.")],
     models: Annotated[

@@ -383,15 +383,18 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
                 "each model's 'equipped')"
             )
         out = []
+        taken: dict[str, int] = {}
         for j, e in enumerate(entries):
             where = f"loadouts.{lname}[{j}]"
             if norm_name(e.model) not in model_keys:
                 raise DatasheetError(f"{file}: {where}.model: {e.model!r} is not in 'models'")
             count = None if e.count == "all" else int(e.count)
             present = largest.count(e.model)
-            if count is not None and count > present:
+            taken[norm_name(e.model)] = taken.get(norm_name(e.model), 0) + (count or 0)
+            if count is not None and taken[norm_name(e.model)] > present:
                 raise DatasheetError(
-                    f"{file}: {where}.count: {count} {e.model} but the largest unit has {present}"
+                    f"{file}: {where}.count: the entries for {e.model} take "
+                    f"{taken[norm_name(e.model)]} models but the largest unit has {present}"
                 )
             out.append(
                 LoadoutEntry(

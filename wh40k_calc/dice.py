@@ -13,7 +13,8 @@ from functools import cached_property
 
 import numpy as np
 
-_DICE_RE = re.compile(r"^\s*(?:(\d*)\s*[dD]\s*(3|6))?\s*(?:([+-])?\s*(\d+))?\s*$")
+# "3", "D6", "2D6", "D6+1", "D3-1": a bonus after dice needs its sign ("D66" is refused).
+_DICE_RE = re.compile(r"^\s*(?:(\d*)\s*[dD]\s*(3|6)\s*(?:([+-])\s*(\d+))?|(\d+))\s*$")
 
 
 class DiceError(ValueError):
@@ -50,13 +51,11 @@ class Dice:
         if not isinstance(text, str):
             raise DiceError(f"not a dice expression: {text!r}")
         m = _DICE_RE.match(text)
-        if not m or (m.group(2) is None and m.group(4) is None) or text.strip() in ("+", "-"):
+        if not m:
             raise DiceError(f"not a dice expression: {text!r} (expected e.g. 3, D3, D6+1, 2D6)")
-        count_s, sides_s, sign, bonus_s = m.groups()
-        if sides_s is None:
-            if sign == "-":
-                raise DiceError(f"negative value: {text!r}")
-            return cls(0, 6, int(bonus_s))
+        count_s, sides_s, sign, bonus_s, const_s = m.groups()
+        if const_s is not None:
+            return cls(0, 6, int(const_s))
         count = int(count_s) if count_s else 1
         if count < 1 or count > 20:
             raise DiceError(f"dice count out of range in {text!r}")

@@ -44,11 +44,12 @@ class Unit:
     points: float
     starting_strength: int
     datasheets: tuple[Datasheet, ...]
+    size: int | None = None
 
     @property
     def models(self) -> int:
-        """Models in the unit."""
-        return sum(g.count for g in self.groups)
+        """Models in the unit (with ``--weapon``, all of them, not only the weapons' bearers)."""
+        return self.size if self.size is not None else sum(g.count for g in self.groups)
 
     @property
     def keywords(self) -> frozenset[str]:
@@ -132,9 +133,11 @@ def build_unit(choice: UnitChoice, role: str) -> Unit:
         groups = _explicit_weapons(ds, groups, choice.weapons, n_models)
     points = size.points * n_models / size.total
     out_groups = list(groups)
+    total = n_models
     _check_leaders(ds, choice.leaders, size.total)
     for leader in choice.leaders:
         lsize, lcounts = pick_size(leader, None, "attacker")
+        total += lsize.total
         for g in _equip(leader, lcounts, None, lsize.total):
             is_char = "CHARACTER" in (leader.all_keywords() | g.profile.keywords)
             out_groups.append(ModelGroup(g.profile, g.count, g.weapons, leader, is_char))
@@ -144,7 +147,7 @@ def build_unit(choice: UnitChoice, role: str) -> Unit:
         if not choice.leaders
         else (f"{ds.name} led by {' and '.join(lead.name for lead in choice.leaders)}")
     )
-    return Unit(name, tuple(out_groups), points, size.total, (ds, *choice.leaders))
+    return Unit(name, tuple(out_groups), points, size.total, (ds, *choice.leaders), total)
 
 
 def _equip(
@@ -174,8 +177,9 @@ def _equip(
                 continue
             if e.min_unit_size and starting_strength < e.min_unit_size:
                 raise SelectionError(
-                    f"loadout {loadout!r} of {ds.name} needs a unit of at least "
-                    f"{e.min_unit_size} models (this one has {starting_strength})"
+                    f"loadout {loadout!r} of {ds.name} ({e.count or 'all'} {m.name}: "
+                    f"{', '.join(w.name for w in _weapons(ds, e.equipped))}) needs a unit of at "
+                    f"least {e.min_unit_size} models (this one has {starting_strength})"
                 )
             take = left if e.count is None else e.count
             if take > left:
@@ -226,6 +230,7 @@ def _explicit_weapons(
     ds: Datasheet, groups: list[ModelGroup], specs: tuple[tuple[str, int], ...], n_models: int
 ) -> list[ModelGroup]:
     out: list[ModelGroup] = []
+    totals: dict[str, int] = {}
     for name, n in specs:
         w = ds.weapon(name)
         if w is None:
@@ -235,8 +240,11 @@ def _explicit_weapons(
                 + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
                 + f" (weapons: {', '.join(x.name for x in ds.weapons)})"
             )
-        if n > n_models:
-            raise SelectionError(f"--weapon {name} x{n}: the unit has only {n_models} models")
+        totals[w.key] = totals.get(w.key, 0) + n
+        if totals[w.key] > n_models:
+            raise SelectionError(
+                f"--weapon {w.name} x{totals[w.key]}: the unit has only {n_models} models"
+            )
         bearer = _bearer(ds, w)
         out.append(ModelGroup(bearer, n, (w,), ds))
     return out

@@ -215,6 +215,7 @@ class Rules:
             applied_any = False
             for s in sides:
                 if (e.id, s) in seen:
+                    applied_any = True  # already applied (a default unit rule, or named twice)
                     continue
                 if s == "attacker":
                     if e.attacker_keywords and not set(e.attacker_keywords) & akw:
