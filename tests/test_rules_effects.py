@@ -223,15 +223,29 @@ def test_mob_mentality_6_plus_below_ten_models(tmp_path):
     (no armour save): 12 torrent S10 attacks, 10 wounds, every save on 6+: 10 x 5/6 failed
     saves (JSON: failed_saves and damage count every failed save, also after the unit is
     destroyed: "it can exceed the unit's wounds"; compare --invuln 6, which gives 10 x 5/6)."""
-    a = attacker(tmp_path, weapon(A=12, skill=None, S=10, AP=-3, abilities=["torrent"]))
-    nine = shoot(a, "boyz", "--effect", "mob-mentality", "--target-models", "9", dirs=[tmp_path])
+    nine = shoot(
+        "oracle-flamer",
+        "boyz",
+        "--effect",
+        "mob-mentality",
+        "--target-models",
+        "9",
+        dirs=[tmp_path],
+    )
     check_row(weapon_row(nine), failed_saves=10 * Fr(5, 6), damage=10 * Fr(5, 6))
 
 
 def test_mob_mentality_6_plus_below_ten_models_wounds_lost(tmp_path):
     """The same 9-model Boyz: wounds lost from the oracle (every attack 5/6 x 5/6, D1)."""
-    a = attacker(tmp_path, weapon(A=12, skill=None, S=10, AP=-3, abilities=["torrent"]))
-    nine = shoot(a, "boyz", "--effect", "mob-mentality", "--target-models", "9", dirs=[tmp_path])
+    nine = shoot(
+        "oracle-flamer",
+        "boyz",
+        "--effect",
+        "mob-mentality",
+        "--target-models",
+        "9",
+        dirs=[tmp_path],
+    )
     p = Fr(25, 36)
     joint = allocate(12, {0: 1 - p, 1: p}, [1] * 8 + [2])
     assert nine["expected"]["wounds_lost"] == approx(mean(marginal(joint, 1)))
@@ -244,8 +258,7 @@ def test_mob_mentality_5_plus_while_ten_or_more_models(tmp_path):
     each attack: the 10-model Boyz save on 5+ until the first Boy is destroyed, then on 6+.
     Per attack (S10 v T5 2+, AP -3): a failed save with 5/6 x 4/6 while nobody is destroyed,
     5/6 x 5/6 afterwards. Exact table from the oracle."""
-    a = attacker(tmp_path, weapon(A=12, skill=None, S=10, AP=-3, abilities=["torrent"]))
-    out = shoot(a, "boyz", "--effect", "mob-mentality", dirs=[tmp_path])
+    out = shoot("oracle-flamer", "boyz", "--effect", "mob-mentality")
 
     def per_attack(i: int, _left: int) -> dict:
         p = Fr(5, 6) * (Fr(4, 6) if i == 0 else Fr(5, 6))
@@ -262,8 +275,7 @@ def test_mob_mentality_5_plus_while_ten_or_more_models(tmp_path):
 def test_mob_mentality_failed_saves_at_ten_models(tmp_path):
     """Failed saves of the same attack: 5+ while 10 models remain, 6+ after (and after the
     unit is destroyed): the helper's Markov chain over wounds lost."""
-    a = attacker(tmp_path, weapon(A=12, skill=None, S=10, AP=-3, abilities=["torrent"]))
-    out = shoot(a, "boyz", "--effect", "mob-mentality", dirs=[tmp_path])
+    out = shoot("oracle-flamer", "boyz", "--effect", "mob-mentality")
     assert weapon_row(out)["failed_saves"] == approx(mob_mentality_failed_saves([1] * 9 + [2]))
 
 
