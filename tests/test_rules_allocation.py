@@ -134,10 +134,6 @@ def test_precision_target_bodyguard(tmp_path):
     check_kills(out, allocate(6, per_attack, [1] * 5 + [4]), 6)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: [PRECISION] target picked for the player is not listed in `choices`",
-)
 def test_precision_choice_is_listed(tmp_path):
     """JSON contract: "choices: each choice the calculator made for the player, as a sentence
     (re-rolled results, weapon or profile picked, weapon order, Lethal Hits taken or not,

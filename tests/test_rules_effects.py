@@ -188,12 +188,6 @@ def test_grenade_mortal_wounds_spill_before_shooting(tmp_path):
     ]
 
 
-MOB_BUG = (
-    "BUG: after the Boyz unit is wiped out, the remaining attacks' saves are counted with Mob "
-    "Mentality's 5+ invulnerable save instead of 6+ (failed_saves/damage too low)"
-)
-
-
 def mob_mentality_failed_saves(wounds: list[int], attacks: int = 12) -> Fr:
     """Expected failed saves of D1 attacks (5/6 wound each) into Boyz with Mob Mentality:
     each attack's save is 5+ if the unit still contains 10 or more models, otherwise 6+
@@ -216,7 +210,6 @@ def mob_mentality_failed_saves(wounds: list[int], attacks: int = 12) -> Fr:
     return failed
 
 
-@pytest.mark.xfail(strict=True, reason=MOB_BUG)
 def test_mob_mentality_6_plus_below_ten_models(tmp_path):
     """Mob Mentality: "Each time an attack targets a BOYZ unit from your army, models in that
     unit have a 6+ invulnerable save against that attack." Boyz reduced to 9 models, at AP -3
@@ -271,7 +264,6 @@ def test_mob_mentality_5_plus_while_ten_or_more_models(tmp_path):
     ]
 
 
-@pytest.mark.xfail(strict=True, reason=MOB_BUG)
 def test_mob_mentality_failed_saves_at_ten_models(tmp_path):
     """Failed saves of the same attack: 5+ while 10 models remain, 6+ after (and after the
     unit is destroyed): the helper's Markov chain over wounds lost."""

@@ -74,23 +74,26 @@ class AllocationSpace:
         self.wounds_lost = self.bg_lost + self.ch_lost
         bg_alive = self.bg_lost < self.bg.total
         ch_alive = self.ch_lost < self.ch.total
-        last_kind = (target.characters[-1] if target.characters else target.bodyguard[-1]).kind
         alive = target.models - self.destroyed
 
         def kinds_of(models: tuple[TargetModel, ...], k: np.ndarray) -> np.ndarray:
-            base = np.array([m.kind for m in models], dtype=np.int64)[
-                np.minimum(k, len(models) - 1)
-            ]
+            """Kind of model ``k`` of a track (past the end: its last model, as the destroyed
+            unit's kind for the damage figure), switched by ``kind_below`` on models alive."""
+            idx = np.minimum(k, len(models) - 1)
+            base = np.array([m.kind for m in models], dtype=np.int64)[idx]
             for i, m in enumerate(models):
                 if m.kind_below is not None:
-                    below = (k == i) & (alive < m.kind_below[0])
+                    below = (idx == i) & (alive < m.kind_below[0])
                     base[below] = m.kind_below[1]
             return base
+
+        last_track = target.characters or target.bodyguard
+        wiped_kind = kinds_of(last_track, np.full(self.size, len(last_track)))
 
         def track_arrays(first_bg: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             use_bg = first_bg
             use_ch = ~use_bg & ch_alive
-            kind = np.full(self.size, last_kind, dtype=np.int64)
+            kind = wiped_kind.copy()
             left = np.zeros(self.size, dtype=np.int64)
             stride = np.zeros(self.size, dtype=np.int64)
             kind[use_bg] = kinds_of(target.bodyguard, bg_k)[use_bg]

@@ -8,7 +8,7 @@ the hooks where their text differs; every hook cites its section.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -428,9 +428,17 @@ class Rules:
                 if precise and tprofile.characters
                 else tprofile.bodyguard[0].kind
             )
-            out.append(
-                self._profile(sel, attacker, target, w, n, label, kinds, first, applied, variant)
-            )
+            prof = self._profile(sel, attacker, target, w, n, label, kinds, first, applied, variant)
+            if w.abilities.precision and tprofile.characters:
+                who = " and ".join(dict.fromkeys(m.name for m in tprofile.characters))
+                said = (
+                    f"{label}: [PRECISION] attacks allocated to {who} while it lives"
+                    if precise
+                    else f"{label}: [PRECISION] attacks kept on the Bodyguard "
+                    "(--precision-target bodyguard)"
+                )
+                prof = replace(prof, choices=(*prof.choices, said))
+            out.append(prof)
         return out
 
     def _profile(
