@@ -357,12 +357,6 @@ def test_precision_declined_edition11():
     assert entry["destroyed"] == 0.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: edition 11 routes [DEVASTATING WOUNDS] mortal wounds of a [PRECISION] weapon "
-    "to the CHARACTER; 24.10 ends the attack sequence before the Allocation Order step where "
-    "24.28 applies, and 06.02 allocates mortal wounds to non-CHARACTER models first",
-)
 def test_precision_devastating_mortal_wounds_edition11_follow_06_02():
     # 24.10: on a critical wound "the attack sequence for that attack ends and the target unit
     # suffers a number of mortal wounds equal to the D characteristic"; 24.28 [PRECISION] acts

@@ -144,6 +144,8 @@ class AttackProfile:
         devastating: a Critical Wound inflicts mortal wounds equal to the damage, after all
             normal damage, and they never spill over to another model.
         precision: attacks are allocated to the CHARACTER models of an Attached unit first.
+        precision_mortals: the mortal wounds of its devastating Critical Wounds are allocated
+            the same way (10th edition; in edition 11 they follow 06.02 Mortal Wounds).
         vs: one :class:`VsModel` per target model kind (``TargetProfile.kinds`` order).
         ranged: True for ranged attacks (reported only).
         choices: sentences for the report (re-roll choices made); the engines ignore them.
@@ -160,6 +162,7 @@ class AttackProfile:
     lethal: bool = False
     devastating: bool = False
     precision: bool = False
+    precision_mortals: bool = False
     ranged: bool = True
     choices: tuple[str, ...] = field(default=(), compare=False)
 

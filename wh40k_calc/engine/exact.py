@@ -170,7 +170,7 @@ class _Kernel:
 
 
 def _kernel(space: AllocationSpace, ap: AttackProfile, devastating: bool) -> _Kernel:
-    routing = PRECISION if ap.precision else NORMAL
+    routing = PRECISION if (ap.precision_mortals if devastating else ap.precision) else NORMAL
     states = np.arange(space.size)
     kinds = space.kind_of(states, routing)
     lefts = space.wounds_left_of(states, routing)

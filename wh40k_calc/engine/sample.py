@@ -196,6 +196,7 @@ class _Inflict:
     def __init__(self, space: AllocationSpace, w: AttackProfile):
         self.space = space
         self.routing = PRECISION if w.precision else NORMAL
+        self.mortal_routing = PRECISION if w.precision_mortals else NORMAL
         max_left = int(space.left.max()) if space.size else 1
         self.damage = _DamageRoller([v.damage for v in w.vs], max_left)
         self.saves = [v.save for v in w.vs]
@@ -247,13 +248,13 @@ class _Inflict:
         for i in range(int(counts.max(initial=0))):
             act = np.nonzero(counts > i)[0]
             st = states[act]
-            kinds = sp.kind_of(st, self.routing)
-            lefts = sp.wounds_left_of(st, self.routing)
+            kinds = sp.kind_of(st, self.mortal_routing)
+            lefts = sp.wounds_left_of(st, self.mortal_routing)
             dmg = self.damage.roll(dice, kinds, lefts)
             mortal[act] += dmg
             through = _points_through(dice, dmg, self.fnp_mortal[kinds])
             figure[act] += through
-            states[act] = sp.apply(st, through, self.routing)
+            states[act] = sp.apply(st, through, self.mortal_routing)
         return states
 
 

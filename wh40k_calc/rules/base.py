@@ -99,6 +99,13 @@ class Rules:
         protected while a Bodyguard model remains."""
         return list(target.bodyguard), list(target.characters)
 
+    def precision_mortals(self) -> bool:
+        """Whether the mortal wounds of a [PRECISION] attack's Devastating Wounds can be
+        allocated to a CHARACTER model (Core rules: Mortal Wounds: "If those mortal wounds are
+        inflicted by an attack that has the [PRECISION] ability, the attacking model's
+        controlling player can allocate those mortal wounds to a CHARACTER model")."""
+        return True
+
     def snap_rerolls_allowed(self) -> bool:
         """Whether Hit rolls can be re-rolled when snap shooting (10th: nothing forbids it)."""
         return True
@@ -575,6 +582,9 @@ class Rules:
             lethal=lethal,
             devastating=ab.devastating_wounds,
             precision=ab.precision and sel.precision_target == "leader",
+            precision_mortals=(
+                ab.precision and sel.precision_target == "leader" and self.precision_mortals()
+            ),
             ranged=not melee,
             choices=tuple(notes),
         )

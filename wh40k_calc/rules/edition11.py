@@ -66,6 +66,12 @@ class Edition11(Rules):
         how = "wound automatically" if auto else "roll to wound (for Critical Wounds)"
         return auto, f"{label}: Lethal Hits: critical hits {how}"
 
+    def precision_mortals(self) -> bool:
+        """24.10 [DEVASTATING WOUNDS]: a critical wound ends the attack sequence before the
+        Allocation Order step where 24.28 [PRECISION] acts, so its mortal wounds follow 06.02
+        (non-CHARACTER models first)."""
+        return False
+
     def snap_rerolls_allowed(self) -> bool:
         """15.09 Snap Shooting: "You cannot re-roll hit rolls"."""
         return False
