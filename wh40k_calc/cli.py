@@ -11,11 +11,31 @@ import json
 import os
 import sys
 import time
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from .options import (
+    Beyond12,
+    Charged,
+    Cover,
+    DatasheetsOpt,
+    Disembarked,
+    Edition,
+    EffectOpt,
+    HalfRange,
+    Indirect,
+    Method,
+    Objective,
+    Overwatch,
+    PrecisionTarget,
+    Reroll,
+    SaveReroll,
+    Stationary,
+    catalog,
+    fail,
+)
 
 app = typer.Typer(
     add_completion=False,
@@ -24,66 +44,6 @@ app = typer.Typer(
     help="Exact and Monte Carlo mathhammer for Warhammer 40,000: what one unit's shooting or "
     "fighting does to a target.",
 )
-
-
-class Method(StrEnum):
-    exact = "exact"
-    sample = "sample"
-    both = "both"
-
-
-class Reroll(StrEnum):
-    ones = "ones"
-    fails = "fails"
-    all = "all"
-
-
-class SaveReroll(StrEnum):
-    ones = "ones"
-    fails = "fails"
-
-
-class Edition(StrEnum):
-    ten = "10"
-    eleven = "11"
-
-
-class PrecisionTarget(StrEnum):
-    leader = "leader"
-    bodyguard = "bodyguard"
-
-
-class UserError(Exception):
-    """A mistake in what the user asked for: printed as one line, exit code 1."""
-
-
-def fail(message: str, code: int = 1) -> typer.Exit:
-    """Print ``error: message`` on stderr and return the Exit to raise."""
-    from rich.console import Console
-
-    Console(stderr=True, highlight=False, soft_wrap=True).print(
-        f"[bold red]error:[/bold red] {message}", markup=True
-    )
-    return typer.Exit(code)
-
-
-def catalog(datasheets: list[Path] | None):
-    """The datasheet catalog for ``--datasheets`` folders (and the environment)."""
-    from .catalog import Catalog
-
-    return Catalog(datasheets or [])
-
-
-DatasheetsOpt = Annotated[
-    list[Path] | None,
-    typer.Option(
-        "--datasheets",
-        metavar="DIR",
-        help="Extra folder of datasheet YAML files (repeatable; also "
-        "WH40K_CALC_DATASHEETS, ':'-separated). A file named like a shipped "
-        "one wins.",
-    ),
-]
 
 
 def _split_names(text: str | None) -> tuple[str, ...] | None:
@@ -133,49 +93,16 @@ def attack(
             "--target-leader", metavar="NAME", help="Leader attached to the target (repeatable)."
         ),
     ] = None,
-    half_range: Annotated[
-        bool, typer.Option("--half-range", help="Target within half range (Rapid Fire, Melta).")
-    ] = False,
-    stationary: Annotated[
-        bool, typer.Option("--stationary", help="Attacker Remained Stationary (Heavy).")
-    ] = False,
-    charged: Annotated[
-        bool,
-        typer.Option(
-            "--charged", help="Attacker made a Charge move this turn (Lance, charge effects)."
-        ),
-    ] = False,
-    cover: Annotated[
-        bool, typer.Option("--cover", help="Target has the Benefit of Cover.")
-    ] = False,
-    objective: Annotated[
-        bool, typer.Option("--objective", help="Target within range of an objective marker.")
-    ] = False,
-    overwatch: Annotated[
-        bool, typer.Option("--overwatch", help="Snap shooting: only unmodified 6s hit.")
-    ] = False,
-    indirect: Annotated[
-        bool,
-        typer.Option(
-            "--indirect",
-            help="Target not visible: only [INDIRECT FIRE] weapons, -1 to hit, target in cover.",
-        ),
-    ] = False,
-    beyond_12: Annotated[
-        bool, typer.Option("--beyond-12", help='Target more than 12" away (Conversion).')
-    ] = False,
-    disembarked: Annotated[
-        bool, typer.Option("--disembarked", help="Attacker disembarked from a TRANSPORT this turn.")
-    ] = False,
-    effect: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--effect",
-            "-e",
-            help="Named rule or stratagem (repeatable; `calc effects`). "
-            "Prefix 'attacker:' or 'target:' to pick a side.",
-        ),
-    ] = None,
+    half_range: HalfRange = False,
+    stationary: Stationary = False,
+    charged: Charged = False,
+    cover: Cover = False,
+    objective: Objective = False,
+    overwatch: Overwatch = False,
+    indirect: Indirect = False,
+    beyond_12: Beyond12 = False,
+    disembarked: Disembarked = False,
+    effect: EffectOpt = None,
     hit_mod: Annotated[
         int, typer.Option(help="Hit roll modifier (capped at ±1 with the others).")
     ] = 0,

@@ -836,7 +836,23 @@ def _is_batch(arg: str) -> bool:
 
 def register(app: typer.Typer) -> None:
     """Add the ``compare`` command to ``app`` (called by ``wh40k_calc.cli``)."""
-    from .cli import DatasheetsOpt, Edition, Method, catalog, fail
+    from .options import (
+        Beyond12,
+        Charged,
+        Cover,
+        DatasheetsOpt,
+        Disembarked,
+        Edition,
+        EffectOpt,
+        HalfRange,
+        Indirect,
+        Method,
+        Objective,
+        Overwatch,
+        Stationary,
+        catalog,
+        fail,
+    )
 
     def compare(
         what: Annotated[
@@ -866,43 +882,16 @@ def register(app: typer.Typer) -> None:
         fight: Annotated[
             bool, typer.Option("--fight", help="Melee (the Fight phase) instead of shooting.")
         ] = False,
-        half_range: Annotated[
-            bool, typer.Option("--half-range", help="Target within half range (Rapid Fire, Melta).")
-        ] = False,
-        stationary: Annotated[
-            bool, typer.Option("--stationary", help="Attacker Remained Stationary (Heavy).")
-        ] = False,
-        charged: Annotated[
-            bool, typer.Option("--charged", help="Attacker made a Charge move this turn.")
-        ] = False,
-        cover: Annotated[
-            bool, typer.Option("--cover", help="Target has the Benefit of Cover.")
-        ] = False,
-        objective: Annotated[
-            bool, typer.Option("--objective", help="Target within range of an objective marker.")
-        ] = False,
-        overwatch: Annotated[
-            bool, typer.Option("--overwatch", help="Snap shooting: only unmodified 6s hit.")
-        ] = False,
-        indirect: Annotated[
-            bool, typer.Option("--indirect", help="Target not visible: [INDIRECT FIRE] only.")
-        ] = False,
-        beyond_12: Annotated[
-            bool, typer.Option("--beyond-12", help='Target more than 12" away (Conversion).')
-        ] = False,
-        disembarked: Annotated[
-            bool,
-            typer.Option("--disembarked", help="Attacker disembarked from a TRANSPORT this turn."),
-        ] = False,
-        effect: Annotated[
-            list[str] | None,
-            typer.Option(
-                "--effect",
-                "-e",
-                help="Named rule or stratagem (repeatable; `calc effects`). "
-                "Prefix 'attacker:' or 'target:' to pick a side.",
-            ),
-        ] = None,
+        half_range: HalfRange = False,
+        stationary: Stationary = False,
+        charged: Charged = False,
+        cover: Cover = False,
+        objective: Objective = False,
+        overwatch: Overwatch = False,
+        indirect: Indirect = False,
+        beyond_12: Beyond12 = False,
+        disembarked: Disembarked = False,
+        effect: EffectOpt = None,
         edition: Annotated[
             Edition | None,
             typer.Option(help="Rules edition (default 10; overrides a batch file's)."),
