@@ -1,86 +1,27 @@
-"""``calc compare``: many activations side by side, from a batch file or from the command line.
+"""Jobs of ``calc compare``: (run, target) activations built from a batch file or from
+command-line options, resolved exactly as ``calc shoot``/``calc fight`` resolve one, into rows
+carrying the contract object and the compared figures."""
 
-``calc compare BATCH.yaml`` runs every run of a batch file (:mod:`wh40k_calc.batch`) against its
-targets; ``calc compare lootas --loadout default --loadout rokkit-launchas --target boyz`` crosses
-attackers, sizes, loadouts and targets. Each (run, target) pair is one :class:`Row`, resolved
-exactly like ``calc shoot``/``calc fight`` (same Selection, same ``resolve``), so the numbers are
-those of the single commands. Output: a rich table grouped by target and sorted, ``--json`` (a
-list of contract objects with ``"run"``) or ``--csv``.
-"""
-
-import csv
-import json
-import sys
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
-from enum import StrEnum
-from pathlib import Path
-from typing import IO, TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
-import typer
-
-from .batch import (
+from ..batch import (
     Batch,
-    BatchError,
     RawRun,
     RunFieldError,
     RunSpec,
     UnitSpec,
-    load_batch,
     names,
     parse_run,
 )
-from .datasheet import Datasheet, DatasheetError, norm_name
-from .selection import Conditions, Modifiers, Selection, SelectionError, UnitChoice
+from ..datasheet import Datasheet, DatasheetError, norm_name
+from ..selection import Conditions, Modifiers, Selection, SelectionError, UnitChoice
 
 if TYPE_CHECKING:
-    from .catalog import Catalog
+    from ..catalog import Catalog
 
-SORT_LABELS = {
-    "models": "models destroyed",
-    "damage": "expected damage",
-    "wipe": "P(wipe)",
-    "efficiency": "points destroyed per 100 points",
-    "losses": "Hazardous losses, fewest first",
-}
-SHORT_LABELS = {
-    "damage": "Damage",
-    "models": "Models",
-    "wipe": "Wipe",
-    "efficiency": "Pts/100",
-    "losses": "Losses",
-}
-LOWER_IS_BETTER = frozenset({"losses"})
-CSV_COLUMNS = (
-    "run",
-    "target",
-    "target_models",
-    "target_loadout",
-    "target_points",
-    "attacker",
-    "attacker_models",
-    "attacker_points",
-    "phase",
-    "edition",
-    "method",
-    "damage",
-    "models_destroyed",
-    "p_wipe",
-    "points_per_100",
-    "attacker_losses",
-    "best",
-)
 USER_ERRORS: tuple[type[Exception], ...] = (DatasheetError, SelectionError, LookupError, ValueError)
-
-
-class SortKey(StrEnum):
-    models = "models"
-    damage = "damage"
-    wipe = "wipe"
-    efficiency = "efficiency"
-    losses = "losses"
-
 
 # ---------------------------------------------------------------------------------------------
 # Jobs, rows and errors
@@ -179,8 +120,8 @@ def run_job(job: Job, progress: Callable[[int, int], None] | None = None) -> Row
     Raises:
         SelectionError, LookupError, ValueError, DatasheetError: as ``resolve`` does.
     """
-    from .report import to_json
-    from .resolve import resolve
+    from ..report import to_json
+    from ..resolve import resolve
 
     result = resolve(job.selection, job.method, job.trials, job.seed, progress)
     obj = {"run": job.run, **to_json(result)}
@@ -269,7 +210,7 @@ def _dotted(parts: list[str | int]) -> str:
 
 
 def _check_loadout(ds: Datasheet, loadout: str | None) -> None:
-    from .catalog import suggest_names
+    from ..catalog import suggest_names
 
     if loadout is None or norm_name(loadout) == "default":
         return
@@ -296,8 +237,8 @@ def has_loadout(ds: Datasheet, loadout: str | None) -> bool:
 def _unit_choice(look: _Lookup, spec: UnitSpec, role: str, base: list[str | int]) -> UnitChoice:
     """The UnitChoice for ``spec``, checked field by field (``_FieldError`` names the field
     under ``base``), then as a whole with ``units.build_unit``."""
-    from .catalog import UnknownUnitError
-    from .units import build_unit, parse_weapon_spec, pick_size
+    from ..catalog import UnknownUnitError
+    from ..units import build_unit, parse_weapon_spec, pick_size
 
     def at(*more: str | int) -> list[str | int]:
         return [*base, *more]
@@ -325,7 +266,7 @@ def _unit_choice(look: _Lookup, spec: UnitSpec, role: str, base: list[str | int]
         except SelectionError as exc:
             raise _FieldError(at("weapons", i), str(exc)) from None
         if ds.weapon(wname) is None:
-            from .catalog import suggest_names
+            from ..catalog import suggest_names
 
             hint = suggest_names(wname, [w.name for w in ds.weapons])
             raise _FieldError(
@@ -352,7 +293,7 @@ def _unit_choice(look: _Lookup, spec: UnitSpec, role: str, base: list[str | int]
 
 
 def _check_effects(effects: list[str]) -> None:
-    from .effects import lookup
+    from ..effects import lookup
 
     for i, name in enumerate(effects):
         bare = name.split(":", 1)[1] if ":" in name else name
@@ -622,438 +563,3 @@ def jobs_from_options(
                     )
                     out.append(Job(name, sel, method, trials, seed, t))
     return out
-
-
-# ---------------------------------------------------------------------------------------------
-# Output
-
-
-def group_rows(rows: list[Row], key: str) -> list[list[Row]]:
-    """Rows grouped by target (groups in order of first appearance), each group sorted best
-    first by ``key`` (one of SORT_LABELS; ``losses``: fewest first; None last; ties keep
-    batch order)."""
-    groups: dict[tuple, list[Row]] = {}
-    for r in rows:
-        groups.setdefault(r.target_key, []).append(r)
-    sign = 1.0 if key in LOWER_IS_BETTER else -1.0
-
-    def order(r: Row) -> tuple[int, float]:
-        v = r.figures[key]
-        return (1, 0.0) if v is None else (0, sign * v)
-
-    return [sorted(g, key=order) for g in groups.values()]
-
-
-def best_rows(group: list[Row], key: str) -> set[int]:
-    """Indexes (in ``group``) of the best rows by ``key``; empty when every row ties."""
-    values = [r.figures[key] for r in group]
-    known = [v for v in values if v is not None]
-    if len(group) < 2 or not known:
-        return set()
-    best = min(known) if key in LOWER_IS_BETTER else max(known)
-    idx = {i for i, v in enumerate(values) if v is not None and abs(v - best) <= 1e-9}
-    return set() if len(idx) == len(group) else idx
-
-
-def _attacker_text(o: dict[str, Any]) -> str:
-    a = o["attacker"]
-    return f"{a['models']} {a['name']} ({a['points']:g} pts)"
-
-
-def render_table(rows: list[Row], key: str, console: Any, title: str | None = None) -> None:
-    """Print the comparison table (rich) on ``console``: a section per target, sorted by
-    ``key``, the best row(s) of each target in bold green, a bar for the sort column; then the
-    rules not modelled and the notes (each once).
-
-    What every row shares (phase, edition, method, attacker) goes in the title; what differs
-    gets a column.
-    """
-    from rich import box
-    from rich.bar import Bar
-    from rich.table import Table
-    from rich.text import Text
-
-    groups = group_rows(rows, key)
-    varying = {
-        "Phase": lambda o: o["phase"],
-        "Edition": lambda o: o["edition"],
-        "Method": lambda o: o["method"],
-        "Attacker": _attacker_text,
-    }
-    first = rows[0].result
-    common, columns = [], []
-    for label, get in varying.items():
-        if len({get(r.result) for r in rows}) > 1:
-            columns.append((label, get))
-        elif label == "Edition":
-            common.append(f"edition {get(first)}")
-        else:
-            common.append(get(first))
-    heading = " · ".join([title or "Comparison", *common])
-    table = Table(
-        title=f"{heading}\nby target, sorted by {SORT_LABELS[key]}; best in bold",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
-    )
-    table.add_column("Run", overflow="fold")
-    for label, _ in columns:
-        table.add_column(label, overflow="fold")
-    for label in SHORT_LABELS.values():
-        table.add_column(label, justify="right", no_wrap=True)
-    table.add_column(SHORT_LABELS[key], width=10, no_wrap=True)
-    blank = [""] * (len(columns) + len(SHORT_LABELS) + 1)
-    for gi, group in enumerate(groups):
-        if gi:
-            table.add_section()
-        t = group[0].result["target"]
-        table.add_row(Text(f"{t['models']} {t['name']} · {t['points']:g} pts", "bold"), *blank)
-        best = best_rows(group, key)
-        values = [r.figures[key] or 0.0 for r in group]
-        scale = max(max(values), 1e-12)
-        for i, r in enumerate(group):
-            o, f = r.result, r.figures
-            eff = f["efficiency"]
-            value = f[key] or 0.0
-            table.add_row(
-                f"  {r.job.run}",
-                *(get(o) for _, get in columns),
-                f"{f['damage']:.2f}",
-                f"{f['models']:.3f}",
-                f"{100 * f['wipe']:.1f}%",
-                "—" if eff is None else f"{eff:.1f}",
-                f"{f['losses']:.3f}",
-                Bar(scale, 0.0, min(value, scale), color="red" if key == "losses" else "green"),
-                style="bold green" if i in best else None,
-            )
-    console.print(table)
-    console.print(
-        Text(
-            "Models: expected models destroyed · Wipe: P(every model destroyed) · Pts/100: "
-            "target points destroyed per 100 points of attacker · Losses: attacker models "
-            "expected lost to Hazardous · bars: relative to the highest of each target",
-            style="dim",
-        )
-    )
-    seen: set[str] = set()
-    for r in rows:
-        for n in r.result["not_modelled"]:
-            if n not in seen:
-                seen.add(n)
-                console.print(Text.assemble(("Not modelled: ", "yellow"), n))
-    for r in rows:
-        for n in r.result["notes"]:
-            if n not in seen:
-                seen.add(n)
-                console.print(Text.assemble(("Note: ", "dim"), n))
-
-
-def csv_records(rows: list[Row], key: str) -> list[dict[str, Any]]:
-    """The table's rows as CSV_COLUMNS records, grouped and sorted as the table is."""
-    out = []
-    for group in group_rows(rows, key):
-        best = best_rows(group, key)
-        for i, r in enumerate(group):
-            o, f = r.result, r.figures
-            out.append(
-                {
-                    "run": r.job.run,
-                    "target": o["target"]["name"],
-                    "target_models": o["target"]["models"],
-                    "target_loadout": r.job.selection.target.loadout or "",
-                    "target_points": o["target"]["points"],
-                    "attacker": o["attacker"]["name"],
-                    "attacker_models": o["attacker"]["models"],
-                    "attacker_points": o["attacker"]["points"],
-                    "phase": o["phase"],
-                    "edition": o["edition"],
-                    "method": o["method"],
-                    "damage": f["damage"],
-                    "models_destroyed": f["models"],
-                    "p_wipe": f["wipe"],
-                    "points_per_100": "" if f["efficiency"] is None else f["efficiency"],
-                    "attacker_losses": f["losses"],
-                    "best": "yes" if i in best else "",
-                }
-            )
-    return out
-
-
-def write_csv(rows: list[Row], key: str, fh: IO[str]) -> None:
-    """Write the comparison as CSV (header CSV_COLUMNS) to an open text file."""
-    writer = csv.DictWriter(fh, fieldnames=CSV_COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(csv_records(rows, key))
-
-
-class _RowProgress:
-    """A transient rich progress bar on stderr, shown once the batch has run for 0.3 s."""
-
-    def __init__(self, total: int):
-        self.total = total
-        self.done = 0
-        self.start = time.monotonic()
-        self.bar: Any = None
-        self.task: Any = None
-
-    def __call__(self) -> None:
-        self.done += 1
-        if self.bar is None:
-            if time.monotonic() - self.start < 0.3 or self.done >= self.total:
-                return
-            from rich.console import Console
-            from rich.progress import Progress
-
-            self.bar = Progress(console=Console(stderr=True), transient=True)
-            self.bar.start()
-            self.task = self.bar.add_task("comparing", total=self.total, completed=self.done)
-        self.bar.update(self.task, completed=self.done)
-
-    def stop(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-            self.bar = None
-
-
-def _print_errors(errors: list[RunError]) -> None:
-    from rich.console import Console
-    from rich.markup import escape
-
-    con = Console(stderr=True, highlight=False, soft_wrap=True)
-    for e in errors:
-        con.print(f"[bold red]error:[/bold red] {escape(str(e))}")
-
-
-def _is_batch(arg: str) -> bool:
-    p = Path(arg)
-    return p.suffix.lower() in (".yaml", ".yml") or (p.is_file() and ("/" in arg or "\\" in arg))
-
-
-# ---------------------------------------------------------------------------------------------
-# The command
-
-
-def register(app: typer.Typer) -> None:
-    """Add the ``compare`` command to ``app`` (called by ``wh40k_calc.cli``)."""
-    from .options import (
-        Beyond12,
-        Charged,
-        Cover,
-        DatasheetsOpt,
-        Disembarked,
-        Edition,
-        EffectOpt,
-        HalfRange,
-        Indirect,
-        Method,
-        Objective,
-        Overwatch,
-        Stationary,
-        catalog,
-        fail,
-    )
-
-    def compare(
-        what: Annotated[
-            list[str],
-            typer.Argument(
-                metavar="BATCH.yaml | ATTACKER...",
-                help="A batch file, or attacking units (datasheet names) to cross with "
-                "--loadout, --models and --target.",
-            ),
-        ],
-        target: Annotated[
-            list[str] | None,
-            typer.Option("--target", "-t", help="Target unit (repeatable)."),
-        ] = None,
-        loadout: Annotated[
-            list[str] | None,
-            typer.Option("--loadout", help="Named loadout of the attacker (repeatable)."),
-        ] = None,
-        models: Annotated[
-            list[int] | None,
-            typer.Option("--models", help="Attacking unit size (repeatable; a listed size)."),
-        ] = None,
-        leader: Annotated[
-            list[str] | None,
-            typer.Option("--leader", help="Leader attached to each attacker (repeatable)."),
-        ] = None,
-        fight: Annotated[
-            bool, typer.Option("--fight", help="Melee (the Fight phase) instead of shooting.")
-        ] = False,
-        half_range: HalfRange = False,
-        stationary: Stationary = False,
-        charged: Charged = False,
-        cover: Cover = False,
-        objective: Objective = False,
-        overwatch: Overwatch = False,
-        indirect: Indirect = False,
-        beyond_12: Beyond12 = False,
-        disembarked: Disembarked = False,
-        effect: EffectOpt = None,
-        edition: Annotated[
-            Edition | None,
-            typer.Option(help="Rules edition (default 10; overrides a batch file's)."),
-        ] = None,
-        method: Annotated[
-            Method | None,
-            typer.Option(help="exact (default), sample or both; overrides a batch file's."),
-        ] = None,
-        trials: Annotated[
-            int | None,
-            typer.Option(min=1, max=100_000_000, help="Sampler trials (default 100000)."),
-        ] = None,
-        seed: Annotated[int | None, typer.Option(help="Sampler seed (default 40000).")] = None,
-        datasheets: DatasheetsOpt = None,
-        sort: Annotated[
-            SortKey, typer.Option(help="Rank by this figure, best first.")
-        ] = SortKey.models,
-        as_json: Annotated[
-            bool, typer.Option("--json", help="Print a list of JSON contract objects.")
-        ] = False,
-        csv_path: Annotated[
-            str | None,
-            typer.Option("--csv", metavar="PATH", help="Write the table as CSV ('-': stdout)."),
-        ] = None,
-        force: Annotated[
-            bool, typer.Option("--force", help="Let --csv overwrite an existing file.")
-        ] = False,
-        strict: Annotated[
-            bool, typer.Option("--strict", help="Stop at the first error (exit code 1).")
-        ] = False,
-    ) -> None:
-        """Compare runs side by side: a batch file, or attackers × loadouts × targets.
-
-        One row per (run, target), grouped by target and ranked by --sort: expected damage,
-        models destroyed, P(wipe), target points destroyed per 100 points of attacker, and the
-        attacker's Hazardous losses.
-        """
-        if as_json and csv_path == "-":
-            raise fail("--json and --csv - both write to stdout: choose one")
-        csv_file = None
-        if csv_path is not None and csv_path != "-":
-            csv_file = Path(csv_path)
-            if csv_file.is_dir():
-                raise fail(f"--csv {csv_path}: is a folder")
-            if csv_file.exists() and not force:
-                raise fail(f"--csv {csv_path}: the file exists (add --force to overwrite it)")
-        title = None
-        try:
-            if len(what) == 1 and _is_batch(what[0]):
-                given = [
-                    ("--target", target),
-                    ("--loadout", loadout),
-                    ("--models", models),
-                    ("--leader", leader),
-                    ("--effect", effect),
-                    ("--fight", fight),
-                    *(
-                        ("--" + n.replace("_", "-"), v)
-                        for n, v in (
-                            ("half_range", half_range),
-                            ("stationary", stationary),
-                            ("charged", charged),
-                            ("cover", cover),
-                            ("objective", objective),
-                            ("overwatch", overwatch),
-                            ("indirect", indirect),
-                            ("beyond_12", beyond_12),
-                            ("disembarked", disembarked),
-                        )
-                    ),
-                ]
-                clash = [opt for opt, v in given if v]
-                if clash:
-                    raise fail(
-                        f"{', '.join(clash)}: not with a batch file (put it in the file; "
-                        "--edition, --method, --trials and --seed do override the file's)"
-                    )
-                batch = load_batch(Path(what[0]))
-                title = batch.defaults.title
-                cat = catalog([*(datasheets or []), *batch.datasheets])
-                items = jobs_from_batch(
-                    batch,
-                    cat,
-                    Overrides(
-                        edition.value if edition else None,
-                        method.value if method else None,
-                        trials,
-                        seed,
-                    ),
-                )
-            else:
-                batchish = [w for w in what if _is_batch(w)]
-                if batchish:
-                    raise fail(f"{batchish[0]}: give one batch file on its own, or attacker names")
-                if not target:
-                    raise fail("give at least one --target (or a batch file)")
-                cat = catalog(datasheets)
-                items = jobs_from_options(
-                    cat,
-                    list(what),
-                    list(target),
-                    loadouts=loadout,
-                    models=models,
-                    leaders=leader,
-                    phase="fight" if fight else "shooting",
-                    conditions=Conditions(
-                        half_range,
-                        stationary,
-                        charged,
-                        cover,
-                        objective,
-                        overwatch,
-                        indirect,
-                        beyond_12,
-                        disembarked,
-                    ),
-                    effects=effect,
-                    edition=edition.value if edition else "10",
-                    method=method.value if method else "exact",
-                    trials=trials or 100_000,
-                    seed=40_000 if seed is None else seed,
-                )
-        except (BatchError, DatasheetError) as exc:
-            raise fail(str(exc)) from None
-
-        if strict:
-            first = next((i for i in items if isinstance(i, RunError)), None)
-            if first is not None:
-                _print_errors([first])
-                raise typer.Exit(1)
-        show_progress = not as_json and csv_path is None and sys.stderr.isatty()
-        bar = _RowProgress(len(items)) if show_progress else None
-        try:
-            rows, errors = run_jobs(items, strict=strict, tick=bar)
-        finally:
-            if bar is not None:
-                bar.stop()
-        if strict and errors:
-            _print_errors(errors[-1:])
-            raise typer.Exit(1)
-
-        if as_json:
-            sys.stdout.write(json.dumps([r.result for r in rows], indent=2) + "\n")
-        if csv_path == "-":
-            write_csv(rows, sort.value, sys.stdout)
-        elif csv_file is not None:
-            try:
-                with csv_file.open("w" if force else "x", encoding="utf-8", newline="") as fh:
-                    write_csv(rows, sort.value, fh)
-            except FileExistsError:
-                raise fail(
-                    f"--csv {csv_path}: the file exists (add --force to overwrite it)"
-                ) from None
-            except OSError as exc:
-                raise fail(f"--csv {csv_path}: cannot write: {exc.strerror or exc}") from None
-            sys.stderr.write(f"wrote {len(rows)} rows to {csv_path}\n")
-        if not as_json and csv_path is None and rows:
-            from rich.console import Console
-
-            render_table(rows, sort.value, Console(highlight=False), title)
-        if errors:
-            _print_errors(errors)
-            raise typer.Exit(1)
-
-    app.command("compare")(compare)
