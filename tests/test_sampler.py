@@ -1,0 +1,219 @@
+"""The Monte Carlo sampler: reproducible, statistically sound, chunked without bias, and wired
+into ``resolve()``, the JSON contract and the ``--method both`` report."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from profiles import Kind, activation, disagreements, main_job, selection, unit, weapon
+from typer.testing import CliRunner
+
+import wh40k_calc.engine.sample as sample_module
+from wh40k_calc.cli import app
+from wh40k_calc.engine.exact import run_exact
+from wh40k_calc.engine.outcome import LOSS_FIELDS, TOTAL_FIELDS
+from wh40k_calc.engine.sample import run_sample
+from wh40k_calc.resolve import resolve
+
+TRIALS = 20_000
+
+
+@pytest.fixture(scope="module")
+def job():
+    """The main job: 5 Lootas shoot 10 Boyz."""
+    return main_job()
+
+
+def _same(a, b) -> None:
+    """Two outcomes are identical, figure for figure."""
+    assert a.expected == b.expected
+    assert a.attacker_losses == b.attacker_losses
+    assert a.characters_destroyed == b.characters_destroyed
+    assert a.standard_error == b.standard_error
+    assert a.dice_drawn == b.dice_drawn
+    for name in (
+        "models_destroyed_distribution",
+        "damage_distribution",
+        "wounds_lost_distribution",
+    ):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+    assert [(w.name, w.expected, w.standard_error) for w in a.weapons] == [
+        (w.name, w.expected, w.standard_error) for w in b.weapons
+    ]
+
+
+def _within_error(a, b, z: float = 5.0) -> list[str]:
+    """Figures where two sampled outcomes differ by more than ``z`` combined standard errors
+    (each floored at 1/trials)."""
+    bad = []
+
+    def check(label: str, x: float, y: float, sx: float, sy: float) -> None:
+        se = np.hypot(max(sx, 1 / a.trials), max(sy, 1 / b.trials))
+        if abs(x - y) > z * se:
+            bad.append(f"{label}: {x:.6g} vs {y:.6g} (SE {se:.3g})")
+
+    for f in TOTAL_FIELDS:
+        sa, sb = a.standard_error["expected"][f], b.standard_error["expected"][f]
+        check(f, a.expected[f], b.expected[f], sa, sb)
+    for k, (x, y) in enumerate(zip(a.kill_table, b.kill_table, strict=True)):
+        check(
+            f"kill[{k + 1}]",
+            x,
+            y,
+            a.standard_error["kill_table"][k],
+            b.standard_error["kill_table"][k],
+        )
+    for f in LOSS_FIELDS:
+        sa, sb = a.standard_error["attacker_losses"][f], b.standard_error["attacker_losses"][f]
+        check(f"losses.{f}", a.attacker_losses[f], b.attacker_losses[f], sa, sb)
+    return bad
+
+
+def test_same_seed_same_outcome(job) -> None:
+    _same(run_sample(job, trials=TRIALS, seed=7), run_sample(job, trials=TRIALS, seed=7))
+
+
+def test_same_seed_same_outcome_with_every_feature() -> None:
+    kinds = (Kind(W=1, Sv=5, fnp=6), Kind(W=4, Sv=3, invuln=4, fnp=5))
+    from profiles import grenade, hazard
+
+    w = weapon(
+        kinds,
+        models=4,
+        A="D3",
+        skill=3,
+        S=5,
+        T=5,
+        AP=-1,
+        D="D3",
+        sustained=1,
+        devastating=True,
+        blast=True,
+        reroll_damage=True,
+        precision=True,
+    )
+    act = activation(
+        w,
+        unit(kinds, [(0, 9)], [(1, 1)]),
+        [grenade(kinds)],
+        hazard(2, (Kind(W=2),), [(0, 3)], spill=True),
+    )
+    _same(run_sample(act, trials=5_000, seed=3), run_sample(act, trials=5_000, seed=3))
+
+
+def test_different_seeds_differ_but_agree_within_error(job) -> None:
+    a = run_sample(job, trials=TRIALS, seed=1)
+    b = run_sample(job, trials=TRIALS, seed=2)
+    assert a.expected != b.expected  # really different draws
+    assert not _within_error(a, b)
+
+
+def test_seed_and_trials_are_recorded(job) -> None:
+    o = run_sample(job, trials=1_234, seed=99)
+    assert (o.method, o.trials, o.seed) == ("sample", 1_234, 99)
+    assert o.models_destroyed_distribution.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_chunking_does_not_change_results(job, monkeypatch) -> None:
+    """Many small chunks (256 trials, the last one short) against one chunk: the same
+    statistics, and both agree with the exact engine."""
+    trials = 25_013  # not a multiple of 256
+    whole = run_sample(job, trials=trials, seed=5)
+    calls: list[tuple[int, int]] = []
+    monkeypatch.setattr(sample_module, "DICE_PER_CHUNK", 1)  # chunk = the 256-trial minimum
+    chunked = run_sample(job, trials=trials, seed=5, progress=lambda d, t: calls.append((d, t)))
+    assert len(calls) == -(-trials // 256)
+    assert calls[-1] == (trials, trials)
+    assert all(t == trials for _, t in calls)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+    assert chunked.trials == trials
+    assert chunked.models_destroyed_distribution.sum() == pytest.approx(1.0, abs=1e-12)
+    assert chunked.expected != whole.expected  # different chunking, different draws
+    assert not _within_error(whole, chunked)
+    exact = run_exact(job)
+    assert not disagreements(exact, chunked)
+    assert not disagreements(exact, whole)
+
+
+def test_dice_drawn_counts_every_die(job) -> None:
+    o = run_sample(job, trials=TRIALS, seed=11)
+    assert o.dice_drawn > 0
+    # at least one Hit roll per attack (11 attacks per activation) and one die per attack count
+    assert o.dice_drawn >= TRIALS * (11 + 5)
+
+
+def test_single_trial() -> None:
+    act = activation(weapon((Kind(),), A=2), unit((Kind(),), [(0, 3)]))
+    o = run_sample(act, trials=1, seed=0)
+    assert o.trials == 1
+    assert o.models_destroyed_distribution.sum() == 1.0
+    with pytest.raises(ValueError):
+        run_sample(act, trials=0)
+
+
+def test_method_sample_through_resolve() -> None:
+    r = resolve(selection("lootas", "boyz"), "sample", trials=10_000, seed=21)
+    assert r.method == "sample"
+    assert r.exact is None
+    assert r.sample is not None and r.primary is r.sample
+    assert (r.sample.trials, r.sample.seed) == (10_000, 21)
+    again = resolve(selection("lootas", "boyz"), "sample", trials=10_000, seed=21)
+    _same(r.sample, again.sample)
+    both = resolve(selection("lootas", "boyz"), "both", trials=10_000, seed=21)
+    assert both.exact is not None and both.primary is both.exact
+    _same(both.sample, r.sample)
+    assert not disagreements(both.exact, both.sample)
+
+
+def test_json_has_a_sample_block() -> None:
+    res = CliRunner().invoke(
+        app, ["shoot", "lootas", "--target", "boyz", "--method", "both", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["method"] == "both"
+    s = out["sample"]
+    for key in (
+        "trials",
+        "seed",
+        "weapons",
+        "expected",
+        "kill_table",
+        "models_destroyed_distribution",
+        "damage_distribution",
+        "attacker_losses",
+        "standard_error",
+    ):
+        assert key in s, key
+    assert s["trials"] == 100_000 and s["seed"] == 40_000
+    assert [w["name"] for w in s["weapons"]] == [w["name"] for w in out["weapons"]]
+    assert set(s["expected"]) == set(TOTAL_FIELDS)
+    assert len(s["kill_table"]) == out["target"]["models"] == 10
+    assert len(s["models_destroyed_distribution"]) == 11
+    assert sum(s["models_destroyed_distribution"]) == pytest.approx(1.0, abs=1e-5)
+    assert sum(s["damage_distribution"]) == pytest.approx(1.0, abs=1e-5)
+    assert set(s["attacker_losses"]) == set(LOSS_FIELDS)
+    se = s["standard_error"]
+    assert set(se["expected"]) == set(TOTAL_FIELDS)
+    assert len(se["kill_table"]) == 10
+    assert all(x >= 0 for x in se["kill_table"])
+    assert se["expected"]["models_destroyed"] > 0
+    # the sampled figures agree with the exact ones of the same JSON object
+    for k in ("models_destroyed", "damage", "wounds_lost"):
+        assert abs(s["expected"][k] - out["expected"][k]) <= 5 * se["expected"][k] + 1e-5
+
+
+def test_text_comparison_has_no_flags() -> None:
+    res = CliRunner().invoke(app, ["shoot", "lootas", "--target", "boyz", "--method", "both"])
+    assert res.exit_code == 0, res.output
+    text = res.stdout
+    assert "Exact vs sampled" in text
+    table = text[text.index("Exact vs sampled") :]
+    rows = [line for line in table.splitlines() if line.startswith("│")]
+    labels = [row.split("│")[1].strip() for row in rows]
+    for figure in ("models destroyed", "wounds lost", "damage", "P(≥ 1 destroyed)"):
+        assert figure in labels, figure
+    flagged = [row for row in rows if "!" in row]
+    assert not flagged, "\n".join(flagged)
