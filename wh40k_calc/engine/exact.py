@@ -182,7 +182,9 @@ def _kernel(space: AllocationSpace, ap: AttackProfile, devastating: bool) -> _Ke
         key = (int(kinds[s]), int(lefts[s]))
         if key not in cache:
             vs = ap.vs[key[0]]
-            dmg = vs.damage.pmf(key[1] if key[1] else _full_wounds(space, key[0]))
+            # wounds left 0 (unit destroyed): the table's own policy for that case, as the
+            # sampler reads it (DamageTable.rerolls_for(0))
+            dmg = vs.damage.pmf(key[1])
             if devastating:
                 f, keep = 1.0, 1.0 - vs.fnp_mortal
                 mw = _mean(dmg)
@@ -199,13 +201,6 @@ def _kernel(space: AllocationSpace, ap: AttackProfile, devastating: bool) -> _Ke
     for s, r in enumerate(rows):
         probs[s, : len(r)] = r
     return _Kernel(probs, routing, fail, mortal)
-
-
-def _full_wounds(space: AllocationSpace, kind: int) -> int:
-    for m in (*space.target.bodyguard, *space.target.characters):
-        if m.kind == kind:
-            return m.W
-    return 1
 
 
 def _spill_kernel(space: AllocationSpace, fnp: tuple[float, ...]) -> _Kernel:
@@ -319,7 +314,10 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
         joints.append(per)
 
     kernels = [*normal_k, *[k for k in dev_k if k is not None], *before_k]
-    track = not all(k.state_independent() for k in kernels)
+    # the damage total needs its own axis when it depends on the target's state: a kernel that
+    # differs between states, or Blast whose attacks depend on the models left when mortal
+    # wounds came first
+    track = blast_axis or not all(k.state_independent() for k in kernels)
     figure_max = 0
     if track:
         for per, nk, dk in zip(joints, normal_k, dev_k, strict=True):
