@@ -432,7 +432,8 @@ BUG_WIPED_KIND_BELOW = (
     "BUG: once the unit is destroyed, the exact engine re-rolls Damage as if the model had W1 "
     "when the destroyed unit's kind exists only as a kind_below kind (exact._full_wounds finds "
     "no model of that base kind and falls back to 1); the sampler uses the re-rolls of a "
-    "model with all its wounds (DamageTable.reroll[0]): the damage figure differs"
+    "model with all its wounds (DamageTable.reroll[0]): the damage figure and the mortal "
+    "wounds of Devastating Wounds differ"
 )
 # Known engine bugs: case -> (reason, the figures it spoils). Those figures are checked by
 # test_known_bug (strict xfail); every other figure of the case must agree.

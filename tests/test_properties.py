@@ -168,7 +168,13 @@ def _known_bug_filter(act: Activation, bad: list[str]) -> list[str]:
     if _blast_after_mortal_wounds(act):
         bad = [b for b in bad if not b.startswith("damage_distribution")]
     if _rerolled_damage_after_wipe_kind_below(act):
-        bad = [b for b in bad if not b.startswith("damage_distribution") and ".damage:" not in b]
+        bad = [
+            b
+            for b in bad
+            if not b.startswith("damage_distribution")
+            and ".damage:" not in b
+            and ".mortal_wounds:" not in b
+        ]
     return bad
 
 
@@ -325,9 +331,18 @@ def test_more_attacks_never_lower(case, attacks: int) -> None:
 
 
 @settings(PROPS, max_examples=150)
-@given(case=single_weapon())
-def test_better_save_never_raises(case) -> None:
+@given(
+    case=single_weapon(),
+    reroll_hits=st.sampled_from((None, "ones", "fails")),
+    reroll_wounds=st.sampled_from((None, "ones", "fails")),
+)
+def test_better_save_never_raises(case, reroll_hits: str | None, reroll_wounds: str | None):
+    """No value-based re-roll ('all'): which results it re-rolls depends on the expected damage
+    of a wound, so on the save, and the two profiles would differ in more than the save (with
+    [ANTI] and [DEVASTATING WOUNDS], a better save makes re-rolling normal wounds to fish for
+    Critical Wounds worth it, which can cost a little damage against another model kind)."""
     ks, target, args = case
     assume(any(k.Sv > 2 for k in ks))
+    args = {**args, "reroll_hits": reroll_hits, "reroll_wounds": reroll_wounds}
     better = tuple(dataclasses.replace(k, Sv=max(2, k.Sv - 1)) for k in ks)
     _not_lower(activation(weapon(ks, **args), target), activation(weapon(better, **args), target))

@@ -1,0 +1,32 @@
+"""Benchmarks of both engines (pytest-benchmark): run by ``make bench``.
+
+The default ``pytest`` run collects only ``tests/`` (and passes ``--benchmark-skip``), so
+nothing here runs there. Benchmarks marked ``heavy`` (10^7 sampler trials) run only when
+benchmarks are enabled (``--benchmark-enable``, as ``make bench`` does). Speed targets are
+reported in ``extra_info``, never asserted.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+# the profile builders shared with the tests (tests/profiles.py)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "heavy: long or memory-hungry benchmark; runs only with --benchmark-enable"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("benchmark_enable", False):
+        return
+    skip = pytest.mark.skip(reason="heavy benchmark: run with `make bench`")
+    for item in items:
+        if "heavy" in item.keywords:
+            item.add_marker(skip)

@@ -1,0 +1,170 @@
+"""Speed and memory of both engines (``make bench``).
+
+Figures land in the benchmark table and in each benchmark's ``extra_info`` (trials per second,
+the sampler/numpy ratio, seconds, peak memory); none is asserted: speed targets are reported.
+
+Sampler: the main job (5 Lootas shoot 10 Boyz) and 10 Lootas into 20 Boyz, resolved once from
+the shipped datasheets; the ratio of the sampler's time to the time numpy alone takes to draw,
+in one call, as many integers as the sampler drew; 10^6 trials of the main job; the peak
+memory of 10^7 trials (``heavy``: only with ``--benchmark-enable``).
+
+Exact engine: 60 attacks with D6 damage into a 20-model W3 unit; 40 attacks into one W26
+model; a 30-model W1 unit with a W5 Leader attached and [PRECISION] weapons; the main job.
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+import tracemalloc
+
+import numpy as np
+import pytest
+from profiles import Kind, activation, main_job, unit, weapon
+
+from wh40k_calc.engine.allocation import AllocationSpace
+from wh40k_calc.engine.exact import run_exact
+from wh40k_calc.engine.sample import run_sample
+
+SEED = 40_000
+TRIALS = 100_000
+
+
+@pytest.fixture(scope="module")
+def job():
+    """5 Lootas shoot 10 Boyz, resolved once."""
+    return main_job()
+
+
+@pytest.fixture(scope="module")
+def big_job():
+    """10 Lootas shoot 20 Boyz, resolved once."""
+    return main_job(models=10, target_models=20)
+
+
+def _seconds(benchmark, stat: str = "mean") -> float | None:
+    stats = getattr(benchmark, "stats", None)
+    return None if stats is None else float(getattr(stats.stats, stat))
+
+
+def _rate(benchmark, trials: int) -> None:
+    mean, best = _seconds(benchmark), _seconds(benchmark, "min")
+    benchmark.extra_info["trials"] = trials
+    if mean:
+        benchmark.extra_info["seconds_mean"] = round(mean, 4)
+        benchmark.extra_info["trials_per_second_mean"] = round(trials / mean)
+        benchmark.extra_info["trials_per_second_best"] = round(trials / best)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sampler
+
+
+def test_sampler_main_job(benchmark, job) -> None:
+    out = benchmark(run_sample, job, trials=TRIALS, seed=SEED)
+    _rate(benchmark, TRIALS)
+    benchmark.extra_info["dice_drawn"] = out.dice_drawn
+    assert out.trials == TRIALS
+
+
+def test_sampler_10_lootas_vs_20_boyz(benchmark, big_job) -> None:
+    out = benchmark(run_sample, big_job, trials=TRIALS, seed=SEED)
+    _rate(benchmark, TRIALS)
+    benchmark.extra_info["dice_drawn"] = out.dice_drawn
+    assert out.trials == TRIALS
+
+
+def _numpy_draw_seconds(n: int, repeats: int = 5) -> float:
+    """Best time numpy alone takes to draw ``n`` D6 results in one call."""
+    rng = np.random.default_rng(0)
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        rng.integers(1, 7, size=n)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+@pytest.mark.parametrize("trials", [TRIALS, 1_000_000])
+def test_sampler_vs_numpy_draw(benchmark, job, trials: int) -> None:
+    """The sampler's time over numpy's time to draw as many integers in one call."""
+    out = benchmark.pedantic(
+        run_sample, args=(job,), kwargs={"trials": trials, "seed": SEED}, rounds=3, iterations=1
+    )
+    numpy_s = _numpy_draw_seconds(out.dice_drawn)
+    best = _seconds(benchmark, "min")
+    benchmark.extra_info.update(
+        {"trials": trials, "dice_drawn": out.dice_drawn, "numpy_draw_seconds": round(numpy_s, 4)}
+    )
+    if best:
+        benchmark.extra_info["sampler_seconds"] = round(best, 4)
+        benchmark.extra_info["sampler_over_numpy"] = round(best / numpy_s, 2)
+
+
+def test_sampler_main_job_1e6(benchmark, job) -> None:
+    trials = 1_000_000
+    out = benchmark.pedantic(
+        run_sample, args=(job,), kwargs={"trials": trials, "seed": SEED}, rounds=3, iterations=1
+    )
+    _rate(benchmark, trials)
+    assert out.trials == trials
+
+
+@pytest.mark.heavy
+def test_sampler_peak_memory_1e7(benchmark, job) -> None:
+    """10^7 trials of the main job: time (benchmark), then peak traced memory (tracemalloc
+    sees numpy's buffers) and the process's peak RSS in a second, untimed run."""
+    trials = 10_000_000
+    out = benchmark.pedantic(
+        run_sample, args=(job,), kwargs={"trials": trials, "seed": SEED}, rounds=1, iterations=1
+    )
+    _rate(benchmark, trials)
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        run_sample(job, trials=trials, seed=SEED)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    benchmark.extra_info["peak_traced_mib"] = round(peak / 2**20, 1)
+    benchmark.extra_info["process_peak_rss_mib"] = round(rss / 1024, 1)
+    assert out.trials == trials
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact engine
+
+
+def _exact_bench(benchmark, act) -> None:
+    out = benchmark(run_exact, act)
+    benchmark.extra_info["states"] = AllocationSpace(act.target).size
+    benchmark.extra_info["expected_models_destroyed"] = round(out.expected["models_destroyed"], 4)
+    mean = _seconds(benchmark)
+    if mean:
+        benchmark.extra_info["seconds_mean"] = round(mean, 5)
+
+
+def test_exact_60_d6_attacks_into_20_w3(benchmark) -> None:
+    kinds = (Kind(W=3, Sv=3, name="Gravis"),)
+    gun = weapon(kinds, "heavy gun", models=30, A=2, skill=3, S=6, T=6, AP=-2, D="D6")
+    _exact_bench(benchmark, activation(gun, unit(kinds, [(0, 20)])))
+
+
+def test_exact_40_attacks_into_one_w26(benchmark) -> None:
+    kinds = (Kind(W=26, Sv=3, invuln=5, name="Knight"),)
+    las = weapon(kinds, "lascannon", models=20, A=2, skill=3, S=12, T=11, AP=-3, D="D6+1")
+    _exact_bench(benchmark, activation(las, unit(kinds, [(0, 1)])))
+
+
+def test_exact_30_w1_with_w5_leader_and_precision(benchmark) -> None:
+    kinds = (Kind(W=1, Sv=5, name="Boy"), Kind(W=5, Sv=4, invuln=5, name="Warboss"))
+    target = unit(kinds, [(0, 30)], [(1, 1)])
+    sniper = weapon(kinds, "sniper", models=5, A=2, skill=3, S=5, T=5, AP=-2, D=3, precision=True)
+    pistol = weapon(kinds, "pistol", models=10, A=1, skill=3, S=5, T=5, AP=-1, D=2, precision=True)
+    bolter = weapon(kinds, "bolter", models=10, A=2, skill=3, S=4, T=5, AP=0, D=1)
+    _exact_bench(benchmark, activation((sniper, pistol, bolter), target))
+
+
+def test_exact_main_job(benchmark, job) -> None:
+    _exact_bench(benchmark, job)
