@@ -423,29 +423,6 @@ CASES: dict[str, Callable[[], Activation]] = {
     ),
 }
 
-BUG_BLAST_BEFORE = (
-    "BUG: exact damage_distribution ignores Blast bonus attacks when mortal wounds are "
-    "inflicted before the attacks and the damage figure is state-independent "
-    "(_independent_figure reads only the first Blast bracket, 0 bonus attacks)"
-)
-BUG_WIPED_KIND_BELOW = (
-    "BUG: once the unit is destroyed, the exact engine re-rolls Damage as if the model had W1 "
-    "when the destroyed unit's kind exists only as a kind_below kind (exact._full_wounds finds "
-    "no model of that base kind and falls back to 1); the sampler uses the re-rolls of a "
-    "model with all its wounds (DamageTable.reroll[0]): the damage figure and the mortal "
-    "wounds of Devastating Wounds differ"
-)
-# Known engine bugs: case -> (reason, the figures it spoils). Those figures are checked by
-# test_known_bug (strict xfail); every other figure of the case must agree.
-KNOWN_BUGS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "grenade+blast": (BUG_BLAST_BEFORE, ("damage_distribution",)),
-    "boyz-grenade+rokkit-vs-lootas": (BUG_BLAST_BEFORE, ("damage_distribution",)),
-    "mob-mentality-2-boyz-reroll-damage": (
-        BUG_WIPED_KIND_BELOW,
-        ("damage_distribution", "total.damage", "Kustom mega-blasta.damage"),
-    ),
-}
-
 
 def test_grid_is_large_enough() -> None:
     assert len(CASES) >= 40
@@ -461,30 +438,21 @@ def _run(name: str) -> list[str]:
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_exact_and_sampled_agree(name: str) -> None:
-    spoiled = KNOWN_BUGS.get(name, ("", ()))[1]
-    bad = [b for b in _run(name) if not b.startswith(spoiled)]
+    bad = _run(name)
     assert not bad, f"{name}: " + "; ".join(bad[:12])
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=reason))
-        for name, (reason, _) in KNOWN_BUGS.items()
-    ],
-)
-def test_known_bug(name: str) -> None:
-    spoiled = KNOWN_BUGS[name][1]
-    bad = [b for b in _run(name) if b.startswith(spoiled)]
-    assert not bad, f"{name}: " + "; ".join(bad[:12])
+# Regressions: the two exact-engine bugs this grid and the properties found, reduced to
+# hand-checkable cases (both fixed).
 
 
-@pytest.mark.xfail(strict=True, reason=BUG_BLAST_BEFORE)
-def test_blast_with_mortal_wounds_before_minimal() -> None:
-    """Minimal case: one [TORRENT, BLAST] attack (2 attacks into 5 models), wounding on 2+, no
-    save, D1, and a mortal-wound source before the attacks that never inflicts any. The damage
+def test_blast_after_mortal_wounds_damage_distribution() -> None:
+    """Regression (found by this grid: the exact damage distribution ignored Blast's bonus
+    attacks after mortal wounds inflicted before the attacks). Minimal case: one [TORRENT,
+    BLAST] attack (2 attacks into 5 models), wounding on 2+, no save, D1, and a mortal-wound
+    source before the attacks that never inflicts any. The damage
     distribution must be that of 2 attacks: P(0, 1, 2) = (1/36, 10/36, 25/36); the exact engine
-    returns the one of a single attack (1/6, 5/6), whose mean (5/6) is not its own expected
+    returned the one of a single attack (1/6, 5/6), whose mean (5/6) was not its own expected
     damage (5/3)."""
     kinds = (Kind(W=1, Sv=7),)
     nothing = MortalWounds("nothing", np.array([1.0]), (0.0,))
@@ -497,13 +465,15 @@ def test_blast_with_mortal_wounds_before_minimal() -> None:
     np.testing.assert_allclose(exact.damage_distribution, [1 / 36, 10 / 36, 25 / 36], atol=1e-12)
 
 
-@pytest.mark.xfail(strict=True, reason=BUG_WIPED_KIND_BELOW)
-def test_damage_reroll_after_wipe_with_kind_below_minimal() -> None:
-    """Minimal case: one W3 model that is of kind 1 while the unit has fewer than 2 models
+def test_damage_reroll_after_wipe_with_kind_below() -> None:
+    """Regression (found by the properties: once the unit was destroyed, the exact engine
+    re-rolled Damage as if the model had W1 when the destroyed unit's kind existed only as a
+    ``kind_below`` kind; the damage figure and Devastating Wounds' mortal wounds were off).
+    Minimal case: one W3 model that is of kind 1 while the unit has fewer than 2 models
     (always), destroyed by 3 mortal wounds before the attacks; then one [TORRENT] attack, S8
     into T4 (wounds on 2+), no save, Damage D3 with Damage re-rolls. Kind 1 (W3) re-rolls a
-    1 (``reroll[3] == reroll[0] == {0}``): expected damage figure 5/6 * 7/3 = 35/18. The exact
-    engine gives 5/6 * 2 (no re-roll: ``reroll[1]``); the sampler 35/18."""
+    1 (``reroll[3] == reroll[0] == {0}``): expected damage figure 5/6 * 7/3 = 35/18 (the exact
+    engine gave 5/6 * 2, no re-roll: ``reroll[1]``)."""
     kinds = (Kind(W=3, Sv=7, name="base"), Kind(W=3, Sv=7, name="below 2"))
     gun = weapon(kinds, A=1, skill=None, S=8, T=4, D="D3", reroll_damage=True)
     assert gun.vs[1].damage.rerolls_for(0) == gun.vs[1].damage.rerolls_for(3) == {0}

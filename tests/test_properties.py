@@ -148,36 +148,6 @@ def activations(draw, extras: bool = True) -> Activation:
     return activation(weapons, target, before, hz)
 
 
-def _blast_after_mortal_wounds(act: Activation) -> bool:
-    """The known exact-engine bug (test_agreement.BUG_BLAST_BEFORE): the exact damage
-    distribution is wrong for a Blast weapon after mortal wounds inflicted before the attacks."""
-    return bool(act.before) and any(w.blast for w in act.weapons)
-
-
-def _rerolled_damage_after_wipe_kind_below(act: Activation) -> bool:
-    """The known exact-engine bug (test_agreement.BUG_WIPED_KIND_BELOW): Damage re-rolls
-    against a destroyed unit whose kind exists only as a ``kind_below`` kind."""
-    t = act.target
-    base = {m.kind for m in (*t.bodyguard, *t.characters)}
-    below_only = {m.kind_below[1] for m in (*t.bodyguard, *t.characters) if m.kind_below}
-    return bool(below_only - base) and any(v.damage.reroll for w in act.weapons for v in w.vs)
-
-
-def _known_bug_filter(act: Activation, bad: list[str]) -> list[str]:
-    """``bad`` without the figures the known exact-engine bugs spoil."""
-    if _blast_after_mortal_wounds(act):
-        bad = [b for b in bad if not b.startswith("damage_distribution")]
-    if _rerolled_damage_after_wipe_kind_below(act):
-        bad = [
-            b
-            for b in bad
-            if not b.startswith("damage_distribution")
-            and ".damage:" not in b
-            and ".mortal_wounds:" not in b
-        ]
-    return bad
-
-
 def exact(act: Activation):
     """The exact outcome; examples whose chain would be large are rejected (kept fast)."""
     try:
@@ -222,7 +192,7 @@ def test_engines_agree_on_random_profiles(act: Activation) -> None:
     _events(act)
     ex = exact(act)
     sample = run_sample(act, trials=AGREEMENT_TRIALS, seed=SEED)
-    bad = _known_bug_filter(act, disagreements(ex, sample))
+    bad = disagreements(ex, sample)
     assert not bad, "; ".join(bad[:10])
 
 
@@ -258,9 +228,8 @@ def _check_invariants(o, act: Activation, tol: float) -> None:
 def test_invariants_exact(act: Activation) -> None:
     o = exact(act)
     _check_invariants(o, act, tol=1e-9)
-    if not _blast_after_mortal_wounds(act):  # known bug, see test_agreement
-        mean = float(np.dot(np.arange(len(o.damage_distribution)), o.damage_distribution))
-        assert abs(o.expected["damage"] - mean) <= 1e-9 * max(1.0, mean)
+    mean = float(np.dot(np.arange(len(o.damage_distribution)), o.damage_distribution))
+    assert abs(o.expected["damage"] - mean) <= 1e-9 * max(1.0, mean)
 
 
 @settings(PROPS, max_examples=100)
