@@ -133,6 +133,17 @@ def _weapon_not_modelled(r: Result) -> list[str]:
 # Terminal
 
 
+def pct(p: float) -> str:
+    """A probability as a percentage with 2 decimals; "<0.01%" / ">99.99%" rather than
+    rounding a possible outcome to 0% or 100%."""
+    p = float(p)
+    if 0.0 < p < 0.00005:
+        return "<0.01%"
+    if 0.99995 < p < 1.0:
+        return ">99.99%"
+    return f"{100 * p:.2f}%"
+
+
 def compress(names: list[str]) -> str:
     """``["Boy", "Boy", "Boss Nob"]`` -> ``"Boy x2, Boss Nob"``."""
     parts = []
@@ -191,7 +202,7 @@ def render(r: Result, console) -> None:
     kill.add_column("P(at least)", justify="right")
     kill.add_column("", width=32)
     for k, p in enumerate(o.kill_table, start=1):
-        kill.add_row(f"≥ {k}", f"{100 * p:6.2f}%", Bar(1.0, 0.0, float(p), color="red"))
+        kill.add_row(f"≥ {k}", pct(p), Bar(1.0, 0.0, float(p), color="red"))
     console.print(kill)
 
     if act.target.characters:
@@ -201,8 +212,8 @@ def render(r: Result, console) -> None:
                     "Leader ",
                     (m.name, "bold"),
                     " destroyed: ",
-                    (f"{100 * p:.2f}%", "bold"),
-                    f" (survives {100 * (1 - p):.2f}%)",
+                    (pct(p), "bold"),
+                    f" (survives {pct(1 - p)})",
                 )
             )
     if act.hazard is not None:
@@ -215,7 +226,7 @@ def render(r: Result, console) -> None:
                 " mortal wounds, loses ",
                 (f"{al['models_destroyed']:.3f}", "bold"),
                 " models; P(loses at least one) ",
-                (f"{100 * al['at_least_one']:.2f}%", "bold"),
+                (pct(al["at_least_one"]), "bold"),
             )
         )
 
