@@ -43,9 +43,9 @@ class _Moments:
     squares: dict[str, float] = field(default_factory=dict)
 
     def add(self, name: str, values: np.ndarray) -> None:
-        v = values.astype(float)
+        v = values.astype(np.int64, copy=False)
         self.sums[name] = self.sums.get(name, 0.0) + float(v.sum())
-        self.squares[name] = self.squares.get(name, 0.0) + float((v * v).sum())
+        self.squares[name] = self.squares.get(name, 0.0) + float(np.dot(v, v))
 
     def mean(self, name: str) -> float:
         return self.sums.get(name, 0.0) / self.n if self.n else 0.0
@@ -66,29 +66,71 @@ class _Dice:
         self.drawn = 0
 
     def d6(self, n: int | tuple[int, ...]) -> np.ndarray:
+        """``n`` D6 (an int or a shape), as int8."""
         size = int(np.prod(n))
         self.drawn += size
-        return self.rng.integers(1, 7, size=n, dtype=np.int64)
+        return self.rng.integers(1, 7, size=n, dtype=np.int8)
 
     def from_pmf(self, pmf: np.ndarray, n: int | tuple[int, ...]) -> np.ndarray:
+        """``n`` values drawn from ``pmf`` (index = value); a certain value costs no draw."""
+        nz = np.flatnonzero(pmf)
+        if len(nz) == 1:
+            return np.full(n, nz[0], dtype=np.int64)
         size = int(np.prod(n))
         self.drawn += size
-        if len(pmf) == 1:
-            return np.zeros(n, dtype=np.int64)
         return pmf_sample(pmf, self.rng, size).reshape(n)
 
-    def roll(self, table: RollTable, n: int) -> np.ndarray:
+    def roll(self, table: RollTable, n: int | tuple[int, ...]) -> np.ndarray:
         """``n`` rolls of ``table``: the unmodified face, re-rolled once where the table says."""
         return self.roll_marked(table, n)[0]
 
-    def roll_marked(self, table: RollTable, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """As :meth:`roll`, with a mask of the dice already re-rolled (never re-rolled again)."""
+    def roll_marked(
+        self, table: RollTable, n: int | tuple[int, ...]
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """As :meth:`roll`, with a mask of the dice already re-rolled (never re-rolled again);
+        None when the table re-rolls nothing."""
         faces = self.d6(n)
-        again = np.asarray(table.reroll, dtype=bool)[faces]
+        if not any(table.reroll):
+            return faces, None
+        again = _REROLL[table.reroll][faces]
         k = int(again.sum())
         if k:
             faces[again] = self.d6(k)
         return faces, again
+
+    def roll_where(
+        self, table: RollTable, where: np.ndarray, marked: bool = False
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Rolls of ``table`` in the True cells of ``where`` (face 0 elsewhere); with
+        ``marked``, also the mask of the dice re-rolled (None: none could be)."""
+        k = int(where.sum())
+        if k == where.size:
+            return self.roll_marked(table, where.shape)
+        faces = np.zeros(where.shape, dtype=np.int8)
+        again = np.zeros(where.shape, dtype=bool) if marked and any(table.reroll) else None
+        if k:
+            f, a = self.roll_marked(table, k)
+            faces[where] = f
+            if again is not None and a is not None:
+                again[where] = a
+        return faces, again
+
+
+class _Lookup(dict):
+    """Outcome or re-roll tables as small numpy arrays, indexed by face (cached)."""
+
+    def __init__(self, dtype: type):
+        super().__init__()
+        self.dtype = dtype
+
+    def __missing__(self, key: tuple) -> np.ndarray:
+        arr = np.asarray(key, dtype=self.dtype)
+        self[key] = arr
+        return arr
+
+
+_OUTCOME = _Lookup(np.int8)  # RollTable.outcome -> array; index 0 (no die) is class 0
+_REROLL = _Lookup(bool)
 
 
 def _fnp_threshold(p_ignore: float) -> int:
@@ -126,17 +168,44 @@ class _DamageRoller:
             self.reroll.append(mask)
 
     def roll(self, dice: _Dice, kinds: np.ndarray, lefts: np.ndarray) -> np.ndarray:
+        """The damage of one Damage roll per entry, against models of ``kinds`` with ``lefts``
+        wounds left (re-rolled where that model's table says)."""
         out = np.zeros(kinds.size, dtype=np.int64)
-        for k in np.unique(kinds):
-            sel = kinds == k
-            n = int(sel.sum())
+        for k, sel in _by_kind(kinds):
+            n = kinds.size if sel is None else int(sel.sum())
+            left = lefts if sel is None else lefts[sel]
             idx = dice.from_pmf(self.probs[k], n)
-            again = self.reroll[k][lefts[sel], idx]
+            again = self.reroll[k][left, idx]
             m = int(again.sum())
             if m:
                 idx[again] = dice.from_pmf(self.probs[k], m)
-            out[sel] = self.final[k][idx]
+            if sel is None:
+                out = self.final[k][idx]
+            else:
+                out[sel] = self.final[k][idx]
         return out
+
+
+def _by_kind(kinds: np.ndarray):
+    """(kind, mask) for each kind present; mask None when every entry is of that kind."""
+    if kinds.size == 0:
+        return []
+    first = kinds[0]
+    if (kinds == first).all():
+        return [(int(first), None)]
+    return [(int(k), kinds == k) for k in np.unique(kinds)]
+
+
+def _rows(a: np.ndarray) -> np.ndarray:
+    """Per-row count of True cells of a 2-D (or 3-D, rows first) boolean array, as int64.
+    Narrow rows are summed column by column: numpy's row reductions are slow on them."""
+    a = a.reshape(a.shape[0], -1)
+    if a.shape[1] > 32:
+        return a.sum(axis=1, dtype=np.int64)
+    out = np.zeros(a.shape[0], dtype=np.int16)
+    for j in range(a.shape[1]):
+        out += a[:, j]
+    return out.astype(np.int64)
 
 
 def _weapon_wounds(
@@ -147,47 +216,53 @@ def _weapon_wounds(
     command_reroll: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Roll one weapon's Hit and Wound rolls for every trial: per trial (hits, normal wounds,
-    devastating Critical Wounds). ``command_reroll`` (per trial: still available) spends the
-    Command Re-roll on the first failed Wound roll that was not already re-rolled."""
-    total = int(attacks.sum())
-    owner = np.repeat(np.arange(chunk), attacks)
+    devastating Critical Wounds).
+
+    Dice are laid out per trial and attack (a row per trial), so per-trial counts are row sums;
+    only the attacks that need a roll get a die. ``command_reroll`` (per trial: still
+    available) spends the Command Re-roll on the first failed Wound roll of an attack's own
+    hit that was not already re-rolled."""
+    zero = np.zeros(chunk, dtype=np.int64)
+    amax = int(attacks.max(initial=0))
+    if amax == 0:
+        return zero, zero, zero
+    valid = np.arange(amax)[None, :] < attacks[:, None]
     if w.hit is None:  # hits automatically, never a Critical Hit
-        rolling = owner
-        auto = np.zeros(0, dtype=np.int64)
-        hits = attacks.copy()
+        hit, crit = valid, np.zeros_like(valid)
     else:
-        faces = dice.roll(w.hit, total)
-        outcome = np.asarray(w.hit.outcome)[faces]
-        crit_owner = owner[outcome == CRIT]
-        normal_owner = owner[outcome == HIT]
-        extra = np.zeros(0, dtype=np.int64)
-        if w.sustained is not None and crit_owner.size:
-            n_extra = dice.from_pmf(w.sustained, crit_owner.size)
-            extra = np.repeat(crit_owner, n_extra)
-        if w.lethal:
-            auto = crit_owner
-            rolling = np.concatenate([normal_owner, extra])
-        else:
-            auto = np.zeros(0, dtype=np.int64)
-            rolling = np.concatenate([normal_owner, crit_owner, extra])
-        hits = np.bincount(np.concatenate([normal_owner, crit_owner, extra]), minlength=chunk)
-    wf, rerolled = dice.roll_marked(w.wound, rolling.size)
-    wo = np.asarray(w.wound.outcome)[wf]
-    if command_reroll is not None and rolling.size:
-        eligible = (wo == FAIL) & ~rerolled & command_reroll[rolling]
-        idx = np.nonzero(eligible)[0]
-        if idx.size:
-            _, first = np.unique(rolling[idx], return_index=True)
-            pick = idx[first]
-            wf[pick] = dice.d6(pick.size)
-            wo[pick] = np.asarray(w.wound.outcome)[wf[pick]]
-            command_reroll[rolling[pick]] = False
-    normal = np.bincount(rolling[wo == WOUND], minlength=chunk)
-    crit = np.bincount(rolling[wo == CRIT_WOUND], minlength=chunk)
-    normal = normal + np.bincount(auto, minlength=chunk)
+        faces, _ = dice.roll_where(w.hit, valid)
+        oc = _OUTCOME[w.hit.outcome][faces]
+        hit, crit = oc == HIT, oc == CRIT
+    rolls = hit | crit if not w.lethal else hit
+    wf, rerolled = dice.roll_where(w.wound, rolls, marked=command_reroll is not None)
+    table = _OUTCOME[w.wound.outcome]
+    wo = table[wf]
+    if command_reroll is not None:
+        eligible = rolls & (wo == FAIL) & command_reroll[:, None]
+        if rerolled is not None:
+            eligible &= ~rerolled
+        rows = np.flatnonzero(_rows(eligible))
+        if rows.size:
+            cols = eligible[rows].argmax(axis=1)
+            wo[rows, cols] = table[dice.d6(rows.size)]
+            command_reroll[rows] = False
+    n_hits = _rows(hit) + _rows(crit)
+    normal = _rows(wo == WOUND)
+    critical = _rows(wo == CRIT_WOUND)
+    if w.lethal:
+        normal = normal + _rows(crit)
+    if w.sustained is not None and crit.any():  # extra hits: not rolled to hit, roll to wound
+        count = np.zeros(crit.shape, dtype=np.int64)
+        count[crit] = dice.from_pmf(w.sustained, int(crit.sum()))
+        extra = np.arange(len(w.sustained) - 1)[None, None, :] < count[:, :, None]
+        ef, _ = dice.roll_where(w.wound, extra)
+        eo = table[ef]
+        n_hits = n_hits + count.sum(axis=1)
+        normal = normal + _rows(eo == WOUND)
+        critical = critical + _rows(eo == CRIT_WOUND)
     if w.devastating:
-        return hits, normal, crit
-    return hits, normal + crit, np.zeros(chunk, dtype=np.int64)
+        return n_hits, normal, critical
+    return n_hits, normal + critical, zero
 
 
 class _Inflict:
@@ -219,13 +294,16 @@ class _Inflict:
             kinds = sp.kind_of(st, self.routing)
             lefts = sp.wounds_left_of(st, self.routing)
             fails = np.ones(act.size, dtype=bool)
-            for k in np.unique(kinds):
+            for k, sel in _by_kind(kinds):
                 table = self.saves[k]
                 if table is None:
                     continue
-                sel = kinds == k
-                faces = dice.roll(table, int(sel.sum()))
-                fails[sel] = np.asarray(table.outcome)[faces] != SAVED
+                n = act.size if sel is None else int(sel.sum())
+                saved = _OUTCOME[table.outcome][dice.roll(table, n)] == SAVED
+                if sel is None:
+                    fails = ~saved
+                else:
+                    fails[sel] = ~saved
             hit = act[fails]
             failed[hit] += 1
             dmg = self.damage.roll(dice, kinds[fails], lefts[fails])
@@ -324,6 +402,13 @@ def _command_reroll_weapon(act: Activation) -> int | None:
         if v > value:
             best, value = i, v
     return best
+
+
+def _binomial_se(p: float, n: int) -> float:
+    """Standard error of a proportion ``p`` estimated from ``n`` trials."""
+    if n < 2:
+        return 0.0
+    return float(np.sqrt(max(p * (1.0 - p), 0.0) / (n - 1)))
 
 
 def run_sample(
@@ -428,8 +513,6 @@ def run_sample(
         moments.add("hazard_mortal_wounds", hz_mw)
         moments.add("hazard_models_destroyed", hz_dead)
         moments.add("hazard_at_least_one", hz_dead > 0)
-        for k in range(1, n_models + 1):
-            moments.add(f"kill_{k}", destroyed >= k)
         md_counts += np.bincount(destroyed, minlength=n_models + 1)[: n_models + 1]
         wl_counts += np.bincount(lost, minlength=act.target.wounds + 1)[: act.target.wounds + 1]
         for i in range(len(ch_counts)):
@@ -483,6 +566,7 @@ def run_sample(
         "models_destroyed": moments.se("hazard_models_destroyed"),
         "at_least_one": moments.se("hazard_at_least_one"),
     }
+    kill = np.cumsum((md_counts / trials)[::-1])[::-1][1:]
     out = Outcome(
         method="sample",
         weapons=rows,
@@ -496,11 +580,9 @@ def run_sample(
         seed=seed,
         standard_error={
             "expected": se_expected,
-            "kill_table": [moments.se(f"kill_{k}") for k in range(1, n_models + 1)],
+            "kill_table": [_binomial_se(p, trials) for p in kill],
             "attacker_losses": se_losses,
-            "characters_destroyed": [
-                float(np.sqrt(p * (1 - p) / trials)) for p in ch_counts / trials
-            ],
+            "characters_destroyed": [_binomial_se(p, trials) for p in ch_counts / trials],
         },
     )
     out.dice_drawn = dice.drawn
