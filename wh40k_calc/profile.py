@@ -146,6 +146,8 @@ class AttackProfile:
         precision: attacks are allocated to the CHARACTER models of an Attached unit first.
         precision_mortals: the mortal wounds of its devastating Critical Wounds are allocated
             the same way (10th edition; in edition 11 they follow 06.02 Mortal Wounds).
+        command_reroll: its first failed Wound roll (not already re-rolled) is re-rolled once
+            per activation (Command Re-roll; the sampler models it, the exact engine cannot).
         vs: one :class:`VsModel` per target model kind (``TargetProfile.kinds`` order).
         ranged: True for ranged attacks (reported only).
         choices: sentences for the report (re-roll choices made); the engines ignore them.
@@ -163,6 +165,7 @@ class AttackProfile:
     devastating: bool = False
     precision: bool = False
     precision_mortals: bool = False
+    command_reroll: bool = False
     ranged: bool = True
     choices: tuple[str, ...] = field(default=(), compare=False)
 

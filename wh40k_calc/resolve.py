@@ -184,7 +184,10 @@ def resolve(
     result = Result(sel, plan, act, method, choices=choices, notes=notes)
     if method in ("exact", "both"):
         if plan.sampler_only:
-            notes.append(f"exact figures leave out {', '.join(plan.sampler_only)}")
+            notes.append(
+                f"{', '.join(plan.sampler_only)} is modelled by the sampler only: the exact "
+                "figures leave it out"
+            )
         try:
             result.exact = run_exact(act)
         except ExactUnsupported as exc:
@@ -194,7 +197,5 @@ def resolve(
     if method in ("sample", "both"):
         from .engine.sample import run_sample  # lazy: numpy sampling code
 
-        result.sample = run_sample(
-            act, trials=trials, seed=seed, progress=progress, command_reroll=plan.command_reroll
-        )
+        result.sample = run_sample(act, trials=trials, seed=seed, progress=progress)
     return result

@@ -387,23 +387,6 @@ def _hazard(dice: _Dice, act: Activation, chunk: int) -> tuple[np.ndarray, np.nd
     return mw_total, space.destroyed[states]
 
 
-def _command_reroll_weapon(act: Activation) -> int | None:
-    """The weapon whose Wound rolls the Command Re-roll is kept for: the one whose wounds are
-    worth most (failed save probability x mean damage against the first model to be hit)."""
-    best, value = None, -1.0
-    first = act.target.bodyguard[0].kind if act.target.bodyguard else 0
-    for i, w in enumerate(act.weapons):
-        vs = w.vs[first]
-        v = vs.save_fail_probability * float(
-            np.dot(np.arange(vs.damage.max_damage + 1), vs.damage.pmf(1))
-        )
-        if w.devastating:
-            v = max(v, float(np.dot(np.arange(vs.damage.max_damage + 1), vs.damage.pmf(1))))
-        if v > value:
-            best, value = i, v
-    return best
-
-
 def _binomial_se(p: float, n: int) -> float:
     """Standard error of a proportion ``p`` estimated from ``n`` trials."""
     if n < 2:
@@ -416,7 +399,6 @@ def run_sample(
     trials: int = 100_000,
     seed: int = 40_000,
     progress: Callable[[int, int], None] | None = None,
-    command_reroll: bool = False,
 ) -> Outcome:
     """Estimate one activation's outcome from ``trials`` seeded simulated activations.
 
@@ -425,7 +407,6 @@ def run_sample(
         trials: number of simulated activations (>= 1).
         seed: numpy ``default_rng`` seed; the same seed gives the same result.
         progress: called after each chunk with (trials done, trials).
-        command_reroll: model one Command Re-roll per activation (sampler only).
 
     Returns:
         An :class:`Outcome` with method "sample", its standard errors and ``trials``/``seed``.
@@ -450,7 +431,6 @@ def run_sample(
     inflicts = [_Inflict(space, w) for w in act.weapons]
     before_thr = [np.array([_fnp_threshold(p) for p in src.fnp]) for src in act.before]
     done = 0
-    cp_weapon = _command_reroll_weapon(act) if command_reroll else None
     while done < trials:
         n = min(chunk, trials - done)
         states = np.zeros(n, dtype=np.int64)
@@ -473,7 +453,7 @@ def run_sample(
                 w.blast * (alive[:, None] // 5) if w.blast else 0
             )
             attacks = per_model.sum(axis=1)
-            cp = np.ones(n, dtype=bool) if wi == cp_weapon else None
+            cp = np.ones(n, dtype=bool) if w.command_reroll else None
             hits, normal, crit = _weapon_wounds(dice, w, attacks, n, cp)
             failed = np.zeros(n, dtype=np.int64)
             fig0 = figure.copy()

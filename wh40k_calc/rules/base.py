@@ -146,6 +146,8 @@ class Rules:
                 variants[variant] if variants else None,
             )
             profiles = self._ordered(profiles, order_)
+            if any(e.command_reroll for e in applied.attacker):
+                profiles = _keep_command_reroll(profiles, tprofile)
             before = self._before(sel, attacker, applied, kinds)
             hazard = self.hazard(attacker, used)
             return Activation(tuple(profiles), tprofile, tuple(before), hazard)
@@ -161,8 +163,7 @@ class Rules:
         plan.not_modelled = not_modelled
         plan.notes = notes
         plan.allocation_order = order
-        plan.command_reroll = any(e.command_reroll for e in applied.attacker)
-        if plan.command_reroll:
+        if any(e.command_reroll for e in applied.attacker):
             plan.sampler_only.append("command-re-roll")
         return plan
 
@@ -719,6 +720,32 @@ class Rules:
             out.append(MortalWounds(e.name, count, fnp))
         del attacker
         return out
+
+
+def _keep_command_reroll(
+    profiles: list[AttackProfile], target: TargetProfile
+) -> list[AttackProfile]:
+    """Command Re-roll (core stratagem, seed 000): one roll re-rolled. The calculator keeps it
+    for the Wound rolls of the weapon whose wounds are worth most (failed save x mean damage
+    against the first model to be hit; a Critical Wound's mortal wounds for Devastating
+    Wounds) and spends it on that weapon's first failed Wound roll (sampler only)."""
+    first = target.bodyguard[0].kind if target.bodyguard else target.characters[0].kind
+    best, value = 0, -1.0
+    for i, p in enumerate(profiles):
+        vs = p.vs[first]
+        mean = float(np.dot(np.arange(vs.damage.max_damage + 1), vs.damage.pmf(1)))
+        v = max(vs.save_fail_probability * mean, mean if p.devastating else 0.0)
+        if v > value:
+            best, value = i, v
+    chosen = replace(
+        profiles[best],
+        command_reroll=True,
+        choices=(
+            *profiles[best].choices,
+            f"{profiles[best].name}: Command Re-roll kept for its first failed Wound roll",
+        ),
+    )
+    return [chosen if i == best else p for i, p in enumerate(profiles)]
 
 
 def is_character(g: ModelGroup) -> bool:

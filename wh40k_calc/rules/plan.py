@@ -53,4 +53,3 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     allocation_order: list[str] = field(default_factory=list)
     sampler_only: list[str] = field(default_factory=list)
-    command_reroll: bool = False
