@@ -154,18 +154,9 @@ def _equip(
     ds: Datasheet, counts: dict[str, int], loadout: str | None, starting_strength: int
 ) -> list[ModelGroup]:
     entries = ()
-    if loadout is not None and norm_name(loadout) != "default":
-        found = [k for k in ds.loadouts if norm_name(k) == norm_name(loadout)]
-        if not found:
-            names = ["default", *ds.loadouts]
-            hint = suggest_names(loadout, names)
-            raise SelectionError(
-                f"{ds.name} has no loadout {loadout!r}"
-                + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
-                + f" (loadouts: {', '.join(names)})"
-            )
-        entries = ds.loadouts[found[0]]
-        loadout = found[0]
+    loadout = find_loadout(ds, loadout)
+    if loadout is not None:
+        entries = ds.loadouts[loadout]
     groups: list[ModelGroup] = []
     for m in ds.models:
         present = sum(n for name, n in counts.items() if norm_name(name) == m.key)
@@ -197,6 +188,27 @@ def _equip(
                 ModelGroup(m, left, _weapons(ds, m.equipped), ds),
             )
     return groups
+
+
+def find_loadout(ds: Datasheet, name: str | None) -> str | None:
+    """The loadout of ``ds`` called ``name`` (normalised match); None for no name or
+    ``default`` (each model as equipped).
+
+    Raises:
+        SelectionError: no such loadout, with the closest names and the list.
+    """
+    if name is None or norm_name(name) == "default":
+        return None
+    found = [k for k in ds.loadouts if norm_name(k) == norm_name(name)]
+    if found:
+        return found[0]
+    names = ["default", *ds.loadouts]
+    hint = suggest_names(name, names)
+    raise SelectionError(
+        f"{ds.name} has no loadout {name!r}"
+        + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
+        + f" (loadouts: {', '.join(names)})"
+    )
 
 
 def _weapons(ds: Datasheet, keys: tuple[str, ...]) -> tuple[Weapon, ...]:

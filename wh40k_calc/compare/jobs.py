@@ -210,19 +210,9 @@ def _dotted(parts: list[str | int]) -> str:
 
 
 def _check_loadout(ds: Datasheet, loadout: str | None) -> None:
-    from ..catalog import suggest_names
+    from ..units import find_loadout
 
-    if loadout is None or norm_name(loadout) == "default":
-        return
-    if any(norm_name(k) == norm_name(loadout) for k in ds.loadouts):
-        return
-    choices = ["default", *ds.loadouts]
-    hint = suggest_names(loadout, choices)
-    raise SelectionError(
-        f"{ds.name} has no loadout {loadout!r}"
-        + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
-        + f" (loadouts: {', '.join(choices)})"
-    )
+    find_loadout(ds, loadout)
 
 
 def has_loadout(ds: Datasheet, loadout: str | None) -> bool:

@@ -367,20 +367,7 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
             fig += tail[c] * _total(cur, k.figure_mean)
             cur = chain.step(cur, k)
         v = acc
-        rows.append(
-            WeaponResult(
-                src.name,
-                0,
-                {
-                    "attacks": 0.0,
-                    "hits": 0.0,
-                    "wounds": 0.0,
-                    "failed_saves": 0.0,
-                    "mortal_wounds": _mean(src.count),
-                    "damage": fig,
-                },
-            )
-        )
+        rows.append(WeaponResult.mortal_source(src.name, _mean(src.count), fig))
 
     bracket_w = None
     if blast_axis:  # split by the number of models when the unit is selected as the target

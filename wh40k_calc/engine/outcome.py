@@ -29,6 +29,16 @@ class WeaponResult:
     expected: dict[str, float]
     standard_error: dict[str, float] = field(default_factory=dict)
 
+    @classmethod
+    def mortal_source(
+        cls, name: str, mortal_wounds: float, damage: float, se: dict[str, float] | None = None
+    ) -> WeaponResult:
+        """The row of a source of mortal wounds outside the attack sequence (no attacks, hits,
+        wounds or saves): its expected mortal wounds and damage."""
+        figures = dict.fromkeys(WEAPON_FIELDS, 0.0)
+        figures.update(mortal_wounds=mortal_wounds, damage=damage)
+        return cls(name, 0, figures, se or {})
+
 
 @dataclass
 class Outcome:

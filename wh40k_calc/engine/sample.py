@@ -506,17 +506,10 @@ def run_sample(
             progress(done, trials)
 
     rows = [
-        WeaponResult(
+        WeaponResult.mortal_source(
             src.name,
-            0,
-            {
-                "attacks": 0.0,
-                "hits": 0.0,
-                "wounds": 0.0,
-                "failed_saves": 0.0,
-                "mortal_wounds": m.mean("mortal_wounds"),
-                "damage": m.mean("damage"),
-            },
+            m.mean("mortal_wounds"),
+            m.mean("damage"),
             {"mortal_wounds": m.se("mortal_wounds"), "damage": m.se("damage")},
         )
         for src, m in zip(act.before, smom, strict=True)

@@ -175,24 +175,16 @@ class Rules:
         akw, tkw = attacker.keywords, target.keywords
         cond = sel.conditions
         requested: list[tuple[Effect, str | None, bool]] = []
-        for ds in attacker.datasheets:
-            for rid in ds.rules:
-                try:
-                    e = lookup(rid)
-                except LookupError:
-                    not_modelled.append(f"unit rule {rid!r} of {ds.name}")
-                    continue
-                if e.applies_to_attacker:
-                    requested.append((e, "attacker", False))
-        for ds in target.datasheets:
-            for rid in ds.rules:
-                try:
-                    e = lookup(rid)
-                except LookupError:
-                    not_modelled.append(f"unit rule {rid!r} of {ds.name}")
-                    continue
-                if e.applies_to_target:
-                    requested.append((e, "target", False))
+        for unit, role in ((attacker, "attacker"), (target, "target")):
+            for ds in unit.datasheets:  # unit rules named in the datasheets apply by default
+                for rid in ds.rules:
+                    try:
+                        e = lookup(rid)
+                    except LookupError:
+                        not_modelled.append(f"unit rule {rid!r} of {ds.name}")
+                        continue
+                    if e.side in (role, "both"):
+                        requested.append((e, role, False))
         for name in sel.effects:
             side = None
             if ":" in name:
