@@ -121,7 +121,7 @@ class RunSpec(msgspec.Struct, forbid_unknown_fields=True):
     edition: Literal["10", "11", 10, 11] | None = None
     method: Literal["exact", "sample", "both"] | None = None
     trials: Annotated[int, msgspec.Meta(ge=1, le=100_000_000)] | None = None
-    seed: int | None = None
+    seed: Annotated[int, msgspec.Meta(ge=0)] | None = None
     order: NameList | None = None
     precision_target: Literal["leader", "bodyguard"] | None = None
 
@@ -140,7 +140,7 @@ class DefaultsSpec(msgspec.Struct, forbid_unknown_fields=True):
     edition: Literal["10", "11", 10, 11] | None = None
     method: Literal["exact", "sample", "both"] | None = None
     trials: Annotated[int, msgspec.Meta(ge=1, le=100_000_000)] | None = None
-    seed: int | None = None
+    seed: Annotated[int, msgspec.Meta(ge=0)] | None = None
     order: NameList | None = None
     precision_target: Literal["leader", "bodyguard"] | None = None
     datasheets: list[str] = []
@@ -266,8 +266,6 @@ def load_batch(path: Path) -> Batch:
         BatchError: unreadable file, malformed YAML (with line and column), not a mapping,
             an invalid top-level field (named, with its line), or no runs.
     """
-    import yaml
-
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -278,17 +276,13 @@ def load_batch(path: Path) -> Batch:
         raise BatchError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise BatchError(f"{path}: not UTF-8 text") from None
+    from .yamlio import YamlError, compose, load
+
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        ctx, cmark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
-        if ctx and cmark:
-            problem += f" ({ctx} at line {cmark.line + 1}, column {cmark.column + 1})"
-        raise BatchError(f"{path}: malformed YAML: {where}{problem}") from None
+        node = compose(text)
+        data = load(text)
+    except YamlError as exc:
+        raise BatchError(f"{path}: malformed YAML: {exc}") from None
     if data is None:
         raise BatchError(f"{path}: the batch file is empty (it needs a list of runs)")
     if not isinstance(data, dict):

@@ -25,19 +25,20 @@ _FACTION_LINE = re.compile(r"^faction:.*$", re.MULTILINE)
 
 
 def _field(line_re: re.Pattern[str], head: str) -> str | None:
-    """The value of a top-level ``key: value`` line, read as YAML (quotes, comments)."""
-    import yaml
+    """The text value of a top-level ``key: value`` line, read as YAML (quotes, comments);
+    None when the line is missing or its value is not text."""
+    from .yamlio import YamlError, load
 
     m = line_re.search(head)
     if not m:
         return None
     try:
-        value = yaml.safe_load(m.group(0))
-    except yaml.YAMLError:
+        value = load(m.group(0))
+    except YamlError:
         return None
     if isinstance(value, dict) and len(value) == 1:
         v = next(iter(value.values()))
-        return str(v) if v is not None else None
+        return v if isinstance(v, str) and v.strip() else None
     return None
 
 

@@ -153,7 +153,7 @@ def attack(
         Method, typer.Option(help="exact, sample (Monte Carlo) or both.")
     ] = Method.exact,
     trials: Annotated[int, typer.Option(min=1, max=100_000_000, help="Sampler trials.")] = 100_000,
-    seed: Annotated[int, typer.Option(help="Sampler seed.")] = 40_000,
+    seed: Annotated[int, typer.Option(min=0, help="Sampler seed (0 or more).")] = 40_000,
     datasheets: DatasheetsOpt = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the JSON contract object.")

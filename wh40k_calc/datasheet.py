@@ -38,10 +38,11 @@ Wounds = Annotated[int, msgspec.Meta(ge=1, le=50)]
 Plus = Annotated[int, msgspec.Meta(ge=2, le=6)]
 ArmourPen = Annotated[int, msgspec.Meta(ge=-6, le=0)]
 NonNeg = Annotated[int, msgspec.Meta(ge=0)]
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=r"\S")]
 
 
 class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
-    name: str
+    name: Name
     M: NonNeg | str
     T: Toughness
     Sv: Save
@@ -56,7 +57,7 @@ class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class _WeaponSchema(msgspec.Struct, forbid_unknown_fields=True):
-    name: str
+    name: Name
     range: Annotated[int, msgspec.Meta(ge=0, le=240)] | Literal["melee", "Melee", "MELEE"]
     A: NonNeg | str
     S: Annotated[int, msgspec.Meta(ge=1, le=40)]
@@ -86,7 +87,7 @@ class _LeadersAllowedSchema(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
-    name: str
+    name: Name
     models: Annotated[list[_ModelSchema], msgspec.Meta(min_length=1)]
     sizes: Annotated[list[_SizeSchema], msgspec.Meta(min_length=1)]
     weapons: list[_WeaponSchema] = []
@@ -273,6 +274,16 @@ def _parse_dice(text: int | str, where: str, file: Path | str) -> Dice:
         raise DatasheetError(f"{file}: {where}: {exc}") from None
 
 
+def _checked_dice(text: int | str, where: str, file: Path | str, what: str, at_least: int) -> Dice:
+    """A characteristic's dice expression: A must be able to reach 1, D can never be below 1."""
+    dice = _parse_dice(text, where, file)
+    if at_least == 0 and dice.max_value < 1:
+        raise DatasheetError(f"{file}: {where}: {what} {text!r} never makes an attack")
+    if at_least == 1 and dice.count + dice.bonus < 1:
+        raise DatasheetError(f"{file}: {where}: {what} {text!r} can be below 1")
+    return dice
+
+
 def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet:
     """Validate a YAML document (already parsed) and build a :class:`Datasheet`.
 
@@ -311,11 +322,11 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
             Weapon(
                 name=w.name,
                 range=rng,
-                A=_parse_dice(w.A, f"{where}.A", file),
+                A=_checked_dice(w.A, f"{where}.A", file, "A", at_least=0),
                 skill=w.skill,
                 S=w.S,
                 AP=w.AP,
-                D=_parse_dice(w.D, f"{where}.D", file),
+                D=_checked_dice(w.D, f"{where}.D", file, "D", at_least=1),
                 abilities=abilities,
                 ability_texts=tuple(a.strip().lower() for a in w.abilities),
                 profile_of=w.profile_of,
@@ -435,19 +446,18 @@ def load_datasheet(path: Path) -> Datasheet:
     Raises:
         DatasheetError: the file cannot be read, is not YAML, or fails validation.
     """
-    import yaml  # lazy: only needed when a file is actually read
+    from .yamlio import YamlError, load  # lazy: only needed when a file is actually read
 
     try:
         text = path.read_text(encoding="utf-8")
+    except IsADirectoryError:
+        raise DatasheetError(f"{path}: is a folder, not a datasheet file") from None
     except OSError as exc:
         raise DatasheetError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise DatasheetError(f"{path}: not UTF-8 text") from None
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise DatasheetError(f"{path}: malformed YAML: {where}{problem}") from None
+        data = load(text)
+    except YamlError as exc:
+        raise DatasheetError(f"{path}: malformed YAML: {exc}") from None
     return parse_datasheet(data, path)

@@ -17,6 +17,9 @@ import numpy as np
 _DICE_RE = re.compile(r"^\s*(?:(\d*)\s*[dD]\s*(3|6)\s*(?:([+-])\s*(\d+))?|(\d+))\s*$")
 
 
+MAX_VALUE = 200  # no characteristic or roll in the game comes near this
+
+
 class DiceError(ValueError):
     """A dice expression that does not parse; the message quotes the bad text."""
 
@@ -47,6 +50,8 @@ class Dice:
         if isinstance(text, int):
             if text < 0:
                 raise DiceError(f"negative value: {text}")
+            if text > MAX_VALUE:
+                raise DiceError(f"value out of range (0-{MAX_VALUE}): {text}")
             return cls(0, 6, text)
         if not isinstance(text, str):
             raise DiceError(f"not a dice expression: {text!r}")
@@ -55,11 +60,15 @@ class Dice:
             raise DiceError(f"not a dice expression: {text!r} (expected e.g. 3, D3, D6+1, 2D6)")
         count_s, sides_s, sign, bonus_s, const_s = m.groups()
         if const_s is not None:
+            if int(const_s) > MAX_VALUE:
+                raise DiceError(f"value out of range (0-{MAX_VALUE}): {text!r}")
             return cls(0, 6, int(const_s))
         count = int(count_s) if count_s else 1
         if count < 1 or count > 20:
             raise DiceError(f"dice count out of range in {text!r}")
         bonus = int(bonus_s) if bonus_s else 0
+        if bonus > MAX_VALUE:
+            raise DiceError(f"value out of range (0-{MAX_VALUE}): {text!r}")
         if sign == "-":
             bonus = -bonus
         return cls(count, int(sides_s), bonus)

@@ -60,6 +60,42 @@ class Modifiers:
     damage_reduction: int = 0
     half_damage: bool = False
 
+    def __post_init__(self) -> None:
+        """Refuse values no rule produces (and that would only make the maths slow).
+
+        Raises:
+            SelectionError: naming the option and its range.
+        """
+        for name, low, high in _RANGES:
+            value = getattr(self, name)
+            if value is not None and not low <= value <= high:
+                opt = "--" + name.replace("_", "-")
+                raise SelectionError(f"{opt} {value}: out of range ({low} to {high})")
+        for name, modes in (
+            ("reroll_hits", REROLL_MODES),
+            ("reroll_wounds", REROLL_MODES),
+            ("reroll_saves", ("ones", "fails")),
+        ):
+            value = getattr(self, name)
+            if value is not None and value not in modes:
+                opt = "--" + name.replace("_", "-")
+                raise SelectionError(f"{opt} {value!r}: choose {', '.join(modes)}")
+
+
+_RANGES = (
+    ("hit_mod", -6, 6),
+    ("wound_mod", -6, 6),
+    ("ap_mod", -6, 6),
+    ("damage_mod", -20, 20),
+    ("crit_hit", 2, 6),
+    ("crit_wound", 2, 6),
+    ("invuln", 2, 6),
+    ("fnp", 2, 6),
+    ("fnp_mortal", 2, 6),
+    ("save_mod", -6, 6),
+    ("damage_reduction", 0, 20),
+)
+
 
 @dataclass(frozen=True)
 class UnitChoice:

@@ -132,7 +132,9 @@ def register(app: typer.Typer) -> None:
             int | None,
             typer.Option(min=1, max=100_000_000, help="Sampler trials (default 100000)."),
         ] = None,
-        seed: Annotated[int | None, typer.Option(help="Sampler seed (default 40000).")] = None,
+        seed: Annotated[
+            int | None, typer.Option(min=0, help="Sampler seed (0 or more; default 40000).")
+        ] = None,
         datasheets: DatasheetsOpt = None,
         sort: Annotated[
             SortKey, typer.Option(help="Rank by this figure, best first.")

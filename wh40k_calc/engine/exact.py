@@ -27,6 +27,8 @@ from .allocation import NORMAL, PRECISION, AllocationSpace
 from .outcome import Outcome, WeaponResult
 
 MAX_ELEMENTS = 6_000_000  # size of the chain's probability array the exact engine accepts
+MAX_WORK = 400_000_000  # scattered multiply-adds (a few seconds) the exact engine accepts
+DENSE_STATES = 400  # up to this many target states, transitions are dense matrices
 TAIL_EPS = 1e-15  # a weapon's remaining P(N > n) below this ends its loop (mass lost < 1e-15)
 
 
@@ -227,9 +229,14 @@ class _Chain:
         self.xsize = figure_max + 1 if track_figure else 1
         self.mats: dict[int, list[tuple[int, object]]] = {}
 
+    @property
+    def dense(self) -> bool:
+        """Small chains without a damage axis use one dense matrix per kernel (BLAS)."""
+        return not self.track and self.space.size <= DENSE_STATES
+
     def _matrices(self, k: _Kernel) -> list[tuple[int, object]]:
-        """Per damage value d: the transition as a dense matrix (no damage axis: all d summed
-        into one matrix) or, with the damage axis, as sparse scatter data (rows with p > 0,
+        """Per damage value d: the transition as a dense matrix (small chains without a
+        damage axis: all d summed into one matrix) or as sparse scatter data (rows with p > 0,
         sorted by next state, with the segment starts and the distinct next states)."""
         key = id(k)
         if key not in self.mats:
@@ -241,7 +248,7 @@ class _Chain:
                 if not p.any():
                     continue
                 nxt = self.space.apply(states, d, k.routing)
-                if self.track:
+                if not self.dense:
                     rows = np.nonzero(p)[0]
                     order = rows[np.argsort(nxt[rows], kind="stable")]
                     targets = nxt[order]
@@ -251,7 +258,7 @@ class _Chain:
                     a = np.zeros((S, S))
                     np.add.at(a, (nxt, states), p)
                     out.append((d, a))
-            if not self.track:
+            if self.dense:
                 out = [(0, sum(a for _, a in out))]  # type: ignore[misc]
             self.mats[key] = out
         return self.mats[key]
@@ -260,7 +267,7 @@ class _Chain:
         """One wound (or one mortal wound) of kernel ``k`` applied to every slice of ``v``."""
         shape = v.shape
         S = shape[0]
-        if not self.track:
+        if self.dense:
             flat = v.reshape(S, -1)
             ((_, a),) = self._matrices(k)
             return (a @ flat).reshape(shape)
@@ -268,11 +275,40 @@ class _Chain:
         X = self.xsize
         out = np.zeros_like(flat)
         for d, (order, p, starts, targets) in self._matrices(k):
-            if d >= X:
+            shift = d if self.track else 0  # the damage axis moves by the points inflicted
+            if shift >= X:
                 continue
-            vals = flat[order, : X - d, :] * p[:, None, None]
-            out[targets, d:, :] += np.add.reduceat(vals, starts, axis=0)
+            vals = flat[order, : X - shift, :] * p[:, None, None]
+            out[targets, shift:, :] += np.add.reduceat(vals, starts, axis=0)
         return out.reshape(shape)
+
+
+def _work(
+    S: int,
+    size: int,
+    joints: list[dict],
+    normal_k: list[_Kernel],
+    dev_k: list[_Kernel | None],
+    before_k: list[_Kernel],
+    act: Activation,
+    dense: bool,
+) -> float:
+    """Rough count of multiply-adds the chain will take (a step costs S x size when dense,
+    about size x the kernel's damage values when sparse)."""
+
+    def per_step(k: _Kernel) -> float:
+        # a dense step is a BLAS matrix product: about 20 multiply-adds cost what one
+        # scattered element of a sparse step does
+        return S * size / 20 if dense else float(size * max(1, k.probs.shape[1]))
+
+    steps = 0.0
+    for per, nk, dk in zip(joints, normal_k, dev_k, strict=True):
+        n = max(j[0].shape[0] for j in per.values())
+        m = max(j[0].shape[1] for j in per.values())
+        steps += n * per_step(nk) + (m * m / 2 * per_step(dk) if dk is not None else 0.0)
+    for src, k in zip(act.before, before_k, strict=True):
+        steps += 2 * len(src.count) * per_step(k)
+    return steps
 
 
 def _total(v: np.ndarray, vec: np.ndarray) -> float:
@@ -334,11 +370,13 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
         for w, per in zip(act.weapons, joints, strict=True)
     ]
     dims = [chain.xsize] + [m for m in dev_sizes if m] + ([len(brackets)] if blast_axis else [])
-    if S * int(np.prod(dims)) > max_elements:
+    size = S * int(np.prod(dims))
+    work = _work(S, size, joints, normal_k, dev_k, before_k, act, chain.dense)
+    if size > max_elements or work > MAX_WORK:
         raise ExactUnsupported(
-            f"the exact engine would need {S * int(np.prod(dims)):,} probabilities "
-            f"(target states {S}, damage totals {chain.xsize}, pending Devastating Wounds "
-            f"{[m for m in dev_sizes if m]}); use --method sample"
+            f"the exact engine would need {size:,} probabilities and about {work:,.0f} "
+            f"operations (target states {S}, damage totals {chain.xsize}, pending Devastating "
+            f"Wounds {[m for m in dev_sizes if m]}); use --method sample"
         )
     dev_axis = {}
     ax = 2

@@ -1,0 +1,74 @@
+"""Reading the user's YAML (datasheets, batch files) strictly: a key given twice in one
+mapping is an error, not a silent overwrite; a document nested too deeply is an error, not a
+crash; every error says where (line and column)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+
+class YamlError(ValueError):
+    """Malformed YAML; the message gives the line and column where known."""
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that refuses duplicate keys in a mapping."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: dict[Any, yaml.Node] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                hash(key)
+            except TypeError:
+                continue  # SafeLoader reports unhashable keys itself
+            if key in seen:
+                first = seen[key].start_mark
+                raise yaml.constructor.ConstructorError(
+                    None,
+                    None,
+                    f"key {key!r} given twice (first at line {first.line + 1})",
+                    key_node.start_mark,
+                )
+            seen[key] = key_node
+        return super().construct_mapping(node, deep=deep)
+
+
+def _describe(exc: yaml.YAMLError) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+    problem = getattr(exc, "problem", None) or str(exc)
+    ctx, cmark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+    if ctx and cmark:
+        problem += f" ({ctx} at line {cmark.line + 1}, column {cmark.column + 1})"
+    return f"{where}{problem}"
+
+
+def load(text: str) -> Any:
+    """Parse ``text`` as one YAML document (safe types only).
+
+    Raises:
+        YamlError: malformed YAML, a duplicate key, or nesting too deep.
+    """
+    try:
+        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: safe types only
+    except yaml.YAMLError as exc:
+        raise YamlError(_describe(exc)) from None
+    except RecursionError:
+        raise YamlError("nested too deeply") from None
+
+
+def compose(text: str) -> yaml.Node | None:
+    """The node tree of ``text`` (for line numbers of fields).
+
+    Raises:
+        YamlError: malformed YAML or nesting too deep.
+    """
+    try:
+        return yaml.compose(text, Loader=_StrictLoader)
+    except yaml.YAMLError as exc:
+        raise YamlError(_describe(exc)) from None
+    except RecursionError:
+        raise YamlError("nested too deeply") from None
