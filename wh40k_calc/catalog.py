@@ -19,7 +19,12 @@ from pathlib import Path
 from .datasheet import Datasheet, DatasheetError, load_datasheet, norm_name
 
 ENV_VAR = "WH40K_CALC_DATASHEETS"
-SHIPPED = Path(__file__).resolve().parent.parent / "datasheets"
+_HERE = Path(__file__).resolve().parent
+# installed: the package's own copy (wh40k_calc/datasheets); a checkout: the repository's
+SHIPPED = next(
+    (p for p in (_HERE / "datasheets", _HERE.parent / "datasheets") if p.is_dir()),
+    _HERE.parent / "datasheets",
+)
 _NAME_LINE = re.compile(r"^name:.*$", re.MULTILINE)
 _FACTION_LINE = re.compile(r"^faction:.*$", re.MULTILINE)
 

@@ -41,6 +41,8 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     rich_markup_mode=None,
+    pretty_exceptions_show_locals=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
     help="Exact and Monte Carlo mathhammer for Warhammer 40,000: what one unit's shooting or "
     "fighting does to a target.",
 )
@@ -298,13 +300,17 @@ def units(
     table = Table(title=f"{len(entries)} datasheets")
     table.add_column("Name")
     table.add_column("Faction")
-    table.add_column("File")
+    table.add_column("File", overflow="fold")
     for e in sorted(entries, key=lambda e: (e.faction, e.name)):
-        table.add_row(e.name, e.faction, _rel(e.path))
+        table.add_row(e.name, e.faction, _rel(e.path, e.shipped))
     Console(highlight=False).print(table)
 
 
-def _rel(p: Path) -> str:
+def _rel(p: Path, shipped: bool = False) -> str:
+    from .catalog import SHIPPED
+
+    if shipped:
+        return f"(shipped) {p.relative_to(SHIPPED)}"
     try:
         return os.path.relpath(p)
     except ValueError:
@@ -339,7 +345,8 @@ def effects() -> None:
     from .effects import EFFECTS
 
     table = Table(title="Effects (--effect NAME)")
-    for col in ("Name", "Kind", "Side", "Phase", "What it changes", "Source"):
+    table.add_column("Name", no_wrap=True)
+    for col in ("Kind", "Side", "Phase", "What it changes", "Source"):
         table.add_column(col, overflow="fold")
     for e in EFFECTS:
         extra = " (applied by default)" if e.default else ""
@@ -359,13 +366,40 @@ def _register_commands() -> None:
 _register_commands()
 
 
+def _safe_streams() -> None:
+    """On a terminal or pipe whose encoding cannot show the tables' characters (≥, bars,
+    box lines), print replacements instead of failing."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            "≥×·█━".encode(stream.encoding or "ascii")
+        except (UnicodeEncodeError, LookupError):
+            stream.reconfigure(errors="replace")  # type: ignore[union-attr]
+
+
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: ``calc``.
+
+    A closed pipe (``calc units | head -1``) ends the program quietly, like other command-line
+    tools; output that cannot be written (a full disk) is one error line and exit code 1.
+    """
+    import signal
+
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    _safe_streams()
     try:
         app()
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
+    except OSError as exc:  # writing the output failed (disk full, ...)
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        sys.stderr.write(f"error: cannot write the output: {exc.strerror or exc}\n")
+        sys.exit(1)
 
 
 if __name__ == "__main__":

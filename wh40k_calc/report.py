@@ -198,8 +198,8 @@ def render(r: Result, console) -> None:
     )
 
     kill = Table(title="Kill table", title_justify="left")
-    kill.add_column("Models destroyed", justify="right")
-    kill.add_column("P(at least)", justify="right")
+    kill.add_column("Models destroyed", justify="right", min_width=5, no_wrap=True)
+    kill.add_column("P(at least)", justify="right", min_width=7, no_wrap=True)
     kill.add_column("", width=32)
     for k, p in enumerate(o.kill_table, start=1):
         kill.add_row(f"≥ {k}", pct(p), Bar(1.0, 0.0, float(p), color="red"))
