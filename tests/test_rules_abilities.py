@@ -82,8 +82,6 @@ def test_boyz_kombi_weapon_anti_infantry(tmp_path):
     out = shoot(
         "boyz",
         target(tmp_path, T=4, Sv=3),
-        "--loadout",
-        "kombi-weapon",
         "--weapon",
         "Kombi-weapon x1",
         "--half-range",

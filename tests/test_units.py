@@ -335,9 +335,12 @@ def test_three_leaders_on_20_boyz_refused(tmp_path: Path) -> None:
     assert "2 Leaders" in msg
 
 
-def test_same_leader_twice_refused() -> None:
-    msg = refused(UnitChoice(BOYZ, 20, None, (), (WARBOSS, WARBOSS)))
-    assert "twice" in msg
+def test_two_warbosses_on_20_boyz_allowed() -> None:
+    # Bodyguard (Boyz): "you can attach up to two Leader units to it instead of one (but only
+    # if one of those is a WARBOSS model)": two Warboss units of an army are two Leader units
+    unit = build_unit(UnitChoice(BOYZ, 20, None, (), (WARBOSS, WARBOSS)), "target")
+    assert unit.models == 22
+    assert [g.profile.name for g in unit.characters] == ["Warboss", "Warboss"]
 
 
 def test_leader_of_another_unit_refused(tmp_path: Path) -> None:

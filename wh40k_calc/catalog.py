@@ -80,8 +80,10 @@ class Catalog:
         if use_env:
             dirs += [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
         for d in dirs:
-            if not d.is_dir():
+            if not d.exists():
                 raise DatasheetError(f"{d}: datasheet folder does not exist")
+            if not d.is_dir():
+                raise DatasheetError(f"{d}: is a file, not a folder of datasheets")
         self.user_dirs = tuple(dirs)
         self.shipped = shipped
 

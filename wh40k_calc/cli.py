@@ -48,11 +48,20 @@ app = typer.Typer(
 )
 
 
-def _split_names(text: str | None) -> tuple[str, ...] | None:
+def _split_names(text: str | None, option: str) -> tuple[str, ...] | None:
+    """``"A, B"`` -> ("A", "B"); None when the option was not given.
+
+    Raises:
+        SelectionError: the option was given without any name.
+    """
+    from .selection import SelectionError
+
     if text is None:
         return None
     names = tuple(n.strip() for n in text.split(",") if n.strip())
-    return names or None
+    if not names:
+        raise SelectionError(f"{option} {text!r}: give names separated by commas")
+    return names
 
 
 def attack(
@@ -218,8 +227,12 @@ def attack(
             ),
             effects=tuple(effect or ()),
             edition=edition.value,
-            order="best" if order and order.strip().lower() == "best" else _split_names(order),
-            allocation=_split_names(allocation),
+            order=(
+                "best"
+                if order and order.strip().lower() == "best"
+                else _split_names(order, "--order")
+            ),
+            allocation=_split_names(allocation, "--allocation"),
             precision_target=precision_target.value,
         )
         progress = None if as_json else _progress_callback()

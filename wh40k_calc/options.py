@@ -57,19 +57,25 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
-def catalog(datasheets: list[Path] | None):
+def catalog(datasheets: list[str] | list[Path] | None):
     """The datasheet catalog for ``--datasheets`` folders (and the environment).
 
     Raises:
-        DatasheetError: a folder does not exist.
+        DatasheetError: a folder does not exist, is a file, or is given as an empty name.
     """
     from .catalog import Catalog
+    from .datasheet import DatasheetError
 
-    return Catalog(datasheets or [])
+    dirs = []
+    for d in datasheets or []:
+        if not str(d).strip():
+            raise DatasheetError("--datasheets: empty folder name")
+        dirs.append(Path(d))
+    return Catalog(dirs)
 
 
 DatasheetsOpt = Annotated[
-    list[Path] | None,
+    list[str] | None,
     typer.Option(
         "--datasheets",
         metavar="DIR",

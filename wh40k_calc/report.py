@@ -80,6 +80,7 @@ def to_json(r: Result) -> dict[str, Any]:
         },
         "conditions": {k: bool(getattr(sel.conditions, k)) for k in COND_KEYS},
         "effects": plan.effects,
+        "effect_sides": plan.effect_sides,
         "choices": r.choices,
         "weapons": body["weapons"],
         "expected": body["expected"],
@@ -133,6 +134,26 @@ def _weapon_not_modelled(r: Result) -> list[str]:
 # Terminal
 
 
+def _effects_text(plan) -> str:
+    """Effect ids, with the side for those that can apply to either (``waaagh (target)``)."""
+    from .effects import lookup
+
+    out = []
+    for eid in plan.effects:
+        sides = plan.effect_sides.get(eid, [])
+        both = lookup(eid).side == "both"
+        out.append(f"{eid} ({' and '.join(sides)})" if both and sides else eid)
+    return ", ".join(out)
+
+
+def _unit_label(unit, extra: str = "") -> tuple[tuple[str, str], str]:
+    """``5 Lootas (50 pts)``; an Attached unit as ``Boyz led by Warboss (21 models, ...)``."""
+    more = f", {extra}" if extra else ""
+    if unit.is_attached:
+        return (unit.name, "bold"), f" ({unit.models} models, {unit.points:g} pts{more})"
+    return (f"{unit.models} {unit.name}", "bold"), f" ({unit.points:g} pts{more})"
+
+
 def pct(p: float) -> str:
     """A probability as a percentage with 2 decimals; "<0.01%" / ">99.99%" rather than
     rounding a possible outcome to 0% or 100%."""
@@ -165,10 +186,10 @@ def render(r: Result, console) -> None:
     phase = "shoots" if sel.phase == "shooting" else "fights"
     console.print(
         Text.assemble(
-            (f"{att.models} {att.name}", "bold"),
-            f" ({att.points:g} pts) {phase} ",
-            (f"{tgt.models} {tgt.name}", "bold"),
-            f" ({tgt.points:g} pts, {act.target.wounds} wounds) · edition {sel.edition} · ",
+            *_unit_label(att),
+            f" {phase} ",
+            *_unit_label(tgt, f"{act.target.wounds} wounds"),
+            f" · edition {sel.edition} · ",
             (r.method, "cyan"),
             f" ({o.trials:,} trials, seed {o.seed})" if r.method == "sample" else "",
         )
@@ -177,7 +198,7 @@ def render(r: Result, console) -> None:
     cols = ("Attacks", "Hits", "Wounds", "Failed saves", "Mortal wounds", "Damage")
     table = Table(title="Expected per activation", title_justify="left", show_footer=True)
     table.add_column("Weapon", footer="Total")
-    table.add_column("Models", justify="right")
+    table.add_column("Models", justify="right")  # weapons of this profile used
     for col, key in zip(cols, WEAPON_FIELDS, strict=True):
         table.add_column(col, justify="right", footer=f"{o.expected[key]:.3f}")
     for w in o.weapons:
@@ -236,7 +257,7 @@ def render(r: Result, console) -> None:
     conds = [k.replace("_", "-") for k in COND_KEYS if getattr(sel.conditions, k)]
     lines = [
         ("Conditions", ", ".join(conds) if conds else "none"),
-        ("Effects", ", ".join(plan.effects) if plan.effects else "none"),
+        ("Effects", _effects_text(plan) or "none"),
         ("Weapon order", ", ".join(w.name for w in act.weapons)),
         ("Allocation order", compress(plan.allocation_order)),
     ]

@@ -125,6 +125,10 @@ def build_unit(choice: UnitChoice, role: str) -> Unit:
         SelectionError: unknown loadout or weapon, impossible size or count, a Leader that
             cannot lead this unit, too many Leaders.
     """
+    if choice.weapons and choice.loadout and norm_name(choice.loadout) != "default":
+        raise SelectionError(
+            "--weapon lists exactly which weapons attack: it cannot be combined with --loadout"
+        )
     ds = choice.datasheet
     size, counts = pick_size(ds, choice.models, role)
     n_models = sum(counts.values())
@@ -220,7 +224,7 @@ def _weapons(ds: Datasheet, keys: tuple[str, ...]) -> tuple[Weapon, ...]:
     return tuple(out)
 
 
-_WEAPON_SPEC = re.compile(r"^\s*(.+?)\s*(?:[x×*]\s*(\d+))?\s*$", re.IGNORECASE)
+_WEAPON_SPEC = re.compile(r"^\s*(.+?)\s*(?:[x×*]\s*(-?\d+))?\s*$", re.IGNORECASE)
 
 
 def parse_weapon_spec(text: str) -> tuple[str, int]:
@@ -255,7 +259,8 @@ def _explicit_weapons(
         totals[w.key] = totals.get(w.key, 0) + n
         if totals[w.key] > n_models:
             raise SelectionError(
-                f"--weapon {w.name} x{totals[w.key]}: the unit has only {n_models} models"
+                f"--weapon {w.name} x{totals[w.key]}: the unit has only {n_models} "
+                f"model{'s' if n_models != 1 else ''}"
             )
         bearer = _bearer(ds, w)
         out.append(ModelGroup(bearer, n, (w,), ds))
@@ -296,5 +301,3 @@ def _check_leaders(ds: Datasheet, leaders: tuple[Datasheet, ...], starting: int)
         kw = rule.one_with_keyword.upper()
         if not any(kw in lead.all_keywords() for lead in leaders):
             raise SelectionError(f"two Leaders on {ds.name} need one of them to be {kw}")
-    if len({lead.key for lead in leaders}) < len(leaders):
-        raise SelectionError("the same Leader cannot be attached twice")

@@ -52,6 +52,7 @@ class _Applied:
     attacker: list[Effect] = field(default_factory=list)
     target: list[Effect] = field(default_factory=list)
     ids: list[str] = field(default_factory=list)
+    sides: dict[str, list[str]] = field(default_factory=dict)
 
 
 class Rules:
@@ -160,8 +161,15 @@ class Rules:
             build=build,
         )
         plan.effects = applied.ids
+        plan.effect_sides = applied.sides
         plan.not_modelled = not_modelled
         plan.notes = notes
+        idle = [f"--{c.replace('_', '-')}" for c in _IDLE[sel.phase] if getattr(sel.conditions, c)]
+        if idle:
+            what = "ranged" if sel.phase == "fight" else "melee"
+            plan.notes.append(
+                f"{', '.join(idle)}: no effect in this phase (only {what} attacks use it)"
+            )
         plan.allocation_order = order
         if any(e.command_reroll for e in applied.attacker):
             plan.sampler_only.append("command-re-roll")
@@ -228,6 +236,7 @@ class Rules:
                         continue
                     out.target.append(e)
                 seen.add((e.id, s))
+                out.sides.setdefault(e.id, []).append(s)
                 applied_any = True
             if applied_any and e.id not in out.ids:
                 out.ids.append(e.id)
@@ -313,8 +322,15 @@ class Rules:
                         f"--allocation: {chars[0]} is a protected CHARACTER model: attacks "
                         "cannot be allocated to it while another model remains (LEADER)"
                     )
-                known = ", ".join(dict.fromkeys(g.profile.name for g in groups))
-                raise SelectionError(f"--allocation: {unit} has no model {n!r} (models: {known})")
+                from ..catalog import suggest_names
+
+                known = list(dict.fromkeys(g.profile.name for g in groups))
+                hint = suggest_names(n, known)
+                raise SelectionError(
+                    f"--allocation: {unit} has no model {n!r}"
+                    + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
+                    + f" (models: {', '.join(known)})"
+                )
             for g in hits:
                 if g not in out:
                     out.append(g)
@@ -689,9 +705,13 @@ class Rules:
                 or norm_name(p.name).startswith(norm_name(name))
             ]
             if not hits:
+                from ..catalog import suggest_names
+
+                hint = suggest_names(name, [p.name for p in profiles])
                 raise SelectionError(
-                    f"--order: no weapon {name!r} attacks here (weapons: "
-                    f"{', '.join(p.name for p in profiles)})"
+                    f"--order: no weapon {name!r} attacks here"
+                    + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
+                    + f" (weapons: {', '.join(p.name for p in profiles)})"
                 )
             for p in hits:
                 if p not in out:
@@ -738,6 +758,21 @@ def _keep_command_reroll(
         ),
     )
     return [chosen if i == best else p for i, p in enumerate(profiles)]
+
+
+# conditions that only ranged (in the Fight phase) or only melee (in shooting) attacks read
+_IDLE = {
+    "fight": (
+        "half_range",
+        "stationary",
+        "cover",
+        "objective",
+        "overwatch",
+        "indirect",
+        "beyond_12",
+    ),
+    "shooting": ("charged", "disembarked"),
+}
 
 
 def is_character(g: ModelGroup) -> bool:

@@ -48,6 +48,7 @@ class Plan:
     variants: list[str]
     build: Callable[[tuple[int, ...], int, tuple[str, ...] | None], Activation]
     effects: list[str] = field(default_factory=list)
+    effect_sides: dict[str, list[str]] = field(default_factory=dict)
     choices: list[str] = field(default_factory=list)
     not_modelled: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
