@@ -126,8 +126,12 @@ def attack(
     crit_wound: Annotated[
         int | None, typer.Option(min=2, max=6, help="Critical Wound on an unmodified N+.")
     ] = None,
-    reroll_hits: Annotated[Reroll | None, typer.Option(help="Re-roll Hit rolls.")] = None,
-    reroll_wounds: Annotated[Reroll | None, typer.Option(help="Re-roll Wound rolls.")] = None,
+    reroll_hits: Annotated[
+        Reroll | None, typer.Option(case_sensitive=False, help="Re-roll Hit rolls.")
+    ] = None,
+    reroll_wounds: Annotated[
+        Reroll | None, typer.Option(case_sensitive=False, help="Re-roll Wound rolls.")
+    ] = None,
     reroll_damage: Annotated[
         bool,
         typer.Option(
@@ -144,7 +148,7 @@ def attack(
     ] = None,
     save_mod: Annotated[int, typer.Option(help="Modifier to the target's saving throws.")] = 0,
     reroll_saves: Annotated[
-        SaveReroll | None, typer.Option(help="Target re-rolls saving throws.")
+        SaveReroll | None, typer.Option(case_sensitive=False, help="Target re-rolls saving throws.")
     ] = None,
     damage_reduction: Annotated[
         int, typer.Option(min=0, help="Subtract N from each Damage (never below 1).")
@@ -156,12 +160,15 @@ def attack(
         str | None, typer.Option(help="Target's model allocation order, e.g. 'Boy,Boss Nob'.")
     ] = None,
     precision_target: Annotated[
-        PrecisionTarget, typer.Option(help="Where [PRECISION] attacks go in an Attached unit.")
+        PrecisionTarget,
+        typer.Option(
+            case_sensitive=False, help="Where [PRECISION] attacks go in an Attached unit."
+        ),
     ] = PrecisionTarget.leader,
     order: Annotated[str | None, typer.Option(help="Weapon order: 'A,B,...' or 'best'.")] = None,
     edition: Annotated[Edition, typer.Option(help="Rules edition.")] = Edition.ten,
     method: Annotated[
-        Method, typer.Option(help="exact, sample (Monte Carlo) or both.")
+        Method, typer.Option(case_sensitive=False, help="exact, sample (Monte Carlo) or both.")
     ] = Method.exact,
     trials: Annotated[int, typer.Option(min=1, max=100_000_000, help="Sampler trials.")] = 100_000,
     seed: Annotated[int, typer.Option(min=0, help="Sampler seed (0 or more).")] = 40_000,
@@ -289,6 +296,20 @@ def _progress_callback():
     return _PROGRESS
 
 
+@app.callback(invoke_without_command=True)
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", help="Print the version and exit.", is_eager=True)
+    ] = False,
+) -> None:
+    """Exact and Monte Carlo mathhammer for Warhammer 40,000."""
+    if version:
+        from . import __version__
+
+        typer.echo(f"wh40k-calc {__version__}")
+        raise typer.Exit()
+
+
 app.command("shoot", help="Resolve a unit's shooting at a target.")(attack)
 app.command("fight", help="Resolve a unit's melee attacks against a target.")(attack)
 
@@ -296,13 +317,18 @@ app.command("fight", help="Resolve a unit's melee attacks against a target.")(at
 @app.command("units")
 def units(
     faction: Annotated[str | None, typer.Option(help="Only this faction.")] = None,
+    check: Annotated[
+        bool,
+        typer.Option("--check", help="Load every file and report the invalid ones (exit 1)."),
+    ] = False,
     datasheets: DatasheetsOpt = None,
 ) -> None:
     """List the datasheets found (name, faction, file)."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    from .datasheet import DatasheetError, norm_name
+    from .datasheet import DatasheetError, load_datasheet, norm_name
 
     try:
         entries = catalog(datasheets).entries()
@@ -310,13 +336,27 @@ def units(
         raise fail(str(exc)) from None
     if faction:
         entries = [e for e in entries if norm_name(faction) in norm_name(e.faction)]
+    problems: dict[Path, str] = {}
+    if check:
+        for e in entries:
+            try:
+                load_datasheet(e.path)
+            except DatasheetError as exc:
+                problems[e.path] = str(exc).removeprefix(f"{e.path}: ")
     table = Table(title=f"{len(entries)} datasheets")
     table.add_column("Name")
     table.add_column("Faction")
     table.add_column("File", overflow="fold")
+    if check:
+        table.add_column("Check", overflow="fold")
     for e in sorted(entries, key=lambda e: (e.faction, e.name)):
-        table.add_row(e.name, e.faction, _rel(e.path, e.shipped))
+        cells = [e.name, e.faction, _rel(e.path, e.shipped)]
+        if check:
+            cells.append(Text(problems[e.path], "red") if e.path in problems else "ok")
+        table.add_row(*cells)
     Console(highlight=False).print(table)
+    if problems:
+        raise fail(f"{len(problems)} invalid datasheet file(s)")
 
 
 def _rel(p: Path, shipped: bool = False) -> str:

@@ -211,7 +211,7 @@ EFFECTS: tuple[Effect, ...] = (
         "Command Re-roll",
         "core stratagem",
         SEED_000 + ", COMMAND RE-ROLL",
-        "re-roll one Hit, Wound, Damage or attacks roll (sampler only)",
+        "one failed Wound roll re-rolled, of the weapon whose wounds are worth most (sampler only)",
         "attacker",
         command_reroll=True,
     ),

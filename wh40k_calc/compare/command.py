@@ -126,7 +126,10 @@ def register(app: typer.Typer) -> None:
         ] = None,
         method: Annotated[
             Method | None,
-            typer.Option(help="exact (default), sample or both; overrides a batch file's."),
+            typer.Option(
+                case_sensitive=False,
+                help="exact (default), sample or both; overrides a batch file's.",
+            ),
         ] = None,
         trials: Annotated[
             int | None,
@@ -137,7 +140,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
         datasheets: DatasheetsOpt = None,
         sort: Annotated[
-            SortKey, typer.Option(help="Rank by this figure, best first.")
+            SortKey, typer.Option(case_sensitive=False, help="Rank by this figure, best first.")
         ] = SortKey.models,
         as_json: Annotated[
             bool, typer.Option("--json", help="Print a list of JSON contract objects.")
@@ -168,6 +171,8 @@ def register(app: typer.Typer) -> None:
                 raise fail(f"--csv {csv_path}: is a folder")
             if csv_file.exists() and not force:
                 raise fail(f"--csv {csv_path}: the file exists (add --force to overwrite it)")
+            if any(Path(w).exists() and Path(w).resolve() == csv_file.resolve() for w in what):
+                raise fail(f"--csv {csv_path}: that is the batch file being read")
         title = None
         try:
             if len(what) == 1 and _is_batch(what[0]):

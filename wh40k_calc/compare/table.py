@@ -134,7 +134,7 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
         table.add_row(Text(f"{t['models']} {t['name']} · {t['points']:g} pts", "bold"), *blank)
         best = best_rows(group, key)
         values = [r.figures[key] or 0.0 for r in group]
-        scale = max(max(values), 1e-12)
+        scale = max(values)
         for i, r in enumerate(group):
             o, f = r.result, r.figures
             eff = f["efficiency"]
@@ -147,7 +147,9 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
                 f"{100 * f['wipe']:.1f}%",
                 "—" if eff is None else f"{eff:.1f}",
                 f"{f['losses']:.3f}",
-                Bar(scale, 0.0, min(value, scale), color="red" if key == "losses" else "green"),
+                Bar(scale, 0.0, value, color="red" if key == "losses" else "green")
+                if scale > 1e-9
+                else "",
                 style="bold green" if i in best else None,
             )
     console.print(table)

@@ -51,7 +51,7 @@ def import_command(
         typer.echo("error: no CSV export found; pass --csv DIR or set WH40K_CALC_CSV", err=True)
         raise typer.Exit(1)
     failed = False
-    for name in names:
+    for name in dict.fromkeys(names):  # a name given twice is imported once
         try:
             data, warnings = import_unit(source, name, faction)
         except ImportFailure as exc:
