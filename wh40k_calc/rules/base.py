@@ -7,15 +7,14 @@ the hooks where their text differs; every hook cites its section.
 
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..abilities import WeaponAbilities
 from ..datasheet import Weapon, norm_name
 from ..dice import Dice
-from ..effects import Effect, check, lookup
+from ..effects import Effect
 from ..profile import (
     Activation,
     AttackProfile,
@@ -29,7 +28,11 @@ from ..profile import (
 from ..selection import Selection, SelectionError
 from ..units import ModelGroup, Unit, build_unit
 from . import common as c
-from .plan import GroupOptions, Option, Plan
+from .applied import Applied, apply_effects
+from .applied import variants as _variants
+from .mortal import MORTAL_ROLLS
+from .plan import Plan
+from .weapons import ordered, weapon_options
 
 
 @dataclass(frozen=True)
@@ -43,16 +46,6 @@ class Kind:
     invuln_ranged_only: bool
     fnp: int | None
     cover_capable: bool = True
-
-
-@dataclass
-class _Applied:
-    """Effects sorted by side after their conditions were checked."""
-
-    attacker: list[Effect] = field(default_factory=list)
-    target: list[Effect] = field(default_factory=list)
-    ids: list[str] = field(default_factory=list)
-    sides: dict[str, list[str]] = field(default_factory=dict)
 
 
 class Rules:
@@ -124,10 +117,10 @@ class Rules:
             raise SelectionError(f"unknown phase {sel.phase!r}")
         attacker = build_unit(sel.attacker, "attacker")
         target = build_unit(sel.target, "target")
-        applied, not_modelled = self._effects(sel, attacker, target)
+        applied, not_modelled = apply_effects(sel, attacker, target)
         kinds, tprofile, order = self._target(sel, target, applied)
-        groups, notes = self._options(sel, attacker)
-        variants = self._variants(applied)
+        groups, notes = weapon_options(sel, attacker)
+        variants = _variants(applied)
 
         def build(
             picks: tuple[int, ...], variant: int, order_: tuple[str, ...] | None
@@ -146,7 +139,7 @@ class Rules:
                 applied,
                 variants[variant] if variants else None,
             )
-            profiles = self._ordered(profiles, order_)
+            profiles = ordered(profiles, order_)
             if any(e.command_reroll for e in applied.attacker):
                 profiles = _keep_command_reroll(profiles, tprofile)
             before = self._before(sel, attacker, applied, kinds)
@@ -175,86 +168,10 @@ class Rules:
             plan.sampler_only.append("command-re-roll")
         return plan
 
-    # ---- effects -------------------------------------------------------------------------
-
-    def _effects(self, sel: Selection, attacker: Unit, target: Unit) -> tuple[_Applied, list[str]]:
-        out = _Applied()
-        not_modelled: list[str] = []
-        akw, tkw = attacker.keywords, target.keywords
-        cond = sel.conditions
-        requested: list[tuple[Effect, str | None, bool]] = []
-        for unit, role in ((attacker, "attacker"), (target, "target")):
-            for ds in unit.datasheets:  # unit rules named in the datasheets apply by default
-                for rid in ds.rules:
-                    try:
-                        e = lookup(rid)
-                    except LookupError:
-                        not_modelled.append(f"unit rule {rid!r} of {ds.name}")
-                        continue
-                    if e.side in (role, "both"):
-                        requested.append((e, role, False))
-        for name in sel.effects:
-            side = None
-            if ":" in name:
-                side, name = (part.strip() for part in name.split(":", 1))
-                if side not in ("attacker", "target"):
-                    raise SelectionError(
-                        f"--effect {side}:{name}: the side must be 'attacker' or 'target'"
-                    )
-            try:
-                e = lookup(name)
-            except LookupError as exc:
-                raise SelectionError(str(exc)) from None
-            if side == "attacker" and not e.applies_to_attacker:
-                raise SelectionError(f"{e.name} applies to the target, not the attacker")
-            if side == "target" and not e.applies_to_target:
-                raise SelectionError(f"{e.name} applies to the attacker, not the target")
-            requested.append((e, side, True))
-        seen: set[tuple[str, str]] = set()
-        for e, side, explicit in requested:
-            why = check(e, sel.phase, cond.charged, cond.disembarked, akw, tkw)
-            if why is not None:
-                if explicit:
-                    raise SelectionError(f"--effect {e.id}: {why}")
-                continue
-            if e.no_attack_effect:
-                continue
-            sides = [side] if side else (["attacker", "target"] if e.side == "both" else [e.side])
-            applied_any = False
-            for s in sides:
-                if (e.id, s) in seen:
-                    applied_any = True  # already applied (a default unit rule, or named twice)
-                    continue
-                if s == "attacker":
-                    if e.attacker_keywords and not set(e.attacker_keywords) & akw:
-                        continue
-                    out.attacker.append(e)
-                else:
-                    if e.target_keywords and not set(e.target_keywords) & tkw:
-                        continue
-                    if set(e.target_excludes) & tkw:
-                        continue
-                    out.target.append(e)
-                seen.add((e.id, s))
-                out.sides.setdefault(e.id, []).append(s)
-                applied_any = True
-            if applied_any and e.id not in out.ids:
-                out.ids.append(e.id)
-            elif not applied_any and explicit:
-                raise SelectionError(f"--effect {e.id}: neither unit can use it here")
-        return out, not_modelled
-
-    @staticmethod
-    def _variants(applied: _Applied) -> list[tuple[str, ...]]:
-        choices = [e.choose_melee_ability for e in applied.attacker if e.choose_melee_ability]
-        if not choices:
-            return []
-        return [tuple(combo) for combo in itertools.product(*choices)]
-
     # ---- target --------------------------------------------------------------------------
 
     def _target(
-        self, sel: Selection, target: Unit, applied: _Applied
+        self, sel: Selection, target: Unit, applied: Applied
     ) -> tuple[list[Kind], TargetProfile, list[str]]:
         mods = sel.modifiers
         invuln_fx = c.best_of(*(e.invuln for e in applied.target))
@@ -336,77 +253,6 @@ class Rules:
                     out.append(g)
         return out + [g for g in groups if g not in out]
 
-    # ---- attacker options ----------------------------------------------------------------
-
-    def _options(self, sel: Selection, attacker: Unit) -> tuple[list[GroupOptions], list[str]]:
-        notes: list[str] = []
-        out: list[GroupOptions] = []
-        for g in attacker.groups:
-            opts = (
-                self._ranged_options(g, sel) if sel.phase == "shooting" else self._melee_options(g)
-            )
-            if opts:
-                out.append(
-                    GroupOptions(
-                        g, tuple(opts), "shoots" if sel.phase == "shooting" else "fights with"
-                    )
-                )
-        if sel.phase == "shooting" and sel.conditions.indirect:
-            blind = sorted(
-                {
-                    w.name
-                    for g in attacker.groups
-                    for w in g.weapons
-                    if not w.is_melee and not w.abilities.indirect_fire
-                }
-            )
-            if blind:
-                notes.append(
-                    f"the target is not visible (--indirect): {', '.join(blind)} "
-                    "cannot shoot it (no [INDIRECT FIRE])"
-                )
-        if not out:
-            what = "ranged" if sel.phase == "shooting" else "melee"
-            extra = (
-                " with [INDIRECT FIRE]"
-                if sel.phase == "shooting" and sel.conditions.indirect
-                else ""
-            )
-            raise SelectionError(f"{attacker.name} has no {what} weapon{extra} to attack with")
-        return out, notes
-
-    def _ranged_options(self, g: ModelGroup, sel: Selection) -> list[Option]:
-        ranged = [w for w in g.weapons if not w.is_melee]
-        if sel.conditions.indirect:
-            ranged = [w for w in ranged if w.abilities.indirect_fire]
-        if not ranged:
-            return []
-        vehicle = {"MONSTER", "VEHICLE"} & (g.profile.keywords | g.datasheet.all_keywords())
-        pistols = [w for w in ranged if w.abilities.pistol]
-        others = [w for w in ranged if not w.abilities.pistol]
-        sets = [ranged] if vehicle or not pistols or not others else [others, pistols]
-        opts: list[Option] = []
-        for s in sets:
-            for combo in _profile_combos(s):
-                opts.append(Option(tuple(combo), ", ".join(w.name for w in combo)))
-        return opts
-
-    @staticmethod
-    def _melee_options(g: ModelGroup) -> list[Option]:
-        melee = [w for w in g.weapons if w.is_melee]
-        extra = [w for w in melee if w.abilities.extra_attacks]
-        main = [w for w in melee if not w.abilities.extra_attacks]
-        if not main:
-            return [Option(tuple(extra), ", ".join(w.name for w in extra))] if extra else []
-        seen: list[str] = []
-        opts = []
-        for w in main:
-            if w.key in seen:
-                continue
-            seen.append(w.key)
-            opts.append(Option((w, *extra), ", ".join(x.name for x in (w, *extra))))
-        return opts
-
     # ---- weapons -------------------------------------------------------------------------
 
     def _profiles(
@@ -417,7 +263,7 @@ class Rules:
         used: list[tuple[ModelGroup, Weapon, int]],
         kinds: list[Kind],
         tprofile: TargetProfile,
-        applied: _Applied,
+        applied: Applied,
         variant: tuple[str, ...] | None,
     ) -> list[AttackProfile]:
         """One profile per (datasheet, weapon), in the datasheets' weapon order."""
@@ -467,7 +313,7 @@ class Rules:
         label: str,
         kinds: list[Kind],
         first: int,
-        applied: _Applied,
+        applied: Applied,
         variant: tuple[str, ...] | None,
     ) -> AttackProfile:
         cond, mods = sel.conditions, sel.modifiers
@@ -690,36 +536,8 @@ class Rules:
 
     # ---- order, mortal wounds, hazard ------------------------------------------------------
 
-    @staticmethod
-    def _ordered(
-        profiles: list[AttackProfile], order: tuple[str, ...] | None
-    ) -> list[AttackProfile]:
-        if not order:
-            return profiles
-        out: list[AttackProfile] = []
-        for name in order:
-            hits = [
-                p
-                for p in profiles
-                if norm_name(p.name) == norm_name(name)
-                or norm_name(p.name).startswith(norm_name(name))
-            ]
-            if not hits:
-                from ..catalog import suggest_names
-
-                hint = suggest_names(name, [p.name for p in profiles])
-                raise SelectionError(
-                    f"--order: no weapon {name!r} attacks here"
-                    + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
-                    + f" (weapons: {', '.join(p.name for p in profiles)})"
-                )
-            for p in hits:
-                if p not in out:
-                    out.append(p)
-        return out + [p for p in profiles if p not in out]
-
     def _before(
-        self, sel: Selection, attacker: Unit, applied: _Applied, kinds: list[Kind]
+        self, sel: Selection, attacker: Unit, applied: Applied, kinds: list[Kind]
     ) -> list[MortalWounds]:
         out = []
         for e in applied.attacker:
@@ -797,45 +615,3 @@ def attacker_track(name: str, groups: list[ModelGroup]) -> tuple[TargetProfile, 
 
 def _merge_invuln(p, extra: int | None) -> int | None:
     return c.best_of(p.invuln, extra)
-
-
-def _profile_combos(weapons: list[Weapon]) -> list[list[Weapon]]:
-    """All ways to pick one profile of each multi-profile weapon ("Before selecting targets
-    for this weapon, select one of its profiles"). A model carrying several copies of such a
-    weapon fires every copy with the picked profile."""
-    families: dict[str, list[Weapon]] = {}
-    plain: list[Weapon] = []
-    for w in weapons:
-        if w.profile_of:
-            families.setdefault(norm_name(w.profile_of), []).append(w)
-        else:
-            plain.append(w)
-    if not families:
-        return [weapons]
-    options = []
-    for members in families.values():
-        distinct = list(dict.fromkeys(members))
-        copies = max(members.count(p) for p in distinct)
-        options.append([[p] * copies for p in distinct])
-    return [plain + [w for chosen in pick for w in chosen] for pick in itertools.product(*options)]
-
-
-def _grenade() -> np.ndarray:
-    """GRENADE: roll six D6, each 4+ inflicts one mortal wound (Binomial(6, 1/2))."""
-    from math import comb
-
-    return np.array([comb(6, k) / 64 for k in range(7)])
-
-
-def _bloody_stampede() -> np.ndarray:
-    """Bloody Stampede: D6; 1: nothing; 2-3: 1 mortal wound; 4-5: D3; 6: D3+3."""
-    out = np.zeros(7)
-    out[0] += 1 / 6
-    out[1] += 2 / 6
-    for k in (1, 2, 3):
-        out[k] += 2 / 6 / 3
-        out[k + 3] += 1 / 6 / 3
-    return out
-
-
-MORTAL_ROLLS = {"grenade": _grenade, "bloody-stampede": _bloody_stampede}

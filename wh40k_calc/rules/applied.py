@@ -1,0 +1,105 @@
+"""Which effects apply to an activation, and to which side: the requested ``--effect`` names
+and the unit rules named in the datasheets, each checked against its own conditions."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from ..effects import Effect, check, lookup
+from ..selection import Selection, SelectionError
+from ..units import Unit
+
+
+@dataclass
+class Applied:
+    """Effects sorted by side after their conditions were checked."""
+
+    attacker: list[Effect] = field(default_factory=list)
+    target: list[Effect] = field(default_factory=list)
+    ids: list[str] = field(default_factory=list)
+    sides: dict[str, list[str]] = field(default_factory=dict)
+
+
+def apply_effects(sel: Selection, attacker: Unit, target: Unit) -> tuple[Applied, list[str]]:
+    """Check the requested effects and the unit rules named in the datasheets against their
+    own conditions, and sort those that apply by side; list unknown unit rules as not
+    modelled.
+
+    Raises:
+        SelectionError: an unknown effect, a wrong side prefix, or an explicit effect whose
+            conditions are not met (with the reason).
+    """
+    out = Applied()
+    not_modelled: list[str] = []
+    akw, tkw = attacker.keywords, target.keywords
+    cond = sel.conditions
+    requested: list[tuple[Effect, str | None, bool]] = []
+    for unit, role in ((attacker, "attacker"), (target, "target")):
+        for ds in unit.datasheets:  # unit rules named in the datasheets apply by default
+            for rid in ds.rules:
+                try:
+                    e = lookup(rid)
+                except LookupError:
+                    not_modelled.append(f"unit rule {rid!r} of {ds.name}")
+                    continue
+                if e.side in (role, "both"):
+                    requested.append((e, role, False))
+    for name in sel.effects:
+        side = None
+        if ":" in name:
+            side, name = (part.strip() for part in name.split(":", 1))
+            if side not in ("attacker", "target"):
+                raise SelectionError(
+                    f"--effect {side}:{name}: the side must be 'attacker' or 'target'"
+                )
+        try:
+            e = lookup(name)
+        except LookupError as exc:
+            raise SelectionError(str(exc)) from None
+        if side == "attacker" and not e.applies_to_attacker:
+            raise SelectionError(f"{e.name} applies to the target, not the attacker")
+        if side == "target" and not e.applies_to_target:
+            raise SelectionError(f"{e.name} applies to the attacker, not the target")
+        requested.append((e, side, True))
+    seen: set[tuple[str, str]] = set()
+    for e, side, explicit in requested:
+        why = check(e, sel.phase, cond.charged, cond.disembarked, akw, tkw)
+        if why is not None:
+            if explicit:
+                raise SelectionError(f"--effect {e.id}: {why}")
+            continue
+        if e.no_attack_effect:
+            continue
+        sides = [side] if side else (["attacker", "target"] if e.side == "both" else [e.side])
+        applied_any = False
+        for s in sides:
+            if (e.id, s) in seen:
+                applied_any = True  # already applied (a default unit rule, or named twice)
+                continue
+            if s == "attacker":
+                if e.attacker_keywords and not set(e.attacker_keywords) & akw:
+                    continue
+                out.attacker.append(e)
+            else:
+                if e.target_keywords and not set(e.target_keywords) & tkw:
+                    continue
+                if set(e.target_excludes) & tkw:
+                    continue
+                out.target.append(e)
+            seen.add((e.id, s))
+            out.sides.setdefault(e.id, []).append(s)
+            applied_any = True
+        if applied_any and e.id not in out.ids:
+            out.ids.append(e.id)
+        elif not applied_any and explicit:
+            raise SelectionError(f"--effect {e.id}: neither unit can use it here")
+    return out, not_modelled
+
+
+def variants(applied: Applied) -> list[tuple[str, ...]]:
+    """Every combination of the abilities the applied effects let the player choose."""
+    choices = [e.choose_melee_ability for e in applied.attacker if e.choose_melee_ability]
+    if not choices:
+        return []
+    return [tuple(combo) for combo in itertools.product(*choices)]

@@ -1,0 +1,135 @@
+"""Which weapons attack: each model group's options in the phase (pistols or other ranged
+weapons, one melee weapon plus [EXTRA ATTACKS], one profile of a multi-profile weapon), and the
+order in which profiles are resolved."""
+
+from __future__ import annotations
+
+import itertools
+
+from ..datasheet import Weapon, norm_name
+from ..profile import AttackProfile
+from ..selection import Selection, SelectionError
+from ..units import ModelGroup, Unit
+from .plan import GroupOptions, Option
+
+
+def weapon_options(sel: Selection, attacker: Unit) -> tuple[list[GroupOptions], list[str]]:
+    """The ways each model group of the attacker can attack in this phase (Core rules:
+    Pistol; seeds README: weapons a model uses, [EXTRA ATTACKS]), and notes.
+
+    Raises:
+        SelectionError: no weapon can attack.
+    """
+    notes: list[str] = []
+    out: list[GroupOptions] = []
+    for g in attacker.groups:
+        opts = _ranged_options(g, sel) if sel.phase == "shooting" else _melee_options(g)
+        if opts:
+            out.append(
+                GroupOptions(g, tuple(opts), "shoots" if sel.phase == "shooting" else "fights with")
+            )
+    if sel.phase == "shooting" and sel.conditions.indirect:
+        blind = sorted(
+            {
+                w.name
+                for g in attacker.groups
+                for w in g.weapons
+                if not w.is_melee and not w.abilities.indirect_fire
+            }
+        )
+        if blind:
+            notes.append(
+                f"the target is not visible (--indirect): {', '.join(blind)} "
+                "cannot shoot it (no [INDIRECT FIRE])"
+            )
+    if not out:
+        what = "ranged" if sel.phase == "shooting" else "melee"
+        extra = (
+            " with [INDIRECT FIRE]" if sel.phase == "shooting" and sel.conditions.indirect else ""
+        )
+        raise SelectionError(f"{attacker.name} has no {what} weapon{extra} to attack with")
+    return out, notes
+
+
+def _ranged_options(g: ModelGroup, sel: Selection) -> list[Option]:
+    ranged = [w for w in g.weapons if not w.is_melee]
+    if sel.conditions.indirect:
+        ranged = [w for w in ranged if w.abilities.indirect_fire]
+    if not ranged:
+        return []
+    vehicle = {"MONSTER", "VEHICLE"} & (g.profile.keywords | g.datasheet.all_keywords())
+    pistols = [w for w in ranged if w.abilities.pistol]
+    others = [w for w in ranged if not w.abilities.pistol]
+    sets = [ranged] if vehicle or not pistols or not others else [others, pistols]
+    opts: list[Option] = []
+    for s in sets:
+        for combo in _profile_combos(s):
+            opts.append(Option(tuple(combo), ", ".join(w.name for w in combo)))
+    return opts
+
+
+def _melee_options(g: ModelGroup) -> list[Option]:
+    melee = [w for w in g.weapons if w.is_melee]
+    extra = [w for w in melee if w.abilities.extra_attacks]
+    main = [w for w in melee if not w.abilities.extra_attacks]
+    if not main:
+        return [Option(tuple(extra), ", ".join(w.name for w in extra))] if extra else []
+    seen: list[str] = []
+    opts = []
+    for w in main:
+        if w.key in seen:
+            continue
+        seen.append(w.key)
+        opts.append(Option((w, *extra), ", ".join(x.name for x in (w, *extra))))
+    return opts
+
+
+def ordered(profiles: list[AttackProfile], order: tuple[str, ...] | None) -> list[AttackProfile]:
+    """``profiles`` in the order ``order`` names (prefixes allowed), the rest after.
+
+    Raises:
+        SelectionError: a name that matches no profile (with suggestions).
+    """
+    if not order:
+        return profiles
+    out: list[AttackProfile] = []
+    for name in order:
+        hits = [
+            p
+            for p in profiles
+            if norm_name(p.name) == norm_name(name) or norm_name(p.name).startswith(norm_name(name))
+        ]
+        if not hits:
+            from ..catalog import suggest_names
+
+            hint = suggest_names(name, [p.name for p in profiles])
+            raise SelectionError(
+                f"--order: no weapon {name!r} attacks here"
+                + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
+                + f" (weapons: {', '.join(p.name for p in profiles)})"
+            )
+        for p in hits:
+            if p not in out:
+                out.append(p)
+    return out + [p for p in profiles if p not in out]
+
+
+def _profile_combos(weapons: list[Weapon]) -> list[list[Weapon]]:
+    """All ways to pick one profile of each multi-profile weapon ("Before selecting targets
+    for this weapon, select one of its profiles"). A model carrying several copies of such a
+    weapon fires every copy with the picked profile."""
+    families: dict[str, list[Weapon]] = {}
+    plain: list[Weapon] = []
+    for w in weapons:
+        if w.profile_of:
+            families.setdefault(norm_name(w.profile_of), []).append(w)
+        else:
+            plain.append(w)
+    if not families:
+        return [weapons]
+    options = []
+    for members in families.values():
+        distinct = list(dict.fromkeys(members))
+        copies = max(members.count(p) for p in distinct)
+        options.append([[p] * copies for p in distinct])
+    return [plain + [w for chosen in pick for w in chosen] for pick in itertools.product(*options)]
