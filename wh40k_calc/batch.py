@@ -37,7 +37,10 @@ PHASES = ("shooting", "fight")
 
 Plus = Annotated[int, msgspec.Meta(ge=2, le=6)]
 Reroll = Literal["ones", "fails", "all"]
-NameList = str | list[str]
+NameList = (
+    Annotated[str, msgspec.Meta(pattern=r"[^,\s]")]
+    | Annotated[list[Annotated[str, msgspec.Meta(pattern=r"\S")]], msgspec.Meta(min_length=1)]
+)
 
 
 class BatchError(ValueError):
@@ -102,7 +105,7 @@ class UnitSpec(msgspec.Struct, forbid_unknown_fields=True):
     name: str
     models: Annotated[int, msgspec.Meta(ge=1)] | None = None
     loadout: str | None = None
-    weapons: list[str] = []
+    weapons: list[Annotated[str, msgspec.Meta(pattern=r"\S")]] = []
     leader: NameList = []
     allocation: NameList | None = None
 
@@ -143,7 +146,7 @@ class DefaultsSpec(msgspec.Struct, forbid_unknown_fields=True):
     seed: Annotated[int, msgspec.Meta(ge=0)] | None = None
     order: NameList | None = None
     precision_target: Literal["leader", "bodyguard"] | None = None
-    datasheets: list[str] = []
+    datasheets: list[Annotated[str, msgspec.Meta(pattern=r"\S")]] = []
 
 
 # ---------------------------------------------------------------------------------------------

@@ -170,9 +170,9 @@ def resolve(
     notes = list(plan.notes)
     try:
         picks, variant, order, choices = choose(plan, sel)
-    except ExactUnsupported as exc:
+    except ExactUnsupported:
         picks, variant, order, choices = tuple(0 for _ in plan.groups), 0, None, []
-        notes.append(f"choices left at their defaults: {exc}")
+        notes.append("choices left at their defaults: the exact engine cannot score them")
     act = plan.build(picks, variant, order)
     for w in act.weapons:
         choices.extend(w.choices)
@@ -191,11 +191,35 @@ def resolve(
         try:
             result.exact = run_exact(act)
         except ExactUnsupported as exc:
-            if method == "exact":
+            fallback = method == "exact"
+            if fallback:
                 method = result.method = "sample"
             notes.append(f"exact engine: {exc}; the sampler answers")
+            if fallback:
+                trials = _affordable_trials(act, trials, seed, notes)
     if method in ("sample", "both"):
         from .engine.sample import run_sample  # lazy: numpy sampling code
 
         result.sample = run_sample(act, trials=trials, seed=seed, progress=progress)
     return result
+
+
+FALLBACK_DICE = 100_000_000  # dice the sampler may roll when it stands in for the exact engine
+
+
+def _affordable_trials(act: Activation, trials: int, seed: int, notes: list[str]) -> int:
+    """Trials for a sampler standing in for the exact engine on a huge selection: as many as
+    asked, but no more than keeps the run to a few seconds (a 64-trial pilot measures the dice
+    per trial); says so in ``notes`` when it cuts them."""
+    from .engine.sample import run_sample
+
+    pilot = run_sample(act, trials=64, seed=seed)
+    per_trial = max(pilot.dice_drawn / 64, 1.0)
+    cap = max(200, int(FALLBACK_DICE / per_trial))
+    if cap < trials:
+        notes.append(
+            f"the sampler ran {cap:,} trials (about {per_trial:,.0f} dice each) to finish in "
+            "seconds; --method sample --trials N runs more"
+        )
+        return cap
+    return trials

@@ -245,6 +245,10 @@ def _unit_choice(look: _Lookup, spec: UnitSpec, role: str, base: list[str | int]
         _check_loadout(ds, spec.loadout)
     except SelectionError as exc:
         raise _FieldError(at("loadout"), str(exc)) from None
+    if spec.weapons and spec.loadout is not None:
+        raise _FieldError(
+            at("weapons"), "weapons list exactly which weapons attack: not with a loadout"
+        )
     if spec.weapons and role == "target":
         raise _FieldError(at("weapons"), "weapons are for the attacker; give the target a loadout")
     if spec.allocation is not None and role == "attacker":
@@ -430,6 +434,11 @@ def jobs_from_batch(
                 exc.parts = ["attacker"]
             out.append(err(exc.message, exc.parts, name=name, top=top))
             continue
+        try:
+            modifiers = _merge(Modifiers, d.modifiers, spec.modifiers)
+        except SelectionError as exc:
+            out.append(err(str(exc), ["modifiers"], name=name, top=spec.modifiers is None))
+            continue
         edition = ov.edition or str(spec.edition or d.edition or "10")
         method = ov.method or spec.method or d.method or "exact"
         trials = ov.trials or spec.trials or d.trials or 100_000
@@ -454,7 +463,7 @@ def jobs_from_batch(
                 attacker=att,
                 target=tgt,
                 conditions=_merge(Conditions, d.conditions, spec.conditions),
-                modifiers=_merge(Modifiers, d.modifiers, spec.modifiers),
+                modifiers=modifiers,
                 effects=tuple(effects),
                 edition=edition,
                 order=order,

@@ -124,6 +124,15 @@ def _pad_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
+def _joint_cost(ap: AttackProfile, models_at_selection: int) -> float:
+    """Operations :func:`wound_joint` would take: one 2-D convolution per possible number of
+    attacks, on an array growing to (max wounds x max devastating wounds)."""
+    amax = len(ap.attack_pmf(models_at_selection)) - 1
+    k, _ = per_attack_kernel(ap)
+    size = (amax * (k.shape[0] - 1) + 1) * (amax * (k.shape[1] - 1) + 1)
+    return float(amax) * size * np.count_nonzero(k) / 2
+
+
 def wound_joint(ap: AttackProfile, models_at_selection: int) -> tuple[np.ndarray, dict]:
     """Joint distribution P[n, m] of the weapon's normal wounds n and devastating Critical
     Wounds m over all its attacks, and its expected attacks, hits and wounds."""
@@ -343,6 +352,11 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
     # joint wound distributions per weapon (per Blast bracket when the count can change)
     joints: list[dict] = []
     for w in act.weapons:
+        cost = _joint_cost(w, n_models)
+        if cost > MAX_WORK:
+            raise ExactUnsupported(
+                f"{w.name} makes too many attacks to combine exactly (about {cost:.1g} operations)"
+            )
         per: dict = {}
         for b in brackets:
             sel = n_models if b is None else b * 5
@@ -374,9 +388,8 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
     work = _work(S, size, joints, normal_k, dev_k, before_k, act, chain.dense)
     if size > max_elements or work > MAX_WORK:
         raise ExactUnsupported(
-            f"the exact engine would need {size:,} probabilities and about {work:,.0f} "
-            f"operations (target states {S}, damage totals {chain.xsize}, pending Devastating "
-            f"Wounds {[m for m in dev_sizes if m]}); use --method sample"
+            f"the selection is too large to resolve exactly ({S:,} target states; about "
+            f"{max(size, work):.1g} probabilities and operations)"
         )
     dev_axis = {}
     ax = 2
