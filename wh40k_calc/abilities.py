@@ -20,6 +20,7 @@ from .dice import Dice, DiceError
 MODELLED = "modelled"
 NO_EFFECT = "no effect"
 NOT_MODELLED = "not modelled"
+MALFORMED = "malformed"
 
 # Keywords that [ANTI-KEYWORD X+] names in the real data; any other keyword is accepted too.
 _ANTI_RE = re.compile(r"^anti-([a-z][a-z '\-]*?)\s+([2-6])\+$")
@@ -232,7 +233,14 @@ def parse_ability(text: str) -> Ability:
         elif spec.key == "anti":
             value = (m.group(1).strip().upper(), int(m.group(2)))
         return Ability(spec.key, value, norm, spec.status)
+    if norm.startswith(_CORE_STEMS):
+        return Ability("malformed", None, norm, MALFORMED)
     return Ability("datasheet rule", None, norm, NOT_MODELLED)
+
+
+# A text starting like a core ability that does not parse as one is a typo, not a datasheet
+# rule ("anti-infantry 7+", "sustained hits -1", "rapid fire 99999").
+_CORE_STEMS = ("rapid fire", "sustained hits", "melta", "anti-", "blast")
 
 
 def split_abilities(text: str) -> list[str]:
@@ -297,7 +305,7 @@ class WeaponAbilities:
             kept = {a: b for a, b in self.anti}
             kept[kw] = min(x, kept.get(kw, 7))
             return replace(self, anti=tuple(sorted(kept.items())), texts=texts)
-        if k == "datasheet rule":
+        if k in ("datasheet rule", "malformed"):
             return replace(self, unmodelled=(*self.unmodelled, ab.text), texts=texts)
         attr = {"close-quarters": "pistol"}.get(k, k.replace(" ", "_").replace("-", "_"))
         return replace(self, **{attr: True}, texts=texts)

@@ -79,9 +79,11 @@ class Catalog:
         dirs: list[Path] = [Path(d) for d in user_dirs]
         if use_env:
             dirs += [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
+        from_env = {str(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p}
         for d in dirs:
+            where = f" ({ENV_VAR})" if use_env and str(d) in from_env else ""
             if not d.exists():
-                raise DatasheetError(f"{d}: datasheet folder does not exist")
+                raise DatasheetError(f"{d}: datasheet folder does not exist{where}")
             if not d.is_dir():
                 raise DatasheetError(f"{d}: is a file, not a folder of datasheets")
         self.user_dirs = tuple(dirs)
@@ -93,7 +95,8 @@ class Catalog:
             out += [(p, False) for p in sorted(d.rglob("*.y*ml"))]
         if self.shipped is not None and self.shipped.is_dir():
             out += [(p, True) for p in sorted(self.shipped.rglob("*.y*ml"))]
-        return [(p, s) for p, s in out if p.suffix in (".yaml", ".yml")]
+        # regular files only: a named pipe or a dangling link would block or fail every lookup
+        return [(p, s) for p, s in out if p.suffix in (".yaml", ".yml") and p.is_file()]
 
     def find(self, name: str) -> Datasheet:
         """The datasheet called ``name``: the user's folders first (by file stem, then by the
@@ -104,6 +107,8 @@ class Catalog:
             DatasheetError: the matching file is invalid.
         """
         key = norm_name(name)
+        if not key:
+            raise UnknownUnitError(name, [])
         files = self._files()
         user = [f for f in files if not f[1]]
         shipped = [f for f in files if f[1]]

@@ -335,7 +335,10 @@ def units(
     except DatasheetError as exc:
         raise fail(str(exc)) from None
     if faction:
+        known = sorted({e.faction for e in entries if e.faction})
         entries = [e for e in entries if norm_name(faction) in norm_name(e.faction)]
+        if not entries:
+            raise fail(f"no datasheets of faction {faction!r} (factions: {', '.join(known)})")
     problems: dict[Path, str] = {}
     if check:
         for e in entries:
@@ -422,10 +425,14 @@ _register_commands()
 def _safe_streams() -> None:
     """On a terminal or pipe whose encoding cannot show the tables' characters (≥, bars,
     box lines), print replacements instead of failing."""
+    if sys.stdout is None:  # started with stdout closed: output goes nowhere
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+    import contextlib
+
     for stream in (sys.stdout, sys.stderr):
-        try:
-            "≥×·█━".encode(stream.encoding or "ascii")
-        except (UnicodeEncodeError, LookupError):
+        with contextlib.suppress(AttributeError, ValueError):  # not a text stream
             stream.reconfigure(errors="replace")  # type: ignore[union-attr]
 
 

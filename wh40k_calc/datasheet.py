@@ -8,13 +8,14 @@ loadout counts, sizes naming known models). Every error names the file and the f
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Literal
 
 import msgspec
 
-from .abilities import WeaponAbilities
+from .abilities import MALFORMED, WeaponAbilities, parse_ability, split_abilities
 from .dice import Dice, DiceError
 
 
@@ -23,9 +24,10 @@ class DatasheetError(ValueError):
 
 
 def norm_name(text: str) -> str:
-    """Normalise a unit, model or weapon name for matching: case and punctuation ignored."""
-    text = text.lower().replace("\u2019", "'")
-    return re.sub(r"[^a-z0-9]+", "", text)
+    """Normalise a unit, model or weapon name for matching: case, accents and punctuation
+    ignored ("Kâhl" matches "kahl")."""
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -70,7 +72,7 @@ class _WeaponSchema(msgspec.Struct, forbid_unknown_fields=True):
 
 class _SizeSchema(msgspec.Struct, forbid_unknown_fields=True):
     models: dict[str, Annotated[int, msgspec.Meta(ge=0, le=100)]]
-    points: NonNeg
+    points: Annotated[int, msgspec.Meta(ge=0, le=100_000)]
 
 
 class _LoadoutEntrySchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -313,6 +315,14 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
             )
         seen[norm_name(w.name)] = w.name
         rng = None if isinstance(w.range, str) else w.range
+        for j, text in enumerate(w.abilities):
+            bad = [a for a in split_abilities(text) if parse_ability(a).status == MALFORMED]
+            if bad:
+                raise DatasheetError(
+                    f"{file}: {where}.abilities[{j}]: {bad[0]!r} is not a valid ability "
+                    "(e.g. 'rapid fire 2', 'sustained hits d3', 'anti-infantry 4+', "
+                    "'melta 2', 'blast')"
+                )
         abilities = WeaponAbilities.parse(w.abilities)
         if w.skill is None and not abilities.torrent:
             raise DatasheetError(
@@ -384,6 +394,10 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
         if sum(s.models.values()) < 1:
             raise DatasheetError(f"{file}: sizes[{i}].models: a unit needs at least one model")
         sizes.append(UnitSize(tuple(s.models.items()), s.points))
+    totals = [s.total for s in sizes]
+    for i, t in enumerate(totals):
+        if t in totals[:i]:
+            raise DatasheetError(f"{file}: sizes[{i}]: a second size of {t} models")
     largest = max(sizes, key=lambda s: s.total)
 
     loadouts: dict[str, tuple[LoadoutEntry, ...]] = {}

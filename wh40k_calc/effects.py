@@ -24,6 +24,7 @@ class Effect:
 
     Conditions: ``phases`` where it can apply; ``needs_charged``/``needs_disembarked``;
     ``attacker_keywords``/``target_keywords`` (the unit must have one of them);
+    ``attacker_requires`` (the attacking unit must have all of them);
     ``target_excludes`` (it must have none); ``min_target_models``.
 
     Attacker-side changes: ``melee_strength``, ``melee_attacks`` (not [EXTRA ATTACKS]
@@ -51,6 +52,7 @@ class Effect:
     needs_disembarked: bool = False
     default: bool = False
     attacker_keywords: tuple[str, ...] = ()
+    attacker_requires: tuple[str, ...] = ()
     target_keywords: tuple[str, ...] = ()
     target_excludes: tuple[str, ...] = ()
     attacker_excludes_titanic_target: bool = False
@@ -182,6 +184,7 @@ EFFECTS: tuple[Effect, ...] = (
         "attacker",
         phases=("fight",),
         attacker_keywords=("INFANTRY", "MOUNTED"),
+        attacker_requires=("ORKS",),
         choose_melee_ability=("sustained hits 1", "lethal hits"),
     ),
     Effect(
@@ -431,6 +434,9 @@ def check(
         and not (set(effect.attacker_keywords) & attacker_kw)
     ):
         return f"{effect.name} needs an attacking unit with {' or '.join(effect.attacker_keywords)}"
+    missing = [k for k in effect.attacker_requires if k not in attacker_kw]
+    if effect.side == "attacker" and missing:
+        return f"{effect.name} needs an attacking unit with {' and '.join(missing)}"
     if effect.side == "target":
         if effect.target_keywords and not set(effect.target_keywords) & target_kw:
             return f"{effect.name} needs a target unit with {' or '.join(effect.target_keywords)}"

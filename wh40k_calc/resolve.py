@@ -201,6 +201,11 @@ def resolve(
         from .engine.sample import run_sample  # lazy: numpy sampling code
 
         result.sample = run_sample(act, trials=trials, seed=seed, progress=progress)
+        if trials < 1000:
+            notes.append(
+                f"only {trials:,} sampler trials: the standard errors are rough (1,000 or more "
+                "give a fair picture)"
+            )
     return result
 
 

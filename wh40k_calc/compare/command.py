@@ -1,6 +1,7 @@
 """The ``calc compare`` command (typer): a batch file, or attackers x loadouts x targets."""
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -171,7 +172,9 @@ def register(app: typer.Typer) -> None:
                 raise fail(f"--csv {csv_path}: is a folder")
             if csv_file.exists() and not force:
                 raise fail(f"--csv {csv_path}: the file exists (add --force to overwrite it)")
-            if any(Path(w).exists() and Path(w).resolve() == csv_file.resolve() for w in what):
+            if csv_file.exists() and any(
+                Path(w).exists() and os.path.samefile(w, csv_file) for w in what
+            ):
                 raise fail(f"--csv {csv_path}: that is the batch file being read")
         title = None
         try:

@@ -14,6 +14,7 @@ import difflib
 import functools
 import html
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -68,8 +69,10 @@ def weapon_abilities(description: str) -> list[str]:
 
 
 def slug(text: str) -> str:
-    """File-name form of a unit or faction name: ``T’au Empire`` -> ``tau-empire``."""
-    text = text.lower().replace("\u2019", "").replace("'", "")
+    """File-name form of a unit or faction name: ``T’au Empire`` -> ``tau-empire``,
+    ``Kâhl`` -> ``kahl``."""
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    text = text.lower().replace("'", "")
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
 
 

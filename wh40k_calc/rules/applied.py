@@ -93,7 +93,12 @@ def apply_effects(sel: Selection, attacker: Unit, target: Unit) -> tuple[Applied
         if applied_any and e.id not in out.ids:
             out.ids.append(e.id)
         elif not applied_any and explicit:
-            raise SelectionError(f"--effect {e.id}: neither unit can use it here")
+            who = {"attacker": "an attacking unit", "target": "a target unit"}.get(
+                side or "", "an attacker or target"
+            )
+            kws = {"attacker": e.attacker_keywords, "target": e.target_keywords}.get(side or "")
+            need = f" with {' or '.join(kws)}" if kws else ""
+            raise SelectionError(f"--effect {e.id}: {e.name} needs {who}{need}")
     return out, not_modelled
 
 
