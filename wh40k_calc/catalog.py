@@ -65,6 +65,7 @@ class Entry:
     faction: str
     path: Path
     shipped: bool
+    hidden_by: Path | None = None
 
 
 class Catalog:
@@ -121,10 +122,13 @@ class Catalog:
                     return _load_cached(e.path)
         raise UnknownUnitError(name, self.suggest(name, self.entries(files)))
 
-    def entries(self, files: list[tuple[Path, bool]] | None = None) -> list[Entry]:
-        """Every datasheet file with its name and faction (first one wins on a name clash).
-        Reads only the top of each file."""
-        seen: set[str] = set()
+    def entries(
+        self, files: list[tuple[Path, bool]] | None = None, hidden: bool = False
+    ) -> list[Entry]:
+        """Every datasheet file with its name and faction; on a name clash the first one wins
+        and, with ``hidden``, the others are listed too with ``hidden_by`` set. Reads only the
+        top of each file."""
+        seen: dict[str, Path] = {}
         out = []
         for path, shipped in files if files is not None else self._files():
             try:
@@ -132,11 +136,12 @@ class Catalog:
             except OSError:
                 continue
             name = _field(_NAME_LINE, head) or path.stem
-            if norm_name(name) in seen or norm_name(path.stem) in seen:
+            first = seen.get(norm_name(name)) or seen.get(norm_name(path.stem))
+            if first is not None and not hidden:
                 continue
-            seen.add(norm_name(name))
-            seen.add(norm_name(path.stem))
-            out.append(Entry(name, _field(_FACTION_LINE, head) or "", path, shipped))
+            seen.setdefault(norm_name(name), path)
+            seen.setdefault(norm_name(path.stem), path)
+            out.append(Entry(name, _field(_FACTION_LINE, head) or "", path, shipped, first))
         return out
 
     @staticmethod

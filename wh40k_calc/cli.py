@@ -331,7 +331,7 @@ def units(
     from .datasheet import DatasheetError, load_datasheet, norm_name
 
     try:
-        entries = catalog(datasheets).entries()
+        entries = catalog(datasheets).entries(hidden=True)
     except DatasheetError as exc:
         raise fail(str(exc)) from None
     if faction:
@@ -346,14 +346,19 @@ def units(
                 load_datasheet(e.path)
             except DatasheetError as exc:
                 problems[e.path] = str(exc).removeprefix(f"{e.path}: ")
-    table = Table(title=f"{len(entries)} datasheets")
+    hidden = sum(1 for e in entries if e.hidden_by is not None)
+    title = f"{len(entries) - hidden} datasheets" + (f" ({hidden} hidden)" if hidden else "")
+    table = Table(title=title)
     table.add_column("Name")
     table.add_column("Faction")
     table.add_column("File", overflow="fold")
     if check:
         table.add_column("Check", overflow="fold")
     for e in sorted(entries, key=lambda e: (e.faction, e.name)):
-        cells = [e.name, e.faction, _rel(e.path, e.shipped)]
+        where = _rel(e.path, e.shipped)
+        if e.hidden_by is not None:
+            where += f" (hidden: same name as {_rel(e.hidden_by)})"
+        cells = [e.name, e.faction, where]
         if check:
             cells.append(Text(problems[e.path], "red") if e.path in problems else "ok")
         table.add_row(*cells)
