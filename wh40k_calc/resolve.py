@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .engine.exact import ExactUnsupported, run_exact
 from .engine.outcome import Outcome
@@ -105,13 +105,14 @@ def choose(
                 "--order with the names instead"
             )
         best_order = None
-        for perm in itertools.permutations(names):
-            score = _score(plan.build(picks, variant, perm))
+        n = 0
+        for perm in itertools.permutations(act.weapons):  # same profiles, another order
+            n += 1
+            score = _score(replace(act, weapons=perm))
             if best_order is None or score > best_order[0] + (1e-12, 1e-12):
-                best_order = (score, perm)
+                best_order = (score, tuple(w.name for w in perm))
         assert best_order is not None
         order = best_order[1]
-        n = len(list(itertools.permutations(names)))
         choices.append(f"weapon order {', '.join(order)}: most models destroyed of {n} orders")
     return picks, variant, order, choices
 
