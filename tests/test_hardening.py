@@ -1,0 +1,185 @@
+"""Bad or extreme input found by the new-user trials: every case ends in a clear one-line
+error (or a sensible answer), never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from wh40k_calc.cli import app
+from wh40k_calc.datasheet import DatasheetError, load_datasheet, norm_name
+
+ROOT = Path(__file__).resolve().parents[1]
+LOOTAS = ROOT / "datasheets" / "orks" / "lootas.yaml"
+runner = CliRunner()
+
+
+def calc(*args: str):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def lootas_variant(tmp_path: Path, name: str, change) -> Path:
+    data = yaml.safe_load(LOOTAS.read_text(encoding="utf-8"))
+    data["name"] = name
+    change(data)
+    folder = tmp_path / "ds"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"{name.lower()}.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def refused(path: Path) -> str:
+    with pytest.raises(DatasheetError) as info:
+        load_datasheet(path)
+    return str(info.value)
+
+
+def test_malformed_core_ability_is_refused(tmp_path):
+    def bad(d):
+        d["weapons"][0]["abilities"] = ["anti-infantry 7+"]
+
+    msg = refused(lootas_variant(tmp_path, "Badanti", bad))
+    assert "weapons[0] (Deffgun).abilities[0]" in msg
+    assert "'anti-infantry 7+' is not a valid ability" in msg
+
+
+def test_duplicate_key_is_refused(tmp_path):
+    path = tmp_path / "dup.yaml"
+    path.write_text(LOOTAS.read_text(encoding="utf-8") + "name: Other\n", encoding="utf-8")
+    msg = refused(path)
+    assert "key 'name' given twice" in msg
+    assert "line" in msg
+
+
+def test_deep_nesting_is_refused(tmp_path):
+    path = tmp_path / "deep.yaml"
+    path.write_text("name: " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+    assert "nested too deeply" in refused(path)
+
+
+def test_two_sizes_with_the_same_model_count_are_refused(tmp_path):
+    def twice(d):
+        d["sizes"].append({"models": {"Loota": 4, "Spanner": 1}, "points": 60})
+
+    assert "a second size of 5 models" in refused(lootas_variant(tmp_path, "Twice", twice))
+
+
+def test_damage_that_can_be_zero_is_refused(tmp_path):
+    def zero(d):
+        d["weapons"][0]["D"] = "D6-1"
+
+    assert "can be below 1" in refused(lootas_variant(tmp_path, "Zerod", zero))
+
+
+def test_names_match_without_accents():
+    assert norm_name("Kâhl") == norm_name("kahl") == "kahl"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--damage-mod", "1100"], "--damage-mod 1100: out of range (-20 to 20)"),
+        (["--hit-mod", "99"], "--hit-mod 99: out of range (-6 to 6)"),
+        (["--damage-reduction", "50"], "--damage-reduction 50: out of range (0 to 20)"),
+        (["--weapon", "Deffgun x2", "--loadout", "kustom-mega-blastas"], "cannot be combined"),
+        (["--order", ","], "give names separated by commas"),
+        (["--allocation", "Bos Nob"], "did you mean 'Boss Nob'"),
+        (["--order", "defgun"], "did you mean 'Deffgun'"),
+        (["--datasheets", ""], "--datasheets: empty folder name"),
+    ],
+)
+def test_refused_with_one_line(args, message):
+    res = calc("shoot", "lootas", "--target", "boyz", *args)
+    assert res.exit_code == 1
+    assert message in res.stderr
+    assert "Traceback" not in res.output
+
+
+def test_fight_proppa_needs_orks():
+    res = calc("fight", "lord-invocatus", "--target", "boyz", "--effect", "fight-proppa")
+    assert res.exit_code == 1
+    assert "needs an attacking unit with ORKS" in res.stderr
+
+
+def test_batch_modifier_out_of_range_is_a_run_error(tmp_path):
+    batch = tmp_path / "b.yaml"
+    batch.write_text(
+        "targets: [boyz]\nruns:\n  - attacker: lootas\n  - name: bad\n    attacker: lootas\n"
+        "    modifiers: {damage_mod: 1100}\n",
+        encoding="utf-8",
+    )
+    res = calc("compare", batch, "--json")
+    assert res.exit_code == 1
+    rows = json.loads(res.stdout)
+    assert [r["run"] for r in rows] == ["lootas"]  # the good run still prints
+    assert "run 'bad': modifiers: --damage-mod 1100: out of range" in res.stderr
+
+
+def test_huge_weapon_falls_back_to_a_short_sampler_run(tmp_path):
+    def huge(d):
+        d["sizes"] = [{"models": {"Loota": 98, "Spanner": 2}, "points": 100}]
+        d["weapons"][0].update(A=200, abilities=["sustained hits 2D6", "devastating wounds"])
+
+    lootas_variant(tmp_path, "Horde", huge)
+    res = calc("shoot", "horde", "--target", "boyz", "--datasheets", tmp_path / "ds", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["method"] == "sample"
+    assert any("too many attacks" in n for n in out["notes"])
+    assert any("the sampler ran" in n for n in out["notes"])
+    assert out["sample"]["trials"] < 100_000
+
+
+def test_units_lists_a_hidden_same_named_file(tmp_path):
+    folder = tmp_path / "twin"
+    folder.mkdir()
+    for stem in ("boyz-a", "boyz-b"):
+        (folder / f"{stem}.yaml").write_text(
+            (ROOT / "datasheets/orks/boyz.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+        )
+    res = calc("units", "--datasheets", folder)
+    assert res.exit_code == 0
+    assert "(2 hidden)" in res.stdout
+    assert "hidden: same name as" in res.stdout
+
+
+def _run(*args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "wh40k_calc", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_terminal_that_cannot_show_the_tables():
+    res = _run("shoot", "lootas", "--target", "boyz", PYTHONIOENCODING="ascii")
+    assert res.returncode == 0
+    assert "Traceback" not in res.stderr
+    assert "Deffgun" in res.stdout
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_output_that_cannot_be_written():
+    with open("/dev/full", "w") as full:
+        res = subprocess.run(
+            [sys.executable, "-m", "wh40k_calc", "shoot", "lootas", "--target", "boyz"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert res.returncode == 1
+    assert "error: cannot write the output" in res.stderr
+    assert "Traceback" not in res.stderr
