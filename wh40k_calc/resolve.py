@@ -210,7 +210,7 @@ def resolve(
     return result
 
 
-FALLBACK_DICE = 100_000_000  # dice the sampler may roll when it stands in for the exact engine
+FALLBACK_DICE = 40_000_000  # dice the sampler may roll when it stands in for the exact engine
 
 
 def _affordable_trials(act: Activation, trials: int, seed: int, notes: list[str]) -> int:
