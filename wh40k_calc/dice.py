@@ -128,29 +128,6 @@ def constant(value: int) -> Dice:
     return Dice(0, 6, value)
 
 
-def pmf_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Distribution of the sum of two independent non-negative integer variables."""
-    return np.convolve(a, b)
-
-
-def pmf_power(pmf: np.ndarray, n: int) -> np.ndarray:
-    """Distribution of the sum of ``n`` independent copies (``n`` >= 0)."""
-    out = np.ones(1)
-    base = pmf
-    while n:
-        if n & 1:
-            out = np.convolve(out, base)
-        n >>= 1
-        if n:
-            base = np.convolve(base, base)
-    return out
-
-
-def pmf_mean(pmf: np.ndarray) -> float:
-    """Mean of a distribution indexed by value."""
-    return float(np.dot(np.arange(len(pmf)), pmf))
-
-
 def pmf_sample(pmf: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
     """Draw ``size`` values from ``pmf`` by inverse CDF (one uniform per value)."""
     cdf = np.cumsum(pmf)

@@ -50,10 +50,6 @@ class RollTable:
                 out[self.outcome[f]] += 1 / 6
         return out
 
-    def faces_where(self, cls: int) -> list[int]:
-        """Unmodified results that give outcome class ``cls``."""
-        return [f for f in range(1, 7) if self.outcome[f] == cls]
-
     @property
     def rerolled_faces(self) -> list[int]:
         """The unmodified results that are re-rolled."""
