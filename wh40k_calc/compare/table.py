@@ -44,6 +44,8 @@ CSV_COLUMNS = (
 
 
 class SortKey(StrEnum):
+    """``--sort``: the figure rows are ranked by."""
+
     models = "models"
     damage = "damage"
     wipe = "wipe"
