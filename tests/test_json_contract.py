@@ -107,7 +107,7 @@ def check_distribution(dist: list[float]) -> None:
     assert dist
     for p in dist:
         check_probability(p)
-    assert sum(dist) == pytest.approx(1.0, abs=1e-5)
+    assert sum(dist) == pytest.approx(1.0, abs=1e-9)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -201,7 +201,7 @@ def test_kill_table_and_distributions() -> None:
     assert dist[0] == pytest.approx(P_NOTHING, abs=1e-5)
     # kill_table[k-1] = P(at least k) = sum of dist[k:]
     for k, row in enumerate(table, start=1):
-        assert row["at_least"] == pytest.approx(sum(dist[k:]), abs=1e-5)
+        assert row["at_least"] == pytest.approx(sum(dist[k:]), abs=1e-9)
     mean = sum(k * p for k, p in enumerate(dist))
     assert mean == pytest.approx(data["expected"]["models_destroyed"], abs=1e-4)
 
