@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from math import comb
 
 import numpy as np
 
@@ -133,3 +134,16 @@ def pmf_sample(pmf: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarr
     cdf = np.cumsum(pmf)
     cdf[-1] = 1.0
     return np.searchsorted(cdf, rng.random(size), side="right").astype(np.int64)
+
+
+def thin(pmf: np.ndarray, keep: float) -> np.ndarray:
+    """Distribution of the points kept when each of ``d ~ pmf`` points is kept independently
+    with probability ``keep`` (Feel No Pain: one roll per point)."""
+    if keep >= 1.0:
+        return pmf.copy()
+    out = np.zeros(len(pmf))
+    for d, p in enumerate(pmf):
+        if p:
+            for k in range(d + 1):
+                out[k] += p * comb(d, k) * keep**k * (1 - keep) ** (d - k)
+    return out

@@ -22,6 +22,7 @@ from math import comb
 
 import numpy as np
 
+from ..dice import thin
 from ..profile import CRIT, CRIT_WOUND, FAIL, HIT, MISS, WOUND, Activation, AttackProfile
 from .allocation import NORMAL, PRECISION, AllocationSpace
 from .outcome import Outcome, WeaponResult
@@ -49,19 +50,6 @@ def conv2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     for (i, j), v in np.ndenumerate(b):
         if v:
             out[i : i + a.shape[0], j : j + a.shape[1]] += v * a
-    return out
-
-
-def thin(pmf: np.ndarray, keep: float) -> np.ndarray:
-    """Distribution of the points kept when each of ``d ~ pmf`` points is kept independently
-    with probability ``keep`` (Feel No Pain: one roll per point)."""
-    if keep >= 1.0:
-        return pmf.copy()
-    out = np.zeros(len(pmf))
-    for d, p in enumerate(pmf):
-        if p:
-            for k in range(d + 1):
-                out[k] += p * comb(d, k) * keep**k * (1 - keep) ** (d - k)
     return out
 
 

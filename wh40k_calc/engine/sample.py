@@ -539,7 +539,6 @@ def run_sample(
         "models_destroyed": moments.se("hazard_models_destroyed"),
         "at_least_one": moments.se("hazard_at_least_one"),
     }
-    kill = np.cumsum((md_counts / trials)[::-1])[::-1][1:]
     out = Outcome(
         method="sample",
         weapons=rows,
@@ -553,10 +552,10 @@ def run_sample(
         seed=seed,
         standard_error={
             "expected": se_expected,
-            "kill_table": [_binomial_se(p, trials) for p in kill],
             "attacker_losses": se_losses,
             "characters_destroyed": [_binomial_se(p, trials) for p in ch_counts / trials],
         },
     )
+    out.standard_error["kill_table"] = [_binomial_se(p, trials) for p in out.kill_table]
     out.dice_drawn = dice.drawn
     return out

@@ -13,7 +13,7 @@ from math import ceil
 
 import numpy as np
 
-from ..dice import Dice
+from ..dice import Dice, thin
 from ..profile import (
     CRIT,
     CRIT_WOUND,
@@ -191,15 +191,8 @@ def effective_value(damage_pmf: np.ndarray, keep: float, cap_wounds: int) -> flo
     """Expected damage that counts against one model: points kept by Feel No Pain (each
     independently with probability ``keep``), capped at ``cap_wounds`` (DESIGN.md: the
     per-die choices maximise this)."""
-    total = 0.0
-    for d, p in enumerate(damage_pmf):
-        if not p:
-            continue
-        for k in range(d + 1):
-            from math import comb
-
-            total += p * comb(d, k) * keep**k * (1 - keep) ** (d - k) * min(k, cap_wounds)
-    return total
+    kept = thin(damage_pmf, keep)
+    return float(np.dot(np.minimum(np.arange(len(kept)), cap_wounds), kept))
 
 
 def damage_table(
