@@ -287,30 +287,7 @@ class _Inflict:
         failed: np.ndarray,
     ) -> np.ndarray:
         """Each trial's ``counts`` normal wounds: save, Damage, Feel No Pain, allocation."""
-        sp = self.space
-        for i in range(int(counts.max(initial=0))):
-            act = np.nonzero(counts > i)[0]
-            st = states[act]
-            kinds = sp.kind_of(st, self.routing)
-            lefts = sp.wounds_left_of(st, self.routing)
-            fails = np.ones(act.size, dtype=bool)
-            for k, sel in _by_kind(kinds):
-                table = self.saves[k]
-                if table is None:
-                    continue
-                n = act.size if sel is None else int(sel.sum())
-                saved = _OUTCOME[table.outcome][dice.roll(table, n)] == SAVED
-                if sel is None:
-                    fails = ~saved
-                else:
-                    fails[sel] = ~saved
-            hit = act[fails]
-            failed[hit] += 1
-            dmg = self.damage.roll(dice, kinds[fails], lefts[fails])
-            through = _points_through(dice, dmg, self.fnp[kinds[fails]])
-            figure[hit] += through
-            states[hit] = sp.apply(states[hit], through, self.routing)
-        return states
+        return self._wounds(dice, states, counts, figure, failed, None, devastating=False)
 
     def devastating(
         self,
@@ -322,18 +299,55 @@ class _Inflict:
     ) -> np.ndarray:
         """Each trial's ``counts`` devastating Critical Wounds: mortal wounds equal to the
         Damage, no save, no spill-over."""
+        return self._wounds(dice, states, counts, figure, None, mortal, devastating=True)
+
+    def _wounds(
+        self,
+        dice: _Dice,
+        states: np.ndarray,
+        counts: np.ndarray,
+        figure: np.ndarray,
+        failed: np.ndarray | None,
+        mortal: np.ndarray | None,
+        devastating: bool,
+    ) -> np.ndarray:
+        """One pass per wound position over every trial that has that many wounds: the model
+        each trial allocates to, its saving throw (none for devastating wounds), the Damage
+        roll, Feel No Pain and the new state; tallies failed saves, mortal wounds, damage."""
         sp = self.space
+        routing = self.mortal_routing if devastating else self.routing
+        fnp = self.fnp_mortal if devastating else self.fnp
         for i in range(int(counts.max(initial=0))):
             act = np.nonzero(counts > i)[0]
             st = states[act]
-            kinds = sp.kind_of(st, self.mortal_routing)
-            lefts = sp.wounds_left_of(st, self.mortal_routing)
+            kinds = sp.kind_of(st, routing)
+            lefts = sp.wounds_left_of(st, routing)
+            if not devastating:
+                fails = self._save_fails(dice, kinds)
+                act, st, kinds, lefts = act[fails], st[fails], kinds[fails], lefts[fails]
+                failed[act] += 1
             dmg = self.damage.roll(dice, kinds, lefts)
-            mortal[act] += dmg
-            through = _points_through(dice, dmg, self.fnp_mortal[kinds])
+            if devastating:
+                mortal[act] += dmg
+            through = _points_through(dice, dmg, fnp[kinds])
             figure[act] += through
-            states[act] = sp.apply(st, through, self.mortal_routing)
+            states[act] = sp.apply(st, through, routing)
         return states
+
+    def _save_fails(self, dice: _Dice, kinds: np.ndarray) -> np.ndarray:
+        """One saving throw per entry against its model kind's table: True where it fails."""
+        fails = np.ones(kinds.size, dtype=bool)
+        for k, sel in _by_kind(kinds):
+            table = self.saves[k]
+            if table is None:
+                continue
+            n = kinds.size if sel is None else int(sel.sum())
+            saved = _OUTCOME[table.outcome][dice.roll(table, n)] == SAVED
+            if sel is None:
+                fails = ~saved
+            else:
+                fails[sel] = ~saved
+        return fails
 
 
 def _spill(
