@@ -344,7 +344,8 @@ class Rules:
         if attacks_bonus:
             a_pmf = np.concatenate([np.zeros(attacks_bonus), a_pmf])
 
-        v_wound = self._wound_values(sel, w, ab, ap_improve, kinds[first], tgt)
+        vs = tuple(self._vs(sel, w, ab, ap_improve, k, tgt) for k in kinds)
+        v_wound = _wound_values(vs[first], kinds[first].W, ab.devastating_wounds)
         notes: list[str] = []
 
         # Wound roll
@@ -423,7 +424,6 @@ class Rules:
             if said:
                 notes.append(said)
 
-        vs = tuple(self._vs(sel, w, ab, ap_improve, k, tgt) for k in kinds)
         sustained = ab.sustained_hits.pmf if ab.sustained_hits is not None else None
         return AttackProfile(
             name=label,
@@ -515,25 +515,6 @@ class Rules:
         )
         return VsModel(save, dmg, c.fnp_chance(fnp), c.fnp_chance(fnp_m))
 
-    def _wound_values(
-        self,
-        sel: Selection,
-        w: Weapon,
-        ab: WeaponAbilities,
-        ap_improve: int,
-        k: Kind,
-        tgt: list[Effect],
-    ) -> tuple[float, float, float]:
-        """Expected effective damage of a failed, a successful and a Critical Wound roll
-        against the first model the attack would be allocated to (DESIGN.md: per-die choices
-        maximise it): failed save x damage through Feel No Pain, capped at the model's W;
-        with [DEVASTATING WOUNDS] a Critical Wound's mortal wounds take no save."""
-        vs = self._vs(sel, w, ab, ap_improve, k, tgt)
-        dmg = vs.damage.pmf(k.W)
-        normal = vs.save_fail_probability * c.effective_value(dmg, 1 - vs.fnp, k.W)
-        devast = c.effective_value(dmg, 1 - vs.fnp_mortal, k.W)
-        return (0.0, normal, devast if ab.devastating_wounds else normal)
-
     # ---- order, mortal wounds, hazard ------------------------------------------------------
 
     def _before(
@@ -550,6 +531,17 @@ class Rules:
             out.append(MortalWounds(e.name, count, fnp))
         del attacker
         return out
+
+
+def _wound_values(vs: VsModel, wounds: int, devastating: bool) -> tuple[float, float, float]:
+    """Expected effective damage of a failed, a successful and a Critical Wound roll against
+    the first model the attack would be allocated to (``vs`` its saves and damage, ``wounds``
+    its W; DESIGN.md: per-die choices maximise it): failed save x damage through Feel No Pain,
+    capped at W; with [DEVASTATING WOUNDS] a Critical Wound's mortal wounds take no save."""
+    dmg = vs.damage.pmf(wounds)
+    normal = vs.save_fail_probability * c.effective_value(dmg, 1 - vs.fnp, wounds)
+    devast = c.effective_value(dmg, 1 - vs.fnp_mortal, wounds)
+    return (0.0, normal, devast if devastating else normal)
 
 
 def _keep_command_reroll(
