@@ -88,16 +88,22 @@ class Catalog:
             if not d.is_dir():
                 raise DatasheetError(f"{d}: is a file, not a folder of datasheets")
         self.user_dirs = tuple(dirs)
+        self._listing: list[tuple[Path, bool]] | None = None
+        self._heads: dict[Path, tuple[str, str] | None] = {}
         self.shipped = shipped
 
     def _files(self) -> list[tuple[Path, bool]]:
+        """Every datasheet file, user folders first (listed once per Catalog: one command)."""
+        if self._listing is not None:
+            return self._listing
         out: list[tuple[Path, bool]] = []
         for d in self.user_dirs:
             out += [(p, False) for p in sorted(d.rglob("*.y*ml"))]
         if self.shipped is not None and self.shipped.is_dir():
             out += [(p, True) for p in sorted(self.shipped.rglob("*.y*ml"))]
         # regular files only: a named pipe or a dangling link would block or fail every lookup
-        return [(p, s) for p, s in out if p.suffix in (".yaml", ".yml") and p.is_file()]
+        self._listing = [(p, s) for p, s in out if p.suffix in (".yaml", ".yml") and p.is_file()]
+        return self._listing
 
     def find(self, name: str) -> Datasheet:
         """The datasheet called ``name``: the user's folders first (by file stem, then by the
@@ -131,18 +137,29 @@ class Catalog:
         seen: dict[str, Path] = {}
         out = []
         for path, shipped in files if files is not None else self._files():
-            try:
-                head = path.read_text(encoding="utf-8", errors="replace")[:4000]
-            except OSError:
+            head = self._head(path)
+            if head is None:
                 continue
-            name = _field(_NAME_LINE, head) or path.stem
+            name, faction = head
             first = seen.get(norm_name(name)) or seen.get(norm_name(path.stem))
             if first is not None and not hidden:
                 continue
             seen.setdefault(norm_name(name), path)
             seen.setdefault(norm_name(path.stem), path)
-            out.append(Entry(name, _field(_FACTION_LINE, head) or "", path, shipped, first))
+            out.append(Entry(name, faction, path, shipped, first))
         return out
+
+    def _head(self, path: Path) -> tuple[str, str] | None:
+        """(name, faction) from the top of a file, read once per Catalog; None: unreadable."""
+        if path not in self._heads:
+            try:
+                head = path.read_text(encoding="utf-8", errors="replace")[:4000]
+            except OSError:
+                self._heads[path] = None
+            else:
+                name = _field(_NAME_LINE, head) or path.stem
+                self._heads[path] = (name, _field(_FACTION_LINE, head) or "")
+        return self._heads[path]
 
     @staticmethod
     def suggest(name: str, entries: list[Entry]) -> list[str]:
