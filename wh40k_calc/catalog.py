@@ -153,7 +153,8 @@ class Catalog:
         """(name, faction) from the top of a file, read once per Catalog; None: unreadable."""
         if path not in self._heads:
             try:
-                head = path.read_text(encoding="utf-8", errors="replace")[:4000]
+                with path.open(encoding="utf-8", errors="replace") as fh:
+                    head = fh.read(4000)  # the top only: name and faction come first
             except OSError:
                 self._heads[path] = None
             else:
