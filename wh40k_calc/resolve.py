@@ -46,21 +46,38 @@ class Result:
         return out
 
 
-def _score(act: Activation) -> tuple[float, float]:
-    o = run_exact(act)
-    return o.expected["models_destroyed"], o.expected["wounds_lost"]
+class _Scorer:
+    """Scores candidate activations with the exact engine, each (picks, variant, weapon order)
+    once; the winner's Outcome is then reused instead of being computed again."""
+
+    def __init__(self) -> None:
+        self.outcomes: dict[tuple, Outcome] = {}
+
+    @staticmethod
+    def key(picks: tuple[int, ...], variant: int, act: Activation) -> tuple:
+        return picks, variant, tuple(w.name for w in act.weapons)
+
+    def __call__(self, picks: tuple[int, ...], variant: int, act: Activation) -> tuple:
+        """(expected models destroyed, expected wounds lost) of ``act``."""
+        k = self.key(picks, variant, act)
+        if k not in self.outcomes:
+            self.outcomes[k] = run_exact(act)
+        o = self.outcomes[k]
+        return o.expected["models_destroyed"], o.expected["wounds_lost"]
 
 
 def choose(
-    plan: Plan, sel: Selection
+    plan: Plan, sel: Selection, score: _Scorer | None = None
 ) -> tuple[tuple[int, ...], int, tuple[str, ...] | None, list[str]]:
     """Pick the option of each group, the variant and the weapon order.
 
-    Returns (picks, variant, order, choice sentences).
+    Returns (picks, variant, order, choice sentences); ``score`` keeps the outcomes it
+    computed.
 
     Raises:
         SelectionError: ``--order best`` with more than six weapon profiles.
     """
+    score = score if score is not None else _Scorer()
     choices: list[str] = []
     ranges = [range(len(g.options)) for g in plan.groups]
     variants = range(max(1, len(plan.variants)))
@@ -69,16 +86,16 @@ def choose(
     picks, variant = candidates[0]
     if len(candidates) > 1:
         if len(candidates) > MAX_CANDIDATES:  # coordinate ascent, group by group
-            picks, variant = _ascent(plan, explicit, len(plan.variants))
+            picks, variant = _ascent(plan, explicit, len(plan.variants), score)
         else:
             best = None
             for p, v in candidates:
                 try:
-                    score = _score(plan.build(p, v, explicit))
+                    value = score(p, v, plan.build(p, v, explicit))
                 except ExactUnsupported:
                     continue
-                if best is None or score > best[0] + (1e-12, 1e-12):
-                    best = (score, p, v)
+                if best is None or value > best[0] + (1e-12, 1e-12):
+                    best = (value, p, v)
             if best is not None:
                 _, picks, variant = best
         for g, i in zip(plan.groups, picks, strict=True):
@@ -108,9 +125,9 @@ def choose(
         n = 0
         for perm in itertools.permutations(act.weapons):  # same profiles, another order
             n += 1
-            score = _score(replace(act, weapons=perm))
-            if best_order is None or score > best_order[0] + (1e-12, 1e-12):
-                best_order = (score, tuple(w.name for w in perm))
+            value = score(picks, variant, replace(act, weapons=perm))
+            if best_order is None or value > best_order[0] + (1e-12, 1e-12):
+                best_order = (value, tuple(w.name for w in perm))
         assert best_order is not None
         order = best_order[1]
         choices.append(f"weapon order {', '.join(order)}: most models destroyed of {n} orders")
@@ -118,26 +135,30 @@ def choose(
 
 
 def _ascent(
-    plan: Plan, order: tuple[str, ...] | None, n_variants: int
+    plan: Plan, order: tuple[str, ...] | None, n_variants: int, score: _Scorer
 ) -> tuple[tuple[int, ...], int]:
+    """Coordinate ascent over the groups' options and the variants, for too many candidates
+    to try every combination."""
     picks = [0] * len(plan.groups)
     variant = 0
+
+    def value(p: tuple[int, ...], v: int) -> tuple:
+        return score(p, v, plan.build(p, v, order))
+
     for _ in range(3):
         changed = False
         for gi, g in enumerate(plan.groups):
             best = None
             for i in range(len(g.options)):
                 trial = (*picks[:gi], i, *picks[gi + 1 :])
-                score = _score(plan.build(trial, variant, order))
-                if best is None or score > best[0] + (1e-12, 1e-12):
-                    best = (score, i)
+                got = value(trial, variant)
+                if best is None or got > best[0] + (1e-12, 1e-12):
+                    best = (got, i)
             if best and best[1] != picks[gi]:
                 picks[gi] = best[1]
                 changed = True
         for v in range(n_variants):
-            if _score(plan.build(tuple(picks), v, order)) > _score(
-                plan.build(tuple(picks), variant, order)
-            ):
+            if value(tuple(picks), v) > value(tuple(picks), variant):
                 variant, changed = v, True
         if not changed:
             break
@@ -169,8 +190,9 @@ def resolve(
     rules = get_rules(sel.edition)
     plan = rules.plan(sel)
     notes = list(plan.notes)
+    scorer = _Scorer()
     try:
-        picks, variant, order, choices = choose(plan, sel)
+        picks, variant, order, choices = choose(plan, sel, scorer)
     except ExactUnsupported:
         picks, variant, order, choices = tuple(0 for _ in plan.groups), 0, None, []
         notes.append("choices left at their defaults: the exact engine cannot score them")
@@ -190,7 +212,7 @@ def resolve(
                 "figures leave it out"
             )
         try:
-            result.exact = run_exact(act)
+            result.exact = scorer.outcomes.get(_Scorer.key(picks, variant, act)) or run_exact(act)
         except ExactUnsupported as exc:
             fallback = method == "exact"
             if fallback:
