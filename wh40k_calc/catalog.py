@@ -184,6 +184,12 @@ def _load_cached(path: Path) -> Datasheet:
     return load_datasheet(path)
 
 
+def did_you_mean(name: str, candidates: list[str]) -> str:
+    """``"; did you mean 'A', 'B'?"`` for the closest of ``candidates`` to ``name``, or ``""``."""
+    hint = suggest_names(name, candidates)
+    return f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else ""
+
+
 def suggest_names(name: str, candidates: list[str]) -> list[str]:
     """Closest of ``candidates`` to ``name`` (normalised difflib match), best first."""
     by_key = {norm_name(c): c for c in candidates}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .catalog import suggest_names
+from .catalog import did_you_mean
 from .datasheet import norm_rule
 
 SEED_000 = "seeds/000 (Orks – Boyz page)"
@@ -398,10 +398,9 @@ def lookup(name: str) -> Effect:
     for e in EFFECTS:
         if norm_rule(e.name) == key:
             return e
-    hint = suggest_names(name, list(_BY_ID))
     raise UnknownEffectError(
         f"unknown effect {name!r}"
-        + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
+        + did_you_mean(name, list(_BY_ID))
         + " (`calc effects` lists them)"
     )
 

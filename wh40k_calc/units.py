@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .catalog import suggest_names
+from .catalog import did_you_mean
 from .datasheet import Datasheet, ModelProfile, UnitSize, Weapon, norm_name
 from .selection import SelectionError, UnitChoice
 
@@ -207,10 +207,9 @@ def find_loadout(ds: Datasheet, name: str | None) -> str | None:
     if found:
         return found[0]
     names = ["default", *ds.loadouts]
-    hint = suggest_names(name, names)
     raise SelectionError(
         f"{ds.name} has no loadout {name!r}"
-        + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
+        + did_you_mean(name, names)
         + f" (loadouts: {', '.join(names)})"
     )
 
@@ -250,10 +249,9 @@ def _explicit_weapons(
     for name, n in specs:
         w = ds.weapon(name)
         if w is None:
-            hint = suggest_names(name, [x.name for x in ds.weapons])
             raise SelectionError(
                 f"{ds.name} has no weapon {name!r}"
-                + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
+                + did_you_mean(name, [x.name for x in ds.weapons])
                 + f" (weapons: {', '.join(x.name for x in ds.weapons)})"
             )
         totals[w.key] = totals.get(w.key, 0) + n

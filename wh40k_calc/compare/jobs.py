@@ -260,13 +260,12 @@ def _unit_choice(look: _Lookup, spec: UnitSpec, role: str, base: list[str | int]
         except SelectionError as exc:
             raise _FieldError(at("weapons", i), str(exc)) from None
         if ds.weapon(wname) is None:
-            from ..catalog import suggest_names
+            from ..catalog import did_you_mean
 
-            hint = suggest_names(wname, [w.name for w in ds.weapons])
             raise _FieldError(
                 at("weapons", i),
                 f"{ds.name} has no weapon {wname!r}"
-                + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
+                + did_you_mean(wname, [w.name for w in ds.weapons])
                 + f" (weapons: {', '.join(w.name for w in ds.weapons)})",
             )
         weapons.append((wname, count))

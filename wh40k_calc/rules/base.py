@@ -239,13 +239,12 @@ class Rules:
                         f"--allocation: {chars[0]} is a protected CHARACTER model: attacks "
                         "cannot be allocated to it while another model remains (LEADER)"
                     )
-                from ..catalog import suggest_names
+                from ..catalog import did_you_mean
 
                 known = list(dict.fromkeys(g.profile.name for g in groups))
-                hint = suggest_names(n, known)
                 raise SelectionError(
                     f"--allocation: {unit} has no model {n!r}"
-                    + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
+                    + did_you_mean(n, known)
                     + f" (models: {', '.join(known)})"
                 )
             for g in hits:

@@ -100,12 +100,11 @@ def ordered(profiles: list[AttackProfile], order: tuple[str, ...] | None) -> lis
             if norm_name(p.name) == norm_name(name) or norm_name(p.name).startswith(norm_name(name))
         ]
         if not hits:
-            from ..catalog import suggest_names
+            from ..catalog import did_you_mean
 
-            hint = suggest_names(name, [p.name for p in profiles])
             raise SelectionError(
                 f"--order: no weapon {name!r} attacks here"
-                + (f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else "")
+                + did_you_mean(name, [p.name for p in profiles])
                 + f" (weapons: {', '.join(p.name for p in profiles)})"
             )
         for p in hits:
