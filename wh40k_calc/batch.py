@@ -269,17 +269,12 @@ def load_batch(path: Path) -> Batch:
         BatchError: unreadable file, malformed YAML (with line and column), not a mapping,
             an invalid top-level field (named, with its line), or no runs.
     """
+    from .yamlio import YamlError, compose, load, read_text
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BatchError(f"{path}: batch file not found") from None
-    except IsADirectoryError:
-        raise BatchError(f"{path}: is a folder, not a batch file") from None
-    except OSError as exc:
-        raise BatchError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise BatchError(f"{path}: not UTF-8 text") from None
-    from .yamlio import YamlError, compose, load
+        text = read_text(path, "batch file")
+    except YamlError as exc:
+        raise BatchError(str(exc)) from None
 
     try:
         node = compose(text)

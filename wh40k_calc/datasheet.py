@@ -460,16 +460,12 @@ def load_datasheet(path: Path) -> Datasheet:
     Raises:
         DatasheetError: the file cannot be read, is not YAML, or fails validation.
     """
-    from .yamlio import YamlError, load  # lazy: only needed when a file is actually read
+    from .yamlio import YamlError, load, read_text  # lazy: only when a file is read
 
     try:
-        text = path.read_text(encoding="utf-8")
-    except IsADirectoryError:
-        raise DatasheetError(f"{path}: is a folder, not a datasheet file") from None
-    except OSError as exc:
-        raise DatasheetError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise DatasheetError(f"{path}: not UTF-8 text") from None
+        text = read_text(path, "datasheet file")
+    except YamlError as exc:
+        raise DatasheetError(str(exc)) from None
     try:
         data = load(text)
     except YamlError as exc:

@@ -4,6 +4,7 @@ crash; every error says where (line and column)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -44,6 +45,24 @@ def _describe(exc: yaml.YAMLError) -> str:
     if ctx and cmark:
         problem += f" ({ctx} at line {cmark.line + 1}, column {cmark.column + 1})"
     return f"{where}{problem}"
+
+
+def read_text(path: Path, what: str) -> str:
+    """The UTF-8 text of a user's YAML file (``what``: "datasheet file", "batch file").
+
+    Raises:
+        YamlError: missing, a folder, unreadable, or not UTF-8; the message names ``path``.
+    """
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise YamlError(f"{path}: {what} not found") from None
+    except IsADirectoryError:
+        raise YamlError(f"{path}: is a folder, not a {what}") from None
+    except OSError as exc:
+        raise YamlError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise YamlError(f"{path}: not UTF-8 text") from None
 
 
 def load(text: str) -> Any:
