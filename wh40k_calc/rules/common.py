@@ -55,24 +55,21 @@ def hit_outcomes(skill: int, modifier: int, crit_on: int, snap: bool) -> tuple[i
     ``snap`` (Fire Overwatch, snap shooting) only an unmodified 6 hits, whatever the BS, the
     modifiers or a lower Critical Hit threshold.
     """
-    out = [MISS]
-    for f in range(1, 7):
-        if snap:
-            out.append(CRIT if f == 6 else MISS)
-        elif f == 1:
-            out.append(MISS)
-        elif f >= crit_on:
-            out.append(CRIT)
-        elif f + modifier >= skill:
-            out.append(HIT)
-        else:
-            out.append(MISS)
-    return tuple(out)
+    if snap:
+        return (MISS, MISS, MISS, MISS, MISS, MISS, CRIT)
+    return _success_table(skill, modifier, crit_on)
 
 
 def wound_outcomes(needed: int, modifier: int, crit_on: int) -> tuple[int, ...]:
     """Outcome (FAIL/WOUND/CRIT_WOUND) of each unmodified Wound roll 1-6 (Core rules: Wound
     Roll; Anti: an unmodified ``crit_on``+ is a Critical Wound and always wounds)."""
+    return _success_table(needed, modifier, crit_on)
+
+
+def _success_table(needed: int, modifier: int, crit_on: int) -> tuple[int, ...]:
+    """Outcome class of each unmodified D6 (index 1-6) of a Hit or Wound roll: 0 (MISS/FAIL)
+    on a 1, 2 (CRIT/CRIT_WOUND) on ``crit_on``+, 1 (HIT/WOUND) when roll + modifier reaches
+    ``needed``, else 0."""
     out = [FAIL]
     for f in range(1, 7):
         if f == 1:
