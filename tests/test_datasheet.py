@@ -119,11 +119,11 @@ def test_save_7_means_no_save_and_is_accepted(tmp_path: Path) -> None:
 
 def test_range_limits_accepted(tmp_path: Path) -> None:
     data = base()
-    data["models"][0].update(T=20, W=50, Sv=2)
+    data["models"][0].update(T=20, W=200, Sv=2)
     data["weapons"][0].update(skill=2, AP=-6)
     data["weapons"][2].update(skill=6)
     ds = load_datasheet(write(tmp_path, data))
-    assert (ds.models[0].T, ds.models[0].W, ds.models[0].Sv) == (20, 50, 2)
+    assert (ds.models[0].T, ds.models[0].W, ds.models[0].Sv) == (20, 200, 2)
     assert ds.weapons[0].AP == -6
     data["models"][0].update(T=1)
     assert load_datasheet(write(tmp_path, data, "t1.yaml")).models[0].T == 1
@@ -153,7 +153,7 @@ def test_missing_weapon_characteristic(tmp_path: Path) -> None:
         ("models", 1, "Sv", 1),
         ("models", 1, "Sv", 8),
         ("models", 0, "W", 0),
-        ("models", 0, "W", 51),
+        ("models", 0, "W", 201),
         ("weapons", 0, "skill", 7),
         ("weapons", 0, "skill", 1),
         ("weapons", 0, "AP", 1),

@@ -36,7 +36,7 @@ def norm_name(text: str) -> str:
 Skill = Annotated[int, msgspec.Meta(ge=2, le=6)]
 Save = Annotated[int, msgspec.Meta(ge=2, le=7)]
 Toughness = Annotated[int, msgspec.Meta(ge=1, le=20)]
-Wounds = Annotated[int, msgspec.Meta(ge=1, le=50)]
+Wounds = Annotated[int, msgspec.Meta(ge=1, le=200)]
 Plus = Annotated[int, msgspec.Meta(ge=2, le=6)]
 ArmourPen = Annotated[int, msgspec.Meta(ge=-6, le=0)]
 NonNeg = Annotated[int, msgspec.Meta(ge=0)]
@@ -55,6 +55,11 @@ class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
     invuln: Plus | None = None
     invuln_ranged_only: bool = False
     feel_no_pain: Plus | None = None
+    feel_no_pain_mortal: Plus | None = None
+    feel_no_pain_psychic: Plus | None = None
+    stealth: bool = False
+    damage_reduction: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0
+    half_damage: bool = False
     keywords: list[str] = []
 
 
@@ -88,6 +93,11 @@ class _LeadersAllowedSchema(msgspec.Struct, forbid_unknown_fields=True):
     one_with_keyword: str | None = None
 
 
+class _DamagedSchema(msgspec.Struct, forbid_unknown_fields=True):
+    wounds_left: Annotated[int, msgspec.Meta(ge=1, le=200)]
+    hit_mod: Annotated[int, msgspec.Meta(ge=-6, le=0)] = 0
+
+
 class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
     name: Name
     models: Annotated[list[_ModelSchema], msgspec.Meta(min_length=1)]
@@ -99,7 +109,9 @@ class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
     loadouts: dict[str, list[_LoadoutEntrySchema]] = {}
     rules: list[str] = []
     leader_of: list[str] = []
+    support_of: list[str] = []
     leaders_allowed: list[_LeadersAllowedSchema] = []
+    damaged: _DamagedSchema | None = None
     source: str = ""
 
 
@@ -145,7 +157,14 @@ class Weapon:
 @dataclass(frozen=True)
 class ModelProfile:
     """One kind of model: its statline (Sv 7 = no save), optional invulnerable save and Feel No
-    Pain (X means X+), its own extra keywords and its default equipment (weapon keys)."""
+    Pain (X means X+), its own extra keywords and its default equipment (weapon keys).
+
+    Defensive unit abilities carried per model (DATASHEET_FORMAT.md): ``feel_no_pain_mortal``
+    and ``feel_no_pain_psychic`` (Feel No Pain X+ against mortal wounds / Psychic Attacks only),
+    ``stealth`` (the unit has Stealth while every model has it), ``damage_reduction`` (subtract
+    N from each attack's Damage, never below 1) and ``half_damage`` (halve it, rounding up,
+    before subtracting).
+    """
 
     name: str
     M: int | str
@@ -159,6 +178,11 @@ class ModelProfile:
     feel_no_pain: int | None
     keywords: frozenset[str]
     equipped: tuple[str, ...]
+    feel_no_pain_mortal: int | None = None
+    feel_no_pain_psychic: int | None = None
+    stealth: bool = False
+    damage_reduction: int = 0
+    half_damage: bool = False
 
     @property
     def key(self) -> str:
@@ -208,6 +232,15 @@ class LeadersAllowed:
 
 
 @dataclass(frozen=True)
+class Damaged:
+    """A damaged profile: while a model has 1..``wounds_left`` wounds left, ``hit_mod`` is added
+    to its Hit rolls (the datasheet's "N wounds remaining" line)."""
+
+    wounds_left: int
+    hit_mod: int = 0
+
+
+@dataclass(frozen=True)
 class Datasheet:
     """A validated unit datasheet. ``models`` is in allocation order (rank-and-file first)."""
 
@@ -224,6 +257,8 @@ class Datasheet:
     leaders_allowed: tuple[LeadersAllowed, ...] = ()
     source: str = ""
     path: Path | None = None
+    support_of: tuple[str, ...] = ()
+    damaged: Damaged | None = None
 
     @property
     def key(self) -> str:
@@ -380,6 +415,11 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
                 feel_no_pain=m.feel_no_pain,
                 keywords=frozenset(k.upper() for k in m.keywords),
                 equipped=check_weapons(m.equipped, f"models[{i}] ({m.name}).equipped"),
+                feel_no_pain_mortal=m.feel_no_pain_mortal,
+                feel_no_pain_psychic=m.feel_no_pain_psychic,
+                stealth=m.stealth,
+                damage_reduction=m.damage_reduction,
+                half_damage=m.half_damage,
             )
         )
     model_keys = {m.key for m in models}
@@ -445,6 +485,8 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
         ),
         source=raw.source,
         path=Path(file) if not isinstance(file, Path) else file,
+        support_of=tuple(raw.support_of),
+        damaged=Damaged(raw.damaged.wounds_left, raw.damaged.hit_mod) if raw.damaged else None,
     )
 
 
