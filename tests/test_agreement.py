@@ -13,6 +13,7 @@ interact.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -115,6 +116,33 @@ def _hazardous(spill: bool, edition11: bool = False) -> Activation:
         hz = hazard(4, carriers, [(1, 2), (0, 3)], spill=spill)
     w = weapon(W1, "plasma", models=4, A=2, skill=4, S=8, AP=-3, D=2)
     return activation(w, ten(W1), hazard_profile=hz)
+
+
+MIXED_SAVES = (
+    Kind(W=1, Sv=6, name="Light"),
+    Kind(W=2, Sv=3, name="Heavy"),
+    Kind(W=3, Sv=2, invuln=4, name="Champion"),
+)
+
+
+def _lowest_first(case: str) -> Activation:
+    """Edition 11, 05.04: save rolls resolved lowest first against groups whose saves differ."""
+    target = unit(MIXED_SAVES, [(0, 4), (1, 3)], [(2, 1)])
+    if case == "weapons":
+        gun = (
+            weapon(MIXED_SAVES, "bolter", models=10, A=2, skill=3, S=4, T=4, AP=0, D=1),
+            weapon(MIXED_SAVES, "plasma", models=3, A=2, skill=3, S=8, T=4, AP=-2, D=2),
+        )
+    elif case == "precision":
+        gun = weapon(
+            MIXED_SAVES, "sniper", models=4, A=2, skill=3, S=5, T=4, AP=-1, D="D3",
+            precision=True, devastating=True,
+        )  # fmt: skip
+    else:  # save re-rolls, Feel No Pain on one group
+        kinds = (Kind(W=1, Sv=4, name="A"), Kind(W=2, Sv=5, fnp=6, name="B"))
+        gun = weapon(kinds, models=6, A=2, skill=3, S=5, T=4, D="D3", reroll_saves="fails")
+        target = unit(kinds, [(0, 3), (1, 3)])
+    return replace(activation(gun, target), lowest_first=True)
 
 
 def _resolved(attacker: str, target: str, **kw) -> Callable[[], Activation]:
@@ -417,6 +445,12 @@ CASES: dict[str, Callable[[], Activation]] = {
         target_models=2,
         effects=["mob-mentality"],
         modifiers={"reroll_damage": True},
+    ),
+    "ed11-lowest-first-two-weapons": lambda: _lowest_first("weapons"),
+    "ed11-lowest-first-precision+devastating": lambda: _lowest_first("precision"),
+    "ed11-lowest-first-save-reroll+fnp": lambda: _lowest_first("reroll"),
+    "ed11-lootas-vs-warboss-led-boyz": _resolved(
+        "lootas", "boyz", models=10, target_models=10, target_leaders=["warboss"], edition="11"
     ),
     "necrons-vs-intercessors": _resolved(
         "necron warriors", "intercessor squad", conditions={"half_range": True}

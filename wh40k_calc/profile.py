@@ -55,6 +55,14 @@ class RollTable:
         """The unmodified results that are re-rolled."""
         return [f for f in range(1, 7) if self.reroll[f]]
 
+    def face_probabilities(self) -> np.ndarray:
+        """P(the result that stands is ``f``), index 1-6 (index 0 unused, 0): a first result
+        the table re-rolls is replaced by a fresh one."""
+        again = sum(self.reroll[1:]) / 6
+        out = np.array([0.0] + [(0.0 if self.reroll[f] else 1 / 6) for f in range(1, 7)])
+        out[1:] += again / 6
+        return out
+
 
 ALWAYS_FAILS = RollTable((0,) * 7)
 
@@ -123,6 +131,10 @@ class VsModel:
             return 1.0
         return float(self.save.probabilities(2)[SAVE_FAILED])
 
+    def save_fails_on(self, face: int) -> bool:
+        """Whether a save roll whose result stands at ``face`` (1-6) fails."""
+        return self.save is None or self.save.outcome[face] == SAVE_FAILED
+
 
 @dataclass(frozen=True)
 class AttackProfile:
@@ -183,12 +195,17 @@ class TargetModel:
 
     ``kind_below`` = (N, other kind): while the unit has fewer than N models, the model is of
     the other kind (rules such as "5+ invulnerable save while the unit has 10 or more models").
+    ``group`` numbers its allocation group (edition 11, Save Rolls: Create Groups): consecutive
+    Bodyguard models with the same number form one group; -1 lets the engines group
+    consecutive models of the same name, W and kind. Every CHARACTER model of
+    ``TargetProfile.characters`` is a group of its own.
     """
 
     name: str
     W: int
     kind: int
     kind_below: tuple[int, int] | None = None
+    group: int = -1
 
 
 @dataclass(frozen=True)
@@ -214,6 +231,78 @@ class TargetProfile:
     def wounds(self) -> int:
         """Total wounds of the unit."""
         return sum(m.W for m in self.bodyguard) + sum(m.W for m in self.characters)
+
+
+@dataclass(frozen=True)
+class GroupShape:
+    """One allocation group as a target state is keyed: the name of its first model, its
+    models' W, how many models it has, and whether it is a CHARACTER group."""
+
+    name: str
+    W: int
+    models: int
+    character: bool
+
+
+@dataclass(frozen=True)
+class TargetStates:
+    """States of one target unit, keyed by its model structure, not by any one activation.
+
+    ``shape`` lists the unit's allocation groups (Bodyguard groups in listing order, then one
+    per CHARACTER model); ``lost[i, g]`` is the wounds group ``g`` has lost in state ``i``
+    (models ``0 .. lost // W - 1`` of the group destroyed, the next one wounded by
+    ``lost % W``). ``weights[i]`` is the probability of state ``i`` (a distribution, from or
+    for the exact engine); None means one state per sampler trial, in trial order.
+    """
+
+    shape: tuple[GroupShape, ...]
+    lost: np.ndarray = field(compare=False)
+    weights: np.ndarray | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.lost.ndim != 2 or self.lost.shape[1] != len(self.shape):
+            raise ValueError("TargetStates.lost must be (states, groups)")
+        if self.weights is not None and len(self.weights) != len(self.lost):
+            raise ValueError("TargetStates.weights needs one entry per state")
+
+    @property
+    def models_destroyed(self) -> np.ndarray:
+        """Models destroyed in each state (int array)."""
+        ws = np.array([g.W for g in self.shape], dtype=np.int64)
+        return (self.lost // ws).sum(axis=1) if len(self.shape) else np.zeros(len(self.lost))
+
+    @property
+    def wounds_lost(self) -> np.ndarray:
+        """Wounds lost in each state (int array)."""
+        return self.lost.sum(axis=1)
+
+
+@dataclass(frozen=True)
+class OrderPolicy:
+    """The defender's allocation orders (edition 11, 05.03 Allocation Order), chosen once and
+    read by both engines.
+
+    ``orders`` are preference orders of the target's allocation groups (indices into the
+    groups listed by ``TargetStates.shape``; a group with a wounded model still goes first, as
+    05.03 requires). ``tables[j]`` gives, for weapon ``j``, the index into ``orders`` used when
+    it has ``n`` save rolls and ``m`` Devastating Wounds mortal-wound crits:
+    ``tables[j][min(n, N), min(m, M)]``; None means ``orders[0]`` whatever the counts.
+    ``probabilities[j]`` (same shape) is P(n, m) when the policy was chosen, for reporting.
+    """
+
+    orders: tuple[tuple[int, ...], ...]
+    tables: tuple[np.ndarray | None, ...] = field(compare=False)
+    probabilities: tuple[np.ndarray | None, ...] = field(default=(), compare=False)
+
+    def index(self, weapon: int, n: np.ndarray, m: np.ndarray | int = 0) -> np.ndarray:
+        """Order index per entry for weapon ``weapon`` with counts ``n`` (and ``m``)."""
+        table = self.tables[weapon] if weapon < len(self.tables) else None
+        n = np.asarray(n)
+        if table is None:
+            return np.zeros(n.shape, dtype=np.int64)
+        ni = np.minimum(n, table.shape[0] - 1)
+        mi = np.minimum(np.asarray(m), table.shape[1] - 1)
+        return table[ni, mi].astype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -250,9 +339,26 @@ class HazardProfile:
 class Activation:
     """Everything one unit's shooting or fighting resolves into: the weapon profiles in the
     order they are resolved, the target, mortal wounds inflicted before the attacks, the
-    Hazardous tests after them, and what to report (choices, effects, not modelled)."""
+    Hazardous tests after them, and how the target resolves saves and allocation.
+
+    Attributes:
+        start: the target's state before the activation (None: unharmed); a distribution for
+            the exact engine, per trial (or a distribution to draw from) for the sampler.
+        lowest_first: the save rolls of one weapon profile are rolled together and resolved
+            from the lowest result to the highest, each against the allocation group current
+            when it is resolved (edition 11, 05.04 Inflict Damage); False: one at a time, each
+            against the model it is allocated to (10th edition).
+        best_allocation: the defender declares, per weapon profile and number of save rolls,
+            the allocation order (edition 11, 05.03) that minimises expected models destroyed,
+            then wounds lost; False: the listed order (``TargetProfile``) for every weapon.
+        policy: the orders chosen (filled in by the exact engine; the sampler only reads it).
+    """
 
     weapons: tuple[AttackProfile, ...]
     target: TargetProfile
     before: tuple[MortalWounds, ...] = ()
     hazard: HazardProfile | None = None
+    start: TargetStates | None = field(default=None, compare=False)
+    lowest_first: bool = False
+    best_allocation: bool = False
+    policy: OrderPolicy | None = field(default=None, compare=False)

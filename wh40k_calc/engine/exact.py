@@ -24,7 +24,7 @@ import numpy as np
 
 from ..dice import thin
 from ..profile import CRIT, CRIT_WOUND, FAIL, HIT, MISS, WOUND, Activation, AttackProfile
-from .allocation import NORMAL, PRECISION, AllocationSpace
+from .allocation import NORMAL, PRECISION, AllocationSpace, saves_differ
 from .outcome import Outcome, WeaponResult
 
 MAX_ELEMENTS = 6_000_000  # size of the chain's probability array the exact engine accepts
@@ -159,6 +159,7 @@ class _Kernel:
     routing: int
     fail: np.ndarray
     mortal: np.ndarray
+    order: int = 0
 
     @property
     def figure_mean(self) -> np.ndarray:
@@ -168,11 +169,21 @@ class _Kernel:
         return bool(np.allclose(self.probs, self.probs[0], rtol=0, atol=1e-13))
 
 
-def _kernel(space: AllocationSpace, ap: AttackProfile, devastating: bool) -> _Kernel:
+def _kernel(
+    space: AllocationSpace,
+    ap: AttackProfile,
+    devastating: bool,
+    order: int = 0,
+    face: int | None = None,
+) -> _Kernel:
+    """What one wound of ``ap`` does to each state under allocation order ``order``: a saving
+    throw (none for a devastating Critical Wound's mortal wounds; with ``face``, a save roll
+    whose result stands at ``face``, which passes or fails outright), then the Damage roll and
+    Feel No Pain."""
     routing = PRECISION if (ap.precision_mortals if devastating else ap.precision) else NORMAL
     states = np.arange(space.size)
-    kinds = space.kind_of(states, routing)
-    lefts = space.wounds_left_of(states, routing)
+    kinds = space.kind_of(states, routing, order)
+    lefts = space.wounds_left_of(states, routing, order)
     cache: dict[tuple[int, int], tuple[np.ndarray, float, float]] = {}
     rows = []
     fail = np.zeros(space.size)
@@ -188,7 +199,8 @@ def _kernel(space: AllocationSpace, ap: AttackProfile, devastating: bool) -> _Ke
                 f, keep = 1.0, 1.0 - vs.fnp_mortal
                 mw = _mean(dmg)
             else:
-                f, keep = vs.save_fail_probability, 1.0 - vs.fnp
+                f = vs.save_fail_probability if face is None else float(vs.save_fails_on(face))
+                keep = 1.0 - vs.fnp
                 mw = 0.0
             row = f * thin(dmg, keep)
             row[0] += 1.0 - f
@@ -199,7 +211,33 @@ def _kernel(space: AllocationSpace, ap: AttackProfile, devastating: bool) -> _Ke
     probs = np.zeros((space.size, width))
     for s, r in enumerate(rows):
         probs[s, : len(r)] = r
-    return _Kernel(probs, routing, fail, mortal)
+    return _Kernel(probs, routing, fail, mortal, order)
+
+
+@dataclass
+class _Faces:
+    """A weapon's save rolls resolved lowest first (05.04 Inflict Damage): one kernel per
+    result 1-6 (``kernels[f]``, index 0 unused), and the classes of start states whose dice
+    stand at the same face probabilities (a save re-roll is made against the group current
+    when the dice are rolled): ``classes`` pairs a state mask with P(face), index 1-6."""
+
+    kernels: list[_Kernel | None]
+    classes: list[tuple[np.ndarray, np.ndarray]]
+
+
+def _faces(space: AllocationSpace, ap: AttackProfile, order: int = 0) -> _Faces:
+    routing = PRECISION if ap.precision else NORMAL
+    kernels = [None] + [_kernel(space, ap, False, order, f) for f in range(1, 7)]
+    start = space.kind_of(np.arange(space.size), routing, order)
+    by_probs: dict[tuple, np.ndarray] = {}
+    for k in np.unique(start):
+        save = ap.vs[int(k)].save
+        probs = save.face_probabilities() if save is not None else np.full(7, 1 / 6)
+        probs[0] = 0.0
+        key = tuple(np.round(probs, 15))
+        mask = start == k
+        by_probs[key] = by_probs[key] | mask if key in by_probs else mask
+    return _Faces(kernels, [(m, np.array(k)) for k, m in by_probs.items()])
 
 
 def _spill_kernel(space: AllocationSpace, fnp: tuple[float, ...]) -> _Kernel:
@@ -244,7 +282,7 @@ class _Chain:
                 p = k.probs[:, d]
                 if not p.any():
                     continue
-                nxt = self.space.apply(states, d, k.routing)
+                nxt = self.space.apply(states, d, k.routing, k.order)
                 if not self.dense:
                     rows = np.nonzero(p)[0]
                     order = rows[np.argsort(nxt[rows], kind="stable")]
@@ -333,6 +371,12 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
     normal_k = [_kernel(space, w, devastating=False) for w in act.weapons]
     dev_k = [_kernel(space, w, devastating=True) if w.devastating else None for w in act.weapons]
     before_k = [_spill_kernel(space, src.fnp) for src in act.before]
+    faces = [
+        _faces(space, w)
+        if act.lowest_first and saves_differ(space, w.vs, PRECISION if w.precision else NORMAL)
+        else None
+        for w in act.weapons
+    ]
 
     blast_axis = bool(act.before) and any(w.blast for w in act.weapons)
     brackets = list(range(n_models // 5 + 1)) if blast_axis else [None]
@@ -352,6 +396,7 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
         joints.append(per)
 
     kernels = [*normal_k, *[k for k in dev_k if k is not None], *before_k]
+    kernels += [k for fc in faces if fc is not None for k in fc.kernels if k is not None]
     # the damage total needs its own axis when it depends on the target's state: a kernel that
     # differs between states, or Blast whose attacks depend on the models left when mortal
     # wounds came first
@@ -374,6 +419,13 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
     dims = [chain.xsize] + [m for m in dev_sizes if m] + ([len(brackets)] if blast_axis else [])
     size = S * int(np.prod(dims))
     work = _work(S, size, joints, normal_k, dev_k, before_k, act, chain.dense)
+    lowest_n = [
+        max(j[0].shape[0] for j in per.values())
+        for per, fc in zip(joints, faces, strict=True)
+        if fc is not None
+    ]
+    work += sum(3 * n * n * size * normal_k[0].probs.shape[1] for n in lowest_n)
+    size = max([size, *(size * n for n in lowest_n)])
     if size > max_elements or work > MAX_WORK:
         raise ExactUnsupported(
             f"the selection is too large to resolve exactly ({S:,} target states; about "
@@ -421,7 +473,10 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
     # 2. normal damage, weapon by weapon
     expected_rows = []
     for j, (per, k) in enumerate(zip(joints, normal_k, strict=True)):
-        v, fs, fig = _weapon_phase(chain, v, k, per, dev_axis.get(j), blast_axis)
+        if faces[j] is not None:
+            v, fs, fig = _lowest_first_phase(chain, v, faces[j], per, dev_axis.get(j), blast_axis)
+        else:
+            v, fs, fig = _weapon_phase(chain, v, k, per, dev_axis.get(j), blast_axis)
         if bracket_w is None:
             first = next(iter(per.values()))[1]
         else:  # expectations over the Blast bracket reached when selecting the target
@@ -515,6 +570,82 @@ def _weapon_phase(
         if not live:
             break
         cur = chain.step(cur, k)
+    return acc, fs, fig
+
+
+def _binomials(n: int, q: float) -> tuple[np.ndarray, np.ndarray]:
+    """B[r, c] = P(Binomial(r, q) = c) and T[r, c] = P(Binomial(r, q) > c), r, c < ``n``."""
+    b = np.zeros((n, n))
+    b[0, 0] = 1.0
+    for r in range(1, n):
+        b[r, 0] = (1 - q) * b[r - 1, 0]
+        b[r, 1 : r + 1] = (1 - q) * b[r - 1, 1 : r + 1] + q * b[r - 1, :r]
+    tail = np.clip(1.0 - np.cumsum(b, axis=1), 0.0, None)
+    return b, tail
+
+
+def _by_count(chain: _Chain, v: np.ndarray, per: dict, dev_ax: int | None, has_sel: bool):
+    """``v`` (this weapon's pending axis empty) times the weapon's count distribution, on a
+    new last axis r: X[..., m (pending), ..., b, r] = v[..., b] * P_b(n=r, m)."""
+    nmax = max(j[0].shape[0] for j in per.values())
+    cur = v.take(0, axis=dev_ax) if dev_ax is not None else v
+    x = np.zeros((*v.shape, nmax))
+    for b, (p2, _) in per.items():
+        src = cur[..., b] if has_sel else cur
+        for m in range(p2.shape[1]):
+            col = p2[:, m]
+            if not col.any():
+                continue
+            idx: list = [slice(None)] * v.ndim
+            if dev_ax is not None:
+                idx[dev_ax] = m
+            if has_sel:
+                idx[-1] = b
+            x[(*idx, slice(0, len(col)))] += src[..., None] * col
+    return x
+
+
+def _column_totals(x: np.ndarray, vec: np.ndarray, weights: np.ndarray) -> float:
+    """sum over columns j (last axis) of weights[j] x <vec, mass of column j per state>."""
+    per_state = x.reshape(x.shape[0], -1, x.shape[-1]).sum(axis=1)
+    return float(vec @ per_state @ weights)
+
+
+def _lowest_first_phase(
+    chain: _Chain, v: np.ndarray, faces: _Faces, per: dict, dev_ax: int | None, has_sel: bool
+) -> tuple[np.ndarray, float, float]:
+    """Apply one weapon's save rolls resolved lowest first (05.04 Inflict Damage): the n dice
+    are rolled together; for each result f = 1..6 in turn, the number showing f among the r
+    still unresolved is Binomial(r, P(f) / P(result >= f)), and each of them passes or fails
+    against the group current when it is resolved (``faces.kernels[f]``). The count of dice
+    left is a last axis of the array, gone once every result is resolved. Returns what
+    :func:`_weapon_phase` does."""
+    x_all = _by_count(chain, v, per, dev_ax, has_sel)
+    n1 = x_all.shape[-1]
+    shape = (-1,) + (1,) * (x_all.ndim - 1)
+    acc = np.zeros(v.shape)
+    fs = fig = 0.0
+    for mask, probs in faces.classes:
+        x = x_all * mask.reshape(shape)
+        for f in range(1, 7):
+            rest = probs[f:].sum()
+            if probs[f] <= 0.0 or rest <= 0.0:
+                continue
+            k = faces.kernels[f]
+            assert k is not None
+            b, tail = _binomials(n1, min(1.0, probs[f] / rest))
+            out = np.zeros_like(x)
+            cur = x
+            for c in range(n1):
+                out[..., : n1 - c] += cur * b[c:, c]
+                t = tail[c:, c]
+                if not (t > TAIL_EPS).any():
+                    break
+                fs += _column_totals(cur, k.fail, t)
+                fig += _column_totals(cur, k.figure_mean, t)
+                cur = chain.step(np.ascontiguousarray(cur[..., 1:]), k)
+            x = out
+        acc += x[..., 0]
     return acc, fs, fig
 
 

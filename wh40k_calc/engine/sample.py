@@ -17,6 +17,7 @@ import numpy as np
 
 from ..dice import pmf_sample
 from ..profile import (
+    ALWAYS_FAILS,
     CRIT,
     CRIT_WOUND,
     FAIL,
@@ -28,7 +29,7 @@ from ..profile import (
     DamageTable,
     RollTable,
 )
-from .allocation import NORMAL, PRECISION, AllocationSpace
+from .allocation import NORMAL, PRECISION, AllocationSpace, saves_differ
 from .outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome, WeaponResult
 
 DICE_PER_CHUNK = 1 << 22  # about 32 MB of int64 dice per array at most
@@ -266,9 +267,14 @@ def _weapon_wounds(
 
 
 class _Inflict:
-    """Applies wounds of one weapon to the target states, one position at a time."""
+    """Applies wounds of one weapon to the target states, one position at a time.
 
-    def __init__(self, space: AllocationSpace, w: AttackProfile):
+    With ``lowest_first`` (edition 11, 05.04 Inflict Damage) and models whose saves differ,
+    each trial's save rolls are rolled together (re-rolled against the group current when
+    rolled), sorted, and resolved from the lowest result to the highest, each against the group
+    current when it is resolved."""
+
+    def __init__(self, space: AllocationSpace, w: AttackProfile, lowest_first: bool = False):
         self.space = space
         self.routing = PRECISION if w.precision else NORMAL
         self.mortal_routing = PRECISION if w.precision_mortals else NORMAL
@@ -277,6 +283,9 @@ class _Inflict:
         self.saves = [v.save for v in w.vs]
         self.fnp = np.array([_fnp_threshold(v.fnp) for v in w.vs])
         self.fnp_mortal = np.array([_fnp_threshold(v.fnp_mortal) for v in w.vs])
+        self.lowest_first = lowest_first and saves_differ(space, w.vs, self.routing)
+        # fails_on[kind, face]: a save roll whose result stands at face fails (face 0 unused)
+        self.fails_on = np.array([[v.save_fails_on(f) for f in range(7)] for v in w.vs])
 
     def normal(
         self,
@@ -317,13 +326,19 @@ class _Inflict:
         sp = self.space
         routing = self.mortal_routing if devastating else self.routing
         fnp = self.fnp_mortal if devastating else self.fnp
+        faces = None
+        if not devastating and self.lowest_first:
+            faces = self._sorted_saves(dice, states, counts)
         for i in range(int(counts.max(initial=0))):
             act = np.nonzero(counts > i)[0]
             st = states[act]
             kinds = sp.kind_of(st, routing)
             lefts = sp.wounds_left_of(st, routing)
             if not devastating:
-                fails = self._save_fails(dice, kinds)
+                if faces is None:
+                    fails = self._save_fails(dice, kinds)
+                else:
+                    fails = self.fails_on[kinds, faces[act, i]]
                 act, st, kinds, lefts = act[fails], st[fails], kinds[fails], lefts[fails]
                 failed[act] += 1
             dmg = self.damage.roll(dice, kinds, lefts)
@@ -333,6 +348,23 @@ class _Inflict:
             figure[act] += through
             states[act] = sp.apply(st, through, routing)
         return states
+
+    def _sorted_saves(self, dice: _Dice, states: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """Per trial, its ``counts`` save rolls made together (each re-rolled as the table of
+        the group current now says), sorted lowest first; unused cells hold 7."""
+        width = int(counts.max(initial=0))
+        faces = np.full((states.size, width), 7, dtype=np.int8)
+        if width == 0:
+            return faces
+        valid = np.arange(width)[None, :] < counts[:, None]
+        kinds = self.space.kind_of(states, self.routing)
+        for k, sel in _by_kind(kinds):
+            table = self.saves[k] or ALWAYS_FAILS  # no save here: roll, nothing re-rolled
+            where = valid if sel is None else valid & sel[:, None]
+            rolled, _ = dice.roll_where(table, where)
+            faces[where] = rolled[where]
+        faces.sort(axis=1)
+        return faces
 
     def _save_fails(self, dice: _Dice, kinds: np.ndarray) -> np.ndarray:
         """One saving throw per entry against its model kind's table: True where it fails."""
@@ -442,7 +474,7 @@ def run_sample(
     wl_counts = np.zeros(act.target.wounds + 1)
     ch_counts = np.zeros(len(act.target.characters))
     fig_counts = np.zeros(1)
-    inflicts = [_Inflict(space, w) for w in act.weapons]
+    inflicts = [_Inflict(space, w, act.lowest_first) for w in act.weapons]
     before_thr = [np.array([_fnp_threshold(p) for p in src.fnp]) for src in act.before]
     done = 0
     while done < trials:

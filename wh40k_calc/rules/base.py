@@ -104,6 +104,12 @@ class Rules:
         """Whether Hit rolls can be re-rolled when snap shooting (10th: nothing forbids it)."""
         return True
 
+    def saves_lowest_first(self) -> bool:
+        """Whether one weapon profile's save rolls are made together and resolved from the
+        lowest result up (10th: no; each attack is allocated and saved one at a time, seeds
+        README "Allocating attacks")."""
+        return False
+
     # ---- entry point ---------------------------------------------------------------------
 
     def plan(self, sel: Selection) -> Plan:
@@ -144,7 +150,13 @@ class Rules:
                 profiles = _keep_command_reroll(profiles, tprofile)
             before = self._before(sel, attacker, applied, kinds)
             hazard = self.hazard(attacker, used)
-            return Activation(tuple(profiles), tprofile, tuple(before), hazard)
+            return Activation(
+                tuple(profiles),
+                tprofile,
+                tuple(before),
+                hazard,
+                lowest_first=self.saves_lowest_first(),
+            )
 
         plan = Plan(
             attacker=attacker,
