@@ -145,6 +145,24 @@ def _lowest_first(case: str) -> Activation:
     return replace(activation(gun, target), lowest_first=True)
 
 
+def _best_order(case: str) -> Activation:
+    """Edition 11, 05.03: the defender's best order per weapon and count (lowest-first saves)."""
+    if case == "switch":  # one W1 Sv2+ model and two W2 Sv4+: the best order switches with n
+        kinds = (Kind(W=1, Sv=2, name="X"), Kind(W=2, Sv=4, name="Y"))
+        gun = weapon(kinds, models=4, A=1, skill=3, S=4, T=4, D=1)
+        target = unit(kinds, [(0, 1), (1, 2)])
+    else:  # three groups and a CHARACTER, a devastating weapon and a plain one
+        kinds = (*MIXED_SAVES, Kind(W=1, Sv=4, name="Mid"))
+        target = unit(kinds, [(0, 2), (1, 1), (3, 2)], [(2, 1)])
+        gun = (
+            weapon(
+                kinds, "melta", models=1, A=2, skill=3, S=8, T=4, AP=-2, D="D3", devastating=True
+            ),
+            weapon(kinds, "bolter", models=4, A=2, skill=3, S=4, T=4, AP=0, D=1),
+        )
+    return replace(activation(gun, target), lowest_first=True, best_allocation=True)
+
+
 def _resolved(attacker: str, target: str, **kw) -> Callable[[], Activation]:
     def build() -> Activation:
         return resolve(selection(attacker, target, **kw), "exact").activation
@@ -449,6 +467,8 @@ CASES: dict[str, Callable[[], Activation]] = {
     "ed11-lowest-first-two-weapons": lambda: _lowest_first("weapons"),
     "ed11-lowest-first-precision+devastating": lambda: _lowest_first("precision"),
     "ed11-lowest-first-save-reroll+fnp": lambda: _lowest_first("reroll"),
+    "ed11-best-order-switching": lambda: _best_order("switch"),
+    "ed11-best-order-three-groups+character+devastating": lambda: _best_order("three"),
     "ed11-lootas-vs-warboss-led-boyz": _resolved(
         "lootas", "boyz", models=10, target_models=10, target_leaders=["warboss"], edition="11"
     ),
@@ -465,6 +485,8 @@ def test_grid_is_large_enough() -> None:
 def _run(name: str) -> list[str]:
     act = CASES[name]()
     exact = run_exact(act)
+    if exact.policy is not None:  # the defender's orders: chosen once, read by the sampler
+        act = replace(act, policy=exact.policy)
     sample = run_sample(act, trials=TRIALS, seed=SEED)
     assert sample.trials == TRIALS
     return disagreements(exact, sample)

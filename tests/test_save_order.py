@@ -26,23 +26,21 @@ dice are rolled* says so, before they are sorted (documented in the README).
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
-from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction as F
 from pathlib import Path
 
 import numpy as np
 import pytest
 from profiles import Kind, activation, disagreements, unit, weapon
+from save_oracle import SAVE, G, brute_force, engine_case, models_dist, wounds_dist
 from typer.testing import CliRunner
 
 from wh40k_calc.cli import app
 from wh40k_calc.engine.exact import run_exact
 from wh40k_calc.engine.sample import run_sample
-from wh40k_calc.profile import CRIT_WOUND, FAIL, WOUND, RollTable
 
 DATA = Path(__file__).parent / "data" / "alloc"
 TRIALS = 60_000
@@ -108,163 +106,9 @@ def test_p9_in_10th_edition_saves_one_at_a_time():
 # Brute force: every die enumerated
 
 
-@dataclass(frozen=True)
-class G:
-    """A group for the brute force: ``count`` models of ``W``; a save roll succeeds on a
-    result of ``save``+ (never on a 1; 7: no save); ``fnp`` X+ per point (None: none);
-    ``fnp_mortal`` for mortal wounds."""
-
-    count: int
-    W: int
-    save: int
-    fnp: int | None = None
-    fnp_mortal: int | None = None
-
-
-def _points(damage: dict[int, F], fnp: int | None) -> dict[int, F]:
-    """Points that get through Feel No Pain (one D6 per point, ignored on X+)."""
-    keep = F(1) if fnp is None else F(fnp - 1, 6)
-    out: dict[int, F] = defaultdict(F)
-    for d, p in damage.items():
-        for k in range(d + 1):
-            out[k] += p * math.comb(d, k) * keep**k * (1 - keep) ** (d - k)
-    return out
-
-
-def _hit(state: tuple, groups: list[G], points: int) -> tuple:
-    """``points`` to the current model (the first group with models, its wounded model first);
-    excess lost. ``state`` = per group (models destroyed, wounds lost by the next model)."""
-    state = list(state)
-    for i, g in enumerate(groups):
-        dead, lost = state[i]
-        if dead < g.count:
-            lost += points
-            if lost >= g.W:
-                dead, lost = dead + 1, 0
-            state[i] = (dead, lost)
-            break
-    return tuple(state)
-
-
-def _current(state: tuple, groups: list[G]) -> int | None:
-    for i, g in enumerate(groups):
-        if state[i][0] < g.count:
-            return i
-    return None
-
-
-def brute_force(
-    groups: list[G],
-    attacks: int,
-    wound: dict[str, F],
-    damage: dict[int, F],
-    reroll_ones: bool = False,
-) -> dict[tuple, F]:
-    """Distribution of the final per-group state after ``attacks`` attacks, each ending as
-    ``wound`` says ("save": a wound that takes a save roll, "mortal": a Devastating Wounds
-    critical wound, "none"), the save rolls resolved lowest first (05.04), then the mortal
-    wounds (each its Damage, one model at most)."""
-    out: dict[tuple, F] = defaultdict(F)
-    start = tuple((0, 0) for _ in groups)
-    for ends in itertools.product(wound, repeat=attacks):
-        p_ends = math.prod((wound[e] for e in ends), start=F(1))
-        n = ends.count("save")
-        m = ends.count("mortal")
-        first = groups[_current(start, groups)]
-        # each die: the first result, re-rolled on a 1 if the current group may re-roll
-        faces: dict[int, F] = defaultdict(F)
-        for f in range(1, 7):
-            if f == 1 and reroll_ones and first.save < 7:
-                for f2 in range(1, 7):
-                    faces[f2] += F(1, 36)
-            else:
-                faces[f] += F(1, 6)
-        for dice in itertools.product(faces, repeat=n):
-            p_dice = math.prod((faces[f] for f in dice), start=F(1))
-            states = {start: p_ends * p_dice}
-            for f in sorted(dice):
-                nxt: dict[tuple, F] = defaultdict(F)
-                for st, p in states.items():
-                    i = _current(st, groups)
-                    if i is None or (f != 1 and f >= groups[i].save):
-                        nxt[st] += p  # unit destroyed (lost) or saved
-                        continue
-                    for pts, q in _points(damage, groups[i].fnp).items():
-                        nxt[_hit(st, groups, pts)] += p * q
-                states = nxt
-            for _ in range(m):
-                nxt = defaultdict(F)
-                for st, p in states.items():
-                    i = _current(st, groups)
-                    if i is None:
-                        nxt[st] += p
-                        continue
-                    fnp = groups[i].fnp_mortal or groups[i].fnp
-                    for pts, q in _points(damage, fnp).items():
-                        nxt[_hit(st, groups, pts)] += p * q
-                states = nxt
-            for st, p in states.items():
-                out[st] += p
-    return out
-
-
-def _models(dist: dict[tuple, F], groups: list[G]) -> list[float]:
-    total = sum(g.count for g in groups)
-    out = [0.0] * (total + 1)
-    for st, p in dist.items():
-        out[sum(d for d, _ in st)] += float(p)
-    return out
-
-
-def _wounds(dist: dict[tuple, F], groups: list[G]) -> list[float]:
-    total = sum(g.count * g.W for g in groups)
-    out = [0.0] * (total + 1)
-    for st, p in dist.items():
-        out[sum(d * g.W + lost for (d, lost), g in zip(st, groups, strict=True))] += float(p)
-    return out
-
-
-def _engine_case(
-    groups: list[G],
-    attacks: int,
-    wound: dict[str, F],
-    D: str,
-    reroll_ones: bool = False,
-    precision_first: bool = False,
-):
-    """The same case as profiles: a [TORRENT] weapon whose Wound roll table gives "save" on
-    1-k, "mortal" on the rest (or the "none" outcome on a 1), exactly ``attacks`` attacks."""
-    kinds = tuple(
-        Kind(W=g.W, Sv=g.save, fnp=g.fnp, fnp_mortal=g.fnp_mortal, name=f"g{i}")
-        for i, g in enumerate(groups)
-    )
-    sixths = {k: int(v * 6) for k, v in wound.items()}
-    outcome = [FAIL]
-    outcome += [FAIL] * sixths.get("none", 0)
-    outcome += [WOUND] * sixths.get("save", 0)
-    outcome += [CRIT_WOUND] * sixths.get("mortal", 0)
-    assert len(outcome) == 7
-    gun = weapon(
-        kinds,
-        A=attacks,
-        skill=None,
-        D=D,
-        reroll_saves="ones" if reroll_ones else None,
-        devastating="mortal" in wound,
-        precision=precision_first,
-    )
-    gun = replace(gun, wound=RollTable(tuple(outcome)))
-    if precision_first:  # the first group is a CHARACTER the [PRECISION] attacks go to
-        target = unit(kinds, [(i, g.count) for i, g in enumerate(groups) if i], [(0, 1)])
-    else:
-        target = unit(kinds, [(i, g.count) for i, g in enumerate(groups)])
-    return replace(activation(gun, target), lowest_first=True)
-
-
 D1 = {1: F(1)}
 D2 = {2: F(1)}
 D3 = {1: F(1, 3), 2: F(1, 3), 3: F(1, 3)}
-SAVE = {"save": F(1)}
 
 CASES = {
     # name: (groups, attacks, wound outcomes, damage, damage text, reroll ones, precision)
@@ -290,15 +134,17 @@ CASES = {
 def test_lowest_first_matches_brute_force(name):
     groups, attacks, wound, dmg, d_text, ones, precision = CASES[name]
     want = brute_force(groups, attacks, wound, dmg, ones)
-    out = run_exact(_engine_case(groups, attacks, wound, d_text, ones, precision))
-    np.testing.assert_allclose(out.models_destroyed_distribution, _models(want, groups), atol=1e-12)
-    np.testing.assert_allclose(out.wounds_lost_distribution, _wounds(want, groups), atol=1e-12)
+    out = run_exact(engine_case(groups, attacks, wound, d_text, ones, precision))
+    np.testing.assert_allclose(
+        out.models_destroyed_distribution, models_dist(want, groups), atol=1e-12
+    )
+    np.testing.assert_allclose(out.wounds_lost_distribution, wounds_dist(want, groups), atol=1e-12)
 
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_lowest_first_sampler_agrees(name):
     groups, attacks, wound, _, d_text, ones, precision = CASES[name]
-    act = _engine_case(groups, attacks, wound, d_text, ones, precision)
+    act = engine_case(groups, attacks, wound, d_text, ones, precision)
     bad = disagreements(run_exact(act), run_sample(act, trials=TRIALS, seed=SEED))
     assert not bad, bad[:5]
 
@@ -306,7 +152,7 @@ def test_lowest_first_sampler_agrees(name):
 def test_lowest_first_differs_from_one_at_a_time():
     """The first case differs between the two readings (the brute force of the random-order
     reading is not needed: the engine's own 10th-edition path is that reading)."""
-    act = _engine_case([G(2, 1, 6), G(1, 1, 3)], 3, SAVE, "1")
+    act = engine_case([G(2, 1, 6), G(1, 1, 3)], 3, SAVE, "1")
     a = run_exact(act).expected["models_destroyed"]
     b = run_exact(replace(act, lowest_first=False)).expected["models_destroyed"]
     assert abs(a - b) > 0.01

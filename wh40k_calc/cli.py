@@ -157,7 +157,11 @@ def attack(
         bool, typer.Option("--half-damage", help="Halve Damage (before adding or subtracting).")
     ] = False,
     allocation: Annotated[
-        str | None, typer.Option(help="Target's model allocation order, e.g. 'Boy,Boss Nob'.")
+        str | None,
+        typer.Option(
+            help="Target's allocation order, e.g. 'Boy,Boss Nob'; 'best' (edition 11 default): "
+            "the defender's best order for each weapon's number of save rolls."
+        ),
     ] = None,
     precision_target: Annotated[
         PrecisionTarget,
@@ -181,7 +185,14 @@ def attack(
     from .catalog import UnknownUnitError
     from .datasheet import DatasheetError
     from .resolve import resolve
-    from .selection import Conditions, Modifiers, Selection, SelectionError, UnitChoice
+    from .selection import (
+        Conditions,
+        Modifiers,
+        Selection,
+        SelectionError,
+        UnitChoice,
+        allocation_choice,
+    )
     from .units import parse_weapon_spec
 
     phase = "shooting" if ctx.info_name == "shoot" else "fight"
@@ -239,7 +250,7 @@ def attack(
                 if order and order.strip().lower() == "best"
                 else _split_names(order, "--order")
             ),
-            allocation=_split_names(allocation, "--allocation"),
+            allocation=allocation_choice(_split_names(allocation, "--allocation")),
             precision_target=precision_target.value,
         )
         progress = None if as_json else _progress_callback()

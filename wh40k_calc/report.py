@@ -78,7 +78,7 @@ def to_json(r: Result) -> dict[str, Any]:
             "models": tgt.models,
             "wounds": act.target.wounds,
             "points": _f(tgt.points),
-            "allocation_order": plan.allocation_order,
+            "allocation_order": r.allocation_order or plan.allocation_order,
         },
         "conditions": {k: bool(getattr(sel.conditions, k)) for k in COND_KEYS},
         "effects": plan.effects,
@@ -261,7 +261,7 @@ def render(r: Result, console) -> None:
         ("Conditions", ", ".join(conds) if conds else "none"),
         ("Effects", _effects_text(plan) or "none"),
         ("Weapon order", ", ".join(w.name for w in act.weapons)),
-        ("Allocation order", compress(plan.allocation_order)),
+        ("Allocation order", _allocation_text(r)),
     ]
     mods = {k: v for k, v in vars(sel.modifiers).items() if v not in (None, 0, False)}
     if mods:
@@ -276,6 +276,14 @@ def render(r: Result, console) -> None:
         console.print(Text.assemble(("Not modelled: ", "yellow"), n))
     for n in r.notes:
         console.print(Text.assemble(("Note: ", "dim"), n))
+
+
+def _allocation_text(r: Result) -> str:
+    """The allocation order line: the order, and whether it is the defender's best."""
+    text = compress(r.allocation_order or r.plan.allocation_order)
+    if r.allocation_best:
+        text += " (the defender's best for the most likely number of save rolls; see Choice)"
+    return text
 
 
 def _comparison(r: Result):

@@ -16,7 +16,14 @@ from ..batch import (
     parse_run,
 )
 from ..datasheet import Datasheet, DatasheetError, norm_name
-from ..selection import Conditions, Modifiers, Selection, SelectionError, UnitChoice
+from ..selection import (
+    Conditions,
+    Modifiers,
+    Selection,
+    SelectionError,
+    UnitChoice,
+    allocation_choice,
+)
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
@@ -466,7 +473,7 @@ def jobs_from_batch(
                 effects=tuple(effects),
                 edition=edition,
                 order=order,
-                allocation=names(tspec.allocation) or None,
+                allocation=allocation_choice(names(tspec.allocation)),
                 precision_target=spec.precision_target or d.precision_target or "leader",
             )
             out.append(Job(name, sel, method, trials, seed, label, src, raw.line))

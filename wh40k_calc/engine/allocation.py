@@ -391,13 +391,14 @@ class AllocationSpace:
         return TargetStates(self.shape, self.lost_by_group(keep), p[keep].copy())
 
 
-def saves_differ(space: AllocationSpace, vs: tuple, routing: int, order: int = 0) -> bool:
-    """Whether the models this routing can reach make different saving throws against one
-    weapon profile (``vs``: its ``VsModel`` per kind). When they do not, resolving the save
-    rolls lowest first (05.04) gives the same distribution as one at a time: every result
-    passes or fails alike whichever group is current, so the engines may use either."""
+def saves_differ(space: AllocationSpace, vs: tuple, routing: int) -> bool:
+    """Whether the models this routing can reach (in any of the space's orders) make
+    different saving throws against one weapon profile (``vs``: its ``VsModel`` per kind).
+    When they do not, resolving the save rolls lowest first (05.04) gives the same distribution
+    as one at a time: every result passes or fails alike whichever group is current, so the
+    engines may use either."""
     seen = {}
-    for k in np.unique(space.kind[order, routing]):
+    for k in np.unique(space.kind[:, routing]):
         save = vs[int(k)].save
         seen[None if save is None else (save.outcome, save.reroll)] = True
     return len(seen) > 1

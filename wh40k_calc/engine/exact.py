@@ -1,18 +1,22 @@
 """The exact engine: probability distributions, composed with numpy, no sampling.
 
-Per weapon profile, the outcome of one attack is a small two-dimensional distribution over
-(normal wounds, Critical Wounds that become mortal wounds); the weapon's total over its random
-number of attacks is composed by convolution. The target is then a Markov chain over the states
-of :class:`~wh40k_calc.engine.allocation.AllocationSpace`: each wound that reaches the target is
-one transition (saving throw, Damage roll, Feel No Pain, allocation), so kill tables are exact.
+Per weapon profile, the outcome of its attacks is a small two-dimensional distribution over
+(normal wounds, Critical Wounds that become mortal wounds) (:mod:`~wh40k_calc.engine.wounds`).
+The target is then a Markov chain over the states of
+:class:`~wh40k_calc.engine.allocation.AllocationSpace`: each wound that reaches the target is
+one transition (saving throw, Damage roll, Feel No Pain, allocation;
+:mod:`~wh40k_calc.engine.kernels`), so kill tables are exact.
 
 Order (DESIGN.md; Core rules: Devastating Wounds, Mortal Wounds): mortal wounds inflicted before
 the attacks (Grenade, Bloody Stampede), then each weapon's normal damage in the given order,
 then the mortal wounds of Devastating Wounds, weapon by weapon. The pending Critical Wounds of
-each Devastating Wounds weapon are carried as an extra axis of the chain, so their correlation
-with that weapon's normal wounds is kept exactly. When the damage figure depends on which model
-takes a wound (different saves, Feel No Pain or damage re-rolls by wounds left) a further axis
-carries the damage total; otherwise its distribution is a plain convolution.
+each Devastating Wounds weapon (with the allocation order the defender chose for it) are carried
+as an extra axis of the chain, so their correlation with that weapon's normal wounds is kept
+exactly. When the damage figure depends on which model takes a wound (different saves, Feel No
+Pain or damage re-rolls by wounds left) a further axis carries the damage total; otherwise its
+distribution is a plain convolution. In edition 11 a weapon's save rolls can be resolved lowest
+first (05.04) and the defender's allocation order chosen per weapon
+(:mod:`~wh40k_calc.engine.defender`).
 """
 
 from __future__ import annotations
@@ -23,231 +27,32 @@ from math import comb
 import numpy as np
 
 from ..dice import thin
-from ..profile import CRIT, CRIT_WOUND, FAIL, HIT, MISS, WOUND, Activation, AttackProfile
-from .allocation import NORMAL, PRECISION, AllocationSpace, saves_differ
+from ..profile import Activation, AttackProfile, OrderPolicy
+from .allocation import NORMAL, AllocationSpace, legal_orders, saves_differ
+from .defender import choose_orders
+from .kernels import (
+    Faces,
+    Kernel,
+    binomials,
+    face_kernels,
+    mean,
+    routing_of,
+    spill_kernel,
+    wound_kernel,
+)
 from .outcome import Outcome, WeaponResult
+from .wounds import joint_cost, wound_joint
 
 MAX_ELEMENTS = 6_000_000  # size of the chain's probability array the exact engine accepts
 MAX_WORK = 400_000_000  # scattered multiply-adds (a few seconds) the exact engine accepts
 DENSE_STATES = 400  # up to this many target states, transitions are dense matrices
 TAIL_EPS = 1e-15  # a weapon's remaining P(N > n) below this ends its loop (mass lost < 1e-15)
+PENDING = 2  # the first pending-devastating axis of the chain array (after states and figure)
 
 
 class ExactUnsupported(RuntimeError):
     """The selection is too large for the exact engine; the message says why (use --method
     sample)."""
-
-
-# ---------------------------------------------------------------------------------------------
-# Small distribution helpers
-
-
-def conv2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Full 2-D convolution of two non-negative arrays (distributions over pairs of counts)."""
-    if np.count_nonzero(a) < np.count_nonzero(b):
-        a, b = b, a
-    out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
-    for (i, j), v in np.ndenumerate(b):
-        if v:
-            out[i : i + a.shape[0], j : j + a.shape[1]] += v * a
-    return out
-
-
-def _mean(pmf: np.ndarray) -> float:
-    return float(np.dot(np.arange(len(pmf)), pmf))
-
-
-def _trim2(a: np.ndarray) -> np.ndarray:
-    rows = np.nonzero(a.sum(axis=1) > 0)[0]
-    cols = np.nonzero(a.sum(axis=0) > 0)[0]
-    return a[: (rows[-1] + 1 if len(rows) else 1), : (cols[-1] + 1 if len(cols) else 1)]
-
-
-# ---------------------------------------------------------------------------------------------
-# One weapon: attacks -> (normal wounds, devastating Critical Wounds)
-
-
-def per_hit_kernel(ap: AttackProfile) -> np.ndarray:
-    """Distribution over (normal wounds, devastating Critical Wounds) of one hit's Wound roll."""
-    pw = ap.wound.probabilities(3)
-    g = np.zeros((2, 2))
-    g[0, 0] = pw[FAIL]
-    g[1, 0] = pw[WOUND]
-    if ap.devastating:
-        g[0, 1] = pw[CRIT_WOUND]
-    else:
-        g[1, 0] += pw[CRIT_WOUND]
-    return g
-
-
-def per_attack_kernel(ap: AttackProfile) -> tuple[np.ndarray, float]:
-    """Distribution over (normal wounds, devastating Critical Wounds) of one attack, and the
-    expected hits it scores (Core rules: Hit Roll, Sustained Hits, Lethal Hits)."""
-    g = per_hit_kernel(ap)
-    if ap.hit is None:  # hits automatically: one hit, never a Critical Hit
-        return _trim2(g), 1.0
-    ph = ap.hit.probabilities(3)
-    unit = np.ones((1, 1))
-    lethal = np.array([[0.0], [1.0]]) if ap.lethal else g
-    extra = unit
-    extra_hits = 0.0
-    if ap.sustained is not None:
-        extra = np.zeros((1, 1))
-        power = unit
-        for k, p in enumerate(ap.sustained):
-            if k:
-                power = conv2(power, g)
-            if p:
-                extra = _pad_add(extra, p * power)
-        extra_hits = _mean(ap.sustained)
-    crit = conv2(lethal, extra)
-    k = _pad_add(_pad_add(ph[MISS] * unit, ph[HIT] * g), ph[CRIT] * crit)
-    return _trim2(k), float(ph[HIT] + ph[CRIT] * (1.0 + extra_hits))
-
-
-def _pad_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    out = np.zeros((max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1])))
-    out[: a.shape[0], : a.shape[1]] += a
-    out[: b.shape[0], : b.shape[1]] += b
-    return out
-
-
-def _joint_cost(ap: AttackProfile, models_at_selection: int) -> float:
-    """Operations :func:`wound_joint` would take: one 2-D convolution per possible number of
-    attacks, on an array growing to (max wounds x max devastating wounds)."""
-    amax = len(ap.attack_pmf(models_at_selection)) - 1
-    k, _ = per_attack_kernel(ap)
-    size = (amax * (k.shape[0] - 1) + 1) * (amax * (k.shape[1] - 1) + 1)
-    return float(amax) * size * np.count_nonzero(k) / 2
-
-
-def wound_joint(ap: AttackProfile, models_at_selection: int) -> tuple[np.ndarray, dict]:
-    """Joint distribution P[n, m] of the weapon's normal wounds n and devastating Critical
-    Wounds m over all its attacks, and its expected attacks, hits and wounds."""
-    attacks = ap.attack_pmf(models_at_selection)
-    k, hits_per_attack = per_attack_kernel(ap)
-    out = np.zeros((1, 1))
-    power = np.ones((1, 1))
-    for a, p in enumerate(attacks):
-        if a:
-            power = conv2(power, k)
-        if p:
-            out = _pad_add(out, p * power)
-    mean_attacks = _mean(attacks)
-    wounds = float(
-        (out.sum(axis=1) * np.arange(out.shape[0])).sum()
-        + (out.sum(axis=0) * np.arange(out.shape[1])).sum()
-    )
-    return _trim2(out), {
-        "attacks": mean_attacks,
-        "hits": mean_attacks * hits_per_attack,
-        "wounds": wounds,
-    }
-
-
-# ---------------------------------------------------------------------------------------------
-# Kernels: what one wound (or one mortal wound) does to each state
-
-
-@dataclass
-class _Kernel:
-    """Per state s: probs[s, d] = P(d points get through to the model s allocates to).
-    ``routing`` is NORMAL or PRECISION; ``fail`` and ``mortal`` are per-state expectations of
-    failed saves and mortal wounds (before Feel No Pain) for reporting."""
-
-    probs: np.ndarray
-    routing: int
-    fail: np.ndarray
-    mortal: np.ndarray
-    order: int = 0
-
-    @property
-    def figure_mean(self) -> np.ndarray:
-        return self.probs @ np.arange(self.probs.shape[1])
-
-    def state_independent(self) -> bool:
-        return bool(np.allclose(self.probs, self.probs[0], rtol=0, atol=1e-13))
-
-
-def _kernel(
-    space: AllocationSpace,
-    ap: AttackProfile,
-    devastating: bool,
-    order: int = 0,
-    face: int | None = None,
-) -> _Kernel:
-    """What one wound of ``ap`` does to each state under allocation order ``order``: a saving
-    throw (none for a devastating Critical Wound's mortal wounds; with ``face``, a save roll
-    whose result stands at ``face``, which passes or fails outright), then the Damage roll and
-    Feel No Pain."""
-    routing = PRECISION if (ap.precision_mortals if devastating else ap.precision) else NORMAL
-    states = np.arange(space.size)
-    kinds = space.kind_of(states, routing, order)
-    lefts = space.wounds_left_of(states, routing, order)
-    cache: dict[tuple[int, int], tuple[np.ndarray, float, float]] = {}
-    rows = []
-    fail = np.zeros(space.size)
-    mortal = np.zeros(space.size)
-    for s in range(space.size):
-        key = (int(kinds[s]), int(lefts[s]))
-        if key not in cache:
-            vs = ap.vs[key[0]]
-            # wounds left 0 (unit destroyed): the table's own policy for that case, as the
-            # sampler reads it (DamageTable.rerolls_for(0))
-            dmg = vs.damage.pmf(key[1])
-            if devastating:
-                f, keep = 1.0, 1.0 - vs.fnp_mortal
-                mw = _mean(dmg)
-            else:
-                f = vs.save_fail_probability if face is None else float(vs.save_fails_on(face))
-                keep = 1.0 - vs.fnp
-                mw = 0.0
-            row = f * thin(dmg, keep)
-            row[0] += 1.0 - f
-            cache[key] = (row, (0.0 if devastating else f), mw)
-        row, fail[s], mortal[s] = cache[key]
-        rows.append(row)
-    width = max(len(r) for r in rows)
-    probs = np.zeros((space.size, width))
-    for s, r in enumerate(rows):
-        probs[s, : len(r)] = r
-    return _Kernel(probs, routing, fail, mortal, order)
-
-
-@dataclass
-class _Faces:
-    """A weapon's save rolls resolved lowest first (05.04 Inflict Damage): one kernel per
-    result 1-6 (``kernels[f]``, index 0 unused), and the classes of start states whose dice
-    stand at the same face probabilities (a save re-roll is made against the group current
-    when the dice are rolled): ``classes`` pairs a state mask with P(face), index 1-6."""
-
-    kernels: list[_Kernel | None]
-    classes: list[tuple[np.ndarray, np.ndarray]]
-
-
-def _faces(space: AllocationSpace, ap: AttackProfile, order: int = 0) -> _Faces:
-    routing = PRECISION if ap.precision else NORMAL
-    kernels = [None] + [_kernel(space, ap, False, order, f) for f in range(1, 7)]
-    start = space.kind_of(np.arange(space.size), routing, order)
-    by_probs: dict[tuple, np.ndarray] = {}
-    for k in np.unique(start):
-        save = ap.vs[int(k)].save
-        probs = save.face_probabilities() if save is not None else np.full(7, 1 / 6)
-        probs[0] = 0.0
-        key = tuple(np.round(probs, 15))
-        mask = start == k
-        by_probs[key] = by_probs[key] | mask if key in by_probs else mask
-    return _Faces(kernels, [(m, np.array(k)) for k, m in by_probs.items()])
-
-
-def _spill_kernel(space: AllocationSpace, fnp: tuple[float, ...]) -> _Kernel:
-    states = np.arange(space.size)
-    kinds = space.kind_of(states, NORMAL)
-    probs = np.zeros((space.size, 2))
-    keep = np.array([1.0 - (fnp[k] if k < len(fnp) else 0.0) for k in kinds])
-    probs[:, 1] = keep
-    probs[:, 0] = 1.0 - keep
-    return _Kernel(probs, NORMAL, np.zeros(space.size), np.ones(space.size))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -269,7 +74,7 @@ class _Chain:
         """Small chains without a damage axis use one dense matrix per kernel (BLAS)."""
         return not self.track and self.space.size <= DENSE_STATES
 
-    def _matrices(self, k: _Kernel) -> list[tuple[int, object]]:
+    def _matrices(self, k: Kernel) -> list[tuple[int, object]]:
         """Per damage value d: the transition as a dense matrix (small chains without a
         damage axis: all d summed into one matrix) or as sparse scatter data (rows with p > 0,
         sorted by next state, with the segment starts and the distinct next states)."""
@@ -278,11 +83,8 @@ class _Chain:
             S = self.space.size
             states = np.arange(S)
             out: list[tuple[int, object]] = []
-            for d in range(k.probs.shape[1]):
+            for d, nxt in k.targets(self.space):
                 p = k.probs[:, d]
-                if not p.any():
-                    continue
-                nxt = self.space.apply(states, d, k.routing, k.order)
                 if not self.dense:
                     rows = np.nonzero(p)[0]
                     order = rows[np.argsort(nxt[rows], kind="stable")]
@@ -298,7 +100,7 @@ class _Chain:
             self.mats[key] = out
         return self.mats[key]
 
-    def step(self, v: np.ndarray, k: _Kernel) -> np.ndarray:
+    def step(self, v: np.ndarray, k: Kernel) -> np.ndarray:
         """One wound (or one mortal wound) of kernel ``k`` applied to every slice of ``v``."""
         shape = v.shape
         S = shape[0]
@@ -318,133 +120,141 @@ class _Chain:
         return out.reshape(shape)
 
 
-def _work(
-    S: int,
-    size: int,
-    joints: list[dict],
-    normal_k: list[_Kernel],
-    dev_k: list[_Kernel | None],
-    before_k: list[_Kernel],
-    act: Activation,
-    dense: bool,
-) -> float:
-    """Rough count of multiply-adds the chain will take (a step costs S x size when dense,
-    about size x the kernel's damage values when sparse)."""
-
-    def per_step(k: _Kernel) -> float:
-        # a dense step is a BLAS matrix product: about 20 multiply-adds cost what one
-        # scattered element of a sparse step does
-        return S * size / 20 if dense else float(size * max(1, k.probs.shape[1]))
-
-    steps = 0.0
-    for per, nk, dk in zip(joints, normal_k, dev_k, strict=True):
-        n = max(j[0].shape[0] for j in per.values())
-        m = max(j[0].shape[1] for j in per.values())
-        steps += n * per_step(nk) + (m * m / 2 * per_step(dk) if dk is not None else 0.0)
-    for src, k in zip(act.before, before_k, strict=True):
-        steps += 2 * len(src.count) * per_step(k)
-    return steps
-
-
 def _total(v: np.ndarray, vec: np.ndarray) -> float:
     return float(vec @ v.reshape(v.shape[0], -1).sum(axis=1))
 
 
-def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
-    """Resolve one activation exactly.
+# ---------------------------------------------------------------------------------------------
+# Setting up one activation
 
-    Args:
-        act: the resolved profiles (weapons in resolution order, target, mortal wounds before
-            the attacks, Hazardous tests after them).
-        max_elements: refuse selections whose chain would need more float64 entries.
 
-    Returns:
-        An :class:`Outcome` with method "exact".
+@dataclass
+class _Weapon:
+    """One weapon profile in the chain: its wound counts per Blast bracket (``joints[b]`` =
+    (P[n, m], expected attacks/hits/wounds)) and its kernels per allocation order."""
+
+    ap: AttackProfile
+    joints: dict
+    normal: list[Kernel]
+    dev: list[Kernel] | None
+    faces: list[Faces] | None
+
+    @property
+    def n_max(self) -> int:
+        return max(p.shape[0] for p, _ in self.joints.values())
+
+    @property
+    def m_max(self) -> int:
+        return max(p.shape[1] for p, _ in self.joints.values())
+
+
+class _Setup:
+    """The state space, kernels, wound distributions and chain of one activation.
 
     Raises:
         ExactUnsupported: the selection is too large to resolve exactly.
     """
-    space = AllocationSpace(act.target)
-    S = space.size
-    n_models = act.target.models
 
-    normal_k = [_kernel(space, w, devastating=False) for w in act.weapons]
-    dev_k = [_kernel(space, w, devastating=True) if w.devastating else None for w in act.weapons]
-    before_k = [_spill_kernel(space, src.fnp) for src in act.before]
-    faces = [
-        _faces(space, w)
-        if act.lowest_first and saves_differ(space, w.vs, PRECISION if w.precision else NORMAL)
-        else None
-        for w in act.weapons
-    ]
+    def __init__(self, act: Activation, max_elements: int):
+        self.act = act
+        orders = None
+        if act.policy is not None:
+            orders = act.policy.orders
+        elif act.best_allocation:
+            orders = legal_orders(act.target)
+        self.space = space = AllocationSpace(act.target, orders)
+        self.n_orders = len(space.orders)
+        self.n_models = n_models = act.target.models
+        self.before = [spill_kernel(space, src.fnp) for src in act.before]
+        self.blast_axis = bool(act.before) and any(w.blast for w in act.weapons)
+        self.brackets = list(range(n_models // 5 + 1)) if self.blast_axis else [None]
+        self.weapons = [self._weapon(w) for w in act.weapons]
+        self.track = self.blast_axis or not all(k.state_independent() for k in self._kernels())
+        self.chain = _Chain(space, self.track, self._figure_max() if self.track else 0)
+        self._check_budget(max_elements)
 
-    blast_axis = bool(act.before) and any(w.blast for w in act.weapons)
-    brackets = list(range(n_models // 5 + 1)) if blast_axis else [None]
-
-    # joint wound distributions per weapon (per Blast bracket when the count can change)
-    joints: list[dict] = []
-    for w in act.weapons:
-        cost = _joint_cost(w, n_models)
+    def _weapon(self, w: AttackProfile) -> _Weapon:
+        cost = joint_cost(w, self.n_models)
         if cost > MAX_WORK:
             raise ExactUnsupported(
                 f"{w.name} makes too many attacks to combine exactly (about {cost:.1g} operations)"
             )
-        per: dict = {}
-        for b in brackets:
-            sel = n_models if b is None else b * 5
-            per[b] = wound_joint(w, sel)
-        joints.append(per)
-
-    kernels = [*normal_k, *[k for k in dev_k if k is not None], *before_k]
-    kernels += [k for fc in faces if fc is not None for k in fc.kernels if k is not None]
-    # the damage total needs its own axis when it depends on the target's state: a kernel that
-    # differs between states, or Blast whose attacks depend on the models left when mortal
-    # wounds came first
-    track = blast_axis or not all(k.state_independent() for k in kernels)
-    figure_max = 0
-    if track:
-        for per, nk, dk in zip(joints, normal_k, dev_k, strict=True):
-            nmax = max(j[0].shape[0] for j in per.values()) - 1
-            mmax = max(j[0].shape[1] for j in per.values()) - 1
-            figure_max += nmax * (nk.probs.shape[1] - 1)
-            if dk is not None:
-                figure_max += mmax * (dk.probs.shape[1] - 1)
-        figure_max += sum(len(src.count) - 1 for src in act.before)
-    chain = _Chain(space, track, figure_max)
-
-    dev_sizes = [
-        max(j[0].shape[1] for j in per.values()) if w.devastating else 0
-        for w, per in zip(act.weapons, joints, strict=True)
-    ]
-    dims = [chain.xsize] + [m for m in dev_sizes if m] + ([len(brackets)] if blast_axis else [])
-    size = S * int(np.prod(dims))
-    work = _work(S, size, joints, normal_k, dev_k, before_k, act, chain.dense)
-    lowest_n = [
-        max(j[0].shape[0] for j in per.values())
-        for per, fc in zip(joints, faces, strict=True)
-        if fc is not None
-    ]
-    work += sum(3 * n * n * size * normal_k[0].probs.shape[1] for n in lowest_n)
-    size = max([size, *(size * n for n in lowest_n)])
-    if size > max_elements or work > MAX_WORK:
-        raise ExactUnsupported(
-            f"the selection is too large to resolve exactly ({S:,} target states; about "
-            f"{max(size, work):.1g} probabilities and operations)"
+        joints = {b: wound_joint(w, self.n_models if b is None else b * 5) for b in self.brackets}
+        orders = range(self.n_orders)
+        lowest = self.act.lowest_first and saves_differ(self.space, w.vs, routing_of(w, False))
+        return _Weapon(
+            w,
+            joints,
+            [wound_kernel(self.space, w, False, o) for o in orders],
+            [wound_kernel(self.space, w, True, o) for o in orders] if w.devastating else None,
+            [face_kernels(self.space, w, o) for o in orders] if lowest else None,
         )
-    dev_axis = {}
-    ax = 2
-    for j, m in enumerate(dev_sizes):
-        if m:
-            dev_axis[j] = ax
-            ax += 1
 
-    v = np.zeros([S, *dims])
-    v[(0,) * v.ndim] = 1.0
+    def _kernels(self) -> list[Kernel]:
+        out = list(self.before)
+        for w in self.weapons:
+            out += w.normal + (w.dev or [])
+            for fc in w.faces or []:
+                out += [k for k in fc.kernels if k is not None]
+        return out
 
-    rows: list[WeaponResult] = []
+    def _figure_max(self) -> int:
+        total = sum(len(src.count) - 1 for src in self.act.before)
+        for w in self.weapons:
+            total += (w.n_max - 1) * (w.normal[0].probs.shape[1] - 1)
+            if w.dev is not None:
+                total += (w.m_max - 1) * (w.dev[0].probs.shape[1] - 1)
+        return total
 
-    # 1. mortal wounds before the attacks: spill over, one at a time
-    for src, k in zip(act.before, before_k, strict=True):
+    def _check_budget(self, max_elements: int) -> None:
+        """Refuse chains whose array or work (multiply-adds) would be too large: a step costs
+        S x size when dense (BLAS: about 20 of those cost one scattered element), about size x
+        the kernel's damage values when sparse."""
+        S = self.space.size
+        dims = [self.chain.xsize]
+        dims += [w.m_max * self.n_orders for w in self.weapons if w.dev is not None]
+        dims += [len(self.brackets)] if self.blast_axis else []
+        size = S * int(np.prod(dims))
+
+        def per_step(k: Kernel) -> float:
+            dense = self.chain.dense
+            return S * size / 20 if dense else float(size * max(1, k.probs.shape[1]))
+
+        work = 0.0
+        biggest = size
+        for w in self.weapons:
+            n, m = w.n_max, w.m_max
+            phase = n * per_step(w.normal[0])
+            if w.faces is not None:  # lowest first: about 3 n^2 steps on an n-times larger array
+                phase = 3 * n * n * per_step(w.normal[0])
+                biggest = max(biggest, size * n)
+            work += phase * self.n_orders
+            if w.dev is not None:
+                work += m * m / 2 * per_step(w.dev[0])
+        for src, k in zip(self.act.before, self.before, strict=True):
+            work += 2 * len(src.count) * per_step(k)
+        if biggest > max_elements or work > MAX_WORK:
+            raise ExactUnsupported(
+                f"the selection is too large to resolve exactly ({S:,} target states; about "
+                f"{max(biggest, work):.1g} probabilities and operations)"
+            )
+
+    def initial(self) -> np.ndarray:
+        """The chain array before anything happens: the unit unharmed."""
+        v = np.zeros((self.space.size, self.chain.xsize))
+        v[0, 0] = 1.0
+        return v
+
+
+# ---------------------------------------------------------------------------------------------
+# Phases
+
+
+def _before_phase(setup: _Setup, v: np.ndarray) -> tuple[np.ndarray, list[WeaponResult]]:
+    """Mortal wounds inflicted before the attacks: they spill over, one at a time."""
+    rows = []
+    chain = setup.chain
+    for src, k in zip(setup.act.before, setup.before, strict=True):
         acc = np.zeros_like(v)
         cur = v
         for p in src.count:
@@ -458,110 +268,128 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
             fig += tail[c] * _total(cur, k.figure_mean)
             cur = chain.step(cur, k)
         v = acc
-        rows.append(WeaponResult.mortal_source(src.name, _mean(src.count), fig))
-
-    bracket_w = None
-    if blast_axis:  # split by the number of models when the unit is selected as the target
-        alive = n_models - space.destroyed
-        split = np.zeros(v.shape)
-        for b in brackets:
-            mask = (alive // 5) == b
-            split[mask, ..., b] = v[mask, ..., 0]
-        v = split
-        bracket_w = v.reshape(-1, len(brackets)).sum(axis=0)
-
-    # 2. normal damage, weapon by weapon
-    expected_rows = []
-    for j, (per, k) in enumerate(zip(joints, normal_k, strict=True)):
-        if faces[j] is not None:
-            v, fs, fig = _lowest_first_phase(chain, v, faces[j], per, dev_axis.get(j), blast_axis)
-        else:
-            v, fs, fig = _weapon_phase(chain, v, k, per, dev_axis.get(j), blast_axis)
-        if bracket_w is None:
-            first = next(iter(per.values()))[1]
-        else:  # expectations over the Blast bracket reached when selecting the target
-            first = {
-                f: sum(bracket_w[b] * per[b][1][f] for b in per)
-                for f in ("attacks", "hits", "wounds")
-            }
-        expected_rows.append({**first, "failed_saves": fs, "mortal_wounds": 0.0, "damage": fig})
-
-    # 3. mortal wounds from Devastating Wounds, weapon by weapon, after all normal damage
-    for j, k in enumerate(dev_k):
-        if k is None:
-            continue
-        axis = dev_axis[j]
-        v, mw, fig = _devastating_phase(chain, v, k, axis)
-        for a in dev_axis:
-            if dev_axis[a] > axis:
-                dev_axis[a] -= 1
-        expected_rows[j]["mortal_wounds"] = mw
-        expected_rows[j]["damage"] += fig
-
-    if blast_axis:
-        v = v.sum(axis=-1)
-    for w, e in zip(act.weapons, expected_rows, strict=True):
-        rows.append(WeaponResult(w.name, w.models, e))
-
-    # 4. read the final state distribution
-    state_p = v.reshape(S, chain.xsize).sum(axis=1)
-    md = np.bincount(space.destroyed, weights=state_p, minlength=n_models + 1)
-    wl = np.bincount(space.wounds_lost, weights=state_p, minlength=act.target.wounds + 1)
-    chars = [
-        float(state_p[space.characters_destroyed(np.arange(S)) > i].sum())
-        for i in range(len(act.target.characters))
-    ]
-    if track:
-        damage = v.reshape(S, chain.xsize).sum(axis=0)
-    else:
-        damage = _independent_figure(act, joints, normal_k, dev_k, before_k)
-
-    totals = {f: sum(r.expected[f] for r in rows) for f in rows[0].expected} if rows else {}
-    totals["wounds_lost"] = float(np.dot(np.arange(len(wl)), wl))
-    totals["models_destroyed"] = float(np.dot(np.arange(len(md)), md))
-    return Outcome(
-        method="exact",
-        weapons=rows,
-        expected=totals,
-        models_destroyed_distribution=md,
-        damage_distribution=_trim1(damage),
-        wounds_lost_distribution=wl,
-        characters_destroyed=chars,
-        attacker_losses=hazard_losses(act),
-    )
+        rows.append(WeaponResult.mortal_source(src.name, mean(src.count), fig))
+    return v, rows
 
 
-def _trim1(a: np.ndarray) -> np.ndarray:
-    nz = np.nonzero(a > 0)[0]
-    return a[: nz[-1] + 1] if len(nz) else a[:1]
+def _split_brackets(setup: _Setup, v: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """With Blast after mortal wounds, a last axis for the number of models (in fives) when
+    the unit is selected as the target; and each bracket's probability."""
+    if not setup.blast_axis:
+        return v, None
+    alive = setup.n_models - setup.space.destroyed
+    split = np.zeros((*v.shape, len(setup.brackets)))
+    for b in setup.brackets:
+        mask = (alive // 5) == b
+        split[mask, ..., b] = v[mask]
+    return split, split.reshape(-1, len(setup.brackets)).sum(axis=0)
+
+
+def _masses(setup: _Setup, v: np.ndarray) -> dict:
+    """Per Blast bracket, the distribution over target states (other axes summed)."""
+    S = setup.space.size
+    if not setup.blast_axis:
+        return {None: v.reshape(S, -1).sum(axis=1)}
+    flat = v.reshape(S, -1, len(setup.brackets)).sum(axis=1)
+    return {b: flat[:, b] for b in setup.brackets}
+
+
+def _orders_for(
+    setup: _Setup, j: int, w: _Weapon, v: np.ndarray
+) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The defender's order per (n, m) for weapon ``j`` and P(n, m) (None: one order for every
+    count)."""
+    act = setup.act
+    if setup.n_orders == 1:
+        return None, None
+    if act.policy is not None:
+        probs = act.policy.probabilities
+        return act.policy.tables[j], (probs[j] if j < len(probs) else None)
+    return choose_orders(setup.space, w.joints, _masses(setup, v), w.normal, w.faces, w.dev)
+
+
+def _put(acc: np.ndarray, axis: int | None, slot, bracket, values: np.ndarray) -> None:
+    idx: list = [slice(None)] * acc.ndim
+    if axis is not None:
+        idx[axis] = slot
+    if bracket is not None:
+        idx[-1] = bracket
+    acc[tuple(idx)] += values
 
 
 def _weapon_phase(
-    chain: _Chain, v: np.ndarray, k: _Kernel, per: dict, dev_ax: int | None, has_sel: bool
-) -> tuple[np.ndarray, float, float]:
-    """Apply one weapon's normal wounds to ``v`` (their count distribution per Blast bracket,
-    the bracket being the last axis when ``has_sel``); its devastating Critical Wounds are
-    recorded on its pending axis ``dev_ax``. Returns the new array and the expected failed
-    saves and damage figure."""
-    nmax = max(j[0].shape[0] for j in per.values())
-    cur = v.take(0, axis=dev_ax) if dev_ax is not None else v
-    acc = np.zeros_like(v)
+    setup: _Setup, w: _Weapon, v: np.ndarray, table: np.ndarray | None
+) -> tuple[np.ndarray, float, float, list[int]]:
+    """Apply one weapon's normal wounds to ``v``, each count in the allocation order
+    ``table`` gives (None: order 0). Its devastating Critical Wounds go on a new pending axis
+    (slot m * K + k for m of them under the k-th of the K orders used). Returns the new array,
+    the expected failed saves and damage figure, and the orders used."""
+    used = [0] if table is None else _orders_used(w, table)
+    K = len(used)
+    axis = PENDING + _pending_axes(setup, v) if w.dev is not None else None
+    shape = list(v.shape)
+    if axis is not None:
+        shape.insert(axis, w.m_max * K)
+    acc = np.zeros(shape)
     fs = fig = 0.0
-    tails = {b: 1.0 - np.cumsum(j[0].sum(axis=1)) for b, j in per.items()}
+    for k, o in enumerate(used):
+        joints = w.joints if table is None else _masked(w.joints, table, o)
+        if w.faces is not None:
+            a, b = _lowest_first_phase(setup, v, acc, w.faces[o], joints, axis, (k, K))
+        else:
+            a, b = _count_phase(setup, v, acc, w.normal[o], joints, axis, (k, K))
+        fs, fig = fs + a, fig + b
+    return acc, fs, fig, used
+
+
+def _pending_axes(setup: _Setup, v: np.ndarray) -> int:
+    return v.ndim - PENDING - (1 if setup.blast_axis else 0)
+
+
+def _orders_used(w: _Weapon, table: np.ndarray) -> list[int]:
+    used: set[int] = set()
+    for p2, _ in w.joints.values():
+        t = table[: p2.shape[0], : p2.shape[1]]
+        used |= set(np.unique(t[p2 > 0]).tolist())
+    return sorted(used) or [0]
+
+
+def _masked(joints: dict, table: np.ndarray, order: int) -> dict:
+    return {
+        b: (p2 * (table[: p2.shape[0], : p2.shape[1]] == order), meta)
+        for b, (p2, meta) in joints.items()
+    }
+
+
+def _count_phase(
+    setup: _Setup,
+    v: np.ndarray,
+    acc: np.ndarray,
+    k: Kernel,
+    joints: dict,
+    axis: int | None,
+    slot: tuple[int, int],
+) -> tuple[float, float]:
+    """Saves one at a time: for each count n, the array after n wounds, weighted by P(n, m)
+    into ``acc``. Returns the expected failed saves and damage figure."""
+
+    def share(p2: np.ndarray) -> float:
+        return float(p2.sum()) if slot[1] > 1 else 1.0
+
+    has_sel = setup.blast_axis
+    nmax = max(p.shape[0] for p, _ in joints.values())
+    cur = v
+    fs = fig = 0.0
+    # P(N > n), of this order's share of the counts when the defender's order varies
+    tails = {b: share(p2) - np.cumsum(p2.sum(axis=1)) for b, (p2, _) in joints.items()}
     for n in range(nmax):
         live = False
-        for b, (p2, _) in per.items():
+        for b, (p2, _) in joints.items():
             src = cur[..., b] if has_sel else cur
             if n < p2.shape[0]:
                 for m, p in enumerate(p2[n]):
-                    if not p:
-                        continue
-                    idx: list = [slice(None)] * acc.ndim
-                    if dev_ax is not None:
-                        idx[dev_ax] = m
-                    if has_sel:
-                        idx[-1] = b
-                    acc[tuple(idx)] += p * src
+                    if p:
+                        _put(acc, axis, m * slot[1] + slot[0], b, p * src)
             t = tails[b][n] if n < len(tails[b]) else 0.0
             if t > TAIL_EPS:
                 live = True
@@ -569,36 +397,31 @@ def _weapon_phase(
                 fig += t * _total(src, k.figure_mean)
         if not live:
             break
-        cur = chain.step(cur, k)
-    return acc, fs, fig
+        cur = setup.chain.step(cur, k)
+    return fs, fig
 
 
-def _binomials(n: int, q: float) -> tuple[np.ndarray, np.ndarray]:
-    """B[r, c] = P(Binomial(r, q) = c) and T[r, c] = P(Binomial(r, q) > c), r, c < ``n``."""
-    b = np.zeros((n, n))
-    b[0, 0] = 1.0
-    for r in range(1, n):
-        b[r, 0] = (1 - q) * b[r - 1, 0]
-        b[r, 1 : r + 1] = (1 - q) * b[r - 1, 1 : r + 1] + q * b[r - 1, :r]
-    tail = np.clip(1.0 - np.cumsum(b, axis=1), 0.0, None)
-    return b, tail
-
-
-def _by_count(chain: _Chain, v: np.ndarray, per: dict, dev_ax: int | None, has_sel: bool):
-    """``v`` (this weapon's pending axis empty) times the weapon's count distribution, on a
-    new last axis r: X[..., m (pending), ..., b, r] = v[..., b] * P_b(n=r, m)."""
-    nmax = max(j[0].shape[0] for j in per.values())
-    cur = v.take(0, axis=dev_ax) if dev_ax is not None else v
-    x = np.zeros((*v.shape, nmax))
-    for b, (p2, _) in per.items():
-        src = cur[..., b] if has_sel else cur
+def _by_count(setup: _Setup, v: np.ndarray, joints: dict, m_axis: bool) -> np.ndarray:
+    """``v`` times the weapon's count distribution: X[..., (m), ..., b, r] = v[..., b] *
+    P_b(n=r, m), the pending count m on a new axis at PENDING + pending axes (when
+    ``m_axis``) and the count r of save rolls on a new last axis."""
+    has_sel = setup.blast_axis
+    nmax = max(p.shape[0] for p, _ in joints.values())
+    mmax = max(p.shape[1] for p, _ in joints.values())
+    shape = list(v.shape)
+    axis = PENDING + _pending_axes(setup, v) if m_axis else None
+    if axis is not None:
+        shape.insert(axis, mmax)
+    x = np.zeros((*shape, nmax))
+    for b, (p2, _) in joints.items():
+        src = v[..., b] if has_sel else v
         for m in range(p2.shape[1]):
             col = p2[:, m]
             if not col.any():
                 continue
-            idx: list = [slice(None)] * v.ndim
-            if dev_ax is not None:
-                idx[dev_ax] = m
+            idx: list = [slice(None)] * len(shape)
+            if axis is not None:
+                idx[axis] = m
             if has_sel:
                 idx[-1] = b
             x[(*idx, slice(0, len(col)))] += src[..., None] * col
@@ -612,18 +435,24 @@ def _column_totals(x: np.ndarray, vec: np.ndarray, weights: np.ndarray) -> float
 
 
 def _lowest_first_phase(
-    chain: _Chain, v: np.ndarray, faces: _Faces, per: dict, dev_ax: int | None, has_sel: bool
-) -> tuple[np.ndarray, float, float]:
-    """Apply one weapon's save rolls resolved lowest first (05.04 Inflict Damage): the n dice
-    are rolled together; for each result f = 1..6 in turn, the number showing f among the r
-    still unresolved is Binomial(r, P(f) / P(result >= f)), and each of them passes or fails
-    against the group current when it is resolved (``faces.kernels[f]``). The count of dice
-    left is a last axis of the array, gone once every result is resolved. Returns what
-    :func:`_weapon_phase` does."""
-    x_all = _by_count(chain, v, per, dev_ax, has_sel)
+    setup: _Setup,
+    v: np.ndarray,
+    acc: np.ndarray,
+    faces: Faces,
+    joints: dict,
+    axis: int | None,
+    slot: tuple[int, int],
+) -> tuple[float, float]:
+    """Save rolls resolved lowest first (05.04 Inflict Damage): the n dice are rolled
+    together; for each result f = 1..6 in turn, the number showing f among the r still
+    unresolved is Binomial(r, P(f) / P(result >= f)), and each of them passes or fails against
+    the group current when it is resolved (``faces.kernels[f]``). The count of dice left is a
+    last axis of the array, gone once every result is resolved. Returns what
+    :func:`_count_phase` does."""
+    chain = setup.chain
+    x_all = _by_count(setup, v, joints, axis is not None)
     n1 = x_all.shape[-1]
     shape = (-1,) + (1,) * (x_all.ndim - 1)
-    acc = np.zeros(v.shape)
     fs = fig = 0.0
     for mask, probs in faces.classes:
         x = x_all * mask.reshape(shape)
@@ -633,7 +462,7 @@ def _lowest_first_phase(
                 continue
             k = faces.kernels[f]
             assert k is not None
-            b, tail = _binomials(n1, min(1.0, probs[f] / rest))
+            b, tail = binomials(n1, min(1.0, probs[f] / rest))
             out = np.zeros_like(x)
             cur = x
             for c in range(n1):
@@ -645,38 +474,130 @@ def _lowest_first_phase(
                 fig += _column_totals(cur, k.figure_mean, t)
                 cur = chain.step(np.ascontiguousarray(cur[..., 1:]), k)
             x = out
-        acc += x[..., 0]
-    return acc, fs, fig
+        res = x[..., 0]
+        if axis is None:
+            acc += res
+        else:
+            width = res.shape[axis]
+            _put(acc, axis, slice(slot[0], width * slot[1], slot[1]), None, res)
+    return fs, fig
 
 
 def _devastating_phase(
-    chain: _Chain, v: np.ndarray, k: _Kernel, axis: int
+    setup: _Setup, v: np.ndarray, w: _Weapon, used: list[int]
 ) -> tuple[np.ndarray, float, float]:
-    """Inflict each pending devastating Critical Wound (no spill-over) and drop its axis."""
-    z = v.copy()
-    size = z.shape[axis]
+    """Inflict one weapon's pending devastating Critical Wounds (no spill-over), each in the
+    order the defender chose for it, and drop its pending axis (the first one left)."""
+    K = len(used)
+    assert w.dev is not None
+    total = None
     mw = fig = 0.0
-    for i in range(size - 1):
-        idx = [slice(None)] * z.ndim
-        idx[axis] = slice(i + 1, None)
-        sub = z[tuple(idx)]
-        mw += _total(sub, k.mortal)
-        fig += _total(sub, k.figure_mean)
-        z[tuple(idx)] = chain.step(np.ascontiguousarray(sub), k)
-    return z.sum(axis=axis), mw, fig
+    for k, o in enumerate(used):
+        z = np.take(v, np.arange(k, v.shape[PENDING], K), axis=PENDING)
+        kern = w.dev[o]
+        for i in range(z.shape[PENDING] - 1):
+            idx = [slice(None)] * z.ndim
+            idx[PENDING] = slice(i + 1, None)
+            sub = z[tuple(idx)]
+            mw += _total(sub, kern.mortal)
+            fig += _total(sub, kern.figure_mean)
+            z[tuple(idx)] = setup.chain.step(np.ascontiguousarray(sub), kern)
+        part = z.sum(axis=PENDING)
+        total = part if total is None else total + part
+    assert total is not None
+    return total, mw, fig
 
 
-def _independent_figure(
-    act: Activation,
-    joints: list[dict],
-    normal_k: list[_Kernel],
-    dev_k: list[_Kernel | None],
-    before_k: list[_Kernel],
-) -> np.ndarray:
+# ---------------------------------------------------------------------------------------------
+# The whole activation
+
+
+def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
+    """Resolve one activation exactly.
+
+    Args:
+        act: the resolved profiles (weapons in resolution order, target, mortal wounds before
+            the attacks, Hazardous tests after them; edition 11's save order and allocation
+            choice; with ``act.policy``, the defender's orders to use rather than choose).
+        max_elements: refuse selections whose chain would need more float64 entries.
+
+    Returns:
+        An :class:`Outcome` with method "exact" (and the allocation orders chosen, ``policy``).
+
+    Raises:
+        ExactUnsupported: the selection is too large to resolve exactly.
+    """
+    setup = _Setup(act, max_elements)
+    v, rows = _before_phase(setup, setup.initial())
+    v, bracket_w = _split_brackets(setup, v)
+    expected, tables, weights, used_by = [], [], [], []
+    for j, w in enumerate(setup.weapons):
+        table, p = _orders_for(setup, j, w, v)
+        tables.append(table)
+        weights.append(p)
+        v, fs, fig, used = _weapon_phase(setup, w, v, table)
+        used_by.append(used)
+        if bracket_w is None:
+            first = next(iter(w.joints.values()))[1]
+        else:  # expectations over the Blast bracket reached when selecting the target
+            first = {
+                f: sum(bracket_w[b] * w.joints[b][1][f] for b in w.joints)
+                for f in ("attacks", "hits", "wounds")
+            }
+        expected.append({**first, "failed_saves": fs, "mortal_wounds": 0.0, "damage": fig})
+    for j, w in enumerate(setup.weapons):
+        if w.dev is not None:
+            v, mw, fig = _devastating_phase(setup, v, w, used_by[j])
+            expected[j]["mortal_wounds"] = mw
+            expected[j]["damage"] += fig
+    if setup.blast_axis:
+        v = v.sum(axis=-1)
+    rows += [WeaponResult(w.name, w.models, e) for w, e in zip(act.weapons, expected, strict=True)]
+    out = _read(setup, v, rows)
+    if setup.n_orders > 1:
+        out.policy = OrderPolicy(setup.space.orders, tuple(tables), tuple(weights))
+    return out
+
+
+def _read(setup: _Setup, v: np.ndarray, rows: list[WeaponResult]) -> Outcome:
+    """The outcome from the final chain array."""
+    space, act = setup.space, setup.act
+    S = space.size
+    n_models = setup.n_models
+    state_p = v.reshape(S, setup.chain.xsize).sum(axis=1)
+    md = np.bincount(space.destroyed, weights=state_p, minlength=n_models + 1)
+    wl = np.bincount(space.wounds_lost, weights=state_p, minlength=act.target.wounds + 1)
+    chars = [float(state_p[dead].sum()) for dead in space.character_dead]
+    if setup.track:
+        damage = v.reshape(S, setup.chain.xsize).sum(axis=0)
+    else:
+        damage = _independent_figure(setup)
+    totals = {f: sum(r.expected[f] for r in rows) for f in rows[0].expected} if rows else {}
+    totals["wounds_lost"] = float(np.dot(np.arange(len(wl)), wl))
+    totals["models_destroyed"] = float(np.dot(np.arange(len(md)), md))
+    return Outcome(
+        method="exact",
+        weapons=rows,
+        expected=totals,
+        models_destroyed_distribution=md,
+        damage_distribution=_trim1(damage),
+        wounds_lost_distribution=wl,
+        characters_destroyed=chars,
+        attacker_losses=hazard_losses(act),
+        final_states=space.to_states(state_p),
+    )
+
+
+def _trim1(a: np.ndarray) -> np.ndarray:
+    nz = np.nonzero(a > 0)[0]
+    return a[: nz[-1] + 1] if len(nz) else a[:1]
+
+
+def _independent_figure(setup: _Setup) -> np.ndarray:
     """Distribution of the damage figure when it does not depend on the target's state: each
     weapon's is a compound sum over its (n, m) wound counts; sources add by convolution."""
     total = np.ones(1)
-    for src, k in zip(act.before, before_k, strict=True):
+    for src, k in zip(setup.act.before, setup.before, strict=True):
         q = k.probs[0]
         part = np.zeros(1)
         power = np.ones(1)
@@ -686,10 +607,10 @@ def _independent_figure(
             if p:
                 part = _pad1(part, p * power)
         total = np.convolve(total, part)
-    for per, nk, dk in zip(joints, normal_k, dev_k, strict=True):
-        p2 = next(iter(per.values()))[0]
-        q = nk.probs[0]
-        u = dk.probs[0] if dk is not None else np.ones(1)
+    for w in setup.weapons:
+        p2 = next(iter(w.joints.values()))[0]
+        q = w.normal[0].probs[0]
+        u = w.dev[0].probs[0] if w.dev is not None else np.ones(1)
         # sum_m U^{*m} * (sum_n P(n,m) Q^{*n})
         qpows = [np.ones(1)]
         for _ in range(p2.shape[0] - 1):
@@ -750,7 +671,7 @@ def hazard_losses(act: Activation) -> dict[str, float]:
         probs = np.zeros((space.size, width))
         for s in states:
             probs[s] = thin(mw, 1.0 - hz.fnp[kinds[s]])
-    k = _Kernel(probs, NORMAL, np.zeros(space.size), np.zeros(space.size))
+    k = Kernel(probs, NORMAL, np.zeros(space.size), np.zeros(space.size))
     chain = _Chain(space, False, 0)
     v = np.zeros((space.size, 1))
     v[0, 0] = 1.0

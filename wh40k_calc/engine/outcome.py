@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..profile import OrderPolicy, TargetStates
+
 WEAPON_FIELDS = ("attacks", "hits", "wounds", "failed_saves", "mortal_wounds", "damage")
 TOTAL_FIELDS = (*WEAPON_FIELDS, "wounds_lost", "models_destroyed")
 LOSS_FIELDS = ("hazard_mortal_wounds", "models_destroyed", "at_least_one")
@@ -56,6 +58,9 @@ class Outcome:
         trials, seed, dice_drawn: sampler only (dice_drawn counts every integer drawn).
         standard_error: sampler only: {"expected": {...}, "kill_table": [...],
             "attacker_losses": {...}, "characters_destroyed": [...]}.
+        policy: the defender's allocation orders used (edition 11 best order), else None.
+        final_states: the target's state after the activation (exact: its distribution;
+            sampler: one row per trial, when asked for).
     """
 
     method: str
@@ -70,6 +75,8 @@ class Outcome:
     seed: int | None = None
     standard_error: dict = field(default_factory=dict)
     dice_drawn: int = 0
+    policy: OrderPolicy | None = None
+    final_states: TargetStates | None = None
 
     @property
     def kill_table(self) -> np.ndarray:

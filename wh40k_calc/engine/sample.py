@@ -29,7 +29,7 @@ from ..profile import (
     DamageTable,
     RollTable,
 )
-from .allocation import NORMAL, PRECISION, AllocationSpace, saves_differ
+from .allocation import NORMAL, PRECISION, AllocationSpace, legal_orders, saves_differ
 from .outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome, WeaponResult
 
 DICE_PER_CHUNK = 1 << 22  # about 32 MB of int64 dice per array at most
@@ -294,9 +294,11 @@ class _Inflict:
         counts: np.ndarray,
         figure: np.ndarray,
         failed: np.ndarray,
+        order: np.ndarray | int = 0,
     ) -> np.ndarray:
-        """Each trial's ``counts`` normal wounds: save, Damage, Feel No Pain, allocation."""
-        return self._wounds(dice, states, counts, figure, failed, None, devastating=False)
+        """Each trial's ``counts`` normal wounds: save, Damage, Feel No Pain, allocation (in
+        each trial's allocation order ``order``)."""
+        return self._wounds(dice, states, counts, figure, failed, None, False, order)
 
     def devastating(
         self,
@@ -305,10 +307,11 @@ class _Inflict:
         counts: np.ndarray,
         figure: np.ndarray,
         mortal: np.ndarray,
+        order: np.ndarray | int = 0,
     ) -> np.ndarray:
         """Each trial's ``counts`` devastating Critical Wounds: mortal wounds equal to the
         Damage, no save, no spill-over."""
-        return self._wounds(dice, states, counts, figure, None, mortal, devastating=True)
+        return self._wounds(dice, states, counts, figure, None, mortal, True, order)
 
     def _wounds(
         self,
@@ -319,6 +322,7 @@ class _Inflict:
         failed: np.ndarray | None,
         mortal: np.ndarray | None,
         devastating: bool,
+        order: np.ndarray | int = 0,
     ) -> np.ndarray:
         """One pass per wound position over every trial that has that many wounds: the model
         each trial allocates to, its saving throw (none for devastating wounds), the Damage
@@ -328,28 +332,32 @@ class _Inflict:
         fnp = self.fnp_mortal if devastating else self.fnp
         faces = None
         if not devastating and self.lowest_first:
-            faces = self._sorted_saves(dice, states, counts)
+            faces = self._sorted_saves(dice, states, counts, order)
+        order = np.broadcast_to(np.asarray(order), states.shape)
         for i in range(int(counts.max(initial=0))):
             act = np.nonzero(counts > i)[0]
-            st = states[act]
-            kinds = sp.kind_of(st, routing)
-            lefts = sp.wounds_left_of(st, routing)
+            st, od = states[act], order[act]
+            kinds = sp.kind_of(st, routing, od)
+            lefts = sp.wounds_left_of(st, routing, od)
             if not devastating:
                 if faces is None:
                     fails = self._save_fails(dice, kinds)
                 else:
                     fails = self.fails_on[kinds, faces[act, i]]
-                act, st, kinds, lefts = act[fails], st[fails], kinds[fails], lefts[fails]
+                act, st, od = act[fails], st[fails], od[fails]
+                kinds, lefts = kinds[fails], lefts[fails]
                 failed[act] += 1
             dmg = self.damage.roll(dice, kinds, lefts)
             if devastating:
                 mortal[act] += dmg
             through = _points_through(dice, dmg, fnp[kinds])
             figure[act] += through
-            states[act] = sp.apply(st, through, routing)
+            states[act] = sp.apply(st, through, routing, od)
         return states
 
-    def _sorted_saves(self, dice: _Dice, states: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    def _sorted_saves(
+        self, dice: _Dice, states: np.ndarray, counts: np.ndarray, order: np.ndarray | int
+    ) -> np.ndarray:
         """Per trial, its ``counts`` save rolls made together (each re-rolled as the table of
         the group current now says), sorted lowest first; unused cells hold 7."""
         width = int(counts.max(initial=0))
@@ -357,7 +365,7 @@ class _Inflict:
         if width == 0:
             return faces
         valid = np.arange(width)[None, :] < counts[:, None]
-        kinds = self.space.kind_of(states, self.routing)
+        kinds = self.space.kind_of(states, self.routing, order)
         for k, sel in _by_kind(kinds):
             table = self.saves[k] or ALWAYS_FAILS  # no save here: roll, nothing re-rolled
             where = valid if sel is None else valid & sel[:, None]
@@ -433,6 +441,20 @@ def _hazard(dice: _Dice, act: Activation, chunk: int) -> tuple[np.ndarray, np.nd
     return mw_total, space.destroyed[states]
 
 
+def _space(act: Activation) -> AllocationSpace:
+    """The target's states with the allocation orders the exact engine chose (the sampler
+    never chooses them itself).
+
+    Raises:
+        ValueError: the activation asks for the defender's best order but carries no policy.
+    """
+    if act.policy is not None:
+        return AllocationSpace(act.target, act.policy.orders)
+    if act.best_allocation and len(legal_orders(act.target)) > 1:
+        raise ValueError("the defender's allocation orders come from the exact engine (policy)")
+    return AllocationSpace(act.target)
+
+
 def _binomial_se(p: float, n: int) -> float:
     """Standard error of a proportion ``p`` estimated from ``n`` trials."""
     if n < 2:
@@ -461,7 +483,7 @@ def run_sample(
         raise ValueError("trials must be at least 1")
     rng = np.random.default_rng(seed)
     dice = _Dice(rng)
-    space = AllocationSpace(act.target)
+    space = _space(act)
     n_models = act.target.models
     per_trial_dice = 8 + sum(
         w.models * (len(w.attacks) + w.blast * (n_models // 5)) * 4 for w in act.weapons
@@ -503,7 +525,8 @@ def run_sample(
             hits, normal, crit = _weapon_wounds(dice, w, attacks, n, cp)
             failed = np.zeros(n, dtype=np.int64)
             fig0 = figure.copy()
-            states = inf.normal(dice, states, normal, figure, failed)
+            orders = act.policy.index(wi, normal, crit) if act.policy is not None else 0
+            states = inf.normal(dice, states, normal, figure, failed, orders)
             m = wmom[wi]
             m.n += n
             m.add("attacks", attacks)
@@ -517,13 +540,13 @@ def run_sample(
                 ("failed_saves", failed),
             ):
                 totals[f] += v
-            pending.append((crit, figure - fig0))
+            pending.append((crit, figure - fig0, orders))
         for wi, (w, inf) in enumerate(zip(act.weapons, inflicts, strict=True)):
-            crit, fig_normal = pending[wi]
+            crit, fig_normal, orders = pending[wi]
             mortal = np.zeros(n, dtype=np.int64)
             fig0 = figure.copy()
             if w.devastating:
-                states = inf.devastating(dice, states, crit, figure, mortal)
+                states = inf.devastating(dice, states, crit, figure, mortal, orders)
             wmom[wi].add("mortal_wounds", mortal)
             wmom[wi].add("damage", fig_normal + (figure - fig0))
             totals["mortal_wounds"] += mortal

@@ -104,6 +104,27 @@ class Rules:
         """Whether Hit rolls can be re-rolled when snap shooting (10th: nothing forbids it)."""
         return True
 
+    def group_key(self, g: ModelGroup) -> object:
+        """What makes Bodyguard models one allocation group (10th edition has no groups:
+        each datasheet model group is its own run in the allocation order)."""
+        return id(g)
+
+    def best_allocation(self, sel: Selection) -> bool:
+        """Whether the defender's allocation order is chosen per weapon and count (10th
+        edition: never, and ``--allocation best`` is refused: the defender allocates attack by
+        attack, a wounded model first, so there is no order to declare).
+
+        Raises:
+            SelectionError: ``--allocation best`` in 10th edition.
+        """
+        if sel.allocation == "best":
+            raise SelectionError(
+                "--allocation best is edition 11's declared allocation order (05.03); in 10th "
+                "edition the defender allocates attack by attack (a wounded model first), so "
+                "give the order as model names instead"
+            )
+        return False
+
     def saves_lowest_first(self) -> bool:
         """Whether one weapon profile's save rolls are made together and resolved from the
         lowest result up (10th: no; each attack is allocated and saved one at a time, seeds
@@ -125,6 +146,7 @@ class Rules:
         target = build_unit(sel.target, "target")
         applied, not_modelled = apply_effects(sel, attacker, target)
         kinds, tprofile, order = self._target(sel, target, applied)
+        best = self.best_allocation(sel)
         groups, notes = weapon_options(sel, attacker)
         variants = _variants(applied)
 
@@ -156,6 +178,7 @@ class Rules:
                 tuple(before),
                 hazard,
                 lowest_first=self.saves_lowest_first(),
+                best_allocation=best,
             )
 
         plan = Plan(
@@ -211,24 +234,40 @@ class Rules:
             return index[key]
 
         bodyguard_groups, character_groups = self.split_tracks(target)
-        if sel.allocation:
+        if sel.allocation and sel.allocation != "best":
             bodyguard_groups = self._reorder(
                 sel.allocation, bodyguard_groups, character_groups, target.name
             )
         bg: list[TargetModel] = []
         ch: list[TargetModel] = []
+        group_ids = self._group_ids(bodyguard_groups)
         for groups, out in ((bodyguard_groups, bg), (character_groups, ch)):
             for g in groups:
+                gid = group_ids.get(id(g), -1)
                 for _ in range(g.count):
                     if invuln_10 is not None:
                         k10 = kind_for(g, True)
                         k = kind_for(g, False)
-                        out.append(TargetModel(g.profile.name, g.profile.W, k10, (10, k)))
+                        out.append(TargetModel(g.profile.name, g.profile.W, k10, (10, k), gid))
                     else:
-                        out.append(TargetModel(g.profile.name, g.profile.W, kind_for(g, False)))
+                        k = kind_for(g, False)
+                        out.append(TargetModel(g.profile.name, g.profile.W, k, None, gid))
         profile = TargetProfile(target.name, tuple(bg), tuple(ch), tuple(k.name for k in kinds))
         order = [m.name for m in bg] + [m.name for m in ch]
         return kinds, profile, order
+
+    def _group_ids(self, groups: list[ModelGroup]) -> dict[int, int]:
+        """Allocation group number of each Bodyguard model group (by ``id``): consecutive
+        groups with the same :meth:`group_key` share one."""
+        out: dict[int, int] = {}
+        prev, n = None, -1
+        for g in groups:
+            key = self.group_key(g)
+            if n < 0 or key != prev:
+                n += 1
+            out[id(g)] = n
+            prev = key
+        return out
 
     @staticmethod
     def _reorder(

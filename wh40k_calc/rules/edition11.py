@@ -27,6 +27,7 @@ from __future__ import annotations
 from ..datasheet import Weapon
 from ..dice import Dice
 from ..profile import HazardProfile
+from ..selection import Selection
 from ..units import ModelGroup, Unit
 from .base import Rules, attacker_track, is_character
 
@@ -78,6 +79,16 @@ class Edition11(Rules):
     def snap_rerolls_allowed(self) -> bool:
         """15.09 Snap Shooting: "You cannot re-roll hit rolls"."""
         return False
+
+    def group_key(self, g: ModelGroup) -> object:
+        """Save Rolls, Create Groups: "One group for all other models with the same W, Sv and
+        InSv characteristics"."""
+        return (g.profile.W, g.profile.Sv, g.profile.invuln)
+
+    def best_allocation(self, sel: Selection) -> bool:
+        """05.03 Allocation Order: the defender declares the order after the wound rolls, so
+        unless ``--allocation`` fixes one, the calculator declares the defender's best."""
+        return sel.allocation is None or sel.allocation == "best"
 
     def saves_lowest_first(self) -> bool:
         """05.03 Make Save Rolls: "one save roll for each attack that wounded the target"; the

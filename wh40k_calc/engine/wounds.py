@@ -1,0 +1,106 @@
+"""One weapon profile's attacks, Hit rolls and Wound rolls, as the exact distribution of what
+reaches the target's saving throws: P[n, m] over its normal wounds n and the Critical Wounds m
+that become mortal wounds ([DEVASTATING WOUNDS]), with its expected attacks, hits and wounds
+(Core rules: Hit Roll, Wound Roll, Sustained Hits, Lethal Hits, Devastating Wounds)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..profile import CRIT, CRIT_WOUND, FAIL, HIT, MISS, WOUND, AttackProfile
+from .kernels import mean as _mean
+
+
+def conv2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Full 2-D convolution of two non-negative arrays (distributions over pairs of counts)."""
+    if np.count_nonzero(a) < np.count_nonzero(b):
+        a, b = b, a
+    out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
+    for (i, j), v in np.ndenumerate(b):
+        if v:
+            out[i : i + a.shape[0], j : j + a.shape[1]] += v * a
+    return out
+
+
+def _trim2(a: np.ndarray) -> np.ndarray:
+    rows = np.nonzero(a.sum(axis=1) > 0)[0]
+    cols = np.nonzero(a.sum(axis=0) > 0)[0]
+    return a[: (rows[-1] + 1 if len(rows) else 1), : (cols[-1] + 1 if len(cols) else 1)]
+
+
+def per_hit_kernel(ap: AttackProfile) -> np.ndarray:
+    """Distribution over (normal wounds, devastating Critical Wounds) of one hit's Wound roll."""
+    pw = ap.wound.probabilities(3)
+    g = np.zeros((2, 2))
+    g[0, 0] = pw[FAIL]
+    g[1, 0] = pw[WOUND]
+    if ap.devastating:
+        g[0, 1] = pw[CRIT_WOUND]
+    else:
+        g[1, 0] += pw[CRIT_WOUND]
+    return g
+
+
+def per_attack_kernel(ap: AttackProfile) -> tuple[np.ndarray, float]:
+    """Distribution over (normal wounds, devastating Critical Wounds) of one attack, and the
+    expected hits it scores (Core rules: Hit Roll, Sustained Hits, Lethal Hits)."""
+    g = per_hit_kernel(ap)
+    if ap.hit is None:  # hits automatically: one hit, never a Critical Hit
+        return _trim2(g), 1.0
+    ph = ap.hit.probabilities(3)
+    unit = np.ones((1, 1))
+    lethal = np.array([[0.0], [1.0]]) if ap.lethal else g
+    extra = unit
+    extra_hits = 0.0
+    if ap.sustained is not None:
+        extra = np.zeros((1, 1))
+        power = unit
+        for k, p in enumerate(ap.sustained):
+            if k:
+                power = conv2(power, g)
+            if p:
+                extra = _pad_add(extra, p * power)
+        extra_hits = _mean(ap.sustained)
+    crit = conv2(lethal, extra)
+    k = _pad_add(_pad_add(ph[MISS] * unit, ph[HIT] * g), ph[CRIT] * crit)
+    return _trim2(k), float(ph[HIT] + ph[CRIT] * (1.0 + extra_hits))
+
+
+def _pad_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    out = np.zeros((max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1])))
+    out[: a.shape[0], : a.shape[1]] += a
+    out[: b.shape[0], : b.shape[1]] += b
+    return out
+
+
+def joint_cost(ap: AttackProfile, models_at_selection: int) -> float:
+    """Operations :func:`wound_joint` would take: one 2-D convolution per possible number of
+    attacks, on an array growing to (max wounds x max devastating wounds)."""
+    amax = len(ap.attack_pmf(models_at_selection)) - 1
+    k, _ = per_attack_kernel(ap)
+    size = (amax * (k.shape[0] - 1) + 1) * (amax * (k.shape[1] - 1) + 1)
+    return float(amax) * size * np.count_nonzero(k) / 2
+
+
+def wound_joint(ap: AttackProfile, models_at_selection: int) -> tuple[np.ndarray, dict]:
+    """Joint distribution P[n, m] of the weapon's normal wounds n and devastating Critical
+    Wounds m over all its attacks, and its expected attacks, hits and wounds."""
+    attacks = ap.attack_pmf(models_at_selection)
+    k, hits_per_attack = per_attack_kernel(ap)
+    out = np.zeros((1, 1))
+    power = np.ones((1, 1))
+    for a, p in enumerate(attacks):
+        if a:
+            power = conv2(power, k)
+        if p:
+            out = _pad_add(out, p * power)
+    mean_attacks = _mean(attacks)
+    wounds = float(
+        (out.sum(axis=1) * np.arange(out.shape[0])).sum()
+        + (out.sum(axis=0) * np.arange(out.shape[1])).sum()
+    )
+    return _trim2(out), {
+        "attacks": mean_attacks,
+        "hits": mean_attacks * hits_per_attack,
+        "wounds": wounds,
+    }
