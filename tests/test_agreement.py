@@ -467,6 +467,36 @@ CASES: dict[str, Callable[[], Activation]] = {
     "ed11-lowest-first-two-weapons": lambda: _lowest_first("weapons"),
     "ed11-lowest-first-precision+devastating": lambda: _lowest_first("precision"),
     "ed11-lowest-first-save-reroll+fnp": lambda: _lowest_first("reroll"),
+    "command-reroll-devastating+sustained+reroll-ones": lambda: activation(
+        replace(
+            weapon(
+                MEQ,
+                models=5,
+                A=2,
+                skill=3,
+                S=4,
+                T=4,
+                AP=-1,
+                D=2,
+                devastating=True,
+                sustained=1,
+                reroll_wounds="ones",
+            ),
+            command_reroll=True,
+        ),
+        ten(MEQ, 5),
+    ),
+    "command-reroll-lethal-second-weapon": lambda: activation(
+        (
+            weapon(W1, "pistol", models=3, A=1, skill=4),
+            replace(
+                weapon(W1, "claw", models=4, A=2, skill=4, S=3, T=4, lethal=True, D=1),
+                command_reroll=True,
+            ),
+        ),
+        ten(),
+    ),
+    "lootas-vs-boyz-command-re-roll": _resolved("lootas", "boyz", effects=["command-re-roll"]),
     "ed11-best-order-switching": lambda: _best_order("switch"),
     "ed11-best-order-three-groups+character+devastating": lambda: _best_order("three"),
     "ed11-lootas-vs-warboss-led-boyz": _resolved(

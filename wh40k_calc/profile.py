@@ -154,8 +154,8 @@ class AttackProfile:
         precision: attacks are allocated to the CHARACTER models of an Attached unit first.
         precision_mortals: the mortal wounds of its devastating Critical Wounds are allocated
             the same way (10th edition; in edition 11 they follow 06.02 Mortal Wounds).
-        command_reroll: its first failed Wound roll (not already re-rolled) is re-rolled once
-            per activation (Command Re-roll; the sampler models it, the exact engine cannot).
+        command_reroll: its first failed Wound roll (of an attack's own hit, not already
+            re-rolled) is re-rolled once per activation (Command Re-roll).
         vs: one :class:`VsModel` per target model kind (``TargetProfile.kinds`` order).
         ranged: True for ranged attacks (reported only).
         choices: sentences for the report (re-roll choices made); the engines ignore them.

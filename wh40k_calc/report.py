@@ -292,14 +292,9 @@ def _comparison(r: Result):
     ex, sa = r.exact, r.sample
     assert ex is not None and sa is not None
     se = sa.standard_error
-    caveat = (
-        f"; the exact column leaves out {', '.join(r.plan.sampler_only)}, so they differ"
-        if r.plan.sampler_only
-        else ""
-    )
     t = Table(
         title=f"Exact vs sampled ({sa.trials:,} trials, seed {sa.seed}; '!' marks a "
-        f"difference over {FLAG_SE:g} standard errors{caveat})",
+        f"difference over {FLAG_SE:g} standard errors)",
         title_justify="left",
     )
     for col in ("Figure", "Exact", "Sampled", "± SE", "Δ / SE", ""):

@@ -204,19 +204,9 @@ def resolve(
     act = plan.build(picks, variant, order)
     for w in act.weapons:
         choices.extend(w.choices)
-    if plan.sampler_only and method == "exact":
-        method = "sample"
-        notes.append(
-            f"{', '.join(plan.sampler_only)} is modelled by the sampler only: results are sampled"
-        )
     result = Result(sel, plan, act, method, choices=choices, notes=notes)
     result.allocation_order = list(plan.allocation_order)
     if method in ("exact", "both"):
-        if plan.sampler_only:
-            notes.append(
-                f"{', '.join(plan.sampler_only)} is modelled by the sampler only: the exact "
-                "figures leave it out"
-            )
         try:
             result.exact = scorer.outcomes.get(_Scorer.key(picks, variant, act)) or run_exact(act)
         except ExactUnsupported as exc:

@@ -28,9 +28,10 @@ def _trim2(a: np.ndarray) -> np.ndarray:
     return a[: (rows[-1] + 1 if len(rows) else 1), : (cols[-1] + 1 if len(cols) else 1)]
 
 
-def per_hit_kernel(ap: AttackProfile) -> np.ndarray:
-    """Distribution over (normal wounds, devastating Critical Wounds) of one hit's Wound roll."""
-    pw = ap.wound.probabilities(3)
+def per_hit_kernel(ap: AttackProfile, pw: np.ndarray | None = None) -> np.ndarray:
+    """Distribution over (normal wounds, devastating Critical Wounds) of one hit's Wound roll
+    (``pw``: P(FAIL, WOUND, CRIT_WOUND), by default the weapon's Wound roll table)."""
+    pw = ap.wound.probabilities(3) if pw is None else pw
     g = np.zeros((2, 2))
     g[0, 0] = pw[FAIL]
     g[1, 0] = pw[WOUND]
@@ -41,29 +42,61 @@ def per_hit_kernel(ap: AttackProfile) -> np.ndarray:
     return g
 
 
-def per_attack_kernel(ap: AttackProfile) -> tuple[np.ndarray, float]:
+def per_attack_kernel(ap: AttackProfile, own: np.ndarray | None = None) -> tuple[np.ndarray, float]:
     """Distribution over (normal wounds, devastating Critical Wounds) of one attack, and the
-    expected hits it scores (Core rules: Hit Roll, Sustained Hits, Lethal Hits)."""
+    expected hits it scores (Core rules: Hit Roll, Sustained Hits, Lethal Hits). ``own`` (a
+    per-hit kernel, possibly not summing to 1) replaces the Wound roll of the attack's own hit
+    (not of Sustained Hits' extra hits)."""
     g = per_hit_kernel(ap)
+    own = g if own is None else own
     if ap.hit is None:  # hits automatically: one hit, never a Critical Hit
-        return _trim2(g), 1.0
+        return _trim2(own), 1.0
     ph = ap.hit.probabilities(3)
-    unit = np.ones((1, 1))
-    lethal = np.array([[0.0], [1.0]]) if ap.lethal else g
-    extra = unit
-    extra_hits = 0.0
-    if ap.sustained is not None:
-        extra = np.zeros((1, 1))
-        power = unit
-        for k, p in enumerate(ap.sustained):
-            if k:
-                power = conv2(power, g)
-            if p:
-                extra = _pad_add(extra, p * power)
-        extra_hits = _mean(ap.sustained)
+    extra, extra_hits = _sustained(ap, g)
+    lethal = np.array([[0.0], [1.0]]) if ap.lethal else own
     crit = conv2(lethal, extra)
-    k = _pad_add(_pad_add(ph[MISS] * unit, ph[HIT] * g), ph[CRIT] * crit)
+    k = _pad_add(_pad_add(ph[MISS] * np.ones((1, 1)), ph[HIT] * own), ph[CRIT] * crit)
     return _trim2(k), float(ph[HIT] + ph[CRIT] * (1.0 + extra_hits))
+
+
+def _sustained(ap: AttackProfile, g: np.ndarray) -> tuple[np.ndarray, float]:
+    """What a Critical Hit's extra hits add (each rolls to wound as ``g``), and their mean."""
+    unit = np.ones((1, 1))
+    if ap.sustained is None:
+        return unit, 0.0
+    extra = np.zeros((1, 1))
+    power = unit
+    for k, p in enumerate(ap.sustained):
+        if k:
+            power = conv2(power, g)
+        if p:
+            extra = _pad_add(extra, p * power)
+    return extra, _mean(ap.sustained)
+
+
+def command_reroll_kernels(ap: AttackProfile) -> tuple[np.ndarray, np.ndarray]:
+    """One attack while the Command Re-roll is still available (Core stratagem, seed 000: "You
+    re-roll that roll"; Core rules: Re-rolls: never re-roll a dice more than once): its
+    (normal wounds, devastating Critical Wounds) distribution split into the part that keeps
+    the re-roll and the part that spends it. It is spent on the attack's own Wound roll when
+    that fails and the Wound roll table did not re-roll it already; the fresh result stands.
+    Lethal Hits' automatic wounds and Sustained Hits' extra hits never spend it."""
+    table = ap.wound
+    fresh = np.zeros(3)
+    for f in range(1, 7):
+        fresh[table.outcome[f]] += 1 / 6
+    e = sum(1 for f in range(1, 7) if not table.reroll[f] and table.outcome[f] == FAIL) / 6
+    keep = table.probabilities(3)
+    keep[FAIL] -= e
+    kept, _ = per_attack_kernel(ap, per_hit_kernel(ap, keep))
+    own = per_hit_kernel(ap, e * fresh)  # failed, re-rolled: the fresh result
+    if ap.hit is None:
+        return kept, own
+    ph = ap.hit.probabilities(3)
+    spent = ph[HIT] * own
+    if not ap.lethal:  # a Critical Hit rolls to wound too (its extra hits do not spend it)
+        spent = _pad_add(spent, ph[CRIT] * conv2(own, _sustained(ap, per_hit_kernel(ap))[0]))
+    return kept, spent
 
 
 def _pad_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -71,6 +104,21 @@ def _pad_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     out[: a.shape[0], : a.shape[1]] += a
     out[: b.shape[0], : b.shape[1]] += b
     return out
+
+
+def _with_command_reroll(ap: AttackProfile, attacks: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """P[n, m] over the attacks in order, with a two-valued state "Command Re-roll still
+    available": after a attacks, ``kept`` (never spent) and ``spent`` (spent on one of them)."""
+    keep, spend = command_reroll_kernels(ap)
+    out = np.zeros((1, 1))
+    kept = np.ones((1, 1))
+    spent = np.zeros((1, 1))
+    for a, p in enumerate(attacks):
+        if a:
+            kept, spent = conv2(kept, keep), _pad_add(conv2(spent, k), conv2(kept, spend))
+        if p:
+            out = _pad_add(out, p * _pad_add(kept, spent))
+    return np.clip(out, 0.0, None)
 
 
 def joint_cost(ap: AttackProfile, models_at_selection: int) -> float:
@@ -87,13 +135,16 @@ def wound_joint(ap: AttackProfile, models_at_selection: int) -> tuple[np.ndarray
     Wounds m over all its attacks, and its expected attacks, hits and wounds."""
     attacks = ap.attack_pmf(models_at_selection)
     k, hits_per_attack = per_attack_kernel(ap)
-    out = np.zeros((1, 1))
-    power = np.ones((1, 1))
-    for a, p in enumerate(attacks):
-        if a:
-            power = conv2(power, k)
-        if p:
-            out = _pad_add(out, p * power)
+    if ap.command_reroll:
+        out = _with_command_reroll(ap, attacks, k)
+    else:
+        out = np.zeros((1, 1))
+        power = np.ones((1, 1))
+        for a, p in enumerate(attacks):
+            if a:
+                power = conv2(power, k)
+            if p:
+                out = _pad_add(out, p * power)
     mean_attacks = _mean(attacks)
     wounds = float(
         (out.sum(axis=1) * np.arange(out.shape[0])).sum()

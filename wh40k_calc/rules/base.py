@@ -199,8 +199,6 @@ class Rules:
                 f"{', '.join(idle)}: no effect in this phase (only {what} attacks use it)"
             )
         plan.allocation_order = order
-        if any(e.command_reroll for e in applied.attacker):
-            plan.sampler_only.append("command-re-roll")
         return plan
 
     # ---- target --------------------------------------------------------------------------
@@ -600,7 +598,8 @@ def _keep_command_reroll(
     """Command Re-roll (core stratagem, seed 000): one roll re-rolled. The calculator keeps it
     for the Wound rolls of the weapon whose wounds are worth most (failed save x mean damage
     against the first model to be hit; a Critical Wound's mortal wounds for Devastating
-    Wounds) and spends it on that weapon's first failed Wound roll (sampler only)."""
+    Wounds) and spends it on that weapon's first failed Wound roll that the Wound roll table did
+    not re-roll already (both engines model it)."""
     first = target.bodyguard[0].kind if target.bodyguard else target.characters[0].kind
     best, value = 0, -1.0
     for i, p in enumerate(profiles):
