@@ -197,6 +197,13 @@ def render(r: Result, console) -> None:
         )
     )
 
+    if r.exact_declined is not None:
+        console.print(
+            Text.assemble(
+                ("The exact engine declined", "yellow"),
+                f" ({r.exact_declined}): the figures below are the sampler's.",
+            )
+        )
     cols = ("Attacks", "Hits", "Wounds", "Failed saves", "Mortal wounds", "Damage")
     table = Table(title="Expected per activation", title_justify="left", show_footer=True)
     table.add_column("Weapon", footer="Total")

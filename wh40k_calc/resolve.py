@@ -42,6 +42,7 @@ class Result:
     notes: list[str] = field(default_factory=list)
     allocation_order: list[str] = field(default_factory=list)
     allocation_best: bool = False  # the order is the defender's best (edition 11, 05.03)
+    exact_declined: str | None = None  # why the exact engine declined (the sampler answers)
 
     @property
     def primary(self) -> Outcome:
@@ -210,13 +211,12 @@ def resolve(
         try:
             result.exact = scorer.outcomes.get(_Scorer.key(picks, variant, act)) or run_exact(act)
         except ExactUnsupported as exc:
-            fallback = method == "exact"
-            if fallback:
-                method = result.method = "sample"
-            notes.append(f"exact engine: {exc}; the sampler answers")
-            if fallback:
-                act = result.activation = _with_policy(act, notes)
-                trials = _affordable_trials(act, trials, seed, notes)
+            # --method exact or both: the figures are the sampler's, and say so
+            method = result.method = "sample"
+            result.exact_declined = str(exc)
+            notes.append(f"the exact engine declined ({exc}); the figures are the sampler's")
+            act = result.activation = _with_policy(act, notes)
+            trials = _affordable_trials(act, trials, seed, notes)
     if result.exact is not None and result.exact.policy is not None:
         act = result.activation = replace(act, policy=result.exact.policy)
     if method in ("sample", "both"):
