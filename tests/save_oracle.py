@@ -45,21 +45,25 @@ def _points(damage: dict[int, F], fnp: int | None) -> dict[int, F]:
 
 
 def _hit(state: tuple, groups: list[G], points: int) -> tuple:
-    """``points`` to the current model (the first group with models, its wounded model first);
-    excess lost. ``state`` = per group (models destroyed, wounds lost by the next model)."""
+    """``points`` to the current model (see :func:`_current`); excess lost. ``state`` = per
+    group (models destroyed, wounds lost by the next model)."""
     state = list(state)
-    for i, g in enumerate(groups):
+    i = _current(tuple(state), groups)
+    if i is not None:
         dead, lost = state[i]
-        if dead < g.count:
-            lost += points
-            if lost >= g.W:
-                dead, lost = dead + 1, 0
-            state[i] = (dead, lost)
-            break
+        lost += points
+        if lost >= groups[i].W:
+            dead, lost = dead + 1, 0
+        state[i] = (dead, lost)
     return tuple(state)
 
 
 def _current(state: tuple, groups: list[G]) -> int | None:
+    """The group the next result meets: one with a wounded model first (05.03: "that group
+    must be first in the allocation order"), else the first with a model left."""
+    for i, g in enumerate(groups):
+        if state[i][0] < g.count and state[i][1] > 0:
+            return i
     for i, g in enumerate(groups):
         if state[i][0] < g.count:
             return i
@@ -87,12 +91,18 @@ def brute_force(
 
 
 def resolve_counts(
-    groups: list[G], n: int, m: int, damage: dict[int, F], reroll_ones: bool = False
+    groups: list[G],
+    n: int,
+    m: int,
+    damage: dict[int, F],
+    reroll_ones: bool = False,
+    start: tuple | None = None,
 ) -> dict[tuple, F]:
     """Distribution of the final per-group state after exactly ``n`` save rolls (lowest
-    first) and then ``m`` Devastating Wounds mortal-wound hits."""
+    first) and then ``m`` Devastating Wounds mortal-wound hits, from ``start`` (per group
+    (models destroyed, wounds lost by the next model); default unharmed)."""
     out: dict[tuple, F] = defaultdict(F)
-    start = tuple((0, 0) for _ in groups)
+    start = start or tuple((0, 0) for _ in groups)
     first = groups[_current(start, groups)]
     # each die: the first result, re-rolled on a 1 if the current group may re-roll
     faces: dict[int, F] = defaultdict(F)

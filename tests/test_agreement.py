@@ -31,7 +31,7 @@ from profiles import (
 
 from wh40k_calc.engine.exact import run_exact
 from wh40k_calc.engine.sample import run_sample
-from wh40k_calc.profile import Activation, MortalWounds
+from wh40k_calc.profile import Activation, MortalWounds, TargetStates
 from wh40k_calc.resolve import resolve
 
 TRIALS = 100_000
@@ -161,6 +161,24 @@ def _best_order(case: str) -> Activation:
             weapon(kinds, "bolter", models=4, A=2, skill=3, S=4, T=4, AP=0, D=1),
         )
     return replace(activation(gun, target), lowest_first=True, best_allocation=True)
+
+
+def _started(case: str) -> Activation:
+    """Activations that start from a damaged target (the state API)."""
+    if case == "wounded":
+        kinds = (Kind(W=8, Sv=3, invuln=5, name="Knight"),)
+        gun = weapon(kinds, "lascannon", models=3, A=1, skill=3, S=12, T=11, AP=-3, D="D6")
+        act = activation(gun, unit(kinds, [(0, 1)]))
+        return replace(act, start=TargetStates.wounded_first(act.target, 3))
+    kinds = (Kind(W=1, Sv=5, name="Boy"), Kind(W=2, Sv=5, name="Nob"), Kind(W=5, Sv=4, name="Boss"))
+    target = unit(kinds, [(0, 9), (1, 1)], [(2, 1)])
+    first = activation(weapon(kinds, "shoota", models=8, A=2, skill=5, S=4, T=5, D=1), target)
+    rokkit = weapon(kinds, "rokkit", models=3, A="D3", skill=4, S=9, T=5, AP=-2, D=3, blast=True)
+    if case == "edition-11":
+        first = replace(first, lowest_first=True, best_allocation=True)
+        done = run_exact(first)
+        return replace(first, weapons=(rokkit,), start=done.final_states, policy=None)
+    return replace(first, weapons=(rokkit,), start=run_exact(first).final_states)
 
 
 def _resolved(attacker: str, target: str, **kw) -> Callable[[], Activation]:
@@ -497,6 +515,9 @@ CASES: dict[str, Callable[[], Activation]] = {
         ten(),
     ),
     "lootas-vs-boyz-command-re-roll": _resolved("lootas", "boyz", effects=["command-re-roll"]),
+    "start-wounded-knight": lambda: _started("wounded"),
+    "start-distribution-blast-into-boyz-with-boss": lambda: _started("distribution"),
+    "ed11-start-distribution-best-order": lambda: _started("edition-11"),
     "ed11-best-order-switching": lambda: _best_order("switch"),
     "ed11-best-order-three-groups+character+devastating": lambda: _best_order("three"),
     "ed11-lootas-vs-warboss-led-boyz": _resolved(

@@ -156,6 +156,13 @@ def attack(
     half_damage: Annotated[
         bool, typer.Option("--half-damage", help="Halve Damage (before adding or subtracting).")
     ] = False,
+    target_wounds_left: Annotated[
+        int | None,
+        typer.Option(
+            help="The target's wounded model (the one allocated first) has N wounds left, "
+            "e.g. a damaged Rhino."
+        ),
+    ] = None,
     allocation: Annotated[
         str | None,
         typer.Option(
@@ -252,6 +259,7 @@ def attack(
             ),
             allocation=allocation_choice(_split_names(allocation, "--allocation")),
             precision_target=precision_target.value,
+            target_wounds_left=target_wounds_left,
         )
         progress = None if as_json else _progress_callback()
         result = resolve(sel, method.value, trials, seed, progress)

@@ -234,6 +234,51 @@ class TargetProfile:
 
 
 @dataclass(frozen=True)
+class Group:
+    """One allocation group: ``count`` models of the target listing (Bodyguard models, then
+    CHARACTER models) from index ``start``, each with ``W`` wounds."""
+
+    name: str
+    start: int
+    count: int
+    W: int
+    character: bool
+
+    @property
+    def wounds(self) -> int:
+        """Total wounds of the group."""
+        return self.count * self.W
+
+
+def allocation_groups(target: TargetProfile) -> tuple[Group, ...]:
+    """The target's allocation groups: consecutive Bodyguard models with the same
+    ``TargetModel.group`` (or, where it is -1, the same name, W and kind), then one group per
+    CHARACTER model."""
+    out: list[Group] = []
+
+    def key_of(m: TargetModel) -> tuple:
+        return ("g", m.group) if m.group >= 0 else ("m", m.name, m.W, m.kind, m.kind_below)
+
+    prev = None
+    for i, m in enumerate(target.bodyguard):
+        key = key_of(m)
+        if out and key == prev:
+            g = out[-1]
+            out[-1] = Group(g.name, g.start, g.count + 1, max(g.W, m.W), False)
+        else:
+            out.append(Group(m.name, i, 1, m.W, False))
+        prev = key
+    base = len(target.bodyguard)
+    out += [Group(m.name, base + i, 1, m.W, True) for i, m in enumerate(target.characters)]
+    return tuple(out)
+
+
+def group_shape(target: TargetProfile) -> tuple[GroupShape, ...]:
+    """The key of the target's states (:class:`~wh40k_calc.profile.TargetStates`)."""
+    return tuple(GroupShape(g.name, g.W, g.count, g.character) for g in allocation_groups(target))
+
+
+@dataclass(frozen=True)
 class GroupShape:
     """One allocation group as a target state is keyed: the name of its first model, its
     models' W, how many models it has, and whether it is a CHARACTER group."""
@@ -275,6 +320,22 @@ class TargetStates:
     def wounds_lost(self) -> np.ndarray:
         """Wounds lost in each state (int array)."""
         return self.lost.sum(axis=1)
+
+    @classmethod
+    def wounded_first(cls, target: TargetProfile, wounds_left: int) -> TargetStates:
+        """The unit with its first model in allocation order (a Bodyguard model if any) left
+        with ``wounds_left`` wounds, every other model unharmed.
+
+        Raises:
+            ValueError: ``wounds_left`` is not 1 .. W - 1 of that model.
+        """
+        groups = allocation_groups(target)
+        first = groups[0]
+        if not 1 <= wounds_left < first.W:
+            raise ValueError(f"wounds left {wounds_left} is not 1 to {first.W - 1}")
+        lost = np.zeros((1, len(groups)), dtype=np.int64)
+        lost[0, 0] = first.W - wounds_left
+        return cls(group_shape(target), lost, np.ones(1))
 
 
 @dataclass(frozen=True)

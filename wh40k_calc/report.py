@@ -79,6 +79,7 @@ def to_json(r: Result) -> dict[str, Any]:
             "wounds": act.target.wounds,
             "points": _f(tgt.points),
             "allocation_order": r.allocation_order or plan.allocation_order,
+            "wounds_left": sel.target_wounds_left,
         },
         "conditions": {k: bool(getattr(sel.conditions, k)) for k in COND_KEYS},
         "effects": plan.effects,
@@ -156,6 +157,21 @@ def _unit_label(unit, extra: str = "") -> tuple[tuple[str, str], str]:
     return (f"{unit.models} {unit.name}", "bold"), f" ({unit.points:g} pts{more})"
 
 
+def _already_lost(r: Result) -> int:
+    start = r.activation.start
+    return int(start.wounds_lost[0]) if start is not None and len(start.lost) == 1 else 0
+
+
+def _wounds_text(r: Result) -> str:
+    """``11 wounds``; with ``--target-wounds-left``, which model is wounded and how much."""
+    text = f"{r.activation.target.wounds} wounds"
+    n = r.selection.target_wounds_left
+    if n is not None:
+        first = (*r.activation.target.bodyguard, *r.activation.target.characters)[0]
+        text += f"; {first.name} on {n} of {first.W}"
+    return text
+
+
 def pct(p: float) -> str:
     """A probability as a percentage with 2 decimals; "<0.01%" / ">99.99%" rather than
     rounding a possible outcome to 0% or 100%."""
@@ -190,7 +206,7 @@ def render(r: Result, console) -> None:
         Text.assemble(
             *_unit_label(att),
             f" {phase} ",
-            *_unit_label(tgt, f"{act.target.wounds} wounds"),
+            *_unit_label(tgt, _wounds_text(r)),
             f" · edition {sel.edition} · ",
             (r.method, "cyan"),
             f" ({o.trials:,} trials, seed {o.seed})" if r.method == "sample" else "",
@@ -221,7 +237,7 @@ def render(r: Result, console) -> None:
         Text.assemble(
             "Wounds lost ",
             (f"{o.expected['wounds_lost']:.3f}", "bold"),
-            f" of {act.target.wounds} · models destroyed ",
+            f" of {act.target.wounds - _already_lost(r)} · models destroyed ",
             (f"{o.expected['models_destroyed']:.3f}", "bold"),
             f" of {tgt.models}",
         )

@@ -229,6 +229,9 @@ def resolve(
                 f"only {trials:,} sampler trials: the standard errors are rough (1,000 or more "
                 "give a fair picture)"
             )
+    if act.start is not None:  # figures of this activation, not of the earlier damage
+        result.exact = result.exact.since(act.start) if result.exact else None
+        result.sample = result.sample.since(act.start) if result.sample else None
     if act.policy is not None:
         result.allocation_order, sentences = describe_allocation(act)
         result.allocation_best = True

@@ -123,6 +123,7 @@ class Selection:
     order: tuple[str, ...] | str | None = None
     allocation: tuple[str, ...] | str | None = None  # model names, or "best" (edition 11)
     precision_target: str = "leader"
+    target_wounds_left: int | None = None  # the target's first model in allocation order
 
 
 def allocation_choice(names: tuple[str, ...] | None) -> tuple[str, ...] | str | None:

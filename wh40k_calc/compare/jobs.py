@@ -94,6 +94,7 @@ class Row:
             self.result["target"]["models"],
             norm_name(t.loadout) if t.loadout and norm_name(t.loadout) != "default" else "",
             self.job.selection.allocation,
+            self.job.selection.target_wounds_left,
         )
 
 
@@ -260,6 +261,8 @@ def _unit_choice(look: _Lookup, spec: UnitSpec, role: str, base: list[str | int]
         raise _FieldError(at("weapons"), "weapons are for the attacker; give the target a loadout")
     if spec.allocation is not None and role == "attacker":
         raise _FieldError(at("allocation"), "allocation is the target's model order")
+    if spec.wounds_left is not None and role == "attacker":
+        raise _FieldError(at("wounds_left"), "wounds_left is the target's wounded model")
     weapons = []
     for i, text in enumerate(spec.weapons):
         try:
@@ -339,6 +342,8 @@ def _target_label(spec: UnitSpec) -> str:
         text += f" ({spec.loadout})"
     if names(spec.leader):
         text += " led by " + " and ".join(names(spec.leader))
+    if spec.wounds_left is not None:
+        text += f", {spec.wounds_left} wounds left"
     return text
 
 
@@ -474,6 +479,7 @@ def jobs_from_batch(
                 edition=edition,
                 order=order,
                 allocation=allocation_choice(names(tspec.allocation)),
+                target_wounds_left=tspec.wounds_left,
                 precision_target=spec.precision_target or d.precision_target or "leader",
             )
             out.append(Job(name, sel, method, trials, seed, label, src, raw.line))

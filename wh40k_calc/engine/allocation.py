@@ -32,57 +32,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..profile import GroupShape, TargetModel, TargetProfile, TargetStates
+from ..profile import (
+    TargetModel,
+    TargetProfile,
+    TargetStates,
+    allocation_groups,
+    group_shape,
+)
 
 NORMAL, PRECISION = 0, 1
 MAX_ORDERS = 48  # preference orders the defender's best order is chosen from
 
 Order = tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Group:
-    """One allocation group: ``count`` models of the target listing (Bodyguard models, then
-    CHARACTER models) from index ``start``, each with ``W`` wounds."""
-
-    name: str
-    start: int
-    count: int
-    W: int
-    character: bool
-
-    @property
-    def wounds(self) -> int:
-        """Total wounds of the group."""
-        return self.count * self.W
-
-
-def allocation_groups(target: TargetProfile) -> tuple[Group, ...]:
-    """The target's allocation groups: consecutive Bodyguard models with the same
-    ``TargetModel.group`` (or, where it is -1, the same name, W and kind), then one group per
-    CHARACTER model."""
-    out: list[Group] = []
-
-    def key_of(m: TargetModel) -> tuple:
-        return ("g", m.group) if m.group >= 0 else ("m", m.name, m.W, m.kind, m.kind_below)
-
-    prev = None
-    for i, m in enumerate(target.bodyguard):
-        key = key_of(m)
-        if out and key == prev:
-            g = out[-1]
-            out[-1] = Group(g.name, g.start, g.count + 1, max(g.W, m.W), False)
-        else:
-            out.append(Group(m.name, i, 1, m.W, False))
-        prev = key
-    base = len(target.bodyguard)
-    out += [Group(m.name, base + i, 1, m.W, True) for i, m in enumerate(target.characters)]
-    return tuple(out)
-
-
-def group_shape(target: TargetProfile) -> tuple[GroupShape, ...]:
-    """The key of the target's states (:class:`~wh40k_calc.profile.TargetStates`)."""
-    return tuple(GroupShape(g.name, g.W, g.count, g.character) for g in allocation_groups(target))
 
 
 def legal_orders(target: TargetProfile, limit: int = MAX_ORDERS) -> tuple[Order, ...]:
@@ -134,7 +95,8 @@ class AllocationSpace:
     Args:
         target: the target unit.
         orders: preference orders of its allocation groups the engines may use (index 0 is the
-            default); None: the listing order only.
+            default); None: the listing order only. With groups, ``orders`` then also holds the
+            orders declared with a wounded group first (:meth:`declared`).
         product: represent states as wounds lost per group (needed for several orders or for a
             start state off the single order's track); default: only when ``orders`` has more
             than one order.
@@ -158,6 +120,7 @@ class AllocationSpace:
         self.shape = group_shape(target)
         self.models = (*target.bodyguard, *target.characters)
         self.orders = orders or (tuple(range(len(self.groups))),)
+        self.n_given = len(self.orders)  # orders[:n_given] are the ones asked for
         self.product = len(self.orders) > 1 if product is None else product
         if self.product:
             self._build_groups()
@@ -185,6 +148,7 @@ class AllocationSpace:
 
     def _build_tracks(self) -> None:
         target = self.target
+        self.declared_index = np.zeros((1, 1), dtype=np.int64)
         self.bg = _Track.of(target.bodyguard)
         self.ch = _Track.of(target.characters)
         self.ch_span = self.ch.total + 1
@@ -267,6 +231,7 @@ class AllocationSpace:
         chars = [i for i, g in enumerate(groups) if g.character]
         self.character_dead = ~alive_g[chars] if chars else np.zeros((0, self.size), dtype=bool)
         wiped_kind = self._wiped_kind(alive)
+        self._declare_orders(wounded)
         kinds, lefts, steps = [], [], []
         for order in self.orders:
             plain = [g for g in order if not groups[g].character]
@@ -293,6 +258,34 @@ class AllocationSpace:
         self.radix = np.array(radix, dtype=np.int64)
         self.strides = strides
 
+    def _declare_orders(self, wounded: np.ndarray) -> None:
+        """The order declared for a weapon whose preference order is ``orders[o]`` when it
+        starts in state s (05.03 and its FAQ: groups with a wounded model before the others,
+        among the non-CHARACTER groups and among the CHARACTER groups):
+        ``declared_index[o, s]``, an index into ``orders``, which grows to hold them."""
+        groups = self.groups
+        pattern = np.zeros(self.size, dtype=np.int64)
+        for g in range(len(groups)):
+            pattern |= wounded[g].astype(np.int64) << g
+        closed = list(self.orders)
+        index = {o: i for i, o in enumerate(closed)}
+        self.declared_index = np.zeros((len(closed), self.size), dtype=np.int64)
+        for oi, order in enumerate(self.orders):
+            for pat in np.unique(pattern).tolist():
+                hurt = [g for g in order if pat >> g & 1]
+                fresh = [g for g in order if not pat >> g & 1]
+                eff = tuple(
+                    [g for g in hurt if not groups[g].character]
+                    + [g for g in fresh if not groups[g].character]
+                    + [g for g in hurt if groups[g].character]
+                    + [g for g in fresh if groups[g].character]
+                )
+                if eff not in index:
+                    index[eff] = len(closed)
+                    closed.append(eff)
+                self.declared_index[oi, pattern == pat] = index[eff]
+        self.orders = tuple(closed)
+
     # ---- vectorised policy -------------------------------------------------------------------
 
     def apply(
@@ -313,6 +306,14 @@ class AllocationSpace:
         """
         left = self.left[order, routing, states]
         return states + np.minimum(damage, left) * self.stride[order, routing, states]
+
+    def declared(self, states: np.ndarray, order: np.ndarray | int = 0) -> np.ndarray:
+        """The order (index into ``orders``) a weapon's save rolls follow when it starts in
+        ``states`` and the defender prefers ``orders[order]``: a group with a wounded model is
+        declared first (05.03) and stays the current group until destroyed (05.04.01)."""
+        if not self.product:
+            return np.zeros(np.shape(states), dtype=np.int64)
+        return self.declared_index[order, states]
 
     def kind_of(
         self, states: np.ndarray, routing: int = NORMAL, order: np.ndarray | int = 0
@@ -402,3 +403,23 @@ def saves_differ(space: AllocationSpace, vs: tuple, routing: int) -> bool:
         save = vs[int(k)].save
         seen[None if save is None else (save.outcome, save.reroll)] = True
     return len(seen) > 1
+
+
+def space_for(
+    target: TargetProfile,
+    orders: tuple[Order, ...] | None = None,
+    start: TargetStates | None = None,
+) -> AllocationSpace:
+    """The space both engines use for one activation: tracks when one order is in play and
+    every start state lies on them, else one count of wounds lost per allocation group.
+
+    Raises:
+        ValueError: ``start`` belongs to a unit of another structure.
+    """
+    space = AllocationSpace(target, orders)
+    if start is not None:
+        if start.shape != space.shape:
+            raise ValueError("the start state belongs to a unit of another structure")
+        if not space.product and not space.on_track(start.lost).all():
+            space = AllocationSpace(target, orders, product=True)
+    return space

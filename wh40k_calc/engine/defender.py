@@ -89,11 +89,13 @@ def choose_orders(
     """The order (index into ``space.orders``) for each (n, m) of one weapon profile.
 
     Args:
-        space: the target's states (one per group, with every legal order).
+        space: the target's states (one per group, with every legal order first).
         joints: per Blast bracket b, (P_b[n, m], figures) of the weapon.
         masses: per bracket b, the distribution over states (S,) when the weapon begins.
-        normal, faces, dev: per order, the weapon's save kernel, its lowest-first kernels (None:
-            saves one at a time) and its Devastating Wounds kernel (None: not devastating).
+        normal, faces, dev: per order of ``space.orders``, the weapon's save kernel, its
+            lowest-first kernels (None: saves one at a time) and its Devastating Wounds kernel
+            (None: not devastating). Save rolls follow the order declared from each start
+            state (:meth:`AllocationSpace.declared`); mortal wounds the preference order.
 
     Returns:
         (table[n, m] of order indices, P[n, m] over the brackets).
@@ -104,13 +106,18 @@ def choose_orders(
     for b, (p2, _) in joints.items():
         weights[: p2.shape[0], : p2.shape[1]] += p2 * masses[b].sum()
     goal = np.stack([space.destroyed, space.wounds_lost], axis=1).astype(float)
-    values = np.zeros((len(space.orders), n_max, m_max, 2))
-    for o in range(len(space.orders)):
+    values = np.zeros((space.n_given, n_max, m_max, 2))
+    mass = sum(masses.values()) > 0
+    for o in range(space.n_given):
         h = _mortal_pull(space, dev[o] if dev is not None else None, goal, m_max)
-        if faces is not None:
-            parts = _lowest_first_pull(space, faces[o], h, n_max)
-        else:
-            parts = [(np.ones(space.size, dtype=bool), _count_pull(space, normal[o], h, n_max))]
+        declared = space.declared(np.arange(space.size), o)
+        parts = []
+        for eo in np.unique(declared[mass]).tolist():  # a wounded group is declared first
+            if faces is not None:
+                got = _lowest_first_pull(space, faces[eo], h, n_max)
+            else:
+                got = [(np.ones(space.size, dtype=bool), _count_pull(space, normal[eo], h, n_max))]
+            parts += [(mask & (declared == eo), g) for mask, g in got]
         for b, (p2, _) in joints.items():
             for mask, g in parts:
                 start = np.where(mask, masses[b], 0.0)

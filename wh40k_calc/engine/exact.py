@@ -27,8 +27,8 @@ from math import comb
 import numpy as np
 
 from ..dice import thin
-from ..profile import Activation, AttackProfile, OrderPolicy
-from .allocation import NORMAL, AllocationSpace, legal_orders, saves_differ
+from ..profile import Activation, AttackProfile, OrderPolicy, TargetStates
+from .allocation import NORMAL, AllocationSpace, legal_orders, saves_differ, space_for
 from .defender import choose_orders
 from .kernels import (
     Faces,
@@ -155,18 +155,30 @@ class _Setup:
         ExactUnsupported: the selection is too large to resolve exactly.
     """
 
-    def __init__(self, act: Activation, max_elements: int):
+    def __init__(self, act: Activation, max_elements: int, start: TargetStates | None):
         self.act = act
         orders = None
         if act.policy is not None:
             orders = act.policy.orders
         elif act.best_allocation:
             orders = legal_orders(act.target)
-        self.space = space = AllocationSpace(act.target, orders)
-        self.n_orders = len(space.orders)
+        try:
+            self.space = space = space_for(act.target, orders, start)
+            self.start = space.states_of(start)
+        except ValueError as exc:
+            raise ExactUnsupported(str(exc)) from None
+        self.start_p = start.weights if start is not None else np.ones(1)
+        if start is not None and start.weights is None:
+            raise ExactUnsupported("the exact engine starts from a distribution (weights)")
         self.n_models = n_models = act.target.models
+        self.n_orders = len(space.orders)  # preference orders, then those declared from them
+        self.n_given = space.n_given
         self.before = [spill_kernel(space, src.fnp) for src in act.before]
-        self.blast_axis = bool(act.before) and any(w.blast for w in act.weapons)
+        # models alive when the unit is selected (Blast): known, or per Blast bracket
+        alive = set((n_models - space.destroyed[self.start]).tolist())
+        blast = any(w.blast for w in act.weapons)
+        self.blast_axis = blast and (bool(act.before) or len({a // 5 for a in alive}) > 1)
+        self.selected = max(alive)
         self.brackets = list(range(n_models // 5 + 1)) if self.blast_axis else [None]
         self.weapons = [self._weapon(w) for w in act.weapons]
         self.track = self.blast_axis or not all(k.state_independent() for k in self._kernels())
@@ -179,7 +191,7 @@ class _Setup:
             raise ExactUnsupported(
                 f"{w.name} makes too many attacks to combine exactly (about {cost:.1g} operations)"
             )
-        joints = {b: wound_joint(w, self.n_models if b is None else b * 5) for b in self.brackets}
+        joints = {b: wound_joint(w, self.selected if b is None else b * 5) for b in self.brackets}
         orders = range(self.n_orders)
         lowest = self.act.lowest_first and saves_differ(self.space, w.vs, routing_of(w, False))
         return _Weapon(
@@ -240,9 +252,10 @@ class _Setup:
             )
 
     def initial(self) -> np.ndarray:
-        """The chain array before anything happens: the unit unharmed."""
+        """The chain array before anything happens: the start distribution (default: the unit
+        unharmed)."""
         v = np.zeros((self.space.size, self.chain.xsize))
-        v[0, 0] = 1.0
+        np.add.at(v[:, 0], self.start, self.start_p)
         return v
 
 
@@ -300,7 +313,7 @@ def _orders_for(
     """The defender's order per (n, m) for weapon ``j`` and P(n, m) (None: one order for every
     count)."""
     act = setup.act
-    if setup.n_orders == 1:
+    if setup.n_given == 1:
         return None, None
     if act.policy is not None:
         probs = act.policy.probabilities
@@ -332,13 +345,20 @@ def _weapon_phase(
         shape.insert(axis, w.m_max * K)
     acc = np.zeros(shape)
     fs = fig = 0.0
+    S = setup.space.size
+    mass = v.reshape(S, -1).sum(axis=1) > 0
     for k, o in enumerate(used):
         joints = w.joints if table is None else _masked(w.joints, table, o)
-        if w.faces is not None:
-            a, b = _lowest_first_phase(setup, v, acc, w.faces[o], joints, axis, (k, K))
-        else:
-            a, b = _count_phase(setup, v, acc, w.normal[o], joints, axis, (k, K))
-        fs, fig = fs + a, fig + b
+        declared = setup.space.declared(np.arange(S), o)
+        for eo in np.unique(declared[mass]).tolist():  # a wounded group first (05.03)
+            part = (
+                v if setup.n_orders == 1 else v * (declared == eo).reshape(S, *[1] * (v.ndim - 1))
+            )
+            if w.faces is not None:
+                a, b = _lowest_first_phase(setup, part, acc, w.faces[eo], joints, axis, (k, K))
+            else:
+                a, b = _count_phase(setup, part, acc, w.normal[eo], joints, axis, (k, K))
+            fs, fig = fs + a, fig + b
     return acc, fs, fig, used
 
 
@@ -512,7 +532,9 @@ def _devastating_phase(
 # The whole activation
 
 
-def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
+def run_exact(
+    act: Activation, max_elements: int = MAX_ELEMENTS, start: TargetStates | None = None
+) -> Outcome:
     """Resolve one activation exactly.
 
     Args:
@@ -520,14 +542,19 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
             the attacks, Hazardous tests after them; edition 11's save order and allocation
             choice; with ``act.policy``, the defender's orders to use rather than choose).
         max_elements: refuse selections whose chain would need more float64 entries.
+        start: the distribution of the target's state before the activation (default
+            ``act.start``, else the unit unharmed), e.g. an earlier activation's
+            ``final_states``.
 
     Returns:
-        An :class:`Outcome` with method "exact" (and the allocation orders chosen, ``policy``).
+        An :class:`Outcome` with method "exact", the allocation orders chosen (``policy``) and
+        the distribution of the target's state after the activation (``final_states``).
 
     Raises:
-        ExactUnsupported: the selection is too large to resolve exactly.
+        ExactUnsupported: the selection is too large to resolve exactly, or ``start`` does
+            not fit the target.
     """
-    setup = _Setup(act, max_elements)
+    setup = _Setup(act, max_elements, start if start is not None else act.start)
     v, rows = _before_phase(setup, setup.initial())
     v, bracket_w = _split_brackets(setup, v)
     expected, tables, weights, used_by = [], [], [], []
@@ -554,8 +581,9 @@ def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
         v = v.sum(axis=-1)
     rows += [WeaponResult(w.name, w.models, e) for w, e in zip(act.weapons, expected, strict=True)]
     out = _read(setup, v, rows)
-    if setup.n_orders > 1:
-        out.policy = OrderPolicy(setup.space.orders, tuple(tables), tuple(weights))
+    if setup.n_given > 1:
+        given = setup.space.orders[: setup.n_given]
+        out.policy = OrderPolicy(given, tuple(tables), tuple(weights))
     return out
 
 

@@ -7,7 +7,7 @@ errors. Units: counts of attacks, hits, wounds, saves, wounds lost and models; p
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -77,6 +77,28 @@ class Outcome:
     dice_drawn: int = 0
     policy: OrderPolicy | None = None
     final_states: TargetStates | None = None
+
+    def since(self, start: TargetStates | None) -> Outcome:
+        """This outcome with the models destroyed and wounds lost counted from ``start`` when
+        it is one state (e.g. ``--target-wounds-left``: the wounds the model had already lost
+        are not this activation's). The engines count from the unharmed unit, so that states
+        carried across activations add up; a start with several states is left so (the
+        per-activation figures are then differences of expectations)."""
+        if start is None or len(start.lost) != 1:
+            return self
+        dead = int(start.models_destroyed[0])
+        lost = int(start.wounds_lost[0])
+        md = self.models_destroyed_distribution[dead:]
+        wl = self.wounds_lost_distribution[lost:]
+        expected = dict(self.expected)
+        expected["models_destroyed"] -= dead
+        expected["wounds_lost"] -= lost
+        return replace(
+            self,
+            models_destroyed_distribution=np.concatenate([md, np.zeros(dead)]),
+            wounds_lost_distribution=np.concatenate([wl, np.zeros(lost)]),
+            expected=expected,
+        )
 
     @property
     def kill_table(self) -> np.ndarray:

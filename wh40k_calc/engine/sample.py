@@ -28,8 +28,16 @@ from ..profile import (
     AttackProfile,
     DamageTable,
     RollTable,
+    TargetStates,
 )
-from .allocation import NORMAL, PRECISION, AllocationSpace, legal_orders, saves_differ
+from .allocation import (
+    NORMAL,
+    PRECISION,
+    AllocationSpace,
+    legal_orders,
+    saves_differ,
+    space_for,
+)
 from .outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome, WeaponResult
 
 DICE_PER_CHUNK = 1 << 22  # about 32 MB of int64 dice per array at most
@@ -441,18 +449,44 @@ def _hazard(dice: _Dice, act: Activation, chunk: int) -> tuple[np.ndarray, np.nd
     return mw_total, space.destroyed[states]
 
 
-def _space(act: Activation) -> AllocationSpace:
+def _space(act: Activation, start: TargetStates | None) -> AllocationSpace:
     """The target's states with the allocation orders the exact engine chose (the sampler
     never chooses them itself).
 
     Raises:
-        ValueError: the activation asks for the defender's best order but carries no policy.
+        ValueError: the activation asks for the defender's best order but carries no policy;
+            ``start`` does not fit the target.
     """
     if act.policy is not None:
-        return AllocationSpace(act.target, act.policy.orders)
+        return space_for(act.target, act.policy.orders, start)
     if act.best_allocation and len(legal_orders(act.target)) > 1:
         raise ValueError("the defender's allocation orders come from the exact engine (policy)")
-    return AllocationSpace(act.target)
+    return space_for(act.target, None, start)
+
+
+class _Starts:
+    """Each trial's start state: unharmed, given per trial, or drawn from a distribution."""
+
+    def __init__(
+        self, space: AllocationSpace, start: TargetStates | None, trials: int, rng
+    ) -> None:
+        self.rng = rng
+        self.states = space.states_of(start) if start is not None else None
+        self.weights = None if start is None else start.weights
+        if self.states is not None and self.weights is None and len(self.states) != trials:
+            raise ValueError("a per-trial start state needs one row per trial")
+        if self.weights is not None:
+            w = np.asarray(self.weights, dtype=float)
+            self.cdf = np.cumsum(w / w.sum())
+
+    def take(self, done: int, n: int) -> np.ndarray:
+        """Start states of trials ``done .. done + n - 1``."""
+        if self.states is None:
+            return np.zeros(n, dtype=np.int64)
+        if self.weights is None:
+            return self.states[done : done + n].copy()
+        rows = np.searchsorted(self.cdf, self.rng.random(n), side="right")
+        return self.states[np.minimum(rows, len(self.states) - 1)]
 
 
 def _binomial_se(p: float, n: int) -> float:
@@ -467,6 +501,8 @@ def run_sample(
     trials: int = 100_000,
     seed: int = 40_000,
     progress: Callable[[int, int], None] | None = None,
+    start: TargetStates | None = None,
+    keep_states: bool = False,
 ) -> Outcome:
     """Estimate one activation's outcome from ``trials`` seeded simulated activations.
 
@@ -475,15 +511,26 @@ def run_sample(
         trials: number of simulated activations (>= 1).
         seed: numpy ``default_rng`` seed; the same seed gives the same result.
         progress: called after each chunk with (trials done, trials).
+        start: the target's state before the activation (default ``act.start``, else
+            unharmed): one state per trial (``weights`` None, ``trials`` rows, e.g. an earlier
+            run's ``final_states``), or a distribution each trial draws its state from.
+        keep_states: return each trial's final state in ``final_states`` (trial order).
 
     Returns:
         An :class:`Outcome` with method "sample", its standard errors and ``trials``/``seed``.
+
+    Raises:
+        ValueError: ``trials`` < 1; a start state that does not fit the target or the trials;
+            the defender's best order asked for without the exact engine's policy.
     """
     if trials < 1:
         raise ValueError("trials must be at least 1")
     rng = np.random.default_rng(seed)
     dice = _Dice(rng)
-    space = _space(act)
+    start = start if start is not None else act.start
+    space = _space(act, start)
+    starts = _Starts(space, start, trials, rng)
+    finals: list[np.ndarray] = []
     n_models = act.target.models
     per_trial_dice = 8 + sum(
         w.models * (len(w.attacks) + w.blast * (n_models // 5)) * 4 for w in act.weapons
@@ -501,7 +548,7 @@ def run_sample(
     done = 0
     while done < trials:
         n = min(chunk, trials - done)
-        states = np.zeros(n, dtype=np.int64)
+        states = starts.take(done, n)
         figure = np.zeros(n, dtype=np.int64)
         before_counts = []
         for si, (src, thr) in enumerate(zip(act.before, before_thr, strict=True)):
@@ -526,7 +573,8 @@ def run_sample(
             failed = np.zeros(n, dtype=np.int64)
             fig0 = figure.copy()
             orders = act.policy.index(wi, normal, crit) if act.policy is not None else 0
-            states = inf.normal(dice, states, normal, figure, failed, orders)
+            declared = space.declared(states, orders)  # a wounded group first (05.03)
+            states = inf.normal(dice, states, normal, figure, failed, declared)
             m = wmom[wi]
             m.n += n
             m.add("attacks", attacks)
@@ -570,6 +618,8 @@ def run_sample(
         if len(fc) > len(fig_counts):
             fig_counts = np.concatenate([fig_counts, np.zeros(len(fc) - len(fig_counts))])
         fig_counts[: len(fc)] += fc
+        if keep_states:
+            finals.append(space.lost_by_group(states).astype(np.int32))
         done += n
         if progress is not None:
             progress(done, trials)
@@ -627,4 +677,6 @@ def run_sample(
     )
     out.standard_error["kill_table"] = [_binomial_se(p, trials) for p in out.kill_table]
     out.dice_drawn = dice.drawn
+    if keep_states:
+        out.final_states = TargetStates(space.shape, np.concatenate(finals))
     return out

@@ -23,6 +23,7 @@ from ..profile import (
     RollTable,
     TargetModel,
     TargetProfile,
+    TargetStates,
     VsModel,
 )
 from ..selection import Selection, SelectionError
@@ -147,6 +148,7 @@ class Rules:
         applied, not_modelled = apply_effects(sel, attacker, target)
         kinds, tprofile, order = self._target(sel, target, applied)
         best = self.best_allocation(sel)
+        start = _wounded(sel, tprofile)
         groups, notes = weapon_options(sel, attacker)
         variants = _variants(applied)
 
@@ -179,6 +181,7 @@ class Rules:
                 hazard,
                 lowest_first=self.saves_lowest_first(),
                 best_allocation=best,
+                start=start,
             )
 
         plan = Plan(
@@ -579,6 +582,32 @@ class Rules:
             out.append(MortalWounds(e.name, count, fnp))
         del attacker
         return out
+
+
+def _wounded(sel: Selection, target: TargetProfile) -> TargetStates | None:
+    """``--target-wounds-left N``: the target's first model in allocation order (the one a
+    wounded model is: allocated first, seeds README "Allocating attacks"; 05.03) has N wounds
+    left.
+
+    Raises:
+        SelectionError: N is not 1 .. W - 1 of that model.
+    """
+    n = sel.target_wounds_left
+    if n is None:
+        return None
+    first = (*target.bodyguard, *target.characters)[0]
+    if first.W == 1:
+        raise SelectionError(
+            f"--target-wounds-left {n}: {first.name}, the model allocated first, has W1 and "
+            "cannot be left wounded"
+        )
+    if not 1 <= n < first.W:
+        raise SelectionError(
+            f"--target-wounds-left {n}: {first.name}, the model allocated first, has W"
+            f"{first.W}; give 1 to {first.W - 1} (a model at 0 is destroyed: use "
+            "--target-models for fewer models)"
+        )
+    return TargetStates.wounded_first(target, n)
 
 
 def _wound_values(vs: VsModel, wounds: int, devastating: bool) -> tuple[float, float, float]:
