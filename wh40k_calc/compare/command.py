@@ -78,6 +78,7 @@ def register(app: typer.Typer) -> None:
         Method,
         Objective,
         Overwatch,
+        PlungingFire,
         Stationary,
         catalog,
         fail,
@@ -120,6 +121,7 @@ def register(app: typer.Typer) -> None:
         indirect: Indirect = False,
         beyond_12: Beyond12 = False,
         disembarked: Disembarked = False,
+        plunging_fire: PlungingFire = False,
         effect: EffectOpt = None,
         edition: Annotated[
             Edition | None,
@@ -198,6 +200,7 @@ def register(app: typer.Typer) -> None:
                             ("indirect", indirect),
                             ("beyond_12", beyond_12),
                             ("disembarked", disembarked),
+                            ("plunging_fire", plunging_fire),
                         )
                     ),
                 ]
@@ -245,6 +248,7 @@ def register(app: typer.Typer) -> None:
                         indirect,
                         beyond_12,
                         disembarked,
+                        plunging_fire,
                     ),
                     effects=effect,
                     edition=edition.value if edition else "10",
