@@ -34,7 +34,7 @@ from .applied import variants as _variants
 from .hitroll import HitTerms
 from .mortal import MORTAL_ROLLS
 from .order import precision_first, reorder
-from .plan import Plan
+from .plan import GroupOptions, Plan
 from .weapons import ordered, weapon_options
 
 
@@ -273,7 +273,7 @@ class Rules:
             return [f"Stealth: not every model of {target.name} has it, so the unit has none"]
         return []
 
-    def _cleave_not_modelled(self, sel: Selection, groups) -> list[str]:
+    def _cleave_not_modelled(self, sel: Selection, groups: list[GroupOptions]) -> list[str]:
         if sel.phase != "fight":
             return []
         out = []
