@@ -32,9 +32,11 @@ every hit wounds on 2+ (5/6) and no wound is saved.
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction as Fr
 
 import pytest
+import yaml
 from oracle import (
     approx,
     attacker,
@@ -314,8 +316,10 @@ def test_close_quarters_is_pistol_in_edition_11(tmp_path):
 # What edition 11 refuses: its text is not in our sources
 
 
-def test_indirect_refused_in_edition_11(tmp_path):
-    a = attacker(tmp_path, gun("indirect fire"))
+@pytest.mark.parametrize("abilities", [("indirect fire",), ()])
+def test_indirect_refused_in_edition_11(tmp_path, abilities):
+    """Refused for its own reason, whether or not the unit has an [INDIRECT FIRE] weapon."""
+    a = attacker(tmp_path, gun(*abilities))
     result = refused("shoot", a, no_save(tmp_path), *ED11, "--indirect", dirs=[tmp_path])
     assert "10.07" in result.stderr and "not in our sources" in result.stderr
 
@@ -338,3 +342,32 @@ def test_core_stratagems_in_file_004_accepted(tmp_path, effect):
     out = shoot(attacker(tmp_path, gun()), no_save(tmp_path), *ED11, "--effect", effect,
                 dirs=[tmp_path])  # fmt: skip
     assert effect in out["effects"]
+
+
+def test_plunging_fire_in_batch_files_and_compare(tmp_path):
+    """Batch `conditions: {plunging_fire: true}` (or `plunging-fire`) and `calc compare
+    --plunging-fire`: 5.0 hits as with `calc shoot --plunging-fire`."""
+    a, t = attacker(tmp_path, gun()), no_save(tmp_path)
+    batch = tmp_path / "runs.yaml"
+    batch.write_text(
+        yaml.safe_dump(
+            {
+                "edition": 11,
+                "datasheets": ["."],
+                "targets": [t],
+                "runs": [
+                    {"name": "plunging", "attacker": a, "conditions": {"plunging-fire": True}},
+                    {"name": "level", "attacker": a},
+                ],
+            }
+        )
+    )
+    result = invoke(["compare", str(batch), "--json"])
+    assert result.exit_code == 0, result.output
+    rows = {r["run"]: r for r in json.loads(result.stdout)}
+    assert weapon_row(rows["plunging"])["hits"] == approx(5)
+    assert rows["plunging"]["conditions"]["plunging_fire"] is True
+    assert weapon_row(rows["level"])["hits"] == approx(4)
+    result = invoke(["compare", a, "--target", t, "--plunging-fire", *ED11, "--json"], [tmp_path])
+    assert result.exit_code == 0, result.output
+    assert weapon_row(json.loads(result.stdout)[0])["hits"] == approx(5)

@@ -76,7 +76,11 @@ def attack(
     ],
     target: Annotated[str, typer.Option("--target", "-t", help="Target unit.")],
     models: Annotated[
-        int | None, typer.Option(help="Attacking unit size (a listed size; default: the smallest).")
+        int | None,
+        typer.Option(
+            help="Attacking unit size: a listed size (default: the smallest), or fewer models "
+            "than the smallest for a damaged unit."
+        ),
     ] = None,
     target_models: Annotated[
         int | None,

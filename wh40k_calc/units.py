@@ -105,10 +105,10 @@ def pick_size(ds: Datasheet, models: int | None, role: str) -> tuple[UnitSize, d
         size = exact[0]
         return size, {name: n for name, n in size.composition}
     legal = ", ".join(str(t) for t in totals)
-    if role == "attacker" and models >= totals[0]:
+    if role == "attacker" and not 1 <= models < totals[0]:
+        damaged = f" (or 1 to {totals[0] - 1} for a damaged unit)" if totals[0] > 1 else ""
         raise SelectionError(
-            f"{ds.name} cannot have {models} models: its sizes are {legal} (or fewer than "
-            f"{totals[0]} for a damaged unit)"
+            f"{ds.name} cannot have {models} models: its sizes are {legal}{damaged}"
         )
     if models < 1 or models > totals[-1]:
         raise SelectionError(

@@ -103,7 +103,11 @@ def register(app: typer.Typer) -> None:
         ] = None,
         models: Annotated[
             list[int] | None,
-            typer.Option("--models", help="Attacking unit size (repeatable; a listed size)."),
+            typer.Option(
+                "--models",
+                help="Attacking unit size (repeatable; a listed size, or fewer models than the "
+                "smallest for a damaged unit).",
+            ),
         ] = None,
         leader: Annotated[
             list[str] | None,

@@ -211,9 +211,10 @@ class Rules:
         attacker = with_added_abilities(attacker, sel.added_abilities)
         target = build_unit(sel.target, "target", self.edition)
         applied, not_modelled = apply_effects(sel, attacker, target)
+        conditions_notes = self.check_conditions(sel, attacker, target)
         kinds, tprofile, order = self._target(sel, target, applied)
         groups, notes = weapon_options(sel, attacker)
-        notes += self.check_conditions(sel, attacker, target)
+        notes += conditions_notes
         notes += self._stealth_notes(sel, target)
         not_modelled += self._cleave_not_modelled(sel, groups)
         variants = _variants(applied)
