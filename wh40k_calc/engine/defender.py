@@ -53,26 +53,22 @@ def _lowest_first_pull(
     space: AllocationSpace, faces: Faces, h: np.ndarray, n: int
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per class of start states: G[s, r, ...] = ``h`` after r save rolls resolved lowest
-    first (05.04) from state s. Backwards over the results 6..1: with r dice showing f or more,
-    c ~ Binomial(r, P(f) / P(>= f)) show f and are resolved first."""
+    first (05.04) from state s. Backwards over the classes of results (highest first): with r
+    dice in this class or higher, c ~ Binomial(r, P(class) / P(>= class)) are in it and are
+    resolved first."""
     out = []
     for mask, probs in faces.classes:
-        g = np.zeros((space.size, n, *h.shape[1:]))
-        g[:, 0] = h
-        for f in range(6, 0, -1):
-            rest = probs[f:].sum()
-            if probs[f] <= 0.0 or rest <= 0.0:
-                continue
-            k = faces.kernels[f]
-            assert k is not None
-            b, _ = binomials(n, min(1.0, probs[f] / rest))
+        g = np.repeat(h[:, None], n, axis=1)  # the dice left after the last class all pass
+        for k, p_class, rest in reversed(faces.steps(probs)):
+            b, _ = binomials(n, min(1.0, p_class / rest))
             shape = (1, -1) + (1,) * (g.ndim - 2)
             new = np.zeros_like(g)
             cur = g
             for c in range(n):
                 new[:, c:] += b[c:, c].reshape(shape) * cur[:, : n - c]
                 if c + 1 < n:
-                    cur = k.pull(space, cur[:, : n - c - 1])
+                    nxt = cur[:, : n - c - 1]
+                    cur = nxt if k is None else k.pull(space, nxt)
             g = new
         out.append((mask, g))
     return out

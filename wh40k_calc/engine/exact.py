@@ -9,25 +9,37 @@ one transition (saving throw, Damage roll, Feel No Pain, allocation;
 
 Order (DESIGN.md; Core rules: Devastating Wounds, Mortal Wounds): mortal wounds inflicted before
 the attacks (Grenade, Bloody Stampede), then each weapon's normal damage in the given order,
-then the mortal wounds of Devastating Wounds, weapon by weapon. The pending Critical Wounds of
-each Devastating Wounds weapon (with the allocation order the defender chose for it) are carried
-as an extra axis of the chain, so their correlation with that weapon's normal wounds is kept
-exactly. When the damage figure depends on which model takes a wound (different saves, Feel No
-Pain or damage re-rolls by wounds left) a further axis carries the damage total; otherwise its
-distribution is a plain convolution. In edition 11 a weapon's save rolls can be resolved lowest
-first (05.04) and the defender's allocation order chosen per weapon
-(:mod:`~wh40k_calc.engine.defender`).
+then the mortal wounds of Devastating Wounds, weapon by weapon. In edition 11 a weapon's save
+rolls can be resolved lowest first (05.04) and the defender's allocation order chosen per weapon
+and count (:mod:`~wh40k_calc.engine.defender`).
+
+Two passes over the same phases, tracking only what each output needs:
+
+* the **state pass** (array V[s, 1, ...]): the distribution of the target's states, with one
+  extra axis per Devastating Wounds weapon for its pending Critical Wounds (and the order the
+  defender chose for them), and one for the Blast bracket when mortal wounds before the attacks
+  or a damaged start change the models a Blast weapon sees. Kill tables, wounds lost, every
+  expectation and the defender's orders come from it. Its cost grows linearly with the number
+  of wounds.
+* the **figure pass**, run only when the damage distribution is asked for: when a wound's damage
+  depends on the model it reaches (different saves, Feel No Pain, Damage re-rolls by wounds
+  left), the damage total must travel with the state; it does so as its discrete Fourier
+  transform (V[s, k, ...] complex, k a frequency), where adding d points is a multiplication,
+  so Devastating Wounds whose mortal wounds do the same to every model fold in at once instead
+  of waiting on a pending axis. Otherwise the damage figure is a plain compound convolution.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, replace
 from math import comb
 
 import numpy as np
 
 from ..dice import thin
 from ..profile import Activation, AttackProfile, OrderPolicy, TargetStates
+from . import lumping
 from .allocation import NORMAL, AllocationSpace, legal_orders, saves_differ, space_for
 from .defender import choose_orders
 from .kernels import (
@@ -45,7 +57,7 @@ from .wounds import joint_cost, wound_joint
 
 MAX_ELEMENTS = 6_000_000  # size of the chain's probability array the exact engine accepts
 MAX_WORK = 400_000_000  # scattered multiply-adds (a few seconds) the exact engine accepts
-DENSE_STATES = 400  # up to this many target states, transitions are dense matrices
+DENSE_STATES = 400  # up to this many target states, state-pass transitions are dense matrices
 TAIL_EPS = 1e-15  # a weapon's remaining P(N > n) below this ends its loop (mass lost < 1e-15)
 PENDING = 2  # the first pending-devastating axis of the chain array (after states and figure)
 
@@ -60,63 +72,63 @@ class ExactUnsupported(RuntimeError):
 
 
 class _Chain:
-    """Probability array V[s, x, ...]: s a target state, x the damage total (if tracked),
-    then one axis per pending-devastating weapon and one for the Blast bracket."""
+    """Transitions of one pass. Arrays are V[s, f, ...]: s a target state; f of size 1 in the
+    state pass, or the damage figure's Fourier bins (``length`` // 2 + 1, complex) in the figure
+    pass; then pending-devastating axes and the Blast bracket."""
 
-    def __init__(self, space: AllocationSpace, track_figure: bool, figure_max: int):
+    def __init__(self, space: AllocationSpace, length: int = 0):
         self.space = space
-        self.track = track_figure
-        self.xsize = figure_max + 1 if track_figure else 1
-        self.mats: dict[int, list[tuple[int, object]]] = {}
+        self.length = length
+        self.bins = length // 2 + 1 if length else 1
+        self.figure = length > 0
+        self.dense = not self.figure and space.size <= DENSE_STATES
+        self.cache: dict[int, object] = {}
 
-    @property
-    def dense(self) -> bool:
-        """Small chains without a damage axis use one dense matrix per kernel (BLAS)."""
-        return not self.track and self.space.size <= DENSE_STATES
+    def phase(self, d: np.ndarray) -> np.ndarray:
+        """exp(-2 pi i d k / length) per entry d (rows) and bin k (columns): adding d points."""
+        k = np.arange(self.bins)
+        return np.exp(-2j * np.pi * np.outer(d, k) / self.length)
 
-    def _matrices(self, k: Kernel) -> list[tuple[int, object]]:
-        """Per damage value d: the transition as a dense matrix (small chains without a
-        damage axis: all d summed into one matrix) or as sparse scatter data (rows with p > 0,
-        sorted by next state, with the segment starts and the distinct next states)."""
+    def _transition(self, k: Kernel) -> object:
+        """The kernel as a dense matrix (state pass, few states), or as sparse data: entries
+        (state, probability[, phase]) sorted by next state, segment starts, distinct targets."""
         key = id(k)
-        if key not in self.mats:
-            S = self.space.size
-            states = np.arange(S)
-            out: list[tuple[int, object]] = []
-            for d, nxt in k.targets(self.space):
-                p = k.probs[:, d]
-                if not self.dense:
-                    rows = np.nonzero(p)[0]
-                    order = rows[np.argsort(nxt[rows], kind="stable")]
-                    targets = nxt[order]
-                    starts = np.concatenate([[0], np.nonzero(np.diff(targets))[0] + 1])
-                    out.append((d, (order, p[order], starts, targets[starts])))
-                else:
-                    a = np.zeros((S, S))
-                    np.add.at(a, (nxt, states), p)
-                    out.append((d, a))
-            if self.dense:
-                out = [(0, sum(a for _, a in out))]  # type: ignore[misc]
-            self.mats[key] = out
-        return self.mats[key]
+        if key in self.cache:
+            return self.cache[key]
+        S = self.space.size
+        states, tgts, ps, ds = [], [], [], []
+        for d, nxt in k.targets(self.space):
+            p = k.probs[:, d]
+            live = np.nonzero(p)[0]
+            states.append(live)
+            tgts.append(nxt[live])
+            ps.append(p[live])
+            ds.append(np.full(len(live), d))
+        src, tgt, p, d = (np.concatenate(a) for a in (states, tgts, ps, ds))
+        if self.dense:
+            a = np.zeros((S, S))
+            np.add.at(a, (tgt, src), p)
+            self.cache[key] = a
+            return a
+        order = np.argsort(tgt, kind="stable")
+        src, tgt, p, d = src[order], tgt[order], p[order], d[order]
+        starts = np.concatenate([[0], np.nonzero(np.diff(tgt))[0] + 1])
+        coef = (p[:, None] * self.phase(d)) if self.figure else p[:, None]
+        out = (src, coef, starts, tgt[starts])
+        self.cache[key] = out
+        return out
 
     def step(self, v: np.ndarray, k: Kernel) -> np.ndarray:
         """One wound (or one mortal wound) of kernel ``k`` applied to every slice of ``v``."""
         shape = v.shape
         S = shape[0]
+        t = self._transition(k)
         if self.dense:
-            flat = v.reshape(S, -1)
-            ((_, a),) = self._matrices(k)
-            return (a @ flat).reshape(shape)
-        flat = v.reshape(S, self.xsize, -1)
-        X = self.xsize
+            return (t @ v.reshape(S, -1)).reshape(shape)  # type: ignore[operator]
+        src, coef, starts, uniq = t  # type: ignore[misc]
+        flat = v.reshape(S, shape[1], -1)
         out = np.zeros_like(flat)
-        for d, (order, p, starts, targets) in self._matrices(k):
-            shift = d if self.track else 0  # the damage axis moves by the points inflicted
-            if shift >= X:
-                continue
-            vals = flat[order, : X - shift, :] * p[:, None, None]
-            out[targets, shift:, :] += np.add.reduceat(vals, starts, axis=0)
+        out[uniq] = np.add.reduceat(flat[src] * coef[:, :, None], starts, axis=0)
         return out.reshape(shape)
 
 
@@ -149,10 +161,11 @@ class _Weapon:
 
 
 class _Setup:
-    """The state space, kernels, wound distributions and chain of one activation.
+    """The state space, kernels and wound distributions of one activation.
 
     Raises:
-        ExactUnsupported: the selection is too large to resolve exactly.
+        ExactUnsupported: the selection is too large to resolve exactly, or ``start`` does not
+            fit the target.
     """
 
     def __init__(self, act: Activation, max_elements: int, start: TargetStates | None):
@@ -167,9 +180,9 @@ class _Setup:
             self.start = space.states_of(start)
         except ValueError as exc:
             raise ExactUnsupported(str(exc)) from None
-        self.start_p = start.weights if start is not None else np.ones(1)
         if start is not None and start.weights is None:
             raise ExactUnsupported("the exact engine starts from a distribution (weights)")
+        self.start_p = start.weights if start is not None else np.ones(1)
         self.n_models = n_models = act.target.models
         self.n_orders = len(space.orders)  # preference orders, then those declared from them
         self.n_given = space.n_given
@@ -181,8 +194,8 @@ class _Setup:
         self.selected = max(alive)
         self.brackets = list(range(n_models // 5 + 1)) if self.blast_axis else [None]
         self.weapons = [self._weapon(w) for w in act.weapons]
-        self.track = self.blast_axis or not all(k.state_independent() for k in self._kernels())
-        self.chain = _Chain(space, self.track, self._figure_max() if self.track else 0)
+        self.dense = space.size <= DENSE_STATES
+        self._lumped: _Setup | None = None
         self._check_budget(max_elements)
 
     def _weapon(self, w: AttackProfile) -> _Weapon:
@@ -202,7 +215,8 @@ class _Setup:
             [face_kernels(self.space, w, o) for o in orders] if lowest else None,
         )
 
-    def _kernels(self) -> list[Kernel]:
+    def kernels(self) -> list[Kernel]:
+        """Every kernel the passes may apply."""
         out = list(self.before)
         for w in self.weapons:
             out += w.normal + (w.dev or [])
@@ -210,7 +224,8 @@ class _Setup:
                 out += [k for k in fc.kernels if k is not None]
         return out
 
-    def _figure_max(self) -> int:
+    def figure_max(self) -> int:
+        """The largest damage figure the activation can reach."""
         total = sum(len(src.count) - 1 for src in self.act.before)
         for w in self.weapons:
             total += (w.n_max - 1) * (w.normal[0].probs.shape[1] - 1)
@@ -219,106 +234,111 @@ class _Setup:
         return total
 
     def _check_budget(self, max_elements: int) -> None:
-        """Refuse chains whose array or work (multiply-adds) would be too large: a step costs
-        S x size when dense (BLAS: about 20 of those cost one scattered element), about size x
-        the kernel's damage values when sparse."""
+        """Refuse state passes whose array or work (multiply-adds) would be too large: a step
+        costs S x size when dense (BLAS: about 20 of those cost one scattered element), about
+        size x the kernel's damage values when sparse."""
         S = self.space.size
-        dims = [self.chain.xsize]
-        dims += [w.m_max * self.n_orders for w in self.weapons if w.dev is not None]
+        dims = [w.m_max * self.n_given for w in self.weapons if w.dev is not None]
         dims += [len(self.brackets)] if self.blast_axis else []
         size = S * int(np.prod(dims))
 
         def per_step(k: Kernel) -> float:
-            dense = self.chain.dense
-            return S * size / 20 if dense else float(size * max(1, k.probs.shape[1]))
+            return S * size / 20 if self.dense else float(size * max(1, k.probs.shape[1]))
 
         work = 0.0
         biggest = size
         for w in self.weapons:
-            n, m = w.n_max, w.m_max
+            n = w.n_max
             phase = n * per_step(w.normal[0])
-            if w.faces is not None:  # lowest first: about 3 n^2 steps on an n-times larger array
+            if w.faces is not None:  # lowest first: about n^2 steps per kind of result
                 phase = 3 * n * n * per_step(w.normal[0])
                 biggest = max(biggest, size * n)
-            work += phase * self.n_orders
+            work += phase * self.n_given
             if w.dev is not None:
-                work += m * m / 2 * per_step(w.dev[0])
+                work += w.m_max * per_step(w.dev[0]) * self.n_given
         for src, k in zip(self.act.before, self.before, strict=True):
             work += 2 * len(src.count) * per_step(k)
+        if biggest <= max_elements and work <= MAX_WORK:
+            work = max(work, self._figure_work())
         if biggest > max_elements or work > MAX_WORK:
             raise ExactUnsupported(
                 f"the selection is too large to resolve exactly ({S:,} target states; about "
                 f"{max(biggest, work):.1g} probabilities and operations)"
             )
 
-    def initial(self) -> np.ndarray:
+    def figure_independent(self) -> bool:
+        """Whether no wound's damage depends on the target's state (a plain convolution)."""
+        return not self.blast_axis and all(k.state_independent() for k in self.kernels())
+
+    def _figure_work(self) -> float:
+        """Multiply-adds of the figure pass (0 when the figure is a plain convolution):
+        about (wounds) x (states, merged where the figure cannot tell them apart) x (damage
+        values) x (Fourier bins); the states are merged only when the count is large."""
+        if self.figure_independent():
+            return 0.0
+        bins = (1 << max(1, int(self.figure_max()).bit_length())) // 2 + 1
+        steps = 0.0
+        for w in self.weapons:
+            n = w.n_max * (3 * w.n_max if w.faces is not None else 1)
+            steps += n * self.n_given * max(1, w.normal[0].probs.shape[1])
+        steps *= len(self.brackets)
+
+        def work(states: int) -> float:
+            return steps * states * bins
+
+        if work(self.space.size) <= MAX_WORK:
+            return work(self.space.size)
+        return work(self.lumped.space.size)
+
+    @property
+    def lumped(self) -> _Setup:
+        """This setup on the classes of states the damage figure cannot tell apart."""
+        if self._lumped is None:
+            self._lumped = _lumped(self)
+        return self._lumped
+
+    def initial(self, chain: _Chain) -> np.ndarray:
         """The chain array before anything happens: the start distribution (default: the unit
-        unharmed)."""
-        v = np.zeros((self.space.size, self.chain.xsize))
-        np.add.at(v[:, 0], self.start, self.start_p)
-        return v
+        unharmed), with no damage yet (every Fourier bin of a zero figure is 1)."""
+        v = np.zeros(self.space.size, dtype=complex if chain.figure else float)
+        np.add.at(v, self.start, self.start_p)
+        return np.repeat(v[:, None], chain.bins, axis=1)
 
 
 # ---------------------------------------------------------------------------------------------
-# Phases
+# Counting a weapon's wounds into the chain
 
 
-def _before_phase(setup: _Setup, v: np.ndarray) -> tuple[np.ndarray, list[WeaponResult]]:
-    """Mortal wounds inflicted before the attacks: they spill over, one at a time."""
-    rows = []
-    chain = setup.chain
-    for src, k in zip(setup.act.before, setup.before, strict=True):
-        acc = np.zeros_like(v)
-        cur = v
-        for p in src.count:
-            if p:
-                acc += p * cur
-            cur = chain.step(cur, k)
-        fig = 0.0
-        cur = v
-        tail = 1.0 - np.cumsum(src.count)
-        for c in range(len(src.count) - 1):
-            fig += tail[c] * _total(cur, k.figure_mean)
-            cur = chain.step(cur, k)
-        v = acc
-        rows.append(WeaponResult.mortal_source(src.name, mean(src.count), fig))
-    return v, rows
+@dataclass
+class _Counts:
+    """A weapon's wound counts as one phase deposits them, for one allocation order: per
+    bracket P_b[n, m]; the Critical Wounds m go to the pending ``axis`` at slot m * K + k (k of
+    the K orders used), or, in the figure pass when their mortal wounds do the same to every
+    state (``fold``: Fourier bins of one mortal wound's points), straight into the figure."""
 
+    joints: dict
+    axis: int | None
+    slot: tuple[int, int]
+    fold: np.ndarray | None = None
+    share: bool = False  # the joints are this order's share of the counts (tails from their sum)
 
-def _split_brackets(setup: _Setup, v: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """With Blast after mortal wounds, a last axis for the number of models (in fives) when
-    the unit is selected as the target; and each bracket's probability."""
-    if not setup.blast_axis:
-        return v, None
-    alive = setup.n_models - setup.space.destroyed
-    split = np.zeros((*v.shape, len(setup.brackets)))
-    for b in setup.brackets:
-        mask = (alive // 5) == b
-        split[mask, ..., b] = v[mask]
-    return split, split.reshape(-1, len(setup.brackets)).sum(axis=0)
+    @property
+    def n_max(self) -> int:
+        return max(p.shape[0] for p, _ in self.joints.values())
 
+    def coefficients(self, b, bins: int) -> np.ndarray:
+        """Per count n, the factor on the figure axis: sum_m P_b(n, m) U^m (folded), or
+        P_b(n, 0) (no pending Critical Wounds): array (n, bins)."""
+        p2 = self.joints[b][0]
+        if self.fold is None:
+            return np.repeat(p2[:, :1], bins, axis=1)
+        powers = self.fold[None, :] ** np.arange(p2.shape[1])[:, None]  # (m, bins)
+        return p2 @ powers
 
-def _masses(setup: _Setup, v: np.ndarray) -> dict:
-    """Per Blast bracket, the distribution over target states (other axes summed)."""
-    S = setup.space.size
-    if not setup.blast_axis:
-        return {None: v.reshape(S, -1).sum(axis=1)}
-    flat = v.reshape(S, -1, len(setup.brackets)).sum(axis=1)
-    return {b: flat[:, b] for b in setup.brackets}
-
-
-def _orders_for(
-    setup: _Setup, j: int, w: _Weapon, v: np.ndarray
-) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """The defender's order per (n, m) for weapon ``j`` and P(n, m) (None: one order for every
-    count)."""
-    act = setup.act
-    if setup.n_given == 1:
-        return None, None
-    if act.policy is not None:
-        probs = act.policy.probabilities
-        return act.policy.tables[j], (probs[j] if j < len(probs) else None)
-    return choose_orders(setup.space, w.joints, _masses(setup, v), w.normal, w.faces, w.dev)
+    def tails(self, b) -> np.ndarray:
+        """P(N > n) of this share of the counts."""
+        p2 = self.joints[b][0]
+        return (float(p2.sum()) if self.share else 1.0) - np.cumsum(p2.sum(axis=1))
 
 
 def _put(acc: np.ndarray, axis: int | None, slot, bracket, values: np.ndarray) -> None:
@@ -330,36 +350,282 @@ def _put(acc: np.ndarray, axis: int | None, slot, bracket, values: np.ndarray) -
     acc[tuple(idx)] += values
 
 
-def _weapon_phase(
-    setup: _Setup, w: _Weapon, v: np.ndarray, table: np.ndarray | None
-) -> tuple[np.ndarray, float, float, list[int]]:
-    """Apply one weapon's normal wounds to ``v``, each count in the allocation order
-    ``table`` gives (None: order 0). Its devastating Critical Wounds go on a new pending axis
-    (slot m * K + k for m of them under the k-th of the K orders used). Returns the new array,
-    the expected failed saves and damage figure, and the orders used."""
-    used = [0] if table is None else _orders_used(w, table)
-    K = len(used)
-    axis = PENDING + _pending_axes(setup, v) if w.dev is not None else None
-    shape = list(v.shape)
-    if axis is not None:
-        shape.insert(axis, w.m_max * K)
-    acc = np.zeros(shape)
-    fs = fig = 0.0
-    S = setup.space.size
-    mass = v.reshape(S, -1).sum(axis=1) > 0
-    for k, o in enumerate(used):
-        joints = w.joints if table is None else _masked(w.joints, table, o)
-        declared = setup.space.declared(np.arange(S), o)
-        for eo in np.unique(declared[mass]).tolist():  # a wounded group first (05.03)
-            part = (
-                v if setup.n_orders == 1 else v * (declared == eo).reshape(S, *[1] * (v.ndim - 1))
-            )
-            if w.faces is not None:
-                a, b = _lowest_first_phase(setup, part, acc, w.faces[eo], joints, axis, (k, K))
+def _deposit(
+    acc: np.ndarray, counts: _Counts, src: np.ndarray, n: int, b, coef: np.ndarray | None
+) -> None:
+    """Add ``src`` (the array after n wounds) weighted by the counts' P(n, ...) into ``acc``."""
+    if coef is not None:  # folded (or no Critical Wounds): a factor on the figure axis
+        shape = (1, -1) + (1,) * (src.ndim - 2)
+        _put(acc, None, None, b, src * coef[n].reshape(shape))
+        return
+    row = counts.joints[b][0][n]
+    k, K = counts.slot
+    if counts.axis is None:  # nothing pending: one count of Critical Wounds (none)
+        _put(acc, None, None, b, row[0] * src)
+        return
+    shape = [1] * src.ndim
+    shape.insert(counts.axis, len(row))
+    vals = np.expand_dims(src, counts.axis) * row.reshape(shape)
+    _put(acc, counts.axis, slice(k, len(row) * K, K), b, vals)
+
+
+# ---------------------------------------------------------------------------------------------
+# Phases
+
+
+class _Pass:
+    """One pass over the phases: the state pass (``chain.figure`` False: expectations, the
+    defender's orders) or the figure pass (the damage distribution, following the orders the
+    state pass chose)."""
+
+    def __init__(self, setup: _Setup, chain: _Chain, tables: list | None = None):
+        self.setup = setup
+        self.chain = chain
+        self.tables = tables  # the state pass's orders (figure pass), else chosen here
+        self.expect = not chain.figure
+
+    # ---- mortal wounds before the attacks ------------------------------------------------
+
+    def before(self, v: np.ndarray) -> tuple[np.ndarray, list[WeaponResult]]:
+        """Mortal wounds inflicted before the attacks: they spill over, one at a time."""
+        rows = []
+        for src, k in zip(self.setup.act.before, self.setup.before, strict=True):
+            acc = np.zeros_like(v)
+            cur = v
+            fig = 0.0
+            tail = 1.0 - np.cumsum(src.count)
+            for c, p in enumerate(src.count):
+                if p:
+                    acc += p * cur
+                if c + 1 < len(src.count):
+                    if self.expect:
+                        fig += tail[c] * _total(cur, k.figure_mean)
+                    cur = self.chain.step(cur, k)
+            v = acc
+            rows.append(WeaponResult.mortal_source(src.name, mean(src.count), fig))
+        return v, rows
+
+    def split_brackets(self, v: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """With Blast after mortal wounds or from a damaged start, a last axis for the number
+        of models (in fives) when the unit is selected as the target; each bracket's
+        probability."""
+        setup = self.setup
+        if not setup.blast_axis:
+            return v, None
+        alive = setup.n_models - setup.space.destroyed
+        split = np.zeros((*v.shape, len(setup.brackets)), dtype=v.dtype)
+        for b in setup.brackets:
+            mask = (alive // 5) == b
+            split[mask, ..., b] = v[mask]
+        weights = split.reshape(split.shape[0], split.shape[1], -1, len(setup.brackets))
+        return split, weights[:, 0].real.sum(axis=(0, 1))
+
+    def masses(self, v: np.ndarray) -> dict:
+        """Per Blast bracket, the distribution over target states (other axes summed)."""
+        setup = self.setup
+        S = setup.space.size
+        if not setup.blast_axis:
+            return {None: v.reshape(S, -1).sum(axis=1)}
+        flat = v.reshape(S, -1, len(setup.brackets)).sum(axis=1)
+        return {b: flat[:, b] for b in setup.brackets}
+
+    # ---- one weapon's normal wounds --------------------------------------------------------
+
+    def orders_for(self, j: int, w: _Weapon, v: np.ndarray):
+        """The defender's order per (n, m) for weapon ``j`` and P(n, m) (None: one order for
+        every count)."""
+        setup = self.setup
+        if self.tables is not None:
+            return self.tables[j], None
+        if setup.n_given == 1:
+            return None, None
+        if setup.act.policy is not None:
+            probs = setup.act.policy.probabilities
+            return setup.act.policy.tables[j], (probs[j] if j < len(probs) else None)
+        space = setup.space
+        return choose_orders(space, w.joints, self.masses(v), w.normal, w.faces, w.dev)
+
+    def weapon(
+        self, w: _Weapon, v: np.ndarray, table: np.ndarray | None
+    ) -> tuple[np.ndarray, float, float, list[int], bool]:
+        """Apply one weapon's normal wounds to ``v``, each count in the allocation order
+        ``table`` gives (None: order 0), a group with a wounded model declared first. Its
+        devastating Critical Wounds go on a new pending axis, or fold into the figure. Returns
+        the new array, the expected failed saves and damage figure, the orders used and
+        whether the Critical Wounds were folded."""
+        setup = self.setup
+        used = [0] if table is None else _orders_used(w, table)
+        K = len(used)
+        fold = None
+        if (
+            self.chain.figure
+            and w.dev is not None
+            and all(w.dev[o].state_independent() for o in used)
+        ):
+            fold = _fourier(w.dev[used[0]].probs[0], self.chain)
+        pending = w.dev is not None and fold is None
+        axis = PENDING + _pending_axes(setup, v) if pending else None
+        shape = list(v.shape)
+        if axis is not None:
+            shape.insert(axis, w.m_max * K)
+        acc = np.zeros(shape, dtype=v.dtype)
+        fs = fig = 0.0
+        S = setup.space.size
+        mass = np.abs(v.reshape(S, -1)).sum(axis=1) > 0
+        for k, o in enumerate(used):
+            joints = w.joints if table is None else _masked(w.joints, table, o)
+            counts = _Counts(joints, axis, (k, K), fold, share=K > 1)
+            declared = setup.space.declared(np.arange(S), o)
+            for eo in np.unique(declared[mass]).tolist():  # a wounded group first (05.03)
+                part = v if setup.n_orders == 1 else _only(v, declared == eo)
+                if w.faces is not None:
+                    a, b = self.lowest_first(part, acc, w.faces[eo], counts)
+                else:
+                    a, b = self.count(part, acc, w.normal[eo], counts)
+                fs, fig = fs + a, fig + b
+        return acc, fs, fig, used, not pending
+
+    def _coefficients(self, counts: _Counts) -> dict:
+        """Per bracket, the figure-axis factors of the counts (figure pass, nothing pending),
+        else None (the state pass, or Critical Wounds waiting on a pending axis)."""
+        if not self.chain.figure or counts.axis is not None:
+            return {b: None for b in counts.joints}
+        return {b: counts.coefficients(b, self.chain.bins) for b in counts.joints}
+
+    def count(
+        self, v: np.ndarray, acc: np.ndarray, k: Kernel, counts: _Counts
+    ) -> tuple[float, float]:
+        """Saves one at a time: for each count n, the array after n wounds, weighted by P(n, m)
+        into ``acc``. Returns the expected failed saves and damage figure."""
+        has_sel = self.setup.blast_axis
+        coefs = self._coefficients(counts)
+        tails = {b: counts.tails(b) for b in counts.joints}
+        S = v.shape[0]
+        cur = v
+        seen = np.zeros(S)  # sum over n of P(N > n) x the state distribution after n wounds
+        for n in range(counts.n_max):
+            live = False
+            for b, (p2, _) in counts.joints.items():
+                src = cur[..., b] if has_sel else cur
+                if n < p2.shape[0]:
+                    _deposit(acc, counts, src, n, b, coefs[b])
+                t = tails[b][n] if n < len(tails[b]) else 0.0
+                if t > TAIL_EPS:
+                    live = True
+                    if self.expect:
+                        seen += t * src.reshape(S, -1).sum(axis=1)
+            if not live:
+                break
+            cur = self.chain.step(cur, k)
+        if not self.expect:
+            return 0.0, 0.0
+        return float(k.fail @ seen), float(k.figure_mean @ seen)
+
+    def by_count(self, v: np.ndarray, counts: _Counts) -> np.ndarray:
+        """``v`` times the weapon's count distribution, the count r of save rolls on a new last
+        axis: X[..., (m), ..., b, r] = v[..., b] * P_b(n=r, m), the pending count m on its own
+        new axis (as ``counts.axis``, one slot per m), or folded into the figure axis."""
+        has_sel = self.setup.blast_axis
+        coefs = self._coefficients(counts)
+        shape = list(v.shape)
+        if counts.axis is not None:
+            shape.insert(counts.axis, max(p.shape[1] for p, _ in counts.joints.values()))
+        x = np.zeros((*shape, counts.n_max), dtype=v.dtype)
+        for b, (p2, _) in counts.joints.items():
+            src = v[..., b] if has_sel else v
+            if coefs[b] is not None:
+                c = coefs[b].T.reshape((1, -1) + (1,) * (src.ndim - 2) + (p2.shape[0],))
+                idx = (..., b, slice(0, p2.shape[0])) if has_sel else (..., slice(0, p2.shape[0]))
+                x[idx] += src[..., None] * c
+                continue
+            for m in range(p2.shape[1]):
+                col = p2[:, m]
+                if not col.any():
+                    continue
+                idx: list = [slice(None)] * len(shape)
+                if counts.axis is not None:
+                    idx[counts.axis] = m
+                if has_sel:
+                    idx[-1] = b
+                x[(*idx, slice(0, len(col)))] += src[..., None] * col
+        return x
+
+    def lowest_first(
+        self, v: np.ndarray, acc: np.ndarray, faces: Faces, counts: _Counts
+    ) -> tuple[float, float]:
+        """Save rolls resolved lowest first (05.04 Inflict Damage): the n dice are rolled
+        together; for each class of results (those that pass or fail alike against every
+        group, in increasing order) the number in it among the r still unresolved is
+        Binomial(r, P(class) / P(this class or higher)), and each of them passes or fails
+        against the group current when it is resolved. The count of dice left is a last axis
+        of the array, gone once every result that can fail is resolved (the rest pass).
+        Returns what :meth:`count` does."""
+        x_all = self.by_count(v, counts)
+        n1 = x_all.shape[-1]
+        shape = (-1,) + (1,) * (x_all.ndim - 1)
+        fs = fig = 0.0
+        for mask, probs in faces.classes:
+            x = x_all * mask.reshape(shape)
+            for k, p_class, rest in faces.steps(probs):
+                b, tail = binomials(n1, min(1.0, p_class / rest))
+                out = np.zeros_like(x)
+                cur = x
+                for c in range(n1):
+                    out[..., : n1 - c] += cur * b[c:, c]
+                    t = tail[c:, c]
+                    if not (t > TAIL_EPS).any():
+                        break
+                    if k is None:  # every group saves these: only the count of dice moves
+                        cur = cur[..., 1:]
+                        continue
+                    if self.expect:
+                        fs += _column_totals(cur, k.fail, t)
+                        fig += _column_totals(cur, k.figure_mean, t)
+                    cur = self.chain.step(np.ascontiguousarray(cur[..., 1:]), k)
+                x = out
+            res = x.sum(axis=-1)  # the dice left all pass
+            if counts.axis is None:
+                acc += res
             else:
-                a, b = _count_phase(setup, part, acc, w.normal[eo], joints, axis, (k, K))
-            fs, fig = fs + a, fig + b
-    return acc, fs, fig, used
+                k_, K = counts.slot
+                _put(acc, counts.axis, slice(k_, res.shape[counts.axis] * K, K), None, res)
+        return fs, fig
+
+    # ---- Devastating Wounds' mortal wounds ---------------------------------------------------
+
+    def devastating(
+        self, v: np.ndarray, w: _Weapon, used: list[int]
+    ) -> tuple[np.ndarray, float, float]:
+        """Inflict one weapon's pending devastating Critical Wounds (no spill-over), each in
+        the order the defender chose for it, and drop its pending axis (the first one left):
+        for each order, Horner's scheme over the count m (apply one, add those with one fewer
+        left) takes one step per pending count."""
+        K = len(used)
+        assert w.dev is not None
+        total = None
+        mw = fig = 0.0
+        for k, o in enumerate(used):
+            z = np.take(v, np.arange(k, v.shape[PENDING], K), axis=PENDING)
+            kern = w.dev[o]
+            size = z.shape[PENDING]
+            cur = np.take(z, size - 1, axis=PENDING)
+            for m in range(size - 2, -1, -1):
+                if self.expect:
+                    mw += _total(cur, kern.mortal)
+                    fig += _total(cur, kern.figure_mean)
+                cur = self.chain.step(cur, kern) + np.take(z, m, axis=PENDING)
+            total = cur if total is None else total + cur
+        assert total is not None
+        return total, mw, fig
+
+
+def _fourier(pmf: np.ndarray, chain: _Chain) -> np.ndarray:
+    """Fourier bins of a distribution of points (index = points)."""
+    return np.fft.rfft(pmf, n=chain.length)
+
+
+def _only(v: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    return v * mask.reshape((-1,) + (1,) * (v.ndim - 1))
 
 
 def _pending_axes(setup: _Setup, v: np.ndarray) -> int:
@@ -381,151 +647,10 @@ def _masked(joints: dict, table: np.ndarray, order: int) -> dict:
     }
 
 
-def _count_phase(
-    setup: _Setup,
-    v: np.ndarray,
-    acc: np.ndarray,
-    k: Kernel,
-    joints: dict,
-    axis: int | None,
-    slot: tuple[int, int],
-) -> tuple[float, float]:
-    """Saves one at a time: for each count n, the array after n wounds, weighted by P(n, m)
-    into ``acc``. Returns the expected failed saves and damage figure."""
-
-    def share(p2: np.ndarray) -> float:
-        return float(p2.sum()) if slot[1] > 1 else 1.0
-
-    has_sel = setup.blast_axis
-    nmax = max(p.shape[0] for p, _ in joints.values())
-    cur = v
-    fs = fig = 0.0
-    # P(N > n), of this order's share of the counts when the defender's order varies
-    tails = {b: share(p2) - np.cumsum(p2.sum(axis=1)) for b, (p2, _) in joints.items()}
-    for n in range(nmax):
-        live = False
-        for b, (p2, _) in joints.items():
-            src = cur[..., b] if has_sel else cur
-            if n < p2.shape[0]:
-                for m, p in enumerate(p2[n]):
-                    if p:
-                        _put(acc, axis, m * slot[1] + slot[0], b, p * src)
-            t = tails[b][n] if n < len(tails[b]) else 0.0
-            if t > TAIL_EPS:
-                live = True
-                fs += t * _total(src, k.fail)
-                fig += t * _total(src, k.figure_mean)
-        if not live:
-            break
-        cur = setup.chain.step(cur, k)
-    return fs, fig
-
-
-def _by_count(setup: _Setup, v: np.ndarray, joints: dict, m_axis: bool) -> np.ndarray:
-    """``v`` times the weapon's count distribution: X[..., (m), ..., b, r] = v[..., b] *
-    P_b(n=r, m), the pending count m on a new axis at PENDING + pending axes (when
-    ``m_axis``) and the count r of save rolls on a new last axis."""
-    has_sel = setup.blast_axis
-    nmax = max(p.shape[0] for p, _ in joints.values())
-    mmax = max(p.shape[1] for p, _ in joints.values())
-    shape = list(v.shape)
-    axis = PENDING + _pending_axes(setup, v) if m_axis else None
-    if axis is not None:
-        shape.insert(axis, mmax)
-    x = np.zeros((*shape, nmax))
-    for b, (p2, _) in joints.items():
-        src = v[..., b] if has_sel else v
-        for m in range(p2.shape[1]):
-            col = p2[:, m]
-            if not col.any():
-                continue
-            idx: list = [slice(None)] * len(shape)
-            if axis is not None:
-                idx[axis] = m
-            if has_sel:
-                idx[-1] = b
-            x[(*idx, slice(0, len(col)))] += src[..., None] * col
-    return x
-
-
 def _column_totals(x: np.ndarray, vec: np.ndarray, weights: np.ndarray) -> float:
     """sum over columns j (last axis) of weights[j] x <vec, mass of column j per state>."""
     per_state = x.reshape(x.shape[0], -1, x.shape[-1]).sum(axis=1)
     return float(vec @ per_state @ weights)
-
-
-def _lowest_first_phase(
-    setup: _Setup,
-    v: np.ndarray,
-    acc: np.ndarray,
-    faces: Faces,
-    joints: dict,
-    axis: int | None,
-    slot: tuple[int, int],
-) -> tuple[float, float]:
-    """Save rolls resolved lowest first (05.04 Inflict Damage): the n dice are rolled
-    together; for each result f = 1..6 in turn, the number showing f among the r still
-    unresolved is Binomial(r, P(f) / P(result >= f)), and each of them passes or fails against
-    the group current when it is resolved (``faces.kernels[f]``). The count of dice left is a
-    last axis of the array, gone once every result is resolved. Returns what
-    :func:`_count_phase` does."""
-    chain = setup.chain
-    x_all = _by_count(setup, v, joints, axis is not None)
-    n1 = x_all.shape[-1]
-    shape = (-1,) + (1,) * (x_all.ndim - 1)
-    fs = fig = 0.0
-    for mask, probs in faces.classes:
-        x = x_all * mask.reshape(shape)
-        for f in range(1, 7):
-            rest = probs[f:].sum()
-            if probs[f] <= 0.0 or rest <= 0.0:
-                continue
-            k = faces.kernels[f]
-            assert k is not None
-            b, tail = binomials(n1, min(1.0, probs[f] / rest))
-            out = np.zeros_like(x)
-            cur = x
-            for c in range(n1):
-                out[..., : n1 - c] += cur * b[c:, c]
-                t = tail[c:, c]
-                if not (t > TAIL_EPS).any():
-                    break
-                fs += _column_totals(cur, k.fail, t)
-                fig += _column_totals(cur, k.figure_mean, t)
-                cur = chain.step(np.ascontiguousarray(cur[..., 1:]), k)
-            x = out
-        res = x[..., 0]
-        if axis is None:
-            acc += res
-        else:
-            width = res.shape[axis]
-            _put(acc, axis, slice(slot[0], width * slot[1], slot[1]), None, res)
-    return fs, fig
-
-
-def _devastating_phase(
-    setup: _Setup, v: np.ndarray, w: _Weapon, used: list[int]
-) -> tuple[np.ndarray, float, float]:
-    """Inflict one weapon's pending devastating Critical Wounds (no spill-over), each in the
-    order the defender chose for it, and drop its pending axis (the first one left)."""
-    K = len(used)
-    assert w.dev is not None
-    total = None
-    mw = fig = 0.0
-    for k, o in enumerate(used):
-        z = np.take(v, np.arange(k, v.shape[PENDING], K), axis=PENDING)
-        kern = w.dev[o]
-        for i in range(z.shape[PENDING] - 1):
-            idx = [slice(None)] * z.ndim
-            idx[PENDING] = slice(i + 1, None)
-            sub = z[tuple(idx)]
-            mw += _total(sub, kern.mortal)
-            fig += _total(sub, kern.figure_mean)
-            z[tuple(idx)] = setup.chain.step(np.ascontiguousarray(sub), kern)
-        part = z.sum(axis=PENDING)
-        total = part if total is None else total + part
-    assert total is not None
-    return total, mw, fig
 
 
 # ---------------------------------------------------------------------------------------------
@@ -548,72 +673,161 @@ def run_exact(
 
     Returns:
         An :class:`Outcome` with method "exact", the allocation orders chosen (``policy``) and
-        the distribution of the target's state after the activation (``final_states``).
+        the distribution of the target's state after the activation (``final_states``). The
+        state distribution is renormalised to sum to 1 (the mass a loop's 1e-15 tail cut and
+        rounding leave out, well below 1e-12, is spread proportionally), so expectations stay
+        within the unit (no more models destroyed than it has). The damage distribution is
+        computed when first read.
 
     Raises:
         ExactUnsupported: the selection is too large to resolve exactly, or ``start`` does
             not fit the target.
     """
     setup = _Setup(act, max_elements, start if start is not None else act.start)
-    v, rows = _before_phase(setup, setup.initial())
-    v, bracket_w = _split_brackets(setup, v)
+    state = _Pass(setup, _Chain(setup.space))
+    v, rows = state.before(setup.initial(state.chain))
+    v, bracket_w = state.split_brackets(v)
     expected, tables, weights, used_by = [], [], [], []
     for j, w in enumerate(setup.weapons):
-        table, p = _orders_for(setup, j, w, v)
+        table, p = state.orders_for(j, w, v)
         tables.append(table)
         weights.append(p)
-        v, fs, fig, used = _weapon_phase(setup, w, v, table)
+        v, fs, fig, used, _ = state.weapon(w, v, table)
         used_by.append(used)
-        if bracket_w is None:
-            first = next(iter(w.joints.values()))[1]
-        else:  # expectations over the Blast bracket reached when selecting the target
-            first = {
-                f: sum(bracket_w[b] * w.joints[b][1][f] for b in w.joints)
-                for f in ("attacks", "hits", "wounds")
-            }
-        expected.append({**first, "failed_saves": fs, "mortal_wounds": 0.0, "damage": fig})
+        expected.append({**_counted(w, bracket_w), "failed_saves": fs, "mortal_wounds": 0.0})
+        expected[-1]["damage"] = fig
     for j, w in enumerate(setup.weapons):
         if w.dev is not None:
-            v, mw, fig = _devastating_phase(setup, v, w, used_by[j])
+            v, mw, fig = state.devastating(v, w, used_by[j])
             expected[j]["mortal_wounds"] = mw
             expected[j]["damage"] += fig
-    if setup.blast_axis:
-        v = v.sum(axis=-1)
     rows += [WeaponResult(w.name, w.models, e) for w, e in zip(act.weapons, expected, strict=True)]
-    out = _read(setup, v, rows)
+    state_p = v.reshape(setup.space.size, -1).sum(axis=1)
+    out = _read(setup, state_p, rows, lambda: _figure(setup, tables))
     if setup.n_given > 1:
         given = setup.space.orders[: setup.n_given]
         out.policy = OrderPolicy(given, tuple(tables), tuple(weights))
     return out
 
 
-def _read(setup: _Setup, v: np.ndarray, rows: list[WeaponResult]) -> Outcome:
-    """The outcome from the final chain array."""
+def _counted(w: _Weapon, bracket_w: np.ndarray | None) -> dict[str, float]:
+    """Expected attacks, hits and wounds (over the Blast bracket reached when selecting)."""
+    if bracket_w is None:
+        return dict(next(iter(w.joints.values()))[1])
+    return {
+        f: sum(bracket_w[b] * w.joints[b][1][f] for b in w.joints)
+        for f in ("attacks", "hits", "wounds")
+    }
+
+
+def _read(setup: _Setup, state_p: np.ndarray, rows: list[WeaponResult], figure) -> Outcome:
+    """The outcome from the final state distribution (renormalised; see :func:`run_exact`)."""
     space, act = setup.space, setup.act
-    S = space.size
     n_models = setup.n_models
-    state_p = v.reshape(S, setup.chain.xsize).sum(axis=1)
+    state_p = np.clip(state_p, 0.0, None)
+    state_p = state_p / state_p.sum()
     md = np.bincount(space.destroyed, weights=state_p, minlength=n_models + 1)
     wl = np.bincount(space.wounds_lost, weights=state_p, minlength=act.target.wounds + 1)
     chars = [float(state_p[dead].sum()) for dead in space.character_dead]
-    if setup.track:
-        damage = v.reshape(S, setup.chain.xsize).sum(axis=0)
-    else:
-        damage = _independent_figure(setup)
     totals = {f: sum(r.expected[f] for r in rows) for f in rows[0].expected} if rows else {}
-    totals["wounds_lost"] = float(np.dot(np.arange(len(wl)), wl))
-    totals["models_destroyed"] = float(np.dot(np.arange(len(md)), md))
+    totals["wounds_lost"] = min(float(np.dot(np.arange(len(wl)), wl)), float(act.target.wounds))
+    totals["models_destroyed"] = min(float(np.dot(np.arange(len(md)), md)), float(n_models))
     return Outcome(
         method="exact",
         weapons=rows,
         expected=totals,
         models_destroyed_distribution=md,
-        damage_distribution=_trim1(damage),
+        damage_distribution=figure,
         wounds_lost_distribution=wl,
         characters_destroyed=chars,
         attacker_losses=hazard_losses(act),
         final_states=space.to_states(state_p),
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The damage figure
+
+
+def _figure(setup: _Setup, tables: list) -> np.ndarray:
+    """The damage figure's distribution: a compound convolution when no wound's damage
+    depends on the target's state, else the figure pass."""
+    if setup.figure_independent():
+        return _trim1(_independent_figure(setup))
+    length = 1 << max(1, int(setup.figure_max()).bit_length())
+    setup = setup.lumped
+    fig = _Pass(setup, _Chain(setup.space, length), tables)
+    v, _ = fig.before(setup.initial(fig.chain))
+    v, _ = fig.split_brackets(v)
+    used_by, folded = [], []
+    for j, w in enumerate(setup.weapons):
+        v, _, _, used, done = fig.weapon(w, v, tables[j])
+        used_by.append(used)
+        folded.append(done)
+    for j, w in enumerate(setup.weapons):
+        if w.dev is not None and not folded[j]:
+            v, _, _ = fig.devastating(v, w, used_by[j])
+    spectrum = v.reshape(setup.space.size, fig.chain.bins, -1).sum(axis=(0, 2))
+    dist = np.fft.irfft(spectrum, n=length)
+    dist[np.abs(dist) < 1e-15] = 0.0  # rounding noise of the transform (about 1e-17)
+    dist = np.clip(dist, 0.0, None)
+    return _trim1(dist / dist.sum())
+
+
+class _Classes:
+    """The target's states merged into classes (:mod:`~wh40k_calc.engine.lumping`), with what
+    the figure pass asks of a space."""
+
+    def __init__(self, space: AllocationSpace, cls: np.ndarray, reps: np.ndarray):
+        self.space, self.cls, self.reps = space, cls, reps
+        self.size = len(reps)
+        self.destroyed = space.destroyed[reps]
+
+    def declared(self, states: np.ndarray, order: np.ndarray | int = 0) -> np.ndarray:
+        return self.space.declared(self.reps[states], order)
+
+
+def _lumped(setup: _Setup) -> _Setup:
+    """``setup`` on the classes of states the damage figure cannot tell apart: those with the
+    same rows in every kernel, the same Blast bracket, declared orders and save-roll classes,
+    whose successors are again alike."""
+    space = setup.space
+    states = np.arange(space.size)
+    kernels = setup.kernels()
+    targets = [k.targets(space) for k in kernels]
+    labels = []
+    if setup.blast_axis:
+        labels.append((setup.n_models - space.destroyed) // 5)
+    if setup.n_orders > 1:
+        labels += [space.declared(states, o) for o in range(space.n_given)]
+    for w in setup.weapons:
+        for fc in w.faces or []:
+            labels.append(np.argmax(np.stack([m for m, _ in fc.classes]), axis=0))
+    cls = lumping.classes(space.size, kernels, targets, labels)
+    reps = np.zeros(cls.max() + 1, dtype=np.int64)
+    reps[cls[::-1]] = states[::-1]  # the first state of each class
+    mapped = {
+        id(k): lumping.quotient(k, cls, reps, t) for k, t in zip(kernels, targets, strict=True)
+    }
+
+    def faces(fc: Faces) -> Faces:
+        ks = [None if k is None else mapped[id(k)] for k in fc.kernels]
+        return Faces(ks, [(m[reps], p) for m, p in fc.classes])
+
+    out = copy.copy(setup)
+    out.space = _Classes(space, cls, reps)  # type: ignore[assignment]
+    out.start = cls[setup.start]
+    out.before = [mapped[id(k)] for k in setup.before]
+    out.weapons = [
+        replace(
+            w,
+            normal=[mapped[id(k)] for k in w.normal],
+            dev=None if w.dev is None else [mapped[id(k)] for k in w.dev],
+            faces=None if w.faces is None else [faces(fc) for fc in w.faces],
+        )
+        for w in setup.weapons
+    ]
+    return out
 
 
 def _trim1(a: np.ndarray) -> np.ndarray:
@@ -623,38 +837,36 @@ def _trim1(a: np.ndarray) -> np.ndarray:
 
 def _independent_figure(setup: _Setup) -> np.ndarray:
     """Distribution of the damage figure when it does not depend on the target's state: each
-    weapon's is a compound sum over its (n, m) wound counts; sources add by convolution."""
+    weapon's is a compound sum over its (n, m) wound counts (Horner's scheme over n, then over
+    m); sources add by convolution."""
     total = np.ones(1)
     for src, k in zip(setup.act.before, setup.before, strict=True):
-        q = k.probs[0]
-        part = np.zeros(1)
-        power = np.ones(1)
-        for c, p in enumerate(src.count):
-            if c:
-                power = np.convolve(power, q)
-            if p:
-                part = _pad1(part, p * power)
-        total = np.convolve(total, part)
+        total = np.convolve(total, _compound(src.count, k.probs[0]))
     for w in setup.weapons:
         p2 = next(iter(w.joints.values()))[0]
         q = w.normal[0].probs[0]
-        u = w.dev[0].probs[0] if w.dev is not None else np.ones(1)
-        # sum_m U^{*m} * (sum_n P(n,m) Q^{*n})
-        qpows = [np.ones(1)]
-        for _ in range(p2.shape[0] - 1):
-            qpows.append(np.convolve(qpows[-1], q))
-        part = np.zeros(1)
-        upow = np.ones(1)
-        for m in range(p2.shape[1]):
-            if m:
-                upow = np.convolve(upow, u)
-            inner = np.zeros(1)
-            for n in range(p2.shape[0]):
-                if p2[n, m]:
-                    inner = _pad1(inner, p2[n, m] * qpows[n])
-            part = _pad1(part, np.convolve(upow, inner))
+        per_m = [_compound(p2[:, m], q) for m in range(p2.shape[1])]
+        # sum_m U^{*m} * (sum_n P(n, m) Q^{*n})
+        part = per_m[0] if w.dev is None else _compound_list(per_m, w.dev[0].probs[0])
         total = np.convolve(total, part)
     return total
+
+
+def _compound(counts: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """sum_n counts[n] Q^{*n} by Horner's scheme."""
+    out = np.array([counts[-1]])
+    for c in counts[-2::-1]:
+        out = np.convolve(out, q)
+        out[0] += c
+    return out
+
+
+def _compound_list(parts: list[np.ndarray], u: np.ndarray) -> np.ndarray:
+    """sum_m U^{*m} * parts[m] by Horner's scheme."""
+    out = parts[-1]
+    for part in parts[-2::-1]:
+        out = _pad1(np.convolve(out, u), part)
+    return out
 
 
 def _pad1(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -700,7 +912,7 @@ def hazard_losses(act: Activation) -> dict[str, float]:
         for s in states:
             probs[s] = thin(mw, 1.0 - hz.fnp[kinds[s]])
     k = Kernel(probs, NORMAL, np.zeros(space.size), np.zeros(space.size))
-    chain = _Chain(space, False, 0)
+    chain = _Chain(space)
     v = np.zeros((space.size, 1))
     v[0, 0] = 1.0
     acc = np.zeros_like(v)

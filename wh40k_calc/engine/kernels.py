@@ -38,15 +38,22 @@ class Kernel:
     mortal: np.ndarray
     order: int = 0
     _targets: list = field(default_factory=list, repr=False)
+    _figure_mean: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def figure_mean(self) -> np.ndarray:
         """Expected points through, per state."""
-        return self.probs @ np.arange(self.probs.shape[1])
+        if self._figure_mean is None:
+            self._figure_mean = self.probs @ np.arange(self.probs.shape[1])
+        return self._figure_mean
 
     def state_independent(self) -> bool:
         """True when every state has the same row."""
         return bool(np.allclose(self.probs, self.probs[0], rtol=0, atol=1e-13))
+
+    def passes(self) -> bool:
+        """True when no state's save fails (nothing happens, nothing is counted)."""
+        return not self.fail.any() and bool((self.probs[:, 0] == 1.0).all())
 
     def targets(self, space: AllocationSpace) -> list[tuple[int, np.ndarray]]:
         """(d, next state of every state after d points) for each d with probability."""
@@ -65,6 +72,10 @@ class Kernel:
         for d, nxt in self.targets(space):
             out += self.probs[:, d].reshape(shape) * g[nxt]
         return out
+
+
+def _same(a: Kernel, b: Kernel) -> bool:
+    return np.array_equal(a.probs, b.probs) and np.array_equal(a.fail, b.fail)
 
 
 def routing_of(ap: AttackProfile, devastating: bool) -> int:
@@ -88,34 +99,29 @@ def wound_kernel(
     states = np.arange(space.size)
     kinds = space.kind_of(states, routing, order)
     lefts = space.wounds_left_of(states, routing, order)
-    cache: dict[tuple[int, int], tuple[np.ndarray, float, float]] = {}
-    rows = []
-    fail = np.zeros(space.size)
-    mortal = np.zeros(space.size)
-    for s in range(space.size):
-        key = (int(kinds[s]), int(lefts[s]))
-        if key not in cache:
-            vs = ap.vs[key[0]]
-            # wounds left 0 (unit destroyed): the table's own policy for that case, as the
-            # sampler reads it (DamageTable.rerolls_for(0))
-            dmg = vs.damage.pmf(key[1])
-            if devastating:
-                f, keep = 1.0, 1.0 - vs.fnp_mortal
-                mw = mean(dmg)
-            else:
-                f = vs.save_fail_probability if face is None else float(vs.save_fails_on(face))
-                keep = 1.0 - vs.fnp
-                mw = 0.0
-            row = f * thin(dmg, keep)
-            row[0] += 1.0 - f
-            cache[key] = (row, (0.0 if devastating else f), mw)
-        row, fail[s], mortal[s] = cache[key]
+    keys, where = np.unique(kinds * (int(lefts.max()) + 1) + lefts, return_inverse=True)
+    rows, fails, mortals = [], [], []
+    for key in keys.tolist():
+        kind, left = divmod(key, int(lefts.max()) + 1)
+        vs = ap.vs[kind]
+        # wounds left 0 (unit destroyed): the table's own policy for that case, as the
+        # sampler reads it (DamageTable.rerolls_for(0))
+        dmg = vs.damage.pmf(left)
+        if devastating:
+            f, keep = 1.0, 1.0 - vs.fnp_mortal
+        else:
+            f = vs.save_fail_probability if face is None else float(vs.save_fails_on(face))
+            keep = 1.0 - vs.fnp
+        row = f * thin(dmg, keep)
+        row[0] += 1.0 - f
         rows.append(row)
-    width = max(len(r) for r in rows)
-    probs = np.zeros((space.size, width))
-    for s, r in enumerate(rows):
-        probs[s, : len(r)] = r
-    return Kernel(probs, routing, fail, mortal, order)
+        fails.append(0.0 if devastating else f)
+        mortals.append(mean(dmg) if devastating else 0.0)
+    table = np.zeros((len(rows), max(len(r) for r in rows)))
+    for i, r in enumerate(rows):
+        table[i, : len(r)] = r
+    where = where.ravel()
+    return Kernel(table[where], routing, np.array(fails)[where], np.array(mortals)[where], order)
 
 
 @dataclass
@@ -127,6 +133,27 @@ class Faces:
 
     kernels: list[Kernel | None]
     classes: list[tuple[np.ndarray, np.ndarray]]
+
+    def steps(self, probs: np.ndarray) -> list[tuple[Kernel | None, float, float]]:
+        """The results in increasing order, merged into classes that pass or fail alike
+        against every group (a save is a threshold, so a class is a run of results): per
+        class (its kernel, None when every group saves; P(class); P(this class or higher)).
+        Classes after the last that can fail are left out: those dice all pass."""
+        classes: list[list] = []
+        for f in range(1, 7):
+            k = self.kernels[f]
+            assert k is not None
+            if classes and _same(classes[-1][0], k):
+                classes[-1][1] += probs[f]
+            else:
+                classes.append([k, float(probs[f])])
+        out, done = [], 0.0
+        for k, p in classes:
+            out.append((None if k.passes() else k, p, max(0.0, 1.0 - done)))
+            done += p
+        while out and out[-1][0] is None:
+            out.pop()
+        return [c for c in out if c[1] > 0.0]
 
 
 def face_kernels(space: AllocationSpace, ap: AttackProfile, order: int = 0) -> Faces:

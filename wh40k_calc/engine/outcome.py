@@ -52,6 +52,9 @@ class Outcome:
         expected: totals: each of TOTAL_FIELDS.
         models_destroyed_distribution: P(exactly k target models destroyed), k = 0..models.
         damage_distribution: P(exactly d damage points), as defined in DATASHEET_FORMAT.md.
+            An engine may give a zero-argument function instead: it is called when the
+            distribution is first read (the exact engine's figure pass costs more than the
+            rest, and most uses never read it).
         wounds_lost_distribution: P(exactly w wounds removed from the target).
         characters_destroyed: per CHARACTER model of an Attached target, P(it is destroyed).
         attacker_losses: each of LOSS_FIELDS (Hazardous).
@@ -95,6 +98,7 @@ class Outcome:
         expected["wounds_lost"] -= lost
         return replace(
             self,
+            damage_distribution=self.__dict__["_damage"],  # keep it lazy
             models_destroyed_distribution=np.concatenate([md, np.zeros(dead)]),
             wounds_lost_distribution=np.concatenate([wl, np.zeros(lost)]),
             expected=expected,
@@ -106,3 +110,17 @@ class Outcome:
         dist = self.models_destroyed_distribution
         tail = np.cumsum(dist[::-1])[::-1]
         return np.clip(tail[1:], 0.0, 1.0)
+
+
+def _damage_get(self: Outcome) -> np.ndarray:
+    value = self.__dict__["_damage"]
+    if callable(value):
+        value = self.__dict__["_damage"] = value()
+    return value
+
+
+def _damage_set(self: Outcome, value) -> None:
+    self.__dict__["_damage"] = value
+
+
+Outcome.damage_distribution = property(_damage_get, _damage_set)  # type: ignore[assignment]

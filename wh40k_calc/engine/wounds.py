@@ -12,14 +12,19 @@ from .kernels import mean as _mean
 
 
 def conv2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Full 2-D convolution of two non-negative arrays (distributions over pairs of counts)."""
-    if np.count_nonzero(a) < np.count_nonzero(b):
-        a, b = b, a
-    out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
-    for (i, j), v in np.ndenumerate(b):
-        if v:
-            out[i : i + a.shape[0], j : j + a.shape[1]] += v * a
-    return out
+    """Full 2-D convolution of two arrays (distributions over pairs of counts), as one 1-D
+    convolution of the rows laid end to end with room for the columns to grow."""
+    ra, ca = a.shape
+    rb, cb = b.shape
+    if ca == 1 and cb == 1:
+        return np.convolve(a[:, 0], b[:, 0])[:, None]
+    width = ca + cb - 1
+    fa = np.zeros((ra, width))
+    fa[:, :ca] = a
+    fb = np.zeros((rb, width))
+    fb[:, :cb] = b
+    flat = np.convolve(fa.ravel(), fb.ravel())[: (ra + rb - 1) * width]
+    return flat.reshape(ra + rb - 1, width)
 
 
 def _trim2(a: np.ndarray) -> np.ndarray:
@@ -106,6 +111,32 @@ def _pad_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
+def _compound2(counts: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """sum_a counts[a] K^{*a}: by repeated squaring when the count is fixed, else by Horner's
+    scheme (one convolution per possible count)."""
+    live = np.flatnonzero(counts)
+    if len(live) == 1:
+        return counts[live[0]] * _power2(k, int(live[0]))
+    out = counts[-1] * np.ones((1, 1))
+    for p in counts[-2::-1]:
+        out = conv2(out, k)
+        out[0, 0] += p
+    return out
+
+
+def _power2(k: np.ndarray, a: int) -> np.ndarray:
+    """K^{*a} by repeated squaring."""
+    out = np.ones((1, 1))
+    base = k
+    while a:
+        if a & 1:
+            out = conv2(out, base)
+        a >>= 1
+        if a:
+            base = conv2(base, base)
+    return out
+
+
 def _with_command_reroll(ap: AttackProfile, attacks: np.ndarray, k: np.ndarray) -> np.ndarray:
     """P[n, m] over the attacks in order, with a two-valued state "Command Re-roll still
     available": after a attacks, ``kept`` (never spent) and ``spent`` (spent on one of them)."""
@@ -135,16 +166,7 @@ def wound_joint(ap: AttackProfile, models_at_selection: int) -> tuple[np.ndarray
     Wounds m over all its attacks, and its expected attacks, hits and wounds."""
     attacks = ap.attack_pmf(models_at_selection)
     k, hits_per_attack = per_attack_kernel(ap)
-    if ap.command_reroll:
-        out = _with_command_reroll(ap, attacks, k)
-    else:
-        out = np.zeros((1, 1))
-        power = np.ones((1, 1))
-        for a, p in enumerate(attacks):
-            if a:
-                power = conv2(power, k)
-            if p:
-                out = _pad_add(out, p * power)
+    out = _with_command_reroll(ap, attacks, k) if ap.command_reroll else _compound2(attacks, k)
     mean_attacks = _mean(attacks)
     wounds = float(
         (out.sum(axis=1) * np.arange(out.shape[0])).sum()
