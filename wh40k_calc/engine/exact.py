@@ -204,7 +204,10 @@ class _Setup:
             raise ExactUnsupported(
                 f"{w.name} makes too many attacks to combine exactly (about {cost:.1g} operations)"
             )
-        joints = {b: wound_joint(w, self.selected if b is None else b * 5) for b in self.brackets}
+        joints = {}
+        for b in self.brackets:
+            p2, meta = wound_joint(w, self.selected if b is None else b * 5)
+            joints[b] = (_trim_tails(p2), meta)
         orders = range(self.n_orders)
         lowest = self.act.lowest_first and saves_differ(self.space, w.vs, routing_of(w, False))
         return _Weapon(
@@ -303,6 +306,16 @@ class _Setup:
         v = np.zeros(self.space.size, dtype=complex if chain.figure else float)
         np.add.at(v, self.start, self.start_p)
         return np.repeat(v[:, None], chain.bins, axis=1)
+
+
+def _trim_tails(p2: np.ndarray) -> np.ndarray:
+    """P[n, m] without the counts beyond which less than TAIL_EPS of the mass lies (at most
+    1e-15 left out: the state distribution is renormalised at the end)."""
+    rows = np.cumsum(p2.sum(axis=1)[::-1])[::-1] >= TAIL_EPS
+    cols = np.cumsum(p2.sum(axis=0)[::-1])[::-1] >= TAIL_EPS
+    n = max(1, int(np.flatnonzero(rows)[-1]) + 1) if rows.any() else 1
+    m = max(1, int(np.flatnonzero(cols)[-1]) + 1) if cols.any() else 1
+    return p2[:n, :m]
 
 
 # ---------------------------------------------------------------------------------------------
