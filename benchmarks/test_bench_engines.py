@@ -20,7 +20,6 @@ import tracemalloc
 
 import numpy as np
 import pytest
-from baseline import load_baseline
 from profiles import Kind, activation, main_job, unit, weapon
 
 from wh40k_calc.engine.allocation import AllocationSpace
@@ -137,76 +136,19 @@ def test_sampler_peak_memory_1e7(benchmark, job) -> None:
 # Exact engine
 
 
-def _full(act):
-    """Everything the exact engine can tell, the damage distribution included (read lazily)."""
-    out = run_exact(act)
-    out.damage_distribution  # noqa: B018 - computing it is the point
-    return out
-
-
-def _best_seconds(fn, *args, repeats: int = 5) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn(*args)
-        best = min(best, time.perf_counter() - t)
-    return best
-
-
-def _exact_bench(benchmark, act, baseline: bool = False) -> None:
-    """Time the exact engine (state pass and damage distribution); with ``baseline``, also
-    the engine before the speed work (benchmarks/baseline.py) on the same profiles, in the
-    same run, and their ratio."""
-    out = benchmark(_full, act)
+def _exact_bench(benchmark, act) -> None:
+    out = benchmark(run_exact, act)
     benchmark.extra_info["states"] = AllocationSpace(act.target).size
     benchmark.extra_info["expected_models_destroyed"] = round(out.expected["models_destroyed"], 4)
     mean = _seconds(benchmark)
     if mean:
         benchmark.extra_info["seconds_mean"] = round(mean, 5)
-    if not baseline:
-        return
-    before = load_baseline()
-    if before is None:
-        benchmark.extra_info["baseline"] = "unavailable (no git or no commit)"
-        return
-    old = _best_seconds(before, act)
-    new = _best_seconds(_full, act)
-    states_only = _best_seconds(run_exact, act)
-    benchmark.extra_info["baseline_seconds_best"] = round(old, 6)
-    benchmark.extra_info["seconds_best"] = round(new, 6)
-    benchmark.extra_info["speedup_vs_baseline"] = round(old / new, 2)
-    benchmark.extra_info["speedup_vs_baseline_without_damage_distribution"] = round(
-        old / states_only, 2
-    )
 
 
 def test_exact_60_d6_attacks_into_20_w3(benchmark) -> None:
-    """Issue 12, row 2: target at least 1.4x faster than the baseline (speedup_vs_baseline)."""
     kinds = (Kind(W=3, Sv=3, name="Gravis"),)
     gun = weapon(kinds, "heavy gun", models=30, A=2, skill=3, S=6, T=6, AP=-2, D="D6")
-    _exact_bench(benchmark, activation(gun, unit(kinds, [(0, 20)])), baseline=True)
-
-
-LEADER = Kind(W=5, Sv=2, invuln=4, name="Captain")
-
-
-@pytest.mark.parametrize(("models", "W"), [(20, 2), (30, 1)])
-def test_exact_60_d3_devastating_into_unit_with_leader(benchmark, models: int, W: int) -> None:
-    """Issue 12, row 3: refused by the baseline; the time is what it adds to a run."""
-    kinds = (Kind(W=W, Sv=3, name="Marine"), LEADER)
-    gun = weapon(
-        kinds, "dev gun", models=30, A=2, skill=3, S=5, T=4, AP=-1, D="D3", devastating=True
-    )
-    _exact_bench(benchmark, activation(gun, unit(kinds, [(0, models)], [(1, 1)])))
-
-
-@pytest.mark.parametrize("attacks", [100, 300])
-def test_exact_attacks_into_30_w1_with_a_leader_of_another_save(benchmark, attacks: int) -> None:
-    """Issue 12, row 4: 100 attacks (baseline 0.85 s in the issue), 300 (refused before)."""
-    kinds = (Kind(W=1, Sv=5, name="Boy"), Kind(W=6, Sv=4, invuln=5, name="Warboss"))
-    gun = weapon(kinds, "shoota", models=attacks // 2, A=2, skill=3, S=4, T=5, AP=0, D=1)
-    act = activation(gun, unit(kinds, [(0, 30)], [(1, 1)]))
-    _exact_bench(benchmark, act, baseline=attacks == 100)
+    _exact_bench(benchmark, activation(gun, unit(kinds, [(0, 20)])))
 
 
 def test_exact_40_attacks_into_one_w26(benchmark) -> None:
