@@ -60,6 +60,7 @@ MAX_WORK = 400_000_000  # scattered multiply-adds (a few seconds) the exact engi
 DENSE_STATES = 400  # up to this many target states, state-pass transitions are dense matrices
 TAIL_EPS = 1e-15  # a weapon's remaining P(N > n) below this ends its loop (mass lost < 1e-15)
 PENDING = 2  # the first pending-devastating axis of the chain array (after states and figure)
+LUMP_WORK = 1_000_000  # figure passes above this much work first merge states (lumping.py)
 
 
 class ExactUnsupported(RuntimeError):
@@ -72,15 +73,18 @@ class ExactUnsupported(RuntimeError):
 
 
 class _Chain:
-    """Transitions of one pass. Arrays are V[s, f, ...]: s a target state; f of size 1 in the
-    state pass, or the damage figure's Fourier bins (``length`` // 2 + 1, complex) in the figure
-    pass; then pending-devastating axes and the Blast bracket."""
+    """Transitions of one pass. Arrays are V[s, f, ...]: s a target state; f the damage figure
+    axis: of size 1 in the state pass; in the figure pass either the damage total itself
+    (``spectral`` False: adding d points shifts it by d) or its discrete Fourier transform
+    (``length`` // 2 + 1 complex bins: adding d points is a product); then pending-devastating
+    axes and the Blast bracket."""
 
-    def __init__(self, space: AllocationSpace, length: int = 0):
+    def __init__(self, space: AllocationSpace, length: int = 0, spectral: bool = False):
         self.space = space
         self.length = length
-        self.bins = length // 2 + 1 if length else 1
         self.figure = length > 0
+        self.spectral = spectral
+        self.bins = (length // 2 + 1 if spectral else length) if length else 1
         self.dense = not self.figure and space.size <= DENSE_STATES
         self.cache: dict[int, object] = {}
 
@@ -89,32 +93,41 @@ class _Chain:
         k = np.arange(self.bins)
         return np.exp(-2j * np.pi * np.outer(d, k) / self.length)
 
+    def _entries(self, k: Kernel, d: int | None = None) -> tuple[np.ndarray, ...]:
+        """(state, next state, probability, points) of every move of ``k`` (of d points)."""
+        parts = []
+        for dd, nxt in k.targets(self.space):
+            if d is not None and dd != d:
+                continue
+            live = np.nonzero(k.probs[:, dd])[0]
+            parts.append((live, nxt[live], k.probs[live, dd], np.full(len(live), dd)))
+        return tuple(np.concatenate(a) for a in zip(*parts, strict=True))
+
+    @staticmethod
+    def _sorted(src, tgt, *more) -> tuple:
+        """Entries sorted by next state, with segment starts and the distinct next states."""
+        order = np.argsort(tgt, kind="stable")
+        src, tgt = src[order], tgt[order]
+        starts = np.concatenate([[0], np.nonzero(np.diff(tgt))[0] + 1])
+        return (src, *(m[order] for m in more), starts, tgt[starts])
+
     def _transition(self, k: Kernel) -> object:
-        """The kernel as a dense matrix (state pass, few states), or as sparse data: entries
-        (state, probability[, phase]) sorted by next state, segment starts, distinct targets."""
+        """The kernel as a dense matrix (state pass, few states), as sparse entries sorted by
+        next state (state pass; figure pass in Fourier bins, each entry's factor a vector), or
+        per amount of points (figure pass on the damage total)."""
         key = id(k)
         if key in self.cache:
             return self.cache[key]
-        S = self.space.size
-        states, tgts, ps, ds = [], [], [], []
-        for d, nxt in k.targets(self.space):
-            p = k.probs[:, d]
-            live = np.nonzero(p)[0]
-            states.append(live)
-            tgts.append(nxt[live])
-            ps.append(p[live])
-            ds.append(np.full(len(live), d))
-        src, tgt, p, d = (np.concatenate(a) for a in (states, tgts, ps, ds))
         if self.dense:
-            a = np.zeros((S, S))
-            np.add.at(a, (tgt, src), p)
-            self.cache[key] = a
-            return a
-        order = np.argsort(tgt, kind="stable")
-        src, tgt, p, d = src[order], tgt[order], p[order], d[order]
-        starts = np.concatenate([[0], np.nonzero(np.diff(tgt))[0] + 1])
-        coef = (p[:, None] * self.phase(d)) if self.figure else p[:, None]
-        out = (src, coef, starts, tgt[starts])
+            src, tgt, p, _ = self._entries(k)
+            out: object = np.zeros((self.space.size, self.space.size))
+            np.add.at(out, (tgt, src), p)
+        elif self.figure and not self.spectral:
+            out = [(d, self._sorted(*self._entries(k, d)[:3])) for d, _ in k.targets(self.space)]
+        else:
+            src, tgt, p, d = self._entries(k)
+            factor = self.phase(d) if self.spectral else np.ones((len(d), 1))
+            out = self._sorted(src, tgt, p[:, None] * factor)
         self.cache[key] = out
         return out
 
@@ -125,9 +138,16 @@ class _Chain:
         t = self._transition(k)
         if self.dense:
             return (t @ v.reshape(S, -1)).reshape(shape)  # type: ignore[operator]
-        src, coef, starts, uniq = t  # type: ignore[misc]
         flat = v.reshape(S, shape[1], -1)
         out = np.zeros_like(flat)
+        if self.figure and not self.spectral:  # the damage total moves by the points
+            X = shape[1]
+            for d, (src, p, starts, uniq) in t:  # type: ignore[union-attr]
+                if d < X:
+                    vals = flat[src, : X - d, :] * p[:, None, None]
+                    out[uniq, d:, :] += np.add.reduceat(vals, starts, axis=0)
+            return out.reshape(shape)
+        src, coef, starts, uniq = t  # type: ignore[misc]
         out[uniq] = np.add.reduceat(flat[src] * coef[:, :, None], starts, axis=0)
         return out.reshape(shape)
 
@@ -279,19 +299,20 @@ class _Setup:
         values) x (Fourier bins); the states are merged only when the count is large."""
         if self.figure_independent():
             return 0.0
+        work = self.figure_steps() * self.space.size
+        if work <= MAX_WORK:
+            return work
+        return self.figure_steps() * self.lumped.space.size
+
+    def figure_steps(self) -> float:
+        """The figure pass's multiply-adds per state: (wounds) x (damage values) x (figure
+        values)."""
         bins = (1 << max(1, int(self.figure_max()).bit_length())) // 2 + 1
         steps = 0.0
         for w in self.weapons:
             n = w.n_max * (3 * w.n_max if w.faces is not None else 1)
             steps += n * self.n_given * max(1, w.normal[0].probs.shape[1])
-        steps *= len(self.brackets)
-
-        def work(states: int) -> float:
-            return steps * states * bins
-
-        if work(self.space.size) <= MAX_WORK:
-            return work(self.space.size)
-        return work(self.lumped.space.size)
+        return steps * len(self.brackets) * bins
 
     @property
     def lumped(self) -> _Setup:
@@ -302,10 +323,14 @@ class _Setup:
 
     def initial(self, chain: _Chain) -> np.ndarray:
         """The chain array before anything happens: the start distribution (default: the unit
-        unharmed), with no damage yet (every Fourier bin of a zero figure is 1)."""
-        v = np.zeros(self.space.size, dtype=complex if chain.figure else float)
+        unharmed), with no damage yet (a total of 0; every Fourier bin of it is 1)."""
+        v = np.zeros(self.space.size, dtype=complex if chain.spectral else float)
         np.add.at(v, self.start, self.start_p)
-        return np.repeat(v[:, None], chain.bins, axis=1)
+        if chain.spectral:
+            return np.repeat(v[:, None], chain.bins, axis=1)
+        out = np.zeros((self.space.size, chain.bins), dtype=v.dtype)
+        out[:, 0] = v
+        return out
 
 
 def _trim_tails(p2: np.ndarray) -> np.ndarray:
@@ -345,7 +370,9 @@ class _Counts:
         p2 = self.joints[b][0]
         if self.fold is None:
             return np.repeat(p2[:, :1], bins, axis=1)
-        powers = self.fold[None, :] ** np.arange(p2.shape[1])[:, None]  # (m, bins)
+        powers = np.ones((p2.shape[1], len(self.fold)), dtype=complex)  # U^m per bin
+        if p2.shape[1] > 1:
+            powers[1:] = np.cumprod(np.broadcast_to(self.fold, powers[1:].shape), axis=0)
         return p2 @ powers
 
     def tails(self, b) -> np.ndarray:
@@ -471,7 +498,7 @@ class _Pass:
         K = len(used)
         fold = None
         if (
-            self.chain.figure
+            self.chain.spectral
             and w.dev is not None
             and all(w.dev[o].state_independent() for o in used)
         ):
@@ -501,7 +528,7 @@ class _Pass:
     def _coefficients(self, counts: _Counts) -> dict:
         """Per bracket, the figure-axis factors of the counts (figure pass, nothing pending),
         else None (the state pass, or Critical Wounds waiting on a pending axis)."""
-        if not self.chain.figure or counts.axis is not None:
+        if not self.chain.spectral or counts.axis is not None:
             return {b: None for b in counts.joints}
         return {b: counts.coefficients(b, self.chain.bins) for b in counts.joints}
 
@@ -767,9 +794,14 @@ def _figure(setup: _Setup, tables: list) -> np.ndarray:
     depends on the target's state, else the figure pass."""
     if setup.figure_independent():
         return _trim1(_independent_figure(setup))
-    length = 1 << max(1, int(setup.figure_max()).bit_length())
-    setup = setup.lumped
-    fig = _Pass(setup, _Chain(setup.space, length), tables)
+    if setup.figure_steps() * setup.space.size > LUMP_WORK:  # merging states pays off
+        setup = setup.lumped
+    # Fourier bins when a Devastating Wounds weapon's mortal wounds can fold in at once
+    spectral = any(w.dev is not None for w in setup.weapons)
+    length = int(setup.figure_max()) + 1
+    if spectral:
+        length = 1 << max(1, length.bit_length())
+    fig = _Pass(setup, _Chain(setup.space, length, spectral), tables)
     v, _ = fig.before(setup.initial(fig.chain))
     v, _ = fig.split_brackets(v)
     used_by, folded = [], []
@@ -780,8 +812,10 @@ def _figure(setup: _Setup, tables: list) -> np.ndarray:
     for j, w in enumerate(setup.weapons):
         if w.dev is not None and not folded[j]:
             v, _, _ = fig.devastating(v, w, used_by[j])
-    spectrum = v.reshape(setup.space.size, fig.chain.bins, -1).sum(axis=(0, 2))
-    dist = np.fft.irfft(spectrum, n=length)
+    total = v.reshape(setup.space.size, fig.chain.bins, -1).sum(axis=(0, 2))
+    if not spectral:
+        return _trim1(np.clip(total, 0.0, None) / total.sum())
+    dist = np.fft.irfft(total, n=length)
     dist[np.abs(dist) < 1e-15] = 0.0  # rounding noise of the transform (about 1e-17)
     dist = np.clip(dist, 0.0, None)
     return _trim1(dist / dist.sum())

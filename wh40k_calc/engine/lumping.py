@@ -35,11 +35,33 @@ def classes(
 
 
 def _relabel(rows: np.ndarray) -> np.ndarray:
-    """Equal rows get equal labels 0, 1, ... (in order of first appearance)."""
+    """Equal rows get equal labels 0, 1, ... (in order of first appearance). Integer rows are
+    told apart by a hash (checked: rows sharing a label must be equal, else the slow exact
+    way)."""
+    if rows.dtype.kind in "iu" and rows.shape[1] <= len(_MULTIPLIERS):
+        keys = (rows.astype(np.uint64) * _MULTIPLIERS[: rows.shape[1]]).sum(axis=1)
+        labels = _first_seen(keys)
+        reps = np.zeros(labels.max() + 1, dtype=np.int64)
+        reps[labels[::-1]] = np.arange(len(labels))[::-1]
+        if (rows == rows[reps[labels]]).all():
+            return labels
     _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
     rank = np.empty(len(first), dtype=np.int64)
     rank[np.argsort(first)] = np.arange(len(first))
     return rank[inverse.ravel()]
+
+
+def _first_seen(keys: np.ndarray) -> np.ndarray:
+    """Labels 0, 1, ... of 1-D keys in order of first appearance."""
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[np.argsort(first)] = np.arange(len(first))
+    return rank[inverse.ravel()]
+
+
+_MULTIPLIERS = np.random.default_rng(20_905).integers(
+    1, 2**63, size=4096, dtype=np.uint64
+)  # odd or even, wrapping products: a hash, checked by _relabel
 
 
 def quotient(kernel: Kernel, cls: np.ndarray, reps: np.ndarray, targets: list) -> Kernel:
