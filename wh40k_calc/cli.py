@@ -12,30 +12,26 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from .optgroup import with_groups
 from .options import (
-    Beyond12,
-    Charged,
-    Cover,
+    AttackerOptions,
+    ConditionOptions,
     DatasheetsOpt,
-    Disembarked,
-    Edition,
     EffectOpt,
-    HalfRange,
-    Indirect,
-    Method,
-    Objective,
-    Overwatch,
-    PrecisionTarget,
-    Reroll,
-    SaveReroll,
-    Stationary,
+    EngineOptions,
+    ModifierOptions,
+    TargetOptions,
     catalog,
     fail,
 )
+
+if TYPE_CHECKING:
+    from .request import AttackRequest
+    from .resolve import Result
 
 app = typer.Typer(
     add_completion=False,
@@ -48,206 +44,70 @@ app = typer.Typer(
 )
 
 
-def _split_names(text: str | None, option: str) -> tuple[str, ...] | None:
-    """``"A, B"`` -> ("A", "B"); None when the option was not given.
-
-    Raises:
-        SelectionError: the option was given without any name.
-    """
-    from .selection import SelectionError
-
-    if text is None:
-        return None
-    names = tuple(n.strip() for n in text.split(",") if n.strip())
-    if not names:
-        raise SelectionError(f"{option} {text!r}: give names separated by commas")
-    return names
-
-
+@with_groups
 def attack(
     ctx: typer.Context,
-    attacker: Annotated[
-        str,
-        typer.Argument(
-            metavar="ATTACKER", help="Attacking unit (datasheet name or file stem, e.g. lootas)."
-        ),
-    ],
-    target: Annotated[str, typer.Option("--target", "-t", help="Target unit.")],
-    models: Annotated[
-        int | None, typer.Option(help="Attacking unit size (a listed size; default: the smallest).")
-    ] = None,
-    target_models: Annotated[
-        int | None,
-        typer.Option(help="Target size: a listed size, or fewer models for a damaged unit."),
-    ] = None,
-    loadout: Annotated[
-        str | None, typer.Option(help="Named loadout of the attacker ('default' = as equipped).")
-    ] = None,
-    weapon: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--weapon",
-            metavar="'NAME xN'",
-            help="Exactly which weapons attack: 'NAME xN' (repeatable).",
-        ),
-    ] = None,
-    leader: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--leader", metavar="NAME", help="Leader attached to the attacking unit (repeatable)."
-        ),
-    ] = None,
-    target_loadout: Annotated[str | None, typer.Option(help="Named loadout of the target.")] = None,
-    target_leader: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--target-leader", metavar="NAME", help="Leader attached to the target (repeatable)."
-        ),
-    ] = None,
-    half_range: HalfRange = False,
-    stationary: Stationary = False,
-    charged: Charged = False,
-    cover: Cover = False,
-    objective: Objective = False,
-    overwatch: Overwatch = False,
-    indirect: Indirect = False,
-    beyond_12: Beyond12 = False,
-    disembarked: Disembarked = False,
+    *,
+    unit: AttackerOptions,
+    target: TargetOptions,
+    conditions: ConditionOptions,
     effect: EffectOpt = None,
-    hit_mod: Annotated[
-        int, typer.Option(help="Hit roll modifier (capped at ±1 with the others).")
-    ] = 0,
-    wound_mod: Annotated[int, typer.Option(help="Wound roll modifier (capped at ±1).")] = 0,
-    ap_mod: Annotated[int, typer.Option(help="Improve AP by N (1: AP-1 becomes AP-2).")] = 0,
-    damage_mod: Annotated[int, typer.Option(help="Add N to each Damage roll.")] = 0,
-    crit_hit: Annotated[
-        int | None, typer.Option(min=2, max=6, help="Critical Hit on an unmodified N+.")
-    ] = None,
-    crit_wound: Annotated[
-        int | None, typer.Option(min=2, max=6, help="Critical Wound on an unmodified N+.")
-    ] = None,
-    reroll_hits: Annotated[
-        Reroll | None, typer.Option(case_sensitive=False, help="Re-roll Hit rolls.")
-    ] = None,
-    reroll_wounds: Annotated[
-        Reroll | None, typer.Option(case_sensitive=False, help="Re-roll Wound rolls.")
-    ] = None,
-    reroll_damage: Annotated[
-        bool,
-        typer.Option(
-            "--reroll-damage", help="Re-roll a Damage roll when that raises expected damage."
-        ),
-    ] = False,
-    invuln: Annotated[
-        int | None, typer.Option(min=2, max=6, help="Target invulnerable save N+.")
-    ] = None,
-    fnp: Annotated[int | None, typer.Option(min=2, max=6, help="Target Feel No Pain N+.")] = None,
-    fnp_mortal: Annotated[
-        int | None,
-        typer.Option(min=2, max=6, help="Target Feel No Pain N+ against mortal wounds only."),
-    ] = None,
-    save_mod: Annotated[int, typer.Option(help="Modifier to the target's saving throws.")] = 0,
-    reroll_saves: Annotated[
-        SaveReroll | None, typer.Option(case_sensitive=False, help="Target re-rolls saving throws.")
-    ] = None,
-    damage_reduction: Annotated[
-        int, typer.Option(min=0, help="Subtract N from each Damage (never below 1).")
-    ] = 0,
-    half_damage: Annotated[
-        bool, typer.Option("--half-damage", help="Halve Damage (before adding or subtracting).")
-    ] = False,
-    allocation: Annotated[
-        str | None, typer.Option(help="Target's model allocation order, e.g. 'Boy,Boss Nob'.")
-    ] = None,
-    precision_target: Annotated[
-        PrecisionTarget,
-        typer.Option(
-            case_sensitive=False, help="Where [PRECISION] attacks go in an Attached unit."
-        ),
-    ] = PrecisionTarget.leader,
-    order: Annotated[str | None, typer.Option(help="Weapon order: 'A,B,...' or 'best'.")] = None,
-    edition: Annotated[Edition, typer.Option(help="Rules edition.")] = Edition.ten,
-    method: Annotated[
-        Method, typer.Option(case_sensitive=False, help="exact, sample (Monte Carlo) or both.")
-    ] = Method.exact,
-    trials: Annotated[int, typer.Option(min=1, max=100_000_000, help="Sampler trials.")] = 100_000,
-    seed: Annotated[int, typer.Option(min=0, help="Sampler seed (0 or more).")] = 40_000,
-    datasheets: DatasheetsOpt = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the JSON contract object.")
-    ] = False,
-) -> None:
-    """Resolve one activation and print the result."""
+    modifiers: ModifierOptions,
+    engine: EngineOptions,
+) -> AttackRequest | None:
+    """Resolve one activation and print the result (``calc shoot`` and ``calc fight``).
+
+    Returns the parsed request instead, without resolving, when called by
+    :func:`wh40k_calc.request.parse_request`.
+    """
+    from .request import PARSE_ONLY, PHASES, AttackRequest
+
+    request = AttackRequest(
+        PHASES[ctx.command.name or "shoot"],
+        unit,
+        target,
+        conditions,
+        modifiers,
+        tuple(effect or ()),
+        engine,
+        _given(ctx),
+    )
+    if ctx.obj is PARSE_ONLY:
+        return request
+    _print_result(_resolve_request(request), engine.as_json)
+    return None
+
+
+def _given(ctx: typer.Context) -> frozenset[str]:
+    """The parameters typed on the command line (not defaults)."""
+    given = set()
+    for p in ctx.command.params:
+        source = ctx.get_parameter_source(p.name) if p.name else None
+        if source is not None and source.name == "COMMANDLINE":
+            given.add(p.name)
+    return frozenset(given)
+
+
+def _resolve_request(request: AttackRequest) -> Result:
+    """Build the Selection and resolve it; a user error exits with its one-line message."""
     from .catalog import UnknownUnitError
     from .datasheet import DatasheetError
     from .resolve import resolve
-    from .selection import Conditions, Modifiers, Selection, SelectionError, UnitChoice
-    from .units import parse_weapon_spec
+    from .selection import SelectionError
 
-    phase = "shooting" if ctx.info_name == "shoot" else "fight"
+    engine = request.engine
     try:
-        cat = catalog(datasheets)
-        sel = Selection(
-            phase=phase,
-            attacker=UnitChoice(
-                cat.find(attacker),
-                models,
-                loadout,
-                tuple(parse_weapon_spec(w) for w in weapon or []),
-                tuple(cat.find(n) for n in leader or []),
-            ),
-            target=UnitChoice(
-                cat.find(target),
-                target_models,
-                target_loadout,
-                (),
-                tuple(cat.find(n) for n in target_leader or []),
-            ),
-            conditions=Conditions(
-                half_range,
-                stationary,
-                charged,
-                cover,
-                objective,
-                overwatch,
-                indirect,
-                beyond_12,
-                disembarked,
-            ),
-            modifiers=Modifiers(
-                hit_mod,
-                wound_mod,
-                ap_mod,
-                damage_mod,
-                crit_hit,
-                crit_wound,
-                reroll_hits.value if reroll_hits else None,
-                reroll_wounds.value if reroll_wounds else None,
-                reroll_damage,
-                invuln,
-                fnp,
-                fnp_mortal,
-                save_mod,
-                reroll_saves.value if reroll_saves else None,
-                damage_reduction,
-                half_damage,
-            ),
-            effects=tuple(effect or ()),
-            edition=edition.value,
-            order=(
-                "best"
-                if order and order.strip().lower() == "best"
-                else _split_names(order, "--order")
-            ),
-            allocation=_split_names(allocation, "--allocation"),
-            precision_target=precision_target.value,
-        )
-        progress = None if as_json else _progress_callback()
-        result = resolve(sel, method.value, trials, seed, progress)
+        sel = request.selection(catalog(engine.datasheets))
+        progress = None if engine.as_json else _progress_callback()
+        return resolve(sel, engine.method_value, engine.trials_value, engine.seed_value, progress)
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
         raise fail(str(exc)) from None
     finally:
         _PROGRESS.stop()
+
+
+def _print_result(result: Result, as_json: bool) -> None:
+    """The result as the JSON contract object, or as rich tables."""
     if as_json:
         from .report import to_json
 
