@@ -30,3 +30,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "heavy" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """Print each benchmark's ``extra_info`` (the ratios the issues ask for) after the table."""
+    session = getattr(config, "_benchmarksession", None)
+    benchmarks = getattr(session, "benchmarks", None) or []
+    shown = [b for b in benchmarks if b and getattr(b, "extra_info", None)]
+    if not shown:
+        return
+    terminalreporter.section("benchmark figures (extra_info)")
+    for b in shown:
+        figures = ", ".join(f"{k}={v}" for k, v in b.extra_info.items())
+        terminalreporter.write_line(f"{b.name}: {figures}")

@@ -4,9 +4,8 @@ command that takes it, and ``parse_request`` (calc shoot's own parser, for seque
 from __future__ import annotations
 
 import pytest
-import typer.main
 
-from wh40k_calc.cli import app
+from wh40k_calc.cli import click_command
 from wh40k_calc.options import (
     AttackerOptions,
     ConditionOptions,
@@ -21,7 +20,7 @@ from wh40k_calc.selection import Conditions, Modifiers, Selection, UnitChoice
 
 def _options(command: str) -> dict[str, tuple[tuple[str, ...], str | None]]:
     """Each option of ``calc COMMAND``: its flags and help text."""
-    cmd = typer.main.get_command(app).commands[command]  # type: ignore[attr-defined]
+    cmd = click_command(command)
     return {p.name: (tuple(p.opts), getattr(p, "help", None)) for p in cmd.params}
 
 

@@ -7,14 +7,16 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+import typer.main
+from typer.core import TyperGroup
 
 from .optgroup import with_groups
 from .options import (
@@ -33,14 +35,61 @@ if TYPE_CHECKING:
     from .request import AttackRequest
     from .resolve import Result
 
+_SETTINGS: dict[str, Any] = {
+    "add_completion": False,
+    "rich_markup_mode": None,
+    "pretty_exceptions_show_locals": False,
+}
+# name -> (the command function, loaded on first use; help shown by `calc -h`)
+_COMMANDS: dict[str, tuple[Callable[[], Callable[..., Any]], str | None]] = {}
+
+
+class _Commands(TyperGroup):
+    """The root group: a command's click command is built (typer reads its whole signature,
+    about 45 options for ``shoot``) only when it runs or ``calc -h`` lists it, and the modules
+    of ``compare`` and ``import`` are imported only then. Commands registered the usual way
+    (``app.command``) work as well."""
+
+    def list_commands(self, ctx: typer.Context) -> list[str]:
+        eager = [n for n in super().list_commands(ctx) if n not in _COMMANDS]
+        return [*_COMMANDS, *eager]
+
+    def get_command(self, ctx: typer.Context | None, cmd_name: str) -> Any:
+        if cmd_name in _COMMANDS and cmd_name not in self.commands:
+            load, text = _COMMANDS[cmd_name]
+            one = typer.Typer(**_SETTINGS)
+            one.command(cmd_name, help=text)(load())
+            self.commands[cmd_name] = typer.main.get_command(one)
+        return super().get_command(ctx, cmd_name)  # type: ignore[arg-type]
+
+
+def command(
+    name: str, help: str | None = None, load: Callable[[], Callable[..., Any]] | None = None
+):
+    """Register a command of ``app`` to be built on first use: decorates the command function,
+    or with ``load`` (returning the function) registers one that lives in another module."""
+
+    def register(func: Callable[..., Any]) -> Callable[..., Any]:
+        _COMMANDS[name] = (lambda: func, help)
+        return func
+
+    if load is not None:
+        _COMMANDS[name] = (load, help)
+    return register
+
+
+def click_command(name: str) -> Any:
+    """The click command ``calc NAME`` runs (e.g. to parse a command line without running it)."""
+    return typer.main.get_command(app).get_command(None, name)  # type: ignore[attr-defined]
+
+
 app = typer.Typer(
-    add_completion=False,
+    cls=_Commands,
     no_args_is_help=True,
-    rich_markup_mode=None,
-    pretty_exceptions_show_locals=False,
     context_settings={"help_option_names": ["-h", "--help"]},
     help="Exact and Monte Carlo mathhammer for Warhammer 40,000: what one unit's shooting or "
     "fighting does to a target.",
+    **_SETTINGS,
 )
 
 
@@ -109,6 +158,8 @@ def _resolve_request(request: AttackRequest) -> Result:
 def _print_result(result: Result, as_json: bool) -> None:
     """The result as the JSON contract object, or as rich tables."""
     if as_json:
+        import json
+
         from .report import to_json
 
         sys.stdout.write(json.dumps(to_json(result), indent=2) + "\n")
@@ -170,11 +221,11 @@ def _root(
         raise typer.Exit()
 
 
-app.command("shoot", help="Resolve a unit's shooting at a target.")(attack)
-app.command("fight", help="Resolve a unit's melee attacks against a target.")(attack)
+command("shoot", help="Resolve a unit's shooting at a target.")(attack)
+command("fight", help="Resolve a unit's melee attacks against a target.")(attack)
 
 
-@app.command("units")
+@command("units")
 def units(
     faction: Annotated[str | None, typer.Option(help="Only this faction.")] = None,
     check: Annotated[
@@ -238,7 +289,7 @@ def _rel(p: Path, shipped: bool = False) -> str:
         return str(p)
 
 
-@app.command("show")
+@command("show")
 def show(
     name: Annotated[str, typer.Argument(help="Datasheet name or file stem.")],
     datasheets: DatasheetsOpt = None,
@@ -257,7 +308,7 @@ def show(
     render_datasheet(ds, Console(highlight=False))
 
 
-@app.command("effects")
+@command("effects")
 def effects() -> None:
     """List the named rules and stratagems --effect accepts."""
     from rich.console import Console
@@ -275,16 +326,20 @@ def effects() -> None:
     Console(highlight=False).print(table)
 
 
-def _register_commands() -> None:
-    """Add the commands that live in their own modules (compare, import)."""
-    from .compare import register as register_compare
-    from .importers.cli import register as register_import
+def _compare_command() -> Callable[..., Any]:
+    from .compare.command import compare
 
-    register_compare(app)
-    register_import(app)
+    return compare
 
 
-_register_commands()
+def _import_command() -> Callable[..., Any]:
+    from .importers.cli import import_command
+
+    return import_command
+
+
+command("compare", load=_compare_command)
+command("import", load=_import_command)
 
 
 def _safe_streams() -> None:

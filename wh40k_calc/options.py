@@ -8,10 +8,10 @@ trials, seed, datasheet folders, JSON). ``calc shoot``, ``calc fight`` and ``cal
 the same groups, and each group builds its part of the Selection in one place. Also here: the
 choice enums, ``--effect``, the error exit and the catalog for ``--datasheets``.
 
-Only typer is imported at module level: this module is read on every start-up.
+Only typer is imported at module level: this module is read on every start-up. (No ``from
+__future__ import annotations`` here: the groups' annotations are read at start-up, and text
+annotations would have to be evaluated again.)
 """
-
-from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
@@ -220,7 +220,7 @@ class ConditionOptions(OptionGroup):
     beyond_12: _flag("--beyond-12", 'Target more than 12" away (Conversion).') = False
     disembarked: _flag("--disembarked", "Attacker disembarked from a TRANSPORT this turn.") = False
 
-    def build(self) -> Conditions:
+    def build(self) -> "Conditions":
         """The selection's Conditions (same field names)."""
         from dataclasses import asdict
 
@@ -295,7 +295,7 @@ class ModifierOptions(OptionGroup):
         bool, typer.Option("--half-damage", help="Halve Damage (before adding or subtracting).")
     ] = False
 
-    def build(self) -> Modifiers:
+    def build(self) -> "Modifiers":
         """The selection's Modifiers (same field names; choices as their text).
 
         Raises:

@@ -151,13 +151,12 @@ def parse_request(args: Sequence[str], *, require_target: bool = True) -> Attack
             argument, or ``--help``.
     """
     import typer
-    import typer.main
 
-    from .cli import app
+    from .cli import click_command
 
     if not args or args[0] not in PHASES:
         raise RequestError(f"expected 'shoot' or 'fight' first, got {' '.join(args[:1])!r}")
-    command = typer.main.get_command(app).commands[args[0]]  # type: ignore[attr-defined]
+    command = click_command(args[0])
     if not require_target:
         for p in command.params:
             if p.name == "target":

@@ -1,11 +1,14 @@
 """Rendering ``calc compare`` rows: grouped by target and ranked, as a rich table with bars or
 as CSV records."""
 
+from __future__ import annotations
+
 import csv
 from enum import StrEnum
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from .jobs import Row
+if TYPE_CHECKING:
+    from .jobs import Row
 
 SORT_LABELS = {
     "models": "models destroyed",
