@@ -20,7 +20,7 @@ _WHERE = {
     "jobs_from_options": "jobs",
     "row_figures": "jobs",
     "run_job": "jobs",
-    "run_jobs": "jobs",
+    "run_jobs": "runner",
     "CSV_COLUMNS": "table",
     "SortKey": "table",
     "csv_records": "table",

@@ -73,7 +73,8 @@ class CompareEngineOptions(EngineOptions):
 
 @dataclass(frozen=True)
 class OutputOptions(OptionGroup):
-    """How the rows are ranked and where they go; whether the first error stops the run."""
+    """How the rows are ranked and where they go; whether the first error stops the run; how
+    many processes resolve the runs."""
 
     sort: Annotated[
         SortKey, typer.Option(case_sensitive=False, help="Rank by this figure, best first.")
@@ -88,6 +89,16 @@ class OutputOptions(OptionGroup):
     strict: Annotated[
         bool, typer.Option("--strict", help="Stop at the first error (exit code 1).")
     ] = False
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            metavar="N",
+            min=1,
+            help="Worker processes (default: every core above 300 distinct runs, else 1).",
+        ),
+    ] = None
 
 
 @with_groups
@@ -116,7 +127,7 @@ def compare(
     csv_file = _csv_destination(output, what, engine.as_json)
     items, title = _jobs(what, cross, conditions, list(effect or []), engine)
     show_progress = not engine.as_json and output.csv_path is None and sys.stderr.isatty()
-    rows, errors = _run(items, output.strict, show_progress)
+    rows, errors = _run(items, output.strict, show_progress, output.jobs)
     _report(rows, errors, output, csv_file, engine.as_json, title)
 
 
@@ -230,11 +241,12 @@ def _jobs_from_command_line(
 
 
 def _run(
-    items: list[Job | RunError], strict: bool, show_progress: bool
+    items: list[Job | RunError], strict: bool, show_progress: bool, workers: int | None
 ) -> tuple[list[Row], list[RunError]]:
-    """Resolve the jobs in order (a progress bar on a terminal); with ``strict``, exit at the
-    first error."""
-    from .jobs import RunError, run_jobs
+    """Resolve the jobs (a progress bar on a terminal), each distinct one once, on ``workers``
+    processes (None: chosen by the batch's size); with ``strict``, exit at the first error."""
+    from .jobs import RunError
+    from .runner import run_jobs
 
     if strict:
         first = next((i for i in items if isinstance(i, RunError)), None)
@@ -243,7 +255,7 @@ def _run(
             raise typer.Exit(1)
     bar = _RowProgress(len(items)) if show_progress else None
     try:
-        rows, errors = run_jobs(items, strict=strict, tick=bar)
+        rows, errors = run_jobs(items, strict=strict, tick=bar, workers=workers)
     finally:
         if bar is not None:
             bar.stop()
