@@ -464,7 +464,7 @@ def test_hazardous_text_line():
     )
     assert result.exit_code == 0, result.output
     assert (
-        "Hazardous: 2 test(s); attacker suffers 1.000 mortal wounds, loses 0.333 models; "
+        "Hazardous: 2 tests; attacker suffers 1.000 mortal wounds, loses 0.333 models; "
         "P(loses at least one) 30.56%"
     ) in " ".join(result.stdout.split())
 

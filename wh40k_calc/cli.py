@@ -227,7 +227,7 @@ command("fight", help="Resolve a unit's melee attacks against a target.")(attack
 
 @command("units")
 def units(
-    faction: Annotated[str | None, typer.Option(help="Only this faction.")] = None,
+    faction: Annotated[str | None, typer.Option(metavar="NAME", help="Only this faction.")] = None,
     check: Annotated[
         bool,
         typer.Option("--check", help="Load every file and report the invalid ones (exit 1)."),
@@ -240,6 +240,7 @@ def units(
     from rich.text import Text
 
     from .datasheet import DatasheetError, load_datasheet, norm_name
+    from .wording import count
 
     try:
         entries = catalog(datasheets).entries(hidden=True)
@@ -258,24 +259,31 @@ def units(
             except DatasheetError as exc:
                 problems[e.path] = str(exc).removeprefix(f"{e.path}: ")
     hidden = sum(1 for e in entries if e.hidden_by is not None)
-    title = f"{len(entries) - hidden} datasheets" + (f" ({hidden} hidden)" if hidden else "")
+    title = count(len(entries) - hidden, "datasheet") + (f" ({hidden} hidden)" if hidden else "")
+    console = Console(highlight=False)
+    narrow = console.width < 100  # fold faction under name, check under file
     table = Table(title=title)
-    table.add_column("Name")
-    table.add_column("Faction")
+    table.add_column("Name / faction" if narrow else "Name")
+    if not narrow:
+        table.add_column("Faction")
     table.add_column("File", overflow="fold")
-    if check:
-        table.add_column("Check", overflow="fold")
+    if check and not narrow:
+        table.add_column("Check")
     for e in sorted(entries, key=lambda e: (e.faction, e.name)):
         where = _rel(e.path, e.shipped)
         if e.hidden_by is not None:
             where += f" (hidden: same name as {_rel(e.hidden_by)})"
-        cells = [e.name, e.faction, where]
-        if check:
-            cells.append(Text(problems[e.path], "red") if e.path in problems else "ok")
+        result = Text(problems[e.path], "red") if e.path in problems else Text("ok")
+        if narrow:
+            cells = [Text.assemble(e.name, "\n", (e.faction, "dim")), Text(where)]
+            if check:
+                cells[1].append_text(Text("\n") + result)
+        else:
+            cells = [Text(e.name), Text(e.faction), Text(where), *([result] if check else [])]
         table.add_row(*cells)
-    Console(highlight=False).print(table)
+    console.print(table)
     if problems:
-        raise fail(f"{len(problems)} invalid datasheet file(s)")
+        raise fail(f"{count(len(problems), 'invalid datasheet file')}")
 
 
 def _rel(p: Path, shipped: bool = False) -> str:
@@ -313,16 +321,22 @@ def effects() -> None:
     """List the named rules and stratagems --effect accepts."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     from .effects import EFFECTS
 
+    # three columns, each folding two facts, so that words stay whole at 80 columns
     table = Table(title="Effects (--effect NAME)")
-    table.add_column("Name", no_wrap=True)
-    for col in ("Kind", "Side", "Phase", "What it changes", "Source"):
-        table.add_column(col, overflow="fold")
+    table.add_column("Name: side, phases")
+    table.add_column("Kind: publication")
+    table.add_column("What it changes")
     for e in EFFECTS:
-        extra = " (applied by default)" if e.default else ""
-        table.add_row(e.id, e.kind + extra, e.side, ", ".join(e.phases), e.summary, e.source)
+        default = " (applied by default)" if e.default else ""
+        table.add_row(
+            Text.assemble((e.id, "bold"), "\n", (f"{e.side}: {', '.join(e.phases)}", "dim")),
+            Text.assemble(e.kind + default, "\n", (e.publication, "dim")),
+            Text(e.summary),
+        )
     Console(highlight=False).print(table)
 
 

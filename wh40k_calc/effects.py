@@ -16,6 +16,10 @@ from .datasheet import norm_rule
 SEED_000 = "seeds/000 (Orks – Boyz page)"
 SEED_001 = "seeds/001 (Orks – Lootas page)"
 SEED_004 = "seeds/004 (World Eaters – Lord Invocatus page)"
+# publications, as players name them (``calc effects`` shows these, not our seed files)
+CORE = "Core Rules"
+ORKS = "Codex: Orks"
+WORLD_EATERS = "Codex: World Eaters"
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,7 @@ class Effect:
     source: str
     summary: str
     side: str
+    publication: str = ""
     phases: tuple[str, ...] = ("shooting", "fight")
     needs_charged: bool = False
     needs_disembarked: bool = False
@@ -101,6 +106,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000 + ", FACTION: Waaagh!",
         "melee weapons +1 S and +1 A (attacker); 5+ invulnerable save (target)",
         "both",
+        publication=ORKS,
         attacker_keywords=("ORKS",),
         target_keywords=("ORKS",),
         melee_strength=1,
@@ -114,6 +120,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000,
         "melee weapons have [SUSTAINED HITS 1]",
         "attacker",
+        publication=ORKS,
         phases=("fight",),
         attacker_keywords=("ORKS",),
         melee_abilities=("sustained hits 1",),
@@ -125,6 +132,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_001,
         "-1 to the Wound roll when the attack's S is greater than the target's T",
         "target",
+        publication="Boarding Actions",
         target_keywords=("ORKS",),
         target_excludes=("GROTS",),
         wound_mod_if_stronger=-1,
@@ -136,6 +144,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_001,
         "-1 to the Wound roll of attacks that target the unit",
         "target",
+        publication=ORKS,
         target_keywords=("ORKS",),
         target_excludes=("GROTS", "MONSTER", "VEHICLE"),
         wound_mod=-1,
@@ -147,6 +156,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000 + ", GO TO GROUND",
         "6+ invulnerable save and the Benefit of Cover",
         "target",
+        publication=CORE,
         phases=("shooting",),
         target_keywords=("INFANTRY",),
         invuln=6,
@@ -159,6 +169,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_001,
         "melee attacks: an unmodified Hit roll of 5+ is a Critical Hit",
         "attacker",
+        publication=ORKS,
         phases=("fight",),
         attacker_keywords=("ORKS",),
         melee_crit_hit=5,
@@ -170,6 +181,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000,
         "re-roll Wound rolls of 1; with 10 or more models, re-roll the Wound roll",
         "attacker",
+        publication=ORKS,
         phases=("fight",),
         attacker_keywords=("BOYZ",),
         reroll_wounds="ones",
@@ -182,6 +194,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_001,
         "melee weapons gain [SUSTAINED HITS 1] or [LETHAL HITS] (the better is chosen)",
         "attacker",
+        publication="Grotmas Calendar: Orks – Taktikal Brigade",
         phases=("fight",),
         attacker_keywords=("INFANTRY", "MOUNTED"),
         attacker_requires=("ORKS",),
@@ -194,6 +207,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000 + ", FIRE OVERWATCH",
         "snap shooting: only an unmodified Hit roll of 6 hits",
         "attacker",
+        publication=CORE,
         phases=("shooting",),
         snap_shooting=True,
         attacker_excludes_titanic_target=True,
@@ -205,6 +219,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000 + ", GRENADE",
         "before shooting: six D6, each 4+ inflicts 1 mortal wound",
         "attacker",
+        publication=CORE,
         phases=("shooting",),
         attacker_keywords=("GRENADES",),
         mortal_wounds="grenade",
@@ -216,6 +231,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000 + ", COMMAND RE-ROLL",
         "one failed Wound roll re-rolled, of the weapon whose wounds are worth most (sampler only)",
         "attacker",
+        publication=CORE,
         command_reroll=True,
     ),
     Effect(
@@ -225,6 +241,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", HACK AND SLASH",
         "melee weapons: AP improved by 1 after a Charge move",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         needs_charged=True,
         attacker_keywords=("WORLD EATERS",),
@@ -237,6 +254,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Relentless Rage",
         "after a Charge move: melee weapons +1 A and +2 S",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         needs_charged=True,
         attacker_keywords=("WORLD EATERS",),
@@ -250,6 +268,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Blessings of Khorne",
         "melee weapons have [SUSTAINED HITS 1]",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         attacker_keywords=("WORLD EATERS",),
         melee_abilities=("sustained hits 1",),
@@ -261,6 +280,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Blessings of Khorne",
         "melee weapons have [LETHAL HITS]",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         attacker_keywords=("WORLD EATERS",),
         melee_abilities=("lethal hits",),
@@ -272,6 +292,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Blessings of Khorne",
         "melee attacks that target an INFANTRY unit have [DEVASTATING WOUNDS]",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         attacker_keywords=("WORLD EATERS",),
         melee_abilities_vs=("INFANTRY", ("devastating wounds",)),
@@ -283,6 +304,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", FRENZIED RESILIENCE",
         "-1 to the Damage characteristic of attacks allocated to the unit",
         "target",
+        publication=WORLD_EATERS,
         phases=("fight",),
         target_keywords=("WORLD EATERS",),
         damage_reduction=1,
@@ -294,6 +316,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Rush to the Fray",
         "after disembarking from a TRANSPORT this turn: melee weapons have [LANCE]",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         needs_disembarked=True,
         attacker_keywords=("WORLD EATERS",),
@@ -306,6 +329,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Blood Tithe",
         "Feel No Pain 5+ against Psychic Attacks and mortal wounds",
         "target",
+        publication=WORLD_EATERS,
         target_keywords=("BLOOD LEGIONS", "WORLD EATERS"),
         fnp_mortal=5,
         fnp_psychic=5,
@@ -317,6 +341,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Blood Tithe",
         "4+ invulnerable save",
         "target",
+        publication=WORLD_EATERS,
         target_keywords=("BLOOD LEGIONS",),
         invuln=4,
     ),
@@ -327,6 +352,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Bloody Stampede",
         "after a Charge move: D6; 2-3: 1 mortal wound, 4-5: D3, 6: D3+3",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         needs_charged=True,
         attacker_keywords=("LORD INVOCATUS",),
@@ -339,6 +365,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000,
         "6+ invulnerable save; 5+ while the unit has 10 or more models",
         "target",
+        publication=ORKS,
         target_keywords=("BOYZ",),
         invuln=6,
         invuln_10=5,
@@ -351,6 +378,7 @@ EFFECTS: tuple[Effect, ...] = (
         "ranged attacks re-roll Hit rolls of 1; against a target within range of an "
         "objective marker (--objective), re-roll the Hit roll",
         "attacker",
+        publication=ORKS,
         phases=("shooting",),
         attacker_keywords=("LOOTAS",),
         default=True,
@@ -364,6 +392,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000,
         "objective control only: no effect on attacks",
         "attacker",
+        publication=ORKS,
         default=True,
         no_attack_effect=True,
     ),
@@ -374,6 +403,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004,
         "movement only: no effect on attacks",
         "attacker",
+        publication=WORLD_EATERS,
         default=True,
         no_attack_effect=True,
     ),

@@ -70,11 +70,13 @@ class PrecisionTarget(StrEnum):
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
-    """Print ``error: message`` on stderr and return the Exit to raise."""
+    """Print ``error: message`` on stderr and return the Exit to raise. ``message`` is shown
+    as written: names from files in it are not read as rich markup."""
     from rich.console import Console
+    from rich.text import Text
 
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        f"[bold red]error:[/bold red] {message}", markup=True
+        Text.assemble(("error:", "bold red"), " ", message)
     )
     return typer.Exit(code)
 

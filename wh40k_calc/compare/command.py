@@ -305,16 +305,18 @@ def _write_csv_file(rows: list[Row], output: OutputOptions, csv_file: Path) -> N
         ) from None
     except OSError as exc:
         raise fail(f"--csv {output.csv_path}: cannot write: {exc.strerror or exc}") from None
-    sys.stderr.write(f"wrote {len(rows)} rows to {output.csv_path}\n")
+    from ..wording import count
+
+    sys.stderr.write(f"wrote {count(len(rows), 'row')} to {output.csv_path}\n")
 
 
 def _print_errors(errors: list[RunError]) -> None:
     from rich.console import Console
-    from rich.markup import escape
+    from rich.text import Text
 
     con = Console(stderr=True, highlight=False, soft_wrap=True)
     for e in errors:
-        con.print(f"[bold red]error:[/bold red] {escape(str(e))}")
+        con.print(Text.assemble(("error:", "bold red"), " ", str(e)))
 
 
 class _RowProgress:

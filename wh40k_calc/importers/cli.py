@@ -22,21 +22,30 @@ def default_csv_dir() -> Path | None:
 
 
 def import_command(
-    names: Annotated[list[str], typer.Argument(help="Datasheet names, e.g. 'Intercessor Squad'.")],
+    names: Annotated[
+        list[str],
+        typer.Argument(metavar="NAME...", help="Datasheet names, e.g. 'Intercessor Squad'."),
+    ],
     csv_dir: Annotated[
         Path | None,
         typer.Option(
             "--csv",
+            metavar="DIR",
             help="Folder of the CSV export (default: $WH40K_CALC_CSV, or "
             "../shared/data/wahapedia-10e-2025-07 next to the repository).",
         ),
     ] = None,
     faction: Annotated[
         str | None,
-        typer.Option("--faction", help="Faction name or id, for names that several factions use."),
+        typer.Option(
+            "--faction",
+            metavar="NAME",
+            help="Faction name or id, for names that several factions use.",
+        ),
     ] = None,
     out: Annotated[
-        Path, typer.Option("--out", help="Folder to write <faction>/<unit>.yaml into.")
+        Path,
+        typer.Option("--out", metavar="DIR", help="Folder to write <faction>/<unit>.yaml into."),
     ] = Path("datasheets-user"),
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
 ) -> None:
