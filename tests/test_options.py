@@ -15,7 +15,7 @@ from wh40k_calc.options import (
     catalog,
 )
 from wh40k_calc.request import AttackRequest, RequestError, parse_request
-from wh40k_calc.selection import Conditions, Modifiers, Selection, UnitChoice
+from wh40k_calc.selection import AddedAbility, Conditions, Modifiers, Selection, UnitChoice
 
 
 def _options(command: str) -> dict[str, tuple[tuple[str, ...], str | None]]:
@@ -27,7 +27,11 @@ def _options(command: str) -> dict[str, tuple[tuple[str, ...], str | None]]:
 def test_groups_mirror_the_selection_types() -> None:
     """Every condition and modifier the Selection knows has exactly one option, same name."""
     assert set(ConditionOptions.option_names()) == set(Conditions.__dataclass_fields__)
-    assert set(ModifierOptions.option_names()) == set(Modifiers.__dataclass_fields__)
+    # --target-stealth is a target option (a sequence step may not set it) kept in Modifiers
+    assert "target_stealth" in TargetOptions.option_names()
+    assert set(ModifierOptions.option_names()) | {"target_stealth"} == set(
+        Modifiers.__dataclass_fields__
+    )
 
 
 def test_shoot_fight_and_compare_share_the_declarations() -> None:
@@ -111,17 +115,25 @@ def test_request_builds_the_selection() -> None:
             "Boss Nob",
             "--edition",
             "11",
+            "--plunging-fire",
+            "--add-ability",
+            "Deffgun: sustained hits 1",
+            "--target-stealth",
+            "--precision-target",
+            "Bodyguard",
         ]
     )
     want = Selection(
         phase="shooting",
         attacker=UnitChoice(cat.find("lootas"), 10),
         target=UnitChoice(cat.find("boyz")),
-        conditions=Conditions(stationary=True),
-        modifiers=Modifiers(ap_mod=1),
+        conditions=Conditions(stationary=True, plunging_fire=True),
+        modifiers=Modifiers(ap_mod=1, target_stealth=True),
         edition="11",
         order=("Big shoota", "Deffgun"),
         allocation=("Boss Nob",),
+        precision_target="bodyguard",
+        added_abilities=(AddedAbility("Deffgun", "sustained hits 1"),),
     )
     assert req.selection(cat) == want
     # a sequence step: the sequence supplies the target

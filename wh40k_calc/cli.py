@@ -332,6 +332,8 @@ def effects() -> None:
     table.add_column("What it changes")
     for e in EFFECTS:
         default = " (applied by default)" if e.default else ""
+        if e.editions != ("10", "11"):
+            default += f" (edition {' and '.join(e.editions)} only)"
         table.add_row(
             Text.assemble((e.id, "bold"), "\n", (f"{e.side}: {', '.join(e.phases)}", "dim")),
             Text.assemble(e.kind + default, "\n", (e.publication, "dim")),

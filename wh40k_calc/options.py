@@ -62,13 +62,6 @@ class Edition(StrEnum):
     eleven = "11"
 
 
-class PrecisionTarget(StrEnum):
-    """--precision-target."""
-
-    leader = "leader"
-    bodyguard = "bodyguard"
-
-
 def fail(message: str, code: int = 1) -> typer.Exit:
     """Print ``error: message`` on stderr and return the Exit to raise. ``message`` is shown
     as written: names from files in it are not read as rich markup."""
@@ -123,6 +116,25 @@ def _flag(name: str, text: str):
     return Annotated[bool, typer.Option(name, help=text)]
 
 
+AddAbilityOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--add-ability",
+        metavar="'[WEAPON:] ABILITY'",
+        help="Give weapons an ability for this activation: 'lethal hits' (every weapon) or "
+        "'Deffgun: sustained hits 1' (repeatable; the better value is kept).",
+    ),
+]
+TargetStealthOpt = Annotated[
+    bool,
+    typer.Option(
+        "--target-stealth",
+        help="The target has Stealth (edition 10: -1 to ranged Hit rolls; edition 11: the "
+        "Benefit of Cover against ranged attacks).",
+    ),
+]
+
+
 # ---------------------------------------------------------------------------------------------
 # The groups
 
@@ -130,8 +142,8 @@ def _flag(name: str, text: str):
 @dataclass(frozen=True)
 class AttackerOptions(OptionGroup):
     """The attacking unit and the attacker's choices for the activation: datasheet name,
-    size, named loadout or explicit weapons ('NAME xN'), attached Leaders, weapon order,
-    where [PRECISION] attacks go."""
+    size, named loadout or explicit weapons ('NAME xN'), attached Leaders, weapon abilities
+    added for this activation, weapon order, where [PRECISION] attacks go."""
 
     attacker: Annotated[
         str,
@@ -142,7 +154,9 @@ class AttackerOptions(OptionGroup):
     models: Annotated[
         int | None,
         typer.Option(
-            metavar="N", help="Attacking unit size (a listed size; default: the smallest)."
+            metavar="N",
+            help="Attacking unit size: a listed size (default: the smallest), or fewer models "
+            "than the smallest for a damaged unit.",
         ),
     ] = None
     loadout: Annotated[
@@ -162,24 +176,29 @@ class AttackerOptions(OptionGroup):
     leader: Annotated[
         list[str] | None,
         typer.Option(
-            "--leader", metavar="NAME", help="Leader attached to the attacking unit (repeatable)."
+            "--leader",
+            metavar="NAME",
+            help="Leader (edition 11: or Support) attached to the attacking unit (repeatable).",
         ),
     ] = None
+    add_ability: AddAbilityOpt = None
     order: Annotated[
         str | None, typer.Option(metavar="'A,B'|best", help="Weapon order: 'A,B,...' or 'best'.")
     ] = None
     precision_target: Annotated[
-        PrecisionTarget,
+        str,
         typer.Option(
-            case_sensitive=False, help="Where [PRECISION] attacks go in an Attached unit."
+            metavar="leader|bodyguard|NAME",
+            help="Where [PRECISION] attacks go in an Attached unit: its CHARACTER models, the "
+            "Bodyguard, or the CHARACTER model named first.",
         ),
-    ] = PrecisionTarget.leader
+    ] = "leader"
 
 
 @dataclass(frozen=True)
 class TargetOptions(OptionGroup):
     """The target unit: datasheet name, size (fewer models for a damaged unit), named loadout,
-    attached Leaders, allocation order."""
+    attached Leaders, allocation order, Stealth whatever its datasheet says."""
 
     target: Annotated[str, typer.Option("--target", "-t", metavar="NAME", help="Target unit.")]
     target_models: Annotated[
@@ -194,13 +213,16 @@ class TargetOptions(OptionGroup):
     target_leader: Annotated[
         list[str] | None,
         typer.Option(
-            "--target-leader", metavar="NAME", help="Leader attached to the target (repeatable)."
+            "--target-leader",
+            metavar="NAME",
+            help="Leader (edition 11: or Support) attached to the target (repeatable).",
         ),
     ] = None
     allocation: Annotated[
         str | None,
         typer.Option(metavar="'A,B'", help="Target's model allocation order, e.g. 'Boy,Boss Nob'."),
     ] = None
+    target_stealth: TargetStealthOpt = False
 
 
 @dataclass(frozen=True)
@@ -208,19 +230,33 @@ class ConditionOptions(OptionGroup):
     """The battlefield condition flags (:class:`wh40k_calc.selection.Conditions`)."""
 
     half_range: _flag("--half-range", "Target within half range (Rapid Fire, Melta).") = False
-    stationary: _flag("--stationary", "Attacker Remained Stationary (Heavy).") = False
+    stationary: _flag(
+        "--stationary",
+        "[HEAVY] +1 to hit. Edition 10: the attacker Remained Stationary; edition 11: it is "
+        'unengaged, was not set up this turn and no model moved more than 3".',
+    ) = False
     charged: _flag(
         "--charged", "Attacker made a Charge move this turn (Lance, charge effects)."
     ) = False
-    cover: _flag("--cover", "Target has the Benefit of Cover.") = False
+    cover: _flag(
+        "--cover",
+        "Target has the Benefit of Cover against ranged attacks. Edition 10: +1 to armour "
+        "saves; edition 11: the attack's BS worsened by 1 (no save bonus).",
+    ) = False
     objective: _flag("--objective", "Target within range of an objective marker.") = False
     overwatch: _flag("--overwatch", "Snap shooting: only unmodified 6s hit.") = False
     indirect: _flag(
         "--indirect",
-        "Target not visible: only [INDIRECT FIRE] weapons, -1 to hit, target in cover.",
+        "Edition 10 only: target not visible: only [INDIRECT FIRE] weapons (not [TORRENT]), -1 "
+        "to hit, unmodified 1-3 fail, target in cover.",
     ) = False
     beyond_12: _flag("--beyond-12", 'Target more than 12" away (Conversion).') = False
     disembarked: _flag("--disembarked", "Attacker disembarked from a TRANSPORT this turn.") = False
+    plunging_fire: _flag(
+        "--plunging-fire",
+        "Edition 11: plunging fire: ranged BS improved by 1 (not with an AIRCRAFT attacker or "
+        "target).",
+    ) = False
 
     def build(self) -> "Conditions":
         """The selection's Conditions (same field names)."""
@@ -243,7 +279,12 @@ class ModifierOptions(OptionGroup):
         int, typer.Option(metavar="N", help="Wound roll modifier (capped at ±1).")
     ] = 0
     ap_mod: Annotated[
-        int, typer.Option(metavar="N", help="Improve AP by N (1: AP-1 becomes AP-2).")
+        int,
+        typer.Option(
+            metavar="N",
+            help="Improve AP by N (1: AP-1 becomes AP-2); a negative N worsens it (AP never "
+            "goes above 0).",
+        ),
     ] = 0
     damage_mod: Annotated[int, typer.Option(metavar="N", help="Add N to each Damage roll.")] = 0
     crit_hit: Annotated[
@@ -297,8 +338,9 @@ class ModifierOptions(OptionGroup):
         bool, typer.Option("--half-damage", help="Halve Damage (before adding or subtracting).")
     ] = False
 
-    def build(self) -> "Modifiers":
-        """The selection's Modifiers (same field names; choices as their text).
+    def build(self, target_stealth: bool = False) -> "Modifiers":
+        """The selection's Modifiers (same field names; choices as their text), with
+        ``target_stealth`` from the target options (``--target-stealth`` is a target option).
 
         Raises:
             SelectionError: a value out of range (named with its option).
@@ -308,7 +350,7 @@ class ModifierOptions(OptionGroup):
         from .selection import Modifiers
 
         values = {k: (v.value if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}
-        return Modifiers(**values)
+        return Modifiers(**values, target_stealth=target_stealth)
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,8 @@ class AttackRequest:
             SelectionError: a malformed --weapon, --order or --allocation, a modifier out of
                 range, or no target at all.
         """
-        from .selection import Selection, SelectionError
+        from .abilities import parse_added_ability
+        from .selection import AddedAbility, Selection, SelectionError, precision_target_value
 
         if target is None:
             if self.target.target is None:
@@ -81,14 +82,17 @@ class AttackRequest:
             attacker=_attacker_choice(cat, a),
             target=target,
             conditions=self.conditions.build(),
-            modifiers=self.modifiers.build(),
+            modifiers=self.modifiers.build(target_stealth=self.target.target_stealth),
             effects=self.effects,
             edition=self.engine.edition_value,
             order="best"
             if order and order.strip().lower() == "best"
             else split_names(order, "--order"),
             allocation=split_names(self.target.allocation, "--allocation"),
-            precision_target=a.precision_target.value,
+            precision_target=precision_target_value(a.precision_target),
+            added_abilities=tuple(
+                AddedAbility(*parse_added_ability(text)) for text in a.add_ability or []
+            ),
         )
 
 

@@ -44,7 +44,10 @@ class CrossOptions(OptionGroup):
     models: Annotated[
         list[int] | None,
         typer.Option(
-            "--models", metavar="N", help="Attacking unit size (repeatable; a listed size)."
+            "--models",
+            metavar="N",
+            help="Attacking unit size (repeatable; a listed size, or fewer models than the "
+            "smallest for a damaged unit).",
         ),
     ] = None
     leader: Annotated[
