@@ -3,13 +3,15 @@
 
 Each round runs every command once, in turn, so that a busy machine slows all of them alike;
 the figures are the medians over the rounds, and the ratios are taken between medians of the
-same rounds.
+same rounds. Besides wall time each run's CPU time (user + system, the process and its
+children) is kept: on a machine shared with other work it moves far less than wall time.
 """
 
 from __future__ import annotations
 
 import compileall
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -34,12 +36,16 @@ def compile_package() -> None:
     compileall.compile_file(ROOT / "benchmarks" / "floor.py", quiet=1)
 
 
-def run_once(command: Sequence[str], cwd: Path = ROOT) -> float:
-    """Wall time of one run, in seconds (output discarded; a failure raises)."""
+def run_once(command: Sequence[str], cwd: Path = ROOT) -> tuple[float, float]:
+    """(wall time, CPU time) of one run, in seconds (output discarded; a failure raises)."""
     env = dict(os.environ, COLUMNS="100")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=True)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 class Paired:
@@ -48,13 +54,24 @@ class Paired:
     def __init__(self, commands: dict[str, Sequence[str]], cwd: Path = ROOT):
         self.commands = commands
         self.cwd = cwd
-        self.times: dict[str, list[float]] = {name: [] for name in commands}
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the rounds so far (after a warm-up round)."""
+        self.times: dict[str, list[float]] = {name: [] for name in self.commands}
+        self.cpu: dict[str, list[float]] = {name: [] for name in self.commands}
 
     def round(self) -> None:
         """Run every command once, in turn."""
         for name, command in self.commands.items():
-            self.times[name].append(run_once(command, self.cwd))
+            wall, cpu = run_once(command, self.cwd)
+            self.times[name].append(wall)
+            self.cpu[name].append(cpu)
 
     def median(self, name: str) -> float:
         """Median wall time of ``name`` over the rounds, in seconds."""
         return statistics.median(self.times[name])
+
+    def median_cpu(self, name: str) -> float:
+        """Median CPU time of ``name`` over the rounds, in seconds."""
+        return statistics.median(self.cpu[name])
