@@ -65,3 +65,15 @@ def test_shoot_does_not_load_the_other_commands() -> None:
 def test_typer_kept_below_the_pydantic_versions(requirement: str) -> None:
     """typer 0.29 converts every option value through pydantic (about 40% more start-up)."""
     assert "<0.29" in requirement
+
+
+def test_unknown_command_suggests_the_lazy_ones() -> None:
+    from typer.testing import CliRunner
+
+    from wh40k_calc.cli import app
+
+    result = CliRunner().invoke(app, ["shot", "lootas"])
+    assert result.exit_code == 2
+    assert "No such command 'shot'. Did you mean 'shoot', 'show'?" in result.output
+    result = CliRunner().invoke(app, ["comprae"])
+    assert "Did you mean 'compare'?" in result.output

@@ -54,6 +54,18 @@ class _Commands(TyperGroup):
         eager = [n for n in super().list_commands(ctx) if n not in _COMMANDS]
         return [*_COMMANDS, *eager]
 
+    def resolve_command(self, ctx: typer.Context, args: list[str]) -> Any:
+        """As click's, with the closest command names suggested for an unknown one (typer's
+        own suggestions see only the commands already built)."""
+        known = self.list_commands(ctx)
+        if args and args[0] not in known and not args[0].startswith("-"):
+            from difflib import get_close_matches
+
+            matches = get_close_matches(args[0], known)
+            hint = f" Did you mean {', '.join(repr(m) for m in matches)}?" if matches else ""
+            ctx.fail(f"No such command {args[0]!r}.{hint}")
+        return super().resolve_command(ctx, args)
+
     def get_command(self, ctx: typer.Context | None, cmd_name: str) -> Any:
         if cmd_name in _COMMANDS and cmd_name not in self.commands:
             load, text = _COMMANDS[cmd_name]
