@@ -4,8 +4,8 @@ The command runs four steps, each a function below: check where the output goes
 (:func:`_csv_destination`), build the jobs from the batch file or from the command line
 (:func:`_jobs`), run them (:func:`_run`), and print or write the results (:func:`_report`).
 It shares the condition flags, ``--effect`` and the engine options with ``calc shoot``
-(:mod:`wh40k_calc.options`). Heavy modules are imported inside the steps: this module is read
-on every start-up.
+(:mod:`wh40k_calc.options`). ``calc`` imports this module only to run ``compare`` (or list it
+in ``calc -h``), and the batch and job machinery only inside the steps.
 """
 
 from __future__ import annotations
