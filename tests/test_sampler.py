@@ -137,11 +137,13 @@ def test_chunking_does_not_change_results(job, monkeypatch) -> None:
     assert not disagreements(exact, whole)
 
 
-def test_dice_drawn_counts_every_die(job) -> None:
+def test_dice_drawn_counts_draws_not_dice(job) -> None:
+    """The main job rolls 11 Hit rolls per activation; the sampler draws the Hit and the Wound
+    rolls of each weapon as one count per trial (DESIGN.md: the sampler draws what it must): two
+    Hit counts a trial, a Wound count for each weapon that hit (about 1.6 a trial) and a save
+    per wound, so more than 3 but far fewer random numbers than the 11 Hit rolls alone."""
     o = run_sample(job, trials=TRIALS, seed=11)
-    assert o.dice_drawn > 0
-    # at least one Hit roll per attack (11 attacks per activation) and one die per attack count
-    assert o.dice_drawn >= TRIALS * (11 + 5)
+    assert TRIALS * 3 < o.dice_drawn < TRIALS * 11
 
 
 def test_single_trial() -> None:

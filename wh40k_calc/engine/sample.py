@@ -19,7 +19,6 @@ from ..dice import pmf_sample
 from ..profile import (
     CRIT,
     CRIT_WOUND,
-    FAIL,
     HIT,
     SAVED,
     WOUND,
@@ -29,9 +28,11 @@ from ..profile import (
     RollTable,
 )
 from .allocation import NORMAL, PRECISION, AllocationSpace
+from .counts import die_classes, draw_counts
 from .outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome, WeaponResult
 
 DICE_PER_CHUNK = 1 << 22  # about 32 MB of int64 dice per array at most
+CHUNK_MAX = 1 << 17
 
 
 @dataclass
@@ -59,7 +60,8 @@ class _Moments:
 
 
 class _Dice:
-    """The chunk's random source; counts every integer drawn (for the benchmark)."""
+    """The chunk's random source; counts the random numbers drawn (for the benchmark): one per
+    die rolled singly, one per trial and stage for a count of many dice."""
 
     def __init__(self, rng: np.random.Generator):
         self.rng = rng
@@ -80,40 +82,29 @@ class _Dice:
         self.drawn += size
         return pmf_sample(pmf, self.rng, size).reshape(n)
 
+    def counts(self, n: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """Per entry of ``n``: how many of ``n[i]`` independent dice land in each outcome class
+        of ``probs`` (shape (classes, len(n)); see :func:`~.counts.draw_counts`)."""
+        self.drawn += int(np.count_nonzero(n)) if np.count_nonzero(probs) > 1 else 0
+        return draw_counts(self.rng, n, probs)
+
+    def total(self, pmf: np.ndarray, n: np.ndarray) -> np.ndarray:
+        """Per entry of ``n``: the sum of ``n[i]`` independent values drawn from ``pmf``
+        (index = value), from the count of each value."""
+        values = np.flatnonzero(pmf)
+        if len(values) == 1:
+            return n * values[0]
+        return values @ self.counts(n, pmf[values])
+
     def roll(self, table: RollTable, n: int | tuple[int, ...]) -> np.ndarray:
         """``n`` rolls of ``table``: the unmodified face, re-rolled once where the table says."""
-        return self.roll_marked(table, n)[0]
-
-    def roll_marked(
-        self, table: RollTable, n: int | tuple[int, ...]
-    ) -> tuple[np.ndarray, np.ndarray | None]:
-        """As :meth:`roll`, with a mask of the dice already re-rolled (never re-rolled again);
-        None when the table re-rolls nothing."""
         faces = self.d6(n)
-        if not any(table.reroll):
-            return faces, None
-        again = _REROLL[table.reroll][faces]
-        k = int(again.sum())
-        if k:
-            faces[again] = self.d6(k)
-        return faces, again
-
-    def roll_where(
-        self, table: RollTable, where: np.ndarray, marked: bool = False
-    ) -> tuple[np.ndarray, np.ndarray | None]:
-        """Rolls of ``table`` in the True cells of ``where`` (face 0 elsewhere); with
-        ``marked``, also the mask of the dice re-rolled (None: none could be)."""
-        k = int(where.sum())
-        if k == where.size:
-            return self.roll_marked(table, where.shape)
-        faces = np.zeros(where.shape, dtype=np.int8)
-        again = np.zeros(where.shape, dtype=bool) if marked and any(table.reroll) else None
-        if k:
-            f, a = self.roll_marked(table, k)
-            faces[where] = f
-            if again is not None and a is not None:
-                again[where] = a
-        return faces, again
+        if any(table.reroll):
+            again = _REROLL[table.reroll][faces]
+            k = int(again.sum())
+            if k:
+                faces[again] = self.d6(k)
+        return faces
 
 
 class _Lookup(dict):
@@ -139,16 +130,19 @@ def _fnp_threshold(p_ignore: float) -> int:
 
 
 def _points_through(dice: _Dice, damage: np.ndarray, threshold: np.ndarray) -> np.ndarray:
-    """Points that get through Feel No Pain: one D6 per point, ignored on ``threshold``+."""
-    if damage.size == 0:
+    """Points that get through Feel No Pain (Core rules: Feel No Pain): each point of an
+    attack's ``damage`` is ignored on a D6 of ``threshold``+ (7: the model has none, and no die
+    is rolled); the points one attack loses are drawn as one count."""
+    rolls = threshold < 7
+    if damage.size == 0 or not rolls.any():
         return damage
-    width = int(damage.max())
-    if width == 0:
-        return damage
-    rolls = dice.d6((damage.size, width))
-    counted = np.arange(width)[None, :] < damage[:, None]
-    ignored = (rolls >= threshold[:, None]) & counted
-    return damage - ignored.sum(axis=1)
+    through = damage.copy()
+    for x in np.unique(threshold[rolls]):
+        sel = np.flatnonzero((threshold == x) & (damage > 0))
+        if sel.size:
+            ignored = dice.counts(damage[sel], np.array([x - 1, 7 - x]) / 6)[1]
+            through[sel] -= ignored
+    return through
 
 
 class _DamageRoller:
@@ -196,16 +190,44 @@ def _by_kind(kinds: np.ndarray):
     return [(int(k), kinds == k) for k in np.unique(kinds)]
 
 
-def _rows(a: np.ndarray) -> np.ndarray:
-    """Per-row count of True cells of a 2-D (or 3-D, rows first) boolean array, as int64.
-    Narrow rows are summed column by column: numpy's row reductions are slow on them."""
-    a = a.reshape(a.shape[0], -1)
-    if a.shape[1] > 32:
-        return a.sum(axis=1, dtype=np.int64)
-    out = np.zeros(a.shape[0], dtype=np.int16)
-    for j in range(a.shape[1]):
-        out += a[:, j]
-    return out.astype(np.int64)
+def _hit_rolls(dice: _Dice, w: AttackProfile, attacks: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Per trial: (normal hits, Critical Hits) of ``attacks`` Hit rolls (Core rules: Hit Roll),
+    drawn as counts; [TORRENT] attacks hit automatically and never score a Critical Hit."""
+    if w.hit is None:
+        return attacks, np.zeros_like(attacks)
+    c = dice.counts(attacks, die_classes(w.hit, 3))
+    return c[HIT], c[CRIT]
+
+
+def _wound_rolls(
+    dice: _Dice,
+    w: AttackProfile,
+    own: np.ndarray,
+    extra: np.ndarray,
+    command_reroll: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per trial: (normal wounds, Critical Wounds) of the Wound rolls of ``own`` hits and
+    ``extra`` hits (Sustained Hits), drawn as counts (Core rules: Wound Roll).
+
+    ``command_reroll`` (per trial: still available) spends the Command Re-roll on a failed
+    Wound roll of an own hit that was not already re-rolled (a die is never re-rolled twice);
+    the trials that spend it are set to False."""
+    if command_reroll is None:
+        c = dice.counts(own + extra, die_classes(w.wound, 3))
+        return c[WOUND], c[CRIT_WOUND]
+    c = dice.counts(own, die_classes(w.wound, 3, marked=True))
+    normal, critical = c[WOUND + 1], c[CRIT_WOUND + 1]
+    rows = np.flatnonzero((c[0] > 0) & command_reroll)  # a failure not yet re-rolled
+    if rows.size:
+        again = _OUTCOME[w.wound.outcome][dice.d6(rows.size)]
+        normal[rows] += again == WOUND
+        critical[rows] += again == CRIT_WOUND
+        command_reroll[rows] = False
+    if extra.any():
+        e = dice.counts(extra, die_classes(w.wound, 3))
+        normal += e[WOUND]
+        critical += e[CRIT_WOUND]
+    return normal, critical
 
 
 def _weapon_wounds(
@@ -215,54 +237,25 @@ def _weapon_wounds(
     chunk: int,
     command_reroll: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Roll one weapon's Hit and Wound rolls for every trial: per trial (hits, normal wounds,
-    devastating Critical Wounds).
+    """One weapon's Hit and Wound rolls for every trial: per trial (hits, normal wounds,
+    devastating Critical Wounds), each stage drawn as counts.
 
-    Dice are laid out per trial and attack (a row per trial), so per-trial counts are row sums;
-    only the attacks that need a roll get a die. ``command_reroll`` (per trial: still
-    available) spends the Command Re-roll on the first failed Wound roll of an attack's own
-    hit that was not already re-rolled."""
-    zero = np.zeros(chunk, dtype=np.int64)
-    amax = int(attacks.max(initial=0))
-    if amax == 0:
-        return zero, zero, zero
-    valid = np.arange(amax)[None, :] < attacks[:, None]
-    if w.hit is None:  # hits automatically, never a Critical Hit
-        hit, crit = valid, np.zeros_like(valid)
-    else:
-        faces, _ = dice.roll_where(w.hit, valid)
-        oc = _OUTCOME[w.hit.outcome][faces]
-        hit, crit = oc == HIT, oc == CRIT
-    rolls = hit | crit if not w.lethal else hit
-    wf, rerolled = dice.roll_where(w.wound, rolls, marked=command_reroll is not None)
-    table = _OUTCOME[w.wound.outcome]
-    wo = table[wf]
-    if command_reroll is not None:
-        eligible = rolls & (wo == FAIL) & command_reroll[:, None]
-        if rerolled is not None:
-            eligible &= ~rerolled
-        rows = np.flatnonzero(_rows(eligible))
-        if rows.size:
-            cols = eligible[rows].argmax(axis=1)
-            wo[rows, cols] = table[dice.d6(rows.size)]
-            command_reroll[rows] = False
-    n_hits = _rows(hit) + _rows(crit)
-    normal = _rows(wo == WOUND)
-    critical = _rows(wo == CRIT_WOUND)
+    A Critical Hit scores the extra hits of [SUSTAINED HITS X] (not rolled to hit; they roll to
+    wound) and, with [LETHAL HITS], wounds automatically without a Wound roll (a normal wound).
+    With [DEVASTATING WOUNDS] the Critical Wounds are returned apart; otherwise they join the
+    normal wounds. ``command_reroll``: see :func:`_wound_rolls`."""
+    hits, crits = _hit_rolls(dice, w, attacks.astype(np.int64, copy=False))
+    extra = np.zeros(chunk, dtype=np.int64)
+    if w.sustained is not None and crits.any():
+        extra = dice.total(w.sustained, crits)
+    own = hits if w.lethal else hits + crits
+    normal, critical = _wound_rolls(dice, w, own, extra, command_reroll)
     if w.lethal:
-        normal = normal + _rows(crit)
-    if w.sustained is not None and crit.any():  # extra hits: not rolled to hit, roll to wound
-        count = np.zeros(crit.shape, dtype=np.int64)
-        count[crit] = dice.from_pmf(w.sustained, int(crit.sum()))
-        extra = np.arange(len(w.sustained) - 1)[None, None, :] < count[:, :, None]
-        ef, _ = dice.roll_where(w.wound, extra)
-        eo = table[ef]
-        n_hits = n_hits + count.sum(axis=1)
-        normal = normal + _rows(eo == WOUND)
-        critical = critical + _rows(eo == CRIT_WOUND)
+        normal = normal + crits
+    n_hits = hits + crits + extra
     if w.devastating:
         return n_hits, normal, critical
-    return n_hits, normal + critical, zero
+    return n_hits, normal + critical, np.zeros(chunk, dtype=np.int64)
 
 
 class _Inflict:
@@ -434,7 +427,7 @@ def run_sample(
     per_trial_dice = 8 + sum(
         w.models * (len(w.attacks) + w.blast * (n_models // 5)) * 4 for w in act.weapons
     )
-    chunk = int(np.clip(DICE_PER_CHUNK // max(per_trial_dice, 1), 256, 1 << 17))
+    chunk = int(np.clip(DICE_PER_CHUNK // max(per_trial_dice, 1), 256, CHUNK_MAX))
     moments = _Moments()
     wmom = [_Moments() for _ in act.weapons]
     smom = [_Moments() for _ in act.before]

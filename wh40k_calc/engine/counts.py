@@ -1,0 +1,165 @@
+"""Counts of independent, identically distributed dice: the sampler's way of rolling many at once.
+
+When ``n`` dice each land in one of ``k`` outcome classes independently with the same
+probabilities (the Hit rolls of one weapon's attacks, the Wound rolls of its hits, the Feel No
+Pain rolls of one attack's damage), what the attack sequence needs from them is only how many
+landed in each class: a multinomial draw of ``n`` over the class probabilities. The sampler
+draws that count once per trial and stage instead of rolling every die. It stays a simulation
+of the dice: the class probabilities come from enumerating the faces of one die (with its
+re-roll) here, and the counts are drawn, never read from the exact engine.
+
+Two ways to draw, chosen by size, both exact in distribution:
+
+- small ``n`` (every composition of ``n`` into ``k`` classes fits a table): one uniform number
+  per trial located in the cumulative probabilities of the compositions of that trial's ``n``
+  (inverse transform), found with a guide table in a few vectorised steps;
+- otherwise numpy's multinomial generator, one row per trial (its cost no longer grows with the
+  number of dice, so large pools are cheap too).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb, lgamma
+
+import numpy as np
+
+from ..profile import RollTable
+
+TABLE_ENTRIES = 1 << 15  # compositions a table may hold (all n up to its largest)
+
+
+def die_classes(table: RollTable, classes: int, marked: bool = False) -> np.ndarray:
+    """The probability of each outcome class of one die rolled with ``table``, its re-roll
+    included (Core rules: Re-rolls: the second result stands), counted over the 36 pairs of
+    first and second results.
+
+    Args:
+        table: the roll (outcome class per unmodified face, faces re-rolled).
+        classes: number of outcome classes (3 for Hit and Wound rolls, 2 for saving throws).
+        marked: split class 0 (a failure) into "failed, not re-rolled" (index 0) and "failed
+            after a re-roll" (index 1); the other classes move up by one. A Command Re-roll
+            can take only the first kind.
+
+    Returns:
+        float array of length ``classes`` (``classes + 1`` when ``marked``), summing to 1.
+    """
+    sixths = np.zeros(classes + 1, dtype=np.int64)  # in 36ths
+    for first in range(1, 7):
+        if table.reroll[first]:
+            for second in range(1, 7):
+                c = table.outcome[second]
+                sixths[c + 1 if c else 1] += 1
+        else:
+            c = table.outcome[first]
+            sixths[c + 1 if c else 0] += 6
+    if marked:
+        return sixths / 36
+    merged = np.concatenate([[sixths[0] + sixths[1]], sixths[2:]])
+    return merged / 36
+
+
+@dataclass(frozen=True)
+class _Table:
+    """Every composition of 0..``nmax`` dice into the classes, grouped by ``n``, with the upper
+    end of each one's interval of [0, 1) and a guide to the first candidate per 1/``cells``.
+
+    ``parts[j, e]`` is the count of class j in entry e; the entries of ``n`` dice are
+    ``start[n] .. start[n + 1] - 1`` and ``upper`` runs up to 1.0 within each group;
+    ``guide[n * cells + g]`` is the entry whose interval holds ``g / cells``."""
+
+    parts: np.ndarray
+    upper: np.ndarray
+    guide: np.ndarray
+    cells: int
+
+    @classmethod
+    def build(cls, probs: tuple[float, ...], nmax: int) -> _Table:
+        k = len(probs)
+        grid = np.zeros((1, 0), dtype=np.int64)
+        for _ in range(k):  # every k-tuple of counts with sum <= nmax
+            left = nmax - grid.sum(axis=1)
+            reps = left + 1
+            base = np.repeat(grid, reps, axis=0)
+            step = np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps)
+            grid = np.hstack([base, step[:, None]])
+        n = grid.sum(axis=1)
+        grid = grid[np.argsort(n, kind="stable")]
+        n = np.sort(n, kind="stable")
+        logfact = np.array([lgamma(i + 1) for i in range(nmax + 1)])
+        logp = np.log(np.asarray(probs))
+        p = np.exp(logfact[n] - logfact[grid].sum(axis=1) + grid @ logp)
+        start = np.searchsorted(n, np.arange(nmax + 2))
+        upper = np.cumsum(p)
+        offset = np.repeat(np.concatenate([[0.0], upper[start[1:-1] - 1]]), np.diff(start))
+        upper = upper - offset
+        upper[start[1:] - 1] = 1.0  # each group ends at 1 exactly: nothing falls past it
+        widest = int(np.diff(start).max())
+        cells = 1 << max(4, (2 * widest - 1).bit_length())
+        edges = np.arange(cells) / cells
+        guide = np.concatenate(
+            [
+                start[m] + np.searchsorted(upper[start[m] : start[m + 1]], edges, side="right")
+                for m in range(nmax + 1)
+            ]
+        )
+        return cls(np.ascontiguousarray(grid.T), upper, guide.astype(np.int64), cells)
+
+    def draw(self, u: np.ndarray, n: np.ndarray, out: np.ndarray) -> None:
+        """Write into the rows of ``out`` (shape (k, len(n))) the composition in which each
+        ``u`` in [0, 1) falls for its ``n``: the entry whose interval holds ``u``."""
+        key = (u * self.cells).astype(np.int64)
+        key += n * self.cells
+        idx = self.guide[key]
+        past = np.flatnonzero(u >= self.upper[idx])
+        while past.size:  # a cell that holds a boundary: step to the next entry
+            idx[past] += 1
+            past = past[u[past] >= self.upper[idx[past]]]
+        for row, part in zip(out, self.parts, strict=True):
+            np.take(part, idx, out=row)
+
+
+def table_entries(classes: int, nmax: int) -> int:
+    """Compositions of 0..``nmax`` dice into ``classes`` classes (a table's size)."""
+    return comb(nmax + classes, classes)
+
+
+@lru_cache(maxsize=64)
+def _table(probs: tuple[float, ...], nmax: int) -> _Table:
+    return _Table.build(probs, nmax)
+
+
+def draw_counts(rng: np.random.Generator, n: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """How many of ``n[i]`` independent dice land in each class, for every ``i``.
+
+    Args:
+        rng: the random source.
+        n: int array of dice counts (>= 0), one per trial.
+        probs: probability of each class for one die (sums to 1).
+
+    Returns:
+        int64 array of shape (len(probs), len(n)): row j holds the counts of class j.
+    """
+    n = np.asarray(n, dtype=np.int64)
+    out = np.zeros((len(probs), n.size), dtype=np.int64)
+    live = np.flatnonzero(probs > 0)
+    if n.size == 0:
+        return out
+    if live.size == 1:
+        out[live[0]] = n
+        return out
+    p = probs[live] / probs[live].sum()
+    nmax = int(n.max())
+    if nmax == 0:
+        return out
+    bucket = 1 << (nmax - 1).bit_length()  # one table serves every chunk up to the bucket
+    if table_entries(live.size, bucket) <= TABLE_ENTRIES:
+        table = _table(tuple(float(x) for x in p), bucket)
+        rows = out if live.size == len(probs) else np.empty((live.size, n.size), np.int64)
+        table.draw(rng.random(n.size), n, rows)
+        if rows is not out:
+            out[live] = rows
+    else:
+        out[live] = rng.multinomial(n, p).T
+    return out
