@@ -65,9 +65,10 @@ class _Table:
     """Every composition of 0..``nmax`` dice into the classes, grouped by ``n``, with the upper
     end of each one's interval of [0, 1) and a guide to the first candidate per 1/``cells``.
 
-    ``parts[j, e]`` is the count of class j in entry e; the entries of ``n`` dice are
-    ``start[n] .. start[n + 1] - 1`` and ``upper`` runs up to 1.0 within each group;
-    ``guide[n * cells + g]`` is the entry whose interval holds ``g / cells``."""
+    ``parts[j, e]`` is the count of class j in entry e (rows of zeros for classes that cannot
+    happen); the entries of ``n`` dice are ``start[n] .. start[n + 1] - 1`` and ``upper``
+    (scaled by ``cells``) runs up to ``cells`` within each group; ``guide[n * cells + g]`` is
+    the entry whose interval holds ``g / cells``."""
 
     parts: np.ndarray
     upper: np.ndarray
@@ -76,19 +77,19 @@ class _Table:
 
     @classmethod
     def build(cls, probs: tuple[float, ...], nmax: int) -> _Table:
-        k = len(probs)
+        live = [j for j, p in enumerate(probs) if p > 0]
         grid = np.zeros((1, 0), dtype=np.int64)
-        for _ in range(k):  # every k-tuple of counts with sum <= nmax
+        for _ in live:  # every tuple of counts of the live classes with sum <= nmax
             left = nmax - grid.sum(axis=1)
             reps = left + 1
             base = np.repeat(grid, reps, axis=0)
             step = np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps)
             grid = np.hstack([base, step[:, None]])
         n = grid.sum(axis=1)
-        grid = grid[np.argsort(n, kind="stable")]
-        n = np.sort(n, kind="stable")
+        order = np.argsort(n, kind="stable")
+        grid, n = grid[order], n[order]
         logfact = np.array([lgamma(i + 1) for i in range(nmax + 1)])
-        logp = np.log(np.asarray(probs))
+        logp = np.log(np.asarray(probs)[live])
         p = np.exp(logfact[n] - logfact[grid].sum(axis=1) + grid @ logp)
         start = np.searchsorted(n, np.arange(nmax + 2))
         upper = np.cumsum(p)
@@ -104,20 +105,41 @@ class _Table:
                 for m in range(nmax + 1)
             ]
         )
-        return cls(np.ascontiguousarray(grid.T), upper, guide.astype(np.int64), cells)
+        parts = np.zeros((len(probs), len(n)), dtype=np.int64)
+        parts[live] = grid.T
+        return cls(parts, upper * cells, guide.astype(np.int64), cells)
 
-    def draw(self, u: np.ndarray, n: np.ndarray, out: np.ndarray) -> None:
-        """Write into the rows of ``out`` (shape (k, len(n))) the composition in which each
-        ``u`` in [0, 1) falls for its ``n``: the entry whose interval holds ``u``."""
-        key = (u * self.cells).astype(np.int64)
-        key += n * self.cells
-        idx = self.guide[key]
+    def locate(self, u: np.ndarray, n: np.ndarray) -> np.ndarray:
+        """The entry whose interval holds each ``u`` (uniform in [0, 1); overwritten) among the
+        compositions of its ``n`` dice."""
+        u *= self.cells  # exact: a power of two
+        idx = u.astype(np.int64)
+        idx += n * self.cells
+        idx = self.guide[idx]
         past = np.flatnonzero(u >= self.upper[idx])
         while past.size:  # a cell that holds a boundary: step to the next entry
             idx[past] += 1
             past = past[u[past] >= self.upper[idx[past]]]
-        for row, part in zip(out, self.parts, strict=True):
-            np.take(part, idx, out=row)
+        return idx
+
+
+class Counts:
+    """Per trial, how many dice landed in each class; ``counts[j]`` is class j's row (int64,
+    one entry per trial), gathered from the table when first read. ``drawn``: the random
+    numbers the draw took."""
+
+    def __init__(self, parts: np.ndarray, idx: np.ndarray | None = None, drawn: int = 0):
+        self._parts = parts
+        self._idx = idx
+        self._rows: dict[int, np.ndarray] = {}
+        self.drawn = drawn
+
+    def __getitem__(self, j: int) -> np.ndarray:
+        if self._idx is None:
+            return self._parts[j]
+        if j not in self._rows:
+            self._rows[j] = self._parts[j].take(self._idx)
+        return self._rows[j]
 
 
 def table_entries(classes: int, nmax: int) -> int:
@@ -125,12 +147,21 @@ def table_entries(classes: int, nmax: int) -> int:
     return comb(nmax + classes, classes)
 
 
+def uses_table(classes: int, nmax: int) -> bool:
+    """True when counts of up to ``nmax`` dice in ``classes`` live classes are drawn from a
+    table (one uniform number a trial), False when numpy's multinomial draws them (one binomial
+    per class but the last, a trial)."""
+    if nmax <= 0 or classes <= 1:
+        return True
+    return table_entries(classes, 1 << (nmax - 1).bit_length()) <= TABLE_ENTRIES
+
+
 @lru_cache(maxsize=64)
 def _table(probs: tuple[float, ...], nmax: int) -> _Table:
     return _Table.build(probs, nmax)
 
 
-def draw_counts(rng: np.random.Generator, n: np.ndarray, probs: np.ndarray) -> np.ndarray:
+def draw_counts(rng: np.random.Generator, n: np.ndarray, probs: np.ndarray) -> Counts:
     """How many of ``n[i]`` independent dice land in each class, for every ``i``.
 
     Args:
@@ -139,27 +170,20 @@ def draw_counts(rng: np.random.Generator, n: np.ndarray, probs: np.ndarray) -> n
         probs: probability of each class for one die (sums to 1).
 
     Returns:
-        int64 array of shape (len(probs), len(n)): row j holds the counts of class j.
+        :class:`Counts`: ``counts[j]`` is the int64 array of class j's counts per trial.
     """
     n = np.asarray(n, dtype=np.int64)
-    out = np.zeros((len(probs), n.size), dtype=np.int64)
     live = np.flatnonzero(probs > 0)
-    if n.size == 0:
-        return out
-    if live.size == 1:
+    nmax = int(n.max(initial=0))
+    if live.size == 1 or nmax == 0:
+        out = np.zeros((len(probs), n.size), dtype=np.int64)
         out[live[0]] = n
-        return out
-    p = probs[live] / probs[live].sum()
-    nmax = int(n.max())
-    if nmax == 0:
-        return out
-    bucket = 1 << (nmax - 1).bit_length()  # one table serves every chunk up to the bucket
-    if table_entries(live.size, bucket) <= TABLE_ENTRIES:
+        return Counts(out)
+    p = probs / probs[live].sum()
+    if uses_table(live.size, nmax):
+        bucket = 1 << (nmax - 1).bit_length()  # one table serves every chunk up to the bucket
         table = _table(tuple(float(x) for x in p), bucket)
-        rows = out if live.size == len(probs) else np.empty((live.size, n.size), np.int64)
-        table.draw(rng.random(n.size), n, rows)
-        if rows is not out:
-            out[live] = rows
-    else:
-        out[live] = rng.multinomial(n, p).T
-    return out
+        return Counts(table.parts, table.locate(rng.random(n.size), n), n.size)
+    out = np.zeros((len(probs), n.size), dtype=np.int64)
+    out[live] = rng.multinomial(n, p[live]).T
+    return Counts(out, None, n.size * (live.size - 1))

@@ -28,11 +28,12 @@ from ..profile import (
     RollTable,
 )
 from .allocation import NORMAL, PRECISION, AllocationSpace
-from .counts import die_classes, draw_counts
+from .counts import Counts, die_classes, draw_counts
 from .outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome, WeaponResult
 
-DICE_PER_CHUNK = 1 << 22  # about 32 MB of int64 dice per array at most
-CHUNK_MAX = 1 << 17
+CHUNK_TRIALS = 1 << 15  # trials per chunk: the per-chunk Python work is spread thin, and the
+# chunk's arrays (256 KB of int64 each) stay in the processor's cache
+DICE_PER_CHUNK = 1 << 22  # entries of the widest array of a chunk (32 MB of int64) at most
 
 
 @dataclass
@@ -46,7 +47,7 @@ class _Moments:
     def add(self, name: str, values: np.ndarray) -> None:
         v = values.astype(np.int64, copy=False)
         self.sums[name] = self.sums.get(name, 0.0) + float(v.sum())
-        self.squares[name] = self.squares.get(name, 0.0) + float(np.dot(v, v))
+        self.squares[name] = self.squares.get(name, 0.0) + float(np.einsum("i,i->", v, v))
 
     def mean(self, name: str) -> float:
         return self.sums.get(name, 0.0) / self.n if self.n else 0.0
@@ -82,11 +83,12 @@ class _Dice:
         self.drawn += size
         return pmf_sample(pmf, self.rng, size).reshape(n)
 
-    def counts(self, n: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    def counts(self, n: np.ndarray, probs: np.ndarray) -> Counts:
         """Per entry of ``n``: how many of ``n[i]`` independent dice land in each outcome class
-        of ``probs`` (shape (classes, len(n)); see :func:`~.counts.draw_counts`)."""
-        self.drawn += int(np.count_nonzero(n)) if np.count_nonzero(probs) > 1 else 0
-        return draw_counts(self.rng, n, probs)
+        of ``probs`` (``counts[j]``: class j per entry; see :func:`~.counts.draw_counts`)."""
+        c = draw_counts(self.rng, n, probs)
+        self.drawn += c.drawn
+        return c
 
     def total(self, pmf: np.ndarray, n: np.ndarray) -> np.ndarray:
         """Per entry of ``n``: the sum of ``n[i]`` independent values drawn from ``pmf``
@@ -94,7 +96,8 @@ class _Dice:
         values = np.flatnonzero(pmf)
         if len(values) == 1:
             return n * values[0]
-        return values @ self.counts(n, pmf[values])
+        c = self.counts(n, pmf[values])
+        return sum((int(v) * c[j] for j, v in enumerate(values)), np.zeros(n.size, np.int64))
 
     def roll(self, table: RollTable, n: int | tuple[int, ...]) -> np.ndarray:
         """``n`` rolls of ``table``: the unmodified face, re-rolled once where the table says."""
@@ -188,6 +191,17 @@ def _by_kind(kinds: np.ndarray):
     if (kinds == first).all():
         return [(int(first), None)]
     return [(int(k), kinds == k) for k in np.unique(kinds)]
+
+
+def _attacks(dice: _Dice, w: AttackProfile, alive: np.ndarray) -> np.ndarray:
+    """Per trial: the attacks of the ``w.models`` models (Core rules: Attacks), each rolling
+    its Attacks characteristic (drawn as the count of models rolling each value), plus
+    [BLAST]'s bonus per model for every five models of the target (``alive`` per trial)."""
+    models = np.full(alive.size, w.models, dtype=np.int64)
+    attacks = dice.total(w.attacks, models)
+    if w.blast:
+        attacks = attacks + w.models * w.blast * (alive // 5)
+    return attacks
 
 
 def _hit_rolls(dice: _Dice, w: AttackProfile, attacks: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -394,6 +408,18 @@ def _hazard(dice: _Dice, act: Activation, chunk: int) -> tuple[np.ndarray, np.nd
     return mw_total, space.destroyed[states]
 
 
+def chunk_size(act: Activation) -> int:
+    """Trials per chunk: :data:`CHUNK_TRIALS`, fewer when a trial needs a wide array (one
+    column per value of a random Attacks characteristic or Sustained Hits X, one per Hazardous
+    test), so that no array of a chunk exceeds :data:`DICE_PER_CHUNK` entries; at least 256."""
+    width = [1, act.hazard.tests if act.hazard is not None else 0]
+    for w in act.weapons:
+        width.append(int(np.count_nonzero(w.attacks)))
+        if w.sustained is not None:
+            width.append(int(np.count_nonzero(w.sustained)))
+    return int(np.clip(DICE_PER_CHUNK // max(width), 256, CHUNK_TRIALS))
+
+
 def _binomial_se(p: float, n: int) -> float:
     """Standard error of a proportion ``p`` estimated from ``n`` trials."""
     if n < 2:
@@ -424,10 +450,7 @@ def run_sample(
     dice = _Dice(rng)
     space = AllocationSpace(act.target)
     n_models = act.target.models
-    per_trial_dice = 8 + sum(
-        w.models * (len(w.attacks) + w.blast * (n_models // 5)) * 4 for w in act.weapons
-    )
-    chunk = int(np.clip(DICE_PER_CHUNK // max(per_trial_dice, 1), 256, CHUNK_MAX))
+    chunk = chunk_size(act)
     moments = _Moments()
     wmom = [_Moments() for _ in act.weapons]
     smom = [_Moments() for _ in act.before]
@@ -456,10 +479,7 @@ def run_sample(
         totals["mortal_wounds"] += sum((c for c in before_counts), np.zeros(n, dtype=np.int64))
         pending = []
         for wi, (w, inf) in enumerate(zip(act.weapons, inflicts, strict=True)):
-            per_model = dice.from_pmf(w.attacks, (n, w.models)) + (
-                w.blast * (alive[:, None] // 5) if w.blast else 0
-            )
-            attacks = per_model.sum(axis=1)
+            attacks = _attacks(dice, w, alive)
             cp = np.ones(n, dtype=bool) if w.command_reroll else None
             hits, normal, crit = _weapon_wounds(dice, w, attacks, n, cp)
             failed = np.zeros(n, dtype=np.int64)
