@@ -219,3 +219,24 @@ def test_text_comparison_has_no_flags() -> None:
         assert figure in labels, figure
     flagged = [row for row in rows if "!" in row]
     assert not flagged, "\n".join(flagged)
+
+
+def test_feel_no_pain_is_rolled_only_by_models_that_have_it() -> None:
+    """Seeds README: "Feel No Pain X+: each time a model would lose a wound, roll one D6; on X+
+    that wound is not lost." A model without it rolls nothing. One automatic hit
+    ([TORRENT]), S4 v T4, no save, Damage 1 into one W1 model: without Feel No Pain the only
+    random number a trial draws is its count of Wound rolls; with Feel No Pain 5+ the failed
+    saves' points are rolled too, and P(destroyed) = 1/2 (wound on 4+) x 4/6 (FNP fails on 1-4)
+    = 1/3."""
+    trials = 20_000
+
+    def run(fnp: int | None):
+        kinds = (Kind(W=1, Sv=7, fnp=fnp),)
+        gun = weapon(kinds, A=1, skill=None, S=4, T=4)
+        return run_sample(activation(gun, unit(kinds, [(0, 1)])), trials=trials, seed=13)
+
+    plain, tough = run(None), run(5)
+    assert plain.dice_drawn == trials
+    assert tough.dice_drawn > trials
+    assert abs(plain.kill_table[0] - 1 / 2) < 5 * np.sqrt(1 / 4 / trials)
+    assert abs(tough.kill_table[0] - 1 / 3) < 5 * np.sqrt(2 / 9 / trials)
