@@ -26,8 +26,9 @@ from math import sqrt
 import numpy as np
 
 from ..profile import CRIT, CRIT_WOUND, HIT, WOUND, Activation, AttackProfile
+from .allocation import AllocationSpace
 from .counts import die_classes, uses_table
-from .sample import chunk_size
+from .sample import chunk_size, tabulated
 
 PER_TRIAL = 60e-9  # seconds: the tallies of one trial
 PER_WEAPON = 20e-9  # seconds: one weapon's bookkeeping in one trial
@@ -109,14 +110,16 @@ def _weapon(w: AttackProfile, target_models: int) -> tuple[float, float, float]:
 
 def estimate(act: Activation) -> SampleCost:
     """The cost of sampling ``act``, from its profiles alone (nothing is rolled)."""
+    space = AllocationSpace(act.target)
     per_trial = PER_TRIAL
     passes = 0.0
     loose = 0.0  # wounds resolved one at a time, per trial
     for w in act.weapons:
         seconds, normal, devastating = _weapon(w, act.target.models)
         per_trial += seconds
-        loose += normal
-        passes += _passes(normal)
+        if not tabulated(space, w):
+            loose += normal
+            passes += _passes(normal)
         loose += devastating
         passes += _passes(devastating)
     for src in act.before:

@@ -20,6 +20,7 @@ from ..profile import (
     CRIT,
     CRIT_WOUND,
     HIT,
+    SAVE_FAILED,
     SAVED,
     WOUND,
     Activation,
@@ -272,6 +273,84 @@ def _weapon_wounds(
     return n_hits, normal + critical, np.zeros(chunk, dtype=np.int64)
 
 
+class _SaveJumps:
+    """Normal wounds of one weapon resolved from counts, where nothing but the saving throw is
+    left to chance and nothing depends on the model a wound is allocated to before the save:
+    every model kind has the same saving throw, a fixed Damage and no Feel No Pain.
+
+    Then a trial's failed saves are one binomial count, and where ``j`` failed saves leave the
+    target from any state is a table built once by applying them one at a time with the shared
+    allocation policy (:meth:`AllocationSpace.apply`: wounded model first, excess damage lost;
+    Core rules: Allocating Attacks, Inflict Damage). ``jump[j * size + s]`` is that state and
+    ``dealt[j * size + s]`` the damage those ``j`` failed saves inflict (counted in full, as
+    the damage figure is); past ``j = last`` the state no longer changes and each failed save
+    adds ``rate[s]``."""
+
+    MAX_ENTRIES = 1 << 21  # states x failed saves tabulated
+
+    def __init__(self, space: AllocationSpace, w: AttackProfile, routing: int, damage: np.ndarray):
+        size = space.size
+        state = np.arange(size)
+        jumps, dealt = [state], [np.zeros(size, dtype=np.int64)]
+        while True:
+            hit = damage[space.kind_of(state, routing)]
+            after = space.apply(state, hit, routing)
+            if (after == state).all():
+                break
+            jumps.append(after)
+            dealt.append(dealt[-1] + hit)
+            state = after
+        self.size, self.last = size, len(jumps) - 1
+        self.jump = np.concatenate(jumps)
+        self.dealt = np.concatenate(dealt)
+        self.rate = damage[space.kind_of(state, routing)]
+        self.fails = die_classes(w.vs[0].save, 2) if w.vs[0].save is not None else None
+
+    @staticmethod
+    def damage_of(space: AllocationSpace, w: AttackProfile) -> np.ndarray | None:
+        """The fixed Damage per model kind when the conditions above hold and the table fits
+        :attr:`MAX_ENTRIES`; None otherwise."""
+        if any(v.save != w.vs[0].save or v.fnp > 0 for v in w.vs):
+            return None
+        damage = []
+        for v in w.vs:
+            values = {f for f, p in zip(v.damage.final, v.damage.probs, strict=True) if p > 0}
+            if len(values) != 1:
+                return None
+            damage.append(values.pop())
+        bound = int(space.bg.total + space.ch.total) + 2  # each failed save changes a wound
+        if space.size * bound > _SaveJumps.MAX_ENTRIES:
+            return None
+        return np.array(damage, dtype=np.int64)
+
+    @classmethod
+    def of(cls, space: AllocationSpace, w: AttackProfile, routing: int) -> _SaveJumps | None:
+        """The table for ``w``'s normal wounds, or None (see :meth:`damage_of`)."""
+        damage = cls.damage_of(space, w)
+        return None if damage is None else cls(space, w, routing, damage)
+
+    def inflict(
+        self,
+        dice: _Dice,
+        states: np.ndarray,
+        counts: np.ndarray,
+        figure: np.ndarray,
+        failed: np.ndarray,
+    ) -> np.ndarray:
+        """Each trial's ``counts`` normal wounds: failed saves drawn as one count, then the
+        table; tallies failed saves and damage; returns the new states."""
+        lost = counts if self.fails is None else dice.counts(counts, self.fails)[SAVE_FAILED]
+        failed += lost
+        if int(lost.max(initial=0)) <= self.last:
+            at = lost * self.size + states
+            figure += self.dealt[at]
+        else:
+            j = np.minimum(lost, self.last)
+            at = j * self.size + states
+            figure += self.dealt[at] + (lost - j) * self.rate[states]
+        return self.jump[at]
+
+
 class _Inflict:
     """Applies wounds of one weapon to the target states, one position at a time."""
 
@@ -284,6 +363,7 @@ class _Inflict:
         self.saves = [v.save for v in w.vs]
         self.fnp = np.array([_fnp_threshold(v.fnp) for v in w.vs])
         self.fnp_mortal = np.array([_fnp_threshold(v.fnp_mortal) for v in w.vs])
+        self.jumps = _SaveJumps.of(space, w, self.routing)
 
     def normal(
         self,
@@ -294,6 +374,8 @@ class _Inflict:
         failed: np.ndarray,
     ) -> np.ndarray:
         """Each trial's ``counts`` normal wounds: save, Damage, Feel No Pain, allocation."""
+        if self.jumps is not None:
+            return self.jumps.inflict(dice, states, counts, figure, failed)
         return self._wounds(dice, states, counts, figure, failed, None, devastating=False)
 
     def devastating(
@@ -418,6 +500,12 @@ def chunk_size(act: Activation) -> int:
         if w.sustained is not None:
             width.append(int(np.count_nonzero(w.sustained)))
     return int(np.clip(DICE_PER_CHUNK // max(width), 256, CHUNK_TRIALS))
+
+
+def tabulated(space: AllocationSpace, w: AttackProfile) -> bool:
+    """True when ``w``'s normal wounds are resolved from counts and a table of where failed
+    saves leave the target, not one wound at a time (:class:`_SaveJumps`)."""
+    return _SaveJumps.damage_of(space, w) is not None
 
 
 def _binomial_se(p: float, n: int) -> float:
