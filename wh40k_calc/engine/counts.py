@@ -184,6 +184,9 @@ def draw_counts(rng: np.random.Generator, n: np.ndarray, probs: np.ndarray) -> C
         bucket = 1 << (nmax - 1).bit_length()  # one table serves every chunk up to the bucket
         table = _table(tuple(float(x) for x in p), bucket)
         return Counts(table.parts, table.locate(rng.random(n.size), n), n.size)
-    out = np.zeros((len(probs), n.size), dtype=np.int64)
-    out[live] = rng.multinomial(n, p[live]).T
-    return Counts(out, None, n.size * (live.size - 1))
+    drawn = rng.multinomial(n, p[live]).T
+    if live.size < len(probs):
+        out = np.zeros((len(probs), n.size), dtype=np.int64)
+        out[live] = drawn
+        drawn = out
+    return Counts(drawn, None, n.size * (live.size - 1))

@@ -34,7 +34,7 @@ from .outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome, WeaponRe
 
 CHUNK_TRIALS = 1 << 15  # trials per chunk: the per-chunk Python work is spread thin, and the
 # chunk's arrays (256 KB of int64 each) stay in the processor's cache
-DICE_PER_CHUNK = 1 << 22  # entries of the widest array of a chunk (32 MB of int64) at most
+DICE_PER_CHUNK = 1 << 20  # entries of the widest array of a chunk (8 MB of int64) at most
 
 
 @dataclass
@@ -218,17 +218,17 @@ def _wound_rolls(
     dice: _Dice,
     w: AttackProfile,
     own: np.ndarray,
-    extra: np.ndarray,
+    extra: np.ndarray | None,
     command_reroll: np.ndarray | None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per trial: (normal wounds, Critical Wounds) of the Wound rolls of ``own`` hits and
-    ``extra`` hits (Sustained Hits), drawn as counts (Core rules: Wound Roll).
+    ``extra`` hits (Sustained Hits; None: none), drawn as counts (Core rules: Wound Roll).
 
     ``command_reroll`` (per trial: still available) spends the Command Re-roll on a failed
     Wound roll of an own hit that was not already re-rolled (a die is never re-rolled twice);
     the trials that spend it are set to False."""
     if command_reroll is None:
-        c = dice.counts(own + extra, die_classes(w.wound, 3))
+        c = dice.counts(own if extra is None else own + extra, die_classes(w.wound, 3))
         return c[WOUND], c[CRIT_WOUND]
     c = dice.counts(own, die_classes(w.wound, 3, marked=True))
     normal, critical = c[WOUND + 1], c[CRIT_WOUND + 1]
@@ -238,7 +238,7 @@ def _wound_rolls(
         normal[rows] += again == WOUND
         critical[rows] += again == CRIT_WOUND
         command_reroll[rows] = False
-    if extra.any():
+    if extra is not None:
         e = dice.counts(extra, die_classes(w.wound, 3))
         normal += e[WOUND]
         critical += e[CRIT_WOUND]
@@ -260,14 +260,14 @@ def _weapon_wounds(
     With [DEVASTATING WOUNDS] the Critical Wounds are returned apart; otherwise they join the
     normal wounds. ``command_reroll``: see :func:`_wound_rolls`."""
     hits, crits = _hit_rolls(dice, w, attacks.astype(np.int64, copy=False))
-    extra = np.zeros(chunk, dtype=np.int64)
+    extra = None
     if w.sustained is not None and crits.any():
         extra = dice.total(w.sustained, crits)
     own = hits if w.lethal else hits + crits
     normal, critical = _wound_rolls(dice, w, own, extra, command_reroll)
     if w.lethal:
         normal = normal + crits
-    n_hits = hits + crits + extra
+    n_hits = hits + crits if extra is None else hits + crits + extra
     if w.devastating:
         return n_hits, normal, critical
     return n_hits, normal + critical, np.zeros(chunk, dtype=np.int64)
