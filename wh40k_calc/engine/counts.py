@@ -28,6 +28,7 @@ import numpy as np
 from ..profile import RollTable
 
 TABLE_ENTRIES = 1 << 15  # compositions a table may hold (all n up to its largest)
+GUIDE_ENTRIES = 1 << 18  # guide cells of a table, over all n (2 MB)
 
 
 def die_classes(table: RollTable, classes: int, marked: bool = False) -> np.ndarray:
@@ -68,7 +69,8 @@ class _Table:
     ``parts[j, e]`` is the count of class j in entry e (rows of zeros for classes that cannot
     happen); the entries of ``n`` dice are ``start[n] .. start[n + 1] - 1`` and ``upper``
     (scaled by ``cells``) runs up to ``cells`` within each group; ``guide[n * cells + g]`` is
-    the entry whose interval holds ``g / cells``."""
+    the entry whose interval holds ``g / cells``, bit-inverted (negative) when the interval
+    ends inside the cell."""
 
     parts: np.ndarray
     upper: np.ndarray
@@ -97,7 +99,11 @@ class _Table:
         upper = upper - offset
         upper[start[1:] - 1] = 1.0  # each group ends at 1 exactly: nothing falls past it
         widest = int(np.diff(start).max())
-        cells = 1 << max(4, (2 * widest - 1).bit_length())
+        # a power of two (u * cells is exact), 8 to 16 cells an entry so that most cells hold
+        # no boundary, fewer for a large table, never fewer than 2 to 4 an entry
+        cells = (8 * widest - 1).bit_length()
+        cells = min(cells, (GUIDE_ENTRIES // (nmax + 1)).bit_length() - 1)
+        cells = 1 << max(cells, (2 * widest - 1).bit_length(), 4)
         edges = np.arange(cells) / cells
         guide = np.concatenate(
             [
@@ -105,9 +111,12 @@ class _Table:
                 for m in range(nmax + 1)
             ]
         )
+        upper = upper * cells  # exact: a power of two
+        mixed = upper[guide] < np.tile(np.arange(1, cells + 1), nmax + 1)
+        guide[mixed] = ~guide[mixed]  # a boundary inside the cell: the entry is only the first
         parts = np.zeros((len(probs), len(n)), dtype=np.int64)
         parts[live] = grid.T
-        return cls(parts, upper * cells, guide.astype(np.int64), cells)
+        return cls(parts, upper, guide.astype(np.int64), cells)
 
     def locate(self, u: np.ndarray, n: np.ndarray) -> np.ndarray:
         """The entry whose interval holds each ``u`` (uniform in [0, 1); overwritten) among the
@@ -116,10 +125,15 @@ class _Table:
         idx = u.astype(np.int64)
         idx += n * self.cells
         idx = self.guide[idx]
-        past = np.flatnonzero(u >= self.upper[idx])
-        while past.size:  # a cell that holds a boundary: step to the next entry
-            idx[past] += 1
-            past = past[u[past] >= self.upper[idx[past]]]
+        mixed = np.flatnonzero(idx < 0)
+        if mixed.size:  # cells that hold a boundary: step on while u is past the entry
+            first = ~idx[mixed]
+            at = u[mixed]
+            past = np.flatnonzero(at >= self.upper[first])
+            while past.size:
+                first[past] += 1
+                past = past[at[past] >= self.upper[first[past]]]
+            idx[mixed] = first
         return idx
 
 
