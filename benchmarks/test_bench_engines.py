@@ -75,7 +75,7 @@ def test_sampler_10_lootas_vs_20_boyz(benchmark, big_job) -> None:
     assert out.trials == TRIALS
 
 
-def _numpy_draw_seconds(n: int, repeats: int = 5) -> float:
+def _numpy_draw_seconds(n: int, repeats: int = 20) -> float:
     """Best time numpy alone takes to draw ``n`` int8 D6 results in one call."""
     rng = np.random.default_rng(0)
     best = float("inf")
@@ -91,7 +91,7 @@ def test_sampler_vs_numpy_draw(benchmark, job, trials: int) -> None:
     """The sampler's time over numpy's time to draw one int8 D6 per attack in one call (the
     sampler draws counts, so ``random_numbers_drawn`` is far below the dice it simulates)."""
     out = benchmark.pedantic(
-        run_sample, args=(job,), kwargs={"trials": trials, "seed": SEED}, rounds=3, iterations=1
+        run_sample, args=(job,), kwargs={"trials": trials, "seed": SEED}, rounds=5, iterations=1
     )
     attacks = round(out.expected["attacks"]) * trials
     numpy_s = _numpy_draw_seconds(attacks)

@@ -65,7 +65,7 @@ def absurd_dir(tmp_path_factory) -> Path:
     return folder
 
 
-def _numpy_int8_d6_seconds(n: int, repeats: int = 5) -> float:
+def _numpy_int8_d6_seconds(n: int, repeats: int = 20) -> float:
     """Best time numpy takes to draw ``n`` int8 D6 results in one call."""
     rng = np.random.default_rng(0)
     best = float("inf")
