@@ -32,6 +32,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
     """Print each benchmark's ``extra_info`` (the ratios and figures) after the timing table."""
     session = getattr(config, "_benchmarksession", None)
