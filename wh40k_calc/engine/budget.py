@@ -14,8 +14,11 @@ Its time is, to a fair approximation:
 
 The expected numbers of attacks, hits and wounds come from the profiles (the sampler's own
 per-die class probabilities), the passes from the expected count plus four standard deviations.
-The constants are seconds measured on the 2-core development machine (``make bench`` reports the
-stand-in's measured time next to its budget).
+The constants are seconds measured on the 2-core development machine and rounded up: on a quiet
+machine a run takes about half its estimate, so a busy one still keeps near the budget
+(``make bench`` reports the stand-in's measured time next to its budget). A selection whose
+passes alone exceed the budget still runs the smallest number of trials the caller allows, and
+the caller says how long it expects.
 """
 
 from __future__ import annotations

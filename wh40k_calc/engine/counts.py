@@ -170,7 +170,7 @@ def uses_table(classes: int, nmax: int) -> bool:
     return table_entries(classes, 1 << (nmax - 1).bit_length()) <= TABLE_ENTRIES
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=32)  # at most about 3 MB each
 def _table(probs: tuple[float, ...], nmax: int) -> _Table:
     return _Table.build(probs, nmax)
 

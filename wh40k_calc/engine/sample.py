@@ -1,11 +1,17 @@
 """The Monte Carlo sampler: the exact engine's independent second opinion.
 
 It reads the same :class:`~wh40k_calc.profile.Activation` and uses the same allocation policy
-(:class:`~wh40k_calc.engine.allocation.AllocationSpace`), but rolls the dice: every Hit,
-Wound, saving throw, Damage and Feel No Pain roll is a drawn integer, re-rolled where the
-profile's table says so. Work is vectorised with numpy across trials, in chunks so memory stays
-bounded; the only Python loops run over weapons and over the position of a wound in a trial's
-sequence (each pass handles that wound for every trial at once), never over trials or dice.
+(:class:`~wh40k_calc.engine.allocation.AllocationSpace`), but rolls the dice. Dice that are
+independent and alike are drawn as counts, one draw per trial and stage (``counts.py``: how
+many of a weapon's Hit rolls miss, hit or are Critical Hits, re-rolls included; the same for its
+Wound rolls, its models' Attacks, Sustained Hits, the points Feel No Pain ignores); a die whose
+effect depends on the model it is allocated to is rolled on its own, wound by wound (saves
+against mixed saves, Damage rolls, Devastating Wounds), except where a table of where failed
+saves leave the target makes the order irrelevant (:class:`_SaveJumps`). Work is vectorised
+with numpy across trials, in chunks so memory stays bounded; the only Python loops run over
+weapons and over the position of a wound in a trial's sequence (each pass handles that wound for
+every trial at once), never over trials or dice. It never draws from the exact engine's
+distributions: it shares only the resolved profiles and the allocation policy.
 """
 
 from __future__ import annotations
