@@ -33,14 +33,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.hookimpl(trylast=True)
-def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
-    """Print each benchmark's ``extra_info`` (the ratios the issues ask for) after the table."""
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """Print each benchmark's ``extra_info`` (the ratios and figures) after the timing table."""
     session = getattr(config, "_benchmarksession", None)
-    benchmarks = getattr(session, "benchmarks", None) or []
-    shown = [b for b in benchmarks if b and getattr(b, "extra_info", None)]
-    if not shown:
+    rows = [b for b in getattr(session, "benchmarks", None) or [] if getattr(b, "extra_info", None)]
+    if not rows:
         return
     terminalreporter.section("benchmark figures (extra_info)")
-    for b in shown:
+    for b in rows:
         figures = ", ".join(f"{k}={v}" for k, v in b.extra_info.items())
         terminalreporter.write_line(f"{b.name}: {figures}")
