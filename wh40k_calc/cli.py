@@ -316,29 +316,44 @@ app.command("fight", help="Resolve a unit's melee attacks against a target.")(at
 
 @app.command("units")
 def units(
+    text: Annotated[
+        str | None, typer.Argument(help="Only names like this (fuzzy), e.g. 'leman russ'.")
+    ] = None,
     faction: Annotated[str | None, typer.Option(help="Only this faction.")] = None,
     check: Annotated[
         bool,
         typer.Option("--check", help="Load every file and report the invalid ones (exit 1)."),
     ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print a JSON list (name, faction, source, file).")
+    ] = False,
     datasheets: DatasheetsOpt = None,
 ) -> None:
-    """List the datasheets found (name, faction, file)."""
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
+    """List the datasheets found (name, faction, file); TEXT filters by name (fuzzy)."""
     from .datasheet import DatasheetError, load_datasheet, norm_name
+    from .listing import entry_json, filter_entries, replaced
 
     try:
-        entries = catalog(datasheets).entries(hidden=True)
+        cat = catalog(datasheets)
+        entries = cat.entries(hidden=True)
     except DatasheetError as exc:
         raise fail(str(exc)) from None
+    replaces = replaced(entries)
     if faction:
         known = sorted({e.faction for e in entries if e.faction})
         entries = [e for e in entries if norm_name(faction) in norm_name(e.faction)]
         if not entries:
             raise fail(f"no datasheets of faction {faction!r} (factions: {', '.join(known)})")
+    if text is not None:
+        entries = filter_entries(entries, text)
+        if not entries:
+            raise fail(f"no datasheet name is like {text!r}")
+    else:
+        entries = sorted(entries, key=lambda e: (e.faction, e.name))
+    if as_json:
+        rows = [entry_json(e, replaces.get(e.path)) for e in entries]
+        sys.stdout.write(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
+        return
     problems: dict[Path, str] = {}
     if check:
         for e in entries:
@@ -346,32 +361,45 @@ def units(
                 load_datasheet(e.path)
             except DatasheetError as exc:
                 problems[e.path] = str(exc).removeprefix(f"{e.path}: ")
+    _units_table(entries, replaces, problems if check else None)
+    if problems:
+        raise fail(f"{len(problems)} invalid datasheet file(s)")
+
+
+def _units_table(entries, replaces, problems) -> None:
+    """Print ``calc units``' table."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
     hidden = sum(1 for e in entries if e.hidden_by is not None)
     title = f"{len(entries) - hidden} datasheets" + (f" ({hidden} hidden)" if hidden else "")
     table = Table(title=title)
     table.add_column("Name")
     table.add_column("Faction")
     table.add_column("File", overflow="fold")
-    if check:
+    if problems is not None:
         table.add_column("Check", overflow="fold")
-    for e in sorted(entries, key=lambda e: (e.faction, e.name)):
-        where = _rel(e.path, e.shipped)
+    for e in entries:
+        place = _rel(e.path)
         if e.hidden_by is not None:
-            where += f" (hidden: same name as {_rel(e.hidden_by)})"
-        cells = [e.name, e.faction, where]
-        if check:
+            place += f" (hidden: same name as {_rel(e.hidden_by)})"
+        if e.path in replaces:
+            place += f" (replaces the shipped {_rel(replaces[e.path])})"
+        cells = [e.name, e.faction, place]
+        if problems is not None:
             cells.append(Text(problems[e.path], "red") if e.path in problems else "ok")
         table.add_row(*cells)
     Console(highlight=False).print(table)
-    if problems:
-        raise fail(f"{len(problems)} invalid datasheet file(s)")
 
 
-def _rel(p: Path, shipped: bool = False) -> str:
-    from .catalog import SHIPPED
+def _rel(p: Path) -> str:
+    """A file's path for people: inside the shipped folders relative to them."""
+    from .catalog import GENERATED, SHIPPED
 
-    if shipped:
-        return f"(shipped) {p.relative_to(SHIPPED)}"
+    for base, label in ((SHIPPED, "shipped"), (GENERATED, "generated")):
+        if p.is_relative_to(base):
+            return f"({label}) {p.relative_to(base)}"
     try:
         return os.path.relpath(p)
     except ValueError:
