@@ -211,33 +211,60 @@ class Catalog:
         # regular files only: a named pipe or a dangling link would block or fail every lookup
         return [(p, s) for p, s in out if p.suffix in (".yaml", ".yml") and p.is_file()]
 
-    def _generated_entries(self) -> list[Entry]:
-        """The generated set, from its name index (no datasheet file is read)."""
+    def _index(self) -> tuple[tuple[dict[str, str], ...], dict[str, list[dict[str, str]]]]:
+        """The generated set's name index: its units, and the units by name key."""
+        if not isinstance(self.generated, Path):
+            return (), {}
+        return _read_index(self.generated / "index.json")
+
+    def _generated(self, units) -> list[Entry]:
+        """Entries for index units, without those a curated file replaces and with
+        ``hidden_by`` set for those a user's file hides."""
         if not isinstance(self.generated, Path):
             return []
-        return [
-            Entry(u["name"], u["faction"], self.generated / u["file"], True, None, "generated")
-            for u in _read_index(self.generated / "index.json")
-        ]
+        hand = self._hand_ids
+        curated = {e.identity for e in self._hand if e.kind == "curated"}
+        out = []
+        for u in units:
+            e = Entry(u["name"], u["faction"], self.generated / u["file"], True, None, "generated")
+            if e.identity in curated:
+                continue  # a curated file replaces it by design: not listed at all
+            winner = hand.get(e.identity)
+            out.append(e if winner is None else _hidden(e, winner[0]))
+        return out
 
     @cached_property
-    def _all(self) -> list[Entry]:
-        """Every entry in search order, each with ``hidden_by`` set when an earlier file has
-        the same faction and name."""
-        found: list[Entry] = []
-        for path, shipped in self._files():
-            head = self._head(path)
-            if head is not None:
-                found.append(Entry(head[0], head[1], path, shipped, None, self._kind(path)))
-        curated = {e.identity for e in found if e.kind == "curated"}
-        # a curated file replaces the generated one by design: that one is not listed at all
-        found += [e for e in self._generated_entries() if e.identity not in curated]
+    def _hand(self) -> list[Entry]:
+        """The files read one by one (the user's and the curated ones), in search order, each
+        with ``hidden_by`` set when an earlier file has the same faction and name."""
         first: dict[tuple[str, str], Path] = {}
         out = []
-        for e in found:
+        for path, shipped in self._files():
+            head = self._head(path)
+            if head is None:
+                continue
+            e = Entry(head[0], head[1], path, shipped, None, self._kind(path))
             winner = first.setdefault(e.identity, e.path)
             out.append(e if winner == e.path else _hidden(e, winner))
         return out
+
+    @cached_property
+    def _hand_ids(self) -> dict[tuple[str, str], tuple[Path, str]]:
+        """(faction, name) -> (file, kind) of the hand-read files that win."""
+        return {e.identity: (e.path, e.kind) for e in self._hand if e.hidden_by is None}
+
+    @cached_property
+    def _all(self) -> list[Entry]:
+        """Every entry in search order (the generated set last)."""
+        return self._hand + self._generated(self._index()[0])
+
+    def _candidates(self, key: str) -> list[Entry]:
+        """The visible entries whose name or file stem is ``key``: by name first, then by
+        stem, each in search order (only the index units of that name are looked at)."""
+        visible = [e for e in self._hand if e.hidden_by is None]
+        visible += [e for e in self._generated(self._index()[1].get(key, [])) if not e.hidden_by]
+        hits = [e for e in visible if norm_name(e.name) == key]
+        return hits + [e for e in visible if norm_name(e.path.stem) == key and e not in hits]
 
     def _kind(self, path: Path) -> str:
         if self.shipped is not None and path.is_relative_to(self.shipped):
@@ -288,14 +315,12 @@ class Catalog:
         key = norm_name(name)
         if not key:
             raise UnknownUnitError(name, [])
-        visible = self.entries()
-        hits = [e for e in visible if norm_name(e.name) == key]
-        hits += [e for e in visible if norm_name(e.path.stem) == key and e not in hits]
+        hits = self._candidates(key)
         if not hits and "/" in name:
             fpart, _, upart = name.rpartition("/")
             return self.entry(upart, self.faction_name(fpart, "in " + repr(name)))
         if not hits:
-            raise self._unknown(name, visible)
+            raise self._unknown(name, self.entries())
         if faction is not None:
             return self._in_faction(name, hits, self.faction_name(faction, "--faction"))
         return self._choose(name, hits)
@@ -329,7 +354,8 @@ class Catalog:
 
     def factions(self) -> list[str]:
         """The faction names of the datasheets found, sorted."""
-        return sorted({e.faction for e in self.entries() if e.faction})
+        names = {e.faction for e in self._hand} | {u["faction"] for u in self._index()[0]}
+        return sorted(n for n in names if n)
 
     def faction_name(self, text: str, where: str) -> str:
         """The faction ``text`` names (case and punctuation ignored).
@@ -390,21 +416,25 @@ def _describe(folder: Path, kind: str) -> str:
 
 
 @lru_cache(maxsize=4)
-def _read_index(path: Path) -> tuple[dict[str, str], ...]:
-    """The units of a generated name index (``index.json``).
+def _read_index(
+    path: Path,
+) -> tuple[tuple[dict[str, str], ...], dict[str, list[dict[str, str]]]]:
+    """The units of a generated name index (``index.json``: name, faction, file and ``key``,
+    the normalised name), and the units by key.
 
     Raises:
         DatasheetError: the index is not readable or not an index.
     """
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        units = tuple(
-            {"name": str(u["name"]), "faction": str(u["faction"]), "file": str(u["file"])}
-            for u in data["units"]
-        )
+        units = tuple(json.loads(path.read_text(encoding="utf-8"))["units"])
+        by_key: dict[str, list[dict[str, str]]] = {}
+        for u in units:
+            by_key.setdefault(u["key"], []).append(u)
+            if not isinstance(u["name"], str) or not isinstance(u["file"], str):
+                raise TypeError(f"unit {u!r}")
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise DatasheetError(f"{path}: not a datasheet index ({exc})") from None
-    return units
+    return units, by_key
 
 
 @lru_cache(maxsize=64)

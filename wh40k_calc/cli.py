@@ -24,6 +24,7 @@ from .options import (
     Disembarked,
     Edition,
     EffectOpt,
+    FactionOpt,
     HalfRange,
     Indirect,
     Method,
@@ -33,6 +34,8 @@ from .options import (
     Reroll,
     SaveReroll,
     Stationary,
+    TargetFactionOpt,
+    WoundsLeftOpt,
     catalog,
     fail,
 )
@@ -173,6 +176,9 @@ def attack(
     trials: Annotated[int, typer.Option(min=1, max=100_000_000, help="Sampler trials.")] = 100_000,
     seed: Annotated[int, typer.Option(min=0, help="Sampler seed (0 or more).")] = 40_000,
     datasheets: DatasheetsOpt = None,
+    faction: FactionOpt = None,
+    target_faction: TargetFactionOpt = None,
+    wounds_left: WoundsLeftOpt = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the JSON contract object.")
     ] = False,
@@ -190,18 +196,18 @@ def attack(
         sel = Selection(
             phase=phase,
             attacker=UnitChoice(
-                cat.find(attacker),
+                cat.find(attacker, faction),
                 models,
                 loadout,
                 tuple(parse_weapon_spec(w) for w in weapon or []),
-                tuple(cat.find(n) for n in leader or []),
+                tuple(cat.find(n, faction) for n in leader or []),
             ),
             target=UnitChoice(
-                cat.find(target),
+                cat.find(target, target_faction),
                 target_models,
                 target_loadout,
                 (),
-                tuple(cat.find(n) for n in target_leader or []),
+                tuple(cat.find(n, target_faction) for n in target_leader or []),
             ),
             conditions=Conditions(
                 half_range,
@@ -241,6 +247,7 @@ def attack(
             ),
             allocation=_split_names(allocation, "--allocation"),
             precision_target=precision_target.value,
+            attacker_wounds_left=wounds_left,
         )
         progress = None if as_json else _progress_callback()
         result = resolve(sel, method.value, trials, seed, progress)

@@ -110,3 +110,30 @@ Indirect = _flag(
 )
 Beyond12 = _flag("--beyond-12", 'Target more than 12" away (Conversion).')
 Disembarked = _flag("--disembarked", "Attacker disembarked from a TRANSPORT this turn.")
+
+
+# Names across factions and the attacker's damaged profile (issue 9)
+FactionOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--faction",
+        metavar="FACTION",
+        help="The attacker's faction, for names several factions use (also WH40K_CALC_FACTIONS, "
+        "a comma-separated preference list).",
+    ),
+]
+TargetFactionOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--target-faction", metavar="FACTION", help="The target's faction (as --faction)."
+    ),
+]
+WoundsLeftOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--wounds-left",
+        min=1,
+        help="Wounds the (single-model) attacker has left: its damaged profile applies at or "
+        "below the datasheet's threshold.",
+    ),
+]

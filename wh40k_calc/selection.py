@@ -111,7 +111,8 @@ class UnitChoice:
 
 @dataclass(frozen=True)
 class Selection:
-    """One activation to resolve: ``phase`` is "shooting" or "fight"."""
+    """One activation to resolve: ``phase`` is "shooting" or "fight". ``attacker_wounds_left``
+    (``--wounds-left``): wounds the single-model attacker has left (its damaged profile)."""
 
     phase: str
     attacker: UnitChoice
@@ -123,6 +124,7 @@ class Selection:
     order: tuple[str, ...] | str | None = None
     allocation: tuple[str, ...] | None = None
     precision_target: str = "leader"
+    attacker_wounds_left: int | None = None
 
 
 class SelectionError(ValueError):

@@ -2,10 +2,10 @@
 ``calc import --all``.
 
 The output is deterministic (same export, same files, byte for byte): one YAML file per unit at
-``<faction>/<unit>.yaml`` and a name index, ``index.json``, listing each unit's name, faction
-and file, which lets the calculator find a unit without reading the other files. A second
-datasheet with the same name in one faction (a Legends copy) is named ``<name> (Legends)``.
-Only the export's placeholder datasheet is left out.
+``<faction>/<unit>.yaml`` and a name index, ``index.json``, listing each unit's name, faction,
+file and normalised name (``key``), which lets the calculator find a unit without reading the
+other files. A second datasheet with the same name in one faction (a Legends copy) is named
+``<name> (Legends)``. Only the export's placeholder datasheet is left out.
 
 Run ``python -m wh40k_calc.importers.generate --csv DIR --out DIR`` (what ``make datasheets``
 does).
@@ -87,7 +87,8 @@ def generate(csv_dir: Path, how: str = "`make datasheets`") -> Generated:
         if rel in out.files:  # two names with one slug: keep them apart by id
             rel = f"{rel[:-5]}-{sheet['id']}.yaml"
         out.files[rel] = to_yaml(data, header=header(data, warnings + notes, how))
-        out.index.append({"name": str(data["name"]), "faction": str(data["faction"]), "file": rel})
+        name, faction = str(data["name"]), str(data["faction"])
+        out.index.append({"name": name, "faction": faction, "file": rel, "key": norm_name(name)})
     out.index.sort(key=lambda e: (e["faction"], e["name"], e["file"]))
     return out
 

@@ -263,7 +263,19 @@ def _ability(
     name: str, text: str, holders: list[str], everyone: list[str], out: UnitAbilities
 ) -> None:
     """A datasheet or wargear ability: ``holders`` are the models it is printed for (the
-    bearers of a wargear item, or every model)."""
+    bearers of a wargear item, or every model). A unit rule the calculator has as an effect
+    (Dat's Our Loot!) goes to ``rules``."""
+    from ..effects import lookup  # lazy: effects import the catalog
+
+    try:
+        rule = lookup(name).id
+    except LookupError:
+        rule = None
+    if rule is not None:
+        if rule not in out.rules:
+            out.rules.append(rule)
+        out.recognised.append(name)
+        return
     left: set[str] = set()
     matched = False
     for sentence in sentences(text):

@@ -13,12 +13,14 @@ from ..units import Unit
 
 @dataclass
 class Applied:
-    """Effects sorted by side after their conditions were checked."""
+    """Effects sorted by side after their conditions were checked, and the attacker's Hit roll
+    modifier from its damaged profile (``attacker_hit_mod``)."""
 
     attacker: list[Effect] = field(default_factory=list)
     target: list[Effect] = field(default_factory=list)
     ids: list[str] = field(default_factory=list)
     sides: dict[str, list[str]] = field(default_factory=dict)
+    attacker_hit_mod: int = 0
 
 
 def apply_effects(sel: Selection, attacker: Unit, target: Unit) -> tuple[Applied, list[str]]:
@@ -45,6 +47,8 @@ def apply_effects(sel: Selection, attacker: Unit, target: Unit) -> tuple[Applied
                     continue
                 if e.side in (role, "both"):
                     requested.append((e, role, False))
+            mine = ds.not_modelled_attacker if role == "attacker" else ds.not_modelled_target
+            not_modelled += [f"{n} ({ds.name} unit ability)" for n in mine]
     for name in sel.effects:
         side = None
         if ":" in name:
