@@ -207,9 +207,39 @@ class Catalog:
         out: list[tuple[Path, bool]] = []
         for d, kind in self.folders():
             if kind != "generated":
-                out += [(p, kind == "curated") for p in sorted(d.rglob("*.y*ml"))]
-        # regular files only: a named pipe or a dangling link would block or fail every lookup
-        return [(p, s) for p, s in out if p.suffix in (".yaml", ".yml") and p.is_file()]
+                out += [(p, kind == "curated") for p in self._scan(d)]
+        return out
+
+    def _scan(self, folder: Path) -> list[Path]:
+        """The YAML files under ``folder``, sorted, regular files only (a named pipe or a
+        dangling link would block or fail every lookup). Where the folder holds a name index
+        written by ``calc import --all``, the name and faction of each file it lists that has
+        not changed since are taken from it instead of the file."""
+        found: list[tuple[Path, int]] = []
+        stack = [folder]
+        while stack:
+            try:
+                with os.scandir(stack.pop()) as it:
+                    for entry in it:
+                        if entry.is_dir():
+                            stack.append(Path(entry.path))
+                        elif entry.name.endswith((".yaml", ".yml")) and entry.is_file():
+                            found.append((Path(entry.path), entry.stat().st_mtime_ns))
+            except OSError:
+                continue
+        found.sort()
+        index = folder / "index.json"
+        if index.is_file() and folder != self.shipped:
+            try:
+                units, _ = _read_index(index)
+                stamp = index.stat().st_mtime_ns
+            except (DatasheetError, OSError):
+                units, stamp = (), 0
+            listed = {folder / u["file"]: (u["name"], u["faction"]) for u in units}
+            for path, mtime in found:
+                if path in listed and mtime <= stamp:
+                    self._heads.setdefault(path, listed[path])
+        return [p for p, _ in found]
 
     def _index(self) -> tuple[tuple[dict[str, str], ...], dict[str, list[dict[str, str]]]]:
         """The generated set's name index: its units, and the units by name key."""
@@ -370,7 +400,7 @@ class Catalog:
         hint = suggest_names(text, known)
         did = f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else ""
         raise UnknownFactionError(
-            f"unknown faction {text!r} {where}{did} (factions: {', '.join(known)})"
+            f"unknown faction {text!r} ({where}){did} (factions: {', '.join(known)})"
         )
 
     def _unknown(self, name: str, visible: list[Entry]) -> UnknownUnitError:

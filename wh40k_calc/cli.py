@@ -392,7 +392,7 @@ def _units_table(entries, replaces, problems) -> None:
         if e.hidden_by is not None:
             place += f" (hidden: same name as {_rel(e.hidden_by)})"
         if e.path in replaces:
-            place += f" (replaces the shipped {_rel(replaces[e.path])})"
+            place += f" (replaces {_rel(replaces[e.path])})"
         cells = [e.name, e.faction, place]
         if problems is not None:
             cells.append(Text(problems[e.path], "red") if e.path in problems else "ok")
@@ -415,20 +415,26 @@ def _rel(p: Path) -> str:
 
 @app.command("show")
 def show(
-    name: Annotated[str, typer.Argument(help="Datasheet name or file stem.")],
+    name: Annotated[str, typer.Argument(help="Datasheet name, file stem or Faction/Name.")],
+    faction: FactionOpt = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the datasheet as JSON (the YAML's fields).")
+    ] = False,
     datasheets: DatasheetsOpt = None,
 ) -> None:
     """Print one datasheet: statlines, sizes, weapons, loadouts, rules."""
-    from rich.console import Console
-
-    from .catalog import UnknownUnitError
     from .datasheet import DatasheetError
-    from .show import render_datasheet
+    from .show import datasheet_json, render_datasheet
 
     try:
-        ds = catalog(datasheets).find(name)
-    except (UnknownUnitError, DatasheetError) as exc:
+        ds = catalog(datasheets).find(name, faction)
+    except (LookupError, DatasheetError) as exc:
         raise fail(str(exc)) from None
+    if as_json:
+        sys.stdout.write(json.dumps(datasheet_json(ds), indent=1, ensure_ascii=False) + "\n")
+        return
+    from rich.console import Console
+
     render_datasheet(ds, Console(highlight=False))
 
 
