@@ -61,7 +61,7 @@ def _blocks(loadout: str, warnings: list[str]) -> list[_Block]:
 
 
 def _targets(block: _Block, models: list[ImportedModel]) -> list[ImportedModel]:
-    if block.who.lower() in ("model", "this model", "models"):
+    if block.who.lower() in ("model", "this model", "models", "unit", "this unit"):
         return models
     parts = [
         re.sub(r"^(every|each|the)\s+", "", p, flags=re.IGNORECASE)
@@ -109,7 +109,7 @@ def read_equipment(
                     f"equipment {item!r} ({block.who}) matches no weapon profile; skipped"
                 )
         _assign(block, targets, names, gear, warnings)
-    _defaults(models, weapons, warnings)
+    _defaults(models, weapons, warnings, bool(missing))
     return near, missing
 
 
@@ -143,9 +143,14 @@ def _assign(
 
 
 def _defaults(
-    models: list[ImportedModel], weapons: list[ImportedWeapon], warnings: list[str]
+    models: list[ImportedModel], weapons: list[ImportedWeapon], warnings: list[str], missed: bool
 ) -> None:
     for target in models:
+        if target.equipped == [] and weapons and not missed:
+            warnings.append(
+                f"{target.name} carries no weapon by default (its weapons are wargear options: "
+                "pick them with --weapon)"
+            )
         if target.equipped is not None:
             continue
         if len(models) == 1:

@@ -9,6 +9,7 @@ name contains it; the caller records every such match in the file it writes.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -52,6 +53,7 @@ def singular(name: str) -> str:
     return " with ".join(out)
 
 
+@functools.lru_cache(maxsize=65536)
 def key(name: str) -> str:
     """Matching key of a model or weapon name: every word singular, case and punctuation
     ignored, a trailing 'model' dropped."""

@@ -25,6 +25,7 @@ Objective Control) are not listed. No ability text is copied: only names and num
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -165,6 +166,22 @@ class UnitAbilities:
                 self.not_modelled[side].append(name)
 
 
+@functools.lru_cache(maxsize=1)
+def _effect_ids() -> dict[str, str]:
+    from ..effects import EFFECTS  # lazy: effects import the catalog
+
+    out = {}
+    for e in EFFECTS:
+        out.setdefault(norm_rule(e.name), e.id)
+        out.setdefault(e.id, e.id)
+    return out
+
+
+def effect_id(name: str) -> str | None:
+    """The id of the effect (``effects.py``) printed as ``name`` ("Dat's Our Loot!"), or None."""
+    return _effect_ids().get(norm_rule(name))
+
+
 def wargear_names(export: Export, sheet: dict[str, str]) -> list[str]:
     """Names of the datasheet's non-weapon wargear that has an ability (a shield, a medi-pack)."""
     return [
@@ -229,8 +246,6 @@ def _shared_ability(
     export: Export, row: dict[str, str], everyone: list[str], out: UnitAbilities
 ) -> None:
     """A core or faction ability (Abilities.csv), with its parameter."""
-    from ..effects import lookup  # lazy: effects import the catalog
-
     ability = export.abilities.get(row["ability_id"].strip())
     if ability is None:
         return
@@ -249,11 +264,8 @@ def _shared_ability(
         return
     if row["type"] == "Core" or key in _QUIET_CORE:
         return
-    try:
-        lookup(name)
+    if effect_id(name) is not None:
         return  # an army rule the calculator has as an effect (--effect)
-    except LookupError:
-        pass
     text = html_to_text(ability.get("description", ""))
     touched = set().union(*(sides_touched(s) for s in sentences(text))) if text else set()
     out.not_modelled_on(touched, name)
@@ -265,12 +277,7 @@ def _ability(
     """A datasheet or wargear ability: ``holders`` are the models it is printed for (the
     bearers of a wargear item, or every model). A unit rule the calculator has as an effect
     (Dat's Our Loot!) goes to ``rules``."""
-    from ..effects import lookup  # lazy: effects import the catalog
-
-    try:
-        rule = lookup(name).id
-    except LookupError:
-        rule = None
+    rule = effect_id(name)
     if rule is not None:
         if rule not in out.rules:
             out.rules.append(rule)

@@ -8,11 +8,20 @@ written by PyYAML, so quoting is always right, and ``yaml.safe_load`` gives the 
 
 from __future__ import annotations
 
+import functools
+
 _WIDTH = 100
 
 
 def _scalar(value: object) -> str:
     """One scalar as YAML text, quoted where a flow context needs it."""
+    if value is None or isinstance(value, bool | int | float):
+        return _dumped(value)
+    return _dumped(str(value))
+
+
+@functools.lru_cache(maxsize=65536)
+def _dumped(value: object) -> str:
     import yaml  # lazy: only needed when a file is written
 
     text = yaml.safe_dump([value], default_flow_style=True, allow_unicode=True, width=1 << 30)

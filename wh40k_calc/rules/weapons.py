@@ -55,9 +55,7 @@ def weapon_options(sel: Selection, attacker: Unit) -> tuple[list[GroupOptions], 
 def _available(sel: Selection, attacker: Unit) -> str:
     """The datasheet's weapons of the phase's kind, which ``--weapon`` can pick, as a clause."""
     melee = sel.phase == "fight"
-    names = [
-        f"'{w.name}'" for ds in attacker.datasheets for w in ds.weapons if w.is_melee == melee
-    ]
+    names = [f"'{w.name}'" for ds in attacker.datasheets for w in ds.weapons if w.is_melee == melee]
     if not names:
         return ""
     return f"; its datasheet has {', '.join(dict.fromkeys(names))}: pick them with --weapon"
