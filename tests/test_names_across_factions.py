@@ -214,3 +214,23 @@ def test_import_needs_an_export_folder(tmp_path: Path) -> None:
     assert res.exit_code == 1 and "WH40K_CALC_CSV" in res.output
     res = calc("import", "--csv", tmp_path)
     assert res.exit_code == 1 and "names or --all" in res.output
+
+
+def test_compare_takes_the_factions_too() -> None:
+    rows = as_json(
+        "compare",
+        "khorne berzerkers",
+        "--faction",
+        "world eaters",
+        "--fight",
+        "--target",
+        "cadian shock troops",
+        "--target-faction",
+        "genestealer cults",
+    )
+    assert (rows[0]["attacker"]["faction"], rows[0]["target"]["faction"]) == (
+        "World Eaters",
+        "Genestealer Cults",
+    )
+    res = calc("compare", "khorne berzerkers", "--fight", "--target", "boyz")
+    assert "several factions" in res.output
