@@ -285,10 +285,12 @@ def selection(
     conditions: dict | None = None,
     modifiers: dict | None = None,
     edition: str = "10",
+    added: Sequence[tuple[str, str]] = (),
 ):
-    """A :class:`~wh40k_calc.selection.Selection` of shipped datasheets, by name."""
+    """A :class:`~wh40k_calc.selection.Selection` of shipped datasheets, by name; ``added``
+    holds (weapon or "*", ability) pairs as ``--add-ability`` gives them."""
     from wh40k_calc.catalog import Catalog
-    from wh40k_calc.selection import Conditions, Modifiers, Selection, UnitChoice
+    from wh40k_calc.selection import AddedAbility, Conditions, Modifiers, Selection, UnitChoice
 
     cat = Catalog(use_env=False)
     return Selection(
@@ -305,6 +307,7 @@ def selection(
         modifiers=Modifiers(**(modifiers or {})),
         effects=tuple(effects),
         edition=edition,
+        added_abilities=tuple(AddedAbility(w, a) for w, a in added),
     )
 
 

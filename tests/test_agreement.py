@@ -409,6 +409,39 @@ CASES: dict[str, Callable[[], Activation]] = {
         conditions={"charged": True},
         edition="11",
     ),
+    # --- edition 11's cover (a BS change), Stealth, [PSYCHIC] and [CLEAVE X]; 10th's Stealth
+    "ed11-cover-terminators-vs-custodians": _resolved(
+        "terminator squad", "custodian guard", conditions={"cover": True}, edition="11"
+    ),
+    "ed11-stealth+cover-10-lootas-vs-20-boyz": _resolved(
+        "lootas",
+        "boyz",
+        models=10,
+        target_models=20,
+        modifiers={"target_stealth": True},
+        conditions={"cover": True},
+        edition="11",
+    ),
+    "ed11-psychic-deffguns+plunging-fire-vs-boyz-in-cover": _resolved(
+        "lootas",
+        "boyz",
+        conditions={"cover": True, "plunging_fire": True},
+        added=[("Deffgun", "psychic")],
+        modifiers={"hit_mod": -1},
+        edition="11",
+    ),
+    "ed11-cleave-invocatus-vs-20-boyz": _resolved(
+        "lord invocatus",
+        "boyz",
+        phase="fight",
+        target_models=20,
+        conditions={"charged": True},
+        added=[("*", "cleave 2")],
+        edition="11",
+    ),
+    "ed10-stealth-lootas-vs-boyz": _resolved(
+        "lootas", "boyz", modifiers={"target_stealth": True, "hit_mod": 1}
+    ),
     "mob-mentality-2-boyz-reroll-damage": _resolved(
         "lootas",
         "boyz",

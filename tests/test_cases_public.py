@@ -1,4 +1,4 @@
-"""The public cases P1-P7 (shared/cases/README.md): inputs on which other calculators went
+"""The public cases P1-P8 (shared/cases/README.md): inputs on which other calculators went
 wrong, each checked against a value worked out here by hand or with icepool, plus a second
 input testing the same kind of fault."""
 
@@ -16,6 +16,7 @@ from oracle import (
     dist_list,
     marginal,
     mean,
+    refused,
     shoot,
     target,
     weapon,
@@ -301,3 +302,49 @@ def test_p7_variant_d6_damage_into_w4_models(tmp_path):
     assert out["expected"]["wounds_lost"] == approx(mean(marginal(joint, 1)))
     assert out["expected"]["models_destroyed"] == approx(mean(models))
     assert out["models_destroyed_distribution"] == [approx(q) for q in dist_list(models, 4)]
+
+
+# ------------------------------------------------------------------------------------------
+# P8: the current [INDIRECT FIRE] text (seeds README): "if no model of the target is visible
+# when it is selected, each such attack subtracts 1 from its Hit roll, an unmodified Hit roll of
+# 1, 2 or 3 always fails (so the roll needed is never better than 4+), and the target has the
+# Benefit of Cover against it. A weapon with [TORRENT] cannot make Indirect Fire attacks."
+
+
+@pytest.mark.parametrize(
+    ("skill", "abilities", "flags"),
+    [(2, ["indirect fire"], ()), (3, ["indirect fire", "heavy"], ("--stationary",))],
+)
+def test_p8_indirect_fire_unmodified_1_to_3_fail(tmp_path, skill, abilities, flags):
+    """P8: one attack, BS2+ (-1: 3+) or BS3+ [HEAVY] stationary (+1 -1: 3+), S9 into T4 W1 no
+    save, --indirect: a 3 would hit after modifiers but an unmodified 1-3 always fails: 4, 5, 6
+    hit: 0.5 hits (the first-printing text gives 0.667); wounds 0.5 x 5/6; the target has the
+    Benefit of Cover: its Sv 7+ saves on a 6: failed saves 5/12 x 5/6."""
+    a = attacker(tmp_path, weapon(A=1, skill=skill, S=9, abilities=abilities))
+    out = shoot(a, target(tmp_path, T=4, Sv=7), "--indirect", *flags, dirs=[tmp_path])
+    check_row(weapon_row(out), hits=Fr(1, 2), wounds=Fr(5, 12), failed_saves=Fr(25, 72))
+
+
+def test_p8_variant_critical_hits_below_4_still_fail(tmp_path):
+    """Same fault with a lower Critical Hit threshold (--crit-hit 2, [SUSTAINED HITS 1]): an
+    unmodified 2 or 3 still fails; 4, 5, 6 are Critical Hits of 2 hits each: 12 x 3/6 x 2."""
+    a = attacker(tmp_path, weapon(A=12, skill=2, S=9, abilities=["indirect fire",
+                                                             "sustained hits 1"]))  # fmt: skip
+    out = shoot(a, target(tmp_path, T=4, Sv=7), "--indirect", "--crit-hit", "2", dirs=[tmp_path])
+    assert weapon_row(out)["hits"] == approx(12)
+
+
+def test_p8_torrent_cannot_fire_indirectly(tmp_path):
+    """A [TORRENT, INDIRECT FIRE] weapon cannot make Indirect Fire attacks: alone it is
+    refused with the reason; beside another indirect weapon it is left out with a note."""
+    flamer = weapon("Flamer", A=6, skill=None, S=4, abilities=["torrent", "indirect fire"])
+    mortar = weapon("Mortar", A=6, skill=4, S=4, abilities=["indirect fire"])
+    t = target(tmp_path, T=4, Sv=7)
+    result = refused("shoot", attacker(tmp_path, flamer), t, "--indirect", dirs=[tmp_path])
+    assert "TORRENT" in result.stderr
+    both = attacker(tmp_path, flamer, mortar, stem="battery")
+    out = shoot(both, t, "--indirect", dirs=[tmp_path])
+    # the mortar alone: 6 attacks, BS4+ -1 -> 5+ (1-3 fail anyway): 2 hits
+    assert [w["name"] for w in out["weapons"]] == ["Mortar"]
+    assert weapon_row(out, "Mortar")["hits"] == approx(2)
+    assert any("Flamer" in n and "[TORRENT]" in n for n in out["notes"])

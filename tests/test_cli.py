@@ -274,8 +274,11 @@ def test_weapon_count_zero() -> None:
 
 
 def test_weapon_count_above_the_unit() -> None:
-    line = error("shoot", "lootas", "--target", "boyz", "--weapon", "Deffgun x6")
-    assert "5" in line
+    # 6 Deffguns fit the 10-model size (8 Lootas), so only an explicit --models 5 refuses them
+    line = error("shoot", "lootas", "--target", "boyz", "--models", "5", "--weapon", "Deffgun x6")
+    assert "only 4" in line
+    line = error("shoot", "lootas", "--target", "boyz", "--weapon", "Deffgun x9")
+    assert "no listed size" in line
 
 
 def test_unknown_effect_suggests() -> None:
@@ -318,6 +321,16 @@ def test_attacker_size_not_listed() -> None:
     line = error("shoot", "lootas", "--target", "boyz", "--models", "7")
     assert "7" in line
     assert "5, 10" in line
+
+
+def test_damaged_attacker_below_the_smallest_size() -> None:
+    """Issue 10 item 9: `--models 3` for Lootas (sizes 5, 10) is the 5-model unit with two
+    Lootas removed: 2 Deffguns (4 attacks) and the Spanner's Big shoota; 30 points."""
+    data = as_json("shoot", "lootas", "--target", "boyz", "--models", "3")
+    assert data["attacker"]["models"] == 3
+    assert data["attacker"]["points"] == pytest.approx(30)
+    assert [(w["name"], w["count"]) for w in data["weapons"]] == [("Deffgun", 2), ("Big shoota", 1)]
+    assert data["weapons"][0]["expected"]["attacks"] == pytest.approx(4.0)
 
 
 @pytest.mark.parametrize("models", ["0", "21"])

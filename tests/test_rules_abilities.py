@@ -112,10 +112,11 @@ def test_torrent_hits_automatically_without_critical_hits(tmp_path):
     check_row(weapon_row(out), attacks=3.5, hits=3.5, wounds=1.75)
 
 
-@pytest.mark.parametrize("flags", [("--hit-mod", "-1"), ("--overwatch",), ("--indirect",)])
+@pytest.mark.parametrize("flags", [("--hit-mod", "-1"), ("--overwatch",)])
 def test_torrent_ignores_hit_modifiers_and_snap_shooting(tmp_path, flags):
     """No Hit roll is made, so neither a Hit modifier nor snap shooting's "unmodified Hit roll
-    of 6 is required" can change a torrent attack: 6 hits out of 6."""
+    of 6 is required" can change a torrent attack: 6 hits out of 6. (--indirect is no longer
+    one of these cases: a [TORRENT] weapon "cannot make Indirect Fire attacks", P8.)"""
     a = attacker(tmp_path, weapon(A=6, skill=None, S=4, abilities=["torrent", "indirect fire"]))
     out = shoot(a, target(tmp_path, T=4), *flags, dirs=[tmp_path])
     assert weapon_row(out)["hits"] == approx(6)

@@ -154,3 +154,41 @@ def test_lootas_mixed_spanners_one_hazardous_weapon():
     """Lootas (10) with one kustom mega-blasta and one rokkit launcha: one test only."""
     out = shoot("lootas", "boyz", "--models", "10", "--loadout", "mixed-spanners")
     assert losses(out) == expect(3 * FAIL, FAIL, FAIL)
+
+
+# Issue 10 item 5: `--weapon` chooses which weapons attack; the unit is still the whole unit.
+# Edition 11, 06.03 Hazard Rolls: "on a 1-2, that roll fails and that unit suffers 1 mortal
+# wound, or 3 mortal wounds instead if each model in that unit is a MONSTER/VEHICLE model."
+
+
+def _walker_and_crew(tmp_path) -> str:
+    """A VEHICLE model with a [HAZARDOUS] cannon and an INFANTRY model with a lasgun."""
+    walker = model("Walker", W=10, keywords=["VEHICLE"], equipped=["Cannon"])
+    crew = model("Crewman", W=1, keywords=["INFANTRY"], equipped=["Lasgun"])
+    return write_unit(
+        tmp_path,
+        "walker-crew",
+        models=[(walker, 1), (crew, 1)],
+        weapons=[
+            weapon("Cannon", A=1, skill=4, abilities=["hazardous"]),
+            weapon("Lasgun", A=1, skill=4),
+        ],
+        keywords=("TESTERS",),
+    )
+
+
+@pytest.mark.parametrize("flags", [("--weapon", "Cannon"), ()])
+def test_edition_11_hazard_reads_the_whole_unit_with_weapon(tmp_path, flags):
+    """One hazard roll fails with 2/6 and inflicts 1 mortal wound, not 3, because the Crewman
+    (INFANTRY) is in the unit even when only the Cannon attacks: 1/3 (before: 1.0)."""
+    a = _walker_and_crew(tmp_path)
+    out = shoot(a, target(tmp_path), "--edition", "11", *flags, dirs=[tmp_path])
+    assert out["attacker"]["models"] == 2
+    assert out["attacker_losses"]["hazard_mortal_wounds"] == approx(Fr(1, 3))
+
+
+def test_10th_edition_hazard_with_weapon_unchanged(tmp_path):
+    """10th edition: the test fails on a 1 and the 3 mortal wounds go to the bearer: 0.5."""
+    a = _walker_and_crew(tmp_path)
+    out = shoot(a, target(tmp_path), "--weapon", "Cannon", dirs=[tmp_path])
+    assert out["attacker_losses"]["hazard_mortal_wounds"] == approx(Fr(1, 2))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction as Fr
 
 import pytest
-from oracle import approx, attacker, fight, melee, shoot, target, weapon, weapon_row
+from oracle import approx, attacker, fight, invoke, melee, shoot, target, weapon, weapon_row
 
 WOUNDS = 30  # 36 torrent attacks x 5/6 (S8 v T4: 2+)
 
@@ -78,6 +78,36 @@ def test_ap_modifier_improves_ap(tmp_path):
     a = attacker(tmp_path, gun(-1))
     out = shoot(a, target(tmp_path, T=4, Sv=3), "--ap-mod", "1", dirs=[tmp_path])
     assert failed(out) == approx(WOUNDS * Fr(4, 6))
+
+
+@pytest.mark.parametrize(
+    ("ap", "mod", "fail"),
+    [
+        (-2, -1, Fr(3, 6)),  # AP -2 worsened to -1: Sv 3+ saves on 4+
+        (-1, -1, Fr(2, 6)),  # AP -1 to 0: 3+
+        (0, -1, Fr(2, 6)),  # AP 0 stays 0 (never +1, which would make it 2+)
+        (-2, -3, Fr(2, 6)),  # AP -2 to 0, not +1
+    ],
+)
+def test_negative_ap_modifier_worsens_ap_never_above_zero(tmp_path, ap, mod, fail):
+    """Issue 10 item 6: "Negative values worsen AP; AP never goes above 0" (AP is "0 or
+    negative", DATASHEET_FORMAT.md): Sv 3+."""
+    a = attacker(tmp_path, gun(ap))
+    out = shoot(a, target(tmp_path, T=4, Sv=3), "--ap-mod", str(mod), dirs=[tmp_path])
+    assert failed(out) == approx(WOUNDS * fail)
+
+
+def test_negative_ap_modifier_big_shoota():
+    """The issue's example: Lootas' Big shoota (AP 0) into Boyz (Sv 5+) with --ap-mod -1:
+    3 attacks, BS5+ with Hit rolls of 1 re-rolled (Dat's Our Loot!): 7/18; S5 v T5: 1/2; AP
+    stays 0: fails on 1-4: 2/3: 3 x 7/18 x 1/2 x 2/3 = 7/18 = 0.389 (not 0.292)."""
+    out = shoot("lootas", "boyz", "--weapon", "Big shoota", "--ap-mod", "-1")
+    assert failed(out) == approx(Fr(7, 18))
+
+
+def test_ap_mod_help_says_negative_worsens():
+    text = " ".join(invoke(["shoot", "--help"]).stdout.split())
+    assert "a negative N worsens it (AP never goes above 0)" in text
 
 
 # Invulnerable Saves: "the controlling player must choose to use either that model's Save

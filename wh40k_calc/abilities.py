@@ -198,6 +198,14 @@ SPECS: tuple[AbilitySpec, ...] = (
         "edition 11: as [PISTOL]",
         "24.07 [CLOSE-QUARTERS]",
     ),
+    _spec(
+        "cleave",
+        r"^cleave\s+([0-9]+)$",
+        MODELLED,
+        "edition 11: X more attack dice per five models in the target (not a 10th-edition "
+        "ability: not modelled there)",
+        "seeds README: [CLEAVE X]",
+    ),
 )
 
 
@@ -230,6 +238,10 @@ def parse_ability(text: str) -> Ability:
                 break
         elif spec.key == "blast":
             value = int(m.group(1)) if m.group(1) else 1
+        elif spec.key == "cleave":
+            value = int(m.group(1))
+            if not 1 <= value <= 20:
+                break
         elif spec.key == "anti":
             value = (m.group(1).strip().upper(), int(m.group(2)))
         return Ability(spec.key, value, norm, spec.status)
@@ -240,7 +252,7 @@ def parse_ability(text: str) -> Ability:
 
 # A text starting like a core ability that does not parse as one is a typo, not a datasheet
 # rule ("anti-infantry 7+", "sustained hits -1", "rapid fire 99999").
-_CORE_STEMS = ("rapid fire", "sustained hits", "melta", "anti-", "blast")
+_CORE_STEMS = ("rapid fire", "sustained hits", "melta", "anti-", "blast", "cleave")
 
 
 def split_abilities(text: str) -> list[str]:
@@ -257,6 +269,7 @@ class WeaponAbilities:
 
     rapid_fire: Dice | None = None
     blast: int = 0
+    cleave: int = 0
     twin_linked: bool = False
     devastating_wounds: bool = False
     sustained_hits: Dice | None = None
@@ -300,6 +313,8 @@ class WeaponAbilities:
             return replace(self, melta=_larger(self.melta, ab.value), texts=texts)
         if k == "blast":
             return replace(self, blast=max(self.blast, int(ab.value)), texts=texts)
+        if k == "cleave":
+            return replace(self, cleave=max(self.cleave, int(ab.value)), texts=texts)
         if k == "anti":
             kw, x = ab.value  # type: ignore[misc]
             kept = {a: b for a, b in self.anti}
@@ -324,3 +339,64 @@ def _larger(old: Dice | None, new: object) -> Dice:
     if old is None or new.mean > old.mean:
         return new
     return old
+
+
+# Abilities --add-ability may grant: every ability of the README's table except those that
+# change which weapons attack ([PISTOL]/[CLOSE-QUARTERS], [EXTRA ATTACKS]).
+NOT_ADDABLE = ("pistol", "close-quarters", "extra attacks")
+ADDABLE_EXAMPLES = (
+    "rapid fire 1",
+    "blast",
+    "twin-linked",
+    "devastating wounds",
+    "sustained hits 1",
+    "lethal hits",
+    "anti-infantry 4+",
+    "torrent",
+    "heavy",
+    "ignores cover",
+    "melta 2",
+    "precision",
+    "indirect fire",
+    "lance",
+    "conversion",
+    "hazardous",
+    "psychic",
+    "assault",
+    "one shot",
+    "cleave 1",
+)
+
+
+def parse_added_ability(text: str) -> tuple[str, str]:
+    """One ``--add-ability`` value: ``"lethal hits"`` -> ("*", "lethal hits") (every weapon);
+    ``"Deffgun: sustained hits 1"`` -> ("Deffgun", "sustained hits 1") (that weapon only).
+
+    Raises:
+        ValueError: no ability, or one that is not a core weapon ability --add-ability accepts
+            (with the closest names).
+    """
+    weapon, sep, ability = text.rpartition(":")
+    weapon = weapon.strip() if sep else "*"
+    if sep and not weapon:
+        raise ValueError(f"--add-ability {text!r}: give 'WEAPON: ABILITY' or 'ABILITY'")
+    pieces = split_abilities(ability)
+    if len(pieces) != 1:
+        raise ValueError(
+            f"--add-ability {text!r}: give one ability (repeat --add-ability for more)"
+        )
+    parsed = parse_ability(pieces[0])
+    if parsed.key in NOT_ADDABLE:
+        raise ValueError(
+            f"--add-ability {text!r}: [{parsed.key.upper()}] changes which weapons attack; "
+            "it cannot be added"
+        )
+    if parsed.status in (NOT_MODELLED, MALFORMED):
+        from .catalog import did_you_mean
+
+        hint = did_you_mean(pieces[0], list(ADDABLE_EXAMPLES))
+        raise ValueError(
+            f"--add-ability {text!r}: {pieces[0]!r} is not a weapon ability it accepts"
+            + (hint or f" (e.g. {', '.join(ADDABLE_EXAMPLES)})")
+        )
+    return weapon, parsed.text

@@ -17,7 +17,8 @@ A batch file is YAML: shared defaults at the top and a list of ``runs``::
       - name: rokkits                 # optional; made from the attacker when missing
         attacker: {name: lootas, models: 10, loadout: rokkit-launchas}
         # phase, conditions, modifiers, effects, edition, method, trials, seed, order,
-        # precision_target, target or targets may be given per run as well
+        # precision_target, add_abilities, target_stealth, target or targets may be given
+        # per run as well
 
 Schema checks are done by ``msgspec`` (as for datasheets); each run is validated on its own so
 that one bad run does not hide the others. Every error names the file, the line, the run and the
@@ -75,6 +76,7 @@ class ConditionsSpec(msgspec.Struct, forbid_unknown_fields=True):
     indirect: bool | None = None
     beyond_12: bool | None = None
     disembarked: bool | None = None
+    plunging_fire: bool | None = None
 
 
 class ModifiersSpec(msgspec.Struct, forbid_unknown_fields=True):
@@ -96,6 +98,7 @@ class ModifiersSpec(msgspec.Struct, forbid_unknown_fields=True):
     reroll_saves: Literal["ones", "fails"] | None = None
     damage_reduction: Annotated[int, msgspec.Meta(ge=0)] | None = None
     half_damage: bool | None = None
+    target_stealth: bool | None = None
 
 
 class UnitSpec(msgspec.Struct, forbid_unknown_fields=True):
@@ -126,7 +129,9 @@ class RunSpec(msgspec.Struct, forbid_unknown_fields=True):
     trials: Annotated[int, msgspec.Meta(ge=1, le=100_000_000)] | None = None
     seed: Annotated[int, msgspec.Meta(ge=0)] | None = None
     order: NameList | None = None
-    precision_target: Literal["leader", "bodyguard"] | None = None
+    precision_target: Annotated[str, msgspec.Meta(pattern=r"\S")] | None = None
+    add_abilities: list[Annotated[str, msgspec.Meta(pattern=r"\S")]] | None = None
+    target_stealth: bool | None = None
 
 
 class DefaultsSpec(msgspec.Struct, forbid_unknown_fields=True):
@@ -145,7 +150,9 @@ class DefaultsSpec(msgspec.Struct, forbid_unknown_fields=True):
     trials: Annotated[int, msgspec.Meta(ge=1, le=100_000_000)] | None = None
     seed: Annotated[int, msgspec.Meta(ge=0)] | None = None
     order: NameList | None = None
-    precision_target: Literal["leader", "bodyguard"] | None = None
+    precision_target: Annotated[str, msgspec.Meta(pattern=r"\S")] | None = None
+    add_abilities: list[Annotated[str, msgspec.Meta(pattern=r"\S")]] | None = None
+    target_stealth: bool | None = None
     datasheets: list[Annotated[str, msgspec.Meta(pattern=r"\S")]] = []
 
 
@@ -234,8 +241,9 @@ def _normalise(data: Any) -> Any:
     mods = out.get("modifiers")
     if isinstance(mods, dict):
         out["modifiers"] = {_norm_key(str(k)): v for k, v in mods.items()}
-    if "precision-target" in out and "precision_target" not in out:
-        out["precision_target"] = out.pop("precision-target")
+    for key in ("precision-target", "add-abilities", "target-stealth"):
+        if key in out and _norm_key(key) not in out:
+            out[_norm_key(key)] = out.pop(key)
     return out
 
 

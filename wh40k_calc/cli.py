@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 
 from .options import (
+    AddAbilityOpt,
     Beyond12,
     Charged,
     Cover,
@@ -30,11 +31,12 @@ from .options import (
     Method,
     Objective,
     Overwatch,
-    PrecisionTarget,
+    PlungingFire,
     Reroll,
     SaveReroll,
     Stationary,
     TargetFactionOpt,
+    TargetStealthOpt,
     WoundsLeftOpt,
     catalog,
     fail,
@@ -77,7 +79,11 @@ def attack(
     ],
     target: Annotated[str, typer.Option("--target", "-t", help="Target unit.")],
     models: Annotated[
-        int | None, typer.Option(help="Attacking unit size (a listed size; default: the smallest).")
+        int | None,
+        typer.Option(
+            help="Attacking unit size: a listed size (default: the smallest), or fewer models "
+            "than the smallest for a damaged unit."
+        ),
     ] = None,
     target_models: Annotated[
         int | None,
@@ -97,14 +103,18 @@ def attack(
     leader: Annotated[
         list[str] | None,
         typer.Option(
-            "--leader", metavar="NAME", help="Leader attached to the attacking unit (repeatable)."
+            "--leader",
+            metavar="NAME",
+            help="Leader (edition 11: or Support) attached to the attacking unit (repeatable).",
         ),
     ] = None,
     target_loadout: Annotated[str | None, typer.Option(help="Named loadout of the target.")] = None,
     target_leader: Annotated[
         list[str] | None,
         typer.Option(
-            "--target-leader", metavar="NAME", help="Leader attached to the target (repeatable)."
+            "--target-leader",
+            metavar="NAME",
+            help="Leader (edition 11: or Support) attached to the target (repeatable).",
         ),
     ] = None,
     half_range: HalfRange = False,
@@ -116,12 +126,20 @@ def attack(
     indirect: Indirect = False,
     beyond_12: Beyond12 = False,
     disembarked: Disembarked = False,
+    plunging_fire: PlungingFire = False,
     effect: EffectOpt = None,
+    add_ability: AddAbilityOpt = None,
     hit_mod: Annotated[
         int, typer.Option(help="Hit roll modifier (capped at ±1 with the others).")
     ] = 0,
     wound_mod: Annotated[int, typer.Option(help="Wound roll modifier (capped at ±1).")] = 0,
-    ap_mod: Annotated[int, typer.Option(help="Improve AP by N (1: AP-1 becomes AP-2).")] = 0,
+    ap_mod: Annotated[
+        int,
+        typer.Option(
+            help="Improve AP by N (1: AP-1 becomes AP-2); a negative N worsens it (AP never "
+            "goes above 0)."
+        ),
+    ] = 0,
     damage_mod: Annotated[int, typer.Option(help="Add N to each Damage roll.")] = 0,
     crit_hit: Annotated[
         int | None, typer.Option(min=2, max=6, help="Critical Hit on an unmodified N+.")
@@ -159,15 +177,18 @@ def attack(
     half_damage: Annotated[
         bool, typer.Option("--half-damage", help="Halve Damage (before adding or subtracting).")
     ] = False,
+    target_stealth: TargetStealthOpt = False,
     allocation: Annotated[
         str | None, typer.Option(help="Target's model allocation order, e.g. 'Boy,Boss Nob'.")
     ] = None,
     precision_target: Annotated[
-        PrecisionTarget,
+        str,
         typer.Option(
-            case_sensitive=False, help="Where [PRECISION] attacks go in an Attached unit."
+            metavar="leader|bodyguard|NAME",
+            help="Where [PRECISION] attacks go in an Attached unit: its CHARACTER models, the "
+            "Bodyguard, or the CHARACTER model named first.",
         ),
-    ] = PrecisionTarget.leader,
+    ] = "leader",
     order: Annotated[str | None, typer.Option(help="Weapon order: 'A,B,...' or 'best'.")] = None,
     edition: Annotated[Edition, typer.Option(help="Rules edition.")] = Edition.ten,
     method: Annotated[
@@ -184,10 +205,19 @@ def attack(
     ] = False,
 ) -> None:
     """Resolve one activation and print the result."""
+    from .abilities import parse_added_ability
     from .catalog import UnknownUnitError
     from .datasheet import DatasheetError
     from .resolve import resolve
-    from .selection import Conditions, Modifiers, Selection, SelectionError, UnitChoice
+    from .selection import (
+        AddedAbility,
+        Conditions,
+        Modifiers,
+        Selection,
+        SelectionError,
+        UnitChoice,
+        precision_target_value,
+    )
     from .units import parse_weapon_spec
 
     phase = "shooting" if ctx.info_name == "shoot" else "fight"
@@ -219,6 +249,7 @@ def attack(
                 indirect,
                 beyond_12,
                 disembarked,
+                plunging_fire,
             ),
             modifiers=Modifiers(
                 hit_mod,
@@ -237,6 +268,7 @@ def attack(
                 reroll_saves.value if reroll_saves else None,
                 damage_reduction,
                 half_damage,
+                target_stealth,
             ),
             effects=tuple(effect or ()),
             edition=edition.value,
@@ -246,7 +278,8 @@ def attack(
                 else _split_names(order, "--order")
             ),
             allocation=_split_names(allocation, "--allocation"),
-            precision_target=precision_target.value,
+            precision_target=precision_target_value(precision_target),
+            added_abilities=tuple(AddedAbility(*parse_added_ability(a)) for a in add_ability or []),
             attacker_wounds_left=wounds_left,
         )
         progress = None if as_json else _progress_callback()
@@ -458,6 +491,8 @@ def effects() -> None:
         table.add_column(col, overflow="fold")
     for e in EFFECTS:
         extra = " (applied by default)" if e.default else ""
+        if e.editions != ("10", "11"):
+            extra += f" (edition {' and '.join(e.editions)} only)"
         table.add_row(e.id, e.kind + extra, e.side, ", ".join(e.phases), e.summary, e.source)
     Console(highlight=False).print(table)
 

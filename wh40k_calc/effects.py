@@ -25,7 +25,8 @@ class Effect:
     Conditions: ``phases`` where it can apply; ``needs_charged``/``needs_disembarked``;
     ``attacker_keywords``/``target_keywords`` (the unit must have one of them);
     ``attacker_requires`` (the attacking unit must have all of them);
-    ``target_excludes`` (it must have none); ``min_target_models``.
+    ``target_excludes`` (it must have none); ``min_target_models``; ``editions`` (the rules
+    editions whose text we have for it: a core stratagem file 004 does not print is "10" only).
 
     Attacker-side changes: ``melee_strength``, ``melee_attacks`` (not [EXTRA ATTACKS]
     weapons), ``melee_ap`` (improvement), ``melee_abilities``, ``melee_abilities_vs``
@@ -59,6 +60,7 @@ class Effect:
     target_excludes: tuple[str, ...] = ()
     attacker_excludes_titanic_target: bool = False
     no_attack_effect: bool = False
+    editions: tuple[str, ...] = ("10", "11")
     # attacker side
     melee_strength: int = 0
     melee_attacks: int = 0
@@ -155,6 +157,7 @@ EFFECTS: tuple[Effect, ...] = (
         target_keywords=("INFANTRY",),
         invuln=6,
         cover=True,
+        editions=("10",),
     ),
     Effect(
         "unbridled-carnage",
@@ -212,6 +215,7 @@ EFFECTS: tuple[Effect, ...] = (
         phases=("shooting",),
         attacker_keywords=("GRENADES",),
         mortal_wounds="grenade",
+        editions=("10",),
     ),
     Effect(
         "command-re-roll",

@@ -40,13 +40,6 @@ class Edition(StrEnum):
     eleven = "11"
 
 
-class PrecisionTarget(StrEnum):
-    """--precision-target."""
-
-    leader = "leader"
-    bodyguard = "bodyguard"
-
-
 def fail(message: str, code: int = 1) -> typer.Exit:
     """Print ``error: message`` on stderr and return the Exit to raise."""
     from rich.console import Console
@@ -100,17 +93,48 @@ def _flag(name: str, text: str):
 
 
 HalfRange = _flag("--half-range", "Target within half range (Rapid Fire, Melta).")
-Stationary = _flag("--stationary", "Attacker Remained Stationary (Heavy).")
+Stationary = _flag(
+    "--stationary",
+    "[HEAVY] +1 to hit. Edition 10: the attacker Remained Stationary; edition 11: it is "
+    'unengaged, was not set up this turn and no model moved more than 3".',
+)
 Charged = _flag("--charged", "Attacker made a Charge move this turn (Lance, charge effects).")
-Cover = _flag("--cover", "Target has the Benefit of Cover.")
+Cover = _flag(
+    "--cover",
+    "Target has the Benefit of Cover against ranged attacks. Edition 10: +1 to armour saves; "
+    "edition 11: the attack's BS worsened by 1 (no save bonus).",
+)
 Objective = _flag("--objective", "Target within range of an objective marker.")
 Overwatch = _flag("--overwatch", "Snap shooting: only unmodified 6s hit.")
 Indirect = _flag(
-    "--indirect", "Target not visible: only [INDIRECT FIRE] weapons, -1 to hit, target in cover."
+    "--indirect",
+    "Edition 10 only: target not visible: only [INDIRECT FIRE] weapons (not [TORRENT]), -1 to "
+    "hit, unmodified 1-3 fail, target in cover.",
+)
+PlungingFire = _flag(
+    "--plunging-fire",
+    "Edition 11: plunging fire: ranged BS improved by 1 (not with an AIRCRAFT attacker or target).",
 )
 Beyond12 = _flag("--beyond-12", 'Target more than 12" away (Conversion).')
 Disembarked = _flag("--disembarked", "Attacker disembarked from a TRANSPORT this turn.")
 
+AddAbilityOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--add-ability",
+        metavar="'[WEAPON:] ABILITY'",
+        help="Give weapons an ability for this activation: 'lethal hits' (every weapon) or "
+        "'Deffgun: sustained hits 1' (repeatable; the better value is kept).",
+    ),
+]
+TargetStealthOpt = Annotated[
+    bool,
+    typer.Option(
+        "--target-stealth",
+        help="The target has Stealth (edition 10: -1 to ranged Hit rolls; edition 11: the "
+        "Benefit of Cover against ranged attacks).",
+    ),
+]
 
 # Names across factions and the attacker's damaged profile (issue 9)
 FactionOpt = Annotated[

@@ -132,7 +132,8 @@ class AttackProfile:
         name: weapon name, as reported.
         models: number of models attacking with it.
         attacks: distribution of one model's number of attacks (index = attacks), before Blast.
-        blast: extra attacks per model for every five models in the target unit when selected.
+        blast: extra attacks per model for every five models in the target unit when selected
+            ([BLAST], or in melee edition 11's [CLEAVE X]).
         hit: the Hit roll table, or None when attacks hit automatically ([TORRENT]).
         sustained: distribution of the extra hits a Critical Hit scores (index = hits), or None.
         lethal: a Critical Hit wounds automatically (not a Critical Wound).

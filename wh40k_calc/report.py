@@ -23,6 +23,7 @@ COND_KEYS = (
     "indirect",
     "beyond_12",
     "disembarked",
+    "plunging_fire",
 )
 
 
@@ -94,6 +95,9 @@ def to_json(r: Result) -> dict[str, Any]:
         "attacker_losses": body["attacker_losses"],
         "not_modelled": plan.not_modelled + _weapon_not_modelled(r),
         "notes": r.notes,
+        "added_abilities": [
+            {"weapon": a.weapon, "ability": a.ability} for a in sel.added_abilities
+        ],
     }
     if act.target.characters:
         out["characters_destroyed"] = [
@@ -119,6 +123,11 @@ def to_json(r: Result) -> dict[str, Any]:
             block["characters_destroyed"] = [_f(p) for p in s.characters_destroyed]
         out["sample"] = block
     return out
+
+
+def _added_text(a) -> str:
+    """``--add-ability`` as the player wrote it: "lethal hits" or "Deffgun: lethal hits"."""
+    return a.ability if a.weapon == "*" else f"{a.weapon}: {a.ability}"
 
 
 def _weapon_not_modelled(r: Result) -> list[str]:
@@ -271,8 +280,15 @@ def render(r: Result, console) -> None:
     mods = {k: v for k, v in vars(sel.modifiers).items() if v not in (None, 0, False)}
     if mods:
         lines.append(
-            ("Modifiers", ", ".join(f"{k.replace('_', '-')} {v}" for k, v in mods.items()))
+            (
+                "Modifiers",
+                ", ".join(
+                    k.replace("_", "-") + ("" if v is True else f" {v}") for k, v in mods.items()
+                ),
+            )
         )
+    if sel.added_abilities:
+        lines.append(("Added abilities", "; ".join(_added_text(a) for a in sel.added_abilities)))
     for label, value in lines:
         console.print(Text.assemble((f"{label}: ", "dim"), value))
     for c in r.choices:

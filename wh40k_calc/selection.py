@@ -25,6 +25,7 @@ class Conditions:
     indirect: bool = False
     beyond_12: bool = False
     disembarked: bool = False
+    plunging_fire: bool = False
 
     def as_dict(self) -> dict[str, bool]:
         """The flags by name, for reports and JSON."""
@@ -40,7 +41,8 @@ class Modifiers:
     ``crit_wound`` (Critical on an unmodified N+), ``reroll_hits``/``reroll_wounds`` (one of
     REROLL_MODES or None), ``reroll_damage``. Target side: ``invuln``, ``fnp``, ``fnp_mortal``
     (X means X+), ``save_mod``, ``reroll_saves`` ("ones" or "fails"), ``damage_reduction``,
-    ``half_damage``.
+    ``half_damage``, ``target_stealth`` (the target has Stealth, whatever its datasheet says).
+    A negative ``ap_mod`` worsens AP; AP never goes above 0.
     """
 
     hit_mod: int = 0
@@ -59,6 +61,7 @@ class Modifiers:
     reroll_saves: str | None = None
     damage_reduction: int = 0
     half_damage: bool = False
+    target_stealth: bool = False
 
     def __post_init__(self) -> None:
         """Refuse values no rule produces (and that would only make the maths slow).
@@ -110,9 +113,25 @@ class UnitChoice:
 
 
 @dataclass(frozen=True)
+class AddedAbility:
+    """A weapon ability granted for this activation (``--add-ability``): ``weapon`` is "*"
+    (every weapon of the attacking unit, Leaders' included) or a weapon name; ``ability`` the
+    ability text ("lethal hits", "sustained hits 1")."""
+
+    weapon: str
+    ability: str
+
+
+@dataclass(frozen=True)
 class Selection:
-    """One activation to resolve: ``phase`` is "shooting" or "fight". ``attacker_wounds_left``
-    (``--wounds-left``): wounds the single-model attacker has left (its damaged profile)."""
+    """One activation to resolve: ``phase`` is "shooting" or "fight".
+
+    ``precision_target`` is "leader" (the default: [PRECISION] attacks go to the CHARACTER
+    models), "bodyguard" (kept on the Bodyguard) or the name of one CHARACTER model or unit of
+    the target (that one first). ``added_abilities`` are weapon abilities granted for this
+    activation. ``attacker_wounds_left`` (``--wounds-left``): wounds the single-model attacker
+    has left (its damaged profile).
+    """
 
     phase: str
     attacker: UnitChoice
@@ -124,8 +143,22 @@ class Selection:
     order: tuple[str, ...] | str | None = None
     allocation: tuple[str, ...] | None = None
     precision_target: str = "leader"
+    added_abilities: tuple[AddedAbility, ...] = ()
     attacker_wounds_left: int | None = None
 
 
 class SelectionError(ValueError):
     """An impossible selection; the message says why."""
+
+
+def precision_target_value(text: str) -> str:
+    """A ``--precision-target`` value: "leader" or "bodyguard" (any case), or the name of a
+    CHARACTER model of the target (kept as written).
+
+    Raises:
+        SelectionError: an empty value.
+    """
+    value = text.strip()
+    if not value:
+        raise SelectionError("--precision-target: give leader, bodyguard or a CHARACTER's name")
+    return value.lower() if value.lower() in ("leader", "bodyguard") else value

@@ -45,6 +45,7 @@ class Unit:
     starting_strength: int
     datasheets: tuple[Datasheet, ...]
     size: int | None = None
+    whole: tuple[ModelGroup, ...] | None = None
 
     @property
     def models(self) -> int:
@@ -52,12 +53,19 @@ class Unit:
         return self.size if self.size is not None else sum(g.count for g in self.groups)
 
     @property
+    def all_groups(self) -> tuple[ModelGroup, ...]:
+        """Every model of the unit, as equipped: with ``--weapon``, ``groups`` holds only the
+        models that attack and their named weapons, this the whole unit (for rules about the
+        unit rather than the attacks: keywords, hazard rolls, Stealth)."""
+        return self.whole if self.whole is not None else self.groups
+
+    @property
     def keywords(self) -> frozenset[str]:
         """Keywords of every datasheet in the unit (an Attached unit is one unit for rules)."""
         out: frozenset[str] = frozenset()
         for ds in self.datasheets:
             out |= ds.all_keywords()
-        for g in self.groups:
+        for g in self.all_groups:
             out |= g.profile.keywords
         return out
 
@@ -80,8 +88,10 @@ class Unit:
 def pick_size(ds: Datasheet, models: int | None, role: str) -> tuple[UnitSize, dict[str, int]]:
     """The size and per-model counts for ``models`` models.
 
-    The attacker takes a listed size; a target may also take any smaller N (a damaged unit: the
-    smallest listed size with at least N models, rank-and-file removed first).
+    Either side takes a listed size, or a damaged unit: the smallest listed size with at least
+    N models, rank-and-file removed first (its Starting Strength stays that size's). A target
+    may be any N up to the largest size; an attacker any N below the smallest (issue 10, item
+    9: "`--models N` below the smallest size works as `--target-models` does").
 
     Raises:
         SelectionError: the size is not possible, with the legal sizes.
@@ -95,8 +105,11 @@ def pick_size(ds: Datasheet, models: int | None, role: str) -> tuple[UnitSize, d
         size = exact[0]
         return size, {name: n for name, n in size.composition}
     legal = ", ".join(str(t) for t in totals)
-    if role == "attacker":
-        raise SelectionError(f"{ds.name} cannot have {models} models: its sizes are {legal}")
+    if role == "attacker" and not 1 <= models < totals[0]:
+        damaged = f" (or 1 to {totals[0] - 1} for a damaged unit)" if totals[0] > 1 else ""
+        raise SelectionError(
+            f"{ds.name} cannot have {models} models: its sizes are {legal}{damaged}"
+        )
     if models < 1 or models > totals[-1]:
         raise SelectionError(
             f"{ds.name} cannot have {models} models: from 1 to {totals[-1]} "
@@ -114,44 +127,66 @@ def pick_size(ds: Datasheet, models: int | None, role: str) -> tuple[UnitSize, d
     return size, counts
 
 
-def build_unit(choice: UnitChoice, role: str) -> Unit:
+def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
     """The unit a :class:`UnitChoice` describes.
 
     Args:
-        choice: datasheet, size, loadout, explicit weapons and Leaders.
-        role: "attacker" or "target" (a target may be a damaged unit).
+        choice: datasheet, size, loadout, explicit weapons and Leaders (or, in edition 11,
+            Support characters).
+        role: "attacker" or "target".
+        edition: "10" or "11" (edition 11 also attaches Support characters: 24.22/24.23).
+
+    With ``--weapon`` (``choice.weapons``) the unit is still the whole unit of the size asked
+    for, or of the smallest listed size whose models can carry the named weapons; only the
+    named weapons attack (``Unit.groups``), the rest stand by (``Unit.all_groups``).
 
     Raises:
-        SelectionError: unknown loadout or weapon, impossible size or count, a Leader that
-            cannot lead this unit, too many Leaders.
+        SelectionError: unknown loadout or weapon, impossible size or count, a character that
+            cannot lead (or support) this unit, too many of them.
     """
     if choice.weapons and choice.loadout and norm_name(choice.loadout) != "default":
         raise SelectionError(
             "--weapon lists exactly which weapons attack: it cannot be combined with --loadout"
         )
     ds = choice.datasheet
-    size, counts = pick_size(ds, choice.models, role)
+    models = choice.models
+    if choice.weapons and models is None:
+        models = _size_for_weapons(ds, choice.weapons)
+    size, counts = pick_size(ds, models, role)
     n_models = sum(counts.values())
     groups = _equip(ds, counts, choice.loadout, size.total)
+    whole: list[ModelGroup] | None = None
     if choice.weapons:
-        groups = _explicit_weapons(ds, groups, choice.weapons, n_models)
+        whole = list(groups)
+        groups = _explicit_weapons(ds, counts, choice.weapons, choice.models is None)
     points = size.points * n_models / size.total
     out_groups = list(groups)
     total = n_models
-    _check_leaders(ds, choice.leaders, size.total)
+    _check_leaders(ds, choice.leaders, size.total, edition == "11")
     for leader in choice.leaders:
         lsize, lcounts = pick_size(leader, None, "attacker")
         total += lsize.total
         for g in _equip(leader, lcounts, None, lsize.total):
             is_char = "CHARACTER" in (leader.all_keywords() | g.profile.keywords)
-            out_groups.append(ModelGroup(g.profile, g.count, g.weapons, leader, is_char))
+            attached = ModelGroup(g.profile, g.count, g.weapons, leader, is_char)
+            out_groups.append(attached)
+            if whole is not None:
+                whole.append(attached)
         points += lsize.points
     name = (
         ds.name
         if not choice.leaders
         else (f"{ds.name} led by {' and '.join(lead.name for lead in choice.leaders)}")
     )
-    return Unit(name, tuple(out_groups), points, size.total, (ds, *choice.leaders), total)
+    return Unit(
+        name,
+        tuple(out_groups),
+        points,
+        size.total,
+        (ds, *choice.leaders),
+        total,
+        tuple(whole) if whole is not None else None,
+    )
 
 
 def _equip(
@@ -241,11 +276,30 @@ def parse_weapon_spec(text: str) -> tuple[str, int]:
     return m.group(1), n
 
 
-def _explicit_weapons(
-    ds: Datasheet, groups: list[ModelGroup], specs: tuple[tuple[str, int], ...], n_models: int
-) -> list[ModelGroup]:
-    out: list[ModelGroup] = []
-    totals: dict[str, int] = {}
+def _carriers(ds: Datasheet, w: Weapon) -> list[ModelProfile]:
+    """The model types of ``ds`` that can carry ``w``: those equipped with it or given it by a
+    loadout, in datasheet order; every model type when none is (a datasheet without its
+    wargear options)."""
+    keys = {m.key for m in ds.models if w.key in m.equipped}
+    for entries in ds.loadouts.values():
+        keys |= {norm_name(e.model) for e in entries if w.key in e.equipped}
+    found = [m for m in ds.models if m.key in keys]
+    return found or list(ds.models)
+
+
+def _room(ds: Datasheet, counts: dict[str, int], w: Weapon) -> int:
+    """How many models of a unit with ``counts`` can carry ``w``."""
+    kinds = {m.key for m in _carriers(ds, w)}
+    return sum(n for name, n in counts.items() if norm_name(name) in kinds)
+
+
+def _wanted(ds: Datasheet, specs: tuple[tuple[str, int], ...]) -> dict[str, tuple[Weapon, int]]:
+    """The named weapons and how many of each (the same weapon named twice counts together).
+
+    Raises:
+        SelectionError: a weapon the datasheet lacks (with the closest names).
+    """
+    out: dict[str, tuple[Weapon, int]] = {}
     for name, n in specs:
         w = ds.weapon(name)
         if w is None:
@@ -254,42 +308,102 @@ def _explicit_weapons(
                 + did_you_mean(name, [x.name for x in ds.weapons])
                 + f" (weapons: {', '.join(x.name for x in ds.weapons)})"
             )
-        totals[w.key] = totals.get(w.key, 0) + n
-        if totals[w.key] > n_models:
-            raise SelectionError(
-                f"--weapon {w.name} x{totals[w.key]}: the unit has only {n_models} "
-                f"model{'s' if n_models != 1 else ''}"
-            )
-        bearer = _bearer(ds, w)
-        out.append(ModelGroup(bearer, n, (w,), ds))
+        out[w.key] = (w, out.get(w.key, (w, 0))[1] + n)
     return out
 
 
-def _bearer(ds: Datasheet, w: Weapon) -> ModelProfile:
-    for m in ds.models:
-        if w.key in m.equipped:
-            return m
-    for entries in ds.loadouts.values():
-        for e in entries:
-            if w.key in e.equipped:
-                found = ds.model(e.model)
-                if found is not None:
-                    return found
-    return ds.models[0]
+def _size_for_weapons(ds: Datasheet, specs: tuple[tuple[str, int], ...]) -> int | None:
+    """The smallest listed size whose models can carry the named weapons (None: none can, or a
+    weapon is unknown; ``_explicit_weapons`` then says why)."""
+    try:
+        wanted = _wanted(ds, specs)
+    except SelectionError:
+        return None
+    for size in sorted(ds.sizes, key=lambda s: s.total):
+        counts = {name: n for name, n in size.composition}
+        if all(n <= _room(ds, counts, w) for w, n in wanted.values()):
+            return size.total
+    return None
 
 
-def _check_leaders(ds: Datasheet, leaders: tuple[Datasheet, ...], starting: int) -> None:
-    if not leaders:
+def _explicit_weapons(
+    ds: Datasheet, counts: dict[str, int], specs: tuple[tuple[str, int], ...], any_size: bool
+) -> list[ModelGroup]:
+    """The attacking groups of ``--weapon``: each named weapon used by that many of the models
+    that can carry it (by model type, in datasheet order). A model may use several different
+    named weapons (a vehicle's guns); one weapon is used by at most one model each.
+
+    Raises:
+        SelectionError: an unknown weapon, or more of one than the unit's models can carry.
+    """
+    n_models = sum(counts.values())
+    for w, n in _wanted(ds, specs).values():
+        room = _room(ds, counts, w)
+        if n > room:
+            kinds = ", ".join(m.name for m in _carriers(ds, w))
+            where = (
+                f"no listed size of {ds.name} has {n} models that can carry it"
+                if any_size
+                else f"this unit of {n_models} models has only {room} that can carry it"
+            )
+            raise SelectionError(f"--weapon {w.name} x{n}: {where} ({kinds})")
+    out: list[ModelGroup] = []
+    used: dict[tuple[str, str], int] = {}
+    for name, n in specs:
+        w = ds.weapon(name)
+        assert w is not None  # checked by _wanted
+        for m in _carriers(ds, w):
+            present = sum(c for nm, c in counts.items() if norm_name(nm) == m.key)
+            take = min(n, present - used.get((w.key, m.key), 0))
+            if take > 0:
+                out.append(ModelGroup(m, take, (w,), ds))
+                used[(w.key, m.key)] = used.get((w.key, m.key), 0) + take
+                n -= take
+    return out
+
+
+def _check_leaders(
+    ds: Datasheet, chars: tuple[Datasheet, ...], starting: int, support: bool
+) -> None:
+    """Refuse characters that cannot be attached to ``ds`` (Core rules: LEADER; edition 11,
+    24.22 LEADER / 24.23 SUPPORT: "each bodyguard unit can only have one leader unit and one
+    support unit attached to it"). A character that can both lead and support ``ds`` leads
+    while the Bodyguard has room for a Leader. ``leaders_allowed`` (e.g. two Leaders at a
+    Starting Strength of 20) raises the number of Leaders.
+
+    Raises:
+        SelectionError: naming the character and why.
+    """
+    if not chars:
         return
-    for lead in leaders:
-        if not any(norm_name(x) == ds.key for x in lead.leader_of):
-            can = ", ".join(lead.leader_of) or "no unit"
-            raise SelectionError(f"{lead.name} cannot lead {ds.name} (it can lead: {can})")
     allowed = 1
     rule = None
     for a in ds.leaders_allowed:
         if starting >= a.starting_strength and a.count > allowed:
             allowed, rule = a.count, a
+    leaders: list[Datasheet] = []
+    supports: list[Datasheet] = []
+    for ch in chars:
+        leads = any(norm_name(x) == ds.key for x in ch.leader_of)
+        helps = any(norm_name(x) == ds.key for x in ch.support_of)
+        if leads and (not (support and helps) or len(leaders) < allowed):
+            leaders.append(ch)
+        elif helps and support:
+            supports.append(ch)
+        elif helps:
+            raise SelectionError(
+                f"{ch.name} cannot lead {ds.name}: it is a Support character for it, which "
+                "only edition 11 has (add --edition 11)"
+            )
+        else:
+            can = ", ".join(ch.leader_of) or "no unit"
+            more = f"; it can support: {', '.join(ch.support_of)}" if ch.support_of else ""
+            raise SelectionError(f"{ch.name} cannot lead {ds.name} (it can lead: {can}{more})")
+    if len(supports) > 1:
+        raise SelectionError(
+            f"{ds.name} can have one Support character attached, not {len(supports)} "
+            f"({', '.join(x.name for x in supports)}; 24.23 SUPPORT)"
+        )
     if len(leaders) > allowed:
         raise SelectionError(
             f"{ds.name} with a Starting Strength of {starting} can have {allowed} Leader"

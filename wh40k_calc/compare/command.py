@@ -79,6 +79,7 @@ def register(app: typer.Typer) -> None:
         Method,
         Objective,
         Overwatch,
+        PlungingFire,
         Stationary,
         TargetFactionOpt,
         catalog,
@@ -104,7 +105,11 @@ def register(app: typer.Typer) -> None:
         ] = None,
         models: Annotated[
             list[int] | None,
-            typer.Option("--models", help="Attacking unit size (repeatable; a listed size)."),
+            typer.Option(
+                "--models",
+                help="Attacking unit size (repeatable; a listed size, or fewer models than the "
+                "smallest for a damaged unit).",
+            ),
         ] = None,
         leader: Annotated[
             list[str] | None,
@@ -122,6 +127,7 @@ def register(app: typer.Typer) -> None:
         indirect: Indirect = False,
         beyond_12: Beyond12 = False,
         disembarked: Disembarked = False,
+        plunging_fire: PlungingFire = False,
         effect: EffectOpt = None,
         edition: Annotated[
             Edition | None,
@@ -202,6 +208,7 @@ def register(app: typer.Typer) -> None:
                             ("indirect", indirect),
                             ("beyond_12", beyond_12),
                             ("disembarked", disembarked),
+                            ("plunging_fire", plunging_fire),
                         )
                     ),
                 ]
@@ -249,6 +256,7 @@ def register(app: typer.Typer) -> None:
                         indirect,
                         beyond_12,
                         disembarked,
+                        plunging_fire,
                     ),
                     effects=effect,
                     edition=edition.value if edition else "10",

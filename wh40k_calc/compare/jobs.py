@@ -16,7 +16,15 @@ from ..batch import (
     parse_run,
 )
 from ..datasheet import Datasheet, DatasheetError, norm_name
-from ..selection import Conditions, Modifiers, Selection, SelectionError, UnitChoice
+from ..selection import (
+    AddedAbility,
+    Conditions,
+    Modifiers,
+    Selection,
+    SelectionError,
+    UnitChoice,
+    precision_target_value,
+)
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
@@ -226,9 +234,11 @@ def has_loadout(ds: Datasheet, loadout: str | None) -> bool:
     return True
 
 
-def _unit_choice(look: _Lookup, spec: UnitSpec, role: str, base: list[str | int]) -> UnitChoice:
+def _unit_choice(
+    look: _Lookup, spec: UnitSpec, role: str, base: list[str | int], edition: str = "10"
+) -> UnitChoice:
     """The UnitChoice for ``spec``, checked field by field (``_FieldError`` names the field
-    under ``base``), then as a whole with ``units.build_unit``."""
+    under ``base``), then as a whole with ``units.build_unit`` (in ``edition``)."""
     from ..units import build_unit, parse_weapon_spec, pick_size
 
     def at(*more: str | int) -> list[str | int]:
@@ -280,7 +290,7 @@ def _unit_choice(look: _Lookup, spec: UnitSpec, role: str, base: list[str | int]
             ) from None
     choice = UnitChoice(ds, spec.models, spec.loadout, tuple(weapons), tuple(leaders))
     try:
-        build_unit(choice, role)
+        build_unit(choice, role, edition)
     except SelectionError as exc:
         raise _FieldError(base, str(exc)) from None
     return choice
@@ -425,21 +435,30 @@ def jobs_from_batch(
             out.append(err("'targets' is empty", ["targets"], name=name))
             continue
         effects = spec.effects if spec.effects is not None else (d.effects or [])
+        edition = ov.edition or str(spec.edition or d.edition or "10")
         try:
             _check_effects(effects)
-            att = _unit_choice(look, attacker, "attacker", ["attacker"])
+            added = _added_abilities(spec, d)
+            att = _unit_choice(look, attacker, "attacker", ["attacker"], edition)
         except _FieldError as exc:
-            top = spec.effects is None and exc.parts[:1] == ["effects"]
+            top = (exc.parts[:1] == ["effects"] and spec.effects is None) or (
+                exc.parts[:1] == ["add_abilities"] and spec.add_abilities is None
+            )
             if isinstance(spec.attacker, str) and exc.parts[:1] == ["attacker"]:
                 exc.parts = ["attacker"]
             out.append(err(exc.message, exc.parts, name=name, top=top))
             continue
         try:
-            modifiers = _merge(Modifiers, d.modifiers, spec.modifiers)
+            modifiers = _merge(
+                Modifiers,
+                d.modifiers,
+                _Stealth(d.target_stealth),
+                spec.modifiers,
+                _Stealth(spec.target_stealth),
+            )
         except SelectionError as exc:
             out.append(err(str(exc), ["modifiers"], name=name, top=spec.modifiers is None))
             continue
-        edition = ov.edition or str(spec.edition or d.edition or "10")
         method = ov.method or spec.method or d.method or "exact"
         trials = ov.trials or spec.trials or d.trials or 100_000
         seed = next(s for s in (ov.seed, spec.seed, d.seed, 40_000) if s is not None)
@@ -452,7 +471,7 @@ def jobs_from_batch(
         for parts, tspec, top in targets:
             label = _target_label(tspec)
             try:
-                tgt = _unit_choice(look, tspec, "target", list(parts))
+                tgt = _unit_choice(look, tspec, "target", list(parts), edition)
             except _FieldError as exc:
                 if isinstance(_raw_target(spec, d, parts, top), str):
                     exc.parts = list(parts)
@@ -468,10 +487,38 @@ def jobs_from_batch(
                 edition=edition,
                 order=order,
                 allocation=names(tspec.allocation) or None,
-                precision_target=spec.precision_target or d.precision_target or "leader",
+                precision_target=precision_target_value(
+                    spec.precision_target or d.precision_target or "leader"
+                ),
+                added_abilities=added,
             )
             out.append(Job(name, sel, method, trials, seed, label, src, raw.line))
     return out
+
+
+@dataclass(frozen=True)
+class _Stealth:
+    """A run's (or the defaults') ``target_stealth: true``, merged into its modifiers."""
+
+    target_stealth: bool | None
+
+
+def _added_abilities(spec: RunSpec, d: Any) -> tuple[AddedAbility, ...]:
+    """The run's ``add_abilities`` (else the defaults'), parsed like ``--add-ability``.
+
+    Raises:
+        _FieldError: naming the entry that does not parse.
+    """
+    from ..abilities import parse_added_ability
+
+    texts = spec.add_abilities if spec.add_abilities is not None else (d.add_abilities or [])
+    out = []
+    for i, text in enumerate(texts):
+        try:
+            out.append(AddedAbility(*parse_added_ability(text)))
+        except ValueError as exc:
+            raise _FieldError(["add_abilities", i], str(exc)) from None
+    return tuple(out)
 
 
 def _raw_target(spec: RunSpec, d: Any, parts: list[str | int], top: bool) -> Any:
@@ -522,7 +569,7 @@ def jobs_from_options(
     choices: dict[str, UnitChoice] = {}
     for t in dict.fromkeys(targets):
         try:
-            choices[t] = _unit_choice(look, UnitSpec(name=t), "target", [])
+            choices[t] = _unit_choice(look, UnitSpec(name=t), "target", [], edition)
         except _FieldError as exc:
             out.append(RunError(None, exc.message, f"--target {t}"))
     loadout_list: list[str | None] = list(loadouts) if loadouts else [None]
@@ -547,7 +594,7 @@ def jobs_from_options(
                 ]
                 name = " ".join(str(p) for p in varying) or _auto_name(spec)
                 try:
-                    att = _unit_choice(look, spec, "attacker", [])
+                    att = _unit_choice(look, spec, "attacker", [], edition)
                 except _FieldError as exc:
                     out.append(RunError(name, exc.message))
                     continue

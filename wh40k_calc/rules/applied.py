@@ -13,14 +13,12 @@ from ..units import Unit
 
 @dataclass
 class Applied:
-    """Effects sorted by side after their conditions were checked, and the attacker's Hit roll
-    modifier from its damaged profile (``attacker_hit_mod``)."""
+    """Effects sorted by side after their conditions were checked."""
 
     attacker: list[Effect] = field(default_factory=list)
     target: list[Effect] = field(default_factory=list)
     ids: list[str] = field(default_factory=list)
     sides: dict[str, list[str]] = field(default_factory=dict)
-    attacker_hit_mod: int = 0
 
 
 def apply_effects(sel: Selection, attacker: Unit, target: Unit) -> tuple[Applied, list[str]]:
@@ -45,6 +43,9 @@ def apply_effects(sel: Selection, attacker: Unit, target: Unit) -> tuple[Applied
                 except LookupError:
                     not_modelled.append(f"unit rule {rid!r} of {ds.name}")
                     continue
+                if sel.edition not in e.editions:
+                    not_modelled.append(f"unit rule {e.name} of {ds.name} (edition 10 only)")
+                    continue
                 if e.side in (role, "both"):
                     requested.append((e, role, False))
             mine = ds.not_modelled_attacker if role == "attacker" else ds.not_modelled_target
@@ -61,6 +62,13 @@ def apply_effects(sel: Selection, attacker: Unit, target: Unit) -> tuple[Applied
             e = lookup(name)
         except LookupError as exc:
             raise SelectionError(str(exc)) from None
+        if sel.edition not in e.editions:
+            raise SelectionError(
+                f"--effect {e.id}: {e.name} is a {e.kind} whose edition-{sel.edition} text is "
+                f"not in our sources (file 004's section 15 does not print it), so it is not "
+                f"applied with --edition {sel.edition} (it exists in edition "
+                f"{' and '.join(e.editions)})"
+            )
         if side == "attacker" and not e.applies_to_attacker:
             raise SelectionError(f"{e.name} applies to the target, not the attacker")
         if side == "target" and not e.applies_to_target:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..abilities import WeaponAbilities
-from ..datasheet import ModelProfile, Weapon, norm_name
+from ..datasheet import ModelProfile, Weapon
 from ..dice import Dice
 from ..effects import Effect
 from ..profile import (
@@ -28,10 +28,13 @@ from ..profile import (
 from ..selection import Selection, SelectionError
 from ..units import ModelGroup, Unit, build_unit
 from . import common as c
+from .added import with_added_abilities
 from .applied import Applied, apply_effects
 from .applied import variants as _variants
+from .hitroll import HitTerms
 from .mortal import MORTAL_ROLLS
-from .plan import Plan
+from .order import precision_first, reorder
+from .plan import GroupOptions, Plan
 from .unit_abilities import damaged_hit_mod, defence_notes
 from .weapons import ordered, weapon_options
 
@@ -111,6 +114,101 @@ class Rules:
         """Whether Hit rolls can be re-rolled when snap shooting (10th: nothing forbids it)."""
         return True
 
+    def has_stealth(self, sel: Selection, target: Unit) -> bool:
+        """Stealth (a unit ability; issue 9: "only while *every* model of the unit has it", so
+        an Attached unit whose Leader lacks it has none), or ``--target-stealth``."""
+        return sel.modifiers.target_stealth or all(g.profile.stealth for g in target.all_groups)
+
+    def hit_terms(
+        self,
+        sel: Selection,
+        attacker: Unit,
+        target: Unit,
+        w: Weapon,
+        ab: WeaponAbilities,
+        tgt: list[Effect],
+    ) -> HitTerms:
+        """BS/WS changes and Hit-roll modifiers (Core rules: Hit Roll, Heavy; edition 11's
+        [HEAVY] (seeds README) gives the same +1 when ``--stationary`` says its three
+        conditions hold): ``--hit-mod``; for ranged attacks [HEAVY] +1 with ``--stationary``,
+        then the edition's :meth:`ranged_hit_terms`."""
+        terms = HitTerms()
+        if sel.modifiers.hit_mod:
+            terms = terms.add_roll("--hit-mod", sel.modifiers.hit_mod)
+        damaged, _ = damaged_hit_mod(sel, attacker)  # the attacker's damaged profile
+        if damaged:
+            terms = terms.add_roll("its damaged profile", damaged)
+        for e in tgt:  # the target's abilities: "subtract 1 from the Hit roll"
+            if e.hit_mod:
+                terms = terms.add_roll(e.name, e.hit_mod)
+        if w.is_melee:
+            return terms
+        if ab.heavy and sel.conditions.stationary:
+            terms = terms.add_roll("[HEAVY]", 1)
+        return self.ranged_hit_terms(terms, sel, attacker, target, ab, tgt)
+
+    def ranged_hit_terms(
+        self,
+        terms: HitTerms,
+        sel: Selection,
+        attacker: Unit,
+        target: Unit,
+        ab: WeaponAbilities,
+        tgt: list[Effect],
+    ) -> HitTerms:
+        """10th edition, ranged attacks: Stealth -1 to the Hit roll against a unit that has it
+        (issue 9: "-1 to ranged Hit rolls ... inside the ±1 cap"); [INDIRECT FIRE] with
+        ``--indirect`` (seeds README: "subtract 1 from its Hit roll, an unmodified Hit roll of
+        1, 2 or 3 always fails"). Cover is a save bonus here (:meth:`save_cover`), not a BS
+        change."""
+        del attacker, tgt
+        if self.has_stealth(sel, target):
+            terms = terms.add_roll("Stealth", -1)
+        if ab.indirect_fire and sel.conditions.indirect:
+            terms = replace(terms.add_roll("[INDIRECT FIRE]", -1), fail_up_to=3)
+        return terms
+
+    def psychic_ignores_harmful(self) -> bool:
+        """Whether [PSYCHIC] attacks ignore harmful BS/WS and Hit-roll modifiers (10th edition:
+        no; seeds README: [PSYCHIC] "no effect on one attack sequence")."""
+        return False
+
+    def save_cover(self, sel: Selection, w: Weapon, ab: WeaponAbilities, tgt: list[Effect]) -> bool:
+        """Whether the Benefit of Cover adds 1 to the armour save (Core rules: Benefit of
+        Cover): against ranged attacks, from ``--cover``, an effect (Go to Ground) or an
+        [INDIRECT FIRE] attack on a target that is not visible; not against [IGNORES COVER]."""
+        cond = sel.conditions
+        return (
+            not w.is_melee
+            and not ab.ignores_cover
+            and (cond.cover or any(e.cover for e in tgt) or (cond.indirect and ab.indirect_fire))
+        )
+
+    def cleave_bonus(self, abilities: WeaponAbilities) -> int:
+        """Attack dice added per five target models by [CLEAVE X] (10th edition: none; it is
+        an edition-11 ability, reported as not modelled)."""
+        del abilities
+        return 0
+
+    def check_conditions(self, sel: Selection, attacker: Unit, target: Unit) -> list[str]:
+        """Notes on conditions that change nothing here (10th edition: plunging fire, an
+        edition-11 rule, 22.05); raises for a selection this edition cannot resolve.
+
+        Raises:
+            SelectionError: never in 10th edition (edition 11 refuses ``--indirect``).
+        """
+        del attacker, target
+        if sel.conditions.plunging_fire and sel.phase == "shooting":
+            return [
+                "--plunging-fire: no effect in edition 10 (plunging fire, 22.05, is an "
+                "edition-11 rule)"
+            ]
+        return []
+
+    def stealth_note(self, target: Unit) -> str:
+        """What Stealth does here, for the notes (10th edition: -1 to ranged Hit rolls)."""
+        return f"Stealth ({target.name}): -1 to the Hit roll of ranged attacks"
+
     # ---- entry point ---------------------------------------------------------------------
 
     def plan(self, sel: Selection) -> Plan:
@@ -122,12 +220,17 @@ class Rules:
         """
         if sel.phase not in ("shooting", "fight"):
             raise SelectionError(f"unknown phase {sel.phase!r}")
-        attacker = build_unit(sel.attacker, "attacker")
-        target = build_unit(sel.target, "target")
+        attacker = build_unit(sel.attacker, "attacker", self.edition)
+        attacker = with_added_abilities(attacker, sel.added_abilities)
+        target = build_unit(sel.target, "target", self.edition)
         applied, not_modelled = apply_effects(sel, attacker, target)
-        applied.attacker_hit_mod, damaged_note = damaged_hit_mod(sel, attacker)
+        _, damaged_note = damaged_hit_mod(sel, attacker)
+        conditions_notes = self.check_conditions(sel, attacker, target)
         kinds, tprofile, order = self._target(sel, target, applied)
         groups, notes = weapon_options(sel, attacker)
+        notes += conditions_notes
+        notes += self._stealth_notes(sel, target)
+        not_modelled += self._cleave_not_modelled(sel, groups)
         variants = _variants(applied)
 
         def build(
@@ -176,6 +279,28 @@ class Rules:
             plan.sampler_only.append("command-re-roll")
         return plan
 
+    def _stealth_notes(self, sel: Selection, target: Unit) -> list[str]:
+        if sel.phase != "shooting":
+            return []
+        if self.has_stealth(sel, target):
+            return [self.stealth_note(target)]
+        if any(g.profile.stealth for g in target.all_groups):
+            return [f"Stealth: not every model of {target.name} has it, so the unit has none"]
+        return []
+
+    def _cleave_not_modelled(self, sel: Selection, groups: list[GroupOptions]) -> list[str]:
+        if sel.phase != "fight":
+            return []
+        out = []
+        for g in groups:
+            for opt in g.options:
+                for w in opt.weapons:
+                    if w.abilities.cleave and not self.cleave_bonus(w.abilities):
+                        item = f"{w.name}: [cleave {w.abilities.cleave}] (edition 11 only)"
+                        if item not in out:
+                            out.append(item)
+        return out
+
     # ---- target --------------------------------------------------------------------------
 
     def _target(
@@ -200,8 +325,12 @@ class Rules:
 
         bodyguard_groups, character_groups = self.split_tracks(target)
         if sel.allocation:
-            bodyguard_groups = self._reorder(
+            bodyguard_groups, character_groups = reorder(
                 sel.allocation, bodyguard_groups, character_groups, target.name
+            )
+        if sel.precision_target not in ("leader", "bodyguard"):
+            character_groups, _ = precision_first(
+                sel.precision_target, character_groups, target.name
             )
         bg: list[TargetModel] = []
         ch: list[TargetModel] = []
@@ -217,40 +346,6 @@ class Rules:
         profile = TargetProfile(target.name, tuple(bg), tuple(ch), tuple(k.name for k in kinds))
         order = [m.name for m in bg] + [m.name for m in ch]
         return kinds, profile, order
-
-    @staticmethod
-    def _reorder(
-        names: tuple[str, ...], groups: list[ModelGroup], characters: list[ModelGroup], unit: str
-    ) -> list[ModelGroup]:
-        out: list[ModelGroup] = []
-        for n in names:
-            hits = [
-                g
-                for g in groups
-                if norm_name(g.profile.name) in (norm_name(n), norm_name(n) + "s")
-                or norm_name(g.profile.name) + "s" == norm_name(n)
-            ]
-            if not hits:
-                chars = [
-                    g.profile.name for g in characters if norm_name(g.profile.name) == norm_name(n)
-                ]
-                if chars:
-                    raise SelectionError(
-                        f"--allocation: {chars[0]} is a protected CHARACTER model: attacks "
-                        "cannot be allocated to it while another model remains (LEADER)"
-                    )
-                from ..catalog import did_you_mean
-
-                known = list(dict.fromkeys(g.profile.name for g in groups))
-                raise SelectionError(
-                    f"--allocation: {unit} has no model {n!r}"
-                    + did_you_mean(n, known)
-                    + f" (models: {', '.join(known)})"
-                )
-            for g in hits:
-                if g not in out:
-                    out.append(g)
-        return out + [g for g in groups if g not in out]
 
     # ---- weapons -------------------------------------------------------------------------
 
@@ -271,7 +366,8 @@ class Rules:
 
         def rank(item: tuple[ModelGroup, Weapon, int]) -> tuple[int, int]:
             g, w, _ = item
-            return sheets.index(g.datasheet.key), g.datasheet.weapons.index(w)
+            keys = [x.key for x in g.datasheet.weapons]  # weapons may carry added abilities
+            return sheets.index(g.datasheet.key), keys.index(w.key)
 
         for g, w, n in sorted(used, key=rank):
             key = (g.datasheet.key, w.key)
@@ -283,7 +379,7 @@ class Rules:
         out = []
         for w, n, g in merged.values():
             label = w.name if names.count(w.name) == 1 else f"{w.name} ({g.datasheet.name})"
-            precise = w.abilities.precision and sel.precision_target == "leader"
+            precise = w.abilities.precision and sel.precision_target != "bodyguard"
             first = (
                 tprofile.characters[0].kind
                 if precise and tprofile.characters
@@ -393,11 +489,7 @@ class Rules:
         hit_table = None
         if not ab.torrent:
             assert w.skill is not None
-            hit_mod = mods.hit_mod + applied.attacker_hit_mod + sum(e.hit_mod for e in tgt)
-            if ab.heavy and cond.stationary and not melee:
-                hit_mod += 1
-            if ab.indirect_fire and cond.indirect and not melee:
-                hit_mod -= 1
+            terms = self._hit_terms(sel, attacker, target, w, ab, tgt, label, notes)
             crit = 6
             if mods.crit_hit:
                 crit = min(crit, mods.crit_hit)
@@ -408,7 +500,9 @@ class Rules:
                     if e.melee_crit_hit:
                         crit = min(crit, e.melee_crit_hit)
             snap = (cond.overwatch or any(e.snap_shooting for e in att)) and not melee
-            outcomes = c.hit_outcomes(w.skill, c.cap(hit_mod), crit, snap)
+            outcomes = c.hit_outcomes(
+                terms.characteristic(w.skill), terms.modifier(), crit, snap, terms.fail_up_to
+            )
             mode = mods.reroll_hits
             if not melee:
                 for e in att:
@@ -431,17 +525,37 @@ class Rules:
             hit=hit_table,
             wound=wound_table,
             vs=vs,
-            blast=self.blast_bonus(ab) if not melee else 0,
+            blast=self.cleave_bonus(ab) if melee else self.blast_bonus(ab),
             sustained=sustained,
             lethal=lethal,
             devastating=ab.devastating_wounds,
-            precision=ab.precision and sel.precision_target == "leader",
+            precision=ab.precision and sel.precision_target != "bodyguard",
             precision_mortals=(
-                ab.precision and sel.precision_target == "leader" and self.precision_mortals()
+                ab.precision and sel.precision_target != "bodyguard" and self.precision_mortals()
             ),
             ranged=not melee,
             choices=tuple(notes),
         )
+
+    def _hit_terms(
+        self,
+        sel: Selection,
+        attacker: Unit,
+        target: Unit,
+        w: Weapon,
+        ab: WeaponAbilities,
+        tgt: list[Effect],
+        label: str,
+        notes: list[str],
+    ) -> HitTerms:
+        """The edition's BS/WS changes and Hit-roll modifiers for ``w``; with [PSYCHIC] where
+        the edition lets it, the harmful ones dropped (said in ``notes``)."""
+        terms = self.hit_terms(sel, attacker, target, w, ab, tgt)
+        if ab.psychic and self.psychic_ignores_harmful():
+            terms, dropped = terms.without_harmful()
+            if dropped:
+                notes.append(f"{label}: [PSYCHIC]: ignored {' and '.join(dropped)}")
+        return terms
 
     def _save(
         self,
@@ -455,14 +569,12 @@ class Rules:
         """Saving throw against kind ``k`` (Core rules: Saving Throw, Invulnerable Saves,
         Benefit of Cover): armour Sv modified by AP, +1 for cover (ranged, not [IGNORES
         COVER], not Sv 3+ or better against AP 0), never improved by more than 1; or the
-        invulnerable save (never modified by AP or cover), whichever is better."""
-        mods, cond = sel.modifiers, sel.conditions
+        invulnerable save (never modified by AP or cover), whichever is better. AP never goes
+        above 0 (a negative ``--ap-mod``, or a target's ability worsening AP, brings it down to
+        0 at most)."""
+        mods = sel.modifiers
         ap = min(0, w.AP - ap_improve + sum(e.ap_worsen for e in tgt))
-        cover = (
-            not w.is_melee
-            and not ab.ignores_cover
-            and (cond.cover or any(e.cover for e in tgt) or (cond.indirect and ab.indirect_fire))
-        )
+        cover = self.save_cover(sel, w, ab, tgt)
         if cover and k.Sv <= 3 and ap == 0:
             cover = False
         armour_mod = min(ap + (1 if cover else 0) + mods.save_mod, 1)
@@ -582,6 +694,7 @@ _IDLE = {
         "overwatch",
         "indirect",
         "beyond_12",
+        "plunging_fire",
     ),
     "shooting": ("charged", "disembarked"),
 }

@@ -47,17 +47,20 @@ def wound_needed(strength: int, toughness: int) -> int:
     return 5
 
 
-def hit_outcomes(skill: int, modifier: int, crit_on: int, snap: bool) -> tuple[int, ...]:
+def hit_outcomes(
+    skill: int, modifier: int, crit_on: int, snap: bool, fail_up_to: int = 1
+) -> tuple[int, ...]:
     """Outcome (MISS/HIT/CRIT) of each unmodified Hit roll 1-6 (Core rules: Hit Roll).
 
-    An unmodified 1 always fails; an unmodified ``crit_on``+ is a Critical Hit and always hits;
-    otherwise the roll plus the (already capped) ``modifier`` must reach ``skill``. With
-    ``snap`` (Fire Overwatch, snap shooting) only an unmodified 6 hits, whatever the BS, the
-    modifiers or a lower Critical Hit threshold.
+    An unmodified 1 always fails (with ``fail_up_to`` 3, an unmodified 1-3: seeds README,
+    [INDIRECT FIRE]); an unmodified ``crit_on``+ is a Critical Hit and always hits; otherwise
+    the roll plus the (already capped) ``modifier`` must reach ``skill``. With ``snap`` (Fire
+    Overwatch, snap shooting) only an unmodified 6 hits, whatever the BS, the modifiers or a
+    lower Critical Hit threshold.
     """
     if snap:
         return (MISS, MISS, MISS, MISS, MISS, MISS, CRIT)
-    return _success_table(skill, modifier, crit_on)
+    return _success_table(skill, modifier, crit_on, fail_up_to)
 
 
 def wound_outcomes(needed: int, modifier: int, crit_on: int) -> tuple[int, ...]:
@@ -66,13 +69,15 @@ def wound_outcomes(needed: int, modifier: int, crit_on: int) -> tuple[int, ...]:
     return _success_table(needed, modifier, crit_on)
 
 
-def _success_table(needed: int, modifier: int, crit_on: int) -> tuple[int, ...]:
+def _success_table(
+    needed: int, modifier: int, crit_on: int, fail_up_to: int = 1
+) -> tuple[int, ...]:
     """Outcome class of each unmodified D6 (index 1-6) of a Hit or Wound roll: 0 (MISS/FAIL)
-    on a 1, 2 (CRIT/CRIT_WOUND) on ``crit_on``+, 1 (HIT/WOUND) when roll + modifier reaches
-    ``needed``, else 0."""
+    on a 1 (on 1 to ``fail_up_to``), 2 (CRIT/CRIT_WOUND) on ``crit_on``+, 1 (HIT/WOUND) when
+    roll + modifier reaches ``needed``, else 0."""
     out = [FAIL]
     for f in range(1, 7):
-        if f == 1:
+        if f <= fail_up_to:
             out.append(FAIL)
         elif f >= crit_on:
             out.append(CRIT_WOUND)

@@ -17,15 +17,35 @@ Differences modelled:
 * 24.28 [PRECISION]: the attacker can make a visible CHARACTER group the current group.
 * 05.02.01 Multiple Toughness Characteristics: an attached unit uses the highest T among its
   bodyguard models, any other unit the highest T among its models.
+* 24.22 LEADER / 24.23 SUPPORT: one Leader and one Support character on a Bodyguard unit
+  (``units.build_unit`` with edition "11").
+
+From the seeds README ("Edition-11 weapon abilities and cover that file 004 does not print"):
+
+* Benefit of cover (13.08): against a ranged attack, BS worsened by 1 (not a Hit-roll modifier,
+  so outside the ±1 cap); no bonus to the save. Stealth gives it; [IGNORES COVER] removes it
+  whatever gives it; it counts once.
+* Plunging fire (22.05): a ranged attack's BS improved by 1 (not with an AIRCRAFT on either
+  side). BS changes are summed, then kept within 2+..6+.
+* [PSYCHIC]: the attacker may ignore modifiers to BS/WS and the Hit roll: the harmful ones are
+  ignored, the helpful ones kept.
+* [CLEAVE X]: X more attack dice per five models in the target (melee).
+
+Refused, because their edition-11 text is not in our sources: ``--indirect`` (10.07 indirect
+shooting) and the core stratagems file 004 does not print (``Effect.editions``).
 """
 
 from __future__ import annotations
 
+from ..abilities import WeaponAbilities
 from ..datasheet import Weapon
 from ..dice import Dice
+from ..effects import Effect
 from ..profile import HazardProfile
+from ..selection import Selection, SelectionError
 from ..units import ModelGroup, Unit
 from .base import Rules, attacker_track, is_character
+from .hitroll import HitTerms
 
 
 class Edition11(Rules):
@@ -47,11 +67,12 @@ class Edition11(Rules):
         tests = sum(n for _, w, n in used if w.abilities.hazardous)
         if not tests:
             return None
+        everyone = attacker.all_groups  # the whole unit, not only the weapons' bearers
         big = all(
             {"MONSTER", "VEHICLE"} & (g.profile.keywords | g.datasheet.all_keywords())
-            for g in attacker.groups
+            for g in everyone
         )
-        track, fnp = attacker_track(attacker.name, list(attacker.groups))
+        track, fnp = attacker_track(attacker.name, list(everyone))
         return HazardProfile(tests, 2 / 6, Dice.parse(3 if big else 1), track, fnp, spill=True)
 
     def blast_bonus(self, abilities) -> int:
@@ -94,3 +115,68 @@ class Edition11(Rules):
             others, key=lambda g: keys.index((g.profile.W, g.profile.Sv, g.profile.invuln))
         )
         return ordered, chars
+
+    def ranged_hit_terms(
+        self,
+        terms: HitTerms,
+        sel: Selection,
+        attacker: Unit,
+        target: Unit,
+        ab: WeaponAbilities,
+        tgt: list[Effect],
+    ) -> HitTerms:
+        """Ranged attacks (seeds README): the Benefit of cover (13.08; from ``--cover``,
+        Stealth or an effect; not against [IGNORES COVER]) worsens BS by 1, once whatever
+        gives it; plunging fire (22.05) improves BS by 1 unless the attacker or the target is
+        an AIRCRAFT."""
+        cond = sel.conditions
+        cover = cond.cover or self.has_stealth(sel, target) or any(e.cover for e in tgt)
+        if cover and not ab.ignores_cover:
+            terms = terms.add_skill("the Benefit of Cover", -1)
+        if cond.plunging_fire and not _aircraft(attacker, target):
+            terms = terms.add_skill("plunging fire", 1)
+        return terms
+
+    def psychic_ignores_harmful(self) -> bool:
+        """Seeds README, [PSYCHIC]: "the attacker may ignore any or all modifiers to the
+        attack's BS or WS and to its Hit roll"."""
+        return True
+
+    def save_cover(self, sel: Selection, w: Weapon, ab: WeaponAbilities, tgt: list[Effect]) -> bool:
+        """Seeds README, Benefit of cover: "There is no +1 to the saving throw as in 10th
+        edition" (cover changes BS instead: :meth:`ranged_hit_terms`)."""
+        del sel, w, ab, tgt
+        return False
+
+    def cleave_bonus(self, abilities: WeaponAbilities) -> int:
+        """Seeds README, [CLEAVE X]: "add X attack dice for every five models in the target
+        unit (rounding down)" (all of the weapon's attacks target the one target unit)."""
+        return abilities.cleave
+
+    def check_conditions(self, sel: Selection, attacker: Unit, target: Unit) -> list[str]:
+        """``--indirect`` is refused: indirect shooting (10.07) is not in our sources, and the
+        10th-edition version is not this edition's. Plunging fire with an AIRCRAFT attacker or
+        target is noted as having no effect (22.05).
+
+        Raises:
+            SelectionError: ``--indirect``.
+        """
+        if sel.conditions.indirect and sel.phase == "shooting":
+            raise SelectionError(
+                "--indirect: edition 11's indirect shooting (10.07) is not in our sources "
+                "(file 004 does not print it), so it is not modelled with --edition 11"
+            )
+        if sel.conditions.plunging_fire and sel.phase == "shooting" and _aircraft(attacker, target):
+            return [
+                "--plunging-fire: no effect when the attacker or the target is an AIRCRAFT (22.05)"
+            ]
+        return []
+
+    def stealth_note(self, target: Unit) -> str:
+        """Seeds README, [STEALTH]: the unit "has the benefit of cover against ranged
+        attacks"."""
+        return f"Stealth ({target.name}): the Benefit of Cover against ranged attacks"
+
+
+def _aircraft(attacker: Unit, target: Unit) -> bool:
+    return "AIRCRAFT" in attacker.keywords or "AIRCRAFT" in target.keywords

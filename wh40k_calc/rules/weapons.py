@@ -29,23 +29,25 @@ def weapon_options(sel: Selection, attacker: Unit) -> tuple[list[GroupOptions], 
                 GroupOptions(g, tuple(opts), "shoots" if sel.phase == "shooting" else "fights with")
             )
     if sel.phase == "shooting" and sel.conditions.indirect:
-        blind = sorted(
-            {
-                w.name
-                for g in attacker.groups
-                for w in g.weapons
-                if not w.is_melee and not w.abilities.indirect_fire
-            }
-        )
+        ranged = [w for g in attacker.groups for w in g.weapons if not w.is_melee]
+        blind = sorted({w.name for w in ranged if not w.abilities.indirect_fire})
         if blind:
             notes.append(
                 f"the target is not visible (--indirect): {', '.join(blind)} "
                 "cannot shoot it (no [INDIRECT FIRE])"
             )
+        torrent = sorted({w.name for w in ranged if _indirect_torrent(w)})
+        if torrent:
+            notes.append(
+                f"the target is not visible (--indirect): {', '.join(torrent)} cannot shoot it "
+                "([TORRENT] weapons cannot make Indirect Fire attacks)"
+            )
     if not out:
         what = "ranged" if sel.phase == "shooting" else "melee"
         extra = (
-            " with [INDIRECT FIRE]" if sel.phase == "shooting" and sel.conditions.indirect else ""
+            " with [INDIRECT FIRE] (and not [TORRENT])"
+            if sel.phase == "shooting" and sel.conditions.indirect
+            else ""
         )
         known = _available(sel, attacker)
         raise SelectionError(f"{attacker.name} has no {what} weapon{extra} to attack with{known}")
@@ -63,8 +65,8 @@ def _available(sel: Selection, attacker: Unit) -> str:
 
 def _ranged_options(g: ModelGroup, sel: Selection) -> list[Option]:
     ranged = [w for w in g.weapons if not w.is_melee]
-    if sel.conditions.indirect:
-        ranged = [w for w in ranged if w.abilities.indirect_fire]
+    if sel.conditions.indirect:  # seeds README, [INDIRECT FIRE]: not with [TORRENT]
+        ranged = [w for w in ranged if w.abilities.indirect_fire and not w.abilities.torrent]
     if not ranged:
         return []
     vehicle = {"MONSTER", "VEHICLE"} & (g.profile.keywords | g.datasheet.all_keywords())
@@ -76,6 +78,12 @@ def _ranged_options(g: ModelGroup, sel: Selection) -> list[Option]:
         for combo in _profile_combos(s):
             opts.append(Option(tuple(combo), ", ".join(w.name for w in combo)))
     return opts
+
+
+def _indirect_torrent(w: Weapon) -> bool:
+    """An [INDIRECT FIRE] weapon that also has [TORRENT], which "cannot make Indirect Fire
+    attacks" (seeds README, [INDIRECT FIRE], current 10th-edition text)."""
+    return w.abilities.indirect_fire and w.abilities.torrent
 
 
 def _melee_options(g: ModelGroup) -> list[Option]:

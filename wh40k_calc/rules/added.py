@@ -1,0 +1,63 @@
+"""Weapon abilities granted for one activation (``--add-ability``): detachment rules and auras
+that say "weapons gain [ABILITY]", without writing a datasheet.
+
+The grant is applied to the attacking unit's weapons before anything else reads them, so every
+rule (which weapons shoot under ``--indirect``, hazard rolls, the Hit and Wound rolls) sees the
+weapon as if its datasheet listed the ability. Where the weapon already has the ability, or an
+effect grants it too, the better value is kept (``WeaponAbilities.with_ability``: the larger X of
+[SUSTAINED HITS X], [RAPID FIRE X], [MELTA X], [BLAST X], [CLEAVE X]; the lower X+ of [ANTI]).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..datasheet import Weapon, norm_name
+from ..selection import AddedAbility, SelectionError
+from ..units import ModelGroup, Unit
+
+
+def _names(w: Weapon) -> set[str]:
+    """The names a weapon answers to: its own, and its multi-profile weapon's."""
+    out = {w.key}
+    if w.profile_of:
+        out.add(norm_name(w.profile_of))
+    return out
+
+
+def with_added_abilities(unit: Unit, added: tuple[AddedAbility, ...]) -> Unit:
+    """``unit`` with each weapon given the abilities ``added`` names for it: ``"*"`` every
+    weapon of the unit (an attached Leader's too), otherwise every profile of the weapon of
+    that name (any datasheet of the unit).
+
+    Raises:
+        SelectionError: a weapon name no datasheet of the unit has (with the closest names).
+    """
+    if not added:
+        return unit
+    weapons = [w for ds in unit.datasheets for w in ds.weapons]
+    for a in added:
+        if a.weapon != "*" and not any(norm_name(a.weapon) in _names(w) for w in weapons):
+            from ..catalog import did_you_mean
+
+            known = list(dict.fromkeys(w.name for w in weapons))
+            raise SelectionError(
+                f"--add-ability {a.weapon}: {a.ability}: {unit.name} has no weapon "
+                f"{a.weapon!r}" + did_you_mean(a.weapon, known) + f" (weapons: {', '.join(known)})"
+            )
+
+    def grant(w: Weapon) -> Weapon:
+        texts = [a.ability for a in added if a.weapon == "*" or norm_name(a.weapon) in _names(w)]
+        if not texts:
+            return w
+        return replace(
+            w,
+            abilities=w.abilities.with_texts(texts),
+            ability_texts=(*w.ability_texts, *texts),
+        )
+
+    def regroup(groups: tuple[ModelGroup, ...]) -> tuple[ModelGroup, ...]:
+        return tuple(replace(g, weapons=tuple(grant(w) for w in g.weapons)) for g in groups)
+
+    whole = regroup(unit.whole) if unit.whole is not None else None
+    return replace(unit, groups=regroup(unit.groups), whole=whole)

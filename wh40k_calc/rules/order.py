@@ -1,0 +1,93 @@
+"""The target's allocation order as the player gives it: ``--allocation`` (which models, or
+groups, take attacks first) and ``--precision-target NAME`` (which CHARACTER [PRECISION]
+attacks go to first).
+
+CHARACTER models of an Attached unit (and, in edition 11, every CHARACTER group) come after
+every other model (Core rules: LEADER: an attack "cannot be allocated to a CHARACTER model in
+that unit" while a Bodyguard model remains; 05.03 Allocation Order: "No CHARACTER group can be
+earlier in the allocation order than a non-CHARACTER group"), so ``--allocation`` may name them
+only at the end, where they order the CHARACTER models among themselves.
+"""
+
+from __future__ import annotations
+
+from ..datasheet import norm_name
+from ..selection import SelectionError
+from ..units import ModelGroup
+
+
+def _matches(g: ModelGroup, name: str) -> bool:
+    """A model group answers to its model name (a plural 's' tolerated) and, for an attached
+    character, to its datasheet's name."""
+    key, own = norm_name(name), norm_name(g.profile.name)
+    return own in (key, key + "s") or own + "s" == key or (g.character and g.datasheet.key == key)
+
+
+def _unknown(
+    name: str, groups: list[ModelGroup], unit: str, option: str, what: str = "model"
+) -> SelectionError:
+    from ..catalog import did_you_mean
+
+    known = list(dict.fromkeys(g.profile.name for g in groups))
+    return SelectionError(
+        f"{option}: {unit} has no {what} {name!r}"
+        + did_you_mean(name, known)
+        + f" (models: {', '.join(known)})"
+    )
+
+
+def reorder(
+    names: tuple[str, ...], groups: list[ModelGroup], characters: list[ModelGroup], unit: str
+) -> tuple[list[ModelGroup], list[ModelGroup]]:
+    """(``groups``, ``characters``) in the order ``names`` gives; models not named follow in
+    their own order.
+
+    Raises:
+        SelectionError: an unknown model (with the closest names), or a CHARACTER model named
+            before another model.
+    """
+    out: list[ModelGroup] = []
+    chars: list[ModelGroup] = []
+    for n in names:
+        hits = [g for g in groups if _matches(g, n)]
+        if hits and chars:
+            raise SelectionError(
+                f"--allocation: {chars[0].profile.name} is a protected CHARACTER model: "
+                f"it comes after every other model, so name it last (after {n}; Core rules: "
+                "LEADER; edition 11: 05.03 Allocation Order)"
+            )
+        found = [g for g in characters if _matches(g, n)]
+        if not hits and not found:
+            raise _unknown(n, groups + characters, unit, "--allocation")
+        for g in hits:
+            if g not in out:
+                out.append(g)
+        for g in found:
+            if g not in chars:
+                chars.append(g)
+    return (
+        out + [g for g in groups if g not in out],
+        chars + [g for g in characters if g not in chars],
+    )
+
+
+def precision_first(
+    name: str, characters: list[ModelGroup], unit: str
+) -> tuple[list[ModelGroup], str]:
+    """``characters`` with the one called ``name`` first (``--precision-target NAME``: the
+    CHARACTER model [PRECISION] attacks go to first; Core rules: [PRECISION]: "a visible
+    CHARACTER model in that unit"; 24.28: "one allocation group that contains one of those
+    visible CHARACTER models"), and its model name.
+
+    Raises:
+        SelectionError: the target has no CHARACTER model of that name (with the closest).
+    """
+    hits = [g for g in characters if _matches(g, name)]
+    if not hits:
+        if not characters:
+            raise SelectionError(
+                f"--precision-target {name}: {unit} has no CHARACTER model that [PRECISION] "
+                "attacks could be allocated to"
+            )
+        raise _unknown(name, characters, unit, "--precision-target", "CHARACTER model")
+    return hits + [g for g in characters if g not in hits], hits[0].profile.name
