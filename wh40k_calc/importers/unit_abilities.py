@@ -115,6 +115,13 @@ _BODYGUARD_RE = re.compile(
     re.IGNORECASE,
 )
 
+# a sentence that frames the others (a choice, a condition, a time limit): the text is then
+# not applied, whatever its parts say
+_CONTEXT = re.compile(
+    r"^(?:once per|at the start|at the end|in your|in the|select|choose|while|until|if|when|"
+    r"after|each time this (?:model|unit) (?:is|uses|makes a charge))\b|following|:$",
+    re.IGNORECASE,
+)
 _TARGET_CUES = re.compile(
     r"attack (?:targets|is allocated to|is made against) (?:this|that|the bearer|a model|it)|"
     r"invulnerable save|feel no pain|saving throw|benefit of cover|toughness characteristic|"
@@ -285,7 +292,12 @@ def _ability(
         return
     left: set[str] = set()
     matched = False
-    for sentence in sentences(text):
+    parts = sentences(text)
+    if any(_CONTEXT.search(p) for p in parts):  # a choice or a condition frames the text
+        left = set().union(*(sides_touched(p) for p in parts))
+        out.not_modelled_on(left, name)
+        return
+    for sentence in parts:
         if _recognise(sentence, holders, everyone, out):
             matched = True
         else:
