@@ -311,3 +311,18 @@ def test_abilities_that_cannot_touch_an_attack_are_not_listed() -> None:
         sides_touched("Add 1 to the Objective Control characteristic of models in this unit")
         == set()
     )
+
+
+def test_a_choice_or_a_condition_is_never_partly_applied() -> None:
+    got = _recognise(
+        "Once per battle, at the start of the Fight phase, select one of the following:\n"
+        "This model has a 2+ invulnerable save."
+    )
+    assert got.model_fields == {} and got.not_modelled["target"] == ["Test ability"]
+
+
+@real
+def test_a_once_per_battle_save_is_not_the_statline_save() -> None:
+    # Trajann Valoris: the statline's 4+ (a once-per-battle choice of his gives a better one)
+    (m,) = imported("Trajann Valoris")[0].models
+    assert m.invuln == 4
