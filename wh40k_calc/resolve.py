@@ -219,7 +219,7 @@ def resolve(
                 method = result.method = "sample"
             notes.append(f"exact engine: {exc}; the sampler answers")
             if fallback:
-                trials = _affordable_trials(act, trials, seed, notes)
+                trials = _affordable_trials(act, trials, notes)
     if method in ("sample", "both"):
         from .engine.sample import run_sample  # lazy: numpy sampling code
 
@@ -232,22 +232,23 @@ def resolve(
     return result
 
 
-FALLBACK_DICE = 40_000_000  # dice the sampler may roll when it stands in for the exact engine
+FALLBACK_SECONDS = 3.0  # the stand-in sampler's time budget: "a few seconds"
+FALLBACK_MIN_TRIALS = 100  # fewer would say too little, whatever the budget
 
 
-def _affordable_trials(act: Activation, trials: int, seed: int, notes: list[str]) -> int:
+def _affordable_trials(act: Activation, trials: int, notes: list[str]) -> int:
     """Trials for a sampler standing in for the exact engine on a huge selection: as many as
-    asked, but no more than keeps the run to a few seconds (a 64-trial pilot measures the dice
-    per trial); says so in ``notes`` when it cuts them."""
-    from .engine.sample import run_sample
+    asked, but no more than its cost, estimated from the profiles before anything is rolled
+    (:func:`~wh40k_calc.engine.budget.estimate`), fits in :data:`FALLBACK_SECONDS` (and never
+    fewer than :data:`FALLBACK_MIN_TRIALS`); says so in ``notes`` when it cuts them."""
+    from .engine.budget import estimate
 
-    pilot = run_sample(act, trials=64, seed=seed)
-    per_trial = max(pilot.dice_drawn / 64, 1.0)
-    cap = max(200, int(FALLBACK_DICE / per_trial))
+    cost = estimate(act)
+    cap = max(FALLBACK_MIN_TRIALS, cost.trials_within(FALLBACK_SECONDS))
     if cap < trials:
         notes.append(
-            f"the sampler ran {cap:,} trials (about {per_trial:,.0f} dice each) to finish in "
-            "seconds; --method sample --trials N runs more"
+            f"the sampler ran {cap:,} trials (about {cost.seconds(cap):.1f} s by its estimate) "
+            "to finish in seconds; --method sample --trials N runs more"
         )
         return cap
     return trials
