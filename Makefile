@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint bench install install-dev clean
+.PHONY: demo test lint bench install install-dev clean datasheets
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,12 @@ lint: $(DEVSTAMP)
 
 bench: $(DEVSTAMP)
 	$(BIN)/python -m pytest benchmarks --benchmark-enable --benchmark-only --benchmark-columns=min,mean,max,rounds -p no:cacheprovider
+
+# Regenerate datasheets-generated/ from the datasheet CSV export: CSV=DIR or $WH40K_CALC_CSV.
+CSV ?= $(WH40K_CALC_CSV)
+datasheets: $(STAMP)
+	@test -n "$(CSV)" || { echo "make datasheets: give the export folder: make datasheets CSV=DIR (or set WH40K_CALC_CSV)"; exit 2; }
+	$(BIN)/python -m wh40k_calc.importers.generate --csv "$(CSV)" --out datasheets-generated
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .benchmarks

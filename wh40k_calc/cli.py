@@ -25,6 +25,7 @@ from .options import (
     Disembarked,
     Edition,
     EffectOpt,
+    FactionOpt,
     HalfRange,
     Indirect,
     Method,
@@ -34,7 +35,9 @@ from .options import (
     Reroll,
     SaveReroll,
     Stationary,
+    TargetFactionOpt,
     TargetStealthOpt,
+    WoundsLeftOpt,
     catalog,
     fail,
 )
@@ -194,6 +197,9 @@ def attack(
     trials: Annotated[int, typer.Option(min=1, max=100_000_000, help="Sampler trials.")] = 100_000,
     seed: Annotated[int, typer.Option(min=0, help="Sampler seed (0 or more).")] = 40_000,
     datasheets: DatasheetsOpt = None,
+    faction: FactionOpt = None,
+    target_faction: TargetFactionOpt = None,
+    wounds_left: WoundsLeftOpt = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the JSON contract object.")
     ] = False,
@@ -220,18 +226,18 @@ def attack(
         sel = Selection(
             phase=phase,
             attacker=UnitChoice(
-                cat.find(attacker),
+                cat.find(attacker, faction),
                 models,
                 loadout,
                 tuple(parse_weapon_spec(w) for w in weapon or []),
-                tuple(cat.find(n) for n in leader or []),
+                tuple(cat.find(n, faction) for n in leader or []),
             ),
             target=UnitChoice(
-                cat.find(target),
+                cat.find(target, target_faction),
                 target_models,
                 target_loadout,
                 (),
-                tuple(cat.find(n) for n in target_leader or []),
+                tuple(cat.find(n, target_faction) for n in target_leader or []),
             ),
             conditions=Conditions(
                 half_range,
@@ -274,6 +280,7 @@ def attack(
             allocation=_split_names(allocation, "--allocation"),
             precision_target=precision_target_value(precision_target),
             added_abilities=tuple(AddedAbility(*parse_added_ability(a)) for a in add_ability or []),
+            attacker_wounds_left=wounds_left,
         )
         progress = None if as_json else _progress_callback()
         result = resolve(sel, method.value, trials, seed, progress)
@@ -349,29 +356,47 @@ app.command("fight", help="Resolve a unit's melee attacks against a target.")(at
 
 @app.command("units")
 def units(
+    text: Annotated[
+        str | None, typer.Argument(help="Only names like this (fuzzy), e.g. 'leman russ'.")
+    ] = None,
     faction: Annotated[str | None, typer.Option(help="Only this faction.")] = None,
     check: Annotated[
         bool,
         typer.Option("--check", help="Load every file and report the invalid ones (exit 1)."),
     ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print a JSON list (name, faction, source, file).")
+    ] = False,
     datasheets: DatasheetsOpt = None,
 ) -> None:
-    """List the datasheets found (name, faction, file)."""
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
+    """List the datasheets found (name, faction, file); TEXT filters by name (fuzzy)."""
     from .datasheet import DatasheetError, load_datasheet, norm_name
+    from .listing import entry_json, filter_entries, replaced
 
     try:
-        entries = catalog(datasheets).entries(hidden=True)
+        cat = catalog(datasheets)
+        entries = cat.entries(hidden=True)
     except DatasheetError as exc:
         raise fail(str(exc)) from None
+    replaces = replaced(entries)
     if faction:
         known = sorted({e.faction for e in entries if e.faction})
         entries = [e for e in entries if norm_name(faction) in norm_name(e.faction)]
         if not entries:
             raise fail(f"no datasheets of faction {faction!r} (factions: {', '.join(known)})")
+    if text is not None:
+        entries = filter_entries(entries, text)
+        if not entries:
+            raise fail(f"no datasheet name is like {text!r}")
+        if not as_json:  # grouped by faction below, best match first within each
+            order = {f: i for i, f in reversed(list(enumerate(e.faction for e in entries)))}
+            entries = sorted(entries, key=lambda e: order[e.faction])
+    else:
+        entries = sorted(entries, key=lambda e: (e.faction, e.name))
+    if as_json:
+        rows = [entry_json(e, replaces.get(e.path)) for e in entries]
+        sys.stdout.write(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
+        return
     problems: dict[Path, str] = {}
     if check:
         for e in entries:
@@ -379,32 +404,48 @@ def units(
                 load_datasheet(e.path)
             except DatasheetError as exc:
                 problems[e.path] = str(exc).removeprefix(f"{e.path}: ")
-    hidden = sum(1 for e in entries if e.hidden_by is not None)
-    title = f"{len(entries) - hidden} datasheets" + (f" ({hidden} hidden)" if hidden else "")
-    table = Table(title=title)
-    table.add_column("Name")
-    table.add_column("Faction")
-    table.add_column("File", overflow="fold")
-    if check:
-        table.add_column("Check", overflow="fold")
-    for e in sorted(entries, key=lambda e: (e.faction, e.name)):
-        where = _rel(e.path, e.shipped)
-        if e.hidden_by is not None:
-            where += f" (hidden: same name as {_rel(e.hidden_by)})"
-        cells = [e.name, e.faction, where]
-        if check:
-            cells.append(Text(problems[e.path], "red") if e.path in problems else "ok")
-        table.add_row(*cells)
-    Console(highlight=False).print(table)
+    _units_table(entries, replaces, problems if check else None)
     if problems:
         raise fail(f"{len(problems)} invalid datasheet file(s)")
 
 
-def _rel(p: Path, shipped: bool = False) -> str:
-    from .catalog import SHIPPED
+def _units_table(entries, replaces, problems) -> None:
+    """Print ``calc units``' listing: one line per datasheet (name, file, notes), grouped by
+    faction. Plain aligned lines, not a rich table: a table of 1,600 rows takes rich most of a
+    second to lay out."""
+    import itertools
 
-    if shipped:
-        return f"(shipped) {p.relative_to(SHIPPED)}"
+    from rich.console import Console
+    from rich.text import Text
+
+    hidden = sum(1 for e in entries if e.hidden_by is not None)
+    out = Console(highlight=False)
+    out.print(f"{len(entries) - hidden} datasheets" + (f" ({hidden} hidden)" if hidden else ""))
+    width = max((len(e.name) for e in entries), default=0)
+    for faction, group in itertools.groupby(entries, key=lambda e: e.faction):
+        group = list(group)
+        lines = Text(f"{faction or '(no faction)'} ({len(group)})\n", "bold")
+        for e in group:
+            place = _rel(e.path)
+            if e.hidden_by is not None:
+                place += f" (hidden: same name as {_rel(e.hidden_by)})"
+            if e.path in replaces:
+                place += f" (replaces {_rel(replaces[e.path])})"
+            lines.append(f"  {e.name:<{width}}  {place}")
+            if problems is not None:
+                bad = problems.get(e.path)
+                lines.append(f"  {bad}" if bad else "  ok", "red" if bad else "")
+            lines.append("\n")
+        out.print(lines, end="", soft_wrap=True)
+
+
+def _rel(p: Path) -> str:
+    """A file's path for people: inside the shipped folders relative to them."""
+    from .catalog import GENERATED, SHIPPED
+
+    for base, label in ((SHIPPED, "shipped"), (GENERATED, "generated")):
+        if p.is_relative_to(base):
+            return f"({label}) {p.relative_to(base)}"
     try:
         return os.path.relpath(p)
     except ValueError:
@@ -413,20 +454,26 @@ def _rel(p: Path, shipped: bool = False) -> str:
 
 @app.command("show")
 def show(
-    name: Annotated[str, typer.Argument(help="Datasheet name or file stem.")],
+    name: Annotated[str, typer.Argument(help="Datasheet name, file stem or Faction/Name.")],
+    faction: FactionOpt = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the datasheet as JSON (the YAML's fields).")
+    ] = False,
     datasheets: DatasheetsOpt = None,
 ) -> None:
     """Print one datasheet: statlines, sizes, weapons, loadouts, rules."""
-    from rich.console import Console
-
-    from .catalog import UnknownUnitError
     from .datasheet import DatasheetError
-    from .show import render_datasheet
+    from .show import datasheet_json, render_datasheet
 
     try:
-        ds = catalog(datasheets).find(name)
-    except (UnknownUnitError, DatasheetError) as exc:
+        ds = catalog(datasheets).find(name, faction)
+    except (LookupError, DatasheetError) as exc:
         raise fail(str(exc)) from None
+    if as_json:
+        sys.stdout.write(json.dumps(datasheet_json(ds), indent=1, ensure_ascii=False) + "\n")
+        return
+    from rich.console import Console
+
     render_datasheet(ds, Console(highlight=False))
 
 

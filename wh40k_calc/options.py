@@ -135,3 +135,29 @@ TargetStealthOpt = Annotated[
         "Benefit of Cover against ranged attacks).",
     ),
 ]
+
+# Names across factions and the attacker's damaged profile (issue 9)
+FactionOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--faction",
+        metavar="FACTION",
+        help="The attacker's faction, for names several factions use (also WH40K_CALC_FACTIONS, "
+        "a comma-separated preference list).",
+    ),
+]
+TargetFactionOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--target-faction", metavar="FACTION", help="The target's faction (as --faction)."
+    ),
+]
+WoundsLeftOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--wounds-left",
+        min=1,
+        help="Wounds the (single-model) attacker has left: its damaged profile applies at or "
+        "below the datasheet's threshold.",
+    ),
+]

@@ -1,6 +1,13 @@
 """Reading the user's YAML (datasheets, batch files) strictly: a key given twice in one
 mapping is an error, not a silent overwrite; a document nested too deeply is an error, not a
-crash; every error says where (line and column)."""
+crash; every error says where (line and column).
+
+Parsing goes through libyaml's C parser where PyYAML has it (``yaml.CSafeLoader``, several
+times faster), else through the pure-Python ``SafeLoader``; both build safe types only, and the
+duplicate-key check is the same Python code on top of either. libyaml refuses nesting deeper
+than its own limit with an error, the Python parser with a RecursionError: both are reported as
+"nested too deeply" or with the parser's message.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +21,11 @@ class YamlError(ValueError):
     """Malformed YAML; the message gives the line and column where known."""
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """SafeLoader that refuses duplicate keys in a mapping."""
+_BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _StrictLoader(_BASE):  # type: ignore[valid-type,misc]
+    """The safe loader (libyaml's where available) refusing duplicate keys in a mapping."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         seen: dict[Any, yaml.Node] = {}
@@ -41,6 +51,8 @@ def _describe(exc: yaml.YAMLError) -> str:
     mark = getattr(exc, "problem_mark", None)
     where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
     problem = getattr(exc, "problem", None) or str(exc)
+    if "maximum nesting depth" in problem:  # libyaml's limit
+        return f"{where}nested too deeply"
     ctx, cmark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
     if ctx and cmark:
         problem += f" ({ctx} at line {cmark.line + 1}, column {cmark.column + 1})"
@@ -72,7 +84,7 @@ def load(text: str) -> Any:
         YamlError: malformed YAML, a duplicate key, or nesting too deep.
     """
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: safe types only
+        return yaml.load(text, Loader=_StrictLoader)  # a safe loader subclass: safe types only
     except yaml.YAMLError as exc:
         raise YamlError(_describe(exc)) from None
     except RecursionError:

@@ -73,6 +73,7 @@ def register(app: typer.Typer) -> None:
         Disembarked,
         Edition,
         EffectOpt,
+        FactionOpt,
         HalfRange,
         Indirect,
         Method,
@@ -80,6 +81,7 @@ def register(app: typer.Typer) -> None:
         Overwatch,
         PlungingFire,
         Stationary,
+        TargetFactionOpt,
         catalog,
         fail,
     )
@@ -146,6 +148,8 @@ def register(app: typer.Typer) -> None:
             int | None, typer.Option(min=0, help="Sampler seed (0 or more; default 40000).")
         ] = None,
         datasheets: DatasheetsOpt = None,
+        faction: FactionOpt = None,
+        target_faction: TargetFactionOpt = None,
         sort: Annotated[
             SortKey, typer.Option(case_sensitive=False, help="Rank by this figure, best first.")
         ] = SortKey.models,
@@ -259,6 +263,7 @@ def register(app: typer.Typer) -> None:
                     method=method.value if method else "exact",
                     trials=trials or 100_000,
                     seed=40_000 if seed is None else seed,
+                    factions={"attacker": faction, "target": target_faction},
                 )
         except (BatchError, DatasheetError) as exc:
             raise fail(str(exc)) from None
