@@ -179,7 +179,13 @@ def test_effects_table_at_80_columns() -> None:
 
 
 def test_every_effect_names_its_publication() -> None:
-    known = ("Core Rules", "Codex: ", "Boarding Actions", "Grotmas Calendar: ")
+    known = (
+        "Core Rules",
+        "Codex: ",
+        "Boarding Actions",
+        "Grotmas Calendar: ",
+        "the unit's datasheet",
+    )
     for e in EFFECTS:
         assert e.publication.startswith(known), e.id
 
@@ -253,8 +259,11 @@ def test_counts_agree_with_their_nouns() -> None:
     ).stdout
     assert "1 wound)" in out and "(1 trial, seed 40000)" in out
     assert "only 1 sampler trial:" in out
-    title = run("units", "--faction", "Adeptus Custodes").stdout.splitlines()[0]
-    assert title.strip() == "1 datasheet"
+
+
+def test_one_datasheet(loud_folder: Path) -> None:
+    title = run("units", "--faction", "[italic]Testers", "--datasheets", loud_folder)
+    assert title.stdout.splitlines()[0].strip() == "1 datasheet"
 
 
 def test_bad_values_have_no_validation_prefix() -> None:

@@ -25,6 +25,7 @@ from .options import (
     DatasheetsOpt,
     EffectOpt,
     EngineOptions,
+    FactionOpt,
     ModifierOptions,
     TargetOptions,
     catalog,
@@ -239,30 +240,51 @@ command("fight", help="Resolve a unit's melee attacks against a target.")(attack
 
 @command("units")
 def units(
+    text: Annotated[
+        str | None,
+        typer.Argument(metavar="TEXT", help="Only names like this (fuzzy), e.g. 'leman russ'."),
+    ] = None,
     faction: Annotated[str | None, typer.Option(metavar="NAME", help="Only this faction.")] = None,
     check: Annotated[
         bool,
         typer.Option("--check", help="Load every file and report the invalid ones (exit 1)."),
     ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print a JSON list (name, faction, source, file).")
+    ] = False,
     datasheets: DatasheetsOpt = None,
 ) -> None:
-    """List the datasheets found (name, faction, file)."""
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
+    """List the datasheets found (name, faction, file); TEXT filters by name (fuzzy)."""
     from .datasheet import DatasheetError, load_datasheet, norm_name
+    from .listing import entry_json, filter_entries, replaced
     from .wording import count
 
     try:
-        entries = catalog(datasheets).entries(hidden=True)
+        cat = catalog(datasheets)
+        entries = cat.entries(hidden=True)
     except DatasheetError as exc:
         raise fail(str(exc)) from None
+    replaces = replaced(entries)
     if faction:
         known = sorted({e.faction for e in entries if e.faction})
         entries = [e for e in entries if norm_name(faction) in norm_name(e.faction)]
         if not entries:
             raise fail(f"no datasheets of faction {faction!r} (factions: {', '.join(known)})")
+    if text is not None:
+        entries = filter_entries(entries, text)
+        if not entries:
+            raise fail(f"no datasheet name is like {text!r}")
+        if not as_json:  # grouped by faction below, best match first within each
+            order = {f: i for i, f in reversed(list(enumerate(e.faction for e in entries)))}
+            entries = sorted(entries, key=lambda e: order[e.faction])
+    else:
+        entries = sorted(entries, key=lambda e: (e.faction, e.name))
+    if as_json:
+        import json
+
+        rows = [entry_json(e, replaces.get(e.path)) for e in entries]
+        sys.stdout.write(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
+        return
     problems: dict[Path, str] = {}
     if check:
         for e in entries:
@@ -270,39 +292,63 @@ def units(
                 load_datasheet(e.path)
             except DatasheetError as exc:
                 problems[e.path] = str(exc).removeprefix(f"{e.path}: ")
-    hidden = sum(1 for e in entries if e.hidden_by is not None)
-    title = count(len(entries) - hidden, "datasheet") + (f" ({hidden} hidden)" if hidden else "")
-    console = Console(highlight=False)
-    narrow = console.width < 100  # fold faction under name, check under file
-    table = Table(title=title)
-    table.add_column("Name / faction" if narrow else "Name")
-    if not narrow:
-        table.add_column("Faction")
-    table.add_column("File", overflow="fold")
-    if check and not narrow:
-        table.add_column("Check")
-    for e in sorted(entries, key=lambda e: (e.faction, e.name)):
-        where = _rel(e.path, e.shipped)
-        if e.hidden_by is not None:
-            where += f" (hidden: same name as {_rel(e.hidden_by)})"
-        result = Text(problems[e.path], "red") if e.path in problems else Text("ok")
-        if narrow:
-            cells = [Text.assemble(e.name, "\n", (e.faction, "dim")), Text(where)]
-            if check:
-                cells[1].append_text(Text("\n") + result)
-        else:
-            cells = [Text(e.name), Text(e.faction), Text(where), *([result] if check else [])]
-        table.add_row(*cells)
-    console.print(table)
+    _units_table(entries, replaces, problems if check else None)
     if problems:
         raise fail(f"{count(len(problems), 'invalid datasheet file')}")
 
 
-def _rel(p: Path, shipped: bool = False) -> str:
-    from .catalog import SHIPPED
+def _units_table(entries, replaces, problems) -> None:
+    """Print ``calc units``' listing: one line per datasheet (name, file, notes), grouped by
+    faction. Plain aligned lines, not a rich table: a table of 1,600 rows takes rich most of a
+    second to lay out. A line too long for the terminal is folded (the file below the name)."""
+    import itertools
+    import textwrap
 
-    if shipped:
-        return f"(shipped) {p.relative_to(SHIPPED)}"
+    from rich.console import Console
+    from rich.text import Text
+
+    from .wording import count
+
+    hidden = sum(1 for e in entries if e.hidden_by is not None)
+    out = Console(highlight=False)
+    out.print(count(len(entries) - hidden, "datasheet") + (f" ({hidden} hidden)" if hidden else ""))
+    for faction, group in itertools.groupby(entries, key=lambda e: e.faction):
+        group = list(group)
+        width = max(len(e.name) for e in group)  # aligned within the faction
+        lines = Text(f"{faction or '(no faction)'} ({len(group)})\n", "bold")
+        for e in group:
+            place = _rel(e.path)
+            if e.hidden_by is not None:
+                place += f" (hidden: same name as {_rel(e.hidden_by)})"
+            if e.path in replaces:
+                place += f" (replaces {_rel(replaces[e.path])})"
+            result = None if problems is None else (problems.get(e.path) or "ok")
+            line = f"  {e.name:<{width}}  {place}" + (f"  {result}" if result else "")
+            if len(line) <= out.width:  # one aligned line
+                lines.append(line[: len(line) - len(result) - 2] if result else line)
+                if result:
+                    lines.append(f"  {result}", "" if result == "ok" else "red")
+            else:  # folded for a narrow terminal: the file, then the check, below the name
+                where = textwrap.fill(
+                    place, out.width, initial_indent="      ", subsequent_indent="        "
+                )
+                lines.append(f"  {e.name}\n{where}")
+                if result:
+                    text = textwrap.fill(
+                        result, out.width, initial_indent="      ", subsequent_indent="      "
+                    )
+                    lines.append(f"\n{text}", "" if result == "ok" else "red")
+            lines.append("\n")
+        out.print(lines, end="", soft_wrap=True)
+
+
+def _rel(p: Path) -> str:
+    """A file's path for people: inside the shipped folders relative to them."""
+    from .catalog import GENERATED, SHIPPED
+
+    for base, label in ((SHIPPED, "shipped"), (GENERATED, "generated")):
+        if p.is_relative_to(base):
+            return f"({label}) {p.relative_to(base)}"
     try:
         return os.path.relpath(p)
     except ValueError:
@@ -311,20 +357,28 @@ def _rel(p: Path, shipped: bool = False) -> str:
 
 @command("show")
 def show(
-    name: Annotated[str, typer.Argument(help="Datasheet name or file stem.")],
+    name: Annotated[str, typer.Argument(help="Datasheet name, file stem or Faction/Name.")],
+    faction: FactionOpt = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the datasheet as JSON (the YAML's fields).")
+    ] = False,
     datasheets: DatasheetsOpt = None,
 ) -> None:
     """Print one datasheet: statlines, sizes, weapons, loadouts, rules."""
-    from rich.console import Console
-
-    from .catalog import UnknownUnitError
     from .datasheet import DatasheetError
-    from .show import render_datasheet
+    from .show import datasheet_json, render_datasheet
 
     try:
-        ds = catalog(datasheets).find(name)
-    except (UnknownUnitError, DatasheetError) as exc:
+        ds = catalog(datasheets).find(name, faction)
+    except (LookupError, DatasheetError) as exc:
         raise fail(str(exc)) from None
+    if as_json:
+        import json
+
+        sys.stdout.write(json.dumps(datasheet_json(ds), indent=1, ensure_ascii=False) + "\n")
+        return
+    from rich.console import Console
+
     render_datasheet(ds, Console(highlight=False))
 
 
@@ -337,21 +391,29 @@ def effects() -> None:
 
     from .effects import EFFECTS
 
-    # three columns, each folding two facts, so that words stay whole at 80 columns
+    # Columns folding several facts, so that words stay whole at 80 columns: three on a wide
+    # terminal, two on a narrow one (kind and publication under the name).
+    console = Console(highlight=False)
+    narrow = console.width < 100
     table = Table(title="Effects (--effect NAME)")
-    table.add_column("Name: side, phases")
-    table.add_column("Kind: publication")
+    name_width = max(len(e.id) for e in EFFECTS)
+    table.add_column(
+        "Name: side, phases" + ("; kind: publication" if narrow else ""), min_width=name_width
+    )
+    if not narrow:
+        table.add_column("Kind: publication")
     table.add_column("What it changes")
     for e in EFFECTS:
         default = " (applied by default)" if e.default else ""
         if e.editions != ("10", "11"):
             default += f" (edition {' and '.join(e.editions)} only)"
-        table.add_row(
-            Text.assemble((e.id, "bold"), "\n", (f"{e.side}: {', '.join(e.phases)}", "dim")),
-            Text.assemble(e.kind + default, "\n", (e.publication, "dim")),
-            Text(e.summary),
-        )
-    Console(highlight=False).print(table)
+        name = Text.assemble((e.id, "bold"), "\n", (f"{e.side}: {', '.join(e.phases)}", "dim"))
+        kind = Text.assemble(e.kind + default, "\n", (e.publication, "dim"))
+        if narrow:
+            table.add_row(Text.assemble(name, "\n", kind), Text(e.summary))
+        else:
+            table.add_row(name, kind, Text(e.summary))
+    console.print(table)
 
 
 def _compare_command() -> Callable[..., Any]:

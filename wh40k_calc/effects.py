@@ -43,7 +43,9 @@ class Effect:
 
     Target-side changes: ``invuln`` and ``invuln_10`` (X+ while the unit has 10 or more
     models), ``cover``, ``wound_mod``, ``wound_mod_if_stronger`` (only when the attack's S is
-    greater than the unit's T), ``damage_reduction``, ``fnp_mortal``, ``fnp_psychic``.
+    greater than the unit's T), ``damage_reduction``, ``fnp_mortal``, ``fnp_psychic``,
+    ``hit_mod`` (added to the Hit rolls of attacks against the unit, inside the +-1 cap) and
+    ``ap_worsen`` (worsens the attack's AP by N, never above 0).
     """
 
     id: str
@@ -88,6 +90,8 @@ class Effect:
     damage_reduction: int = 0
     fnp_mortal: int | None = None
     fnp_psychic: int | None = None
+    hit_mod: int = 0
+    ap_worsen: int = 0
 
     @property
     def applies_to_attacker(self) -> bool:
@@ -412,6 +416,50 @@ EFFECTS: tuple[Effect, ...] = (
         no_attack_effect=True,
     ),
 )
+
+UNIT_ABILITY = "datasheet unit abilities (generated datasheets' rules)"
+
+
+def _unit_abilities() -> tuple[Effect, ...]:
+    """Defensive datasheet abilities the importer recognises ("each time a [ranged/melee]
+    attack targets this unit, subtract 1 from the Hit roll", ...), each for every attack, for
+    ranged attacks only (the Shooting phase) and for melee attacks only (the Fight phase)."""
+    kinds = (
+        ("", "", ("shooting", "fight")),
+        ("-ranged", "ranged ", ("shooting",)),
+        ("-melee", "melee ", ("fight",)),
+    )
+    forms = (
+        ("unit-hit-minus-1", "-1 to the Hit roll of {}attacks against it", {"hit_mod": -1}),
+        ("unit-wound-minus-1", "-1 to the Wound roll of {}attacks against it", {"wound_mod": -1}),
+        (
+            "unit-wound-minus-1-vs-stronger",
+            "-1 to the Wound roll of {}attacks against it whose S is greater than its T",
+            {"wound_mod_if_stronger": -1},
+        ),
+        ("unit-ap-worsen-1", "{}attacks against it have their AP worsened by 1", {"ap_worsen": 1}),
+    )
+    out = []
+    for base, summary, changes in forms:
+        for suffix, kind, phases in kinds:
+            text = summary.format(kind)
+            out.append(
+                Effect(
+                    base + suffix,
+                    text[:1].upper() + text[1:],
+                    "unit ability",
+                    UNIT_ABILITY,
+                    text,
+                    "target",
+                    publication="the unit's datasheet",
+                    phases=phases,
+                    **changes,  # type: ignore[arg-type]
+                )
+            )
+    return tuple(out)
+
+
+EFFECTS = EFFECTS + _unit_abilities()
 
 _BY_ID = {e.id: e for e in EFFECTS}
 

@@ -135,6 +135,33 @@ TargetStealthOpt = Annotated[
 ]
 
 
+# Names across factions and the attacker's damaged profile (issue 9)
+FactionOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--faction",
+        metavar="FACTION",
+        help="The attacker's faction, for names several factions use (also WH40K_CALC_FACTIONS, "
+        "a comma-separated preference list).",
+    ),
+]
+TargetFactionOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--target-faction", metavar="FACTION", help="The target's faction (as --faction)."
+    ),
+]
+WoundsLeftOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--wounds-left",
+        metavar="N",
+        min=1,
+        help="Wounds the (single-model) attacker has left: its damaged profile applies at or "
+        "below the datasheet's threshold.",
+    ),
+]
+
 # ---------------------------------------------------------------------------------------------
 # The groups
 
@@ -143,7 +170,8 @@ TargetStealthOpt = Annotated[
 class AttackerOptions(OptionGroup):
     """The attacking unit and the attacker's choices for the activation: datasheet name,
     size, named loadout or explicit weapons ('NAME xN'), attached Leaders, weapon abilities
-    added for this activation, weapon order, where [PRECISION] attacks go."""
+    added for this activation, faction (for names several factions use), wounds left (a
+    damaged single model), weapon order, where [PRECISION] attacks go."""
 
     attacker: Annotated[
         str,
@@ -182,6 +210,8 @@ class AttackerOptions(OptionGroup):
         ),
     ] = None
     add_ability: AddAbilityOpt = None
+    faction: FactionOpt = None
+    wounds_left: WoundsLeftOpt = None
     order: Annotated[
         str | None, typer.Option(metavar="'A,B'|best", help="Weapon order: 'A,B,...' or 'best'.")
     ] = None
@@ -198,7 +228,7 @@ class AttackerOptions(OptionGroup):
 @dataclass(frozen=True)
 class TargetOptions(OptionGroup):
     """The target unit: datasheet name, size (fewer models for a damaged unit), named loadout,
-    attached Leaders, allocation order, Stealth whatever its datasheet says."""
+    attached Leaders, allocation order, Stealth whatever its datasheet says, faction."""
 
     target: Annotated[str, typer.Option("--target", "-t", metavar="NAME", help="Target unit.")]
     target_models: Annotated[
@@ -223,6 +253,7 @@ class TargetOptions(OptionGroup):
         typer.Option(metavar="'A,B'", help="Target's model allocation order, e.g. 'Boy,Boss Nob'."),
     ] = None
     target_stealth: TargetStealthOpt = False
+    target_faction: TargetFactionOpt = None
 
 
 @dataclass(frozen=True)

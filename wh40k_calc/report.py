@@ -71,12 +71,14 @@ def to_json(r: Result) -> dict[str, Any]:
         "method": r.method,
         "attacker": {
             "name": att.name,
+            "faction": att.datasheets[0].faction,
             "models": att.models,
             "points": _f(att.points),
             "weapons_order": [w.name for w in act.weapons],
         },
         "target": {
             "name": tgt.name,
+            "faction": tgt.datasheets[0].faction,
             "models": tgt.models,
             "wounds": act.target.wounds,
             "points": _f(tgt.points),
@@ -159,11 +161,14 @@ def _effects_text(plan) -> str:
 
 
 def _unit_label(unit, extra: str = "") -> tuple[tuple[str, str], str]:
-    """``5 Lootas (50 pts)``; an Attached unit as ``Boyz led by Warboss (21 models, ...)``."""
+    """``5 Lootas (Orks, 50 pts)``; an Attached unit as ``Boyz led by Warboss (Orks, 21
+    models, ...)``."""
     more = f", {extra}" if extra else ""
+    faction = unit.datasheets[0].faction
+    where = f"{faction}, " if faction else ""
     if unit.is_attached:
-        return (unit.name, "bold"), f" ({unit.models} models, {unit.points:g} pts{more})"
-    return (f"{unit.models} {unit.name}", "bold"), f" ({unit.points:g} pts{more})"
+        return (unit.name, "bold"), f" ({where}{unit.models} models, {unit.points:g} pts{more})"
+    return (f"{unit.models} {unit.name}", "bold"), f" ({where}{unit.points:g} pts{more})"
 
 
 def pct(p: float) -> str:

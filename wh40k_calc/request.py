@@ -93,6 +93,7 @@ class AttackRequest:
             added_abilities=tuple(
                 AddedAbility(*parse_added_ability(text)) for text in a.add_ability or []
             ),
+            attacker_wounds_left=a.wounds_left,
         )
 
 
@@ -101,11 +102,11 @@ def _attacker_choice(cat: Catalog, a: AttackerOptions) -> UnitChoice:
     from .units import parse_weapon_spec
 
     return UnitChoice(
-        cat.find(a.attacker),
+        cat.find(a.attacker, a.faction),
         a.models,
         a.loadout,
         tuple(parse_weapon_spec(w) for w in a.weapon or []),
-        tuple(cat.find(n) for n in a.leader or []),
+        tuple(cat.find(n, a.faction) for n in a.leader or []),
     )
 
 
@@ -113,11 +114,11 @@ def _target_choice(cat: Catalog, t: TargetOptions) -> UnitChoice:
     from .selection import UnitChoice
 
     return UnitChoice(
-        cat.find(t.target),
+        cat.find(t.target, t.target_faction),
         t.target_models,
         t.target_loadout,
         (),
-        tuple(cat.find(n) for n in t.target_leader or []),
+        tuple(cat.find(n, t.target_faction) for n in t.target_leader or []),
     )
 
 

@@ -1,7 +1,14 @@
 """Reading the user's YAML (datasheets, batch files) strictly: a file larger than 8 MB is
-refused before it is read, a key given twice in one mapping is an error, not a silent
+refused before it is read; a key given twice in one mapping is an error, not a silent
 overwrite; a document nested too deeply is an error, not a crash; every error says where (line
-and column)."""
+and column).
+
+Parsing goes through libyaml's C parser where PyYAML has it (``yaml.CSafeLoader``, several
+times faster), else through the pure-Python ``SafeLoader``; both build safe types only, and the
+duplicate-key check is the same Python code on top of either. libyaml refuses nesting deeper
+than its own limit with an error, the Python parser with a RecursionError: both are reported as
+"nested too deeply" or with the parser's message.
+"""
 
 from __future__ import annotations
 
@@ -17,8 +24,11 @@ class YamlError(ValueError):
     """Malformed YAML; the message gives the line and column where known."""
 
 
-class _NoDuplicateKeys:
-    """Constructor mix-in that refuses duplicate keys in a mapping."""
+_BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _StrictLoader(_BASE):  # type: ignore[valid-type,misc]
+    """The safe loader (libyaml's where available) refusing duplicate keys in a mapping."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         seen: dict[Any, yaml.Node] = {}
@@ -37,26 +47,15 @@ class _NoDuplicateKeys:
                     key_node.start_mark,
                 )
             seen[key] = key_node
-        return super().construct_mapping(node, deep=deep)  # type: ignore[misc]
-
-
-class _StrictLoader(_NoDuplicateKeys, yaml.SafeLoader):
-    """SafeLoader that refuses duplicate keys in a mapping."""
-
-
-# libyaml's parser where PyYAML was built with it (about 8x faster); it refuses documents
-# nested more than 1000 levels deep with a YAMLError.
-_FastBase: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _FastStrictLoader(_NoDuplicateKeys, _FastBase):
-    """The strict loader on libyaml's parser."""
+        return super().construct_mapping(node, deep=deep)
 
 
 def _describe(exc: yaml.YAMLError) -> str:
     mark = getattr(exc, "problem_mark", None)
     where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
     problem = getattr(exc, "problem", None) or str(exc)
+    if "maximum nesting depth" in problem:  # libyaml's limit
+        return f"{where}nested too deeply"
     ctx, cmark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
     if ctx and cmark:
         problem += f" ({ctx} at line {cmark.line + 1}, column {cmark.column + 1})"
@@ -97,7 +96,7 @@ def load(text: str) -> Any:
         YamlError: malformed YAML, a duplicate key, or nesting too deep.
     """
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: safe types only
+        return yaml.load(text, Loader=_StrictLoader)  # a safe loader subclass: safe types only
     except yaml.YAMLError as exc:
         raise YamlError(_describe(exc)) from None
     except RecursionError:
@@ -105,13 +104,13 @@ def load(text: str) -> Any:
 
 
 def parse(text: str) -> tuple[Any, yaml.Node | None]:
-    """Parse ``text`` once (libyaml where available) into its data (safe types only) and its
-    node tree (for line numbers of fields); (None, None) for an empty document.
+    """Parse ``text`` once into its data (safe types only) and its node tree (for line numbers
+    of fields); (None, None) for an empty document.
 
     Raises:
         YamlError: malformed YAML, a duplicate key, or nesting too deep.
     """
-    loader = _FastStrictLoader(text)
+    loader = _StrictLoader(text)
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None

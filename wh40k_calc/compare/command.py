@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 import typer
 
 from ..optgroup import OptionGroup, with_groups
-from ..options import ConditionOptions, EffectOpt, EngineOptions, fail
+from ..options import (
+    ConditionOptions,
+    EffectOpt,
+    EngineOptions,
+    FactionOpt,
+    TargetFactionOpt,
+    fail,
+)
 from .table import SortKey
 
 if TYPE_CHECKING:
@@ -29,7 +36,8 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class CrossOptions(OptionGroup):
     """What ``calc compare ATTACKER...`` crosses: targets, loadouts and sizes (each
-    repeatable), Leaders attached to every attacker, and the phase. Not with a batch file."""
+    repeatable), Leaders attached to every attacker, the phase, and the factions names are
+    looked up in. Not with a batch file."""
 
     target: Annotated[
         list[str] | None,
@@ -59,6 +67,8 @@ class CrossOptions(OptionGroup):
     fight: Annotated[
         bool, typer.Option("--fight", help="Melee (the Fight phase) instead of shooting.")
     ] = False
+    faction: FactionOpt = None
+    target_faction: TargetFactionOpt = None
 
 
 @dataclass(frozen=True)
@@ -240,6 +250,7 @@ def _jobs_from_command_line(
         method=engine.method_value,
         trials=engine.trials_value,
         seed=engine.seed_value,
+        factions={"attacker": cross.faction, "target": cross.target_faction},
     )
 
 

@@ -153,16 +153,18 @@ class _Lookup:
     """Catalog look-ups cached for one compare (``Catalog.find`` lists files on every call),
     and the unit choices already checked (a batch names the same units run after run)."""
 
-    def __init__(self, cat: "Catalog"):
+    def __init__(self, cat: "Catalog", factions: dict[str, str | None] | None = None):
         self.cat = cat
-        self.cache: dict[str, Datasheet | Exception] = {}
+        self.factions = factions or {}  # role -> faction (--faction, --target-faction)
+        self.cache: dict[tuple[str, str | None], Datasheet | Exception] = {}
         self.choices: dict[tuple[str, str, bytes], UnitChoice] = {}
 
-    def find(self, name: str) -> Datasheet:
-        key = norm_name(name)
+    def find(self, name: str, role: str = "attacker") -> Datasheet:
+        faction = self.factions.get(role)
+        key = (norm_name(name), faction)
         if key not in self.cache:
             try:
-                self.cache[key] = self.cat.find(name)
+                self.cache[key] = self.cat.find(name, faction)
             except USER_ERRORS as exc:
                 self.cache[key] = exc
         hit = self.cache[key]
@@ -216,15 +218,14 @@ def _unit_choice(
 def _check_unit_choice(
     look: _Lookup, spec: UnitSpec, role: str, base: list[str | int], edition: str
 ) -> UnitChoice:
-    from ..catalog import UnknownUnitError
     from ..units import build_unit, parse_weapon_spec, pick_size
 
     def at(*more: str | int) -> list[str | int]:
         return [*base, *more]
 
     try:
-        ds = look.find(spec.name)
-    except (UnknownUnitError, DatasheetError) as exc:
+        ds = look.find(spec.name, role)
+    except (LookupError, DatasheetError) as exc:
         raise _FieldError(at("name"), str(exc)) from None
     try:
         pick_size(ds, spec.models, role)
@@ -261,8 +262,8 @@ def _check_unit_choice(
     leaders = []
     for i, lname in enumerate(names(spec.leader)):
         try:
-            leaders.append(look.find(lname))
-        except (UnknownUnitError, DatasheetError) as exc:
+            leaders.append(look.find(lname, role))
+        except (LookupError, DatasheetError) as exc:
             raise _FieldError(
                 at("leader", i) if isinstance(spec.leader, list) else at("leader"), str(exc)
             ) from None
@@ -522,15 +523,17 @@ def jobs_from_options(
     method: str = "exact",
     trials: int = 100_000,
     seed: int = 40_000,
+    factions: dict[str, str | None] | None = None,
 ) -> list[Job | RunError]:
     """The jobs of ``calc compare ATTACKER... --target T...``: attackers × sizes × loadouts ×
-    targets. A run is named by what varies between runs (attacker, ``xN`` size, loadout), or
-    from its attacker when nothing does.
+    targets; ``factions`` maps "attacker"/"target" to the faction names are looked up in. A
+    run is named by what varies between runs (attacker, ``xN`` size, loadout), or from its
+    attacker when nothing does.
 
     With several attackers, a loadout is only crossed with the attackers that have it (a
     loadout none of them has is an error). ``leaders`` are attached to every attacker.
     """
-    look = _Lookup(cat)
+    look = _Lookup(cat, factions)
     out: list[Job | RunError] = []
     try:
         _check_effects(list(effects or []))
