@@ -121,6 +121,10 @@ def test_request_builds_the_selection() -> None:
             "--target-stealth",
             "--precision-target",
             "Bodyguard",
+            "--faction",
+            "Orks",
+            "--target-faction",
+            "orks",
         ]
     )
     want = Selection(
