@@ -188,3 +188,21 @@ def test_batch_errors_keep_their_lines_with_the_fast_parser(tmp_path: Path) -> N
     # line 22 holds the bad loadout; line 23 starts the run whose target cannot be shot
     assert "batch.yaml:22: run 'bad loadout': attacker.loadout:" in res.stderr
     assert "batch.yaml:23: run 'carnifexes shoot nothing' against boyz" in res.stderr
+
+
+def test_no_worker_processes_means_one_process(tmp_path: Path, monkeypatch) -> None:
+    """Where processes cannot be started the batch still runs, in this process."""
+    import multiprocessing
+
+    def broken(method=None):
+        class Ctx:
+            def Pool(self, *a, **k):
+                raise OSError("no /dev/shm")
+
+        return Ctx()
+
+    path = write(tmp_path, BATCH)
+    one = compare(path, "--json", "--jobs", "1")
+    monkeypatch.setattr(multiprocessing, "get_context", broken)
+    two = compare(path, "--json", "--jobs", "2")
+    assert one.stdout == two.stdout and one.stderr == two.stderr

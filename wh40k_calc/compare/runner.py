@@ -137,7 +137,8 @@ def _ignore_interrupts() -> None:
 def _resolve_in_workers(
     jobs: list[Job], workers: int, tick: Callable[[], None] | None
 ) -> dict[Hashable, Outcome]:
-    """Outcomes of ``jobs`` resolved by ``workers`` processes, chunk by chunk in order."""
+    """Outcomes of ``jobs`` resolved by ``workers`` processes, chunk by chunk in order; none
+    (the caller resolves them itself) where worker processes cannot be started."""
     import multiprocessing
 
     size = max(1, -(-len(jobs) // (workers * CHUNKS_PER_WORKER)))
@@ -146,7 +147,11 @@ def _resolve_in_workers(
     method = "fork" if sys.platform == "linux" else "spawn"
     ctx = multiprocessing.get_context(method)
     out: dict[Hashable, Outcome] = {}
-    with ctx.Pool(min(workers, len(chunks)), initializer=_ignore_interrupts) as pool:
+    try:
+        pool = ctx.Pool(min(workers, len(chunks)), initializer=_ignore_interrupts)
+    except (OSError, ImportError):  # no worker processes here (no /dev/shm, ...): one process
+        return out
+    with pool:
         for chunk, outcomes in zip(chunks, pool.imap(_resolve_chunk, chunks), strict=True):
             for job, outcome in zip(chunk, outcomes, strict=True):
                 out[job_key(job)] = outcome
