@@ -450,7 +450,9 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
     totals = [s.total for s in sizes]
     for i, t in enumerate(totals):
         if t in totals[:i]:
-            raise DatasheetError(f"{file}: sizes[{i}]: a second size of {t} models")
+            raise DatasheetError(
+                f"{file}: sizes[{i}]: a second size of {t} model{'s' if t != 1 else ''}"
+            )
     largest = max(sizes, key=lambda s: s.total)
 
     loadouts: dict[str, tuple[LoadoutEntry, ...]] = {}

@@ -16,6 +16,10 @@ from .datasheet import norm_rule
 SEED_000 = "seeds/000 (Orks – Boyz page)"
 SEED_001 = "seeds/001 (Orks – Lootas page)"
 SEED_004 = "seeds/004 (World Eaters – Lord Invocatus page)"
+# publications, as players name them (``calc effects`` shows these, not our seed files)
+CORE = "Core Rules"
+ORKS = "Codex: Orks"
+WORLD_EATERS = "Codex: World Eaters"
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,7 @@ class Effect:
     source: str
     summary: str
     side: str
+    publication: str = ""
     phases: tuple[str, ...] = ("shooting", "fight")
     needs_charged: bool = False
     needs_disembarked: bool = False
@@ -107,6 +112,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000 + ", FACTION: Waaagh!",
         "melee weapons +1 S and +1 A (attacker); 5+ invulnerable save (target)",
         "both",
+        publication=ORKS,
         attacker_keywords=("ORKS",),
         target_keywords=("ORKS",),
         melee_strength=1,
@@ -120,6 +126,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000,
         "melee weapons have [SUSTAINED HITS 1]",
         "attacker",
+        publication=ORKS,
         phases=("fight",),
         attacker_keywords=("ORKS",),
         melee_abilities=("sustained hits 1",),
@@ -131,6 +138,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_001,
         "-1 to the Wound roll when the attack's S is greater than the target's T",
         "target",
+        publication="Boarding Actions",
         target_keywords=("ORKS",),
         target_excludes=("GROTS",),
         wound_mod_if_stronger=-1,
@@ -142,6 +150,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_001,
         "-1 to the Wound roll of attacks that target the unit",
         "target",
+        publication=ORKS,
         target_keywords=("ORKS",),
         target_excludes=("GROTS", "MONSTER", "VEHICLE"),
         wound_mod=-1,
@@ -153,6 +162,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000 + ", GO TO GROUND",
         "6+ invulnerable save and the Benefit of Cover",
         "target",
+        publication=CORE,
         phases=("shooting",),
         target_keywords=("INFANTRY",),
         invuln=6,
@@ -166,6 +176,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_001,
         "melee attacks: an unmodified Hit roll of 5+ is a Critical Hit",
         "attacker",
+        publication=ORKS,
         phases=("fight",),
         attacker_keywords=("ORKS",),
         melee_crit_hit=5,
@@ -177,6 +188,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000,
         "re-roll Wound rolls of 1; with 10 or more models, re-roll the Wound roll",
         "attacker",
+        publication=ORKS,
         phases=("fight",),
         attacker_keywords=("BOYZ",),
         reroll_wounds="ones",
@@ -189,6 +201,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_001,
         "melee weapons gain [SUSTAINED HITS 1] or [LETHAL HITS] (the better is chosen)",
         "attacker",
+        publication="Grotmas Calendar: Orks – Taktikal Brigade",
         phases=("fight",),
         attacker_keywords=("INFANTRY", "MOUNTED"),
         attacker_requires=("ORKS",),
@@ -201,6 +214,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000 + ", FIRE OVERWATCH",
         "snap shooting: only an unmodified Hit roll of 6 hits",
         "attacker",
+        publication=CORE,
         phases=("shooting",),
         snap_shooting=True,
         attacker_excludes_titanic_target=True,
@@ -212,6 +226,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000 + ", GRENADE",
         "before shooting: six D6, each 4+ inflicts 1 mortal wound",
         "attacker",
+        publication=CORE,
         phases=("shooting",),
         attacker_keywords=("GRENADES",),
         mortal_wounds="grenade",
@@ -224,6 +239,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000 + ", COMMAND RE-ROLL",
         "one failed Wound roll re-rolled, of the weapon whose wounds are worth most (sampler only)",
         "attacker",
+        publication=CORE,
         command_reroll=True,
     ),
     Effect(
@@ -233,6 +249,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", HACK AND SLASH",
         "melee weapons: AP improved by 1 after a Charge move",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         needs_charged=True,
         attacker_keywords=("WORLD EATERS",),
@@ -245,6 +262,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Relentless Rage",
         "after a Charge move: melee weapons +1 A and +2 S",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         needs_charged=True,
         attacker_keywords=("WORLD EATERS",),
@@ -258,6 +276,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Blessings of Khorne",
         "melee weapons have [SUSTAINED HITS 1]",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         attacker_keywords=("WORLD EATERS",),
         melee_abilities=("sustained hits 1",),
@@ -269,6 +288,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Blessings of Khorne",
         "melee weapons have [LETHAL HITS]",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         attacker_keywords=("WORLD EATERS",),
         melee_abilities=("lethal hits",),
@@ -280,6 +300,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Blessings of Khorne",
         "melee attacks that target an INFANTRY unit have [DEVASTATING WOUNDS]",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         attacker_keywords=("WORLD EATERS",),
         melee_abilities_vs=("INFANTRY", ("devastating wounds",)),
@@ -291,6 +312,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", FRENZIED RESILIENCE",
         "-1 to the Damage characteristic of attacks allocated to the unit",
         "target",
+        publication=WORLD_EATERS,
         phases=("fight",),
         target_keywords=("WORLD EATERS",),
         damage_reduction=1,
@@ -302,6 +324,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Rush to the Fray",
         "after disembarking from a TRANSPORT this turn: melee weapons have [LANCE]",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         needs_disembarked=True,
         attacker_keywords=("WORLD EATERS",),
@@ -314,6 +337,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Blood Tithe",
         "Feel No Pain 5+ against Psychic Attacks and mortal wounds",
         "target",
+        publication=WORLD_EATERS,
         target_keywords=("BLOOD LEGIONS", "WORLD EATERS"),
         fnp_mortal=5,
         fnp_psychic=5,
@@ -325,6 +349,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Blood Tithe",
         "4+ invulnerable save",
         "target",
+        publication=WORLD_EATERS,
         target_keywords=("BLOOD LEGIONS",),
         invuln=4,
     ),
@@ -335,6 +360,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Bloody Stampede",
         "after a Charge move: D6; 2-3: 1 mortal wound, 4-5: D3, 6: D3+3",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         needs_charged=True,
         attacker_keywords=("LORD INVOCATUS",),
@@ -347,6 +373,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000,
         "6+ invulnerable save; 5+ while the unit has 10 or more models",
         "target",
+        publication=ORKS,
         target_keywords=("BOYZ",),
         invuln=6,
         invuln_10=5,
@@ -359,6 +386,7 @@ EFFECTS: tuple[Effect, ...] = (
         "ranged attacks re-roll Hit rolls of 1; against a target within range of an "
         "objective marker (--objective), re-roll the Hit roll",
         "attacker",
+        publication=ORKS,
         phases=("shooting",),
         attacker_keywords=("LOOTAS",),
         default=True,
@@ -372,6 +400,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000,
         "objective control only: no effect on attacks",
         "attacker",
+        publication=ORKS,
         default=True,
         no_attack_effect=True,
     ),
@@ -382,6 +411,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004,
         "movement only: no effect on attacks",
         "attacker",
+        publication=WORLD_EATERS,
         default=True,
         no_attack_effect=True,
     ),
@@ -421,6 +451,7 @@ def _unit_abilities() -> tuple[Effect, ...]:
                     UNIT_ABILITY,
                     text,
                     "target",
+                    publication="the unit's datasheet",
                     phases=phases,
                     **changes,  # type: ignore[arg-type]
                 )

@@ -10,6 +10,7 @@ import numpy as np
 
 from .engine.outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome
 from .resolve import Result
+from .wording import count
 
 SCHEMA = 1
 FLAG_SE = 5.0  # figures differing by more than this many standard errors are marked
@@ -190,6 +191,15 @@ def compress(names: list[str]) -> str:
     return ", ".join(parts)
 
 
+def kill_rows(r: Result) -> int:
+    """Rows of the printed kill table: up to the largest number of models that can be
+    destroyed, i.e. the last k with P(at least k) > 0 in the exact distribution (in the
+    sampled one when the sampler runs alone). The JSON keeps k = 1..models."""
+    source = r.exact if r.exact is not None else r.primary
+    possible = np.flatnonzero(source.kill_table > 0.0)
+    return int(possible[-1]) + 1 if len(possible) else 0
+
+
 def render(r: Result, console) -> None:
     """Print the result: weapons table, totals, kill table with bars, conditions and notes."""
     from rich.bar import Bar
@@ -204,22 +214,24 @@ def render(r: Result, console) -> None:
         Text.assemble(
             *_unit_label(att),
             f" {phase} ",
-            *_unit_label(tgt, f"{act.target.wounds} wounds"),
+            *_unit_label(tgt, count(act.target.wounds, "wound")),
             f" · edition {sel.edition} · ",
             (r.method, "cyan"),
-            f" ({o.trials:,} trials, seed {o.seed})" if r.method == "sample" else "",
+            f" ({count(o.trials, 'trial')}, seed {o.seed})" if r.method == "sample" else "",
         )
     )
 
-    cols = ("Attacks", "Hits", "Wounds", "Failed saves", "Mortal wounds", "Damage")
+    # Headings of two short lines and numbers that never wrap leave the names the most room
+    # at 80 columns; a name wraps between words (a word longer than the column folds).
+    cols = ("Attacks", "Hits", "Wounds", "Failed\nsaves", "Mortal\nwounds", "Damage")
     table = Table(title="Expected per activation", title_justify="left", show_footer=True)
-    table.add_column("Weapon", footer="Total")
-    table.add_column("Models", justify="right")  # weapons of this profile used
+    table.add_column("Weapon", footer="Total", overflow="fold")
+    table.add_column("Models", justify="right", no_wrap=True)  # weapons of this profile used
     for col, key in zip(cols, WEAPON_FIELDS, strict=True):
-        table.add_column(col, justify="right", footer=f"{o.expected[key]:.3f}")
+        table.add_column(col, justify="right", no_wrap=True, footer=f"{o.expected[key]:.3f}")
     for w in o.weapons:
         table.add_row(
-            w.name,
+            Text(w.name),
             str(w.count) if w.count else "—",
             *(f"{w.expected[k]:.3f}" for k in WEAPON_FIELDS),
         )
@@ -234,13 +246,17 @@ def render(r: Result, console) -> None:
         )
     )
 
-    kill = Table(title="Kill table", title_justify="left")
-    kill.add_column("Models destroyed", justify="right", min_width=5, no_wrap=True)
-    kill.add_column("P(at least)", justify="right", min_width=7, no_wrap=True)
-    kill.add_column("", width=32)
-    for k, p in enumerate(o.kill_table, start=1):
-        kill.add_row(f"≥ {k}", pct(p), Bar(1.0, 0.0, float(p), color="red"))
-    console.print(kill)
+    rows = kill_rows(r)
+    if rows:
+        kill = Table(title="Kill table", title_justify="left")
+        kill.add_column("Models destroyed", justify="right", min_width=5, no_wrap=True)
+        kill.add_column("P(at least)", justify="right", min_width=7, no_wrap=True)
+        kill.add_column("", width=32)
+        for k, p in enumerate(o.kill_table[:rows], start=1):
+            kill.add_row(f"≥ {k}", pct(p), Bar(1.0, 0.0, float(p), color="red"))
+        console.print(kill)
+    else:
+        console.print("Kill table: no model of the target can be destroyed")
 
     if act.target.characters:
         for m, p in zip(act.target.characters, o.characters_destroyed, strict=True):
@@ -258,7 +274,7 @@ def render(r: Result, console) -> None:
         console.print(
             Text.assemble(
                 "Hazardous: ",
-                f"{act.hazard.tests} test(s); attacker suffers ",
+                f"{count(act.hazard.tests, 'test')}; attacker suffers ",
                 (f"{al['hazard_mortal_wounds']:.3f}", "bold"),
                 " mortal wounds, loses ",
                 (f"{al['models_destroyed']:.3f}", "bold"),
@@ -311,7 +327,7 @@ def _comparison(r: Result):
         else ""
     )
     t = Table(
-        title=f"Exact vs sampled ({sa.trials:,} trials, seed {sa.seed}; '!' marks a "
+        title=f"Exact vs sampled ({count(sa.trials, 'trial')}, seed {sa.seed}; '!' marks a "
         f"difference over {FLAG_SE:g} standard errors{caveat})",
         title_justify="left",
     )
@@ -323,7 +339,7 @@ def _comparison(r: Result):
     ]
     rows += [
         (f"P(≥ {k + 1} destroyed)", ex.kill_table[k], sa.kill_table[k], se["kill_table"][k])
-        for k in range(len(ex.kill_table))
+        for k in range(kill_rows(r))
     ]
     rows += [
         (

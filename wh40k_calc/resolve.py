@@ -19,6 +19,7 @@ from .profile import Activation
 from .rules import get_rules
 from .rules.plan import Plan
 from .selection import Selection, SelectionError
+from .wording import count
 
 METHODS = ("exact", "sample", "both")
 MAX_ORDER_PROFILES = 6
@@ -130,7 +131,9 @@ def choose(
                 best_order = (value, tuple(w.name for w in perm))
         assert best_order is not None
         order = best_order[1]
-        choices.append(f"weapon order {', '.join(order)}: most models destroyed of {n} orders")
+        choices.append(
+            f"weapon order {', '.join(order)}: most models destroyed of {count(n, 'order')}"
+        )
     return picks, variant, order, choices
 
 
@@ -226,8 +229,8 @@ def resolve(
         result.sample = run_sample(act, trials=trials, seed=seed, progress=progress)
         if trials < 1000:
             notes.append(
-                f"only {trials:,} sampler trials: the standard errors are rough (1,000 or more "
-                "give a fair picture)"
+                f"only {count(trials, 'sampler trial')}: the standard errors are rough (1,000 or "
+                "more give a fair picture)"
             )
     return result
 

@@ -10,7 +10,8 @@ from .dice import Dice
 
 
 def render_datasheet(ds: Datasheet, console) -> None:
-    """Print ``ds`` the way a datasheet page reads."""
+    """Print ``ds`` the way a datasheet page reads; every name from the file is printed as
+    written (not read as rich markup)."""
     from rich.table import Table
     from rich.text import Text
 
@@ -26,7 +27,7 @@ def render_datasheet(ds: Datasheet, console) -> None:
     for m in ds.models:
         inv = f"{m.invuln}++" + (" (ranged)" if m.invuln_ranged_only else "") if m.invuln else "—"
         models.add_row(
-            m.name,
+            Text(m.name),
             f'{m.M}"',
             str(m.T),
             f"{m.Sv}+" if m.Sv < 7 else "—",
@@ -35,7 +36,7 @@ def render_datasheet(ds: Datasheet, console) -> None:
             str(m.OC),
             inv,
             _fnp(m),
-            ", ".join(_weapon_name(ds, k) for k in m.equipped),
+            Text(", ".join(_weapon_name(ds, k) for k in m.equipped)),
         )
     console.print(models)
 
@@ -44,9 +45,8 @@ def render_datasheet(ds: Datasheet, console) -> None:
     sizes.add_column("Composition")
     sizes.add_column("Points", justify="right")
     for s in ds.sizes:
-        sizes.add_row(
-            str(s.total), ", ".join(f"{n} {name}" for name, n in s.composition), str(s.points)
-        )
+        composition = ", ".join(f"{n} {name}" for name, n in s.composition)
+        sizes.add_row(str(s.total), Text(composition), str(s.points))
     console.print(sizes)
 
     weapons = Table(title="Weapons", title_justify="left")
@@ -54,14 +54,14 @@ def render_datasheet(ds: Datasheet, console) -> None:
         weapons.add_column(col)
     for w in ds.weapons:
         weapons.add_row(
-            w.name + (f" ({w.profile_of} profile)" if w.profile_of else ""),
+            Text(w.name + (f" ({w.profile_of} profile)" if w.profile_of else "")),
             "Melee" if w.range is None else f'{w.range}"',
             str(w.A),
             "N/A" if w.skill is None else f"{w.skill}+",
             str(w.S),
             str(w.AP),
             str(w.D),
-            ", ".join(w.ability_texts),
+            Text(", ".join(w.ability_texts)),
         )
     console.print(weapons)
 
@@ -76,7 +76,7 @@ def render_datasheet(ds: Datasheet, console) -> None:
                 + (f" (unit of {e.min_unit_size}+)" if e.min_unit_size else "")
                 for e in entries
             ]
-            lo.add_row(name, "; ".join(parts))
+            lo.add_row(Text(name), Text("; ".join(parts)))
         console.print(lo)
     for line in _defence_lines(ds):
         console.print(Text.assemble(("Defence: ", "dim"), line))

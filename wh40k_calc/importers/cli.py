@@ -26,23 +26,32 @@ def _fail(message: str) -> typer.Exit:
 def import_command(
     names: Annotated[
         list[str] | None,
-        typer.Argument(help="Datasheet names, e.g. 'Intercessor Squad' (or --all)."),
+        typer.Argument(
+            metavar="NAME...", help="Datasheet names, e.g. 'Intercessor Squad' (or --all)."
+        ),
     ] = None,
     all_units: Annotated[
         bool, typer.Option("--all", help="Import every datasheet of the export.")
     ] = False,
     csv_dir: Annotated[
         Path | None,
-        typer.Option("--csv", help=f"Folder of the CSV export (default: ${CSV_VAR})."),
+        typer.Option(
+            "--csv", metavar="DIR", help=f"Folder of the CSV export (default: ${CSV_VAR})."
+        ),
     ] = None,
     faction: Annotated[
         str | None,
-        typer.Option("--faction", help="Faction name or id, for names that several factions use."),
+        typer.Option(
+            "--faction",
+            metavar="NAME",
+            help="Faction name or id, for names that several factions use.",
+        ),
     ] = None,
     out: Annotated[
         Path | None,
         typer.Option(
             "--out",
+            metavar="DIR",
             help="Folder to write <faction>/<unit>.yaml into (default: the user data folder, "
             "which every command searches).",
         ),
