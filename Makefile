@@ -4,19 +4,22 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
+# setuptools prints an "Editable installation" notice box on every editable install (our
+# shipped datasheets live outside the package folder, so it uses an import finder): not news.
+PIP_INSTALL := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet
 
-.PHONY: demo test lint bench install install-dev clean
+.PHONY: demo test lint bench install install-dev clean datasheets
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e .
+	$(PIP_INSTALL) -e .
 	touch $(STAMP)
 
 $(DEVSTAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(PIP_INSTALL) -e '.[dev]'
 	touch $(STAMP) $(DEVSTAMP)
 
 install: $(STAMP)
@@ -35,6 +38,12 @@ lint: $(DEVSTAMP)
 
 bench: $(DEVSTAMP)
 	$(BIN)/python -m pytest benchmarks --benchmark-enable --benchmark-only --benchmark-columns=min,mean,max,rounds -p no:cacheprovider
+
+# Regenerate datasheets-generated/ from the datasheet CSV export: CSV=DIR or $WH40K_CALC_CSV.
+CSV ?= $(WH40K_CALC_CSV)
+datasheets: $(STAMP)
+	@test -n "$(CSV)" || { echo "make datasheets: give the export folder: make datasheets CSV=DIR (or set WH40K_CALC_CSV)"; exit 2; }
+	$(BIN)/python -m wh40k_calc.importers.generate --csv "$(CSV)" --out datasheets-generated
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .benchmarks

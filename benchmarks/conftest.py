@@ -30,3 +30,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "heavy" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """Print each benchmark's ``extra_info`` (the ratios and figures) after the timing table."""
+    session = getattr(config, "_benchmarksession", None)
+    rows = [b for b in getattr(session, "benchmarks", None) or [] if getattr(b, "extra_info", None)]
+    if not rows:
+        return
+    terminalreporter.section("benchmark figures (extra_info)")
+    for b in rows:
+        figures = ", ".join(f"{k}={v}" for k, v in b.extra_info.items())
+        terminalreporter.write_line(f"{b.name}: {figures}")

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import se_p
 from typer.testing import CliRunner
 
 from wh40k_calc.cli import app
@@ -130,10 +131,6 @@ def se_of(dist: dict[int, float], trials: int) -> float:
     mean = sum(k * p for k, p in dist.items())
     var = sum(p * (k - mean) ** 2 for k, p in dist.items())
     return max(math.sqrt(var / trials), 1 / trials)
-
-
-def se_p(p: float, trials: int) -> float:
-    return max(math.sqrt(p * (1 - p) / trials), 1 / trials)
 
 
 def padded(dist: dict[int, float], n: int) -> np.ndarray:

@@ -27,12 +27,12 @@ to 1e-9.
 from __future__ import annotations
 
 import json
-import math
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import TRIALS, binom, se_p
 from typer.testing import CliRunner
 
 from wh40k_calc.cli import app
@@ -49,7 +49,6 @@ from wh40k_calc.profile import (
 )
 
 DATA = Path(__file__).parent / "data" / "alloc"
-TRIALS = 40_000
 SEED = 31_337
 
 
@@ -61,14 +60,6 @@ def invoke(*args: str) -> str:
 
 def calc(*args: str) -> dict:
     return json.loads(invoke(*args, "--json"))
-
-
-def se_p(p: float, trials: int = TRIALS) -> float:
-    return max(math.sqrt(p * (1 - p) / trials), 1 / trials)
-
-
-def binom(n: int, p: Fraction) -> list[Fraction]:
-    return [math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
 
 
 def check_distribution(out: dict, dist: list) -> None:

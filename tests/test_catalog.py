@@ -84,7 +84,9 @@ def test_unknown_unit_error_is_a_lookup_error() -> None:
 
 def test_entries_list_shipped_units_with_factions() -> None:
     entries = Catalog().entries()
-    by_name = {e.name: e for e in entries}
+    # names repeat across factions (Cadian Shock Troops in Astra Militarum and Genestealer
+    # Cults): the hand-written files are the ones listed here
+    by_name = {e.name: e for e in entries if e.kind == "curated"}
     expected = {
         "Boyz": "Orks",
         "Lootas": "Orks",
@@ -104,7 +106,7 @@ def test_entries_list_shipped_units_with_factions() -> None:
         assert by_name[name].shipped
         assert by_name[name].path.is_file()
     assert len(entries) >= 16
-    assert len({e.name for e in entries}) == len(entries)
+    assert len({(e.faction, e.name) for e in entries}) == len(entries)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import TRIALS, binom, se_mean, se_p
 from typer.testing import CliRunner
 
 from wh40k_calc.catalog import Catalog
@@ -61,7 +62,6 @@ from wh40k_calc.resolve import resolve
 from wh40k_calc.selection import Conditions, Modifiers, Selection, UnitChoice
 
 DATA = Path(__file__).parent / "data" / "alloc"
-TRIALS = 40_000
 SEED = 4_242
 
 
@@ -83,20 +83,6 @@ def calc(*args: str) -> dict:
     )
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
-
-
-def se_p(p: float, trials: int = TRIALS) -> float:
-    return max(math.sqrt(p * (1 - p) / trials), 1 / trials)
-
-
-def se_mean(dist: dict, trials: int = TRIALS) -> float:
-    mean = sum(v * p for v, p in dist.items())
-    var = sum(p * (v - mean) ** 2 for v, p in dist.items())
-    return max(math.sqrt(float(var) / trials), 1 / trials)
-
-
-def binom(n: int, p: F) -> list[F]:
-    return [math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
 
 
 def conv(a: list[F], b: list[F]) -> list[F]:
@@ -478,7 +464,7 @@ def test_hazardous_text_line():
     )
     assert result.exit_code == 0, result.output
     assert (
-        "Hazardous: 2 test(s); attacker suffers 1.000 mortal wounds, loses 0.333 models; "
+        "Hazardous: 2 tests; attacker suffers 1.000 mortal wounds, loses 0.333 models; "
         "P(loses at least one) 30.56%"
     ) in " ".join(result.stdout.split())
 

@@ -137,11 +137,13 @@ def test_chunking_does_not_change_results(job, monkeypatch) -> None:
     assert not disagreements(exact, whole)
 
 
-def test_dice_drawn_counts_every_die(job) -> None:
+def test_dice_drawn_counts_draws_not_dice(job) -> None:
+    """The main job rolls 11 Hit rolls per activation; the sampler draws the Hit and the Wound
+    rolls of each weapon as one count per trial (DESIGN.md: the sampler draws what it must): two
+    Hit counts a trial, a Wound count for each weapon that hit (about 1.6 a trial) and a save
+    per wound, so more than 3 but far fewer random numbers than the 11 Hit rolls alone."""
     o = run_sample(job, trials=TRIALS, seed=11)
-    assert o.dice_drawn > 0
-    # at least one Hit roll per attack (11 attacks per activation) and one die per attack count
-    assert o.dice_drawn >= TRIALS * (11 + 5)
+    assert TRIALS * 3 < o.dice_drawn < TRIALS * 11
 
 
 def test_single_trial() -> None:
@@ -217,3 +219,93 @@ def test_text_comparison_has_no_flags() -> None:
         assert figure in labels, figure
     flagged = [row for row in rows if "!" in row]
     assert not flagged, "\n".join(flagged)
+
+
+def test_feel_no_pain_is_rolled_only_by_models_that_have_it() -> None:
+    """Seeds README: "Feel No Pain X+: each time a model would lose a wound, roll one D6; on X+
+    that wound is not lost." A model without it rolls nothing. One automatic hit
+    ([TORRENT]), S4 v T4, no save, Damage 1 into one W1 model: without Feel No Pain the only
+    random number a trial draws is its count of Wound rolls; with Feel No Pain 5+ the failed
+    saves' points are rolled too, and P(destroyed) = 1/2 (wound on 4+) x 4/6 (FNP fails on 1-4)
+    = 1/3."""
+    trials = 20_000
+
+    def run(fnp: int | None):
+        kinds = (Kind(W=1, Sv=7, fnp=fnp),)
+        gun = weapon(kinds, A=1, skill=None, S=4, T=4)
+        return run_sample(activation(gun, unit(kinds, [(0, 1)])), trials=trials, seed=13)
+
+    plain, tough = run(None), run(5)
+    assert plain.dice_drawn == trials
+    assert tough.dice_drawn > trials
+    assert abs(plain.kill_table[0] - 1 / 2) < 5 * np.sqrt(1 / 4 / trials)
+    assert abs(tough.kill_table[0] - 1 / 3) < 5 * np.sqrt(2 / 9 / trials)
+
+
+# Normal wounds resolved from counts and a table of where failed saves leave the target -------
+
+
+def _jumps(kinds, target, **kw):
+    from wh40k_calc.engine.allocation import NORMAL, AllocationSpace
+    from wh40k_calc.engine.sample import _SaveJumps
+
+    gun = weapon(kinds, skill=None, S=4, T=4, **kw)
+    return _SaveJumps.of(AllocationSpace(target), gun, NORMAL)
+
+
+def test_failed_saves_move_the_target_as_allocation_says() -> None:
+    """Core rules: a wounded model takes the next attack, and excess damage from one attack is
+    lost. Nine W1 Boyz then a W2 Nob, Damage 2: each failed save destroys one model, so j
+    failed saves (from none) destroy min(j, 10) models and remove min(j, 9) + (2 if j >= 10)
+    wounds; the damage figure counts every point, 2 j. Two W3 models, Damage 2: the first
+    failed save leaves 1 wound, the second destroys the model (1 point lost)."""
+    from wh40k_calc.engine.allocation import AllocationSpace
+
+    kinds = (Kind(W=1, Sv=5, name="Boy"), Kind(W=2, Sv=5, name="Nob"))
+    target = unit(kinds, [(0, 9), (1, 1)])
+    t = _jumps(kinds, target, D=2)
+    space = AllocationSpace(target)
+    for j in range(0, 14):
+        at = min(j, t.last) * t.size  # from state 0, no wounds lost
+        state = t.jump[at]
+        assert space.destroyed[state] == min(j, 10)
+        assert space.wounds_lost[state] == min(j, 9) + (2 if j >= 10 else 0)
+        assert t.dealt[at] + (j - min(j, t.last)) * t.rate[0] == 2 * j
+    gravis = (Kind(W=3, Sv=3),)
+    t3 = _jumps(gravis, unit(gravis, [(0, 2)]), D=2)
+    space3 = AllocationSpace(unit(gravis, [(0, 2)]))
+    lost = [int(space3.wounds_lost[t3.jump[min(j, t3.last) * t3.size]]) for j in range(6)]
+    assert lost == [0, 2, 3, 5, 6, 6]
+
+
+def test_only_fixed_damage_and_one_save_and_no_feel_no_pain_are_tabulated() -> None:
+    boyz = (Kind(W=1, Sv=5), Kind(W=2, Sv=5))
+    target = unit(boyz, [(0, 9), (1, 1)])
+    assert _jumps(boyz, target, D=1) is not None
+    assert _jumps(boyz, target, D="D3") is None  # the Damage roll depends on the model hit
+    warded = (Kind(W=1, Sv=5), Kind(W=2, Sv=5, invuln=4))
+    assert _jumps(warded, unit(warded, [(0, 9), (1, 1)]), D=1) is None  # saves differ
+    tough = (Kind(W=1, Sv=5, fnp=6), Kind(W=2, Sv=5))
+    assert _jumps(tough, unit(tough, [(0, 9), (1, 1)]), D=1) is None  # Feel No Pain
+
+
+@pytest.mark.parametrize("precision", [False, True])
+def test_tabulated_and_one_at_a_time_agree(monkeypatch, precision: bool) -> None:
+    """The same activation resolved from the table and wound by wound: both agree with the
+    exact engine and with each other (an Attached unit, [PRECISION] or not, two weapons)."""
+    from wh40k_calc.engine.sample import _SaveJumps
+
+    kinds = (Kind(W=1, Sv=4, name="Guard"), Kind(W=4, Sv=4, name="Captain"))
+    target = unit(kinds, [(0, 8)], [(1, 1)])
+    guns = (
+        weapon(kinds, "las", models=10, A=2, skill=4, S=3, T=3, AP=-1, D=2, precision=precision),
+        weapon(kinds, "bolt", models=5, A=3, skill=3, S=4, T=3, D=1, sustained=1),
+    )
+    act = activation(guns, target)
+    table = run_sample(act, trials=TRIALS, seed=17)
+    monkeypatch.setattr(_SaveJumps, "of", classmethod(lambda cls, *a: None))
+    one_by_one = run_sample(act, trials=TRIALS, seed=17)
+    exact = run_exact(act)
+    assert not disagreements(exact, table)
+    assert not disagreements(exact, one_by_one)
+    assert not _within_error(table, one_by_one)

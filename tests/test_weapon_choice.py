@@ -25,18 +25,16 @@ at 1/trials.
 from __future__ import annotations
 
 import json
-import math
 from fractions import Fraction as F
 from pathlib import Path
 
-import numpy as np
 import pytest
+from helpers import TRIALS, binom, check_models
 from typer.testing import CliRunner
 
 from wh40k_calc.cli import app
 
 DATA = Path(__file__).parent / "data" / "alloc"
-TRIALS = 40_000
 SEED = 777
 
 
@@ -58,25 +56,6 @@ def calc(*args: str) -> dict:
     )
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
-
-
-def se_p(p: float) -> float:
-    return max(math.sqrt(p * (1 - p) / TRIALS), 1 / TRIALS)
-
-
-def binom(n: int, p: F) -> list[F]:
-    return [math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
-
-
-def check_models(out: dict, dist: list) -> None:
-    n = len(out["models_destroyed_distribution"])
-    want = [float(dist[k]) if k < len(dist) else 0.0 for k in range(n)]
-    np.testing.assert_allclose(out["models_destroyed_distribution"], want, atol=1e-6)
-    mean = sum(k * p for k, p in enumerate(want))
-    assert out["expected"]["models_destroyed"] == pytest.approx(mean, abs=1e-6)
-    sampled = out["sample"]["models_destroyed_distribution"]
-    for k, p in enumerate(want):
-        assert abs(sampled[k] - p) <= 5 * se_p(p), (k, sampled[k], p)
 
 
 def names(out: dict) -> list[str]:

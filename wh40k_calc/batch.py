@@ -279,7 +279,7 @@ def load_batch(path: Path) -> Batch:
         BatchError: unreadable file, malformed YAML (with line and column), not a mapping,
             an invalid top-level field (named, with its line), or no runs.
     """
-    from .yamlio import YamlError, compose, load, read_text
+    from .yamlio import YamlError, parse, read_text
 
     try:
         text = read_text(path, "batch file")
@@ -287,8 +287,7 @@ def load_batch(path: Path) -> Batch:
         raise BatchError(str(exc)) from None
 
     try:
-        node = compose(text)
-        data = load(text)
+        data, node = parse(text)
     except YamlError as exc:
         raise BatchError(f"{path}: malformed YAML: {exc}") from None
     if data is None:

@@ -7,294 +7,172 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+import typer.main
+from typer.core import TyperGroup
 
+from .optgroup import with_groups
 from .options import (
-    AddAbilityOpt,
-    Beyond12,
-    Charged,
-    Cover,
+    AttackerOptions,
+    ConditionOptions,
     DatasheetsOpt,
-    Disembarked,
-    Edition,
     EffectOpt,
-    HalfRange,
-    Indirect,
-    Method,
-    Objective,
-    Overwatch,
-    PlungingFire,
-    Reroll,
-    SaveReroll,
-    Stationary,
-    TargetStealthOpt,
+    EngineOptions,
+    FactionOpt,
+    ModifierOptions,
+    TargetOptions,
     catalog,
     fail,
 )
 
+if TYPE_CHECKING:
+    from .request import AttackRequest
+    from .resolve import Result
+
+_SETTINGS: dict[str, Any] = {
+    "add_completion": False,
+    "rich_markup_mode": None,
+    "pretty_exceptions_show_locals": False,
+}
+# name -> (the command function, loaded on first use; help shown by `calc -h`)
+_COMMANDS: dict[str, tuple[Callable[[], Callable[..., Any]], str | None]] = {}
+
+
+class _Commands(TyperGroup):
+    """The root group: a command's click command is built (typer reads its whole signature,
+    about 45 options for ``shoot``) only when it runs or ``calc -h`` lists it, and the modules
+    of ``compare`` and ``import`` are imported only then. Commands registered the usual way
+    (``app.command``) work as well."""
+
+    def list_commands(self, ctx: typer.Context) -> list[str]:
+        eager = [n for n in super().list_commands(ctx) if n not in _COMMANDS]
+        return [*_COMMANDS, *eager]
+
+    def resolve_command(self, ctx: typer.Context, args: list[str]) -> Any:
+        """As click's, with the closest command names suggested for an unknown one (typer's
+        own suggestions see only the commands already built)."""
+        known = self.list_commands(ctx)
+        if args and args[0] not in known and not args[0].startswith("-"):
+            from difflib import get_close_matches
+
+            matches = get_close_matches(args[0], known)
+            hint = f" Did you mean {', '.join(repr(m) for m in matches)}?" if matches else ""
+            ctx.fail(f"No such command {args[0]!r}.{hint}")
+        return super().resolve_command(ctx, args)
+
+    def get_command(self, ctx: typer.Context | None, cmd_name: str) -> Any:
+        if cmd_name in _COMMANDS and cmd_name not in self.commands:
+            load, text = _COMMANDS[cmd_name]
+            one = typer.Typer(**_SETTINGS)
+            one.command(cmd_name, help=text)(load())
+            self.commands[cmd_name] = typer.main.get_command(one)
+        return super().get_command(ctx, cmd_name)  # type: ignore[arg-type]
+
+
+def command(
+    name: str, help: str | None = None, load: Callable[[], Callable[..., Any]] | None = None
+):
+    """Register a command of ``app`` to be built on first use: decorates the command function,
+    or with ``load`` (returning the function) registers one that lives in another module."""
+
+    def register(func: Callable[..., Any]) -> Callable[..., Any]:
+        _COMMANDS[name] = (lambda: func, help)
+        return func
+
+    if load is not None:
+        _COMMANDS[name] = (load, help)
+    return register
+
+
+def click_command(name: str) -> Any:
+    """The click command ``calc NAME`` runs (e.g. to parse a command line without running it)."""
+    return typer.main.get_command(app).get_command(None, name)  # type: ignore[attr-defined]
+
+
 app = typer.Typer(
-    add_completion=False,
+    cls=_Commands,
     no_args_is_help=True,
-    rich_markup_mode=None,
-    pretty_exceptions_show_locals=False,
     context_settings={"help_option_names": ["-h", "--help"]},
     help="Exact and Monte Carlo mathhammer for Warhammer 40,000: what one unit's shooting or "
     "fighting does to a target.",
+    **_SETTINGS,
 )
 
 
-def _split_names(text: str | None, option: str) -> tuple[str, ...] | None:
-    """``"A, B"`` -> ("A", "B"); None when the option was not given.
-
-    Raises:
-        SelectionError: the option was given without any name.
-    """
-    from .selection import SelectionError
-
-    if text is None:
-        return None
-    names = tuple(n.strip() for n in text.split(",") if n.strip())
-    if not names:
-        raise SelectionError(f"{option} {text!r}: give names separated by commas")
-    return names
-
-
+@with_groups
 def attack(
     ctx: typer.Context,
-    attacker: Annotated[
-        str,
-        typer.Argument(
-            metavar="ATTACKER", help="Attacking unit (datasheet name or file stem, e.g. lootas)."
-        ),
-    ],
-    target: Annotated[str, typer.Option("--target", "-t", help="Target unit.")],
-    models: Annotated[
-        int | None,
-        typer.Option(
-            help="Attacking unit size: a listed size (default: the smallest), or fewer models "
-            "than the smallest for a damaged unit."
-        ),
-    ] = None,
-    target_models: Annotated[
-        int | None,
-        typer.Option(help="Target size: a listed size, or fewer models for a damaged unit."),
-    ] = None,
-    loadout: Annotated[
-        str | None, typer.Option(help="Named loadout of the attacker ('default' = as equipped).")
-    ] = None,
-    weapon: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--weapon",
-            metavar="'NAME xN'",
-            help="Exactly which weapons attack: 'NAME xN' (repeatable).",
-        ),
-    ] = None,
-    leader: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--leader",
-            metavar="NAME",
-            help="Leader (edition 11: or Support) attached to the attacking unit (repeatable).",
-        ),
-    ] = None,
-    target_loadout: Annotated[str | None, typer.Option(help="Named loadout of the target.")] = None,
-    target_leader: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--target-leader",
-            metavar="NAME",
-            help="Leader (edition 11: or Support) attached to the target (repeatable).",
-        ),
-    ] = None,
-    half_range: HalfRange = False,
-    stationary: Stationary = False,
-    charged: Charged = False,
-    cover: Cover = False,
-    objective: Objective = False,
-    overwatch: Overwatch = False,
-    indirect: Indirect = False,
-    beyond_12: Beyond12 = False,
-    disembarked: Disembarked = False,
-    plunging_fire: PlungingFire = False,
+    *,
+    unit: AttackerOptions,
+    target: TargetOptions,
+    conditions: ConditionOptions,
     effect: EffectOpt = None,
-    add_ability: AddAbilityOpt = None,
-    hit_mod: Annotated[
-        int, typer.Option(help="Hit roll modifier (capped at ±1 with the others).")
-    ] = 0,
-    wound_mod: Annotated[int, typer.Option(help="Wound roll modifier (capped at ±1).")] = 0,
-    ap_mod: Annotated[
-        int,
-        typer.Option(
-            help="Improve AP by N (1: AP-1 becomes AP-2); a negative N worsens it (AP never "
-            "goes above 0)."
-        ),
-    ] = 0,
-    damage_mod: Annotated[int, typer.Option(help="Add N to each Damage roll.")] = 0,
-    crit_hit: Annotated[
-        int | None, typer.Option(min=2, max=6, help="Critical Hit on an unmodified N+.")
-    ] = None,
-    crit_wound: Annotated[
-        int | None, typer.Option(min=2, max=6, help="Critical Wound on an unmodified N+.")
-    ] = None,
-    reroll_hits: Annotated[
-        Reroll | None, typer.Option(case_sensitive=False, help="Re-roll Hit rolls.")
-    ] = None,
-    reroll_wounds: Annotated[
-        Reroll | None, typer.Option(case_sensitive=False, help="Re-roll Wound rolls.")
-    ] = None,
-    reroll_damage: Annotated[
-        bool,
-        typer.Option(
-            "--reroll-damage", help="Re-roll a Damage roll when that raises expected damage."
-        ),
-    ] = False,
-    invuln: Annotated[
-        int | None, typer.Option(min=2, max=6, help="Target invulnerable save N+.")
-    ] = None,
-    fnp: Annotated[int | None, typer.Option(min=2, max=6, help="Target Feel No Pain N+.")] = None,
-    fnp_mortal: Annotated[
-        int | None,
-        typer.Option(min=2, max=6, help="Target Feel No Pain N+ against mortal wounds only."),
-    ] = None,
-    save_mod: Annotated[int, typer.Option(help="Modifier to the target's saving throws.")] = 0,
-    reroll_saves: Annotated[
-        SaveReroll | None, typer.Option(case_sensitive=False, help="Target re-rolls saving throws.")
-    ] = None,
-    damage_reduction: Annotated[
-        int, typer.Option(min=0, help="Subtract N from each Damage (never below 1).")
-    ] = 0,
-    half_damage: Annotated[
-        bool, typer.Option("--half-damage", help="Halve Damage (before adding or subtracting).")
-    ] = False,
-    target_wounds_left: Annotated[
-        int | None,
-        typer.Option(
-            help="The target's wounded model (the one allocated first) has N wounds left, "
-            "e.g. a damaged Rhino."
-        ),
-    ] = None,
-    target_stealth: TargetStealthOpt = False,
-    allocation: Annotated[
-        str | None,
-        typer.Option(
-            help="Target's allocation order, e.g. 'Boy,Boss Nob'; 'best' (edition 11 default): "
-            "the defender's best order for each weapon's number of save rolls."
-        ),
-    ] = None,
-    precision_target: Annotated[
-        str,
-        typer.Option(
-            metavar="leader|bodyguard|NAME",
-            help="Where [PRECISION] attacks go in an Attached unit: its CHARACTER models, the "
-            "Bodyguard, or the CHARACTER model named first.",
-        ),
-    ] = "leader",
-    order: Annotated[str | None, typer.Option(help="Weapon order: 'A,B,...' or 'best'.")] = None,
-    edition: Annotated[Edition, typer.Option(help="Rules edition.")] = Edition.ten,
-    method: Annotated[
-        Method, typer.Option(case_sensitive=False, help="exact, sample (Monte Carlo) or both.")
-    ] = Method.exact,
-    trials: Annotated[int, typer.Option(min=1, max=100_000_000, help="Sampler trials.")] = 100_000,
-    seed: Annotated[int, typer.Option(min=0, help="Sampler seed (0 or more).")] = 40_000,
-    datasheets: DatasheetsOpt = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the JSON contract object.")
-    ] = False,
-) -> None:
-    """Resolve one activation and print the result."""
-    from .abilities import parse_added_ability
+    modifiers: ModifierOptions,
+    engine: EngineOptions,
+) -> AttackRequest | None:
+    """Resolve one activation and print the result (``calc shoot`` and ``calc fight``).
+
+    Returns the parsed request instead, without resolving, when called by
+    :func:`wh40k_calc.request.parse_request`.
+    """
+    from .request import PARSE_ONLY, PHASES, AttackRequest
+
+    request = AttackRequest(
+        PHASES[ctx.command.name or "shoot"],
+        unit,
+        target,
+        conditions,
+        modifiers,
+        tuple(effect or ()),
+        engine,
+        _given(ctx),
+    )
+    if ctx.obj is PARSE_ONLY:
+        return request
+    _print_result(_resolve_request(request), engine.as_json)
+    return None
+
+
+def _given(ctx: typer.Context) -> frozenset[str]:
+    """The parameters typed on the command line (not defaults)."""
+    given = set()
+    for p in ctx.command.params:
+        source = ctx.get_parameter_source(p.name) if p.name else None
+        if source is not None and source.name == "COMMANDLINE":
+            given.add(p.name)
+    return frozenset(given)
+
+
+def _resolve_request(request: AttackRequest) -> Result:
+    """Build the Selection and resolve it; a user error exits with its one-line message."""
     from .catalog import UnknownUnitError
     from .datasheet import DatasheetError
     from .resolve import resolve
-    from .selection import (
-        AddedAbility,
-        Conditions,
-        Modifiers,
-        Selection,
-        SelectionError,
-        UnitChoice,
-        allocation_choice,
-        precision_target_value,
-    )
-    from .units import parse_weapon_spec
+    from .selection import SelectionError
 
-    phase = "shooting" if ctx.info_name == "shoot" else "fight"
+    engine = request.engine
     try:
-        cat = catalog(datasheets)
-        sel = Selection(
-            phase=phase,
-            attacker=UnitChoice(
-                cat.find(attacker),
-                models,
-                loadout,
-                tuple(parse_weapon_spec(w) for w in weapon or []),
-                tuple(cat.find(n) for n in leader or []),
-            ),
-            target=UnitChoice(
-                cat.find(target),
-                target_models,
-                target_loadout,
-                (),
-                tuple(cat.find(n) for n in target_leader or []),
-            ),
-            conditions=Conditions(
-                half_range,
-                stationary,
-                charged,
-                cover,
-                objective,
-                overwatch,
-                indirect,
-                beyond_12,
-                disembarked,
-                plunging_fire,
-            ),
-            modifiers=Modifiers(
-                hit_mod,
-                wound_mod,
-                ap_mod,
-                damage_mod,
-                crit_hit,
-                crit_wound,
-                reroll_hits.value if reroll_hits else None,
-                reroll_wounds.value if reroll_wounds else None,
-                reroll_damage,
-                invuln,
-                fnp,
-                fnp_mortal,
-                save_mod,
-                reroll_saves.value if reroll_saves else None,
-                damage_reduction,
-                half_damage,
-                target_stealth,
-            ),
-            effects=tuple(effect or ()),
-            edition=edition.value,
-            order=(
-                "best"
-                if order and order.strip().lower() == "best"
-                else _split_names(order, "--order")
-            ),
-            allocation=allocation_choice(_split_names(allocation, "--allocation")),
-            target_wounds_left=target_wounds_left,
-            precision_target=precision_target_value(precision_target),
-            added_abilities=tuple(AddedAbility(*parse_added_ability(a)) for a in add_ability or []),
-        )
-        progress = None if as_json else _progress_callback()
-        result = resolve(sel, method.value, trials, seed, progress)
+        sel = request.selection(catalog(engine.datasheets))
+        progress = None if engine.as_json else _progress_callback()
+        return resolve(sel, engine.method_value, engine.trials_value, engine.seed_value, progress)
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
         raise fail(str(exc)) from None
     finally:
         _PROGRESS.stop()
+
+
+def _print_result(result: Result, as_json: bool) -> None:
+    """The result as the JSON contract object, or as rich tables."""
     if as_json:
+        import json
+
         from .report import to_json
 
         sys.stdout.write(json.dumps(to_json(result), indent=2) + "\n")
@@ -356,35 +234,57 @@ def _root(
         raise typer.Exit()
 
 
-app.command("shoot", help="Resolve a unit's shooting at a target.")(attack)
-app.command("fight", help="Resolve a unit's melee attacks against a target.")(attack)
+command("shoot", help="Resolve a unit's shooting at a target.")(attack)
+command("fight", help="Resolve a unit's melee attacks against a target.")(attack)
 
 
-@app.command("units")
+@command("units")
 def units(
-    faction: Annotated[str | None, typer.Option(help="Only this faction.")] = None,
+    text: Annotated[
+        str | None,
+        typer.Argument(metavar="TEXT", help="Only names like this (fuzzy), e.g. 'leman russ'."),
+    ] = None,
+    faction: Annotated[str | None, typer.Option(metavar="NAME", help="Only this faction.")] = None,
     check: Annotated[
         bool,
         typer.Option("--check", help="Load every file and report the invalid ones (exit 1)."),
     ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print a JSON list (name, faction, source, file).")
+    ] = False,
     datasheets: DatasheetsOpt = None,
 ) -> None:
-    """List the datasheets found (name, faction, file)."""
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
+    """List the datasheets found (name, faction, file); TEXT filters by name (fuzzy)."""
     from .datasheet import DatasheetError, load_datasheet, norm_name
+    from .listing import entry_json, filter_entries, replaced
+    from .wording import count
 
     try:
-        entries = catalog(datasheets).entries(hidden=True)
+        cat = catalog(datasheets)
+        entries = cat.entries(hidden=True)
     except DatasheetError as exc:
         raise fail(str(exc)) from None
+    replaces = replaced(entries)
     if faction:
         known = sorted({e.faction for e in entries if e.faction})
         entries = [e for e in entries if norm_name(faction) in norm_name(e.faction)]
         if not entries:
             raise fail(f"no datasheets of faction {faction!r} (factions: {', '.join(known)})")
+    if text is not None:
+        entries = filter_entries(entries, text)
+        if not entries:
+            raise fail(f"no datasheet name is like {text!r}")
+        if not as_json:  # grouped by faction below, best match first within each
+            order = {f: i for i, f in reversed(list(enumerate(e.faction for e in entries)))}
+            entries = sorted(entries, key=lambda e: order[e.faction])
+    else:
+        entries = sorted(entries, key=lambda e: (e.faction, e.name))
+    if as_json:
+        import json
+
+        rows = [entry_json(e, replaces.get(e.path)) for e in entries]
+        sys.stdout.write(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
+        return
     problems: dict[Path, str] = {}
     if check:
         for e in entries:
@@ -392,87 +292,144 @@ def units(
                 load_datasheet(e.path)
             except DatasheetError as exc:
                 problems[e.path] = str(exc).removeprefix(f"{e.path}: ")
-    hidden = sum(1 for e in entries if e.hidden_by is not None)
-    title = f"{len(entries) - hidden} datasheets" + (f" ({hidden} hidden)" if hidden else "")
-    table = Table(title=title)
-    table.add_column("Name")
-    table.add_column("Faction")
-    table.add_column("File", overflow="fold")
-    if check:
-        table.add_column("Check", overflow="fold")
-    for e in sorted(entries, key=lambda e: (e.faction, e.name)):
-        where = _rel(e.path, e.shipped)
-        if e.hidden_by is not None:
-            where += f" (hidden: same name as {_rel(e.hidden_by)})"
-        cells = [e.name, e.faction, where]
-        if check:
-            cells.append(Text(problems[e.path], "red") if e.path in problems else "ok")
-        table.add_row(*cells)
-    Console(highlight=False).print(table)
+    _units_table(entries, replaces, problems if check else None)
     if problems:
-        raise fail(f"{len(problems)} invalid datasheet file(s)")
+        raise fail(f"{count(len(problems), 'invalid datasheet file')}")
 
 
-def _rel(p: Path, shipped: bool = False) -> str:
-    from .catalog import SHIPPED
+def _units_table(entries, replaces, problems) -> None:
+    """Print ``calc units``' listing: one line per datasheet (name, file, notes), grouped by
+    faction. Plain aligned lines, not a rich table: a table of 1,600 rows takes rich most of a
+    second to lay out. A line too long for the terminal is folded (the file below the name)."""
+    import itertools
+    import textwrap
 
-    if shipped:
-        return f"(shipped) {p.relative_to(SHIPPED)}"
+    from rich.console import Console
+    from rich.text import Text
+
+    from .wording import count
+
+    hidden = sum(1 for e in entries if e.hidden_by is not None)
+    out = Console(highlight=False)
+    out.print(count(len(entries) - hidden, "datasheet") + (f" ({hidden} hidden)" if hidden else ""))
+    for faction, group in itertools.groupby(entries, key=lambda e: e.faction):
+        group = list(group)
+        width = max(len(e.name) for e in group)  # aligned within the faction
+        lines = Text(f"{faction or '(no faction)'} ({len(group)})\n", "bold")
+        for e in group:
+            place = _rel(e.path)
+            if e.hidden_by is not None:
+                place += f" (hidden: same name as {_rel(e.hidden_by)})"
+            if e.path in replaces:
+                place += f" (replaces {_rel(replaces[e.path])})"
+            result = None if problems is None else (problems.get(e.path) or "ok")
+            line = f"  {e.name:<{width}}  {place}" + (f"  {result}" if result else "")
+            if len(line) <= out.width:  # one aligned line
+                lines.append(line[: len(line) - len(result) - 2] if result else line)
+                if result:
+                    lines.append(f"  {result}", "" if result == "ok" else "red")
+            else:  # folded for a narrow terminal: the file, then the check, below the name
+                where = textwrap.fill(
+                    place, out.width, initial_indent="      ", subsequent_indent="        "
+                )
+                lines.append(f"  {e.name}\n{where}")
+                if result:
+                    text = textwrap.fill(
+                        result, out.width, initial_indent="      ", subsequent_indent="      "
+                    )
+                    lines.append(f"\n{text}", "" if result == "ok" else "red")
+            lines.append("\n")
+        out.print(lines, end="", soft_wrap=True)
+
+
+def _rel(p: Path) -> str:
+    """A file's path for people: inside the shipped folders relative to them."""
+    from .catalog import GENERATED, SHIPPED
+
+    for base, label in ((SHIPPED, "shipped"), (GENERATED, "generated")):
+        if p.is_relative_to(base):
+            return f"({label}) {p.relative_to(base)}"
     try:
         return os.path.relpath(p)
     except ValueError:
         return str(p)
 
 
-@app.command("show")
+@command("show")
 def show(
-    name: Annotated[str, typer.Argument(help="Datasheet name or file stem.")],
+    name: Annotated[str, typer.Argument(help="Datasheet name, file stem or Faction/Name.")],
+    faction: FactionOpt = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the datasheet as JSON (the YAML's fields).")
+    ] = False,
     datasheets: DatasheetsOpt = None,
 ) -> None:
     """Print one datasheet: statlines, sizes, weapons, loadouts, rules."""
-    from rich.console import Console
-
-    from .catalog import UnknownUnitError
     from .datasheet import DatasheetError
-    from .show import render_datasheet
+    from .show import datasheet_json, render_datasheet
 
     try:
-        ds = catalog(datasheets).find(name)
-    except (UnknownUnitError, DatasheetError) as exc:
+        ds = catalog(datasheets).find(name, faction)
+    except (LookupError, DatasheetError) as exc:
         raise fail(str(exc)) from None
+    if as_json:
+        import json
+
+        sys.stdout.write(json.dumps(datasheet_json(ds), indent=1, ensure_ascii=False) + "\n")
+        return
+    from rich.console import Console
+
     render_datasheet(ds, Console(highlight=False))
 
 
-@app.command("effects")
+@command("effects")
 def effects() -> None:
     """List the named rules and stratagems --effect accepts."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     from .effects import EFFECTS
 
+    # Columns folding several facts, so that words stay whole at 80 columns: three on a wide
+    # terminal, two on a narrow one (kind and publication under the name).
+    console = Console(highlight=False)
+    narrow = console.width < 100
     table = Table(title="Effects (--effect NAME)")
-    table.add_column("Name", no_wrap=True)
-    for col in ("Kind", "Side", "Phase", "What it changes", "Source"):
-        table.add_column(col, overflow="fold")
+    name_width = max(len(e.id) for e in EFFECTS)
+    table.add_column(
+        "Name: side, phases" + ("; kind: publication" if narrow else ""), min_width=name_width
+    )
+    if not narrow:
+        table.add_column("Kind: publication")
+    table.add_column("What it changes")
     for e in EFFECTS:
-        extra = " (applied by default)" if e.default else ""
+        default = " (applied by default)" if e.default else ""
         if e.editions != ("10", "11"):
-            extra += f" (edition {' and '.join(e.editions)} only)"
-        table.add_row(e.id, e.kind + extra, e.side, ", ".join(e.phases), e.summary, e.source)
-    Console(highlight=False).print(table)
+            default += f" (edition {' and '.join(e.editions)} only)"
+        name = Text.assemble((e.id, "bold"), "\n", (f"{e.side}: {', '.join(e.phases)}", "dim"))
+        kind = Text.assemble(e.kind + default, "\n", (e.publication, "dim"))
+        if narrow:
+            table.add_row(Text.assemble(name, "\n", kind), Text(e.summary))
+        else:
+            table.add_row(name, kind, Text(e.summary))
+    console.print(table)
 
 
-def _register_commands() -> None:
-    """Add the commands that live in their own modules (compare, import)."""
-    from .compare import register as register_compare
-    from .importers.cli import register as register_import
+def _compare_command() -> Callable[..., Any]:
+    from .compare.command import compare
 
-    register_compare(app)
-    register_import(app)
+    return compare
 
 
-_register_commands()
+def _import_command() -> Callable[..., Any]:
+    from .importers.cli import import_command
+
+    return import_command
+
+
+command("compare", load=_compare_command)
+command("import", load=_import_command)
 
 
 def _safe_streams() -> None:

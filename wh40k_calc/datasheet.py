@@ -98,6 +98,11 @@ class _DamagedSchema(msgspec.Struct, forbid_unknown_fields=True):
     hit_mod: Annotated[int, msgspec.Meta(ge=-6, le=0)] = 0
 
 
+class _NotModelledSchema(msgspec.Struct, forbid_unknown_fields=True):
+    attacker: list[str] = []
+    target: list[str] = []
+
+
 class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
     name: Name
     models: Annotated[list[_ModelSchema], msgspec.Meta(min_length=1)]
@@ -112,6 +117,7 @@ class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
     support_of: list[str] = []
     leaders_allowed: list[_LeadersAllowedSchema] = []
     damaged: _DamagedSchema | None = None
+    not_modelled: _NotModelledSchema | None = None
     source: str = ""
 
 
@@ -242,7 +248,12 @@ class Damaged:
 
 @dataclass(frozen=True)
 class Datasheet:
-    """A validated unit datasheet. ``models`` is in allocation order (rank-and-file first)."""
+    """A validated unit datasheet. ``models`` is in allocation order (rank-and-file first).
+
+    ``not_modelled_attacker`` / ``not_modelled_target``: names of the unit's abilities that can
+    change its own attacks / attacks against it but that the calculator does not model (the
+    YAML's ``not_modelled: {attacker: [...], target: [...]}``); they are reported, not applied.
+    """
 
     name: str
     faction: str
@@ -259,6 +270,8 @@ class Datasheet:
     path: Path | None = None
     support_of: tuple[str, ...] = ()
     damaged: Damaged | None = None
+    not_modelled_attacker: tuple[str, ...] = ()
+    not_modelled_target: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -437,7 +450,9 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
     totals = [s.total for s in sizes]
     for i, t in enumerate(totals):
         if t in totals[:i]:
-            raise DatasheetError(f"{file}: sizes[{i}]: a second size of {t} models")
+            raise DatasheetError(
+                f"{file}: sizes[{i}]: a second size of {t} model{'s' if t != 1 else ''}"
+            )
     largest = max(sizes, key=lambda s: s.total)
 
     loadouts: dict[str, tuple[LoadoutEntry, ...]] = {}
@@ -487,6 +502,8 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
         path=Path(file) if not isinstance(file, Path) else file,
         support_of=tuple(raw.support_of),
         damaged=Damaged(raw.damaged.wounds_left, raw.damaged.hit_mod) if raw.damaged else None,
+        not_modelled_attacker=tuple(raw.not_modelled.attacker) if raw.not_modelled else (),
+        not_modelled_target=tuple(raw.not_modelled.target) if raw.not_modelled else (),
     )
 
 

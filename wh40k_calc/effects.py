@@ -16,6 +16,10 @@ from .datasheet import norm_rule
 SEED_000 = "seeds/000 (Orks – Boyz page)"
 SEED_001 = "seeds/001 (Orks – Lootas page)"
 SEED_004 = "seeds/004 (World Eaters – Lord Invocatus page)"
+# publications, as players name them (``calc effects`` shows these, not our seed files)
+CORE = "Core Rules"
+ORKS = "Codex: Orks"
+WORLD_EATERS = "Codex: World Eaters"
 
 
 @dataclass(frozen=True)
@@ -39,7 +43,9 @@ class Effect:
 
     Target-side changes: ``invuln`` and ``invuln_10`` (X+ while the unit has 10 or more
     models), ``cover``, ``wound_mod``, ``wound_mod_if_stronger`` (only when the attack's S is
-    greater than the unit's T), ``damage_reduction``, ``fnp_mortal``, ``fnp_psychic``.
+    greater than the unit's T), ``damage_reduction``, ``fnp_mortal``, ``fnp_psychic``,
+    ``hit_mod`` (added to the Hit rolls of attacks against the unit, inside the +-1 cap) and
+    ``ap_worsen`` (worsens the attack's AP by N, never above 0).
     """
 
     id: str
@@ -48,6 +54,7 @@ class Effect:
     source: str
     summary: str
     side: str
+    publication: str = ""
     phases: tuple[str, ...] = ("shooting", "fight")
     needs_charged: bool = False
     needs_disembarked: bool = False
@@ -83,6 +90,8 @@ class Effect:
     damage_reduction: int = 0
     fnp_mortal: int | None = None
     fnp_psychic: int | None = None
+    hit_mod: int = 0
+    ap_worsen: int = 0
 
     @property
     def applies_to_attacker(self) -> bool:
@@ -103,6 +112,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000 + ", FACTION: Waaagh!",
         "melee weapons +1 S and +1 A (attacker); 5+ invulnerable save (target)",
         "both",
+        publication=ORKS,
         attacker_keywords=("ORKS",),
         target_keywords=("ORKS",),
         melee_strength=1,
@@ -116,6 +126,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000,
         "melee weapons have [SUSTAINED HITS 1]",
         "attacker",
+        publication=ORKS,
         phases=("fight",),
         attacker_keywords=("ORKS",),
         melee_abilities=("sustained hits 1",),
@@ -127,6 +138,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_001,
         "-1 to the Wound roll when the attack's S is greater than the target's T",
         "target",
+        publication="Boarding Actions",
         target_keywords=("ORKS",),
         target_excludes=("GROTS",),
         wound_mod_if_stronger=-1,
@@ -138,6 +150,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_001,
         "-1 to the Wound roll of attacks that target the unit",
         "target",
+        publication=ORKS,
         target_keywords=("ORKS",),
         target_excludes=("GROTS", "MONSTER", "VEHICLE"),
         wound_mod=-1,
@@ -149,6 +162,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000 + ", GO TO GROUND",
         "6+ invulnerable save and the Benefit of Cover",
         "target",
+        publication=CORE,
         phases=("shooting",),
         target_keywords=("INFANTRY",),
         invuln=6,
@@ -162,6 +176,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_001,
         "melee attacks: an unmodified Hit roll of 5+ is a Critical Hit",
         "attacker",
+        publication=ORKS,
         phases=("fight",),
         attacker_keywords=("ORKS",),
         melee_crit_hit=5,
@@ -173,6 +188,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000,
         "re-roll Wound rolls of 1; with 10 or more models, re-roll the Wound roll",
         "attacker",
+        publication=ORKS,
         phases=("fight",),
         attacker_keywords=("BOYZ",),
         reroll_wounds="ones",
@@ -185,6 +201,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_001,
         "melee weapons gain [SUSTAINED HITS 1] or [LETHAL HITS] (the better is chosen)",
         "attacker",
+        publication="Grotmas Calendar: Orks – Taktikal Brigade",
         phases=("fight",),
         attacker_keywords=("INFANTRY", "MOUNTED"),
         attacker_requires=("ORKS",),
@@ -197,6 +214,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000 + ", FIRE OVERWATCH",
         "snap shooting: only an unmodified Hit roll of 6 hits",
         "attacker",
+        publication=CORE,
         phases=("shooting",),
         snap_shooting=True,
         attacker_excludes_titanic_target=True,
@@ -208,6 +226,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000 + ", GRENADE",
         "before shooting: six D6, each 4+ inflicts 1 mortal wound",
         "attacker",
+        publication=CORE,
         phases=("shooting",),
         attacker_keywords=("GRENADES",),
         mortal_wounds="grenade",
@@ -220,6 +239,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000 + ", COMMAND RE-ROLL",
         "one failed Wound roll re-rolled, of the weapon whose wounds are worth most",
         "attacker",
+        publication=CORE,
         command_reroll=True,
     ),
     Effect(
@@ -229,6 +249,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", HACK AND SLASH",
         "melee weapons: AP improved by 1 after a Charge move",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         needs_charged=True,
         attacker_keywords=("WORLD EATERS",),
@@ -241,6 +262,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Relentless Rage",
         "after a Charge move: melee weapons +1 A and +2 S",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         needs_charged=True,
         attacker_keywords=("WORLD EATERS",),
@@ -254,6 +276,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Blessings of Khorne",
         "melee weapons have [SUSTAINED HITS 1]",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         attacker_keywords=("WORLD EATERS",),
         melee_abilities=("sustained hits 1",),
@@ -265,6 +288,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Blessings of Khorne",
         "melee weapons have [LETHAL HITS]",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         attacker_keywords=("WORLD EATERS",),
         melee_abilities=("lethal hits",),
@@ -276,6 +300,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Blessings of Khorne",
         "melee attacks that target an INFANTRY unit have [DEVASTATING WOUNDS]",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         attacker_keywords=("WORLD EATERS",),
         melee_abilities_vs=("INFANTRY", ("devastating wounds",)),
@@ -287,6 +312,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", FRENZIED RESILIENCE",
         "-1 to the Damage characteristic of attacks allocated to the unit",
         "target",
+        publication=WORLD_EATERS,
         phases=("fight",),
         target_keywords=("WORLD EATERS",),
         damage_reduction=1,
@@ -298,6 +324,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Rush to the Fray",
         "after disembarking from a TRANSPORT this turn: melee weapons have [LANCE]",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         needs_disembarked=True,
         attacker_keywords=("WORLD EATERS",),
@@ -310,6 +337,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Blood Tithe",
         "Feel No Pain 5+ against Psychic Attacks and mortal wounds",
         "target",
+        publication=WORLD_EATERS,
         target_keywords=("BLOOD LEGIONS", "WORLD EATERS"),
         fnp_mortal=5,
         fnp_psychic=5,
@@ -321,6 +349,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Blood Tithe",
         "4+ invulnerable save",
         "target",
+        publication=WORLD_EATERS,
         target_keywords=("BLOOD LEGIONS",),
         invuln=4,
     ),
@@ -331,6 +360,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004 + ", Bloody Stampede",
         "after a Charge move: D6; 2-3: 1 mortal wound, 4-5: D3, 6: D3+3",
         "attacker",
+        publication=WORLD_EATERS,
         phases=("fight",),
         needs_charged=True,
         attacker_keywords=("LORD INVOCATUS",),
@@ -343,6 +373,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000,
         "6+ invulnerable save; 5+ while the unit has 10 or more models",
         "target",
+        publication=ORKS,
         target_keywords=("BOYZ",),
         invuln=6,
         invuln_10=5,
@@ -355,6 +386,7 @@ EFFECTS: tuple[Effect, ...] = (
         "ranged attacks re-roll Hit rolls of 1; against a target within range of an "
         "objective marker (--objective), re-roll the Hit roll",
         "attacker",
+        publication=ORKS,
         phases=("shooting",),
         attacker_keywords=("LOOTAS",),
         default=True,
@@ -368,6 +400,7 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_000,
         "objective control only: no effect on attacks",
         "attacker",
+        publication=ORKS,
         default=True,
         no_attack_effect=True,
     ),
@@ -378,10 +411,55 @@ EFFECTS: tuple[Effect, ...] = (
         SEED_004,
         "movement only: no effect on attacks",
         "attacker",
+        publication=WORLD_EATERS,
         default=True,
         no_attack_effect=True,
     ),
 )
+
+UNIT_ABILITY = "datasheet unit abilities (generated datasheets' rules)"
+
+
+def _unit_abilities() -> tuple[Effect, ...]:
+    """Defensive datasheet abilities the importer recognises ("each time a [ranged/melee]
+    attack targets this unit, subtract 1 from the Hit roll", ...), each for every attack, for
+    ranged attacks only (the Shooting phase) and for melee attacks only (the Fight phase)."""
+    kinds = (
+        ("", "", ("shooting", "fight")),
+        ("-ranged", "ranged ", ("shooting",)),
+        ("-melee", "melee ", ("fight",)),
+    )
+    forms = (
+        ("unit-hit-minus-1", "-1 to the Hit roll of {}attacks against it", {"hit_mod": -1}),
+        ("unit-wound-minus-1", "-1 to the Wound roll of {}attacks against it", {"wound_mod": -1}),
+        (
+            "unit-wound-minus-1-vs-stronger",
+            "-1 to the Wound roll of {}attacks against it whose S is greater than its T",
+            {"wound_mod_if_stronger": -1},
+        ),
+        ("unit-ap-worsen-1", "{}attacks against it have their AP worsened by 1", {"ap_worsen": 1}),
+    )
+    out = []
+    for base, summary, changes in forms:
+        for suffix, kind, phases in kinds:
+            text = summary.format(kind)
+            out.append(
+                Effect(
+                    base + suffix,
+                    text[:1].upper() + text[1:],
+                    "unit ability",
+                    UNIT_ABILITY,
+                    text,
+                    "target",
+                    publication="the unit's datasheet",
+                    phases=phases,
+                    **changes,  # type: ignore[arg-type]
+                )
+            )
+    return tuple(out)
+
+
+EFFECTS = EFFECTS + _unit_abilities()
 
 _BY_ID = {e.id: e for e in EFFECTS}
 

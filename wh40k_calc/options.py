@@ -1,13 +1,35 @@
-"""Command-line pieces shared by ``calc shoot``/``fight`` and ``calc compare``: the choice
-enums, the condition flags and ``--effect``/``--datasheets`` options, and the error exit."""
+"""The command-line options of ``calc shoot``/``fight`` and ``calc compare``, declared once.
 
-from __future__ import annotations
+Options that travel together are one typed group each (:mod:`wh40k_calc.optgroup`):
+:class:`AttackerOptions` (the attacking unit and the attacker's choices),
+:class:`TargetOptions`, :class:`ConditionOptions` (the battlefield condition flags),
+:class:`ModifierOptions` (modifiers and re-rolls) and :class:`EngineOptions` (edition, method,
+trials, seed, datasheet folders, JSON). ``calc shoot``, ``calc fight`` and ``calc compare`` take
+the same groups, and each group builds its part of the Selection in one place. Also here: the
+choice enums, ``--effect``, the error exit and the catalog for ``--datasheets``.
 
+Only typer is imported at module level: this module is read on every start-up. (No ``from
+__future__ import annotations`` here: the groups' annotations are read at start-up, and text
+annotations would have to be evaluated again.)
+"""
+
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+from .optgroup import OptionGroup
+
+if TYPE_CHECKING:
+    from .selection import Conditions, Modifiers
+
+DEFAULT_EDITION = "10"
+DEFAULT_METHOD = "exact"
+DEFAULT_TRIALS = 100_000
+DEFAULT_SEED = 40_000
+MAX_TRIALS = 100_000_000
 
 
 class Method(StrEnum):
@@ -41,16 +63,18 @@ class Edition(StrEnum):
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
-    """Print ``error: message`` on stderr and return the Exit to raise."""
+    """Print ``error: message`` on stderr and return the Exit to raise. ``message`` is shown
+    as written: names from files in it are not read as rich markup."""
     from rich.console import Console
+    from rich.text import Text
 
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        f"[bold red]error:[/bold red] {message}", markup=True
+        Text.assemble(("error:", "bold red"), " ", message)
     )
     return typer.Exit(code)
 
 
-def catalog(datasheets: list[str] | list[Path] | None):
+def catalog(datasheets: list[str] | list[Path] | tuple[str, ...] | None):
     """The datasheet catalog for ``--datasheets`` folders (and the environment).
 
     Raises:
@@ -92,32 +116,6 @@ def _flag(name: str, text: str):
     return Annotated[bool, typer.Option(name, help=text)]
 
 
-HalfRange = _flag("--half-range", "Target within half range (Rapid Fire, Melta).")
-Stationary = _flag(
-    "--stationary",
-    "[HEAVY] +1 to hit. Edition 10: the attacker Remained Stationary; edition 11: it is "
-    'unengaged, was not set up this turn and no model moved more than 3".',
-)
-Charged = _flag("--charged", "Attacker made a Charge move this turn (Lance, charge effects).")
-Cover = _flag(
-    "--cover",
-    "Target has the Benefit of Cover against ranged attacks. Edition 10: +1 to armour saves; "
-    "edition 11: the attack's BS worsened by 1 (no save bonus).",
-)
-Objective = _flag("--objective", "Target within range of an objective marker.")
-Overwatch = _flag("--overwatch", "Snap shooting: only unmodified 6s hit.")
-Indirect = _flag(
-    "--indirect",
-    "Edition 10 only: target not visible: only [INDIRECT FIRE] weapons (not [TORRENT]), -1 to "
-    "hit, unmodified 1-3 fail, target in cover.",
-)
-PlungingFire = _flag(
-    "--plunging-fire",
-    "Edition 11: plunging fire: ranged BS improved by 1 (not with an AIRCRAFT attacker or target).",
-)
-Beyond12 = _flag("--beyond-12", 'Target more than 12" away (Conversion).')
-Disembarked = _flag("--disembarked", "Attacker disembarked from a TRANSPORT this turn.")
-
 AddAbilityOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -135,3 +133,308 @@ TargetStealthOpt = Annotated[
         "Benefit of Cover against ranged attacks).",
     ),
 ]
+
+
+# Names across factions and the attacker's damaged profile (issue 9)
+FactionOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--faction",
+        metavar="FACTION",
+        help="The attacker's faction, for names several factions use (also WH40K_CALC_FACTIONS, "
+        "a comma-separated preference list).",
+    ),
+]
+TargetFactionOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--target-faction", metavar="FACTION", help="The target's faction (as --faction)."
+    ),
+]
+WoundsLeftOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--wounds-left",
+        metavar="N",
+        min=1,
+        help="Wounds the (single-model) attacker has left: its damaged profile applies at or "
+        "below the datasheet's threshold.",
+    ),
+]
+
+# ---------------------------------------------------------------------------------------------
+# The groups
+
+
+@dataclass(frozen=True)
+class AttackerOptions(OptionGroup):
+    """The attacking unit and the attacker's choices for the activation: datasheet name,
+    size, named loadout or explicit weapons ('NAME xN'), attached Leaders, weapon abilities
+    added for this activation, faction (for names several factions use), wounds left (a
+    damaged single model), weapon order, where [PRECISION] attacks go."""
+
+    attacker: Annotated[
+        str,
+        typer.Argument(
+            metavar="ATTACKER", help="Attacking unit (datasheet name or file stem, e.g. lootas)."
+        ),
+    ]
+    models: Annotated[
+        int | None,
+        typer.Option(
+            metavar="N",
+            help="Attacking unit size: a listed size (default: the smallest), or fewer models "
+            "than the smallest for a damaged unit.",
+        ),
+    ] = None
+    loadout: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAME", help="Named loadout of the attacker ('default' = as equipped)."
+        ),
+    ] = None
+    weapon: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--weapon",
+            metavar="'NAME xN'",
+            help="Exactly which weapons attack: 'NAME xN' (repeatable).",
+        ),
+    ] = None
+    leader: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--leader",
+            metavar="NAME",
+            help="Leader (edition 11: or Support) attached to the attacking unit (repeatable).",
+        ),
+    ] = None
+    add_ability: AddAbilityOpt = None
+    faction: FactionOpt = None
+    wounds_left: WoundsLeftOpt = None
+    order: Annotated[
+        str | None, typer.Option(metavar="'A,B'|best", help="Weapon order: 'A,B,...' or 'best'.")
+    ] = None
+    precision_target: Annotated[
+        str,
+        typer.Option(
+            metavar="leader|bodyguard|NAME",
+            help="Where [PRECISION] attacks go in an Attached unit: its CHARACTER models, the "
+            "Bodyguard, or the CHARACTER model named first.",
+        ),
+    ] = "leader"
+
+
+@dataclass(frozen=True)
+class TargetOptions(OptionGroup):
+    """The target unit: datasheet name, size (fewer models for a damaged unit), named loadout,
+    attached Leaders, allocation order, the wounded model's wounds left, Stealth whatever its
+    datasheet says, faction."""
+
+    target: Annotated[str, typer.Option("--target", "-t", metavar="NAME", help="Target unit.")]
+    target_models: Annotated[
+        int | None,
+        typer.Option(
+            metavar="N", help="Target size: a listed size, or fewer models for a damaged unit."
+        ),
+    ] = None
+    target_loadout: Annotated[
+        str | None, typer.Option(metavar="NAME", help="Named loadout of the target.")
+    ] = None
+    target_leader: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--target-leader",
+            metavar="NAME",
+            help="Leader (edition 11: or Support) attached to the target (repeatable).",
+        ),
+    ] = None
+    allocation: Annotated[
+        str | None,
+        typer.Option(
+            metavar="'A,B'|best",
+            help="Target's model allocation order, e.g. 'Boy,Boss Nob'; 'best' (edition 11's "
+            "default): the defender's best order for each weapon's number of save rolls.",
+        ),
+    ] = None
+    target_wounds_left: Annotated[
+        int | None,
+        typer.Option(
+            metavar="N",
+            help="The target's wounded model (the one allocated first) has N wounds left, e.g. "
+            "a damaged Rhino.",
+        ),
+    ] = None
+    target_stealth: TargetStealthOpt = False
+    target_faction: TargetFactionOpt = None
+
+
+@dataclass(frozen=True)
+class ConditionOptions(OptionGroup):
+    """The battlefield condition flags (:class:`wh40k_calc.selection.Conditions`)."""
+
+    half_range: _flag("--half-range", "Target within half range (Rapid Fire, Melta).") = False
+    stationary: _flag(
+        "--stationary",
+        "[HEAVY] +1 to hit. Edition 10: the attacker Remained Stationary; edition 11: it is "
+        'unengaged, was not set up this turn and no model moved more than 3".',
+    ) = False
+    charged: _flag(
+        "--charged", "Attacker made a Charge move this turn (Lance, charge effects)."
+    ) = False
+    cover: _flag(
+        "--cover",
+        "Target has the Benefit of Cover against ranged attacks. Edition 10: +1 to armour "
+        "saves; edition 11: the attack's BS worsened by 1 (no save bonus).",
+    ) = False
+    objective: _flag("--objective", "Target within range of an objective marker.") = False
+    overwatch: _flag("--overwatch", "Snap shooting: only unmodified 6s hit.") = False
+    indirect: _flag(
+        "--indirect",
+        "Edition 10 only: target not visible: only [INDIRECT FIRE] weapons (not [TORRENT]), -1 "
+        "to hit, unmodified 1-3 fail, target in cover.",
+    ) = False
+    beyond_12: _flag("--beyond-12", 'Target more than 12" away (Conversion).') = False
+    disembarked: _flag("--disembarked", "Attacker disembarked from a TRANSPORT this turn.") = False
+    plunging_fire: _flag(
+        "--plunging-fire",
+        "Edition 11: plunging fire: ranged BS improved by 1 (not with an AIRCRAFT attacker or "
+        "target).",
+    ) = False
+
+    def build(self) -> "Conditions":
+        """The selection's Conditions (same field names)."""
+        from dataclasses import asdict
+
+        from .selection import Conditions
+
+        return Conditions(**asdict(self))
+
+
+@dataclass(frozen=True)
+class ModifierOptions(OptionGroup):
+    """Modifiers and re-rolls anyone can set (:class:`wh40k_calc.selection.Modifiers`):
+    attacker side first, then the target's saves, Feel No Pain and Damage."""
+
+    hit_mod: Annotated[
+        int, typer.Option(metavar="N", help="Hit roll modifier (capped at ±1 with the others).")
+    ] = 0
+    wound_mod: Annotated[
+        int, typer.Option(metavar="N", help="Wound roll modifier (capped at ±1).")
+    ] = 0
+    ap_mod: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            help="Improve AP by N (1: AP-1 becomes AP-2); a negative N worsens it (AP never "
+            "goes above 0).",
+        ),
+    ] = 0
+    damage_mod: Annotated[int, typer.Option(metavar="N", help="Add N to each Damage roll.")] = 0
+    crit_hit: Annotated[
+        int | None,
+        typer.Option(metavar="N", min=2, max=6, help="Critical Hit on an unmodified N+."),
+    ] = None
+    crit_wound: Annotated[
+        int | None,
+        typer.Option(metavar="N", min=2, max=6, help="Critical Wound on an unmodified N+."),
+    ] = None
+    reroll_hits: Annotated[
+        Reroll | None, typer.Option(case_sensitive=False, help="Re-roll Hit rolls.")
+    ] = None
+    reroll_wounds: Annotated[
+        Reroll | None, typer.Option(case_sensitive=False, help="Re-roll Wound rolls.")
+    ] = None
+    reroll_damage: Annotated[
+        bool,
+        typer.Option(
+            "--reroll-damage", help="Re-roll a Damage roll when that raises expected damage."
+        ),
+    ] = False
+    invuln: Annotated[
+        int | None,
+        typer.Option(metavar="N", min=2, max=6, help="Target invulnerable save N+."),
+    ] = None
+    fnp: Annotated[
+        int | None, typer.Option(metavar="N", min=2, max=6, help="Target Feel No Pain N+.")
+    ] = None
+    fnp_mortal: Annotated[
+        int | None,
+        typer.Option(
+            metavar="N",
+            min=2,
+            max=6,
+            help="Target Feel No Pain N+ against mortal wounds only.",
+        ),
+    ] = None
+    save_mod: Annotated[
+        int, typer.Option(metavar="N", help="Modifier to the target's saving throws.")
+    ] = 0
+    reroll_saves: Annotated[
+        SaveReroll | None,
+        typer.Option(case_sensitive=False, help="Target re-rolls saving throws."),
+    ] = None
+    damage_reduction: Annotated[
+        int,
+        typer.Option(metavar="N", min=0, help="Subtract N from each Damage (never below 1)."),
+    ] = 0
+    half_damage: Annotated[
+        bool, typer.Option("--half-damage", help="Halve Damage (before adding or subtracting).")
+    ] = False
+
+    def build(self, target_stealth: bool = False) -> "Modifiers":
+        """The selection's Modifiers (same field names; choices as their text), with
+        ``target_stealth`` from the target options (``--target-stealth`` is a target option).
+
+        Raises:
+            SelectionError: a value out of range (named with its option).
+        """
+        from dataclasses import asdict
+
+        from .selection import Modifiers
+
+        values = {k: (v.value if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}
+        return Modifiers(**values, target_stealth=target_stealth)
+
+
+@dataclass(frozen=True)
+class EngineOptions(OptionGroup):
+    """How to resolve and where to look: rules edition, engine, sampler trials and seed,
+    datasheet folders, JSON output. None means "not given": the default (or, in ``calc
+    compare``, a batch file's value)."""
+
+    edition: Annotated[Edition | None, typer.Option(help="Rules edition (default 10).")] = None
+    method: Annotated[
+        Method | None,
+        typer.Option(case_sensitive=False, help="exact (default), sample (Monte Carlo) or both."),
+    ] = None
+    trials: Annotated[
+        int | None,
+        typer.Option(metavar="N", min=1, max=MAX_TRIALS, help="Sampler trials (default 100000)."),
+    ] = None
+    seed: Annotated[
+        int | None,
+        typer.Option(metavar="N", min=0, help="Sampler seed (0 or more; default 40000)."),
+    ] = None
+    datasheets: DatasheetsOpt = None
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON contract object.")] = False
+
+    @property
+    def edition_value(self) -> str:
+        """The edition to use ("10" unless given)."""
+        return self.edition.value if self.edition else DEFAULT_EDITION
+
+    @property
+    def method_value(self) -> str:
+        """The method to use ("exact" unless given)."""
+        return self.method.value if self.method else DEFAULT_METHOD
+
+    @property
+    def trials_value(self) -> int:
+        """Sampler trials (100,000 unless given)."""
+        return DEFAULT_TRIALS if self.trials is None else self.trials
+
+    @property
+    def seed_value(self) -> int:
+        """Sampler seed (40,000 unless given)."""
+        return DEFAULT_SEED if self.seed is None else self.seed

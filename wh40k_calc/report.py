@@ -10,6 +10,7 @@ import numpy as np
 
 from .engine.outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome
 from .resolve import Result
+from .wording import count
 
 SCHEMA = 1
 FLAG_SE = 5.0  # figures differing by more than this many standard errors are marked
@@ -70,12 +71,14 @@ def to_json(r: Result) -> dict[str, Any]:
         "method": r.method,
         "attacker": {
             "name": att.name,
+            "faction": att.datasheets[0].faction,
             "models": att.models,
             "points": _f(att.points),
             "weapons_order": [w.name for w in act.weapons],
         },
         "target": {
             "name": tgt.name,
+            "faction": tgt.datasheets[0].faction,
             "models": tgt.models,
             "wounds": act.target.wounds,
             "points": _f(tgt.points),
@@ -159,11 +162,14 @@ def _effects_text(plan) -> str:
 
 
 def _unit_label(unit, extra: str = "") -> tuple[tuple[str, str], str]:
-    """``5 Lootas (50 pts)``; an Attached unit as ``Boyz led by Warboss (21 models, ...)``."""
+    """``5 Lootas (Orks, 50 pts)``; an Attached unit as ``Boyz led by Warboss (Orks, 21
+    models, ...)``."""
     more = f", {extra}" if extra else ""
+    faction = unit.datasheets[0].faction
+    where = f"{faction}, " if faction else ""
     if unit.is_attached:
-        return (unit.name, "bold"), f" ({unit.models} models, {unit.points:g} pts{more})"
-    return (f"{unit.models} {unit.name}", "bold"), f" ({unit.points:g} pts{more})"
+        return (unit.name, "bold"), f" ({where}{unit.models} models, {unit.points:g} pts{more})"
+    return (f"{unit.models} {unit.name}", "bold"), f" ({where}{unit.points:g} pts{more})"
 
 
 def _already_lost(r: Result) -> int:
@@ -173,7 +179,7 @@ def _already_lost(r: Result) -> int:
 
 def _wounds_text(r: Result) -> str:
     """``11 wounds``; with ``--target-wounds-left``, which model is wounded and how much."""
-    text = f"{r.activation.target.wounds} wounds"
+    text = count(r.activation.target.wounds, "wound")
     n = r.selection.target_wounds_left
     if n is not None:
         first = (*r.activation.target.bodyguard, *r.activation.target.characters)[0]
@@ -201,6 +207,15 @@ def compress(names: list[str]) -> str:
     return ", ".join(parts)
 
 
+def kill_rows(r: Result) -> int:
+    """Rows of the printed kill table: up to the largest number of models that can be
+    destroyed, i.e. the last k with P(at least k) > 0 in the exact distribution (in the
+    sampled one when the sampler runs alone). The JSON keeps k = 1..models."""
+    source = r.exact if r.exact is not None else r.primary
+    possible = np.flatnonzero(source.kill_table > 0.0)
+    return int(possible[-1]) + 1 if len(possible) else 0
+
+
 def render(r: Result, console) -> None:
     """Print the result: weapons table, totals, kill table with bars, conditions and notes."""
     from rich.bar import Bar
@@ -218,7 +233,7 @@ def render(r: Result, console) -> None:
             *_unit_label(tgt, _wounds_text(r)),
             f" · edition {sel.edition} · ",
             (r.method, "cyan"),
-            f" ({o.trials:,} trials, seed {o.seed})" if r.method == "sample" else "",
+            f" ({count(o.trials, 'trial')}, seed {o.seed})" if r.method == "sample" else "",
         )
     )
 
@@ -229,15 +244,17 @@ def render(r: Result, console) -> None:
                 f" ({r.exact_declined}): the figures below are the sampler's.",
             )
         )
-    cols = ("Attacks", "Hits", "Wounds", "Failed saves", "Mortal wounds", "Damage")
+    # Headings of two short lines and numbers that never wrap leave the names the most room
+    # at 80 columns; a name wraps between words (a word longer than the column folds).
+    cols = ("Attacks", "Hits", "Wounds", "Failed\nsaves", "Mortal\nwounds", "Damage")
     table = Table(title="Expected per activation", title_justify="left", show_footer=True)
-    table.add_column("Weapon", footer="Total")
-    table.add_column("Models", justify="right")  # weapons of this profile used
+    table.add_column("Weapon", footer="Total", overflow="fold")
+    table.add_column("Models", justify="right", no_wrap=True)  # weapons of this profile used
     for col, key in zip(cols, WEAPON_FIELDS, strict=True):
-        table.add_column(col, justify="right", footer=f"{o.expected[key]:.3f}")
+        table.add_column(col, justify="right", no_wrap=True, footer=f"{o.expected[key]:.3f}")
     for w in o.weapons:
         table.add_row(
-            w.name,
+            Text(w.name),
             str(w.count) if w.count else "—",
             *(f"{w.expected[k]:.3f}" for k in WEAPON_FIELDS),
         )
@@ -252,13 +269,17 @@ def render(r: Result, console) -> None:
         )
     )
 
-    kill = Table(title="Kill table", title_justify="left")
-    kill.add_column("Models destroyed", justify="right", min_width=5, no_wrap=True)
-    kill.add_column("P(at least)", justify="right", min_width=7, no_wrap=True)
-    kill.add_column("", width=32)
-    for k, p in enumerate(o.kill_table, start=1):
-        kill.add_row(f"≥ {k}", pct(p), Bar(1.0, 0.0, float(p), color="red"))
-    console.print(kill)
+    rows = kill_rows(r)
+    if rows:
+        kill = Table(title="Kill table", title_justify="left")
+        kill.add_column("Models destroyed", justify="right", min_width=5, no_wrap=True)
+        kill.add_column("P(at least)", justify="right", min_width=7, no_wrap=True)
+        kill.add_column("", width=32)
+        for k, p in enumerate(o.kill_table[:rows], start=1):
+            kill.add_row(f"≥ {k}", pct(p), Bar(1.0, 0.0, float(p), color="red"))
+        console.print(kill)
+    else:
+        console.print("Kill table: no model of the target can be destroyed")
 
     if act.target.characters:
         for m, p in zip(act.target.characters, o.characters_destroyed, strict=True):
@@ -276,7 +297,7 @@ def render(r: Result, console) -> None:
         console.print(
             Text.assemble(
                 "Hazardous: ",
-                f"{act.hazard.tests} test(s); attacker suffers ",
+                f"{count(act.hazard.tests, 'test')}; attacker suffers ",
                 (f"{al['hazard_mortal_wounds']:.3f}", "bold"),
                 " mortal wounds, loses ",
                 (f"{al['models_destroyed']:.3f}", "bold"),
@@ -332,7 +353,7 @@ def _comparison(r: Result):
     assert ex is not None and sa is not None
     se = sa.standard_error
     t = Table(
-        title=f"Exact vs sampled ({sa.trials:,} trials, seed {sa.seed}; '!' marks a "
+        title=f"Exact vs sampled ({count(sa.trials, 'trial')}, seed {sa.seed}; '!' marks a "
         f"difference over {FLAG_SE:g} standard errors)",
         title_justify="left",
     )
@@ -344,7 +365,7 @@ def _comparison(r: Result):
     ]
     rows += [
         (f"P(≥ {k + 1} destroyed)", ex.kill_table[k], sa.kill_table[k], se["kill_table"][k])
-        for k in range(len(ex.kill_table))
+        for k in range(kill_rows(r))
     ]
     rows += [
         (

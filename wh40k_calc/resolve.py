@@ -22,6 +22,7 @@ from .profile import Activation
 from .rules import get_rules
 from .rules.plan import Plan
 from .selection import Selection, SelectionError
+from .wording import count
 
 METHODS = ("exact", "sample", "both")
 MAX_ORDER_PROFILES = 6
@@ -136,7 +137,9 @@ def choose(
                 best_order = (value, tuple(w.name for w in perm))
         assert best_order is not None
         order = best_order[1]
-        choices.append(f"weapon order {', '.join(order)}: most models destroyed of {n} orders")
+        choices.append(
+            f"weapon order {', '.join(order)}: most models destroyed of {count(n, 'order')}"
+        )
     return picks, variant, order, choices
 
 
@@ -216,7 +219,7 @@ def resolve(
             result.exact_declined = str(exc)
             notes.append(f"the exact engine declined ({exc}); the figures are the sampler's")
             act = result.activation = _with_policy(act, notes)
-            trials = _affordable_trials(act, trials, seed, notes)
+            trials = _affordable_trials(act, trials, notes)
     if result.exact is not None and result.exact.policy is not None:
         act = result.activation = replace(act, policy=result.exact.policy)
     if method in ("sample", "both"):
@@ -226,8 +229,8 @@ def resolve(
         result.sample = run_sample(act, trials=trials, seed=seed, progress=progress)
         if trials < 1000:
             notes.append(
-                f"only {trials:,} sampler trials: the standard errors are rough (1,000 or more "
-                "give a fair picture)"
+                f"only {count(trials, 'sampler trial')}: the standard errors are rough (1,000 or "
+                "more give a fair picture)"
             )
     if act.start is not None:  # figures of this activation, not of the earlier damage
         result.exact = result.exact.since(act.start) if result.exact else None
@@ -328,22 +331,23 @@ def compress_names(names: list[str]) -> str:
     return ", ".join(parts)
 
 
-FALLBACK_DICE = 40_000_000  # dice the sampler may roll when it stands in for the exact engine
+FALLBACK_SECONDS = 3.0  # the stand-in sampler's time budget: "a few seconds"
+FALLBACK_MIN_TRIALS = 100  # fewer would say too little, whatever the budget
 
 
-def _affordable_trials(act: Activation, trials: int, seed: int, notes: list[str]) -> int:
+def _affordable_trials(act: Activation, trials: int, notes: list[str]) -> int:
     """Trials for a sampler standing in for the exact engine on a huge selection: as many as
-    asked, but no more than keeps the run to a few seconds (a 64-trial pilot measures the dice
-    per trial); says so in ``notes`` when it cuts them."""
-    from .engine.sample import run_sample
+    asked, but no more than its cost, estimated from the profiles before anything is rolled
+    (:func:`~wh40k_calc.engine.budget.estimate`), fits in :data:`FALLBACK_SECONDS` (and never
+    fewer than :data:`FALLBACK_MIN_TRIALS`); says so in ``notes`` when it cuts them."""
+    from .engine.budget import estimate
 
-    pilot = run_sample(act, trials=64, seed=seed)
-    per_trial = max(pilot.dice_drawn / 64, 1.0)
-    cap = max(200, int(FALLBACK_DICE / per_trial))
+    cost = estimate(act)
+    cap = max(FALLBACK_MIN_TRIALS, cost.trials_within(FALLBACK_SECONDS))
     if cap < trials:
         notes.append(
-            f"the sampler ran {cap:,} trials (about {per_trial:,.0f} dice each) to finish in "
-            "seconds; --method sample --trials N runs more"
+            f"the sampler ran {cap:,} trials (about {cost.seconds(cap):.1f} s by its estimate) "
+            "to finish in seconds; --method sample --trials N runs more"
         )
         return cap
     return trials

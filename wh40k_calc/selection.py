@@ -129,7 +129,8 @@ class Selection:
     ``precision_target`` is "leader" (the default: [PRECISION] attacks go to the CHARACTER
     models), "bodyguard" (kept on the Bodyguard) or the name of one CHARACTER model or unit of
     the target (that one first). ``added_abilities`` are weapon abilities granted for this
-    activation.
+    activation. ``attacker_wounds_left`` (``--wounds-left``): wounds the single-model attacker
+    has left (its damaged profile).
     """
 
     phase: str
@@ -143,6 +144,7 @@ class Selection:
     allocation: tuple[str, ...] | str | None = None  # model names, or "best" (edition 11)
     precision_target: str = "leader"
     added_abilities: tuple[AddedAbility, ...] = ()
+    attacker_wounds_left: int | None = None
     target_wounds_left: int | None = None  # the target's first model in allocation order
 
 

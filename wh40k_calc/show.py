@@ -1,12 +1,17 @@
-"""``calc show``: one datasheet as rich tables (statlines, sizes, weapons, loadouts, rules)."""
+"""``calc show``: one datasheet as rich tables (statlines, sizes, weapons, loadouts, rules),
+or as JSON in the shape of the datasheet YAML (DATASHEET_FORMAT.md, part 1)."""
 
 from __future__ import annotations
 
-from .datasheet import Datasheet
+from typing import Any
+
+from .datasheet import Datasheet, ModelProfile
+from .dice import Dice
 
 
 def render_datasheet(ds: Datasheet, console) -> None:
-    """Print ``ds`` the way a datasheet page reads."""
+    """Print ``ds`` the way a datasheet page reads; every name from the file is printed as
+    written (not read as rich markup)."""
     from rich.table import Table
     from rich.text import Text
 
@@ -18,10 +23,11 @@ def render_datasheet(ds: Datasheet, console) -> None:
     models = Table(title="Models (allocation order)", title_justify="left")
     for col in ("Model", "M", "T", "Sv", "W", "Ld", "OC", "Invuln", "FNP", "Equipped"):
         models.add_column(col)
+    models.columns[-2].overflow = "fold"
     for m in ds.models:
         inv = f"{m.invuln}++" + (" (ranged)" if m.invuln_ranged_only else "") if m.invuln else "—"
         models.add_row(
-            m.name,
+            Text(m.name),
             f'{m.M}"',
             str(m.T),
             f"{m.Sv}+" if m.Sv < 7 else "—",
@@ -29,8 +35,8 @@ def render_datasheet(ds: Datasheet, console) -> None:
             f"{m.Ld}+",
             str(m.OC),
             inv,
-            f"{m.feel_no_pain}+" if m.feel_no_pain else "—",
-            ", ".join(_weapon_name(ds, k) for k in m.equipped),
+            _fnp(m),
+            Text(", ".join(_weapon_name(ds, k) for k in m.equipped)),
         )
     console.print(models)
 
@@ -39,9 +45,8 @@ def render_datasheet(ds: Datasheet, console) -> None:
     sizes.add_column("Composition")
     sizes.add_column("Points", justify="right")
     for s in ds.sizes:
-        sizes.add_row(
-            str(s.total), ", ".join(f"{n} {name}" for name, n in s.composition), str(s.points)
-        )
+        composition = ", ".join(f"{n} {name}" for name, n in s.composition)
+        sizes.add_row(str(s.total), Text(composition), str(s.points))
     console.print(sizes)
 
     weapons = Table(title="Weapons", title_justify="left")
@@ -49,14 +54,14 @@ def render_datasheet(ds: Datasheet, console) -> None:
         weapons.add_column(col)
     for w in ds.weapons:
         weapons.add_row(
-            w.name + (f" ({w.profile_of} profile)" if w.profile_of else ""),
+            Text(w.name + (f" ({w.profile_of} profile)" if w.profile_of else "")),
             "Melee" if w.range is None else f'{w.range}"',
             str(w.A),
             "N/A" if w.skill is None else f"{w.skill}+",
             str(w.S),
             str(w.AP),
             str(w.D),
-            ", ".join(w.ability_texts),
+            Text(", ".join(w.ability_texts)),
         )
     console.print(weapons)
 
@@ -71,10 +76,27 @@ def render_datasheet(ds: Datasheet, console) -> None:
                 + (f" (unit of {e.min_unit_size}+)" if e.min_unit_size else "")
                 for e in entries
             ]
-            lo.add_row(name, "; ".join(parts))
+            lo.add_row(Text(name), Text("; ".join(parts)))
         console.print(lo)
+    for line in _defence_lines(ds):
+        console.print(Text.assemble(("Defence: ", "dim"), line))
+    if ds.damaged is not None:
+        d = ds.damaged
+        effect = f"{d.hit_mod:+d} to its Hit rolls" if d.hit_mod else "no Hit roll modifier"
+        console.print(
+            Text.assemble(
+                ("Damaged: ", "dim"),
+                f"1-{d.wounds_left} wounds remaining: {effect} (--wounds-left N)",
+            )
+        )
     if ds.rules:
         console.print(Text.assemble(("Unit rules: ", "dim"), ", ".join(ds.rules)))
+    for side, names in (
+        ("its attacks", ds.not_modelled_attacker),
+        ("attacks against it", ds.not_modelled_target),
+    ):
+        if names:
+            console.print(Text.assemble((f"Not modelled ({side}): ", "yellow"), ", ".join(names)))
     if ds.leader_of:
         console.print(Text.assemble(("Leader of: ", "dim"), ", ".join(ds.leader_of)))
     if ds.source:
@@ -84,3 +106,115 @@ def render_datasheet(ds: Datasheet, console) -> None:
 def _weapon_name(ds: Datasheet, key: str) -> str:
     w = ds.weapon(key)
     return w.name if w else key
+
+
+def _fnp(m: ModelProfile) -> str:
+    """The FNP cell: ``5+``, ``4+ (mortal)``, ``5+; 4+ psychic``."""
+    parts = [f"{m.feel_no_pain}+"] if m.feel_no_pain else []
+    if m.feel_no_pain_mortal:
+        parts.append(f"{m.feel_no_pain_mortal}+ mortal")
+    if m.feel_no_pain_psychic:
+        parts.append(f"{m.feel_no_pain_psychic}+ psychic")
+    return "; ".join(parts) or "—"
+
+
+def _defence_lines(ds: Datasheet) -> list[str]:
+    """Stealth and Damage reduction of the models, one line each."""
+    out = []
+    for m in ds.models:
+        parts = []
+        if m.stealth:
+            parts.append("Stealth")
+        if m.half_damage:
+            parts.append("halves the Damage of attacks allocated to it")
+        if m.damage_reduction:
+            parts.append(f"-{m.damage_reduction} Damage of attacks allocated to it")
+        if parts:
+            out.append(f"{m.name}: {', '.join(parts)}")
+    return out
+
+
+def _number(d: Dice) -> int | str:
+    return d.bonus if d.is_constant else str(d)
+
+
+def datasheet_json(ds: Datasheet) -> dict[str, Any]:
+    """``ds`` in the datasheet YAML's shape (every field spelt out, defaults included), plus
+    ``file``: the path it was read from."""
+    out: dict[str, Any] = {
+        "name": ds.name,
+        "faction": ds.faction,
+        "keywords": sorted(ds.keywords),
+        "faction_keywords": sorted(ds.faction_keywords),
+        "models": [_model_json(ds, m) for m in ds.models],
+        "sizes": [{"models": dict(s.composition), "points": s.points} for s in ds.sizes],
+        "weapons": [
+            {
+                "name": w.name,
+                "range": "melee" if w.range is None else w.range,
+                "A": _number(w.A),
+                "skill": w.skill,
+                "S": w.S,
+                "AP": w.AP,
+                "D": _number(w.D),
+                "abilities": list(w.ability_texts),
+                **({"profile_of": w.profile_of} if w.profile_of else {}),
+            }
+            for w in ds.weapons
+        ],
+        "loadouts": {
+            name: [
+                {
+                    "model": e.model,
+                    "count": "all" if e.count is None else e.count,
+                    "equipped": [_weapon_name(ds, k) for k in e.equipped],
+                    **({"min_unit_size": e.min_unit_size} if e.min_unit_size else {}),
+                }
+                for e in entries
+            ]
+            for name, entries in ds.loadouts.items()
+        },
+        "damaged": (
+            {"wounds_left": ds.damaged.wounds_left, "hit_mod": ds.damaged.hit_mod}
+            if ds.damaged
+            else None
+        ),
+        "rules": list(ds.rules),
+        "leader_of": list(ds.leader_of),
+        "support_of": list(ds.support_of),
+        "leaders_allowed": [
+            {"starting_strength": a.starting_strength, "count": a.count}
+            | ({"one_with_keyword": a.one_with_keyword} if a.one_with_keyword else {})
+            for a in ds.leaders_allowed
+        ],
+        "not_modelled": {
+            "attacker": list(ds.not_modelled_attacker),
+            "target": list(ds.not_modelled_target),
+        },
+        "source": ds.source,
+    }
+    if ds.path is not None:
+        out["file"] = str(ds.path)
+    return out
+
+
+def _model_json(ds: Datasheet, m: ModelProfile) -> dict[str, Any]:
+    return {
+        "name": m.name,
+        "M": m.M,
+        "T": m.T,
+        "Sv": m.Sv,
+        "W": m.W,
+        "Ld": m.Ld,
+        "OC": m.OC,
+        "invuln": m.invuln,
+        "invuln_ranged_only": m.invuln_ranged_only,
+        "feel_no_pain": m.feel_no_pain,
+        "feel_no_pain_mortal": m.feel_no_pain_mortal,
+        "feel_no_pain_psychic": m.feel_no_pain_psychic,
+        "stealth": m.stealth,
+        "damage_reduction": m.damage_reduction,
+        "half_damage": m.half_damage,
+        "keywords": sorted(m.keywords),
+        "equipped": [_weapon_name(ds, k) for k in m.equipped],
+    }

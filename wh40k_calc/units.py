@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from .catalog import did_you_mean
 from .datasheet import Datasheet, ModelProfile, UnitSize, Weapon, norm_name
 from .selection import SelectionError, UnitChoice
+from .wording import count
 
 
 @dataclass(frozen=True)
@@ -108,11 +109,11 @@ def pick_size(ds: Datasheet, models: int | None, role: str) -> tuple[UnitSize, d
     if role == "attacker" and not 1 <= models < totals[0]:
         damaged = f" (or 1 to {totals[0] - 1} for a damaged unit)" if totals[0] > 1 else ""
         raise SelectionError(
-            f"{ds.name} cannot have {models} models: its sizes are {legal}{damaged}"
+            f"{ds.name} cannot have {count(models, 'model')}: its sizes are {legal}{damaged}"
         )
     if models < 1 or models > totals[-1]:
         raise SelectionError(
-            f"{ds.name} cannot have {models} models: from 1 to {totals[-1]} "
+            f"{ds.name} cannot have {count(models, 'model')}: from 1 to {totals[-1]} "
             f"(sizes {legal}; fewer models means a damaged unit)"
         )
     size = min((s for s in ds.sizes if s.total >= models), key=lambda s: s.total)
@@ -214,7 +215,8 @@ def _equip(
             take = left if e.count is None else e.count
             if take > left:
                 raise SelectionError(
-                    f"loadout {loadout!r} equips {e.count} {m.name} models with "
+                    f"loadout {loadout!r} equips {e.count} {m.name} "
+                    f"{'model' if e.count == 1 else 'models'} with "
                     f"{', '.join(w.name for w in _weapons(ds, e.equipped))} but this unit has "
                     f"only {left} {m.name} model{'s' if left != 1 else ''} left to equip"
                 )

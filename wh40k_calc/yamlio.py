@@ -1,6 +1,14 @@
-"""Reading the user's YAML (datasheets, batch files) strictly: a key given twice in one
-mapping is an error, not a silent overwrite; a document nested too deeply is an error, not a
-crash; every error says where (line and column)."""
+"""Reading the user's YAML (datasheets, batch files) strictly: a file larger than 8 MB is
+refused before it is read; a key given twice in one mapping is an error, not a silent
+overwrite; a document nested too deeply is an error, not a crash; every error says where (line
+and column).
+
+Parsing goes through libyaml's C parser where PyYAML has it (``yaml.CSafeLoader``, several
+times faster), else through the pure-Python ``SafeLoader``; both build safe types only, and the
+duplicate-key check is the same Python code on top of either. libyaml refuses nesting deeper
+than its own limit with an error, the Python parser with a RecursionError: both are reported as
+"nested too deeply" or with the parser's message.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +17,18 @@ from typing import Any
 
 import yaml
 
+MAX_BYTES = 8 * 1024 * 1024  # no datasheet or batch file comes near this
+
 
 class YamlError(ValueError):
     """Malformed YAML; the message gives the line and column where known."""
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """SafeLoader that refuses duplicate keys in a mapping."""
+_BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _StrictLoader(_BASE):  # type: ignore[valid-type,misc]
+    """The safe loader (libyaml's where available) refusing duplicate keys in a mapping."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         seen: dict[Any, yaml.Node] = {}
@@ -41,6 +54,8 @@ def _describe(exc: yaml.YAMLError) -> str:
     mark = getattr(exc, "problem_mark", None)
     where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
     problem = getattr(exc, "problem", None) or str(exc)
+    if "maximum nesting depth" in problem:  # libyaml's limit
+        return f"{where}nested too deeply"
     ctx, cmark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
     if ctx and cmark:
         problem += f" ({ctx} at line {cmark.line + 1}, column {cmark.column + 1})"
@@ -48,13 +63,22 @@ def _describe(exc: yaml.YAMLError) -> str:
 
 
 def read_text(path: Path, what: str) -> str:
-    """The UTF-8 text of a user's YAML file (``what``: "datasheet file", "batch file").
+    """The UTF-8 text of a user's YAML file (``what``: "datasheet file", "batch file"), with
+    line endings made ``\\n``. At most MAX_BYTES are read: a larger file (or an endless one,
+    such as a link to /dev/zero) is refused.
 
     Raises:
-        YamlError: missing, a folder, unreadable, or not UTF-8; the message names ``path``.
+        YamlError: missing, a folder, unreadable, larger than 8 MB, or not UTF-8; the message
+            names ``path``.
     """
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open("rb") as fh:
+            data = fh.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise YamlError(
+                f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MB, too large for a {what}"
+            )
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except FileNotFoundError:
         raise YamlError(f"{path}: {what} not found") from None
     except IsADirectoryError:
@@ -72,11 +96,31 @@ def load(text: str) -> Any:
         YamlError: malformed YAML, a duplicate key, or nesting too deep.
     """
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: safe types only
+        return yaml.load(text, Loader=_StrictLoader)  # a safe loader subclass: safe types only
     except yaml.YAMLError as exc:
         raise YamlError(_describe(exc)) from None
     except RecursionError:
         raise YamlError("nested too deeply") from None
+
+
+def parse(text: str) -> tuple[Any, yaml.Node | None]:
+    """Parse ``text`` once into its data (safe types only) and its node tree (for line numbers
+    of fields); (None, None) for an empty document.
+
+    Raises:
+        YamlError: malformed YAML, a duplicate key, or nesting too deep.
+    """
+    loader = _StrictLoader(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.YAMLError as exc:
+        raise YamlError(_describe(exc)) from None
+    except RecursionError:
+        raise YamlError("nested too deeply") from None
+    finally:
+        loader.dispose()
+    return data, node
 
 
 def compose(text: str) -> yaml.Node | None:

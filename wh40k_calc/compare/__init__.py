@@ -8,32 +8,32 @@ those of the single commands. Output: a rich table grouped by target and sorted,
 list of contract objects with ``"run"``) or ``--csv``.
 """
 
-from .command import register
-from .jobs import (
-    Job,
-    Row,
-    RunError,
-    jobs_from_batch,
-    jobs_from_options,
-    row_figures,
-    run_job,
-    run_jobs,
-)
-from .table import CSV_COLUMNS, SortKey, csv_records, render_table, write_csv
+from importlib import import_module
+from typing import Any
 
-__all__ = [
-    "CSV_COLUMNS",
-    "Job",
-    "Row",
-    "RunError",
-    "SortKey",
-    "csv_records",
-    "jobs_from_batch",
-    "jobs_from_options",
-    "register",
-    "render_table",
-    "row_figures",
-    "run_job",
-    "run_jobs",
-    "write_csv",
-]
+_WHERE = {
+    "register": "command",
+    "Job": "jobs",
+    "Row": "jobs",
+    "RunError": "jobs",
+    "jobs_from_batch": "jobs",
+    "jobs_from_options": "jobs",
+    "row_figures": "jobs",
+    "run_job": "jobs",
+    "run_jobs": "runner",
+    "CSV_COLUMNS": "table",
+    "SortKey": "table",
+    "csv_records": "table",
+    "render_table": "table",
+    "write_csv": "table",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    """The names above, imported on first use: ``calc`` registers the command on every
+    start-up, but needs the batch and job machinery only when ``calc compare`` runs."""
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f".{_WHERE[name]}", __name__), name)

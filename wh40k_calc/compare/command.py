@@ -1,19 +1,336 @@
-"""The ``calc compare`` command (typer): a batch file, or attackers x loadouts x targets."""
+"""The ``calc compare`` command (typer): a batch file, or attackers x loadouts x targets.
 
-import json
-import os
+The command runs four steps, each a function below: check where the output goes
+(:func:`_csv_destination`), build the jobs from the batch file or from the command line
+(:func:`_jobs`), run them (:func:`_run`), and print or write the results (:func:`_report`).
+It shares the condition flags, ``--effect`` and the engine options with ``calc shoot``
+(:mod:`wh40k_calc.options`). ``calc`` imports this module only to run ``compare`` (or list it
+in ``calc -h``), and the batch and job machinery only inside the steps.
+"""
+
+from __future__ import annotations
+
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 import typer
 
-from ..batch import BatchError, load_batch
-from ..datasheet import DatasheetError
-from ..selection import Conditions
-from .jobs import Overrides, RunError, jobs_from_batch, jobs_from_options, run_jobs
-from .table import SortKey, render_table, write_csv
+from ..optgroup import OptionGroup, with_groups
+from ..options import (
+    ConditionOptions,
+    EffectOpt,
+    EngineOptions,
+    FactionOpt,
+    TargetFactionOpt,
+    fail,
+)
+from .table import SortKey
+
+if TYPE_CHECKING:
+    from .jobs import Job, Row, RunError
+
+
+@dataclass(frozen=True)
+class CrossOptions(OptionGroup):
+    """What ``calc compare ATTACKER...`` crosses: targets, loadouts and sizes (each
+    repeatable), Leaders attached to every attacker, the phase, and the factions names are
+    looked up in. Not with a batch file."""
+
+    target: Annotated[
+        list[str] | None,
+        typer.Option("--target", "-t", metavar="NAME", help="Target unit (repeatable)."),
+    ] = None
+    loadout: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--loadout", metavar="NAME", help="Named loadout of the attacker (repeatable)."
+        ),
+    ] = None
+    models: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--models",
+            metavar="N",
+            help="Attacking unit size (repeatable; a listed size, or fewer models than the "
+            "smallest for a damaged unit).",
+        ),
+    ] = None
+    leader: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--leader", metavar="NAME", help="Leader attached to each attacker (repeatable)."
+        ),
+    ] = None
+    fight: Annotated[
+        bool, typer.Option("--fight", help="Melee (the Fight phase) instead of shooting.")
+    ] = False
+    faction: FactionOpt = None
+    target_faction: TargetFactionOpt = None
+
+
+@dataclass(frozen=True)
+class CompareEngineOptions(EngineOptions):
+    """The engine options of ``calc shoot``; here each one given overrides a batch file's."""
+
+    help_overrides: ClassVar[dict[str, str]] = {
+        "edition": "Rules edition (default 10; overrides a batch file's).",
+        "method": "exact (default), sample or both; overrides a batch file's.",
+        "trials": "Sampler trials (default 100000; overrides a batch file's).",
+        "seed": "Sampler seed (0 or more; default 40000; overrides a batch file's).",
+        "as_json": "Print a list of JSON contract objects.",
+    }
+
+
+@dataclass(frozen=True)
+class OutputOptions(OptionGroup):
+    """How the rows are ranked and where they go; whether the first error stops the run; how
+    many processes resolve the runs."""
+
+    sort: Annotated[
+        SortKey, typer.Option(case_sensitive=False, help="Rank by this figure, best first.")
+    ] = SortKey.models
+    csv_path: Annotated[
+        str | None,
+        typer.Option("--csv", metavar="PATH", help="Write the table as CSV ('-': stdout)."),
+    ] = None
+    force: Annotated[
+        bool, typer.Option("--force", help="Let --csv overwrite an existing file.")
+    ] = False
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Stop at the first error (exit code 1).")
+    ] = False
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            metavar="N",
+            min=1,
+            help="Worker processes (default: every core above 300 distinct runs, else 1).",
+        ),
+    ] = None
+
+
+@with_groups
+def compare(
+    what: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="BATCH.yaml | ATTACKER...",
+            help="A batch file, or attacking units (datasheet names) to cross with "
+            "--loadout, --models and --target.",
+        ),
+    ],
+    *,
+    cross: CrossOptions,
+    conditions: ConditionOptions,
+    effect: EffectOpt = None,
+    engine: CompareEngineOptions,
+    output: OutputOptions,
+) -> None:
+    """Compare runs side by side: a batch file, or attackers × loadouts × targets.
+
+    One row per (run, target), grouped by target and ranked by --sort: expected damage,
+    models destroyed, P(wipe), target points destroyed per 100 points of attacker, and the
+    attacker's Hazardous losses.
+    """
+    csv_file = _csv_destination(output, what, engine.as_json)
+    items, title = _jobs(what, cross, conditions, list(effect or []), engine)
+    show_progress = not engine.as_json and output.csv_path is None and sys.stderr.isatty()
+    rows, errors = _run(items, output.strict, show_progress, output.jobs)
+    _report(rows, errors, output, csv_file, engine.as_json, title)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``compare`` command to ``app`` (called by ``wh40k_calc.cli``)."""
+    app.command("compare")(compare)
+
+
+# ---------------------------------------------------------------------------------------------
+# The steps
+
+
+def _csv_destination(output: OutputOptions, what: list[str], as_json: bool) -> Path | None:
+    """The file ``--csv`` writes (None: no file, or stdout), refused before any work when it
+    cannot be written: a folder, an existing file without --force, the batch file itself."""
+    import os
+
+    path = output.csv_path
+    if as_json and path == "-":
+        raise fail("--json and --csv - both write to stdout: choose one")
+    if path is None or path == "-":
+        return None
+    csv_file = Path(path)
+    if csv_file.is_dir():
+        raise fail(f"--csv {path}: is a folder")
+    if csv_file.exists() and not output.force:
+        raise fail(f"--csv {path}: the file exists (add --force to overwrite it)")
+    if csv_file.exists() and any(Path(w).exists() and os.path.samefile(w, csv_file) for w in what):
+        raise fail(f"--csv {path}: that is the batch file being read")
+    return csv_file
+
+
+def _is_batch(arg: str) -> bool:
+    p = Path(arg)
+    return p.suffix.lower() in (".yaml", ".yml") or (p.is_file() and ("/" in arg or "\\" in arg))
+
+
+def _jobs(
+    what: list[str],
+    cross: CrossOptions,
+    conditions: ConditionOptions,
+    effects: list[str],
+    engine: EngineOptions,
+) -> tuple[list[Job | RunError], str | None]:
+    """The jobs (and errors in their place) in batch order, and the table's title."""
+    from ..batch import BatchError
+    from ..datasheet import DatasheetError
+
+    try:
+        if len(what) == 1 and _is_batch(what[0]):
+            clash = [*cross.changed(), *(["--effect"] if effects else []), *conditions.changed()]
+            if clash:
+                raise fail(
+                    f"{', '.join(clash)}: not with a batch file (put it in the file; "
+                    "--edition, --method, --trials and --seed do override the file's)"
+                )
+            return _jobs_from_batch_file(Path(what[0]), engine)
+        return _jobs_from_command_line(what, cross, conditions, effects, engine), None
+    except (BatchError, DatasheetError) as exc:
+        raise fail(str(exc)) from None
+
+
+def _jobs_from_batch_file(
+    path: Path, engine: EngineOptions
+) -> tuple[list[Job | RunError], str | None]:
+    from ..batch import load_batch
+    from ..options import catalog
+    from .jobs import Overrides, jobs_from_batch
+
+    batch = load_batch(path)
+    cat = catalog([*(engine.datasheets or []), *batch.datasheets])
+    overrides = Overrides(
+        engine.edition.value if engine.edition else None,
+        engine.method.value if engine.method else None,
+        engine.trials,
+        engine.seed,
+    )
+    return jobs_from_batch(batch, cat, overrides), batch.defaults.title
+
+
+def _jobs_from_command_line(
+    what: list[str],
+    cross: CrossOptions,
+    conditions: ConditionOptions,
+    effects: list[str],
+    engine: EngineOptions,
+) -> list[Job | RunError]:
+    from ..options import catalog
+    from .jobs import jobs_from_options
+
+    batchish = [w for w in what if _is_batch(w)]
+    if batchish:
+        raise fail(f"{batchish[0]}: give one batch file on its own, or attacker names")
+    if not cross.target:
+        raise fail("give at least one --target (or a batch file)")
+    return jobs_from_options(
+        catalog(engine.datasheets),
+        list(what),
+        list(cross.target),
+        loadouts=cross.loadout,
+        models=cross.models,
+        leaders=cross.leader,
+        phase="fight" if cross.fight else "shooting",
+        conditions=conditions.build(),
+        effects=effects,
+        edition=engine.edition_value,
+        method=engine.method_value,
+        trials=engine.trials_value,
+        seed=engine.seed_value,
+        factions={"attacker": cross.faction, "target": cross.target_faction},
+    )
+
+
+def _run(
+    items: list[Job | RunError], strict: bool, show_progress: bool, workers: int | None
+) -> tuple[list[Row], list[RunError]]:
+    """Resolve the jobs (a progress bar on a terminal), each distinct one once, on ``workers``
+    processes (None: chosen by the batch's size); with ``strict``, exit at the first error."""
+    from .jobs import RunError
+    from .runner import run_jobs
+
+    if strict:
+        first = next((i for i in items if isinstance(i, RunError)), None)
+        if first is not None:
+            _print_errors([first])
+            raise typer.Exit(1)
+    bar = _RowProgress(len(items)) if show_progress else None
+    try:
+        rows, errors = run_jobs(items, strict=strict, tick=bar, workers=workers)
+    finally:
+        if bar is not None:
+            bar.stop()
+    if strict and errors:
+        _print_errors(errors[-1:])
+        raise typer.Exit(1)
+    return rows, errors
+
+
+def _report(
+    rows: list[Row],
+    errors: list[RunError],
+    output: OutputOptions,
+    csv_file: Path | None,
+    as_json: bool,
+    title: str | None,
+) -> None:
+    """JSON, CSV (stdout or file) or the table; then the errors (exit code 1 if any)."""
+    import json
+
+    from .table import render_table, write_csv
+
+    if as_json:
+        sys.stdout.write(json.dumps([r.result for r in rows], indent=2) + "\n")
+    if output.csv_path == "-":
+        write_csv(rows, output.sort.value, sys.stdout)
+    elif csv_file is not None:
+        _write_csv_file(rows, output, csv_file)
+    if not as_json and output.csv_path is None and rows:
+        from rich.console import Console
+
+        render_table(rows, output.sort.value, Console(highlight=False), title)
+    if errors:
+        _print_errors(errors)
+        raise typer.Exit(1)
+
+
+def _write_csv_file(rows: list[Row], output: OutputOptions, csv_file: Path) -> None:
+    from .table import write_csv
+
+    try:
+        with csv_file.open("w" if output.force else "x", encoding="utf-8", newline="") as fh:
+            write_csv(rows, output.sort.value, fh)
+    except FileExistsError:
+        raise fail(
+            f"--csv {output.csv_path}: the file exists (add --force to overwrite it)"
+        ) from None
+    except OSError as exc:
+        raise fail(f"--csv {output.csv_path}: cannot write: {exc.strerror or exc}") from None
+    from ..wording import count
+
+    sys.stderr.write(f"wrote {count(len(rows), 'row')} to {output.csv_path}\n")
+
+
+def _print_errors(errors: list[RunError]) -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    con = Console(stderr=True, highlight=False, soft_wrap=True)
+    for e in errors:
+        con.print(Text.assemble(("error:", "bold red"), " ", str(e)))
 
 
 class _RowProgress:
@@ -43,263 +360,3 @@ class _RowProgress:
         if self.bar is not None:
             self.bar.stop()
             self.bar = None
-
-
-def _print_errors(errors: list[RunError]) -> None:
-    from rich.console import Console
-    from rich.markup import escape
-
-    con = Console(stderr=True, highlight=False, soft_wrap=True)
-    for e in errors:
-        con.print(f"[bold red]error:[/bold red] {escape(str(e))}")
-
-
-def _is_batch(arg: str) -> bool:
-    p = Path(arg)
-    return p.suffix.lower() in (".yaml", ".yml") or (p.is_file() and ("/" in arg or "\\" in arg))
-
-
-# ---------------------------------------------------------------------------------------------
-# The command
-
-
-def register(app: typer.Typer) -> None:
-    """Add the ``compare`` command to ``app`` (called by ``wh40k_calc.cli``)."""
-    from ..options import (
-        Beyond12,
-        Charged,
-        Cover,
-        DatasheetsOpt,
-        Disembarked,
-        Edition,
-        EffectOpt,
-        HalfRange,
-        Indirect,
-        Method,
-        Objective,
-        Overwatch,
-        PlungingFire,
-        Stationary,
-        catalog,
-        fail,
-    )
-
-    def compare(
-        what: Annotated[
-            list[str],
-            typer.Argument(
-                metavar="BATCH.yaml | ATTACKER...",
-                help="A batch file, or attacking units (datasheet names) to cross with "
-                "--loadout, --models and --target.",
-            ),
-        ],
-        target: Annotated[
-            list[str] | None,
-            typer.Option("--target", "-t", help="Target unit (repeatable)."),
-        ] = None,
-        loadout: Annotated[
-            list[str] | None,
-            typer.Option("--loadout", help="Named loadout of the attacker (repeatable)."),
-        ] = None,
-        models: Annotated[
-            list[int] | None,
-            typer.Option(
-                "--models",
-                help="Attacking unit size (repeatable; a listed size, or fewer models than the "
-                "smallest for a damaged unit).",
-            ),
-        ] = None,
-        leader: Annotated[
-            list[str] | None,
-            typer.Option("--leader", help="Leader attached to each attacker (repeatable)."),
-        ] = None,
-        fight: Annotated[
-            bool, typer.Option("--fight", help="Melee (the Fight phase) instead of shooting.")
-        ] = False,
-        half_range: HalfRange = False,
-        stationary: Stationary = False,
-        charged: Charged = False,
-        cover: Cover = False,
-        objective: Objective = False,
-        overwatch: Overwatch = False,
-        indirect: Indirect = False,
-        beyond_12: Beyond12 = False,
-        disembarked: Disembarked = False,
-        plunging_fire: PlungingFire = False,
-        effect: EffectOpt = None,
-        edition: Annotated[
-            Edition | None,
-            typer.Option(help="Rules edition (default 10; overrides a batch file's)."),
-        ] = None,
-        method: Annotated[
-            Method | None,
-            typer.Option(
-                case_sensitive=False,
-                help="exact (default), sample or both; overrides a batch file's.",
-            ),
-        ] = None,
-        trials: Annotated[
-            int | None,
-            typer.Option(min=1, max=100_000_000, help="Sampler trials (default 100000)."),
-        ] = None,
-        seed: Annotated[
-            int | None, typer.Option(min=0, help="Sampler seed (0 or more; default 40000).")
-        ] = None,
-        datasheets: DatasheetsOpt = None,
-        sort: Annotated[
-            SortKey, typer.Option(case_sensitive=False, help="Rank by this figure, best first.")
-        ] = SortKey.models,
-        as_json: Annotated[
-            bool, typer.Option("--json", help="Print a list of JSON contract objects.")
-        ] = False,
-        csv_path: Annotated[
-            str | None,
-            typer.Option("--csv", metavar="PATH", help="Write the table as CSV ('-': stdout)."),
-        ] = None,
-        force: Annotated[
-            bool, typer.Option("--force", help="Let --csv overwrite an existing file.")
-        ] = False,
-        strict: Annotated[
-            bool, typer.Option("--strict", help="Stop at the first error (exit code 1).")
-        ] = False,
-    ) -> None:
-        """Compare runs side by side: a batch file, or attackers × loadouts × targets.
-
-        One row per (run, target), grouped by target and ranked by --sort: expected damage,
-        models destroyed, P(wipe), target points destroyed per 100 points of attacker, and the
-        attacker's Hazardous losses.
-        """
-        if as_json and csv_path == "-":
-            raise fail("--json and --csv - both write to stdout: choose one")
-        csv_file = None
-        if csv_path is not None and csv_path != "-":
-            csv_file = Path(csv_path)
-            if csv_file.is_dir():
-                raise fail(f"--csv {csv_path}: is a folder")
-            if csv_file.exists() and not force:
-                raise fail(f"--csv {csv_path}: the file exists (add --force to overwrite it)")
-            if csv_file.exists() and any(
-                Path(w).exists() and os.path.samefile(w, csv_file) for w in what
-            ):
-                raise fail(f"--csv {csv_path}: that is the batch file being read")
-        title = None
-        try:
-            if len(what) == 1 and _is_batch(what[0]):
-                given = [
-                    ("--target", target),
-                    ("--loadout", loadout),
-                    ("--models", models),
-                    ("--leader", leader),
-                    ("--effect", effect),
-                    ("--fight", fight),
-                    *(
-                        ("--" + n.replace("_", "-"), v)
-                        for n, v in (
-                            ("half_range", half_range),
-                            ("stationary", stationary),
-                            ("charged", charged),
-                            ("cover", cover),
-                            ("objective", objective),
-                            ("overwatch", overwatch),
-                            ("indirect", indirect),
-                            ("beyond_12", beyond_12),
-                            ("disembarked", disembarked),
-                            ("plunging_fire", plunging_fire),
-                        )
-                    ),
-                ]
-                clash = [opt for opt, v in given if v]
-                if clash:
-                    raise fail(
-                        f"{', '.join(clash)}: not with a batch file (put it in the file; "
-                        "--edition, --method, --trials and --seed do override the file's)"
-                    )
-                batch = load_batch(Path(what[0]))
-                title = batch.defaults.title
-                cat = catalog([*(datasheets or []), *batch.datasheets])
-                items = jobs_from_batch(
-                    batch,
-                    cat,
-                    Overrides(
-                        edition.value if edition else None,
-                        method.value if method else None,
-                        trials,
-                        seed,
-                    ),
-                )
-            else:
-                batchish = [w for w in what if _is_batch(w)]
-                if batchish:
-                    raise fail(f"{batchish[0]}: give one batch file on its own, or attacker names")
-                if not target:
-                    raise fail("give at least one --target (or a batch file)")
-                cat = catalog(datasheets)
-                items = jobs_from_options(
-                    cat,
-                    list(what),
-                    list(target),
-                    loadouts=loadout,
-                    models=models,
-                    leaders=leader,
-                    phase="fight" if fight else "shooting",
-                    conditions=Conditions(
-                        half_range,
-                        stationary,
-                        charged,
-                        cover,
-                        objective,
-                        overwatch,
-                        indirect,
-                        beyond_12,
-                        disembarked,
-                        plunging_fire,
-                    ),
-                    effects=effect,
-                    edition=edition.value if edition else "10",
-                    method=method.value if method else "exact",
-                    trials=trials or 100_000,
-                    seed=40_000 if seed is None else seed,
-                )
-        except (BatchError, DatasheetError) as exc:
-            raise fail(str(exc)) from None
-
-        if strict:
-            first = next((i for i in items if isinstance(i, RunError)), None)
-            if first is not None:
-                _print_errors([first])
-                raise typer.Exit(1)
-        show_progress = not as_json and csv_path is None and sys.stderr.isatty()
-        bar = _RowProgress(len(items)) if show_progress else None
-        try:
-            rows, errors = run_jobs(items, strict=strict, tick=bar)
-        finally:
-            if bar is not None:
-                bar.stop()
-        if strict and errors:
-            _print_errors(errors[-1:])
-            raise typer.Exit(1)
-
-        if as_json:
-            sys.stdout.write(json.dumps([r.result for r in rows], indent=2) + "\n")
-        if csv_path == "-":
-            write_csv(rows, sort.value, sys.stdout)
-        elif csv_file is not None:
-            try:
-                with csv_file.open("w" if force else "x", encoding="utf-8", newline="") as fh:
-                    write_csv(rows, sort.value, fh)
-            except FileExistsError:
-                raise fail(
-                    f"--csv {csv_path}: the file exists (add --force to overwrite it)"
-                ) from None
-            except OSError as exc:
-                raise fail(f"--csv {csv_path}: cannot write: {exc.strerror or exc}") from None
-            sys.stderr.write(f"wrote {len(rows)} rows to {csv_path}\n")
-        if not as_json and csv_path is None and rows:
-            from rich.console import Console
-
-            render_table(rows, sort.value, Console(highlight=False), title)
-        if errors:
-            _print_errors(errors)
-            raise typer.Exit(1)
-
-    app.command("compare")(compare)

@@ -2,7 +2,6 @@
 command-line options, resolved exactly as ``calc shoot``/``calc fight`` resolve one, into rows
 carrying the contract object and the compared figures."""
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
@@ -124,8 +123,9 @@ def row_figures(obj: dict[str, Any]) -> dict[str, float | None]:
     }
 
 
-def run_job(job: Job, progress: Callable[[int, int], None] | None = None) -> Row:
-    """Resolve one job and build its row.
+def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
+    """Resolve one job: its contract object (``report.to_json``, without ``"run"``) and its
+    compared figures.
 
     Raises:
         SelectionError, LookupError, ValueError, DatasheetError: as ``resolve`` does.
@@ -133,55 +133,18 @@ def run_job(job: Job, progress: Callable[[int, int], None] | None = None) -> Row
     from ..report import to_json
     from ..resolve import resolve
 
-    result = resolve(job.selection, job.method, job.trials, job.seed, progress)
-    obj = {"run": job.run, **to_json(result)}
-    return Row(job, obj, row_figures(obj))
+    obj = to_json(resolve(job.selection, job.method, job.trials, job.seed))
+    return obj, row_figures(obj)
 
 
-def run_jobs(
-    items: Iterable[Job | RunError],
-    strict: bool = False,
-    tick: Callable[[], None] | None = None,
-) -> tuple[list[Row], list[RunError]]:
-    """Resolve every job in order; errors (given or raised) are collected, not raised.
+def run_job(job: Job) -> Row:
+    """Resolve one job and build its row.
 
-    Args:
-        items: jobs and the errors found while building them, in batch order.
-        strict: stop at the first error (it is the last item of the returned errors).
-        tick: called after each item (a progress bar).
-
-    Returns:
-        (rows, errors).
+    Raises:
+        SelectionError, LookupError, ValueError, DatasheetError: as ``resolve`` does.
     """
-    rows: list[Row] = []
-    errors: list[RunError] = []
-    for item in items:
-        if isinstance(item, RunError):
-            errors.append(item)
-        else:
-            try:
-                rows.append(run_job(item))
-            except USER_ERRORS as exc:
-                errors.append(
-                    RunError(
-                        item.run,
-                        _message(exc),
-                        source=item.source,
-                        line=item.line,
-                        target=item.target_label,
-                    )
-                )
-        if tick is not None:
-            tick()
-        if strict and errors:
-            break
-    return rows, errors
-
-
-def _message(exc: BaseException) -> str:
-    if isinstance(exc, KeyError) and exc.args:  # KeyError's str() adds quotes
-        return str(exc.args[0])
-    return str(exc)
+    obj, figures = job_outcome(job)
+    return Row(job, {"run": job.run, **obj}, figures)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -189,17 +152,21 @@ def _message(exc: BaseException) -> str:
 
 
 class _Lookup:
-    """Catalog look-ups cached for one compare (``Catalog.find`` lists files on every call)."""
+    """Catalog look-ups cached for one compare (``Catalog.find`` lists files on every call),
+    and the unit choices already checked (a batch names the same units run after run)."""
 
-    def __init__(self, cat: "Catalog"):
+    def __init__(self, cat: "Catalog", factions: dict[str, str | None] | None = None):
         self.cat = cat
-        self.cache: dict[str, Datasheet | Exception] = {}
+        self.factions = factions or {}  # role -> faction (--faction, --target-faction)
+        self.cache: dict[tuple[str, str | None], Datasheet | Exception] = {}
+        self.choices: dict[tuple[str, str, bytes], UnitChoice] = {}
 
-    def find(self, name: str) -> Datasheet:
-        key = norm_name(name)
+    def find(self, name: str, role: str = "attacker") -> Datasheet:
+        faction = self.factions.get(role)
+        key = (norm_name(name), faction)
         if key not in self.cache:
             try:
-                self.cache[key] = self.cat.find(name)
+                self.cache[key] = self.cat.find(name, faction)
             except USER_ERRORS as exc:
                 self.cache[key] = exc
         hit = self.cache[key]
@@ -238,16 +205,29 @@ def _unit_choice(
     look: _Lookup, spec: UnitSpec, role: str, base: list[str | int], edition: str = "10"
 ) -> UnitChoice:
     """The UnitChoice for ``spec``, checked field by field (``_FieldError`` names the field
-    under ``base``), then as a whole with ``units.build_unit`` (in ``edition``)."""
-    from ..catalog import UnknownUnitError
+    under ``base``), then as a whole with ``units.build_unit`` (in ``edition``); one a spec
+    checked before in the same edition."""
+    import msgspec
+
+    key = (role, edition, msgspec.json.encode(spec))
+    if key in look.choices:
+        return look.choices[key]
+    choice = _check_unit_choice(look, spec, role, base, edition)
+    look.choices[key] = choice
+    return choice
+
+
+def _check_unit_choice(
+    look: _Lookup, spec: UnitSpec, role: str, base: list[str | int], edition: str
+) -> UnitChoice:
     from ..units import build_unit, parse_weapon_spec, pick_size
 
     def at(*more: str | int) -> list[str | int]:
         return [*base, *more]
 
     try:
-        ds = look.find(spec.name)
-    except (UnknownUnitError, DatasheetError) as exc:
+        ds = look.find(spec.name, role)
+    except (LookupError, DatasheetError) as exc:
         raise _FieldError(at("name"), str(exc)) from None
     try:
         pick_size(ds, spec.models, role)
@@ -286,8 +266,8 @@ def _unit_choice(
     leaders = []
     for i, lname in enumerate(names(spec.leader)):
         try:
-            leaders.append(look.find(lname))
-        except (UnknownUnitError, DatasheetError) as exc:
+            leaders.append(look.find(lname, role))
+        except (LookupError, DatasheetError) as exc:
             raise _FieldError(
                 at("leader", i) if isinstance(spec.leader, list) else at("leader"), str(exc)
             ) from None
@@ -550,15 +530,17 @@ def jobs_from_options(
     method: str = "exact",
     trials: int = 100_000,
     seed: int = 40_000,
+    factions: dict[str, str | None] | None = None,
 ) -> list[Job | RunError]:
     """The jobs of ``calc compare ATTACKER... --target T...``: attackers × sizes × loadouts ×
-    targets. A run is named by what varies between runs (attacker, ``xN`` size, loadout), or
-    from its attacker when nothing does.
+    targets; ``factions`` maps "attacker"/"target" to the faction names are looked up in. A
+    run is named by what varies between runs (attacker, ``xN`` size, loadout), or from its
+    attacker when nothing does.
 
     With several attackers, a loadout is only crossed with the attackers that have it (a
     loadout none of them has is an error). ``leaders`` are attached to every attacker.
     """
-    look = _Lookup(cat)
+    look = _Lookup(cat, factions)
     out: list[Job | RunError] = []
     try:
         _check_effects(list(effects or []))

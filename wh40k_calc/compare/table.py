@@ -1,11 +1,14 @@
 """Rendering ``calc compare`` rows: grouped by target and ranked, as a rich table with bars or
 as CSV records."""
 
+from __future__ import annotations
+
 import csv
 from enum import StrEnum
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from .jobs import Row
+if TYPE_CHECKING:
+    from .jobs import Row
 
 SORT_LABELS = {
     "models": "models destroyed",
@@ -116,7 +119,7 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
             common.append(get(first))
     heading = " · ".join([title or "Comparison", *common])
     table = Table(
-        title=f"{heading}\nby target, sorted by {SORT_LABELS[key]}; best in bold",
+        title=Text(f"{heading}\nby target, sorted by {SORT_LABELS[key]}; best in bold"),
         title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
@@ -142,8 +145,8 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
             eff = f["efficiency"]
             value = f[key] or 0.0
             table.add_row(
-                f"  {r.job.run}",
-                *(get(o) for _, get in columns),
+                Text(f"  {r.job.run}"),
+                *(Text(get(o)) for _, get in columns),
                 f"{f['damage']:.2f}",
                 f"{f['models']:.3f}",
                 f"{100 * f['wipe']:.1f}%",

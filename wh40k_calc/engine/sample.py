@@ -1,11 +1,17 @@
 """The Monte Carlo sampler: the exact engine's independent second opinion.
 
 It reads the same :class:`~wh40k_calc.profile.Activation` and uses the same allocation policy
-(:class:`~wh40k_calc.engine.allocation.AllocationSpace`), but rolls the dice: every Hit,
-Wound, saving throw, Damage and Feel No Pain roll is a drawn integer, re-rolled where the
-profile's table says so. Work is vectorised with numpy across trials, in chunks so memory stays
-bounded; the only Python loops run over weapons and over the position of a wound in a trial's
-sequence (each pass handles that wound for every trial at once), never over trials or dice.
+(:class:`~wh40k_calc.engine.allocation.AllocationSpace`), but rolls the dice. Dice that are
+independent and alike are drawn as counts, one draw per trial and stage (``counts.py``: how
+many of a weapon's Hit rolls miss, hit or are Critical Hits, re-rolls included; the same for its
+Wound rolls, its models' Attacks, Sustained Hits, the points Feel No Pain ignores); a die whose
+effect depends on the model it is allocated to is rolled on its own, wound by wound (saves
+against mixed saves, Damage rolls, Devastating Wounds), except where a table of where failed
+saves leave the target makes the order irrelevant (:class:`_SaveJumps`). Work is vectorised
+with numpy across trials, in chunks so memory stays bounded; the only Python loops run over
+weapons and over the position of a wound in a trial's sequence (each pass handles that wound for
+every trial at once), never over trials or dice. It never draws from the exact engine's
+distributions: it shares only the resolved profiles and the allocation policy.
 """
 
 from __future__ import annotations
@@ -20,8 +26,8 @@ from ..profile import (
     ALWAYS_FAILS,
     CRIT,
     CRIT_WOUND,
-    FAIL,
     HIT,
+    SAVE_FAILED,
     SAVED,
     WOUND,
     Activation,
@@ -38,9 +44,12 @@ from .allocation import (
     saves_differ,
     space_for,
 )
+from .counts import Counts, die_classes, draw_counts
 from .outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome, WeaponResult
 
-DICE_PER_CHUNK = 1 << 22  # about 32 MB of int64 dice per array at most
+CHUNK_TRIALS = 1 << 15  # trials per chunk: the per-chunk Python work is spread thin, and the
+# chunk's arrays (256 KB of int64 each) stay in the processor's cache
+DICE_PER_CHUNK = 1 << 20  # entries of the widest array of a chunk (8 MB of int64) at most
 
 
 @dataclass
@@ -54,7 +63,7 @@ class _Moments:
     def add(self, name: str, values: np.ndarray) -> None:
         v = values.astype(np.int64, copy=False)
         self.sums[name] = self.sums.get(name, 0.0) + float(v.sum())
-        self.squares[name] = self.squares.get(name, 0.0) + float(np.dot(v, v))
+        self.squares[name] = self.squares.get(name, 0.0) + float(np.einsum("i,i->", v, v))
 
     def mean(self, name: str) -> float:
         return self.sums.get(name, 0.0) / self.n if self.n else 0.0
@@ -68,7 +77,8 @@ class _Moments:
 
 
 class _Dice:
-    """The chunk's random source; counts every integer drawn (for the benchmark)."""
+    """The chunk's random source; counts the random numbers drawn (for the benchmark): one per
+    die rolled singly, one per trial and stage for a count of many dice."""
 
     def __init__(self, rng: np.random.Generator):
         self.rng = rng
@@ -89,40 +99,31 @@ class _Dice:
         self.drawn += size
         return pmf_sample(pmf, self.rng, size).reshape(n)
 
+    def counts(self, n: np.ndarray, probs: np.ndarray) -> Counts:
+        """Per entry of ``n``: how many of ``n[i]`` independent dice land in each outcome class
+        of ``probs`` (``counts[j]``: class j per entry; see :func:`~.counts.draw_counts`)."""
+        c = draw_counts(self.rng, n, probs)
+        self.drawn += c.drawn
+        return c
+
+    def total(self, pmf: np.ndarray, n: np.ndarray) -> np.ndarray:
+        """Per entry of ``n``: the sum of ``n[i]`` independent values drawn from ``pmf``
+        (index = value), from the count of each value."""
+        values = np.flatnonzero(pmf)
+        if len(values) == 1:
+            return n * values[0]
+        c = self.counts(n, pmf[values])
+        return sum((int(v) * c[j] for j, v in enumerate(values)), np.zeros(n.size, np.int64))
+
     def roll(self, table: RollTable, n: int | tuple[int, ...]) -> np.ndarray:
         """``n`` rolls of ``table``: the unmodified face, re-rolled once where the table says."""
-        return self.roll_marked(table, n)[0]
-
-    def roll_marked(
-        self, table: RollTable, n: int | tuple[int, ...]
-    ) -> tuple[np.ndarray, np.ndarray | None]:
-        """As :meth:`roll`, with a mask of the dice already re-rolled (never re-rolled again);
-        None when the table re-rolls nothing."""
         faces = self.d6(n)
-        if not any(table.reroll):
-            return faces, None
-        again = _REROLL[table.reroll][faces]
-        k = int(again.sum())
-        if k:
-            faces[again] = self.d6(k)
-        return faces, again
-
-    def roll_where(
-        self, table: RollTable, where: np.ndarray, marked: bool = False
-    ) -> tuple[np.ndarray, np.ndarray | None]:
-        """Rolls of ``table`` in the True cells of ``where`` (face 0 elsewhere); with
-        ``marked``, also the mask of the dice re-rolled (None: none could be)."""
-        k = int(where.sum())
-        if k == where.size:
-            return self.roll_marked(table, where.shape)
-        faces = np.zeros(where.shape, dtype=np.int8)
-        again = np.zeros(where.shape, dtype=bool) if marked and any(table.reroll) else None
-        if k:
-            f, a = self.roll_marked(table, k)
-            faces[where] = f
-            if again is not None and a is not None:
-                again[where] = a
-        return faces, again
+        if any(table.reroll):
+            again = _REROLL[table.reroll][faces]
+            k = int(again.sum())
+            if k:
+                faces[again] = self.d6(k)
+        return faces
 
 
 class _Lookup(dict):
@@ -148,16 +149,19 @@ def _fnp_threshold(p_ignore: float) -> int:
 
 
 def _points_through(dice: _Dice, damage: np.ndarray, threshold: np.ndarray) -> np.ndarray:
-    """Points that get through Feel No Pain: one D6 per point, ignored on ``threshold``+."""
-    if damage.size == 0:
+    """Points that get through Feel No Pain (Core rules: Feel No Pain): each point of an
+    attack's ``damage`` is ignored on a D6 of ``threshold``+ (7: the model has none, and no die
+    is rolled); the points one attack loses are drawn as one count."""
+    rolls = threshold < 7
+    if damage.size == 0 or not rolls.any():
         return damage
-    width = int(damage.max())
-    if width == 0:
-        return damage
-    rolls = dice.d6((damage.size, width))
-    counted = np.arange(width)[None, :] < damage[:, None]
-    ignored = (rolls >= threshold[:, None]) & counted
-    return damage - ignored.sum(axis=1)
+    through = damage.copy()
+    for x in np.unique(threshold[rolls]):
+        sel = np.flatnonzero((threshold == x) & (damage > 0))
+        if sel.size:
+            ignored = dice.counts(damage[sel], np.array([x - 1, 7 - x]) / 6)[1]
+            through[sel] -= ignored
+    return through
 
 
 class _DamageRoller:
@@ -205,16 +209,55 @@ def _by_kind(kinds: np.ndarray):
     return [(int(k), kinds == k) for k in np.unique(kinds)]
 
 
-def _rows(a: np.ndarray) -> np.ndarray:
-    """Per-row count of True cells of a 2-D (or 3-D, rows first) boolean array, as int64.
-    Narrow rows are summed column by column: numpy's row reductions are slow on them."""
-    a = a.reshape(a.shape[0], -1)
-    if a.shape[1] > 32:
-        return a.sum(axis=1, dtype=np.int64)
-    out = np.zeros(a.shape[0], dtype=np.int16)
-    for j in range(a.shape[1]):
-        out += a[:, j]
-    return out.astype(np.int64)
+def _attacks(dice: _Dice, w: AttackProfile, alive: np.ndarray) -> np.ndarray:
+    """Per trial: the attacks of the ``w.models`` models (Core rules: Attacks), each rolling
+    its Attacks characteristic (drawn as the count of models rolling each value), plus
+    [BLAST]'s bonus per model for every five models of the target (``alive`` per trial)."""
+    models = np.full(alive.size, w.models, dtype=np.int64)
+    attacks = dice.total(w.attacks, models)
+    if w.blast:
+        attacks = attacks + w.models * w.blast * (alive // 5)
+    return attacks
+
+
+def _hit_rolls(dice: _Dice, w: AttackProfile, attacks: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Per trial: (normal hits, Critical Hits) of ``attacks`` Hit rolls (Core rules: Hit Roll),
+    drawn as counts; [TORRENT] attacks hit automatically and never score a Critical Hit."""
+    if w.hit is None:
+        return attacks, np.zeros_like(attacks)
+    c = dice.counts(attacks, die_classes(w.hit, 3))
+    return c[HIT], c[CRIT]
+
+
+def _wound_rolls(
+    dice: _Dice,
+    w: AttackProfile,
+    own: np.ndarray,
+    extra: np.ndarray | None,
+    command_reroll: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per trial: (normal wounds, Critical Wounds) of the Wound rolls of ``own`` hits and
+    ``extra`` hits (Sustained Hits; None: none), drawn as counts (Core rules: Wound Roll).
+
+    ``command_reroll`` (per trial: still available) spends the Command Re-roll on a failed
+    Wound roll of an own hit that was not already re-rolled (a die is never re-rolled twice);
+    the trials that spend it are set to False."""
+    if command_reroll is None:
+        c = dice.counts(own if extra is None else own + extra, die_classes(w.wound, 3))
+        return c[WOUND], c[CRIT_WOUND]
+    c = dice.counts(own, die_classes(w.wound, 3, marked=True))
+    normal, critical = c[WOUND + 1], c[CRIT_WOUND + 1]
+    rows = np.flatnonzero((c[0] > 0) & command_reroll)  # a failure not yet re-rolled
+    if rows.size:
+        again = _OUTCOME[w.wound.outcome][dice.d6(rows.size)]
+        normal[rows] += again == WOUND
+        critical[rows] += again == CRIT_WOUND
+        command_reroll[rows] = False
+    if extra is not None:
+        e = dice.counts(extra, die_classes(w.wound, 3))
+        normal += e[WOUND]
+        critical += e[CRIT_WOUND]
+    return normal, critical
 
 
 def _weapon_wounds(
@@ -224,54 +267,113 @@ def _weapon_wounds(
     chunk: int,
     command_reroll: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Roll one weapon's Hit and Wound rolls for every trial: per trial (hits, normal wounds,
-    devastating Critical Wounds).
+    """One weapon's Hit and Wound rolls for every trial: per trial (hits, normal wounds,
+    devastating Critical Wounds), each stage drawn as counts.
 
-    Dice are laid out per trial and attack (a row per trial), so per-trial counts are row sums;
-    only the attacks that need a roll get a die. ``command_reroll`` (per trial: still
-    available) spends the Command Re-roll on the first failed Wound roll of an attack's own
-    hit that was not already re-rolled."""
-    zero = np.zeros(chunk, dtype=np.int64)
-    amax = int(attacks.max(initial=0))
-    if amax == 0:
-        return zero, zero, zero
-    valid = np.arange(amax)[None, :] < attacks[:, None]
-    if w.hit is None:  # hits automatically, never a Critical Hit
-        hit, crit = valid, np.zeros_like(valid)
-    else:
-        faces, _ = dice.roll_where(w.hit, valid)
-        oc = _OUTCOME[w.hit.outcome][faces]
-        hit, crit = oc == HIT, oc == CRIT
-    rolls = hit | crit if not w.lethal else hit
-    wf, rerolled = dice.roll_where(w.wound, rolls, marked=command_reroll is not None)
-    table = _OUTCOME[w.wound.outcome]
-    wo = table[wf]
-    if command_reroll is not None:
-        eligible = rolls & (wo == FAIL) & command_reroll[:, None]
-        if rerolled is not None:
-            eligible &= ~rerolled
-        rows = np.flatnonzero(_rows(eligible))
-        if rows.size:
-            cols = eligible[rows].argmax(axis=1)
-            wo[rows, cols] = table[dice.d6(rows.size)]
-            command_reroll[rows] = False
-    n_hits = _rows(hit) + _rows(crit)
-    normal = _rows(wo == WOUND)
-    critical = _rows(wo == CRIT_WOUND)
+    A Critical Hit scores the extra hits of [SUSTAINED HITS X] (not rolled to hit; they roll to
+    wound) and, with [LETHAL HITS], wounds automatically without a Wound roll (a normal wound).
+    With [DEVASTATING WOUNDS] the Critical Wounds are returned apart; otherwise they join the
+    normal wounds. ``command_reroll``: see :func:`_wound_rolls`."""
+    hits, crits = _hit_rolls(dice, w, attacks.astype(np.int64, copy=False))
+    extra = None
+    if w.sustained is not None and crits.any():
+        extra = dice.total(w.sustained, crits)
+    own = hits if w.lethal else hits + crits
+    normal, critical = _wound_rolls(dice, w, own, extra, command_reroll)
     if w.lethal:
-        normal = normal + _rows(crit)
-    if w.sustained is not None and crit.any():  # extra hits: not rolled to hit, roll to wound
-        count = np.zeros(crit.shape, dtype=np.int64)
-        count[crit] = dice.from_pmf(w.sustained, int(crit.sum()))
-        extra = np.arange(len(w.sustained) - 1)[None, None, :] < count[:, :, None]
-        ef, _ = dice.roll_where(w.wound, extra)
-        eo = table[ef]
-        n_hits = n_hits + count.sum(axis=1)
-        normal = normal + _rows(eo == WOUND)
-        critical = critical + _rows(eo == CRIT_WOUND)
+        normal = normal + crits
+    n_hits = hits + crits if extra is None else hits + crits + extra
     if w.devastating:
         return n_hits, normal, critical
-    return n_hits, normal + critical, zero
+    return n_hits, normal + critical, np.zeros(chunk, dtype=np.int64)
+
+
+class _SaveJumps:
+    """Normal wounds of one weapon resolved from counts, where nothing but the saving throw is
+    left to chance and nothing depends on the model a wound is allocated to before the save:
+    every model kind has the same saving throw, a fixed Damage and no Feel No Pain.
+
+    Then a trial's failed saves are one binomial count, and where ``j`` failed saves leave the
+    target from any state is a table built once by applying them one at a time with the shared
+    allocation policy (:meth:`AllocationSpace.apply`: wounded model first, excess damage lost;
+    Core rules: Allocating Attacks, Inflict Damage). ``jump[j * size + s]`` is that state and
+    ``dealt[j * size + s]`` the damage those ``j`` failed saves inflict (counted in full, as
+    the damage figure is); past ``j = last`` the state no longer changes and each failed save
+    adds ``rate[s]``."""
+
+    MAX_ENTRIES = 1 << 21  # states x failed saves tabulated
+
+    def __init__(
+        self,
+        space: AllocationSpace,
+        w: AttackProfile,
+        routing: int,
+        damage: np.ndarray,
+        order: int = 0,
+    ):
+        size = space.size
+        state = np.arange(size)
+        jumps, dealt = [state], [np.zeros(size, dtype=np.int64)]
+        while True:
+            hit = damage[space.kind_of(state, routing, order)]
+            after = space.apply(state, hit, routing, order)
+            if (after == state).all():
+                break
+            jumps.append(after)
+            dealt.append(dealt[-1] + hit)
+            state = after
+        self.size, self.last = size, len(jumps) - 1
+        self.jump = np.concatenate(jumps)
+        self.dealt = np.concatenate(dealt)
+        self.rate = damage[space.kind_of(state, routing, order)]
+        self.fails = die_classes(w.vs[0].save, 2) if w.vs[0].save is not None else None
+
+    @staticmethod
+    def damage_of(space: AllocationSpace, w: AttackProfile) -> np.ndarray | None:
+        """The fixed Damage per model kind when the conditions above hold and the table fits
+        :attr:`MAX_ENTRIES`; None otherwise."""
+        if any(v.save != w.vs[0].save or v.fnp > 0 for v in w.vs):
+            return None
+        damage = []
+        for v in w.vs:
+            values = {f for f, p in zip(v.damage.final, v.damage.probs, strict=True) if p > 0}
+            if len(values) != 1:
+                return None
+            damage.append(values.pop())
+        bound = int(space.target.wounds) + 2  # each failed save changes a wound
+        if space.size * bound > _SaveJumps.MAX_ENTRIES:
+            return None
+        return np.array(damage, dtype=np.int64)
+
+    @classmethod
+    def of(
+        cls, space: AllocationSpace, w: AttackProfile, routing: int, order: int = 0
+    ) -> _SaveJumps | None:
+        """The table for ``w``'s normal wounds in allocation order ``order``, or None (see
+        :meth:`damage_of`)."""
+        damage = cls.damage_of(space, w)
+        return None if damage is None else cls(space, w, routing, damage, order)
+
+    def inflict(
+        self,
+        dice: _Dice,
+        states: np.ndarray,
+        counts: np.ndarray,
+        figure: np.ndarray,
+        failed: np.ndarray,
+    ) -> np.ndarray:
+        """Each trial's ``counts`` normal wounds: failed saves drawn as one count, then the
+        table; tallies failed saves and damage; returns the new states."""
+        lost = counts if self.fails is None else dice.counts(counts, self.fails)[SAVE_FAILED]
+        failed += lost
+        if int(lost.max(initial=0)) <= self.last:
+            at = lost * self.size + states
+            figure += self.dealt[at]
+        else:
+            j = np.minimum(lost, self.last)
+            at = j * self.size + states
+            figure += self.dealt[at] + (lost - j) * self.rate[states]
+        return self.jump[at]
 
 
 class _Inflict:
@@ -284,6 +386,7 @@ class _Inflict:
 
     def __init__(self, space: AllocationSpace, w: AttackProfile, lowest_first: bool = False):
         self.space = space
+        self.w = w
         self.routing = PRECISION if w.precision else NORMAL
         self.mortal_routing = PRECISION if w.precision_mortals else NORMAL
         max_left = int(space.left.max()) if space.size else 1
@@ -294,6 +397,8 @@ class _Inflict:
         self.lowest_first = lowest_first and saves_differ(space, w.vs, self.routing)
         # fails_on[kind, face]: a save roll whose result stands at face fails (face 0 unused)
         self.fails_on = np.array([[v.save_fails_on(f) for f in range(7)] for v in w.vs])
+        self.jumps: dict[int, _SaveJumps | None] = {}  # per allocation order, when tabulated
+        self.tabulated = not self.lowest_first and _SaveJumps.damage_of(space, w) is not None
 
     def normal(
         self,
@@ -306,7 +411,29 @@ class _Inflict:
     ) -> np.ndarray:
         """Each trial's ``counts`` normal wounds: save, Damage, Feel No Pain, allocation (in
         each trial's allocation order ``order``)."""
+        if self.tabulated:
+            done = self._by_jumps(dice, states, counts, figure, failed, order)
+            if done is not None:
+                return done
         return self._wounds(dice, states, counts, figure, failed, None, False, order)
+
+    def _by_jumps(self, dice, states, counts, figure, failed, order) -> np.ndarray | None:
+        """:class:`_SaveJumps` for each allocation order the trials use (None: no table)."""
+        orders = np.broadcast_to(np.asarray(order), states.shape)
+        used = np.unique(orders).tolist()
+        for o in used:
+            if o not in self.jumps:
+                self.jumps[o] = _SaveJumps.of(self.space, self.w, self.routing, o)
+            if self.jumps[o] is None:
+                return None
+        if len(used) == 1:
+            return self.jumps[used[0]].inflict(dice, states, counts, figure, failed)
+        for o in used:
+            sel = np.flatnonzero(orders == o)
+            fig, fail = figure[sel], failed[sel]
+            states[sel] = self.jumps[o].inflict(dice, states[sel], counts[sel], fig, fail)
+            figure[sel], failed[sel] = fig, fail
+        return states
 
     def devastating(
         self,
@@ -377,8 +504,7 @@ class _Inflict:
         for k, sel in _by_kind(kinds):
             table = self.saves[k] or ALWAYS_FAILS  # no save here: roll, nothing re-rolled
             where = valid if sel is None else valid & sel[:, None]
-            rolled, _ = dice.roll_where(table, where)
-            faces[where] = rolled[where]
+            faces[where] = dice.roll(table, int(where.sum()))
         faces.sort(axis=1)
         return faces
 
@@ -489,6 +615,24 @@ class _Starts:
         return self.states[np.minimum(rows, len(self.states) - 1)]
 
 
+def chunk_size(act: Activation) -> int:
+    """Trials per chunk: :data:`CHUNK_TRIALS`, fewer when a trial needs a wide array (one
+    column per value of a random Attacks characteristic or Sustained Hits X, one per Hazardous
+    test), so that no array of a chunk exceeds :data:`DICE_PER_CHUNK` entries; at least 256."""
+    width = [1, act.hazard.tests if act.hazard is not None else 0]
+    for w in act.weapons:
+        width.append(int(np.count_nonzero(w.attacks)))
+        if w.sustained is not None:
+            width.append(int(np.count_nonzero(w.sustained)))
+    return int(np.clip(DICE_PER_CHUNK // max(width), 256, CHUNK_TRIALS))
+
+
+def tabulated(space: AllocationSpace, w: AttackProfile) -> bool:
+    """True when ``w``'s normal wounds are resolved from counts and a table of where failed
+    saves leave the target, not one wound at a time (:class:`_SaveJumps`)."""
+    return _SaveJumps.damage_of(space, w) is not None
+
+
 def _binomial_se(p: float, n: int) -> float:
     """Standard error of a proportion ``p`` estimated from ``n`` trials."""
     if n < 2:
@@ -532,10 +676,7 @@ def run_sample(
     starts = _Starts(space, start, trials, rng)
     finals: list[np.ndarray] = []
     n_models = act.target.models
-    per_trial_dice = 8 + sum(
-        w.models * (len(w.attacks) + w.blast * (n_models // 5)) * 4 for w in act.weapons
-    )
-    chunk = int(np.clip(DICE_PER_CHUNK // max(per_trial_dice, 1), 256, 1 << 17))
+    chunk = chunk_size(act)
     moments = _Moments()
     wmom = [_Moments() for _ in act.weapons]
     smom = [_Moments() for _ in act.before]
@@ -564,10 +705,7 @@ def run_sample(
         totals["mortal_wounds"] += sum((c for c in before_counts), np.zeros(n, dtype=np.int64))
         pending = []
         for wi, (w, inf) in enumerate(zip(act.weapons, inflicts, strict=True)):
-            per_model = dice.from_pmf(w.attacks, (n, w.models)) + (
-                w.blast * (alive[:, None] // 5) if w.blast else 0
-            )
-            attacks = per_model.sum(axis=1)
+            attacks = _attacks(dice, w, alive)
             cp = np.ones(n, dtype=bool) if w.command_reroll else None
             hits, normal, crit = _weapon_wounds(dice, w, attacks, n, cp)
             failed = np.zeros(n, dtype=np.int64)

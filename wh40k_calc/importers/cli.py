@@ -1,4 +1,5 @@
-"""The ``calc import`` command: datasheets from the 10th-edition CSV export into YAML files."""
+"""The ``calc import`` command: datasheets from the 10th-edition CSV export into YAML files in
+the user data folder (or ``--out``), which every command searches."""
 
 from __future__ import annotations
 
@@ -8,48 +9,106 @@ from typing import Annotated
 
 import typer
 
-_REPO = Path(__file__).resolve().parents[2]
-_BUNDLED_EXPORT = _REPO.parent / "shared" / "data" / "wahapedia-10e-2025-07"
+CSV_VAR = "WH40K_CALC_CSV"
 
 
 def default_csv_dir() -> Path | None:
-    """The export folder to use without ``--csv``: ``$WH40K_CALC_CSV``, else the shared copy
-    next to the repository if it exists, else None."""
-    env = os.environ.get("WH40K_CALC_CSV")
-    if env:
-        return Path(env)
-    return _BUNDLED_EXPORT if _BUNDLED_EXPORT.is_dir() else None
+    """The export folder to use without ``--csv``: ``$WH40K_CALC_CSV``, else None."""
+    env = os.environ.get(CSV_VAR, "").strip()
+    return Path(env) if env else None
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(1)
 
 
 def import_command(
-    names: Annotated[list[str], typer.Argument(help="Datasheet names, e.g. 'Intercessor Squad'.")],
+    names: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="NAME...", help="Datasheet names, e.g. 'Intercessor Squad' (or --all)."
+        ),
+    ] = None,
+    all_units: Annotated[
+        bool, typer.Option("--all", help="Import every datasheet of the export.")
+    ] = False,
     csv_dir: Annotated[
         Path | None,
         typer.Option(
-            "--csv",
-            help="Folder of the CSV export (default: $WH40K_CALC_CSV, or "
-            "../shared/data/wahapedia-10e-2025-07 next to the repository).",
+            "--csv", metavar="DIR", help=f"Folder of the CSV export (default: ${CSV_VAR})."
         ),
     ] = None,
     faction: Annotated[
         str | None,
-        typer.Option("--faction", help="Faction name or id, for names that several factions use."),
+        typer.Option(
+            "--faction",
+            metavar="NAME",
+            help="Faction name or id, for names that several factions use.",
+        ),
     ] = None,
     out: Annotated[
-        Path, typer.Option("--out", help="Folder to write <faction>/<unit>.yaml into.")
-    ] = Path("datasheets-user"),
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="DIR",
+            help="Folder to write <faction>/<unit>.yaml into (default: the user data folder, "
+            "which every command searches).",
+        ),
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
 ) -> None:
     """Import datasheets from the 10th-edition CSV export and write them as YAML files.
 
     Exits with code 1 if any name is unknown or ambiguous, or a file exists without --force.
     """
-    from .wahapedia import ImportFailure, import_unit, slug, to_yaml
+    from ..catalog import user_datasheets
 
     source = csv_dir or default_csv_dir()
     if source is None:
-        typer.echo("error: no CSV export found; pass --csv DIR or set WH40K_CALC_CSV", err=True)
-        raise typer.Exit(1)
+        raise _fail(
+            f"no CSV export given: pass --csv DIR or set {CSV_VAR} (the folder of the public "
+            "10th-edition datasheet export; see the README)"
+        )
+    if all_units == bool(names):
+        raise _fail("give datasheet names or --all (not both)")
+    target = out if out is not None else user_datasheets()
+    if all_units:
+        _import_all(source, target, force)
+    else:
+        _import_names(list(names or []), source, faction, target, force)
+
+
+def _import_all(source: Path, out: Path, force: bool) -> None:
+    from .export import ImportFailure
+    from .generate import generate, write
+
+    try:
+        gen = generate(source, how="Imported by `calc import --all`")
+    except ImportFailure as exc:
+        raise _fail(str(exc)) from None
+    existing = [rel for rel in gen.files if (out / rel).exists()]
+    if existing and not force:
+        raise _fail(
+            f"{len(existing)} of the files exist in {out} (e.g. {out / existing[0]}); pass "
+            "--force to overwrite them"
+        )
+    try:
+        write(gen, out)
+    except OSError as exc:
+        raise _fail(f"cannot write into {out}: {exc.strerror or exc}") from None
+    typer.echo(f"wrote {len(gen.files)} datasheets into {out} ({len(gen.refused)} left out)")
+    for sid, name, why in gen.refused:
+        typer.echo(f"  left out: {name} ({sid}): {why}", err=True)
+
+
+def _import_names(
+    names: list[str], source: Path, faction: str | None, out: Path, force: bool
+) -> None:
+    from .export import slug
+    from .generate import header
+    from .wahapedia import ImportFailure, import_unit, to_yaml
+
     failed = False
     for name in dict.fromkeys(names):  # a name given twice is imported once
         try:
@@ -63,14 +122,10 @@ def import_command(
             typer.echo(f"error: {path} exists; pass --force to overwrite it", err=True)
             failed = True
             continue
-        header = (
-            f"Imported by `calc import` from the {data['source']}.\n"
-            "Loadouts (wargear options) are not imported; check the file against the "
-            "datasheet."
-        )
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(to_yaml(data, header=header), encoding="utf-8")
+            text = to_yaml(data, header=header(data, warnings, "Imported by `calc import`"))
+            path.write_text(text, encoding="utf-8")
         except OSError as exc:
             typer.echo(f"error: cannot write {path}: {exc.strerror or exc}", err=True)
             failed = True

@@ -48,6 +48,8 @@ def apply_effects(sel: Selection, attacker: Unit, target: Unit) -> tuple[Applied
                     continue
                 if e.side in (role, "both"):
                     requested.append((e, role, False))
+            mine = ds.not_modelled_attacker if role == "attacker" else ds.not_modelled_target
+            not_modelled += [f"{n} ({ds.name} unit ability)" for n in mine]
     for name in sel.effects:
         side = None
         if ":" in name:

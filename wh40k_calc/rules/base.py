@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..abilities import WeaponAbilities
-from ..datasheet import Weapon
+from ..datasheet import ModelProfile, Weapon
 from ..dice import Dice
 from ..effects import Effect
 from ..profile import (
@@ -36,12 +36,15 @@ from .hitroll import HitTerms
 from .mortal import MORTAL_ROLLS
 from .order import precision_first, reorder
 from .plan import GroupOptions, Plan
+from .unit_abilities import damaged_hit_mod, defence_notes
 from .weapons import ordered, weapon_options
 
 
 @dataclass(frozen=True)
 class Kind:
-    """One kind of target model as saves and damage see it."""
+    """One kind of target model as saves and damage see it: its W, Sv, invulnerable save, and
+    the datasheet's defensive abilities (Feel No Pain X+ against everything, against mortal
+    wounds only, against Psychic Attacks only; Damage reduced by N or halved)."""
 
     name: str
     W: int
@@ -50,6 +53,10 @@ class Kind:
     invuln_ranged_only: bool
     fnp: int | None
     cover_capable: bool = True
+    fnp_mortal: int | None = None
+    fnp_psychic: int | None = None
+    damage_reduction: int = 0
+    half_damage: bool = False
 
 
 class Rules:
@@ -129,6 +136,12 @@ class Rules:
         terms = HitTerms()
         if sel.modifiers.hit_mod:
             terms = terms.add_roll("--hit-mod", sel.modifiers.hit_mod)
+        damaged, _ = damaged_hit_mod(sel, attacker)  # the attacker's damaged profile
+        if damaged:
+            terms = terms.add_roll("its damaged profile", damaged)
+        for e in tgt:  # the target's abilities: "subtract 1 from the Hit roll"
+            if e.hit_mod:
+                terms = terms.add_roll(e.name, e.hit_mod)
         if w.is_melee:
             return terms
         if ab.heavy and sel.conditions.stationary:
@@ -239,6 +252,7 @@ class Rules:
         attacker = with_added_abilities(attacker, sel.added_abilities)
         target = build_unit(sel.target, "target", self.edition)
         applied, not_modelled = apply_effects(sel, attacker, target)
+        _, damaged_note = damaged_hit_mod(sel, attacker)
         conditions_notes = self.check_conditions(sel, attacker, target)
         kinds, tprofile, order = self._target(sel, target, applied)
         best = self.best_allocation(sel)
@@ -291,7 +305,7 @@ class Rules:
         plan.effects = applied.ids
         plan.effect_sides = applied.sides
         plan.not_modelled = not_modelled
-        plan.notes = notes
+        plan.notes = notes + defence_notes(target) + ([damaged_note] if damaged_note else [])
         idle = [f"--{c.replace('_', '-')}" for c in _IDLE[sel.phase] if getattr(sel.conditions, c)]
         if idle:
             what = "ranged" if sel.phase == "fight" else "melee"
@@ -337,19 +351,11 @@ class Rules:
         def kind_for(g: ModelGroup, at_10: bool) -> int:
             p = g.profile
             extra = c.best_of(invuln_fx, mods.invuln, invuln_10 if at_10 else None)
-            k = Kind(p.name, p.W, p.Sv, p.invuln, p.invuln_ranged_only, p.feel_no_pain)
-            key = (k, extra)
+            key = (_defence(p, p.invuln, p.invuln_ranged_only), extra)
             if key not in index:
                 index[key] = len(kinds)
                 kinds.append(
-                    Kind(
-                        p.name,
-                        p.W,
-                        p.Sv,
-                        _merge_invuln(p, extra),
-                        p.invuln_ranged_only and extra is None,
-                        p.feel_no_pain,
-                    )
+                    _defence(p, _merge_invuln(p, extra), p.invuln_ranged_only and extra is None)
                 )
             return index[key]
 
@@ -616,9 +622,10 @@ class Rules:
         Benefit of Cover): armour Sv modified by AP, +1 for cover (ranged, not [IGNORES
         COVER], not Sv 3+ or better against AP 0), never improved by more than 1; or the
         invulnerable save (never modified by AP or cover), whichever is better. AP never goes
-        above 0 (a negative ``--ap-mod`` worsens it down to 0)."""
+        above 0 (a negative ``--ap-mod``, or a target's ability worsening AP, brings it down to
+        0 at most)."""
         mods = sel.modifiers
-        ap = min(0, w.AP - ap_improve)
+        ap = min(0, w.AP - ap_improve + sum(e.ap_worsen for e in tgt))
         cover = self.save_cover(sel, w, ab, tgt)
         if cover and k.Sv <= 3 and ap == 0:
             cover = False
@@ -637,11 +644,13 @@ class Rules:
     def _fnp(
         self, sel: Selection, ab: WeaponAbilities, k: Kind, tgt: list[Effect]
     ) -> tuple[int | None, int | None]:
+        """Feel No Pain X+ against the attack's normal damage and against mortal wounds (Core
+        rules: Feel No Pain; a Feel No Pain "against Psychic Attacks" counts for a [PSYCHIC]
+        weapon's damage of both kinds, one "against mortal wounds" for mortal wounds only)."""
         mods = sel.modifiers
-        normal = c.best_of(
-            k.fnp, mods.fnp, *(e.fnp_psychic for e in tgt if ab.psychic and e.fnp_psychic)
-        )
-        mortal = c.best_of(normal, mods.fnp_mortal, *(e.fnp_mortal for e in tgt))
+        psychic = [k.fnp_psychic, *(e.fnp_psychic for e in tgt)] if ab.psychic else []
+        normal = c.best_of(k.fnp, mods.fnp, *psychic)
+        mortal = c.best_of(normal, mods.fnp_mortal, k.fnp_mortal, *(e.fnp_mortal for e in tgt))
         return normal, mortal
 
     def _vs(
@@ -656,12 +665,13 @@ class Rules:
         mods, cond = sel.modifiers, sel.conditions
         save = self._save(sel, w, ab, ap_improve, k, tgt)
         fnp, fnp_m = self._fnp(sel, ab, k, tgt)
-        reduce = mods.damage_reduction + sum(e.damage_reduction for e in tgt)
+        # the model's own "subtract N from the Damage characteristic" / "halve the Damage"
+        reduce = mods.damage_reduction + sum(e.damage_reduction for e in tgt) + k.damage_reduction
         melta = ab.melta if (ab.melta is not None and cond.half_range and not w.is_melee) else None
         dmg = c.damage_table(
             w.D,
             melta,
-            mods.half_damage,
+            mods.half_damage or k.half_damage,
             mods.damage_mod,
             reduce,
             mods.reroll_damage,
@@ -780,8 +790,8 @@ def attacker_track(name: str, groups: list[ModelGroup]) -> tuple[TargetProfile, 
     ordered = [g for g in groups if not is_character(g)] + [g for g in groups if is_character(g)]
     models: list[TargetModel] = []
     fnp: list[float] = []
-    for g in ordered:
-        fnp.append(c.fnp_chance(g.profile.feel_no_pain))
+    for g in ordered:  # mortal wounds: Feel No Pain against mortal wounds counts too
+        fnp.append(c.fnp_chance(c.best_of(g.profile.feel_no_pain, g.profile.feel_no_pain_mortal)))
         models.extend(
             TargetModel(g.profile.name, g.profile.W, len(fnp) - 1) for _ in range(g.count)
         )
@@ -791,3 +801,19 @@ def attacker_track(name: str, groups: list[ModelGroup]) -> tuple[TargetProfile, 
 
 def _merge_invuln(p, extra: int | None) -> int | None:
     return c.best_of(p.invuln, extra)
+
+
+def _defence(p: ModelProfile, invuln: int | None, ranged_only: bool) -> Kind:
+    """The :class:`Kind` of a model profile with the given invulnerable save."""
+    return Kind(
+        p.name,
+        p.W,
+        p.Sv,
+        invuln,
+        ranged_only,
+        p.feel_no_pain,
+        fnp_mortal=p.feel_no_pain_mortal,
+        fnp_psychic=p.feel_no_pain_psychic,
+        damage_reduction=p.damage_reduction,
+        half_damage=p.half_damage,
+    )

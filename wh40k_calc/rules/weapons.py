@@ -49,8 +49,18 @@ def weapon_options(sel: Selection, attacker: Unit) -> tuple[list[GroupOptions], 
             if sel.phase == "shooting" and sel.conditions.indirect
             else ""
         )
-        raise SelectionError(f"{attacker.name} has no {what} weapon{extra} to attack with")
+        known = _available(sel, attacker)
+        raise SelectionError(f"{attacker.name} has no {what} weapon{extra} to attack with{known}")
     return out, notes
+
+
+def _available(sel: Selection, attacker: Unit) -> str:
+    """The datasheet's weapons of the phase's kind, which ``--weapon`` can pick, as a clause."""
+    melee = sel.phase == "fight"
+    names = [f"'{w.name}'" for ds in attacker.datasheets for w in ds.weapons if w.is_melee == melee]
+    if not names:
+        return ""
+    return f"; its datasheet has {', '.join(dict.fromkeys(names))}: pick them with --weapon"
 
 
 def _ranged_options(g: ModelGroup, sel: Selection) -> list[Option]:

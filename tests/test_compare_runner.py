@@ -1,0 +1,208 @@
+"""Running a batch (issue 12): identical runs resolved once, ``--jobs N`` worker processes, and
+the same rows in the same order whatever the number of processes; batch files read once and
+with a size limit (issue 10 item 12)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from wh40k_calc.batch import BatchError, load_batch
+from wh40k_calc.catalog import Catalog
+from wh40k_calc.cli import app
+from wh40k_calc.compare import jobs_from_batch, runner
+from wh40k_calc.compare.runner import AUTO_PARALLEL_RUNS, default_workers, job_key, run_jobs
+from wh40k_calc.yamlio import MAX_BYTES
+
+BATCH = """\
+title: mixed
+targets: [boyz, {name: intercessor-squad, models: 10}]
+runs:
+  - name: lootas
+    attacker: lootas
+  - name: lootas again
+    attacker: {name: Lootas}
+  - name: lootas stationary
+    attacker: lootas
+    conditions: [stationary]
+  - name: sampled
+    attacker: {name: lootas, models: 10}
+    method: sample
+    trials: 3000
+    seed: 7
+  - name: edition 11
+    attacker: boyz
+    phase: fight
+    edition: 11
+    conditions: [charged]
+  - name: bad loadout
+    attacker: {name: lootas, loadout: nope}
+  - name: carnifexes shoot nothing
+    attacker: {name: carnifexes, loadout: crushing-claws}
+    target: boyz
+  - name: lootas third
+    attacker: lootas
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "batch.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def compare(*args: str):
+    return CliRunner().invoke(app, ["compare", *map(str, args)])
+
+
+def test_identical_runs_are_resolved_once(tmp_path: Path, monkeypatch) -> None:
+    batch = load_batch(write(tmp_path, BATCH))
+    items = jobs_from_batch(batch, Catalog([], use_env=False))
+    calls = []
+    real = runner.job_outcome
+
+    def counting(job):
+        calls.append(job.run)
+        return real(job)
+
+    monkeypatch.setattr(runner, "job_outcome", counting)
+    rows, errors = run_jobs(items, workers=1)
+    # 'lootas', 'lootas again' (same datasheet by another spelling) and 'lootas third' are one
+    # job per target; the other runs differ in conditions, size, method or edition.
+    assert sorted(set(calls)) == sorted(
+        ["lootas", "lootas stationary", "sampled", "edition 11", "carnifexes shoot nothing"]
+    )
+    assert len(calls) == 2 + 2 + 2 + 2 + 1
+    by_run = {}
+    for r in rows:
+        by_run.setdefault(r.result["run"], []).append(r.result)
+    for again in ("lootas again", "lootas third"):
+        assert [{**o, "run": "lootas"} for o in by_run[again]] == by_run["lootas"]
+    assert [e.run for e in errors] == ["bad loadout", "carnifexes shoot nothing"]
+
+
+def test_job_key_ignores_names_but_not_settings(tmp_path: Path) -> None:
+    batch = load_batch(write(tmp_path, BATCH))
+    jobs = jobs_from_batch(batch, Catalog([], use_env=False))
+    by_name = {(j.run, j.target_label): j for j in jobs if hasattr(j, "selection")}
+    same = [by_name[(n, "boyz")] for n in ("lootas", "lootas again", "lootas third")]
+    assert len({job_key(j) for j in same}) == 1
+    assert job_key(by_name[("lootas stationary", "boyz")]) != job_key(same[0])
+    assert job_key(by_name[("lootas", "10 intercessor-squad")]) != job_key(same[0])
+
+
+@pytest.mark.parametrize("extra", [[], ["--strict"]])
+def test_jobs_2_gives_the_rows_of_one_process(tmp_path: Path, extra: list[str]) -> None:
+    path = write(tmp_path, BATCH)
+    one = compare(path, "--json", "--jobs", "1", *extra)
+    two = compare(path, "--json", "--jobs", "2", *extra)
+    assert one.exit_code == two.exit_code == 1  # the batch has two bad runs
+    assert one.stdout == two.stdout
+    assert one.stderr == two.stderr
+    rows = json.loads(two.stdout) if two.stdout else []
+    names = [r["run"] for r in rows]
+    if extra:  # stops at the first error: the runs before 'bad loadout'
+        assert names == [n for n in names if n != "lootas third"]
+        assert len(two.stderr.strip().splitlines()) == 1
+    else:
+        assert (
+            names
+            == [
+                n
+                for n in ("lootas", "lootas again", "lootas stationary", "sampled", "edition 11")
+                for _ in range(2)
+            ]
+            + ["lootas third"] * 2
+        )
+        assert rows[6]["sample"]["seed"] == 7
+
+
+def test_table_and_csv_are_the_same_with_jobs(tmp_path: Path) -> None:
+    path = write(tmp_path, BATCH.replace("  - name: bad loadout", "  - name: bad\n    x: 1"))
+    for fmt in (["--csv", "-"], []):
+        one = compare(path, *fmt, "--jobs", "1")
+        two = compare(path, *fmt, "--jobs", "2")
+        assert one.stdout == two.stdout and one.stdout
+
+
+def test_default_workers() -> None:
+    assert default_workers(AUTO_PARALLEL_RUNS) == 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert default_workers(AUTO_PARALLEL_RUNS + 1) == cores
+
+
+def test_jobs_must_be_positive(tmp_path: Path) -> None:
+    res = compare(write(tmp_path, BATCH), "--jobs", "0")
+    assert res.exit_code == 2
+    assert "--jobs" in res.output
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 10 item 12: "Batch and datasheet files are read with a size limit of 8 MB (a symlink to
+# /dev/zero as a batch file today reads until MemoryError and prints a traceback): refuse
+# larger ones clearly."
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_endless_batch_file_is_refused(tmp_path: Path) -> None:
+    link = tmp_path / "zero.yaml"
+    link.symlink_to("/dev/zero")
+    with pytest.raises(BatchError, match="larger than 8 MB"):
+        load_batch(link)
+    res = compare(link)
+    assert res.exit_code == 1
+    assert res.stderr.startswith("error: ") and "larger than 8 MB" in res.stderr
+    assert "Traceback" not in res.output
+
+
+def test_batch_file_just_over_the_limit_is_refused(tmp_path: Path) -> None:
+    big = tmp_path / "big.yaml"
+    comment = "# padding\n"
+    big.write_text(BATCH + comment * (MAX_BYTES // len(comment) + 1), encoding="utf-8")
+    with pytest.raises(BatchError, match="larger than 8 MB"):
+        load_batch(big)
+    exact = tmp_path / "exact.yaml"
+    exact.write_text(BATCH + "#" * (MAX_BYTES - len(BATCH) - 1) + "\n", encoding="utf-8")
+    assert os.path.getsize(exact) == MAX_BYTES
+    assert load_batch(exact).defaults.title == "mixed"  # 8 MB itself is allowed
+
+
+def test_large_datasheet_file_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "ds"
+    folder.mkdir()
+    (folder / "huge.yaml").write_text(
+        "name: Huge\n" + "#" * (MAX_BYTES + 10) + "\n", encoding="utf-8"
+    )
+    res = CliRunner().invoke(app, ["shoot", "huge", "-t", "boyz", "--datasheets", str(folder)])
+    assert res.exit_code == 1
+    assert "larger than 8 MB" in res.stderr and "huge.yaml" in res.stderr
+
+
+def test_batch_errors_keep_their_lines_with_the_fast_parser(tmp_path: Path) -> None:
+    path = write(tmp_path, BATCH)
+    res = compare(path, "--json")
+    # line 22 holds the bad loadout; line 23 starts the run whose target cannot be shot
+    assert "batch.yaml:22: run 'bad loadout': attacker.loadout:" in res.stderr
+    assert "batch.yaml:23: run 'carnifexes shoot nothing' against boyz" in res.stderr
+
+
+def test_no_worker_processes_means_one_process(tmp_path: Path, monkeypatch) -> None:
+    """Where processes cannot be started the batch still runs, in this process."""
+    import multiprocessing
+
+    def broken(method=None):
+        class Ctx:
+            def Pool(self, *a, **k):
+                raise OSError("no /dev/shm")
+
+        return Ctx()
+
+    path = write(tmp_path, BATCH)
+    one = compare(path, "--json", "--jobs", "1")
+    monkeypatch.setattr(multiprocessing, "get_context", broken)
+    two = compare(path, "--json", "--jobs", "2")
+    assert one.stdout == two.stdout and one.stderr == two.stderr

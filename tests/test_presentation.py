@@ -1,0 +1,290 @@
+"""Issue 10, items 11, 13, 14 and 15: what the tables print, at 80 columns, literally, in
+good English."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from oracle import model, weapon
+from typer.testing import CliRunner
+
+from wh40k_calc.cli import app
+from wh40k_calc.effects import EFFECTS
+
+ROOT = Path(__file__).resolve().parents[1]
+BOX = re.compile(r"[\u2500-\u257f]")  # box-drawing characters
+
+
+def run(*args: str, width: int = 80, ok: bool = True):
+    result = CliRunner().invoke(app, [str(a) for a in args], env={"COLUMNS": str(width)})
+    assert "Traceback" not in result.output
+    if ok:
+        assert result.exit_code == 0, result.output
+    return result
+
+
+def tokens(text: str) -> set[str]:
+    """The words of a rendered screen, table borders removed."""
+    return set(BOX.sub(" ", text).split())
+
+
+def assert_fits(text: str, width: int = 80) -> None:
+    """Every line within ``width`` columns and nothing cut short with an ellipsis."""
+    for line in text.splitlines():
+        assert len(line.rstrip()) <= width, line
+    assert "…" not in text
+
+
+# ---------------------------------------------------------------------------------------------
+# Item 11: "The printed kill table stops at the largest number of models that can be destroyed
+# (3 Big shoota shots do not print rows up to ≥10 at 0.00%); the JSON keeps k = 1..models."
+
+
+def test_kill_table_stops_at_the_most_models_that_can_die() -> None:
+    # Big shoota: 3 shots of Damage 1 (no rule adds attacks or hits without --half-range)
+    # against W1 Boyz: at most 3 Boyz can be destroyed.
+    out = run("shoot", "lootas", "-t", "boyz", "--weapon", "Big shoota").stdout
+    assert "≥ 3" in out
+    assert "≥ 4" not in out and "≥ 10" not in out
+    data = json.loads(
+        run("shoot", "lootas", "-t", "boyz", "--weapon", "Big shoota", "--json").stdout
+    )
+    assert [k["models"] for k in data["kill_table"]] == list(range(1, 11))
+    assert [k["at_least"] for k in data["kill_table"][3:]] == [0.0] * 7
+
+
+def test_kill_table_rows_in_the_comparison_and_for_the_sampler() -> None:
+    both = run("shoot", "lootas", "-t", "boyz", "--weapon", "Big shoota", "--method", "both")
+    assert "P(≥ 3 destroyed)" in both.stdout and "P(≥ 4 destroyed)" not in both.stdout
+    sampled = run(
+        "shoot",
+        "lootas",
+        "-t",
+        "boyz",
+        "--weapon",
+        "Big shoota",
+        "--method",
+        "sample",
+        "--trials",
+        "20000",
+    ).stdout
+    assert "≥ 4" not in sampled  # the sampler cannot see more than 3 either
+    assert "≥ 2" in sampled
+
+
+def test_kill_table_when_no_model_can_be_destroyed() -> None:
+    # 3 shots of Damage 1 cannot destroy a 26-wound Knight Paladin
+    out = run("shoot", "lootas", "-t", "knight-paladin", "--weapon", "Big shoota").stdout
+    assert "Kill table: no model of the target can be destroyed" in out
+    assert "≥ 1" not in out
+
+
+# ---------------------------------------------------------------------------------------------
+# Item 13: "Names from files are printed literally: a run named `[bold red]loud[/]` shows as
+# "loud" today because rich markup is interpreted; escape everything that comes from data."
+
+LOUD = "[bold red]loud[/]"
+GUN = "[blink]Gun[/blink] :smile:"
+
+
+@pytest.fixture
+def loud_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "loud"
+    folder.mkdir()
+    sheet = {
+        "name": LOUD,
+        "faction": "[italic]Testers[/italic]",
+        "keywords": ["INFANTRY"],
+        "faction_keywords": ["TESTERS"],
+        "models": [model("[u]Shouter[/u]", equipped=[GUN])],
+        "sizes": [{"models": {"[u]Shouter[/u]": 5}, "points": 50}],
+        "weapons": [weapon(GUN, A=2)],
+        "loadouts": {"[b]x[/b]": [{"model": "[u]Shouter[/u]", "count": "all", "equipped": [GUN]}]},
+        "source": "written by a test",
+    }
+    (folder / "loud.yaml").write_text(yaml.safe_dump(sheet), encoding="utf-8")
+    return folder
+
+
+def test_shoot_prints_names_as_written(loud_folder: Path) -> None:
+    out = run("shoot", "loud", "-t", "boyz", "--datasheets", loud_folder).stdout
+    assert LOUD in out
+    assert GUN in out  # neither markup nor the emoji code is interpreted
+
+
+def test_units_show_and_compare_print_names_as_written(loud_folder: Path, tmp_path: Path) -> None:
+    units = run("units", "--datasheets", loud_folder, width=120).stdout
+    assert LOUD in units and "[italic]Testers[/italic]" in units
+    show = run("show", "loud", "--datasheets", loud_folder, width=120).stdout
+    for name in (LOUD, GUN, "[u]Shouter[/u]", "[b]x[/b]"):
+        assert name in show, name
+    batch = tmp_path / "loud.yaml"
+    batch.write_text(
+        yaml.safe_dump(
+            {
+                "title": "[red]Title[/red]",
+                "datasheets": [str(loud_folder)],
+                "runs": [{"name": "[bold red]run[/]", "attacker": "loud", "target": "boyz"}],
+            }
+        ),
+        encoding="utf-8",
+    )
+    table = run("compare", batch, width=120).stdout
+    assert "[red]Title[/red]" in table and "[bold red]run[/]" in table
+
+
+def test_error_messages_print_names_as_written() -> None:
+    result = run("shoot", "[bold]nobody[/bold]", "-t", "boyz", ok=False)
+    assert result.exit_code == 1
+    assert "'[bold]nobody[/bold]'" in result.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Item 14: "Make every table readable at 80 columns (wrap at word boundaries, fold columns,
+# shorter headings). The effects table's source column names the publication (e.g. "Codex:
+# Orks", "Core Rules"), not our file names."
+
+
+def test_weapon_names_are_not_cut_at_80_columns() -> None:
+    out = run(
+        "fight",
+        "boyz",
+        "-t",
+        "intercessor-squad",
+        "--leader",
+        "warboss",
+        "--models",
+        "20",
+        "--charged",
+    ).stdout
+    assert_fits(out)
+    assert {"Big", "choppa", "(Warboss)", "(Boyz)", "Choppa"} <= tokens(out)
+
+
+def test_effects_table_at_80_columns() -> None:
+    out = run("effects").stdout
+    assert_fits(out)
+    words = tokens(out)
+    for e in EFFECTS:
+        assert e.id in words
+        for word in e.summary.split():  # no word broken across lines
+            assert word in words, (e.id, word)
+    for publication in ("Codex: Orks", "Core Rules", "Codex: World Eaters", "Boarding Actions"):
+        assert publication in out
+    assert "seeds/" not in out
+
+
+def test_every_effect_names_its_publication() -> None:
+    known = (
+        "Core Rules",
+        "Codex: ",
+        "Boarding Actions",
+        "Grotmas Calendar: ",
+        "the unit's datasheet",
+    )
+    for e in EFFECTS:
+        assert e.publication.startswith(known), e.id
+
+
+def test_units_table_at_80_columns() -> None:
+    out = run("units").stdout
+    assert_fits(out)
+    words = tokens(out)
+    for path in (ROOT / "datasheets").glob("*/*.yaml"):
+        assert f"{path.parent.name}/{path.name}" in words, path  # paths whole
+    assert "Custodian Guard" in out and "Adeptus Custodes" in out
+
+
+def test_units_check_at_80_columns(tmp_path: Path) -> None:
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "broken.yaml").write_text("name: Broken\nfaction: Testers\nmodels: []\n")
+    out = run("units", "--check", "--datasheets", bad, ok=False).stdout
+    assert_fits(out)
+    assert "ok" in tokens(out)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("show", "knight-paladin"),
+        ("show", "boyz"),
+        ("shoot", "lootas", "-t", "boyz", "--method", "both", "--trials", "2000"),
+        ("compare", str(ROOT / "examples" / "lootas-loadouts.yaml")),
+        ("compare", "lootas", "boyz", "-t", "leman-russ-battle-tank", "-t", "termagants"),
+    ],
+)
+def test_tables_fit_80_columns(args: tuple[str, ...]) -> None:
+    assert_fits(run(*args).stdout)
+
+
+# ---------------------------------------------------------------------------------------------
+# Item 15: "Wording: "wrote 1 rows", "of 1 orders", typer's "Value error," prefix, help
+# showing `<list[str]>`; the setuptools "Editable installation !!" warning box on every
+# `make demo`."
+
+
+def test_wrote_one_row(tmp_path: Path) -> None:
+    out = tmp_path / "one.csv"
+    result = run("compare", "lootas", "-t", "boyz", "--csv", out)
+    assert f"wrote 1 row to {out}" in result.stderr
+
+
+def test_one_order(tmp_path: Path) -> None:
+    data = json.loads(
+        run(
+            "shoot", "lootas", "-t", "boyz", "--weapon", "Deffgun x4", "--order", "best", "--json"
+        ).stdout
+    )
+    assert "weapon order Deffgun: most models destroyed of 1 order" in data["choices"]
+
+
+def test_counts_agree_with_their_nouns() -> None:
+    out = run(
+        "shoot",
+        "lootas",
+        "-t",
+        "termagants",
+        "--target-models",
+        "1",
+        "--method",
+        "sample",
+        "--trials",
+        "1",
+        width=120,
+    ).stdout
+    assert "1 wound)" in out and "(1 trial, seed 40000)" in out
+    assert "only 1 sampler trial:" in out
+
+
+def test_one_datasheet(loud_folder: Path) -> None:
+    title = run("units", "--faction", "[italic]Testers", "--datasheets", loud_folder)
+    assert title.stdout.splitlines()[0].strip() == "1 datasheet"
+
+
+def test_bad_values_have_no_validation_prefix() -> None:
+    result = run("shoot", "lootas", "-t", "boyz", "--method", "foo", ok=False)
+    assert result.exit_code == 2
+    assert "'foo' is not one of 'exact', 'sample', 'both'" in result.output
+    assert "Value error" not in result.output
+    result = run("shoot", "lootas", "-t", "boyz", "--hit-mod", "x", ok=False)
+    assert "'x' is not a valid int" in result.output
+
+
+@pytest.mark.parametrize("command", ["shoot", "fight", "compare", "units", "show", "import"])
+def test_help_shows_metavars_not_types(command: str) -> None:
+    out = run(command, "-h").stdout
+    assert "<list[" not in out and "<str>" not in out and "<int>" not in out
+
+
+def test_make_installs_without_the_editable_notice() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    installs = [line.strip() for line in makefile.splitlines() if " -e " in line]
+    assert len(installs) == 2  # the project, and the project with the dev tools
+    for line in installs:
+        assert line.startswith("$(PIP_INSTALL) -e ")
+    assert 'PIP_INSTALL := PYTHONWARNINGS="ignore:Editable installation" ' in makefile

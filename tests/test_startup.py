@@ -1,0 +1,79 @@
+"""Start-up stays cheap (issue 12): what ``calc`` imports before it knows the command, and
+what ``calc shoot`` imports. Times are measured in ``make bench``, not here; these tests pin
+the module set, which is what makes the time."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from importlib.metadata import requires
+
+import pytest
+
+PROBE = """
+import sys
+sys.argv = {argv!r}
+from wh40k_calc.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+print(" ".join(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def modules_after(*argv: str) -> set[str]:
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE.format(argv=["calc", *argv])],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return set(proc.stderr.split())
+
+
+def test_version_imports_no_engine_no_data_no_compare() -> None:
+    loaded = modules_after("--version")
+    for heavy in (
+        "numpy",
+        "yaml",
+        "msgspec",
+        "pydantic",
+        "wh40k_calc.compare.jobs",
+        "wh40k_calc.batch",
+        "wh40k_calc.datasheet",
+        "wh40k_calc.importers.wahapedia",
+    ):
+        assert heavy not in loaded, heavy
+
+
+def test_shoot_does_not_load_the_other_commands() -> None:
+    loaded = modules_after("shoot", "lootas", "--target", "boyz", "--json")
+    assert "wh40k_calc.resolve" in loaded  # the probe really ran the command
+    for other in (
+        "wh40k_calc.compare.command",
+        "wh40k_calc.compare.jobs",
+        "wh40k_calc.batch",
+        "wh40k_calc.importers.cli",
+        "wh40k_calc.engine.sample",
+        "pydantic",
+    ):
+        assert other not in loaded, other
+
+
+@pytest.mark.parametrize("requirement", [r for r in requires("wh40k-calc") or [] if "typer" in r])
+def test_typer_kept_below_the_pydantic_versions(requirement: str) -> None:
+    """typer 0.29 converts every option value through pydantic (about 40% more start-up)."""
+    assert "<0.29" in requirement
+
+
+def test_unknown_command_suggests_the_lazy_ones() -> None:
+    from typer.testing import CliRunner
+
+    from wh40k_calc.cli import app
+
+    result = CliRunner().invoke(app, ["shot", "lootas"])
+    assert result.exit_code == 2
+    assert "No such command 'shot'. Did you mean 'shoot', 'show'?" in result.output
+    result = CliRunner().invoke(app, ["comprae"])
+    assert "Did you mean 'compare'?" in result.output

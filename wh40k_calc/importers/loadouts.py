@@ -1,0 +1,264 @@
+"""Named loadouts from the datasheet's wargear options: one for each option that replaces named
+weapons by other named weapons, on one model, some models or every model of a type.
+
+Understood forms (a "for every N models in this unit" or "if this unit contains N models"
+prefix sets ``min_unit_size``):
+
+* "This model's X can be replaced with 1 Y" (or "one of the following:" a list: one loadout per
+  item; an item may name several weapons: "1 Y and 1 Z");
+* "N of this model's X / Each of this model's X can be replaced with ...";
+* "The M's X can be replaced with ..." (one model M);
+* "N M's X / One M's X can be replaced with ..." (N models M; "model" means the models that
+  carry X);
+* "Any number of / All M can each have their X replaced with ..." (every model M);
+* "Up to N M can each have their X replaced with ..." and "N M can replace its X with ...".
+
+A loadout is named after the new weapons (``plasma-gun``; with the model's name when two options
+give the same weapon). Options that add a weapon, that take away or give non-weapon wargear
+only, or whose weapons the datasheet does not list, are not generated (``skipped`` counts them
+by reason).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from .export import html_to_text, slug
+from .models import ImportedModel
+from .names import find, same_name, singular
+from .weapons import ImportedWeapon, resolve_item, split_count
+
+_NUM = r"(?P<n>\d+|one|a|an)"
+_PREFIX = re.compile(
+    r"^(?:for every (?P<per>\d+) models in (?:this|the) unit, |"
+    r"if this unit contains (?P<ifn>\d+) models, )",
+    re.IGNORECASE,
+)
+_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(p, re.IGNORECASE))
+    for kind, p in (
+        ("this", r"^this model[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$"),
+        ("this-all", r"^each of this model[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$"),
+        ("this-n", rf"^{_NUM} of this model[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$"),
+        ("the", r"^the (?P<model>.+?)[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$"),
+        ("n", rf"^{_NUM} (?P<model>.+?)[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$"),
+        (
+            "all",
+            r"^(?:any number of|all) (?P<model>.+?) (?:in this unit )?can each have their "
+            r"(?P<old>.+?) replaced with (?P<new>.+)$",
+        ),
+        (
+            "up-to",
+            r"^up to (?P<n>\d+) (?P<model>.+?) can each have their (?P<old>.+?) replaced "
+            r"with (?P<new>.+)$",
+        ),
+        (
+            "n-its",
+            rf"^{_NUM} (?P<model>.+?) can (?:have its (?P<old>.+?) replaced|replace its "
+            r"(?P<old2>.+?)) with (?P<new>.+)$",
+        ),
+    )
+)
+
+
+@dataclass(frozen=True)
+class _Option:
+    """One understood option: ``model`` (None: the models carrying the old weapons), ``count``
+    (None: all of them), ``min_unit_size``, and the old and new items."""
+
+    model: str | None
+    count: int | None
+    min_unit_size: int | None
+    old: tuple[str, ...]
+    new: tuple[tuple[str, ...], ...]  # alternatives, each a list of items
+
+
+def _number(text: str | None) -> int:
+    if text is None:
+        return 1
+    return 1 if text.lower() in ("one", "a", "an") else int(text)
+
+
+def _items(text: str) -> tuple[str, ...]:
+    """``'bolt pistol, boltgun and chainsword'`` -> the three items."""
+    parts = re.split(r"\s*,\s*|\s+and\s+", text.strip().rstrip(".*").strip())
+    return tuple(p.strip().rstrip("*").strip() for p in parts if p.strip())
+
+
+def parse_option(text: str) -> _Option | None:
+    """The option in ``text`` (an options row as plain text, list items on their own lines),
+    or None when it is not a weapon swap of an understood form."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return None
+    head = lines[0].rstrip(".")
+    per = None
+    if m := _PREFIX.match(head):
+        per = int(m["per"] or m["ifn"])
+        head = head[m.end() :]
+    for kind, regex in _FORMS:
+        m = regex.match(head)
+        if m is None:
+            continue
+        groups = m.groupdict()
+        old = groups.get("old") or groups.get("old2") or ""
+        new = groups["new"].strip().rstrip(":*").strip()
+        if re.search(r"one of the following|up to|either|\bor\b", new, re.IGNORECASE):
+            if not re.fullmatch(r"one of the following\W*", new, re.IGNORECASE):
+                return None  # a choice of several weapons at once: not generated
+            alternatives = tuple(_items(i) for i in lines[1:])
+        else:
+            alternatives = (_items(new),)
+        if not alternatives:
+            return None
+        model = groups.get("model")
+        count: int | None
+        if kind in ("this", "this-all", "all"):
+            count = None
+        elif kind == "the":
+            count = 1
+        else:
+            count = _number(groups.get("n"))
+        if kind == "this-n":
+            old = f"{count} {old}"
+            count = None
+        if kind == "this-all":
+            old = f"all {old}"
+        if model is not None and model.lower() in ("model", "models", "models in this unit"):
+            model = None
+        return _Option(model, count, per, _items(old), alternatives)
+    return None
+
+
+def generate_loadouts(
+    option_rows: list[dict[str, str]],
+    models: list[ImportedModel],
+    weapons: list[ImportedWeapon],
+    max_counts: dict[str, int],
+) -> tuple[dict[str, list[dict[str, object]]], Counter[str]]:
+    """Loadouts for the weapon-swap options of a datasheet.
+
+    Args:
+        option_rows: the datasheet's rows of Datasheets_options.csv.
+        models: its models with their default ``equipped``.
+        weapons: its weapon profiles.
+        max_counts: model name -> how many the largest unit size has (a loadout may not
+            equip more).
+
+    Returns:
+        (loadouts by name in the datasheet format, options not generated counted by reason).
+    """
+    loadouts: dict[str, list[dict[str, object]]] = {}
+    skipped: Counter[str] = Counter()
+    for row in option_rows:
+        option = parse_option(html_to_text(row["description"]))
+        if option is None:
+            skipped["not a weapon swap of a known form"] += 1
+            continue
+        for alternative in option.new:
+            entries, why = _entries(option, alternative, models, weapons, max_counts)
+            if entries is None:
+                skipped[why] += 1
+                continue
+            name = _name(alternative, entries, weapons, loadouts)
+            loadouts[name] = entries
+    return loadouts, skipped
+
+
+def _entries(
+    option: _Option,
+    new_items: tuple[str, ...],
+    models: list[ImportedModel],
+    weapons: list[ImportedWeapon],
+    max_counts: dict[str, int],
+) -> tuple[list[dict[str, object]] | None, str]:
+    new: list[str] = []
+    for item in new_items:
+        names = resolve_item(item, weapons)
+        if names is None:
+            return None, "a new item is not a weapon of the datasheet"
+        new.extend(names)
+    carriers = _carriers(option, models, weapons)
+    if not carriers:
+        return None, "no model carries the weapons replaced"
+    entries: list[dict[str, object]] = []
+    for model in carriers:
+        equipped = _swap(model.equipped or [], option.old, new, weapons)
+        if equipped is None:
+            return None, "no model carries the weapons replaced"
+        present = max_counts.get(model.name, 0)
+        if present == 0:
+            return None, "the model is not in the largest unit size"
+        entry: dict[str, object] = {"model": model.name}
+        count = option.count
+        if count is not None:
+            count = min(count, present)
+        entry["count"] = "all" if count is None else count
+        entry["equipped"] = equipped
+        if option.min_unit_size:
+            entry["min_unit_size"] = option.min_unit_size
+        entries.append(entry)
+    return entries, ""
+
+
+def _carriers(
+    option: _Option, models: list[ImportedModel], weapons: list[ImportedWeapon]
+) -> list[ImportedModel]:
+    """The model types the option applies to: the one it names, else those that carry the old
+    weapons (only the first of them when a number of models is given)."""
+    if option.model is not None:
+        name = option.model
+        idx = find(name, [m.name for m in models])
+        if idx is None:
+            idx = find(singular(name), [m.name for m in models])
+        return [models[idx]] if idx is not None else []
+    carrying = [m for m in models if _swap(m.equipped or [], option.old, [], weapons) is not None]
+    if option.count is not None:
+        return carrying[:1]
+    return carrying
+
+
+def _swap(
+    equipped: list[str], old: tuple[str, ...], new: list[str], weapons: list[ImportedWeapon]
+) -> list[str] | None:
+    """``equipped`` with the old items' weapons taken out and ``new`` put in their place; None
+    when an old item is not a weapon the model carries."""
+    out = list(equipped)
+    at = None
+    for item in old:
+        every = item.lower().startswith("all ")
+        count, text = split_count(item[4:] if every else item)
+        profiles = [w.name for w in weapons if same_name(w.base, text)]
+        if not profiles:
+            return None
+        for profile in profiles:
+            have = out.count(profile)
+            take = have if every else count
+            if have < take or have == 0:
+                return None
+            for _ in range(take):
+                i = out.index(profile)
+                at = i if at is None else min(at, i)
+                out.pop(i)
+    at = len(out) if at is None else min(at, len(out))
+    return out[:at] + new + out[at:]
+
+
+def _name(
+    new_items: tuple[str, ...],
+    entries: list[dict[str, object]],
+    weapons: list[ImportedWeapon],
+    taken: dict[str, list[dict[str, object]]],
+) -> str:
+    bases = [split_count(item)[1] for item in new_items]
+    printed = [next((w.base for w in weapons if same_name(w.base, b)), b) for b in bases]
+    name = slug(" ".join(printed)) or "option"
+    if name == "default" or name in taken:
+        name = f"{slug(str(entries[0]['model']))}-{name}"
+    base, n = name, 2
+    while name in taken:
+        name = f"{base}-{n}"
+        n += 1
+    return name

@@ -1,0 +1,133 @@
+"""Matching the names the export prints in different places: model names in the unit
+composition, statlines and loadout text ("Boyz", "Boy", "BOSS NOB"), and equipment names against
+weapon profiles ("master-crafted bolter" printed for the "Master-crafted boltgun" profile).
+
+Exact matches ignore case, punctuation and plural endings. Equipment that matches no weapon
+exactly is matched by similarity (rapidfuzz) above a threshold, or by a unique weapon whose
+name contains it; the caller records every such match in the file it writes.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from ..datasheet import norm_name
+
+FUZZY_THRESHOLD = 85  # rapidfuzz ratio (0-100) of the normalised names
+# words that make another weapon when added to a name ("twin lascannon" is not a lascannon)
+_PROFILE_WORDS = frozenset({"twin", "heavy", "light", "assault", "hand", "great", "long"})
+
+
+def _singular_word(word: str) -> str:
+    low = word.lower()
+    if len(low) <= 3:
+        return word
+    if low.endswith("ies"):
+        return word[:-3] + "y"
+    if low.endswith("men"):
+        return word[:-3] + "man"
+    if low.endswith("olves"):
+        return word[:-3] + "f"
+    if low.endswith("ives"):
+        return word[:-3] + "fe"
+    if re.search(r"(x|ch|sh|ss)es$|oes$", low):
+        return word[:-2]
+    if re.search(r"[^aeiouz]z$", low):
+        return word[:-1]
+    if low.endswith("s") and not re.search(r"(ss|us|is)$", low):
+        return word[:-1]
+    return word
+
+
+def singular(name: str) -> str:
+    """Singular of a plural model name: Boyz, Lootas, Carnifexes, Guardsmen; in names with
+    'with', both halves (``Intercessors with plasma incinerators``)."""
+    parts = name.split(" with ")
+    out = []
+    for part in parts:
+        head, _, last = part.rpartition(" ")
+        last = _singular_word(last)
+        out.append(f"{head} {last}" if head else last)
+    return " with ".join(out)
+
+
+@functools.lru_cache(maxsize=65536)
+def key(name: str) -> str:
+    """Matching key of a model or weapon name: every word singular, case and punctuation
+    ignored, a trailing 'model' dropped."""
+    name = re.sub(r"\s+models?$", "", name.strip(), flags=re.IGNORECASE)
+    return norm_name(" ".join(_singular_word(w) for w in name.split()))
+
+
+def same_name(a: str, b: str) -> bool:
+    """Names equal ignoring case, punctuation and plural endings."""
+    return norm_name(a) == norm_name(b) or key(a) == key(b)
+
+
+def find(name: str, candidates: list[str]) -> int | None:
+    """Index of the candidate that is ``name`` (plural tolerant), or else the only candidate
+    containing it or contained in it (``Sword Brother`` / ``Primaris Sword Brother``)."""
+    k = key(name)
+    for i, c in enumerate(candidates):
+        if same_name(name, c):
+            return i
+    near = [i for i, c in enumerate(candidates) if k and key(c) and (k in key(c) or key(c) in k)]
+    return near[0] if len(near) == 1 else None
+
+
+_SMALL_WORDS = frozenset({"of", "the", "and", "with", "in", "on", "a"})
+
+
+def nice_case(name: str) -> str:
+    """``BOSS NOB`` -> ``Boss Nob``; names already in mixed case are kept."""
+    name = " ".join(name.split())
+    if name != name.upper():
+        return name
+    words = name.lower().split(" ")
+    return " ".join(
+        w if i and w in _SMALL_WORDS else w[:1].upper() + w[1:] for i, w in enumerate(words)
+    )
+
+
+@dataclass(frozen=True)
+class NearMatch:
+    """An equipment name matched to a differently spelt weapon name: ``how`` is
+    ``similarity N`` (rapidfuzz ratio) or ``contained``."""
+
+    printed: str
+    weapon: str
+    how: str
+
+
+def near_match(printed: str, names: list[str]) -> NearMatch | None:
+    """The weapon name among ``names`` that ``printed`` means although the spelling differs:
+    the most similar one when its similarity reaches :data:`FUZZY_THRESHOLD`, else the only one
+    whose words contain all of ``printed``'s words in order (``sniper rifle`` in ``Scout sniper
+    rifle``; two words at least, and not by adding a word such as 'twin' that makes another
+    weapon); None otherwise."""
+    from rapidfuzz import fuzz, process  # lazy: only the importer needs it
+
+    keys = {key(n): n for n in names}
+    best = process.extractOne(key(printed), list(keys), scorer=fuzz.ratio)
+    if best is not None and best[1] >= FUZZY_THRESHOLD:
+        return NearMatch(printed, keys[best[0]], f"similarity {round(best[1])}")
+    words = _words(printed)
+    if len(words) < 2:
+        return None
+    hits = [n for n in names if _contains(_words(n), words)]
+    return NearMatch(printed, hits[0], "contained") if len(hits) == 1 else None
+
+
+def _words(name: str) -> list[str]:
+    return [key(w) for w in re.split(r"[\s\-]+", name) if key(w)]
+
+
+def _contains(words: list[str], part: list[str]) -> bool:
+    n = len(part)
+    for i in range(len(words) - n + 1):
+        if words[i : i + n] == part:
+            extra = words[:i] + words[i + n :]
+            return bool(extra) and not set(extra) & _PROFILE_WORDS
+    return False

@@ -1,0 +1,390 @@
+"""Unit abilities of one datasheet of the export, read into facts the calculator applies.
+
+Recognised (each sentence matched whole, so a condition such as "While this model is leading a
+unit" never matches):
+
+* core abilities: Feel No Pain X+ (``feel_no_pain``) and Stealth (``stealth``) on every model;
+* "this model / models in this unit / the bearer ... has the Feel No Pain X+ ability against
+  mortal wounds / Psychic Attacks" (``feel_no_pain_mortal`` / ``feel_no_pain_psychic``);
+* "... has a X+ invulnerable save [against ranged attacks]" from an ability or from wargear the
+  model carries by default (``invuln``, ``invuln_ranged_only``);
+* "each time an attack is allocated to this model, subtract N from / halve the Damage
+  characteristic" (``damage_reduction`` / ``half_damage``);
+* "each time a [ranged/melee] attack targets this unit, subtract 1 from the Hit roll / the Wound
+  roll [if its Strength is greater than this unit's Toughness]", "worsen the Armour Penetration
+  by 1": effects by id in ``rules`` (``effects.py``);
+* the damaged profile ("While this model has 1-N wounds remaining ... subtract 1 from the Hit
+  roll": ``damaged``) and the Bodyguard rule that allows two Leaders (``leaders_allowed``).
+
+Any other ability whose text can change an attack (a Hit or Wound roll, a characteristic of an
+attack, saves, Feel No Pain, mortal wounds, re-rolls, weapon abilities) is listed by name under
+``not_modelled``, on the side it acts for (``attacker``: its own attacks; ``target``: attacks
+against it). Abilities that cannot touch an attack sequence (Deep Strike, Scouts, Leadership,
+Objective Control) are not listed. No ability text is copied: only names and numbers.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+
+from ..datasheet import norm_rule
+from .export import Export, html_to_text
+from .models import ImportedModel
+from .names import same_name
+
+# the core abilities that cannot touch one attack sequence (no listing needed)
+_QUIET_CORE = frozenset(
+    norm_rule(n)
+    for n in (
+        "Leader",
+        "Deep Strike",
+        "Deadly Demise",
+        "Infiltrators",
+        "Scouts",
+        "Lone Operative",
+        "Hover",
+        "Fights First",
+        "Firing Deck",
+    )
+)
+_SKIPPED_TYPES = ("Wargear profile",)  # weapon rules: reported with the weapon's abilities
+
+_SUBJECT = (
+    r"(?P<who>this model|this unit|models in this unit|each model in this unit|the bearer|"
+    r"models in the bearer[’']s unit|the bearer[’']s unit)"
+)
+_FNP_RE = re.compile(
+    rf"^{_SUBJECT} (?:has|have) (?:the )?feel no pain (?P<x>[2-6])\+(?: ability)?"
+    r"(?: against (?P<vs>.+?))?$",
+    re.IGNORECASE,
+)
+_INVULN_RE = re.compile(
+    rf"^{_SUBJECT} (?:has|have) an? (?P<x>[2-6])\+ invulnerable save"
+    r"(?P<ranged> against ranged attacks)?$",
+    re.IGNORECASE,
+)
+_STEALTH_RE = re.compile(rf"^{_SUBJECT} (?:has|have) the stealth ability$", re.IGNORECASE)
+_ALLOCATED = (
+    r"^each time an attack is allocated to (?P<who>this model|a model in this unit|the bearer|"
+    r"this fortification), "
+)
+_REDUCE_RE = re.compile(
+    _ALLOCATED + r"subtract (?P<n>[1-9]) from (?:the damage characteristic of that attack|that "
+    r"attack[’']s damage characteristic)$",
+    re.IGNORECASE,
+)
+_HALVE_RE = re.compile(_ALLOCATED + r"halve the damage characteristic of that attack$", re.I)
+_TARGETS = (
+    r"^each time an? (?P<kind>ranged |melee )?attack (?:targets|is allocated to) "
+    r"(?P<who>this model|this unit|the bearer), "
+)
+_STRONGER = (
+    r"if the strength characteristic of that attack is greater than (?:the toughness "
+    r"characteristic of this (?:model|unit)|this (?:model|unit)[’']s toughness characteristic), "
+)
+_MODIFIERS = (
+    (re.compile(_TARGETS + _STRONGER + r"subtract 1 from the wound roll$", re.I), "wound-stronger"),
+    (re.compile(_TARGETS + r"subtract 1 from the wound roll$", re.I), "wound"),
+    (re.compile(_TARGETS + r"subtract 1 from the hit roll$", re.I), "hit"),
+    (
+        re.compile(
+            _TARGETS + r"subtract 1 from the hit roll and subtract 1 from the wound roll$", re.I
+        ),
+        "hit+wound",
+    ),
+    (
+        re.compile(
+            _TARGETS + r"worsen the armour penetration characteristic of that attack by 1$", re.I
+        ),
+        "ap",
+    ),
+)
+# effect ids (effects.py) for each recognised modifier and kind of attack
+_EFFECT_IDS = {
+    "wound-stronger": "unit-wound-minus-1-vs-stronger",
+    "wound": "unit-wound-minus-1",
+    "hit": "unit-hit-minus-1",
+    "ap": "unit-ap-worsen-1",
+}
+_DAMAGED_HIT_RE = re.compile(r"subtract (?P<n>[1-6]) from the hit roll", re.IGNORECASE)
+_BODYGUARD_RE = re.compile(
+    r"starting strength of (?P<ss>\d+), you can attach up to two leader units to it instead of "
+    r"one(?: \(but only if one of those is an? (?P<kw>[A-Z][A-Z ]*?) model\))?",
+    re.IGNORECASE,
+)
+
+# a sentence that frames the others (a choice, a condition, a time limit): the text is then
+# not applied, whatever its parts say
+_CONTEXT = re.compile(
+    r"^(?:once per|at the start|at the end|in your|in the|select|choose|while|until|if|when|"
+    r"after|each time this (?:model|unit) (?:is|uses|makes a charge))\b|following|:$",
+    re.IGNORECASE,
+)
+_TARGET_CUES = re.compile(
+    r"attack (?:targets|is allocated to|is made against) (?:this|that|the bearer|a model|it)|"
+    r"invulnerable save|feel no pain|saving throw|benefit of cover|toughness characteristic|"
+    r"save characteristic|stealth ability|lost wound|is allocated to",
+    re.IGNORECASE,
+)
+_ATTACKER_CUES = re.compile(
+    r"makes? an? (?:ranged |melee |psychic )?attack|makes? (?:ranged |melee )?attacks|"
+    r"attacks characteristic|strength characteristic|armour penetration|damage characteristic|"
+    r"ballistic skill|weapon skill|hit roll|wound roll|critical (?:hit|wound)|mortal wound|"
+    r"re-roll (?:the |a |that )?(?:hit|wound|damage|dice)|number of attacks|"
+    r"\[[a-z0-9+ -]+\]|(?:weapons?|attacks?) (?:has|have|gains?) the",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class UnitAbilities:
+    """What a datasheet's abilities give: per-model fields (by model name), effect ids for
+    ``rules``, abilities not modelled by side, the damaged profile, ``leaders_allowed``, and the
+    names of the abilities recognised (for the file's header)."""
+
+    model_fields: dict[str, dict[str, object]] = field(default_factory=dict)
+    rules: list[str] = field(default_factory=list)
+    not_modelled: dict[str, list[str]] = field(
+        default_factory=lambda: {"attacker": [], "target": []}
+    )
+    damaged: dict[str, int] | None = None
+    leaders_allowed: list[dict[str, object]] = field(default_factory=list)
+    recognised: list[str] = field(default_factory=list)
+
+    def give(self, models: list[str], key: str, value: object) -> None:
+        """Set ``key`` on each of ``models``: the better value where one is there already
+        (lower X+, larger reduction)."""
+        for m in models:
+            fields = self.model_fields.setdefault(m, {})
+            old = fields.get(key)
+            if old is None or isinstance(value, bool):
+                fields[key] = value
+            elif key == "damage_reduction":
+                fields[key] = max(int(old), int(value))  # type: ignore[call-overload]
+            else:
+                fields[key] = min(int(old), int(value))  # type: ignore[call-overload]
+
+    def not_modelled_on(self, sides: set[str], name: str) -> None:
+        """List ``name`` as not modelled on each of ``sides``."""
+        for side in ("attacker", "target"):
+            if side in sides and name not in self.not_modelled[side]:
+                self.not_modelled[side].append(name)
+
+
+@functools.lru_cache(maxsize=1)
+def _effect_ids() -> dict[str, str]:
+    from ..effects import EFFECTS  # lazy: effects import the catalog
+
+    out = {}
+    for e in EFFECTS:
+        out.setdefault(norm_rule(e.name), e.id)
+        out.setdefault(e.id, e.id)
+    return out
+
+
+def effect_id(name: str) -> str | None:
+    """The id of the effect (``effects.py``) printed as ``name`` ("Dat's Our Loot!"), or None."""
+    return _effect_ids().get(norm_rule(name))
+
+
+def wargear_names(export: Export, sheet: dict[str, str]) -> list[str]:
+    """Names of the datasheet's non-weapon wargear that has an ability (a shield, a medi-pack)."""
+    return [
+        " ".join(r["name"].split())
+        for r in export.rows("Datasheets_abilities.csv", sheet["id"])
+        if r["type"] == "Wargear" and r["name"].strip()
+    ]
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of an ability's plain text, without the final full stop."""
+    out = []
+    for line in text.splitlines():
+        for part in re.split(r"(?<=[.!])\s+(?=[A-Z])", line):
+            part = part.strip().rstrip(".").strip()
+            if part and not part.lower().startswith("designer"):
+                out.append(part)
+    return out
+
+
+def sides_touched(text: str) -> set[str]:
+    """Which side's attacks a sentence can change: "target" (attacks against the unit),
+    "attacker" (its own attacks), both or neither."""
+    out = set()
+    if _TARGET_CUES.search(text):
+        out.add("target")
+    elif _ATTACKER_CUES.search(text):
+        out.add("attacker")
+    return out
+
+
+def read_unit_abilities(
+    export: Export, sheet: dict[str, str], models: list[ImportedModel], warnings: list[str]
+) -> UnitAbilities:
+    """Read every ability row of ``sheet`` (see the module docstring)."""
+    out = UnitAbilities()
+    everyone = [m.name for m in models]
+    for row in export.rows("Datasheets_abilities.csv", sheet["id"]):
+        kind = row["type"]
+        if kind in _SKIPPED_TYPES:
+            continue
+        if row["ability_id"].strip():
+            _shared_ability(export, row, everyone, out)
+            continue
+        name = " ".join(row["name"].split())
+        text = html_to_text(row["description"])
+        if kind.startswith("Special"):
+            _special(text, out)
+            continue
+        if kind == "Wargear":
+            bearers = [m.name for m in models if any(same_name(g, name) for g in m.wargear)]
+            if not bearers:
+                continue  # optional wargear: not carried by default
+            _ability(name, text, bearers, everyone, out)
+        else:
+            _ability(name, text, everyone, everyone, out)
+    _damaged(sheet, out, warnings)
+    return out
+
+
+def _shared_ability(
+    export: Export, row: dict[str, str], everyone: list[str], out: UnitAbilities
+) -> None:
+    """A core or faction ability (Abilities.csv), with its parameter."""
+    ability = export.abilities.get(row["ability_id"].strip())
+    if ability is None:
+        return
+    name = " ".join(ability["name"].split())
+    key = norm_rule(name)
+    param = row.get("parameter", "").strip()
+    if key == "feel-no-pain":
+        m = re.match(r"^([2-6])\+$", param)
+        if m:
+            out.give(everyone, "feel_no_pain", int(m.group(1)))
+            out.recognised.append(f"Feel No Pain {param}")
+        return
+    if key == "stealth":
+        out.give(everyone, "stealth", True)
+        out.recognised.append("Stealth")
+        return
+    if row["type"] == "Core" or key in _QUIET_CORE:
+        return
+    if effect_id(name) is not None:
+        return  # an army rule the calculator has as an effect (--effect)
+    text = html_to_text(ability.get("description", ""))
+    touched = set().union(*(sides_touched(s) for s in sentences(text))) if text else set()
+    out.not_modelled_on(touched, name)
+
+
+def _ability(
+    name: str, text: str, holders: list[str], everyone: list[str], out: UnitAbilities
+) -> None:
+    """A datasheet or wargear ability: ``holders`` are the models it is printed for (the
+    bearers of a wargear item, or every model). A unit rule the calculator has as an effect
+    (Dat's Our Loot!) goes to ``rules``."""
+    rule = effect_id(name)
+    if rule is not None:
+        if rule not in out.rules:
+            out.rules.append(rule)
+        out.recognised.append(name)
+        return
+    left: set[str] = set()
+    matched = False
+    parts = sentences(text)
+    if any(_CONTEXT.search(p) for p in parts):  # a choice or a condition frames the text
+        left = set().union(*(sides_touched(p) for p in parts))
+        out.not_modelled_on(left, name)
+        return
+    for sentence in parts:
+        if _recognise(sentence, holders, everyone, out):
+            matched = True
+        else:
+            left |= sides_touched(sentence)
+    if matched:
+        out.recognised.append(name)
+    out.not_modelled_on(left, f"{name} (partly)" if matched and left else name)
+
+
+def _who(who: str, holders: list[str], everyone: list[str]) -> list[str]:
+    """The models a subject names: the whole unit for 'models in this unit' / 'the bearer's
+    unit', else the holders (this model, the bearer)."""
+    low = who.lower()
+    if "unit" in low or low.startswith("models") or low.startswith("each model"):
+        return everyone
+    return holders
+
+
+def _recognise(s: str, holders: list[str], everyone: list[str], out: UnitAbilities) -> bool:
+    """Apply one sentence if it is one of the recognised forms; True when it was."""
+    if m := _FNP_RE.match(s):
+        who, x, vs = _who(m["who"], holders, everyone), int(m["x"]), (m["vs"] or "").lower()
+        if not vs:
+            out.give(who, "feel_no_pain", x)
+            return True
+        parts = set(re.split(r"\s+and\s+|,\s*", vs))
+        if not parts <= {"mortal wounds", "psychic attacks"}:
+            return False
+        for part in parts:
+            key = "feel_no_pain_mortal" if part == "mortal wounds" else "feel_no_pain_psychic"
+            out.give(who, key, x)
+        return True
+    if m := _INVULN_RE.match(s):
+        who = _who(m["who"], holders, everyone)
+        out.give(who, "invuln_ranged" if m["ranged"] else "invuln", int(m["x"]))
+        return True
+    if m := _STEALTH_RE.match(s):
+        out.give(_who(m["who"], holders, everyone), "stealth", True)
+        return True
+    if m := _REDUCE_RE.match(s):
+        out.give(_who(m["who"], holders, everyone), "damage_reduction", int(m["n"]))
+        return True
+    if m := _HALVE_RE.match(s):
+        out.give(_who(m["who"], holders, everyone), "half_damage", True)
+        return True
+    for regex, what in _MODIFIERS:
+        if m := regex.match(s):
+            kind = (m["kind"] or "").strip()
+            for part in what.split("+"):
+                rid = _EFFECT_IDS[part] + (f"-{kind}" if kind else "")
+                if rid not in out.rules:
+                    out.rules.append(rid)
+            return True
+    # "... has a 4+ invulnerable save and each time an attack is allocated to ..."
+    head, sep, tail = s.partition(" and each time ")
+    if sep and _INVULN_RE.match(head):
+        return _recognise(head, holders, everyone, out) & _recognise(
+            "Each time " + tail, holders, everyone, out
+        )
+    return False
+
+
+def _special(text: str, out: UnitAbilities) -> None:
+    """The special rules column: the Bodyguard rule allowing two Leaders."""
+    m = _BODYGUARD_RE.search(text)
+    if m:
+        rule: dict[str, object] = {"starting_strength": int(m["ss"]), "count": 2}
+        if m["kw"]:
+            rule["one_with_keyword"] = m["kw"].upper()
+        out.leaders_allowed.append(rule)
+        out.recognised.append("Bodyguard (two Leaders)")
+
+
+def _damaged(sheet: dict[str, str], out: UnitAbilities, warnings: list[str]) -> None:
+    """The damaged profile: 'While this model has 1-N wounds remaining' (``damaged_w`` is
+    '1-N'); a Hit roll modifier is applied, anything else that touches an attack is listed."""
+    rng = sheet.get("damaged_w", "").strip()
+    if not rng:
+        return
+    m = re.match(r"^\d+\s*[-\u2013]\s*(\d+)$", rng)
+    if not m:
+        warnings.append(f"damaged profile {rng!r} not understood")
+        return
+    text = html_to_text(sheet.get("damaged_description", ""))
+    hit = _DAMAGED_HIT_RE.search(text)
+    out.damaged = {"wounds_left": int(m.group(1)), "hit_mod": -int(hit["n"]) if hit else 0}
+    rest = _DAMAGED_HIT_RE.sub("", text)
+    rest = re.sub(r"each time (?:this model|it|this unit) makes an attack,?", "", rest, flags=re.I)
+    if _ATTACKER_CUES.search(rest):
+        out.not_modelled_on({"attacker"}, f"damaged profile (1-{m.group(1)} wounds remaining)")

@@ -1,0 +1,72 @@
+"""Datasheet unit abilities that are facts of the datasheet rather than effects: the attacker's
+damaged profile, and the sentences that tell the player which defensive abilities of the target
+were applied.
+
+Damaged profiles (10th-edition datasheets, unchanged in edition 11, whose datasheets are the
+10th-edition ones): "While this model has 1-N wounds remaining, each time this model makes an
+attack, subtract 1 from the Hit roll". The calculator cannot know how many wounds a model has
+left, so the player says it (``--wounds-left N``) for a single-model attacker.
+"""
+
+from __future__ import annotations
+
+from ..selection import Selection, SelectionError
+from ..units import Unit
+
+
+def damaged_hit_mod(sel: Selection, attacker: Unit) -> tuple[int, str | None]:
+    """The Hit roll modifier of the attacker's damaged profile with ``--wounds-left N``
+    (``sel.attacker_wounds_left``), and a sentence for the notes.
+
+    Raises:
+        SelectionError: ``--wounds-left`` for an attacker of more than one model (or an Attached
+            unit), or N outside 1..W.
+    """
+    n = sel.attacker_wounds_left
+    if n is None:
+        return 0, None
+    ds = sel.attacker.datasheet
+    if attacker.models != 1 or attacker.is_attached:
+        raise SelectionError(
+            f"--wounds-left {n}: only for an attacker of one model (a Knight, a Land Raider); "
+            f"{attacker.name} has {attacker.models} models"
+        )
+    wounds = attacker.groups[0].profile.W
+    if not 1 <= n <= wounds:
+        raise SelectionError(f"--wounds-left {n}: {ds.name} has W {wounds} (give 1 to {wounds})")
+    damaged = ds.damaged
+    if damaged is None:
+        return 0, f"--wounds-left {n}: {ds.name} has no damaged profile"
+    limit = f"damaged profile: 1-{damaged.wounds_left} wounds remaining"
+    if n > damaged.wounds_left:
+        return 0, f"{ds.name} with {n} wounds left is not damaged ({limit})"
+    if not damaged.hit_mod:
+        return 0, f"{ds.name} with {n} wounds left: {limit} (no Hit roll modifier)"
+    return damaged.hit_mod, (
+        f"{ds.name} with {n} wounds left: {limit}, {damaged.hit_mod:+d} to its Hit rolls"
+    )
+
+
+def defence_notes(target: Unit) -> list[str]:
+    """One sentence per kind of target model with defensive datasheet abilities (Feel No Pain,
+    limited Feel No Pain, Damage reduced or halved), e.g. ``Poxwalker: Feel No Pain 5+``."""
+    out = []
+    seen = set()
+    for g in target.groups:
+        p = g.profile
+        parts = []
+        if p.feel_no_pain:
+            parts.append(f"Feel No Pain {p.feel_no_pain}+")
+        if p.feel_no_pain_mortal:
+            parts.append(f"Feel No Pain {p.feel_no_pain_mortal}+ against mortal wounds")
+        if p.feel_no_pain_psychic:
+            parts.append(f"Feel No Pain {p.feel_no_pain_psychic}+ against Psychic Attacks")
+        if p.half_damage:
+            parts.append("halves the Damage of attacks allocated to it")
+        if p.damage_reduction:
+            parts.append(f"-{p.damage_reduction} Damage of attacks allocated to it (min 1)")
+        line = f"{p.name}: {', '.join(parts)} (datasheet)" if parts else None
+        if line and line not in seen:
+            seen.add(line)
+            out.append(line)
+    return out
