@@ -13,6 +13,7 @@ interact.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -30,7 +31,7 @@ from profiles import (
 
 from wh40k_calc.engine.exact import run_exact
 from wh40k_calc.engine.sample import run_sample
-from wh40k_calc.profile import Activation, MortalWounds
+from wh40k_calc.profile import Activation, MortalWounds, TargetStates
 from wh40k_calc.resolve import resolve
 
 TRIALS = 100_000
@@ -115,6 +116,69 @@ def _hazardous(spill: bool, edition11: bool = False) -> Activation:
         hz = hazard(4, carriers, [(1, 2), (0, 3)], spill=spill)
     w = weapon(W1, "plasma", models=4, A=2, skill=4, S=8, AP=-3, D=2)
     return activation(w, ten(W1), hazard_profile=hz)
+
+
+MIXED_SAVES = (
+    Kind(W=1, Sv=6, name="Light"),
+    Kind(W=2, Sv=3, name="Heavy"),
+    Kind(W=3, Sv=2, invuln=4, name="Champion"),
+)
+
+
+def _lowest_first(case: str) -> Activation:
+    """Edition 11, 05.04: save rolls resolved lowest first against groups whose saves differ."""
+    target = unit(MIXED_SAVES, [(0, 4), (1, 3)], [(2, 1)])
+    if case == "weapons":
+        gun = (
+            weapon(MIXED_SAVES, "bolter", models=10, A=2, skill=3, S=4, T=4, AP=0, D=1),
+            weapon(MIXED_SAVES, "plasma", models=3, A=2, skill=3, S=8, T=4, AP=-2, D=2),
+        )
+    elif case == "precision":
+        gun = weapon(
+            MIXED_SAVES, "sniper", models=4, A=2, skill=3, S=5, T=4, AP=-1, D="D3",
+            precision=True, devastating=True,
+        )  # fmt: skip
+    else:  # save re-rolls, Feel No Pain on one group
+        kinds = (Kind(W=1, Sv=4, name="A"), Kind(W=2, Sv=5, fnp=6, name="B"))
+        gun = weapon(kinds, models=6, A=2, skill=3, S=5, T=4, D="D3", reroll_saves="fails")
+        target = unit(kinds, [(0, 3), (1, 3)])
+    return replace(activation(gun, target), lowest_first=True)
+
+
+def _best_order(case: str) -> Activation:
+    """Edition 11, 05.03: the defender's best order per weapon and count (lowest-first saves)."""
+    if case == "switch":  # one W1 Sv2+ model and two W2 Sv4+: the best order switches with n
+        kinds = (Kind(W=1, Sv=2, name="X"), Kind(W=2, Sv=4, name="Y"))
+        gun = weapon(kinds, models=4, A=1, skill=3, S=4, T=4, D=1)
+        target = unit(kinds, [(0, 1), (1, 2)])
+    else:  # three groups and a CHARACTER, a devastating weapon and a plain one
+        kinds = (*MIXED_SAVES, Kind(W=1, Sv=4, name="Mid"))
+        target = unit(kinds, [(0, 2), (1, 1), (3, 2)], [(2, 1)])
+        gun = (
+            weapon(
+                kinds, "melta", models=1, A=2, skill=3, S=8, T=4, AP=-2, D="D3", devastating=True
+            ),
+            weapon(kinds, "bolter", models=4, A=2, skill=3, S=4, T=4, AP=0, D=1),
+        )
+    return replace(activation(gun, target), lowest_first=True, best_allocation=True)
+
+
+def _started(case: str) -> Activation:
+    """Activations that start from a damaged target (the state API)."""
+    if case == "wounded":
+        kinds = (Kind(W=8, Sv=3, invuln=5, name="Knight"),)
+        gun = weapon(kinds, "lascannon", models=3, A=1, skill=3, S=12, T=11, AP=-3, D="D6")
+        act = activation(gun, unit(kinds, [(0, 1)]))
+        return replace(act, start=TargetStates.wounded_first(act.target, 3))
+    kinds = (Kind(W=1, Sv=5, name="Boy"), Kind(W=2, Sv=5, name="Nob"), Kind(W=5, Sv=4, name="Boss"))
+    target = unit(kinds, [(0, 9), (1, 1)], [(2, 1)])
+    first = activation(weapon(kinds, "shoota", models=8, A=2, skill=5, S=4, T=5, D=1), target)
+    rokkit = weapon(kinds, "rokkit", models=3, A="D3", skill=4, S=9, T=5, AP=-2, D=3, blast=True)
+    if case == "edition-11":
+        first = replace(first, lowest_first=True, best_allocation=True)
+        done = run_exact(first)
+        return replace(first, weapons=(rokkit,), start=done.final_states, policy=None)
+    return replace(first, weapons=(rokkit,), start=run_exact(first).final_states)
 
 
 def _resolved(attacker: str, target: str, **kw) -> Callable[[], Activation]:
@@ -451,6 +515,47 @@ CASES: dict[str, Callable[[], Activation]] = {
         effects=["mob-mentality"],
         modifiers={"reroll_damage": True},
     ),
+    "ed11-lowest-first-two-weapons": lambda: _lowest_first("weapons"),
+    "ed11-lowest-first-precision+devastating": lambda: _lowest_first("precision"),
+    "ed11-lowest-first-save-reroll+fnp": lambda: _lowest_first("reroll"),
+    "command-reroll-devastating+sustained+reroll-ones": lambda: activation(
+        replace(
+            weapon(
+                MEQ,
+                models=5,
+                A=2,
+                skill=3,
+                S=4,
+                T=4,
+                AP=-1,
+                D=2,
+                devastating=True,
+                sustained=1,
+                reroll_wounds="ones",
+            ),
+            command_reroll=True,
+        ),
+        ten(MEQ, 5),
+    ),
+    "command-reroll-lethal-second-weapon": lambda: activation(
+        (
+            weapon(W1, "pistol", models=3, A=1, skill=4),
+            replace(
+                weapon(W1, "claw", models=4, A=2, skill=4, S=3, T=4, lethal=True, D=1),
+                command_reroll=True,
+            ),
+        ),
+        ten(),
+    ),
+    "lootas-vs-boyz-command-re-roll": _resolved("lootas", "boyz", effects=["command-re-roll"]),
+    "start-wounded-knight": lambda: _started("wounded"),
+    "start-distribution-blast-into-boyz-with-boss": lambda: _started("distribution"),
+    "ed11-start-distribution-best-order": lambda: _started("edition-11"),
+    "ed11-best-order-switching": lambda: _best_order("switch"),
+    "ed11-best-order-three-groups+character+devastating": lambda: _best_order("three"),
+    "ed11-lootas-vs-warboss-led-boyz": _resolved(
+        "lootas", "boyz", models=10, target_models=10, target_leaders=["warboss"], edition="11"
+    ),
     "necrons-vs-intercessors": _resolved(
         "necron warriors", "intercessor squad", conditions={"half_range": True}
     ),
@@ -464,6 +569,8 @@ def test_grid_is_large_enough() -> None:
 def _run(name: str) -> list[str]:
     act = CASES[name]()
     exact = run_exact(act)
+    if exact.policy is not None:  # the defender's orders: chosen once, read by the sampler
+        act = replace(act, policy=exact.policy)
     sample = run_sample(act, trials=TRIALS, seed=SEED)
     assert sample.trials == TRIALS
     return disagreements(exact, sample)

@@ -1,17 +1,24 @@
 """Command Re-roll (core stratagem, seed 000): "You re-roll that roll, test or saving throw";
-and Core rules: Re-rolls: "You can never re-roll a dice more than once". The sampler models it
-(kept for one weapon's first failed Wound roll); the exact engine hands it over and says so."""
+Core rules: Re-rolls: "You can never re-roll a dice more than once".
+
+The calculator keeps the re-roll for the Wound rolls of one weapon (the one whose wounds are
+worth most) and spends it on that weapon's first failed Wound roll of an attack's own hit that
+the Wound roll table did not re-roll already (never on Sustained Hits' extra hits, never on
+Lethal Hits' automatic wounds, which roll no die). Both engines model it; every value below is
+worked out by hand."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import numpy as np
 import pytest
-from profiles import Kind, unit, weapon
+from profiles import Kind, disagreements, unit, weapon
 from typer.testing import CliRunner
 
 from wh40k_calc.cli import app
+from wh40k_calc.engine.exact import run_exact
 from wh40k_calc.engine.sample import run_sample
 from wh40k_calc.profile import Activation
 
@@ -19,22 +26,27 @@ TRIALS = 100_000
 KINDS = (Kind(W=1, Sv=7),)  # no save
 
 
-def _kill_probability(**kw) -> float:
-    gun = replace(weapon(KINDS, A=1, skill=None, S=4, T=4, **kw), command_reroll=True)
-    out = run_sample(Activation((gun,), unit(KINDS, [(0, 1)])), trials=TRIALS, seed=11)
-    return float(out.kill_table[0]), float(out.standard_error["kill_table"][0])
+def _both(act: Activation):
+    exact = run_exact(act)
+    sample = run_sample(act, trials=TRIALS, seed=11)
+    assert not disagreements(exact, sample)
+    return exact
 
 
-def _close(p: float, expected: float) -> None:
-    se = max(np.sqrt(expected * (1 - expected) / TRIALS), 1 / TRIALS)
-    assert abs(p - expected) < 5 * se, (p, expected)
+def _gun(kinds=KINDS, **kw):
+    return replace(weapon(kinds, S=4, T=4, **kw), command_reroll=True)
+
+
+def _kill(models: int = 1, W: int = 1, **kw) -> np.ndarray:
+    kinds = (Kind(W=W, Sv=7),)
+    act = Activation((_gun(kinds, **kw),), unit(kinds, [(0, models)]))
+    return _both(act).kill_table
 
 
 def test_one_failed_wound_roll_is_re_rolled():
     # one automatic hit, S4 v T4 wounds on 4+ (1/2), no save, D1 into one W1 model:
     # P(destroyed) = 1/2 + 1/2 * 1/2 = 3/4 with the Command Re-roll on the failed Wound roll
-    p, _ = _kill_probability()
-    _close(p, 3 / 4)
+    assert _kill(A=1, skill=None)[0] == pytest.approx(3 / 4)
 
 
 def test_a_die_already_re_rolled_is_not_re_rolled_again():
@@ -42,42 +54,76 @@ def test_a_die_already_re_rolled_is_not_re_rolled_again():
     # only take a failure that was not re-rolled: a first roll of 2 or 3 (2/6).
     # P(wound) = 3/6 (4+ first) + 1/6 * 1/2 (a 1, re-rolled by the table: 4+)
     #          + 2/6 * 1/2 (a 2 or 3, re-rolled by the Command Re-roll) = 3/6 + 1/12 + 1/6 = 3/4
-    p, _ = _kill_probability(reroll_wounds="ones")
-    _close(p, 3 / 4)
+    assert _kill(A=1, skill=None, reroll_wounds="ones")[0] == pytest.approx(3 / 4)
 
 
 def test_only_one_re_roll_per_activation():
     # two automatic hits on one W2 model (D1): without the Command Re-roll P(both wound) = 1/4;
     # with one re-roll of one failed die: P = 1/4 + 2 * (1/4 * 1/2) = 1/2 (exactly one of the
     # two failed, re-rolled successfully); two failures: only one is re-rolled, never both.
-    kinds = (Kind(W=2, Sv=7),)
-    gun = replace(weapon(kinds, A=2, skill=None, S=4, T=4), command_reroll=True)
-    out = run_sample(Activation((gun,), unit(kinds, [(0, 1)])), trials=TRIALS, seed=5)
-    _close(float(out.kill_table[0]), 1 / 2)
+    assert _kill(W=2, A=2, skill=None)[0] == pytest.approx(1 / 2)
 
 
-@pytest.mark.parametrize("method", ["exact", "both"])
-def test_cli_says_it_is_sampled(method: str):
+def test_a_missed_attack_keeps_it():
+    # one attack, BS4+ (hits 1/2), then as the first case: 1/2 * 3/4 = 3/8
+    assert _kill(A=1, skill=4)[0] == pytest.approx(3 / 8)
+
+
+def test_lethal_hits_never_spend_it():
+    # BS4+ with [LETHAL HITS]: a 6 (1/6) wounds automatically (no Wound roll to re-roll); a 4
+    # or 5 (2/6) rolls 4+ with the re-roll: 3/4. P = 1/6 + 2/6 * 3/4 = 5/12.
+    assert _kill(A=1, skill=4, lethal=True)[0] == pytest.approx(5 / 12)
+
+
+def test_sustained_hits_extra_hits_never_spend_it():
+    # BS6+ (only a 6 hits: a Critical Hit, 1/6), [SUSTAINED HITS 1]: the attack's own Wound
+    # roll has the re-roll (3/4), its extra hit rolls without it (1/2), into two W1 models:
+    # E[destroyed] = 1/6 * (3/4 + 1/2) = 5/24.
+    kill = _kill(models=2, A=1, skill=6, sustained=1)
+    assert kill.sum() == pytest.approx(5 / 24)
+
+
+def test_the_first_failed_roll_takes_it_devastating():
+    # two automatic hits, [DEVASTATING WOUNDS], wounding on 4+ with a 6 a Critical Wound, D1,
+    # into one W1 model with a 2+ save. One attack without the re-roll leaves it alive when it
+    # fails (3/6) or its normal wound (2/6) is saved (5/6): plain = 3/6 + 2/6 * 5/6. With the
+    # re-roll a failure is rolled again: with_rr = 2/6 * 5/6 + 3/6 * plain. The first attack
+    # fails (3/6): spent, survive plain, then the second plain; its wound is saved (2/6 * 5/6):
+    # the second still has it. P(survive) = 3/6 * plain^2 + 2/6 * 5/6 * with_rr.
+    kinds = (Kind(W=1, Sv=2),)
+    gun = _gun(kinds, A=2, skill=None, devastating=True)
+    out = _both(Activation((gun,), unit(kinds, [(0, 1)])))
+    plain = 2 / 6 * 5 / 6 + 3 / 6  # one attack without the re-roll: fails or saved wound
+    with_rr = 2 / 6 * 5 / 6 + 3 / 6 * plain  # one attack with it: re-rolled failure
+    survive = 3 / 6 * plain * plain + 2 / 6 * 5 / 6 * with_rr
+    assert out.kill_table[0] == pytest.approx(1 - survive)
+
+
+def test_main_job_exact_equals_sampled_and_is_not_handed_over():
     res = CliRunner().invoke(
         app,
         [
-            "shoot",
-            "lootas",
-            "--target",
-            "boyz",
-            "--effect",
-            "command-re-roll",
-            "--method",
-            method,
-            "--trials",
-            "20000",
-            "--json",
+            "shoot", "lootas", "--target", "boyz", "--effect", "command-re-roll",
+            "--method", "both", "--trials", "100000", "--json",
         ],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["method"] == "both"
+    assert not any("sampler only" in n for n in out["notes"])
+    assert any("Command Re-roll" in c for c in out["choices"])
+    exact = out["expected"]["models_destroyed"]
+    sampled = out["sample"]["expected"]["models_destroyed"]
+    se = out["sample"]["standard_error"]["expected"]["models_destroyed"]
+    assert abs(exact - sampled) <= 5 * se
+    # the re-roll adds to the figures: more than without it (1.253)
+    assert exact > 1.26
+
+
+def test_compare_keeps_the_exact_engine():
+    res = CliRunner().invoke(
+        app, ["compare", "lootas", "--target", "boyz", "--effect", "command-re-roll", "--json"]
     )
     assert res.exit_code == 0, res.output
-    import json
-
-    out = json.loads(res.stdout)
-    assert any("sampler only" in n for n in out["notes"])
-    assert any("Command Re-roll" in c for c in out["choices"])
-    assert "sample" in out
+    (row,) = json.loads(res.stdout)
+    assert row["method"] == "exact"

@@ -138,6 +138,49 @@ def test_huge_weapon_falls_back_to_a_short_sampler_run(tmp_path):
     assert out["sample"]["trials"] < 100_000
 
 
+def _horde(tmp_path) -> Path:
+    def huge(d):
+        d["sizes"] = [{"models": {"Loota": 98, "Spanner": 2}, "points": 100}]
+        d["weapons"][0].update(A=200, abilities=["sustained hits 2D6", "devastating wounds"])
+
+    lootas_variant(tmp_path, "Horde", huge)
+    return tmp_path / "ds"
+
+
+def test_method_both_when_the_exact_engine_declines(tmp_path):
+    """--method both on a selection the exact engine declines: no traceback; the figures are
+    the sampler's ("method": "sample"), the notes say the exact engine declined and why, and
+    the text says so above the figures."""
+    ds = _horde(tmp_path)
+    res = calc(
+        "shoot", "horde", "--target", "boyz", "--datasheets", ds, "--method", "both", "--json"
+    )
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["method"] == "sample"
+    assert any("exact engine declined" in n and "too many attacks" in n for n in out["notes"])
+    assert out["sample"]["trials"] > 0
+    assert out["expected"] == out["sample"]["expected"]
+    text = calc("shoot", "horde", "--target", "boyz", "--datasheets", ds, "--method", "both")
+    assert text.exit_code == 0, text.output
+    lines = text.stdout.splitlines()
+    declined = next(i for i, line in enumerate(lines) if "exact engine declined" in line)
+    table = next(i for i, line in enumerate(lines) if "Expected per activation" in line)
+    assert declined < table
+    assert "Traceback" not in text.output
+
+
+def test_compare_method_both_keeps_every_row(tmp_path):
+    ds = _horde(tmp_path)
+    res = calc(
+        "compare", "horde", "lootas", "--target", "boyz", "--datasheets", ds, "--method", "both",
+        "--json", "--trials", "2000",
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.stdout)
+    assert sorted(r["method"] for r in rows) == ["both", "sample"]
+
+
 def test_units_lists_a_hidden_same_named_file(tmp_path):
     folder = tmp_path / "twin"
     folder.mkdir()

@@ -145,7 +145,9 @@ def activations(draw, extras: bool = True) -> Activation:
             mortal_wounds=1 if ed11 else 3,
             fail_probability=2 / 6 if ed11 else 1 / 6,
         )
-    return activation(weapons, target, before, hz)
+    act = activation(weapons, target, before, hz)
+    # edition 11, 05.04: save rolls resolved lowest first
+    return dataclasses.replace(act, lowest_first=draw(st.booleans()))
 
 
 def exact(act: Activation):
@@ -179,6 +181,8 @@ def _events(act: Activation) -> None:
         event("kind_below")
     if act.before:
         event("mortal wounds before")
+    if act.lowest_first:
+        event("save rolls lowest first")
     if act.hazard is not None:
         event(f"hazardous (spill {act.hazard.spill})")
     if any(w.precision and not w.precision_mortals for w in act.weapons):

@@ -103,7 +103,8 @@ class ModifiersSpec(msgspec.Struct, forbid_unknown_fields=True):
 
 class UnitSpec(msgspec.Struct, forbid_unknown_fields=True):
     """An attacker or a target: datasheet name, size, named loadout, explicit weapons ('NAME
-    xN', attacker only), attached Leaders, allocation order (target only)."""
+    xN', attacker only), attached Leaders, allocation order and the wounded model's wounds left
+    (target only)."""
 
     name: str
     models: Annotated[int, msgspec.Meta(ge=1)] | None = None
@@ -111,6 +112,7 @@ class UnitSpec(msgspec.Struct, forbid_unknown_fields=True):
     weapons: list[Annotated[str, msgspec.Meta(pattern=r"\S")]] = []
     leader: NameList = []
     allocation: NameList | None = None
+    wounds_left: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
 class RunSpec(msgspec.Struct, forbid_unknown_fields=True):

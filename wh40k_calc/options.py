@@ -228,7 +228,8 @@ class AttackerOptions(OptionGroup):
 @dataclass(frozen=True)
 class TargetOptions(OptionGroup):
     """The target unit: datasheet name, size (fewer models for a damaged unit), named loadout,
-    attached Leaders, allocation order, Stealth whatever its datasheet says, faction."""
+    attached Leaders, allocation order, the wounded model's wounds left, Stealth whatever its
+    datasheet says, faction."""
 
     target: Annotated[str, typer.Option("--target", "-t", metavar="NAME", help="Target unit.")]
     target_models: Annotated[
@@ -250,7 +251,19 @@ class TargetOptions(OptionGroup):
     ] = None
     allocation: Annotated[
         str | None,
-        typer.Option(metavar="'A,B'", help="Target's model allocation order, e.g. 'Boy,Boss Nob'."),
+        typer.Option(
+            metavar="'A,B'|best",
+            help="Target's model allocation order, e.g. 'Boy,Boss Nob'; 'best' (edition 11's "
+            "default): the defender's best order for each weapon's number of save rolls.",
+        ),
+    ] = None
+    target_wounds_left: Annotated[
+        int | None,
+        typer.Option(
+            metavar="N",
+            help="The target's wounded model (the one allocated first) has N wounds left, e.g. "
+            "a damaged Rhino.",
+        ),
     ] = None
     target_stealth: TargetStealthOpt = False
     target_faction: TargetFactionOpt = None

@@ -55,6 +55,14 @@ class RollTable:
         """The unmodified results that are re-rolled."""
         return [f for f in range(1, 7) if self.reroll[f]]
 
+    def face_probabilities(self) -> np.ndarray:
+        """P(the result that stands is ``f``), index 1-6 (index 0 unused, 0): a first result
+        the table re-rolls is replaced by a fresh one."""
+        again = sum(self.reroll[1:]) / 6
+        out = np.array([0.0] + [(0.0 if self.reroll[f] else 1 / 6) for f in range(1, 7)])
+        out[1:] += again / 6
+        return out
+
 
 ALWAYS_FAILS = RollTable((0,) * 7)
 
@@ -123,6 +131,10 @@ class VsModel:
             return 1.0
         return float(self.save.probabilities(2)[SAVE_FAILED])
 
+    def save_fails_on(self, face: int) -> bool:
+        """Whether a save roll whose result stands at ``face`` (1-6) fails."""
+        return self.save is None or self.save.outcome[face] == SAVE_FAILED
+
 
 @dataclass(frozen=True)
 class AttackProfile:
@@ -143,8 +155,8 @@ class AttackProfile:
         precision: attacks are allocated to the CHARACTER models of an Attached unit first.
         precision_mortals: the mortal wounds of its devastating Critical Wounds are allocated
             the same way (10th edition; in edition 11 they follow 06.02 Mortal Wounds).
-        command_reroll: its first failed Wound roll (not already re-rolled) is re-rolled once
-            per activation (Command Re-roll; the sampler models it, the exact engine cannot).
+        command_reroll: its first failed Wound roll (of an attack's own hit, not already
+            re-rolled) is re-rolled once per activation (Command Re-roll).
         vs: one :class:`VsModel` per target model kind (``TargetProfile.kinds`` order).
         ranged: True for ranged attacks (reported only).
         choices: sentences for the report (re-roll choices made); the engines ignore them.
@@ -184,12 +196,17 @@ class TargetModel:
 
     ``kind_below`` = (N, other kind): while the unit has fewer than N models, the model is of
     the other kind (rules such as "5+ invulnerable save while the unit has 10 or more models").
+    ``group`` numbers its allocation group (edition 11, Save Rolls: Create Groups): consecutive
+    Bodyguard models with the same number form one group; -1 lets the engines group
+    consecutive models of the same name, W and kind. Every CHARACTER model of
+    ``TargetProfile.characters`` is a group of its own.
     """
 
     name: str
     W: int
     kind: int
     kind_below: tuple[int, int] | None = None
+    group: int = -1
 
 
 @dataclass(frozen=True)
@@ -215,6 +232,139 @@ class TargetProfile:
     def wounds(self) -> int:
         """Total wounds of the unit."""
         return sum(m.W for m in self.bodyguard) + sum(m.W for m in self.characters)
+
+
+@dataclass(frozen=True)
+class Group:
+    """One allocation group: ``count`` models of the target listing (Bodyguard models, then
+    CHARACTER models) from index ``start``, each with ``W`` wounds."""
+
+    name: str
+    start: int
+    count: int
+    W: int
+    character: bool
+
+    @property
+    def wounds(self) -> int:
+        """Total wounds of the group."""
+        return self.count * self.W
+
+
+def allocation_groups(target: TargetProfile) -> tuple[Group, ...]:
+    """The target's allocation groups: consecutive Bodyguard models with the same
+    ``TargetModel.group`` (or, where it is -1, the same name, W and kind), then one group per
+    CHARACTER model."""
+    out: list[Group] = []
+
+    def key_of(m: TargetModel) -> tuple:
+        return ("g", m.group) if m.group >= 0 else ("m", m.name, m.W, m.kind, m.kind_below)
+
+    prev = None
+    for i, m in enumerate(target.bodyguard):
+        key = key_of(m)
+        if out and key == prev:
+            g = out[-1]
+            out[-1] = Group(g.name, g.start, g.count + 1, max(g.W, m.W), False)
+        else:
+            out.append(Group(m.name, i, 1, m.W, False))
+        prev = key
+    base = len(target.bodyguard)
+    out += [Group(m.name, base + i, 1, m.W, True) for i, m in enumerate(target.characters)]
+    return tuple(out)
+
+
+def group_shape(target: TargetProfile) -> tuple[GroupShape, ...]:
+    """The key of the target's states (:class:`~wh40k_calc.profile.TargetStates`)."""
+    return tuple(GroupShape(g.name, g.W, g.count, g.character) for g in allocation_groups(target))
+
+
+@dataclass(frozen=True)
+class GroupShape:
+    """One allocation group as a target state is keyed: the name of its first model, its
+    models' W, how many models it has, and whether it is a CHARACTER group."""
+
+    name: str
+    W: int
+    models: int
+    character: bool
+
+
+@dataclass(frozen=True)
+class TargetStates:
+    """States of one target unit, keyed by its model structure, not by any one activation.
+
+    ``shape`` lists the unit's allocation groups (Bodyguard groups in listing order, then one
+    per CHARACTER model); ``lost[i, g]`` is the wounds group ``g`` has lost in state ``i``
+    (models ``0 .. lost // W - 1`` of the group destroyed, the next one wounded by
+    ``lost % W``). ``weights[i]`` is the probability of state ``i`` (a distribution, from or
+    for the exact engine); None means one state per sampler trial, in trial order.
+    """
+
+    shape: tuple[GroupShape, ...]
+    lost: np.ndarray = field(compare=False)
+    weights: np.ndarray | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.lost.ndim != 2 or self.lost.shape[1] != len(self.shape):
+            raise ValueError("TargetStates.lost must be (states, groups)")
+        if self.weights is not None and len(self.weights) != len(self.lost):
+            raise ValueError("TargetStates.weights needs one entry per state")
+
+    @property
+    def models_destroyed(self) -> np.ndarray:
+        """Models destroyed in each state (int array)."""
+        ws = np.array([g.W for g in self.shape], dtype=np.int64)
+        return (self.lost // ws).sum(axis=1) if len(self.shape) else np.zeros(len(self.lost))
+
+    @property
+    def wounds_lost(self) -> np.ndarray:
+        """Wounds lost in each state (int array)."""
+        return self.lost.sum(axis=1)
+
+    @classmethod
+    def wounded_first(cls, target: TargetProfile, wounds_left: int) -> TargetStates:
+        """The unit with its first model in allocation order (a Bodyguard model if any) left
+        with ``wounds_left`` wounds, every other model unharmed.
+
+        Raises:
+            ValueError: ``wounds_left`` is not 1 .. W - 1 of that model.
+        """
+        groups = allocation_groups(target)
+        first = groups[0]
+        if not 1 <= wounds_left < first.W:
+            raise ValueError(f"wounds left {wounds_left} is not 1 to {first.W - 1}")
+        lost = np.zeros((1, len(groups)), dtype=np.int64)
+        lost[0, 0] = first.W - wounds_left
+        return cls(group_shape(target), lost, np.ones(1))
+
+
+@dataclass(frozen=True)
+class OrderPolicy:
+    """The defender's allocation orders (edition 11, 05.03 Allocation Order), chosen once and
+    read by both engines.
+
+    ``orders`` are preference orders of the target's allocation groups (indices into the
+    groups listed by ``TargetStates.shape``; a group with a wounded model still goes first, as
+    05.03 requires). ``tables[j]`` gives, for weapon ``j``, the index into ``orders`` used when
+    it has ``n`` save rolls and ``m`` Devastating Wounds mortal-wound crits:
+    ``tables[j][min(n, N), min(m, M)]``; None means ``orders[0]`` whatever the counts.
+    ``probabilities[j]`` (same shape) is P(n, m) when the policy was chosen, for reporting.
+    """
+
+    orders: tuple[tuple[int, ...], ...]
+    tables: tuple[np.ndarray | None, ...] = field(compare=False)
+    probabilities: tuple[np.ndarray | None, ...] = field(default=(), compare=False)
+
+    def index(self, weapon: int, n: np.ndarray, m: np.ndarray | int = 0) -> np.ndarray:
+        """Order index per entry for weapon ``weapon`` with counts ``n`` (and ``m``)."""
+        table = self.tables[weapon] if weapon < len(self.tables) else None
+        n = np.asarray(n)
+        if table is None:
+            return np.zeros(n.shape, dtype=np.int64)
+        ni = np.minimum(n, table.shape[0] - 1)
+        mi = np.minimum(np.asarray(m), table.shape[1] - 1)
+        return table[ni, mi].astype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -251,9 +401,26 @@ class HazardProfile:
 class Activation:
     """Everything one unit's shooting or fighting resolves into: the weapon profiles in the
     order they are resolved, the target, mortal wounds inflicted before the attacks, the
-    Hazardous tests after them, and what to report (choices, effects, not modelled)."""
+    Hazardous tests after them, and how the target resolves saves and allocation.
+
+    Attributes:
+        start: the target's state before the activation (None: unharmed); a distribution for
+            the exact engine, per trial (or a distribution to draw from) for the sampler.
+        lowest_first: the save rolls of one weapon profile are rolled together and resolved
+            from the lowest result to the highest, each against the allocation group current
+            when it is resolved (edition 11, 05.04 Inflict Damage); False: one at a time, each
+            against the model it is allocated to (10th edition).
+        best_allocation: the defender declares, per weapon profile and number of save rolls,
+            the allocation order (edition 11, 05.03) that minimises expected models destroyed,
+            then wounds lost; False: the listed order (``TargetProfile``) for every weapon.
+        policy: the orders chosen (filled in by the exact engine; the sampler only reads it).
+    """
 
     weapons: tuple[AttackProfile, ...]
     target: TargetProfile
     before: tuple[MortalWounds, ...] = ()
     hazard: HazardProfile | None = None
+    start: TargetStates | None = field(default=None, compare=False)
+    lowest_first: bool = False
+    best_allocation: bool = False
+    policy: OrderPolicy | None = field(default=None, compare=False)

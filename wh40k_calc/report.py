@@ -82,7 +82,8 @@ def to_json(r: Result) -> dict[str, Any]:
             "models": tgt.models,
             "wounds": act.target.wounds,
             "points": _f(tgt.points),
-            "allocation_order": plan.allocation_order,
+            "allocation_order": r.allocation_order or plan.allocation_order,
+            "wounds_left": sel.target_wounds_left,
         },
         "conditions": {k: bool(getattr(sel.conditions, k)) for k in COND_KEYS},
         "effects": plan.effects,
@@ -171,6 +172,21 @@ def _unit_label(unit, extra: str = "") -> tuple[tuple[str, str], str]:
     return (f"{unit.models} {unit.name}", "bold"), f" ({where}{unit.points:g} pts{more})"
 
 
+def _already_lost(r: Result) -> int:
+    start = r.activation.start
+    return int(start.wounds_lost[0]) if start is not None and len(start.lost) == 1 else 0
+
+
+def _wounds_text(r: Result) -> str:
+    """``11 wounds``; with ``--target-wounds-left``, which model is wounded and how much."""
+    text = count(r.activation.target.wounds, "wound")
+    n = r.selection.target_wounds_left
+    if n is not None:
+        first = (*r.activation.target.bodyguard, *r.activation.target.characters)[0]
+        text += f"; {first.name} on {n} of {first.W}"
+    return text
+
+
 def pct(p: float) -> str:
     """A probability as a percentage with 2 decimals; "<0.01%" / ">99.99%" rather than
     rounding a possible outcome to 0% or 100%."""
@@ -214,13 +230,20 @@ def render(r: Result, console) -> None:
         Text.assemble(
             *_unit_label(att),
             f" {phase} ",
-            *_unit_label(tgt, count(act.target.wounds, "wound")),
+            *_unit_label(tgt, _wounds_text(r)),
             f" · edition {sel.edition} · ",
             (r.method, "cyan"),
             f" ({count(o.trials, 'trial')}, seed {o.seed})" if r.method == "sample" else "",
         )
     )
 
+    if r.exact_declined is not None:
+        console.print(
+            Text.assemble(
+                ("The exact engine declined", "yellow"),
+                f" ({r.exact_declined}): the figures below are the sampler's.",
+            )
+        )
     # Headings of two short lines and numbers that never wrap leave the names the most room
     # at 80 columns; a name wraps between words (a word longer than the column folds).
     cols = ("Attacks", "Hits", "Wounds", "Failed\nsaves", "Mortal\nwounds", "Damage")
@@ -240,7 +263,7 @@ def render(r: Result, console) -> None:
         Text.assemble(
             "Wounds lost ",
             (f"{o.expected['wounds_lost']:.3f}", "bold"),
-            f" of {act.target.wounds} · models destroyed ",
+            f" of {act.target.wounds - _already_lost(r)} · models destroyed ",
             (f"{o.expected['models_destroyed']:.3f}", "bold"),
             f" of {tgt.models}",
         )
@@ -291,7 +314,7 @@ def render(r: Result, console) -> None:
         ("Conditions", ", ".join(conds) if conds else "none"),
         ("Effects", _effects_text(plan) or "none"),
         ("Weapon order", ", ".join(w.name for w in act.weapons)),
-        ("Allocation order", compress(plan.allocation_order)),
+        ("Allocation order", _allocation_text(r)),
     ]
     mods = {k: v for k, v in vars(sel.modifiers).items() if v not in (None, 0, False)}
     if mods:
@@ -315,20 +338,23 @@ def render(r: Result, console) -> None:
         console.print(Text.assemble(("Note: ", "dim"), n))
 
 
+def _allocation_text(r: Result) -> str:
+    """The allocation order line: the order, and whether it is the defender's best."""
+    text = compress(r.allocation_order or r.plan.allocation_order)
+    if r.allocation_best:
+        text += " (the defender's best for the most likely number of save rolls; see Choice)"
+    return text
+
+
 def _comparison(r: Result):
     from rich.table import Table
 
     ex, sa = r.exact, r.sample
     assert ex is not None and sa is not None
     se = sa.standard_error
-    caveat = (
-        f"; the exact column leaves out {', '.join(r.plan.sampler_only)}, so they differ"
-        if r.plan.sampler_only
-        else ""
-    )
     t = Table(
         title=f"Exact vs sampled ({count(sa.trials, 'trial')}, seed {sa.seed}; '!' marks a "
-        f"difference over {FLAG_SE:g} standard errors{caveat})",
+        f"difference over {FLAG_SE:g} standard errors)",
         title_justify="left",
     )
     for col in ("Figure", "Exact", "Sampled", "± SE", "Δ / SE", ""):

@@ -69,7 +69,13 @@ class AttackRequest:
                 range, or no target at all.
         """
         from .abilities import parse_added_ability
-        from .selection import AddedAbility, Selection, SelectionError, precision_target_value
+        from .selection import (
+            AddedAbility,
+            Selection,
+            SelectionError,
+            allocation_choice,
+            precision_target_value,
+        )
 
         if target is None:
             if self.target.target is None:
@@ -88,7 +94,8 @@ class AttackRequest:
             order="best"
             if order and order.strip().lower() == "best"
             else split_names(order, "--order"),
-            allocation=split_names(self.target.allocation, "--allocation"),
+            allocation=allocation_choice(split_names(self.target.allocation, "--allocation")),
+            target_wounds_left=self.target.target_wounds_left,
             precision_target=precision_target_value(a.precision_target),
             added_abilities=tuple(
                 AddedAbility(*parse_added_ability(text)) for text in a.add_ability or []

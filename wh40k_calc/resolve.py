@@ -13,6 +13,9 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
+from .engine.allocation import legal_orders, order_models
 from .engine.exact import ExactUnsupported, run_exact
 from .engine.outcome import Outcome
 from .profile import Activation
@@ -38,6 +41,9 @@ class Result:
     sample: Outcome | None = None
     choices: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    allocation_order: list[str] = field(default_factory=list)
+    allocation_best: bool = False  # the order is the defender's best (edition 11, 05.03)
+    exact_declined: str | None = None  # why the exact engine declined (the sampler answers)
 
     @property
     def primary(self) -> Outcome:
@@ -202,37 +208,127 @@ def resolve(
     act = plan.build(picks, variant, order)
     for w in act.weapons:
         choices.extend(w.choices)
-    if plan.sampler_only and method == "exact":
-        method = "sample"
-        notes.append(
-            f"{', '.join(plan.sampler_only)} is modelled by the sampler only: results are sampled"
-        )
     result = Result(sel, plan, act, method, choices=choices, notes=notes)
+    result.allocation_order = list(plan.allocation_order)
     if method in ("exact", "both"):
-        if plan.sampler_only:
-            notes.append(
-                f"{', '.join(plan.sampler_only)} is modelled by the sampler only: the exact "
-                "figures leave it out"
-            )
         try:
             result.exact = scorer.outcomes.get(_Scorer.key(picks, variant, act)) or run_exact(act)
         except ExactUnsupported as exc:
-            fallback = method == "exact"
-            if fallback:
-                method = result.method = "sample"
-            notes.append(f"exact engine: {exc}; the sampler answers")
-            if fallback:
-                trials = _affordable_trials(act, trials, notes)
+            # --method exact or both: the figures are the sampler's, and say so
+            method = result.method = "sample"
+            result.exact_declined = str(exc)
+            notes.append(f"the exact engine declined ({exc}); the figures are the sampler's")
+            act = result.activation = _with_policy(act, notes)
+            trials = _affordable_trials(act, trials, notes)
+    if result.exact is not None and result.exact.policy is not None:
+        act = result.activation = replace(act, policy=result.exact.policy)
     if method in ("sample", "both"):
         from .engine.sample import run_sample  # lazy: numpy sampling code
 
+        act = result.activation = _with_policy(act, notes)
         result.sample = run_sample(act, trials=trials, seed=seed, progress=progress)
         if trials < 1000:
             notes.append(
                 f"only {count(trials, 'sampler trial')}: the standard errors are rough (1,000 or "
                 "more give a fair picture)"
             )
+    if act.start is not None:  # figures of this activation, not of the earlier damage
+        result.exact = result.exact.since(act.start) if result.exact else None
+        result.sample = result.sample.since(act.start) if result.sample else None
+    if act.policy is not None:
+        result.allocation_order, sentences = describe_allocation(act)
+        result.allocation_best = True
+        choices.extend(sentences)
     return result
+
+
+def _with_policy(act: Activation, notes: list[str]) -> Activation:
+    """``act`` with the defender's allocation orders the exact engine chooses (edition 11's
+    best order), for the sampler, which only reads them; where the exact engine declines, the
+    listed order, said in ``notes``."""
+    if act.policy is not None or not act.best_allocation or len(legal_orders(act.target)) < 2:
+        return act
+    try:
+        policy = run_exact(act).policy
+    except ExactUnsupported:
+        notes.append(
+            "the defender's best allocation order is chosen with the exact engine, which "
+            "declined: the listed allocation order is used"
+        )
+        return replace(act, best_allocation=False)
+    return replace(act, policy=policy)
+
+
+def describe_allocation(act: Activation) -> tuple[list[str], list[str]]:
+    """The defender's allocation order for the most likely count of save rolls (model names)
+    and one sentence per weapon profile naming each order it used and for which counts."""
+    policy = act.policy
+    if policy is None:
+        return [], []
+    best: tuple[float, int] = (-1.0, 0)
+    sentences = []
+    for j, w in enumerate(act.weapons):
+        table = policy.tables[j] if j < len(policy.tables) else None
+        probs = policy.probabilities[j] if j < len(policy.probabilities) else None
+        if table is None or probs is None:
+            continue
+        live = probs > 0
+        live[0, 0] = False  # nothing to allocate
+        if live.any():
+            n, m = np.unravel_index(np.argmax(np.where(live, probs, -1.0)), probs.shape)
+            best = max(best, (float(probs[n, m]), int(table[n, m])))
+        parts = []
+        for o in sorted(set(table[live].tolist())):
+            names = compress_names(order_models(act.target, policy.orders[o]))
+            parts.append(f"{names} for {_counts(live & (table == o), live)}")
+        if len(parts) > 0:
+            sentences.append(
+                f"{w.name}: defender's allocation order (05.03, fewest models destroyed): "
+                + "; ".join(parts)
+            )
+    return order_models(act.target, policy.orders[best[1]]), sentences
+
+
+def _counts(mask: np.ndarray, live: np.ndarray) -> str:
+    """``mask[n, m]`` (the counts using one order, among the ``live`` ones) as text: the
+    save-roll counts as ranges, with the Devastating Wounds counts where only some of them use
+    this order."""
+    plain, split = [], []
+    for n in range(mask.shape[0]):
+        ms = np.flatnonzero(mask[n])
+        if not len(ms):
+            continue
+        if np.array_equal(ms, np.flatnonzero(live[n])):
+            plain.append(n)
+        else:
+            split.append(f"{n} with {_ranges(ms)} Devastating Wounds")
+    parts = ([_ranges(plain)] if plain else []) + split
+    return f"{'; '.join(parts)} save rolls"
+
+
+def _ranges(values) -> str:
+    values = sorted(int(v) for v in values)
+    parts, start, prev = [], None, None
+    for v in values:
+        if start is None:
+            start = prev = v
+        elif v == prev + 1:
+            prev = v
+        else:
+            parts.append(f"{start}" if start == prev else f"{start}-{prev}")
+            start = prev = v
+    if start is not None:
+        parts.append(f"{start}" if start == prev else f"{start}-{prev}")
+    return ", ".join(parts)
+
+
+def compress_names(names: list[str]) -> str:
+    """``["Boy", "Boy", "Boss Nob"]`` -> ``"Boy ×2, Boss Nob"``."""
+    parts = []
+    for name, grp in itertools.groupby(names):
+        n = len(list(grp))
+        parts.append(f"{name} ×{n}" if n > 1 else name)
+    return ", ".join(parts)
 
 
 FALLBACK_SECONDS = 3.0  # the stand-in sampler's time budget: "a few seconds"

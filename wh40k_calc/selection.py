@@ -141,10 +141,19 @@ class Selection:
     effects: tuple[str, ...] = ()
     edition: str = "10"
     order: tuple[str, ...] | str | None = None
-    allocation: tuple[str, ...] | None = None
+    allocation: tuple[str, ...] | str | None = None  # model names, or "best" (edition 11)
     precision_target: str = "leader"
     added_abilities: tuple[AddedAbility, ...] = ()
     attacker_wounds_left: int | None = None
+    target_wounds_left: int | None = None  # the target's first model in allocation order
+
+
+def allocation_choice(names: tuple[str, ...] | None) -> tuple[str, ...] | str | None:
+    """``--allocation`` as given: model names in order, ``"best"`` (the single word ``best``:
+    edition 11's defender's best order), or None."""
+    if names and len(names) == 1 and names[0].strip().lower() == "best":
+        return "best"
+    return names or None
 
 
 class SelectionError(ValueError):

@@ -22,6 +22,7 @@ from ..selection import (
     Selection,
     SelectionError,
     UnitChoice,
+    allocation_choice,
     precision_target_value,
 )
 
@@ -94,6 +95,7 @@ class Row:
             self.result["target"]["models"],
             norm_name(t.loadout) if t.loadout and norm_name(t.loadout) != "default" else "",
             self.job.selection.allocation,
+            self.job.selection.target_wounds_left,
         )
 
 
@@ -243,6 +245,8 @@ def _check_unit_choice(
         raise _FieldError(at("weapons"), "weapons are for the attacker; give the target a loadout")
     if spec.allocation is not None and role == "attacker":
         raise _FieldError(at("allocation"), "allocation is the target's model order")
+    if spec.wounds_left is not None and role == "attacker":
+        raise _FieldError(at("wounds_left"), "wounds_left is the target's wounded model")
     weapons = []
     for i, text in enumerate(spec.weapons):
         try:
@@ -322,6 +326,8 @@ def _target_label(spec: UnitSpec) -> str:
         text += f" ({spec.loadout})"
     if names(spec.leader):
         text += " led by " + " and ".join(names(spec.leader))
+    if spec.wounds_left is not None:
+        text += f", {spec.wounds_left} wounds left"
     return text
 
 
@@ -465,7 +471,8 @@ def jobs_from_batch(
                 effects=tuple(effects),
                 edition=edition,
                 order=order,
-                allocation=names(tspec.allocation) or None,
+                allocation=allocation_choice(names(tspec.allocation)),
+                target_wounds_left=tspec.wounds_left,
                 precision_target=precision_target_value(
                     spec.precision_target or d.precision_target or "leader"
                 ),

@@ -1,16 +1,25 @@
 """The target's state and the allocation policy, shared by the exact engine and the sampler.
 
-The target unit is one or two *tracks* of models in allocation order: the Bodyguard models (for
-a unit that is not an Attached unit, all of its models) and the CHARACTER models of an Attached
-unit. Because a model that has lost wounds always takes the next attack, and excess damage from
-one attack is lost, the state of a track is fully described by the number of wounds its models
-have lost so far: models ``0 .. k-1`` destroyed, model ``k`` with the rest. A unit state is the
-pair (Bodyguard wounds lost, CHARACTER wounds lost), flattened to one integer.
+A target unit is a list of *allocation groups* (edition 11, Save Rolls: Create Groups; in 10th
+edition, runs of identical models): Bodyguard groups in listing order, then one group per
+CHARACTER model of an Attached unit (or, in edition 11, of any unit). Because a model that has
+lost wounds always takes the next attack, and excess damage from one attack is lost, the state
+of a group is the number of wounds it has lost: its models ``0 .. k-1`` destroyed, model ``k``
+with the rest. Two representations of the unit's state:
 
-Routing (Core rules: Allocating attacks; LEADER, file 000): an attack goes to the Bodyguard
-track while a Bodyguard model remains, then to the CHARACTER track. A [PRECISION] attack goes to
-the CHARACTER track while a CHARACTER model remains, then to the Bodyguard track. Mortal wounds
-are allocated like an attack, one at a time.
+* **tracks** (one fixed order, the cheap and usual case): the Bodyguard groups in order form one
+  track and the CHARACTER groups another; a state is (Bodyguard wounds lost, CHARACTER wounds
+  lost), flattened to one integer. Only states reachable in that order exist.
+* **groups** (several orders, or a start state no single order reaches): a state is the wounds
+  lost by every group (a mixed-radix integer), so any legal order can act on it.
+
+Routing (Core rules: Allocating attacks, LEADER; edition 11, 05.03 Allocation Order and 05.04.01
+Current Allocation Group): an attack goes to a non-CHARACTER group while one remains — a group
+with a wounded model first, then the others in the order declared — and then to the CHARACTER
+groups (wounded first). A [PRECISION] attack goes to a CHARACTER group first (wounded first,
+then in listing order: the attacker's pick), then as a normal attack. Mortal wounds are
+allocated like an attack, one at a time (06.02 Mortal Wounds: wounded non-CHARACTER model
+first, then non-CHARACTER, then CHARACTER).
 
 Every function here is vectorised over numpy arrays of states, so the sampler calls them on
 arrays of trials and the exact engine on the array of all states: one policy, two engines.
@@ -18,13 +27,46 @@ arrays of trials and the exact engine on the array of all states: one policy, tw
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..profile import TargetModel, TargetProfile
+from ..profile import (
+    TargetModel,
+    TargetProfile,
+    TargetStates,
+    allocation_groups,
+    group_shape,
+)
 
 NORMAL, PRECISION = 0, 1
+MAX_ORDERS = 48  # preference orders the defender's best order is chosen from
+
+Order = tuple[int, ...]
+
+
+def legal_orders(target: TargetProfile, limit: int = MAX_ORDERS) -> tuple[Order, ...]:
+    """Preference orders 05.03 allows (no CHARACTER group before a non-CHARACTER group; a
+    wounded group still goes first, see :class:`AllocationSpace`): every order of the
+    non-CHARACTER groups, then every order of the CHARACTER groups; the listing order first;
+    at most ``limit`` of them."""
+    groups = allocation_groups(target)
+    plain = [i for i, g in enumerate(groups) if not g.character]
+    chars = [i for i, g in enumerate(groups) if g.character]
+    out: list[Order] = []
+    for a, b in itertools.product(itertools.permutations(plain), itertools.permutations(chars)):
+        out.append((*a, *b))
+        if len(out) >= limit:
+            break
+    return tuple(out)
+
+
+def order_models(target: TargetProfile, order: Order) -> list[str]:
+    """Model names in the allocation order ``order`` (for reports)."""
+    models = (*target.bodyguard, *target.characters)
+    groups = allocation_groups(target)
+    return [models[groups[g].start + i].name for g in order for i in range(groups[g].count)]
 
 
 @dataclass(frozen=True)
@@ -51,14 +93,62 @@ class AllocationSpace:
     """All states of one target unit, with vectorised routing and damage application.
 
     Args:
-        target: the target unit's allocation tracks.
+        target: the target unit.
+        orders: preference orders of its allocation groups the engines may use (index 0 is the
+            default); None: the listing order only. With groups, ``orders`` then also holds the
+            orders declared with a wounded group first (:meth:`declared`).
+        product: represent states as wounds lost per group (needed for several orders or for a
+            start state off the single order's track); default: only when ``orders`` has more
+            than one order.
 
     Attributes:
-        size: number of states (state 0: no wounds lost; ``size - 1``: unit destroyed).
+        size: number of states (state 0: no wounds lost; ``wiped``: unit destroyed).
+        destroyed, wounds_lost: per state, models destroyed and wounds lost.
+        character_dead: (CHARACTER models, states) bool: that CHARACTER model is destroyed.
+        kind, left, stride: (orders, routings, states): the kind of the model the next attack
+            goes to, its wounds left and the state step per point of damage.
     """
 
-    def __init__(self, target: TargetProfile):
+    def __init__(
+        self,
+        target: TargetProfile,
+        orders: tuple[Order, ...] | None = None,
+        product: bool | None = None,
+    ):
         self.target = target
+        self.groups = allocation_groups(target)
+        self.shape = group_shape(target)
+        self.models = (*target.bodyguard, *target.characters)
+        self.orders = orders or (tuple(range(len(self.groups))),)
+        self.n_given = len(self.orders)  # orders[:n_given] are the ones asked for
+        self.product = len(self.orders) > 1 if product is None else product
+        if self.product:
+            self._build_groups()
+        else:
+            if len(self.orders) != 1:
+                raise ValueError("a track space has one allocation order")
+            self._build_tracks()
+        self.wiped = self.size - 1
+
+    # ---- construction ------------------------------------------------------------------------
+
+    def _kinds(self, model_idx: np.ndarray, alive: np.ndarray) -> np.ndarray:
+        """Kind of model ``model_idx`` (listing index) per state, switched by ``kind_below``
+        on the models alive."""
+        base = np.array([m.kind for m in self.models], dtype=np.int64)[model_idx]
+        for i, m in enumerate(self.models):
+            if m.kind_below is not None:
+                below = (model_idx == i) & (alive < m.kind_below[0])
+                base[below] = m.kind_below[1]
+        return base
+
+    def _wiped_kind(self, alive: np.ndarray) -> np.ndarray:
+        """The kind a destroyed unit reports for figures: its last listed model's."""
+        return self._kinds(np.full(len(alive), len(self.models) - 1), alive)
+
+    def _build_tracks(self) -> None:
+        target = self.target
+        self.declared_index = np.zeros((1, 1), dtype=np.int64)
         self.bg = _Track.of(target.bodyguard)
         self.ch = _Track.of(target.characters)
         self.ch_span = self.ch.total + 1
@@ -68,54 +158,142 @@ class AllocationSpace:
         self.ch_lost = states % self.ch_span
         bg_k = self.bg.locate(self.bg_lost)
         ch_k = self.ch.locate(self.ch_lost)
-        self.bg_destroyed = bg_k
-        self.ch_destroyed = ch_k
         self.destroyed = bg_k + ch_k
         self.wounds_lost = self.bg_lost + self.ch_lost
+        self.character_dead = np.array(
+            [ch_k > i for i in range(len(target.characters))], dtype=bool
+        ).reshape(len(target.characters), self.size)
         bg_alive = self.bg_lost < self.bg.total
         ch_alive = self.ch_lost < self.ch.total
         alive = target.models - self.destroyed
+        nb = len(target.bodyguard)
+        wiped_kind = self._wiped_kind(alive)
 
-        def kinds_of(models: tuple[TargetModel, ...], k: np.ndarray) -> np.ndarray:
-            """Kind of model ``k`` of a track (past the end: its last model, as the destroyed
-            unit's kind for the damage figure), switched by ``kind_below`` on models alive."""
-            idx = np.minimum(k, len(models) - 1)
-            base = np.array([m.kind for m in models], dtype=np.int64)[idx]
-            for i, m in enumerate(models):
-                if m.kind_below is not None:
-                    below = (idx == i) & (alive < m.kind_below[0])
-                    base[below] = m.kind_below[1]
-            return base
-
-        last_track = target.characters or target.bodyguard
-        wiped_kind = kinds_of(last_track, np.full(self.size, len(last_track)))
-
-        def track_arrays(first_bg: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            use_bg = first_bg
+        def arrays(use_bg: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             use_ch = ~use_bg & ch_alive
             kind = wiped_kind.copy()
             left = np.zeros(self.size, dtype=np.int64)
             stride = np.zeros(self.size, dtype=np.int64)
-            kind[use_bg] = kinds_of(target.bodyguard, bg_k)[use_bg]
-            left[use_bg] = self.bg.cum[bg_k[use_bg] + 1] - self.bg_lost[use_bg]
-            stride[use_bg] = self.ch_span
+            if nb:
+                idx = np.minimum(bg_k, nb - 1)
+                kind[use_bg] = self._kinds(idx, alive)[use_bg]
+                left[use_bg] = self.bg.cum[bg_k[use_bg] + 1] - self.bg_lost[use_bg]
+                stride[use_bg] = self.ch_span
             if target.characters:
-                kind[use_ch] = kinds_of(target.characters, ch_k)[use_ch]
+                idx = nb + np.minimum(ch_k, len(target.characters) - 1)
+                kind[use_ch] = self._kinds(idx, alive)[use_ch]
                 left[use_ch] = self.ch.cum[ch_k[use_ch] + 1] - self.ch_lost[use_ch]
                 stride[use_ch] = 1
             return kind, left, stride
 
-        normal = track_arrays(bg_alive)
-        precise = track_arrays(bg_alive & ~ch_alive) if target.characters else normal
-        # [routing][state]
-        self.kind = np.stack([normal[0], precise[0]])
-        self.left = np.stack([normal[1], precise[1]])
-        self.stride = np.stack([normal[2], precise[2]])
+        normal = arrays(bg_alive)
+        precise = arrays(bg_alive & ~ch_alive) if target.characters else normal
+        self.kind = np.stack([normal[0], precise[0]])[None]
+        self.left = np.stack([normal[1], precise[1]])[None]
+        self.stride = np.stack([normal[2], precise[2]])[None]
+        # wounds lost per allocation group along the tracks
+        lost = np.zeros((len(self.groups), self.size), dtype=np.int64)
+        for gi, g in enumerate(self.groups):
+            track_lost = self.ch_lost if g.character else self.bg_lost
+            first = g.start - (nb if g.character else 0)
+            cum = (self.ch if g.character else self.bg).cum
+            lost[gi] = np.clip(track_lost - cum[first], 0, cum[first + g.count] - cum[first])
+        self.group_lost = lost
+
+    def _build_groups(self) -> None:
+        groups = self.groups
+        for g in groups:
+            if any(self.models[g.start + i].W != g.W for i in range(g.count)):
+                raise ValueError(f"allocation group {g.name!r} mixes models of different W")
+        radix = [g.wounds + 1 for g in groups]
+        self.size = int(np.prod(radix))
+        strides = np.ones(len(groups), dtype=np.int64)
+        for i in range(len(groups) - 2, -1, -1):
+            strides[i] = strides[i + 1] * radix[i + 1]
+        states = np.arange(self.size)
+        lost = np.stack([(states // strides[i]) % radix[i] for i in range(len(groups))])
+        self.group_lost = lost.astype(np.int64)
+        ws = np.array([g.W for g in groups], dtype=np.int64)[:, None]
+        counts = np.array([g.count for g in groups], dtype=np.int64)[:, None]
+        dead = lost // ws
+        alive_g = dead < counts
+        wounded = alive_g & (lost % ws != 0)
+        self.destroyed = dead.sum(axis=0)
+        self.wounds_lost = lost.sum(axis=0)
+        alive = self.target.models - self.destroyed
+        kind_g = np.stack(
+            [
+                self._kinds(g.start + np.minimum(dead[i], g.count - 1), alive)
+                for i, g in enumerate(groups)
+            ]
+        )
+        left_g = ws - lost % ws
+        chars = [i for i, g in enumerate(groups) if g.character]
+        self.character_dead = ~alive_g[chars] if chars else np.zeros((0, self.size), dtype=bool)
+        wiped_kind = self._wiped_kind(alive)
+        self._declare_orders(wounded)
+        kinds, lefts, steps = [], [], []
+        for order in self.orders:
+            plain = [g for g in order if not groups[g].character]
+            ordered_chars = [g for g in order if groups[g].character]
+            kr, lr, sr = [], [], []
+            # NORMAL: non-CHARACTER groups, then CHARACTER groups; PRECISION: the other way
+            for parts in ((plain, ordered_chars), (chars, plain)):
+                cur = np.full(self.size, -1, dtype=np.int64)
+                for part in parts:
+                    for pick in (wounded, alive_g):  # a group with a wounded model first
+                        for g in part:
+                            cur[(cur < 0) & pick[g]] = g
+                ok = cur >= 0
+                safe = np.where(ok, cur, 0)
+                kr.append(np.where(ok, kind_g[safe, states], wiped_kind))
+                lr.append(np.where(ok, left_g[safe, states], 0))
+                sr.append(np.where(ok, strides[safe], 0))
+            kinds.append(np.stack(kr))
+            lefts.append(np.stack(lr))
+            steps.append(np.stack(sr))
+        self.kind = np.stack(kinds)
+        self.left = np.stack(lefts)
+        self.stride = np.stack(steps)
+        self.radix = np.array(radix, dtype=np.int64)
+        self.strides = strides
+
+    def _declare_orders(self, wounded: np.ndarray) -> None:
+        """The order declared for a weapon whose preference order is ``orders[o]`` when it
+        starts in state s (05.03 and its FAQ: groups with a wounded model before the others,
+        among the non-CHARACTER groups and among the CHARACTER groups):
+        ``declared_index[o, s]``, an index into ``orders``, which grows to hold them."""
+        groups = self.groups
+        pattern = np.zeros(self.size, dtype=np.int64)
+        for g in range(len(groups)):
+            pattern |= wounded[g].astype(np.int64) << g
+        closed = list(self.orders)
+        index = {o: i for i, o in enumerate(closed)}
+        self.declared_index = np.zeros((len(closed), self.size), dtype=np.int64)
+        for oi, order in enumerate(self.orders):
+            for pat in np.unique(pattern).tolist():
+                hurt = [g for g in order if pat >> g & 1]
+                fresh = [g for g in order if not pat >> g & 1]
+                eff = tuple(
+                    [g for g in hurt if not groups[g].character]
+                    + [g for g in fresh if not groups[g].character]
+                    + [g for g in hurt if groups[g].character]
+                    + [g for g in fresh if groups[g].character]
+                )
+                if eff not in index:
+                    index[eff] = len(closed)
+                    closed.append(eff)
+                self.declared_index[oi, pattern == pat] = index[eff]
+        self.orders = tuple(closed)
 
     # ---- vectorised policy -------------------------------------------------------------------
 
     def apply(
-        self, states: np.ndarray, damage: np.ndarray | int, routing: int = NORMAL
+        self,
+        states: np.ndarray,
+        damage: np.ndarray | int,
+        routing: int = NORMAL,
+        order: np.ndarray | int = 0,
     ) -> np.ndarray:
         """States after ``damage`` points (after Feel No Pain) are inflicted by one attack on
         the model each state allocates it to; excess damage is lost (no spill-over).
@@ -124,26 +302,124 @@ class AllocationSpace:
             states: int array of states.
             damage: int array (same shape) or int, points that get through.
             routing: NORMAL, or PRECISION for [PRECISION] attacks.
+            order: index into ``orders`` (an int, or an int array like ``states``).
         """
-        left = self.left[routing][states]
-        return states + np.minimum(damage, left) * self.stride[routing][states]
+        left = self.left[order, routing, states]
+        return states + np.minimum(damage, left) * self.stride[order, routing, states]
 
-    def kind_of(self, states: np.ndarray, routing: int = NORMAL) -> np.ndarray:
+    def declared(self, states: np.ndarray, order: np.ndarray | int = 0) -> np.ndarray:
+        """The order (index into ``orders``) a weapon's save rolls follow when it starts in
+        ``states`` and the defender prefers ``orders[order]``: a group with a wounded model is
+        declared first (05.03) and stays the current group until destroyed (05.04.01)."""
+        if not self.product:
+            return np.zeros(np.shape(states), dtype=np.int64)
+        return self.declared_index[order, states]
+
+    def kind_of(
+        self, states: np.ndarray, routing: int = NORMAL, order: np.ndarray | int = 0
+    ) -> np.ndarray:
         """Model kind (index into ``AttackProfile.vs``) each state allocates the next attack to;
-        for a destroyed unit, the kind of its last model."""
-        return self.kind[routing][states]
+        for a destroyed unit, the kind of its last listed model."""
+        return self.kind[order, routing, states]
 
-    def wounds_left_of(self, states: np.ndarray, routing: int = NORMAL) -> np.ndarray:
+    def wounds_left_of(
+        self, states: np.ndarray, routing: int = NORMAL, order: np.ndarray | int = 0
+    ) -> np.ndarray:
         """Wounds left on the model each state allocates the next attack to (0: unit destroyed)."""
-        return self.left[routing][states]
+        return self.left[order, routing, states]
 
-    # ---- reading states ------------------------------------------------------------------
+    # ---- reading and writing states ----------------------------------------------------------
 
     def characters_destroyed(self, states: np.ndarray) -> np.ndarray:
-        """CHARACTER models of the Attached unit destroyed, per state."""
-        return self.ch_destroyed[states]
+        """CHARACTER models of the unit destroyed, per state."""
+        return self.character_dead[:, states].sum(axis=0)
 
-    @property
-    def wiped(self) -> int:
-        """The state in which every model is destroyed."""
-        return self.size - 1
+    def lost_by_group(self, states: np.ndarray) -> np.ndarray:
+        """(len(states), groups): wounds lost by each allocation group."""
+        return self.group_lost[:, states].T
+
+    def index_of(self, lost: np.ndarray) -> np.ndarray:
+        """States of per-group 'wounds lost' rows (``lost``: (K, groups) ints).
+
+        Raises:
+            ValueError: a row is out of range, or (tracks) not reachable in the single order.
+        """
+        lost = np.asarray(lost, dtype=np.int64).reshape(-1, len(self.groups))
+        caps = np.array([g.wounds for g in self.groups], dtype=np.int64)
+        if ((lost < 0) | (lost > caps)).any():
+            raise ValueError("a group's wounds lost is out of range")
+        if self.product:
+            return lost @ self.strides
+        if not self.on_track(lost).all():
+            raise ValueError("the state cannot be reached in this allocation order")
+        bg = np.zeros(len(lost), dtype=np.int64)
+        ch = np.zeros(len(lost), dtype=np.int64)
+        for gi, g in enumerate(self.groups):
+            if g.character:
+                ch += lost[:, gi]
+            else:
+                bg += lost[:, gi]
+        return bg * self.ch_span + ch
+
+    def on_track(self, lost: np.ndarray) -> np.ndarray:
+        """Per row: whether the track representation can hold it (each track filled in order:
+        no group has lost wounds while an earlier group of its track has a model alive)."""
+        lost = np.asarray(lost, dtype=np.int64).reshape(-1, len(self.groups))
+        ok = np.ones(len(lost), dtype=bool)
+        for character in (False, True):
+            idx = [i for i, g in enumerate(self.groups) if g.character == character]
+            for j, a in enumerate(idx[:-1]):
+                earlier_alive = lost[:, a] < self.groups[a].wounds
+                ok &= ~(earlier_alive & (lost[:, idx[j + 1 :]].sum(axis=1) > 0))
+        return ok
+
+    def states_of(self, start: TargetStates | None) -> np.ndarray:
+        """State indices of ``start``'s rows (None: the unharmed unit).
+
+        Raises:
+            ValueError: ``start`` is keyed by another unit structure, or not representable.
+        """
+        if start is None:
+            return np.zeros(1, dtype=np.int64)
+        if start.shape != self.shape:
+            raise ValueError("the start state belongs to a unit of another structure")
+        return self.index_of(start.lost)
+
+    def to_states(self, p: np.ndarray, eps: float = 0.0) -> TargetStates:
+        """A state distribution over this space as :class:`TargetStates` (states with
+        probability above ``eps`` only)."""
+        keep = np.flatnonzero(p > eps)
+        return TargetStates(self.shape, self.lost_by_group(keep), p[keep].copy())
+
+
+def saves_differ(space: AllocationSpace, vs: tuple, routing: int) -> bool:
+    """Whether the models this routing can reach (in any of the space's orders) make
+    different saving throws against one weapon profile (``vs``: its ``VsModel`` per kind).
+    When they do not, resolving the save rolls lowest first (05.04) gives the same distribution
+    as one at a time: every result passes or fails alike whichever group is current, so the
+    engines may use either."""
+    seen = {}
+    for k in np.unique(space.kind[:, routing]):
+        save = vs[int(k)].save
+        seen[None if save is None else (save.outcome, save.reroll)] = True
+    return len(seen) > 1
+
+
+def space_for(
+    target: TargetProfile,
+    orders: tuple[Order, ...] | None = None,
+    start: TargetStates | None = None,
+) -> AllocationSpace:
+    """The space both engines use for one activation: tracks when one order is in play and
+    every start state lies on them, else one count of wounds lost per allocation group.
+
+    Raises:
+        ValueError: ``start`` belongs to a unit of another structure.
+    """
+    space = AllocationSpace(target, orders)
+    if start is not None:
+        if start.shape != space.shape:
+            raise ValueError("the start state belongs to a unit of another structure")
+        if not space.product and not space.on_track(start.lost).all():
+            space = AllocationSpace(target, orders, product=True)
+    return space

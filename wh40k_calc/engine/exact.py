@@ -1,36 +1,66 @@
 """The exact engine: probability distributions, composed with numpy, no sampling.
 
-Per weapon profile, the outcome of one attack is a small two-dimensional distribution over
-(normal wounds, Critical Wounds that become mortal wounds); the weapon's total over its random
-number of attacks is composed by convolution. The target is then a Markov chain over the states
-of :class:`~wh40k_calc.engine.allocation.AllocationSpace`: each wound that reaches the target is
-one transition (saving throw, Damage roll, Feel No Pain, allocation), so kill tables are exact.
+Per weapon profile, the outcome of its attacks is a small two-dimensional distribution over
+(normal wounds, Critical Wounds that become mortal wounds) (:mod:`~wh40k_calc.engine.wounds`).
+The target is then a Markov chain over the states of
+:class:`~wh40k_calc.engine.allocation.AllocationSpace`: each wound that reaches the target is
+one transition (saving throw, Damage roll, Feel No Pain, allocation;
+:mod:`~wh40k_calc.engine.kernels`), so kill tables are exact.
 
 Order (DESIGN.md; Core rules: Devastating Wounds, Mortal Wounds): mortal wounds inflicted before
 the attacks (Grenade, Bloody Stampede), then each weapon's normal damage in the given order,
-then the mortal wounds of Devastating Wounds, weapon by weapon. The pending Critical Wounds of
-each Devastating Wounds weapon are carried as an extra axis of the chain, so their correlation
-with that weapon's normal wounds is kept exactly. When the damage figure depends on which model
-takes a wound (different saves, Feel No Pain or damage re-rolls by wounds left) a further axis
-carries the damage total; otherwise its distribution is a plain convolution.
+then the mortal wounds of Devastating Wounds, weapon by weapon. In edition 11 a weapon's save
+rolls can be resolved lowest first (05.04) and the defender's allocation order chosen per weapon
+and count (:mod:`~wh40k_calc.engine.defender`).
+
+Two passes over the same phases, tracking only what each output needs:
+
+* the **state pass** (array V[s, 1, ...]): the distribution of the target's states, with one
+  extra axis per Devastating Wounds weapon for its pending Critical Wounds (and the order the
+  defender chose for them), and one for the Blast bracket when mortal wounds before the attacks
+  or a damaged start change the models a Blast weapon sees. Kill tables, wounds lost, every
+  expectation and the defender's orders come from it. Its cost grows linearly with the number
+  of wounds.
+* the **figure pass**, run only when the damage distribution is asked for: when a wound's damage
+  depends on the model it reaches (different saves, Feel No Pain, Damage re-rolls by wounds
+  left), the damage total must travel with the state; it does so as its discrete Fourier
+  transform (V[s, k, ...] complex, k a frequency), where adding d points is a multiplication,
+  so Devastating Wounds whose mortal wounds do the same to every model fold in at once instead
+  of waiting on a pending axis. Otherwise the damage figure is a plain compound convolution.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, replace
 from math import comb
 
 import numpy as np
 
 from ..dice import thin
-from ..profile import CRIT, CRIT_WOUND, FAIL, HIT, MISS, WOUND, Activation, AttackProfile
-from .allocation import NORMAL, PRECISION, AllocationSpace
+from ..profile import Activation, AttackProfile, OrderPolicy, TargetStates
+from . import lumping
+from .allocation import NORMAL, AllocationSpace, legal_orders, saves_differ, space_for
+from .defender import choose_orders
+from .kernels import (
+    Faces,
+    Kernel,
+    binomials,
+    face_kernels,
+    mean,
+    routing_of,
+    spill_kernel,
+    wound_kernel,
+)
 from .outcome import Outcome, WeaponResult
+from .wounds import joint_cost, wound_joint
 
 MAX_ELEMENTS = 6_000_000  # size of the chain's probability array the exact engine accepts
 MAX_WORK = 400_000_000  # scattered multiply-adds (a few seconds) the exact engine accepts
-DENSE_STATES = 400  # up to this many target states, transitions are dense matrices
+DENSE_STATES = 400  # up to this many target states, state-pass transitions are dense matrices
 TAIL_EPS = 1e-15  # a weapon's remaining P(N > n) below this ends its loop (mass lost < 1e-15)
+PENDING = 2  # the first pending-devastating axis of the chain array (after states and figure)
+LUMP_WORK = 1_000_000  # figure passes above this much work first merge states (lumping.py)
 
 
 class ExactUnsupported(RuntimeError):
@@ -39,441 +69,812 @@ class ExactUnsupported(RuntimeError):
 
 
 # ---------------------------------------------------------------------------------------------
-# Small distribution helpers
-
-
-def conv2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Full 2-D convolution of two non-negative arrays (distributions over pairs of counts)."""
-    if np.count_nonzero(a) < np.count_nonzero(b):
-        a, b = b, a
-    out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
-    for (i, j), v in np.ndenumerate(b):
-        if v:
-            out[i : i + a.shape[0], j : j + a.shape[1]] += v * a
-    return out
-
-
-def _mean(pmf: np.ndarray) -> float:
-    return float(np.dot(np.arange(len(pmf)), pmf))
-
-
-def _trim2(a: np.ndarray) -> np.ndarray:
-    rows = np.nonzero(a.sum(axis=1) > 0)[0]
-    cols = np.nonzero(a.sum(axis=0) > 0)[0]
-    return a[: (rows[-1] + 1 if len(rows) else 1), : (cols[-1] + 1 if len(cols) else 1)]
-
-
-# ---------------------------------------------------------------------------------------------
-# One weapon: attacks -> (normal wounds, devastating Critical Wounds)
-
-
-def per_hit_kernel(ap: AttackProfile) -> np.ndarray:
-    """Distribution over (normal wounds, devastating Critical Wounds) of one hit's Wound roll."""
-    pw = ap.wound.probabilities(3)
-    g = np.zeros((2, 2))
-    g[0, 0] = pw[FAIL]
-    g[1, 0] = pw[WOUND]
-    if ap.devastating:
-        g[0, 1] = pw[CRIT_WOUND]
-    else:
-        g[1, 0] += pw[CRIT_WOUND]
-    return g
-
-
-def per_attack_kernel(ap: AttackProfile) -> tuple[np.ndarray, float]:
-    """Distribution over (normal wounds, devastating Critical Wounds) of one attack, and the
-    expected hits it scores (Core rules: Hit Roll, Sustained Hits, Lethal Hits)."""
-    g = per_hit_kernel(ap)
-    if ap.hit is None:  # hits automatically: one hit, never a Critical Hit
-        return _trim2(g), 1.0
-    ph = ap.hit.probabilities(3)
-    unit = np.ones((1, 1))
-    lethal = np.array([[0.0], [1.0]]) if ap.lethal else g
-    extra = unit
-    extra_hits = 0.0
-    if ap.sustained is not None:
-        extra = np.zeros((1, 1))
-        power = unit
-        for k, p in enumerate(ap.sustained):
-            if k:
-                power = conv2(power, g)
-            if p:
-                extra = _pad_add(extra, p * power)
-        extra_hits = _mean(ap.sustained)
-    crit = conv2(lethal, extra)
-    k = _pad_add(_pad_add(ph[MISS] * unit, ph[HIT] * g), ph[CRIT] * crit)
-    return _trim2(k), float(ph[HIT] + ph[CRIT] * (1.0 + extra_hits))
-
-
-def _pad_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    out = np.zeros((max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1])))
-    out[: a.shape[0], : a.shape[1]] += a
-    out[: b.shape[0], : b.shape[1]] += b
-    return out
-
-
-def _joint_cost(ap: AttackProfile, models_at_selection: int) -> float:
-    """Operations :func:`wound_joint` would take: one 2-D convolution per possible number of
-    attacks, on an array growing to (max wounds x max devastating wounds)."""
-    amax = len(ap.attack_pmf(models_at_selection)) - 1
-    k, _ = per_attack_kernel(ap)
-    size = (amax * (k.shape[0] - 1) + 1) * (amax * (k.shape[1] - 1) + 1)
-    return float(amax) * size * np.count_nonzero(k) / 2
-
-
-def wound_joint(ap: AttackProfile, models_at_selection: int) -> tuple[np.ndarray, dict]:
-    """Joint distribution P[n, m] of the weapon's normal wounds n and devastating Critical
-    Wounds m over all its attacks, and its expected attacks, hits and wounds."""
-    attacks = ap.attack_pmf(models_at_selection)
-    k, hits_per_attack = per_attack_kernel(ap)
-    out = np.zeros((1, 1))
-    power = np.ones((1, 1))
-    for a, p in enumerate(attacks):
-        if a:
-            power = conv2(power, k)
-        if p:
-            out = _pad_add(out, p * power)
-    mean_attacks = _mean(attacks)
-    wounds = float(
-        (out.sum(axis=1) * np.arange(out.shape[0])).sum()
-        + (out.sum(axis=0) * np.arange(out.shape[1])).sum()
-    )
-    return _trim2(out), {
-        "attacks": mean_attacks,
-        "hits": mean_attacks * hits_per_attack,
-        "wounds": wounds,
-    }
-
-
-# ---------------------------------------------------------------------------------------------
-# Kernels: what one wound (or one mortal wound) does to each state
-
-
-@dataclass
-class _Kernel:
-    """Per state s: probs[s, d] = P(d points get through to the model s allocates to).
-    ``routing`` is NORMAL or PRECISION; ``fail`` and ``mortal`` are per-state expectations of
-    failed saves and mortal wounds (before Feel No Pain) for reporting."""
-
-    probs: np.ndarray
-    routing: int
-    fail: np.ndarray
-    mortal: np.ndarray
-
-    @property
-    def figure_mean(self) -> np.ndarray:
-        return self.probs @ np.arange(self.probs.shape[1])
-
-    def state_independent(self) -> bool:
-        return bool(np.allclose(self.probs, self.probs[0], rtol=0, atol=1e-13))
-
-
-def _kernel(space: AllocationSpace, ap: AttackProfile, devastating: bool) -> _Kernel:
-    routing = PRECISION if (ap.precision_mortals if devastating else ap.precision) else NORMAL
-    states = np.arange(space.size)
-    kinds = space.kind_of(states, routing)
-    lefts = space.wounds_left_of(states, routing)
-    cache: dict[tuple[int, int], tuple[np.ndarray, float, float]] = {}
-    rows = []
-    fail = np.zeros(space.size)
-    mortal = np.zeros(space.size)
-    for s in range(space.size):
-        key = (int(kinds[s]), int(lefts[s]))
-        if key not in cache:
-            vs = ap.vs[key[0]]
-            # wounds left 0 (unit destroyed): the table's own policy for that case, as the
-            # sampler reads it (DamageTable.rerolls_for(0))
-            dmg = vs.damage.pmf(key[1])
-            if devastating:
-                f, keep = 1.0, 1.0 - vs.fnp_mortal
-                mw = _mean(dmg)
-            else:
-                f, keep = vs.save_fail_probability, 1.0 - vs.fnp
-                mw = 0.0
-            row = f * thin(dmg, keep)
-            row[0] += 1.0 - f
-            cache[key] = (row, (0.0 if devastating else f), mw)
-        row, fail[s], mortal[s] = cache[key]
-        rows.append(row)
-    width = max(len(r) for r in rows)
-    probs = np.zeros((space.size, width))
-    for s, r in enumerate(rows):
-        probs[s, : len(r)] = r
-    return _Kernel(probs, routing, fail, mortal)
-
-
-def _spill_kernel(space: AllocationSpace, fnp: tuple[float, ...]) -> _Kernel:
-    states = np.arange(space.size)
-    kinds = space.kind_of(states, NORMAL)
-    probs = np.zeros((space.size, 2))
-    keep = np.array([1.0 - (fnp[k] if k < len(fnp) else 0.0) for k in kinds])
-    probs[:, 1] = keep
-    probs[:, 0] = 1.0 - keep
-    return _Kernel(probs, NORMAL, np.zeros(space.size), np.ones(space.size))
-
-
-# ---------------------------------------------------------------------------------------------
 # The chain
 
 
 class _Chain:
-    """Probability array V[s, x, ...]: s a target state, x the damage total (if tracked),
-    then one axis per pending-devastating weapon and one for the Blast bracket."""
+    """Transitions of one pass. Arrays are V[s, f, ...]: s a target state; f the damage figure
+    axis: of size 1 in the state pass; in the figure pass either the damage total itself
+    (``spectral`` False: adding d points shifts it by d) or its discrete Fourier transform
+    (``length`` // 2 + 1 complex bins: adding d points is a product); then pending-devastating
+    axes and the Blast bracket."""
 
-    def __init__(self, space: AllocationSpace, track_figure: bool, figure_max: int):
+    def __init__(self, space: AllocationSpace, length: int = 0, spectral: bool = False):
         self.space = space
-        self.track = track_figure
-        self.xsize = figure_max + 1 if track_figure else 1
-        self.mats: dict[int, list[tuple[int, object]]] = {}
+        self.length = length
+        self.figure = length > 0
+        self.spectral = spectral
+        self.bins = (length // 2 + 1 if spectral else length) if length else 1
+        self.dense = not self.figure and space.size <= DENSE_STATES
+        self.cache: dict[int, object] = {}
 
-    @property
-    def dense(self) -> bool:
-        """Small chains without a damage axis use one dense matrix per kernel (BLAS)."""
-        return not self.track and self.space.size <= DENSE_STATES
+    def phase(self, d: np.ndarray) -> np.ndarray:
+        """exp(-2 pi i d k / length) per entry d (rows) and bin k (columns): adding d points."""
+        k = np.arange(self.bins)
+        return np.exp(-2j * np.pi * np.outer(d, k) / self.length)
 
-    def _matrices(self, k: _Kernel) -> list[tuple[int, object]]:
-        """Per damage value d: the transition as a dense matrix (small chains without a
-        damage axis: all d summed into one matrix) or as sparse scatter data (rows with p > 0,
-        sorted by next state, with the segment starts and the distinct next states)."""
+    def _entries(self, k: Kernel, d: int | None = None) -> tuple[np.ndarray, ...]:
+        """(state, next state, probability, points) of every move of ``k`` (of d points)."""
+        parts = []
+        for dd, nxt in k.targets(self.space):
+            if d is not None and dd != d:
+                continue
+            live = np.nonzero(k.probs[:, dd])[0]
+            parts.append((live, nxt[live], k.probs[live, dd], np.full(len(live), dd)))
+        return tuple(np.concatenate(a) for a in zip(*parts, strict=True))
+
+    @staticmethod
+    def _sorted(src, tgt, *more) -> tuple:
+        """Entries sorted by next state, with segment starts and the distinct next states."""
+        order = np.argsort(tgt, kind="stable")
+        src, tgt = src[order], tgt[order]
+        starts = np.concatenate([[0], np.nonzero(np.diff(tgt))[0] + 1])
+        return (src, *(m[order] for m in more), starts, tgt[starts])
+
+    def _transition(self, k: Kernel) -> object:
+        """The kernel as a dense matrix (state pass, few states), as sparse entries sorted by
+        next state (state pass; figure pass in Fourier bins, each entry's factor a vector), or
+        per amount of points (figure pass on the damage total)."""
         key = id(k)
-        if key not in self.mats:
-            S = self.space.size
-            states = np.arange(S)
-            out: list[tuple[int, object]] = []
-            for d in range(k.probs.shape[1]):
-                p = k.probs[:, d]
-                if not p.any():
-                    continue
-                nxt = self.space.apply(states, d, k.routing)
-                if not self.dense:
-                    rows = np.nonzero(p)[0]
-                    order = rows[np.argsort(nxt[rows], kind="stable")]
-                    targets = nxt[order]
-                    starts = np.concatenate([[0], np.nonzero(np.diff(targets))[0] + 1])
-                    out.append((d, (order, p[order], starts, targets[starts])))
-                else:
-                    a = np.zeros((S, S))
-                    np.add.at(a, (nxt, states), p)
-                    out.append((d, a))
-            if self.dense:
-                out = [(0, sum(a for _, a in out))]  # type: ignore[misc]
-            self.mats[key] = out
-        return self.mats[key]
+        if key in self.cache:
+            return self.cache[key]
+        if self.dense:
+            src, tgt, p, _ = self._entries(k)
+            out: object = np.zeros((self.space.size, self.space.size))
+            np.add.at(out, (tgt, src), p)
+        elif self.figure and not self.spectral:
+            out = [(d, self._sorted(*self._entries(k, d)[:3])) for d, _ in k.targets(self.space)]
+        else:
+            src, tgt, p, d = self._entries(k)
+            factor = self.phase(d) if self.spectral else np.ones((len(d), 1))
+            out = self._sorted(src, tgt, p[:, None] * factor)
+        self.cache[key] = out
+        return out
 
-    def step(self, v: np.ndarray, k: _Kernel) -> np.ndarray:
+    def step(self, v: np.ndarray, k: Kernel) -> np.ndarray:
         """One wound (or one mortal wound) of kernel ``k`` applied to every slice of ``v``."""
         shape = v.shape
         S = shape[0]
+        t = self._transition(k)
         if self.dense:
-            flat = v.reshape(S, -1)
-            ((_, a),) = self._matrices(k)
-            return (a @ flat).reshape(shape)
-        flat = v.reshape(S, self.xsize, -1)
-        X = self.xsize
+            return (t @ v.reshape(S, -1)).reshape(shape)  # type: ignore[operator]
+        flat = v.reshape(S, shape[1], -1)
         out = np.zeros_like(flat)
-        for d, (order, p, starts, targets) in self._matrices(k):
-            shift = d if self.track else 0  # the damage axis moves by the points inflicted
-            if shift >= X:
-                continue
-            vals = flat[order, : X - shift, :] * p[:, None, None]
-            out[targets, shift:, :] += np.add.reduceat(vals, starts, axis=0)
+        if self.figure and not self.spectral:  # the damage total moves by the points
+            X = shape[1]
+            for d, (src, p, starts, uniq) in t:  # type: ignore[union-attr]
+                if d < X:
+                    vals = flat[src, : X - d, :] * p[:, None, None]
+                    out[uniq, d:, :] += np.add.reduceat(vals, starts, axis=0)
+            return out.reshape(shape)
+        src, coef, starts, uniq = t  # type: ignore[misc]
+        out[uniq] = np.add.reduceat(flat[src] * coef[:, :, None], starts, axis=0)
         return out.reshape(shape)
-
-
-def _work(
-    S: int,
-    size: int,
-    joints: list[dict],
-    normal_k: list[_Kernel],
-    dev_k: list[_Kernel | None],
-    before_k: list[_Kernel],
-    act: Activation,
-    dense: bool,
-) -> float:
-    """Rough count of multiply-adds the chain will take (a step costs S x size when dense,
-    about size x the kernel's damage values when sparse)."""
-
-    def per_step(k: _Kernel) -> float:
-        # a dense step is a BLAS matrix product: about 20 multiply-adds cost what one
-        # scattered element of a sparse step does
-        return S * size / 20 if dense else float(size * max(1, k.probs.shape[1]))
-
-    steps = 0.0
-    for per, nk, dk in zip(joints, normal_k, dev_k, strict=True):
-        n = max(j[0].shape[0] for j in per.values())
-        m = max(j[0].shape[1] for j in per.values())
-        steps += n * per_step(nk) + (m * m / 2 * per_step(dk) if dk is not None else 0.0)
-    for src, k in zip(act.before, before_k, strict=True):
-        steps += 2 * len(src.count) * per_step(k)
-    return steps
 
 
 def _total(v: np.ndarray, vec: np.ndarray) -> float:
     return float(vec @ v.reshape(v.shape[0], -1).sum(axis=1))
 
 
-def run_exact(act: Activation, max_elements: int = MAX_ELEMENTS) -> Outcome:
-    """Resolve one activation exactly.
+# ---------------------------------------------------------------------------------------------
+# Setting up one activation
 
-    Args:
-        act: the resolved profiles (weapons in resolution order, target, mortal wounds before
-            the attacks, Hazardous tests after them).
-        max_elements: refuse selections whose chain would need more float64 entries.
 
-    Returns:
-        An :class:`Outcome` with method "exact".
+@dataclass
+class _Weapon:
+    """One weapon profile in the chain: its wound counts per Blast bracket (``joints[b]`` =
+    (P[n, m], expected attacks/hits/wounds)) and its kernels per allocation order."""
+
+    ap: AttackProfile
+    joints: dict
+    normal: list[Kernel]
+    dev: list[Kernel] | None
+    faces: list[Faces] | None
+
+    @property
+    def n_max(self) -> int:
+        return max(p.shape[0] for p, _ in self.joints.values())
+
+    @property
+    def m_max(self) -> int:
+        return max(p.shape[1] for p, _ in self.joints.values())
+
+
+class _Setup:
+    """The state space, kernels and wound distributions of one activation.
 
     Raises:
-        ExactUnsupported: the selection is too large to resolve exactly.
+        ExactUnsupported: the selection is too large to resolve exactly, or ``start`` does not
+            fit the target.
     """
-    space = AllocationSpace(act.target)
-    S = space.size
-    n_models = act.target.models
 
-    normal_k = [_kernel(space, w, devastating=False) for w in act.weapons]
-    dev_k = [_kernel(space, w, devastating=True) if w.devastating else None for w in act.weapons]
-    before_k = [_spill_kernel(space, src.fnp) for src in act.before]
+    def __init__(self, act: Activation, max_elements: int, start: TargetStates | None):
+        self.act = act
+        orders = None
+        if act.policy is not None:
+            orders = act.policy.orders
+        elif act.best_allocation:
+            orders = legal_orders(act.target)
+        try:
+            self.space = space = space_for(act.target, orders, start)
+            self.start = space.states_of(start)
+        except ValueError as exc:
+            raise ExactUnsupported(str(exc)) from None
+        if start is not None and start.weights is None:
+            raise ExactUnsupported("the exact engine starts from a distribution (weights)")
+        self.start_p = start.weights if start is not None else np.ones(1)
+        self.n_models = n_models = act.target.models
+        self.n_orders = len(space.orders)  # preference orders, then those declared from them
+        self.n_given = space.n_given
+        self.before = [spill_kernel(space, src.fnp) for src in act.before]
+        # models alive when the unit is selected (Blast): known, or per Blast bracket
+        alive = set((n_models - space.destroyed[self.start]).tolist())
+        blast = any(w.blast for w in act.weapons)
+        self.blast_axis = blast and (bool(act.before) or len({a // 5 for a in alive}) > 1)
+        self.selected = max(alive)
+        self.brackets = list(range(n_models // 5 + 1)) if self.blast_axis else [None]
+        self.weapons = [self._weapon(w) for w in act.weapons]
+        self.dense = space.size <= DENSE_STATES
+        self._lumped: _Setup | None = None
+        self._check_budget(max_elements)
 
-    blast_axis = bool(act.before) and any(w.blast for w in act.weapons)
-    brackets = list(range(n_models // 5 + 1)) if blast_axis else [None]
-
-    # joint wound distributions per weapon (per Blast bracket when the count can change)
-    joints: list[dict] = []
-    for w in act.weapons:
-        cost = _joint_cost(w, n_models)
+    def _weapon(self, w: AttackProfile) -> _Weapon:
+        cost = joint_cost(w, self.n_models)
         if cost > MAX_WORK:
             raise ExactUnsupported(
                 f"{w.name} makes too many attacks to combine exactly (about {cost:.1g} operations)"
             )
-        per: dict = {}
-        for b in brackets:
-            sel = n_models if b is None else b * 5
-            per[b] = wound_joint(w, sel)
-        joints.append(per)
-
-    kernels = [*normal_k, *[k for k in dev_k if k is not None], *before_k]
-    # the damage total needs its own axis when it depends on the target's state: a kernel that
-    # differs between states, or Blast whose attacks depend on the models left when mortal
-    # wounds came first
-    track = blast_axis or not all(k.state_independent() for k in kernels)
-    figure_max = 0
-    if track:
-        for per, nk, dk in zip(joints, normal_k, dev_k, strict=True):
-            nmax = max(j[0].shape[0] for j in per.values()) - 1
-            mmax = max(j[0].shape[1] for j in per.values()) - 1
-            figure_max += nmax * (nk.probs.shape[1] - 1)
-            if dk is not None:
-                figure_max += mmax * (dk.probs.shape[1] - 1)
-        figure_max += sum(len(src.count) - 1 for src in act.before)
-    chain = _Chain(space, track, figure_max)
-
-    dev_sizes = [
-        max(j[0].shape[1] for j in per.values()) if w.devastating else 0
-        for w, per in zip(act.weapons, joints, strict=True)
-    ]
-    dims = [chain.xsize] + [m for m in dev_sizes if m] + ([len(brackets)] if blast_axis else [])
-    size = S * int(np.prod(dims))
-    work = _work(S, size, joints, normal_k, dev_k, before_k, act, chain.dense)
-    if size > max_elements or work > MAX_WORK:
-        raise ExactUnsupported(
-            f"the selection is too large to resolve exactly ({S:,} target states; about "
-            f"{max(size, work):.1g} probabilities and operations)"
+        joints = {}
+        for b in self.brackets:
+            p2, meta = wound_joint(w, self.selected if b is None else b * 5)
+            joints[b] = (_trim_tails(p2), meta)
+        orders = range(self.n_orders)
+        lowest = self.act.lowest_first and saves_differ(self.space, w.vs, routing_of(w, False))
+        return _Weapon(
+            w,
+            joints,
+            [wound_kernel(self.space, w, False, o) for o in orders],
+            [wound_kernel(self.space, w, True, o) for o in orders] if w.devastating else None,
+            [face_kernels(self.space, w, o) for o in orders] if lowest else None,
         )
-    dev_axis = {}
-    ax = 2
-    for j, m in enumerate(dev_sizes):
-        if m:
-            dev_axis[j] = ax
-            ax += 1
 
-    v = np.zeros([S, *dims])
-    v[(0,) * v.ndim] = 1.0
+    def kernels(self) -> list[Kernel]:
+        """Every kernel the passes may apply."""
+        out = list(self.before)
+        for w in self.weapons:
+            out += w.normal + (w.dev or [])
+            for fc in w.faces or []:
+                out += [k for k in fc.kernels if k is not None]
+        return out
 
-    rows: list[WeaponResult] = []
+    def figure_max(self) -> int:
+        """The largest damage figure the activation can reach."""
+        total = sum(len(src.count) - 1 for src in self.act.before)
+        for w in self.weapons:
+            total += (w.n_max - 1) * (w.normal[0].probs.shape[1] - 1)
+            if w.dev is not None:
+                total += (w.m_max - 1) * (w.dev[0].probs.shape[1] - 1)
+        return total
 
-    # 1. mortal wounds before the attacks: spill over, one at a time
-    for src, k in zip(act.before, before_k, strict=True):
-        acc = np.zeros_like(v)
-        cur = v
-        for p in src.count:
-            if p:
-                acc += p * cur
-            cur = chain.step(cur, k)
-        fig = 0.0
-        cur = v
-        tail = 1.0 - np.cumsum(src.count)
-        for c in range(len(src.count) - 1):
-            fig += tail[c] * _total(cur, k.figure_mean)
-            cur = chain.step(cur, k)
-        v = acc
-        rows.append(WeaponResult.mortal_source(src.name, _mean(src.count), fig))
+    def _check_budget(self, max_elements: int) -> None:
+        """Refuse state passes whose array or work (multiply-adds) would be too large: a step
+        costs S x size when dense (BLAS: about 20 of those cost one scattered element), about
+        size x the kernel's damage values when sparse."""
+        S = self.space.size
+        dims = [w.m_max * self.n_given for w in self.weapons if w.dev is not None]
+        dims += [len(self.brackets)] if self.blast_axis else []
+        size = S * int(np.prod(dims))
 
-    bracket_w = None
-    if blast_axis:  # split by the number of models when the unit is selected as the target
-        alive = n_models - space.destroyed
-        split = np.zeros(v.shape)
-        for b in brackets:
+        def per_step(k: Kernel) -> float:
+            return S * size / 20 if self.dense else float(size * max(1, k.probs.shape[1]))
+
+        work = 0.0
+        biggest = size
+        for w in self.weapons:
+            n = w.n_max
+            phase = n * per_step(w.normal[0])
+            if w.faces is not None:  # lowest first: about n^2 steps per kind of result
+                phase = 3 * n * n * per_step(w.normal[0])
+                biggest = max(biggest, size * n)
+            work += phase * self.n_given
+            if w.dev is not None:
+                work += w.m_max * per_step(w.dev[0]) * self.n_given
+        for src, k in zip(self.act.before, self.before, strict=True):
+            work += 2 * len(src.count) * per_step(k)
+        if biggest <= max_elements and work <= MAX_WORK:
+            work = max(work, self._figure_work())
+        if biggest > max_elements or work > MAX_WORK:
+            raise ExactUnsupported(
+                f"the selection is too large to resolve exactly ({S:,} target states; about "
+                f"{max(biggest, work):.1g} probabilities and operations)"
+            )
+
+    def figure_independent(self) -> bool:
+        """Whether no wound's damage depends on the target's state (a plain convolution)."""
+        return not self.blast_axis and all(k.state_independent() for k in self.kernels())
+
+    def _figure_work(self) -> float:
+        """Multiply-adds of the figure pass (0 when the figure is a plain convolution):
+        about (wounds) x (states, merged where the figure cannot tell them apart) x (damage
+        values) x (Fourier bins); the states are merged only when the count is large."""
+        if self.figure_independent():
+            return 0.0
+        work = self.figure_steps() * self.space.size
+        if work <= MAX_WORK:
+            return work
+        return self.figure_steps() * self.lumped.space.size
+
+    def figure_steps(self) -> float:
+        """The figure pass's multiply-adds per state: (wounds) x (damage values) x (figure
+        values)."""
+        bins = (1 << max(1, int(self.figure_max()).bit_length())) // 2 + 1
+        steps = 0.0
+        for w in self.weapons:
+            n = w.n_max * (3 * w.n_max if w.faces is not None else 1)
+            steps += n * self.n_given * max(1, w.normal[0].probs.shape[1])
+        return steps * len(self.brackets) * bins
+
+    @property
+    def lumped(self) -> _Setup:
+        """This setup on the classes of states the damage figure cannot tell apart."""
+        if self._lumped is None:
+            self._lumped = _lumped(self)
+        return self._lumped
+
+    def initial(self, chain: _Chain) -> np.ndarray:
+        """The chain array before anything happens: the start distribution (default: the unit
+        unharmed), with no damage yet (a total of 0; every Fourier bin of it is 1)."""
+        v = np.zeros(self.space.size, dtype=complex if chain.spectral else float)
+        np.add.at(v, self.start, self.start_p)
+        if chain.spectral:
+            return np.repeat(v[:, None], chain.bins, axis=1)
+        out = np.zeros((self.space.size, chain.bins), dtype=v.dtype)
+        out[:, 0] = v
+        return out
+
+
+def _trim_tails(p2: np.ndarray) -> np.ndarray:
+    """P[n, m] without the counts beyond which less than TAIL_EPS of the mass lies (at most
+    1e-15 left out: the state distribution is renormalised at the end)."""
+    rows = np.cumsum(p2.sum(axis=1)[::-1])[::-1] >= TAIL_EPS
+    cols = np.cumsum(p2.sum(axis=0)[::-1])[::-1] >= TAIL_EPS
+    n = max(1, int(np.flatnonzero(rows)[-1]) + 1) if rows.any() else 1
+    m = max(1, int(np.flatnonzero(cols)[-1]) + 1) if cols.any() else 1
+    return p2[:n, :m]
+
+
+# ---------------------------------------------------------------------------------------------
+# Counting a weapon's wounds into the chain
+
+
+@dataclass
+class _Counts:
+    """A weapon's wound counts as one phase deposits them, for one allocation order: per
+    bracket P_b[n, m]; the Critical Wounds m go to the pending ``axis`` at slot m * K + k (k of
+    the K orders used), or, in the figure pass when their mortal wounds do the same to every
+    state (``fold``: Fourier bins of one mortal wound's points), straight into the figure."""
+
+    joints: dict
+    axis: int | None
+    slot: tuple[int, int]
+    fold: np.ndarray | None = None
+    share: bool = False  # the joints are this order's share of the counts (tails from their sum)
+
+    @property
+    def n_max(self) -> int:
+        return max(p.shape[0] for p, _ in self.joints.values())
+
+    def coefficients(self, b, bins: int) -> np.ndarray:
+        """Per count n, the factor on the figure axis: sum_m P_b(n, m) U^m (folded), or
+        P_b(n, 0) (no pending Critical Wounds): array (n, bins)."""
+        p2 = self.joints[b][0]
+        if self.fold is None:
+            return np.repeat(p2[:, :1], bins, axis=1)
+        powers = np.ones((p2.shape[1], len(self.fold)), dtype=complex)  # U^m per bin
+        if p2.shape[1] > 1:
+            powers[1:] = np.cumprod(np.broadcast_to(self.fold, powers[1:].shape), axis=0)
+        return p2 @ powers
+
+    def tails(self, b) -> np.ndarray:
+        """P(N > n) of this share of the counts."""
+        p2 = self.joints[b][0]
+        return (float(p2.sum()) if self.share else 1.0) - np.cumsum(p2.sum(axis=1))
+
+
+def _put(acc: np.ndarray, axis: int | None, slot, bracket, values: np.ndarray) -> None:
+    idx: list = [slice(None)] * acc.ndim
+    if axis is not None:
+        idx[axis] = slot
+    if bracket is not None:
+        idx[-1] = bracket
+    acc[tuple(idx)] += values
+
+
+def _deposit(
+    acc: np.ndarray, counts: _Counts, src: np.ndarray, n: int, b, coef: np.ndarray | None
+) -> None:
+    """Add ``src`` (the array after n wounds) weighted by the counts' P(n, ...) into ``acc``."""
+    if coef is not None:  # folded (or no Critical Wounds): a factor on the figure axis
+        shape = (1, -1) + (1,) * (src.ndim - 2)
+        _put(acc, None, None, b, src * coef[n].reshape(shape))
+        return
+    row = counts.joints[b][0][n]
+    k, K = counts.slot
+    if counts.axis is None:  # nothing pending: one count of Critical Wounds (none)
+        _put(acc, None, None, b, row[0] * src)
+        return
+    shape = [1] * src.ndim
+    shape.insert(counts.axis, len(row))
+    vals = np.expand_dims(src, counts.axis) * row.reshape(shape)
+    _put(acc, counts.axis, slice(k, len(row) * K, K), b, vals)
+
+
+# ---------------------------------------------------------------------------------------------
+# Phases
+
+
+class _Pass:
+    """One pass over the phases: the state pass (``chain.figure`` False: expectations, the
+    defender's orders) or the figure pass (the damage distribution, following the orders the
+    state pass chose)."""
+
+    def __init__(self, setup: _Setup, chain: _Chain, tables: list | None = None):
+        self.setup = setup
+        self.chain = chain
+        self.tables = tables  # the state pass's orders (figure pass), else chosen here
+        self.expect = not chain.figure
+
+    # ---- mortal wounds before the attacks ------------------------------------------------
+
+    def before(self, v: np.ndarray) -> tuple[np.ndarray, list[WeaponResult]]:
+        """Mortal wounds inflicted before the attacks: they spill over, one at a time."""
+        rows = []
+        for src, k in zip(self.setup.act.before, self.setup.before, strict=True):
+            acc = np.zeros_like(v)
+            cur = v
+            fig = 0.0
+            tail = 1.0 - np.cumsum(src.count)
+            for c, p in enumerate(src.count):
+                if p:
+                    acc += p * cur
+                if c + 1 < len(src.count):
+                    if self.expect:
+                        fig += tail[c] * _total(cur, k.figure_mean)
+                    cur = self.chain.step(cur, k)
+            v = acc
+            rows.append(WeaponResult.mortal_source(src.name, mean(src.count), fig))
+        return v, rows
+
+    def split_brackets(self, v: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """With Blast after mortal wounds or from a damaged start, a last axis for the number
+        of models (in fives) when the unit is selected as the target; each bracket's
+        probability."""
+        setup = self.setup
+        if not setup.blast_axis:
+            return v, None
+        alive = setup.n_models - setup.space.destroyed
+        split = np.zeros((*v.shape, len(setup.brackets)), dtype=v.dtype)
+        for b in setup.brackets:
             mask = (alive // 5) == b
-            split[mask, ..., b] = v[mask, ..., 0]
-        v = split
-        bracket_w = v.reshape(-1, len(brackets)).sum(axis=0)
+            split[mask, ..., b] = v[mask]
+        weights = split.reshape(split.shape[0], split.shape[1], -1, len(setup.brackets))
+        return split, weights[:, 0].real.sum(axis=(0, 1))
 
-    # 2. normal damage, weapon by weapon
-    expected_rows = []
-    for j, (per, k) in enumerate(zip(joints, normal_k, strict=True)):
-        v, fs, fig = _weapon_phase(chain, v, k, per, dev_axis.get(j), blast_axis)
-        if bracket_w is None:
-            first = next(iter(per.values()))[1]
-        else:  # expectations over the Blast bracket reached when selecting the target
-            first = {
-                f: sum(bracket_w[b] * per[b][1][f] for b in per)
-                for f in ("attacks", "hits", "wounds")
-            }
-        expected_rows.append({**first, "failed_saves": fs, "mortal_wounds": 0.0, "damage": fig})
+    def masses(self, v: np.ndarray) -> dict:
+        """Per Blast bracket, the distribution over target states (other axes summed)."""
+        setup = self.setup
+        S = setup.space.size
+        if not setup.blast_axis:
+            return {None: v.reshape(S, -1).sum(axis=1)}
+        flat = v.reshape(S, -1, len(setup.brackets)).sum(axis=1)
+        return {b: flat[:, b] for b in setup.brackets}
 
-    # 3. mortal wounds from Devastating Wounds, weapon by weapon, after all normal damage
-    for j, k in enumerate(dev_k):
-        if k is None:
-            continue
-        axis = dev_axis[j]
-        v, mw, fig = _devastating_phase(chain, v, k, axis)
-        for a in dev_axis:
-            if dev_axis[a] > axis:
-                dev_axis[a] -= 1
-        expected_rows[j]["mortal_wounds"] = mw
-        expected_rows[j]["damage"] += fig
+    # ---- one weapon's normal wounds --------------------------------------------------------
 
-    if blast_axis:
-        v = v.sum(axis=-1)
-    for w, e in zip(act.weapons, expected_rows, strict=True):
-        rows.append(WeaponResult(w.name, w.models, e))
+    def orders_for(self, j: int, w: _Weapon, v: np.ndarray):
+        """The defender's order per (n, m) for weapon ``j`` and P(n, m) (None: one order for
+        every count)."""
+        setup = self.setup
+        if self.tables is not None:
+            return self.tables[j], None
+        if setup.n_given == 1:
+            return None, None
+        if setup.act.policy is not None:
+            probs = setup.act.policy.probabilities
+            return setup.act.policy.tables[j], (probs[j] if j < len(probs) else None)
+        space = setup.space
+        return choose_orders(space, w.joints, self.masses(v), w.normal, w.faces, w.dev)
 
-    # 4. read the final state distribution
-    state_p = v.reshape(S, chain.xsize).sum(axis=1)
+    def weapon(
+        self, w: _Weapon, v: np.ndarray, table: np.ndarray | None
+    ) -> tuple[np.ndarray, float, float, list[int], bool]:
+        """Apply one weapon's normal wounds to ``v``, each count in the allocation order
+        ``table`` gives (None: order 0), a group with a wounded model declared first. Its
+        devastating Critical Wounds go on a new pending axis, or fold into the figure. Returns
+        the new array, the expected failed saves and damage figure, the orders used and
+        whether the Critical Wounds were folded."""
+        setup = self.setup
+        used = [0] if table is None else _orders_used(w, table)
+        K = len(used)
+        fold = None
+        if (
+            self.chain.spectral
+            and w.dev is not None
+            and all(w.dev[o].state_independent() for o in used)
+        ):
+            fold = _fourier(w.dev[used[0]].probs[0], self.chain)
+        pending = w.dev is not None and fold is None
+        axis = PENDING + _pending_axes(setup, v) if pending else None
+        shape = list(v.shape)
+        if axis is not None:
+            shape.insert(axis, w.m_max * K)
+        acc = np.zeros(shape, dtype=v.dtype)
+        fs = fig = 0.0
+        S = setup.space.size
+        mass = np.abs(v.reshape(S, -1)).sum(axis=1) > 0
+        for k, o in enumerate(used):
+            joints = w.joints if table is None else _masked(w.joints, table, o)
+            counts = _Counts(joints, axis, (k, K), fold, share=K > 1)
+            declared = setup.space.declared(np.arange(S), o)
+            for eo in np.unique(declared[mass]).tolist():  # a wounded group first (05.03)
+                part = v if setup.n_orders == 1 else _only(v, declared == eo)
+                if w.faces is not None:
+                    a, b = self.lowest_first(part, acc, w.faces[eo], counts)
+                else:
+                    a, b = self.count(part, acc, w.normal[eo], counts)
+                fs, fig = fs + a, fig + b
+        return acc, fs, fig, used, not pending
+
+    def _coefficients(self, counts: _Counts) -> dict:
+        """Per bracket, the figure-axis factors of the counts (figure pass, nothing pending),
+        else None (the state pass, or Critical Wounds waiting on a pending axis)."""
+        if not self.chain.spectral or counts.axis is not None:
+            return {b: None for b in counts.joints}
+        return {b: counts.coefficients(b, self.chain.bins) for b in counts.joints}
+
+    def count(
+        self, v: np.ndarray, acc: np.ndarray, k: Kernel, counts: _Counts
+    ) -> tuple[float, float]:
+        """Saves one at a time: for each count n, the array after n wounds, weighted by P(n, m)
+        into ``acc``. Returns the expected failed saves and damage figure."""
+        has_sel = self.setup.blast_axis
+        coefs = self._coefficients(counts)
+        tails = {b: counts.tails(b) for b in counts.joints}
+        S = v.shape[0]
+        cur = v
+        seen = np.zeros(S)  # sum over n of P(N > n) x the state distribution after n wounds
+        for n in range(counts.n_max):
+            live = False
+            for b, (p2, _) in counts.joints.items():
+                src = cur[..., b] if has_sel else cur
+                if n < p2.shape[0]:
+                    _deposit(acc, counts, src, n, b, coefs[b])
+                t = tails[b][n] if n < len(tails[b]) else 0.0
+                if t > TAIL_EPS:
+                    live = True
+                    if self.expect:
+                        seen += t * src.reshape(S, -1).sum(axis=1)
+            if not live:
+                break
+            cur = self.chain.step(cur, k)
+        if not self.expect:
+            return 0.0, 0.0
+        return float(k.fail @ seen), float(k.figure_mean @ seen)
+
+    def by_count(self, v: np.ndarray, counts: _Counts) -> np.ndarray:
+        """``v`` times the weapon's count distribution, the count r of save rolls on a new last
+        axis: X[..., (m), ..., b, r] = v[..., b] * P_b(n=r, m), the pending count m on its own
+        new axis (as ``counts.axis``, one slot per m), or folded into the figure axis."""
+        has_sel = self.setup.blast_axis
+        coefs = self._coefficients(counts)
+        shape = list(v.shape)
+        if counts.axis is not None:
+            shape.insert(counts.axis, max(p.shape[1] for p, _ in counts.joints.values()))
+        x = np.zeros((*shape, counts.n_max), dtype=v.dtype)
+        for b, (p2, _) in counts.joints.items():
+            src = v[..., b] if has_sel else v
+            if coefs[b] is not None:
+                c = coefs[b].T.reshape((1, -1) + (1,) * (src.ndim - 2) + (p2.shape[0],))
+                idx = (..., b, slice(0, p2.shape[0])) if has_sel else (..., slice(0, p2.shape[0]))
+                x[idx] += src[..., None] * c
+                continue
+            for m in range(p2.shape[1]):
+                col = p2[:, m]
+                if not col.any():
+                    continue
+                idx: list = [slice(None)] * len(shape)
+                if counts.axis is not None:
+                    idx[counts.axis] = m
+                if has_sel:
+                    idx[-1] = b
+                x[(*idx, slice(0, len(col)))] += src[..., None] * col
+        return x
+
+    def lowest_first(
+        self, v: np.ndarray, acc: np.ndarray, faces: Faces, counts: _Counts
+    ) -> tuple[float, float]:
+        """Save rolls resolved lowest first (05.04 Inflict Damage): the n dice are rolled
+        together; for each class of results (those that pass or fail alike against every
+        group, in increasing order) the number in it among the r still unresolved is
+        Binomial(r, P(class) / P(this class or higher)), and each of them passes or fails
+        against the group current when it is resolved. The count of dice left is a last axis
+        of the array, gone once every result that can fail is resolved (the rest pass).
+        Returns what :meth:`count` does."""
+        x_all = self.by_count(v, counts)
+        n1 = x_all.shape[-1]
+        shape = (-1,) + (1,) * (x_all.ndim - 1)
+        fs = fig = 0.0
+        for mask, probs in faces.classes:
+            x = x_all * mask.reshape(shape)
+            for k, p_class, rest in faces.steps(probs):
+                b, tail = binomials(n1, min(1.0, p_class / rest))
+                out = np.zeros_like(x)
+                cur = x
+                for c in range(n1):
+                    out[..., : n1 - c] += cur * b[c:, c]
+                    t = tail[c:, c]
+                    if not (t > TAIL_EPS).any():
+                        break
+                    if k is None:  # every group saves these: only the count of dice moves
+                        cur = cur[..., 1:]
+                        continue
+                    if self.expect:
+                        fs += _column_totals(cur, k.fail, t)
+                        fig += _column_totals(cur, k.figure_mean, t)
+                    cur = self.chain.step(np.ascontiguousarray(cur[..., 1:]), k)
+                x = out
+            res = x.sum(axis=-1)  # the dice left all pass
+            if counts.axis is None:
+                acc += res
+            else:
+                k_, K = counts.slot
+                _put(acc, counts.axis, slice(k_, res.shape[counts.axis] * K, K), None, res)
+        return fs, fig
+
+    # ---- Devastating Wounds' mortal wounds ---------------------------------------------------
+
+    def devastating(
+        self, v: np.ndarray, w: _Weapon, used: list[int]
+    ) -> tuple[np.ndarray, float, float]:
+        """Inflict one weapon's pending devastating Critical Wounds (no spill-over), each in
+        the order the defender chose for it, and drop its pending axis (the first one left):
+        for each order, Horner's scheme over the count m (apply one, add those with one fewer
+        left) takes one step per pending count."""
+        K = len(used)
+        assert w.dev is not None
+        total = None
+        mw = fig = 0.0
+        for k, o in enumerate(used):
+            z = np.take(v, np.arange(k, v.shape[PENDING], K), axis=PENDING)
+            kern = w.dev[o]
+            size = z.shape[PENDING]
+            cur = np.take(z, size - 1, axis=PENDING)
+            for m in range(size - 2, -1, -1):
+                if self.expect:
+                    mw += _total(cur, kern.mortal)
+                    fig += _total(cur, kern.figure_mean)
+                cur = self.chain.step(cur, kern) + np.take(z, m, axis=PENDING)
+            total = cur if total is None else total + cur
+        assert total is not None
+        return total, mw, fig
+
+
+def _fourier(pmf: np.ndarray, chain: _Chain) -> np.ndarray:
+    """Fourier bins of a distribution of points (index = points)."""
+    return np.fft.rfft(pmf, n=chain.length)
+
+
+def _only(v: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    return v * mask.reshape((-1,) + (1,) * (v.ndim - 1))
+
+
+def _pending_axes(setup: _Setup, v: np.ndarray) -> int:
+    return v.ndim - PENDING - (1 if setup.blast_axis else 0)
+
+
+def _orders_used(w: _Weapon, table: np.ndarray) -> list[int]:
+    used: set[int] = set()
+    for p2, _ in w.joints.values():
+        t = table[: p2.shape[0], : p2.shape[1]]
+        used |= set(np.unique(t[p2 > 0]).tolist())
+    return sorted(used) or [0]
+
+
+def _masked(joints: dict, table: np.ndarray, order: int) -> dict:
+    return {
+        b: (p2 * (table[: p2.shape[0], : p2.shape[1]] == order), meta)
+        for b, (p2, meta) in joints.items()
+    }
+
+
+def _column_totals(x: np.ndarray, vec: np.ndarray, weights: np.ndarray) -> float:
+    """sum over columns j (last axis) of weights[j] x <vec, mass of column j per state>."""
+    per_state = x.reshape(x.shape[0], -1, x.shape[-1]).sum(axis=1)
+    return float(vec @ per_state @ weights)
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole activation
+
+
+def run_exact(
+    act: Activation, max_elements: int = MAX_ELEMENTS, start: TargetStates | None = None
+) -> Outcome:
+    """Resolve one activation exactly.
+
+    Args:
+        act: the resolved profiles (weapons in resolution order, target, mortal wounds before
+            the attacks, Hazardous tests after them; edition 11's save order and allocation
+            choice; with ``act.policy``, the defender's orders to use rather than choose).
+        max_elements: refuse selections whose chain would need more float64 entries.
+        start: the distribution of the target's state before the activation (default
+            ``act.start``, else the unit unharmed), e.g. an earlier activation's
+            ``final_states``.
+
+    Returns:
+        An :class:`Outcome` with method "exact", the allocation orders chosen (``policy``) and
+        the distribution of the target's state after the activation (``final_states``). The
+        state distribution is renormalised to sum to 1 (the mass a loop's 1e-15 tail cut and
+        rounding leave out, well below 1e-12, is spread proportionally), so expectations stay
+        within the unit (no more models destroyed than it has). The damage distribution is
+        computed when first read.
+
+    Raises:
+        ExactUnsupported: the selection is too large to resolve exactly, or ``start`` does
+            not fit the target.
+    """
+    setup = _Setup(act, max_elements, start if start is not None else act.start)
+    state = _Pass(setup, _Chain(setup.space))
+    v, rows = state.before(setup.initial(state.chain))
+    v, bracket_w = state.split_brackets(v)
+    expected, tables, weights, used_by = [], [], [], []
+    for j, w in enumerate(setup.weapons):
+        table, p = state.orders_for(j, w, v)
+        tables.append(table)
+        weights.append(p)
+        v, fs, fig, used, _ = state.weapon(w, v, table)
+        used_by.append(used)
+        expected.append({**_counted(w, bracket_w), "failed_saves": fs, "mortal_wounds": 0.0})
+        expected[-1]["damage"] = fig
+    for j, w in enumerate(setup.weapons):
+        if w.dev is not None:
+            v, mw, fig = state.devastating(v, w, used_by[j])
+            expected[j]["mortal_wounds"] = mw
+            expected[j]["damage"] += fig
+    rows += [WeaponResult(w.name, w.models, e) for w, e in zip(act.weapons, expected, strict=True)]
+    state_p = v.reshape(setup.space.size, -1).sum(axis=1)
+    out = _read(setup, state_p, rows, lambda: _figure(setup, tables))
+    if setup.n_given > 1:
+        given = setup.space.orders[: setup.n_given]
+        out.policy = OrderPolicy(given, tuple(tables), tuple(weights))
+    return out
+
+
+def _counted(w: _Weapon, bracket_w: np.ndarray | None) -> dict[str, float]:
+    """Expected attacks, hits and wounds (over the Blast bracket reached when selecting)."""
+    if bracket_w is None:
+        return dict(next(iter(w.joints.values()))[1])
+    return {
+        f: sum(bracket_w[b] * w.joints[b][1][f] for b in w.joints)
+        for f in ("attacks", "hits", "wounds")
+    }
+
+
+def _read(setup: _Setup, state_p: np.ndarray, rows: list[WeaponResult], figure) -> Outcome:
+    """The outcome from the final state distribution (renormalised; see :func:`run_exact`)."""
+    space, act = setup.space, setup.act
+    n_models = setup.n_models
+    state_p = np.clip(state_p, 0.0, None)
+    state_p = state_p / state_p.sum()
     md = np.bincount(space.destroyed, weights=state_p, minlength=n_models + 1)
     wl = np.bincount(space.wounds_lost, weights=state_p, minlength=act.target.wounds + 1)
-    chars = [
-        float(state_p[space.characters_destroyed(np.arange(S)) > i].sum())
-        for i in range(len(act.target.characters))
-    ]
-    if track:
-        damage = v.reshape(S, chain.xsize).sum(axis=0)
-    else:
-        damage = _independent_figure(act, joints, normal_k, dev_k, before_k)
-
+    chars = [float(state_p[dead].sum()) for dead in space.character_dead]
     totals = {f: sum(r.expected[f] for r in rows) for f in rows[0].expected} if rows else {}
-    totals["wounds_lost"] = float(np.dot(np.arange(len(wl)), wl))
-    totals["models_destroyed"] = float(np.dot(np.arange(len(md)), md))
+    totals["wounds_lost"] = min(float(np.dot(np.arange(len(wl)), wl)), float(act.target.wounds))
+    totals["models_destroyed"] = min(float(np.dot(np.arange(len(md)), md)), float(n_models))
     return Outcome(
         method="exact",
         weapons=rows,
         expected=totals,
         models_destroyed_distribution=md,
-        damage_distribution=_trim1(damage),
+        damage_distribution=figure,
         wounds_lost_distribution=wl,
         characters_destroyed=chars,
         attacker_losses=hazard_losses(act),
+        final_states=space.to_states(state_p),
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The damage figure
+
+
+def _figure(setup: _Setup, tables: list) -> np.ndarray:
+    """The damage figure's distribution: a compound convolution when no wound's damage
+    depends on the target's state, else the figure pass."""
+    if setup.figure_independent():
+        return _trim1(_independent_figure(setup))
+    if setup.figure_steps() * setup.space.size > LUMP_WORK:  # merging states pays off
+        setup = setup.lumped
+    # Fourier bins when a Devastating Wounds weapon's mortal wounds can fold in at once
+    spectral = any(w.dev is not None for w in setup.weapons)
+    length = int(setup.figure_max()) + 1
+    if spectral:
+        length = 1 << max(1, length.bit_length())
+    fig = _Pass(setup, _Chain(setup.space, length, spectral), tables)
+    v, _ = fig.before(setup.initial(fig.chain))
+    v, _ = fig.split_brackets(v)
+    used_by, folded = [], []
+    for j, w in enumerate(setup.weapons):
+        v, _, _, used, done = fig.weapon(w, v, tables[j])
+        used_by.append(used)
+        folded.append(done)
+    for j, w in enumerate(setup.weapons):
+        if w.dev is not None and not folded[j]:
+            v, _, _ = fig.devastating(v, w, used_by[j])
+    total = v.reshape(setup.space.size, fig.chain.bins, -1).sum(axis=(0, 2))
+    if not spectral:
+        return _trim1(np.clip(total, 0.0, None) / total.sum())
+    dist = np.fft.irfft(total, n=length)
+    dist[np.abs(dist) < 1e-15] = 0.0  # rounding noise of the transform (about 1e-17)
+    dist = np.clip(dist, 0.0, None)
+    return _trim1(dist / dist.sum())
+
+
+class _Classes:
+    """The target's states merged into classes (:mod:`~wh40k_calc.engine.lumping`), with what
+    the figure pass asks of a space."""
+
+    def __init__(self, space: AllocationSpace, cls: np.ndarray, reps: np.ndarray):
+        self.space, self.cls, self.reps = space, cls, reps
+        self.size = len(reps)
+        self.destroyed = space.destroyed[reps]
+
+    def declared(self, states: np.ndarray, order: np.ndarray | int = 0) -> np.ndarray:
+        return self.space.declared(self.reps[states], order)
+
+
+def _lumped(setup: _Setup) -> _Setup:
+    """``setup`` on the classes of states the damage figure cannot tell apart: those with the
+    same rows in every kernel, the same Blast bracket, declared orders and save-roll classes,
+    whose successors are again alike."""
+    space = setup.space
+    states = np.arange(space.size)
+    kernels = setup.kernels()
+    targets = [k.targets(space) for k in kernels]
+    labels = []
+    if setup.blast_axis:
+        labels.append((setup.n_models - space.destroyed) // 5)
+    if setup.n_orders > 1:
+        labels += [space.declared(states, o) for o in range(space.n_given)]
+    for w in setup.weapons:
+        for fc in w.faces or []:
+            labels.append(np.argmax(np.stack([m for m, _ in fc.classes]), axis=0))
+    cls = lumping.classes(space.size, kernels, targets, labels)
+    reps = np.zeros(cls.max() + 1, dtype=np.int64)
+    reps[cls[::-1]] = states[::-1]  # the first state of each class
+    mapped = {
+        id(k): lumping.quotient(k, cls, reps, t) for k, t in zip(kernels, targets, strict=True)
+    }
+
+    def faces(fc: Faces) -> Faces:
+        ks = [None if k is None else mapped[id(k)] for k in fc.kernels]
+        return Faces(ks, [(m[reps], p) for m, p in fc.classes])
+
+    out = copy.copy(setup)
+    out.space = _Classes(space, cls, reps)  # type: ignore[assignment]
+    out.start = cls[setup.start]
+    out.before = [mapped[id(k)] for k in setup.before]
+    out.weapons = [
+        replace(
+            w,
+            normal=[mapped[id(k)] for k in w.normal],
+            dev=None if w.dev is None else [mapped[id(k)] for k in w.dev],
+            faces=None if w.faces is None else [faces(fc) for fc in w.faces],
+        )
+        for w in setup.weapons
+    ]
+    return out
 
 
 def _trim1(a: np.ndarray) -> np.ndarray:
@@ -481,100 +882,38 @@ def _trim1(a: np.ndarray) -> np.ndarray:
     return a[: nz[-1] + 1] if len(nz) else a[:1]
 
 
-def _weapon_phase(
-    chain: _Chain, v: np.ndarray, k: _Kernel, per: dict, dev_ax: int | None, has_sel: bool
-) -> tuple[np.ndarray, float, float]:
-    """Apply one weapon's normal wounds to ``v`` (their count distribution per Blast bracket,
-    the bracket being the last axis when ``has_sel``); its devastating Critical Wounds are
-    recorded on its pending axis ``dev_ax``. Returns the new array and the expected failed
-    saves and damage figure."""
-    nmax = max(j[0].shape[0] for j in per.values())
-    cur = v.take(0, axis=dev_ax) if dev_ax is not None else v
-    acc = np.zeros_like(v)
-    fs = fig = 0.0
-    tails = {b: 1.0 - np.cumsum(j[0].sum(axis=1)) for b, j in per.items()}
-    for n in range(nmax):
-        live = False
-        for b, (p2, _) in per.items():
-            src = cur[..., b] if has_sel else cur
-            if n < p2.shape[0]:
-                for m, p in enumerate(p2[n]):
-                    if not p:
-                        continue
-                    idx: list = [slice(None)] * acc.ndim
-                    if dev_ax is not None:
-                        idx[dev_ax] = m
-                    if has_sel:
-                        idx[-1] = b
-                    acc[tuple(idx)] += p * src
-            t = tails[b][n] if n < len(tails[b]) else 0.0
-            if t > TAIL_EPS:
-                live = True
-                fs += t * _total(src, k.fail)
-                fig += t * _total(src, k.figure_mean)
-        if not live:
-            break
-        cur = chain.step(cur, k)
-    return acc, fs, fig
-
-
-def _devastating_phase(
-    chain: _Chain, v: np.ndarray, k: _Kernel, axis: int
-) -> tuple[np.ndarray, float, float]:
-    """Inflict each pending devastating Critical Wound (no spill-over) and drop its axis."""
-    z = v.copy()
-    size = z.shape[axis]
-    mw = fig = 0.0
-    for i in range(size - 1):
-        idx = [slice(None)] * z.ndim
-        idx[axis] = slice(i + 1, None)
-        sub = z[tuple(idx)]
-        mw += _total(sub, k.mortal)
-        fig += _total(sub, k.figure_mean)
-        z[tuple(idx)] = chain.step(np.ascontiguousarray(sub), k)
-    return z.sum(axis=axis), mw, fig
-
-
-def _independent_figure(
-    act: Activation,
-    joints: list[dict],
-    normal_k: list[_Kernel],
-    dev_k: list[_Kernel | None],
-    before_k: list[_Kernel],
-) -> np.ndarray:
+def _independent_figure(setup: _Setup) -> np.ndarray:
     """Distribution of the damage figure when it does not depend on the target's state: each
-    weapon's is a compound sum over its (n, m) wound counts; sources add by convolution."""
+    weapon's is a compound sum over its (n, m) wound counts (Horner's scheme over n, then over
+    m); sources add by convolution."""
     total = np.ones(1)
-    for src, k in zip(act.before, before_k, strict=True):
-        q = k.probs[0]
-        part = np.zeros(1)
-        power = np.ones(1)
-        for c, p in enumerate(src.count):
-            if c:
-                power = np.convolve(power, q)
-            if p:
-                part = _pad1(part, p * power)
-        total = np.convolve(total, part)
-    for per, nk, dk in zip(joints, normal_k, dev_k, strict=True):
-        p2 = next(iter(per.values()))[0]
-        q = nk.probs[0]
-        u = dk.probs[0] if dk is not None else np.ones(1)
-        # sum_m U^{*m} * (sum_n P(n,m) Q^{*n})
-        qpows = [np.ones(1)]
-        for _ in range(p2.shape[0] - 1):
-            qpows.append(np.convolve(qpows[-1], q))
-        part = np.zeros(1)
-        upow = np.ones(1)
-        for m in range(p2.shape[1]):
-            if m:
-                upow = np.convolve(upow, u)
-            inner = np.zeros(1)
-            for n in range(p2.shape[0]):
-                if p2[n, m]:
-                    inner = _pad1(inner, p2[n, m] * qpows[n])
-            part = _pad1(part, np.convolve(upow, inner))
+    for src, k in zip(setup.act.before, setup.before, strict=True):
+        total = np.convolve(total, _compound(src.count, k.probs[0]))
+    for w in setup.weapons:
+        p2 = next(iter(w.joints.values()))[0]
+        q = w.normal[0].probs[0]
+        per_m = [_compound(p2[:, m], q) for m in range(p2.shape[1])]
+        # sum_m U^{*m} * (sum_n P(n, m) Q^{*n})
+        part = per_m[0] if w.dev is None else _compound_list(per_m, w.dev[0].probs[0])
         total = np.convolve(total, part)
     return total
+
+
+def _compound(counts: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """sum_n counts[n] Q^{*n} by Horner's scheme."""
+    out = np.array([counts[-1]])
+    for c in counts[-2::-1]:
+        out = np.convolve(out, q)
+        out[0] += c
+    return out
+
+
+def _compound_list(parts: list[np.ndarray], u: np.ndarray) -> np.ndarray:
+    """sum_m U^{*m} * parts[m] by Horner's scheme."""
+    out = parts[-1]
+    for part in parts[-2::-1]:
+        out = _pad1(np.convolve(out, u), part)
+    return out
 
 
 def _pad1(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -619,8 +958,8 @@ def hazard_losses(act: Activation) -> dict[str, float]:
         probs = np.zeros((space.size, width))
         for s in states:
             probs[s] = thin(mw, 1.0 - hz.fnp[kinds[s]])
-    k = _Kernel(probs, NORMAL, np.zeros(space.size), np.zeros(space.size))
-    chain = _Chain(space, False, 0)
+    k = Kernel(probs, NORMAL, np.zeros(space.size), np.zeros(space.size))
+    chain = _Chain(space)
     v = np.zeros((space.size, 1))
     v[0, 0] = 1.0
     acc = np.zeros_like(v)

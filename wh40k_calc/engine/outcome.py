@@ -7,9 +7,11 @@ errors. Units: counts of attacks, hits, wounds, saves, wounds lost and models; p
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
+
+from ..profile import OrderPolicy, TargetStates
 
 WEAPON_FIELDS = ("attacks", "hits", "wounds", "failed_saves", "mortal_wounds", "damage")
 TOTAL_FIELDS = (*WEAPON_FIELDS, "wounds_lost", "models_destroyed")
@@ -50,12 +52,18 @@ class Outcome:
         expected: totals: each of TOTAL_FIELDS.
         models_destroyed_distribution: P(exactly k target models destroyed), k = 0..models.
         damage_distribution: P(exactly d damage points), as defined in DATASHEET_FORMAT.md.
+            An engine may give a zero-argument function instead: it is called when the
+            distribution is first read (the exact engine's figure pass costs more than the
+            rest, and most uses never read it).
         wounds_lost_distribution: P(exactly w wounds removed from the target).
         characters_destroyed: per CHARACTER model of an Attached target, P(it is destroyed).
         attacker_losses: each of LOSS_FIELDS (Hazardous).
         trials, seed, dice_drawn: sampler only (dice_drawn counts every integer drawn).
         standard_error: sampler only: {"expected": {...}, "kill_table": [...],
             "attacker_losses": {...}, "characters_destroyed": [...]}.
+        policy: the defender's allocation orders used (edition 11 best order), else None.
+        final_states: the target's state after the activation (exact: its distribution;
+            sampler: one row per trial, when asked for).
     """
 
     method: str
@@ -70,6 +78,31 @@ class Outcome:
     seed: int | None = None
     standard_error: dict = field(default_factory=dict)
     dice_drawn: int = 0
+    policy: OrderPolicy | None = None
+    final_states: TargetStates | None = None
+
+    def since(self, start: TargetStates | None) -> Outcome:
+        """This outcome with the models destroyed and wounds lost counted from ``start`` when
+        it is one state (e.g. ``--target-wounds-left``: the wounds the model had already lost
+        are not this activation's). The engines count from the unharmed unit, so that states
+        carried across activations add up; a start with several states is left so (the
+        per-activation figures are then differences of expectations)."""
+        if start is None or len(start.lost) != 1:
+            return self
+        dead = int(start.models_destroyed[0])
+        lost = int(start.wounds_lost[0])
+        md = self.models_destroyed_distribution[dead:]
+        wl = self.wounds_lost_distribution[lost:]
+        expected = dict(self.expected)
+        expected["models_destroyed"] -= dead
+        expected["wounds_lost"] -= lost
+        return replace(
+            self,
+            damage_distribution=self.__dict__["_damage"],  # keep it lazy
+            models_destroyed_distribution=np.concatenate([md, np.zeros(dead)]),
+            wounds_lost_distribution=np.concatenate([wl, np.zeros(lost)]),
+            expected=expected,
+        )
 
     @property
     def kill_table(self) -> np.ndarray:
@@ -77,3 +110,17 @@ class Outcome:
         dist = self.models_destroyed_distribution
         tail = np.cumsum(dist[::-1])[::-1]
         return np.clip(tail[1:], 0.0, 1.0)
+
+
+def _damage_get(self: Outcome) -> np.ndarray:
+    value = self.__dict__["_damage"]
+    if callable(value):
+        value = self.__dict__["_damage"] = value()
+    return value
+
+
+def _damage_set(self: Outcome, value) -> None:
+    self.__dict__["_damage"] = value
+
+
+Outcome.damage_distribution = property(_damage_get, _damage_set)  # type: ignore[assignment]

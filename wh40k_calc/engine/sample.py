@@ -23,6 +23,7 @@ import numpy as np
 
 from ..dice import pmf_sample
 from ..profile import (
+    ALWAYS_FAILS,
     CRIT,
     CRIT_WOUND,
     HIT,
@@ -33,8 +34,16 @@ from ..profile import (
     AttackProfile,
     DamageTable,
     RollTable,
+    TargetStates,
 )
-from .allocation import NORMAL, PRECISION, AllocationSpace
+from .allocation import (
+    NORMAL,
+    PRECISION,
+    AllocationSpace,
+    legal_orders,
+    saves_differ,
+    space_for,
+)
 from .counts import Counts, die_classes, draw_counts
 from .outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome, WeaponResult
 
@@ -294,13 +303,20 @@ class _SaveJumps:
 
     MAX_ENTRIES = 1 << 21  # states x failed saves tabulated
 
-    def __init__(self, space: AllocationSpace, w: AttackProfile, routing: int, damage: np.ndarray):
+    def __init__(
+        self,
+        space: AllocationSpace,
+        w: AttackProfile,
+        routing: int,
+        damage: np.ndarray,
+        order: int = 0,
+    ):
         size = space.size
         state = np.arange(size)
         jumps, dealt = [state], [np.zeros(size, dtype=np.int64)]
         while True:
-            hit = damage[space.kind_of(state, routing)]
-            after = space.apply(state, hit, routing)
+            hit = damage[space.kind_of(state, routing, order)]
+            after = space.apply(state, hit, routing, order)
             if (after == state).all():
                 break
             jumps.append(after)
@@ -309,7 +325,7 @@ class _SaveJumps:
         self.size, self.last = size, len(jumps) - 1
         self.jump = np.concatenate(jumps)
         self.dealt = np.concatenate(dealt)
-        self.rate = damage[space.kind_of(state, routing)]
+        self.rate = damage[space.kind_of(state, routing, order)]
         self.fails = die_classes(w.vs[0].save, 2) if w.vs[0].save is not None else None
 
     @staticmethod
@@ -324,16 +340,19 @@ class _SaveJumps:
             if len(values) != 1:
                 return None
             damage.append(values.pop())
-        bound = int(space.bg.total + space.ch.total) + 2  # each failed save changes a wound
+        bound = int(space.target.wounds) + 2  # each failed save changes a wound
         if space.size * bound > _SaveJumps.MAX_ENTRIES:
             return None
         return np.array(damage, dtype=np.int64)
 
     @classmethod
-    def of(cls, space: AllocationSpace, w: AttackProfile, routing: int) -> _SaveJumps | None:
-        """The table for ``w``'s normal wounds, or None (see :meth:`damage_of`)."""
+    def of(
+        cls, space: AllocationSpace, w: AttackProfile, routing: int, order: int = 0
+    ) -> _SaveJumps | None:
+        """The table for ``w``'s normal wounds in allocation order ``order``, or None (see
+        :meth:`damage_of`)."""
         damage = cls.damage_of(space, w)
-        return None if damage is None else cls(space, w, routing, damage)
+        return None if damage is None else cls(space, w, routing, damage, order)
 
     def inflict(
         self,
@@ -358,10 +377,16 @@ class _SaveJumps:
 
 
 class _Inflict:
-    """Applies wounds of one weapon to the target states, one position at a time."""
+    """Applies wounds of one weapon to the target states, one position at a time.
 
-    def __init__(self, space: AllocationSpace, w: AttackProfile):
+    With ``lowest_first`` (edition 11, 05.04 Inflict Damage) and models whose saves differ,
+    each trial's save rolls are rolled together (re-rolled against the group current when
+    rolled), sorted, and resolved from the lowest result to the highest, each against the group
+    current when it is resolved."""
+
+    def __init__(self, space: AllocationSpace, w: AttackProfile, lowest_first: bool = False):
         self.space = space
+        self.w = w
         self.routing = PRECISION if w.precision else NORMAL
         self.mortal_routing = PRECISION if w.precision_mortals else NORMAL
         max_left = int(space.left.max()) if space.size else 1
@@ -369,7 +394,11 @@ class _Inflict:
         self.saves = [v.save for v in w.vs]
         self.fnp = np.array([_fnp_threshold(v.fnp) for v in w.vs])
         self.fnp_mortal = np.array([_fnp_threshold(v.fnp_mortal) for v in w.vs])
-        self.jumps = _SaveJumps.of(space, w, self.routing)
+        self.lowest_first = lowest_first and saves_differ(space, w.vs, self.routing)
+        # fails_on[kind, face]: a save roll whose result stands at face fails (face 0 unused)
+        self.fails_on = np.array([[v.save_fails_on(f) for f in range(7)] for v in w.vs])
+        self.jumps: dict[int, _SaveJumps | None] = {}  # per allocation order, when tabulated
+        self.tabulated = not self.lowest_first and _SaveJumps.damage_of(space, w) is not None
 
     def normal(
         self,
@@ -378,11 +407,33 @@ class _Inflict:
         counts: np.ndarray,
         figure: np.ndarray,
         failed: np.ndarray,
+        order: np.ndarray | int = 0,
     ) -> np.ndarray:
-        """Each trial's ``counts`` normal wounds: save, Damage, Feel No Pain, allocation."""
-        if self.jumps is not None:
-            return self.jumps.inflict(dice, states, counts, figure, failed)
-        return self._wounds(dice, states, counts, figure, failed, None, devastating=False)
+        """Each trial's ``counts`` normal wounds: save, Damage, Feel No Pain, allocation (in
+        each trial's allocation order ``order``)."""
+        if self.tabulated:
+            done = self._by_jumps(dice, states, counts, figure, failed, order)
+            if done is not None:
+                return done
+        return self._wounds(dice, states, counts, figure, failed, None, False, order)
+
+    def _by_jumps(self, dice, states, counts, figure, failed, order) -> np.ndarray | None:
+        """:class:`_SaveJumps` for each allocation order the trials use (None: no table)."""
+        orders = np.broadcast_to(np.asarray(order), states.shape)
+        used = np.unique(orders).tolist()
+        for o in used:
+            if o not in self.jumps:
+                self.jumps[o] = _SaveJumps.of(self.space, self.w, self.routing, o)
+            if self.jumps[o] is None:
+                return None
+        if len(used) == 1:
+            return self.jumps[used[0]].inflict(dice, states, counts, figure, failed)
+        for o in used:
+            sel = np.flatnonzero(orders == o)
+            fig, fail = figure[sel], failed[sel]
+            states[sel] = self.jumps[o].inflict(dice, states[sel], counts[sel], fig, fail)
+            figure[sel], failed[sel] = fig, fail
+        return states
 
     def devastating(
         self,
@@ -391,10 +442,11 @@ class _Inflict:
         counts: np.ndarray,
         figure: np.ndarray,
         mortal: np.ndarray,
+        order: np.ndarray | int = 0,
     ) -> np.ndarray:
         """Each trial's ``counts`` devastating Critical Wounds: mortal wounds equal to the
         Damage, no save, no spill-over."""
-        return self._wounds(dice, states, counts, figure, None, mortal, devastating=True)
+        return self._wounds(dice, states, counts, figure, None, mortal, True, order)
 
     def _wounds(
         self,
@@ -405,6 +457,7 @@ class _Inflict:
         failed: np.ndarray | None,
         mortal: np.ndarray | None,
         devastating: bool,
+        order: np.ndarray | int = 0,
     ) -> np.ndarray:
         """One pass per wound position over every trial that has that many wounds: the model
         each trial allocates to, its saving throw (none for devastating wounds), the Damage
@@ -412,22 +465,48 @@ class _Inflict:
         sp = self.space
         routing = self.mortal_routing if devastating else self.routing
         fnp = self.fnp_mortal if devastating else self.fnp
+        faces = None
+        if not devastating and self.lowest_first:
+            faces = self._sorted_saves(dice, states, counts, order)
+        order = np.broadcast_to(np.asarray(order), states.shape)
         for i in range(int(counts.max(initial=0))):
             act = np.nonzero(counts > i)[0]
-            st = states[act]
-            kinds = sp.kind_of(st, routing)
-            lefts = sp.wounds_left_of(st, routing)
+            st, od = states[act], order[act]
+            kinds = sp.kind_of(st, routing, od)
+            lefts = sp.wounds_left_of(st, routing, od)
             if not devastating:
-                fails = self._save_fails(dice, kinds)
-                act, st, kinds, lefts = act[fails], st[fails], kinds[fails], lefts[fails]
+                if faces is None:
+                    fails = self._save_fails(dice, kinds)
+                else:
+                    fails = self.fails_on[kinds, faces[act, i]]
+                act, st, od = act[fails], st[fails], od[fails]
+                kinds, lefts = kinds[fails], lefts[fails]
                 failed[act] += 1
             dmg = self.damage.roll(dice, kinds, lefts)
             if devastating:
                 mortal[act] += dmg
             through = _points_through(dice, dmg, fnp[kinds])
             figure[act] += through
-            states[act] = sp.apply(st, through, routing)
+            states[act] = sp.apply(st, through, routing, od)
         return states
+
+    def _sorted_saves(
+        self, dice: _Dice, states: np.ndarray, counts: np.ndarray, order: np.ndarray | int
+    ) -> np.ndarray:
+        """Per trial, its ``counts`` save rolls made together (each re-rolled as the table of
+        the group current now says), sorted lowest first; unused cells hold 7."""
+        width = int(counts.max(initial=0))
+        faces = np.full((states.size, width), 7, dtype=np.int8)
+        if width == 0:
+            return faces
+        valid = np.arange(width)[None, :] < counts[:, None]
+        kinds = self.space.kind_of(states, self.routing, order)
+        for k, sel in _by_kind(kinds):
+            table = self.saves[k] or ALWAYS_FAILS  # no save here: roll, nothing re-rolled
+            where = valid if sel is None else valid & sel[:, None]
+            faces[where] = dice.roll(table, int(where.sum()))
+        faces.sort(axis=1)
+        return faces
 
     def _save_fails(self, dice: _Dice, kinds: np.ndarray) -> np.ndarray:
         """One saving throw per entry against its model kind's table: True where it fails."""
@@ -496,6 +575,46 @@ def _hazard(dice: _Dice, act: Activation, chunk: int) -> tuple[np.ndarray, np.nd
     return mw_total, space.destroyed[states]
 
 
+def _space(act: Activation, start: TargetStates | None) -> AllocationSpace:
+    """The target's states with the allocation orders the exact engine chose (the sampler
+    never chooses them itself).
+
+    Raises:
+        ValueError: the activation asks for the defender's best order but carries no policy;
+            ``start`` does not fit the target.
+    """
+    if act.policy is not None:
+        return space_for(act.target, act.policy.orders, start)
+    if act.best_allocation and len(legal_orders(act.target)) > 1:
+        raise ValueError("the defender's allocation orders come from the exact engine (policy)")
+    return space_for(act.target, None, start)
+
+
+class _Starts:
+    """Each trial's start state: unharmed, given per trial, or drawn from a distribution."""
+
+    def __init__(
+        self, space: AllocationSpace, start: TargetStates | None, trials: int, rng
+    ) -> None:
+        self.rng = rng
+        self.states = space.states_of(start) if start is not None else None
+        self.weights = None if start is None else start.weights
+        if self.states is not None and self.weights is None and len(self.states) != trials:
+            raise ValueError("a per-trial start state needs one row per trial")
+        if self.weights is not None:
+            w = np.asarray(self.weights, dtype=float)
+            self.cdf = np.cumsum(w / w.sum())
+
+    def take(self, done: int, n: int) -> np.ndarray:
+        """Start states of trials ``done .. done + n - 1``."""
+        if self.states is None:
+            return np.zeros(n, dtype=np.int64)
+        if self.weights is None:
+            return self.states[done : done + n].copy()
+        rows = np.searchsorted(self.cdf, self.rng.random(n), side="right")
+        return self.states[np.minimum(rows, len(self.states) - 1)]
+
+
 def chunk_size(act: Activation) -> int:
     """Trials per chunk: :data:`CHUNK_TRIALS`, fewer when a trial needs a wide array (one
     column per value of a random Attacks characteristic or Sustained Hits X, one per Hazardous
@@ -526,6 +645,8 @@ def run_sample(
     trials: int = 100_000,
     seed: int = 40_000,
     progress: Callable[[int, int], None] | None = None,
+    start: TargetStates | None = None,
+    keep_states: bool = False,
 ) -> Outcome:
     """Estimate one activation's outcome from ``trials`` seeded simulated activations.
 
@@ -534,15 +655,26 @@ def run_sample(
         trials: number of simulated activations (>= 1).
         seed: numpy ``default_rng`` seed; the same seed gives the same result.
         progress: called after each chunk with (trials done, trials).
+        start: the target's state before the activation (default ``act.start``, else
+            unharmed): one state per trial (``weights`` None, ``trials`` rows, e.g. an earlier
+            run's ``final_states``), or a distribution each trial draws its state from.
+        keep_states: return each trial's final state in ``final_states`` (trial order).
 
     Returns:
         An :class:`Outcome` with method "sample", its standard errors and ``trials``/``seed``.
+
+    Raises:
+        ValueError: ``trials`` < 1; a start state that does not fit the target or the trials;
+            the defender's best order asked for without the exact engine's policy.
     """
     if trials < 1:
         raise ValueError("trials must be at least 1")
     rng = np.random.default_rng(seed)
     dice = _Dice(rng)
-    space = AllocationSpace(act.target)
+    start = start if start is not None else act.start
+    space = _space(act, start)
+    starts = _Starts(space, start, trials, rng)
+    finals: list[np.ndarray] = []
     n_models = act.target.models
     chunk = chunk_size(act)
     moments = _Moments()
@@ -552,12 +684,12 @@ def run_sample(
     wl_counts = np.zeros(act.target.wounds + 1)
     ch_counts = np.zeros(len(act.target.characters))
     fig_counts = np.zeros(1)
-    inflicts = [_Inflict(space, w) for w in act.weapons]
+    inflicts = [_Inflict(space, w, act.lowest_first) for w in act.weapons]
     before_thr = [np.array([_fnp_threshold(p) for p in src.fnp]) for src in act.before]
     done = 0
     while done < trials:
         n = min(chunk, trials - done)
-        states = np.zeros(n, dtype=np.int64)
+        states = starts.take(done, n)
         figure = np.zeros(n, dtype=np.int64)
         before_counts = []
         for si, (src, thr) in enumerate(zip(act.before, before_thr, strict=True)):
@@ -578,7 +710,9 @@ def run_sample(
             hits, normal, crit = _weapon_wounds(dice, w, attacks, n, cp)
             failed = np.zeros(n, dtype=np.int64)
             fig0 = figure.copy()
-            states = inf.normal(dice, states, normal, figure, failed)
+            orders = act.policy.index(wi, normal, crit) if act.policy is not None else 0
+            declared = space.declared(states, orders)  # a wounded group first (05.03)
+            states = inf.normal(dice, states, normal, figure, failed, declared)
             m = wmom[wi]
             m.n += n
             m.add("attacks", attacks)
@@ -592,13 +726,13 @@ def run_sample(
                 ("failed_saves", failed),
             ):
                 totals[f] += v
-            pending.append((crit, figure - fig0))
+            pending.append((crit, figure - fig0, orders))
         for wi, (w, inf) in enumerate(zip(act.weapons, inflicts, strict=True)):
-            crit, fig_normal = pending[wi]
+            crit, fig_normal, orders = pending[wi]
             mortal = np.zeros(n, dtype=np.int64)
             fig0 = figure.copy()
             if w.devastating:
-                states = inf.devastating(dice, states, crit, figure, mortal)
+                states = inf.devastating(dice, states, crit, figure, mortal, orders)
             wmom[wi].add("mortal_wounds", mortal)
             wmom[wi].add("damage", fig_normal + (figure - fig0))
             totals["mortal_wounds"] += mortal
@@ -622,6 +756,8 @@ def run_sample(
         if len(fc) > len(fig_counts):
             fig_counts = np.concatenate([fig_counts, np.zeros(len(fc) - len(fig_counts))])
         fig_counts[: len(fc)] += fc
+        if keep_states:
+            finals.append(space.lost_by_group(states).astype(np.int32))
         done += n
         if progress is not None:
             progress(done, trials)
@@ -679,4 +815,6 @@ def run_sample(
     )
     out.standard_error["kill_table"] = [_binomial_se(p, trials) for p in out.kill_table]
     out.dice_drawn = dice.drawn
+    if keep_states:
+        out.final_states = TargetStates(space.shape, np.concatenate(finals))
     return out

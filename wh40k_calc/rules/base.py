@@ -23,6 +23,7 @@ from ..profile import (
     RollTable,
     TargetModel,
     TargetProfile,
+    TargetStates,
     VsModel,
 )
 from ..selection import Selection, SelectionError
@@ -209,6 +210,33 @@ class Rules:
         """What Stealth does here, for the notes (10th edition: -1 to ranged Hit rolls)."""
         return f"Stealth ({target.name}): -1 to the Hit roll of ranged attacks"
 
+    def group_key(self, g: ModelGroup) -> object:
+        """What makes Bodyguard models one allocation group (10th edition has no groups:
+        each datasheet model group is its own run in the allocation order)."""
+        return id(g)
+
+    def best_allocation(self, sel: Selection) -> bool:
+        """Whether the defender's allocation order is chosen per weapon and count (10th
+        edition: never, and ``--allocation best`` is refused: the defender allocates attack by
+        attack, a wounded model first, so there is no order to declare).
+
+        Raises:
+            SelectionError: ``--allocation best`` in 10th edition.
+        """
+        if sel.allocation == "best":
+            raise SelectionError(
+                "--allocation best is edition 11's declared allocation order (05.03); in 10th "
+                "edition the defender allocates attack by attack (a wounded model first), so "
+                "give the order as model names instead"
+            )
+        return False
+
+    def saves_lowest_first(self) -> bool:
+        """Whether one weapon profile's save rolls are made together and resolved from the
+        lowest result up (10th: no; each attack is allocated and saved one at a time, seeds
+        README "Allocating attacks")."""
+        return False
+
     # ---- entry point ---------------------------------------------------------------------
 
     def plan(self, sel: Selection) -> Plan:
@@ -227,6 +255,8 @@ class Rules:
         _, damaged_note = damaged_hit_mod(sel, attacker)
         conditions_notes = self.check_conditions(sel, attacker, target)
         kinds, tprofile, order = self._target(sel, target, applied)
+        best = self.best_allocation(sel)
+        start = _wounded(sel, tprofile)
         groups, notes = weapon_options(sel, attacker)
         notes += conditions_notes
         notes += self._stealth_notes(sel, target)
@@ -255,7 +285,15 @@ class Rules:
                 profiles = _keep_command_reroll(profiles, tprofile)
             before = self._before(sel, attacker, applied, kinds)
             hazard = self.hazard(attacker, used)
-            return Activation(tuple(profiles), tprofile, tuple(before), hazard)
+            return Activation(
+                tuple(profiles),
+                tprofile,
+                tuple(before),
+                hazard,
+                lowest_first=self.saves_lowest_first(),
+                best_allocation=best,
+                start=start,
+            )
 
         plan = Plan(
             attacker=attacker,
@@ -275,8 +313,6 @@ class Rules:
                 f"{', '.join(idle)}: no effect in this phase (only {what} attacks use it)"
             )
         plan.allocation_order = order
-        if any(e.command_reroll for e in applied.attacker):
-            plan.sampler_only.append("command-re-roll")
         return plan
 
     def _stealth_notes(self, sel: Selection, target: Unit) -> list[str]:
@@ -324,7 +360,7 @@ class Rules:
             return index[key]
 
         bodyguard_groups, character_groups = self.split_tracks(target)
-        if sel.allocation:
+        if sel.allocation and sel.allocation != "best":
             bodyguard_groups, character_groups = reorder(
                 sel.allocation, bodyguard_groups, character_groups, target.name
             )
@@ -334,18 +370,34 @@ class Rules:
             )
         bg: list[TargetModel] = []
         ch: list[TargetModel] = []
+        group_ids = self._group_ids(bodyguard_groups)
         for groups, out in ((bodyguard_groups, bg), (character_groups, ch)):
             for g in groups:
+                gid = group_ids.get(id(g), -1)
                 for _ in range(g.count):
                     if invuln_10 is not None:
                         k10 = kind_for(g, True)
                         k = kind_for(g, False)
-                        out.append(TargetModel(g.profile.name, g.profile.W, k10, (10, k)))
+                        out.append(TargetModel(g.profile.name, g.profile.W, k10, (10, k), gid))
                     else:
-                        out.append(TargetModel(g.profile.name, g.profile.W, kind_for(g, False)))
+                        k = kind_for(g, False)
+                        out.append(TargetModel(g.profile.name, g.profile.W, k, None, gid))
         profile = TargetProfile(target.name, tuple(bg), tuple(ch), tuple(k.name for k in kinds))
         order = [m.name for m in bg] + [m.name for m in ch]
         return kinds, profile, order
+
+    def _group_ids(self, groups: list[ModelGroup]) -> dict[int, int]:
+        """Allocation group number of each Bodyguard model group (by ``id``): consecutive
+        groups with the same :meth:`group_key` share one."""
+        out: dict[int, int] = {}
+        prev, n = None, -1
+        for g in groups:
+            key = self.group_key(g)
+            if n < 0 or key != prev:
+                n += 1
+            out[id(g)] = n
+            prev = key
+        return out
 
     # ---- weapons -------------------------------------------------------------------------
 
@@ -647,6 +699,32 @@ class Rules:
         return out
 
 
+def _wounded(sel: Selection, target: TargetProfile) -> TargetStates | None:
+    """``--target-wounds-left N``: the target's first model in allocation order (the one a
+    wounded model is: allocated first, seeds README "Allocating attacks"; 05.03) has N wounds
+    left.
+
+    Raises:
+        SelectionError: N is not 1 .. W - 1 of that model.
+    """
+    n = sel.target_wounds_left
+    if n is None:
+        return None
+    first = (*target.bodyguard, *target.characters)[0]
+    if first.W == 1:
+        raise SelectionError(
+            f"--target-wounds-left {n}: {first.name}, the model allocated first, has W1 and "
+            "cannot be left wounded"
+        )
+    if not 1 <= n < first.W:
+        raise SelectionError(
+            f"--target-wounds-left {n}: {first.name}, the model allocated first, has W"
+            f"{first.W}; give 1 to {first.W - 1} (a model at 0 is destroyed: use "
+            "--target-models for fewer models)"
+        )
+    return TargetStates.wounded_first(target, n)
+
+
 def _wound_values(vs: VsModel, wounds: int, devastating: bool) -> tuple[float, float, float]:
     """Expected effective damage of a failed, a successful and a Critical Wound roll against
     the first model the attack would be allocated to (``vs`` its saves and damage, ``wounds``
@@ -664,7 +742,8 @@ def _keep_command_reroll(
     """Command Re-roll (core stratagem, seed 000): one roll re-rolled. The calculator keeps it
     for the Wound rolls of the weapon whose wounds are worth most (failed save x mean damage
     against the first model to be hit; a Critical Wound's mortal wounds for Devastating
-    Wounds) and spends it on that weapon's first failed Wound roll (sampler only)."""
+    Wounds) and spends it on that weapon's first failed Wound roll that the Wound roll table did
+    not re-roll already (both engines model it)."""
     first = target.bodyguard[0].kind if target.bodyguard else target.characters[0].kind
     best, value = 0, -1.0
     for i, p in enumerate(profiles):

@@ -15,6 +15,9 @@ Differences modelled:
 * Save Rolls (allocation groups): one group per CHARACTER model, one for all other models
   with the same W, Sv and InSv; no CHARACTER group before a non-CHARACTER group, in any unit.
 * 24.28 [PRECISION]: the attacker can make a visible CHARACTER group the current group.
+* 05.04 Inflict Damage (seeds README): one weapon profile's save rolls are made together and
+  resolved from the lowest result to the highest, each against the group current when it is
+  resolved; mortal wounds (Devastating Wounds, hazard rolls) have no save roll and follow 06.02.
 * 05.02.01 Multiple Toughness Characteristics: an attached unit uses the highest T among its
   bodyguard models, any other unit the highest T among its models.
 * 24.22 LEADER / 24.23 SUPPORT: one Leader and one Support character on a Bodyguard unit
@@ -96,6 +99,23 @@ class Edition11(Rules):
     def snap_rerolls_allowed(self) -> bool:
         """15.09 Snap Shooting: "You cannot re-roll hit rolls"."""
         return False
+
+    def group_key(self, g: ModelGroup) -> object:
+        """Save Rolls, Create Groups: "One group for all other models with the same W, Sv and
+        InSv characteristics"."""
+        return (g.profile.W, g.profile.Sv, g.profile.invuln)
+
+    def best_allocation(self, sel: Selection) -> bool:
+        """05.03 Allocation Order: the defender declares the order after the wound rolls, so
+        unless ``--allocation`` fixes one, the calculator declares the defender's best."""
+        return sel.allocation is None or sel.allocation == "best"
+
+    def saves_lowest_first(self) -> bool:
+        """05.03 Make Save Rolls: "one save roll for each attack that wounded the target"; the
+        05.04 Inflict Damage text (seeds README, "Edition-11 rules file 004 implies"): those
+        rolls are resolved from the lowest result to the highest, each against the allocation
+        group current when it is resolved."""
+        return True
 
     def split_tracks(self, target: Unit) -> tuple[list[ModelGroup], list[ModelGroup]]:
         """Save Rolls, Create Groups / Allocation Order: CHARACTER models come after every

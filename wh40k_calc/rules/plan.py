@@ -53,4 +53,3 @@ class Plan:
     not_modelled: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     allocation_order: list[str] = field(default_factory=list)
-    sampler_only: list[str] = field(default_factory=list)

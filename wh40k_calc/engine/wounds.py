@@ -1,0 +1,179 @@
+"""One weapon profile's attacks, Hit rolls and Wound rolls, as the exact distribution of what
+reaches the target's saving throws: P[n, m] over its normal wounds n and the Critical Wounds m
+that become mortal wounds ([DEVASTATING WOUNDS]), with its expected attacks, hits and wounds
+(Core rules: Hit Roll, Wound Roll, Sustained Hits, Lethal Hits, Devastating Wounds)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..profile import CRIT, CRIT_WOUND, FAIL, HIT, MISS, WOUND, AttackProfile
+from .kernels import mean as _mean
+
+
+def conv2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Full 2-D convolution of two arrays (distributions over pairs of counts), as one 1-D
+    convolution of the rows laid end to end with room for the columns to grow."""
+    ra, ca = a.shape
+    rb, cb = b.shape
+    if ca == 1 and cb == 1:
+        return np.convolve(a[:, 0], b[:, 0])[:, None]
+    width = ca + cb - 1
+    fa = np.zeros((ra, width))
+    fa[:, :ca] = a
+    fb = np.zeros((rb, width))
+    fb[:, :cb] = b
+    flat = np.convolve(fa.ravel(), fb.ravel())[: (ra + rb - 1) * width]
+    return flat.reshape(ra + rb - 1, width)
+
+
+def _trim2(a: np.ndarray) -> np.ndarray:
+    rows = np.nonzero(a.sum(axis=1) > 0)[0]
+    cols = np.nonzero(a.sum(axis=0) > 0)[0]
+    return a[: (rows[-1] + 1 if len(rows) else 1), : (cols[-1] + 1 if len(cols) else 1)]
+
+
+def per_hit_kernel(ap: AttackProfile, pw: np.ndarray | None = None) -> np.ndarray:
+    """Distribution over (normal wounds, devastating Critical Wounds) of one hit's Wound roll
+    (``pw``: P(FAIL, WOUND, CRIT_WOUND), by default the weapon's Wound roll table)."""
+    pw = ap.wound.probabilities(3) if pw is None else pw
+    g = np.zeros((2, 2))
+    g[0, 0] = pw[FAIL]
+    g[1, 0] = pw[WOUND]
+    if ap.devastating:
+        g[0, 1] = pw[CRIT_WOUND]
+    else:
+        g[1, 0] += pw[CRIT_WOUND]
+    return g
+
+
+def per_attack_kernel(ap: AttackProfile, own: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """Distribution over (normal wounds, devastating Critical Wounds) of one attack, and the
+    expected hits it scores (Core rules: Hit Roll, Sustained Hits, Lethal Hits). ``own`` (a
+    per-hit kernel, possibly not summing to 1) replaces the Wound roll of the attack's own hit
+    (not of Sustained Hits' extra hits)."""
+    g = per_hit_kernel(ap)
+    own = g if own is None else own
+    if ap.hit is None:  # hits automatically: one hit, never a Critical Hit
+        return _trim2(own), 1.0
+    ph = ap.hit.probabilities(3)
+    extra, extra_hits = _sustained(ap, g)
+    lethal = np.array([[0.0], [1.0]]) if ap.lethal else own
+    crit = conv2(lethal, extra)
+    k = _pad_add(_pad_add(ph[MISS] * np.ones((1, 1)), ph[HIT] * own), ph[CRIT] * crit)
+    return _trim2(k), float(ph[HIT] + ph[CRIT] * (1.0 + extra_hits))
+
+
+def _sustained(ap: AttackProfile, g: np.ndarray) -> tuple[np.ndarray, float]:
+    """What a Critical Hit's extra hits add (each rolls to wound as ``g``), and their mean."""
+    unit = np.ones((1, 1))
+    if ap.sustained is None:
+        return unit, 0.0
+    extra = np.zeros((1, 1))
+    power = unit
+    for k, p in enumerate(ap.sustained):
+        if k:
+            power = conv2(power, g)
+        if p:
+            extra = _pad_add(extra, p * power)
+    return extra, _mean(ap.sustained)
+
+
+def command_reroll_kernels(ap: AttackProfile) -> tuple[np.ndarray, np.ndarray]:
+    """One attack while the Command Re-roll is still available (Core stratagem, seed 000: "You
+    re-roll that roll"; Core rules: Re-rolls: never re-roll a dice more than once): its
+    (normal wounds, devastating Critical Wounds) distribution split into the part that keeps
+    the re-roll and the part that spends it. It is spent on the attack's own Wound roll when
+    that fails and the Wound roll table did not re-roll it already; the fresh result stands.
+    Lethal Hits' automatic wounds and Sustained Hits' extra hits never spend it."""
+    table = ap.wound
+    fresh = np.zeros(3)
+    for f in range(1, 7):
+        fresh[table.outcome[f]] += 1 / 6
+    e = sum(1 for f in range(1, 7) if not table.reroll[f] and table.outcome[f] == FAIL) / 6
+    keep = table.probabilities(3)
+    keep[FAIL] -= e
+    kept, _ = per_attack_kernel(ap, per_hit_kernel(ap, keep))
+    own = per_hit_kernel(ap, e * fresh)  # failed, re-rolled: the fresh result
+    if ap.hit is None:
+        return kept, own
+    ph = ap.hit.probabilities(3)
+    spent = ph[HIT] * own
+    if not ap.lethal:  # a Critical Hit rolls to wound too (its extra hits do not spend it)
+        spent = _pad_add(spent, ph[CRIT] * conv2(own, _sustained(ap, per_hit_kernel(ap))[0]))
+    return kept, spent
+
+
+def _pad_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    out = np.zeros((max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1])))
+    out[: a.shape[0], : a.shape[1]] += a
+    out[: b.shape[0], : b.shape[1]] += b
+    return out
+
+
+def _compound2(counts: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """sum_a counts[a] K^{*a}: by repeated squaring when the count is fixed, else by Horner's
+    scheme (one convolution per possible count)."""
+    live = np.flatnonzero(counts)
+    if len(live) == 1:
+        return counts[live[0]] * _power2(k, int(live[0]))
+    out = counts[-1] * np.ones((1, 1))
+    for p in counts[-2::-1]:
+        out = conv2(out, k)
+        out[0, 0] += p
+    return out
+
+
+def _power2(k: np.ndarray, a: int) -> np.ndarray:
+    """K^{*a} by repeated squaring."""
+    out = np.ones((1, 1))
+    base = k
+    while a:
+        if a & 1:
+            out = conv2(out, base)
+        a >>= 1
+        if a:
+            base = conv2(base, base)
+    return out
+
+
+def _with_command_reroll(ap: AttackProfile, attacks: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """P[n, m] over the attacks in order, with a two-valued state "Command Re-roll still
+    available": after a attacks, ``kept`` (never spent) and ``spent`` (spent on one of them)."""
+    keep, spend = command_reroll_kernels(ap)
+    out = np.zeros((1, 1))
+    kept = np.ones((1, 1))
+    spent = np.zeros((1, 1))
+    for a, p in enumerate(attacks):
+        if a:
+            kept, spent = conv2(kept, keep), _pad_add(conv2(spent, k), conv2(kept, spend))
+        if p:
+            out = _pad_add(out, p * _pad_add(kept, spent))
+    return np.clip(out, 0.0, None)
+
+
+def joint_cost(ap: AttackProfile, models_at_selection: int) -> float:
+    """Operations :func:`wound_joint` would take: one 2-D convolution per possible number of
+    attacks, on an array growing to (max wounds x max devastating wounds)."""
+    amax = len(ap.attack_pmf(models_at_selection)) - 1
+    k, _ = per_attack_kernel(ap)
+    size = (amax * (k.shape[0] - 1) + 1) * (amax * (k.shape[1] - 1) + 1)
+    return float(amax) * size * np.count_nonzero(k) / 2
+
+
+def wound_joint(ap: AttackProfile, models_at_selection: int) -> tuple[np.ndarray, dict]:
+    """Joint distribution P[n, m] of the weapon's normal wounds n and devastating Critical
+    Wounds m over all its attacks, and its expected attacks, hits and wounds."""
+    attacks = ap.attack_pmf(models_at_selection)
+    k, hits_per_attack = per_attack_kernel(ap)
+    out = _with_command_reroll(ap, attacks, k) if ap.command_reroll else _compound2(attacks, k)
+    mean_attacks = _mean(attacks)
+    wounds = float(
+        (out.sum(axis=1) * np.arange(out.shape[0])).sum()
+        + (out.sum(axis=0) * np.arange(out.shape[1])).sum()
+    )
+    return _trim2(out), {
+        "attacks": mean_attacks,
+        "hits": mean_attacks * hits_per_attack,
+        "wounds": wounds,
+    }
