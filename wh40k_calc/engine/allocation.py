@@ -39,6 +39,7 @@ from ..profile import (
     allocation_groups,
     group_shape,
 )
+from .arrays import distinct
 
 NORMAL, PRECISION = 0, 1
 MAX_ORDERS = 48  # preference orders the defender's best order is chosen from
@@ -271,7 +272,7 @@ class AllocationSpace:
         index = {o: i for i, o in enumerate(closed)}
         self.declared_index = np.zeros((len(closed), self.size), dtype=np.int64)
         for oi, order in enumerate(self.orders):
-            for pat in np.unique(pattern).tolist():
+            for pat in distinct(pattern):
                 hurt = [g for g in order if pat >> g & 1]
                 fresh = [g for g in order if not pat >> g & 1]
                 eff = tuple(
@@ -399,7 +400,7 @@ def saves_differ(space: AllocationSpace, vs: tuple, routing: int) -> bool:
     as one at a time: every result passes or fails alike whichever group is current, so the
     engines may use either."""
     seen = {}
-    for k in np.unique(space.kind[:, routing]):
+    for k in distinct(space.kind[:, routing]):
         save = vs[int(k)].save
         seen[None if save is None else (save.outcome, save.reroll)] = True
     return len(seen) > 1

@@ -41,6 +41,7 @@ from ..dice import thin
 from ..profile import Activation, AttackProfile, OrderPolicy, TargetStates
 from . import lumping
 from .allocation import NORMAL, AllocationSpace, legal_orders, saves_differ, space_for
+from .arrays import distinct
 from .defender import choose_orders
 from .kernels import (
     Faces,
@@ -516,7 +517,7 @@ class _Pass:
             joints = w.joints if table is None else _masked(w.joints, table, o)
             counts = _Counts(joints, axis, (k, K), fold, share=K > 1)
             declared = setup.space.declared(np.arange(S), o)
-            for eo in np.unique(declared[mass]).tolist():  # a wounded group first (05.03)
+            for eo in distinct(declared[mass]):  # a wounded group first (05.03)
                 part = v if setup.n_orders == 1 else _only(v, declared == eo)
                 if w.faces is not None:
                     a, b = self.lowest_first(part, acc, w.faces[eo], counts)
@@ -676,7 +677,7 @@ def _orders_used(w: _Weapon, table: np.ndarray) -> list[int]:
     used: set[int] = set()
     for p2, _ in w.joints.values():
         t = table[: p2.shape[0], : p2.shape[1]]
-        used |= set(np.unique(t[p2 > 0]).tolist())
+        used.update(distinct(t[p2 > 0]))
     return sorted(used) or [0]
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from ..dice import thin
 from ..profile import AttackProfile
 from .allocation import NORMAL, PRECISION, AllocationSpace
+from .arrays import distinct
 
 
 def mean(pmf: np.ndarray) -> float:
@@ -163,7 +164,7 @@ def face_kernels(space: AllocationSpace, ap: AttackProfile, order: int = 0) -> F
     kernels += [wound_kernel(space, ap, False, order, f) for f in range(1, 7)]
     start = space.kind_of(np.arange(space.size), routing, order)
     by_probs: dict[tuple, np.ndarray] = {}
-    for k in np.unique(start):
+    for k in distinct(start):
         save = ap.vs[int(k)].save
         probs = save.face_probabilities() if save is not None else np.full(7, 1 / 6)
         probs[0] = 0.0
