@@ -31,12 +31,24 @@ def job_key(job: Job) -> Hashable:
     return (_key(job.selection), job.method, job.trials, job.seed)
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass type, None for any other type (looked up once a type:
+    a batch keys thousands of Selections)."""
+    if cls not in _FIELD_NAMES:
+        is_dc = dataclasses.is_dataclass(cls)
+        _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls)) if is_dc else None
+    return _FIELD_NAMES[cls]
+
+
 def _key(value: Any) -> Hashable:
     if isinstance(value, Datasheet):
         return ("datasheet", id(value))
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = dataclasses.fields(value)
-        return (type(value).__name__, *(_key(getattr(value, f.name)) for f in fields))
+    names = _field_names(type(value))
+    if names is not None:
+        return (type(value).__name__, *(_key(getattr(value, n)) for n in names))
     if isinstance(value, (tuple, list)):
         return tuple(_key(v) for v in value)
     if isinstance(value, dict):
@@ -145,6 +157,8 @@ def _resolve_in_workers(
     chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
     # fork shares the loaded modules and catalog; elsewhere spawn re-imports them
     method = "fork" if sys.platform == "linux" else "spawn"
+    if method == "fork":  # what every job needs, imported once here rather than in each worker
+        from .. import report, resolve  # noqa: F401
     ctx = multiprocessing.get_context(method)
     out: dict[Hashable, Outcome] = {}
     try:

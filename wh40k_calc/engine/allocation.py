@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -414,13 +415,27 @@ def space_for(
     """The space both engines use for one activation: tracks when one order is in play and
     every start state lies on them, else one count of wounds lost per allocation group.
 
+    A space is built once per (target, orders, representation) and shared (its arrays
+    read-only): a batch or the player's choices resolve the same target again and again.
+
     Raises:
         ValueError: ``start`` belongs to a unit of another structure.
     """
-    space = AllocationSpace(target, orders)
+    space = _space(target, orders, None)
     if start is not None:
         if start.shape != space.shape:
             raise ValueError("the start state belongs to a unit of another structure")
         if not space.product and not space.on_track(start.lost).all():
-            space = AllocationSpace(target, orders, product=True)
+            space = _space(target, orders, True)
+    return space
+
+
+@lru_cache(maxsize=64)
+def _space(
+    target: TargetProfile, orders: tuple[Order, ...] | None, product: bool | None
+) -> AllocationSpace:
+    space = AllocationSpace(target, orders, product)
+    for value in vars(space).values():
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
     return space

@@ -40,6 +40,7 @@ class Kernel:
     order: int = 0
     _targets: list = field(default_factory=list, repr=False)
     _figure_mean: np.ndarray | None = field(default=None, repr=False)
+    _independent: bool | None = field(default=None, repr=False)
 
     @property
     def figure_mean(self) -> np.ndarray:
@@ -49,8 +50,10 @@ class Kernel:
         return self._figure_mean
 
     def state_independent(self) -> bool:
-        """True when every state has the same row."""
-        return bool(np.allclose(self.probs, self.probs[0], rtol=0, atol=1e-13))
+        """True when every state has the same row (within 1e-13)."""
+        if self._independent is None:
+            self._independent = bool((np.abs(self.probs - self.probs[0]) <= 1e-13).all())
+        return self._independent
 
     def passes(self) -> bool:
         """True when no state's save fails (nothing happens, nothing is counted)."""

@@ -1,0 +1,163 @@
+"""What the exact engine builds again and again, built once per process.
+
+A batch resolves the same weapon profiles against the same targets run after run (other
+conditions, other targets of the same Toughness), and the player's choices score several
+candidate activations that share most of their weapons. Their expensive parts depend only on a
+few inputs, so each is kept, keyed by exactly what it reads:
+
+* a weapon's wound counts (:func:`~wh40k_calc.engine.wounds.wound_joint`) and their cost: its
+  attacks, Hit and Wound roll tables, Sustained Hits, Lethal Hits, Devastating Wounds, Command
+  Re-roll, Blast and models, and the models in the target when selected;
+* a weapon's transition kernels (:func:`~wh40k_calc.engine.kernels.wound_kernel`,
+  :func:`~wh40k_calc.engine.kernels.face_kernels`): the target's state space (itself built
+  once, :func:`~wh40k_calc.engine.allocation.space_for`), what the weapon does to each kind of
+  model (``AttackProfile.vs``) and its routing.
+
+A kept result is the very object an uncached call returns (its arrays made read-only, so that
+sharing it cannot change it), so results are identical with or without the cache. Each cache
+holds a bounded number of entries (least recently used dropped first).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Hashable
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from ..profile import AttackProfile
+from .allocation import AllocationSpace
+from .kernels import Faces, Kernel, face_kernels, routing_of, wound_kernel
+from .wounds import joint_cost, wound_joint
+
+ENTRIES = 2048  # wound counts, costs and kernels kept (each)
+
+
+class Keyed:
+    """A value that hashes and compares by ``key`` (what a cached function reads of it)."""
+
+    __slots__ = ("key", "value")
+
+    def __init__(self, value: Any, key: tuple):
+        self.value = value
+        self.key = key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Keyed) and self.key == other.key
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+def _array_key(a: np.ndarray | None) -> tuple | None:
+    return None if a is None else (a.dtype.str, a.shape, a.tobytes())
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
+def content_key(value: Any) -> Hashable:
+    """A hashable key of everything ``value`` holds: a dataclass field by field (those left
+    out of its equality included), an array by its type, shape and bytes, a tuple, list or
+    dict item by item. Two values with the same key are alike for every computation."""
+    cls = type(value)
+    if cls not in _FIELD_NAMES:
+        is_dc = dataclasses.is_dataclass(cls)
+        _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls)) if is_dc else None
+    names = _FIELD_NAMES[cls]
+    if names is not None:
+        return (cls, *(content_key(getattr(value, n)) for n in names))
+    if cls is np.ndarray:
+        return _array_key(value)
+    if cls is tuple or cls is list:
+        return (cls, *(content_key(v) for v in value))
+    if cls is dict:
+        return (cls, *((k, content_key(v)) for k, v in value.items()))
+    return value
+
+
+def _space_key(s: AllocationSpace) -> tuple:
+    """What identifies a space's states and routing: target, orders (with those declared
+    from them), how many were asked for, representation."""
+    return (s.target, s.orders, s.n_given, s.product)
+
+
+# ---- a weapon's wound counts ------------------------------------------------------------------
+
+
+def _counts_key(ap: AttackProfile) -> tuple:
+    """Everything :func:`wound_joint` and :func:`joint_cost` read of a profile."""
+    return (
+        _array_key(ap.attacks),
+        ap.models,
+        ap.blast,
+        ap.hit,
+        _array_key(ap.sustained),
+        ap.lethal,
+        ap.wound,
+        ap.devastating,
+        ap.command_reroll,
+    )
+
+
+@lru_cache(maxsize=ENTRIES)
+def _joint(ap: Keyed, selected: int) -> tuple[np.ndarray, dict]:
+    p2, meta = wound_joint(ap.value, selected)
+    return _frozen(p2), meta
+
+
+@lru_cache(maxsize=ENTRIES)
+def _cost(ap: Keyed, selected: int) -> float:
+    return joint_cost(ap.value, selected)
+
+
+def joint(ap: AttackProfile, selected: int) -> tuple[np.ndarray, dict]:
+    """:func:`wound_joint` of ``ap`` with ``selected`` models in the target, computed once
+    (the expectations dict is shared: read it, do not change it)."""
+    return _joint(Keyed(ap, _counts_key(ap)), selected)
+
+
+def cost(ap: AttackProfile, selected: int) -> float:
+    """:func:`joint_cost` of ``ap``, computed once."""
+    return _cost(Keyed(ap, _counts_key(ap)), selected)
+
+
+# ---- a weapon's kernels -----------------------------------------------------------------------
+
+
+def _kernel_key(s: AllocationSpace, ap: AttackProfile, devastating: bool) -> tuple:
+    """Everything :func:`wound_kernel` and :func:`face_kernels` read of a space and a
+    profile."""
+    return (_space_key(s), ap.vs, routing_of(ap, devastating), devastating)
+
+
+@lru_cache(maxsize=ENTRIES)
+def _kernel(key: Keyed, order: int) -> Kernel:
+    s, ap, devastating = key.value
+    k = wound_kernel(s, ap, devastating, order)
+    for a in (k.probs, k.fail, k.mortal):
+        _frozen(a)
+    return k
+
+
+@lru_cache(maxsize=ENTRIES)
+def _faces(key: Keyed, order: int) -> Faces:
+    s, ap, _ = key.value
+    return face_kernels(s, ap, order)
+
+
+def kernel(s: AllocationSpace, ap: AttackProfile, devastating: bool, order: int = 0) -> Kernel:
+    """:func:`wound_kernel` (no ``face``), built once per space, profile effect and order."""
+    return _kernel(Keyed((s, ap, devastating), _kernel_key(s, ap, devastating)), order)
+
+
+def faces(s: AllocationSpace, ap: AttackProfile, order: int = 0) -> Faces:
+    """:func:`face_kernels`, built once per space, profile effect and order."""
+    return _faces(Keyed((s, ap, False), _kernel_key(s, ap, False)), order)
