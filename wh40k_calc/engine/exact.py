@@ -116,17 +116,25 @@ class _Chain:
         key = id(k)
         if key in self.cache:
             return self.cache[key]
-        if self.dense:
-            src, tgt, p, _ = self._entries(k)
-            out: object = np.zeros((self.space.size, self.space.size))
-            np.add.at(out, (tgt, src), p)
-        elif self.figure and not self.spectral:
+        if not self.figure:  # depends on the kernel alone: kept with it (kernels are shared)
+            out = k.forms.get("state")
+            if out is None:
+                out = k.forms["state"] = self._state_form(k)
+        elif not self.spectral:
             out = [(d, self._sorted(*self._entries(k, d)[:3])) for d, _ in k.targets(self.space)]
         else:
             src, tgt, p, d = self._entries(k)
-            factor = self.phase(d) if self.spectral else np.ones((len(d), 1))
-            out = self._sorted(src, tgt, p[:, None] * factor)
+            out = self._sorted(src, tgt, p[:, None] * self.phase(d))
         self.cache[key] = out
+        return out
+
+    def _state_form(self, k: Kernel) -> object:
+        """The state pass's transition: a dense matrix (few states) or sparse entries."""
+        src, tgt, p, _ = self._entries(k)
+        if not self.dense:
+            return self._sorted(src, tgt, p[:, None])
+        out = np.zeros((self.space.size, self.space.size))
+        np.add.at(out, (tgt, src), p)
         return out
 
     def step(self, v: np.ndarray, k: Kernel) -> np.ndarray:
@@ -225,8 +233,7 @@ class _Setup:
             )
         joints = {}
         for b in self.brackets:
-            p2, meta = memo.joint(w, self.selected if b is None else b * 5)
-            joints[b] = (_trim_tails(p2), meta)
+            joints[b] = memo.joint(w, self.selected if b is None else b * 5, _trim_tails)
         orders = range(self.n_orders)
         lowest = self.act.lowest_first and saves_differ(self.space, w.vs, routing_of(w, False))
         return _Weapon(

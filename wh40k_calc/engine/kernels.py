@@ -41,6 +41,7 @@ class Kernel:
     _targets: list = field(default_factory=list, repr=False)
     _figure_mean: np.ndarray | None = field(default=None, repr=False)
     _independent: bool | None = field(default=None, repr=False)
+    forms: dict = field(default_factory=dict, repr=False)  # the exact engine's transition forms
 
     @property
     def figure_mean(self) -> np.ndarray:

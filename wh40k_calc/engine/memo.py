@@ -21,7 +21,7 @@ holds a bounded number of entries (least recently used dropped first).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from functools import lru_cache
 from typing import Any
 
@@ -108,9 +108,9 @@ def _counts_key(ap: AttackProfile) -> tuple:
 
 
 @lru_cache(maxsize=ENTRIES)
-def _joint(ap: Keyed, selected: int) -> tuple[np.ndarray, dict]:
+def _joint(ap: Keyed, selected: int, trim: Callable[[np.ndarray], np.ndarray]):
     p2, meta = wound_joint(ap.value, selected)
-    return _frozen(p2), meta
+    return _frozen(trim(p2)), meta
 
 
 @lru_cache(maxsize=ENTRIES)
@@ -118,10 +118,13 @@ def _cost(ap: Keyed, selected: int) -> float:
     return joint_cost(ap.value, selected)
 
 
-def joint(ap: AttackProfile, selected: int) -> tuple[np.ndarray, dict]:
-    """:func:`wound_joint` of ``ap`` with ``selected`` models in the target, computed once
-    (the expectations dict is shared: read it, do not change it)."""
-    return _joint(Keyed(ap, _counts_key(ap)), selected)
+def joint(
+    ap: AttackProfile, selected: int, trim: Callable[[np.ndarray], np.ndarray]
+) -> tuple[np.ndarray, dict]:
+    """:func:`wound_joint` of ``ap`` with ``selected`` models in the target, its P[n, m] cut
+    by ``trim`` (the exact engine leaves out negligible tails), computed once (the
+    expectations dict is shared: read it, do not change it)."""
+    return _joint(Keyed(ap, _counts_key(ap)), selected, trim)
 
 
 def cost(ap: AttackProfile, selected: int) -> float:
