@@ -20,8 +20,7 @@ holds a bounded number of entries (least recently used dropped first).
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -35,7 +34,7 @@ from .wounds import joint_cost, wound_joint
 ENTRIES = 2048  # wound counts, costs and kernels kept (each)
 
 
-class Keyed:
+class _Keyed:
     """A value that hashes and compares by ``key`` (what a cached function reads of it)."""
 
     __slots__ = ("key", "value")
@@ -48,7 +47,7 @@ class Keyed:
         return hash(self.key)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Keyed) and self.key == other.key
+        return isinstance(other, _Keyed) and self.key == other.key
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -58,29 +57,6 @@ def _frozen(a: np.ndarray) -> np.ndarray:
 
 def _array_key(a: np.ndarray | None) -> tuple | None:
     return None if a is None else (a.dtype.str, a.shape, a.tobytes())
-
-
-_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
-
-
-def content_key(value: Any) -> Hashable:
-    """A hashable key of everything ``value`` holds: a dataclass field by field (those left
-    out of its equality included), an array by its type, shape and bytes, a tuple, list or
-    dict item by item. Two values with the same key are alike for every computation."""
-    cls = type(value)
-    if cls not in _FIELD_NAMES:
-        is_dc = dataclasses.is_dataclass(cls)
-        _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls)) if is_dc else None
-    names = _FIELD_NAMES[cls]
-    if names is not None:
-        return (cls, *(content_key(getattr(value, n)) for n in names))
-    if cls is np.ndarray:
-        return _array_key(value)
-    if cls is tuple or cls is list:
-        return (cls, *(content_key(v) for v in value))
-    if cls is dict:
-        return (cls, *((k, content_key(v)) for k, v in value.items()))
-    return value
 
 
 def _space_key(s: AllocationSpace) -> tuple:
@@ -108,13 +84,13 @@ def _counts_key(ap: AttackProfile) -> tuple:
 
 
 @lru_cache(maxsize=ENTRIES)
-def _joint(ap: Keyed, selected: int, trim: Callable[[np.ndarray], np.ndarray]):
+def _joint(ap: _Keyed, selected: int, trim: Callable[[np.ndarray], np.ndarray]):
     p2, meta = wound_joint(ap.value, selected)
     return _frozen(trim(p2)), meta
 
 
 @lru_cache(maxsize=ENTRIES)
-def _cost(ap: Keyed, selected: int) -> float:
+def _cost(ap: _Keyed, selected: int) -> float:
     return joint_cost(ap.value, selected)
 
 
@@ -124,12 +100,12 @@ def joint(
     """:func:`wound_joint` of ``ap`` with ``selected`` models in the target, its P[n, m] cut
     by ``trim`` (the exact engine leaves out negligible tails), computed once (the
     expectations dict is shared: read it, do not change it)."""
-    return _joint(Keyed(ap, _counts_key(ap)), selected, trim)
+    return _joint(_Keyed(ap, _counts_key(ap)), selected, trim)
 
 
 def cost(ap: AttackProfile, selected: int) -> float:
     """:func:`joint_cost` of ``ap``, computed once."""
-    return _cost(Keyed(ap, _counts_key(ap)), selected)
+    return _cost(_Keyed(ap, _counts_key(ap)), selected)
 
 
 # ---- a weapon's kernels -----------------------------------------------------------------------
@@ -142,7 +118,7 @@ def _kernel_key(s: AllocationSpace, ap: AttackProfile, devastating: bool) -> tup
 
 
 @lru_cache(maxsize=ENTRIES)
-def _kernel(key: Keyed, order: int) -> Kernel:
+def _kernel(key: _Keyed, order: int) -> Kernel:
     s, ap, devastating = key.value
     k = wound_kernel(s, ap, devastating, order)
     for a in (k.probs, k.fail, k.mortal):
@@ -151,16 +127,16 @@ def _kernel(key: Keyed, order: int) -> Kernel:
 
 
 @lru_cache(maxsize=ENTRIES)
-def _faces(key: Keyed, order: int) -> Faces:
+def _faces(key: _Keyed, order: int) -> Faces:
     s, ap, _ = key.value
     return face_kernels(s, ap, order)
 
 
 def kernel(s: AllocationSpace, ap: AttackProfile, devastating: bool, order: int = 0) -> Kernel:
     """:func:`wound_kernel` (no ``face``), built once per space, profile effect and order."""
-    return _kernel(Keyed((s, ap, devastating), _kernel_key(s, ap, devastating)), order)
+    return _kernel(_Keyed((s, ap, devastating), _kernel_key(s, ap, devastating)), order)
 
 
 def faces(s: AllocationSpace, ap: AttackProfile, order: int = 0) -> Faces:
     """:func:`face_kernels`, built once per space, profile effect and order."""
-    return _faces(Keyed((s, ap, False), _kernel_key(s, ap, False)), order)
+    return _faces(_Keyed((s, ap, False), _kernel_key(s, ap, False)), order)
