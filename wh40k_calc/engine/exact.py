@@ -545,6 +545,12 @@ class _Pass:
         into ``acc``. Returns the expected failed saves and damage figure."""
         if self.expect and counts.axis is None and not self.setup.blast_axis:
             return self._count_scalar(v, acc, k, counts)
+        return self._count_loop(v, acc, k, counts)
+
+    def _count_loop(
+        self, v: np.ndarray, acc: np.ndarray, k: Kernel, counts: _Counts
+    ) -> tuple[float, float]:
+        """:meth:`count`, one count at a time (any pass, pending axes and Blast brackets)."""
         has_sel = self.setup.blast_axis
         coefs = self._coefficients(counts)
         tails = {b: counts.tails(b) for b in counts.joints}

@@ -140,3 +140,11 @@ def kernel(s: AllocationSpace, ap: AttackProfile, devastating: bool, order: int 
 def faces(s: AllocationSpace, ap: AttackProfile, order: int = 0) -> Faces:
     """:func:`face_kernels`, built once per space, profile effect and order."""
     return _faces(_Keyed((s, ap, False), _kernel_key(s, ap, False)), order)
+
+
+def clear() -> None:
+    """Forget everything kept here and the shared state spaces (tests, benchmarks)."""
+    from .allocation import _space
+
+    for cached in (_joint, _cost, _kernel, _faces, _space):
+        cached.cache_clear()
