@@ -262,6 +262,7 @@ class Rules:
         notes += self._stealth_notes(sel, target)
         not_modelled += self._cleave_not_modelled(sel, groups)
         variants = _variants(applied)
+        made: dict[tuple, AttackProfile] = {}  # the candidates share most weapon profiles
 
         def build(
             picks: tuple[int, ...], variant: int, order_: tuple[str, ...] | None
@@ -279,6 +280,7 @@ class Rules:
                 tprofile,
                 applied,
                 variants[variant] if variants else None,
+                made,
             )
             profiles = ordered(profiles, order_)
             if any(e.command_reroll for e in applied.attacker):
@@ -411,8 +413,11 @@ class Rules:
         tprofile: TargetProfile,
         applied: Applied,
         variant: tuple[str, ...] | None,
+        made: dict[tuple, AttackProfile] | None = None,
     ) -> list[AttackProfile]:
-        """One profile per (datasheet, weapon), in the datasheets' weapon order."""
+        """One profile per (datasheet, weapon), in the datasheets' weapon order; ``made``
+        keeps those already made for this selection (by weapon, models, label, first model
+        kind and variant: all else is the selection's)."""
         merged: dict[tuple[str, str], list] = {}
         sheets = [ds.key for ds in attacker.datasheets]
 
@@ -437,6 +442,10 @@ class Rules:
                 if precise and tprofile.characters
                 else tprofile.bodyguard[0].kind
             )
+            key = (id(w), n, label, first, variant)
+            if made is not None and key in made:
+                out.append(made[key])
+                continue
             prof = self._profile(sel, attacker, target, w, n, label, kinds, first, applied, variant)
             if w.abilities.precision and tprofile.characters:
                 who = " and ".join(dict.fromkeys(m.name for m in tprofile.characters))
@@ -447,6 +456,8 @@ class Rules:
                     "(--precision-target bodyguard)"
                 )
                 prof = replace(prof, choices=(*prof.choices, said))
+            if made is not None:
+                made[key] = prof
             out.append(prof)
         return out
 
