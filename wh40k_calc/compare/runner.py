@@ -19,7 +19,7 @@ from ..datasheet import Datasheet
 from .jobs import USER_ERRORS, Job, Row, RunError, job_outcome
 
 AUTO_PARALLEL_RUNS = 300  # distinct jobs above which --jobs defaults to every core
-CHUNKS_PER_WORKER = 8  # smaller chunks balance uneven jobs; larger ones pickle less
+CHUNKS_PER_WORKER = 4  # smaller chunks balance uneven jobs; larger keep a worker on few targets
 
 # A job's outcome: ("row", contract object without "run", figures) or ("error", message).
 Outcome = tuple[str, Any, Any]
