@@ -183,8 +183,8 @@ class AttackerOptions(OptionGroup):
         int | None,
         typer.Option(
             metavar="N",
-            help="Attacking unit size: a listed size (default: the smallest), or fewer models "
-            "than the smallest for a damaged unit.",
+            help="Attacking unit size: a listed size (default: the smallest), or any other "
+            "number up to the largest for a damaged unit.",
         ),
     ] = None
     loadout: Annotated[
