@@ -296,6 +296,32 @@ class Catalog:
         hits = [e for e in visible if norm_name(e.name) == key]
         return hits + [e for e in visible if norm_name(e.path.stem) == key and e not in hits]
 
+    def duplicate_notes(self, datasheets) -> tuple[str, ...]:
+        """Notes for datasheets (of this catalog) that several of the user's files define with
+        the same faction and name: which file is used (the first in search order) and which
+        are not, e.g. "Testers/X is defined by 2 files; using sub/x.yaml (first in search
+        order), not x.yaml". A user's file replacing a shipped one is by design: no note."""
+        out: list[str] = []
+        for ds in datasheets:
+            path = getattr(ds, "path", None)
+            if path is None:
+                continue
+            path = Path(path)
+            winner = next((e for e in self._hand if e.path == path), None)
+            if winner is None or winner.kind != "user":
+                continue
+            others = [e.path for e in self._hand if e.hidden_by == path and e.kind == "user"]
+            if not others:
+                continue
+            shown = _shown_paths([path, *others], self.folders())
+            note = (
+                f"{winner.qualified} is defined by {len(others) + 1} files; using {shown[0]} "
+                f"(first in search order), not {', '.join(shown[1:])}"
+            )
+            if note not in out:
+                out.append(note)
+        return tuple(out)
+
     def _kind(self, path: Path) -> str:
         if self.shipped is not None and path.is_relative_to(self.shipped):
             return "curated"
@@ -429,6 +455,21 @@ class Catalog:
 
 def _hidden(e: Entry, by: Path) -> Entry:
     return Entry(e.name, e.faction, e.path, e.shipped, by, e.kind)
+
+
+def _shown_paths(paths: list[Path], folders: list[tuple[Path, str]]) -> list[str]:
+    """The files as people read them: relative to the search folder that holds them all, else
+    to the working directory (absolute where that fails)."""
+    for folder, _ in folders:
+        if all(p.is_relative_to(folder) for p in paths):
+            return [str(p.relative_to(folder)) for p in paths]
+    out = []
+    for p in paths:
+        try:
+            out.append(os.path.relpath(p))
+        except ValueError:
+            out.append(str(p))
+    return out
 
 
 def _best(hits: list[Entry]) -> Entry:

@@ -369,7 +369,8 @@ def show(
     from .show import datasheet_json, render_datasheet
 
     try:
-        ds = catalog(datasheets).find(name, faction)
+        cat = catalog(datasheets)
+        ds = cat.find(name, faction)
     except (LookupError, DatasheetError) as exc:
         raise fail(str(exc)) from None
     if as_json:
@@ -378,8 +379,12 @@ def show(
         sys.stdout.write(json.dumps(datasheet_json(ds), indent=1, ensure_ascii=False) + "\n")
         return
     from rich.console import Console
+    from rich.text import Text
 
-    render_datasheet(ds, Console(highlight=False))
+    console = Console(highlight=False)
+    render_datasheet(ds, console)
+    for note in cat.duplicate_notes([ds]):
+        console.print(Text.assemble(("Note: ", "dim"), note))
 
 
 @command("effects")

@@ -198,7 +198,7 @@ def resolve(
         raise ValueError(f"unknown method {method!r} (choose {', '.join(METHODS)})")
     rules = get_rules(sel.edition)
     plan = rules.plan(sel)
-    notes = list(plan.notes)
+    notes = [*sel.notes, *plan.notes]
     scorer = _Scorer()
     try:
         picks, variant, order, choices = choose(plan, sel, scorer)

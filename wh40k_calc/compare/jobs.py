@@ -174,6 +174,10 @@ class _Lookup:
             raise hit
         return hit
 
+    def notes(self, *choices: UnitChoice) -> tuple[str, ...]:
+        """The catalog's notes on these units' datasheets (several user files for one)."""
+        return self.cat.duplicate_notes([ds for c in choices for ds in (c.datasheet, *c.leaders)])
+
 
 class _FieldError(Exception):
     def __init__(self, parts: list[str | int], message: str):
@@ -477,6 +481,7 @@ def jobs_from_batch(
                     spec.precision_target or d.precision_target or "leader"
                 ),
                 added_abilities=added,
+                notes=look.notes(att, tgt),
             )
             out.append(Job(name, sel, method, trials, seed, label, src, raw.line))
     return out
@@ -594,6 +599,7 @@ def jobs_from_options(
                         conditions=conditions or Conditions(),
                         effects=tuple(effects or ()),
                         edition=edition,
+                        notes=look.notes(att, choices[t]),
                     )
                     out.append(Job(name, sel, method, trials, seed, t))
     return out
