@@ -17,7 +17,6 @@ is parsed.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -438,19 +437,19 @@ class Catalog:
 
     @staticmethod
     def suggest(name: str, entries: list[Entry]) -> list[str]:
-        """Closest datasheet names to ``name`` (difflib ratio), best first."""
-        by_key: dict[str, str] = {}
+        """Closest datasheet names to ``name`` (by name or file stem; :mod:`wh40k_calc.fuzzy`),
+        closest first. Never a match: a unit is found only by its exact name or stem."""
+        from .fuzzy import SUGGEST_COUNT, suggest
+
+        by_text: dict[str, str] = {}
         for e in entries:
-            by_key.setdefault(norm_name(e.name), e.name)
-            by_key.setdefault(norm_name(e.path.stem), e.name)
-        key = norm_name(name)
-        hits = difflib.get_close_matches(key, list(by_key), n=6, cutoff=0.5)
-        hits += [k for k in by_key if key and key in k and k not in hits]
+            by_text.setdefault(e.name, e.name)
+            by_text.setdefault(e.path.stem, e.name)
         out: list[str] = []
-        for h in hits:
-            if by_key[h] not in out:
-                out.append(by_key[h])
-        return out[:4]
+        for hit in suggest(name, list(by_text), limit=2 * SUGGEST_COUNT):
+            if by_text[hit] not in out:
+                out.append(by_text[hit])
+        return out[:SUGGEST_COUNT]
 
 
 def _hidden(e: Entry, by: Path) -> Entry:
@@ -520,9 +519,8 @@ def did_you_mean(name: str, candidates: list[str]) -> str:
 
 
 def suggest_names(name: str, candidates: list[str]) -> list[str]:
-    """Closest of ``candidates`` to ``name`` (normalised difflib match), best first."""
-    by_key = {norm_name(c): c for c in candidates}
-    key = norm_name(name)
-    hits = difflib.get_close_matches(key, list(by_key), n=4, cutoff=0.4)
-    hits += [k for k in by_key if key and (key in k or k in key) and k not in hits]
-    return [by_key[h] for h in hits][:4]
+    """Closest of ``candidates`` to ``name``, closest first (:func:`wh40k_calc.fuzzy.suggest`:
+    weapons, loadouts, effects, factions)."""
+    from .fuzzy import suggest
+
+    return suggest(name, candidates)
