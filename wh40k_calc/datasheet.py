@@ -313,10 +313,6 @@ class Datasheet:
 # Loading
 
 
-def _fmt_path(path: str) -> str:
-    return path[2:] if path.startswith("$.") else path.lstrip("$")
-
-
 def _parse_dice(text: int | str, where: str, file: Path | str) -> Dice:
     try:
         return Dice.parse(text)
@@ -345,12 +341,10 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
     try:
         raw = msgspec.convert(data, _DatasheetSchema, strict=True)
     except msgspec.ValidationError as exc:
-        msg = str(exc)
-        m = re.search(r" - at `(.*)`$", msg)
-        where = ""
-        if m:
-            where = _fmt_path(m.group(1)) + ": "
-            msg = msg[: m.start()]
+        from .validation import dotted, explain
+
+        parts, msg = explain(exc, _DatasheetSchema, data)
+        where = f"{dotted(parts)}: " if parts else ""
         raise DatasheetError(f"{file}: {where}{msg}") from None
 
     weapons: list[Weapon] = []

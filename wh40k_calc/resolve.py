@@ -22,7 +22,7 @@ from .profile import Activation
 from .rules import get_rules
 from .rules.plan import Plan
 from .selection import Selection, SelectionError
-from .wording import count
+from .wording import count, models_doing
 
 METHODS = ("exact", "sample", "both")
 MAX_ORDER_PROFILES = 6
@@ -109,7 +109,7 @@ def choose(
             if len(g.options) > 1:
                 others = [o.label for j, o in enumerate(g.options) if j != i]
                 choices.append(
-                    f"{g.group.count} {g.group.label} {g.what} "
+                    f"{models_doing(g.group.count, g.group.label, g.what)} "
                     f"{g.options[i].label} (rather than {' or '.join(others)}): "
                     "most models destroyed"
                 )

@@ -66,10 +66,17 @@ class RunError:
     target: str | None = None
 
     def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self, runs: list[str] | None = None) -> str:
+        """The error as one line; ``runs``: the runs it affects, when several have it."""
         loc = ""
         if self.source:
             loc = f"{self.source}:{self.line}: " if self.line else f"{self.source}: "
         who = f"run {self.run!r}" if self.run is not None else ""
+        if runs and len(runs) > 1:
+            names = [repr(r) for r in runs]
+            who = f"runs {', '.join(names[:-1])} and {names[-1]}"
         if self.target:
             who += f" against {self.target}"
         head = f"{who}: " if who else ""
