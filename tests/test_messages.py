@@ -191,3 +191,25 @@ def test_choice_sentence() -> None:
         "4 Intercessor models shoot Bolt rifle (rather than Bolt pistol): most models destroyed",
         "1 Intercessor Sergeant shoots Bolt rifle (rather than Bolt pistol): most models destroyed",
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# calc units --check
+
+
+def test_units_check_prints_problems_and_a_count(tmp_path: Path) -> None:
+    (tmp_path / "broken.yaml").write_text("name: Broken\nfaction: Testers\nmodels: []\n")
+    (tmp_path / "good.yaml").write_text(yaml.safe_dump(dict(LOOTAS, name="Good", faction="T")))
+    res = calc("units", "--check", "--datasheets", tmp_path, "good")
+    assert res.exit_code == 0
+    assert res.stdout == "1 datasheet checked, all valid\n"
+    res = calc("units", "--check", "--datasheets", tmp_path, "--json")
+    assert res.exit_code == 1
+    out = json.loads(res.stdout)
+    assert out["checked"] >= 1600
+    (bad,) = out["invalid"]
+    assert (bad["qualified"], bad["error"]) == (
+        "Testers/Broken",
+        "models: needs at least one model",
+    )
+    assert bad["file"] == str(tmp_path / "broken.yaml")
