@@ -111,6 +111,12 @@ def refused(change) -> str:
             "x.yaml: loadouts.mixed-spanners[1].count: must be at least 1, not 0",
         ),
         (lambda d: d.update(name=" "), "x.yaml: name: must not be blank"),
+        (
+            lambda d: d["weapons"][0].update(abilities=["sustained hits 0"]),
+            "x.yaml: weapons[0] (Deffgun).abilities[0]: 'sustained hits 0' is not a valid "
+            "ability: [SUSTAINED HITS X]: X must be a number from 1 to 20 or dice such as D3 or "
+            "D6+1, not '0'",
+        ),
         (lambda d: d.update(keywords="INFANTRY"), "x.yaml: keywords: must be a list, not text"),
     ],
 )

@@ -15,7 +15,13 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from .abilities import MALFORMED, WeaponAbilities, parse_ability, split_abilities
+from .abilities import (
+    MALFORMED,
+    WeaponAbilities,
+    ability_problem,
+    parse_ability,
+    split_abilities,
+)
 from .dice import Dice, DiceError
 
 
@@ -360,10 +366,15 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
         for j, text in enumerate(w.abilities):
             bad = [a for a in split_abilities(text) if parse_ability(a).status == MALFORMED]
             if bad:
+                why = ability_problem(bad[0])
                 raise DatasheetError(
-                    f"{file}: {where}.abilities[{j}]: {bad[0]!r} is not a valid ability "
-                    "(e.g. 'rapid fire 2', 'sustained hits d3', 'anti-infantry 4+', "
-                    "'melta 2', 'blast')"
+                    f"{file}: {where}.abilities[{j}]: {bad[0]!r} is not a valid ability"
+                    + (
+                        f": {why}"
+                        if why
+                        else " (e.g. 'rapid fire 2', 'sustained hits d3', 'anti-infantry 4+', "
+                        "'melta 2', 'blast')"
+                    )
                 )
         abilities = WeaponAbilities.parse(w.abilities)
         if w.skill is None and not abilities.torrent:
