@@ -219,3 +219,33 @@ def test_units_check_prints_problems_and_a_count(tmp_path: Path) -> None:
         "models: needs at least one model",
     )
     assert bad["file"] == str(tmp_path / "broken.yaml")
+
+
+# ---------------------------------------------------------------------------------------------
+# The first line of calc shoot
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_header_wraps_before_the_edition(width: int) -> None:
+    """84 characters: at 80 columns the units on one line and "· edition 10 · exact" on the
+    next, no trailing spaces; at 120 one line."""
+    res = CliRunner().invoke(app, ["shoot", "lootas", "-t", "boyz"], env={"COLUMNS": str(width)})
+    lines = res.stdout.splitlines()
+    head = "5 Lootas (Orks, 50 pts) shoots 10 Boyz (Orks, 80 pts, 11 wounds)"
+    if width == 80:
+        assert lines[:2] == [head, "· edition 10 · exact"]
+    else:
+        assert lines[0] == f"{head} · edition 10 · exact"
+    for line in lines:  # the text lines (not the tables) end without spaces
+        if line.startswith(("Conditions:", "Effects:", "Weapon order:", "Allocation order:")):
+            assert line == line.rstrip()
+
+
+def test_long_choice_lines_wrap_without_trailing_spaces() -> None:
+    res = CliRunner().invoke(app, ["shoot", "intercessor-squad", "-t", "boyz"])
+    lines = res.stdout.splitlines()
+    i = next(i for i, line in enumerate(lines) if line.startswith("Choice: 4 Intercessor"))
+    assert lines[i : i + 2] == [
+        "Choice: 4 Intercessor models shoot Bolt rifle (rather than Bolt pistol): most",
+        "models destroyed",
+    ]
