@@ -258,17 +258,12 @@ def resolve(
         from .engine.sample import run_sample  # lazy: numpy sampling code
 
         act = result.activation = _with_policy(act, notes)
-        per_trial = carried.sample if carried is not None else None
-        if per_trial is not None:
-            trials = len(per_trial.lost)
-        result.sample = run_sample(
-            act,
-            trials=trials,
-            seed=seed,
-            progress=progress,
-            start=per_trial,
-            keep_states=carried is not None,
-        )
+        carry: dict = {}  # a sequence step: from each trial's state, keeping the final ones
+        if carried is not None:
+            carry = {"start": carried.sample, "keep_states": True}
+            if carried.sample is not None:
+                trials = len(carried.sample.lost)
+        result.sample = run_sample(act, trials=trials, seed=seed, progress=progress, **carry)
         if trials < 1000:
             notes.append(
                 f"only {count(trials, 'sampler trial')}: the standard errors are rough (1,000 or "

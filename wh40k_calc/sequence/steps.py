@@ -50,6 +50,7 @@ class StepError(ValueError):
     def __init__(self, index: int, text: str, message: str):
         super().__init__(f"step {index} ({text!r}): {message}")
         self.index = index
+        self.reason = message
 
 
 def parse_step(index: int, text: str) -> AttackRequest:
