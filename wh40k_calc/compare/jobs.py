@@ -661,7 +661,12 @@ def _mapping_step(
 ) -> _StepTemplate:
     base: list[str | int] = ["sequence", j]
     attacker = _unit_spec(step.attacker)
-    att = _unit_choice(look, attacker, "attacker", [*base, "attacker"], edition)
+    try:
+        att = _unit_choice(look, attacker, "attacker", [*base, "attacker"], edition)
+    except _FieldError as exc:
+        if isinstance(step.attacker, str):  # the name is the whole field
+            exc.parts = [*base, "attacker"]
+        raise
     if step.modifiers is not None and step.modifiers.target_stealth is not None:
         raise _FieldError(
             [*base, "modifiers", "target_stealth"],
