@@ -511,3 +511,46 @@ def test_too_many_steps_are_refused():
     )
     assert res.exit_code == 1
     assert "at most 60" in res.stderr
+
+
+def test_the_readme_example():
+    """The README's example, row by row (its figures are this command's output)."""
+    res = calc("sequence", "--target", "intercessor-squad", "--target-models", "10",
+               "shoot lootas --models 10 --stationary",
+               "shoot lootas --models 10 --loadout kustom-mega-blastas",
+               "fight boyz --models 20 --charged --effect waaagh")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    lines = [line.split() for line in res.stdout.splitlines()]
+    rows = [
+        [t for t in line if t[0].isdigit()][2:]
+        for line in lines
+        if line[:1] in (["1"], ["2"], ["3"])
+    ]
+    assert rows == [
+        ["8.56", "6.74", "5.70", "2.68", "5.70", "0.01%"],
+        ["5.44", "4.54", "7.13", "5.07", "10.27", "2.35%"],
+        ["53.33", "36.00", "19.11", "9.94", "19.90", "96.17%"],
+    ]
+    assert "wounds lost 19.904 of 20 · models destroyed 9.940 of 10" in res.stdout
+
+
+def test_when_the_exact_engine_declines_a_step_every_step_is_sampled(monkeypatch):
+    """A step the exact engine declines (here: any activation with the Lascannon, made to
+    decline) makes the whole sequence sampled, with the same trials for every step."""
+    import wh40k_calc.resolve as resolve_module
+    from wh40k_calc.engine.exact import ExactUnsupported
+
+    real = resolve_module.run_exact
+
+    def declining(act, *args, **kwargs):
+        if any(w.name == "Lascannon" for w in act.weapons):
+            raise ExactUnsupported("too large (test)")
+        return real(act, *args, **kwargs)
+
+    monkeypatch.setattr(resolve_module, "run_exact", declining)
+    out = as_json("sequence", "-t", "walker", "shoot marksmen", "shoot lancers", "shoot marksmen",
+                  "--trials", "3000")  # fmt: skip
+    assert out["method"] == "sample"
+    assert out["notes"][0].startswith("the exact engine declined step 2 (too large (test))")
+    assert [s["sample"]["trials"] for s in out["steps"]] == [3000, 3000, 3000]
+    assert out["sample"]["trials"] == 3000

@@ -210,3 +210,16 @@ def test_a_malformed_set_names_the_file_and_field(tmp_path, monkeypatch):
     res = calc("compare", "lootas", "--target-set", "bad")
     assert res.exit_code == 1
     assert "bad.yaml:3: targets[0]" in res.stderr and "modles" in res.stderr
+
+
+def test_the_example_plans_file():
+    path = Path(__file__).resolve().parents[1] / "examples" / "plans.yaml"
+    rows = ok_json("compare", str(path))
+    assert [r["run"] for r in rows] == [
+        "lootas then boyz",
+        "boyz then lootas",
+        "two loota units",
+        "kustom mega-blastas, three turns",
+    ]
+    assert all(r["phase"] == "sequence" for r in rows)
+    assert len(rows[-1]["steps"]) == 3
