@@ -486,7 +486,7 @@ def test_malformed_yaml_gives_line_and_column(tmp_path: Path) -> None:
             "not both",
         ),
         ("runs: [{attacker: lootas, target: boyz, models: 3}]\n", "unknown field `models`"),
-        ("targets: [boyz]\nruns: [{attacker: {name: lootas, models: 7}}]\n", "attacker.models"),
+        ("targets: [boyz]\nruns: [{attacker: {name: lootas, models: 12}}]\n", "attacker.models"),
         (
             "targets: [boyz]\nruns: [{name: a, attacker: lootas}, {name: a, attacker: lootas}]\n",
             "name used by runs[0]",

@@ -161,7 +161,7 @@ def _resolve_request(request: AttackRequest) -> Result:
     try:
         sel = request.selection(catalog(engine.datasheets))
         progress = None if engine.as_json else _progress_callback()
-        return resolve(sel, engine.method_value, engine.trials_value, engine.seed_value, progress)
+        return resolve(sel, engine.method_value, engine.trials, engine.seed_value, progress)
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
         raise fail(str(exc)) from None
     finally:

@@ -25,6 +25,7 @@ from .selection import Selection, SelectionError
 from .wording import count
 
 METHODS = ("exact", "sample", "both")
+DEFAULT_TRIALS = 100_000  # sampler trials when none are given (fewer if they would be slow)
 MAX_ORDER_PROFILES = 6
 MAX_CANDIDATES = 720
 
@@ -201,7 +202,7 @@ class Carried:
 def resolve(
     sel: Selection,
     method: str = "exact",
-    trials: int = 100_000,
+    trials: int | None = None,
     seed: int = 40_000,
     progress: Callable[[int, int], None] | None = None,
     carried: Carried | None = None,
@@ -211,7 +212,9 @@ def resolve(
     Args:
         sel: the selection.
         method: which engine(s) to run.
-        trials: sampler trials.
+        trials: sampler trials, run exactly; None: :data:`DEFAULT_TRIALS`, or fewer where the
+            sampler's cost estimate says they would take more than a few seconds (said in
+            ``notes``).
         seed: sampler seed.
         progress: called by the sampler as (trials done, trials) for a progress bar.
         carried: start from the state earlier activations left (a sequence step): the
@@ -249,9 +252,6 @@ def resolve(
             method = result.method = "sample"
             result.exact_declined = str(exc)
             notes.append(f"the exact engine declined ({exc}); the figures are the sampler's")
-            act = result.activation = _with_policy(act, notes)
-            if carried is None or carried.sample is None:
-                trials = _affordable_trials(act, trials, notes)
     if result.exact is not None and result.exact.policy is not None:
         act = result.activation = replace(act, policy=result.exact.policy)
     if method in ("sample", "both"):
@@ -263,6 +263,8 @@ def resolve(
             carry = {"start": carried.sample, "keep_states": True}
             if carried.sample is not None:
                 trials = len(carried.sample.lost)
+        if trials is None:
+            trials = _affordable_trials(act, DEFAULT_TRIALS, notes)
         result.sample = run_sample(act, trials=trials, seed=seed, progress=progress, **carry)
         if trials < 1000:
             notes.append(
@@ -373,7 +375,8 @@ FALLBACK_MIN_TRIALS = 100  # fewer would say too little, whatever the budget
 
 
 def _affordable_trials(act: Activation, trials: int, notes: list[str]) -> int:
-    """Trials for a sampler standing in for the exact engine on a huge selection: as many as
+    """Trials for a sampler run whose trials were not given (``--method sample`` or ``both``
+    without ``--trials``, or the sampler standing in for the exact engine): as many as
     asked, but no more than its cost, estimated from the profiles before anything is rolled
     (:func:`~wh40k_calc.engine.budget.estimate`), fits in :data:`FALLBACK_SECONDS` (and never
     fewer than :data:`FALLBACK_MIN_TRIALS`); says so in ``notes`` when it cuts them."""

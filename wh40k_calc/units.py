@@ -90,9 +90,9 @@ def pick_size(ds: Datasheet, models: int | None, role: str) -> tuple[UnitSize, d
     """The size and per-model counts for ``models`` models.
 
     Either side takes a listed size, or a damaged unit: the smallest listed size with at least
-    N models, rank-and-file removed first (its Starting Strength stays that size's). A target
-    may be any N up to the largest size; an attacker any N below the smallest (issue 10, item
-    9: "`--models N` below the smallest size works as `--target-models` does").
+    N models, rank-and-file removed first (its Starting Strength stays that size's), for any N
+    from 1 to the largest size (issue 10, item 9: "`--models N` below the smallest size works
+    as `--target-models` does"; a 10-model unit down to 7 models is a damaged unit too).
 
     Raises:
         SelectionError: the size is not possible, with the legal sizes.
@@ -106,11 +106,6 @@ def pick_size(ds: Datasheet, models: int | None, role: str) -> tuple[UnitSize, d
         size = exact[0]
         return size, {name: n for name, n in size.composition}
     legal = ", ".join(str(t) for t in totals)
-    if role == "attacker" and not 1 <= models < totals[0]:
-        damaged = f" (or 1 to {totals[0] - 1} for a damaged unit)" if totals[0] > 1 else ""
-        raise SelectionError(
-            f"{ds.name} cannot have {count(models, 'model')}: its sizes are {legal}{damaged}"
-        )
     if models < 1 or models > totals[-1]:
         raise SelectionError(
             f"{ds.name} cannot have {count(models, 'model')}: from 1 to {totals[-1]} "

@@ -265,7 +265,7 @@ def _jobs_from_command_line(
         effects=effects,
         edition=engine.edition_value,
         method=engine.method_value,
-        trials=engine.trials_value,
+        trials=engine.trials,
         seed=engine.seed_value,
         factions={"attacker": cross.faction, "target": cross.target_faction},
     )

@@ -48,7 +48,7 @@ class Job:
     run: str
     selection: Selection
     method: str = "exact"
-    trials: int = 100_000
+    trials: int | None = None  # None: the default number, within a time budget
     seed: int = 40_000
     target_label: str = ""
     source: str | None = None
@@ -458,7 +458,7 @@ def jobs_from_batch(
             out.append(err(str(exc), ["modifiers"], name=name, top=spec.modifiers is None))
             continue
         method = ov.method or spec.method or d.method or "exact"
-        trials = ov.trials or spec.trials or d.trials or 100_000
+        trials = ov.trials or spec.trials or d.trials  # None: the default, within a time budget
         seed = next(s for s in (ov.seed, spec.seed, d.seed, 40_000) if s is not None)
         order_spec = spec.order if spec.order is not None else d.order
         order: tuple[str, ...] | str | None = None
@@ -720,7 +720,7 @@ def jobs_from_options(
     effects: list[str] | None = None,
     edition: str = "10",
     method: str = "exact",
-    trials: int = 100_000,
+    trials: int | None = None,
     seed: int = 40_000,
     factions: dict[str, str | None] | None = None,
 ) -> list[Job | RunError]:

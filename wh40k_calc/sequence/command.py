@@ -53,7 +53,7 @@ def sequence(
     try:
         cat = catalog(engine.datasheets)
         plan = build_steps(list(steps), cat, target, engine, repeat)
-        seq = run_sequence(plan, engine.method_value, engine.trials_value, engine.seed_value)
+        seq = run_sequence(plan, engine.method_value, engine.trials, engine.seed_value)
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
         raise fail(str(exc)) from None
     if engine.as_json:

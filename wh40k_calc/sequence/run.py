@@ -55,7 +55,7 @@ class SequenceResult:
     steps: list[StepResult]
     method: str
     initial: TargetStates | None
-    trials: int
+    trials: int | None
     seed: int
     notes: list[str] = field(default_factory=list)
     exact_declined: str | None = None
@@ -110,14 +110,17 @@ def empirical(states: TargetStates) -> TargetStates:
 def run_sequence(
     steps: list[Step],
     method: str = "exact",
-    trials: int = 100_000,
+    trials: int | None = None,
     seed: int = 40_000,
     progress: Callable[[int, int], None] | None = None,
 ) -> SequenceResult:
     """Resolve ``steps`` in order, each from the state the earlier ones left.
 
-    When the exact engine declines a step (too large), every step is sampled instead, with the
-    trials the stand-in sampler could afford for that step; ``notes`` says so.
+    ``trials`` (sampler): run exactly; None: the default number, or fewer where the first
+    sampled step's cost estimate says they would take more than a few seconds (every step then
+    runs that many: one state per trial is carried). When the exact engine declines a step (too
+    large), every step is sampled instead, with the trials the sampler ran for that step;
+    ``notes`` says so.
 
     Raises:
         StepError: a step that cannot be resolved (its number, text and the reason).
@@ -138,7 +141,7 @@ def run_sequence(
 def _run(
     steps: list[Step],
     method: str,
-    trials: int,
+    trials: int | None,
     seed: int,
     progress: Callable[[int, int], None] | None,
 ) -> SequenceResult:
