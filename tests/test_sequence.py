@@ -205,6 +205,9 @@ def test_blast_counts_the_models_left_when_the_step_selects_the_target():
         for y, py in enumerate(binom(1 + (10 - x) // 5, F(5, 6))):
             own[y] += px * py
     close(out["steps"][1]["models_destroyed_distribution"], own, 1e-12)
+    sampled_own = out["steps"][1]["sample"]["models_destroyed_distribution"]
+    for y, p in enumerate(own):  # the sampler's: each trial's kills in step 2
+        assert abs(sampled_own[y] - float(p)) <= 5 * se_p(float(p), TRIALS), y
     for k, p in enumerate(want):
         assert abs(out["sample"]["models_destroyed_distribution"][k] - float(p)) <= 5 * se_p(
             float(p), TRIALS
