@@ -91,9 +91,8 @@ def _own_sample(seq: SequenceResult, k: int) -> Outcome:
     sr = seq.steps[k]
     cum = seq.cumulative(k, "sample")
     expected, chars = _own_expected(seq, k, "sample")
-    final = sr.result.sample.final_states if sr.result.sample is not None else None
-    if final is None:  # not kept: the cumulative figures are the step's only for step 1
-        return cum
+    assert sr.result.sample is not None and sr.result.sample.final_states is not None
+    final = sr.result.sample.final_states  # a sequence step keeps each trial's state
     before = sr.sample_before if sr.sample_before is not None else seq.initial
     md = final.models_destroyed - (before.models_destroyed if before is not None else 0)
     wl = final.wounds_lost - (before.wounds_lost if before is not None else 0)
