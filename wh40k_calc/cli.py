@@ -428,7 +428,18 @@ def _import_command() -> Callable[..., Any]:
     return import_command
 
 
+def _sequence_command() -> Callable[..., Any]:
+    from .sequence.command import sequence
+
+    return sequence
+
+
 command("compare", load=_compare_command)
+command(
+    "sequence",
+    help="Several activations against one target, in order, exactly.",
+    load=_sequence_command,
+)
 command("import", load=_import_command)
 
 
