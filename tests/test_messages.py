@@ -249,3 +249,14 @@ def test_long_choice_lines_wrap_without_trailing_spaces() -> None:
         "Choice: 4 Intercessor models shoot Bolt rifle (rather than Bolt pistol): most",
         "models destroyed",
     ]
+
+
+def test_sequence_header_wraps_between_words() -> None:
+    """The same kind of line in `calc sequence`: the target wraps between words, and the
+    edition follows on the last line where it fits; no trailing spaces."""
+    args = ["sequence", "-t", "intercessor-squad", "--target-models", "10", "shoot lootas"]
+    lines = CliRunner().invoke(app, args, env={"COLUMNS": "80"}).stdout.splitlines()
+    assert lines[:2] == [
+        "Sequence of 1 activation into 10 Intercessor Squad (Space Marines, 160 pts, 20",
+        "wounds) · edition 10 · exact",
+    ]

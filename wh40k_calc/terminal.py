@@ -19,12 +19,20 @@ def print_wrapped(console: Any, text: Any) -> None:
 
 
 def print_joined(console: Any, head: Any, tail: Any) -> None:
-    """Print ``head`` and ``tail`` (rich Texts) on one line when they fit, else ``tail`` on a
-    line of its own (its leading spaces dropped), each wrapped as :func:`print_wrapped` does:
-    ``5 Lootas ... shoots 10 Boyz (...)`` then ``· edition 10 · exact``."""
-    if head.cell_len + tail.cell_len <= console.width:
-        print_wrapped(console, head + tail)
-        return
-    print_wrapped(console, head)
-    spaces = len(tail.plain) - len(tail.plain.lstrip())
-    print_wrapped(console, tail.divide([spaces])[-1] if spaces else tail)
+    """Print ``head`` then ``tail`` (rich Texts), breaking only before ``tail`` where it can:
+    ``head`` wrapped as :func:`print_wrapped` does, ``tail`` after its last line when it fits
+    there, else on a line of its own (its leading spaces dropped): ``5 Lootas ... shoots 10
+    Boyz (...)`` then ``· edition 10 · exact``."""
+    width = max(console.width, 1)
+    lines = list(head.wrap(console, width))
+    for line in lines:
+        line.rstrip()
+    if lines and lines[-1].cell_len + tail.cell_len <= width:
+        lines[-1] = lines[-1] + tail
+    else:
+        spaces = len(tail.plain) - len(tail.plain.lstrip())
+        lines.append(tail.divide([spaces])[-1] if spaces else tail)
+    for line in lines:
+        for part in line.wrap(console, width):  # a tail longer than the line
+            part.rstrip()
+            console.print(part, soft_wrap=True)

@@ -492,7 +492,10 @@ def jobs_from_batch(
                 continue
             if templates is not None:
                 steps = repeated(
-                    [t.against(tgt, tspec, bool(modifiers.target_stealth)) for t in templates],
+                    [
+                        t.against(tgt, tspec, bool(modifiers.target_stealth), look.notes(tgt))
+                        for t in templates
+                    ],
                     spec.repeat or 1,
                 )
                 job = Job(name, steps[0].selection, method, trials, seed, label, src, raw.line)
@@ -621,11 +624,15 @@ class _StepTemplate:
     text: str
     selection: Selection
 
-    def against(self, target: UnitChoice, spec: UnitSpec, stealth: bool) -> Step:
-        """The step against one target of the run (its allocation, wounded model, Stealth)."""
+    def against(
+        self, target: UnitChoice, spec: UnitSpec, stealth: bool, notes: tuple[str, ...] = ()
+    ) -> Step:
+        """The step against one target of the run (its allocation, wounded model, Stealth;
+        ``notes``: the catalog's on the target's datasheets)."""
         sel = replace(
             self.selection,
             target=target,
+            notes=tuple(dict.fromkeys((*self.selection.notes, *notes))),
             allocation=allocation_choice(names(spec.allocation)),
             target_wounds_left=spec.wounds_left,
             modifiers=replace(self.selection.modifiers, target_stealth=stealth),
@@ -714,6 +721,7 @@ def _mapping_step(
             _first(step.precision_target, spec.precision_target, d.precision_target) or "leader"
         ),
         added_abilities=added,
+        notes=look.notes(att),
     )
     verb = "shoot" if phase == "shooting" else "fight"
     return _StepTemplate(j + 1, f"{verb} {_auto_name(attacker)}", sel)
@@ -802,7 +810,7 @@ def jobs_from_options(
                         edition=edition,
                         allocation=allocation_choice(names(tspec.allocation)),
                         target_wounds_left=tspec.wounds_left,
-                        notes=look.notes(att, choices[t]),
+                        notes=look.notes(att, tgt),
                     )
                     out.append(Job(name, sel, method, trials, seed, t))
     return out
