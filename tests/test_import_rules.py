@@ -60,7 +60,7 @@ def imported(name: str, faction: str | None = None):
 def test_a_second_size_of_one_model_count_is_kept_as_dropped_data(name, points, dropped):
     # issue 9: keep each model count once (the first price listed); the fresh-user trial: the
     # dropped composition is data in the file (dropped_sizes), not prose
-    sheet, data, warnings = imported(name)
+    sheet, _, warnings = imported(name)
     assert [(s.total, s.points) for s in sheet.sizes] == points
     got = [(dict(s.composition), s.points, s.label) for s in sheet.dropped_sizes]
     assert got == dropped
