@@ -1,7 +1,8 @@
 """The unit composition lines of one datasheet: model names and how many of each.
 
 ``1 Boss Nob``, ``9-19 Boyz``, ``1 Spanner and 4 Lootas``; alternatives are separated by ``OR``
-lines. Brackets belong to the model they follow and are never split: ``1 Aegis Defence Line
+lines, or are the rows after a ``One of the following:`` line. Brackets belong to the model
+they follow and are never split: ``1 Aegis Defence Line
 with Weapon Emplacement (4 large shield sections, 4 small shield sections and 1 gun
 emplacement)`` is one model, whose sections (counted entries inside the brackets) are kept as its
 ``parts``; a bracket that counts nothing (``1 Kill Team Terminator (Garran Branatar)``, a
@@ -78,11 +79,17 @@ def _name_and_parts(text: str) -> tuple[str, tuple[tuple[str, int], ...]]:
 
 
 def composition(rows: list[dict[str, str]], warnings: list[str]) -> list[Entries]:
-    """Alternatives (separated by 'OR' lines) of the composition rows' entries."""
+    """Alternatives of the composition rows' entries: separated by 'OR' lines, or each row
+    after a 'One of the following:' line."""
     alts: list[Entries] = [[]]
+    each_row = False
     for row in rows:
         text = html_to_text(row["description"]).split("\n")[0].strip()
         if text.lower().rstrip(":") == "or":
+            alts.append([])
+            continue
+        if re.fullmatch(r"one of the following\W*", text, re.IGNORECASE):
+            each_row = True
             alts.append([])
             continue
         if re.search(r"\bmaximum\b", text, re.IGNORECASE):
@@ -94,4 +101,6 @@ def composition(rows: list[dict[str, str]], warnings: list[str]) -> list[Entries
             warnings.append("a unit composition line was not understood")
         elif text:
             alts[-1].append(Entry(text, 1, 1))  # a model named without a count: one of it
+        if each_row:
+            alts.append([])
     return [a for a in alts if a]

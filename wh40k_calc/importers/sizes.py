@@ -55,13 +55,15 @@ def read_sizes(
         label = " ".join(" ".join(re.findall(r"\((.*?)\)", text)).split())
         plain = re.sub(r"\s*\(.*?\)\s*", " ", text).strip()
         m = re.match(r"^(\d+)\s+models?\b", plain)
-        counts = _counts(int(m.group(1)), models, alts) if m else _explicit(plain, models)
-        if counts is None:
+        found = _fits(int(m.group(1)), models, alts) if m else [_explicit(plain, models)]
+        if found[0] is None:
             warnings.append(f"size {text!r} not understood; skipped")
             continue
-        _keep(out, {"models": counts, "points": points} | ({"label": label} if label else {}))
+        for counts in found:  # a composition alternative of the same count is dropped
+            _keep(out, {"models": counts, "points": points} | ({"label": label} if label else {}))
     for add in out.add_ons:
         _with_add_on(out, add)
+    _unused_alternatives(out, models, alts, warnings)
     out.sizes.sort(key=_total)
     if out.dropped:
         warnings.append(
@@ -76,6 +78,28 @@ def read_sizes(
         out.sizes.append({"models": counts, "points": 0})
         warnings.append("no points in the export: one size, points not listed")
     return out
+
+
+def _unused_alternatives(
+    out: Sizes, models: list[ImportedModel], alts: list[Entries], warnings: list[str]
+) -> None:
+    """Warn about composition alternatives that no size (kept or dropped) has: their models
+    cannot be selected (a Heavy Weapons Team counted as 9 models where the cost row says 10)."""
+    if len(alts) < 2:
+        return
+    had = [set(s["models"]) for s in out.sizes + out.dropped]  # type: ignore[call-overload]
+    names = [m.name for m in models]
+    for alt in alts:
+        found = [find(e.name, names) for e in alt]
+        kinds = {names[i] for i in found if i is not None}
+        if kinds and kinds not in had:
+            listed = ", ".join(
+                f"{e.low if e.low == e.high else f'{e.low}-{e.high}'} {e.name}" for e in alt
+            )
+            warnings.append(
+                f"composition alternative {listed} matches no cost row's number of models: "
+                "not a size"
+            )
 
 
 def _keep(out: Sizes, size: dict[str, object]) -> None:
@@ -128,13 +152,17 @@ def _with_add_on(out: Sizes, add: dict[str, object]) -> None:
         _keep(out, bigger)
 
 
-def _counts(total: int, models: list[ImportedModel], alts: list[Entries]) -> dict[str, int]:
-    """Per-model counts of a unit of ``total`` models: minimums first, then the remainder to the
-    most numerous (rank-and-file) model, then to the others in order."""
-    alt = next(
-        (a for a in alts if sum(e.low for e in a) <= total <= sum(e.high for e in a)),
-        alts[0] if alts else [],
-    )
+def _fits(total: int, models: list[ImportedModel], alts: list[Entries]) -> list[dict[str, int]]:
+    """Per-model counts of a unit of ``total`` models for each composition alternative that
+    can have that many (the first alternative when none can)."""
+    fitting = [a for a in alts if sum(e.low for e in a) <= total <= sum(e.high for e in a)]
+    return [_counts(total, models, a) for a in fitting or alts[:1] or [[]]]
+
+
+def _counts(total: int, models: list[ImportedModel], alt: Entries) -> dict[str, int]:
+    """Per-model counts of a unit of ``total`` models of one composition alternative:
+    minimums first, then the remainder to the most numerous (rank-and-file) model, then to the
+    others in order."""
     pairs = [(e.name, e.low, e.high) for e in alt] or [(m.name, m.low, m.high) for m in models]
     counts: dict[str, int] = {}
     limits: dict[str, int] = {}
