@@ -44,6 +44,8 @@ def _data_dir(installed: str, checkout: str) -> Path:
 
 SHIPPED = _data_dir("datasheets", "datasheets")  # curated: written by hand
 GENERATED = _data_dir("datasheets_generated", "datasheets-generated")  # `make datasheets`
+TARGET_SETS = "target-sets"  # folders of target sets (wh40k_calc.target_set), not datasheets
+SHIPPED_TARGET_SETS = _data_dir("target_sets", TARGET_SETS)
 _NAME_LINE = re.compile(r"^name:.*$", re.MULTILINE)
 _FACTION_LINE = re.compile(r"^faction:.*$", re.MULTILINE)
 _PLAIN_VALUE = re.compile(r"^[A-Za-z0-9][^#:'\"{}\[\],&*!|>%@`]*$")
@@ -214,7 +216,8 @@ class Catalog:
         """The YAML files under ``folder``, sorted, regular files only (a named pipe or a
         dangling link would block or fail every lookup). Where the folder holds a name index
         written by ``calc import --all``, the name and faction of each file it lists that has
-        not changed since are taken from it instead of the file."""
+        not changed since are taken from it instead of the file. A ``target-sets`` folder
+        holds target sets, not datasheets: it is skipped."""
         found: list[tuple[Path, int]] = []
         stack = [folder]
         while stack:
@@ -222,7 +225,8 @@ class Catalog:
                 with os.scandir(stack.pop()) as it:
                     for entry in it:
                         if entry.is_dir():
-                            stack.append(Path(entry.path))
+                            if entry.name != TARGET_SETS:
+                                stack.append(Path(entry.path))
                         elif entry.name.endswith((".yaml", ".yml")) and entry.is_file():
                             found.append((Path(entry.path), entry.stat().st_mtime_ns))
             except OSError:

@@ -161,7 +161,7 @@ def _resolve_request(request: AttackRequest) -> Result:
     try:
         sel = request.selection(catalog(engine.datasheets))
         progress = None if engine.as_json else _progress_callback()
-        return resolve(sel, engine.method_value, engine.trials_value, engine.seed_value, progress)
+        return resolve(sel, engine.method_value, engine.trials, engine.seed_value, progress)
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
         raise fail(str(exc)) from None
     finally:
@@ -428,7 +428,18 @@ def _import_command() -> Callable[..., Any]:
     return import_command
 
 
+def _sequence_command() -> Callable[..., Any]:
+    from .sequence.command import sequence
+
+    return sequence
+
+
 command("compare", load=_compare_command)
+command(
+    "sequence",
+    help="Several activations against one target, in order, exactly.",
+    load=_sequence_command,
+)
 command("import", load=_import_command)
 
 

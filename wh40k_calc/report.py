@@ -360,18 +360,9 @@ def _allocation_text(r: Result) -> str:
 
 
 def _comparison(r: Result):
-    from rich.table import Table
-
     ex, sa = r.exact, r.sample
     assert ex is not None and sa is not None
     se = sa.standard_error
-    t = Table(
-        title=f"Exact vs sampled ({count(sa.trials, 'trial')}, seed {sa.seed}; '!' marks a "
-        f"difference over {FLAG_SE:g} standard errors)",
-        title_justify="left",
-    )
-    for col in ("Figure", "Exact", "Sampled", "± SE", "Δ / SE", ""):
-        t.add_column(col, justify="right" if col not in ("Figure", "") else "left")
     rows = [
         (k.replace("_", " "), ex.expected[k], sa.expected[k], se["expected"].get(k, 0.0))
         for k in TOTAL_FIELDS
@@ -389,7 +380,23 @@ def _comparison(r: Result):
         )
         for k in LOSS_FIELDS
     ]
-    floor = 1.0 / max(sa.trials, 1)
+    return comparison_table(rows, sa.trials, sa.seed)
+
+
+def comparison_table(rows: list[tuple[str, float, float, float]], trials: int, seed: int | None):
+    """The "Exact vs sampled" table: one row per (figure, exact, sampled, standard error),
+    with the difference in standard errors (the SE floored at 1/trials) and a '!' beyond
+    FLAG_SE."""
+    from rich.table import Table
+
+    t = Table(
+        title=f"Exact vs sampled ({count(trials, 'trial')}, seed {seed}; '!' marks a "
+        f"difference over {FLAG_SE:g} standard errors)",
+        title_justify="left",
+    )
+    for col in ("Figure", "Exact", "Sampled", "± SE", "Δ / SE", ""):
+        t.add_column(col, justify="right" if col not in ("Figure", "") else "left")
+    floor = 1.0 / max(trials, 1)
     for name, a, b, s in rows:
         z = abs(a - b) / max(s, floor)
         t.add_row(

@@ -117,6 +117,15 @@ def _attacker_choice(cat: Catalog, a: AttackerOptions) -> UnitChoice:
     )
 
 
+def target_choice(cat: Catalog, t: TargetOptions) -> UnitChoice:
+    """The target these options name (a sequence looks it up once for all its steps).
+
+    Raises:
+        UnknownUnitError, DatasheetError: a unit that cannot be found or loaded.
+    """
+    return _target_choice(cat, t)
+
+
 def _target_choice(cat: Catalog, t: TargetOptions) -> UnitChoice:
     from .selection import UnitChoice
 

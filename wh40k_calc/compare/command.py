@@ -35,13 +35,21 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class CrossOptions(OptionGroup):
-    """What ``calc compare ATTACKER...`` crosses: targets, loadouts and sizes (each
-    repeatable), Leaders attached to every attacker, the phase, and the factions names are
+    """What ``calc compare ATTACKER...`` crosses: targets and target sets, loadouts and sizes
+    (each repeatable), Leaders attached to every attacker, the phase, and the factions names are
     looked up in. Not with a batch file."""
 
     target: Annotated[
         list[str] | None,
         typer.Option("--target", "-t", metavar="NAME", help="Target unit (repeatable)."),
+    ] = None
+    target_set: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--target-set",
+            metavar="NAME",
+            help="A named set of targets, e.g. 'benchmarks' (repeatable; with --target too).",
+        ),
     ] = None
     loadout: Annotated[
         list[str] | None,
@@ -234,12 +242,21 @@ def _jobs_from_command_line(
     batchish = [w for w in what if _is_batch(w)]
     if batchish:
         raise fail(f"{batchish[0]}: give one batch file on its own, or attacker names")
-    if not cross.target:
-        raise fail("give at least one --target (or a batch file)")
+    if not cross.target and not cross.target_set:
+        raise fail("give at least one --target or --target-set (or a batch file)")
+    cat = catalog(engine.datasheets)
+    targets: list = list(cross.target or [])
+    for name in cross.target_set or []:
+        from ..target_set import TargetSetError, find_target_set
+
+        try:
+            targets += find_target_set(name, cat).targets
+        except TargetSetError as exc:
+            raise fail(f"--target-set: {exc}") from None
     return jobs_from_options(
-        catalog(engine.datasheets),
+        cat,
         list(what),
-        list(cross.target),
+        targets,
         loadouts=cross.loadout,
         models=cross.models,
         leaders=cross.leader,
@@ -248,7 +265,7 @@ def _jobs_from_command_line(
         effects=effects,
         edition=engine.edition_value,
         method=engine.method_value,
-        trials=engine.trials_value,
+        trials=engine.trials,
         seed=engine.seed_value,
         factions={"attacker": cross.faction, "target": cross.target_faction},
     )

@@ -85,6 +85,8 @@ def best_rows(group: list[Row], key: str) -> set[int]:
 
 def _attacker_text(o: dict[str, Any]) -> str:
     a = o["attacker"]
+    if o["phase"] == "sequence":  # "Lootas then Boyz": each unit's size is in its steps
+        return f"{', '.join(u['name'] for u in a['units'])} ({_points(a)})"
     return f"{a['models']} {a['name']} ({_points(a)})"
 
 

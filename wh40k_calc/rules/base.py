@@ -111,6 +111,12 @@ class Rules:
         controlling player can allocate those mortal wounds to a CHARACTER model")."""
         return True
 
+    def precision_one_group(self) -> bool:
+        """Whether a [PRECISION] attack is tied to one CHARACTER group picked when the weapon
+        starts (10th edition, Core rules: [PRECISION]: each attack "can" be allocated to a
+        CHARACTER model while one remains, so no)."""
+        return False
+
     def snap_rerolls_allowed(self) -> bool:
         """Whether Hit rolls can be re-rolled when snap shooting (10th: nothing forbids it)."""
         return True
@@ -383,7 +389,13 @@ class Rules:
                     else:
                         k = kind_for(g, False)
                         out.append(TargetModel(g.profile.name, g.profile.W, k, None, gid))
-        profile = TargetProfile(target.name, tuple(bg), tuple(ch), tuple(k.name for k in kinds))
+        profile = TargetProfile(
+            target.name,
+            tuple(bg),
+            tuple(ch),
+            tuple(k.name for k in kinds),
+            precision_one_group=self.precision_one_group(),
+        )
         order = [m.name for m in bg] + [m.name for m in ch]
         return kinds, profile, order
 
