@@ -425,6 +425,9 @@ def test_points_not_listed_in_text_json_and_compare() -> None:
     assert (out["attacker"]["points"], out["attacker"]["points_listed"]) == (0, False)
     assert out["target"]["points_listed"] is False
     assert as_json("shoot", "lootas", "--target", "boyz")["attacker"]["points_listed"] is True
+    seq = as_json("sequence", "--target", "boyz", "shoot 'sir hekhtur'", "shoot lootas")
+    assert seq["attacker"]["points_listed"] is False and seq["target"]["points_listed"] is True
+    assert [u["points_listed"] for u in seq["attacker"]["units"]] == [False, True]
     # compare --sort efficiency: no efficiency for either side without points, ranked last
     result = calc(
         *("compare", "sir hekhtur", "lootas", "--target", "castellum stronghold"),
