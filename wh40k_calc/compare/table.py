@@ -86,8 +86,13 @@ def best_rows(group: list[Row], key: str) -> set[int]:
 def _attacker_text(o: dict[str, Any]) -> str:
     a = o["attacker"]
     if o["phase"] == "sequence":  # "Lootas then Boyz": each unit's size is in its steps
-        return f"{', '.join(u['name'] for u in a['units'])} ({a['points']:g} pts)"
-    return f"{a['models']} {a['name']} ({a['points']:g} pts)"
+        return f"{', '.join(u['name'] for u in a['units'])} ({_points(a)})"
+    return f"{a['models']} {a['name']} ({_points(a)})"
+
+
+def _points(unit: dict[str, Any]) -> str:
+    """``50 pts``, or ``no points listed`` where the source lists none."""
+    return f"{unit['points']:g} pts" if unit.get("points_listed", True) else "no points listed"
 
 
 def render_table(rows: list[Row], key: str, console: Any, title: str | None = None) -> None:
@@ -138,7 +143,7 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
         if gi:
             table.add_section()
         t = group[0].result["target"]
-        table.add_row(Text(f"{t['models']} {t['name']} · {t['points']:g} pts", "bold"), *blank)
+        table.add_row(Text(f"{t['models']} {t['name']} · {_points(t)}", "bold"), *blank)
         best = best_rows(group, key)
         values = [r.figures[key] or 0.0 for r in group]
         scale = max(values)
@@ -181,6 +186,11 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
                 console.print(Text.assemble(("Note: ", "dim"), n))
 
 
+def _csv_points(unit: dict[str, Any]) -> float | str:
+    """The points, or "" where the source lists none."""
+    return unit["points"] if unit.get("points_listed", True) else ""
+
+
 def csv_records(rows: list[Row], key: str) -> list[dict[str, Any]]:
     """The table's rows as CSV_COLUMNS records, grouped and sorted as the table is."""
     out = []
@@ -194,10 +204,10 @@ def csv_records(rows: list[Row], key: str) -> list[dict[str, Any]]:
                     "target": o["target"]["name"],
                     "target_models": o["target"]["models"],
                     "target_loadout": r.job.selection.target.loadout or "",
-                    "target_points": o["target"]["points"],
+                    "target_points": _csv_points(o["target"]),
                     "attacker": o["attacker"]["name"],
                     "attacker_models": o["attacker"]["models"],
-                    "attacker_points": o["attacker"]["points"],
+                    "attacker_points": _csv_points(o["attacker"]),
                     "phase": o["phase"],
                     "edition": o["edition"],
                     "method": o["method"],
