@@ -179,11 +179,8 @@ def test_unknown_field_typo(tmp_path: Path) -> None:
         d["models"][0]["SV"] = d["models"][0].pop("Sv")
 
     msg = refused(tmp_path, typo)
-    assert msg.endswith(
-        ": models[0]: unknown field 'SV'; did you mean 'Sv'? (fields: name, M, T, Sv, W, Ld, "
-        "OC, equipped, invuln, invuln_ranged_only, feel_no_pain, feel_no_pain_mortal, "
-        "feel_no_pain_psychic, stealth, damage_reduction, half_damage, keywords)"
-    )
+    assert ": models[0]: unknown field 'SV'; did you mean 'Sv'? (fields: name, M, T, Sv, W, " in msg
+    assert ", equipped, " in msg and ", keywords" in msg
 
 
 def test_unknown_top_level_field(tmp_path: Path) -> None:

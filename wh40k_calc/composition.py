@@ -1,8 +1,10 @@
 """Which models of a unit can carry the weapons ``--weapon`` names (a unit's composition).
 
 A model uses a combination of weapons only if that combination appears together in one of its
-equipment options: its model type's ``equipped``, or the ``equipped`` of a loadout entry for its
-model type (hand-written or generated from the datasheet's wargear options). An option may list
+equipment options: its model type's default equipment (``equipped``, or one of its
+``equipped_by_count`` lists, for as many models as that gives it), or the ``equipped`` of a
+loadout entry for its model type (hand-written or generated from the datasheet's wargear
+options). An option may list
 a weapon more than once (a Land Raider's two godhammer lascannons): a model taking it carries
 that many of it (of a melee weapon one: a model fights with one melee weapon, besides its
 [EXTRA ATTACKS] weapons). A loadout
@@ -69,16 +71,19 @@ def carriers(
     listed: set[str] = set()
     per_model = []
     for m in ds.models:
-        opts: dict[frozenset[tuple[str, int]], int | None] = {named(m.equipped): None}
+        n = sum(c for name, c in counts.items() if norm_name(name) == m.key)
+        kits = m.default_equipment(n) if n else [(0, m.equipped), *m.equipped_by_count]
+        opts: dict[frozenset[tuple[str, int]], int | None] = {}
+        for c, keys in kits:  # default equipment: disjoint models, counts add up
+            _keep(opts, named(keys), c, add=True)
+        swaps: dict[frozenset[tuple[str, int]], int | None] = {}
         for entries in ds.loadouts.values():
             for e in entries:
-                if norm_name(e.model) != m.key:
-                    continue
-                if e.min_unit_size and starting_strength < e.min_unit_size:
-                    continue
-                _keep(opts, named(e.equipped), e.count)
+                if norm_name(e.model) == m.key and starting_strength >= (e.min_unit_size or 0):
+                    _keep(swaps, named(e.equipped), e.count)  # alternatives: the largest
+        for ws, cap in swaps.items():
+            _keep(opts, ws, cap, add=True)
         listed |= {k for ws in opts for k, _ in ws}
-        n = sum(c for name, c in counts.items() if norm_name(name) == m.key)
         if n:
             per_model.append((m, n, opts))
     free = frozenset((k, 1) for k in wanted if k not in listed)  # any model may carry them
@@ -87,16 +92,23 @@ def carriers(
         merged: dict[frozenset[tuple[str, int]], int | None] = {}
         for ws, cap in opts.items():
             if ws | free:
-                _keep(merged, ws | free, cap)
+                _keep(merged, ws | free, cap, add=True)
         options = tuple(Option(tuple(sorted(ws)), cap) for ws, cap in merged.items())
         out.append(Carriers(m, n, options))
     return out
 
 
-def _keep(opts: dict, weapons: frozenset, cap: int | None) -> None:
-    """Add an option; the same weapons twice keep the larger cap (None: no cap)."""
-    old = opts.get(weapons, 0)
-    opts[weapons] = None if old is None or cap is None else max(old, cap)
+def _keep(opts: dict, weapons: frozenset, cap: int | None, add: bool = False) -> None:
+    """Add an option; the same weapons again keep the larger cap, or with ``add`` the sum
+    (None: no cap)."""
+    if weapons not in opts:
+        opts[weapons] = cap
+        return
+    old = opts[weapons]
+    if old is None or cap is None:
+        opts[weapons] = None
+    else:
+        opts[weapons] = old + cap if add else max(old, cap)
 
 
 def assign(
@@ -218,7 +230,7 @@ def _capacity(units: list[Carriers], subset: set[str]) -> tuple[int, list[str]]:
     for c in units:
         per = sorted(
             ((sum(n for k, n in o.weapons if k in subset), o.cap) for o in c.options),
-            reverse=True,
+            key=lambda t: -t[0],
         )
         left, got, models = c.count, 0, 0
         for each, cap in per:

@@ -75,6 +75,7 @@ def to_json(r: Result) -> dict[str, Any]:
             "faction": att.datasheets[0].faction,
             "models": att.models,
             "points": _f(att.points),
+            "points_listed": att.points_listed,
             "weapons_order": [w.name for w in act.weapons],
         },
         "target": {
@@ -83,6 +84,7 @@ def to_json(r: Result) -> dict[str, Any]:
             "models": tgt.models,
             "wounds": act.target.wounds,
             "points": _f(tgt.points),
+            "points_listed": tgt.points_listed,
             "allocation_order": r.allocation_order or plan.allocation_order,
             "wounds_left": sel.target_wounds_left,
         },
@@ -168,9 +170,20 @@ def _unit_label(unit, extra: str = "") -> tuple[tuple[str, str], str]:
     more = f", {extra}" if extra else ""
     faction = unit.datasheets[0].faction
     where = f"{faction}, " if faction else ""
+    pts = points_text(unit.points, unit.unpriced, len(unit.datasheets))
     if unit.is_attached:
-        return (unit.name, "bold"), f" ({where}{unit.models} models, {unit.points:g} pts{more})"
-    return (f"{unit.models} {unit.name}", "bold"), f" ({where}{unit.points:g} pts{more})"
+        return (unit.name, "bold"), f" ({where}{unit.models} models, {pts}{more})"
+    return (f"{unit.models} {unit.name}", "bold"), f" ({where}{pts}{more})"
+
+
+def points_text(points: float, unpriced: tuple[str, ...] | list[str], parts: int = 1) -> str:
+    """``50 pts``; ``no points listed`` where the source lists none; ``80 pts + Sir Hekhtur
+    (no points listed)`` for an Attached unit with one such datasheet."""
+    if not unpriced:
+        return f"{points:g} pts"
+    if len(unpriced) >= parts:
+        return "no points listed"
+    return f"{points:g} pts + {', '.join(unpriced)} (no points listed)"
 
 
 def _already_lost(r: Result) -> int:

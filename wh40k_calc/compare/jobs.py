@@ -121,14 +121,16 @@ def row_figures(obj: dict[str, Any]) -> dict[str, float | None]:
     ``wipe`` (P(every target model destroyed): the last kill-table entry), ``efficiency``
     (target points destroyed per 100 points of attacker: the target's points per model times
     expected models destroyed, over the attacker's points, times 100; None for a 0-point
-    attacker) and ``losses`` (the attacker's expected models lost to Hazardous).
+    attacker, or where either side's source lists no points) and ``losses`` (the attacker's
+    expected models lost to Hazardous).
     """
     models = float(obj["expected"]["models_destroyed"])
     kill = obj["kill_table"]
     att_pts = float(obj["attacker"]["points"])
     tgt = obj["target"]
     per_model = float(tgt["points"]) / tgt["models"] if tgt["models"] else 0.0
-    eff = round(per_model * models / att_pts * 100, 6) if att_pts > 0 else None
+    listed = obj["attacker"].get("points_listed", True) and tgt.get("points_listed", True)
+    eff = round(per_model * models / att_pts * 100, 6) if att_pts > 0 and listed else None
     return {
         "damage": float(obj["expected"]["damage"]),
         "models": models,

@@ -86,8 +86,13 @@ def best_rows(group: list[Row], key: str) -> set[int]:
 def _attacker_text(o: dict[str, Any]) -> str:
     a = o["attacker"]
     if o["phase"] == "sequence":  # "Lootas then Boyz": each unit's size is in its steps
-        return f"{', '.join(u['name'] for u in a['units'])} ({a['points']:g} pts)"
-    return f"{a['models']} {a['name']} ({a['points']:g} pts)"
+        return f"{', '.join(u['name'] for u in a['units'])} ({_points(a)})"
+    return f"{a['models']} {a['name']} ({_points(a)})"
+
+
+def _points(unit: dict[str, Any]) -> str:
+    """``50 pts``, or ``no points listed`` where the source lists none."""
+    return f"{unit['points']:g} pts" if unit.get("points_listed", True) else "no points listed"
 
 
 BAR_WIDTH = 10
@@ -161,7 +166,7 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
         if gi:
             console.print()
         t = group[0].result["target"]
-        print_wrapped(console, Text(f"{t['models']} {t['name']} · {t['points']:g} pts", "bold"))
+        print_wrapped(console, Text(f"{t['models']} {t['name']} · {_points(t)}", "bold"))
         console.print(_section(group, labels, widths, fixed, key, columns, folded))
     _legend_and_notes(rows, console)
 
@@ -310,6 +315,11 @@ def _legend_and_notes(rows: list[Row], console: Any) -> None:
                 print_wrapped(console, Text.assemble(("Note: ", "dim"), n))
 
 
+def _csv_points(unit: dict[str, Any]) -> float | str:
+    """The points, or "" where the source lists none."""
+    return unit["points"] if unit.get("points_listed", True) else ""
+
+
 def csv_records(rows: list[Row], key: str) -> list[dict[str, Any]]:
     """The table's rows as CSV_COLUMNS records, grouped and sorted as the table is."""
     out = []
@@ -323,10 +333,10 @@ def csv_records(rows: list[Row], key: str) -> list[dict[str, Any]]:
                     "target": o["target"]["name"],
                     "target_models": o["target"]["models"],
                     "target_loadout": r.job.selection.target.loadout or "",
-                    "target_points": o["target"]["points"],
+                    "target_points": _csv_points(o["target"]),
                     "attacker": o["attacker"]["name"],
                     "attacker_models": o["attacker"]["models"],
-                    "attacker_points": o["attacker"]["points"],
+                    "attacker_points": _csv_points(o["attacker"]),
                     "phase": o["phase"],
                     "edition": o["edition"],
                     "method": o["method"],

@@ -312,7 +312,8 @@ class Rules:
         plan.effects = applied.ids
         plan.effect_sides = applied.sides
         plan.not_modelled = not_modelled
-        plan.notes = notes + defence_notes(target) + ([damaged_note] if damaged_note else [])
+        plan.notes = [*attacker.notes, *target.notes, *notes, *defence_notes(target)]
+        plan.notes += [damaged_note] if damaged_note else []
         idle = [f"--{c.replace('_', '-')}" for c in _IDLE[sel.phase] if getattr(sel.conditions, c)]
         if idle:
             what = "ranged" if sel.phase == "fight" else "melee"

@@ -47,6 +47,7 @@ def attacking_units(seq: SequenceResult) -> list[dict[str, Any]]:
                 "faction": unit.datasheets[0].faction,
                 "models": unit.models,
                 "points": _f(unit.points),
+                "points_listed": unit.points_listed,
                 "steps": [],
                 "phases": [],
             },
@@ -67,6 +68,7 @@ def _attacker_block(seq: SequenceResult) -> dict[str, Any]:
         "name": " then ".join(u["name"] for u in units),
         "models": sum(u["models"] * u["units"] for u in units),
         "points": _f(sum(u["points"] * u["units"] for u in units)),
+        "points_listed": all(u["points_listed"] for u in units),
         "units": units,
     }
 
@@ -170,6 +172,7 @@ def to_json_sequence(seq: SequenceResult) -> dict[str, Any]:
             "models": tgt.models,
             "wounds": act.target.wounds,
             "points": _f(tgt.points),
+            "points_listed": tgt.points_listed,
             "wounds_left": first.selection.target_wounds_left,
         },
         "steps": [step_json(seq, k) for k in range(len(seq.steps))],
