@@ -231,3 +231,44 @@ def test_every_shipped_equipment_is_accepted() -> None:
                 assert assign(ds, counts, need, size.total) is not None, (ds.name, loadout)
                 checked += 1
     assert checked > 5000
+
+
+BY_COUNT = """name: Squad
+faction: Testers
+models:
+  - name: Trooper
+    M: 6
+    T: 4
+    Sv: 4
+    W: 1
+    Ld: 7
+    OC: 1
+    equipped: [rifle, knife]
+    equipped_by_count:
+      - {count: 1, equipped: [rifle, heavy bolter]}
+sizes:
+  - {models: {Trooper: 5}, points: 50}
+weapons:
+  - {name: Rifle, range: 24, A: 1, skill: 4, S: 4, AP: 0, D: 1}
+  - {name: Heavy bolter, range: 36, A: 3, skill: 4, S: 5, AP: -1, D: 2}
+  - {name: Knife, range: melee, A: 1, skill: 4, S: 3, AP: 0, D: 1}
+"""
+
+
+def test_equipment_of_some_models_only(tmp_path: Path) -> None:
+    """ "1 Trooper is equipped with a rifle and a heavy bolter" (equipped_by_count): one model
+    carries the heavy bolter; all five carry a rifle (four by ``equipped``, one by the count);
+    the knife only the four."""
+    path = tmp_path / "squad.yaml"
+    path.write_text(BY_COUNT, encoding="utf-8")
+    ds = load_datasheet(path)
+    ok = build_unit(UnitChoice(ds, None, None, (("Rifle", 5), ("Heavy bolter", 1))), "attacker")
+    assert sum(g.count for g in ok.groups if g.weapons[0].name == "Rifle") == 5
+    assert refused(UnitChoice(ds, None, None, (("Heavy bolter", 2),))) == (
+        "--weapon: no listed size of Squad can carry them: the largest (5 models) can carry "
+        "only 1 of Heavy bolter (Trooper ×1); Heavy bolter x2 needs 2"
+    )
+    assert refused(UnitChoice(ds, None, None, (("Knife", 5),))) == (
+        "--weapon: no listed size of Squad can carry them: the largest (5 models) can carry "
+        "only 4 of Knife (Trooper ×4); Knife x5 needs 5"
+    )
