@@ -7,13 +7,15 @@ the characters destroyed and the attacker's losses must agree within 5 standard 
 from the exact distribution where known, floored at 1/trials: see ``profiles.disagreements``).
 
 The grid covers each ability and condition the exact engine models, alone and in the pairs that
-interact.
+interact, and (``SEQUENCES``) three-step sequences of activations into mixed units with a
+Leader, each step started from the state the earlier ones left.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -620,3 +622,72 @@ def test_damage_reroll_after_wipe_with_kind_below() -> None:
     three = MortalWounds("3 mortal wounds", np.array([0.0, 0.0, 0.0, 1.0]), (0.0, 0.0))
     act = activation(gun, unit(kinds, [(0, 1, (2, 1))]), [three])
     assert run_exact(act).weapons[-1].expected["damage"] == pytest.approx(35 / 18)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sequences (calc sequence): three steps into mixed units with a Leader, the target's state
+# carried from step to step (exactly as a distribution, by the sampler trial by trial). Each
+# step's outcome counts from the unharmed unit, so it is the sequence so far.
+
+DATA_ALLOC = Path(__file__).parent / "data" / "alloc"
+
+SEQUENCES: dict[str, tuple[dict, list[str]]] = {
+    "lootas-kmb-invocatus-into-20-boyz-warboss": (
+        {"target": "boyz", "target_models": 20, "target_leader": ["warboss"]},
+        [
+            "shoot lootas --models 10 --stationary",
+            "shoot lootas --loadout kustom-mega-blastas",
+            "fight lord-invocatus --charged",
+        ],
+    ),
+    "ed11-rokkits-blast+mob-mentality-into-boyz-warboss": (
+        {"target": "boyz", "target_models": 20, "target_leader": ["warboss"], "edition": "11"},
+        [
+            "shoot boyz --models 20 --loadout 2-rokkit-launchas",
+            "shoot lootas --models 10 --effect mob-mentality",
+            "fight lord-invocatus --charged --effect mob-mentality",
+        ],
+    ),
+    "precision+devastating-into-grunts-captain": (
+        {"target": "grunts", "target_models": 10, "target_leader": ["captain"]},
+        [
+            "shoot marksmen --weapon 'Needle rifle x3'",
+            "shoot executioners --weapon 'Blight launcher x1'",
+            "shoot bombards",
+        ],
+    ),
+    "ed11-cover+half-range-then-charge-into-intercessors": (
+        {"target": "intercessor-squad", "target_models": 10, "edition": "11"},
+        [
+            "shoot lootas --models 10 --cover",
+            "shoot necron-warriors --half-range",
+            "fight boyz --models 20 --charged --effect waaagh",
+        ],
+    ),
+}
+
+
+def _sequence(name: str):
+    from wh40k_calc.options import Edition, EngineOptions, TargetOptions, catalog
+    from wh40k_calc.sequence.run import run_sequence
+    from wh40k_calc.sequence.steps import build_steps
+
+    target, texts = SEQUENCES[name]
+    target = dict(target)
+    edition = target.pop("edition", "10")
+    engine = EngineOptions(edition=Edition(edition))
+    steps = build_steps(texts, catalog([DATA_ALLOC]), TargetOptions(**target), engine)
+    return run_sequence(steps, "both", TRIALS, SEED)
+
+
+@pytest.mark.parametrize("name", list(SEQUENCES))
+def test_sequences_exact_and_sampled_agree(name: str) -> None:
+    seq = _sequence(name)
+    assert len(seq.steps) == 3 and seq.exact_declined is None
+    for sr in seq.steps:
+        exact, sample = sr.result.exact, sr.result.sample
+        assert sample.trials == TRIALS
+        bad = disagreements(exact, sample)
+        assert not bad, f"{name} step {sr.step.index}: " + "; ".join(bad[:12])
+        kill = exact.kill_table
+        assert np.all(np.diff(kill) <= 1e-12), "kill table increases"

@@ -125,3 +125,34 @@ def test_the_floor_holds_when_nothing_fits(monkeypatch) -> None:
     trials = resolve_module._affordable_trials(act, 10_000, notes)
     assert trials == resolve_module.FALLBACK_MIN_TRIALS
     assert "the sampler ran 100 trials" in notes[0]
+
+
+@pytest.mark.parametrize("method", ["sample", "both"])
+def test_default_trials_are_budgeted_too(absurd, monkeypatch, method) -> None:
+    """`--method sample` (or `both`) without `--trials` keeps to the time budget as the
+    stand-in does; the notes say how many trials ran."""
+    calls: list[int] = []
+
+    def stub(act, trials, seed, progress=None):
+        calls.append(trials)
+        return "sampled"
+
+    monkeypatch.setattr(sample_module, "run_sample", stub)
+    sel = replace(selection("lootas", "boyz", target_models=20), attacker=absurd)
+    res = resolve_module.resolve(sel, method)
+    assert calls and calls[-1] < resolve_module.DEFAULT_TRIALS
+    assert any(f"the sampler ran {calls[-1]:,} trials" in n for n in res.notes), res.notes
+
+
+def test_given_trials_are_run_exactly(absurd, monkeypatch) -> None:
+    """`--trials N` runs exactly N, however long they take."""
+    calls: list[int] = []
+
+    def stub(act, trials, seed, progress=None):
+        calls.append(trials)
+        return "sampled"
+
+    monkeypatch.setattr(sample_module, "run_sample", stub)
+    sel = replace(selection("lootas", "boyz", target_models=20), attacker=absurd)
+    resolve_module.resolve(sel, "sample", trials=50_000)
+    assert calls == [50_000]

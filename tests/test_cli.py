@@ -317,9 +317,9 @@ def test_naming_a_default_unit_rule_is_accepted() -> None:
     assert data["effects"] == ["dats-our-loot"]
 
 
-def test_attacker_size_not_listed() -> None:
-    line = error("shoot", "lootas", "--target", "boyz", "--models", "7")
-    assert "7" in line
+def test_attacker_size_too_large() -> None:
+    line = error("shoot", "lootas", "--target", "boyz", "--models", "11")
+    assert "11" in line
     assert "5, 10" in line
 
 

@@ -35,20 +35,36 @@ def imported(name: str, faction: str | None = None):
 
 @real
 @pytest.mark.parametrize(
-    ("name", "faction", "points", "kept_out"),
+    ("name", "points", "dropped"),
     [
-        # two rows "1 model (... Detachment)" 110 and "1 model (Assigned Agent)" 125
-        ("Vindicare Assassin", None, [(1, 110)], "1 model (Assigned Agent): 125"),
-        # 5 models 85, 10 models 150, a second 10 (with 5 Neophytes) 135, 20 models 290
-        ("Crusader Squad", None, [(5, 85), (10, 150), (20, 290)], "Neophytes: 135"),
-        # "3 models" twice: 65, then 120
-        ("Ynnari Reavers", None, [(3, 65)], "3 models: 120"),
+        # two rows "1 model (AGENTS OF THE IMPERIUM Detachment)" 110, "1 model (Assigned Agent)" 125
+        ("Vindicare Assassin", [(1, 110)], [({"Vindicare Assassin": 1}, 125, "Assigned Agent")]),
+        # "1 Sword Brother and 4 Initiates" 85, "... and 9 Initiates" 150, "1 Sword Brother,
+        # 4 Initiates and 5 Neophytes" 135 (a second 10), "..., 9 Initiates and 10 Neophytes" 290
+        (
+            "Crusader Squad",
+            [(5, 85), (10, 150), (20, 290)],
+            [({"Neophyte": 5, "Initiate": 4, "Sword Brother": 1}, 135, "")],
+        ),
+        # "3 models" twice: 65, then 120 (composition: 1 Arena Champion, 2-5 Reavers)
+        ("Ynnari Reavers", [(3, 65)], [({"Reaver": 2, "Arena Champion": 1}, 120, "")]),
+        # "3 Wolf Guard Headtakers" 85, "3 ... and 3 Hunting Wolves" 110, "6 Wolf Guard
+        # Headtakers" 170 (a second 6), "6 ... and 6 Hunting Wolves" 220
+        (
+            "Wolf Guard Headtakers",
+            [(3, 85), (6, 110), (12, 220)],
+            [({"Wolf Guard Headtaker": 6}, 170, "")],
+        ),
     ],
 )
-def test_a_second_price_for_the_same_size_is_recorded_not_imported(name, faction, points, kept_out):
-    sheet, _, warnings = imported(name, faction)
+def test_a_second_size_of_one_model_count_is_kept_as_dropped_data(name, points, dropped):
+    # issue 9: keep each model count once (the first price listed); the fresh-user trial: the
+    # dropped composition is data in the file (dropped_sizes), not prose
+    sheet, _, warnings = imported(name)
     assert [(s.total, s.points) for s in sheet.sizes] == points
-    assert any("second price" in w and kept_out in w for w in warnings), warnings
+    got = [(dict(s.composition), s.points, s.label) for s in sheet.dropped_sizes]
+    assert got == dropped
+    assert any("dropped_sizes" in w for w in warnings), warnings
 
 
 @real

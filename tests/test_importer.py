@@ -283,7 +283,9 @@ def test_import_command_writes_then_refuses_then_forces(app: typer.Typer, tmp_pa
     out = tmp_path / "user"
     target = out / "orks" / "warboss.yaml"
 
-    result = run(app, "Warboss", "--csv", str(CSV_DIR), "--out", str(out))
+    # Warboss has a curated shipped datasheet: --replace-curated imports it all the same
+    curated = "--replace-curated"
+    result = run(app, "Warboss", "--csv", str(CSV_DIR), "--out", str(out), curated)
     assert result.exit_code == 0, result.output
     assert f"wrote {target}" in result.output
     sheet = load_datasheet(target)
@@ -291,12 +293,12 @@ def test_import_command_writes_then_refuses_then_forces(app: typer.Typer, tmp_pa
     assert target.read_text(encoding="utf-8").startswith("# Imported by `calc import`")
 
     target.write_text("sentinel\n", encoding="utf-8")
-    result = run(app, "Warboss", "--csv", str(CSV_DIR), "--out", str(out))
+    result = run(app, "Warboss", "--csv", str(CSV_DIR), "--out", str(out), curated)
     assert result.exit_code != 0
     assert "--force" in result.output and "Traceback" not in result.output
     assert target.read_text(encoding="utf-8") == "sentinel\n"
 
-    result = run(app, "Warboss", "--csv", str(CSV_DIR), "--out", str(out), "--force")
+    result = run(app, "Warboss", "--csv", str(CSV_DIR), "--out", str(out), "--force", curated)
     assert result.exit_code == 0, result.output
     assert load_datasheet(target).name == "Warboss"
 
@@ -312,6 +314,7 @@ def test_import_command_several_names_and_faction(app: typer.Typer, tmp_path: Pa
         str(CSV_DIR),
         "--out",
         str(tmp_path),
+        "--replace-curated",  # both have curated shipped datasheets
     )
     assert result.exit_code == 0, result.output
     for stem in ("cadian-shock-troops", "leman-russ-battle-tank"):
@@ -338,7 +341,7 @@ def test_import_command_csv_from_environment(
     app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("WH40K_CALC_CSV", str(CSV_DIR))
-    result = run(app, "Rhino", "--out", str(tmp_path))
+    result = run(app, "Rhino", "--out", str(tmp_path), "--replace-curated")  # curated too
     assert result.exit_code == 0, result.output
     rhino = load_datasheet(tmp_path / "space-marines" / "rhino.yaml")
     assert norm_name(rhino.name) == "rhino"

@@ -200,10 +200,20 @@ def test_import_all_writes_the_user_data_folder(tmp_path: Path, monkeypatch) -> 
     monkeypatch.setenv("WH40K_CALC_HOME", str(tmp_path))
     res = calc("import", "--all", "--csv", CSV_DIR)
     assert res.exit_code == 0, res.output
-    assert "wrote 1623 datasheets" in res.stdout
+    # 1623 datasheets less the 16 with a curated shipped file (skipped, and said so)
+    assert "wrote 1607 datasheets" in res.stdout and "skipped 16 units" in res.stdout
     again = calc("import", "--all", "--csv", CSV_DIR)
     assert again.exit_code == 1 and "--force" in again.output
-    # found without --datasheets; the user's copy replaces the curated one (export points)
+    # found without --datasheets; the curated Boyz stay (seed page points: 20 Boyz 160)
+    assert Catalog().find("orks/burna-boyz").path.is_relative_to(tmp_path)
+    assert [s.points for s in Catalog().find("boyz").sizes] == [80, 160]
+    # the fresh-user trial: the curated Lootas' loadouts failed 3 of the example's 4 runs
+    batch = Path(__file__).resolve().parents[1] / "examples" / "lootas-loadouts.yaml"
+    runs = as_json("compare", batch)
+    assert len({r["run"] for r in runs}) == 4
+    # --replace-curated: the user's copy replaces the curated one (export points)
+    res = calc("import", "--all", "--csv", CSV_DIR, "--force", "--replace-curated")
+    assert res.exit_code == 0 and "wrote 1623 datasheets" in res.stdout, res.output
     sheet = Catalog().find("boyz")
     assert sheet.path == tmp_path / "datasheets" / "orks" / "boyz.yaml"
     assert [s.points for s in sheet.sizes] == [80, 170]

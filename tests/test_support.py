@@ -114,6 +114,42 @@ def test_precision_target_names_a_character(units):
     assert out["expected"]["models_destroyed"] == approx(5 / 6)
 
 
+def _twin_sniper(folder: Path) -> None:
+    twin = weapon("Twin sniper", A=2, skill=None, S=8, D=2, abilities=["torrent", "precision"])
+    _sheet(folder, "Twin Sniper", model("Twin", equipped=["Twin sniper"]), 1, weapons=[twin])
+
+
+@pytest.mark.parametrize("method", ["exact", "sample"])
+def test_precision_group_destroyed_then_the_bodyguard(units, method):
+    """24.28 [PRECISION]: the picked CHARACTER group is current "until those attacks are
+    resolved, or until that CHARACTER group is destroyed (whichever happens first)"; after it,
+    the unit's allocation order applies (no CHARACTER group before a non-CHARACTER group).
+    Two [TORRENT] D2 wounds (5/6 each, no save) picking the Medic (W2): the first destroys it,
+    the second goes to a Grunt (W1), not to the Captain. n wounds ~ Bin(2, 5/6):
+    models destroyed = P(n >= 1) + P(n = 2) = 35/36 + 25/36 = 5/3; wounds lost =
+    2 x 10/36 + 3 x 25/36 = 95/36; the Captain is never touched (10th-edition routing would
+    give it 2 wounds lost and 35/36 models destroyed)."""
+    _twin_sniper(units)
+    flags = (*ED11, "--target-leader", "captain", "--target-leader", "medic",
+             "--precision-target", "Medic", "--method", method, "--trials", "40000")  # fmt: skip
+    out = shoot("twin sniper", "grunts", *flags, dirs=[units])
+    tol = 5 * 0.01 if method == "sample" else 1e-9
+    assert out["expected"]["models_destroyed"] == pytest.approx(5 / 3, abs=tol)
+    assert out["expected"]["wounds_lost"] == pytest.approx(95 / 36, abs=tol * 2)
+    assert destroyed(out)["Captain"] == pytest.approx(0, abs=1e-12)
+    assert destroyed(out)["Medic"] == pytest.approx(35 / 36, abs=tol)
+
+
+def test_precision_in_10th_edition_stays_on_the_character(units):
+    """10th edition, [PRECISION]: each such attack can be allocated to a CHARACTER model while
+    one remains (no single pick): the Captain (W3) takes both D2 wounds and is destroyed with
+    P(n = 2) = 25/36."""
+    _twin_sniper(units)
+    out = shoot("twin sniper", "grunts", "--target-leader", "captain", dirs=[units])
+    assert destroyed(out)["Captain"] == pytest.approx(25 / 36)
+    assert out["expected"]["models_destroyed"] == pytest.approx(25 / 36)
+
+
 def test_precision_target_bodyguard_still_works(units):
     """--precision-target bodyguard: a Grunt (W1) takes it: 5/6 models, no character."""
     out = at_grunts(units, *ED11, "--target-leader", "captain", "--precision-target",

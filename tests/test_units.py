@@ -77,13 +77,23 @@ def test_listed_attacker_size() -> None:
     assert [(g.profile.name, g.count) for g in unit.groups] == [("Loota", 8), ("Spanner", 2)]
 
 
-@pytest.mark.parametrize("models", [7, 11, 0])
-def test_attacker_size_must_be_listed(models: int) -> None:
-    """A listed size, or a damaged unit below the smallest one (7 is neither for 5/10)."""
+@pytest.mark.parametrize("models", [11, 0, -3])
+def test_attacker_size_must_fit(models: int) -> None:
+    """A listed size, or a damaged unit of 1 up to the largest size (11 and 0 are neither)."""
     msg = refused(UnitChoice(LOOTAS, models))
     assert "Lootas" in msg
     assert str(models) in msg
     assert "5, 10" in msg  # the legal sizes
+
+
+def test_damaged_attacker_between_sizes() -> None:
+    """7 Lootas: the 10-model size (8 Lootas, 2 Spanners) with 3 Lootas (rank-and-file, listed
+    first) removed; Starting Strength 10; points pro rata 100 x 7 / 10 = 70."""
+    unit = build_unit(UnitChoice(LOOTAS, 7), "attacker")
+    assert unit.models == 7
+    assert unit.starting_strength == 10
+    assert unit.points == pytest.approx(70)
+    assert [(g.profile.name, g.count) for g in unit.groups] == [("Loota", 5), ("Spanner", 2)]
 
 
 @pytest.mark.parametrize(("models", "lootas"), [(1, 0), (3, 2), (4, 3)])

@@ -17,8 +17,13 @@ A batch file is YAML: shared defaults at the top and a list of ``runs``::
       - name: rokkits                 # optional; made from the attacker when missing
         attacker: {name: lootas, models: 10, loadout: rokkit-launchas}
         # phase, conditions, modifiers, effects, edition, method, trials, seed, order,
-        # precision_target, add_abilities, target_stealth, target or targets may be given
-        # per run as well
+        # precision_target, add_abilities, target_stealth, target, targets or target_set
+        # may be given per run as well
+      - name: lootas then boyz        # a sequence of activations instead of one attacker
+        sequence:
+          - "shoot lootas --models 10 --stationary"      # as a calc sequence step
+          - {attacker: boyz, phase: fight, conditions: [charged]}
+        repeat: 1
 
 Schema checks are done by ``msgspec`` (as for datasheets); each run is validated on its own so
 that one bad run does not hide the others. Every error names the file, the line, the run and the
@@ -27,7 +32,6 @@ field.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -115,10 +119,29 @@ class UnitSpec(msgspec.Struct, forbid_unknown_fields=True):
     wounds_left: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
-class RunSpec(msgspec.Struct, forbid_unknown_fields=True):
-    """One run: an attacker against one or more targets."""
+class StepSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """One step of a run's ``sequence`` written as a mapping: an attacker and that activation's
+    phase, conditions, modifiers, effects, weapon order, [PRECISION] target and added abilities
+    (each, when missing, the run's or the defaults')."""
 
     attacker: str | UnitSpec
+    phase: Literal["shooting", "fight"] | None = None
+    conditions: ConditionsSpec | None = None
+    modifiers: ModifiersSpec | None = None
+    effects: list[str] | None = None
+    order: NameList | None = None
+    precision_target: Annotated[str, msgspec.Meta(pattern=r"\S")] | None = None
+    add_abilities: list[Annotated[str, msgspec.Meta(pattern=r"\S")]] | None = None
+
+
+class RunSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """One run: an attacker against one or more targets, or a ``sequence`` of activations
+    (each a :class:`StepSpec` or a quoted ``calc sequence`` step) repeated ``repeat`` times."""
+
+    attacker: str | UnitSpec | None = None
+    sequence: Annotated[list[str | StepSpec], msgspec.Meta(min_length=1)] | None = None
+    repeat: Annotated[int, msgspec.Meta(ge=1, le=20)] | None = None
+    target_set: Annotated[str, msgspec.Meta(pattern=r"\S")] | None = None
     name: str | None = None
     phase: Literal["shooting", "fight"] | None = None
     target: str | UnitSpec | None = None
@@ -144,6 +167,7 @@ class DefaultsSpec(msgspec.Struct, forbid_unknown_fields=True):
     title: str | None = None
     phase: Literal["shooting", "fight"] | None = None
     targets: list[str | UnitSpec] | None = None
+    target_set: Annotated[str, msgspec.Meta(pattern=r"\S")] | None = None
     conditions: ConditionsSpec | None = None
     modifiers: ModifiersSpec | None = None
     effects: list[str] | None = None
@@ -230,11 +254,13 @@ def _norm_key(key: str) -> str:
 
 
 def _normalise(data: Any) -> Any:
-    """Accept ``half-range`` for ``half_range`` in condition and modifier mappings, and a list
-    of names for ``conditions``."""
+    """Accept ``half-range`` for ``half_range`` in condition and modifier mappings (a run's and
+    each of its ``sequence`` steps'), and a list of names for ``conditions``."""
     if not isinstance(data, dict):
         return data
     out = dict(data)
+    if isinstance(out.get("sequence"), list):
+        out["sequence"] = [_normalise(step) for step in out["sequence"]]
     cond = out.get("conditions")
     if isinstance(cond, list) and all(isinstance(c, str) for c in cond):
         out["conditions"] = {_norm_key(c.strip()): True for c in cond}
@@ -243,27 +269,23 @@ def _normalise(data: Any) -> Any:
     mods = out.get("modifiers")
     if isinstance(mods, dict):
         out["modifiers"] = {_norm_key(str(k)): v for k, v in mods.items()}
-    for key in ("precision-target", "add-abilities", "target-stealth"):
+    for key in ("precision-target", "add-abilities", "target-stealth", "target-set"):
         if key in out and _norm_key(key) not in out:
             out[_norm_key(key)] = out.pop(key)
     return out
 
 
-_AT = re.compile(r" - at `\$(.*)`$")
-_PART = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+def split_msgspec_error(
+    exc: msgspec.ValidationError, root: type, data: Any
+) -> tuple[str | None, list[str | int], str]:
+    """(dotted field, path parts for its line, message in our words) of a msgspec error
+    converting ``data`` to ``root`` (:func:`wh40k_calc.validation.explain`); an unknown
+    field's line is its own."""
+    from .validation import dotted, explain, unknown_field
 
-
-def split_msgspec_error(exc: msgspec.ValidationError) -> tuple[str | None, list[str | int], str]:
-    """(dotted field, path parts, message without the location) of a msgspec error."""
-    msg = str(exc)
-    m = _AT.search(msg)
-    if not m:
-        return None, [], msg
-    parts: list[str | int] = []
-    for key, idx in _PART.findall(m.group(1)):
-        parts.append(int(idx) if idx else key)
-    field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")
-    return field or None, parts, msg[: m.start()]
+    parts, msg = explain(exc, root, data)
+    extra = unknown_field(exc)
+    return dotted(parts) or None, [*parts, *([extra] if extra else [])], msg
 
 
 def load_batch(path: Path) -> Batch:
@@ -297,7 +319,7 @@ def load_batch(path: Path) -> Batch:
     try:
         defaults = msgspec.convert(_normalise(data), DefaultsSpec, strict=True)
     except msgspec.ValidationError as exc:
-        field, parts, msg = split_msgspec_error(exc)
+        field, parts, msg = split_msgspec_error(exc, DefaultsSpec, _normalise(data))
         line = _line_in(node, parts) if parts else None
         loc = f":{line}" if line else ""
         raise BatchError(f"{path}{loc}: {field + ': ' if field else ''}{msg}") from None
@@ -335,7 +357,7 @@ def parse_run(batch: Batch, raw: RawRun) -> RunSpec:
     try:
         return msgspec.convert(_normalise(raw.data), RunSpec, strict=True)
     except msgspec.ValidationError as exc:
-        field, parts, msg = split_msgspec_error(exc)
+        field, parts, msg = split_msgspec_error(exc, RunSpec, _normalise(raw.data))
         raise RunFieldError(field, msg, batch.line_of(parts, raw)) from None
 
 

@@ -16,7 +16,13 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from .abilities import MALFORMED, WeaponAbilities, parse_ability, split_abilities
+from .abilities import (
+    MALFORMED,
+    WeaponAbilities,
+    ability_problem,
+    parse_ability,
+    split_abilities,
+)
 from .dice import Dice, DiceError
 
 
@@ -45,9 +51,14 @@ NonNeg = Annotated[int, msgspec.Meta(ge=0)]
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=r"\S")]
 
 
+class _CountEquippedSchema(msgspec.Struct, forbid_unknown_fields=True):
+    count: Annotated[int, msgspec.Meta(ge=1, le=100)]
+    equipped: list[str]
+
+
 class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
     name: Name
-    M: NonNeg | str
+    M: NonNeg | str | None
     T: Toughness
     Sv: Save
     W: Wounds
@@ -63,6 +74,7 @@ class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
     damage_reduction: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0
     half_damage: bool = False
     keywords: list[str] = []
+    equipped_by_count: list[_CountEquippedSchema] = []
 
 
 class _WeaponSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -80,6 +92,14 @@ class _WeaponSchema(msgspec.Struct, forbid_unknown_fields=True):
 class _SizeSchema(msgspec.Struct, forbid_unknown_fields=True):
     models: dict[str, Annotated[int, msgspec.Meta(ge=0, le=100)]]
     points: Annotated[int, msgspec.Meta(ge=0, le=100_000)]
+    label: str = ""
+    add_ons: list[str] = []
+
+
+class _AddOnSchema(msgspec.Struct, forbid_unknown_fields=True):
+    name: Name
+    points: Annotated[int, msgspec.Meta(ge=0, le=100_000)]
+    model: str | None = None
 
 
 class _LoadoutEntrySchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -87,6 +107,7 @@ class _LoadoutEntrySchema(msgspec.Struct, forbid_unknown_fields=True):
     equipped: list[str]
     count: Annotated[int, msgspec.Meta(ge=1)] | Literal["all"] = "all"
     min_unit_size: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    replaces: list[str] | None = None
 
 
 class _LeadersAllowedSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -110,12 +131,17 @@ class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
     models: Annotated[list[_ModelSchema], msgspec.Meta(min_length=1)]
     sizes: Annotated[list[_SizeSchema], msgspec.Meta(min_length=1)]
     weapons: list[_WeaponSchema] = []
+    points_listed: bool = True
+    dropped_sizes: list[_SizeSchema] = []
+    add_ons: list[_AddOnSchema] = []
     faction: str = ""
     keywords: list[str] = []
     faction_keywords: list[str] = []
     loadouts: dict[str, list[_LoadoutEntrySchema]] = {}
     rules: list[str] = []
     leader_of: list[str] = []
+    leader_alongside: list[str] = []
+    leader_alongside_bodyguard: list[str] = []
     support_of: list[str] = []
     leaders_allowed: list[_LeadersAllowedSchema] = []
     damaged: _DamagedSchema | None = None
@@ -172,10 +198,15 @@ class ModelProfile:
     ``stealth`` (the unit has Stealth while every model has it), ``damage_reduction`` (subtract
     N from each attack's Damage, never below 1) and ``half_damage`` (halve it, rounding up,
     before subtracting).
+
+    ``equipped_by_count``: (count, weapon keys) pairs: that many models of this kind carry
+    those weapons instead of ``equipped`` (a datasheet's "1 X is equipped with ..."); see
+    :meth:`default_equipment`. ``M`` is inches, a text such as ``20+`` (aircraft) as the
+    datasheet prints it, or None where it prints "-" (fortifications).
     """
 
     name: str
-    M: int | str
+    M: int | str | None
     T: int
     Sv: int
     W: int
@@ -191,24 +222,58 @@ class ModelProfile:
     stealth: bool = False
     damage_reduction: int = 0
     half_damage: bool = False
+    equipped_by_count: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
     @property
     def key(self) -> str:
         """Normalised name used for lookups."""
         return norm_name(self.name)
 
+    def default_equipment(self, present: int) -> list[tuple[int, tuple[str, ...]]]:
+        """How ``present`` models of this kind are equipped when no loadout says otherwise:
+        ``equipped_by_count`` takes its counts first, in order (as far as models are left),
+        the rest carry ``equipped``. Returns (count, weapon keys) pairs: first those carrying
+        ``equipped`` (the count may be 0; they are allocated attacks first), then each
+        ``equipped_by_count`` entry that has models."""
+        special: list[tuple[int, tuple[str, ...]]] = []
+        left = present
+        for n, keys in self.equipped_by_count:
+            take = min(n, left)
+            if take:
+                special.append((take, keys))
+            left -= take
+        return [(left, self.equipped), *special]
+
+    def carries(self, weapon_key: str) -> bool:
+        """True when some model of this kind carries the weapon by default."""
+        return weapon_key in self.equipped or any(
+            weapon_key in keys for _, keys in self.equipped_by_count
+        )
+
 
 @dataclass(frozen=True)
 class UnitSize:
-    """A legal unit size: model name -> count, and its points."""
+    """A legal unit size: model name -> count, and its points. ``label`` is what the source
+    adds to it (``Assigned Agent``); ``add_ons`` names the add-ons its points include."""
 
     composition: tuple[tuple[str, int], ...]
     points: int
+    label: str = ""
+    add_ons: tuple[str, ...] = ()
 
     @property
     def total(self) -> int:
         """Number of models in the unit."""
         return sum(n for _, n in self.composition)
+
+    def describe(self, points: bool = False) -> str:
+        """``3 Wolf Guard Headtaker, 3 Hunting Wolf``, with the label and add-ons if any
+        (``5 Shadow Spectre, 1 Shadow Spectre Exarch (add-on Shadow Spectre Exarch)``), and with
+        ``points`` the points too (``6 Wolf Guard Headtaker (170 pts)``)."""
+        text = ", ".join(f"{n} {name}" for name, n in self.composition)
+        extra = ([self.label] if self.label else []) + [f"add-on {a}" for a in self.add_ons]
+        extra += [f"{self.points} pts"] if points else []
+        return text + (f" ({'; '.join(extra)})" if extra else "")
 
     def count(self, model_name: str) -> int:
         """How many models of ``model_name`` this size has."""
@@ -217,16 +282,29 @@ class UnitSize:
 
 
 @dataclass(frozen=True)
+class AddOn:
+    """An optional cost the source lists besides the sizes (``Attack Bike +55``): its name,
+    points, and the model of the unit it adds (None: no model of this datasheet)."""
+
+    name: str
+    points: int
+    model: str | None = None
+
+
+@dataclass(frozen=True)
 class LoadoutEntry:
     """``count`` models (an int, or None for all the rest) of ``model`` carry ``equipped``.
 
     Entries for one model type take disjoint models in order. ``min_unit_size`` refuses the
-    entry in smaller units (wargear options such as "for every 10 models")."""
+    entry in smaller units (wargear options such as "for every 10 models"). ``replaces`` (weapon
+    keys) takes the models whose default equipment is that (the model's ``equipped`` or one
+    of its ``equipped_by_count`` lists); None takes them from ``equipped`` first."""
 
     model: str
     count: int | None
     equipped: tuple[str, ...]
     min_unit_size: int | None = None
+    replaces: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -255,6 +333,12 @@ class Datasheet:
     ``not_modelled_attacker`` / ``not_modelled_target``: names of the unit's abilities that can
     change its own attacks / attacks against it but that the calculator does not model (the
     YAML's ``not_modelled: {attacker: [...], target: [...]}``); they are reported, not applied.
+
+    ``points_listed`` is False where the source lists no points (the sizes then have 0);
+    ``dropped_sizes`` are the source's other sizes with a number of models already in ``sizes``
+    (not selectable); ``add_ons`` its optional costs; ``leader_alongside`` the keywords of an
+    attached Leader that this Leader may join (an exception to one Leader per unit), in a
+    Bodyguard unit with one of the ``leader_alongside_bodyguard`` keywords (empty: any).
     """
 
     name: str
@@ -274,6 +358,11 @@ class Datasheet:
     damaged: Damaged | None = None
     not_modelled_attacker: tuple[str, ...] = ()
     not_modelled_target: tuple[str, ...] = ()
+    points_listed: bool = True
+    dropped_sizes: tuple[UnitSize, ...] = ()
+    add_ons: tuple[AddOn, ...] = ()
+    leader_alongside: tuple[str, ...] = ()
+    leader_alongside_bodyguard: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -315,10 +404,6 @@ class Datasheet:
 # Loading
 
 
-def _fmt_path(path: str) -> str:
-    return path[2:] if path.startswith("$.") else path.lstrip("$")
-
-
 def _parse_dice(text: int | str, where: str, file: Path | str) -> Dice:
     try:
         return Dice.parse(text)
@@ -347,12 +432,10 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
     try:
         raw = msgspec.convert(data, _DatasheetSchema, strict=True)
     except msgspec.ValidationError as exc:
-        msg = str(exc)
-        m = re.search(r" - at `(.*)`$", msg)
-        where = ""
-        if m:
-            where = _fmt_path(m.group(1)) + ": "
-            msg = msg[: m.start()]
+        from .validation import dotted, explain
+
+        parts, msg = explain(exc, _DatasheetSchema, data)
+        where = f"{dotted(parts)}: " if parts else ""
         raise DatasheetError(f"{file}: {where}{msg}") from None
 
     weapons: list[Weapon] = []
@@ -368,10 +451,15 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
         for j, text in enumerate(w.abilities):
             bad = [a for a in split_abilities(text) if parse_ability(a).status == MALFORMED]
             if bad:
+                why = ability_problem(bad[0])
                 raise DatasheetError(
-                    f"{file}: {where}.abilities[{j}]: {bad[0]!r} is not a valid ability "
-                    "(e.g. 'rapid fire 2', 'sustained hits d3', 'anti-infantry 4+', "
-                    "'melta 2', 'blast')"
+                    f"{file}: {where}.abilities[{j}]: {bad[0]!r} is not a valid ability"
+                    + (
+                        f": {why}"
+                        if why
+                        else " (e.g. 'rapid fire 2', 'sustained hits d3', 'anti-infantry 4+', "
+                        "'melta 2', 'blast')"
+                    )
                 )
         abilities = WeaponAbilities.parse(w.abilities)
         if w.skill is None and not abilities.torrent:
@@ -435,20 +523,19 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
                 stealth=m.stealth,
                 damage_reduction=m.damage_reduction,
                 half_damage=m.half_damage,
+                equipped_by_count=tuple(
+                    (c.count, check_weapons(c.equipped, f"models[{i}].equipped_by_count[{j}]"))
+                    for j, c in enumerate(m.equipped_by_count)
+                ),
             )
         )
     model_keys = {m.key for m in models}
     if len(model_keys) != len(models):
         raise DatasheetError(f"{file}: models: two models share a name")
 
-    sizes = []
-    for i, s in enumerate(raw.sizes):
-        for name in s.models:
-            if norm_name(name) not in model_keys:
-                raise DatasheetError(f"{file}: sizes[{i}].models: {name!r} is not in 'models'")
-        if sum(s.models.values()) < 1:
-            raise DatasheetError(f"{file}: sizes[{i}].models: a unit needs at least one model")
-        sizes.append(UnitSize(tuple(s.models.items()), s.points))
+    add_ons = _add_ons(raw.add_ons, model_keys, file)
+    sizes = _sizes(raw.sizes, "sizes", model_keys, add_ons, file)
+    dropped = _sizes(raw.dropped_sizes, "dropped_sizes", model_keys, add_ons, file)
     totals = [s.total for s in sizes]
     for i, t in enumerate(totals):
         if t in totals[:i]:
@@ -457,33 +544,10 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
             )
     largest = max(sizes, key=lambda s: s.total)
 
-    loadouts: dict[str, tuple[LoadoutEntry, ...]] = {}
-    for lname, entries in raw.loadouts.items():
-        if norm_name(lname) == "default":
-            raise DatasheetError(
-                f"{file}: loadouts.{lname}: 'default' is reserved (it means "
-                "each model's 'equipped')"
-            )
-        out = []
-        taken: dict[str, int] = {}
-        for j, e in enumerate(entries):
-            where = f"loadouts.{lname}[{j}]"
-            if norm_name(e.model) not in model_keys:
-                raise DatasheetError(f"{file}: {where}.model: {e.model!r} is not in 'models'")
-            count = None if e.count == "all" else int(e.count)
-            present = largest.count(e.model)
-            taken[norm_name(e.model)] = taken.get(norm_name(e.model), 0) + (count or 0)
-            if count is not None and taken[norm_name(e.model)] > present:
-                raise DatasheetError(
-                    f"{file}: {where}.count: the entries for {e.model} take "
-                    f"{taken[norm_name(e.model)]} models but the largest unit has {present}"
-                )
-            out.append(
-                LoadoutEntry(
-                    e.model, count, check_weapons(e.equipped, f"{where}.equipped"), e.min_unit_size
-                )
-            )
-        loadouts[lname] = tuple(out)
+    loadouts = {
+        lname: _loadout(lname, entries, models, largest, check_weapons, file)
+        for lname, entries in raw.loadouts.items()
+    }
 
     return Datasheet(
         name=raw.name,
@@ -506,7 +570,84 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
         damaged=Damaged(raw.damaged.wounds_left, raw.damaged.hit_mod) if raw.damaged else None,
         not_modelled_attacker=tuple(raw.not_modelled.attacker) if raw.not_modelled else (),
         not_modelled_target=tuple(raw.not_modelled.target) if raw.not_modelled else (),
+        points_listed=raw.points_listed,
+        dropped_sizes=tuple(dropped),
+        add_ons=tuple(add_ons),
+        leader_alongside=tuple(k.upper() for k in raw.leader_alongside),
+        leader_alongside_bodyguard=tuple(k.upper() for k in raw.leader_alongside_bodyguard),
     )
+
+
+def _loadout(
+    lname: str,
+    entries: list[_LoadoutEntrySchema],
+    models: list[ModelProfile],
+    largest: UnitSize,
+    check_weapons,
+    file: Path | str,
+) -> tuple[LoadoutEntry, ...]:
+    """One named loadout's entries, checked: known models and weapons, counts that fit the
+    largest size, and ``replaces`` naming a default equipment of the model."""
+    if norm_name(lname) == "default":
+        raise DatasheetError(
+            f"{file}: loadouts.{lname}: 'default' is reserved (it means each model's 'equipped')"
+        )
+    by_key = {m.key: m for m in models}
+    out = []
+    taken: dict[str, int] = {}
+    for j, e in enumerate(entries):
+        where = f"loadouts.{lname}[{j}]"
+        model = by_key.get(norm_name(e.model))
+        if model is None:
+            raise DatasheetError(f"{file}: {where}.model: {e.model!r} is not in 'models'")
+        count = None if e.count == "all" else int(e.count)
+        present = largest.count(e.model)
+        taken[model.key] = taken.get(model.key, 0) + (count or 0)
+        if count is not None and taken[model.key] > present:
+            raise DatasheetError(
+                f"{file}: {where}.count: the entries for {e.model} take "
+                f"{taken[model.key]} models but the largest unit has {present}"
+            )
+        replaces = None
+        if e.replaces is not None:
+            replaces = check_weapons(e.replaces, f"{where}.replaces")
+            kits = [model.equipped, *(keys for _, keys in model.equipped_by_count)]
+            if sorted(replaces) not in [sorted(k) for k in kits]:
+                raise DatasheetError(
+                    f"{file}: {where}.replaces: not the equipment of any {model.name} "
+                    "(its 'equipped' or one of its 'equipped_by_count' lists)"
+                )
+        equipped = check_weapons(e.equipped, f"{where}.equipped")
+        out.append(LoadoutEntry(e.model, count, equipped, e.min_unit_size, replaces))
+    return tuple(out)
+
+
+def _add_ons(raw: list[_AddOnSchema], model_keys: set[str], file: Path | str) -> list[AddOn]:
+    out = []
+    for i, a in enumerate(raw):
+        if a.model is not None and norm_name(a.model) not in model_keys:
+            raise DatasheetError(f"{file}: add_ons[{i}].model: {a.model!r} is not in 'models'")
+        out.append(AddOn(a.name, a.points, a.model))
+    return out
+
+
+def _sizes(
+    raw: list[_SizeSchema], field: str, model_keys: set[str], add_ons: list[AddOn], file
+) -> list[UnitSize]:
+    """Sizes (or dropped sizes) naming known models and add-ons, each with a model."""
+    names = {norm_name(a.name) for a in add_ons}
+    out = []
+    for i, s in enumerate(raw):
+        for name in s.models:
+            if norm_name(name) not in model_keys:
+                raise DatasheetError(f"{file}: {field}[{i}].models: {name!r} is not in 'models'")
+        if sum(s.models.values()) < 1:
+            raise DatasheetError(f"{file}: {field}[{i}].models: a unit needs at least one model")
+        for name in s.add_ons:
+            if norm_name(name) not in names:
+                raise DatasheetError(f"{file}: {field}[{i}].add_ons: {name!r} is not in 'add_ons'")
+        out.append(UnitSize(tuple(s.models.items()), s.points, s.label, tuple(s.add_ons)))
+    return out
 
 
 def norm_rule(text: str) -> str:

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 DEFAULT_EDITION = "10"
 DEFAULT_METHOD = "exact"
-DEFAULT_TRIALS = 100_000
 DEFAULT_SEED = 40_000
 MAX_TRIALS = 100_000_000
 
@@ -183,8 +182,8 @@ class AttackerOptions(OptionGroup):
         int | None,
         typer.Option(
             metavar="N",
-            help="Attacking unit size: a listed size (default: the smallest), or fewer models "
-            "than the smallest for a damaged unit.",
+            help="Attacking unit size: a listed size (default: the smallest), or any other "
+            "number up to the largest for a damaged unit.",
         ),
     ] = None
     loadout: Annotated[
@@ -410,7 +409,13 @@ class EngineOptions(OptionGroup):
     ] = None
     trials: Annotated[
         int | None,
-        typer.Option(metavar="N", min=1, max=MAX_TRIALS, help="Sampler trials (default 100000)."),
+        typer.Option(
+            metavar="N",
+            min=1,
+            max=MAX_TRIALS,
+            help="Sampler trials, run exactly (default 100000, or fewer if they would take more "
+            "than a few seconds).",
+        ),
     ] = None
     seed: Annotated[
         int | None,
@@ -428,11 +433,6 @@ class EngineOptions(OptionGroup):
     def method_value(self) -> str:
         """The method to use ("exact" unless given)."""
         return self.method.value if self.method else DEFAULT_METHOD
-
-    @property
-    def trials_value(self) -> int:
-        """Sampler trials (100,000 unless given)."""
-        return DEFAULT_TRIALS if self.trials is None else self.trials
 
     @property
     def seed_value(self) -> int:

@@ -216,12 +216,16 @@ class TargetProfile:
     ``bodyguard`` lists its models in allocation order (for a unit that is not an Attached unit,
     every model); ``characters`` the CHARACTER models of an Attached unit, in allocation order;
     ``kinds`` names the model kinds that ``AttackProfile.vs`` is indexed by.
+    ``precision_one_group``: a [PRECISION] attack goes to one CHARACTER group, picked when the
+    weapon starts, and to the unit's usual allocation once that group is destroyed (edition 11,
+    24.28 [PRECISION]); False: to any CHARACTER model while one remains (10th edition).
     """
 
     name: str
     bodyguard: tuple[TargetModel, ...]
     characters: tuple[TargetModel, ...] = ()
     kinds: tuple[str, ...] = ()
+    precision_one_group: bool = False
 
     @property
     def models(self) -> int:

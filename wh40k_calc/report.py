@@ -10,6 +10,7 @@ import numpy as np
 
 from .engine.outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome
 from .resolve import Result
+from .terminal import print_joined, print_wrapped
 from .wording import count
 
 SCHEMA = 1
@@ -74,6 +75,7 @@ def to_json(r: Result) -> dict[str, Any]:
             "faction": att.datasheets[0].faction,
             "models": att.models,
             "points": _f(att.points),
+            "points_listed": att.points_listed,
             "weapons_order": [w.name for w in act.weapons],
         },
         "target": {
@@ -82,6 +84,7 @@ def to_json(r: Result) -> dict[str, Any]:
             "models": tgt.models,
             "wounds": act.target.wounds,
             "points": _f(tgt.points),
+            "points_listed": tgt.points_listed,
             "allocation_order": r.allocation_order or plan.allocation_order,
             "wounds_left": sel.target_wounds_left,
         },
@@ -167,9 +170,20 @@ def _unit_label(unit, extra: str = "") -> tuple[tuple[str, str], str]:
     more = f", {extra}" if extra else ""
     faction = unit.datasheets[0].faction
     where = f"{faction}, " if faction else ""
+    pts = points_text(unit.points, unit.unpriced, len(unit.datasheets))
     if unit.is_attached:
-        return (unit.name, "bold"), f" ({where}{unit.models} models, {unit.points:g} pts{more})"
-    return (f"{unit.models} {unit.name}", "bold"), f" ({where}{unit.points:g} pts{more})"
+        return (unit.name, "bold"), f" ({where}{unit.models} models, {pts}{more})"
+    return (f"{unit.models} {unit.name}", "bold"), f" ({where}{pts}{more})"
+
+
+def points_text(points: float, unpriced: tuple[str, ...] | list[str], parts: int = 1) -> str:
+    """``50 pts``; ``no points listed`` where the source lists none; ``80 pts + Sir Hekhtur
+    (no points listed)`` for an Attached unit with one such datasheet."""
+    if not unpriced:
+        return f"{points:g} pts"
+    if len(unpriced) >= parts:
+        return "no points listed"
+    return f"{points:g} pts + {', '.join(unpriced)} (no points listed)"
 
 
 def _already_lost(r: Result) -> int:
@@ -226,15 +240,14 @@ def render(r: Result, console) -> None:
     o = r.primary
     att, tgt = plan.attacker, plan.target
     phase = "shoots" if sel.phase == "shooting" else "fights"
-    console.print(
+    print_joined(  # at 80 columns: the units on one line, "· edition 10 · exact" on the next
+        console,
+        Text.assemble(*_unit_label(att), f" {phase} ", *_unit_label(tgt, _wounds_text(r))),
         Text.assemble(
-            *_unit_label(att),
-            f" {phase} ",
-            *_unit_label(tgt, _wounds_text(r)),
             f" · edition {sel.edition} · ",
             (r.method, "cyan"),
             f" ({count(o.trials, 'trial')}, seed {o.seed})" if r.method == "sample" else "",
-        )
+        ),
     )
 
     if r.exact_declined is not None:
@@ -329,13 +342,13 @@ def render(r: Result, console) -> None:
     if sel.added_abilities:
         lines.append(("Added abilities", "; ".join(_added_text(a) for a in sel.added_abilities)))
     for label, value in lines:
-        console.print(Text.assemble((f"{label}: ", "dim"), value))
+        print_wrapped(console, Text.assemble((f"{label}: ", "dim"), value))
     for c in r.choices:
-        console.print(Text.assemble(("Choice: ", "dim"), c))
+        print_wrapped(console, Text.assemble(("Choice: ", "dim"), c))
     for n in plan.not_modelled + _weapon_not_modelled(r):
-        console.print(Text.assemble(("Not modelled: ", "yellow"), n))
+        print_wrapped(console, Text.assemble(("Not modelled: ", "yellow"), n))
     for n in r.notes:
-        console.print(Text.assemble(("Note: ", "dim"), n))
+        print_wrapped(console, Text.assemble(("Note: ", "dim"), n))
 
 
 def _allocation_text(r: Result) -> str:
@@ -347,18 +360,9 @@ def _allocation_text(r: Result) -> str:
 
 
 def _comparison(r: Result):
-    from rich.table import Table
-
     ex, sa = r.exact, r.sample
     assert ex is not None and sa is not None
     se = sa.standard_error
-    t = Table(
-        title=f"Exact vs sampled ({count(sa.trials, 'trial')}, seed {sa.seed}; '!' marks a "
-        f"difference over {FLAG_SE:g} standard errors)",
-        title_justify="left",
-    )
-    for col in ("Figure", "Exact", "Sampled", "± SE", "Δ / SE", ""):
-        t.add_column(col, justify="right" if col not in ("Figure", "") else "left")
     rows = [
         (k.replace("_", " "), ex.expected[k], sa.expected[k], se["expected"].get(k, 0.0))
         for k in TOTAL_FIELDS
@@ -376,7 +380,23 @@ def _comparison(r: Result):
         )
         for k in LOSS_FIELDS
     ]
-    floor = 1.0 / max(sa.trials, 1)
+    return comparison_table(rows, sa.trials, sa.seed)
+
+
+def comparison_table(rows: list[tuple[str, float, float, float]], trials: int, seed: int | None):
+    """The "Exact vs sampled" table: one row per (figure, exact, sampled, standard error),
+    with the difference in standard errors (the SE floored at 1/trials) and a '!' beyond
+    FLAG_SE."""
+    from rich.table import Table
+
+    t = Table(
+        title=f"Exact vs sampled ({count(trials, 'trial')}, seed {seed}; '!' marks a "
+        f"difference over {FLAG_SE:g} standard errors)",
+        title_justify="left",
+    )
+    for col in ("Figure", "Exact", "Sampled", "± SE", "Δ / SE", ""):
+        t.add_column(col, justify="right" if col not in ("Figure", "") else "left")
+    floor = 1.0 / max(trials, 1)
     for name, a, b, s in rows:
         z = abs(a - b) / max(s, floor)
         t.add_row(

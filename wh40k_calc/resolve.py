@@ -18,13 +18,14 @@ import numpy as np
 from .engine.allocation import legal_orders, order_models
 from .engine.exact import ExactUnsupported, run_exact
 from .engine.outcome import Outcome
-from .profile import Activation
+from .profile import Activation, TargetStates
 from .rules import get_rules
 from .rules.plan import Plan
 from .selection import Selection, SelectionError
-from .wording import count
+from .wording import count, models_doing
 
 METHODS = ("exact", "sample", "both")
+DEFAULT_TRIALS = 100_000  # sampler trials when none are given (fewer if they would be slow)
 MAX_ORDER_PROFILES = 6
 MAX_CANDIDATES = 720
 
@@ -109,7 +110,7 @@ def choose(
             if len(g.options) > 1:
                 others = [o.label for j, o in enumerate(g.options) if j != i]
                 choices.append(
-                    f"{g.group.count} {g.group.label} {g.what} "
+                    f"{models_doing(g.group.count, g.group.label, g.what)} "
                     f"{g.options[i].label} (rather than {' or '.join(others)}): "
                     "most models destroyed"
                 )
@@ -174,31 +175,64 @@ def _ascent(
     return tuple(picks), variant
 
 
+@dataclass(frozen=True)
+class Carried:
+    """The target's state carried into an activation from earlier ones (``calc sequence``).
+
+    ``exact`` is the distribution the exact engine (and the player's choices, and edition 11's
+    defender) start from; ``sample`` gives the sampler one state per trial. None means the
+    selection's own start (unharmed, or ``--target-wounds-left``).
+    """
+
+    exact: TargetStates | None = None
+    sample: TargetStates | None = None
+
+    def applied_to(self, plan: Plan) -> Plan:
+        """``plan`` whose activations start from ``exact`` (when given)."""
+        if self.exact is None:
+            return plan
+        build, start = plan.build, self.exact
+
+        def started(picks: tuple[int, ...], variant: int, order: tuple[str, ...] | None):
+            return replace(build(picks, variant, order), start=start)
+
+        return replace(plan, build=started)
+
+
 def resolve(
     sel: Selection,
     method: str = "exact",
-    trials: int = 100_000,
+    trials: int | None = None,
     seed: int = 40_000,
     progress: Callable[[int, int], None] | None = None,
+    carried: Carried | None = None,
 ) -> Result:
     """Resolve one activation with ``method`` ("exact", "sample" or "both").
 
     Args:
         sel: the selection.
         method: which engine(s) to run.
-        trials: sampler trials.
+        trials: sampler trials, run exactly; None: :data:`DEFAULT_TRIALS`, or fewer where the
+            sampler's cost estimate says they would take more than a few seconds (said in
+            ``notes``).
         seed: sampler seed.
         progress: called by the sampler as (trials done, trials) for a progress bar.
+        carried: start from the state earlier activations left (a sequence step): the
+            outcomes then count models destroyed and wounds lost from the unharmed unit, as
+            the engines do, and the sampler's keeps each trial's final state. With
+            ``carried.sample`` the sampler runs one trial per row of it.
 
     Raises:
         SelectionError: an impossible selection.
-        ValueError: an unknown method or edition.
+        ValueError: an unknown method or edition; a carried state of another unit.
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (choose {', '.join(METHODS)})")
     rules = get_rules(sel.edition)
     plan = rules.plan(sel)
-    notes = list(plan.notes)
+    if carried is not None:
+        plan = carried.applied_to(plan)
+    notes = [*sel.notes, *plan.notes]
     scorer = _Scorer()
     try:
         picks, variant, order, choices = choose(plan, sel, scorer)
@@ -218,21 +252,26 @@ def resolve(
             method = result.method = "sample"
             result.exact_declined = str(exc)
             notes.append(f"the exact engine declined ({exc}); the figures are the sampler's")
-            act = result.activation = _with_policy(act, notes)
-            trials = _affordable_trials(act, trials, notes)
     if result.exact is not None and result.exact.policy is not None:
         act = result.activation = replace(act, policy=result.exact.policy)
     if method in ("sample", "both"):
         from .engine.sample import run_sample  # lazy: numpy sampling code
 
         act = result.activation = _with_policy(act, notes)
-        result.sample = run_sample(act, trials=trials, seed=seed, progress=progress)
+        carry: dict = {}  # a sequence step: from each trial's state, keeping the final ones
+        if carried is not None:
+            carry = {"start": carried.sample, "keep_states": True}
+            if carried.sample is not None:
+                trials = len(carried.sample.lost)
+        if trials is None:
+            trials = _affordable_trials(act, DEFAULT_TRIALS, notes)
+        result.sample = run_sample(act, trials=trials, seed=seed, progress=progress, **carry)
         if trials < 1000:
             notes.append(
                 f"only {count(trials, 'sampler trial')}: the standard errors are rough (1,000 or "
                 "more give a fair picture)"
             )
-    if act.start is not None:  # figures of this activation, not of the earlier damage
+    if act.start is not None and carried is None:  # this activation's figures only
         result.exact = result.exact.since(act.start) if result.exact else None
         result.sample = result.sample.since(act.start) if result.sample else None
     if act.policy is not None:
@@ -336,7 +375,8 @@ FALLBACK_MIN_TRIALS = 100  # fewer would say too little, whatever the budget
 
 
 def _affordable_trials(act: Activation, trials: int, notes: list[str]) -> int:
-    """Trials for a sampler standing in for the exact engine on a huge selection: as many as
+    """Trials for a sampler run whose trials were not given (``--method sample`` or ``both``
+    without ``--trials``, or the sampler standing in for the exact engine): as many as
     asked, but no more than its cost, estimated from the profiles before anything is rolled
     (:func:`~wh40k_calc.engine.budget.estimate`), fits in :data:`FALLBACK_SECONDS` (and never
     fewer than :data:`FALLBACK_MIN_TRIALS`); says so in ``notes`` when it cuts them."""

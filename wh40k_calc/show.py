@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .datasheet import Datasheet, ModelProfile
+from .datasheet import Datasheet, ModelProfile, UnitSize
 from .dice import Dice
 
 
@@ -28,7 +28,7 @@ def render_datasheet(ds: Datasheet, console) -> None:
         inv = f"{m.invuln}++" + (" (ranged)" if m.invuln_ranged_only else "") if m.invuln else "—"
         models.add_row(
             Text(m.name),
-            f'{m.M}"',
+            _move(m.M),
             str(m.T),
             f"{m.Sv}+" if m.Sv < 7 else "—",
             str(m.W),
@@ -36,18 +36,10 @@ def render_datasheet(ds: Datasheet, console) -> None:
             str(m.OC),
             inv,
             _fnp(m),
-            Text(", ".join(_weapon_name(ds, k) for k in m.equipped)),
+            Text(_equipped_text(ds, m)),
         )
     console.print(models)
-
-    sizes = Table(title="Unit sizes", title_justify="left")
-    sizes.add_column("Models")
-    sizes.add_column("Composition")
-    sizes.add_column("Points", justify="right")
-    for s in ds.sizes:
-        composition = ", ".join(f"{n} {name}" for name, n in s.composition)
-        sizes.add_row(str(s.total), Text(composition), str(s.points))
-    console.print(sizes)
+    _render_sizes(ds, console)
 
     weapons = Table(title="Weapons", title_justify="left")
     for col in ("Weapon", "Range", "A", "BS/WS", "S", "AP", "D", "Abilities"):
@@ -71,8 +63,13 @@ def render_datasheet(ds: Datasheet, console) -> None:
         lo.add_column("Changes")
         for name, entries in ds.loadouts.items():
             parts = [
-                f"{'all' if e.count is None else e.count} {e.model}: "
-                f"{', '.join(_weapon_name(ds, k) for k in e.equipped)}"
+                f"{'all' if e.count is None else e.count} {e.model}"
+                + (
+                    f" with {', '.join(_weapon_name(ds, k) for k in e.replaces)}"
+                    if e.replaces
+                    else ""
+                )
+                + f": {', '.join(_weapon_name(ds, k) for k in e.equipped)}"
                 + (f" (unit of {e.min_unit_size}+)" if e.min_unit_size else "")
                 for e in entries
             ]
@@ -99,8 +96,71 @@ def render_datasheet(ds: Datasheet, console) -> None:
             console.print(Text.assemble((f"Not modelled ({side}): ", "yellow"), ", ".join(names)))
     if ds.leader_of:
         console.print(Text.assemble(("Leader of: ", "dim"), ", ".join(ds.leader_of)))
+    if ds.leader_alongside:
+        where = (
+            f" (in a {' or '.join(ds.leader_alongside_bodyguard)} unit)"
+            if ds.leader_alongside_bodyguard
+            else ""
+        )
+        console.print(
+            Text.assemble(
+                ("Leads alongside: ", "dim"),
+                f"a Leader with keyword {' or '.join(ds.leader_alongside)}{where}",
+            )
+        )
     if ds.source:
         console.print(Text.assemble(("Source: ", "dim"), ds.source))
+
+
+def _render_sizes(ds: Datasheet, console) -> None:
+    """The sizes table (dropped sizes marked, not selectable) and the add-ons line."""
+    from rich.table import Table
+    from rich.text import Text
+
+    sizes = Table(title="Unit sizes (--models N)", title_justify="left")
+    sizes.add_column("Models")
+    sizes.add_column("Composition")
+    sizes.add_column("Points", justify="right")
+    for s in ds.sizes:
+        sizes.add_row(str(s.total), Text(s.describe()), _points_text(ds, s.points))
+    for s in ds.dropped_sizes:
+        sizes.add_row(
+            str(s.total),
+            Text(f"{s.describe()} — not selectable: a size above has {s.total} models"),
+            _points_text(ds, s.points),
+            style="dim",
+        )
+    console.print(sizes)
+    if ds.add_ons:
+        parts = [
+            f"{a.name} +{a.points} pts"
+            + ("" if a.model else " (not a model of this datasheet: in no size)")
+            for a in ds.add_ons
+        ]
+        console.print(Text.assemble(("Add-ons: ", "dim"), "; ".join(parts)))
+
+
+def _points_text(ds: Datasheet, points: int) -> str:
+    return str(points) if ds.points_listed else "not listed"
+
+
+def _move(m: int | str | None) -> str:
+    """The M cell: ``6"``, ``20+"``, or ``—`` where the datasheet prints "-"."""
+    return "—" if m is None else f'{m}"'
+
+
+def _equipped_text(ds: Datasheet, m: ModelProfile) -> str:
+    """The Equipped cell: ``equipped``, or with ``equipped_by_count`` one line per count and
+    the others last."""
+    plain = ", ".join(_weapon_name(ds, k) for k in m.equipped) or "nothing"
+    if not m.equipped_by_count:
+        return plain if m.equipped else ""
+    lines = [
+        f"{n} model{'s' if n != 1 else ''}: "
+        + (", ".join(_weapon_name(ds, k) for k in keys) or "nothing")
+        for n, keys in m.equipped_by_count
+    ]
+    return "\n".join([*lines, f"the others: {plain}"])
 
 
 def _weapon_name(ds: Datasheet, key: str) -> str:
@@ -147,7 +207,13 @@ def datasheet_json(ds: Datasheet) -> dict[str, Any]:
         "keywords": sorted(ds.keywords),
         "faction_keywords": sorted(ds.faction_keywords),
         "models": [_model_json(ds, m) for m in ds.models],
-        "sizes": [{"models": dict(s.composition), "points": s.points} for s in ds.sizes],
+        "points_listed": ds.points_listed,
+        "sizes": [_size_json(s) for s in ds.sizes],
+        "dropped_sizes": [_size_json(s) for s in ds.dropped_sizes],
+        "add_ons": [
+            {"name": a.name, "points": a.points} | ({"model": a.model} if a.model else {})
+            for a in ds.add_ons
+        ],
         "weapons": [
             {
                 "name": w.name,
@@ -169,6 +235,11 @@ def datasheet_json(ds: Datasheet) -> dict[str, Any]:
                     "count": "all" if e.count is None else e.count,
                     "equipped": [_weapon_name(ds, k) for k in e.equipped],
                     **({"min_unit_size": e.min_unit_size} if e.min_unit_size else {}),
+                    **(
+                        {"replaces": [_weapon_name(ds, k) for k in e.replaces]}
+                        if e.replaces
+                        else {}
+                    ),
                 }
                 for e in entries
             ]
@@ -181,6 +252,8 @@ def datasheet_json(ds: Datasheet) -> dict[str, Any]:
         ),
         "rules": list(ds.rules),
         "leader_of": list(ds.leader_of),
+        "leader_alongside": list(ds.leader_alongside),
+        "leader_alongside_bodyguard": list(ds.leader_alongside_bodyguard),
         "support_of": list(ds.support_of),
         "leaders_allowed": [
             {"starting_strength": a.starting_strength, "count": a.count}
@@ -217,4 +290,17 @@ def _model_json(ds: Datasheet, m: ModelProfile) -> dict[str, Any]:
         "half_damage": m.half_damage,
         "keywords": sorted(m.keywords),
         "equipped": [_weapon_name(ds, k) for k in m.equipped],
+        "equipped_by_count": [
+            {"count": n, "equipped": [_weapon_name(ds, k) for k in keys]}
+            for n, keys in m.equipped_by_count
+        ],
     }
+
+
+def _size_json(s: UnitSize) -> dict[str, Any]:
+    out: dict[str, Any] = {"models": dict(s.composition), "points": s.points}
+    if s.label:
+        out["label"] = s.label
+    if s.add_ons:
+        out["add_ons"] = list(s.add_ons)
+    return out

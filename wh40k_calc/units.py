@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass
 
 from .catalog import did_you_mean
-from .datasheet import Datasheet, ModelProfile, UnitSize, Weapon, norm_name
+from .composition import assign, explain
+from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
 from .selection import SelectionError, UnitChoice
 from .wording import count
 
@@ -37,7 +38,9 @@ class Unit:
     """A unit (Attached or not): ``groups`` in allocation order, Bodyguard models first.
 
     ``starting_strength`` is the Bodyguard unit's; ``points`` includes Leaders (pro rata for a
-    damaged unit).
+    damaged unit). ``unpriced`` names the datasheets in it whose source lists no points (their
+    share of ``points`` is 0); ``notes`` are sentences for the output (a size chosen where the
+    source has another of the same number of models).
     """
 
     name: str
@@ -47,6 +50,13 @@ class Unit:
     datasheets: tuple[Datasheet, ...]
     size: int | None = None
     whole: tuple[ModelGroup, ...] | None = None
+    unpriced: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def points_listed(self) -> bool:
+        """False when a datasheet of the unit has no points in its source."""
+        return not self.unpriced
 
     @property
     def models(self) -> int:
@@ -90,9 +100,9 @@ def pick_size(ds: Datasheet, models: int | None, role: str) -> tuple[UnitSize, d
     """The size and per-model counts for ``models`` models.
 
     Either side takes a listed size, or a damaged unit: the smallest listed size with at least
-    N models, rank-and-file removed first (its Starting Strength stays that size's). A target
-    may be any N up to the largest size; an attacker any N below the smallest (issue 10, item
-    9: "`--models N` below the smallest size works as `--target-models` does").
+    N models, rank-and-file removed first (its Starting Strength stays that size's), for any N
+    from 1 to the largest size (issue 10, item 9: "`--models N` below the smallest size works
+    as `--target-models` does"; a 10-model unit down to 7 models is a damaged unit too).
 
     Raises:
         SelectionError: the size is not possible, with the legal sizes.
@@ -106,11 +116,6 @@ def pick_size(ds: Datasheet, models: int | None, role: str) -> tuple[UnitSize, d
         size = exact[0]
         return size, {name: n for name, n in size.composition}
     legal = ", ".join(str(t) for t in totals)
-    if role == "attacker" and not 1 <= models < totals[0]:
-        damaged = f" (or 1 to {totals[0] - 1} for a damaged unit)" if totals[0] > 1 else ""
-        raise SelectionError(
-            f"{ds.name} cannot have {count(models, 'model')}: its sizes are {legal}{damaged}"
-        )
     if models < 1 or models > totals[-1]:
         raise SelectionError(
             f"{ds.name} cannot have {count(models, 'model')}: from 1 to {totals[-1]} "
@@ -151,15 +156,15 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
         )
     ds = choice.datasheet
     models = choice.models
-    if choice.weapons and models is None:
-        models = _size_for_weapons(ds, choice.weapons)
+    if choice.weapons and models is None:  # none fits: the largest, to say why
+        models = _size_for_weapons(ds, choice.weapons) or ds.max_size.total
     size, counts = pick_size(ds, models, role)
     n_models = sum(counts.values())
     groups = _equip(ds, counts, choice.loadout, size.total)
     whole: list[ModelGroup] | None = None
     if choice.weapons:
         whole = list(groups)
-        groups = _explicit_weapons(ds, counts, choice.weapons, choice.models is None)
+        groups = _explicit_weapons(ds, counts, choice.weapons, choice.models is None, size.total)
     points = size.points * n_models / size.total
     out_groups = list(groups)
     total = n_models
@@ -179,6 +184,7 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
         if not choice.leaders
         else (f"{ds.name} led by {' and '.join(lead.name for lead in choice.leaders)}")
     )
+    parts = [(ds, size), *((lead, lead.min_size) for lead in choice.leaders)]
     return Unit(
         name,
         tuple(out_groups),
@@ -187,13 +193,29 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
         (ds, *choice.leaders),
         total,
         tuple(whole) if whole is not None else None,
+        tuple(d.name for d, _ in parts if not d.points_listed),
+        tuple(note for d, s in parts for note in size_notes(d, s)),
     )
+
+
+def size_notes(ds: Datasheet, size: UnitSize) -> list[str]:
+    """Notes for a size chosen where the source lists another size of as many models (kept in
+    ``dropped_sizes``, not selectable): the composition used and the one dropped."""
+    return [
+        f"{ds.name}: {count(size.total, 'model')} is {size.describe(points=True)}; the "
+        f"source's other {size.total}-model size, {d.describe(points=True)}, is not selectable"
+        for d in ds.dropped_sizes
+        if d.total == size.total
+    ]
 
 
 def _equip(
     ds: Datasheet, counts: dict[str, int], loadout: str | None, starting_strength: int
 ) -> list[ModelGroup]:
-    entries = ()
+    """The model groups of a unit with ``counts`` models of each kind: each kind's default
+    equipment (``ModelProfile.default_equipment``), less the models a loadout's entries take
+    and equip otherwise; per kind, the models left as equipped by default come first."""
+    entries: tuple[LoadoutEntry, ...] = ()
     loadout = find_loadout(ds, loadout)
     if loadout is not None:
         entries = ds.loadouts[loadout]
@@ -202,7 +224,8 @@ def _equip(
         present = sum(n for name, n in counts.items() if norm_name(name) == m.key)
         if not present:
             continue
-        left = present
+        kits = [[n, keys] for n, keys in m.default_equipment(present)]
+        changed: list[ModelGroup] = []
         for e in entries:
             if norm_name(e.model) != m.key:
                 continue
@@ -212,23 +235,42 @@ def _equip(
                     f"{', '.join(w.name for w in _weapons(ds, e.equipped))}) needs a unit of at "
                     f"least {e.min_unit_size} models (this one has {starting_strength})"
                 )
-            take = left if e.count is None else e.count
-            if take > left:
-                raise SelectionError(
-                    f"loadout {loadout!r} equips {e.count} {m.name} "
-                    f"{'model' if e.count == 1 else 'models'} with "
-                    f"{', '.join(w.name for w in _weapons(ds, e.equipped))} but this unit has "
-                    f"only {left} {m.name} model{'s' if left != 1 else ''} left to equip"
-                )
+            take = _take(ds, m, kits, e, str(loadout))
             if take:
-                groups.append(ModelGroup(m, take, _weapons(ds, e.equipped), ds))
-            left -= take
-        if left:
-            groups.insert(
-                len(groups) - sum(1 for g in groups if g.profile is m),
-                ModelGroup(m, left, _weapons(ds, m.equipped), ds),
-            )
+                changed.append(ModelGroup(m, take, _weapons(ds, e.equipped), ds))
+        groups += [ModelGroup(m, n, _weapons(ds, keys), ds) for n, keys in kits if n]
+        groups += changed
     return groups
+
+
+def _take(ds: Datasheet, m: ModelProfile, kits: list[list], e: LoadoutEntry, name: str) -> int:
+    """Take the models a loadout entry equips out of ``kits`` ([count, weapon keys] per default
+    equipment, ``equipped`` first): those with the equipment it ``replaces``, else those with
+    ``equipped`` first, then the others from the last. Returns how many.
+
+    Raises:
+        SelectionError: fewer such models are left than the entry equips.
+    """
+    if e.replaces is not None:
+        pool = [k for k in kits if sorted(k[1]) == sorted(e.replaces)]
+    else:
+        pool = [kits[0], *kits[:0:-1]]
+    left = sum(k[0] for k in pool)
+    take = left if e.count is None else e.count
+    if take > left:
+        which = f" with {', '.join(w.name for w in _weapons(ds, e.replaces))}" if e.replaces else ""
+        raise SelectionError(
+            f"loadout {name!r} equips {e.count} {m.name} "
+            f"{'model' if e.count == 1 else 'models'} with "
+            f"{', '.join(w.name for w in _weapons(ds, e.equipped))} but this unit has "
+            f"only {left} {m.name} model{'s' if left != 1 else ''}{which} left to equip"
+        )
+    need = take
+    for k in pool:
+        used = min(need, k[0])
+        k[0] -= used
+        need -= used
+    return take
 
 
 def find_loadout(ds: Datasheet, name: str | None) -> str | None:
@@ -278,23 +320,6 @@ def parse_weapon_spec(text: str) -> tuple[str, int]:
     return m.group(1), n
 
 
-def _carriers(ds: Datasheet, w: Weapon) -> list[ModelProfile]:
-    """The model types of ``ds`` that can carry ``w``: those equipped with it or given it by a
-    loadout, in datasheet order; every model type when none is (a datasheet without its
-    wargear options)."""
-    keys = {m.key for m in ds.models if w.key in m.equipped}
-    for entries in ds.loadouts.values():
-        keys |= {norm_name(e.model) for e in entries if w.key in e.equipped}
-    found = [m for m in ds.models if m.key in keys]
-    return found or list(ds.models)
-
-
-def _room(ds: Datasheet, counts: dict[str, int], w: Weapon) -> int:
-    """How many models of a unit with ``counts`` can carry ``w``."""
-    kinds = {m.key for m in _carriers(ds, w)}
-    return sum(n for name, n in counts.items() if norm_name(name) in kinds)
-
-
 def _wanted(ds: Datasheet, specs: tuple[tuple[str, int], ...]) -> dict[str, tuple[Weapon, int]]:
     """The named weapons and how many of each (the same weapon named twice counts together).
 
@@ -318,60 +343,73 @@ def _size_for_weapons(ds: Datasheet, specs: tuple[tuple[str, int], ...]) -> int 
     """The smallest listed size whose models can carry the named weapons (None: none can, or a
     weapon is unknown; ``_explicit_weapons`` then says why)."""
     try:
-        wanted = _wanted(ds, specs)
+        need = {k: n for k, (_, n) in _wanted(ds, specs).items()}
     except SelectionError:
         return None
     for size in sorted(ds.sizes, key=lambda s: s.total):
         counts = {name: n for name, n in size.composition}
-        if all(n <= _room(ds, counts, w) for w, n in wanted.values()):
+        if assign(ds, counts, need, size.total) is not None:
             return size.total
     return None
 
 
 def _explicit_weapons(
-    ds: Datasheet, counts: dict[str, int], specs: tuple[tuple[str, int], ...], any_size: bool
+    ds: Datasheet,
+    counts: dict[str, int],
+    specs: tuple[tuple[str, int], ...],
+    any_size: bool,
+    starting_strength: int,
 ) -> list[ModelGroup]:
-    """The attacking groups of ``--weapon``: each named weapon used by that many of the models
-    that can carry it (by model type, in datasheet order). A model may use several different
-    named weapons (a vehicle's guns); one weapon is used by at most one model each.
+    """The attacking groups of ``--weapon``: each named weapon, that many of it, carried by
+    models whose equipment options allow it (:mod:`wh40k_calc.composition`: a model uses a
+    combination of weapons only if one of its options lists them together, as many of each as
+    the option lists; model types filled in datasheet order). A model may use several
+    different named weapons (a vehicle's guns).
 
     Raises:
-        SelectionError: an unknown weapon, or more of one than the unit's models can carry.
+        SelectionError: an unknown weapon, or named weapons no assignment of the unit's models
+            can carry (why: e.g. two weapons no model carries together, more than its models).
     """
-    n_models = sum(counts.values())
-    for w, n in _wanted(ds, specs).values():
-        room = _room(ds, counts, w)
-        if n > room:
-            kinds = ", ".join(m.name for m in _carriers(ds, w))
-            where = (
-                f"no listed size of {ds.name} has {n} models that can carry it"
-                if any_size
-                else f"this unit of {n_models} models has only {room} that can carry it"
-            )
-            raise SelectionError(f"--weapon {w.name} x{n}: {where} ({kinds})")
+    wanted = _wanted(ds, specs)
+    plan = assign(ds, counts, {k: n for k, (_, n) in wanted.items()}, starting_strength)
+    if plan is None:
+        n_models = sum(counts.values())
+        subject = f"this unit of {count(n_models, 'model')}"
+        head = "--weapon: "
+        if any_size:
+            head = f"--weapon: no listed size of {ds.name} can carry them: "
+            subject = f"the largest ({count(n_models, 'model')})"
+        raise SelectionError(head + explain(ds, counts, wanted, starting_strength, subject))
     out: list[ModelGroup] = []
-    used: dict[tuple[str, str], int] = {}
-    for name, n in specs:
+    for name, n in specs:  # in the order given (the same weapon twice: two groups)
         w = ds.weapon(name)
         assert w is not None  # checked by _wanted
-        for m in _carriers(ds, w):
-            present = sum(c for nm, c in counts.items() if norm_name(nm) == m.key)
-            take = min(n, present - used.get((w.key, m.key), 0))
-            if take > 0:
-                out.append(ModelGroup(m, take, (w,), ds))
-                used[(w.key, m.key)] = used.get((w.key, m.key), 0) + take
-                n -= take
+        carried = plan[w.key]  # [(model type, models, weapons each)], used up in order
+        while n > 0:
+            m, models, each = carried.pop(0)
+            if each > n:  # one model uses n of its weapons; its others stay for later specs
+                out.append(ModelGroup(m, 1, (w,) * n, ds))
+                carried[:0] = [(m, 1, each - n)] + ([(m, models - 1, each)] if models > 1 else [])
+                break
+            take = min(models, n // each)
+            out.append(ModelGroup(m, take, (w,) * each, ds))
+            n -= take * each
+            if take < models:
+                carried.insert(0, (m, models - take, each))
     return out
 
 
 def _check_leaders(
     ds: Datasheet, chars: tuple[Datasheet, ...], starting: int, support: bool
 ) -> None:
-    """Refuse characters that cannot be attached to ``ds`` (Core rules: LEADER; edition 11,
-    24.22 LEADER / 24.23 SUPPORT: "each bodyguard unit can only have one leader unit and one
-    support unit attached to it"). A character that can both lead and support ``ds`` leads
-    while the Bodyguard has room for a Leader. ``leaders_allowed`` (e.g. two Leaders at a
-    Starting Strength of 20) raises the number of Leaders.
+    """Refuse characters that cannot be attached to ``ds`` (Core rules: LEADER, "Each Bodyguard
+    unit can only have one Leader attached to it"; edition 11, 24.22 LEADER / 24.23 SUPPORT:
+    "Unless otherwise stated, each bodyguard unit can only have one leader unit and one support
+    unit attached to it"). A character that can both lead and support ``ds`` leads while the
+    Bodyguard has room for a Leader. ``leaders_allowed`` (e.g. two Leaders at a Starting
+    Strength of 20) raises the number of Leaders, and so does a Leader's own
+    ``leader_alongside`` (it may join a Leader with one of those keywords: a Lieutenant
+    alongside a Captain), in both editions.
 
     Raises:
         SelectionError: naming the character and why.
@@ -388,7 +426,8 @@ def _check_leaders(
     for ch in chars:
         leads = any(norm_name(x) == ds.key for x in ch.leader_of)
         helps = any(norm_name(x) == ds.key for x in ch.support_of)
-        if leads and (not (support and helps) or len(leaders) < allowed):
+        room = len(leaders) < allowed or _joins(ch, leaders, ds) is None
+        if leads and (not (support and helps) or room):
             leaders.append(ch)
         elif helps and support:
             supports.append(ch)
@@ -407,11 +446,52 @@ def _check_leaders(
             f"({', '.join(x.name for x in supports)}; 24.23 SUPPORT)"
         )
     if len(leaders) > allowed:
-        raise SelectionError(
-            f"{ds.name} with a Starting Strength of {starting} can have {allowed} Leader"
-            f"{'s' if allowed > 1 else ''} attached, not {len(leaders)}"
-        )
-    if len(leaders) > 1 and rule is not None and rule.one_with_keyword:
+        _check_alongside(ds, leaders, starting, allowed)
+    elif len(leaders) > 1 and rule is not None and rule.one_with_keyword:
         kw = rule.one_with_keyword.upper()
         if not any(kw in lead.all_keywords() for lead in leaders):
             raise SelectionError(f"two Leaders on {ds.name} need one of them to be {kw}")
+
+
+def _check_alongside(ds: Datasheet, leaders: list[Datasheet], starting: int, allowed: int) -> None:
+    """More Leaders than the Bodyguard allows: each one beyond ``allowed`` must be one whose
+    ``leader_alongside`` lets it join all the others.
+
+    Raises:
+        SelectionError: with each Leader's reason where one gives it.
+    """
+    reasons = [_joins(lead, leaders[:i] + leaders[i + 1 :], ds) for i, lead in enumerate(leaders)]
+    if reasons.count(None) >= len(leaders) - allowed:
+        return
+    why = "; ".join(dict.fromkeys(r for r in reasons if r))
+    raise SelectionError(
+        f"{ds.name} with a Starting Strength of {starting} can have {allowed} Leader"
+        f"{'s' if allowed > 1 else ''} attached, not {len(leaders)}" + (f" ({why})" if why else "")
+    )
+
+
+def _joins(lead: Datasheet, others: list[Datasheet], ds: Datasheet) -> str | None:
+    """None when ``lead`` may be attached to ``ds`` although ``others`` are (its datasheet's
+    ``leader_alongside``: each of them has one of those keywords, and ``ds`` one of the
+    ``leader_alongside_bodyguard`` keywords if any); else why not, in a few words."""
+    if not lead.leader_alongside:
+        return None if not others else f"{lead.name} has no rule to join another Leader"
+    wanted = " or ".join(lead.leader_alongside)
+    if lead.leader_alongside_bodyguard and not set(lead.leader_alongside_bodyguard) & _keywords(ds):
+        where = " or ".join(lead.leader_alongside_bodyguard)
+        return f"{lead.name} may join another Leader only in a {where} unit"
+    for other in others:
+        same = other.key == lead.key and norm_name(other.faction) == norm_name(lead.faction)
+        if same and lead.key not in {norm_name(k) for k in lead.leader_alongside}:
+            return f"{lead.name} cannot join another {lead.name}"
+        if not set(lead.leader_alongside) & _keywords(other):
+            return f"{lead.name} may join only a Leader with keyword {wanted}, not {other.name}"
+    return None
+
+
+def _keywords(ds: Datasheet) -> frozenset[str]:
+    """Every keyword of a datasheet: the unit's, its faction's and its models' own."""
+    out = ds.all_keywords()
+    for m in ds.models:
+        out |= m.keywords
+    return out

@@ -2,7 +2,7 @@
 command-line options, resolved exactly as ``calc shoot``/``calc fight`` resolve one, into rows
 carrying the contract object and the compared figures."""
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +11,7 @@ from ..batch import (
     RawRun,
     RunFieldError,
     RunSpec,
+    StepSpec,
     UnitSpec,
     names,
     parse_run,
@@ -26,6 +27,7 @@ from ..selection import (
     allocation_choice,
     precision_target_value,
 )
+from ..sequence.steps import MAX_STEPS, Step, repeated
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
@@ -39,16 +41,20 @@ USER_ERRORS: tuple[type[Exception], ...] = (DatasheetError, SelectionError, Look
 @dataclass(frozen=True)
 class Job:
     """One (run, target) activation to resolve: the run's name, the Selection, the engine
-    settings, and for error messages a label for the target and the batch file and line."""
+    settings, and for error messages a label for the target and the batch file and line.
+
+    A run with a ``sequence`` has its ``steps`` (repeats included; ``selection`` is the first
+    step's): the job is then the whole sequence, as ``calc sequence`` resolves it."""
 
     run: str
     selection: Selection
     method: str = "exact"
-    trials: int = 100_000
+    trials: int | None = None  # None: the default number, within a time budget
     seed: int = 40_000
     target_label: str = ""
     source: str | None = None
     line: int | None = None
+    steps: tuple[Step, ...] = ()
 
 
 @dataclass
@@ -67,10 +73,17 @@ class RunError:
     target: str | None = None
 
     def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self, runs: list[str] | None = None) -> str:
+        """The error as one line; ``runs``: the runs it affects, when several have it."""
         loc = ""
         if self.source:
             loc = f"{self.source}:{self.line}: " if self.line else f"{self.source}: "
         who = f"run {self.run!r}" if self.run is not None else ""
+        if runs and len(runs) > 1:
+            names = [repr(r) for r in runs]
+            who = f"runs {', '.join(names[:-1])} and {names[-1]}"
         if self.target:
             who += f" against {self.target}"
         head = f"{who}: " if who else ""
@@ -101,20 +114,24 @@ class Row:
 
 
 def row_figures(obj: dict[str, Any]) -> dict[str, float | None]:
-    """The compared figures of one contract object (``report.to_json``).
+    """The compared figures of one contract object (``report.to_json``, or a sequence's
+    object, whose attacker points count every attacking unit of the plan once and whose
+    losses add up every step's).
 
     Returns a dict with ``damage`` (expected damage), ``models`` (expected models destroyed),
     ``wipe`` (P(every target model destroyed): the last kill-table entry), ``efficiency``
     (target points destroyed per 100 points of attacker: the target's points per model times
     expected models destroyed, over the attacker's points, times 100; None for a 0-point
-    attacker) and ``losses`` (the attacker's expected models lost to Hazardous).
+    attacker, or where either side's source lists no points) and ``losses`` (the attacker's
+    expected models lost to Hazardous).
     """
     models = float(obj["expected"]["models_destroyed"])
     kill = obj["kill_table"]
     att_pts = float(obj["attacker"]["points"])
     tgt = obj["target"]
     per_model = float(tgt["points"]) / tgt["models"] if tgt["models"] else 0.0
-    eff = round(per_model * models / att_pts * 100, 6) if att_pts > 0 else None
+    listed = obj["attacker"].get("points_listed", True) and tgt.get("points_listed", True)
+    eff = round(per_model * models / att_pts * 100, 6) if att_pts > 0 and listed else None
     return {
         "damage": float(obj["expected"]["damage"]),
         "models": models,
@@ -131,6 +148,12 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
     Raises:
         SelectionError, LookupError, ValueError, DatasheetError: as ``resolve`` does.
     """
+    if job.steps:
+        from ..sequence.output import to_json_sequence
+        from ..sequence.run import run_sequence
+
+        obj = to_json_sequence(run_sequence(list(job.steps), job.method, job.trials, job.seed))
+        return obj, row_figures(obj)
     from ..report import to_json
     from ..resolve import resolve
 
@@ -175,12 +198,17 @@ class _Lookup:
             raise hit
         return hit
 
+    def notes(self, *choices: UnitChoice) -> tuple[str, ...]:
+        """The catalog's notes on these units' datasheets (several user files for one)."""
+        return self.cat.duplicate_notes([ds for c in choices for ds in (c.datasheet, *c.leaders)])
+
 
 class _FieldError(Exception):
-    def __init__(self, parts: list[str | int], message: str):
+    def __init__(self, parts: list[str | int], message: str, top: bool = False):
         super().__init__(message)
         self.parts = parts
         self.message = message
+        self.top = top  # the field is the defaults' (top level), not the run's
 
 
 def _dotted(parts: list[str | int]) -> str:
@@ -392,45 +420,43 @@ def jobs_from_batch(
         except RunFieldError as exc:
             out.append(RunError(raw.label, exc.message, exc.field, src, exc.line or raw.line))
             continue
-        attacker = _unit_spec(spec.attacker)
+        if (spec.attacker is None) == (spec.sequence is None):
+            both = spec.attacker is not None
+            out.append(
+                err(
+                    "give 'attacker' (one activation) or 'sequence' (several)"
+                    + (", not both" if both else ""),
+                    ["sequence" if both else "attacker"],
+                )
+            )
+            continue
+        attacker = _unit_spec(spec.attacker) if spec.attacker is not None else None
         if spec.name is not None:
             name = spec.name
             if name in seen:
                 out.append(err(f"name used by runs[{seen[name]}] as well", ["name"], name=name))
                 continue
         else:
-            name = _auto_name(attacker)
+            name = _auto_name(attacker) if attacker is not None else _sequence_name(spec)
             auto[name] = auto.get(name, 0) + 1
             if auto[name] > 1 or name in seen:
                 name = f"{name} #{auto[name]}"
         seen[name] = raw.index
-        if spec.target is not None and spec.targets is not None:
-            out.append(err("give 'target' or 'targets', not both", ["targets"], name=name))
-            continue
-        if spec.target is not None:
-            targets = [(["target"], _unit_spec(spec.target), False)]
-        elif spec.targets is not None:
-            targets = [(["targets", j], _unit_spec(t), False) for j, t in enumerate(spec.targets)]
-        elif d.targets:
-            targets = [(["targets", j], _unit_spec(t), True) for j, t in enumerate(d.targets)]
-        else:
-            out.append(
-                err(
-                    "no target: give 'target' or 'targets' in the run, or 'targets' at the top",
-                    ["attacker"],
-                    name=name,
-                )
-            )
-            continue
-        if not targets:
-            out.append(err("'targets' is empty", ["targets"], name=name))
+        try:
+            targets = _targets(spec, d, look.cat)
+        except _FieldError as exc:
+            out.append(err(exc.message, exc.parts, name=name, top=exc.top))
             continue
         effects = spec.effects if spec.effects is not None else (d.effects or [])
         edition = ov.edition or str(spec.edition or d.edition or "10")
+        templates: list[_StepTemplate] | None = None
         try:
             _check_effects(effects)
             added = _added_abilities(spec, d)
-            att = _unit_choice(look, attacker, "attacker", ["attacker"], edition)
+            if attacker is not None:
+                att = _unit_choice(look, attacker, "attacker", ["attacker"], edition)
+            else:
+                templates = _sequence_templates(look, spec, d, edition)
         except _FieldError as exc:
             top = (exc.parts[:1] == ["effects"] and spec.effects is None) or (
                 exc.parts[:1] == ["add_abilities"] and spec.add_abilities is None
@@ -451,7 +477,7 @@ def jobs_from_batch(
             out.append(err(str(exc), ["modifiers"], name=name, top=spec.modifiers is None))
             continue
         method = ov.method or spec.method or d.method or "exact"
-        trials = ov.trials or spec.trials or d.trials or 100_000
+        trials = ov.trials or spec.trials or d.trials  # None: the default, within a time budget
         seed = next(s for s in (ov.seed, spec.seed, d.seed, 40_000) if s is not None)
         order_spec = spec.order if spec.order is not None else d.order
         order: tuple[str, ...] | str | None = None
@@ -459,6 +485,10 @@ def jobs_from_batch(
             order = "best"
         elif order_spec is not None:
             order = names(order_spec) or None
+        if templates is not None and len(templates) * (spec.repeat or 1) > MAX_STEPS:
+            message = f"a sequence takes at most {MAX_STEPS} activations, repeats included"
+            out.append(err(message, ["repeat"], name=name))
+            continue
         for parts, tspec, top in targets:
             label = _target_label(tspec)
             try:
@@ -467,6 +497,17 @@ def jobs_from_batch(
                 if isinstance(_raw_target(spec, d, parts, top), str):
                     exc.parts = list(parts)
                 out.append(err(exc.message, exc.parts, target=label, top=top, name=name))
+                continue
+            if templates is not None:
+                steps = repeated(
+                    [
+                        t.against(tgt, tspec, bool(modifiers.target_stealth), look.notes(tgt))
+                        for t in templates
+                    ],
+                    spec.repeat or 1,
+                )
+                job = Job(name, steps[0].selection, method, trials, seed, label, src, raw.line)
+                out.append(replace(job, steps=tuple(steps)))
                 continue
             sel = Selection(
                 phase=spec.phase or d.phase or "shooting",
@@ -483,6 +524,7 @@ def jobs_from_batch(
                     spec.precision_target or d.precision_target or "leader"
                 ),
                 added_abilities=added,
+                notes=look.notes(att, tgt),
             )
             out.append(Job(name, sel, method, trials, seed, label, src, raw.line))
     return out
@@ -495,15 +537,16 @@ class _Stealth:
     target_stealth: bool | None
 
 
-def _added_abilities(spec: RunSpec, d: Any) -> tuple[AddedAbility, ...]:
-    """The run's ``add_abilities`` (else the defaults'), parsed like ``--add-ability``.
+def _added_abilities(*specs: Any) -> tuple[AddedAbility, ...]:
+    """The first ``add_abilities`` given among ``specs`` (a run's, then the defaults'), parsed
+    like ``--add-ability``.
 
     Raises:
         _FieldError: naming the entry that does not parse.
     """
     from ..abilities import parse_added_ability
 
-    texts = spec.add_abilities if spec.add_abilities is not None else (d.add_abilities or [])
+    texts = _first(*(s.add_abilities for s in specs)) or []
     out = []
     for i, text in enumerate(texts):
         try:
@@ -516,15 +559,186 @@ def _added_abilities(spec: RunSpec, d: Any) -> tuple[AddedAbility, ...]:
 def _raw_target(spec: RunSpec, d: Any, parts: list[str | int], top: bool) -> Any:
     if parts == ["target"]:
         return spec.target
+    if parts[:1] == ["target_set"]:
+        return None  # an entry of a target set file
     j = parts[1]
     assert isinstance(j, int)
     return (d.targets if top else spec.targets)[j]
 
 
+# ---------------------------------------------------------------------------------------------
+# Targets (names, a target set) and the steps of a sequence run
+
+
+def _targets(spec: RunSpec, d: Any, cat: "Catalog") -> list[tuple[list[str | int], UnitSpec, bool]]:
+    """A run's targets: (field path, spec, from the defaults) each; ``target``, ``targets`` or
+    ``target_set`` in the run, else the defaults' ``targets`` or ``target_set``.
+
+    Raises:
+        _FieldError: none given, more than one way given, an empty list, an unknown target set.
+    """
+    given = [k for k in ("target", "targets", "target_set") if getattr(spec, k) is not None]
+    if len(given) > 1:
+        which = " or ".join(repr(g) for g in given)
+        raise _FieldError(
+            [given[-1]], f"give {which}, not both" if len(given) == 2 else f"give one of {which}"
+        )
+    if d.targets is not None and d.target_set is not None and not given:
+        raise _FieldError(["target_set"], "give 'targets' or 'target_set', not both", top=True)
+    if spec.target is not None:
+        return [(["target"], _unit_spec(spec.target), False)]
+    if spec.targets is not None:
+        if not spec.targets:
+            raise _FieldError(["targets"], "'targets' is empty")
+        return [(["targets", j], _unit_spec(t), False) for j, t in enumerate(spec.targets)]
+    for name, top in ((spec.target_set, False), (d.target_set, True)):
+        if name is not None:
+            return [(["target_set"], _unit_spec(t), top) for t in _target_set(name, cat, top)]
+    if d.targets:
+        return [(["targets", j], _unit_spec(t), True) for j, t in enumerate(d.targets)]
+    raise _FieldError(
+        ["attacker" if spec.attacker is not None else "sequence"],
+        "no target: give 'target', 'targets' or 'target_set' in the run, or 'targets' or "
+        "'target_set' at the top",
+    )
+
+
+def _target_set(name: str, cat: "Catalog", top: bool) -> tuple[str | UnitSpec, ...]:
+    from ..target_set import TargetSetError, find_target_set
+
+    try:
+        return find_target_set(name, cat).targets
+    except TargetSetError as exc:
+        raise _FieldError(["target_set"], str(exc), top=top) from None
+
+
+def _sequence_name(spec: RunSpec) -> str:
+    """A sequence run's name from its steps: ``shoot lootas --models 10 then boyz``."""
+    parts = []
+    for step in spec.sequence or []:
+        parts.append(step if isinstance(step, str) else _auto_name(_unit_spec(step.attacker)))
+    return " then ".join(parts)
+
+
+_NO_TARGET = UnitChoice(None)  # type: ignore[arg-type]  # replaced by each target of the run
+
+
+@dataclass(frozen=True)
+class _StepTemplate:
+    """A step of a sequence run before its target is chosen: its number (1-based), its text and
+    its Selection (target: a placeholder)."""
+
+    index: int
+    text: str
+    selection: Selection
+
+    def against(
+        self, target: UnitChoice, spec: UnitSpec, stealth: bool, notes: tuple[str, ...] = ()
+    ) -> Step:
+        """The step against one target of the run (its allocation, wounded model, Stealth;
+        ``notes``: the catalog's on the target's datasheets)."""
+        sel = replace(
+            self.selection,
+            target=target,
+            notes=tuple(dict.fromkeys((*self.selection.notes, *notes))),
+            allocation=allocation_choice(names(spec.allocation)),
+            target_wounds_left=spec.wounds_left,
+            modifiers=replace(self.selection.modifiers, target_stealth=stealth),
+        )
+        return Step(1, self.index, sel, self.text)
+
+
+def _sequence_templates(look: _Lookup, spec: RunSpec, d: Any, edition: str) -> list[_StepTemplate]:
+    """The steps of a sequence run: a quoted step as ``calc sequence`` parses it (nothing taken
+    from the run but the target, the edition and the engine settings), a mapping as a run's
+    attacker with the run's (else the defaults') phase, conditions, modifiers, effects, order,
+    [PRECISION] target and added abilities, its own values winning.
+
+    Raises:
+        _FieldError: naming the step (``sequence[j]``) and its field.
+    """
+    out = []
+    for j, step in enumerate(spec.sequence or []):
+        if isinstance(step, str):
+            out.append(_text_step(look, j, step, edition))
+        else:
+            out.append(_mapping_step(look, j, step, spec, d, edition))
+    return out
+
+
+def _text_step(look: _Lookup, j: int, text: str, edition: str) -> _StepTemplate:
+    from ..sequence.steps import StepError, parse_step
+
+    try:
+        req = parse_step(j + 1, text)
+        sel = req.selection(look.cat, target=_NO_TARGET)
+    except StepError as exc:
+        raise _FieldError(["sequence", j], exc.reason) from None
+    except USER_ERRORS as exc:
+        raise _FieldError(["sequence", j], str(exc)) from None
+    return _StepTemplate(j + 1, text, replace(sel, edition=edition))
+
+
+def _first(*values: Any) -> Any:
+    return next((v for v in values if v is not None), None)
+
+
+def _mapping_step(
+    look: _Lookup, j: int, step: StepSpec, spec: RunSpec, d: Any, edition: str
+) -> _StepTemplate:
+    base: list[str | int] = ["sequence", j]
+    attacker = _unit_spec(step.attacker)
+    try:
+        att = _unit_choice(look, attacker, "attacker", [*base, "attacker"], edition)
+    except _FieldError as exc:
+        if isinstance(step.attacker, str):  # the name is the whole field
+            exc.parts = [*base, "attacker"]
+        raise
+    if step.modifiers is not None and step.modifiers.target_stealth is not None:
+        raise _FieldError(
+            [*base, "modifiers", "target_stealth"],
+            "target_stealth is the target's: give it for the run (or at the top)",
+        )
+    effects = _first(step.effects, spec.effects, d.effects) or []
+    try:
+        _check_effects(effects)
+        added = _added_abilities(step, spec, d)
+    except _FieldError as exc:
+        raise _FieldError([*base, *exc.parts], exc.message) from None
+    try:
+        modifiers = _merge(Modifiers, d.modifiers, spec.modifiers, step.modifiers)
+    except SelectionError as exc:
+        raise _FieldError([*base, "modifiers"], str(exc)) from None
+    phase = step.phase or spec.phase or d.phase or "shooting"
+    order_spec = _first(step.order, spec.order, d.order)
+    order: tuple[str, ...] | str | None = None
+    if isinstance(order_spec, str) and order_spec.strip().lower() == "best":
+        order = "best"
+    elif order_spec is not None:
+        order = names(order_spec) or None
+    sel = Selection(
+        phase=phase,
+        attacker=att,
+        target=_NO_TARGET,
+        conditions=_merge(Conditions, d.conditions, spec.conditions, step.conditions),
+        modifiers=modifiers,
+        effects=tuple(effects),
+        edition=edition,
+        order=order,
+        precision_target=precision_target_value(
+            _first(step.precision_target, spec.precision_target, d.precision_target) or "leader"
+        ),
+        added_abilities=added,
+        notes=look.notes(att),
+    )
+    verb = "shoot" if phase == "shooting" else "fight"
+    return _StepTemplate(j + 1, f"{verb} {_auto_name(attacker)}", sel)
+
+
 def jobs_from_options(
     cat: "Catalog",
     attackers: list[str],
-    targets: list[str],
+    targets: list[str | UnitSpec],
     *,
     loadouts: list[str] | None = None,
     models: list[int] | None = None,
@@ -534,14 +748,14 @@ def jobs_from_options(
     effects: list[str] | None = None,
     edition: str = "10",
     method: str = "exact",
-    trials: int = 100_000,
+    trials: int | None = None,
     seed: int = 40_000,
     factions: dict[str, str | None] | None = None,
 ) -> list[Job | RunError]:
     """The jobs of ``calc compare ATTACKER... --target T...``: attackers × sizes × loadouts ×
-    targets; ``factions`` maps "attacker"/"target" to the faction names are looked up in. A
-    run is named by what varies between runs (attacker, ``xN`` size, loadout), or from its
-    attacker when nothing does.
+    targets (names, or a target set's entries); ``factions`` maps "attacker"/"target" to the
+    faction names are looked up in. A run is named by what varies between runs (attacker,
+    ``xN`` size, loadout), or from its attacker when nothing does.
 
     With several attackers, a loadout is only crossed with the attackers that have it (a
     loadout none of them has is an error). ``leaders`` are attached to every attacker.
@@ -558,12 +772,13 @@ def jobs_from_options(
             sheets[a] = look.find(a)
         except USER_ERRORS as exc:
             out.append(RunError(None, str(exc), "attacker"))
-    choices: dict[str, UnitChoice] = {}
-    for t in dict.fromkeys(targets):
+    choices: dict[str, tuple[UnitChoice, UnitSpec]] = {}
+    specs = {_target_label(_unit_spec(t)): _unit_spec(t) for t in targets}
+    for label, tspec in specs.items():
         try:
-            choices[t] = _unit_choice(look, UnitSpec(name=t), "target", [], edition)
+            choices[label] = (_unit_choice(look, tspec, "target", [], edition), tspec)
         except _FieldError as exc:
-            out.append(RunError(None, exc.message, f"--target {t}"))
+            out.append(RunError(None, exc.message, f"--target {label}"))
     loadout_list: list[str | None] = list(loadouts) if loadouts else [None]
     model_list: list[int | None] = list(models) if models else [None]
     known = {lo for lo in loadout_list if any(has_loadout(ds, lo) for ds in sheets.values())}
@@ -590,16 +805,20 @@ def jobs_from_options(
                 except _FieldError as exc:
                     out.append(RunError(name, exc.message))
                     continue
-                for t in targets:
+                for t in specs:
                     if t not in choices:
                         continue
+                    tgt, tspec = choices[t]
                     sel = Selection(
                         phase=phase,
                         attacker=att,
-                        target=choices[t],
+                        target=tgt,
                         conditions=conditions or Conditions(),
                         effects=tuple(effects or ()),
                         edition=edition,
+                        allocation=allocation_choice(names(tspec.allocation)),
+                        target_wounds_left=tspec.wounds_left,
+                        notes=look.notes(att, tgt),
                     )
                     out.append(Job(name, sel, method, trials, seed, t))
     return out

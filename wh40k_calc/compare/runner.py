@@ -26,9 +26,9 @@ Outcome = tuple[str, Any, Any]
 
 
 def job_key(job: Job) -> Hashable:
-    """What decides a job's result: its Selection (datasheets by identity) and the engine
-    settings. The run's name, target label and batch line are not part of it."""
-    return (_key(job.selection), job.method, job.trials, job.seed)
+    """What decides a job's result: its Selection (datasheets by identity), a sequence's steps
+    and the engine settings. The run's name, target label and batch line are not part of it."""
+    return (_key(job.selection), _key(job.steps), job.method, job.trials, job.seed)
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}

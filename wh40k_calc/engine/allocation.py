@@ -123,7 +123,12 @@ class AllocationSpace:
         self.models = (*target.bodyguard, *target.characters)
         self.orders = orders or (tuple(range(len(self.groups))),)
         self.n_given = len(self.orders)  # orders[:n_given] are the ones asked for
-        self.product = len(self.orders) > 1 if product is None else product
+        if product is None:
+            # one CHARACTER group picked per weapon (edition 11 [PRECISION]) needs the declared
+            # orders of the group representation once there are two CHARACTER groups to pick from
+            picks = target.precision_one_group and sum(g.character for g in self.groups) > 1
+            product = len(self.orders) > 1 or picks
+        self.product = product
         if self.product:
             self._build_groups()
         else:
@@ -233,14 +238,19 @@ class AllocationSpace:
         chars = [i for i, g in enumerate(groups) if g.character]
         self.character_dead = ~alive_g[chars] if chars else np.zeros((0, self.size), dtype=bool)
         wiped_kind = self._wiped_kind(alive)
-        self._declare_orders(wounded)
+        self._declare_orders(wounded, ~alive_g)
         kinds, lefts, steps = [], [], []
-        for order in self.orders:
+        for order, pick in zip(self.orders, self.picks, strict=True):
             plain = [g for g in order if not groups[g].character]
             ordered_chars = [g for g in order if groups[g].character]
             kr, lr, sr = [], [], []
             # NORMAL: non-CHARACTER groups, then CHARACTER groups; PRECISION: the other way
-            for parts in ((plain, ordered_chars), (chars, plain)):
+            # (edition 11: the one CHARACTER group picked, then as NORMAL)
+            precise = (chars, plain)
+            if self.target.precision_one_group:
+                rest = [g for g in ordered_chars if g != pick]
+                precise = ([] if pick is None else [pick], plain, rest)
+            for parts in ((plain, ordered_chars), precise):
                 cur = np.full(self.size, -1, dtype=np.int64)
                 for part in parts:
                     for pick in (wounded, alive_g):  # a group with a wounded model first
@@ -260,17 +270,29 @@ class AllocationSpace:
         self.radix = np.array(radix, dtype=np.int64)
         self.strides = strides
 
-    def _declare_orders(self, wounded: np.ndarray) -> None:
+    def _declare_orders(self, wounded: np.ndarray, dead: np.ndarray) -> None:
         """The order declared for a weapon whose preference order is ``orders[o]`` when it
         starts in state s (05.03 and its FAQ: groups with a wounded model before the others,
         among the non-CHARACTER groups and among the CHARACTER groups):
-        ``declared_index[o, s]``, an index into ``orders``, which grows to hold them."""
+        ``declared_index[o, s]``, an index into ``orders``, which grows to hold them.
+
+        With ``precision_one_group`` (edition 11, 24.28 [PRECISION]) the declared entry also
+        fixes the CHARACTER group a [PRECISION] attack picks when the weapon starts
+        (``picks``): the attacker's choice, made by the calculator as the first CHARACTER group
+        in listing order with a wounded model, else the first one alive; it stays picked until
+        it is destroyed. ``wounded`` and ``dead`` are (groups, states) bool arrays."""
         groups = self.groups
+        n = len(groups)
+        listed = [g for g in range(n) if groups[g].character]
+        one = self.target.precision_one_group
         pattern = np.zeros(self.size, dtype=np.int64)
-        for g in range(len(groups)):
+        for g in range(n):
             pattern |= wounded[g].astype(np.int64) << g
+            if one and groups[g].character:
+                pattern |= dead[g].astype(np.int64) << (n + g)
         closed = list(self.orders)
-        index = {o: i for i, o in enumerate(closed)}
+        self.picks = [listed[0] if one and listed else None for _ in closed]
+        index = {(o, p): i for i, (o, p) in enumerate(zip(closed, self.picks, strict=True))}
         self.declared_index = np.zeros((len(closed), self.size), dtype=np.int64)
         for oi, order in enumerate(self.orders):
             for pat in distinct(pattern):
@@ -282,10 +304,15 @@ class AllocationSpace:
                     + [g for g in hurt if groups[g].character]
                     + [g for g in fresh if groups[g].character]
                 )
-                if eff not in index:
-                    index[eff] = len(closed)
+                pick = None
+                if one:
+                    alive = [g for g in listed if not pat >> (n + g) & 1]
+                    pick = next((g for g in alive if pat >> g & 1), alive[0] if alive else None)
+                if (eff, pick) not in index:
+                    index[(eff, pick)] = len(closed)
                     closed.append(eff)
-                self.declared_index[oi, pattern == pat] = index[eff]
+                    self.picks.append(pick)
+                self.declared_index[oi, pattern == pat] = index[(eff, pick)]
         self.orders = tuple(closed)
 
     # ---- vectorised policy -------------------------------------------------------------------

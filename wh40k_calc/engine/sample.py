@@ -537,7 +537,7 @@ def _spill(
         act = np.nonzero(count > i)[0]
         st = states[act]
         kinds = space.kind_of(st, NORMAL)
-        through = (dice.d6(act.size) < thresholds[kinds]).astype(np.int64)
+        through = _points_through(dice, np.ones(act.size, dtype=np.int64), thresholds[kinds])
         figure[act] += through
         states[act] = space.apply(st, through, NORMAL)
     return states

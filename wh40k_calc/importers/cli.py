@@ -57,10 +57,20 @@ def import_command(
         ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
+    replace_curated: Annotated[
+        bool,
+        typer.Option(
+            "--replace-curated",
+            help="Also import units that have a curated shipped datasheet (hand-made loadouts "
+            "and rules); the imported file then replaces it.",
+        ),
+    ] = False,
 ) -> None:
     """Import datasheets from the 10th-edition CSV export and write them as YAML files.
 
-    Exits with code 1 if any name is unknown or ambiguous, or a file exists without --force.
+    Units with a curated shipped datasheet are skipped (and listed) unless --replace-curated
+    is given. Exits with code 1 if any name is unknown or ambiguous, or a file exists without
+    --force.
     """
     from ..catalog import user_datasheets
 
@@ -73,13 +83,52 @@ def import_command(
     if all_units == bool(names):
         raise _fail("give datasheet names or --all (not both)")
     target = out if out is not None else user_datasheets()
+    curated = {} if replace_curated else _curated()
     if all_units:
-        _import_all(source, target, force)
+        _import_all(source, target, force, curated)
     else:
-        _import_names(list(names or []), source, faction, target, force)
+        _import_names(list(names or []), source, faction, target, force, curated)
 
 
-def _import_all(source: Path, out: Path, force: bool) -> None:
+def _curated() -> dict[tuple[str, str], Path]:
+    """(faction, name), normalised -> file of each curated shipped datasheet."""
+    from ..catalog import Catalog
+
+    catalog = Catalog(use_env=False, home=None, generated=None)
+    return {e.identity: e.path for e in catalog.entries() if e.kind == "curated"}
+
+
+def _identity(name: str, faction: str) -> tuple[str, str]:
+    from ..datasheet import norm_name
+
+    return norm_name(faction), norm_name(name)
+
+
+def _say_skipped(
+    skipped: list[str], out: Path, files: list[Path], before: set[Path] | None = None
+) -> None:
+    """List the units skipped for their curated datasheet, and older imports of them in
+    ``out``: those that still replace it, and those (in ``before``) that this import removed
+    (``calc import --all`` removes the files its previous run wrote and this one does not)."""
+    if not skipped:
+        return
+    typer.echo(
+        f"skipped {len(skipped)} unit{'s' if len(skipped) != 1 else ''} with a curated shipped "
+        f"datasheet (hand-made loadouts and rules, which an imported file would replace): "
+        f"{', '.join(skipped)}; pass --replace-curated to import "
+        f"{'it' if len(skipped) == 1 else 'them'} too"
+    )
+    for path in files:
+        if path.is_file():
+            typer.echo(
+                f"  note: {path} (an earlier import) still replaces the curated datasheet; "
+                "delete it to use the curated one"
+            )
+        elif before and path in before:
+            typer.echo(f"  removed {path} (an earlier import of it)")
+
+
+def _import_all(source: Path, out: Path, force: bool, curated: dict[tuple[str, str], Path]) -> None:
     from .export import ImportFailure
     from .generate import generate, write
 
@@ -87,6 +136,11 @@ def _import_all(source: Path, out: Path, force: bool) -> None:
         gen = generate(source, how="Imported by `calc import --all`")
     except ImportFailure as exc:
         raise _fail(str(exc)) from None
+    skipped = [e for e in gen.index if _identity(e["name"], e["faction"]) in curated]
+    for e in skipped:
+        del gen.files[e["file"]]
+    gen.index = [e for e in gen.index if e not in skipped]
+    before = {out / e["file"] for e in skipped if (out / e["file"]).is_file()}
     existing = [rel for rel in gen.files if (out / rel).exists()]
     if existing and not force:
         raise _fail(
@@ -100,16 +154,29 @@ def _import_all(source: Path, out: Path, force: bool) -> None:
     typer.echo(f"wrote {len(gen.files)} datasheets into {out} ({len(gen.refused)} left out)")
     for sid, name, why in gen.refused:
         typer.echo(f"  left out: {name} ({sid}): {why}", err=True)
+    _say_skipped(
+        [f"{e['faction']}/{e['name']}" for e in skipped],
+        out,
+        [out / e["file"] for e in skipped],
+        before,
+    )
 
 
 def _import_names(
-    names: list[str], source: Path, faction: str | None, out: Path, force: bool
+    names: list[str],
+    source: Path,
+    faction: str | None,
+    out: Path,
+    force: bool,
+    curated: dict[tuple[str, str], Path],
 ) -> None:
     from .export import slug
     from .generate import header
     from .wahapedia import ImportFailure, import_unit, to_yaml
 
     failed = False
+    skipped: list[str] = []
+    older: list[Path] = []
     for name in dict.fromkeys(names):  # a name given twice is imported once
         try:
             data, warnings = import_unit(source, name, faction)
@@ -118,6 +185,10 @@ def _import_names(
             failed = True
             continue
         path = out / slug(str(data["faction"])) / f"{slug(str(data['name']))}.yaml"
+        if _identity(str(data["name"]), str(data["faction"])) in curated:
+            skipped.append(f"{data['faction']}/{data['name']}")
+            older.append(path)
+            continue
         if path.exists() and not force:
             typer.echo(f"error: {path} exists; pass --force to overwrite it", err=True)
             failed = True
@@ -133,6 +204,7 @@ def _import_names(
         typer.echo(f"wrote {path}")
         for warning in warnings:
             typer.echo(f"  warning: {warning}", err=True)
+    _say_skipped(skipped, out, older)
     if failed:
         raise typer.Exit(1)
 

@@ -31,6 +31,13 @@ class _Block:
     quantity: str  # '' for every model named, else 'one', '2', 'one other'...
     additional: bool
     items: list[str]
+    other: bool = False  # "every other X": the X not equipped by an earlier paragraph
+
+    @property
+    def count(self) -> int:
+        """How many models a paragraph with a quantity is for (``one other`` -> 1)."""
+        word = self.quantity.split()[0]
+        return int(word) if word.isdigit() else 1
 
 
 def _blocks(loadout: str, warnings: list[str]) -> list[_Block]:
@@ -55,22 +62,29 @@ def _blocks(loadout: str, warnings: list[str]) -> list[_Block]:
                 "" if q in ("every", "each", "the", "a", "an", "every other", "other") else q,
                 bool(sm.group("add")),
                 [i for i in items if i],
+                q in ("every other", "other"),
             )
         )
     return out
 
 
-def _targets(block: _Block, models: list[ImportedModel]) -> list[ImportedModel]:
+def _targets(block: _Block, models: list[ImportedModel]) -> list[tuple[ImportedModel, int]]:
+    """The models a paragraph is for, each with how many copies of the items it carries: 1,
+    or for a section of a model (a fortification's 2 tower sections), that section's count."""
     if block.who.lower() in ("model", "this model", "models", "unit", "this unit"):
-        return models
+        return [(m, 1) for m in models]
     parts = [
         re.sub(r"^(every|each|the)\s+", "", p, flags=re.IGNORECASE)
         for p in re.split(r"\s+and\s+", block.who)
     ]
     found = [find(p, [m.name for m in models]) for p in parts]
-    targets = [models[i] for i in found if i is not None]
+    targets = [(models[i], 1) for i in found if i is not None]
+    if not targets:
+        targets = [
+            (m, n) for p in parts for m in models for part, n in m.parts if same_name(part, p)
+        ]
     if not targets and len(models) == 1:
-        targets = models
+        targets = [(models[0], 1)]
     return targets
 
 
@@ -81,9 +95,9 @@ def read_equipment(
     wargear: list[str],
     warnings: list[str],
 ) -> tuple[list[NearMatch], list[str]]:
-    """Fill each model's ``equipped`` (and ``wargear``: items named in ``wargear``, the
-    datasheet's non-weapon wargear abilities) from the loadout text; return the items matched
-    to a differently spelt weapon and the items that match nothing."""
+    """Fill each model's ``equipped`` and ``by_count`` (and ``wargear``: items named in
+    ``wargear``, the datasheet's non-weapon wargear abilities) from the loadout text; return
+    the items matched to a differently spelt weapon and the items that match nothing."""
     near: list[NearMatch] = []
     missing: list[str] = []
     blocks = _blocks(loadout, warnings)
@@ -108,38 +122,72 @@ def read_equipment(
                 warnings.append(
                     f"equipment {item!r} ({block.who}) matches no weapon profile; skipped"
                 )
-        _assign(block, targets, names, gear, warnings)
+        _assign(block, targets, names, gear)
+    for m in models:
+        _settle(m, warnings)
     _defaults(models, weapons, warnings, bool(missing))
     return near, missing
 
 
 def _assign(
-    block: _Block,
-    targets: list[ImportedModel],
-    names: list[str],
-    gear: list[str],
-    warnings: list[str],
+    block: _Block, targets: list[tuple[ImportedModel, int]], names: list[str], gear: list[str]
 ) -> None:
-    listed = "; ".join(block.items)
-    for target in targets:
-        if block.additional:
-            target.equipped = (target.equipped or []) + names
+    for target, copies in targets:
+        if block.quantity and block.additional:  # settled once `equipped` is known
+            target.by_count.append((block.count, ["+", *names], gear))
+        elif block.quantity:
+            target.by_count.append((block.count, names, gear))
+        elif block.additional or copies > 1 or target.parts:
+            target.equipped = (target.equipped or []) + names * copies
             target.wargear += gear
-        elif not block.quantity:
+        elif not (block.other and target.equipped is not None):
             target.equipped = names
             target.wargear = list(gear)
-        elif target.equipped is None:
-            target.equipped = names
-            target.wargear = list(gear)
+
+
+_ByCount = list[tuple[int, list[str], list[str]]]
+
+
+def _settle(m: ImportedModel, warnings: list[str]) -> None:
+    """A model's equipment for some of its kind (``by_count``): equal entries are counted
+    together; where no paragraph is for every model of the kind, the entry for the most models
+    (the first of equals) becomes ``equipped``; an 'additionally' entry adds to ``equipped``;
+    entries equal to ``equipped`` are dropped."""
+    if not m.by_count:
+        return
+    entries = _merged(m.by_count)
+    plain = [e for e in entries if e[1][:1] != ["+"]]
+    if m.equipped is None and plain:
+        chosen = max(plain, key=lambda e: e[0])
+        entries.remove(chosen)
+        m.equipped, m.wargear = chosen[1], list(chosen[2])
+        listed = chosen[0] + sum(e[0] for e in entries)
+        if listed < m.high:
             warnings.append(
-                f"only {block.quantity} {target.name} carry {listed}: imported as "
-                f"every {target.name}'s equipment"
+                f"the equipment of only {listed} of up to {m.high} {m.name} is listed: the "
+                f"others are given that of {chosen[0]}"
             )
-        else:
-            warnings.append(
-                f"{block.quantity} {target.name} carry {listed}: not imported (add "
-                "a loadout by hand)"
-            )
+    base = m.equipped or []
+    entries = [
+        (n, base + names[1:], m.wargear + gear) if names[:1] == ["+"] else (n, names, gear)
+        for n, names, gear in entries
+    ]
+    # the same weapons as the others (with another banner): not kept apart
+    m.by_count = [e for e in _merged(entries) if e[1] != m.equipped]
+    if m.by_count:
+        listed_text = "; ".join(f"{n}: {', '.join(ws) or 'nothing'}" for n, ws, _ in m.by_count)
+        warnings.append(
+            f"{m.name}: equipment of some models only (equipped_by_count): {listed_text}"
+        )
+
+
+def _merged(entries: _ByCount) -> _ByCount:
+    """Entries with equal weapons counted together (in the order first seen)."""
+    merged: dict[tuple[str, ...], tuple[int, list[str], list[str]]] = {}
+    for n, names, gear in entries:
+        had = merged.get(tuple(names), (0, names, []))
+        merged[tuple(names)] = (had[0] + n, names, had[2] + gear)
+    return list(merged.values())
 
 
 def _defaults(

@@ -185,36 +185,49 @@ def _entries(
         return None, "no model carries the weapons replaced"
     entries: list[dict[str, object]] = []
     for model in carriers:
-        equipped = _swap(model.equipped or [], option.old, new, weapons)
-        if equipped is None:
-            return None, "no model carries the weapons replaced"
-        present = max_counts.get(model.name, 0)
-        if present == 0:
+        if max_counts.get(model.name, 0) == 0:
             return None, "the model is not in the largest unit size"
-        entry: dict[str, object] = {"model": model.name}
-        count = option.count
-        if count is not None:
-            count = min(count, present)
-        entry["count"] = "all" if count is None else count
-        entry["equipped"] = equipped
-        if option.min_unit_size:
-            entry["min_unit_size"] = option.min_unit_size
-        entries.append(entry)
+        kits = _kits(model, max_counts[model.name], option.old, weapons)
+        if not kits:
+            return None, "no model carries the weapons replaced"
+        for n, kit, plain in kits if option.count is None else kits[:1]:
+            entry: dict[str, object] = {"model": model.name}
+            count = option.count
+            if count is not None or model.by_count:  # models with their own equipment keep it
+                count = min(count or n, n)
+            entry["count"] = "all" if count is None else count
+            entry["equipped"] = _swap(kit, option.old, new, weapons)
+            if option.min_unit_size:
+                entry["min_unit_size"] = option.min_unit_size
+            if not plain:
+                entry["replaces"] = kit
+            entries.append(entry)
     return entries, ""
+
+
+def _kits(
+    model: ImportedModel, largest: int, old: tuple[str, ...], weapons: list[ImportedWeapon]
+) -> list[tuple[int, list[str], bool]]:
+    """The default equipments of ``model`` that carry the ``old`` items, with how many models
+    have each in the largest size: (count, weapon names, is ``equipped``), ``equipped`` first."""
+    special = sum(n for n, *_ in model.by_count)
+    kits = [(largest - special, model.equipped or [], True)]
+    kits += [(n, names, False) for n, names, _ in model.by_count]
+    return [k for k in kits if k[0] > 0 and _swap(k[1], old, [], weapons) is not None]
 
 
 def _carriers(
     option: _Option, models: list[ImportedModel], weapons: list[ImportedWeapon]
 ) -> list[ImportedModel]:
     """The model types the option applies to: the one it names, else those that carry the old
-    weapons (only the first of them when a number of models is given)."""
+    weapons by default (only the first of them when a number of models is given)."""
     if option.model is not None:
         name = option.model
         idx = find(name, [m.name for m in models])
         if idx is None:
             idx = find(singular(name), [m.name for m in models])
         return [models[idx]] if idx is not None else []
-    carrying = [m for m in models if _swap(m.equipped or [], option.old, [], weapons) is not None]
+    carrying = [m for m in models if _kits(m, m.high, option.old, weapons)]
     if option.count is not None:
         return carrying[:1]
     return carrying

@@ -1,10 +1,9 @@
-"""Models, unit composition, statlines and unit sizes of one datasheet of the export.
+"""Models and statlines of one datasheet of the export.
 
-The unit composition lines give the model names and how many of each (``1 Boss Nob``,
-``9-19 Boyz``, alternatives separated by ``OR``); the statline rows give M/T/Sv/W/Ld/OC and the
-invulnerable save; the cost rows give the sizes and their points. Where two cost rows have the
-same number of models (dual pricing, a repeated row), the first price is kept and the others
-are returned for the file to record.
+The unit composition lines (``composition``) give the model names and how many of each; the
+statline rows give M/T/Sv/W/Ld/OC and the invulnerable save, one row for one or several models
+(``Farstalkers & Kill-broker``); the keyword rows give unit, model and faction keywords. The
+cost rows are read in ``sizes``.
 """
 
 from __future__ import annotations
@@ -13,8 +12,9 @@ import re
 from dataclasses import dataclass, field
 
 from ..datasheet import norm_name
+from .composition import Entries, composition
 from .export import Export, html_to_text
-from .names import find, nice_case, same_name, singular
+from .names import find, key, nice_case, same_name
 from .weapons import to_int
 
 
@@ -22,7 +22,9 @@ from .weapons import to_int
 class ImportedModel:
     """One model of the unit while it is being imported: its name and count range, its
     statline row, its own keywords, default equipment (weapon names) and the non-weapon
-    wargear it carries by default (names)."""
+    wargear it carries by default (names); ``by_count`` the equipment of some of these models
+    only ((count, weapon names, wargear names): "1 X is equipped with ..."); ``parts`` the
+    sections a model is made of (name -> how many: a fortification's towers)."""
 
     name: str
     low: int
@@ -31,47 +33,8 @@ class ImportedModel:
     keywords: list[str] = field(default_factory=list)
     equipped: list[str] | None = None
     wargear: list[str] = field(default_factory=list)
-
-
-Entries = list[tuple[str, int, int]]  # (model name, min, max) of one composition line
-
-
-_ENTRY_RE = re.compile(r"^(\d+)(?:\s*[-\u2010\u2011\u2013]\s*(\d+))?\s+(.+)$")
-
-
-def _entries(text: str) -> Entries:
-    """``'1 Spanner and 4 Lootas'`` -> [('Spanner', 1, 1), ('Loota', 4, 4)]."""
-    text = re.sub(r"\s*[\u2013-]\s*EPIC HERO\s*$", "", text).strip().rstrip(".*:").strip()
-    out = []
-    for part in re.split(r"(?:,|\s+and)\s+(?=\d)", text):
-        m = _ENTRY_RE.match(part.strip().rstrip("*").strip())
-        if not m:
-            return []
-        low = int(m.group(1))
-        high = int(m.group(2) or low)
-        name = m.group(3).strip()
-        out.append((singular(name) if high > 1 else name, low, high))
-    return out
-
-
-def _composition(rows: list[dict[str, str]], warnings: list[str]) -> list[Entries]:
-    """Alternatives (separated by 'OR' lines) of (model name, min, max) entries."""
-    alts: list[Entries] = [[]]
-    for row in rows:
-        text = html_to_text(row["description"]).split("\n")[0].strip()
-        if text.lower().rstrip(":") == "or":
-            alts.append([])
-            continue
-        if re.search(r"\bmaximum\b", text, re.IGNORECASE):
-            continue  # "10 MODELS MAXIMUM": the sizes say it already
-        found = _entries(text)
-        if found:
-            alts[-1].extend(found)
-        elif text and not re.match(r"^[A-Z][\w\s\u2019'-]*$", text):
-            warnings.append("a unit composition line was not understood")
-        elif text:
-            alts[-1].append((text, 1, 1))  # a model named without a count: one of it
-    return [a for a in alts if a]
+    parts: tuple[tuple[str, int], ...] = ()
+    by_count: list[tuple[int, list[str], list[str]]] = field(default_factory=list)
 
 
 def read_models(
@@ -81,39 +44,78 @@ def read_models(
     lines = sorted(
         export.rows("Datasheets_models.csv", sheet["id"]), key=lambda r: to_int(r["line"])
     )
-    alts = _composition(export.rows("Datasheets_unit_composition.csv", sheet["id"]), warnings)
+    alts = composition(export.rows("Datasheets_unit_composition.csv", sheet["id"]), warnings)
     models: list[ImportedModel] = []
     for alt in alts:
-        for name, low, high in alt:
-            known = next((m for m in models if same_name(m.name, name)), None)
+        for e in alt:
+            known = next((m for m in models if same_name(m.name, e.name)), None)
             if known:
-                known.low, known.high = min(known.low, low), max(known.high, high)
+                known.low, known.high = min(known.low, e.low), max(known.high, e.high)
             else:
-                models.append(ImportedModel(name, low, high))
+                models.append(ImportedModel(e.name, e.low, e.high, parts=e.parts))
     if not models:
         warnings.append("unit composition not found; one model per statline line")
         models = [ImportedModel(nice_case(r["name"]), 1, 1) for r in lines]
-    for m in models:
-        found = find(m.name, [r["name"] for r in lines])
-        line = lines[found] if found is not None else None
-        if line is None and len(lines) == 1:
-            line = lines[0]
-        if line is None:
-            line = next((r for r in lines if norm_name(r["name"]) == "othermodels"), None)
-        if line is None and lines:
-            warnings.append(f"no statline named {m.name!r}; used {nice_case(lines[0]['name'])!r}")
-            line = lines[0]
-        m.stats = line
-    for r in lines:
-        if (
-            len(lines) > 1
-            and norm_name(r["name"]) != "othermodels"
-            and not any(same_name(r["name"], m.name) for m in models)
-        ):
-            warnings.append(
-                f"statline {nice_case(r['name'])!r} is not in the unit composition; not imported"
-            )
+    _match_statlines(models, lines, warnings)
     return [m for m in models if m.stats is not None], alts
+
+
+def _line_names(row: dict[str, str]) -> list[str]:
+    """The names a statline row is for: its own, and each of several it lists
+    (``Farstalkers & Kill-broker``, ``Combat Servitors and Gun Servitors``, ``A/B``)."""
+    whole = row["name"]
+    parts = [p for p in re.split(r"\s*(?:&|/|\band\b)\s*", whole, flags=re.IGNORECASE) if p]
+    return [whole] + (parts if len(parts) > 1 else [])
+
+
+def _named_line(name: str, lines: list[dict[str, str]]) -> int | None:
+    """The statline row named after model ``name``: the same name (plural tolerant), else the
+    only row whose name contains it or is contained in it; None when there is none."""
+    names = [(i, n) for i, r in enumerate(lines) for n in _line_names(r)]
+    same = sorted({i for i, n in names if same_name(name, n)})
+    if same:
+        return same[0]
+    k = key(name)
+    near = {i for i, n in names if k and key(n) and (k in key(n) or key(n) in k)}
+    return near.pop() if len(near) == 1 else None
+
+
+def _match_statlines(
+    models: list[ImportedModel], lines: list[dict[str, str]], warnings: list[str]
+) -> None:
+    """Give each model its statline row: the row named after it; the only row when there is
+    one; an 'Other models' row; else, where the rows named after no model are as many as the
+    models without a row, those rows in order (``Lesk’s Veterans`` for the ``Lesk’s Heroes``);
+    else the first row, with a warning. Rows no model takes are reported."""
+    other = next((r for r in lines if norm_name(r["name"]) == "othermodels"), None)
+    for m in models:
+        found = _named_line(m.name, lines)
+        if found is not None:
+            m.stats = lines[found]
+        elif len(lines) == 1 or other is not None:
+            m.stats = lines[0] if len(lines) == 1 else other
+    used = {id(m.stats) for m in models if m.stats is not None}
+    spare = [r for r in lines if id(r) not in used and r is not other]
+    missing = [m for m in models if m.stats is None]
+    if missing and len(spare) == len(missing):
+        for m, r in zip(missing, spare, strict=True):
+            m.stats = r
+            warnings.append(
+                f"statline {nice_case(r['name'])!r} used for {m.name!r} (the only statline "
+                "named after no model of the unit composition)"
+                if len(spare) == 1
+                else f"statline {nice_case(r['name'])!r} used for {m.name!r} (statlines named "
+                "after no model, taken in order)"
+            )
+        spare = []
+    for m in models:
+        if m.stats is None and lines:
+            warnings.append(f"no statline named {m.name!r}; used {nice_case(lines[0]['name'])!r}")
+            m.stats = lines[0]
+    for r in spare:
+        warnings.append(
+            f"statline {nice_case(r['name'])!r} is not in the unit composition; not imported"
+        )
 
 
 def statline(m: ImportedModel, warnings: list[str], not_modelled: list[str]) -> dict[str, object]:
@@ -125,7 +127,7 @@ def statline(m: ImportedModel, warnings: list[str], not_modelled: list[str]) -> 
     move = row["M"].strip().replace('"', "")
     out: dict[str, object] = {
         "name": m.name,
-        "M": int(move) if move.isdigit() else (0 if move in ("-", "") else move),
+        "M": int(move) if move.isdigit() else (None if move in ("-", "") else move),
         "T": to_int(row["T"]),
         "Sv": 7 if row["Sv"].strip() in ("-", "") else to_int(row["Sv"]),
         "W": to_int(row["W"]),
@@ -166,83 +168,6 @@ def _invuln(out: dict[str, object], model: str, value: int, note: str, warnings:
         warnings.append(f"{model}: a better invulnerable save against melee attacks: not modelled")
     elif note and not re.search(r"only\b|excluding", low):
         warnings.append(f"{model}: the invulnerable save's note is not modelled")
-
-
-def read_sizes(
-    export: Export,
-    sheet: dict[str, str],
-    models: list[ImportedModel],
-    alts: list[Entries],
-    warnings: list[str],
-) -> tuple[list[dict[str, object]], list[str]]:
-    """The unit sizes with their points, one per number of models (the first cost row listed
-    for that number), and the other cost rows as ``'<description>: <points>'`` texts."""
-    rows = export.rows("Datasheets_models_cost.csv", sheet["id"])
-    sizes: list[dict[str, object]] = []
-    others: list[str] = []
-    totals: list[int] = []
-    for row in rows:
-        text = html_to_text(row["description"])
-        try:
-            points = to_int(row["cost"])
-        except ValueError:
-            warnings.append(f"size {text!r} skipped: points {row['cost']!r}")
-            continue
-        plain = re.sub(r"\s*\(.*?\)\s*", " ", text).strip()
-        m = re.match(r"^(\d+)\s+models?\b", plain)
-        counts = _counts(int(m.group(1)), models, alts) if m else _explicit(plain, models)
-        if counts is None:
-            warnings.append(f"size {text!r} not understood; skipped")
-            continue
-        total = sum(counts.values())
-        if total in totals:
-            others.append(f"{text}: {points}")
-            continue
-        totals.append(total)
-        sizes.append({"models": counts, "points": points})
-    if others:
-        warnings.append(
-            "a second price for the same number of models is not imported (the first listed "
-            f"is kept): {'; '.join(others)}"
-        )
-    return sizes, others
-
-
-def _counts(total: int, models: list[ImportedModel], alts: list[Entries]) -> dict[str, int]:
-    """Per-model counts of a unit of ``total`` models: minimums first, then the remainder to the
-    most numerous (rank-and-file) model, then to the others in order."""
-    entries = next(
-        (a for a in alts if sum(e[1] for e in a) <= total <= sum(e[2] for e in a)),
-        alts[0] if alts else [(m.name, m.low, m.high) for m in models],
-    )
-    counts: dict[str, int] = {}
-    limits: dict[str, int] = {}
-    for name, low, high in entries:
-        found = find(name, [m.name for m in models])
-        if found is not None:
-            model = models[found]
-            counts[model.name] = counts.get(model.name, 0) + low
-            limits[model.name] = limits.get(model.name, 0) + high
-    left = total - sum(counts.values())
-    for name in sorted(counts, key=lambda n: -limits[n]):
-        add = min(left, limits[name] - counts[name])
-        counts[name] += add
-        left -= add
-    if left > 0 and counts:
-        first = max(counts, key=lambda n: limits[n])
-        counts[first] += left
-    return {n: c for n, c in counts.items() if c > 0}
-
-
-def _explicit(text: str, models: list[ImportedModel]) -> dict[str, int] | None:
-    counts: dict[str, int] = {}
-    for name, low, _ in _entries(text):
-        found = find(name, [m.name for m in models])
-        if found is None:
-            return None
-        model = models[found]
-        counts[model.name] = counts.get(model.name, 0) + low
-    return counts or None
 
 
 def read_keywords(

@@ -240,13 +240,37 @@ def read_unit_abilities(
             continue
         if kind == "Wargear":
             bearers = [m.name for m in models if any(same_name(g, name) for g in m.wargear)]
-            if not bearers:
-                continue  # optional wargear: not carried by default
-            _ability(name, text, bearers, everyone, out)
+            if bearers:
+                _ability(name, text, bearers, everyone, out)
+            elif any(same_name(g, name) for m in models for _, _, gs in m.by_count for g in gs):
+                _some_bearers(name, text, everyone, out)
+            # else: optional wargear, not carried by default
         else:
             _ability(name, text, everyone, everyone, out)
     _damaged(sheet, out, warnings)
     return out
+
+
+_SOME = "\0some models"  # the bearers among some models of a kind (equipped_by_count)
+
+
+def _some_bearers(name: str, text: str, everyone: list[str], out: UnitAbilities) -> None:
+    """Wargear that some models of a kind carry (``equipped_by_count``): what it gives the
+    whole unit is applied; what it gives the bearers alone (a model field per kind cannot say
+    "one of them") is listed as not modelled."""
+    scratch = UnitAbilities()
+    _ability(name, text, [_SOME], everyone, scratch)
+    for model, fields in scratch.model_fields.items():
+        for key, value in fields.items():
+            if model == _SOME:
+                out.not_modelled_on({"target"}, f"{name} (some models only)")
+            else:
+                out.give([model], key, value)
+    out.rules += [r for r in scratch.rules if r not in out.rules]
+    out.recognised += scratch.recognised
+    for side, names in scratch.not_modelled.items():
+        for n in names:
+            out.not_modelled_on({side}, n)
 
 
 def _shared_ability(

@@ -24,9 +24,11 @@ from .export import (
     slug,
     weapon_abilities,
 )
+from .leaders import read_leaders
 from .loadouts import generate_loadouts
-from .models import ImportedModel, read_keywords, read_models, read_sizes, statline
+from .models import ImportedModel, read_keywords, read_models, statline
 from .names import same_name
+from .sizes import Sizes, read_sizes
 from .unit_abilities import UnitAbilities, read_unit_abilities, wargear_names
 from .weapons import DASH_RE, ImportedWeapon, read_weapons
 from .yaml_out import to_yaml
@@ -222,10 +224,11 @@ def import_sheet_notes(
         raise ImportFailure(f"{sheet['name']} ({sheet['id']}): no model statline in the export")
     unit_kw, faction_kw = read_keywords(export, sheet, models, warnings)
     weapons = _weapons_and_equipment(export, sheet, models, warnings)
-    sizes = _sizes(export, sheet, models, alts, warnings)
+    costs = read_sizes(export, sheet, models, alts, warnings)
+    sizes = costs.sizes
     # allocation order: rank-and-file (most numerous) first, CHARACTER models last
     models.sort(key=lambda m: ("CHARACTER" in m.keywords, -m.high))
-    for size in sizes:
+    for size in sizes + costs.dropped:
         counts = size["models"]
         size["models"] = {m.name: counts[m.name] for m in models if m.name in counts}
     abilities = read_unit_abilities(export, sheet, models, warnings)
@@ -238,16 +241,11 @@ def import_sheet_notes(
         "sizes": sizes,
         "weapons": [w.data for w in weapons],
     }
+    _add_costs(data, costs)
     notes: list[str] = []
     _add_loadouts(data, export, sheet, models, weapons, sizes, notes)
     _add_abilities(data, abilities)
-    leaders = [
-        export.by_id[r["attached_id"]]["name"]
-        for r in export.rows("Datasheets_leader.csv", sheet["id"], key="leader_id")
-        if r["attached_id"] in export.by_id
-    ]
-    if leaders:
-        data["leader_of"] = list(dict.fromkeys(leaders))
+    data.update(read_leaders(export, sheet))
     data["source"] = _source(export, sheet, faction_name)
     try:
         parse_datasheet(data, f"<{sheet['name']}>")
@@ -258,19 +256,14 @@ def import_sheet_notes(
     return data, warnings, notes
 
 
-def _sizes(
-    export: Export,
-    sheet: dict[str, str],
-    models: list[ImportedModel],
-    alts: list,
-    warnings: list[str],
-) -> list[dict[str, object]]:
-    sizes, _ = read_sizes(export, sheet, models, alts, warnings)
-    if sizes:
-        return sizes
-    largest = max(models, key=lambda m: m.high)
-    warnings.append("no points in the export: one size with 0 points")
-    return [{"models": {m.name: m.low for m in models if m.low} or {largest.name: 1}, "points": 0}]
+def _add_costs(data: dict, costs: Sizes) -> None:
+    """The cost rows' facts besides the sizes: points not listed, dropped sizes, add-ons."""
+    if not costs.listed:
+        data["points_listed"] = False
+    if costs.dropped:
+        data["dropped_sizes"] = costs.dropped
+    if costs.add_ons:
+        data["add_ons"] = costs.add_ons
 
 
 def _model_row(m: ImportedModel, abilities: UnitAbilities, warnings: list[str]) -> dict:
@@ -290,6 +283,8 @@ def _model_row(m: ImportedModel, abilities: UnitAbilities, warnings: list[str]) 
     if m.keywords:
         row["keywords"] = m.keywords
     row["equipped"] = m.equipped or []
+    if m.by_count:
+        row["equipped_by_count"] = [{"count": n, "equipped": names} for n, names, _ in m.by_count]
     return row
 
 

@@ -111,6 +111,12 @@ class Rules:
         controlling player can allocate those mortal wounds to a CHARACTER model")."""
         return True
 
+    def precision_one_group(self) -> bool:
+        """Whether a [PRECISION] attack is tied to one CHARACTER group picked when the weapon
+        starts (10th edition, Core rules: [PRECISION]: each attack "can" be allocated to a
+        CHARACTER model while one remains, so no)."""
+        return False
+
     def snap_rerolls_allowed(self) -> bool:
         """Whether Hit rolls can be re-rolled when snap shooting (10th: nothing forbids it)."""
         return True
@@ -249,7 +255,7 @@ class Rules:
         if sel.phase not in ("shooting", "fight"):
             raise SelectionError(f"unknown phase {sel.phase!r}")
         attacker = build_unit(sel.attacker, "attacker", self.edition)
-        attacker = with_added_abilities(attacker, sel.added_abilities)
+        attacker = with_added_abilities(attacker, sel.added_abilities, self.edition)
         target = build_unit(sel.target, "target", self.edition)
         applied, not_modelled = apply_effects(sel, attacker, target)
         _, damaged_note = damaged_hit_mod(sel, attacker)
@@ -261,6 +267,7 @@ class Rules:
         notes += conditions_notes
         notes += self._stealth_notes(sel, target)
         not_modelled += self._cleave_not_modelled(sel, groups)
+        notes += self._blast_x_notes(groups)
         variants = _variants(applied)
         made: dict[tuple, AttackProfile] = {}  # the candidates share most weapon profiles
 
@@ -307,7 +314,8 @@ class Rules:
         plan.effects = applied.ids
         plan.effect_sides = applied.sides
         plan.not_modelled = not_modelled
-        plan.notes = notes + defence_notes(target) + ([damaged_note] if damaged_note else [])
+        plan.notes = [*attacker.notes, *target.notes, *notes, *defence_notes(target)]
+        plan.notes += [damaged_note] if damaged_note else []
         idle = [f"--{c.replace('_', '-')}" for c in _IDLE[sel.phase] if getattr(sel.conditions, c)]
         if idle:
             what = "ranged" if sel.phase == "fight" else "melee"
@@ -337,6 +345,21 @@ class Rules:
                         item = f"{w.name}: [cleave {w.abilities.cleave}] (edition 11 only)"
                         if item not in out:
                             out.append(item)
+        return out
+
+    def _blast_x_notes(self, groups: list[GroupOptions]) -> list[str]:
+        """A datasheet weapon with [BLAST X] in an edition that has only [BLAST] (edition 10:
+        +1 attack per five models, whatever X)."""
+        out = []
+        for w in (w for g in groups for opt in g.options for w in opt.weapons):
+            blast = w.abilities.blast
+            if blast > 1 and self.blast_bonus(w.abilities) != blast:
+                note = (
+                    f"{w.name}: [BLAST {blast}] is edition 11's [BLAST X]; edition {self.edition} "
+                    "applies [BLAST] (+1 attack per five models in the target)"
+                )
+                if note not in out:
+                    out.append(note)
         return out
 
     # ---- target --------------------------------------------------------------------------
@@ -384,7 +407,13 @@ class Rules:
                     else:
                         k = kind_for(g, False)
                         out.append(TargetModel(g.profile.name, g.profile.W, k, None, gid))
-        profile = TargetProfile(target.name, tuple(bg), tuple(ch), tuple(k.name for k in kinds))
+        profile = TargetProfile(
+            target.name,
+            tuple(bg),
+            tuple(ch),
+            tuple(k.name for k in kinds),
+            precision_one_group=self.precision_one_group(),
+        )
         order = [m.name for m in bg] + [m.name for m in ch]
         return kinds, profile, order
 

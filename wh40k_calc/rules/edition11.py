@@ -96,6 +96,13 @@ class Edition11(Rules):
         (non-CHARACTER models first)."""
         return False
 
+    def precision_one_group(self) -> bool:
+        """24.28 [PRECISION]: the attacker selects one CHARACTER group at the start of the
+        Allocation Order step; it is the current group "until those attacks are resolved, or
+        until that CHARACTER group is destroyed (whichever happens first)": the weapon's other
+        attacks then follow the unit's allocation order (non-CHARACTER groups first)."""
+        return True
+
     def snap_rerolls_allowed(self) -> bool:
         """15.09 Snap Shooting: "You cannot re-roll hit rolls"."""
         return False

@@ -1,0 +1,92 @@
+"""`calc sequence` speed (issue 13): a 3-step sequence into 20 Boyz led by a Warboss, target:
+well under a second. `make bench` runs it; figures in ``extra_info``, none asserted.
+
+* the sequence resolved exactly (the three steps, each from the distribution the earlier ones
+  left, with the player's choices), and the same with the JSON object (each step's own kill
+  table: the step run again per number of models already destroyed);
+* the three activations resolved alone from the unharmed unit (``calc shoot`` each), measured
+  in the same run: the ratio is what carrying the state costs;
+* the sampler carrying one state per trial (10^5 trials);
+* the whole command (``calc sequence ... --json`` through the CLI, in-process).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from wh40k_calc.cli import app
+from wh40k_calc.options import EngineOptions, TargetOptions, catalog
+from wh40k_calc.resolve import resolve
+from wh40k_calc.sequence.output import to_json_sequence
+from wh40k_calc.sequence.run import run_sequence
+from wh40k_calc.sequence.steps import build_steps
+
+TARGET = {"target": "boyz", "target_models": 20, "target_leader": ["warboss"]}
+STEPS = [
+    "shoot lootas --models 10 --stationary",
+    "shoot lootas --models 10 --loadout kustom-mega-blastas",
+    "fight lord-invocatus --charged",
+]
+
+
+@pytest.fixture(scope="module")
+def steps():
+    return build_steps(STEPS, catalog(None), TargetOptions(**TARGET), EngineOptions())
+
+
+def _seconds(benchmark, stat: str = "mean") -> float | None:
+    stats = getattr(benchmark, "stats", None)
+    return None if stats is None else float(getattr(stats.stats, stat))
+
+
+def _alone_seconds(steps, rounds: int = 20) -> float:
+    """Best time of the three activations resolved alone, from the unharmed unit."""
+    best = float("inf")
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        for s in steps:
+            resolve(s.selection, "exact")
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def test_sequence_exact_3_steps_into_20_boyz_with_warboss(benchmark, steps) -> None:
+    out = benchmark(run_sequence, steps, "exact")
+    alone = _alone_seconds(steps)
+    best = _seconds(benchmark, "min")
+    if best:
+        benchmark.extra_info["seconds_mean"] = round(_seconds(benchmark), 4)
+        benchmark.extra_info["seconds_best"] = round(best, 4)
+        benchmark.extra_info["three_alone_seconds_best"] = round(alone, 4)
+        benchmark.extra_info["ratio_to_three_alone"] = round(best / alone, 2)
+    assert len(out.steps) == 3
+
+
+def test_sequence_exact_with_json(benchmark, steps) -> None:
+    out = benchmark(lambda: to_json_sequence(run_sequence(steps, "exact")))
+    if _seconds(benchmark):
+        benchmark.extra_info["seconds_mean"] = round(_seconds(benchmark), 4)
+    assert len(out["steps"]) == 3
+
+
+def test_sequence_sampled_100k_trials(benchmark, steps) -> None:
+    out = benchmark(run_sequence, steps, "sample", 100_000, 40_000)
+    if _seconds(benchmark):
+        benchmark.extra_info["seconds_mean"] = round(_seconds(benchmark), 4)
+    assert out.steps[-1].result.sample.trials == 100_000
+
+
+def test_sequence_command_json(benchmark) -> None:
+    args = ["sequence", "-t", "boyz", "--target-models", "20", "--target-leader", "warboss"]
+    runner = CliRunner()
+
+    def run():
+        return runner.invoke(app, [*args, *STEPS, "--json"])
+
+    res = benchmark(run)
+    if _seconds(benchmark):
+        benchmark.extra_info["seconds_mean"] = round(_seconds(benchmark), 4)
+    assert res.exit_code == 0

@@ -1,0 +1,225 @@
+"""Sequences in ``calc compare`` batch files (``sequence: [...]``) and target sets
+(``--target-set NAME``, ``target_set: NAME``).
+
+Expected values: ``calc sequence`` of the same steps (the batch must resolve a plan exactly as
+the command does), and points, efficiency and Hazardous losses worked out by hand from the
+datasheets' points (5 Lootas 50, 10 Lootas 100, 10 Boyz 80, 10 Intercessors 160).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from wh40k_calc.cli import app
+
+BENCHMARKS = [
+    "Cadian Shock Troops",
+    "Intercessor Squad",
+    "Terminator Squad",
+    "Custodian Guard",
+    "Rhino",
+    "Leman Russ Battle Tank",
+    "Land Raider",
+    "Armiger Warglaive",
+    "Knight Paladin",
+    "Necron Warriors",
+    "Termagants",
+    "Carnifexes",
+]
+
+
+def calc(*args: str):
+    res = CliRunner().invoke(app, list(args), env={"COLUMNS": "120"})
+    assert "Traceback" not in res.output
+    return res
+
+
+def ok_json(*args: str):
+    res = calc(*args, "--json")
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)
+
+
+def write(tmp_path: Path, text: str, name: str = "plans.yaml") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+PLANS = """\
+targets: [{name: intercessor-squad, models: 10}]
+conditions: [stationary]
+runs:
+  - name: quoted
+    sequence: ["shoot lootas --models 10 --stationary", "fight boyz --charged --effect waaagh"]
+  - name: mappings
+    sequence:
+      - {attacker: {name: lootas, models: 10}}
+      - {attacker: boyz, phase: fight, conditions: {charged: true, stationary: false},
+         effects: [waaagh]}
+  - name: shoot then fight
+    sequence: ["shoot boyz", "fight boyz --charged"]
+  - name: two loota units
+    sequence: ["shoot lootas", "shoot lootas"]
+  - name: kmb volleys
+    sequence: ["shoot lootas --loadout kustom-mega-blastas"]
+    repeat: 2
+"""
+
+
+def test_a_batch_sequence_is_calc_sequence(tmp_path):
+    rows = ok_json("compare", write(tmp_path, PLANS))
+    by_run = {r["run"]: r for r in rows}
+    want = ok_json(
+        "sequence", "-t", "intercessor-squad", "--target-models", "10",
+        "shoot lootas --models 10 --stationary", "fight boyz --charged --effect waaagh",
+    )  # fmt: skip
+    for name in ("quoted", "mappings"):  # a mapping step takes the run's conditions
+        got = by_run[name]
+        assert got["phase"] == "sequence" and len(got["steps"]) == 2
+        assert got["expected"] == pytest.approx(want["expected"], abs=1e-12)
+        assert got["kill_table"] == want["kill_table"]
+        assert [s["weapons"] for s in got["steps"]] == [s["weapons"] for s in want["steps"]]
+    assert [(s["repeat"], s["step"]) for s in by_run["kmb volleys"]["steps"]] == [(1, 1), (2, 1)]
+
+
+def test_plan_points_and_losses(tmp_path):
+    """Efficiency counts each attacking unit once: Boyz that shoot and then fight are one unit
+    (80 pts); two Loota units shooting are two (100 pts); a repeated step is the same unit
+    (50 pts). Losses add up every step's Hazardous losses: the kustom mega-blasta Spanner
+    fails its Hazardous test on a 1 and, W1, is destroyed by its 3 mortal wounds: 1/6 per
+    volley, 2/6 for two."""
+    out = calc("compare", write(tmp_path, PLANS), "--csv", "-")
+    assert out.exit_code == 0, out.output
+    rows = {r["run"]: r for r in csv.DictReader(io.StringIO(out.stdout))}
+    assert float(rows["shoot then fight"]["attacker_points"]) == 80
+    assert float(rows["two loota units"]["attacker_points"]) == 100
+    assert float(rows["kmb volleys"]["attacker_points"]) == 50
+    assert float(rows["quoted"]["attacker_points"]) == 100 + 80
+    assert float(rows["kmb volleys"]["attacker_losses"]) == pytest.approx(2 / 6, abs=1e-9)
+    for r in rows.values():  # 10 Intercessors: 16 pts a model
+        want = 16 * float(r["models_destroyed"]) / float(r["attacker_points"]) * 100
+        assert float(r["points_per_100"]) == pytest.approx(want, abs=1e-5)
+    assert rows["quoted"]["phase"] == "sequence"
+
+
+@pytest.mark.parametrize(
+    ("run", "message"),
+    [
+        ("{attacker: lootas, sequence: ['shoot boyz']}", "runs[0]': sequence: give 'attacker' (one "
+         "activation) or 'sequence' (several), not both"),
+        ("{name: x}", "run 'x': attacker: give 'attacker' (one activation) or 'sequence'"),
+        ("{name: x, sequence: ['shoot lootas', 'shoot lootas --modles 2']}",
+         "run 'x': sequence[1]: No such option: --modles"),
+        ("{name: x, sequence: ['shoot lootas -t rhino']}",
+         "run 'x': sequence[0]: --target: not inside a step"),
+        ("{name: x, sequence: [{attacker: lootaz}]}",
+         "run 'x': sequence[0].attacker: unknown unit 'lootaz'"),
+        ("{name: x, sequence: [{attacker: lootas, modifiers: {target_stealth: true}}]}",
+         "sequence[0].modifiers.target_stealth: target_stealth is the target's"),
+        ("{name: x, sequence: [{attacker: lootas, effects: [nope]}]}",
+         "run 'x': sequence[0].effects[0]: unknown effect"),
+        ("{name: x, sequence: ['shoot lootas', 'shoot lootas', 'shoot lootas', 'shoot lootas'], "
+         "repeat: 20}", "run 'x': repeat: a sequence takes at most 60 activations"),
+        ("{name: x, sequence: ['shoot lootas'], target: boyz, target_set: benchmarks}",
+         "run 'x': target_set: give 'target' or 'target_set', not both"),
+        ("{name: x, sequence: ['shoot lootas'], target_set: benchmark}",
+         "unknown target set 'benchmark'; did you mean 'benchmarks'?"),
+    ],
+)  # fmt: skip
+def test_batch_sequence_errors_name_the_run_and_field(tmp_path, run, message):
+    res = calc("compare", write(tmp_path, f"targets: [boyz]\nruns:\n  - {run}\n"))
+    assert res.exit_code == 1, res.output
+    assert message in res.stderr, res.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Target sets
+
+
+def test_compare_against_the_benchmark_targets():
+    rows = ok_json("compare", "lootas", "--target-set", "benchmarks")
+    assert [r["target"]["name"] for r in rows] == BENCHMARKS
+    single = ok_json("shoot", "lootas", "-t", "carnifexes")
+    assert rows[-1]["expected"] == single["expected"]
+    both = ok_json("compare", "lootas", "--target-set", "benchmarks", "-t", "boyz")
+    assert [r["target"]["name"] for r in both] == ["Boyz", *BENCHMARKS]
+
+
+def test_batch_target_set(tmp_path):
+    text = "target_set: benchmarks\nruns:\n  - attacker: lootas\n  - sequence: ['shoot lootas']\n"
+    rows = ok_json("compare", write(tmp_path, text))
+    assert len(rows) == 24
+    assert [r["target"]["name"] for r in rows[12:]] == BENCHMARKS
+    res = calc("compare", write(tmp_path, "targets: [boyz]\ntarget_set: benchmarks\n"
+                                          "runs: [{attacker: lootas}]\n"))  # fmt: skip
+    assert res.exit_code == 1 and "give 'targets' or 'target_set', not both" in res.stderr
+
+
+SMALL_SET = """\
+name: small
+description: two targets
+targets:
+  - boyz
+  - {name: intercessor-squad, models: 10, wounds_left: 1}
+"""
+
+
+def test_users_own_sets(tmp_path, monkeypatch):
+    """A set in the user data folder's target-sets/, or in a --datasheets folder's; a user's
+    set named like a shipped one replaces it; a target-sets folder is never read as
+    datasheets."""
+    home = tmp_path / "home"
+    (home / "target-sets").mkdir(parents=True)
+    (home / "target-sets" / "small.yaml").write_text(SMALL_SET, encoding="utf-8")
+    (home / "target-sets" / "mine.yaml").write_text(
+        "name: benchmarks\ntargets: [rhino]\n", encoding="utf-8"
+    )
+    monkeypatch.setenv("WH40K_CALC_HOME", str(home))
+    rows = ok_json("compare", "lootas", "--target-set", "small")
+    assert [(r["target"]["name"], r["target"]["wounds_left"]) for r in rows] == [
+        ("Boyz", None),
+        ("Intercessor Squad", 1),
+    ]
+    assert [r["target"]["name"] for r in ok_json("compare", "lootas", "--target-set",
+                                                 "benchmarks")] == ["Rhino"]  # fmt: skip
+    folder = tmp_path / "mine"
+    (folder / "target-sets").mkdir(parents=True)
+    (folder / "target-sets" / "other.yaml").write_text(
+        "name: other\ntargets: [rhino, boyz]\n", encoding="utf-8"
+    )
+    rows = ok_json("compare", "lootas", "--target-set", "other", "--datasheets", str(folder))
+    assert [r["target"]["name"] for r in rows] == ["Rhino", "Boyz"]
+    units = calc("units", "--datasheets", str(folder), "--json")
+    assert "other" not in {u["name"] for u in json.loads(units.stdout)}
+
+
+def test_a_malformed_set_names_the_file_and_field(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    (home / "target-sets").mkdir(parents=True)
+    (home / "target-sets" / "bad.yaml").write_text(
+        "name: bad\ntargets:\n  - {name: boyz, modles: 3}\n", encoding="utf-8"
+    )
+    monkeypatch.setenv("WH40K_CALC_HOME", str(home))
+    res = calc("compare", "lootas", "--target-set", "bad")
+    assert res.exit_code == 1
+    assert "bad.yaml:3: targets[0]" in res.stderr and "modles" in res.stderr
+
+
+def test_the_example_plans_file():
+    path = Path(__file__).resolve().parents[1] / "examples" / "plans.yaml"
+    rows = ok_json("compare", str(path))
+    assert [r["run"] for r in rows] == [
+        "lootas then boyz",
+        "boyz then lootas",
+        "two loota units",
+        "kustom mega-blastas, three turns",
+    ]
+    assert all(r["phase"] == "sequence" for r in rows)
+    assert len(rows[-1]["steps"]) == 3

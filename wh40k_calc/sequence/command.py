@@ -1,0 +1,70 @@
+"""The ``calc sequence`` command (typer): several activations against one target, each from
+the state the earlier ones left.
+
+Thin, as the other commands: parse the steps (:mod:`~wh40k_calc.sequence.steps`), run them
+(:mod:`~wh40k_calc.sequence.run`), print the tables or the JSON.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from ..optgroup import with_groups
+from ..options import EngineOptions, TargetOptions, catalog, fail
+
+
+@with_groups
+def sequence(
+    steps: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="STEP...",
+            help='Activations in order, each quoted: "shoot ATTACKER [options]" or "fight '
+            "ATTACKER [options]\" with calc shoot's / calc fight's attacker options, "
+            "conditions, modifiers and effects.",
+        ),
+    ],
+    *,
+    target: TargetOptions,
+    engine: EngineOptions,
+    repeat: Annotated[
+        int,
+        typer.Option(
+            "--repeat",
+            metavar="N",
+            min=1,
+            max=20,
+            help="Repeat the whole list of steps N times (how many volleys).",
+        ),
+    ] = 1,
+) -> None:
+    """Several activations against one target, in order, exactly: the target's state after
+    each step (models destroyed, the wounded model, a Leader's wounds) is the start of the
+    next. One row per step, then the kill table of the whole sequence."""
+    from ..catalog import UnknownUnitError
+    from ..datasheet import DatasheetError
+    from ..selection import SelectionError
+    from .run import run_sequence
+    from .steps import build_steps
+
+    try:
+        cat = catalog(engine.datasheets)
+        plan = build_steps(list(steps), cat, target, engine, repeat)
+        seq = run_sequence(plan, engine.method_value, engine.trials, engine.seed_value)
+    except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
+        raise fail(str(exc)) from None
+    if engine.as_json:
+        import json
+
+        from .output import to_json_sequence
+
+        sys.stdout.write(json.dumps(to_json_sequence(seq), indent=2) + "\n")
+        return
+    from rich.console import Console
+
+    from .render import render_sequence
+
+    render_sequence(seq, Console(highlight=False))

@@ -1,0 +1,122 @@
+"""A step's own figures, as opposed to the sequence's cumulative ones.
+
+The engines count models destroyed and wounds lost from the unharmed unit, so a step's outcome
+is cumulative. Its own figures:
+
+* attacks, hits, wounds, failed saves, mortal wounds and damage are the step's already (each
+  engine counts them per activation);
+* expected models destroyed and wounds lost by the step: the difference of the cumulative
+  expectations before and after it (exact by linearity; for the sampler, the mean of each
+  trial's difference, with its standard error);
+* P(a CHARACTER model is destroyed in this step): the difference of the cumulative
+  probabilities (a destroyed model stays destroyed);
+* the distribution of models destroyed by the step: exactly, the step run again from the
+  states with d models already destroyed, for each d (the chain is linear in its start, so the
+  mixture of those runs, each shifted by its d, is the step's own distribution); by the
+  sampler, each trial's difference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ..engine.exact import run_exact
+from ..engine.outcome import Outcome
+from ..profile import TargetStates
+from ..resolve import Result
+from .run import SequenceResult
+
+
+def own_result(seq: SequenceResult, k: int) -> Result:
+    """Step ``k``'s (0-based) Result with its outcomes holding the step's own figures (for
+    ``report.to_json``): expected models destroyed and wounds lost by this step, its own
+    models-destroyed distribution (so its own kill table) and characters destroyed in it."""
+    r = seq.steps[k].result
+    exact = _own_exact(seq, k) if r.exact is not None else None
+    sample = _own_sample(seq, k) if r.sample is not None else None
+    return replace(r, exact=exact, sample=sample)
+
+
+def _with(o: Outcome, **changes) -> Outcome:
+    """``o`` with ``changes``, its damage distribution left lazy."""
+    return replace(o, damage_distribution=o.__dict__["_damage"], **changes)
+
+
+def _own_expected(seq: SequenceResult, k: int, engine: str) -> tuple[dict, list[float]]:
+    cum = seq.cumulative(k, engine)
+    expected = dict(cum.expected)
+    chars = list(cum.characters_destroyed)
+    if k > 0:
+        prev = seq.cumulative(k - 1, engine)
+        for f in ("models_destroyed", "wounds_lost"):
+            expected[f] -= prev.expected[f]
+        chars = [max(a - b, 0.0) for a, b in zip(chars, prev.characters_destroyed, strict=True)]
+    return expected, chars
+
+
+def _own_exact(seq: SequenceResult, k: int) -> Outcome:
+    cum = seq.cumulative(k, "exact")
+    expected, chars = _own_expected(seq, k, "exact")
+    start = seq.steps[k].exact_before
+    if start is None:  # the first step: its own figures are the cumulative ones
+        md = cum.models_destroyed_distribution
+    else:
+        md = own_models_destroyed(seq.steps[k].result, start)
+    return _with(
+        cum, expected=expected, models_destroyed_distribution=md, characters_destroyed=chars
+    )
+
+
+def own_models_destroyed(r: Result, start: TargetStates) -> np.ndarray:
+    """P(exactly j models destroyed by this step), from ``start`` (a distribution): the step's
+    activation (with the defender's orders it used) run from the states with d models already
+    destroyed, for each d, shifted by d and weighted by P(d)."""
+    act = r.activation
+    n = act.target.models
+    dead = start.models_destroyed
+    weights = np.asarray(start.weights, dtype=float)
+    out = np.zeros(n + 1)
+    for d in np.unique(dead[weights > 0]):
+        mask = (dead == d) & (weights > 0)
+        w = float(weights[mask].sum())
+        part = TargetStates(start.shape, start.lost[mask], weights[mask] / w)
+        md = run_exact(act, start=part).models_destroyed_distribution
+        out[: n + 1 - d] += w * md[d : n + 1]
+    return out / out.sum()
+
+
+def _own_sample(seq: SequenceResult, k: int) -> Outcome:
+    sr = seq.steps[k]
+    cum = seq.cumulative(k, "sample")
+    expected, chars = _own_expected(seq, k, "sample")
+    assert sr.result.sample is not None and sr.result.sample.final_states is not None
+    final = sr.result.sample.final_states  # a sequence step keeps each trial's state
+    before = sr.sample_before if sr.sample_before is not None else seq.initial
+    md = final.models_destroyed - (before.models_destroyed if before is not None else 0)
+    wl = final.wounds_lost - (before.wounds_lost if before is not None else 0)
+    n = sr.result.activation.target.models
+    trials = len(md)
+    dist = np.bincount(md, minlength=n + 1)[: n + 1] / trials
+    se = {
+        key: dict(value) if isinstance(value, dict) else value
+        for key, value in cum.standard_error.items()
+    }
+    se["expected"]["models_destroyed"] = _se_mean(md)
+    se["expected"]["wounds_lost"] = _se_mean(wl)
+    out = _with(
+        cum, expected=expected, models_destroyed_distribution=dist, characters_destroyed=chars
+    )
+    se["kill_table"] = [_se_p(p, trials) for p in out.kill_table]
+    se["characters_destroyed"] = [_se_p(p, trials) for p in chars]
+    out.standard_error = se
+    return out
+
+
+def _se_mean(x: np.ndarray) -> float:
+    return float(np.std(x, ddof=1) / np.sqrt(len(x))) if len(x) > 1 else 0.0
+
+
+def _se_p(p: float, n: int) -> float:
+    return float(np.sqrt(max(p * (1 - p), 0.0) / (n - 1))) if n > 1 else 0.0

@@ -1,0 +1,222 @@
+"""A sequence's result for scripts: the JSON object of ``calc sequence --json`` (README, "JSON
+output"), and the figures ``calc compare`` ranks plans by.
+
+The object is ``calc shoot``'s contract turned inside out: ``steps`` holds one ``calc
+shoot``-style object per activation (its own figures) plus ``cumulative`` (the whole sequence
+after it); the top level holds the whole sequence's figures. ``attacker`` counts each attacking
+unit of the plan once (:func:`attacking_units`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..engine.outcome import LOSS_FIELDS, WEAPON_FIELDS, Outcome
+from ..report import SCHEMA, _dist, _f, _weapon_not_modelled, to_json
+from .figures import own_result
+from .run import SequenceResult
+
+
+def attacking_units(seq: SequenceResult) -> list[dict[str, Any]]:
+    """The attacking units of the plan, each counted once: steps with the same attacker
+    (datasheet, size, loadout or weapons, Leaders) are one unit for a shooting step and a
+    fight step (it shoots, then charges), and as many units as it has shooting (or fight)
+    steps in one pass through the list (a unit is selected to shoot once per Shooting phase and
+    to fight once per Fight phase); a repeat is the same units again. Each entry: name,
+    faction, models, points, ``units`` (how many such units) and ``steps`` (their indexes)."""
+    by_key: dict[tuple, dict[str, Any]] = {}
+    for sr in seq.steps:
+        if sr.step.repeat != 1:
+            continue
+        unit = sr.result.plan.attacker
+        c = sr.result.selection.attacker
+        key = (
+            c.datasheet.name,
+            c.datasheet.faction,
+            unit.models,
+            c.loadout,
+            c.weapons,
+            tuple((d.name, d.faction) for d in c.leaders),
+        )
+        entry = by_key.setdefault(
+            key,
+            {
+                "name": unit.name,
+                "faction": unit.datasheets[0].faction,
+                "models": unit.models,
+                "points": _f(unit.points),
+                "points_listed": unit.points_listed,
+                "steps": [],
+                "phases": [],
+            },
+        )
+        entry["steps"].append(sr.step.index)
+        entry["phases"].append(sr.result.selection.phase)
+    out = []
+    for entry in by_key.values():
+        phases = entry.pop("phases")
+        entry["units"] = max(phases.count("shooting"), phases.count("fight"))
+        out.append(entry)
+    return out
+
+
+def _attacker_block(seq: SequenceResult) -> dict[str, Any]:
+    units = attacking_units(seq)
+    return {
+        "name": " then ".join(u["name"] for u in units),
+        "models": sum(u["models"] * u["units"] for u in units),
+        "points": _f(sum(u["points"] * u["units"] for u in units)),
+        "points_listed": all(u["points_listed"] for u in units),
+        "units": units,
+    }
+
+
+def _losses(seq: SequenceResult, engine: str) -> dict[str, float]:
+    """Every step's Hazardous losses added up; P(losing at least one model in some step): the
+    steps' hazard rolls are independent dice (they do not depend on the target)."""
+    rows = [getattr(sr.result, engine).attacker_losses for sr in seq.steps]
+    spared = float(np.prod([1.0 - r["at_least_one"] for r in rows]))
+    out = {k: _f(sum(r[k] for r in rows)) for k in LOSS_FIELDS}
+    out["at_least_one"] = _f(1.0 - spared)
+    return out
+
+
+def _cumulative(o: Outcome, n_models: int, characters: list) -> dict[str, Any]:
+    md = o.models_destroyed_distribution
+    block: dict[str, Any] = {
+        "models_destroyed": _f(o.expected["models_destroyed"]),
+        "wounds_lost": _f(o.expected["wounds_lost"]),
+        "p_destroyed": _f(md[n_models] if len(md) > n_models else 0.0),
+        "kill_table": [{"models": k + 1, "at_least": _f(p)} for k, p in enumerate(o.kill_table)],
+    }
+    if characters:
+        block["characters_destroyed"] = [
+            {"name": m.name, "destroyed": _f(p)}
+            for m, p in zip(characters, o.characters_destroyed, strict=True)
+        ]
+    return block
+
+
+def _totals(seq: SequenceResult, engine: str) -> dict[str, float]:
+    """The whole sequence's expectations: per-activation figures added up over the steps,
+    wounds lost and models destroyed after the last."""
+    last = seq.cumulative(len(seq.steps) - 1, engine)
+    out = {
+        f: _f(sum(getattr(sr.result, engine).expected[f] for sr in seq.steps))
+        for f in WEAPON_FIELDS
+    }
+    out["wounds_lost"] = _f(last.expected["wounds_lost"])
+    out["models_destroyed"] = _f(last.expected["models_destroyed"])
+    return out
+
+
+def _whole(seq: SequenceResult, engine: str) -> dict[str, Any]:
+    last = seq.cumulative(len(seq.steps) - 1, engine)
+    target = seq.steps[0].result.activation.target
+    md = np.zeros(target.models + 1)
+    md[: len(last.models_destroyed_distribution)] = last.models_destroyed_distribution
+    out: dict[str, Any] = {
+        "expected": _totals(seq, engine),
+        "kill_table": [{"models": k + 1, "at_least": _f(p)} for k, p in enumerate(last.kill_table)],
+        "models_destroyed_distribution": _dist(md),
+        "wounds_lost_distribution": _dist(last.wounds_lost_distribution),
+        "attacker_losses": _losses(seq, engine),
+    }
+    if target.characters:
+        out["characters_destroyed"] = [
+            {"name": m.name, "destroyed": _f(p)}
+            for m, p in zip(target.characters, last.characters_destroyed, strict=True)
+        ]
+    return out
+
+
+def step_json(seq: SequenceResult, k: int) -> dict[str, Any]:
+    """Step ``k``'s (0-based) object: ``calc shoot``'s contract with the step's own figures,
+    ``repeat``, ``step``, the step's ``text``, and ``cumulative`` (the sequence so far; in the
+    ``sample`` block too)."""
+    sr = seq.steps[k]
+    target = sr.result.activation.target
+    obj = to_json(own_result(seq, k))
+    obj = {"repeat": sr.step.repeat, "step": sr.step.index, "text": sr.step.text, **obj}
+    obj["cumulative"] = _cumulative(seq.primary(k), target.models, list(target.characters))
+    if "sample" in obj:
+        cum = seq.cumulative(k, "sample")
+        block = _cumulative(cum, target.models, list(target.characters))
+        se = cum.standard_error
+        block["standard_error"] = {
+            "models_destroyed": _f(se["expected"]["models_destroyed"]),
+            "wounds_lost": _f(se["expected"]["wounds_lost"]),
+            "kill_table": [_f(x) for x in se["kill_table"]],
+        }
+        obj["sample"]["cumulative"] = block
+    return obj
+
+
+def to_json_sequence(seq: SequenceResult) -> dict[str, Any]:
+    """The ``calc sequence --json`` object (``schema`` 1)."""
+    first = seq.steps[0].result
+    tgt, act = first.plan.target, first.activation
+    primary = "sample" if seq.method == "sample" else "exact"
+    out: dict[str, Any] = {
+        "schema": SCHEMA,
+        "edition": first.selection.edition,
+        "phase": "sequence",
+        "method": seq.method,
+        "repeat": max(sr.step.repeat for sr in seq.steps),
+        "attacker": _attacker_block(seq),
+        "target": {
+            "name": tgt.name,
+            "faction": tgt.datasheets[0].faction,
+            "models": tgt.models,
+            "wounds": act.target.wounds,
+            "points": _f(tgt.points),
+            "points_listed": tgt.points_listed,
+            "wounds_left": first.selection.target_wounds_left,
+        },
+        "steps": [step_json(seq, k) for k in range(len(seq.steps))],
+        **_whole(seq, primary),
+        "not_modelled": _not_modelled(seq),
+        "notes": seq.notes + _step_notes(seq),
+    }
+    if seq.method != "exact":
+        out["sample"] = _sample_block(seq)
+    return out
+
+
+def _sample_block(seq: SequenceResult) -> dict[str, Any]:
+    last = seq.cumulative(len(seq.steps) - 1, "sample")
+    se = last.standard_error
+    return {
+        "trials": last.trials,
+        "seed": seq.seed,
+        **_whole(seq, "sample"),
+        "standard_error": {
+            "expected": {
+                "models_destroyed": _f(se["expected"]["models_destroyed"]),
+                "wounds_lost": _f(se["expected"]["wounds_lost"]),
+            },
+            "kill_table": [_f(x) for x in se["kill_table"]],
+        },
+    }
+
+
+def _not_modelled(seq: SequenceResult) -> list[str]:
+    out: list[str] = []
+    for sr in seq.steps:
+        for n in sr.result.plan.not_modelled + _weapon_not_modelled(sr.result):
+            if n not in out:
+                out.append(n)
+    return out
+
+
+def _step_notes(seq: SequenceResult) -> list[str]:
+    """Each step's notes once, prefixed with the step (``step 2: ...``)."""
+    out: list[str] = []
+    for sr in seq.steps:
+        for n in sr.result.notes:
+            text = f"step {sr.step.index}: {n}"
+            if text not in out:
+                out.append(text)
+    return out

@@ -1,0 +1,262 @@
+"""A sequence's result for people: one row per step (its own expected hits, wounds and damage;
+the whole sequence's models destroyed, wounds lost and P(unit destroyed) so far, with a bar),
+the kill table of the whole sequence, the exact-vs-sampled table with ``--method both``, then
+each step's conditions, effects, orders, choices and notes. Rendering only: every number comes
+from :class:`~wh40k_calc.sequence.run.SequenceResult`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..report import (
+    COND_KEYS,
+    _allocation_text,
+    _effects_text,
+    _unit_label,
+    _weapon_not_modelled,
+    comparison_table,
+    pct,
+)
+from ..terminal import print_joined
+from ..wording import count
+from .run import SequenceResult
+
+
+def _activation_text(sr) -> str:
+    """``shoot: 10 Lootas`` / ``fight: Lord Invocatus`` / ``fight: Boyz led by Warboss``."""
+    unit = sr.result.plan.attacker
+    verb = "shoot" if sr.result.selection.phase == "shooting" else "fight"
+    who = unit.name if unit.is_attached or unit.models == 1 else f"{unit.models} {unit.name}"
+    return f"{verb}: {who}"
+
+
+def render_sequence(seq: SequenceResult, console: Any) -> None:
+    """Print the sequence: header, steps table, the whole sequence's figures and kill table,
+    Leaders, Hazardous, exact vs sampled, and each step's details."""
+    from rich.text import Text
+
+    first = seq.steps[0].result
+    tgt = first.plan.target
+    last = seq.primary(len(seq.steps) - 1)
+    wounds = count(first.activation.target.wounds, "wound")
+    n = first.selection.target_wounds_left
+    if n is not None:
+        model = (*first.activation.target.bodyguard, *first.activation.target.characters)[0]
+        wounds += f"; {model.name} on {n} of {model.W}"
+    tail = [
+        f" · edition {first.selection.edition} · ",
+        ("both" if seq.method == "both" else seq.method, "cyan"),
+    ]
+    if seq.method == "sample":
+        tail.append(f" ({count(last.trials, 'trial')}, seed {seq.seed})")
+    print_joined(  # as calc shoot's first line: "· edition ..." on a line of its own if need be
+        console,
+        Text.assemble(
+            f"Sequence of {count(len(seq.steps), 'activation')} into ", *_unit_label(tgt, wounds)
+        ),
+        Text.assemble(*tail),
+    )
+    if seq.exact_declined is not None:
+        console.print(
+            Text.assemble(
+                ("The exact engine declined", "yellow"),
+                f" ({seq.exact_declined}): the figures below are the sampler's.",
+            )
+        )
+    console.print(_steps_table(seq))
+    wounds_total = first.activation.target.wounds - _already_lost(seq)
+    console.print(
+        Text.assemble(
+            f"After {count(len(seq.steps), 'step')}: wounds lost ",
+            (f"{last.expected['wounds_lost']:.3f}", "bold"),
+            f" of {wounds_total} · models destroyed ",
+            (f"{last.expected['models_destroyed']:.3f}", "bold"),
+            f" of {tgt.models} · P(unit destroyed) ",
+            (pct(_p_destroyed(seq, len(seq.steps) - 1)), "bold"),
+        )
+    )
+    _kill_table(seq, console)
+    _leaders_and_hazards(seq, console)
+    if seq.method == "both":
+        console.print(_comparison(seq))
+    _details(seq, console)
+
+
+def _already_lost(seq: SequenceResult) -> int:
+    start = seq.initial
+    return int(start.wounds_lost[0]) if start is not None else 0
+
+
+def _p_destroyed(seq: SequenceResult, k: int) -> float:
+    md = seq.primary(k).models_destroyed_distribution
+    n = seq.steps[0].result.activation.target.models
+    return float(md[n]) if len(md) > n else 0.0
+
+
+def _steps_table(seq: SequenceResult):
+    from rich import box
+    from rich.bar import Bar
+    from rich.table import Table
+    from rich.text import Text
+
+    title = "Per step: its own hits, wounds and damage; the whole sequence so far"
+    if seq.repeated:
+        title += " (# is repeat.step)"
+    table = Table(
+        title=title,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        collapse_padding=True,
+    )
+    table.add_column("#", no_wrap=True)
+    table.add_column("Activation", overflow="fold", min_width=12)
+    for col in ("Hits", "Wounds", "Damage", "Models\nso far", "Wounds\nso far", "P(unit\ndead)"):
+        table.add_column(col, justify="right", no_wrap=True)
+    table.add_column("", width=8, no_wrap=True)
+    for k, sr in enumerate(seq.steps):
+        own = sr.result.sample if seq.method == "sample" else sr.result.exact
+        assert own is not None
+        cum = seq.primary(k)
+        p = _p_destroyed(seq, k)
+        table.add_row(
+            sr.step.label(seq.repeated),
+            Text(_activation_text(sr)),
+            f"{own.expected['hits']:.2f}",
+            f"{own.expected['wounds']:.2f}",
+            f"{own.expected['damage']:.2f}",
+            f"{cum.expected['models_destroyed']:.2f}",
+            f"{cum.expected['wounds_lost']:.2f}",
+            pct(p),
+            Bar(1.0, 0.0, p, color="red"),
+        )
+    return table
+
+
+def _kill_table(seq: SequenceResult, console: Any) -> None:
+    from rich.bar import Bar
+    from rich.table import Table
+
+    exact_or_primary = seq.cumulative(
+        len(seq.steps) - 1, "sample" if seq.method == "sample" else "exact"
+    )
+    kill = exact_or_primary.kill_table
+    possible = [k for k, p in enumerate(kill) if p > 0.0]
+    if not possible:
+        console.print("Kill table: no model of the target can be destroyed")
+        return
+    table = Table(title="Kill table of the whole sequence", title_justify="left")
+    table.add_column("Models destroyed", justify="right", min_width=5, no_wrap=True)
+    table.add_column("P(at least)", justify="right", min_width=7, no_wrap=True)
+    table.add_column("", width=32)
+    for k, p in enumerate(kill[: possible[-1] + 1], start=1):
+        table.add_row(f"≥ {k}", pct(p), Bar(1.0, 0.0, float(p), color="red"))
+    console.print(table)
+
+
+def _leaders_and_hazards(seq: SequenceResult, console: Any) -> None:
+    from rich.text import Text
+
+    target = seq.steps[0].result.activation.target
+    last = seq.primary(len(seq.steps) - 1)
+    for m, p in zip(target.characters, last.characters_destroyed, strict=True):
+        console.print(
+            Text.assemble(
+                "Leader ",
+                (m.name, "bold"),
+                " destroyed: ",
+                (pct(p), "bold"),
+                f" (survives {pct(1 - p)})",
+            )
+        )
+    for sr in seq.steps:
+        hazard = sr.result.activation.hazard
+        if hazard is None:
+            continue
+        al = (sr.result.sample if seq.method == "sample" else sr.result.exact).attacker_losses
+        console.print(
+            Text.assemble(
+                f"Step {sr.step.label(seq.repeated)} Hazardous: ",
+                f"{count(hazard.tests, 'test')}; attacker suffers ",
+                (f"{al['hazard_mortal_wounds']:.3f}", "bold"),
+                " mortal wounds, loses ",
+                (f"{al['models_destroyed']:.3f}", "bold"),
+                " models; P(loses at least one) ",
+                (pct(al["at_least_one"]), "bold"),
+            )
+        )
+
+
+def _comparison(seq: SequenceResult):
+    rows = []
+    for k, sr in enumerate(seq.steps):
+        ex, sa = seq.cumulative(k, "exact"), seq.cumulative(k, "sample")
+        se = sa.standard_error
+        label = f"step {sr.step.label(seq.repeated)}"
+        n = len(ex.kill_table)
+        rows += [
+            (
+                f"{label} models so far",
+                ex.expected["models_destroyed"],
+                sa.expected["models_destroyed"],
+                se["expected"]["models_destroyed"],
+            ),
+            (
+                f"{label} wounds so far",
+                ex.expected["wounds_lost"],
+                sa.expected["wounds_lost"],
+                se["expected"]["wounds_lost"],
+            ),
+            (
+                f"{label} P(unit dead)",
+                ex.kill_table[n - 1],
+                sa.kill_table[n - 1],
+                se["kill_table"][n - 1],
+            ),
+        ]
+    ex = seq.cumulative(len(seq.steps) - 1, "exact")
+    sa = seq.cumulative(len(seq.steps) - 1, "sample")
+    shown = [k for k, p in enumerate(ex.kill_table) if p > 0.0]
+    for k in range(shown[-1] + 1 if shown else 0):
+        rows.append(
+            (
+                f"P(≥ {k + 1} destroyed)",
+                ex.kill_table[k],
+                sa.kill_table[k],
+                sa.standard_error["kill_table"][k],
+            )
+        )
+    return comparison_table(rows, sa.trials, seq.seed)
+
+
+def _details(seq: SequenceResult, console: Any) -> None:
+    """Each step's conditions, effects, weapon and allocation orders, choices, abilities not
+    modelled and notes; repeats print only their choices that differ from the first pass."""
+    from rich.text import Text
+
+    seen_choices: dict[int, list[str]] = {}
+    for sr in seq.steps:
+        r, label = sr.result, f"Step {sr.step.label(seq.repeated)}"
+        if sr.step.repeat == 1:
+            console.print(Text.assemble((f"{label}: ", "bold"), sr.step.text))
+            conds = [k.replace("_", "-") for k in COND_KEYS if getattr(r.selection.conditions, k)]
+            lines = [
+                ("Conditions", ", ".join(conds) if conds else "none"),
+                ("Effects", _effects_text(r.plan) or "none"),
+                ("Weapon order", ", ".join(w.name for w in r.activation.weapons)),
+                ("Allocation order", _allocation_text(r)),
+            ]
+            for name, value in lines:
+                console.print(Text.assemble(("  " + name + ": ", "dim"), value))
+            for n in r.plan.not_modelled + _weapon_not_modelled(r):
+                console.print(Text.assemble(("  Not modelled: ", "yellow"), n))
+            for n in r.notes:
+                console.print(Text.assemble(("  Note: ", "dim"), n))
+            seen_choices[sr.step.index] = list(r.choices)
+            for c in r.choices:
+                console.print(Text.assemble(("  Choice: ", "dim"), c))
+        elif r.choices != seen_choices.get(sr.step.index):
+            for c in r.choices:
+                console.print(Text.assemble((f"{label} choice: ", "dim"), c))
+    for n in seq.notes:
+        console.print(Text.assemble(("Note: ", "dim"), n))
