@@ -59,12 +59,6 @@ def _array_key(a: np.ndarray | None) -> tuple | None:
     return None if a is None else (a.dtype.str, a.shape, a.tobytes())
 
 
-def _space_key(s: AllocationSpace) -> tuple:
-    """What identifies a space's states and routing: target, orders (with those declared
-    from them), how many were asked for, representation."""
-    return (s.target, s.orders, s.n_given, s.product)
-
-
 # ---- a weapon's wound counts ------------------------------------------------------------------
 
 
@@ -114,7 +108,9 @@ def cost(ap: AttackProfile, selected: int) -> float:
 def _kernel_key(s: AllocationSpace, ap: AttackProfile, devastating: bool) -> tuple:
     """Everything :func:`wound_kernel` and :func:`face_kernels` read of a space and a
     profile."""
-    return (_space_key(s), ap.vs, routing_of(ap, devastating), devastating)
+    # the space itself (compared by identity): allocation.space_for hands out one object per
+    # target and orders while it keeps them, and a kept kernel keeps its space alive
+    return (s, ap.vs, routing_of(ap, devastating), devastating)
 
 
 @lru_cache(maxsize=ENTRIES)
