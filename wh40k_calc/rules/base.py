@@ -117,6 +117,20 @@ class Rules:
         CHARACTER model while one remains, so no)."""
         return False
 
+    def precision_sentence(self, names: list[str]) -> str:
+        """Where [PRECISION] attacks go, for ``choices``; ``names``: the target's CHARACTER
+        models in allocation order. 10th edition (Core rules: [PRECISION]): each such attack
+        can be allocated to a CHARACTER model while one remains (a wounded one first, then in
+        that order), then to the Bodyguard."""
+        if len(names) == 1:
+            return (
+                f"[PRECISION] attacks allocated to {names[0]} while it lives, then to the Bodyguard"
+            )
+        return (
+            f"[PRECISION] attacks allocated to the CHARACTER models {' and '.join(names)} (a "
+            "wounded one first) while one remains, then to the Bodyguard"
+        )
+
     def snap_rerolls_allowed(self) -> bool:
         """Whether Hit rolls can be re-rolled when snap shooting (10th: nothing forbids it)."""
         return True
@@ -260,7 +274,7 @@ class Rules:
         applied, not_modelled = apply_effects(sel, attacker, target)
         _, damaged_note = damaged_hit_mod(sel, attacker)
         conditions_notes = self.check_conditions(sel, attacker, target)
-        kinds, tprofile, order = self._target(sel, target, applied)
+        kinds, tprofile, order, roles = self._target(sel, target, applied)
         best = self.best_allocation(sel)
         start = _wounded(sel, tprofile)
         groups, notes = weapon_options(sel, attacker)
@@ -321,6 +335,7 @@ class Rules:
                 f"{', '.join(idle)}: no effect in this phase (only {what} attacks use it)"
             )
         plan.allocation_order = order
+        plan.character_roles = roles
         return plan
 
     def _stealth_notes(self, sel: Selection, target: Unit) -> list[str]:
@@ -364,7 +379,9 @@ class Rules:
 
     def _target(
         self, sel: Selection, target: Unit, applied: Applied
-    ) -> tuple[list[Kind], TargetProfile, list[str]]:
+    ) -> tuple[list[Kind], TargetProfile, list[str], list[str]]:
+        """The target's model kinds, its :class:`TargetProfile`, its allocation order (model
+        names) and the role of each of its CHARACTER models (:func:`character_role`)."""
         mods = sel.modifiers
         invuln_fx = c.best_of(*(e.invuln for e in applied.target))
         invuln_10 = c.best_of(*(e.invuln_10 for e in applied.target))
@@ -413,7 +430,8 @@ class Rules:
             precision_one_group=self.precision_one_group(),
         )
         order = [m.name for m in bg] + [m.name for m in ch]
-        return kinds, profile, order
+        roles = [character_role(g) for g in character_groups for _ in range(g.count)]
+        return kinds, profile, order, roles
 
     def _group_ids(self, groups: list[ModelGroup]) -> dict[int, int]:
         """Allocation group number of each Bodyguard model group (by ``id``): consecutive
@@ -468,9 +486,9 @@ class Rules:
             )
             prof = self._profile(sel, attacker, target, w, n, label, kinds, first, applied, variant)
             if w.abilities.precision and tprofile.characters:
-                who = " and ".join(dict.fromkeys(m.name for m in tprofile.characters))
+                names = list(dict.fromkeys(m.name for m in tprofile.characters))
                 said = (
-                    f"{label}: [PRECISION] attacks allocated to {who} while it lives"
+                    f"{label}: {self.precision_sentence(names)}"
                     if precise
                     else f"{label}: [PRECISION] attacks kept on the Bodyguard "
                     "(--precision-target bodyguard)"
@@ -811,6 +829,16 @@ _IDLE = {
 def is_character(g: ModelGroup) -> bool:
     """True for a CHARACTER model (its own keywords or its datasheet's)."""
     return "CHARACTER" in (g.profile.keywords | g.datasheet.all_keywords())
+
+
+def character_role(g: ModelGroup) -> str:
+    """How the output names a CHARACTER model of the target: "Leader" or "Support" for an
+    attached character (Core rules: LEADER; edition 11, 24.22 LEADER / 24.23 SUPPORT), else
+    "CHARACTER" (edition 11: a CHARACTER model of the unit's own datasheet is a group of its
+    own, Save Rolls: Create Groups)."""
+    if g.support:
+        return "Support"
+    return "Leader" if g.character else "CHARACTER"
 
 
 def attacker_track(name: str, groups: list[ModelGroup]) -> tuple[TargetProfile, tuple[float, ...]]:

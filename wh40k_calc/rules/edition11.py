@@ -103,6 +103,17 @@ class Edition11(Rules):
         attacks then follow the unit's allocation order (non-CHARACTER groups first)."""
         return True
 
+    def precision_sentence(self, names: list[str]) -> str:
+        """24.28 [PRECISION]: one CHARACTER group is picked when the weapon starts (the
+        calculator picks the first listed, or one with a wounded model: see
+        ``engine.allocation``) and stays current until it is destroyed; the weapon's other
+        attacks then follow the unit's allocation order (Bodyguard first)."""
+        wounded = "; a wounded CHARACTER model is picked first" if len(names) > 1 else ""
+        return (
+            f"[PRECISION] attacks allocated to {names[0]} (picked{wounded}), then by the "
+            "allocation order once it is destroyed (24.28)"
+        )
+
     def snap_rerolls_allowed(self) -> bool:
         """15.09 Snap Shooting: "You cannot re-roll hit rolls"."""
         return False
