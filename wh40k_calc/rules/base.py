@@ -32,6 +32,7 @@ from . import common as c
 from .added import with_added_abilities
 from .applied import Applied, apply_effects
 from .applied import variants as _variants
+from .command_reroll import keep_command_reroll
 from .hitroll import HitTerms
 from .mortal import MORTAL_ROLLS
 from .order import precision_first, reorder
@@ -302,8 +303,9 @@ class Rules:
                 variants[variant] if variants else None,
             )
             profiles = ordered(profiles, order_)
+            act_notes: tuple[str, ...] = ()
             if any(e.command_reroll for e in applied.attacker):
-                profiles = _keep_command_reroll(profiles, tprofile)
+                profiles, act_notes = keep_command_reroll(profiles, tprofile)
             before = self._before(sel, attacker, applied, kinds)
             hazard = self.hazard(attacker, used)
             return Activation(
@@ -314,6 +316,7 @@ class Rules:
                 lowest_first=self.saves_lowest_first(),
                 best_allocation=best,
                 start=start,
+                notes=act_notes,
             )
 
         plan = Plan(
@@ -539,7 +542,7 @@ class Rules:
             a_pmf = np.concatenate([np.zeros(attacks_bonus), a_pmf])
 
         vs = tuple(self._vs(sel, w, ab, ap_improve, k, tgt) for k in kinds)
-        v_wound = _wound_values(vs[first], kinds[first].W, ab.devastating_wounds)
+        v_wound = c.wound_values(vs[first], kinds[first].W, ab.devastating_wounds)
         notes: list[str] = []
 
         # Wound roll
@@ -770,44 +773,6 @@ def _wounded(sel: Selection, target: TargetProfile) -> TargetStates | None:
             "--target-models for fewer models)"
         )
     return TargetStates.wounded_first(target, n)
-
-
-def _wound_values(vs: VsModel, wounds: int, devastating: bool) -> tuple[float, float, float]:
-    """Expected effective damage of a failed, a successful and a Critical Wound roll against
-    the first model the attack would be allocated to (``vs`` its saves and damage, ``wounds``
-    its W; DESIGN.md: per-die choices maximise it): failed save x damage through Feel No Pain,
-    capped at W; with [DEVASTATING WOUNDS] a Critical Wound's mortal wounds take no save."""
-    dmg = vs.damage.pmf(wounds)
-    normal = vs.save_fail_probability * c.effective_value(dmg, 1 - vs.fnp, wounds)
-    devast = c.effective_value(dmg, 1 - vs.fnp_mortal, wounds)
-    return (0.0, normal, devast if devastating else normal)
-
-
-def _keep_command_reroll(
-    profiles: list[AttackProfile], target: TargetProfile
-) -> list[AttackProfile]:
-    """Command Re-roll (core stratagem, seed 000): one roll re-rolled. The calculator keeps it
-    for the Wound rolls of the weapon whose wounds are worth most (failed save x mean damage
-    against the first model to be hit; a Critical Wound's mortal wounds for Devastating
-    Wounds) and spends it on that weapon's first failed Wound roll that the Wound roll table did
-    not re-roll already (both engines model it)."""
-    first = target.bodyguard[0].kind if target.bodyguard else target.characters[0].kind
-    best, value = 0, -1.0
-    for i, p in enumerate(profiles):
-        vs = p.vs[first]
-        mean = float(np.dot(np.arange(vs.damage.max_damage + 1), vs.damage.pmf(1)))
-        v = max(vs.save_fail_probability * mean, mean if p.devastating else 0.0)
-        if v > value:
-            best, value = i, v
-    chosen = replace(
-        profiles[best],
-        command_reroll=True,
-        choices=(
-            *profiles[best].choices,
-            f"{profiles[best].name}: Command Re-roll kept for its first failed Wound roll",
-        ),
-    )
-    return [chosen if i == best else p for i, p in enumerate(profiles)]
 
 
 # conditions that only ranged (in the Fight phase) or only melee (in shooting) attacks read
