@@ -156,3 +156,74 @@ def test_a_units_own_character_is_not_a_leader():
     text = _text("shoot", "lootas", "--target", "astra militarum/cadian command squad", *ED11)
     assert "CHARACTER Cadian Commander destroyed:" in text
     assert "Leader Cadian Commander" not in text
+
+
+# ---------------------------------------------------------------------------------------------
+# Item 5: "no weapon" refusals name the selected weapon's problem
+
+
+@pytest.fixture
+def gunner(tmp_path: Path) -> Path:
+    """A Gunner with a plain gun, a [TORRENT] gun, an [INDIRECT FIRE] gun and a Fist."""
+    from oracle import melee
+
+    weapons = [
+        weapon("Test gun", A=3, skill=3),
+        weapon("Torrent gun", A=2, skill=None, abilities=["torrent"]),
+        weapon("Lob gun", A=1, skill=3, abilities=["indirect fire"]),
+        melee("Fist", A=2, skill=3),
+    ]
+    _sheet(tmp_path, "Gunner", model("Gunner", equipped=["Test gun", "Fist"]), 1,
+           weapons=weapons)  # fmt: skip
+    _sheet(tmp_path, "Dummies", model("Dummy", T=4, Sv=7), 5)
+    return tmp_path
+
+
+def _refusal(*args: str, dirs) -> str:
+    from oracle import refused
+
+    result = refused(*args, dirs=dirs)
+    return result.stderr.strip()
+
+
+def test_indirect_with_a_selected_weapon_that_cannot(gunner):
+    """Seeds README, [INDIRECT FIRE]: with a target that is not visible only [INDIRECT FIRE]
+    weapons shoot. The Gunner has one (Lob gun): the selected Torrent gun is the problem."""
+    err = _refusal("shoot", "gunner", "dummies", "--weapon", "Torrent gun", "--indirect",
+                   dirs=[gunner])  # fmt: skip
+    assert err == (
+        "error: --weapon Torrent gun: with --indirect only [INDIRECT FIRE] weapons shoot, and it "
+        "has none (Gunner's that can: Lob gun)"
+    )
+
+
+def test_a_melee_weapon_in_shooting(gunner):
+    err = _refusal("shoot", "gunner", "dummies", "--weapon", "Fist", dirs=[gunner])
+    assert err == "error: --weapon Fist: a melee weapon, which does not shoot: use calc fight"
+
+
+def test_a_ranged_weapon_in_a_fight(gunner):
+    err = _refusal("fight", "gunner", "dummies", "--weapon", "Test gun", dirs=[gunner])
+    assert err == "error: --weapon Test gun: a ranged weapon, which does not fight: use calc shoot"
+
+
+def test_a_melee_weapon_beside_a_ranged_one_is_noted(gunner):
+    """Test gun (A3, BS3+: hits 2/3; S4 v T4: wounds 1/2; no save, D1) shoots; the Fist is
+    noted, not silently dropped: 3 x 2/3 x 1/2 = 1 model destroyed."""
+    out = shoot("gunner", "dummies", "--weapon", "Fist", "--weapon", "Test gun", dirs=[gunner])
+    assert [w["name"] for w in out["weapons"]] == ["Test gun"]
+    assert out["expected"]["models_destroyed"] == approx(1)
+    assert (
+        "--weapon Fist: a melee weapon, which does not shoot: use calc fight (it does not attack "
+        "here)"
+    ) in out["notes"]
+
+
+def test_no_weapon_without_weapon_option_lists_only_the_ones_that_could(gunner):
+    """Without --weapon, the refusal under --indirect lists the datasheet's weapons that
+    could shoot (Lob gun), not every ranged weapon."""
+    err = _refusal("shoot", "gunner", "dummies", "--indirect", dirs=[gunner])
+    assert err == (
+        "error: Gunner has no ranged weapon with [INDIRECT FIRE] (and not [TORRENT]) to attack "
+        "with; its datasheet has 'Lob gun': pick them with --weapon"
+    )
