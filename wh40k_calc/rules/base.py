@@ -34,6 +34,7 @@ from .applied import Applied, apply_effects
 from .applied import variants as _variants
 from .command_reroll import keep_command_reroll
 from .hitroll import HitTerms
+from .idle import idle_notes
 from .mortal import MORTAL_ROLLS
 from .order import precision_first, reorder
 from .plan import GroupOptions, Plan
@@ -227,9 +228,14 @@ class Rules:
             ]
         return []
 
-    def stealth_note(self, target: Unit) -> str:
-        """What Stealth does here, for the notes (10th edition: -1 to ranged Hit rolls)."""
-        return f"Stealth ({target.name}): -1 to the Hit roll of ranged attacks"
+    def stealth_note(self, target: Unit, weapons: list[Weapon]) -> str:
+        """What Stealth does here against ``weapons`` (the ranged weapons that can attack),
+        for the notes (10th edition: -1 to ranged Hit rolls; nothing where no Hit roll is
+        made, [TORRENT])."""
+        said = f"Stealth ({target.name}): -1 to the Hit roll of ranged attacks"
+        if weapons and all(w.abilities.torrent for w in weapons):
+            said += "; no effect here: no weapon rolls to hit ([TORRENT])"
+        return said
 
     def group_key(self, g: ModelGroup) -> object:
         """What makes Bodyguard models one allocation group (10th edition has no groups:
@@ -280,7 +286,8 @@ class Rules:
         start = _wounded(sel, tprofile)
         groups, notes = weapon_options(sel, attacker)
         notes += conditions_notes
-        notes += self._stealth_notes(sel, target)
+        notes += self._stealth_notes(sel, target, groups)
+        notes += idle_notes(self, sel, target, groups, applied)
         not_modelled += self._cleave_not_modelled(sel, groups)
         notes += self._blast_x_notes(groups)
         variants = _variants(applied)
@@ -341,11 +348,12 @@ class Rules:
         plan.character_roles = roles
         return plan
 
-    def _stealth_notes(self, sel: Selection, target: Unit) -> list[str]:
+    def _stealth_notes(self, sel: Selection, target: Unit, groups: list[GroupOptions]) -> list[str]:
         if sel.phase != "shooting":
             return []
         if self.has_stealth(sel, target):
-            return [self.stealth_note(target)]
+            ranged = {w.name: w for g in groups for o in g.options for w in o.weapons}
+            return [self.stealth_note(target, [w for w in ranged.values() if not w.is_melee])]
         if any(g.profile.stealth for g in target.all_groups):
             return [f"Stealth: not every model of {target.name} has it, so the unit has none"]
         return []

@@ -49,6 +49,7 @@ from ..selection import Selection, SelectionError
 from ..units import ModelGroup, Unit
 from .base import Rules, attacker_track, is_character
 from .hitroll import HitTerms
+from .idle import cover_unused
 
 
 class Edition11(Rules):
@@ -210,10 +211,13 @@ class Edition11(Rules):
             ]
         return []
 
-    def stealth_note(self, target: Unit) -> str:
+    def stealth_note(self, target: Unit, weapons: list[Weapon]) -> str:
         """Seeds README, [STEALTH]: the unit "has the benefit of cover against ranged
-        attacks"."""
-        return f"Stealth ({target.name}): the Benefit of Cover against ranged attacks"
+        attacks"; cover worsens BS, so it cannot act on an attack that ignores cover or makes
+        no Hit roll ([TORRENT])."""
+        said = f"Stealth ({target.name}): the Benefit of Cover against ranged attacks"
+        unused = cover_unused(weapons)
+        return f"{said}; {unused}" if unused else said
 
 
 def _aircraft(attacker: Unit, target: Unit) -> bool:
