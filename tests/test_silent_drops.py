@@ -218,3 +218,71 @@ def test_abilities_the_phase_does_not_read(units):
         in (out["notes"])
     )
     assert "--add-ability 'assault': no effect on one activation" in out["notes"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Refused instead of accepted without a word
+
+
+def test_allocation_naming_a_model_twice():
+    from oracle import refused
+
+    result = refused("shoot", "lootas", "boyz", "--allocation", "Boss Nob,Boss Nob")
+    assert result.stderr.strip() == (
+        "error: --allocation: Boss Nob is named twice; name each model once"
+    )
+    result = refused("shoot", "lootas", "boyz", "--allocation", "Boy,Boys")
+    assert (
+        result.stderr.strip() == "error: --allocation: 'Boys' names Boy again; name each model once"
+    )
+
+
+@pytest.mark.parametrize(
+    "args, option",
+    [
+        (("shoot", "lootas", "--target", "boyz", "--target", "rhino"), "--target"),
+        (("shoot", "lootas", "-t", "boyz", "--target=rhino"), "--target"),
+        (("fight", "boyz", "--target", "rhino", "--models", "10", "--models", "20"), "--models"),
+        (("shoot", "lootas", "-t", "boyz", "--edition", "10", "--edition", "11"), "--edition"),
+        (
+            ("compare", "lootas", "--target", "boyz", "--method", "exact", "--method", "sample"),
+            "--method",
+        ),
+        (("sequence", "--target", "boyz", "--target", "rhino", "shoot lootas"), "--target"),
+    ],
+)
+def test_a_single_valued_option_given_twice_is_refused(args, option):
+    """click keeps the last value of a repeated option without a word (the second --target
+    won); every command refuses it, naming the option (exit code 2, a usage error)."""
+    from typer.testing import CliRunner
+
+    from wh40k_calc.cli import app
+
+    result = CliRunner().invoke(app, list(args))
+    assert result.exit_code == 2, result.output
+    assert f"{option} is given more than once; it takes one value, so give it once" in (
+        result.stderr
+    )
+    assert "Traceback" not in result.output
+
+
+def test_a_repeated_option_inside_a_sequence_step():
+    from typer.testing import CliRunner
+
+    from wh40k_calc.cli import app
+
+    result = CliRunner().invoke(
+        app, ["sequence", "--target", "boyz", "shoot lootas --models 5 --models 10"]
+    )
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        "error: step 1 ('shoot lootas --models 5 --models 10'): --models is given more than once; "
+        "it takes one value, so give it once"
+    )
+
+
+def test_repeatable_options_and_flags_still_repeat():
+    out = shoot("lootas", "boyz", "--effect", "waaagh", "--effect", "command-re-roll",
+                "--stationary", "--stationary")  # fmt: skip
+    assert {"waaagh", "command-re-roll"} <= set(out["effects"])
+    assert out["conditions"]["stationary"] is True
