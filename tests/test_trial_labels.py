@@ -227,3 +227,56 @@ def test_no_weapon_without_weapon_option_lists_only_the_ones_that_could(gunner):
         "error: Gunner has no ranged weapon with [INDIRECT FIRE] (and not [TORRENT]) to attack "
         "with; its datasheet has 'Lob gun': pick them with --weapon"
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Item 7: counted nouns, the JSON modifiers object, compare bars
+
+
+def test_one_wound_left_is_singular():
+    out = shoot("knight-paladin", "boyz", "--wounds-left", "1")
+    assert (
+        "Knight Paladin with 1 wound left: damaged profile: 1-9 wounds remaining, -1 to its Hit "
+        "rolls"
+    ) in out["notes"]
+
+
+def test_compare_target_label_with_one_wound_left(tmp_path: Path):
+    batch = tmp_path / "b.yaml"
+    batch.write_text(
+        "runs:\n  - attacker: lootas\ntargets:\n  - {name: rhino, models: 3, wounds_left: 1}\n"
+    )
+    result = invoke(["compare", str(batch)])
+    assert "against 3 rhino, 1 wound left:" in result.stderr
+
+
+def test_modifiers_always_present_in_json():
+    assert shoot("lootas", "boyz")["modifiers"] == {}
+    assert shoot("lootas", "boyz", "--hit-mod", "1")["modifiers"] == {"hit_mod": 1}
+
+
+def _sections(text: str) -> dict[str, list[str]]:
+    """calc compare's table: each target heading's run rows."""
+    out: dict[str, list[str]] = {}
+    current = None
+    for line in text.splitlines():
+        if "·" in line and "pts" in line and not line.startswith(" "):
+            current = line
+            out[current] = []
+        elif current and line.startswith("  "):
+            out[current].append(line)
+        elif not line.strip():
+            current = None
+    return out
+
+
+def test_compare_bars_only_for_figures_shown_above_zero():
+    """5 Lootas into a Rhino destroy it with P about 2e-6 (printed 0.000): no bar, as for the
+    Leman Russ (about 1e-10); 10 Boyz get a bar (1.253)."""
+    result = invoke(["compare", "lootas", "-t", "rhino", "-t", "leman-russ-battle-tank", "-t",
+                     "boyz"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    rows = {head.split(" · ")[0]: lines for head, lines in _sections(result.stdout).items()}
+    assert "0.000" in rows["1 Rhino"][0] and "█" not in rows["1 Rhino"][0]
+    assert "█" not in rows["1 Leman Russ Battle Tank"][0]
+    assert "██████████" in rows["10 Boyz"][0]

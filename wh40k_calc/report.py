@@ -111,9 +111,8 @@ def to_json(r: Result) -> dict[str, Any]:
                 act.target.characters, roles(r), primary.characters_destroyed, strict=True
             )
         ]
-    mods = {k: v for k, v in vars(sel.modifiers).items() if v not in (None, 0, False)}
-    if mods:
-        out["modifiers"] = mods
+    # always present: {} when no modifier is set
+    out["modifiers"] = {k: v for k, v in vars(sel.modifiers).items() if v not in (None, 0, False)}
     if r.sample is not None:
         s = r.sample
         block = _outcome_block(s, tgt.models)

@@ -112,6 +112,16 @@ def _numbers(r: Row) -> list[str]:
     ]
 
 
+DECIMALS = {"damage": 2, "models": 3, "wipe": 3, "efficiency": 1, "losses": 3}  # as printed
+
+
+def shown(r: Row, key: str) -> float:
+    """Row ``r``'s figure ``key`` as the table prints it (rounded: a probability to 0.1%), 0
+    for none. Bars are drawn from it, so a figure printed as 0.000 gets no bar, and a best that
+    rounds to 0 cannot make a full bar out of almost nothing."""
+    return round(r.figures[key] or 0.0, DECIMALS[key])
+
+
 def _longest_word(text: str) -> int:
     return max((len(w) for w in text.split()), default=0)
 
@@ -268,9 +278,9 @@ def _section(
         table.add_column(label, justify="right", no_wrap=True, width=width)
     table.add_column(SHORT_LABELS[key], width=BAR_WIDTH, no_wrap=True)
     best = best_rows(group, key)
-    scale = max((r.figures[key] or 0.0 for r in group), default=0.0)
+    scale = max((shown(r, key) for r in group), default=0.0)
     for i, r in enumerate(group):
-        value = r.figures[key] or 0.0
+        value = shown(r, key)
         values = [Text(get(r.result)) for _, get in columns]
         run = Text(r.job.run)
         if folded:
@@ -281,7 +291,7 @@ def _section(
             *values,
             *_numbers(r),
             Bar(scale, 0.0, value, color="red" if key == "losses" else "green")
-            if scale > 1e-9
+            if value > 0
             else "",
             style="bold green" if i in best else None,
         )
@@ -298,7 +308,8 @@ def _legend_and_notes(rows: list[Row], console: Any) -> None:
         Text(
             "Models: expected models destroyed · Wipe: P(every model destroyed) · Pts/100: "
             "target points destroyed per 100 points of attacker · Losses: attacker models "
-            "expected lost to Hazardous · bars: relative to the highest of each target",
+            "expected lost to Hazardous · bars: relative to the highest of each target, none "
+            "for a figure shown as 0",
             style="dim",
         ),
     )
