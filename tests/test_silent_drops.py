@@ -286,3 +286,17 @@ def test_repeatable_options_and_flags_still_repeat():
                 "--stationary", "--stationary")  # fmt: skip
     assert {"waaagh", "command-re-roll"} <= set(out["effects"])
     assert out["conditions"]["stationary"] is True
+
+
+def test_compare_says_which_runs_a_note_is_about():
+    """calc compare prints each note once: a note about some runs names them (the Boyz have no
+    [HEAVY] weapon; the Lootas' Deffguns have), one about every run does not."""
+    from oracle import invoke
+
+    result = invoke(["compare", "lootas", "boyz", "--target", "rhino", "--stationary"])
+    assert result.exit_code == 0, result.output
+    assert "Note (run 'boyz'): --stationary: no effect: no weapon here has [HEAVY]" in (
+        result.stdout
+    )
+    result = invoke(["compare", "boyz", "--target", "rhino", "--stationary"])
+    assert "Note: --stationary: no effect: no weapon here has [HEAVY]" in result.stdout

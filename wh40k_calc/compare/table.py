@@ -319,11 +319,28 @@ def _legend_and_notes(rows: list[Row], console: Any) -> None:
             if n not in seen:
                 seen.add(n)
                 print_wrapped(console, Text.assemble(("Not modelled: ", "yellow"), n))
+    runs: dict[str, list[str]] = {}
     for r in rows:
         for n in r.result["notes"]:
             if n not in seen:
-                seen.add(n)
-                print_wrapped(console, Text.assemble(("Note: ", "dim"), n))
+                runs.setdefault(n, [])
+                if r.job.run not in runs[n]:
+                    runs[n].append(r.job.run)
+    every = list(dict.fromkeys(r.job.run for r in rows))
+    for n, named in runs.items():
+        which = "" if named == every else f" ({_some_runs(named)})"
+        print_wrapped(console, Text.assemble((f"Note{which}: ", "dim"), n))
+
+
+def _some_runs(names: list[str], shown: int = 3) -> str:
+    """``run 'a'``, ``runs 'a', 'b' and 'c'``, ``runs 'a', 'b', 'c' and 4 more``: the runs a
+    note is about, when it is not about every run."""
+    quoted = [repr(n) for n in names[:shown]]
+    if len(names) > shown:
+        return f"runs {', '.join(quoted)} and {len(names) - shown} more"
+    if len(quoted) == 1:
+        return f"run {quoted[0]}"
+    return f"runs {', '.join(quoted[:-1])} and {quoted[-1]}"
 
 
 def _csv_points(unit: dict[str, Any]) -> float | str:
