@@ -161,6 +161,23 @@ def test_damage_and_target_options_that_change_nothing(units):
     )
 
 
+def test_damage_reduction_on_damage_1_and_fnp_against_no_mortal_wounds(units):
+    """Core rules: Damage is never reduced below 1, so -1 Damage or halving does nothing to D1
+    attacks (6 x 1/2 x 1/2 = 3/2 models either way); nothing here inflicts mortal wounds."""
+    out = run("dummies", "--weapon", "Gun", "--damage-reduction", "1", "--half-damage",
+              "--fnp-mortal", "5", folder=units)  # fmt: skip
+    assert out["expected"]["models_destroyed"] == approx(3 / 2)
+    assert out["notes"] == [
+        "--damage-reduction, --half-damage: no effect: no attack here has more than 1 Damage "
+        "(Damage is never reduced below 1)",
+        "--fnp-mortal 5: no effect: nothing here inflicts mortal wounds on the target (no "
+        "[DEVASTATING WOUNDS] weapon or mortal-wound rule)",
+    ]
+    out = run("dummies", "--weapon", "Gun", "--damage-reduction", "1", "--damage-mod", "1",
+              "--add-ability", "devastating wounds", "--fnp-mortal", "5", folder=units)  # fmt: skip
+    assert out["notes"] == []
+
+
 def test_invuln_and_fnp_no_better_than_the_datasheet():
     """Terminators have a 4+ invulnerable save: --invuln 5 changes nothing (said); --invuln 3
     does (not said)."""

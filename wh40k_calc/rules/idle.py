@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 from ..abilities import WeaponAbilities, parse_ability
 from ..datasheet import Weapon, norm_name
+from ..dice import Dice, constant
+from ..effects import Effect
 from ..selection import Selection
 from ..units import Unit
 from . import common as c
@@ -31,6 +33,7 @@ RANGED_ONLY = ("rapid fire", "melta", "heavy", "indirect fire", "ignores cover",
                "blast")  # fmt: skip
 MELEE_ONLY = ("cleave",)
 NO_EFFECT = ("assault", "one shot")  # they change nothing in one attack sequence
+ZERO = constant(0)
 
 
 def idle_notes(
@@ -45,7 +48,7 @@ def idle_notes(
     return [
         *_conditions(sel, weapons, applied),
         *_hit_roll(rules, sel, weapons, applied),
-        *_damage(sel, weapons),
+        *_damage(sel, weapons, applied),
         *_cover(rules, sel, target, weapons, applied),
         *_target_options(sel, target, weapons, applied),
         *_added(rules, sel, weapons),
@@ -56,15 +59,7 @@ def _conditions(sel: Selection, weapons: list[Weapon], applied: Applied) -> list
     """A condition of the activation's phase that no weapon or rule here reads."""
     shooting = sel.phase == "shooting"
     ranged = [w.abilities for w in weapons if not w.is_melee]
-    melee_texts = [
-        t
-        for e in applied.attacker
-        for t in (
-            *e.melee_abilities,
-            *e.choose_melee_ability,
-            *(e.melee_abilities_vs[1] if e.melee_abilities_vs else ()),
-        )
-    ]
+    melee_texts = [t for e in applied.attacker for t in _melee_texts(e)]
     lance = any(w.abilities.lance for w in weapons) or any("lance" in t for t in melee_texts)
     readers = {  # condition -> (its phase, something reads it, what would)
         "half_range": (
@@ -136,16 +131,60 @@ def _hit_roll(rules: Rules, sel: Selection, weapons: list[Weapon], applied: Appl
     return out
 
 
-def _damage(sel: Selection, weapons: list[Weapon]) -> list[str]:
-    """``--reroll-damage`` with no Damage roll (every Damage characteristic fixed, [MELTA X]
-    included where it adds)."""
-    if not sel.modifiers.reroll_damage or not weapons:
-        return []
-    for w in weapons:
-        melta = w.abilities.melta if sel.conditions.half_range and not w.is_melee else None
-        if not w.D.is_constant or (melta is not None and not melta.is_constant):
-            return []
-    return ["--reroll-damage: no effect: no weapon here has a random Damage characteristic"]
+def _damage(sel: Selection, weapons: list[Weapon], applied: Applied) -> list[str]:
+    """Damage options with nothing to act on: ``--reroll-damage`` with no Damage roll (every
+    Damage characteristic fixed, [MELTA X] included where it adds); ``--damage-reduction`` /
+    ``--half-damage`` when no attack can do more than 1 Damage (Damage is never reduced below
+    1); ``--fnp-mortal`` when nothing here inflicts mortal wounds on the target."""
+    mods, out = sel.modifiers, []
+    if not weapons:
+        return out
+    damage = [(w.D, _melta(sel, w)) for w in weapons]
+    if mods.reroll_damage and all(d.is_constant and m.is_constant for d, m in damage):
+        out.append("--reroll-damage: no effect: no weapon here has a random Damage characteristic")
+    most = max(d.max_value + m.max_value for d, m in damage) + mods.damage_mod
+    reducing = [
+        option
+        for option, on in (
+            ("--damage-reduction", mods.damage_reduction),
+            ("--half-damage", mods.half_damage),
+        )
+        if on
+    ]
+    if reducing and most <= 1:
+        out.append(
+            f"{', '.join(reducing)}: no effect: no attack here has more than 1 Damage (Damage "
+            "is never reduced below 1)"
+        )
+    if mods.fnp_mortal is not None and not _mortal_wounds(weapons, applied):
+        out.append(
+            f"--fnp-mortal {mods.fnp_mortal}: no effect: nothing here inflicts mortal wounds on "
+            "the target (no [DEVASTATING WOUNDS] weapon or mortal-wound rule)"
+        )
+    return out
+
+
+def _melta(sel: Selection, w: Weapon) -> Dice:
+    """The Damage [MELTA X] adds to ``w`` here (0 unless a ranged weapon at half range)."""
+    melta = w.abilities.melta
+    return melta if melta is not None and sel.conditions.half_range and not w.is_melee else ZERO
+
+
+def _mortal_wounds(weapons: list[Weapon], applied: Applied) -> bool:
+    """Whether anything here can inflict mortal wounds on the target: [DEVASTATING WOUNDS]
+    (on a weapon or granted by an effect) or an effect's mortal-wound roll (Grenade)."""
+    texts = [t for e in applied.attacker for t in _melee_texts(e)]
+    return (
+        any(w.abilities.devastating_wounds for w in weapons)
+        or any("devastating" in t for t in texts)
+        or any(e.mortal_wounds for e in applied.attacker)
+    )
+
+
+def _melee_texts(e: Effect) -> tuple[str, ...]:
+    """Every melee ability an effect can grant (always, by choice, or against a keyword)."""
+    vs = e.melee_abilities_vs[1] if e.melee_abilities_vs else ()
+    return (*e.melee_abilities, *e.choose_melee_ability, *vs)
 
 
 def _cover(
