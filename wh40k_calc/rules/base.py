@@ -36,7 +36,7 @@ from .command_reroll import keep_command_reroll
 from .hitroll import HitTerms
 from .idle import idle_notes
 from .mortal import MORTAL_ROLLS
-from .order import precision_first, reorder
+from .order import precision_named, reorder
 from .plan import GroupOptions, Plan
 from .unit_abilities import damaged_hit_mod, defence_notes
 from .weapons import ordered, weapon_options
@@ -415,10 +415,9 @@ class Rules:
             bodyguard_groups, character_groups = reorder(
                 sel.allocation, bodyguard_groups, character_groups, target.name
             )
+        named = None
         if sel.precision_target not in ("leader", "bodyguard"):
-            character_groups, _ = precision_first(
-                sel.precision_target, character_groups, target.name
-            )
+            named = precision_named(sel.precision_target, character_groups, target.name)
         bg: list[TargetModel] = []
         ch: list[TargetModel] = []
         group_ids = self._group_ids(bodyguard_groups)
@@ -439,6 +438,7 @@ class Rules:
             tuple(ch),
             tuple(k.name for k in kinds),
             precision_one_group=self.precision_one_group(),
+            precision_pick=None if named is None else _model_index(character_groups, named),
         )
         order = [m.name for m in bg] + [m.name for m in ch]
         roles = [character_role(g) for g in character_groups for _ in range(g.count)]
@@ -490,16 +490,15 @@ class Rules:
         for w, n, g in merged.values():
             label = w.name if names.count(w.name) == 1 else f"{w.name} ({g.datasheet.name})"
             precise = w.abilities.precision and sel.precision_target != "bodyguard"
-            first = (
-                tprofile.characters[0].kind
-                if precise and tprofile.characters
-                else tprofile.bodyguard[0].kind
-            )
+            chars = list(tprofile.characters)
+            if tprofile.precision_pick is not None:  # the CHARACTER model the player named
+                chars.insert(0, chars.pop(tprofile.precision_pick))
+            first = chars[0].kind if precise and chars else tprofile.bodyguard[0].kind
             prof = self._profile(sel, attacker, target, w, n, label, kinds, first, applied, variant)
-            if w.abilities.precision and tprofile.characters:
-                names = list(dict.fromkeys(m.name for m in tprofile.characters))
+            if w.abilities.precision and chars:
+                who = list(dict.fromkeys(m.name for m in chars))
                 said = (
-                    f"{label}: {self.precision_sentence(names)}"
+                    f"{label}: {self.precision_sentence(who)}"
                     if precise
                     else f"{label}: [PRECISION] attacks kept on the Bodyguard "
                     "(--precision-target bodyguard)"
@@ -847,3 +846,8 @@ def _defence(p: ModelProfile, invuln: int | None, ranged_only: bool) -> Kind:
         damage_reduction=p.damage_reduction,
         half_damage=p.half_damage,
     )
+
+
+def _model_index(groups: list[ModelGroup], group: ModelGroup) -> int:
+    """Index of ``group``'s first model in the models that ``groups`` list in order."""
+    return sum(g.count for g in groups[: groups.index(group)])

@@ -80,13 +80,12 @@ def reorder(
     )
 
 
-def precision_first(
-    name: str, characters: list[ModelGroup], unit: str
-) -> tuple[list[ModelGroup], str]:
-    """``characters`` with the one called ``name`` first (``--precision-target NAME``: the
-    CHARACTER model [PRECISION] attacks go to first; Core rules: [PRECISION]: "a visible
-    CHARACTER model in that unit"; 24.28: "one allocation group that contains one of those
-    visible CHARACTER models"), and its model name.
+def precision_named(name: str, characters: list[ModelGroup], unit: str) -> ModelGroup:
+    """The CHARACTER model group called ``name`` (``--precision-target NAME``: the CHARACTER
+    model [PRECISION] attacks go to; Core rules: [PRECISION]: "a visible CHARACTER model in that
+    unit"; 24.28: "one allocation group that contains one of those visible CHARACTER models").
+    The listing order of ``characters`` is left as it is, so the unit's structure (and a state
+    carried between activations) does not depend on it.
 
     Raises:
         SelectionError: the target has no CHARACTER model of that name (with the closest).
@@ -99,4 +98,4 @@ def precision_first(
                 "attacks could be allocated to"
             )
         raise _unknown(name, characters, unit, "--precision-target", "CHARACTER model")
-    return hits + [g for g in characters if g not in hits], hits[0].profile.name
+    return hits[0]
