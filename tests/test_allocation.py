@@ -215,7 +215,7 @@ def test_destroyed_and_wounds_lost_read_off_each_track():
         s = np.array([bg * 3 + ch])
         assert space.destroyed[s][0] == dead, (bg, ch)
         assert space.wounds_lost[s][0] == bg + ch, (bg, ch)
-        assert space.characters_destroyed(s)[0] == ch_dead, (bg, ch)
+        assert space.character_dead[:, s].sum(axis=0)[0] == ch_dead, (bg, ch)
 
 
 def test_apply_excess_damage_is_lost():
@@ -268,7 +268,7 @@ def test_routing_normal_and_precision_with_characters():
     assert space.bg_lost[s][0] == 0 and space.ch_lost[s][0] == 2
     # ... and a wounded CHARACTER keeps taking [PRECISION] attacks; excess is lost.
     s = space.apply(s, 3, PRECISION)
-    assert space.ch_lost[s][0] == 3 and space.characters_destroyed(s)[0] == 1
+    assert space.ch_lost[s][0] == 3 and space.character_dead[:, s].sum(axis=0)[0] == 1
     assert space.bg_lost[s][0] == 0
     # Once the CHARACTER is destroyed, [PRECISION] attacks go to the Bodyguard.
     assert space.kind_of(s, PRECISION)[0] == 0

@@ -189,3 +189,26 @@ def test_allocation_with_an_attached_warboss_last():
     result = refused("shoot", "lootas", "boyz", "--target-leader", "warboss", "--allocation",
                      "Boy,Warboss,Boss Nob")  # fmt: skip
     assert "Warboss" in result.stderr and "name it last" in result.stderr
+
+
+def test_named_precision_target_is_picked_even_when_another_is_wounded(units):
+    """24.28: the active player selects the CHARACTER group. Step 1 (Twin sniper, default pick:
+    the Captain, listed first): n ~ Bin(2, 5/6) D2 wounds leave the Captain (W3) wounded with
+    P(n = 1) = 10/36 and destroyed with P(n = 2) = 25/36. Step 2 (Sniper, one D2 wound at 5/6,
+    `--precision-target Medic`): the named Medic (W2) is picked even where the Captain is
+    wounded, so P(Medic destroyed) = 5/6 and P(Captain destroyed) stays 25/36."""
+    _twin_sniper(units)
+    from oracle import invoke
+
+    result = invoke(
+        ["sequence", "--target", "grunts", *ED11, "--target-leader", "captain",
+         "--target-leader", "medic", "--json", "shoot twin-sniper",
+         "shoot sniper --precision-target Medic"],
+        [units],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stdout
+    import json
+
+    out = json.loads(result.stdout)
+    assert destroyed(out)["Medic"] == pytest.approx(5 / 6)
+    assert destroyed(out)["Captain"] == pytest.approx(25 / 36)

@@ -219,6 +219,9 @@ class TargetProfile:
     ``precision_one_group``: a [PRECISION] attack goes to one CHARACTER group, picked when the
     weapon starts, and to the unit's usual allocation once that group is destroyed (edition 11,
     24.28 [PRECISION]); False: to any CHARACTER model while one remains (10th edition).
+    ``precision_pick``: index into ``characters`` of the CHARACTER model the player named for
+    [PRECISION] attacks (``--precision-target NAME``): it takes them while it lives, even when
+    another one is wounded (None: the calculator picks).
     """
 
     name: str
@@ -226,6 +229,7 @@ class TargetProfile:
     characters: tuple[TargetModel, ...] = ()
     kinds: tuple[str, ...] = ()
     precision_one_group: bool = False
+    precision_pick: int | None = None
 
     @property
     def models(self) -> int:
@@ -418,6 +422,8 @@ class Activation:
             the allocation order (edition 11, 05.03) that minimises expected models destroyed,
             then wounds lost; False: the listed order (``TargetProfile``) for every weapon.
         policy: the orders chosen (filled in by the exact engine; the sampler only reads it).
+        notes: what the rules layer has to say about these profiles (for the output's notes;
+            the engines ignore it), e.g. a Command Re-roll no weapon can use.
     """
 
     weapons: tuple[AttackProfile, ...]
@@ -428,3 +434,4 @@ class Activation:
     lowest_first: bool = False
     best_allocation: bool = False
     policy: OrderPolicy | None = field(default=None, compare=False)
+    notes: tuple[str, ...] = field(default=(), compare=False)

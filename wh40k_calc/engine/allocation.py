@@ -124,10 +124,11 @@ class AllocationSpace:
         self.orders = orders or (tuple(range(len(self.groups))),)
         self.n_given = len(self.orders)  # orders[:n_given] are the ones asked for
         if product is None:
-            # one CHARACTER group picked per weapon (edition 11 [PRECISION]) needs the declared
-            # orders of the group representation once there are two CHARACTER groups to pick from
-            picks = target.precision_one_group and sum(g.character for g in self.groups) > 1
-            product = len(self.orders) > 1 or picks
+            # a [PRECISION] pick among several CHARACTER groups (edition 11: picked per weapon;
+            # either edition: named by the player) needs the group representation
+            chars = sum(g.character for g in self.groups)
+            picks = target.precision_one_group or target.precision_pick is not None
+            product = len(self.orders) > 1 or (picks and chars > 1)
         self.product = product
         if self.product:
             self._build_groups()
@@ -245,11 +246,15 @@ class AllocationSpace:
             ordered_chars = [g for g in order if groups[g].character]
             kr, lr, sr = [], [], []
             # NORMAL: non-CHARACTER groups, then CHARACTER groups; PRECISION: the other way
-            # (edition 11: the one CHARACTER group picked, then as NORMAL)
+            # (edition 11: the one CHARACTER group picked, then as NORMAL; a CHARACTER model
+            # the player named comes first)
             precise = (chars, plain)
             if self.target.precision_one_group:
                 rest = [g for g in ordered_chars if g != pick]
                 precise = ([] if pick is None else [pick], plain, rest)
+            elif self.named_group is not None:
+                named = self.named_group
+                precise = ([named], [g for g in chars if g != named], plain)
             for parts in ((plain, ordered_chars), precise):
                 cur = np.full(self.size, -1, dtype=np.int64)
                 for part in parts:
@@ -270,6 +275,16 @@ class AllocationSpace:
         self.radix = np.array(radix, dtype=np.int64)
         self.strides = strides
 
+    @property
+    def named_group(self) -> int | None:
+        """The allocation group of the CHARACTER model the player named for [PRECISION]
+        attacks (``TargetProfile.precision_pick``), or None."""
+        pick = self.target.precision_pick
+        if pick is None:
+            return None
+        first = len(self.target.bodyguard) + pick
+        return next(i for i, g in enumerate(self.groups) if g.character and g.start == first)
+
     def _declare_orders(self, wounded: np.ndarray, dead: np.ndarray) -> None:
         """The order declared for a weapon whose preference order is ``orders[o]`` when it
         starts in state s (05.03 and its FAQ: groups with a wounded model before the others,
@@ -278,20 +293,31 @@ class AllocationSpace:
 
         With ``precision_one_group`` (edition 11, 24.28 [PRECISION]) the declared entry also
         fixes the CHARACTER group a [PRECISION] attack picks when the weapon starts
-        (``picks``): the attacker's choice, made by the calculator as the first CHARACTER group
-        in listing order with a wounded model, else the first one alive; it stays picked until
-        it is destroyed. ``wounded`` and ``dead`` are (groups, states) bool arrays."""
+        (``picks``): the attacker's choice — the one the player named while it lives, else the
+        calculator's: the first in listing order with a wounded model, else the first one
+        alive; it stays picked until it is destroyed. ``wounded`` and ``dead`` are (groups,
+        states) bool arrays."""
         groups = self.groups
         n = len(groups)
         listed = [g for g in range(n) if groups[g].character]
+        named = self.named_group
         one = self.target.precision_one_group
         pattern = np.zeros(self.size, dtype=np.int64)
         for g in range(n):
             pattern |= wounded[g].astype(np.int64) << g
             if one and groups[g].character:
                 pattern |= dead[g].astype(np.int64) << (n + g)
+
+        def pick_for(pat: int) -> int | None:
+            if not one:
+                return None
+            alive = [g for g in listed if not pat >> (n + g) & 1]
+            if named in alive:
+                return named
+            return next((g for g in alive if pat >> g & 1), alive[0] if alive else None)
+
         closed = list(self.orders)
-        self.picks = [listed[0] if one and listed else None for _ in closed]
+        self.picks = [pick_for(0) for _ in closed]
         index = {(o, p): i for i, (o, p) in enumerate(zip(closed, self.picks, strict=True))}
         self.declared_index = np.zeros((len(closed), self.size), dtype=np.int64)
         for oi, order in enumerate(self.orders):
@@ -304,10 +330,7 @@ class AllocationSpace:
                     + [g for g in hurt if groups[g].character]
                     + [g for g in fresh if groups[g].character]
                 )
-                pick = None
-                if one:
-                    alive = [g for g in listed if not pat >> (n + g) & 1]
-                    pick = next((g for g in alive if pat >> g & 1), alive[0] if alive else None)
+                pick = pick_for(pat)
                 if (eff, pick) not in index:
                     index[(eff, pick)] = len(closed)
                     closed.append(eff)
@@ -358,10 +381,6 @@ class AllocationSpace:
         return self.left[order, routing, states]
 
     # ---- reading and writing states ----------------------------------------------------------
-
-    def characters_destroyed(self, states: np.ndarray) -> np.ndarray:
-        """CHARACTER models of the unit destroyed, per state."""
-        return self.character_dead[:, states].sum(axis=0)
 
     def lost_by_group(self, states: np.ndarray) -> np.ndarray:
         """(len(states), groups): wounds lost by each allocation group."""

@@ -750,8 +750,7 @@ def run_sample(
         moments.add("hazard_at_least_one", hz_dead > 0)
         md_counts += np.bincount(destroyed, minlength=n_models + 1)[: n_models + 1]
         wl_counts += np.bincount(lost, minlength=act.target.wounds + 1)[: act.target.wounds + 1]
-        for i in range(len(ch_counts)):
-            ch_counts[i] += float((space.characters_destroyed(states) > i).sum())
+        ch_counts += space.character_dead[:, states].sum(axis=1)
         fc = np.bincount(figure)
         if len(fc) > len(fig_counts):
             fig_counts = np.concatenate([fig_counts, np.zeros(len(fc) - len(fig_counts))])

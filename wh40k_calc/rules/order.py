@@ -43,8 +43,8 @@ def reorder(
     their own order.
 
     Raises:
-        SelectionError: an unknown model (with the closest names), or a CHARACTER model named
-            before another model.
+        SelectionError: an unknown model (with the closest names), a model named twice, or a
+            CHARACTER model named before another model.
     """
     out: list[ModelGroup] = []
     chars: list[ModelGroup] = []
@@ -59,6 +59,15 @@ def reorder(
         found = [g for g in characters if _matches(g, n)]
         if not hits and not found:
             raise _unknown(n, groups + characters, unit, "--allocation")
+        again = [g for g in hits if g in out] + [g for g in found if g in chars]
+        if again:
+            name = again[0].profile.name
+            said = (
+                f"{name} is named twice"
+                if norm_name(n) == norm_name(name)
+                else (f"{n!r} names {name} again")
+            )
+            raise SelectionError(f"--allocation: {said}; name each model once")
         for g in hits:
             if g not in out:
                 out.append(g)
@@ -71,13 +80,12 @@ def reorder(
     )
 
 
-def precision_first(
-    name: str, characters: list[ModelGroup], unit: str
-) -> tuple[list[ModelGroup], str]:
-    """``characters`` with the one called ``name`` first (``--precision-target NAME``: the
-    CHARACTER model [PRECISION] attacks go to first; Core rules: [PRECISION]: "a visible
-    CHARACTER model in that unit"; 24.28: "one allocation group that contains one of those
-    visible CHARACTER models"), and its model name.
+def precision_named(name: str, characters: list[ModelGroup], unit: str) -> ModelGroup:
+    """The CHARACTER model group called ``name`` (``--precision-target NAME``: the CHARACTER
+    model [PRECISION] attacks go to; Core rules: [PRECISION]: "a visible CHARACTER model in that
+    unit"; 24.28: "one allocation group that contains one of those visible CHARACTER models").
+    The listing order of ``characters`` is left as it is, so the unit's structure (and a state
+    carried between activations) does not depend on it.
 
     Raises:
         SelectionError: the target has no CHARACTER model of that name (with the closest).
@@ -90,4 +98,4 @@ def precision_first(
                 "attacks could be allocated to"
             )
         raise _unknown(name, characters, unit, "--precision-target", "CHARACTER model")
-    return hits + [g for g in characters if g not in hits], hits[0].profile.name
+    return hits[0]
