@@ -205,15 +205,17 @@ def _unmade(step: Step, method: str, every: str) -> Result:
     return res
 
 
-def _exact_chain(steps: list[Step], method: str) -> list[StepResult]:
-    """Every step resolved by the exact engine from the distribution the earlier ones left,
-    conditioned on the target being alive.
+def _exact_chain(
+    steps: list[Step], method: str, state: TargetStates | None = None
+) -> list[StepResult]:
+    """Every step resolved by the exact engine from the distribution the earlier ones left
+    (the first from ``state``; None: the selection's own start), conditioned on the target
+    being alive.
 
     Raises:
         _Declined: the exact engine declined a step.
         StepError: a step that cannot be resolved.
     """
-    state: TargetStates | None = None
     done: list[StepResult] = []
     for step in steps:
         parts = split(state)
