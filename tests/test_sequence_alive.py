@@ -347,3 +347,19 @@ def test_the_budget_counts_every_step_and_only_where_it_acts(monkeypatch):
     first = as_json("sequence", *ONE_GRUNT, boyz, "--method", "sample")["sample"]["trials"]
     wiped = as_json("sequence", *ONE_GRUNT, boyz, *volleys, "--method", "sample")
     assert wiped["sample"]["trials"] >= 0.9 * first
+
+
+def test_empirical_states_are_numpys_unique_rows():
+    """The distribution of per-trial states the sampler's choices are scored on: each
+    distinct row (in lexicographic order) weighted by its share, as numpy's unique rows."""
+    from wh40k_calc.profile import GroupShape, TargetStates
+    from wh40k_calc.sequence.run import empirical
+
+    rng = np.random.default_rng(1)
+    for highs in ([7], [7, 3], [7, 3, 11], [7, 3, 11, 2, 5], [1 << 20] * 4):
+        lost = rng.integers(0, highs, size=(5000, len(highs)))
+        shape = tuple(GroupShape("x", 1, 10, False) for _ in highs)
+        got = empirical(TargetStates(shape, lost))
+        rows, counts = np.unique(lost, axis=0, return_counts=True)
+        assert got.lost.tolist() == rows.tolist()
+        np.testing.assert_allclose(got.weights, counts / counts.sum(), rtol=0, atol=1e-15)

@@ -125,8 +125,15 @@ def step_seed(seed: int, k: int) -> int:
 def empirical(states: TargetStates) -> TargetStates:
     """Per-trial states as a distribution: each distinct state weighted by its share of the
     trials (what the player's choices are scored on when only the sampler runs)."""
-    rows, counts = np.unique(states.lost, axis=0, return_counts=True)
-    return TargetStates(states.shape, rows.astype(np.int64), counts / counts.sum())
+    lost = states.lost.astype(np.int64)
+    radix = lost.max(axis=0, initial=0) + 1  # each group's values, as digits of one key
+    if float(np.prod(radix.astype(float))) < 2.0**62:
+        place = np.cumprod(np.concatenate([radix[1:], [1]])[::-1])[::-1]  # first most significant
+        _, first, counts = np.unique(lost @ place, return_index=True, return_counts=True)
+        rows = lost[first]
+    else:
+        rows, counts = np.unique(lost, axis=0, return_counts=True)
+    return TargetStates(states.shape, rows, counts / counts.sum())
 
 
 def run_sequence(
