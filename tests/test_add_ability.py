@@ -155,7 +155,7 @@ def test_added_indirect_fire_and_torrent(tmp_path):
     [
         ("Gn: lethal hits", "did you mean 'Gun'"),
         ("lethal hit", "did you mean 'lethal hits'"),
-        ("Gun: sustained hits", "did you mean 'sustained hits 1'"),
+        ("Gun: sustained hits", "e.g. 'sustained hits 1'"),
         ("pistol", "[PISTOL] changes which weapons attack"),
         ("Gun: extra attacks", "[EXTRA ATTACKS] changes which weapons attack"),
         ("lethal hits, torrent", "give one ability"),
@@ -230,3 +230,61 @@ def test_batch_bad_add_ability_names_the_field(tmp_path):
     assert result.exit_code == 1
     assert "run 'bad'" in result.stderr and "add_abilities[0]" in result.stderr
     assert "did you mean 'lethal hits'" in result.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Values of parameterised abilities (fresh-user trial: "blast 3" silently plain [BLAST] in
+# edition 10, "sustained hits 0" accepted, "sustained hits 999999" refused without the range)
+
+DICE_X = "a number from 1 to 20 or dice such as D3 or D6+1"
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("sustained hits 0", f"[SUSTAINED HITS X]: X must be {DICE_X}, not '0'"),
+        ("sustained hits 999999", f"[SUSTAINED HITS X]: X must be {DICE_X}, not '999999'"),
+        ("rapid fire 0", f"[RAPID FIRE X]: X must be {DICE_X}, not '0'"),
+        ("rapid fire", f"[RAPID FIRE X] needs X: {DICE_X}, e.g. 'rapid fire 1'"),
+        ("Gun: melta 21", f"[MELTA X]: X must be {DICE_X}, not '21'"),
+        ("anti-infantry 7+", "[ANTI-KEYWORD X+]: X+ must be from 2+ to 6+, not '7+'"),
+        ("anti-infantry 1+", "[ANTI-KEYWORD X+]: X+ must be from 2+ to 6+, not '1+'"),
+        ("anti-infantry", "[ANTI-KEYWORD X+] needs a keyword and X+, e.g. 'anti-infantry 4+'"),
+        ("blast 0", "[BLAST X]: X must be a number from 1 to 20, not '0'"),
+        ("cleave 21", "[CLEAVE X]: X must be a number from 1 to 20, not '21'"),
+    ],
+)
+def test_values_out_of_range_refused(tmp_path, value, said):
+    result = refused("shoot", two_guns(tmp_path), target(tmp_path), ADD, value, dirs=[tmp_path])
+    assert result.stderr.strip() == f"error: --add-ability {value!r}: {said}"
+
+
+def test_blast_x_refused_in_edition_10(tmp_path):
+    """Edition 10 (Core rules: Blast) has only [BLAST]: +1 attack per five models; [BLAST X] is
+    edition 11's (24.05)."""
+    result = refused("shoot", two_guns(tmp_path), target(tmp_path), ADD, "Gun: blast 3",
+                     dirs=[tmp_path])  # fmt: skip
+    assert result.stderr.strip() == (
+        "error: --add-ability 'Gun: blast 3': edition 10 has no [BLAST X], only [BLAST] (+1 "
+        "attack per five models in the target): give 'blast', or --edition 11"
+    )
+
+
+def test_blast_x_in_edition_11(tmp_path):
+    """Edition 11, [BLAST 3] into 10 models: 6 + 3 x 2 = 12 attacks (A6 + X per five models);
+    [BLAST] into 10 models in edition 10: 6 + 2 = 8."""
+    a, t = two_guns(tmp_path), target(tmp_path, models=10)
+    out = shoot(a, t, ADD, "Gun: blast 3", "--edition", "11", dirs=[tmp_path])
+    assert weapon_row(out, "Gun")["attacks"] == approx(12)
+    out = shoot(a, t, ADD, "Gun: blast", dirs=[tmp_path])
+    assert weapon_row(out, "Gun")["attacks"] == approx(8)
+
+
+def test_datasheet_blast_x_in_edition_10_is_noted(tmp_path):
+    a = two_guns(tmp_path, gun_abilities=("blast 3",))
+    out = shoot(a, target(tmp_path, models=10), dirs=[tmp_path])
+    assert weapon_row(out, "Gun")["attacks"] == approx(8)
+    assert (
+        "Gun: [BLAST 3] is edition 11's [BLAST X]; edition 10 applies [BLAST] (+1 attack per "
+        "five models in the target)"
+    ) in out["notes"]

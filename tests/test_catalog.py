@@ -245,3 +245,47 @@ def test_suggest_names() -> None:
     assert suggest_names("kustom", names)[0] == "kustom-mega-blastas"
     assert suggest_names("Rokkit Launchas", names)[0] == "rokkit-launchas"
     assert suggest_names("zzzzzz", names) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Several of the user's files for one unit
+
+
+def _two_files(tmp_path: Path) -> Path:
+    """``sub/x.yaml`` (55 pts) and ``x.yaml`` (52 pts), both Testers/X, in one folder."""
+    text = lootas_variant(52, "X").replace("faction: Orks\n", "faction: Testers\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "x.yaml").write_text(text.replace("points: 52}", "points: 55}"))
+    (tmp_path / "x.yaml").write_text(text)
+    return tmp_path
+
+
+NOTE = "Testers/X is defined by 2 files; using sub/x.yaml (first in search order), not x.yaml"
+
+
+def test_duplicate_user_files_are_noted(tmp_path: Path) -> None:
+    """The search order is kept (sub/x.yaml sorts first) and said."""
+    cat = Catalog([_two_files(tmp_path)], use_env=False, home=None)
+    ds = cat.find("x")
+    assert ds.sizes[0].points == 55
+    assert cat.duplicate_notes([ds]) == (NOTE,)
+    # a user's file replacing a shipped one is by design: no note
+    (tmp_path / "lootas.yaml").write_text(lootas_variant(60))
+    cat = Catalog([tmp_path], use_env=False, home=None)
+    assert cat.duplicate_notes([cat.find("lootas")]) == ()
+
+
+def test_duplicate_user_files_noted_in_the_output(tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from wh40k_calc.cli import app
+
+    folder = str(_two_files(tmp_path))
+    res = CliRunner().invoke(app, ["shoot", "x", "-t", "boyz", "--datasheets", folder, "--json"])
+    assert res.exit_code == 0, res.output
+    assert NOTE in json.loads(res.stdout)["notes"]
+    res = CliRunner().invoke(app, ["compare", "x", "-t", "x", "--datasheets", folder, "--json"])
+    assert res.exit_code == 0, res.output
+    assert NOTE in json.loads(res.stdout)[0]["notes"]

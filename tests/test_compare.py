@@ -478,14 +478,17 @@ def test_malformed_yaml_gives_line_and_column(tmp_path: Path) -> None:
     [
         ("", "empty"),
         ("- 1\n- 2\n", "mapping"),
-        ("runs: []\n", "runs: Expected `array` of length >= 1"),
-        ("method: fast\nruns: [{attacker: lootas}]\n", ":1: method: Invalid enum value 'fast'"),
+        ("runs: []\n", "runs: needs at least one run"),
+        (
+            "method: fast\nruns: [{attacker: lootas}]\n",
+            ":1: method: 'fast' is not allowed here: expected 'both', 'exact' or 'sample'",
+        ),
         ("runs: [{attacker: lootas}]\n", "no target"),
         (
             "targets: [boyz]\nruns: [{attacker: lootas, target: boyz, targets: [rhino]}]\n",
             "not both",
         ),
-        ("runs: [{attacker: lootas, target: boyz, models: 3}]\n", "unknown field `models`"),
+        ("runs: [{attacker: lootas, target: boyz, models: 3}]\n", "unknown field 'models'"),
         ("targets: [boyz]\nruns: [{attacker: {name: lootas, models: 12}}]\n", "attacker.models"),
         (
             "targets: [boyz]\nruns: [{name: a, attacker: lootas}, {name: a, attacker: lootas}]\n",
@@ -496,7 +499,10 @@ def test_malformed_yaml_gives_line_and_column(tmp_path: Path) -> None:
             "targets: [boyz]\nruns: [{attacker: {name: lootas, weapons: [laser x2]}}]\n",
             "attacker.weapons[0]: Lootas has no weapon 'laser'",
         ),
-        ("targets: [boyz]\nruns: [{attacker: lootas, phase: melee}]\n", "phase: Invalid enum"),
+        (
+            "targets: [boyz]\nruns: [{attacker: lootas, phase: melee}]\n",
+            "phase: 'melee' is not allowed here: expected 'fight' or 'shooting'",
+        ),
         ("datasheets: [nowhere]\nruns: [{attacker: lootas, target: boyz}]\n", "does not exist"),
     ],
 )

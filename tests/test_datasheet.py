@@ -135,14 +135,12 @@ def test_range_limits_accepted(tmp_path: Path) -> None:
 
 def test_missing_characteristic(tmp_path: Path) -> None:
     msg = refused(tmp_path, lambda d: d["models"][0].pop("T"))
-    assert "models[0]" in msg
-    assert "`T`" in msg
+    assert msg.endswith(": models[0]: missing field 'T'")
 
 
 def test_missing_weapon_characteristic(tmp_path: Path) -> None:
     msg = refused(tmp_path, lambda d: d["weapons"][0].pop("S"))
-    assert "weapons[0]" in msg
-    assert "`S`" in msg
+    assert msg.endswith(": weapons[0]: missing field 'S'")
 
 
 @pytest.mark.parametrize(
@@ -181,8 +179,8 @@ def test_unknown_field_typo(tmp_path: Path) -> None:
         d["models"][0]["SV"] = d["models"][0].pop("Sv")
 
     msg = refused(tmp_path, typo)
-    assert "models[0]" in msg
-    assert "SV" in msg
+    assert ": models[0]: unknown field 'SV'; did you mean 'Sv'? (fields: name, M, T, Sv, W, " in msg
+    assert ", equipped, " in msg and ", keywords" in msg
 
 
 def test_unknown_top_level_field(tmp_path: Path) -> None:
@@ -275,12 +273,12 @@ def test_size_with_no_models(tmp_path: Path) -> None:
 
 def test_no_models_at_all(tmp_path: Path) -> None:
     msg = refused(tmp_path, lambda d: d.update(models=[]))
-    assert "models" in msg
+    assert msg.endswith(": models: needs at least one model")
 
 
 def test_missing_name(tmp_path: Path) -> None:
     msg = refused(tmp_path, lambda d: d.pop("name"))
-    assert "`name`" in msg
+    assert msg.endswith(": missing field 'name'")
 
 
 @pytest.mark.parametrize("other", ["Lasgun", "lasgun", "LASGUN!"])

@@ -205,7 +205,11 @@ def test_units_check_at_80_columns(tmp_path: Path) -> None:
     (bad / "broken.yaml").write_text("name: Broken\nfaction: Testers\nmodels: []\n")
     out = run("units", "--check", "--datasheets", bad, ok=False).stdout
     assert_fits(out)
-    assert "ok" in tokens(out)
+    assert "ok" not in tokens(out)  # only the problems (issue: 4,000 "ok" lines before)
+    lines = out.splitlines()
+    assert lines[0].startswith("Testers/Broken") and "broken.yaml" in "".join(lines[:-2])
+    assert lines[-2] == "  models: needs at least one model"
+    assert lines[-1].endswith(" datasheets checked, 1 invalid")
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,8 @@ MALFORMED = "malformed"
 # Keywords that [ANTI-KEYWORD X+] names in the real data; any other keyword is accepted too.
 _ANTI_RE = re.compile(r"^anti-([a-z][a-z '\-]*?)\s+([2-6])\+$")
 _X_RE = r"\s+([0-9]*d?[0-9]+(?:\s*\+\s*[0-9]+)?)"
+MAX_X = 20  # the largest number X of [RAPID FIRE X], [SUSTAINED HITS X], [MELTA X], [BLAST X],
+# [CLEAVE X] accepted (the export's largest is 10); dice such as D3 or D6+1 are accepted too
 
 
 @dataclass(frozen=True)
@@ -236,11 +238,11 @@ def parse_ability(text: str) -> Ability:
                 value = Dice.parse(m.group(1).replace(" ", "").upper())
             except DiceError:
                 break
-        elif spec.key == "blast":
+            if value.is_constant and not 1 <= value.bonus <= MAX_X:  # type: ignore[union-attr]
+                break
+        elif spec.key in ("blast", "cleave"):
             value = int(m.group(1)) if m.group(1) else 1
-        elif spec.key == "cleave":
-            value = int(m.group(1))
-            if not 1 <= value <= 20:
+            if not 1 <= value <= MAX_X:
                 break
         elif spec.key == "anti":
             value = (m.group(1).strip().upper(), int(m.group(2)))
@@ -253,6 +255,40 @@ def parse_ability(text: str) -> Ability:
 # A text starting like a core ability that does not parse as one is a typo, not a datasheet
 # rule ("anti-infantry 7+", "sustained hits -1", "rapid fire 99999").
 _CORE_STEMS = ("rapid fire", "sustained hits", "melta", "anti-", "blast", "cleave")
+
+
+_PARAMETERISED = {  # stem -> (the ability as the rules print it, whether X may be dice)
+    "rapid fire": ("[RAPID FIRE X]", True),
+    "sustained hits": ("[SUSTAINED HITS X]", True),
+    "melta": ("[MELTA X]", True),
+    "blast": ("[BLAST X]", False),
+    "cleave": ("[CLEAVE X]", False),
+}
+
+
+def ability_problem(text: str) -> str | None:
+    """Why ``text``, written like a core ability with a value, is not one (None: it parses, or
+    it is not such an ability): X out of range or not a number, e.g. "[SUSTAINED HITS X]: X
+    must be a number from 1 to 20 or dice such as D3 or D6+1, not '0'"."""
+    ab = parse_ability(text)
+    if ab.status != MALFORMED:
+        return None
+    norm = ab.text
+    if norm.startswith("anti-"):
+        m = re.match(r"^anti-([a-z][a-z '\-]*?)(?:\s+(\S+))?$", norm)
+        if m and m.group(2):
+            return f"[ANTI-KEYWORD X+]: X+ must be from 2+ to 6+, not {m.group(2)!r}"
+        return "[ANTI-KEYWORD X+] needs a keyword and X+, e.g. 'anti-infantry 4+'"
+    for stem, (name, dice) in _PARAMETERISED.items():
+        if norm.startswith(stem):
+            x = norm[len(stem) :].strip()
+            allowed = f"a number from 1 to {MAX_X}" + (
+                " or dice such as D3 or D6+1" if dice else ""
+            )
+            if not x:
+                return f"{name} needs X: {allowed}, e.g. '{stem} 1'"
+            return f"{name}: X must be {allowed}, not {x!r}"
+    return None
 
 
 def split_abilities(text: str) -> list[str]:
@@ -386,6 +422,9 @@ def parse_added_ability(text: str) -> tuple[str, str]:
             f"--add-ability {text!r}: give one ability (repeat --add-ability for more)"
         )
     parsed = parse_ability(pieces[0])
+    problem = ability_problem(pieces[0])
+    if problem:
+        raise ValueError(f"--add-ability {text!r}: {problem}")
     if parsed.key in NOT_ADDABLE:
         raise ValueError(
             f"--add-ability {text!r}: [{parsed.key.upper()}] changes which weapons attack; "

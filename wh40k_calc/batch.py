@@ -32,7 +32,6 @@ field.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -276,21 +275,17 @@ def _normalise(data: Any) -> Any:
     return out
 
 
-_AT = re.compile(r" - at `\$(.*)`$")
-_PART = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+def split_msgspec_error(
+    exc: msgspec.ValidationError, root: type, data: Any
+) -> tuple[str | None, list[str | int], str]:
+    """(dotted field, path parts for its line, message in our words) of a msgspec error
+    converting ``data`` to ``root`` (:func:`wh40k_calc.validation.explain`); an unknown
+    field's line is its own."""
+    from .validation import dotted, explain, unknown_field
 
-
-def split_msgspec_error(exc: msgspec.ValidationError) -> tuple[str | None, list[str | int], str]:
-    """(dotted field, path parts, message without the location) of a msgspec error."""
-    msg = str(exc)
-    m = _AT.search(msg)
-    if not m:
-        return None, [], msg
-    parts: list[str | int] = []
-    for key, idx in _PART.findall(m.group(1)):
-        parts.append(int(idx) if idx else key)
-    field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")
-    return field or None, parts, msg[: m.start()]
+    parts, msg = explain(exc, root, data)
+    extra = unknown_field(exc)
+    return dotted(parts) or None, [*parts, *([extra] if extra else [])], msg
 
 
 def load_batch(path: Path) -> Batch:
@@ -324,7 +319,7 @@ def load_batch(path: Path) -> Batch:
     try:
         defaults = msgspec.convert(_normalise(data), DefaultsSpec, strict=True)
     except msgspec.ValidationError as exc:
-        field, parts, msg = split_msgspec_error(exc)
+        field, parts, msg = split_msgspec_error(exc, DefaultsSpec, _normalise(data))
         line = _line_in(node, parts) if parts else None
         loc = f":{line}" if line else ""
         raise BatchError(f"{path}{loc}: {field + ': ' if field else ''}{msg}") from None
@@ -362,7 +357,7 @@ def parse_run(batch: Batch, raw: RawRun) -> RunSpec:
     try:
         return msgspec.convert(_normalise(raw.data), RunSpec, strict=True)
     except msgspec.ValidationError as exc:
-        field, parts, msg = split_msgspec_error(exc)
+        field, parts, msg = split_msgspec_error(exc, RunSpec, _normalise(raw.data))
         raise RunFieldError(field, msg, batch.line_of(parts, raw)) from None
 
 

@@ -17,7 +17,6 @@ is parsed.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -300,6 +299,32 @@ class Catalog:
         hits = [e for e in visible if norm_name(e.name) == key]
         return hits + [e for e in visible if norm_name(e.path.stem) == key and e not in hits]
 
+    def duplicate_notes(self, datasheets) -> tuple[str, ...]:
+        """Notes for datasheets (of this catalog) that several of the user's files define with
+        the same faction and name: which file is used (the first in search order) and which
+        are not, e.g. "Testers/X is defined by 2 files; using sub/x.yaml (first in search
+        order), not x.yaml". A user's file replacing a shipped one is by design: no note."""
+        out: list[str] = []
+        for ds in datasheets:
+            path = getattr(ds, "path", None)
+            if path is None:
+                continue
+            path = Path(path)
+            winner = next((e for e in self._hand if e.path == path), None)
+            if winner is None or winner.kind != "user":
+                continue
+            others = [e.path for e in self._hand if e.hidden_by == path and e.kind == "user"]
+            if not others:
+                continue
+            shown = _shown_paths([path, *others], self.folders())
+            note = (
+                f"{winner.qualified} is defined by {len(others) + 1} files; using {shown[0]} "
+                f"(first in search order), not {', '.join(shown[1:])}"
+            )
+            if note not in out:
+                out.append(note)
+        return tuple(out)
+
     def _kind(self, path: Path) -> str:
         if self.shipped is not None and path.is_relative_to(self.shipped):
             return "curated"
@@ -416,23 +441,38 @@ class Catalog:
 
     @staticmethod
     def suggest(name: str, entries: list[Entry]) -> list[str]:
-        """Closest datasheet names to ``name`` (difflib ratio), best first."""
-        by_key: dict[str, str] = {}
+        """Closest datasheet names to ``name`` (by name or file stem; :mod:`wh40k_calc.fuzzy`),
+        closest first. Never a match: a unit is found only by its exact name or stem."""
+        from .fuzzy import SUGGEST_COUNT, suggest
+
+        by_text: dict[str, str] = {}
         for e in entries:
-            by_key.setdefault(norm_name(e.name), e.name)
-            by_key.setdefault(norm_name(e.path.stem), e.name)
-        key = norm_name(name)
-        hits = difflib.get_close_matches(key, list(by_key), n=6, cutoff=0.5)
-        hits += [k for k in by_key if key and key in k and k not in hits]
+            by_text.setdefault(e.name, e.name)
+            by_text.setdefault(e.path.stem, e.name)
         out: list[str] = []
-        for h in hits:
-            if by_key[h] not in out:
-                out.append(by_key[h])
-        return out[:4]
+        for hit in suggest(name, list(by_text), limit=2 * SUGGEST_COUNT):
+            if by_text[hit] not in out:
+                out.append(by_text[hit])
+        return out[:SUGGEST_COUNT]
 
 
 def _hidden(e: Entry, by: Path) -> Entry:
     return Entry(e.name, e.faction, e.path, e.shipped, by, e.kind)
+
+
+def _shown_paths(paths: list[Path], folders: list[tuple[Path, str]]) -> list[str]:
+    """The files as people read them: relative to the search folder that holds them all, else
+    to the working directory (absolute where that fails)."""
+    for folder, _ in folders:
+        if all(p.is_relative_to(folder) for p in paths):
+            return [str(p.relative_to(folder)) for p in paths]
+    out = []
+    for p in paths:
+        try:
+            out.append(os.path.relpath(p))
+        except ValueError:
+            out.append(str(p))
+    return out
 
 
 def _best(hits: list[Entry]) -> Entry:
@@ -483,9 +523,8 @@ def did_you_mean(name: str, candidates: list[str]) -> str:
 
 
 def suggest_names(name: str, candidates: list[str]) -> list[str]:
-    """Closest of ``candidates`` to ``name`` (normalised difflib match), best first."""
-    by_key = {norm_name(c): c for c in candidates}
-    key = norm_name(name)
-    hits = difflib.get_close_matches(key, list(by_key), n=4, cutoff=0.4)
-    hits += [k for k in by_key if key and (key in k or k in key) and k not in hits]
-    return [by_key[h] for h in hits][:4]
+    """Closest of ``candidates`` to ``name``, closest first (:func:`wh40k_calc.fuzzy.suggest`:
+    weapons, loadouts, effects, factions)."""
+    from .fuzzy import suggest
+
+    return suggest(name, candidates)

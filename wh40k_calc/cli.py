@@ -247,7 +247,10 @@ def units(
     faction: Annotated[str | None, typer.Option(metavar="NAME", help="Only this faction.")] = None,
     check: Annotated[
         bool,
-        typer.Option("--check", help="Load every file and report the invalid ones (exit 1)."),
+        typer.Option(
+            "--check",
+            help="Load every file listed; print the invalid ones and a count (exit 1 if any).",
+        ),
     ] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print a JSON list (name, faction, source, file).")
@@ -255,9 +258,8 @@ def units(
     datasheets: DatasheetsOpt = None,
 ) -> None:
     """List the datasheets found (name, faction, file); TEXT filters by name (fuzzy)."""
-    from .datasheet import DatasheetError, load_datasheet, norm_name
+    from .datasheet import DatasheetError, norm_name
     from .listing import entry_json, filter_entries, replaced
-    from .wording import count
 
     try:
         cat = catalog(datasheets)
@@ -279,25 +281,68 @@ def units(
             entries = sorted(entries, key=lambda e: order[e.faction])
     else:
         entries = sorted(entries, key=lambda e: (e.faction, e.name))
+    if check:
+        _check_units(entries, replaces, as_json)
+        return
     if as_json:
         import json
 
         rows = [entry_json(e, replaces.get(e.path)) for e in entries]
         sys.stdout.write(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
         return
-    problems: dict[Path, str] = {}
-    if check:
-        for e in entries:
-            try:
-                load_datasheet(e.path)
-            except DatasheetError as exc:
-                problems[e.path] = str(exc).removeprefix(f"{e.path}: ")
-    _units_table(entries, replaces, problems if check else None)
+    _units_table(entries, replaces)
+
+
+def _check_units(entries, replaces, as_json: bool) -> None:
+    """``calc units --check``: load every file listed; print only the invalid ones (with the
+    reason) and a summary line, or as JSON ``{"checked": N, "invalid": [entry + "error"]}``;
+    exit code 1 when any is invalid."""
+    from .datasheet import DatasheetError, load_datasheet
+    from .listing import entry_json
+    from .wording import count
+
+    problems = []
+    for e in entries:
+        try:
+            load_datasheet(e.path)
+        except DatasheetError as exc:
+            problems.append((e, str(exc).removeprefix(f"{e.path}: ")))
+    summary = f"{count(len(entries), 'datasheet')} checked, " + (
+        f"{len(problems):,} invalid" if problems else "all valid"
+    )
+    if as_json:
+        import json
+
+        invalid = [{**entry_json(e, replaces.get(e.path)), "error": why} for e, why in problems]
+        out = {"checked": len(entries), "invalid": invalid}
+        sys.stdout.write(json.dumps(out, indent=1, ensure_ascii=False) + "\n")
+    else:
+        _print_problems(problems, summary)
     if problems:
-        raise fail(f"{count(len(problems), 'invalid datasheet file')}")
+        raise typer.Exit(1)
 
 
-def _units_table(entries, replaces, problems) -> None:
+def _print_problems(problems, summary: str) -> None:
+    """The invalid files (name and file, the file below the name when both do not fit; then the
+    reason, indented and wrapped) and the summary."""
+    import textwrap
+
+    from rich.console import Console
+    from rich.text import Text
+
+    out = Console(highlight=False)
+    width = max(out.width, 20)
+    for e, why in problems:
+        head = f"{e.qualified}  {_rel(e.path)}"
+        if len(head) > width:
+            head = e.qualified + "\n" + textwrap.fill(_rel(e.path), width, initial_indent="    ")
+        out.print(Text(head), soft_wrap=True)
+        text = textwrap.fill(why, width, initial_indent="  ", subsequent_indent="  ")
+        out.print(Text(text, "red"), soft_wrap=True)
+    out.print(Text(summary, "bold" if problems else ""), soft_wrap=True)
+
+
+def _units_table(entries, replaces) -> None:
     """Print ``calc units``' listing: one line per datasheet (name, file, notes), grouped by
     faction. Plain aligned lines, not a rich table: a table of 1,600 rows takes rich most of a
     second to lay out. A line too long for the terminal is folded (the file below the name)."""
@@ -322,22 +367,14 @@ def _units_table(entries, replaces, problems) -> None:
                 place += f" (hidden: same name as {_rel(e.hidden_by)})"
             if e.path in replaces:
                 place += f" (replaces {_rel(replaces[e.path])})"
-            result = None if problems is None else (problems.get(e.path) or "ok")
-            line = f"  {e.name:<{width}}  {place}" + (f"  {result}" if result else "")
+            line = f"  {e.name:<{width}}  {place}"
             if len(line) <= out.width:  # one aligned line
-                lines.append(line[: len(line) - len(result) - 2] if result else line)
-                if result:
-                    lines.append(f"  {result}", "" if result == "ok" else "red")
-            else:  # folded for a narrow terminal: the file, then the check, below the name
+                lines.append(line)
+            else:  # folded for a narrow terminal: the file below the name
                 where = textwrap.fill(
                     place, out.width, initial_indent="      ", subsequent_indent="        "
                 )
                 lines.append(f"  {e.name}\n{where}")
-                if result:
-                    text = textwrap.fill(
-                        result, out.width, initial_indent="      ", subsequent_indent="      "
-                    )
-                    lines.append(f"\n{text}", "" if result == "ok" else "red")
             lines.append("\n")
         out.print(lines, end="", soft_wrap=True)
 
@@ -369,7 +406,8 @@ def show(
     from .show import datasheet_json, render_datasheet
 
     try:
-        ds = catalog(datasheets).find(name, faction)
+        cat = catalog(datasheets)
+        ds = cat.find(name, faction)
     except (LookupError, DatasheetError) as exc:
         raise fail(str(exc)) from None
     if as_json:
@@ -378,8 +416,12 @@ def show(
         sys.stdout.write(json.dumps(datasheet_json(ds), indent=1, ensure_ascii=False) + "\n")
         return
     from rich.console import Console
+    from rich.text import Text
 
-    render_datasheet(ds, Console(highlight=False))
+    console = Console(highlight=False)
+    render_datasheet(ds, console)
+    for note in cat.duplicate_notes([ds]):
+        console.print(Text.assemble(("Note: ", "dim"), note))
 
 
 @command("effects")

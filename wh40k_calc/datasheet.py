@@ -15,7 +15,13 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from .abilities import MALFORMED, WeaponAbilities, parse_ability, split_abilities
+from .abilities import (
+    MALFORMED,
+    WeaponAbilities,
+    ability_problem,
+    parse_ability,
+    split_abilities,
+)
 from .dice import Dice, DiceError
 
 
@@ -396,10 +402,6 @@ class Datasheet:
 # Loading
 
 
-def _fmt_path(path: str) -> str:
-    return path[2:] if path.startswith("$.") else path.lstrip("$")
-
-
 def _parse_dice(text: int | str, where: str, file: Path | str) -> Dice:
     try:
         return Dice.parse(text)
@@ -428,12 +430,10 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
     try:
         raw = msgspec.convert(data, _DatasheetSchema, strict=True)
     except msgspec.ValidationError as exc:
-        msg = str(exc)
-        m = re.search(r" - at `(.*)`$", msg)
-        where = ""
-        if m:
-            where = _fmt_path(m.group(1)) + ": "
-            msg = msg[: m.start()]
+        from .validation import dotted, explain
+
+        parts, msg = explain(exc, _DatasheetSchema, data)
+        where = f"{dotted(parts)}: " if parts else ""
         raise DatasheetError(f"{file}: {where}{msg}") from None
 
     weapons: list[Weapon] = []
@@ -449,10 +449,15 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
         for j, text in enumerate(w.abilities):
             bad = [a for a in split_abilities(text) if parse_ability(a).status == MALFORMED]
             if bad:
+                why = ability_problem(bad[0])
                 raise DatasheetError(
-                    f"{file}: {where}.abilities[{j}]: {bad[0]!r} is not a valid ability "
-                    "(e.g. 'rapid fire 2', 'sustained hits d3', 'anti-infantry 4+', "
-                    "'melta 2', 'blast')"
+                    f"{file}: {where}.abilities[{j}]: {bad[0]!r} is not a valid ability"
+                    + (
+                        f": {why}"
+                        if why
+                        else " (e.g. 'rapid fire 2', 'sustained hits d3', 'anti-infantry 4+', "
+                        "'melta 2', 'blast')"
+                    )
                 )
         abilities = WeaponAbilities.parse(w.abilities)
         if w.skill is None and not abilities.torrent:

@@ -1,8 +1,10 @@
 """``calc units``: the datasheets found, filtered by a name fragment (fuzzy), as a table or JSON.
 
-Fuzzy matching is rapidfuzz's weighted ratio (``WRatio``: whole names, fragments and word
-order all score), so "leman" lists every Leman Russ and "hellblaster" finds "Hellblaster
-Squad"; a misspelt fragment falls back to the closest names.
+The filter is :func:`wh40k_calc.fuzzy.rank`: every word of the text must be like a word of the
+name (or of ``Faction/Name``), so "intercessor squad" lists the Intercessor, Assault Intercessor
+and Heavy Intercessor Squads (and the alike Interceptor Squad, last), "hellblastr" finds
+"Hellblaster Squad" and "leman" every Leman Russ; best first. A text no name matches that way
+lists the closest names instead (:func:`wh40k_calc.fuzzy.suggest`).
 """
 
 from __future__ import annotations
@@ -12,34 +14,27 @@ from typing import Any
 
 from .catalog import Entry
 
-FUZZY_CUTOFF = 80  # WRatio score (0-100) for a name to match a fragment
-FALLBACK_CUTOFF = 60  # when nothing reaches FUZZY_CUTOFF: the closest names above this
-FALLBACK_COUNT = 10
-
 
 def filter_entries(entries: list[Entry], text: str) -> list[Entry]:
-    """The entries whose name (or ``Faction/Name``) matches ``text``, best first."""
-    from rapidfuzz import fuzz, process, utils  # lazy: only `calc units TEXT` needs it
+    """The entries whose name (or ``Faction/Name``) matches ``text``, best first; when none
+    does, those with the closest names."""
+    from .fuzzy import rank, suggest
 
-    names = [e.name for e in entries]
-    qualified = [e.qualified for e in entries]
     scores: dict[int, float] = {}
-    for choices in (names, qualified):
-        for _, score, i in process.extract(
-            text,
-            choices,
-            scorer=fuzz.WRatio,
-            processor=utils.default_process,
-            limit=None,
-            score_cutoff=FALLBACK_CUTOFF,
-        ):
-            scores[i] = max(scores.get(i, 0.0), score)
-    good = {i: s for i, s in scores.items() if s >= FUZZY_CUTOFF}
-    if not good:
-        best = sorted(scores, key=lambda i: -scores[i])[:FALLBACK_COUNT]
-        good = {i: scores[i] for i in best}
-    order = sorted(good, key=lambda i: (-good[i], entries[i].faction, entries[i].name))
-    return [entries[i] for i in order]
+    for choices, penalty in (
+        ([e.name for e in entries], 0.0),
+        ([e.qualified for e in entries], 1.0),
+    ):
+        for i, s in rank(text, choices):
+            scores[i] = max(scores.get(i, -1.0), s - penalty)
+    if scores:  # best first; ties: as the names rank, then by name
+        by_name = {i: pos for pos, (i, _) in enumerate(rank(text, [e.name for e in entries]))}
+        order = sorted(
+            scores, key=lambda i: (-scores[i], by_name.get(i, len(entries)), entries[i].name)
+        )
+        return [entries[i] for i in order]
+    close = suggest(text, [e.name for e in entries])
+    return [e for name in close for e in entries if e.name == name]
 
 
 def replaced(entries: list[Entry]) -> dict[Path, Path]:

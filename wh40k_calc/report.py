@@ -10,6 +10,7 @@ import numpy as np
 
 from .engine.outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome
 from .resolve import Result
+from .terminal import print_joined, print_wrapped
 from .wording import count
 
 SCHEMA = 1
@@ -239,15 +240,14 @@ def render(r: Result, console) -> None:
     o = r.primary
     att, tgt = plan.attacker, plan.target
     phase = "shoots" if sel.phase == "shooting" else "fights"
-    console.print(
+    print_joined(  # at 80 columns: the units on one line, "· edition 10 · exact" on the next
+        console,
+        Text.assemble(*_unit_label(att), f" {phase} ", *_unit_label(tgt, _wounds_text(r))),
         Text.assemble(
-            *_unit_label(att),
-            f" {phase} ",
-            *_unit_label(tgt, _wounds_text(r)),
             f" · edition {sel.edition} · ",
             (r.method, "cyan"),
             f" ({count(o.trials, 'trial')}, seed {o.seed})" if r.method == "sample" else "",
-        )
+        ),
     )
 
     if r.exact_declined is not None:
@@ -342,13 +342,13 @@ def render(r: Result, console) -> None:
     if sel.added_abilities:
         lines.append(("Added abilities", "; ".join(_added_text(a) for a in sel.added_abilities)))
     for label, value in lines:
-        console.print(Text.assemble((f"{label}: ", "dim"), value))
+        print_wrapped(console, Text.assemble((f"{label}: ", "dim"), value))
     for c in r.choices:
-        console.print(Text.assemble(("Choice: ", "dim"), c))
+        print_wrapped(console, Text.assemble(("Choice: ", "dim"), c))
     for n in plan.not_modelled + _weapon_not_modelled(r):
-        console.print(Text.assemble(("Not modelled: ", "yellow"), n))
+        print_wrapped(console, Text.assemble(("Not modelled: ", "yellow"), n))
     for n in r.notes:
-        console.print(Text.assemble(("Note: ", "dim"), n))
+        print_wrapped(console, Text.assemble(("Note: ", "dim"), n))
 
 
 def _allocation_text(r: Result) -> str:

@@ -83,9 +83,10 @@ class AttackRequest:
             target = _target_choice(cat, self.target)
         a = self.attacker
         order = a.order
+        attacker = _attacker_choice(cat, a)
         return Selection(
             phase=self.phase,
-            attacker=_attacker_choice(cat, a),
+            attacker=attacker,
             target=target,
             conditions=self.conditions.build(),
             modifiers=self.modifiers.build(target_stealth=self.target.target_stealth),
@@ -101,7 +102,18 @@ class AttackRequest:
                 AddedAbility(*parse_added_ability(text)) for text in a.add_ability or []
             ),
             attacker_wounds_left=a.wounds_left,
+            notes=cat.duplicate_notes(_sheets(attacker, target)),
         )
+
+
+def _sheets(*choices: UnitChoice) -> list:
+    """The datasheets of the units chosen (Leaders included), each once."""
+    out = []
+    for c in choices:
+        for ds in (c.datasheet, *c.leaders):
+            if all(ds is not seen for seen in out):
+                out.append(ds)
+    return out
 
 
 def _attacker_choice(cat: Catalog, a: AttackerOptions) -> UnitChoice:

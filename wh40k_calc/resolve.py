@@ -22,7 +22,7 @@ from .profile import Activation, TargetStates
 from .rules import get_rules
 from .rules.plan import Plan
 from .selection import Selection, SelectionError
-from .wording import count
+from .wording import count, models_doing
 
 METHODS = ("exact", "sample", "both")
 DEFAULT_TRIALS = 100_000  # sampler trials when none are given (fewer if they would be slow)
@@ -110,7 +110,7 @@ def choose(
             if len(g.options) > 1:
                 others = [o.label for j, o in enumerate(g.options) if j != i]
                 choices.append(
-                    f"{g.group.count} {g.group.label} {g.what} "
+                    f"{models_doing(g.group.count, g.group.label, g.what)} "
                     f"{g.options[i].label} (rather than {' or '.join(others)}): "
                     "most models destroyed"
                 )
@@ -237,7 +237,7 @@ def resolve(
     plan = rules.plan(sel)
     if carried is not None:
         plan = carried.applied_to(plan)
-    notes = list(plan.notes)
+    notes = [*sel.notes, *plan.notes]
     scorer = _Scorer()
     try:
         picks, variant, order, choices = choose(plan, sel, scorer)

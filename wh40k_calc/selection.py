@@ -130,7 +130,8 @@ class Selection:
     models), "bodyguard" (kept on the Bodyguard) or the name of one CHARACTER model or unit of
     the target (that one first). ``added_abilities`` are weapon abilities granted for this
     activation. ``attacker_wounds_left`` (``--wounds-left``): wounds the single-model attacker
-    has left (its damaged profile).
+    has left (its damaged profile). ``notes``: what finding the units has to say (a unit that
+    several of the user's files define), passed on to the result's notes.
     """
 
     phase: str
@@ -146,6 +147,7 @@ class Selection:
     added_abilities: tuple[AddedAbility, ...] = ()
     attacker_wounds_left: int | None = None
     target_wounds_left: int | None = None  # the target's first model in allocation order
+    notes: tuple[str, ...] = ()
 
 
 def allocation_choice(names: tuple[str, ...] | None) -> tuple[str, ...] | str | None:

@@ -85,7 +85,7 @@ def load_target_set(path: Path) -> TargetSet:
     try:
         spec = msgspec.convert(data, TargetSetSpec, strict=True)
     except msgspec.ValidationError as exc:
-        field, parts, msg = split_msgspec_error(exc)
+        field, parts, msg = split_msgspec_error(exc, TargetSetSpec, data)
         line = _line_in(node, parts) if parts else None
         loc = f":{line}" if line else ""
         raise TargetSetError(f"{path}{loc}: {field + ': ' if field else ''}{msg}") from None

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from .catalog import did_you_mean
+from .composition import assign, explain
 from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
 from .selection import SelectionError, UnitChoice
 from .wording import count
@@ -155,15 +156,15 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
         )
     ds = choice.datasheet
     models = choice.models
-    if choice.weapons and models is None:
-        models = _size_for_weapons(ds, choice.weapons)
+    if choice.weapons and models is None:  # none fits: the largest, to say why
+        models = _size_for_weapons(ds, choice.weapons) or ds.max_size.total
     size, counts = pick_size(ds, models, role)
     n_models = sum(counts.values())
     groups = _equip(ds, counts, choice.loadout, size.total)
     whole: list[ModelGroup] | None = None
     if choice.weapons:
         whole = list(groups)
-        groups = _explicit_weapons(ds, counts, choice.weapons, choice.models is None)
+        groups = _explicit_weapons(ds, counts, choice.weapons, choice.models is None, size.total)
     points = size.points * n_models / size.total
     out_groups = list(groups)
     total = n_models
@@ -319,23 +320,6 @@ def parse_weapon_spec(text: str) -> tuple[str, int]:
     return m.group(1), n
 
 
-def _carriers(ds: Datasheet, w: Weapon) -> list[ModelProfile]:
-    """The model types of ``ds`` that can carry ``w``: those equipped with it or given it by a
-    loadout, in datasheet order; every model type when none is (a datasheet without its
-    wargear options)."""
-    keys = {m.key for m in ds.models if m.carries(w.key)}
-    for entries in ds.loadouts.values():
-        keys |= {norm_name(e.model) for e in entries if w.key in e.equipped}
-    found = [m for m in ds.models if m.key in keys]
-    return found or list(ds.models)
-
-
-def _room(ds: Datasheet, counts: dict[str, int], w: Weapon) -> int:
-    """How many models of a unit with ``counts`` can carry ``w``."""
-    kinds = {m.key for m in _carriers(ds, w)}
-    return sum(n for name, n in counts.items() if norm_name(name) in kinds)
-
-
 def _wanted(ds: Datasheet, specs: tuple[tuple[str, int], ...]) -> dict[str, tuple[Weapon, int]]:
     """The named weapons and how many of each (the same weapon named twice counts together).
 
@@ -359,49 +343,59 @@ def _size_for_weapons(ds: Datasheet, specs: tuple[tuple[str, int], ...]) -> int 
     """The smallest listed size whose models can carry the named weapons (None: none can, or a
     weapon is unknown; ``_explicit_weapons`` then says why)."""
     try:
-        wanted = _wanted(ds, specs)
+        need = {k: n for k, (_, n) in _wanted(ds, specs).items()}
     except SelectionError:
         return None
     for size in sorted(ds.sizes, key=lambda s: s.total):
         counts = {name: n for name, n in size.composition}
-        if all(n <= _room(ds, counts, w) for w, n in wanted.values()):
+        if assign(ds, counts, need, size.total) is not None:
             return size.total
     return None
 
 
 def _explicit_weapons(
-    ds: Datasheet, counts: dict[str, int], specs: tuple[tuple[str, int], ...], any_size: bool
+    ds: Datasheet,
+    counts: dict[str, int],
+    specs: tuple[tuple[str, int], ...],
+    any_size: bool,
+    starting_strength: int,
 ) -> list[ModelGroup]:
-    """The attacking groups of ``--weapon``: each named weapon used by that many of the models
-    that can carry it (by model type, in datasheet order). A model may use several different
-    named weapons (a vehicle's guns); one weapon is used by at most one model each.
+    """The attacking groups of ``--weapon``: each named weapon, that many of it, carried by
+    models whose equipment options allow it (:mod:`wh40k_calc.composition`: a model uses a
+    combination of weapons only if one of its options lists them together, as many of each as
+    the option lists; model types filled in datasheet order). A model may use several
+    different named weapons (a vehicle's guns).
 
     Raises:
-        SelectionError: an unknown weapon, or more of one than the unit's models can carry.
+        SelectionError: an unknown weapon, or named weapons no assignment of the unit's models
+            can carry (why: e.g. two weapons no model carries together, more than its models).
     """
-    n_models = sum(counts.values())
-    for w, n in _wanted(ds, specs).values():
-        room = _room(ds, counts, w)
-        if n > room:
-            kinds = ", ".join(m.name for m in _carriers(ds, w))
-            where = (
-                f"no listed size of {ds.name} has {n} models that can carry it"
-                if any_size
-                else f"this unit of {n_models} models has only {room} that can carry it"
-            )
-            raise SelectionError(f"--weapon {w.name} x{n}: {where} ({kinds})")
+    wanted = _wanted(ds, specs)
+    plan = assign(ds, counts, {k: n for k, (_, n) in wanted.items()}, starting_strength)
+    if plan is None:
+        n_models = sum(counts.values())
+        subject = f"this unit of {count(n_models, 'model')}"
+        head = "--weapon: "
+        if any_size:
+            head = f"--weapon: no listed size of {ds.name} can carry them: "
+            subject = f"the largest ({count(n_models, 'model')})"
+        raise SelectionError(head + explain(ds, counts, wanted, starting_strength, subject))
     out: list[ModelGroup] = []
-    used: dict[tuple[str, str], int] = {}
-    for name, n in specs:
+    for name, n in specs:  # in the order given (the same weapon twice: two groups)
         w = ds.weapon(name)
         assert w is not None  # checked by _wanted
-        for m in _carriers(ds, w):
-            present = sum(c for nm, c in counts.items() if norm_name(nm) == m.key)
-            take = min(n, present - used.get((w.key, m.key), 0))
-            if take > 0:
-                out.append(ModelGroup(m, take, (w,), ds))
-                used[(w.key, m.key)] = used.get((w.key, m.key), 0) + take
-                n -= take
+        carried = plan[w.key]  # [(model type, models, weapons each)], used up in order
+        while n > 0:
+            m, models, each = carried.pop(0)
+            if each > n:  # one model uses n of its weapons; its others stay for later specs
+                out.append(ModelGroup(m, 1, (w,) * n, ds))
+                carried[:0] = [(m, 1, each - n)] + ([(m, models - 1, each)] if models > 1 else [])
+                break
+            take = min(models, n // each)
+            out.append(ModelGroup(m, take, (w,) * each, ds))
+            n -= take * each
+            if take < models:
+                carried.insert(0, (m, models - take, each))
     return out
 
 

@@ -7,3 +7,14 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     """``n`` and ``noun`` agreeing: ``count(1, "row")`` -> "1 row", ``count(3, "row")`` -> "3
     rows"; ``plural`` for nouns that do not take an "s". Thousands are grouped ("100,000")."""
     return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
+def models_doing(n: int, name: str, verb: str) -> str:
+    """Models and a verb agreeing: ``models_doing(1, "Intercessor Sergeant", "shoots")`` ->
+    "1 Intercessor Sergeant shoots"; ``models_doing(4, "Intercessor", "shoots")`` -> "4
+    Intercessor models shoot" (a model's name is not made plural, "models" is added: Boyz,
+    Lootas); ``verb`` is in the singular, its first word taking the "s" ("fights with")."""
+    if n == 1:
+        return f"1 {name} {verb}"
+    first, space, rest = verb.partition(" ")
+    return f"{n:,} {name} models {first.removesuffix('s')}{space}{rest}"

@@ -163,17 +163,26 @@ def register(app: typer.Typer) -> None:
 
 def _csv_destination(output: OutputOptions, what: list[str], as_json: bool) -> Path | None:
     """The file ``--csv`` writes (None: no file, or stdout), refused before any work when it
-    cannot be written: a folder, an existing file without --force, the batch file itself."""
+    cannot be written: no name, a folder, an existing file without --force, the batch file
+    itself; and with ``--json`` (``--csv`` writes the table instead of printing it: one
+    output or the other)."""
     import os
 
     path = output.csv_path
-    if as_json and path == "-":
-        raise fail("--json and --csv - both write to stdout: choose one")
-    if path is None or path == "-":
+    if path is None:
         return None
+    if as_json:
+        raise fail(
+            "--json and --csv: choose one (--csv writes the table as CSV instead of printing it; "
+            "--json prints the JSON list)"
+        )
+    if path == "-":
+        return None
+    if not path.strip():
+        raise fail("--csv: give a file name (or '-' for the standard output)")
     csv_file = Path(path)
     if csv_file.is_dir():
-        raise fail(f"--csv {path}: is a folder")
+        raise fail(f"--csv {path}: is a folder (give a file name in it, e.g. {path}/compare.csv)")
     if csv_file.exists() and not output.force:
         raise fail(f"--csv {path}: the file exists (add --force to overwrite it)")
     if csv_file.exists() and any(Path(w).exists() and os.path.samefile(w, csv_file) for w in what):
@@ -242,6 +251,12 @@ def _jobs_from_command_line(
     batchish = [w for w in what if _is_batch(w)]
     if batchish:
         raise fail(f"{batchish[0]}: give one batch file on its own, or attacker names")
+    folders = [w for w in what if Path(w).is_dir() and ("/" in w or "\\" in w or w == ".")]
+    if folders:
+        raise fail(
+            f"{folders[0]}: is a folder, not a batch file (give a batch file, e.g. "
+            "examples/lootas-loadouts.yaml, or attacker names with --target)"
+        )
     if not cross.target and not cross.target_set:
         raise fail("give at least one --target or --target-set (or a batch file)")
     cat = catalog(engine.datasheets)
@@ -346,8 +361,21 @@ def _print_errors(errors: list[RunError]) -> None:
     from rich.text import Text
 
     con = Console(stderr=True, highlight=False, soft_wrap=True)
+    for line in error_lines(errors):
+        con.print(Text.assemble(("error:", "bold red"), " ", line))
+
+
+def error_lines(errors: list[RunError]) -> list[str]:
+    """One line per error; the same error in several runs (a bad default target) once, with
+    the runs it affects: "b.yaml:1: runs 'a', 'b' and 'c' against bozy: (top level)
+    targets[2]: unknown unit 'bozy' ..."."""
+    groups: dict[tuple, list[RunError]] = {}
     for e in errors:
-        con.print(Text.assemble(("error:", "bold red"), " ", str(e)))
+        key = (e.source, e.line, e.target, e.field, e.message) if e.run is not None else (id(e),)
+        groups.setdefault(key, []).append(e)
+    return [
+        same[0].describe([e.run for e in same if e.run is not None]) for same in groups.values()
+    ]
 
 
 class _RowProgress:

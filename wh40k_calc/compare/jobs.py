@@ -72,10 +72,17 @@ class RunError:
     target: str | None = None
 
     def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self, runs: list[str] | None = None) -> str:
+        """The error as one line; ``runs``: the runs it affects, when several have it."""
         loc = ""
         if self.source:
             loc = f"{self.source}:{self.line}: " if self.line else f"{self.source}: "
         who = f"run {self.run!r}" if self.run is not None else ""
+        if runs and len(runs) > 1:
+            names = [repr(r) for r in runs]
+            who = f"runs {', '.join(names[:-1])} and {names[-1]}"
         if self.target:
             who += f" against {self.target}"
         head = f"{who}: " if who else ""
@@ -189,6 +196,10 @@ class _Lookup:
         if isinstance(hit, Exception):
             raise hit
         return hit
+
+    def notes(self, *choices: UnitChoice) -> tuple[str, ...]:
+        """The catalog's notes on these units' datasheets (several user files for one)."""
+        return self.cat.duplicate_notes([ds for c in choices for ds in (c.datasheet, *c.leaders)])
 
 
 class _FieldError(Exception):
@@ -483,7 +494,10 @@ def jobs_from_batch(
                 continue
             if templates is not None:
                 steps = repeated(
-                    [t.against(tgt, tspec, bool(modifiers.target_stealth)) for t in templates],
+                    [
+                        t.against(tgt, tspec, bool(modifiers.target_stealth), look.notes(tgt))
+                        for t in templates
+                    ],
                     spec.repeat or 1,
                 )
                 job = Job(name, steps[0].selection, method, trials, seed, label, src, raw.line)
@@ -504,6 +518,7 @@ def jobs_from_batch(
                     spec.precision_target or d.precision_target or "leader"
                 ),
                 added_abilities=added,
+                notes=look.notes(att, tgt),
             )
             out.append(Job(name, sel, method, trials, seed, label, src, raw.line))
     return out
@@ -611,11 +626,15 @@ class _StepTemplate:
     text: str
     selection: Selection
 
-    def against(self, target: UnitChoice, spec: UnitSpec, stealth: bool) -> Step:
-        """The step against one target of the run (its allocation, wounded model, Stealth)."""
+    def against(
+        self, target: UnitChoice, spec: UnitSpec, stealth: bool, notes: tuple[str, ...] = ()
+    ) -> Step:
+        """The step against one target of the run (its allocation, wounded model, Stealth;
+        ``notes``: the catalog's on the target's datasheets)."""
         sel = replace(
             self.selection,
             target=target,
+            notes=tuple(dict.fromkeys((*self.selection.notes, *notes))),
             allocation=allocation_choice(names(spec.allocation)),
             target_wounds_left=spec.wounds_left,
             modifiers=replace(self.selection.modifiers, target_stealth=stealth),
@@ -704,6 +723,7 @@ def _mapping_step(
             _first(step.precision_target, spec.precision_target, d.precision_target) or "leader"
         ),
         added_abilities=added,
+        notes=look.notes(att),
     )
     verb = "shoot" if phase == "shooting" else "fight"
     return _StepTemplate(j + 1, f"{verb} {_auto_name(attacker)}", sel)
@@ -792,6 +812,7 @@ def jobs_from_options(
                         edition=edition,
                         allocation=allocation_choice(names(tspec.allocation)),
                         target_wounds_left=tspec.wounds_left,
+                        notes=look.notes(att, tgt),
                     )
                     out.append(Job(name, sel, method, trials, seed, t))
     return out

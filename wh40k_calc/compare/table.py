@@ -95,20 +95,129 @@ def _points(unit: dict[str, Any]) -> str:
     return f"{unit['points']:g} pts" if unit.get("points_listed", True) else "no points listed"
 
 
+BAR_WIDTH = 10
+RUN_INDENT = 2  # run names sit under their target's heading
+
+
+def _numbers(r: Row) -> list[str]:
+    """The figures of one row as printed, in SHORT_LABELS order."""
+    f = r.figures
+    eff = f["efficiency"]
+    return [
+        f"{f['damage']:.2f}",
+        f"{f['models']:.3f}",
+        f"{100 * f['wipe']:.1f}%",
+        "—" if eff is None else f"{eff:.1f}",
+        f"{f['losses']:.3f}",
+    ]
+
+
+def _longest_word(text: str) -> int:
+    return max((len(w) for w in text.split()), default=0)
+
+
+def text_widths(room: int, natural: list[int], least: list[int]) -> list[int]:
+    """Widths of the text columns in ``room`` cells: each its ``natural`` width when all fit;
+    else each at least its ``least`` (its longest word, so words stay whole) and the rest of
+    the room given to the columns in order (the run names first); ``least`` when even that
+    does not fit (rich then folds the longest words)."""
+    if sum(natural) <= room:
+        return list(natural)
+    widths = list(least)
+    spare = room - sum(least)
+    for i, (n, m) in enumerate(zip(natural, least, strict=True)):
+        add = max(0, min(spare, n - m))
+        widths[i] += add
+        spare -= add
+    return widths
+
+
 def render_table(rows: list[Row], key: str, console: Any, title: str | None = None) -> None:
-    """Print the comparison table (rich) on ``console``: a section per target, sorted by
-    ``key``, the best row(s) of each target in bold green, a bar for the sort column; then the
-    rules not modelled and the notes (each once).
+    """Print the comparison (rich) on ``console``: the title, the column headings, then a
+    section per target — its heading on a line of its own, its rows sorted by ``key``, the
+    best row(s) in bold green, a bar for the sort column; then the rules not modelled and the
+    notes (each once).
 
     What every row shares (phase, edition, method, attacker) goes in the title; what differs
-    gets a column.
+    gets a column. Every section has the same column widths, chosen to fit the console: the
+    figures whole, the text columns (run names, attacker) wide enough for their longest word
+    and wrapped between words.
     """
-    from rich import box
-    from rich.bar import Bar
-    from rich.table import Table
     from rich.text import Text
 
+    from ..terminal import print_wrapped
+
     groups = group_rows(rows, key)
+    columns, common = _varying(rows)
+    heading = " · ".join([title or "Comparison", *common])
+    print_wrapped(console, Text(heading))
+    print_wrapped(console, Text(f"by target, sorted by {SORT_LABELS[key]}; best in bold"))
+    console.print()
+    numbers = [_numbers(r) for r in rows]
+    fixed = [
+        max(len(label), *(len(n[i]) for n in numbers))
+        for i, label in enumerate(SHORT_LABELS.values())
+    ]
+    room = console.width - sum(fixed) - BAR_WIDTH - 2 * (len(fixed) + 1)  # 2 between columns
+    labels, widths = _text_columns(rows, columns, room)
+    folded = len(labels) == 1 and bool(columns)
+    console.print(_section([], labels, widths, fixed, key, columns, folded, header=True))
+    for gi, group in enumerate(groups):
+        if gi:
+            console.print()
+        t = group[0].result["target"]
+        print_wrapped(console, Text(f"{t['models']} {t['name']} · {_points(t)}", "bold"))
+        console.print(_section(group, labels, widths, fixed, key, columns, folded))
+    _legend_and_notes(rows, console)
+
+
+def _text_columns(
+    rows: list[Row], columns: list[tuple[str, Any]], room: int
+) -> tuple[list[str], list[int]]:
+    """The text columns' headings and widths in ``room`` cells (gaps included): the run name
+    and each varying value in columns of their own, or the varying values folded on a line
+    under the run name (one column, "Run / Attacker"), whichever takes fewer lines (side by
+    side on a tie); words stay whole where the longest fits."""
+    texts = [[r.job.run, *(get(r.result) for _, get in columns)] for r in rows]
+    labels = ["Run", *(label for label, _ in columns)]
+    natural = [max(len(label), *(len(t[i]) for t in texts)) for i, label in enumerate(labels)]
+    least = [
+        max(len(label), *(_longest_word(t[i]) for t in texts)) for i, label in enumerate(labels)
+    ]
+    natural[0] += RUN_INDENT
+    least[0] += RUN_INDENT
+    gaps = 2 * (len(labels) - 1)
+    widths = text_widths(room - gaps, natural, least)
+    if not columns:
+        return labels, widths
+    label = " / ".join(labels)
+    folded = [" · ".join(t[1:]) for t in texts]
+    fold = text_widths(
+        room,
+        [RUN_INDENT + max(len(label) - RUN_INDENT, *(len(x) for t in texts for x in t))],
+        [RUN_INDENT + max(_longest_word(x) for t in texts for x in t)],
+    )
+    width = fold[0] - RUN_INDENT
+    side = sum(
+        max(
+            _lines(x, w - (RUN_INDENT if i == 0 else 0))
+            for i, (x, w) in enumerate(zip(t, widths, strict=True))
+        )
+        for t in texts
+    )
+    under = sum(_lines(t[0], width) + _lines(f, width) for t, f in zip(texts, folded, strict=True))
+    return ([label], fold) if under < side else (labels, widths)
+
+
+def _lines(text: str, width: int) -> int:
+    """Lines ``text`` takes wrapped between words at ``width`` (long words folded)."""
+    import textwrap
+
+    return max(1, len(textwrap.wrap(text, max(width, 1))))
+
+
+def _varying(rows: list[Row]) -> tuple[list[tuple[str, Any]], list[str]]:
+    """The columns whose value differs between rows (label, getter), and the shared values."""
     varying = {
         "Phase": lambda o: o["phase"],
         "Edition": lambda o: o["edition"],
@@ -124,66 +233,86 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
             common.append(f"edition {get(first)}")
         else:
             common.append(get(first))
-    heading = " · ".join([title or "Comparison", *common])
+    return columns, common
+
+
+def _section(
+    group: list[Row],
+    labels: list[str],
+    widths: list[int],
+    fixed: list[int],
+    key: str,
+    columns: list[tuple[str, Any]],
+    folded: bool,
+    header: bool = False,
+) -> Any:
+    """One target's rows (or, with ``header``, only the column headings and their rule) as a
+    rich table of the given column widths; ``folded``: the varying values on a dim line under
+    the run name."""
+    from rich import box
+    from rich.bar import Bar
+    from rich.padding import Padding
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(
-        title=Text(f"{heading}\nby target, sorted by {SORT_LABELS[key]}; best in bold"),
-        title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,
+        show_edge=False,
+        show_header=header,
     )
-    table.add_column("Run", overflow="fold")
-    for label, _ in columns:
-        table.add_column(label, overflow="fold")
-    for label in SHORT_LABELS.values():
-        table.add_column(label, justify="right", no_wrap=True)
-    table.add_column(SHORT_LABELS[key], width=10, no_wrap=True)
-    blank = [""] * (len(columns) + len(SHORT_LABELS) + 1)
-    for gi, group in enumerate(groups):
-        if gi:
-            table.add_section()
-        t = group[0].result["target"]
-        table.add_row(Text(f"{t['models']} {t['name']} · {_points(t)}", "bold"), *blank)
-        best = best_rows(group, key)
-        values = [r.figures[key] or 0.0 for r in group]
-        scale = max(values)
-        for i, r in enumerate(group):
-            o, f = r.result, r.figures
-            eff = f["efficiency"]
-            value = f[key] or 0.0
-            table.add_row(
-                Text(f"  {r.job.run}"),
-                *(Text(get(o)) for _, get in columns),
-                f"{f['damage']:.2f}",
-                f"{f['models']:.3f}",
-                f"{100 * f['wipe']:.1f}%",
-                "—" if eff is None else f"{eff:.1f}",
-                f"{f['losses']:.3f}",
-                Bar(scale, 0.0, value, color="red" if key == "losses" else "green")
-                if scale > 1e-9
-                else "",
-                style="bold green" if i in best else None,
-            )
-    console.print(table)
-    console.print(
+    for label, width in zip(labels, widths, strict=True):
+        table.add_column(label, width=width, overflow="fold")
+    for label, width in zip(SHORT_LABELS.values(), fixed, strict=True):
+        table.add_column(label, justify="right", no_wrap=True, width=width)
+    table.add_column(SHORT_LABELS[key], width=BAR_WIDTH, no_wrap=True)
+    best = best_rows(group, key)
+    scale = max((r.figures[key] or 0.0 for r in group), default=0.0)
+    for i, r in enumerate(group):
+        value = r.figures[key] or 0.0
+        values = [Text(get(r.result)) for _, get in columns]
+        run = Text(r.job.run)
+        if folded:
+            run = Text.assemble(run, "\n", (" · ".join(v.plain for v in values), "dim"))
+            values = []
+        table.add_row(
+            Padding(run, (0, 0, 0, RUN_INDENT)),
+            *values,
+            *_numbers(r),
+            Bar(scale, 0.0, value, color="red" if key == "losses" else "green")
+            if scale > 1e-9
+            else "",
+            style="bold green" if i in best else None,
+        )
+    return table
+
+
+def _legend_and_notes(rows: list[Row], console: Any) -> None:
+    from rich.text import Text
+
+    from ..terminal import print_wrapped
+
+    print_wrapped(
+        console,
         Text(
             "Models: expected models destroyed · Wipe: P(every model destroyed) · Pts/100: "
             "target points destroyed per 100 points of attacker · Losses: attacker models "
             "expected lost to Hazardous · bars: relative to the highest of each target",
             style="dim",
-        )
+        ),
     )
     seen: set[str] = set()
     for r in rows:
         for n in r.result["not_modelled"]:
             if n not in seen:
                 seen.add(n)
-                console.print(Text.assemble(("Not modelled: ", "yellow"), n))
+                print_wrapped(console, Text.assemble(("Not modelled: ", "yellow"), n))
     for r in rows:
         for n in r.result["notes"]:
             if n not in seen:
                 seen.add(n)
-                console.print(Text.assemble(("Note: ", "dim"), n))
+                print_wrapped(console, Text.assemble(("Note: ", "dim"), n))
 
 
 def _csv_points(unit: dict[str, Any]) -> float | str:

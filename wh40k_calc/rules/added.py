@@ -10,6 +10,7 @@ effect grants it too, the better value is kept (``WeaponAbilities.with_ability``
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from ..datasheet import Weapon, norm_name
@@ -25,16 +26,25 @@ def _names(w: Weapon) -> set[str]:
     return out
 
 
-def with_added_abilities(unit: Unit, added: tuple[AddedAbility, ...]) -> Unit:
+def with_added_abilities(unit: Unit, added: tuple[AddedAbility, ...], edition: str = "10") -> Unit:
     """``unit`` with each weapon given the abilities ``added`` names for it: ``"*"`` every
     weapon of the unit (an attached Leader's too), otherwise every profile of the weapon of
     that name (any datasheet of the unit).
 
     Raises:
-        SelectionError: a weapon name no datasheet of the unit has (with the closest names).
+        SelectionError: a weapon name no datasheet of the unit has (with the closest names);
+            [BLAST X] in edition 10, which has only [BLAST] (Core rules: Blast; [BLAST X] is
+            edition 11's, 24.05).
     """
     if not added:
         return unit
+    for a in added:
+        if edition == "10" and re.fullmatch(r"blast\s+\d+", a.ability.strip().lower()):
+            given = a.ability if a.weapon == "*" else f"{a.weapon}: {a.ability}"
+            raise SelectionError(
+                f"--add-ability {given!r}: edition 10 has no [BLAST X], only [BLAST] (+1 "
+                "attack per five models in the target): give 'blast', or --edition 11"
+            )
     weapons = [w for ds in unit.datasheets for w in ds.weapons]
     for a in added:
         if a.weapon != "*" and not any(norm_name(a.weapon) in _names(w) for w in weapons):

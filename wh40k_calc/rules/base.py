@@ -255,7 +255,7 @@ class Rules:
         if sel.phase not in ("shooting", "fight"):
             raise SelectionError(f"unknown phase {sel.phase!r}")
         attacker = build_unit(sel.attacker, "attacker", self.edition)
-        attacker = with_added_abilities(attacker, sel.added_abilities)
+        attacker = with_added_abilities(attacker, sel.added_abilities, self.edition)
         target = build_unit(sel.target, "target", self.edition)
         applied, not_modelled = apply_effects(sel, attacker, target)
         _, damaged_note = damaged_hit_mod(sel, attacker)
@@ -267,6 +267,7 @@ class Rules:
         notes += conditions_notes
         notes += self._stealth_notes(sel, target)
         not_modelled += self._cleave_not_modelled(sel, groups)
+        notes += self._blast_x_notes(groups)
         variants = _variants(applied)
 
         def build(
@@ -342,6 +343,21 @@ class Rules:
                         item = f"{w.name}: [cleave {w.abilities.cleave}] (edition 11 only)"
                         if item not in out:
                             out.append(item)
+        return out
+
+    def _blast_x_notes(self, groups: list[GroupOptions]) -> list[str]:
+        """A datasheet weapon with [BLAST X] in an edition that has only [BLAST] (edition 10:
+        +1 attack per five models, whatever X)."""
+        out = []
+        for w in (w for g in groups for opt in g.options for w in opt.weapons):
+            blast = w.abilities.blast
+            if blast > 1 and self.blast_bonus(w.abilities) != blast:
+                note = (
+                    f"{w.name}: [BLAST {blast}] is edition 11's [BLAST X]; edition {self.edition} "
+                    "applies [BLAST] (+1 attack per five models in the target)"
+                )
+                if note not in out:
+                    out.append(note)
         return out
 
     # ---- target --------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from ..report import (
     comparison_table,
     pct,
 )
+from ..terminal import print_joined
 from ..wording import count
 from .run import SequenceResult
 
@@ -42,15 +43,19 @@ def render_sequence(seq: SequenceResult, console: Any) -> None:
     if n is not None:
         model = (*first.activation.target.bodyguard, *first.activation.target.characters)[0]
         wounds += f"; {model.name} on {n} of {model.W}"
-    head = [
-        f"Sequence of {count(len(seq.steps), 'activation')} into ",
-        *_unit_label(tgt, wounds),
+    tail = [
         f" · edition {first.selection.edition} · ",
         ("both" if seq.method == "both" else seq.method, "cyan"),
     ]
     if seq.method == "sample":
-        head.append(f" ({count(last.trials, 'trial')}, seed {seq.seed})")
-    console.print(Text.assemble(*head))
+        tail.append(f" ({count(last.trials, 'trial')}, seed {seq.seed})")
+    print_joined(  # as calc shoot's first line: "· edition ..." on a line of its own if need be
+        console,
+        Text.assemble(
+            f"Sequence of {count(len(seq.steps), 'activation')} into ", *_unit_label(tgt, wounds)
+        ),
+        Text.assemble(*tail),
+    )
     if seq.exact_declined is not None:
         console.print(
             Text.assemble(

@@ -1,0 +1,95 @@
+"""``calc compare``'s table at 80 and 120 columns (compare/table.py).
+
+The fresh-user trial found run names broken mid-word ("intercesso / r squad") though the README
+says long names wrap between words, a long target heading wrapped into five lines inside the
+narrow Run column, and a run named after its weapons ("Plasma rifle x3") spilling into the
+left margin. What we check: every line within the width, no trailing spaces on the headings,
+every word of a run name and of a target heading whole on one line, target headings on lines
+of their own (flush left), run lines indented under them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from wh40k_calc.cli import app
+from wh40k_calc.compare.table import text_widths
+
+LONG_TARGET = "Custodian Guard With Adrasite And Pyrithite Spears"
+RUNS = ["Plasma rifle x3", "intercessor squad", "a very long run name that goes on and on"]
+
+
+def compare(args: list[str], width: int) -> list[str]:
+    res = CliRunner().invoke(app, ["compare", *args], env={"COLUMNS": str(width)})
+    assert res.exit_code == 0, res.output
+    return res.stdout.splitlines()
+
+
+@pytest.fixture
+def batch(tmp_path: Path) -> str:
+    path = tmp_path / "b.yaml"
+    data = {
+        "targets": [LONG_TARGET, "boyz"],
+        "runs": [
+            {"name": RUNS[0], "attacker": {"name": "hellblaster squad", "weapons": ["x3"]}},
+            {"name": RUNS[1], "attacker": "intercessor squad"},
+            {"name": RUNS[2], "attacker": {"name": "lootas", "models": 10}},
+        ],
+    }
+    data["runs"][0]["attacker"]["weapons"] = ["Plasma incinerator – standard x3"]
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return str(path)
+
+
+def words_whole(lines: list[str], text: str) -> None:
+    """Every word of ``text`` appears whole in some line."""
+    tokens = {t for line in lines for t in line.split()}
+    for word in text.split():
+        assert word in tokens, (word, text)
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_batch_table_layout(batch: str, width: int) -> None:
+    lines = compare([batch], width)
+    assert all(len(line) <= width for line in lines)
+    for name in RUNS:
+        words_whole(lines, name)
+    heading = next(i for i, line in enumerate(lines) if line.startswith("5 Custodian Guard"))
+    head = " ".join(lines[heading : heading + 2])
+    assert f"5 {LONG_TARGET} ·" in head  # at most two lines, flush left, words whole
+    assert not lines[heading].endswith(" ")
+    body = lines[heading + 1 : lines.index("", heading)]
+    runs = [line for line in body if line.strip().startswith(("Plasma", "intercessor", "a very"))]
+    assert len(runs) == 3 and all(line.startswith("  ") and line[2] != " " for line in runs)
+    assert lines[0] == "Comparison · shooting · edition 10 · exact"
+
+
+def test_narrow_terminal_folds_the_attacker_under_the_run(batch: str) -> None:
+    """At 80 columns the figures take 53; side by side, the run names and attackers would take
+    up to four lines a row, so each attacker goes on a line under its run name."""
+    lines = compare([batch], 80)
+    assert lines[3].startswith("Run / Attacker ")
+    i = lines.index("10 Boyz · 80 pts")
+    assert lines[i + 1].startswith("  Plasma rifle x3 ")
+    assert lines[i + 2].startswith("  5 Hellblaster Squad (110 ")
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_command_line_runs_wrap_between_words(width: int) -> None:
+    lines = compare(["intercessor squad", "lootas", "-t", "leman russ battle tank"], width)
+    assert all(len(line) <= width for line in lines)
+    words_whole(lines, "intercessor squad")
+    assert "1 Leman Russ Battle Tank · 185 pts" in lines  # one line of its own
+
+
+def test_text_widths_give_the_run_names_room_first() -> None:
+    # all fit: natural widths
+    assert text_widths(29, [12, 17], [8, 8]) == [12, 17]
+    # 27 cells: each its longest word (8 + 8), then the run names their natural 12, the rest 7
+    assert text_widths(27, [12, 17], [8, 8]) == [12, 15]
+    # not even the longest words fit: those, rich folds them
+    assert text_widths(10, [12, 17], [8, 8]) == [8, 8]

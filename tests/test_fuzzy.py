@@ -1,0 +1,93 @@
+"""Name look-up, suggestions and the ``calc units TEXT`` filter (fuzzy.py, catalog.py, listing.py).
+
+The fresh-user trial found: `calc shoot hellblasters` refused with no useful suggestion while
+`calc units hellblasters` found the unit; 'lootaz' suggested 'Blood Claws' but not 'Lootas';
+`calc units "intercessor squad"` listed 88 datasheets. The expectations below are the names a
+player means, listed by hand.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from wh40k_calc.catalog import Catalog, UnknownUnitError, suggest_names
+from wh40k_calc.cli import app
+from wh40k_calc.fuzzy import rank, suggest, word_score, words
+
+CAT = Catalog(use_env=False, home=None)
+
+
+def units(*args: str) -> list[str]:
+    res = CliRunner().invoke(app, ["units", *args, "--json"])
+    assert res.exit_code == 0, res.output
+    return [r["name"] for r in json.loads(res.stdout)]
+
+
+def unknown(name: str) -> UnknownUnitError:
+    with pytest.raises(UnknownUnitError) as info:
+        CAT.find(name)
+    return info.value
+
+
+def test_words_ignore_case_accents_and_punctuation() -> None:
+    assert words("Hell’s Last") == ["hells", "last"]  # the curly apostrophe is dropped
+    assert words("Kâhl") == ["kahl"]
+    assert words("kustom-mega-blastas") == ["kustom", "mega", "blastas"]
+
+
+def test_every_query_word_must_be_like_a_word_of_the_name() -> None:
+    # 'intercessor' is like 'intercessor' (100) and 'interceptor' (ratio 82); 'squad' is a word
+    assert word_score(words("intercessor squad"), words("Heavy Intercessor Squad")) == 100
+    assert word_score(words("intercessor squad"), words("Bike Squad")) is None
+    assert word_score(words("hellblastr"), words("Hellblaster Squad")) is not None
+    assert word_score(words("leman"), words("Leman Russ Punisher")) == 100  # a whole word
+
+
+def test_units_multi_word_query_needs_every_word() -> None:
+    """Not 88 datasheets: the three Intercessor Squads (the one named exactly first), then the
+    alike Interceptor Squad."""
+    assert units("intercessor squad") == [
+        "Intercessor Squad",
+        "Heavy Intercessor Squad",
+        "Assault Intercessor Squad",
+        "Interceptor Squad",
+    ]
+
+
+def test_units_finds_misspelt_and_plural_names() -> None:
+    assert units("hellblasters") == ["Hellblaster Squad"]
+    assert units("hellblastr") == ["Hellblaster Squad"]
+    assert units("lootaz") == ["Lootas"]
+    assert units("bozy") == ["Boyz"]  # no name has the word: the closest name
+    assert units("boy")[0] == "Boyz"  # the shortest name with the word first
+
+
+def test_unknown_unit_suggests_the_closest_first() -> None:
+    assert unknown("lootaz").suggestions == ["Lootas"]
+    assert unknown("hellblasters").suggestions[0] == "Hellblaster Squad"
+    assert unknown("bozy").suggestions == ["Boyz"]
+    assert unknown("xyzzy").suggestions == []
+
+
+def test_a_fuzzy_match_is_suggested_not_taken() -> None:
+    """`calc shoot hellblasters` is refused (a unit is found only by its name or file stem),
+    with the unit it is like first."""
+    res = CliRunner().invoke(app, ["shoot", "hellblasters", "--target", "boyz"])
+    assert res.exit_code == 1
+    assert "unknown unit 'hellblasters'; did you mean 'Hellblaster Squad'," in res.output
+
+
+def test_suggestions_for_weapons_loadouts_and_effects() -> None:
+    loadouts = ["default", "power-klaw", "shootas", "big-shoota", "2-big-shootas"]
+    assert suggest_names("shootaz", loadouts)[0] == "shootas"  # not 'big-shoota'
+    assert suggest_names("defgun", ["Deffgun", "Big shoota", "Rokkit launcha"]) == ["Deffgun"]
+    assert suggest("waagh", ["waaagh", "get-stuck-in", "grenade"]) == ["waaagh"]
+    assert suggest("zzzzzz", loadouts) == []
+
+
+def test_rank_orders_by_word_score_then_whole_name() -> None:
+    names = ["Burna Boyz", "Boyz", "Painboy"]
+    assert [names[i] for i, _ in rank("boy", names)] == ["Boyz", "Burna Boyz"]

@@ -1,0 +1,260 @@
+"""Messages a fresh user met (validation.py, compare/command.py, wording.py): each with the exact
+text expected.
+
+Found by the trial: `calc compare /tmp` asked for a --target; `--csv ""` said "is a folder";
+`--json --csv out.csv` did both silently; msgspec's own wording in datasheet and batch errors;
+one target error printed once per run; "Choice: 4 Intercessor shoots Bolt rifle".
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from wh40k_calc.catalog import SHIPPED
+from wh40k_calc.cli import app
+from wh40k_calc.datasheet import DatasheetError, parse_datasheet
+from wh40k_calc.wording import models_doing
+
+LOOTAS = yaml.safe_load((SHIPPED / "orks" / "lootas.yaml").read_text(encoding="utf-8"))
+
+
+def calc(*args: str):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def error(*args: str) -> str:
+    res = calc(*args)
+    assert res.exit_code == 1, res.output
+    assert "Traceback" not in res.output
+    return res.stderr.strip()
+
+
+# ---------------------------------------------------------------------------------------------
+# calc compare's arguments
+
+
+def test_compare_a_folder(tmp_path: Path) -> None:
+    assert error("compare", tmp_path) == (
+        f"error: {tmp_path}: is a folder, not a batch file (give a batch file, e.g. "
+        "examples/lootas-loadouts.yaml, or attacker names with --target)"
+    )
+
+
+def test_csv_with_no_name() -> None:
+    assert error("compare", "lootas", "-t", "boyz", "--csv", "") == (
+        "error: --csv: give a file name (or '-' for the standard output)"
+    )
+
+
+def test_csv_a_folder(tmp_path: Path) -> None:
+    assert error("compare", "lootas", "-t", "boyz", "--csv", tmp_path) == (
+        f"error: --csv {tmp_path}: is a folder (give a file name in it, e.g. "
+        f"{tmp_path}/compare.csv)"
+    )
+
+
+def test_json_and_csv_refused(tmp_path: Path) -> None:
+    """The README: --csv writes the table "instead of printing it"; --json prints: one or the
+    other, refused before any work (no file written)."""
+    out = tmp_path / "out.csv"
+    assert error("compare", "lootas", "-t", "boyz", "--json", "--csv", out) == (
+        "error: --json and --csv: choose one (--csv writes the table as CSV instead of "
+        "printing it; --json prints the JSON list)"
+    )
+    assert not out.exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# Schema errors in our words
+
+
+def refused(change) -> str:
+    data = json.loads(json.dumps(LOOTAS))
+    change(data)
+    with pytest.raises(DatasheetError) as info:
+        parse_datasheet(data, "x.yaml")
+    return str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.pop("models"), "x.yaml: missing field 'models'"),
+        (lambda d: d.update(models=[]), "x.yaml: models: needs at least one model"),
+        (lambda d: d.update(sizes=[]), "x.yaml: sizes: needs at least one size"),
+        (lambda d: d["models"][0].update(Sv=8), "x.yaml: models[0].Sv: must be from 2 to 7, not 8"),
+        (
+            lambda d: d["models"][0].update(Sv="5+"),
+            "x.yaml: models[0].Sv: must be a whole number, not text (3 means 3+)",
+        ),
+        (
+            lambda d: d["weapons"][0].update(range="far"),
+            "x.yaml: weapons[0].range: 'far' is not allowed here: expected a whole number or "
+            "'melee'",
+        ),
+        (
+            lambda d: d["weapons"][0].update(D=1.5),
+            "x.yaml: weapons[0].D: must be a whole number or a dice expression (e.g. D6+1), not "
+            "a number",
+        ),
+        (
+            lambda d: d["sizes"][1]["models"].update(Spanner=-1),
+            "x.yaml: sizes[1].models.Spanner: must be from 0 to 100, not -1",
+        ),
+        (
+            lambda d: d["loadouts"]["mixed-spanners"][1].update(count=0),
+            "x.yaml: loadouts.mixed-spanners[1].count: must be at least 1, not 0",
+        ),
+        (lambda d: d.update(name=" "), "x.yaml: name: must not be blank"),
+        (
+            lambda d: d["weapons"][0].update(abilities=["sustained hits 0"]),
+            "x.yaml: weapons[0] (Deffgun).abilities[0]: 'sustained hits 0' is not a valid "
+            "ability: [SUSTAINED HITS X]: X must be a number from 1 to 20 or dice such as D3 or "
+            "D6+1, not '0'",
+        ),
+        (lambda d: d.update(keywords="INFANTRY"), "x.yaml: keywords: must be a list, not text"),
+    ],
+)
+def test_datasheet_errors(change, message: str) -> None:
+    assert refused(change) == message
+
+
+def test_unknown_field_suggests_the_known_ones() -> None:
+    """The known fields are listed (in the schema's order, which grows with the format)."""
+    head = "x.yaml: unknown field 'foo' (fields: name, models, sizes, weapons, "
+    msg = refused(lambda d: d.update(foo=1))
+    assert msg.startswith(head) and msg.endswith(", not_modelled, source)")
+    msg = refused(lambda d: d.update(sizez=[]))
+    assert msg.startswith("x.yaml: unknown field 'sizez'; did you mean 'sizes'")  # closest first
+
+
+def test_batch_errors(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("targets: [boyz]\nruns: []\n")
+    assert error("compare", empty) == f"error: {empty}:2: runs: needs at least one run"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "targets: [boyz]\nruns:\n  - attacker: {name: lootas, modles: 10}\n"
+        "  - attacker: lootas\n    method: fast\n"
+    )
+    lines = error("compare", bad).splitlines()
+    assert lines == [
+        f"error: {bad}:3: run 'runs[0]': attacker: unknown field 'modles'; did you mean "
+        "'models'? (fields: name, models, loadout, weapons, leader, allocation, wounds_left)",
+        f"error: {bad}:5: run 'runs[1]': method: 'fast' is not allowed here: expected 'both', "
+        "'exact' or 'sample'",
+    ]
+
+
+def test_unknown_top_level_field_of_a_batch_has_its_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("targets: [boyz]\ntitel: x\nruns: [{attacker: lootas}]\n")
+    assert error("compare", bad).startswith(
+        f"error: {bad}:2: unknown field 'titel'; did you mean 'title'? (fields: runs, title,"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# One error once
+
+
+def test_a_default_target_error_once_with_its_runs(tmp_path: Path) -> None:
+    batch = tmp_path / "b.yaml"
+    batch.write_text(
+        "targets: [boyz, bozy]\nruns:\n  - attacker: lootas\n  - name: rokkits\n"
+        "    attacker: {name: lootas, loadout: rokkit-launchas}\n"
+    )
+    res = calc("compare", batch)
+    assert res.exit_code == 1
+    assert res.stderr.splitlines() == [
+        f"error: {batch}:1: runs 'lootas' and 'rokkits' against bozy: (top level) targets[1]: "
+        "unknown unit 'bozy'; did you mean 'Boyz'? (searched the shipped datasheets, the "
+        "generated datasheets) (`calc units` lists them)"
+    ]
+    assert "10 Boyz · 80 pts" in res.stdout  # the good target still printed
+
+
+# ---------------------------------------------------------------------------------------------
+# Grammar
+
+
+def test_models_and_verbs_agree() -> None:
+    assert models_doing(1, "Intercessor Sergeant", "shoots") == "1 Intercessor Sergeant shoots"
+    assert models_doing(4, "Intercessor", "shoots") == "4 Intercessor models shoot"
+    assert models_doing(19, "Boy", "fights with") == "19 Boy models fight with"
+
+
+def test_choice_sentence() -> None:
+    res = calc("shoot", "intercessor-squad", "-t", "boyz", "--json")
+    assert json.loads(res.stdout)["choices"] == [
+        "4 Intercessor models shoot Bolt rifle (rather than Bolt pistol): most models destroyed",
+        "1 Intercessor Sergeant shoots Bolt rifle (rather than Bolt pistol): most models destroyed",
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# calc units --check
+
+
+def test_units_check_prints_problems_and_a_count(tmp_path: Path) -> None:
+    (tmp_path / "broken.yaml").write_text("name: Broken\nfaction: Testers\nmodels: []\n")
+    (tmp_path / "good.yaml").write_text(yaml.safe_dump(dict(LOOTAS, name="Good", faction="T")))
+    res = calc("units", "--check", "--datasheets", tmp_path, "good")
+    assert res.exit_code == 0
+    assert res.stdout == "1 datasheet checked, all valid\n"
+    res = calc("units", "--check", "--datasheets", tmp_path, "--json")
+    assert res.exit_code == 1
+    out = json.loads(res.stdout)
+    assert out["checked"] >= 1600
+    (bad,) = out["invalid"]
+    assert (bad["qualified"], bad["error"]) == (
+        "Testers/Broken",
+        "models: needs at least one model",
+    )
+    assert bad["file"] == str(tmp_path / "broken.yaml")
+
+
+# ---------------------------------------------------------------------------------------------
+# The first line of calc shoot
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_header_wraps_before_the_edition(width: int) -> None:
+    """84 characters: at 80 columns the units on one line and "· edition 10 · exact" on the
+    next, no trailing spaces; at 120 one line."""
+    res = CliRunner().invoke(app, ["shoot", "lootas", "-t", "boyz"], env={"COLUMNS": str(width)})
+    lines = res.stdout.splitlines()
+    head = "5 Lootas (Orks, 50 pts) shoots 10 Boyz (Orks, 80 pts, 11 wounds)"
+    if width == 80:
+        assert lines[:2] == [head, "· edition 10 · exact"]
+    else:
+        assert lines[0] == f"{head} · edition 10 · exact"
+    for line in lines:  # the text lines (not the tables) end without spaces
+        if line.startswith(("Conditions:", "Effects:", "Weapon order:", "Allocation order:")):
+            assert line == line.rstrip()
+
+
+def test_long_choice_lines_wrap_without_trailing_spaces() -> None:
+    res = CliRunner().invoke(app, ["shoot", "intercessor-squad", "-t", "boyz"])
+    lines = res.stdout.splitlines()
+    i = next(i for i, line in enumerate(lines) if line.startswith("Choice: 4 Intercessor"))
+    assert lines[i : i + 2] == [
+        "Choice: 4 Intercessor models shoot Bolt rifle (rather than Bolt pistol): most",
+        "models destroyed",
+    ]
+
+
+def test_sequence_header_wraps_between_words() -> None:
+    """The same kind of line in `calc sequence`: the target wraps between words, and the
+    edition follows on the last line where it fits; no trailing spaces."""
+    args = ["sequence", "-t", "intercessor-squad", "--target-models", "10", "shoot lootas"]
+    lines = CliRunner().invoke(app, args, env={"COLUMNS": "80"}).stdout.splitlines()
+    assert lines[:2] == [
+        "Sequence of 1 activation into 10 Intercessor Squad (Space Marines, 160 pts, 20",
+        "wounds) · edition 10 · exact",
+    ]

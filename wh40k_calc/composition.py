@@ -1,0 +1,247 @@
+"""Which models of a unit can carry the weapons ``--weapon`` names (a unit's composition).
+
+A model uses a combination of weapons only if that combination appears together in one of its
+equipment options: its model type's default equipment (``equipped``, or one of its
+``equipped_by_count`` lists, for as many models as that gives it), or the ``equipped`` of a
+loadout entry for its model type (hand-written or generated from the datasheet's wargear
+options). An option may list
+a weapon more than once (a Land Raider's two godhammer lascannons): a model taking it carries
+that many of it (of a melee weapon one: a model fights with one melee weapon, besides its
+[EXTRA ATTACKS] weapons). A loadout
+entry with a ``count`` lets at most that many models of the type take it (the same list in
+several loadouts: the largest count), and one with ``min_unit_size`` only units of at least
+that Starting Strength. A weapon that no equipment option lists (wargear the datasheet offers
+in a way no loadout was generated for, e.g. "can be equipped with 1 hunter-killer missile") may
+be carried by any model, with anything else.
+
+``--weapon "Deffgun x8" --weapon "Big shoota x2" --weapon "Rokkit launcha x2"`` asks a 10-model
+Lootas unit for 12 weapons of which its two Spanners would carry four: no assignment exists.
+:func:`assign` finds an assignment by a small search over model types and their options (how
+many models take each, up to its cap), or :func:`explain` says why there is none: a set of the
+named weapons that needs more than the unit's models can carry of them at once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+
+from .datasheet import Datasheet, ModelProfile, Weapon, norm_name
+
+MAX_SUBSETS_OF = 10  # up to this many named weapons, explanations try every set of them
+
+
+@dataclass(frozen=True)
+class Option:
+    """One equipment option of a model type, reduced to the named weapons it lets a model use:
+    ``weapons`` maps weapon key -> how many of it one model carries; ``cap`` is how many models
+    of the type may take the option (None: all of them)."""
+
+    weapons: tuple[tuple[str, int], ...]
+    cap: int | None
+
+    def carries(self, key: str) -> int:
+        """How many of weapon ``key`` one model taking this option carries."""
+        return dict(self.weapons).get(key, 0)
+
+
+@dataclass(frozen=True)
+class Carriers:
+    """``count`` models of ``model`` in the unit, and their equipment options (named weapons
+    only, default equipment first)."""
+
+    model: ModelProfile
+    count: int
+    options: tuple[Option, ...]
+
+
+def carriers(
+    ds: Datasheet, counts: dict[str, int], wanted: dict[str, int], starting_strength: int
+) -> list[Carriers]:
+    """The unit's model types (those present in ``counts``, model name -> number) with their
+    options restricted to the ``wanted`` weapon keys (key -> number of weapons)."""
+    melee = {w.key for w in ds.weapons if w.is_melee and not w.abilities.extra_attacks}
+
+    def named(equipped: tuple[str, ...]) -> frozenset[tuple[str, int]]:
+        found = Counter(k for k in equipped if k in wanted)
+        return frozenset((k, 1 if k in melee else n) for k, n in found.items())
+
+    listed: set[str] = set()
+    per_model = []
+    for m in ds.models:
+        n = sum(c for name, c in counts.items() if norm_name(name) == m.key)
+        kits = m.default_equipment(n) if n else [(0, m.equipped), *m.equipped_by_count]
+        opts: dict[frozenset[tuple[str, int]], int | None] = {}
+        for c, keys in kits:  # default equipment: disjoint models, counts add up
+            _keep(opts, named(keys), c, add=True)
+        swaps: dict[frozenset[tuple[str, int]], int | None] = {}
+        for entries in ds.loadouts.values():
+            for e in entries:
+                if norm_name(e.model) == m.key and starting_strength >= (e.min_unit_size or 0):
+                    _keep(swaps, named(e.equipped), e.count)  # alternatives: the largest
+        for ws, cap in swaps.items():
+            _keep(opts, ws, cap, add=True)
+        listed |= {k for ws in opts for k, _ in ws}
+        if n:
+            per_model.append((m, n, opts))
+    free = frozenset((k, 1) for k in wanted if k not in listed)  # any model may carry them
+    out = []
+    for m, n, opts in per_model:
+        merged: dict[frozenset[tuple[str, int]], int | None] = {}
+        for ws, cap in opts.items():
+            if ws | free:
+                _keep(merged, ws | free, cap, add=True)
+        options = tuple(Option(tuple(sorted(ws)), cap) for ws, cap in merged.items())
+        out.append(Carriers(m, n, options))
+    return out
+
+
+def _keep(opts: dict, weapons: frozenset, cap: int | None, add: bool = False) -> None:
+    """Add an option; the same weapons again keep the larger cap, or with ``add`` the sum
+    (None: no cap)."""
+    if weapons not in opts:
+        opts[weapons] = cap
+        return
+    old = opts[weapons]
+    if old is None or cap is None:
+        opts[weapons] = None
+    else:
+        opts[weapons] = old + cap if add else max(old, cap)
+
+
+def assign(
+    ds: Datasheet, counts: dict[str, int], wanted: dict[str, int], starting_strength: int
+) -> dict[str, list[tuple[ModelProfile, int, int]]] | None:
+    """Which models carry the named weapons, or None when no assignment exists.
+
+    Args:
+        ds: the datasheet.
+        counts: model name -> models of that name in the unit.
+        wanted: weapon key -> how many of that weapon attack.
+        starting_strength: the unit's listed size (for loadout entries' ``min_unit_size``).
+
+    Returns:
+        weapon key -> [(model type, models, weapons each)], whose models times weapons add up
+        to the weapon's count in ``wanted``. Model types are filled in datasheet order, the
+        default equipment before loadouts.
+    """
+    units = carriers(ds, counts, wanted, starting_strength)
+    order = tuple(wanted)
+    chosen = _search(tuple(units), order, tuple(wanted[k] for k in order))
+    if chosen is None:
+        return None
+    left = dict(wanted)
+    out: dict[str, list[tuple[ModelProfile, int, int]]] = {k: [] for k in order}
+    for ti, oi, x in chosen:
+        c = units[ti]
+        for k, each in c.options[oi].weapons:
+            take = min(x * each, left[k])
+            left[k] -= take
+            full, rest = divmod(take, each)
+            if full:
+                out[k].append((c.model, full, each))
+            if rest:
+                out[k].append((c.model, 1, rest))
+    return out
+
+
+def _search(
+    units: tuple[Carriers, ...], order: tuple[str, ...], needs: tuple[int, ...]
+) -> list[tuple[int, int, int]] | None:
+    """Depth-first over model types and their options: how many models of each type take each
+    option (at most its cap and the models left), until every need is met. Returns the (type
+    index, option index, models) taken, or None. States already seen are remembered."""
+
+    @cache
+    def go(ti: int, oi: int, left: int, needs: tuple[int, ...]) -> tuple | None:
+        if not any(needs):
+            return ()
+        if ti == len(units):
+            return None
+        c = units[ti]
+        if oi == len(c.options) or not left:
+            nxt = units[ti + 1].count if ti + 1 < len(units) else 0
+            return go(ti + 1, 0, nxt, needs)
+        opt = c.options[oi]
+        each = [opt.carries(k) for k in order]
+        useful = max(-(-n // e) for n, e in zip(needs, each, strict=True) if e)
+        most = min(left, useful, left if opt.cap is None else opt.cap)
+        for x in range(most, -1, -1):
+            after = tuple(max(0, n - x * e) for n, e in zip(needs, each, strict=True))
+            rest = go(ti, oi + 1, left - x, after)
+            if rest is not None:
+                return ((ti, oi, x), *rest) if x else rest
+        return None
+
+    if not units:
+        return None if any(needs) else []
+    found = go(0, 0, units[0].count, needs)
+    return None if found is None else list(found)
+
+
+def explain(
+    ds: Datasheet,
+    counts: dict[str, int],
+    wanted: dict[str, tuple[Weapon, int]],
+    starting_strength: int,
+    subject: str = "the unit",
+) -> str:
+    """Why no assignment exists, in words, starting with ``subject``: a set of the named weapons
+    that needs more than the unit's models can carry of them at once (the largest shortfall;
+    of those, the fewest weapons), e.g. "the unit can carry only 2 of Big shoota and Rokkit
+    launcha at once (Spanner ×2); Big shoota x2 and Rokkit launcha x2 need 4"."""
+    need = {k: n for k, (_, n) in wanted.items()}
+    units = carriers(ds, counts, need, starting_strength)
+    keys = list(wanted)
+    best: tuple[int, tuple[str, ...], list[str]] | None = None
+    largest = len(keys) if len(keys) <= MAX_SUBSETS_OF else 3
+    for size in range(1, largest + 1):
+        for subset in combinations(keys, size):
+            total = sum(need[k] for k in subset)
+            has, who = _capacity(units, set(subset))
+            if total > has and (best is None or total - has > best[0]):
+                best = (total - has, subset, who)
+    named = {k: f"{w.name} x{n}" for k, (w, n) in wanted.items()}
+    if best is None:
+        return (
+            f"no assignment of the models of {subject} carries {_and(list(named.values()))} "
+            f"(each model uses only weapons that one of its equipment options lists together; "
+            f"`calc show {ds.name}` lists them)"
+        )
+    short, subset, who = best
+    total = sum(need[k] for k in subset)
+    what = _and([wanted[k][0].name for k in subset])
+    at_once = " at once" if len(subset) > 1 else ""
+    verb = "needs" if len(subset) == 1 else "need"
+    return (
+        f"{subject} can carry only {total - short} of {what}{at_once} "
+        f"({', '.join(who) or 'no model can'}); {_and([named[k] for k in subset])} {verb} {total}"
+    )
+
+
+def _capacity(units: list[Carriers], subset: set[str]) -> tuple[int, list[str]]:
+    """The most weapons of ``subset`` (counted together) the models can carry at once: each
+    type's models take the options carrying most of them first, within the caps; and which
+    models carry them ("Spanner ×2")."""
+    total = 0
+    who = []
+    for c in units:
+        per = sorted(
+            ((sum(n for k, n in o.weapons if k in subset), o.cap) for o in c.options),
+            key=lambda t: -t[0],
+        )
+        left, got, models = c.count, 0, 0
+        for each, cap in per:
+            if each and left:
+                x = left if cap is None else min(cap, left)
+                got, models, left = got + x * each, models + x, left - x
+        if got:
+            total += got
+            who.append(f"{c.model.name} ×{models}" + (f", {got} in all" if got != models else ""))
+    return total, who
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"

@@ -1,0 +1,98 @@
+"""Fuzzy name matching (rapidfuzz): the filter of ``calc units TEXT`` and every "did you mean".
+
+Names are compared as words: case, accents and punctuation ignored ("Kâhl-Vor" is the words
+``kahl vor``). A query **matches** a name when every word of the query is like some word of
+the name — rapidfuzz's similarity ratio (0-100, from the edit distance) of at least
+:data:`WORD_CUTOFF`, or the start of it (three letters or more): "intercessor squad" matches
+Intercessor Squad and Heavy Intercessor Squad but not Bike Squad; "hellblastr" matches
+Hellblaster Squad; "leman" every Leman Russ. Matches rank by how alike the words are, then by
+the ratio of the whole names (so "boy" lists Boyz before Burna Boyz).
+
+**Suggestions** for a name that is not known rank every candidate by its whole-name ratio, or,
+where every query word is like one of its words, the mean of that word score and the ratio
+(words the query lacks count against a name, so 'shootaz' suggests the loadout 'shootas' before
+'big-shoota'); they keep those of at least :data:`SUGGEST_CUTOFF` and within
+:data:`SUGGEST_SPREAD` of the best, closest first: 'lootaz' suggests 'Lootas' alone, not
+'Blood Claws'.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+WORD_CUTOFF = 80  # ratio for one query word to be like a word of the name
+SUGGEST_CUTOFF = 60  # score for a candidate to be suggested at all
+SUGGEST_SPREAD = 20  # ... and at most this far below the best suggestion
+SUGGEST_COUNT = 4
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text``: lower case, accents dropped, punctuation as spaces."""
+    from rapidfuzz import utils
+
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return utils.default_process(ascii_text).split()
+
+
+def word_score(query: Sequence[str], name: Sequence[str]) -> float | None:
+    """How alike two word lists are when every word of ``query`` is like a word of ``name``
+    (the mean of each query word's best ratio; a prefix of three letters or more scores 90 to
+    100 by how much of the word it is); None when some query word is like none."""
+    from rapidfuzz import fuzz
+
+    if not query or not name:
+        return None
+    best = []
+    for q in query:
+        top = 0.0
+        for w in name:
+            s = fuzz.ratio(q, w)
+            if len(q) >= 3 and w.startswith(q):
+                s = max(s, 90 + 10 * len(q) / len(w))
+            top = max(top, s)
+        if top < WORD_CUTOFF:
+            return None
+        best.append(top)
+    return sum(best) / len(best)
+
+
+def whole_ratio(query: Sequence[str], name: Sequence[str]) -> float:
+    """rapidfuzz's ratio of the two names written as words."""
+    from rapidfuzz import fuzz
+
+    return fuzz.ratio(" ".join(query), " ".join(name))
+
+
+def rank(query: str, names: Sequence[str]) -> list[tuple[int, float]]:
+    """The names ``query`` matches (every word, see the module docstring) as (index, score),
+    best first: by word score, then by whole-name ratio, then in the given order."""
+    q = words(query)
+    found = []
+    for i, name in enumerate(names):
+        n = words(name)
+        s = word_score(q, n)
+        if s is not None:
+            found.append((i, s, whole_ratio(q, n)))
+    found.sort(key=lambda t: (-t[1], -t[2], t[0]))
+    return [(i, s) for i, s, _ in found]
+
+
+def suggest(query: str, candidates: Sequence[str], limit: int = SUGGEST_COUNT) -> list[str]:
+    """The candidates closest to ``query``, closest first (at most ``limit``; none when nothing
+    is close). A candidate given twice (or two spellings of one name) is listed once."""
+    q = words(query)
+    if not q:
+        return []
+    scored: dict[str, float] = {}
+    for c in candidates:
+        n = words(c)
+        whole = whole_ratio(q, n)
+        s = max(whole, ((word_score(q, n) or 0.0) + whole) / 2)
+        if s >= SUGGEST_CUTOFF and s > scored.get(c, -1.0):
+            scored[c] = s
+    if not scored:
+        return []
+    top = max(scored.values())
+    order = sorted(scored, key=lambda c: -scored[c])  # stable: ties keep the given order
+    return [c for c in order if scored[c] >= top - SUGGEST_SPREAD][:limit]

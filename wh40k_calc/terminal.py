@@ -1,0 +1,38 @@
+"""Lines of text on the terminal: wrapped between words at the console's width (rich's word
+wrapping: a word longer than the line is folded), and without trailing spaces.
+
+Used for the one-line headings (``calc shoot``'s first line, ``calc compare``'s title and
+target headings), which rich would otherwise wrap wherever the width falls, leaving the space
+before the break at the end of the line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def print_wrapped(console: Any, text: Any) -> None:
+    """Print ``text`` (a rich Text) wrapped between words, each line right-stripped."""
+    for line in text.wrap(console, max(console.width, 1)):
+        line.rstrip()
+        console.print(line, soft_wrap=True)
+
+
+def print_joined(console: Any, head: Any, tail: Any) -> None:
+    """Print ``head`` then ``tail`` (rich Texts), breaking only before ``tail`` where it can:
+    ``head`` wrapped as :func:`print_wrapped` does, ``tail`` after its last line when it fits
+    there, else on a line of its own (its leading spaces dropped): ``5 Lootas ... shoots 10
+    Boyz (...)`` then ``· edition 10 · exact``."""
+    width = max(console.width, 1)
+    lines = list(head.wrap(console, width))
+    for line in lines:
+        line.rstrip()
+    if lines and lines[-1].cell_len + tail.cell_len <= width:
+        lines[-1] = lines[-1] + tail
+    else:
+        spaces = len(tail.plain) - len(tail.plain.lstrip())
+        lines.append(tail.divide([spaces])[-1] if spaces else tail)
+    for line in lines:
+        for part in line.wrap(console, width):  # a tail longer than the line
+            part.rstrip()
+            console.print(part, soft_wrap=True)
