@@ -495,6 +495,19 @@ def test_errors_name_the_step(steps, index, message):
     assert message in lines[0]
 
 
+def test_step_verbs_take_any_case():
+    """``SHOOT``/``Fight`` as ``shoot``/``fight`` (the commands' other choices take any case);
+    a misspelt verb gets a suggestion."""
+    lower = as_json("sequence", "-t", "walker", "shoot lancers", "fight boyz")
+    upper = as_json("sequence", "-t", "walker", "SHOOT lancers", "Fight boyz")
+    assert upper["steps"][1]["phase"] == "fight"
+    assert upper["expected"] == lower["expected"]
+    assert upper["kill_table"] == lower["kill_table"]
+    res = calc("sequence", "-t", "walker", "shot lancers")
+    assert res.exit_code == 1
+    assert "expected 'shoot' or 'fight' first, got 'shot'; did you mean 'shoot'?" in res.stderr
+
+
 def test_target_errors_are_not_a_steps():
     res = calc("sequence", "-t", "boyzz", "shoot lootas")
     assert res.exit_code == 1
