@@ -282,6 +282,33 @@ def test_an_empty_set_file_says_so(tmp_path, monkeypatch, text):
     )
 
 
+def test_a_damaged_target_is_headed_as_damaged(tmp_path):
+    """A target starting wounded is said so in the same words everywhere: "Land Raider on 10
+    of 16" (its first model in allocation order, wounds left of W) in calc compare's heading
+    (a target set entry, a batch target, a plan's target), calc sequence's and calc shoot's
+    headers, and the JSON's ``target.wounded_model``."""
+    text = (
+        "targets:\n  - land-raider\n  - {name: land-raider, wounds_left: 10}\n"
+        "runs:\n  - attacker: lootas\n  - sequence: ['shoot lootas']\n"
+    )
+    res = calc("compare", write(tmp_path, text))
+    assert res.exit_code == 0, res.output
+    headings = [line.strip() for line in res.stdout.splitlines() if "240 pts" in line]
+    assert headings == [
+        "1 Land Raider · 240 pts",
+        "1 Land Raider · 240 pts · Land Raider on 10 of 16",
+    ]
+    rows = ok_json("compare", write(tmp_path, text))
+    wounded = {"name": "Land Raider", "wounds_left": 10, "W": 16}
+    assert [r["target"]["wounded_model"] for r in rows] == [None, wounded, None, wounded]
+    target = ["-t", "intercessor-squad", "--target-models", "5", "--target-wounds-left", "1"]
+    shoot = calc("shoot", "lootas", *target)
+    seq = calc("sequence", *target, "shoot lootas")
+    for res in (shoot, seq):
+        assert res.exit_code == 0, res.output
+        assert "10 wounds; Intercessor on 1 of 2)" in " ".join(res.stdout.split())
+
+
 def test_the_example_plans_file():
     path = Path(__file__).resolve().parents[1] / "examples" / "plans.yaml"
     rows = ok_json("compare", str(path))

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.outcome import LOSS_FIELDS, WEAPON_FIELDS, Outcome
-from ..report import SCHEMA, _dist, _f, _weapon_not_modelled, to_json
+from ..report import SCHEMA, _dist, _f, _weapon_not_modelled, to_json, wounded_model
 from .figures import own_result
 from .run import SequenceResult
 
@@ -184,6 +184,7 @@ def to_json_sequence(seq: SequenceResult) -> dict[str, Any]:
             "points": _f(tgt.points),
             "points_listed": tgt.points_listed,
             "wounds_left": first.selection.target_wounds_left,
+            "wounded_model": wounded_model(act.target, first.selection.target_wounds_left),
         },
         "steps": [step_json(seq, k) for k in range(len(seq.steps))],
         **_whole(seq, primary),
