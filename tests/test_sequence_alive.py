@@ -237,9 +237,9 @@ def test_chunks_continue_each_steps_stream(monkeypatch):
     """With chunks of 32,768 trials (4 chunks for 100,000), step 1's sampled figures are
     ``calc shoot``'s with the same seed and trials, exactly: its stream of dice continues from
     chunk to chunk; the later steps agree with the exact engine within 5 standard errors."""
-    import wh40k_calc.sequence.run as run
+    import wh40k_calc.sequence.sampled as sampled
 
-    monkeypatch.setattr(run, "SEQUENCE_CHUNK", 1 << 15)
+    monkeypatch.setattr(sampled, "SEQUENCE_CHUNK", 1 << 15)
     trials = "100000"
     shot = as_json("shoot", "marksmen", "--weapon", "Autogun x1", *CHUNKED,
                    "--method", "sample", "--trials", trials)  # fmt: skip
@@ -253,11 +253,11 @@ def test_chunks_continue_each_steps_stream(monkeypatch):
     assert out["sample"]["trials"] == 100_000
     for s in out["steps"]:
         assert s["sample"]["trials"] == 100_000
-        exact, sampled = s["cumulative"], s["sample"]["cumulative"]
+        exact, got = s["cumulative"], s["sample"]["cumulative"]
         for e, g, se in zip(
             [r["at_least"] for r in exact["kill_table"]],
-            [r["at_least"] for r in sampled["kill_table"]],
-            sampled["standard_error"]["kill_table"],
+            [r["at_least"] for r in got["kill_table"]],
+            got["standard_error"]["kill_table"],
             strict=True,
         ):
             assert abs(e - g) <= 5 * max(se, 1e-5)
@@ -280,9 +280,9 @@ def test_memory_does_not_grow_with_the_trials(monkeypatch):
     """Every step runs one chunk of trials at a time: 8 chunks take no more memory at their
     peak than 1 (within 20%); carrying every trial's state through the steps took 1.8 times
     as much here (and 471 MB for 10^7 trials of a 2-step sequence)."""
-    import wh40k_calc.sequence.run as run
+    import wh40k_calc.sequence.sampled as sampled
 
-    monkeypatch.setattr(run, "SEQUENCE_CHUNK", 1 << 15)
+    monkeypatch.setattr(sampled, "SEQUENCE_CHUNK", 1 << 15)
     one = _peak_bytes(1 << 15)
     eight = _peak_bytes(8 << 15)
     assert eight < 1.2 * one, (one, eight)
@@ -353,7 +353,7 @@ def test_empirical_states_are_numpys_unique_rows():
     """The distribution of per-trial states the sampler's choices are scored on: each
     distinct row (in lexicographic order) weighted by its share, as numpy's unique rows."""
     from wh40k_calc.profile import GroupShape, TargetStates
-    from wh40k_calc.sequence.run import empirical
+    from wh40k_calc.sequence.sampled import empirical
 
     rng = np.random.default_rng(1)
     for highs in ([7], [7, 3], [7, 3, 11], [7, 3, 11, 2, 5], [1 << 20] * 4):
