@@ -127,3 +127,91 @@ def test_compare_keeps_the_exact_engine():
     assert res.exit_code == 0, res.output
     (row,) = json.loads(res.stdout)
     assert row["method"] == "exact"
+
+
+# ---------------------------------------------------------------------------------------------
+# Which weapon keeps it: the one where it adds most (the trial: it was kept for a [TWIN-LINKED]
+# weapon, which re-rolls every failed Wound roll already, so it did nothing).
+
+
+def _pair(folder, first: dict, second: dict) -> None:
+    """One attacking model with the two guns; two W1 T4 models with no save."""
+    from oracle import attacker, target
+
+    attacker(folder, first, second, stem="pair")
+    target(folder, models=2, stem="dummies", T=4, Sv=7, W=1)
+
+
+def _run(folder, *flags: str) -> dict:
+    from oracle import shoot
+
+    return shoot("pair", "dummies", "--effect", "command-re-roll", *flags, dirs=[folder])
+
+
+def test_not_kept_for_a_twin_linked_weapon(tmp_path):
+    """Two [TORRENT] S4 guns (wound T4 on 4+: 1/2) into two W1 models, no save. The first is
+    [TWIN-LINKED] (every failed Wound roll re-rolled: wounds 3/4) and D2, so the old policy
+    (the weapon whose wounds are worth most) kept the re-roll for it, where it can do nothing.
+    Kept for the plain gun instead: its failed roll (1/2) is re-rolled (1/2): 3/4. Models
+    destroyed = 3/4 + 3/4 = 3/2 (two W1 models; each wound destroys one)."""
+    from oracle import approx, weapon
+
+    twin = weapon("Twin gun", A=1, skill=None, S=4, D=2, abilities=["torrent", "twin-linked"])
+    plain = weapon("Plain gun", A=1, skill=None, S=4, D=1, abilities=["torrent"])
+    _pair(tmp_path, twin, plain)
+    out = _run(tmp_path)
+    assert out["expected"]["models_destroyed"] == approx(3 / 2)
+    assert (
+        "Plain gun: Command Re-roll kept for its first failed Wound roll not re-rolled already "
+        "(the weapon where it adds most)"
+    ) in out["choices"]
+    assert not any("Twin gun: Command" in c for c in out["choices"])
+
+
+def test_kept_where_a_re_roll_adds_most(tmp_path):
+    """Both guns one [TORRENT] shot, D1, into two W1 models, no save. 'Strong gun' S8 wounds on
+    2+: a re-roll adds P(fail) 1/6 x 5/6 = 5/36; 'Even gun' S4 wounds on 4+: it adds 1/2 x 1/2
+    = 1/4, more. The old policy valued both alike (failed save x Damage) and kept it for the
+    first listed, the Strong gun. Kept for the Even gun: 5/6 + 3/4 = 19/12 models destroyed
+    (for the Strong gun it would be 35/36 + 1/2 = 53/36)."""
+    from oracle import approx, weapon
+
+    strong = weapon("Strong gun", A=1, skill=None, S=8, D=1, abilities=["torrent"])
+    even = weapon("Even gun", A=1, skill=None, S=4, D=1, abilities=["torrent"])
+    _pair(tmp_path, strong, even)
+    out = _run(tmp_path)
+    assert out["expected"]["models_destroyed"] == approx(19 / 12)
+    assert any(c.startswith("Even gun: Command Re-roll kept") for c in out["choices"])
+
+
+def test_a_note_when_no_weapon_can_use_it(tmp_path):
+    """Only the [TWIN-LINKED] gun attacks: the re-roll can add nothing; a note says so, no
+    choice claims it was kept, and the figures are the gun's own: 1 - (1/2)^2 = 3/4."""
+    from oracle import approx, weapon
+
+    twin = weapon("Twin gun", A=1, skill=None, S=4, D=2, abilities=["torrent", "twin-linked"])
+    plain = weapon("Plain gun", A=1, skill=None, S=4, D=1, abilities=["torrent"])
+    _pair(tmp_path, twin, plain)
+    out = _run(tmp_path, "--weapon", "Twin gun")
+    assert out["expected"]["models_destroyed"] == approx(3 / 4)
+    assert not any("Command Re-roll" in c for c in out["choices"])
+    assert (
+        "Command Re-roll: not used: the calculator spends it on a failed Wound roll, and every "
+        "failed Wound roll here is re-rolled already (e.g. [TWIN-LINKED]), and a die is never "
+        "re-rolled twice"
+    ) in out["notes"]
+
+
+def test_reroll_gain_by_hand():
+    """The value the choice compares, against the first model (W1, no save, D1): a BS4+ gun
+    (hits 1/2, no Critical Hit rule beyond a 6) with 2 attacks, S4 v T4 (fails 1/2): an attack
+    has an un-re-rolled failed Wound roll with P = 1/2 x 1/2 = 1/4 (a 6 to hit rolls to wound
+    too); P(at least one of 2) = 1 - (3/4)^2 = 7/16; a fresh roll is worth 1/2: 7/32."""
+    from wh40k_calc.rules.command_reroll import reroll_gain
+
+    kinds = (Kind(W=1, Sv=7),)
+    gun = weapon(kinds, S=4, T=4, A=2, skill=4)
+    assert reroll_gain(gun, unit(kinds, [(0, 1)])) == pytest.approx(7 / 32)
+    # [LETHAL HITS]: a Critical Hit (1/6) wounds without a die: P = 2/6 x 1/2 = 1/6 per attack
+    lethal = weapon(kinds, S=4, T=4, A=2, skill=4, lethal=True)
+    assert reroll_gain(lethal, unit(kinds, [(0, 1)])) == pytest.approx((1 - (5 / 6) ** 2) / 2)

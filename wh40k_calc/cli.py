@@ -18,7 +18,7 @@ import typer
 import typer.main
 from typer.core import TyperGroup
 
-from .optgroup import with_groups
+from .optgroup import once_command_class, with_groups
 from .options import (
     AttackerOptions,
     ConditionOptions,
@@ -71,7 +71,7 @@ class _Commands(TyperGroup):
         if cmd_name in _COMMANDS and cmd_name not in self.commands:
             load, text = _COMMANDS[cmd_name]
             one = typer.Typer(**_SETTINGS)
-            one.command(cmd_name, help=text)(load())
+            one.command(cmd_name, help=text, cls=once_command_class())(load())
             self.commands[cmd_name] = typer.main.get_command(one)
         return super().get_command(ctx, cmd_name)  # type: ignore[arg-type]
 

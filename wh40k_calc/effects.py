@@ -237,7 +237,7 @@ EFFECTS: tuple[Effect, ...] = (
         "Command Re-roll",
         "core stratagem",
         SEED_000 + ", COMMAND RE-ROLL",
-        "one failed Wound roll re-rolled, of the weapon whose wounds are worth most",
+        "one failed Wound roll re-rolled, of the weapon where that adds most",
         "attacker",
         publication=CORE,
         command_reroll=True,

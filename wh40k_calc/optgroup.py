@@ -159,3 +159,37 @@ def with_groups(func: F) -> F:
     wrapper.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
     wrapper.__annotations__ = {p.name: p.annotation for p in params}
     return wrapper  # type: ignore[return-value]
+
+
+def once_command_class() -> type:
+    """A typer command class whose single-valued options may be given only once.
+
+    click keeps the last of a repeated option silently (``--target boyz --target rhino``
+    resolved the Rhino); this class refuses the command line instead, as a usage error naming
+    the option. Repeatable options (``multiple``), counters and flags are not affected.
+    """
+    import typer
+    from typer.core import TyperCommand
+
+    # click's UsageError (typer vendors click and exports only this subclass of it)
+    usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+    class OnceCommand(TyperCommand):
+        def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+            seen: set[str] = set()
+            for p in order:
+                once = p.param_type_name == "option" and not (p.multiple or p.count or p.is_flag)
+                if once and p.name in seen:
+                    raise usage_error(_twice(p.opts[0], self.name), ctx)
+                seen.add(p.name)
+            return super().parse_args(ctx, args)
+
+    return OnceCommand
+
+
+def _twice(option: str, command: str | None) -> str:
+    """The refusal of a repeated single-valued option."""
+    several = option == "--target" and command in ("shoot", "fight", "sequence")
+    hint = " (calc compare takes several)" if several else ""
+    return f"{option} is given more than once; it takes one value, so give it once{hint}"

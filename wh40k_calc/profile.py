@@ -418,6 +418,8 @@ class Activation:
             the allocation order (edition 11, 05.03) that minimises expected models destroyed,
             then wounds lost; False: the listed order (``TargetProfile``) for every weapon.
         policy: the orders chosen (filled in by the exact engine; the sampler only reads it).
+        notes: what the rules layer has to say about these profiles (for the output's notes;
+            the engines ignore it), e.g. a Command Re-roll no weapon can use.
     """
 
     weapons: tuple[AttackProfile, ...]
@@ -428,3 +430,4 @@ class Activation:
     lowest_first: bool = False
     best_allocation: bool = False
     policy: OrderPolicy | None = field(default=None, compare=False)
+    notes: tuple[str, ...] = field(default=(), compare=False)

@@ -107,12 +107,13 @@ def to_json(r: Result) -> dict[str, Any]:
     }
     if act.target.characters:
         out["characters_destroyed"] = [
-            {"name": m.name, "destroyed": _f(p)}
-            for m, p in zip(act.target.characters, primary.characters_destroyed, strict=True)
+            {"name": m.name, "role": role.lower(), "destroyed": _f(p)}
+            for m, role, p in zip(
+                act.target.characters, roles(r), primary.characters_destroyed, strict=True
+            )
         ]
-    mods = {k: v for k, v in vars(sel.modifiers).items() if v not in (None, 0, False)}
-    if mods:
-        out["modifiers"] = mods
+    # always present: {} when no modifier is set
+    out["modifiers"] = {k: v for k, v in vars(sel.modifiers).items() if v not in (None, 0, False)}
     if r.sample is not None:
         s = r.sample
         block = _outcome_block(s, tgt.models)
@@ -129,6 +130,12 @@ def to_json(r: Result) -> dict[str, Any]:
             block["characters_destroyed"] = [_f(p) for p in s.characters_destroyed]
         out["sample"] = block
     return out
+
+
+def roles(r: Result) -> list[str]:
+    """The role of each CHARACTER model of the target ("Leader", "Support" or "CHARACTER"), as
+    ``TargetProfile.characters`` lists them."""
+    return r.plan.character_roles or ["Leader"] * len(r.activation.target.characters)
 
 
 def _added_text(a) -> str:
@@ -308,10 +315,10 @@ def render(r: Result, console) -> None:
         console.print("Kill table: no model of the target can be destroyed")
 
     if act.target.characters:
-        for m, p in zip(act.target.characters, o.characters_destroyed, strict=True):
+        for m, role, p in zip(act.target.characters, roles(r), o.characters_destroyed, strict=True):
             console.print(
                 Text.assemble(
-                    "Leader ",
+                    f"{role} ",
                     (m.name, "bold"),
                     " destroyed: ",
                     (pct(p), "bold"),

@@ -247,6 +247,7 @@ def resolve(
     act = plan.build(picks, variant, order)
     for w in act.weapons:
         choices.extend(w.choices)
+    notes.extend(act.notes)
     result = Result(sel, plan, act, method, choices=choices, notes=notes)
     result.allocation_order = list(plan.allocation_order)
     if method in ("exact", "both"):

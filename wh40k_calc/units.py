@@ -19,13 +19,15 @@ from .wording import count
 @dataclass(frozen=True)
 class ModelGroup:
     """``count`` identical models of ``profile`` carrying ``weapons``, from ``datasheet``.
-    ``character`` marks a Leader's CHARACTER models in an Attached unit."""
+    ``character`` marks a Leader's CHARACTER models in an Attached unit; ``support`` those of
+    an attached Support character (edition 11, 24.23 SUPPORT)."""
 
     profile: ModelProfile
     count: int
     weapons: tuple[Weapon, ...]
     datasheet: Datasheet
     character: bool = False
+    support: bool = False
 
     @property
     def label(self) -> str:
@@ -168,13 +170,14 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
     points = size.points * n_models / size.total
     out_groups = list(groups)
     total = n_models
-    _check_leaders(ds, choice.leaders, size.total, edition == "11")
-    for leader in choice.leaders:
+    supports = _check_leaders(ds, choice.leaders, size.total, edition == "11")
+    for leader, supporting in zip(choice.leaders, supports, strict=True):
         lsize, lcounts = pick_size(leader, None, "attacker")
         total += lsize.total
         for g in _equip(leader, lcounts, None, lsize.total):
             is_char = "CHARACTER" in (leader.all_keywords() | g.profile.keywords)
-            attached = ModelGroup(g.profile, g.count, g.weapons, leader, is_char)
+            helps = is_char and supporting
+            attached = ModelGroup(g.profile, g.count, g.weapons, leader, is_char, helps)
             out_groups.append(attached)
             if whole is not None:
                 whole.append(attached)
@@ -401,7 +404,7 @@ def _explicit_weapons(
 
 def _check_leaders(
     ds: Datasheet, chars: tuple[Datasheet, ...], starting: int, support: bool
-) -> None:
+) -> list[bool]:
     """Refuse characters that cannot be attached to ``ds`` (Core rules: LEADER, "Each Bodyguard
     unit can only have one Leader attached to it"; edition 11, 24.22 LEADER / 24.23 SUPPORT:
     "Unless otherwise stated, each bodyguard unit can only have one leader unit and one support
@@ -411,11 +414,13 @@ def _check_leaders(
     ``leader_alongside`` (it may join a Leader with one of those keywords: a Lieutenant
     alongside a Captain), in both editions.
 
+    Returns, for each of ``chars``, whether it is attached as a Support character.
+
     Raises:
         SelectionError: naming the character and why.
     """
     if not chars:
-        return
+        return []
     allowed = 1
     rule = None
     for a in ds.leaders_allowed:
@@ -423,7 +428,8 @@ def _check_leaders(
             allowed, rule = a.count, a
     leaders: list[Datasheet] = []
     supports: list[Datasheet] = []
-    for ch in chars:
+    supporting = [False] * len(chars)
+    for i, ch in enumerate(chars):
         leads = any(norm_name(x) == ds.key for x in ch.leader_of)
         helps = any(norm_name(x) == ds.key for x in ch.support_of)
         room = len(leaders) < allowed or _joins(ch, leaders, ds) is None
@@ -431,6 +437,7 @@ def _check_leaders(
             leaders.append(ch)
         elif helps and support:
             supports.append(ch)
+            supporting[i] = True
         elif helps:
             raise SelectionError(
                 f"{ch.name} cannot lead {ds.name}: it is a Support character for it, which "
@@ -451,6 +458,7 @@ def _check_leaders(
         kw = rule.one_with_keyword.upper()
         if not any(kw in lead.all_keywords() for lead in leaders):
             raise SelectionError(f"two Leaders on {ds.name} need one of them to be {kw}")
+    return supporting
 
 
 def _check_alongside(ds: Datasheet, leaders: list[Datasheet], starting: int, allowed: int) -> None:

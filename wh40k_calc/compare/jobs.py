@@ -27,6 +27,7 @@ from ..selection import (
     precision_target_value,
 )
 from ..sequence.steps import MAX_STEPS, Step, repeated
+from ..wording import count
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
@@ -368,7 +369,7 @@ def _target_label(spec: UnitSpec) -> str:
     if names(spec.leader):
         text += " led by " + " and ".join(names(spec.leader))
     if spec.wounds_left is not None:
-        text += f", {spec.wounds_left} wounds left"
+        text += f", {count(spec.wounds_left, 'wound')} left"
     return text
 
 

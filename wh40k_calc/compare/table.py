@@ -123,6 +123,16 @@ def _numbers(r: Row) -> list[str]:
     ]
 
 
+DECIMALS = {"damage": 2, "models": 3, "wipe": 3, "efficiency": 1, "losses": 3}  # as printed
+
+
+def shown(r: Row, key: str) -> float:
+    """Row ``r``'s figure ``key`` as the table prints it (rounded: a probability to 0.1%), 0
+    for none. Bars are drawn from it, so a figure printed as 0.000 gets no bar, and a best that
+    rounds to 0 cannot make a full bar out of almost nothing."""
+    return round(r.figures[key] or 0.0, DECIMALS[key])
+
+
 def _longest_word(text: str) -> int:
     return max((len(w) for w in text.split()), default=0)
 
@@ -278,9 +288,9 @@ def _section(
         table.add_column(label, justify="right", no_wrap=True, width=width)
     table.add_column(SHORT_LABELS[key], width=BAR_WIDTH, no_wrap=True)
     best = best_rows(group, key)
-    scale = max((r.figures[key] or 0.0 for r in group), default=0.0)
+    scale = max((shown(r, key) for r in group), default=0.0)
     for i, r in enumerate(group):
-        value = r.figures[key] or 0.0
+        value = shown(r, key)
         values = [Text(get(r.result)) for _, get in columns]
         run = Text(r.job.run)
         if folded:
@@ -291,7 +301,7 @@ def _section(
             *values,
             *_numbers(r),
             Bar(scale, 0.0, value, color="red" if key == "losses" else "green")
-            if scale > 1e-9
+            if value > 0
             else "",
             style="bold green" if i in best else None,
         )
@@ -308,7 +318,8 @@ def _legend_and_notes(rows: list[Row], console: Any) -> None:
         Text(
             "Models: expected models destroyed · Wipe: P(every model destroyed) · Pts/100: "
             "target points destroyed per 100 points of attacker · Losses: attacker models "
-            "expected lost to Hazardous · bars: relative to the highest of each target",
+            "expected lost to Hazardous · bars: relative to the highest of each target, none "
+            "for a figure shown as 0",
             style="dim",
         ),
     )
@@ -318,11 +329,28 @@ def _legend_and_notes(rows: list[Row], console: Any) -> None:
             if n not in seen:
                 seen.add(n)
                 print_wrapped(console, Text.assemble(("Not modelled: ", "yellow"), n))
+    runs: dict[str, list[str]] = {}
     for r in rows:
         for n in r.result["notes"]:
             if n not in seen:
-                seen.add(n)
-                print_wrapped(console, Text.assemble(("Note: ", "dim"), n))
+                runs.setdefault(n, [])
+                if r.job.run not in runs[n]:
+                    runs[n].append(r.job.run)
+    every = list(dict.fromkeys(r.job.run for r in rows))
+    for n, named in runs.items():
+        which = "" if named == every else f" ({_some_runs(named)})"
+        print_wrapped(console, Text.assemble((f"Note{which}: ", "dim"), n))
+
+
+def _some_runs(names: list[str], shown: int = 3) -> str:
+    """``run 'a'``, ``runs 'a', 'b' and 'c'``, ``runs 'a', 'b', 'c' and 4 more``: the runs a
+    note is about, when it is not about every run."""
+    quoted = [repr(n) for n in names[:shown]]
+    if len(names) > shown:
+        return f"runs {', '.join(quoted)} and {len(names) - shown} more"
+    if len(quoted) == 1:
+        return f"run {quoted[0]}"
+    return f"runs {', '.join(quoted[:-1])} and {quoted[-1]}"
 
 
 def _csv_points(unit: dict[str, Any]) -> float | str:

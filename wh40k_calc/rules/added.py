@@ -18,7 +18,7 @@ from ..selection import AddedAbility, SelectionError
 from ..units import ModelGroup, Unit
 
 
-def _names(w: Weapon) -> set[str]:
+def answers_to(w: Weapon) -> set[str]:
     """The names a weapon answers to: its own, and its multi-profile weapon's."""
     out = {w.key}
     if w.profile_of:
@@ -47,7 +47,7 @@ def with_added_abilities(unit: Unit, added: tuple[AddedAbility, ...], edition: s
             )
     weapons = [w for ds in unit.datasheets for w in ds.weapons]
     for a in added:
-        if a.weapon != "*" and not any(norm_name(a.weapon) in _names(w) for w in weapons):
+        if a.weapon != "*" and not any(norm_name(a.weapon) in answers_to(w) for w in weapons):
             from ..catalog import did_you_mean
 
             known = list(dict.fromkeys(w.name for w in weapons))
@@ -57,7 +57,9 @@ def with_added_abilities(unit: Unit, added: tuple[AddedAbility, ...], edition: s
             )
 
     def grant(w: Weapon) -> Weapon:
-        texts = [a.ability for a in added if a.weapon == "*" or norm_name(a.weapon) in _names(w)]
+        texts = [
+            a.ability for a in added if a.weapon == "*" or norm_name(a.weapon) in answers_to(w)
+        ]
         if not texts:
             return w
         return replace(

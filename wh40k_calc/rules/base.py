@@ -32,7 +32,9 @@ from . import common as c
 from .added import with_added_abilities
 from .applied import Applied, apply_effects
 from .applied import variants as _variants
+from .command_reroll import keep_command_reroll
 from .hitroll import HitTerms
+from .idle import idle_notes
 from .mortal import MORTAL_ROLLS
 from .order import precision_first, reorder
 from .plan import GroupOptions, Plan
@@ -116,6 +118,20 @@ class Rules:
         starts (10th edition, Core rules: [PRECISION]: each attack "can" be allocated to a
         CHARACTER model while one remains, so no)."""
         return False
+
+    def precision_sentence(self, names: list[str]) -> str:
+        """Where [PRECISION] attacks go, for ``choices``; ``names``: the target's CHARACTER
+        models in allocation order. 10th edition (Core rules: [PRECISION]): each such attack
+        can be allocated to a CHARACTER model while one remains (a wounded one first, then in
+        that order), then to the Bodyguard."""
+        if len(names) == 1:
+            return (
+                f"[PRECISION] attacks allocated to {names[0]} while it lives, then to the Bodyguard"
+            )
+        return (
+            f"[PRECISION] attacks allocated to the CHARACTER models {' and '.join(names)} (a "
+            "wounded one first) while one remains, then to the Bodyguard"
+        )
 
     def snap_rerolls_allowed(self) -> bool:
         """Whether Hit rolls can be re-rolled when snap shooting (10th: nothing forbids it)."""
@@ -212,9 +228,14 @@ class Rules:
             ]
         return []
 
-    def stealth_note(self, target: Unit) -> str:
-        """What Stealth does here, for the notes (10th edition: -1 to ranged Hit rolls)."""
-        return f"Stealth ({target.name}): -1 to the Hit roll of ranged attacks"
+    def stealth_note(self, target: Unit, weapons: list[Weapon]) -> str:
+        """What Stealth does here against ``weapons`` (the ranged weapons that can attack),
+        for the notes (10th edition: -1 to ranged Hit rolls; nothing where no Hit roll is
+        made, [TORRENT])."""
+        said = f"Stealth ({target.name}): -1 to the Hit roll of ranged attacks"
+        if weapons and all(w.abilities.torrent for w in weapons):
+            said += "; no effect here: no weapon rolls to hit ([TORRENT])"
+        return said
 
     def group_key(self, g: ModelGroup) -> object:
         """What makes Bodyguard models one allocation group (10th edition has no groups:
@@ -260,12 +281,13 @@ class Rules:
         applied, not_modelled = apply_effects(sel, attacker, target)
         _, damaged_note = damaged_hit_mod(sel, attacker)
         conditions_notes = self.check_conditions(sel, attacker, target)
-        kinds, tprofile, order = self._target(sel, target, applied)
+        kinds, tprofile, order, roles = self._target(sel, target, applied)
         best = self.best_allocation(sel)
         start = _wounded(sel, tprofile)
         groups, notes = weapon_options(sel, attacker)
         notes += conditions_notes
-        notes += self._stealth_notes(sel, target)
+        notes += self._stealth_notes(sel, target, groups)
+        notes += idle_notes(self, sel, target, groups, applied)
         not_modelled += self._cleave_not_modelled(sel, groups)
         notes += self._blast_x_notes(groups)
         variants = _variants(applied)
@@ -288,8 +310,9 @@ class Rules:
                 variants[variant] if variants else None,
             )
             profiles = ordered(profiles, order_)
+            act_notes: tuple[str, ...] = ()
             if any(e.command_reroll for e in applied.attacker):
-                profiles = _keep_command_reroll(profiles, tprofile)
+                profiles, act_notes = keep_command_reroll(profiles, tprofile)
             before = self._before(sel, attacker, applied, kinds)
             hazard = self.hazard(attacker, used)
             return Activation(
@@ -300,6 +323,7 @@ class Rules:
                 lowest_first=self.saves_lowest_first(),
                 best_allocation=best,
                 start=start,
+                notes=act_notes,
             )
 
         plan = Plan(
@@ -321,13 +345,15 @@ class Rules:
                 f"{', '.join(idle)}: no effect in this phase (only {what} attacks use it)"
             )
         plan.allocation_order = order
+        plan.character_roles = roles
         return plan
 
-    def _stealth_notes(self, sel: Selection, target: Unit) -> list[str]:
+    def _stealth_notes(self, sel: Selection, target: Unit, groups: list[GroupOptions]) -> list[str]:
         if sel.phase != "shooting":
             return []
         if self.has_stealth(sel, target):
-            return [self.stealth_note(target)]
+            ranged = {w.name: w for g in groups for o in g.options for w in o.weapons}
+            return [self.stealth_note(target, [w for w in ranged.values() if not w.is_melee])]
         if any(g.profile.stealth for g in target.all_groups):
             return [f"Stealth: not every model of {target.name} has it, so the unit has none"]
         return []
@@ -364,7 +390,9 @@ class Rules:
 
     def _target(
         self, sel: Selection, target: Unit, applied: Applied
-    ) -> tuple[list[Kind], TargetProfile, list[str]]:
+    ) -> tuple[list[Kind], TargetProfile, list[str], list[str]]:
+        """The target's model kinds, its :class:`TargetProfile`, its allocation order (model
+        names) and the role of each of its CHARACTER models (:func:`character_role`)."""
         mods = sel.modifiers
         invuln_fx = c.best_of(*(e.invuln for e in applied.target))
         invuln_10 = c.best_of(*(e.invuln_10 for e in applied.target))
@@ -413,7 +441,8 @@ class Rules:
             precision_one_group=self.precision_one_group(),
         )
         order = [m.name for m in bg] + [m.name for m in ch]
-        return kinds, profile, order
+        roles = [character_role(g) for g in character_groups for _ in range(g.count)]
+        return kinds, profile, order, roles
 
     def _group_ids(self, groups: list[ModelGroup]) -> dict[int, int]:
         """Allocation group number of each Bodyguard model group (by ``id``): consecutive
@@ -468,9 +497,9 @@ class Rules:
             )
             prof = self._profile(sel, attacker, target, w, n, label, kinds, first, applied, variant)
             if w.abilities.precision and tprofile.characters:
-                who = " and ".join(dict.fromkeys(m.name for m in tprofile.characters))
+                names = list(dict.fromkeys(m.name for m in tprofile.characters))
                 said = (
-                    f"{label}: [PRECISION] attacks allocated to {who} while it lives"
+                    f"{label}: {self.precision_sentence(names)}"
                     if precise
                     else f"{label}: [PRECISION] attacks kept on the Bodyguard "
                     "(--precision-target bodyguard)"
@@ -521,7 +550,7 @@ class Rules:
             a_pmf = np.concatenate([np.zeros(attacks_bonus), a_pmf])
 
         vs = tuple(self._vs(sel, w, ab, ap_improve, k, tgt) for k in kinds)
-        v_wound = _wound_values(vs[first], kinds[first].W, ab.devastating_wounds)
+        v_wound = c.wound_values(vs[first], kinds[first].W, ab.devastating_wounds)
         notes: list[str] = []
 
         # Wound roll
@@ -754,44 +783,6 @@ def _wounded(sel: Selection, target: TargetProfile) -> TargetStates | None:
     return TargetStates.wounded_first(target, n)
 
 
-def _wound_values(vs: VsModel, wounds: int, devastating: bool) -> tuple[float, float, float]:
-    """Expected effective damage of a failed, a successful and a Critical Wound roll against
-    the first model the attack would be allocated to (``vs`` its saves and damage, ``wounds``
-    its W; DESIGN.md: per-die choices maximise it): failed save x damage through Feel No Pain,
-    capped at W; with [DEVASTATING WOUNDS] a Critical Wound's mortal wounds take no save."""
-    dmg = vs.damage.pmf(wounds)
-    normal = vs.save_fail_probability * c.effective_value(dmg, 1 - vs.fnp, wounds)
-    devast = c.effective_value(dmg, 1 - vs.fnp_mortal, wounds)
-    return (0.0, normal, devast if devastating else normal)
-
-
-def _keep_command_reroll(
-    profiles: list[AttackProfile], target: TargetProfile
-) -> list[AttackProfile]:
-    """Command Re-roll (core stratagem, seed 000): one roll re-rolled. The calculator keeps it
-    for the Wound rolls of the weapon whose wounds are worth most (failed save x mean damage
-    against the first model to be hit; a Critical Wound's mortal wounds for Devastating
-    Wounds) and spends it on that weapon's first failed Wound roll that the Wound roll table did
-    not re-roll already (both engines model it)."""
-    first = target.bodyguard[0].kind if target.bodyguard else target.characters[0].kind
-    best, value = 0, -1.0
-    for i, p in enumerate(profiles):
-        vs = p.vs[first]
-        mean = float(np.dot(np.arange(vs.damage.max_damage + 1), vs.damage.pmf(1)))
-        v = max(vs.save_fail_probability * mean, mean if p.devastating else 0.0)
-        if v > value:
-            best, value = i, v
-    chosen = replace(
-        profiles[best],
-        command_reroll=True,
-        choices=(
-            *profiles[best].choices,
-            f"{profiles[best].name}: Command Re-roll kept for its first failed Wound roll",
-        ),
-    )
-    return [chosen if i == best else p for i, p in enumerate(profiles)]
-
-
 # conditions that only ranged (in the Fight phase) or only melee (in shooting) attacks read
 _IDLE = {
     "fight": (
@@ -811,6 +802,16 @@ _IDLE = {
 def is_character(g: ModelGroup) -> bool:
     """True for a CHARACTER model (its own keywords or its datasheet's)."""
     return "CHARACTER" in (g.profile.keywords | g.datasheet.all_keywords())
+
+
+def character_role(g: ModelGroup) -> str:
+    """How the output names a CHARACTER model of the target: "Leader" or "Support" for an
+    attached character (Core rules: LEADER; edition 11, 24.22 LEADER / 24.23 SUPPORT), else
+    "CHARACTER" (edition 11: a CHARACTER model of the unit's own datasheet is a group of its
+    own, Save Rolls: Create Groups)."""
+    if g.support:
+        return "Support"
+    return "Leader" if g.character else "CHARACTER"
 
 
 def attacker_track(name: str, groups: list[ModelGroup]) -> tuple[TargetProfile, tuple[float, ...]]:

@@ -25,6 +25,7 @@ from ..profile import (
     WOUND,
     DamageTable,
     RollTable,
+    VsModel,
 )
 
 
@@ -233,6 +234,17 @@ def _point(d: int) -> np.ndarray:
     return out
 
 
+def wound_values(vs: VsModel, wounds: int, devastating: bool) -> tuple[float, float, float]:
+    """Expected effective damage of a failed, a successful and a Critical Wound roll against
+    the first model the attack would be allocated to (``vs`` its saves and damage, ``wounds``
+    its W; DESIGN.md: per-die choices maximise it): failed save x damage through Feel No Pain,
+    capped at W; with [DEVASTATING WOUNDS] a Critical Wound's mortal wounds take no save."""
+    dmg = vs.damage.pmf(wounds)
+    normal = vs.save_fail_probability * effective_value(dmg, 1 - vs.fnp, wounds)
+    devast = effective_value(dmg, 1 - vs.fnp_mortal, wounds)
+    return (0.0, normal, devast if devastating else normal)
+
+
 __all__ = [
     "CRIT",
     "CRIT_WOUND",
@@ -256,4 +268,5 @@ __all__ = [
     "stronger",
     "wound_needed",
     "wound_outcomes",
+    "wound_values",
 ]

@@ -49,6 +49,7 @@ from ..selection import Selection, SelectionError
 from ..units import ModelGroup, Unit
 from .base import Rules, attacker_track, is_character
 from .hitroll import HitTerms
+from .idle import cover_unused
 
 
 class Edition11(Rules):
@@ -102,6 +103,17 @@ class Edition11(Rules):
         until that CHARACTER group is destroyed (whichever happens first)": the weapon's other
         attacks then follow the unit's allocation order (non-CHARACTER groups first)."""
         return True
+
+    def precision_sentence(self, names: list[str]) -> str:
+        """24.28 [PRECISION]: one CHARACTER group is picked when the weapon starts (the
+        calculator picks the first listed, or one with a wounded model: see
+        ``engine.allocation``) and stays current until it is destroyed; the weapon's other
+        attacks then follow the unit's allocation order (Bodyguard first)."""
+        wounded = "; a wounded CHARACTER model is picked first" if len(names) > 1 else ""
+        return (
+            f"[PRECISION] attacks allocated to {names[0]} (picked{wounded}), then by the "
+            "allocation order once it is destroyed (24.28)"
+        )
 
     def snap_rerolls_allowed(self) -> bool:
         """15.09 Snap Shooting: "You cannot re-roll hit rolls"."""
@@ -199,10 +211,13 @@ class Edition11(Rules):
             ]
         return []
 
-    def stealth_note(self, target: Unit) -> str:
+    def stealth_note(self, target: Unit, weapons: list[Weapon]) -> str:
         """Seeds README, [STEALTH]: the unit "has the benefit of cover against ranged
-        attacks"."""
-        return f"Stealth ({target.name}): the Benefit of Cover against ranged attacks"
+        attacks"; cover worsens BS, so it cannot act on an attack that ignores cover or makes
+        no Hit roll ([TORRENT])."""
+        said = f"Stealth ({target.name}): the Benefit of Cover against ranged attacks"
+        unused = cover_unused(weapons)
+        return f"{said}; {unused}" if unused else said
 
 
 def _aircraft(attacker: Unit, target: Unit) -> bool:

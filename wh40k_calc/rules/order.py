@@ -43,8 +43,8 @@ def reorder(
     their own order.
 
     Raises:
-        SelectionError: an unknown model (with the closest names), or a CHARACTER model named
-            before another model.
+        SelectionError: an unknown model (with the closest names), a model named twice, or a
+            CHARACTER model named before another model.
     """
     out: list[ModelGroup] = []
     chars: list[ModelGroup] = []
@@ -59,6 +59,15 @@ def reorder(
         found = [g for g in characters if _matches(g, n)]
         if not hits and not found:
             raise _unknown(n, groups + characters, unit, "--allocation")
+        again = [g for g in hits if g in out] + [g for g in found if g in chars]
+        if again:
+            name = again[0].profile.name
+            said = (
+                f"{name} is named twice"
+                if norm_name(n) == norm_name(name)
+                else (f"{n!r} names {name} again")
+            )
+            raise SelectionError(f"--allocation: {said}; name each model once")
         for g in hits:
             if g not in out:
                 out.append(g)

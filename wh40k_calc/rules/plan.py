@@ -40,6 +40,8 @@ class Plan:
     ``build(picks, variant, order)`` gives the activation for one option index per group, one
     variant index (abilities a stratagem lets the player choose) and a weapon order (None: the
     datasheet's). ``weapon_names(picks, variant)`` lists the profiles in default order.
+    ``character_roles``: "Leader", "Support" or "CHARACTER" for each CHARACTER model of the
+    target, in the order of ``TargetProfile.characters``.
     """
 
     attacker: Unit
@@ -53,3 +55,4 @@ class Plan:
     not_modelled: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     allocation_order: list[str] = field(default_factory=list)
+    character_roles: list[str] = field(default_factory=list)  # per TargetProfile.characters

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..selection import Selection, SelectionError
 from ..units import Unit
+from ..wording import count
 
 
 def damaged_hit_mod(sel: Selection, attacker: Unit) -> tuple[int, str | None]:
@@ -38,13 +39,12 @@ def damaged_hit_mod(sel: Selection, attacker: Unit) -> tuple[int, str | None]:
     if damaged is None:
         return 0, f"--wounds-left {n}: {ds.name} has no damaged profile"
     limit = f"damaged profile: 1-{damaged.wounds_left} wounds remaining"
+    left = f"{ds.name} with {count(n, 'wound')} left"
     if n > damaged.wounds_left:
-        return 0, f"{ds.name} with {n} wounds left is not damaged ({limit})"
+        return 0, f"{left} is not damaged ({limit})"
     if not damaged.hit_mod:
-        return 0, f"{ds.name} with {n} wounds left: {limit} (no Hit roll modifier)"
-    return damaged.hit_mod, (
-        f"{ds.name} with {n} wounds left: {limit}, {damaged.hit_mod:+d} to its Hit rolls"
-    )
+        return 0, f"{left}: {limit} (no Hit roll modifier)"
+    return damaged.hit_mod, f"{left}: {limit}, {damaged.hit_mod:+d} to its Hit rolls"
 
 
 def defence_notes(target: Unit) -> list[str]:

@@ -42,6 +42,11 @@ def weapon_options(sel: Selection, attacker: Unit) -> tuple[list[GroupOptions], 
                 f"the target is not visible (--indirect): {', '.join(torrent)} cannot shoot it "
                 "([TORRENT] weapons cannot make Indirect Fire attacks)"
             )
+    named = _named_idle(sel, attacker)
+    if not out and named:
+        raise SelectionError("--weapon " + "; --weapon ".join(why for why, _ in named))
+    # (with --indirect, the notes above already name the weapons that cannot shoot)
+    notes += [f"--weapon {why} (it does not attack here)" for why, wrong in named if wrong]
     if not out:
         what = "ranged" if sel.phase == "shooting" else "melee"
         extra = (
@@ -54,13 +59,51 @@ def weapon_options(sel: Selection, attacker: Unit) -> tuple[list[GroupOptions], 
     return out, notes
 
 
+def _can_attack(w: Weapon, sel: Selection) -> bool:
+    """Whether ``w`` attacks in this phase: a ranged weapon in shooting (with ``--indirect``, an
+    [INDIRECT FIRE] weapon without [TORRENT]), a melee weapon in a fight."""
+    if sel.phase == "fight":
+        return w.is_melee
+    if sel.conditions.indirect:
+        return not w.is_melee and w.abilities.indirect_fire and not w.abilities.torrent
+    return not w.is_melee
+
+
 def _available(sel: Selection, attacker: Unit) -> str:
-    """The datasheet's weapons of the phase's kind, which ``--weapon`` can pick, as a clause."""
-    melee = sel.phase == "fight"
-    names = [f"'{w.name}'" for ds in attacker.datasheets for w in ds.weapons if w.is_melee == melee]
+    """The datasheet's weapons that can attack here, which ``--weapon`` can pick, as a
+    clause."""
+    names = [f"'{w.name}'" for ds in attacker.datasheets for w in ds.weapons if _can_attack(w, sel)]
     if not names:
         return ""
     return f"; its datasheet has {', '.join(dict.fromkeys(names))}: pick them with --weapon"
+
+
+def _named_idle(sel: Selection, attacker: Unit) -> list[tuple[str, bool]]:
+    """Why each weapon named with ``--weapon`` that cannot attack here does not (the selected
+    weapon is the problem, not the datasheet), e.g. "Fist: a melee weapon, which does not
+    shoot: use calc fight"; and whether the reason is the phase (a melee weapon in shooting,
+    a ranged one in a fight) rather than ``--indirect``."""
+    if not sel.attacker.weapons:
+        return []
+    out = []
+    for w in dict.fromkeys(w for g in attacker.groups for w in g.weapons):
+        if _can_attack(w, sel):
+            continue
+        wrong = w.is_melee != (sel.phase == "fight")
+        if sel.phase == "fight":
+            why = "a ranged weapon, which does not fight: use calc shoot"
+        elif w.is_melee:
+            why = "a melee weapon, which does not shoot: use calc fight"
+        else:
+            why = (
+                "[TORRENT] weapons cannot make Indirect Fire attacks"
+                if w.abilities.indirect_fire
+                else "with --indirect only [INDIRECT FIRE] weapons shoot, and it has none"
+            )
+            able = [x.name for ds in attacker.datasheets for x in ds.weapons if _can_attack(x, sel)]
+            why += f" ({attacker.name}'s that can: {', '.join(dict.fromkeys(able)) or 'none'})"
+        out.append((f"{w.name}: {why}", wrong))
+    return list(dict.fromkeys(out))
 
 
 def _ranged_options(g: ModelGroup, sel: Selection) -> list[Option]:

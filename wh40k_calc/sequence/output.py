@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from ..engine.outcome import LOSS_FIELDS, WEAPON_FIELDS, Outcome
-from ..report import SCHEMA, _dist, _f, _weapon_not_modelled, to_json, wounded_model
+from ..report import SCHEMA, _dist, _f, _weapon_not_modelled, roles, to_json, wounded_model
+from ..resolve import Result
 from .figures import own_result
 from .run import SequenceResult
 
@@ -103,10 +104,17 @@ def _cumulative(o: Outcome, n_models: int, characters: list) -> dict[str, Any]:
     }
     if characters:
         block["characters_destroyed"] = [
-            {"name": m.name, "destroyed": _f(p)}
-            for m, p in zip(characters, o.characters_destroyed, strict=True)
+            {"name": name, "role": role, "destroyed": _f(p)}
+            for (name, role), p in zip(characters, o.characters_destroyed, strict=True)
         ]
     return block
+
+
+def _characters(result: Result) -> list[tuple[str, str]]:
+    """(name, role) of each CHARACTER model of the target: role "leader", "support" or
+    "character"."""
+    names = [m.name for m in result.activation.target.characters]
+    return [(n, role.lower()) for n, role in zip(names, roles(result), strict=True)]
 
 
 def _totals(seq: SequenceResult, engine: str) -> dict[str, float]:
@@ -136,8 +144,10 @@ def _whole(seq: SequenceResult, engine: str) -> dict[str, Any]:
     }
     if target.characters:
         out["characters_destroyed"] = [
-            {"name": m.name, "destroyed": _f(p)}
-            for m, p in zip(target.characters, last.characters_destroyed, strict=True)
+            {"name": name, "role": role, "destroyed": _f(p)}
+            for (name, role), p in zip(
+                _characters(seq.steps[0].result), last.characters_destroyed, strict=True
+            )
         ]
     return out
 
@@ -150,10 +160,11 @@ def step_json(seq: SequenceResult, k: int) -> dict[str, Any]:
     target = sr.result.activation.target
     obj = to_json(own_result(seq, k))
     obj = {"repeat": sr.step.repeat, "step": sr.step.index, "text": sr.step.text, **obj}
-    obj["cumulative"] = _cumulative(seq.primary(k), target.models, list(target.characters))
+    chars = _characters(sr.result)
+    obj["cumulative"] = _cumulative(seq.primary(k), target.models, chars)
     if "sample" in obj:
         cum = seq.cumulative(k, "sample")
-        block = _cumulative(cum, target.models, list(target.characters))
+        block = _cumulative(cum, target.models, chars)
         se = cum.standard_error
         block["standard_error"] = {
             "models_destroyed": _f(se["expected"]["models_destroyed"]),

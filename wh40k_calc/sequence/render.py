@@ -16,6 +16,7 @@ from ..report import (
     _weapon_not_modelled,
     comparison_table,
     pct,
+    roles,
     wounded_model,
     wounded_text,
 )
@@ -158,12 +159,13 @@ def _kill_table(seq: SequenceResult, console: Any) -> None:
 def _leaders_and_hazards(seq: SequenceResult, console: Any) -> None:
     from rich.text import Text
 
-    target = seq.steps[0].result.activation.target
+    first = seq.steps[0].result
+    target = first.activation.target
     last = seq.primary(len(seq.steps) - 1)
-    for m, p in zip(target.characters, last.characters_destroyed, strict=True):
+    for m, role, p in zip(target.characters, roles(first), last.characters_destroyed, strict=True):
         console.print(
             Text.assemble(
-                "Leader ",
+                f"{role} ",
                 (m.name, "bold"),
                 " destroyed: ",
                 (pct(p), "bold"),

@@ -1,0 +1,300 @@
+"""What the player asked for that changes nothing in this activation, said in the notes instead
+of being dropped without a word: a condition no weapon or rule here reads, a Hit-roll option
+with no Hit roll to change, re-rolls snap shooting forbids, cover every weapon ignores, a
+target option the target already betters, a granted ability that cannot act.
+
+Each check reads the weapons that can attack (every option of every model group) and the
+effects applied; the rules themselves stay where they are (``base``, ``edition11``): these
+notes only report their outcome.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..abilities import WeaponAbilities, parse_ability
+from ..datasheet import Weapon, norm_name
+from ..dice import Dice, constant
+from ..effects import Effect
+from ..selection import Selection
+from ..units import Unit
+from . import common as c
+from .added import answers_to
+from .applied import Applied
+from .plan import GroupOptions
+
+if TYPE_CHECKING:
+    from .base import Rules
+
+# abilities only one kind of attack reads here (Core rules: [RAPID FIRE], [MELTA], [HEAVY],
+# [INDIRECT FIRE], [IGNORES COVER] (the Benefit of Cover is against ranged attacks),
+# [CONVERSION], [BLAST]; seeds README: [CLEAVE X] is a melee ability)
+RANGED_ONLY = ("rapid fire", "melta", "heavy", "indirect fire", "ignores cover", "conversion",
+               "blast")  # fmt: skip
+MELEE_ONLY = ("cleave",)
+NO_EFFECT = ("assault", "one shot")  # they change nothing in one attack sequence
+ZERO = constant(0)
+
+
+def idle_notes(
+    rules: Rules,
+    sel: Selection,
+    target: Unit,
+    groups: list[GroupOptions],
+    applied: Applied,
+) -> list[str]:
+    """Notes on options and conditions that have no effect on this activation."""
+    weapons = list(dict.fromkeys(w for g in groups for o in g.options for w in o.weapons))
+    return [
+        *_conditions(sel, weapons, applied),
+        *_hit_roll(rules, sel, weapons, applied),
+        *_damage(sel, weapons, applied),
+        *_cover(rules, sel, target, weapons, applied),
+        *_target_options(sel, target, weapons, applied),
+        *_added(rules, sel, weapons),
+    ]
+
+
+def _conditions(sel: Selection, weapons: list[Weapon], applied: Applied) -> list[str]:
+    """A condition of the activation's phase that no weapon or rule here reads."""
+    shooting = sel.phase == "shooting"
+    ranged = [w.abilities for w in weapons if not w.is_melee]
+    melee_texts = [t for e in applied.attacker for t in _melee_texts(e)]
+    lance = any(w.abilities.lance for w in weapons) or any("lance" in t for t in melee_texts)
+    readers = {  # condition -> (its phase, something reads it, what would)
+        "half_range": (
+            shooting,
+            any(a.rapid_fire is not None or a.melta is not None for a in ranged),
+            "no weapon here has [RAPID FIRE X] or [MELTA X]",
+        ),
+        "stationary": (shooting, any(a.heavy for a in ranged), "no weapon here has [HEAVY]"),
+        "beyond_12": (
+            shooting,
+            any(a.conversion for a in ranged),
+            "no weapon here has [CONVERSION]",
+        ),
+        "objective": (
+            shooting,
+            any(e.ranged_reroll_hits_objective for e in applied.attacker),
+            "no rule here reads it (Dat's Our Loot! does)",
+        ),
+        "charged": (
+            not shooting,
+            lance or any(e.needs_charged for e in applied.attacker),
+            "no [LANCE] weapon or charge rule here",
+        ),
+        "disembarked": (
+            not shooting,
+            any(e.needs_disembarked for e in applied.attacker),
+            "no rule here reads it (Rush to the Fray does)",
+        ),
+    }
+    out = []
+    for name, (phase, read, why) in readers.items():
+        if phase and getattr(sel.conditions, name) and not read:
+            out.append(f"--{name.replace('_', '-')}: no effect: {why}")
+    return out
+
+
+def _hit_roll(rules: Rules, sel: Selection, weapons: list[Weapon], applied: Applied) -> list[str]:
+    """Hit-roll options with no Hit roll to change ([TORRENT]), and Hit-roll re-rolls under
+    snap shooting where the edition forbids them (15.09 Snap Shooting: "You cannot re-roll hit
+    rolls")."""
+    mods, cond = sel.modifiers, sel.conditions
+    rolled = [w for w in weapons if not w.abilities.torrent]
+    out = []
+    asked = [
+        f"--{name.replace('_', '-')}"
+        for name in ("hit_mod", "reroll_hits", "crit_hit")
+        if getattr(mods, name)
+    ]
+    if asked and weapons and not rolled:
+        out.append(
+            f"{', '.join(asked)}: no effect: no Hit roll is made (every weapon here has [TORRENT])"
+        )
+    snap = cond.overwatch or any(e.snap_shooting for e in applied.attacker)
+    if sel.phase != "shooting" or not snap or rules.snap_rerolls_allowed():
+        return out
+    if not any(not w.is_melee for w in rolled):
+        return out
+    sources = [f"--reroll-hits {mods.reroll_hits}"] if mods.reroll_hits else []
+    sources += [
+        e.name
+        for e in applied.attacker
+        if e.ranged_reroll_hits or (cond.objective and e.ranged_reroll_hits_objective)
+    ]
+    if sources:
+        out.append(
+            f"{' and '.join(sources)}: no effect: Hit rolls cannot be re-rolled when snap "
+            "shooting (15.09 Snap Shooting)"
+        )
+    return out
+
+
+def _damage(sel: Selection, weapons: list[Weapon], applied: Applied) -> list[str]:
+    """Damage options with nothing to act on: ``--reroll-damage`` with no Damage roll (every
+    Damage characteristic fixed, [MELTA X] included where it adds); ``--damage-reduction`` /
+    ``--half-damage`` when no attack can do more than 1 Damage (Damage is never reduced below
+    1); ``--fnp-mortal`` when nothing here inflicts mortal wounds on the target."""
+    mods, out = sel.modifiers, []
+    if not weapons:
+        return out
+    damage = [(w.D, _melta(sel, w)) for w in weapons]
+    if mods.reroll_damage and all(d.is_constant and m.is_constant for d, m in damage):
+        out.append("--reroll-damage: no effect: no weapon here has a random Damage characteristic")
+    most = max(d.max_value + m.max_value for d, m in damage) + mods.damage_mod
+    reducing = [
+        option
+        for option, on in (
+            ("--damage-reduction", mods.damage_reduction),
+            ("--half-damage", mods.half_damage),
+        )
+        if on
+    ]
+    if reducing and most <= 1:
+        out.append(
+            f"{', '.join(reducing)}: no effect: no attack here has more than 1 Damage (Damage "
+            "is never reduced below 1)"
+        )
+    if mods.fnp_mortal is not None and not _mortal_wounds(weapons, applied):
+        out.append(
+            f"--fnp-mortal {mods.fnp_mortal}: no effect: nothing here inflicts mortal wounds on "
+            "the target (no [DEVASTATING WOUNDS] weapon or mortal-wound rule)"
+        )
+    return out
+
+
+def _melta(sel: Selection, w: Weapon) -> Dice:
+    """The Damage [MELTA X] adds to ``w`` here (0 unless a ranged weapon at half range)."""
+    melta = w.abilities.melta
+    return melta if melta is not None and sel.conditions.half_range and not w.is_melee else ZERO
+
+
+def _mortal_wounds(weapons: list[Weapon], applied: Applied) -> bool:
+    """Whether anything here can inflict mortal wounds on the target: [DEVASTATING WOUNDS]
+    (on a weapon or granted by an effect) or an effect's mortal-wound roll (Grenade)."""
+    texts = [t for e in applied.attacker for t in _melee_texts(e)]
+    return (
+        any(w.abilities.devastating_wounds for w in weapons)
+        or any("devastating" in t for t in texts)
+        or any(e.mortal_wounds for e in applied.attacker)
+    )
+
+
+def _melee_texts(e: Effect) -> tuple[str, ...]:
+    """Every melee ability an effect can grant (always, by choice, or against a keyword)."""
+    vs = e.melee_abilities_vs[1] if e.melee_abilities_vs else ()
+    return (*e.melee_abilities, *e.choose_melee_ability, *vs)
+
+
+def _cover(
+    rules: Rules, sel: Selection, target: Unit, weapons: list[Weapon], applied: Applied
+) -> list[str]:
+    """``--cover`` that some or every attack does not get (Core rules: Benefit of Cover: not
+    against [IGNORES COVER], and as a save bonus not for a save of 3+ or better against AP 0;
+    seeds README for edition 11, where cover worsens BS: nothing for [TORRENT])."""
+    ranged = [w for w in weapons if not w.is_melee]
+    if sel.phase != "shooting" or not sel.conditions.cover or not ranged:
+        return []
+    tgt = applied.target
+    counted = [w for w in ranged if not w.abilities.ignores_cover]
+    as_save = [w for w in counted if rules.save_cover(sel, w, w.abilities, tgt)]
+    if not as_save:  # edition 11: BS worsened
+        unused = cover_unused(ranged)
+        return [f"--cover: {unused}"] if unused else []
+    unused = cover_unused(ranged, bs=False)
+    out = [f"--cover: {unused}"] if unused else []
+    worsen = sum(e.ap_worsen for e in tgt)
+    ap0 = all(min(0, w.AP - sel.modifiers.ap_mod + worsen) == 0 for w in as_save)
+    if ap0 and all(g.profile.Sv <= 3 for g in target.all_groups):
+        out = [
+            "--cover: no effect: the Benefit of Cover does not improve a save of 3+ or better "
+            "against AP 0"
+        ]
+    return out
+
+
+def cover_unused(weapons: list[Weapon], bs: bool = True) -> str:
+    """What a note on cover adds about ``weapons`` (ranged) that do not get it: "no effect
+    here: every weapon has [IGNORES COVER]", "not against Deffgun ([IGNORES COVER])", or ""
+    when all get it. ``bs``: cover worsens BS (edition 11), so [TORRENT] weapons, which make no
+    Hit roll, do not get it either."""
+    ignoring = [w.name for w in weapons if w.abilities.ignores_cover]
+    torrent = [
+        w.name for w in weapons if bs and w.abilities.torrent and not w.abilities.ignores_cover
+    ]
+    if not ignoring and not torrent:
+        return ""
+    if len(ignoring) + len(torrent) == len(weapons):
+        why = " or ".join(
+            x for x, n in (("[IGNORES COVER]", ignoring), ("[TORRENT]", torrent)) if n
+        )
+        return f"no effect here: every weapon has {why}"
+    parts = [
+        f"{', '.join(n)} ({x})"
+        for x, n in (("[IGNORES COVER]", ignoring), ("[TORRENT]", torrent))
+        if n
+    ]
+    return f"not against {'; '.join(parts)}"
+
+
+def _target_options(
+    sel: Selection, target: Unit, weapons: list[Weapon], applied: Applied
+) -> list[str]:
+    """Target-side options that change nothing: ``--target-stealth`` in a fight,
+    ``--precision-target`` with no [PRECISION] weapon, ``--invuln`` / ``--fnp`` no better than
+    what every model already has."""
+    mods = sel.modifiers
+    out = []
+    if mods.target_stealth and sel.phase == "fight":
+        out.append("--target-stealth: no effect in the Fight phase (Stealth is against ranged "
+                   "attacks)")  # fmt: skip
+    if sel.precision_target != "leader" and not any(w.abilities.precision for w in weapons):
+        out.append(
+            f"--precision-target {sel.precision_target}: no effect: no weapon here has [PRECISION]"
+        )
+    melee = sel.phase == "fight"
+    own_invuln = [
+        c.best_of(
+            None if (g.profile.invuln_ranged_only and melee) else g.profile.invuln,
+            *(e.invuln for e in applied.target),
+        )
+        for g in target.all_groups
+    ]
+    if mods.invuln is not None and all(x is not None and x <= mods.invuln for x in own_invuln):
+        out.append(
+            f"--invuln {mods.invuln}: no effect: every model of {target.name} has an "
+            f"invulnerable save of {mods.invuln}+ or better"
+        )
+    own_fnp = [g.profile.feel_no_pain for g in target.all_groups]
+    if mods.fnp is not None and all(x is not None and x <= mods.fnp for x in own_fnp):
+        out.append(
+            f"--fnp {mods.fnp}: no effect: every model of {target.name} has Feel No Pain "
+            f"{mods.fnp}+ or better"
+        )
+    return out
+
+
+def _added(rules: Rules, sel: Selection, weapons: list[Weapon]) -> list[str]:
+    """``--add-ability`` grants that cannot act: on a weapon that does not attack here, an
+    ability this edition does not model ([CLEAVE X] in 10th edition), one the attacks of this
+    phase do not read, or one with no effect on an attack sequence."""
+    out = []
+    for a in sel.added_abilities:
+        given = repr(a.ability if a.weapon == "*" else f"{a.weapon}: {a.ability}")
+        to = [w for w in weapons if a.weapon == "*" or norm_name(a.weapon) in answers_to(w)]
+        key = parse_ability(a.ability).key
+        if not to:
+            out.append(f"--add-ability {given}: {a.weapon} does not attack in this activation")
+        elif key == "cleave" and not rules.cleave_bonus(WeaponAbilities(cleave=1)):
+            out.append(
+                f"--add-ability {given}: [CLEAVE X] is an edition-11 ability, not modelled in "
+                f"edition {rules.edition} (as a datasheet's [CLEAVE X]; --edition 11 applies it)"
+            )
+        elif key in MELEE_ONLY and not any(w.is_melee for w in to):
+            out.append(f"--add-ability {given}: a melee ability: no effect on ranged attacks")
+        elif key in RANGED_ONLY and all(w.is_melee for w in to):
+            out.append(f"--add-ability {given}: a ranged ability: no effect on melee attacks")
+        elif key in NO_EFFECT:
+            out.append(f"--add-ability {given}: no effect on one activation")
+    return out
