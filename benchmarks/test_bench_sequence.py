@@ -7,7 +7,13 @@ well under a second. `make bench` runs it; figures in ``extra_info``, none asser
 * the three activations resolved alone from the unharmed unit (``calc shoot`` each), measured
   in the same run: the ratio is what carrying the state costs;
 * the sampler carrying one state per trial (10^5 trials);
-* the whole command (``calc sequence ... --json`` through the CLI, in-process).
+* the whole command (``calc sequence ... --json`` through the CLI, in-process);
+* the sampler standing in for a whole sequence without ``--trials`` (the fresh-user trial's 60
+  activations of the absurd unit, ``benchmarks/absurd.yaml``, into 20 Boyz with a Warboss,
+  destroyed in the first): wall time, trials run, the budget, peak memory (it took 173 s when
+  each step had its own budget and every step shot at the destroyed unit);
+* a 2-step sequence sampled with 10^7 trials: wall time and peak memory (the trials run in
+  chunks through every step; carrying every trial's state took 471-576 MB).
 """
 
 from __future__ import annotations
@@ -90,3 +96,55 @@ def test_sequence_command_json(benchmark) -> None:
     if _seconds(benchmark):
         benchmark.extra_info["seconds_mean"] = round(_seconds(benchmark), 4)
     assert res.exit_code == 0
+
+
+ABSURD_STEPS = ["shoot absurd-horde"] * 4
+
+
+def test_sequence_absurd_stands_in_within_the_budget(benchmark) -> None:
+    from test_bench_sampler import ABSURD, ABSURD_TARGET, _calc
+
+    args = ["sequence", *ABSURD_TARGET, *ABSURD_STEPS, "--repeat", "15"]
+    args += ["--datasheets", str(ABSURD.parent)]
+    peaks: list[float] = []
+
+    def run() -> dict:
+        _, peak, out = _calc(*args)
+        peaks.append(peak)
+        return out
+
+    out = benchmark.pedantic(run, rounds=2, iterations=1)
+    assert out["method"] == "sample" and len(out["steps"]) == 60
+    note = next((n for n in out["notes"] if n.startswith("the sampler ran")), "")
+    benchmark.extra_info.update(
+        {"trials": out["sample"]["trials"], "note": note, "peak_rss_mib_max": round(max(peaks), 1)}
+    )
+    try:  # the budget, where the code under test has one
+        from wh40k_calc.resolve import FALLBACK_SECONDS
+
+        benchmark.extra_info["budget_seconds"] = FALLBACK_SECONDS
+    except ImportError:
+        pass
+    if _seconds(benchmark):
+        benchmark.extra_info["wall_seconds_mean"] = round(_seconds(benchmark), 3)
+
+
+@pytest.mark.heavy
+def test_sequence_sampled_1e7_trials_memory(benchmark) -> None:
+    from test_bench_sampler import _calc
+
+    args = ["sequence", "-t", "intercessor-squad", "--target-models", "10"]
+    args += ["shoot lootas --models 10", "fight boyz --models 20"]
+    args += ["--method", "sample", "--trials", "10000000"]
+    peaks: list[float] = []
+
+    def run() -> dict:
+        _, peak, out = _calc(*args)
+        peaks.append(peak)
+        return out
+
+    out = benchmark.pedantic(run, rounds=1, iterations=1)
+    assert out["sample"]["trials"] == 10_000_000
+    benchmark.extra_info["peak_rss_mib"] = round(max(peaks), 1)
+    if _seconds(benchmark):
+        benchmark.extra_info["wall_seconds"] = round(_seconds(benchmark), 2)

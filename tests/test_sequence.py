@@ -102,11 +102,16 @@ def test_two_volleys_into_one_model_are_a_convolution(form):
     p_dead = float(sum(total[12:]))
     assert out["kill_table"] == [{"models": 1, "at_least": pytest.approx(p_dead, abs=1e-12)}]
     assert out["steps"][1]["cumulative"]["p_destroyed"] == pytest.approx(p_dead, abs=1e-12)
-    # each volley's own damage figure is one volley's (damage counted before any is lost)
-    for s in out["steps"]:
-        close(s["damage_distribution"], one, 1e-12)
+    # each volley's own damage figure is one volley's (damage counted before any is lost),
+    # the second's only where the Walker survived the first (a destroyed unit cannot be
+    # targeted: 05.04.04): 0 damage with P(first volley reaches 12)
+    q = sum(one[12:])
+    close(out["steps"][0]["damage_distribution"], one, 1e-12)
+    second = [(1 - q) * p for p in one]
+    second[0] += q
+    close(out["steps"][1]["damage_distribution"], second, 1e-12)
     # step 1 alone: destroyed when one volley reaches 12 (at most 18)
-    assert out["steps"][0]["cumulative"]["p_destroyed"] == pytest.approx(float(sum(one[12:])))
+    assert out["steps"][0]["cumulative"]["p_destroyed"] == pytest.approx(float(q))
     # the sampler, trial by trial
     sampled = out["sample"]["wounds_lost_distribution"]
     for w, p in enumerate(want_lost):
@@ -490,6 +495,19 @@ def test_errors_name_the_step(steps, index, message):
     assert message in lines[0]
 
 
+def test_step_verbs_take_any_case():
+    """``SHOOT``/``Fight`` as ``shoot``/``fight`` (the commands' other choices take any case);
+    a misspelt verb gets a suggestion."""
+    lower = as_json("sequence", "-t", "walker", "shoot lancers", "fight boyz")
+    upper = as_json("sequence", "-t", "walker", "SHOOT lancers", "Fight boyz")
+    assert upper["steps"][1]["phase"] == "fight"
+    assert upper["expected"] == lower["expected"]
+    assert upper["kill_table"] == lower["kill_table"]
+    res = calc("sequence", "-t", "walker", "shot lancers")
+    assert res.exit_code == 1
+    assert "expected 'shoot' or 'fight' first, got 'shot'; did you mean 'shoot'?" in res.stderr
+
+
 def test_target_errors_are_not_a_steps():
     res = calc("sequence", "-t", "boyzz", "shoot lootas")
     assert res.exit_code == 1
@@ -532,7 +550,7 @@ def test_the_readme_example():
     assert rows == [
         ["8.56", "6.74", "5.70", "2.68", "5.70", "0.01%"],
         ["5.44", "4.54", "7.13", "5.07", "10.27", "2.35%"],
-        ["53.33", "36.00", "19.11", "9.94", "19.90", "96.17%"],
+        ["52.08", "35.15", "18.66", "9.94", "19.90", "96.17%"],
     ]
     assert "wounds lost 19.904 of 20 · models destroyed 9.940 of 10" in res.stdout
 

@@ -116,15 +116,36 @@ def test_plan_points_and_losses(tmp_path):
          "activation) or 'sequence' (several), not both"),
         ("{name: x}", "run 'x': attacker: give 'attacker' (one activation) or 'sequence'"),
         ("{name: x, sequence: ['shoot lootas', 'shoot lootas --modles 2']}",
-         "run 'x': sequence[1]: No such option: --modles"),
+         "run 'x': step 2: No such option: --modles"),
         ("{name: x, sequence: ['shoot lootas -t rhino']}",
-         "run 'x': sequence[0]: --target: not inside a step"),
+         "run 'x': step 1: --target: not inside a step"),
         ("{name: x, sequence: [{attacker: lootaz}]}",
-         "run 'x': sequence[0].attacker: unknown unit 'lootaz'"),
+         "run 'x': step 1: attacker: unknown unit 'lootaz'"),
         ("{name: x, sequence: [{attacker: lootas, modifiers: {target_stealth: true}}]}",
-         "sequence[0].modifiers.target_stealth: target_stealth is the target's"),
+         "step 1: modifiers.target_stealth: target_stealth is the target's"),
         ("{name: x, sequence: [{attacker: lootas, effects: [nope]}]}",
-         "run 'x': sequence[0].effects[0]: unknown effect"),
+         "run 'x': step 1: effects[0]: unknown effect"),
+        # steps count from 1 as calc sequence counts them; a field in the wrong place is told
+        # where it belongs; an enum lists its values; verbs in any case
+        ("{name: x, sequence: ['shoot lootas', {attacker: boyz, phase: fight, stationery: true}]}",
+         "run 'x': step 2: unknown field 'stationery'; did you mean 'stationary' (under "
+         "'conditions:')?"),
+        ("{name: x, sequence: [{attacker: lootas, conditions: {stationery: true}}]}",
+         "run 'x': step 1: conditions: unknown field 'stationery'; did you mean 'stationary'?"),
+        ("{name: x, sequence: [{attacker: lootas, hit_mod: 1}]}",
+         "run 'x': step 1: unknown field 'hit_mod': it goes under 'modifiers:'"),
+        ("{name: x, sequence: [{attacker: lootas, target: rhino}]}",
+         "run 'x': step 1: unknown field 'target': the target belongs to the run, not to a step"),
+        ("{name: x, sequence: [{attacker: lootas, target_set: benchmarks}]}",
+         "step 1: unknown field 'target_set': the target belongs to the run, not to a step"),
+        ("{name: x, sequence: [{attacker: lootas, method: sample}]}",
+         "run 'x': step 1: unknown field 'method': method belongs to the run, not to a step"),
+        ("{name: x, sequence: [{attacker: lootas, phase: shooty}]}",
+         "run 'x': step 1: phase: 'shooty' is not allowed here: expected 'fight' or 'shooting'"),
+        ("{name: x, sequence: ['shot lootas']}",
+         "run 'x': step 1: expected 'shoot' or 'fight' first, got 'shot'; did you mean 'shoot'?"),
+        ("{name: x, stationary: true, attacker: lootas}",
+         "run 'x': unknown field 'stationary': it goes under 'conditions:'"),
         ("{name: x, sequence: ['shoot lootas', 'shoot lootas', 'shoot lootas', 'shoot lootas'], "
          "repeat: 20}", "run 'x': repeat: a sequence takes at most 60 activations"),
         ("{name: x, sequence: ['shoot lootas'], target: boyz, target_set: benchmarks}",
@@ -210,6 +231,82 @@ def test_a_malformed_set_names_the_file_and_field(tmp_path, monkeypatch):
     res = calc("compare", "lootas", "--target-set", "bad")
     assert res.exit_code == 1
     assert "bad.yaml:3: targets[0]" in res.stderr and "modles" in res.stderr
+
+
+BROKEN_SET = """\
+name: broken
+targets:
+  - rhino
+  - {name: boyz, models: 7000}
+  - nosuchunit
+"""
+
+
+def test_a_set_entry_that_cannot_be_a_target_names_the_set_file(tmp_path, monkeypatch):
+    """An entry of a target set that is no possible target (too many models, an unknown
+    unit) names the set's file, the entry's line and field, not a --target nobody typed; the
+    other targets still print. In a batch file the run and its target_set line come first."""
+    home = tmp_path / "home"
+    (home / "target-sets").mkdir(parents=True)
+    path = home / "target-sets" / "broken.yaml"
+    path.write_text(BROKEN_SET, encoding="utf-8")
+    monkeypatch.setenv("WH40K_CALC_HOME", str(home))
+    res = calc("compare", "lootas", "--target-set", "broken")
+    assert res.exit_code == 1 and "Rhino" in res.stdout
+    lines = res.stderr.strip().splitlines()
+    assert lines[0].startswith(f"error: {path}:4: targets[1].models: Boyz cannot have 7,000 models")
+    assert lines[1].startswith(f"error: {path}:5: targets[2]: unknown unit 'nosuchunit'")
+    assert "--target" not in res.stderr
+    batch = write(tmp_path, "target_set: broken\nruns:\n  - attacker: lootas\n")
+    res = calc("compare", batch)
+    assert res.exit_code == 1
+    lines = res.stderr.strip().splitlines()
+    assert lines[0].startswith(
+        f"error: {batch}:1: run 'lootas' against 7000 boyz: target_set 'broken' ({path}:4): "
+        "targets[1].models: Boyz cannot have 7,000 models"
+    )
+    assert f"target_set 'broken' ({path}:5): targets[2]: unknown unit" in lines[1]
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n"])
+def test_an_empty_set_file_says_so(tmp_path, monkeypatch, text):
+    home = tmp_path / "home"
+    (home / "target-sets").mkdir(parents=True)
+    path = home / "target-sets" / "empty.yaml"
+    path.write_text(text, encoding="utf-8")
+    monkeypatch.setenv("WH40K_CALC_HOME", str(home))
+    res = calc("compare", "lootas", "--target-set", "empty")
+    assert res.exit_code == 1
+    assert res.stderr.strip() == (
+        f"error: --target-set: {path}: the file is empty; a target set gives 'name:' and 'targets:'"
+    )
+
+
+def test_a_damaged_target_is_headed_as_damaged(tmp_path):
+    """A target starting wounded is said so in the same words everywhere: "Land Raider on 10
+    of 16" (its first model in allocation order, wounds left of W) in calc compare's heading
+    (a target set entry, a batch target, a plan's target), calc sequence's and calc shoot's
+    headers, and the JSON's ``target.wounded_model``."""
+    text = (
+        "targets:\n  - land-raider\n  - {name: land-raider, wounds_left: 10}\n"
+        "runs:\n  - attacker: lootas\n  - sequence: ['shoot lootas']\n"
+    )
+    res = calc("compare", write(tmp_path, text))
+    assert res.exit_code == 0, res.output
+    headings = [line.strip() for line in res.stdout.splitlines() if "240 pts" in line]
+    assert headings == [
+        "1 Land Raider · 240 pts",
+        "1 Land Raider · 240 pts · Land Raider on 10 of 16",
+    ]
+    rows = ok_json("compare", write(tmp_path, text))
+    wounded = {"name": "Land Raider", "wounds_left": 10, "W": 16}
+    assert [r["target"]["wounded_model"] for r in rows] == [None, wounded, None, wounded]
+    target = ["-t", "intercessor-squad", "--target-models", "5", "--target-wounds-left", "1"]
+    shoot = calc("shoot", "lootas", *target)
+    seq = calc("sequence", *target, "shoot lootas")
+    for res in (shoot, seq):
+        assert res.exit_code == 0, res.output
+        assert "10 wounds; Intercessor on 1 of 2)" in " ".join(res.stdout.split())
 
 
 def test_the_example_plans_file():

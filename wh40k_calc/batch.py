@@ -358,7 +358,37 @@ def parse_run(batch: Batch, raw: RawRun) -> RunSpec:
         return msgspec.convert(_normalise(raw.data), RunSpec, strict=True)
     except msgspec.ValidationError as exc:
         field, parts, msg = split_msgspec_error(exc, RunSpec, _normalise(raw.data))
+        msg = _misplaced(parts, msg)
         raise RunFieldError(field, msg, batch.line_of(parts, raw)) from None
+
+
+_TARGET_FIELDS = ("target", "targets", "target_set", "target_stealth")
+
+
+def _misplaced(parts: list[str | int], msg: str) -> str:
+    """An unknown field's message, told where the field belongs: a run's field (the target,
+    the engine settings) written in a sequence step, or a condition or modifier written
+    beside ``conditions``/``modifiers`` rather than in them."""
+    if len(parts) < 1 or not isinstance(parts[-1], str) or not msg.startswith("unknown field"):
+        return msg
+    name, at = parts[-1], parts[:-1]
+    in_step = len(at) == 2 and at[0] == "sequence"
+    if in_step and name in _TARGET_FIELDS:
+        return f"unknown field {name!r}: the target belongs to the run, not to a step"
+    if in_step and name in RunSpec.__struct_fields__ and name not in StepSpec.__struct_fields__:
+        return f"unknown field {name!r}: {name} belongs to the run, not to a step"
+    if not (in_step or at == []) or "did you mean" in msg:
+        return msg
+    from .fuzzy import suggest
+
+    for group, spec in (("conditions", ConditionsSpec), ("modifiers", ModifiersSpec)):
+        key = name.replace("-", "_")
+        if key in spec.__struct_fields__:
+            return f"unknown field {name!r}: it goes under '{group}:'"
+        hit = suggest(key, list(spec.__struct_fields__), limit=1)
+        if hit:
+            return f"unknown field {name!r}; did you mean {hit[0]!r} (under '{group}:')?"
+    return msg
 
 
 def names(value: str | list[str] | None) -> tuple[str, ...]:

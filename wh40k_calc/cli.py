@@ -515,6 +515,9 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
+    except MemoryError:
+        sys.stderr.write("error: out of memory; ask for less (fewer --trials, smaller units)\n")
+        sys.exit(1)
     except OSError as exc:  # writing the output failed (disk full, ...)
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)

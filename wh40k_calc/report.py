@@ -87,6 +87,7 @@ def to_json(r: Result) -> dict[str, Any]:
             "points_listed": tgt.points_listed,
             "allocation_order": r.allocation_order or plan.allocation_order,
             "wounds_left": sel.target_wounds_left,
+            "wounded_model": wounded_model(act.target, sel.target_wounds_left),
         },
         "conditions": {k: bool(getattr(sel.conditions, k)) for k in COND_KEYS},
         "effects": plan.effects,
@@ -201,11 +202,23 @@ def _already_lost(r: Result) -> int:
 def _wounds_text(r: Result) -> str:
     """``11 wounds``; with ``--target-wounds-left``, which model is wounded and how much."""
     text = count(r.activation.target.wounds, "wound")
-    n = r.selection.target_wounds_left
-    if n is not None:
-        first = (*r.activation.target.bodyguard, *r.activation.target.characters)[0]
-        text += f"; {first.name} on {n} of {first.W}"
-    return text
+    wounded = wounded_model(r.activation.target, r.selection.target_wounds_left)
+    return f"{text}; {wounded_text(wounded)}" if wounded else text
+
+
+def wounded_model(target, wounds_left: int | None) -> dict[str, Any] | None:
+    """The model ``--target-wounds-left`` (a target's ``wounds_left``) wounds, the first in
+    allocation order: ``{"name", "wounds_left", "W"}`` (None when the target is unharmed)."""
+    if wounds_left is None:
+        return None
+    first = (*target.bodyguard, *target.characters)[0]
+    return {"name": first.name, "wounds_left": wounds_left, "W": first.W}
+
+
+def wounded_text(wounded: dict[str, Any]) -> str:
+    """``Land Raider on 10 of 16``: every heading's words for a damaged target (``calc
+    shoot``/``fight``, ``calc sequence``, ``calc compare``)."""
+    return f"{wounded['name']} on {wounded['wounds_left']} of {wounded['W']}"
 
 
 def pct(p: float) -> str:

@@ -187,9 +187,16 @@ def parse_request(args: Sequence[str], *, require_target: bool = True) -> Attack
 
     from .cli import click_command
 
-    if not args or args[0] not in PHASES:
-        raise RequestError(f"expected 'shoot' or 'fight' first, got {' '.join(args[:1])!r}")
-    command = click_command(args[0])
+    verb = args[0].lower() if args else ""  # as the commands' other choices: any case
+    if verb not in PHASES:
+        from .catalog import did_you_mean
+
+        raise RequestError(
+            f"expected 'shoot' or 'fight' first, got {' '.join(args[:1])!r}"
+            + did_you_mean(verb, list(PHASES))
+        )
+    args = [verb, *args[1:]]
+    command = click_command(verb)
     if not require_target:
         for p in command.params:
             if p.name == "target":

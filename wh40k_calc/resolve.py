@@ -203,9 +203,11 @@ def resolve(
     sel: Selection,
     method: str = "exact",
     trials: int | None = None,
-    seed: int = 40_000,
+    seed: int | np.random.Generator = 40_000,
     progress: Callable[[int, int], None] | None = None,
     carried: Carried | None = None,
+    *,
+    stand_in: bool = True,
 ) -> Result:
     """Resolve one activation with ``method`` ("exact", "sample" or "both").
 
@@ -215,12 +217,15 @@ def resolve(
         trials: sampler trials, run exactly; None: :data:`DEFAULT_TRIALS`, or fewer where the
             sampler's cost estimate says they would take more than a few seconds (said in
             ``notes``).
-        seed: sampler seed.
+        seed: sampler seed, or a numpy Generator whose stream the sampler continues.
         progress: called by the sampler as (trials done, trials) for a progress bar.
         carried: start from the state earlier activations left (a sequence step): the
             outcomes then count models destroyed and wounds lost from the unharmed unit, as
             the engines do, and the sampler's keeps each trial's final state. With
             ``carried.sample`` the sampler runs one trial per row of it.
+        stand_in: when the exact engine declines, the sampler stands in for it; False: the
+            Result is returned at once, with ``exact_declined`` and no figures (for a caller
+            that then samples on its own, e.g. a whole sequence).
 
     Raises:
         SelectionError: an impossible selection.
@@ -253,6 +258,8 @@ def resolve(
             method = result.method = "sample"
             result.exact_declined = str(exc)
             notes.append(f"the exact engine declined ({exc}); the figures are the sampler's")
+            if not stand_in:
+                return result
     if result.exact is not None and result.exact.policy is not None:
         act = result.activation = replace(act, policy=result.exact.policy)
     if method in ("sample", "both"):
@@ -268,10 +275,7 @@ def resolve(
             trials = _affordable_trials(act, DEFAULT_TRIALS, notes)
         result.sample = run_sample(act, trials=trials, seed=seed, progress=progress, **carry)
         if trials < 1000:
-            notes.append(
-                f"only {count(trials, 'sampler trial')}: the standard errors are rough (1,000 or "
-                "more give a fair picture)"
-            )
+            notes.append(few_trials_note(trials))
     if act.start is not None and carried is None:  # this activation's figures only
         result.exact = result.exact.since(act.start) if result.exact else None
         result.sample = result.sample.since(act.start) if result.sample else None
@@ -280,6 +284,14 @@ def resolve(
         result.allocation_best = True
         choices.extend(sentences)
     return result
+
+
+def few_trials_note(trials: int) -> str:
+    """The note for a sampler run of fewer than 1,000 trials."""
+    return (
+        f"only {count(trials, 'sampler trial')}: the standard errors are rough (1,000 or more "
+        "give a fair picture)"
+    )
 
 
 def _with_policy(act: Activation, notes: list[str]) -> Activation:

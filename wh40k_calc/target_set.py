@@ -42,12 +42,40 @@ class TargetSetSpec(msgspec.Struct, forbid_unknown_fields=True):
 
 @dataclass(frozen=True)
 class TargetSet:
-    """A loaded target set: its name, targets (batch ``targets`` entries) and file."""
+    """A loaded target set: its name, targets (batch ``targets`` entries), file, and the line of
+    each entry in it."""
 
     name: str
     targets: tuple[str | UnitSpec, ...]
     path: Path
     description: str | None = None
+    lines: tuple[int | None, ...] = ()
+
+    def entries(self) -> list[SetEntry]:
+        """Each target with where it comes from."""
+        return [SetEntry(t, self, j) for j, t in enumerate(self.targets)]
+
+
+@dataclass(frozen=True)
+class SetEntry:
+    """One entry of a target set (``targets[index]``), for errors that name the set file."""
+
+    entry: str | UnitSpec
+    target_set: TargetSet
+    index: int
+
+    @property
+    def where(self) -> str:
+        """``PATH:LINE`` of the entry (the path alone when its line is not known)."""
+        lines = self.target_set.lines
+        line = lines[self.index] if self.index < len(lines) else None
+        return f"{self.target_set.path}:{line}" if line else str(self.target_set.path)
+
+    def field(self, parts: list[str | int]) -> str:
+        """The entry's field at fault, ``targets[0].models`` (``parts`` below the entry)."""
+        from .validation import dotted
+
+        return dotted(["targets", self.index, *parts])
 
 
 def set_folders(cat: Catalog) -> list[Path]:
@@ -82,6 +110,10 @@ def load_target_set(path: Path) -> TargetSet:
         data, node = parse(read_text(path, "target set"))
     except YamlError as exc:
         raise TargetSetError(f"{path}: {exc}") from None
+    if data is None:
+        raise TargetSetError(
+            f"{path}: the file is empty; a target set gives 'name:' and 'targets:'"
+        )
     try:
         spec = msgspec.convert(data, TargetSetSpec, strict=True)
     except msgspec.ValidationError as exc:
@@ -89,7 +121,8 @@ def load_target_set(path: Path) -> TargetSet:
         line = _line_in(node, parts) if parts else None
         loc = f":{line}" if line else ""
         raise TargetSetError(f"{path}{loc}: {field + ': ' if field else ''}{msg}") from None
-    return TargetSet(spec.name, tuple(spec.targets), path, spec.description)
+    lines = tuple(_line_in(node, ["targets", j]) for j in range(len(spec.targets)))
+    return TargetSet(spec.name, tuple(spec.targets), path, spec.description, lines)
 
 
 def find_target_set(name: str, cat: Catalog) -> TargetSet:

@@ -120,7 +120,7 @@ def _accepts(kind: Any, value: Any) -> bool:
 
 def unknown_field(exc: Exception) -> str | None:
     """The field name of an "unknown field" error (for its line in the file), else None."""
-    m = re.match(r"Object contains unknown field `(.+)`", str(exc))
+    m = re.match(r"Object contains unknown field `(.+?)`", str(exc))
     return m.group(1) if m else None
 
 

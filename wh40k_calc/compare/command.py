@@ -265,7 +265,7 @@ def _jobs_from_command_line(
         from ..target_set import TargetSetError, find_target_set
 
         try:
-            targets += find_target_set(name, cat).targets
+            targets += find_target_set(name, cat).entries()
         except TargetSetError as exc:
             raise fail(f"--target-set: {exc}") from None
     return jobs_from_options(

@@ -32,6 +32,7 @@ from ..wording import count
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
+    from ..target_set import SetEntry
 
 USER_ERRORS: tuple[type[Exception], ...] = (DatasheetError, SelectionError, LookupError, ValueError)
 
@@ -88,8 +89,20 @@ class RunError:
         if self.target:
             who += f" against {self.target}"
         head = f"{who}: " if who else ""
-        fld = f"{self.field}: " if self.field else ""
+        fld = f"{step_field(self.field)}: " if self.field else ""
         return f"{loc}{head}{fld}{self.message}"
+
+
+def step_field(field: str) -> str:
+    """A field inside a run's sequence as ``calc sequence`` counts steps, from 1:
+    ``sequence[0].conditions`` -> ``step 1: conditions``; other fields unchanged."""
+    import re
+
+    m = re.match(r"(\(top level\) )?sequence\[(\d+)\]\.?", field)
+    if m is None:
+        return field
+    rest = field[m.end() :]
+    return f"step {int(m.group(2)) + 1}" + (f": {rest}" if rest else "")
 
 
 @dataclass
@@ -490,11 +503,15 @@ def jobs_from_batch(
             message = f"a sequence takes at most {MAX_STEPS} activations, repeats included"
             out.append(err(message, ["repeat"], name=name))
             continue
-        for parts, tspec, top in targets:
+        for parts, tspec, top, where in targets:
             label = _target_label(tspec)
             try:
                 tgt = _unit_choice(look, tspec, "target", list(parts), edition)
             except _FieldError as exc:
+                if where is not None:  # an entry of a target set: name its file and field
+                    e = err(exc.message, ["target_set"], target=label, top=top, name=name)
+                    out.append(replace(e, field=_set_entry_field(where, exc.parts[1:])))
+                    continue
                 if isinstance(_raw_target(spec, d, parts, top), str):
                     exc.parts = list(parts)
                 out.append(err(exc.message, exc.parts, target=label, top=top, name=name))
@@ -571,9 +588,12 @@ def _raw_target(spec: RunSpec, d: Any, parts: list[str | int], top: bool) -> Any
 # Targets (names, a target set) and the steps of a sequence run
 
 
-def _targets(spec: RunSpec, d: Any, cat: "Catalog") -> list[tuple[list[str | int], UnitSpec, bool]]:
-    """A run's targets: (field path, spec, from the defaults) each; ``target``, ``targets`` or
-    ``target_set`` in the run, else the defaults' ``targets`` or ``target_set``.
+def _targets(
+    spec: RunSpec, d: Any, cat: "Catalog"
+) -> list[tuple[list[str | int], UnitSpec, bool, "SetEntry | None"]]:
+    """A run's targets: (field path, spec, from the defaults, the target set entry it is)
+    each; ``target``, ``targets`` or ``target_set`` in the run, else the defaults' ``targets``
+    or ``target_set``.
 
     Raises:
         _FieldError: none given, more than one way given, an empty list, an unknown target set.
@@ -587,16 +607,18 @@ def _targets(spec: RunSpec, d: Any, cat: "Catalog") -> list[tuple[list[str | int
     if d.targets is not None and d.target_set is not None and not given:
         raise _FieldError(["target_set"], "give 'targets' or 'target_set', not both", top=True)
     if spec.target is not None:
-        return [(["target"], _unit_spec(spec.target), False)]
+        return [(["target"], _unit_spec(spec.target), False, None)]
     if spec.targets is not None:
         if not spec.targets:
             raise _FieldError(["targets"], "'targets' is empty")
-        return [(["targets", j], _unit_spec(t), False) for j, t in enumerate(spec.targets)]
+        return [(["targets", j], _unit_spec(t), False, None) for j, t in enumerate(spec.targets)]
     for name, top in ((spec.target_set, False), (d.target_set, True)):
         if name is not None:
-            return [(["target_set"], _unit_spec(t), top) for t in _target_set(name, cat, top)]
+            return [
+                (["target_set"], _unit_spec(t.entry), top, t) for t in _target_set(name, cat, top)
+            ]
     if d.targets:
-        return [(["targets", j], _unit_spec(t), True) for j, t in enumerate(d.targets)]
+        return [(["targets", j], _unit_spec(t), True, None) for j, t in enumerate(d.targets)]
     raise _FieldError(
         ["attacker" if spec.attacker is not None else "sequence"],
         "no target: give 'target', 'targets' or 'target_set' in the run, or 'targets' or "
@@ -604,13 +626,27 @@ def _targets(spec: RunSpec, d: Any, cat: "Catalog") -> list[tuple[list[str | int
     )
 
 
-def _target_set(name: str, cat: "Catalog", top: bool) -> tuple[str | UnitSpec, ...]:
+def _target_set(name: str, cat: "Catalog", top: bool) -> "list[SetEntry]":
     from ..target_set import TargetSetError, find_target_set
 
     try:
-        return find_target_set(name, cat).targets
+        return find_target_set(name, cat).entries()
     except TargetSetError as exc:
         raise _FieldError(["target_set"], str(exc), top=top) from None
+
+
+def _set_of(target: Any) -> "SetEntry | None":
+    """``target`` when it is an entry of a target set (with where it comes from), else None."""
+    from ..target_set import SetEntry
+
+    return target if isinstance(target, SetEntry) else None
+
+
+def _set_entry_field(where: "SetEntry", parts: list[str | int]) -> str:
+    """A target set entry's field at fault, as a batch run's error names it: ``target_set
+    'NAME' (PATH:LINE): targets[0].models`` (``parts`` below the entry)."""
+    sub = [] if isinstance(where.entry, str) else parts
+    return f"target_set {where.target_set.name!r} ({where.where}): {where.field(sub)}"
 
 
 def _sequence_name(spec: RunSpec) -> str:
@@ -774,12 +810,20 @@ def jobs_from_options(
         except USER_ERRORS as exc:
             out.append(RunError(None, str(exc), "attacker"))
     choices: dict[str, tuple[UnitChoice, UnitSpec]] = {}
-    specs = {_target_label(_unit_spec(t)): _unit_spec(t) for t in targets}
-    for label, tspec in specs.items():
+    specs: dict[str, tuple[UnitSpec, SetEntry | None]] = {}
+    for t in targets:
+        where = _set_of(t)
+        entry = where.entry if where is not None else t
+        specs.setdefault(_target_label(_unit_spec(entry)), (_unit_spec(entry), where))
+    for label, (tspec, where) in specs.items():
         try:
             choices[label] = (_unit_choice(look, tspec, "target", [], edition), tspec)
         except _FieldError as exc:
-            out.append(RunError(None, exc.message, f"--target {label}"))
+            if where is None:
+                out.append(RunError(None, exc.message, f"--target {label}"))
+                continue
+            parts = [] if isinstance(where.entry, str) else exc.parts
+            out.append(RunError(None, exc.message, where.field(parts), where.where))
     loadout_list: list[str | None] = list(loadouts) if loadouts else [None]
     model_list: list[int | None] = list(models) if models else [None]
     known = {lo for lo in loadout_list if any(has_loadout(ds, lo) for ds in sheets.values())}

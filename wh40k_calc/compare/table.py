@@ -90,6 +90,17 @@ def _attacker_text(o: dict[str, Any]) -> str:
     return f"{a['models']} {a['name']} ({_points(a)})"
 
 
+def target_heading(t: dict[str, Any]) -> str:
+    """A target's heading: ``1 Land Raider · 240 pts``, ``· Land Raider on 10 of 16`` when a
+    model starts wounded (the words of ``calc shoot``'s and ``calc sequence``'s headers)."""
+    from ..report import wounded_text
+
+    wounded = t.get("wounded_model")
+    return " · ".join(
+        [f"{t['models']} {t['name']}", _points(t), *([wounded_text(wounded)] if wounded else [])]
+    )
+
+
 def _points(unit: dict[str, Any]) -> str:
     """``50 pts``, or ``no points listed`` where the source lists none."""
     return f"{unit['points']:g} pts" if unit.get("points_listed", True) else "no points listed"
@@ -175,8 +186,7 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
     for gi, group in enumerate(groups):
         if gi:
             console.print()
-        t = group[0].result["target"]
-        print_wrapped(console, Text(f"{t['models']} {t['name']} · {_points(t)}", "bold"))
+        print_wrapped(console, Text(target_heading(group[0].result["target"]), "bold"))
         console.print(_section(group, labels, widths, fixed, key, columns, folded))
     _legend_and_notes(rows, console)
 

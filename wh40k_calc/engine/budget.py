@@ -24,7 +24,7 @@ the caller says how long it expects.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import sqrt
+from math import ceil, sqrt
 
 import numpy as np
 
@@ -133,3 +133,24 @@ def estimate(act: Activation) -> SampleCost:
         passes += act.hazard.tests
     per_trial += PER_WOUND * loose
     return SampleCost(per_trial, PER_CHUNK + PER_PASS * passes, chunk_size(act))
+
+
+def trials_within_all(
+    costs: list[SampleCost], shares: list[float], seconds: float, limit: int
+) -> int:
+    """The most trials T (at most ``limit``) whose estimates add up to within ``seconds`` when
+    the run of ``costs[i]`` makes ``ceil(shares[i] * T)`` of them (a sequence's steps, each
+    sampled only where the target is still alive); 0 when not even one fits."""
+
+    def total(t: int) -> float:
+        return sum(c.seconds(ceil(s * t)) for c, s in zip(costs, shares, strict=True))
+
+    if limit <= 0 or total(1) > seconds:
+        return 0
+    if total(limit) <= seconds:
+        return limit
+    lo, hi = 0, limit  # total(lo) fits, total(hi) does not
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if total(mid) <= seconds else (lo, mid)
+    return lo

@@ -643,7 +643,7 @@ def _binomial_se(p: float, n: int) -> float:
 def run_sample(
     act: Activation,
     trials: int = 100_000,
-    seed: int = 40_000,
+    seed: int | np.random.Generator = 40_000,
     progress: Callable[[int, int], None] | None = None,
     start: TargetStates | None = None,
     keep_states: bool = False,
@@ -653,7 +653,9 @@ def run_sample(
     Args:
         act: the resolved profiles (the same the exact engine reads).
         trials: number of simulated activations (>= 1).
-        seed: numpy ``default_rng`` seed; the same seed gives the same result.
+        seed: numpy ``default_rng`` seed; the same seed gives the same result. A Generator
+            is used as it is: calls with one Generator continue one stream (runs of a
+            multiple of :func:`chunk_size` trials then draw what one longer run draws).
         progress: called after each chunk with (trials done, trials).
         start: the target's state before the activation (default ``act.start``, else
             unharmed): one state per trial (``weights`` None, ``trials`` rows, e.g. an earlier

@@ -56,6 +56,9 @@ def sequence(
         seq = run_sequence(plan, engine.method_value, engine.trials, engine.seed_value)
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
         raise fail(str(exc)) from None
+    except MemoryError:
+        trials = f"{engine.trials:,} sampler trials" if engine.trials else "this sequence"
+        raise fail(f"out of memory with {trials}; give fewer --trials") from None
     if engine.as_json:
         import json
 

@@ -12,8 +12,9 @@ is cumulative. Its own figures:
   probabilities (a destroyed model stays destroyed);
 * the distribution of models destroyed by the step: exactly, the step run again from the
   states with d models already destroyed, for each d (the chain is linear in its start, so the
-  mixture of those runs, each shifted by its d, is the step's own distribution); by the
-  sampler, each trial's difference.
+  mixture of those runs, each shifted by its d, is the step's own distribution; where every
+  model is already destroyed the step is not made and destroys none); by the sampler, each
+  trial's difference, counted as the trials ran (:class:`~.pooled.OwnCounts`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ..engine.exact import run_exact
 from ..engine.outcome import Outcome
 from ..profile import TargetStates
 from ..resolve import Result
+from .pooled import se_p
 from .run import SequenceResult
 
 
@@ -81,6 +83,9 @@ def own_models_destroyed(r: Result, start: TargetStates) -> np.ndarray:
     for d in np.unique(dead[weights > 0]):
         mask = (dead == d) & (weights > 0)
         w = float(weights[mask].sum())
+        if d >= n:  # the unit is destroyed: the step is not made
+            out[0] += w
+            continue
         part = TargetStates(start.shape, start.lost[mask], weights[mask] / w)
         md = run_exact(act, start=part).models_destroyed_distribution
         out[: n + 1 - d] += w * md[d : n + 1]
@@ -91,32 +96,22 @@ def _own_sample(seq: SequenceResult, k: int) -> Outcome:
     sr = seq.steps[k]
     cum = seq.cumulative(k, "sample")
     expected, chars = _own_expected(seq, k, "sample")
-    assert sr.result.sample is not None and sr.result.sample.final_states is not None
-    final = sr.result.sample.final_states  # a sequence step keeps each trial's state
-    before = sr.sample_before if sr.sample_before is not None else seq.initial
-    md = final.models_destroyed - (before.models_destroyed if before is not None else 0)
-    wl = final.wounds_lost - (before.wounds_lost if before is not None else 0)
-    n = sr.result.activation.target.models
-    trials = len(md)
-    dist = np.bincount(md, minlength=n + 1)[: n + 1] / trials
+    own = sr.sample_own
+    assert own is not None  # a sampled step counts its own figures as its trials run
+    trials = cum.trials
     se = {
         key: dict(value) if isinstance(value, dict) else value
         for key, value in cum.standard_error.items()
     }
-    se["expected"]["models_destroyed"] = _se_mean(md)
-    se["expected"]["wounds_lost"] = _se_mean(wl)
+    se["expected"]["models_destroyed"] = own.models_moments.se
+    se["expected"]["wounds_lost"] = own.wounds_moments.se
     out = _with(
-        cum, expected=expected, models_destroyed_distribution=dist, characters_destroyed=chars
+        cum,
+        expected=expected,
+        models_destroyed_distribution=own.models_destroyed / trials,
+        characters_destroyed=chars,
     )
-    se["kill_table"] = [_se_p(p, trials) for p in out.kill_table]
-    se["characters_destroyed"] = [_se_p(p, trials) for p in chars]
+    se["kill_table"] = [se_p(p, trials) for p in out.kill_table]
+    se["characters_destroyed"] = [se_p(p, trials) for p in chars]
     out.standard_error = se
     return out
-
-
-def _se_mean(x: np.ndarray) -> float:
-    return float(np.std(x, ddof=1) / np.sqrt(len(x))) if len(x) > 1 else 0.0
-
-
-def _se_p(p: float, n: int) -> float:
-    return float(np.sqrt(max(p * (1 - p), 0.0) / (n - 1))) if n > 1 else 0.0

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.outcome import LOSS_FIELDS, WEAPON_FIELDS, Outcome
-from ..report import SCHEMA, _dist, _f, _weapon_not_modelled, roles, to_json
+from ..report import SCHEMA, _dist, _f, _weapon_not_modelled, roles, to_json, wounded_model
 from ..resolve import Result
 from .figures import own_result
 from .run import SequenceResult
@@ -75,12 +75,22 @@ def _attacker_block(seq: SequenceResult) -> dict[str, Any]:
 
 
 def _losses(seq: SequenceResult, engine: str) -> dict[str, float]:
-    """Every step's Hazardous losses added up; P(losing at least one model in some step): the
-    steps' hazard rolls are independent dice (they do not depend on the target)."""
+    """Every step's Hazardous losses added up, and P(losing at least one model in some step).
+
+    A step is made (and takes its Hazardous tests) only while the target is alive, so the
+    steps made are the first L, L = the last step made: P(L >= k) = a_k, the step's
+    P(alive). Given that it is made, a step's hazard rolls are dice of their own (they do not
+    depend on the target): P(no loss) = sum over k of P(L = k) x prod over j <= k of
+    (1 - h_j), with h_j = P(step j loses a model | it is made) = at_least_one_j / a_j."""
     rows = [getattr(sr.result, engine).attacker_losses for sr in seq.steps]
-    spared = float(np.prod([1.0 - r["at_least_one"] for r in rows]))
+    alive = [sr.p_alive.get(engine, 1.0) for sr in seq.steps]
+    spared, kept = 1.0 - alive[0], 1.0
+    for k, (r, a) in enumerate(zip(rows, alive, strict=True)):
+        kept *= 1.0 - (r["at_least_one"] / a if a > 0 else 0.0)
+        after = alive[k + 1] if k + 1 < len(alive) else 0.0
+        spared += (a - after) * kept
     out = {k: _f(sum(r[k] for r in rows)) for k in LOSS_FIELDS}
-    out["at_least_one"] = _f(1.0 - spared)
+    out["at_least_one"] = _f(min(max(1.0 - spared, 0.0), 1.0))
     return out
 
 
@@ -185,6 +195,7 @@ def to_json_sequence(seq: SequenceResult) -> dict[str, Any]:
             "points": _f(tgt.points),
             "points_listed": tgt.points_listed,
             "wounds_left": first.selection.target_wounds_left,
+            "wounded_model": wounded_model(act.target, first.selection.target_wounds_left),
         },
         "steps": [step_json(seq, k) for k in range(len(seq.steps))],
         **_whole(seq, primary),

@@ -17,6 +17,8 @@ from ..report import (
     comparison_table,
     pct,
     roles,
+    wounded_model,
+    wounded_text,
 )
 from ..terminal import print_joined
 from ..wording import count
@@ -40,10 +42,9 @@ def render_sequence(seq: SequenceResult, console: Any) -> None:
     tgt = first.plan.target
     last = seq.primary(len(seq.steps) - 1)
     wounds = count(first.activation.target.wounds, "wound")
-    n = first.selection.target_wounds_left
-    if n is not None:
-        model = (*first.activation.target.bodyguard, *first.activation.target.characters)[0]
-        wounds += f"; {model.name} on {n} of {model.W}"
+    wounded = wounded_model(first.activation.target, first.selection.target_wounds_left)
+    if wounded is not None:
+        wounds += f"; {wounded_text(wounded)}"
     tail = [
         f" · edition {first.selection.edition} · ",
         ("both" if seq.method == "both" else seq.method, "cyan"),

@@ -11,6 +11,15 @@ engines read it per state: Blast's models at selection, Mob Mentality's 10-model
 (``kind_below``), edition 11's wounded group first. The player's whole-activation choices and
 edition 11's defender's orders are made for the step's start distribution as a whole.
 
+A destroyed unit cannot be selected or targeted (05.04.04 Destroyed), so a step acts only
+where the target is alive when it begins: the exact engine resolves it from the start
+conditioned on "not destroyed" and mixes the destroyed mass back in
+(:mod:`~wh40k_calc.sequence.alive`); in the sampler, trials whose target is destroyed skip it
+(:mod:`~wh40k_calc.sequence.pooled`).
+
+The exact engine's chain is here; the sampler's (its trials in chunks through every step, the
+whole sequence's time budget) is :mod:`~wh40k_calc.sequence.sampled`.
+
 The engines count models destroyed and wounds lost from the unharmed unit, so step k's outcome
 is the sequence's cumulative figure after k steps (shifted by ``--target-wounds-left``'s
 wounds, :meth:`SequenceResult.cumulative`); a step's own figures are differences of those, or
@@ -26,21 +35,28 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..engine.outcome import Outcome
-from ..profile import TargetStates
+from ..profile import Activation, TargetStates
 from ..resolve import Carried, Result, resolve
+from ..rules.plan import Plan
+from .alive import mix, split, unmade
+from .pooled import OwnCounts
 from .steps import Step, StepError
 
 
 @dataclass
 class StepResult:
     """One step's resolution: ``result`` is ``resolve``'s (outcomes counted from the unharmed
-    unit); ``exact_before`` / ``sample_before`` the state it started from (a distribution /
-    one row per trial; None: the sequence's start)."""
+    unit; the step's own figures count only where the target was alive when it began);
+    ``exact_before`` the distribution it started from (None: the sequence's start);
+    ``p_alive`` per engine ("exact", "sample"), P(the target is alive when the step begins)
+    (the sampler's: the share of its trials); ``sample_own`` the sampler's counts of the
+    step's own models destroyed and wounds lost per trial."""
 
     step: Step
     result: Result
     exact_before: TargetStates | None = None
-    sample_before: TargetStates | None = None
+    p_alive: dict[str, float] = field(default_factory=dict)
+    sample_own: OwnCounts | None = None
 
 
 @dataclass
@@ -49,7 +65,8 @@ class SequenceResult:
 
     ``method`` is "exact", "sample" or "both" (the figures of both engines, each carried from
     step to step on its own); ``initial`` the target's state before the first step (None:
-    unharmed; ``--target-wounds-left``: one state).
+    unharmed; ``--target-wounds-left``: one state); ``trials`` the sampler's trials of each
+    step (None: the sampler did not run).
     """
 
     steps: list[StepResult]
@@ -85,11 +102,10 @@ class SequenceResult:
 class _Declined(Exception):
     """The exact engine declined a step: the whole sequence is sampled instead."""
 
-    def __init__(self, step: Step, reason: str, trials: int):
+    def __init__(self, step: Step, reason: str):
         super().__init__(reason)
         self.step = step
         self.reason = reason
-        self.trials = trials
 
 
 def step_seed(seed: int, k: int) -> int:
@@ -100,13 +116,6 @@ def step_seed(seed: int, k: int) -> int:
     return int(np.random.SeedSequence([seed, k]).generate_state(1)[0])
 
 
-def empirical(states: TargetStates) -> TargetStates:
-    """Per-trial states as a distribution: each distinct state weighted by its share of the
-    trials (what the player's choices are scored on when only the sampler runs)."""
-    rows, counts = np.unique(states.lost, axis=0, return_counts=True)
-    return TargetStates(states.shape, rows.astype(np.int64), counts / counts.sum())
-
-
 def run_sequence(
     steps: list[Step],
     method: str = "exact",
@@ -114,13 +123,14 @@ def run_sequence(
     seed: int = 40_000,
     progress: Callable[[int, int], None] | None = None,
 ) -> SequenceResult:
-    """Resolve ``steps`` in order, each from the state the earlier ones left.
+    """Resolve ``steps`` in order, each from the state the earlier ones left, each only where
+    the target is alive when it begins.
 
-    ``trials`` (sampler): run exactly; None: the default number, or fewer where the first
-    sampled step's cost estimate says they would take more than a few seconds (every step then
-    runs that many: one state per trial is carried). When the exact engine declines a step (too
-    large), every step is sampled instead, with the trials the sampler ran for that step;
-    ``notes`` says so.
+    ``trials`` (sampler): every step's trials, run exactly; None: the default number, or
+    fewer where the estimated cost of all the steps says they would take more than a few
+    seconds (said in ``notes``). When the exact engine declines a step (too large), every
+    step is sampled instead; ``notes`` says so. ``progress`` is called with (trials done,
+    trials) after each chunk of the sampler's trials.
 
     Raises:
         StepError: a step that cannot be resolved (its number, text and the reason).
@@ -128,7 +138,7 @@ def run_sequence(
     try:
         return _run(steps, method, trials, seed, progress)
     except _Declined as d:
-        out = _run(steps, "sample", d.trials, seed, progress)
+        out = _run(steps, "sample", trials, seed, progress)
         out.exact_declined = f"step {d.step.label(out.repeated)}: {d.reason}"
         out.notes.insert(
             0,
@@ -145,25 +155,79 @@ def _run(
     seed: int,
     progress: Callable[[int, int], None] | None,
 ) -> SequenceResult:
+    from .sampled import sample_chain  # the sampler's half (it builds on this module)
+
+    notes: list[str] = []
+    if method == "sample":
+        done = sample_chain(steps, None, trials, seed, progress, notes)
+    else:
+        done = _exact_chain(steps, method)
+        if method == "both":
+            sample_chain(steps, done, trials, seed, progress, notes)
+    initial = done[0].result.activation.start if done else None
+    ran = done[0].result.sample.trials if done and done[0].result.sample is not None else None
+    return SequenceResult(done, method, initial, ran, seed, notes)
+
+
+def resolve_step(step: Step, method: str, trials: int, seed, carried: Carried) -> Result:
+    """``resolve`` for one step (the exact engine declining returns at once); its errors
+    name the step."""
     from ..selection import SelectionError
 
-    exact_state: TargetStates | None = None
-    sample_state: TargetStates | None = None
+    try:
+        return resolve(step.selection, method, trials, seed, None, carried, stand_in=False)
+    except (SelectionError, LookupError, ValueError) as exc:
+        raise StepError(step.index, step.text, str(exc)) from None
+
+
+def unmade_step(step: Step, method: str, every: str) -> Result:
+    """The Result of a step that is not made, the target being destroyed before it
+    ``every`` time: its plan and activation with the player's first options, no engine run
+    (the caller gives it figures of 0)."""
+    plan, act = _planned(step)
+    res = Result(step.selection, plan, act, method, notes=list(plan.notes))
+    res.allocation_order = list(plan.allocation_order)
+    res.notes.append(
+        f"the target is destroyed before this step {every}: the step is not made (a "
+        "destroyed unit cannot be targeted)"
+    )
+    return res
+
+
+def _exact_chain(
+    steps: list[Step], method: str, state: TargetStates | None = None
+) -> list[StepResult]:
+    """Every step resolved by the exact engine from the distribution the earlier ones left
+    (the first from ``state``; None: the selection's own start), conditioned on the target
+    being alive.
+
+    Raises:
+        _Declined: the exact engine declined a step.
+        StepError: a step that cannot be resolved.
+    """
     done: list[StepResult] = []
-    for k, step in enumerate(steps):
-        scored = exact_state
-        if scored is None and sample_state is not None:
-            scored = empirical(sample_state)
-        carried = Carried(exact=scored, sample=sample_state)
-        try:
-            res = resolve(step.selection, method, trials, step_seed(seed, k), progress, carried)
-        except (SelectionError, LookupError, ValueError) as exc:
-            raise StepError(step.index, step.text, str(exc)) from None
-        if res.exact_declined is not None and method != "sample":
-            assert res.sample is not None
-            raise _Declined(step, res.exact_declined, res.sample.trials)
-        done.append(StepResult(step, res, exact_state, sample_state))
-        exact_state = res.exact.final_states if res.exact is not None else None
-        sample_state = res.sample.final_states if res.sample is not None else None
-    initial = done[0].result.activation.start if done else None
-    return SequenceResult(done, method, initial, trials, seed)
+    for step in steps:
+        parts = split(state)
+        if parts.alive is None and parts.dead is not None:
+            res = unmade_step(step, method, "in every case")
+            res.exact = unmade(res.activation, parts.dead)
+        else:
+            res = resolve_step(step, "exact", 1, 0, Carried(exact=parts.alive))
+            if res.exact_declined is not None:
+                raise _Declined(step, res.exact_declined)
+            assert res.exact is not None
+            if parts.dead is not None:
+                res.exact = mix(res.exact, parts.p_alive, parts.dead)
+        res.method = method
+        done.append(StepResult(step, res, state, {"exact": parts.p_alive}))
+        state = res.exact.final_states
+    return done
+
+
+def _planned(step: Step) -> tuple[Plan, Activation]:
+    """The step's plan and its activation with the player's first options (for the sampler's
+    cost estimate before the choices are made, and for a step that is not made)."""
+    from ..rules import get_rules
+
+    plan = get_rules(step.selection.edition).plan(step.selection)
+    return plan, plan.build(tuple(0 for _ in plan.groups), 0, None)
