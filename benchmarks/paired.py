@@ -9,24 +9,74 @@ children) is kept: on a machine shared with other work it moves far less than wa
 
 from __future__ import annotations
 
+import atexit
 import compileall
+import io
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 FLOOR = [sys.executable, str(ROOT / "benchmarks" / "floor.py")]
+# The floor on one OpenBLAS thread, as `calc` runs (wh40k_calc/__main__.py): like for like.
+FLOOR_ONE_THREAD = (FLOOR, {"OPENBLAS_NUM_THREADS": "1"})
+# main before the second round of issue 12's start-up and batch work: the "before" figures.
+BEFORE = "eabb83f"
+
+# A command: its argv, or (argv, extra environment variables).
+Command = Sequence[str] | tuple[Sequence[str], Mapping[str, str]]
 
 
 def calc(*args: str) -> list[str]:
     """The command line of ``calc ARGS`` in this environment."""
     return [str(BIN / "calc"), *args]
+
+
+_TREES: dict[str, Path | None] = {}
+
+
+def before_tree(commit: str = BEFORE) -> Path | None:
+    """The package at ``commit`` exported from git into a temporary folder (datasheets
+    included, bytecode written), or None where git or the commit is unavailable."""
+    if commit not in _TREES:
+        try:
+            tar = subprocess.run(
+                ["git", "archive", "--format=tar", commit],
+                cwd=ROOT,
+                capture_output=True,
+                check=True,
+            ).stdout
+        except (OSError, subprocess.CalledProcessError):
+            _TREES[commit] = None
+            return None
+        folder = Path(tempfile.mkdtemp(prefix=f"calc-{commit}-"))
+        atexit.register(shutil.rmtree, folder, True)
+        with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
+            archive.extractall(folder, filter="data")
+        compileall.compile_dir(folder / "wh40k_calc", quiet=1)
+        _TREES[commit] = folder
+    return _TREES[commit]
+
+
+def calc_before(*args: str) -> Command | None:
+    """``calc ARGS`` as main was at :data:`BEFORE` (its console script ran
+    ``wh40k_calc.cli:main``), with this environment's Python and libraries; None when the
+    commit cannot be exported."""
+    tree = before_tree()
+    if tree is None:
+        return None
+    script = "import sys; from wh40k_calc.cli import main; sys.argv[0] = 'calc'; sys.exit(main())"
+    # -P: the working folder (this checkout) is not put before PYTHONPATH
+    return [sys.executable, "-P", "-c", script, *args], {"PYTHONPATH": str(tree)}
 
 
 def compile_package() -> None:
@@ -36,9 +86,12 @@ def compile_package() -> None:
     compileall.compile_file(ROOT / "benchmarks" / "floor.py", quiet=1)
 
 
-def run_once(command: Sequence[str], cwd: Path = ROOT) -> tuple[float, float]:
+def run_once(command: Command, cwd: Path = ROOT) -> tuple[float, float]:
     """(wall time, CPU time) of one run, in seconds (output discarded; a failure raises)."""
-    env = dict(os.environ, COLUMNS="100")
+    extra: Mapping[str, str] = {}
+    if isinstance(command, tuple):
+        command, extra = command
+    env = dict(os.environ, COLUMNS="100", **extra)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=True)
@@ -51,8 +104,8 @@ def run_once(command: Sequence[str], cwd: Path = ROOT) -> tuple[float, float]:
 class Paired:
     """Times of several commands, run in turn (one round per call)."""
 
-    def __init__(self, commands: dict[str, Sequence[str]], cwd: Path = ROOT):
-        self.commands = commands
+    def __init__(self, commands: Mapping[str, Command | None], cwd: Path = ROOT):
+        self.commands = {name: c for name, c in commands.items() if c is not None}
         self.cwd = cwd
         self.reset()
 
@@ -71,6 +124,14 @@ class Paired:
     def median(self, name: str) -> float:
         """Median wall time of ``name`` over the rounds, in seconds."""
         return statistics.median(self.times[name])
+
+    def has(self, name: str) -> bool:
+        """Whether ``name`` is timed (a "before" command may be unavailable)."""
+        return name in self.commands
+
+    def best(self, name: str) -> float:
+        """Shortest wall time of ``name`` over the rounds (the least disturbed run)."""
+        return min(self.times[name])
 
     def median_cpu(self, name: str) -> float:
         """Median CPU time of ``name`` over the rounds, in seconds."""

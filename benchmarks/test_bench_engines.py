@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 from profiles import Kind, activation, main_job, unit, weapon
 
+from wh40k_calc.engine import memo
 from wh40k_calc.engine.allocation import AllocationSpace
 from wh40k_calc.engine.exact import run_exact
 from wh40k_calc.engine.sample import run_sample
@@ -161,7 +162,8 @@ def test_sampler_peak_memory_1e7(benchmark, job) -> None:
 
 
 def _exact_bench(benchmark, act) -> None:
-    out = benchmark(run_exact, act)
+    # each round from cold: nothing kept from the round before (engine/memo.py)
+    out = benchmark.pedantic(run_exact, args=(act,), setup=memo.clear, rounds=50, iterations=1)
     benchmark.extra_info["states"] = AllocationSpace(act.target).size
     benchmark.extra_info["expected_models_destroyed"] = round(out.expected["models_destroyed"], 4)
     mean = _seconds(benchmark)

@@ -291,4 +291,10 @@ def test_make_installs_without_the_editable_notice() -> None:
     assert len(installs) == 2  # the project, and the project with the dev tools
     for line in installs:
         assert line.startswith("$(PIP_INSTALL) -e ")
-    assert 'PIP_INSTALL := PYTHONWARNINGS="ignore:Editable installation" ' in makefile
+    # the editable install is a plain path entry ("compat" mode: no import finder loaded at
+    # every Python start), and setuptools' notices about both are silenced
+    assert (
+        'PIP_INSTALL := PYTHONWARNINGS="ignore:Editable installation,'
+        'ignore:Compat editable installs" ' in makefile
+    )
+    assert "--config-settings editable_mode=compat" in makefile

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -29,6 +30,7 @@ class DatasheetError(ValueError):
     """A datasheet file that cannot be used; the message names the file and the field."""
 
 
+@lru_cache(maxsize=4096)  # the same few hundred names, looked up again and again in a batch
 def norm_name(text: str) -> str:
     """Normalise a unit, model or weapon name for matching: case, accents and punctuation
     ignored ("Kâhl" matches "kahl")."""

@@ -3,6 +3,7 @@ command-line options, resolved exactly as ``calc shoot``/``calc fight`` resolve 
 carrying the contract object and the compared figures."""
 
 from dataclasses import dataclass, fields, replace
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ..batch import (
@@ -336,12 +337,17 @@ def _merge(cls: type, *specs: Any) -> Any:
     """The dataclass ``cls`` (Conditions or Modifiers) from its defaults overridden, field by
     field, by each spec's non-None values in turn."""
     values = {}
-    for f in fields(cls):
+    for name in _field_names(cls):
         for spec in specs:
-            v = getattr(spec, f.name, None) if spec is not None else None
+            v = getattr(spec, name, None) if spec is not None else None
             if v is not None:
-                values[f.name] = v
+                values[name] = v
     return cls(**values)
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))  # once a type: a batch merges thousands
 
 
 def _unit_spec(value: str | UnitSpec) -> UnitSpec:

@@ -19,7 +19,7 @@ from ..datasheet import Datasheet
 from .jobs import USER_ERRORS, Job, Row, RunError, job_outcome
 
 AUTO_PARALLEL_RUNS = 300  # distinct jobs above which --jobs defaults to every core
-CHUNKS_PER_WORKER = 8  # smaller chunks balance uneven jobs; larger ones pickle less
+CHUNKS_PER_WORKER = 4  # smaller chunks balance uneven jobs; larger keep a worker on few targets
 
 # A job's outcome: ("row", contract object without "run", figures) or ("error", message).
 Outcome = tuple[str, Any, Any]
@@ -31,12 +31,24 @@ def job_key(job: Job) -> Hashable:
     return (_key(job.selection), _key(job.steps), job.method, job.trials, job.seed)
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass type, None for any other type (looked up once a type:
+    a batch keys thousands of Selections)."""
+    if cls not in _FIELD_NAMES:
+        is_dc = dataclasses.is_dataclass(cls)
+        _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls)) if is_dc else None
+    return _FIELD_NAMES[cls]
+
+
 def _key(value: Any) -> Hashable:
     if isinstance(value, Datasheet):
         return ("datasheet", id(value))
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = dataclasses.fields(value)
-        return (type(value).__name__, *(_key(getattr(value, f.name)) for f in fields))
+    names = _field_names(type(value))
+    if names is not None:
+        return (type(value).__name__, *(_key(getattr(value, n)) for n in names))
     if isinstance(value, (tuple, list)):
         return tuple(_key(v) for v in value)
     if isinstance(value, dict):
@@ -83,7 +95,7 @@ def run_jobs(
         workers = default_workers(len(distinct))
     done: dict[Hashable, Outcome] = {}
     if workers > 1 and len(distinct) > 1:
-        done = _resolve_in_workers(list(distinct.values()), workers, tick)
+        done = _resolve_in_workers(distinct, workers, tick)
     untick = set(done)  # first copies the pool has ticked for already
     rows: list[Row] = []
     errors: list[RunError] = []
@@ -134,17 +146,28 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the pool on Ctrl-C
 
 
+def _by_target(item: tuple[Hashable, Job]) -> tuple[str, str]:
+    """Jobs against the same target resolved in the same worker where possible: each worker
+    builds the target's state space and kernels once (engine/memo.py)."""
+    ds = item[1].selection.target.datasheet
+    return (ds.faction or "", ds.name)
+
+
 def _resolve_in_workers(
-    jobs: list[Job], workers: int, tick: Callable[[], None] | None
+    jobs: dict[Hashable, Job], workers: int, tick: Callable[[], None] | None
 ) -> dict[Hashable, Outcome]:
-    """Outcomes of ``jobs`` resolved by ``workers`` processes, chunk by chunk in order; none
-    (the caller resolves them itself) where worker processes cannot be started."""
+    """Outcomes of ``jobs`` (by key) resolved by ``workers`` processes, chunk by chunk,
+    grouped by target; none (the caller resolves them itself) where worker processes cannot be
+    started."""
     import multiprocessing
 
-    size = max(1, -(-len(jobs) // (workers * CHUNKS_PER_WORKER)))
-    chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
+    items = sorted(jobs.items(), key=_by_target)
+    size = max(1, -(-len(items) // (workers * CHUNKS_PER_WORKER)))
+    chunks = [items[i : i + size] for i in range(0, len(items), size)]
     # fork shares the loaded modules and catalog; elsewhere spawn re-imports them
     method = "fork" if sys.platform == "linux" else "spawn"
+    if method == "fork":  # what every job needs, imported once here rather than in each worker
+        from .. import report, resolve  # noqa: F401
     ctx = multiprocessing.get_context(method)
     out: dict[Hashable, Outcome] = {}
     try:
@@ -152,9 +175,10 @@ def _resolve_in_workers(
     except (OSError, ImportError):  # no worker processes here (no /dev/shm, ...): one process
         return out
     with pool:
-        for chunk, outcomes in zip(chunks, pool.imap(_resolve_chunk, chunks), strict=True):
-            for job, outcome in zip(chunk, outcomes, strict=True):
-                out[job_key(job)] = outcome
+        work = ([job for _, job in chunk] for chunk in chunks)
+        for chunk, outcomes in zip(chunks, pool.imap(_resolve_chunk, work), strict=True):
+            for (key, _), outcome in zip(chunk, outcomes, strict=True):
+                out[key] = outcome
                 if tick is not None:
                     tick()
     return out

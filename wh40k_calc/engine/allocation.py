@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -39,6 +40,7 @@ from ..profile import (
     allocation_groups,
     group_shape,
 )
+from .arrays import distinct
 
 NORMAL, PRECISION = 0, 1
 MAX_ORDERS = 48  # preference orders the defender's best order is chosen from
@@ -319,7 +321,7 @@ class AllocationSpace:
         index = {(o, p): i for i, (o, p) in enumerate(zip(closed, self.picks, strict=True))}
         self.declared_index = np.zeros((len(closed), self.size), dtype=np.int64)
         for oi, order in enumerate(self.orders):
-            for pat in np.unique(pattern).tolist():
+            for pat in distinct(pattern):
                 hurt = [g for g in order if pat >> g & 1]
                 fresh = [g for g in order if not pat >> g & 1]
                 eff = tuple(
@@ -445,7 +447,7 @@ def saves_differ(space: AllocationSpace, vs: tuple, routing: int) -> bool:
     as one at a time: every result passes or fails alike whichever group is current, so the
     engines may use either."""
     seen = {}
-    for k in np.unique(space.kind[:, routing]):
+    for k in distinct(space.kind[:, routing]):
         save = vs[int(k)].save
         seen[None if save is None else (save.outcome, save.reroll)] = True
     return len(seen) > 1
@@ -459,13 +461,27 @@ def space_for(
     """The space both engines use for one activation: tracks when one order is in play and
     every start state lies on them, else one count of wounds lost per allocation group.
 
+    A space is built once per (target, orders, representation) and shared (its arrays
+    read-only): a batch or the player's choices resolve the same target again and again.
+
     Raises:
         ValueError: ``start`` belongs to a unit of another structure.
     """
-    space = AllocationSpace(target, orders)
+    space = _space(target, orders, None)
     if start is not None:
         if start.shape != space.shape:
             raise ValueError("the start state belongs to a unit of another structure")
         if not space.product and not space.on_track(start.lost).all():
-            space = AllocationSpace(target, orders, product=True)
+            space = _space(target, orders, True)
+    return space
+
+
+@lru_cache(maxsize=64)
+def _space(
+    target: TargetProfile, orders: tuple[Order, ...] | None, product: bool | None
+) -> AllocationSpace:
+    space = AllocationSpace(target, orders, product)
+    for value in vars(space).values():
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
     return space

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .allocation import AllocationSpace
+from .arrays import distinct
 from .kernels import Faces, Kernel, binomials
 
 TIE = 1e-12  # values closer than this (relative) count as equal; the earlier order wins
@@ -108,7 +109,7 @@ def choose_orders(
         h = _mortal_pull(space, dev[o] if dev is not None else None, goal, m_max)
         declared = space.declared(np.arange(space.size), o)
         parts = []
-        for eo in np.unique(declared[mass]).tolist():  # a wounded group is declared first
+        for eo in distinct(declared[mass]):  # a wounded group is declared first
             if faces is not None:
                 got = _lowest_first_pull(space, faces[eo], h, n_max)
             else:

@@ -39,21 +39,19 @@ import numpy as np
 
 from ..dice import thin
 from ..profile import Activation, AttackProfile, OrderPolicy, TargetStates
-from . import lumping
+from . import lumping, memo
 from .allocation import NORMAL, AllocationSpace, legal_orders, saves_differ, space_for
+from .arrays import distinct
 from .defender import choose_orders
 from .kernels import (
     Faces,
     Kernel,
     binomials,
-    face_kernels,
     mean,
     routing_of,
     spill_kernel,
-    wound_kernel,
 )
 from .outcome import Outcome, WeaponResult
-from .wounds import joint_cost, wound_joint
 
 MAX_ELEMENTS = 6_000_000  # size of the chain's probability array the exact engine accepts
 MAX_WORK = 400_000_000  # scattered multiply-adds (a few seconds) the exact engine accepts
@@ -118,17 +116,25 @@ class _Chain:
         key = id(k)
         if key in self.cache:
             return self.cache[key]
-        if self.dense:
-            src, tgt, p, _ = self._entries(k)
-            out: object = np.zeros((self.space.size, self.space.size))
-            np.add.at(out, (tgt, src), p)
-        elif self.figure and not self.spectral:
+        if not self.figure:  # depends on the kernel alone: kept with it (kernels are shared)
+            out = k.forms.get("state")
+            if out is None:
+                out = k.forms["state"] = self._state_form(k)
+        elif not self.spectral:
             out = [(d, self._sorted(*self._entries(k, d)[:3])) for d, _ in k.targets(self.space)]
         else:
             src, tgt, p, d = self._entries(k)
-            factor = self.phase(d) if self.spectral else np.ones((len(d), 1))
-            out = self._sorted(src, tgt, p[:, None] * factor)
+            out = self._sorted(src, tgt, p[:, None] * self.phase(d))
         self.cache[key] = out
+        return out
+
+    def _state_form(self, k: Kernel) -> object:
+        """The state pass's transition: a dense matrix (few states) or sparse entries."""
+        src, tgt, p, _ = self._entries(k)
+        if not self.dense:
+            return self._sorted(src, tgt, p[:, None])
+        out = np.zeros((self.space.size, self.space.size))
+        np.add.at(out, (tgt, src), p)
         return out
 
     def step(self, v: np.ndarray, k: Kernel) -> np.ndarray:
@@ -219,23 +225,23 @@ class _Setup:
         self._check_budget(max_elements)
 
     def _weapon(self, w: AttackProfile) -> _Weapon:
-        cost = joint_cost(w, self.n_models)
+        """The weapon's wound counts and kernels (each built once per process, memo.py)."""
+        cost = memo.cost(w, self.n_models)
         if cost > MAX_WORK:
             raise ExactUnsupported(
                 f"{w.name} makes too many attacks to combine exactly (about {cost:.1g} operations)"
             )
         joints = {}
         for b in self.brackets:
-            p2, meta = wound_joint(w, self.selected if b is None else b * 5)
-            joints[b] = (_trim_tails(p2), meta)
+            joints[b] = memo.joint(w, self.selected if b is None else b * 5, _trim_tails)
         orders = range(self.n_orders)
         lowest = self.act.lowest_first and saves_differ(self.space, w.vs, routing_of(w, False))
         return _Weapon(
             w,
             joints,
-            [wound_kernel(self.space, w, False, o) for o in orders],
-            [wound_kernel(self.space, w, True, o) for o in orders] if w.devastating else None,
-            [face_kernels(self.space, w, o) for o in orders] if lowest else None,
+            [memo.kernel(self.space, w, False, o) for o in orders],
+            [memo.kernel(self.space, w, True, o) for o in orders] if w.devastating else None,
+            [memo.faces(self.space, w, o) for o in orders] if lowest else None,
         )
 
     def kernels(self) -> list[Kernel]:
@@ -516,7 +522,7 @@ class _Pass:
             joints = w.joints if table is None else _masked(w.joints, table, o)
             counts = _Counts(joints, axis, (k, K), fold, share=K > 1)
             declared = setup.space.declared(np.arange(S), o)
-            for eo in np.unique(declared[mass]).tolist():  # a wounded group first (05.03)
+            for eo in distinct(declared[mass]):  # a wounded group first (05.03)
                 part = v if setup.n_orders == 1 else _only(v, declared == eo)
                 if w.faces is not None:
                     a, b = self.lowest_first(part, acc, w.faces[eo], counts)
@@ -537,6 +543,14 @@ class _Pass:
     ) -> tuple[float, float]:
         """Saves one at a time: for each count n, the array after n wounds, weighted by P(n, m)
         into ``acc``. Returns the expected failed saves and damage figure."""
+        if self.expect and counts.axis is None and not self.setup.blast_axis:
+            return self._count_scalar(v, acc, k, counts)
+        return self._count_loop(v, acc, k, counts)
+
+    def _count_loop(
+        self, v: np.ndarray, acc: np.ndarray, k: Kernel, counts: _Counts
+    ) -> tuple[float, float]:
+        """:meth:`count`, one count at a time (any pass, pending axes and Blast brackets)."""
         has_sel = self.setup.blast_axis
         coefs = self._coefficients(counts)
         tails = {b: counts.tails(b) for b in counts.joints}
@@ -559,6 +573,29 @@ class _Pass:
             cur = self.chain.step(cur, k)
         if not self.expect:
             return 0.0, 0.0
+        return float(k.fail @ seen), float(k.figure_mean @ seen)
+
+    def _count_scalar(
+        self, v: np.ndarray, acc: np.ndarray, k: Kernel, counts: _Counts
+    ) -> tuple[float, float]:
+        """:meth:`count` in the state pass when each count n only scales the array (one Blast
+        bracket, no Critical Wounds pending): sum_n P(n) K^n v and the expectations' sum_n
+        P(N > n) K^n v, both by Horner's scheme in one sweep, v x (P(n), P(N > n)) on a last
+        axis. The same counts as the loop: deposits up to the first n whose tail is below
+        TAIL_EPS (or the last count), tails before it."""
+        p2 = counts.joints[None][0]
+        tails = counts.tails(None)
+        live = int(np.count_nonzero(tails > TAIL_EPS))  # tails never increase
+        n_dep = min(live + 1, p2.shape[0])
+        weights = np.zeros((n_dep, 2))
+        weights[:, 0] = p2[:n_dep, 0]
+        weights[: min(live, n_dep), 1] = tails[: min(live, n_dep)]
+        terms = v[None, ..., None] * weights.reshape((n_dep,) + (1,) * v.ndim + (2,))
+        y = terms[-1]
+        for n in range(n_dep - 2, -1, -1):
+            y = terms[n] + self.chain.step(y, k)
+        acc += y[..., 0]
+        seen = y[..., 1].reshape(v.shape[0], -1).sum(axis=1)
         return float(k.fail @ seen), float(k.figure_mean @ seen)
 
     def by_count(self, v: np.ndarray, counts: _Counts) -> np.ndarray:
@@ -676,7 +713,7 @@ def _orders_used(w: _Weapon, table: np.ndarray) -> list[int]:
     used: set[int] = set()
     for p2, _ in w.joints.values():
         t = table[: p2.shape[0], : p2.shape[1]]
-        used |= set(np.unique(t[p2 > 0]).tolist())
+        used.update(distinct(t[p2 > 0]))
     return sorted(used) or [0]
 
 

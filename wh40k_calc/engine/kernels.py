@@ -18,6 +18,7 @@ import numpy as np
 from ..dice import thin
 from ..profile import AttackProfile
 from .allocation import NORMAL, PRECISION, AllocationSpace
+from .arrays import distinct
 
 
 def mean(pmf: np.ndarray) -> float:
@@ -39,6 +40,8 @@ class Kernel:
     order: int = 0
     _targets: list = field(default_factory=list, repr=False)
     _figure_mean: np.ndarray | None = field(default=None, repr=False)
+    _independent: bool | None = field(default=None, repr=False)
+    forms: dict = field(default_factory=dict, repr=False)  # the exact engine's transition forms
 
     @property
     def figure_mean(self) -> np.ndarray:
@@ -48,8 +51,10 @@ class Kernel:
         return self._figure_mean
 
     def state_independent(self) -> bool:
-        """True when every state has the same row."""
-        return bool(np.allclose(self.probs, self.probs[0], rtol=0, atol=1e-13))
+        """True when every state has the same row (within 1e-13)."""
+        if self._independent is None:
+            self._independent = bool((np.abs(self.probs - self.probs[0]) <= 1e-13).all())
+        return self._independent
 
     def passes(self) -> bool:
         """True when no state's save fails (nothing happens, nothing is counted)."""
@@ -163,7 +168,7 @@ def face_kernels(space: AllocationSpace, ap: AttackProfile, order: int = 0) -> F
     kernels += [wound_kernel(space, ap, False, order, f) for f in range(1, 7)]
     start = space.kind_of(np.arange(space.size), routing, order)
     by_probs: dict[tuple, np.ndarray] = {}
-    for k in np.unique(start):
+    for k in distinct(start):
         save = ap.vs[int(k)].save
         probs = save.face_probabilities() if save is not None else np.full(7, 1 / 6)
         probs[0] = 0.0

@@ -59,9 +59,17 @@ def _first_seen(keys: np.ndarray) -> np.ndarray:
     return rank[inverse.ravel()]
 
 
-_MULTIPLIERS = np.random.default_rng(20_905).integers(
-    1, 2**63, size=4096, dtype=np.uint64
-)  # odd or even, wrapping products: a hash, checked by _relabel
+def _splitmix64(n: int) -> np.ndarray:
+    """``n`` well-mixed 64-bit integers (the SplitMix64 sequence), wrapping arithmetic: the
+    multipliers of the row hash. Computed rather than drawn so that importing the exact engine
+    does not import ``numpy.random`` (about 17 ms of start-up)."""
+    x = np.arange(1, n + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+_MULTIPLIERS = _splitmix64(4096)  # wrapping products: a hash, checked by _relabel
 
 
 def quotient(kernel: Kernel, cls: np.ndarray, reps: np.ndarray, targets: list) -> Kernel:

@@ -155,7 +155,8 @@ def _with_command_reroll(ap: AttackProfile, attacks: np.ndarray, k: np.ndarray) 
 def joint_cost(ap: AttackProfile, models_at_selection: int) -> float:
     """Operations :func:`wound_joint` would take: one 2-D convolution per possible number of
     attacks, on an array growing to (max wounds x max devastating wounds)."""
-    amax = len(ap.attack_pmf(models_at_selection)) - 1
+    # the largest total of AttackProfile.attack_pmf, without its convolutions
+    amax = ap.models * (len(ap.attacks) - 1 + ap.blast * (models_at_selection // 5))
     k, _ = per_attack_kernel(ap)
     size = (amax * (k.shape[0] - 1) + 1) * (amax * (k.shape[1] - 1) + 1)
     return float(amax) * size * np.count_nonzero(k) / 2

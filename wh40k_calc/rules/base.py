@@ -291,6 +291,7 @@ class Rules:
         not_modelled += self._cleave_not_modelled(sel, groups)
         notes += self._blast_x_notes(groups)
         variants = _variants(applied)
+        made: dict[tuple, AttackProfile] = {}  # the candidates share most weapon profiles
 
         def build(
             picks: tuple[int, ...], variant: int, order_: tuple[str, ...] | None
@@ -308,6 +309,7 @@ class Rules:
                 tprofile,
                 applied,
                 variants[variant] if variants else None,
+                made,
             )
             profiles = ordered(profiles, order_)
             act_notes: tuple[str, ...] = ()
@@ -469,8 +471,11 @@ class Rules:
         tprofile: TargetProfile,
         applied: Applied,
         variant: tuple[str, ...] | None,
+        made: dict[tuple, AttackProfile] | None = None,
     ) -> list[AttackProfile]:
-        """One profile per (datasheet, weapon), in the datasheets' weapon order."""
+        """One profile per (datasheet, weapon), in the datasheets' weapon order; ``made``
+        keeps those already made for this selection (by weapon, models, label, first model
+        kind and variant: all else is the selection's)."""
         merged: dict[tuple[str, str], list] = {}
         sheets = [ds.key for ds in attacker.datasheets]
 
@@ -494,6 +499,10 @@ class Rules:
             if tprofile.precision_pick is not None:  # the CHARACTER model the player named
                 chars.insert(0, chars.pop(tprofile.precision_pick))
             first = chars[0].kind if precise and chars else tprofile.bodyguard[0].kind
+            key = (id(w), n, label, first, variant)
+            if made is not None and key in made:
+                out.append(made[key])
+                continue
             prof = self._profile(sel, attacker, target, w, n, label, kinds, first, applied, variant)
             if w.abilities.precision and chars:
                 who = list(dict.fromkeys(m.name for m in chars))
@@ -504,6 +513,8 @@ class Rules:
                     "(--precision-target bodyguard)"
                 )
                 prof = replace(prof, choices=(*prof.choices, said))
+            if made is not None:
+                made[key] = prof
             out.append(prof)
         return out
 

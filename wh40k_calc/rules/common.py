@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from functools import lru_cache
 from math import ceil
 
 import numpy as np
@@ -198,6 +199,7 @@ def effective_value(damage_pmf: np.ndarray, keep: float, cap_wounds: int) -> flo
     return float(np.dot(np.minimum(np.arange(len(kept)), cap_wounds), kept))
 
 
+@lru_cache(maxsize=1024)  # a batch makes the same few tables thousands of times (immutable)
 def damage_table(
     dice: Dice,
     melta: Dice | None,

@@ -1,0 +1,146 @@
+"""What the exact engine builds again and again, built once per process.
+
+A batch resolves the same weapon profiles against the same targets run after run (other
+conditions, other targets of the same Toughness), and the player's choices score several
+candidate activations that share most of their weapons. Their expensive parts depend only on a
+few inputs, so each is kept, keyed by exactly what it reads:
+
+* a weapon's wound counts (:func:`~wh40k_calc.engine.wounds.wound_joint`) and their cost: its
+  attacks, Hit and Wound roll tables, Sustained Hits, Lethal Hits, Devastating Wounds, Command
+  Re-roll, Blast and models, and the models in the target when selected;
+* a weapon's transition kernels (:func:`~wh40k_calc.engine.kernels.wound_kernel`,
+  :func:`~wh40k_calc.engine.kernels.face_kernels`): the target's state space (itself built
+  once, :func:`~wh40k_calc.engine.allocation.space_for`), what the weapon does to each kind of
+  model (``AttackProfile.vs``) and its routing.
+
+A kept result is the very object an uncached call returns (its arrays made read-only, so that
+sharing it cannot change it), so results are identical with or without the cache. Each cache
+holds a bounded number of entries (least recently used dropped first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from ..profile import AttackProfile
+from .allocation import AllocationSpace
+from .kernels import Faces, Kernel, face_kernels, routing_of, wound_kernel
+from .wounds import joint_cost, wound_joint
+
+ENTRIES = 2048  # wound counts, costs and kernels kept (each)
+
+
+class _Keyed:
+    """A value that hashes and compares by ``key`` (what a cached function reads of it)."""
+
+    __slots__ = ("key", "value")
+
+    def __init__(self, value: Any, key: tuple):
+        self.value = value
+        self.key = key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Keyed) and self.key == other.key
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+def _array_key(a: np.ndarray | None) -> tuple | None:
+    return None if a is None else (a.dtype.str, a.shape, a.tobytes())
+
+
+# ---- a weapon's wound counts ------------------------------------------------------------------
+
+
+def _counts_key(ap: AttackProfile) -> tuple:
+    """Everything :func:`wound_joint` and :func:`joint_cost` read of a profile."""
+    return (
+        _array_key(ap.attacks),
+        ap.models,
+        ap.blast,
+        ap.hit,
+        _array_key(ap.sustained),
+        ap.lethal,
+        ap.wound,
+        ap.devastating,
+        ap.command_reroll,
+    )
+
+
+@lru_cache(maxsize=ENTRIES)
+def _joint(ap: _Keyed, selected: int, trim: Callable[[np.ndarray], np.ndarray]):
+    p2, meta = wound_joint(ap.value, selected)
+    return _frozen(trim(p2)), meta
+
+
+@lru_cache(maxsize=ENTRIES)
+def _cost(ap: _Keyed, selected: int) -> float:
+    return joint_cost(ap.value, selected)
+
+
+def joint(
+    ap: AttackProfile, selected: int, trim: Callable[[np.ndarray], np.ndarray]
+) -> tuple[np.ndarray, dict]:
+    """:func:`wound_joint` of ``ap`` with ``selected`` models in the target, its P[n, m] cut
+    by ``trim`` (the exact engine leaves out negligible tails), computed once (the
+    expectations dict is shared: read it, do not change it)."""
+    return _joint(_Keyed(ap, _counts_key(ap)), selected, trim)
+
+
+def cost(ap: AttackProfile, selected: int) -> float:
+    """:func:`joint_cost` of ``ap``, computed once."""
+    return _cost(_Keyed(ap, _counts_key(ap)), selected)
+
+
+# ---- a weapon's kernels -----------------------------------------------------------------------
+
+
+def _kernel_key(s: AllocationSpace, ap: AttackProfile, devastating: bool) -> tuple:
+    """Everything :func:`wound_kernel` and :func:`face_kernels` read of a space and a
+    profile."""
+    # the space itself (compared by identity): allocation.space_for hands out one object per
+    # target and orders while it keeps them, and a kept kernel keeps its space alive
+    return (s, ap.vs, routing_of(ap, devastating), devastating)
+
+
+@lru_cache(maxsize=ENTRIES)
+def _kernel(key: _Keyed, order: int) -> Kernel:
+    s, ap, devastating = key.value
+    k = wound_kernel(s, ap, devastating, order)
+    for a in (k.probs, k.fail, k.mortal):
+        _frozen(a)
+    return k
+
+
+@lru_cache(maxsize=ENTRIES)
+def _faces(key: _Keyed, order: int) -> Faces:
+    s, ap, _ = key.value
+    return face_kernels(s, ap, order)
+
+
+def kernel(s: AllocationSpace, ap: AttackProfile, devastating: bool, order: int = 0) -> Kernel:
+    """:func:`wound_kernel` (no ``face``), built once per space, profile effect and order."""
+    return _kernel(_Keyed((s, ap, devastating), _kernel_key(s, ap, devastating)), order)
+
+
+def faces(s: AllocationSpace, ap: AttackProfile, order: int = 0) -> Faces:
+    """:func:`face_kernels`, built once per space, profile effect and order."""
+    return _faces(_Keyed((s, ap, False), _kernel_key(s, ap, False)), order)
+
+
+def clear() -> None:
+    """Forget everything kept here and the shared state spaces (tests, benchmarks)."""
+    from .allocation import _space
+
+    for cached in (_joint, _cost, _kernel, _faces, _space):
+        cached.cache_clear()
