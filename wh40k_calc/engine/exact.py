@@ -39,24 +39,23 @@ import numpy as np
 
 from ..dice import thin
 from ..profile import Activation, AttackProfile, OrderPolicy, TargetStates
-from . import lumping, memo
+from . import lowest, lumping, memo
 from .allocation import NORMAL, AllocationSpace, legal_orders, saves_differ, space_for
 from .arrays import distinct
 from .defender import choose_orders
 from .kernels import (
     Faces,
     Kernel,
-    binomials,
     mean,
     routing_of,
     spill_kernel,
 )
+from .lowest import TAIL_EPS
 from .outcome import Outcome, WeaponResult
 
 MAX_ELEMENTS = 6_000_000  # size of the chain's probability array the exact engine accepts
 MAX_WORK = 400_000_000  # scattered multiply-adds (a few seconds) the exact engine accepts
 DENSE_STATES = 400  # up to this many target states, state-pass transitions are dense matrices
-TAIL_EPS = 1e-15  # a weapon's remaining P(N > n) below this ends its loop (mass lost < 1e-15)
 PENDING = 2  # the first pending-devastating axis of the chain array (after states and figure)
 LUMP_WORK = 1_000_000  # figure passes above this much work first merge states (lumping.py)
 
@@ -235,13 +234,13 @@ class _Setup:
         for b in self.brackets:
             joints[b] = memo.joint(w, self.selected if b is None else b * 5, _trim_tails)
         orders = range(self.n_orders)
-        lowest = self.act.lowest_first and saves_differ(self.space, w.vs, routing_of(w, False))
+        by_faces = self.act.lowest_first and saves_differ(self.space, w.vs, routing_of(w, False))
         return _Weapon(
             w,
             joints,
             [memo.kernel(self.space, w, False, o) for o in orders],
             [memo.kernel(self.space, w, True, o) for o in orders] if w.devastating else None,
-            [memo.faces(self.space, w, o) for o in orders] if lowest else None,
+            [memo.faces(self.space, w, o) for o in orders] if by_faces else None,
         )
 
     def kernels(self) -> list[Kernel]:
@@ -415,6 +414,18 @@ def _deposit(
     _put(acc, counts.axis, slice(k, len(row) * K, K), b, vals)
 
 
+def _deposit_slots(acc: np.ndarray, counts: _Counts, y: np.ndarray) -> None:
+    """Add ``y`` (S, F, slots, P, B: one slot per pending count m, or one) into ``acc``: slot m
+    to the counts' pending axis at m * K + k, or (one slot) straight in."""
+    S, F, slots, P, B = y.shape
+    if counts.axis is None:
+        acc += y[:, :, 0].reshape(acc.shape)
+        return
+    k, K = counts.slot
+    view = acc.reshape(S, F, P, -1, B)
+    view[:, :, :, k::K][:, :, :, :slots] += y.transpose(0, 1, 3, 2, 4)
+
+
 # ---------------------------------------------------------------------------------------------
 # Phases
 
@@ -489,7 +500,9 @@ class _Pass:
             probs = setup.act.policy.probabilities
             return setup.act.policy.tables[j], (probs[j] if j < len(probs) else None)
         space = setup.space
-        return choose_orders(space, w.joints, self.masses(v), w.normal, w.faces, w.dev)
+        return choose_orders(
+            space, w.joints, self.masses(v), w.normal, w.faces, w.dev, self.chain.step
+        )
 
     def weapon(
         self, w: _Weapon, v: np.ndarray, table: np.ndarray | None
@@ -598,75 +611,51 @@ class _Pass:
         seen = y[..., 1].reshape(v.shape[0], -1).sum(axis=1)
         return float(k.fail @ seen), float(k.figure_mean @ seen)
 
-    def by_count(self, v: np.ndarray, counts: _Counts) -> np.ndarray:
-        """``v`` times the weapon's count distribution, the count r of save rolls on a new last
-        axis: X[..., (m), ..., b, r] = v[..., b] * P_b(n=r, m), the pending count m on its own
-        new axis (as ``counts.axis``, one slot per m), or folded into the figure axis."""
-        has_sel = self.setup.blast_axis
-        coefs = self._coefficients(counts)
-        shape = list(v.shape)
-        if counts.axis is not None:
-            shape.insert(counts.axis, max(p.shape[1] for p, _ in counts.joints.values()))
-        x = np.zeros((*shape, counts.n_max), dtype=v.dtype)
-        for b, (p2, _) in counts.joints.items():
-            src = v[..., b] if has_sel else v
-            if coefs[b] is not None:
-                c = coefs[b].T.reshape((1, -1) + (1,) * (src.ndim - 2) + (p2.shape[0],))
-                idx = (..., b, slice(0, p2.shape[0])) if has_sel else (..., slice(0, p2.shape[0]))
-                x[idx] += src[..., None] * c
-                continue
-            for m in range(p2.shape[1]):
-                col = p2[:, m]
-                if not col.any():
-                    continue
-                idx: list = [slice(None)] * len(shape)
-                if counts.axis is not None:
-                    idx[counts.axis] = m
-                if has_sel:
-                    idx[-1] = b
-                x[(*idx, slice(0, len(col)))] += src[..., None] * col
-        return x
-
     def lowest_first(
         self, v: np.ndarray, acc: np.ndarray, faces: Faces, counts: _Counts
     ) -> tuple[float, float]:
         """Save rolls resolved lowest first (05.04 Inflict Damage): the n dice are rolled
-        together; for each class of results (those that pass or fail alike against every
-        group, in increasing order) the number in it among the r still unresolved is
-        Binomial(r, P(class) / P(this class or higher)), and each of them passes or fails
-        against the group current when it is resolved. The count of dice left is a last axis
-        of the array, gone once every result that can fail is resolved (the rest pass).
-        Returns what :meth:`count` does."""
-        x_all = self.by_count(v, counts)
-        n1 = x_all.shape[-1]
-        shape = (-1,) + (1,) * (x_all.ndim - 1)
+        together and each passes or fails against the group current when it is resolved
+        (:mod:`~wh40k_calc.engine.lowest`), per class of start states whose dice stand at the
+        same face probabilities. Deposits into ``acc`` as :meth:`count` does and returns what
+        it does."""
+        S, F = v.shape[:2]
+        B = len(self.setup.brackets) if self.setup.blast_axis else 1
+        v4 = v.reshape(S, F, -1, B)
+        g, total = self._weights(counts, B)
         fs = fig = 0.0
         for mask, probs in faces.classes:
-            x = x_all * mask.reshape(shape)
-            for k, p_class, rest in faces.steps(probs):
-                b, tail = binomials(n1, min(1.0, p_class / rest))
-                out = np.zeros_like(x)
-                cur = x
-                for c in range(n1):
-                    out[..., : n1 - c] += cur * b[c:, c]
-                    t = tail[c:, c]
-                    if not (t > TAIL_EPS).any():
-                        break
-                    if k is None:  # every group saves these: only the count of dice moves
-                        cur = cur[..., 1:]
-                        continue
-                    if self.expect:
-                        fs += _column_totals(cur, k.fail, t)
-                        fig += _column_totals(cur, k.figure_mean, t)
-                    cur = self.chain.step(np.ascontiguousarray(cur[..., 1:]), k)
-                x = out
-            res = x.sum(axis=-1)  # the dice left all pass
-            if counts.axis is None:
-                acc += res
-            else:
-                k_, K = counts.slot
-                _put(acc, counts.axis, slice(k_, res.shape[counts.axis] * K, K), None, res)
+            if not mask.any():
+                continue
+            part = v4 if mask.all() else v4 * mask.reshape(-1, 1, 1, 1)
+            classes = lowest.fail_classes(faces, probs)
+            res = lowest.resolve(part, g, total, classes, self.chain.step, self.expect)
+            _deposit_slots(acc, counts, res.y)
+            fs, fig = fs + res.failed, fig + res.figure
         return fs, fig
+
+    def _weights(self, counts: _Counts, B: int) -> tuple[np.ndarray, np.ndarray]:
+        """The counts as weights per output slot (:func:`~wh40k_calc.engine.lowest.resolve`):
+        g[n, m, f, b] = P_b(n, m) into pending slot m, or the Fourier factor of P_b(n, .) with
+        the folded mortal wounds (figure pass), or P_b(n, 0) (nothing pending); and P_b(n)."""
+        N = counts.n_max
+        coefs = self._coefficients(counts) if counts.fold is not None else {}
+        pending = counts.axis is not None
+        M = max(p.shape[1] for p, _ in counts.joints.values()) if pending else 1
+        F = self.chain.bins if coefs else 1
+        g = np.zeros((N, M, F, B), dtype=complex if coefs else float)
+        total = np.zeros((N, B))
+        for b, (p2, _) in counts.joints.items():
+            j = 0 if b is None else b
+            n = p2.shape[0]
+            total[:n, j] = p2.sum(axis=1)
+            if coefs:
+                g[:n, 0, :, j] = coefs[b]
+            elif pending:
+                g[:n, : p2.shape[1], 0, j] = p2
+            else:
+                g[:n, 0, 0, j] = p2[:, 0]
+        return g, total
 
     # ---- Devastating Wounds' mortal wounds ---------------------------------------------------
 
@@ -722,12 +711,6 @@ def _masked(joints: dict, table: np.ndarray, order: int) -> dict:
         b: (p2 * (table[: p2.shape[0], : p2.shape[1]] == order), meta)
         for b, (p2, meta) in joints.items()
     }
-
-
-def _column_totals(x: np.ndarray, vec: np.ndarray, weights: np.ndarray) -> float:
-    """sum over columns j (last axis) of weights[j] x <vec, mass of column j per state>."""
-    per_state = x.reshape(x.shape[0], -1, x.shape[-1]).sum(axis=1)
-    return float(vec @ per_state @ weights)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,226 @@
+"""Save rolls resolved lowest first (edition 11, 05.04 Inflict Damage) in the exact engine's
+chain passes, with a number of Python-level steps linear in the number of save rolls.
+
+A weapon profile's n save rolls are rolled together and resolved from the lowest result to the
+highest, each against the allocation group current when it is resolved. The results fall into
+*classes* that pass or fail alike against every group (a save is a threshold: a class is a run
+of results; :meth:`~wh40k_calc.engine.kernels.Faces.steps`); only the classes that can fail
+change the target. With L such classes, in increasing order, of probabilities p_1 .. p_L, the
+counts (c_1 .. c_L) among n dice are multinomial and the target's state after them is
+K_L^{c_L} ... K_1^{c_1} v (K_j: one die of class j against the current group).
+
+Resolving that for every count n at once (weights g[n] from the weapon's count distribution):
+
+* class 1: U[c] = K_1^c v for c = 0, 1, ... (one step each);
+* the classes between the first and the last (three or more classes only): the dice left r on
+  an axis; c ~ Binomial(r, q) of them are in the class (one step per c on the whole axis);
+* the last class: Z[c] = (the weight of exactly c dice in it) x (the state before them), a
+  matrix product over the counts (BLAS), then Horner's scheme sum_c K_L^c Z[c] (one step per c).
+
+The state before any class is linear in v, so weights combine by matrix products; only the
+kernel steps are sparse. The expected failed saves and damage figure ride along: the number of
+dice of class j resolved from a state is sum_c P(c_j > c) x (state before the (c+1)-th), a
+tail weight on an extra slot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .kernels import Faces, Kernel, binomials
+
+TAIL_EPS = 1e-15  # a count whose remaining probability is below this ends its loop (mass lost
+# < 1e-15; the exact engine renormalises the state distribution at the end)
+
+Step = Callable[[np.ndarray, Kernel], np.ndarray]
+
+
+@dataclass(frozen=True)
+class FailClass:
+    """A class of save results that can fail: its kernel and the probability that a die not
+    in an earlier class that can fail is in it."""
+
+    kernel: Kernel
+    q: float
+
+
+def fail_classes(faces: Faces, probs: np.ndarray) -> list[FailClass]:
+    """The classes of ``faces`` (face probabilities ``probs``) that can fail, in increasing
+    order, each with its conditional probability. Classes that pass against every group
+    change nothing: their dice count with those that pass."""
+    out = []
+    done = 0.0
+    for k, p, _ in faces.steps(probs):
+        if k is None:
+            continue
+        out.append(FailClass(k, min(1.0, p / (1.0 - done)) if done < 1.0 else 1.0))
+        done += p
+    return out
+
+
+@dataclass
+class Resolved:
+    """What :func:`resolve` returns: ``y[s, f, slot, p, b]`` (the weighted state after the
+    dice, one slot per weight of ``g``) and the expected failed saves and damage figure."""
+
+    y: np.ndarray
+    failed: float = 0.0
+    figure: float = 0.0
+
+
+def resolve(
+    v: np.ndarray,
+    g: np.ndarray,
+    total: np.ndarray,
+    classes: list[FailClass],
+    step: Step,
+    expect: bool,
+) -> Resolved:
+    """Resolve a weapon's save rolls lowest first on ``v`` for every count at once.
+
+    Args:
+        v: the chain array, (S, F, P, B): states, figure bins, pending counts, Blast brackets.
+        g: (N, slots, F or 1, B or 1): the weight of count n (n < N) in each output slot.
+        total: (N, B or 1): P(n) per bracket (the cut-offs; with ``expect``, the expectations).
+        classes: the classes that can fail (:func:`fail_classes`).
+        step: applies one die of a kernel to an array whose first axis is the state.
+        expect: compute the expected failed saves and damage figure.
+
+    Returns:
+        :class:`Resolved`, its ``y`` of shape (S, F, slots, P, B).
+    """
+    if not classes:  # every die passes
+        return Resolved(_weighted(g, v))
+    first = classes[0]
+    n = g.shape[0]
+    b1, t1 = binomials(n, first.q)
+    tails1 = np.einsum("nb,nc->cb", total, t1)  # P(c_1 > c) per bracket
+    live = int(np.count_nonzero(tails1.max(axis=1) > TAIL_EPS))
+    u = _powers(v, first.kernel, min(n, live + 1), step)
+    out = Resolved(np.empty(0))
+    if expect:
+        out.failed, out.figure = _expected_along(u, first.kernel, tails1)
+    if len(classes) == 1:
+        q = np.einsum("nxfb,nc->cxfb", g, b1)[: len(u), None]
+        out.y = _contract(q, u)[0]
+        return out
+    a, a_total = _after_first(g, total, b1, len(u))
+    ex = np.concatenate([a, a_total], axis=2) if expect else a
+    y = _contract(ex, u)  # (r, S, F, slots [+ total], P, B): r dice left after class 1
+    for mid in classes[1:-1]:
+        y, f, d = _sweep(y, mid, step, expect)
+        out.failed += f
+        out.figure += d
+    last = classes[-1]
+    out.y, f, d = _last(y, last, step, expect)
+    out.failed += f
+    out.figure += d
+    return out
+
+
+def _weighted(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """sum_n g[n, slot] v, as (S, F, slots, P, B)."""
+    w = g.sum(axis=0)  # (slots, F, B)
+    return v[:, :, None] * w.transpose(1, 0, 2)[None, :, :, None, :]
+
+
+def _powers(v: np.ndarray, k: Kernel, count: int, step: Step) -> np.ndarray:
+    """U[c] = K^c v for c < count, as one array (count, *v.shape)."""
+    u = np.empty((count, *v.shape), dtype=v.dtype)
+    u[0] = v
+    for c in range(1, count):
+        u[c] = step(u[c - 1], k)
+    return u
+
+
+def _mass(x: np.ndarray) -> np.ndarray:
+    """Per state and bracket: the total of ``x`` (S, F, ..., B) over the other axes (real
+    part: the state pass's arrays are real)."""
+    return x.reshape(x.shape[0], -1, x.shape[-1]).sum(axis=1).real
+
+
+def _expected_along(u: np.ndarray, k: Kernel, tails: np.ndarray) -> tuple[float, float]:
+    """Expected failed saves and figure of the dice of a first class: sum_c P(c_1 > c) x
+    <fail, mass of U[c]> (per bracket)."""
+    fs = fig = 0.0
+    for c in range(len(u)):
+        per_state = _mass(u[c]) @ tails[c]
+        fs += float(k.fail @ per_state)
+        fig += float(k.figure_mean @ per_state)
+    return fs, fig
+
+
+def _after_first(
+    g: np.ndarray, total: np.ndarray, b1: np.ndarray, count: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """A[c, r, slot, ...] = g[c + r, slot] x P(c of c + r dice in the first class): the weight
+    of c dice in it and r left; and the same for the total P(n) (one slot)."""
+    n = g.shape[0]
+    c = np.arange(count)[:, None]
+    r = np.arange(n)[None, :]
+    idx = c + r
+    ok = idx < n
+    safe = np.where(ok, idx, 0)
+    coef = np.where(ok, b1[safe, np.broadcast_to(c, safe.shape)], 0.0)  # (count, n)
+    a = g[safe] * coef.reshape(count, n, 1, 1, 1)
+    a_total = (total[safe] * coef[..., None])[:, :, None, None, :]
+    return a, a_total
+
+
+def _contract(q: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """out[c', s, f, slot, p, b] = sum_c q[c, c', slot, f, b] u[c, s, f, p, b]: one matrix
+    product per (figure bin, bracket) pair of ``q`` (BLAS)."""
+    cin, cout, slots, fq, bq = q.shape
+    _, S, F, P, B = u.shape
+    qt = q.transpose(3, 4, 1, 2, 0).reshape(fq, bq, cout * slots, cin)
+    ut = u.transpose(2, 4, 0, 1, 3).reshape(F, B, cin, S * P)
+    out = np.matmul(qt, ut)  # (F, B, cout * slots, S * P), q broadcast over F or B
+    out = out.reshape(F, B, cout, slots, S, P)
+    return np.ascontiguousarray(out.transpose(2, 4, 0, 3, 5, 1))
+
+
+def _sweep(y: np.ndarray, cls: FailClass, step: Step, expect: bool):
+    """A class between the first and the last: of the r dice left, c ~ Binomial(r, q) are
+    in it; returns the array over the dice left after it, and its expectations."""
+    n = y.shape[0]
+    b, tail = binomials(n, cls.q)
+    x = np.moveaxis(y, 0, -1)  # (S, F, slots, P, B, r)
+    out = np.zeros_like(x)
+    cur = x
+    fs = fig = 0.0
+    for c in range(n):
+        out[..., : n - c] += cur * b[c:, c]
+        t = tail[c:, c]
+        if not (t > TAIL_EPS).any():
+            break
+        if expect:  # the total slot is the last
+            per_state = _mass(cur[:, :, -1] @ t)
+            fs += float(cls.kernel.fail @ per_state.sum(axis=1))
+            fig += float(cls.kernel.figure_mean @ per_state.sum(axis=1))
+        cur = step(np.ascontiguousarray(cur[..., 1:]), cls.kernel)
+    return np.ascontiguousarray(np.moveaxis(out, -1, 0)), fs, fig
+
+
+def _last(y: np.ndarray, cls: FailClass, step: Step, expect: bool):
+    """The last class: Z[c] = sum_r P(c of the r dice left) y[r], then sum_c K^c Z[c]
+    (Horner); with ``expect``, the total slot carries P(more than c) instead, and gives the
+    expectations."""
+    n = y.shape[0]
+    b, tail = binomials(n, cls.q)
+    z = np.tensordot(b, y, axes=([0], [0]))
+    if expect:
+        z[:, :, :, -1] = np.tensordot(tail, y[:, :, :, -1], axes=([0], [0]))
+    weight = np.cumsum(np.abs(z).reshape(n, -1).sum(axis=1)[::-1])[::-1]  # P(c_L >= c), about
+    keep = max(1, int(np.count_nonzero(weight > TAIL_EPS)))
+    acc = z[keep - 1]
+    for c in range(keep - 2, -1, -1):
+        acc = step(acc, cls.kernel) + z[c]
+    fs = fig = 0.0
+    if expect:
+        per_state = _mass(acc[:, :, -1]).sum(axis=1)
+        fs, fig = float(cls.kernel.fail @ per_state), float(cls.kernel.figure_mean @ per_state)
+        acc = acc[:, :, :-1]
+    return acc, fs, fig
