@@ -15,7 +15,8 @@ Resolving that for every count n at once (weights g[n] from the weapon's count d
 * the classes between the first and the last (three or more classes only): the dice left r on
   an axis; c ~ Binomial(r, q) of them are in the class (one step per c on the whole axis);
 * the last class: Z[c] = (the weight of exactly c dice in it) x (the state before them), a
-  matrix product over the counts (BLAS), then Horner's scheme sum_c K_L^c Z[c] (one step per c).
+  matrix product over the counts (BLAS), then Horner's scheme sum_c K_L^c Z[c] (one step per c;
+  each Z[c] made when Horner's scheme reaches it, so the memory is U and two slices).
 
 The state before any class is linear in v, so weights combine by matrix products; only the
 kernel steps are sparse. The expected failed saves and damage figure ride along: the number of
@@ -108,17 +109,66 @@ def resolve(
         out.y = _contract(q, u)[0]
         return out
     a, a_total = _after_first(g, total, b1, len(u))
-    ex = np.concatenate([a, a_total], axis=2) if expect else a
-    y = _contract(ex, u)  # (r, S, F, slots [+ total], P, B): r dice left after class 1
-    for mid in classes[1:-1]:
-        y, f, d = _sweep(y, mid, step, expect)
-        out.failed += f
-        out.figure += d
+    ex = np.concatenate([a, a_total], axis=2) if expect else a  # (c_1, r, slots[+1], F, B)
+    left = a_total.sum(axis=(0, 2, 3, 4))  # P(r dice left after the first class)
     last = classes[-1]
-    out.y, f, d = _last(y, last, step, expect)
-    out.failed += f
-    out.figure += d
+    b, tail = binomials(n, last.q)
+    if len(classes) == 2:  # straight from U: Q[c_1, c] = sum_r A[c_1, r] P(c of r in it)
+        q = np.einsum("crsfb,rd->cdsfb", ex, b)
+        if expect:
+            q[:, :, -1] = np.einsum("crfb,rd->cdfb", ex[:, :, -1], tail)
+
+        def z_of(c: int) -> np.ndarray:
+            return _contract(q[:, c : c + 1], u)[0]
+
+    else:
+        y = _contract(ex, u)  # (r, S, F, slots[+1], P, B): r dice left after class 1
+        del u
+        for mid in classes[1:-1]:
+            y, f, d = _sweep(y, mid, step, expect)
+            out.failed, out.figure = out.failed + f, out.figure + d
+            left = _thinned(left, binomials(n, mid.q)[0])
+        z_of = _from_left(y, b, tail, expect)
+    exact_c = left @ b  # P(c of the last class)
+    keep = max(1, int(np.count_nonzero(np.cumsum(exact_c[::-1])[::-1] > TAIL_EPS)))
+    out.y, f, d = _horner(z_of, keep, last.kernel, step, expect)
+    out.failed, out.figure = out.failed + f, out.figure + d
     return out
+
+
+def _thinned(left: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The distribution of the dice left after a class: r' = r - c, c ~ Binomial(r, q)."""
+    n = len(left)
+    out = np.zeros(n)
+    for c in range(n):
+        out[: n - c] += left[c:] * b[c:, c]
+    return out
+
+
+def _from_left(y: np.ndarray, b: np.ndarray, tail: np.ndarray, expect: bool):
+    """Z[c] = sum_r P(c of r dice in the last class) y[r] (the total slot: P(more than c))."""
+
+    def z_of(c: int) -> np.ndarray:
+        z = np.tensordot(b[:, c], y, axes=([0], [0]))
+        if expect:
+            z[:, :, -1] = np.tensordot(tail[:, c], y[:, :, :, -1], axes=([0], [0]))
+        return z
+
+    return z_of
+
+
+def _horner(z_of: Callable[[int], np.ndarray], keep: int, k: Kernel, step: Step, expect: bool):
+    """sum_c K^c Z[c] for c < keep (Horner's scheme, Z[c] made when needed); with
+    ``expect`` the last slot gives the expected failed saves and figure and is dropped."""
+    acc = z_of(keep - 1)
+    for c in range(keep - 2, -1, -1):
+        acc = step(acc, k) + z_of(c)
+    fs = fig = 0.0
+    if expect:
+        per_state = _mass(acc[:, :, -1]).sum(axis=1)
+        fs, fig = float(k.fail @ per_state), float(k.figure_mean @ per_state)
+        acc = acc[:, :, :-1]
+    return acc, fs, fig
 
 
 def _weighted(g: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -202,25 +252,3 @@ def _sweep(y: np.ndarray, cls: FailClass, step: Step, expect: bool):
             fig += float(cls.kernel.figure_mean @ per_state.sum(axis=1))
         cur = step(np.ascontiguousarray(cur[..., 1:]), cls.kernel)
     return np.ascontiguousarray(np.moveaxis(out, -1, 0)), fs, fig
-
-
-def _last(y: np.ndarray, cls: FailClass, step: Step, expect: bool):
-    """The last class: Z[c] = sum_r P(c of the r dice left) y[r], then sum_c K^c Z[c]
-    (Horner); with ``expect``, the total slot carries P(more than c) instead, and gives the
-    expectations."""
-    n = y.shape[0]
-    b, tail = binomials(n, cls.q)
-    z = np.tensordot(b, y, axes=([0], [0]))
-    if expect:
-        z[:, :, :, -1] = np.tensordot(tail, y[:, :, :, -1], axes=([0], [0]))
-    weight = np.cumsum(np.abs(z).reshape(n, -1).sum(axis=1)[::-1])[::-1]  # P(c_L >= c), about
-    keep = max(1, int(np.count_nonzero(weight > TAIL_EPS)))
-    acc = z[keep - 1]
-    for c in range(keep - 2, -1, -1):
-        acc = step(acc, cls.kernel) + z[c]
-    fs = fig = 0.0
-    if expect:
-        per_state = _mass(acc[:, :, -1]).sum(axis=1)
-        fs, fig = float(cls.kernel.fail @ per_state), float(cls.kernel.figure_mean @ per_state)
-        acc = acc[:, :, :-1]
-    return acc, fs, fig
