@@ -247,9 +247,9 @@ class _Setup:
         """Every kernel the passes may apply."""
         out = list(self.before)
         for w in self.weapons:
-            out += w.normal + (w.dev or [])
+            out += [k for k in w.normal + (w.dev or []) if k is not None]
             for fc in w.faces or []:
-                out += [k for k in fc.kernels if k is not None]
+                out += [k for k in fc.kernels if k is not None] if fc is not None else []
         return out
 
     def figure_max(self) -> int:
@@ -286,8 +286,6 @@ class _Setup:
                 work += w.m_max * per_step(w.dev[0]) * self.n_given
         for src, k in zip(self.act.before, self.before, strict=True):
             work += 2 * len(src.count) * per_step(k)
-        if biggest <= max_elements and work <= MAX_WORK:
-            work = max(work, self._figure_work())
         if biggest > max_elements or work > MAX_WORK:
             raise ExactUnsupported(
                 f"the selection is too large to resolve exactly ({S:,} target states; about "
@@ -297,17 +295,6 @@ class _Setup:
     def figure_independent(self) -> bool:
         """Whether no wound's damage depends on the target's state (a plain convolution)."""
         return not self.blast_axis and all(k.state_independent() for k in self.kernels())
-
-    def _figure_work(self) -> float:
-        """Multiply-adds of the figure pass (0 when the figure is a plain convolution):
-        about (wounds) x (states, merged where the figure cannot tell them apart) x (damage
-        values) x (Fourier bins); the states are merged only when the count is large."""
-        if self.figure_independent():
-            return 0.0
-        work = self.figure_steps() * self.space.size
-        if work <= MAX_WORK:
-            return work
-        return self.figure_steps() * self.lumped.space.size
 
     def figure_steps(self) -> float:
         """The figure pass's multiply-adds per state: (wounds) x (damage values) x (figure
@@ -319,11 +306,11 @@ class _Setup:
             steps += n * self.n_given * max(1, w.normal[0].probs.shape[1])
         return steps * len(self.brackets) * bins
 
-    @property
-    def lumped(self) -> _Setup:
-        """This setup on the classes of states the damage figure cannot tell apart."""
+    def lumped(self, tables: list) -> _Setup:
+        """This setup on the classes of states the damage figure cannot tell apart, for the
+        orders ``tables`` uses (the state pass's)."""
         if self._lumped is None:
-            self._lumped = _lumped(self)
+            self._lumped = _lumped(self, tables)
         return self._lumped
 
     def initial(self, chain: _Chain) -> np.ndarray:
@@ -515,6 +502,7 @@ class _Pass:
         setup = self.setup
         used = [0] if table is None else _orders_used(w, table)
         K = len(used)
+        reps, group = _dev_groups(w, used, setup.space)
         fold = None
         if (
             self.chain.spectral
@@ -526,14 +514,14 @@ class _Pass:
         axis = PENDING + _pending_axes(setup, v) if pending else None
         shape = list(v.shape)
         if axis is not None:
-            shape.insert(axis, w.m_max * K)
+            shape.insert(axis, w.m_max * len(reps))
         acc = np.zeros(shape, dtype=v.dtype)
         fs = fig = 0.0
         S = setup.space.size
         mass = np.abs(v.reshape(S, -1)).sum(axis=1) > 0
         for k, o in enumerate(used):
             joints = w.joints if table is None else _masked(w.joints, table, o)
-            counts = _Counts(joints, axis, (k, K), fold, share=K > 1)
+            counts = _Counts(joints, axis, (group[k], len(reps)), fold, share=K > 1)
             declared = setup.space.declared(np.arange(S), o)
             for eo in distinct(declared[mass]):  # a wounded group first (05.03)
                 part = v if setup.n_orders == 1 else _only(v, declared == eo)
@@ -542,7 +530,7 @@ class _Pass:
                 else:
                     a, b = self.count(part, acc, w.normal[eo], counts)
                 fs, fig = fs + a, fig + b
-        return acc, fs, fig, used, not pending
+        return acc, fs, fig, reps, not pending
 
     def _coefficients(self, counts: _Counts) -> dict:
         """Per bracket, the figure-axis factors of the counts (figure pass, nothing pending),
@@ -663,9 +651,10 @@ class _Pass:
         self, v: np.ndarray, w: _Weapon, used: list[int]
     ) -> tuple[np.ndarray, float, float]:
         """Inflict one weapon's pending devastating Critical Wounds (no spill-over), each in
-        the order the defender chose for it, and drop its pending axis (the first one left):
-        for each order, Horner's scheme over the count m (apply one, add those with one fewer
-        left) takes one step per pending count."""
+        the order the defender chose for it (``used``: one order per kind of mortal wound the
+        pending axis keeps apart, :func:`_dev_groups`), and drop its pending axis (the first
+        one left): for each order, Horner's scheme over the count m (apply one, add those with
+        one fewer left) takes one step per pending count."""
         K = len(used)
         assert w.dev is not None
         total = None
@@ -696,6 +685,35 @@ def _only(v: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def _pending_axes(setup: _Setup, v: np.ndarray) -> int:
     return v.ndim - PENDING - (1 if setup.blast_axis else 0)
+
+
+def _dev_groups(w: _Weapon, used: list[int], space) -> tuple[list[int], list[int]]:
+    """The orders whose Devastating Wounds mortal wounds the pending axis must keep apart
+    (one per distinct kernel: where two orders send a mortal wound to the same place with the
+    same points, their pending counts share slots), and the group of each order of ``used``."""
+    if w.dev is None:
+        return [used[0]], [0] * len(used)
+    reps: list[int] = []
+    group = []
+    for o in used:
+        same = [i for i, r in enumerate(reps) if _same_moves(w.dev[r], w.dev[o], space)]
+        if not same:
+            reps.append(o)
+        group.append(same[0] if same else len(reps) - 1)
+    return reps, group
+
+
+def _same_moves(a: Kernel, b: Kernel, space) -> bool:
+    """Whether two kernels move every state alike (same points, same next states) and count
+    the same mortal wounds."""
+    if a is b:
+        return True
+    if not (np.array_equal(a.probs, b.probs) and np.array_equal(a.mortal, b.mortal)):
+        return False
+    return all(
+        da == db and np.array_equal(na, nb)
+        for (da, na), (db, nb) in zip(a.targets(space), b.targets(space), strict=True)
+    )
 
 
 def _orders_used(w: _Weapon, table: np.ndarray) -> list[int]:
@@ -814,11 +832,11 @@ def _figure(setup: _Setup, tables: list) -> np.ndarray:
     depends on the target's state, else the figure pass."""
     if setup.figure_independent():
         return _trim1(_independent_figure(setup))
+    length = int(setup.figure_max()) + 1
     if setup.figure_steps() * setup.space.size > LUMP_WORK:  # merging states pays off
-        setup = setup.lumped
+        setup = setup.lumped(tables)
     # Fourier bins when a Devastating Wounds weapon's mortal wounds can fold in at once
     spectral = any(w.dev is not None for w in setup.weapons)
-    length = int(setup.figure_max()) + 1
     if spectral:
         length = 1 << max(1, length.bit_length())
     fig = _Pass(setup, _Chain(setup.space, length, spectral), tables)
@@ -854,30 +872,38 @@ class _Classes:
         return self.space.declared(self.reps[states], order)
 
 
-def _lumped(setup: _Setup) -> _Setup:
-    """``setup`` on the classes of states the damage figure cannot tell apart: those with the
-    same rows in every kernel, the same Blast bracket, declared orders and save-roll classes,
-    whose successors are again alike."""
+def _lumped(setup: _Setup, tables: list) -> _Setup:
+    """``setup`` on the classes of states the damage figure cannot tell apart, for the orders
+    ``tables`` (the state pass's) use: those with the same rows in every kernel the figure
+    pass may apply, the same Blast bracket, the same behaviour of each weapon from them (the
+    kernels of the order it declares there, and its save-roll class), whose successors are
+    again alike. Kernels the figure pass never applies are left out (None)."""
     space = setup.space
-    states = np.arange(space.size)
-    kernels = setup.kernels()
-    targets = [k.targets(space) for k in kernels]
     labels = []
     if setup.blast_axis:
         labels.append((setup.n_models - space.destroyed) // 5)
-    if setup.n_orders > 1:
-        labels += [space.declared(states, o) for o in range(space.n_given)]
-    for w in setup.weapons:
-        for fc in w.faces or []:
-            labels.append(np.argmax(np.stack([m for m, _ in fc.classes]), axis=0))
+    needed: dict[int, Kernel] = {id(k): k for k in setup.before}
+    for j, w in enumerate(setup.weapons):
+        used = [0] if tables[j] is None else _orders_used(w, tables[j])
+        declared = [space.declared(np.arange(space.size), o) for o in used]
+        eos = sorted(set().union(*(distinct(d) for d in declared)))
+        labels += _behaviour_labels(w, eos, declared, space)
+        for e in eos:
+            ks = [w.normal[e]] if w.faces is None else w.faces[e].kernels
+            needed.update((id(k), k) for k in ks if k is not None)
+        needed.update((id(w.dev[o]), w.dev[o]) for o in used if w.dev is not None)
+    kernels = list(needed.values())
+    targets = [k.targets(space) for k in kernels]
     cls = lumping.classes(space.size, kernels, targets, labels)
     reps = np.zeros(cls.max() + 1, dtype=np.int64)
-    reps[cls[::-1]] = states[::-1]  # the first state of each class
+    reps[cls[::-1]] = np.arange(space.size)[::-1]  # the first state of each class
     mapped = {
         id(k): lumping.quotient(k, cls, reps, t) for k, t in zip(kernels, targets, strict=True)
     }
 
-    def faces(fc: Faces) -> Faces:
+    def faces(fc: Faces) -> Faces | None:
+        if any(k is not None and id(k) not in mapped for k in fc.kernels):
+            return None
         ks = [None if k is None else mapped[id(k)] for k in fc.kernels]
         return Faces(ks, [(m[reps], p) for m, p in fc.classes])
 
@@ -888,13 +914,56 @@ def _lumped(setup: _Setup) -> _Setup:
     out.weapons = [
         replace(
             w,
-            normal=[mapped[id(k)] for k in w.normal],
-            dev=None if w.dev is None else [mapped[id(k)] for k in w.dev],
-            faces=None if w.faces is None else [faces(fc) for fc in w.faces],
+            normal=[mapped.get(id(k)) for k in w.normal],  # type: ignore[misc]
+            dev=None if w.dev is None else [mapped.get(id(k)) for k in w.dev],  # type: ignore[misc]
+            faces=None if w.faces is None else [faces(fc) for fc in w.faces],  # type: ignore[misc]
         )
         for w in setup.weapons
     ]
     return out
+
+
+def _behaviour_labels(
+    w: _Weapon, eos: list[int], declared: list[np.ndarray], space
+) -> list[np.ndarray]:
+    """Per order the weapon uses, a label per state of what the weapon does from there: the
+    same for two states whose declared orders give the same kernels (e.g. orders that differ
+    only in a [PRECISION] pick the weapon never makes) and the same save-roll class."""
+    canon: dict[int, int] = {}
+    for e in eos:
+        canon[e] = next((canon[f] for f in canon if _same_behaviour(w, e, f, space)), len(canon))
+    face_ids: dict[tuple, int] = {}
+    out = []
+    for d in declared:
+        label = np.array([canon.get(e, -1) for e in range(max(eos) + 1)])[d]
+        if w.faces is not None:
+            face = np.zeros(space.size, dtype=np.int64)
+            for e in distinct(d):
+                for mask, probs in w.faces[e].classes:
+                    key = tuple(np.round(probs, 15))
+                    face[mask & (d == e)] = face_ids.setdefault(key, len(face_ids))
+            label = label * (len(face_ids) + 1) + face
+        out.append(label)
+    return out
+
+
+def _same_behaviour(w: _Weapon, e: int, f: int, space) -> bool:
+    """Whether declared orders ``e`` and ``f`` give the weapon the same kernels."""
+    if w.faces is None:
+        return _same_moves(w.normal[e], w.normal[f], space)
+    a, b = w.faces[e], w.faces[f]
+    return (
+        all(
+            (x is None and y is None)
+            or (x is not None and y is not None and _same_moves(x, y, space))
+            for x, y in zip(a.kernels, b.kernels, strict=True)
+        )
+        and all(
+            np.array_equal(ma, mb) and np.array_equal(pa, pb)
+            for (ma, pa), (mb, pb) in zip(a.classes, b.classes, strict=True)
+        )
+        and len(a.classes) == len(b.classes)
+    )
 
 
 def _trim1(a: np.ndarray) -> np.ndarray:
