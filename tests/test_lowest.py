@@ -44,11 +44,11 @@ def _case(seed: int, S: int, L: int):
 
 
 def _brute(v, g, mats, kernels, p):
-    """y[s, f, slot, pending, b] and the expectations by enumerating every sequence."""
+    """y[s, f, pending, slot, b] and the expectations by enumerating every sequence."""
     N, slots, F, B = g.shape
     S = v.shape[0]
     L = len(mats)
-    y = np.zeros((S, F, slots, v.shape[2], B), dtype=complex)
+    y = np.zeros((S, F, v.shape[2], slots, B), dtype=complex)
     fs = fig = 0.0
     total = g.real.sum(axis=(1, 2))  # only used with F == 1 and real weights
     for n in range(N):
@@ -62,7 +62,7 @@ def _brute(v, g, mats, kernels, p):
                 fs += prob * float(kernels[c].fail @ mass)
                 fig += prob * float(kernels[c].figure_mean @ mass)
                 cur = np.einsum("ts,s...->t...", mats[c], cur)
-            y += prob * np.einsum("sfpb,xfb->sfxpb", cur, g[n])
+            y += prob * np.einsum("sfpb,xfb->sfpxb", cur, g[n])
     return y, fs, fig
 
 

@@ -65,7 +65,7 @@ def _after_saves(
             continue
         classes = lowest.fail_classes(faces, probs)
         y = lowest.resolve(v * mask.reshape(-1, 1, 1, 1), g, total, classes, step, False).y
-        out += y[:, 0, :, 0, :].real
+        out += y[:, 0, 0].real
     return out
 
 

@@ -55,7 +55,9 @@ from .outcome import Outcome, WeaponResult
 
 MAX_ELEMENTS = 6_000_000  # size of the chain's probability array the exact engine accepts
 MAX_WORK = 400_000_000  # scattered multiply-adds (a few seconds) the exact engine accepts
-DENSE_STATES = 400  # up to this many target states, state-pass transitions are dense matrices
+DENSE_NS = 0.035  # ns per multiply-add of a dense step (BLAS), per element of the array's rest
+OFFSET_NS = 1.0  # ns per state and element of the rest, per distinct jump of an offset step
+SPARSE_NS = 11.0  # ns per entry and element of the rest of a sparse (gather, segment-sum) step
 PENDING = 2  # the first pending-devastating axis of the chain array (after states and figure)
 LUMP_WORK = 1_000_000  # figure passes above this much work first merge states (lumping.py)
 
@@ -74,7 +76,13 @@ class _Chain:
     axis: of size 1 in the state pass; in the figure pass either the damage total itself
     (``spectral`` False: adding d points shifts it by d) or its discrete Fourier transform
     (``length`` // 2 + 1 complex bins: adding d points is a product); then pending-devastating
-    axes and the Blast bracket."""
+    axes and the Blast bracket.
+
+    A kernel is applied in whichever of three forms costs least (:func:`step_costs`): a dense
+    matrix product (few states); *offsets*, one scaled and shifted add per distinct jump
+    (next state - state; a kernel moves states along the mixed-radix index by a few strides,
+    so a handful of contiguous adds do it); or sparse entries sorted by next state (a gather
+    and a segmented sum, for kernels with many distinct jumps, e.g. on merged states)."""
 
     def __init__(self, space: AllocationSpace, length: int = 0, spectral: bool = False):
         self.space = space
@@ -82,8 +90,7 @@ class _Chain:
         self.figure = length > 0
         self.spectral = spectral
         self.bins = (length // 2 + 1 if spectral else length) if length else 1
-        self.dense = not self.figure and space.size <= DENSE_STATES
-        self.cache: dict[int, object] = {}
+        self.cache: dict[int, tuple] = {}
 
     def phase(self, d: np.ndarray) -> np.ndarray:
         """exp(-2 pi i d k / length) per entry d (rows) and bin k (columns): adding d points."""
@@ -108,53 +115,103 @@ class _Chain:
         starts = np.concatenate([[0], np.nonzero(np.diff(tgt))[0] + 1])
         return (src, *(m[order] for m in more), starts, tgt[starts])
 
-    def _transition(self, k: Kernel) -> object:
-        """The kernel as a dense matrix (state pass, few states), as sparse entries sorted by
-        next state (state pass; figure pass in Fourier bins, each entry's factor a vector), or
-        per amount of points (figure pass on the damage total)."""
+    def _transition(self, k: Kernel) -> tuple:
+        """The kernel's cheapest form, (kind, data): kept with the kernel in the state pass
+        (kernels are shared), with the chain in the figure pass (it depends on the bins)."""
         key = id(k)
         if key in self.cache:
             return self.cache[key]
-        if not self.figure:  # depends on the kernel alone: kept with it (kernels are shared)
+        if not self.figure:
             out = k.forms.get("state")
             if out is None:
-                out = k.forms["state"] = self._state_form(k)
-        elif not self.spectral:
-            out = [(d, self._sorted(*self._entries(k, d)[:3])) for d, _ in k.targets(self.space)]
+                out = k.forms["state"] = self._form(k)
         else:
-            src, tgt, p, d = self._entries(k)
-            out = self._sorted(src, tgt, p[:, None] * self.phase(d))
+            out = self._form(k)
         self.cache[key] = out
         return out
 
-    def _state_form(self, k: Kernel) -> object:
-        """The state pass's transition: a dense matrix (few states) or sparse entries."""
-        src, tgt, p, _ = self._entries(k)
-        if not self.dense:
-            return self._sorted(src, tgt, p[:, None])
-        out = np.zeros((self.space.size, self.space.size))
-        np.add.at(out, (tgt, src), p)
+    def _form(self, k: Kernel) -> tuple:
+        src, tgt, p, d = self._entries(k)
+        jumps = tgt - src
+        keys = jumps if self.spectral or not self.figure else jumps * (k.probs.shape[1] + 1) + d
+        costs = step_costs(self.space.size, len(src), len(distinct(keys)), not self.figure)
+        kind = min(costs, key=costs.__getitem__)
+        if kind == "dense":
+            out = np.zeros((self.space.size, self.space.size))
+            np.add.at(out, (tgt, src), p)
+            return kind, out
+        if kind == "offsets":
+            return kind, self._offsets(src, jumps, p, d)
+        if self.figure and not self.spectral:
+            return kind, [
+                (dd, self._sorted(*self._entries(k, dd)[:3])) for dd, _ in k.targets(self.space)
+            ]
+        coef = p[:, None] * self.phase(d) if self.spectral else p[:, None]
+        return kind, self._sorted(src, tgt, coef)
+
+    def _offsets(self, src, jumps, p, d) -> list[tuple]:
+        """Per distinct jump (and, on the damage total, points): (jump, points, first and
+        last state that moves so, the factor per state between them: (states,) or (states,
+        bins))."""
+        S = self.space.size
+        out = []
+        plain = self.figure and not self.spectral
+        for key in distinct(jumps * (int(d.max()) + 1) + d if plain else jumps):
+            jump, dd = divmod(key, int(d.max()) + 1) if plain else (key, 0)
+            sel = (jumps == jump) & ((d == dd) if plain else True)
+            rows = src[sel]
+            lo, hi = int(rows.min()), int(rows.max()) + 1
+            if self.spectral:
+                c = np.zeros((S, self.bins), dtype=complex)
+                np.add.at(c, rows, p[sel, None] * self.phase(d[sel]))
+            else:
+                c = np.zeros(S)
+                np.add.at(c, rows, p[sel])
+            out.append((jump, dd, lo, hi, c[lo:hi]))
         return out
 
     def step(self, v: np.ndarray, k: Kernel) -> np.ndarray:
         """One wound (or one mortal wound) of kernel ``k`` applied to every slice of ``v``."""
         shape = v.shape
         S = shape[0]
-        t = self._transition(k)
-        if self.dense:
-            return (t @ v.reshape(S, -1)).reshape(shape)  # type: ignore[operator]
+        kind, t = self._transition(k)
+        if kind == "dense":
+            return (t @ v.reshape(S, -1)).reshape(shape)
         flat = v.reshape(S, shape[1], -1)
         out = np.zeros_like(flat)
+        if kind == "offsets":
+            X = shape[1]
+            for jump, d, lo, hi, c in t:
+                if d >= X:
+                    continue
+                cc = c[:, :, None] if c.ndim == 2 else c[:, None, None]
+                out[lo + jump : hi + jump, d:] += cc * flat[lo:hi, : X - d]
+            return out.reshape(shape)
         if self.figure and not self.spectral:  # the damage total moves by the points
             X = shape[1]
-            for d, (src, p, starts, uniq) in t:  # type: ignore[union-attr]
+            for d, (src, p, starts, uniq) in t:
                 if d < X:
                     vals = flat[src, : X - d, :] * p[:, None, None]
                     out[uniq, d:, :] += np.add.reduceat(vals, starts, axis=0)
             return out.reshape(shape)
-        src, coef, starts, uniq = t  # type: ignore[misc]
+        src, coef, starts, uniq = t
         out[uniq] = np.add.reduceat(flat[src] * coef[:, :, None], starts, axis=0)
         return out.reshape(shape)
+
+
+def step_costs(states: int, entries: int, jumps: int, dense: bool) -> dict[str, float]:
+    """Estimated cost of one step per element of the rest of the array (figure bins, pending
+    counts, ...), in nanoseconds, of each form a kernel can take (:class:`_Chain`): a dense
+    matrix product (``dense``: the state pass only) multiplies every pair of states; offsets
+    touch every state once per distinct jump; sparse entries gather, multiply and sum each
+    entry. Measured on the development machine (one OpenBLAS thread)."""
+    out = {
+        "offsets": jumps * OFFSET_NS * states,
+        "sparse": entries * SPARSE_NS,
+    }
+    if dense:
+        out["dense"] = states * states * DENSE_NS
+    return out
 
 
 def _total(v: np.ndarray, vec: np.ndarray) -> float:
@@ -219,7 +276,7 @@ class _Setup:
         self.selected = max(alive)
         self.brackets = list(range(n_models // 5 + 1)) if self.blast_axis else [None]
         self.weapons = [self._weapon(w) for w in act.weapons]
-        self.dense = space.size <= DENSE_STATES
+        self.dense = space.size <= 100
         self._lumped: _Setup | None = None
         self._check_budget(max_elements)
 
@@ -402,15 +459,15 @@ def _deposit(
 
 
 def _deposit_slots(acc: np.ndarray, counts: _Counts, y: np.ndarray) -> None:
-    """Add ``y`` (S, F, slots, P, B: one slot per pending count m, or one) into ``acc``: slot m
+    """Add ``y`` (S, F, P, slots, B: one slot per pending count m, or one) into ``acc``: slot m
     to the counts' pending axis at m * K + k, or (one slot) straight in."""
-    S, F, slots, P, B = y.shape
+    S, F, P, slots, B = y.shape
     if counts.axis is None:
-        acc += y[:, :, 0].reshape(acc.shape)
+        acc += y[:, :, :, 0].reshape(acc.shape)
         return
     k, K = counts.slot
     view = acc.reshape(S, F, P, -1, B)
-    view[:, :, :, k::K][:, :, :, :slots] += y.transpose(0, 1, 3, 2, 4)
+    view[:, :, :, k::K][:, :, :, :slots] += y
 
 
 # ---------------------------------------------------------------------------------------------

@@ -64,7 +64,7 @@ def fail_classes(faces: Faces, probs: np.ndarray) -> list[FailClass]:
 
 @dataclass
 class Resolved:
-    """What :func:`resolve` returns: ``y[s, f, slot, p, b]`` (the weighted state after the
+    """What :func:`resolve` returns: ``y[s, f, p, slot, b]`` (the weighted state after the
     dice, one slot per weight of ``g``) and the expected failed saves and damage figure."""
 
     y: np.ndarray
@@ -91,7 +91,7 @@ def resolve(
         expect: compute the expected failed saves and damage figure.
 
     Returns:
-        :class:`Resolved`, its ``y`` of shape (S, F, slots, P, B).
+        :class:`Resolved`, its ``y`` of shape (S, F, P, slots, B).
     """
     if not classes:  # every die passes
         return Resolved(_weighted(g, v))
@@ -122,7 +122,7 @@ def resolve(
             return _contract(q[:, c : c + 1], u)[0]
 
     else:
-        y = _contract(ex, u)  # (r, S, F, slots[+1], P, B): r dice left after class 1
+        y = _contract(ex, u)  # (r, S, F, P, slots[+1], B): r dice left after class 1
         del u
         for mid in classes[1:-1]:
             y, f, d = _sweep(y, mid, step, expect)
@@ -151,7 +151,7 @@ def _from_left(y: np.ndarray, b: np.ndarray, tail: np.ndarray, expect: bool):
     def z_of(c: int) -> np.ndarray:
         z = np.tensordot(b[:, c], y, axes=([0], [0]))
         if expect:
-            z[:, :, -1] = np.tensordot(tail[:, c], y[:, :, :, -1], axes=([0], [0]))
+            z[:, :, :, -1] = np.tensordot(tail[:, c], y[:, :, :, :, -1], axes=([0], [0]))
         return z
 
     return z_of
@@ -165,16 +165,16 @@ def _horner(z_of: Callable[[int], np.ndarray], keep: int, k: Kernel, step: Step,
         acc = step(acc, k) + z_of(c)
     fs = fig = 0.0
     if expect:
-        per_state = _mass(acc[:, :, -1]).sum(axis=1)
+        per_state = _mass(acc[:, :, :, -1]).sum(axis=1)
         fs, fig = float(k.fail @ per_state), float(k.figure_mean @ per_state)
-        acc = acc[:, :, :-1]
+        acc = acc[:, :, :, :-1]
     return acc, fs, fig
 
 
 def _weighted(g: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """sum_n g[n, slot] v, as (S, F, slots, P, B)."""
+    """sum_n g[n, slot] v, as (S, F, P, slots, B)."""
     w = g.sum(axis=0)  # (slots, F, B)
-    return v[:, :, None] * w.transpose(1, 0, 2)[None, :, :, None, :]
+    return v[:, :, :, None] * w.transpose(1, 0, 2)[None, :, None]
 
 
 def _powers(v: np.ndarray, k: Kernel, count: int, step: Step) -> np.ndarray:
@@ -221,15 +221,15 @@ def _after_first(
 
 
 def _contract(q: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """out[c', s, f, slot, p, b] = sum_c q[c, c', slot, f, b] u[c, s, f, p, b]: one matrix
-    product per (figure bin, bracket) pair of ``q`` (BLAS)."""
-    cin, cout, slots, fq, bq = q.shape
+    """out[c', s, f, p, slot, b] = sum_c q[c, c', slot, f, b] u[c, s, f, p, b]: one matrix
+    product (BLAS, ``u`` read in place) when there is one figure bin and one bracket."""
+    cin, cout, slots = q.shape[:3]
     _, S, F, P, B = u.shape
-    qt = q.transpose(3, 4, 1, 2, 0).reshape(fq, bq, cout * slots, cin)
-    ut = u.transpose(2, 4, 0, 1, 3).reshape(F, B, cin, S * P)
-    out = np.matmul(qt, ut)  # (F, B, cout * slots, S * P), q broadcast over F or B
-    out = out.reshape(F, B, cout, slots, S, P)
-    return np.ascontiguousarray(out.transpose(2, 4, 0, 3, 5, 1))
+    if F == B == 1:
+        res = u.reshape(cin, S * P).T @ q.reshape(cin, cout * slots)  # (S * P, cout * slots)
+        res = res.reshape(S, 1, P, cout, slots, 1)
+        return res.transpose(3, 0, 1, 2, 4, 5) if cout > 1 else res.reshape(1, S, 1, P, slots, 1)
+    return np.einsum("cdxfb,csfpb->dsfpxb", q, u, optimize=True)
 
 
 def _sweep(y: np.ndarray, cls: FailClass, step: Step, expect: bool):
@@ -237,7 +237,7 @@ def _sweep(y: np.ndarray, cls: FailClass, step: Step, expect: bool):
     in it; returns the array over the dice left after it, and its expectations."""
     n = y.shape[0]
     b, tail = binomials(n, cls.q)
-    x = np.moveaxis(y, 0, -1)  # (S, F, slots, P, B, r)
+    x = np.moveaxis(y, 0, -1)  # (S, F, P, slots, B, r)
     out = np.zeros_like(x)
     cur = x
     fs = fig = 0.0
@@ -247,7 +247,7 @@ def _sweep(y: np.ndarray, cls: FailClass, step: Step, expect: bool):
         if not (t > TAIL_EPS).any():
             break
         if expect:  # the total slot is the last
-            per_state = _mass(cur[:, :, -1] @ t)
+            per_state = _mass(cur[:, :, :, -1] @ t)
             fs += float(cls.kernel.fail @ per_state.sum(axis=1))
             fig += float(cls.kernel.figure_mean @ per_state.sum(axis=1))
         cur = step(np.ascontiguousarray(cur[..., 1:]), cls.kernel)
