@@ -39,7 +39,7 @@ import numpy as np
 
 from ..dice import thin
 from ..profile import Activation, AttackProfile, OrderPolicy, TargetStates
-from . import lowest, lumping, memo
+from . import lowest, lumping, memo, work
 from .allocation import NORMAL, AllocationSpace, legal_orders, saves_differ, space_for
 from .arrays import distinct
 from .defender import choose_orders
@@ -53,13 +53,11 @@ from .kernels import (
 from .lowest import TAIL_EPS
 from .outcome import Outcome, WeaponResult
 
-MAX_ELEMENTS = 6_000_000  # size of the chain's probability array the exact engine accepts
-MAX_WORK = 400_000_000  # scattered multiply-adds (a few seconds) the exact engine accepts
-DENSE_NS = 0.035  # ns per multiply-add of a dense step (BLAS), per element of the array's rest
-OFFSET_NS = 1.0  # ns per state and element of the rest, per distinct jump of an offset step
-SPARSE_NS = 11.0  # ns per entry and element of the rest of a sparse (gather, segment-sum) step
+MAX_ELEMENTS = 6_000_000  # size of the chain's largest probability array the engine accepts
+MAX_WORK = 400_000_000  # operations of one weapon's wound counts (wounds.joint_cost) accepted
 PENDING = 2  # the first pending-devastating axis of the chain array (after states and figure)
-LUMP_WORK = 1_000_000  # figure passes above this much work first merge states (lumping.py)
+CHUNK_ELEMENTS = 2_000_000  # a lowest-first resolution works on at most this many at once
+LUMP_STATES = 64  # figure passes on more target states than this first merge them (lumping.py)
 
 
 class ExactUnsupported(RuntimeError):
@@ -78,7 +76,7 @@ class _Chain:
     (``length`` // 2 + 1 complex bins: adding d points is a product); then pending-devastating
     axes and the Blast bracket.
 
-    A kernel is applied in whichever of three forms costs least (:func:`step_costs`): a dense
+    A kernel is applied in whichever of three forms costs least (:func:`work.step_costs`): a dense
     matrix product (few states); *offsets*, one scaled and shifted add per distinct jump
     (next state - state; a kernel moves states along the mixed-radix index by a few strides,
     so a handful of contiguous adds do it); or sparse entries sorted by next state (a gather
@@ -91,6 +89,7 @@ class _Chain:
         self.spectral = spectral
         self.bins = (length // 2 + 1 if spectral else length) if length else 1
         self.cache: dict[int, tuple] = {}
+        self.rates: dict[int, tuple[float, float]] = {}  # per kernel: ns per element, per call
 
     def phase(self, d: np.ndarray) -> np.ndarray:
         """exp(-2 pi i d k / length) per entry d (rows) and bin k (columns): adding d points."""
@@ -125,17 +124,28 @@ class _Chain:
             out = k.forms.get("state")
             if out is None:
                 out = k.forms["state"] = self._form(k)
+                k.forms["rates"] = self.rates[key]
+            self.rates[key] = k.forms["rates"]
         else:
             out = self._form(k)
         self.cache[key] = out
         return out
 
+    def step_ns(self, k: Kernel, rest: float) -> float:
+        """Estimated nanoseconds of one step of ``k`` over an array of S x ``rest`` elements
+        (:mod:`~wh40k_calc.engine.work`), its form chosen (and built) if it is not yet."""
+        self._transition(k)
+        per_element, call = self.rates[id(k)]
+        return per_element * rest * (work.COMPLEX if self.spectral else 1.0) + call
+
     def _form(self, k: Kernel) -> tuple:
         src, tgt, p, d = self._entries(k)
         jumps = tgt - src
         keys = jumps if self.spectral or not self.figure else jumps * (k.probs.shape[1] + 1) + d
-        costs = step_costs(self.space.size, len(src), len(distinct(keys)), not self.figure)
+        jumps_n = len(distinct(keys))
+        costs = work.step_costs(self.space.size, len(src), jumps_n, not self.figure)
         kind = min(costs, key=costs.__getitem__)
+        self.rates[id(k)] = (costs[kind], work.call_ns(kind, jumps_n))
         if kind == "dense":
             out = np.zeros((self.space.size, self.space.size))
             np.add.at(out, (tgt, src), p)
@@ -197,21 +207,6 @@ class _Chain:
         src, coef, starts, uniq = t
         out[uniq] = np.add.reduceat(flat[src] * coef[:, :, None], starts, axis=0)
         return out.reshape(shape)
-
-
-def step_costs(states: int, entries: int, jumps: int, dense: bool) -> dict[str, float]:
-    """Estimated cost of one step per element of the rest of the array (figure bins, pending
-    counts, ...), in nanoseconds, of each form a kernel can take (:class:`_Chain`): a dense
-    matrix product (``dense``: the state pass only) multiplies every pair of states; offsets
-    touch every state once per distinct jump; sparse entries gather, multiply and sum each
-    entry. Measured on the development machine (one OpenBLAS thread)."""
-    out = {
-        "offsets": jumps * OFFSET_NS * states,
-        "sparse": entries * SPARSE_NS,
-    }
-    if dense:
-        out["dense"] = states * states * DENSE_NS
-    return out
 
 
 def _total(v: np.ndarray, vec: np.ndarray) -> float:
@@ -276,7 +271,6 @@ class _Setup:
         self.selected = max(alive)
         self.brackets = list(range(n_models // 5 + 1)) if self.blast_axis else [None]
         self.weapons = [self._weapon(w) for w in act.weapons]
-        self.dense = space.size <= 100
         self._lumped: _Setup | None = None
         self._check_budget(max_elements)
 
@@ -319,49 +313,121 @@ class _Setup:
         return total
 
     def _check_budget(self, max_elements: int) -> None:
-        """Refuse state passes whose array or work (multiply-adds) would be too large: a step
-        costs S x size when dense (BLAS: about 20 of those cost one scattered element), about
-        size x the kernel's damage values when sparse."""
-        S = self.space.size
-        dims = [w.m_max * self.n_given for w in self.weapons if w.dev is not None]
-        dims += [len(self.brackets)] if self.blast_axis else []
-        size = S * int(np.prod(dims))
+        """Refuse a state pass whose estimate (:meth:`estimate`, one allocation order per
+        weapon) exceeds ``work.STATE_SECONDS`` or whose largest array exceeds
+        ``max_elements`` probabilities; :func:`run_exact` checks again where the defender
+        chooses several orders for one weapon."""
+        self.max_elements = max_elements
+        policy = self.act.policy
+        self.refuse_if_over(self.estimate(_Chain(self.space), policy and list(policy.tables)))
 
-        def per_step(k: Kernel) -> float:
-            return S * size / 20 if self.dense else float(size * max(1, k.probs.shape[1]))
-
-        work = 0.0
-        biggest = size
-        for w in self.weapons:
-            n = w.n_max
-            phase = n * per_step(w.normal[0])
-            if w.faces is not None:  # lowest first: about n^2 steps per kind of result
-                phase = 3 * n * n * per_step(w.normal[0])
-                biggest = max(biggest, size * n)
-            work += phase * self.n_given
-            if w.dev is not None:
-                work += w.m_max * per_step(w.dev[0]) * self.n_given
-        for src, k in zip(self.act.before, self.before, strict=True):
-            work += 2 * len(src.count) * per_step(k)
-        if biggest > max_elements or work > MAX_WORK:
+    def refuse_if_over(self, est: _Estimate) -> None:
+        """Raise :class:`ExactUnsupported` when ``est`` is over the state pass's budget."""
+        big = est.largest > self.max_elements
+        if big or est.seconds > work.STATE_SECONDS:
+            arrays = f", arrays of {est.largest:.1g} probabilities" if big else ""
             raise ExactUnsupported(
-                f"the selection is too large to resolve exactly ({S:,} target states; about "
-                f"{max(biggest, work):.1g} probabilities and operations)"
+                f"the selection is too large to resolve exactly ({self.space.size:,} target "
+                f"states; an estimated {est.seconds:.2g} s{arrays})"
             )
 
     def figure_independent(self) -> bool:
         """Whether no wound's damage depends on the target's state (a plain convolution)."""
         return not self.blast_axis and all(k.state_independent() for k in self.kernels())
 
-    def figure_steps(self) -> float:
-        """The figure pass's multiply-adds per state: (wounds) x (damage values) x (figure
-        values)."""
-        bins = (1 << max(1, int(self.figure_max()).bit_length())) // 2 + 1
-        steps = 0.0
-        for w in self.weapons:
-            n = w.n_max * (3 * w.n_max if w.faces is not None else 1)
-            steps += n * self.n_given * max(1, w.normal[0].probs.shape[1])
-        return steps * len(self.brackets) * bins
+    def estimate(self, chain: _Chain, tables: list | None) -> _Estimate:
+        """The pass ``chain`` makes (state or figure pass), estimated from the shapes it works
+        on (:mod:`~wh40k_calc.engine.work`): the mortal wounds before the attacks; per weapon,
+        the defender's choice (state pass), and for each order it uses (``tables``: the state
+        pass's, None: one order) and each behaviour its declared orders give, the resolution
+        of its counts (one at a time, or lowest first); then the pending Devastating Wounds
+        mortal wounds. Also the largest array."""
+        est = _Estimate()
+        S = self.space.size
+        rest = chain.bins * (len(self.brackets) if self.blast_axis else 1)
+        for src, k in zip(self.act.before, self.before, strict=True):
+            per = chain.step_ns(k, rest) + work.elements_ns(2 * S * rest, chain.spectral)
+            est.add((len(src.count) - 1) * per)
+        pending = []
+        for j, w in enumerate(self.weapons):
+            table = tables[j] if tables is not None else None
+            used = [0] if table is None else _orders_used(w, table)
+            if not chain.figure and tables is None and self.n_given > 1 and not self.act.policy:
+                est.add(self._defender_ns(chain, w))
+            reps, _ = _dev_groups(w, used, self.space)
+            folds = (
+                chain.spectral
+                and w.dev is not None
+                and all(w.dev[o].state_independent() for o in used)
+            )
+            M = w.m_max if w.dev is not None and not folds else 0
+            for o in used:
+                joints = w.joints if table is None else _masked(w.joints, table, o)
+                total = _totals(joints, len(self.brackets) if self.blast_axis else 1)
+                for eo in self.parts(w, o, first=j == 0):
+                    self._resolve_cost(est, chain, w, eo, total, rest, M)
+            if M:
+                rest *= M * len(reps)
+                pending.append((w, reps))
+            est.array(S * rest)
+        for w, reps in pending:
+            per = rest / (w.m_max * len(reps))
+            step = chain.step_ns(w.dev[reps[0]], per) + work.elements_ns(3 * S * per)
+            est.add(len(reps) * w.m_max * step)
+            rest = per
+        return est
+
+    def parts(self, w: _Weapon, o: int, first: bool) -> list[int]:
+        """The declared orders a weapon's counts are resolved under when the defender prefers
+        ``o``, one per behaviour (orders giving the same kernels are one part): from the
+        states the weapon can start in (the first weapon: the start states, unless mortal
+        wounds came before; the others: every state)."""
+        states = self.start if first and not self.act.before else np.arange(self.space.size)
+        eos = distinct(self.space.declared(states, o))
+        reps: list[int] = []
+        for e in eos:
+            if not any(_same_behaviour(w, e, r, self.space) for r in reps):
+                reps.append(e)
+        return reps
+
+    def _resolve_cost(
+        self, est: _Estimate, chain: _Chain, w: _Weapon, eo: int, total, rest: float, M: int
+    ) -> None:
+        """Add one part's resolution (:meth:`_Pass.count` or :meth:`_Pass.lowest_first`)."""
+        S, cx, n = self.space.size, chain.spectral, total.shape[0]
+        slots = max(M, 1) + (0 if chain.figure else 1)  # the state pass's expectation slot
+        if w.faces is None:
+            scalar = not chain.figure and not M and not self.blast_axis
+            per = chain.step_ns(w.normal[eo], 2 * rest if scalar else rest)
+            est.add(n * (per + work.elements_ns(S * rest * (2 * slots + 2), cx)))
+            return
+        fc = w.faces[eo]
+        unit = S * chain.bins * (len(self.brackets) if self.blast_axis else 1)
+        for _, probs in fc.classes:
+            classes = lowest.fail_classes(fc, probs)
+            n1, keep = lowest.steps(total, classes)
+            _lowest_cost(est, chain, classes, n, n1, keep, slots, rest)
+            held = _working(n, slots, len(classes))  # chunked over the pending counts
+            est.array(min(S * rest * held, max(CHUNK_ELEMENTS, unit * held)))
+
+    def _defender_ns(self, chain: _Chain, w: _Weapon) -> float:
+        """The defender's choice for one weapon (:func:`~.defender.choose_orders`): per order,
+        the mortal wounds pulled back, the start distribution pushed through every count."""
+        S, n, m = self.space.size, w.n_max, w.m_max
+        B = len(self.brackets) if self.blast_axis else 1
+        est = _Estimate()
+        for o in range(self.n_given):
+            if w.dev is not None:
+                est.add(m * work.elements_ns(6 * S * w.dev[o].probs.shape[1]))
+            for eo in self.parts(w, o, first=False):
+                if w.faces is None:
+                    est.add(n * (chain.step_ns(w.normal[eo], B) + work.elements_ns(S * B)))
+                    continue
+                for _, probs in w.faces[eo].classes:
+                    classes = lowest.fail_classes(w.faces[eo], probs)
+                    _lowest_cost(est, chain, classes, n, n, n, n, B)
+            est.add(work.elements_ns(2 * S * n * m * B))
+        return est.seconds * 1e9
 
     def lumped(self, tables: list) -> _Setup:
         """This setup on the classes of states the damage figure cannot tell apart, for the
@@ -380,6 +446,57 @@ class _Setup:
         out = np.zeros((self.space.size, chain.bins), dtype=v.dtype)
         out[:, 0] = v
         return out
+
+
+@dataclass
+class _Estimate:
+    """A pass's estimated seconds (on the development machine) and largest array."""
+
+    seconds: float = 0.0
+    largest: float = 0.0
+
+    def add(self, ns: float) -> None:
+        self.seconds += ns * 1e-9
+
+    def array(self, elements: float) -> None:
+        self.largest = max(self.largest, elements)
+
+
+def _lowest_cost(
+    est: _Estimate, chain: _Chain, classes: list, n: int, n1: int, keep: int, slots: int, rest
+) -> None:
+    """Add one :func:`~wh40k_calc.engine.lowest.resolve` call on S x ``rest`` elements (see
+    there): the first class's powers, the matrix products over the counts, the middle classes'
+    sweeps and Horner's scheme for the last class."""
+    S, cx = chain.space.size, chain.spectral
+    size = S * rest
+    if not classes:
+        est.add(work.elements_ns(size * slots, cx))
+        return
+    est.add(max(0, n1 - 1) * chain.step_ns(classes[0].kernel, rest))
+    est.add(work.elements_ns(2 * n1 * size, cx))
+    if len(classes) == 1:
+        est.add(work.product_ns(n1 * slots * size, cx))
+        return
+    per = chain.step_ns(classes[-1].kernel, slots * rest) + work.elements_ns(2 * slots * size, cx)
+    if len(classes) == 2:
+        est.add(keep * (per + work.product_ns(n1 * slots * size, cx)))
+        return
+    est.add(work.product_ns(n1 * n * slots * size, cx))
+    for mid in classes[1:-1]:
+        for c in range(n):
+            left = (n - c) * slots
+            est.add(chain.step_ns(mid.kernel, left * rest) + work.elements_ns(3 * left * size, cx))
+    est.add(keep * (per + work.product_ns(n * slots * size, cx)))
+
+
+def _totals(joints: dict, B: int) -> np.ndarray:
+    """P_b(n) per count n and Blast bracket b (N, B): what the counts' cut-offs read."""
+    N = max(p.shape[0] for p, _ in joints.values())
+    total = np.zeros((N, B))
+    for b, (p2, _) in joints.items():
+        total[: p2.shape[0], 0 if b is None else b] = p2.sum(axis=1)
+    return total
 
 
 def _trim_tails(p2: np.ndarray) -> np.ndarray:
@@ -458,16 +575,24 @@ def _deposit(
     _put(acc, counts.axis, slice(k, len(row) * K, K), b, vals)
 
 
-def _deposit_slots(acc: np.ndarray, counts: _Counts, y: np.ndarray) -> None:
-    """Add ``y`` (S, F, P, slots, B: one slot per pending count m, or one) into ``acc``: slot m
-    to the counts' pending axis at m * K + k, or (one slot) straight in."""
+def _deposit_slots(acc: np.ndarray, counts: _Counts, y: np.ndarray, p0: int = 0) -> None:
+    """Add ``y`` (S, F, P, slots, B: one slot per pending count m, or one; the pending counts
+    so far from ``p0`` on) into ``acc``: slot m to the counts' pending axis at m * K + k, or
+    (one slot) straight in."""
     S, F, P, slots, B = y.shape
+    view = acc.reshape(S, F, -1, 1 if counts.axis is None else acc.shape[counts.axis], B)
     if counts.axis is None:
-        acc += y[:, :, :, 0].reshape(acc.shape)
+        view[:, :, p0 : p0 + P, 0] += y[:, :, :, 0]
         return
     k, K = counts.slot
-    view = acc.reshape(S, F, P, -1, B)
-    view[:, :, :, k::K][:, :, :, :slots] += y
+    view[:, :, p0 : p0 + P, k::K][:, :, :, :slots] += y
+
+
+def _working(n: int, slots: int, classes: int) -> int:
+    """Elements per state (and figure bin and bracket) a lowest-first resolution holds at
+    once, per pending count so far: the first class's powers, the counts left between the
+    first and the last class (three classes or more), Horner's scheme."""
+    return n + 3 * slots + (n * slots if classes >= 3 else 0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -667,16 +792,22 @@ class _Pass:
         S, F = v.shape[:2]
         B = len(self.setup.brackets) if self.setup.blast_axis else 1
         v4 = v.reshape(S, F, -1, B)
+        P = v4.shape[2]
         g, total = self._weights(counts, B)
         fs = fig = 0.0
         for mask, probs in faces.classes:
             if not mask.any():
                 continue
-            part = v4 if mask.all() else v4 * mask.reshape(-1, 1, 1, 1)
             classes = lowest.fail_classes(faces, probs)
-            res = lowest.resolve(part, g, total, classes, self.chain.step, self.expect)
-            _deposit_slots(acc, counts, res.y)
-            fs, fig = fs + res.failed, fig + res.figure
+            # the pending counts so far are independent slices: a few at a time bounds memory
+            per = S * F * B * _working(len(g), g.shape[1] + self.expect, len(classes))
+            chunk = max(1, min(P, CHUNK_ELEMENTS // per))
+            for p0 in range(0, P, chunk):
+                part = v4[:, :, p0 : p0 + chunk]
+                part = part if mask.all() else part * mask.reshape(-1, 1, 1, 1)
+                res = lowest.resolve(part, g, total, classes, self.chain.step, self.expect)
+                _deposit_slots(acc, counts, res.y, p0)
+                fs, fig = fs + res.failed, fig + res.figure
         return fs, fig
 
     def _weights(self, counts: _Counts, B: int) -> tuple[np.ndarray, np.ndarray]:
@@ -689,11 +820,10 @@ class _Pass:
         M = max(p.shape[1] for p, _ in counts.joints.values()) if pending else 1
         F = self.chain.bins if coefs else 1
         g = np.zeros((N, M, F, B), dtype=complex if coefs else float)
-        total = np.zeros((N, B))
+        total = _totals(counts.joints, B)
         for b, (p2, _) in counts.joints.items():
             j = 0 if b is None else b
             n = p2.shape[0]
-            total[:n, j] = p2.sum(axis=1)
             if coefs:
                 g[:n, 0, :, j] = coefs[b]
             elif pending:
@@ -827,6 +957,10 @@ def run_exact(
         table, p = state.orders_for(j, w, v)
         tables.append(table)
         weights.append(p)
+        if table is not None and act.policy is None and len(_orders_used(w, table)) > 1:
+            # the defender switches orders with the counts: the estimate grows
+            rest = [None] * (len(setup.weapons) - j - 1)
+            setup.refuse_if_over(setup.estimate(state.chain, tables + rest))
         v, fs, fig, used, _ = state.weapon(w, v, table)
         used_by.append(used)
         expected.append({**_counted(w, bracket_w), "failed_saves": fs, "mortal_wounds": 0.0})
@@ -838,7 +972,7 @@ def run_exact(
             expected[j]["damage"] += fig
     rows += [WeaponResult(w.name, w.models, e) for w, e in zip(act.weapons, expected, strict=True)]
     state_p = v.reshape(setup.space.size, -1).sum(axis=1)
-    out = _read(setup, state_p, rows, lambda: _figure(setup, tables))
+    out = _read(setup, state_p, rows, _Figure(setup, tables))
     if setup.n_given > 1:
         given = setup.space.orders[: setup.n_given]
         out.policy = OrderPolicy(given, tuple(tables), tuple(weights))
@@ -884,19 +1018,61 @@ def _read(setup: _Setup, state_p: np.ndarray, rows: list[WeaponResult], figure) 
 # The damage figure
 
 
-def _figure(setup: _Setup, tables: list) -> np.ndarray:
-    """The damage figure's distribution: a compound convolution when no wound's damage
-    depends on the target's state, else the figure pass."""
-    if setup.figure_independent():
-        return _trim1(_independent_figure(setup))
-    length = int(setup.figure_max()) + 1
-    if setup.figure_steps() * setup.space.size > LUMP_WORK:  # merging states pays off
-        setup = setup.lumped(tables)
-    # Fourier bins when a Devastating Wounds weapon's mortal wounds can fold in at once
-    spectral = any(w.dev is not None for w in setup.weapons)
-    if spectral:
-        length = 1 << max(1, length.bit_length())
-    fig = _Pass(setup, _Chain(setup.space, length, spectral), tables)
+class _Figure:
+    """The damage figure's distribution, computed when first read (the :class:`Outcome`
+    calls it): a compound convolution when no wound's damage depends on the target's state,
+    else the figure pass, on the states merged where the figure cannot tell them apart.
+    :meth:`affordable` says whether the figure pass is within ``work.FIGURE_SECONDS`` (its
+    :meth:`estimate`), so that a caller can choose another way when it is not (``resolve.py``
+    then gives the sampler's distribution and says so); called anyway, it computes it."""
+
+    def __init__(self, setup: _Setup, tables: list):
+        self.setup = setup
+        self.tables = tables
+        self._plan: tuple[_Setup, _Chain | None, _Estimate] | None = None
+
+    def plan(self) -> tuple[_Setup, _Chain | None, _Estimate]:
+        """The setup (merged states or not), the figure pass's chain (None: a plain
+        convolution) and its estimate."""
+        if self._plan is None:
+            setup = self.setup
+            if setup.figure_independent():
+                self._plan = (setup, None, _Estimate())
+                return self._plan
+            length = int(setup.figure_max()) + 1
+            if setup.space.size > LUMP_STATES:
+                setup = setup.lumped(self.tables)
+            # Fourier bins when a Devastating Wounds weapon's mortal wounds can fold in at once
+            spectral = any(w.dev is not None for w in setup.weapons)
+            if spectral:
+                length = 1 << max(1, length.bit_length())
+            chain = _Chain(setup.space, length, spectral)
+            self._plan = (setup, chain, setup.estimate(chain, self.tables))
+        return self._plan
+
+    def estimate(self) -> _Estimate:
+        """The figure pass's estimated seconds and largest array (complex: counted twice)."""
+        _, chain, est = self.plan()
+        if chain is not None and chain.spectral:
+            return _Estimate(est.seconds, 2 * est.largest)
+        return est
+
+    def affordable(self) -> bool:
+        """Whether computing the distribution exactly is within the figure pass's budget."""
+        est = self.estimate()
+        return est.seconds <= work.FIGURE_SECONDS and est.largest <= self.setup.max_elements
+
+    def __call__(self) -> np.ndarray:
+        setup, chain, _ = self.plan()
+        if chain is None:
+            return _trim1(_independent_figure(setup))
+        return _figure_pass(setup, chain, self.tables)
+
+
+def _figure_pass(setup: _Setup, chain: _Chain, tables: list) -> np.ndarray:
+    """The figure pass: the phases again with the damage total on the chain's figure axis
+    (its Fourier bins when spectral), following the orders ``tables`` (the state pass's)."""
+    fig = _Pass(setup, chain, tables)
     v, _ = fig.before(setup.initial(fig.chain))
     v, _ = fig.split_brackets(v)
     used_by, folded = [], []
@@ -908,9 +1084,9 @@ def _figure(setup: _Setup, tables: list) -> np.ndarray:
         if w.dev is not None and not folded[j]:
             v, _, _ = fig.devastating(v, w, used_by[j])
     total = v.reshape(setup.space.size, fig.chain.bins, -1).sum(axis=(0, 2))
-    if not spectral:
+    if not chain.spectral:
         return _trim1(np.clip(total, 0.0, None) / total.sum())
-    dist = np.fft.irfft(total, n=length)
+    dist = np.fft.irfft(total, n=chain.length)
     dist[np.abs(dist) < 1e-15] = 0.0  # rounding noise of the transform (about 1e-17)
     dist = np.clip(dist, 0.0, None)
     return _trim1(dist / dist.sum())

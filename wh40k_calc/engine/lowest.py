@@ -99,14 +99,14 @@ def resolve(
     n = g.shape[0]
     b1, t1 = binomials(n, first.q)
     tails1 = np.einsum("nb,nc->cb", total, t1)  # P(c_1 > c) per bracket
-    live = int(np.count_nonzero(tails1.max(axis=1) > TAIL_EPS))
-    u = _powers(v, first.kernel, min(n, live + 1), step)
+    u = _powers(v, first.kernel, _first_count(tails1), step)
+    powers = _Powers(u)
     out = Resolved(np.empty(0))
     if expect:
         out.failed, out.figure = _expected_along(u, first.kernel, tails1)
     if len(classes) == 1:
         q = np.einsum("nxfb,nc->cxfb", g, b1)[: len(u), None]
-        out.y = _contract(q, u)[0]
+        out.y = powers.contract(q)[0]
         return out
     a, a_total = _after_first(g, total, b1, len(u))
     ex = np.concatenate([a, a_total], axis=2) if expect else a  # (c_1, r, slots[+1], F, B)
@@ -119,21 +119,54 @@ def resolve(
             q[:, :, -1] = np.einsum("crfb,rd->cdfb", ex[:, :, -1], tail)
 
         def z_of(c: int) -> np.ndarray:
-            return _contract(q[:, c : c + 1], u)[0]
+            return powers.contract(q[:, c : c + 1])[0]
 
     else:
-        y = _contract(ex, u)  # (r, S, F, P, slots[+1], B): r dice left after class 1
-        del u
+        y = powers.contract(ex)  # (r, S, F, P, slots[+1], B): r dice left after class 1
+        del u, powers
         for mid in classes[1:-1]:
             y, f, d = _sweep(y, mid, step, expect)
             out.failed, out.figure = out.failed + f, out.figure + d
             left = _thinned(left, binomials(n, mid.q)[0])
         z_of = _from_left(y, b, tail, expect)
-    exact_c = left @ b  # P(c of the last class)
-    keep = max(1, int(np.count_nonzero(np.cumsum(exact_c[::-1])[::-1] > TAIL_EPS)))
-    out.y, f, d = _horner(z_of, keep, last.kernel, step, expect)
+    out.y, f, d = _horner(z_of, _last_count(left, b), last.kernel, step, expect)
     out.failed, out.figure = out.failed + f, out.figure + d
     return out
+
+
+def _first_count(tails1: np.ndarray) -> int:
+    """How many powers of the first class's kernel are needed: up to the first count c whose
+    P(c_1 > c) is at most TAIL_EPS."""
+    n = tails1.shape[0]
+    return min(n, int(np.count_nonzero(tails1.max(axis=1) > TAIL_EPS)) + 1)
+
+
+def _last_count(left: np.ndarray, b: np.ndarray) -> int:
+    """How many steps Horner's scheme takes for the last class: the counts c whose P(c_L >= c)
+    exceeds TAIL_EPS (``left``: the distribution of the dice left before it)."""
+    exact_c = left @ b
+    return max(1, int(np.count_nonzero(np.cumsum(exact_c[::-1])[::-1] > TAIL_EPS)))
+
+
+def steps(total: np.ndarray, classes: list[FailClass]) -> tuple[int, int]:
+    """(steps of the first class, steps of Horner's scheme for the last) :func:`resolve`
+    takes for counts of probability ``total`` (N, B) (:mod:`~wh40k_calc.engine.work`)."""
+    n = total.shape[0]
+    if not classes:
+        return 0, 0
+    b1, t1 = binomials(n, classes[0].q)
+    n1 = _first_count(np.einsum("nb,nc->cb", total, t1))
+    if len(classes) == 1:
+        return n1, 0
+    c = np.arange(n1)[:, None]
+    idx = c + np.arange(n)[None, :]
+    ok = idx < n
+    safe = np.where(ok, idx, 0)
+    coef = np.where(ok, b1[safe, np.broadcast_to(c, safe.shape)], 0.0)
+    left = (total.sum(axis=1)[safe] * coef).sum(axis=0)
+    for mid in classes[1:-1]:
+        left = _thinned(left, binomials(n, mid.q)[0])
+    return n1, _last_count(left, binomials(n, classes[-1].q)[0])
 
 
 def _thinned(left: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -220,16 +253,41 @@ def _after_first(
     return a, a_total
 
 
-def _contract(q: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """out[c', s, f, p, slot, b] = sum_c q[c, c', slot, f, b] u[c, s, f, p, b]: one matrix
-    product (BLAS, ``u`` read in place) when there is one figure bin and one bracket."""
-    cin, cout, slots = q.shape[:3]
-    _, S, F, P, B = u.shape
-    if F == B == 1:
-        res = u.reshape(cin, S * P).T @ q.reshape(cin, cout * slots)  # (S * P, cout * slots)
-        res = res.reshape(S, 1, P, cout, slots, 1)
-        return res.transpose(3, 0, 1, 2, 4, 5) if cout > 1 else res.reshape(1, S, 1, P, slots, 1)
-    return np.einsum("cdxfb,csfpb->dsfpxb", q, u, optimize=True)
+class _Powers:
+    """The first class's powers U[c] (c, S, F, P, B), laid out once for the products over the
+    counts: per bracket, a (c, S * F * P) matrix (a view when there is one bracket)."""
+
+    def __init__(self, u: np.ndarray):
+        self.u = u
+        cin, S, F, P, B = u.shape
+        self.shape = (S, F, P, B)
+        if B == 1:
+            self.mats = [u.reshape(cin, S * F * P)]
+        else:
+            t = np.ascontiguousarray(np.moveaxis(u, -1, 0))
+            self.mats = [t[b].reshape(cin, S * F * P) for b in range(B)]
+
+    def contract(self, q: np.ndarray) -> np.ndarray:
+        """out[c', s, f, p, slot, b] = sum_c q[c, c', slot, f, b] U[c, s, f, p, b]: a matrix
+        product per bracket (BLAS) when the weights do not depend on the figure bin, else a
+        weighted sum over c (one pass over U per c: the figure pass's folded weights)."""
+        cin, cout, slots, fq, bq = q.shape
+        S, F, P, B = self.shape
+        if fq > 1:
+            out = np.zeros((cout, S, F, P, slots, B), dtype=np.result_type(q, self.u))
+            for c in range(cin):
+                w = q[c].transpose(0, 2, 1, 3)[:, None, :, None]  # (cout, 1, F, 1, slots, B)
+                out += w * self.u[c][None, :, :, :, None, :]
+            return out
+        if B == 1 and cout == 1:
+            res = self.mats[0].T @ q.reshape(cin, slots)
+            return res.reshape(1, S, F, P, slots, 1)
+        out = np.empty((cout, S, F, P, slots, B), dtype=np.result_type(q, self.u))
+        for b in range(B):
+            qb = q[:, :, :, 0, b if bq > 1 else 0].reshape(cin, cout * slots)
+            res = (self.mats[b].T @ qb).reshape(S, F, P, cout, slots)
+            out[..., b] = res.transpose(3, 0, 1, 2, 4)
+        return out
 
 
 def _sweep(y: np.ndarray, cls: FailClass, step: Step, expect: bool):
