@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .engine.outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome
+from .profile import TargetProfile
 from .resolve import Result
 from .terminal import print_joined, print_wrapped
 from .wording import count
@@ -59,6 +60,35 @@ def _outcome_block(o: Outcome, n_models: int) -> dict[str, Any]:
     }
 
 
+def target_block(r: Result) -> dict[str, Any]:
+    """The JSON ``target`` object's unit fields (name, faction, models, wounds, points, a
+    wounded model) for the target of ``r``; shared by ``calc shoot`` and ``calc sequence``."""
+    tgt, act, left = r.plan.target, r.activation, r.selection.target_wounds_left
+    return {
+        "name": tgt.name,
+        "faction": tgt.datasheets[0].faction,
+        "models": tgt.models,
+        "wounds": act.target.wounds,
+        "points": _f(tgt.points),
+        "points_listed": tgt.points_listed,
+        "wounds_left": left,
+        "wounded_model": wounded_model(act.target, left),
+    }
+
+
+def print_characters(console, target: TargetProfile, role_names: list[str], p: list) -> None:
+    """One line per CHARACTER model of the target: its role, name and P(destroyed)."""
+    from rich.text import Text
+
+    for m, role, q in zip(target.characters, role_names, p, strict=True):
+        console.print(
+            Text.assemble(
+                f"{role} ", (m.name, "bold"), " destroyed: ", (pct(q), "bold"),
+                f" (survives {pct(1 - q)})",
+            )
+        )  # fmt: skip
+
+
 def to_json(r: Result) -> dict[str, Any]:
     """The contract object for one activation (``schema`` 1)."""
     sel, plan, act = r.selection, r.plan, r.activation
@@ -79,15 +109,8 @@ def to_json(r: Result) -> dict[str, Any]:
             "weapons_order": [w.name for w in act.weapons],
         },
         "target": {
-            "name": tgt.name,
-            "faction": tgt.datasheets[0].faction,
-            "models": tgt.models,
-            "wounds": act.target.wounds,
-            "points": _f(tgt.points),
-            "points_listed": tgt.points_listed,
+            **target_block(r),
             "allocation_order": r.allocation_order or plan.allocation_order,
-            "wounds_left": sel.target_wounds_left,
-            "wounded_model": wounded_model(act.target, sel.target_wounds_left),
         },
         "conditions": {k: bool(getattr(sel.conditions, k)) for k in COND_KEYS},
         "effects": plan.effects,
@@ -315,16 +338,7 @@ def render(r: Result, console) -> None:
         console.print("Kill table: no model of the target can be destroyed")
 
     if act.target.characters:
-        for m, role, p in zip(act.target.characters, roles(r), o.characters_destroyed, strict=True):
-            console.print(
-                Text.assemble(
-                    f"{role} ",
-                    (m.name, "bold"),
-                    " destroyed: ",
-                    (pct(p), "bold"),
-                    f" (survives {pct(1 - p)})",
-                )
-            )
+        print_characters(console, act.target, roles(r), o.characters_destroyed)
     if act.hazard is not None:
         al = o.attacker_losses
         console.print(
