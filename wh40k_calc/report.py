@@ -3,7 +3,6 @@ contract of DATASHEET_FORMAT.md, part 2)."""
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import numpy as np
@@ -12,7 +11,7 @@ from .engine.outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome
 from .profile import TargetProfile
 from .resolve import Result
 from .terminal import print_joined, print_wrapped
-from .wording import count
+from .wording import compress_names, count
 
 SCHEMA = 1
 FLAG_SE = 5.0  # figures differing by more than this many standard errors are marked
@@ -255,15 +254,6 @@ def pct(p: float) -> str:
     return f"{100 * p:.2f}%"
 
 
-def compress(names: list[str]) -> str:
-    """``["Boy", "Boy", "Boss Nob"]`` -> ``"Boy x2, Boss Nob"``."""
-    parts = []
-    for name, grp in itertools.groupby(names):
-        n = len(list(grp))
-        parts.append(f"{name} ×{n}" if n > 1 else name)
-    return ", ".join(parts)
-
-
 def kill_rows(r: Result) -> int:
     """Rows of the printed kill table: up to the largest number of models that can be
     destroyed, i.e. the last k with P(at least k) > 0 in the exact distribution (in the
@@ -387,7 +377,7 @@ def render(r: Result, console) -> None:
 
 def _allocation_text(r: Result) -> str:
     """The allocation order line: the order, and whether it is the defender's best."""
-    text = compress(r.allocation_order or r.plan.allocation_order)
+    text = compress_names(r.allocation_order or r.plan.allocation_order)
     if r.allocation_best:
         text += " (the defender's best for the most likely number of save rolls; see Choice)"
     return text

@@ -22,7 +22,7 @@ from .profile import Activation, TargetStates
 from .rules import get_rules
 from .rules.plan import Plan
 from .selection import Selection, SelectionError
-from .wording import count, models_doing
+from .wording import compress_names, count, models_doing
 
 METHODS = ("exact", "sample", "both")
 DEFAULT_TRIALS = 100_000  # sampler trials when none are given (fewer if they would be slow)
@@ -371,15 +371,6 @@ def _ranges(values) -> str:
             start = prev = v
     if start is not None:
         parts.append(f"{start}" if start == prev else f"{start}-{prev}")
-    return ", ".join(parts)
-
-
-def compress_names(names: list[str]) -> str:
-    """``["Boy", "Boy", "Boss Nob"]`` -> ``"Boy ×2, Boss Nob"``."""
-    parts = []
-    for name, grp in itertools.groupby(names):
-        n = len(list(grp))
-        parts.append(f"{name} ×{n}" if n > 1 else name)
     return ", ".join(parts)
 
 
