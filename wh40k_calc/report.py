@@ -137,21 +137,26 @@ def to_json(r: Result) -> dict[str, Any]:
     # always present: {} when no modifier is set
     out["modifiers"] = {k: v for k, v in vars(sel.modifiers).items() if v not in (None, 0, False)}
     if r.sample is not None:
-        s = r.sample
-        block = _outcome_block(s, tgt.models)
-        block = {"trials": s.trials, "seed": s.seed, **block}
-        block["standard_error"] = {
-            "expected": {k: _f(v) for k, v in s.standard_error.get("expected", {}).items()},
-            "kill_table": [_f(x) for x in s.standard_error.get("kill_table", [])],
-            "attacker_losses": {
-                k: _f(v) for k, v in s.standard_error.get("attacker_losses", {}).items()
-            },
-            "weapons": [{k: _f(v) for k, v in w.standard_error.items()} for w in s.weapons],
-        }
-        if act.target.characters:
-            block["characters_destroyed"] = [_f(p) for p in s.characters_destroyed]
-        out["sample"] = block
+        out["sample"] = _sample_block(r, r.sample)
     return out
+
+
+def _sample_block(r: Result, s: Outcome) -> dict[str, Any]:
+    """The JSON ``sample`` block: the sampler's trials and seed, its figures (as the top
+    level's), and the standard error of each."""
+    block = _outcome_block(s, r.plan.target.models)
+    block = {"trials": s.trials, "seed": s.seed, **block}
+    block["standard_error"] = {
+        "expected": {k: _f(v) for k, v in s.standard_error.get("expected", {}).items()},
+        "kill_table": [_f(x) for x in s.standard_error.get("kill_table", [])],
+        "attacker_losses": {
+            k: _f(v) for k, v in s.standard_error.get("attacker_losses", {}).items()
+        },
+        "weapons": [{k: _f(v) for k, v in w.standard_error.items()} for w in s.weapons],
+    }
+    if r.activation.target.characters:
+        block["characters_destroyed"] = [_f(p) for p in s.characters_destroyed]
+    return block
 
 
 def roles(r: Result) -> list[str]:
