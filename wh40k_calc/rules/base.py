@@ -621,12 +621,7 @@ class Rules:
                 wmode = c.stronger(wmode, e.reroll_wounds)
             if e.reroll_wounds_10 and attacker.models >= 10:
                 wmode = c.stronger(wmode, e.reroll_wounds_10)
-        w_rr = c.reroll_faces(w_outcomes, wmode, (c.FAIL,), v_wound)
-        wound_table = RollTable(w_outcomes, w_rr)
-        said = c.describe_rerolls(f"{label}: Wound roll", wound_table, wmode)
-        if said:
-            notes.append(said)
-        return wound_table
+        return _rerolled(w_outcomes, wmode, c.FAIL, v_wound, f"{label}: Wound roll", notes)
 
     def _hit_values(
         self,
@@ -694,12 +689,7 @@ class Rules:
                     mode = c.stronger(mode, e.ranged_reroll_hits_objective)
         if snap and not self.snap_rerolls_allowed():
             mode = None
-        rr = c.reroll_faces(outcomes, mode, (c.MISS,), hit_values)
-        hit_table = RollTable(outcomes, rr)
-        said = c.describe_rerolls(f"{label}: Hit roll", hit_table, mode)
-        if said:
-            notes.append(said)
-        return hit_table
+        return _rerolled(outcomes, mode, c.MISS, hit_values, f"{label}: Hit roll", notes)
 
     def _hit_terms(
         self,
@@ -867,6 +857,26 @@ class _ActivationBuilder:
             start=self.start,
             notes=notes,
         )
+
+
+def _rerolled(
+    outcomes: tuple[int, ...],
+    mode: str | None,
+    failed: int,
+    values: tuple[float, ...],
+    roll: str,
+    notes: list[str],
+) -> RollTable:
+    """A Hit or Wound roll's table: each face's outcome and whether it is re-rolled (Core
+    rules: Re-rolls; :func:`~wh40k_calc.rules.common.reroll_faces`): under ``mode``, a 1
+    ("ones"), the faces whose outcome is ``failed`` ("fails"), or those worth less than a
+    fresh roll by ``values``, the expected value of each outcome ("all"). The sentence naming
+    the faces re-rolled (``roll``: ``NAME: Hit roll``) goes in ``notes``."""
+    table = RollTable(outcomes, c.reroll_faces(outcomes, mode, (failed,), values))
+    said = c.describe_rerolls(roll, table, mode)
+    if said:
+        notes.append(said)
+    return table
 
 
 def _idle_phase_notes(sel: Selection) -> list[str]:
