@@ -411,7 +411,7 @@ def jobs_from_batch(
 _Target = tuple[list[str | int], UnitSpec, bool, "SetEntry | None"]  # as _targets gives them
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Run:
     """A batch run checked up to its targets: the run as written and parsed, its name, its
     targets (not checked yet: :func:`_targets`), and what its jobs share (edition, modifiers,
