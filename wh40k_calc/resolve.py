@@ -96,52 +96,79 @@ def choose(
         if len(candidates) > MAX_CANDIDATES:  # coordinate ascent, group by group
             picks, variant = _ascent(plan, explicit, len(plan.variants), score)
         else:
-            best = None
-            for p, v in candidates:
-                try:
-                    value = score(p, v, plan.build(p, v, explicit))
-                except ExactUnsupported:
-                    continue
-                if best is None or value > best[0] + (1e-12, 1e-12):
-                    best = (value, p, v)
-            if best is not None:
-                _, picks, variant = best
-        for g, i in zip(plan.groups, picks, strict=True):
-            if len(g.options) > 1:
-                others = [o.label for j, o in enumerate(g.options) if j != i]
-                choices.append(
-                    f"{models_doing(g.group.count, g.group.label, g.what)} "
-                    f"{g.options[i].label} (rather than {' or '.join(others)}): "
-                    "most models destroyed"
-                )
-        if plan.variants:
-            choices.append(
-                f"chose {' and '.join(plan.variants[variant])} for melee weapons "
-                "(most models destroyed)"
-            )
+            picks, variant = _best_candidate(plan, candidates, explicit, score) or (picks, variant)
+        choices += _choice_sentences(plan, picks, variant)
     order = explicit
     if sel.order == "best":
-        act = plan.build(picks, variant, None)
-        names = [w.name for w in act.weapons]
-        if len(names) > MAX_ORDER_PROFILES:
-            raise SelectionError(
-                f"--order best tries every order of up to {MAX_ORDER_PROFILES} "
-                f"weapon profiles; this activation has {len(names)}: give "
-                "--order with the names instead"
-            )
-        best_order = None
-        n = 0
-        for perm in itertools.permutations(act.weapons):  # same profiles, another order
-            n += 1
-            value = score(picks, variant, replace(act, weapons=perm))
-            if best_order is None or value > best_order[0] + (1e-12, 1e-12):
-                best_order = (value, tuple(w.name for w in perm))
-        assert best_order is not None
-        order = best_order[1]
-        choices.append(
-            f"weapon order {', '.join(order)}: most models destroyed of {count(n, 'order')}"
-        )
+        order, sentence = _best_order(plan, picks, variant, score)
+        choices.append(sentence)
     return picks, variant, order, choices
+
+
+def _best_candidate(
+    plan: Plan, candidates: list, order: tuple[str, ...] | None, score: _Scorer
+) -> tuple[tuple[int, ...], int] | None:
+    """The (picks, variant) of ``candidates`` with the most expected models destroyed, then
+    wounds lost (the first of equals); None when the exact engine can score none of them."""
+    best = None
+    for p, v in candidates:
+        try:
+            value = score(p, v, plan.build(p, v, order))
+        except ExactUnsupported:
+            continue
+        if best is None or value > best[0] + (1e-12, 1e-12):
+            best = (value, p, v)
+    return None if best is None else (best[1], best[2])
+
+
+def _choice_sentences(plan: Plan, picks: tuple[int, ...], variant: int) -> list[str]:
+    """One sentence per group that had a choice (what it attacks with, rather than what),
+    and one for the abilities chosen for melee weapons."""
+    out = []
+    for g, i in zip(plan.groups, picks, strict=True):
+        if len(g.options) > 1:
+            others = [o.label for j, o in enumerate(g.options) if j != i]
+            out.append(
+                f"{models_doing(g.group.count, g.group.label, g.what)} "
+                f"{g.options[i].label} (rather than {' or '.join(others)}): "
+                "most models destroyed"
+            )
+    if plan.variants:
+        out.append(
+            f"chose {' and '.join(plan.variants[variant])} for melee weapons "
+            "(most models destroyed)"
+        )
+    return out
+
+
+def _best_order(
+    plan: Plan, picks: tuple[int, ...], variant: int, score: _Scorer
+) -> tuple[tuple[str, ...], str]:
+    """``--order best``: the weapon order with the most expected models destroyed (then
+    wounds lost; the first of equals) of every order of the chosen activation's profiles,
+    and the sentence saying so.
+
+    Raises:
+        SelectionError: more than :data:`MAX_ORDER_PROFILES` weapon profiles.
+    """
+    act = plan.build(picks, variant, None)
+    names = [w.name for w in act.weapons]
+    if len(names) > MAX_ORDER_PROFILES:
+        raise SelectionError(
+            f"--order best tries every order of up to {MAX_ORDER_PROFILES} "
+            f"weapon profiles; this activation has {len(names)}: give "
+            "--order with the names instead"
+        )
+    best_order = None
+    n = 0
+    for perm in itertools.permutations(act.weapons):  # same profiles, another order
+        n += 1
+        value = score(picks, variant, replace(act, weapons=perm))
+        if best_order is None or value > best_order[0] + (1e-12, 1e-12):
+            best_order = (value, tuple(w.name for w in perm))
+    assert best_order is not None
+    order = best_order[1]
+    return order, f"weapon order {', '.join(order)}: most models destroyed of {count(n, 'order')}"
 
 
 def _ascent(

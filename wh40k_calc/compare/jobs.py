@@ -264,7 +264,7 @@ def _unit_choice(
 def _check_unit_choice(
     look: _Lookup, spec: UnitSpec, role: str, base: list[str | int], edition: str
 ) -> UnitChoice:
-    from ..units import build_unit, parse_weapon_spec, pick_size
+    from ..units import build_unit, pick_size
 
     def at(*more: str | int) -> list[str | int]:
         return [*base, *more]
@@ -291,36 +291,63 @@ def _check_unit_choice(
         raise _FieldError(at("allocation"), "allocation is the target's model order")
     if spec.wounds_left is not None and role == "attacker":
         raise _FieldError(at("wounds_left"), "wounds_left is the target's wounded model")
+    weapons = _checked_weapons(ds, spec.weapons, at("weapons"))
+    leaders = _checked_leaders(look, spec, role, at("leader"))
+    choice = UnitChoice(ds, spec.models, spec.loadout, weapons, leaders)
+    try:
+        build_unit(choice, role, edition)
+    except SelectionError as exc:
+        raise _FieldError(base, str(exc)) from None
+    return choice
+
+
+def _checked_weapons(
+    ds: Datasheet, texts: list[str], base: list[str | int]
+) -> tuple[tuple[str, int], ...]:
+    """A spec's ``weapons`` (``NAME xN`` each) as (name, count), each a weapon of ``ds``.
+
+    Raises:
+        _FieldError: naming the entry (under ``base``) that does not parse or names no weapon
+            of ``ds`` (with the closest names and the list).
+    """
+    from ..units import parse_weapon_spec
+
     weapons = []
-    for i, text in enumerate(spec.weapons):
+    for i, text in enumerate(texts):
         try:
             wname, count = parse_weapon_spec(text)
         except SelectionError as exc:
-            raise _FieldError(at("weapons", i), str(exc)) from None
+            raise _FieldError([*base, i], str(exc)) from None
         if ds.weapon(wname) is None:
             from ..catalog import did_you_mean
 
             raise _FieldError(
-                at("weapons", i),
+                [*base, i],
                 f"{ds.name} has no weapon {wname!r}"
                 + did_you_mean(wname, [w.name for w in ds.weapons])
                 + f" (weapons: {', '.join(w.name for w in ds.weapons)})",
             )
         weapons.append((wname, count))
+    return tuple(weapons)
+
+
+def _checked_leaders(
+    look: _Lookup, spec: UnitSpec, role: str, base: list[str | int]
+) -> tuple[Datasheet, ...]:
+    """The datasheets of a spec's ``leader`` (a name or a list of names).
+
+    Raises:
+        _FieldError: naming the leader (under ``base``; its index in a list) not found.
+    """
     leaders = []
     for i, lname in enumerate(names(spec.leader)):
         try:
             leaders.append(look.find(lname, role))
         except (LookupError, DatasheetError) as exc:
             raise _FieldError(
-                at("leader", i) if isinstance(spec.leader, list) else at("leader"), str(exc)
+                [*base, i] if isinstance(spec.leader, list) else base, str(exc)
             ) from None
-    choice = UnitChoice(ds, spec.models, spec.loadout, tuple(weapons), tuple(leaders))
-    try:
-        build_unit(choice, role, edition)
-    except SelectionError as exc:
-        raise _FieldError(base, str(exc)) from None
-    return choice
+    return tuple(leaders)
 
 
 def _check_effects(effects: list[str]) -> None:
