@@ -801,7 +801,7 @@ class Rules:
         return out
 
 
-@dataclass
+@dataclass(eq=False)  # a function object: compared and hashed by identity, as a closure
 class _ActivationBuilder:
     """``Plan.build``: the :class:`Activation` of one set of the player's choices (an option
     index per weapon group, a variant index, a weapon order or None for the datasheets'),
