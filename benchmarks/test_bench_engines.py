@@ -20,8 +20,8 @@ import statistics
 import time
 import tracemalloc
 
-import numpy as np
 import pytest
+from measure import numpy_d6_seconds, seconds
 from profiles import Kind, activation, main_job, unit, weapon
 
 from wh40k_calc.engine import memo
@@ -46,13 +46,8 @@ def big_job():
     return main_job(models=10, target_models=20)
 
 
-def _seconds(benchmark, stat: str = "mean") -> float | None:
-    stats = getattr(benchmark, "stats", None)
-    return None if stats is None else float(getattr(stats.stats, stat))
-
-
 def _rate(benchmark, trials: int) -> None:
-    mean, best = _seconds(benchmark), _seconds(benchmark, "min")
+    mean, best = seconds(benchmark), seconds(benchmark, "min")
     benchmark.extra_info["trials"] = trials
     if mean:
         benchmark.extra_info["seconds_mean"] = round(mean, 4)
@@ -78,17 +73,6 @@ def test_sampler_10_lootas_vs_20_boyz(benchmark, big_job) -> None:
     assert out.trials == TRIALS
 
 
-def _numpy_draw_seconds(n: int, repeats: int = 20) -> float:
-    """Best time numpy alone takes to draw ``n`` int8 D6 results in one call."""
-    rng = np.random.default_rng(0)
-    best = float("inf")
-    for _ in range(repeats):
-        t = time.perf_counter()
-        rng.integers(1, 7, size=n, dtype=np.int8)
-        best = min(best, time.perf_counter() - t)
-    return best
-
-
 @pytest.mark.parametrize("trials", [TRIALS, 1_000_000])
 def test_sampler_vs_numpy_draw(benchmark, job, trials: int) -> None:
     """The sampler's time over numpy's time to draw one int8 D6 per attack in one call (11 per
@@ -100,7 +84,7 @@ def test_sampler_vs_numpy_draw(benchmark, job, trials: int) -> None:
     times: list[float] = []
 
     def pair() -> None:
-        numpy_s.append(_numpy_draw_seconds(attacks, repeats=3))
+        numpy_s.append(numpy_d6_seconds(attacks, repeats=3))
 
     def run():
         t = time.perf_counter()
@@ -166,7 +150,7 @@ def _exact_bench(benchmark, act) -> None:
     out = benchmark.pedantic(run_exact, args=(act,), setup=memo.clear, rounds=50, iterations=1)
     benchmark.extra_info["states"] = AllocationSpace(act.target).size
     benchmark.extra_info["expected_models_destroyed"] = round(out.expected["models_destroyed"], 4)
-    mean = _seconds(benchmark)
+    mean = seconds(benchmark)
     if mean:
         benchmark.extra_info["seconds_mean"] = round(mean, 5)
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from measure import calc_rounds, seconds, stand_in_figures
 from typer.testing import CliRunner
 
 from wh40k_calc.cli import app
@@ -43,11 +44,6 @@ def steps():
     return build_steps(STEPS, catalog(None), TargetOptions(**TARGET), EngineOptions())
 
 
-def _seconds(benchmark, stat: str = "mean") -> float | None:
-    stats = getattr(benchmark, "stats", None)
-    return None if stats is None else float(getattr(stats.stats, stat))
-
-
 def _alone_seconds(steps, rounds: int = 20) -> float:
     """Best time of the three activations resolved alone, from the unharmed unit."""
     best = float("inf")
@@ -62,9 +58,9 @@ def _alone_seconds(steps, rounds: int = 20) -> float:
 def test_sequence_exact_3_steps_into_20_boyz_with_warboss(benchmark, steps) -> None:
     out = benchmark(run_sequence, steps, "exact")
     alone = _alone_seconds(steps)
-    best = _seconds(benchmark, "min")
+    best = seconds(benchmark, "min")
     if best:
-        benchmark.extra_info["seconds_mean"] = round(_seconds(benchmark), 4)
+        benchmark.extra_info["seconds_mean"] = round(seconds(benchmark), 4)
         benchmark.extra_info["seconds_best"] = round(best, 4)
         benchmark.extra_info["three_alone_seconds_best"] = round(alone, 4)
         benchmark.extra_info["ratio_to_three_alone"] = round(best / alone, 2)
@@ -73,15 +69,15 @@ def test_sequence_exact_3_steps_into_20_boyz_with_warboss(benchmark, steps) -> N
 
 def test_sequence_exact_with_json(benchmark, steps) -> None:
     out = benchmark(lambda: to_json_sequence(run_sequence(steps, "exact")))
-    if _seconds(benchmark):
-        benchmark.extra_info["seconds_mean"] = round(_seconds(benchmark), 4)
+    if seconds(benchmark):
+        benchmark.extra_info["seconds_mean"] = round(seconds(benchmark), 4)
     assert len(out["steps"]) == 3
 
 
 def test_sequence_sampled_100k_trials(benchmark, steps) -> None:
     out = benchmark(run_sequence, steps, "sample", 100_000, 40_000)
-    if _seconds(benchmark):
-        benchmark.extra_info["seconds_mean"] = round(_seconds(benchmark), 4)
+    if seconds(benchmark):
+        benchmark.extra_info["seconds_mean"] = round(seconds(benchmark), 4)
     assert out.steps[-1].result.sample.trials == 100_000
 
 
@@ -93,8 +89,8 @@ def test_sequence_command_json(benchmark) -> None:
         return runner.invoke(app, [*args, *STEPS, "--json"])
 
     res = benchmark(run)
-    if _seconds(benchmark):
-        benchmark.extra_info["seconds_mean"] = round(_seconds(benchmark), 4)
+    if seconds(benchmark):
+        benchmark.extra_info["seconds_mean"] = round(seconds(benchmark), 4)
     assert res.exit_code == 0
 
 
@@ -102,49 +98,22 @@ ABSURD_STEPS = ["shoot absurd-horde"] * 4
 
 
 def test_sequence_absurd_stands_in_within_the_budget(benchmark) -> None:
-    from test_bench_sampler import ABSURD, ABSURD_TARGET, _calc
+    from test_bench_sampler import ABSURD, ABSURD_TARGET
 
     args = ["sequence", *ABSURD_TARGET, *ABSURD_STEPS, "--repeat", "15"]
     args += ["--datasheets", str(ABSURD.parent)]
-    peaks: list[float] = []
-
-    def run() -> dict:
-        _, peak, out = _calc(*args)
-        peaks.append(peak)
-        return out
-
-    out = benchmark.pedantic(run, rounds=2, iterations=1)
+    out, peaks = calc_rounds(benchmark, args, rounds=2)
     assert out["method"] == "sample" and len(out["steps"]) == 60
-    note = next((n for n in out["notes"] if n.startswith("the sampler ran")), "")
-    benchmark.extra_info.update(
-        {"trials": out["sample"]["trials"], "note": note, "peak_rss_mib_max": round(max(peaks), 1)}
-    )
-    try:  # the budget, where the code under test has one
-        from wh40k_calc.resolve import FALLBACK_SECONDS
-
-        benchmark.extra_info["budget_seconds"] = FALLBACK_SECONDS
-    except ImportError:
-        pass
-    if _seconds(benchmark):
-        benchmark.extra_info["wall_seconds_mean"] = round(_seconds(benchmark), 3)
+    stand_in_figures(benchmark, out, peaks)
 
 
 @pytest.mark.heavy
 def test_sequence_sampled_1e7_trials_memory(benchmark) -> None:
-    from test_bench_sampler import _calc
-
     args = ["sequence", "-t", "intercessor-squad", "--target-models", "10"]
     args += ["shoot lootas --models 10", "fight boyz --models 20"]
     args += ["--method", "sample", "--trials", "10000000"]
-    peaks: list[float] = []
-
-    def run() -> dict:
-        _, peak, out = _calc(*args)
-        peaks.append(peak)
-        return out
-
-    out = benchmark.pedantic(run, rounds=1, iterations=1)
+    out, peaks = calc_rounds(benchmark, args, rounds=1)
     assert out["sample"]["trials"] == 10_000_000
     benchmark.extra_info["peak_rss_mib"] = round(max(peaks), 1)
-    if _seconds(benchmark):
-        benchmark.extra_info["wall_seconds"] = round(_seconds(benchmark), 2)
+    if seconds(benchmark):
+        benchmark.extra_info["wall_seconds"] = round(seconds(benchmark), 2)

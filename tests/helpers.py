@@ -1,11 +1,16 @@
-"""Helpers shared by the statistical tests: binomial distributions worked out exactly, the
-sampler's standard errors, and the check of a models-destroyed distribution against both
-engines' JSON output."""
+"""Helpers shared by the tests: the CLI run in-process, binomial distributions and their
+convolutions worked out exactly, the sampler's standard errors, and the checks of a
+models-destroyed distribution (or an oracle's final states) against both engines."""
 
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Iterable
+from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,6 +21,15 @@ TRIALS = 40_000  # sampler trials of the CLI-level statistical tests
 def binom(n: int, p: Fraction) -> list[Fraction]:
     """P(k successes in n trials of probability p), k = 0..n, exactly."""
     return [math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+
+def conv(a: list[Fraction], b: list[Fraction]) -> list[Fraction]:
+    """The distribution of the sum of two independent counts (lists of P(k)), exactly."""
+    out = [Fraction(0)] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            out[i + j] += x * y
+    return out
 
 
 def se_p(p: float, trials: int = TRIALS) -> float:
@@ -30,14 +44,61 @@ def se_mean(dist: dict, trials: int = TRIALS) -> float:
     return max(math.sqrt(float(var) / trials), 1 / trials)
 
 
-def check_models(out: dict, dist: list) -> None:
+def check_models(out: dict, dist: list, *, sampled_mean: bool = False) -> None:
     """The exact models-destroyed distribution and its mean (JSON, within 1e-6) and the
-    sampled one (within 5 standard errors of TRIALS trials) against ``dist``."""
+    sampled one (within 5 standard errors of TRIALS trials) against ``dist``; with
+    ``sampled_mean``, also that ``dist`` sums to 1 and that the sampled mean is within 5
+    standard errors of its mean."""
     n = len(out["models_destroyed_distribution"])
     want = [float(dist[k]) if k < len(dist) else 0.0 for k in range(n)]
+    if sampled_mean:
+        assert sum(want) == pytest.approx(1.0, abs=1e-12)
     np.testing.assert_allclose(out["models_destroyed_distribution"], want, atol=1e-6)
     mean = sum(k * p for k, p in enumerate(want))
     assert out["expected"]["models_destroyed"] == pytest.approx(mean, abs=1e-6)
     sampled = out["sample"]["models_destroyed_distribution"]
     for k, p in enumerate(want):
         assert abs(sampled[k] - p) <= 5 * se_p(p), (k, sampled[k], p)
+    if sampled_mean:
+        se = se_mean(dict(enumerate(want)))
+        assert abs(out["sample"]["expected"]["models_destroyed"] - mean) <= 5 * se
+
+
+def check_final_states(out, act, final: dict, groups: list, trials: int, seed: int, **kw) -> None:
+    """An exact outcome ``out`` of ``act`` against an oracle's final states (``final``:
+    state -> probability, over ``groups``, as ``save_oracle`` gives them): its models-destroyed
+    and wounds-lost distributions; then the sampler, with the exact engine's allocation policy
+    (and ``kw``, e.g. ``start``), within 5 standard errors of ``out``."""
+    from profiles import disagreements
+    from save_oracle import models_dist, wounds_dist
+
+    from wh40k_calc.engine.sample import run_sample
+
+    np.testing.assert_allclose(out.models_destroyed_distribution, models_dist(final, groups))
+    np.testing.assert_allclose(out.wounds_lost_distribution, wounds_dist(final, groups))
+    sample = run_sample(replace(act, policy=out.policy), trials=trials, seed=seed, **kw)
+    assert not disagreements(out, sample)
+
+
+def cli(*args: str | Path, dirs: Iterable[Path] = (), env: dict[str, str] | None = None) -> Any:
+    """Run ``calc ARGS [--datasheets DIR ...]`` in-process (typer's CliRunner, with ``env``)
+    and return its Result; no traceback may show in the output."""
+    from typer.testing import CliRunner
+
+    from wh40k_calc.cli import app
+
+    full = [str(a) for a in args]
+    for d in dirs:
+        full += ["--datasheets", str(d)]
+    result = CliRunner().invoke(app, full, env=env)
+    assert "Traceback" not in result.output
+    return result
+
+
+def cli_json(
+    *args: str | Path, dirs: Iterable[Path] = (), env: dict[str, str] | None = None
+) -> dict:
+    """``calc ARGS --json`` as :func:`cli` runs it: exit code 0, and the JSON it printed."""
+    result = cli(*args, "--json", dirs=dirs, env=env)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)

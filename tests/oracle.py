@@ -184,6 +184,23 @@ def write_unit(
     return stem
 
 
+def write_sheet(
+    folder: Path, name: str, m: dict, count: int, *keywords: str, **fields: Any
+) -> None:
+    """Write ``folder/<name in lower case>.yaml``: a unit of ``count`` models ``m`` of faction
+    Testers at 10 points a model, with the keywords INFANTRY and ``keywords`` and any other
+    datasheet ``fields`` (weapons, leader_of, support_of, ...)."""
+    sheet = {
+        "name": name,
+        "faction": "Testers",
+        "keywords": ["INFANTRY", *keywords],
+        "models": [m],
+        "sizes": [{"models": {m["name"]: count}, "points": 10 * count}],
+        **fields,
+    }
+    (folder / f"{name.lower()}.yaml").write_text(yaml.safe_dump(sheet, sort_keys=False))
+
+
 def attacker(
     folder: Path,
     *weapons: dict,

@@ -20,7 +20,7 @@ import wh40k_calc.resolve as resolve_module
 from wh40k_calc.catalog import Catalog
 from wh40k_calc.engine.budget import SampleCost, _weapon, estimate
 from wh40k_calc.engine.exact import run_exact
-from wh40k_calc.selection import UnitChoice
+from wh40k_calc.selection import Selection, UnitChoice
 
 ABSURD = Path(__file__).resolve().parents[1] / "benchmarks" / "absurd.yaml"
 
@@ -87,9 +87,16 @@ def absurd(tmp_path) -> UnitChoice:
     return UnitChoice(Catalog([folder], use_env=False).find("absurd-horde"), None, None)
 
 
-def test_a_huge_selection_is_sized_before_anything_is_rolled(absurd, monkeypatch) -> None:
-    """The exact engine declines; the sampler runs once (no pilot run), with as many trials
-    as fit the budget by the estimate, and the notes say how many."""
+@pytest.fixture
+def absurd_selection(absurd) -> Selection:
+    """The absurd unit shooting at 20 Boyz."""
+    return replace(selection("lootas", "boyz", target_models=20), attacker=absurd)
+
+
+@pytest.fixture
+def sampler_calls(monkeypatch) -> list[int]:
+    """The trials of each sampler run from here on: the sampler is replaced by a stub that
+    records them and returns "sampled"."""
     calls: list[int] = []
 
     def stub(act, trials, seed, progress=None):
@@ -97,11 +104,18 @@ def test_a_huge_selection_is_sized_before_anything_is_rolled(absurd, monkeypatch
         return "sampled"
 
     monkeypatch.setattr(sample_module, "run_sample", stub)
-    sel = replace(selection("lootas", "boyz", target_models=20), attacker=absurd)
-    res = resolve_module.resolve(sel, "exact")
+    return calls
+
+
+def test_a_huge_selection_is_sized_before_anything_is_rolled(
+    absurd_selection, sampler_calls
+) -> None:
+    """The exact engine declines; the sampler runs once (no pilot run), with as many trials
+    as fit the budget by the estimate, and the notes say how many."""
+    res = resolve_module.resolve(absurd_selection, "exact")
     assert res.method == "sample" and res.sample == "sampled"
-    assert len(calls) == 1
-    trials = calls[0]
+    assert len(sampler_calls) == 1
+    trials = sampler_calls[0]
     cost = estimate(res.activation)
     assert resolve_module.FALLBACK_MIN_TRIALS <= trials < 100_000
     assert cost.seconds(trials) <= resolve_module.FALLBACK_SECONDS
@@ -128,31 +142,15 @@ def test_the_floor_holds_when_nothing_fits(monkeypatch) -> None:
 
 
 @pytest.mark.parametrize("method", ["sample", "both"])
-def test_default_trials_are_budgeted_too(absurd, monkeypatch, method) -> None:
+def test_default_trials_are_budgeted_too(absurd_selection, sampler_calls, method) -> None:
     """`--method sample` (or `both`) without `--trials` keeps to the time budget as the
     stand-in does; the notes say how many trials ran."""
-    calls: list[int] = []
-
-    def stub(act, trials, seed, progress=None):
-        calls.append(trials)
-        return "sampled"
-
-    monkeypatch.setattr(sample_module, "run_sample", stub)
-    sel = replace(selection("lootas", "boyz", target_models=20), attacker=absurd)
-    res = resolve_module.resolve(sel, method)
-    assert calls and calls[-1] < resolve_module.DEFAULT_TRIALS
-    assert any(f"the sampler ran {calls[-1]:,} trials" in n for n in res.notes), res.notes
+    res = resolve_module.resolve(absurd_selection, method)
+    assert sampler_calls and sampler_calls[-1] < resolve_module.DEFAULT_TRIALS
+    assert any(f"the sampler ran {sampler_calls[-1]:,} trials" in n for n in res.notes), res.notes
 
 
-def test_given_trials_are_run_exactly(absurd, monkeypatch) -> None:
+def test_given_trials_are_run_exactly(absurd_selection, sampler_calls) -> None:
     """`--trials N` runs exactly N, however long they take."""
-    calls: list[int] = []
-
-    def stub(act, trials, seed, progress=None):
-        calls.append(trials)
-        return "sampled"
-
-    monkeypatch.setattr(sample_module, "run_sample", stub)
-    sel = replace(selection("lootas", "boyz", target_models=20), attacker=absurd)
-    resolve_module.resolve(sel, "sample", trials=50_000)
-    assert calls == [50_000]
+    resolve_module.resolve(absurd_selection, "sample", trials=50_000)
+    assert sampler_calls == [50_000]

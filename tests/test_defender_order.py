@@ -25,9 +25,8 @@ from dataclasses import replace
 from fractions import Fraction as F
 from pathlib import Path
 
-import numpy as np
 import pytest
-from profiles import disagreements
+from helpers import check_final_states
 from save_oracle import G, engine_case, models_dist, resolve_counts, wounds_dist
 from typer.testing import CliRunner
 
@@ -131,10 +130,7 @@ def test_best_order_switches_with_the_number_of_save_rolls():
     for n, pn in enumerate(_binom(4, F(1, 2))):
         for st, p in _best(groups, n, 0, {1: F(1)})[1].items():
             final[st] = final.get(st, F(0)) + pn * p
-    np.testing.assert_allclose(out.models_destroyed_distribution, models_dist(final, groups))
-    np.testing.assert_allclose(out.wounds_lost_distribution, wounds_dist(final, groups))
-    sample = run_sample(replace(act, policy=out.policy), trials=TRIALS, seed=SEED)
-    assert not disagreements(out, sample)
+    check_final_states(out, act, final, groups, TRIALS, SEED)
 
 
 def test_best_order_with_devastating_wounds_counts_both():
@@ -163,10 +159,7 @@ def test_best_order_with_devastating_wounds_counts_both():
                 assert int(table[n, m]) == o, (n, m)
             for st, p in dist.items():
                 final[st] = final.get(st, F(0)) + p_nm * p
-    np.testing.assert_allclose(out.models_destroyed_distribution, models_dist(final, groups))
-    np.testing.assert_allclose(out.wounds_lost_distribution, wounds_dist(final, groups))
-    sample = run_sample(replace(act, policy=out.policy), trials=TRIALS, seed=SEED)
-    assert not disagreements(out, sample)
+    check_final_states(out, act, final, groups, TRIALS, SEED)
 
 
 def test_the_sampler_needs_the_policy():

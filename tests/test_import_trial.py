@@ -8,16 +8,15 @@ columns of Datasheets.csv); the facts are quoted in the comments, not the prose.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from helpers import cli as calc
+from helpers import cli_json as as_json
 
 from wh40k_calc.catalog import GENERATED, Catalog
-from wh40k_calc.cli import app
 from wh40k_calc.datasheet import Datasheet, parse_datasheet
 from wh40k_calc.importers.composition import entries, split_outside_brackets
 from wh40k_calc.importers.leaders import leader_alongside
@@ -35,18 +34,6 @@ GENERATED_FILES = sorted(GENERATED.rglob("*.yaml"))
 def imported(name: str, faction: str | None = None) -> tuple[Datasheet, dict, list[str]]:
     data, warnings = import_unit(CSV_DIR, name, faction)
     return parse_datasheet(data, f"<{name}>"), data, warnings
-
-
-def calc(*args: str):
-    result = CliRunner().invoke(app, list(args))
-    assert "Traceback" not in result.output
-    return result
-
-
-def as_json(*args: str) -> dict:
-    result = calc(*args, "--json")
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
 
 
 def weapon_counts(sheet: Datasheet, models: int | None = None, loadout: str | None = None):

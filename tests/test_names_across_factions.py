@@ -4,29 +4,16 @@ preferences, the user data folder, `calc units TEXT` / `--json`, `calc show --js
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 import yaml
-from typer.testing import CliRunner
+from helpers import cli as calc
+from helpers import cli_json as as_json
 
 from wh40k_calc.catalog import AmbiguousUnitError, Catalog, UnknownFactionError, UnknownUnitError
-from wh40k_calc.cli import app
 
 CSV_DIR = Path(__file__).resolve().parents[2] / "shared/data/wahapedia-10e-2025-07"
-
-
-def calc(*args: str | Path, env: dict[str, str] | None = None):
-    result = CliRunner().invoke(app, [str(a) for a in args], env=env)
-    assert "Traceback" not in result.output
-    return result
-
-
-def as_json(*args: str | Path, env: dict[str, str] | None = None):
-    result = calc(*args, "--json", env=env)
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -22,47 +22,21 @@ written here; never by the code under test.
 from __future__ import annotations
 
 import itertools
-import json
 from fractions import Fraction as F
-from math import comb
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import se_p
-from typer.testing import CliRunner
-
-from wh40k_calc.cli import app
+from helpers import binom, cli, cli_json, conv, se_p
 
 SEQ = Path(__file__).parent / "data" / "sequence"
 ALLOC = Path(__file__).parent / "data" / "alloc"
 TRIALS = 40_000
+COLUMNS_100 = {"COLUMNS": "100"}
 
-
-def calc(*args: str):
-    res = CliRunner().invoke(
-        app, [*args, "--datasheets", str(SEQ), "--datasheets", str(ALLOC)], env={"COLUMNS": "100"}
-    )
-    assert "Traceback" not in res.output
-    return res
-
-
-def as_json(*args: str) -> dict:
-    res = calc(*args, "--json")
-    assert res.exit_code == 0, res.output
-    return json.loads(res.stdout)
-
-
-def binom(n: int, p: F) -> list[F]:
-    return [comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
-
-
-def conv(a: list[F], b: list[F]) -> list[F]:
-    out = [F(0)] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        for j, y in enumerate(b):
-            out[i + j] += x * y
-    return out
+calc = partial(cli, dirs=[SEQ, ALLOC], env=COLUMNS_100)
+as_json = partial(cli_json, dirs=[SEQ, ALLOC], env=COLUMNS_100)
 
 
 def close(got: list[float], want: list, atol: float = 1e-9) -> None:

@@ -16,17 +16,14 @@ under test.
 
 from __future__ import annotations
 
-import json
 import tracemalloc
 from fractions import Fraction as F
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import binom, se_mean, se_p
-from typer.testing import CliRunner
-
-from wh40k_calc.cli import app
+from helpers import binom, cli, cli_json, se_mean, se_p
 
 ALLOC = Path(__file__).parent / "data" / "alloc"
 TRIALS = 60_000
@@ -57,16 +54,8 @@ HAZARD_LOSS = {"hazard_mortal_wounds": F(1), "models_destroyed": F(11, 36)}
 H = F(11, 36)  # P(the Hazard Squad loses a model | it shoots)
 
 
-def calc(*args: str):
-    res = CliRunner().invoke(app, [*args, "--datasheets", str(ALLOC)], env={"COLUMNS": "100"})
-    assert "Traceback" not in res.output
-    return res
-
-
-def as_json(*args: str) -> dict:
-    res = calc(*args, "--json")
-    assert res.exit_code == 0, res.output
-    return json.loads(res.stdout)
+calc = partial(cli, dirs=[ALLOC], env={"COLUMNS": "100"})
+as_json = partial(cli_json, dirs=[ALLOC], env={"COLUMNS": "100"})
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,12 +11,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+from functools import partial
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from wh40k_calc.cli import app
+from helpers import cli, cli_json
 
 BENCHMARKS = [
     "Cadian Shock Troops",
@@ -34,16 +33,8 @@ BENCHMARKS = [
 ]
 
 
-def calc(*args: str):
-    res = CliRunner().invoke(app, list(args), env={"COLUMNS": "120"})
-    assert "Traceback" not in res.output
-    return res
-
-
-def ok_json(*args: str):
-    res = calc(*args, "--json")
-    assert res.exit_code == 0, res.output
-    return json.loads(res.stdout)
+calc = partial(cli, env={"COLUMNS": "120"})
+ok_json = partial(cli_json, env={"COLUMNS": "120"})
 
 
 def write(tmp_path: Path, text: str, name: str = "plans.yaml") -> str:
@@ -192,17 +183,22 @@ targets:
 """
 
 
+def user_sets(tmp_path: Path, monkeypatch, **sets: str) -> Path:
+    """Write each target set given (file stem=text) in the ``target-sets`` folder of a user
+    data folder under ``tmp_path``, made the user's (``WH40K_CALC_HOME``); return the folder."""
+    home = tmp_path / "home"
+    (home / "target-sets").mkdir(parents=True)
+    for stem, text in sets.items():
+        (home / "target-sets" / f"{stem}.yaml").write_text(text, encoding="utf-8")
+    monkeypatch.setenv("WH40K_CALC_HOME", str(home))
+    return home / "target-sets"
+
+
 def test_users_own_sets(tmp_path, monkeypatch):
     """A set in the user data folder's target-sets/, or in a --datasheets folder's; a user's
     set named like a shipped one replaces it; a target-sets folder is never read as
     datasheets."""
-    home = tmp_path / "home"
-    (home / "target-sets").mkdir(parents=True)
-    (home / "target-sets" / "small.yaml").write_text(SMALL_SET, encoding="utf-8")
-    (home / "target-sets" / "mine.yaml").write_text(
-        "name: benchmarks\ntargets: [rhino]\n", encoding="utf-8"
-    )
-    monkeypatch.setenv("WH40K_CALC_HOME", str(home))
+    user_sets(tmp_path, monkeypatch, small=SMALL_SET, mine="name: benchmarks\ntargets: [rhino]\n")
     rows = ok_json("compare", "lootas", "--target-set", "small")
     assert [(r["target"]["name"], r["target"]["wounds_left"]) for r in rows] == [
         ("Boyz", None),
@@ -222,12 +218,7 @@ def test_users_own_sets(tmp_path, monkeypatch):
 
 
 def test_a_malformed_set_names_the_file_and_field(tmp_path, monkeypatch):
-    home = tmp_path / "home"
-    (home / "target-sets").mkdir(parents=True)
-    (home / "target-sets" / "bad.yaml").write_text(
-        "name: bad\ntargets:\n  - {name: boyz, modles: 3}\n", encoding="utf-8"
-    )
-    monkeypatch.setenv("WH40K_CALC_HOME", str(home))
+    user_sets(tmp_path, monkeypatch, bad="name: bad\ntargets:\n  - {name: boyz, modles: 3}\n")
     res = calc("compare", "lootas", "--target-set", "bad")
     assert res.exit_code == 1
     assert "bad.yaml:3: targets[0]" in res.stderr and "modles" in res.stderr
@@ -246,11 +237,7 @@ def test_a_set_entry_that_cannot_be_a_target_names_the_set_file(tmp_path, monkey
     """An entry of a target set that is no possible target (too many models, an unknown
     unit) names the set's file, the entry's line and field, not a --target nobody typed; the
     other targets still print. In a batch file the run and its target_set line come first."""
-    home = tmp_path / "home"
-    (home / "target-sets").mkdir(parents=True)
-    path = home / "target-sets" / "broken.yaml"
-    path.write_text(BROKEN_SET, encoding="utf-8")
-    monkeypatch.setenv("WH40K_CALC_HOME", str(home))
+    path = user_sets(tmp_path, monkeypatch, broken=BROKEN_SET) / "broken.yaml"
     res = calc("compare", "lootas", "--target-set", "broken")
     assert res.exit_code == 1 and "Rhino" in res.stdout
     lines = res.stderr.strip().splitlines()
@@ -270,11 +257,7 @@ def test_a_set_entry_that_cannot_be_a_target_names_the_set_file(tmp_path, monkey
 
 @pytest.mark.parametrize("text", ["", "# only a comment\n"])
 def test_an_empty_set_file_says_so(tmp_path, monkeypatch, text):
-    home = tmp_path / "home"
-    (home / "target-sets").mkdir(parents=True)
-    path = home / "target-sets" / "empty.yaml"
-    path.write_text(text, encoding="utf-8")
-    monkeypatch.setenv("WH40K_CALC_HOME", str(home))
+    path = user_sets(tmp_path, monkeypatch, empty=text) / "empty.yaml"
     res = calc("compare", "lootas", "--target-set", "empty")
     assert res.exit_code == 1
     assert res.stderr.strip() == (

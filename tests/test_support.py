@@ -23,34 +23,23 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
-from oracle import approx, fight, melee, model, refused, shoot, weapon
+from oracle import approx, fight, melee, model, refused, shoot, weapon, write_sheet
 
 ED11 = ("--edition", "11")
 
 
-def _sheet(folder: Path, name: str, m: dict, count: int, character: bool = False, **extra) -> None:
-    sheet = {
-        "name": name,
-        "faction": "Testers",
-        "keywords": ["INFANTRY"] + (["CHARACTER"] if character else []),
-        "models": [m],
-        "sizes": [{"models": {m["name"]: count}, "points": 10 * count}],
-        **extra,
-    }
-    (folder / f"{name.lower()}.yaml").write_text(yaml.safe_dump(sheet, sort_keys=False))
-
-
 @pytest.fixture
 def units(tmp_path: Path) -> Path:
-    _sheet(tmp_path, "Grunts", model("Grunt", T=4, Sv=7), 5)
-    _sheet(tmp_path, "Captain", model("Captain", T=4, Sv=7, W=3), 1, True, leader_of=["Grunts"])
+    write_sheet(tmp_path, "Grunts", model("Grunt", T=4, Sv=7), 5)
+    captain = model("Captain", T=4, Sv=7, W=3)
+    write_sheet(tmp_path, "Captain", captain, 1, "CHARACTER", leader_of=["Grunts"])
     scalpel = melee("Scalpel", A=2, skill=3)
-    _sheet(tmp_path, "Medic", model("Medic", T=4, Sv=7, W=2, equipped=["Scalpel"]), 1, True,
-           support_of=["Grunts"], weapons=[scalpel])  # fmt: skip
-    _sheet(tmp_path, "Doc", model("Doc", T=4, Sv=7, W=2), 1, True, support_of=["Grunts"])
+    medic = model("Medic", T=4, Sv=7, W=2, equipped=["Scalpel"])
+    write_sheet(tmp_path, "Medic", medic, 1, "CHARACTER", support_of=["Grunts"], weapons=[scalpel])
+    doc = model("Doc", T=4, Sv=7, W=2)
+    write_sheet(tmp_path, "Doc", doc, 1, "CHARACTER", support_of=["Grunts"])
     sniper = weapon("Sniper", A=1, skill=None, S=8, D=2, abilities=["torrent", "precision"])
-    _sheet(tmp_path, "Sniper", model("Sniper", equipped=["Sniper"]), 1, weapons=[sniper])
+    write_sheet(tmp_path, "Sniper", model("Sniper", equipped=["Sniper"]), 1, weapons=[sniper])
     return tmp_path
 
 
@@ -116,7 +105,7 @@ def test_precision_target_names_a_character(units):
 
 def _twin_sniper(folder: Path) -> None:
     twin = weapon("Twin sniper", A=2, skill=None, S=8, D=2, abilities=["torrent", "precision"])
-    _sheet(folder, "Twin Sniper", model("Twin", equipped=["Twin sniper"]), 1, weapons=[twin])
+    write_sheet(folder, "Twin Sniper", model("Twin", equipped=["Twin sniper"]), 1, weapons=[twin])
 
 
 @pytest.mark.parametrize("method", ["exact", "sample"])

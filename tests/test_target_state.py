@@ -25,8 +25,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from profiles import Kind, activation, disagreements, unit, weapon
-from save_oracle import G, engine_case, models_dist, resolve_counts, wounds_dist
+from helpers import check_final_states
+from profiles import Kind, activation, unit, weapon
+from save_oracle import G, engine_case, resolve_counts
 from typer.testing import CliRunner
 
 from wh40k_calc.cli import app
@@ -197,10 +198,7 @@ def test_edition11_wounded_group_goes_first_whatever_the_best_order():
         got = resolve_counts(order, n, 0, {1: F(1)}, start=((0, 1), (0, 0)))
         for st, p in got.items():
             final[st[::-1]] = final.get(st[::-1], F(0)) + pn * p
-    np.testing.assert_allclose(out.models_destroyed_distribution, models_dist(final, groups))
-    np.testing.assert_allclose(out.wounds_lost_distribution, wounds_dist(final, groups))
-    sample = run_sample(replace(act, policy=out.policy), trials=TRIALS, seed=SEED, start=start)
-    assert not disagreements(out, sample)
+    check_final_states(out, act, final, groups, TRIALS, SEED, start=start)
 
 
 def test_a_start_of_another_unit_is_refused():

@@ -22,33 +22,23 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
-from oracle import approx, invoke, model, shoot, weapon
+from oracle import approx, invoke, model, shoot, weapon, write_sheet
 
 ED11 = ("--edition", "11")
 
 
-def _sheet(folder: Path, name: str, m: dict, count: int, character: bool = False, **extra) -> None:
-    sheet = {
-        "name": name,
-        "faction": "Testers",
-        "keywords": ["INFANTRY"] + (["CHARACTER", name.upper()] if character else []),
-        "models": [m],
-        "sizes": [{"models": {m["name"]: count}, "points": 10 * count}],
-        **extra,
-    }
-    (folder / f"{name.lower()}.yaml").write_text(yaml.safe_dump(sheet, sort_keys=False))
-
-
 @pytest.fixture
 def units(tmp_path: Path) -> Path:
-    _sheet(tmp_path, "Grunts", model("Grunt", T=4, Sv=7), 5)
-    _sheet(tmp_path, "Captain", model("Captain", T=4, Sv=7, W=3), 1, True, leader_of=["Grunts"])
-    _sheet(tmp_path, "Lieutenant", model("Lieutenant", T=4, Sv=7, W=2), 1, True,
-           leader_of=["Grunts"], leader_alongside=["CAPTAIN"])  # fmt: skip
-    _sheet(tmp_path, "Medic", model("Medic", T=4, Sv=7, W=2), 1, True, support_of=["Grunts"])
+    write_sheet(tmp_path, "Grunts", model("Grunt", T=4, Sv=7), 5)
+    captain = model("Captain", T=4, Sv=7, W=3)
+    write_sheet(tmp_path, "Captain", captain, 1, "CHARACTER", "CAPTAIN", leader_of=["Grunts"])
+    lieutenant = model("Lieutenant", T=4, Sv=7, W=2)
+    write_sheet(tmp_path, "Lieutenant", lieutenant, 1, "CHARACTER", "LIEUTENANT",
+                leader_of=["Grunts"], leader_alongside=["CAPTAIN"])  # fmt: skip
+    medic = model("Medic", T=4, Sv=7, W=2)
+    write_sheet(tmp_path, "Medic", medic, 1, "CHARACTER", "MEDIC", support_of=["Grunts"])
     twin = weapon("Twin sniper", A=2, skill=None, S=8, D=2, abilities=["torrent", "precision"])
-    _sheet(tmp_path, "Twin Sniper", model("Twin", equipped=["Twin sniper"]), 1, weapons=[twin])
+    write_sheet(tmp_path, "Twin Sniper", model("Twin", equipped=["Twin sniper"]), 1, weapons=[twin])
     return tmp_path
 
 
@@ -173,9 +163,9 @@ def gunner(tmp_path: Path) -> Path:
         weapon("Lob gun", A=1, skill=3, abilities=["indirect fire"]),
         melee("Fist", A=2, skill=3),
     ]
-    _sheet(tmp_path, "Gunner", model("Gunner", equipped=["Test gun", "Fist"]), 1,
-           weapons=weapons)  # fmt: skip
-    _sheet(tmp_path, "Dummies", model("Dummy", T=4, Sv=7), 5)
+    gunner = model("Gunner", equipped=["Test gun", "Fist"])
+    write_sheet(tmp_path, "Gunner", gunner, 1, weapons=weapons)
+    write_sheet(tmp_path, "Dummies", model("Dummy", T=4, Sv=7), 5)
     return tmp_path
 
 

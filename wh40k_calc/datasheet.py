@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -422,137 +423,31 @@ def _checked_dice(text: int | str, where: str, file: Path | str, what: str, at_l
 
 
 def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet:
-    """Validate a YAML document (already parsed) and build a :class:`Datasheet`.
+    """Validate a YAML document (already parsed) and build a :class:`Datasheet`: the schema,
+    then the weapons, the models, the sizes and the loadouts, each checked against what the
+    earlier ones define (DATASHEET_FORMAT.md, part 1).
 
     Raises:
         DatasheetError: naming ``file`` and the offending field.
     """
-    if not isinstance(data, dict):
-        raise DatasheetError(f"{file}: expected a mapping of datasheet fields at the top level")
-    try:
-        raw = msgspec.convert(data, _DatasheetSchema, strict=True)
-    except msgspec.ValidationError as exc:
-        from .validation import dotted, explain
-
-        parts, msg = explain(exc, _DatasheetSchema, data)
-        where = f"{dotted(parts)}: " if parts else ""
-        raise DatasheetError(f"{file}: {where}{msg}") from None
-
-    weapons: list[Weapon] = []
-    seen: dict[str, str] = {}
-    for i, w in enumerate(raw.weapons):
-        where = f"weapons[{i}] ({w.name})"
-        if norm_name(w.name) in seen:
-            raise DatasheetError(
-                f"{file}: {where}: weapon name used twice; suffix one of them, e.g. '(melee)'"
-            )
-        seen[norm_name(w.name)] = w.name
-        rng = None if isinstance(w.range, str) else w.range
-        for j, text in enumerate(w.abilities):
-            bad = [a for a in split_abilities(text) if parse_ability(a).status == MALFORMED]
-            if bad:
-                why = ability_problem(bad[0])
-                raise DatasheetError(
-                    f"{file}: {where}.abilities[{j}]: {bad[0]!r} is not a valid ability"
-                    + (
-                        f": {why}"
-                        if why
-                        else " (e.g. 'rapid fire 2', 'sustained hits d3', 'anti-infantry 4+', "
-                        "'melta 2', 'blast')"
-                    )
-                )
-        abilities = WeaponAbilities.parse(w.abilities)
-        if w.skill is None and not abilities.torrent:
-            raise DatasheetError(
-                f"{file}: {where}.skill: missing (only [TORRENT] weapons may have no BS/WS)"
-            )
-        weapons.append(
-            Weapon(
-                name=w.name,
-                range=rng,
-                A=_checked_dice(w.A, f"{where}.A", file, "A", at_least=0),
-                skill=w.skill,
-                S=w.S,
-                AP=w.AP,
-                D=_checked_dice(w.D, f"{where}.D", file, "D", at_least=1),
-                abilities=abilities,
-                ability_texts=tuple(a.strip().lower() for a in w.abilities),
-                profile_of=w.profile_of,
-            )
-        )
-    weapon_keys = {w.key for w in weapons}
-    for i, w in enumerate(weapons):
-        if w.profile_of is not None and not any(
-            x.profile_of and norm_name(x.profile_of) == norm_name(w.profile_of) and x is not w
-            for x in weapons
-        ):
-            raise DatasheetError(
-                f"{file}: weapons[{i}] ({w.name}).profile_of: no other profile of {w.profile_of!r}"
-            )
-
-    def check_weapons(names: list[str], where: str) -> tuple[str, ...]:
-        out = []
-        for j, n in enumerate(names):
-            key = norm_name(n)
-            if key not in weapon_keys:
-                raise DatasheetError(
-                    f"{file}: {where}[{j}]: weapon {n!r} is not defined in 'weapons'"
-                )
-            out.append(key)
-        return tuple(out)
-
-    unit_kw = frozenset(k.upper() for k in raw.keywords)
-    models: list[ModelProfile] = []
-    for i, m in enumerate(raw.models):
-        models.append(
-            ModelProfile(
-                name=m.name,
-                M=m.M,
-                T=m.T,
-                Sv=m.Sv,
-                W=m.W,
-                Ld=m.Ld,
-                OC=m.OC,
-                invuln=m.invuln,
-                invuln_ranged_only=m.invuln_ranged_only,
-                feel_no_pain=m.feel_no_pain,
-                keywords=frozenset(k.upper() for k in m.keywords),
-                equipped=check_weapons(m.equipped, f"models[{i}] ({m.name}).equipped"),
-                feel_no_pain_mortal=m.feel_no_pain_mortal,
-                feel_no_pain_psychic=m.feel_no_pain_psychic,
-                stealth=m.stealth,
-                damage_reduction=m.damage_reduction,
-                half_damage=m.half_damage,
-                equipped_by_count=tuple(
-                    (c.count, check_weapons(c.equipped, f"models[{i}].equipped_by_count[{j}]"))
-                    for j, c in enumerate(m.equipped_by_count)
-                ),
-            )
-        )
+    raw = _schema(data, file)
+    weapons = _weapons(raw.weapons, file)
+    check_weapons = _weapon_refs(weapons, file)
+    models = _models(raw.models, check_weapons, file)
     model_keys = {m.key for m in models}
-    if len(model_keys) != len(models):
-        raise DatasheetError(f"{file}: models: two models share a name")
-
     add_ons = _add_ons(raw.add_ons, model_keys, file)
     sizes = _sizes(raw.sizes, "sizes", model_keys, add_ons, file)
     dropped = _sizes(raw.dropped_sizes, "dropped_sizes", model_keys, add_ons, file)
-    totals = [s.total for s in sizes]
-    for i, t in enumerate(totals):
-        if t in totals[:i]:
-            raise DatasheetError(
-                f"{file}: sizes[{i}]: a second size of {t} model{'s' if t != 1 else ''}"
-            )
+    _check_size_totals(sizes, file)
     largest = max(sizes, key=lambda s: s.total)
-
     loadouts = {
         lname: _loadout(lname, entries, models, largest, check_weapons, file)
         for lname, entries in raw.loadouts.items()
     }
-
     return Datasheet(
         name=raw.name,
         faction=raw.faction,
-        keywords=unit_kw,
+        keywords=frozenset(k.upper() for k in raw.keywords),
         faction_keywords=frozenset(k.upper() for k in raw.faction_keywords),
         models=tuple(models),
         sizes=tuple(sizes),
@@ -578,12 +473,177 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
     )
 
 
+def _schema(data: object, file: Path | str) -> _DatasheetSchema:
+    """The document checked against the schema (types, ranges, unknown fields).
+
+    Raises:
+        DatasheetError: not a mapping, or the first field the schema refuses, in our words.
+    """
+    if not isinstance(data, dict):
+        raise DatasheetError(f"{file}: expected a mapping of datasheet fields at the top level")
+    try:
+        return msgspec.convert(data, _DatasheetSchema, strict=True)
+    except msgspec.ValidationError as exc:
+        from .validation import dotted, explain
+
+        parts, msg = explain(exc, _DatasheetSchema, data)
+        where = f"{dotted(parts)}: " if parts else ""
+        raise DatasheetError(f"{file}: {where}{msg}") from None
+
+
+def _weapons(raw: list[_WeaponSchema], file: Path | str) -> list[Weapon]:
+    """The weapons in file order, each name used once, and every ``profile_of`` shared by
+    another profile (a multi-profile weapon has at least two).
+
+    Raises:
+        DatasheetError: a name used twice, a bad weapon (:func:`_weapon`), a lone profile.
+    """
+    weapons: list[Weapon] = []
+    seen: set[str] = set()
+    for i, w in enumerate(raw):
+        where = f"weapons[{i}] ({w.name})"
+        if norm_name(w.name) in seen:
+            raise DatasheetError(
+                f"{file}: {where}: weapon name used twice; suffix one of them, e.g. '(melee)'"
+            )
+        seen.add(norm_name(w.name))
+        weapons.append(_weapon(w, where, file))
+    for i, w in enumerate(weapons):
+        if w.profile_of is not None and not any(
+            x.profile_of and norm_name(x.profile_of) == norm_name(w.profile_of) and x is not w
+            for x in weapons
+        ):
+            raise DatasheetError(
+                f"{file}: weapons[{i}] ({w.name}).profile_of: no other profile of {w.profile_of!r}"
+            )
+    return weapons
+
+
+def _weapon(w: _WeaponSchema, where: str, file: Path | str) -> Weapon:
+    """One weapon profile: its abilities parsed (each must be one we can read), a BS/WS unless
+    it is [TORRENT], and A and D as dice that can make an attack and never deal below 1.
+
+    Raises:
+        DatasheetError: naming ``where`` (``weapons[i] (NAME)``) and the field.
+    """
+    for j, text in enumerate(w.abilities):
+        bad = [a for a in split_abilities(text) if parse_ability(a).status == MALFORMED]
+        if bad:
+            why = ability_problem(bad[0])
+            raise DatasheetError(
+                f"{file}: {where}.abilities[{j}]: {bad[0]!r} is not a valid ability"
+                + (
+                    f": {why}"
+                    if why
+                    else " (e.g. 'rapid fire 2', 'sustained hits d3', 'anti-infantry 4+', "
+                    "'melta 2', 'blast')"
+                )
+            )
+    abilities = WeaponAbilities.parse(w.abilities)
+    if w.skill is None and not abilities.torrent:
+        raise DatasheetError(
+            f"{file}: {where}.skill: missing (only [TORRENT] weapons may have no BS/WS)"
+        )
+    return Weapon(
+        name=w.name,
+        range=None if isinstance(w.range, str) else w.range,
+        A=_checked_dice(w.A, f"{where}.A", file, "A", at_least=0),
+        skill=w.skill,
+        S=w.S,
+        AP=w.AP,
+        D=_checked_dice(w.D, f"{where}.D", file, "D", at_least=1),
+        abilities=abilities,
+        ability_texts=tuple(a.strip().lower() for a in w.abilities),
+        profile_of=w.profile_of,
+    )
+
+
+_WeaponCheck = Callable[[list[str], str], tuple[str, ...]]  # (names, field) -> weapon keys
+
+
+def _weapon_refs(weapons: list[Weapon], file: Path | str) -> _WeaponCheck:
+    """A check of weapon names given elsewhere in the file (``equipped``, loadouts): called
+    with the names and the field they are in, it returns their normalised keys.
+
+    The check raises DatasheetError naming the field and the first name not in ``weapons``.
+    """
+    weapon_keys = {w.key for w in weapons}
+
+    def check_weapons(names: list[str], where: str) -> tuple[str, ...]:
+        out = []
+        for j, n in enumerate(names):
+            key = norm_name(n)
+            if key not in weapon_keys:
+                raise DatasheetError(
+                    f"{file}: {where}[{j}]: weapon {n!r} is not defined in 'weapons'"
+                )
+            out.append(key)
+        return tuple(out)
+
+    return check_weapons
+
+
+def _models(
+    raw: list[_ModelSchema], check_weapons: _WeaponCheck, file: Path | str
+) -> list[ModelProfile]:
+    """The model profiles in allocation order, their equipment naming defined weapons, no two
+    with one name.
+
+    Raises:
+        DatasheetError: an undefined weapon (naming the model's field), or a repeated name.
+    """
+    models: list[ModelProfile] = []
+    for i, m in enumerate(raw):
+        models.append(
+            ModelProfile(
+                name=m.name,
+                M=m.M,
+                T=m.T,
+                Sv=m.Sv,
+                W=m.W,
+                Ld=m.Ld,
+                OC=m.OC,
+                invuln=m.invuln,
+                invuln_ranged_only=m.invuln_ranged_only,
+                feel_no_pain=m.feel_no_pain,
+                keywords=frozenset(k.upper() for k in m.keywords),
+                equipped=check_weapons(m.equipped, f"models[{i}] ({m.name}).equipped"),
+                feel_no_pain_mortal=m.feel_no_pain_mortal,
+                feel_no_pain_psychic=m.feel_no_pain_psychic,
+                stealth=m.stealth,
+                damage_reduction=m.damage_reduction,
+                half_damage=m.half_damage,
+                equipped_by_count=tuple(
+                    (c.count, check_weapons(c.equipped, f"models[{i}].equipped_by_count[{j}]"))
+                    for j, c in enumerate(m.equipped_by_count)
+                ),
+            )
+        )
+    if len({m.key for m in models}) != len(models):
+        raise DatasheetError(f"{file}: models: two models share a name")
+    return models
+
+
+def _check_size_totals(sizes: list[UnitSize], file: Path | str) -> None:
+    """No two selectable sizes with the same number of models (``--models N`` picks one).
+
+    Raises:
+        DatasheetError: naming the second size of a number.
+    """
+    totals = [s.total for s in sizes]
+    for i, t in enumerate(totals):
+        if t in totals[:i]:
+            raise DatasheetError(
+                f"{file}: sizes[{i}]: a second size of {t} model{'s' if t != 1 else ''}"
+            )
+
+
 def _loadout(
     lname: str,
     entries: list[_LoadoutEntrySchema],
     models: list[ModelProfile],
     largest: UnitSize,
-    check_weapons,
+    check_weapons: _WeaponCheck,
     file: Path | str,
 ) -> tuple[LoadoutEntry, ...]:
     """One named loadout's entries, checked: known models and weapons, counts that fit the

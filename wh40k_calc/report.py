@@ -3,15 +3,15 @@ contract of DATASHEET_FORMAT.md, part 2)."""
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import numpy as np
 
 from .engine.outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome
+from .profile import TargetProfile
 from .resolve import Result
 from .terminal import print_joined, print_wrapped
-from .wording import count
+from .wording import compress_names, count
 
 SCHEMA = 1
 FLAG_SE = 5.0  # figures differing by more than this many standard errors are marked
@@ -59,6 +59,35 @@ def _outcome_block(o: Outcome, n_models: int) -> dict[str, Any]:
     }
 
 
+def target_block(r: Result) -> dict[str, Any]:
+    """The JSON ``target`` object's unit fields (name, faction, models, wounds, points, a
+    wounded model) for the target of ``r``; shared by ``calc shoot`` and ``calc sequence``."""
+    tgt, act, left = r.plan.target, r.activation, r.selection.target_wounds_left
+    return {
+        "name": tgt.name,
+        "faction": tgt.datasheets[0].faction,
+        "models": tgt.models,
+        "wounds": act.target.wounds,
+        "points": _f(tgt.points),
+        "points_listed": tgt.points_listed,
+        "wounds_left": left,
+        "wounded_model": wounded_model(act.target, left),
+    }
+
+
+def print_characters(console, target: TargetProfile, role_names: list[str], p: list) -> None:
+    """One line per CHARACTER model of the target: its role, name and P(destroyed)."""
+    from rich.text import Text
+
+    for m, role, q in zip(target.characters, role_names, p, strict=True):
+        console.print(
+            Text.assemble(
+                f"{role} ", (m.name, "bold"), " destroyed: ", (pct(q), "bold"),
+                f" (survives {pct(1 - q)})",
+            )
+        )  # fmt: skip
+
+
 def to_json(r: Result) -> dict[str, Any]:
     """The contract object for one activation (``schema`` 1)."""
     sel, plan, act = r.selection, r.plan, r.activation
@@ -79,15 +108,8 @@ def to_json(r: Result) -> dict[str, Any]:
             "weapons_order": [w.name for w in act.weapons],
         },
         "target": {
-            "name": tgt.name,
-            "faction": tgt.datasheets[0].faction,
-            "models": tgt.models,
-            "wounds": act.target.wounds,
-            "points": _f(tgt.points),
-            "points_listed": tgt.points_listed,
+            **target_block(r),
             "allocation_order": r.allocation_order or plan.allocation_order,
-            "wounds_left": sel.target_wounds_left,
-            "wounded_model": wounded_model(act.target, sel.target_wounds_left),
         },
         "conditions": {k: bool(getattr(sel.conditions, k)) for k in COND_KEYS},
         "effects": plan.effects,
@@ -115,21 +137,26 @@ def to_json(r: Result) -> dict[str, Any]:
     # always present: {} when no modifier is set
     out["modifiers"] = {k: v for k, v in vars(sel.modifiers).items() if v not in (None, 0, False)}
     if r.sample is not None:
-        s = r.sample
-        block = _outcome_block(s, tgt.models)
-        block = {"trials": s.trials, "seed": s.seed, **block}
-        block["standard_error"] = {
-            "expected": {k: _f(v) for k, v in s.standard_error.get("expected", {}).items()},
-            "kill_table": [_f(x) for x in s.standard_error.get("kill_table", [])],
-            "attacker_losses": {
-                k: _f(v) for k, v in s.standard_error.get("attacker_losses", {}).items()
-            },
-            "weapons": [{k: _f(v) for k, v in w.standard_error.items()} for w in s.weapons],
-        }
-        if act.target.characters:
-            block["characters_destroyed"] = [_f(p) for p in s.characters_destroyed]
-        out["sample"] = block
+        out["sample"] = _sample_block(r, r.sample)
     return out
+
+
+def _sample_block(r: Result, s: Outcome) -> dict[str, Any]:
+    """The JSON ``sample`` block: the sampler's trials and seed, its figures (as the top
+    level's), and the standard error of each."""
+    block = _outcome_block(s, r.plan.target.models)
+    block = {"trials": s.trials, "seed": s.seed, **block}
+    block["standard_error"] = {
+        "expected": {k: _f(v) for k, v in s.standard_error.get("expected", {}).items()},
+        "kill_table": [_f(x) for x in s.standard_error.get("kill_table", [])],
+        "attacker_losses": {
+            k: _f(v) for k, v in s.standard_error.get("attacker_losses", {}).items()
+        },
+        "weapons": [{k: _f(v) for k, v in w.standard_error.items()} for w in s.weapons],
+    }
+    if r.activation.target.characters:
+        block["characters_destroyed"] = [_f(p) for p in s.characters_destroyed]
+    return block
 
 
 def roles(r: Result) -> list[str]:
@@ -232,15 +259,6 @@ def pct(p: float) -> str:
     return f"{100 * p:.2f}%"
 
 
-def compress(names: list[str]) -> str:
-    """``["Boy", "Boy", "Boss Nob"]`` -> ``"Boy x2, Boss Nob"``."""
-    parts = []
-    for name, grp in itertools.groupby(names):
-        n = len(list(grp))
-        parts.append(f"{name} ×{n}" if n > 1 else name)
-    return ", ".join(parts)
-
-
 def kill_rows(r: Result) -> int:
     """Rows of the printed kill table: up to the largest number of models that can be
     destroyed, i.e. the last k with P(at least k) > 0 in the exact distribution (in the
@@ -251,25 +269,39 @@ def kill_rows(r: Result) -> int:
 
 
 def render(r: Result, console) -> None:
-    """Print the result: weapons table, totals, kill table with bars, conditions and notes."""
-    from rich.bar import Bar
-    from rich.table import Table
+    """Print the result: heading, weapons table, totals, kill table with bars, CHARACTER
+    models, Hazardous, exact vs sampled, then conditions, orders, choices and notes."""
+    _print_heading(r, console)
+    console.print(_weapons_table(r))
+    _print_totals(r, console)
+    _print_kill_table(r, console)
+    if r.activation.target.characters:
+        print_characters(console, r.activation.target, roles(r), r.primary.characters_destroyed)
+    if r.activation.hazard is not None:
+        _print_hazard(r, console)
+    if r.method == "both" and r.exact is not None and r.sample is not None:
+        console.print(_comparison(r))
+    _print_details(r, console)
+
+
+def _print_heading(r: Result, console) -> None:
+    """``5 Lootas (Orks, 50 pts) shoots 10 Boyz (...) · edition 10 · exact``, and where the
+    exact engine declined, that the figures are the sampler's."""
     from rich.text import Text
 
-    sel, plan, act = r.selection, r.plan, r.activation
-    o = r.primary
-    att, tgt = plan.attacker, plan.target
+    sel, plan, o = r.selection, r.plan, r.primary
     phase = "shoots" if sel.phase == "shooting" else "fights"
     print_joined(  # at 80 columns: the units on one line, "· edition 10 · exact" on the next
         console,
-        Text.assemble(*_unit_label(att), f" {phase} ", *_unit_label(tgt, _wounds_text(r))),
+        Text.assemble(
+            *_unit_label(plan.attacker), f" {phase} ", *_unit_label(plan.target, _wounds_text(r))
+        ),
         Text.assemble(
             f" · edition {sel.edition} · ",
             (r.method, "cyan"),
             f" ({count(o.trials, 'trial')}, seed {o.seed})" if r.method == "sample" else "",
         ),
     )
-
     if r.exact_declined is not None:
         console.print(
             Text.assemble(
@@ -277,6 +309,15 @@ def render(r: Result, console) -> None:
                 f" ({r.exact_declined}): the figures below are the sampler's.",
             )
         )
+
+
+def _weapons_table(r: Result):
+    """The "Expected per activation" table: one row per weapon profile, totals in the
+    footer."""
+    from rich.table import Table
+    from rich.text import Text
+
+    o = r.primary
     # Headings of two short lines and numbers that never wrap leave the names the most room
     # at 80 columns; a name wraps between words (a word longer than the column folds).
     cols = ("Attacks", "Hits", "Wounds", "Failed\nsaves", "Mortal\nwounds", "Damage")
@@ -291,62 +332,88 @@ def render(r: Result, console) -> None:
             str(w.count) if w.count else "—",
             *(f"{w.expected[k]:.3f}" for k in WEAPON_FIELDS),
         )
-    console.print(table)
+    return table
+
+
+def _print_totals(r: Result, console) -> None:
+    """``Wounds lost 1.253 of 11 · models destroyed 1.253 of 10``."""
+    from rich.text import Text
+
+    o = r.primary
     console.print(
         Text.assemble(
             "Wounds lost ",
             (f"{o.expected['wounds_lost']:.3f}", "bold"),
-            f" of {act.target.wounds - _already_lost(r)} · models destroyed ",
+            f" of {r.activation.target.wounds - _already_lost(r)} · models destroyed ",
             (f"{o.expected['models_destroyed']:.3f}", "bold"),
-            f" of {tgt.models}",
+            f" of {r.plan.target.models}",
         )
     )
 
+
+def _print_kill_table(r: Result, console) -> None:
+    """The kill table: P(at least k models destroyed) with a bar, up to the most that can
+    be destroyed (:func:`kill_rows`), or a line saying none can be."""
+    from rich.bar import Bar
+    from rich.table import Table
+
     rows = kill_rows(r)
-    if rows:
-        kill = Table(title="Kill table", title_justify="left")
-        kill.add_column("Models destroyed", justify="right", min_width=5, no_wrap=True)
-        kill.add_column("P(at least)", justify="right", min_width=7, no_wrap=True)
-        kill.add_column("", width=32)
-        for k, p in enumerate(o.kill_table[:rows], start=1):
-            kill.add_row(f"≥ {k}", pct(p), Bar(1.0, 0.0, float(p), color="red"))
-        console.print(kill)
-    else:
+    if not rows:
         console.print("Kill table: no model of the target can be destroyed")
+        return
+    kill = Table(title="Kill table", title_justify="left")
+    kill.add_column("Models destroyed", justify="right", min_width=5, no_wrap=True)
+    kill.add_column("P(at least)", justify="right", min_width=7, no_wrap=True)
+    kill.add_column("", width=32)
+    for k, p in enumerate(r.primary.kill_table[:rows], start=1):
+        kill.add_row(f"≥ {k}", pct(p), Bar(1.0, 0.0, float(p), color="red"))
+    console.print(kill)
 
-    if act.target.characters:
-        for m, role, p in zip(act.target.characters, roles(r), o.characters_destroyed, strict=True):
-            console.print(
-                Text.assemble(
-                    f"{role} ",
-                    (m.name, "bold"),
-                    " destroyed: ",
-                    (pct(p), "bold"),
-                    f" (survives {pct(1 - p)})",
-                )
-            )
-    if act.hazard is not None:
-        al = o.attacker_losses
-        console.print(
-            Text.assemble(
-                "Hazardous: ",
-                f"{count(act.hazard.tests, 'test')}; attacker suffers ",
-                (f"{al['hazard_mortal_wounds']:.3f}", "bold"),
-                " mortal wounds, loses ",
-                (f"{al['models_destroyed']:.3f}", "bold"),
-                " models; P(loses at least one) ",
-                (pct(al["at_least_one"]), "bold"),
-            )
+
+def _print_hazard(r: Result, console) -> None:
+    """The attacker's Hazardous tests: mortal wounds suffered, models lost, P(at least one
+    lost) (Core rules: Hazardous)."""
+    from rich.text import Text
+
+    assert r.activation.hazard is not None
+    al = r.primary.attacker_losses
+    console.print(
+        Text.assemble(
+            "Hazardous: ",
+            f"{count(r.activation.hazard.tests, 'test')}; attacker suffers ",
+            (f"{al['hazard_mortal_wounds']:.3f}", "bold"),
+            " mortal wounds, loses ",
+            (f"{al['models_destroyed']:.3f}", "bold"),
+            " models; P(loses at least one) ",
+            (pct(al["at_least_one"]), "bold"),
         )
+    )
 
-    if r.method == "both" and r.exact is not None and r.sample is not None:
-        console.print(_comparison(r))
 
+def _print_details(r: Result, console) -> None:
+    """The lines after the figures: conditions, effects, weapon and allocation orders,
+    modifiers and added abilities set, then every choice, ability not modelled and note."""
+    from rich.text import Text
+
+    for label, value in _settings_lines(r):
+        print_wrapped(console, Text.assemble((f"{label}: ", "dim"), value))
+    for c in r.choices:
+        print_wrapped(console, Text.assemble(("Choice: ", "dim"), c))
+    for n in r.plan.not_modelled + _weapon_not_modelled(r):
+        print_wrapped(console, Text.assemble(("Not modelled: ", "yellow"), n))
+    for n in r.notes:
+        print_wrapped(console, Text.assemble(("Note: ", "dim"), n))
+
+
+def _settings_lines(r: Result) -> list[tuple[str, str]]:
+    """(label, text) of the conditions, effects, weapon order and allocation order, and of
+    the modifiers and added abilities where any are set."""
+    sel = r.selection
     conds = [k.replace("_", "-") for k in COND_KEYS if getattr(sel.conditions, k)]
     lines = [
         ("Conditions", ", ".join(conds) if conds else "none"),
-        ("Effects", _effects_text(plan) or "none"),
-        ("Weapon order", ", ".join(w.name for w in act.weapons)),
+        ("Effects", _effects_text(r.plan) or "none"),
+        ("Weapon order", ", ".join(w.name for w in r.activation.weapons)),
         ("Allocation order", _allocation_text(r)),
     ]
     mods = {k: v for k, v in vars(sel.modifiers).items() if v not in (None, 0, False)}
@@ -361,19 +428,12 @@ def render(r: Result, console) -> None:
         )
     if sel.added_abilities:
         lines.append(("Added abilities", "; ".join(_added_text(a) for a in sel.added_abilities)))
-    for label, value in lines:
-        print_wrapped(console, Text.assemble((f"{label}: ", "dim"), value))
-    for c in r.choices:
-        print_wrapped(console, Text.assemble(("Choice: ", "dim"), c))
-    for n in plan.not_modelled + _weapon_not_modelled(r):
-        print_wrapped(console, Text.assemble(("Not modelled: ", "yellow"), n))
-    for n in r.notes:
-        print_wrapped(console, Text.assemble(("Note: ", "dim"), n))
+    return lines
 
 
 def _allocation_text(r: Result) -> str:
     """The allocation order line: the order, and whether it is the defender's best."""
-    text = compress(r.allocation_order or r.plan.allocation_order)
+    text = compress_names(r.allocation_order or r.plan.allocation_order)
     if r.allocation_best:
         text += " (the defender's best for the most likely number of save rolls; see Choice)"
     return text

@@ -22,7 +22,7 @@ from .profile import Activation, TargetStates
 from .rules import get_rules
 from .rules.plan import Plan
 from .selection import Selection, SelectionError
-from .wording import count, models_doing
+from .wording import compress_names, count, models_doing
 
 METHODS = ("exact", "sample", "both")
 DEFAULT_TRIALS = 100_000  # sampler trials when none are given (fewer if they would be slow)
@@ -96,52 +96,79 @@ def choose(
         if len(candidates) > MAX_CANDIDATES:  # coordinate ascent, group by group
             picks, variant = _ascent(plan, explicit, len(plan.variants), score)
         else:
-            best = None
-            for p, v in candidates:
-                try:
-                    value = score(p, v, plan.build(p, v, explicit))
-                except ExactUnsupported:
-                    continue
-                if best is None or value > best[0] + (1e-12, 1e-12):
-                    best = (value, p, v)
-            if best is not None:
-                _, picks, variant = best
-        for g, i in zip(plan.groups, picks, strict=True):
-            if len(g.options) > 1:
-                others = [o.label for j, o in enumerate(g.options) if j != i]
-                choices.append(
-                    f"{models_doing(g.group.count, g.group.label, g.what)} "
-                    f"{g.options[i].label} (rather than {' or '.join(others)}): "
-                    "most models destroyed"
-                )
-        if plan.variants:
-            choices.append(
-                f"chose {' and '.join(plan.variants[variant])} for melee weapons "
-                "(most models destroyed)"
-            )
+            picks, variant = _best_candidate(plan, candidates, explicit, score) or (picks, variant)
+        choices += _choice_sentences(plan, picks, variant)
     order = explicit
     if sel.order == "best":
-        act = plan.build(picks, variant, None)
-        names = [w.name for w in act.weapons]
-        if len(names) > MAX_ORDER_PROFILES:
-            raise SelectionError(
-                f"--order best tries every order of up to {MAX_ORDER_PROFILES} "
-                f"weapon profiles; this activation has {len(names)}: give "
-                "--order with the names instead"
-            )
-        best_order = None
-        n = 0
-        for perm in itertools.permutations(act.weapons):  # same profiles, another order
-            n += 1
-            value = score(picks, variant, replace(act, weapons=perm))
-            if best_order is None or value > best_order[0] + (1e-12, 1e-12):
-                best_order = (value, tuple(w.name for w in perm))
-        assert best_order is not None
-        order = best_order[1]
-        choices.append(
-            f"weapon order {', '.join(order)}: most models destroyed of {count(n, 'order')}"
-        )
+        order, sentence = _best_order(plan, picks, variant, score)
+        choices.append(sentence)
     return picks, variant, order, choices
+
+
+def _best_candidate(
+    plan: Plan, candidates: list, order: tuple[str, ...] | None, score: _Scorer
+) -> tuple[tuple[int, ...], int] | None:
+    """The (picks, variant) of ``candidates`` with the most expected models destroyed, then
+    wounds lost (the first of equals); None when the exact engine can score none of them."""
+    best = None
+    for p, v in candidates:
+        try:
+            value = score(p, v, plan.build(p, v, order))
+        except ExactUnsupported:
+            continue
+        if best is None or value > best[0] + (1e-12, 1e-12):
+            best = (value, p, v)
+    return None if best is None else (best[1], best[2])
+
+
+def _choice_sentences(plan: Plan, picks: tuple[int, ...], variant: int) -> list[str]:
+    """One sentence per group that had a choice (what it attacks with, rather than what),
+    and one for the abilities chosen for melee weapons."""
+    out = []
+    for g, i in zip(plan.groups, picks, strict=True):
+        if len(g.options) > 1:
+            others = [o.label for j, o in enumerate(g.options) if j != i]
+            out.append(
+                f"{models_doing(g.group.count, g.group.label, g.what)} "
+                f"{g.options[i].label} (rather than {' or '.join(others)}): "
+                "most models destroyed"
+            )
+    if plan.variants:
+        out.append(
+            f"chose {' and '.join(plan.variants[variant])} for melee weapons "
+            "(most models destroyed)"
+        )
+    return out
+
+
+def _best_order(
+    plan: Plan, picks: tuple[int, ...], variant: int, score: _Scorer
+) -> tuple[tuple[str, ...], str]:
+    """``--order best``: the weapon order with the most expected models destroyed (then
+    wounds lost; the first of equals) of every order of the chosen activation's profiles,
+    and the sentence saying so.
+
+    Raises:
+        SelectionError: more than :data:`MAX_ORDER_PROFILES` weapon profiles.
+    """
+    act = plan.build(picks, variant, None)
+    names = [w.name for w in act.weapons]
+    if len(names) > MAX_ORDER_PROFILES:
+        raise SelectionError(
+            f"--order best tries every order of up to {MAX_ORDER_PROFILES} "
+            f"weapon profiles; this activation has {len(names)}: give "
+            "--order with the names instead"
+        )
+    best_order = None
+    n = 0
+    for perm in itertools.permutations(act.weapons):  # same profiles, another order
+        n += 1
+        value = score(picks, variant, replace(act, weapons=perm))
+        if best_order is None or value > best_order[0] + (1e-12, 1e-12):
+            best_order = (value, tuple(w.name for w in perm))
+    assert best_order is not None
+    order = best_order[1]
+    return order, f"weapon order {', '.join(order)}: most models destroyed of {count(n, 'order')}"
 
 
 def _ascent(
@@ -233,12 +260,34 @@ def resolve(
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (choose {', '.join(METHODS)})")
-    rules = get_rules(sel.edition)
-    plan = rules.plan(sel)
+    plan = get_rules(sel.edition).plan(sel)
     if carried is not None:
         plan = carried.applied_to(plan)
-    notes = [*sel.notes, *plan.notes]
     scorer = _Scorer()
+    result, key = _chosen(sel, plan, method, scorer)
+    declined = method in ("exact", "both") and not _run_exact_engine(result, scorer, key)
+    if declined and not stand_in:
+        return result
+    if result.exact is not None and result.exact.policy is not None:
+        result.activation = replace(result.activation, policy=result.exact.policy)
+    if result.method in ("sample", "both"):
+        _run_sampler(result, trials, seed, progress, carried)
+    act = result.activation
+    if act.start is not None and carried is None:  # this activation's figures only
+        result.exact = result.exact.since(act.start) if result.exact else None
+        result.sample = result.sample.since(act.start) if result.sample else None
+    if act.policy is not None:
+        result.allocation_order, sentences = describe_allocation(act)
+        result.allocation_best = True
+        result.choices.extend(sentences)
+    return result
+
+
+def _chosen(sel: Selection, plan: Plan, method: str, scorer: _Scorer) -> tuple[Result, tuple]:
+    """The Result (no figures yet) of the activation the player's whole-activation choices
+    make (:func:`choose`; their defaults where the exact engine cannot score them), with the
+    notes and choice sentences so far, and the scorer's key of that activation."""
+    notes = [*sel.notes, *plan.notes]
     try:
         picks, variant, order, choices = choose(plan, sel, scorer)
     except ExactUnsupported:
@@ -250,40 +299,47 @@ def resolve(
     notes.extend(act.notes)
     result = Result(sel, plan, act, method, choices=choices, notes=notes)
     result.allocation_order = list(plan.allocation_order)
-    if method in ("exact", "both"):
-        try:
-            result.exact = scorer.outcomes.get(_Scorer.key(picks, variant, act)) or run_exact(act)
-        except ExactUnsupported as exc:
-            # --method exact or both: the figures are the sampler's, and say so
-            method = result.method = "sample"
-            result.exact_declined = str(exc)
-            notes.append(f"the exact engine declined ({exc}); the figures are the sampler's")
-            if not stand_in:
-                return result
-    if result.exact is not None and result.exact.policy is not None:
-        act = result.activation = replace(act, policy=result.exact.policy)
-    if method in ("sample", "both"):
-        from .engine.sample import run_sample  # lazy: numpy sampling code
+    return result, _Scorer.key(picks, variant, act)
 
-        act = result.activation = _with_policy(act, notes)
-        carry: dict = {}  # a sequence step: from each trial's state, keeping the final ones
-        if carried is not None:
-            carry = {"start": carried.sample, "keep_states": True}
-            if carried.sample is not None:
-                trials = len(carried.sample.lost)
-        if trials is None:
-            trials = _affordable_trials(act, DEFAULT_TRIALS, notes)
-        result.sample = run_sample(act, trials=trials, seed=seed, progress=progress, **carry)
-        if trials < 1000:
-            notes.append(few_trials_note(trials))
-    if act.start is not None and carried is None:  # this activation's figures only
-        result.exact = result.exact.since(act.start) if result.exact else None
-        result.sample = result.sample.since(act.start) if result.sample else None
-    if act.policy is not None:
-        result.allocation_order, sentences = describe_allocation(act)
-        result.allocation_best = True
-        choices.extend(sentences)
-    return result
+
+def _run_exact_engine(result: Result, scorer: _Scorer, key: tuple) -> bool:
+    """Put the exact engine's outcome in ``result`` (the scorer's, when it scored that
+    activation already); False when the engine declines: the result's method is then
+    ``sample`` and its notes say why."""
+    try:
+        result.exact = scorer.outcomes.get(key) or run_exact(result.activation)
+    except ExactUnsupported as exc:
+        # --method exact or both: the figures are the sampler's, and say so
+        result.method = "sample"
+        result.exact_declined = str(exc)
+        result.notes.append(f"the exact engine declined ({exc}); the figures are the sampler's")
+        return False
+    return True
+
+
+def _run_sampler(
+    result: Result,
+    trials: int | None,
+    seed: int | np.random.Generator,
+    progress: Callable[[int, int], None] | None,
+    carried: Carried | None,
+) -> None:
+    """Put the sampler's outcome in ``result``: ``trials`` trials (one per carried state of a
+    sequence step; None: as many as the time budget allows, said in the notes), with the
+    defender's allocation orders the exact engine chose."""
+    from .engine.sample import run_sample  # lazy: numpy sampling code
+
+    act = result.activation = _with_policy(result.activation, result.notes)
+    carry: dict = {}  # a sequence step: from each trial's state, keeping the final ones
+    if carried is not None:
+        carry = {"start": carried.sample, "keep_states": True}
+        if carried.sample is not None:
+            trials = len(carried.sample.lost)
+    if trials is None:
+        trials = _affordable_trials(act, DEFAULT_TRIALS, result.notes)
+    result.sample = run_sample(act, trials=trials, seed=seed, progress=progress, **carry)
+    if trials < 1000:
+        result.notes.append(few_trials_note(trials))
 
 
 def few_trials_note(trials: int) -> str:
@@ -371,15 +427,6 @@ def _ranges(values) -> str:
             start = prev = v
     if start is not None:
         parts.append(f"{start}" if start == prev else f"{start}-{prev}")
-    return ", ".join(parts)
-
-
-def compress_names(names: list[str]) -> str:
-    """``["Boy", "Boy", "Boss Nob"]`` -> ``"Boy ×2, Boss Nob"``."""
-    parts = []
-    for name, grp in itertools.groupby(names):
-        n = len(list(grp))
-        parts.append(f"{name} ×{n}" if n > 1 else name)
     return ", ".join(parts)
 
 

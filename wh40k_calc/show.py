@@ -5,20 +5,34 @@ from __future__ import annotations
 
 from typing import Any
 
-from .datasheet import Datasheet, ModelProfile, UnitSize
+from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon
 from .dice import Dice
 
 
 def render_datasheet(ds: Datasheet, console) -> None:
-    """Print ``ds`` the way a datasheet page reads; every name from the file is printed as
-    written (not read as rich markup)."""
-    from rich.table import Table
+    """Print ``ds`` the way a datasheet page reads: name and keywords, models, sizes, weapons,
+    loadouts, then its defensive abilities, damaged profile, rules and Leader lines; every name
+    from the file is printed as written (not read as rich markup)."""
     from rich.text import Text
 
     console.print(Text.assemble((ds.name, "bold"), f" · {ds.faction}"))
     kw = ", ".join(sorted(ds.keywords))
     fkw = ", ".join(sorted(ds.faction_keywords))
     console.print(Text.assemble(("Keywords: ", "dim"), kw, ("  Faction: ", "dim"), fkw))
+    console.print(_models_table(ds))
+    _render_sizes(ds, console)
+    console.print(_weapons_table(ds))
+    if ds.loadouts:
+        console.print(_loadouts_table(ds))
+    for label, line, style in _closing_lines(ds):
+        console.print(Text.assemble((label, style), line))
+
+
+def _models_table(ds: Datasheet):
+    """The models table, in allocation order: the statline, invulnerable save, Feel No Pain
+    and equipment of each model."""
+    from rich.table import Table
+    from rich.text import Text
 
     models = Table(title="Models (allocation order)", title_justify="left")
     for col in ("Model", "M", "T", "Sv", "W", "Ld", "OC", "Invuln", "FNP", "Equipped"):
@@ -38,8 +52,14 @@ def render_datasheet(ds: Datasheet, console) -> None:
             _fnp(m),
             Text(_equipped_text(ds, m)),
         )
-    console.print(models)
-    _render_sizes(ds, console)
+    return models
+
+
+def _weapons_table(ds: Datasheet):
+    """The weapons table: one row per profile (a multi-profile weapon's named), its
+    characteristics and abilities."""
+    from rich.table import Table
+    from rich.text import Text
 
     weapons = Table(title="Weapons", title_justify="left")
     for col in ("Weapon", "Range", "A", "BS/WS", "S", "AP", "D", "Abilities"):
@@ -55,61 +75,60 @@ def render_datasheet(ds: Datasheet, console) -> None:
             str(w.D),
             Text(", ".join(w.ability_texts)),
         )
-    console.print(weapons)
+    return weapons
 
-    if ds.loadouts:
-        lo = Table(title="Loadouts (--loadout NAME; 'default' = as equipped)", title_justify="left")
-        lo.add_column("Loadout")
-        lo.add_column("Changes")
-        for name, entries in ds.loadouts.items():
-            parts = [
-                f"{'all' if e.count is None else e.count} {e.model}"
-                + (
-                    f" with {', '.join(_weapon_name(ds, k) for k in e.replaces)}"
-                    if e.replaces
-                    else ""
-                )
-                + f": {', '.join(_weapon_name(ds, k) for k in e.equipped)}"
-                + (f" (unit of {e.min_unit_size}+)" if e.min_unit_size else "")
-                for e in entries
-            ]
-            lo.add_row(Text(name), Text("; ".join(parts)))
-        console.print(lo)
-    for line in _defence_lines(ds):
-        console.print(Text.assemble(("Defence: ", "dim"), line))
+
+def _loadouts_table(ds: Datasheet):
+    """The loadouts table: each named loadout's changes, entry by entry (``2 Spanner with
+    Big shoota: Rokkit launcha (unit of 10+)``)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    lo = Table(title="Loadouts (--loadout NAME; 'default' = as equipped)", title_justify="left")
+    lo.add_column("Loadout")
+    lo.add_column("Changes")
+    for name, entries in ds.loadouts.items():
+        parts = [
+            f"{'all' if e.count is None else e.count} {e.model}"
+            + (f" with {', '.join(_weapon_name(ds, k) for k in e.replaces)}" if e.replaces else "")
+            + f": {', '.join(_weapon_name(ds, k) for k in e.equipped)}"
+            + (f" (unit of {e.min_unit_size}+)" if e.min_unit_size else "")
+            for e in entries
+        ]
+        lo.add_row(Text(name), Text("; ".join(parts)))
+    return lo
+
+
+def _closing_lines(ds: Datasheet) -> list[tuple[str, str, str]]:
+    """(label, text, label style) of the lines after the tables: defensive abilities, the
+    damaged profile, unit rules, abilities not modelled, whom it leads and the source."""
+    out = [("Defence: ", line, "dim") for line in _defence_lines(ds)]
     if ds.damaged is not None:
         d = ds.damaged
         effect = f"{d.hit_mod:+d} to its Hit rolls" if d.hit_mod else "no Hit roll modifier"
-        console.print(
-            Text.assemble(
-                ("Damaged: ", "dim"),
-                f"1-{d.wounds_left} wounds remaining: {effect} (--wounds-left N)",
-            )
-        )
+        line = f"1-{d.wounds_left} wounds remaining: {effect} (--wounds-left N)"
+        out.append(("Damaged: ", line, "dim"))
     if ds.rules:
-        console.print(Text.assemble(("Unit rules: ", "dim"), ", ".join(ds.rules)))
+        out.append(("Unit rules: ", ", ".join(ds.rules), "dim"))
     for side, names in (
         ("its attacks", ds.not_modelled_attacker),
         ("attacks against it", ds.not_modelled_target),
     ):
         if names:
-            console.print(Text.assemble((f"Not modelled ({side}): ", "yellow"), ", ".join(names)))
+            out.append((f"Not modelled ({side}): ", ", ".join(names), "yellow"))
     if ds.leader_of:
-        console.print(Text.assemble(("Leader of: ", "dim"), ", ".join(ds.leader_of)))
+        out.append(("Leader of: ", ", ".join(ds.leader_of), "dim"))
     if ds.leader_alongside:
         where = (
             f" (in a {' or '.join(ds.leader_alongside_bodyguard)} unit)"
             if ds.leader_alongside_bodyguard
             else ""
         )
-        console.print(
-            Text.assemble(
-                ("Leads alongside: ", "dim"),
-                f"a Leader with keyword {' or '.join(ds.leader_alongside)}{where}",
-            )
-        )
+        line = f"a Leader with keyword {' or '.join(ds.leader_alongside)}{where}"
+        out.append(("Leads alongside: ", line, "dim"))
     if ds.source:
-        console.print(Text.assemble(("Source: ", "dim"), ds.source))
+        out.append(("Source: ", ds.source, "dim"))
+    return out
 
 
 def _render_sizes(ds: Datasheet, console) -> None:
@@ -214,35 +233,9 @@ def datasheet_json(ds: Datasheet) -> dict[str, Any]:
             {"name": a.name, "points": a.points} | ({"model": a.model} if a.model else {})
             for a in ds.add_ons
         ],
-        "weapons": [
-            {
-                "name": w.name,
-                "range": "melee" if w.range is None else w.range,
-                "A": _number(w.A),
-                "skill": w.skill,
-                "S": w.S,
-                "AP": w.AP,
-                "D": _number(w.D),
-                "abilities": list(w.ability_texts),
-                **({"profile_of": w.profile_of} if w.profile_of else {}),
-            }
-            for w in ds.weapons
-        ],
+        "weapons": [_weapon_json(w) for w in ds.weapons],
         "loadouts": {
-            name: [
-                {
-                    "model": e.model,
-                    "count": "all" if e.count is None else e.count,
-                    "equipped": [_weapon_name(ds, k) for k in e.equipped],
-                    **({"min_unit_size": e.min_unit_size} if e.min_unit_size else {}),
-                    **(
-                        {"replaces": [_weapon_name(ds, k) for k in e.replaces]}
-                        if e.replaces
-                        else {}
-                    ),
-                }
-                for e in entries
-            ]
+            name: [_loadout_entry_json(ds, e) for e in entries]
             for name, entries in ds.loadouts.items()
         },
         "damaged": (
@@ -269,6 +262,32 @@ def datasheet_json(ds: Datasheet) -> dict[str, Any]:
     if ds.path is not None:
         out["file"] = str(ds.path)
     return out
+
+
+def _weapon_json(w: Weapon) -> dict[str, Any]:
+    """One weapon profile as the YAML writes it (A and D as numbers or dice text)."""
+    return {
+        "name": w.name,
+        "range": "melee" if w.range is None else w.range,
+        "A": _number(w.A),
+        "skill": w.skill,
+        "S": w.S,
+        "AP": w.AP,
+        "D": _number(w.D),
+        "abilities": list(w.ability_texts),
+        **({"profile_of": w.profile_of} if w.profile_of else {}),
+    }
+
+
+def _loadout_entry_json(ds: Datasheet, e: LoadoutEntry) -> dict[str, Any]:
+    """One loadout entry as the YAML writes it (weapons by name)."""
+    return {
+        "model": e.model,
+        "count": "all" if e.count is None else e.count,
+        "equipped": [_weapon_name(ds, k) for k in e.equipped],
+        **({"min_unit_size": e.min_unit_size} if e.min_unit_size else {}),
+        **({"replaces": [_weapon_name(ds, k) for k in e.replaces]} if e.replaces else {}),
+    }
 
 
 def _model_json(ds: Datasheet, m: ModelProfile) -> dict[str, Any]:

@@ -1,6 +1,9 @@
-"""Counted nouns in messages: "1 row", "2 rows" (never "1 rows")."""
+"""Words in messages: counted nouns ("1 row", "2 rows", never "1 rows") and runs of names
+("Boy ×9, Boss Nob")."""
 
 from __future__ import annotations
+
+import itertools
 
 
 def count(n: int, noun: str, plural: str | None = None) -> str:
@@ -18,3 +21,12 @@ def models_doing(n: int, name: str, verb: str) -> str:
         return f"1 {name} {verb}"
     first, space, rest = verb.partition(" ")
     return f"{n:,} {name} models {first.removesuffix('s')}{space}{rest}"
+
+
+def compress_names(names: list[str]) -> str:
+    """``["Boy", "Boy", "Boss Nob"]`` -> ``"Boy ×2, Boss Nob"`` (runs of one name counted)."""
+    parts = []
+    for name, grp in itertools.groupby(names):
+        n = len(list(grp))
+        parts.append(f"{name} ×{n}" if n > 1 else name)
+    return ", ".join(parts)

@@ -2,6 +2,7 @@
 command-line options, resolved exactly as ``calc shoot``/``calc fight`` resolve one, into rows
 carrying the contract object and the compared figures."""
 
+from collections.abc import Iterator
 from dataclasses import dataclass, fields, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -263,7 +264,7 @@ def _unit_choice(
 def _check_unit_choice(
     look: _Lookup, spec: UnitSpec, role: str, base: list[str | int], edition: str
 ) -> UnitChoice:
-    from ..units import build_unit, parse_weapon_spec, pick_size
+    from ..units import build_unit, pick_size
 
     def at(*more: str | int) -> list[str | int]:
         return [*base, *more]
@@ -290,36 +291,63 @@ def _check_unit_choice(
         raise _FieldError(at("allocation"), "allocation is the target's model order")
     if spec.wounds_left is not None and role == "attacker":
         raise _FieldError(at("wounds_left"), "wounds_left is the target's wounded model")
+    weapons = _checked_weapons(ds, spec.weapons, at("weapons"))
+    leaders = _checked_leaders(look, spec, role, at("leader"))
+    choice = UnitChoice(ds, spec.models, spec.loadout, weapons, leaders)
+    try:
+        build_unit(choice, role, edition)
+    except SelectionError as exc:
+        raise _FieldError(base, str(exc)) from None
+    return choice
+
+
+def _checked_weapons(
+    ds: Datasheet, texts: list[str], base: list[str | int]
+) -> tuple[tuple[str, int], ...]:
+    """A spec's ``weapons`` (``NAME xN`` each) as (name, count), each a weapon of ``ds``.
+
+    Raises:
+        _FieldError: naming the entry (under ``base``) that does not parse or names no weapon
+            of ``ds`` (with the closest names and the list).
+    """
+    from ..units import parse_weapon_spec
+
     weapons = []
-    for i, text in enumerate(spec.weapons):
+    for i, text in enumerate(texts):
         try:
             wname, count = parse_weapon_spec(text)
         except SelectionError as exc:
-            raise _FieldError(at("weapons", i), str(exc)) from None
+            raise _FieldError([*base, i], str(exc)) from None
         if ds.weapon(wname) is None:
             from ..catalog import did_you_mean
 
             raise _FieldError(
-                at("weapons", i),
+                [*base, i],
                 f"{ds.name} has no weapon {wname!r}"
                 + did_you_mean(wname, [w.name for w in ds.weapons])
                 + f" (weapons: {', '.join(w.name for w in ds.weapons)})",
             )
         weapons.append((wname, count))
+    return tuple(weapons)
+
+
+def _checked_leaders(
+    look: _Lookup, spec: UnitSpec, role: str, base: list[str | int]
+) -> tuple[Datasheet, ...]:
+    """The datasheets of a spec's ``leader`` (a name or a list of names).
+
+    Raises:
+        _FieldError: naming the leader (under ``base``; its index in a list) not found.
+    """
     leaders = []
     for i, lname in enumerate(names(spec.leader)):
         try:
             leaders.append(look.find(lname, role))
         except (LookupError, DatasheetError) as exc:
             raise _FieldError(
-                at("leader", i) if isinstance(spec.leader, list) else at("leader"), str(exc)
+                [*base, i] if isinstance(spec.leader, list) else base, str(exc)
             ) from None
-    choice = UnitChoice(ds, spec.models, spec.loadout, tuple(weapons), tuple(leaders))
-    try:
-        build_unit(choice, role, edition)
-    except SelectionError as exc:
-        raise _FieldError(base, str(exc)) from None
-    return choice
+    return tuple(leaders)
 
 
 def _check_effects(effects: list[str]) -> None:
@@ -400,152 +428,261 @@ def jobs_from_batch(
         cat: where datasheets are looked up.
         overrides: command-line settings that win over the file's.
     """
-    look = _Lookup(cat)
-    ov = overrides or Overrides()
-    d = batch.defaults
-    src = str(batch.path)
+    reader = _BatchRuns(batch, _Lookup(cat), overrides or Overrides())
     out: list[Job | RunError] = []
-    seen: dict[str, int] = {}
-    auto: dict[str, int] = {}
     for raw in batch.runs:
+        out += reader.jobs(raw)
+    return out
 
-        def err(
-            message: str,
-            parts: list[str | int] | None = None,
-            target: str | None = None,
-            top: bool = False,
-            name: str = raw.label,
-            raw: RawRun = raw,
-        ) -> RunError:
-            line = None
-            if parts is not None:
-                line = batch.line_of(parts, None if top else raw)
-            return RunError(
-                name,
-                message,
-                (("(top level) " if top else "") + _dotted(parts)) if parts else None,
-                src,
-                line or raw.line,
-                target,
-            )
 
-        try:
-            spec = parse_run(batch, raw)
-        except RunFieldError as exc:
-            out.append(RunError(raw.label, exc.message, exc.field, src, exc.line or raw.line))
-            continue
-        if (spec.attacker is None) == (spec.sequence is None):
-            both = spec.attacker is not None
-            out.append(
-                err(
-                    "give 'attacker' (one activation) or 'sequence' (several)"
-                    + (", not both" if both else ""),
-                    ["sequence" if both else "attacker"],
-                )
-            )
-            continue
+_Target = tuple[list[str | int], UnitSpec, bool, "SetEntry | None"]  # as _targets gives them
+
+
+@dataclass
+class _Run:
+    """A batch run checked up to its targets: the run as written and parsed, its name, its
+    targets (not checked yet: :func:`_targets`), and what its jobs share (edition, modifiers,
+    engine settings, weapon order); ``att`` is its attacker, or ``templates`` its steps (a
+    ``sequence`` run)."""
+
+    raw: RawRun
+    spec: RunSpec
+    name: str
+    targets: list[_Target]
+    edition: str
+    effects: list[str]
+    added: tuple[AddedAbility, ...]
+    att: UnitChoice | None
+    templates: "list[_StepTemplate] | None"
+    modifiers: Modifiers
+    method: str
+    trials: int | None  # None: the default, within a time budget
+    seed: int
+    order: tuple[str, ...] | str | None
+
+
+class _BatchRuns:
+    """Builds the jobs of a batch file's runs one run at a time, remembering the names given
+    so far (a repeated name is an error; a repeated automatic name gets ``#2``, ``#3``)."""
+
+    def __init__(self, batch: Batch, look: _Lookup, ov: Overrides):
+        self.batch, self.look, self.ov = batch, look, ov
+        self.d = batch.defaults
+        self.src = str(batch.path)
+        self.seen: dict[str, int] = {}  # run name -> index of the run that has it
+        self.auto: dict[str, int] = {}  # automatic name -> runs made with it so far
+
+    def error(
+        self,
+        raw: RawRun,
+        message: str,
+        parts: list[str | int] | None = None,
+        target: str | None = None,
+        top: bool = False,
+        name: str | None = None,
+    ) -> RunError:
+        """A RunError for run ``raw`` (named ``name``, else its label) at the field ``parts``
+        (of the defaults when ``top``), with the line of that field in the batch file."""
+        line = None
+        if parts is not None:
+            line = self.batch.line_of(parts, None if top else raw)
+        return RunError(
+            raw.label if name is None else name,
+            message,
+            (("(top level) " if top else "") + _dotted(parts)) if parts else None,
+            self.src,
+            line or raw.line,
+            target,
+        )
+
+    def jobs(self, raw: RawRun) -> list[Job | RunError]:
+        """The jobs of run ``raw``, one per target (an error in place of a bad target), or the
+        one error that stops the whole run."""
+        run = self._run(raw)
+        if isinstance(run, RunError):
+            return [run]
+        return [self._target_job(run, *target) for target in run.targets]
+
+    def _run(self, raw: RawRun) -> _Run | RunError:
+        """Run ``raw`` parsed and checked field by field, in the order its errors are told:
+        its fields, attacker or sequence, name, targets, effects and added abilities, the
+        attacker or the steps, modifiers, the number of activations."""
+        spec = self._spec(raw)
+        if isinstance(spec, RunError):
+            return spec
         attacker = _unit_spec(spec.attacker) if spec.attacker is not None else None
-        if spec.name is not None:
-            name = spec.name
-            if name in seen:
-                out.append(err(f"name used by runs[{seen[name]}] as well", ["name"], name=name))
-                continue
-        else:
-            name = _auto_name(attacker) if attacker is not None else _sequence_name(spec)
-            auto[name] = auto.get(name, 0) + 1
-            if auto[name] > 1 or name in seen:
-                name = f"{name} #{auto[name]}"
-        seen[name] = raw.index
+        name = self._name(raw, spec, attacker)
+        if isinstance(name, RunError):
+            return name
         try:
-            targets = _targets(spec, d, look.cat)
+            targets = _targets(spec, self.d, self.look.cat)
         except _FieldError as exc:
-            out.append(err(exc.message, exc.parts, name=name, top=exc.top))
-            continue
+            return self.error(raw, exc.message, exc.parts, name=name, top=exc.top)
+        d = self.d
         effects = spec.effects if spec.effects is not None else (d.effects or [])
-        edition = ov.edition or str(spec.edition or d.edition or "10")
-        templates: list[_StepTemplate] | None = None
+        edition = self.ov.edition or str(spec.edition or d.edition or "10")
+        att, templates = None, None
         try:
             _check_effects(effects)
             added = _added_abilities(spec, d)
             if attacker is not None:
-                att = _unit_choice(look, attacker, "attacker", ["attacker"], edition)
+                att = _unit_choice(self.look, attacker, "attacker", ["attacker"], edition)
             else:
-                templates = _sequence_templates(look, spec, d, edition)
+                templates = _sequence_templates(self.look, spec, d, edition)
         except _FieldError as exc:
-            top = (exc.parts[:1] == ["effects"] and spec.effects is None) or (
-                exc.parts[:1] == ["add_abilities"] and spec.add_abilities is None
-            )
-            if isinstance(spec.attacker, str) and exc.parts[:1] == ["attacker"]:
-                exc.parts = ["attacker"]
-            out.append(err(exc.message, exc.parts, name=name, top=top))
-            continue
+            return self._attacker_error(raw, spec, name, exc)
         try:
-            modifiers = _merge(
-                Modifiers,
-                d.modifiers,
-                _Stealth(d.target_stealth),
-                spec.modifiers,
-                _Stealth(spec.target_stealth),
-            )
+            modifiers = _run_modifiers(spec, d)
         except SelectionError as exc:
-            out.append(err(str(exc), ["modifiers"], name=name, top=spec.modifiers is None))
-            continue
-        method = ov.method or spec.method or d.method or "exact"
-        trials = ov.trials or spec.trials or d.trials  # None: the default, within a time budget
-        seed = next(s for s in (ov.seed, spec.seed, d.seed, 40_000) if s is not None)
-        order_spec = spec.order if spec.order is not None else d.order
-        order: tuple[str, ...] | str | None = None
-        if isinstance(order_spec, str) and order_spec.strip().lower() == "best":
-            order = "best"
-        elif order_spec is not None:
-            order = names(order_spec) or None
+            return self.error(raw, str(exc), ["modifiers"], name=name, top=spec.modifiers is None)
         if templates is not None and len(templates) * (spec.repeat or 1) > MAX_STEPS:
             message = f"a sequence takes at most {MAX_STEPS} activations, repeats included"
-            out.append(err(message, ["repeat"], name=name))
-            continue
-        for parts, tspec, top, where in targets:
-            label = _target_label(tspec)
-            try:
-                tgt = _unit_choice(look, tspec, "target", list(parts), edition)
-            except _FieldError as exc:
-                if where is not None:  # an entry of a target set: name its file and field
-                    e = err(exc.message, ["target_set"], target=label, top=top, name=name)
-                    out.append(replace(e, field=_set_entry_field(where, exc.parts[1:])))
-                    continue
-                if isinstance(_raw_target(spec, d, parts, top), str):
-                    exc.parts = list(parts)
-                out.append(err(exc.message, exc.parts, target=label, top=top, name=name))
-                continue
-            if templates is not None:
-                steps = repeated(
-                    [
-                        t.against(tgt, tspec, bool(modifiers.target_stealth), look.notes(tgt))
-                        for t in templates
-                    ],
+            return self.error(raw, message, ["repeat"], name=name)
+        ov = self.ov
+        return _Run(
+            raw,
+            spec,
+            name,
+            targets,
+            edition,
+            effects,
+            added,
+            att,
+            templates,
+            modifiers,
+            method=ov.method or spec.method or d.method or "exact",
+            trials=ov.trials or spec.trials or d.trials,
+            seed=next(s for s in (ov.seed, spec.seed, d.seed, 40_000) if s is not None),
+            order=_order(_first(spec.order, d.order)),
+        )
+
+    def _spec(self, raw: RawRun) -> RunSpec | RunError:
+        """Run ``raw``'s fields parsed, with either an ``attacker`` or a ``sequence``."""
+        try:
+            spec = parse_run(self.batch, raw)
+        except RunFieldError as exc:
+            return RunError(raw.label, exc.message, exc.field, self.src, exc.line or raw.line)
+        if (spec.attacker is None) == (spec.sequence is None):
+            both = spec.attacker is not None
+            message = "give 'attacker' (one activation) or 'sequence' (several)"
+            return self.error(
+                raw, message + (", not both" if both else ""), ["sequence" if both else "attacker"]
+            )
+        return spec
+
+    def _name(self, raw: RawRun, spec: RunSpec, attacker: UnitSpec | None) -> str | RunError:
+        """The run's name: its ``name`` (an error if an earlier run has it), or one made from
+        its attacker or steps, numbered ``#N`` when an earlier run has it too."""
+        if spec.name is not None:
+            name = spec.name
+            if name in self.seen:
+                return self.error(
+                    raw, f"name used by runs[{self.seen[name]}] as well", ["name"], name=name
+                )
+        else:
+            name = _auto_name(attacker) if attacker is not None else _sequence_name(spec)
+            self.auto[name] = self.auto.get(name, 0) + 1
+            if self.auto[name] > 1 or name in self.seen:
+                name = f"{name} #{self.auto[name]}"
+        self.seen[name] = raw.index
+        return name
+
+    def _attacker_error(self, raw: RawRun, spec: RunSpec, name: str, exc: _FieldError) -> RunError:
+        """The error of a run's effects, added abilities, attacker or steps: a field the run
+        leaves to the defaults is named at the top level; an attacker given as a name is
+        the whole ``attacker`` field."""
+        top = (exc.parts[:1] == ["effects"] and spec.effects is None) or (
+            exc.parts[:1] == ["add_abilities"] and spec.add_abilities is None
+        )
+        if isinstance(spec.attacker, str) and exc.parts[:1] == ["attacker"]:
+            exc.parts = ["attacker"]
+        return self.error(raw, exc.message, exc.parts, name=name, top=top)
+
+    def _target_job(
+        self,
+        run: _Run,
+        parts: list[str | int],
+        tspec: UnitSpec,
+        top: bool,
+        where: "SetEntry | None",
+    ) -> Job | RunError:
+        """The job of ``run`` against one of its targets (``parts``: the target's field;
+        ``where``: the target set entry it is, if any), or the error naming the target's field
+        (in the target set file for an entry of a set)."""
+        raw, spec, name = run.raw, run.spec, run.name
+        label = _target_label(tspec)
+        try:
+            tgt = _unit_choice(self.look, tspec, "target", list(parts), run.edition)
+        except _FieldError as exc:
+            if where is not None:  # an entry of a target set: name its file and field
+                e = self.error(raw, exc.message, ["target_set"], target=label, top=top, name=name)
+                return replace(e, field=_set_entry_field(where, exc.parts[1:]))
+            if isinstance(_raw_target(spec, self.d, parts, top), str):
+                exc.parts = list(parts)
+            return self.error(raw, exc.message, exc.parts, target=label, top=top, name=name)
+        steps: tuple[Step, ...] = ()
+        if run.templates is not None:
+            stealth = bool(run.modifiers.target_stealth)
+            steps = tuple(
+                repeated(
+                    [t.against(tgt, tspec, stealth, self.look.notes(tgt)) for t in run.templates],
                     spec.repeat or 1,
                 )
-                job = Job(name, steps[0].selection, method, trials, seed, label, src, raw.line)
-                out.append(replace(job, steps=tuple(steps)))
-                continue
-            sel = Selection(
-                phase=spec.phase or d.phase or "shooting",
-                attacker=att,
-                target=tgt,
-                conditions=_merge(Conditions, d.conditions, spec.conditions),
-                modifiers=modifiers,
-                effects=tuple(effects),
-                edition=edition,
-                order=order,
-                allocation=allocation_choice(names(tspec.allocation)),
-                target_wounds_left=tspec.wounds_left,
-                precision_target=precision_target_value(
-                    spec.precision_target or d.precision_target or "leader"
-                ),
-                added_abilities=added,
-                notes=look.notes(att, tgt),
             )
-            out.append(Job(name, sel, method, trials, seed, label, src, raw.line))
-    return out
+            selection = steps[0].selection
+        else:
+            assert run.att is not None
+            selection = self._selection(run, run.att, tgt, tspec)
+        return Job(
+            name, selection, run.method, run.trials, run.seed, label, self.src, raw.line, steps
+        )
+
+    def _selection(self, run: _Run, att: UnitChoice, tgt: UnitChoice, tspec: UnitSpec) -> Selection:
+        """The Selection of a one-activation run against one target: the run's values, else
+        the defaults' (conditions merged key by key)."""
+        spec, d = run.spec, self.d
+        return Selection(
+            phase=spec.phase or d.phase or "shooting",
+            attacker=att,
+            target=tgt,
+            conditions=_merge(Conditions, d.conditions, spec.conditions),
+            modifiers=run.modifiers,
+            effects=tuple(run.effects),
+            edition=run.edition,
+            order=run.order,
+            allocation=allocation_choice(names(tspec.allocation)),
+            target_wounds_left=tspec.wounds_left,
+            precision_target=precision_target_value(
+                spec.precision_target or d.precision_target or "leader"
+            ),
+            added_abilities=run.added,
+            notes=self.look.notes(att, tgt),
+        )
+
+
+def _run_modifiers(spec: RunSpec, d: Any) -> Modifiers:
+    """A run's modifiers: the defaults', then the run's, key by key, ``target_stealth``
+    included.
+
+    Raises:
+        SelectionError: a modifier value Modifiers refuses.
+    """
+    return _merge(
+        Modifiers,
+        d.modifiers,
+        _Stealth(d.target_stealth),
+        spec.modifiers,
+        _Stealth(spec.target_stealth),
+    )
+
+
+def _order(order_spec: Any) -> tuple[str, ...] | str | None:
+    """A weapon order as written (``best``, or weapon names) as the Selection takes it."""
+    if isinstance(order_spec, str) and order_spec.strip().lower() == "best":
+        return "best"
+    if order_spec is not None:
+        return names(order_spec) or None
+    return None
 
 
 @dataclass(frozen=True)
@@ -747,12 +884,7 @@ def _mapping_step(
     except SelectionError as exc:
         raise _FieldError([*base, "modifiers"], str(exc)) from None
     phase = step.phase or spec.phase or d.phase or "shooting"
-    order_spec = _first(step.order, spec.order, d.order)
-    order: tuple[str, ...] | str | None = None
-    if isinstance(order_spec, str) and order_spec.strip().lower() == "best":
-        order = "best"
-    elif order_spec is not None:
-        order = names(order_spec) or None
+    order = _order(_first(step.order, spec.order, d.order))
     sel = Selection(
         phase=phase,
         attacker=att,
@@ -798,23 +930,61 @@ def jobs_from_options(
     loadout none of them has is an error). ``leaders`` are attached to every attacker.
     """
     look = _Lookup(cat, factions)
-    out: list[Job | RunError] = []
     try:
         _check_effects(list(effects or []))
     except _FieldError as exc:
         return [RunError(None, exc.message, "--effect")]
+    out: list[Job | RunError] = []
+    sheets = _attacker_sheets(look, attackers, out)
+    choices = _option_targets(look, targets, edition, out)
+    for name, spec in _option_runs(attackers, sheets, models, loadouts, leaders):
+        try:
+            att = _unit_choice(look, spec, "attacker", [], edition)
+        except _FieldError as exc:
+            out.append(RunError(name, exc.message))
+            continue
+        for label, (tgt, tspec) in choices.items():
+            sel = Selection(
+                phase=phase,
+                attacker=att,
+                target=tgt,
+                conditions=conditions or Conditions(),
+                effects=tuple(effects or ()),
+                edition=edition,
+                allocation=allocation_choice(names(tspec.allocation)),
+                target_wounds_left=tspec.wounds_left,
+                notes=look.notes(att, tgt),
+            )
+            out.append(Job(name, sel, method, trials, seed, label))
+    return out
+
+
+def _attacker_sheets(
+    look: _Lookup, attackers: list[str], out: list[Job | RunError]
+) -> dict[str, Datasheet]:
+    """The datasheet of each attacker named on the command line; an error appended to
+    ``out`` for each name not found (once a name)."""
     sheets: dict[str, Datasheet] = {}
     for a in dict.fromkeys(attackers):  # each unknown name reported once
         try:
             sheets[a] = look.find(a)
         except USER_ERRORS as exc:
             out.append(RunError(None, str(exc), "attacker"))
-    choices: dict[str, tuple[UnitChoice, UnitSpec]] = {}
+    return sheets
+
+
+def _option_targets(
+    look: _Lookup, targets: "list[str | UnitSpec | SetEntry]", edition: str, out: list
+) -> dict[str, tuple[UnitChoice, UnitSpec]]:
+    """The checked targets of the command line (names, or a target set's entries) by label,
+    each once; an error appended to ``out`` for each that cannot be a target (naming the set
+    file and field of a set's entry)."""
     specs: dict[str, tuple[UnitSpec, SetEntry | None]] = {}
     for t in targets:
         where = _set_of(t)
         entry = where.entry if where is not None else t
         specs.setdefault(_target_label(_unit_spec(entry)), (_unit_spec(entry), where))
+    choices: dict[str, tuple[UnitChoice, UnitSpec]] = {}
     for label, (tspec, where) in specs.items():
         try:
             choices[label] = (_unit_choice(look, tspec, "target", [], edition), tspec)
@@ -824,6 +994,19 @@ def jobs_from_options(
                 continue
             parts = [] if isinstance(where.entry, str) else exc.parts
             out.append(RunError(None, exc.message, where.field(parts), where.where))
+    return choices
+
+
+def _option_runs(
+    attackers: list[str],
+    sheets: dict[str, Datasheet],
+    models: list[int] | None,
+    loadouts: list[str] | None,
+    leaders: list[str] | None,
+) -> Iterator[tuple[str, UnitSpec]]:
+    """The runs of the command line, named: each attacker found × size × loadout (with
+    several attackers, a loadout only for those that have it, unless none has it), named by
+    what varies between runs, or from the attacker when nothing does."""
     loadout_list: list[str | None] = list(loadouts) if loadouts else [None]
     model_list: list[int | None] = list(models) if models else [None]
     known = {lo for lo in loadout_list if any(has_loadout(ds, lo) for ds in sheets.values())}
@@ -844,26 +1027,4 @@ def jobs_from_options(
                     )
                     if many
                 ]
-                name = " ".join(str(p) for p in varying) or _auto_name(spec)
-                try:
-                    att = _unit_choice(look, spec, "attacker", [], edition)
-                except _FieldError as exc:
-                    out.append(RunError(name, exc.message))
-                    continue
-                for t in specs:
-                    if t not in choices:
-                        continue
-                    tgt, tspec = choices[t]
-                    sel = Selection(
-                        phase=phase,
-                        attacker=att,
-                        target=tgt,
-                        conditions=conditions or Conditions(),
-                        effects=tuple(effects or ()),
-                        edition=edition,
-                        allocation=allocation_choice(names(tspec.allocation)),
-                        target_wounds_left=tspec.wounds_left,
-                        notes=look.notes(att, tgt),
-                    )
-                    out.append(Job(name, sel, method, trials, seed, t))
-    return out
+                yield " ".join(str(p) for p in varying) or _auto_name(spec), spec

@@ -7,7 +7,7 @@ the hooks where their text differs; every hook cites its section.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -267,7 +267,10 @@ class Rules:
     # ---- entry point ---------------------------------------------------------------------
 
     def plan(self, sel: Selection) -> Plan:
-        """Resolve everything but the player's whole-activation choices.
+        """Resolve everything but the player's whole-activation choices: both units, the
+        effects that apply, the target's models and allocation order, the attacker's weapon
+        options, and every note; ``Plan.build`` makes the activation of one set of choices
+        (:class:`_ActivationBuilder`).
 
         Raises:
             SelectionError: an impossible selection (size, loadout, Leader, effect conditions,
@@ -291,43 +294,9 @@ class Rules:
         not_modelled += self._cleave_not_modelled(sel, groups)
         notes += self._blast_x_notes(groups)
         variants = _variants(applied)
-        made: dict[tuple, AttackProfile] = {}  # the candidates share most weapon profiles
-
-        def build(
-            picks: tuple[int, ...], variant: int, order_: tuple[str, ...] | None
-        ) -> Activation:
-            used: list[tuple[ModelGroup, Weapon, int]] = []
-            for g, i in zip(groups, picks, strict=True):
-                for w in g.options[i].weapons:
-                    used.append((g.group, w, g.group.count))
-            profiles = self._profiles(
-                sel,
-                attacker,
-                target,
-                used,
-                kinds,
-                tprofile,
-                applied,
-                variants[variant] if variants else None,
-                made,
-            )
-            profiles = ordered(profiles, order_)
-            act_notes: tuple[str, ...] = ()
-            if any(e.command_reroll for e in applied.attacker):
-                profiles, act_notes = keep_command_reroll(profiles, tprofile)
-            before = self._before(sel, attacker, applied, kinds)
-            hazard = self.hazard(attacker, used)
-            return Activation(
-                tuple(profiles),
-                tprofile,
-                tuple(before),
-                hazard,
-                lowest_first=self.saves_lowest_first(),
-                best_allocation=best,
-                start=start,
-                notes=act_notes,
-            )
-
+        build = _ActivationBuilder(
+            self, sel, attacker, target, groups, kinds, tprofile, applied, variants, best, start
+        )
         plan = Plan(
             attacker=attacker,
             target=target,
@@ -340,12 +309,7 @@ class Rules:
         plan.not_modelled = not_modelled
         plan.notes = [*attacker.notes, *target.notes, *notes, *defence_notes(target)]
         plan.notes += [damaged_note] if damaged_note else []
-        idle = [f"--{c.replace('_', '-')}" for c in _IDLE[sel.phase] if getattr(sel.conditions, c)]
-        if idle:
-            what = "ranged" if sel.phase == "fight" else "melee"
-            plan.notes.append(
-                f"{', '.join(idle)}: no effect in this phase (only {what} attacks use it)"
-            )
+        plan.notes += _idle_phase_notes(sel)
         plan.allocation_order = order
         plan.character_roles = roles
         return plan
@@ -531,45 +495,114 @@ class Rules:
         applied: Applied,
         variant: tuple[str, ...] | None,
     ) -> AttackProfile:
-        cond, mods = sel.conditions, sel.modifiers
-        ab = w.abilities
+        """The :class:`AttackProfile` of weapon ``w`` carried by ``n`` models, named ``label``,
+        through the attack sequence (Core rules: Making Attacks): the attacks, the saves and
+        Damage against each model kind, the Wound roll, the Hit roll. Rolls are re-rolled
+        where that raises the expected damage against the model kind ``first`` (the first the
+        attacks are allocated to); ``variant``: the abilities the player chose for melee
+        weapons. Choice sentences (re-rolls, Lethal Hits, [PSYCHIC]) go in ``choices``."""
         melee = w.is_melee
-        att = applied.attacker
-        tgt = applied.target
-        tkw = target.keywords
-        strength, ap_improve, attacks_bonus = w.S, mods.ap_mod, 0
-        if melee:
-            extra_ab: list[str] = []
-            for e in att:
-                strength += e.melee_strength
-                ap_improve += e.melee_ap
-                if not ab.extra_attacks:  # [EXTRA ATTACKS]: A not modified unless named
-                    attacks_bonus += e.melee_attacks
-                extra_ab += list(e.melee_abilities)
-                if e.melee_abilities_vs and e.melee_abilities_vs[0] in tkw:
-                    extra_ab += list(e.melee_abilities_vs[1])
-            if variant:
-                extra_ab += list(variant)
-            ab = ab.with_texts(extra_ab)
+        ab, strength, ap_improve, attacks_bonus = self._melee_bonuses(
+            sel, w, applied.attacker, target, variant
+        )
+        a_pmf = self._attacks(sel, w, ab, attacks_bonus)
+        vs = tuple(self._vs(sel, w, ab, ap_improve, k, applied.target) for k in kinds)
+        v_wound = c.wound_values(vs[first], kinds[first].W, ab.devastating_wounds)
+        notes: list[str] = []
+        wound_table = self._wound_table(
+            sel, attacker, target, ab, strength, applied, v_wound, label, notes
+        )
+        hit_values, lethal = self._hit_values(ab, wound_table, v_wound, label, notes)
+        hit_table = None
+        if not ab.torrent:
+            hit_table = self._hit_table(
+                sel, attacker, target, w, ab, applied, hit_values, label, notes
+            )
+        precise = ab.precision and sel.precision_target != "bodyguard"
+        return AttackProfile(
+            name=label,
+            models=n,
+            attacks=a_pmf,
+            hit=hit_table,
+            wound=wound_table,
+            vs=vs,
+            blast=self.cleave_bonus(ab) if melee else self.blast_bonus(ab),
+            sustained=ab.sustained_hits.pmf if ab.sustained_hits is not None else None,
+            lethal=lethal,
+            devastating=ab.devastating_wounds,
+            precision=precise,
+            precision_mortals=precise and self.precision_mortals(),
+            ranged=not melee,
+            choices=tuple(notes),
+        )
 
-        # attacks: A (+ Rapid Fire within half range), per model
+    def _melee_bonuses(
+        self,
+        sel: Selection,
+        w: Weapon,
+        att: list[Effect],
+        target: Unit,
+        variant: tuple[str, ...] | None,
+    ) -> tuple[WeaponAbilities, int, int, int]:
+        """The weapon's abilities, S, AP improvement and attacks added per model, after the
+        attacker's effects that change melee weapons (+S, +AP, +A, abilities gained, some only
+        against a target keyword) and the ``variant`` the player chose. [EXTRA ATTACKS]
+        weapons keep their A (Core rules: Extra Attacks). A ranged weapon is unchanged, with
+        ``--ap-mod`` as its AP improvement."""
+        ab, strength, ap_improve, attacks_bonus = w.abilities, w.S, sel.modifiers.ap_mod, 0
+        if not w.is_melee:
+            return ab, strength, ap_improve, attacks_bonus
+        extra_ab: list[str] = []
+        for e in att:
+            strength += e.melee_strength
+            ap_improve += e.melee_ap
+            if not ab.extra_attacks:  # [EXTRA ATTACKS]: A not modified unless named
+                attacks_bonus += e.melee_attacks
+            extra_ab += list(e.melee_abilities)
+            if e.melee_abilities_vs and e.melee_abilities_vs[0] in target.keywords:
+                extra_ab += list(e.melee_abilities_vs[1])
+        if variant:
+            extra_ab += list(variant)
+        return ab.with_texts(extra_ab), strength, ap_improve, attacks_bonus
+
+    def _attacks(
+        self, sel: Selection, w: Weapon, ab: WeaponAbilities, attacks_bonus: int
+    ) -> np.ndarray:
+        """Distribution of one model's attacks with ``w``: A, plus [RAPID FIRE X] within half
+        range (Core rules: Rapid Fire), plus ``attacks_bonus`` (effects on melee weapons).
+        Blast's bonus is the engines' (it counts the target's models when it is selected)."""
         a_pmf = w.A.pmf
-        if ab.rapid_fire is not None and cond.half_range and not melee:
+        if ab.rapid_fire is not None and sel.conditions.half_range and not w.is_melee:
             a_pmf = np.convolve(a_pmf, ab.rapid_fire.pmf)
         if attacks_bonus:
             a_pmf = np.concatenate([np.zeros(attacks_bonus), a_pmf])
+        return a_pmf
 
-        vs = tuple(self._vs(sel, w, ab, ap_improve, k, tgt) for k in kinds)
-        v_wound = c.wound_values(vs[first], kinds[first].W, ab.devastating_wounds)
-        notes: list[str] = []
-
-        # Wound roll
+    def _wound_table(
+        self,
+        sel: Selection,
+        attacker: Unit,
+        target: Unit,
+        ab: WeaponAbilities,
+        strength: int,
+        applied: Applied,
+        v_wound: tuple[float, ...],
+        label: str,
+        notes: list[str],
+    ) -> RollTable:
+        """The Wound roll (Core rules: Wound Roll): S against the edition's T, modifiers
+        (``--wound-mod``, [LANCE] after a charge, the target's abilities) capped at ±1,
+        Critical Wounds on ``--crit-wound`` or [ANTI-KEYWORD X+], and re-rolls (``--reroll-
+        wounds``, [TWIN-LINKED], effects) of the faces where re-rolling gains against
+        ``v_wound`` (the value of a failed, normal and Critical Wound). A re-roll sentence goes
+        in ``notes``."""
+        mods, tkw = sel.modifiers, target.keywords
         T = self.toughness(target)
         needed = c.wound_needed(strength, T)
         wmod = mods.wound_mod
-        if ab.lance and cond.charged:
+        if ab.lance and sel.conditions.charged:
             wmod += 1
-        for e in tgt:
+        for e in applied.target:
             wmod += e.wound_mod
             if strength > T:
                 wmod += e.wound_mod_if_stronger
@@ -583,18 +616,26 @@ class Rules:
         wmode = mods.reroll_wounds
         if ab.twin_linked:
             wmode = c.stronger(wmode, "all")
-        for e in att:
+        for e in applied.attacker:
             if e.reroll_wounds:
                 wmode = c.stronger(wmode, e.reroll_wounds)
             if e.reroll_wounds_10 and attacker.models >= 10:
                 wmode = c.stronger(wmode, e.reroll_wounds_10)
-        w_rr = c.reroll_faces(w_outcomes, wmode, (c.FAIL,), v_wound)
-        wound_table = RollTable(w_outcomes, w_rr)
-        said = c.describe_rerolls(f"{label}: Wound roll", wound_table, wmode)
-        if said:
-            notes.append(said)
+        return _rerolled(w_outcomes, wmode, c.FAIL, v_wound, f"{label}: Wound roll", notes)
 
-        # value of one hit that rolls to wound, and of a Critical Hit (Sustained, Lethal)
+    def _hit_values(
+        self,
+        ab: WeaponAbilities,
+        wound_table: RollTable,
+        v_wound: tuple[float, ...],
+        label: str,
+        notes: list[str],
+    ) -> tuple[tuple[float, float, float], bool]:
+        """The expected value of a miss, a hit and a Critical Hit (which the Hit roll's
+        re-rolls compare): a hit rolls to wound; a Critical Hit adds [SUSTAINED HITS X]'s extra
+        hits and, with [LETHAL HITS], wounds automatically where the edition says so (Core
+        rules: Sustained Hits, Lethal Hits). Also whether Lethal Hits' automatic wound is
+        taken (the player's choice sentence, if any, goes in ``notes``)."""
         pw = wound_table.probabilities(3)
         per_hit = float(sum(pw[i] * v_wound[i] for i in range(3)))
         sus = ab.sustained_hits.mean if ab.sustained_hits is not None else 0.0
@@ -603,59 +644,52 @@ class Rules:
             lethal, said = self.lethal_hits({"auto": v_wound[c.WOUND], "roll": per_hit}, label)
             if said:
                 notes.append(said)
-        hit_values = (0.0, per_hit, (v_wound[c.WOUND] if lethal else per_hit) + sus * per_hit)
+        return (0.0, per_hit, (v_wound[c.WOUND] if lethal else per_hit) + sus * per_hit), lethal
 
-        # Hit roll
-        hit_table = None
-        if not ab.torrent:
-            assert w.skill is not None
-            terms = self._hit_terms(sel, attacker, target, w, ab, tgt, label, notes)
-            crit = 6
-            if mods.crit_hit:
-                crit = min(crit, mods.crit_hit)
-            if ab.conversion and cond.beyond_12 and not melee:
-                crit = min(crit, 4)
-            if melee:
-                for e in att:
-                    if e.melee_crit_hit:
-                        crit = min(crit, e.melee_crit_hit)
-            snap = (cond.overwatch or any(e.snap_shooting for e in att)) and not melee
-            outcomes = c.hit_outcomes(
-                terms.characteristic(w.skill), terms.modifier(), crit, snap, terms.fail_up_to
-            )
-            mode = mods.reroll_hits
-            if not melee:
-                for e in att:
-                    mode = c.stronger(mode, e.ranged_reroll_hits)
-                    if cond.objective:
-                        mode = c.stronger(mode, e.ranged_reroll_hits_objective)
-            if snap and not self.snap_rerolls_allowed():
-                mode = None
-            rr = c.reroll_faces(outcomes, mode, (c.MISS,), hit_values)
-            hit_table = RollTable(outcomes, rr)
-            said = c.describe_rerolls(f"{label}: Hit roll", hit_table, mode)
-            if said:
-                notes.append(said)
-
-        sustained = ab.sustained_hits.pmf if ab.sustained_hits is not None else None
-        return AttackProfile(
-            name=label,
-            models=n,
-            attacks=a_pmf,
-            hit=hit_table,
-            wound=wound_table,
-            vs=vs,
-            blast=self.cleave_bonus(ab) if melee else self.blast_bonus(ab),
-            sustained=sustained,
-            lethal=lethal,
-            devastating=ab.devastating_wounds,
-            precision=ab.precision and sel.precision_target != "bodyguard",
-            precision_mortals=(
-                ab.precision and sel.precision_target != "bodyguard" and self.precision_mortals()
-            ),
-            ranged=not melee,
-            choices=tuple(notes),
+    def _hit_table(
+        self,
+        sel: Selection,
+        attacker: Unit,
+        target: Unit,
+        w: Weapon,
+        ab: WeaponAbilities,
+        applied: Applied,
+        hit_values: tuple[float, float, float],
+        label: str,
+        notes: list[str],
+    ) -> RollTable:
+        """The Hit roll (Core rules: Hit Roll) of a weapon that makes one (not [TORRENT]):
+        the edition's BS/WS and modifiers (:meth:`_hit_terms`), Critical Hits on
+        ``--crit-hit``, [CONVERSION] beyond 12" or an effect's melee threshold, snap shooting
+        (only a 6 hits), and re-rolls (``--reroll-hits``, effects) of the faces where
+        re-rolling gains against ``hit_values``, where the edition allows them. Sentences go
+        in ``notes``."""
+        assert w.skill is not None
+        cond, mods, melee = sel.conditions, sel.modifiers, w.is_melee
+        att = applied.attacker
+        terms = self._hit_terms(sel, attacker, target, w, ab, applied.target, label, notes)
+        crit = 6
+        if mods.crit_hit:
+            crit = min(crit, mods.crit_hit)
+        if ab.conversion and cond.beyond_12 and not melee:
+            crit = min(crit, 4)
+        if melee:
+            for e in att:
+                if e.melee_crit_hit:
+                    crit = min(crit, e.melee_crit_hit)
+        snap = (cond.overwatch or any(e.snap_shooting for e in att)) and not melee
+        outcomes = c.hit_outcomes(
+            terms.characteristic(w.skill), terms.modifier(), crit, snap, terms.fail_up_to
         )
+        mode = mods.reroll_hits
+        if not melee:
+            for e in att:
+                mode = c.stronger(mode, e.ranged_reroll_hits)
+                if cond.objective:
+                    mode = c.stronger(mode, e.ranged_reroll_hits_objective)
+        if snap and not self.snap_rerolls_allowed():
+            mode = None
+        return _rerolled(outcomes, mode, c.MISS, hit_values, f"{label}: Hit roll", notes)
 
     def _hit_terms(
         self,
@@ -765,6 +799,94 @@ class Rules:
             out.append(MortalWounds(e.name, count, fnp))
         del attacker
         return out
+
+
+@dataclass(eq=False)  # a function object: compared and hashed by identity, as a closure
+class _ActivationBuilder:
+    """``Plan.build``: the :class:`Activation` of one set of the player's choices (an option
+    index per weapon group, a variant index, a weapon order or None for the datasheets'),
+    with everything else the plan resolved once. ``made`` keeps the weapon profiles already
+    made, which the candidates share."""
+
+    rules: Rules
+    sel: Selection
+    attacker: Unit
+    target: Unit
+    groups: list[GroupOptions]
+    kinds: list[Kind]
+    tprofile: TargetProfile
+    applied: Applied
+    variants: list[tuple[str, ...]]
+    best: bool  # the defender's allocation order is chosen per weapon (edition 11)
+    start: TargetStates | None  # --target-wounds-left
+    made: dict[tuple, AttackProfile] = field(default_factory=dict)
+
+    def __call__(
+        self, picks: tuple[int, ...], variant: int, order: tuple[str, ...] | None
+    ) -> Activation:
+        """The activation: the weapons the picked options use, one profile each in ``order``
+        (Command Re-roll kept where it adds most), the mortal wounds inflicted before the
+        attacks and the attacker's Hazardous tests."""
+        rules, sel, applied = self.rules, self.sel, self.applied
+        used: list[tuple[ModelGroup, Weapon, int]] = []
+        for g, i in zip(self.groups, picks, strict=True):
+            for w in g.options[i].weapons:
+                used.append((g.group, w, g.group.count))
+        profiles = rules._profiles(
+            sel,
+            self.attacker,
+            self.target,
+            used,
+            self.kinds,
+            self.tprofile,
+            applied,
+            self.variants[variant] if self.variants else None,
+            self.made,
+        )
+        profiles = ordered(profiles, order)
+        notes: tuple[str, ...] = ()
+        if any(e.command_reroll for e in applied.attacker):
+            profiles, notes = keep_command_reroll(profiles, self.tprofile)
+        return Activation(
+            tuple(profiles),
+            self.tprofile,
+            tuple(rules._before(sel, self.attacker, applied, self.kinds)),
+            rules.hazard(self.attacker, used),
+            lowest_first=rules.saves_lowest_first(),
+            best_allocation=self.best,
+            start=self.start,
+            notes=notes,
+        )
+
+
+def _rerolled(
+    outcomes: tuple[int, ...],
+    mode: str | None,
+    failed: int,
+    values: tuple[float, ...],
+    roll: str,
+    notes: list[str],
+) -> RollTable:
+    """A Hit or Wound roll's table: each face's outcome and whether it is re-rolled (Core
+    rules: Re-rolls; :func:`~wh40k_calc.rules.common.reroll_faces`): under ``mode``, a 1
+    ("ones"), the faces whose outcome is ``failed`` ("fails"), or those worth less than a
+    fresh roll by ``values``, the expected value of each outcome ("all"). The sentence naming
+    the faces re-rolled (``roll``: ``NAME: Hit roll``) goes in ``notes``."""
+    table = RollTable(outcomes, c.reroll_faces(outcomes, mode, (failed,), values))
+    said = c.describe_rerolls(roll, table, mode)
+    if said:
+        notes.append(said)
+    return table
+
+
+def _idle_phase_notes(sel: Selection) -> list[str]:
+    """A note on the conditions given that only the other kind of attack reads (``--cover`` in
+    a fight, ``--charged`` in shooting)."""
+    idle = [f"--{c.replace('_', '-')}" for c in _IDLE[sel.phase] if getattr(sel.conditions, c)]
+    if not idle:
+        return []
+    what = "ranged" if sel.phase == "fight" else "melee"
+    return [f"{', '.join(idle)}: no effect in this phase (only {what} attacks use it)"]
 
 
 def _wounded(sel: Selection, target: TargetProfile) -> TargetStates | None:

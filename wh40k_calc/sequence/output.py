@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.outcome import LOSS_FIELDS, WEAPON_FIELDS, Outcome
-from ..report import SCHEMA, _dist, _f, _weapon_not_modelled, roles, to_json, wounded_model
+from ..report import SCHEMA, _dist, _f, _weapon_not_modelled, roles, target_block, to_json
 from ..resolve import Result
 from .figures import own_result
 from .run import SequenceResult
@@ -178,7 +178,6 @@ def step_json(seq: SequenceResult, k: int) -> dict[str, Any]:
 def to_json_sequence(seq: SequenceResult) -> dict[str, Any]:
     """The ``calc sequence --json`` object (``schema`` 1)."""
     first = seq.steps[0].result
-    tgt, act = first.plan.target, first.activation
     primary = "sample" if seq.method == "sample" else "exact"
     out: dict[str, Any] = {
         "schema": SCHEMA,
@@ -187,16 +186,7 @@ def to_json_sequence(seq: SequenceResult) -> dict[str, Any]:
         "method": seq.method,
         "repeat": max(sr.step.repeat for sr in seq.steps),
         "attacker": _attacker_block(seq),
-        "target": {
-            "name": tgt.name,
-            "faction": tgt.datasheets[0].faction,
-            "models": tgt.models,
-            "wounds": act.target.wounds,
-            "points": _f(tgt.points),
-            "points_listed": tgt.points_listed,
-            "wounds_left": first.selection.target_wounds_left,
-            "wounded_model": wounded_model(act.target, first.selection.target_wounds_left),
-        },
+        "target": target_block(first),
         "steps": [step_json(seq, k) for k in range(len(seq.steps))],
         **_whole(seq, primary),
         "not_modelled": _not_modelled(seq),

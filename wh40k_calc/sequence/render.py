@@ -16,6 +16,7 @@ from ..report import (
     _weapon_not_modelled,
     comparison_table,
     pct,
+    print_characters,
     roles,
     wounded_model,
     wounded_text,
@@ -162,16 +163,7 @@ def _leaders_and_hazards(seq: SequenceResult, console: Any) -> None:
     first = seq.steps[0].result
     target = first.activation.target
     last = seq.primary(len(seq.steps) - 1)
-    for m, role, p in zip(target.characters, roles(first), last.characters_destroyed, strict=True):
-        console.print(
-            Text.assemble(
-                f"{role} ",
-                (m.name, "bold"),
-                " destroyed: ",
-                (pct(p), "bold"),
-                f" (survives {pct(1 - p)})",
-            )
-        )
+    print_characters(console, target, roles(first), last.characters_destroyed)
     for sr in seq.steps:
         hazard = sr.result.activation.hazard
         if hazard is None:
