@@ -45,6 +45,10 @@ UNITS = (
     "fight boyz --models 20 --leader warboss -t boyz --target-models 20 --target-leader warboss",
     'shoot "intercessor squad" --models 10 -t boyz --target-models 20 --target-leader warboss',
     'shoot lootas --models 10 -t "intercessor squad" --target-models 10 --target-leader captain',
+    "shoot lootas --models 10 -t boyz --target-models 20 --target-leader warboss "
+    "--target-leader painboy",
+    "fight boyz --models 20 --leader warboss -t boyz --target-models 20 --target-leader warboss "
+    "--target-leader painboy",
 )
 EXTRAS = (
     "",
@@ -52,6 +56,7 @@ EXTRAS = (
     '--add-ability "devastating wounds" --add-ability "sustained hits 1"',
 )
 MIN_SECONDS = 0.02
+BUDGET_SECONDS = 0.1  # passes this long are where the budget decides
 
 
 def _timed(fn) -> float:
@@ -72,7 +77,11 @@ def measure(act, label: str, rows: list) -> None:
         return
     setup = exact._Setup(act, LIFTED, act.start)
     tables = list(out.policy.tables) if out.policy else None
-    est = setup.estimate(exact._Chain(setup.space), tables).seconds
+    # what decides: the estimate at admission (the defender's choice included) and, where
+    # the defender switches orders with the counts, the one with the orders it chose
+    est = setup.estimate(exact._Chain(setup.space), None).seconds
+    if tables is not None:
+        est = max(est, setup.estimate(exact._Chain(setup.space), tables).seconds)
     rows.append((label, "state", est, _timed(lambda: exact.run_exact(act, LIFTED))))
     figure = out.__dict__["_damage"]
     fig_est = figure.estimate().seconds
@@ -81,6 +90,26 @@ def measure(act, label: str, rows: list) -> None:
         exact.run_exact(act, LIFTED).damage_distribution  # noqa: B018
 
     rows.append((label, "figure", fig_est, max(0.0, _timed(fig) - rows[-1][3])))
+
+
+def summary(kind: str, mine: list) -> None:
+    """Print the slowest passes of one kind and the ratios of measured to estimated time over
+    those of at least MIN_SECONDS and of at least BUDGET_SECONDS."""
+    for r in sorted(mine, key=lambda r: -r[3])[:12]:
+        ratio = r[3] / r[2] if r[2] > 0 else float("inf")
+        print(f"{kind:6s} est {r[2]:8.3f}s measured {r[3]:8.3f}s ratio {ratio:5.2f}  {r[0]}")
+    for floor in (MIN_SECONDS, BUDGET_SECONDS):
+        ratios = [r[3] / r[2] for r in mine if r[3] >= floor and r[2] > 0]
+        if ratios:
+            print(
+                f"{kind}: {len(mine)} passes, {len(ratios)} of at least {floor} s: measured / "
+                f"estimated median {statistics.median(ratios):.2f}, largest {max(ratios):.2f}, "
+                f"smallest {min(ratios):.2f}"
+            )
+    small = [r for r in mine if r[3] < MIN_SECONDS]
+    worst = max(small, key=lambda r: r[3] - r[2], default=None)
+    if worst is not None:
+        print(f"{kind}: below {MIN_SECONDS} s the largest overrun is {worst[3] - worst[2]:.3f} s")
 
 
 def main() -> int:
@@ -106,23 +135,7 @@ def main() -> int:
 
     random_profiles()
     for kind in ("state", "figure"):
-        mine = [r for r in rows if r[1] == kind]
-        big = [r for r in mine if r[3] >= MIN_SECONDS]
-        for r in sorted(big, key=lambda r: -r[3])[:12]:
-            ratio = r[3] / r[2]
-            print(f"{kind:6s} est {r[2]:8.3f}s measured {r[3]:8.3f}s ratio {ratio:5.2f}  {r[0]}")
-        ratios = [r[3] / r[2] for r in big if r[2] > 0]
-        if ratios:
-            print(
-                f"{kind}: {len(mine)} passes, {len(big)} of at least {MIN_SECONDS} s: measured / "
-                f"estimated median {statistics.median(ratios):.2f}, largest {max(ratios):.2f}, "
-                f"smallest {min(ratios):.2f}"
-            )
-        small = [r for r in mine if r[3] < MIN_SECONDS]
-        worst = max(small, key=lambda r: r[3] - r[2], default=None)
-        if worst is not None:
-            over = worst[3] - worst[2]
-            print(f"{kind}: below {MIN_SECONDS} s the largest overrun is {over:.3f} s")
+        summary(kind, [r for r in rows if r[1] == kind])
     return 0
 
 

@@ -1022,9 +1022,11 @@ class _Figure:
     """The damage figure's distribution, computed when first read (the :class:`Outcome`
     calls it): a compound convolution when no wound's damage depends on the target's state,
     else the figure pass, on the states merged where the figure cannot tell them apart.
-    :meth:`affordable` says whether the figure pass is within ``work.FIGURE_SECONDS`` (its
-    :meth:`estimate`), so that a caller can choose another way when it is not (``resolve.py``
-    then gives the sampler's distribution and says so); called anyway, it computes it."""
+    :meth:`affordable` says whether the figure pass is within its own budget (its
+    :meth:`estimate` within ``work.FIGURE_SECONDS``, its largest array within
+    ``work.FIGURE_ARRAYS`` times the state pass's limit), so that a caller can choose another
+    way when it is not (``resolve.py`` then gives the sampler's distribution and says so);
+    called anyway, it computes it."""
 
     def __init__(self, setup: _Setup, tables: list):
         self.setup = setup
@@ -1060,7 +1062,8 @@ class _Figure:
     def affordable(self) -> bool:
         """Whether computing the distribution exactly is within the figure pass's budget."""
         est = self.estimate()
-        return est.seconds <= work.FIGURE_SECONDS and est.largest <= self.setup.max_elements
+        limit = work.FIGURE_ARRAYS * self.setup.max_elements
+        return est.seconds <= work.FIGURE_SECONDS and est.largest <= limit
 
     def __call__(self) -> np.ndarray:
         setup, chain, _ = self.plan()
