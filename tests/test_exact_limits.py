@@ -103,3 +103,23 @@ def test_method_both_reuses_its_sampler_run_for_a_damage_distribution_over_budge
     assert out["method"] == "both"
     assert any(SAMPLED_DAMAGE in n for n in out["notes"])
     assert out["damage_distribution"] == out["sample"]["damage_distribution"]
+
+
+def test_the_state_pass_is_admitted_by_its_estimate_before_it_runs(monkeypatch) -> None:
+    """The exact engine decides before it runs: a selection whose estimated state pass is over
+    work.STATE_SECONDS is declined, with the estimate in the message, before any step of the
+    chain; under the budget the same selection resolves."""
+    from wh40k_calc.engine import exact, work
+
+    kinds = (Kind(W=1, Sv=5, name="Boy"), Kind(W=6, Sv=4, invuln=5, name="Boss"))
+    gun = weapon(kinds, models=10, A=2, skill=3, S=5, T=5, D="D3", devastating=True)
+    act = activation(gun, unit(kinds, [(0, 10)], [(1, 1)]))
+    assert run_exact(act).expected["models_destroyed"] > 0
+
+    def no_step(*args, **kwargs):
+        raise AssertionError("a step ran before the budget was checked")
+
+    monkeypatch.setattr(work, "STATE_SECONDS", 1e-9)
+    monkeypatch.setattr(exact._Chain, "step", no_step)
+    with pytest.raises(exact.ExactUnsupported, match=r"an estimated [0-9.e+-]+ s"):
+        run_exact(act)
