@@ -76,7 +76,8 @@ class _Chain:
     (``length`` // 2 + 1 complex bins: adding d points is a product); then pending-devastating
     axes and the Blast bracket.
 
-    A kernel is applied in whichever of three forms costs least (:func:`work.step_costs`): a dense
+    A kernel is applied in whichever of three forms costs least (:func:`work.step_costs` over
+    ``work.TYPICAL_REST`` elements per state, plus the form's fixed cost per call): a dense
     matrix product (few states); *offsets*, one scaled and shifted add per distinct jump
     (next state - state; a kernel moves states along the mixed-radix index by a few strides,
     so a handful of contiguous adds do it); or sparse entries sorted by next state (a gather
@@ -144,7 +145,7 @@ class _Chain:
         keys = jumps if self.spectral or not self.figure else jumps * (k.probs.shape[1] + 1) + d
         jumps_n = len(distinct(keys))
         costs = work.step_costs(self.space.size, len(src), jumps_n, not self.figure)
-        kind = min(costs, key=costs.__getitem__)
+        kind = min(costs, key=lambda f: costs[f] * work.TYPICAL_REST + work.call_ns(f, jumps_n))
         self.rates[id(k)] = (costs[kind], work.call_ns(kind, jumps_n))
         if kind == "dense":
             out = np.zeros((self.space.size, self.space.size))

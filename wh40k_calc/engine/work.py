@@ -20,8 +20,8 @@ that decides (at admission, and with the orders the defender chose where it swit
 with the counts) with the measured pass (best of three, process time, nothing kept from the
 run before) over the agreement grid, 300 random profiles and shipped units in edition 11 with
 Devastating Wounds and one or two attached CHARACTER models. At the last calibration, over the
-passes of at least 0.1 s (where the budget decides), measured / estimated was 0.51-0.91
-(median 0.62) for the state pass and 0.39-1.12 (median 0.51) for the figure pass, so a pass
+passes of at least 0.1 s (where the budget decides), measured / estimated was 0.55-0.93
+(median 0.63) for the state pass and 0.40-0.98 (median 0.56) for the figure pass, so a pass
 estimated at the 2 s budget takes about 1-2 s. Below 0.1 s the measured time is mostly
 building the kernels (paid before the estimate is made) and fixed costs: up to 3.5 times the
 estimate, at most about 0.03 s more. The budgets are in estimated seconds on that machine.
@@ -36,6 +36,7 @@ ELEMENT_NS = 1.0  # ns per element of an elementwise operation (add, multiply, c
 COMPLEX = 3.0  # complex arrays cost this many times more per element
 CALL_NS = 6_000.0  # ns of Python and numpy overhead per step
 JUMP_CALL_NS = 1_500.0  # ns more per offset of an offset step
+TYPICAL_REST = 32.0  # a kernel's form is chosen for steps over S x this many elements
 
 STATE_SECONDS = 2.0  # the state pass the exact engine accepts (estimated seconds)
 FIGURE_SECONDS = 2.0  # the figure pass computed exactly when the damage distribution is read
