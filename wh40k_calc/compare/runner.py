@@ -140,6 +140,15 @@ def _resolve_chunk(jobs: list[Job]) -> list[Outcome]:
     return [_resolve(job) for job in jobs]
 
 
+# The jobs a forked pool resolves, set before it forks: a worker gets a chunk's bounds, not its
+# jobs pickled (each chunk pickled its datasheets again, and unpickled copies are new objects).
+_FORKED: list[Job] = []
+
+
+def _resolve_forked(bounds: tuple[int, int]) -> list[Outcome]:
+    return [_resolve(job) for job in _FORKED[bounds[0] : bounds[1]]]
+
+
 def _ignore_interrupts() -> None:
     import signal
 
@@ -170,17 +179,23 @@ def _resolve_in_workers(
         from .. import report, resolve  # noqa: F401
     ctx = multiprocessing.get_context(method)
     out: dict[Hashable, Outcome] = {}
+    _FORKED[:] = [job for _, job in items] if method == "fork" else []
     try:
         pool = ctx.Pool(min(workers, len(chunks)), initializer=_ignore_interrupts)
     except (OSError, ImportError):  # no worker processes here (no /dev/shm, ...): one process
         return out
     with pool:
-        work = ([job for _, job in chunk] for chunk in chunks)
-        for chunk, outcomes in zip(chunks, pool.imap(_resolve_chunk, work), strict=True):
+        if method == "fork":
+            bounds = [(i, i + size) for i in range(0, len(items), size)]
+            results = pool.imap(_resolve_forked, bounds)
+        else:
+            results = pool.imap(_resolve_chunk, ([job for _, job in chunk] for chunk in chunks))
+        for chunk, outcomes in zip(chunks, results, strict=True):
             for (key, _), outcome in zip(chunk, outcomes, strict=True):
                 out[key] = outcome
                 if tick is not None:
                     tick()
+    _FORKED.clear()
     return out
 
 
