@@ -25,10 +25,15 @@ CHUNKS_PER_WORKER = 4  # smaller chunks balance uneven jobs; larger keep a worke
 Outcome = tuple[str, Any, Any]
 
 
-def job_key(job: Job) -> Hashable:
+def job_key(job: Job, seen: dict[int, Hashable] | None = None) -> Hashable:
     """What decides a job's result: its Selection (datasheets by identity), a sequence's steps
-    and the engine settings. The run's name, target label and batch line are not part of it."""
-    return (_key(job.selection), _key(job.steps), job.method, job.trials, job.seed)
+    and the engine settings. The run's name, target label and batch line are not part of it.
+
+    ``seen`` keeps the keys of the dataclass objects met so far, by identity, for keying many
+    jobs that share them (a batch's 2,000 jobs hold 150 unit choices); the caller keeps those
+    objects alive while it uses ``seen``."""
+    seen = {} if seen is None else seen
+    return (_key(job.selection, seen), _key(job.steps, seen), job.method, job.trials, job.seed)
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
@@ -43,16 +48,27 @@ def _field_names(cls: type) -> tuple[str, ...] | None:
     return _FIELD_NAMES[cls]
 
 
-def _key(value: Any) -> Hashable:
+_PLAIN = frozenset({int, float, str, bool, type(None)})  # their own keys
+
+
+def _key(value: Any, seen: dict[int, Hashable]) -> Hashable:
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, Datasheet):
         return ("datasheet", id(value))
     names = _field_names(type(value))
     if names is not None:
-        return (type(value).__name__, *(_key(getattr(value, n)) for n in names))
+        key = seen.get(id(value))
+        if key is None:
+            key = seen[id(value)] = (
+                type(value).__name__,
+                *(_key(getattr(value, n), seen) for n in names),
+            )
+        return key
     if isinstance(value, (tuple, list)):
-        return tuple(_key(v) for v in value)
+        return tuple(_key(v, seen) for v in value)
     if isinstance(value, dict):
-        return tuple(sorted((k, _key(v)) for k, v in value.items()))
+        return tuple(sorted((k, _key(v, seen)) for k, v in value.items()))
     return value
 
 
@@ -87,7 +103,8 @@ def run_jobs(
         (rows, errors), both in batch order.
     """
     items = list(items)
-    keys = {i: job_key(item) for i, item in enumerate(items) if isinstance(item, Job)}
+    seen: dict[int, Hashable] = {}  # the items keep the keyed objects alive
+    keys = {i: job_key(item, seen) for i, item in enumerate(items) if isinstance(item, Job)}
     distinct: dict[Hashable, Job] = {}
     for i, key in keys.items():
         distinct.setdefault(key, items[i])  # type: ignore[arg-type]
