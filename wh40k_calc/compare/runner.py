@@ -157,15 +157,6 @@ def _resolve_chunk(jobs: list[Job]) -> list[Outcome]:
     return [_resolve(job) for job in jobs]
 
 
-# The jobs a forked pool resolves, set before it forks: a worker gets a chunk's bounds, not its
-# jobs pickled (each chunk pickled its datasheets again, and unpickled copies are new objects).
-_FORKED: list[Job] = []
-
-
-def _resolve_forked(bounds: tuple[int, int]) -> list[Outcome]:
-    return [_resolve(job) for job in _FORKED[bounds[0] : bounds[1]]]
-
-
 def _ignore_interrupts() -> None:
     import signal
 
@@ -185,34 +176,136 @@ def _resolve_in_workers(
     """Outcomes of ``jobs`` (by key) resolved by ``workers`` processes, chunk by chunk,
     grouped by target; none (the caller resolves them itself) where worker processes cannot be
     started."""
-    import multiprocessing
-
     items = sorted(jobs.items(), key=_by_target)
     size = max(1, -(-len(items) // (workers * CHUNKS_PER_WORKER)))
     chunks = [items[i : i + size] for i in range(0, len(items), size)]
-    # fork shares the loaded modules and catalog; elsewhere spawn re-imports them
-    method = "fork" if sys.platform == "linux" else "spawn"
-    if method == "fork":  # what every job needs, imported once here rather than in each worker
-        from .. import report, resolve  # noqa: F401
-    ctx = multiprocessing.get_context(method)
+    if sys.platform == "linux":
+        return _Alongside(chunks, tick).run(min(workers, len(chunks)) - 1)
+    return _resolve_in_pool(chunks, workers, tick)
+
+
+Chunk = list[tuple[Hashable, Job]]
+
+
+class _Alongside:
+    """Chunks resolved by this process and ``extra`` forked ones together. Each process
+    claims the chunks of its own span of targets in turn, then takes the last chunks of the
+    span with the most left: a process on a busy core (another program) takes fewer chunks,
+    so the batch never waits on one process; each keeps to few targets (its caches,
+    engine/memo.py); and this process's outcomes are not pickled. The forked processes
+    inherit the jobs (nothing is sent to them; their outcomes come back) and end with their
+    last chunk. A chunk one of them claimed but did not return (it died, or failed) is
+    missing from the outcomes: the caller resolves it (and meets the failure again, here)."""
+
+    def __init__(self, chunks: list[Chunk], tick: Callable[[], None] | None):
+        self.chunks = chunks
+        self.tick = tick
+        self.out: dict[Hashable, Outcome] = {}
+        self.pending = set(range(len(chunks)))
+
+    def run(self, extra: int) -> dict[Hashable, Outcome]:
+        import multiprocessing
+
+        from .. import report, resolve  # noqa: F401  (imported once, before the fork)
+
+        ctx = multiprocessing.get_context("fork")
+        try:
+            self.spans = ctx.Array("i", _spans(len(self.chunks), extra + 1))
+            self.results = ctx.Queue()
+            procs = [
+                ctx.Process(target=self._work, args=(k,), daemon=True) for k in range(1, extra + 1)
+            ]
+            for proc in procs:
+                proc.start()
+        except (OSError, ImportError):  # no worker processes here (no /dev/shm, ...)
+            return self.out
+        try:
+            while (i := self._claim(0)) is not None:
+                self._take(i, _resolve_chunk([job for _, job in self.chunks[i]]))
+                self._receive(block=False, procs=procs)
+            while self.pending and self._receive(block=True, procs=procs):
+                pass
+        finally:
+            for proc in procs:
+                proc.terminate()  # nothing left to do (or Ctrl-C): no-op once it exited
+                proc.join()
+        return self.out  # without a chunk claimed by a process that returned nothing
+
+    def _claim(self, k: int) -> int | None:
+        """The next chunk for process ``k``: the first left in its own span, else the last
+        left in the span with the most left (a neighbour's targets, taken from the far end)."""
+        spans = self.spans
+        with spans.get_lock():
+            if spans[2 * k] < spans[2 * k + 1]:
+                spans[2 * k] += 1
+                return spans[2 * k] - 1
+            left = [spans[2 * j + 1] - spans[2 * j] for j in range(len(spans) // 2)]
+            j = max(range(len(left)), key=left.__getitem__)
+            if left[j] == 0:
+                return None
+            spans[2 * j + 1] -= 1
+            return spans[2 * j + 1]
+
+    def _take(self, i: int, outcomes: list[Outcome]) -> None:
+        for (key, _), outcome in zip(self.chunks[i], outcomes, strict=True):
+            self.out[key] = outcome
+            if self.tick is not None:
+                self.tick()
+        self.pending.discard(i)
+
+    def _receive(self, block: bool, procs: list) -> bool:
+        """Take the outcomes the forked processes have sent (waiting for one when
+        ``block``); False once none can come (every process has exited, none is queued)."""
+        import queue
+
+        while True:
+            try:
+                self._take(*self.results.get(block=block, timeout=0.05 if block else None))
+                return True
+            except queue.Empty:
+                if not block:
+                    return True
+                if not any(proc.is_alive() for proc in procs) and self.results.empty():
+                    return False
+
+    def _work(self, k: int) -> None:
+        """Forked process ``k``: claim and resolve chunks, send each one's outcomes back."""
+        _ignore_interrupts()
+        try:
+            while (i := self._claim(k)) is not None:
+                self.results.put((i, _resolve_chunk([job for _, job in self.chunks[i]])))
+        except BaseException:  # the chunk it held is resolved again in the parent, which reports it
+            pass
+        self.results.close()
+        self.results.join_thread()
+
+
+def _spans(n: int, parts: int) -> list[int]:
+    """``n`` chunks in ``parts`` consecutive spans, flattened: [start0, end0, start1, ...]."""
+    bounds = [n * k // parts for k in range(parts + 1)]
+    return [b for k in range(parts) for b in (bounds[k], bounds[k + 1])]
+
+
+def _resolve_in_pool(
+    chunks: list[Chunk], workers: int, tick: Callable[[], None] | None
+) -> dict[Hashable, Outcome]:
+    """Outcomes of ``chunks`` resolved by a pool of ``workers`` spawned processes (where
+    fork is not available: each re-imports the modules and gets its chunks pickled)."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
     out: dict[Hashable, Outcome] = {}
-    _FORKED[:] = [job for _, job in items] if method == "fork" else []
     try:
         pool = ctx.Pool(min(workers, len(chunks)), initializer=_ignore_interrupts)
     except (OSError, ImportError):  # no worker processes here (no /dev/shm, ...): one process
         return out
     with pool:
-        if method == "fork":
-            bounds = [(i, i + size) for i in range(0, len(items), size)]
-            results = pool.imap(_resolve_forked, bounds)
-        else:
-            results = pool.imap(_resolve_chunk, ([job for _, job in chunk] for chunk in chunks))
-        for chunk, outcomes in zip(chunks, results, strict=True):
+        work = ([job for _, job in chunk] for chunk in chunks)
+        for chunk, outcomes in zip(chunks, pool.imap(_resolve_chunk, work), strict=True):
             for (key, _), outcome in zip(chunk, outcomes, strict=True):
                 out[key] = outcome
                 if tick is not None:
                     tick()
-    _FORKED.clear()
     return out
 
 
