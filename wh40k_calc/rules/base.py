@@ -442,11 +442,15 @@ class Rules:
         kind and variant: all else is the selection's)."""
         merged: dict[tuple[str, str], list] = {}
         sheets = [ds.key for ds in attacker.datasheets]
+        places: dict[int, dict[str, int]] = {}  # per datasheet: a weapon key's first place
 
         def rank(item: tuple[ModelGroup, Weapon, int]) -> tuple[int, int]:
             g, w, _ = item
-            keys = [x.key for x in g.datasheet.weapons]  # weapons may carry added abilities
-            return sheets.index(g.datasheet.key), keys.index(w.key)
+            ds = g.datasheet
+            if id(ds) not in places:  # weapons may carry added abilities: matched by key
+                keys = [x.key for x in ds.weapons]
+                places[id(ds)] = {k: keys.index(k) for k in keys}
+            return sheets.index(ds.key), places[id(ds)][w.key]
 
         for g, w, n in sorted(used, key=rank):
             key = (g.datasheet.key, w.key)
