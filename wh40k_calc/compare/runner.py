@@ -10,6 +10,7 @@ numbers wherever it runs: the rows of ``--jobs 4`` are those of ``--jobs 1``, in
 from __future__ import annotations
 
 import dataclasses
+import operator
 import os
 import sys
 from collections.abc import Callable, Hashable, Iterable
@@ -36,16 +37,25 @@ def job_key(job: Job, seen: dict[int, Hashable] | None = None) -> Hashable:
     return (_key(job.selection, seen), _key(job.steps, seen), job.method, job.trials, job.seed)
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+_FIELDS: dict[type, Callable[[Any], tuple] | None] = {}
 
 
-def _field_names(cls: type) -> tuple[str, ...] | None:
-    """The field names of a dataclass type, None for any other type (looked up once a type:
-    a batch keys thousands of Selections)."""
-    if cls not in _FIELD_NAMES:
-        is_dc = dataclasses.is_dataclass(cls)
-        _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls)) if is_dc else None
-    return _FIELD_NAMES[cls]
+def _fields_of(cls: type) -> Callable[[Any], tuple] | None:
+    """A function giving the field values of a ``cls`` object as a tuple when ``cls`` is a
+    dataclass type, else None (made once a type: a batch keys thousands of Selections)."""
+    if cls not in _FIELDS:
+        _FIELDS[cls] = _field_getter(cls)
+    return _FIELDS[cls]
+
+
+def _field_getter(cls: type) -> Callable[[Any], tuple] | None:
+    if not dataclasses.is_dataclass(cls):
+        return None
+    names = [f.name for f in dataclasses.fields(cls)]
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    one = operator.attrgetter(*names) if names else None
+    return lambda v: (one(v),) if one is not None else ()
 
 
 _PLAIN = frozenset({int, float, str, bool, type(None)})  # their own keys
@@ -56,13 +66,13 @@ def _key(value: Any, seen: dict[int, Hashable]) -> Hashable:
         return value
     if isinstance(value, Datasheet):
         return ("datasheet", id(value))
-    names = _field_names(type(value))
-    if names is not None:
+    values = _fields_of(type(value))
+    if values is not None:
         key = seen.get(id(value))
         if key is None:
             key = seen[id(value)] = (
                 type(value).__name__,
-                *(_key(getattr(value, n), seen) for n in names),
+                *(v if type(v) in _PLAIN else _key(v, seen) for v in values(value)),
             )
         return key
     if isinstance(value, (tuple, list)):
