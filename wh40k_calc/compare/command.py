@@ -294,6 +294,7 @@ def _run(
     from .jobs import RunError
     from .runner import run_jobs
 
+    workers = _capped_workers(workers)
     if strict:
         first = next((i for i in items if isinstance(i, RunError)), None)
         if first is not None:
@@ -309,6 +310,20 @@ def _run(
         _print_errors(errors[-1:])
         raise typer.Exit(1)
     return rows, errors
+
+
+def _capped_workers(workers: int | None) -> int | None:
+    """``--jobs N`` lowered to the cores this process may use, said in a note on stderr."""
+    from .runner import usable_cores
+
+    cores = usable_cores()
+    if workers is None or workers <= cores:
+        return workers
+    sys.stderr.write(
+        f"note: --jobs {workers} lowered to {cores} (the cores this process may use; more "
+        "worker processes than cores only slow the batch down)\n"
+    )
+    return cores
 
 
 def _report(
