@@ -10,6 +10,7 @@ of their own (flush left), run lines indented under them.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,43 @@ def test_text_widths_give_the_run_names_room_first() -> None:
     assert text_widths(27, [12, 17], [8, 8]) == [12, 15]
     # not even the longest words fit: those, rich folds them
     assert text_widths(10, [12, 17], [8, 8]) == [8, 8]
+
+
+MIXED = {
+    "targets": [{"name": "boyz", "models": 10}],
+    "runs": [
+        {"name": "sniper-default", "attacker": "lootas"},
+        {"name": "spray", "attacker": "gretchin"},
+        {"name": "seq", "sequence": ["shoot gretchin", "shoot lootas"]},
+    ],
+}
+
+
+@pytest.mark.parametrize("edition_mixed", [False, True])
+def test_single_runs_and_sequences_at_80_columns(tmp_path: Path, edition_mixed: bool) -> None:
+    """Fresh-user trial: single runs mixed with a sequence plan (Phase and Attacker columns,
+    and Edition when the batch mixes editions) cut the figures to "0.…" and the headings to
+    "Dama…", and split words ("shootin / g"). The figures must be whole, the words too."""
+    data = yaml.safe_load(yaml.safe_dump(MIXED))
+    if edition_mixed:
+        data["runs"][1]["edition"] = 11
+    path = tmp_path / "b.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    lines = compare([str(path)], 80)
+    assert all(len(line) <= 80 for line in lines)
+    assert not any("…" in line for line in lines)
+    head = next(line for line in lines if "Damage" in line)
+    assert all(label in head.split() for label in ["Damage", "Models", "Wipe", "Pts/100"])
+    for word in ["sniper-default", "sequence", "shooting", "Gretchin,", "Lootas", "spray"]:
+        words_whole(lines, word)
+    res = CliRunner().invoke(app, ["compare", str(path), "--json"])
+    for obj in json.loads(res.stdout):
+        row = next(line for line in lines if line.strip().split()[:1] == [obj["run"]])
+        assert f"{obj['expected']['damage']:.2f}" in row.split(), row
+        assert f"{obj['expected']['models_destroyed']:.3f}" in row.split(), row
+
+
+def test_narrowest_text_keeps_the_figures_whole() -> None:
+    # not even the longest words fit: the widest columns narrowed down to MIN_TEXT (8)
+    assert text_widths(18, [14, 17], [12, 9]) == [9, 9]
+    assert text_widths(10, [14, 17], [12, 9]) == [8, 8]

@@ -137,15 +137,21 @@ def _longest_word(text: str) -> int:
     return max((len(w) for w in text.split()), default=0)
 
 
+MIN_TEXT = 8  # a text column is never narrower (RUN_INDENT included); figures are never cut
+
+
 def text_widths(room: int, natural: list[int], least: list[int]) -> list[int]:
     """Widths of the text columns in ``room`` cells: each its ``natural`` width when all fit;
     else each at least its ``least`` (its longest word, so words stay whole) and the rest of
-    the room given to the columns in order (the run names first); ``least`` when even that
-    does not fit (rich then folds the longest words)."""
+    the room given to the columns in order (the run names first); when even the longest words
+    do not fit, the widest columns narrowed (rich folds their long words) down to MIN_TEXT,
+    so that the figures keep their width."""
     if sum(natural) <= room:
         return list(natural)
     widths = list(least)
-    spare = room - sum(least)
+    while sum(widths) > room and max(widths) > MIN_TEXT:
+        widths[widths.index(max(widths))] -= 1
+    spare = room - sum(widths)
     for i, (n, m) in enumerate(zip(natural, least, strict=True)):
         add = max(0, min(spare, n - m))
         widths[i] += add
@@ -182,13 +188,26 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
     room = console.width - sum(fixed) - BAR_WIDTH - 2 * (len(fixed) + 1)  # 2 between columns
     labels, widths = _text_columns(rows, columns, room)
     folded = len(labels) == 1 and bool(columns)
-    console.print(_section([], labels, widths, fixed, key, columns, folded, header=True))
+    # too narrow even for the figures and the narrowest text: wider lines, figures whole
+    width = max(console.width, console.width - room + sum(widths) + 2 * (len(widths) - 1))
+    _wider(console, _section([], labels, widths, fixed, key, columns, folded, True), width)
     for gi, group in enumerate(groups):
         if gi:
             console.print()
         print_wrapped(console, Text(target_heading(group[0].result["target"]), "bold"))
-        console.print(_section(group, labels, widths, fixed, key, columns, folded))
+        _wider(console, _section(group, labels, widths, fixed, key, columns, folded), width)
     _legend_and_notes(rows, console)
+
+
+def _wider(console: Any, table: Any, width: int) -> None:
+    """Print ``table`` ``width`` cells wide even on a narrower console (rich would shrink the
+    figure columns and cut them with "…"; the terminal wraps the long lines instead)."""
+    narrow = console.width
+    console.width = max(width, narrow)
+    try:
+        console.print(table)
+    finally:
+        console.width = narrow
 
 
 def _text_columns(
@@ -210,6 +229,7 @@ def _text_columns(
     widths = text_widths(room - gaps, natural, least)
     if not columns:
         return labels, widths
+    side_fits = sum(least) + gaps <= room  # every word whole side by side
     label = " / ".join(labels)
     folded = [" · ".join(t[1:]) for t in texts]
     fold = text_widths(
@@ -226,7 +246,7 @@ def _text_columns(
         for t in texts
     )
     under = sum(_lines(t[0], width) + _lines(f, width) for t, f in zip(texts, folded, strict=True))
-    return ([label], fold) if under < side else (labels, widths)
+    return ([label], fold) if under < side or not side_fits else (labels, widths)
 
 
 def _lines(text: str, width: int) -> int:
