@@ -116,11 +116,34 @@ def _numbers(r: Row) -> list[str]:
     eff = f["efficiency"]
     return [
         f"{f['damage']:.2f}",
-        f"{f['models']:.3f}",
-        f"{100 * f['wipe']:.1f}%",
+        models_text(f["models"], r.result["target"]["models"]),
+        probability_text(f["wipe"]),
         "—" if eff is None else f"{eff:.1f}",
         f"{f['losses']:.3f}",
     ]
+
+
+NOISE = 1e-12  # float sums of a certain outcome may miss 1 by this much
+
+
+def probability_text(p: float) -> str:
+    """A probability as a percentage to 0.1%, never rounded to a certainty or an
+    impossibility it is not: ">99.9%" below 1 (0.99985 is not 100.0%), "<0.1%" above 0."""
+    text = f"{100 * p:.1f}%"
+    if text == "100.0%" and p < 1 - NOISE:
+        return ">99.9%"
+    if text == "0.0%" and p > NOISE:
+        return "<0.1%"
+    return text
+
+
+def models_text(expected: float, models: int) -> str:
+    """Expected models destroyed to 3 decimals, never shown as the whole unit when a model
+    may survive (4.99984 of 5 is ">4.999", not 5.000)."""
+    text = f"{expected:.3f}"
+    if models and text == f"{models:.3f}" and expected < models - NOISE:
+        return f">{models - 0.001:.3f}"
+    return text
 
 
 DECIMALS = {"damage": 2, "models": 3, "wipe": 3, "efficiency": 1, "losses": 3}  # as printed
