@@ -594,3 +594,31 @@ def test_leaders_on_both_sides_match_single_commands(tmp_path: Path) -> None:
         "bodyguard",
     )
     assert {k: v for k, v in row.items() if k != "run"} == single
+
+
+@pytest.mark.parametrize(
+    ("targets", "told"),
+    [
+        (
+            '[boyz, {name: boyz, allocation: "Boss Nob, Boy"}]',
+            ["top-level targets[0]", "top-level targets[1]"],
+        ),
+        ('\n  - boyz\n  - {name: boyz, allocation: "Boss Nob, Boy"}', ["line 2", "line 3"]),
+    ],
+)
+def test_errors_tell_apart_targets_of_the_same_name(tmp_path: Path, targets, told) -> None:
+    """Fresh-user trial: "runs 'sniper-medic' and 'sniper-medic' against mixed three": one run
+    failing against two targets of the same name read as two runs. Each target is named
+    distinctly (its line, or its field when both are on one line)."""
+    path = tmp_path / "b.yaml"
+    path.write_text(
+        f"targets: {targets}\nruns:\n  - {{name: sniper, attacker: lootas, order: [nope]}}\n",
+        encoding="utf-8",
+    )
+    res = calc("compare", path)
+    assert res.exit_code == 1
+    lines = res.stderr.strip().splitlines()
+    assert [line.split(": --order")[0].split("run 'sniper' against ")[1] for line in lines] == [
+        f"boyz ({t})" for t in told
+    ]
+    assert "runs 'sniper' and 'sniper'" not in res.stderr

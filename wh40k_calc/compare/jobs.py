@@ -501,7 +501,33 @@ class _BatchRuns:
         run = self._run(raw)
         if isinstance(run, RunError):
             return [run]
-        return [self._target_job(run, *target) for target in run.targets]
+        labels = self._target_labels(run)
+        return [
+            self._target_job(run, *target, label)
+            for target, label in zip(run.targets, labels, strict=True)
+        ]
+
+    def _target_labels(self, run: _Run) -> list[str]:
+        """The labels of ``run``'s targets for its error messages, told apart where two are
+        the same ("boyz" twice: "boyz (line 3)" and "boyz (line 4)", or by their fields when
+        on one line: "boyz (targets[0])", "boyz (targets[1])")."""
+        labels = [_target_label(t[1]) for t in run.targets]
+        for label in {x for x in labels if labels.count(x) > 1}:
+            same = [i for i, x in enumerate(labels) if x == label]
+            wheres = [self._target_where(run, *run.targets[i]) for i in same]
+            by_line = len({w[0] for w in wheres}) == len(wheres)
+            for i, (line, fld) in zip(same, wheres, strict=True):
+                labels[i] = f"{label} ({line if by_line else fld})"
+        return labels
+
+    def _target_where(
+        self, run: _Run, parts: list[str | int], tspec: UnitSpec, top: bool, where: Any
+    ) -> tuple[str, str]:
+        """(its line, its field) of one of a run's targets, in words."""
+        if where is not None:  # an entry of a target set
+            return (where.where, f"{where.field([])} of target set {where.target_set.name!r}")
+        line = self.batch.line_of(parts, None if top else run.raw)
+        return (f"line {line}", ("top-level " if top else "") + _dotted(parts))
 
     def _run(self, raw: RawRun) -> _Run | RunError:
         """Run ``raw`` parsed and checked field by field, in the order its errors are told:
@@ -605,12 +631,12 @@ class _BatchRuns:
         tspec: UnitSpec,
         top: bool,
         where: "SetEntry | None",
+        label: str,
     ) -> Job | RunError:
         """The job of ``run`` against one of its targets (``parts``: the target's field;
-        ``where``: the target set entry it is, if any), or the error naming the target's field
-        (in the target set file for an entry of a set)."""
+        ``where``: the target set entry it is, if any; ``label``: its name in messages), or the
+        error naming the target's field (in the target set file for an entry of a set)."""
         raw, spec, name = run.raw, run.spec, run.name
-        label = _target_label(tspec)
         try:
             tgt = _unit_choice(self.look, tspec, "target", list(parts), run.edition)
         except _FieldError as exc:
