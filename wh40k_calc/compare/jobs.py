@@ -1003,13 +1003,23 @@ def _option_targets(
     look: _Lookup, targets: "list[str | UnitSpec | SetEntry]", edition: str, out: list
 ) -> dict[str, tuple[UnitChoice, UnitSpec]]:
     """The checked targets of the command line (names, or a target set's entries) by label,
-    each once; an error appended to ``out`` for each that cannot be a target (naming the set
-    file and field of a set's entry)."""
-    specs: dict[str, tuple[UnitSpec, SetEntry | None]] = {}
+    each once (two entries of a set that differ only in what the label leaves out, such as
+    the allocation order, are two targets, labelled with their lines); an error appended to
+    ``out`` for each that cannot be a target (naming the set file and field of a set's
+    entry)."""
+    import msgspec
+
+    found: dict[bytes, tuple[UnitSpec, SetEntry | None]] = {}
     for t in targets:
         where = _set_of(t)
-        entry = where.entry if where is not None else t
-        specs.setdefault(_target_label(_unit_spec(entry)), (_unit_spec(entry), where))
+        spec = _unit_spec(where.entry if where is not None else t)
+        found.setdefault(msgspec.json.encode(spec), (spec, where))
+    labels = [_target_label(spec) for spec, _ in found.values()]
+    specs: dict[str, tuple[UnitSpec, SetEntry | None]] = {}
+    for label, (spec, where) in zip(labels, found.values(), strict=True):
+        if labels.count(label) > 1 and where is not None:
+            label = f"{label} ({where.where})"
+        specs.setdefault(label, (spec, where))
     choices: dict[str, tuple[UnitChoice, UnitSpec]] = {}
     for label, (tspec, where) in specs.items():
         try:
