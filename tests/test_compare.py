@@ -622,3 +622,26 @@ def test_errors_tell_apart_targets_of_the_same_name(tmp_path: Path, targets, tol
         f"boyz ({t})" for t in told
     ]
     assert "runs 'sniper' and 'sniper'" not in res.stderr
+
+
+def test_control_characters_in_names_are_escaped(tmp_path: Path) -> None:
+    """Fresh-user trial: a run named with an ESC sequence was written raw into the table (and
+    the CSV), where the terminal obeys it. The table and the CSV show it escaped; the JSON
+    keeps the name as written (JSON escapes it itself)."""
+    path = tmp_path / "b.yaml"
+    path.write_text(
+        'title: "t\\e[31mred"\ntargets: [boyz]\nruns:\n'
+        '  - {name: "evil\\e[2Jname\\u202e", attacker: lootas}\n'
+        "  - {name: plain, attacker: gretchin}\n",
+        encoding="utf-8",
+    )
+    table = calc("compare", path)
+    assert table.exit_code == 0, table.output
+    assert "\x1b" not in table.stdout and "\u202e" not in table.stdout
+    assert "evil\\x1b[2Jname\\u202e" in table.stdout and "t\\x1b[31mred" in table.stdout
+    res = calc("compare", path, "--csv", "-")
+    assert "\x1b" not in res.stdout
+    records = list(csv.DictReader(io.StringIO(res.stdout)))
+    assert [r["run"] for r in records] == ["evil\\x1b[2Jname\\u202e", "plain"]
+    rows = json.loads(calc("compare", path, "--json").stdout)
+    assert rows[0]["run"] == "evil\x1b[2Jname\u202e"

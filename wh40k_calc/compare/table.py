@@ -7,6 +7,8 @@ import csv
 from enum import StrEnum
 from typing import IO, TYPE_CHECKING, Any
 
+from ..terminal import escape_controls
+
 if TYPE_CHECKING:
     from .jobs import Row
 
@@ -200,7 +202,7 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
     groups = group_rows(rows, key)
     columns, common = _varying(rows)
     heading = " · ".join([title or "Comparison", *common])
-    print_wrapped(console, Text(heading))
+    print_wrapped(console, Text(escape_controls(heading)))
     print_wrapped(console, Text(f"by target, sorted by {SORT_LABELS[key]}; best in bold"))
     console.print()
     numbers = [_numbers(r) for r in rows]
@@ -217,7 +219,8 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
     for gi, group in enumerate(groups):
         if gi:
             console.print()
-        print_wrapped(console, Text(target_heading(group[0].result["target"]), "bold"))
+        heading = escape_controls(target_heading(group[0].result["target"]))
+        print_wrapped(console, Text(heading, "bold"))
         _wider(console, _section(group, labels, widths, fixed, key, columns, folded), width)
     _legend_and_notes(rows, console)
 
@@ -240,7 +243,7 @@ def _text_columns(
     and each varying value in columns of their own, or the varying values folded on a line
     under the run name (one column, "Run / Attacker"), whichever takes fewer lines (side by
     side on a tie); words stay whole where the longest fits."""
-    texts = [[r.job.run, *(get(r.result) for _, get in columns)] for r in rows]
+    texts = [[_run(r), *(get(r.result) for _, get in columns)] for r in rows]
     labels = ["Run", *(label for label, _ in columns)]
     natural = [max(len(label), *(len(t[i]) for t in texts)) for i, label in enumerate(labels)]
     least = [
@@ -272,6 +275,11 @@ def _text_columns(
     return ([label], fold) if under < side or not side_fits else (labels, widths)
 
 
+def _run(r: Row) -> str:
+    """The run's name as the table shows it (control characters escaped)."""
+    return escape_controls(r.job.run)
+
+
 def _lines(text: str, width: int) -> int:
     """Lines ``text`` takes wrapped between words at ``width`` (long words folded)."""
     import textwrap
@@ -291,7 +299,7 @@ def _varying(rows: list[Row]) -> tuple[list[tuple[str, Any]], list[str]]:
     common, columns = [], []
     for label, get in varying.items():
         if len({get(r.result) for r in rows}) > 1:
-            columns.append((label, get))
+            columns.append((label, lambda o, get=get: escape_controls(str(get(o)))))
         elif label == "Edition":
             common.append(f"edition {get(first)}")
         else:
@@ -335,7 +343,7 @@ def _section(
     for i, r in enumerate(group):
         value = shown(r, key)
         values = [Text(get(r.result)) for _, get in columns]
-        run = Text(r.job.run)
+        run = Text(_run(r))
         if folded:
             run = Text.assemble(run, "\n", (" · ".join(v.plain for v in values), "dim"))
             values = []
@@ -371,7 +379,9 @@ def _legend_and_notes(rows: list[Row], console: Any) -> None:
         for n in r.result["not_modelled"]:
             if n not in seen:
                 seen.add(n)
-                print_wrapped(console, Text.assemble(("Not modelled: ", "yellow"), n))
+                print_wrapped(
+                    console, Text.assemble(("Not modelled: ", "yellow"), escape_controls(n))
+                )
     runs: dict[str, list[str]] = {}
     for r in rows:
         for n in r.result["notes"]:
@@ -382,7 +392,7 @@ def _legend_and_notes(rows: list[Row], console: Any) -> None:
     every = list(dict.fromkeys(r.job.run for r in rows))
     for n, named in runs.items():
         which = "" if named == every else f" ({_some_runs(named)})"
-        print_wrapped(console, Text.assemble((f"Note{which}: ", "dim"), n))
+        print_wrapped(console, Text.assemble((f"Note{which}: ", "dim"), escape_controls(n)))
 
 
 def _some_runs(names: list[str], shown: int = 3) -> str:
@@ -433,7 +443,11 @@ def csv_records(rows: list[Row], key: str) -> list[dict[str, Any]]:
 
 
 def write_csv(rows: list[Row], key: str, fh: IO[str]) -> None:
-    """Write the comparison as CSV (header CSV_COLUMNS) to an open text file."""
+    """Write the comparison as CSV (header CSV_COLUMNS) to an open text file; control
+    characters in names written escaped (``\\x1b``), as in the table."""
     writer = csv.DictWriter(fh, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(csv_records(rows, key))
+    for record in csv_records(rows, key):
+        writer.writerow(
+            {k: escape_controls(v) if isinstance(v, str) else v for k, v in record.items()}
+        )
