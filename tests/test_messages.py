@@ -258,3 +258,44 @@ def test_sequence_header_wraps_between_words() -> None:
         "Sequence of 1 activation into 10 Intercessor Squad (Space Marines, 160 pts, 20",
         "wounds) · edition 10 · exact",
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Fresh-user trial (fixes3): `calc units ""`; a 100 KB argument echoed whole in the error
+
+HUGE = "x" * 100_000
+CUT = "'" + "x" * 79 + "…'"
+
+
+def test_units_with_empty_text_lists_everything() -> None:
+    every = calc("units", "--json")
+    assert every.exit_code == 0
+    for text in ("", "  "):
+        res = calc("units", text, "--json")
+        assert res.exit_code == 0, res.output
+        assert json.loads(res.stdout) == json.loads(every.stdout)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["shoot", HUGE, "-t", "boyz"], f"unknown unit {CUT}"),
+        (["units", HUGE], f"no datasheet name is like {CUT}"),
+        (["shoot", "lootas", "-t", "boyz", "--loadout", HUGE], f"Lootas has no loadout {CUT}"),
+        (["shoot", "lootas", "-t", "boyz", "--models", HUGE], f"'--models': {CUT} is not"),
+        (["sequence", "-t", "boyz", "shoot lootas --order " + HUGE], "step 1 ('shoot lootas"),
+    ],
+)
+def test_long_input_is_shortened_in_errors(args: list[str], said: str) -> None:
+    res = calc(*args)
+    assert res.exit_code in (1, 2)
+    assert said in res.output
+    assert len(res.output) < 1_000, len(res.output)
+
+
+def test_long_run_name_is_shortened_in_compare_errors(tmp_path: Path) -> None:
+    path = tmp_path / "b.yaml"
+    path.write_text(f"targets: [boyz]\nruns:\n  - {{name: {HUGE}, attacker: nobody}}\n")
+    res = calc("compare", path)
+    assert res.exit_code == 1
+    assert f"run {CUT}" in res.stderr and len(res.stderr) < 1_000

@@ -30,3 +30,26 @@ def compress_names(names: list[str]) -> str:
         n = len(list(grp))
         parts.append(f"{name} ×{n}" if n > 1 else name)
     return ", ".join(parts)
+
+
+ECHO_LIMIT = 80  # characters of the player's input a message repeats, at most
+_QUOTED = None
+
+
+def shorten_quoted(message: str, limit: int = ECHO_LIMIT) -> str:
+    """``message`` with every quoted span longer than ``limit`` characters (what the player
+    typed, echoed as ``'...'`` or ``"..."``) cut to ``limit`` with "…": an error about a
+    100 KB argument is one line, not 100 KB."""
+    import re
+
+    global _QUOTED
+    if len(message) <= limit:
+        return message
+    if _QUOTED is None:
+        _QUOTED = re.compile(r"'([^'\n]{%d,})'|\"([^\"\n]{%d,})\"" % (limit + 1, limit + 1))
+
+    def cut(m: re.Match[str]) -> str:
+        quote = m.group(0)[0]
+        return f"{quote}{m.group(0)[1:limit]}…{quote}"
+
+    return _QUOTED.sub(cut, message)

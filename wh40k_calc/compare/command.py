@@ -375,9 +375,11 @@ def _print_errors(errors: list[RunError]) -> None:
     from rich.console import Console
     from rich.text import Text
 
+    from ..wording import shorten_quoted
+
     con = Console(stderr=True, highlight=False, soft_wrap=True)
     for line in error_lines(errors):
-        con.print(Text.assemble(("error:", "bold red"), " ", line))
+        con.print(Text.assemble(("error:", "bold red"), " ", shorten_quoted(line)))
 
 
 def error_lines(errors: list[RunError]) -> list[str]:
