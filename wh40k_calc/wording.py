@@ -33,7 +33,6 @@ def compress_names(names: list[str]) -> str:
 
 
 ECHO_LIMIT = 80  # characters of the player's input a message repeats, at most
-_QUOTED = None
 
 
 def shorten_quoted(message: str, limit: int = ECHO_LIMIT) -> str:
@@ -42,14 +41,13 @@ def shorten_quoted(message: str, limit: int = ECHO_LIMIT) -> str:
     100 KB argument is one line, not 100 KB."""
     import re
 
-    global _QUOTED
     if len(message) <= limit:
         return message
-    if _QUOTED is None:
-        _QUOTED = re.compile(r"'([^'\n]{%d,})'|\"([^\"\n]{%d,})\"" % (limit + 1, limit + 1))
+    n = limit + 1
+    quoted = re.compile(f"'([^'\\n]{{{n},}})'|\"([^\"\\n]{{{n},}})\"")
 
     def cut(m: re.Match[str]) -> str:
         quote = m.group(0)[0]
         return f"{quote}{m.group(0)[1:limit]}…{quote}"
 
-    return _QUOTED.sub(cut, message)
+    return quoted.sub(cut, message)
