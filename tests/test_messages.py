@@ -299,3 +299,15 @@ def test_long_run_name_is_shortened_in_compare_errors(tmp_path: Path) -> None:
     res = calc("compare", path)
     assert res.exit_code == 1
     assert f"run {CUT}" in res.stderr and len(res.stderr) < 1_000
+
+
+def test_shorten_quoted_cuts_only_quoted_input() -> None:
+    from wh40k_calc.wording import shorten_quoted
+
+    long = "y" * 100
+    assert shorten_quoted(f"unit {long!r} and 'b'") == f"unit '{'y' * 79}…' and 'b'"
+    gap = f"x 'a' {'g' * 100} 'b'"  # the text between two quoted names is not one
+    assert shorten_quoted(gap) == gap
+    escaped = repr("it's" + long)  # repr uses double quotes here
+    assert shorten_quoted(f"x {escaped}") == f'x {escaped[:80]}…"'
+    assert shorten_quoted("short 'one'") == "short 'one'"

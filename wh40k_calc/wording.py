@@ -44,7 +44,11 @@ def shorten_quoted(message: str, limit: int = ECHO_LIMIT) -> str:
     if len(message) <= limit:
         return message
     n = limit + 1
-    quoted = re.compile(f"'([^'\\n]{{{n},}})'|\"([^\"\\n]{{{n},}})\"")
+    # a quote opens only at the start, after a space or a bracket (so the text between two
+    # quoted names is never taken for one); backslash escapes (an escaped quote) stay inside
+    quoted = re.compile(
+        f"(?<![^\\s(\\[=:])(?:'(?:[^'\\\\\\n]|\\\\.){{{n},}}'|\"(?:[^\"\\\\\\n]|\\\\.){{{n},}}\")"
+    )
 
     def cut(m: re.Match[str]) -> str:
         quote = m.group(0)[0]
