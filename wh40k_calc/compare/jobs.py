@@ -289,15 +289,20 @@ def _check_unit_choice(
         raise _FieldError(at("weapons"), "weapons are for the attacker; give the target a loadout")
     if spec.allocation is not None and role == "attacker":
         raise _FieldError(at("allocation"), "allocation is the target's model order")
-    if spec.wounds_left is not None and role == "attacker":
-        raise _FieldError(at("wounds_left"), "wounds_left is the target's wounded model")
     weapons = _checked_weapons(ds, spec.weapons, at("weapons"))
     leaders = _checked_leaders(look, spec, role, at("leader"))
     choice = UnitChoice(ds, spec.models, spec.loadout, weapons, leaders)
     try:
-        build_unit(choice, role, edition)
+        unit = build_unit(choice, role, edition)
     except SelectionError as exc:
         raise _FieldError(base, str(exc)) from None
+    if spec.wounds_left is not None and role == "attacker":  # as --wounds-left
+        from ..rules.unit_abilities import check_wounds_left
+
+        try:
+            check_wounds_left(spec.wounds_left, unit, "wounds_left")
+        except SelectionError as exc:
+            raise _FieldError(at("wounds_left"), str(exc)) from None
     return choice
 
 
@@ -393,6 +398,8 @@ def _auto_name(spec: UnitSpec) -> str:
     leaders = names(spec.leader)
     if leaders:
         parts.append("led by " + " and ".join(leaders))
+    if spec.wounds_left is not None:
+        parts.append(f"on {count(spec.wounds_left, 'wound')}")
     return " ".join(parts)
 
 
@@ -682,6 +689,7 @@ class _BatchRuns:
                 spec.precision_target or d.precision_target or "leader"
             ),
             added_abilities=run.added,
+            attacker_wounds_left=_unit_spec(spec.attacker).wounds_left if spec.attacker else None,
             notes=self.look.notes(att, tgt),
         )
 
@@ -924,6 +932,7 @@ def _mapping_step(
             _first(step.precision_target, spec.precision_target, d.precision_target) or "leader"
         ),
         added_abilities=added,
+        attacker_wounds_left=attacker.wounds_left,
         notes=look.notes(att),
     )
     verb = "shoot" if phase == "shooting" else "fight"
