@@ -311,3 +311,63 @@ def test_shorten_quoted_cuts_only_quoted_input() -> None:
     escaped = repr("it's" + long)  # repr uses double quotes here
     assert shorten_quoted(f"x {escaped}") == f'x {escaped[:80]}…"'
     assert shorten_quoted("short 'one'") == "short 'one'"
+
+
+# ---------------------------------------------------------------------------------------------
+# Fresh-user trial (fixes3 item 14): small messages
+
+CSV = Path(__file__).resolve().parents[2] / "shared" / "data" / "wahapedia-10e-2025-07"
+
+
+def test_unknown_target_set_names_the_files_not_read(tmp_path, monkeypatch) -> None:
+    home = tmp_path / "home"
+    (home / "target-sets").mkdir(parents=True)
+    (home / "target-sets" / "bad.yaml").write_text("name: [broken\n", encoding="utf-8")
+    (home / "target-sets" / "bin.yaml").write_bytes(b"\x00\xff\xfe")
+    monkeypatch.setenv("WH40K_CALC_HOME", str(home))
+    res = calc("compare", "lootas", "--target-set", "nope")
+    assert res.exit_code == 1
+    bad, binary = home / "target-sets" / "bad.yaml", home / "target-sets" / "bin.yaml"
+    assert f"(target sets: benchmarks; not read, invalid: {bad}, {binary} (ask for" in res.stderr
+    # the binary file, asked for: its path once
+    res = calc("compare", "lootas", "--target-set", "bin")
+    assert res.stderr.strip() == f"error: --target-set: {binary}: not UTF-8 text"
+
+
+def test_import_without_names_or_all(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("WH40K_CALC_HOME", str(tmp_path / "home"))
+    res = calc("import", "--csv", CSV)
+    assert res.exit_code == 1
+    assert res.stderr.strip() == "error: give datasheet names or --all"
+    res = calc("import", "lootas", "--all", "--csv", CSV)
+    assert res.stderr.strip() == "error: give datasheet names or --all (not both)"
+
+
+def test_csv_folders_that_do_not_exist(tmp_path) -> None:
+    missing = tmp_path / "nonexist"
+    res = calc("import", "--all", "--csv", missing)
+    assert res.exit_code == 1
+    assert f"{missing}: the folder does not exist" in res.stderr
+    res = calc("compare", "lootas", "-t", "boyz", "--csv", missing / "out.csv")
+    assert res.exit_code == 1
+    assert f"--csv {missing / 'out.csv'}: the folder {missing} does not exist" in res.stderr
+
+
+def test_user_data_folder_variable_naming_a_file(tmp_path, monkeypatch) -> None:
+    a_file = tmp_path / "home.yaml"
+    a_file.write_text("x\n", encoding="utf-8")
+    monkeypatch.setenv("WH40K_CALC_HOME", str(a_file))
+    for args in (["import", "burna boyz", "--csv", CSV], ["shoot", "lootas", "-t", "boyz"]):
+        res = calc(*args)
+        assert res.exit_code == 1
+        assert res.stderr.startswith(f"error: WH40K_CALC_HOME={a_file}: is a file, not a folder")
+        assert "Traceback" not in res.output
+
+
+def test_units_heading_counts_as_the_summary(tmp_path, monkeypatch) -> None:
+    """``calc units "burna boyz"`` with an imported copy said "2 datasheets (1 hidden)" above
+    "Orks (3)"; the heading now counts the same way: "Orks (2, 1 hidden)"."""
+    monkeypatch.setenv("WH40K_CALC_HOME", str(tmp_path / "home"))
+    assert calc("import", "burna boyz", "--csv", CSV).exit_code == 0
+    lines = calc("units", "burna").stdout.splitlines()
+    assert lines[:2] == ["2 datasheets (1 hidden)", "Orks (2, 1 hidden)"]

@@ -55,10 +55,20 @@ MAX_SCAN_ENTRIES = 20_000  # files and folders under one datasheet folder, at mo
 
 def user_home() -> Path:
     """The user data folder: ``$WH40K_CALC_HOME``, else the platform's per-user data folder
-    (``~/.local/share/wh40k-calc`` on Linux)."""
+    (``~/.local/share/wh40k-calc`` on Linux).
+
+    Raises:
+        DatasheetError: ``WH40K_CALC_HOME`` names a file (naming the variable).
+    """
     env = os.environ.get(HOME_VAR, "").strip()
     if env:
-        return Path(env).expanduser()
+        path = Path(env).expanduser()
+        if path.exists() and not path.is_dir():
+            raise DatasheetError(
+                f"{HOME_VAR}={env}: is a file, not a folder (the user data folder, where "
+                "calc import writes; set it to a folder or unset it)"
+            )
+        return path
     from platformdirs import user_data_dir  # lazy: only when the variable is not set
 
     return Path(user_data_dir("wh40k-calc", appauthor=False))

@@ -372,7 +372,9 @@ def _units_table(entries, replaces) -> None:
     for faction, group in itertools.groupby(entries, key=lambda e: e.faction):
         group = list(group)
         width = max(len(e.name) for e in group)  # aligned within the faction
-        lines = Text(f"{faction or '(no faction)'} ({len(group)})\n", "bold")
+        hid = sum(1 for e in group if e.hidden_by is not None)  # counted as the summary does
+        shown = f"{len(group) - hid:,}" + (f", {hid} hidden" if hid else "")
+        lines = Text(f"{faction or '(no faction)'} ({shown})\n", "bold")
         for e in group:
             place = _rel(e.path)
             if e.hidden_by is not None:

@@ -181,6 +181,9 @@ def _csv_destination(output: OutputOptions, what: list[str], as_json: bool) -> P
     if not path.strip():
         raise fail("--csv: give a file name (or '-' for the standard output)")
     csv_file = Path(path)
+    if not csv_file.parent.is_dir():
+        what = "is a file, not a folder" if csv_file.parent.exists() else "does not exist"
+        raise fail(f"--csv {path}: the folder {csv_file.parent} {what}")
     if csv_file.is_dir():
         raise fail(f"--csv {path}: is a folder (give a file name in it, e.g. {path}/compare.csv)")
     if csv_file.exists() and not output.force:
