@@ -1,7 +1,13 @@
-"""The exact engine as it was before the speed work (main at commit BASELINE), loaded from git
-into a throwaway package, so that `make bench` can report before/after ratios measured in the
-same run. Nothing in the product imports this; when git or the commit is unavailable, the
-benchmarks that need it record that in ``extra_info`` instead of a ratio."""
+"""Earlier exact engines, loaded from git into throwaway packages, so that `make bench` can
+report before/after ratios measured in the same run and the comparison scripts can check that
+results did not change. Nothing in the product imports this; when git or the commit is
+unavailable, the benchmarks that need it record that in ``extra_info`` instead of a ratio.
+
+* ``BASELINE``: main when the first engine speed work began (issue 12);
+* ``BEFORE_ENGINE3``: main before edition 11's exact engine was made fast for realistic units
+  with Devastating Wounds and attached Leaders (the engine3 work): its ``exact.py`` and every
+  engine module it reads.
+"""
 
 from __future__ import annotations
 
@@ -12,38 +18,62 @@ import types
 from pathlib import Path
 
 BASELINE = "2519c0a"  # main when the engine work began (its exact engine, allocation, outcome)
+BEFORE_ENGINE3 = "64d6017"  # main before the engine3 work
 ROOT = Path(__file__).resolve().parents[1]
 FILES = ("outcome", "allocation", "exact")
+ENGINE3_FILES = (
+    "arrays",
+    "outcome",
+    "allocation",
+    "kernels",
+    "wounds",
+    "memo",
+    "lumping",
+    "defender",
+    "exact",
+)
 
 
 def load_baseline():
     """``run_exact`` of the baseline engine, or None when it cannot be loaded."""
-    name = "_baseline_engine"
+    module = load_engine(BASELINE, FILES)
+    return None if module is None else module.run_exact
+
+
+def load_before_engine3():
+    """The ``exact`` module of main before the engine3 work, or None when it cannot be
+    loaded (its ``run_exact``, ``MAX_WORK`` and ``MAX_ELEMENTS``; its ``memo`` is its own)."""
+    return load_engine(BEFORE_ENGINE3, ENGINE3_FILES)
+
+
+def load_engine(commit: str, files: tuple[str, ...]):
+    """The ``exact`` module of ``wh40k_calc/engine`` at ``commit`` (with ``files`` of that
+    package loaded from the same commit, in that order), or None without git or the commit."""
+    name = f"_engine_{commit}"
     if name in sys.modules:
-        return sys.modules[name].exact.run_exact
+        return sys.modules[name].exact
     try:
         sources = {
             f: subprocess.run(
-                ["git", "show", f"{BASELINE}:wh40k_calc/engine/{f}.py"],
+                ["git", "show", f"{commit}:wh40k_calc/engine/{f}.py"],
                 cwd=ROOT,
                 capture_output=True,
                 text=True,
                 check=True,
             ).stdout
-            for f in FILES
+            for f in files
         }
     except (OSError, subprocess.CalledProcessError):
         return None
     package = types.ModuleType(name)
     package.__path__ = []
     sys.modules[name] = package
-    for f in FILES:
-        text = sources[f].replace("from ..dice", "from wh40k_calc.dice")
-        text = text.replace("from ..profile", "from wh40k_calc.profile")
+    for f in files:
+        text = sources[f].replace("from ..", "from wh40k_calc.")
         spec = importlib.util.spec_from_loader(f"{name}.{f}", loader=None)
         module = importlib.util.module_from_spec(spec)
         module.__package__ = name
         sys.modules[f"{name}.{f}"] = module
-        exec(compile(text, f"{BASELINE}:{f}.py", "exec"), module.__dict__)
+        exec(compile(text, f"{commit}:{f}.py", "exec"), module.__dict__)
         setattr(package, f, module)
-    return package.exact.run_exact
+    return package.exact

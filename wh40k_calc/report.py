@@ -93,7 +93,7 @@ def to_json(r: Result) -> dict[str, Any]:
     sel, plan, act = r.selection, r.plan, r.activation
     primary = r.primary
     att, tgt = plan.attacker, plan.target
-    body = _outcome_block(primary, tgt.models)
+    body = _outcome_block(primary, tgt.models)  # first: reading the damage may add a note
     out: dict[str, Any] = {
         "schema": SCHEMA,
         "edition": sel.edition,

@@ -272,6 +272,8 @@ def resolve(
         result.activation = replace(result.activation, policy=result.exact.policy)
     if result.method in ("sample", "both"):
         _run_sampler(result, trials, seed, progress, carried)
+    if result.exact is not None and carried is None:
+        _damage_within_budget(result, trials, seed)
     act = result.activation
     if act.start is not None and carried is None:  # this activation's figures only
         result.exact = result.exact.since(act.start) if result.exact else None
@@ -340,6 +342,41 @@ def _run_sampler(
     result.sample = run_sample(act, trials=trials, seed=seed, progress=progress, **carry)
     if trials < 1000:
         result.notes.append(few_trials_note(trials))
+
+
+def _damage_within_budget(
+    result: Result, trials: int | None, seed: int | np.random.Generator
+) -> None:
+    """The exact outcome's damage distribution, computed when first read (``--json``): the
+    exact engine's when its figure pass fits its own budget (``engine/work.py``'s
+    FIGURE_SECONDS and largest array, estimated before it runs), else the sampler's (the run
+    ``--method both`` made, or one run then), and reading it then adds a note to ``notes``
+    saying so. Every other figure stays exact."""
+    exact = result.exact
+    assert exact is not None
+    figure = exact.__dict__["_damage"]
+    if not callable(getattr(figure, "affordable", None)):
+        return
+
+    def damage() -> np.ndarray:
+        if figure.affordable():
+            return figure()
+        sample = result.sample
+        if sample is None:
+            from .engine.sample import run_sample  # lazy: numpy sampling code
+
+            act = result.activation
+            n = trials or _affordable_trials(act, DEFAULT_TRIALS, [])
+            sample = run_sample(act, trials=n, seed=seed)
+        est = figure.estimate()
+        result.notes.append(
+            f"the exact damage distribution was left out (an estimated {est.seconds:.1g} s, "
+            f"arrays of {est.largest:.1g} probabilities): damage_distribution is the "
+            f"sampler's ({sample.trials:,} trials); every other figure is exact"
+        )
+        return sample.damage_distribution
+
+    exact.damage_distribution = damage
 
 
 def few_trials_note(trials: int) -> str:

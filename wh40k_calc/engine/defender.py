@@ -12,18 +12,20 @@ defender does not look further ahead (the other weapons), and the same order is 
 state of that distribution (the order is a function of the counts, as the policy object
 records); a group with a wounded model still goes first, whatever the order.
 
-The expectations are computed backwards: the objective (models destroyed, wounds lost) is
-pulled through m mortal-wound steps and then through the n save rolls, which gives it for every
-(n, m) at once; a dot product with the start distribution gives each order's value.
+The objective (models destroyed, wounds lost) is pulled backwards through m mortal-wound steps
+(H_m), and the start distribution pushed forwards through the n save rolls (F_n, every n at
+once: :mod:`~wh40k_calc.engine.lowest` for save rolls resolved lowest first); each order's value
+for (n, m) is the dot product of F_n and H_m.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from . import lowest
 from .allocation import AllocationSpace
 from .arrays import distinct
-from .kernels import Faces, Kernel, binomials
+from .kernels import Faces, Kernel
 
 TIE = 1e-12  # values closer than this (relative) count as equal; the earlier order wins
 
@@ -39,39 +41,31 @@ def _mortal_pull(space: AllocationSpace, dev: Kernel | None, g: np.ndarray, m: i
     return out
 
 
-def _count_pull(space: AllocationSpace, k: Kernel, h: np.ndarray, n: int) -> np.ndarray:
-    """G[s, i, ...] = ``h`` after i save rolls resolved one at a time from state s (i < n)."""
-    out = np.zeros((space.size, n, *h.shape[1:]))
-    cur = h
-    for i in range(n):
-        out[:, i] = cur
-        if i + 1 < n:
-            cur = k.pull(space, cur)
-    return out
-
-
-def _lowest_first_pull(
-    space: AllocationSpace, faces: Faces, h: np.ndarray, n: int
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Per class of start states: G[s, r, ...] = ``h`` after r save rolls resolved lowest
-    first (05.04) from state s. Backwards over the classes of results (highest first): with r
-    dice in this class or higher, c ~ Binomial(r, P(class) / P(>= class)) are in it and are
-    resolved first."""
-    out = []
+def _after_saves(
+    part: np.ndarray, k: Kernel, faces: Faces | None, n: int, step: lowest.Step
+) -> np.ndarray:
+    """F[s, r, b]: the state distribution after r save rolls (r < n) from ``part`` (S, B), one
+    at a time with kernel ``k`` or, with ``faces``, rolled together and resolved lowest first
+    (05.04; :func:`~wh40k_calc.engine.lowest.resolve`, one output slot per count r)."""
+    S, B = part.shape
+    v = part.reshape(S, 1, 1, B)
+    if faces is None:
+        out = np.empty((S, n, B))
+        cur = v
+        for r in range(n):
+            out[:, r] = cur.reshape(S, B)
+            if r + 1 < n:
+                cur = step(cur, k)
+        return out
+    g = np.eye(n)[:, :, None, None]  # count r into slot r
+    total = np.ones((n, 1))  # every count is wanted: no cut-off
+    out = np.zeros((S, n, B))
     for mask, probs in faces.classes:
-        g = np.repeat(h[:, None], n, axis=1)  # the dice left after the last class all pass
-        for k, p_class, rest in reversed(faces.steps(probs)):
-            b, _ = binomials(n, min(1.0, p_class / rest))
-            shape = (1, -1) + (1,) * (g.ndim - 2)
-            new = np.zeros_like(g)
-            cur = g
-            for c in range(n):
-                new[:, c:] += b[c:, c].reshape(shape) * cur[:, : n - c]
-                if c + 1 < n:
-                    nxt = cur[:, : n - c - 1]
-                    cur = nxt if k is None else k.pull(space, nxt)
-            g = new
-        out.append((mask, g))
+        if not (mask[:, None] & (part != 0)).any():
+            continue
+        classes = lowest.fail_classes(faces, probs)
+        y = lowest.resolve(v * mask.reshape(-1, 1, 1, 1), g, total, classes, step, False).y
+        out += y[:, 0, 0].real
     return out
 
 
@@ -82,6 +76,7 @@ def choose_orders(
     normal: list[Kernel],
     faces: list[Faces] | None,
     dev: list[Kernel] | None,
+    step: lowest.Step,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The order (index into ``space.orders``) for each (n, m) of one weapon profile.
 
@@ -93,6 +88,8 @@ def choose_orders(
             lowest-first kernels (None: saves one at a time) and its Devastating Wounds kernel
             (None: not devastating). Save rolls follow the order declared from each start
             state (:meth:`AllocationSpace.declared`); mortal wounds the preference order.
+        step: the forward step of the exact engine's state pass (one die of a kernel applied
+            to an array whose first axis is the state).
 
     Returns:
         (table[n, m] of order indices, P[n, m] over the brackets).
@@ -104,22 +101,21 @@ def choose_orders(
         weights[: p2.shape[0], : p2.shape[1]] += p2 * masses[b].sum()
     goal = np.stack([space.destroyed, space.wounds_lost], axis=1).astype(float)
     values = np.zeros((space.n_given, n_max, m_max, 2))
-    mass = sum(masses.values()) > 0
+    brackets = list(joints)
+    start = np.stack([masses[b] for b in brackets], axis=1)  # (S, B)
+    mass = start.sum(axis=1) > 0
     for o in range(space.n_given):
         h = _mortal_pull(space, dev[o] if dev is not None else None, goal, m_max)
         declared = space.declared(np.arange(space.size), o)
-        parts = []
+        after = np.zeros((space.size, n_max, len(brackets)))
         for eo in distinct(declared[mass]):  # a wounded group is declared first
-            if faces is not None:
-                got = _lowest_first_pull(space, faces[eo], h, n_max)
-            else:
-                got = [(np.ones(space.size, dtype=bool), _count_pull(space, normal[eo], h, n_max))]
-            parts += [(mask & (declared == eo), g) for mask, g in got]
-        for b, (p2, _) in joints.items():
-            for mask, g in parts:
-                start = np.where(mask, masses[b], 0.0)
-                part = np.einsum("s,snmk->nmk", start, g[:, : p2.shape[0], : p2.shape[1]])
-                values[o, : p2.shape[0], : p2.shape[1]] += p2[..., None] * part
+            part = np.where((declared == eo)[:, None], start, 0.0)
+            fc = faces[eo] if faces is not None else None
+            after += _after_saves(part, normal[eo], fc, n_max, step)
+        x = np.einsum("snb,smk->nmkb", after, h)
+        for i, (p2, _) in enumerate(joints.values()):
+            n, m = p2.shape
+            values[o, :n, :m] += p2[..., None] * x[:n, :m, :, i]
     return _lexicographic_min(values, weights), weights
 
 

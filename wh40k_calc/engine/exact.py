@@ -39,26 +39,25 @@ import numpy as np
 
 from ..dice import thin
 from ..profile import Activation, AttackProfile, OrderPolicy, TargetStates
-from . import lumping, memo
+from . import lowest, lumping, memo, work
 from .allocation import NORMAL, AllocationSpace, legal_orders, saves_differ, space_for
 from .arrays import distinct
 from .defender import choose_orders
 from .kernels import (
     Faces,
     Kernel,
-    binomials,
     mean,
     routing_of,
     spill_kernel,
 )
+from .lowest import TAIL_EPS
 from .outcome import Outcome, WeaponResult
 
-MAX_ELEMENTS = 6_000_000  # size of the chain's probability array the exact engine accepts
-MAX_WORK = 400_000_000  # scattered multiply-adds (a few seconds) the exact engine accepts
-DENSE_STATES = 400  # up to this many target states, state-pass transitions are dense matrices
-TAIL_EPS = 1e-15  # a weapon's remaining P(N > n) below this ends its loop (mass lost < 1e-15)
+MAX_ELEMENTS = 6_000_000  # size of the chain's largest probability array the engine accepts
+MAX_WORK = 400_000_000  # operations of one weapon's wound counts (wounds.joint_cost) accepted
 PENDING = 2  # the first pending-devastating axis of the chain array (after states and figure)
-LUMP_WORK = 1_000_000  # figure passes above this much work first merge states (lumping.py)
+CHUNK_ELEMENTS = 2_000_000  # a lowest-first resolution works on at most this many at once
+LUMP_STATES = 64  # figure passes on more target states than this first merge them (lumping.py)
 
 
 class ExactUnsupported(RuntimeError):
@@ -75,7 +74,14 @@ class _Chain:
     axis: of size 1 in the state pass; in the figure pass either the damage total itself
     (``spectral`` False: adding d points shifts it by d) or its discrete Fourier transform
     (``length`` // 2 + 1 complex bins: adding d points is a product); then pending-devastating
-    axes and the Blast bracket."""
+    axes and the Blast bracket.
+
+    A kernel is applied in whichever of three forms costs least (:func:`work.step_costs` over
+    ``work.TYPICAL_REST`` elements per state, plus the form's fixed cost per call): a dense
+    matrix product (few states); *offsets*, one scaled and shifted add per distinct jump
+    (next state - state; a kernel moves states along the mixed-radix index by a few strides,
+    so a handful of contiguous adds do it); or sparse entries sorted by next state (a gather
+    and a segmented sum, for kernels with many distinct jumps, e.g. on merged states)."""
 
     def __init__(self, space: AllocationSpace, length: int = 0, spectral: bool = False):
         self.space = space
@@ -83,8 +89,8 @@ class _Chain:
         self.figure = length > 0
         self.spectral = spectral
         self.bins = (length // 2 + 1 if spectral else length) if length else 1
-        self.dense = not self.figure and space.size <= DENSE_STATES
-        self.cache: dict[int, object] = {}
+        self.cache: dict[int, tuple] = {}
+        self.rates: dict[int, tuple[float, float]] = {}  # per kernel: ns per element, per call
 
     def phase(self, d: np.ndarray) -> np.ndarray:
         """exp(-2 pi i d k / length) per entry d (rows) and bin k (columns): adding d points."""
@@ -109,51 +115,97 @@ class _Chain:
         starts = np.concatenate([[0], np.nonzero(np.diff(tgt))[0] + 1])
         return (src, *(m[order] for m in more), starts, tgt[starts])
 
-    def _transition(self, k: Kernel) -> object:
-        """The kernel as a dense matrix (state pass, few states), as sparse entries sorted by
-        next state (state pass; figure pass in Fourier bins, each entry's factor a vector), or
-        per amount of points (figure pass on the damage total)."""
+    def _transition(self, k: Kernel) -> tuple:
+        """The kernel's cheapest form, (kind, data): kept with the kernel in the state pass
+        (kernels are shared), with the chain in the figure pass (it depends on the bins)."""
         key = id(k)
         if key in self.cache:
             return self.cache[key]
-        if not self.figure:  # depends on the kernel alone: kept with it (kernels are shared)
+        if not self.figure:
             out = k.forms.get("state")
             if out is None:
-                out = k.forms["state"] = self._state_form(k)
-        elif not self.spectral:
-            out = [(d, self._sorted(*self._entries(k, d)[:3])) for d, _ in k.targets(self.space)]
+                out = k.forms["state"] = self._form(k)
+                k.forms["rates"] = self.rates[key]
+            self.rates[key] = k.forms["rates"]
         else:
-            src, tgt, p, d = self._entries(k)
-            out = self._sorted(src, tgt, p[:, None] * self.phase(d))
+            out = self._form(k)
         self.cache[key] = out
         return out
 
-    def _state_form(self, k: Kernel) -> object:
-        """The state pass's transition: a dense matrix (few states) or sparse entries."""
-        src, tgt, p, _ = self._entries(k)
-        if not self.dense:
-            return self._sorted(src, tgt, p[:, None])
-        out = np.zeros((self.space.size, self.space.size))
-        np.add.at(out, (tgt, src), p)
+    def step_ns(self, k: Kernel, rest: float) -> float:
+        """Estimated nanoseconds of one step of ``k`` over an array of S x ``rest`` elements
+        (:mod:`~wh40k_calc.engine.work`), its form chosen (and built) if it is not yet."""
+        self._transition(k)
+        per_element, call = self.rates[id(k)]
+        return per_element * rest * (work.COMPLEX if self.spectral else 1.0) + call
+
+    def _form(self, k: Kernel) -> tuple:
+        src, tgt, p, d = self._entries(k)
+        jumps = tgt - src
+        keys = jumps if self.spectral or not self.figure else jumps * (k.probs.shape[1] + 1) + d
+        jumps_n = len(distinct(keys))
+        costs = work.step_costs(self.space.size, len(src), jumps_n, not self.figure)
+        kind = min(costs, key=lambda f: costs[f] * work.TYPICAL_REST + work.call_ns(f, jumps_n))
+        self.rates[id(k)] = (costs[kind], work.call_ns(kind, jumps_n))
+        if kind == "dense":
+            out = np.zeros((self.space.size, self.space.size))
+            np.add.at(out, (tgt, src), p)
+            return kind, out
+        if kind == "offsets":
+            return kind, self._offsets(src, jumps, p, d)
+        if self.figure and not self.spectral:
+            return kind, [
+                (dd, self._sorted(*self._entries(k, dd)[:3])) for dd, _ in k.targets(self.space)
+            ]
+        coef = p[:, None] * self.phase(d) if self.spectral else p[:, None]
+        return kind, self._sorted(src, tgt, coef)
+
+    def _offsets(self, src, jumps, p, d) -> list[tuple]:
+        """Per distinct jump (and, on the damage total, points): (jump, points, first and
+        last state that moves so, the factor per state between them: (states,) or (states,
+        bins))."""
+        S = self.space.size
+        out = []
+        plain = self.figure and not self.spectral
+        for key in distinct(jumps * (int(d.max()) + 1) + d if plain else jumps):
+            jump, dd = divmod(key, int(d.max()) + 1) if plain else (key, 0)
+            sel = (jumps == jump) & ((d == dd) if plain else True)
+            rows = src[sel]
+            lo, hi = int(rows.min()), int(rows.max()) + 1
+            if self.spectral:
+                c = np.zeros((S, self.bins), dtype=complex)
+                np.add.at(c, rows, p[sel, None] * self.phase(d[sel]))
+            else:
+                c = np.zeros(S)
+                np.add.at(c, rows, p[sel])
+            out.append((jump, dd, lo, hi, c[lo:hi]))
         return out
 
     def step(self, v: np.ndarray, k: Kernel) -> np.ndarray:
         """One wound (or one mortal wound) of kernel ``k`` applied to every slice of ``v``."""
         shape = v.shape
         S = shape[0]
-        t = self._transition(k)
-        if self.dense:
-            return (t @ v.reshape(S, -1)).reshape(shape)  # type: ignore[operator]
+        kind, t = self._transition(k)
+        if kind == "dense":
+            return (t @ v.reshape(S, -1)).reshape(shape)
         flat = v.reshape(S, shape[1], -1)
         out = np.zeros_like(flat)
+        if kind == "offsets":
+            X = shape[1]
+            for jump, d, lo, hi, c in t:
+                if d >= X:
+                    continue
+                cc = c[:, :, None] if c.ndim == 2 else c[:, None, None]
+                out[lo + jump : hi + jump, d:] += cc * flat[lo:hi, : X - d]
+            return out.reshape(shape)
         if self.figure and not self.spectral:  # the damage total moves by the points
             X = shape[1]
-            for d, (src, p, starts, uniq) in t:  # type: ignore[union-attr]
+            for d, (src, p, starts, uniq) in t:
                 if d < X:
                     vals = flat[src, : X - d, :] * p[:, None, None]
                     out[uniq, d:, :] += np.add.reduceat(vals, starts, axis=0)
             return out.reshape(shape)
-        src, coef, starts, uniq = t  # type: ignore[misc]
+        src, coef, starts, uniq = t
         out[uniq] = np.add.reduceat(flat[src] * coef[:, :, None], starts, axis=0)
         return out.reshape(shape)
 
@@ -220,7 +272,6 @@ class _Setup:
         self.selected = max(alive)
         self.brackets = list(range(n_models // 5 + 1)) if self.blast_axis else [None]
         self.weapons = [self._weapon(w) for w in act.weapons]
-        self.dense = space.size <= DENSE_STATES
         self._lumped: _Setup | None = None
         self._check_budget(max_elements)
 
@@ -235,22 +286,22 @@ class _Setup:
         for b in self.brackets:
             joints[b] = memo.joint(w, self.selected if b is None else b * 5, _trim_tails)
         orders = range(self.n_orders)
-        lowest = self.act.lowest_first and saves_differ(self.space, w.vs, routing_of(w, False))
+        by_faces = self.act.lowest_first and saves_differ(self.space, w.vs, routing_of(w, False))
         return _Weapon(
             w,
             joints,
             [memo.kernel(self.space, w, False, o) for o in orders],
             [memo.kernel(self.space, w, True, o) for o in orders] if w.devastating else None,
-            [memo.faces(self.space, w, o) for o in orders] if lowest else None,
+            [memo.faces(self.space, w, o) for o in orders] if by_faces else None,
         )
 
     def kernels(self) -> list[Kernel]:
         """Every kernel the passes may apply."""
         out = list(self.before)
         for w in self.weapons:
-            out += w.normal + (w.dev or [])
+            out += [k for k in w.normal + (w.dev or []) if k is not None]
             for fc in w.faces or []:
-                out += [k for k in fc.kernels if k is not None]
+                out += [k for k in fc.kernels if k is not None] if fc is not None else []
         return out
 
     def figure_max(self) -> int:
@@ -263,68 +314,127 @@ class _Setup:
         return total
 
     def _check_budget(self, max_elements: int) -> None:
-        """Refuse state passes whose array or work (multiply-adds) would be too large: a step
-        costs S x size when dense (BLAS: about 20 of those cost one scattered element), about
-        size x the kernel's damage values when sparse."""
-        S = self.space.size
-        dims = [w.m_max * self.n_given for w in self.weapons if w.dev is not None]
-        dims += [len(self.brackets)] if self.blast_axis else []
-        size = S * int(np.prod(dims))
+        """Refuse a state pass whose estimate (:meth:`estimate`, one allocation order per
+        weapon) exceeds ``work.STATE_SECONDS`` or whose largest array exceeds
+        ``max_elements`` probabilities; :func:`run_exact` checks again where the defender
+        chooses several orders for one weapon."""
+        self.max_elements = max_elements
+        policy = self.act.policy
+        self.refuse_if_over(self.estimate(_Chain(self.space), policy and list(policy.tables)))
 
-        def per_step(k: Kernel) -> float:
-            return S * size / 20 if self.dense else float(size * max(1, k.probs.shape[1]))
-
-        work = 0.0
-        biggest = size
-        for w in self.weapons:
-            n = w.n_max
-            phase = n * per_step(w.normal[0])
-            if w.faces is not None:  # lowest first: about n^2 steps per kind of result
-                phase = 3 * n * n * per_step(w.normal[0])
-                biggest = max(biggest, size * n)
-            work += phase * self.n_given
-            if w.dev is not None:
-                work += w.m_max * per_step(w.dev[0]) * self.n_given
-        for src, k in zip(self.act.before, self.before, strict=True):
-            work += 2 * len(src.count) * per_step(k)
-        if biggest <= max_elements and work <= MAX_WORK:
-            work = max(work, self._figure_work())
-        if biggest > max_elements or work > MAX_WORK:
+    def refuse_if_over(self, est: _Estimate) -> None:
+        """Raise :class:`ExactUnsupported` when ``est`` is over the state pass's budget."""
+        big = est.largest > self.max_elements
+        if big or est.seconds > work.STATE_SECONDS:
+            arrays = f", arrays of {est.largest:.1g} probabilities" if big else ""
             raise ExactUnsupported(
-                f"the selection is too large to resolve exactly ({S:,} target states; about "
-                f"{max(biggest, work):.1g} probabilities and operations)"
+                f"the selection is too large to resolve exactly ({self.space.size:,} target "
+                f"states; an estimated {est.seconds:.2g} s{arrays})"
             )
 
     def figure_independent(self) -> bool:
         """Whether no wound's damage depends on the target's state (a plain convolution)."""
         return not self.blast_axis and all(k.state_independent() for k in self.kernels())
 
-    def _figure_work(self) -> float:
-        """Multiply-adds of the figure pass (0 when the figure is a plain convolution):
-        about (wounds) x (states, merged where the figure cannot tell them apart) x (damage
-        values) x (Fourier bins); the states are merged only when the count is large."""
-        if self.figure_independent():
-            return 0.0
-        work = self.figure_steps() * self.space.size
-        if work <= MAX_WORK:
-            return work
-        return self.figure_steps() * self.lumped.space.size
+    def estimate(self, chain: _Chain, tables: list | None) -> _Estimate:
+        """The pass ``chain`` makes (state or figure pass), estimated from the shapes it works
+        on (:mod:`~wh40k_calc.engine.work`): the mortal wounds before the attacks; per weapon,
+        the defender's choice (state pass), and for each order it uses (``tables``: the state
+        pass's, None: one order) and each behaviour its declared orders give, the resolution
+        of its counts (one at a time, or lowest first); then the pending Devastating Wounds
+        mortal wounds. Also the largest array."""
+        est = _Estimate()
+        S = self.space.size
+        rest = chain.bins * (len(self.brackets) if self.blast_axis else 1)
+        for src, k in zip(self.act.before, self.before, strict=True):
+            per = chain.step_ns(k, rest) + work.elements_ns(2 * S * rest, chain.spectral)
+            est.add((len(src.count) - 1) * per)
+        pending = []
+        for j, w in enumerate(self.weapons):
+            table = tables[j] if tables is not None else None
+            used = [0] if table is None else _orders_used(w, table)
+            if not chain.figure and tables is None and self.n_given > 1 and not self.act.policy:
+                est.add(self._defender_ns(chain, w))
+            reps, _ = _dev_groups(w, used, self.space)
+            folds = (
+                chain.spectral
+                and w.dev is not None
+                and all(w.dev[o].state_independent() for o in used)
+            )
+            M = w.m_max if w.dev is not None and not folds else 0
+            for o in used:
+                joints = w.joints if table is None else _masked(w.joints, table, o)
+                total = _totals(joints, len(self.brackets) if self.blast_axis else 1)
+                for eo in self.parts(w, o, first=j == 0):
+                    self._resolve_cost(est, chain, w, eo, total, rest, M)
+            if M:
+                rest *= M * len(reps)
+                pending.append((w, reps))
+            est.array(S * rest)
+        for w, reps in pending:
+            per = rest / (w.m_max * len(reps))
+            step = chain.step_ns(w.dev[reps[0]], per) + work.elements_ns(3 * S * per)
+            est.add(len(reps) * w.m_max * step)
+            rest = per
+        return est
 
-    def figure_steps(self) -> float:
-        """The figure pass's multiply-adds per state: (wounds) x (damage values) x (figure
-        values)."""
-        bins = (1 << max(1, int(self.figure_max()).bit_length())) // 2 + 1
-        steps = 0.0
-        for w in self.weapons:
-            n = w.n_max * (3 * w.n_max if w.faces is not None else 1)
-            steps += n * self.n_given * max(1, w.normal[0].probs.shape[1])
-        return steps * len(self.brackets) * bins
+    def parts(self, w: _Weapon, o: int, first: bool) -> list[int]:
+        """The declared orders a weapon's counts are resolved under when the defender prefers
+        ``o``, one per behaviour (orders giving the same kernels are one part): from the
+        states the weapon can start in (the first weapon: the start states, unless mortal
+        wounds came before; the others: every state)."""
+        states = self.start if first and not self.act.before else np.arange(self.space.size)
+        eos = distinct(self.space.declared(states, o))
+        reps: list[int] = []
+        for e in eos:
+            if not any(_same_behaviour(w, e, r, self.space) for r in reps):
+                reps.append(e)
+        return reps
 
-    @property
-    def lumped(self) -> _Setup:
-        """This setup on the classes of states the damage figure cannot tell apart."""
+    def _resolve_cost(
+        self, est: _Estimate, chain: _Chain, w: _Weapon, eo: int, total, rest: float, M: int
+    ) -> None:
+        """Add one part's resolution (:meth:`_Pass.count` or :meth:`_Pass.lowest_first`)."""
+        S, cx, n = self.space.size, chain.spectral, total.shape[0]
+        slots = max(M, 1) + (0 if chain.figure else 1)  # the state pass's expectation slot
+        if w.faces is None:
+            scalar = not chain.figure and not M and not self.blast_axis
+            per = chain.step_ns(w.normal[eo], 2 * rest if scalar else rest)
+            est.add(n * (per + work.elements_ns(S * rest * (2 * slots + 2), cx)))
+            return
+        fc = w.faces[eo]
+        unit = S * chain.bins * (len(self.brackets) if self.blast_axis else 1)
+        for _, probs in fc.classes:
+            classes = lowest.fail_classes(fc, probs)
+            n1, keep = lowest.steps(total, classes)
+            _lowest_cost(est, chain, classes, n, n1, keep, slots, rest)
+            held = _working(n, slots, len(classes))  # chunked over the pending counts
+            est.array(min(S * rest * held, max(CHUNK_ELEMENTS, unit * held)))
+
+    def _defender_ns(self, chain: _Chain, w: _Weapon) -> float:
+        """The defender's choice for one weapon (:func:`~.defender.choose_orders`): per order,
+        the mortal wounds pulled back, the start distribution pushed through every count."""
+        S, n, m = self.space.size, w.n_max, w.m_max
+        B = len(self.brackets) if self.blast_axis else 1
+        est = _Estimate()
+        for o in range(self.n_given):
+            if w.dev is not None:
+                est.add(m * work.elements_ns(6 * S * w.dev[o].probs.shape[1]))
+            for eo in self.parts(w, o, first=False):
+                if w.faces is None:
+                    est.add(n * (chain.step_ns(w.normal[eo], B) + work.elements_ns(S * B)))
+                    continue
+                for _, probs in w.faces[eo].classes:
+                    classes = lowest.fail_classes(w.faces[eo], probs)
+                    _lowest_cost(est, chain, classes, n, n, n, n, B)
+            est.add(work.elements_ns(2 * S * n * m * B))
+        return est.seconds * 1e9
+
+    def lumped(self, tables: list) -> _Setup:
+        """This setup on the classes of states the damage figure cannot tell apart, for the
+        orders ``tables`` uses (the state pass's)."""
         if self._lumped is None:
-            self._lumped = _lumped(self)
+            self._lumped = _lumped(self, tables)
         return self._lumped
 
     def initial(self, chain: _Chain) -> np.ndarray:
@@ -337,6 +447,57 @@ class _Setup:
         out = np.zeros((self.space.size, chain.bins), dtype=v.dtype)
         out[:, 0] = v
         return out
+
+
+@dataclass
+class _Estimate:
+    """A pass's estimated seconds (on the development machine) and largest array."""
+
+    seconds: float = 0.0
+    largest: float = 0.0
+
+    def add(self, ns: float) -> None:
+        self.seconds += ns * 1e-9
+
+    def array(self, elements: float) -> None:
+        self.largest = max(self.largest, elements)
+
+
+def _lowest_cost(
+    est: _Estimate, chain: _Chain, classes: list, n: int, n1: int, keep: int, slots: int, rest
+) -> None:
+    """Add one :func:`~wh40k_calc.engine.lowest.resolve` call on S x ``rest`` elements (see
+    there): the first class's powers, the matrix products over the counts, the middle classes'
+    sweeps and Horner's scheme for the last class."""
+    S, cx = chain.space.size, chain.spectral
+    size = S * rest
+    if not classes:
+        est.add(work.elements_ns(size * slots, cx))
+        return
+    est.add(max(0, n1 - 1) * chain.step_ns(classes[0].kernel, rest))
+    est.add(work.elements_ns(2 * n1 * size, cx))
+    if len(classes) == 1:
+        est.add(work.product_ns(n1 * slots * size, cx))
+        return
+    per = chain.step_ns(classes[-1].kernel, slots * rest) + work.elements_ns(2 * slots * size, cx)
+    if len(classes) == 2:
+        est.add(keep * (per + work.product_ns(n1 * slots * size, cx)))
+        return
+    est.add(work.product_ns(n1 * n * slots * size, cx))
+    for mid in classes[1:-1]:
+        for c in range(n):
+            left = (n - c) * slots
+            est.add(chain.step_ns(mid.kernel, left * rest) + work.elements_ns(3 * left * size, cx))
+    est.add(keep * (per + work.product_ns(n * slots * size, cx)))
+
+
+def _totals(joints: dict, B: int) -> np.ndarray:
+    """P_b(n) per count n and Blast bracket b (N, B): what the counts' cut-offs read."""
+    N = max(p.shape[0] for p, _ in joints.values())
+    total = np.zeros((N, B))
+    for b, (p2, _) in joints.items():
+        total[: p2.shape[0], 0 if b is None else b] = p2.sum(axis=1)
+    return total
 
 
 def _trim_tails(p2: np.ndarray) -> np.ndarray:
@@ -415,6 +576,26 @@ def _deposit(
     _put(acc, counts.axis, slice(k, len(row) * K, K), b, vals)
 
 
+def _deposit_slots(acc: np.ndarray, counts: _Counts, y: np.ndarray, p0: int = 0) -> None:
+    """Add ``y`` (S, F, P, slots, B: one slot per pending count m, or one; the pending counts
+    so far from ``p0`` on) into ``acc``: slot m to the counts' pending axis at m * K + k, or
+    (one slot) straight in."""
+    S, F, P, slots, B = y.shape
+    view = acc.reshape(S, F, -1, 1 if counts.axis is None else acc.shape[counts.axis], B)
+    if counts.axis is None:
+        view[:, :, p0 : p0 + P, 0] += y[:, :, :, 0]
+        return
+    k, K = counts.slot
+    view[:, :, p0 : p0 + P, k::K][:, :, :, :slots] += y
+
+
+def _working(n: int, slots: int, classes: int) -> int:
+    """Elements per state (and figure bin and bracket) a lowest-first resolution holds at
+    once, per pending count so far: the first class's powers, the counts left between the
+    first and the last class (three classes or more), Horner's scheme."""
+    return n + 3 * slots + (n * slots if classes >= 3 else 0)
+
+
 # ---------------------------------------------------------------------------------------------
 # Phases
 
@@ -489,7 +670,9 @@ class _Pass:
             probs = setup.act.policy.probabilities
             return setup.act.policy.tables[j], (probs[j] if j < len(probs) else None)
         space = setup.space
-        return choose_orders(space, w.joints, self.masses(v), w.normal, w.faces, w.dev)
+        return choose_orders(
+            space, w.joints, self.masses(v), w.normal, w.faces, w.dev, self.chain.step
+        )
 
     def weapon(
         self, w: _Weapon, v: np.ndarray, table: np.ndarray | None
@@ -502,6 +685,7 @@ class _Pass:
         setup = self.setup
         used = [0] if table is None else _orders_used(w, table)
         K = len(used)
+        reps, group = _dev_groups(w, used, setup.space)
         fold = None
         if (
             self.chain.spectral
@@ -513,14 +697,14 @@ class _Pass:
         axis = PENDING + _pending_axes(setup, v) if pending else None
         shape = list(v.shape)
         if axis is not None:
-            shape.insert(axis, w.m_max * K)
+            shape.insert(axis, w.m_max * len(reps))
         acc = np.zeros(shape, dtype=v.dtype)
         fs = fig = 0.0
         S = setup.space.size
         mass = np.abs(v.reshape(S, -1)).sum(axis=1) > 0
         for k, o in enumerate(used):
             joints = w.joints if table is None else _masked(w.joints, table, o)
-            counts = _Counts(joints, axis, (k, K), fold, share=K > 1)
+            counts = _Counts(joints, axis, (group[k], len(reps)), fold, share=K > 1)
             declared = setup.space.declared(np.arange(S), o)
             for eo in distinct(declared[mass]):  # a wounded group first (05.03)
                 part = v if setup.n_orders == 1 else _only(v, declared == eo)
@@ -529,7 +713,7 @@ class _Pass:
                 else:
                     a, b = self.count(part, acc, w.normal[eo], counts)
                 fs, fig = fs + a, fig + b
-        return acc, fs, fig, used, not pending
+        return acc, fs, fig, reps, not pending
 
     def _coefficients(self, counts: _Counts) -> dict:
         """Per bracket, the figure-axis factors of the counts (figure pass, nothing pending),
@@ -598,75 +782,56 @@ class _Pass:
         seen = y[..., 1].reshape(v.shape[0], -1).sum(axis=1)
         return float(k.fail @ seen), float(k.figure_mean @ seen)
 
-    def by_count(self, v: np.ndarray, counts: _Counts) -> np.ndarray:
-        """``v`` times the weapon's count distribution, the count r of save rolls on a new last
-        axis: X[..., (m), ..., b, r] = v[..., b] * P_b(n=r, m), the pending count m on its own
-        new axis (as ``counts.axis``, one slot per m), or folded into the figure axis."""
-        has_sel = self.setup.blast_axis
-        coefs = self._coefficients(counts)
-        shape = list(v.shape)
-        if counts.axis is not None:
-            shape.insert(counts.axis, max(p.shape[1] for p, _ in counts.joints.values()))
-        x = np.zeros((*shape, counts.n_max), dtype=v.dtype)
-        for b, (p2, _) in counts.joints.items():
-            src = v[..., b] if has_sel else v
-            if coefs[b] is not None:
-                c = coefs[b].T.reshape((1, -1) + (1,) * (src.ndim - 2) + (p2.shape[0],))
-                idx = (..., b, slice(0, p2.shape[0])) if has_sel else (..., slice(0, p2.shape[0]))
-                x[idx] += src[..., None] * c
-                continue
-            for m in range(p2.shape[1]):
-                col = p2[:, m]
-                if not col.any():
-                    continue
-                idx: list = [slice(None)] * len(shape)
-                if counts.axis is not None:
-                    idx[counts.axis] = m
-                if has_sel:
-                    idx[-1] = b
-                x[(*idx, slice(0, len(col)))] += src[..., None] * col
-        return x
-
     def lowest_first(
         self, v: np.ndarray, acc: np.ndarray, faces: Faces, counts: _Counts
     ) -> tuple[float, float]:
         """Save rolls resolved lowest first (05.04 Inflict Damage): the n dice are rolled
-        together; for each class of results (those that pass or fail alike against every
-        group, in increasing order) the number in it among the r still unresolved is
-        Binomial(r, P(class) / P(this class or higher)), and each of them passes or fails
-        against the group current when it is resolved. The count of dice left is a last axis
-        of the array, gone once every result that can fail is resolved (the rest pass).
-        Returns what :meth:`count` does."""
-        x_all = self.by_count(v, counts)
-        n1 = x_all.shape[-1]
-        shape = (-1,) + (1,) * (x_all.ndim - 1)
+        together and each passes or fails against the group current when it is resolved
+        (:mod:`~wh40k_calc.engine.lowest`), per class of start states whose dice stand at the
+        same face probabilities. Deposits into ``acc`` as :meth:`count` does and returns what
+        it does."""
+        S, F = v.shape[:2]
+        B = len(self.setup.brackets) if self.setup.blast_axis else 1
+        v4 = v.reshape(S, F, -1, B)
+        P = v4.shape[2]
+        g, total = self._weights(counts, B)
         fs = fig = 0.0
         for mask, probs in faces.classes:
-            x = x_all * mask.reshape(shape)
-            for k, p_class, rest in faces.steps(probs):
-                b, tail = binomials(n1, min(1.0, p_class / rest))
-                out = np.zeros_like(x)
-                cur = x
-                for c in range(n1):
-                    out[..., : n1 - c] += cur * b[c:, c]
-                    t = tail[c:, c]
-                    if not (t > TAIL_EPS).any():
-                        break
-                    if k is None:  # every group saves these: only the count of dice moves
-                        cur = cur[..., 1:]
-                        continue
-                    if self.expect:
-                        fs += _column_totals(cur, k.fail, t)
-                        fig += _column_totals(cur, k.figure_mean, t)
-                    cur = self.chain.step(np.ascontiguousarray(cur[..., 1:]), k)
-                x = out
-            res = x.sum(axis=-1)  # the dice left all pass
-            if counts.axis is None:
-                acc += res
-            else:
-                k_, K = counts.slot
-                _put(acc, counts.axis, slice(k_, res.shape[counts.axis] * K, K), None, res)
+            if not mask.any():
+                continue
+            classes = lowest.fail_classes(faces, probs)
+            # the pending counts so far are independent slices: a few at a time bounds memory
+            per = S * F * B * _working(len(g), g.shape[1] + self.expect, len(classes))
+            chunk = max(1, min(P, CHUNK_ELEMENTS // per))
+            for p0 in range(0, P, chunk):
+                part = v4[:, :, p0 : p0 + chunk]
+                part = part if mask.all() else part * mask.reshape(-1, 1, 1, 1)
+                res = lowest.resolve(part, g, total, classes, self.chain.step, self.expect)
+                _deposit_slots(acc, counts, res.y, p0)
+                fs, fig = fs + res.failed, fig + res.figure
         return fs, fig
+
+    def _weights(self, counts: _Counts, B: int) -> tuple[np.ndarray, np.ndarray]:
+        """The counts as weights per output slot (:func:`~wh40k_calc.engine.lowest.resolve`):
+        g[n, m, f, b] = P_b(n, m) into pending slot m, or the Fourier factor of P_b(n, .) with
+        the folded mortal wounds (figure pass), or P_b(n, 0) (nothing pending); and P_b(n)."""
+        N = counts.n_max
+        coefs = self._coefficients(counts) if counts.fold is not None else {}
+        pending = counts.axis is not None
+        M = max(p.shape[1] for p, _ in counts.joints.values()) if pending else 1
+        F = self.chain.bins if coefs else 1
+        g = np.zeros((N, M, F, B), dtype=complex if coefs else float)
+        total = _totals(counts.joints, B)
+        for b, (p2, _) in counts.joints.items():
+            j = 0 if b is None else b
+            n = p2.shape[0]
+            if coefs:
+                g[:n, 0, :, j] = coefs[b]
+            elif pending:
+                g[:n, : p2.shape[1], 0, j] = p2
+            else:
+                g[:n, 0, 0, j] = p2[:, 0]
+        return g, total
 
     # ---- Devastating Wounds' mortal wounds ---------------------------------------------------
 
@@ -674,9 +839,10 @@ class _Pass:
         self, v: np.ndarray, w: _Weapon, used: list[int]
     ) -> tuple[np.ndarray, float, float]:
         """Inflict one weapon's pending devastating Critical Wounds (no spill-over), each in
-        the order the defender chose for it, and drop its pending axis (the first one left):
-        for each order, Horner's scheme over the count m (apply one, add those with one fewer
-        left) takes one step per pending count."""
+        the order the defender chose for it (``used``: one order per kind of mortal wound the
+        pending axis keeps apart, :func:`_dev_groups`), and drop its pending axis (the first
+        one left): for each order, Horner's scheme over the count m (apply one, add those with
+        one fewer left) takes one step per pending count."""
         K = len(used)
         assert w.dev is not None
         total = None
@@ -709,6 +875,35 @@ def _pending_axes(setup: _Setup, v: np.ndarray) -> int:
     return v.ndim - PENDING - (1 if setup.blast_axis else 0)
 
 
+def _dev_groups(w: _Weapon, used: list[int], space) -> tuple[list[int], list[int]]:
+    """The orders whose Devastating Wounds mortal wounds the pending axis must keep apart
+    (one per distinct kernel: where two orders send a mortal wound to the same place with the
+    same points, their pending counts share slots), and the group of each order of ``used``."""
+    if w.dev is None:
+        return [used[0]], [0] * len(used)
+    reps: list[int] = []
+    group = []
+    for o in used:
+        same = [i for i, r in enumerate(reps) if _same_moves(w.dev[r], w.dev[o], space)]
+        if not same:
+            reps.append(o)
+        group.append(same[0] if same else len(reps) - 1)
+    return reps, group
+
+
+def _same_moves(a: Kernel, b: Kernel, space) -> bool:
+    """Whether two kernels move every state alike (same points, same next states) and count
+    the same mortal wounds."""
+    if a is b:
+        return True
+    if not (np.array_equal(a.probs, b.probs) and np.array_equal(a.mortal, b.mortal)):
+        return False
+    return all(
+        da == db and np.array_equal(na, nb)
+        for (da, na), (db, nb) in zip(a.targets(space), b.targets(space), strict=True)
+    )
+
+
 def _orders_used(w: _Weapon, table: np.ndarray) -> list[int]:
     used: set[int] = set()
     for p2, _ in w.joints.values():
@@ -722,12 +917,6 @@ def _masked(joints: dict, table: np.ndarray, order: int) -> dict:
         b: (p2 * (table[: p2.shape[0], : p2.shape[1]] == order), meta)
         for b, (p2, meta) in joints.items()
     }
-
-
-def _column_totals(x: np.ndarray, vec: np.ndarray, weights: np.ndarray) -> float:
-    """sum over columns j (last axis) of weights[j] x <vec, mass of column j per state>."""
-    per_state = x.reshape(x.shape[0], -1, x.shape[-1]).sum(axis=1)
-    return float(vec @ per_state @ weights)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -769,6 +958,10 @@ def run_exact(
         table, p = state.orders_for(j, w, v)
         tables.append(table)
         weights.append(p)
+        if table is not None and act.policy is None and len(_orders_used(w, table)) > 1:
+            # the defender switches orders with the counts: the estimate grows
+            rest = [None] * (len(setup.weapons) - j - 1)
+            setup.refuse_if_over(setup.estimate(state.chain, tables + rest))
         v, fs, fig, used, _ = state.weapon(w, v, table)
         used_by.append(used)
         expected.append({**_counted(w, bracket_w), "failed_saves": fs, "mortal_wounds": 0.0})
@@ -780,7 +973,7 @@ def run_exact(
             expected[j]["damage"] += fig
     rows += [WeaponResult(w.name, w.models, e) for w, e in zip(act.weapons, expected, strict=True)]
     state_p = v.reshape(setup.space.size, -1).sum(axis=1)
-    out = _read(setup, state_p, rows, lambda: _figure(setup, tables))
+    out = _read(setup, state_p, rows, _Figure(setup, tables))
     if setup.n_given > 1:
         given = setup.space.orders[: setup.n_given]
         out.policy = OrderPolicy(given, tuple(tables), tuple(weights))
@@ -826,19 +1019,64 @@ def _read(setup: _Setup, state_p: np.ndarray, rows: list[WeaponResult], figure) 
 # The damage figure
 
 
-def _figure(setup: _Setup, tables: list) -> np.ndarray:
-    """The damage figure's distribution: a compound convolution when no wound's damage
-    depends on the target's state, else the figure pass."""
-    if setup.figure_independent():
-        return _trim1(_independent_figure(setup))
-    if setup.figure_steps() * setup.space.size > LUMP_WORK:  # merging states pays off
-        setup = setup.lumped
-    # Fourier bins when a Devastating Wounds weapon's mortal wounds can fold in at once
-    spectral = any(w.dev is not None for w in setup.weapons)
-    length = int(setup.figure_max()) + 1
-    if spectral:
-        length = 1 << max(1, length.bit_length())
-    fig = _Pass(setup, _Chain(setup.space, length, spectral), tables)
+class _Figure:
+    """The damage figure's distribution, computed when first read (the :class:`Outcome`
+    calls it): a compound convolution when no wound's damage depends on the target's state,
+    else the figure pass, on the states merged where the figure cannot tell them apart.
+    :meth:`affordable` says whether the figure pass is within its own budget (its
+    :meth:`estimate` within ``work.FIGURE_SECONDS``, its largest array within
+    ``work.FIGURE_ARRAYS`` times the state pass's limit), so that a caller can choose another
+    way when it is not (``resolve.py`` then gives the sampler's distribution and says so);
+    called anyway, it computes it."""
+
+    def __init__(self, setup: _Setup, tables: list):
+        self.setup = setup
+        self.tables = tables
+        self._plan: tuple[_Setup, _Chain | None, _Estimate] | None = None
+
+    def plan(self) -> tuple[_Setup, _Chain | None, _Estimate]:
+        """The setup (merged states or not), the figure pass's chain (None: a plain
+        convolution) and its estimate."""
+        if self._plan is None:
+            setup = self.setup
+            if setup.figure_independent():
+                self._plan = (setup, None, _Estimate())
+                return self._plan
+            length = int(setup.figure_max()) + 1
+            if setup.space.size > LUMP_STATES:
+                setup = setup.lumped(self.tables)
+            # Fourier bins when a Devastating Wounds weapon's mortal wounds can fold in at once
+            spectral = any(w.dev is not None for w in setup.weapons)
+            if spectral:
+                length = 1 << max(1, length.bit_length())
+            chain = _Chain(setup.space, length, spectral)
+            self._plan = (setup, chain, setup.estimate(chain, self.tables))
+        return self._plan
+
+    def estimate(self) -> _Estimate:
+        """The figure pass's estimated seconds and largest array (complex: counted twice)."""
+        _, chain, est = self.plan()
+        if chain is not None and chain.spectral:
+            return _Estimate(est.seconds, 2 * est.largest)
+        return est
+
+    def affordable(self) -> bool:
+        """Whether computing the distribution exactly is within the figure pass's budget."""
+        est = self.estimate()
+        limit = work.FIGURE_ARRAYS * self.setup.max_elements
+        return est.seconds <= work.FIGURE_SECONDS and est.largest <= limit
+
+    def __call__(self) -> np.ndarray:
+        setup, chain, _ = self.plan()
+        if chain is None:
+            return _trim1(_independent_figure(setup))
+        return _figure_pass(setup, chain, self.tables)
+
+
+def _figure_pass(setup: _Setup, chain: _Chain, tables: list) -> np.ndarray:
+    """The figure pass: the phases again with the damage total on the chain's figure axis
+    (its Fourier bins when spectral), following the orders ``tables`` (the state pass's)."""
+    fig = _Pass(setup, chain, tables)
     v, _ = fig.before(setup.initial(fig.chain))
     v, _ = fig.split_brackets(v)
     used_by, folded = [], []
@@ -850,9 +1088,9 @@ def _figure(setup: _Setup, tables: list) -> np.ndarray:
         if w.dev is not None and not folded[j]:
             v, _, _ = fig.devastating(v, w, used_by[j])
     total = v.reshape(setup.space.size, fig.chain.bins, -1).sum(axis=(0, 2))
-    if not spectral:
+    if not chain.spectral:
         return _trim1(np.clip(total, 0.0, None) / total.sum())
-    dist = np.fft.irfft(total, n=length)
+    dist = np.fft.irfft(total, n=chain.length)
     dist[np.abs(dist) < 1e-15] = 0.0  # rounding noise of the transform (about 1e-17)
     dist = np.clip(dist, 0.0, None)
     return _trim1(dist / dist.sum())
@@ -871,30 +1109,38 @@ class _Classes:
         return self.space.declared(self.reps[states], order)
 
 
-def _lumped(setup: _Setup) -> _Setup:
-    """``setup`` on the classes of states the damage figure cannot tell apart: those with the
-    same rows in every kernel, the same Blast bracket, declared orders and save-roll classes,
-    whose successors are again alike."""
+def _lumped(setup: _Setup, tables: list) -> _Setup:
+    """``setup`` on the classes of states the damage figure cannot tell apart, for the orders
+    ``tables`` (the state pass's) use: those with the same rows in every kernel the figure
+    pass may apply, the same Blast bracket, the same behaviour of each weapon from them (the
+    kernels of the order it declares there, and its save-roll class), whose successors are
+    again alike. Kernels the figure pass never applies are left out (None)."""
     space = setup.space
-    states = np.arange(space.size)
-    kernels = setup.kernels()
-    targets = [k.targets(space) for k in kernels]
     labels = []
     if setup.blast_axis:
         labels.append((setup.n_models - space.destroyed) // 5)
-    if setup.n_orders > 1:
-        labels += [space.declared(states, o) for o in range(space.n_given)]
-    for w in setup.weapons:
-        for fc in w.faces or []:
-            labels.append(np.argmax(np.stack([m for m, _ in fc.classes]), axis=0))
+    needed: dict[int, Kernel] = {id(k): k for k in setup.before}
+    for j, w in enumerate(setup.weapons):
+        used = [0] if tables[j] is None else _orders_used(w, tables[j])
+        declared = [space.declared(np.arange(space.size), o) for o in used]
+        eos = sorted(set().union(*(distinct(d) for d in declared)))
+        labels += _behaviour_labels(w, eos, declared, space)
+        for e in eos:
+            ks = [w.normal[e]] if w.faces is None else w.faces[e].kernels
+            needed.update((id(k), k) for k in ks if k is not None)
+        needed.update((id(w.dev[o]), w.dev[o]) for o in used if w.dev is not None)
+    kernels = list(needed.values())
+    targets = [k.targets(space) for k in kernels]
     cls = lumping.classes(space.size, kernels, targets, labels)
     reps = np.zeros(cls.max() + 1, dtype=np.int64)
-    reps[cls[::-1]] = states[::-1]  # the first state of each class
+    reps[cls[::-1]] = np.arange(space.size)[::-1]  # the first state of each class
     mapped = {
         id(k): lumping.quotient(k, cls, reps, t) for k, t in zip(kernels, targets, strict=True)
     }
 
-    def faces(fc: Faces) -> Faces:
+    def faces(fc: Faces) -> Faces | None:
+        if any(k is not None and id(k) not in mapped for k in fc.kernels):
+            return None
         ks = [None if k is None else mapped[id(k)] for k in fc.kernels]
         return Faces(ks, [(m[reps], p) for m, p in fc.classes])
 
@@ -905,13 +1151,56 @@ def _lumped(setup: _Setup) -> _Setup:
     out.weapons = [
         replace(
             w,
-            normal=[mapped[id(k)] for k in w.normal],
-            dev=None if w.dev is None else [mapped[id(k)] for k in w.dev],
-            faces=None if w.faces is None else [faces(fc) for fc in w.faces],
+            normal=[mapped.get(id(k)) for k in w.normal],  # type: ignore[misc]
+            dev=None if w.dev is None else [mapped.get(id(k)) for k in w.dev],  # type: ignore[misc]
+            faces=None if w.faces is None else [faces(fc) for fc in w.faces],  # type: ignore[misc]
         )
         for w in setup.weapons
     ]
     return out
+
+
+def _behaviour_labels(
+    w: _Weapon, eos: list[int], declared: list[np.ndarray], space
+) -> list[np.ndarray]:
+    """Per order the weapon uses, a label per state of what the weapon does from there: the
+    same for two states whose declared orders give the same kernels (e.g. orders that differ
+    only in a [PRECISION] pick the weapon never makes) and the same save-roll class."""
+    canon: dict[int, int] = {}
+    for e in eos:
+        canon[e] = next((canon[f] for f in canon if _same_behaviour(w, e, f, space)), len(canon))
+    face_ids: dict[tuple, int] = {}
+    out = []
+    for d in declared:
+        label = np.array([canon.get(e, -1) for e in range(max(eos) + 1)])[d]
+        if w.faces is not None:
+            face = np.zeros(space.size, dtype=np.int64)
+            for e in distinct(d):
+                for mask, probs in w.faces[e].classes:
+                    key = tuple(np.round(probs, 15))
+                    face[mask & (d == e)] = face_ids.setdefault(key, len(face_ids))
+            label = label * (len(face_ids) + 1) + face
+        out.append(label)
+    return out
+
+
+def _same_behaviour(w: _Weapon, e: int, f: int, space) -> bool:
+    """Whether declared orders ``e`` and ``f`` give the weapon the same kernels."""
+    if w.faces is None:
+        return _same_moves(w.normal[e], w.normal[f], space)
+    a, b = w.faces[e], w.faces[f]
+    return (
+        all(
+            (x is None and y is None)
+            or (x is not None and y is not None and _same_moves(x, y, space))
+            for x, y in zip(a.kernels, b.kernels, strict=True)
+        )
+        and all(
+            np.array_equal(ma, mb) and np.array_equal(pa, pb)
+            for (ma, pa), (mb, pb) in zip(a.classes, b.classes, strict=True)
+        )
+        and len(a.classes) == len(b.classes)
+    )
 
 
 def _trim1(a: np.ndarray) -> np.ndarray:
