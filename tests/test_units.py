@@ -401,3 +401,21 @@ def test_leader_of_another_unit_refused(tmp_path: Path) -> None:
 def test_a_unit_that_leads_nothing() -> None:
     msg = refused(UnitChoice(BOYZ, None, None, (), (LOOTAS,)))
     assert "Lootas cannot lead Boyz" in msg
+
+
+@pytest.mark.parametrize("loadout", ["default", "Default", "kustom-mega-blastas"])
+def test_weapon_is_refused_with_any_explicit_loadout(loadout: str) -> None:
+    """README: ``--weapon`` is "refused ... with ``--loadout``". The fresh-user trial found
+    ``--loadout default`` accepted silently while other loadouts were refused."""
+    msg = refused(UnitChoice(LOOTAS, loadout=loadout, weapons=(("Deffgun", 4),)))
+    assert "cannot be combined with --loadout" in msg
+    assert "lists exactly which weapons attack" in msg  # the reason
+    assert build_unit(UnitChoice(LOOTAS, weapons=(("Deffgun", 4),)), "attacker").groups
+
+
+def test_weapon_with_loadout_default_refused_on_the_command_line() -> None:
+    from helpers import cli
+
+    res = cli("shoot", "lootas", "-t", "boyz", "--weapon", "Deffgun x4", "--loadout", "default")
+    assert res.exit_code == 1
+    assert "cannot be combined with --loadout" in res.output
