@@ -203,3 +203,23 @@ def test_probability_and_models_text() -> None:
     assert probability_text(0.5) == "50.0%" and probability_text(0.9994) == "99.9%"
     assert models_text(4.99984, 5) == ">4.999" and models_text(5.0, 5) == "5.000"
     assert models_text(4.99984, 10) == "5.000"  # not the whole unit: plain rounding
+
+
+def test_targets_told_apart_only_by_allocation_get_distinct_headings(tmp_path: Path) -> None:
+    """Two targets that are the same unit and size but with different allocation orders are
+    two sections; each heading says its order (both read "10 Boyz · 80 pts" before)."""
+    path = tmp_path / "alloc.yaml"
+    data = {
+        "targets": [
+            {"name": "boyz", "models": 10, "allocation": ["Boy", "Boss Nob"]},
+            {"name": "boyz", "models": 10, "allocation": ["Boss Nob", "Boy"]},
+        ],
+        "runs": [{"name": "shooty", "attacker": "lootas"}],
+    }
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    lines = compare([str(path), "--edition", "11"], 120)
+    headings = [line for line in lines if line.startswith("10 Boyz")]
+    assert headings == [
+        "10 Boyz · 80 pts · allocation Boy, Boss Nob",
+        "10 Boyz · 80 pts · allocation Boss Nob, Boy",
+    ]

@@ -103,6 +103,28 @@ def target_heading(t: dict[str, Any]) -> str:
     )
 
 
+def group_headings(groups: list[list[Row]]) -> list[str]:
+    """Each group's :func:`target_heading`; where two groups share one, what tells their
+    targets apart is added: the target's loadout and the allocation order asked for
+    (``· loadout shootas``, ``· allocation Boy, Boss Nob``, ``· allocation best``)."""
+    from ..datasheet import norm_name
+
+    plain = [target_heading(g[0].result["target"]) for g in groups]
+    headings = list(plain)
+    for i, group in enumerate(groups):
+        if plain.count(plain[i]) < 2:
+            continue
+        sel = group[0].job.selection
+        extra = []
+        if sel.target.loadout and norm_name(sel.target.loadout) != "default":
+            extra.append(f"loadout {sel.target.loadout}")
+        order = sel.allocation
+        if order is not None:
+            extra.append("allocation " + (order if isinstance(order, str) else ", ".join(order)))
+        headings[i] = " · ".join([headings[i], *extra])
+    return headings
+
+
 def _points(unit: dict[str, Any]) -> str:
     """``50 pts``, or ``no points listed`` where the source lists none."""
     return f"{unit['points']:g} pts" if unit.get("points_listed", True) else "no points listed"
@@ -216,11 +238,10 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
     # too narrow even for the figures and the narrowest text: wider lines, figures whole
     width = max(console.width, console.width - room + sum(widths) + 2 * (len(widths) - 1))
     _wider(console, _section([], labels, widths, fixed, key, columns, folded, True), width)
-    for gi, group in enumerate(groups):
+    for gi, (group, heading) in enumerate(zip(groups, group_headings(groups), strict=True)):
         if gi:
             console.print()
-        heading = escape_controls(target_heading(group[0].result["target"]))
-        print_wrapped(console, Text(heading, "bold"))
+        print_wrapped(console, Text(escape_controls(heading), "bold"))
         _wider(console, _section(group, labels, widths, fixed, key, columns, folded), width)
     _legend_and_notes(rows, console)
 
