@@ -336,3 +336,35 @@ def test_precision_devastating_mortal_wounds_go_to_the_leader_10th():
     assert ex == pytest.approx(5 / 6, abs=1e-6)
     assert abs(sa - 5 / 6) <= 5 * se_p(5 / 6)
     assert out["expected"]["wounds_lost"] == pytest.approx(5 / 3, abs=1e-6)
+
+
+def test_precision_target_name_without_precision_weapons_is_a_note(tmp_path: Path) -> None:
+    """Fresh-user trial: ``--precision-target warboss`` against a target with no CHARACTER
+    model was an error though no weapon had [PRECISION] (``bodyguard`` got the "no effect"
+    note). With no [PRECISION] weapon any value is a no-effect note and changes no figure; with
+    one, a CHARACTER name the target lacks stays an error."""
+    from helpers import cli
+
+    plain = ["shoot", "marksmen", "-t", "grunts", "--weapon", "Carbine x3"]
+    base = calc(*plain)
+    for value in ("captain", "bodyguard", "nobody at all"):
+        out = calc(*plain, "--precision-target", value)
+        assert (
+            f"--precision-target {value}: no effect: no weapon here has [PRECISION]"
+            in (out["notes"])
+        )
+        assert out["models_destroyed_distribution"] == base["models_destroyed_distribution"]
+    precise = ["shoot", "marksmen", "-t", "grunts", "--weapon", "Needle rifle x3"]
+    res = cli(*precise, "--precision-target", "captain", dirs=[DATA])
+    assert res.exit_code == 1
+    assert "Grunts has no CHARACTER model that [PRECISION] attacks" in res.output
+    # a batch keeps the rows of such a run against every target, attached or not
+    path = tmp_path / "b.yaml"
+    path.write_text(
+        "targets: [grunts, {name: grunts, leader: captain}]\n"
+        "runs: [{attacker: {name: marksmen, weapons: [Carbine x3]}, "
+        "precision_target: captain}]\n",
+        encoding="utf-8",
+    )
+    rows = calc("compare", str(path))
+    assert [r["target"]["name"] for r in rows] == ["Grunts", "Grunts led by Captain"]

@@ -289,3 +289,50 @@ def test_duplicate_user_files_noted_in_the_output(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["compare", "x", "-t", "x", "--datasheets", folder, "--json"])
     assert res.exit_code == 0, res.output
     assert NOTE in json.loads(res.stdout)[0]["notes"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Folder links and the scan's bound (fresh-user trial: a link loop hung every command)
+
+
+def test_a_folder_link_loop_is_read_once(tmp_path: Path) -> None:
+    """``sub/up -> ..`` used to list the same file through every path up to the system's link
+    limit (41 files "defining" one unit); each real folder is now visited once."""
+    (tmp_path / "x.yaml").write_text(lootas_variant(55, "X"), encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "up").symlink_to("..")
+    cat = Catalog([tmp_path], use_env=False, home=None, shipped=None)
+    assert [e.path for e in cat.entries()] == [tmp_path / "x.yaml"]
+    assert cat.duplicate_notes([cat.find("x")]) == ()
+
+
+def test_two_link_loops_end(tmp_path: Path) -> None:
+    """``a -> .`` and ``b -> .`` made the walk exponential (2^40 paths); now one visit."""
+    (tmp_path / "x.yaml").write_text(lootas_variant(55, "X"), encoding="utf-8")
+    (tmp_path / "a").symlink_to(".")
+    (tmp_path / "b").symlink_to(".")
+    cat = Catalog([tmp_path], use_env=False, home=None, shipped=None)
+    assert [e.name for e in cat.entries()] == ["X"]
+
+
+def test_a_folder_with_too_many_entries_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--datasheets /`` walked the whole file system; a folder with more entries than the
+    bound is refused, naming it (the bound lowered here to keep the test small)."""
+    from helpers import cli
+
+    import wh40k_calc.catalog as catalog
+
+    monkeypatch.setattr(catalog, "MAX_SCAN_ENTRIES", 30)
+    for i in range(20):
+        (tmp_path / f"d{i}").mkdir()
+        (tmp_path / f"d{i}" / "note.txt").write_text("")
+    with pytest.raises(DatasheetError, match="more than 30 files and folders") as info:
+        Catalog([tmp_path], use_env=False, home=None).entries()
+    assert str(tmp_path) in str(info.value)
+    res = cli("shoot", "lootas", "-t", "boyz", dirs=[tmp_path])
+    assert res.exit_code == 1
+    assert f"{tmp_path}: more than 30 files and folders" in res.output
+    monkeypatch.setattr(catalog, "MAX_SCAN_ENTRIES", 40)  # 20 folders + 20 files: read
+    assert Catalog([tmp_path], use_env=False, home=None).find("lootas").name == "Lootas"

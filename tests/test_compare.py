@@ -594,3 +594,54 @@ def test_leaders_on_both_sides_match_single_commands(tmp_path: Path) -> None:
         "bodyguard",
     )
     assert {k: v for k, v in row.items() if k != "run"} == single
+
+
+@pytest.mark.parametrize(
+    ("targets", "told"),
+    [
+        (
+            '[boyz, {name: boyz, allocation: "Boss Nob, Boy"}]',
+            ["top-level targets[0]", "top-level targets[1]"],
+        ),
+        ('\n  - boyz\n  - {name: boyz, allocation: "Boss Nob, Boy"}', ["line 2", "line 3"]),
+    ],
+)
+def test_errors_tell_apart_targets_of_the_same_name(tmp_path: Path, targets, told) -> None:
+    """Fresh-user trial: "runs 'sniper-medic' and 'sniper-medic' against mixed three": one run
+    failing against two targets of the same name read as two runs. Each target is named
+    distinctly (its line, or its field when both are on one line)."""
+    path = tmp_path / "b.yaml"
+    path.write_text(
+        f"targets: {targets}\nruns:\n  - {{name: sniper, attacker: lootas, order: [nope]}}\n",
+        encoding="utf-8",
+    )
+    res = calc("compare", path)
+    assert res.exit_code == 1
+    lines = res.stderr.strip().splitlines()
+    assert [line.split(": --order")[0].split("run 'sniper' against ")[1] for line in lines] == [
+        f"boyz ({t})" for t in told
+    ]
+    assert "runs 'sniper' and 'sniper'" not in res.stderr
+
+
+def test_control_characters_in_names_are_escaped(tmp_path: Path) -> None:
+    """Fresh-user trial: a run named with an ESC sequence was written raw into the table (and
+    the CSV), where the terminal obeys it. The table and the CSV show it escaped; the JSON
+    keeps the name as written (JSON escapes it itself)."""
+    path = tmp_path / "b.yaml"
+    path.write_text(
+        'title: "t\\e[31mred"\ntargets: [boyz]\nruns:\n'
+        '  - {name: "evil\\e[2Jname\\u202e", attacker: lootas}\n'
+        "  - {name: plain, attacker: gretchin}\n",
+        encoding="utf-8",
+    )
+    table = calc("compare", path)
+    assert table.exit_code == 0, table.output
+    assert "\x1b" not in table.stdout and "\u202e" not in table.stdout
+    assert "evil\\x1b[2Jname\\u202e" in table.stdout and "t\\x1b[31mred" in table.stdout
+    res = calc("compare", path, "--csv", "-")
+    assert "\x1b" not in res.stdout
+    records = list(csv.DictReader(io.StringIO(res.stdout)))
+    assert [r["run"] for r in records] == ["evil\\x1b[2Jname\\u202e", "plain"]
+    rows = json.loads(calc("compare", path, "--json").stdout)
+    assert rows[0]["run"] == "evil\x1b[2Jname\u202e"

@@ -10,6 +10,7 @@ of their own (flush left), run lines indented under them.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,132 @@ def test_text_widths_give_the_run_names_room_first() -> None:
     assert text_widths(27, [12, 17], [8, 8]) == [12, 15]
     # not even the longest words fit: those, rich folds them
     assert text_widths(10, [12, 17], [8, 8]) == [8, 8]
+
+
+MIXED = {
+    "targets": [{"name": "boyz", "models": 10}],
+    "runs": [
+        {"name": "sniper-default", "attacker": "lootas"},
+        {"name": "spray", "attacker": "gretchin"},
+        {"name": "seq", "sequence": ["shoot gretchin", "shoot lootas"]},
+    ],
+}
+
+
+@pytest.mark.parametrize("edition_mixed", [False, True])
+def test_single_runs_and_sequences_at_80_columns(tmp_path: Path, edition_mixed: bool) -> None:
+    """Fresh-user trial: single runs mixed with a sequence plan (Phase and Attacker columns,
+    and Edition when the batch mixes editions) cut the figures to "0.…" and the headings to
+    "Dama…", and split words ("shootin / g"). The figures must be whole, the words too."""
+    data = yaml.safe_load(yaml.safe_dump(MIXED))
+    if edition_mixed:
+        data["runs"][1]["edition"] = 11
+    path = tmp_path / "b.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    lines = compare([str(path)], 80)
+    assert all(len(line) <= 80 for line in lines)
+    assert not any("…" in line for line in lines)
+    head = next(line for line in lines if "Damage" in line)
+    assert all(label in head.split() for label in ["Damage", "Models", "Wipe", "Pts/100"])
+    for word in ["sniper-default", "sequence", "shooting", "Gretchin,", "Lootas", "spray"]:
+        words_whole(lines, word)
+    res = CliRunner().invoke(app, ["compare", str(path), "--json"])
+    for obj in json.loads(res.stdout):
+        row = next(line for line in lines if line.strip().split()[:1] == [obj["run"]])
+        assert f"{obj['expected']['damage']:.2f}" in row.split(), row
+        assert f"{obj['expected']['models_destroyed']:.3f}" in row.split(), row
+
+
+def test_narrowest_text_keeps_the_figures_whole() -> None:
+    # not even the longest words fit: the widest columns narrowed down to MIN_TEXT (8)
+    assert text_widths(18, [14, 17], [12, 9]) == [9, 9]
+    assert text_widths(10, [14, 17], [12, 9]) == [8, 8]
+
+
+SHEET = """\
+name: {name}
+faction: Testers
+keywords: [INFANTRY]
+models:
+  - {{name: {name}, M: 6, T: 4, Sv: 7, W: 1, Ld: 7, OC: 1, equipped: [gun]}}
+sizes:
+  - {{models: {{{name}: {models}}}, points: 10}}
+weapons:
+  - {{name: Gun, range: 24, A: {attacks}, skill: {skill}, S: {strength}, AP: 0, D: 1}}
+source: "synthetic test datasheet"
+"""
+
+
+def test_no_probability_rounded_to_a_certainty(tmp_path: Path) -> None:
+    """Fresh-user trial: P(wipe) 0.99985 printed as 100.0% (and its expected models as the
+    whole unit). Volley: 27 attacks, BS 4+ (hit 1/2), S4 against T4 ("S = T: 4+", 1/2), no
+    save, D1, at one W1 model: P(wipe) = 1 - (3/4)^27 = 0.99958 (expected models the same).
+    Plinker: 3 attacks, BS 6+ ("an unmodified Hit roll of 6 always succeeds": 1/6), S1
+    against T4 ("S half or less of T: 6+", 1/6), at three W1 models: P(wipe) = (1/36)^3 =
+    0.0021%. Neither is certain or impossible, so neither prints 100.0% or 0.0%."""
+    for name, models, attacks, skill, strength in [
+        ("Volley", 1, 27, 4, 4),
+        ("Plinker", 1, 3, 6, 1),
+        ("Lone", 1, 1, 6, 1),
+        ("Trio", 3, 1, 6, 1),
+    ]:
+        (tmp_path / f"{name.lower()}.yaml").write_text(
+            SHEET.format(
+                name=name,
+                models=models,
+                attacks=attacks,
+                skill=skill,
+                strength=strength,
+                gun="gun",
+            ),
+            encoding="utf-8",
+        )
+    env = {"COLUMNS": "100"}
+    res = CliRunner().invoke(
+        app, ["compare", "volley", "-t", "lone", "--datasheets", str(tmp_path)], env=env
+    )
+    table = res.stdout.splitlines()
+    wipe = 1 - 0.75**27
+    assert f"{100 * wipe:.1f}" == "100.0"  # plain rounding would claim a certain wipe
+    res = CliRunner().invoke(
+        app, ["compare", "volley", "-t", "lone", "--datasheets", str(tmp_path), "--json"]
+    )
+    assert json.loads(res.stdout)[0]["kill_table"][-1]["at_least"] == pytest.approx(wipe)
+    row = next(line for line in table if line.startswith("  volley"))
+    assert row.split()[2:4] == [">0.999", ">99.9%"], row
+    res = CliRunner().invoke(
+        app, ["compare", "plinker", "-t", "trio", "--datasheets", str(tmp_path)], env=env
+    )
+    row = next(line for line in res.stdout.splitlines() if line.startswith("  plinker"))
+    assert row.split()[2:4] == [f"{3 / 36:.3f}", "<0.1%"], row
+
+
+def test_probability_and_models_text() -> None:
+    from wh40k_calc.compare.table import models_text, probability_text
+
+    assert probability_text(0.99985) == ">99.9%"
+    assert probability_text(0.0004) == "<0.1%"
+    assert probability_text(1.0) == "100.0%" and probability_text(0.0) == "0.0%"
+    assert probability_text(0.5) == "50.0%" and probability_text(0.9994) == "99.9%"
+    assert models_text(4.99984, 5) == ">4.999" and models_text(5.0, 5) == "5.000"
+    assert models_text(4.99984, 10) == "5.000"  # not the whole unit: plain rounding
+
+
+def test_targets_told_apart_only_by_allocation_get_distinct_headings(tmp_path: Path) -> None:
+    """Two targets that are the same unit and size but with different allocation orders are
+    two sections; each heading says its order (both read "10 Boyz · 80 pts" before)."""
+    path = tmp_path / "alloc.yaml"
+    data = {
+        "targets": [
+            {"name": "boyz", "models": 10, "allocation": ["Boy", "Boss Nob"]},
+            {"name": "boyz", "models": 10, "allocation": ["Boss Nob", "Boy"]},
+        ],
+        "runs": [{"name": "shooty", "attacker": "lootas"}],
+    }
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    lines = compare([str(path), "--edition", "11"], 120)
+    headings = [line for line in lines if line.startswith("10 Boyz")]
+    assert headings == [
+        "10 Boyz · 80 pts · allocation Boy, Boss Nob",
+        "10 Boyz · 80 pts · allocation Boss Nob, Boy",
+    ]

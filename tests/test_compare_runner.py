@@ -251,3 +251,32 @@ def test_an_unexpected_error_is_raised_here_not_swallowed(tmp_path: Path, monkey
     monkeypatch.setattr(runner, "job_outcome", broken)
     with pytest.raises(RuntimeError, match="a bug"):
         run_jobs(items, workers=2)
+
+
+def test_jobs_are_capped_at_the_usable_cores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fresh-user trial: ``-j 200`` started 201 processes. The worker count is capped at the
+    cores the process may use (said in a note) and at the number of distinct runs."""
+    started: list[int] = []
+
+    def record(jobs, workers, tick):
+        started.append(workers)
+        return {}  # the caller then resolves every job itself
+
+    monkeypatch.setattr(runner, "usable_cores", lambda: 2)
+    monkeypatch.setattr(runner, "_resolve_in_workers", record)
+    path = write(tmp_path, BATCH)
+    res = compare(path, "--jobs", "200")
+    assert started == [2]
+    assert "note: --jobs 200 lowered to 2 (the cores this process may use" in res.stderr
+    assert res.stdout == compare(path, "--jobs", "1").stdout
+    started.clear()
+    res = compare(path, "--jobs", "2")
+    assert started == [2] and "lowered" not in res.stderr
+    # two distinct jobs: at most two workers whatever the cores
+    monkeypatch.setattr(runner, "usable_cores", lambda: 64)
+    started.clear()
+    two = "targets: [boyz]\nruns:\n  - attacker: lootas\n  - attacker: gretchin\n"
+    assert compare(write(tmp_path, two), "--jobs", "64").exit_code == 0
+    assert started == [2]

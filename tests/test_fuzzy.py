@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from wh40k_calc.catalog import Catalog, UnknownUnitError, suggest_names
 from wh40k_calc.cli import app
-from wh40k_calc.fuzzy import rank, suggest, word_score, words
+from wh40k_calc.fuzzy import MAX_QUERY, rank, suggest, word_score, words
 
 CAT = Catalog(use_env=False, home=None)
 
@@ -91,3 +91,15 @@ def test_suggestions_for_weapons_loadouts_and_effects() -> None:
 def test_rank_orders_by_word_score_then_whole_name() -> None:
     names = ["Burna Boyz", "Boyz", "Painboy"]
     assert [names[i] for i, _ in rank("boy", names)] == ["Boyz", "Burna Boyz"]
+
+
+def test_an_overlong_query_is_like_no_name() -> None:
+    """A query far longer than any name (the longest shipped is 50 characters) matches and
+    suggests nothing, rather than scoring every word of it against every name (a 100 KB
+    unit name took 1-2 s before the "unknown unit" message)."""
+    long = "boyz " * (MAX_QUERY // 5 + 1)
+    assert len(long) > MAX_QUERY
+    assert suggest(long, ["Boyz"]) == []
+    assert rank(long, ["Boyz"]) == []
+    just = "boyz" + " " * (MAX_QUERY - 4)  # at the limit: still looked at
+    assert rank(just, ["Boyz"]) != []

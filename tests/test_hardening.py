@@ -72,11 +72,29 @@ def test_two_sizes_with_the_same_model_count_are_refused(tmp_path):
     assert "a second size of 5 models" in refused(lootas_variant(tmp_path, "Twice", twice))
 
 
-def test_damage_that_can_be_zero_is_refused(tmp_path):
-    def zero(d):
-        d["weapons"][0]["D"] = "D6-1"
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        ("D6-1", "weapons[0] (Deffgun).D: D6-1: can roll 0; D must be at least 1 on every roll"),
+        (0, "weapons[0] (Deffgun).D: 0: must be at least 1"),
+    ],
+)
+def test_damage_that_can_be_zero_is_refused(tmp_path, damage, said):
+    """The fresh-user trial read "weapons[0] (gun).D: D 0 can be below 1" for ``D: 0``."""
 
-    assert "can be below 1" in refused(lootas_variant(tmp_path, "Zerod", zero))
+    def zero(d):
+        d["weapons"][0]["D"] = damage
+
+    assert said in refused(lootas_variant(tmp_path, "Zerod", zero))
+
+
+def test_attacks_that_never_attack_are_refused(tmp_path):
+    def none(d):
+        d["weapons"][0]["A"] = 0
+
+    assert "weapons[0] (Deffgun).A: 0: never makes an attack" in refused(
+        lootas_variant(tmp_path, "Noattack", none)
+    )
 
 
 def test_names_match_without_accents():

@@ -348,4 +348,8 @@ def test_import_command_csv_from_environment(
 
     monkeypatch.setenv("WH40K_CALC_CSV", str(tmp_path / "nowhere"))
     result = run(app, "Rhino", "--out", str(tmp_path))
+    assert result.exit_code == 1 and "nowhere: the folder does not exist" in result.output
+    (tmp_path / "empty").mkdir()
+    monkeypatch.setenv("WH40K_CALC_CSV", str(tmp_path / "empty"))
+    result = run(app, "Rhino", "--out", str(tmp_path))
     assert result.exit_code == 1 and "no Datasheets.csv" in result.output

@@ -258,3 +258,116 @@ def test_sequence_header_wraps_between_words() -> None:
         "Sequence of 1 activation into 10 Intercessor Squad (Space Marines, 160 pts, 20",
         "wounds) · edition 10 · exact",
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Fresh-user trial (fixes3): `calc units ""`; a 100 KB argument echoed whole in the error
+
+HUGE = "x" * 100_000
+CUT = "'" + "x" * 79 + "…'"
+
+
+def test_units_with_empty_text_lists_everything() -> None:
+    every = calc("units", "--json")
+    assert every.exit_code == 0
+    for text in ("", "  "):
+        res = calc("units", text, "--json")
+        assert res.exit_code == 0, res.output
+        assert json.loads(res.stdout) == json.loads(every.stdout)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["shoot", HUGE, "-t", "boyz"], f"unknown unit {CUT}"),
+        (["units", HUGE], f"no datasheet name is like {CUT}"),
+        (["shoot", "lootas", "-t", "boyz", "--loadout", HUGE], f"Lootas has no loadout {CUT}"),
+        (["shoot", "lootas", "-t", "boyz", "--models", HUGE], f"'--models': {CUT} is not"),
+        (["sequence", "-t", "boyz", "shoot lootas --order " + HUGE], "step 1 ('shoot lootas"),
+    ],
+)
+def test_long_input_is_shortened_in_errors(args: list[str], said: str) -> None:
+    res = calc(*args)
+    assert res.exit_code in (1, 2)
+    assert said in res.output
+    assert len(res.output) < 1_000, len(res.output)
+
+
+def test_long_run_name_is_shortened_in_compare_errors(tmp_path: Path) -> None:
+    path = tmp_path / "b.yaml"
+    path.write_text(f"targets: [boyz]\nruns:\n  - {{name: {HUGE}, attacker: nobody}}\n")
+    res = calc("compare", path)
+    assert res.exit_code == 1
+    assert f"run {CUT}" in res.stderr and len(res.stderr) < 1_000
+
+
+def test_shorten_quoted_cuts_only_quoted_input() -> None:
+    from wh40k_calc.wording import shorten_quoted
+
+    long = "y" * 100
+    assert shorten_quoted(f"unit {long!r} and 'b'") == f"unit '{'y' * 79}…' and 'b'"
+    gap = f"x 'a' {'g' * 100} 'b'"  # the text between two quoted names is not one
+    assert shorten_quoted(gap) == gap
+    escaped = repr("it's" + long)  # repr uses double quotes here
+    assert shorten_quoted(f"x {escaped}") == f'x {escaped[:80]}…"'
+    assert shorten_quoted("short 'one'") == "short 'one'"
+
+
+# ---------------------------------------------------------------------------------------------
+# Fresh-user trial (fixes3 item 14): small messages
+
+CSV = Path(__file__).resolve().parents[2] / "shared" / "data" / "wahapedia-10e-2025-07"
+
+
+def test_unknown_target_set_names_the_files_not_read(tmp_path, monkeypatch) -> None:
+    home = tmp_path / "home"
+    (home / "target-sets").mkdir(parents=True)
+    (home / "target-sets" / "bad.yaml").write_text("name: [broken\n", encoding="utf-8")
+    (home / "target-sets" / "bin.yaml").write_bytes(b"\x00\xff\xfe")
+    monkeypatch.setenv("WH40K_CALC_HOME", str(home))
+    res = calc("compare", "lootas", "--target-set", "nope")
+    assert res.exit_code == 1
+    bad, binary = home / "target-sets" / "bad.yaml", home / "target-sets" / "bin.yaml"
+    assert f"(target sets: benchmarks; not read, invalid: {bad}, {binary} (ask for" in res.stderr
+    # the binary file, asked for: its path once
+    res = calc("compare", "lootas", "--target-set", "bin")
+    assert res.stderr.strip() == f"error: --target-set: {binary}: not UTF-8 text"
+
+
+def test_import_without_names_or_all(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("WH40K_CALC_HOME", str(tmp_path / "home"))
+    res = calc("import", "--csv", CSV)
+    assert res.exit_code == 1
+    assert res.stderr.strip() == "error: give datasheet names or --all"
+    res = calc("import", "lootas", "--all", "--csv", CSV)
+    assert res.stderr.strip() == "error: give datasheet names or --all (not both)"
+
+
+def test_csv_folders_that_do_not_exist(tmp_path) -> None:
+    missing = tmp_path / "nonexist"
+    res = calc("import", "--all", "--csv", missing)
+    assert res.exit_code == 1
+    assert f"{missing}: the folder does not exist" in res.stderr
+    res = calc("compare", "lootas", "-t", "boyz", "--csv", missing / "out.csv")
+    assert res.exit_code == 1
+    assert f"--csv {missing / 'out.csv'}: the folder {missing} does not exist" in res.stderr
+
+
+def test_user_data_folder_variable_naming_a_file(tmp_path, monkeypatch) -> None:
+    a_file = tmp_path / "home.yaml"
+    a_file.write_text("x\n", encoding="utf-8")
+    monkeypatch.setenv("WH40K_CALC_HOME", str(a_file))
+    for args in (["import", "burna boyz", "--csv", CSV], ["shoot", "lootas", "-t", "boyz"]):
+        res = calc(*args)
+        assert res.exit_code == 1
+        assert res.stderr.startswith(f"error: WH40K_CALC_HOME={a_file}: is a file, not a folder")
+        assert "Traceback" not in res.output
+
+
+def test_units_heading_counts_as_the_summary(tmp_path, monkeypatch) -> None:
+    """``calc units "burna boyz"`` with an imported copy said "2 datasheets (1 hidden)" above
+    "Orks (3)"; the heading now counts the same way: "Orks (2, 1 hidden)"."""
+    monkeypatch.setenv("WH40K_CALC_HOME", str(tmp_path / "home"))
+    assert calc("import", "burna boyz", "--csv", CSV).exit_code == 0
+    lines = calc("units", "burna").stdout.splitlines()
+    assert lines[:2] == ["2 datasheets (1 hidden)", "Orks (2, 1 hidden)"]

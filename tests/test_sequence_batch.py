@@ -303,3 +303,18 @@ def test_the_example_plans_file():
     ]
     assert all(r["phase"] == "sequence" for r in rows)
     assert len(rows[-1]["steps"]) == 3
+
+
+def test_set_entries_of_one_name_are_two_targets_on_the_command_line(tmp_path, monkeypatch):
+    """Two entries of a set that differ only in their allocation order (the same label,
+    "boyz") were merged into one target by ``calc compare ATTACKER --target-set``, silently
+    dropping the second; a batch run against the set has both. Both are compared."""
+    user_sets(
+        tmp_path,
+        monkeypatch,
+        two='name: two\ntargets:\n  - boyz\n  - {name: boyz, allocation: "Boss Nob, Boy"}\n',
+    )
+    rows = cli_json("compare", "lootas", "--target-set", "two")
+    orders = [r["target"]["allocation_order"][0] for r in rows]
+    assert orders == ["Boy", "Boss Nob"]
+    assert len(cli_json("compare", "lootas", "-t", "boyz", "-t", "boyz")) == 1  # once

@@ -108,7 +108,8 @@ def test_batch_wounds_left(tmp_path):
     )
     res = CliRunner().invoke(app, ["compare", str(bad), "--json"])
     assert res.exit_code == 1
-    assert "wounds_left is the target's wounded model" in res.stderr
+    # an attacker's wounds_left is --wounds-left (fixes3 item 13): one model only
+    assert "attacker.wounds_left: wounds_left 2: only for an attacker of one model" in res.stderr
 
 
 # ---------------------------------------------------------------------------------------------

@@ -252,3 +252,48 @@ def test_armour_penetration_worsened(tmp_path: Path) -> None:
     assert totals(out)["failed_saves"] == approx(5 * Fr(3, 6))
     out = shoot(shooter(tmp_path, gun(AP=0)), "armoured", dirs=[tmp_path])
     assert totals(out)["failed_saves"] == approx(5 * Fr(2, 6))  # AP 0 stays 0
+
+
+def test_batch_attacker_wounds_left(tmp_path: Path) -> None:
+    """Fresh-user trial: ``attacker: {name: ..., wounds_left: 3}`` was refused in a batch
+    ("wounds_left is the target's wounded model"). A batch attacker's ``wounds_left`` is
+    ``--wounds-left``: the damaged profile's -1 to hit (3+ becomes 4+) at or below its
+    threshold, in a single run and in a sequence step; refused as --wounds-left is."""
+    bs3 = weapon(A=6, skill=3, S=8)
+    knight = shooter(tmp_path, bs3, W=10, damaged={"wounds_left": 5, "hit_mod": -1})
+    squad = shooter(tmp_path, weapon(A=1, skill=3), W=2, models=5)
+    tgt = target_with(tmp_path)
+    full = 6 * Fr(4, 6) * Fr(5, 6)  # 3+ to hit, 2+ to wound, no save
+    hurt = 6 * Fr(3, 6) * Fr(5, 6)  # -1: 4+ to hit
+    batch = tmp_path / "b.yaml"
+    batch.write_text(
+        f"targets: [{tgt}]\nruns:\n"
+        f"  - {{name: whole, attacker: {knight}}}\n"
+        f"  - {{name: hurt, attacker: {{name: {knight}, wounds_left: 3}}}}\n"
+        f"  - {{name: above, attacker: {{name: {knight}, wounds_left: 6}}}}\n"
+        f"  - {{name: seq, sequence: [{{attacker: {{name: {knight}, wounds_left: 3}}}}]}}\n",
+        encoding="utf-8",
+    )
+    import json
+
+    res = invoke(["compare", batch, "--datasheets", tmp_path, "--json"])
+    assert res.exit_code == 0, res.output
+    rows = {r["run"]: r for r in json.loads(res.stdout)}
+    assert rows["whole"]["expected"]["failed_saves"] == approx(full)
+    assert rows["above"]["expected"]["failed_saves"] == approx(full)
+    assert rows["hurt"]["expected"]["failed_saves"] == approx(hurt)
+    assert rows["seq"]["expected"]["failed_saves"] == approx(hurt)
+    assert any("-1 to its Hit rolls" in n for n in rows["hurt"]["notes"])
+    batch.write_text(
+        f"targets: [{tgt}]\nruns:\n"
+        f"  - {{name: many, attacker: {{name: {squad}, wounds_left: 1}}}}\n"
+        f"  - {{name: over, attacker: {{name: {knight}, wounds_left: 11}}}}\n",
+        encoding="utf-8",
+    )
+    res = invoke(["compare", batch, "--datasheets", tmp_path])
+    assert res.exit_code == 1
+    assert "run 'many': attacker.wounds_left: wounds_left 1: only for an attacker of one" in (
+        res.stderr
+    )
+    assert "run 'over': attacker.wounds_left: wounds_left 11: " in res.stderr
+    assert "has W 10 (give 1 to 10)" in res.stderr

@@ -421,3 +421,21 @@ def test_rules_keep_built_units_by_datasheet_identity() -> None:
     for _ in range(2):
         with pytest.raises(SelectionError):
             base._built(UnitChoice(BOYZ, 50), "target", "10")
+
+
+@pytest.mark.parametrize("loadout", ["default", "Default", "kustom-mega-blastas"])
+def test_weapon_is_refused_with_any_explicit_loadout(loadout: str) -> None:
+    """README: ``--weapon`` is "refused ... with ``--loadout``". The fresh-user trial found
+    ``--loadout default`` accepted silently while other loadouts were refused."""
+    msg = refused(UnitChoice(LOOTAS, loadout=loadout, weapons=(("Deffgun", 4),)))
+    assert "cannot be combined with --loadout" in msg
+    assert "lists exactly which weapons attack" in msg  # the reason
+    assert build_unit(UnitChoice(LOOTAS, weapons=(("Deffgun", 4),)), "attacker").groups
+
+
+def test_weapon_with_loadout_default_refused_on_the_command_line() -> None:
+    from helpers import cli
+
+    res = cli("shoot", "lootas", "-t", "boyz", "--weapon", "Deffgun x4", "--loadout", "default")
+    assert res.exit_code == 1
+    assert "cannot be combined with --loadout" in res.output

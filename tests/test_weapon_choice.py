@@ -174,6 +174,23 @@ def test_order_option_changes_weapons_order():
     assert names(out) == ["Big shoota", "Deffgun"]
 
 
+@pytest.mark.parametrize(
+    ("order", "said"),
+    [
+        ("Deffgun,Deffgun,Big shoota", "Deffgun is named twice"),
+        ("Deffgun,big shoota,deff", "'deff' names Deffgun again"),
+    ],
+)
+def test_order_naming_a_weapon_twice_is_refused(order: str, said: str) -> None:
+    """Fresh-user trial: a weapon named twice in --order was accepted silently, while
+    --allocation refuses a model named twice."""
+    from helpers import cli
+
+    res = cli("shoot", "lootas", "--target", "boyz", "--order", order)
+    assert res.exit_code == 1
+    assert f"error: --order: {said}; name each weapon once" in res.output
+
+
 # Gunline into Mixed (a W1 Grot, then a W3 Brute; no save). Cannon: 1 torrent attack, S6 vs T3
 # (2+, 5/6), Damage 3. Needler: the same with Damage 1. Let C, N be "wounds".
 #   Cannon first: C destroys the Grot (2 damage lost); then N hits the Brute (1 of 3, no kill).

@@ -50,14 +50,25 @@ _NAME_LINE = re.compile(r"^name:.*$", re.MULTILINE)
 _FACTION_LINE = re.compile(r"^faction:.*$", re.MULTILINE)
 _PLAIN_VALUE = re.compile(r"^[A-Za-z0-9][^#:'\"{}\[\],&*!|>%@`]*$")
 _DEFAULT = object()
+MAX_SCAN_ENTRIES = 20_000  # files and folders under one datasheet folder, at most
 
 
 def user_home() -> Path:
     """The user data folder: ``$WH40K_CALC_HOME``, else the platform's per-user data folder
-    (``~/.local/share/wh40k-calc`` on Linux)."""
+    (``~/.local/share/wh40k-calc`` on Linux).
+
+    Raises:
+        DatasheetError: ``WH40K_CALC_HOME`` names a file (naming the variable).
+    """
     env = os.environ.get(HOME_VAR, "").strip()
     if env:
-        return Path(env).expanduser()
+        path = Path(env).expanduser()
+        if path.exists() and not path.is_dir():
+            raise DatasheetError(
+                f"{HOME_VAR}={env}: is a file, not a folder (the user data folder, where "
+                "calc import writes; set it to a folder or unset it)"
+            )
+        return path
     from platformdirs import user_data_dir  # lazy: only when the variable is not set
 
     return Path(user_data_dir("wh40k-calc", appauthor=False))
@@ -217,21 +228,12 @@ class Catalog:
         dangling link would block or fail every lookup). Where the folder holds a name index
         written by ``calc import --all``, the name and faction of each file it lists that has
         not changed since are taken from it instead of the file. A ``target-sets`` folder
-        holds target sets, not datasheets: it is skipped."""
-        found: list[tuple[Path, int]] = []
-        stack = [folder]
-        while stack:
-            try:
-                with os.scandir(stack.pop()) as it:
-                    for entry in it:
-                        if entry.is_dir():
-                            if entry.name != TARGET_SETS:
-                                stack.append(Path(entry.path))
-                        elif entry.name.endswith((".yaml", ".yml")) and entry.is_file():
-                            found.append((Path(entry.path), entry.stat().st_mtime_ns))
-            except OSError:
-                continue
-        found.sort()
+        holds target sets, not datasheets: it is skipped.
+
+        Raises:
+            DatasheetError: more than ``MAX_SCAN_ENTRIES`` files and folders under ``folder``.
+        """
+        found = sorted(_walk(folder))
         index = folder / "index.json"
         if index.is_file() and folder != self.shipped:
             try:
@@ -455,6 +457,43 @@ class Catalog:
             if by_text[hit] not in out:
                 out.append(by_text[hit])
         return out[:SUGGEST_COUNT]
+
+
+def _walk(folder: Path) -> list[tuple[Path, int]]:
+    """(path, mtime) of the YAML files under ``folder``, following folder links but visiting
+    each real folder once (a link loop such as ``a -> .`` is read once, not forever), and
+    giving up on a folder with more than ``MAX_SCAN_ENTRIES`` entries under it.
+
+    Raises:
+        DatasheetError: too many entries (``--datasheets /`` and the like).
+    """
+    found: list[tuple[Path, int]] = []
+    seen: set[tuple[int, int]] = set()
+    stack, count = [folder], 0
+    while stack:
+        try:
+            here = stack.pop()
+            st = here.stat()
+            if (st.st_dev, st.st_ino) in seen:
+                continue
+            seen.add((st.st_dev, st.st_ino))
+            with os.scandir(here) as it:
+                for entry in it:
+                    count += 1
+                    if count > MAX_SCAN_ENTRIES:
+                        raise DatasheetError(
+                            f"{folder}: more than {MAX_SCAN_ENTRIES:,} files and folders "
+                            "under it; not read as a datasheet folder (give the folder "
+                            "that holds your datasheet files)"
+                        )
+                    if entry.is_dir():
+                        if entry.name != TARGET_SETS:
+                            stack.append(Path(entry.path))
+                    elif entry.name.endswith((".yaml", ".yml")) and entry.is_file():
+                        found.append((Path(entry.path), entry.stat().st_mtime_ns))
+        except OSError:
+            continue
+    return found
 
 
 def _hidden(e: Entry, by: Path) -> Entry:

@@ -67,6 +67,18 @@ class _Commands(TyperGroup):
             ctx.fail(f"No such command {args[0]!r}.{hint}")
         return super().resolve_command(ctx, args)
 
+    def invoke(self, ctx: typer.Context) -> Any:
+        """As click's, with what the player typed cut to 80 characters where a usage error
+        repeats it (``Invalid value for '--models': 'xxx…' is not a valid int.``)."""
+        click_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+        try:
+            return super().invoke(ctx)
+        except click_error as exc:
+            from .wording import shorten_quoted
+
+            exc.message = shorten_quoted(exc.message)
+            raise
+
     def get_command(self, ctx: typer.Context | None, cmd_name: str) -> Any:
         if cmd_name in _COMMANDS and cmd_name not in self.commands:
             load, text = _COMMANDS[cmd_name]
@@ -272,7 +284,7 @@ def units(
         entries = [e for e in entries if norm_name(faction) in norm_name(e.faction)]
         if not entries:
             raise fail(f"no datasheets of faction {faction!r} (factions: {', '.join(known)})")
-    if text is not None:
+    if text is not None and text.strip():  # "" lists everything, as no TEXT does
         entries = filter_entries(entries, text)
         if not entries:
             raise fail(f"no datasheet name is like {text!r}")
@@ -360,7 +372,9 @@ def _units_table(entries, replaces) -> None:
     for faction, group in itertools.groupby(entries, key=lambda e: e.faction):
         group = list(group)
         width = max(len(e.name) for e in group)  # aligned within the faction
-        lines = Text(f"{faction or '(no faction)'} ({len(group)})\n", "bold")
+        hid = sum(1 for e in group if e.hidden_by is not None)  # counted as the summary does
+        shown = f"{len(group) - hid:,}" + (f", {hid} hidden" if hid else "")
+        lines = Text(f"{faction or '(no faction)'} ({shown})\n", "bold")
         for e in group:
             place = _rel(e.path)
             if e.hidden_by is not None:

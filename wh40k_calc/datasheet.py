@@ -416,9 +416,15 @@ def _checked_dice(text: int | str, where: str, file: Path | str, what: str, at_l
     """A characteristic's dice expression: A must be able to reach 1, D can never be below 1."""
     dice = _parse_dice(text, where, file)
     if at_least == 0 and dice.max_value < 1:
-        raise DatasheetError(f"{file}: {where}: {what} {text!r} never makes an attack")
-    if at_least == 1 and dice.count + dice.bonus < 1:
-        raise DatasheetError(f"{file}: {where}: {what} {text!r} can be below 1")
+        raise DatasheetError(f"{file}: {where}: {text}: never makes an attack")
+    lowest = dice.count + dice.bonus
+    if at_least == 1 and lowest < 1:
+        if dice.count:  # "D6-1": the lowest roll is below 1
+            raise DatasheetError(
+                f"{file}: {where}: {text}: can roll {lowest}; {what} must be at least 1 on every "
+                "roll"
+            )
+        raise DatasheetError(f"{file}: {where}: {text}: must be at least 1")
     return dice
 
 

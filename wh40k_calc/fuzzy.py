@@ -25,6 +25,7 @@ WORD_CUTOFF = 80  # ratio for one query word to be like a word of the name
 SUGGEST_CUTOFF = 60  # score for a candidate to be suggested at all
 SUGGEST_SPREAD = 20  # ... and at most this far below the best suggestion
 SUGGEST_COUNT = 4
+MAX_QUERY = 200  # characters: a longer query is like no name (the longest are about 60)
 
 
 def words(text: str) -> list[str]:
@@ -66,7 +67,10 @@ def whole_ratio(query: Sequence[str], name: Sequence[str]) -> float:
 
 def rank(query: str, names: Sequence[str]) -> list[tuple[int, float]]:
     """The names ``query`` matches (every word, see the module docstring) as (index, score),
-    best first: by word score, then by whole-name ratio, then in the given order."""
+    best first: by word score, then by whole-name ratio, then in the given order; none for a
+    query longer than :data:`MAX_QUERY` characters."""
+    if len(query) > MAX_QUERY:
+        return []
     q = words(query)
     found = []
     for i, name in enumerate(names):
@@ -80,7 +84,10 @@ def rank(query: str, names: Sequence[str]) -> list[tuple[int, float]]:
 
 def suggest(query: str, candidates: Sequence[str], limit: int = SUGGEST_COUNT) -> list[str]:
     """The candidates closest to ``query``, closest first (at most ``limit``; none when nothing
-    is close). A candidate given twice (or two spellings of one name) is listed once."""
+    is close). A candidate given twice (or two spellings of one name) is listed once. A query
+    longer than :data:`MAX_QUERY` characters gets none (the matching would cost seconds)."""
+    if len(query) > MAX_QUERY:
+        return []
     q = words(query)
     if not q:
         return []

@@ -63,12 +63,15 @@ class Edition(StrEnum):
 
 def fail(message: str, code: int = 1) -> typer.Exit:
     """Print ``error: message`` on stderr and return the Exit to raise. ``message`` is shown
-    as written: names from files in it are not read as rich markup."""
+    as written: names from files in it are not read as rich markup; what the player typed,
+    quoted in it, is cut to 80 characters (``wording.shorten_quoted``)."""
     from rich.console import Console
     from rich.text import Text
 
+    from .wording import shorten_quoted
+
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        Text.assemble(("error:", "bold red"), " ", message)
+        Text.assemble(("error:", "bold red"), " ", shorten_quoted(message))
     )
     return typer.Exit(code)
 

@@ -107,7 +107,11 @@ def load_target_set(path: Path) -> TargetSet:
     from .yamlio import YamlError, parse, read_text
 
     try:
-        data, node = parse(read_text(path, "target set"))
+        text = read_text(path, "target set")  # its errors name the file
+    except YamlError as exc:
+        raise TargetSetError(str(exc)) from None
+    try:
+        data, node = parse(text)
     except YamlError as exc:
         raise TargetSetError(f"{path}: {exc}") from None
     if data is None:
@@ -135,17 +139,23 @@ def find_target_set(name: str, cat: Catalog) -> TargetSet:
     """
     key = norm_name(name)
     names: list[str] = []
+    invalid: list[Path] = []
     for path in set_files(cat):
         if norm_name(path.stem) == key:
             return load_target_set(path)
         try:
             found = load_target_set(path)
         except TargetSetError:
-            continue  # an invalid file is reported when it is the one asked for
+            invalid.append(path)  # reported in full when it is the one asked for
+            continue
         if norm_name(found.name) == key:
             return found
         names.append(found.name)
     hint = suggest_names(name, names)
     did = f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else ""
     known = ", ".join(dict.fromkeys(names)) or "none"
-    raise TargetSetError(f"unknown target set {name!r}{did} (target sets: {known})")
+    unread = ""
+    if invalid:
+        files = ", ".join(str(p) for p in invalid[:3]) + (" ..." if len(invalid) > 3 else "")
+        unread = f"; not read, invalid: {files} (ask for one by its file name to see why)"
+    raise TargetSetError(f"unknown target set {name!r}{did} (target sets: {known}{unread})")

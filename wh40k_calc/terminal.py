@@ -8,7 +8,21 @@ before the break at the end of the line.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
+
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with each control character (ESC, a newline, a bidirectional override...)
+    written as its Python escape (``\\x1b``, ``\\n``, ``\\u202e``): names from files are
+    shown, never obeyed by the terminal."""
+    if text.isprintable():
+        return text
+    return "".join(
+        repr(c)[1:-1] if unicodedata.category(c) == "Cc" or c in _BIDI else c for c in text
+    )
 
 
 def print_wrapped(console: Any, text: Any) -> None:

@@ -152,7 +152,7 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
         SelectionError: unknown loadout or weapon, impossible size or count, a character that
             cannot lead (or support) this unit, too many of them.
     """
-    if choice.weapons and choice.loadout and norm_name(choice.loadout) != "default":
+    if choice.weapons and choice.loadout is not None:
         raise SelectionError(
             "--weapon lists exactly which weapons attack: it cannot be combined with --loadout"
         )

@@ -30,3 +30,28 @@ def compress_names(names: list[str]) -> str:
         n = len(list(grp))
         parts.append(f"{name} ×{n}" if n > 1 else name)
     return ", ".join(parts)
+
+
+ECHO_LIMIT = 80  # characters of the player's input a message repeats, at most
+
+
+def shorten_quoted(message: str, limit: int = ECHO_LIMIT) -> str:
+    """``message`` with every quoted span longer than ``limit`` characters (what the player
+    typed, echoed as ``'...'`` or ``"..."``) cut to ``limit`` with "…": an error about a
+    100 KB argument is one line, not 100 KB."""
+    import re
+
+    if len(message) <= limit:
+        return message
+    n = limit + 1
+    # a quote opens only at the start, after a space or a bracket (so the text between two
+    # quoted names is never taken for one); backslash escapes (an escaped quote) stay inside
+    quoted = re.compile(
+        f"(?<![^\\s(\\[=:])(?:'(?:[^'\\\\\\n]|\\\\.){{{n},}}'|\"(?:[^\"\\\\\\n]|\\\\.){{{n},}}\")"
+    )
+
+    def cut(m: re.Match[str]) -> str:
+        quote = m.group(0)[0]
+        return f"{quote}{m.group(0)[1:limit]}…{quote}"
+
+    return quoted.sub(cut, message)

@@ -181,6 +181,9 @@ def _csv_destination(output: OutputOptions, what: list[str], as_json: bool) -> P
     if not path.strip():
         raise fail("--csv: give a file name (or '-' for the standard output)")
     csv_file = Path(path)
+    if not csv_file.parent.is_dir():
+        what = "is a file, not a folder" if csv_file.parent.exists() else "does not exist"
+        raise fail(f"--csv {path}: the folder {csv_file.parent} {what}")
     if csv_file.is_dir():
         raise fail(f"--csv {path}: is a folder (give a file name in it, e.g. {path}/compare.csv)")
     if csv_file.exists() and not output.force:
@@ -294,6 +297,7 @@ def _run(
     from .jobs import RunError
     from .runner import run_jobs
 
+    workers = _capped_workers(workers)
     if strict:
         first = next((i for i in items if isinstance(i, RunError)), None)
         if first is not None:
@@ -309,6 +313,20 @@ def _run(
         _print_errors(errors[-1:])
         raise typer.Exit(1)
     return rows, errors
+
+
+def _capped_workers(workers: int | None) -> int | None:
+    """``--jobs N`` lowered to the cores this process may use, said in a note on stderr."""
+    from .runner import usable_cores
+
+    cores = usable_cores()
+    if workers is None or workers <= cores:
+        return workers
+    sys.stderr.write(
+        f"note: --jobs {workers} lowered to {cores} (the cores this process may use; more "
+        "worker processes than cores only slow the batch down)\n"
+    )
+    return cores
 
 
 def _report(
@@ -360,9 +378,11 @@ def _print_errors(errors: list[RunError]) -> None:
     from rich.console import Console
     from rich.text import Text
 
+    from ..wording import shorten_quoted
+
     con = Console(stderr=True, highlight=False, soft_wrap=True)
     for line in error_lines(errors):
-        con.print(Text.assemble(("error:", "bold red"), " ", line))
+        con.print(Text.assemble(("error:", "bold red"), " ", shorten_quoted(line)))
 
 
 def error_lines(errors: list[RunError]) -> list[str]:

@@ -294,15 +294,20 @@ def _check_unit_choice(
         raise _FieldError(at("weapons"), "weapons are for the attacker; give the target a loadout")
     if spec.allocation is not None and role == "attacker":
         raise _FieldError(at("allocation"), "allocation is the target's model order")
-    if spec.wounds_left is not None and role == "attacker":
-        raise _FieldError(at("wounds_left"), "wounds_left is the target's wounded model")
     weapons = _checked_weapons(ds, spec.weapons, at("weapons"))
     leaders = _checked_leaders(look, spec, role, at("leader"))
     choice = UnitChoice(ds, spec.models, spec.loadout, weapons, leaders)
     try:
-        build_unit(choice, role, edition)
+        unit = build_unit(choice, role, edition)
     except SelectionError as exc:
         raise _FieldError(base, str(exc)) from None
+    if spec.wounds_left is not None and role == "attacker":  # as --wounds-left
+        from ..rules.unit_abilities import check_wounds_left
+
+        try:
+            check_wounds_left(spec.wounds_left, unit, "wounds_left")
+        except SelectionError as exc:
+            raise _FieldError(at("wounds_left"), str(exc)) from None
     return choice
 
 
@@ -398,6 +403,8 @@ def _auto_name(spec: UnitSpec) -> str:
     leaders = names(spec.leader)
     if leaders:
         parts.append("led by " + " and ".join(leaders))
+    if spec.wounds_left is not None:
+        parts.append(f"on {count(spec.wounds_left, 'wound')}")
     return " ".join(parts)
 
 
@@ -506,7 +513,33 @@ class _BatchRuns:
         run = self._run(raw)
         if isinstance(run, RunError):
             return [run]
-        return [self._target_job(run, *target) for target in run.targets]
+        labels = self._target_labels(run)
+        return [
+            self._target_job(run, *target, label)
+            for target, label in zip(run.targets, labels, strict=True)
+        ]
+
+    def _target_labels(self, run: _Run) -> list[str]:
+        """The labels of ``run``'s targets for its error messages, told apart where two are
+        the same ("boyz" twice: "boyz (line 3)" and "boyz (line 4)", or by their fields when
+        on one line: "boyz (targets[0])", "boyz (targets[1])")."""
+        labels = [_target_label(t[1]) for t in run.targets]
+        for label in {x for x in labels if labels.count(x) > 1}:
+            same = [i for i, x in enumerate(labels) if x == label]
+            wheres = [self._target_where(run, *run.targets[i]) for i in same]
+            by_line = len({w[0] for w in wheres}) == len(wheres)
+            for i, (line, fld) in zip(same, wheres, strict=True):
+                labels[i] = f"{label} ({line if by_line else fld})"
+        return labels
+
+    def _target_where(
+        self, run: _Run, parts: list[str | int], tspec: UnitSpec, top: bool, where: Any
+    ) -> tuple[str, str]:
+        """(its line, its field) of one of a run's targets, in words."""
+        if where is not None:  # an entry of a target set
+            return (where.where, f"{where.field([])} of target set {where.target_set.name!r}")
+        line = self.batch.line_of(parts, None if top else run.raw)
+        return (f"line {line}", ("top-level " if top else "") + _dotted(parts))
 
     def _run(self, raw: RawRun) -> _Run | RunError:
         """Run ``raw`` parsed and checked field by field, in the order its errors are told:
@@ -610,12 +643,12 @@ class _BatchRuns:
         tspec: UnitSpec,
         top: bool,
         where: "SetEntry | None",
+        label: str,
     ) -> Job | RunError:
         """The job of ``run`` against one of its targets (``parts``: the target's field;
-        ``where``: the target set entry it is, if any), or the error naming the target's field
-        (in the target set file for an entry of a set)."""
+        ``where``: the target set entry it is, if any; ``label``: its name in messages), or the
+        error naming the target's field (in the target set file for an entry of a set)."""
         raw, spec, name = run.raw, run.spec, run.name
-        label = _target_label(tspec)
         try:
             tgt = _unit_choice(self.look, tspec, "target", list(parts), run.edition)
         except _FieldError as exc:
@@ -661,6 +694,7 @@ class _BatchRuns:
                 spec.precision_target or d.precision_target or "leader"
             ),
             added_abilities=run.added,
+            attacker_wounds_left=_unit_spec(spec.attacker).wounds_left if spec.attacker else None,
             notes=self.look.notes(att, tgt),
         )
 
@@ -903,6 +937,7 @@ def _mapping_step(
             _first(step.precision_target, spec.precision_target, d.precision_target) or "leader"
         ),
         added_abilities=added,
+        attacker_wounds_left=attacker.wounds_left,
         notes=look.notes(att),
     )
     verb = "shoot" if phase == "shooting" else "fight"
@@ -982,13 +1017,23 @@ def _option_targets(
     look: _Lookup, targets: "list[str | UnitSpec | SetEntry]", edition: str, out: list
 ) -> dict[str, tuple[UnitChoice, UnitSpec]]:
     """The checked targets of the command line (names, or a target set's entries) by label,
-    each once; an error appended to ``out`` for each that cannot be a target (naming the set
-    file and field of a set's entry)."""
-    specs: dict[str, tuple[UnitSpec, SetEntry | None]] = {}
+    each once (two entries of a set that differ only in what the label leaves out, such as
+    the allocation order, are two targets, labelled with their lines); an error appended to
+    ``out`` for each that cannot be a target (naming the set file and field of a set's
+    entry)."""
+    import msgspec
+
+    found: dict[bytes, tuple[UnitSpec, SetEntry | None]] = {}
     for t in targets:
         where = _set_of(t)
-        entry = where.entry if where is not None else t
-        specs.setdefault(_target_label(_unit_spec(entry)), (_unit_spec(entry), where))
+        spec = _unit_spec(where.entry if where is not None else t)
+        found.setdefault(msgspec.json.encode(spec), (spec, where))
+    labels = [_target_label(spec) for spec, _ in found.values()]
+    specs: dict[str, tuple[UnitSpec, SetEntry | None]] = {}
+    for label, (spec, where) in zip(labels, found.values(), strict=True):
+        if labels.count(label) > 1 and where is not None:
+            label = f"{label} ({where.where})"
+        specs.setdefault(label, (spec, where))
     choices: dict[str, tuple[UnitChoice, UnitSpec]] = {}
     for label, (tspec, where) in specs.items():
         try:

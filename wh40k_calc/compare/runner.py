@@ -82,15 +82,18 @@ def _key(value: Any, seen: dict[int, Hashable]) -> Hashable:
     return value
 
 
-def default_workers(distinct_jobs: int) -> int:
-    """Worker processes for ``distinct_jobs`` when --jobs is not given: every core the
-    process may use once there are more than AUTO_PARALLEL_RUNS, else 1 (this process)."""
-    if distinct_jobs <= AUTO_PARALLEL_RUNS:
-        return 1
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system says; at least 1)."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return max(1, os.cpu_count() or 1)
+
+
+def default_workers(distinct_jobs: int) -> int:
+    """Worker processes for ``distinct_jobs`` when --jobs is not given: every core the
+    process may use once there are more than AUTO_PARALLEL_RUNS, else 1 (this process)."""
+    return 1 if distinct_jobs <= AUTO_PARALLEL_RUNS else usable_cores()
 
 
 def run_jobs(
@@ -107,7 +110,8 @@ def run_jobs(
             errors; with several workers the later jobs may have been resolved, unseen).
         tick: called once per item (a progress bar).
         workers: worker processes; 1 resolves in this process, None chooses
-            (:func:`default_workers`).
+            (:func:`default_workers`); never more than :func:`usable_cores` nor the number
+            of distinct jobs (more processes than cores only slow the batch down).
 
     Returns:
         (rows, errors), both in batch order.
@@ -120,6 +124,7 @@ def run_jobs(
         distinct.setdefault(key, items[i])  # type: ignore[arg-type]
     if workers is None:
         workers = default_workers(len(distinct))
+    workers = min(workers, usable_cores(), len(distinct))
     done: dict[Hashable, Outcome] = {}
     if workers > 1 and len(distinct) > 1:
         done = _resolve_in_workers(distinct, workers, tick)

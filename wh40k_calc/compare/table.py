@@ -7,6 +7,8 @@ import csv
 from enum import StrEnum
 from typing import IO, TYPE_CHECKING, Any
 
+from ..terminal import escape_controls
+
 if TYPE_CHECKING:
     from .jobs import Row
 
@@ -101,6 +103,28 @@ def target_heading(t: dict[str, Any]) -> str:
     )
 
 
+def group_headings(groups: list[list[Row]]) -> list[str]:
+    """Each group's :func:`target_heading`; where two groups share one, what tells their
+    targets apart is added: the target's loadout and the allocation order asked for
+    (``· loadout shootas``, ``· allocation Boy, Boss Nob``, ``· allocation best``)."""
+    from ..datasheet import norm_name
+
+    plain = [target_heading(g[0].result["target"]) for g in groups]
+    headings = list(plain)
+    for i, group in enumerate(groups):
+        if plain.count(plain[i]) < 2:
+            continue
+        sel = group[0].job.selection
+        extra = []
+        if sel.target.loadout and norm_name(sel.target.loadout) != "default":
+            extra.append(f"loadout {sel.target.loadout}")
+        order = sel.allocation
+        if order is not None:
+            extra.append("allocation " + (order if isinstance(order, str) else ", ".join(order)))
+        headings[i] = " · ".join([headings[i], *extra])
+    return headings
+
+
 def _points(unit: dict[str, Any]) -> str:
     """``50 pts``, or ``no points listed`` where the source lists none."""
     return f"{unit['points']:g} pts" if unit.get("points_listed", True) else "no points listed"
@@ -116,11 +140,34 @@ def _numbers(r: Row) -> list[str]:
     eff = f["efficiency"]
     return [
         f"{f['damage']:.2f}",
-        f"{f['models']:.3f}",
-        f"{100 * f['wipe']:.1f}%",
+        models_text(f["models"], r.result["target"]["models"]),
+        probability_text(f["wipe"]),
         "—" if eff is None else f"{eff:.1f}",
         f"{f['losses']:.3f}",
     ]
+
+
+NOISE = 1e-12  # float sums of a certain outcome may miss 1 by this much
+
+
+def probability_text(p: float) -> str:
+    """A probability as a percentage to 0.1%, never rounded to a certainty or an
+    impossibility it is not: ">99.9%" below 1 (0.99985 is not 100.0%), "<0.1%" above 0."""
+    text = f"{100 * p:.1f}%"
+    if text == "100.0%" and p < 1 - NOISE:
+        return ">99.9%"
+    if text == "0.0%" and p > NOISE:
+        return "<0.1%"
+    return text
+
+
+def models_text(expected: float, models: int) -> str:
+    """Expected models destroyed to 3 decimals, never shown as the whole unit when a model
+    may survive (4.99984 of 5 is ">4.999", not 5.000)."""
+    text = f"{expected:.3f}"
+    if models and text == f"{models:.3f}" and expected < models - NOISE:
+        return f">{models - 0.001:.3f}"
+    return text
 
 
 DECIMALS = {"damage": 2, "models": 3, "wipe": 3, "efficiency": 1, "losses": 3}  # as printed
@@ -137,15 +184,21 @@ def _longest_word(text: str) -> int:
     return max((len(w) for w in text.split()), default=0)
 
 
+MIN_TEXT = 8  # a text column is never narrower (RUN_INDENT included); figures are never cut
+
+
 def text_widths(room: int, natural: list[int], least: list[int]) -> list[int]:
     """Widths of the text columns in ``room`` cells: each its ``natural`` width when all fit;
     else each at least its ``least`` (its longest word, so words stay whole) and the rest of
-    the room given to the columns in order (the run names first); ``least`` when even that
-    does not fit (rich then folds the longest words)."""
+    the room given to the columns in order (the run names first); when even the longest words
+    do not fit, the widest columns narrowed (rich folds their long words) down to MIN_TEXT,
+    so that the figures keep their width."""
     if sum(natural) <= room:
         return list(natural)
     widths = list(least)
-    spare = room - sum(least)
+    while sum(widths) > room and max(widths) > MIN_TEXT:
+        widths[widths.index(max(widths))] -= 1
+    spare = room - sum(widths)
     for i, (n, m) in enumerate(zip(natural, least, strict=True)):
         add = max(0, min(spare, n - m))
         widths[i] += add
@@ -171,7 +224,7 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
     groups = group_rows(rows, key)
     columns, common = _varying(rows)
     heading = " · ".join([title or "Comparison", *common])
-    print_wrapped(console, Text(heading))
+    print_wrapped(console, Text(escape_controls(heading)))
     print_wrapped(console, Text(f"by target, sorted by {SORT_LABELS[key]}; best in bold"))
     console.print()
     numbers = [_numbers(r) for r in rows]
@@ -182,13 +235,26 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
     room = console.width - sum(fixed) - BAR_WIDTH - 2 * (len(fixed) + 1)  # 2 between columns
     labels, widths = _text_columns(rows, columns, room)
     folded = len(labels) == 1 and bool(columns)
-    console.print(_section([], labels, widths, fixed, key, columns, folded, header=True))
-    for gi, group in enumerate(groups):
+    # too narrow even for the figures and the narrowest text: wider lines, figures whole
+    width = max(console.width, console.width - room + sum(widths) + 2 * (len(widths) - 1))
+    _wider(console, _section([], labels, widths, fixed, key, columns, folded, True), width)
+    for gi, (group, heading) in enumerate(zip(groups, group_headings(groups), strict=True)):
         if gi:
             console.print()
-        print_wrapped(console, Text(target_heading(group[0].result["target"]), "bold"))
-        console.print(_section(group, labels, widths, fixed, key, columns, folded))
+        print_wrapped(console, Text(escape_controls(heading), "bold"))
+        _wider(console, _section(group, labels, widths, fixed, key, columns, folded), width)
     _legend_and_notes(rows, console)
+
+
+def _wider(console: Any, table: Any, width: int) -> None:
+    """Print ``table`` ``width`` cells wide even on a narrower console (rich would shrink the
+    figure columns and cut them with "…"; the terminal wraps the long lines instead)."""
+    narrow = console.width
+    console.width = max(width, narrow)
+    try:
+        console.print(table)
+    finally:
+        console.width = narrow
 
 
 def _text_columns(
@@ -198,7 +264,7 @@ def _text_columns(
     and each varying value in columns of their own, or the varying values folded on a line
     under the run name (one column, "Run / Attacker"), whichever takes fewer lines (side by
     side on a tie); words stay whole where the longest fits."""
-    texts = [[r.job.run, *(get(r.result) for _, get in columns)] for r in rows]
+    texts = [[_run(r), *(get(r.result) for _, get in columns)] for r in rows]
     labels = ["Run", *(label for label, _ in columns)]
     natural = [max(len(label), *(len(t[i]) for t in texts)) for i, label in enumerate(labels)]
     least = [
@@ -210,6 +276,7 @@ def _text_columns(
     widths = text_widths(room - gaps, natural, least)
     if not columns:
         return labels, widths
+    side_fits = sum(least) + gaps <= room  # every word whole side by side
     label = " / ".join(labels)
     folded = [" · ".join(t[1:]) for t in texts]
     fold = text_widths(
@@ -226,7 +293,12 @@ def _text_columns(
         for t in texts
     )
     under = sum(_lines(t[0], width) + _lines(f, width) for t, f in zip(texts, folded, strict=True))
-    return ([label], fold) if under < side else (labels, widths)
+    return ([label], fold) if under < side or not side_fits else (labels, widths)
+
+
+def _run(r: Row) -> str:
+    """The run's name as the table shows it (control characters escaped)."""
+    return escape_controls(r.job.run)
 
 
 def _lines(text: str, width: int) -> int:
@@ -248,7 +320,7 @@ def _varying(rows: list[Row]) -> tuple[list[tuple[str, Any]], list[str]]:
     common, columns = [], []
     for label, get in varying.items():
         if len({get(r.result) for r in rows}) > 1:
-            columns.append((label, get))
+            columns.append((label, lambda o, get=get: escape_controls(str(get(o)))))
         elif label == "Edition":
             common.append(f"edition {get(first)}")
         else:
@@ -292,7 +364,7 @@ def _section(
     for i, r in enumerate(group):
         value = shown(r, key)
         values = [Text(get(r.result)) for _, get in columns]
-        run = Text(r.job.run)
+        run = Text(_run(r))
         if folded:
             run = Text.assemble(run, "\n", (" · ".join(v.plain for v in values), "dim"))
             values = []
@@ -328,7 +400,9 @@ def _legend_and_notes(rows: list[Row], console: Any) -> None:
         for n in r.result["not_modelled"]:
             if n not in seen:
                 seen.add(n)
-                print_wrapped(console, Text.assemble(("Not modelled: ", "yellow"), n))
+                print_wrapped(
+                    console, Text.assemble(("Not modelled: ", "yellow"), escape_controls(n))
+                )
     runs: dict[str, list[str]] = {}
     for r in rows:
         for n in r.result["notes"]:
@@ -339,7 +413,7 @@ def _legend_and_notes(rows: list[Row], console: Any) -> None:
     every = list(dict.fromkeys(r.job.run for r in rows))
     for n, named in runs.items():
         which = "" if named == every else f" ({_some_runs(named)})"
-        print_wrapped(console, Text.assemble((f"Note{which}: ", "dim"), n))
+        print_wrapped(console, Text.assemble((f"Note{which}: ", "dim"), escape_controls(n)))
 
 
 def _some_runs(names: list[str], shown: int = 3) -> str:
@@ -390,7 +464,11 @@ def csv_records(rows: list[Row], key: str) -> list[dict[str, Any]]:
 
 
 def write_csv(rows: list[Row], key: str, fh: IO[str]) -> None:
-    """Write the comparison as CSV (header CSV_COLUMNS) to an open text file."""
+    """Write the comparison as CSV (header CSV_COLUMNS) to an open text file; control
+    characters in names written escaped (``\\x1b``), as in the table."""
     writer = csv.DictWriter(fh, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(csv_records(rows, key))
+    for record in csv_records(rows, key):
+        writer.writerow(
+            {k: escape_controls(v) if isinstance(v, str) else v for k, v in record.items()}
+        )

@@ -73,6 +73,7 @@ def import_command(
     --force.
     """
     from ..catalog import user_datasheets
+    from ..datasheet import DatasheetError
 
     source = csv_dir or default_csv_dir()
     if source is None:
@@ -80,9 +81,14 @@ def import_command(
             f"no CSV export given: pass --csv DIR or set {CSV_VAR} (the folder of the public "
             "10th-edition datasheet export; see the README)"
         )
-    if all_units == bool(names):
+    if all_units and names:
         raise _fail("give datasheet names or --all (not both)")
-    target = out if out is not None else user_datasheets()
+    if not all_units and not names:
+        raise _fail("give datasheet names or --all")
+    try:
+        target = out if out is not None else user_datasheets()
+    except DatasheetError as exc:  # WH40K_CALC_HOME names a file
+        raise _fail(str(exc)) from None
     curated = {} if replace_curated else _curated()
     if all_units:
         _import_all(source, target, force, curated)

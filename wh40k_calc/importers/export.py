@@ -110,6 +110,16 @@ class Export:
 
     def __init__(self, csv_dir: Path) -> None:
         self.dir = Path(csv_dir)
+        if not self.dir.exists():
+            raise ImportFailure(
+                f"{self.dir}: the folder does not exist; pass the folder of the 10th-edition "
+                "CSV export"
+            )
+        if not self.dir.is_dir():
+            raise ImportFailure(
+                f"{self.dir}: is a file, not a folder; pass the folder of the 10th-edition CSV "
+                "export"
+            )
         if not (self.dir / "Datasheets.csv").is_file():
             raise ImportFailure(
                 f"{self.dir}: no Datasheets.csv here; pass the folder of the "

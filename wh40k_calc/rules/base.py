@@ -284,10 +284,11 @@ class Rules:
         applied, not_modelled = apply_effects(sel, attacker, target)
         _, damaged_note = damaged_hit_mod(sel, attacker)
         conditions_notes = self.check_conditions(sel, attacker, target)
-        kinds, tprofile, order, roles = self._target(sel, target, applied)
+        groups, notes = weapon_options(sel, attacker)
+        precise = any(w.abilities.precision for g in groups for o in g.options for w in o.weapons)
+        kinds, tprofile, order, roles = self._target(sel, target, applied, precise)
         best = self.best_allocation(sel)
         start = _wounded(sel, tprofile)
-        groups, notes = weapon_options(sel, attacker)
         notes += conditions_notes
         notes += self._stealth_notes(sel, target, groups)
         notes += idle_notes(self, sel, target, groups, applied)
@@ -355,10 +356,12 @@ class Rules:
     # ---- target --------------------------------------------------------------------------
 
     def _target(
-        self, sel: Selection, target: Unit, applied: Applied
+        self, sel: Selection, target: Unit, applied: Applied, precise: bool
     ) -> tuple[list[Kind], TargetProfile, list[str], list[str]]:
         """The target's model kinds, its :class:`TargetProfile`, its allocation order (model
-        names) and the role of each of its CHARACTER models (:func:`character_role`)."""
+        names) and the role of each of its CHARACTER models (:func:`character_role`).
+        ``precise``: some weapon has [PRECISION] (else ``--precision-target NAME`` is not
+        looked up: it has no effect, a note says so)."""
         mods = sel.modifiers
         invuln_fx = c.best_of(*(e.invuln for e in applied.target))
         invuln_10 = c.best_of(*(e.invuln_10 for e in applied.target))
@@ -382,7 +385,7 @@ class Rules:
                 sel.allocation, bodyguard_groups, character_groups, target.name
             )
         named = None
-        if sel.precision_target not in ("leader", "bodyguard"):
+        if precise and sel.precision_target not in ("leader", "bodyguard"):
             named = precision_named(sel.precision_target, character_groups, target.name)
         bg: list[TargetModel] = []
         ch: list[TargetModel] = []

@@ -27,14 +27,7 @@ def damaged_hit_mod(sel: Selection, attacker: Unit) -> tuple[int, str | None]:
     if n is None:
         return 0, None
     ds = sel.attacker.datasheet
-    if attacker.models != 1 or attacker.is_attached:
-        raise SelectionError(
-            f"--wounds-left {n}: only for an attacker of one model (a Knight, a Land Raider); "
-            f"{attacker.name} has {attacker.models} models"
-        )
-    wounds = attacker.groups[0].profile.W
-    if not 1 <= n <= wounds:
-        raise SelectionError(f"--wounds-left {n}: {ds.name} has W {wounds} (give 1 to {wounds})")
+    check_wounds_left(n, attacker, "--wounds-left")
     damaged = ds.damaged
     if damaged is None:
         return 0, f"--wounds-left {n}: {ds.name} has no damaged profile"
@@ -45,6 +38,25 @@ def damaged_hit_mod(sel: Selection, attacker: Unit) -> tuple[int, str | None]:
     if not damaged.hit_mod:
         return 0, f"{left}: {limit} (no Hit roll modifier)"
     return damaged.hit_mod, f"{left}: {limit}, {damaged.hit_mod:+d} to its Hit rolls"
+
+
+def check_wounds_left(n: int, attacker: Unit, option: str) -> None:
+    """Refuse wounds left ``n`` (``option``: ``--wounds-left``, or a batch attacker's
+    ``wounds_left``) for an attacker of more than one model (or an Attached unit), or outside
+    1..W.
+
+    Raises:
+        SelectionError: naming ``option``.
+    """
+    if attacker.models != 1 or attacker.is_attached:
+        raise SelectionError(
+            f"{option} {n}: only for an attacker of one model (a Knight, a Land Raider); "
+            f"{attacker.name} has {attacker.models} models"
+        )
+    wounds = attacker.groups[0].profile.W
+    if not 1 <= n <= wounds:
+        name = attacker.datasheets[0].name
+        raise SelectionError(f"{option} {n}: {name} has W {wounds} (give 1 to {wounds})")
 
 
 def defence_notes(target: Unit) -> list[str]:

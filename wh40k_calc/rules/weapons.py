@@ -149,7 +149,8 @@ def ordered(profiles: list[AttackProfile], order: tuple[str, ...] | None) -> lis
     """``profiles`` in the order ``order`` names (prefixes allowed), the rest after.
 
     Raises:
-        SelectionError: a name that matches no profile (with suggestions).
+        SelectionError: a name that matches no profile (with suggestions), or only profiles
+            named before ("named twice").
     """
     if not order:
         return profiles
@@ -168,6 +169,13 @@ def ordered(profiles: list[AttackProfile], order: tuple[str, ...] | None) -> lis
                 + did_you_mean(name, [p.name for p in profiles])
                 + f" (weapons: {', '.join(p.name for p in profiles)})"
             )
+        if all(p in out for p in hits):
+            said = (
+                f"{hits[0].name} is named twice"
+                if norm_name(name) == norm_name(hits[0].name)
+                else f"{name!r} names {hits[0].name} again"
+            )
+            raise SelectionError(f"--order: {said}; name each weapon once")
         for p in hits:
             if p not in out:
                 out.append(p)

@@ -48,12 +48,14 @@ def sequence(
     from ..datasheet import DatasheetError
     from ..selection import SelectionError
     from .run import run_sequence
-    from .steps import build_steps
+    from .steps import StepError, build_steps
 
     try:
         cat = catalog(engine.datasheets)
         plan = build_steps(list(steps), cat, target, engine, repeat)
         seq = run_sequence(plan, engine.method_value, engine.trials, engine.seed_value)
+    except StepError as exc:  # words that do not parse: a usage error (2), as at top level
+        raise fail(str(exc), 2 if exc.usage else 1) from None
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
         raise fail(str(exc)) from None
     except MemoryError:

@@ -45,12 +45,17 @@ class Step:
 
 class StepError(ValueError):
     """A step that cannot be parsed or resolved; the message names the step (its number and
-    text) and what is wrong."""
+    text) and what is wrong. ``usage``: the step's words do not parse (a usage error, exit
+    code 2 as on the command line), rather than naming something impossible."""
 
-    def __init__(self, index: int, text: str, message: str):
+    def __init__(self, index: int, text: str, message: str, usage: bool = False):
         super().__init__(f"step {index} ({text!r}): {message}")
         self.index = index
         self.reason = message
+        self.usage = usage
+
+
+HELP_WORDS = ("--help", "-h")
 
 
 def parse_step(index: int, text: str) -> AttackRequest:
@@ -58,17 +63,27 @@ def parse_step(index: int, text: str) -> AttackRequest:
     without a target.
 
     Raises:
-        StepError: the text does not split into words, does not start with shoot or fight,
-            has an unknown option or a bad value, or gives a target or engine option.
+        StepError: (all with ``usage``) the text does not split into words, does not start
+            with shoot or fight, asks for --help, has an unknown option or a bad value, or
+            gives a target or engine option.
     """
     try:
         words = shlex.split(text)
     except ValueError as exc:
-        raise StepError(index, text, f"cannot read it ({exc})") from None
+        raise StepError(index, text, f"cannot read it ({exc})", usage=True) from None
+    if any(w in HELP_WORDS for w in words):
+        verb = words[0].lower() if words and words[0].lower() in ("shoot", "fight") else "shoot"
+        raise StepError(
+            index,
+            text,
+            f"--help: not inside a step (see calc {verb} --help for a step's options and "
+            "calc sequence --help for the steps' rules)",
+            usage=True,
+        )
     try:
         req = parse_request(words, require_target=False)
     except RequestError as exc:
-        raise StepError(index, text, str(exc)) from None
+        raise StepError(index, text, str(exc), usage=True) from None
     refused = req.given_in(TargetOptions, EngineOptions)
     if refused:
         raise StepError(
@@ -77,6 +92,7 @@ def parse_step(index: int, text: str) -> AttackRequest:
             f"{', '.join(refused)}: not inside a step; the target, its options and "
             "--method/--trials/--seed/--json/--edition/--datasheets are given once, for the "
             "whole sequence",
+            usage=True,
         )
     return req
 
