@@ -269,14 +269,16 @@ class _Alongside:
         self.pending.discard(i)
 
     def _receive(self, block: bool, procs: list) -> bool:
-        """Take the outcomes the forked processes have sent (waiting for one when
-        ``block``); False once none can come (every process has exited, none is queued)."""
+        """Take the outcomes the forked processes have sent: all there are, or (``block``)
+        the next, waiting for it; False once none can come (every process has exited and
+        none is queued)."""
         import queue
 
         while True:
             try:
                 self._take(*self.results.get(block=block, timeout=0.05 if block else None))
-                return True
+                if block:
+                    return True
             except queue.Empty:
                 if not block:
                     return True
