@@ -97,12 +97,7 @@ def load(text: str) -> Any:
     Raises:
         YamlError: malformed YAML, a duplicate key, or nesting too deep.
     """
-    try:
-        return yaml.load(text, Loader=_StrictLoader)  # a safe loader subclass: safe types only
-    except yaml.YAMLError as exc:
-        raise YamlError(_describe(exc)) from None
-    except RecursionError:
-        raise YamlError("nested too deeply") from None
+    return parse(text)[0]  # a safe loader subclass: safe types only
 
 
 def parse(text: str) -> tuple[Any, yaml.Node | None]:
