@@ -280,3 +280,40 @@ def test_jobs_are_capped_at_the_usable_cores(
     two = "targets: [boyz]\nruns:\n  - attacker: lootas\n  - attacker: gretchin\n"
     assert compare(write(tmp_path, two), "--jobs", "64").exit_code == 0
     assert started == [2]
+
+
+def test_a_worker_that_cannot_start_stops_the_others(tmp_path: Path, monkeypatch) -> None:
+    """Where the second worker process cannot be started, the first is stopped and this
+    process resolves every run: the rows of one process."""
+    import multiprocessing
+    import signal
+
+    real = multiprocessing.get_context
+
+    def second_fails(method=None):
+        ctx = real(method)
+        started = []
+
+        class Proc(ctx.Process):
+            def start(self):
+                if started:
+                    raise OSError("no more processes")
+                started.append(self)
+                super().start()
+
+        class Ctx:
+            def __getattr__(self, name):
+                return Proc if name == "Process" else getattr(ctx, name)
+
+        second_fails.started = started
+        return Ctx()
+
+    batch = load_batch(write(tmp_path, BATCH))
+    items = jobs_from_batch(batch, Catalog([], use_env=False))
+    one = run_jobs(items, workers=1)
+    monkeypatch.setattr(runner, "usable_cores", lambda: 3)
+    monkeypatch.setattr(multiprocessing, "get_context", second_fails)
+    three = run_jobs(items, workers=3)
+    assert _rows_json(three[0]) == _rows_json(one[0])
+    (first,) = second_fails.started
+    assert first.exitcode == -signal.SIGTERM  # stopped at once, not left to run

@@ -224,15 +224,18 @@ class _Alongside:
         from .. import report, resolve  # noqa: F401  (imported once, before the fork)
 
         ctx = multiprocessing.get_context("fork")
+        procs: list = []
         try:
             self.spans = ctx.Array("i", _spans(len(self.chunks), extra + 1))
             self.results = ctx.Queue()
-            procs = [
-                ctx.Process(target=self._work, args=(k,), daemon=True) for k in range(1, extra + 1)
-            ]
-            for proc in procs:
+            for k in range(1, extra + 1):
+                proc = ctx.Process(target=self._work, args=(k,), daemon=True)
                 proc.start()
+                procs.append(proc)
         except (OSError, ImportError):  # no worker processes here (no /dev/shm, ...)
+            for proc in procs:
+                proc.terminate()
+                proc.join()
             return self.out
         try:
             while (i := self._claim(0)) is not None:
