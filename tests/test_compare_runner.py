@@ -195,9 +195,12 @@ def test_no_worker_processes_means_one_process(tmp_path: Path, monkeypatch) -> N
     import multiprocessing
 
     def broken(method=None):
-        class Ctx:
-            def Pool(self, *a, **k):
-                raise OSError("no /dev/shm")
+        class Ctx:  # every factory of a context fails (Pool, Process, Queue, Value, Array)
+            def __getattr__(self, name):
+                def fail(*a, **k):
+                    raise OSError("no /dev/shm")
+
+                return fail
 
         return Ctx()
 
@@ -206,6 +209,48 @@ def test_no_worker_processes_means_one_process(tmp_path: Path, monkeypatch) -> N
     monkeypatch.setattr(multiprocessing, "get_context", broken)
     two = compare(path, "--json", "--jobs", "2")
     assert one.stdout == two.stdout and one.stderr == two.stderr
+
+
+def _rows_json(rows) -> list:
+    return [json.dumps(r.result, sort_keys=True) for r in rows]
+
+
+@pytest.mark.parametrize("how", ["raises", "dies"])
+def test_a_worker_that_fails_or_dies_leaves_its_chunks_to_this_process(
+    tmp_path: Path, monkeypatch, how: str
+) -> None:
+    """A forked worker that raises (a bug) or dies (killed) returns nothing for the chunk it
+    claimed: this process resolves it, and the rows are those of one process."""
+    batch = load_batch(write(tmp_path, BATCH))
+    items = jobs_from_batch(batch, Catalog([], use_env=False))
+    one = run_jobs(items, workers=1)
+    parent = os.getpid()
+    real = runner._resolve_chunk
+
+    def failing(jobs):
+        if os.getpid() != parent:
+            if how == "dies":
+                os._exit(3)
+            raise RuntimeError("a bug in a worker")
+        return real(jobs)
+
+    monkeypatch.setattr(runner, "_resolve_chunk", failing)
+    two = run_jobs(items, workers=2)
+    assert _rows_json(two[0]) == _rows_json(one[0])
+    assert [e.message for e in two[1]] == [e.message for e in one[1]]
+
+
+def test_an_unexpected_error_is_raised_here_not_swallowed(tmp_path: Path, monkeypatch) -> None:
+    """A bug met in every process still surfaces (from this process) with --jobs 2."""
+    batch = load_batch(write(tmp_path, BATCH))
+    items = jobs_from_batch(batch, Catalog([], use_env=False))
+
+    def broken(job):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(runner, "job_outcome", broken)
+    with pytest.raises(RuntimeError, match="a bug"):
+        run_jobs(items, workers=2)
 
 
 def test_jobs_are_capped_at_the_usable_cores(
@@ -235,3 +280,40 @@ def test_jobs_are_capped_at_the_usable_cores(
     two = "targets: [boyz]\nruns:\n  - attacker: lootas\n  - attacker: gretchin\n"
     assert compare(write(tmp_path, two), "--jobs", "64").exit_code == 0
     assert started == [2]
+
+
+def test_a_worker_that_cannot_start_stops_the_others(tmp_path: Path, monkeypatch) -> None:
+    """Where the second worker process cannot be started, the first is stopped and this
+    process resolves every run: the rows of one process."""
+    import multiprocessing
+    import signal
+
+    real = multiprocessing.get_context
+
+    def second_fails(method=None):
+        ctx = real(method)
+        started = []
+
+        class Proc(ctx.Process):
+            def start(self):
+                if started:
+                    raise OSError("no more processes")
+                started.append(self)
+                super().start()
+
+        class Ctx:
+            def __getattr__(self, name):
+                return Proc if name == "Process" else getattr(ctx, name)
+
+        second_fails.started = started
+        return Ctx()
+
+    batch = load_batch(write(tmp_path, BATCH))
+    items = jobs_from_batch(batch, Catalog([], use_env=False))
+    one = run_jobs(items, workers=1)
+    monkeypatch.setattr(runner, "usable_cores", lambda: 3)
+    monkeypatch.setattr(multiprocessing, "get_context", second_fails)
+    three = run_jobs(items, workers=3)
+    assert _rows_json(three[0]) == _rows_json(one[0])
+    (first,) = second_fails.started
+    assert first.exitcode == -signal.SIGTERM  # stopped at once, not left to run

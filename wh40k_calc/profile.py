@@ -21,6 +21,10 @@ FAIL, WOUND, CRIT_WOUND = 0, 1, 2
 SAVE_FAILED, SAVED = 0, 1
 
 
+# RollTable.probabilities by (outcome, reroll, classes): at most 7^6 x 2^6 x a few tables exist
+_PROBABILITIES: dict[tuple, np.ndarray] = {}
+
+
 @dataclass(frozen=True)
 class RollTable:
     """One D6 roll with an optional single re-roll.
@@ -38,7 +42,14 @@ class RollTable:
             raise ValueError("RollTable needs 7 entries (index 0 unused)")
 
     def probabilities(self, classes: int = 3) -> np.ndarray:
-        """P(each outcome class) after the re-roll, as a float array of length ``classes``."""
+        """P(each outcome class) after the re-roll, as a float array of length ``classes``
+        (a new array: worked out once per table and number of classes, then copied)."""
+        key = (self.outcome, self.reroll, classes)
+        if key not in _PROBABILITIES:
+            _PROBABILITIES[key] = self._probabilities(classes)
+        return _PROBABILITIES[key].copy()
+
+    def _probabilities(self, classes: int) -> np.ndarray:
         fresh = np.zeros(classes)
         for f in range(1, 7):
             fresh[self.outcome[f]] += 1 / 6

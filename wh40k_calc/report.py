@@ -36,7 +36,7 @@ def _f(x: float) -> float:
 
 
 def _dist(a: np.ndarray) -> list[float]:
-    return [_f(x) for x in a]
+    return [round(x, 12) for x in np.asarray(a, dtype=float).tolist()]  # _f of each, at once
 
 
 def _outcome_block(o: Outcome, n_models: int) -> dict[str, Any]:

@@ -5,7 +5,9 @@ and column).
 
 Parsing goes through libyaml's C parser where PyYAML has it (``yaml.CSafeLoader``, several
 times faster), else through the pure-Python ``SafeLoader``; both build safe types only, and the
-duplicate-key check is the same Python code on top of either. libyaml refuses nesting deeper
+duplicate-key check is the same Python code on top of either. :func:`parse` builds strings,
+lists and mappings from the node tree itself (PyYAML's constructor costs a third of reading a
+2,000-run batch) and gives the loader anything else. libyaml refuses nesting deeper
 than its own limit with an error, the Python parser with a RecursionError: both are reported as
 "nested too deeply" or with the parser's message.
 """
@@ -95,12 +97,7 @@ def load(text: str) -> Any:
     Raises:
         YamlError: malformed YAML, a duplicate key, or nesting too deep.
     """
-    try:
-        return yaml.load(text, Loader=_StrictLoader)  # a safe loader subclass: safe types only
-    except yaml.YAMLError as exc:
-        raise YamlError(_describe(exc)) from None
-    except RecursionError:
-        raise YamlError("nested too deeply") from None
+    return parse(text)[0]  # a safe loader subclass: safe types only
 
 
 def parse(text: str) -> tuple[Any, yaml.Node | None]:
@@ -113,7 +110,7 @@ def parse(text: str) -> tuple[Any, yaml.Node | None]:
     loader = _StrictLoader(text)
     try:
         node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
+        data = _construct(loader, node) if node is not None else None
     except yaml.YAMLError as exc:
         raise YamlError(_describe(exc)) from None
     except RecursionError:
@@ -135,3 +132,72 @@ def compose(text: str) -> yaml.Node | None:
         raise YamlError(_describe(exc)) from None
     except RecursionError:
         raise YamlError("nested too deeply") from None
+
+
+_TAG = "tag:yaml.org,2002:"
+
+
+class _NotPlain(Exception):
+    """A node the quick construction leaves to PyYAML's (a key given twice, a merge key, an
+    unhashable key, a node inside itself)."""
+
+
+def _construct(loader: _StrictLoader, node: yaml.Node) -> Any:
+    """``loader.construct_document(node)``, the same data built faster: strings, lists and
+    mappings directly (a batch file is mostly these), any other node by the loader; a
+    document with anything unusual (a key given twice, a merge key, an unhashable key, a
+    node inside itself) goes through the loader whole, which builds it or says what is
+    wrong.
+
+    Raises:
+        yaml.YAMLError: as the loader's construction does.
+    """
+    try:
+        return _Quick(loader).build(node)
+    except _NotPlain:
+        return loader.construct_document(node)
+
+
+class _Quick:
+    def __init__(self, loader: _StrictLoader):
+        self.loader = loader
+        self.built: dict[int, Any] = {}  # by node: an alias is the same object, as in PyYAML
+        self.open: set[int] = set()
+
+    def build(self, node: yaml.Node) -> Any:
+        key = id(node)
+        if key in self.built:
+            return self.built[key]
+        if key in self.open:
+            raise _NotPlain
+        tag = node.tag
+        if tag == _TAG + "str" and isinstance(node, yaml.ScalarNode):
+            out: Any = node.value
+        elif tag == _TAG + "seq" and isinstance(node, yaml.SequenceNode):
+            self.open.add(key)
+            out = [self.build(child) for child in node.value]
+            self.open.discard(key)
+        elif tag == _TAG + "map" and isinstance(node, yaml.MappingNode):
+            self.open.add(key)
+            out = self._mapping(node)
+            self.open.discard(key)
+        elif isinstance(node, yaml.ScalarNode):
+            out = self.loader.construct_object(node, deep=True)
+        else:
+            raise _NotPlain
+        self.built[key] = out
+        return out
+
+    def _mapping(self, node: yaml.MappingNode) -> dict:
+        out: dict = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == _TAG + "merge":
+                raise _NotPlain
+            key = self.build(key_node)
+            try:
+                if key in out:
+                    raise _NotPlain
+            except TypeError:  # unhashable
+                raise _NotPlain from None
+            out[key] = self.build(value_node)
+        return out

@@ -199,6 +199,7 @@ class _Lookup:
         self.factions = factions or {}  # role -> faction (--faction, --target-faction)
         self.cache: dict[tuple[str, str | None], Datasheet | Exception] = {}
         self.choices: dict[tuple[str, str, bytes], UnitChoice] = {}
+        self.noted: dict[tuple[int, ...], tuple[str, ...]] = {}  # by the datasheets' identity
 
     def find(self, name: str, role: str = "attacker") -> Datasheet:
         faction = self.factions.get(role)
@@ -215,7 +216,11 @@ class _Lookup:
 
     def notes(self, *choices: UnitChoice) -> tuple[str, ...]:
         """The catalog's notes on these units' datasheets (several user files for one)."""
-        return self.cat.duplicate_notes([ds for c in choices for ds in (c.datasheet, *c.leaders)])
+        sheets = [ds for c in choices for ds in (c.datasheet, *c.leaders)]
+        key = tuple(map(id, sheets))  # the catalog keeps the datasheets alive
+        if key not in self.noted:
+            self.noted[key] = self.cat.duplicate_notes(sheets)
+        return self.noted[key]
 
 
 class _FieldError(Exception):

@@ -10,6 +10,7 @@ numbers wherever it runs: the rows of ``--jobs 4`` are those of ``--jobs 1``, in
 from __future__ import annotations
 
 import dataclasses
+import operator
 import os
 import sys
 from collections.abc import Callable, Hashable, Iterable
@@ -25,34 +26,59 @@ CHUNKS_PER_WORKER = 4  # smaller chunks balance uneven jobs; larger keep a worke
 Outcome = tuple[str, Any, Any]
 
 
-def job_key(job: Job) -> Hashable:
+def job_key(job: Job, seen: dict[int, Hashable] | None = None) -> Hashable:
     """What decides a job's result: its Selection (datasheets by identity), a sequence's steps
-    and the engine settings. The run's name, target label and batch line are not part of it."""
-    return (_key(job.selection), _key(job.steps), job.method, job.trials, job.seed)
+    and the engine settings. The run's name, target label and batch line are not part of it.
+
+    ``seen`` keeps the keys of the dataclass objects met so far, by identity, for keying many
+    jobs that share them (a batch's 2,000 jobs hold 150 unit choices); the caller keeps those
+    objects alive while it uses ``seen``."""
+    seen = {} if seen is None else seen
+    return (_key(job.selection, seen), _key(job.steps, seen), job.method, job.trials, job.seed)
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+_FIELDS: dict[type, Callable[[Any], tuple] | None] = {}
 
 
-def _field_names(cls: type) -> tuple[str, ...] | None:
-    """The field names of a dataclass type, None for any other type (looked up once a type:
-    a batch keys thousands of Selections)."""
-    if cls not in _FIELD_NAMES:
-        is_dc = dataclasses.is_dataclass(cls)
-        _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls)) if is_dc else None
-    return _FIELD_NAMES[cls]
+def _fields_of(cls: type) -> Callable[[Any], tuple] | None:
+    """A function giving the field values of a ``cls`` object as a tuple when ``cls`` is a
+    dataclass type, else None (made once a type: a batch keys thousands of Selections)."""
+    if cls not in _FIELDS:
+        _FIELDS[cls] = _field_getter(cls)
+    return _FIELDS[cls]
 
 
-def _key(value: Any) -> Hashable:
+def _field_getter(cls: type) -> Callable[[Any], tuple] | None:
+    if not dataclasses.is_dataclass(cls):
+        return None
+    names = [f.name for f in dataclasses.fields(cls)]
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    one = operator.attrgetter(*names) if names else None
+    return lambda v: (one(v),) if one is not None else ()
+
+
+_PLAIN = frozenset({int, float, str, bool, type(None)})  # their own keys
+
+
+def _key(value: Any, seen: dict[int, Hashable]) -> Hashable:
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, Datasheet):
         return ("datasheet", id(value))
-    names = _field_names(type(value))
-    if names is not None:
-        return (type(value).__name__, *(_key(getattr(value, n)) for n in names))
+    values = _fields_of(type(value))
+    if values is not None:
+        key = seen.get(id(value))
+        if key is None:
+            key = seen[id(value)] = (
+                type(value).__name__,
+                *(v if type(v) in _PLAIN else _key(v, seen) for v in values(value)),
+            )
+        return key
     if isinstance(value, (tuple, list)):
-        return tuple(_key(v) for v in value)
+        return tuple(_key(v, seen) for v in value)
     if isinstance(value, dict):
-        return tuple(sorted((k, _key(v)) for k, v in value.items()))
+        return tuple(sorted((k, _key(v, seen)) for k, v in value.items()))
     return value
 
 
@@ -91,7 +117,8 @@ def run_jobs(
         (rows, errors), both in batch order.
     """
     items = list(items)
-    keys = {i: job_key(item) for i, item in enumerate(items) if isinstance(item, Job)}
+    seen: dict[int, Hashable] = {}  # the items keep the keyed objects alive
+    keys = {i: job_key(item, seen) for i, item in enumerate(items) if isinstance(item, Job)}
     distinct: dict[Hashable, Job] = {}
     for i, key in keys.items():
         distinct.setdefault(key, items[i])  # type: ignore[arg-type]
@@ -164,16 +191,129 @@ def _resolve_in_workers(
     """Outcomes of ``jobs`` (by key) resolved by ``workers`` processes, chunk by chunk,
     grouped by target; none (the caller resolves them itself) where worker processes cannot be
     started."""
-    import multiprocessing
-
     items = sorted(jobs.items(), key=_by_target)
     size = max(1, -(-len(items) // (workers * CHUNKS_PER_WORKER)))
     chunks = [items[i : i + size] for i in range(0, len(items), size)]
-    # fork shares the loaded modules and catalog; elsewhere spawn re-imports them
-    method = "fork" if sys.platform == "linux" else "spawn"
-    if method == "fork":  # what every job needs, imported once here rather than in each worker
-        from .. import report, resolve  # noqa: F401
-    ctx = multiprocessing.get_context(method)
+    if sys.platform == "linux":
+        return _Alongside(chunks, tick).run(min(workers, len(chunks)) - 1)
+    return _resolve_in_pool(chunks, workers, tick)
+
+
+Chunk = list[tuple[Hashable, Job]]
+
+
+class _Alongside:
+    """Chunks resolved by this process and ``extra`` forked ones together. Each process
+    claims the chunks of its own span of targets in turn, then takes the last chunks of the
+    span with the most left: a process on a busy core (another program) takes fewer chunks,
+    so the batch never waits on one process; each keeps to few targets (its caches,
+    engine/memo.py); and this process's outcomes are not pickled. The forked processes
+    inherit the jobs (nothing is sent to them; their outcomes come back) and end with their
+    last chunk. A chunk one of them claimed but did not return (it died, or failed) is
+    missing from the outcomes: the caller resolves it (and meets the failure again, here)."""
+
+    def __init__(self, chunks: list[Chunk], tick: Callable[[], None] | None):
+        self.chunks = chunks
+        self.tick = tick
+        self.out: dict[Hashable, Outcome] = {}
+        self.pending = set(range(len(chunks)))
+
+    def run(self, extra: int) -> dict[Hashable, Outcome]:
+        import multiprocessing
+
+        from .. import report, resolve  # noqa: F401  (imported once, before the fork)
+
+        ctx = multiprocessing.get_context("fork")
+        procs: list = []
+        try:
+            self.spans = ctx.Array("i", _spans(len(self.chunks), extra + 1))
+            self.results = ctx.Queue()
+            for k in range(1, extra + 1):
+                proc = ctx.Process(target=self._work, args=(k,), daemon=True)
+                proc.start()
+                procs.append(proc)
+        except (OSError, ImportError):  # no worker processes here (no /dev/shm, ...)
+            for proc in procs:
+                proc.terminate()
+                proc.join()
+            return self.out
+        try:
+            while (i := self._claim(0)) is not None:
+                self._take(i, _resolve_chunk([job for _, job in self.chunks[i]]))
+                self._receive(block=False, procs=procs)
+            while self.pending and self._receive(block=True, procs=procs):
+                pass
+        finally:
+            for proc in procs:
+                proc.terminate()  # nothing left to do (or Ctrl-C): no-op once it exited
+                proc.join()
+        return self.out  # without a chunk claimed by a process that returned nothing
+
+    def _claim(self, k: int) -> int | None:
+        """The next chunk for process ``k``: the first left in its own span, else the last
+        left in the span with the most left (a neighbour's targets, taken from the far end)."""
+        spans = self.spans
+        with spans.get_lock():
+            if spans[2 * k] < spans[2 * k + 1]:
+                spans[2 * k] += 1
+                return spans[2 * k] - 1
+            left = [spans[2 * j + 1] - spans[2 * j] for j in range(len(spans) // 2)]
+            j = max(range(len(left)), key=left.__getitem__)
+            if left[j] == 0:
+                return None
+            spans[2 * j + 1] -= 1
+            return spans[2 * j + 1]
+
+    def _take(self, i: int, outcomes: list[Outcome]) -> None:
+        for (key, _), outcome in zip(self.chunks[i], outcomes, strict=True):
+            self.out[key] = outcome
+            if self.tick is not None:
+                self.tick()
+        self.pending.discard(i)
+
+    def _receive(self, block: bool, procs: list) -> bool:
+        """Take the outcomes the forked processes have sent: all there are, or (``block``)
+        the next, waiting for it; False once none can come (every process has exited and
+        none is queued)."""
+        import queue
+
+        while True:
+            try:
+                self._take(*self.results.get(block=block, timeout=0.05 if block else None))
+                if block:
+                    return True
+            except queue.Empty:
+                if not block:
+                    return True
+                if not any(proc.is_alive() for proc in procs) and self.results.empty():
+                    return False
+
+    def _work(self, k: int) -> None:
+        """Forked process ``k``: claim and resolve chunks, send each one's outcomes back."""
+        _ignore_interrupts()
+        try:
+            while (i := self._claim(k)) is not None:
+                self.results.put((i, _resolve_chunk([job for _, job in self.chunks[i]])))
+        except BaseException:  # the chunk it held is resolved again in the parent, which reports it
+            pass
+        self.results.close()
+        self.results.join_thread()
+
+
+def _spans(n: int, parts: int) -> list[int]:
+    """``n`` chunks in ``parts`` consecutive spans, flattened: [start0, end0, start1, ...]."""
+    bounds = [n * k // parts for k in range(parts + 1)]
+    return [b for k in range(parts) for b in (bounds[k], bounds[k + 1])]
+
+
+def _resolve_in_pool(
+    chunks: list[Chunk], workers: int, tick: Callable[[], None] | None
+) -> dict[Hashable, Outcome]:
+    """Outcomes of ``chunks`` resolved by a pool of ``workers`` spawned processes (where
+    fork is not available: each re-imports the modules and gets its chunks pickled)."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
     out: dict[Hashable, Outcome] = {}
     try:
         pool = ctx.Pool(min(workers, len(chunks)), initializer=_ignore_interrupts)

@@ -775,9 +775,17 @@ class _Pass:
         weights[:, 0] = p2[:n_dep, 0]
         weights[: min(live, n_dep), 1] = tails[: min(live, n_dep)]
         terms = v[None, ..., None] * weights.reshape((n_dep,) + (1,) * v.ndim + (2,))
-        y = terms[-1]
-        for n in range(n_dep - 2, -1, -1):
-            y = terms[n] + self.chain.step(y, k)
+        kind, t = self.chain._transition(k)
+        if kind == "dense":  # Chain.step's dense product, on the terms as (n, S, rest)
+            flat = terms.reshape(n_dep, v.shape[0], -1)
+            y2 = flat[-1]
+            for n in range(n_dep - 2, -1, -1):
+                y2 = flat[n] + t @ y2
+            y = y2.reshape(terms.shape[1:])
+        else:
+            y = terms[-1]
+            for n in range(n_dep - 2, -1, -1):
+                y = terms[n] + self.chain.step(y, k)
         acc += y[..., 0]
         seen = y[..., 1].reshape(v.shape[0], -1).sum(axis=1)
         return float(k.fail @ seen), float(k.figure_mean @ seen)

@@ -26,7 +26,7 @@ from ..profile import (
     TargetStates,
     VsModel,
 )
-from ..selection import Selection, SelectionError
+from ..selection import Selection, SelectionError, UnitChoice
 from ..units import ModelGroup, Unit, build_unit
 from . import common as c
 from .added import with_added_abilities
@@ -278,9 +278,9 @@ class Rules:
         """
         if sel.phase not in ("shooting", "fight"):
             raise SelectionError(f"unknown phase {sel.phase!r}")
-        attacker = build_unit(sel.attacker, "attacker", self.edition)
+        attacker = _built(sel.attacker, "attacker", self.edition)
         attacker = with_added_abilities(attacker, sel.added_abilities, self.edition)
-        target = build_unit(sel.target, "target", self.edition)
+        target = _built(sel.target, "target", self.edition)
         applied, not_modelled = apply_effects(sel, attacker, target)
         _, damaged_note = damaged_hit_mod(sel, attacker)
         conditions_notes = self.check_conditions(sel, attacker, target)
@@ -445,11 +445,15 @@ class Rules:
         kind and variant: all else is the selection's)."""
         merged: dict[tuple[str, str], list] = {}
         sheets = [ds.key for ds in attacker.datasheets]
+        places: dict[int, dict[str, int]] = {}  # per datasheet: a weapon key's first place
 
         def rank(item: tuple[ModelGroup, Weapon, int]) -> tuple[int, int]:
             g, w, _ = item
-            keys = [x.key for x in g.datasheet.weapons]  # weapons may carry added abilities
-            return sheets.index(g.datasheet.key), keys.index(w.key)
+            ds = g.datasheet
+            if id(ds) not in places:  # weapons may carry added abilities: matched by key
+                keys = [x.key for x in ds.weapons]
+                places[id(ds)] = {k: keys.index(k) for k in keys}
+            return sheets.index(ds.key), places[id(ds)][w.key]
 
         for g, w, n in sorted(used, key=rank):
             key = (g.datasheet.key, w.key)
@@ -802,6 +806,37 @@ class Rules:
             out.append(MortalWounds(e.name, count, fnp))
         del attacker
         return out
+
+
+_UNITS: dict[tuple, tuple[UnitChoice, Unit]] = {}  # built units, see _built
+UNITS_KEPT = 512
+
+
+def _built(choice: UnitChoice, role: str, edition: str) -> Unit:
+    """:func:`build_unit`, each (choice, role, edition) built once per process: a batch
+    resolves the same units run after run. Datasheets are matched by identity (the kept
+    choice holds them, so an id is not reused while kept); units are frozen, so sharing one
+    changes nothing. At most UNITS_KEPT are kept (all dropped when full); errors are not kept.
+
+    Raises:
+        SelectionError: as :func:`build_unit`.
+    """
+    key = (
+        id(choice.datasheet),
+        choice.models,
+        choice.loadout,
+        choice.weapons,
+        tuple(map(id, choice.leaders)),
+        role,
+        edition,
+    )
+    if key in _UNITS:
+        return _UNITS[key][1]
+    unit = build_unit(choice, role, edition)
+    if len(_UNITS) >= UNITS_KEPT:
+        _UNITS.clear()
+    _UNITS[key] = (choice, unit)
+    return unit
 
 
 @dataclass(eq=False)  # a function object: compared and hashed by identity, as a closure

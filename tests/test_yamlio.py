@@ -1,0 +1,67 @@
+"""yamlio.parse builds the data its strict loader builds when it constructs the whole
+document (a quick path for strings, lists and mappings; anything unusual left to the loader
+whole): the same data, the same aliases, the same errors."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from wh40k_calc.yamlio import YamlError, _describe, _StrictLoader, parse
+
+DOCUMENTS = {
+    "plain": "title: t\nruns:\n- name: a\n  attacker: {name: boyz, models: 10}\n  target: rhino\n",
+    "scalars": "a: 1\nb: 2.5\nc: true\nd: null\ne:\nf: 2024-01-02\ng: '12'\nh: !!str 7\ni: 0x1F\n",
+    "anchors": "base: &b {name: boyz, models: 10}\nruns: [*b, *b, {attacker: *b}]\n",
+    "merge key": "base: &b {name: boyz, models: 10}\nrun: {<<: *b, models: 20}\n",
+    "set and omap": "s: !!set {a, b}\no: !!omap [{x: 1}, {y: 2}]\n",
+    "keys": "1: one\nfalse: yes\n~: none\n2.5: x\n",
+    "unhashable key": "[1, 2]: list\n",
+    "key twice": "a: 1\nb: 2\na: 3\n",
+    "key twice inside": "r: [{k: 1}, {k: 1, j: 2, k: 2}]\n",
+    "key twice, equal values": "1: a\n1.0: b\n",
+    "sequence top": "- 1\n- [a, {b: c}]\n",
+    "scalar top": "just text\n",
+}
+
+
+def whole(text: str) -> tuple[str, object]:
+    """What the strict loader gives constructing the whole document: ("data", data) or
+    ("error", message)."""
+    loader = _StrictLoader(text)
+    try:
+        return "data", loader.construct_document(loader.get_single_node())
+    except yaml.YAMLError as exc:
+        return "error", _describe(exc)
+    finally:
+        loader.dispose()
+
+
+@pytest.mark.parametrize("name", sorted(DOCUMENTS))
+def test_parse_builds_what_the_loader_builds_whole(name: str) -> None:
+    text = DOCUMENTS[name]
+    kind, expected = whole(text)
+    if kind == "error":
+        with pytest.raises(YamlError) as info:
+            parse(text)
+        assert str(info.value) == expected
+        return
+    data, node = parse(text)
+    assert data == expected and type(data) is type(expected)
+    assert node is not None
+
+
+def test_an_alias_is_the_same_object_as_its_anchor() -> None:
+    data, _ = parse(DOCUMENTS["anchors"])
+    assert data["runs"][0] is data["base"] and data["runs"][2]["attacker"] is data["base"]
+
+
+def test_a_node_inside_itself_is_built_by_the_loader() -> None:
+    data, _ = parse("a: &a [1, *a]\n")
+    assert data["a"][0] == 1 and data["a"][1] is data["a"]
+
+
+@pytest.mark.parametrize("name", ["key twice", "key twice inside", "key twice, equal values"])
+def test_a_key_given_twice_is_refused_with_its_line(name: str) -> None:
+    with pytest.raises(YamlError, match=r"given twice \(first at line \d+\)"):
+        parse(DOCUMENTS[name])
