@@ -65,3 +65,27 @@ def test_a_node_inside_itself_is_built_by_the_loader() -> None:
 def test_a_key_given_twice_is_refused_with_its_line(name: str) -> None:
     with pytest.raises(YamlError, match=r"given twice \(first at line \d+\)"):
         parse(DOCUMENTS[name])
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "what"),
+    [
+        ("models: !!int ten\n", "line 1, column 9", "'ten' is not a valid !!int"),
+        ("a: 1\nb: !!float many\n", "line 2, column 4", "'many' is not a valid !!float"),
+        (
+            "d: !!timestamp 2020-99-99\n",
+            "line 1, column 4",
+            "'2020-99-99' is not a valid !!timestamp",
+        ),
+    ],
+)
+def test_a_tagged_value_that_does_not_convert_is_a_yaml_error(
+    text: str, where: str, what: str
+) -> None:
+    """PyYAML raises a bare ValueError for ``!!int ten``; it reached the user as a traceback
+    (a batch or datasheet file). It is a YAML error at the value, through both paths."""
+    for read in (parse, lambda t: yaml.load(t, Loader=_StrictLoader)):
+        with pytest.raises((YamlError, yaml.YAMLError)) as info:
+            read(text)
+        message = str(info.value) if isinstance(info.value, YamlError) else _describe(info.value)
+        assert message.startswith(f"{where}: {what}")

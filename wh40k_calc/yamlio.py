@@ -51,6 +51,17 @@ class _StrictLoader(_BASE):  # type: ignore[valid-type,misc]
             seen[key] = key_node
         return super().construct_mapping(node, deep=deep)
 
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        """PyYAML's, with a tagged scalar that does not convert (``!!int ten``: PyYAML raises
+        a bare ValueError) reported as a YAML error at the value."""
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ValueError, TypeError, OverflowError) as exc:
+            tag = str(node.tag).removeprefix("tag:yaml.org,2002:")
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{node.value!r} is not a valid !!{tag} ({exc})", node.start_mark
+            ) from None
+
 
 def _describe(exc: yaml.YAMLError) -> str:
     mark = getattr(exc, "problem_mark", None)
