@@ -9,13 +9,14 @@ one target error printed once per run; "Choice: 4 Intercessor shoots Bolt rifle"
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 import yaml
 from typer.testing import CliRunner
 
-from wh40k_calc.catalog import SHIPPED
+from wh40k_calc.catalog import GENERATED, SHIPPED
 from wh40k_calc.cli import app
 from wh40k_calc.datasheet import DatasheetError, parse_datasheet
 from wh40k_calc.wording import models_doing
@@ -367,7 +368,13 @@ def test_user_data_folder_variable_naming_a_file(tmp_path, monkeypatch) -> None:
 def test_units_heading_counts_as_the_summary(tmp_path, monkeypatch) -> None:
     """``calc units "burna boyz"`` with an imported copy said "2 datasheets (1 hidden)" above
     "Orks (3)"; the heading now counts the same way: "Orks (2, 1 hidden)"."""
-    monkeypatch.setenv("WH40K_CALC_HOME", str(tmp_path / "home"))
-    assert calc("import", "burna boyz", "--csv", CSV).exit_code == 0
+    home = tmp_path / "home"
+    monkeypatch.setenv("WH40K_CALC_HOME", str(home))
+    if CSV.is_dir():
+        assert calc("import", "burna boyz", "--csv", CSV).exit_code == 0
+    else:  # no export here (CI): the copy `calc import` writes, placed by hand
+        copy = home / "datasheets" / "orks" / "burna-boyz.yaml"
+        copy.parent.mkdir(parents=True)
+        shutil.copy(GENERATED / "orks" / "burna-boyz.yaml", copy)
     lines = calc("units", "burna").stdout.splitlines()
     assert lines[:2] == ["2 datasheets (1 hidden)", "Orks (2, 1 hidden)"]
