@@ -419,8 +419,13 @@ class _Inflict:
 
     def _by_jumps(self, dice, states, counts, figure, failed, order) -> np.ndarray | None:
         """:class:`_SaveJumps` for each allocation order the trials use (None: no table)."""
-        orders = np.broadcast_to(np.asarray(order), states.shape)
-        used = np.unique(orders).tolist()
+        if states.size == 0:
+            return states
+        orders = np.asarray(order)
+        if orders.min() == orders.max():  # one order for every trial (the usual case)
+            used = [int(orders.flat[0])]
+        else:  # several: each order used (a search of the whole array)
+            used = np.unique(orders).tolist()
         for o in used:
             if o not in self.jumps:
                 self.jumps[o] = _SaveJumps.of(self.space, self.w, self.routing, o)
@@ -429,7 +434,7 @@ class _Inflict:
         if len(used) == 1:
             return self.jumps[used[0]].inflict(dice, states, counts, figure, failed)
         for o in used:
-            sel = np.flatnonzero(orders == o)
+            sel = np.flatnonzero(orders == o)  # several orders: ``order`` is an array
             fig, fail = figure[sel], failed[sel]
             states[sel] = self.jumps[o].inflict(dice, states[sel], counts[sel], fig, fail)
             figure[sel], failed[sel] = fig, fail
