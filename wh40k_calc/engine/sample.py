@@ -422,10 +422,9 @@ class _Inflict:
         if states.size == 0:
             return states
         orders = np.asarray(order)
-        if orders.min() == orders.max():  # one order for every trial (the usual case)
-            used = [int(orders.flat[0])]
-        else:  # several: each order used (a search of the whole array)
-            used = np.unique(orders).tolist()
+        # one order for every trial (the usual case) without searching the whole array
+        one = orders.min() == orders.max()
+        used = [int(orders.flat[0])] if one else np.unique(orders).tolist()
         for o in used:
             if o not in self.jumps:
                 self.jumps[o] = _SaveJumps.of(self.space, self.w, self.routing, o)
