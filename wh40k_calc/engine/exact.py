@@ -134,19 +134,32 @@ class _Chain:
 
     def step_ns(self, k: Kernel, rest: float) -> float:
         """Estimated nanoseconds of one step of ``k`` over an array of S x ``rest`` elements
-        (:mod:`~wh40k_calc.engine.work`), its form chosen (and built) if it is not yet."""
-        self._transition(k)
-        per_element, call = self.rates[id(k)]
+        (:mod:`~wh40k_calc.engine.work`), its form chosen if it is not yet (not built: an
+        estimate costs little even where the figure pass's forms are large)."""
+        key = id(k)
+        if key not in self.rates:
+            if not self.figure and "rates" in k.forms:
+                self.rates[key] = k.forms["rates"]
+            else:
+                self._choose(k, self._entries(k))
+        per_element, call = self.rates[key]
         return per_element * rest * (work.COMPLEX if self.spectral else 1.0) + call
 
-    def _form(self, k: Kernel) -> tuple:
-        src, tgt, p, d = self._entries(k)
+    def _choose(self, k: Kernel, entries: tuple) -> str:
+        """The cheapest form of ``k`` (its ``entries``), its rates kept in ``rates``."""
+        src, tgt, _, d = entries
         jumps = tgt - src
         keys = jumps if self.spectral or not self.figure else jumps * (k.probs.shape[1] + 1) + d
         jumps_n = len(distinct(keys))
         costs = work.step_costs(self.space.size, len(src), jumps_n, not self.figure)
         kind = min(costs, key=lambda f: costs[f] * work.TYPICAL_REST + work.call_ns(f, jumps_n))
         self.rates[id(k)] = (costs[kind], work.call_ns(kind, jumps_n))
+        return kind
+
+    def _form(self, k: Kernel) -> tuple:
+        src, tgt, p, d = entries = self._entries(k)
+        jumps = tgt - src
+        kind = self._choose(k, entries)
         if kind == "dense":
             out = np.zeros((self.space.size, self.space.size))
             np.add.at(out, (tgt, src), p)
@@ -988,6 +1001,23 @@ def run_exact(
     return out
 
 
+def state_estimate(
+    act: Activation, start: TargetStates | None = None, max_elements: int = MAX_ELEMENTS
+) -> _Estimate:
+    """The state pass :func:`run_exact` would make for ``act`` from ``start``, estimated before
+    it runs (:mod:`~wh40k_calc.engine.work`; seconds on the development machine, largest array
+    in probabilities), with the defender's orders ``act.policy`` gives (else one order per
+    weapon, as the admission check).
+
+    Raises:
+        ExactUnsupported: as :func:`run_exact` (the selection is over the state pass's budget,
+            or ``start`` does not fit the target).
+    """
+    setup = _Setup(act, max_elements, start if start is not None else act.start)
+    policy = act.policy
+    return setup.estimate(_Chain(setup.space), policy and list(policy.tables))
+
+
 def _counted(w: _Weapon, bracket_w: np.ndarray | None) -> dict[str, float]:
     """Expected attacks, hits and wounds (over the Blast bracket reached when selecting)."""
     if bracket_w is None:
@@ -1068,11 +1098,13 @@ class _Figure:
             return _Estimate(est.seconds, 2 * est.largest)
         return est
 
-    def affordable(self) -> bool:
-        """Whether computing the distribution exactly is within the figure pass's budget."""
+    def affordable(self, seconds: float = work.FIGURE_SECONDS) -> bool:
+        """Whether computing the distribution exactly is within the figure pass's budget:
+        ``seconds`` (estimated; default the whole of ``work.FIGURE_SECONDS``, less where a
+        caller shares that budget between several figures) and its largest array."""
         est = self.estimate()
         limit = work.FIGURE_ARRAYS * self.setup.max_elements
-        return est.seconds <= work.FIGURE_SECONDS and est.largest <= limit
+        return est.seconds <= seconds and est.largest <= limit
 
     def __call__(self) -> np.ndarray:
         setup, chain, _ = self.plan()

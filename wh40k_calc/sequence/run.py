@@ -30,6 +30,7 @@ wounds, :meth:`SequenceResult.cumulative`); a step's own figures are differences
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -50,13 +51,17 @@ class StepResult:
     ``exact_before`` the distribution it started from (None: the sequence's start);
     ``p_alive`` per engine ("exact", "sample"), P(the target is alive when the step begins)
     (the sampler's: the share of its trials); ``sample_own`` the sampler's counts of the
-    step's own models destroyed and wounds lost per trial."""
+    step's own models destroyed and wounds lost per trial; ``figure`` the exact engine's
+    damage figure of the step from its alive states, not yet computed (the engine's lazy
+    figure, with its cost estimate; None: nothing to compute), for the budget of
+    :mod:`~wh40k_calc.sequence.budget`."""
 
     step: Step
     result: Result
     exact_before: TargetStates | None = None
     p_alive: dict[str, float] = field(default_factory=dict)
     sample_own: OwnCounts | None = None
+    figure: Any = None
 
 
 @dataclass
@@ -208,6 +213,7 @@ def _exact_chain(
     done: list[StepResult] = []
     for step in steps:
         parts = split(state)
+        figure = None
         if parts.alive is None and parts.dead is not None:
             res = unmade_step(step, method, "in every case")
             res.exact = unmade(res.activation, parts.dead)
@@ -216,10 +222,11 @@ def _exact_chain(
             if res.exact_declined is not None:
                 raise _Declined(step, res.exact_declined)
             assert res.exact is not None
+            figure = res.exact.__dict__["_damage"]
             if parts.dead is not None:
                 res.exact = mix(res.exact, parts.p_alive, parts.dead)
         res.method = method
-        done.append(StepResult(step, res, state, {"exact": parts.p_alive}))
+        done.append(StepResult(step, res, state, {"exact": parts.p_alive}, figure=figure))
         state = res.exact.final_states
     return done
 
