@@ -47,7 +47,10 @@ class Job:
     settings, and for error messages a label for the target and the batch file and line.
 
     A run with a ``sequence`` has its ``steps`` (repeats included; ``selection`` is the first
-    step's): the job is then the whole sequence, as ``calc sequence`` resolves it."""
+    step's): the job is then the whole sequence, as ``calc sequence`` resolves it.
+
+    ``detail``: the whole contract object (``--json``); False: only what the table and the
+    CSV show (:func:`job_outcome`), so that distributions they never show are not computed."""
 
     run: str
     selection: Selection
@@ -58,6 +61,7 @@ class Job:
     source: str | None = None
     line: int | None = None
     steps: tuple[Step, ...] = ()
+    detail: bool = True
 
 
 @dataclass
@@ -158,7 +162,9 @@ def row_figures(obj: dict[str, Any]) -> dict[str, float | None]:
 
 def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
     """Resolve one job: its contract object (``report.to_json``, without ``"run"``) and its
-    compared figures.
+    compared figures. Without ``job.detail``, the object leaves out what only ``--json``
+    shows, never computed: a sequence's ``steps`` (their own kill tables and damage
+    distributions) and an activation's exact ``damage_distribution`` (its figure pass).
 
     Raises:
         SelectionError, LookupError, ValueError, DatasheetError: as ``resolve`` does.
@@ -167,12 +173,21 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
         from ..sequence.output import to_json_sequence
         from ..sequence.run import run_sequence
 
-        obj = to_json_sequence(run_sequence(list(job.steps), job.method, job.trials, job.seed))
+        seq = run_sequence(list(job.steps), job.method, job.trials, job.seed)
+        obj = to_json_sequence(seq, steps=job.detail)
         return obj, row_figures(obj)
     from ..report import to_json
     from ..resolve import resolve
 
-    obj = to_json(resolve(job.selection, job.method, job.trials, job.seed))
+    result = resolve(job.selection, job.method, job.trials, job.seed)
+    unread = not job.detail and result.exact is not None
+    if unread:
+        import numpy as np
+  # a stand-in the table never reads, so that the figure pass never runs
+        result.exact.damage_distribution = np.zeros(1)  # type: ignore[union-attr]
+    obj = to_json(result)
+    if unread and result.method != "sample":
+        del obj["damage_distribution"]
     return obj, row_figures(obj)
 
 

@@ -1098,13 +1098,14 @@ class _Figure:
             return _Estimate(est.seconds, 2 * est.largest)
         return est
 
-    def affordable(self, seconds: float = work.FIGURE_SECONDS) -> bool:
+    def affordable(self, seconds: float | None = None) -> bool:
         """Whether computing the distribution exactly is within the figure pass's budget:
-        ``seconds`` (estimated; default the whole of ``work.FIGURE_SECONDS``, less where a
+        ``seconds`` (estimated; None: the whole of ``work.FIGURE_SECONDS``, less where a
         caller shares that budget between several figures) and its largest array."""
         est = self.estimate()
         limit = work.FIGURE_ARRAYS * self.setup.max_elements
-        return est.seconds <= seconds and est.largest <= limit
+        budget = work.FIGURE_SECONDS if seconds is None else seconds
+        return est.seconds <= budget and est.largest <= limit
 
     def __call__(self) -> np.ndarray:
         setup, chain, _ = self.plan()

@@ -30,27 +30,30 @@ class FigureBudget:
     exactly; the sampler's stand-ins for the others (:meth:`sampled_damage`,
     :meth:`sampled_own`), and the note each such step gets (:meth:`notes`)."""
 
-    def __init__(self, seq: SequenceResult, seconds: float = work.FIGURE_SECONDS):
+    def __init__(self, seq: SequenceResult, seconds: float | None = None):
         self.seq = seq
-        self.left = seconds
+        self.left = work.FIGURE_SECONDS if seconds is None else seconds
         self.damage_exact: list[bool] = []
         self.own_exact: list[bool] = []
-        self.costs: list[tuple[float | None, float | None]] = []  # (damage, own) per step
+        self.why: list[dict[str, str]] = []  # per step, why a figure was left out
         self._sampled: list[StepResult] | None = None
         for sr in seq.steps:
-            costs = (self._damage_cost(sr), self._own_cost(sr))
-            done = [self._spend(c) for c in costs]
-            self.damage_exact.append(done[0])
-            self.own_exact.append(done[1])
-            self.costs.append(costs)
+            why: dict[str, str] = {}
+            self.damage_exact.append(self._fits(self._damage_cost(sr), "damage", why))
+            self.own_exact.append(self._fits(self._own_cost(sr), "own", why))
+            self.why.append(why)
 
-    def _spend(self, cost: float | None) -> bool:
-        """Whether a figure of estimated ``cost`` seconds (None: not to be computed exactly)
-        fits in what is left of the budget; if so it is spent."""
-        if cost is None or cost > self.left:
-            return False
-        self.left -= cost
-        return True
+    def _fits(self, cost: float | None, figure: str, why: dict[str, str]) -> bool:
+        """Whether a figure of estimated ``cost`` seconds (None: too large for the exact
+        engine) fits in what is left of the budget: if so it is spent, else ``why`` says."""
+        if cost is not None and cost <= self.left:
+            self.left -= cost
+            return True
+        if cost is None:
+            why[figure] = "too large for the exact engine"
+        else:
+            why[figure] = f"estimated over the {max(self.left, 0.0):.2g} s left"
+        return False
 
     @staticmethod
     def _damage_cost(sr: StepResult) -> float | None:
@@ -108,12 +111,12 @@ class FigureBudget:
         """The note of step ``k`` saying which of its figures are the sampler's (none when
         every figure is exact)."""
         names, fields = [], []
-        damage, own = self.costs[k]
+        why = self.why[k]
         if not self.damage_exact[k]:
-            names.append(f"damage distribution ({_cost(damage, 'the figure pass')})")
+            names.append(f"damage distribution ({why['damage']})")
             fields.append("damage_distribution")
         if not self.own_exact[k]:
-            names.append(f"own kill table ({_cost(own, 'the exact engine')})")
+            names.append(f"own kill table ({why['own']})")
             fields += ["kill_table", "models_destroyed_distribution"]
         if not names:
             return []
@@ -125,11 +128,6 @@ class FigureBudget:
             f"in all): {_and(fields)} {'is' if len(fields) == 1 else 'are'} the sampler's "
             f"({sample.trials:,} trials); every other figure is exact"
         ]
-
-
-def _cost(seconds: float | None, engine: str) -> str:
-    """An estimate as the notes say it."""
-    return f"an estimated {seconds:.2g} s" if seconds is not None else f"too large for {engine}"
 
 
 def _and(words: list[str]) -> str:

@@ -112,43 +112,22 @@ def own_models_destroyed(r: Result, start: TargetStates) -> np.ndarray:
 
 
 def own_models_destroyed_cost(r: Result, start: TargetStates) -> float | None:
-    """The estimated seconds of :func:`own_models_destroyed` (the exact engine's state pass
-    from each part of ``start``, :func:`~wh40k_calc.engine.exact.state_estimate`), before it
-    runs; None where the exact engine would decline a part."""
+    """The estimated seconds of :func:`own_models_destroyed` before it runs, bounded from
+    above: the exact engine's state pass from every alive state of ``start``
+    (:func:`~wh40k_calc.engine.exact.state_estimate`; a pass from fewer start states works on
+    no more) once per number of models already destroyed. One estimate per step, as each costs
+    about as much as a small pass. None where the exact engine would decline it."""
     from ..engine.exact import ExactUnsupported, state_estimate
 
     act = r.activation
-    total = 0.0
-    for _, _, part in _parts(start, act.target.models):
-        if part is None:
-            continue
-        try:
-            total += state_estimate(act, part).seconds
-        except ExactUnsupported:
-            return None
-    return total
-
-
-def _own_sample(seq: SequenceResult, k: int) -> Outcome:
-    sr = seq.steps[k]
-    cum = seq.cumulative(k, "sample")
-    expected, chars = _own_expected(seq, k, "sample")
-    own = sr.sample_own
-    assert own is not None  # a sampled step counts its own figures as its trials run
-    trials = cum.trials
-    se = {
-        key: dict(value) if isinstance(value, dict) else value
-        for key, value in cum.standard_error.items()
-    }
-    se["expected"]["models_destroyed"] = own.models_moments.se
-    se["expected"]["wounds_lost"] = own.wounds_moments.se
-    out = _with(
-        cum,
-        expected=expected,
-        models_destroyed_distribution=own.models_destroyed / trials,
-        characters_destroyed=chars,
-    )
-    se["kill_table"] = [se_p(p, trials) for p in out.kill_table]
-    se["characters_destroyed"] = [se_p(p, trials) for p in chars]
-    out.standard_error = se
-    return out
+    n = act.target.models
+    runs = sum(part is not None for _, _, part in _parts(start, n))
+    if runs == 0:
+        return 0.0
+    alive = start.models_destroyed < n
+    weights = np.asarray(start.weights, dtype=float)[alive]
+    states = TargetStates(start.shape, start.lost[alive], weights / weights.sum())
+    try:
+        return runs * state_estimate(act, states).seconds
+    except ExactUnsupported:
+        return None
