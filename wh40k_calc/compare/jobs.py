@@ -33,6 +33,7 @@ from ..wording import count
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
+    from ..resolve import Result
     from ..target_set import SetEntry
 
 USER_ERRORS: tuple[type[Exception], ...] = (DatasheetError, SelectionError, LookupError, ValueError)
@@ -180,15 +181,25 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
     from ..resolve import resolve
 
     result = resolve(job.selection, job.method, job.trials, job.seed)
-    unread = not job.detail and result.exact is not None
-    if unread:
-        import numpy as np
-  # a stand-in the table never reads, so that the figure pass never runs
-        result.exact.damage_distribution = np.zeros(1)  # type: ignore[union-attr]
-    obj = to_json(result)
-    if unread and result.method != "sample":
-        del obj["damage_distribution"]
+    if job.detail or result.method == "sample":
+        obj = to_json(result)
+    else:
+        obj = _without_damage_distribution(result)
     return obj, row_figures(obj)
+
+
+def _without_damage_distribution(result: "Result") -> dict[str, Any]:
+    """``report.to_json`` of ``result`` without ``damage_distribution``, its exact figure pass
+    never run (a zero-length stand-in is read in its place, then left out)."""
+    import numpy as np
+
+    from ..report import to_json
+
+    assert result.exact is not None
+    result.exact.damage_distribution = np.zeros(0)
+    obj = to_json(result)
+    del obj["damage_distribution"]
+    return obj
 
 
 def run_job(job: Job) -> Row:

@@ -131,3 +131,28 @@ def own_models_destroyed_cost(r: Result, start: TargetStates) -> float | None:
         return runs * state_estimate(act, states).seconds
     except ExactUnsupported:
         return None
+
+
+def _own_sample(seq: SequenceResult, k: int) -> Outcome:
+    sr = seq.steps[k]
+    cum = seq.cumulative(k, "sample")
+    expected, chars = _own_expected(seq, k, "sample")
+    own = sr.sample_own
+    assert own is not None  # a sampled step counts its own figures as its trials run
+    trials = cum.trials
+    se = {
+        key: dict(value) if isinstance(value, dict) else value
+        for key, value in cum.standard_error.items()
+    }
+    se["expected"]["models_destroyed"] = own.models_moments.se
+    se["expected"]["wounds_lost"] = own.wounds_moments.se
+    out = _with(
+        cum,
+        expected=expected,
+        models_destroyed_distribution=own.models_destroyed / trials,
+        characters_destroyed=chars,
+    )
+    se["kill_table"] = [se_p(p, trials) for p in out.kill_table]
+    se["characters_destroyed"] = [se_p(p, trials) for p in chars]
+    out.standard_error = se
+    return out

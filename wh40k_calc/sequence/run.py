@@ -30,8 +30,8 @@ wounds, :meth:`SequenceResult.cumulative`); a step's own figures are differences
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
