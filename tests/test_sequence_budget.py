@@ -102,15 +102,18 @@ def test_with_method_both_the_stand_ins_are_its_own_sampler_run(monkeypatch):
 
 
 def test_the_sampler_runs_once_for_every_step_over_the_budget(monkeypatch):
-    """One sampled run of the sequence stands in for every figure over the budget."""
+    """One sampled run of the sequence stands in for every figure over the budget, with the
+    trials given (``--trials``)."""
     from wh40k_calc.sequence import sampled
 
     runs = []
     real = sampled.sample_chain
     monkeypatch.setattr(sampled, "sample_chain", lambda *a, **k: runs.append(1) or real(*a, **k))
     _tiny_budget(monkeypatch)
-    as_json(*DUO)
+    out = as_json(*DUO, "--trials", "2000")
     assert runs == [1]
+    notes = [n for s in out["steps"] for n in s["notes"] if LEFT_OUT in n]
+    assert len(notes) == 2 and all(_trials(n) == 2000 for n in notes)
 
 
 SEQUENCES = [

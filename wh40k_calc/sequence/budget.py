@@ -9,8 +9,9 @@ damage distribution (``resolve._damage_within_budget``), each is estimated befor
 after step, fit one budget for the whole sequence (``work.FIGURE_SECONDS``; a figure pass's
 largest array also within its own limit). A figure over the budget is the sampler's: the
 ``--method both`` run's when there is one, else one sampled run of the sequence (the
-activations the exact engine chose, the default trials cut to the sampler's time budget,
-:func:`~wh40k_calc.sequence.sampled.sample_chain`), made only when such a figure is read.
+activations the exact engine chose; ``--trials`` and ``--seed`` as given, else the default
+trials cut to the sampler's time budget; :func:`~wh40k_calc.sequence.sampled.sample_chain`),
+made only when such a figure is read.
 The step's notes say which of its figures are sampled; every other figure stays exact.
 """
 
@@ -39,18 +40,19 @@ class FigureBudget:
         self._sampled: list[StepResult] | None = None
         for sr in seq.steps:
             why: dict[str, str] = {}
-            self.damage_exact.append(self._fits(self._damage_cost(sr), "damage", why))
-            self.own_exact.append(self._fits(self._own_cost(sr), "own", why))
+            damage, own = self._damage_cost(sr), self._own_cost(sr)
+            self.damage_exact.append(self._fits(damage, "damage", why, "arrays over its limit"))
+            self.own_exact.append(self._fits(own, "own", why, "the exact engine would decline"))
             self.why.append(why)
 
-    def _fits(self, cost: float | None, figure: str, why: dict[str, str]) -> bool:
-        """Whether a figure of estimated ``cost`` seconds (None: too large for the exact
-        engine) fits in what is left of the budget: if so it is spent, else ``why`` says."""
+    def _fits(self, cost: float | None, figure: str, why: dict[str, str], large: str) -> bool:
+        """Whether a figure of estimated ``cost`` seconds (None: too large, ``large`` says
+        how) fits in what is left of the budget: if so it is spent, else ``why`` says."""
         if cost is not None and cost <= self.left:
             self.left -= cost
             return True
         if cost is None:
-            why[figure] = "too large for the exact engine"
+            why[figure] = large
         else:
             why[figure] = f"estimated over the {max(self.left, 0.0):.2g} s left"
         return False
@@ -91,7 +93,8 @@ class FigureBudget:
                     for sr in self.seq.steps
                 ]
                 steps = [sr.step for sr in copies]
-                self._sampled = sample_chain(steps, copies, None, self.seq.seed, None, [])
+                trials, seed = self.seq.trials_asked, self.seq.seed
+                self._sampled = sample_chain(steps, copies, trials, seed, None, [])
         return self._sampled
 
     def sampled_damage(self, k: int) -> np.ndarray:

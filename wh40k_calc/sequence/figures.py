@@ -15,6 +15,9 @@ is cumulative. Its own figures:
   mixture of those runs, each shifted by its d, is the step's own distribution; where every
   model is already destroyed the step is not made and destroys none); by the sampler, each
   trial's difference, counted as the trials ran (:class:`~.pooled.OwnCounts`).
+
+For the JSON, the exact own distribution and the step's damage distribution are computed only
+within the sequence's budget for them (:mod:`~wh40k_calc.sequence.budget`), else the sampler's.
 """
 
 from __future__ import annotations

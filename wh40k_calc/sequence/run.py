@@ -71,7 +71,8 @@ class SequenceResult:
     ``method`` is "exact", "sample" or "both" (the figures of both engines, each carried from
     step to step on its own); ``initial`` the target's state before the first step (None:
     unharmed; ``--target-wounds-left``: one state); ``trials`` the sampler's trials of each
-    step (None: the sampler did not run).
+    step (None: the sampler did not run); ``trials_asked`` the trials given (``--trials``; None:
+    the default within the time budget), for a sampled run made later (:mod:`.budget`).
     """
 
     steps: list[StepResult]
@@ -81,6 +82,7 @@ class SequenceResult:
     seed: int
     notes: list[str] = field(default_factory=list)
     exact_declined: str | None = None
+    trials_asked: int | None = None
 
     @property
     def repeated(self) -> bool:
@@ -171,7 +173,7 @@ def _run(
             sample_chain(steps, done, trials, seed, progress, notes)
     initial = done[0].result.activation.start if done else None
     ran = done[0].result.sample.trials if done and done[0].result.sample is not None else None
-    return SequenceResult(done, method, initial, ran, seed, notes)
+    return SequenceResult(done, method, initial, ran, seed, notes, trials_asked=trials)
 
 
 def resolve_step(step: Step, method: str, trials: int, seed, carried: Carried) -> Result:
