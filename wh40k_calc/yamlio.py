@@ -79,8 +79,8 @@ def _describe(exc: yaml.YAMLError) -> str:
 
 def read_text(path: Path, what: str) -> str:
     """The UTF-8 text of a user's YAML file (``what``: "datasheet file", "batch file"), with
-    line endings made ``\\n`` and a leading byte-order mark dropped. At most MAX_BYTES are read: a larger file (or an endless one,
-    such as a link to /dev/zero) is refused.
+    line endings made ``\\n`` and a leading byte-order mark dropped. At most MAX_BYTES are
+    read: a larger file (or an endless one, such as a link to /dev/zero) is refused.
 
     Raises:
         YamlError: missing, a folder, unreadable, larger than 8 MB, or not UTF-8; the message
