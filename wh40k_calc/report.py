@@ -339,14 +339,18 @@ def _print_totals(r: Result, console) -> None:
     """``Wounds lost 1.253 of 11 · models destroyed 1.253 of 10``."""
     from rich.text import Text
 
+    from .wording import of_whole
+
     o = r.primary
+    wounds = r.activation.target.wounds - _already_lost(r)
+    models = r.plan.target.models
     console.print(
         Text.assemble(
             "Wounds lost ",
-            (f"{o.expected['wounds_lost']:.3f}", "bold"),
-            f" of {r.activation.target.wounds - _already_lost(r)} · models destroyed ",
-            (f"{o.expected['models_destroyed']:.3f}", "bold"),
-            f" of {r.plan.target.models}",
+            (of_whole(o.expected["wounds_lost"], wounds), "bold"),
+            f" of {wounds} · models destroyed ",
+            (of_whole(o.expected["models_destroyed"], models), "bold"),
+            f" of {models}",
         )
     )
 

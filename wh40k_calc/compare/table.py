@@ -163,11 +163,10 @@ def probability_text(p: float) -> str:
 
 def models_text(expected: float, models: int) -> str:
     """Expected models destroyed to 3 decimals, never shown as the whole unit when a model
-    may survive (4.99984 of 5 is ">4.999", not 5.000)."""
-    text = f"{expected:.3f}"
-    if models and text == f"{models:.3f}" and expected < models - NOISE:
-        return f">{models - 0.001:.3f}"
-    return text
+    may survive (4.99984 of 5 is ">4.999", not 5.000; :func:`~wh40k_calc.wording.of_whole`)."""
+    from ..wording import of_whole
+
+    return of_whole(expected, models)
 
 
 DECIMALS = {"damage": 2, "models": 3, "wipe": 3, "efficiency": 1, "losses": 3}  # as printed

@@ -22,7 +22,7 @@ from ..report import (
     wounded_text,
 )
 from ..terminal import print_joined
-from ..wording import count
+from ..wording import count, of_whole
 from .run import SequenceResult
 
 
@@ -71,9 +71,9 @@ def render_sequence(seq: SequenceResult, console: Any) -> None:
     console.print(
         Text.assemble(
             f"After {count(len(seq.steps), 'step')}: wounds lost ",
-            (f"{last.expected['wounds_lost']:.3f}", "bold"),
+            (of_whole(last.expected["wounds_lost"], wounds_total), "bold"),
             f" of {wounds_total} · models destroyed ",
-            (f"{last.expected['models_destroyed']:.3f}", "bold"),
+            (of_whole(last.expected["models_destroyed"], tgt.models), "bold"),
             f" of {tgt.models} · P(unit destroyed) ",
             (pct(_p_destroyed(seq, len(seq.steps) - 1)), "bold"),
         )
