@@ -365,3 +365,24 @@ def test_a_users_file_is_found_by_its_name_however_yaml_spells_it(tmp_path: Path
     ds = Catalog([folder]).find("Lootas")
     assert ds.path == folder / "my-lootas.yaml"
     assert ds.sizes[0].points == 999
+
+
+def test_control_characters_in_names_are_refused_and_never_printed_raw(tmp_path: Path):
+    """A fresh-user trial: a datasheet named "Loo\\x1b[2Jtas" cleared the screen when listed
+    or shot with. Its names (unit, models, weapons) must be printable text: the file is
+    invalid, saying why, and `calc units` shows the name escaped."""
+    from typer.testing import CliRunner
+
+    from wh40k_calc.cli import app
+
+    (tmp_path / "l.yaml").write_text(
+        LOOTAS_YAML.replace("name: Lootas\n", 'name: "Loo\\x1b[2Jtas"\n'), encoding="utf-8"
+    )
+    with pytest.raises(DatasheetError, match="name: must not contain control characters"):
+        Catalog([tmp_path]).find("Loo\x1b[2Jtas")
+    res = CliRunner().invoke(app, ["units", "loo", "--datasheets", str(tmp_path)])
+    assert "\x1b" not in res.output
+    assert "Loo\\x1b[2Jtas" in res.output
+    res = CliRunner().invoke(app, ["units", "--check", "--datasheets", str(tmp_path)])
+    assert res.exit_code == 1 and "\x1b" not in res.output
+    assert "must not contain control characters" in res.output

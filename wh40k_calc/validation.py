@@ -150,6 +150,8 @@ def _message(text: str, kind: Any, value: Any, parts: list[str | int]) -> str:
             return "must not be empty"
         return f"is longer than {m.group(2)} characters"
     if text.startswith("Expected `str` matching regex"):
+        if isinstance(value, str) and value.strip() and "?=" in text:
+            return "must not contain control characters (such as ESC, a tab or a newline)"
         return "must not be blank" + (" or only commas" if "," in text else "")
     m = re.fullmatch(r"Expected `int` (>=|<=|>|<) (-?\d+)", text)
     if m:
