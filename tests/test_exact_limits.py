@@ -123,3 +123,15 @@ def test_the_state_pass_is_admitted_by_its_estimate_before_it_runs(monkeypatch) 
     monkeypatch.setattr(exact._Chain, "step", no_step)
     with pytest.raises(exact.ExactUnsupported, match=r"an estimated [0-9.e+-]+ s"):
         run_exact(act)
+
+
+def test_order_best_when_the_exact_engine_declines_says_what_order_was_used(monkeypatch):
+    """A fresh-user trial: with `--order best` and a selection the exact engine declines, the
+    datasheet's weapon order was used and the note did not mention --order."""
+    from helpers import cli_json
+
+    from wh40k_calc.engine import work
+
+    monkeypatch.setattr(work, "STATE_SECONDS", 1e-9)  # every selection declined
+    notes = cli_json(*LOOTAS_INTO_BOYZ, "--order", "best")["notes"]
+    assert any(n.endswith("--order best: the datasheet's weapon order") for n in notes), notes

@@ -294,7 +294,10 @@ def _chosen(sel: Selection, plan: Plan, method: str, scorer: _Scorer) -> tuple[R
         picks, variant, order, choices = choose(plan, sel, scorer)
     except ExactUnsupported:
         picks, variant, order, choices = tuple(0 for _ in plan.groups), 0, None, []
-        notes.append("choices left at their defaults: the exact engine cannot score them")
+        notes.append(
+            "choices left at their defaults: the exact engine cannot score them"
+            + ("; --order best: the datasheet's weapon order" if sel.order == "best" else "")
+        )
     act = plan.build(picks, variant, order)
     for w in act.weapons:
         choices.extend(w.choices)
