@@ -371,11 +371,10 @@ def _damage_within_budget(
             act = result.activation
             n = trials or _affordable_trials(act, DEFAULT_TRIALS, [])
             sample = run_sample(act, trials=n, seed=seed)
-        est = figure.estimate()
         result.notes.append(
-            f"the exact damage distribution was left out (an estimated {est.seconds:.1g} s, "
-            f"arrays of {est.largest:.1g} probabilities): damage_distribution is the "
-            f"sampler's ({sample.trials:,} trials); every other figure is exact"
+            f"the exact damage distribution was left out ({' and '.join(figure.over_budget())}"
+            f"): damage_distribution is the sampler's ({sample.trials:,} trials); every other "
+            "figure is exact"
         )
         return sample.damage_distribution
 
