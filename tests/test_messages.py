@@ -101,7 +101,7 @@ def refused(change) -> str:
         (
             lambda d: d["weapons"][0].update(D=1.5),
             "x.yaml: weapons[0].D: must be a whole number or a dice expression (e.g. D6+1), not "
-            "a number",
+            "1.5 (a decimal number)",
         ),
         (
             lambda d: d["sizes"][1]["models"].update(Spanner=-1),

@@ -160,7 +160,10 @@ def _message(text: str, kind: Any, value: Any, parts: list[str | int]) -> str:
     if m:
         hint = " (3 means 3+)" if field in _PLUS and isinstance(value, str) else ""
         expected = _FIELD_TYPES.get(field) or _types(m.group(1))
-        return f"must be {expected}, not {_types(m.group(2))}{hint}"
+        got = _types(m.group(2))
+        if m.group(2) == "float":  # 10.0, .inf: say what was written, and that it has a point
+            got = f"{value!r} (a decimal number)" if isinstance(value, float) else "a decimal number"
+        return f"must be {expected}, not {got}{hint}"
     m = re.fullmatch(r"Invalid enum value (.+)", text)
     if m:
         return f"{m.group(1)} is not allowed here: {_allowed(kind)}"
