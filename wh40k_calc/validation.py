@@ -162,7 +162,9 @@ def _message(text: str, kind: Any, value: Any, parts: list[str | int]) -> str:
         expected = _FIELD_TYPES.get(field) or _types(m.group(1))
         got = _types(m.group(2))
         if m.group(2) == "float":  # 10.0, .inf: say what was written, and that it has a point
-            got = f"{value!r} (a decimal number)" if isinstance(value, float) else "a decimal number"
+            got = "a decimal number"
+            if isinstance(value, float):
+                got = f"{value!r} ({got})"
         return f"must be {expected}, not {got}{hint}"
     m = re.fullmatch(r"Invalid enum value (.+)", text)
     if m:
