@@ -23,6 +23,11 @@ def models_doing(n: int, name: str, verb: str) -> str:
     return f"{n:,} {name} models {first.removesuffix('s')}{space}{rest}"
 
 
+def join_words(items: list[str]) -> str:
+    """``["a", "b", "c"]`` -> ``"a, b and c"`` (one item as it is)."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def compress_names(names: list[str]) -> str:
     """``["Boy", "Boy", "Boss Nob"]`` -> ``"Boy ×2, Boss Nob"`` (runs of one name counted)."""
     parts = []

@@ -418,12 +418,14 @@ def _legend_and_notes(rows: list[Row], console: Any) -> None:
 def _some_runs(names: list[str], shown: int = 3) -> str:
     """``run 'a'``, ``runs 'a', 'b' and 'c'``, ``runs 'a', 'b', 'c' and 4 more``: the runs a
     note is about, when it is not about every run."""
+    from ..wording import join_words
+
     quoted = [repr(n) for n in names[:shown]]
     if len(names) > shown:
         return f"runs {', '.join(quoted)} and {len(names) - shown} more"
     if len(quoted) == 1:
         return f"run {quoted[0]}"
-    return f"runs {', '.join(quoted[:-1])} and {quoted[-1]}"
+    return f"runs {join_words(quoted)}"
 
 
 def _csv_points(unit: dict[str, Any]) -> float | str:
