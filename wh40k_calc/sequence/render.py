@@ -17,6 +17,7 @@ from ..report import (
     comparison_table,
     pct,
     print_characters,
+    print_kill_table,
     roles,
     wounded_model,
     wounded_text,
@@ -137,24 +138,14 @@ def _steps_table(seq: SequenceResult):
 
 
 def _kill_table(seq: SequenceResult, console: Any) -> None:
-    from rich.bar import Bar
-    from rich.table import Table
-
+    """The whole sequence's kill table, up to the most models it can destroy."""
     exact_or_primary = seq.cumulative(
         len(seq.steps) - 1, "sample" if seq.method == "sample" else "exact"
     )
     kill = exact_or_primary.kill_table
     possible = [k for k, p in enumerate(kill) if p > 0.0]
-    if not possible:
-        console.print("Kill table: no model of the target can be destroyed")
-        return
-    table = Table(title="Kill table of the whole sequence", title_justify="left")
-    table.add_column("Models destroyed", justify="right", min_width=5, no_wrap=True)
-    table.add_column("P(at least)", justify="right", min_width=7, no_wrap=True)
-    table.add_column("", width=32)
-    for k, p in enumerate(kill[: possible[-1] + 1], start=1):
-        table.add_row(f"≥ {k}", pct(p), Bar(1.0, 0.0, float(p), color="red"))
-    console.print(table)
+    rows = possible[-1] + 1 if possible else 0
+    print_kill_table(console, kill[:rows], "Kill table of the whole sequence")
 
 
 def _leaders_and_hazards(seq: SequenceResult, console: Any) -> None:
