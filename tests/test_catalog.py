@@ -336,3 +336,53 @@ def test_a_folder_with_too_many_entries_is_refused(
     assert f"{tmp_path}: more than 30 files and folders" in res.output
     monkeypatch.setattr(catalog, "MAX_SCAN_ENTRIES", 40)  # 20 folders + 20 files: read
     assert Catalog([tmp_path], use_env=False, home=None).find("lootas").name == "Lootas"
+
+
+def _spellings() -> dict[str, str]:
+    """The Lootas file at 999 points written in ways YAML reads alike (a fresh-user trial:
+    each was listed under its file stem only, so the shipped Lootas silently won)."""
+    import json
+
+    import yaml
+
+    text = lootas_variant(999)
+    data = yaml.safe_load(text)
+    body = "".join(line + "\n" for line in text.splitlines() if not line.startswith("#"))
+    return {
+        "byte-order mark": "\ufeff" + text,
+        "quoted key": body.replace("name: Lootas\n", '"name": Lootas\n', 1),
+        "space before the colon": body.replace("name: Lootas\n", "name : Lootas\n", 1),
+        "indented": "".join("  " + line + "\n" for line in body.splitlines()),
+        "flow mapping (JSON)": json.dumps(data),
+    }
+
+
+@pytest.mark.parametrize("how", list(_spellings()))
+def test_a_users_file_is_found_by_its_name_however_yaml_spells_it(tmp_path: Path, how: str):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "my-lootas.yaml").write_text(_spellings()[how], encoding="utf-8")
+    ds = Catalog([folder]).find("Lootas")
+    assert ds.path == folder / "my-lootas.yaml"
+    assert ds.sizes[0].points == 999
+
+
+def test_control_characters_in_names_are_refused_and_never_printed_raw(tmp_path: Path):
+    """A fresh-user trial: a datasheet named "Loo\\x1b[2Jtas" cleared the screen when listed
+    or shot with. Its names (unit, models, weapons) must be printable text: the file is
+    invalid, saying why, and `calc units` shows the name escaped."""
+    from typer.testing import CliRunner
+
+    from wh40k_calc.cli import app
+
+    (tmp_path / "l.yaml").write_text(
+        LOOTAS_YAML.replace("name: Lootas\n", 'name: "Loo\\x1b[2Jtas"\n'), encoding="utf-8"
+    )
+    with pytest.raises(DatasheetError, match="name: must not contain control characters"):
+        Catalog([tmp_path]).find("Loo\x1b[2Jtas")
+    res = CliRunner().invoke(app, ["units", "loo", "--datasheets", str(tmp_path)])
+    assert "\x1b" not in res.output
+    assert "Loo\\x1b[2Jtas" in res.output
+    res = CliRunner().invoke(app, ["units", "--check", "--datasheets", str(tmp_path)])
+    assert res.exit_code == 1 and "\x1b" not in res.output
+    assert "must not contain control characters" in res.output

@@ -9,6 +9,8 @@ proportionally), so no expectation leaves the unit's range.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from profiles import Kind, activation, unit, weapon
@@ -74,7 +76,8 @@ def test_a_figure_pass_over_its_budget_gives_the_samplers_damage_distribution(mo
     trials = 20_000
     out = cli_json(*LOOTAS_INTO_BOYZ, "--trials", str(trials), "--seed", "3")
     assert out["method"] == "exact"
-    assert [n for n in out["notes"] if SAMPLED_DAMAGE in n] != []
+    (note,) = [n for n in out["notes"] if SAMPLED_DAMAGE in n]
+    assert re.search(r"\(an estimated [0-9.e+-]+ s, over -1 s\)", note), note  # names its limit
     for key in ("expected", "kill_table", "models_destroyed_distribution", "weapons"):
         assert out[key] == exact[key]
     sampled = out["damage_distribution"]
@@ -121,5 +124,17 @@ def test_the_state_pass_is_admitted_by_its_estimate_before_it_runs(monkeypatch) 
 
     monkeypatch.setattr(work, "STATE_SECONDS", 1e-9)
     monkeypatch.setattr(exact._Chain, "step", no_step)
-    with pytest.raises(exact.ExactUnsupported, match=r"an estimated [0-9.e+-]+ s"):
+    with pytest.raises(exact.ExactUnsupported, match=r"an estimated [0-9.e+-]+ s, over 1e-09 s\)"):
         run_exact(act)
+
+
+def test_order_best_when_the_exact_engine_declines_says_what_order_was_used(monkeypatch):
+    """A fresh-user trial: with `--order best` and a selection the exact engine declines, the
+    datasheet's weapon order was used and the note did not mention --order."""
+    from helpers import cli_json
+
+    from wh40k_calc.engine import work
+
+    monkeypatch.setattr(work, "STATE_SECONDS", 1e-9)  # every selection declined
+    notes = cli_json(*LOOTAS_INTO_BOYZ, "--order", "best")["notes"]
+    assert any(n.endswith("--order best: the datasheet's weapon order") for n in notes), notes

@@ -101,7 +101,7 @@ def refused(change) -> str:
         (
             lambda d: d["weapons"][0].update(D=1.5),
             "x.yaml: weapons[0].D: must be a whole number or a dice expression (e.g. D6+1), not "
-            "a number",
+            "1.5 (a decimal number)",
         ),
         (
             lambda d: d["sizes"][1]["models"].update(Spanner=-1),
@@ -178,6 +178,22 @@ def test_a_default_target_error_once_with_its_runs(tmp_path: Path) -> None:
         "generated datasheets) (`calc units` lists them)"
     ]
     assert "10 Boyz · 80 pts" in res.stdout  # the good target still printed
+
+
+def test_a_runs_error_against_every_target_once_naming_them(tmp_path: Path) -> None:
+    """A fresh-user trial: an attacker-side error was printed once per target."""
+    batch = tmp_path / "b.yaml"
+    batch.write_text(
+        "targets: [boyz, rhino, gretchin]\nruns:\n  - {name: bugs, attacker: carnifexes}\n"
+        "  - {name: ok, attacker: lootas}\n"
+    )
+    res = calc("compare", batch)
+    assert res.exit_code == 1
+    (line,) = res.stderr.splitlines()
+    assert line.startswith(
+        f"error: {batch}:3: run 'bugs' against boyz, rhino and gretchin: Carnifexes has no "
+        "ranged weapon"
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -298,3 +298,25 @@ def test_make_installs_without_the_editable_notice() -> None:
         'ignore:Compat editable installs" ' in makefile
     )
     assert "--config-settings editable_mode=compat" in makefile
+
+
+def test_an_expected_count_is_never_printed_as_the_whole_when_less_may_happen() -> None:
+    """A fresh-user trial: `calc fight` printed "models destroyed 15.000 of 15" for an
+    expectation of 14.99995 (P(wipe) 99.995%); compare already printed ">14.999"."""
+    from wh40k_calc.wording import of_whole
+
+    assert of_whole(14.99995, 15) == ">14.999"
+    assert of_whole(15.0, 15) == "15.000"
+    assert of_whole(15 - 1e-13, 15) == "15.000"  # a certain outcome's float sum
+    assert of_whole(1.2531, 10) == "1.253"
+    assert of_whole(0.0, 0) == "0.000"
+    args = ["shoot", "lootas", "--models", "10", "-t", "gretchin", "--target-models", "10"]
+    args += ["--add-ability", "torrent", "--add-ability", "anti-infantry 2+"]
+    args += ["--add-ability", "devastating wounds"]
+    expected = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)["expected"]
+    assert f"{expected['models_destroyed']:.3f}" == "10.000"  # it rounds to the whole unit
+    assert expected["models_destroyed"] < 10  # but a model may survive
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    line = next(x for x in res.stdout.splitlines() if x.startswith("Wounds lost"))
+    assert line == "Wounds lost >10.999 of 11 · models destroyed >9.999 of 10"

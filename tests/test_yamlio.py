@@ -89,3 +89,23 @@ def test_a_tagged_value_that_does_not_convert_is_a_yaml_error(
             read(text)
         message = str(info.value) if isinstance(info.value, YamlError) else _describe(info.value)
         assert message.startswith(f"{where}: {what}")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &d {name: lootas, models: 10}\nb: {<<: *d, loadout: x}\n",
+        "a: &d {name: lootas, models: 10}\nb: {<<: [*d], models: 5}\n",  # explicit key wins
+        "a: &d {m: 1}\nc: &e {n: 2}\nb:\n  <<: [*d, *e]\n  p: 3\n",
+    ],
+)
+def test_merge_keys_read_as_pyyaml_reads_them(text: str) -> None:
+    """``<<`` merge keys (YAML 1.1, read by PyYAML's safe_load) were refused: the duplicate-key
+    check built every key, ``<<`` included, before PyYAML merged them."""
+    assert parse(text)[0] == yaml.safe_load(text)
+    assert yaml.load(text, Loader=_StrictLoader) == yaml.safe_load(text)
+
+
+def test_a_key_given_twice_beside_a_merge_key_is_still_refused() -> None:
+    with pytest.raises(YamlError, match="key 'p' given twice"):
+        parse("a: &d {m: 1}\nb: {<<: *d, p: 1, p: 2}\n")

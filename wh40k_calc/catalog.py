@@ -79,6 +79,25 @@ def user_datasheets() -> Path:
     return user_home() / "datasheets"
 
 
+def _parsed_head(path: Path) -> tuple[str, str]:
+    """(name, faction) of a datasheet file whose top has no plain ``name:`` line, from the
+    whole file parsed as YAML; the file's stem (and no faction) where it has no text name or
+    does not parse (loading it then says what is wrong)."""
+    from .yamlio import YamlError, load, read_text
+
+    try:
+        data = load(read_text(path, "datasheet file"))
+    except YamlError:
+        return (path.stem, "")
+    if not isinstance(data, dict):
+        return (path.stem, "")
+    name, faction = data.get("name"), data.get("faction")
+    return (
+        name if isinstance(name, str) and name.strip() else path.stem,
+        faction if isinstance(faction, str) else "",
+    )
+
+
 def _field(line_re: re.Pattern[str], head: str) -> str | None:
     """The text value of a top-level ``key: value`` line, read as YAML (quotes, comments);
     None when the line is missing or its value is not text."""
@@ -353,8 +372,12 @@ class Catalog:
             except OSError:
                 self._heads[path] = None
             else:
-                name = _field(_NAME_LINE, head) or path.stem
-                self._heads[path] = (name, _field(_FACTION_LINE, head) or "")
+                head = head.removeprefix("\ufeff")  # a byte-order mark
+                name = _field(_NAME_LINE, head)
+                if name is None:  # not a plain top-level line ('"name": X', flow style, ...)
+                    self._heads[path] = _parsed_head(path)
+                else:
+                    self._heads[path] = (name, _field(_FACTION_LINE, head) or "")
         return self._heads[path]
 
     # ---- finding -------------------------------------------------------------------------

@@ -342,12 +342,15 @@ def _print_problems(problems, summary: str) -> None:
     from rich.console import Console
     from rich.text import Text
 
+    from .terminal import escape_controls as esc
+
     out = Console(highlight=False)
     width = max(out.width, 20)
     for e, why in problems:
-        head = f"{e.qualified}  {_rel(e.path)}"
+        name, place = esc(e.qualified), esc(_rel(e.path))
+        head = f"{name}  {place}"
         if len(head) > width:
-            head = e.qualified + "\n" + textwrap.fill(_rel(e.path), width, initial_indent="    ")
+            head = name + "\n" + textwrap.fill(place, width, initial_indent="    ")
         out.print(Text(head), soft_wrap=True)
         text = textwrap.fill(why, width, initial_indent="  ", subsequent_indent="  ")
         out.print(Text(text, "red"), soft_wrap=True)
@@ -364,6 +367,7 @@ def _units_table(entries, replaces) -> None:
     from rich.console import Console
     from rich.text import Text
 
+    from .terminal import escape_controls as esc
     from .wording import count
 
     hidden = sum(1 for e in entries if e.hidden_by is not None)
@@ -371,24 +375,26 @@ def _units_table(entries, replaces) -> None:
     out.print(count(len(entries) - hidden, "datasheet") + (f" ({hidden} hidden)" if hidden else ""))
     for faction, group in itertools.groupby(entries, key=lambda e: e.faction):
         group = list(group)
-        width = max(len(e.name) for e in group)  # aligned within the faction
+        names = {e.path: esc(e.name) for e in group}  # names and paths from files: escaped
+        width = max(len(n) for n in names.values())  # aligned within the faction
         hid = sum(1 for e in group if e.hidden_by is not None)  # counted as the summary does
         shown = f"{len(group) - hid:,}" + (f", {hid} hidden" if hid else "")
-        lines = Text(f"{faction or '(no faction)'} ({shown})\n", "bold")
+        lines = Text(f"{esc(faction) or '(no faction)'} ({shown})\n", "bold")
         for e in group:
             place = _rel(e.path)
             if e.hidden_by is not None:
                 place += f" (hidden: same name as {_rel(e.hidden_by)})"
             if e.path in replaces:
                 place += f" (replaces {_rel(replaces[e.path])})"
-            line = f"  {e.name:<{width}}  {place}"
+            place = esc(place)
+            line = f"  {names[e.path]:<{width}}  {place}"
             if len(line) <= out.width:  # one aligned line
                 lines.append(line)
             else:  # folded for a narrow terminal: the file below the name
                 where = textwrap.fill(
                     place, out.width, initial_indent="      ", subsequent_indent="        "
                 )
-                lines.append(f"  {e.name}\n{where}")
+                lines.append(f"  {names[e.path]}\n{where}")
             lines.append("\n")
         out.print(lines, end="", soft_wrap=True)
 

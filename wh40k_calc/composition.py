@@ -244,4 +244,6 @@ def _capacity(units: list[Carriers], subset: set[str]) -> tuple[int, list[str]]:
 
 
 def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+    from .wording import join_words
+
+    return join_words(items)

@@ -49,7 +49,11 @@ Wounds = Annotated[int, msgspec.Meta(ge=1, le=200)]
 Plus = Annotated[int, msgspec.Meta(ge=2, le=6)]
 ArmourPen = Annotated[int, msgspec.Meta(ge=-6, le=0)]
 NonNeg = Annotated[int, msgspec.Meta(ge=0)]
-Name = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=r"\S")]
+# a name: some text, no control characters (ESC would reach the terminal; nothing escapes it)
+CONTROL = "\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+Name = Annotated[
+    str, msgspec.Meta(min_length=1, max_length=200, pattern=rf"^(?=.*\S)[^{CONTROL}]*$")
+]
 
 
 class _CountEquippedSchema(msgspec.Struct, forbid_unknown_fields=True):

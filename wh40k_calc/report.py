@@ -339,14 +339,18 @@ def _print_totals(r: Result, console) -> None:
     """``Wounds lost 1.253 of 11 · models destroyed 1.253 of 10``."""
     from rich.text import Text
 
+    from .wording import of_whole
+
     o = r.primary
+    wounds = r.activation.target.wounds - _already_lost(r)
+    models = r.plan.target.models
     console.print(
         Text.assemble(
             "Wounds lost ",
-            (f"{o.expected['wounds_lost']:.3f}", "bold"),
-            f" of {r.activation.target.wounds - _already_lost(r)} · models destroyed ",
-            (f"{o.expected['models_destroyed']:.3f}", "bold"),
-            f" of {r.plan.target.models}",
+            (of_whole(o.expected["wounds_lost"], wounds), "bold"),
+            f" of {wounds} · models destroyed ",
+            (of_whole(o.expected["models_destroyed"], models), "bold"),
+            f" of {models}",
         )
     )
 
@@ -354,20 +358,26 @@ def _print_totals(r: Result, console) -> None:
 def _print_kill_table(r: Result, console) -> None:
     """The kill table: P(at least k models destroyed) with a bar, up to the most that can
     be destroyed (:func:`kill_rows`), or a line saying none can be."""
+    print_kill_table(console, r.primary.kill_table[: kill_rows(r)], "Kill table")
+
+
+def print_kill_table(console, kill, title: str) -> None:
+    """``kill`` (P(at least k models destroyed) for k = 1, 2, ..., the rows to print) as a
+    table titled ``title`` with a bar per row, or a line saying no model can be destroyed
+    when it is empty (``calc shoot``'s and ``calc sequence``'s kill tables)."""
     from rich.bar import Bar
     from rich.table import Table
 
-    rows = kill_rows(r)
-    if not rows:
+    if not len(kill):
         console.print("Kill table: no model of the target can be destroyed")
         return
-    kill = Table(title="Kill table", title_justify="left")
-    kill.add_column("Models destroyed", justify="right", min_width=5, no_wrap=True)
-    kill.add_column("P(at least)", justify="right", min_width=7, no_wrap=True)
-    kill.add_column("", width=32)
-    for k, p in enumerate(r.primary.kill_table[:rows], start=1):
-        kill.add_row(f"≥ {k}", pct(p), Bar(1.0, 0.0, float(p), color="red"))
-    console.print(kill)
+    table = Table(title=title, title_justify="left")
+    table.add_column("Models destroyed", justify="right", min_width=5, no_wrap=True)
+    table.add_column("P(at least)", justify="right", min_width=7, no_wrap=True)
+    table.add_column("", width=32)
+    for k, p in enumerate(kill, start=1):
+        table.add_row(f"≥ {k}", pct(p), Bar(1.0, 0.0, float(p), color="red"))
+    console.print(table)
 
 
 def _print_hazard(r: Result, console) -> None:

@@ -294,7 +294,10 @@ def _chosen(sel: Selection, plan: Plan, method: str, scorer: _Scorer) -> tuple[R
         picks, variant, order, choices = choose(plan, sel, scorer)
     except ExactUnsupported:
         picks, variant, order, choices = tuple(0 for _ in plan.groups), 0, None, []
-        notes.append("choices left at their defaults: the exact engine cannot score them")
+        notes.append(
+            "choices left at their defaults: the exact engine cannot score them"
+            + ("; --order best: the datasheet's weapon order" if sel.order == "best" else "")
+        )
     act = plan.build(picks, variant, order)
     for w in act.weapons:
         choices.extend(w.choices)
@@ -368,11 +371,10 @@ def _damage_within_budget(
             act = result.activation
             n = trials or _affordable_trials(act, DEFAULT_TRIALS, [])
             sample = run_sample(act, trials=n, seed=seed)
-        est = figure.estimate()
         result.notes.append(
-            f"the exact damage distribution was left out (an estimated {est.seconds:.1g} s, "
-            f"arrays of {est.largest:.1g} probabilities): damage_distribution is the "
-            f"sampler's ({sample.trials:,} trials); every other figure is exact"
+            f"the exact damage distribution was left out ({' and '.join(figure.over_budget())}"
+            f"): damage_distribution is the sampler's ({sample.trials:,} trials); every other "
+            "figure is exact"
         )
         return sample.damage_distribution
 

@@ -150,6 +150,8 @@ def _message(text: str, kind: Any, value: Any, parts: list[str | int]) -> str:
             return "must not be empty"
         return f"is longer than {m.group(2)} characters"
     if text.startswith("Expected `str` matching regex"):
+        if isinstance(value, str) and value.strip() and "?=" in text:
+            return "must not contain control characters (such as ESC, a tab or a newline)"
         return "must not be blank" + (" or only commas" if "," in text else "")
     m = re.fullmatch(r"Expected `int` (>=|<=|>|<) (-?\d+)", text)
     if m:
@@ -158,7 +160,12 @@ def _message(text: str, kind: Any, value: Any, parts: list[str | int]) -> str:
     if m:
         hint = " (3 means 3+)" if field in _PLUS and isinstance(value, str) else ""
         expected = _FIELD_TYPES.get(field) or _types(m.group(1))
-        return f"must be {expected}, not {_types(m.group(2))}{hint}"
+        got = _types(m.group(2))
+        if m.group(2) == "float":  # 10.0, .inf: say what was written, and that it has a point
+            got = "a decimal number"
+            if isinstance(value, float):
+                got = f"{value!r} ({got})"
+        return f"must be {expected}, not {got}{hint}"
     m = re.fullmatch(r"Invalid enum value (.+)", text)
     if m:
         return f"{m.group(1)} is not allowed here: {_allowed(kind)}"

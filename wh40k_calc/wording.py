@@ -23,6 +23,11 @@ def models_doing(n: int, name: str, verb: str) -> str:
     return f"{n:,} {name} models {first.removesuffix('s')}{space}{rest}"
 
 
+def join_words(items: list[str]) -> str:
+    """``["a", "b", "c"]`` -> ``"a, b and c"`` (one item as it is)."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def compress_names(names: list[str]) -> str:
     """``["Boy", "Boy", "Boss Nob"]`` -> ``"Boy ×2, Boss Nob"`` (runs of one name counted)."""
     parts = []
@@ -55,3 +60,16 @@ def shorten_quoted(message: str, limit: int = ECHO_LIMIT) -> str:
         return f"{quote}{m.group(0)[1:limit]}…{quote}"
 
     return quoted.sub(cut, message)
+
+
+CERTAIN_NOISE = 1e-12  # float sums of a certain outcome may miss it by this much
+
+
+def of_whole(expected: float, whole: int, decimals: int = 3) -> str:
+    """An expected count out of ``whole`` (models destroyed of a unit's models, wounds lost of
+    its wounds) to ``decimals`` places, never shown as the whole when less may happen: 14.99995
+    of 15 is ">14.999", not 15.000."""
+    text = f"{expected:.{decimals}f}"
+    if whole and text == f"{whole:.{decimals}f}" and expected < whole - CERTAIN_NOISE:
+        return f">{whole - 10**-decimals:.{decimals}f}"
+    return text

@@ -35,6 +35,8 @@ class _StrictLoader(_BASE):  # type: ignore[valid-type,misc]
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         seen: dict[Any, yaml.Node] = {}
         for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # ``<<``: merged by PyYAML below; an explicit key overrides a merged one
             key = self.construct_object(key_node, deep=True)
             try:
                 hash(key)
@@ -77,8 +79,8 @@ def _describe(exc: yaml.YAMLError) -> str:
 
 def read_text(path: Path, what: str) -> str:
     """The UTF-8 text of a user's YAML file (``what``: "datasheet file", "batch file"), with
-    line endings made ``\\n``. At most MAX_BYTES are read: a larger file (or an endless one,
-    such as a link to /dev/zero) is refused.
+    line endings made ``\\n`` and a leading byte-order mark dropped. At most MAX_BYTES are
+    read: a larger file (or an endless one, such as a link to /dev/zero) is refused.
 
     Raises:
         YamlError: missing, a folder, unreadable, larger than 8 MB, or not UTF-8; the message
@@ -91,7 +93,8 @@ def read_text(path: Path, what: str) -> str:
             raise YamlError(
                 f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MB, too large for a {what}"
             )
-        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        text = data.decode("utf-8").removeprefix("\ufeff")  # a byte-order mark is no text
+        return text.replace("\r\n", "\n").replace("\r", "\n")
     except FileNotFoundError:
         raise YamlError(f"{path}: {what} not found") from None
     except IsADirectoryError:

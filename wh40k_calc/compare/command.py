@@ -397,11 +397,24 @@ def _print_errors(errors: list[RunError]) -> None:
 
 
 def error_lines(errors: list[RunError]) -> list[str]:
-    """One line per error; the same error in several runs (a bad default target) once, with
-    the runs it affects: "b.yaml:1: runs 'a', 'b' and 'c' against bozy: (top level)
-    targets[2]: unknown unit 'bozy' ..."."""
-    groups: dict[tuple, list[RunError]] = {}
+    """One line per error; the same error against several targets once, naming them ("run
+    'x' against boyz and rhino: Carnifexes has no ranged weapon"), and the same error in
+    several runs (a bad default target) once, naming the runs: "b.yaml:1: runs 'a', 'b' and
+    'c' against bozy: (top level) targets[2]: unknown unit 'bozy' ..."."""
+    from dataclasses import replace
+
+    from ..wording import join_words
+
+    by_run: dict[tuple, list[RunError]] = {}  # the same error of one run, target by target
     for e in errors:
+        key = (e.source, e.line, e.run, e.field, e.message) if e.run is not None else (id(e),)
+        by_run.setdefault(key, []).append(e)
+    groups: dict[tuple, list[RunError]] = {}  # ... then the same (targets, error) in runs
+    for same in by_run.values():
+        e = same[0]
+        targets = list(dict.fromkeys(x.target for x in same if x.target))
+        if len(targets) > 1:
+            e = replace(e, target=join_words(targets))
         key = (e.source, e.line, e.target, e.field, e.message) if e.run is not None else (id(e),)
         groups.setdefault(key, []).append(e)
     return [

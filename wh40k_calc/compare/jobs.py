@@ -29,7 +29,7 @@ from ..selection import (
     precision_target_value,
 )
 from ..sequence.steps import MAX_STEPS, Step, repeated
-from ..wording import count
+from ..wording import count, join_words
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
@@ -91,7 +91,7 @@ class RunError:
         who = f"run {self.run!r}" if self.run is not None else ""
         if runs and len(runs) > 1:
             names = [repr(r) for r in runs]
-            who = f"runs {', '.join(names[:-1])} and {names[-1]}"
+            who = f"runs {join_words(names)}"
         if self.target:
             who += f" against {self.target}"
         head = f"{who}: " if who else ""

@@ -163,11 +163,10 @@ def probability_text(p: float) -> str:
 
 def models_text(expected: float, models: int) -> str:
     """Expected models destroyed to 3 decimals, never shown as the whole unit when a model
-    may survive (4.99984 of 5 is ">4.999", not 5.000)."""
-    text = f"{expected:.3f}"
-    if models and text == f"{models:.3f}" and expected < models - NOISE:
-        return f">{models - 0.001:.3f}"
-    return text
+    may survive (4.99984 of 5 is ">4.999", not 5.000; :func:`~wh40k_calc.wording.of_whole`)."""
+    from ..wording import of_whole
+
+    return of_whole(expected, models)
 
 
 DECIMALS = {"damage": 2, "models": 3, "wipe": 3, "efficiency": 1, "losses": 3}  # as printed
@@ -419,12 +418,14 @@ def _legend_and_notes(rows: list[Row], console: Any) -> None:
 def _some_runs(names: list[str], shown: int = 3) -> str:
     """``run 'a'``, ``runs 'a', 'b' and 'c'``, ``runs 'a', 'b', 'c' and 4 more``: the runs a
     note is about, when it is not about every run."""
+    from ..wording import join_words
+
     quoted = [repr(n) for n in names[:shown]]
     if len(names) > shown:
         return f"runs {', '.join(quoted)} and {len(names) - shown} more"
     if len(quoted) == 1:
         return f"run {quoted[0]}"
-    return f"runs {', '.join(quoted[:-1])} and {quoted[-1]}"
+    return f"runs {join_words(quoted)}"
 
 
 def _csv_points(unit: dict[str, Any]) -> float | str:

@@ -338,11 +338,18 @@ class _Setup:
     def refuse_if_over(self, est: _Estimate) -> None:
         """Raise :class:`ExactUnsupported` when ``est`` is over the state pass's budget."""
         big = est.largest > self.max_elements
-        if big or est.seconds > work.STATE_SECONDS:
-            arrays = f", arrays of {est.largest:.1g} probabilities" if big else ""
+        slow = est.seconds > work.STATE_SECONDS
+        if big or slow:
+            over = []  # each limit crossed, with the limit
+            if slow:
+                over.append(f"an estimated {_seconds(est.seconds)}, over {work.STATE_SECONDS:g} s")
+            if big:
+                over.append(
+                    f"arrays of {est.largest:,.0f} probabilities, over {self.max_elements:,}"
+                )
             raise ExactUnsupported(
                 f"the selection is too large to resolve exactly ({self.space.size:,} target "
-                f"states; an estimated {est.seconds:.2g} s{arrays})"
+                f"states; {' and '.join(over)})"
             )
 
     def figure_independent(self) -> bool:
@@ -460,6 +467,11 @@ class _Setup:
         out = np.zeros((self.space.size, chain.bins), dtype=v.dtype)
         out[:, 0] = v
         return out
+
+
+def _seconds(x: float) -> str:
+    """Estimated seconds in words: "1.6 s", "90 s", "3,000 s"."""
+    return f"{x:.2g} s" if x < 100 else f"{x:,.0f} s"
 
 
 @dataclass
@@ -1102,10 +1114,21 @@ class _Figure:
         """Whether computing the distribution exactly is within the figure pass's budget:
         ``seconds`` (estimated; None: the whole of ``work.FIGURE_SECONDS``, less where a
         caller shares that budget between several figures) and its largest array."""
+        return not self.over_budget(seconds)
+
+    def over_budget(self, seconds: float | None = None) -> list[str]:
+        """Each limit of the figure pass's budget its estimate crosses, in words with the
+        limit ("an estimated 3.1 s, over 2 s"); empty when it is within the budget.
+        ``seconds``: as :meth:`affordable`."""
         est = self.estimate()
         limit = work.FIGURE_ARRAYS * self.setup.max_elements
         budget = work.FIGURE_SECONDS if seconds is None else seconds
-        return est.seconds <= budget and est.largest <= limit
+        over = []
+        if est.seconds > budget:
+            over.append(f"an estimated {_seconds(est.seconds)}, over {_seconds(budget)}")
+        if est.largest > limit:
+            over.append(f"arrays of {est.largest:,.0f} probabilities, over {limit:,.0f}")
+        return over
 
     def __call__(self) -> np.ndarray:
         setup, chain, _ = self.plan()

@@ -22,6 +22,8 @@ from dataclasses import replace
 import numpy as np
 
 from ..engine import work
+from ..engine.exact import _seconds
+from ..wording import join_words
 from .run import SequenceResult, StepResult
 
 
@@ -40,33 +42,36 @@ class FigureBudget:
         self._sampled: list[StepResult] | None = None
         for sr in seq.steps:
             why: dict[str, str] = {}
-            damage, own = self._damage_cost(sr), self._own_cost(sr)
-            self.damage_exact.append(self._fits(damage, "damage", why, "arrays over its limit"))
-            self.own_exact.append(self._fits(own, "own", why, "the exact engine would decline"))
+            self.damage_exact.append(self._damage_fits(sr, why))
+            self.own_exact.append(self._own_fits(sr, why))
             self.why.append(why)
 
-    def _fits(self, cost: float | None, figure: str, why: dict[str, str], large: str) -> bool:
-        """Whether a figure of estimated ``cost`` seconds (None: too large, ``large`` says
-        how) fits in what is left of the budget: if so it is spent, else ``why`` says."""
-        if cost is not None and cost <= self.left:
-            self.left -= cost
-            return True
-        if cost is None:
-            why[figure] = large
-        else:
-            why[figure] = f"estimated over the {max(self.left, 0.0):.2g} s left"
-        return False
-
-    @staticmethod
-    def _damage_cost(sr: StepResult) -> float | None:
-        """The estimated seconds of the step's exact damage distribution (0: nothing left to
-        compute; None: its largest array is over the figure pass's limit)."""
+    def _damage_fits(self, sr: StepResult, why: dict[str, str]) -> bool:
+        """Whether the step's exact damage distribution fits in what is left of the budget
+        (and its arrays within the figure pass's limit): if so it is spent, else ``why`` says
+        (the figure pass's words, as ``calc shoot``'s note)."""
         figure = sr.figure
         if sr.result.exact is None or not callable(getattr(figure, "affordable", None)):
-            return 0.0
-        if not figure.affordable(float("inf")):
-            return None
-        return figure.estimate().seconds
+            return True  # nothing left to compute
+        over = figure.over_budget(max(self.left, 0.0))
+        if over:
+            why["damage"] = " and ".join(over)
+            return False
+        self.left -= figure.estimate().seconds
+        return True
+
+    def _own_fits(self, sr: StepResult, why: dict[str, str]) -> bool:
+        """Whether the step's own exact models-destroyed distribution fits in what is left of
+        the budget: if so it is spent, else ``why`` says."""
+        cost = self._own_cost(sr)
+        if cost is None:
+            why["own"] = "the exact engine would decline it"
+            return False
+        if cost > self.left:
+            why["own"] = f"an estimated {_seconds(cost)}, over {_seconds(max(self.left, 0.0))}"
+            return False
+        self.left -= cost
+        return True
 
     @staticmethod
     def _own_cost(sr: StepResult) -> float | None:
@@ -125,13 +130,11 @@ class FigureBudget:
             return []
         sample = self.sampled_steps()[k].result.sample
         assert sample is not None
+        was = "was" if len(names) == 1 else "were"
+        are = "is" if len(fields) == 1 else "are"
         return [
-            f"the exact {' and '.join(names)} of this step {'was' if len(names) == 1 else 'were'}"
-            f" left out (the sequence's budget for such figures is {work.FIGURE_SECONDS:g} s "
-            f"in all): {_and(fields)} {'is' if len(fields) == 1 else 'are'} the sampler's "
-            f"({sample.trials:,} trials); every other figure is exact"
+            f"the exact {' and '.join(names)} of this step {was} left out (the sequence's "
+            f"budget for such figures is {work.FIGURE_SECONDS:g} s in all, spent step by "
+            f"step): {join_words(fields)} {are} the sampler's ({sample.trials:,} trials); every "
+            "other figure is exact"
         ]
-
-
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"

@@ -17,12 +17,13 @@ from ..report import (
     comparison_table,
     pct,
     print_characters,
+    print_kill_table,
     roles,
     wounded_model,
     wounded_text,
 )
 from ..terminal import print_joined
-from ..wording import count
+from ..wording import count, of_whole
 from .run import SequenceResult
 
 
@@ -71,9 +72,9 @@ def render_sequence(seq: SequenceResult, console: Any) -> None:
     console.print(
         Text.assemble(
             f"After {count(len(seq.steps), 'step')}: wounds lost ",
-            (f"{last.expected['wounds_lost']:.3f}", "bold"),
+            (of_whole(last.expected["wounds_lost"], wounds_total), "bold"),
             f" of {wounds_total} · models destroyed ",
-            (f"{last.expected['models_destroyed']:.3f}", "bold"),
+            (of_whole(last.expected["models_destroyed"], tgt.models), "bold"),
             f" of {tgt.models} · P(unit destroyed) ",
             (pct(_p_destroyed(seq, len(seq.steps) - 1)), "bold"),
         )
@@ -137,24 +138,14 @@ def _steps_table(seq: SequenceResult):
 
 
 def _kill_table(seq: SequenceResult, console: Any) -> None:
-    from rich.bar import Bar
-    from rich.table import Table
-
+    """The whole sequence's kill table, up to the most models it can destroy."""
     exact_or_primary = seq.cumulative(
         len(seq.steps) - 1, "sample" if seq.method == "sample" else "exact"
     )
     kill = exact_or_primary.kill_table
     possible = [k for k, p in enumerate(kill) if p > 0.0]
-    if not possible:
-        console.print("Kill table: no model of the target can be destroyed")
-        return
-    table = Table(title="Kill table of the whole sequence", title_justify="left")
-    table.add_column("Models destroyed", justify="right", min_width=5, no_wrap=True)
-    table.add_column("P(at least)", justify="right", min_width=7, no_wrap=True)
-    table.add_column("", width=32)
-    for k, p in enumerate(kill[: possible[-1] + 1], start=1):
-        table.add_row(f"≥ {k}", pct(p), Bar(1.0, 0.0, float(p), color="red"))
-    console.print(table)
+    rows = possible[-1] + 1 if possible else 0
+    print_kill_table(console, kill[:rows], "Kill table of the whole sequence")
 
 
 def _leaders_and_hazards(seq: SequenceResult, console: Any) -> None:
