@@ -147,9 +147,20 @@ def compare(
     """
     csv_file = _csv_destination(output, what, engine.as_json)
     items, title = _jobs(what, cross, conditions, list(effect or []), engine)
+    if not engine.as_json:  # the table and the CSV show no distributions: none is computed
+        items = _without_detail(items)
     show_progress = not engine.as_json and output.csv_path is None and sys.stderr.isatty()
     rows, errors = _run(items, output.strict, show_progress, output.jobs)
     _report(rows, errors, output, csv_file, engine.as_json, title)
+
+
+def _without_detail(items: list[Job | RunError]) -> list[Job | RunError]:
+    """The jobs asking only for what the table and the CSV show (``Job.detail`` False)."""
+    from dataclasses import replace
+
+    from .jobs import Job
+
+    return [replace(j, detail=False) if isinstance(j, Job) else j for j in items]
 
 
 def register(app: typer.Typer) -> None:

@@ -33,6 +33,7 @@ from ..wording import count, join_words
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
+    from ..resolve import Result
     from ..target_set import SetEntry
 
 USER_ERRORS: tuple[type[Exception], ...] = (DatasheetError, SelectionError, LookupError, ValueError)
@@ -47,7 +48,10 @@ class Job:
     settings, and for error messages a label for the target and the batch file and line.
 
     A run with a ``sequence`` has its ``steps`` (repeats included; ``selection`` is the first
-    step's): the job is then the whole sequence, as ``calc sequence`` resolves it."""
+    step's): the job is then the whole sequence, as ``calc sequence`` resolves it.
+
+    ``detail``: the whole contract object (``--json``); False: only what the table and the
+    CSV show (:func:`job_outcome`), so that distributions they never show are not computed."""
 
     run: str
     selection: Selection
@@ -58,6 +62,7 @@ class Job:
     source: str | None = None
     line: int | None = None
     steps: tuple[Step, ...] = ()
+    detail: bool = True
 
 
 @dataclass
@@ -158,7 +163,9 @@ def row_figures(obj: dict[str, Any]) -> dict[str, float | None]:
 
 def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
     """Resolve one job: its contract object (``report.to_json``, without ``"run"``) and its
-    compared figures.
+    compared figures. Without ``job.detail``, the object leaves out what only ``--json``
+    shows, never computed: a sequence's ``steps`` (their own kill tables and damage
+    distributions) and an activation's exact ``damage_distribution`` (its figure pass).
 
     Raises:
         SelectionError, LookupError, ValueError, DatasheetError: as ``resolve`` does.
@@ -167,13 +174,32 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
         from ..sequence.output import to_json_sequence
         from ..sequence.run import run_sequence
 
-        obj = to_json_sequence(run_sequence(list(job.steps), job.method, job.trials, job.seed))
+        seq = run_sequence(list(job.steps), job.method, job.trials, job.seed)
+        obj = to_json_sequence(seq, steps=job.detail)
         return obj, row_figures(obj)
     from ..report import to_json
     from ..resolve import resolve
 
-    obj = to_json(resolve(job.selection, job.method, job.trials, job.seed))
+    result = resolve(job.selection, job.method, job.trials, job.seed)
+    if job.detail or result.method == "sample":
+        obj = to_json(result)
+    else:
+        obj = _without_damage_distribution(result)
     return obj, row_figures(obj)
+
+
+def _without_damage_distribution(result: "Result") -> dict[str, Any]:
+    """``report.to_json`` of ``result`` without ``damage_distribution``, its exact figure pass
+    never run (a zero-length stand-in is read in its place, then left out)."""
+    import numpy as np
+
+    from ..report import to_json
+
+    assert result.exact is not None
+    result.exact.damage_distribution = np.zeros(0)
+    obj = to_json(result)
+    del obj["damage_distribution"]
+    return obj
 
 
 def run_job(job: Job) -> Row:

@@ -134,19 +134,32 @@ class _Chain:
 
     def step_ns(self, k: Kernel, rest: float) -> float:
         """Estimated nanoseconds of one step of ``k`` over an array of S x ``rest`` elements
-        (:mod:`~wh40k_calc.engine.work`), its form chosen (and built) if it is not yet."""
-        self._transition(k)
-        per_element, call = self.rates[id(k)]
+        (:mod:`~wh40k_calc.engine.work`), its form chosen if it is not yet (not built: an
+        estimate costs little even where the figure pass's forms are large)."""
+        key = id(k)
+        if key not in self.rates:
+            if not self.figure and "rates" in k.forms:
+                self.rates[key] = k.forms["rates"]
+            else:
+                self._choose(k, self._entries(k))
+        per_element, call = self.rates[key]
         return per_element * rest * (work.COMPLEX if self.spectral else 1.0) + call
 
-    def _form(self, k: Kernel) -> tuple:
-        src, tgt, p, d = self._entries(k)
+    def _choose(self, k: Kernel, entries: tuple) -> str:
+        """The cheapest form of ``k`` (its ``entries``), its rates kept in ``rates``."""
+        src, tgt, _, d = entries
         jumps = tgt - src
         keys = jumps if self.spectral or not self.figure else jumps * (k.probs.shape[1] + 1) + d
         jumps_n = len(distinct(keys))
         costs = work.step_costs(self.space.size, len(src), jumps_n, not self.figure)
         kind = min(costs, key=lambda f: costs[f] * work.TYPICAL_REST + work.call_ns(f, jumps_n))
         self.rates[id(k)] = (costs[kind], work.call_ns(kind, jumps_n))
+        return kind
+
+    def _form(self, k: Kernel) -> tuple:
+        src, tgt, p, d = entries = self._entries(k)
+        jumps = tgt - src
+        kind = self._choose(k, entries)
         if kind == "dense":
             out = np.zeros((self.space.size, self.space.size))
             np.add.at(out, (tgt, src), p)
@@ -1000,6 +1013,23 @@ def run_exact(
     return out
 
 
+def state_estimate(
+    act: Activation, start: TargetStates | None = None, max_elements: int = MAX_ELEMENTS
+) -> _Estimate:
+    """The state pass :func:`run_exact` would make for ``act`` from ``start``, estimated before
+    it runs (:mod:`~wh40k_calc.engine.work`; seconds on the development machine, largest array
+    in probabilities), with the defender's orders ``act.policy`` gives (else one order per
+    weapon, as the admission check).
+
+    Raises:
+        ExactUnsupported: as :func:`run_exact` (the selection is over the state pass's budget,
+            or ``start`` does not fit the target).
+    """
+    setup = _Setup(act, max_elements, start if start is not None else act.start)
+    policy = act.policy
+    return setup.estimate(_Chain(setup.space), policy and list(policy.tables))
+
+
 def _counted(w: _Weapon, bracket_w: np.ndarray | None) -> dict[str, float]:
     """Expected attacks, hits and wounds (over the Blast bracket reached when selecting)."""
     if bracket_w is None:
@@ -1080,18 +1110,22 @@ class _Figure:
             return _Estimate(est.seconds, 2 * est.largest)
         return est
 
-    def affordable(self) -> bool:
-        """Whether computing the distribution exactly is within the figure pass's budget."""
-        return not self.over_budget()
+    def affordable(self, seconds: float | None = None) -> bool:
+        """Whether computing the distribution exactly is within the figure pass's budget:
+        ``seconds`` (estimated; None: the whole of ``work.FIGURE_SECONDS``, less where a
+        caller shares that budget between several figures) and its largest array."""
+        return not self.over_budget(seconds)
 
-    def over_budget(self) -> list[str]:
+    def over_budget(self, seconds: float | None = None) -> list[str]:
         """Each limit of the figure pass's budget its estimate crosses, in words with the
-        limit ("an estimated 3.1 s, over 2 s"); empty when it is within the budget."""
+        limit ("an estimated 3.1 s, over 2 s"); empty when it is within the budget.
+        ``seconds``: as :meth:`affordable`."""
         est = self.estimate()
         limit = work.FIGURE_ARRAYS * self.setup.max_elements
+        budget = work.FIGURE_SECONDS if seconds is None else seconds
         over = []
-        if est.seconds > work.FIGURE_SECONDS:
-            over.append(f"an estimated {_seconds(est.seconds)}, over {work.FIGURE_SECONDS:g} s")
+        if est.seconds > budget:
+            over.append(f"an estimated {_seconds(est.seconds)}, over {_seconds(budget)}")
         if est.largest > limit:
             over.append(f"arrays of {est.largest:,.0f} probabilities, over {limit:,.0f}")
         return over

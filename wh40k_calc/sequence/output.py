@@ -16,6 +16,7 @@ import numpy as np
 from ..engine.outcome import LOSS_FIELDS, WEAPON_FIELDS, Outcome
 from ..report import SCHEMA, _dist, _f, _weapon_not_modelled, roles, target_block, to_json
 from ..resolve import Result
+from .budget import FigureBudget
 from .figures import own_result
 from .run import SequenceResult
 
@@ -152,13 +153,16 @@ def _whole(seq: SequenceResult, engine: str) -> dict[str, Any]:
     return out
 
 
-def step_json(seq: SequenceResult, k: int) -> dict[str, Any]:
+def step_json(seq: SequenceResult, k: int, budget: FigureBudget | None = None) -> dict[str, Any]:
     """Step ``k``'s (0-based) object: ``calc shoot``'s contract with the step's own figures,
     ``repeat``, ``step``, the step's ``text``, and ``cumulative`` (the sequence so far; in the
-    ``sample`` block too)."""
+    ``sample`` block too). ``budget``: which exact figures are computed (None: the sequence's
+    own :class:`~.budget.FigureBudget`); the step's notes say which are the sampler's."""
     sr = seq.steps[k]
     target = sr.result.activation.target
-    obj = to_json(own_result(seq, k))
+    budget = budget if budget is not None else FigureBudget(seq)
+    obj = to_json(own_result(seq, k, budget))
+    obj["notes"] = obj["notes"] + budget.notes(k)  # a new list: the Result's is shared
     obj = {"repeat": sr.step.repeat, "step": sr.step.index, "text": sr.step.text, **obj}
     chars = _characters(sr.result)
     obj["cumulative"] = _cumulative(seq.primary(k), target.models, chars)
@@ -175,10 +179,14 @@ def step_json(seq: SequenceResult, k: int) -> dict[str, Any]:
     return obj
 
 
-def to_json_sequence(seq: SequenceResult) -> dict[str, Any]:
-    """The ``calc sequence --json`` object (``schema`` 1)."""
+def to_json_sequence(seq: SequenceResult, steps: bool = True) -> dict[str, Any]:
+    """The ``calc sequence --json`` object (``schema`` 1). ``steps``: with the per-step
+    objects (False: without ``steps``, for ``calc compare``'s table, which shows only the
+    whole sequence's figures; their exact distributions are then never computed)."""
     first = seq.steps[0].result
     primary = "sample" if seq.method == "sample" else "exact"
+    budget = FigureBudget(seq) if steps else None
+    step_objs = [step_json(seq, k, budget) for k in range(len(seq.steps))] if steps else []
     out: dict[str, Any] = {
         "schema": SCHEMA,
         "edition": first.selection.edition,
@@ -187,11 +195,13 @@ def to_json_sequence(seq: SequenceResult) -> dict[str, Any]:
         "repeat": max(sr.step.repeat for sr in seq.steps),
         "attacker": _attacker_block(seq),
         "target": target_block(first),
-        "steps": [step_json(seq, k) for k in range(len(seq.steps))],
+        "steps": step_objs,
         **_whole(seq, primary),
         "not_modelled": _not_modelled(seq),
-        "notes": seq.notes + _step_notes(seq),
+        "notes": seq.notes + _step_notes(seq) + (_budget_notes(seq, budget) if budget else []),
     }
+    if not steps:
+        del out["steps"]
     if seq.method != "exact":
         out["sample"] = _sample_block(seq)
     return out
@@ -221,6 +231,15 @@ def _not_modelled(seq: SequenceResult) -> list[str]:
             if n not in out:
                 out.append(n)
     return out
+
+
+def _budget_notes(seq: SequenceResult, budget: FigureBudget) -> list[str]:
+    """Each step's note on the figures the budget left to the sampler (``step 2.1: ...``)."""
+    return [
+        f"step {sr.step.label(seq.repeated)}: {n}"
+        for k, sr in enumerate(seq.steps)
+        for n in budget.notes(k)
+    ]
 
 
 def _step_notes(seq: SequenceResult) -> list[str]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -50,13 +51,17 @@ class StepResult:
     ``exact_before`` the distribution it started from (None: the sequence's start);
     ``p_alive`` per engine ("exact", "sample"), P(the target is alive when the step begins)
     (the sampler's: the share of its trials); ``sample_own`` the sampler's counts of the
-    step's own models destroyed and wounds lost per trial."""
+    step's own models destroyed and wounds lost per trial; ``figure`` the exact engine's
+    damage figure of the step from its alive states, not yet computed (the engine's lazy
+    figure, with its cost estimate; None: nothing to compute), for the budget of
+    :mod:`~wh40k_calc.sequence.budget`."""
 
     step: Step
     result: Result
     exact_before: TargetStates | None = None
     p_alive: dict[str, float] = field(default_factory=dict)
     sample_own: OwnCounts | None = None
+    figure: Any = None
 
 
 @dataclass
@@ -66,7 +71,8 @@ class SequenceResult:
     ``method`` is "exact", "sample" or "both" (the figures of both engines, each carried from
     step to step on its own); ``initial`` the target's state before the first step (None:
     unharmed; ``--target-wounds-left``: one state); ``trials`` the sampler's trials of each
-    step (None: the sampler did not run).
+    step (None: the sampler did not run); ``trials_asked`` the trials given (``--trials``; None:
+    the default within the time budget), for a sampled run made later (:mod:`.budget`).
     """
 
     steps: list[StepResult]
@@ -76,6 +82,7 @@ class SequenceResult:
     seed: int
     notes: list[str] = field(default_factory=list)
     exact_declined: str | None = None
+    trials_asked: int | None = None
 
     @property
     def repeated(self) -> bool:
@@ -166,7 +173,7 @@ def _run(
             sample_chain(steps, done, trials, seed, progress, notes)
     initial = done[0].result.activation.start if done else None
     ran = done[0].result.sample.trials if done and done[0].result.sample is not None else None
-    return SequenceResult(done, method, initial, ran, seed, notes)
+    return SequenceResult(done, method, initial, ran, seed, notes, trials_asked=trials)
 
 
 def resolve_step(step: Step, method: str, trials: int, seed, carried: Carried) -> Result:
@@ -208,6 +215,7 @@ def _exact_chain(
     done: list[StepResult] = []
     for step in steps:
         parts = split(state)
+        figure = None
         if parts.alive is None and parts.dead is not None:
             res = unmade_step(step, method, "in every case")
             res.exact = unmade(res.activation, parts.dead)
@@ -216,10 +224,11 @@ def _exact_chain(
             if res.exact_declined is not None:
                 raise _Declined(step, res.exact_declined)
             assert res.exact is not None
+            figure = res.exact.__dict__["_damage"]
             if parts.dead is not None:
                 res.exact = mix(res.exact, parts.p_alive, parts.dead)
         res.method = method
-        done.append(StepResult(step, res, state, {"exact": parts.p_alive}))
+        done.append(StepResult(step, res, state, {"exact": parts.p_alive}, figure=figure))
         state = res.exact.final_states
     return done
 
