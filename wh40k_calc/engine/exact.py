@@ -342,7 +342,9 @@ class _Setup:
         if big or slow:
             over = []  # each limit crossed, with the limit
             if slow:
-                over.append(f"an estimated {_seconds(est.seconds)}, over {work.STATE_SECONDS:g} s")
+                over.append(
+                    f"an estimated {work.seconds_text(est.seconds)}, over {work.STATE_SECONDS:g} s"
+                )
             if big:
                 over.append(
                     f"arrays of {est.largest:,.0f} probabilities, over {self.max_elements:,}"
@@ -467,11 +469,6 @@ class _Setup:
         out = np.zeros((self.space.size, chain.bins), dtype=v.dtype)
         out[:, 0] = v
         return out
-
-
-def _seconds(x: float) -> str:
-    """Estimated seconds in words: "1.6 s", "90 s", "3,000 s"."""
-    return f"{x:.2g} s" if x < 100 else f"{x:,.0f} s"
 
 
 @dataclass
@@ -1125,7 +1122,9 @@ class _Figure:
         budget = work.FIGURE_SECONDS if seconds is None else seconds
         over = []
         if est.seconds > budget:
-            over.append(f"an estimated {_seconds(est.seconds)}, over {_seconds(budget)}")
+            over.append(
+                f"an estimated {work.seconds_text(est.seconds)}, over {work.seconds_text(budget)}"
+            )
         if est.largest > limit:
             over.append(f"arrays of {est.largest:,.0f} probabilities, over {limit:,.0f}")
         return over

@@ -69,3 +69,9 @@ def elements_ns(count: float, complex_: bool = False) -> float:
 def product_ns(multiply_adds: float, complex_: bool = False) -> float:
     """Nanoseconds of a matrix product of ``multiply_adds`` multiply-adds (BLAS)."""
     return multiply_adds * DENSE_NS * (COMPLEX if complex_ else 1.0) + CALL_NS
+
+
+def seconds_text(x: float) -> str:
+    """Estimated seconds in words, as the budgets' messages give them: "1.6 s", "90 s",
+    "3,000 s"."""
+    return f"{x:.2g} s" if x < 100 else f"{x:,.0f} s"

@@ -22,7 +22,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..engine import work
-from ..engine.exact import _seconds
+from ..engine.work import seconds_text
 from ..wording import join_words
 from .run import SequenceResult, StepResult
 
@@ -68,7 +68,9 @@ class FigureBudget:
             why["own"] = "the exact engine would decline it"
             return False
         if cost > self.left:
-            why["own"] = f"an estimated {_seconds(cost)}, over {_seconds(max(self.left, 0.0))}"
+            why["own"] = (
+                f"an estimated {seconds_text(cost)}, over {seconds_text(max(self.left, 0.0))}"
+            )
             return False
         self.left -= cost
         return True
