@@ -558,3 +558,17 @@ def test_when_the_exact_engine_declines_a_step_every_step_is_sampled(monkeypatch
     assert out["notes"][0].startswith("the exact engine declined step 2 (too large (test))")
     assert [s["sample"]["trials"] for s in out["steps"]] == [3000, 3000, 3000]
     assert out["sample"]["trials"] == 3000
+
+
+def test_so_far_figures_never_show_the_whole_unit_when_a_model_may_survive() -> None:
+    """A fresh-user trial: row 2 printed "11.00  12.00" of 11 Gretchin (12 wounds) while the
+    line below said ">10.999 of 11"."""
+    args = ["sequence", "--target", "gretchin"]
+    args += ["fight boyz --models 20 --effect waaagh", "fight boyz --models 20"]
+    cumulative = cli_json(*args)["steps"][1]["cumulative"]
+    assert (
+        f"{cumulative['models_destroyed']:.2f}" == "11.00" and cumulative["models_destroyed"] < 11
+    )
+    assert f"{cumulative['wounds_lost']:.2f}" == "12.00" and cumulative["wounds_lost"] < 12
+    row = next(line for line in cli(*args).stdout.splitlines() if line.lstrip().startswith("2 "))
+    assert ">10.99" in row.split() and ">11.99" in row.split()

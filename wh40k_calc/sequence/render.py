@@ -118,6 +118,8 @@ def _steps_table(seq: SequenceResult):
     for col in ("Hits", "Wounds", "Damage", "Models\nso far", "Wounds\nso far", "P(unit\ndead)"):
         table.add_column(col, justify="right", no_wrap=True)
     table.add_column("", width=8, no_wrap=True)
+    models = seq.steps[0].result.plan.target.models
+    wounds = seq.steps[0].result.activation.target.wounds - _already_lost(seq)
     for k, sr in enumerate(seq.steps):
         own = sr.result.sample if seq.method == "sample" else sr.result.exact
         assert own is not None
@@ -129,8 +131,8 @@ def _steps_table(seq: SequenceResult):
             f"{own.expected['hits']:.2f}",
             f"{own.expected['wounds']:.2f}",
             f"{own.expected['damage']:.2f}",
-            f"{cum.expected['models_destroyed']:.2f}",
-            f"{cum.expected['wounds_lost']:.2f}",
+            of_whole(cum.expected["models_destroyed"], models, decimals=2),
+            of_whole(cum.expected["wounds_lost"], wounds, decimals=2),
             pct(p),
             Bar(1.0, 0.0, p, color="red"),
         )
