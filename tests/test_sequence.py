@@ -572,3 +572,26 @@ def test_so_far_figures_never_show_the_whole_unit_when_a_model_may_survive() -> 
     assert f"{cumulative['wounds_lost']:.2f}" == "12.00" and cumulative["wounds_lost"] < 12
     row = next(line for line in cli(*args).stdout.splitlines() if line.lstrip().startswith("2 "))
     assert ">10.99" in row.split() and ">11.99" in row.split()
+
+
+def test_step_notes_name_the_repeats_that_have_them() -> None:
+    """A fresh-user trial: with --repeat, "step 1: the target is destroyed before this step in
+    every trial" was printed though steps 1.1 and 1.2 were made (it came from 2.2 and 3.2).
+    A note every repeat of a step has is "step N: ..."; one only some have names them."""
+    from types import SimpleNamespace as NS
+
+    from wh40k_calc.sequence.output import _step_notes
+    from wh40k_calc.sequence.steps import Step
+
+    def step(repeat: int, index: int, notes: list[str]):
+        s = NS(repeat=repeat, index=index, label=lambda rep: Step.label(s, rep))
+        return NS(step=s, result=NS(notes=notes))
+
+    gone, flag = "the target is destroyed before this step", "--charged: no effect"
+    steps = [
+        step(r, i, [flag] + ([gone] if (r, i) in {(2, 2), (3, 2)} else []))
+        for r in (1, 2, 3)
+        for i in (1, 2)
+    ]
+    notes = _step_notes(NS(steps=steps, repeated=True))
+    assert notes == [f"step 1: {flag}", f"step 2: {flag}", f"step 2.2, 3.2: {gone}"]

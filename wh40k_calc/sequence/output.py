@@ -243,11 +243,17 @@ def _budget_notes(seq: SequenceResult, budget: FigureBudget) -> list[str]:
 
 
 def _step_notes(seq: SequenceResult) -> list[str]:
-    """Each step's notes once, prefixed with the step (``step 2: ...``)."""
-    out: list[str] = []
+    """Each step's notes once, prefixed with the step: ``step 2: ...`` when every repeat of
+    step 2 has the note, else the repeats that have it (``step 2.2, 3.2: ...``)."""
+    where: dict[tuple[int, str], list[str]] = {}
+    repeats: dict[int, int] = {}
     for sr in seq.steps:
+        repeats[sr.step.index] = repeats.get(sr.step.index, 0) + 1
         for n in sr.result.notes:
-            text = f"step {sr.step.index}: {n}"
-            if text not in out:
-                out.append(text)
-    return out
+            labels = where.setdefault((sr.step.index, n), [])
+            if sr.step.label(seq.repeated) not in labels:
+                labels.append(sr.step.label(seq.repeated))
+    return [
+        f"step {index if len(labels) == repeats[index] else ', '.join(labels)}: {n}"
+        for (index, n), labels in where.items()
+    ]
