@@ -381,6 +381,20 @@ def test_user_data_folder_variable_naming_a_file(tmp_path, monkeypatch) -> None:
         assert "Traceback" not in res.output
 
 
+def test_a_file_where_the_user_datasheets_folder_goes(tmp_path, monkeypatch) -> None:
+    """A fresh-user trial: a file at $WH40K_CALC_HOME/datasheets was ignored without a word
+    (calc units --check said "all valid"); every command refuses it, saying what to do."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "datasheets").write_text("x\n", encoding="utf-8")
+    monkeypatch.setenv("WH40K_CALC_HOME", str(home))
+    for args in (["shoot", "lootas", "-t", "boyz"], ["units", "--check"], ["units"]):
+        res = calc(*args)
+        assert res.exit_code == 1, args
+        assert res.stderr.startswith(f"error: {home / 'datasheets'}: is a file, not a folder")
+        assert "WH40K_CALC_HOME" in res.stderr
+
+
 def test_units_heading_counts_as_the_summary(tmp_path, monkeypatch) -> None:
     """``calc units "burna boyz"`` with an imported copy said "2 datasheets (1 hidden)" above
     "Orks (3)"; the heading now counts the same way: "Orks (2, 1 hidden)"."""

@@ -75,8 +75,19 @@ def user_home() -> Path:
 
 
 def user_datasheets() -> Path:
-    """Where ``calc import`` writes and every command looks: ``<user data folder>/datasheets``."""
-    return user_home() / "datasheets"
+    """Where ``calc import`` writes and every command looks: ``<user data folder>/datasheets``.
+
+    Raises:
+        DatasheetError: ``WH40K_CALC_HOME`` names a file, or that folder's ``datasheets`` is
+            a file (its user datasheets would be ignored without a word).
+    """
+    path = user_home() / "datasheets"
+    if path.exists() and not path.is_dir():
+        raise DatasheetError(
+            f"{path}: is a file, not a folder (the user data folder's datasheets, where calc "
+            f"import writes; move the file away, or set {HOME_VAR} to another folder)"
+        )
+    return path
 
 
 def _parsed_head(path: Path) -> tuple[str, str]:
