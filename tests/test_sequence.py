@@ -595,3 +595,14 @@ def test_step_notes_name_the_repeats_that_have_them() -> None:
     ]
     notes = _step_notes(NS(steps=steps, repeated=True))
     assert notes == [f"step 1: {flag}", f"step 2: {flag}", f"step 2.2, 3.2: {gone}"]
+
+
+@pytest.mark.parametrize("method", ["exact", "sample", "both"])
+def test_a_step_that_cannot_be_planned_is_named_by_every_engine(method: str) -> None:
+    """A fresh-user trial: with the sampler the error lost its "step 2 ('...')" prefix."""
+    res = cli("sequence", "--method", method, "--target", "boyz", "shoot lootas",
+              "shoot lootas --models 15")  # fmt: skip
+    assert res.exit_code == 1
+    assert res.stderr.startswith(
+        "error: step 2 ('shoot lootas --models 15'): Lootas cannot have 15 models"
+    )

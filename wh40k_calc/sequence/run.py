@@ -235,8 +235,17 @@ def _exact_chain(
 
 def _planned(step: Step) -> tuple[Plan, Activation]:
     """The step's plan and its activation with the player's first options (for the sampler's
-    cost estimate before the choices are made, and for a step that is not made)."""
-    from ..rules import get_rules
+    cost estimate before the choices are made, and for a step that is not made).
 
-    plan = get_rules(step.selection.edition).plan(step.selection)
+    Raises:
+        StepError: a step that cannot be planned (its number, text and the reason), as
+            :func:`resolve_step` says it.
+    """
+    from ..rules import get_rules
+    from ..selection import SelectionError
+
+    try:
+        plan = get_rules(step.selection.edition).plan(step.selection)
+    except (SelectionError, LookupError, ValueError) as exc:
+        raise StepError(step.index, step.text, str(exc)) from None
     return plan, plan.build(tuple(0 for _ in plan.groups), 0, None)
