@@ -350,22 +350,7 @@ def test_repeat_gives_one_row_per_step_per_repeat():
 
 
 def test_the_text_output():
-    res = calc(
-        "sequence",
-        "-t",
-        "boyz",
-        "--target-models",
-        "20",
-        "--target-leader",
-        "warboss",
-        "shoot lootas --models 10 --stationary",
-        "shoot lootas --loadout kustom-mega-blastas",
-        "fight lord-invocatus --charged",
-        "--method",
-        "both",
-        "--trials",
-        "2000",
-    )
+    res = calc("sequence", *SEQUENCES[0], "--method", "both", "--trials", "2000")
     assert res.exit_code == 0, res.output
     out = res.stdout
     for text in (
