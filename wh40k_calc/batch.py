@@ -301,17 +301,12 @@ def load_batch(path: Path) -> Batch:
         BatchError: unreadable file, malformed YAML (with line and column), not a mapping,
             an invalid top-level field (named, with its line), or no runs.
     """
-    from .yamlio import YamlError, parse, read_text
+    from .yamlio import YamlError, read_document
 
     try:
-        text = read_text(path, "batch file")
+        data, node = read_document(path, "batch file")
     except YamlError as exc:
         raise BatchError(str(exc)) from None
-
-    try:
-        data, node = parse(text)
-    except YamlError as exc:
-        raise BatchError(f"{path}: malformed YAML: {exc}") from None
     if data is None:
         raise BatchError(f"{path}: the batch file is empty (it needs a list of runs)")
     if not isinstance(data, dict):

@@ -94,10 +94,10 @@ def _parsed_head(path: Path) -> tuple[str, str]:
     """(name, faction) of a datasheet file whose top has no plain ``name:`` line, from the
     whole file parsed as YAML; the file's stem (and no faction) where it has no text name or
     does not parse (loading it then says what is wrong)."""
-    from .yamlio import YamlError, load, read_text
+    from .yamlio import YamlError, read_document
 
     try:
-        data = load(read_text(path, "datasheet file"))
+        data, _ = read_document(path, "datasheet file")
     except YamlError:
         return (path.stem, "")
     if not isinstance(data, dict):

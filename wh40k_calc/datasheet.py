@@ -732,14 +732,10 @@ def load_datasheet(path: Path) -> Datasheet:
     Raises:
         DatasheetError: the file cannot be read, is not YAML, or fails validation.
     """
-    from .yamlio import YamlError, load, read_text  # lazy: only when a file is read
+    from .yamlio import YamlError, read_document  # lazy: only when a file is read
 
     try:
-        text = read_text(path, "datasheet file")
+        data, _ = read_document(path, "datasheet file")
     except YamlError as exc:
         raise DatasheetError(str(exc)) from None
-    try:
-        data = load(text)
-    except YamlError as exc:
-        raise DatasheetError(f"{path}: malformed YAML: {exc}") from None
     return parse_datasheet(data, path)

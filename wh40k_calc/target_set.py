@@ -104,16 +104,12 @@ def load_target_set(path: Path) -> TargetSet:
             (named, with its line).
     """
     from .batch import _line_in
-    from .yamlio import YamlError, parse, read_text
+    from .yamlio import YamlError, read_document
 
     try:
-        text = read_text(path, "target set")  # its errors name the file
+        data, node = read_document(path, "target set")  # its errors name the file
     except YamlError as exc:
         raise TargetSetError(str(exc)) from None
-    try:
-        data, node = parse(text)
-    except YamlError as exc:
-        raise TargetSetError(f"{path}: {exc}") from None
     if data is None:
         raise TargetSetError(
             f"{path}: the file is empty; a target set gives 'name:' and 'targets:'"

@@ -105,6 +105,20 @@ def read_text(path: Path, what: str) -> str:
         raise YamlError(f"{path}: not UTF-8 text") from None
 
 
+def read_document(path: Path, what: str) -> tuple[Any, yaml.Node | None]:
+    """The data and node tree of the user's YAML file ``path`` (``what``: "batch file", ...):
+    :func:`read_text` then :func:`parse`.
+
+    Raises:
+        YamlError: as :func:`read_text` says, or "PATH: malformed YAML: line L, column C: ...".
+    """
+    text = read_text(path, what)
+    try:
+        return parse(text)
+    except YamlError as exc:
+        raise YamlError(f"{path}: malformed YAML: {exc}") from None
+
+
 def load(text: str) -> Any:
     """Parse ``text`` as one YAML document (safe types only).
 
