@@ -195,7 +195,8 @@ def test_no_probability_rounded_to_a_certainty(tmp_path: Path) -> None:
 
 
 def test_probability_and_models_text() -> None:
-    from wh40k_calc.compare.table import models_text, probability_text
+    from wh40k_calc.compare.table import probability_text
+    from wh40k_calc.wording import of_whole as models_text
 
     assert probability_text(0.99985) == ">99.9%"
     assert probability_text(0.0004) == "<0.1%"

@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import IO, TYPE_CHECKING, Any
 
 from ..terminal import escape_controls
+from ..wording import CERTAIN_NOISE, of_whole
 
 if TYPE_CHECKING:
     from .jobs import Row
@@ -140,33 +141,22 @@ def _numbers(r: Row) -> list[str]:
     eff = f["efficiency"]
     return [
         f"{f['damage']:.2f}",
-        models_text(f["models"], r.result["target"]["models"]),
+        of_whole(f["models"], r.result["target"]["models"]),
         probability_text(f["wipe"]),
         "—" if eff is None else f"{eff:.1f}",
         f"{f['losses']:.3f}",
     ]
 
 
-NOISE = 1e-12  # float sums of a certain outcome may miss 1 by this much
-
-
 def probability_text(p: float) -> str:
     """A probability as a percentage to 0.1%, never rounded to a certainty or an
     impossibility it is not: ">99.9%" below 1 (0.99985 is not 100.0%), "<0.1%" above 0."""
     text = f"{100 * p:.1f}%"
-    if text == "100.0%" and p < 1 - NOISE:
+    if text == "100.0%" and p < 1 - CERTAIN_NOISE:
         return ">99.9%"
-    if text == "0.0%" and p > NOISE:
+    if text == "0.0%" and p > CERTAIN_NOISE:
         return "<0.1%"
     return text
-
-
-def models_text(expected: float, models: int) -> str:
-    """Expected models destroyed to 3 decimals, never shown as the whole unit when a model
-    may survive (4.99984 of 5 is ">4.999", not 5.000; :func:`~wh40k_calc.wording.of_whole`)."""
-    from ..wording import of_whole
-
-    return of_whole(expected, models)
 
 
 DECIMALS = {"damage": 2, "models": 3, "wipe": 3, "efficiency": 1, "losses": 3}  # as printed
