@@ -108,18 +108,13 @@ def group_headings(groups: list[list[Row]]) -> list[str]:
     """Each group's :func:`target_heading`; where two groups share one, what tells their
     targets apart is added: the target's loadout and the allocation order asked for
     (``· loadout shootas``, ``· allocation Boy, Boss Nob``, ``· allocation best``)."""
-    from ..datasheet import norm_name
-
     plain = [target_heading(g[0].result["target"]) for g in groups]
     headings = list(plain)
     for i, group in enumerate(groups):
         if plain.count(plain[i]) < 2:
             continue
-        sel = group[0].job.selection
-        extra = []
-        if sel.target.loadout and norm_name(sel.target.loadout) != "default":
-            extra.append(f"loadout {sel.target.loadout}")
-        order = sel.allocation
+        _, _, loadout, order, _ = group[0].target_key  # what groups the rows (Row.target_key)
+        extra = [f"loadout {loadout}"] if loadout else []
         if order is not None:
             extra.append("allocation " + (order if isinstance(order, str) else ", ".join(order)))
         headings[i] = " · ".join([headings[i], *extra])
