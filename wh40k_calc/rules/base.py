@@ -59,6 +59,7 @@ class Kind:
     fnp_psychic: int | None = None
     damage_reduction: int = 0
     half_damage: bool = False
+    invuln_melee_only: bool = False
 
 
 class Rules:
@@ -371,11 +372,16 @@ class Rules:
         def kind_for(g: ModelGroup, at_10: bool) -> int:
             p = g.profile
             extra = c.best_of(invuln_fx, mods.invuln, invuln_10 if at_10 else None)
-            key = (_defence(p, p.invuln, p.invuln_ranged_only), extra)
+            key = (_defence(p, p.invuln, p.invuln_ranged_only, p.invuln_melee_only), extra)
             if key not in index:
                 index[key] = len(kinds)
                 kinds.append(
-                    _defence(p, _merge_invuln(p, extra), p.invuln_ranged_only and extra is None)
+                    _defence(
+                        p,
+                        _merge_invuln(p, extra),
+                        p.invuln_ranged_only and extra is None,
+                        p.invuln_melee_only and extra is None,
+                    )
                 )
             return index[key]
 
@@ -742,7 +748,9 @@ class Rules:
         armour_o = c.save_outcomes(k.Sv, armour_mod)
         armour = RollTable(armour_o, c.reroll_faces(armour_o, mods.reroll_saves, (c.SAVE_FAILED,)))
         inv = None
-        if k.invuln is not None and not (k.invuln_ranged_only and w.is_melee):
+        if k.invuln is not None and not (
+            (k.invuln_ranged_only and w.is_melee) or (k.invuln_melee_only and not w.is_melee)
+        ):
             io = c.save_outcomes(k.invuln, min(mods.save_mod, 1))
             inv = RollTable(io, c.reroll_faces(io, mods.reroll_saves, (c.SAVE_FAILED,)))
         table, _ = c.choose_save(armour, inv)
@@ -1003,8 +1011,11 @@ def _merge_invuln(p, extra: int | None) -> int | None:
     return c.best_of(p.invuln, extra)
 
 
-def _defence(p: ModelProfile, invuln: int | None, ranged_only: bool) -> Kind:
-    """The :class:`Kind` of a model profile with the given invulnerable save."""
+def _defence(
+    p: ModelProfile, invuln: int | None, ranged_only: bool, melee_only: bool = False
+) -> Kind:
+    """The :class:`Kind` of a model profile with the given invulnerable save (against ranged
+    attacks only, or against melee attacks only)."""
     return Kind(
         p.name,
         p.W,
@@ -1016,6 +1027,7 @@ def _defence(p: ModelProfile, invuln: int | None, ranged_only: bool) -> Kind:
         fnp_psychic=p.feel_no_pain_psychic,
         damage_reduction=p.damage_reduction,
         half_damage=p.half_damage,
+        invuln_melee_only=melee_only,
     )
 
 
