@@ -34,7 +34,9 @@ _KEYWORD = r"[a-z][a-z '\-]*"
 # [ANTI-MONSTER/VEHICLE 4+]: several keywords (edition 11)
 _ANTI_SEVERAL_RE = re.compile(rf"^anti-({_KEYWORD}(?:/{_KEYWORD})+?)\s+([2-6])\+$")
 # [LETHAL HITS: non-MONSTER/VEHICLE]: an ability that applies against some targets only
-_CONDITIONAL_RE = re.compile(rf"^(?P<ability>[^:]+?)\s*:\s*(?P<non>non-)?(?P<kws>{_KEYWORD}(?:/{_KEYWORD})*)$")
+_CONDITIONAL_RE = re.compile(
+    rf"^(?P<ability>[^:]+?)\s*:\s*(?P<non>non-)?(?P<kws>{_KEYWORD}(?:/{_KEYWORD})*)$"
+)
 _X_RE = r"\s+([0-9]*d?[0-9]+(?:\s*\+\s*[0-9]+)?)"
 MAX_X = 20  # the largest number X of [RAPID FIRE X], [SUSTAINED HITS X], [MELTA X], [BLAST X],
 # [CLEAVE X] accepted (the export's largest is 10); dice such as D3 or D6+1 are accepted too
