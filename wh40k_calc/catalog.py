@@ -400,10 +400,22 @@ class Catalog:
             mine -= taken
             if not mine:
                 continue
-            versions = tuple(sorted({v for f, v, _ in info if norm_name(f) in mine}))
+            versions = tuple(sorted({str(v) for f, v, _ in info if norm_name(f) in mine}))
             out.append(GeneratedSet(folder, units, by_key, shipped, frozenset(mine), versions))
             taken |= mine
         return tuple(out)
+
+    def data_of(self, entry: Entry) -> dict[str, object] | None:
+        """The data version a generated entry comes from, ``{source, version, date}`` (its
+        set's index, for its faction); None for the others and the 10th-edition export."""
+        if entry.kind != "generated":
+            return None
+        for g in self._sets(entry.editions[0]):
+            if entry.path.is_relative_to(g.folder):
+                for faction, version, date in _index_files(g.folder / INDEX):
+                    if norm_name(faction) == norm_name(entry.faction):
+                        return {"source": "game-datacards", "version": version, "date": date}
+        return None
 
     def data_versions(self, edition: str | None = None) -> tuple[str, ...]:
         """The data versions of ``edition``'s generated datasheets (edition 11: ("912",))."""
@@ -713,7 +725,8 @@ class Catalog:
         return out[:SUGGEST_COUNT]
 
 
-_EDITION_LINE = re.compile(r"^edition:.*$", re.MULTILINE)
+# the top-level ``edition:`` line and the lines of a block list under it ("- 10")
+_EDITION_LINE = re.compile(r"^edition:[^\n]*(?:\n[ \t]*-[^\n]*)*", re.MULTILINE)
 
 
 def _editions_field(text: str) -> tuple[str, ...] | None:
@@ -732,13 +745,13 @@ def _editions_field(text: str) -> tuple[str, ...] | None:
 
 
 @lru_cache(maxsize=8)
-def _index_files(path: Path) -> tuple[tuple[str, str, str], ...]:
+def _index_files(path: Path) -> tuple[tuple[str, int | str, str], ...]:
     """(faction, data version, date) of each faction file an edition-11 index lists (its
     ``files``); () for an index without them."""
     try:
         files = msgspec.json.decode(path.read_bytes()).get("files") or []
         return tuple(
-            (str(f["faction"]), str(f.get("version", "")), str(f.get("date", "")))
+            (str(f["faction"]), f.get("version", ""), str(f.get("date", "")))
             for f in files
             if isinstance(f, dict) and f.get("faction")
         )

@@ -131,7 +131,9 @@ class Selection:
     the target (that one first). ``added_abilities`` are weapon abilities granted for this
     activation. ``attacker_wounds_left`` (``--wounds-left``): wounds the single-model attacker
     has left (its damaged profile). ``notes``: what finding the units has to say (a unit that
-    several of the user's files define), passed on to the result's notes.
+    several of the user's files define), passed on to the result's notes. ``edition_note``:
+    where the edition came from when the environment or the config file chose it
+    (``(from WH40K_CALC_EDITION)``; :class:`wh40k_calc.edition.EditionChoice`), else "".
     """
 
     phase: str
@@ -148,6 +150,16 @@ class Selection:
     attacker_wounds_left: int | None = None
     target_wounds_left: int | None = None  # the target's first model in allocation order
     notes: tuple[str, ...] = ()
+    edition_note: str = ""
+
+    def datasheets(self):
+        """The datasheets of both units (Leaders included), attacker first, each once."""
+        out: list = []
+        for c in (self.attacker, self.target):
+            for ds in (c.datasheet, *c.leaders):
+                if all(ds is not seen for seen in out):
+                    out.append(ds)
+        return out
 
 
 def allocation_choice(names: tuple[str, ...] | None) -> tuple[str, ...] | str | None:

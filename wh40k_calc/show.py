@@ -9,14 +9,18 @@ from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon
 from .dice import Dice
 
 
-def render_datasheet(ds: Datasheet, console) -> None:
-    """Print ``ds`` the way a datasheet page reads: name and keywords, models, sizes, weapons,
-    loadouts, then its defensive abilities, damaged profile, rules and Leader lines; every name
-    from the file is printed as written (not read as rich markup)."""
+def render_datasheet(ds: Datasheet, console, edition_note: str = "") -> None:
+    """Print ``ds`` the way a datasheet page reads: name, faction, editions and data version
+    (and ``edition_note``: where the edition in use came from, if the environment or the config
+    file chose it), keywords, models, sizes, weapons, loadouts, then its defensive abilities,
+    damaged profile, rules and Leader lines; every name from the file is printed as written
+    (not read as rich markup)."""
     from rich.text import Text
 
     head = [f" · {ds.faction}", " · Legends" if ds.legends else ""]
-    head.append(f" · edition {' and '.join(ds.editions)}")
+    head.append(
+        f" · edition {' and '.join(ds.editions)}" + (f" {edition_note}" if edition_note else "")
+    )
     if ds.data is not None:
         head.append(f" · {ds.data.label}" + (f" ({ds.data.date})" if ds.data.date else ""))
     console.print(Text.assemble((ds.name, "bold"), *head))

@@ -85,12 +85,13 @@ def import_gdc_sheet(
     keywords = _keywords(sheet)
     faction_keywords = [gdc_name(f).upper() for f in sheet.get("factions") or [] if gdc_name(f)]
     unit_keywords = [k for k in keywords if k not in faction_keywords]
+    unit_keywords = _character_models(name, unit_keywords, models, warnings)
     trial: list[str] = []
     weapons = read_weapons(_weapon_rows(sheet), trial)
     _name_sides(weapons)
     abilities_raw = sheet.get("abilities") if isinstance(sheet.get("abilities"), dict) else {}
     gear = [gdc_name(a.get("name")) for a in abilities_raw.get("wargear") or [] if a]
-    loadout = _loadout_text(sheet, lines)
+    loadout = _loadout_text(sheet, lines, [m.name for m in models])
     near, missing = read_equipment(loadout, models, weapons, gear, trial)
     warnings += trial
     warnings += [f"equipment {n.printed!r} matched to weapon {n.weapon!r} ({n.how})" for n in near]
@@ -211,6 +212,39 @@ def _keywords(sheet: dict[str, Any]) -> list[str]:
         if kw and kw not in out:
             out.append(kw)
     return out
+
+
+def _character_models(
+    name: str, keywords: list[str], models: list[ImportedModel], warnings: list[str]
+) -> list[str]:
+    """The unit keywords, without CHARACTER where it belongs to some of the models only: the
+    data lists keywords for the unit alone, but a unit with a CHARACTER among other models
+    (a command squad's commander) has it on that model only (as the 10th-edition export
+    says). The CHARACTER models are those named by a unit keyword or by the start of the
+    unit's name (``Rogue Trader`` in the Rogue Trader Entourage), else, in a unit with several
+    models of some kind, its single models with the most wounds. Where that gives every model
+    (or none), the keyword stays the unit's."""
+    if "CHARACTER" not in keywords or len(models) < 2:
+        return keywords
+    kws = {norm_name(k) for k in keywords}
+    picked = [
+        m
+        for m in models
+        if norm_name(m.name) in kws or norm_name(name).startswith(norm_name(m.name))
+    ]
+    if not picked and any(m.high > 1 for m in models):
+        single = [m for m in models if m.low == m.high == 1 and m.stats]
+        most = max((to_int(m.stats["W"]) for m in single), default=0)  # type: ignore[index]
+        picked = [m for m in single if to_int(m.stats["W"]) == most]  # type: ignore[index]
+    if not picked or len(picked) == len(models):
+        return keywords
+    for m in picked:
+        m.keywords.append("CHARACTER")
+    warnings.append(
+        f"the unit's CHARACTER keyword given to {', '.join(m.name for m in picked)} only (the "
+        "data lists keywords for the unit, not for each model)"
+    )
+    return [k for k in keywords if k != "CHARACTER"]
 
 
 def _model_row(
@@ -342,15 +376,35 @@ def _name_sides(weapons: list[ImportedWeapon]) -> None:
             w.base = parts[0].strip()
 
 
-def _loadout_text(sheet: dict[str, Any], lines: list[str]) -> str:
+def _loadout_text(sheet: dict[str, Any], lines: list[str], models: list[str]) -> str:
     """The loadout as the 10th-edition reader takes it (``<b>Every Boy is equipped with:</b>
-    slugga; choppa.``); where the loadout field is empty, the composition's loadout lines."""
+    slugga; choppa.``); where the loadout field is empty, the composition's loadout lines, or
+    else the wargear options' "Default Wargear" lists (one a model, in composition order)."""
     md = text(sheet.get("loadout"))
     if not md.strip():
         md = "\n".join(line for line in lines if "equipped with" in line.lower())
+    if not md.strip():
+        md = _default_wargear(sheet, models)
     md = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", md).replace("*", "")
     md = re.sub(r"</b>\s*:", ":</b>", md)  # '**Every model is equipped with**: ...'
     return gdc_name_lines(md).replace("\n", "<br>")
+
+
+def _default_wargear(sheet: dict[str, Any], models: list[str]) -> str:
+    """A loadout text made of the "Default Wargear" options (``wargearOptions``), which list
+    each model's default equipment in composition order: used only when there is one list a
+    model ('' otherwise)."""
+    groups = [
+        [gdc_name(o.get("name")) for o in w.get("options") or [] if isinstance(o, dict)]
+        for w in sheet.get("wargearOptions") or []
+        if isinstance(w, dict) and text(w.get("instruction")).strip().lower() == "default wargear"
+    ]
+    if not groups or len(groups) != len(models):
+        return ""
+    return "\n".join(
+        f"**Every {m} is equipped with:** {'; '.join(g)}."
+        for m, g in zip(models, groups, strict=True)
+    )
 
 
 def gdc_name_lines(value: str) -> str:

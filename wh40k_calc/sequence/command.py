@@ -51,7 +51,7 @@ def sequence(
     from .steps import StepError, build_steps
 
     try:
-        cat = catalog(engine.datasheets)
+        cat = catalog(engine.datasheets, engine.edition_value)
         plan = build_steps(list(steps), cat, target, engine, repeat)
         seq = run_sequence(plan, engine.method_value, engine.trials, engine.seed_value)
     except StepError as exc:  # words that do not parse: a usage error (2), as at top level
