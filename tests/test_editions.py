@@ -94,22 +94,50 @@ def test_compare_points_per_100_use_the_edition_s_points(tmp_path: Path) -> None
     Boss Nob (W2) with each unsaved wound, so models destroyed = wounds and E = 10 × 5/6 =
     25/3. 10 Boyz: 75 points in data 912 (7.5 a model): 7.5 × 25/3 = 62.5; 80 in the
     10th-edition export: 8 × 25/3 = 66.67."""
-    flamer = {"name": "Burner", "range": 12, "A": 10, "skill": None, "S": 10, "AP": -6, "D": 2,
-              "abilities": ["torrent"]}  # fmt: skip
+    flamer = {
+        "name": "Burner",
+        "range": 12,
+        "A": 10,
+        "skill": None,
+        "S": 10,
+        "AP": -6,
+        "D": 2,
+        "abilities": ["torrent"],
+    }
     sheet = {
         "name": "Burners",
         "faction": "Testers",
         "keywords": ["INFANTRY"],
-        "models": [{"name": "Burner", "M": 6, "T": 4, "Sv": 3, "W": 2, "Ld": 6, "OC": 1,
-                    "equipped": ["Burner"]}],  # fmt: skip
+        "models": [
+            {
+                "name": "Burner",
+                "M": 6,
+                "T": 4,
+                "Sv": 3,
+                "W": 2,
+                "Ld": 6,
+                "OC": 1,
+                "equipped": ["Burner"],
+            }
+        ],
         "sizes": [{"models": {"Burner": 1}, "points": 100}],
         "weapons": [flamer],
         "edition": [10, 11],
     }
     (tmp_path / "burners.yaml").write_text(yaml.safe_dump(sheet), encoding="utf-8")
     for edition, per_model in (("11", F(75, 10)), ("10", F(80, 10))):
-        out = calc("compare", "burners", "--target", "boyz", "--edition", edition, "--csv", "-",
-                   "--datasheets", tmp_path).stdout  # fmt: skip
+        out = calc(
+            "compare",
+            "burners",
+            "--target",
+            "boyz",
+            "--edition",
+            edition,
+            "--csv",
+            "-",
+            "--datasheets",
+            tmp_path,
+        ).stdout
         row = next(csv.DictReader(io.StringIO(out)))
         want = per_model * 10 * F(5, 6) * 100 / 100
         assert float(row["points_per_100"]) == pytest.approx(float(want), abs=1e-6)
@@ -143,9 +171,10 @@ def test_a_user_file_is_for_the_editions_it_names(tmp_path: Path) -> None:
     # named for edition 11, it wins over the shipped edition-11 file (and not in edition 10)
     data["name"], data["edition"] = "Lootas", 11
     (tmp_path / "lootas.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
-    assert as_json("show", "lootas", "--datasheets", tmp_path, "--edition", "11")["sizes"][0][
-        "points"
-    ] == 1
+    assert (
+        as_json("show", "lootas", "--datasheets", tmp_path, "--edition", "11")["sizes"][0]["points"]
+        == 1
+    )
     assert as_json("show", "lootas", "--datasheets", tmp_path)["sizes"][0]["points"] == 50
 
 
@@ -286,10 +315,17 @@ def test_no_traceback_on_bad_edition_input() -> None:
 
 def _faction_file(version: int, boyz_points: int) -> dict:
     """A small faction file of the game-datacards shape: Orks with one datasheet."""
-    boy = {"name": {"en": "Boy"}, "m": '6"', "t": "5", "sv": "5+", "w": "1", "ld": "7+",
-           "oc": "2"}  # fmt: skip
-    choppa = {"name": {"en": "Choppa"}, "range": "Melee", "attacks": "3", "skill": "3+",
-              "strength": "4", "ap": "-1", "damage": "1", "keywords": []}  # fmt: skip
+    boy = {"name": {"en": "Boy"}, "m": '6"', "t": "5", "sv": "5+", "w": "1", "ld": "7+", "oc": "2"}
+    choppa = {
+        "name": {"en": "Choppa"},
+        "range": "Melee",
+        "attacks": "3",
+        "skill": "3+",
+        "strength": "4",
+        "ap": "-1",
+        "damage": "1",
+        "keywords": [],
+    }
     return {
         "id": "x",
         "name": {"en": "Orks"},
@@ -307,8 +343,9 @@ def _faction_file(version: int, boyz_points: int) -> dict:
                 "abilities": {},
                 "composition": [{"en": "**10-20 Boyz**"}],
                 "loadout": {"en": "**Every model is equipped with:** choppa."},
-                "points": [{"cost": str(boyz_points), "models": "10", "keyword": None,
-                            "detachment": None}],  # fmt: skip
+                "points": [
+                    {"cost": str(boyz_points), "models": "10", "keyword": None, "detachment": None}
+                ],
             }
         ],
     }
@@ -332,5 +369,7 @@ def test_the_user_data_folder_s_set_replaces_the_shipped_one_per_faction(
     assert as_json("show", "intercessor squad", "--edition", "11")["data"]["version"] == 912
     text = calc("shoot", "intercessor squad", "--target", "boyz", "--edition", "11").stdout
     assert "· data 912/913 ·" in " ".join(text.split("\n")[:2])
-    assert calc("units", "--edition", "11").stdout.startswith("952 datasheets · edition 11 · data 912, 913")
+    assert calc("units", "--edition", "11").stdout.startswith(
+        "952 datasheets · edition 11 · data 912, 913"
+    )
     assert as_json("show", "boyz")["data"] is None  # edition 10 is untouched

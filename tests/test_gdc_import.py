@@ -28,13 +28,28 @@ def en(text: str) -> dict:
 
 
 def profile(name: str, rng: str = "Melee", *, a="2", skill="3+", s="4", ap="0", d="1", kw=()):
-    return {"name": en(name), "range": rng, "attacks": a, "skill": skill, "strength": s,
-            "ap": ap, "damage": d, "keywords": list(kw)}  # fmt: skip
+    return {
+        "name": en(name),
+        "range": rng,
+        "attacks": a,
+        "skill": skill,
+        "strength": s,
+        "ap": ap,
+        "damage": d,
+        "keywords": list(kw),
+    }
 
 
 def stat(name: str, w: str = "1", **kw: str) -> dict:
-    return {"name": en(name), "m": '6"', "t": kw.get("t", "5"), "sv": kw.get("sv", "5+"),
-            "w": w, "ld": "7+", "oc": kw.get("oc", "2")}  # fmt: skip
+    return {
+        "name": en(name),
+        "m": '6"',
+        "t": kw.get("t", "5"),
+        "sv": kw.get("sv", "5+"),
+        "w": w,
+        "ld": "7+",
+        "oc": kw.get("oc", "2"),
+    }
 
 
 def sheet(name: str, **fields) -> dict:
@@ -55,8 +70,13 @@ def sheet(name: str, **fields) -> dict:
 
 
 def faction_file(*sheets: dict, name: str = "Orks", version: int = 999) -> dict:
-    return {"name": en(name), "source": "40k-11e", "compatibleDataVersion": version,
-            "updated": "2026-08-01T10:00:00.000Z", "datasheets": list(sheets)}  # fmt: skip
+    return {
+        "name": en(name),
+        "source": "40k-11e",
+        "compatibleDataVersion": version,
+        "updated": "2026-08-01T10:00:00.000Z",
+        "datasheets": list(sheets),
+    }
 
 
 def generate(tmp_path: Path, *sheets: dict, **kw):
@@ -74,10 +94,18 @@ def load(out: Path, name: str):
 
 
 def test_weapon_keywords_in_the_edition_s_forms_are_kept(tmp_path: Path) -> None:
-    gun = profile(f"Kombi{NB}shoota", '24"', kw=[
-        "LETHAL HITS: non-MONSTER/VEHICLE", "ANTI-MONSTER/VEHICLE 4+", "BLAST 2",
-        f"CLOSE{NB}QUARTERS", "Rapid Fire D3", "Snagged",
-    ])  # fmt: skip
+    gun = profile(
+        f"Kombi{NB}shoota",
+        '24"',
+        kw=[
+            "LETHAL HITS: non-MONSTER/VEHICLE",
+            "ANTI-MONSTER/VEHICLE 4+",
+            "BLAST 2",
+            f"CLOSE{NB}QUARTERS",
+            "Rapid Fire D3",
+            "Snagged",
+        ],
+    )
     axe = profile("Axe", kw=["CLEAVE 1", "DEVASTATING WOUNDS: MONSTER/VEHICLE"])
     unit = sheet(
         "Gunz",
@@ -117,9 +145,13 @@ def test_a_weapon_of_several_profiles_is_one_weapon(tmp_path: Path) -> None:
     unit = sheet(
         "Snaggas",
         meleeWeapons=[
-            {"profiles": [profile("Choppa \u2013 Standard", a="3"), profile("Choppa \u2013 Hunter",
-                                                                           a="2", s="6")]}
-        ],  # fmt: skip
+            {
+                "profiles": [
+                    profile("Choppa \u2013 Standard", a="3"),
+                    profile("Choppa \u2013 Hunter", a="2", s="6"),
+                ]
+            }
+        ],
     )
     _, out = generate(tmp_path, unit)
     ds, _ = load(out, "snaggas")
@@ -135,8 +167,9 @@ def test_statlines_points_and_the_additional_cost(tmp_path: Path) -> None:
         "Boyz",
         stats=[stat("Boy"), stat("Boss Nob", w="2")],
         composition=[en("**1 Boss Nob**"), en(f"**9{NB}19 Boyz**")],
-        loadout=en("**The Boss Nob is equipped with:** choppa.\n**Every Boy is equipped with:** "
-                   "choppa."),  # fmt: skip
+        loadout=en(
+            "**The Boss Nob is equipped with:** choppa.\n**Every Boy is equipped with:** choppa."
+        ),
         points=[
             {"cost": "160", "models": "20", "keyword": None, "detachment": None},
             {"cost": "75", "models": "10", "keyword": None, "detachment": None},
@@ -149,18 +182,28 @@ def test_statlines_points_and_the_additional_cost(tmp_path: Path) -> None:
     assert [m.name for m in ds.models] == ["Boy", "Boss Nob"]  # rank-and-file first
     assert [(m.T, m.Sv, m.W) for m in ds.models] == [(5, 5, 1), (5, 5, 2)]
     assert [(s.total, s.points) for s in ds.sizes] == [(10, 75), (20, 160)]
-    assert [(s.composition, s.points) for s in ds.sizes][0][0] == (("Boy", 9), ("Boss Nob", 1))
+    assert ds.sizes[0].composition == (("Boy", 9), ("Boss Nob", 1))
     assert [(s.label, s.points) for s in ds.dropped_sizes] == [("Imperium (keyword)", 90)]
     assert (ds.additional_cost.points, ds.additional_cost.after) == (10, 3)
 
 
 def test_core_abilities_and_defences(tmp_path: Path) -> None:
     abilities = {
-        "core": [{"name": en("Feel No Pain 5+")}, {"name": en("Stealth")},
-                 {"name": en("Damaged 4")}, {"name": en("Deep Strike")}],  # fmt: skip
-        "other": [{"name": en("Tough"), "description": en(
-            "Each time an attack is allocated to this model, subtract 1 from the Damage "
-            "characteristic of that attack.")}],  # fmt: skip
+        "core": [
+            {"name": en("Feel No Pain 5+")},
+            {"name": en("Stealth")},
+            {"name": en("Damaged 4")},
+            {"name": en("Deep Strike")},
+        ],
+        "other": [
+            {
+                "name": en("Tough"),
+                "description": en(
+                    "Each time an attack is allocated to this model, subtract 1 from the Damage "
+                    "characteristic of that attack."
+                ),
+            }
+        ],
         "invul": {"value": None, "info": en("*4+ against melee attacks only*")},
     }
     _, out = generate(tmp_path, sheet("Brute", abilities=abilities, stats=[stat("Brute", w="9")]))
@@ -194,26 +237,45 @@ def test_invulnerable_saves_and_their_notes(tmp_path: Path, invul, want, not_mod
 
 
 def test_an_ability_s_insv_in_the_edition_s_words(tmp_path: Path) -> None:
-    abilities = {"other": [{"name": en("Banner"), "description": en(
-        "▪ This unit has a 5+ **InSv**.")}]}  # fmt: skip
+    abilities = {
+        "other": [{"name": en("Banner"), "description": en("▪ This unit has a 5+ **InSv**.")}]
+    }
     _, out = generate(tmp_path, sheet("Nob", abilities=abilities))
     assert load(out, "nob")[0].models[0].invuln == 5
 
 
 def test_the_damaged_profile_with_its_range(tmp_path: Path) -> None:
-    damaged = {"range": en(f"1{NB}5 WOUNDS REMAINING"), "description": en(
-        "While this model has 1-5 wounds remaining, each time this model makes an attack, "
-        "subtract 1 from the Hit roll.")}  # fmt: skip
+    damaged = {
+        "range": en(f"1{NB}5 WOUNDS REMAINING"),
+        "description": en(
+            "While this model has 1-5 wounds remaining, each time this model makes an attack, "
+            "subtract 1 from the Hit roll."
+        ),
+    }
     _, out = generate(tmp_path, sheet("Wagon", abilities={"damaged": damaged}))
     ds, _ = load(out, "wagon")
     assert (ds.damaged.wounds_left, ds.damaged.hit_mod) == (5, -1)
 
 
 def test_leader_and_support_name_the_units_as_their_datasheets_do(tmp_path: Path) -> None:
-    boss = sheet("Warboss", leader=en(
-        "This model can be attached to the following units:  ■ **BOYZ** ■ **BIG’UNS**"))  # fmt: skip
-    banner = sheet("Bannernob", abilities={"special": [{"name": en("Support"), "description": en(
-        "This model can be attached to the following units:\n\n■ **BOYZ**\n■ **NOBZ**")}]})  # fmt: skip
+    boss = sheet(
+        "Warboss",
+        leader=en("This model can be attached to the following units:  ■ **BOYZ** ■ **BIG’UNS**"),
+    )
+    banner = sheet(
+        "Bannernob",
+        abilities={
+            "special": [
+                {
+                    "name": en("Support"),
+                    "description": en(
+                        "This model can be attached to the following units:\n\n"
+                        "■ **BOYZ**\n■ **NOBZ**"
+                    ),
+                }
+            ]
+        },
+    )
     _, out = generate(tmp_path, boss, banner, sheet("Boyz"), sheet("Big’uns"))
     assert load(out, "warboss")[0].leader_of == ("Boyz", "Big’uns")
     assert load(out, "bannernob")[0].support_of == ("Boyz", "Nobz")  # Nobz: no datasheet here
@@ -238,11 +300,18 @@ def test_a_datasheet_that_cannot_be_generated_is_listed_with_the_reason(tmp_path
 
 
 def test_the_index_says_where_each_faction_comes_from(tmp_path: Path) -> None:
-    report, out = generate(tmp_path, sheet("Boyz"), version=946)
+    _, out = generate(tmp_path, sheet("Boyz"), version=946)
     index = json.loads((out / "index.json").read_text(encoding="utf-8"))
     assert index["files"] == [
-        {"file": "orks.json", "faction": "Orks", "data_faction": "Orks", "parent": None,
-         "version": 946, "date": "2026-08-01", "count": 1}  # fmt: skip
+        {
+            "file": "orks.json",
+            "faction": "Orks",
+            "data_faction": "Orks",
+            "parent": None,
+            "version": 946,
+            "date": "2026-08-01",
+            "count": 1,
+        }
     ]
     ds, raw = load(out, "boyz")
     assert raw["data"] == {"source": "game-datacards", "version": 946, "date": "2026-08-01"}
@@ -260,8 +329,14 @@ def test_the_output_is_deterministic(tmp_path: Path) -> None:
     ("content", "message"),
     [
         ("not json", "not a JSON file"),
-        (json.dumps({"name": en("Orks"), "source": "40k-10e", "datasheets": []}), "not of the 11th"),
-        (json.dumps({"name": en("Orks"), "source": "40k-11e", "datasheets": []}), "no data version"),
+        (
+            json.dumps({"name": en("Orks"), "source": "40k-10e", "datasheets": []}),
+            "not of the 11th",
+        ),
+        (
+            json.dumps({"name": en("Orks"), "source": "40k-11e", "datasheets": []}),
+            "no data version",
+        ),
     ],
 )
 def test_faction_files_that_are_not_refused_with_the_reason(tmp_path: Path, content, message):

@@ -328,20 +328,22 @@ class Catalog:
     def folders(self, edition: str | None = None) -> list[tuple[Path, str]]:
         """The folders searched in ``edition``, in order, with their kind ("user", "curated",
         "generated")."""
+        return self._hand_folders() + [(g.folder, "generated") for g in self._sets(edition)]
+
+    def _hand_folders(self) -> list[tuple[Path, str]]:
+        """The folders read file by file, in order: the user's and the curated one."""
         out = [(d, "user") for d in self.user_dirs]
         if isinstance(self.home, Path) and self.home.is_dir():
             out.append((self.home, "user"))
         if self.shipped is not None and self.shipped.is_dir():
             out.append((self.shipped, "curated"))
-        out += [(g.folder, "generated") for g in self._sets(edition)]
         return out
 
     def _files(self) -> list[tuple[Path, bool]]:
         """Every datasheet file of the folders read file by file (not the generated sets)."""
         out: list[tuple[Path, bool]] = []
-        for d, kind in self.folders("10"):
-            if kind != "generated":
-                out += [(p, kind == "curated") for p in self._scan(d)]
+        for d, kind in self._hand_folders():
+            out += [(p, kind == "curated") for p in self._scan(d)]
         return out
 
     def _scan(self, folder: Path) -> list[Path]:
@@ -744,19 +746,27 @@ def _editions_field(text: str) -> tuple[str, ...] | None:
     return file_editions(value.get("edition")) if isinstance(value, dict) else None
 
 
-@lru_cache(maxsize=8)
+_FILES: dict[Path, tuple[tuple[str, int | str, str], ...]] = {}  # filled by _read_index
+
+
 def _index_files(path: Path) -> tuple[tuple[str, int | str, str], ...]:
     """(faction, data version, date) of each faction file an edition-11 index lists (its
-    ``files``); () for an index without them."""
-    try:
-        files = msgspec.json.decode(path.read_bytes()).get("files") or []
-        return tuple(
-            (str(f["faction"]), f.get("version", ""), str(f.get("date", "")))
-            for f in files
-            if isinstance(f, dict) and f.get("faction")
-        )
-    except (OSError, ValueError, AttributeError, KeyError, TypeError):
-        return ()
+    ``files``); () for an index without them (read with the index, once).
+
+    Raises:
+        DatasheetError: the index is not readable or not an index.
+    """
+    _read_index(path)
+    return _FILES.get(path, ())
+
+
+def _files_of(raw: object) -> tuple[tuple[str, int | str, str], ...]:
+    files = raw.get("files") if isinstance(raw, dict) else None
+    return tuple(
+        (str(f["faction"]), f.get("version", ""), str(f.get("date", "")))
+        for f in files or []
+        if isinstance(f, dict) and f.get("faction")
+    )
 
 
 def _walk(folder: Path) -> list[tuple[Path, int]]:
@@ -838,14 +848,17 @@ def _read_index(
     path: Path,
 ) -> tuple[tuple[dict[str, str], ...], dict[str, list[dict[str, str]]]]:
     """The units of a generated name index (``index.json``: name, faction, file and ``key``,
-    the normalised name), and the units by key.
+    the normalised name), and the units by key; an edition-11 index's ``files`` are kept for
+    :func:`_index_files`.
 
     Raises:
         DatasheetError: the index is not readable or not an index.
     """
     try:
         # msgspec: loaded for the datasheets anyway, and twice as fast as json here
-        units = tuple(msgspec.json.decode(path.read_text(encoding="utf-8"))["units"])
+        raw = msgspec.json.decode(path.read_text(encoding="utf-8"))
+        units = tuple(raw["units"])
+        _FILES[path] = _files_of(raw)  # an edition-11 index's faction files
         by_key: dict[str, list[dict[str, str]]] = {}
         for u in units:
             by_key.setdefault(u["key"], []).append(u)
