@@ -33,9 +33,7 @@ from .model import ArmyList, Attachment, ListedModels, ListedUnit, ListError, me
 from .text import Line, is_ally_section, is_heading, lines_of, split_count, split_points
 
 FORMAT = "gw-app"
-_BATTLE_SIZE = re.compile(
-    r"^(combat patrol|incursion|strike force|onslaught)\b.*\(", re.IGNORECASE
-)
+_BATTLE_SIZE = re.compile(r"^(combat patrol|incursion|strike force|onslaught)\b.*\(", re.IGNORECASE)
 _DETACHMENT_POINTS = re.compile(r"\(\s*\d+\s*detachment points?\s*\)", re.IGNORECASE)
 _FOOTER = re.compile(r"^exported with app version", re.IGNORECASE)
 _ATTACHED_GROUP = re.compile(r"^attached unit\s*(\d+)$", re.IGNORECASE)
@@ -265,11 +263,7 @@ def _flat(items: list[Line]) -> tuple[ListedModels, ...]:
             groups.append([ln])
         else:
             groups[-1].append(ln)
-    alternate = (
-        len(groups) >= 2
-        and len(groups) % 2 == 0
-        and all(len(g) == 1 for g in groups[0::2])
-    )
+    alternate = len(groups) >= 2 and len(groups) % 2 == 0 and all(len(g) == 1 for g in groups[0::2])
     if not alternate:
         weapons = [split_count(ln.text) for g in groups for ln in g]
         return (ListedModels(None, 1, merge_counts([(w, n or 1) for n, w in weapons])),)

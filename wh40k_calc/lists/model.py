@@ -118,7 +118,5 @@ class ArmyList:
         listed = [u.points for u in self.units if u.points is not None]
         if self.points is None or not listed or sum(listed) == self.points:
             return self
-        note = (
-            f"the list says {self.points:,} points but its units add up to {sum(listed):,}"
-        )
+        note = f"the list says {self.points:,} points but its units add up to {sum(listed):,}"
         return replace(self, notes=(*self.notes, note))

@@ -34,7 +34,6 @@ from .attach import LEADING, pair_attachments
 from .model import ArmyList, Attachment, ListedModels, ListedUnit, ListError, merge_counts
 from .text import (
     Line,
-    counted_items,
     grand_faction,
     is_ally_section,
     is_heading,
@@ -57,8 +56,10 @@ def has_header(lines: list[Line]) -> bool:
     """True when ``lines`` open with the WTC header (a ``+++`` rule and ``+ FACTION KEYWORD``
     or ``+ DETACHMENT`` lines)."""
     texts = [ln.text for ln in lines if not ln.blank][:4]
-    return bool(texts) and bool(_RULE.match(texts[0])) and any(
-        t.startswith("+ ") and ":" in t for t in texts[1:]
+    return (
+        bool(texts)
+        and bool(_RULE.match(texts[0]))
+        and any(t.startswith("+ ") and ":" in t for t in texts[1:])
     )
 
 
@@ -166,7 +167,9 @@ def parse(text: str, label: str, which: str | None = None) -> ArmyList:
     body = lines[_header_end(lines) :]
     units = _gw_style(body) if which == "newrecruit-gw-style" else _wtc(body)
     if not units:
-        raise ListError(f"{label}: no unit found after the header (a line like '10x Boyz (90 pts)')")
+        raise ListError(
+            f"{label}: no unit found after the header (a line like '10x Boyz (90 pts)')"
+        )
     edition, reason = None, None
     if len(h.detachments) > 1 or h.disposition:
         edition = "11"
@@ -297,9 +300,9 @@ def _items(unit: _Open, text: str, each: int) -> None:
         n, name = split_count(item)
         if name.lower() == "warlord":
             unit.warlord = True
-        elif name.lower().endswith(" upgrade"):
-            unit.markers.append(name)
-        elif name.lower().endswith(" character") and n is None:
+        elif name.lower().endswith(" upgrade") or (
+            name.lower().endswith(" character") and n is None
+        ):
             unit.markers.append(name)
         else:
             target.append((name, (n or 1) * each))

@@ -43,9 +43,7 @@ def looks_like(lines: list[Line]) -> int:
     for ln in lines:
         if _ROSTER.match(ln.text):
             score += 5
-        elif ln.text.startswith("## "):
-            score += 1
-        elif "pts]:" in ln.text:
+        elif ln.text.startswith("## ") or "pts]:" in ln.text:
             score += 1
     return score
 

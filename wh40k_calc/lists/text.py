@@ -47,9 +47,9 @@ def lines_of(text: str) -> list[Line]:
         stripped = raw.lstrip(" ")
         indent = len(raw) - len(stripped)
         bullet = ""
-        if stripped[:1] and stripped[0] in BULLETS and stripped[1:2] in (" ", ""):
-            if stripped[0] not in "*-·" or stripped[1:2] == " ":
-                bullet, stripped = stripped[0], stripped[1:].strip()
+        lead, after = stripped[:1], stripped[1:2]
+        if lead and lead in BULLETS and (after == " " or (after == "" and lead not in "*-·")):
+            bullet, stripped = lead, stripped[1:].strip()
         out.append(Line(i, indent, bullet, stripped.strip()))
     return out
 

@@ -197,10 +197,8 @@ def _unit(sel: dict[str, Any], faction: str | None, ally: bool) -> ListedUnit:
     models: list[ListedModels] = []
     loose: list[tuple[str, int]] = []
     children = [c for c in _list(sel.get("selections")) if isinstance(c, dict)]
-    if sel.get("type") == "model":  # a single-model unit: its upgrades are its own
-        count = _number(sel.get("number"))
-    else:
-        count = None
+    # a "model" selection at the top is a single-model unit: its upgrades are its own
+    count = _number(sel.get("number")) if sel.get("type") == "model" else None
     for c in children:
         cname = _text(c.get("name")) or ""
         if c.get("type") == "model" and count is None:
