@@ -73,35 +73,52 @@ class ArmyRun:
     notes: list[str] = field(default_factory=list)
 
 
-def target_choice_for(cat: Catalog, target: TargetOptions) -> UnitChoice:
-    """The target of ``calc army`` from its target options (as ``calc sequence`` finds it).
+@dataclass(frozen=True)
+class TargetSide:
+    """The target of an army and what the player says about it: ``choice`` the unit,
+    ``allocation`` its allocation order (as the Selection takes it), ``wounds_left`` its
+    wounded model's wounds left, ``stealth`` Stealth whatever its datasheet says."""
+
+    choice: UnitChoice
+    allocation: tuple[str, ...] | str | None = None
+    wounds_left: int | None = None
+    stealth: bool = False
+
+
+def target_side(cat: Catalog, opts: TargetOptions) -> TargetSide:
+    """The target of ``calc army`` from its target options (found as ``calc sequence`` finds
+    it).
 
     Raises:
         UnknownUnitError, DatasheetError: a unit that cannot be found or loaded.
+        SelectionError: a malformed --allocation.
     """
-    from ..request import target_choice
+    from ..request import split_names, target_choice
+    from ..selection import allocation_choice
 
-    return target_choice(cat, target)
+    return TargetSide(
+        target_choice(cat, opts),
+        allocation_choice(split_names(opts.allocation, "--allocation")),
+        opts.target_wounds_left,
+        opts.target_stealth,
+    )
 
 
 def plan_units(
     resolved: ResolvedArmy,
-    target: UnitChoice,
-    target_opts: TargetOptions,
+    side: TargetSide,
     conditions: Conditions,
     phase: str,
     cat: Catalog | None = None,
 ) -> list[UnitPlan]:
-    """Each resolved row's activations against ``target`` in the phases of ``phase`` ("shoot",
-    "fight" or "both"), with ``target_opts``' allocation, wounded model and Stealth and
+    """Each resolved row's activations against the target in the phases of ``phase``
+    ("shoot", "fight" or "both"), with the target's allocation, wounded model and Stealth and
     ``conditions`` for every activation."""
-    from ..request import split_names
-    from ..selection import allocation_choice
     from ..units import build_unit
 
     out = []
-    allocation = allocation_choice(split_names(target_opts.allocation, "--allocation"))
-    modifiers = Modifiers(target_stealth=target_opts.target_stealth)
+    target = side.choice
+    modifiers = Modifiers(target_stealth=side.stealth)
     target_kw = build_unit(target, "target", resolved.edition).keywords
     for unit in resolved.resolved():
         assert unit.choice is not None
@@ -125,8 +142,8 @@ def plan_units(
                 modifiers=modifiers,
                 effects=effects,
                 edition=resolved.edition,
-                allocation=allocation,
-                target_wounds_left=target_opts.target_wounds_left,
+                allocation=side.allocation,
+                target_wounds_left=side.wounds_left,
                 notes=cat.duplicate_notes(sheets) if cat is not None else (),
             )
             text = f"{VERBS[ph]} {unit.name} (list {_positions(unit)})"
@@ -268,8 +285,7 @@ def run_army(
     """
     from ..sequence.run import run_sequence
 
-    target = target_choice_for(cat, target_opts)
-    plans = plan_units(resolved, target, target_opts, conditions, phase, cat)
+    plans = plan_units(resolved, target_side(cat, target_opts), conditions, phase, cat)
     rows = run_units(plans, method, trials, seed)
     notes = [n for p in plans for n in p.notes]
     notes += [f"{r.plan.unit.name}: {r.error}" for r in rows if r.error]
