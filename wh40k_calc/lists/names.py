@@ -104,10 +104,11 @@ def _number_forms(name: str) -> list[tuple[str, str]]:
         forms.append(last[:-3] + "y")
     if low.endswith("es") and len(last) > 3:
         forms.append(last[:-2])
-    if low.endswith("s") and len(last) > 2:
+    if low.endswith(("s", "z")) and len(last) > 2:  # "z": the Orks' plural (Boyz, Nobz)
         forms.append(last[:-1])
     else:
         forms.append(last + "s")
+        forms.append(last + "z")
         if low.endswith("y"):
             forms.append(last[:-1] + "ies")
     out = []
@@ -135,6 +136,11 @@ def model_type(ds: Datasheet, name: str | None) -> tuple[ModelProfile | None, st
         m = ds.model(bare)
         if m is not None:
             return m, f"model {name!r} read as {m.name} (a loadout suffix dropped)"
+    for form, why in _number_forms(bare):
+        m = ds.model(form)
+        if m is not None:
+            how = f"a loadout suffix dropped, {why}" if bare != name else why
+            return m, f"model {name!r} read as {m.name} ({how})"
     key_words = _words(bare)
     singular = [w.removesuffix("s") for w in key_words]
     ends = [

@@ -265,9 +265,9 @@ def _sheet(
 ) -> _Sheet:
     from ..catalog import AmbiguousUnitError, UnknownFactionError, UnknownUnitError
 
-    if u.ally:
+    if u.ally:  # its own faction where the list gives it, else an --allies one, else any
         own = our_faction(cat, u.faction).faction if u.faction else None
-        where = [own] if own else [None]
+        where = [own] if own else [*allies, None]
         status = "ally"
     else:
         where = [faction.faction]
@@ -283,7 +283,8 @@ def _sheet(
                     "unresolved",
                     candidates=list(exc.choices),
                     reason=f"{u.name!r} is a datasheet of several factions "
-                    f"({', '.join(exc.choices)}) and the list does not say which",
+                    f"({', '.join(exc.choices)}) and the list does not say which (give "
+                    "--allies with its faction)",
                 )
             except (UnknownUnitError, UnknownFactionError):
                 continue
