@@ -10,8 +10,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from helpers import cli
+
 from wh40k_calc.lists.detect import parse_bytes, read_list
 from wh40k_calc.lists.model import ListError
 from wh40k_calc.lists.source import MAX_BYTES, MAX_UNZIPPED

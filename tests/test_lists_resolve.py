@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from helpers import cli
+
 from wh40k_calc.catalog import Catalog
 from wh40k_calc.lists.detect import parse_bytes, read_list
 from wh40k_calc.lists.resolve import resolve_army
@@ -161,7 +161,8 @@ def test_allies_the_list_marks(cat: Catalog) -> None:
 
 def test_sizes_damaged_and_impossible(cat: Catalog) -> None:
     units = (
-        "Boyz (80 Points)\n  • 1x Boss Nob\n     ◦ 1x Big choppa\n  • 14x Boy\n     ◦ 14x Choppa\n\n"
+        "Boyz (80 Points)\n  • 1x Boss Nob\n     ◦ 1x Big choppa\n"
+        "  • 14x Boy\n     ◦ 14x Choppa\n\n"
         "Lootas (200 Points)\n  • 11x Loota\n     ◦ 11x Deffgun\n  • 1x Spanner\n"
         "     ◦ 1x Big shoota\n"
     )
