@@ -87,11 +87,11 @@ def _unit_lines(u: ResolvedUnit, console: Any) -> None:
     if u.default_loadout:
         print_wrapped(console, _text("  ", ("default loadout", "yellow")))
     for line in u.weapons:
-        print_wrapped(console, _text("    ", *_weapon_text(line)))
+        print_wrapped(console, _text("    ", *_weapon_text(line, u.attached)))
 
 
-def _weapon_text(w: WeaponLine) -> list[Any]:
-    who = f"{w.model}: " if w.model else ""
+def _weapon_text(w: WeaponLine, attached: bool = False) -> list[Any]:
+    who = f"{w.model}: " if w.model else (f"{w.unit}: " if attached else "")
     listed = esc(f"{who}{w.count}x {w.listed}")
     if w.status in ("resolved", "folded"):
         became = ", ".join(w.weapons)
@@ -227,7 +227,8 @@ def _unresolved(resolved: ResolvedArmy, console: Any) -> None:
         bad = [w for w in u.weapons if w.status == "unresolved"]
         if bad and u.status != "unresolved":
             names = ", ".join(f"{w.listed}" for w in bad)
+            what = "its default loadout instead" if u.default_loadout else "left out"
             print_wrapped(
                 console,
-                _text(("Weapons not ours: ", "yellow"), esc(f"{u.name}: {names} (left out)")),
+                _text(("Weapons not ours: ", "yellow"), esc(f"{u.name}: {names} ({what})")),
             )
