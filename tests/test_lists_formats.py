@@ -99,3 +99,16 @@ def test_a_list_without_bullets_and_indentation_is_single_models() -> None:
     (unit,) = army.units
     assert unit.model_count == 1
     assert dict(unit.weapons) == {"Runtherd": 1, "Grot blasta": 1}
+
+
+def test_a_listforge_share_link_is_its_json() -> None:
+    """ListForge's share link carries the JSON gzipped in base64 after ``#/listforge-json/``;
+    the link, or its data alone, reads as the JSON."""
+    import base64
+    import gzip
+
+    data = base64.b64encode(gzip.compress((DATA / "waaagh.listforge.json").read_bytes()))
+    fmt = EXPECTED["formats"]["waaagh.listforge.json"]
+    link = b"https://listforge.club/#/listforge-json/" + data
+    check_army(parse_bytes(link, "link"), fmt)
+    check_army(parse_bytes(data, "data"), fmt)

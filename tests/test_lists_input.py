@@ -47,6 +47,7 @@ BAD = {
     ),
     "zip without roster": (_zip({"notes.txt": b"hello", "b.txt": b"x"}), "without a .ros"),
     "damaged zip": (_zip({"a.ros": b"<roster/>" * 50})[:60], "damaged or truncated zip"),
+    "bad share link": (b"https://listforge.club/#/listforge-json/H4sIAAAA%%%", "does not decode"),
     "roster without units": (
         b'<roster xmlns="x" name="a"><forces><force catalogueName="Orks">'
         b"<selections/></force></forces></roster>",

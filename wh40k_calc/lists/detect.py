@@ -2,7 +2,9 @@
 
 By structure, first to last: a zip archive is a ``.rosz``; text that starts with ``<`` is XML
 (a ``.ros`` roster); text that starts with ``{`` is JSON: a BattleScribe-style tree (New
-Recruit's export, or ListForge's when its ``generatedBy`` says so) or a Rosterizer snapshot.
+Recruit's export, or ListForge's when its ``generatedBy`` says so) or a Rosterizer snapshot;
+a ListForge share link (``...#/listforge-json/DATA``: the JSON gzipped, in base64) is that
+JSON.
 Other text is one of the text exports: the WTC header (``+++`` and ``+ KEY: value`` lines)
 means New Recruit's WTC compact, WTC full or GW-style text; otherwise each text reader scores
 how much the text looks like its export (its title line, section headings, unit headings) and
@@ -56,11 +58,50 @@ def parse_bytes(data: bytes, label: str) -> ArmyList:
     if not text.strip():
         raise ListError(f"{label}: empty; paste or export an army list into it")
     head = text.lstrip()
+    shared = share_link(head, label)
+    if shared is not None:
+        return _json(shared, label)
     if head.startswith("<"):
         return _xml(text, "battlescribe-ros", label)
     if head.startswith(("{", "[")):
         return _json(text, label)
     return parse_text(clean_text(text), label)
+
+
+_SHARE = "#/listforge-json/"
+_GZIP_B64 = "H4sI"  # base64 of gzip's magic bytes
+
+
+def share_link(text: str, label: str) -> str | None:
+    """The JSON inside a ListForge share link (``...#/listforge-json/DATA``) or its bare data
+    (base64 of gzipped JSON), or None when ``text`` is neither.
+
+    Raises:
+        ListError: the data does not decode, or unpacks to more than MAX_UNZIPPED.
+    """
+    import base64
+    import binascii
+    import gzip
+    import io
+    import zlib
+
+    from .source import MAX_UNZIPPED
+
+    data = text.strip()
+    if _SHARE in data:
+        data = data.split(_SHARE, 1)[1]
+    elif not data.startswith(_GZIP_B64) or any(c.isspace() for c in data):
+        return None
+    data = data.split("&")[0].split("#")[0]
+    try:
+        packed = base64.b64decode(data + "=" * (-len(data) % 4), altchars=b"-_")
+        with gzip.GzipFile(fileobj=io.BytesIO(packed)) as fh:
+            raw = fh.read(MAX_UNZIPPED + 1)
+    except (binascii.Error, OSError, EOFError, zlib.error, ValueError) as exc:
+        raise ListError(f"{label}: a ListForge share link that does not decode ({exc})") from None
+    if len(raw) > MAX_UNZIPPED:
+        raise ListError(f"{label}: its share link unpacks to more than 16 MB; not an army list")
+    return decode_text(raw, label)
 
 
 def _xml(text: str, fmt: str, label: str) -> ArmyList:

@@ -174,10 +174,19 @@ def lookup_entry(cat: Catalog, name: str, faction: str | None, edition: str) -> 
 
     if "/" not in name and norm_name(name) not in _known_names(cat):
         raise UnknownUnitError(name, [])
-    try:
+    if _takes_edition(cat.entry):
         return cat.entry(name, faction, edition=edition)  # type: ignore[call-arg]
-    except TypeError:  # a catalog without editions
-        return cat.entry(name, faction)
+    return cat.entry(name, faction)
+
+
+def _takes_edition(method) -> bool:
+    """Whether a catalog method takes an ``edition`` argument (an edition-aware catalog)."""
+    import inspect
+
+    try:
+        return "edition" in inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 _KNOWN: dict[int, tuple[Catalog, frozenset[str]]] = {}
@@ -197,10 +206,9 @@ def _known_names(cat: Catalog) -> frozenset[str]:
 
 def _load(cat: Catalog, entry: Entry, edition: str) -> Datasheet:
     """The datasheet of ``entry`` (for ``edition`` where the catalog takes it)."""
-    try:
+    if _takes_edition(cat.find):
         return cat.find(entry.name, entry.faction or None, edition=edition)  # type: ignore[call-arg]
-    except TypeError:  # a catalog without editions
-        return cat.find(entry.name, entry.faction or None)
+    return cat.find(entry.name, entry.faction or None)
 
 
 # ---------------------------------------------------------------------------------------------
