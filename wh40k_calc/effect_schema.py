@@ -64,11 +64,15 @@ class When(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     ``target_below_starting_strength`` / ``target_below_half_strength`` (``--target-models``,
     and in ``calc sequence`` the target's state at each step); ``unit_min_models`` (the unit the
     record is about — the attacker for an attacker-side change, the target for a target-side
-    one — has at least N models; for the target, read as its models die, like Blast).
+    one — has at least N models; for the target, read as its models die, like Blast);
+    ``target_min_models`` / ``target_max_models`` (the target unit has at least / at most N
+    models, read as its models die); ``attacker_has_character`` (the attacking unit is or
+    contains a CHARACTER model: a character alone, or an Attached unit).
     Per attack (change level only): ``strength_above_toughness`` (the attack's S is greater than
     the target's T); ``strength_below_toughness``.
     Player-known (neither the selection nor the data can tell): ``option`` — the name of one of
-    the record's ``options``, which the player gives as ``--effect ID:OPTION``.
+    the record's ``options``, which the player gives as ``--effect ID:OPTION``; ``not_option``
+    — that option was not given (for "X, or Y instead if ...").
     """
 
     phases: list[Phase] | None = None
@@ -90,9 +94,13 @@ class When(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     target_below_starting_strength: bool | None = None
     target_below_half_strength: bool | None = None
     unit_min_models: Annotated[int, msgspec.Meta(ge=1, le=100)] | None = None
+    target_min_models: Annotated[int, msgspec.Meta(ge=1, le=100)] | None = None
+    target_max_models: Annotated[int, msgspec.Meta(ge=1, le=100)] | None = None
+    attacker_has_character: bool | None = None
     strength_above_toughness: bool | None = None
     strength_below_toughness: bool | None = None
     option: Slug | None = None
+    not_option: Slug | None = None
 
 
 class MortalWounds(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -100,7 +108,8 @@ class MortalWounds(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=Tru
     spill over). One of three shapes:
 
     * ``dice: D3`` — that many mortal wounds;
-    * ``rolls: 6`` (or ``rolls: models``: one per model of the attacking unit), ``on: 4``,
+    * ``rolls: 6`` (or ``rolls: models``: one per model of the attacking unit), ``"on": 4``
+      (quoted: YAML 1.1 reads a bare ``on`` key as the boolean true),
       ``each: 1`` — roll that many D6, each result of ``on``+ inflicts ``each`` (a number or
       dice text);
     * ``table: [{from: 2, to: 3, wounds: "1"}, {from: 4, to: 5, wounds: D3}, ...]`` — one D6,
@@ -133,7 +142,10 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
 
     Scope (attacker side): ``weapons`` — ``melee``, ``ranged`` or ``all`` (default);
     ``named`` — only the weapons with these names (datasheet weapon names, case and
-    punctuation aside; a multi-profile weapon by its base name). ``excluding_extra_attacks``:
+    punctuation aside; a multi-profile weapon by its base name or a profile by its full name).
+    ``weapons_with`` / ``weapons_without``: only weapons that have (have none of) these
+    abilities, by name without their value (``torrent``, ``pistol``, ``rapid fire``, ``blast``,
+    ``anti-infantry``). ``excluding_extra_attacks``:
     not weapons with [EXTRA ATTACKS] (needed for changes to A: core rules say their attacks
     cannot be modified unless a rule names the weapon; the loader sets it by default for
     ``attacks``). ``bearer_only``: an enhancement's (or a character's) change that applies to
@@ -157,7 +169,12 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     ``skill``: the attacker may ignore modifiers, so the harmful ones are ignored);
     ``snap_shooting`` (true: only an unmodified 6 hits); ``target_toughness`` (added to the
     target's T for these attacks, e.g. -1); ``mortal_wounds`` (:class:`MortalWounds`, before
-    the attacks); ``command_reroll`` (one failed Wound roll re-rolled, as the core stratagem).
+    the attacks); ``command_reroll`` (one failed Wound roll re-rolled, as the core stratagem);
+    ``single_reroll`` (``hit``, ``wound`` or ``damage``: one such roll of the activation may be
+    re-rolled, the calculator choosing which, as for ``command_reroll``); ``snap_hit_on`` (X:
+    snap shooting that hits on an unmodified X+ instead of 6); ``attacks_set`` (the weapon's A
+    becomes this number or dice), ``skill_set`` (its BS/WS becomes X+); ``grant_keyword``
+    (the attacking unit has this keyword too, for every other rule's keyword conditions).
 
     Target-side change fields: ``invuln`` (X+ invulnerable save; the best one is used);
     ``fnp``, ``fnp_mortal`` (against mortal wounds only), ``fnp_psychic`` (against Psychic
@@ -168,11 +185,16 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     throws, e.g. +1); ``reroll_saves`` (``ones``/``fails``); ``cover`` (true: the Benefit of
     Cover against ranged attacks); ``stealth`` (true: as the Stealth ability); ``toughness``
     (added to its models' T); ``crit_hit_against`` (X: attacks against it score Critical Hits
-    only on an unmodified X+, e.g. 6 when a rule forbids better thresholds).
+    only on an unmodified X+, e.g. 6 when a rule forbids better thresholds); ``wounds`` (added
+    to its models' W); ``damage_set`` (the Damage of each attack allocated to it becomes N,
+    e.g. 1); ``save_set`` (its models' Sv becomes X+ when that is better).
     """
 
+    side: Literal["attacker", "target"] | None = None
     weapons: Weapons = "all"
     named: list[Text] | None = None
+    weapons_with: list[Text] | None = None
+    weapons_without: list[Text] | None = None
     excluding_extra_attacks: bool | None = None
     bearer_only: bool | None = None
     when: When | None = None
@@ -197,6 +219,11 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     target_toughness: Small | None = None
     mortal_wounds: MortalWounds | None = None
     command_reroll: bool | None = None
+    single_reroll: Literal["hit", "wound", "damage"] | None = None
+    snap_hit_on: Plus | None = None
+    attacks_set: int | str | None = None
+    skill_set: Plus | None = None
+    grant_keyword: Keyword | None = None
     # target side
     invuln: Plus | None = None
     fnp: Plus | None = None
@@ -211,13 +238,26 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     stealth: bool | None = None
     toughness: Small | None = None
     crit_hit_against: Plus | None = None
+    wounds: Small | None = None
+    damage_set: Positive | None = None
+    save_set: Annotated[int, msgspec.Meta(ge=2, le=6)] | None = None
 
 
 # The change fields proper (not the scope fields): exactly one per Change.
 CHANGE_FIELDS: tuple[str, ...] = tuple(
     f
     for f in Change.__struct_fields__
-    if f not in ("weapons", "named", "excluding_extra_attacks", "bearer_only", "when")
+    if f
+    not in (
+        "side",
+        "weapons",
+        "named",
+        "weapons_with",
+        "weapons_without",
+        "excluding_extra_attacks",
+        "bearer_only",
+        "when",
+    )
 )
 
 
