@@ -347,9 +347,10 @@ def check_record(r: Record) -> list[str]:
         if len(used) != 1:
             what = ", ".join(used) if used else "none"
             problems.append(f"{r.id}: changes[{i}]: needs exactly one change field, has {what}")
-        option = c.when.option if c.when else None
-        if option and option not in (r.options or {}):
-            problems.append(f"{r.id}: changes[{i}].when.option: {option!r} is not in options")
+        for name in ("option", "not_option"):
+            option = getattr(c.when, name) if c.when else None
+            if option and option not in (r.options or {}):
+                problems.append(f"{r.id}: changes[{i}].when.{name}: {option!r} is not in options")
         if c.mortal_wounds is not None:
             m = c.mortal_wounds
             shapes = [m.dice is not None, m.rolls is not None, m.table is not None]
@@ -359,8 +360,10 @@ def check_record(r: Record) -> list[str]:
                 )
             if m.rolls is not None and (m.on is None or m.each is None):
                 problems.append(f"{r.id}: changes[{i}].mortal_wounds: rolls needs on and each")
-    if r.when and r.when.option and r.when.option not in (r.options or {}):
-        problems.append(f"{r.id}: when.option: {r.when.option!r} is not in options")
+    for name in ("option", "not_option"):
+        option = getattr(r.when, name) if r.when else None
+        if option and option not in (r.options or {}):
+            problems.append(f"{r.id}: when.{name}: {option!r} is not in options")
     return problems
 
 
