@@ -194,3 +194,18 @@ def test_json_is_valid_for_every_format() -> None:
         res = cli("army", DATA / name, "--target", "boyz", "--json", "--phase", "shoot")
         assert res.exit_code == 0, res.output
         assert json.loads(res.stdout)["list"]["format"] != ""
+
+
+def test_a_target_option_no_unit_can_use_is_one_error() -> None:
+    res = cli("army", DATA / "waaagh.ros", "--target", "boyz", "--allocation", "Nobody")
+    assert res.exit_code == 1
+    lines = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "Boyz has no model 'Nobody'" in lines[0]
+
+
+def test_sampled_and_both(defaults: Path) -> None:
+    out = cli_json("army", defaults, *TARGET, "--method", "both", "--trials", "4000")
+    assert out["army"]["method"] == "both"
+    exact = cli_json("army", defaults, *TARGET)
+    for a, b in zip(out["units"], exact["units"], strict=True):
+        assert a["models_destroyed"] == pytest.approx(b["models_destroyed"], abs=1e-12)

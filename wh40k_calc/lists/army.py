@@ -281,12 +281,16 @@ def run_army(
     Raises:
         UnknownUnitError, DatasheetError, SelectionError: the target cannot be found or
             built.
-        ValueError: too many activations for one sequence.
+        ValueError: too many activations for one sequence, or no row could be resolved
+            (the first row's reason: an impossible --allocation, ...).
     """
     from ..sequence.run import run_sequence
 
     plans = plan_units(resolved, target_side(cat, target_opts), conditions, phase, cat)
     rows = run_units(plans, method, trials, seed)
+    errors = [r.error for r in rows if r.error]
+    if errors and all(r.seq is None for r in rows):  # the target side is at fault
+        raise ValueError(errors[0])
     notes = [n for p in plans for n in p.notes]
     notes += [f"{r.plan.unit.name}: {r.error}" for r in rows if r.error]
     steps = army_steps(rows, plans, order)
