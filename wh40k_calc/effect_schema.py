@@ -60,9 +60,11 @@ class When(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     ``target_not`` likewise for the target unit. A keyword of an Attached unit counts when any
     of its units has it, except ``CHARACTER``, which counts only for the character's own attacks.
     Unit state: ``attacker_below_starting_strength`` / ``attacker_below_half_strength``
-    (``--models`` below the unit's Starting Strength / at half or less);
-    ``target_below_starting_strength`` / ``target_below_half_strength`` (``--target-models``,
-    and in ``calc sequence`` the target's state at each step); ``unit_min_models`` (the unit the
+    (``--models`` below the unit's Starting Strength / Below Half-strength as the core rules
+    define it: fewer models than half its Starting Strength, or for a unit of one model fewer
+    wounds left than half its W); ``target_below_starting_strength`` /
+    ``target_below_half_strength`` (``--target-models`` / ``--target-wounds-left``, and in
+    ``calc sequence`` the target's state at each step); ``unit_min_models`` (the unit the
     record is about — the attacker for an attacker-side change, the target for a target-side
     one — has at least N models; for the target, read as its models die, like Blast);
     ``target_min_models`` / ``target_max_models`` (the target unit has at least / at most N
@@ -345,9 +347,10 @@ def check_record(r: Record) -> list[str]:
         if len(used) != 1:
             what = ", ".join(used) if used else "none"
             problems.append(f"{r.id}: changes[{i}]: needs exactly one change field, has {what}")
-        option = c.when.option if c.when else None
-        if option and option not in (r.options or {}):
-            problems.append(f"{r.id}: changes[{i}].when.option: {option!r} is not in options")
+        for name in ("option", "not_option"):
+            option = getattr(c.when, name) if c.when else None
+            if option and option not in (r.options or {}):
+                problems.append(f"{r.id}: changes[{i}].when.{name}: {option!r} is not in options")
         if c.mortal_wounds is not None:
             m = c.mortal_wounds
             shapes = [m.dice is not None, m.rolls is not None, m.table is not None]
@@ -357,8 +360,10 @@ def check_record(r: Record) -> list[str]:
                 )
             if m.rolls is not None and (m.on is None or m.each is None):
                 problems.append(f"{r.id}: changes[{i}].mortal_wounds: rolls needs on and each")
-    if r.when and r.when.option and r.when.option not in (r.options or {}):
-        problems.append(f"{r.id}: when.option: {r.when.option!r} is not in options")
+    for name in ("option", "not_option"):
+        option = getattr(r.when, name) if r.when else None
+        if option and option not in (r.options or {}):
+            problems.append(f"{r.id}: when.{name}: {option!r} is not in options")
     return problems
 
 
