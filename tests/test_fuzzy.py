@@ -13,9 +13,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from wh40k_calc.catalog import Catalog, UnknownUnitError, suggest_names
+from wh40k_calc.catalog import Catalog, UnknownUnitError
 from wh40k_calc.cli import app
-from wh40k_calc.fuzzy import MAX_QUERY, rank, suggest, word_score, words
+from wh40k_calc.fuzzy import MAX_QUERY, rank, suggest, suggest_names, word_score, words
 
 CAT = Catalog(use_env=False, home=None)
 

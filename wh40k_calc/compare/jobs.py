@@ -355,7 +355,7 @@ def _checked_weapons(
         except SelectionError as exc:
             raise _FieldError([*base, i], str(exc)) from None
         if ds.weapon(wname) is None:
-            from ..catalog import did_you_mean
+            from ..fuzzy import did_you_mean
 
             raise _FieldError(
                 [*base, i],

@@ -62,9 +62,10 @@ class Kind:
 
 
 class Rules:
-    """Shared rules. ``edition`` is "10" or "11"."""
+    """Shared rules. ``edition`` is "10" or "11" (``name`` too: :class:`.edition.Edition`)."""
 
     edition = "10"
+    name = "10"
 
     # ---- hooks an edition overrides ------------------------------------------------------
 

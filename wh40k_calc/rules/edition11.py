@@ -56,6 +56,7 @@ class Edition11(Rules):
     """Edition-11 rules (seed 004)."""
 
     edition = "11"
+    name = "11"
 
     def toughness(self, target: Unit) -> int:
         """05.02.01 Multiple Toughness Characteristics: an attached unit uses the highest T
