@@ -83,6 +83,17 @@ def rank(query: str, names: Sequence[str]) -> list[tuple[int, float]]:
     return [(i, s) for i, s, _ in found]
 
 
+def like(query: str, names: Sequence[str], limit: int | None = None) -> list[str]:
+    """The names like ``query``, best first, each once (at most ``limit``): those it matches
+    (:func:`rank`: every word of it like a word of the name), or, when it matches none, the
+    closest (:func:`suggest`). The one ranking of unit names: ``calc units TEXT`` lists them so
+    and ``calc import`` suggests them so."""
+    found = list(dict.fromkeys(names[i] for i, _ in rank(query, names)))
+    if not found:
+        found = suggest(query, names, limit=len(names))
+    return found if limit is None else found[:limit]
+
+
 def suggest(query: str, candidates: Sequence[str], limit: int = SUGGEST_COUNT) -> list[str]:
     """The candidates closest to ``query``, closest first (at most ``limit``; none when nothing
     is close). A candidate given twice (or two spellings of one name) is listed once. A query
