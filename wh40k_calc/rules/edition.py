@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ..profile import HazardProfile
     from ..selection import Selection
     from ..units import ModelGroup, Unit
-    from .hitroll import HitTerms
+    from .hit import HitTerms
 
 
 class Edition(Protocol):

@@ -300,3 +300,29 @@ def _added(edition: Edition, sel: Selection, weapons: list[Weapon]) -> list[str]
         elif key in NO_EFFECT:
             out.append(f"--add-ability {given}: no effect on one activation")
     return out
+
+
+def idle_phase_notes(sel: Selection) -> list[str]:
+    """A note on the conditions given that only the other kind of attack reads (``--cover`` in
+    a fight, ``--charged`` in shooting)."""
+    idle = [f"--{c.replace('_', '-')}" for c in _IDLE[sel.phase] if getattr(sel.conditions, c)]
+    if not idle:
+        return []
+    what = "ranged" if sel.phase == "fight" else "melee"
+    return [f"{', '.join(idle)}: no effect in this phase (only {what} attacks use it)"]
+
+
+# conditions that only ranged (in the Fight phase) or only melee (in shooting) attacks read
+_IDLE = {
+    "fight": (
+        "half_range",
+        "stationary",
+        "cover",
+        "objective",
+        "overwatch",
+        "indirect",
+        "beyond_12",
+        "plunging_fire",
+    ),
+    "shooting": ("charged", "disembarked"),
+}
