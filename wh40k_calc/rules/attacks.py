@@ -13,6 +13,7 @@ outcomes are worth downstream (DESIGN.md: per-die choices).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -60,8 +61,10 @@ def weapon_profiles(
         g, w, _ = item
         ds = g.datasheet
         if id(ds) not in places:  # weapons may carry added abilities: matched by key
-            keys = [x.key for x in ds.weapons]
-            places[id(ds)] = {k: keys.index(k) for k in keys}
+            first: dict[str, int] = {}
+            for i, x in enumerate(ds.weapons):
+                first.setdefault(x.key, i)
+            places[id(ds)] = first
         return sheets.index(ds.key), places[id(ds)][w.key]
 
     for g, w, n in sorted(used, key=rank):
@@ -70,10 +73,10 @@ def weapon_profiles(
             merged[key][1] += n
         else:
             merged[key] = [w, n, g]
-    names = [w.name for w, _, _ in merged.values()]
+    named = Counter(w.name for w, _, _ in merged.values())
     out = []
     for w, n, g in merged.values():
-        label = w.name if names.count(w.name) == 1 else f"{w.name} ({g.datasheet.name})"
+        label = w.name if named[w.name] == 1 else f"{w.name} ({g.datasheet.name})"
         precise = w.abilities.precision and sel.precision_target != "bodyguard"
         chars = list(tprofile.characters)
         if tprofile.precision_pick is not None:  # the CHARACTER model the player named
