@@ -196,8 +196,7 @@ def _without_damage_distribution(result: "Result") -> dict[str, Any]:
     from ..report import to_json
 
     assert result.exact is not None
-    result.exact.damage_distribution = np.zeros(0)
-    obj = to_json(result)
+    obj = to_json(replace(result, exact=result.exact.replaced(damage_distribution=np.zeros(0))))
     del obj["damage_distribution"]
     return obj
 

@@ -80,23 +80,26 @@ def plan(edition: Edition, sel: Selection) -> Plan:
     not_modelled += cleave_not_modelled(edition, sel, groups)
     notes += blast_x_notes(edition, groups)
     variants = _variants(applied)
-    build = _ActivationBuilder(s, groups, kinds, tprofile, variants, best, start)
-    plan = Plan(
+    return Plan(
         attacker=attacker,
         target=target,
         groups=groups,
         variants=list(variants) if variants else [],
-        build=build,
+        build=_ActivationBuilder(s, groups, kinds, tprofile, variants, best, start),
+        effects=applied.ids,
+        effect_sides=applied.sides,
+        not_modelled=not_modelled,
+        notes=[
+            *attacker.notes,
+            *target.notes,
+            *notes,
+            *defence_notes(target),
+            *([damaged_note] if damaged_note else []),
+            *idle_phase_notes(sel),
+        ],
+        allocation_order=order,
+        character_roles=roles,
     )
-    plan.effects = applied.ids
-    plan.effect_sides = applied.sides
-    plan.not_modelled = not_modelled
-    plan.notes = [*attacker.notes, *target.notes, *notes, *defence_notes(target)]
-    plan.notes += [damaged_note] if damaged_note else []
-    plan.notes += idle_phase_notes(sel)
-    plan.allocation_order = order
-    plan.character_roles = roles
-    return plan
 
 
 _UNITS: dict[tuple, tuple[UnitChoice, Unit]] = {}  # built units, see _built
