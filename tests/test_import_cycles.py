@@ -193,3 +193,38 @@ def test_the_checker_resolves_relative_imports_in_subpackages(tmp_path) -> None:
     assert graph["wh40k_calc.low"] == {"wh40k_calc.rules", "wh40k_calc.rules.base"}
     assert graph["wh40k_calc.rules.idle"] == {"wh40k_calc.rules.base"}  # not its own package
     assert find_cycle(graph) == ["wh40k_calc.low", "wh40k_calc.rules.base", "wh40k_calc.low"]
+
+
+# The layers of ARCHITECTURE.md, from the bottom: what each of the two middle layers may use.
+LAYER_RULES = {
+    # the engines know profiles and dice, nothing of datasheets, rules or selections
+    "wh40k_calc.engine": {"wh40k_calc.engine", "wh40k_calc.profile", "wh40k_calc.dice"},
+    # the rules layer: the data model and the selection below it, never the engines above
+    "wh40k_calc.rules": {
+        "wh40k_calc.rules",
+        "wh40k_calc.profile",
+        "wh40k_calc.dice",
+        "wh40k_calc.selection",
+        "wh40k_calc.units",
+        "wh40k_calc.datasheet",
+        "wh40k_calc.abilities",
+        "wh40k_calc.effects",
+        "wh40k_calc.fuzzy",
+        "wh40k_calc.wording",
+    },
+}
+
+
+@pytest.mark.parametrize("layer", sorted(LAYER_RULES))
+def test_a_layer_imports_only_the_layers_below_it(layer: str) -> None:
+    """DESIGN.md: the rules are resolved into profiles; the engines only do probability and
+    never learn a rule's name. Lazy imports count too."""
+    allowed = LAYER_RULES[layer]
+    graph = import_graph(lazy=True)
+    for module, imported in graph.items():
+        if module != layer and not module.startswith(layer + "."):
+            continue
+        for other in imported:
+            assert any(other == a or other.startswith(a + ".") for a in allowed), (
+                f"{module} imports {other}, above its layer"
+            )
