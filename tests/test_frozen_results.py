@@ -1,6 +1,7 @@
 """Plan, Result and Outcome are made once and frozen (issue 21, C: "today fields are set after
-construction in rules/base.plan and resolve.py"): assigning to one raises, a change is a new
-object, and an Outcome's lazy damage distribution stays uncalled through a change."""
+construction in rules/base.plan and resolve.py"; the plan is now rules/activation.py's):
+assigning to one raises, a change is a new object, and an Outcome's lazy damage distribution
+stays uncalled through a change."""
 
 from __future__ import annotations
 
