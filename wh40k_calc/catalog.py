@@ -39,6 +39,7 @@ from pathlib import Path
 import msgspec
 
 from .datasheet import Datasheet, DatasheetError, file_editions, load_datasheet, norm_name
+from .fuzzy import suggest_names
 
 ENV_VAR = "WH40K_CALC_DATASHEETS"
 HOME_VAR = "WH40K_CALC_HOME"
@@ -593,15 +594,31 @@ class Catalog:
         hits = self._candidates(key, edition)
         if not hits and "/" in name:
             fpart, _, upart = name.rpartition("/")
-            return self._entry(
-                upart, self.faction_name(fpart, "in " + repr(name), edition), edition
-            )
+            where = "in " + repr(name)
+            return self._entry(upart, self._named_faction(fpart, where, edition), edition)
         if not hits:
             raise self._unknown(name, self.entries(edition=edition), edition)
         if faction is not None:
-            found = self.faction_name(faction, "--faction", edition)
+            found = self._named_faction(faction, "--faction", edition)
             return self._in_faction(name, hits, found, edition)
         return self._choose(name, hits, edition)
+
+    def _named_faction(self, text: str, where: str, edition: str) -> str:
+        """The faction a lookup names (``FACTION/UNIT``, ``--faction``; ``where`` says which
+        for the error): a faction of ``edition``'s data (by our name or the data's), or a
+        chapter with datasheets of its own in edition 11 (Blood Angels) named in edition 10,
+        where its units are Space Marines'.
+
+        Raises:
+            UnknownFactionError: neither (with the closest names).
+        """
+        try:
+            return self.faction_name(text, where, edition)
+        except UnknownFactionError:
+            parent = self.parent(text)
+            if parent is None:
+                raise
+            return self.faction_name(parent, where, edition)
 
     def _other_edition(self, name: str, edition: str, other: str, there: Entry) -> UnknownUnitError:
         """The error for a unit that only the other edition's data has."""
@@ -692,10 +709,6 @@ class Catalog:
         for f in known:
             if norm_name(f) in wanted:
                 return f
-        for other in EDITIONS:  # a faction of the other edition's data: its units say so
-            for f in self.factions(other):
-                if norm_name(f) in wanted:
-                    return f
         hint = suggest_names(text, known + list(aliases()))
         did = f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else ""
         raise UnknownFactionError(
@@ -872,17 +885,3 @@ def _read_index(
 @lru_cache(maxsize=64)
 def _load_cached(path: Path) -> Datasheet:
     return load_datasheet(path)
-
-
-def did_you_mean(name: str, candidates: list[str]) -> str:
-    """``"; did you mean 'A', 'B'?"`` for the closest of ``candidates`` to ``name``, or ``""``."""
-    hint = suggest_names(name, candidates)
-    return f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else ""
-
-
-def suggest_names(name: str, candidates: list[str]) -> list[str]:
-    """Closest of ``candidates`` to ``name``, closest first (:func:`wh40k_calc.fuzzy.suggest`:
-    weapons, loadouts, effects, factions)."""
-    from .fuzzy import suggest
-
-    return suggest(name, candidates)
