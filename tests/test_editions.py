@@ -185,9 +185,12 @@ def test_curated_lord_invocatus_is_for_both_editions() -> None:
 
 
 def test_a_bad_edition_field_is_refused_naming_the_file(tmp_path: Path) -> None:
-    (tmp_path / "x.yaml").write_text("name: X\nedition: 12\n", encoding="utf-8")
-    err = calc("units", "--check", "--datasheets", tmp_path, code=1).stdout
-    assert "edition" in err and "12" in err
+    lootas = yaml.safe_load(calc("show", "lootas", "--json").stdout)
+    data = {k: lootas[k] for k in ("name", "faction", "models", "sizes", "weapons")}
+    data["name"], data["edition"] = "Lootaz", 12
+    (tmp_path / "lootaz.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+    err = calc("show", "lootaz", "--datasheets", tmp_path, code=1).stderr
+    assert "lootaz.yaml: edition:" in err and "12" in err, err
 
 
 # ---------------------------------------------------------------------------------------------
