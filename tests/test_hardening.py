@@ -244,3 +244,13 @@ def test_output_that_cannot_be_written():
     assert res.returncode == 1
     assert "error: cannot write the output" in res.stderr
     assert "Traceback" not in res.stderr
+
+
+def test_columns_0_is_read_as_unset():
+    """``COLUMNS=0`` is no terminal width (rich would print nothing, exit 0): the output is
+    the one without COLUMNS (80 columns when not on a terminal)."""
+    zero = runner.invoke(app, ["shoot", "lootas", "-t", "boyz"], env={"COLUMNS": "0"})
+    unset = runner.invoke(app, ["shoot", "lootas", "-t", "boyz"], env={"COLUMNS": None})
+    assert zero.exit_code == 0
+    assert "Deffgun" in zero.stdout
+    assert zero.stdout == unset.stdout

@@ -71,6 +71,7 @@ class _Commands(TyperGroup):
         """As click's, with what the player typed cut to 80 characters where a usage error
         repeats it (``Invalid value for '--models': 'xxx…' is not a valid int.``)."""
         click_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+        _zero_size_unset()
         try:
             return super().invoke(ctx)
         except click_error as exc:
@@ -86,6 +87,15 @@ class _Commands(TyperGroup):
             one.command(cmd_name, help=text, cls=once_command_class())(load())
             self.commands[cmd_name] = typer.main.get_command(one)
         return super().get_command(ctx, cmd_name)  # type: ignore[arg-type]
+
+
+def _zero_size_unset() -> None:
+    """``COLUMNS=0`` (or ``LINES=0``) read as unset, as other terminal programs read it: rich
+    would take it as a terminal 0 cells wide and print nothing."""
+    for var in ("COLUMNS", "LINES"):
+        value = os.environ.get(var, "").strip()
+        if value.isdigit() and int(value) == 0:
+            del os.environ[var]
 
 
 def command(
