@@ -246,6 +246,21 @@ def test_output_that_cannot_be_written():
     assert "Traceback" not in res.stderr
 
 
+@pytest.mark.parametrize("args", [["shoot", "lootas", "--target", "boyz"], ["units", "--json"]])
+def test_a_closed_standard_output_is_the_error_a_full_disk_is(args):
+    """``calc ... >&-``: the program starts without a standard output; writing the result
+    fails as on a full disk (one error line, exit code 1), not exit 0 with nothing written."""
+    res = subprocess.run(  # the shell starts the program with descriptor 1 closed
+        ["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "wh40k_calc", *args],
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert res.returncode == 1
+    assert res.stderr == "error: cannot write the output: the standard output is closed\n"
+
+
 def test_columns_0_is_read_as_unset():
     """``COLUMNS=0`` is no terminal width (rich would print nothing, exit 0): the output is
     the one without COLUMNS (80 columns when not on a terminal)."""

@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import sys
 import time
@@ -515,11 +517,27 @@ command(
 command("import", load=_import_command)
 
 
+class _ClosedStream(io.TextIOBase):
+    """What the program writes its output to when it was started with the standard output
+    closed (``calc ... >&-``): writing fails as on a full disk, so the run ends with the same
+    one-line error and exit code 1 instead of exiting 0 having printed nothing."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "the standard output is closed")
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation("the standard output is closed")
+
+
 def _safe_streams() -> None:
     """On a terminal or pipe whose encoding cannot show the tables' characters (≥, bars,
-    box lines), print replacements instead of failing."""
-    if sys.stdout is None:  # started with stdout closed: output goes nowhere
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    box lines), print replacements instead of failing. A closed standard output fails at
+    the first write (:class:`_ClosedStream`)."""
+    if sys.stdout is None:  # started with stdout closed
+        sys.stdout = _ClosedStream()
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     import contextlib
@@ -533,7 +551,8 @@ def main() -> None:
     """Console-script entry point: ``calc``.
 
     A closed pipe (``calc units | head -1``) ends the program quietly, like other command-line
-    tools; output that cannot be written (a full disk) is one error line and exit code 1.
+    tools; output that cannot be written (a full disk, a closed standard output) is one error
+    line and exit code 1.
     """
     import signal
 
