@@ -178,14 +178,18 @@ def _resolve_request(request: AttackRequest) -> Result:
     """Build the Selection and resolve it; a user error exits with its one-line message."""
     from .catalog import UnknownUnitError
     from .datasheet import DatasheetError
-    from .resolve import resolve
+    from .resolve import resolve, sampler_unused_note
     from .selection import SelectionError
 
     engine = request.engine
     try:
         sel = request.selection(catalog(engine.datasheets))
         progress = None if engine.as_json else _progress_callback()
-        return resolve(sel, engine.method_value, engine.trials, engine.seed_value, progress)
+        result = resolve(sel, engine.method_value, engine.trials, engine.seed_value, progress)
+        note = sampler_unused_note(engine.sampler_given()) if result.sample is None else None
+        if note:
+            result.notes.append(note)
+        return result
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
         raise fail(str(exc)) from None
     finally:

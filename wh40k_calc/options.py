@@ -437,6 +437,12 @@ class EngineOptions(OptionGroup):
         """The method to use ("exact" unless given)."""
         return self.method.value if self.method else DEFAULT_METHOD
 
+    def sampler_given(self) -> tuple[str, ...]:
+        """The sampler options given on the command line (``--trials``, ``--seed``), for the
+        note when only the exact engine runs (:func:`wh40k_calc.resolve.sampler_unused_note`)."""
+        given = (("--trials", self.trials), ("--seed", self.seed))
+        return tuple(name for name, value in given if value is not None)
+
     @property
     def seed_value(self) -> int:
         """Sampler seed (40,000 unless given)."""

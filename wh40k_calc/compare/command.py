@@ -297,6 +297,7 @@ def _jobs_from_command_line(
         trials=engine.trials,
         seed=engine.seed_value,
         factions={"attacker": cross.faction, "target": cross.target_faction},
+        sampler_set=engine.sampler_given(),
     )
 
 

@@ -51,7 +51,9 @@ class Job:
     step's): the job is then the whole sequence, as ``calc sequence`` resolves it.
 
     ``detail``: the whole contract object (``--json``); False: only what the table and the
-    CSV show (:func:`job_outcome`), so that distributions they never show are not computed."""
+    CSV show (:func:`job_outcome`), so that distributions they never show are not computed.
+    ``sampler_set``: the sampler settings given (``--trials``, ``seed``, ...), noted as having
+    no effect where only the exact engine runs."""
 
     run: str
     selection: Selection
@@ -63,6 +65,7 @@ class Job:
     line: int | None = None
     steps: tuple[Step, ...] = ()
     detail: bool = True
+    sampler_set: tuple[str, ...] = ()  # trials and seed set, as written (for a no-effect note)
 
 
 @dataclass
@@ -175,17 +178,29 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
         from ..sequence.run import run_sequence
 
         seq = run_sequence(list(job.steps), job.method, job.trials, job.seed)
+        if seq.method == "exact" and job.sampler_set:
+            seq.notes.append(_sampler_unused(job))
         obj = to_json_sequence(seq, steps=job.detail)
         return obj, row_figures(obj)
     from ..report import to_json
     from ..resolve import resolve
 
     result = resolve(job.selection, job.method, job.trials, job.seed)
+    if result.sample is None and job.sampler_set:
+        result.notes.append(_sampler_unused(job))
     if job.detail or result.method == "sample":
         obj = to_json(result)
     else:
         obj = _without_damage_distribution(result)
     return obj, row_figures(obj)
+
+
+def _sampler_unused(job: Job) -> str:
+    from ..resolve import sampler_unused_note
+
+    note = sampler_unused_note(job.sampler_set)
+    assert note is not None
+    return note
 
 
 def _without_damage_distribution(result: "Result") -> dict[str, Any]:
@@ -445,6 +460,18 @@ def _target_label(spec: UnitSpec) -> str:
     return text
 
 
+def _sampler_set(ov: "Overrides", spec: RunSpec, d: Any) -> tuple[str, ...]:
+    """The sampler settings a run has, as written: ``--trials``/``--seed`` from the command
+    line, else ``trials``/``seed`` from the run or the file's defaults."""
+    out = []
+    for field in ("trials", "seed"):
+        if getattr(ov, field) is not None:
+            out.append(f"--{field}")
+        elif getattr(spec, field) is not None or getattr(d, field) is not None:
+            out.append(field)
+    return tuple(out)
+
+
 @dataclass
 class Overrides:
     """Command-line settings that override a batch file's (None: keep the file's)."""
@@ -497,6 +524,7 @@ class _Run:
     trials: int | None  # None: the default, within a time budget
     seed: int
     order: tuple[str, ...] | str | None
+    sampler_set: tuple[str, ...] = ()
 
 
 class _BatchRuns:
@@ -618,6 +646,7 @@ class _BatchRuns:
             trials=ov.trials or spec.trials or d.trials,
             seed=next(s for s in (ov.seed, spec.seed, d.seed, 40_000) if s is not None),
             order=_order(_first(spec.order, d.order)),
+            sampler_set=_sampler_set(ov, spec, d),
         )
 
     def _spec(self, raw: RawRun) -> RunSpec | RunError:
@@ -698,7 +727,16 @@ class _BatchRuns:
             assert run.att is not None
             selection = self._selection(run, run.att, tgt, tspec)
         return Job(
-            name, selection, run.method, run.trials, run.seed, label, self.src, raw.line, steps
+            name,
+            selection,
+            run.method,
+            run.trials,
+            run.seed,
+            label,
+            self.src,
+            raw.line,
+            steps,
+            sampler_set=run.sampler_set,
         )
 
     def _selection(self, run: _Run, att: UnitChoice, tgt: UnitChoice, tspec: UnitSpec) -> Selection:
@@ -986,11 +1024,13 @@ def jobs_from_options(
     trials: int | None = None,
     seed: int = 40_000,
     factions: dict[str, str | None] | None = None,
+    sampler_set: tuple[str, ...] = (),
 ) -> list[Job | RunError]:
     """The jobs of ``calc compare ATTACKER... --target T...``: attackers × sizes × loadouts ×
     targets (names, or a target set's entries); ``factions`` maps "attacker"/"target" to the
     faction names are looked up in. A run is named by what varies between runs (attacker,
-    ``xN`` size, loadout), or from its attacker when nothing does.
+    ``xN`` size, loadout), or from its attacker when nothing does. ``sampler_set``: the
+    sampler options given (``--trials``, ``--seed``), noted where only the exact engine runs.
 
     With several attackers, a loadout is only crossed with the attackers that have it (a
     loadout none of them has is an error). ``leaders`` are attached to every attacker.
@@ -1021,7 +1061,7 @@ def jobs_from_options(
                 target_wounds_left=tspec.wounds_left,
                 notes=look.notes(att, tgt),
             )
-            out.append(Job(name, sel, method, trials, seed, label))
+            out.append(Job(name, sel, method, trials, seed, label, sampler_set=sampler_set))
     return out
 
 

@@ -46,6 +46,7 @@ def sequence(
     next. One row per step, then the kill table of the whole sequence."""
     from ..catalog import UnknownUnitError
     from ..datasheet import DatasheetError
+    from ..resolve import sampler_unused_note
     from ..selection import SelectionError
     from .run import run_sequence
     from .steps import StepError, build_steps
@@ -54,6 +55,9 @@ def sequence(
         cat = catalog(engine.datasheets)
         plan = build_steps(list(steps), cat, target, engine, repeat)
         seq = run_sequence(plan, engine.method_value, engine.trials, engine.seed_value)
+        note = sampler_unused_note(engine.sampler_given()) if seq.method == "exact" else None
+        if note:
+            seq.notes.append(note)
     except StepError as exc:  # words that do not parse: a usage error (2), as at top level
         raise fail(str(exc), 2 if exc.usage else 1) from None
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
