@@ -45,3 +45,19 @@ def test_compare_notes_it_from_the_command_line_and_the_batch_file(tmp_path):
     assert not [n for n in rows[1]["notes"] if "no dice" in n]
     text = cli("compare", batch).stdout
     assert "Note (run 'lootas'): trials: no effect" in " ".join(text.split())
+
+
+def test_fewer_than_two_trials_are_refused(tmp_path):
+    """One trial has no standard error (the sample variance divides by trials - 1): refused,
+    on the command line (a usage error) and in a batch file, rather than an SE of 0.0000."""
+    for command in (["shoot", "lootas", "-t", "boyz"], ["sequence", "-t", "boyz", "shoot lootas"]):
+        res = cli(*command, "--method", "both", "--trials", "1")
+        assert res.exit_code == 2
+        assert "'--trials': 1 is not in the range 2<=x" in res.output
+    batch = tmp_path / "b.yaml"
+    batch.write_text("trials: 1\nruns:\n  - {attacker: lootas, target: boyz}\n", encoding="utf-8")
+    res = cli("compare", batch)
+    assert res.exit_code == 1
+    assert "b.yaml:1: trials: must be from 2 to 100000000, not 1" in res.output
+    two = cli_json("shoot", "lootas", "-t", "boyz", "--method", "both", "--trials", "2")
+    assert two["sample"]["trials"] == 2

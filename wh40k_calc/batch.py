@@ -151,7 +151,7 @@ class RunSpec(msgspec.Struct, forbid_unknown_fields=True):
     effects: list[str] | None = None
     edition: Literal["10", "11", 10, 11] | None = None
     method: Literal["exact", "sample", "both"] | None = None
-    trials: Annotated[int, msgspec.Meta(ge=1, le=100_000_000)] | None = None
+    trials: Annotated[int, msgspec.Meta(ge=2, le=100_000_000)] | None = None
     seed: Annotated[int, msgspec.Meta(ge=0)] | None = None
     order: NameList | None = None
     precision_target: Annotated[str, msgspec.Meta(pattern=r"\S")] | None = None
@@ -173,7 +173,7 @@ class DefaultsSpec(msgspec.Struct, forbid_unknown_fields=True):
     effects: list[str] | None = None
     edition: Literal["10", "11", 10, 11] | None = None
     method: Literal["exact", "sample", "both"] | None = None
-    trials: Annotated[int, msgspec.Meta(ge=1, le=100_000_000)] | None = None
+    trials: Annotated[int, msgspec.Meta(ge=2, le=100_000_000)] | None = None
     seed: Annotated[int, msgspec.Meta(ge=0)] | None = None
     order: NameList | None = None
     precision_target: Annotated[str, msgspec.Meta(pattern=r"\S")] | None = None

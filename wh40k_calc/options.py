@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 DEFAULT_EDITION = "10"
 DEFAULT_METHOD = "exact"
 DEFAULT_SEED = 40_000
+MIN_TRIALS = 2  # a standard error needs two trials (one trial's is undefined, not 0)
 MAX_TRIALS = 100_000_000
 
 
@@ -414,10 +415,10 @@ class EngineOptions(OptionGroup):
         int | None,
         typer.Option(
             metavar="N",
-            min=1,
+            min=MIN_TRIALS,
             max=MAX_TRIALS,
-            help="Sampler trials, run exactly (default 100000, or fewer if they would take more "
-            "than a few seconds).",
+            help="Sampler trials, run exactly, 2 or more (default 100000, or fewer if they would "
+            "take more than a few seconds).",
         ),
     ] = None
     seed: Annotated[
