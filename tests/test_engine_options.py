@@ -61,3 +61,20 @@ def test_fewer_than_two_trials_are_refused(tmp_path):
     assert "b.yaml:1: trials: must be from 2 to 100000000, not 1" in res.output
     two = cli_json("shoot", "lootas", "-t", "boyz", "--method", "both", "--trials", "2")
     assert two["sample"]["trials"] == 2
+
+
+def test_repeat_goes_up_to_the_60_activation_limit(tmp_path):
+    """``--repeat`` (and a batch run's ``repeat:``) is bounded by the 60 activations of a
+    sequence, not by 20: 1 step × 30 repeats runs, 61 activations are refused saying so."""
+    out = cli_json("sequence", "-t", "rhino", "shoot lootas", "--repeat", "30")
+    assert len(out["steps"]) == 30
+    res = cli("sequence", "-t", "rhino", "shoot lootas", "shoot lootas", "--repeat", "31")
+    assert res.exit_code == 1
+    assert "2 steps × 31 repeats is 62 activations; a sequence takes at most 60" in res.output
+    batch = tmp_path / "b.yaml"
+    batch.write_text(
+        "targets: [rhino]\nruns:\n  - {name: x, sequence: ['shoot lootas'], repeat: 30}\n",
+        encoding="utf-8",
+    )
+    rows = cli_json("compare", batch)
+    assert rows[0]["repeat"] == 30

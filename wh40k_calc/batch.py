@@ -140,7 +140,7 @@ class RunSpec(msgspec.Struct, forbid_unknown_fields=True):
 
     attacker: str | UnitSpec | None = None
     sequence: Annotated[list[str | StepSpec], msgspec.Meta(min_length=1)] | None = None
-    repeat: Annotated[int, msgspec.Meta(ge=1, le=20)] | None = None
+    repeat: Annotated[int, msgspec.Meta(ge=1)] | None = None  # steps × repeat: at most 60
     target_set: Annotated[str, msgspec.Meta(pattern=r"\S")] | None = None
     name: str | None = None
     phase: Literal["shooting", "fight"] | None = None

@@ -36,8 +36,8 @@ def sequence(
             "--repeat",
             metavar="N",
             min=1,
-            max=20,
-            help="Repeat the whole list of steps N times (how many volleys).",
+            help="Repeat the whole list of steps N times (how many volleys; at most 60 "
+            "activations in all).",
         ),
     ] = 1,
 ) -> None:
