@@ -365,9 +365,30 @@ def test_csv_folders_that_do_not_exist(tmp_path) -> None:
     res = calc("import", "--all", "--csv", missing)
     assert res.exit_code == 1
     assert f"{missing}: the folder does not exist" in res.stderr
+
+
+
+def test_output_folders_that_do_not_exist_are_created(tmp_path) -> None:
+    """One policy for the files calc writes: missing folders are created, by ``calc import
+    --out`` and ``calc compare --csv`` alike (compare refused them); a file where a folder of
+    the path goes is refused before any work."""
+    missing = tmp_path / "nonexist" / "deeper"
     res = calc("compare", "lootas", "-t", "boyz", "--csv", missing / "out.csv")
+    assert res.exit_code == 0, res.output
+    assert (missing / "out.csv").read_text(encoding="utf-8").startswith("run,target,")
+    assert res.stderr == f"wrote 1 row to {missing / 'out.csv'} (created the folder {missing})\n"
+    a_file = tmp_path / "file"
+    a_file.write_text("x\n", encoding="utf-8")
+    res = calc("compare", "lootas", "-t", "boyz", "--csv", a_file / "sub" / "out.csv")
     assert res.exit_code == 1
-    assert f"--csv {missing / 'out.csv'}: the folder {missing} does not exist" in res.stderr
+    assert f"{a_file} is a file, not a folder" in res.stderr
+
+
+@pytest.mark.skipif(not CSV.is_dir(), reason="the datasheet export is not in /work/shared")
+def test_import_out_creates_its_folder(tmp_path) -> None:
+    res = calc("import", "lootas", "--csv", CSV, "--replace-curated", "--out", tmp_path / "a/b")
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "a/b/orks/lootas.yaml").is_file()
 
 
 def test_user_data_folder_variable_naming_a_file(tmp_path, monkeypatch) -> None:

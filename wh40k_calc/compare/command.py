@@ -174,9 +174,10 @@ def register(app: typer.Typer) -> None:
 
 def _csv_destination(output: OutputOptions, what: list[str], as_json: bool) -> Path | None:
     """The file ``--csv`` writes (None: no file, or stdout), refused before any work when it
-    cannot be written: no name, a folder, an existing file without --force, the batch file
-    itself; and with ``--json`` (``--csv`` writes the table instead of printing it: one
-    output or the other)."""
+    cannot be written: no name, a folder, a file where a folder of its path goes, an existing
+    file without --force, the batch file itself; and with ``--json`` (``--csv`` writes the
+    table instead of printing it: one output or the other). Missing folders of the path are
+    created when the file is written, as ``calc import --out`` creates its folder."""
     import os
 
     path = output.csv_path
@@ -192,9 +193,9 @@ def _csv_destination(output: OutputOptions, what: list[str], as_json: bool) -> P
     if not path.strip():
         raise fail("--csv: give a file name (or '-' for the standard output)")
     csv_file = Path(path)
-    if not csv_file.parent.is_dir():
-        what = "is a file, not a folder" if csv_file.parent.exists() else "does not exist"
-        raise fail(f"--csv {path}: the folder {csv_file.parent} {what}")
+    folder = next((p for p in csv_file.parents if p.exists()), csv_file.parent)
+    if folder.exists() and not folder.is_dir():
+        raise fail(f"--csv {path}: {folder} is a file, not a folder")
     if csv_file.is_dir():
         raise fail(f"--csv {path}: is a folder (give a file name in it, e.g. {path}/compare.csv)")
     if csv_file.exists() and not output.force:
@@ -372,7 +373,9 @@ def _report(
 def _write_csv_file(rows: list[Row], output: OutputOptions, csv_file: Path) -> None:
     from .table import write_csv
 
+    created = not csv_file.parent.is_dir()
     try:
+        csv_file.parent.mkdir(parents=True, exist_ok=True)
         with csv_file.open("w" if output.force else "x", encoding="utf-8", newline="") as fh:
             write_csv(rows, output.sort.value, fh)
     except FileExistsError:
@@ -383,7 +386,8 @@ def _write_csv_file(rows: list[Row], output: OutputOptions, csv_file: Path) -> N
         raise fail(f"--csv {output.csv_path}: cannot write: {exc.strerror or exc}") from None
     from ..wording import count
 
-    sys.stderr.write(f"wrote {count(len(rows), 'row')} to {output.csv_path}\n")
+    made = f" (created the folder {csv_file.parent})" if created else ""
+    sys.stderr.write(f"wrote {count(len(rows), 'row')} to {output.csv_path}{made}\n")
 
 
 def _print_errors(errors: list[RunError]) -> None:
