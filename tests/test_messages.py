@@ -429,3 +429,37 @@ def test_units_heading_counts_as_the_summary(tmp_path, monkeypatch) -> None:
         shutil.copy(GENERATED / "orks" / "burna-boyz.yaml", copy)
     lines = calc("units", "burna").stdout.splitlines()
     assert lines[:2] == ["2 datasheets (1 hidden)", "Orks (2, 1 hidden)"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["shoot", "lootas", "-t", "boyz"],
+        ["units"],
+        ["show", "boyz"],
+        ["sequence", "-t", "boyz", "shoot lootas"],
+        ["compare", "lootas", "-t", "boyz"],
+    ],
+)
+def test_a_datasheets_path_with_control_characters_is_shown_escaped(args, monkeypatch) -> None:
+    """A ``--datasheets`` path (or a ``WH40K_CALC_DATASHEETS`` entry) with an ESC sequence in
+    it is printed escaped in the error, as names are, never obeyed by the terminal."""
+    res = calc(*args, "--datasheets", "/tmp/x\x1b[31mred")
+    assert res.exit_code == 1
+    assert res.stderr == "error: /tmp/x\\x1b[31mred: datasheet folder does not exist\n"
+    monkeypatch.setenv("WH40K_CALC_DATASHEETS", "/tmp/y\x1b]0;title\x07")
+    res = calc(*args)
+    assert "\x1b" not in res.stderr and "\x07" not in res.stderr
+    assert "/tmp/y\\x1b]0;title\\x07: datasheet folder does not exist" in res.stderr
+
+
+def test_other_paths_in_errors_are_escaped_too(tmp_path) -> None:
+    res = calc("import", "lootas", "--csv", "/tmp/\x1b[31m/x")
+    assert res.exit_code == 1
+    assert "\x1b" not in res.stderr
+    assert "/tmp/\\x1b[31m/x: the folder does not exist" in res.stderr
+    a_file = tmp_path / "f"
+    a_file.write_text("x\n", encoding="utf-8")
+    res = calc("compare", "lootas", "-t", "boyz", "--csv", f"{a_file}/\x1b[2J/out.csv")
+    assert res.exit_code == 1
+    assert f"error: --csv {a_file}/\\x1b[2J/out.csv: {a_file} is a file" in res.stderr

@@ -77,9 +77,10 @@ class _Commands(TyperGroup):
         try:
             return super().invoke(ctx)
         except click_error as exc:
+            from .terminal import escape_controls
             from .wording import shorten_quoted
 
-            exc.message = shorten_quoted(exc.message)
+            exc.message = escape_controls(shorten_quoted(exc.message))
             raise
 
     def get_command(self, ctx: typer.Context | None, cmd_name: str) -> Any:

@@ -65,14 +65,16 @@ class Edition(StrEnum):
 def fail(message: str, code: int = 1) -> typer.Exit:
     """Print ``error: message`` on stderr and return the Exit to raise. ``message`` is shown
     as written: names from files in it are not read as rich markup; what the player typed,
-    quoted in it, is cut to 80 characters (``wording.shorten_quoted``)."""
+    quoted in it, is cut to 80 characters (``wording.shorten_quoted``); control characters
+    (in a folder's path, say) are shown escaped (``\\x1b``), never obeyed by the terminal."""
     from rich.console import Console
     from rich.text import Text
 
+    from .terminal import escape_controls
     from .wording import shorten_quoted
 
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        Text.assemble(("error:", "bold red"), " ", shorten_quoted(message))
+        Text.assemble(("error:", "bold red"), " ", escape_controls(shorten_quoted(message)))
     )
     return typer.Exit(code)
 

@@ -386,19 +386,25 @@ def _write_csv_file(rows: list[Row], output: OutputOptions, csv_file: Path) -> N
         raise fail(f"--csv {output.csv_path}: cannot write: {exc.strerror or exc}") from None
     from ..wording import count
 
+    from ..terminal import escape_controls
+
     made = f" (created the folder {csv_file.parent})" if created else ""
-    sys.stderr.write(f"wrote {count(len(rows), 'row')} to {output.csv_path}{made}\n")
+    said = escape_controls(f"wrote {count(len(rows), 'row')} to {output.csv_path}{made}")
+    sys.stderr.write(said + "\n")
 
 
 def _print_errors(errors: list[RunError]) -> None:
     from rich.console import Console
     from rich.text import Text
 
+    from ..terminal import escape_controls
     from ..wording import shorten_quoted
 
     con = Console(stderr=True, highlight=False, soft_wrap=True)
     for line in error_lines(errors):
-        con.print(Text.assemble(("error:", "bold red"), " ", shorten_quoted(line)))
+        con.print(
+            Text.assemble(("error:", "bold red"), " ", escape_controls(shorten_quoted(line)))
+        )
 
 
 def error_lines(errors: list[RunError]) -> list[str]:
