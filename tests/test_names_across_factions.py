@@ -91,9 +91,27 @@ def test_faction_options_and_preferences(monkeypatch: pytest.MonkeyPatch) -> Non
     assert (
         Catalog().find("khorne berzerkers", "Chaos Space Marines").faction == "Chaos Space Marines"
     )
+    # a faction no datasheet has is ignored (warned about always: below), so the name is as
+    # ambiguous as without the preference
     monkeypatch.setenv("WH40K_CALC_FACTIONS", "Orcs")
-    with pytest.raises(UnknownFactionError, match="WH40K_CALC_FACTIONS"):
+    with pytest.raises(AmbiguousUnitError):
         Catalog().find("khorne berzerkers")
+    monkeypatch.setenv("WH40K_CALC_FACTIONS", "Orcs, World Eaters")
+    assert Catalog().find("khorne berzerkers").faction == "World Eaters"
+    assert Catalog().preference_warnings() == [
+        "WH40K_CALC_FACTIONS: unknown faction 'Orcs', ignored; did you mean 'Orks', "
+        "'Unaligned Forces'?"
+    ]
+
+
+@pytest.mark.parametrize("args", [["units", "lootas"], ["shoot", "lootas", "-t", "boyz"]])
+def test_an_unknown_preferred_faction_is_always_a_warning(args) -> None:
+    """``WH40K_CALC_FACTIONS`` naming no faction is warned about on every command that looks
+    a unit up, not only when a name is ambiguous; the command still runs."""
+    res = calc(*args, env={"WH40K_CALC_FACTIONS": "Space Marines, Orcs"})
+    assert res.exit_code == 0, res.output
+    assert res.stderr.startswith("warning: WH40K_CALC_FACTIONS: unknown faction 'Orcs', ignored")
+    assert calc(*args, env={"WH40K_CALC_FACTIONS": "Orks"}).stderr == ""
 
 
 def test_faction_options_on_the_command_line() -> None:

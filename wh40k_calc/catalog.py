@@ -435,7 +435,10 @@ class Catalog:
         if len(factions) == 1:
             return _best(hits)
         for pref in self.preferences:
-            fkey = norm_name(self.faction_name(pref, FACTIONS_VAR))
+            try:
+                fkey = norm_name(self.faction_name(pref, FACTIONS_VAR))
+            except UnknownFactionError:
+                continue  # no such faction: warned about (preference_warnings), ignored
             mine = [e for e in hits if norm_name(e.faction) == fkey]
             if mine:
                 return _best(mine)
@@ -447,6 +450,19 @@ class Catalog:
                 hits = mine
                 break
         raise AmbiguousUnitError(name, sorted(dict.fromkeys(e.qualified for e in hits)))
+
+    def preference_warnings(self) -> list[str]:
+        """One warning for each faction in ``WH40K_CALC_FACTIONS`` that no datasheet has
+        (with the closest names): it is ignored, whether or not a name needs it."""
+        known = self.factions()
+        keys = {norm_name(f) for f in known}
+        out = []
+        for pref in self.preferences:
+            if norm_name(pref) not in keys:
+                hint = suggest_names(pref, known)
+                did = f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else ""
+                out.append(f"{FACTIONS_VAR}: unknown faction {pref!r}, ignored{did}")
+        return out
 
     def factions(self) -> list[str]:
         """The faction names of the datasheets found, sorted."""

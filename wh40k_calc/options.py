@@ -80,7 +80,8 @@ def fail(message: str, code: int = 1) -> typer.Exit:
 
 
 def catalog(datasheets: list[str] | list[Path] | tuple[str, ...] | None):
-    """The datasheet catalog for ``--datasheets`` folders (and the environment).
+    """The datasheet catalog for ``--datasheets`` folders (and the environment); a faction
+    in ``WH40K_CALC_FACTIONS`` that no datasheet has is warned about on stderr.
 
     Raises:
         DatasheetError: a folder does not exist, is a file, or is given as an empty name.
@@ -93,7 +94,24 @@ def catalog(datasheets: list[str] | list[Path] | tuple[str, ...] | None):
         if not str(d).strip():
             raise DatasheetError("--datasheets: empty folder name")
         dirs.append(Path(d))
-    return Catalog(dirs)
+    cat = Catalog(dirs)
+    if cat.preferences:
+        _warn(cat.preference_warnings())
+    return cat
+
+
+def _warn(lines: list[str]) -> None:
+    """``warning: LINE`` on stderr for each line (control characters escaped)."""
+    if not lines:
+        return
+    from rich.console import Console
+    from rich.text import Text
+
+    from .terminal import escape_controls
+
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    for line in lines:
+        console.print(Text.assemble(("warning:", "yellow"), " ", escape_controls(line)))
 
 
 DatasheetsOpt = Annotated[
