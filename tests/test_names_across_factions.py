@@ -249,3 +249,17 @@ def test_compare_takes_the_factions_too() -> None:
     )
     res = calc("compare", "khorne berzerkers", "--fight", "--target", "boyz")
     assert "several factions" in res.output
+
+
+def test_a_faction_with_no_unit_name_says_what_is_missing() -> None:
+    """``calc shoot "orks/"``: the unit's name after the faction is missing (was "unknown
+    unit ''")."""
+    res = calc("shoot", "orks/", "-t", "boyz")
+    assert res.exit_code == 1
+    assert res.stderr == (
+        "error: unknown unit 'orks/'; the unit's name is missing after 'orks/' (FACTION/UNIT) "
+        "(`calc units --faction Orks` lists its units)\n"
+    )
+    res = calc("shoot", "lootas", "-t", "space marines/ ")
+    assert "the unit's name is missing after 'space marines/'" in res.stderr
+    assert '`calc units --faction "Space Marines"` lists its units' in res.stderr

@@ -134,13 +134,20 @@ class UnknownUnitError(LookupError):
     """No datasheet matches a name; ``suggestions`` holds the closest names. ``searched``
     describes the folders looked in; ``hint`` is added at the end (e.g. how to import)."""
 
-    def __init__(self, name: str, suggestions: list[str], searched: str = "", hint: str = ""):
+    def __init__(
+        self,
+        name: str,
+        suggestions: list[str],
+        searched: str = "",
+        hint: str = "",
+        listing: str = "`calc units` lists them",
+    ):
         self.name = name
         self.suggestions = suggestions
         did = f"; did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions else ""
         where = f" (searched {searched})" if searched else ""
         more = f"; {hint}" if hint else ""
-        super().__init__(f"unknown unit {name!r}{did}{where}{more} (`calc units` lists them)")
+        super().__init__(f"unknown unit {name!r}{did}{where}{more} ({listing})")
 
 
 class AmbiguousUnitError(LookupError):
@@ -414,7 +421,15 @@ class Catalog:
         hits = self._candidates(key)
         if not hits and "/" in name:
             fpart, _, upart = name.rpartition("/")
-            return self.entry(upart, self.faction_name(fpart, "in " + repr(name)))
+            faction_name = self.faction_name(fpart, "in " + repr(name))
+            if not norm_name(upart):  # "orks/": said so, not "unknown unit ''"
+                raise UnknownUnitError(
+                    name,
+                    [],
+                    hint=f"the unit's name is missing after {fpart + '/'!r} (FACTION/UNIT)",
+                    listing=f"`calc units --faction {_quoted(faction_name)}` lists its units",
+                )
+            return self.entry(upart, faction_name)
         if not hits:
             raise self._unknown(name, self.entries())
         if faction is not None:
@@ -507,6 +522,11 @@ class Catalog:
             if by_text[hit] not in out:
                 out.append(by_text[hit])
         return out[:SUGGEST_COUNT]
+
+
+def _quoted(text: str) -> str:
+    """``text`` as a shell word: quoted when it holds a space (``"Space Marines"``)."""
+    return f'"{text}"' if any(c.isspace() for c in text) else text
 
 
 def _walk(folder: Path) -> list[tuple[Path, int]]:
