@@ -386,3 +386,19 @@ def test_control_characters_in_names_are_refused_and_never_printed_raw(tmp_path:
     res = CliRunner().invoke(app, ["units", "--check", "--datasheets", str(tmp_path)])
     assert res.exit_code == 1 and "\x1b" not in res.output
     assert "must not contain control characters" in res.output
+
+
+def test_units_text_matches_names_not_factions() -> None:
+    """``calc units knight`` lists the units named like "knight" (the README: TEXT filters by
+    name), not every unit of the Imperial and Chaos Knights; a text with ``/`` matches
+    ``Faction/Name``; ``--faction`` filters by faction."""
+    from helpers import cli_json
+
+    names = [e["name"] for e in cli_json("units", "knight")]
+    assert "Armiger Warglaive" not in names  # an Imperial Knights unit, not named like it
+    assert "Knight Paladin" in names and "Knight Tyrant" in names
+    assert all(any(w.lower().startswith(("knight", "night")) for w in n.split()) for n in names)
+    rows = cli_json("units", "world eaters/berzerkers")
+    assert [(e["faction"], e["name"]) for e in rows] == [("World Eaters", "Khorne Berzerkers")]
+    knights = cli_json("units", "--faction", "imperial knights")
+    assert "Armiger Warglaive" in [e["name"] for e in knights]
