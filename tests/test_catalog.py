@@ -402,3 +402,18 @@ def test_units_text_matches_names_not_factions() -> None:
     assert [(e["faction"], e["name"]) for e in rows] == [("World Eaters", "Khorne Berzerkers")]
     knights = cli_json("units", "--faction", "imperial knights")
     assert "Armiger Warglaive" in [e["name"] for e in knights]
+
+
+@pytest.mark.parametrize("typed", ["l o o t a s", "lootäs", "ＬＯＯＴＡＳ", "LOOTAS!", "Lóótás"])
+def test_spellings_of_a_name_are_taken(typed: str) -> None:
+    """Case, spaces, punctuation, accents and character width are ignored (README): these
+    are spellings of "Lootas", taken as it."""
+    assert Catalog().find(typed).name == "Lootas"
+
+
+@pytest.mark.parametrize("typed", ["lootasж", "lootas中", "lootaz"])
+def test_a_name_with_another_letter_is_only_suggested(typed: str) -> None:
+    """A letter that has no plain form is a letter, not an accent: "lootasж" is not Lootas
+    (it was, its "ж" dropped), only suggested."""
+    with pytest.raises(UnknownUnitError, match="did you mean 'Lootas'"):
+        Catalog().find(typed)
