@@ -661,6 +661,15 @@ class _BatchRuns:
             return self.error(
                 raw, message + (", not both" if both else ""), ["sequence" if both else "attacker"]
             )
+        if spec.attacker is not None and spec.repeat is not None:
+            # refused, not applied: an attacker run is one activation (its row, its JSON, its
+            # points per 100); repeating is a plan of several, which sequence: says
+            message = (
+                f"only a sequence run repeats; an 'attacker' run is one activation "
+                f"(for {spec.repeat} in a row, write it as sequence: [{{attacker: ...}}] with "
+                f"repeat: {spec.repeat})"
+            )
+            return self.error(raw, message, ["repeat"])
         return spec
 
     def _name(self, raw: RawRun, spec: RunSpec, attacker: UnitSpec | None) -> str | RunError:
