@@ -39,6 +39,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 PHASES = ("shooting", "fight")
+MAX_RUNS = 10_000  # runs in one batch file (runs × targets: MAX_ROWS in compare/jobs.py)
 
 Plus = Annotated[int, msgspec.Meta(ge=2, le=6)]
 Reroll = Literal["ones", "fails", "all"]
@@ -299,7 +300,8 @@ def load_batch(path: Path) -> Batch:
 
     Raises:
         BatchError: unreadable file, malformed YAML (with line and column), not a mapping,
-            an invalid top-level field (named, with its line), or no runs.
+            an invalid top-level field (named, with its line), no runs, or more than
+            :data:`MAX_RUNS`.
     """
     from .yamlio import YamlError, read_document
 
@@ -318,6 +320,11 @@ def load_batch(path: Path) -> Batch:
         line = _line_in(node, parts) if parts else None
         loc = f":{line}" if line else ""
         raise BatchError(f"{path}{loc}: {field + ': ' if field else ''}{msg}") from None
+    if len(defaults.runs) > MAX_RUNS:
+        raise BatchError(
+            f"{path}: {len(defaults.runs):,} runs; a batch file takes at most {MAX_RUNS:,} "
+            "(split it into several files)"
+        )
     runs_node = _child(node, "runs")
     runs = []
     for i, item in enumerate(defaults.runs):

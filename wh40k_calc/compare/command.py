@@ -351,12 +351,10 @@ def _report(
     title: str | None,
 ) -> None:
     """JSON, CSV (stdout or file) or the table; then the errors (exit code 1 if any)."""
-    import json
-
     from .table import render_table, write_csv
 
     if as_json:
-        sys.stdout.write(json.dumps([r.result for r in rows], indent=2) + "\n")
+        _write_json(rows)
     if output.csv_path == "-":
         write_csv(rows, output.sort.value, sys.stdout)
     elif csv_file is not None:
@@ -368,6 +366,30 @@ def _report(
     if errors:
         _print_errors(errors)
         raise typer.Exit(1)
+
+
+def _write_json(rows: list[Row]) -> None:
+    """The rows' contract objects as one JSON list (the text ``json.dumps(objects, indent=2)``
+    gives), written row by row so that memory does not grow with it; rows of one job (the same
+    run repeated, e.g. through a YAML alias) share their object, serialised once."""
+    import json
+    import textwrap
+
+    if not rows:
+        sys.stdout.write("[]\n")
+        return
+    bodies: dict[tuple[int, ...], str] = {}
+    sys.stdout.write("[\n")
+    for i, r in enumerate(rows):
+        rest = [(k, v) for k, v in r.result.items() if k != "run"]  # "run" is the first key
+        key = tuple(id(v) for _, v in rest)
+        body = bodies.get(key)
+        if body is None:
+            text = textwrap.indent(json.dumps(dict(rest), indent=2), "  ")
+            body = bodies[key] = text[len("  {\n") :]
+        head = '  {\n    "run": ' + json.dumps(r.result["run"]) + ",\n"
+        sys.stdout.write(head + body + (",\n" if i < len(rows) - 1 else "\n"))
+    sys.stdout.write("]\n")
 
 
 def _write_csv_file(rows: list[Row], output: OutputOptions, csv_file: Path) -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..batch import (
     Batch,
+    BatchError,
     RawRun,
     RunFieldError,
     RunSpec,
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from ..target_set import SetEntry
 
 USER_ERRORS: tuple[type[Exception], ...] = (DatasheetError, SelectionError, LookupError, ValueError)
+MAX_ROWS = 10_000  # jobs (a run against each of its targets) in one batch
 
 # ---------------------------------------------------------------------------------------------
 # Jobs, rows and errors
@@ -492,11 +494,19 @@ def jobs_from_batch(
         batch: from :func:`wh40k_calc.batch.load_batch`.
         cat: where datasheets are looked up.
         overrides: command-line settings that win over the file's.
+
+    Raises:
+        BatchError: more than :data:`MAX_ROWS` jobs (before any is resolved).
     """
     reader = _BatchRuns(batch, _Lookup(cat), overrides or Overrides())
     out: list[Job | RunError] = []
     for raw in batch.runs:
         out += reader.jobs(raw)
+        if len(out) > MAX_ROWS:
+            raise BatchError(
+                f"{batch.path}: more than {MAX_ROWS:,} rows (a run against each of its "
+                f"targets; runs[{raw.index}] passes it): split the batch into several files"
+            )
     return out
 
 
@@ -537,6 +547,9 @@ class _BatchRuns:
         self.src = str(batch.path)
         self.seen: dict[str, int] = {}  # run name -> index of the run that has it
         self.auto: dict[str, int] = {}  # automatic name -> runs made with it so far
+        # a run's mapping (by identity) -> its spec and jobs: a YAML alias repeats one mapping,
+        # whose jobs are made once and shared (renamed), so identical runs cost next to nothing
+        self.by_data: dict[int, tuple[RunSpec, list[Job | RunError]]] = {}
 
     def error(
         self,
@@ -563,15 +576,25 @@ class _BatchRuns:
 
     def jobs(self, raw: RawRun) -> list[Job | RunError]:
         """The jobs of run ``raw``, one per target (an error in place of a bad target), or the
-        one error that stops the whole run."""
+        one error that stops the whole run. A run whose mapping is one met before (a YAML
+        alias: the same object, hence the same lines) gets that run's jobs under its own name."""
+        same = self.by_data.get(id(raw.data))
+        if same is not None:
+            spec, made = same
+            name = self._name(raw, spec, _unit_spec(spec.attacker) if spec.attacker else None)
+            if isinstance(name, RunError):
+                return [name]
+            return [replace(j, run=name) for j in made]
         run = self._run(raw)
         if isinstance(run, RunError):
             return [run]
         labels = self._target_labels(run)
-        return [
+        made = [
             self._target_job(run, *target, label)
             for target, label in zip(run.targets, labels, strict=True)
         ]
+        self.by_data[id(raw.data)] = (run.spec, made)
+        return made
 
     def _target_labels(self, run: _Run) -> list[str]:
         """The labels of ``run``'s targets for its error messages, told apart where two are

@@ -127,6 +127,7 @@ def _points(unit: dict[str, Any]) -> str:
 
 
 BAR_WIDTH = 10
+SECTION_ROWS = 500  # rows drawn at a time: rich lays a table out whole, in memory
 RUN_INDENT = 2  # run names sit under their target's heading
 
 
@@ -226,7 +227,10 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
         if gi:
             console.print()
         print_wrapped(console, Text(escape_controls(heading), "bold"))
-        _wider(console, _section(group, labels, widths, fixed, key, columns, folded), width)
+        for start in range(0, len(group), SECTION_ROWS):  # the same widths: one table to see
+            part = range(start, min(start + SECTION_ROWS, len(group)))
+            table = _section(group, labels, widths, fixed, key, columns, folded, part=part)
+            _wider(console, table, width)
     _legend_and_notes(rows, console)
 
 
@@ -321,10 +325,12 @@ def _section(
     columns: list[tuple[str, Any]],
     folded: bool,
     header: bool = False,
+    part: range | None = None,
 ) -> Any:
     """One target's rows (or, with ``header``, only the column headings and their rule) as a
     rich table of the given column widths; ``folded``: the varying values on a dim line under
-    the run name."""
+    the run name; ``part``: only these rows of ``group`` (best rows and bars are the whole
+    group's)."""
     from rich import box
     from rich.bar import Bar
     from rich.padding import Padding
@@ -345,7 +351,8 @@ def _section(
     table.add_column(SHORT_LABELS[key], width=BAR_WIDTH, no_wrap=True)
     best = best_rows(group, key)
     scale = max((shown(r, key) for r in group), default=0.0)
-    for i, r in enumerate(group):
+    for i in part if part is not None else range(len(group)):
+        r = group[i]
         value = shown(r, key)
         values = [Text(get(r.result)) for _, get in columns]
         run = Text(_run(r))
