@@ -2,8 +2,9 @@
 
 The filter is :func:`wh40k_calc.fuzzy.rank`: every word of the text must be like a word of the
 name (of ``Faction/Name`` when the text has a ``/``: "world eaters/berzerkers"; a faction's
-name alone matches nothing, ``--faction`` filters by faction), so "intercessor squad" lists the Intercessor, Assault Intercessor
-and Heavy Intercessor Squads (and the alike Interceptor Squad, last), "hellblastr" finds
+name alone matches nothing, ``--faction`` filters by faction), so "intercessor squad" lists
+the Intercessor, Assault Intercessor and Heavy Intercessor Squads (and the alike Interceptor
+Squad, last), "hellblastr" finds
 "Hellblaster Squad" and "leman" every Leman Russ; best first. A text no name matches that way
 lists the closest names instead (:func:`wh40k_calc.fuzzy.suggest`).
 """

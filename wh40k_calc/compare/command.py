@@ -406,9 +406,8 @@ def _write_csv_file(rows: list[Row], output: OutputOptions, csv_file: Path) -> N
         ) from None
     except OSError as exc:
         raise fail(f"--csv {output.csv_path}: cannot write: {exc.strerror or exc}") from None
-    from ..wording import count
-
     from ..terminal import escape_controls
+    from ..wording import count
 
     made = f" (created the folder {csv_file.parent})" if created else ""
     said = escape_controls(f"wrote {count(len(rows), 'row')} to {output.csv_path}{made}")
