@@ -367,7 +367,6 @@ def test_csv_folders_that_do_not_exist(tmp_path) -> None:
     assert f"{missing}: the folder does not exist" in res.stderr
 
 
-
 def test_output_folders_that_do_not_exist_are_created(tmp_path) -> None:
     """One policy for the files calc writes: missing folders are created, by ``calc import
     --out`` and ``calc compare --csv`` alike (compare refused them); a file where a folder of

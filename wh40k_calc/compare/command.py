@@ -423,9 +423,7 @@ def _print_errors(errors: list[RunError]) -> None:
 
     con = Console(stderr=True, highlight=False, soft_wrap=True)
     for line in error_lines(errors):
-        con.print(
-            Text.assemble(("error:", "bold red"), " ", escape_controls(shorten_quoted(line)))
-        )
+        con.print(Text.assemble(("error:", "bold red"), " ", escape_controls(shorten_quoted(line))))
 
 
 def error_lines(errors: list[RunError]) -> list[str]:
