@@ -407,11 +407,14 @@ def _units_table(entries, replaces) -> None:
             line = f"  {names[e.path]:<{width}}  {place}"
             if len(line) <= out.width:  # one aligned line
                 lines.append(line)
-            else:  # folded for a narrow terminal: the file below the name
+            else:  # folded for a narrow terminal: the file below the name, both wrapped
+                name = textwrap.fill(
+                    names[e.path], out.width, initial_indent="  ", subsequent_indent="    "
+                )
                 where = textwrap.fill(
                     place, out.width, initial_indent="      ", subsequent_indent="        "
                 )
-                lines.append(f"  {names[e.path]}\n{where}")
+                lines.append(f"{name}\n{where}")
             lines.append("\n")
         out.print(lines, end="", soft_wrap=True)
 
@@ -469,6 +472,7 @@ def effects() -> None:
     from rich.text import Text
 
     from .effects import EFFECTS
+    from .layout import Words, print_table
 
     # Columns folding several facts, so that words stay whole at 80 columns: three on a wide
     # terminal, two on a narrow one (kind and publication under the name).
@@ -489,10 +493,10 @@ def effects() -> None:
         name = Text.assemble((e.id, "bold"), "\n", (f"{e.side}: {', '.join(e.phases)}", "dim"))
         kind = Text.assemble(e.kind + default, "\n", (e.publication, "dim"))
         if narrow:
-            table.add_row(Text.assemble(name, "\n", kind), Text(e.summary))
+            table.add_row(Words(Text.assemble(name, "\n", kind)), Words(e.summary))
         else:
-            table.add_row(name, kind, Text(e.summary))
-    console.print(table)
+            table.add_row(Words(name), Words(kind), Words(e.summary))
+    print_table(console, table)
 
 
 def _compare_command() -> Callable[..., Any]:

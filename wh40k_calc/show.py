@@ -15,15 +15,17 @@ def render_datasheet(ds: Datasheet, console) -> None:
     from the file is printed as written (not read as rich markup)."""
     from rich.text import Text
 
+    from .layout import print_table
+
     console.print(Text.assemble((ds.name, "bold"), f" · {ds.faction}"))
     kw = ", ".join(sorted(ds.keywords))
     fkw = ", ".join(sorted(ds.faction_keywords))
     console.print(Text.assemble(("Keywords: ", "dim"), kw, ("  Faction: ", "dim"), fkw))
-    console.print(_models_table(ds))
+    print_table(console, _models_table(ds))
     _render_sizes(ds, console)
-    console.print(_weapons_table(ds))
+    print_table(console, _weapons_table(ds))
     if ds.loadouts:
-        console.print(_loadouts_table(ds))
+        print_table(console, _loadouts_table(ds))
     for label, line, style in _closing_lines(ds):
         console.print(Text.assemble((label, style), line))
 
@@ -32,25 +34,28 @@ def _models_table(ds: Datasheet):
     """The models table, in allocation order: the statline, invulnerable save, Feel No Pain
     and equipment of each model."""
     from rich.table import Table
-    from rich.text import Text
+
+    from .layout import Words
 
     models = Table(title="Models (allocation order)", title_justify="left")
-    for col in ("Model", "M", "T", "Sv", "W", "Ld", "OC", "Invuln", "FNP", "Equipped"):
+    models.add_column("Model")
+    for col in ("M", "T", "Sv", "W", "Ld", "OC"):  # figures: never broken
+        models.add_column(col, no_wrap=True)
+    for col in ("Invuln", "FNP", "Equipped"):
         models.add_column(col)
-    models.columns[-2].overflow = "fold"
     for m in ds.models:
         inv = f"{m.invuln}++" + (" (ranged)" if m.invuln_ranged_only else "") if m.invuln else "—"
         models.add_row(
-            Text(m.name),
+            Words(m.name),
             _move(m.M),
             str(m.T),
             f"{m.Sv}+" if m.Sv < 7 else "—",
             str(m.W),
             f"{m.Ld}+",
             str(m.OC),
-            inv,
-            _fnp(m),
-            Text(_equipped_text(ds, m)),
+            Words(inv),
+            Words(_fnp(m)),
+            Words(_equipped_text(ds, m)),
         )
     return models
 
@@ -59,21 +64,24 @@ def _weapons_table(ds: Datasheet):
     """The weapons table: one row per profile (a multi-profile weapon's named), its
     characteristics and abilities."""
     from rich.table import Table
-    from rich.text import Text
+
+    from .layout import Words
 
     weapons = Table(title="Weapons", title_justify="left")
-    for col in ("Weapon", "Range", "A", "BS/WS", "S", "AP", "D", "Abilities"):
-        weapons.add_column(col)
+    weapons.add_column("Weapon")
+    for col in ("Range", "A", "BS/WS", "S", "AP", "D"):  # figures: never broken
+        weapons.add_column(col, no_wrap=True)
+    weapons.add_column("Abilities")
     for w in ds.weapons:
         weapons.add_row(
-            Text(w.name + (f" ({w.profile_of} profile)" if w.profile_of else "")),
+            Words(w.name + (f" ({w.profile_of} profile)" if w.profile_of else "")),
             "Melee" if w.range is None else f'{w.range}"',
             str(w.A),
             "N/A" if w.skill is None else f"{w.skill}+",
             str(w.S),
             str(w.AP),
             str(w.D),
-            Text(", ".join(w.ability_texts)),
+            Words(", ".join(w.ability_texts)),
         )
     return weapons
 
@@ -82,7 +90,8 @@ def _loadouts_table(ds: Datasheet):
     """The loadouts table: each named loadout's changes, entry by entry (``2 Spanner with
     Big shoota: Rokkit launcha (unit of 10+)``)."""
     from rich.table import Table
-    from rich.text import Text
+
+    from .layout import Words
 
     lo = Table(title="Loadouts (--loadout NAME; 'default' = as equipped)", title_justify="left")
     lo.add_column("Loadout")
@@ -95,7 +104,7 @@ def _loadouts_table(ds: Datasheet):
             + (f" (unit of {e.min_unit_size}+)" if e.min_unit_size else "")
             for e in entries
         ]
-        lo.add_row(Text(name), Text("; ".join(parts)))
+        lo.add_row(Words(name), Words("; ".join(parts)))
     return lo
 
 
@@ -136,20 +145,22 @@ def _render_sizes(ds: Datasheet, console) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from .layout import Words, print_table
+
     sizes = Table(title="Unit sizes (--models N)", title_justify="left")
-    sizes.add_column("Models")
+    sizes.add_column("Models", no_wrap=True)
     sizes.add_column("Composition")
-    sizes.add_column("Points", justify="right")
+    sizes.add_column("Points", justify="right", no_wrap=True)
     for s in ds.sizes:
-        sizes.add_row(str(s.total), Text(s.describe()), _points_text(ds, s.points))
+        sizes.add_row(str(s.total), Words(s.describe()), _points_text(ds, s.points))
     for s in ds.dropped_sizes:
         sizes.add_row(
             str(s.total),
-            Text(f"{s.describe()} — not selectable: a size above has {s.total} models"),
+            Words(f"{s.describe()} — not selectable: a size above has {s.total} models"),
             _points_text(ds, s.points),
             style="dim",
         )
-    console.print(sizes)
+    print_table(console, sizes)
     if ds.add_ons:
         parts = [
             f"{a.name} +{a.points} pts"
