@@ -66,6 +66,6 @@ def test_the_json_of_repeated_rows_is_each_row_in_full(tmp_path):
     res = cli("compare", aliased(tmp_path, 3), "--json")
     rows = json.loads(res.stdout)
     assert [r["run"] for r in rows] == ["lootas", "lootas #2", "lootas #3"]
-    assert all({**r, "run": "lootas"} == rows[0] for r in rows)
+    assert all({**r, "run": "lootas", "compared": rows[0]["compared"]} == rows[0] for r in rows)
     assert res.stdout == json.dumps(rows, indent=2) + "\n"
     assert cli_json("compare", aliased(tmp_path, 1)) == rows[:1]

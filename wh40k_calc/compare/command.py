@@ -354,7 +354,7 @@ def _report(
     from .table import render_table, write_csv
 
     if as_json:
-        _write_json(rows)
+        _write_json(rows, output.sort.value)
     if output.csv_path == "-":
         write_csv(rows, output.sort.value, sys.stdout)
     elif csv_file is not None:
@@ -368,27 +368,33 @@ def _report(
         raise typer.Exit(1)
 
 
-def _write_json(rows: list[Row]) -> None:
-    """The rows' contract objects as one JSON list (the text ``json.dumps(objects, indent=2)``
-    gives), written row by row so that memory does not grow with it; rows of one job (the same
-    run repeated, e.g. through a YAML alias) share their object, serialised once."""
+def _write_json(rows: list[Row], key: str) -> None:
+    """The rows' objects as one JSON list (the text ``json.dumps(objects, indent=2)`` gives):
+    each row's contract object with ``"run"`` first and the table's own figures last
+    (``"compared"``, :func:`~wh40k_calc.compare.table.compared`). Written row by row so that
+    memory does not grow with it; rows of one job (the same run repeated, e.g. through a YAML
+    alias) share their contract object, serialised once."""
     import json
     import textwrap
+
+    from .table import compared
 
     if not rows:
         sys.stdout.write("[]\n")
         return
     bodies: dict[tuple[int, ...], str] = {}
     sys.stdout.write("[\n")
-    for i, r in enumerate(rows):
+    for i, (r, figures) in enumerate(zip(rows, compared(rows, key), strict=True)):
         rest = [(k, v) for k, v in r.result.items() if k != "run"]  # "run" is the first key
-        key = tuple(id(v) for _, v in rest)
-        body = bodies.get(key)
+        shared = tuple(id(v) for _, v in rest)
+        body = bodies.get(shared)
         if body is None:
             text = textwrap.indent(json.dumps(dict(rest), indent=2), "  ")
-            body = bodies[key] = text[len("  {\n") :]
+            body = bodies[shared] = text[len("  {\n") : -len("\n  }")]
         head = '  {\n    "run": ' + json.dumps(r.result["run"]) + ",\n"
-        sys.stdout.write(head + body + (",\n" if i < len(rows) - 1 else "\n"))
+        tail = textwrap.indent(json.dumps(figures, indent=2), "    ")[len("    ") :]
+        end = ",\n" if i < len(rows) - 1 else "\n"
+        sys.stdout.write(head + body + ',\n    "compared": ' + tail + "\n  }" + end)
     sys.stdout.write("]\n")
 
 

@@ -448,6 +448,29 @@ def _some_runs(names: list[str], shown: int = 3) -> str:
     return f"runs {join_words(quoted)}"
 
 
+def compared(rows: list[Row], key: str) -> list[dict[str, Any]]:
+    """The table's own figures of each row, in the rows' order, for ``--json``'s
+    ``"compared"``: the CSV's ``damage``, ``models_destroyed``, ``p_wipe``,
+    ``points_per_100`` (None where the table shows "—"), ``attacker_losses``, and ``best``
+    (the row is a best one of its target by ``sort``, as the bold rows and the CSV's
+    ``best`` say), with ``sort`` the figure ranked by."""
+    best: set[int] = set()
+    for group in group_rows(rows, key):
+        best |= {id(group[i]) for i in best_rows(group, key)}
+    return [
+        {
+            "damage": r.figures["damage"],
+            "models_destroyed": r.figures["models"],
+            "p_wipe": r.figures["wipe"],
+            "points_per_100": r.figures["efficiency"],
+            "attacker_losses": r.figures["losses"],
+            "sort": key,
+            "best": id(r) in best,
+        }
+        for r in rows
+    ]
+
+
 def _csv_points(unit: dict[str, Any]) -> float | str:
     """The points, or "" where the source lists none."""
     return unit["points"] if unit.get("points_listed", True) else ""
