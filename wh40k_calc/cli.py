@@ -11,7 +11,6 @@ import errno
 import io
 import os
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -179,14 +178,15 @@ def _resolve_request(request: AttackRequest) -> Result:
     """Build the Selection and resolve it; a user error exits with its one-line message."""
     from .catalog import UnknownUnitError
     from .datasheet import DatasheetError
+    from .progress import progress_bar
     from .resolve import resolve, sampler_unused_note
     from .selection import SelectionError
 
     engine = request.engine
+    bar = progress_bar()  # on the standard error of a terminal only, --json or not
     try:
         sel = request.selection(catalog(engine.datasheets))
-        progress = None if engine.as_json else _progress_callback()
-        result = resolve(sel, engine.method_value, engine.trials, engine.seed_value, progress)
+        result = resolve(sel, engine.method_value, engine.trials, engine.seed_value, bar)
         note = sampler_unused_note(engine.sampler_given()) if result.sample is None else None
         if note:
             result.notes.append(note)
@@ -194,7 +194,8 @@ def _resolve_request(request: AttackRequest) -> Result:
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
         raise fail(str(exc)) from None
     finally:
-        _PROGRESS.stop()
+        if bar is not None:
+            bar.stop()
 
 
 def _print_result(result: Result, as_json: bool) -> None:
@@ -211,42 +212,6 @@ def _print_result(result: Result, as_json: bool) -> None:
     from .report import render
 
     render(result, Console(highlight=False))
-
-
-class _Progress:
-    """A rich progress bar on stderr, shown only on a terminal and once a run passes 0.5 s."""
-
-    def __init__(self) -> None:
-        self.bar = None
-        self.task = None
-        self.start = 0.0
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.bar is None:
-            if time.monotonic() - self.start < 0.5 or done >= total:
-                return
-            from rich.console import Console
-            from rich.progress import Progress
-
-            self.bar = Progress(console=Console(stderr=True), transient=True)
-            self.bar.start()
-            self.task = self.bar.add_task("sampling", total=total)
-        self.bar.update(self.task, completed=done)
-
-    def stop(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-            self.bar = None
-
-
-_PROGRESS = _Progress()
-
-
-def _progress_callback():
-    if not sys.stderr.isatty():
-        return None
-    _PROGRESS.start = time.monotonic()
-    return _PROGRESS
 
 
 @app.callback(invoke_without_command=True)

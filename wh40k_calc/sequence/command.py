@@ -46,15 +46,17 @@ def sequence(
     next. One row per step, then the kill table of the whole sequence."""
     from ..catalog import UnknownUnitError
     from ..datasheet import DatasheetError
+    from ..progress import progress_bar
     from ..resolve import sampler_unused_note
     from ..selection import SelectionError
     from .run import run_sequence
     from .steps import StepError, build_steps
 
+    bar = progress_bar()  # a long sampled run: on the standard error of a terminal only
     try:
         cat = catalog(engine.datasheets)
         plan = build_steps(list(steps), cat, target, engine, repeat)
-        seq = run_sequence(plan, engine.method_value, engine.trials, engine.seed_value)
+        seq = run_sequence(plan, engine.method_value, engine.trials, engine.seed_value, bar)
         note = sampler_unused_note(engine.sampler_given()) if seq.method == "exact" else None
         if note:
             seq.notes.append(note)
@@ -65,6 +67,9 @@ def sequence(
     except MemoryError:
         trials = f"{engine.trials:,} sampler trials" if engine.trials else "this sequence"
         raise fail(f"out of memory with {trials}; give fewer --trials") from None
+    finally:
+        if bar is not None:
+            bar.stop()
     if engine.as_json:
         import json
 
