@@ -149,7 +149,7 @@ def compare(
     items, title = _jobs(what, cross, conditions, list(effect or []), engine)
     if not engine.as_json:  # the table and the CSV show no distributions: none is computed
         items = _without_detail(items)
-    show_progress = not engine.as_json and output.csv_path is None and sys.stderr.isatty()
+    show_progress = sys.stderr.isatty()  # on the standard error only: JSON and CSV untouched
     rows, errors = _run(items, output.strict, show_progress, output.jobs)
     _report(rows, errors, output, csv_file, engine.as_json, title)
 
