@@ -501,11 +501,18 @@ class Catalog:
         )
 
     def _unknown(self, name: str, visible: list[Entry]) -> UnknownUnitError:
+        from .nicknames import nickname
+
         searched = ", ".join(_describe(d, kind) for d, kind in self.folders())
-        hint = ""
+        hints = []
+        suggestions = self.suggest(name, visible)
+        known = nickname(name)  # "fire warriors": offered first, saying so, never taken
+        if known is not None:
+            suggestions = [known.qualified, *(s for s in suggestions if s != known.qualified)]
+            hints.append(f"{known.nickname!r} is what players call {known.qualified}")
         if os.environ.get("WH40K_CALC_CSV"):
-            hint = "a newer export may have it: `calc import NAME` reads $WH40K_CALC_CSV"
-        return UnknownUnitError(name, self.suggest(name, visible), searched, hint)
+            hints.append("a newer export may have it: `calc import NAME` reads $WH40K_CALC_CSV")
+        return UnknownUnitError(name, suggestions, searched, "; ".join(hints))
 
     @staticmethod
     def suggest(name: str, entries: list[Entry]) -> list[str]:

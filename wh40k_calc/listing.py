@@ -26,8 +26,12 @@ def filter_entries(entries: list[Entry], text: str) -> list[Entry]:
     ranked = rank(text, choices)  # best first: word score, whole-name ratio, given order
     if ranked:
         return [entries[i] for i, _ in ranked]
+    from .nicknames import nickname
+
+    known = nickname(text)  # "fire warriors": the unit players mean by it, first
+    first = [e for e in entries if known is not None and e.qualified == known.qualified]
     close = suggest(text, [e.name for e in entries])
-    return [e for name in close for e in entries if e.name == name]
+    return first + [e for name in close for e in entries if e.name == name and e not in first]
 
 
 def replaced(entries: list[Entry]) -> dict[Path, Path]:
