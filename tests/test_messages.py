@@ -383,7 +383,7 @@ def test_output_folders_that_do_not_exist_are_created(tmp_path) -> None:
     assert f"{a_file} is a file, not a folder" in res.stderr
 
 
-@pytest.mark.skipif(not CSV.is_dir(), reason="the datasheet export is not in /work/shared")
+@pytest.mark.skipif(not CSV.is_dir(), reason=f"the datasheet export is not here: {CSV}")
 def test_import_out_creates_its_folder(tmp_path) -> None:
     res = calc("import", "lootas", "--csv", CSV, "--replace-curated", "--out", tmp_path / "a/b")
     assert res.exit_code == 0, res.output

@@ -200,7 +200,9 @@ def test_the_user_data_folder_is_always_searched(tmp_path: Path, monkeypatch) ->
     assert user["replaces"].endswith("orks/lootas.yaml")
 
 
-@pytest.mark.skipif(not (CSV_DIR / "Datasheets.csv").is_file(), reason="the export is not here")
+@pytest.mark.skipif(
+    not (CSV_DIR / "Datasheets.csv").is_file(), reason=f"the export is not here: {CSV_DIR}"
+)
 def test_import_all_writes_the_user_data_folder(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("WH40K_CALC_HOME", str(tmp_path))
     res = calc("import", "--all", "--csv", CSV_DIR)
