@@ -25,7 +25,8 @@ CSV_DIR = Path(__file__).resolve().parents[2] / "shared/data/wahapedia-10e-2025-
 
 # each test skipped (not the module): the summary counts them (conftest.py)
 pytestmark = pytest.mark.skipif(
-    not (CSV_DIR / "Datasheets_wargear.csv").is_file(), reason=f"the CSV export is not here: {CSV_DIR}"
+    not (CSV_DIR / "Datasheets_wargear.csv").is_file(),
+    reason=f"the CSV export is not here: {CSV_DIR}",
 )
 
 # Datasheet-specific rules printed among weapon abilities in the July 2025 export.

@@ -9,11 +9,11 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import cli
 from typer.testing import CliRunner
 
 from wh40k_calc.batch import load_batch
 from wh40k_calc.catalog import Catalog
-from wh40k_calc.cli import app
 from wh40k_calc.compare import (
     CSV_COLUMNS,
     Job,
@@ -31,8 +31,7 @@ TARGETS = ["boyz", "intercessor-squad", "terminator-squad", "rhino"]
 runner = CliRunner()
 
 
-def calc(*args: str):
-    return runner.invoke(app, [str(a) for a in args])
+calc = cli  # tests/helpers.py's: calc ARGS in-process, no traceback
 
 
 def shoot_json(*args: str, verb: str = "shoot") -> dict:

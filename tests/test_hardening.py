@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import cli
 from typer.testing import CliRunner
 
 from wh40k_calc.cli import app
@@ -21,8 +22,7 @@ LOOTAS = ROOT / "datasheets" / "orks" / "lootas.yaml"
 runner = CliRunner()
 
 
-def calc(*args: str):
-    return runner.invoke(app, [str(a) for a in args])
+calc = cli  # tests/helpers.py's: calc ARGS in-process, no traceback
 
 
 def lootas_variant(tmp_path: Path, name: str, change) -> Path:

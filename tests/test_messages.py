@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import cli
 from typer.testing import CliRunner
 
 from wh40k_calc.catalog import GENERATED, SHIPPED
@@ -24,8 +25,7 @@ from wh40k_calc.wording import models_doing
 LOOTAS = yaml.safe_load((SHIPPED / "orks" / "lootas.yaml").read_text(encoding="utf-8"))
 
 
-def calc(*args: str):
-    return CliRunner().invoke(app, [str(a) for a in args])
+calc = cli  # tests/helpers.py's: calc ARGS in-process, no traceback
 
 
 def error(*args: str) -> str:
