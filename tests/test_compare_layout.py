@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from wh40k_calc.cli import app
 from wh40k_calc.compare.table import text_widths
 
-LONG_TARGET = "Custodian Guard With Adrasite And Pyrithite Spears"
+LONG_TARGET = "Custodian Guard with Adrasite and Pyrithite Spears"
 RUNS = ["Plasma rifle x3", "intercessor squad", "a very long run name that goes on and on"]
 
 

@@ -13,6 +13,7 @@ import difflib
 from pathlib import Path
 
 from ..datasheet import DatasheetError, norm_name, parse_datasheet
+from .composition import unit_name
 from .equipment import read_equipment
 from .export import (
     Export,
@@ -233,7 +234,7 @@ def import_sheet_notes(
         size["models"] = {m.name: counts[m.name] for m in models if m.name in counts}
     abilities = read_unit_abilities(export, sheet, models, warnings)
     data: dict[str, object] = {
-        "name": name or sheet["name"],
+        "name": name or unit_name(export, sheet),
         "faction": faction_name,
         "keywords": unit_kw,
         "faction_keywords": faction_kw,
@@ -343,5 +344,5 @@ def _source(export: Export, sheet: dict[str, str], faction_name: str) -> str:
     publication = export.source_name(sheet.get("source_id", ""))
     return (
         f"{export.dir.name} CSV export, datasheet {sheet['id']} ({faction_name} "
-        f"\u2013 {sheet['name']})" + (f", {publication}" if publication else "")
+        f"\u2013 {unit_name(export, sheet)})" + (f", {publication}" if publication else "")
     )
