@@ -26,7 +26,7 @@ def render_datasheet(ds: Datasheet, console) -> None:
     print_table(console, _weapons_table(ds))
     if ds.loadouts:
         print_table(console, _loadouts_table(ds))
-    for label, line, style in _closing_lines(ds):
+    for label, line, style in [*_option_lines(ds), *_closing_lines(ds)]:
         console.print(Text.assemble((label, style), line))
 
 
@@ -106,6 +106,35 @@ def _loadouts_table(ds: Datasheet):
         ]
         lo.add_row(Words(name), Words("; ".join(parts)))
     return lo
+
+
+def _option_lines(ds: Datasheet) -> list[tuple[str, str, str]]:
+    """(label, text, label style) of the wargear options beyond the loadouts: each model's
+    ``choices`` (several weapons of a list, for ``--weapon``), then the options not generated,
+    by reason, with the equipment they name."""
+    out = []
+    by_text: dict[str, list[str]] = {}
+    for m in ds.models:
+        for c in m.choices:
+            names = [
+                _weapon_name(ds, k) + (" (at most one)" if k in c.once and c.up_to > 1 else "")
+                for k in c.weapons
+            ]
+            who = "" if c.count is None else f"up to {c.count} models, "
+            text = (
+                f"{who}up to {c.up_to} of {', '.join(names)}, in place of those of them it "
+                'carries (--weapon "NAME xN")'
+            )
+            by_text.setdefault(text, []).append(m.name)
+    for text, models in by_text.items():
+        out.append(("Choice: ", f"{', '.join(models)}: {text}", "dim"))
+    reasons: dict[str, list[str]] = {}
+    for o in ds.options_not_generated:
+        reasons.setdefault(o.reason, []).extend(o.items or ["(no equipment named)"])
+    for reason, items in reasons.items():
+        shown = ", ".join(dict.fromkeys(items))
+        out.append(("Options not generated: ", f"{reason}: {shown}", "yellow"))
+    return out
 
 
 def _closing_lines(ds: Datasheet) -> list[tuple[str, str, str]]:
@@ -259,6 +288,9 @@ def datasheet_json(ds: Datasheet) -> dict[str, Any]:
         "leader_alongside": list(ds.leader_alongside),
         "leader_alongside_bodyguard": list(ds.leader_alongside_bodyguard),
         "support_of": list(ds.support_of),
+        "options_not_generated": [
+            {"reason": o.reason, "items": list(o.items)} for o in ds.options_not_generated
+        ],
         "leaders_allowed": [
             {"starting_strength": a.starting_strength, "count": a.count}
             | ({"one_with_keyword": a.one_with_keyword} if a.one_with_keyword else {})
@@ -323,6 +355,15 @@ def _model_json(ds: Datasheet, m: ModelProfile) -> dict[str, Any]:
         "equipped_by_count": [
             {"count": n, "equipped": [_weapon_name(ds, k) for k in keys]}
             for n, keys in m.equipped_by_count
+        ],
+        "choices": [
+            {
+                "up_to": c.up_to,
+                "of": [_weapon_name(ds, k) for k in c.weapons],
+                "once": [_weapon_name(ds, k) for k in c.weapons if k in c.once],
+                "count": "all" if c.count is None else c.count,
+            }
+            for c in m.choices
         ],
     }
 

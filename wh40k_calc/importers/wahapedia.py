@@ -321,10 +321,15 @@ def _add_loadouts(
     largest = max(sizes, key=lambda s: sum(s["models"].values()))  # type: ignore[union-attr]
     max_counts = dict(largest["models"])  # type: ignore[call-overload]
     rows = export.rows("Datasheets_options.csv", sheet["id"])
-    loadouts, skipped = generate_loadouts(rows, models, weapons, max_counts)
-    if loadouts:
-        data["loadouts"] = loadouts
-    for why, n in sorted(skipped.items()):
+    options = generate_loadouts(rows, models, weapons, max_counts)
+    if options.loadouts:
+        data["loadouts"] = options.loadouts
+    for row in data["models"]:  # type: ignore[union-attr]
+        if row["name"] in options.choices:
+            row["choices"] = options.choices[row["name"]]
+    if options.not_generated:
+        data["options_not_generated"] = options.not_generated
+    for why, n in sorted(options.skipped.items()):
         notes.append(f"{n} wargear option(s) not generated as loadouts: {why}")
 
 
