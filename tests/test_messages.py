@@ -129,7 +129,7 @@ def test_unknown_field_suggests_the_known_ones() -> None:
     """The known fields are listed (in the schema's order, which grows with the format)."""
     head = "x.yaml: unknown field 'foo' (fields: name, models, sizes, weapons, "
     msg = refused(lambda d: d.update(foo=1))
-    assert msg.startswith(head) and msg.endswith(", not_modelled, source)")
+    assert msg.startswith(head) and msg.endswith(", not_modelled, options_not_generated, source)")
     msg = refused(lambda d: d.update(sizez=[]))
     assert msg.startswith("x.yaml: unknown field 'sizez'; did you mean 'sizes'")  # closest first
 
