@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -197,3 +198,19 @@ def test_columns_are_stacked_before_anything_is_cut() -> None:
                for line in out)  # fmt: skip
     out = text(["shoot", "lootas", "-t", "boyz", "--method", "both", "--trials", "2000"], 40)
     assert "\nhits\n  Exact 2.7222 · Sampled " in out
+
+
+def test_army() -> None:
+    """``calc army`` (its units ranked, then the whole army in sequence) at every width."""
+    army = Path(__file__).parent / "data" / "lists" / "waaagh.gw-app.txt"
+    args = ["army", str(army), "-t", "intercessor-squad"]
+    obj = json.loads(cli(*args, "--json").stdout)
+    figures = []
+    for u in obj["units"]:
+        if u["error"] is None:
+            figures.append(f"{u['expected_damage']:.2f}")
+            figures.append(probability_text(u["p_all"]))
+    for width in WIDTHS:
+        out = text(args, width)
+        check_figures(figures, width, out)
+        check_words(args, width, out)

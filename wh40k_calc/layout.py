@@ -10,8 +10,8 @@ rich narrows a table that is too wide column by column, then cuts what no longer
    only between words and after a hyphen (``Master-`` / ``crafted boltgun``);
 2. where that does not fit, the same table with light borders (no edges, a space between
    columns);
-3. then the table turned on its side: one column per row (its label as the heading), the
-   headings down the first column;
+3. then the table turned on its side: one column per row (its label as the heading, in at
+   most two lines), the headings down the first column;
 4. else one block per row: its label, then ``heading value`` items filled line by line,
    each item whole.
 
@@ -167,10 +167,22 @@ def print_table(console: Console, table: Table, label_columns: int = 1) -> None:
             return
     turned = _turned(console, table, label_columns)
     widths = _fit(console, turned, width)
-    if widths is not None:
+    if widths is not None and _labels_readable(turned, widths):
         console.print(_with_widths(turned, widths))
         return
     _print_rows(console, table, label_columns, width)
+
+
+TURNED_LABEL_LINES = 2  # a turned table's heading (a row's label) wraps to at most this
+
+
+def _labels_readable(turned: Table, widths: list[int]) -> bool:
+    """Whether each row's label, as a turned table's column heading, takes at most
+    :data:`TURNED_LABEL_LINES` lines at its width (long labels read better as blocks)."""
+    return all(
+        line_count(column.header.plain, w) <= TURNED_LABEL_LINES
+        for column, w in zip(turned.columns[1:], widths[1:], strict=True)
+    )
 
 
 def _cells(table: Table, column: Any) -> list[Any]:
