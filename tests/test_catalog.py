@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from wh40k_calc.catalog import ENV_VAR, SHIPPED, Catalog, UnknownUnitError, suggest_names
+from wh40k_calc.catalog import ENV_VAR, SHIPPED, Catalog, UnknownUnitError
 from wh40k_calc.datasheet import DatasheetError
+from wh40k_calc.fuzzy import suggest_names
 
 LOOTAS_YAML = (SHIPPED / "orks" / "lootas.yaml").read_text(encoding="utf-8")
 

@@ -26,6 +26,7 @@ from pathlib import Path
 import msgspec
 
 from .datasheet import Datasheet, DatasheetError, load_datasheet, norm_name
+from .fuzzy import suggest_names
 
 ENV_VAR = "WH40K_CALC_DATASHEETS"
 HOME_VAR = "WH40K_CALC_HOME"
@@ -632,17 +633,3 @@ def _read_index(
 @lru_cache(maxsize=64)
 def _load_cached(path: Path) -> Datasheet:
     return load_datasheet(path)
-
-
-def did_you_mean(name: str, candidates: list[str]) -> str:
-    """``"; did you mean 'A', 'B'?"`` for the closest of ``candidates`` to ``name``, or ``""``."""
-    hint = suggest_names(name, candidates)
-    return f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else ""
-
-
-def suggest_names(name: str, candidates: list[str]) -> list[str]:
-    """Closest of ``candidates`` to ``name``, closest first (:func:`wh40k_calc.fuzzy.suggest`:
-    weapons, loadouts, effects, factions)."""
-    from .fuzzy import suggest
-
-    return suggest(name, candidates)

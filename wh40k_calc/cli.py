@@ -19,29 +19,13 @@ import typer
 import typer.main
 from typer.core import TyperGroup
 
-from .optgroup import once_command_class, with_groups
-from .options import (
-    AttackerOptions,
-    ConditionOptions,
-    DatasheetsOpt,
-    EffectOpt,
-    EngineOptions,
-    FactionOpt,
-    ModifierOptions,
-    TargetOptions,
-    catalog,
-    fail,
-)
+from .options import DatasheetsOpt, FactionOpt, catalog, fail
+from .request import COMMAND_SETTINGS, PHASE_HELP, attack_command, command_for
 
 if TYPE_CHECKING:
     from .request import AttackRequest
     from .resolve import Result
 
-_SETTINGS: dict[str, Any] = {
-    "add_completion": False,
-    "rich_markup_mode": None,
-    "pretty_exceptions_show_locals": False,
-}
 # name -> (the command function, loaded on first use; help shown by `calc -h`)
 _COMMANDS: dict[str, tuple[Callable[[], Callable[..., Any]], str | None]] = {}
 
@@ -85,9 +69,7 @@ class _Commands(TyperGroup):
     def get_command(self, ctx: typer.Context | None, cmd_name: str) -> Any:
         if cmd_name in _COMMANDS and cmd_name not in self.commands:
             load, text = _COMMANDS[cmd_name]
-            one = typer.Typer(**_SETTINGS)
-            one.command(cmd_name, help=text, cls=once_command_class())(load())
-            self.commands[cmd_name] = typer.main.get_command(one)
+            self.commands[cmd_name] = command_for(cmd_name, load(), text)
         return super().get_command(ctx, cmd_name)  # type: ignore[arg-type]
 
 
@@ -126,52 +108,16 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
     help="Exact and Monte Carlo mathhammer for Warhammer 40,000: what one unit's shooting or "
     "fighting does to a target.",
-    **_SETTINGS,
+    **COMMAND_SETTINGS,
 )
 
 
-@with_groups
-def attack(
-    ctx: typer.Context,
-    *,
-    unit: AttackerOptions,
-    target: TargetOptions,
-    conditions: ConditionOptions,
-    effect: EffectOpt = None,
-    modifiers: ModifierOptions,
-    engine: EngineOptions,
-) -> AttackRequest | None:
-    """Resolve one activation and print the result (``calc shoot`` and ``calc fight``).
-
-    Returns the parsed request instead, without resolving, when called by
-    :func:`wh40k_calc.request.parse_request`.
-    """
-    from .request import PARSE_ONLY, PHASES, AttackRequest
-
-    request = AttackRequest(
-        PHASES[ctx.command.name or "shoot"],
-        unit,
-        target,
-        conditions,
-        modifiers,
-        tuple(effect or ()),
-        engine,
-        _given(ctx),
-    )
-    if ctx.obj is PARSE_ONLY:
-        return request
-    _print_result(_resolve_request(request), engine.as_json)
-    return None
+def _run(request: AttackRequest) -> None:
+    """``calc shoot`` / ``calc fight``: resolve one activation and print the result."""
+    _print_result(_resolve_request(request), request.engine.as_json)
 
 
-def _given(ctx: typer.Context) -> frozenset[str]:
-    """The parameters typed on the command line (not defaults)."""
-    given = set()
-    for p in ctx.command.params:
-        source = ctx.get_parameter_source(p.name) if p.name else None
-        if source is not None and source.name == "COMMANDLINE":
-            given.add(p.name)
-    return frozenset(given)
+attack = attack_command(_run)  # the command function: its options are the request's groups
 
 
 def _resolve_request(request: AttackRequest) -> Result:
@@ -228,8 +174,8 @@ def _root(
         raise typer.Exit()
 
 
-command("shoot", help="Resolve a unit's shooting at a target.")(attack)
-command("fight", help="Resolve a unit's melee attacks against a target.")(attack)
+command("shoot", help=PHASE_HELP["shoot"])(attack)
+command("fight", help=PHASE_HELP["fight"])(attack)
 
 
 @command("units")

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -419,12 +419,17 @@ class Datasheet:
         return norm_name(self.name)
 
     def weapon(self, name: str) -> Weapon | None:
-        """The weapon called ``name`` (normalised match), or None."""
-        key = norm_name(name)
+        """The weapon called ``name`` (normalised match; the first of that name), or None."""
+        return self._weapons_by_key.get(norm_name(name))
+
+    @cached_property
+    def _weapons_by_key(self) -> dict[str, Weapon]:
+        """Each weapon key -> the first weapon with it, made once: looking up every equipped
+        weapon by scanning the list was quadratic in the number of weapons (issue 21, A1)."""
+        out: dict[str, Weapon] = {}
         for w in self.weapons:
-            if w.key == key:
-                return w
-        return None
+            out.setdefault(w.key, w)
+        return out
 
     def model(self, name: str) -> ModelProfile | None:
         """The model profile called ``name`` (normalised match; plural 's' tolerated), or None."""

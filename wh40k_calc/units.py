@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .catalog import did_you_mean
 from .composition import assign, explain
 from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
+from .fuzzy import did_you_mean
 from .selection import SelectionError, UnitChoice
 from .wording import count
 

@@ -219,8 +219,7 @@ def _without_damage_distribution(result: "Result") -> dict[str, Any]:
     from ..report import to_json
 
     assert result.exact is not None
-    result.exact.damage_distribution = np.zeros(0)
-    obj = to_json(result)
+    obj = to_json(replace(result, exact=result.exact.replaced(damage_distribution=np.zeros(0))))
     del obj["damage_distribution"]
     return obj
 
@@ -378,7 +377,7 @@ def _checked_weapons(
         except SelectionError as exc:
             raise _FieldError([*base, i], str(exc)) from None
         if ds.weapon(wname) is None:
-            from ..catalog import did_you_mean
+            from ..fuzzy import did_you_mean
 
             raise _FieldError(
                 [*base, i],

@@ -9,7 +9,6 @@ pieces live in their own modules: ``export`` (reading the files), ``weapons``, `
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 from ..datasheet import DatasheetError, norm_name, parse_datasheet
@@ -65,7 +64,9 @@ def _find_sheet(export: Export, name: str, faction: str | None) -> tuple[dict[st
             if norm_name(fid) == fkey or norm_name(fname) == fkey
         }
         if not known:
-            close = difflib.get_close_matches(faction, list(export.factions.values()), n=3)
+            from ..fuzzy import suggest
+
+            close = suggest(faction, list(export.factions.values()), limit=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             raise ImportFailure(
                 f"unknown faction {faction!r}{hint} (factions: "
@@ -93,14 +94,11 @@ def _find_sheet(export: Export, name: str, faction: str | None) -> tuple[dict[st
 
 
 def _suggest(export: Export, name: str) -> str:
-    names = sorted({d["name"] for d in export.sheets})
-    lowered = {n.lower(): n for n in names}
-    close = [
-        lowered[c] for c in difflib.get_close_matches(name.lower(), list(lowered), n=5, cutoff=0.6)
-    ]
-    key = norm_name(name)
-    contains = [n for n in names if key and key in norm_name(n) and n not in close]
-    picks = (close + contains)[:6]
+    """The export's datasheet names like ``name``, ranked as ``calc units TEXT`` ranks them
+    (:func:`wh40k_calc.fuzzy.like`), as a clause: the first six."""
+    from ..fuzzy import like
+
+    picks = like(name, sorted({d["name"] for d in export.sheets}), limit=6)
     return f"; did you mean: {', '.join(picks)}?" if picks else ""
 
 
