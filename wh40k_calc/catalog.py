@@ -169,14 +169,14 @@ class UnknownUnitError(LookupError):
         suggestions: list[str],
         searched: str = "",
         hint: str = "",
-        listing: str | None = "calc units",
+        listing: str | None = "`calc units` lists them",
     ):
         self.name = name
         self.suggestions = suggestions
         did = f"; did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions else ""
         where = f" (searched {searched})" if searched else ""
         more = f"; {hint}" if hint else ""
-        lists = f" (`{listing}` lists them)" if listing else ""
+        lists = f" ({listing})" if listing else ""
         super().__init__(f"unknown unit {name!r}{did}{where}{more}{lists}")
 
 
@@ -595,7 +595,15 @@ class Catalog:
         if not hits and "/" in name:
             fpart, _, upart = name.rpartition("/")
             where = "in " + repr(name)
-            return self._entry(upart, self._named_faction(fpart, where, edition), edition)
+            faction_name = self._named_faction(fpart, where, edition)
+            if not norm_name(upart):  # "orks/": said so, not "unknown unit ''"
+                raise UnknownUnitError(
+                    name,
+                    [],
+                    hint=f"the unit's name is missing after {fpart + '/'!r} (FACTION/UNIT)",
+                    listing=f"`calc units --faction {_quoted(faction_name)}` lists its units",
+                )
+            return self._entry(upart, faction_name, edition)
         if not hits:
             raise self._unknown(name, self.entries(edition=edition), edition)
         if faction is not None:
@@ -655,7 +663,10 @@ class Catalog:
         if len(factions) == 1:
             return _best(hits)
         for pref in self.preferences:
-            fkey = norm_name(self.faction_name(pref, FACTIONS_VAR, edition))
+            try:
+                fkey = norm_name(self.faction_name(pref, FACTIONS_VAR, edition))
+            except UnknownFactionError:
+                continue  # no such faction: warned about (preference_warnings), ignored
             mine = [e for e in hits if norm_name(e.faction) == fkey]
             if mine:
                 return _best(mine)
@@ -672,6 +683,22 @@ class Catalog:
             if len({norm_name(e.faction) for e in rest}) == 1:
                 return _best(rest)
         raise AmbiguousUnitError(name, sorted(dict.fromkeys(e.qualified for e in hits)))
+
+    def preference_warnings(self) -> list[str]:
+        """One warning for each faction in ``WH40K_CALC_FACTIONS`` that no datasheet of
+        either edition has, by our name or the data's (with the closest names): it is ignored,
+        whether or not a name needs it."""
+        from .factions import aliases
+
+        known = sorted({f for e in EDITIONS for f in self.factions(e)})
+        keys = {norm_name(f) for f in known} | {norm_name(a) for a in aliases()}
+        out = []
+        for pref in self.preferences:
+            if norm_name(pref) not in keys:
+                hint = suggest_names(pref, known)
+                did = f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else ""
+                out.append(f"{FACTIONS_VAR}: unknown faction {pref!r}, ignored{did}")
+        return out
 
     def factions(self, edition: str | None = None) -> list[str]:
         """The faction names of ``edition``'s datasheets found, sorted."""
@@ -716,12 +743,19 @@ class Catalog:
         )
 
     def _unknown(self, name: str, visible: list[Entry], edition: str) -> UnknownUnitError:
+        from .nicknames import nickname
+
         searched = ", ".join(_describe(d, kind) for d, kind in self.folders(edition))
-        hint = ""
+        hints = []
+        suggestions = self.suggest(name, visible)
+        known = nickname(name)  # "fire warriors": offered first, saying so, never taken
+        if known is not None:
+            suggestions = [known.qualified, *(s for s in suggestions if s != known.qualified)]
+            hints.append(f"{known.nickname!r} is what players call {known.qualified}")
         if os.environ.get("WH40K_CALC_CSV"):
-            hint = "a newer export may have it: `calc import NAME` reads $WH40K_CALC_CSV"
-        listing = "calc units" + (" --edition 11" if edition == "11" else "")
-        return UnknownUnitError(name, self.suggest(name, visible), searched, hint, listing)
+            hints.append("a newer export may have it: `calc import NAME` reads $WH40K_CALC_CSV")
+        listing = "`calc units" + (" --edition 11" if edition == "11" else "") + "` lists them"
+        return UnknownUnitError(name, suggestions, searched, "; ".join(hints), listing)
 
     @staticmethod
     def suggest(name: str, entries: list[Entry]) -> list[str]:
@@ -780,6 +814,11 @@ def _files_of(raw: object) -> tuple[tuple[str, int | str, str], ...]:
         for f in files or []
         if isinstance(f, dict) and f.get("faction")
     )
+
+
+def _quoted(text: str) -> str:
+    """``text`` as a shell word: quoted when it holds a space (``"Space Marines"``)."""
+    return f'"{text}"' if any(c.isspace() for c in text) else text
 
 
 def _walk(folder: Path) -> list[tuple[Path, int]]:

@@ -429,18 +429,24 @@ def _add_loadouts(
     sizes: list[dict[str, Any]],
     notes: list[str],
 ) -> None:
-    """Named loadouts for the wargear options that swap weapons (``wargear``: one option a
-    text, its choices after bullets)."""
+    """Named loadouts and each model's choices for the wargear options (``wargear``: one
+    option a text, its choices after bullets), and the options not generated, as the
+    10th-edition importer makes them (:func:`.loadouts.generate_loadouts`)."""
     largest = max(sizes, key=lambda s: sum(s["models"].values()))
     rows = [
         {"description": plain(text(o))}
         for o in sheet.get("wargear") or []
         if plain(text(o)).strip().lower() not in ("", "none")
     ]
-    loadouts, skipped = generate_loadouts(rows, models, weapons, dict(largest["models"]))
-    if loadouts:
-        data["loadouts"] = loadouts
-    for why, n in sorted(skipped.items()):
+    options = generate_loadouts(rows, models, weapons, dict(largest["models"]))
+    if options.loadouts:
+        data["loadouts"] = options.loadouts
+    for row in data["models"]:
+        if row["name"] in options.choices:
+            row["choices"] = options.choices[row["name"]]
+    if options.not_generated:
+        data["options_not_generated"] = options.not_generated
+    for why, n in sorted(options.skipped.items()):
         notes.append(f"{n} wargear option(s) not generated as loadouts: {why}")
 
 
