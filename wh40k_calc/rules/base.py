@@ -85,8 +85,8 @@ class Rules:
         if not tests:
             return None
         carriers = list(dict.fromkeys(g for g, w, _ in used if w.abilities.hazardous))
-        track, fnp = attacker_track(attacker.name, carriers)
-        return HazardProfile(tests, 1 / 6, Dice.parse(3), track, fnp, spill=False)
+        track, fnp, groups = attacker_track(attacker, carriers)
+        return HazardProfile(tests, 1 / 6, Dice.parse(3), track, fnp, spill=False, groups=groups)
 
     def blast_bonus(self, abilities: WeaponAbilities) -> int:
         """Attacks added per five target models (Core rules: Blast: +1 per five models)."""
@@ -279,6 +279,8 @@ class Rules:
         if sel.phase not in ("shooting", "fight"):
             raise SelectionError(f"unknown phase {sel.phase!r}")
         attacker = _built(sel.attacker, "attacker", self.edition)
+        if sel.attacker_alive is not None:  # calc exchange: the models still alive
+            attacker = attacker.surviving(sel.attacker_alive)
         attacker = with_added_abilities(attacker, sel.added_abilities, self.edition)
         target = _built(sel.target, "target", self.edition)
         applied, not_modelled = apply_effects(sel, attacker, target)
@@ -286,7 +288,7 @@ class Rules:
         conditions_notes = self.check_conditions(sel, attacker, target)
         groups, notes = weapon_options(sel, attacker)
         precise = any(w.abilities.precision for g in groups for o in g.options for w in o.weapons)
-        kinds, tprofile, order, roles = self._target(sel, target, applied, precise)
+        kinds, tprofile, order, roles, listing = self._target(sel, target, applied, precise)
         best = self.best_allocation(sel)
         start = _wounded(sel, tprofile)
         notes += conditions_notes
@@ -313,6 +315,7 @@ class Rules:
         plan.notes += _idle_phase_notes(sel)
         plan.allocation_order = order
         plan.character_roles = roles
+        plan.target_groups = listing
         return plan
 
     def _stealth_notes(self, sel: Selection, target: Unit, groups: list[GroupOptions]) -> list[str]:
@@ -357,9 +360,11 @@ class Rules:
 
     def _target(
         self, sel: Selection, target: Unit, applied: Applied, precise: bool
-    ) -> tuple[list[Kind], TargetProfile, list[str], list[str]]:
+    ) -> tuple[list[Kind], TargetProfile, list[str], list[str], tuple[int, ...]]:
         """The target's model kinds, its :class:`TargetProfile`, its allocation order (model
-        names) and the role of each of its CHARACTER models (:func:`character_role`).
+        names), the role of each of its CHARACTER models (:func:`character_role`) and, per
+        model of the profile (Bodyguard, then CHARACTER models), the index of its group in
+        ``target.groups``.
         ``precise``: some weapon has [PRECISION] (else ``--precision-target NAME`` is not
         looked up: it has no effect, a note says so)."""
         mods = sel.modifiers
@@ -411,7 +416,12 @@ class Rules:
         )
         order = [m.name for m in bg] + [m.name for m in ch]
         roles = [character_role(g) for g in character_groups for _ in range(g.count)]
-        return kinds, profile, order, roles
+        listing = tuple(
+            next(i for i, x in enumerate(target.groups) if x is g)
+            for g in (*bodyguard_groups, *character_groups)
+            for _ in range(g.count)
+        )
+        return kinds, profile, order, roles, listing
 
     def _group_ids(self, groups: list[ModelGroup]) -> dict[int, int]:
         """Allocation group number of each Bodyguard model group (by ``id``): consecutive
@@ -984,10 +994,16 @@ def character_role(g: ModelGroup) -> str:
     return "Leader" if g.character else "CHARACTER"
 
 
-def attacker_track(name: str, groups: list[ModelGroup]) -> tuple[TargetProfile, tuple[float, ...]]:
-    """The attacking unit's models as an allocation track for mortal wounds it suffers:
-    non-CHARACTER models first, then CHARACTER models; and each kind's Feel No Pain chance."""
+def attacker_track(
+    attacker: Unit, groups: list[ModelGroup]
+) -> tuple[TargetProfile, tuple[float, ...], tuple[int, ...]]:
+    """The attacking unit's models in ``groups`` as an allocation track for mortal wounds it
+    suffers: non-CHARACTER models first, then CHARACTER models; each kind's Feel No Pain
+    chance; and per model of the track, the index of its group in ``attacker.groups`` (-1 for
+    a model standing by with ``--weapon``)."""
     ordered = [g for g in groups if not is_character(g)] + [g for g in groups if is_character(g)]
+    name = attacker.name
+    index = [next((i for i, x in enumerate(attacker.groups) if x is g), -1) for g in ordered]
     models: list[TargetModel] = []
     fnp: list[float] = []
     for g in ordered:  # mortal wounds: Feel No Pain against mortal wounds counts too
@@ -996,7 +1012,8 @@ def attacker_track(name: str, groups: list[ModelGroup]) -> tuple[TargetProfile, 
             TargetModel(g.profile.name, g.profile.W, len(fnp) - 1) for _ in range(g.count)
         )
     kinds = tuple(g.profile.name for g in ordered)
-    return TargetProfile(name, tuple(models), (), kinds), tuple(fnp)
+    groups_of = tuple(i for i, g in zip(index, ordered, strict=True) for _ in range(g.count))
+    return TargetProfile(name, tuple(models), (), kinds), tuple(fnp), groups_of
 
 
 def _merge_invuln(p, extra: int | None) -> int | None:
