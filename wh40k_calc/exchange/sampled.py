@@ -1,0 +1,179 @@
+"""The sampler's exchange: each trial carries both units' states through every activation.
+
+Per activation, the trials where the acting unit and the unit it attacks are both alive are
+grouped by the acting unit's attack class (:mod:`.track`); each group is sampled with that
+class's activation from its own trials' states of the attacked unit, one state per trial
+(``run_sample(start=..., keep_states=True)``), and its Hazardous tests from the acting unit's
+(:mod:`.hazard`). With ``--method both`` a class's activation is the one the exact engine
+resolved (its choices made); otherwise, and for a class the exact engine did not resolve, it
+is resolved on the class's trials (the choices scored on their states, as ``calc sequence``'s
+sampler does). The other trials are left as they are; their figures count 0.
+
+Activation ``k``'s random stream is seeded from ``--seed`` and ``k``
+(:func:`~wh40k_calc.sequence.run.step_seed`); its classes draw from it in turn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.outcome import WEAPON_FIELDS
+from ..profile import TargetStates
+from ..resolve import Carried, Result, few_trials_note, resolve
+from ..sequence.pooled import Moments, se_p
+from ..sequence.run import step_seed
+from ..sequence.sampled import empirical
+from .hazard import hazard_step
+from .result import STEP_FIELDS, Chain, StepFigures, Summary, summary_of
+from .setup import ExchangeError, Setup
+from .track import AttackClass, distinct_rows
+
+DEFAULT_TRIALS = 20_000
+
+
+def sample_chain(
+    setup: Setup,
+    trials: int,
+    seed: int,
+    decided: list[dict[AttackClass, Result]] | None = None,
+) -> Chain:
+    """Every activation sampled over ``trials`` trials, in order.
+
+    Raises:
+        ExchangeError: an activation that cannot be resolved at full strength.
+    """
+    states = {
+        s: np.repeat(setup.initial[s].lost[:1], trials, axis=0).astype(np.int64) for s in "ab"
+    }
+    steps = []
+    for k in range(len(setup.steps)):
+        rng = np.random.default_rng(step_seed(seed, k))
+        steps.append(_step(setup, k, states, rng, decided[k] if decided else {}))
+    summary = _summary(setup, states["a"], states["b"])
+    return Chain("sample", steps, summary, trials=trials, seed=seed)
+
+
+def _step(
+    setup: Setup,
+    k: int,
+    states: dict[str, np.ndarray],
+    rng: np.random.Generator,
+    decided: dict[AttackClass, Result],
+) -> StepFigures:
+    planned = setup.steps[k]
+    x, y = planned.side, planned.other
+    tx, ty = setup.tracks[x], setup.tracks[y]
+    xs, ys = states[x], states[y]
+    n = len(xs)
+    before_x, before_y = tx.models_left(xs), ty.models_left(ys)
+    wounds_y = ys.sum(axis=1)
+    made = ~tx.destroyed(xs) & ~ty.destroyed(ys)
+    classes, class_of = tx.classes(xs)
+    moments = {f: Moments() for f in WEAPON_FIELDS}
+    figures = StepFigures(0.0, {})
+    acted = 0
+    for c, cls in enumerate(classes):
+        idx = np.flatnonzero((class_of == c) & made)
+        if not len(idx):
+            continue
+        start = TargetStates(ty.shape, ys[idx])
+        act, outcome = _sampled(setup, k, cls, start, rng, decided, figures)
+        if outcome is None:
+            continue
+        acted += len(idx)
+        figures.classes += 1
+        figures.resolutions += 1
+        assert outcome.final_states is not None
+        ys[idx] = outcome.final_states.lost
+        se = outcome.standard_error["expected"]
+        for f in WEAPON_FIELDS:
+            moments[f].add_estimate(len(idx), outcome.expected[f], se[f])
+        _hazard(setup, k, cls, act, xs, idx, rng, figures)
+    for f in WEAPON_FIELDS:
+        moments[f].add_constant(n - acted, 0.0)
+    own = {
+        "models_destroyed": before_y - ty.models_left(ys),
+        "wounds_lost": ys.sum(axis=1) - wounds_y,
+        "own_models_lost": before_x - tx.models_left(xs),
+    }
+    for f, values in own.items():
+        v = values.astype(np.float64)
+        moments[f] = Moments(len(v), float(v.sum()), float((v * v).sum()))
+    figures.p_made = float(made.mean())
+    figures.expected = {f: moments[f].mean for f in STEP_FIELDS}
+    figures.standard_error = {f: moments[f].se for f in STEP_FIELDS}
+    figures.standard_error["p_made"] = se_p(figures.p_made, n)
+    return figures
+
+
+def _sampled(setup, k, cls, start, rng, decided, figures):
+    """The class's activation and its sampled outcome on the trials ``start`` (None, None when
+    the survivors have no weapon for this phase)."""
+    from ..engine.sample import run_sample
+    from ..selection import SelectionError
+
+    res = decided.get(cls)
+    if res is not None:
+        act = res.activation
+        return act, run_sample(act, trials=len(start.lost), seed=rng, start=start, keep_states=True)
+    sel = setup.selection(k, cls)
+    m = len(start.lost)
+    try:
+        res = resolve(sel, "sample", m, rng, None, Carried(empirical(start), start), stand_in=True)
+    except SelectionError as exc:
+        if sel.attacker_alive is not None and "weapon" in str(exc):
+            return None, None
+        raise ExchangeError(f"{setup.label(k)}: {exc}") from None
+    except (LookupError, ValueError) as exc:
+        raise ExchangeError(f"{setup.label(k)}: {exc}") from None
+    for text, into in (
+        (res.choices, figures.choices),
+        ([t for t in res.notes if t != few_trials_note(m)], figures.notes),
+        (res.plan.not_modelled, figures.not_modelled),
+    ):
+        for t in text:
+            if t not in into:
+                into.append(t)
+    return res.activation, res.sample
+
+
+def _hazard(setup, k, cls, act, xs, idx, rng, figures) -> None:
+    """The class's Hazardous tests, sampled on its trials' states of the acting unit."""
+    from ..engine.sample import run_sample
+
+    try:
+        hz = hazard_step(setup.tracks[setup.steps[k].side], cls.alive, act.hazard)
+    except ValueError as exc:
+        note = f"Hazardous losses not carried in the unit's state ({exc})"
+        if note not in figures.notes:
+            figures.notes.append(note)
+        return
+    if hz is None:
+        return
+    out = run_sample(hz.act, trials=len(idx), seed=rng, start=hz.start(xs[idx]), keep_states=True)
+    assert out.final_states is not None
+    xs[idx] = hz.written_back(xs[idx], out.final_states.lost)
+
+
+def _summary(setup: Setup, a: np.ndarray, b: np.ndarray) -> Summary:
+    """The summary of per-trial states, with standard errors."""
+    n = len(a)
+    ua, ia = distinct_rows(a)
+    ub, ib = distinct_rows(b)
+    p = np.zeros((len(ua), len(ub)))
+    np.add.at(p, (ia, ib), 1.0 / n)
+    out = summary_of(setup, ua, ub, p)
+    left = {"a": setup.tracks["a"].models_left(a), "b": setup.tracks["b"].models_left(b)}
+    out.standard_error = {
+        "p_destroyed": {s: se_p(out.p_destroyed[s], n) for s in "ab"},
+        "p_both": se_p(out.p_both, n),
+        "expected_models_left": {s: _se_mean(left[s]) for s in "ab"},
+        "joint": np.sqrt(np.clip(out.joint * (1 - out.joint), 0, None) / max(n - 1, 1)),
+    }
+    return out
+
+
+def _se_mean(values: np.ndarray) -> float:
+    if len(values) < 2:
+        return 0.0
+    return float(np.std(values, ddof=1) / np.sqrt(len(values)))
