@@ -86,44 +86,44 @@ def hazard_step(
     if len(hz.groups) != len(hz.carriers.bodyguard) or any(g < 0 for g in hz.groups):
         raise ValueError("the Hazardous profile does not say which models take the wounds")
     full = [i for i, n in enumerate(alive) if n > 0]  # Unit.surviving keeps the order
-    fnp_of = {
-        full[g]: hz.fnp[m.kind] for g, m in zip(hz.groups, hz.carriers.bodyguard, strict=True)
-    }
+    track_groups = [full[g] for g in hz.groups]  # per model of the carriers' track
+    fnp_of = dict(zip(track_groups, (hz.fnp[m.kind] for m in hz.carriers.bodyguard), strict=True))
     models = (*track.profile.bodyguard, *track.profile.characters)
     groups = allocation_groups(track.profile)
-    if hz.spill:
+    if hz.spill:  # the whole unit, in its own allocation order
         columns = tuple(range(len(groups)))
-    else:
-        columns = []
-        for k, g in enumerate(groups):
-            carriers = {track.listing[i] in fnp_of for i in range(g.start, g.start + g.count)}
-            if carriers == {True, False}:
-                raise ValueError(
-                    f"{g.name}: only some models of an allocation group carry a Hazardous weapon"
-                )
-            if carriers == {True}:
-                columns.append(k)
-        columns = tuple(columns)
+    else:  # the carriers, in the order they are selected
+        columns = tuple(dict.fromkeys(_column(track, groups, g, fnp_of) for g in track_groups))
     kinds: list[float] = []
     kind_of: dict[int, int] = {}
 
-    def remapped(i: int):
-        group = track.listing[i]
-        if group not in kind_of:
-            kind_of[group] = len(kinds)
-            kinds.append(fnp_of.get(group, 0.0))
-        return replace(models[i], kind=kind_of[group], kind_below=None)
+    def remapped(i: int, group: int):
+        unit_group = track.listing[i]
+        if unit_group not in kind_of:
+            kind_of[unit_group] = len(kinds)
+            kinds.append(fnp_of.get(unit_group, 0.0))
+        return replace(models[i], kind=kind_of[unit_group], kind_below=None, group=group)
 
-    keep = [i for k in columns for i in range(groups[k].start, groups[k].start + groups[k].count)]
     n_bg = len(track.profile.bodyguard)
+    picked = [
+        (k, i) for k in columns for i in range(groups[k].start, groups[k].start + groups[k].count)
+    ]
+    if hz.spill:
+        bodyguard = tuple(remapped(i, models[i].group) for _, i in picked if i < n_bg)
+        characters = tuple(remapped(i, models[i].group) for _, i in picked if i >= n_bg)
+    else:  # one track, the CHARACTER carriers already last in it; each column a group
+        bodyguard = tuple(remapped(i, columns.index(k)) for k, i in picked)
+        characters = ()
     profile = TargetProfile(
         f"{track.profile.name} (own Hazardous tests)",
-        tuple(remapped(i) for i in keep if i < n_bg),
-        tuple(remapped(i) for i in keep if i >= n_bg),
+        bodyguard,
+        characters,
         tuple(f"kind {k}" for k in range(len(kinds))),
     )
     shape = group_shape(profile)
-    if shape != tuple(track.shape[k] for k in columns):
+    if [(g.W, g.models) for g in shape] != [
+        (track.shape[k].W, track.shape[k].models) for k in columns
+    ]:
         raise ValueError("the carriers' allocation groups differ from the unit's")
     fails = _fails(hz)
     if hz.spill:
@@ -137,6 +137,23 @@ def hazard_step(
         weapon = AttackProfile(HAZARD, 1, fails, None, ALWAYS_WOUNDS, vs)
         act = Activation((weapon,), profile)
     return HazardStep(act, columns, shape)
+
+
+def _column(track: Track, groups, unit_group: int, carrier: dict) -> int:
+    """The allocation group (state column) of the unit's model group ``unit_group``.
+
+    Raises:
+        ValueError: its allocation group holds models that do not carry a Hazardous weapon.
+    """
+    for k, g in enumerate(groups):
+        members = [track.listing[i] for i in range(g.start, g.start + g.count)]
+        if unit_group in members:
+            if any(m not in carrier for m in members):
+                raise ValueError(
+                    f"{g.name}: only some models of an allocation group carry a Hazardous weapon"
+                )
+            return k
+    raise ValueError(f"no allocation group holds the unit's group {unit_group}")
 
 
 def _fails(hz: HazardProfile) -> np.ndarray:

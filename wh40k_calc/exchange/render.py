@@ -15,7 +15,7 @@ from ..terminal import print_joined
 from ..wording import count, of_whole
 from .result import Chain, ExchangeResult
 
-MAX_COLUMNS = 6  # bins of B's models left in the joint table (0 always its own)
+MAX_COLUMNS = 6  # bins of B's models left in the joint table (0 always its own), at 80 columns
 MAX_ROWS = 8  # bins of A's models left
 
 
@@ -49,7 +49,11 @@ def render_exchange(ex: ExchangeResult, console: Any) -> None:
         )
     console.print(_activations_table(ex, chain))
     _after(ex, chain, console)
-    console.print(joint_table(chain, setup.tracks["a"].models, setup.tracks["b"].models))
+    width = console.size.width
+    columns = max(2, min(MAX_COLUMNS, (width - 18) // 9))
+    console.print(
+        joint_table(chain, setup.tracks["a"].models, setup.tracks["b"].models, columns)
+    )
     if ex.method == "both":
         console.print(_comparison(ex))
     _details(ex, chain, console)
@@ -176,17 +180,17 @@ def _label(r: tuple[int, int]) -> str:
     return str(r[0]) if r[0] == r[1] else f"{r[0]}-{r[1]}"
 
 
-def joint_table(chain: Chain, models_a: int, models_b: int):
-    """P(A has i models left and B has j), with ranges of counts where there are many, and each
-    row's and column's total."""
+def joint_table(chain: Chain, models_a: int, models_b: int, columns: int = MAX_COLUMNS):
+    """P(A has i models left and B has j), with ranges of counts where there are many (at most
+    ``columns`` ranges of B's), and each row's and column's total."""
     from rich import box
     from rich.table import Table
 
     s = chain.summary
     rows = bins(s.models_left["a"], MAX_ROWS)
-    cols = bins(s.models_left["b"], MAX_COLUMNS)
+    cols = bins(s.models_left["b"], columns)
     table = Table(
-        title=f"Models left: A (rows, of {models_a}) × B (columns, of {models_b})",
+        title=f"Models left: A of {models_a} (rows) × B of {models_b} (columns)",
         title_justify="left",
         box=box.SIMPLE_HEAD,
         show_edge=False,
