@@ -65,15 +65,18 @@ def exact_chain(setup: Setup) -> tuple[Chain, list[dict[AttackClass, Result]]]:
     joint = Joint.start(setup.initial["a"], setup.initial["b"])
     steps: list[StepFigures] = []
     decided: list[dict[AttackClass, Result]] = []
+    resolver = _Resolver(setup)
     for k in range(len(setup.steps)):
-        figures, results = _step(setup, k, joint)
+        figures, results = _step(setup, k, joint, resolver)
         steps.append(figures)
         decided.append(results)
     summary = summary_of(setup, joint.a.rows, joint.b.rows, joint.matrix)
     return Chain("exact", steps, summary, neglected=joint.neglected), decided
 
 
-def _step(setup: Setup, k: int, joint: Joint) -> tuple[StepFigures, dict[AttackClass, Result]]:
+def _step(
+    setup: Setup, k: int, joint: Joint, resolver: _Resolver
+) -> tuple[StepFigures, dict[AttackClass, Result]]:
     planned = setup.steps[k]
     x, y = planned.side, planned.other
     tx, ty = setup.tracks[x], setup.tracks[y]
@@ -100,14 +103,15 @@ def _step(setup: Setup, k: int, joint: Joint) -> tuple[StepFigures, dict[AttackC
             joint.neglected += mass
             continue
         mu = block.sum(axis=0) / mass
-        res = _resolved(setup, k, cls, _states(ty.shape, y_rows[y_live], mu))
-        if res is None:  # the survivors have no weapon for this phase: they do not attack
+        got = resolver(k, cls, _states(ty.shape, y_rows[y_live], mu))
+        if got is None:  # the survivors have no weapon for this phase: they do not attack
             continue
+        res, outcome = got
         results[cls] = res
-        _tally(figures, res, mass)
+        _tally(figures, res, outcome, mass)
         out[np.ix_(members, y_live)] = 0.0
         try:
-            images = _images(res, block, mu, ty.shape, y_rows[y_live], iy, figures)
+            images = _images(res.activation, outcome, block, mu, y_rows[y_live], iy, figures)
         except ExactUnsupported as exc:
             raise Declined(k, str(exc)) from None
         hazard = _hazard(setup, k, cls, res, figures)
@@ -150,6 +154,53 @@ def _models_destroyed(track, rows: np.ndarray, weights: np.ndarray) -> float:
     return float(weights @ (track.models - track.models_left(rows)))
 
 
+class _Resolver:
+    """Resolves an activation for one attack class from a start, as ``resolve`` does (the
+    player's choices, edition 11's defender's orders), each (activation, class) once: where
+    that activation leaves nothing to choose (one way for each group to attack, no ability to
+    pick, no ``--order best``, no defender's order to declare), its activation is the same
+    whatever the start, so a later turn's start is resolved with the engine alone."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.fixed: dict[tuple[int, AttackClass], Result] = {}
+
+    def __call__(self, k: int, cls: AttackClass, start: TargetStates):
+        """(the class's Result, the exact Outcome from ``start``), or None when the class (not
+        the whole unit) has no weapon it can attack with.
+
+        Raises:
+            Declined: the exact engine declined.
+            ExchangeError: the activation cannot be made (at full strength).
+        """
+        key = (id(self.setup.selections[k]), cls)
+        res = self.fixed.get(key)
+        if res is not None:
+            try:
+                return res, run_exact(res.activation, start=start)
+            except ExactUnsupported as exc:
+                raise Declined(k, str(exc)) from None
+        res = _resolved(self.setup, k, cls, start)
+        if res is None:
+            return None
+        if nothing_to_choose(res):
+            self.fixed[key] = res
+        assert res.exact is not None
+        return res, res.exact
+
+
+def nothing_to_choose(res: Result) -> bool:
+    """Whether the activation of ``res`` would be the same from any start."""
+    plan, act = res.plan, res.activation
+    return (
+        all(len(g.options) == 1 for g in plan.groups)
+        and len(plan.variants) <= 1
+        and res.selection.order != "best"
+        and act.policy is None
+        and not act.best_allocation
+    )
+
+
 def _resolved(setup: Setup, k: int, cls: AttackClass, start: TargetStates) -> Result | None:
     """The activation ``k`` made by class ``cls`` from ``start``; None when the class (not
     the whole unit) has no weapon it can attack with.
@@ -174,13 +225,13 @@ def _resolved(setup: Setup, k: int, cls: AttackClass, start: TargetStates) -> Re
     return res
 
 
-def _tally(figures: StepFigures, res: Result, mass: float) -> None:
-    """Add one class's figures (weighted by its probability) and its words."""
-    assert res.exact is not None
+def _tally(figures: StepFigures, res: Result, outcome, mass: float) -> None:
+    """Add one class's figures (``outcome``'s, weighted by its probability) and the words of
+    its Result."""
     figures.p_made += mass
     figures.resolutions += 1
     for f in WEAPON_FIELDS:
-        figures.expected[f] += mass * res.exact.expected[f]
+        figures.expected[f] += mass * outcome.expected[f]
     for text, into in (
         (res.choices, figures.choices),
         (res.notes, figures.notes),
@@ -192,10 +243,10 @@ def _tally(figures: StepFigures, res: Result, mass: float) -> None:
 
 
 def _images(
-    res: Result,
+    act,
+    outcome,
     block: np.ndarray,
     mu: np.ndarray,
-    shape: tuple,
     rows: np.ndarray,
     index: StateIndex,
     figures: StepFigures,
@@ -206,15 +257,15 @@ def _images(
     Raises:
         ExactUnsupported: the exact engine declined a row's start.
     """
-    assert res.exact is not None and res.exact.final_states is not None
-    first = index.dense(res.exact.final_states)
+    assert outcome.final_states is not None
+    shape = index.shape
+    first = index.dense(outcome.final_states)
     mass = block.sum(axis=1)
     norm = np.divide(block, mass[:, None], out=np.zeros_like(block), where=mass[:, None] > 0)
     if np.abs(norm - mu).sum(axis=1).max() < SPAN_TOLERANCE:
         return [first] * len(block)
     basis, images = [mu], [first]
     out: list[np.ndarray] = [first] * len(block)
-    act = res.activation
     for row in np.argsort(-mass):
         if mass[row] <= 0:
             continue

@@ -51,9 +51,7 @@ def render_exchange(ex: ExchangeResult, console: Any) -> None:
     _after(ex, chain, console)
     width = console.size.width
     columns = max(2, min(MAX_COLUMNS, (width - 18) // 9))
-    console.print(
-        joint_table(chain, setup.tracks["a"].models, setup.tracks["b"].models, columns)
-    )
+    console.print(joint_table(chain, setup.tracks["a"].models, setup.tracks["b"].models, columns))
     if ex.method == "both":
         console.print(_comparison(ex))
     _details(ex, chain, console)

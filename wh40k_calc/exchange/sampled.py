@@ -23,6 +23,7 @@ from ..resolve import Carried, Result, few_trials_note, resolve
 from ..sequence.pooled import Moments, se_p
 from ..sequence.run import step_seed
 from ..sequence.sampled import empirical
+from .exact import nothing_to_choose
 from .hazard import hazard_step
 from .result import STEP_FIELDS, Chain, StepFigures, Summary, summary_of
 from .setup import ExchangeError, Setup
@@ -46,9 +47,16 @@ def sample_chain(
         s: np.repeat(setup.initial[s].lost[:1], trials, axis=0).astype(np.int64) for s in "ab"
     }
     steps = []
+    fixed: dict = {}  # (selection, class) -> a Result whose activation any start shares
     for k in range(len(setup.steps)):
         rng = np.random.default_rng(step_seed(seed, k))
-        steps.append(_step(setup, k, states, rng, decided[k] if decided else {}))
+        known = dict(decided[k]) if decided else {}
+        sel = id(setup.selections[k])
+        known.update({c: r for (s, c), r in fixed.items() if s == sel and c not in known})
+        steps.append(_step(setup, k, states, rng, known))
+        for c, r in known.items():
+            if nothing_to_choose(r):
+                fixed.setdefault((sel, c), r)
     summary = _summary(setup, states["a"], states["b"])
     return Chain("sample", steps, summary, trials=trials, seed=seed)
 
@@ -134,6 +142,7 @@ def _sampled(setup, k, cls, start, rng, decided, figures):
         for t in text:
             if t not in into:
                 into.append(t)
+    decided[cls] = res
     return res.activation, res.sample
 
 
