@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.outcome import WEAPON_FIELDS
 from ..report import _f
 from .result import Chain, ExchangeResult, StepFigures, Summary
 
@@ -22,6 +23,7 @@ def to_json_exchange(ex: ExchangeResult) -> dict[str, Any]:
         "rounds": (setup.turns + 1) // 2,
         "first": setup.steps[0].active if setup.steps else "a",
         "sides": {key: _side(ex, key) for key in ("a", "b")},
+        **_as_attacker_and_target(ex, chain),
         "activations": [_activation(ex, k, f) for k, f in enumerate(chain.steps)],
         "result": _summary(chain.summary),
         "neglected": _f(ex.exact.neglected) if ex.exact is not None else 0.0,
@@ -52,6 +54,60 @@ def _side(ex: ExchangeResult, key: str) -> dict[str, Any]:
         },
         "activations": [s.text for s in side.steps],
     }
+
+
+def _as_attacker_and_target(ex: ExchangeResult, chain: Chain) -> dict[str, Any]:
+    """Side A's view of the exchange, in the words of ``calc shoot --json`` (what ``calc
+    compare`` ranks): ``attacker`` (side A), ``target`` (side B), ``expected`` (side A's
+    activations added up; ``models_destroyed`` and ``wounds_lost``: side B's over the whole
+    exchange), ``kill_table`` (side B's models destroyed) and ``attacker_losses`` (side A's
+    models lost in the exchange, to side B's attacks and its own Hazardous tests)."""
+    setup = ex.setup
+    s = chain.summary
+    ta, tb = setup.tracks["a"], setup.tracks["b"]
+    expected = dict.fromkeys(WEAPON_FIELDS, 0.0)
+    for p, f in zip(setup.steps, chain.steps, strict=True):
+        if p.side == "a":
+            for k in WEAPON_FIELDS:
+                expected[k] += f.expected[k]
+    left_b = s.models_left["b"]
+    destroyed_b = tb.models - s.expected_models_left["b"]
+    start_b = float(setup.initial["b"].wounds_lost[0])
+    expected["models_destroyed"] = destroyed_b
+    expected["wounds_lost"] = tb.wounds - start_b - s.wounds_left["b"]
+    kill = [float(left_b[: tb.models - k + 1].sum()) for k in range(1, tb.models + 1)]
+    lost_a = ta.models - s.expected_models_left["a"]
+    attacker = _unit_brief(ta.unit, ta.models)
+    target = {**_unit_brief(tb.unit, tb.models), "wounds": tb.wounds}
+    target["wounds_left"] = setup.sides["b"].wounds_left
+    target["wounded_model"] = _wounded_model(tb, setup.sides["b"].wounds_left)
+    return {
+        "attacker": attacker,
+        "target": target,
+        "expected": {k: _f(v) for k, v in expected.items()},
+        "kill_table": [{"models": k + 1, "at_least": _f(p)} for k, p in enumerate(kill)],
+        "attacker_losses": {
+            "models_destroyed": _f(lost_a),
+            "at_least_one": _f(1.0 - float(s.models_left["a"][ta.models])),
+        },
+    }
+
+
+def _unit_brief(unit, models: int) -> dict[str, Any]:
+    return {
+        "name": unit.name,
+        "faction": unit.datasheets[0].faction,
+        "models": models,
+        "points": _f(unit.points),
+        "points_listed": unit.points_listed,
+    }
+
+
+def _wounded_model(track, wounds_left: int | None) -> dict[str, Any] | None:
+    if wounds_left is None:
+        return None
+    first = (*track.profile.bodyguard, *track.profile.characters)[0]
+    return {"name": first.name, "wounds_left": wounds_left, "W": first.W}
 
 
 def _figures(f: StepFigures) -> dict[str, Any]:

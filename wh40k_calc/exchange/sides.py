@@ -40,12 +40,16 @@ class SideError(ValueError):
     activation; the message names the side and the text. ``usage``: the words do not parse
     (exit code 2, as on the command line)."""
 
-    def __init__(self, side: str, text: str, message: str, usage: bool = False):
+    def __init__(
+        self, side: str, text: str, message: str, usage: bool = False, index: int | None = None
+    ):
         where = f"--side-{side} {text!r}: " if text else f"side {side.upper()}: "
         super().__init__(where + message)
         self.side = side
+        self.text = text
         self.reason = message
         self.usage = usage
+        self.index = index  # which of the side's texts (0-based), when known
 
 
 @dataclass(frozen=True)
@@ -171,16 +175,23 @@ def build_side(side: str, texts: list[str], cat: Catalog) -> Side:
         raise SideError(
             side, "", f'give the side\'s activation, e.g. --side-{side} "fight boyz --models 20"'
         )
-    parsed = [(t, parse_side_text(side, t)) for t in texts]
+    parsed = []
+    for i, t in enumerate(texts):
+        try:
+            parsed.append((t, parse_side_text(side, t)))
+        except SideError as exc:
+            exc.index = i
+            raise
     for phase in ("shooting", "fight"):
-        same = [t for t, r in parsed if r.phase == phase]
+        same = [i for i, (_, r) in enumerate(parsed) if r.phase == phase]
         if len(same) > 1:
             verb = (
                 "shoots once in its Shooting phase"
                 if phase == "shooting"
                 else ("fights once per Fight phase")
             )
-            raise SideError(side, same[1], f"a unit {verb}: give one {phase} activation per side")
+            message = f"a unit {verb}: give one {phase} activation per side"
+            raise SideError(side, texts[same[1]], message, index=same[1])
     options, allocation = _unit_options(side, parsed)
     steps = tuple(
         SideStep(side, r.phase, t, replace(r, attacker=_merged(r.attacker, options)))
