@@ -548,3 +548,30 @@ def test_json_joint_table_is_a_distribution_with_the_marginals():
     assert cols == pytest.approx(out["result"]["models_left_distribution"]["b"], abs=1e-12)
     assert out["result"]["p_both_destroyed"] == pytest.approx(joint[0][0], abs=1e-12)
     assert out["phase"] == "exchange" and out["turns"] == 2 and out["rounds"] == 1
+
+
+def test_when_the_exact_engine_declines_the_whole_exchange_is_sampled(monkeypatch):
+    """An activation the exact engine declines (too large) makes every figure the
+    sampler's, said in the notes (as calc sequence does)."""
+    import wh40k_calc.resolve as resolve_module
+    from wh40k_calc.engine.exact import ExactUnsupported
+    from wh40k_calc.exchange.run import run_exchange
+    from wh40k_calc.exchange.setup import build_setup
+    from wh40k_calc.exchange.sides import build_side
+    from wh40k_calc.options import EngineOptions, catalog
+
+    def declines(act, *args, **kwargs):
+        raise ExactUnsupported("too large for the test")
+
+    cat = catalog([DATA])
+    a, b = build_side("a", ["fight fencer"], cat), build_side("b", ["fight brute"], cat)
+    setup = build_setup(a, b, cat, EngineOptions(), 2)
+    monkeypatch.setattr(resolve_module, "run_exact", declines)
+    out = run_exchange(setup, "exact", 2_000, 3)
+    assert out.method == "sample" and out.exact is None and out.sample is not None
+    assert "too large for the test" in out.exact_declined
+    assert any("declined" in n for n in out.notes)
+    joint, _ = exchange(FENCER, BRUTE, ["a", "b", "b", "a"])
+    p_a = float(sum(p for (la, _), p in joint.items() if not any(la)))
+    se = out.sample.summary.standard_error["p_destroyed"]["a"]
+    assert abs(out.sample.summary.p_destroyed["a"] - p_a) <= 5 * max(se, 1 / 2_000)

@@ -93,6 +93,7 @@ def _step(
     adds: list[tuple[int, np.ndarray]] = []  # (X state, its new row of Y's states)
     figures = StepFigures(0.0, dict.fromkeys(WEAPON_FIELDS, 0.0))
     results: dict[AttackClass, Result] = {}
+    hazards = False  # some class took Hazardous tests (the acting unit's state moved)
     for c, cls in enumerate(classes):
         members = np.flatnonzero((class_of == c) & x_alive)
         if not len(members) or not len(y_live):
@@ -115,6 +116,7 @@ def _step(
         except ExactUnsupported as exc:
             raise Declined(k, str(exc)) from None
         hazard = _hazard(setup, k, cls, res, figures)
+        hazards = hazards or hazard is not None
         for row, member in enumerate(members):
             m = float(block[row].sum())
             if m <= 0.0:
@@ -141,7 +143,8 @@ def _step(
     q = joint.oriented(x)
     figures.expected["models_destroyed"] = _models_destroyed(ty, iy.rows, q.sum(axis=0)) - before_y
     figures.expected["wounds_lost"] = float(q.sum(axis=0) @ iy.rows.sum(axis=1)) - wounds_y
-    figures.expected["own_models_lost"] = _models_destroyed(tx, ix.rows, q.sum(axis=1)) - before_x
+    own = _models_destroyed(tx, ix.rows, q.sum(axis=1)) - before_x if hazards else 0.0
+    figures.expected["own_models_lost"] = own
     return figures, results
 
 

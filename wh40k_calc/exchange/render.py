@@ -28,7 +28,8 @@ def render_exchange(ex: ExchangeResult, console: Any) -> None:
     for key, lead in (("a", "Exchange between "), ("b", "and ")):
         unit = setup.tracks[key].unit
         start = setup.sides[key].wounds_left
-        extra = f"first model on {count(start, 'wound')}" if start is not None else ""
+        first = (*setup.tracks[key].profile.bodyguard, *setup.tracks[key].profile.characters)[0]
+        extra = f"{first.name} on {start} of {first.W}" if start is not None else ""
         console.print(Text.assemble(f"{lead}{key.upper()}: ", *_unit_label(unit, extra)))
     turns = setup.turns
     rounds = f"{count(turns // 2, 'battle round')}" if turns % 2 == 0 else count(turns, "turn")
@@ -63,7 +64,7 @@ def _activations_table(ex: ExchangeResult, chain: Chain):
     from rich.text import Text
 
     setup = ex.setup
-    hazard = any(abs(f.expected["own_models_lost"]) > 0 for f in chain.steps)
+    hazard = any(abs(f.expected["own_models_lost"]) > 1e-9 for f in chain.steps)
     table = Table(
         title="Per activation, each unit with the models it has left (a charging unit "
         "fights first)",

@@ -103,15 +103,19 @@ class Side:
 
     def as_target(self) -> TargetOptions:
         """The side's unit described as a target (for the other side's activations)."""
-        o = self.unit_options
-        return TargetOptions(
-            target=o.attacker,
-            target_models=o.models,
-            target_loadout=o.loadout,
-            target_leader=o.leader,
-            allocation=self.allocation,
-            target_faction=o.faction,
-        )
+        return _as_target(self.unit_options, self.allocation)
+
+
+def _as_target(o: AttackerOptions, allocation: str | None) -> TargetOptions:
+    """A unit's options as the options of a target."""
+    return TargetOptions(
+        target=o.attacker,
+        target_models=o.models,
+        target_loadout=o.loadout,
+        target_leader=o.leader,
+        allocation=allocation,
+        target_faction=o.faction,
+    )
 
 
 def parse_side_text(side: str, text: str) -> AttackRequest:
@@ -197,12 +201,11 @@ def build_side(side: str, texts: list[str], cat: Catalog) -> Side:
         SideStep(side, r.phase, t, replace(r, attacker=_merged(r.attacker, options)))
         for t, r in parsed
     )
-    out = Side(side, None, options, allocation, options.wounds_left, steps)  # type: ignore[arg-type]
     try:
-        unit = target_choice(cat, out.as_target())
+        unit = target_choice(cat, _as_target(options, allocation))
     except (LookupError, ValueError) as exc:
-        raise SideError(side, parsed[0][0], str(exc)) from None
-    return replace(out, unit=unit)
+        raise SideError(side, parsed[0][0], str(exc), index=0) from None
+    return Side(side, unit, options, allocation, options.wounds_left, steps)
 
 
 def _unit_options(
