@@ -575,3 +575,24 @@ def test_when_the_exact_engine_declines_the_whole_exchange_is_sampled(monkeypatc
     p_a = float(sum(p for (la, _), p in joint.items() if not any(la)))
     se = out.sample.summary.standard_error["p_destroyed"]["a"]
     assert abs(out.sample.summary.p_destroyed["a"] - p_a) <= 5 * max(se, 1 / 2_000)
+
+
+def test_the_sampler_runs_the_trials_in_chunks_and_still_agrees(monkeypatch):
+    """Trials in chunks (every activation for one chunk before the next) pool into the same
+    figures: within standard errors of the exact ones, and the same for one seed."""
+    import wh40k_calc.exchange.sampled as sampled
+    from wh40k_calc.exchange.output import to_json_exchange
+    from wh40k_calc.exchange.run import run_exchange
+    from wh40k_calc.exchange.setup import build_setup
+    from wh40k_calc.exchange.sides import build_side
+    from wh40k_calc.options import EngineOptions, catalog
+
+    cat = catalog([DATA])
+    a = build_side("a", ["fight warband --leader chief --charged"], cat)
+    b = build_side("b", ["fight brute"], cat)
+    setup = build_setup(a, b, cat, EngineOptions(), 2)
+    monkeypatch.setattr(sampled, "CHUNK", 1_500)
+    out = to_json_exchange(run_exchange(setup, "both", 6_000, 9))
+    _agree(out, trials=6_000)
+    again = to_json_exchange(run_exchange(setup, "both", 6_000, 9))
+    assert again["sample"] == out["sample"]

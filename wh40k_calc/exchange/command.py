@@ -9,13 +9,24 @@ tables or the JSON.
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 import typer
 
 from ..optgroup import with_groups
 from ..options import EngineOptions, catalog, fail
+
+
+@dataclass(frozen=True)
+class ExchangeEngineOptions(EngineOptions):
+    """The engine options, with the exchange's sampler default and its JSON object."""
+
+    help_overrides: ClassVar[dict[str, str]] = {
+        "trials": "Sampler trials of the whole exchange (default 20000).",
+        "as_json": "Print the exchange's JSON object.",
+    }
 
 
 class SideKey(StrEnum):
@@ -79,7 +90,7 @@ def exchange(
             "(default: the side whose turn it is).",
         ),
     ] = None,
-    engine: EngineOptions,
+    engine: ExchangeEngineOptions,
 ) -> None:
     """Two units fighting or shooting each other, exactly: each activation is made by the
     models its unit has left, against the other unit's current state (models, the wounded

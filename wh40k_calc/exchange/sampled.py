@@ -38,27 +38,61 @@ def sample_chain(
     seed: int,
     decided: list[dict[AttackClass, Result]] | None = None,
 ) -> Chain:
-    """Every activation sampled over ``trials`` trials, in order.
+    """Every activation sampled over ``trials`` trials, in order: the trials in chunks of
+    :data:`CHUNK`, every activation for one chunk before the next (memory stays flat whatever
+    the trials), each activation's random stream continued from chunk to chunk.
 
     Raises:
         ExchangeError: an activation that cannot be resolved at full strength.
     """
-    states = {
-        s: np.repeat(setup.initial[s].lost[:1], trials, axis=0).astype(np.int64) for s in "ab"
-    }
-    steps = []
+    n_steps = len(setup.steps)
+    rngs = [np.random.default_rng(step_seed(seed, k)) for k in range(n_steps)]
+    tallies = [_Tally() for _ in range(n_steps)]
+    known: list[dict[AttackClass, Result]] = [dict(d) for d in decided] if decided else []
+    known += [{} for _ in range(n_steps - len(known))]
     fixed: dict = {}  # (selection, class) -> a Result whose activation any start shares
-    for k in range(len(setup.steps)):
-        rng = np.random.default_rng(step_seed(seed, k))
-        known = dict(decided[k]) if decided else {}
-        sel = id(setup.selections[k])
-        known.update({c: r for (s, c), r in fixed.items() if s == sel and c not in known})
-        steps.append(_step(setup, k, states, rng, known))
-        for c, r in known.items():
-            if nothing_to_choose(r):
-                fixed.setdefault((sel, c), r)
-    summary = _summary(setup, states["a"], states["b"])
-    return Chain("sample", steps, summary, trials=trials, seed=seed)
+    ends = _Ends(setup)
+    done = 0
+    while done < trials:
+        n = min(CHUNK, trials - done)
+        states = {s: np.repeat(setup.initial[s].lost[:1], n, axis=0).astype(np.int64) for s in "ab"}
+        for k in range(n_steps):
+            sel = id(setup.selections[k])
+            for (s, c), r in fixed.items():
+                if s == sel:
+                    known[k].setdefault(c, r)
+            _step(setup, k, states, rngs[k], known[k], tallies[k])
+            for c, r in known[k].items():
+                if nothing_to_choose(r):
+                    fixed.setdefault((sel, c), r)
+        ends.add(states["a"], states["b"])
+        done += n
+    steps = [t.figures() for t in tallies]
+    return Chain("sample", steps, ends.summary(), trials=trials, seed=seed)
+
+
+CHUNK = 1 << 17  # trials carried through every activation at once
+
+
+class _Tally:
+    """One activation's sampled figures over the chunks of trials: the moments of each
+    figure, the trials in which it was made, and what its activations said."""
+
+    def __init__(self) -> None:
+        self.moments = {f: Moments() for f in STEP_FIELDS}
+        self.made = 0
+        self.trials = 0
+        self.words = StepFigures(0.0, {})
+        self.classes: set = set()
+
+    def figures(self) -> StepFigures:
+        out = self.words
+        out.p_made = self.made / self.trials if self.trials else 0.0
+        out.expected = {f: self.moments[f].mean for f in STEP_FIELDS}
+        out.standard_error = {f: self.moments[f].se for f in STEP_FIELDS}
+        out.standard_error["p_made"] = se_p(out.p_made, self.trials)
+        out.classes = len(self.classes)
+        return out
 
 
 def _step(
@@ -67,7 +101,10 @@ def _step(
     states: dict[str, np.ndarray],
     rng: np.random.Generator,
     decided: dict[AttackClass, Result],
-) -> StepFigures:
+    tally: _Tally,
+) -> None:
+    """Activation ``k`` on one chunk of trials (``states``, changed in place), into
+    ``tally``."""
     planned = setup.steps[k]
     x, y = planned.side, planned.other
     tx, ty = setup.tracks[x], setup.tracks[y]
@@ -77,8 +114,8 @@ def _step(
     wounds_y = ys.sum(axis=1)
     made = ~tx.destroyed(xs) & ~ty.destroyed(ys)
     classes, class_of = tx.classes(xs)
-    moments = {f: Moments() for f in WEAPON_FIELDS}
-    figures = StepFigures(0.0, {})
+    moments = tally.moments
+    figures = tally.words
     acted = 0
     for c, cls in enumerate(classes):
         idx = np.flatnonzero((class_of == c) & made)
@@ -89,7 +126,7 @@ def _step(
         if outcome is None:
             continue
         acted += len(idx)
-        figures.classes += 1
+        tally.classes.add(cls)
         figures.resolutions += 1
         assert outcome.final_states is not None
         ys[idx] = outcome.final_states.lost
@@ -105,13 +142,9 @@ def _step(
         "own_models_lost": before_x - tx.models_left(xs),
     }
     for f, values in own.items():
-        v = values.astype(np.float64)
-        moments[f] = Moments(len(v), float(v.sum()), float((v * v).sum()))
-    figures.p_made = float(made.mean())
-    figures.expected = {f: moments[f].mean for f in STEP_FIELDS}
-    figures.standard_error = {f: moments[f].se for f in STEP_FIELDS}
-    figures.standard_error["p_made"] = se_p(figures.p_made, n)
-    return figures
+        _add_values(moments[f], values)
+    tally.made += int(made.sum())
+    tally.trials += n
 
 
 def _sampled(setup, k, cls, start, rng, decided, figures):
@@ -164,25 +197,58 @@ def _hazard(setup, k, cls, act, xs, idx, rng, figures) -> None:
     xs[idx] = hz.written_back(xs[idx], out.final_states.lost)
 
 
-def _summary(setup: Setup, a: np.ndarray, b: np.ndarray) -> Summary:
-    """The summary of per-trial states, with standard errors."""
-    n = len(a)
-    ua, ia = distinct_rows(a)
-    ub, ib = distinct_rows(b)
-    p = np.zeros((len(ua), len(ub)))
-    np.add.at(p, (ia, ib), 1.0 / n)
-    out = summary_of(setup, ua, ub, p)
-    left = {"a": setup.tracks["a"].models_left(a), "b": setup.tracks["b"].models_left(b)}
-    out.standard_error = {
-        "p_destroyed": {s: se_p(out.p_destroyed[s], n) for s in "ab"},
-        "p_both": se_p(out.p_both, n),
-        "expected_models_left": {s: _se_mean(left[s]) for s in "ab"},
-        "joint": np.sqrt(np.clip(out.joint * (1 - out.joint), 0, None) / max(n - 1, 1)),
-    }
-    return out
+class _Ends:
+    """Both units' states at the end of the exchange, counted over the chunks of trials (each
+    distinct pair of states once), and the models left per trial's moments."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.pairs: dict[tuple[bytes, bytes], list] = {}  # (A's row, B's row) -> [a, b, count]
+        self.left = {s: Moments() for s in "ab"}
+        self.n = 0
+
+    def add(self, a: np.ndarray, b: np.ndarray) -> None:
+        ua, ia = distinct_rows(a)
+        ub, ib = distinct_rows(b)
+        pair, counts = np.unique(ia * len(ub) + ib, return_counts=True)
+        for key, c in zip(pair.tolist(), counts.tolist(), strict=True):
+            ra, rb = ua[key // len(ub)], ub[key % len(ub)]
+            entry = self.pairs.setdefault((ra.tobytes(), rb.tobytes()), [ra, rb, 0])
+            entry[2] += c
+        for s, rows in (("a", a), ("b", b)):
+            v = self.setup.tracks[s].models_left(rows).astype(np.float64)
+            m = self.left[s]
+            m.n, m.total, m.squares = (
+                m.n + len(v),
+                m.total + float(v.sum()),
+                m.squares + float(v @ v),
+            )
+        self.n += len(a)
+
+    def summary(self) -> Summary:
+        """The summary of every trial's end, with standard errors."""
+        n = self.n
+        entries = list(self.pairs.values())
+        a_rows = np.array([e[0] for e in entries], dtype=np.int64)
+        b_rows = np.array([e[1] for e in entries], dtype=np.int64)
+        weights = np.array([e[2] for e in entries], dtype=float) / n
+        ua, ia = distinct_rows(a_rows)
+        ub, ib = distinct_rows(b_rows)
+        p = np.zeros((len(ua), len(ub)))
+        np.add.at(p, (ia, ib), weights)
+        out = summary_of(self.setup, ua, ub, p)
+        out.standard_error = {
+            "p_destroyed": {s: se_p(out.p_destroyed[s], n) for s in "ab"},
+            "p_both": se_p(out.p_both, n),
+            "expected_models_left": {s: self.left[s].se for s in "ab"},
+            "joint": np.sqrt(np.clip(out.joint * (1 - out.joint), 0, None) / max(n - 1, 1)),
+        }
+        return out
 
 
-def _se_mean(values: np.ndarray) -> float:
-    if len(values) < 2:
-        return 0.0
-    return float(np.std(values, ddof=1) / np.sqrt(len(values)))
+def _add_values(m: Moments, values: np.ndarray) -> None:
+    """Add one trial per entry of ``values`` to ``m``."""
+    v = np.asarray(values, dtype=np.float64)
+    m.n += len(v)
+    m.total += float(v.sum())
+    m.squares += float((v * v).sum())
