@@ -107,7 +107,8 @@ def test_exchange_runs_against_one_side_b_share_a_section_and_are_sorted(tmp_pat
             ["one of 'attacker', 'sequence' and 'exchange'"],
         ),
         (
-            "{name: x, exchange: {side_a: 'fight boyz --charged', side_b: 'fight fencer --charged'}}",
+            "{name: x, exchange: {side_a: 'fight boyz --charged', "
+            "side_b: 'fight fencer --charged'}}",
             ["both sides"],
         ),
     ],
