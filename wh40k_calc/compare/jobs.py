@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..batch import (
     Batch,
+    BatchError,
     RawRun,
     RunFieldError,
     RunSpec,
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from ..target_set import SetEntry
 
 USER_ERRORS: tuple[type[Exception], ...] = (DatasheetError, SelectionError, LookupError, ValueError)
+MAX_ROWS = 10_000  # jobs (a run against each of its targets) in one batch
 
 # ---------------------------------------------------------------------------------------------
 # Jobs, rows and errors
@@ -51,7 +53,12 @@ class Job:
     step's): the job is then the whole sequence, as ``calc sequence`` resolves it.
 
     ``detail``: the whole contract object (``--json``); False: only what the table and the
-    CSV show (:func:`job_outcome`), so that distributions they never show are not computed."""
+    CSV show (:func:`job_outcome`), so that distributions they never show are not computed.
+    ``sampler_set``: the sampler settings given (``--trials``, ``seed``, ...), noted as having
+    no effect where only the exact engine runs.
+    ``points``: the attacker's points where they are not the datasheets' (an army list's
+    own): its row's ``attacker.points`` and efficiency are then these (the datasheets' kept
+    as ``attacker.points_datasheet``); None: the datasheets'."""
 
     run: str
     selection: Selection
@@ -63,6 +70,8 @@ class Job:
     line: int | None = None
     steps: tuple[Step, ...] = ()
     detail: bool = True
+    sampler_set: tuple[str, ...] = ()  # trials and seed set, as written (for a no-effect note)
+    points: float | None = None
     exchange: Any = None  # an exchange run: its ExchangeJob (wh40k_calc.exchange.batch)
 
 
@@ -134,10 +143,11 @@ class Row:
         )
 
 
-def row_figures(obj: dict[str, Any]) -> dict[str, float | None]:
+def row_figures(obj: dict[str, Any], points: float | None = None) -> dict[str, float | None]:
     """The compared figures of one contract object (``report.to_json``, or a sequence's
     object, whose attacker points count every attacking unit of the plan once and whose
-    losses add up every step's).
+    losses add up every step's); ``points`` the attacker's points where they are not the
+    object's (an army list's own, :attr:`Job.points`).
 
     Returns a dict with ``damage`` (expected damage), ``models`` (expected models destroyed),
     ``wipe`` (P(every target model destroyed): the last kill-table entry), ``efficiency``
@@ -148,10 +158,11 @@ def row_figures(obj: dict[str, Any]) -> dict[str, float | None]:
     """
     models = float(obj["expected"]["models_destroyed"])
     kill = obj["kill_table"]
-    att_pts = float(obj["attacker"]["points"])
+    att_pts = float(obj["attacker"]["points"] if points is None else points)
     tgt = obj["target"]
     per_model = float(tgt["points"]) / tgt["models"] if tgt["models"] else 0.0
-    listed = obj["attacker"].get("points_listed", True) and tgt.get("points_listed", True)
+    own = points is not None or obj["attacker"].get("points_listed", True)
+    listed = own and tgt.get("points_listed", True)
     eff = round(per_model * models / att_pts * 100, 6) if att_pts > 0 and listed else None
     return {
         "damage": float(obj["expected"]["damage"]),
@@ -183,17 +194,29 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
         from ..sequence.run import run_sequence
 
         seq = run_sequence(list(job.steps), job.method, job.trials, job.seed)
+        if seq.method == "exact" and job.sampler_set:
+            seq.notes.append(_sampler_unused(job))
         obj = to_json_sequence(seq, steps=job.detail)
-        return obj, row_figures(obj)
+        return obj, row_figures(obj, job.points)
     from ..report import to_json
     from ..resolve import resolve
 
     result = resolve(job.selection, job.method, job.trials, job.seed)
+    if result.sample is None and job.sampler_set:
+        result.notes.append(_sampler_unused(job))
     if job.detail or result.method == "sample":
         obj = to_json(result)
     else:
         obj = _without_damage_distribution(result)
-    return obj, row_figures(obj)
+    return obj, row_figures(obj, job.points)
+
+
+def _sampler_unused(job: Job) -> str:
+    from ..resolve import sampler_unused_note
+
+    note = sampler_unused_note(job.sampler_set)
+    assert note is not None
+    return note
 
 
 def _without_damage_distribution(result: "Result") -> dict[str, Any]:
@@ -204,8 +227,7 @@ def _without_damage_distribution(result: "Result") -> dict[str, Any]:
     from ..report import to_json
 
     assert result.exact is not None
-    result.exact.damage_distribution = np.zeros(0)
-    obj = to_json(result)
+    obj = to_json(replace(result, exact=result.exact.replaced(damage_distribution=np.zeros(0))))
     del obj["damage_distribution"]
     return obj
 
@@ -363,7 +385,7 @@ def _checked_weapons(
         except SelectionError as exc:
             raise _FieldError([*base, i], str(exc)) from None
         if ds.weapon(wname) is None:
-            from ..catalog import did_you_mean
+            from ..fuzzy import did_you_mean
 
             raise _FieldError(
                 [*base, i],
@@ -453,6 +475,18 @@ def _target_label(spec: UnitSpec) -> str:
     return text
 
 
+def _sampler_set(ov: "Overrides", spec: RunSpec, d: Any) -> tuple[str, ...]:
+    """The sampler settings a run has, as written: ``--trials``/``--seed`` from the command
+    line, else ``trials``/``seed`` from the run or the file's defaults."""
+    out = []
+    for field in ("trials", "seed"):
+        if getattr(ov, field) is not None:
+            out.append(f"--{field}")
+        elif getattr(spec, field) is not None or getattr(d, field) is not None:
+            out.append(field)
+    return tuple(out)
+
+
 @dataclass
 class Overrides:
     """Command-line settings that override a batch file's (None: keep the file's)."""
@@ -473,11 +507,19 @@ def jobs_from_batch(
         batch: from :func:`wh40k_calc.batch.load_batch`.
         cat: where datasheets are looked up.
         overrides: command-line settings that win over the file's.
+
+    Raises:
+        BatchError: more than :data:`MAX_ROWS` jobs (before any is resolved).
     """
     reader = _BatchRuns(batch, _Lookup(cat), overrides or Overrides())
     out: list[Job | RunError] = []
     for raw in batch.runs:
         out += reader.jobs(raw)
+        if len(out) > MAX_ROWS:
+            raise BatchError(
+                f"{batch.path}: more than {MAX_ROWS:,} rows (a run against each of its "
+                f"targets; runs[{raw.index}] passes it): split the batch into several files"
+            )
     return out
 
 
@@ -505,6 +547,7 @@ class _Run:
     trials: int | None  # None: the default, within a time budget
     seed: int
     order: tuple[str, ...] | str | None
+    sampler_set: tuple[str, ...] = ()
 
 
 class _BatchRuns:
@@ -517,6 +560,9 @@ class _BatchRuns:
         self.src = str(batch.path)
         self.seen: dict[str, int] = {}  # run name -> index of the run that has it
         self.auto: dict[str, int] = {}  # automatic name -> runs made with it so far
+        # a run's mapping (by identity) -> its spec and jobs: a YAML alias repeats one mapping,
+        # whose jobs are made once and shared (renamed), so identical runs cost next to nothing
+        self.by_data: dict[int, tuple[RunSpec, list[Job | RunError]]] = {}
 
     def error(
         self,
@@ -543,7 +589,15 @@ class _BatchRuns:
 
     def jobs(self, raw: RawRun) -> list[Job | RunError]:
         """The jobs of run ``raw``, one per target (an error in place of a bad target), or the
-        one error that stops the whole run."""
+        one error that stops the whole run. A run whose mapping is one met before (a YAML
+        alias: the same object, hence the same lines) gets that run's jobs under its own name."""
+        same = self.by_data.get(id(raw.data))
+        if same is not None:
+            spec, made = same
+            name = self._name(raw, spec, _unit_spec(spec.attacker) if spec.attacker else None)
+            if isinstance(name, RunError):
+                return [name]
+            return [replace(j, run=name) for j in made]
         spec = self._spec(raw)
         if not isinstance(spec, RunError) and spec.exchange is not None:
             return [self._exchange_job(raw, spec)]
@@ -551,10 +605,12 @@ class _BatchRuns:
         if isinstance(run, RunError):
             return [run]
         labels = self._target_labels(run)
-        return [
+        made = [
             self._target_job(run, *target, label)
             for target, label in zip(run.targets, labels, strict=True)
         ]
+        self.by_data[id(raw.data)] = (run.spec, made)
+        return made
 
     def _target_labels(self, run: _Run) -> list[str]:
         """The labels of ``run``'s targets for its error messages, told apart where two are
@@ -679,6 +735,7 @@ class _BatchRuns:
             trials=ov.trials or spec.trials or d.trials,
             seed=next(s for s in (ov.seed, spec.seed, d.seed, 40_000) if s is not None),
             order=_order(_first(spec.order, d.order)),
+            sampler_set=_sampler_set(ov, spec, d),
         )
 
     def _spec(self, raw: RawRun) -> RunSpec | RunError:
@@ -697,6 +754,15 @@ class _BatchRuns:
             else:
                 message += ", not both"
             return self.error(raw, message, given[1:2] or ["attacker"])
+        if spec.attacker is not None and spec.repeat is not None:
+            # refused, not applied: an attacker run is one activation (its row, its JSON, its
+            # points per 100); repeating is a plan of several, which sequence: says
+            message = (
+                f"only a sequence run repeats; an 'attacker' run is one activation "
+                f"(for {spec.repeat} in a row, write it as sequence: [{{attacker: ...}}] with "
+                f"repeat: {spec.repeat})"
+            )
+            return self.error(raw, message, ["repeat"])
         return spec
 
     def _name(
@@ -768,7 +834,16 @@ class _BatchRuns:
             assert run.att is not None
             selection = self._selection(run, run.att, tgt, tspec)
         return Job(
-            name, selection, run.method, run.trials, run.seed, label, self.src, raw.line, steps
+            name,
+            selection,
+            run.method,
+            run.trials,
+            run.seed,
+            label,
+            self.src,
+            raw.line,
+            steps,
+            sampler_set=run.sampler_set,
         )
 
     def _selection(self, run: _Run, att: UnitChoice, tgt: UnitChoice, tspec: UnitSpec) -> Selection:
@@ -1073,11 +1148,13 @@ def jobs_from_options(
     trials: int | None = None,
     seed: int = 40_000,
     factions: dict[str, str | None] | None = None,
+    sampler_set: tuple[str, ...] = (),
 ) -> list[Job | RunError]:
     """The jobs of ``calc compare ATTACKER... --target T...``: attackers × sizes × loadouts ×
     targets (names, or a target set's entries); ``factions`` maps "attacker"/"target" to the
     faction names are looked up in. A run is named by what varies between runs (attacker,
-    ``xN`` size, loadout), or from its attacker when nothing does.
+    ``xN`` size, loadout), or from its attacker when nothing does. ``sampler_set``: the
+    sampler options given (``--trials``, ``--seed``), noted where only the exact engine runs.
 
     With several attackers, a loadout is only crossed with the attackers that have it (a
     loadout none of them has is an error). ``leaders`` are attached to every attacker.
@@ -1108,7 +1185,7 @@ def jobs_from_options(
                 target_wounds_left=tspec.wounds_left,
                 notes=look.notes(att, tgt),
             )
-            out.append(Job(name, sel, method, trials, seed, label))
+            out.append(Job(name, sel, method, trials, seed, label, sampler_set=sampler_set))
     return out
 
 
@@ -1124,6 +1201,18 @@ def _attacker_sheets(
         except USER_ERRORS as exc:
             out.append(RunError(None, str(exc), "attacker"))
     return sheets
+
+
+def option_targets(
+    cat: "Catalog",
+    targets: "list[str | UnitSpec | SetEntry]",
+    edition: str,
+    factions: dict[str, str | None] | None = None,
+) -> tuple[dict[str, tuple[UnitChoice, UnitSpec]], list[RunError]]:
+    """The command line's targets (names, or a target set's entries), checked, by label, and
+    an error for each that cannot be a target (for jobs built elsewhere: an army list's)."""
+    out: list[RunError] = []
+    return _option_targets(_Lookup(cat, factions), targets, edition, out), out
 
 
 def _option_targets(

@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from ..datasheet import Datasheet
-from .jobs import USER_ERRORS, Job, Row, RunError, job_outcome
+from .jobs import USER_ERRORS, Job, Row, RunError, job_outcome, row_figures
 
 AUTO_PARALLEL_RUNS = 300  # distinct jobs above which --jobs defaults to every core
 CHUNKS_PER_WORKER = 4  # smaller chunks balance uneven jobs; larger keep a worker on few targets
@@ -28,7 +28,8 @@ Outcome = tuple[str, Any, Any]
 
 def job_key(job: Job, seen: dict[int, Hashable] | None = None) -> Hashable:
     """What decides a job's result: its Selection (datasheets by identity), a sequence's steps
-    and the engine settings. The run's name, target label and batch line are not part of it.
+    and the engine settings (with the sampler settings given, which its notes name). The run's
+    name, target label and batch line are not part of it.
 
     ``seen`` keeps the keys of the dataclass objects met so far, by identity, for keying many
     jobs that share them (a batch's 2,000 jobs hold 150 unit choices); the caller keeps those
@@ -42,6 +43,7 @@ def job_key(job: Job, seen: dict[int, Hashable] | None = None) -> Hashable:
         job.method,
         job.trials,
         job.seed,
+        job.sampler_set,
     )
 
 
@@ -160,6 +162,13 @@ def _collect(job: Job, outcome: Outcome, rows: list[Row], errors: list[RunError]
     """Append ``job``'s row (or error) made from its outcome."""
     kind, first, second = outcome
     if kind == "row":
+        if job.points is not None:  # identical jobs share an outcome, not their points
+            att = first["attacker"]
+            first = {
+                **first,
+                "attacker": {**att, "points": job.points, "points_datasheet": att["points"]},
+            }
+            second = row_figures(first, job.points)
         rows.append(Row(job, {"run": job.run, **first}, second))
     else:
         errors.append(

@@ -819,7 +819,5 @@ def run_sample(
         },
     )
     out.standard_error["kill_table"] = [_binomial_se(p, trials) for p in out.kill_table]
-    out.dice_drawn = dice.drawn
-    if keep_states:
-        out.final_states = TargetStates(space.shape, np.concatenate(finals))
-    return out
+    finals_kept = TargetStates(space.shape, np.concatenate(finals)) if keep_states else None
+    return out.replaced(dice_drawn=dice.drawn, final_states=finals_kept)

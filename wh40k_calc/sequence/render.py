@@ -67,7 +67,25 @@ def render_sequence(seq: SequenceResult, console: Any) -> None:
                 f" ({seq.exact_declined}): the figures below are the sampler's.",
             )
         )
-    console.print(_steps_table(seq))
+    from ..layout import print_table
+
+    print_table(console, steps_table(seq), label_columns=2)
+    print_after(seq, console)
+    _kill_table(seq, console)
+    _leaders_and_hazards(seq, console)
+    if seq.method == "both":
+        print_table(console, _comparison(seq))
+    _details(seq, console)
+
+
+def print_after(seq: SequenceResult, console: Any) -> None:
+    """The whole sequence's line: wounds lost, models destroyed and P(unit destroyed) after
+    the last step."""
+    from rich.text import Text
+
+    first = seq.steps[0].result
+    tgt = first.plan.target
+    last = seq.primary(len(seq.steps) - 1)
     wounds_total = first.activation.target.wounds - _already_lost(seq)
     console.print(
         Text.assemble(
@@ -76,14 +94,9 @@ def render_sequence(seq: SequenceResult, console: Any) -> None:
             f" of {wounds_total} · models destroyed ",
             (of_whole(last.expected["models_destroyed"], tgt.models), "bold"),
             f" of {tgt.models} · P(unit destroyed) ",
-            (pct(_p_destroyed(seq, len(seq.steps) - 1)), "bold"),
+            (pct(p_destroyed(seq, len(seq.steps) - 1)), "bold"),
         )
     )
-    _kill_table(seq, console)
-    _leaders_and_hazards(seq, console)
-    if seq.method == "both":
-        console.print(_comparison(seq))
-    _details(seq, console)
 
 
 def _already_lost(seq: SequenceResult) -> int:
@@ -91,17 +104,22 @@ def _already_lost(seq: SequenceResult) -> int:
     return int(start.wounds_lost[0]) if start is not None else 0
 
 
-def _p_destroyed(seq: SequenceResult, k: int) -> float:
+def p_destroyed(seq: SequenceResult, k: int) -> float:
+    """P(the target is destroyed) after step ``k`` (0-based), from the primary engine."""
     md = seq.primary(k).models_destroyed_distribution
     n = seq.steps[0].result.activation.target.models
     return float(md[n]) if len(md) > n else 0.0
 
 
-def _steps_table(seq: SequenceResult):
+def steps_table(seq: SequenceResult, labels: list[str] | None = None):
+    """One row per step: its own hits, wounds and damage, the whole sequence's models
+    destroyed, wounds lost and P(unit destroyed) so far, with a bar (a rich Table);
+    ``labels`` names the activations (default ``shoot: 10 Lootas``)."""
     from rich import box
     from rich.bar import Bar
     from rich.table import Table
-    from rich.text import Text
+
+    from ..layout import Words
 
     title = "Per step: its own hits, wounds and damage; the whole sequence so far"
     if seq.repeated:
@@ -114,20 +132,20 @@ def _steps_table(seq: SequenceResult):
         collapse_padding=True,
     )
     table.add_column("#", no_wrap=True)
-    table.add_column("Activation", overflow="fold", min_width=12)
+    table.add_column("Activation", min_width=12)
     for col in ("Hits", "Wounds", "Damage", "Models\nso far", "Wounds\nso far", "P(unit\ndead)"):
         table.add_column(col, justify="right", no_wrap=True)
-    table.add_column("", width=8, no_wrap=True)
+    table.add_column("", max_width=8)  # the bar: narrower where the room is short
     models = seq.steps[0].result.plan.target.models
     wounds = seq.steps[0].result.activation.target.wounds - _already_lost(seq)
     for k, sr in enumerate(seq.steps):
         own = sr.result.sample if seq.method == "sample" else sr.result.exact
         assert own is not None
         cum = seq.primary(k)
-        p = _p_destroyed(seq, k)
+        p = p_destroyed(seq, k)
         table.add_row(
             sr.step.label(seq.repeated),
-            Text(_activation_text(sr)),
+            Words(labels[k] if labels is not None else _activation_text(sr)),
             f"{own.expected['hits']:.2f}",
             f"{own.expected['wounds']:.2f}",
             f"{own.expected['damage']:.2f}",
