@@ -28,13 +28,13 @@ class Weapon:
 
 @dataclass(frozen=True)
 class Model:
-    """One model: its W, T, Sv and its one weapon."""
+    """One model: its W, T, Sv and its one weapon (None: none it can use here)."""
 
     name: str
     W: int
     T: int
     Sv: int
-    weapon: Weapon
+    weapon: Weapon | None
 
 
 @dataclass(frozen=True)
@@ -97,8 +97,8 @@ def attacks(attacker: Unit, left: tuple[int, ...]) -> list[Weapon]:
     out = []
     for group in attacker.groups:
         for i in group:
-            if left[i] > 0:
-                w = attacker.models[i].weapon
+            w = attacker.models[i].weapon
+            if left[i] > 0 and w is not None:
                 out += [Weapon(w.A, w.skill - mod, w.S, w.AP, w.D)] * w.A
     return out
 

@@ -596,3 +596,22 @@ def test_the_sampler_runs_the_trials_in_chunks_and_still_agrees(monkeypatch):
     _agree(out, trials=6_000)
     again = to_json_exchange(run_exchange(setup, "both", 6_000, 9))
     assert again["sample"] == out["sample"]
+
+
+def test_survivors_without_a_weapon_for_the_phase_do_not_attack():
+    """The Crew's Guard (knife, allocated first) dies first; the Loader left has no melee
+    weapon, so the unit makes no attack in a Fight phase, though it is still there to be
+    attacked."""
+    crew = Unit(
+        (
+            Model("Guard", 1, 4, 5, Weapon(A=2, skill=4, S=3, AP=0, D=1)),
+            Model("Loader", 2, 4, 5, None),
+        ),
+        ((0,), (1,)),
+    )
+    out = as_json("--side-a", "fight crew", "--side-b", "fight brute", "--rounds", "2")
+    order = ["a", "b", "b", "a", "a", "b", "b", "a"]
+    joint, steps = exchange(crew, BRUTE, order)
+    _check(out, joint, steps)
+    loader_alone = out["activations"][3]
+    assert loader_alone["attack_classes"] == 1  # the class with only the Loader does not attack

@@ -91,7 +91,8 @@ def _step(
     classes, class_of = tx.classes(x_rows)
     out = p.copy()
     adds: list[tuple[int, np.ndarray]] = []  # (X state, its new row of Y's states)
-    figures = StepFigures(0.0, dict.fromkeys(WEAPON_FIELDS, 0.0))
+    p_made = float(p[np.ix_(np.flatnonzero(x_alive), y_live)].sum())  # both units alive
+    figures = StepFigures(p_made, dict.fromkeys(WEAPON_FIELDS, 0.0))
     results: dict[AttackClass, Result] = {}
     hazards = False  # some class took Hazardous tests (the acting unit's state moved)
     for c, cls in enumerate(classes):
@@ -231,7 +232,6 @@ def _resolved(setup: Setup, k: int, cls: AttackClass, start: TargetStates) -> Re
 def _tally(figures: StepFigures, res: Result, outcome, mass: float) -> None:
     """Add one class's figures (``outcome``'s, weighted by its probability) and the words of
     its Result."""
-    figures.p_made += mass
     figures.resolutions += 1
     for f in WEAPON_FIELDS:
         figures.expected[f] += mass * outcome.expected[f]
