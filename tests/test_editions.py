@@ -69,6 +69,19 @@ def test_shoot_with_edition_11_uses_its_datasheets_and_names_the_data_version() 
     assert "data" not in calc(*args).stdout.split("\n")[1]
 
 
+def test_exchange_and_sequence_name_the_data_version() -> None:
+    args = ("--side-a", "fight boyz --models 20", "--side-b", "fight intercessor-squad")
+    text = calc("exchange", *args, "--edition", "11").stdout
+    assert "· edition 11 · data 912 ·" in " ".join(text.split())
+    out = as_json("exchange", *args, "--edition", "11")
+    assert out["sides"]["a"]["data"]["version"] == out["sides"]["b"]["data"]["version"] == 912
+    seq = as_json("sequence", "shoot lootas", "--target", "boyz", "--edition", "11")
+    assert seq["data_versions"] == [912] and seq["attacker"]["units"][0]["data"]["version"] == 912
+    assert "· edition 11 · data 912 ·" in " ".join(
+        calc("sequence", "shoot lootas", "--target", "boyz", "--edition", "11").stdout.split()
+    )
+
+
 def test_show_the_data_s_faction_name_with_points_and_data_version() -> None:
     out = as_json("show", "Adeptus Astartes/Intercessor Squad", "--edition", "11")
     assert out["faction"] == "Space Marines"
