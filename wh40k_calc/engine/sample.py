@@ -27,7 +27,6 @@ from ..profile import (
     CRIT,
     CRIT_WOUND,
     HIT,
-    SAVE_FAILED,
     SAVED,
     WOUND,
     Activation,
@@ -45,6 +44,7 @@ from .allocation import (
     space_for,
 )
 from .counts import Counts, die_classes, draw_counts
+from .jumps import MixedSaves, SaveJumps
 from .outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome, WeaponResult
 
 CHUNK_TRIALS = 1 << 15  # trials per chunk: the per-chunk Python work is spread thin, and the
@@ -124,6 +124,15 @@ class _Dice:
             if k:
                 faces[again] = self.d6(k)
         return faces
+
+    def beta_binomial(self, n: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Per entry: a beta-binomial draw (``n`` trials, shapes ``a`` and ``b``, both >= 1),
+        as a beta then a binomial draw."""
+        self.drawn += 2 * n.size
+        return self.rng.binomial(n, self.rng.beta(a, b))
+
+
+_SaveJumps = SaveJumps  # the single-save table (tests reach it by this name)
 
 
 class _Lookup(dict):
@@ -288,94 +297,6 @@ def _weapon_wounds(
     return n_hits, normal + critical, np.zeros(chunk, dtype=np.int64)
 
 
-class _SaveJumps:
-    """Normal wounds of one weapon resolved from counts, where nothing but the saving throw is
-    left to chance and nothing depends on the model a wound is allocated to before the save:
-    every model kind has the same saving throw, a fixed Damage and no Feel No Pain.
-
-    Then a trial's failed saves are one binomial count, and where ``j`` failed saves leave the
-    target from any state is a table built once by applying them one at a time with the shared
-    allocation policy (:meth:`AllocationSpace.apply`: wounded model first, excess damage lost;
-    Core rules: Allocating Attacks, Inflict Damage). ``jump[j * size + s]`` is that state and
-    ``dealt[j * size + s]`` the damage those ``j`` failed saves inflict (counted in full, as
-    the damage figure is); past ``j = last`` the state no longer changes and each failed save
-    adds ``rate[s]``."""
-
-    MAX_ENTRIES = 1 << 21  # states x failed saves tabulated
-
-    def __init__(
-        self,
-        space: AllocationSpace,
-        w: AttackProfile,
-        routing: int,
-        damage: np.ndarray,
-        order: int = 0,
-    ):
-        size = space.size
-        state = np.arange(size)
-        jumps, dealt = [state], [np.zeros(size, dtype=np.int64)]
-        while True:
-            hit = damage[space.kind_of(state, routing, order)]
-            after = space.apply(state, hit, routing, order)
-            if (after == state).all():
-                break
-            jumps.append(after)
-            dealt.append(dealt[-1] + hit)
-            state = after
-        self.size, self.last = size, len(jumps) - 1
-        self.jump = np.concatenate(jumps)
-        self.dealt = np.concatenate(dealt)
-        self.rate = damage[space.kind_of(state, routing, order)]
-        self.fails = die_classes(w.vs[0].save, 2) if w.vs[0].save is not None else None
-
-    @staticmethod
-    def damage_of(space: AllocationSpace, w: AttackProfile) -> np.ndarray | None:
-        """The fixed Damage per model kind when the conditions above hold and the table fits
-        :attr:`MAX_ENTRIES`; None otherwise."""
-        if any(v.save != w.vs[0].save or v.fnp > 0 for v in w.vs):
-            return None
-        damage = []
-        for v in w.vs:
-            values = {f for f, p in zip(v.damage.final, v.damage.probs, strict=True) if p > 0}
-            if len(values) != 1:
-                return None
-            damage.append(values.pop())
-        bound = int(space.target.wounds) + 2  # each failed save changes a wound
-        if space.size * bound > _SaveJumps.MAX_ENTRIES:
-            return None
-        return np.array(damage, dtype=np.int64)
-
-    @classmethod
-    def of(
-        cls, space: AllocationSpace, w: AttackProfile, routing: int, order: int = 0
-    ) -> _SaveJumps | None:
-        """The table for ``w``'s normal wounds in allocation order ``order``, or None (see
-        :meth:`damage_of`)."""
-        damage = cls.damage_of(space, w)
-        return None if damage is None else cls(space, w, routing, damage, order)
-
-    def inflict(
-        self,
-        dice: _Dice,
-        states: np.ndarray,
-        counts: np.ndarray,
-        figure: np.ndarray,
-        failed: np.ndarray,
-    ) -> np.ndarray:
-        """Each trial's ``counts`` normal wounds: failed saves drawn as one count, then the
-        table; tallies failed saves and damage; returns the new states."""
-        lost = counts if self.fails is None else dice.counts(counts, self.fails)[SAVE_FAILED]
-        failed += lost
-        if int(lost.max(initial=0)) <= self.last:
-            at = lost * self.size + states
-            figure += self.dealt[at]
-        else:
-            j = np.minimum(lost, self.last)
-            at = j * self.size + states
-            figure += self.dealt[at] + (lost - j) * self.rate[states]
-        return self.jump[at]
-
-
 class _Inflict:
     """Applies wounds of one weapon to the target states, one position at a time.
 
@@ -397,8 +318,10 @@ class _Inflict:
         self.lowest_first = lowest_first and saves_differ(space, w.vs, self.routing)
         # fails_on[kind, face]: a save roll whose result stands at face fails (face 0 unused)
         self.fails_on = np.array([[v.save_fails_on(f) for f in range(7)] for v in w.vs])
-        self.jumps: dict[int, _SaveJumps | None] = {}  # per allocation order, when tabulated
-        self.tabulated = not self.lowest_first and _SaveJumps.damage_of(space, w) is not None
+        self.jumps: dict[int, SaveJumps | None] = {}  # per allocation order, when tabulated
+        # the saves alike (then never lowest first: nothing to order), else mixed saves
+        self.tabulated = _SaveJumps.damage_of(space, w) is not None
+        self.mixed = not self.tabulated and MixedSaves.damage_of(space, w) is not None
 
     def normal(
         self,
@@ -411,7 +334,7 @@ class _Inflict:
     ) -> np.ndarray:
         """Each trial's ``counts`` normal wounds: save, Damage, Feel No Pain, allocation (in
         each trial's allocation order ``order``)."""
-        if self.tabulated:
+        if self.tabulated or self.mixed:
             done = self._by_jumps(dice, states, counts, figure, failed, order)
             if done is not None:
                 return done
@@ -427,7 +350,7 @@ class _Inflict:
         used = [int(orders.flat[0])] if one else np.unique(orders).tolist()
         for o in used:
             if o not in self.jumps:
-                self.jumps[o] = _SaveJumps.of(self.space, self.w, self.routing, o)
+                self.jumps[o] = self._table(o)
             if self.jumps[o] is None:
                 return None
         if len(used) == 1:
@@ -438,6 +361,12 @@ class _Inflict:
             states[sel] = self.jumps[o].inflict(dice, states[sel], counts[sel], fig, fail)
             figure[sel], failed[sel] = fig, fail
         return states
+
+    def _table(self, order: int) -> SaveJumps | None:
+        """The table of where failed saves leave the target in allocation order ``order``."""
+        if self.tabulated:
+            return _SaveJumps.of(self.space, self.w, self.routing, order)
+        return MixedSaves.of(self.space, self.w, self.routing, order, self.lowest_first)
 
     def devastating(
         self,
@@ -633,8 +562,8 @@ def chunk_size(act: Activation) -> int:
 
 def tabulated(space: AllocationSpace, w: AttackProfile) -> bool:
     """True when ``w``'s normal wounds are resolved from counts and a table of where failed
-    saves leave the target, not one wound at a time (:class:`_SaveJumps`)."""
-    return _SaveJumps.damage_of(space, w) is not None
+    saves leave the target, not one wound at a time (:mod:`~.jumps`)."""
+    return MixedSaves.damage_of(space, w) is not None
 
 
 def _binomial_se(p: float, n: int) -> float:
