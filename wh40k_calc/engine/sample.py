@@ -583,6 +583,11 @@ def run_sample(
 ) -> Outcome:
     """Estimate one activation's outcome from ``trials`` seeded simulated activations.
 
+    Each chunk of trials goes through the phases of the attack sequence in order (as the exact
+    engine's passes do): the mortal wounds before the attacks, each weapon's attacks and normal
+    damage, then the mortal wounds of Devastating Wounds, then the Hazardous tests; the chunk's
+    figures are then added to the running tallies (:class:`_Tally`).
+
     Args:
         act: the resolved profiles (the same the exact engine reads).
         trials: number of simulated activations (>= 1).
@@ -605,150 +610,211 @@ def run_sample(
     if trials < 1:
         raise ValueError("trials must be at least 1")
     rng = np.random.default_rng(seed)
-    dice = _Dice(rng)
     start = start if start is not None else act.start
     space = _space(act, start)
     starts = _Starts(space, start, trials, rng)
-    finals: list[np.ndarray] = []
-    n_models = act.target.models
+    phases = _Phases(act, space, _Dice(rng))
+    tally = _Tally(act, space, keep_states)
     chunk = chunk_size(act)
-    moments = _Moments()
-    wmom = [_Moments() for _ in act.weapons]
-    smom = [_Moments() for _ in act.before]
-    md_counts = np.zeros(n_models + 1)
-    wl_counts = np.zeros(act.target.wounds + 1)
-    ch_counts = np.zeros(len(act.target.characters))
-    fig_counts = np.zeros(1)
-    inflicts = [_Inflict(space, w, act.lowest_first) for w in act.weapons]
-    before_thr = [np.array([_fnp_threshold(p) for p in src.fnp]) for src in act.before]
-    done = 0
-    while done < trials:
-        n = min(chunk, trials - done)
-        states = starts.take(done, n)
-        figure = np.zeros(n, dtype=np.int64)
-        before_counts = []
-        for si, (src, thr) in enumerate(zip(act.before, before_thr, strict=True)):
-            count = dice.from_pmf(src.count, n)
-            before_counts.append(count)
-            fig0 = figure.copy()
-            states = _spill(dice, space, states, count, thr, figure)
-            smom[si].n += n
-            smom[si].add("mortal_wounds", count)
-            smom[si].add("damage", figure - fig0)
-        alive = n_models - space.destroyed[states]
-        totals = {f: np.zeros(n, dtype=np.int64) for f in WEAPON_FIELDS}
-        totals["mortal_wounds"] += sum((c for c in before_counts), np.zeros(n, dtype=np.int64))
-        pending = []
-        for wi, (w, inf) in enumerate(zip(act.weapons, inflicts, strict=True)):
-            attacks = _attacks(dice, w, alive)
-            cp = np.ones(n, dtype=bool) if w.command_reroll else None
-            hits, normal, crit = _weapon_wounds(dice, w, attacks, n, cp)
-            failed = np.zeros(n, dtype=np.int64)
-            fig0 = figure.copy()
-            orders = act.policy.index(wi, normal, crit) if act.policy is not None else 0
-            declared = space.declared(states, orders)  # a wounded group first (05.03)
-            states = inf.normal(dice, states, normal, figure, failed, declared)
-            m = wmom[wi]
-            m.n += n
-            m.add("attacks", attacks)
-            m.add("hits", hits)
-            m.add("wounds", normal + crit)
-            m.add("failed_saves", failed)
-            for f, v in (
-                ("attacks", attacks),
-                ("hits", hits),
-                ("wounds", normal + crit),
-                ("failed_saves", failed),
-            ):
-                totals[f] += v
-            pending.append((crit, figure - fig0, orders))
-        for wi, (w, inf) in enumerate(zip(act.weapons, inflicts, strict=True)):
-            crit, fig_normal, orders = pending[wi]
-            mortal = np.zeros(n, dtype=np.int64)
-            fig0 = figure.copy()
-            if w.devastating:
-                states = inf.devastating(dice, states, crit, figure, mortal, orders)
-            wmom[wi].add("mortal_wounds", mortal)
-            wmom[wi].add("damage", fig_normal + (figure - fig0))
-            totals["mortal_wounds"] += mortal
-        hz_mw, hz_dead = _hazard(dice, act, n)
-        destroyed = space.destroyed[states]
-        lost = space.wounds_lost[states]
-        moments.n += n
-        moments.add("wounds_lost", lost)
-        moments.add("models_destroyed", destroyed)
-        totals["damage"] = figure
-        for f, v in totals.items():
-            moments.add(f"total_{f}", v)
-        moments.add("hazard_mortal_wounds", hz_mw)
-        moments.add("hazard_models_destroyed", hz_dead)
-        moments.add("hazard_at_least_one", hz_dead > 0)
-        md_counts += np.bincount(destroyed, minlength=n_models + 1)[: n_models + 1]
-        wl_counts += np.bincount(lost, minlength=act.target.wounds + 1)[: act.target.wounds + 1]
-        ch_counts += space.character_dead[:, states].sum(axis=1)
-        fc = np.bincount(figure)
-        if len(fc) > len(fig_counts):
-            fig_counts = np.concatenate([fig_counts, np.zeros(len(fc) - len(fig_counts))])
-        fig_counts[: len(fc)] += fc
-        if keep_states:
-            finals.append(space.lost_by_group(states).astype(np.int32))
-        done += n
+    for done in range(0, trials, chunk):
+        c = phases.chunk(starts.take(done, min(chunk, trials - done)))
+        tally.add(c)
         if progress is not None:
-            progress(done, trials)
+            progress(done + c.n, trials)
+    return tally.outcome(trials, seed, phases.dice.drawn)
 
-    rows = [
-        WeaponResult.mortal_source(
-            src.name,
-            m.mean("mortal_wounds"),
-            m.mean("damage"),
-            {"mortal_wounds": m.se("mortal_wounds"), "damage": m.se("damage")},
-        )
-        for src, m in zip(act.before, smom, strict=True)
-    ]
-    for w, m in zip(act.weapons, wmom, strict=True):
-        rows.append(
-            WeaponResult(
-                w.name,
-                w.models,
-                {f: m.mean(f) for f in WEAPON_FIELDS},
-                {f: m.se(f) for f in WEAPON_FIELDS},
+
+@dataclass
+class _Chunk:
+    """One chunk of trials as the phases leave it (arrays: one entry per trial).
+
+    Attributes:
+        states: the target's state; figure: damage inflicted (every point, overkill too).
+        totals: each of WEAPON_FIELDS summed over the activation (damage: set at the end).
+        sources: per mortal-wound source before the attacks, (mortal wounds, damage).
+        weapons: per weapon, {field: values} of WEAPON_FIELDS.
+        hazard: (mortal wounds to the attacker, attacker models destroyed).
+    """
+
+    states: np.ndarray
+    figure: np.ndarray
+    totals: dict[str, np.ndarray]
+    sources: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
+    weapons: list[dict[str, np.ndarray]] = field(default_factory=list)
+    hazard: tuple[np.ndarray, np.ndarray] | None = None
+
+    @property
+    def n(self) -> int:
+        return self.states.size
+
+
+class _Phases:
+    """The attack sequence for a chunk of trials, phase by phase (each a method)."""
+
+    def __init__(self, act: Activation, space: AllocationSpace, dice: _Dice):
+        self.act, self.space, self.dice = act, space, dice
+        self.inflicts = [_Inflict(space, w, act.lowest_first) for w in act.weapons]
+        self.before_fnp = [np.array([_fnp_threshold(p) for p in s.fnp]) for s in act.before]
+
+    def chunk(self, states: np.ndarray) -> _Chunk:
+        """Every phase for trials starting in ``states``."""
+        n = states.size
+        totals = {f: np.zeros(n, dtype=np.int64) for f in WEAPON_FIELDS}
+        c = _Chunk(states, np.zeros(n, dtype=np.int64), totals)
+        self.mortal_wounds_before(c)
+        pending = self.attacks(c)
+        self.devastating_wounds(c, pending)
+        c.hazard = _hazard(self.dice, self.act, n)
+        c.totals["damage"] = c.figure
+        return c
+
+    def mortal_wounds_before(self, c: _Chunk) -> None:
+        """Mortal wounds inflicted before the attacks (Grenade, Bloody Stampede), one at a
+        time, spilling over from model to model."""
+        for src, thr in zip(self.act.before, self.before_fnp, strict=True):
+            count = self.dice.from_pmf(src.count, c.n)
+            fig0 = c.figure.copy()
+            c.states = _spill(self.dice, self.space, c.states, count, thr, c.figure)
+            c.sources.append((count, c.figure - fig0))
+            c.totals["mortal_wounds"] += count
+
+    def attacks(self, c: _Chunk) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | int]]:
+        """Each weapon in turn: Attacks, Hit and Wound rolls as counts, then its normal wounds
+        on the target (saves, Damage, Feel No Pain, allocation). Returns per weapon its
+        devastating Critical Wounds, the damage of its normal wounds and the allocation orders
+        its trials used (for :meth:`devastating_wounds`)."""
+        act, dice = self.act, self.dice
+        alive = act.target.models - self.space.destroyed[c.states]  # when selected (Blast)
+        pending = []
+        for wi, (w, inf) in enumerate(zip(act.weapons, self.inflicts, strict=True)):
+            attacks = _attacks(dice, w, alive)
+            cp = np.ones(c.n, dtype=bool) if w.command_reroll else None
+            hits, normal, crit = _weapon_wounds(dice, w, attacks, c.n, cp)
+            failed = np.zeros(c.n, dtype=np.int64)
+            fig0 = c.figure.copy()
+            orders = act.policy.index(wi, normal, crit) if act.policy is not None else 0
+            declared = self.space.declared(c.states, orders)  # a wounded group first (05.03)
+            c.states = inf.normal(dice, c.states, normal, c.figure, failed, declared)
+            figures = {"attacks": attacks, "hits": hits, "wounds": normal + crit}
+            figures["failed_saves"] = failed
+            for f, v in figures.items():
+                c.totals[f] += v
+            c.weapons.append(figures)
+            pending.append((crit, c.figure - fig0, orders))
+        return pending
+
+    def devastating_wounds(self, c: _Chunk, pending: list) -> None:
+        """The mortal wounds of Devastating Wounds, weapon by weapon, after all normal damage
+        (equal to the Damage, no save, no spill-over)."""
+        for w, inf, figures, (crit, fig_normal, orders) in zip(
+            self.act.weapons, self.inflicts, c.weapons, pending, strict=True
+        ):
+            mortal = np.zeros(c.n, dtype=np.int64)
+            fig0 = c.figure.copy()
+            if w.devastating:
+                c.states = inf.devastating(self.dice, c.states, crit, c.figure, mortal, orders)
+            figures["mortal_wounds"] = mortal
+            figures["damage"] = fig_normal + (c.figure - fig0)
+            c.totals["mortal_wounds"] += mortal
+
+
+class _Tally:
+    """The running sums over the chunks, and the :class:`Outcome` they give."""
+
+    def __init__(self, act: Activation, space: AllocationSpace, keep_states: bool):
+        self.act, self.space, self.keep_states = act, space, keep_states
+        self.moments = _Moments()
+        self.weapons = [_Moments() for _ in act.weapons]
+        self.sources = [_Moments() for _ in act.before]
+        self.models = np.zeros(act.target.models + 1)
+        self.wounds = np.zeros(act.target.wounds + 1)
+        self.characters = np.zeros(len(act.target.characters))
+        self.figure = np.zeros(1)
+        self.finals: list[np.ndarray] = []
+
+    def add(self, c: _Chunk) -> None:
+        """Add one chunk's trials."""
+        space, n = self.space, c.n
+        for m, (count, damage) in zip(self.sources, c.sources, strict=True):
+            m.n += n
+            m.add("mortal_wounds", count)
+            m.add("damage", damage)
+        for m, figures in zip(self.weapons, c.weapons, strict=True):
+            m.n += n
+            for f in WEAPON_FIELDS:
+                m.add(f, figures[f])
+        destroyed, lost = space.destroyed[c.states], space.wounds_lost[c.states]
+        hz_mw, hz_dead = c.hazard
+        m = self.moments
+        m.n += n
+        m.add("wounds_lost", lost)
+        m.add("models_destroyed", destroyed)
+        for f, v in c.totals.items():
+            m.add(f"total_{f}", v)
+        m.add("hazard_mortal_wounds", hz_mw)
+        m.add("hazard_models_destroyed", hz_dead)
+        m.add("hazard_at_least_one", hz_dead > 0)
+        self.models += np.bincount(destroyed, minlength=self.models.size)[: self.models.size]
+        self.wounds += np.bincount(lost, minlength=self.wounds.size)[: self.wounds.size]
+        self.characters += space.character_dead[:, c.states].sum(axis=1)
+        fc = np.bincount(c.figure)
+        if len(fc) > len(self.figure):
+            self.figure = np.concatenate([self.figure, np.zeros(len(fc) - len(self.figure))])
+        self.figure[: len(fc)] += fc
+        if self.keep_states:
+            self.finals.append(space.lost_by_group(c.states).astype(np.int32))
+
+    def outcome(self, trials: int, seed, drawn: int) -> Outcome:
+        """The :class:`Outcome` of ``trials`` trials (means, distributions, standard errors)."""
+        rows = [
+            WeaponResult.mortal_source(
+                src.name,
+                m.mean("mortal_wounds"),
+                m.mean("damage"),
+                {"mortal_wounds": m.se("mortal_wounds"), "damage": m.se("damage")},
             )
+            for src, m in zip(self.act.before, self.sources, strict=True)
+        ]
+        for w, m in zip(self.act.weapons, self.weapons, strict=True):
+            rows.append(
+                WeaponResult(
+                    w.name,
+                    w.models,
+                    {f: m.mean(f) for f in WEAPON_FIELDS},
+                    {f: m.se(f) for f in WEAPON_FIELDS},
+                )
+            )
+        moments = self.moments
+        expected = {f: sum(r.expected[f] for r in rows) for f in WEAPON_FIELDS}
+        se_expected = {f: moments.se(f"total_{f}") for f in WEAPON_FIELDS}
+        for f in ("wounds_lost", "models_destroyed"):
+            expected[f] = moments.mean(f)
+            se_expected[f] = moments.se(f)
+        names = {"hazard_mortal_wounds": "hazard_mortal_wounds"}
+        names.update(models_destroyed="hazard_models_destroyed", at_least_one="hazard_at_least_one")
+        characters = self.characters / trials
+        out = Outcome(
+            method="sample",
+            weapons=rows,
+            expected={f: expected[f] for f in TOTAL_FIELDS},
+            models_destroyed_distribution=self.models / trials,
+            damage_distribution=self.figure / trials,
+            wounds_lost_distribution=self.wounds / trials,
+            characters_destroyed=list(characters),
+            attacker_losses={k: moments.mean(names[k]) for k in LOSS_FIELDS},
+            trials=trials,
+            seed=seed,
+            standard_error={
+                "expected": se_expected,
+                "attacker_losses": {k: moments.se(names[k]) for k in LOSS_FIELDS},
+                "characters_destroyed": [_binomial_se(p, trials) for p in characters],
+            },
+            dice_drawn=drawn,
+            final_states=(
+                TargetStates(self.space.shape, np.concatenate(self.finals))
+                if self.keep_states
+                else None
+            ),
         )
-    expected = {f: sum(r.expected[f] for r in rows) for f in WEAPON_FIELDS}
-    expected["wounds_lost"] = moments.mean("wounds_lost")
-    expected["models_destroyed"] = moments.mean("models_destroyed")
-    se_expected = {f: moments.se(f"total_{f}") for f in WEAPON_FIELDS}
-    se_expected["wounds_lost"] = moments.se("wounds_lost")
-    se_expected["models_destroyed"] = moments.se("models_destroyed")
-    losses = {
-        "hazard_mortal_wounds": moments.mean("hazard_mortal_wounds"),
-        "models_destroyed": moments.mean("hazard_models_destroyed"),
-        "at_least_one": moments.mean("hazard_at_least_one"),
-    }
-    se_losses = {
-        "hazard_mortal_wounds": moments.se("hazard_mortal_wounds"),
-        "models_destroyed": moments.se("hazard_models_destroyed"),
-        "at_least_one": moments.se("hazard_at_least_one"),
-    }
-    out = Outcome(
-        method="sample",
-        weapons=rows,
-        expected={f: expected[f] for f in TOTAL_FIELDS},
-        models_destroyed_distribution=md_counts / trials,
-        damage_distribution=fig_counts / trials,
-        wounds_lost_distribution=wl_counts / trials,
-        characters_destroyed=list(ch_counts / trials),
-        attacker_losses={k: losses[k] for k in LOSS_FIELDS},
-        trials=trials,
-        seed=seed,
-        standard_error={
-            "expected": se_expected,
-            "attacker_losses": se_losses,
-            "characters_destroyed": [_binomial_se(p, trials) for p in ch_counts / trials],
-        },
-    )
-    out.standard_error["kill_table"] = [_binomial_se(p, trials) for p in out.kill_table]
-    out.dice_drawn = dice.drawn
-    if keep_states:
-        out.final_states = TargetStates(space.shape, np.concatenate(finals))
-    return out
+        out.standard_error["kill_table"] = [_binomial_se(p, trials) for p in out.kill_table]
+        return out
