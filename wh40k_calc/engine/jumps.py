@@ -36,6 +36,7 @@ import numpy as np
 
 from ..profile import SAVE_FAILED, AttackProfile, RollTable
 from .allocation import AllocationSpace
+from .arrays import distinct
 from .counts import die_classes
 
 NEVER = 1 << 40  # "the save never changes" (larger than any count of wounds)
@@ -77,17 +78,19 @@ class SaveJumps:
         self.fails = die_classes(w.vs[0].save, 2) if w.vs[0].save is not None else None
 
     @staticmethod
-    def fixed_damage(space: AllocationSpace, w: AttackProfile) -> np.ndarray | None:
-        """The fixed Damage per model kind when no kind has Feel No Pain and the table fits
-        :attr:`MAX_ENTRIES`; None otherwise."""
-        if any(v.fnp > 0 for v in w.vs):
-            return None
-        damage = []
-        for v in w.vs:
+    def fixed_damage(
+        space: AllocationSpace, w: AttackProfile, kinds: list[int] | None = None
+    ) -> np.ndarray | None:
+        """The fixed Damage per model kind when none of ``kinds`` (default: every kind) has
+        Feel No Pain or a random Damage and the table fits :attr:`MAX_ENTRIES`; None
+        otherwise (the other kinds' entries are 0)."""
+        damage = [0] * len(w.vs)
+        for k in range(len(w.vs)) if kinds is None else kinds:
+            v = w.vs[k]
             values = {f for f, p in zip(v.damage.final, v.damage.probs, strict=True) if p > 0}
-            if len(values) != 1:
+            if v.fnp > 0 or len(values) != 1:
                 return None
-            damage.append(values.pop())
+            damage[k] = values.pop()
         bound = int(space.target.wounds) + 2  # each failed save changes a wound
         if space.size * bound > SaveJumps.MAX_ENTRIES:
             return None
@@ -178,8 +181,9 @@ class MixedSaves(SaveJumps):
 
     @staticmethod
     def damage_of(space: AllocationSpace, w: AttackProfile) -> np.ndarray | None:
-        """:meth:`SaveJumps.fixed_damage` (the saves may differ)."""
-        return SaveJumps.fixed_damage(space, w)
+        """:meth:`SaveJumps.fixed_damage` for the kinds the target's models can be (the saves
+        may differ)."""
+        return SaveJumps.fixed_damage(space, w, distinct(space.kind))
 
     @classmethod
     def of(

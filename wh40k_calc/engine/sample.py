@@ -4,14 +4,20 @@ It reads the same :class:`~wh40k_calc.profile.Activation` and uses the same allo
 (:class:`~wh40k_calc.engine.allocation.AllocationSpace`), but rolls the dice. Dice that are
 independent and alike are drawn as counts, one draw per trial and stage (``counts.py``: how
 many of a weapon's Hit rolls miss, hit or are Critical Hits, re-rolls included; the same for its
-Wound rolls, its models' Attacks, Sustained Hits, the points Feel No Pain ignores); a die whose
-effect depends on the model it is allocated to is rolled on its own, wound by wound (saves
-against mixed saves, Damage rolls, Devastating Wounds), except where a table of where failed
-saves leave the target makes the order irrelevant (:class:`_SaveJumps`). Work is vectorised
-with numpy across trials, in chunks so memory stays bounded; the only Python loops run over
-weapons and over the position of a wound in a trial's sequence (each pass handles that wound for
-every trial at once), never over trials or dice. It never draws from the exact engine's
-distributions: it shares only the resolved profiles and the allocation policy.
+Wound rolls, its models' Attacks, Sustained Hits, the points Feel No Pain ignores). Where the
+Damage is fixed and no model has Feel No Pain, a weapon's normal wounds are resolved from
+counts of failed saves and a table of where they leave the target, whether the models' saves
+are alike or differ (an attached Leader; edition 11's lowest-first save rolls): ``jumps.py``.
+Otherwise a die whose effect depends on the model it is allocated to is rolled on its own,
+wound by wound (random Damage, Feel No Pain, Devastating Wounds). Work is vectorised with numpy
+across trials, in chunks so memory stays bounded; the only Python loops run over weapons, over
+the changes of save in a trial's sequence, and over the position of a wound resolved on its
+own (each pass handles that wound for every trial at once), never over trials or dice. It never
+draws from the exact engine's distributions: it shares only the resolved profiles and the
+allocation policy.
+
+:func:`run_sample` runs each chunk of trials through the phases of the attack sequence in order
+(:class:`_Phases`) and adds its figures to the running tallies (:class:`_Tally`).
 """
 
 from __future__ import annotations
