@@ -32,7 +32,9 @@ from ..profile import (
     ALWAYS_FAILS,
     CRIT,
     CRIT_WOUND,
+    FAIL,
     HIT,
+    MISS,
     SAVED,
     WOUND,
     Activation,
@@ -66,10 +68,33 @@ class _Moments:
     sums: dict[str, float] = field(default_factory=dict)
     squares: dict[str, float] = field(default_factory=dict)
 
-    def add(self, name: str, values: np.ndarray) -> None:
-        v = values.astype(np.int64, copy=False)
-        self.sums[name] = self.sums.get(name, 0.0) + float(v.sum())
-        self.squares[name] = self.squares.get(name, 0.0) + float(np.einsum("i,i->", v, v))
+    def add(self, name: str, values: np.ndarray | None, seen: dict | None = None) -> None:
+        """Add one chunk's values of ``name`` (None: all zero, nothing to add); ``seen``
+        keeps the sums of arrays added before (by identity), for an array added twice (a
+        weapon's figure that is also the total)."""
+        if values is None:
+            return
+        sums = None if seen is None else seen.get(id(values))
+        if sums is None:
+            v = values.astype(np.int64, copy=False)
+            sums = (float(v.sum()), float(np.einsum("i,i->", v, v)))
+            if seen is not None:
+                seen[id(values)] = sums
+        self.sums[name] = self.sums.get(name, 0.0) + sums[0]
+        self.squares[name] = self.squares.get(name, 0.0) + sums[1]
+
+    def add_constant(self, name: str, value: int, n: int) -> None:
+        """Add ``n`` values of ``name`` that are all ``value``; the same sums as :meth:`add`."""
+        self.sums[name] = self.sums.get(name, 0.0) + float(value * n)
+        self.squares[name] = self.squares.get(name, 0.0) + float(value * value * n)
+
+    def add_counts(self, name: str, counts: np.ndarray) -> None:
+        """Add one chunk's values of ``name`` given as counts by value (``counts[k]``: trials
+        of value k); the same sums as :meth:`add` of the values (integers, exact)."""
+        k = np.arange(counts.size, dtype=np.int64)
+        c = counts.astype(np.int64, copy=False)
+        self.sums[name] = self.sums.get(name, 0.0) + float(np.dot(k, c))
+        self.squares[name] = self.squares.get(name, 0.0) + float(np.dot(k * k, c))
 
     def mean(self, name: str) -> float:
         return self.sums.get(name, 0.0) / self.n if self.n else 0.0
@@ -224,6 +249,13 @@ def _by_kind(kinds: np.ndarray):
     return [(int(k), kinds == k) for k in np.unique(kinds)]
 
 
+def _fixed_attacks(w: AttackProfile) -> int | None:
+    """The weapon's attacks when they are the same in every trial (a fixed Attacks
+    characteristic and no [BLAST] bonus), else None."""
+    values = np.flatnonzero(w.attacks)
+    return int(w.models * values[0]) if len(values) == 1 and not w.blast else None
+
+
 def _attacks(dice: _Dice, w: AttackProfile, alive: np.ndarray) -> np.ndarray:
     """Per trial: the attacks of the ``w.models`` models (Core rules: Attacks), each rolling
     its Attacks characteristic (drawn as the count of models rolling each value), plus
@@ -279,28 +311,37 @@ def _weapon_wounds(
     dice: _Dice,
     w: AttackProfile,
     attacks: np.ndarray,
-    chunk: int,
     command_reroll: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """One weapon's Hit and Wound rolls for every trial: per trial (hits, normal wounds,
-    devastating Critical Wounds), each stage drawn as counts.
+    devastating Critical Wounds; None without [DEVASTATING WOUNDS]), each stage drawn as
+    counts.
 
     A Critical Hit scores the extra hits of [SUSTAINED HITS X] (not rolled to hit; they roll to
     wound) and, with [LETHAL HITS], wounds automatically without a Wound roll (a normal wound).
     With [DEVASTATING WOUNDS] the Critical Wounds are returned apart; otherwise they join the
     normal wounds. ``command_reroll``: see :func:`_wound_rolls`."""
-    hits, crits = _hit_rolls(dice, w, attacks.astype(np.int64, copy=False))
+    attacks = attacks.astype(np.int64, copy=False)
+    if w.hit is not None and w.sustained is None and not w.lethal:
+        # only the hits count: every attack that does not miss (one row of the counts)
+        rolled = attacks - dice.counts(attacks, die_classes(w.hit, 3))[MISS]
+        if not w.devastating and command_reroll is None:
+            failed = dice.counts(rolled, die_classes(w.wound, 3))[FAIL]
+            return rolled, rolled - failed, None
+        normal, critical = _wound_rolls(dice, w, rolled, None, command_reroll)
+        return (rolled, normal, critical) if w.devastating else (rolled, normal + critical, None)
+    hits, crits = _hit_rolls(dice, w, attacks)
     extra = None
     if w.sustained is not None and crits.any():
         extra = dice.total(w.sustained, crits)
-    own = hits if w.lethal else hits + crits
-    normal, critical = _wound_rolls(dice, w, own, extra, command_reroll)
+    rolled = hits + crits
+    normal, critical = _wound_rolls(dice, w, hits if w.lethal else rolled, extra, command_reroll)
     if w.lethal:
         normal = normal + crits
-    n_hits = hits + crits if extra is None else hits + crits + extra
+    n_hits = rolled if extra is None else rolled + extra
     if w.devastating:
         return n_hits, normal, critical
-    return n_hits, normal + critical, np.zeros(chunk, dtype=np.int64)
+    return n_hits, normal + critical, None
 
 
 class _Inflict:
@@ -482,12 +523,12 @@ def _spill(
     return states
 
 
-def _hazard(dice: _Dice, act: Activation, chunk: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per trial: mortal wounds from failed Hazardous tests, attacker models destroyed."""
+def _hazard(
+    dice: _Dice, act: Activation, chunk: int, space: AllocationSpace
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per trial: mortal wounds from failed Hazardous tests, attacker models destroyed
+    (``space``: the states of the models carrying a Hazardous weapon)."""
     hz = act.hazard
-    if hz is None or hz.tests == 0:
-        return np.zeros(chunk), np.zeros(chunk, dtype=np.int64)
-    space = AllocationSpace(hz.carriers)
     fail_on = round(6 * hz.fail_probability)
     fails = (dice.d6((chunk, hz.tests)) <= fail_on).sum(axis=1)
     states = np.zeros(chunk, dtype=np.int64)
@@ -636,22 +677,30 @@ class _Chunk:
 
     Attributes:
         states: the target's state; figure: damage inflicted (every point, overkill too).
-        totals: each of WEAPON_FIELDS summed over the activation (damage: set at the end).
+        totals: each of WEAPON_FIELDS summed over the activation (damage: set at the end;
+            None for a figure that is 0 in every trial).
         sources: per mortal-wound source before the attacks, (mortal wounds, damage).
-        weapons: per weapon, {field: values} of WEAPON_FIELDS.
-        hazard: (mortal wounds to the attacker, attacker models destroyed).
+        weapons: per weapon, {field: values} of WEAPON_FIELDS (None: 0 in every trial).
+        hazard: (mortal wounds to the attacker, attacker models destroyed); None without a
+            Hazardous test.
     """
 
     states: np.ndarray
     figure: np.ndarray
-    totals: dict[str, np.ndarray]
+    totals: dict[str, np.ndarray | None]
     sources: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
-    weapons: list[dict[str, np.ndarray]] = field(default_factory=list)
+    weapons: list[dict[str, np.ndarray | None]] = field(default_factory=list)
     hazard: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
     def n(self) -> int:
         return self.states.size
+
+    def add(self, name: str, values: np.ndarray) -> None:
+        """Add ``values`` to the total ``name`` (never in place: the first values are kept as
+        they are, as the weapon's own figure)."""
+        total = self.totals[name]
+        self.totals[name] = values if total is None else total + values
 
 
 class _Phases:
@@ -661,16 +710,18 @@ class _Phases:
         self.act, self.space, self.dice = act, space, dice
         self.inflicts = [_Inflict(space, w, act.lowest_first) for w in act.weapons]
         self.before_fnp = [np.array([_fnp_threshold(p) for p in s.fnp]) for s in act.before]
+        hz = act.hazard
+        self.carriers = AllocationSpace(hz.carriers) if hz is not None and hz.tests else None
 
     def chunk(self, states: np.ndarray) -> _Chunk:
         """Every phase for trials starting in ``states``."""
         n = states.size
-        totals = {f: np.zeros(n, dtype=np.int64) for f in WEAPON_FIELDS}
-        c = _Chunk(states, np.zeros(n, dtype=np.int64), totals)
+        c = _Chunk(states, np.zeros(n, dtype=np.int64), dict.fromkeys(WEAPON_FIELDS))
         self.mortal_wounds_before(c)
         pending = self.attacks(c)
         self.devastating_wounds(c, pending)
-        c.hazard = _hazard(self.dice, self.act, n)
+        if self.carriers is not None:
+            c.hazard = _hazard(self.dice, self.act, n, self.carriers)
         c.totals["damage"] = c.figure
         return c
 
@@ -682,7 +733,7 @@ class _Phases:
             fig0 = c.figure.copy()
             c.states = _spill(self.dice, self.space, c.states, count, thr, c.figure)
             c.sources.append((count, c.figure - fig0))
-            c.totals["mortal_wounds"] += count
+            c.add("mortal_wounds", count)
 
     def attacks(self, c: _Chunk) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | int]]:
         """Each weapon in turn: Attacks, Hit and Wound rolls as counts, then its normal wounds
@@ -695,18 +746,22 @@ class _Phases:
         for wi, (w, inf) in enumerate(zip(act.weapons, self.inflicts, strict=True)):
             attacks = _attacks(dice, w, alive)
             cp = np.ones(c.n, dtype=bool) if w.command_reroll else None
-            hits, normal, crit = _weapon_wounds(dice, w, attacks, c.n, cp)
+            hits, normal, crit = _weapon_wounds(dice, w, attacks, cp)
             failed = np.zeros(c.n, dtype=np.int64)
-            fig0 = c.figure.copy()
-            orders = act.policy.index(wi, normal, crit) if act.policy is not None else 0
+            dealt = np.zeros(c.n, dtype=np.int64)
+            orders = 0
+            if act.policy is not None:
+                orders = act.policy.index(wi, normal, 0 if crit is None else crit)
             declared = self.space.declared(c.states, orders)  # a wounded group first (05.03)
-            c.states = inf.normal(dice, c.states, normal, c.figure, failed, declared)
-            figures = {"attacks": attacks, "hits": hits, "wounds": normal + crit}
+            c.states = inf.normal(dice, c.states, normal, dealt, failed, declared)
+            c.figure += dealt
+            wounds = normal if crit is None else normal + crit
+            figures = {"attacks": attacks, "hits": hits, "wounds": wounds}
             figures["failed_saves"] = failed
             for f, v in figures.items():
-                c.totals[f] += v
+                c.add(f, v)
             c.weapons.append(figures)
-            pending.append((crit, c.figure - fig0, orders))
+            pending.append((crit, dealt, orders))
         return pending
 
     def devastating_wounds(self, c: _Chunk, pending: list) -> None:
@@ -715,13 +770,16 @@ class _Phases:
         for w, inf, figures, (crit, fig_normal, orders) in zip(
             self.act.weapons, self.inflicts, c.weapons, pending, strict=True
         ):
+            if not w.devastating:
+                figures["mortal_wounds"] = None  # none: nothing to tally
+                figures["damage"] = fig_normal
+                continue
             mortal = np.zeros(c.n, dtype=np.int64)
             fig0 = c.figure.copy()
-            if w.devastating:
-                c.states = inf.devastating(self.dice, c.states, crit, c.figure, mortal, orders)
+            c.states = inf.devastating(self.dice, c.states, crit, c.figure, mortal, orders)
             figures["mortal_wounds"] = mortal
             figures["damage"] = fig_normal + (c.figure - fig0)
-            c.totals["mortal_wounds"] += mortal
+            c.add("mortal_wounds", mortal)
 
 
 class _Tally:
@@ -737,6 +795,9 @@ class _Tally:
         self.characters = np.zeros(len(act.target.characters))
         self.figure = np.zeros(1)
         self.finals: list[np.ndarray] = []
+        # a weapon's attacks when they are the same in every trial (fixed A, no Blast)
+        self.fixed = [_fixed_attacks(w) for w in act.weapons]
+        self.fixed_total = None if None in self.fixed else sum(self.fixed)
 
     def add(self, c: _Chunk) -> None:
         """Add one chunk's trials."""
@@ -745,25 +806,38 @@ class _Tally:
             m.n += n
             m.add("mortal_wounds", count)
             m.add("damage", damage)
-        for m, figures in zip(self.weapons, c.weapons, strict=True):
+        seen: dict[int, tuple[float, float]] = {}  # the chunk's arrays are alive till the end
+        for m, figures, fixed in zip(self.weapons, c.weapons, self.fixed, strict=True):
             m.n += n
             for f in WEAPON_FIELDS:
-                m.add(f, figures[f])
+                if f == "attacks" and fixed is not None:
+                    m.add_constant(f, fixed, n)
+                else:
+                    m.add(f, figures[f], seen)
         destroyed, lost = space.destroyed[c.states], space.wounds_lost[c.states]
-        hz_mw, hz_dead = c.hazard
+        by_models = np.bincount(destroyed, minlength=self.models.size)[: self.models.size]
+        by_wounds = np.bincount(lost, minlength=self.wounds.size)[: self.wounds.size]
+        by_figure = np.bincount(c.figure)
         m = self.moments
         m.n += n
-        m.add("wounds_lost", lost)
-        m.add("models_destroyed", destroyed)
+        m.add_counts("wounds_lost", by_wounds)
+        m.add_counts("models_destroyed", by_models)
         for f, v in c.totals.items():
-            m.add(f"total_{f}", v)
-        m.add("hazard_mortal_wounds", hz_mw)
-        m.add("hazard_models_destroyed", hz_dead)
-        m.add("hazard_at_least_one", hz_dead > 0)
-        self.models += np.bincount(destroyed, minlength=self.models.size)[: self.models.size]
-        self.wounds += np.bincount(lost, minlength=self.wounds.size)[: self.wounds.size]
+            if f == "damage":
+                m.add_counts("total_damage", by_figure)
+            elif f == "attacks" and self.fixed_total is not None:
+                m.add_constant("total_attacks", self.fixed_total, n)
+            else:
+                m.add(f"total_{f}", v, seen)
+        if c.hazard is not None:  # else no Hazardous test: nothing lost
+            hz_mw, hz_dead = c.hazard
+            m.add("hazard_mortal_wounds", hz_mw)
+            m.add("hazard_models_destroyed", hz_dead)
+            m.add("hazard_at_least_one", hz_dead > 0)
+        self.models += by_models
+        self.wounds += by_wounds
         self.characters += space.character_dead[:, c.states].sum(axis=1)
-        fc = np.bincount(c.figure)
+        fc = by_figure
         if len(fc) > len(self.figure):
             self.figure = np.concatenate([self.figure, np.zeros(len(fc) - len(self.figure))])
         self.figure[: len(fc)] += fc
