@@ -22,10 +22,14 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from .datasheet import Datasheet, DatasheetError, load_datasheet, norm_name
+from .sheetnames import DatasheetError, norm_name
+
+if TYPE_CHECKING:  # the schema is imported where a file is parsed: listing needs none
+    from .datasheet import Datasheet
 
 ENV_VAR = "WH40K_CALC_DATASHEETS"
 HOME_VAR = "WH40K_CALC_HOME"
@@ -588,6 +592,8 @@ def _read_index(
 
 @lru_cache(maxsize=64)
 def _load_cached(path: Path) -> Datasheet:
+    from .datasheet import load_datasheet
+
     return load_datasheet(path)
 
 

@@ -8,10 +8,8 @@ loadout counts, sizes naming known models). Every error names the file and the f
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -25,19 +23,7 @@ from .abilities import (
     split_abilities,
 )
 from .dice import Dice, DiceError
-
-
-class DatasheetError(ValueError):
-    """A datasheet file that cannot be used; the message names the file and the field."""
-
-
-@lru_cache(maxsize=4096)  # the same few hundred names, looked up again and again in a batch
-def norm_name(text: str) -> str:
-    """Normalise a unit, model or weapon name for matching: case, accents and punctuation
-    ignored ("Kâhl" matches "kahl")."""
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "", text.lower())
-
+from .sheetnames import DatasheetError, norm_name  # re-exported: the datasheet layer's own
 
 # ---------------------------------------------------------------------------------------------
 # Schema (what the YAML may contain). Field names follow the contract exactly.

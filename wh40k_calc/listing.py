@@ -5,10 +5,17 @@ name (or of ``Faction/Name``), so "intercessor squad" lists the Intercessor, Ass
 and Heavy Intercessor Squads (and the alike Interceptor Squad, last), "hellblastr" finds
 "Hellblaster Squad" and "leman" every Leman Russ; best first. A text no name matches that way
 lists the closest names instead (:func:`wh40k_calc.fuzzy.suggest`).
+
+The table (:func:`print_units`) is plain aligned lines, not a rich table (a table of 1,600 rows
+takes rich most of a second to lay out), and costs little per row: the terminal's width is
+read once, a shipped file's place is its path with the shipped folder's prefix cut off, and
+nothing here imports numpy or the datasheet schema (``calc units`` starts as fast as a listing
+can; ``benchmarks/test_bench_startup.py``).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -63,3 +70,64 @@ def entry_json(e: Entry, replaces: Path | None) -> dict[str, Any]:
     if e.hidden_by is not None:
         out["hidden_by"] = str(e.hidden_by)
     return out
+
+
+def place_of(p: Path, cwd: str | None = None) -> str:
+    """A file's path for people: inside the shipped folders relative to them ("(shipped)
+    orks/boyz.yaml"), else relative to ``cwd`` (default: the working folder) where it can be.
+    """
+    from .catalog import GENERATED, SHIPPED
+
+    text = str(p)
+    for base, label in ((SHIPPED, "shipped"), (GENERATED, "generated")):
+        prefix = str(base).rstrip(os.sep) + os.sep
+        if text.startswith(prefix):
+            return f"({label}) {text[len(prefix) :]}"
+    try:
+        return os.path.relpath(p, cwd) if cwd is not None else os.path.relpath(p)
+    except ValueError:
+        return text
+
+
+def print_units(entries: list[Entry], replaces: dict[Path, Path]) -> None:
+    """Print ``calc units``' listing: one line per datasheet (name, file, notes), grouped by
+    faction. A line too long for the terminal is folded (the file below the name)."""
+    import itertools
+    import textwrap
+
+    from rich.console import Console
+    from rich.text import Text
+
+    from .terminal import escape_controls as esc
+    from .wording import count
+
+    hidden = sum(1 for e in entries if e.hidden_by is not None)
+    out = Console(highlight=False)
+    width = out.width  # asked once: rich asks the terminal each time
+    cwd = os.getcwd()
+    out.print(count(len(entries) - hidden, "datasheet") + (f" ({hidden} hidden)" if hidden else ""))
+    for faction, group in itertools.groupby(entries, key=lambda e: e.faction):
+        group = list(group)
+        names = {e.path: esc(e.name) for e in group}  # names and paths from files: escaped
+        name_width = max(len(n) for n in names.values())  # aligned within the faction
+        hid = sum(1 for e in group if e.hidden_by is not None)  # counted as the summary does
+        shown = f"{len(group) - hid:,}" + (f", {hid} hidden" if hid else "")
+        lines = [f"{esc(faction) or '(no faction)'} ({shown})\n"]
+        for e in group:
+            place = place_of(e.path, cwd)
+            if e.hidden_by is not None:
+                place += f" (hidden: same name as {place_of(e.hidden_by, cwd)})"
+            if e.path in replaces:
+                place += f" (replaces {place_of(replaces[e.path], cwd)})"
+            place = esc(place)
+            line = f"  {names[e.path]:<{name_width}}  {place}"
+            if len(line) <= width:  # one aligned line
+                lines.append(line + "\n")
+            else:  # folded for a narrow terminal: the file below the name
+                where = textwrap.fill(
+                    place, width, initial_indent="      ", subsequent_indent="        "
+                )
+                lines.append(f"  {names[e.path]}\n{where}\n")
+        text = Text(lines[0], "bold")
+        text.append("".join(lines[1:]))
+        out.print(text, end="", soft_wrap=True)

@@ -83,7 +83,7 @@ def catalog(datasheets: list[str] | list[Path] | tuple[str, ...] | None):
         DatasheetError: a folder does not exist, is a file, or is given as an empty name.
     """
     from .catalog import Catalog
-    from .datasheet import DatasheetError
+    from .sheetnames import DatasheetError
 
     dirs = []
     for d in datasheets or []:
