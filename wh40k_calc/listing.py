@@ -128,6 +128,7 @@ def print_units(entries: list[Entry], replaces: dict[Path, Path]) -> None:
                     place, width, initial_indent="      ", subsequent_indent="        "
                 )
                 lines.append(f"  {names[e.path]}\n{where}\n")
-        text = Text(lines[0], "bold")
-        text.append("".join(lines[1:]))
-        out.print(text, end="", soft_wrap=True)
+        out.print(Text(lines[0], "bold"), end="", soft_wrap=True)
+        # plain text, already escaped and folded: written as it is (rich would only split it
+        # into lines and segments again, most of the listing's time)
+        out.file.write("".join(lines[1:]))
