@@ -29,6 +29,7 @@ from .options import (
     TargetOptions,
     catalog,
     fail,
+    warning,
 )
 
 if TYPE_CHECKING:
@@ -172,7 +173,8 @@ def _resolve_request(request: AttackRequest) -> Result:
     try:
         sel = request.selection(catalog(engine.datasheets))
         progress = None if engine.as_json else _progress_callback()
-        return resolve(sel, engine.method_value, engine.trials, engine.seed_value, progress)
+        seed = engine.seed_value
+        return resolve(sel, engine.method_value, engine.trials, seed, progress, warn=warning)
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
         raise fail(str(exc)) from None
     finally:

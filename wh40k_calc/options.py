@@ -76,6 +76,17 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
+def warning(message: str) -> None:
+    """Print ``warning: message`` on stderr, before the work it is about (``--trials`` far
+    beyond the sampler's time budget), as :func:`fail` prints an error."""
+    from rich.console import Console
+    from rich.text import Text
+
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        Text.assemble(("warning:", "bold yellow"), " ", message)
+    )
+
+
 def catalog(datasheets: list[str] | list[Path] | tuple[str, ...] | None):
     """The datasheet catalog for ``--datasheets`` folders (and the environment).
 

@@ -235,6 +235,7 @@ def resolve(
     carried: Carried | None = None,
     *,
     stand_in: bool = True,
+    warn: Callable[[str], None] | None = None,
 ) -> Result:
     """Resolve one activation with ``method`` ("exact", "sample" or "both").
 
@@ -253,6 +254,8 @@ def resolve(
         stand_in: when the exact engine declines, the sampler stands in for it; False: the
             Result is returned at once, with ``exact_declined`` and no figures (for a caller
             that then samples on its own, e.g. a whole sequence).
+        warn: called before the sampler rolls anything when ``trials`` are far beyond its
+            time budget by its estimate (the message says how long; ``engine/budget.py``).
 
     Raises:
         SelectionError: an impossible selection.
@@ -271,7 +274,7 @@ def resolve(
     if result.exact is not None and result.exact.policy is not None:
         result.activation = replace(result.activation, policy=result.exact.policy)
     if result.method in ("sample", "both"):
-        _run_sampler(result, trials, seed, progress, carried)
+        _run_sampler(result, trials, seed, progress, carried, warn)
     if result.exact is not None and carried is None:
         _damage_within_budget(result, trials, seed)
     act = result.activation
@@ -328,10 +331,11 @@ def _run_sampler(
     seed: int | np.random.Generator,
     progress: Callable[[int, int], None] | None,
     carried: Carried | None,
+    warn: Callable[[str], None] | None = None,
 ) -> None:
     """Put the sampler's outcome in ``result``: ``trials`` trials (one per carried state of a
     sequence step; None: as many as the time budget allows, said in the notes), with the
-    defender's allocation orders the exact engine chose."""
+    defender's allocation orders the exact engine chose; ``warn``: see :func:`resolve`."""
     from .engine.sample import run_sample  # lazy: numpy sampling code
 
     act = result.activation = _with_policy(result.activation, result.notes)
@@ -342,6 +346,12 @@ def _run_sampler(
             trials = len(carried.sample.lost)
     if trials is None:
         trials = _affordable_trials(act, DEFAULT_TRIALS, result.notes)
+    elif warn is not None and carried is None:
+        from .engine.budget import estimate, slow_trials_warning
+
+        slow = slow_trials_warning(estimate(act).seconds(trials), trials, FALLBACK_SECONDS)
+        if slow is not None:
+            warn(slow)
     result.sample = run_sample(act, trials=trials, seed=seed, progress=progress, **carry)
     if trials < 1000:
         result.notes.append(few_trials_note(trials))

@@ -38,7 +38,7 @@ from math import comb
 import numpy as np
 
 from ..dice import thin
-from ..profile import Activation, AttackProfile, OrderPolicy, TargetStates
+from ..profile import Activation, AttackProfile, HazardProfile, OrderPolicy, TargetStates
 from . import lowest, lumping, memo, work
 from .allocation import NORMAL, AllocationSpace, legal_orders, saves_differ, space_for
 from .arrays import distinct
@@ -48,7 +48,6 @@ from .kernels import (
     Kernel,
     mean,
     routing_of,
-    spill_kernel,
 )
 from .lowest import TAIL_EPS
 from .outcome import Outcome, WeaponResult
@@ -277,7 +276,7 @@ class _Setup:
         self.n_models = n_models = act.target.models
         self.n_orders = len(space.orders)  # preference orders, then those declared from them
         self.n_given = space.n_given
-        self.before = [spill_kernel(space, src.fnp) for src in act.before]
+        self.before = [memo.spill(space, src.fnp) for src in act.before]
         # models alive when the unit is selected (Blast): known, or per Blast bracket
         alive = set((n_models - space.destroyed[self.start]).tolist())
         blast = any(w.blast for w in act.weapons)
@@ -1322,6 +1321,11 @@ def hazard_losses(act: Activation) -> dict[str, float]:
     hz = act.hazard
     if hz is None or hz.tests == 0:
         return {"hazard_mortal_wounds": 0.0, "models_destroyed": 0.0, "at_least_one": 0.0}
+    return dict(_hazard_losses(hz))
+
+
+@memo.kept  # the same Hazardous weapons again and again in a sequence or a batch
+def _hazard_losses(hz: HazardProfile) -> dict[str, float]:
     space = AllocationSpace(hz.carriers)
     fails = np.array(
         [

@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from ..optgroup import with_groups
-from ..options import EngineOptions, TargetOptions, catalog, fail
+from ..options import EngineOptions, TargetOptions, catalog, fail, warning
 
 
 @with_groups
@@ -53,7 +53,9 @@ def sequence(
     try:
         cat = catalog(engine.datasheets)
         plan = build_steps(list(steps), cat, target, engine, repeat)
-        seq = run_sequence(plan, engine.method_value, engine.trials, engine.seed_value)
+        seq = run_sequence(
+            plan, engine.method_value, engine.trials, engine.seed_value, warn=warning
+        )
     except StepError as exc:  # words that do not parse: a usage error (2), as at top level
         raise fail(str(exc), 2 if exc.usage else 1) from None
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
