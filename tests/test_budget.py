@@ -182,7 +182,7 @@ def _slow(monkeypatch) -> None:
         (["shoot", "lootas", "--target", "boyz", "--method", "sample"], "100 s"),
         (["shoot", "lootas", "--target", "boyz", "--method", "both", "--json"], "100 s"),
         # a sequence: every step in every trial, 2 x 100 s
-        (["sequence", "-t", "boyz", "shoot lootas", "shoot lootas", "-m", "sample"], "3 minutes"),
+        (["sequence", "-t", "boyz", "shoot lootas", "fight boyz", "--method=sample"], "3 minutes"),
     ],
 )
 def test_explicit_trials_far_beyond_the_budget_warn_first(monkeypatch, args, estimate) -> None:
