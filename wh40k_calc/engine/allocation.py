@@ -38,7 +38,7 @@ from ..profile import (
     TargetProfile,
     TargetStates,
     allocation_groups,
-    group_shape,
+    shape_of,
 )
 from .arrays import distinct
 
@@ -119,7 +119,7 @@ class AllocationSpace:
     ):
         self.target = target
         self.groups = allocation_groups(target)
-        self.shape = group_shape(target)
+        self.shape = shape_of(self.groups)
         self.models = (*target.bodyguard, *target.characters)
         self.orders = orders or (tuple(range(len(self.groups))),)
         self.n_given = len(self.orders)  # orders[:n_given] are the ones asked for

@@ -133,12 +133,13 @@ class _Chain:
 
     def step_ns(self, k: Kernel, rest: float) -> float:
         """Estimated nanoseconds of one step of ``k`` over an array of S x ``rest`` elements
-        (:mod:`~wh40k_calc.engine.work`), its form chosen if it is not yet (not built: an
-        estimate costs little even where the figure pass's forms are large)."""
+        (:mod:`~wh40k_calc.engine.work`), its form chosen if it is not yet: in the state pass
+        built at once (the pass uses it), in the figure pass not built (an estimate costs
+        little even where the figure pass's forms are large)."""
         key = id(k)
         if key not in self.rates:
-            if not self.figure and "rates" in k.forms:
-                self.rates[key] = k.forms["rates"]
+            if not self.figure:  # the state pass's form is built once and kept with k
+                self._transition(k)
             else:
                 self._choose(k, self._entries(k))
         per_element, call = self.rates[key]
