@@ -1,8 +1,8 @@
 """The command line (typer): parse, build the Selection, resolve, render. Thin on purpose.
 
 ``calc shoot ATTACKER --target TARGET`` and ``calc fight ...`` resolve one activation;
-``calc units``, ``calc show NAME`` and ``calc effects`` browse the data; ``calc compare`` and
-``calc import`` are registered from their own modules.
+``calc units``, ``calc show NAME`` and ``calc effects`` browse the data; ``calc compare``,
+``calc sequence``, ``calc army`` and ``calc import`` are registered from their own modules.
 """
 
 from __future__ import annotations
@@ -445,11 +445,22 @@ def _sequence_command() -> Callable[..., Any]:
     return sequence
 
 
+def _army_command() -> Callable[..., Any]:
+    from .lists.command import army
+
+    return army
+
+
 command("compare", load=_compare_command)
 command(
     "sequence",
     help="Several activations against one target, in order, exactly.",
     load=_sequence_command,
+)
+command(
+    "army",
+    help="An army list (app, New Recruit, ListForge, ... export) against a target.",
+    load=_army_command,
 )
 command("import", load=_import_command)
 

@@ -80,6 +80,38 @@ class CrossOptions(OptionGroup):
 
 
 @dataclass(frozen=True)
+class ArmyCompareOptions(OptionGroup):
+    """``calc compare --army LIST``: army lists whose units (and the whole army in sequence)
+    are compared against the targets, the phases, and factions that count as allies."""
+
+    army: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--army",
+            metavar="LIST",
+            help="An army list export (as calc army reads it): each of its units, and the "
+            "whole army in sequence, against each target (repeatable: several lists).",
+        ),
+    ] = None
+    phase: Annotated[
+        str | None,
+        typer.Option(
+            "--phase",
+            metavar="shoot|fight|both",
+            help="With --army: each unit's shooting, its melee, or both (default both).",
+        ),
+    ] = None
+    allies: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allies",
+            metavar="FACTION",
+            help="With --army: a faction whose units count as allies (repeatable).",
+        ),
+    ] = None
+
+
+@dataclass(frozen=True)
 class CompareEngineOptions(EngineOptions):
     """The engine options of ``calc shoot``; here each one given overrides a batch file's."""
 
@@ -125,28 +157,36 @@ class OutputOptions(OptionGroup):
 @with_groups
 def compare(
     what: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(
             metavar="BATCH.yaml | ATTACKER...",
             help="A batch file, or attacking units (datasheet names) to cross with "
-            "--loadout, --models and --target.",
+            "--loadout, --models and --target (none with --army).",
         ),
-    ],
+    ] = None,
     *,
     cross: CrossOptions,
+    army: ArmyCompareOptions,
     conditions: ConditionOptions,
     effect: EffectOpt = None,
     engine: CompareEngineOptions,
     output: OutputOptions,
 ) -> None:
-    """Compare runs side by side: a batch file, or attackers × loadouts × targets.
+    """Compare runs side by side: a batch file, attackers × loadouts × targets, or the
+    units of army lists (--army) and each army in sequence.
 
     One row per (run, target), grouped by target and ranked by --sort: expected damage,
     models destroyed, P(wipe), target points destroyed per 100 points of attacker, and the
     attacker's Hazardous losses.
     """
+    what = list(what or [])
     csv_file = _csv_destination(output, what, engine.as_json)
-    items, title = _jobs(what, cross, conditions, list(effect or []), engine)
+    if army.army or army.phase is not None or army.allies:
+        items, title = _army_jobs(what, cross, army, conditions, list(effect or []), engine)
+    else:
+        if not what:
+            raise fail("give a batch file, attacker names, or --army LIST", 2)
+        items, title = _jobs(what, cross, conditions, list(effect or []), engine)
     if not engine.as_json:  # the table and the CSV show no distributions: none is computed
         items = _without_detail(items)
     show_progress = not engine.as_json and output.csv_path is None and sys.stderr.isatty()
@@ -234,6 +274,72 @@ def _jobs(
         raise fail(str(exc)) from None
 
 
+def _army_jobs(
+    what: list[str],
+    cross: CrossOptions,
+    army: ArmyCompareOptions,
+    conditions: ConditionOptions,
+    effects: list[str],
+    engine: EngineOptions,
+) -> tuple[list[Job | RunError], str | None]:
+    """The jobs of ``calc compare --army LIST...``: the lists' units and armies against the
+    targets (:mod:`wh40k_calc.lists.jobs`)."""
+    from ..datasheet import DatasheetError
+    from ..lists.jobs import army_jobs
+    from ..options import catalog
+
+    if not army.army:
+        raise fail("--phase and --allies go with --army LIST", 2)
+    clash = [
+        *(["ATTACKER or BATCH.yaml"] if what else []),
+        *(o for o in cross.changed() if o not in ("--target", "--target-set", "--target-faction")),
+        *(["--effect"] if effects else []),
+    ]
+    if clash:
+        raise fail(
+            f"{', '.join(clash)}: not with --army (the lists give the attackers; conditions "
+            "and the target options apply)",
+            2,
+        )
+    phase = army.phase or "both"
+    if phase not in ("shoot", "fight", "both"):
+        raise fail(f"--phase {phase!r}: choose shoot, fight or both", 2)
+    if not cross.target and not cross.target_set:
+        raise fail("give at least one --target or --target-set with --army")
+    try:
+        cat = catalog(engine.datasheets)
+        targets = _targets(cross, cat)
+        jobs = army_jobs(
+            list(army.army),
+            cat,
+            targets,
+            phase=phase,
+            conditions=conditions.build(),
+            edition=engine.edition.value if engine.edition else None,
+            method=engine.method_value,
+            trials=engine.trials,
+            seed=engine.seed_value,
+            allies=tuple(army.allies or ()),
+            factions={"attacker": None, "target": cross.target_faction},
+        )
+    except DatasheetError as exc:
+        raise fail(str(exc)) from None
+    return jobs, "Army " + " and ".join(army.army)
+
+
+def _targets(cross: CrossOptions, cat) -> list:
+    """``--target`` names and the entries of each ``--target-set``."""
+    targets: list = list(cross.target or [])
+    for name in cross.target_set or []:
+        from ..target_set import TargetSetError, find_target_set
+
+        try:
+            targets += find_target_set(name, cat).entries()
+        except TargetSetError as exc:
+            raise fail(f"--target-set: {exc}") from None
+    return targets
+
+
 def _jobs_from_batch_file(
     path: Path, engine: EngineOptions
 ) -> tuple[list[Job | RunError], str | None]:
@@ -274,14 +380,7 @@ def _jobs_from_command_line(
     if not cross.target and not cross.target_set:
         raise fail("give at least one --target or --target-set (or a batch file)")
     cat = catalog(engine.datasheets)
-    targets: list = list(cross.target or [])
-    for name in cross.target_set or []:
-        from ..target_set import TargetSetError, find_target_set
-
-        try:
-            targets += find_target_set(name, cat).entries()
-        except TargetSetError as exc:
-            raise fail(f"--target-set: {exc}") from None
+    targets = _targets(cross, cat)
     return jobs_from_options(
         cat,
         list(what),

@@ -51,7 +51,10 @@ class Job:
     step's): the job is then the whole sequence, as ``calc sequence`` resolves it.
 
     ``detail``: the whole contract object (``--json``); False: only what the table and the
-    CSV show (:func:`job_outcome`), so that distributions they never show are not computed."""
+    CSV show (:func:`job_outcome`), so that distributions they never show are not computed.
+    ``points``: the attacker's points where they are not the datasheets' (an army list's
+    own): its row's ``attacker.points`` and efficiency are then these (the datasheets' kept
+    as ``attacker.points_datasheet``); None: the datasheets'."""
 
     run: str
     selection: Selection
@@ -63,6 +66,7 @@ class Job:
     line: int | None = None
     steps: tuple[Step, ...] = ()
     detail: bool = True
+    points: float | None = None
 
 
 @dataclass
@@ -133,10 +137,11 @@ class Row:
         )
 
 
-def row_figures(obj: dict[str, Any]) -> dict[str, float | None]:
+def row_figures(obj: dict[str, Any], points: float | None = None) -> dict[str, float | None]:
     """The compared figures of one contract object (``report.to_json``, or a sequence's
     object, whose attacker points count every attacking unit of the plan once and whose
-    losses add up every step's).
+    losses add up every step's); ``points`` the attacker's points where they are not the
+    object's (an army list's own, :attr:`Job.points`).
 
     Returns a dict with ``damage`` (expected damage), ``models`` (expected models destroyed),
     ``wipe`` (P(every target model destroyed): the last kill-table entry), ``efficiency``
@@ -147,10 +152,11 @@ def row_figures(obj: dict[str, Any]) -> dict[str, float | None]:
     """
     models = float(obj["expected"]["models_destroyed"])
     kill = obj["kill_table"]
-    att_pts = float(obj["attacker"]["points"])
+    att_pts = float(obj["attacker"]["points"] if points is None else points)
     tgt = obj["target"]
     per_model = float(tgt["points"]) / tgt["models"] if tgt["models"] else 0.0
-    listed = obj["attacker"].get("points_listed", True) and tgt.get("points_listed", True)
+    own = points is not None or obj["attacker"].get("points_listed", True)
+    listed = own and tgt.get("points_listed", True)
     eff = round(per_model * models / att_pts * 100, 6) if att_pts > 0 and listed else None
     return {
         "damage": float(obj["expected"]["damage"]),
@@ -176,7 +182,7 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
 
         seq = run_sequence(list(job.steps), job.method, job.trials, job.seed)
         obj = to_json_sequence(seq, steps=job.detail)
-        return obj, row_figures(obj)
+        return obj, row_figures(obj, job.points)
     from ..report import to_json
     from ..resolve import resolve
 
@@ -185,7 +191,7 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
         obj = to_json(result)
     else:
         obj = _without_damage_distribution(result)
-    return obj, row_figures(obj)
+    return obj, row_figures(obj, job.points)
 
 
 def _without_damage_distribution(result: "Result") -> dict[str, Any]:
@@ -1037,6 +1043,18 @@ def _attacker_sheets(
         except USER_ERRORS as exc:
             out.append(RunError(None, str(exc), "attacker"))
     return sheets
+
+
+def option_targets(
+    cat: "Catalog",
+    targets: "list[str | UnitSpec | SetEntry]",
+    edition: str,
+    factions: dict[str, str | None] | None = None,
+) -> tuple[dict[str, tuple[UnitChoice, UnitSpec]], list[RunError]]:
+    """The command line's targets (names, or a target set's entries), checked, by label, and
+    an error for each that cannot be a target (for jobs built elsewhere: an army list's)."""
+    out: list[RunError] = []
+    return _option_targets(_Lookup(cat, factions), targets, edition, out), out
 
 
 def _option_targets(

@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from ..datasheet import Datasheet
-from .jobs import USER_ERRORS, Job, Row, RunError, job_outcome
+from .jobs import USER_ERRORS, Job, Row, RunError, job_outcome, row_figures
 
 AUTO_PARALLEL_RUNS = 300  # distinct jobs above which --jobs defaults to every core
 CHUNKS_PER_WORKER = 4  # smaller chunks balance uneven jobs; larger keep a worker on few targets
@@ -152,6 +152,13 @@ def _collect(job: Job, outcome: Outcome, rows: list[Row], errors: list[RunError]
     """Append ``job``'s row (or error) made from its outcome."""
     kind, first, second = outcome
     if kind == "row":
+        if job.points is not None:  # identical jobs share an outcome, not their points
+            att = first["attacker"]
+            first = {
+                **first,
+                "attacker": {**att, "points": job.points, "points_datasheet": att["points"]},
+            }
+            second = row_figures(first, job.points)
         rows.append(Row(job, {"run": job.run, **first}, second))
     else:
         errors.append(

@@ -67,7 +67,23 @@ def render_sequence(seq: SequenceResult, console: Any) -> None:
                 f" ({seq.exact_declined}): the figures below are the sampler's.",
             )
         )
-    console.print(_steps_table(seq))
+    console.print(steps_table(seq))
+    print_after(seq, console)
+    _kill_table(seq, console)
+    _leaders_and_hazards(seq, console)
+    if seq.method == "both":
+        console.print(_comparison(seq))
+    _details(seq, console)
+
+
+def print_after(seq: SequenceResult, console: Any) -> None:
+    """The whole sequence's line: wounds lost, models destroyed and P(unit destroyed) after
+    the last step."""
+    from rich.text import Text
+
+    first = seq.steps[0].result
+    tgt = first.plan.target
+    last = seq.primary(len(seq.steps) - 1)
     wounds_total = first.activation.target.wounds - _already_lost(seq)
     console.print(
         Text.assemble(
@@ -76,14 +92,9 @@ def render_sequence(seq: SequenceResult, console: Any) -> None:
             f" of {wounds_total} · models destroyed ",
             (of_whole(last.expected["models_destroyed"], tgt.models), "bold"),
             f" of {tgt.models} · P(unit destroyed) ",
-            (pct(_p_destroyed(seq, len(seq.steps) - 1)), "bold"),
+            (pct(p_destroyed(seq, len(seq.steps) - 1)), "bold"),
         )
     )
-    _kill_table(seq, console)
-    _leaders_and_hazards(seq, console)
-    if seq.method == "both":
-        console.print(_comparison(seq))
-    _details(seq, console)
 
 
 def _already_lost(seq: SequenceResult) -> int:
@@ -91,13 +102,17 @@ def _already_lost(seq: SequenceResult) -> int:
     return int(start.wounds_lost[0]) if start is not None else 0
 
 
-def _p_destroyed(seq: SequenceResult, k: int) -> float:
+def p_destroyed(seq: SequenceResult, k: int) -> float:
+    """P(the target is destroyed) after step ``k`` (0-based), from the primary engine."""
     md = seq.primary(k).models_destroyed_distribution
     n = seq.steps[0].result.activation.target.models
     return float(md[n]) if len(md) > n else 0.0
 
 
-def _steps_table(seq: SequenceResult):
+def steps_table(seq: SequenceResult, labels: list[str] | None = None):
+    """One row per step: its own hits, wounds and damage, the whole sequence's models
+    destroyed, wounds lost and P(unit destroyed) so far, with a bar (a rich Table);
+    ``labels`` names the activations (default ``shoot: 10 Lootas``)."""
     from rich import box
     from rich.bar import Bar
     from rich.table import Table
@@ -124,10 +139,10 @@ def _steps_table(seq: SequenceResult):
         own = sr.result.sample if seq.method == "sample" else sr.result.exact
         assert own is not None
         cum = seq.primary(k)
-        p = _p_destroyed(seq, k)
+        p = p_destroyed(seq, k)
         table.add_row(
             sr.step.label(seq.repeated),
-            Text(_activation_text(sr)),
+            Text(labels[k] if labels is not None else _activation_text(sr)),
             f"{own.expected['hits']:.2f}",
             f"{own.expected['wounds']:.2f}",
             f"{own.expected['damage']:.2f}",

@@ -1,0 +1,77 @@
+"""The effect-record vocabulary (wh40k_calc/effect_schema.py): what a file may hold, and that a
+field the vocabulary lacks is refused with the file and the field named."""
+
+from __future__ import annotations
+
+import pytest
+
+from wh40k_calc.effect_coverage import key, slug
+from wh40k_calc.effect_schema import EffectFileError, load_effect_file
+
+HEAD = "schema: 1\nedition: 11\nfaction: Orks\ndata: {source: game-datacards, version: 912}\n"
+
+
+def _file(tmp_path, body: str):
+    p = tmp_path / "orks.yaml"
+    p.write_text(HEAD + body, encoding="utf-8")
+    return p
+
+
+def test_a_record_with_conditions_and_options_loads(tmp_path):
+    p = _file(
+        tmp_path,
+        """effects:
+  - id: avenge-the-fallen
+    name: Avenge the Fallen
+    kind: stratagem
+    summary: melee +1 A, +2 A instead when Below Half-strength
+    side: attacker
+    options: {unravelling: the target is unravelling}
+    when: {phases: [fight]}
+    changes:
+      - {attacks: 1, weapons: melee, when: {attacker_below_half_strength: false}}
+      - {attacks: 2, weapons: melee, when: {attacker_below_half_strength: true}}
+      - {reroll_wounds: ones, when: {option: unravelling}}
+coverage:
+  - {rule: Krump and Run, kind: stratagem, detachment: Freebooter Krew, status: not-attack}
+""",
+    )
+    f = load_effect_file(p)
+    assert [c.attacks for c in f.effects[0].changes[:2]] == [1, 2]
+    assert f.coverage[0].status == "not-attack"
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ("{hitmod: 1}", "unknown field `hitmod` - at `$.effects[0].changes[0]`"),
+        ("{hit_mod: 1, wound_mod: 1}", "needs exactly one change field, has hit_mod, wound_mod"),
+        ("{weapons: melee}", "needs exactly one change field, has none"),
+        ("{crit_hit: 7}", "Expected `int` <= 6 - at `$.effects[0].changes[0].crit_hit`"),
+        (
+            "{reroll_hits: twice}",
+            "Invalid enum value 'twice' - at `$.effects[0].changes[0].reroll_hits`",
+        ),
+        ("{hit_mod: 1, when: {option: marked}}", "'marked' is not in options"),
+        ("{mortal_wounds: {rolls: 6}}", "rolls needs on and each"),
+    ],
+)
+def test_a_change_outside_the_vocabulary_is_refused_naming_the_field(tmp_path, change, message):
+    p = _file(
+        tmp_path,
+        f"""effects:
+  - {{id: x, name: X, kind: army, summary: s, side: attacker, changes: [{change}]}}
+""",
+    )
+    with pytest.raises(EffectFileError) as e:
+        load_effect_file(p)
+    assert str(p) in str(e.value)
+    assert message in str(e.value)
+
+
+def test_ids_are_the_rule_names_slugged():
+    assert slug("'Ard as Nails") == "ard-as-nails"
+    assert slug("Dat's Our Loot!") == "dats-our-loot"
+    assert slug("Martial Ka’tah") == "martial-katah"
+    assert slug("Armour of Contempt") == "armour-of-contempt"
+    assert key("Fool’s Flight") == key("fools flight")

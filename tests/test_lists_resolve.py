@@ -1,0 +1,246 @@
+"""Resolving a list to our datasheets: units by name (the catalog's rules, then the folds a
+list needs, each said), factions and allies, sizes and damaged sizes, model types, weapons
+and wargear, Attached units as the list says, the default loadout where nothing matched,
+detachment effects, the edition, and the summary. Each expected value is what the list and
+our datasheets say, read by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import cli
+
+from wh40k_calc.catalog import Catalog
+from wh40k_calc.lists.detect import parse_bytes, read_list
+from wh40k_calc.lists.resolve import resolve_army
+from wh40k_calc.units import build_unit
+
+DATA = Path(__file__).parent / "data" / "lists"
+
+
+@pytest.fixture(scope="module")
+def cat() -> Catalog:
+    return Catalog(use_env=False, home=None)
+
+
+def _gw(units: str, faction: str = "Orks", extra: str = "") -> bytes:
+    """A list in the app's text layout (edition 10: no Detachment Points)."""
+    head = f"T (100 Points)\n\n{faction}\nStrike Force (2000 Points)\nWar Horde\n\n{extra}"
+    return (head + "OTHER DATASHEETS\n\n" + units).encode()
+
+
+def _row(resolved, name: str):
+    return next(u for u in resolved.units if u.listed[0].name == name)
+
+
+def _groups(choice) -> dict[str, list[tuple[int, list[str]]]]:
+    """The built unit as model name -> [(models, weapon names)]."""
+    out: dict[str, list] = {}
+    for g in build_unit(choice, "attacker").groups:
+        out.setdefault(g.profile.name, []).append((g.count, sorted(w.name for w in g.weapons)))
+    return out
+
+
+def test_the_waaagh_as_listed(cat: Catalog) -> None:
+    r = resolve_army(read_list(str(DATA / "waaagh.gw-app.txt")), cat)
+    assert r.edition == "11" and "Detachment Points" in r.edition_source
+    assert r.summary() == "5/5 units, 16/17 weapons resolved (1 wargear line not weapons)"
+    assert not r.complete
+    boss = r.units[0]
+    assert boss.name == "Boyz led by Warboss" and boss.positions == (1, 2)
+    assert boss.points == 95 + 85 and boss.models == 11
+    assert _groups(boss.choice) == {
+        "Boy": [(9, ["Choppa", "Slugga"])],
+        "Boss Nob": [(1, ["Power klaw", "Slugga"])],
+        "Warboss": [(1, ["Kombi-weapon", "Power klaw", "Twin slugga"])],  # not its Big choppa
+    }
+    lootas = _row(r, "Lootas")
+    assert _groups(lootas.choice) == {
+        "Loota": [(4, ["Close combat weapon", "Deffgun"])],
+        "Spanner": [(1, ["Big shoota", "Close combat weapon"])],
+    }
+    banner = next(w for w in lootas.weapons if w.listed == "Waaagh! banner")
+    assert banner.status == "wargear"
+    trukk = _row(r, "Trukk")
+    ball = next(w for w in trukk.weapons if w.listed == "Wrecking ball")
+    assert ball.status == "unresolved" and "Wreckin’ ball" in ball.candidates  # never taken
+    assert _groups(trukk.choice) == {"Trukk": [(1, ["Big shoota", "Spiked wheels"])]}
+    dread = _row(r, "Deff Dread")
+    assert _groups(dread.choice) == {
+        "Deff Dread": [(1, ["Big shoota", "Big shoota", "Dread klaw", "Dread klaw", "Stompy feet"])]
+    }
+
+
+def test_every_format_of_the_waaagh_resolves_alike(cat: Catalog) -> None:
+    """The same army in every format becomes the same units with the same weapons (an
+    Attached unit where the format says so)."""
+    import yaml
+
+    formats = yaml.safe_load((DATA / "waaagh.expected.yaml").read_text(encoding="utf-8"))
+    seen = set()
+    for name in formats["formats"]:
+        r = resolve_army(read_list(str(DATA / name)), cat)
+        assert r.unit_counts()["unresolved"] == 0, name
+        models: dict[str, str] = {}  # model type -> its groups, over every row
+        for u in r.units:
+            for model, groups in _groups(u.choice).items():
+                models[model] = str(groups)
+        seen.add(tuple(sorted(models.items())))
+        attached = [u for u in r.units if u.attached]
+        assert len(attached) == (1 if formats["formats"][name]["attached"] else 0), name
+    assert len(seen) == 1
+
+
+def test_unit_name_folds_are_said(cat: Catalog) -> None:
+    units = (
+        "Killa Kan (50 Points)\n  • 1x Kan klaw\n\nNob (30 Points)\n  • 1x Power klaw\n\n"
+        "Big Mek Dakkarig (135 Points)\n  • 1x Blitzkannon\n"
+    )
+    r = resolve_army(parse_bytes(_gw(units), "t"), cat)
+    kans = _row(r, "Killa Kan")
+    assert kans.status == "resolved" and kans.name == "Killa Kans"
+    assert kans.folds == ("'Killa Kan' read as 'Killa Kans' (as the plural)",)
+    nob = _row(r, "Nob")
+    assert nob.status == "resolved" and nob.name == "Nobz"
+    assert nob.folds == ("'Nob' read as 'Nobz' (as the plural)",)
+    mek = _row(r, "Big Mek Dakkarig")  # none of ours: unresolved, the closest names said
+    assert mek.status == "unresolved" and mek.choice is None
+    assert "Big Mek" in mek.candidates and "did you mean" in (mek.reason or "")
+
+
+def test_the_emperors_champion_in_a_black_templars_list(cat: Catalog) -> None:
+    units = "Emperor's Champion (100 Points)\n  • 1x Bolt pistol\n  • 1x Black Sword\n"
+    r = resolve_army(parse_bytes(_gw(units, "Black Templars"), "t"), cat)
+    (champ,) = r.units
+    assert champ.status == "resolved"
+    assert (
+        champ.folds[0] == "\"Emperor's Champion\" read as 'The Emperor’s Champion' (adding 'The')"
+    )
+    sword = next(w for w in champ.weapons if w.listed == "Black Sword")
+    assert sword.weapons == ("Black Sword – strike", "Black Sword – sweep")  # both profiles
+    assert r.faction.faction == "Space Marines" and r.faction.keyword == "BLACK TEMPLARS"
+
+
+def test_a_chapters_list_refuses_another_chapters_datasheet(cat: Catalog) -> None:
+    units = "Emperor's Champion (100 Points)\n  • 1x Bolt pistol\n"
+    r = resolve_army(parse_bytes(_gw(units, "Space Wolves"), "t"), cat)
+    (champ,) = r.units
+    assert champ.status == "unresolved"
+    assert "Black Templars datasheet; the list is Space Wolves" in (champ.reason or "")
+
+
+def test_another_factions_unit_is_never_taken_unless_asked(cat: Catalog) -> None:
+    units = "Khorne Berzerkers (90 Points)\n  • 10x Khorne Berzerker\n     ◦ 10x Chainblade\n"
+    data = _gw(units)
+    r = resolve_army(parse_bytes(data, "t"), cat)
+    (row,) = r.units
+    assert row.status == "unresolved" and "not a Orks datasheet" in (row.reason or "")
+    assert set(row.candidates) == {
+        "Chaos Space Marines/Khorne Berzerkers",
+        "World Eaters/Khorne Berzerkers",
+    }
+    r = resolve_army(parse_bytes(data, "t"), cat, allies=("World Eaters",))
+    (row,) = r.units
+    assert row.status == "ally" and row.faction == "World Eaters"
+
+
+def test_allies_the_list_marks(cat: Catalog) -> None:
+    text = _gw("", "Chaos Knights").decode() + (
+        "ALLIED UNITS\n\nNurglings (40 Points)\n  • 3x Nurgling Swarm\n"
+        "     ◦ 3x Diseased claws and teeth\n"
+    )
+    r = resolve_army(parse_bytes(text.encode(), "t"), cat)
+    (row,) = r.units
+    assert row.status == "unresolved"  # Chaos Daemons and Death Guard both have Nurglings
+    assert "several factions" in (row.reason or "") and "--allies" in (row.reason or "")
+    r = resolve_army(parse_bytes(text.encode(), "t"), cat, allies=("Chaos Daemons",))
+    (row,) = r.units
+    assert row.status == "ally" and row.faction == "Chaos Daemons"
+
+
+def test_sizes_damaged_and_impossible(cat: Catalog) -> None:
+    units = (
+        "Boyz (80 Points)\n  • 1x Boss Nob\n     ◦ 1x Big choppa\n"
+        "  • 14x Boy\n     ◦ 14x Choppa\n\n"
+        "Lootas (200 Points)\n  • 11x Loota\n     ◦ 11x Deffgun\n  • 1x Spanner\n"
+        "     ◦ 1x Big shoota\n"
+    )
+    r = resolve_army(parse_bytes(_gw(units), "t"), cat)
+    boyz = _row(r, "Boyz")
+    assert boyz.status == "resolved"
+    assert any("no 15-model size (sizes 10, 20)" in w for w in boyz.warnings)
+    assert build_unit(boyz.choice, "attacker").models == 15
+    assert build_unit(boyz.choice, "attacker").starting_strength == 20
+    lootas = _row(r, "Lootas")
+    assert lootas.status == "unresolved"
+    assert lootas.reason == "Lootas has no size of 12 models (sizes 5, 10)"
+
+
+def test_the_lists_composition_where_the_data_has_another(cat: Catalog) -> None:
+    units = (
+        "Boyz (80 Points)\n  • 2x Boss Nob\n     ◦ 2x Power klaw\n  • 8x Boy\n     ◦ 8x Choppa\n"
+    )
+    r = resolve_army(parse_bytes(_gw(units), "t"), cat)
+    (boyz,) = r.units
+    assert any("the list's models (8 Boy, 2 Boss Nob)" in w for w in boyz.warnings)
+    assert _groups(boyz.choice) == {
+        "Boy": [(8, ["Choppa"])],
+        "Boss Nob": [(2, ["Power klaw"])],
+    }
+
+
+def test_an_attachment_our_data_refuses_is_two_units(cat: Catalog) -> None:
+    units = (
+        "Attached unit 1\n\nWarboss (75 Points)\n  • Attached as: Leader (Character)\n"
+        "  • 1x Big choppa\n\nLootas (50 Points)\n  • Attached as: Bodyguard\n"
+        "  • 4x Loota\n     ◦ 4x Deffgun\n  • 1x Spanner\n     ◦ 1x Big shoota\n"
+    )
+    r = resolve_army(parse_bytes(_gw(units), "t"), cat)
+    assert [u.name for u in r.units] == ["Warboss", "Lootas"]
+    assert all("our data refuses it (Warboss cannot lead Lootas" in u.warnings[0] for u in r.units)
+
+
+def test_nothing_matched_takes_the_default_loadout(cat: Catalog) -> None:
+    units = "Trukk (65 Points)\n  • 1x Spiked ram\n  • 1x Grabbin' klaw\n"
+    r = resolve_army(parse_bytes(_gw(units), "t"), cat)
+    (trukk,) = r.units
+    assert trukk.default_loadout
+    assert "no listed weapon is one of ours: it takes its default loadout" in trukk.warnings[0]
+    assert _groups(trukk.choice) == {"Trukk": [(1, ["Big shoota", "Spiked wheels"])]}
+
+
+def test_model_type_folds(cat: Catalog) -> None:
+    units = (
+        "Boyz (80 Points)\n  • 1x Nob\n     ◦ 1x Power klaw\n"
+        "  • 9x Boyz w/ shoota\n     ◦ 9x Shoota\n     ◦ 9x Close combat weapon\n"
+    )
+    r = resolve_army(parse_bytes(_gw(units), "t"), cat)
+    (boyz,) = r.units
+    assert "Boyz: model 'Nob' read as Boss Nob" in boyz.folds
+    assert (
+        "Boyz: model 'Boyz w/ shoota' read as Boy (a loadout suffix dropped, as the singular)"
+        in boyz.folds
+    )
+    assert _groups(boyz.choice) == {
+        "Boy": [(9, ["Close combat weapon", "Shoota"])],
+        "Boss Nob": [(1, ["Power klaw"])],
+    }
+
+
+def test_detachment_effects_and_edition(cat: Catalog) -> None:
+    r = resolve_army(read_list(str(DATA / "waaagh.gw-app-flat.txt")), cat)
+    assert r.edition == "10" and r.edition_source == "the default"
+    assert r.effects.attacker == ("get-stuck-in",)  # War Horde's rule (attacker side)
+    r = resolve_army(read_list(str(DATA / "waaagh.gw-app-flat.txt")), cat, edition="11")
+    assert r.edition == "11" and r.edition_source == "--edition"
+    r = resolve_army(read_list(str(DATA / "waaagh.gw-app.txt")), cat, edition="10")
+    assert r.edition == "11"
+    assert any("--edition 10 ignored" in n for n in r.notes)
+
+
+def test_strict_exits_non_zero_when_something_did_not_resolve() -> None:
+    result = cli("army", DATA / "waaagh.gw-app.txt", "--show", "--strict")
+    assert result.exit_code == 1
+    assert "--strict: not everything resolved (5/5 units, 16/17 weapons resolved" in result.output
+    assert cli("army", DATA / "waaagh.gw-app.txt", "--show").exit_code == 0

@@ -1,0 +1,413 @@
+"""The vocabulary of effect records: army rules, detachment rules, stratagems, enhancements and
+unit rules as data (the files under ``effects/``, one per faction and edition).
+
+A record says *what* a rule changes in one attack sequence and *when*; the rules layer
+(``wh40k_calc/rules/``) turns each change into the same numbers a command-line option gives
+(``hit_mod: 1`` is ``--hit-mod 1``, ``ability: lethal hits`` is ``--add-ability "lethal hits"``),
+so the engines never learn a rule's name (DESIGN.md). This module is only the schema: the
+shapes, the allowed values and their meaning. A file that uses a field the vocabulary lacks is
+refused at load with the file and the field named (``forbid_unknown_fields``), never ignored.
+
+A file::
+
+    schema: 1
+    edition: 11                      # 10 or 11
+    faction: Adeptus Astartes        # the data's faction name (or "Core" for core stratagems)
+    data: {source: game-datacards, version: 912}   # where the rules were read
+    effects: [ <Record>, ... ]       # the modelled rules
+    coverage: [ <Coverage>, ... ]    # every other rule of the faction's data, with its status
+
+Meaning of a record, field by field, is in the docstrings below. Conditions (``When``) apply
+at two levels: the record's ``when`` (all of the record or nothing: an effect whose record-level
+conditions fail is refused with the reason) and each change's own ``when`` (that change alone
+applies or not; no refusal). Every condition present must hold; a boolean condition written
+``false`` requires the opposite ("not Below Half-strength"), which is how "X; if Y, Z instead"
+is written: one change with ``Y: false``, one with ``Y: true``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+import msgspec
+
+Phase = Literal["shooting", "fight"]
+Side = Literal["attacker", "target", "both"]
+Kind = Literal["army", "detachment", "stratagem", "enhancement", "unit", "core"]
+Reroll = Literal["ones", "fails", "all"]
+SaveReroll = Literal["ones", "fails"]
+Weapons = Literal["all", "melee", "ranged"]
+Plus = Annotated[int, msgspec.Meta(ge=2, le=6)]
+Small = Annotated[int, msgspec.Meta(ge=-6, le=6)]
+Positive = Annotated[int, msgspec.Meta(ge=1, le=6)]
+Keyword = Annotated[str, msgspec.Meta(min_length=1, max_length=60)]
+Text = Annotated[str, msgspec.Meta(min_length=1, max_length=400)]
+Slug = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=80)]
+
+
+class When(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """Conditions. Absent means "either way"; every condition present must hold.
+
+    From the selection (derived, never asked): ``phases`` (the phase of the activation);
+    ``charged`` (the attacking unit made a Charge move this turn, ``--charged``); ``stationary``
+    (``--stationary``); ``half_range`` (the target is within half range, ``--half-range``);
+    ``disembarked`` (``--disembarked``); ``objective`` (``--objective``: the target is within
+    range of an objective marker); ``beyond_12`` (``--beyond-12``); ``target_in_cover`` (the
+    target has the Benefit of Cover, ``--cover`` or Stealth).
+    Keywords: ``attacker_keywords`` (the attacking unit has at least one), ``attacker_all``
+    (it has all), ``attacker_not`` (it has none); ``target_keywords``, ``target_all``,
+    ``target_not`` likewise for the target unit. A keyword of an Attached unit counts when any
+    of its units has it, except ``CHARACTER``, which counts only for the character's own attacks.
+    Unit state: ``attacker_below_starting_strength`` / ``attacker_below_half_strength``
+    (``--models`` below the unit's Starting Strength / Below Half-strength as the core rules
+    define it: fewer models than half its Starting Strength, or for a unit of one model fewer
+    wounds left than half its W); ``target_below_starting_strength`` /
+    ``target_below_half_strength`` (``--target-models`` / ``--target-wounds-left``, and in
+    ``calc sequence`` the target's state at each step); ``unit_min_models`` (the unit the
+    record is about — the attacker for an attacker-side change, the target for a target-side
+    one — has at least N models; for the target, read as its models die, like Blast);
+    ``target_min_models`` / ``target_max_models`` (the target unit has at least / at most N
+    models, read as its models die); ``attacker_has_character`` (the attacking unit is or
+    contains a CHARACTER model: a character alone, or an Attached unit).
+    Per attack (change level only): ``strength_above_toughness`` (the attack's S is greater than
+    the target's T); ``strength_below_toughness``.
+    Player-known (neither the selection nor the data can tell): ``option`` — the name of one of
+    the record's ``options``, which the player gives as ``--effect ID:OPTION``; ``not_option``
+    — that option was not given (for "X, or Y instead if ...").
+    """
+
+    phases: list[Phase] | None = None
+    charged: bool | None = None
+    stationary: bool | None = None
+    half_range: bool | None = None
+    disembarked: bool | None = None
+    objective: bool | None = None
+    beyond_12: bool | None = None
+    target_in_cover: bool | None = None
+    attacker_keywords: list[Keyword] | None = None
+    attacker_all: list[Keyword] | None = None
+    attacker_not: list[Keyword] | None = None
+    target_keywords: list[Keyword] | None = None
+    target_all: list[Keyword] | None = None
+    target_not: list[Keyword] | None = None
+    attacker_below_starting_strength: bool | None = None
+    attacker_below_half_strength: bool | None = None
+    target_below_starting_strength: bool | None = None
+    target_below_half_strength: bool | None = None
+    unit_min_models: Annotated[int, msgspec.Meta(ge=1, le=100)] | None = None
+    target_min_models: Annotated[int, msgspec.Meta(ge=1, le=100)] | None = None
+    target_max_models: Annotated[int, msgspec.Meta(ge=1, le=100)] | None = None
+    attacker_has_character: bool | None = None
+    strength_above_toughness: bool | None = None
+    strength_below_toughness: bool | None = None
+    option: Slug | None = None
+    not_option: Slug | None = None
+
+
+class MortalWounds(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """Mortal wounds inflicted on the target before the attacks (06.02 Mortal Wounds; they
+    spill over). One of three shapes:
+
+    * ``dice: D3`` — that many mortal wounds;
+    * ``rolls: 6`` (or ``rolls: models``: one per model of the attacking unit), ``"on": 4``
+      (quoted: YAML 1.1 reads a bare ``on`` key as the boolean true),
+      ``each: 1`` — roll that many D6, each result of ``on``+ inflicts ``each`` (a number or
+      dice text);
+    * ``table: [{from: 2, to: 3, wounds: "1"}, {from: 4, to: 5, wounds: D3}, ...]`` — one D6,
+      the row it falls in gives the mortal wounds (none outside every row).
+    ``bonus`` is added to every D6 rolled (``rolls``/``table``; e.g. +1 against a CHARACTER,
+    written as two changes with ``when``).
+    """
+
+    dice: str | None = None
+    rolls: int | Literal["models"] | None = None
+    on: Plus | None = None
+    each: str | None = None
+    table: list[TableRow] | None = None
+    bonus: Small = 0
+
+
+class TableRow(msgspec.Struct, forbid_unknown_fields=True, rename={"low": "from", "high": "to"}):
+    """One row of a :class:`MortalWounds` table: a D6 result from ``from`` to ``to``."""
+
+    low: Annotated[int, msgspec.Meta(ge=1, le=12)]
+    high: Annotated[int, msgspec.Meta(ge=1, le=12)]
+    wounds: str
+
+
+class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """One change to the attack sequence. Exactly one change field per item (plus the scope
+    fields ``weapons``, ``named``, ``when``). ``side`` of the record says whose it is: an
+    attacker-side change alters the attacking unit's attacks; a target-side one alters the
+    attacks made against the target (the target's defence).
+
+    Scope (attacker side): ``weapons`` — ``melee``, ``ranged`` or ``all`` (default);
+    ``named`` — only the weapons with these names (datasheet weapon names, case and
+    punctuation aside; a multi-profile weapon by its base name or a profile by its full name).
+    ``weapons_with`` / ``weapons_without``: only weapons that have (have none of) these
+    abilities, by name without their value (``torrent``, ``pistol``, ``rapid fire``, ``blast``,
+    ``anti-infantry``). ``excluding_extra_attacks``:
+    not weapons with [EXTRA ATTACKS] (needed for changes to A: core rules say their attacks
+    cannot be modified unless a rule names the weapon; the loader sets it by default for
+    ``attacks``). ``bearer_only``: an enhancement's (or a character's) change that applies to
+    its bearer alone — attacker side: only the bearer's weapons (in an Attached unit, the
+    CHARACTER model's); target side: only attacks allocated to the bearer. ``when``:
+    conditions of this change alone (see :class:`When`).
+
+    Attacker-side change fields (values as the matching command-line option):
+    ``hit_mod``/``wound_mod`` (added to the roll; every modifier is added up, then capped at
+    +-1); ``reroll_hits``/``reroll_wounds`` (``ones``, ``fails``, ``all``: the player may
+    re-roll any, the calculator chooses); ``reroll_damage`` (true); ``reroll_attacks`` (true:
+    the rolls that determine A); ``crit_hit``/``crit_wound`` (Critical on an unmodified X+);
+    ``ability`` (a weapon ability granted, written as a datasheet writes it:
+    ``lethal hits``, ``sustained hits 1``, ``anti-infantry 4+``, ``devastating wounds``,
+    ``precision``, ``lance``, ``ignores cover``, ``twin-linked``, ``assault``...);
+    ``choose_ability`` (the player picks one of these abilities: the calculator picks the one
+    that destroys most and lists it under choices); ``strength``, ``attacks`` (a number or dice
+    text such as ``D3``, added), ``ap`` (improvement: 1 turns AP-1 into AP-2), ``damage``
+    (added; dice text allowed), ``skill`` (improvement of BS/WS: 1 turns 4+ into 3+; a
+    characteristic change, outside the Hit-roll cap); ``ignore_harmful`` (``hit``, ``wound``,
+    ``skill``: the attacker may ignore modifiers, so the harmful ones are ignored);
+    ``snap_shooting`` (true: only an unmodified 6 hits); ``target_toughness`` (added to the
+    target's T for these attacks, e.g. -1); ``mortal_wounds`` (:class:`MortalWounds`, before
+    the attacks); ``command_reroll`` (one failed Wound roll re-rolled, as the core stratagem);
+    ``single_reroll`` (``hit``, ``wound`` or ``damage``: one such roll of the activation may be
+    re-rolled, the calculator choosing which, as for ``command_reroll``); ``snap_hit_on`` (X:
+    snap shooting that hits on an unmodified X+ instead of 6); ``attacks_set`` (the weapon's A
+    becomes this number or dice), ``skill_set`` (its BS/WS becomes X+); ``grant_keyword``
+    (the attacking unit has this keyword too, for every other rule's keyword conditions).
+
+    Target-side change fields: ``invuln`` (X+ invulnerable save; the best one is used);
+    ``fnp``, ``fnp_mortal`` (against mortal wounds only), ``fnp_psychic`` (against Psychic
+    Attacks only) (Feel No Pain X+); ``damage_reduction`` (N subtracted from the Damage of each
+    attack allocated, minimum 1); ``half_damage`` (halved, rounding up, before subtracting);
+    ``ap_worsen`` (N: AP worsened, never above 0); ``hit_mod``/``wound_mod`` (added to the Hit
+    or Wound rolls of attacks against the unit, usually -1); ``save_mod`` (added to its saving
+    throws, e.g. +1); ``reroll_saves`` (``ones``/``fails``); ``cover`` (true: the Benefit of
+    Cover against ranged attacks); ``stealth`` (true: as the Stealth ability); ``toughness``
+    (added to its models' T); ``crit_hit_against`` (X: attacks against it score Critical Hits
+    only on an unmodified X+, e.g. 6 when a rule forbids better thresholds); ``wounds`` (added
+    to its models' W); ``damage_set`` (the Damage of each attack allocated to it becomes N,
+    e.g. 1); ``save_set`` (its models' Sv becomes X+ when that is better).
+    """
+
+    side: Literal["attacker", "target"] | None = None
+    weapons: Weapons = "all"
+    named: list[Text] | None = None
+    weapons_with: list[Text] | None = None
+    weapons_without: list[Text] | None = None
+    excluding_extra_attacks: bool | None = None
+    bearer_only: bool | None = None
+    when: When | None = None
+    # attacker side
+    hit_mod: Small | None = None
+    wound_mod: Small | None = None
+    reroll_hits: Reroll | None = None
+    reroll_wounds: Reroll | None = None
+    reroll_damage: bool | None = None
+    reroll_attacks: bool | None = None
+    crit_hit: Plus | None = None
+    crit_wound: Plus | None = None
+    ability: Text | None = None
+    choose_ability: list[Text] | None = None
+    strength: Small | None = None
+    attacks: int | str | None = None
+    ap: Positive | None = None
+    damage: int | str | None = None
+    skill: Positive | None = None
+    ignore_harmful: list[Literal["hit", "wound", "skill"]] | None = None
+    snap_shooting: bool | None = None
+    target_toughness: Small | None = None
+    mortal_wounds: MortalWounds | None = None
+    command_reroll: bool | None = None
+    single_reroll: Literal["hit", "wound", "damage"] | None = None
+    snap_hit_on: Plus | None = None
+    attacks_set: int | str | None = None
+    skill_set: Plus | None = None
+    grant_keyword: Keyword | None = None
+    # target side
+    invuln: Plus | None = None
+    fnp: Plus | None = None
+    fnp_mortal: Plus | None = None
+    fnp_psychic: Plus | None = None
+    damage_reduction: Positive | None = None
+    half_damage: bool | None = None
+    ap_worsen: Positive | None = None
+    save_mod: Small | None = None
+    reroll_saves: SaveReroll | None = None
+    cover: bool | None = None
+    stealth: bool | None = None
+    toughness: Small | None = None
+    crit_hit_against: Plus | None = None
+    wounds: Small | None = None
+    damage_set: Positive | None = None
+    save_set: Annotated[int, msgspec.Meta(ge=2, le=6)] | None = None
+
+
+# The change fields proper (not the scope fields): exactly one per Change.
+CHANGE_FIELDS: tuple[str, ...] = tuple(
+    f
+    for f in Change.__struct_fields__
+    if f
+    not in (
+        "side",
+        "weapons",
+        "named",
+        "weapons_with",
+        "weapons_without",
+        "excluding_extra_attacks",
+        "bearer_only",
+        "when",
+    )
+)
+
+
+class Record(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """One modelled rule (or one option of a rule that offers a choice).
+
+    ``id``: the rule's name in lower case with hyphens (``armour-of-contempt``); an option of a
+    choice rule has the option's own name (``dacatari-stance``) and ``rule`` names the rule it
+    belongs to (``Martial Ka'tah``): ``--effect martial-ka-tah`` then lets the calculator
+    choose the best option, ``--effect dacatari-stance`` takes that one. ``name``: as printed.
+    ``rule``: the name of the rule in the data that this record models (default: ``name``);
+    the coverage file maps the data's rules to records by (kind, detachment, rule).
+    ``kind``: army, detachment (a detachment rule), stratagem, enhancement, unit (a datasheet
+    ability), core (a core stratagem). ``detachments``: the detachments it belongs to (the same
+    rule in several detachments of one faction is one record). ``cost``: as printed, e.g.
+    ``1CP`` or ``20 pts`` (shown only). ``summary``: what it does, in our own words (never the
+    rule's text). ``side``: attacker, target, or both (a record with changes for both sides, as
+    Waaagh!: a player may apply one side with ``attacker:``/``target:``). ``when``: conditions
+    of the whole record (refused with the reason when they fail). ``options``: player-known
+    conditions this record's changes may name in ``when.option``, each with a short description
+    (``{unravelling: "the target is unravelling"}``). ``changes``: what it does.
+    ``not_modelled``: a part of the rule the changes do not model, in our words (reported with
+    the effect, so a player knows what is left out). ``default``: a unit rule that applies
+    whenever its conditions hold (a datasheet's own ability), without ``--effect``.
+    """
+
+    id: Slug
+    name: Text
+    kind: Kind
+    summary: Text
+    side: Side
+    changes: Annotated[list[Change], msgspec.Meta(min_length=1)]
+    rule: Text | None = None
+    detachments: list[Text] | None = None
+    cost: str | None = None
+    when: When | None = None
+    options: dict[Slug, Text] | None = None
+    not_modelled: Text | None = None
+    default: bool = False
+
+
+Status = Literal["not-attack", "not-modelled"]
+
+
+class Coverage(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A rule of the faction's data that no record models: ``not-attack`` (it changes nothing
+    in an attack sequence: movement, objectives, Battle-shock, Command points, ...) or
+    ``not-modelled`` with the ``reason`` (in our words: what it would need)."""
+
+    rule: Text
+    kind: Kind
+    status: Status
+    detachment: Text | None = None
+    reason: Text | None = None
+
+
+class DataSource(msgspec.Struct, forbid_unknown_fields=True):
+    """Where the rules of a file were read: ``source`` (``game-datacards``,
+    ``wahapedia-10e-2025-07``, ``seeds``), ``version`` (a data version, e.g. 912)."""
+
+    source: str
+    version: int | str | None = None
+
+
+class EffectFile(msgspec.Struct, forbid_unknown_fields=True):
+    """One file of effect records: one faction (the data's name, or ``Core``), one edition."""
+
+    schema: Literal[1]
+    edition: Literal[10, 11]
+    faction: Text
+    data: DataSource
+    effects: list[Record] = []
+    coverage: list[Coverage] = []
+
+
+class EffectFileError(ValueError):
+    """An effect file that cannot be used; the message names the file and the field."""
+
+
+def check_record(r: Record) -> list[str]:
+    """The problems msgspec cannot express of one record, as messages naming the field."""
+    problems = []
+    for i, c in enumerate(r.changes):
+        used = [f for f in CHANGE_FIELDS if getattr(c, f) is not None]
+        if len(used) != 1:
+            what = ", ".join(used) if used else "none"
+            problems.append(f"{r.id}: changes[{i}]: needs exactly one change field, has {what}")
+        for name in ("option", "not_option"):
+            option = getattr(c.when, name) if c.when else None
+            if option and option not in (r.options or {}):
+                problems.append(f"{r.id}: changes[{i}].when.{name}: {option!r} is not in options")
+        if c.mortal_wounds is not None:
+            m = c.mortal_wounds
+            shapes = [m.dice is not None, m.rolls is not None, m.table is not None]
+            if sum(shapes) != 1:
+                problems.append(
+                    f"{r.id}: changes[{i}].mortal_wounds: needs exactly one of dice, rolls, table"
+                )
+            if m.rolls is not None and (m.on is None or m.each is None):
+                problems.append(f"{r.id}: changes[{i}].mortal_wounds: rolls needs on and each")
+    for name in ("option", "not_option"):
+        option = getattr(r.when, name) if r.when else None
+        if option and option not in (r.options or {}):
+            problems.append(f"{r.id}: when.{name}: {option!r} is not in options")
+    return problems
+
+
+def load_effect_file(path: Path) -> EffectFile:
+    """Parse and check one effect file.
+
+    Raises:
+        EffectFileError: malformed YAML, a field the vocabulary lacks, a value out of range, a
+            change with none or several change fields, an unknown option; the message names the
+            file and the field.
+    """
+    import yaml
+
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as e:
+        raise EffectFileError(f"{path}: cannot read: {e}") from None
+    try:
+        data = msgspec.convert(raw, EffectFile)
+    except msgspec.ValidationError as e:
+        raise EffectFileError(f"{path}: {e}") from None
+    problems = [p for r in data.effects for p in check_record(r)]
+    ids = [r.id for r in data.effects]
+    problems += [f"id {i!r} is used twice" for i in sorted({i for i in ids if ids.count(i) > 1})]
+    if problems:
+        raise EffectFileError(f"{path}: " + "; ".join(problems))
+    return data
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m wh40k_calc.effect_schema FILE...``: check effect files, one line each."""
+    import sys
+
+    bad = 0
+    for name in argv if argv is not None else sys.argv[1:]:
+        try:
+            f = load_effect_file(Path(name))
+        except EffectFileError as e:
+            print(e)
+            bad += 1
+        else:
+            print(f"{name}: ok ({len(f.effects)} records, {len(f.coverage)} coverage lines)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

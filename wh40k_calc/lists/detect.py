@@ -1,0 +1,164 @@
+"""Which export an input is, and reading it: the one entry point, :func:`read_list`.
+
+By structure, first to last: a zip archive is a ``.rosz``; text that starts with ``<`` is XML
+(a ``.ros`` roster); text that starts with ``{`` is JSON: a BattleScribe-style tree (New
+Recruit's export, or ListForge's when its ``generatedBy`` says so) or a Rosterizer snapshot;
+a ListForge share link (``...#/listforge-json/DATA``: the JSON gzipped, in base64) is that
+JSON.
+Other text is one of the text exports: the WTC header (``+++`` and ``+ KEY: value`` lines)
+means New Recruit's WTC compact, WTC full or GW-style text; otherwise each text reader scores
+how much the text looks like its export (its title line, section headings, unit headings) and
+the best one reads it. Anything else — empty, binary, an unrelated file — is one line of
+error.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .model import ArmyList, ListError
+from .source import ZIP_MAGIC, clean_text, decode_text, read_source, unzip_roster
+
+FORMATS = (
+    "gw-app",
+    "newrecruit-wtc-compact",
+    "newrecruit-wtc-full",
+    "newrecruit-gw-style",
+    "newrecruit-simple",
+    "listforge-text",
+    "listforge-json",
+    "newrecruit-json",
+    "battlescribe-ros",
+    "battlescribe-rosz",
+    "rosterizer",
+)
+MIN_SCORE = 2  # a text reader needs at least this much evidence
+
+
+def read_list(path: str, stdin=None) -> ArmyList:
+    """The army list in ``path`` (``-``: standard input), its format detected.
+
+    Raises:
+        ListError: the input cannot be read, or is not an army list we read (one line).
+    """
+    src = read_source(path, stdin)
+    return parse_bytes(src.data, src.label)
+
+
+def parse_bytes(data: bytes, label: str) -> ArmyList:
+    """The army list in ``data`` (``label`` names it in messages).
+
+    Raises:
+        ListError: as :func:`read_list`.
+    """
+    if data.startswith(ZIP_MAGIC):
+        return _xml(decode_text(unzip_roster(data, label), label), "battlescribe-rosz", label)
+    text = decode_text(data, label)
+    if not text.strip():
+        raise ListError(f"{label}: empty; paste or export an army list into it")
+    head = text.lstrip()
+    shared = share_link(head, label)
+    if shared is not None:
+        return _json(shared, label)
+    if head.startswith("<"):
+        return _xml(text, "battlescribe-ros", label)
+    if head.startswith(("{", "[")):
+        return _json(text, label)
+    return parse_text(clean_text(text), label)
+
+
+_SHARE = "#/listforge-json/"
+_GZIP_B64 = "H4sI"  # base64 of gzip's magic bytes
+
+
+def share_link(text: str, label: str) -> str | None:
+    """The JSON inside a ListForge share link (``...#/listforge-json/DATA``) or its bare data
+    (base64 of gzipped JSON), or None when ``text`` is neither.
+
+    Raises:
+        ListError: the data does not decode, or unpacks to more than MAX_UNZIPPED.
+    """
+    import base64
+    import binascii
+    import gzip
+    import io
+    import zlib
+
+    from .source import MAX_UNZIPPED
+
+    data = text.strip()
+    if _SHARE in data:
+        data = data.split(_SHARE, 1)[1]
+    elif not data.startswith(_GZIP_B64) or any(c.isspace() for c in data):
+        return None
+    data = data.split("&")[0].split("#")[0]
+    try:
+        packed = base64.b64decode(data + "=" * (-len(data) % 4), altchars=b"-_")
+        with gzip.GzipFile(fileobj=io.BytesIO(packed)) as fh:
+            raw = fh.read(MAX_UNZIPPED + 1)
+    except (binascii.Error, OSError, EOFError, zlib.error, ValueError) as exc:
+        raise ListError(f"{label}: a ListForge share link that does not decode ({exc})") from None
+    if len(raw) > MAX_UNZIPPED:
+        raise ListError(f"{label}: its share link unpacks to more than 16 MB; not an army list")
+    return decode_text(raw, label)
+
+
+def _xml(text: str, fmt: str, label: str) -> ArmyList:
+    from . import tree
+
+    return tree.parse(tree.xml_tree(text, label), fmt, label)
+
+
+def _json(text: str, label: str) -> ArmyList:
+    from . import rosterizer, tree
+
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ListError(
+            f"{label}: malformed or truncated JSON (line {exc.lineno}, column {exc.colno}: "
+            f"{exc.msg})"
+        ) from None
+    except RecursionError:
+        raise ListError(f"{label}: JSON nested too deeply; not an army list") from None
+    if rosterizer.is_rosterizer(data):
+        return rosterizer.parse(data, label)
+    roster = tree.roster_of(data)
+    if roster is not None:
+        by = " ".join(
+            str(x.get("generatedBy", "")) for x in (data, roster) if isinstance(x, dict)
+        ).lower()
+        fmt = "listforge-json" if "listforge" in by else "newrecruit-json"
+        return tree.parse(roster, fmt, label)
+    keys = ", ".join(list(data)[:6]) if isinstance(data, dict) else type(data).__name__
+    raise ListError(
+        f"{label}: JSON, but not an army list export (a roster with forces, or a Rosterizer "
+        f"snapshot; it has {keys or 'nothing'})"
+    )
+
+
+def parse_text(text: str, label: str) -> ArmyList:
+    """A text export (already cleaned), its format detected.
+
+    Raises:
+        ListError: no text reader recognises it, or the one that does finds no unit.
+    """
+    from . import gwapp, listforge, newrecruit, nrsimple
+    from .text import lines_of
+
+    lines = lines_of(text)
+    if newrecruit.has_header(lines):
+        return newrecruit.parse(text, label)
+    scores = {
+        "gw-app": (gwapp.looks_like(lines), gwapp.parse),
+        "newrecruit-simple": (nrsimple.looks_like(lines), nrsimple.parse),
+        "listforge-text": (listforge.looks_like(lines), listforge.parse),
+    }
+    best = max(scores, key=lambda k: scores[k][0])
+    if scores[best][0] < MIN_SCORE:
+        raise ListError(
+            f"{label}: not an army list export we read (no unit line like 'Boyz (90 pts)' "
+            f"and no list builder's heading; formats: {', '.join(FORMATS)})"
+        )
+    return scores[best][1](text, label)

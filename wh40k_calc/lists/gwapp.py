@@ -1,0 +1,289 @@
+"""The official Warhammer 40,000 app's text export.
+
+Shape (read from its structure; see README "Army lists"): a preamble — the list's name and
+points (``Awoo (1,260 Points)``), the faction lines (``Space Marines`` then the chapter,
+``Space Wolves``), the detachments (``A, B and C (3 Detachment Points)`` in edition 11, the
+line after the battle size in edition 10), a force disposition, the battle size (``Strike
+Force (2,000 Points)``) — then sections in capitals (``ATTACHED UNITS``, ``CHARACTERS``,
+``BATTLELINE``, ``OTHER DATASHEETS``, ``ALLIED UNITS``, ...; app 2.6 writes ``Attached
+Units``), each of unit blocks separated by blank lines, and a footer (``Exported with App
+Version ...``).
+
+A unit block is a heading ``Name (N Points)`` and bullet lines: ``Attached as: Leader
+(Character)``, ``Warlord``, ``Enhancement(s): X``, ``... Keyword: Character`` (a detachment
+keyword), and equipment ``Nx Name``. Two layouts of the equipment exist:
+
+* indented (app 2.3): a model type at the first level (``• 9x Blood Claw``) with its weapons
+  one level in (``◦ 9x Astartes chainsword``); a single-model unit's weapons at the first level;
+* flat (app 2.6): only the first line of each group is bulleted, the rest of the group follows
+  without a bullet; model-type lines and weapon groups alternate (``• 1x Bloodreaper``, ``•
+  1x Hellblade``, ``• 9x Bloodletter``, ``• 1x Daemonic Icon`` / ``9x Hellblade``), and a unit
+  with one group lists only weapons.
+
+Counts are totals over the model type. ``Attached unit N`` sub-headings group the units of
+one Attached unit. Edition: a list that counts Detachment Points is an edition-11 list (the
+edition-11 core rules' army construction); the app states nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .model import ArmyList, Attachment, ListedModels, ListedUnit, ListError, merge_counts
+from .text import Line, is_ally_section, is_heading, lines_of, split_count, split_points
+
+FORMAT = "gw-app"
+_BATTLE_SIZE = re.compile(r"^(combat patrol|incursion|strike force|onslaught)\b.*\(", re.IGNORECASE)
+_DETACHMENT_POINTS = re.compile(r"\(\s*\d+\s*detachment points?\s*\)", re.IGNORECASE)
+_FOOTER = re.compile(r"^exported with app version", re.IGNORECASE)
+_ATTACHED_GROUP = re.compile(r"^attached unit\s*(\d+)$", re.IGNORECASE)
+_UNIT_HEAD = re.compile(r"\(\s*\d[\d,]*\s*points?\s*\)$", re.IGNORECASE)
+SECTIONS = (
+    "attached units",
+    "characters",
+    "character",
+    "battleline",
+    "dedicated transports",
+    "other datasheets",
+    "allied units",
+    "epic heroes",
+    "fortifications",
+)
+
+
+def looks_like(lines: list[Line]) -> int:
+    """How much ``lines`` look like this export (0: not at all): the footer, ``(N Points)``
+    unit headings, the app's section names."""
+    score = 0
+    for ln in lines:
+        if _FOOTER.match(ln.text):
+            score += 5
+        elif not ln.bullet and _UNIT_HEAD.search(ln.text):
+            score += 1
+        elif not ln.bullet and ln.text.lower() in SECTIONS:
+            score += 2
+        elif _DETACHMENT_POINTS.search(ln.text):
+            score += 3
+    return score
+
+
+def parse(text: str, label: str) -> ArmyList:
+    """Read the app's text export.
+
+    Raises:
+        ListError: no unit in it.
+    """
+    lines = lines_of(text)
+    body_at = _body_start(lines)
+    head = _preamble(lines[:body_at])
+    bullets = [ln for ln in lines[body_at:] if ln.bullet]
+    flat = bool(bullets) and all(ln.indent == 0 and ln.bullet != "◦" for ln in bullets)
+    units = _units(lines[body_at:], flat)
+    if not units:
+        raise ListError(f"{label}: no unit found (a line like 'Boyz (90 Points)')")
+    return ArmyList(FORMAT, units=tuple(units), **head).with_notes()
+
+
+def _body_start(lines: list[Line]) -> int:
+    """Index of the first section heading or unit heading after the preamble (the preamble
+    ends at the battle size line, or at the first section heading)."""
+    for i, ln in enumerate(lines):
+        if not ln.bullet and (ln.text.lower() in SECTIONS or _ATTACHED_GROUP.match(ln.text)):
+            return i
+    for i, ln in enumerate(lines):
+        if _BATTLE_SIZE.match(ln.text):
+            return i + 1
+    return 0
+
+
+def _preamble(lines: list[Line]) -> dict:
+    """The list's name, points, faction, detachments, battle size limit and edition from the
+    lines before the units."""
+    texts = [ln.text for ln in lines if not ln.blank]
+    name, points = None, None
+    if texts:
+        first, pts, _ = split_points(texts[0])
+        if pts is not None and not _BATTLE_SIZE.match(texts[0]):
+            name, points = first or None, pts
+            texts = texts[1:]
+    limit, detachments, edition, reason, faction_lines = None, [], None, None, []
+    after_size = False
+    for t in texts:
+        if _BATTLE_SIZE.match(t):
+            limit = split_points(t)[1]
+            after_size = True
+        elif _DETACHMENT_POINTS.search(t):
+            detachments = _names(_DETACHMENT_POINTS.sub("", t))
+            edition, reason = "11", "it counts Detachment Points (edition-11 army construction)"
+        elif after_size and not detachments:  # edition 10: the detachment follows the size
+            detachments = [t]
+        elif not detachments:
+            faction_lines.append(t)
+    return {
+        "name": name,
+        "points": points,
+        "points_limit": limit,
+        "faction": faction_lines[-1] if faction_lines else None,
+        "detachments": tuple(detachments),
+        "edition": edition,
+        "edition_reason": reason,
+    }
+
+
+def _names(text: str) -> list[str]:
+    """``"A, B and C"`` -> ["A", "B", "C"]: split at the commas, the last part at its last
+    " and " (the app joins names so; a name with "and" in it, "Legends of Saga and Song",
+    stays whole unless it comes last after another)."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if parts:
+        head, sep, tail = parts[-1].rpartition(" and ")
+        if sep and head.strip() and tail.strip():
+            parts[-1:] = [head.strip(), tail.strip()]
+    return parts
+
+
+def _units(lines: list[Line], flat: bool) -> list[ListedUnit]:
+    out: list[ListedUnit] = []
+    section: str | None = None
+    group: str | None = None
+    block: list[Line] = []
+
+    def flush() -> None:
+        if block:
+            out.append(_unit(block, section, group, flat))
+            block.clear()
+
+    for ln in lines:
+        if _FOOTER.match(ln.text):
+            break
+        if ln.blank:
+            flush()
+            continue
+        heading = is_heading(ln.text) or ln.text.lower() in SECTIONS
+        if not ln.bullet and not block and heading:
+            flush()
+            section, group = ln.text, None
+            continue
+        m = _ATTACHED_GROUP.match(ln.text)
+        if m and not ln.bullet:
+            flush()
+            group = f"Attached unit {m.group(1)}"
+            continue
+        if not ln.bullet and _UNIT_HEAD.search(ln.text) and ln.indent == 0 and block:
+            flush()  # a heading right after a block (no blank line between)
+        block.append(ln)
+    flush()
+    return out
+
+
+def _unit(block: list[Line], section: str | None, group: str | None, flat: bool) -> ListedUnit:
+    name, points, _ = split_points(block[0].text)
+    warlord, enhancement, attached, markers = False, None, None, []
+    items: list[Line] = []
+    for ln in block[1:]:
+        key, _, value = ln.text.partition(":")
+        k = key.strip().lower()
+        if ln.text.lower() == "warlord":
+            warlord = True
+        elif k in ("enhancement", "enhancements") and value.strip():
+            enhancement = value.strip()
+        elif k == "attached as":
+            attached = value.strip()
+        elif k.endswith("keyword") and value.strip():
+            markers.append(ln.text)
+        else:
+            items.append(ln)
+    attachment = None
+    if attached is not None:
+        role = attached.split("(")[0].strip().lower() or "bodyguard"
+        attachment = Attachment(role, group, attached)
+    return ListedUnit(
+        name,
+        points,
+        _models(items, flat),
+        enhancement=enhancement,
+        warlord=warlord,
+        attachment=attachment,
+        ally=is_ally_section(section),
+        section=section,
+        markers=tuple(markers),
+    )
+
+
+def _models(items: list[Line], flat: bool) -> tuple[ListedModels, ...]:
+    """The unit's model types and their weapons from its equipment lines: by indentation
+    where the lines have two levels, by the flat layout's groups (``flat``: the whole export
+    bullets only at the margin), else every line a weapon of a single model."""
+    if not items:
+        return (ListedModels(None, 1),)
+    levels = sorted({ln.indent for ln in items})
+    if len(levels) > 1:  # indented layout: model types at the outer level
+        return _tree(items, levels[0])
+    if flat:
+        return _flat(items)
+    counted = [split_count(ln.text) for ln in items]
+    return (ListedModels(None, 1, merge_counts([(w, n or 1) for n, w in counted])),)
+
+
+def _tree(items: list[Line], outer: int) -> tuple[ListedModels, ...]:
+    models: list[ListedModels] = []
+    loose: list[tuple[str, int]] = []
+    current: tuple[int, str] | None = None
+    weapons: list[tuple[str, int]] = []
+
+    def close() -> None:
+        if current is not None:
+            models.append(ListedModels(current[1], current[0], merge_counts(weapons)))
+            weapons.clear()
+
+    for i, ln in enumerate(items):
+        n, what = split_count(ln.text)
+        deeper = i + 1 < len(items) and items[i + 1].indent > ln.indent
+        if ln.indent <= outer and ln.bullet != "◦":
+            if deeper:
+                close()
+                current = (n or 1, what)
+            else:
+                close()
+                current = None
+                loose.append((what, n or 1))
+        else:
+            weapons.append((what, n or 1))
+    close()
+    return _with_loose(models, loose)
+
+
+def _flat(items: list[Line]) -> tuple[ListedModels, ...]:
+    """App 2.6: groups (a bulleted line and the unbulleted lines after it); model-type lines
+    and their weapon groups alternate when there are several groups and every other one is a
+    single line; one group is a single-model unit's weapons."""
+    groups: list[list[Line]] = []
+    for ln in items:
+        if ln.bullet or not groups:
+            groups.append([ln])
+        else:
+            groups[-1].append(ln)
+    alternate = len(groups) >= 2 and len(groups) % 2 == 0 and all(len(g) == 1 for g in groups[0::2])
+    if not alternate:
+        weapons = [split_count(ln.text) for g in groups for ln in g]
+        return (ListedModels(None, 1, merge_counts([(w, n or 1) for n, w in weapons])),)
+    out = []
+    for head, body in zip(groups[0::2], groups[1::2], strict=True):
+        n, what = split_count(head[0].text)
+        counted = [split_count(ln.text) for ln in body]
+        out.append(ListedModels(what, n or 1, merge_counts([(w, c or 1) for c, w in counted])))
+    return tuple(out)
+
+
+def _with_loose(
+    models: list[ListedModels], loose: list[tuple[str, int]]
+) -> tuple[ListedModels, ...]:
+    """Model types plus the first-level lines that are not one: with no model type they are
+    the single model's weapons; beside model types, the unit's own wargear, given to the
+    first model type's count (a unit-level item is not multiplied)."""
+    if not models:
+        return (ListedModels(None, 1, merge_counts(loose)),)
+    if loose:
+        first = models[0]
+        models[0] = ListedModels(first.name, first.count, merge_counts([*first.weapons, *loose]))
+    return tuple(models)

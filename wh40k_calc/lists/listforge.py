@@ -1,0 +1,136 @@
+"""ListForge's text export.
+
+Shape: a first line ``List name - Faction - Detachment (N Points)``, then sections headed
+``Name:`` (``Epic Hero:``, ``Character:``, ``Battleline:``, ``Allied Units:``, ...), each of
+unit blocks: a heading ``Name (N pts)`` and bullet lines. A first-level bullet with lines
+indented under it is a model type (``• 9x Bloodletter`` over ``• 9x Hellblade``: counts are
+totals over the type); a first-level bullet without is the unit's own equipment (a single
+model's weapons, or a unit's icon); ``• E: Name`` is the enhancement and ``• Warlord`` the
+Warlord.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .model import ArmyList, ListedModels, ListedUnit, ListError, merge_counts
+from .text import Line, is_ally_section, lines_of, points_anywhere, split_count, split_points
+
+FORMAT = "listforge-text"
+_SECTION = re.compile(r"^([A-Z][A-Za-z' /&-]{2,40}):$")
+_HEAD = re.compile(r"\(\s*\d[\d,]*\s*pts\s*\)$", re.IGNORECASE)
+_TITLE = re.compile(r"\(\s*\d[\d,]*\s*points\s*\)$", re.IGNORECASE)
+
+
+def looks_like(lines: list[Line]) -> int:
+    """How much ``lines`` look like this export: ``Section:`` headings, ``(N pts)`` unit
+    headings, a ``Name - Faction - Detachment (N Points)`` title."""
+    score = 0
+    first = next((ln.text for ln in lines if not ln.blank), "")
+    if " - " in first and _TITLE.search(first):
+        score += 4
+    for ln in lines:
+        if not ln.bullet and _SECTION.match(ln.text):
+            score += 2
+        elif not ln.bullet and _HEAD.search(ln.text):
+            score += 1
+        elif ln.bullet and ln.text.startswith("E: "):
+            score += 2
+    return score
+
+
+def parse(text: str, label: str) -> ArmyList:
+    """Read ListForge's text export.
+
+    Raises:
+        ListError: no unit in it.
+    """
+    lines = lines_of(text)
+    name, faction, detachments, points = _title(lines)
+    units: list[ListedUnit] = []
+    section: str | None = None
+    block: list[Line] = []
+
+    def flush() -> None:
+        if block:
+            units.append(_unit(block, section))
+            block.clear()
+
+    started = False
+    for ln in lines:
+        if not started:  # the title line
+            started = not ln.blank
+            if started and _TITLE.search(ln.text) and not _HEAD.search(ln.text):
+                continue
+        if ln.blank:
+            flush()
+            continue
+        m = _SECTION.match(ln.text) if not ln.bullet else None
+        if m:
+            flush()
+            section = m.group(1)
+            continue
+        if not ln.bullet and _HEAD.search(ln.text):
+            flush()
+        if block or (not ln.bullet and _HEAD.search(ln.text)):
+            block.append(ln)
+    flush()
+    if not units:
+        raise ListError(f"{label}: no unit found (a line like 'Bloodletters (110 pts)')")
+    return ArmyList(FORMAT, name, faction, detachments, tuple(units), points=points).with_notes()
+
+
+def _title(lines: list[Line]) -> tuple[str | None, str | None, tuple[str, ...], int | None]:
+    first = next((ln.text for ln in lines if not ln.blank), "")
+    if not _TITLE.search(first):
+        return None, None, (), None
+    head, points, _ = split_points(first)
+    points = points if points is not None else points_anywhere(first)
+    parts = [p.strip() for p in head.split(" - ")]
+    if len(parts) >= 3:
+        return " - ".join(parts[:-2]), parts[-2], (parts[-1],), points
+    if len(parts) == 2:
+        return parts[0], parts[1], (), points
+    return parts[0] or None, None, (), points
+
+
+def _unit(block: list[Line], section: str | None) -> ListedUnit:
+    name, points, _ = split_points(block[0].text)
+    warlord, enhancement = False, None
+    models: list[list] = []
+    loose: list[tuple[str, int]] = []
+    items = block[1:]
+    outer = min((ln.indent for ln in items), default=0)
+    for i, ln in enumerate(items):
+        t = ln.text
+        if ln.indent == outer and t.lower() == "warlord":
+            warlord = True
+            continue
+        if ln.indent == outer and t.startswith("E: "):
+            enhancement = t[3:].strip()
+            continue
+        n, what = split_count(t)
+        deeper = i + 1 < len(items) and items[i + 1].indent > ln.indent
+        if ln.indent == outer and deeper:
+            models.append([what, n or 1, []])
+        elif ln.indent == outer:
+            loose.append((what, n or 1))
+        elif models:
+            models[-1][2].append((what, n or 1))
+        else:
+            loose.append((what, n or 1))
+    out = [ListedModels(m, n, merge_counts(w)) for m, n, w in models]
+    if not out:
+        out = [ListedModels(None, 1, merge_counts(loose))]
+    elif loose:
+        first = out[0]
+        out[0] = ListedModels(first.name, first.count, merge_counts([*first.weapons, *loose]))
+    return ListedUnit(
+        name,
+        points,
+        tuple(out),
+        enhancement=enhancement,
+        warlord=warlord,
+        ally=is_ally_section(section),
+        section=section,
+    )

@@ -1,0 +1,122 @@
+"""An army list as its export says it, before anything is looked up: one immutable value.
+
+Every reader (:mod:`wh40k_calc.lists`) gives an :class:`ArmyList`: the list's name, faction,
+detachments, edition (when the export states it), points, and its units in list order. A unit
+is what the list names and counts, spelled as the list spells it: its name, points (as
+displayed, enhancement included), its models by model type (:class:`ListedModels`, with the
+weapons and wargear each type carries, counted across the models of that type), its
+enhancement, whether it is the Warlord, and how it is attached (:class:`Attachment`) when the
+list says. Nothing here knows our datasheets: telling weapons from wargear, model types from
+each other and units from allies of another faction is the resolver's job
+(:mod:`wh40k_calc.lists.resolve`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class ListError(ValueError):
+    """An input that is not an army list we can read (empty, binary, too large, truncated or
+    another kind of file); the message is one line naming the input and what is wrong."""
+
+
+Counted = tuple[tuple[str, int], ...]  # (name as the list spells it, how many), in list order
+
+
+def merge_counts(items: list[tuple[str, int]] | Counted) -> Counted:
+    """Items with the same spelling added up, in order of first appearance."""
+    out: dict[str, int] = {}
+    for name, n in items:
+        out[name] = out.get(name, 0) + n
+    return tuple(out.items())
+
+
+@dataclass(frozen=True)
+class ListedModels:
+    """``count`` models of one model type: ``name`` as the list calls it (None where the list
+    does not name model types: the unit's models as a whole), and the weapons and wargear
+    they carry, counted across those ``count`` models."""
+
+    name: str | None
+    count: int
+    weapons: Counted = ()
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """How the list attaches a unit: ``role`` "leader" (a CHARACTER unit attached to a
+    Bodyguard) or "bodyguard"; ``group`` the Attached unit it belongs to (units of one group
+    form one Attached unit; None where the list gives no pairing); ``label`` the list's own
+    words ("Leader (Character)", "Leading Khorne Berzerkers[1]")."""
+
+    role: str
+    group: str | None
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class ListedUnit:
+    """One unit of the list (an attached Leader is a unit of its own).
+
+    ``points``: the unit's cost as displayed, enhancement included (None: the list gives
+    none); ``models``: its models by model type; ``ally``: the list marks it as an allied unit
+    (an "Allied Units" section or category, an allied force), ``faction`` the faction the
+    list gives it (None: the list's); ``section``: the list's section heading it was under;
+    ``markers``: other lines the list attaches to it that are not equipment (detachment
+    keywords such as "Houndpack Lance Character").
+    """
+
+    name: str
+    points: int | None
+    models: tuple[ListedModels, ...]
+    enhancement: str | None = None
+    enhancement_points: int | None = None
+    warlord: bool = False
+    attachment: Attachment | None = None
+    ally: bool = False
+    faction: str | None = None
+    section: str | None = None
+    markers: tuple[str, ...] = ()
+
+    @property
+    def model_count(self) -> int:
+        """Models in the unit, over every model type."""
+        return sum(m.count for m in self.models)
+
+    @property
+    def weapons(self) -> Counted:
+        """Every weapon and wargear entry, counted across the whole unit (same spelling
+        added up)."""
+        return merge_counts([w for m in self.models for w in m.weapons])
+
+
+@dataclass(frozen=True)
+class ArmyList:
+    """A whole list: ``format`` the reader's name for the export ("gw-app",
+    "newrecruit-wtc-compact", ...), ``name`` (None: the list has none), ``faction`` as the
+    list names it, ``detachments`` in list order, ``edition`` ("10" or "11") only where the
+    export states it (``edition_reason`` says how), ``points`` the list's total and
+    ``points_limit`` its battle size's, ``units`` in list order, ``notes`` what the reader
+    noticed (a total that does not add up)."""
+
+    format: str
+    name: str | None
+    faction: str | None
+    detachments: tuple[str, ...]
+    units: tuple[ListedUnit, ...]
+    points: int | None = None
+    points_limit: int | None = None
+    edition: str | None = None
+    edition_reason: str | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    def with_notes(self) -> ArmyList:
+        """This list with a note when its stated total differs from its units' points."""
+        from dataclasses import replace
+
+        listed = [u.points for u in self.units if u.points is not None]
+        if self.points is None or not listed or sum(listed) == self.points:
+            return self
+        note = f"the list says {self.points:,} points but its units add up to {sum(listed):,}"
+        return replace(self, notes=(*self.notes, note))

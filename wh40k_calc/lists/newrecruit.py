@@ -1,0 +1,422 @@
+"""New Recruit's text exports with the WTC header: "WTC compact", "WTC full" and the GW-style
+text.
+
+All three open with a header block framed by ``+++`` lines: ``+ KEY: value`` lines
+(``FACTION KEYWORD: Xenos - Orks``, ``DETACHMENT: Dread Mob, Green Tide (...)``, ``TOTAL
+ARMY POINTS: 995pts``, ``LIST NAME``, ``WARLORD``, ``ENHANCEMENT: X (on Char1: Y)`` with ``&``
+continuation lines, ``FORCE DISPOSITION``, ...). The body then differs:
+
+* **compact**: a unit per line, ``[Char1: ]Nx Name (N pts)[: items]``; a unit of several model
+  types continues with ``• Nx Model[: items]`` lines, and ``N with items`` lines under them;
+  ``Enhancement: X (+N pts)``, ``Leading Unit[n]`` (a character's Bodyguard) and ``Attached to
+  Name`` (a Bodyguard's character) lines follow the unit;
+* **full**: as compact, with each model's equipment on ``N with items`` lines of their own
+  (directly under a single-model unit's heading) and its wargear on ``• items`` lines below
+  them; section headings in capitals;
+* **GW-style**: section headings in capitals, ``[Nx ]Name (N pts)`` headings, and ``• Nx
+  item`` lines: a first-level line with lines indented below it is a model type (the indented
+  lines its equipment, counted over the type), else a single model's weapon; ``• X (+N pts)``
+  is the enhancement, ``• ..., Warlord`` marks the Warlord.
+
+In an items list a count (``2x Shield Drone``) is per model and items without one are one per
+model; on a ``N with`` line the items are carried by each of those N models. ``Warlord`` among
+the items is the Warlord; ``X upgrade`` is the enhancement's marker, not equipment; New
+Recruit sometimes glues a marker to the first item after it (``Fusion Blades upgradeFusion
+blaster``): read as the two.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .attach import LEADING, pair_attachments
+from .model import ArmyList, Attachment, ListedModels, ListedUnit, ListError, merge_counts
+from .text import (
+    Line,
+    grand_faction,
+    is_ally_section,
+    is_heading,
+    lines_of,
+    points_anywhere,
+    split_count,
+    split_items,
+    split_label,
+    split_points,
+    split_with,
+)
+
+_RULE = re.compile(r"^\+{5,}$")
+_GLUED = re.compile(r"(?<=[a-z]{3})(?=[A-Z][a-z])")  # "upgradeFusion", "droneDrone"
+_ATTACHED_TO = re.compile(r"^attached to\s+(.+)$", re.IGNORECASE)
+_CREATED = re.compile(r"^created with newrecruit", re.IGNORECASE)
+
+
+def has_header(lines: list[Line]) -> bool:
+    """True when ``lines`` open with the WTC header (a ``+++`` rule and ``+ FACTION KEYWORD``
+    or ``+ DETACHMENT`` lines)."""
+    texts = [ln.text for ln in lines if not ln.blank][:4]
+    return (
+        bool(texts)
+        and bool(_RULE.match(texts[0]))
+        and any(t.startswith("+ ") and ":" in t for t in texts[1:])
+    )
+
+
+def variant(lines: list[Line]) -> str:
+    """Which body follows the header: "newrecruit-wtc-full" (``N with`` lines of their own
+    under a unit heading), "newrecruit-gw-style" (``• Nx item`` lines, no ``N with`` and no
+    items after a heading's colon) or "newrecruit-wtc-compact"."""
+    body = lines[_header_end(lines) :]
+    heads = [h for h in (_heading(ln) for ln in body) if h is not None]
+    inline = any(h[4] for h in heads)
+    withs = [ln for ln in body if split_with(ln.text)[0] is not None]
+    model_colon = any(ln.bullet and ":" in ln.text and split_count(ln.text)[0] for ln in body)
+    if any(ln.indent == 0 and not ln.bullet for ln in withs):
+        return "newrecruit-wtc-full"
+    if not withs and not inline and not model_colon:
+        return "newrecruit-gw-style"
+    return "newrecruit-wtc-compact"
+
+
+_HEAD_POINTS = re.compile(r"[(\[]\s*\d[\d,]*\s*(?:pts|points)\s*[)\]]", re.IGNORECASE)
+
+
+def _heading(ln: Line) -> tuple[str | None, int | None, str, int, str] | None:
+    """(label, count, name, points, items after the colon) of a unit heading line
+    (``Char1: 1x Warboss (65 pts): Attack squig``), else None."""
+    if ln.bullet:
+        return None
+    label, rest = split_label(ln.text)
+    m = _HEAD_POINTS.search(rest)
+    if m is None:
+        return None
+    tail = rest[m.end() :].strip()
+    if tail and not tail.startswith(":"):
+        return None
+    name, points, _ = split_points(rest[: m.end()])
+    count, name = split_count(name)
+    if points is None or not name or name.lower().startswith("enhancement"):
+        return None
+    return label, count, name, points, tail.removeprefix(":").strip()
+
+
+def _header_end(lines: list[Line]) -> int:
+    rules = [i for i, ln in enumerate(lines) if _RULE.match(ln.text)]
+    return rules[1] + 1 if len(rules) >= 2 else (rules[0] + 1 if rules else 0)
+
+
+@dataclass
+class _Header:
+    name: str | None = None
+    faction: str | None = None
+    detachments: tuple[str, ...] = ()
+    points: int | None = None
+    limit: int | None = None
+    disposition: str | None = None
+    enhancements: list[tuple[str, str]] = field(default_factory=list)  # (name, "on" label)
+
+
+def _header(lines: list[Line]) -> _Header:
+    h = _Header()
+    last = ""
+    for ln in lines[: _header_end(lines)]:
+        t = ln.text
+        if t.startswith("&") and last == "ENHANCEMENT":
+            _enhancement(h, t[1:])
+            continue
+        if not t.startswith("+") or ":" not in t:
+            continue
+        key, _, value = t[1:].partition(":")
+        key, value = key.strip().upper(), value.strip()
+        last = key
+        if value in ("", "—", "-"):
+            continue
+        if key == "LIST NAME":
+            h.name = value
+        elif key == "FACTION KEYWORD":
+            h.faction = grand_faction([p.strip() for p in value.split(" - ")])[-1]
+        elif key == "DETACHMENT":
+            bare = re.sub(r"\s*\([^)]*\)\s*$", "", value)  # "(Try Dat Button!)"
+            h.detachments = tuple(d.strip() for d in bare.split(",") if d.strip())
+        elif key == "TOTAL ARMY POINTS":
+            h.points = points_anywhere(value)
+        elif key == "POINTS LIMIT":
+            h.limit = points_anywhere(value)
+        elif key == "FORCE DISPOSITION":
+            h.disposition = value
+        elif key == "ENHANCEMENT":
+            _enhancement(h, value)
+    return h
+
+
+def _enhancement(h: _Header, text: str) -> None:
+    name, _, on = text.strip().partition("(on ")
+    h.enhancements.append((name.strip(), on.rstrip(") ").strip()))
+
+
+def parse(text: str, label: str, which: str | None = None) -> ArmyList:
+    """Read a WTC-header export; ``which`` the variant (None: :func:`variant` decides).
+
+    Raises:
+        ListError: no unit in it.
+    """
+    lines = lines_of(text)
+    which = which or variant(lines)
+    h = _header(lines)
+    body = lines[_header_end(lines) :]
+    units = _gw_style(body) if which == "newrecruit-gw-style" else _wtc(body)
+    if not units:
+        raise ListError(
+            f"{label}: no unit found after the header (a line like '10x Boyz (90 pts)')"
+        )
+    edition, reason = None, None
+    if len(h.detachments) > 1 or h.disposition:
+        edition = "11"
+        reason = (
+            "it has a force disposition (edition-11 army construction)"
+            if h.disposition
+            else "it has several detachments (edition-11 army construction)"
+        )
+    return ArmyList(
+        which,
+        h.name,
+        h.faction,
+        h.detachments,
+        tuple(pair_attachments(units)),
+        points=h.points,
+        points_limit=h.limit,
+        edition=edition,
+        edition_reason=reason,
+    ).with_notes()
+
+
+# ---------------------------------------------------------------------------------------------
+# WTC compact and full
+
+
+@dataclass
+class _Open:
+    """A unit being read: its heading's fields, model types and other lines."""
+
+    name: str
+    points: int | None
+    count: int | None
+    section: str | None
+    label: str | None = None
+    models: list[list] = field(default_factory=list)  # [name, count, [(item, n)]]
+    enhancement: str | None = None
+    enhancement_points: int | None = None
+    warlord: bool = False
+    leading: str | None = None
+    attached_to: str | None = None
+    markers: list[str] = field(default_factory=list)
+    each: int = 1  # models the latest "N with" line (or model type) speaks for
+
+
+def _wtc(body: list[Line]) -> list[ListedUnit]:
+    out: list[ListedUnit] = []
+    section: str | None = None
+    unit: _Open | None = None
+    for ln in body:
+        t = ln.text
+        if ln.blank or _CREATED.match(t):
+            continue
+        if not ln.bullet and is_heading(t):
+            section = t
+            continue
+        head = _heading(ln)
+        if head is not None:
+            if unit is not None:
+                out.append(_close(unit))
+            unit = _open(head, section)
+        elif unit is not None:
+            _body_line(unit, ln)
+    if unit is not None:
+        out.append(_close(unit))
+    return out
+
+
+def _open(head: tuple, section: str | None) -> _Open:
+    """A unit from its heading; items after the heading's colon are its single model type's
+    (``N with`` giving how many models carry them, else every model)."""
+    label, count, name, points, items = head
+    unit = _Open(name, points, count, section, label)
+    if items:
+        n, rest = split_with(items)
+        unit.models.append([None, count or 1, []])
+        _items(unit, rest, n or count or 1)
+    return unit
+
+
+def _body_line(unit: _Open, ln: Line) -> None:
+    """One line under a unit heading: the enhancement, a Leader's or Bodyguard's line, an
+    ``N with`` line (items of the latest model type, or of the unit's single type), a model
+    type (``• Nx Model[: items]`` at the margin), wargear (any other bullet: of the models the
+    latest line spoke for), or a marker."""
+    t = ln.text
+    key, _, value = t.partition(":")
+    if not ln.bullet and key.strip().lower() == "enhancement":
+        name, pts, _ = split_points(value.strip())
+        unit.enhancement, unit.enhancement_points = name, pts
+        return
+    if not ln.bullet and LEADING.match(t):
+        unit.leading = t
+        return
+    m = _ATTACHED_TO.match(t)
+    if m and not ln.bullet:
+        unit.attached_to = m.group(1).strip()
+        return
+    n_with, rest = split_with(t)
+    if n_with is not None and not ln.bullet:
+        if not unit.models:
+            unit.models.append([None, unit.count or n_with, []])
+        _items(unit, rest, n_with)
+        return
+    if not ln.bullet:
+        unit.markers.append(t)
+        return
+    count, what = split_count(t)
+    model, colon, items = what.partition(":")
+    if count is not None and ln.indent == 0:  # a model type
+        unit.models.append([model.strip(), count, []])
+        unit.each = count
+        if colon:
+            n, rest = split_with(items.strip())
+            _items(unit, rest, n or count)
+        return
+    if not unit.models:
+        unit.models.append([None, unit.count or 1, []])
+    _items(unit, t, unit.each)
+
+
+def _items(unit: _Open, text: str, each: int) -> None:
+    """Add the items of ``text``, each carried by ``each`` models, to the unit's latest model
+    type; ``Warlord`` marks the unit, ``X upgrade`` is the enhancement's marker, a glued marker
+    is split from the item after it."""
+    unit.each = each
+    target = unit.models[-1][2]
+    for item in split_items(_unglued(text)):
+        n, name = split_count(item)
+        if name.lower() == "warlord":
+            unit.warlord = True
+        elif name.lower().endswith(" upgrade") or (
+            name.lower().endswith(" character") and n is None
+        ):
+            unit.markers.append(name)
+        else:
+            target.append((name, (n or 1) * each))
+
+
+def _unglued(text: str) -> str:
+    """``"Fusion Blades upgradeFusion blaster, ..."`` -> ``"Fusion Blades upgrade, Fusion
+    blaster, ..."``: New Recruit writes a wargear group's name and its first item without a
+    space between them; only such a join (a lower-case word of three letters or more, then a
+    capitalised word) is split."""
+    return _GLUED.sub(", ", text)
+
+
+def _close(u: _Open) -> ListedUnit:
+    models = tuple(ListedModels(name, n, merge_counts(items)) for name, n, items in u.models)
+    if not models:
+        models = (ListedModels(None, u.count or 1),)
+    attachment = None
+    if u.leading is not None:
+        attachment = Attachment("leader", None, u.leading)
+    elif u.attached_to is not None:
+        attachment = Attachment("bodyguard", None, f"Attached to {u.attached_to}")
+    return ListedUnit(
+        u.name,
+        u.points,
+        models,
+        enhancement=u.enhancement,
+        enhancement_points=u.enhancement_points,
+        warlord=u.warlord,
+        attachment=attachment,
+        ally=is_ally_section(u.section),
+        section=u.section,
+        markers=tuple(u.markers),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# GW-style
+
+
+def _gw_style(body: list[Line]) -> list[ListedUnit]:
+    out: list[ListedUnit] = []
+    section: str | None = None
+    block: list[Line] = []
+
+    def flush() -> None:
+        if block:
+            out.append(_gw_unit(block, section))
+            block.clear()
+
+    for ln in body:
+        if ln.blank or _CREATED.match(ln.text):
+            flush()
+            continue
+        if not ln.bullet and is_heading(ln.text):
+            flush()
+            section = ln.text
+            continue
+        if not ln.bullet and split_points(ln.text)[1] is not None and block:
+            flush()
+        block.append(ln)
+    flush()
+    return out
+
+
+def _gw_unit(block: list[Line], section: str | None) -> ListedUnit:
+    head, points, _ = split_points(block[0].text)
+    _, head = split_label(head)
+    count, name = split_count(head)
+    warlord, enhancement, enh_points, markers = False, None, None, []
+    models: list[list] = []
+    loose: list[tuple[str, int]] = []
+    lines = block[1:]
+    for i, ln in enumerate(lines):
+        text, pts, plus = split_points(ln.text)
+        if plus:
+            enhancement, enh_points = text, pts
+            continue
+        parts = split_items(text)
+        if any(p.lower() == "warlord" for p in parts) and all(
+            p.lower() == "warlord" or p.lower().endswith(" character") for p in parts
+        ):
+            warlord = True
+            markers += [p for p in parts if p.lower() != "warlord"]
+            continue
+        if ln.indent == 0 and all(p.lower().endswith(" character") for p in parts):
+            markers += parts
+            continue
+        if ln.indent == 0 and text.lower().endswith(" upgrade"):
+            markers.append(text)
+            continue
+        n, what = split_count(text)
+        deeper = i + 1 < len(lines) and lines[i + 1].indent > 0
+        if ln.indent == 0 and deeper and n is not None:
+            models.append([what, n, []])
+        elif ln.indent == 0:
+            loose += [(w, c or 1) for c, w in (split_count(p) for p in parts)]
+        else:
+            target = models[-1][2] if models else loose
+            target += [(w, c or 1) for c, w in (split_count(p) for p in parts)]
+    out = [ListedModels(m, n, merge_counts(items)) for m, n, items in models]
+    if not out:
+        out = [ListedModels(None, count or 1, merge_counts(loose))]
+    elif loose:
+        first = out[0]
+        out[0] = ListedModels(first.name, first.count, merge_counts([*first.weapons, *loose]))
+    return ListedUnit(
+        name,
+        points,
+        tuple(out),
+        enhancement=enhancement,
+        enhancement_points=enh_points,
+        warlord=warlord,
+        ally=is_ally_section(section),
+        section=section,
+        markers=tuple(markers),
+    )

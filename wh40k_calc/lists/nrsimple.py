@@ -1,0 +1,171 @@
+"""New Recruit's "simple" text export.
+
+Shape: a first line ``Grand alliance - Faction - List name - [N pts]``, a ``# ++ Army Roster
+++ [N pts]`` line, ``## Section [N pts]`` headings (``## Configuration`` holds ``Battle Size:
+...`` and ``Detachment: ...``), and one unit per line: ``Name [N pts]: items`` for a unit of
+one model type, or ``Name [N pts]:`` followed by ``• Nx Model: items`` lines, one a model
+type.
+
+Items are comma-separated; a count (``2x Shield Drone``) is per model and an item without one
+is one per model. ``Warlord`` is the Warlord. An enhancement appears as a bare item whose
+name another item of the unit cites as ``X (Enhancement upgrade)`` (the weapon it grants):
+the bare item is the enhancement, the cited item its weapon X. ``A (B)`` is wargear A carrying
+weapon B (``Missile Drone (Missile pod)``): both are kept, with the same count.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .model import ArmyList, ListedModels, ListedUnit, ListError, merge_counts
+from .text import (
+    Line,
+    grand_faction,
+    is_ally_section,
+    lines_of,
+    points_anywhere,
+    split_count,
+    split_items,
+    split_points,
+)
+
+FORMAT = "newrecruit-simple"
+_ROSTER = re.compile(r"^#\s*\+\+\s*army roster\s*\+\+", re.IGNORECASE)
+_SECTION = re.compile(r"^##\s*(.+?)\s*(?:\[[^\]]*\])?\s*$")
+_UPGRADE = re.compile(r"^(.*?)\s*\((.+?)\s+upgrade\)$", re.IGNORECASE)
+_CARRIES = re.compile(r"^(.*?)\s*\(([^()]+)\)$")
+
+
+def looks_like(lines: list[Line]) -> int:
+    """How much ``lines`` look like this export: the roster line, ``##`` sections, ``[N
+    pts]`` unit lines."""
+    score = 0
+    for ln in lines:
+        if _ROSTER.match(ln.text):
+            score += 5
+        elif ln.text.startswith("## ") or "pts]:" in ln.text:
+            score += 1
+    return score
+
+
+def parse(text: str, label: str) -> ArmyList:
+    """Read the "simple" export.
+
+    Raises:
+        ListError: no unit in it.
+    """
+    lines = lines_of(text)
+    name, faction, points = _title(lines)
+    section, detachments, limit = None, [], None
+    units: list[ListedUnit] = []
+    open_unit: tuple[str, int | None, str | None] | None = None
+    models: list[ListedModels] = []
+
+    def close() -> None:
+        nonlocal open_unit
+        if open_unit is not None:
+            units.append(_unit(open_unit, models))
+            models.clear()
+            open_unit = None
+
+    for ln in lines:
+        t = ln.text
+        if ln.blank or _ROSTER.match(t):
+            continue
+        m = _SECTION.match(t)
+        if m:
+            close()
+            section = m.group(1)
+            continue
+        if section is not None and section.lower() == "configuration":
+            key, _, value = t.partition(":")
+            if key.strip().lower() == "detachment" and value.strip():
+                detachments.append(value.strip())
+            elif key.strip().lower() == "battle size":
+                limit = points_anywhere(value.replace("Point limit", "pts"))
+            continue
+        if ln.bullet and open_unit is not None:
+            n, rest = split_count(t)
+            model, _, items = rest.partition(":")
+            models.append(ListedModels(model.strip(), n or 1, _counted(items, n or 1)))
+            continue
+        head, colon, items = t.partition("]:")
+        if colon:
+            close()
+            uname, pts, _ = split_points(head + "]")
+            open_unit = (uname, pts, section)
+            if items.strip():
+                models.append(ListedModels(None, 1, _counted(items, 1)))
+    close()
+    if not units:
+        raise ListError(f"{label}: no unit found (a line like 'Boyz [90 pts]: ...')")
+    return ArmyList(
+        FORMAT,
+        name,
+        faction,
+        tuple(detachments),
+        tuple(units),
+        points=points,
+        points_limit=limit,
+    ).with_notes()
+
+
+def _title(lines: list[Line]) -> tuple[str | None, str | None, int | None]:
+    """(list name, faction, points) from the first line ``Xenos - T'au Empire - Name - [N
+    pts]``."""
+    first = next((ln.text for ln in lines if not ln.blank), "")
+    if _ROSTER.match(first):
+        return None, None, points_anywhere(first)
+    points = points_anywhere(first)
+    parts = [p.strip() for p in first.split(" - ")]
+    if parts and re.fullmatch(r"\[[^\]]*\]", parts[-1]):
+        parts = parts[:-1]
+    parts = grand_faction(parts)
+    if len(parts) >= 2:
+        return " - ".join(parts[1:]) or None, parts[0], points
+    return None, (parts[0] if parts else None), points
+
+
+def _counted(text: str, each: int) -> tuple[tuple[str, int], ...]:
+    """A model type's items, each carried by each of its ``each`` models."""
+    out: list[tuple[str, int]] = []
+    for item in split_items(text):
+        n, name = split_count(item)
+        count = (n or 1) * each
+        carried = _CARRIES.match(name)
+        if carried and not _UPGRADE.match(name):
+            out += [(carried.group(1).strip(), count), (carried.group(2).strip(), count)]
+        else:
+            out.append((name, count))
+    return tuple(out)
+
+
+def _unit(head: tuple[str, int | None, str | None], models: list[ListedModels]) -> ListedUnit:
+    """A unit with its Warlord item and enhancement taken out of its items."""
+    name, points, section = head
+    items = [w for m in models for w in m.weapons]
+    cited = {g.group(2).strip().lower() for w, _ in items if (g := _UPGRADE.match(w))}
+    warlord = any(w.lower() == "warlord" for w, _ in items)
+    enhancement = next((w for w, _ in items if w.lower() in cited), None)
+    if enhancement is None and cited:
+        enhancement = next(g.group(2).strip() for w, _ in items if (g := _UPGRADE.match(w)))
+
+    def kept(weapons) -> tuple[tuple[str, int], ...]:
+        out = []
+        for w, n in weapons:
+            if w.lower() == "warlord" or w.lower() in cited:
+                continue
+            g = _UPGRADE.match(w)
+            out.append((g.group(1).strip() if g else w, n))
+        return merge_counts(out)
+
+    listed = tuple(ListedModels(m.name, m.count, kept(m.weapons)) for m in models)
+    return ListedUnit(
+        name,
+        points,
+        listed or (ListedModels(None, 1),),
+        enhancement=enhancement,
+        warlord=warlord,
+        ally=is_ally_section(section),
+        section=section,
+    )

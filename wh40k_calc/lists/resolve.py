@@ -1,0 +1,711 @@
+"""An army list resolved to our datasheets: each unit to a datasheet, its models to the
+unit's size and model types, its weapons to our weapon profiles, its Leaders to an Attached
+unit, each step said.
+
+* **Edition**: the list's (where the export states it), else ``--edition``, else the
+  default; it reaches every datasheet look-up (:func:`lookup_entry`) and every activation.
+* **Units**: a datasheet of the list's faction (:mod:`.factions`: a chapter is a Space
+  Marines datasheet with the chapter's keyword), by the same name rules as the rest of
+  ``calc`` (:meth:`~wh40k_calc.catalog.Catalog.entry`), then the forms lists use
+  (:mod:`.names`), each fold shown. A unit the list marks as an ally is looked up in its own
+  faction (the list's word for it) or in any; so is a unit of a faction given with
+  ``--allies``. A unit found only in another faction is unresolved, naming that faction;
+  a name found nowhere is unresolved with the closest names; nothing is guessed.
+* **Models**: the list's model count is the unit's size; a count the data has no size of
+  is a damaged unit of the next size (as ``--models`` takes it), with a warning, and a count
+  above the largest size is unresolved. Model types by name (:func:`.names.model_type`);
+  where the list's counts per type are not those of the data's size, the list's are used
+  (said).
+* **Weapons**: each listed weapon to our profiles (a base name to its profiles); wargear
+  that is not a weapon is recognised and reported as such; a weapon we lack is unresolved
+  with the closest names. Each model type carries what the list gives it
+  (:mod:`.equip`); a model type none of whose listed weapons we have keeps its default
+  equipment, and a unit none of whose weapons we have takes its default loadout, both said.
+* **Attached units**: the units the list groups (a Leader and its Bodyguard) are one
+  Attached unit, as the list says; where our data refuses the attachment (this Leader
+  cannot lead that unit), they stay separate units and the reason is said.
+
+The result (:class:`ResolvedArmy`) carries every unit's status (``resolved``, ``ally``,
+``unresolved``) and every weapon line's (``resolved``, ``folded``, ``wargear``,
+``unresolved``), and the :class:`~wh40k_calc.selection.UnitChoice` each resolved unit is
+built from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..datasheet import Datasheet, DatasheetError, ModelProfile, Weapon, norm_name
+from ..selection import SelectionError, UnitChoice
+from ..wording import count
+from .effects_for import ListEffects, enhancement_effect, list_effects
+from .factions import FactionChoice, chapter_of, our_faction
+from .model import ArmyList, ListedModels, ListedUnit
+from .names import Fold, is_wargear, model_type, suggestions, unit_forms, weapon_profiles
+
+if TYPE_CHECKING:
+    from ..catalog import Catalog, Entry
+
+UNIT_STATUSES = ("resolved", "ally", "unresolved")
+WEAPON_STATUSES = ("resolved", "folded", "wargear", "unresolved")
+
+
+@dataclass(frozen=True)
+class WeaponLine:
+    """One weapon or wargear entry of the list: ``unit`` the list's unit name, ``model`` its
+    model type as the list names it (None: the unit as a whole), ``listed`` and ``count`` as
+    the list says, ``status`` (WEAPON_STATUSES), ``weapons`` our profiles it became,
+    ``fold`` the name form used, ``candidates`` the closest of our weapons when unresolved."""
+
+    unit: str
+    model: str | None
+    listed: str
+    count: int
+    status: str
+    weapons: tuple[str, ...] = ()
+    fold: str | None = None
+    candidates: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ResolvedUnit:
+    """One row of the army: a unit of the list, or an Attached unit (a Bodyguard and its
+    Leaders, ``listed`` in list order).
+
+    ``name`` our name for it (``Blood Claws led by Ragnar Blackmane``; the list's name when
+    unresolved), ``positions`` the units' places in the list (1-based), ``status`` one of
+    UNIT_STATUSES, ``faction`` our faction of its datasheet, ``choice`` what it is built from
+    (None when unresolved), ``points`` and ``models`` the list's, ``folds`` the name forms
+    and readings made, ``warnings`` what may differ from the list, ``weapons`` every weapon
+    line, ``candidates`` the closest datasheets when unresolved and ``reason`` why,
+    ``effects`` the attacker-side effects that may apply to its activations,
+    ``default_loadout`` whether it kept its datasheet's equipment (nothing listed matched)."""
+
+    name: str
+    listed: tuple[ListedUnit, ...]
+    positions: tuple[int, ...]
+    status: str
+    faction: str | None = None
+    choice: UnitChoice | None = None
+    points: int | None = None
+    models: int = 0
+    folds: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    weapons: tuple[WeaponLine, ...] = ()
+    candidates: tuple[str, ...] = ()
+    reason: str | None = None
+    effects: tuple[str, ...] = ()
+    default_loadout: bool = False
+
+    @property
+    def attached(self) -> bool:
+        """True for an Attached unit (a Bodyguard and its Leaders)."""
+        return len(self.listed) > 1
+
+
+@dataclass(frozen=True)
+class ResolvedArmy:
+    """A list resolved: the list itself, the ``edition`` used and where it comes from
+    (``edition_source``), the list's faction as ours, every row (:class:`ResolvedUnit`), the
+    detachments' and enhancements' effects and what resolving noticed (``notes``)."""
+
+    army: ArmyList
+    edition: str
+    edition_source: str
+    faction: FactionChoice
+    units: tuple[ResolvedUnit, ...]
+    effects: ListEffects
+    notes: tuple[str, ...] = ()
+
+    def unit_counts(self) -> dict[str, int]:
+        """The list's units (an Attached unit counts each of its units) by status."""
+        out = dict.fromkeys(UNIT_STATUSES, 0)
+        for u in self.units:
+            out[u.status] += len(u.listed)
+        return out
+
+    def weapon_counts(self) -> dict[str, int]:
+        """The list's weapon and wargear lines by status."""
+        out = dict.fromkeys(WEAPON_STATUSES, 0)
+        for u in self.units:
+            for w in u.weapons:
+                out[w.status] += 1
+        return out
+
+    def summary(self) -> str:
+        """``16/18 units, 61/70 weapons resolved`` (allies count as resolved; wargear that
+        is not a weapon is not counted among the weapons), then wargear and allies."""
+        u, w = self.unit_counts(), self.weapon_counts()
+        units = sum(u.values())
+        weapons = w["resolved"] + w["folded"] + w["unresolved"]
+        text = (
+            f"{u['resolved'] + u['ally']}/{count(units, 'unit')}, "
+            f"{w['resolved'] + w['folded']}/{count(weapons, 'weapon')} resolved"
+        )
+        extra = []
+        if u["ally"]:
+            extra.append(f"{u['ally']} of them allies")
+        if w["wargear"]:
+            extra.append(f"{count(w['wargear'], 'wargear line')} not weapons")
+        return text + (f" ({'; '.join(extra)})" if extra else "")
+
+    @property
+    def complete(self) -> bool:
+        """True when every unit and every weapon line resolved (``--strict``)."""
+        return not self.unit_counts()["unresolved"] and not self.weapon_counts()["unresolved"]
+
+    def resolved(self) -> list[ResolvedUnit]:
+        """The rows that can attack (resolved or ally), in list order."""
+        return [u for u in self.units if u.choice is not None]
+
+
+def lookup_entry(cat: Catalog, name: str, faction: str | None, edition: str) -> Entry:
+    """The catalog entry ``name`` finds in ``faction`` (None: any faction) for ``edition``:
+    the one place a list's unit meets the catalog (:meth:`~wh40k_calc.catalog.Catalog.entry`;
+    the edition is passed on where the catalog takes it). A name that no datasheet has (by
+    name or file stem) is refused at once, without the catalog's suggestions (a list tries
+    several forms of a name).
+
+    Raises:
+        UnknownUnitError, AmbiguousUnitError, UnknownFactionError: as the catalog's.
+    """
+    from ..catalog import UnknownUnitError
+
+    if "/" not in name and norm_name(name) not in _known_names(cat):
+        raise UnknownUnitError(name, [])
+    if _takes_edition(cat.entry):
+        return cat.entry(name, faction, edition=edition)  # type: ignore[call-arg]
+    return cat.entry(name, faction)
+
+
+def _takes_edition(method) -> bool:
+    """Whether a catalog method takes an ``edition`` argument (an edition-aware catalog)."""
+    import inspect
+
+    try:
+        return "edition" in inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+_KNOWN: dict[int, tuple[Catalog, frozenset[str]]] = {}
+
+
+def _known_names(cat: Catalog) -> frozenset[str]:
+    """Every datasheet name and file stem of ``cat``, normalised (once a catalog)."""
+    hit = _KNOWN.get(id(cat))
+    if hit is None or hit[0] is not cat:
+        entries = cat.entries()
+        keys = frozenset(norm_name(e.name) for e in entries) | frozenset(
+            norm_name(e.path.stem) for e in entries
+        )
+        hit = _KNOWN[id(cat)] = (cat, keys)
+    return hit[1]
+
+
+def _load(cat: Catalog, entry: Entry, edition: str) -> Datasheet:
+    """The datasheet of ``entry`` (for ``edition`` where the catalog takes it)."""
+    if _takes_edition(cat.find):
+        return cat.find(entry.name, entry.faction or None, edition=edition)  # type: ignore[call-arg]
+    return cat.find(entry.name, entry.faction or None)
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole list
+
+
+def resolve_army(
+    army: ArmyList,
+    cat: Catalog,
+    edition: str | None = None,
+    default_edition: str = "10",
+    allies: tuple[str, ...] = (),
+) -> ResolvedArmy:
+    """Resolve ``army`` to our datasheets (see the module docstring).
+
+    Args:
+        army: the list as read.
+        cat: where datasheets are found.
+        edition: ``--edition`` (None: not given).
+        default_edition: the player's default edition.
+        allies: factions (``--allies``) whose units count as allies though the list does not
+            mark them.
+    """
+    notes: list[str] = list(army.notes)
+    if army.edition is not None:
+        used, source = army.edition, f"the list's: {army.edition_reason or 'it says so'}"
+        if edition is not None and edition != army.edition:
+            notes.append(
+                f"--edition {edition} ignored: the list is an edition-{army.edition} list "
+                f"({army.edition_reason})"
+            )
+    elif edition is not None:
+        used, source = edition, "--edition"
+    else:
+        used, source = default_edition, "the default"
+    faction = our_faction(cat, army.faction)
+    if faction.fold:
+        notes.append(faction.fold)
+    effects = list_effects(
+        army.detachments, tuple(u.enhancement for u in army.units if u.enhancement)
+    )
+    ally_factions = tuple(our_faction(cat, a).faction or a for a in allies)
+    sheets = [_sheet(cat, u, faction, ally_factions, used) for u in army.units]
+    rows = _rows(army, sheets, used, effects)
+    return ResolvedArmy(army, used, source, faction, tuple(rows), effects, tuple(notes))
+
+
+@dataclass
+class _Sheet:
+    """A listed unit's datasheet look-up: the datasheet (None: not found), its status,
+    folds, candidates and reason."""
+
+    ds: Datasheet | None
+    status: str
+    folds: list[str] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)
+    reason: str | None = None
+
+
+def _sheet(
+    cat: Catalog, u: ListedUnit, faction: FactionChoice, allies: tuple[str, ...], edition: str
+) -> _Sheet:
+    from ..catalog import AmbiguousUnitError, UnknownFactionError, UnknownUnitError
+
+    if u.ally:  # its own faction where the list gives it, else an --allies one, else any
+        own = our_faction(cat, u.faction).faction if u.faction else None
+        where = [own] if own else [*allies, None]
+        status = "ally"
+    else:
+        where = [faction.faction]
+        status = "resolved"
+    forms = [Fold(u.name, ""), *unit_forms(u.name)]
+    for f in where:
+        for form in forms:
+            try:
+                entry = lookup_entry(cat, form.name, f, edition)
+            except AmbiguousUnitError as exc:
+                return _Sheet(
+                    None,
+                    "unresolved",
+                    candidates=list(exc.choices),
+                    reason=f"{u.name!r} is a datasheet of several factions "
+                    f"({', '.join(exc.choices)}) and the list does not say which (give "
+                    "--allies with its faction)",
+                )
+            except (UnknownUnitError, UnknownFactionError):
+                continue
+            try:
+                ds = _load(cat, entry, edition)
+            except (DatasheetError, LookupError) as exc:
+                return _Sheet(None, "unresolved", reason=str(exc))
+            folds = [] if not form.why else [f"{u.name!r} read as {ds.name!r} ({form.why})"]
+            refused = _chapter_refusal(ds, faction) if status == "resolved" else None
+            if refused:
+                return _Sheet(None, "unresolved", reason=refused)
+            return _Sheet(ds, status, folds)
+    return _elsewhere(cat, u, faction, allies, edition, forms)
+
+
+def _chapter_refusal(ds: Datasheet, faction: FactionChoice) -> str | None:
+    theirs = chapter_of(ds.faction_keywords)
+    if faction.keyword and theirs and theirs != faction.keyword:
+        return f"{ds.name} is a {theirs.title()} datasheet; the list is {faction.listed}"
+    return None
+
+
+def _elsewhere(
+    cat: Catalog,
+    u: ListedUnit,
+    faction: FactionChoice,
+    allies: tuple[str, ...],
+    edition: str,
+    forms: list[Fold],
+) -> _Sheet:
+    """A unit not found where the list says: found in an ``--allies`` faction (an ally), in
+    another faction (unresolved, naming it), or nowhere (unresolved, the closest names)."""
+    from ..catalog import AmbiguousUnitError, UnknownFactionError, UnknownUnitError
+
+    others: list[str] = []
+    for form in forms:
+        try:
+            entry = lookup_entry(cat, form.name, None, edition)
+            others.append(entry.qualified)
+        except AmbiguousUnitError as exc:
+            others += exc.choices
+        except (UnknownUnitError, UnknownFactionError):
+            continue
+        break
+    for a in allies:
+        for q in others:
+            if norm_name(q.rpartition("/")[0]) == norm_name(a):
+                ds = _load(cat, lookup_entry(cat, q, None, edition), edition)
+                fold = f"{u.name!r} read as {q} (an ally: --allies {a})"
+                return _Sheet(ds, "ally", [fold])
+    if others and faction.faction is not None and not u.ally:
+        where = ", ".join(dict.fromkeys(others))
+        return _Sheet(
+            None,
+            "unresolved",
+            candidates=list(dict.fromkeys(others)),
+            reason=f"{u.name!r} is not a {faction.faction} datasheet (it is {where}); mark it "
+            "as an ally in the list, or give --allies with its faction",
+        )
+    pool = (
+        [e for e in cat.entries() if faction.faction is None or e.faction == faction.faction]
+        if not u.ally
+        else cat.entries()
+    )
+    cands = cat.suggest(u.name, pool)
+    where = faction.faction or "any faction"
+    return _Sheet(
+        None,
+        "unresolved",
+        candidates=cands,
+        reason=f"no datasheet of {where} is called {u.name!r}"
+        + (f"; did you mean {', '.join(repr(c) for c in cands)}?" if cands else ""),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Rows: single units and Attached units
+
+
+def _rows(
+    army: ArmyList,
+    sheets: list[_Sheet],
+    edition: str,
+    effects: ListEffects,
+) -> list[ResolvedUnit]:
+    groups: dict[str, list[int]] = {}
+    for i, u in enumerate(army.units):
+        if u.attachment is not None and u.attachment.group is not None:
+            groups.setdefault(u.attachment.group, []).append(i)
+    done: set[int] = set()
+    rows: list[ResolvedUnit] = []
+    for i, u in enumerate(army.units):
+        if i in done:
+            continue
+        group = groups.get(u.attachment.group) if u.attachment and u.attachment.group else None
+        warn = ""
+        if group and len(group) > 1:
+            row = _attached_row(army, sheets, group, edition, effects)
+            if isinstance(row, ResolvedUnit):
+                rows.append(row)
+                done.update(group)
+                continue
+            warn = row or ""
+            for j in group:  # each of the group on its own, the reason on each
+                if j not in done:
+                    rows.append(_single_row(army.units[j], j, sheets[j], edition, effects, warn))
+                    done.add(j)
+            continue
+        rows.append(_single_row(army.units[i], i, sheets[i], edition, effects))
+        done.add(i)
+    return sorted(rows, key=lambda r: r.positions[0])
+
+
+def _single_row(
+    u: ListedUnit, i: int, sheet: _Sheet, edition: str, effects: ListEffects, warn: str = ""
+) -> ResolvedUnit:
+    base = ResolvedUnit(
+        u.name,
+        (u,),
+        (i + 1,),
+        "unresolved",
+        points=u.points,
+        models=u.model_count,
+        folds=tuple(sheet.folds),
+        warnings=(warn,) if warn else (),
+        candidates=tuple(sheet.candidates),
+        reason=sheet.reason,
+    )
+    if sheet.ds is None:
+        lines = tuple(
+            WeaponLine(u.name, m.name, w, n, "unresolved") for m in u.models for w, n in m.weapons
+        )
+        return _replace(base, weapons=lines)
+    eq = _equip(sheet.ds, u)
+    from dataclasses import replace
+
+    choice = UnitChoice(eq.datasheet, eq.models)
+    refused = _refused(choice, edition)
+    folds = (*base.folds, *eq.folds)
+    warnings = (*base.warnings, *eq.warnings)
+    if eq.error or refused:
+        return replace(
+            base,
+            weapons=tuple(eq.lines),
+            folds=folds,
+            warnings=warnings,
+            reason=eq.error or refused,
+        )
+    return replace(
+        base,
+        name=sheet.ds.name,
+        status=sheet.status,
+        faction=sheet.ds.faction,
+        choice=choice,
+        folds=folds,
+        warnings=warnings,
+        weapons=tuple(eq.lines),
+        effects=_unit_effects(effects, (u,)),
+        default_loadout=eq.default,
+    )
+
+
+def _replace(row: ResolvedUnit, **changes) -> ResolvedUnit:
+    from dataclasses import replace
+
+    return replace(row, **changes)
+
+
+def _refused(choice: UnitChoice, edition: str) -> str | None:
+    """Why the unit cannot be built (our data refuses it), or None."""
+    from ..units import build_unit
+
+    try:
+        build_unit(choice, "attacker", edition)
+    except SelectionError as exc:
+        return str(exc)
+    return None
+
+
+def _attached_row(
+    army: ArmyList,
+    sheets: list[_Sheet],
+    group: list[int],
+    edition: str,
+    effects: ListEffects,
+) -> ResolvedUnit | str | None:
+    """The Attached unit of ``group`` (list indexes); else why it cannot be one (words for
+    the units' rows; None when a unit of it is unresolved anyway), its units then resolved
+    one by one."""
+    roles = {i: army.units[i].attachment.role for i in group}  # type: ignore[union-attr]
+    bodyguards = [i for i in group if roles[i] == "bodyguard"]
+    leaders = [i for i in group if roles[i] != "bodyguard"]
+    names = ", ".join(army.units[i].name for i in group)
+    if len(bodyguards) != 1 or not leaders:
+        return f"the list groups {names} without one Bodyguard and a Leader: not attached"
+    if any(sheets[i].ds is None for i in group):
+        return None
+    b = bodyguards[0]
+    bg = army.units[b]
+    eq = _equip(sheets[b].ds, bg)  # type: ignore[arg-type]
+    leqs = [_equip(sheets[i].ds, army.units[i]) for i in leaders]  # type: ignore[arg-type]
+    if eq.error or any(x.error for x in leqs):
+        return None
+    choice = UnitChoice(eq.datasheet, eq.models, leaders=tuple(x.datasheet for x in leqs))
+    refused = _refused(choice, edition)
+    listed = tuple(army.units[i] for i in sorted(group))
+    if refused:
+        return (
+            f"the list attaches {', '.join(army.units[i].name for i in leaders)} to {bg.name}, "
+            f"but our data refuses it ({refused}): resolved as separate units"
+        )
+    from ..units import build_unit
+
+    unit = build_unit(choice, "attacker", edition)
+    points = [u.points for u in listed]
+    folds = [f for i in sorted(group) for f in sheets[i].folds]
+    folds += eq.folds + [f for x in leqs for f in x.folds]
+    warnings = eq.warnings + [w for x in leqs for w in x.warnings]
+    status = "ally" if all(sheets[i].status == "ally" for i in group) else "resolved"
+    return ResolvedUnit(
+        unit.name,
+        listed,
+        tuple(i + 1 for i in sorted(group)),
+        status,
+        faction=eq.datasheet.faction,
+        choice=choice,
+        points=sum(p for p in points if p is not None)
+        if any(p is not None for p in points)
+        else None,
+        models=sum(u.model_count for u in listed),
+        folds=tuple(folds),
+        warnings=tuple(warnings),
+        weapons=tuple(eq.lines + [w for x in leqs for w in x.lines]),
+        effects=_unit_effects(effects, listed),
+        default_loadout=eq.default,
+    )
+
+
+def _unit_effects(effects: ListEffects, listed: tuple[ListedUnit, ...]) -> tuple[str, ...]:
+    """The army's attacker-side effects and the attacker-side effects of the units'
+    enhancements."""
+    own = []
+    for u in listed:
+        e = enhancement_effect(u.enhancement) if u.enhancement else None
+        if e is not None and e.applies_to_attacker:
+            own.append(e.id)
+    return tuple(dict.fromkeys((*effects.attacker, *own)))
+
+
+# ---------------------------------------------------------------------------------------------
+# One datasheet equipped as the list says
+
+
+@dataclass
+class _Equipped:
+    """A listed unit on its datasheet: the datasheet to build it from (equipped as listed, or
+    the datasheet itself for its default loadout), its size, the weapon lines, folds and
+    warnings; ``error`` why it cannot be built (no such size); ``default`` whether it kept
+    its default loadout."""
+
+    datasheet: Datasheet
+    models: int | None
+    lines: list[WeaponLine] = field(default_factory=list)
+    folds: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    error: str | None = None
+    default: bool = False
+
+
+def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
+    from ..units import pick_size
+    from .equip import as_listed, kits
+
+    n = max(u.model_count, 1)
+    totals = sorted({s.total for s in ds.sizes})
+    out = _Equipped(ds, n)
+    if n > totals[-1]:
+        out.error = (
+            f"{ds.name} has no size of {count(n, 'model')} (sizes {', '.join(map(str, totals))})"
+        )
+        out.lines = [
+            WeaponLine(u.name, m.name, w, c, "unresolved") for m in u.models for w, c in m.weapons
+        ]
+        return out
+    if n not in totals:
+        out.warnings.append(
+            f"{ds.name} has no {n}-model size (sizes {', '.join(map(str, totals))}): read "
+            f"as a damaged unit, as --models {n} takes it"
+        )
+    _, size_counts = pick_size(ds, n, "attacker")
+    by_type: dict[str, int] = {}
+    for name, c in size_counts.items():
+        by_type[norm_name(name)] = by_type.get(norm_name(name), 0) + c
+    groups = _typed_groups(ds, u, out)
+    listed_counts: dict[str, int] = {}
+    named = all(m is not None for m, _ in groups)
+    for m, g in groups:
+        if m is not None:
+            listed_counts[m.key] = listed_counts.get(m.key, 0) + g.count
+    equipment: dict[str, list[tuple[int, tuple]]] = {}
+    resolved_any = False
+    for m, g in groups:
+        resolved, listed_any = _resolve_weapons(ds, u, g, out)
+        resolved_any = resolved_any or bool(resolved)
+        if m is None:
+            for mk, weapons in _spread(ds, resolved, by_type).items():
+                equipment.setdefault(mk, []).extend(kits(by_type[mk], weapons))
+            continue
+        if listed_any and not resolved and g.weapons:
+            out.warnings.append(
+                f"{ds.name}: none of {g.name}'s listed weapons is one of ours: its "
+                f"{g.count} keep their default equipment"
+            )
+            continue
+        equipment.setdefault(m.key, []).extend(kits(g.count, resolved))
+    if not resolved_any:
+        out.default = True
+        out.warnings.append(
+            f"{ds.name}: no listed weapon is one of ours: it takes its default loadout"
+        )
+        return out
+    composition = None
+    if named and listed_counts and listed_counts != {k: v for k, v in by_type.items() if v}:
+        composition = tuple(
+            (m.name, listed_counts[m.key]) for m in ds.models if listed_counts.get(m.key)
+        )
+        data = ", ".join(f"{c} {name}" for name, c in size_counts.items() if c)
+        mine = ", ".join(f"{c} {name}" for name, c in composition)
+        out.warnings.append(
+            f"{ds.name}: the list's models ({mine}) are not the data's {n}-model size "
+            f"({data}): the list's are used"
+        )
+    out.datasheet = as_listed(ds, equipment, composition)
+    return out
+
+
+def _typed_groups(
+    ds: Datasheet, u: ListedUnit, out: _Equipped
+) -> list[tuple[ModelProfile | None, ListedModels]]:
+    """The unit's listed model types, each with our model type (None: the list names none,
+    or none of ours is that name: its weapons are spread over the unit, said)."""
+    groups = []
+    for g in u.models:
+        m, fold = model_type(ds, g.name)
+        if fold:
+            out.folds.append(f"{ds.name}: {fold}")
+        if g.name is not None and m is None:
+            types = ", ".join(x.name for x in ds.models)
+            out.warnings.append(
+                f"{ds.name}: no model type is called {g.name!r} (types: {types}): its "
+                "weapons are given to the models that can carry them"
+            )
+        groups.append((m, g))
+    return groups
+
+
+def _resolve_weapons(
+    ds: Datasheet, u: ListedUnit, g: ListedModels, out: _Equipped
+) -> tuple[list[tuple[tuple[Weapon, ...], int]], bool]:
+    """Our profiles for each weapon of a listed model type (and its weapon lines in ``out``);
+    and whether it listed anything that is not wargear."""
+    resolved: list[tuple[tuple[Weapon, ...], int]] = []
+    listed_any = False
+    for name, n in g.weapons:
+        profiles, fold = weapon_profiles(ds, name)
+        if profiles:
+            listed_any = True
+            status = "folded" if fold and "read as" in fold else "resolved"
+            out.lines.append(
+                WeaponLine(u.name, g.name, name, n, status, tuple(w.name for w in profiles), fold)
+            )
+            resolved.append((profiles, n))
+        elif is_wargear(name):
+            out.lines.append(WeaponLine(u.name, g.name, name, n, "wargear"))
+        else:
+            listed_any = True
+            cands = suggestions(name, [w.name for w in ds.weapons])
+            out.lines.append(
+                WeaponLine(u.name, g.name, name, n, "unresolved", candidates=tuple(cands))
+            )
+    return resolved, listed_any
+
+
+def _spread(
+    ds: Datasheet,
+    weapons: list[tuple[tuple[Weapon, ...], int]],
+    by_type: dict[str, int],
+) -> dict[str, list[tuple[tuple[Weapon, ...], int]]]:
+    """Weapons the list gives the unit as a whole, spread over its model types: each weapon's
+    copies dealt one a model, first over the models of the types that can carry it (its
+    default equipment or a loadout of the type lists it), then over the others, in the
+    datasheet's order, and round again only when there are more copies than models."""
+    out: dict[str, list[tuple[tuple[Weapon, ...], int]]] = {}
+    present = [m for m in ds.models if by_type.get(m.key)]
+    for profiles, total in weapons:
+        keys = {w.key for w in profiles}
+        able = [m for m in present if any(_can_carry(ds, m, k) for k in keys)]
+        rest = [m for m in present if m not in able]
+        slots = [m.key for m in (*able, *rest) for _ in range(by_type[m.key])]
+        share: dict[str, int] = {}
+        for k in range(total):
+            mk = slots[k % len(slots)]
+            share[mk] = share.get(mk, 0) + 1
+        for mk, c in share.items():
+            out.setdefault(mk, []).append((profiles, c))
+    return out
+
+
+def _can_carry(ds: Datasheet, m: ModelProfile, key: str) -> bool:
+    if m.carries(key):
+        return True
+    return any(
+        norm_name(e.model) == m.key and key in e.equipped
+        for entries in ds.loadouts.values()
+        for e in entries
+    )

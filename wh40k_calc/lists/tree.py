@@ -1,0 +1,286 @@
+"""BattleScribe-style roster trees: New Recruit's JSON export, ListForge's share JSON, and
+BattleScribe's ``.ros`` (XML) and ``.rosz`` (a zip archive holding a ``.ros``).
+
+The public roster schema: ``roster`` (``name``, ``costs``, ``costLimits``) > ``forces`` >
+``force`` (``catalogueName``: the faction, e.g. ``Xenos - Orks``; a force may hold forces of
+its own: an allied faction's) > ``selections`` > ``selection`` with ``type`` "unit", "model"
+or "upgrade", ``number``, ``costs`` (``name="pts"``, ``value``), ``categories`` (keywords;
+``primary`` marks the battlefield role, "Allied Units" among them) and ``selections`` inside.
+The JSON exports carry the same tree with lists for the containers; :func:`xml_tree` turns an
+XML roster into that shape, so one walker reads both.
+
+Reading a force's selections: an upgrade of the "Configuration" category holds the battle size
+and the detachment (its child's name); a "unit" selection is a unit, and so is a "model"
+selection at the top of a force (a single-model unit). Inside a unit, "model" selections are
+its model types (``number`` models, their upgrades their equipment); the unit's own upgrades
+are its Warlord (name or category "Warlord"), its enhancement (an upgrade of the
+"Enhancements" group, or named in an enhancement category), markers (detachment keywords
+"... Character"), and equipment of the unit's single model. An upgrade's ``number`` counts it
+over its parent's models; upgrades inside an upgrade (a drone's gun) count the same way. A
+unit's points are its own costs plus every selection's inside it (an enhancement's cost sits
+on its own selection).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .model import ArmyList, ListedModels, ListedUnit, ListError, merge_counts
+from .text import grand_faction
+
+_CONTAINERS = {
+    "forces",
+    "selections",
+    "costs",
+    "costLimits",
+    "categories",
+    "profiles",
+    "characteristics",
+    "rules",
+    "publications",
+}
+
+
+def xml_tree(text: str, label: str) -> dict[str, Any]:
+    """The roster of a ``.ros`` file as the JSON exports' tree: an element's attributes as
+    keys, each container element (``selections``, ``costs``, ...) a list of its children, and a
+    characteristic's text as ``$text``. Namespaces are dropped.
+
+    Raises:
+        ListError: not well-formed XML (truncated), a document type declaration (refused:
+            entity expansion), or its root is not a roster.
+    """
+    import xml.etree.ElementTree as ET
+
+    head = text[:2000].lower()
+    if "<!doctype" in head or "<!entity" in text.lower():
+        raise ListError(f"{label}: an XML file with a document type declaration; not a roster")
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        raise ListError(f"{label}: malformed or truncated XML ({exc})") from None
+    if _local(root.tag) != "roster":
+        raise ListError(f"{label}: XML, but not a BattleScribe roster (root <{_local(root.tag)}>)")
+    return _element(root)
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def _element(el: Any) -> dict[str, Any]:
+    out: dict[str, Any] = dict(el.attrib)
+    for child in el:
+        name = _local(child.tag)
+        if name in _CONTAINERS:
+            out[name] = [_element(c) for c in child]
+        else:
+            out[name] = _element(child)
+    if el.text and el.text.strip() and len(el) == 0:
+        out["$text"] = el.text.strip()
+    return out
+
+
+def roster_of(data: Any) -> dict[str, Any] | None:
+    """The roster object of a JSON export (``{"roster": {...}}``, or the roster itself with
+    its ``forces``), or None when ``data`` is not one."""
+    if isinstance(data, dict) and isinstance(data.get("roster"), dict):
+        data = data["roster"]
+    if isinstance(data, dict) and isinstance(data.get("forces"), list):
+        return data
+    return None
+
+
+def parse(roster: dict[str, Any], fmt: str, label: str) -> ArmyList:
+    """Read a roster tree (from :func:`roster_of` or :func:`xml_tree`); ``fmt`` names the
+    format in the result.
+
+    Raises:
+        ListError: no force or no unit in it.
+    """
+    forces = _list(roster.get("forces"))
+    if not forces:
+        raise ListError(f"{label}: a roster without forces")
+    main = _faction(forces[0])
+    units: list[ListedUnit] = []
+    detachments: list[str] = []
+    for depth, force in _walk_forces(forces):
+        faction = _faction(force)
+        ally = depth > 0 or (faction is not None and main is not None and faction != main)
+        for sel in _list(force.get("selections")):
+            if not isinstance(sel, dict):
+                continue
+            if _is_configuration(sel):
+                detachments += _detachments(sel)
+            elif sel.get("type") in ("unit", "model"):
+                units.append(_unit(sel, faction if ally else None, ally))
+    if not units:
+        raise ListError(f"{label}: a roster without units")
+    return ArmyList(
+        fmt,
+        _text(roster.get("name")),
+        main,
+        tuple(detachments),
+        tuple(units),
+        points=_points(roster.get("costs")),
+        points_limit=_points(roster.get("costLimits")),
+    ).with_notes()
+
+
+def _walk_forces(forces: list[Any], depth: int = 0):
+    for f in forces:
+        if isinstance(f, dict):
+            yield depth, f
+            yield from _walk_forces(_list(f.get("forces")), depth + 1)
+
+
+def _faction(force: dict[str, Any]) -> str | None:
+    name = _text(force.get("catalogueName")) or _text(force.get("name"))
+    if name is None:
+        return None
+    return grand_faction([p.strip() for p in name.split(" - ")])[-1]
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _text(value: Any) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def _number(value: Any) -> int:
+    try:
+        n = int(float(value))
+    except (TypeError, ValueError):
+        return 1
+    return n if n >= 0 else 1
+
+
+def _points(costs: Any) -> int | None:
+    total, found = 0.0, False
+    for c in _list(costs):
+        if isinstance(c, dict) and str(c.get("name", "")).strip().lower() in ("pts", "points"):
+            try:
+                total += float(c.get("value", 0))
+                found = True
+            except (TypeError, ValueError):
+                continue
+    return round(total) if found else None
+
+
+def _categories(sel: dict[str, Any]) -> list[str]:
+    return [str(c.get("name", "")) for c in _list(sel.get("categories")) if isinstance(c, dict)]
+
+
+def _is_configuration(sel: dict[str, Any]) -> bool:
+    return sel.get("type") == "upgrade" and any(
+        c.strip().lower() == "configuration" for c in _categories(sel)
+    )
+
+
+def _detachments(sel: dict[str, Any]) -> list[str]:
+    """The detachment a Configuration selection names (its child), where it is one."""
+    if "detachment" not in str(sel.get("name", "")).lower():
+        return []
+    return [n for c in _list(sel.get("selections")) if (n := _text(c.get("name")))]
+
+
+def _unit(sel: dict[str, Any], faction: str | None, ally: bool) -> ListedUnit:
+    name = _text(sel.get("name")) or "(no name)"
+    cats = _categories(sel)
+    ally = ally or any(c.strip().lower() == "allied units" for c in cats)
+    own = [c for c in cats if c.lower().startswith("faction: ")]
+    if ally and faction is None and own:
+        faction = own[0].split(":", 1)[1].strip()
+    warlord, enhancement, enh_points, markers = False, None, None, []
+    models: list[ListedModels] = []
+    loose: list[tuple[str, int]] = []
+    children = [c for c in _list(sel.get("selections")) if isinstance(c, dict)]
+    # a "model" selection at the top is a single-model unit: its upgrades are its own
+    count = _number(sel.get("number")) if sel.get("type") == "model" else None
+    for c in children:
+        cname = _text(c.get("name")) or ""
+        if c.get("type") == "model" and count is None:
+            models.append(ListedModels(cname, _number(c.get("number")), _equipment(c)))
+            continue
+        kind = _kind(c)
+        if kind == "warlord":
+            warlord = True
+        elif kind == "enhancement":
+            enhancement, enh_points = cname, _points(c.get("costs"))
+        elif kind == "marker":
+            markers.append(cname)
+        else:
+            loose += [(cname, _number(c.get("number"))), *_inner(c)]
+    if not models:
+        models = [ListedModels(None, count or 1, merge_counts(loose))]
+    elif loose:
+        first = models[0]
+        models[0] = ListedModels(first.name, first.count, merge_counts([*first.weapons, *loose]))
+    return ListedUnit(
+        name,
+        _total_points(sel),
+        tuple(models),
+        enhancement=enhancement,
+        enhancement_points=enh_points,
+        warlord=warlord,
+        ally=ally,
+        faction=faction,
+        section=next((c for c in cats if _primary(sel, c)), None),
+        markers=tuple(markers),
+    )
+
+
+def _primary(sel: dict[str, Any], name: str) -> bool:
+    for c in _list(sel.get("categories")):
+        if isinstance(c, dict) and c.get("name") == name:
+            return str(c.get("primary", "")).lower() == "true" or c.get("primary") is True
+    return False
+
+
+def _kind(sel: dict[str, Any]) -> str:
+    """What a unit's own upgrade is: "warlord", "enhancement", "marker" (a detachment keyword,
+    no equipment) or "equipment"."""
+    name = (_text(sel.get("name")) or "").lower()
+    cats = [c.lower() for c in _categories(sel)]
+    group = str(sel.get("group", "") or "").lower()
+    if name == "warlord" or "warlord" in cats:
+        return "warlord"
+    if "enhancement" in group or any("enhancement" in c for c in cats):
+        return "enhancement"
+    if name.endswith(" character") and not _list(sel.get("profiles")):
+        return "marker"
+    return "equipment"
+
+
+def _equipment(model: dict[str, Any]) -> tuple[tuple[str, int], ...]:
+    """A model type's equipment: its upgrades (counted over its models) and what they hold."""
+    out: list[tuple[str, int]] = []
+    for c in _list(model.get("selections")):
+        if isinstance(c, dict) and (name := _text(c.get("name"))):
+            out.append((name, _number(c.get("number"))))
+            out += _inner(c)
+    return merge_counts(out)
+
+
+def _inner(sel: dict[str, Any]) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
+    for c in _list(sel.get("selections")):
+        if isinstance(c, dict) and (name := _text(c.get("name"))):
+            out.append((name, _number(c.get("number"))))
+            out += _inner(c)
+    return out
+
+
+def _total_points(sel: dict[str, Any]) -> int | None:
+    own = _points(sel.get("costs"))
+    total = own or 0
+    found = own is not None
+    for c in _list(sel.get("selections")):
+        if isinstance(c, dict):
+            inner = _total_points(c)
+            if inner is not None:
+                total += inner
+                found = True
+    return total if found else None
