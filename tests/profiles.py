@@ -63,7 +63,7 @@ def vs_model(
     melta: str | int | None = None,
 ) -> VsModel:
     """What one attack does to one kind (Core rules: Saving Throw, Invulnerable Saves, Benefit
-    of Cover, Damage, Feel No Pain), as ``Rules._vs`` builds it."""
+    of Cover, Damage, Feel No Pain), as ``rules.damage.vs_model`` builds it."""
     if cover and k.Sv <= 3 and AP == 0:
         cover = False
     armour_o = c.save_outcomes(k.Sv, min(AP + (1 if cover else 0) + save_mod, 1))
@@ -173,7 +173,8 @@ def _values(
     vs: VsModel, W: int, S: int, T: int, sus: Dice | None, lethal: bool, devastating: bool
 ) -> dict[str, tuple[float, ...]]:
     """Expected effective damage of each Hit and Wound outcome against the first model (as
-    ``Rules._values``): what a re-roll-anything choice maximises."""
+    ``rules.common.wound_values`` and ``rules.hit.hit_values``): what a re-roll-anything
+    choice maximises."""
     dmg = vs.damage.pmf(W)
     normal = vs.save_fail_probability * c.effective_value(dmg, 1 - vs.fnp, W)
     devast = c.effective_value(dmg, 1 - vs.fnp_mortal, W)

@@ -9,13 +9,14 @@ player means, listed by hand.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from wh40k_calc.catalog import Catalog, UnknownUnitError, suggest_names
+from wh40k_calc.catalog import Catalog, UnknownUnitError
 from wh40k_calc.cli import app
-from wh40k_calc.fuzzy import MAX_QUERY, rank, suggest, word_score, words
+from wh40k_calc.fuzzy import MAX_QUERY, like, rank, suggest, suggest_names, word_score, words
 
 CAT = Catalog(use_env=False, home=None)
 
@@ -103,3 +104,53 @@ def test_an_overlong_query_is_like_no_name() -> None:
     assert rank(long, ["Boyz"]) == []
     just = "boyz" + " " * (MAX_QUERY - 4)  # at the limit: still looked at
     assert rank(just, ["Boyz"]) != []
+
+
+# Issue 21, A18: "calc import ranks suggestions differently from calc units: one ranking."
+IMPORT_NAMES = sorted(
+    [
+        "Intercessor Squad",
+        "Heavy Intercessor Squad",
+        "Assault Intercessor Squad",
+        "Interceptor Squad",
+        "Incursor Squad",
+        "Inceptor Squad",
+        "Hellblaster Squad",
+        "Hell Blade",
+        "Hellflayer",
+        "Boyz",
+        "Burna Boyz",
+        "Painboy",
+        "Wurrboy",
+        "Lootas",
+        "Leman Russ Battle Tank",
+        "Lemartes",
+        "Tallyman",
+    ]
+)
+
+
+@pytest.mark.parametrize("query", ["Intercesor Squad", "hellblastr", "leman", "boy", "lootaz"])
+def test_import_suggests_what_units_lists_in_the_same_order(query: str) -> None:
+    """The unknown-name suggestions of ``calc import`` are the names ``calc units TEXT`` lists
+    for the same names, in its order (the first six), e.g. 'hellblastr' suggests Hellblaster
+    Squad alone, not 'Hell Blade' (difflib's spelling ratio ranked it first before)."""
+    from types import SimpleNamespace
+
+    from wh40k_calc.catalog import Entry
+    from wh40k_calc.importers.wahapedia import _suggest
+    from wh40k_calc.listing import filter_entries
+
+    entries = [Entry(n, "", Path(f"{n}.yaml"), False) for n in IMPORT_NAMES]
+    listed = [e.name for e in filter_entries(entries, query)][:6]
+    said = _suggest(SimpleNamespace(sheets=[{"name": n} for n in IMPORT_NAMES]), query)
+    assert said == f"; did you mean: {', '.join(listed)}?"
+    assert listed == like(query, IMPORT_NAMES, limit=6)
+
+
+def test_like_ranks_matches_first_and_falls_back_to_suggestions() -> None:
+    names = ["Hell Blade", "Hellblaster Squad", "Hellflayer"]
+    assert like("hellblastr", names) == ["Hellblaster Squad"]  # every word alike: a match
+    assert like("boy", ["Painboy", "Burna Boyz", "Boyz"]) == ["Boyz", "Burna Boyz"]
+    assert like("lootaz", ["Lootas", "Blood Claws"]) == ["Lootas"]  # no match: suggestions
+    assert like("zzzz", names) == []

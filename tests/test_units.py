@@ -404,23 +404,25 @@ def test_a_unit_that_leads_nothing() -> None:
 
 
 def test_rules_keep_built_units_by_datasheet_identity() -> None:
-    """rules/base.py builds a unit once per (choice, role, edition): the kept unit is the one
+    """rules/activation.py builds a unit once per (choice, role, edition): the kept unit is the one
     build_unit gives for that choice; another datasheet object (even with the same name and
     stats, e.g. another catalog's) or another size gets its own; errors are not kept."""
     from dataclasses import replace
 
-    from wh40k_calc.rules import base
+    from wh40k_calc.rules import activation
 
     choice = UnitChoice(BOYZ, 20, None, (), (WARBOSS,))
-    first = base._built(choice, "target", "10")
-    assert base._built(UnitChoice(BOYZ, 20, None, (), (WARBOSS,)), "target", "10") is first
+    first = activation._built(choice, "target", "10")
+    assert activation._built(UnitChoice(BOYZ, 20, None, (), (WARBOSS,)), "target", "10") is first
     assert first == build_unit(choice, "target", "10")
-    assert base._built(UnitChoice(BOYZ, 10), "target", "10").starting_strength == 10
+    assert activation._built(UnitChoice(BOYZ, 10), "target", "10").starting_strength == 10
     other = replace(BOYZ, name="Boyz")  # equal, but another object
-    assert base._built(UnitChoice(other, 20, None, (), (WARBOSS,)), "target", "10") is not first
+    assert (
+        activation._built(UnitChoice(other, 20, None, (), (WARBOSS,)), "target", "10") is not first
+    )
     for _ in range(2):
         with pytest.raises(SelectionError):
-            base._built(UnitChoice(BOYZ, 50), "target", "10")
+            activation._built(UnitChoice(BOYZ, 50), "target", "10")
 
 
 @pytest.mark.parametrize("loadout", ["default", "Default", "kustom-mega-blastas"])

@@ -4,10 +4,13 @@ whole): the same data, the same aliases, the same errors."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 import yaml
 
-from wh40k_calc.yamlio import YamlError, _describe, _StrictLoader, parse
+from wh40k_calc.yamlio import MAX_BYTES, YamlError, _describe, _StrictLoader, parse, read_text
 
 DOCUMENTS = {
     "plain": "title: t\nruns:\n- name: a\n  attacker: {name: boyz, models: 10}\n  target: rhino\n",
@@ -109,3 +112,18 @@ def test_merge_keys_read_as_pyyaml_reads_them(text: str) -> None:
 def test_a_key_given_twice_beside_a_merge_key_is_still_refused() -> None:
     with pytest.raises(YamlError, match="key 'p' given twice"):
         parse("a: &d {m: 1}\nb: {<<: *d, p: 1, p: 2}\n")
+
+
+def test_the_size_cap_is_the_one_the_readme_states(tmp_path) -> None:
+    """Issue 21, A1: the cap was 8 MiB (8,388,608 bytes) while the README said 8 MB."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    stated = re.search(r"larger than (\d+) MB \(([\d,]+) bytes\) are refused", readme)
+    assert stated is not None
+    assert MAX_BYTES == int(stated.group(2).replace(",", "")) == int(stated.group(1)) * 10**6
+    over = tmp_path / "over.yaml"
+    over.write_bytes(b"#" * (MAX_BYTES + 1))
+    with pytest.raises(YamlError, match=rf"larger than {stated.group(1)} MB"):
+        read_text(over, "batch file")
+    exact = tmp_path / "exact.yaml"
+    exact.write_bytes(b"#" * MAX_BYTES)
+    assert read_text(exact, "batch file") == "#" * MAX_BYTES

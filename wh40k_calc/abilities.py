@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from .dice import Dice, DiceError
+from .fuzzy import did_you_mean
 
 MODELLED = "modelled"
 NO_EFFECT = "no effect"
@@ -431,8 +432,6 @@ def parse_added_ability(text: str) -> tuple[str, str]:
             "it cannot be added"
         )
     if parsed.status in (NOT_MODELLED, MALFORMED):
-        from .catalog import did_you_mean
-
         hint = did_you_mean(pieces[0], list(ADDABLE_EXAMPLES))
         raise ValueError(
             f"--add-ability {text!r}: {pieces[0]!r} is not a weapon ability it accepts"

@@ -7,9 +7,10 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import sys
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -17,30 +18,13 @@ import typer
 import typer.main
 from typer.core import TyperGroup
 
-from .optgroup import once_command_class, with_groups
-from .options import (
-    AttackerOptions,
-    ConditionOptions,
-    DatasheetsOpt,
-    EffectOpt,
-    EngineOptions,
-    FactionOpt,
-    ModifierOptions,
-    TargetOptions,
-    catalog,
-    fail,
-    warning,
-)
+from .options import DatasheetsOpt, FactionOpt, catalog, fail, warning
+from .request import COMMAND_SETTINGS, PHASE_HELP, attack_command, command_for
 
 if TYPE_CHECKING:
     from .request import AttackRequest
     from .resolve import Result
 
-_SETTINGS: dict[str, Any] = {
-    "add_completion": False,
-    "rich_markup_mode": None,
-    "pretty_exceptions_show_locals": False,
-}
 # name -> (the command function, loaded on first use; help shown by `calc -h`)
 _COMMANDS: dict[str, tuple[Callable[[], Callable[..., Any]], str | None]] = {}
 
@@ -71,21 +55,30 @@ class _Commands(TyperGroup):
         """As click's, with what the player typed cut to 80 characters where a usage error
         repeats it (``Invalid value for '--models': 'xxx…' is not a valid int.``)."""
         click_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+        _zero_size_unset()
         try:
             return super().invoke(ctx)
         except click_error as exc:
+            from .terminal import escape_controls
             from .wording import shorten_quoted
 
-            exc.message = shorten_quoted(exc.message)
+            exc.message = escape_controls(shorten_quoted(exc.message))
             raise
 
     def get_command(self, ctx: typer.Context | None, cmd_name: str) -> Any:
         if cmd_name in _COMMANDS and cmd_name not in self.commands:
             load, text = _COMMANDS[cmd_name]
-            one = typer.Typer(**_SETTINGS)
-            one.command(cmd_name, help=text, cls=once_command_class())(load())
-            self.commands[cmd_name] = typer.main.get_command(one)
+            self.commands[cmd_name] = command_for(cmd_name, load(), text)
         return super().get_command(ctx, cmd_name)  # type: ignore[arg-type]
+
+
+def _zero_size_unset() -> None:
+    """``COLUMNS=0`` (or ``LINES=0``) read as unset, as other terminal programs read it: rich
+    would take it as a terminal 0 cells wide and print nothing."""
+    for var in ("COLUMNS", "LINES"):
+        value = os.environ.get(var, "").strip()
+        if value.isdigit() and int(value) == 0:
+            del os.environ[var]
 
 
 def command(
@@ -114,71 +107,41 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
     help="Exact and Monte Carlo mathhammer for Warhammer 40,000: what one unit's shooting or "
     "fighting does to a target.",
-    **_SETTINGS,
+    **COMMAND_SETTINGS,
 )
 
 
-@with_groups
-def attack(
-    ctx: typer.Context,
-    *,
-    unit: AttackerOptions,
-    target: TargetOptions,
-    conditions: ConditionOptions,
-    effect: EffectOpt = None,
-    modifiers: ModifierOptions,
-    engine: EngineOptions,
-) -> AttackRequest | None:
-    """Resolve one activation and print the result (``calc shoot`` and ``calc fight``).
-
-    Returns the parsed request instead, without resolving, when called by
-    :func:`wh40k_calc.request.parse_request`.
-    """
-    from .request import PARSE_ONLY, PHASES, AttackRequest
-
-    request = AttackRequest(
-        PHASES[ctx.command.name or "shoot"],
-        unit,
-        target,
-        conditions,
-        modifiers,
-        tuple(effect or ()),
-        engine,
-        _given(ctx),
-    )
-    if ctx.obj is PARSE_ONLY:
-        return request
-    _print_result(_resolve_request(request), engine.as_json)
-    return None
+def _run(request: AttackRequest) -> None:
+    """``calc shoot`` / ``calc fight``: resolve one activation and print the result."""
+    _print_result(_resolve_request(request), request.engine.as_json)
 
 
-def _given(ctx: typer.Context) -> frozenset[str]:
-    """The parameters typed on the command line (not defaults)."""
-    given = set()
-    for p in ctx.command.params:
-        source = ctx.get_parameter_source(p.name) if p.name else None
-        if source is not None and source.name == "COMMANDLINE":
-            given.add(p.name)
-    return frozenset(given)
+attack = attack_command(_run)  # the command function: its options are the request's groups
 
 
 def _resolve_request(request: AttackRequest) -> Result:
     """Build the Selection and resolve it; a user error exits with its one-line message."""
     from .catalog import UnknownUnitError
     from .datasheet import DatasheetError
-    from .resolve import resolve
+    from .progress import progress_bar
+    from .resolve import resolve, sampler_unused_note
     from .selection import SelectionError
 
     engine = request.engine
+    bar = progress_bar()  # on the standard error of a terminal only, --json or not
     try:
         sel = request.selection(catalog(engine.datasheets))
-        progress = None if engine.as_json else _progress_callback()
         seed = engine.seed_value
-        return resolve(sel, engine.method_value, engine.trials, seed, progress, warn=warning)
+        result = resolve(sel, engine.method_value, engine.trials, seed, bar, warn=warning)
+        note = sampler_unused_note(engine.sampler_given()) if result.sample is None else None
+        if note:
+            result.notes.append(note)
+        return result
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
         raise fail(str(exc)) from None
     finally:
-        _PROGRESS.stop()
+        if bar is not None:
+            bar.stop()
 
 
 def _print_result(result: Result, as_json: bool) -> None:
@@ -197,42 +160,6 @@ def _print_result(result: Result, as_json: bool) -> None:
     render(result, Console(highlight=False))
 
 
-class _Progress:
-    """A rich progress bar on stderr, shown only on a terminal and once a run passes 0.5 s."""
-
-    def __init__(self) -> None:
-        self.bar = None
-        self.task = None
-        self.start = 0.0
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.bar is None:
-            if time.monotonic() - self.start < 0.5 or done >= total:
-                return
-            from rich.console import Console
-            from rich.progress import Progress
-
-            self.bar = Progress(console=Console(stderr=True), transient=True)
-            self.bar.start()
-            self.task = self.bar.add_task("sampling", total=total)
-        self.bar.update(self.task, completed=done)
-
-    def stop(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-            self.bar = None
-
-
-_PROGRESS = _Progress()
-
-
-def _progress_callback():
-    if not sys.stderr.isatty():
-        return None
-    _PROGRESS.start = time.monotonic()
-    return _PROGRESS
-
-
 @app.callback(invoke_without_command=True)
 def _root(
     version: Annotated[
@@ -247,8 +174,8 @@ def _root(
         raise typer.Exit()
 
 
-command("shoot", help="Resolve a unit's shooting at a target.")(attack)
-command("fight", help="Resolve a unit's melee attacks against a target.")(attack)
+command("shoot", help=PHASE_HELP["shoot"])(attack)
+command("fight", help=PHASE_HELP["fight"])(attack)
 
 
 @command("units")
@@ -401,6 +328,7 @@ def effects() -> None:
     from rich.text import Text
 
     from .effects import EFFECTS
+    from .layout import Words, print_table
 
     # Columns folding several facts, so that words stay whole at 80 columns: three on a wide
     # terminal, two on a narrow one (kind and publication under the name).
@@ -421,10 +349,10 @@ def effects() -> None:
         name = Text.assemble((e.id, "bold"), "\n", (f"{e.side}: {', '.join(e.phases)}", "dim"))
         kind = Text.assemble(e.kind + default, "\n", (e.publication, "dim"))
         if narrow:
-            table.add_row(Text.assemble(name, "\n", kind), Text(e.summary))
+            table.add_row(Words(Text.assemble(name, "\n", kind)), Words(e.summary))
         else:
-            table.add_row(name, kind, Text(e.summary))
-    console.print(table)
+            table.add_row(Words(name), Words(kind), Words(e.summary))
+    print_table(console, table)
 
 
 def _compare_command() -> Callable[..., Any]:
@@ -465,11 +393,27 @@ command(
 command("import", load=_import_command)
 
 
+class _ClosedStream(io.TextIOBase):
+    """What the program writes its output to when it was started with the standard output
+    closed (``calc ... >&-``): writing fails as on a full disk, so the run ends with the same
+    one-line error and exit code 1 instead of exiting 0 having printed nothing."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "the standard output is closed")
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation("the standard output is closed")
+
+
 def _safe_streams() -> None:
     """On a terminal or pipe whose encoding cannot show the tables' characters (≥, bars,
-    box lines), print replacements instead of failing."""
-    if sys.stdout is None:  # started with stdout closed: output goes nowhere
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    box lines), print replacements instead of failing. A closed standard output fails at
+    the first write (:class:`_ClosedStream`)."""
+    if sys.stdout is None:  # started with stdout closed
+        sys.stdout = _ClosedStream()
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     import contextlib
@@ -483,7 +427,8 @@ def main() -> None:
     """Console-script entry point: ``calc``.
 
     A closed pipe (``calc units | head -1``) ends the program quietly, like other command-line
-    tools; output that cannot be written (a full disk) is one error line and exit code 1.
+    tools; output that cannot be written (a full disk, a closed standard output) is one error
+    line and exit code 1.
     """
     import signal
 

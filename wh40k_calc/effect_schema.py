@@ -117,7 +117,8 @@ class MortalWounds(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=Tru
     * ``table: [{from: 2, to: 3, wounds: "1"}, {from: 4, to: 5, wounds: D3}, ...]`` — one D6,
       the row it falls in gives the mortal wounds (none outside every row).
     ``bonus`` is added to every D6 rolled (``rolls``/``table``; e.g. +1 against a CHARACTER,
-    written as two changes with ``when``).
+    written as two changes with ``when``). ``max``: at most this many mortal wounds in all
+    ("to a maximum of 6").
     """
 
     dice: str | None = None
@@ -126,6 +127,7 @@ class MortalWounds(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=Tru
     each: str | None = None
     table: list[TableRow] | None = None
     bonus: Small = 0
+    max: Annotated[int, msgspec.Meta(ge=1, le=60)] | None = None
 
 
 class TableRow(msgspec.Struct, forbid_unknown_fields=True, rename={"low": "from", "high": "to"}):
@@ -168,7 +170,8 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     text such as ``D3``, added), ``ap`` (improvement: 1 turns AP-1 into AP-2), ``damage``
     (added; dice text allowed), ``skill`` (improvement of BS/WS: 1 turns 4+ into 3+; a
     characteristic change, outside the Hit-roll cap); ``ignore_harmful`` (``hit``, ``wound``,
-    ``skill``: the attacker may ignore modifiers, so the harmful ones are ignored);
+    ``skill``, ``strength``, ``ap``, ``damage``: the attacker may ignore modifiers to these, so
+    the harmful ones — the target's rules that worsen them — are ignored);
     ``snap_shooting`` (true: only an unmodified 6 hits); ``target_toughness`` (added to the
     target's T for these attacks, e.g. -1); ``mortal_wounds`` (:class:`MortalWounds`, before
     the attacks); ``command_reroll`` (one failed Wound roll re-rolled, as the core stratagem);
@@ -216,7 +219,7 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     ap: Positive | None = None
     damage: int | str | None = None
     skill: Positive | None = None
-    ignore_harmful: list[Literal["hit", "wound", "skill"]] | None = None
+    ignore_harmful: list[Literal["hit", "wound", "skill", "strength", "ap", "damage"]] | None = None
     snap_shooting: bool | None = None
     target_toughness: Small | None = None
     mortal_wounds: MortalWounds | None = None

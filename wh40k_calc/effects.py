@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .catalog import did_you_mean
 from .datasheet import norm_rule
+from .fuzzy import did_you_mean
 
 SEED_000 = "seeds/000 (Orks – Boyz page)"
 SEED_001 = "seeds/001 (Orks – Lootas page)"

@@ -8,12 +8,13 @@ Intercessor Squad and Heavy Intercessor Squad but not Bike Squad; "hellblastr" m
 Hellblaster Squad; "leman" every Leman Russ. Matches rank by how alike the words are, then by
 the ratio of the whole names (so "boy" lists Boyz before Burna Boyz).
 
-**Suggestions** for a name that is not known rank every candidate by its whole-name ratio, or,
-where every query word is like one of its words, the mean of that word score and the ratio
-(words the query lacks count against a name, so 'shootaz' suggests the loadout 'shootas' before
-'big-shoota'); they keep those of at least :data:`SUGGEST_CUTOFF` and within
-:data:`SUGGEST_SPREAD` of the best, closest first: 'lootaz' suggests 'Lootas' alone, not
-'Blood Claws'.
+**Suggestions** for a name that is not known (:func:`suggest`; :func:`did_you_mean` words them
+for an error message: weapons, loadouts, effects, factions, fields) rank every candidate by its
+whole-name ratio, or, where every query word is like one of its words, the mean of that word
+score and the ratio (words the query lacks count against a name, so 'shootaz' suggests the
+loadout 'shootas' before 'big-shoota'); they keep those of at least :data:`SUGGEST_CUTOFF` and
+within :data:`SUGGEST_SPREAD` of the best, closest first: 'lootaz' suggests 'Lootas' alone,
+not 'Blood Claws'.
 """
 
 from __future__ import annotations
@@ -82,6 +83,17 @@ def rank(query: str, names: Sequence[str]) -> list[tuple[int, float]]:
     return [(i, s) for i, s, _ in found]
 
 
+def like(query: str, names: Sequence[str], limit: int | None = None) -> list[str]:
+    """The names like ``query``, best first, each once (at most ``limit``): those it matches
+    (:func:`rank`: every word of it like a word of the name), or, when it matches none, the
+    closest (:func:`suggest`). The one ranking of unit names: ``calc units TEXT`` lists them so
+    and ``calc import`` suggests them so."""
+    found = list(dict.fromkeys(names[i] for i, _ in rank(query, names)))
+    if not found:
+        found = suggest(query, names, limit=len(names))
+    return found if limit is None else found[:limit]
+
+
 def suggest(query: str, candidates: Sequence[str], limit: int = SUGGEST_COUNT) -> list[str]:
     """The candidates closest to ``query``, closest first (at most ``limit``; none when nothing
     is close). A candidate given twice (or two spellings of one name) is listed once. A query
@@ -103,3 +115,15 @@ def suggest(query: str, candidates: Sequence[str], limit: int = SUGGEST_COUNT) -
     top = max(scored.values())
     order = sorted(scored, key=lambda c: -scored[c])  # stable: ties keep the given order
     return [c for c in order if scored[c] >= top - SUGGEST_SPREAD][:limit]
+
+
+def suggest_names(name: str, candidates: list[str]) -> list[str]:
+    """Closest of ``candidates`` to ``name``, closest first (:func:`suggest` with its default
+    limit): weapons, loadouts, effects, factions."""
+    return suggest(name, candidates)
+
+
+def did_you_mean(name: str, candidates: list[str]) -> str:
+    """``"; did you mean 'A', 'B'?"`` for the closest of ``candidates`` to ``name``, or ``""``."""
+    hint = suggest_names(name, candidates)
+    return f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else ""

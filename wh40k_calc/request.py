@@ -7,17 +7,27 @@ messages) into an :class:`AttackRequest`; ``AttackRequest.selection`` looks the 
 builds the :class:`~wh40k_calc.selection.Selection`. A command that runs several activations
 (the steps of a sequence) parses each step with it, refuses the groups a step may not set
 (``given_in``) and supplies the target itself.
+
+The command function itself lives here (:func:`attack_command`): ``calc shoot`` and ``calc
+fight`` (``cli.py``) register it with a ``run`` that resolves and prints the request, and
+:func:`parse_request` builds the same command (:func:`command_for`) with no ``run``, so that it
+returns the request. This module never imports ``cli.py``: the command line is one layer above.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import typer
+import typer.main
+
+from .optgroup import once_command_class, with_groups
 from .options import (
     AttackerOptions,
     ConditionOptions,
+    EffectOpt,
     EngineOptions,
     ModifierOptions,
     TargetOptions,
@@ -29,7 +39,16 @@ if TYPE_CHECKING:
     from .selection import Selection, UnitChoice
 
 PHASES = {"shoot": "shooting", "fight": "fight"}
-PARSE_ONLY = object()  # click's ctx.obj when the command should return its request, not run
+PHASE_HELP = {
+    "shoot": "Resolve a unit's shooting at a target.",
+    "fight": "Resolve a unit's melee attacks against a target.",
+}
+# typer's settings for every command of calc (the root app and each command built alone)
+COMMAND_SETTINGS: dict[str, Any] = {
+    "add_completion": False,
+    "rich_markup_mode": None,
+    "pretty_exceptions_show_locals": False,
+}
 
 
 @dataclass(frozen=True)
@@ -170,6 +189,63 @@ class RequestError(ValueError):
     """A command line that does not parse; the message is the one ``calc`` would print."""
 
 
+def attack_command(
+    run: Callable[[AttackRequest], None] | None = None,
+) -> Callable[..., AttackRequest | None]:
+    """The command function of ``calc shoot`` and ``calc fight`` (typer reads its option
+    groups): it makes the :class:`AttackRequest` of the options parsed and hands it to ``run``
+    (the command line: resolve and print); with ``run`` None it returns the request instead
+    (:func:`parse_request`)."""
+
+    @with_groups
+    def attack(
+        ctx: typer.Context,
+        *,
+        unit: AttackerOptions,
+        target: TargetOptions,
+        conditions: ConditionOptions,
+        effect: EffectOpt = None,
+        modifiers: ModifierOptions,
+        engine: EngineOptions,
+    ) -> AttackRequest | None:
+        """Resolve one activation and print the result (``calc shoot`` and ``calc fight``)."""
+        request = AttackRequest(
+            PHASES[ctx.command.name or "shoot"],
+            unit,
+            target,
+            conditions,
+            modifiers,
+            tuple(effect or ()),
+            engine,
+            _given(ctx),
+        )
+        if run is None:
+            return request
+        run(request)
+        return None
+
+    return attack
+
+
+def _given(ctx: typer.Context) -> frozenset[str]:
+    """The parameters typed on the command line (not defaults)."""
+    given = set()
+    for p in ctx.command.params:
+        source = ctx.get_parameter_source(p.name) if p.name else None
+        if source is not None and source.name == "COMMANDLINE":
+            given.add(p.name)
+    return frozenset(given)
+
+
+def command_for(name: str, func: Callable[..., Any], help: str | None = None) -> Any:
+    """The click command ``calc NAME`` runs, built from the command function ``func`` alone
+    (typer reads its whole signature): single-valued options refused when repeated
+    (:func:`~wh40k_calc.optgroup.once_command_class`)."""
+    one = typer.Typer(**COMMAND_SETTINGS)
+    one.command(name, help=help, cls=once_command_class())(func)
+    return typer.main.get_command(one)
+
+
 def parse_request(args: Sequence[str], *, require_target: bool = True) -> AttackRequest:
     """Parse ``[COMMAND, ATTACKER, OPTIONS...]`` (COMMAND: shoot or fight) exactly as ``calc``
     parses its command line, without resolving anything.
@@ -183,29 +259,23 @@ def parse_request(args: Sequence[str], *, require_target: bool = True) -> Attack
         RequestError: COMMAND is not shoot or fight, an unknown option, a bad value, a missing
             argument, or ``--help``.
     """
-    import typer
-
-    from .cli import click_command
-
     verb = args[0].lower() if args else ""  # as the commands' other choices: any case
     if verb not in PHASES:
-        from .catalog import did_you_mean
+        from .fuzzy import did_you_mean
 
         raise RequestError(
             f"expected 'shoot' or 'fight' first, got {' '.join(args[:1])!r}"
             + did_you_mean(verb, list(PHASES))
         )
     args = [verb, *args[1:]]
-    command = click_command(verb)
+    command = command_for(verb, attack_command(), PHASE_HELP[verb])
     if not require_target:
         for p in command.params:
             if p.name == "target":
                 p.required = False
     click_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
     try:
-        got = command.main(
-            list(args[1:]), prog_name=f"calc {args[0]}", standalone_mode=False, obj=PARSE_ONLY
-        )
+        got = command.main(list(args[1:]), prog_name=f"calc {args[0]}", standalone_mode=False)
     except click_error as exc:
         raise RequestError(exc.format_message()) from None
     if not isinstance(got, AttackRequest):

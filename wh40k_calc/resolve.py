@@ -30,9 +30,13 @@ MAX_ORDER_PROFILES = 6
 MAX_CANDIDATES = 720
 
 
-@dataclass
+@dataclass(frozen=True)
 class Result:
-    """Everything the report needs about one activation."""
+    """Everything the report needs about one activation, made once by :func:`resolve`.
+
+    ``choices`` and ``notes`` are lists: reading the exact outcome's lazy damage distribution
+    may add the note saying it is the sampler's (:func:`_damage_within_budget`).
+    """
 
     selection: Selection
     plan: Plan
@@ -267,31 +271,58 @@ def resolve(
     if carried is not None:
         plan = carried.applied_to(plan)
     scorer = _Scorer()
-    result, key = _chosen(sel, plan, method, scorer)
-    declined = method in ("exact", "both") and not _run_exact_engine(result, scorer, key)
-    if declined and not stand_in:
-        return result
-    if result.exact is not None and result.exact.policy is not None:
-        result.activation = replace(result.activation, policy=result.exact.policy)
-    if result.method in ("sample", "both"):
-        _run_sampler(result, trials, seed, progress, carried, warn)
-    if result.exact is not None and carried is None:
-        _damage_within_budget(result, trials, seed)
-    act = result.activation
+    act, choices, notes, key = _chosen(sel, plan, scorer)
+    exact, declined = None, None
+    if method in ("exact", "both"):
+        exact, declined = _run_exact_engine(act, scorer, key, notes)
+    run = "sample" if declined is not None else method  # the sampler stands in
+    if declined is not None and not stand_in:
+        return Result(
+            sel,
+            plan,
+            act,
+            run,
+            choices=choices,
+            notes=notes,
+            allocation_order=list(plan.allocation_order),
+            exact_declined=declined,
+        )
+    if exact is not None and exact.policy is not None:
+        act = replace(act, policy=exact.policy)
+    sample = None
+    if run in ("sample", "both"):
+        act, sample = _run_sampler(act, notes, trials, seed, progress, carried, warn)
+    if exact is not None and carried is None:
+        exact = _damage_within_budget(exact, act, sample, notes, trials, seed)
     if act.start is not None and carried is None:  # this activation's figures only
-        result.exact = result.exact.since(act.start) if result.exact else None
-        result.sample = result.sample.since(act.start) if result.sample else None
+        exact = exact.since(act.start) if exact else None
+        sample = sample.since(act.start) if sample else None
+    allocation_order, best = list(plan.allocation_order), False
     if act.policy is not None:
-        result.allocation_order, sentences = describe_allocation(act)
-        result.allocation_best = True
-        result.choices.extend(sentences)
-    return result
+        allocation_order, sentences = describe_allocation(act)
+        best = True
+        choices.extend(sentences)
+    return Result(
+        sel,
+        plan,
+        act,
+        run,
+        exact,
+        sample,
+        choices=choices,
+        notes=notes,
+        allocation_order=allocation_order,
+        allocation_best=best,
+        exact_declined=declined,
+    )
 
 
-def _chosen(sel: Selection, plan: Plan, method: str, scorer: _Scorer) -> tuple[Result, tuple]:
-    """The Result (no figures yet) of the activation the player's whole-activation choices
-    make (:func:`choose`; their defaults where the exact engine cannot score them), with the
-    notes and choice sentences so far, and the scorer's key of that activation."""
+def _chosen(
+    sel: Selection, plan: Plan, scorer: _Scorer
+) -> tuple[Activation, list[str], list[str], tuple]:
+    """The activation the player's whole-activation choices make (:func:`choose`; their
+    defaults where the exact engine cannot score them), the choice sentences and notes so
+    far, and the scorer's key of that activation."""
     notes = [*sel.notes, *plan.notes]
     try:
         picks, variant, order, choices = choose(plan, sel, scorer)
@@ -305,90 +336,107 @@ def _chosen(sel: Selection, plan: Plan, method: str, scorer: _Scorer) -> tuple[R
     for w in act.weapons:
         choices.extend(w.choices)
     notes.extend(act.notes)
-    result = Result(sel, plan, act, method, choices=choices, notes=notes)
-    result.allocation_order = list(plan.allocation_order)
-    return result, _Scorer.key(picks, variant, act)
+    return act, choices, notes, _Scorer.key(picks, variant, act)
 
 
-def _run_exact_engine(result: Result, scorer: _Scorer, key: tuple) -> bool:
-    """Put the exact engine's outcome in ``result`` (the scorer's, when it scored that
-    activation already); False when the engine declines: the result's method is then
-    ``sample`` and its notes say why."""
+def _run_exact_engine(
+    act: Activation, scorer: _Scorer, key: tuple, notes: list[str]
+) -> tuple[Outcome | None, str | None]:
+    """The exact engine's outcome of ``act`` (the scorer's, when it scored that activation
+    already), and None; or None and why the engine declined, said in ``notes`` (the figures
+    are then the sampler's)."""
     try:
-        result.exact = scorer.outcomes.get(key) or run_exact(result.activation)
+        return scorer.outcomes.get(key) or run_exact(act), None
     except ExactUnsupported as exc:
         # --method exact or both: the figures are the sampler's, and say so
-        result.method = "sample"
-        result.exact_declined = str(exc)
-        result.notes.append(f"the exact engine declined ({exc}); the figures are the sampler's")
-        return False
-    return True
+        notes.append(f"the exact engine declined ({exc}); the figures are the sampler's")
+        return None, str(exc)
 
 
 def _run_sampler(
-    result: Result,
+    act: Activation,
+    notes: list[str],
     trials: int | None,
     seed: int | np.random.Generator,
     progress: Callable[[int, int], None] | None,
     carried: Carried | None,
     warn: Callable[[str], None] | None = None,
-) -> None:
-    """Put the sampler's outcome in ``result``: ``trials`` trials (one per carried state of a
-    sequence step; None: as many as the time budget allows, said in the notes), with the
-    defender's allocation orders the exact engine chose; ``warn``: see :func:`resolve`."""
+) -> tuple[Activation, Outcome]:
+    """The sampler's outcome of ``act``, and ``act`` with the defender's allocation orders
+    the exact engine chose (which the sampler ran): ``trials`` trials (one per carried state
+    of a sequence step; None: as many as the time budget allows, said in ``notes``);
+    ``warn``: see :func:`resolve`."""
     from .engine.sample import run_sample  # lazy: numpy sampling code
 
-    act = result.activation = _with_policy(result.activation, result.notes)
+    act = _with_policy(act, notes)
     carry: dict = {}  # a sequence step: from each trial's state, keeping the final ones
     if carried is not None:
         carry = {"start": carried.sample, "keep_states": True}
         if carried.sample is not None:
             trials = len(carried.sample.lost)
     if trials is None:
-        trials = _affordable_trials(act, DEFAULT_TRIALS, result.notes)
+        trials = _affordable_trials(act, DEFAULT_TRIALS, notes)
     elif warn is not None and carried is None:
         from .engine.budget import estimate, slow_trials_warning
 
         slow = slow_trials_warning(estimate(act).seconds(trials), trials, FALLBACK_SECONDS)
         if slow is not None:
             warn(slow)
-    result.sample = run_sample(act, trials=trials, seed=seed, progress=progress, **carry)
+    sample = run_sample(act, trials=trials, seed=seed, progress=progress, **carry)
     if trials < 1000:
-        result.notes.append(few_trials_note(trials))
+        notes.append(few_trials_note(trials))
+    return act, sample
 
 
 def _damage_within_budget(
-    result: Result, trials: int | None, seed: int | np.random.Generator
-) -> None:
-    """The exact outcome's damage distribution, computed when first read (``--json``): the
+    exact: Outcome,
+    act: Activation,
+    sample: Outcome | None,
+    notes: list[str],
+    trials: int | None,
+    seed: int | np.random.Generator,
+) -> Outcome:
+    """``exact`` whose damage distribution is computed when first read (``--json``): the
     exact engine's when its figure pass fits its own budget (``engine/work.py``'s
-    FIGURE_SECONDS and largest array, estimated before it runs), else the sampler's (the run
-    ``--method both`` made, or one run then), and reading it then adds a note to ``notes``
-    saying so. Every other figure stays exact."""
-    exact = result.exact
-    assert exact is not None
+    FIGURE_SECONDS and largest array, estimated before it runs), else the sampler's
+    (``sample``, the run ``--method both`` made, or one run of ``act`` then), and reading it
+    then adds a note to ``notes`` saying so. Every other figure stays exact."""
     figure = exact.__dict__["_damage"]
     if not callable(getattr(figure, "affordable", None)):
-        return
+        return exact
 
     def damage() -> np.ndarray:
         if figure.affordable():
             return figure()
-        sample = result.sample
-        if sample is None:
+        sampled = sample
+        if sampled is None:
             from .engine.sample import run_sample  # lazy: numpy sampling code
 
-            act = result.activation
             n = trials or _affordable_trials(act, DEFAULT_TRIALS, [])
-            sample = run_sample(act, trials=n, seed=seed)
-        result.notes.append(
+            sampled = run_sample(act, trials=n, seed=seed)
+        notes.append(
             f"the exact damage distribution was left out ({' and '.join(figure.over_budget())}"
-            f"): damage_distribution is the sampler's ({sample.trials:,} trials); every other "
+            f"): damage_distribution is the sampler's ({sampled.trials:,} trials); every other "
             "figure is exact"
         )
-        return sample.damage_distribution
+        return sampled.damage_distribution
 
-    exact.damage_distribution = damage
+    return exact.replaced(damage_distribution=damage)
+
+
+def sampler_unused_note(given: list[str] | tuple[str, ...]) -> str | None:
+    """The note for sampler settings given to a run only the exact engine answered
+    (``--method exact``, the engine not declining): ``given`` names them as the player wrote
+    them (``--trials``, ``--seed``; a batch file's ``trials``, ``seed``). None when nothing
+    was given. Worded as the other no-effect notes (``rules/idle.py``)."""
+    if not given:
+        return None
+    from .wording import join_words
+
+    return (
+        f"{join_words(list(given))}: no effect: the exact engine rolls no dice (method sample "
+        "or both runs the sampler)"
+    )
 
 
 def few_trials_note(trials: int) -> str:

@@ -15,7 +15,11 @@ class DatasheetError(ValueError):
 
 @lru_cache(maxsize=4096)  # the same few hundred names, looked up again and again in a batch
 def norm_name(text: str) -> str:
-    """Normalise a unit, model or weapon name for matching: case, accents and punctuation
-    ignored ("Kâhl" matches "kahl")."""
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "", text.lower())
+    """Normalise a unit, model or weapon name for matching: case, accents, character width
+    and punctuation (everything but letters and digits, spaces included) ignored: "Kâhl"
+    matches "kahl", "ｌｏｏｔａｓ" and "l o o t a s" match "Lootas". A letter with no plain
+    form (``ж``) is kept, so a name with one is another name, not the same one."""
+    if text.isascii():
+        return re.sub(r"[^a-z0-9]+", "", text.lower())
+    text = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in text.casefold() if c.isalnum() and not unicodedata.combining(c))

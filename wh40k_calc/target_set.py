@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Annotated
 import msgspec
 
 from .batch import UnitSpec, split_msgspec_error
-from .catalog import SHIPPED_TARGET_SETS, TARGET_SETS, suggest_names
+from .catalog import SHIPPED_TARGET_SETS, TARGET_SETS
 from .datasheet import norm_name
+from .fuzzy import suggest_names
 
 if TYPE_CHECKING:
     from .catalog import Catalog

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .fuzzy import did_you_mean
+
 _AT = re.compile(r" - at `\$(.*)`$")
 _PART = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
 _TYPES = {
@@ -173,8 +175,6 @@ def _message(text: str, kind: Any, value: Any, parts: list[str | int]) -> str:
 
 
 def _unknown_field(name: str, kind: Any) -> str:
-    from .catalog import did_you_mean
-
     known = [f.encode_name for alt in _alternatives(kind) for f in getattr(alt, "fields", ())]
     if not known:
         return f"unknown field {name!r}"

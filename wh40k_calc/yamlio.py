@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-MAX_BYTES = 8 * 1024 * 1024  # no datasheet or batch file comes near this
+MAX_BYTES = 8_000_000  # 8 MB, as the README says; no datasheet or batch file comes near it
 
 
 class YamlError(ValueError):
@@ -91,7 +91,7 @@ def read_text(path: Path, what: str) -> str:
             data = fh.read(MAX_BYTES + 1)
         if len(data) > MAX_BYTES:
             raise YamlError(
-                f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MB, too large for a {what}"
+                f"{path}: larger than {MAX_BYTES // 1_000_000} MB, too large for a {what}"
             )
         text = data.decode("utf-8").removeprefix("\ufeff")  # a byte-order mark is no text
         return text.replace("\r\n", "\n").replace("\r", "\n")

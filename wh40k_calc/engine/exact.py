@@ -1040,7 +1040,7 @@ def run_exact(
     out = _read(setup, state_p, rows, _Figure(setup, tables))
     if setup.n_given > 1:
         given = setup.space.orders[: setup.n_given]
-        out.policy = OrderPolicy(given, tuple(tables), tuple(weights))
+        out = out.replaced(policy=OrderPolicy(given, tuple(tables), tuple(weights)))
     return out
 
 

@@ -3,6 +3,11 @@
 Both engines return an :class:`Outcome` of the same shape; the sampler also fills the standard
 errors. Units: counts of attacks, hits, wounds, saves, wounds lost and models; probabilities in
 [0, 1]; every expectation is a mean per activation.
+
+An Outcome is made once and frozen: a changed figure is a new Outcome
+(:meth:`Outcome.replaced`). Its damage distribution may be given as a function, called when
+the distribution is first read and kept (the exact engine's figure pass costs more than the
+rest, and most uses never read it); that first read is the only change an Outcome sees.
 """
 
 from __future__ import annotations
@@ -42,9 +47,9 @@ class WeaponResult:
         return cls(name, 0, figures, se or {})
 
 
-@dataclass
+@dataclass(frozen=True)
 class Outcome:
-    """One activation's result.
+    """One activation's result (frozen: :meth:`replaced` makes a changed copy).
 
     Attributes:
         method: "exact" or "sample".
@@ -81,6 +86,12 @@ class Outcome:
     policy: OrderPolicy | None = None
     final_states: TargetStates | None = None
 
+    def replaced(self, **changes) -> Outcome:
+        """A copy with ``changes`` (as :func:`dataclasses.replace`), the damage distribution
+        kept as it is unless changed: a function not yet called stays uncalled."""
+        changes.setdefault("damage_distribution", self.__dict__["_damage"])
+        return replace(self, **changes)
+
     def since(self, start: TargetStates | None) -> Outcome:
         """This outcome with the models destroyed and wounds lost counted from ``start`` when
         it is one state (e.g. ``--target-wounds-left``: the wounds the model had already lost
@@ -96,9 +107,7 @@ class Outcome:
         expected = dict(self.expected)
         expected["models_destroyed"] -= dead
         expected["wounds_lost"] -= lost
-        return replace(
-            self,
-            damage_distribution=self.__dict__["_damage"],  # keep it lazy
+        return self.replaced(
             models_destroyed_distribution=np.concatenate([md, np.zeros(dead)]),
             wounds_lost_distribution=np.concatenate([wl, np.zeros(lost)]),
             expected=expected,
@@ -113,6 +122,8 @@ class Outcome:
 
 
 def _damage_get(self: Outcome) -> np.ndarray:
+    """The damage distribution, computed on first read when it was given as a function (and
+    kept: the frozen Outcome's one memo)."""
     value = self.__dict__["_damage"]
     if callable(value):
         value = self.__dict__["_damage"] = value()
@@ -120,6 +131,8 @@ def _damage_get(self: Outcome) -> np.ndarray:
 
 
 def _damage_set(self: Outcome, value) -> None:
+    """Only the dataclass's own ``__init__`` reaches this (``object.__setattr__``); assigning
+    to a made Outcome raises ``FrozenInstanceError`` before it."""
     self.__dict__["_damage"] = value
 
 

@@ -9,10 +9,10 @@ pieces live in their own modules: ``export`` (reading the files), ``weapons``, `
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 from ..datasheet import DatasheetError, norm_name, parse_datasheet
+from .composition import unit_name
 from .equipment import read_equipment
 from .export import (
     Export,
@@ -64,7 +64,9 @@ def _find_sheet(export: Export, name: str, faction: str | None) -> tuple[dict[st
             if norm_name(fid) == fkey or norm_name(fname) == fkey
         }
         if not known:
-            close = difflib.get_close_matches(faction, list(export.factions.values()), n=3)
+            from ..fuzzy import suggest
+
+            close = suggest(faction, list(export.factions.values()), limit=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             raise ImportFailure(
                 f"unknown faction {faction!r}{hint} (factions: "
@@ -92,14 +94,11 @@ def _find_sheet(export: Export, name: str, faction: str | None) -> tuple[dict[st
 
 
 def _suggest(export: Export, name: str) -> str:
-    names = sorted({d["name"] for d in export.sheets})
-    lowered = {n.lower(): n for n in names}
-    close = [
-        lowered[c] for c in difflib.get_close_matches(name.lower(), list(lowered), n=5, cutoff=0.6)
-    ]
-    key = norm_name(name)
-    contains = [n for n in names if key and key in norm_name(n) and n not in close]
-    picks = (close + contains)[:6]
+    """The export's datasheet names like ``name``, ranked as ``calc units TEXT`` ranks them
+    (:func:`wh40k_calc.fuzzy.like`), as a clause: the first six."""
+    from ..fuzzy import like
+
+    picks = like(name, sorted({d["name"] for d in export.sheets}), limit=6)
     return f"; did you mean: {', '.join(picks)}?" if picks else ""
 
 
@@ -233,7 +232,7 @@ def import_sheet_notes(
         size["models"] = {m.name: counts[m.name] for m in models if m.name in counts}
     abilities = read_unit_abilities(export, sheet, models, warnings)
     data: dict[str, object] = {
-        "name": name or sheet["name"],
+        "name": name or unit_name(export, sheet),
         "faction": faction_name,
         "keywords": unit_kw,
         "faction_keywords": faction_kw,
@@ -320,10 +319,15 @@ def _add_loadouts(
     largest = max(sizes, key=lambda s: sum(s["models"].values()))  # type: ignore[union-attr]
     max_counts = dict(largest["models"])  # type: ignore[call-overload]
     rows = export.rows("Datasheets_options.csv", sheet["id"])
-    loadouts, skipped = generate_loadouts(rows, models, weapons, max_counts)
-    if loadouts:
-        data["loadouts"] = loadouts
-    for why, n in sorted(skipped.items()):
+    options = generate_loadouts(rows, models, weapons, max_counts)
+    if options.loadouts:
+        data["loadouts"] = options.loadouts
+    for row in data["models"]:  # type: ignore[union-attr]
+        if row["name"] in options.choices:
+            row["choices"] = options.choices[row["name"]]
+    if options.not_generated:
+        data["options_not_generated"] = options.not_generated
+    for why, n in sorted(options.skipped.items()):
         notes.append(f"{n} wargear option(s) not generated as loadouts: {why}")
 
 
@@ -343,5 +347,5 @@ def _source(export: Export, sheet: dict[str, str], faction_name: str) -> str:
     publication = export.source_name(sheet.get("source_id", ""))
     return (
         f"{export.dir.name} CSV export, datasheet {sheet['id']} ({faction_name} "
-        f"\u2013 {sheet['name']})" + (f", {publication}" if publication else "")
+        f"\u2013 {unit_name(export, sheet)})" + (f", {publication}" if publication else "")
     )

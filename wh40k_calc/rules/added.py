@@ -14,6 +14,7 @@ import re
 from dataclasses import replace
 
 from ..datasheet import Weapon, norm_name
+from ..fuzzy import did_you_mean
 from ..selection import AddedAbility, SelectionError
 from ..units import ModelGroup, Unit
 
@@ -48,8 +49,6 @@ def with_added_abilities(unit: Unit, added: tuple[AddedAbility, ...], edition: s
     weapons = [w for ds in unit.datasheets for w in ds.weapons]
     for a in added:
         if a.weapon != "*" and not any(norm_name(a.weapon) in answers_to(w) for w in weapons):
-            from ..catalog import did_you_mean
-
             known = list(dict.fromkeys(w.name for w in weapons))
             raise SelectionError(
                 f"--add-ability {a.weapon}: {a.ability}: {unit.name} has no weapon "

@@ -130,6 +130,26 @@ def reroll_faces(
     raise ValueError(f"unknown re-roll mode {mode!r}")
 
 
+def rerolled(
+    outcomes: tuple[int, ...],
+    mode: str | None,
+    failed: int,
+    values: tuple[float, ...],
+    roll: str,
+    notes: list[str],
+) -> RollTable:
+    """A Hit or Wound roll's table: each face's outcome and whether it is re-rolled (Core
+    rules: Re-rolls; :func:`reroll_faces`): under ``mode``, a 1 ("ones"), the faces whose
+    outcome is ``failed`` ("fails"), or those worth less than a fresh roll by ``values``, the
+    expected value of each outcome ("all"). The sentence naming the faces re-rolled (``roll``:
+    ``NAME: Hit roll``) goes in ``notes``."""
+    table = RollTable(outcomes, reroll_faces(outcomes, mode, (failed,), values))
+    said = describe_rerolls(roll, table, mode)
+    if said:
+        notes.append(said)
+    return table
+
+
 def stronger(a: str | None, b: str | None) -> str | None:
     """The more generous of two re-roll permissions (None < ones < fails < all)."""
     order = [None, "ones", "fails", "all"]
@@ -266,6 +286,7 @@ __all__ = [
     "fnp_chance",
     "hit_outcomes",
     "reroll_faces",
+    "rerolled",
     "save_outcomes",
     "stronger",
     "wound_needed",

@@ -1,17 +1,198 @@
-"""10th edition (the default): the core rules in seeds 000 and 001 and the seeds README.
+"""10th edition (the default): the answers of :class:`~wh40k_calc.rules.edition.Edition` from
+the core rules in seeds 000 and 001 and the seeds README.
 
-Every rule of this edition is the shared behaviour of :class:`~wh40k_calc.rules.base.Rules`,
-whose hooks cite the sections they implement (Hit Roll, Wound Roll, Saving Throw,
-Invulnerable Saves, Benefit of Cover, Re-rolls, Rapid Fire, Blast, Hazardous, Devastating
-Wounds, Mortal Wounds, Anti, Pistol, Leader, Sustained Hits, Lethal Hits, Heavy).
+The rules both editions share are the rule modules' (``attacks``, ``hit``, ``wound``, ``save``,
+``damage``, ``target``, ``mortal``); this class answers only the questions whose text differs
+in edition 11, each citing its section (Core rules: LEADER, Hazardous, Blast, Lethal Hits,
+[PRECISION], Mortal Wounds, Benefit of Cover, Stealth, [INDIRECT FIRE], Allocating Attacks).
+:class:`~wh40k_calc.rules.edition11.Edition11` inherits these answers where its text is
+silent.
 """
 
 from __future__ import annotations
 
-from .base import Rules
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ..dice import Dice
+from ..profile import HazardProfile
+from ..selection import SelectionError
+from .conditions import has_stealth
+from .mortal import attacker_track
+
+if TYPE_CHECKING:
+    from ..abilities import WeaponAbilities
+    from ..datasheet import Weapon
+    from ..effects import Effect
+    from ..selection import Selection
+    from ..units import ModelGroup, Unit
+    from .hit import HitTerms
 
 
-class Edition10(Rules):
-    """10th-edition rules."""
+class Edition10:
+    """10th-edition rules (:class:`~wh40k_calc.rules.edition.Edition`)."""
 
-    edition = "10"
+    name = "10"
+
+    def toughness(self, target: Unit) -> int:
+        """T used for Wound rolls against ``target``: an Attached unit uses its Bodyguard
+        models' T (Core rules: LEADER); otherwise the highest T among its models."""
+        groups = target.bodyguard or target.groups
+        return max(g.profile.T for g in groups)
+
+    def hazard(
+        self, attacker: Unit, used: list[tuple[ModelGroup, Weapon, int]]
+    ) -> HazardProfile | None:
+        """Hazardous tests (Core rules: Hazardous): one D6 per Hazardous weapon used, failing
+        on a 1; each failure inflicts 3 mortal wounds on one model carrying a Hazardous weapon
+        (a wounded one first, then non-CHARACTER, then CHARACTER); the rest are lost when that
+        model is destroyed."""
+        tests = sum(n for _, w, n in used if w.abilities.hazardous)
+        if not tests:
+            return None
+        carriers = list(dict.fromkeys(g for g, w, _ in used if w.abilities.hazardous))
+        track, fnp = attacker_track(attacker.name, carriers)
+        return HazardProfile(tests, 1 / 6, Dice.parse(3), track, fnp, spill=False)
+
+    def blast_bonus(self, abilities: WeaponAbilities) -> int:
+        """Attacks added per five target models (Core rules: Blast: +1 per five models)."""
+        return 1 if abilities.blast else 0
+
+    def lethal_hits(self, values: dict[str, float], label: str) -> tuple[bool, str | None]:
+        """Whether a Critical Hit of a [LETHAL HITS] weapon wounds automatically, and a choice
+        sentence if the player chose (10th: it always does; Core rules: Lethal Hits).
+        ``values``: expected effective damage of an automatic wound ("auto") and of rolling
+        the Wound roll ("roll")."""
+        del values, label
+        return True, None
+
+    def split_tracks(self, target: Unit) -> tuple[list[ModelGroup], list[ModelGroup]]:
+        """(Bodyguard groups, protected CHARACTER groups) of the target, in allocation order.
+        10th edition (Core rules: LEADER): only the CHARACTER models of an Attached unit are
+        protected while a Bodyguard model remains."""
+        return list(target.bodyguard), list(target.characters)
+
+    def precision_mortals(self) -> bool:
+        """Whether the mortal wounds of a [PRECISION] attack's Devastating Wounds can be
+        allocated to a CHARACTER model (Core rules: Mortal Wounds: "If those mortal wounds are
+        inflicted by an attack that has the [PRECISION] ability, the attacking model's
+        controlling player can allocate those mortal wounds to a CHARACTER model")."""
+        return True
+
+    def precision_one_group(self) -> bool:
+        """Whether a [PRECISION] attack is tied to one CHARACTER group picked when the weapon
+        starts (10th edition, Core rules: [PRECISION]: each attack "can" be allocated to a
+        CHARACTER model while one remains, so no)."""
+        return False
+
+    def precision_sentence(self, names: list[str]) -> str:
+        """Where [PRECISION] attacks go, for ``choices``; ``names``: the target's CHARACTER
+        models in allocation order. 10th edition (Core rules: [PRECISION]): each such attack
+        can be allocated to a CHARACTER model while one remains (a wounded one first, then in
+        that order), then to the Bodyguard."""
+        if len(names) == 1:
+            return (
+                f"[PRECISION] attacks allocated to {names[0]} while it lives, then to the Bodyguard"
+            )
+        return (
+            f"[PRECISION] attacks allocated to the CHARACTER models {' and '.join(names)} (a "
+            "wounded one first) while one remains, then to the Bodyguard"
+        )
+
+    def snap_rerolls_allowed(self) -> bool:
+        """Whether Hit rolls can be re-rolled when snap shooting (10th: nothing forbids it)."""
+        return True
+
+    def ranged_hit_terms(
+        self,
+        terms: HitTerms,
+        sel: Selection,
+        attacker: Unit,
+        target: Unit,
+        ab: WeaponAbilities,
+        tgt: list[Effect],
+    ) -> HitTerms:
+        """10th edition, ranged attacks: Stealth -1 to the Hit roll against a unit that has it
+        (issue 9: "-1 to ranged Hit rolls ... inside the ±1 cap"); [INDIRECT FIRE] with
+        ``--indirect`` (seeds README: "subtract 1 from its Hit roll, an unmodified Hit roll of
+        1, 2 or 3 always fails"). Cover is a save bonus here (:meth:`save_cover`), not a BS
+        change."""
+        del attacker, tgt
+        if has_stealth(sel, target):
+            terms = terms.add_roll("Stealth", -1)
+        if ab.indirect_fire and sel.conditions.indirect:
+            terms = replace(terms.add_roll("[INDIRECT FIRE]", -1), fail_up_to=3)
+        return terms
+
+    def psychic_ignores_harmful(self) -> bool:
+        """Whether [PSYCHIC] attacks ignore harmful BS/WS and Hit-roll modifiers (10th edition:
+        no; seeds README: [PSYCHIC] "no effect on one attack sequence")."""
+        return False
+
+    def save_cover(self, sel: Selection, w: Weapon, ab: WeaponAbilities, tgt: list[Effect]) -> bool:
+        """Whether the Benefit of Cover adds 1 to the armour save (Core rules: Benefit of
+        Cover): against ranged attacks, from ``--cover``, an effect (Go to Ground) or an
+        [INDIRECT FIRE] attack on a target that is not visible; not against [IGNORES COVER]."""
+        cond = sel.conditions
+        return (
+            not w.is_melee
+            and not ab.ignores_cover
+            and (cond.cover or any(e.cover for e in tgt) or (cond.indirect and ab.indirect_fire))
+        )
+
+    def cleave_bonus(self, abilities: WeaponAbilities) -> int:
+        """Attack dice added per five target models by [CLEAVE X] (10th edition: none; it is
+        an edition-11 ability, reported as not modelled)."""
+        del abilities
+        return 0
+
+    def check_conditions(self, sel: Selection, attacker: Unit, target: Unit) -> list[str]:
+        """Notes on conditions that change nothing here (10th edition: plunging fire, an
+        edition-11 rule, 22.05); raises for a selection this edition cannot resolve.
+
+        Raises:
+            SelectionError: never in 10th edition (edition 11 refuses ``--indirect``).
+        """
+        del attacker, target
+        if sel.conditions.plunging_fire and sel.phase == "shooting":
+            return [
+                "--plunging-fire: no effect in edition 10 (plunging fire, 22.05, is an "
+                "edition-11 rule)"
+            ]
+        return []
+
+    def stealth_note(self, target: Unit, weapons: list[Weapon]) -> str:
+        """What Stealth does here against ``weapons`` (the ranged weapons that can attack),
+        for the notes (10th edition: -1 to ranged Hit rolls; nothing where no Hit roll is
+        made, [TORRENT])."""
+        said = f"Stealth ({target.name}): -1 to the Hit roll of ranged attacks"
+        if weapons and all(w.abilities.torrent for w in weapons):
+            said += "; no effect here: no weapon rolls to hit ([TORRENT])"
+        return said
+
+    def group_key(self, g: ModelGroup) -> object:
+        """What makes Bodyguard models one allocation group (10th edition has no groups:
+        each datasheet model group is its own run in the allocation order)."""
+        return id(g)
+
+    def best_allocation(self, sel: Selection) -> bool:
+        """Whether the defender's allocation order is chosen per weapon and count (10th
+        edition: never, and ``--allocation best`` is refused: the defender allocates attack by
+        attack, a wounded model first, so there is no order to declare).
+
+        Raises:
+            SelectionError: ``--allocation best`` in 10th edition.
+        """
+        if sel.allocation == "best":
+            raise SelectionError(
+                "--allocation best is edition 11's declared allocation order (05.03); in 10th "
+                "edition the defender allocates attack by attack (a wounded model first), so "
+                "give the order as model names instead"
+            )
+        return False
+
+    def saves_lowest_first(self) -> bool:
+        """Whether one weapon profile's save rolls are made together and resolved from the
+        lowest result up (10th: no; each attack is allocated and saved one at a time, seeds
+        README "Allocating attacks")."""
+        return False

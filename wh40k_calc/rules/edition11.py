@@ -1,6 +1,7 @@
-"""The newer edition (``--edition 11``), from seed 004: where its text differs from 10th
-edition, these hooks follow it; where it is silent, 10th-edition behaviour applies (seeds
-README).
+"""The newer edition (``--edition 11``), from seed 004 and the edition-11 core rules: where its
+text differs from 10th edition, these answers of :class:`~wh40k_calc.rules.edition.Edition`
+follow it; where it is silent, 10th-edition behaviour applies (seeds README), inherited from
+:class:`~wh40k_calc.rules.edition10.Edition10`.
 
 Differences modelled:
 
@@ -20,7 +21,7 @@ Differences modelled:
   resolved; mortal wounds (Devastating Wounds, hazard rolls) have no save roll and follow 06.02.
 * 05.02.01 Multiple Toughness Characteristics: an attached unit uses the highest T among its
   bodyguard models, any other unit the highest T among its models.
-* 24.22 LEADER / 24.23 SUPPORT: one Leader and one Support character on a Bodyguard unit
+* 24.22 Leader / 24.34 Support: one Leader and one Support character on a Bodyguard unit
   (``units.build_unit`` with edition "11").
 
 From the seeds README ("Edition-11 weapon abilities and cover that file 004 does not print"):
@@ -40,22 +41,30 @@ shooting) and the core stratagems file 004 does not print (``Effect.editions``).
 
 from __future__ import annotations
 
-from ..abilities import WeaponAbilities
-from ..datasheet import Weapon
+from typing import TYPE_CHECKING
+
 from ..dice import Dice
-from ..effects import Effect
 from ..profile import HazardProfile
-from ..selection import Selection, SelectionError
-from ..units import ModelGroup, Unit
-from .base import Rules, attacker_track, is_character
-from .hitroll import HitTerms
+from ..selection import SelectionError
+from .conditions import has_stealth
+from .edition10 import Edition10
 from .idle import cover_unused
+from .mortal import attacker_track
+from .target import is_character
+
+if TYPE_CHECKING:
+    from ..abilities import WeaponAbilities
+    from ..datasheet import Weapon
+    from ..effects import Effect
+    from ..selection import Selection
+    from ..units import ModelGroup, Unit
+    from .hit import HitTerms
 
 
-class Edition11(Rules):
-    """Edition-11 rules (seed 004)."""
+class Edition11(Edition10):
+    """Edition-11 rules (seed 004; :class:`~wh40k_calc.rules.edition.Edition`)."""
 
-    edition = "11"
+    name = "11"
 
     def toughness(self, target: Unit) -> int:
         """05.02.01 Multiple Toughness Characteristics: an attached unit uses the highest T
@@ -79,7 +88,7 @@ class Edition11(Rules):
         track, fnp = attacker_track(attacker.name, list(everyone))
         return HazardProfile(tests, 2 / 6, Dice.parse(3 if big else 1), track, fnp, spill=True)
 
-    def blast_bonus(self, abilities) -> int:
+    def blast_bonus(self, abilities: WeaponAbilities) -> int:
         """24.05 [BLAST]: one additional attack dice (X with [BLAST X]) per five models."""
         return abilities.blast
 
@@ -169,7 +178,7 @@ class Edition11(Rules):
         gives it; plunging fire (22.05) improves BS by 1 unless the attacker or the target is
         an AIRCRAFT."""
         cond = sel.conditions
-        cover = cond.cover or self.has_stealth(sel, target) or any(e.cover for e in tgt)
+        cover = cond.cover or has_stealth(sel, target) or any(e.cover for e in tgt)
         if cover and not ab.ignores_cover:
             terms = terms.add_skill("the Benefit of Cover", -1)
         if cond.plunging_fire and not _aircraft(attacker, target):

@@ -4,8 +4,8 @@ with no Hit roll to change, re-rolls snap shooting forbids, cover every weapon i
 target option the target already betters, a granted ability that cannot act.
 
 Each check reads the weapons that can attack (every option of every model group) and the
-effects applied; the rules themselves stay where they are (``base``, ``edition11``): these
-notes only report their outcome.
+effects applied; the rules themselves stay where they are (the rule modules and the edition's
+answers, :class:`~wh40k_calc.rules.edition.Edition`): these notes only report their outcome.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from .applied import Applied
 from .plan import GroupOptions
 
 if TYPE_CHECKING:
-    from .base import Rules
+    from .edition import Edition
 
 # abilities only one kind of attack reads here (Core rules: [RAPID FIRE], [MELTA], [HEAVY],
 # [INDIRECT FIRE], [IGNORES COVER] (the Benefit of Cover is against ranged attacks),
@@ -37,7 +37,7 @@ ZERO = constant(0)
 
 
 def idle_notes(
-    rules: Rules,
+    edition: Edition,
     sel: Selection,
     target: Unit,
     groups: list[GroupOptions],
@@ -47,11 +47,11 @@ def idle_notes(
     weapons = list(dict.fromkeys(w for g in groups for o in g.options for w in o.weapons))
     return [
         *_conditions(sel, weapons, applied),
-        *_hit_roll(rules, sel, weapons, applied),
+        *_hit_roll(edition, sel, weapons, applied),
         *_damage(sel, weapons, applied),
-        *_cover(rules, sel, target, weapons, applied),
+        *_cover(edition, sel, target, weapons, applied),
         *_target_options(sel, target, weapons, applied),
-        *_added(rules, sel, weapons),
+        *_added(edition, sel, weapons),
     ]
 
 
@@ -96,7 +96,9 @@ def _conditions(sel: Selection, weapons: list[Weapon], applied: Applied) -> list
     return out
 
 
-def _hit_roll(rules: Rules, sel: Selection, weapons: list[Weapon], applied: Applied) -> list[str]:
+def _hit_roll(
+    edition: Edition, sel: Selection, weapons: list[Weapon], applied: Applied
+) -> list[str]:
     """Hit-roll options with no Hit roll to change ([TORRENT]), and Hit-roll re-rolls under
     snap shooting where the edition forbids them (15.09 Snap Shooting: "You cannot re-roll hit
     rolls")."""
@@ -113,7 +115,7 @@ def _hit_roll(rules: Rules, sel: Selection, weapons: list[Weapon], applied: Appl
             f"{', '.join(asked)}: no effect: no Hit roll is made (every weapon here has [TORRENT])"
         )
     snap = cond.overwatch or any(e.snap_shooting for e in applied.attacker)
-    if sel.phase != "shooting" or not snap or rules.snap_rerolls_allowed():
+    if sel.phase != "shooting" or not snap or edition.snap_rerolls_allowed():
         return out
     if not any(not w.is_melee for w in rolled):
         return out
@@ -188,7 +190,7 @@ def _melee_texts(e: Effect) -> tuple[str, ...]:
 
 
 def _cover(
-    rules: Rules, sel: Selection, target: Unit, weapons: list[Weapon], applied: Applied
+    edition: Edition, sel: Selection, target: Unit, weapons: list[Weapon], applied: Applied
 ) -> list[str]:
     """``--cover`` that some or every attack does not get (Core rules: Benefit of Cover: not
     against [IGNORES COVER], and as a save bonus not for a save of 3+ or better against AP 0;
@@ -198,7 +200,7 @@ def _cover(
         return []
     tgt = applied.target
     counted = [w for w in ranged if not w.abilities.ignores_cover]
-    as_save = [w for w in counted if rules.save_cover(sel, w, w.abilities, tgt)]
+    as_save = [w for w in counted if edition.save_cover(sel, w, w.abilities, tgt)]
     if not as_save:  # edition 11: BS worsened
         unused = cover_unused(ranged)
         return [f"--cover: {unused}"] if unused else []
@@ -275,7 +277,7 @@ def _target_options(
     return out
 
 
-def _added(rules: Rules, sel: Selection, weapons: list[Weapon]) -> list[str]:
+def _added(edition: Edition, sel: Selection, weapons: list[Weapon]) -> list[str]:
     """``--add-ability`` grants that cannot act: on a weapon that does not attack here, an
     ability this edition does not model ([CLEAVE X] in 10th edition), one the attacks of this
     phase do not read, or one with no effect on an attack sequence."""
@@ -286,10 +288,10 @@ def _added(rules: Rules, sel: Selection, weapons: list[Weapon]) -> list[str]:
         key = parse_ability(a.ability).key
         if not to:
             out.append(f"--add-ability {given}: {a.weapon} does not attack in this activation")
-        elif key == "cleave" and not rules.cleave_bonus(WeaponAbilities(cleave=1)):
+        elif key == "cleave" and not edition.cleave_bonus(WeaponAbilities(cleave=1)):
             out.append(
                 f"--add-ability {given}: [CLEAVE X] is an edition-11 ability, not modelled in "
-                f"edition {rules.edition} (as a datasheet's [CLEAVE X]; --edition 11 applies it)"
+                f"edition {edition.name} (as a datasheet's [CLEAVE X]; --edition 11 applies it)"
             )
         elif key in MELEE_ONLY and not any(w.is_melee for w in to):
             out.append(f"--add-ability {given}: a melee ability: no effect on ranged attacks")
@@ -298,3 +300,29 @@ def _added(rules: Rules, sel: Selection, weapons: list[Weapon]) -> list[str]:
         elif key in NO_EFFECT:
             out.append(f"--add-ability {given}: no effect on one activation")
     return out
+
+
+def idle_phase_notes(sel: Selection) -> list[str]:
+    """A note on the conditions given that only the other kind of attack reads (``--cover`` in
+    a fight, ``--charged`` in shooting)."""
+    idle = [f"--{c.replace('_', '-')}" for c in _IDLE[sel.phase] if getattr(sel.conditions, c)]
+    if not idle:
+        return []
+    what = "ranged" if sel.phase == "fight" else "melee"
+    return [f"{', '.join(idle)}: no effect in this phase (only {what} attacks use it)"]
+
+
+# conditions that only ranged (in the Fight phase) or only melee (in shooting) attacks read
+_IDLE = {
+    "fight": (
+        "half_range",
+        "stationary",
+        "cover",
+        "objective",
+        "overwatch",
+        "indirect",
+        "beyond_12",
+        "plunging_fire",
+    ),
+    "shooting": ("charged", "disembarked"),
+}

@@ -12,6 +12,7 @@ only at the end, where they order the CHARACTER models among themselves.
 from __future__ import annotations
 
 from ..datasheet import norm_name
+from ..fuzzy import did_you_mean
 from ..selection import SelectionError
 from ..units import ModelGroup
 
@@ -26,8 +27,6 @@ def _matches(g: ModelGroup, name: str) -> bool:
 def _unknown(
     name: str, groups: list[ModelGroup], unit: str, option: str, what: str = "model"
 ) -> SelectionError:
-    from ..catalog import did_you_mean
-
     known = list(dict.fromkeys(g.profile.name for g in groups))
     return SelectionError(
         f"{option}: {unit} has no {what} {name!r}"

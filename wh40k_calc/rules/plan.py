@@ -33,15 +33,15 @@ class GroupOptions:
     what: str  # e.g. "fights with", "shoots"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Plan:
-    """An activation with its choices still open.
+    """An activation with its choices still open, made once by ``rules.activation.plan``
+    (frozen: ``dataclasses.replace`` makes a changed copy, as a sequence step's start does).
 
     ``build(picks, variant, order)`` gives the activation for one option index per group, one
     variant index (abilities a stratagem lets the player choose) and a weapon order (None: the
-    datasheet's). ``weapon_names(picks, variant)`` lists the profiles in default order.
-    ``character_roles``: "Leader", "Support" or "CHARACTER" for each CHARACTER model of the
-    target, in the order of ``TargetProfile.characters``.
+    datasheet's). ``character_roles``: "Leader", "Support" or "CHARACTER" for each CHARACTER
+    model of the target, in the order of ``TargetProfile.characters``.
     """
 
     attacker: Unit

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 
 from ..datasheet import Weapon, norm_name
+from ..fuzzy import did_you_mean
 from ..profile import AttackProfile
 from ..selection import Selection, SelectionError
 from ..units import ModelGroup, Unit
@@ -162,8 +163,6 @@ def ordered(profiles: list[AttackProfile], order: tuple[str, ...] | None) -> lis
             if norm_name(p.name) == norm_name(name) or norm_name(p.name).startswith(norm_name(name))
         ]
         if not hits:
-            from ..catalog import did_you_mean
-
             raise SelectionError(
                 f"--order: no weapon {name!r} attacks here"
                 + did_you_mean(name, [p.name for p in profiles])

@@ -82,7 +82,7 @@ def _own_exact(seq: SequenceResult, k: int, budget: FigureBudget | None) -> Outc
         cum, expected=expected, models_destroyed_distribution=md, characters_destroyed=chars
     )
     if budget is not None and not budget.damage_exact[k]:
-        out.damage_distribution = budget.sampled_damage(k)
+        out = out.replaced(damage_distribution=budget.sampled_damage(k))
     return out
 
 
@@ -157,5 +157,4 @@ def _own_sample(seq: SequenceResult, k: int) -> Outcome:
     )
     se["kill_table"] = [se_p(p, trials) for p in out.kill_table]
     se["characters_destroyed"] = [se_p(p, trials) for p in chars]
-    out.standard_error = se
-    return out
+    return out.replaced(standard_error=se)

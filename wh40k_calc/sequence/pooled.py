@@ -207,10 +207,12 @@ class StepTally:
             dice_drawn=self.dice,
             policy=self.policy,
         )
-        out.standard_error = {
-            "expected": {f: mom[f].se for f in TOTAL_FIELDS},
-            "attacker_losses": {f: mom[key].se for f, key in _LOSS_KEYS.items()},
-            "characters_destroyed": [se_p(p, n) for p in chars],
-            "kill_table": [se_p(p, n) for p in out.kill_table],
-        }
+        out = out.replaced(
+            standard_error={
+                "expected": {f: mom[f].se for f in TOTAL_FIELDS},
+                "attacker_losses": {f: mom[key].se for f, key in _LOSS_KEYS.items()},
+                "characters_destroyed": [se_p(p, n) for p in chars],
+                "kill_table": [se_p(p, n) for p in out.kill_table],
+            }
+        )
         return out

@@ -30,7 +30,7 @@ wounds, :meth:`SequenceResult.cumulative`); a step's own figures are differences
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -195,13 +195,14 @@ def unmade_step(step: Step, method: str, every: str) -> Result:
     ``every`` time: its plan and activation with the player's first options, no engine run
     (the caller gives it figures of 0)."""
     plan, act = _planned(step)
-    res = Result(step.selection, plan, act, method, notes=list(plan.notes))
-    res.allocation_order = list(plan.allocation_order)
-    res.notes.append(
+    notes = [
+        *plan.notes,
         f"the target is destroyed before this step {every}: the step is not made (a "
-        "destroyed unit cannot be targeted)"
+        "destroyed unit cannot be targeted)",
+    ]
+    return Result(
+        step.selection, plan, act, method, notes=notes, allocation_order=list(plan.allocation_order)
     )
-    return res
 
 
 def _exact_chain(
@@ -221,7 +222,7 @@ def _exact_chain(
         figure = None
         if parts.alive is None and parts.dead is not None:
             res = unmade_step(step, method, "in every case")
-            res.exact = unmade(res.activation, parts.dead)
+            res = replace(res, exact=unmade(res.activation, parts.dead))
         else:
             res = resolve_step(step, "exact", 1, 0, Carried(exact=parts.alive))
             if res.exact_declined is not None:
@@ -229,8 +230,8 @@ def _exact_chain(
             assert res.exact is not None
             figure = res.exact.__dict__["_damage"]
             if parts.dead is not None:
-                res.exact = mix(res.exact, parts.p_alive, parts.dead)
-        res.method = method
+                res = replace(res, exact=mix(res.exact, parts.p_alive, parts.dead))
+        res = replace(res, method=method)
         done.append(StepResult(step, res, state, {"exact": parts.p_alive}, figure=figure))
         state = res.exact.final_states
     return done

@@ -15,6 +15,7 @@ the share of trials it acts in, measured on the first chunk (:func:`sequence_tri
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from math import ceil
 
 import numpy as np
@@ -144,8 +145,9 @@ class _Chain:
         if not self.decided[k]:  # made on these trials' states, then kept for later chunks
             scored = empirical(start) if start is not None else None
             res = resolve_step(sr.step, "sample", m, self.rngs[k], Carried(scored, start))
-            res.notes = [n for n in res.notes if n != few_trials_note(m)]
-            res.exact = sr.result.exact
+            res = replace(
+                res, notes=[n for n in res.notes if n != few_trials_note(m)], exact=sr.result.exact
+            )
             sr.result, self.decided[k] = res, True
             return res.sample
         from ..engine.sample import run_sample
@@ -190,8 +192,11 @@ class _Chain:
         for k, sr in enumerate(self.done):
             tally = self.tallies[k]
             assert tally is not None
-            sr.result.sample = tally.outcome(silent_rows(sr.result.activation))
-            sr.result.method = "both" if sr.result.exact is not None else "sample"
+            sr.result = replace(
+                sr.result,
+                sample=tally.outcome(silent_rows(sr.result.activation)),
+                method="both" if sr.result.exact is not None else "sample",
+            )
             sr.p_alive["sample"] = tally.acted / tally.trials
             sr.sample_own = tally.own
 

@@ -1,0 +1,200 @@
+"""The Hit roll (Core rules: Hit Roll, Critical Hits, Sustained Hits, Lethal Hits, Heavy;
+edition 11: 05.01 Hit Rolls, 05.01.01 Critical Hits and Critical Wounds, 24.23 [LETHAL HITS],
+24.36 [SUSTAINED HITS], 15.09 Snap Shooting): the table of one weapon's Hit roll (what each
+unmodified result does, which results are re-rolled) and what a hit and a Critical Hit are
+worth to the re-roll choices.
+
+What decides a Hit roll besides the dice are changes to the attack's BS/WS characteristic and
+modifiers to the roll, each kept with its source (:class:`HitTerms`) so that edition rules can
+drop some of them. Two kinds of change are kept apart because the rules treat them apart:
+
+* a **characteristic change** (edition 11's Benefit of cover worsens BS by 1, plunging fire
+  improves it by 1): the changes are summed and the BS is then kept within 2+..6+ (seeds
+  README: Benefit of cover, Plunging fire); they are not Hit-roll modifiers, so the ±1 cap does
+  not include them;
+* a **Hit-roll modifier** (--hit-mod, [HEAVY], 10th-edition Stealth, [INDIRECT FIRE]): summed,
+  then capped at ±1 (Core rules: Hit Roll).
+
+[PSYCHIC] in edition 11 lets the attacker ignore any of them (seeds README: [PSYCHIC]); the
+calculator ignores exactly the harmful ones (:meth:`HitTerms.without_harmful`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from . import common as c
+from .common import cap
+from .unit_abilities import damaged_hit_mod
+
+if TYPE_CHECKING:
+    from ..abilities import WeaponAbilities
+    from ..datasheet import Weapon
+    from ..profile import RollTable
+    from .situation import Situation
+
+
+@dataclass(frozen=True)
+class Term:
+    """One change: ``what`` names its source for the report ("the Benefit of Cover",
+    "--hit-mod", "[HEAVY]"); ``value`` is in the player's favour when positive (a Hit-roll
+    modifier of +1, or a BS improved by 1 = ``value`` +1)."""
+
+    what: str
+    value: int
+
+
+@dataclass(frozen=True)
+class HitTerms:
+    """The characteristic changes (``skill``) and Hit-roll modifiers (``roll``) of one attack,
+    and ``fail_up_to``: unmodified results up to this always fail (1; 3 for [INDIRECT FIRE])."""
+
+    skill: tuple[Term, ...] = ()
+    roll: tuple[Term, ...] = ()
+    fail_up_to: int = 1
+
+    def add_skill(self, what: str, value: int) -> HitTerms:
+        """A copy with one more BS/WS change (``value`` +1: improved by 1)."""
+        return replace(self, skill=(*self.skill, Term(what, value)))
+
+    def add_roll(self, what: str, value: int) -> HitTerms:
+        """A copy with one more Hit-roll modifier."""
+        return replace(self, roll=(*self.roll, Term(what, value)))
+
+    def characteristic(self, base: int) -> int:
+        """The BS/WS needed after the changes: summed, then kept within 2+..6+."""
+        return max(2, min(6, base - sum(t.value for t in self.skill)))
+
+    def modifier(self) -> int:
+        """The Hit-roll modifier: the sum, capped at ±1."""
+        return cap(sum(t.value for t in self.roll))
+
+    def without_harmful(self) -> tuple[HitTerms, list[str]]:
+        """A copy without the changes that make the attack worse, and what was dropped (seeds
+        README: [PSYCHIC]: "the attacker may ignore any or all modifiers to the attack's BS or
+        WS and to its Hit roll")."""
+        dropped = [t for t in (*self.skill, *self.roll) if t.value < 0]
+        kept = replace(
+            self,
+            skill=tuple(t for t in self.skill if t.value > 0),
+            roll=tuple(t for t in self.roll if t.value > 0),
+        )
+        return kept, [describe(t, t in self.skill) for t in dropped]
+
+
+def describe(t: Term, characteristic: bool) -> str:
+    """``"the Benefit of Cover (BS worsened by 1)"``, ``"--hit-mod (-1 to the Hit roll)"``."""
+    if characteristic:
+        how = "improved" if t.value > 0 else "worsened"
+        return f"{t.what} (BS {how} by {abs(t.value)})"
+    return f"{t.what} ({t.value:+d} to the Hit roll)"
+
+
+def hit_terms(s: Situation, w: Weapon, ab: WeaponAbilities) -> HitTerms:
+    """BS/WS changes and Hit-roll modifiers of ``w``'s attacks (Core rules: Hit Roll, Heavy;
+    edition 11's [HEAVY] (seeds README) gives the same +1 when ``--stationary`` says its three
+    conditions hold): ``--hit-mod``; the attacker's damaged profile (``--wounds-left``); the
+    target's abilities that subtract from the Hit roll; for ranged attacks [HEAVY] +1 with
+    ``--stationary``, then the edition's (:meth:`~.edition.Edition.ranged_hit_terms`: Stealth,
+    cover, [INDIRECT FIRE], plunging fire)."""
+    sel, tgt = s.sel, s.applied.target
+    terms = HitTerms()
+    if sel.modifiers.hit_mod:
+        terms = terms.add_roll("--hit-mod", sel.modifiers.hit_mod)
+    damaged, _ = damaged_hit_mod(sel, s.attacker)  # the attacker's damaged profile
+    if damaged:
+        terms = terms.add_roll("its damaged profile", damaged)
+    for e in tgt:  # the target's abilities: "subtract 1 from the Hit roll"
+        if e.hit_mod:
+            terms = terms.add_roll(e.name, e.hit_mod)
+    if w.is_melee:
+        return terms
+    if ab.heavy and sel.conditions.stationary:
+        terms = terms.add_roll("[HEAVY]", 1)
+    return s.edition.ranged_hit_terms(terms, sel, s.attacker, s.target, ab, tgt)
+
+
+def _terms(s: Situation, w: Weapon, ab: WeaponAbilities, label: str, notes: list[str]) -> HitTerms:
+    """:func:`hit_terms`; with [PSYCHIC] where the edition lets it, the harmful ones dropped
+    (said in ``notes``)."""
+    terms = hit_terms(s, w, ab)
+    if ab.psychic and s.edition.psychic_ignores_harmful():
+        terms, dropped = terms.without_harmful()
+        if dropped:
+            notes.append(f"{label}: [PSYCHIC]: ignored {' and '.join(dropped)}")
+    return terms
+
+
+def hit_table(
+    s: Situation,
+    w: Weapon,
+    ab: WeaponAbilities,
+    hit_values: tuple[float, float, float],
+    label: str,
+    notes: list[str],
+) -> RollTable:
+    """The Hit roll (Core rules: Hit Roll) of a weapon that makes one (not [TORRENT]).
+
+    The edition's BS/WS and modifiers (:func:`hit_terms`; [PSYCHIC] may drop the harmful
+    ones), Critical Hits on ``--crit-hit``, [CONVERSION] beyond 12" or an effect's melee
+    threshold, snap shooting (Fire Overwatch, an effect: only a 6 hits), and re-rolls
+    (``--reroll-hits``, effects) of the faces where re-rolling gains against ``hit_values``
+    (the expected value of a miss, a hit and a Critical Hit: :func:`hit_values`), where the
+    edition allows them (15.09 Snap Shooting). ``w``: the weapon (its BS/WS), ``ab``: its
+    abilities after effects; ``label`` names the weapon in the sentences that go in
+    ``notes``."""
+    assert w.skill is not None
+    sel = s.sel
+    cond, mods, melee = sel.conditions, sel.modifiers, w.is_melee
+    att = s.applied.attacker
+    terms = _terms(s, w, ab, label, notes)
+    crit = 6
+    if mods.crit_hit:
+        crit = min(crit, mods.crit_hit)
+    if ab.conversion and cond.beyond_12 and not melee:
+        crit = min(crit, 4)
+    if melee:
+        for e in att:
+            if e.melee_crit_hit:
+                crit = min(crit, e.melee_crit_hit)
+    snap = (cond.overwatch or any(e.snap_shooting for e in att)) and not melee
+    outcomes = c.hit_outcomes(
+        terms.characteristic(w.skill), terms.modifier(), crit, snap, terms.fail_up_to
+    )
+    mode = mods.reroll_hits
+    if not melee:
+        for e in att:
+            mode = c.stronger(mode, e.ranged_reroll_hits)
+            if cond.objective:
+                mode = c.stronger(mode, e.ranged_reroll_hits_objective)
+    if snap and not s.edition.snap_rerolls_allowed():
+        mode = None
+    return c.rerolled(outcomes, mode, c.MISS, hit_values, f"{label}: Hit roll", notes)
+
+
+def hit_values(
+    s: Situation,
+    ab: WeaponAbilities,
+    wound_table: RollTable,
+    v_wound: tuple[float, ...],
+    label: str,
+    notes: list[str],
+) -> tuple[tuple[float, float, float], bool]:
+    """The expected value of a miss, a hit and a Critical Hit (which the Hit roll's re-rolls
+    compare), and whether Lethal Hits' automatic wound is taken.
+
+    A hit rolls to wound (``wound_table``, whose outcomes are worth ``v_wound``: a failed,
+    normal and Critical Wound); a Critical Hit adds [SUSTAINED HITS X]'s extra hits and, with
+    [LETHAL HITS], wounds automatically where the edition says so (Core rules: Sustained Hits,
+    Lethal Hits; 24.23 [LETHAL HITS]: the player's choice, whose sentence goes in
+    ``notes``)."""
+    pw = wound_table.probabilities(3)
+    per_hit = float(sum(pw[i] * v_wound[i] for i in range(3)))
+    sus = ab.sustained_hits.mean if ab.sustained_hits is not None else 0.0
+    lethal = False
+    if ab.lethal_hits:
+        lethal, said = s.edition.lethal_hits({"auto": v_wound[c.WOUND], "roll": per_hit}, label)
+        if said:
+            notes.append(said)
+    return (0.0, per_hit, (v_wound[c.WOUND] if lethal else per_hit) + sus * per_hit), lethal

@@ -1,0 +1,192 @@
+"""The target as allocation sees it (Core rules: Allocating Attacks, LEADER, [PRECISION];
+edition 11: 05.03 Save Rolls (Create Groups, Allocation Order), 19.02 Attacking Attached
+Units, 24.22 Leader, 24.34 Support, 24.28 [PRECISION]): the kinds of target model that saves
+and damage tell apart, the order models take attacks in, and where the target starts.
+
+The edition says which models are protected and how they group
+(:meth:`~.edition.Edition.split_tracks`, :meth:`~.edition.Edition.group_key`); the player may
+reorder them (``--allocation``, ``--precision-target``: ``rules.order``). The result is the
+:class:`~wh40k_calc.profile.TargetProfile` both engines allocate against
+(``engine/allocation.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..profile import TargetModel, TargetProfile, TargetStates
+from ..selection import SelectionError
+from . import common as c
+from .order import precision_named, reorder
+
+if TYPE_CHECKING:
+    from ..datasheet import ModelProfile
+    from ..selection import Selection
+    from ..units import ModelGroup
+    from .edition import Edition
+    from .situation import Situation
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of target model as saves and damage see it: its W, Sv, invulnerable save, and
+    the datasheet's defensive abilities (Feel No Pain X+ against everything, against mortal
+    wounds only, against Psychic Attacks only; Damage reduced by N or halved)."""
+
+    name: str
+    W: int
+    Sv: int
+    invuln: int | None
+    invuln_ranged_only: bool
+    fnp: int | None
+    cover_capable: bool = True
+    fnp_mortal: int | None = None
+    fnp_psychic: int | None = None
+    damage_reduction: int = 0
+    half_damage: bool = False
+
+
+def target_profile(
+    s: Situation, precise: bool
+) -> tuple[list[Kind], TargetProfile, list[str], list[str]]:
+    """The target's model kinds, its :class:`TargetProfile`, its allocation order (model
+    names) and the role of each of its CHARACTER models (:func:`character_role`).
+
+    Each model's kind carries the best invulnerable save of its own, the target's effects'
+    and ``--invuln``; with an effect's save "while the unit has 10 or more models", a model
+    is of another kind once fewer remain (``TargetModel.kind_below``). ``precise``: some
+    weapon has [PRECISION] (else ``--precision-target NAME`` is not looked up: it has no
+    effect, a note says so).
+
+    Raises:
+        SelectionError: an ``--allocation`` or ``--precision-target`` naming no model of the
+            target, or a protected CHARACTER model before another model.
+    """
+    sel, target, applied = s.sel, s.target, s.applied
+    mods = sel.modifiers
+    invuln_fx = c.best_of(*(e.invuln for e in applied.target))
+    invuln_10 = c.best_of(*(e.invuln_10 for e in applied.target))
+    kinds: list[Kind] = []
+    index: dict[tuple, int] = {}
+
+    def kind_for(g: ModelGroup, at_10: bool) -> int:
+        p = g.profile
+        extra = c.best_of(invuln_fx, mods.invuln, invuln_10 if at_10 else None)
+        key = (_defence(p, p.invuln, p.invuln_ranged_only), extra)
+        if key not in index:
+            index[key] = len(kinds)
+            kinds.append(
+                _defence(p, c.best_of(p.invuln, extra), p.invuln_ranged_only and extra is None)
+            )
+        return index[key]
+
+    bodyguard_groups, character_groups = s.edition.split_tracks(target)
+    if sel.allocation and sel.allocation != "best":
+        bodyguard_groups, character_groups = reorder(
+            sel.allocation, bodyguard_groups, character_groups, target.name
+        )
+    named = None
+    if precise and sel.precision_target not in ("leader", "bodyguard"):
+        named = precision_named(sel.precision_target, character_groups, target.name)
+    bg: list[TargetModel] = []
+    ch: list[TargetModel] = []
+    group_ids = _group_ids(s.edition, bodyguard_groups)
+    for groups, out in ((bodyguard_groups, bg), (character_groups, ch)):
+        for g in groups:
+            gid = group_ids.get(id(g), -1)
+            for _ in range(g.count):
+                if invuln_10 is not None:
+                    k10 = kind_for(g, True)
+                    k = kind_for(g, False)
+                    out.append(TargetModel(g.profile.name, g.profile.W, k10, (10, k), gid))
+                else:
+                    k = kind_for(g, False)
+                    out.append(TargetModel(g.profile.name, g.profile.W, k, None, gid))
+    profile = TargetProfile(
+        target.name,
+        tuple(bg),
+        tuple(ch),
+        tuple(k.name for k in kinds),
+        precision_one_group=s.edition.precision_one_group(),
+        precision_pick=None if named is None else _model_index(character_groups, named),
+    )
+    order = [m.name for m in bg] + [m.name for m in ch]
+    roles = [character_role(g) for g in character_groups for _ in range(g.count)]
+    return kinds, profile, order, roles
+
+
+def _group_ids(edition: Edition, groups: list[ModelGroup]) -> dict[int, int]:
+    """Allocation group number of each Bodyguard model group (by ``id``): consecutive groups
+    with the same :meth:`~.edition.Edition.group_key` share one."""
+    out: dict[int, int] = {}
+    prev, n = None, -1
+    for g in groups:
+        key = edition.group_key(g)
+        if n < 0 or key != prev:
+            n += 1
+        out[id(g)] = n
+        prev = key
+    return out
+
+
+def wounded_start(sel: Selection, target: TargetProfile) -> TargetStates | None:
+    """``--target-wounds-left N``: the target's first model in allocation order (the one a
+    wounded model is: allocated first, seeds README "Allocating attacks"; 05.03) has N wounds
+    left; None without the option.
+
+    Raises:
+        SelectionError: N is not 1 .. W - 1 of that model.
+    """
+    n = sel.target_wounds_left
+    if n is None:
+        return None
+    first = (*target.bodyguard, *target.characters)[0]
+    if first.W == 1:
+        raise SelectionError(
+            f"--target-wounds-left {n}: {first.name}, the model allocated first, has W1 and "
+            "cannot be left wounded"
+        )
+    if not 1 <= n < first.W:
+        raise SelectionError(
+            f"--target-wounds-left {n}: {first.name}, the model allocated first, has W"
+            f"{first.W}; give 1 to {first.W - 1} (a model at 0 is destroyed: use "
+            "--target-models for fewer models)"
+        )
+    return TargetStates.wounded_first(target, n)
+
+
+def is_character(g: ModelGroup) -> bool:
+    """True for a CHARACTER model (its own keywords or its datasheet's)."""
+    return "CHARACTER" in (g.profile.keywords | g.datasheet.all_keywords())
+
+
+def character_role(g: ModelGroup) -> str:
+    """How the output names a CHARACTER model of the target: "Leader" or "Support" for an
+    attached character (Core rules: LEADER; edition 11, 24.22 Leader / 24.34 Support), else
+    "CHARACTER" (edition 11: a CHARACTER model of the unit's own datasheet is a group of its
+    own, Save Rolls: Create Groups)."""
+    if g.support:
+        return "Support"
+    return "Leader" if g.character else "CHARACTER"
+
+
+def _defence(p: ModelProfile, invuln: int | None, ranged_only: bool) -> Kind:
+    """The :class:`Kind` of a model profile with the given invulnerable save."""
+    return Kind(
+        p.name,
+        p.W,
+        p.Sv,
+        invuln,
+        ranged_only,
+        p.feel_no_pain,
+        fnp_mortal=p.feel_no_pain_mortal,
+        fnp_psychic=p.feel_no_pain_psychic,
+        damage_reduction=p.damage_reduction,
+        half_damage=p.half_damage,
+    )
+
+
+def _model_index(groups: list[ModelGroup], group: ModelGroup) -> int:
+    """Index of ``group``'s first model in the models that ``groups`` list in order."""
+    return sum(g.count for g in groups[: groups.index(group)])
