@@ -385,6 +385,19 @@ command(
     help="Several activations against one target, in order, exactly.",
     load=_sequence_command,
 )
+
+
+def _exchange_command() -> Callable[..., Any]:
+    from .exchange.command import exchange
+
+    return exchange
+
+
+command(
+    "exchange",
+    help="Two units attacking each other, each with the models it has left, exactly.",
+    load=_exchange_command,
+)
 command(
     "army",
     help="An army list (app, New Recruit, ListForge, ... export) against a target.",

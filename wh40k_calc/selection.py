@@ -130,8 +130,11 @@ class Selection:
     models), "bodyguard" (kept on the Bodyguard) or the name of one CHARACTER model or unit of
     the target (that one first). ``added_abilities`` are weapon abilities granted for this
     activation. ``attacker_wounds_left`` (``--wounds-left``): wounds the single-model attacker
-    has left (its damaged profile). ``notes``: what finding the units has to say (a unit that
-    several of the user's files define), passed on to the result's notes.
+    has left (its damaged profile). ``attacker_alive`` (``calc exchange``): the models of each
+    group of the attacking unit (``Unit.groups`` of the unit the choice builds, Leaders' groups
+    included) still alive; a group at 0 does not attack, and a Leader with no model left is not
+    part of the unit (None: every model). ``notes``: what finding the units has to say (a unit
+    that several of the user's files define), passed on to the result's notes.
     """
 
     phase: str
@@ -146,6 +149,7 @@ class Selection:
     precision_target: str = "leader"
     added_abilities: tuple[AddedAbility, ...] = ()
     attacker_wounds_left: int | None = None
+    attacker_alive: tuple[int, ...] | None = None
     target_wounds_left: int | None = None  # the target's first model in allocation order
     notes: tuple[str, ...] = ()
 

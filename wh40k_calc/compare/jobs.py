@@ -72,6 +72,7 @@ class Job:
     detail: bool = True
     sampler_set: tuple[str, ...] = ()  # trials and seed set, as written (for a no-effect note)
     points: float | None = None
+    exchange: Any = None  # an exchange run: its ExchangeJob (wh40k_calc.exchange.batch)
 
 
 @dataclass
@@ -153,7 +154,7 @@ def row_figures(obj: dict[str, Any], points: float | None = None) -> dict[str, f
     (target points destroyed per 100 points of attacker: the target's points per model times
     expected models destroyed, over the attacker's points, times 100; None for a 0-point
     attacker, or where either side's source lists no points) and ``losses`` (the attacker's
-    expected models lost to Hazardous).
+    expected models lost to Hazardous; an exchange's: side A's models lost in it).
     """
     models = float(obj["expected"]["models_destroyed"])
     kill = obj["kill_table"]
@@ -181,6 +182,13 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
     Raises:
         SelectionError, LookupError, ValueError, DatasheetError: as ``resolve`` does.
     """
+    if job.exchange is not None:
+        from ..exchange.output import to_json_exchange
+        from ..exchange.run import run_exchange
+
+        ex = run_exchange(job.exchange.setup, job.method, job.trials, job.seed)
+        obj = to_json_exchange(ex)
+        return obj, row_figures(obj)
     if job.steps:
         from ..sequence.output import to_json_sequence
         from ..sequence.run import run_sequence
@@ -590,7 +598,10 @@ class _BatchRuns:
             if isinstance(name, RunError):
                 return [name]
             return [replace(j, run=name) for j in made]
-        run = self._run(raw)
+        spec = self._spec(raw)
+        if not isinstance(spec, RunError) and spec.exchange is not None:
+            return [self._exchange_job(raw, spec)]
+        run = self._run(raw, spec)
         if isinstance(run, RunError):
             return [run]
         labels = self._target_labels(run)
@@ -623,11 +634,61 @@ class _BatchRuns:
         line = self.batch.line_of(parts, None if top else run.raw)
         return (f"line {line}", ("top-level " if top else "") + _dotted(parts))
 
-    def _run(self, raw: RawRun) -> _Run | RunError:
+    def _exchange_job(self, raw: RawRun, spec: RunSpec) -> Job | RunError:
+        """The one job of an ``exchange`` run (its sides say everything about both units and
+        their activations; the run gives only its name and the engine settings), or its
+        error naming the field."""
+        from ..exchange.batch import auto_name, exchange_job, texts
+        from ..exchange.order import OrderError
+        from ..exchange.setup import ExchangeError
+        from ..exchange.sides import SideError
+
+        for f in _NOT_IN_EXCHANGE:
+            if getattr(spec, f) is not None:
+                message = (
+                    f"{f}: not in an exchange run (each side's texts hold its unit, "
+                    "conditions, modifiers and effects; side_b is the unit attacked)"
+                )
+                return self.error(raw, message, [f])
+        ex = spec.exchange
+        assert ex is not None
+        name = self._name(raw, spec, None, auto_name(ex))
+        if isinstance(name, RunError):
+            return name
+        edition = self.ov.edition or str(spec.edition or self.d.edition or "10")
+        try:
+            job, selection = exchange_job(ex, self.look.cat, edition)
+        except SideError as exc:
+            given = texts(getattr(ex, f"side_{exc.side}"))
+            parts: list[str | int] = ["exchange", f"side_{exc.side}"]
+            if not isinstance(getattr(ex, f"side_{exc.side}"), str):
+                if exc.index is not None:
+                    parts.append(exc.index)
+                elif exc.text in given:
+                    parts.append(given.index(exc.text))
+            message = f"{exc.text!r}: {exc.reason}" if exc.text else exc.reason
+            return self.error(raw, message, parts, name=name)
+        except (OrderError, ExchangeError, *USER_ERRORS) as exc:
+            return self.error(raw, str(exc), ["exchange"], name=name)
+        d, ov = self.d, self.ov
+        side_b = job.setup.tracks["b"].unit
+        return Job(
+            name,
+            selection,
+            ov.method or spec.method or d.method or "exact",
+            ov.trials or spec.trials or d.trials,
+            next(s for s in (ov.seed, spec.seed, d.seed, 40_000) if s is not None),
+            f"{side_b.models} {side_b.name}",
+            self.src,
+            raw.line,
+            exchange=job,
+        )
+
+    def _run(self, raw: RawRun, spec: RunSpec | RunError | None = None) -> _Run | RunError:
         """Run ``raw`` parsed and checked field by field, in the order its errors are told:
         its fields, attacker or sequence, name, targets, effects and added abilities, the
         attacker or the steps, modifiers, the number of activations."""
-        spec = self._spec(raw)
+        spec = self._spec(raw) if spec is None else spec
         if isinstance(spec, RunError):
             return spec
         attacker = _unit_spec(spec.attacker) if spec.attacker is not None else None
@@ -683,12 +744,16 @@ class _BatchRuns:
             spec = parse_run(self.batch, raw)
         except RunFieldError as exc:
             return RunError(raw.label, exc.message, exc.field, self.src, exc.line or raw.line)
-        if (spec.attacker is None) == (spec.sequence is None):
-            both = spec.attacker is not None
+        given = [f for f in ("attacker", "sequence", "exchange") if getattr(spec, f) is not None]
+        if len(given) != 1:
             message = "give 'attacker' (one activation) or 'sequence' (several)"
-            return self.error(
-                raw, message + (", not both" if both else ""), ["sequence" if both else "attacker"]
-            )
+            if not given:
+                message += ", or 'exchange' (two units attacking each other)"
+            elif "exchange" in given:
+                message = "give one of 'attacker', 'sequence' and 'exchange', not several"
+            else:
+                message += ", not both"
+            return self.error(raw, message, given[1:2] or ["attacker"])
         if spec.attacker is not None and spec.repeat is not None:
             # refused, not applied: an attacker run is one activation (its row, its JSON, its
             # points per 100); repeating is a plan of several, which sequence: says
@@ -700,9 +765,11 @@ class _BatchRuns:
             return self.error(raw, message, ["repeat"])
         return spec
 
-    def _name(self, raw: RawRun, spec: RunSpec, attacker: UnitSpec | None) -> str | RunError:
+    def _name(
+        self, raw: RawRun, spec: RunSpec, attacker: UnitSpec | None, auto: str | None = None
+    ) -> str | RunError:
         """The run's name: its ``name`` (an error if an earlier run has it), or one made from
-        its attacker or steps, numbered ``#N`` when an earlier run has it too."""
+        its attacker or steps (or ``auto``), numbered ``#N`` when an earlier run has it too."""
         if spec.name is not None:
             name = spec.name
             if name in self.seen:
@@ -710,7 +777,10 @@ class _BatchRuns:
                     raw, f"name used by runs[{self.seen[name]}] as well", ["name"], name=name
                 )
         else:
-            name = _auto_name(attacker) if attacker is not None else _sequence_name(spec)
+            if auto is not None:
+                name = auto
+            else:
+                name = _auto_name(attacker) if attacker is not None else _sequence_name(spec)
             self.auto[name] = self.auto.get(name, 0) + 1
             if self.auto[name] > 1 or name in self.seen:
                 name = f"{name} #{self.auto[name]}"
@@ -798,6 +868,23 @@ class _BatchRuns:
             attacker_wounds_left=_unit_spec(spec.attacker).wounds_left if spec.attacker else None,
             notes=self.look.notes(att, tgt),
         )
+
+
+# a run's fields an exchange run does not take (its sides' texts say them)
+_NOT_IN_EXCHANGE = (
+    "repeat",
+    "target",
+    "targets",
+    "target_set",
+    "phase",
+    "conditions",
+    "modifiers",
+    "effects",
+    "order",
+    "precision_target",
+    "add_abilities",
+    "target_stealth",
+)
 
 
 def _run_modifiers(spec: RunSpec, d: Any) -> Modifiers:

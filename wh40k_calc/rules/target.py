@@ -49,9 +49,11 @@ class Kind:
 
 def target_profile(
     s: Situation, precise: bool
-) -> tuple[list[Kind], TargetProfile, list[str], list[str]]:
+) -> tuple[list[Kind], TargetProfile, list[str], list[str], tuple[int, ...]]:
     """The target's model kinds, its :class:`TargetProfile`, its allocation order (model
-    names) and the role of each of its CHARACTER models (:func:`character_role`).
+    names), the role of each of its CHARACTER models (:func:`character_role`) and, per model
+    of the profile (Bodyguard, then CHARACTER models), the index of its group in
+    ``target.groups`` (``Plan.target_groups``).
 
     Each model's kind carries the best invulnerable save of its own, the target's effects'
     and ``--invuln``; with an effect's save "while the unit has 10 or more models", a model
@@ -113,7 +115,12 @@ def target_profile(
     )
     order = [m.name for m in bg] + [m.name for m in ch]
     roles = [character_role(g) for g in character_groups for _ in range(g.count)]
-    return kinds, profile, order, roles
+    listing = tuple(
+        next(i for i, x in enumerate(target.groups) if x is g)
+        for g in (*bodyguard_groups, *character_groups)
+        for _ in range(g.count)
+    )
+    return kinds, profile, order, roles, listing
 
 
 def _group_ids(edition: Edition, groups: list[ModelGroup]) -> dict[int, int]:
