@@ -395,8 +395,9 @@ class AllocationSpace:
         """(len(states), groups): wounds lost by each allocation group."""
         return self.group_lost[:, states].T
 
-    def index_of(self, lost: np.ndarray) -> np.ndarray:
-        """States of per-group 'wounds lost' rows (``lost``: (K, groups) ints).
+    def index_of(self, lost: np.ndarray, on_track: bool = False) -> np.ndarray:
+        """States of per-group 'wounds lost' rows (``lost``: (K, groups) ints); ``on_track``:
+        the caller has checked :meth:`on_track` already (:func:`space_for` does).
 
         Raises:
             ValueError: a row is out of range, or (tracks) not reachable in the single order.
@@ -407,7 +408,7 @@ class AllocationSpace:
             raise ValueError("a group's wounds lost is out of range")
         if self.product:
             return lost @ self.strides
-        if not self.on_track(lost).all():
+        if not on_track and not self.on_track(lost).all():
             raise ValueError("the state cannot be reached in this allocation order")
         bg = np.zeros(len(lost), dtype=np.int64)
         ch = np.zeros(len(lost), dtype=np.int64)
@@ -430,8 +431,9 @@ class AllocationSpace:
                 ok &= ~(earlier_alive & (lost[:, idx[j + 1 :]].sum(axis=1) > 0))
         return ok
 
-    def states_of(self, start: TargetStates | None) -> np.ndarray:
-        """State indices of ``start``'s rows (None: the unharmed unit).
+    def states_of(self, start: TargetStates | None, on_track: bool = False) -> np.ndarray:
+        """State indices of ``start``'s rows (None: the unharmed unit); ``on_track``: as
+        :meth:`index_of` (this space came from :func:`space_for` with ``start``).
 
         Raises:
             ValueError: ``start`` is keyed by another unit structure, or not representable.
@@ -440,7 +442,7 @@ class AllocationSpace:
             return np.zeros(1, dtype=np.int64)
         if start.shape != self.shape:
             raise ValueError("the start state belongs to a unit of another structure")
-        return self.index_of(start.lost)
+        return self.index_of(start.lost, on_track)
 
     def to_states(self, p: np.ndarray, eps: float = 0.0) -> TargetStates:
         """A state distribution over this space as :class:`TargetStates` (states with

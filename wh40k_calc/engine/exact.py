@@ -302,7 +302,7 @@ class _Setup:
             orders = legal_orders(act.target)
         try:
             self.space = space = space_for(act.target, orders, start)
-            self.start = space.states_of(start)
+            self.start = space.states_of(start, on_track=True)  # space_for checked the track
         except ValueError as exc:
             raise ExactUnsupported(str(exc)) from None
         if start is not None and start.weights is None:
