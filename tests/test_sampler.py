@@ -348,9 +348,8 @@ def test_mixed_saves_and_one_at_a_time_agree(monkeypatch, lowest_first, precisio
     """Boys and a Nob led by a Boss of another save, two weapons of fixed Damage (one
     [PRECISION] or not), in edition 10 and with edition 11's lowest-first saves: from counts
     and wound by wound, both agree with the exact engine and with each other."""
-    from dataclasses import replace
-
     from wh40k_calc.engine.jumps import MixedSaves
+    from wh40k_calc.records import replace
 
     kinds = (Kind(W=1, Sv=5, name="Boy"), Kind(W=2, Sv=5, name="Nob"))
     kinds += (Kind(W=6, Sv=4, invuln=5, name="Boss"),)

@@ -8,7 +8,7 @@ conditions are not met is refused with the reason (``check``), never applied sil
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from .datasheet import norm_rule
 from .fuzzy import did_you_mean
@@ -22,8 +22,7 @@ ORKS = "Codex: Orks"
 WORLD_EATERS = "Codex: World Eaters"
 
 
-@dataclass(frozen=True)
-class Effect:
+class Effect(Struct, frozen=True):
     """One named rule.
 
     Conditions: ``phases`` where it can apply; ``needs_charged``/``needs_disembarked``;

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 
 import numpy as np
+from msgspec import Struct, field
 
 from .engine.allocation import legal_orders, order_models
 from .engine.exact import ExactUnsupported, run_exact
 from .engine.outcome import Outcome
 from .profile import Activation, TargetStates
+from .records import replace
 from .rules import get_rules
 from .rules.plan import Plan
 from .selection import Selection, SelectionError
@@ -30,8 +31,7 @@ MAX_ORDER_PROFILES = 6
 MAX_CANDIDATES = 720
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(Struct, frozen=True):
     """Everything the report needs about one activation, made once by :func:`resolve`.
 
     ``choices`` and ``notes`` are lists: reading the exact outcome's lazy damage distribution
@@ -206,8 +206,7 @@ def _ascent(
     return tuple(picks), variant
 
 
-@dataclass(frozen=True)
-class Carried:
+class Carried(Struct, frozen=True):
     """The target's state carried into an activation from earlier ones (``calc sequence``).
 
     ``exact`` is the distribution the exact engine (and the player's choices, and edition 11's

@@ -111,8 +111,7 @@ class ArmyCompareOptions(OptionGroup):
     ] = None
 
 
-@dataclass(frozen=True)
-class CompareEngineOptions(EngineOptions):
+class CompareEngineOptions(EngineOptions, frozen=True):
     """The engine options of ``calc shoot``; here each one given overrides a batch file's."""
 
     help_overrides: ClassVar[dict[str, str]] = {
@@ -198,8 +197,7 @@ def compare(
 
 def _without_detail(items: list[Job | RunError]) -> list[Job | RunError]:
     """The jobs asking only for what the table and the CSV show (``Job.detail`` False)."""
-    from dataclasses import replace
-
+    from ..records import replace
     from .jobs import Job
 
     return [replace(j, detail=False) if isinstance(j, Job) else j for j in items]
@@ -548,8 +546,7 @@ def error_lines(errors: list[RunError]) -> list[str]:
     'x' against boyz and rhino: Carnifexes has no ranged weapon"), and the same error in
     several runs (a bad default target) once, naming the runs: "b.yaml:1: runs 'a', 'b' and
     'c' against bozy: (top level) targets[2]: unknown unit 'bozy' ..."."""
-    from dataclasses import replace
-
+    from ..records import replace
     from ..wording import join_words
 
     by_run: dict[tuple, list[RunError]] = {}  # the same error of one run, target by target

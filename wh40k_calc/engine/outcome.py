@@ -12,11 +12,12 @@ rest, and most uses never read it); that first read is the only change an Outcom
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..profile import OrderPolicy, TargetStates
+from ..records import replace
 
 WEAPON_FIELDS = ("attacks", "hits", "wounds", "failed_saves", "mortal_wounds", "damage")
 TOTAL_FIELDS = (*WEAPON_FIELDS, "wounds_lost", "models_destroyed")

@@ -245,7 +245,7 @@ def army_steps(rows: list[UnitRow], plans: list[UnitPlan], order: str) -> list[S
     Raises:
         ValueError: more than MAX_ARMY_STEPS activations.
     """
-    from dataclasses import replace
+    from ..records import replace
 
     usable = [r.plan for r in rows if r.seq is not None]
     if order == "list":

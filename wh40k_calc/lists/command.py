@@ -33,8 +33,7 @@ class SequenceOrder(StrEnum):
     ranked = "ranked"
 
 
-@dataclass(frozen=True)
-class ArmyTargetOptions(TargetOptions):
+class ArmyTargetOptions(TargetOptions, frozen=True):
     """The target options of ``calc shoot``; the target itself is not needed with
     ``--show``."""
 

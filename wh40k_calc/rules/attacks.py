@@ -14,12 +14,12 @@ outcomes are worth downstream (DESIGN.md: per-die choices).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..profile import AttackProfile
+from ..records import replace
 from . import common as c
 from .damage import vs_model
 from .hit import hit_table, hit_values

@@ -10,11 +10,10 @@ rolls are all re-rolled already ([TWIN-LINKED], ``--reroll-wounds fails``) gains
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from ..profile import CRIT, FAIL, HIT, AttackProfile, TargetProfile
+from ..records import replace
 from . import common as c
 
 

@@ -12,8 +12,9 @@ reorder them (``--allocation``, ``--precision-target``: ``rules.order``). The re
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from ..profile import TargetModel, TargetProfile, TargetStates
 from ..selection import SelectionError
@@ -28,8 +29,7 @@ if TYPE_CHECKING:
     from .situation import Situation
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(Struct, frozen=True):
     """One kind of target model as saves and damage see it: its W, Sv, invulnerable save, and
     the datasheet's defensive abilities (Feel No Pain X+ against everything, against mortal
     wounds only, against Psychic Attacks only; Damage reduced by N or halved)."""
