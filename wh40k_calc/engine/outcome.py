@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import msgspec
 import numpy as np
+from msgspec import Struct
 
 from ..profile import OrderPolicy, TargetStates
 from ..records import replace
@@ -24,8 +26,7 @@ TOTAL_FIELDS = (*WEAPON_FIELDS, "wounds_lost", "models_destroyed")
 LOSS_FIELDS = ("hazard_mortal_wounds", "models_destroyed", "at_least_one")
 
 
-@dataclass
-class WeaponResult:
+class WeaponResult(Struct):
     """Expected figures of one weapon profile (or one source of mortal wounds).
 
     ``expected`` maps each of WEAPON_FIELDS to its mean; ``standard_error`` (sampler only) the
@@ -35,7 +36,7 @@ class WeaponResult:
     name: str
     count: int
     expected: dict[str, float]
-    standard_error: dict[str, float] = field(default_factory=dict)
+    standard_error: dict[str, float] = msgspec.field(default_factory=dict)
 
     @classmethod
     def mortal_source(
