@@ -127,16 +127,15 @@ def test_weapon_keywords_in_the_edition_s_forms_are_kept(tmp_path: Path) -> None
     w = ds.weapon("kombi-shoota")
     assert w.abilities.blast == 2 and w.abilities.pistol  # [CLOSE-QUARTERS] is [PISTOL]
     assert str(w.abilities.rapid_fire) == "D3"
-    # the target-conditional forms and a datasheet rule: kept, reported as not modelled
-    assert w.abilities.unmodelled == (
-        "lethal hits: non-monster/vehicle",
-        "anti-monster/vehicle 4+",
-        "snagged",
-    )
-    assert not w.abilities.lethal_hits and w.abilities.anti == ()
+    # the target-conditional forms are held until the target is known (24.01); a datasheet
+    # rule is kept and reported as not modelled
+    assert w.abilities.unmodelled == ("snagged",)
+    assert w.abilities.conditional == (("lethal hits", "NON-MONSTER/VEHICLE"),)
+    assert not w.abilities.lethal_hits and w.abilities.anti == (("MONSTER/VEHICLE", 4),)
     axe_w = ds.weapon("axe")
     assert axe_w.abilities.cleave == 1
-    assert axe_w.abilities.unmodelled == ("devastating wounds: monster/vehicle",)
+    assert axe_w.abilities.unmodelled == ()
+    assert axe_w.abilities.conditional == (("devastating wounds", "MONSTER/VEHICLE"),)
     assert ds.models[0].equipped == ("kombishoota", "axe")
     assert report.refused == []
 

@@ -152,8 +152,9 @@ AddAbilityOpt = Annotated[
     typer.Option(
         "--add-ability",
         metavar="'[WEAPON:] ABILITY'",
-        help="Give weapons an ability for this activation: 'lethal hits' (every weapon) or "
-        "'Deffgun: sustained hits 1' (repeatable; the better value is kept).",
+        help="Give weapons an ability for this activation: 'lethal hits' (every weapon), "
+        "'Deffgun: sustained hits 1', or against some targets only: 'lethal hits: vehicle' "
+        "(repeatable; the better value is kept).",
     ),
 ]
 TargetStealthOpt = Annotated[

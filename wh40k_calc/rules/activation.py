@@ -25,6 +25,7 @@ from .applied import apply_effects
 from .applied import variants as _variants
 from .attacks import weapon_profiles
 from .command_reroll import keep_command_reroll
+from .conditional import against_target
 from .conditions import blast_x_notes, cleave_not_modelled, stealth_notes
 from .idle import idle_notes, idle_phase_notes
 from .mortal import before_attacks
@@ -67,6 +68,7 @@ def plan(edition: Edition, sel: Selection) -> Plan:
         attacker = attacker.surviving(sel.attacker_alive)
     attacker = with_added_abilities(attacker, sel.added_abilities, edition.name)
     target = _built(sel.target, "target", edition.name)
+    attacker, conditional_notes = against_target(attacker, target)  # 24.01 Abilities
     applied, not_modelled = apply_effects(sel, attacker, target)
     s = Situation(edition, sel, attacker, target, applied)
     _, damaged_note = damaged_hit_mod(sel, attacker)
@@ -76,7 +78,7 @@ def plan(edition: Edition, sel: Selection) -> Plan:
     kinds, tprofile, order, roles, listing = target_profile(s, precise)
     best = edition.best_allocation(sel)
     start = wounded_start(sel, tprofile)
-    notes += conditions_notes
+    notes += conditional_notes + conditions_notes
     notes += stealth_notes(s, groups)
     notes += idle_notes(edition, sel, target, groups, applied)
     not_modelled += cleave_not_modelled(edition, sel, groups)

@@ -123,6 +123,7 @@ def attack_profile(
     ab, strength, ap_improve, attacks_bonus = melee_bonuses(
         sel, w, s.applied.attacker, s.target, variant
     )
+    ab = ab.against(s.target.keywords)  # 24.01: abilities granted with keywords (effects)
     a_pmf = attack_dice(sel, w, ab, attacks_bonus)
     vs = tuple(vs_model(s, w, ab, ap_improve, k) for k in kinds)
     v_wound = c.wound_values(vs[first], kinds[first].W, ab.devastating_wounds)
