@@ -24,7 +24,7 @@ from __future__ import annotations
 from fractions import Fraction as Fr
 
 import pytest
-from oracle import attacker, check_row, refused, shoot, weapon, weapon_row, write_unit
+from oracle import attacker, check_row, fight, refused, shoot, weapon, weapon_row, write_unit
 
 from wh40k_calc.abilities import (
     MODELLED,
@@ -240,3 +240,45 @@ def test_add_ability_conditional_through_the_cli(tmp_path) -> None:
     check_row(row(tmp_path, a, grunts, *added), wounds=Fr(4, 3))
     check_row(row(tmp_path, a, tanks, *added), wounds=Fr(1, 2))
     refused("shoot", a, grunts, *ED11, "--add-ability", "Gun: snagged: vehicle", dirs=[tmp_path])
+
+
+# ---------------------------------------------------------------------------------------------
+# A weapon with several profiles (04.01.03 Multiple Weapon Profiles: when a weapon with more
+# than one profile is selected, the controlling player selects one of its profiles for the
+# Resolve Attacks step)
+
+
+def _choppas(tmp_path) -> str:
+    """Five models, each with one Choppa of two profiles: Standard A4 WS3+ S4 AP-1 D1 and
+    Hunter A2 WS3+ S6 AP-2 D3 (as the edition-11 importer writes them: ``profile_of``)."""
+    standard = {**weapon("Choppa – Standard", range="melee", A=4, skill=3, S=4, AP=-1, D=1),
+                "profile_of": "Choppa"}  # fmt: skip
+    hunter = {**weapon("Choppa – Hunter", range="melee", A=2, skill=3, S=6, AP=-2, D=3),
+              "profile_of": "Choppa"}  # fmt: skip
+    m = {"name": "Choppa Boy", "M": 6, "T": 5, "Sv": 5, "W": 1, "Ld": 7, "OC": 1,
+         "equipped": ["Choppa – Standard", "Choppa – Hunter"]}  # fmt: skip
+    return write_unit(tmp_path, "choppa-boyz", models=[(m, 5)], weapons=[standard, hunter])
+
+
+def _marines(tmp_path, stem: str, W: int, models: int) -> str:
+    m = {"name": stem.title(), "M": 6, "T": 4, "Sv": 4, "W": W, "Ld": 7, "OC": 1, "equipped": []}
+    return write_unit(tmp_path, stem, models=[(m, models)])
+
+
+def test_two_profiles_one_per_attack_sequence_the_better_chosen(tmp_path) -> None:
+    """Per model: Standard 4 attacks, a hit on 3+ (2/3), S4 against T4 wounds on 4+ (1/2), Sv4+
+    with AP-1 saves on 5+ (fails 2/3): 20 attacks x 2/9 = 40/9 failed saves of 1 Damage.
+    Hunter 2 attacks, 2/3 hit, S6 > T4 wounds on 3+ (2/3), AP-2 leaves a 6+ save (fails 5/6): 10
+    x 10/27 = 100/27 failed saves of 3 Damage.
+
+    Into thirty W1 models Standard destroys more (40/9 > 100/27): only its row. Into ten W3
+    models each Hunter failed save destroys a model (100/27), while Standard's 40/9 points of
+    Damage destroy fewer than 40/27 models: Hunter's row only, 100/27 x 3 = 100/9 Damage."""
+    a = _choppas(tmp_path)
+    out = fight(a, _marines(tmp_path, "grunts", 1, 30), *ED11, dirs=[tmp_path])
+    assert [r["name"] for r in out["weapons"]] == ["Choppa – Standard"]
+    check_row(weapon_row(out), attacks=20, failed_saves=Fr(40, 9), damage=Fr(40, 9))
+    out = fight(a, _marines(tmp_path, "brutes", 3, 10), *ED11, dirs=[tmp_path])
+    assert [r["name"] for r in out["weapons"]] == ["Choppa – Hunter"]
+    check_row(weapon_row(out), attacks=10, failed_saves=Fr(100, 27), damage=Fr(100, 9))
+    assert out["expected"]["models_destroyed"] == pytest.approx(100 / 27, abs=1e-6)
