@@ -28,7 +28,7 @@ from .command_reroll import keep_command_reroll
 from .conditional import against_target
 from .conditions import blast_x_notes, cleave_not_modelled, stealth_notes
 from .idle import idle_notes, idle_phase_notes
-from .mortal import before_attacks
+from .mortal import before_attacks, from_wounds_left
 from .plan import GroupOptions, Plan
 from .situation import Situation
 from .target import Kind, target_profile, wounded_start
@@ -181,7 +181,7 @@ class _ActivationBuilder:
             tuple(profiles),
             self.tprofile,
             tuple(before_attacks(s, self.kinds)),
-            s.edition.hazard(s.attacker, used),
+            from_wounds_left(s.edition.hazard(s.attacker, used), s.sel.attacker_wounds_left),
             lowest_first=s.edition.saves_lowest_first(),
             best_allocation=self.best,
             start=self.start,
