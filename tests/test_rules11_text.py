@@ -17,7 +17,7 @@ from __future__ import annotations
 from fractions import Fraction as Fr
 
 import pytest
-from oracle import approx, check_row, shoot, target, weapon, weapon_row, write_sheet
+from oracle import approx, check_row, fight, shoot, target, weapon, weapon_row, write_sheet
 
 ED11 = ("--edition", "11")
 
@@ -124,3 +124,104 @@ def test_hazardous_damaged_infantry_model_edition_11(tmp_path) -> None:
     assert losses(out) == (approx(Fr(1, 3)), approx(Fr(1, 3)), approx(Fr(1, 3)))
     out = shoot(a, t, "--wounds-left", 2, *ED11, dirs=[tmp_path])
     assert losses(out) == (approx(Fr(1, 3)), approx(0), approx(0))
+
+
+# ---------------------------------------------------------------------------------------------
+# Invulnerable saves against one kind of attack (05.04 Inflict Damage, step 2: the current
+# group's InSv, else its Sv after AP; Howling Banshees: "5+", and "4+ against melee attacks")
+
+
+def _saves_unit(tmp_path, stem: str, **invulns) -> str:
+    m = {"name": stem.title(), "M": 8, "T": 3, "Sv": 4, "W": 1, "Ld": 6, "OC": 1,
+         "equipped": [], **invulns}  # fmt: skip
+    write_sheet(tmp_path, stem.title(), m, 10)
+    return stem
+
+
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_a_better_invulnerable_save_against_melee_attacks(tmp_path, edition) -> None:
+    """Ten models with Sv4+, a 5+ invulnerable save and 4+ against melee attacks, against AP-3
+    (Sv4+ becomes 7+: only the invulnerable save counts), S6 against T3 (wounds on 2+), skill
+    2+ (hits 5/6), A6: 25/6 wounds. Ranged: the 5+ fails on 1-4: 25/6 x 4/6 = 25/9 failed
+    saves. Melee: the 4+ fails on 1-3: 25/6 x 1/2 = 25/12."""
+    t = _saves_unit(tmp_path, "banshees", invuln=5, invuln_melee=4)
+    gun = weapon("Gun", A=6, skill=2, S=6, AP=-3)
+    blade = weapon("Blade", range="melee", A=6, skill=2, S=6, AP=-3)
+    a = walker(tmp_path, gun, blade, keywords=("INFANTRY",))
+    flags = ("--edition", edition)
+    check_row(weapon_row(shoot(a, t, *flags, dirs=[tmp_path])), failed_saves=Fr(25, 9))
+    check_row(weapon_row(fight(a, t, *flags, dirs=[tmp_path])), failed_saves=Fr(25, 12))
+
+
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_an_invulnerable_save_against_melee_attacks_only(tmp_path, edition) -> None:
+    """Sv4+ and a 4+ invulnerable save against melee attacks only (the Judiciar's kind), AP-3:
+    ranged attacks meet Sv 7+ (every wound fails: 25/6); melee attacks the 4+ (25/12)."""
+    t = _saves_unit(tmp_path, "judges", invuln=4, invuln_melee_only=True)
+    gun = weapon("Gun", A=6, skill=2, S=6, AP=-3)
+    blade = weapon("Blade", range="melee", A=6, skill=2, S=6, AP=-3)
+    a = walker(tmp_path, gun, blade, keywords=("INFANTRY",))
+    flags = ("--edition", edition)
+    check_row(weapon_row(shoot(a, t, *flags, dirs=[tmp_path])), failed_saves=Fr(25, 6))
+    check_row(weapon_row(fight(a, t, *flags, dirs=[tmp_path])), failed_saves=Fr(25, 12))
+
+
+def test_invuln_option_with_a_melee_only_save(tmp_path) -> None:
+    """``--invuln 5`` (an invulnerable save against every attack) on models with a 4+ against
+    melee attacks only: ranged attacks meet the 5+ (fails 4/6: 25/6 x 4/6 = 25/9), melee
+    attacks the better 4+ (25/12). (The melee-only 4+ once became a 4+ against everything.)"""
+    t = _saves_unit(tmp_path, "judges", invuln=4, invuln_melee_only=True)
+    gun = weapon("Gun", A=6, skill=2, S=6, AP=-3)
+    blade = weapon("Blade", range="melee", A=6, skill=2, S=6, AP=-3)
+    a = walker(tmp_path, gun, blade, keywords=("INFANTRY",))
+    out = shoot(a, t, "--invuln", 5, *ED11, dirs=[tmp_path])
+    check_row(weapon_row(out), failed_saves=Fr(25, 9))
+    out = fight(a, t, "--invuln", 5, *ED11, dirs=[tmp_path])
+    check_row(weapon_row(out), failed_saves=Fr(25, 12))
+
+
+def test_the_shipped_howling_banshees_edition_11() -> None:
+    """Data 912's Howling Banshees: T3, Sv4+, 5+, and 4+ against melee attacks. Three
+    Bladeguard Veterans' master-crafted power weapons (A4, WS3+, S5, AP-2): 12 x 4/6 = 8 hits,
+    S5 > T3 wounds on 3+: 16/3; AP-2 leaves a 6+ armour save, so the 4+ is taken and fails on
+    1-3: 8/3 failed saves (with the 5+ it would be 32/9)."""
+    out = fight("space marines/bladeguard veteran squad", "howling banshees", *ED11)
+    check_row(weapon_row(out), hits=8, wounds=Fr(16, 3), failed_saves=Fr(8, 3))
+    assert not any("invulnerable" in n for n in out["not_modelled"])
+
+
+def _groups(tmp_path, phase: str) -> list[int]:
+    """The edition-11 allocation group of each model of a unit of three models with Sv4+, 5+
+    and 4+ against melee attacks, and two with Sv4+ and 5+ (as the activation's target)."""
+    from wh40k_calc.catalog import Catalog
+    from wh40k_calc.resolve import resolve
+    from wh40k_calc.selection import Selection, UnitChoice
+
+    tmp_path = tmp_path / phase
+    tmp_path.mkdir()
+    a = {"name": "A", "M": 8, "T": 3, "Sv": 4, "W": 1, "Ld": 6, "OC": 1, "equipped": [],
+         "invuln": 5, "invuln_melee": 4}  # fmt: skip
+    b = {**a, "name": "B"}
+    del b["invuln_melee"]
+    mixed = {"name": "Mixed", "faction": "Testers", "keywords": ["INFANTRY"], "models": [a, b],
+             "sizes": [{"models": {"A": 3, "B": 2}, "points": 50}], "edition": [10, 11]}  # fmt: skip
+    (tmp_path / "mixed.yaml").write_text(__import__("yaml").safe_dump(mixed))
+    gun = weapon("Gun", range=24 if phase == "shooting" else "melee", A=6, skill=2, S=6, AP=-3)
+    walker(tmp_path, gun, keywords=("INFANTRY",))
+    cat = Catalog(user_dirs=[tmp_path], use_env=False, edition="11")
+    sel = Selection(
+        phase=phase,
+        attacker=UnitChoice(cat.find("walker")),
+        target=UnitChoice(cat.find("mixed")),
+        edition="11",
+    )
+    act = resolve(sel, "exact").activation
+    return [m.group for m in act.target.bodyguard]
+
+
+def test_allocation_groups_by_the_insv_against_the_attack(tmp_path) -> None:
+    """05.03 Create Groups: one group for all models with the same W, Sv and InSv. Against
+    ranged attacks every model's InSv is 5+: one group. Against melee attacks three have 4+
+    and two 5+: two groups."""
+    assert _groups(tmp_path, "shooting") == [0, 0, 0, 0, 0]
+    assert _groups(tmp_path, "fight") == [0, 0, 0, 1, 1]

@@ -97,12 +97,14 @@ class Edition(Protocol):
 
     # ---- allocation: the target's models --------------------------------------------------
 
-    def split_tracks(self, target: Unit) -> tuple[list[ModelGroup], list[ModelGroup]]:
-        """(groups allocated first, protected CHARACTER groups) of ``target``, in order."""
+    def split_tracks(self, target: Unit, melee: bool) -> tuple[list[ModelGroup], list[ModelGroup]]:
+        """(groups allocated first, protected CHARACTER groups) of ``target``, in order, for
+        melee attacks (``melee``) or ranged ones."""
         ...
 
-    def group_key(self, g: ModelGroup) -> object:
-        """What makes Bodyguard model groups one allocation group (equal keys in a row)."""
+    def group_key(self, g: ModelGroup, melee: bool) -> object:
+        """What makes Bodyguard model groups one allocation group (equal keys in a row) against
+        melee attacks (``melee``) or ranged ones."""
         ...
 
     def best_allocation(self, sel: Selection) -> bool:

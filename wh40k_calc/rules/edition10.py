@@ -66,10 +66,11 @@ class Edition10:
         del values, label
         return True, None
 
-    def split_tracks(self, target: Unit) -> tuple[list[ModelGroup], list[ModelGroup]]:
+    def split_tracks(self, target: Unit, melee: bool) -> tuple[list[ModelGroup], list[ModelGroup]]:
         """(Bodyguard groups, protected CHARACTER groups) of the target, in allocation order.
         10th edition (Core rules: LEADER): only the CHARACTER models of an Attached unit are
-        protected while a Bodyguard model remains."""
+        protected while a Bodyguard model remains (whatever the kind of attack)."""
+        del melee
         return list(target.bodyguard), list(target.characters)
 
     def precision_mortals(self) -> bool:
@@ -170,9 +171,10 @@ class Edition10:
             said += "; no effect here: no weapon rolls to hit ([TORRENT])"
         return said
 
-    def group_key(self, g: ModelGroup) -> object:
+    def group_key(self, g: ModelGroup, melee: bool) -> object:
         """What makes Bodyguard models one allocation group (10th edition has no groups:
         each datasheet model group is its own run in the allocation order)."""
+        del melee
         return id(g)
 
     def best_allocation(self, sel: Selection) -> bool:

@@ -129,10 +129,13 @@ class Edition11(Edition10):
         """15.09 Snap Shooting: "You cannot re-roll hit rolls"."""
         return False
 
-    def group_key(self, g: ModelGroup) -> object:
-        """Save Rolls, Create Groups: "One group for all other models with the same W, Sv and
-        InSv characteristics"."""
-        return (g.profile.W, g.profile.Sv, g.profile.invuln)
+    def group_key(self, g: ModelGroup, melee: bool) -> object:
+        """05.03 Save Rolls, Create Groups: one group for all other models with the same W, Sv
+        and InSv characteristics. The InSv is the one against the attacks being resolved
+        (05.04, step 2: the InSv the current group has): models whose invulnerable saves differ
+        only against the other kind of attack (a save against melee attacks only) are one
+        group; models whose saves differ against this kind are two."""
+        return (g.profile.W, g.profile.Sv, g.profile.invuln_against(melee))
 
     def best_allocation(self, sel: Selection) -> bool:
         """05.03 Allocation Order: the defender declares the order after the wound rolls, so
@@ -146,23 +149,22 @@ class Edition11(Edition10):
         group current when it is resolved."""
         return True
 
-    def split_tracks(self, target: Unit) -> tuple[list[ModelGroup], list[ModelGroup]]:
-        """Save Rolls, Create Groups / Allocation Order: CHARACTER models come after every
-        non-CHARACTER group in any unit; other models are grouped by equal W, Sv and InSv, in
-        the order each group first appears."""
+    def split_tracks(self, target: Unit, melee: bool) -> tuple[list[ModelGroup], list[ModelGroup]]:
+        """05.03 Save Rolls, Create Groups / Allocation Order: CHARACTER models come after every
+        non-CHARACTER group in any unit; other models are grouped by equal W, Sv and InSv
+        (:meth:`group_key`, against melee attacks with ``melee``), in the order each group
+        first appears."""
         groups = list(target.groups)
         others = [g for g in groups if not is_character(g)]
         chars = [g for g in groups if is_character(g)]
         if not others:
             return chars, []
-        keys: list[tuple] = []
+        keys: list[object] = []
         for g in others:
-            key = (g.profile.W, g.profile.Sv, g.profile.invuln)
+            key = self.group_key(g, melee)
             if key not in keys:
                 keys.append(key)
-        ordered = sorted(
-            others, key=lambda g: keys.index((g.profile.W, g.profile.Sv, g.profile.invuln))
-        )
+        ordered = sorted(others, key=lambda g: keys.index(self.group_key(g, melee)))
         return ordered, chars
 
     def ranged_hit_terms(

@@ -257,13 +257,7 @@ def _target_options(
         )
     melee = sel.phase == "fight"
     own_invuln = [
-        c.best_of(
-            None
-            if (g.profile.invuln_ranged_only and melee)
-            or (g.profile.invuln_melee_only and not melee)
-            else g.profile.invuln,
-            *(e.invuln for e in applied.target),
-        )
+        c.best_of(g.profile.invuln_against(melee), *(e.invuln for e in applied.target))
         for g in target.all_groups
     ]
     if mods.invuln is not None and all(x is not None and x <= mods.invuln for x in own_invuln):

@@ -30,10 +30,11 @@ def save_table(
     """The saving throw of target models of kind ``k`` against ``w``'s attacks (abilities
     ``ab`` after effects, AP improved by ``ap_improve``), or None when no result saves.
 
-    Armour Sv modified by AP, +1 for cover (ranged, not [IGNORES COVER], not Sv 3+ or better
-    against AP 0), ``--save-mod``, never improved by more than 1; or the invulnerable save
-    (never modified by AP or cover; a ranged-only one not against melee attacks), whichever
-    is better (Core rules: Invulnerable Saves). AP never goes above 0 (a negative
+    Armour Sv modified by AP, +1 for cover (ranged, not [IGNORES COVER], not Sv 3+ or better against
+    AP 0), ``--save-mod``, never improved by more than 1; or the invulnerable save against this kind
+    of attack (never modified by AP or cover; one for ranged or melee attacks only, or a better one
+    against them: ``Kind.invuln``), whichever is better (Core rules: Invulnerable Saves; 05.04
+    Inflict Damage, step 2: the InSv, else Sv with AP). AP never goes above 0 (a negative
     ``--ap-mod``, or a target's ability worsening AP, brings it down to 0 at most).
     ``--reroll-saves`` re-rolls a 1 or every failed save."""
     mods, tgt = s.sel.modifiers, s.applied.target
@@ -45,10 +46,9 @@ def save_table(
     armour_o = c.save_outcomes(k.Sv, armour_mod)
     armour = RollTable(armour_o, c.reroll_faces(armour_o, mods.reroll_saves, (c.SAVE_FAILED,)))
     inv = None
-    if k.invuln is not None and not (
-        (k.invuln_ranged_only and w.is_melee) or (k.invuln_melee_only and not w.is_melee)
-    ):
-        io = c.save_outcomes(k.invuln, min(mods.save_mod, 1))
+    invuln = k.invuln(w.is_melee)
+    if invuln is not None:
+        io = c.save_outcomes(invuln, min(mods.save_mod, 1))
         inv = RollTable(io, c.reroll_faces(io, mods.reroll_saves, (c.SAVE_FAILED,)))
     table, _ = c.choose_save(armour, inv)
     if all(table.outcome[f] == c.SAVE_FAILED for f in range(1, 7)):

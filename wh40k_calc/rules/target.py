@@ -30,22 +30,27 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Kind:
-    """One kind of target model as saves and damage see it: its W, Sv, invulnerable save, and
+    """One kind of target model as saves and damage see it: its W, Sv, invulnerable save
+    against ranged attacks and against melee attacks (X means X+, None: none; a model may have
+    one for one kind of attack only, or a better one against one kind: Howling Banshees), and
     the datasheet's defensive abilities (Feel No Pain X+ against everything, against mortal
     wounds only, against Psychic Attacks only; Damage reduced by N or halved)."""
 
     name: str
     W: int
     Sv: int
-    invuln: int | None
-    invuln_ranged_only: bool
+    invuln_ranged: int | None
+    invuln_melee: int | None
     fnp: int | None
     cover_capable: bool = True
     fnp_mortal: int | None = None
     fnp_psychic: int | None = None
     damage_reduction: int = 0
     half_damage: bool = False
-    invuln_melee_only: bool = False
+
+    def invuln(self, melee: bool) -> int | None:
+        """The invulnerable save against a melee attack (``melee``) or a ranged one."""
+        return self.invuln_melee if melee else self.invuln_ranged
 
 
 def target_profile(
@@ -56,11 +61,12 @@ def target_profile(
     of the profile (Bodyguard, then CHARACTER models), the index of its group in
     ``target.groups`` (``Plan.target_groups``).
 
-    Each model's kind carries the best invulnerable save of its own, the target's effects'
-    and ``--invuln``; with an effect's save "while the unit has 10 or more models", a model
-    is of another kind once fewer remain (``TargetModel.kind_below``). ``precise``: some
-    weapon has [PRECISION] (else ``--precision-target NAME`` is not looked up: it has no
-    effect, a note says so).
+    Each model's kind carries, against each kind of attack, the best invulnerable save of its own
+    (``ModelProfile.invuln_against``: one for every attack, and one for ranged or melee attacks
+    only), the target's effects' and ``--invuln``; with an effect's save "while the unit has 10 or
+    more models", a model is of another kind once fewer remain (``TargetModel.kind_below``).
+    ``precise``: some weapon has [PRECISION] (else ``--precision-target NAME`` is not looked up: it
+    has no effect, a note says so).
 
     Raises:
         SelectionError: an ``--allocation`` or ``--precision-target`` naming no model of the
@@ -71,25 +77,18 @@ def target_profile(
     invuln_fx = c.best_of(*(e.invuln for e in applied.target))
     invuln_10 = c.best_of(*(e.invuln_10 for e in applied.target))
     kinds: list[Kind] = []
-    index: dict[tuple, int] = {}
+    index: dict[Kind, int] = {}
 
     def kind_for(g: ModelGroup, at_10: bool) -> int:
-        p = g.profile
         extra = c.best_of(invuln_fx, mods.invuln, invuln_10 if at_10 else None)
-        key = (_defence(p, p.invuln, p.invuln_ranged_only, p.invuln_melee_only), extra)
-        if key not in index:
-            index[key] = len(kinds)
-            kinds.append(
-                _defence(
-                    p,
-                    c.best_of(p.invuln, extra),
-                    p.invuln_ranged_only and extra is None,
-                    p.invuln_melee_only and extra is None,
-                )
-            )
-        return index[key]
+        k = _defence(g.profile, extra)
+        if k not in index:
+            index[k] = len(kinds)
+            kinds.append(k)
+        return index[k]
 
-    bodyguard_groups, character_groups = s.edition.split_tracks(target)
+    melee = sel.phase == "fight"  # 04.01: every attack of a fight is melee, of shooting ranged
+    bodyguard_groups, character_groups = s.edition.split_tracks(target, melee)
     if sel.allocation and sel.allocation != "best":
         bodyguard_groups, character_groups = reorder(
             sel.allocation, bodyguard_groups, character_groups, target.name
@@ -99,7 +98,7 @@ def target_profile(
         named = precision_named(sel.precision_target, character_groups, target.name)
     bg: list[TargetModel] = []
     ch: list[TargetModel] = []
-    group_ids = _group_ids(s.edition, bodyguard_groups)
+    group_ids = _group_ids(s.edition, bodyguard_groups, melee)
     for groups, out in ((bodyguard_groups, bg), (character_groups, ch)):
         for g in groups:
             gid = group_ids.get(id(g), -1)
@@ -129,13 +128,14 @@ def target_profile(
     return kinds, profile, order, roles, listing
 
 
-def _group_ids(edition: Edition, groups: list[ModelGroup]) -> dict[int, int]:
+def _group_ids(edition: Edition, groups: list[ModelGroup], melee: bool) -> dict[int, int]:
     """Allocation group number of each Bodyguard model group (by ``id``): consecutive groups
-    with the same :meth:`~.edition.Edition.group_key` share one."""
+    with the same :meth:`~.edition.Edition.group_key` (against melee attacks with ``melee``)
+    share one."""
     out: dict[int, int] = {}
     prev, n = None, -1
     for g in groups:
-        key = edition.group_key(g)
+        key = edition.group_key(g, melee)
         if n < 0 or key != prev:
             n += 1
         out[id(g)] = n
@@ -184,23 +184,20 @@ def character_role(g: ModelGroup) -> str:
     return "Leader" if g.character else "CHARACTER"
 
 
-def _defence(
-    p: ModelProfile, invuln: int | None, ranged_only: bool, melee_only: bool = False
-) -> Kind:
-    """The :class:`Kind` of a model profile with the given invulnerable save (against ranged
-    attacks only, or against melee attacks only)."""
+def _defence(p: ModelProfile, extra: int | None) -> Kind:
+    """The :class:`Kind` of a model profile, with ``extra`` (an invulnerable save from effects
+    or ``--invuln``, against every attack) besides its own."""
     return Kind(
         p.name,
         p.W,
         p.Sv,
-        invuln,
-        ranged_only,
+        c.best_of(p.invuln_against(False), extra),
+        c.best_of(p.invuln_against(True), extra),
         p.feel_no_pain,
         fnp_mortal=p.feel_no_pain_mortal,
         fnp_psychic=p.feel_no_pain_psychic,
         damage_reduction=p.damage_reduction,
         half_damage=p.half_damage,
-        invuln_melee_only=melee_only,
     )
 
 

@@ -6,8 +6,9 @@ S against the T the edition names (:meth:`~.edition.Edition.toughness`: an Attac
 Bodyguard T; 05.02.01 Multiple Toughness Characteristics) gives the roll needed
 (:func:`~wh40k_calc.rules.common.wound_needed`); modifiers are capped at ±1; Critical Wounds
 come on a 6, or lower with ``--crit-wound`` or [ANTI-KEYWORD X+] (24.03; KEYWORD may be
-several, ``anti-monster/vehicle 4+``, or ``non-KEYWORD``: ``abilities.keywords_match``); re-rolls are chosen face by
-face where they raise the expected effective damage (DESIGN.md: per-die choices).
+several, ``anti-monster/vehicle 4+``, or ``non-KEYWORD``: ``abilities.keywords_match``);
+re-rolls are chosen face by face where they raise the expected effective damage (DESIGN.md:
+per-die choices).
 """
 
 from __future__ import annotations
