@@ -225,3 +225,78 @@ def test_allocation_groups_by_the_insv_against_the_attack(tmp_path) -> None:
     and two 5+: two groups."""
     assert _groups(tmp_path, "shooting") == [0, 0, 0, 0, 0]
     assert _groups(tmp_path, "fight") == [0, 0, 0, 1, 1]
+
+
+# ---------------------------------------------------------------------------------------------
+# 10.07 Indirect Shooting (edition 11, ``--indirect``: the target is not visible to the
+# attacker). Each [INDIRECT FIRE] attack: the target has the Benefit of Cover (13.08: BS
+# worsened by 1); Hit rolls cannot be re-rolled; an unmodified 1-5 fails, or 1-3 if the unit
+# Remained Stationary and the target is visible to a friendly unit (``--spotted``). Six shots,
+# S8 against T4 (wounds on 2+), no save.
+
+
+def _mortars(tmp_path, skill: int = 3, *abilities: str) -> str:
+    m = {"name": "Crew", "M": 6, "T": 3, "Sv": 5, "W": 1, "Ld": 7, "OC": 1,
+         "equipped": ["Mortar"]}  # fmt: skip
+    mortar = weapon(
+        "Mortar", range=48, A=6, skill=skill, S=8, abilities=["indirect fire", *abilities]
+    )
+    write_sheet(tmp_path, "Mortars", m, 1, weapons=[mortar])
+    return "mortars"
+
+
+def _hits(tmp_path, a: str, *flags) -> dict:
+    out = shoot(a, target(tmp_path, T=4, Sv=7), "--indirect", *ED11, *flags, dirs=[tmp_path])
+    return out
+
+
+def test_indirect_shooting_only_sixes_hit(tmp_path) -> None:
+    """Not spotted: only an unmodified 6 hits, whatever the BS: 6 x 1/6 = 1 hit, 5/6 wound."""
+    out = _hits(tmp_path, _mortars(tmp_path))
+    check_row(weapon_row(out), hits=1, wounds=Fr(5, 6))
+    out = _hits(tmp_path, _mortars(tmp_path, 2), "--crit-hit", 2)  # 1-5 fail all the same
+    check_row(weapon_row(out), hits=1)
+
+
+@pytest.mark.parametrize(
+    ("skill", "abilities", "flags", "hits"),
+    [
+        (3, (), (), 3),  # BS3+ worsened by cover to 4+; 1-3 fail anyway: 4, 5, 6 hit
+        (4, (), (), 2),  # 4+ worsened to 5+: 5 and 6
+        (5, (), (), 1),  # 5+ worsened to 6+
+        (5, ("ignores cover",), (), 2),  # 24.18: no cover, BS5+ stays: 5 and 6
+        (2, ("ignores cover",), (), 3),  # BS2+, but an unmodified 1-3 fails: 4+
+        (3, (), ("--hit-mod", -1), 2),  # 4+ after cover, -1 to the roll: 5 and 6
+        (4, (), ("--hit-mod", 1), 3),  # 5+ after cover, +1 to the roll: 4, 5, 6
+        (4, (), ("--plunging-fire",), 2),  # no plunging fire: the target is not visible (22.05)
+        (3, (), ("--reroll-hits", "fails"), 3),  # Hit rolls cannot be re-rolled
+    ],
+)
+def test_indirect_shooting_spotted(tmp_path, skill, abilities, flags, hits) -> None:
+    """``--spotted``: an unmodified 1-3 fails; the BS worsened by the Benefit of Cover."""
+    out = _hits(tmp_path, _mortars(tmp_path, skill, *abilities), "--spotted", *flags)
+    check_row(weapon_row(out), hits=hits)
+
+
+def test_indirect_shooting_notes(tmp_path) -> None:
+    """What cannot act is said: Hit re-rolls, plunging fire; --spotted alone."""
+    a = _mortars(tmp_path)
+    out = _hits(tmp_path, a, "--spotted", "--reroll-hits", "fails", "--plunging-fire")
+    assert any("cannot be re-rolled in indirect shooting (10.07" in n for n in out["notes"])
+    assert any("--plunging-fire: no effect with --indirect" in n for n in out["notes"])
+    out = shoot(a, target(tmp_path, T=4, Sv=7), "--spotted", *ED11, dirs=[tmp_path])
+    assert any("--spotted: no effect without --indirect" in n for n in out["notes"])
+    check_row(weapon_row(out), hits=4)  # a normal shot: BS3+, 6 x 4/6
+
+
+def test_indirect_in_edition_10_unchanged(tmp_path) -> None:
+    """10th edition (seeds README, [INDIRECT FIRE]): -1 to the Hit roll and an unmodified 1-3
+    fails: BS3+ with -1 hits on 4+ (3 hits); re-rolls allowed (fails: 3 + 3 x 1/2 = 9/2);
+    --spotted is edition 11's (noted)."""
+    a = _mortars(tmp_path)
+    t = target(tmp_path, T=4, Sv=7)
+    out = shoot(a, t, "--indirect", "--spotted", dirs=[tmp_path])
+    check_row(weapon_row(out), hits=3)
+    assert any("--spotted: no effect in edition 10" in n for n in out["notes"])
+    out = shoot(a, t, "--indirect", "--reroll-hits", "fails", dirs=[tmp_path])
+    check_row(weapon_row(out), hits=Fr(9, 2))

@@ -42,8 +42,8 @@ class Edition(Protocol):
         ...
 
     def check_conditions(self, sel: Selection, attacker: Unit, target: Unit) -> list[str]:
-        """Notes on the activation's conditions this edition reads differently; raises
-        ``SelectionError`` for one it cannot resolve."""
+        """Notes on the activation's conditions this edition reads differently (an edition may
+        raise ``SelectionError`` for one it cannot resolve)."""
         ...
 
     # ---- 05.01 Hit Rolls ------------------------------------------------------------------
@@ -67,6 +67,10 @@ class Edition(Protocol):
 
     def snap_rerolls_allowed(self) -> bool:
         """Whether Hit rolls can be re-rolled when snap shooting."""
+        ...
+
+    def indirect_rerolls_allowed(self) -> bool:
+        """Whether [INDIRECT FIRE] attacks under ``--indirect`` can re-roll their Hit rolls."""
         ...
 
     def lethal_hits(self, values: dict[str, float], label: str) -> tuple[bool, str | None]:

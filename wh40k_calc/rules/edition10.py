@@ -104,6 +104,11 @@ class Edition10:
         """Whether Hit rolls can be re-rolled when snap shooting (10th: nothing forbids it)."""
         return True
 
+    def indirect_rerolls_allowed(self) -> bool:
+        """Whether [INDIRECT FIRE] attacks at a target that is not visible can re-roll their
+        Hit rolls (10th edition, seeds README [INDIRECT FIRE]: nothing forbids it)."""
+        return True
+
     def ranged_hit_terms(
         self,
         terms: HitTerms,
@@ -148,19 +153,21 @@ class Edition10:
         return 0
 
     def check_conditions(self, sel: Selection, attacker: Unit, target: Unit) -> list[str]:
-        """Notes on conditions that change nothing here (10th edition: plunging fire, an
-        edition-11 rule, 22.05); raises for a selection this edition cannot resolve.
-
-        Raises:
-            SelectionError: never in 10th edition (edition 11 refuses ``--indirect``).
-        """
+        """Notes on conditions that change nothing here (10th edition: plunging fire, 22.05,
+        and ``--spotted``, 10.07: edition-11 rules); an edition may raise ``SelectionError``
+        for a selection it cannot resolve (neither does now)."""
         del attacker, target
+        out = []
         if sel.conditions.plunging_fire and sel.phase == "shooting":
-            return [
+            out.append(
                 "--plunging-fire: no effect in edition 10 (plunging fire, 22.05, is an "
                 "edition-11 rule)"
-            ]
-        return []
+            )
+        if sel.conditions.spotted and sel.phase == "shooting":
+            out.append(
+                "--spotted: no effect in edition 10 (it is edition 11's indirect shooting, 10.07)"
+            )
+        return out
 
     def stealth_note(self, target: Unit, weapons: list[Weapon]) -> str:
         """What Stealth does here against ``weapons`` (the ranged weapons that can attack),

@@ -41,11 +41,11 @@ shooting) and the core stratagems file 004 does not print (``Effect.editions``).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..dice import Dice
 from ..profile import HazardProfile
-from ..selection import SelectionError
 from .conditions import has_stealth
 from .edition10 import Edition10
 from .idle import cover_unused
@@ -129,6 +129,10 @@ class Edition11(Edition10):
         """15.09 Snap Shooting: "You cannot re-roll hit rolls"."""
         return False
 
+    def indirect_rerolls_allowed(self) -> bool:
+        """10.07 Indirect Shooting: each [INDIRECT FIRE] attack "cannot re-roll hit rolls"."""
+        return False
+
     def group_key(self, g: ModelGroup, melee: bool) -> object:
         """05.03 Save Rolls, Create Groups: one group for all other models with the same W, Sv
         and InSv characteristics. The InSv is the one against the attacks being resolved
@@ -176,16 +180,26 @@ class Edition11(Edition10):
         ab: WeaponAbilities,
         tgt: list[Effect],
     ) -> HitTerms:
-        """Ranged attacks (seeds README): the Benefit of cover (13.08; from ``--cover``,
-        Stealth or an effect; not against [IGNORES COVER]) worsens BS by 1, once whatever
-        gives it; plunging fire (22.05) improves BS by 1 unless the attacker or the target is
-        an AIRCRAFT."""
+        """Ranged attacks: the Benefit of Cover (13.08: "worsen the BS characteristic of that
+        attack by 1"; from ``--cover``, Stealth (24.33), an effect, or indirect shooting; not
+        against [IGNORES COVER], 24.18) once whatever gives it; plunging fire (22.05: "improve
+        the BS characteristic of that attack by 1") against a visible target, so not with
+        ``--indirect``, and not when the attacker or the target is an AIRCRAFT (23.03).
+
+        Indirect shooting (10.07, ``--indirect``: the target not visible to the attacker), for
+        each [INDIRECT FIRE] attack: the target has the Benefit of Cover, Hit rolls cannot be
+        re-rolled, and an unmodified 1-5 fails, or 1-3 if the unit Remained Stationary and the
+        target is visible to a friendly unit (``--spotted``). No -1 to the Hit roll (10th
+        edition's)."""
         cond = sel.conditions
-        cover = cond.cover or has_stealth(sel, target) or any(e.cover for e in tgt)
+        indirect = cond.indirect and ab.indirect_fire
+        cover = cond.cover or has_stealth(sel, target) or any(e.cover for e in tgt) or indirect
         if cover and not ab.ignores_cover:
             terms = terms.add_skill("the Benefit of Cover", -1)
-        if cond.plunging_fire and not _aircraft(attacker, target):
+        if cond.plunging_fire and not cond.indirect and not _aircraft(attacker, target):
             terms = terms.add_skill("plunging fire", 1)
+        if indirect:  # no re-rolls: :meth:`indirect_rerolls_allowed`
+            terms = replace(terms, fail_up_to=3 if cond.spotted else 5)
         return terms
 
     def psychic_ignores_harmful(self) -> bool:
@@ -205,23 +219,26 @@ class Edition11(Edition10):
         return abilities.cleave
 
     def check_conditions(self, sel: Selection, attacker: Unit, target: Unit) -> list[str]:
-        """``--indirect`` is refused: indirect shooting (10.07) is not in our sources, and the
-        10th-edition version is not this edition's. Plunging fire with an AIRCRAFT attacker or
-        target is noted as having no effect (22.05).
-
-        Raises:
-            SelectionError: ``--indirect``.
-        """
-        if sel.conditions.indirect and sel.phase == "shooting":
-            raise SelectionError(
-                "--indirect: edition 11's indirect shooting (10.07) is not in our sources "
-                "(file 004 does not print it), so it is not modelled with --edition 11"
+        """Notes on conditions that change nothing here: plunging fire with an AIRCRAFT
+        attacker or target (23.03), or against a target that is not visible (``--indirect``;
+        22.05 needs "a visible unit"); ``--spotted`` without ``--indirect`` (10.07). Nothing is
+        refused (``--indirect`` is 10.07 Indirect Shooting: :meth:`ranged_hit_terms`)."""
+        cond = sel.conditions
+        if sel.phase != "shooting":
+            return []
+        out = []
+        if cond.plunging_fire and _aircraft(attacker, target):
+            out.append(
+                "--plunging-fire: no effect when the attacker or the target is an AIRCRAFT (23.03)"
             )
-        if sel.conditions.plunging_fire and sel.phase == "shooting" and _aircraft(attacker, target):
-            return [
-                "--plunging-fire: no effect when the attacker or the target is an AIRCRAFT (22.05)"
-            ]
-        return []
+        elif cond.plunging_fire and cond.indirect:
+            out.append(
+                "--plunging-fire: no effect with --indirect: plunging fire needs a visible target "
+                "(22.05)"
+            )
+        if cond.spotted and not cond.indirect:
+            out.append("--spotted: no effect without --indirect (indirect shooting, 10.07)")
+        return out
 
     def stealth_note(self, target: Unit, weapons: list[Weapon]) -> str:
         """Seeds README, [STEALTH]: the unit "has the benefit of cover against ranged

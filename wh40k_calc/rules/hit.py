@@ -48,7 +48,8 @@ class Term:
 @dataclass(frozen=True)
 class HitTerms:
     """The characteristic changes (``skill``) and Hit-roll modifiers (``roll``) of one attack,
-    and ``fail_up_to``: unmodified results up to this always fail (1; 3 for [INDIRECT FIRE])."""
+    and ``fail_up_to``: unmodified results up to this always fail (1; 3 for 10th edition's
+    [INDIRECT FIRE]; 5, or 3, in edition 11's indirect shooting)."""
 
     skill: tuple[Term, ...] = ()
     roll: tuple[Term, ...] = ()
@@ -141,9 +142,9 @@ def hit_table(
     threshold, snap shooting (Fire Overwatch, an effect: only a 6 hits), and re-rolls
     (``--reroll-hits``, effects) of the faces where re-rolling gains against ``hit_values``
     (the expected value of a miss, a hit and a Critical Hit: :func:`hit_values`), where the
-    edition allows them (15.09 Snap Shooting). ``w``: the weapon (its BS/WS), ``ab``: its
-    abilities after effects; ``label`` names the weapon in the sentences that go in
-    ``notes``."""
+    edition allows them (15.09 Snap Shooting; 10.07 Indirect Shooting). ``w``: the weapon (its
+    BS/WS), ``ab``: its abilities after effects; ``label`` names the weapon in the sentences
+    that go in ``notes``."""
     assert w.skill is not None
     sel = s.sel
     cond, mods, melee = sel.conditions, sel.modifiers, w.is_melee
@@ -169,6 +170,8 @@ def hit_table(
             if cond.objective:
                 mode = c.stronger(mode, e.ranged_reroll_hits_objective)
     if snap and not s.edition.snap_rerolls_allowed():
+        mode = None
+    if cond.indirect and ab.indirect_fire and not s.edition.indirect_rerolls_allowed():
         mode = None
     return c.rerolled(outcomes, mode, c.MISS, hit_values, f"{label}: Hit roll", notes)
 

@@ -100,8 +100,9 @@ def _hit_roll(
     edition: Edition, sel: Selection, weapons: list[Weapon], applied: Applied
 ) -> list[str]:
     """Hit-roll options with no Hit roll to change ([TORRENT]), and Hit-roll re-rolls under
-    snap shooting where the edition forbids them (15.09 Snap Shooting: "You cannot re-roll hit
-    rolls")."""
+    snap shooting or indirect shooting where the edition forbids them (15.09 Snap Shooting,
+    10.07 Indirect Shooting: "You cannot re-roll hit rolls"; under ``--indirect`` every weapon
+    that shoots has [INDIRECT FIRE])."""
     mods, cond = sel.modifiers, sel.conditions
     rolled = [w for w in weapons if not w.abilities.torrent]
     out = []
@@ -115,10 +116,18 @@ def _hit_roll(
             f"{', '.join(asked)}: no effect: no Hit roll is made (every weapon here has [TORRENT])"
         )
     snap = cond.overwatch or any(e.snap_shooting for e in applied.attacker)
-    if sel.phase != "shooting" or not snap or edition.snap_rerolls_allowed():
+    indirect = cond.indirect and not edition.indirect_rerolls_allowed()
+    if sel.phase != "shooting" or not (
+        (snap and not edition.snap_rerolls_allowed()) or indirect
+    ):
         return out
     if not any(not w.is_melee for w in rolled):
         return out
+    why = (
+        "when snap shooting (15.09 Snap Shooting)"
+        if snap and not edition.snap_rerolls_allowed()
+        else "in indirect shooting (10.07 Indirect Shooting)"
+    )
     sources = [f"--reroll-hits {mods.reroll_hits}"] if mods.reroll_hits else []
     sources += [
         e.name
@@ -126,10 +135,7 @@ def _hit_roll(
         if e.ranged_reroll_hits or (cond.objective and e.ranged_reroll_hits_objective)
     ]
     if sources:
-        out.append(
-            f"{' and '.join(sources)}: no effect: Hit rolls cannot be re-rolled when snap "
-            "shooting (15.09 Snap Shooting)"
-        )
+        out.append(f"{' and '.join(sources)}: no effect: Hit rolls cannot be re-rolled {why}")
     return out
 
 
