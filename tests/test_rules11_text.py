@@ -300,3 +300,30 @@ def test_indirect_in_edition_10_unchanged(tmp_path) -> None:
     assert any("--spotted: no effect in edition 10" in n for n in out["notes"])
     out = shoot(a, t, "--indirect", "--reroll-hits", "fails", dirs=[tmp_path])
     check_row(weapon_row(out), hits=Fr(9, 2))
+
+
+# ---------------------------------------------------------------------------------------------
+# 05.04.02 Modifying Damage / 02.02.01 Applying Modifiers: in edition 11 a value is changed in
+# the order set, multiply, add, divide, subtract, and fractions are rounded up at the end; the
+# 10th-edition seeds halve first ("halving is applied before adding or subtracting").
+
+
+@pytest.mark.parametrize(
+    ("D", "abilities", "flags", "ed10", "ed11"),
+    [
+        (1, ("melta 2",), ("--half-range",), 3, 2),  # 10th: ceil(1/2) + 2; 11: (1 + 2) / 2 = 1.5
+        (3, ("melta 2",), ("--half-range",), 4, 3),  # 10th: 2 + 2; 11: 5 / 2 = 2.5
+        (5, (), ("--damage-mod", 1), 4, 3),  # 10th: 3 + 1; 11: 6 / 2
+        (3, (), ("--damage-reduction", 1), 1, 1),  # 10th: 2 - 1; 11: 1.5 - 1 = 0.5: 1
+        (6, (), ("--damage-mod", -1), 2, 2),  # 10th: 3 - 1; 11: 3 - 1 (a subtraction: last)
+    ],
+)
+def test_halving_damage_in_the_order_of_each_edition(tmp_path, D, abilities, flags, ed10, ed11):
+    """One [TORRENT] attack (it hits), S8 against T4 (wounds on 2+: 5/6), no save, against a
+    W10 model whose Damage is halved (``--half-damage``): expected damage 5/6 x the Damage."""
+    flame = weapon("Flame", A=1, skill=None, S=8, D=D, abilities=["torrent", *abilities])
+    a = walker(tmp_path, flame, keywords=("INFANTRY",))
+    t = target(tmp_path, models=1, T=4, Sv=7, W=10)
+    for edition, want in (("10", ed10), ("11", ed11)):
+        out = shoot(a, t, "--half-damage", *flags, "--edition", edition, dirs=[tmp_path])
+        check_row(weapon_row(out), damage=Fr(5, 6) * want)

@@ -3,8 +3,10 @@ edition 11: 05.04 Inflict Damage, 05.04.02 Modifying Damage, 24.12 Feel No Pain,
 [MELTA]): what one failed save does to one kind of target model.
 
 Damage is the weapon's D, plus [MELTA X] within half range, halved (the model's ability or
-``--half-damage``) before anything is added or subtracted, reduced by the model's and the
-target's abilities, never below 1 (:func:`~wh40k_calc.rules.common.damage_table`); each point
+``--half-damage``) — in 10th edition before anything is added or subtracted, in edition 11
+after the additions and before the subtractions (02.02.01 Applying Modifiers:
+:meth:`~.edition.Edition.halve_after_adding`) — reduced by the model's and the target's
+abilities, never below 1 (:func:`~wh40k_calc.rules.common.damage_table`); each point
 may then be ignored by Feel No Pain, of which a model can have several kinds (against every
 attack, against mortal wounds only, against Psychic Attacks only). :func:`vs_model` joins this
 with the saving throw (``save``) into the piece the engines read per kind of model.
@@ -66,5 +68,6 @@ def vs_model(s: Situation, w: Weapon, ab: WeaponAbilities, ap_improve: int, k: K
         1 - c.fnp_chance(fnp),
         k.W,
         str(w.D),
+        s.edition.halve_after_adding(),
     )
     return VsModel(save, dmg, c.fnp_chance(fnp), c.fnp_chance(fnp_m))

@@ -129,6 +129,13 @@ class Edition(Protocol):
         """Where [PRECISION] attacks go, for ``choices`` (``names``: CHARACTER models)."""
         ...
 
+    # ---- 05.04 Inflict Damage ---------------------------------------------------------------
+
+    def halve_after_adding(self) -> bool:
+        """Whether halving the Damage comes after the additions ([MELTA X], +Damage) and before
+        the subtractions (else before both)."""
+        ...
+
     # ---- 06.03 Hazard Rolls ---------------------------------------------------------------
 
     def hazard(

@@ -200,6 +200,11 @@ class Edition10:
             )
         return False
 
+    def halve_after_adding(self) -> bool:
+        """Where halving the Damage comes (10th edition, seeds README: "halving is applied
+        before adding or subtracting"): first."""
+        return False
+
     def saves_lowest_first(self) -> bool:
         """Whether one weapon profile's save rolls are made together and resolved from the
         lowest result up (10th: no; each attack is allocated and saved one at a time, seeds

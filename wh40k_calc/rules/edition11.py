@@ -146,6 +146,13 @@ class Edition11(Edition10):
         unless ``--allocation`` fixes one, the calculator declares the defender's best."""
         return sel.allocation is None or sel.allocation == "best"
 
+    def halve_after_adding(self) -> bool:
+        """05.04.02 Modifying Damage, 02.02.01 Applying Modifiers: multiplication, then
+        addition, then division, then subtraction, fractions rounded up after all of them; so
+        [MELTA X] (24.25: "add X to that weapon's D characteristic") and +Damage are halved
+        with the D, reductions come after."""
+        return True
+
     def saves_lowest_first(self) -> bool:
         """05.03 Make Save Rolls: "one save roll for each attack that wounded the target"; the
         05.04 Inflict Damage text (seeds README, "Edition-11 rules file 004 implies"): those
