@@ -15,7 +15,8 @@ Differences modelled:
 * 15.09 Snap Shooting: only unmodified 6s hit and Hit rolls cannot be re-rolled.
 * Save Rolls (allocation groups): one group per CHARACTER model, one for all other models
   with the same W, Sv and InSv; no CHARACTER group before a non-CHARACTER group, in any unit.
-* 24.28 [PRECISION]: the attacker can make a visible CHARACTER group the current group.
+* 24.28 [PRECISION]: the attacker can make a visible CHARACTER group the current group;
+  24.28.01: a [PRECISION] attack's Devastating Wounds mortal wounds go to that group first.
 * 05.04 Inflict Damage (seeds README): one weapon profile's save rolls are made together and
   resolved from the lowest result to the highest, each against the group current when it is
   resolved; mortal wounds (Devastating Wounds, hazard rolls) have no save roll and follow 06.02.
@@ -102,10 +103,10 @@ class Edition11(Edition10):
         return auto, f"{label}: Lethal Hits: critical hits {how}"
 
     def precision_mortals(self) -> bool:
-        """24.10 [DEVASTATING WOUNDS]: a critical wound ends the attack sequence before the
-        Allocation Order step where 24.28 [PRECISION] acts, so its mortal wounds follow 06.02
-        (non-CHARACTER models first)."""
-        return False
+        """24.28.01 Precision and Devastating Wounds: the mortal wounds of a [PRECISION]
+        attack with [DEVASTATING WOUNDS] are first applied to the CHARACTER group picked for
+        those attacks, if it is not already destroyed (then as 06.02 Mortal Wounds)."""
+        return True
 
     def precision_one_group(self) -> bool:
         """24.28 [PRECISION]: the attacker selects one CHARACTER group at the start of the
