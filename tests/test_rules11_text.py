@@ -327,3 +327,24 @@ def test_halving_damage_in_the_order_of_each_edition(tmp_path, D, abilities, fla
     for edition, want in (("10", ed10), ("11", ed11)):
         out = shoot(a, t, "--half-damage", *flags, "--edition", edition, dirs=[tmp_path])
         check_row(weapon_row(out), damage=Fr(5, 6) * want)
+
+
+# ---------------------------------------------------------------------------------------------
+# 24.11 [EXTRA ATTACKS]: every [EXTRA ATTACKS] weapon is selected with one other melee weapon.
+# Unlike 10th edition's text (seeds README: their number of attacks "cannot be modified by
+# other rules unless they name the weapon"), edition 11's does not keep their A.
+
+
+def test_extra_attacks_weapons_take_attack_bonuses_in_edition_11(tmp_path) -> None:
+    """Relentless Rage (seed 004: +1 A to melee weapons after a Charge move) on one model with
+    an axe (A3) and a bite ([EXTRA ATTACKS], A2): edition 11: 4 + 3 attacks; edition 10: 4 + 2
+    (the bite's A kept)."""
+    axe = weapon("Axe", range="melee", A=3, skill=3, S=4)
+    bite = weapon("Bite", range="melee", A=2, skill=3, S=4, abilities=["extra attacks"])
+    a = walker(tmp_path, axe, bite, keywords=("INFANTRY", "WORLD EATERS"))
+    t = target(tmp_path)
+    rage = ("--effect", "relentless-rage", "--charged")
+    for edition, bite_attacks in (("11", 3), ("10", 2)):
+        out = fight(a, t, *rage, "--edition", edition, dirs=[tmp_path])
+        check_row(weapon_row(out, "Axe"), attacks=4)
+        check_row(weapon_row(out, "Bite"), attacks=bite_attacks)

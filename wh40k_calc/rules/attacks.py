@@ -121,7 +121,7 @@ def attack_profile(
     Hits, [PSYCHIC]) go in ``choices``."""
     sel, melee = s.sel, w.is_melee
     ab, strength, ap_improve, attacks_bonus = melee_bonuses(
-        sel, w, s.applied.attacker, s.target, variant
+        sel, w, s.applied.attacker, s.target, variant, s.edition.extra_attacks_fixed()
     )
     ab = ab.against(s.target.keywords)  # 24.01: abilities granted with keywords (effects)
     a_pmf = attack_dice(sel, w, ab, attacks_bonus)
@@ -159,12 +159,15 @@ def melee_bonuses(
     att: list[Effect],
     target: Unit,
     variant: tuple[str, ...] | None,
+    extra_attacks_fixed: bool = True,
 ) -> tuple[WeaponAbilities, int, int, int]:
     """The weapon's abilities, S, AP improvement and attacks added per model, after the
     attacker's effects ``att`` that change melee weapons (+S, +AP, +A, abilities gained, some
-    only against a target keyword) and the ``variant`` the player chose. [EXTRA ATTACKS]
-    weapons keep their A (Core rules: Extra Attacks). A ranged weapon is unchanged, with
-    ``--ap-mod`` as its AP improvement."""
+    only against a target keyword) and the ``variant`` the player chose. With
+    ``extra_attacks_fixed`` (10th edition, seeds README [EXTRA ATTACKS]: their number of
+    attacks "cannot be modified by other rules unless they name the weapon") [EXTRA ATTACKS]
+    weapons keep their A; edition 11's 24.11 has no such sentence. A ranged weapon is
+    unchanged, with ``--ap-mod`` as its AP improvement."""
     ab, strength, ap_improve, attacks_bonus = w.abilities, w.S, sel.modifiers.ap_mod, 0
     if not w.is_melee:
         return ab, strength, ap_improve, attacks_bonus
@@ -172,7 +175,7 @@ def melee_bonuses(
     for e in att:
         strength += e.melee_strength
         ap_improve += e.melee_ap
-        if not ab.extra_attacks:  # [EXTRA ATTACKS]: A not modified unless named
+        if not (ab.extra_attacks and extra_attacks_fixed):  # 10th: A not modified unless named
             attacks_bonus += e.melee_attacks
         extra_ab += list(e.melee_abilities)
         if e.melee_abilities_vs and e.melee_abilities_vs[0] in target.keywords:

@@ -41,6 +41,10 @@ class Edition(Protocol):
         """Attack dice a melee weapon adds per five target models by [CLEAVE X] (0: none)."""
         ...
 
+    def extra_attacks_fixed(self) -> bool:
+        """Whether other rules leave the A of an [EXTRA ATTACKS] weapon unchanged."""
+        ...
+
     def check_conditions(self, sel: Selection, attacker: Unit, target: Unit) -> list[str]:
         """Notes on the activation's conditions this edition reads differently (an edition may
         raise ``SelectionError`` for one it cannot resolve)."""

@@ -152,6 +152,12 @@ class Edition10:
         del abilities
         return 0
 
+    def extra_attacks_fixed(self) -> bool:
+        """Whether other rules leave the A of an [EXTRA ATTACKS] weapon unchanged (10th
+        edition, seeds README [EXTRA ATTACKS]: "the number of attacks it makes cannot be
+        modified by other rules unless they name the weapon"): yes."""
+        return True
+
     def check_conditions(self, sel: Selection, attacker: Unit, target: Unit) -> list[str]:
         """Notes on conditions that change nothing here (10th edition: plunging fire, 22.05,
         and ``--spotted``, 10.07: edition-11 rules); an edition may raise ``SelectionError``

@@ -226,6 +226,12 @@ class Edition11(Edition10):
         unit (rounding down)" (all of the weapon's attacks target the one target unit)."""
         return abilities.cleave
 
+    def extra_attacks_fixed(self) -> bool:
+        """24.11 [EXTRA ATTACKS] says only which weapons are selected (every [EXTRA ATTACKS]
+        weapon, and one other melee weapon if possible); unlike 10th edition it does not keep
+        their A from other rules: no."""
+        return False
+
     def check_conditions(self, sel: Selection, attacker: Unit, target: Unit) -> list[str]:
         """Notes on conditions that change nothing here: plunging fire with an AIRCRAFT
         attacker or target (23.03), or against a target that is not visible (``--indirect``;
