@@ -348,3 +348,21 @@ def test_extra_attacks_weapons_take_attack_bonuses_in_edition_11(tmp_path) -> No
         out = fight(a, t, *rage, "--edition", edition, dirs=[tmp_path])
         check_row(weapon_row(out, "Axe"), attacks=4)
         check_row(weapon_row(out, "Bite"), attacks=bite_attacks)
+
+
+def test_torrent_weapons_cannot_be_given_precision_in_edition_11(tmp_path) -> None:
+    """24.37.01: [TORRENT] weapons cannot have [INDIRECT FIRE] or [PRECISION]. A flamer given
+    [PRECISION] against a unit led by a W2 CHARACTER: in edition 11 it is not given (noted), so
+    its 2 automatic hits, wounding on 2+ with no save, go to the W1 Bodyguard first: 5/3
+    Bodyguard models, the Leader never reached (2 attacks, 4 Bodyguard models)."""
+    flamer = weapon("Flamer", A=2, skill=None, S=8, abilities=["torrent"])
+    a = walker(tmp_path, flamer, keywords=("INFANTRY",))
+    grunt = {"name": "Grunt", "M": 6, "T": 4, "Sv": 7, "W": 1, "Ld": 7, "OC": 1, "equipped": []}
+    boss = {**grunt, "name": "Boss", "W": 2}
+    write_sheet(tmp_path, "Grunts", grunt, 4)
+    write_sheet(tmp_path, "Boss", boss, 1, "CHARACTER", leader_of=["Grunts"])
+    out = shoot(a, "grunts", "--target-leader", "boss", "--add-ability", "Flamer: precision",
+                *ED11, dirs=[tmp_path])  # fmt: skip
+    assert out["characters_destroyed"][0]["destroyed"] == 0.0
+    assert out["expected"]["models_destroyed"] == approx(Fr(5, 3))
+    assert any("24.37.01" in n for n in out["notes"])

@@ -19,7 +19,7 @@ from ..effects import Effect
 from ..selection import Selection
 from ..units import Unit
 from . import common as c
-from .added import answers_to
+from .added import answers_to, torrent_cannot_have
 from .applied import Applied
 from .plan import GroupOptions
 
@@ -302,6 +302,12 @@ def _added(edition: Edition, sel: Selection, weapons: list[Weapon]) -> list[str]
             out.append(f"--add-ability {given}: a ranged ability: no effect on melee attacks")
         elif key in NO_EFFECT:
             out.append(f"--add-ability {given}: no effect on one activation")
+        elif edition.name == "11" and any(torrent_cannot_have(w, a.ability) for w in to):
+            names = ", ".join(dict.fromkeys(w.name for w in to if w.abilities.torrent))
+            out.append(
+                f"--add-ability {given}: not given to {names}: [TORRENT] weapons cannot have "
+                "[INDIRECT FIRE] or [PRECISION] (24.37.01)"
+            )
     return out
 
 
