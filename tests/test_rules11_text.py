@@ -17,6 +17,7 @@ from __future__ import annotations
 from fractions import Fraction as Fr
 
 import pytest
+import yaml
 from oracle import approx, check_row, fight, shoot, target, weapon, weapon_row, write_sheet
 
 ED11 = ("--edition", "11")
@@ -203,9 +204,15 @@ def _groups(tmp_path, phase: str) -> list[int]:
          "invuln": 5, "invuln_melee": 4}  # fmt: skip
     b = {**a, "name": "B"}
     del b["invuln_melee"]
-    mixed = {"name": "Mixed", "faction": "Testers", "keywords": ["INFANTRY"], "models": [a, b],
-             "sizes": [{"models": {"A": 3, "B": 2}, "points": 50}], "edition": [10, 11]}  # fmt: skip
-    (tmp_path / "mixed.yaml").write_text(__import__("yaml").safe_dump(mixed))
+    mixed = {
+        "name": "Mixed",
+        "faction": "Testers",
+        "keywords": ["INFANTRY"],
+        "models": [a, b],
+        "sizes": [{"models": {"A": 3, "B": 2}, "points": 50}],
+        "edition": [10, 11],
+    }
+    (tmp_path / "mixed.yaml").write_text(yaml.safe_dump(mixed))
     gun = weapon("Gun", range=24 if phase == "shooting" else "melee", A=6, skill=2, S=6, AP=-3)
     walker(tmp_path, gun, keywords=("INFANTRY",))
     cat = Catalog(user_dirs=[tmp_path], use_env=False, edition="11")

@@ -252,8 +252,7 @@ def damage_table(
     melta_dice = melta if melta is not None and not melta.is_constant else None
     probs, pairs = damage_outcomes(dice, melta_dice)
     final = tuple(
-        final_damage(i, j + melta_const, halve, add, reduce, halve_after_adding)
-        for i, j in pairs
+        final_damage(i, j + melta_const, halve, add, reduce, halve_after_adding) for i, j in pairs
     )
     rr: tuple[frozenset[int], ...] = ()
     if reroll:

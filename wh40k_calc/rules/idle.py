@@ -117,9 +117,7 @@ def _hit_roll(
         )
     snap = cond.overwatch or any(e.snap_shooting for e in applied.attacker)
     indirect = cond.indirect and not edition.indirect_rerolls_allowed()
-    if sel.phase != "shooting" or not (
-        (snap and not edition.snap_rerolls_allowed()) or indirect
-    ):
+    if sel.phase != "shooting" or not ((snap and not edition.snap_rerolls_allowed()) or indirect):
         return out
     if not any(not w.is_melee for w in rolled):
         return out
