@@ -1,7 +1,7 @@
-"""The newer edition (``--edition 11``), from seed 004 and the edition-11 core rules: where its
-text differs from 10th edition, these answers of :class:`~wh40k_calc.rules.edition.Edition`
-follow it; where it is silent, 10th-edition behaviour applies (seeds README), inherited from
-:class:`~wh40k_calc.rules.edition10.Edition10`.
+"""The newer edition (``--edition 11``), from its whole core rules text (data 912's
+``core_rules.json``; seed 004 prints part of it): where its text differs from 10th edition,
+these answers of :class:`~wh40k_calc.rules.edition.Edition` follow it; where it is silent,
+10th-edition behaviour applies, inherited from :class:`~wh40k_calc.rules.edition10.Edition10`.
 
 Differences modelled:
 
@@ -11,33 +11,39 @@ Differences modelled:
 * 24.23 [LETHAL HITS]: the player *can* choose for a critical hit to wound automatically;
   the calculator chooses whichever gives more expected effective damage (with [DEVASTATING
   WOUNDS], rolling can be better) and says so in ``choices``.
-* 24.05 [BLAST X]: X additional attack dice per five models in the target.
+* 24.05 [BLAST X]: X additional attack dice per five models in the target; 24.06 [CLEAVE X]:
+  X more attack dice per five models in the target when all of a melee weapon's attacks
+  target it.
+* 24.11 [EXTRA ATTACKS]: no rule keeps their A from other rules (10th edition's does).
 * 15.09 Snap Shooting: only unmodified 6s hit and Hit rolls cannot be re-rolled.
-* Save Rolls (allocation groups): one group per CHARACTER model, one for all other models
-  with the same W, Sv and InSv; no CHARACTER group before a non-CHARACTER group, in any unit.
+* 05.03 Save Rolls (allocation groups): one group per CHARACTER model, one for all other
+  models with the same W, Sv and InSv (against the attacks resolved); no CHARACTER group before
+  a non-CHARACTER group, in any unit.
 * 24.28 [PRECISION]: the attacker can make a visible CHARACTER group the current group;
   24.28.01: a [PRECISION] attack's Devastating Wounds mortal wounds go to that group first.
-* 05.04 Inflict Damage (seeds README): one weapon profile's save rolls are made together and
-  resolved from the lowest result to the highest, each against the group current when it is
-  resolved; mortal wounds (Devastating Wounds, hazard rolls) have no save roll and follow 06.02.
+* 05.04 Inflict Damage: one weapon profile's save rolls are made together and resolved from
+  the lowest result to the highest, each against the group current when it is resolved;
+  mortal wounds (Devastating Wounds, hazard rolls) have no save roll and follow 06.02.
+* 05.04.02 / 02.02.01 Applying Modifiers: Damage is halved after the additions and before the
+  subtractions, fractions rounded up at the end.
 * 05.02.01 Multiple Toughness Characteristics: an attached unit uses the highest T among its
   bodyguard models, any other unit the highest T among its models.
 * 24.22 Leader / 24.34 Support: one Leader and one Support character on a Bodyguard unit
   (``units.build_unit`` with edition "11").
+* 13.08 Benefit Of Cover: against a ranged attack, BS worsened by 1 (not a Hit-roll modifier,
+  so outside the ±1 cap); no bonus to the save. Stealth (24.33) gives it; [IGNORES COVER]
+  (24.18) removes it whatever gives it; it counts once.
+* 22.05 Plunging Fire: a ranged attack at a visible target has its BS improved by 1 (never
+  for or against an AIRCRAFT, 23.03). BS changes are summed, then kept within 2+..6+
+  (02.02.01: BS cannot be 1+ or 7+).
+* 10.07 Indirect Shooting: [INDIRECT FIRE] attacks at a target that is not visible have it
+  in cover, cannot re-roll Hit rolls, and fail on an unmodified 1-5 (1-3 when the unit Remained
+  Stationary and the target is visible to a friendly unit).
+* 24.29 [PSYCHIC]: the attacker may ignore modifiers to BS/WS and the Hit roll: the harmful
+  ones are ignored, the helpful ones kept.
 
-From the seeds README ("Edition-11 weapon abilities and cover that file 004 does not print"):
-
-* Benefit of cover (13.08): against a ranged attack, BS worsened by 1 (not a Hit-roll modifier,
-  so outside the ±1 cap); no bonus to the save. Stealth gives it; [IGNORES COVER] removes it
-  whatever gives it; it counts once.
-* Plunging fire (22.05): a ranged attack's BS improved by 1 (not with an AIRCRAFT on either
-  side). BS changes are summed, then kept within 2+..6+.
-* [PSYCHIC]: the attacker may ignore modifiers to BS/WS and the Hit roll: the harmful ones are
-  ignored, the helpful ones kept.
-* [CLEAVE X]: X more attack dice per five models in the target (melee).
-
-Refused, because their edition-11 text is not in our sources: ``--indirect`` (10.07 indirect
-shooting) and the core stratagems file 004 does not print (``Effect.editions``).
+Refused, because their edition-11 text is not in data 912 (the core rules name them but do
+not print them): the core stratagems file 004 does not print (``Effect.editions``).
 """
 
 from __future__ import annotations
@@ -155,10 +161,10 @@ class Edition11(Edition10):
         return True
 
     def saves_lowest_first(self) -> bool:
-        """05.03 Make Save Rolls: "one save roll for each attack that wounded the target"; the
-        05.04 Inflict Damage text (seeds README, "Edition-11 rules file 004 implies"): those
-        rolls are resolved from the lowest result to the highest, each against the allocation
-        group current when it is resolved."""
+        """05.03 Make Save Rolls: one save roll for each attack that wounded the target, made
+        together (05.00); 05.04 Inflict Damage: resolved from the lowest result to the highest,
+        each against the current allocation group (05.04.01), until all are resolved or the
+        unit is destroyed (core_rules.json; the seeds README's summary of it matches)."""
         return True
 
     def split_tracks(self, target: Unit, melee: bool) -> tuple[list[ModelGroup], list[ModelGroup]]:
@@ -211,19 +217,21 @@ class Edition11(Edition10):
         return terms
 
     def psychic_ignores_harmful(self) -> bool:
-        """Seeds README, [PSYCHIC]: "the attacker may ignore any or all modifiers to the
-        attack's BS or WS and to its Hit roll"."""
+        """24.29 [PSYCHIC]: each attack can ignore any or all modifiers to its BS or WS and to
+        its Hit roll (02.02.02 Ignore Modifiers: the harmful ones can be ignored and the helpful
+        ones kept)."""
         return True
 
     def save_cover(self, sel: Selection, w: Weapon, ab: WeaponAbilities, tgt: list[Effect]) -> bool:
-        """Seeds README, Benefit of cover: "There is no +1 to the saving throw as in 10th
-        edition" (cover changes BS instead: :meth:`ranged_hit_terms`)."""
+        """13.08 Benefit Of Cover: the only effect is the attack's BS worsened by 1
+        (:meth:`ranged_hit_terms`); no bonus to the save, unlike 10th edition."""
         del sel, w, ab, tgt
         return False
 
     def cleave_bonus(self, abilities: WeaponAbilities) -> int:
-        """Seeds README, [CLEAVE X]: "add X attack dice for every five models in the target
-        unit (rounding down)" (all of the weapon's attacks target the one target unit)."""
+        """24.06 [CLEAVE]: when the weapon's attack dice are gathered and one target was
+        selected for all its attacks (always, here), X additional attack dice for every five
+        models in the target unit in the Select Targets step, rounding down."""
         return abilities.cleave
 
     def extra_attacks_fixed(self) -> bool:
@@ -255,9 +263,9 @@ class Edition11(Edition10):
         return out
 
     def stealth_note(self, target: Unit, weapons: list[Weapon]) -> str:
-        """Seeds README, [STEALTH]: the unit "has the benefit of cover against ranged
-        attacks"; cover worsens BS, so it cannot act on an attack that ignores cover or makes
-        no Hit roll ([TORRENT])."""
+        """24.33 Stealth: a unit every model of which has it has the benefit of cover against
+        ranged attacks (13.08); cover worsens BS, so it cannot act on an attack that ignores
+        cover or makes no Hit roll ([TORRENT])."""
         said = f"Stealth ({target.name}): the Benefit of Cover against ranged attacks"
         unused = cover_unused(weapons)
         return f"{said}; {unused}" if unused else said

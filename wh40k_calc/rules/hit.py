@@ -9,13 +9,13 @@ modifiers to the roll, each kept with its source (:class:`HitTerms`) so that edi
 drop some of them. Two kinds of change are kept apart because the rules treat them apart:
 
 * a **characteristic change** (edition 11's Benefit of cover worsens BS by 1, plunging fire
-  improves it by 1): the changes are summed and the BS is then kept within 2+..6+ (seeds
-  README: Benefit of cover, Plunging fire); they are not Hit-roll modifiers, so the ±1 cap does
+  improves it by 1): the changes are summed and the BS is then kept within 2+..6+ (13.08,
+  22.05; 02.02.01: BS cannot be 1+ or 7+); they are not Hit-roll modifiers, so the ±1 cap does
   not include them;
 * a **Hit-roll modifier** (--hit-mod, [HEAVY], 10th-edition Stealth, [INDIRECT FIRE]): summed,
   then capped at ±1 (Core rules: Hit Roll).
 
-[PSYCHIC] in edition 11 lets the attacker ignore any of them (seeds README: [PSYCHIC]); the
+[PSYCHIC] in edition 11 lets the attacker ignore any of them (24.29 [PSYCHIC]); the
 calculator ignores exactly the harmful ones (:meth:`HitTerms.without_harmful`).
 """
 
@@ -72,9 +72,9 @@ class HitTerms:
         return cap(sum(t.value for t in self.roll))
 
     def without_harmful(self) -> tuple[HitTerms, list[str]]:
-        """A copy without the changes that make the attack worse, and what was dropped (seeds
-        README: [PSYCHIC]: "the attacker may ignore any or all modifiers to the attack's BS or
-        WS and to its Hit roll")."""
+        """A copy without the changes that make the attack worse, and what was dropped (24.29
+        [PSYCHIC]: any or all modifiers to the attack's BS or WS and to its Hit roll can be
+        ignored; 02.02.02: the helpful ones may be kept)."""
         dropped = [t for t in (*self.skill, *self.roll) if t.value < 0]
         kept = replace(
             self,
@@ -94,7 +94,7 @@ def describe(t: Term, characteristic: bool) -> str:
 
 def hit_terms(s: Situation, w: Weapon, ab: WeaponAbilities) -> HitTerms:
     """BS/WS changes and Hit-roll modifiers of ``w``'s attacks (Core rules: Hit Roll, Heavy;
-    edition 11's [HEAVY] (seeds README) gives the same +1 when ``--stationary`` says its three
+    edition 11's [HEAVY] (24.16) gives the same +1 when ``--stationary`` says its three
     conditions hold): ``--hit-mod``; the attacker's damaged profile (``--wounds-left``); the
     target's abilities that subtract from the Hit roll; for ranged attacks [HEAVY] +1 with
     ``--stationary``, then the edition's (:meth:`~.edition.Edition.ranged_hit_terms`: Stealth,
