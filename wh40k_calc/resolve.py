@@ -91,22 +91,46 @@ def choose(
     """
     score = score if score is not None else _Scorer()
     choices: list[str] = []
-    ranges = [range(len(g.options)) for g in plan.groups]
-    variants = range(max(1, len(plan.variants)))
     explicit = tuple(sel.order) if isinstance(sel.order, (tuple, list)) else None
-    candidates = list(itertools.product(itertools.product(*ranges), variants))
-    picks, variant = candidates[0]
-    if len(candidates) > 1:
-        if len(candidates) > MAX_CANDIDATES:  # coordinate ascent, group by group
-            picks, variant = _ascent(plan, explicit, len(plan.variants), score)
-        else:
-            picks, variant = _best_candidate(plan, candidates, explicit, score) or (picks, variant)
-        choices += _choice_sentences(plan, picks, variant)
+    parts: dict[tuple[int, ...], list[int]] = {}
+    for v, d in enumerate(plan.variant_defender or [()]):
+        parts.setdefault(d, []).append(v)
+    best = None  # the defender's part whose attacker's best lets fewest be destroyed
+    for variants in parts.values():
+        picks, variant = _best_attacker(plan, variants, explicit, score)
+        if len(parts) == 1:
+            best = (None, picks, variant)
+            break
+        try:
+            value = score(picks, variant, plan.build(picks, variant, explicit))
+        except ExactUnsupported:
+            value = None
+        if best is None or (value is not None and (best[0] is None or value < best[0])):
+            best = (value, picks, variant)
+    assert best is not None
+    _, picks, variant = best
+    if any(len(g.options) > 1 for g in plan.groups) or plan.variants:
+        choices += _choice_sentences(plan, picks, variant, len(parts) > 1)
     order = explicit
     if sel.order == "best":
         order, sentence = _best_order(plan, picks, variant, score)
         choices.append(sentence)
     return picks, variant, order, choices
+
+
+def _best_attacker(
+    plan: Plan, variants: list[int], order: tuple[str, ...] | None, score: _Scorer
+) -> tuple[tuple[int, ...], int]:
+    """The attacker's best (picks, variant) among ``variants`` (the variants of one defender
+    choice): every candidate, or coordinate ascent when there are too many."""
+    ranges = [range(len(g.options)) for g in plan.groups]
+    candidates = list(itertools.product(itertools.product(*ranges), variants))
+    picks, variant = candidates[0]
+    if len(candidates) == 1:
+        return picks, variant
+    if len(candidates) > MAX_CANDIDATES:  # coordinate ascent, group by group
+        return _ascent(plan, order, variants, score)
+    return _best_candidate(plan, candidates, order, score) or (picks, variant)
 
 
 def _best_candidate(
@@ -125,9 +149,12 @@ def _best_candidate(
     return None if best is None else (best[1], best[2])
 
 
-def _choice_sentences(plan: Plan, picks: tuple[int, ...], variant: int) -> list[str]:
+def _choice_sentences(
+    plan: Plan, picks: tuple[int, ...], variant: int, defender: bool = False
+) -> list[str]:
     """One sentence per group that had a choice (what it attacks with, rather than what),
-    and one for the abilities chosen for melee weapons."""
+    and one for the options of choice rules and the abilities the effects let the players
+    pick (``defender``: the defender picked some, for the fewest models destroyed)."""
     out = []
     for g, i in zip(plan.groups, picks, strict=True):
         if len(g.options) > 1:
@@ -137,11 +164,14 @@ def _choice_sentences(plan: Plan, picks: tuple[int, ...], variant: int) -> list[
                 f"{g.options[i].label} (rather than {' or '.join(others)}): "
                 "most models destroyed"
             )
-    if plan.variants:
-        out.append(
-            f"chose {' and '.join(plan.variants[variant])} for melee weapons "
-            "(most models destroyed)"
+    if plan.variants and len(plan.variants) > 1:
+        labels = plan.variants[variant]
+        why = (
+            "the defender's fewest models destroyed, the attacker's most"
+            if defender
+            else "most models destroyed"
         )
+        out.append(f"chose {'; '.join(labels)} ({why})")
     return out
 
 
@@ -176,12 +206,12 @@ def _best_order(
 
 
 def _ascent(
-    plan: Plan, order: tuple[str, ...] | None, n_variants: int, score: _Scorer
+    plan: Plan, order: tuple[str, ...] | None, variants: list[int], score: _Scorer
 ) -> tuple[tuple[int, ...], int]:
-    """Coordinate ascent over the groups' options and the variants, for too many candidates
+    """Coordinate ascent over the groups' options and ``variants``, for too many candidates
     to try every combination."""
     picks = [0] * len(plan.groups)
-    variant = 0
+    variant = variants[0]
 
     def value(p: tuple[int, ...], v: int) -> tuple:
         return score(p, v, plan.build(p, v, order))
@@ -198,7 +228,7 @@ def _ascent(
             if best and best[1] != picks[gi]:
                 picks[gi] = best[1]
                 changed = True
-        for v in range(n_variants):
+        for v in variants:
             if value(tuple(picks), v) > value(tuple(picks), variant):
                 variant, changed = v, True
         if not changed:

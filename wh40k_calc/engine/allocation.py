@@ -145,9 +145,9 @@ class AllocationSpace:
         on the models alive."""
         base = np.array([m.kind for m in self.models], dtype=np.int64)[model_idx]
         for i, m in enumerate(self.models):
-            if m.kind_below is not None:
-                below = (model_idx == i) & (alive < m.kind_below[0])
-                base[below] = m.kind_below[1]
+            for n, kind in m.kinds_below:  # N descending: the lowest bracket last
+                below = (model_idx == i) & (alive < n)
+                base[below] = kind
         return base
 
     def _wiped_kind(self, alive: np.ndarray) -> np.ndarray:
