@@ -146,8 +146,10 @@ def unit_factions(faction: str, keywords: frozenset[str] | set[str]) -> tuple[st
     """The faction keys of a unit whose datasheets' faction is ``faction`` (their ``faction:``
     field; several for an Attached unit, joined by the caller) and whose keywords are
     ``keywords``, most specific first: factions ``within`` another that the unit also belongs
-    to (a chapter), then the datasheet's faction, then the other factions of its keywords."""
-    own = faction_key(faction) if faction else None
+    to (a chapter), then the datasheet's faction (one no table row names is keyed by its own
+    normalised name, as :func:`files_of` keys its files), then the other factions of its
+    keywords."""
+    own = (faction_key(faction) or norm(faction)) if faction else None
     found: list[str] = []
     for kw in sorted(keywords):
         f = _BY_KEYWORD.get(norm(kw))

@@ -224,15 +224,14 @@ def attack_dice(s: Situation, attack: Attack, ab: WeaponAbilities) -> np.ndarray
             shift += p.value
         else:
             a_pmf = np.convolve(a_pmf, Dice.parse(p.value).pmf)  # type: ignore[arg-type]
-    if shift > 0:
-        a_pmf = np.concatenate([np.zeros(shift), a_pmf])
-    elif shift < 0:
-        head = a_pmf[: -shift + 1].sum()
-        a_pmf = np.concatenate([[head], a_pmf[-shift + 1 :]])
-    if modified and len(a_pmf) > 1 and a_pmf[0] > 0 and base.max_value >= 1:
-        a_pmf = a_pmf.copy()
-        a_pmf[1] += a_pmf[0]  # A cannot be less than 1 (02.02.01)
-        a_pmf[0] = 0.0
+    if shift or modified:
+        moved = np.zeros(max(len(a_pmf) + shift, 2))
+        for v, p in enumerate(a_pmf):
+            moved[max(v + shift, 0)] += p
+        if base.max_value >= 1:  # A cannot be less than 1 (02.02.01)
+            moved[1] += moved[0]
+            moved[0] = 0.0
+        a_pmf = np.trim_zeros(moved, "b") if moved[-1] == 0 else moved
     return a_pmf
 
 
