@@ -143,33 +143,32 @@ def display_name(key: str) -> str:
 
 
 def unit_factions(faction: str, keywords: frozenset[str] | set[str]) -> tuple[str, ...]:
-    """The faction keys of a unit whose datasheets' faction is ``faction`` (their ``faction:``
-    field; several for an Attached unit, joined by the caller) and whose keywords are
-    ``keywords``, most specific first: factions ``within`` another that the unit also belongs
-    to (a chapter), then the datasheet's faction (one no table row names is keyed by its own
-    normalised name, as :func:`files_of` keys its files), then the other factions of its
-    keywords."""
+    """The faction keys of a unit whose datasheet's faction is ``faction`` (its ``faction:``
+    field) and whose keywords are ``keywords``, most specific first (:func:`faction_tiers`)."""
+    tiers = faction_tiers(faction, keywords)
+    return tuple(sorted(tiers, key=lambda k: tiers[k]))
+
+
+def faction_tiers(faction: str, keywords: frozenset[str] | set[str]) -> dict[str, int]:
+    """Each faction key of a unit and its rank, in order found: 0 for a faction ``within``
+    another that the unit also belongs to (a chapter within Space Marines, World Eaters within
+    Chaos Space Marines), 1 for the datasheet's own faction (one no table row names is keyed by
+    its own normalised name, as :func:`files_of` keys its files), 2 for the other factions of
+    its keywords. A bare effect name is looked up in the lowest rank that has it."""
     own = (faction_key(faction) or norm(faction)) if faction else None
-    found: list[str] = []
+    found: list[str] = [own] if own else []
     for kw in sorted(keywords):
         f = _BY_KEYWORD.get(norm(kw))
         if f is not None and f.key not in found:
             found.append(f.key)
-    keys = ([own] if own else []) + [k for k in found if k != own]
 
     def rank(k: str) -> int:
         f = faction_of_key(k)
-        if f is not None and f.within is not None and f.within in keys:
+        if f is not None and f.within is not None and f.within in found:
             return 0
         return 1 if k == own else 2
 
-    return tuple(sorted(keys, key=lambda k: (rank(k), keys.index(k))))
-
-
-def specificity(key: str, keys: tuple[str, ...]) -> int:
-    """The rank of faction ``key`` among a unit's ``keys`` (:func:`unit_factions`: 0 most
-    specific); keys it does not have rank after all."""
-    return keys.index(key) if key in keys else len(keys)
+    return {k: rank(k) for k in found}
 
 
 # ---------------------------------------------------------------------------------------------

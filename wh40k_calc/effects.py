@@ -12,7 +12,7 @@ slug`); a record's printed name works too. A choice rule (several records sharin
 and detachments) is found by the rule's name: the calculator then picks the option
 (:class:`Found`). Without ``FACTION/``, :func:`find` looks in the factions of the two units
 and the core rules; a name found for both units, or in two of a unit's factions of the same
-rank (:func:`~wh40k_calc.effect_files.unit_factions`), is refused with the choices, as unit
+rank (:func:`~wh40k_calc.effect_files.faction_tiers`), is refused with the choices, as unit
 names are. A name of another faction or edition only is refused with the reason.
 """
 
@@ -287,10 +287,10 @@ def _groups(effects: tuple[Effect, ...], key: str) -> list[tuple[Effect, ...]]:
     return [tuple(v) for v in out.values()]
 
 
-def find(req: Request, edition: str, units: dict[str, tuple[str, tuple[str, ...]]]) -> Found:
+def find(req: Request, edition: str, units: dict[str, tuple[str, dict[str, int]]]) -> Found:
     """The effect ``req`` names in ``edition`` for an activation whose units are ``units``
-    ({"attacker": (name, faction keys), "target": (name, faction keys)}, the keys most
-    specific first: :func:`~wh40k_calc.effect_files.unit_factions`).
+    ({"attacker": (name, faction ranks), "target": (name, faction ranks)}: each faction key
+    of the unit and its rank, :func:`~wh40k_calc.effect_files.faction_tiers`, 0 most specific).
 
     Raises:
         UnknownEffectError: no record of this edition or the other has the name (with the
@@ -320,11 +320,11 @@ def find(req: Request, edition: str, units: dict[str, tuple[str, tuple[str, ...]
     for i, (group, _) in enumerate(candidates):
         e = group[0]
         for side in _record_sides(group, req.side):
-            keys = units[side][1]
+            ranks = units[side][1]
             if e.is_core:
-                pairs.append((len(keys) + 1, i, side))
-            elif e.faction in keys:
-                pairs.append((ef.specificity(e.faction, keys), i, side))
+                pairs.append((9, i, side))
+            elif e.faction in ranks:
+                pairs.append((ranks[e.faction], i, side))
             else:
                 refused.append(side)
     if not pairs:
@@ -393,7 +393,8 @@ def _ambiguous(req, groups, chosen, candidates) -> EffectNameError:
 
 
 def _unit_words(side: str, units) -> str:
-    name, keys = units[side]
+    name, ranks = units[side]
+    keys = sorted(ranks, key=lambda k: ranks[k])
     factions = " and ".join(ef.display_name(k) for k in keys) or "of no faction with rules"
     who = "the attacking unit" if side == "attacker" else "the target"
     return f"{who}, {name}, is {factions}"

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field, replace
 
-from ..effect_files import unit_factions
+from ..effect_files import faction_tiers
 from ..effects import (
     Effect,
     EffectNameError,
@@ -146,15 +146,14 @@ class Applied:
         return [*self.fixed, *(a for c in self.choices for a in c.actives)]
 
 
-def unit_keys(unit: Unit) -> tuple[str, ...]:
-    """The faction keys of ``unit`` (each datasheet's faction and every faction keyword),
-    most specific first (:func:`~wh40k_calc.effect_files.unit_factions`)."""
-    out: list[str] = []
+def unit_keys(unit: Unit) -> dict[str, int]:
+    """The faction keys of ``unit`` (each datasheet's faction and every faction keyword) and
+    their ranks (:func:`~wh40k_calc.effect_files.faction_tiers`: 0 most specific)."""
+    out: dict[str, int] = {}
     for ds in unit.datasheets:
-        for k in unit_factions(ds.faction or "", unit.keywords):
-            if k not in out:
-                out.append(k)
-    return tuple(out)
+        for k, r in faction_tiers(ds.faction or "", unit.keywords).items():
+            out[k] = min(out.get(k, r), r)
+    return out
 
 
 def apply_effects(
@@ -305,7 +304,8 @@ def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, lis
     requested: list = []
     not_modelled: list[str] = []
     for unit, role in ((attacker, "attacker"), (target, "target")):
-        keys = unit_keys(unit)
+        ranks = unit_keys(unit)
+        keys = tuple(sorted(ranks, key=lambda k: ranks[k]))
         for ds in unit.datasheets:
             for rid in ds.rules:
                 e = unit_rule(rid, sel.edition, keys)
