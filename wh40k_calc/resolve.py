@@ -35,7 +35,10 @@ class Result:
     """Everything the report needs about one activation, made once by :func:`resolve`.
 
     ``choices`` and ``notes`` are lists: reading the exact outcome's lazy damage distribution
-    may add the note saying it is the sampler's (:func:`_damage_within_budget`).
+    may add the note saying it is the sampler's (:func:`_damage_within_budget`). ``by_state``
+    (an activation started from earlier ones' states whose effects read the target's state:
+    ``Plan.state_split``) splits given states into classes, each with its own activation (the
+    same choices); the engines' figures here are those of the classes, mixed.
     """
 
     selection: Selection
@@ -49,6 +52,7 @@ class Result:
     allocation_order: list[str] = field(default_factory=list)
     allocation_best: bool = False  # the order is the defender's best (edition 11, 05.03)
     exact_declined: str | None = None  # why the exact engine declined (the sampler answers)
+    by_state: Callable[[TargetStates], list[tuple[np.ndarray, Activation]]] | None = None
 
     @property
     def primary(self) -> Outcome:
@@ -298,10 +302,16 @@ def resolve(
     if carried is not None:
         plan = carried.applied_to(plan)
     scorer = _Scorer()
-    act, choices, notes, key = _chosen(sel, plan, scorer)
+    act, choices, notes, key, picked = _chosen(sel, plan, scorer)
+    by_state = None
+    if carried is not None and plan.state_split is not None:
+        by_state = _state_classes(sel, plan, picked)
     exact, declined = None, None
     if method in ("exact", "both"):
-        exact, declined = _run_exact_engine(act, scorer, key, notes)
+        if by_state is not None and carried is not None and carried.exact is not None:
+            exact, declined = _run_exact_by_state(by_state, carried.exact, notes)
+        else:
+            exact, declined = _run_exact_engine(act, scorer, key, notes)
     run = "sample" if declined is not None else method  # the sampler stands in
     if declined is not None and not stand_in:
         return Result(
@@ -318,7 +328,7 @@ def resolve(
         act = replace(act, policy=exact.policy)
     sample = None
     if run in ("sample", "both"):
-        act, sample = _run_sampler(act, notes, trials, seed, progress, carried)
+        act, sample = _run_sampler(act, notes, trials, seed, progress, carried, by_state)
     if exact is not None and carried is None:
         exact = _damage_within_budget(exact, act, sample, notes, trials, seed)
     if act.start is not None and carried is None:  # this activation's figures only
@@ -341,15 +351,124 @@ def resolve(
         allocation_order=allocation_order,
         allocation_best=best,
         exact_declined=declined,
+        by_state=by_state,
+    )
+
+
+def _state_classes(sel: Selection, plan: Plan, picked: tuple):
+    """``Result.by_state``: the given states split into classes by what the effects'
+    target-state conditions say in them (:class:`~wh40k_calc.rules.when.StateSplit`), each
+    with the activation of the same choices ``picked`` (picks, variant, order) planned with
+    the conditions read in that class (each class planned once)."""
+    split = plan.state_split
+    assert split is not None
+    made: dict[int, Activation] = {}
+
+    def classes(states: TargetStates) -> list[tuple[np.ndarray, Activation]]:
+        codes = split.codes(states.models_destroyed, states.wounds_lost)
+        out = []
+        for code in np.unique(codes):
+            mask = codes == code
+            c = int(code)
+            if c not in made:
+                i = int(np.flatnonzero(mask)[0])
+                u = split.state(int(states.models_destroyed[i]), int(states.wounds_lost[i]))
+                p = get_rules(sel.edition).plan(sel, target_state=u)
+                made[c] = p.build(*picked)
+            out.append((mask, made[c]))
+        return out
+
+    return classes
+
+
+def _run_exact_by_state(
+    by_state, states: TargetStates, notes: list[str]
+) -> tuple[Outcome | None, str | None]:
+    """The exact outcome from ``states`` (a distribution) with each class of states resolved
+    by its own activation, mixed by the classes' probabilities; or None and why the engine
+    declined."""
+    w = np.asarray(states.weights, dtype=float)
+    parts = []
+    for mask, act in by_state(states):
+        mass = float(w[mask].sum())
+        start = TargetStates(states.shape, states.lost[mask], w[mask] / mass)
+        try:
+            parts.append((mass, run_exact(replace(act, start=start))))
+        except ExactUnsupported as exc:
+            notes.append(f"the exact engine declined ({exc}); the figures are the sampler's")
+            return None, str(exc)
+    return mix_outcomes(parts), None
+
+
+def mix_outcomes(parts: list[tuple[float, Outcome]]) -> Outcome:
+    """Exact outcomes of a partition of the start states (each with its probability mass)
+    as one: every figure the mass-weighted sum, the final states joined."""
+    if len(parts) == 1:
+        return parts[0][1]
+    total = sum(m for m, _ in parts)
+    ws = [m / total for m, _ in parts]
+    outs = [o for _, o in parts]
+
+    def blend(arrays) -> np.ndarray:
+        n = max(len(a) for a in arrays)
+        out = np.zeros(n)
+        for wt, a in zip(ws, arrays, strict=True):
+            out[: len(a)] += wt * np.asarray(a, dtype=float)
+        return out
+
+    first = outs[0]
+    weapons = [
+        replace(
+            row,
+            expected={
+                f: sum(wt * o.weapons[i].expected[f] for wt, o in zip(ws, outs, strict=True))
+                for f in row.expected
+            },
+        )
+        for i, row in enumerate(first.weapons)
+    ]
+    finals = [o.final_states for o in outs]
+    final = None
+    if all(f is not None for f in finals):
+        final = TargetStates(
+            first.final_states.shape,
+            np.concatenate([f.lost for f in finals]),
+            np.concatenate(
+                [wt * np.asarray(f.weights, dtype=float) for wt, f in zip(ws, finals, strict=True)]
+            ),
+        )
+
+    def damage() -> np.ndarray:
+        return blend([o.damage_distribution for o in outs])
+
+    return replace(
+        first,
+        weapons=weapons,
+        expected={
+            f: sum(wt * o.expected[f] for wt, o in zip(ws, outs, strict=True))
+            for f in first.expected
+        },
+        models_destroyed_distribution=blend([o.models_destroyed_distribution for o in outs]),
+        wounds_lost_distribution=blend([o.wounds_lost_distribution for o in outs]),
+        damage_distribution=damage,
+        characters_destroyed=[
+            sum(wt * o.characters_destroyed[i] for wt, o in zip(ws, outs, strict=True))
+            for i in range(len(first.characters_destroyed))
+        ],
+        attacker_losses={
+            k: sum(wt * o.attacker_losses[k] for wt, o in zip(ws, outs, strict=True))
+            for k in first.attacker_losses
+        },
+        final_states=final,
     )
 
 
 def _chosen(
     sel: Selection, plan: Plan, scorer: _Scorer
-) -> tuple[Activation, list[str], list[str], tuple]:
+) -> tuple[Activation, list[str], list[str], tuple, tuple]:
     """The activation the player's whole-activation choices make (:func:`choose`; their
     defaults where the exact engine cannot score them), the choice sentences and notes so
-    far, and the scorer's key of that activation."""
+    far, the scorer's key of that activation and the choices (picks, variant, order)."""
     notes = [*sel.notes, *plan.notes]
     try:
         picks, variant, order, choices = choose(plan, sel, scorer)
@@ -363,7 +482,7 @@ def _chosen(
     for w in act.weapons:
         choices.extend(w.choices)
     notes.extend(act.notes)
-    return act, choices, notes, _Scorer.key(picks, variant, act)
+    return act, choices, notes, _Scorer.key(picks, variant, act), (picks, variant, order)
 
 
 def _run_exact_engine(
@@ -387,6 +506,7 @@ def _run_sampler(
     seed: int | np.random.Generator,
     progress: Callable[[int, int], None] | None,
     carried: Carried | None,
+    by_state=None,
 ) -> tuple[Activation, Outcome]:
     """The sampler's outcome of ``act``, and ``act`` with the defender's allocation orders
     the exact engine chose (which the sampler ran): ``trials`` trials (one per carried state
@@ -401,10 +521,102 @@ def _run_sampler(
             trials = len(carried.sample.lost)
     if trials is None:
         trials = _affordable_trials(act, DEFAULT_TRIALS, notes)
+    if by_state is not None and carried is not None and carried.sample is not None:
+        parts = [
+            (m, run_sample(a, trials=int(m.sum()), seed=seed, start=_rows(carried.sample, m),
+                           keep_states=True))
+            for m, a in by_state(carried.sample)
+        ]  # fmt: skip
+        return act, pool_samples(parts, len(carried.sample.lost))
     sample = run_sample(act, trials=trials, seed=seed, progress=progress, **carry)
     if trials < 1000:
         notes.append(few_trials_note(trials))
     return act, sample
+
+
+def _rows(states: TargetStates, mask: np.ndarray) -> TargetStates:
+    """The states of the trials ``mask`` marks (one per trial)."""
+    return TargetStates(states.shape, states.lost[mask])
+
+
+def pool_samples(parts: list[tuple[np.ndarray, Outcome]], trials: int) -> Outcome:
+    """Sampler outcomes of a partition of the trials (``parts``: each trial mask and its
+    outcome) as one: means weighted by trials, standard errors of the pooled trials (each
+    class's variance and the spread of the class means), the final states back in trial
+    order."""
+    if len(parts) == 1:
+        return parts[0][1]
+    ns = [float(m.sum()) for m, _ in parts]
+    ws = [n / trials for n in ns]
+    outs = [o for _, o in parts]
+
+    def mean(values) -> float:
+        return float(sum(w * v for w, v in zip(ws, values, strict=True)))
+
+    def se(means, ses) -> float:
+        m = mean(means)
+        var = sum(
+            w * (s * s * n + (x - m) ** 2) for w, n, x, s in zip(ws, ns, means, ses, strict=True)
+        )
+        return float(np.sqrt(var / trials))
+
+    def blend(arrays) -> np.ndarray:
+        n = max(len(a) for a in arrays)
+        out = np.zeros(n)
+        for w, a in zip(ws, arrays, strict=True):
+            out[: len(a)] += w * np.asarray(a, dtype=float)
+        return out
+
+    def pooled_se(key: str, values_of) -> object:
+        got = [o.standard_error.get(key) for o in outs]
+        vals = [values_of(o) for o in outs]
+        if isinstance(got[0], dict):
+            return {k: se([v[k] for v in vals], [g[k] for g in got]) for k in got[0]}
+        return [se([v[i] for v in vals], [g[i] for g in got]) for i in range(len(got[0]))]
+
+    first = outs[0]
+    weapons = []
+    for i, row in enumerate(first.weapons):
+        rows = [o.weapons[i] for o in outs]
+        weapons.append(
+            replace(
+                row,
+                expected={f: mean([r.expected[f] for r in rows]) for f in row.expected},
+                standard_error={
+                    f: se([r.expected[f] for r in rows], [r.standard_error[f] for r in rows])
+                    for f in row.standard_error
+                },
+            )
+        )
+    lost = np.zeros((trials, first.final_states.lost.shape[1]), dtype=np.int64)
+    for m, o in parts:
+        lost[m] = o.final_states.lost
+    values = {
+        "expected": lambda o: o.expected,
+        "attacker_losses": lambda o: o.attacker_losses,
+        "characters_destroyed": lambda o: o.characters_destroyed,
+        "kill_table": lambda o: o.kill_table,
+    }
+    standard_error = {k: pooled_se(k, values[k]) for k in first.standard_error if k in values}
+    return replace(
+        first,
+        weapons=weapons,
+        expected={f: mean([o.expected[f] for o in outs]) for f in first.expected},
+        models_destroyed_distribution=blend([o.models_destroyed_distribution for o in outs]),
+        wounds_lost_distribution=blend([o.wounds_lost_distribution for o in outs]),
+        damage_distribution=blend([o.damage_distribution for o in outs]),
+        characters_destroyed=[
+            mean([o.characters_destroyed[i] for o in outs])
+            for i in range(len(first.characters_destroyed))
+        ],
+        attacker_losses={
+            k: mean([o.attacker_losses[k] for o in outs]) for k in first.attacker_losses
+        },
+        trials=trials,
+        dice_drawn=sum(o.dice_drawn for o in outs),
+        final_states=TargetStates(first.final_states.shape, lost),
+        standard_error=standard_error,
+    )
 
 
 def _damage_within_budget(

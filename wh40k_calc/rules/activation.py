@@ -33,7 +33,7 @@ from .situation import Situation
 from .target import Kind, target_profile, wounded_start
 from .unit_abilities import damaged_hit_mod, defence_notes
 from .weapons import ordered, weapon_options
-from .when import UnitState, bearer_groups, facts_of
+from .when import StateSplit, UnitState, bearer_groups, facts_of, state_reads
 
 if TYPE_CHECKING:
     from ..datasheet import Weapon
@@ -87,6 +87,7 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     not_modelled += effect_parts_not_modelled(applied)
     notes += blast_x_notes(edition, groups)
     return Plan(
+        state_split=_state_split(applied, facts),
         attacker=attacker,
         target=target,
         groups=groups,
@@ -108,6 +109,27 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
         allocation_order=order,
         character_roles=roles,
     )
+
+
+def _state_split(applied: Applied, facts) -> StateSplit | None:
+    """The target-state conditions the engines cannot read per state (those of the attacker's
+    changes and of the target's changes to the whole roll; for a unit of one model, every
+    one: it has no model count to switch a kind on), or None when there are none."""
+    from ..effect_schema import change_field, change_side
+    from .target import PER_KIND
+
+    single = facts.target.starting <= 1
+    reads: list[tuple[str, int]] = []
+    for a in applied.every_active():
+        rec = a.effect.record
+        for c in rec.changes:
+            if change_side(rec, c) != a.side:
+                continue
+            if a.side == "target" and change_field(c) in PER_KIND and not single:
+                continue  # read per kind of model as its models die (rules.target)
+            reads += state_reads(rec.when, a.side) + state_reads(c.when, a.side)
+    reads = list(dict.fromkeys(reads))
+    return StateSplit(tuple(reads), facts.target) if reads else None
 
 
 def _first(variants: list[Variant]) -> Variant | None:

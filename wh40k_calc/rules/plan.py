@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..datasheet import Weapon
 from ..profile import Activation
 from ..units import ModelGroup, Unit
+from .when import StateSplit
 
 
 @dataclass(frozen=True)
@@ -60,3 +61,4 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     allocation_order: list[str] = field(default_factory=list)
     character_roles: list[str] = field(default_factory=list)  # per TargetProfile.characters
+    state_split: StateSplit | None = None  # target-state conditions read per start state

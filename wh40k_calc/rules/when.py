@@ -337,3 +337,80 @@ def state_thresholds(when: When | None, f: Facts, side: str) -> set[int]:
     if when.target_max_models is not None:
         out.add(when.target_max_models + 1)
     return out
+
+
+@dataclass(frozen=True)
+class StateSplit:
+    """The conditions of an activation's effects that read the target's state where the
+    engines cannot (a Hit or Wound roll, T, a single-model unit's wounds): ``reads`` are
+    (condition, N) pairs (N for model counts, else 0); ``base`` is the target as built
+    (``models`` there are the unharmed unit's). A sequence step that starts from a
+    distribution of states resolves each class of states (the states in which every read
+    gives the same answer) with the conditions read in it (``resolve``), as Blast reads its
+    models per state."""
+
+    reads: tuple[tuple[str, int], ...]
+    base: UnitState
+
+    def state(self, models_destroyed: int, wounds_lost: int) -> UnitState:
+        """The target's state after it lost these models and wounds."""
+        left = self.base.W - wounds_lost if self.base.starting <= 1 else None
+        return replace(self.base, models=self.base.models - models_destroyed, wounds_left=left)
+
+    def codes(self, destroyed, lost):
+        """Per state (arrays of models destroyed and wounds lost), the class it is in: what
+        every read says, as bits of one integer (numpy int64 array)."""
+        import numpy as np
+
+        b = self.base
+        alive = b.models - np.asarray(destroyed, dtype=np.int64)
+        left = b.W - np.asarray(lost, dtype=np.int64)
+        code = np.zeros(alive.shape, dtype=np.int64)
+        for i, (what, n) in enumerate(self.reads):
+            if what == "target_below_starting_strength":
+                bit = left < b.W if b.starting <= 1 else alive < b.starting
+            elif what == "target_below_half_strength":
+                bit = 2 * left < b.W if b.starting <= 1 else 2 * alive < b.starting
+            elif what in ("target_min_models", "unit_min_models"):
+                bit = alive >= n
+            else:
+                bit = alive <= n
+            code |= bit.astype(np.int64) << i
+        return code
+
+    def key(self, u: UnitState) -> tuple[bool, ...]:
+        """What every read says in state ``u``."""
+        out = []
+        for what, n in self.reads:
+            if what == "target_below_starting_strength":
+                out.append(u.below_starting_strength)
+            elif what == "target_below_half_strength":
+                out.append(u.below_half_strength)
+            elif what in ("target_min_models", "unit_min_models"):
+                out.append(u.models >= n)
+            else:  # target_max_models
+                out.append(u.models <= n)
+        return tuple(out)
+
+
+STATE_READS = (
+    "target_below_starting_strength",
+    "target_below_half_strength",
+    "target_min_models",
+    "target_max_models",
+)
+
+
+def state_reads(when: When | None, side: str) -> list[tuple[str, int]]:
+    """The target-state conditions of ``when`` as (condition, N) pairs (``unit_min_models``
+    counts on the target side only)."""
+    if when is None:
+        return []
+    out = []
+    for name in STATE_READS:
+        v = getattr(when, name)
+        if v is not None:
+            out.append((name, int(v) if not isinstance(v, bool) else 0))
+    if side == "target" and when.unit_min_models is not None:
+        out.append(("unit_min_models", when.unit_min_models))
+    return out
