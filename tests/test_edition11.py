@@ -38,40 +38,18 @@ hand-derived distribution (floored at 1/trials).
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction as F
+from functools import partial
 from pathlib import Path
 
 import pytest
-from helpers import TRIALS, binom, check_models, se_mean, se_p
-from typer.testing import CliRunner
-
-from wh40k_calc.cli import app
+from helpers import binom, both_json, check_models, se_mean, se_p
 
 DATA = Path(__file__).parent / "data" / "alloc"
 SEED = 1_111
 
 
-def calc(*args: str, edition: str = "11") -> dict:
-    result = CliRunner().invoke(
-        app,
-        [
-            *args,
-            "--edition",
-            edition,
-            "--datasheets",
-            str(DATA),
-            "--json",
-            "--method",
-            "both",
-            "--trials",
-            str(TRIALS),
-            "--seed",
-            str(SEED),
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
+calc = partial(both_json, dirs=[DATA], seed=SEED, edition="11")  # exact and sampled JSON
 
 
 def check_losses(out: dict, mortal: dict[int, F], models: dict[int, F]) -> None:
@@ -102,10 +80,11 @@ def scaled(dist: list[F], by: int) -> dict[int, F]:
 
 
 def test_hazard_roll_lootas_one_spanner():
-    # Lootas (5 models), kustom-mega-blastas: 1 [HAZARDOUS] weapon -> 1 hazard roll, fails on
-    # 1-2 (1/3): 1 mortal wound (the Lootas are not MONSTER/VEHICLE), destroying a W1 model.
+    # Lootas (5 models; the edition-11 datasheet of data 912: 1 Spanner, W1), kustom-mega-blasta:
+    # 1 [HAZARDOUS] weapon -> 1 hazard roll, fails on 1-2 (1/3): 1 mortal wound (the Lootas are
+    # not MONSTER/VEHICLE), destroying a W1 model.
     # P(lose a model) = 1/3 = E[models lost] = E[mortal wounds].
-    out = calc("shoot", "lootas", "--loadout", "kustom-mega-blastas", "--target", "boyz")
+    out = calc("shoot", "lootas", "--loadout", "kustom-mega-blasta", "--target", "boyz")
     check_losses(out, scaled(binom(1, F(1, 3)), 1), {0: F(2, 3), 1: F(1, 3)})
 
 
@@ -114,7 +93,7 @@ def test_hazard_roll_lootas_two_spanners():
     # Binomial(2, 1/3) = (4, 4, 1)/9, each one mortal wound destroying one W1 model:
     # E = 2/3, P(at least one) = 5/9.
     out = calc(
-        "shoot", "lootas", "--loadout", "kustom-mega-blastas", "--models", "10", "--target", "boyz"
+        "shoot", "lootas", "--loadout", "kustom-mega-blasta", "--models", "10", "--target", "boyz"
     )
     b = binom(2, F(1, 3))
     check_losses(out, scaled(b, 1), dict(enumerate(b)))

@@ -2,8 +2,7 @@
 each record, a selection that meets its record-level conditions is built from the datasheets
 of its faction (the acting unit of its faction with the keywords it asks for, the other unit
 any datasheet with the keywords it asks for, the phase, the flags and the option it needs; where
-no datasheet we ship has those keywords, one of the faction's given them: our datasheets are
-10th edition's, and edition 11 names some keywords differently),
+no datasheet of the edition's data has those keywords, one of the faction's given them),
 then planned and built for each of its variants (every step of the attack sequence reads
 every change). The whole sweep is slow (``make test-slow``); ``make test`` runs every file's
 first records and every tenth one."""
@@ -23,43 +22,57 @@ from wh40k_calc.selection import Conditions, Selection, UnitChoice
 FLAGS = ("charged", "stationary", "half_range", "disembarked", "objective", "beyond_12")
 
 
-@lru_cache(maxsize=1)
-def _sheets() -> list:
-    """Every datasheet we ship, loaded once: (datasheet, its faction keys, the keywords of
-    its unit as built by default: the datasheet's and its models')."""
+@lru_cache(maxsize=2)
+def _sheets(edition: str) -> list:
+    """Every datasheet we ship for ``edition``, loaded once: (datasheet, its faction keys, the
+    keywords of its unit as built by default: the datasheet's and its models')."""
     from wh40k_calc.catalog import Catalog
     from wh40k_calc.datasheet import load_datasheet
     from wh40k_calc.units import build_unit
 
     out = []
-    for e in Catalog().entries():
+    for e in Catalog(edition=edition).entries():
         ds = load_datasheet(e.path)
         try:
-            kws = build_unit(UnitChoice(ds), "attacker").keywords
+            kws = build_unit(UnitChoice(ds), "attacker", edition).keywords
         except ValueError:
             continue
         out.append((ds, set(ef.faction_tiers(ds.faction or "", kws)), frozenset(kws)))
     return out
 
 
-def _stand_in(faction: str | None, when, side: str, phase: str | None, extra=()):
-    """Where no datasheet we ship has the keywords a record asks for (our datasheets are
-    10th edition's; edition 11 names some units differently): a datasheet of the faction
-    (any, for core) that has weapons for ``phase``, given those keywords."""
+def _has_character(ds) -> bool:
+    return "CHARACTER" in ds.all_keywords()
+
+
+def _stand_in(
+    edition: str,
+    faction: str | None,
+    when,
+    side: str,
+    phase: str | None,
+    extra=(),
+    character: bool = False,
+):
+    """Where no datasheet of the edition's data has the keywords a record asks for (or is a
+    CHARACTER where it asks for one, ``character``): a datasheet of the faction (any, for
+    core) that has weapons for ``phase``, given those keywords."""
     from dataclasses import replace
 
     prefix = "attacker" if side == "attacker" else "target"
     any_of = getattr(when, f"{prefix}_keywords") if when else None
     all_of = getattr(when, f"{prefix}_all") if when else None
     none_of = set(getattr(when, f"{prefix}_not") or ()) if when else set()
-    for ds, keys, _ in _sheets():
+    for ds, keys, _ in _sheets(edition):
         if faction is not None and faction != ef.CORE and faction not in keys:
             continue
-        if phase is not None and not _armed(ds, phase == "fight"):
+        if phase is not None and not _armed(ds, phase == "fight", edition):
             continue
         if none_of & ds.all_keywords() or not all(test(ds) for test in extra):
             continue
         wanted = set(all_of or ()) | ({any_of[0]} if any_of else set())
+        if character:
+            wanted.add("CHARACTER")
         return replace(ds, keywords=frozenset(ds.keywords | wanted) - none_of)
     return None
 
@@ -72,32 +85,32 @@ def _keywords_ok(kws: frozenset[str], any_of, all_of, none_of) -> bool:
     )
 
 
-def _pick(faction: str | None, when, side: str, phase: str | None, extra=()):
+def _pick(edition: str, faction: str | None, when, side: str, phase: str | None, extra=()):
     """A datasheet of ``faction`` (None: any) meeting ``when``'s keyword conditions of
     ``side``, with weapons for ``phase`` when it attacks; ``extra``: more tests."""
     prefix = "attacker" if side == "attacker" else "target"
     any_of = getattr(when, f"{prefix}_keywords") if when else None
     all_of = getattr(when, f"{prefix}_all") if when else None
     none_of = getattr(when, f"{prefix}_not") if when else None
-    for ds, keys, kws in _sheets():
+    for ds, keys, kws in _sheets(edition):
         if faction is not None and faction != ef.CORE and faction not in keys:
             continue
         if not _keywords_ok(kws, any_of, all_of, none_of):
             continue
-        if phase is not None and not _armed(ds, phase == "fight"):
+        if phase is not None and not _armed(ds, phase == "fight", edition):
             continue
         if all(test(ds) for test in extra):
             return ds
     return None
 
 
-@lru_cache(maxsize=4096)
-def _armed(ds, melee: bool) -> bool:
+@lru_cache(maxsize=8192)
+def _armed(ds, melee: bool, edition: str) -> bool:
     """Whether the datasheet's models, as equipped by default, have a weapon of that kind."""
     from wh40k_calc.units import build_unit
 
     try:
-        unit = build_unit(UnitChoice(ds), "attacker")
+        unit = build_unit(UnitChoice(ds), "attacker", edition)
     except ValueError:
         return False
     return any(w.is_melee == melee for g in unit.groups for w in g.weapons)
@@ -127,8 +140,7 @@ def _selection(e: Effect, side: str) -> Selection | str:
     for phase in phases:
         attacker_needs = []
         models = None
-        if w is not None and w.attacker_has_character:
-            attacker_needs.append(lambda ds: "CHARACTER" in ds.all_keywords())
+        character = bool(w is not None and w.attacker_has_character)
         if w is not None and w.unit_min_models and side == "attacker":
             n = w.unit_min_models
             attacker_needs.append(lambda ds, n=n: _size(ds, n) is not None)
@@ -146,11 +158,13 @@ def _selection(e: Effect, side: str) -> Selection | str:
         else:
             a_faction, t_faction = (own, None) if side == "attacker" else (None, own)
             a_when = t_when = w
-        att = _pick(a_faction, a_when, "attacker", phase, attacker_needs) or _stand_in(
-            a_faction, a_when, "attacker", phase, attacker_needs
+        ed = e.edition
+        needs = attacker_needs + ([_has_character] if character else [])
+        att = _pick(ed, a_faction, a_when, "attacker", phase, needs) or _stand_in(
+            ed, a_faction, a_when, "attacker", phase, attacker_needs, character
         )
-        tgt = _pick(t_faction, t_when, "target", None) or _stand_in(
-            t_faction, t_when, "target", None
+        tgt = _pick(ed, t_faction, t_when, "target", None) or _stand_in(
+            ed, t_faction, t_when, "target", None
         )
         if att is None or tgt is None:
             last = f"no {'attacker' if att is None else 'target'} datasheet ({phase})"

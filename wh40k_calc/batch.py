@@ -24,6 +24,11 @@ A batch file is YAML: shared defaults at the top and a list of ``runs``::
           - "shoot lootas --models 10 --stationary"      # as a calc sequence step
           - {attacker: boyz, phase: fight, conditions: [charged]}
         repeat: 1
+      - name: charge with the boyz    # two units attacking each other (calc exchange)
+        exchange:
+          side_a: "fight boyz --models 20 --charged"
+          side_b: "fight intercessor-squad --models 10"
+          rounds: 1
 
 Schema checks are done by ``msgspec`` (as for datasheets); each run is validated on its own so
 that one bad run does not hide the others. Every error names the file, the line, the run and the
@@ -39,6 +44,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 PHASES = ("shooting", "fight")
+MAX_RUNS = 10_000  # runs in one batch file (runs × targets: MAX_ROWS in compare/jobs.py)
 
 Plus = Annotated[int, msgspec.Meta(ge=2, le=6)]
 Reroll = Literal["ones", "fails", "all"]
@@ -134,13 +140,34 @@ class StepSpec(msgspec.Struct, forbid_unknown_fields=True):
     add_abilities: list[Annotated[str, msgspec.Meta(pattern=r"\S")]] | None = None
 
 
+SideTexts = (
+    Annotated[str, msgspec.Meta(pattern=r"\S")]
+    | Annotated[list[Annotated[str, msgspec.Meta(pattern=r"\S")]], msgspec.Meta(min_length=1)]
+)
+
+
+class ExchangeSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """A run's ``exchange``: each side's activations as ``calc exchange --side-a``/``--side-b``
+    take them (one text, or a list of one shoot and one fight activation), and its length and
+    order (``rounds`` or ``turns``, ``first``, ``fight_first``)."""
+
+    side_a: SideTexts
+    side_b: SideTexts
+    rounds: Annotated[int, msgspec.Meta(ge=1, le=10)] | None = None
+    turns: Annotated[int, msgspec.Meta(ge=1, le=20)] | None = None
+    first: Literal["a", "b"] | None = None
+    fight_first: Literal["a", "b"] | None = None
+
+
 class RunSpec(msgspec.Struct, forbid_unknown_fields=True):
-    """One run: an attacker against one or more targets, or a ``sequence`` of activations
-    (each a :class:`StepSpec` or a quoted ``calc sequence`` step) repeated ``repeat`` times."""
+    """One run: an attacker against one or more targets, a ``sequence`` of activations
+    (each a :class:`StepSpec` or a quoted ``calc sequence`` step) repeated ``repeat`` times,
+    or an ``exchange`` of two units (:class:`ExchangeSpec`)."""
 
     attacker: str | UnitSpec | None = None
     sequence: Annotated[list[str | StepSpec], msgspec.Meta(min_length=1)] | None = None
-    repeat: Annotated[int, msgspec.Meta(ge=1, le=20)] | None = None
+    exchange: ExchangeSpec | None = None
+    repeat: Annotated[int, msgspec.Meta(ge=1)] | None = None  # steps × repeat: at most 60
     target_set: Annotated[str, msgspec.Meta(pattern=r"\S")] | None = None
     name: str | None = None
     phase: Literal["shooting", "fight"] | None = None
@@ -151,7 +178,7 @@ class RunSpec(msgspec.Struct, forbid_unknown_fields=True):
     effects: list[str] | None = None
     edition: Literal["10", "11", 10, 11] | None = None
     method: Literal["exact", "sample", "both"] | None = None
-    trials: Annotated[int, msgspec.Meta(ge=1, le=100_000_000)] | None = None
+    trials: Annotated[int, msgspec.Meta(ge=2, le=100_000_000)] | None = None
     seed: Annotated[int, msgspec.Meta(ge=0)] | None = None
     order: NameList | None = None
     precision_target: Annotated[str, msgspec.Meta(pattern=r"\S")] | None = None
@@ -173,7 +200,7 @@ class DefaultsSpec(msgspec.Struct, forbid_unknown_fields=True):
     effects: list[str] | None = None
     edition: Literal["10", "11", 10, 11] | None = None
     method: Literal["exact", "sample", "both"] | None = None
-    trials: Annotated[int, msgspec.Meta(ge=1, le=100_000_000)] | None = None
+    trials: Annotated[int, msgspec.Meta(ge=2, le=100_000_000)] | None = None
     seed: Annotated[int, msgspec.Meta(ge=0)] | None = None
     order: NameList | None = None
     precision_target: Annotated[str, msgspec.Meta(pattern=r"\S")] | None = None
@@ -272,6 +299,9 @@ def _normalise(data: Any) -> Any:
     for key in ("precision-target", "add-abilities", "target-stealth", "target-set"):
         if key in out and _norm_key(key) not in out:
             out[_norm_key(key)] = out.pop(key)
+    ex = out.get("exchange")
+    if isinstance(ex, dict):
+        out["exchange"] = {_norm_key(str(k)): v for k, v in ex.items()}
     return out
 
 
@@ -299,7 +329,8 @@ def load_batch(path: Path) -> Batch:
 
     Raises:
         BatchError: unreadable file, malformed YAML (with line and column), not a mapping,
-            an invalid top-level field (named, with its line), or no runs.
+            an invalid top-level field (named, with its line), no runs, or more than
+            :data:`MAX_RUNS`.
     """
     from .yamlio import YamlError, read_document
 
@@ -318,6 +349,11 @@ def load_batch(path: Path) -> Batch:
         line = _line_in(node, parts) if parts else None
         loc = f":{line}" if line else ""
         raise BatchError(f"{path}{loc}: {field + ': ' if field else ''}{msg}") from None
+    if len(defaults.runs) > MAX_RUNS:
+        raise BatchError(
+            f"{path}: {len(defaults.runs):,} runs; a batch file takes at most {MAX_RUNS:,} "
+            "(split it into several files)"
+        )
     runs_node = _child(node, "runs")
     runs = []
     for i, item in enumerate(defaults.runs):

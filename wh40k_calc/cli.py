@@ -7,18 +7,18 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import sys
-import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 import typer.main
 from typer.core import TyperGroup
 
-from .options import DatasheetsOpt, FactionOpt, catalog, fail
+from .options import DatasheetsOpt, EditionOpt, FactionOpt, catalog, fail, warning
 from .request import COMMAND_SETTINGS, PHASE_HELP, attack_command, command_for
 
 if TYPE_CHECKING:
@@ -55,12 +55,14 @@ class _Commands(TyperGroup):
         """As click's, with what the player typed cut to 80 characters where a usage error
         repeats it (``Invalid value for '--models': 'xxx…' is not a valid int.``)."""
         click_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+        _zero_size_unset()
         try:
             return super().invoke(ctx)
         except click_error as exc:
+            from .terminal import escape_controls
             from .wording import shorten_quoted
 
-            exc.message = shorten_quoted(exc.message)
+            exc.message = escape_controls(shorten_quoted(exc.message))
             raise
 
     def get_command(self, ctx: typer.Context | None, cmd_name: str) -> Any:
@@ -68,6 +70,15 @@ class _Commands(TyperGroup):
             load, text = _COMMANDS[cmd_name]
             self.commands[cmd_name] = command_for(cmd_name, load(), text)
         return super().get_command(ctx, cmd_name)  # type: ignore[arg-type]
+
+
+def _zero_size_unset() -> None:
+    """``COLUMNS=0`` (or ``LINES=0``) read as unset, as other terminal programs read it: rich
+    would take it as a terminal 0 cells wide and print nothing."""
+    for var in ("COLUMNS", "LINES"):
+        value = os.environ.get(var, "").strip()
+        if value.isdigit() and int(value) == 0:
+            del os.environ[var]
 
 
 def command(
@@ -112,18 +123,26 @@ def _resolve_request(request: AttackRequest) -> Result:
     """Build the Selection and resolve it; a user error exits with its one-line message."""
     from .catalog import UnknownUnitError
     from .datasheet import DatasheetError
-    from .resolve import resolve
+    from .progress import progress_bar
+    from .resolve import resolve, sampler_unused_note
     from .selection import SelectionError
 
     engine = request.engine
+    bar = progress_bar()  # on the standard error of a terminal only, --json or not
     try:
-        sel = request.selection(catalog(engine.datasheets))
-        progress = None if engine.as_json else _progress_callback()
-        return resolve(sel, engine.method_value, engine.trials, engine.seed_value, progress)
+        sel = request.selection(catalog(engine.datasheets, engine.edition_value))
+        result = resolve(
+            sel, engine.method_value, engine.trials, engine.seed_value, bar, warn=warning
+        )
+        note = sampler_unused_note(engine.sampler_given()) if result.sample is None else None
+        if note:
+            result.notes.append(note)
+        return result
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
         raise fail(str(exc)) from None
     finally:
-        _PROGRESS.stop()
+        if bar is not None:
+            bar.stop()
 
 
 def _print_result(result: Result, as_json: bool) -> None:
@@ -140,42 +159,6 @@ def _print_result(result: Result, as_json: bool) -> None:
     from .report import render
 
     render(result, Console(highlight=False))
-
-
-class _Progress:
-    """A rich progress bar on stderr, shown only on a terminal and once a run passes 0.5 s."""
-
-    def __init__(self) -> None:
-        self.bar = None
-        self.task = None
-        self.start = 0.0
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.bar is None:
-            if time.monotonic() - self.start < 0.5 or done >= total:
-                return
-            from rich.console import Console
-            from rich.progress import Progress
-
-            self.bar = Progress(console=Console(stderr=True), transient=True)
-            self.bar.start()
-            self.task = self.bar.add_task("sampling", total=total)
-        self.bar.update(self.task, completed=done)
-
-    def stop(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-            self.bar = None
-
-
-_PROGRESS = _Progress()
-
-
-def _progress_callback():
-    if not sys.stderr.isatty():
-        return None
-    _PROGRESS.start = time.monotonic()
-    return _PROGRESS
 
 
 @app.callback(invoke_without_command=True)
@@ -214,15 +197,19 @@ def units(
         bool, typer.Option("--json", help="Print a JSON list (name, faction, source, file).")
     ] = False,
     datasheets: DatasheetsOpt = None,
+    edition: EditionOpt = None,
 ) -> None:
-    """List the datasheets found (name, faction, file); TEXT filters by name (fuzzy)."""
-    from .datasheet import DatasheetError, norm_name
+    """List the datasheets found (name, faction, file) in the edition's data; TEXT filters by
+    name (fuzzy)."""
+    from .edition import EditionError, choose
     from .listing import entry_json, filter_entries, replaced
+    from .sheetnames import DatasheetError, norm_name
 
     try:
-        cat = catalog(datasheets)
+        chosen = choose(edition.value if edition else None)
+        cat = catalog(datasheets, chosen.edition)
         entries = cat.entries(hidden=True)
-    except DatasheetError as exc:
+    except (DatasheetError, EditionError) as exc:
         raise fail(str(exc)) from None
     replaces = replaced(entries)
     if faction:
@@ -245,10 +232,19 @@ def units(
     if as_json:
         import json
 
-        rows = [entry_json(e, replaces.get(e.path)) for e in entries]
+        rows = [entry_json(e, replaces.get(e.path), cat.data_of(e)) for e in entries]
         sys.stdout.write(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
         return
-    _units_table(entries, replaces)
+    from .listing import print_units
+
+    print_units(entries, replaces, _edition_words(chosen, cat))
+
+
+def _edition_words(chosen, cat) -> str:
+    """`` · edition 11 (from WH40K_CALC_EDITION) · data 912`` for a listing's first line."""
+    versions = cat.data_versions(chosen.edition)
+    data = f" · data {', '.join(versions)}" if versions else ""
+    return f" · edition {chosen.edition}{' ' + chosen.note if chosen.note else ''}{data}"
 
 
 def _check_units(entries, replaces, as_json: bool) -> None:
@@ -288,12 +284,13 @@ def _print_problems(problems, summary: str) -> None:
     from rich.console import Console
     from rich.text import Text
 
+    from .listing import place_of
     from .terminal import escape_controls as esc
 
     out = Console(highlight=False)
     width = max(out.width, 20)
     for e, why in problems:
-        name, place = esc(e.qualified), esc(_rel(e.path))
+        name, place = esc(e.qualified), esc(place_of(e.path))
         head = f"{name}  {place}"
         if len(head) > width:
             head = name + "\n" + textwrap.fill(place, width, initial_indent="    ")
@@ -301,61 +298,6 @@ def _print_problems(problems, summary: str) -> None:
         text = textwrap.fill(why, width, initial_indent="  ", subsequent_indent="  ")
         out.print(Text(text, "red"), soft_wrap=True)
     out.print(Text(summary, "bold" if problems else ""), soft_wrap=True)
-
-
-def _units_table(entries, replaces) -> None:
-    """Print ``calc units``' listing: one line per datasheet (name, file, notes), grouped by
-    faction. Plain aligned lines, not a rich table: a table of 1,600 rows takes rich most of a
-    second to lay out. A line too long for the terminal is folded (the file below the name)."""
-    import itertools
-    import textwrap
-
-    from rich.console import Console
-    from rich.text import Text
-
-    from .terminal import escape_controls as esc
-    from .wording import count
-
-    hidden = sum(1 for e in entries if e.hidden_by is not None)
-    out = Console(highlight=False)
-    out.print(count(len(entries) - hidden, "datasheet") + (f" ({hidden} hidden)" if hidden else ""))
-    for faction, group in itertools.groupby(entries, key=lambda e: e.faction):
-        group = list(group)
-        names = {e.path: esc(e.name) for e in group}  # names and paths from files: escaped
-        width = max(len(n) for n in names.values())  # aligned within the faction
-        hid = sum(1 for e in group if e.hidden_by is not None)  # counted as the summary does
-        shown = f"{len(group) - hid:,}" + (f", {hid} hidden" if hid else "")
-        lines = Text(f"{esc(faction) or '(no faction)'} ({shown})\n", "bold")
-        for e in group:
-            place = _rel(e.path)
-            if e.hidden_by is not None:
-                place += f" (hidden: same name as {_rel(e.hidden_by)})"
-            if e.path in replaces:
-                place += f" (replaces {_rel(replaces[e.path])})"
-            place = esc(place)
-            line = f"  {names[e.path]:<{width}}  {place}"
-            if len(line) <= out.width:  # one aligned line
-                lines.append(line)
-            else:  # folded for a narrow terminal: the file below the name
-                where = textwrap.fill(
-                    place, out.width, initial_indent="      ", subsequent_indent="        "
-                )
-                lines.append(f"  {names[e.path]}\n{where}")
-            lines.append("\n")
-        out.print(lines, end="", soft_wrap=True)
-
-
-def _rel(p: Path) -> str:
-    """A file's path for people: inside the shipped folders relative to them."""
-    from .catalog import GENERATED, SHIPPED
-
-    for base, label in ((SHIPPED, "shipped"), (GENERATED, "generated")):
-        if p.is_relative_to(base):
-            return f"({label}) {p.relative_to(base)}"
-    try:
-        return os.path.relpath(p)
-    except ValueError:
-        return str(p)
 
 
 @command("show")
@@ -366,15 +308,18 @@ def show(
         bool, typer.Option("--json", help="Print the datasheet as JSON (the YAML's fields).")
     ] = False,
     datasheets: DatasheetsOpt = None,
+    edition: EditionOpt = None,
 ) -> None:
-    """Print one datasheet: statlines, sizes, weapons, loadouts, rules."""
+    """Print one datasheet of the edition's data: statlines, sizes, weapons, loadouts, rules."""
     from .datasheet import DatasheetError
+    from .edition import EditionError, choose
     from .show import datasheet_json, render_datasheet
 
     try:
-        cat = catalog(datasheets)
+        chosen = choose(edition.value if edition else None)
+        cat = catalog(datasheets, chosen.edition)
         ds = cat.find(name, faction)
-    except (LookupError, DatasheetError) as exc:
+    except (LookupError, DatasheetError, EditionError) as exc:
         raise fail(str(exc)) from None
     if as_json:
         import json
@@ -385,7 +330,7 @@ def show(
     from rich.text import Text
 
     console = Console(highlight=False)
-    render_datasheet(ds, console)
+    render_datasheet(ds, console, chosen.note)
     for note in cat.duplicate_notes([ds]):
         console.print(Text.assemble(("Note: ", "dim"), note))
 
@@ -477,6 +422,19 @@ command(
     help="Several activations against one target, in order, exactly.",
     load=_sequence_command,
 )
+
+
+def _exchange_command() -> Callable[..., Any]:
+    from .exchange.command import exchange
+
+    return exchange
+
+
+command(
+    "exchange",
+    help="Two units attacking each other, each with the models it has left, exactly.",
+    load=_exchange_command,
+)
 command(
     "army",
     help="An army list (app, New Recruit, ListForge, ... export) against a target.",
@@ -485,11 +443,27 @@ command(
 command("import", load=_import_command)
 
 
+class _ClosedStream(io.TextIOBase):
+    """What the program writes its output to when it was started with the standard output
+    closed (``calc ... >&-``): writing fails as on a full disk, so the run ends with the same
+    one-line error and exit code 1 instead of exiting 0 having printed nothing."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "the standard output is closed")
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation("the standard output is closed")
+
+
 def _safe_streams() -> None:
     """On a terminal or pipe whose encoding cannot show the tables' characters (≥, bars,
-    box lines), print replacements instead of failing."""
-    if sys.stdout is None:  # started with stdout closed: output goes nowhere
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    box lines), print replacements instead of failing. A closed standard output fails at
+    the first write (:class:`_ClosedStream`)."""
+    if sys.stdout is None:  # started with stdout closed
+        sys.stdout = _ClosedStream()
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     import contextlib
@@ -503,7 +477,8 @@ def main() -> None:
     """Console-script entry point: ``calc``.
 
     A closed pipe (``calc units | head -1``) ends the program quietly, like other command-line
-    tools; output that cannot be written (a full disk) is one error line and exit code 1.
+    tools; output that cannot be written (a full disk, a closed standard output) is one error
+    line and exit code 1.
     """
     import signal
 

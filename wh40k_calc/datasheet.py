@@ -8,10 +8,9 @@ loadout counts, sizes naming known models). Every error names the file and the f
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -26,18 +25,8 @@ from .abilities import (
 )
 from .dice import Dice, DiceError
 
-
-class DatasheetError(ValueError):
-    """A datasheet file that cannot be used; the message names the file and the field."""
-
-
-@lru_cache(maxsize=4096)  # the same few hundred names, looked up again and again in a batch
-def norm_name(text: str) -> str:
-    """Normalise a unit, model or weapon name for matching: case, accents and punctuation
-    ignored ("Kâhl" matches "kahl")."""
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "", text.lower())
-
+# re-exported: the datasheet layer's own
+from .sheetnames import DatasheetError, file_editions, norm_name
 
 # ---------------------------------------------------------------------------------------------
 # Schema (what the YAML may contain). Field names follow the contract exactly.
@@ -61,6 +50,18 @@ class _CountEquippedSchema(msgspec.Struct, forbid_unknown_fields=True):
     equipped: list[str]
 
 
+class _ChoiceSchema(msgspec.Struct, forbid_unknown_fields=True):
+    up_to: Annotated[int, msgspec.Meta(ge=1, le=10)]
+    of: Annotated[list[str], msgspec.Meta(min_length=1)]
+    once: list[str] = []
+    count: Annotated[int, msgspec.Meta(ge=1)] | Literal["all"] = "all"
+
+
+class _NotGeneratedSchema(msgspec.Struct, forbid_unknown_fields=True):
+    reason: Name
+    items: list[str] = []
+
+
 class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
     name: Name
     M: NonNeg | str | None
@@ -72,6 +73,7 @@ class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
     equipped: list[str] = []
     invuln: Plus | None = None
     invuln_ranged_only: bool = False
+    invuln_melee_only: bool = False
     feel_no_pain: Plus | None = None
     feel_no_pain_mortal: Plus | None = None
     feel_no_pain_psychic: Plus | None = None
@@ -80,6 +82,7 @@ class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
     half_damage: bool = False
     keywords: list[str] = []
     equipped_by_count: list[_CountEquippedSchema] = []
+    choices: list[_ChoiceSchema] = []
 
 
 class _WeaponSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -131,6 +134,20 @@ class _NotModelledSchema(msgspec.Struct, forbid_unknown_fields=True):
     target: list[str] = []
 
 
+EditionValue = Literal[10, 11, "10", "11"]
+
+
+class _DataSchema(msgspec.Struct, forbid_unknown_fields=True):
+    source: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    version: Annotated[int, msgspec.Meta(ge=0)] | Annotated[str, msgspec.Meta(max_length=50)]
+    date: Annotated[str, msgspec.Meta(max_length=50)] = ""
+
+
+class _AdditionalCostSchema(msgspec.Struct, forbid_unknown_fields=True):
+    points: Annotated[int, msgspec.Meta(ge=0, le=100_000)]
+    after: Annotated[int, msgspec.Meta(ge=1, le=100)]
+
+
 class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
     name: Name
     models: Annotated[list[_ModelSchema], msgspec.Meta(min_length=1)]
@@ -151,7 +168,12 @@ class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
     leaders_allowed: list[_LeadersAllowedSchema] = []
     damaged: _DamagedSchema | None = None
     not_modelled: _NotModelledSchema | None = None
+    options_not_generated: list[_NotGeneratedSchema] = []
     source: str = ""
+    edition: EditionValue | Annotated[list[EditionValue], msgspec.Meta(min_length=1)] | None = None
+    legends: bool = False
+    data: _DataSchema | None = None
+    additional_cost: _AdditionalCostSchema | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -194,6 +216,29 @@ class Weapon:
 
 
 @dataclass(frozen=True)
+class WeaponChoice:
+    """A wargear option that lets a model carry several weapons of a list ("can each be
+    equipped with up to three of the following, and can take duplicates"): up to ``up_to``
+    of ``weapons`` (keys; duplicates allowed but of those in ``once``), in place of the ones
+    of the list it carries; ``count`` models of the type may take it (None: all).
+    ``wh40k_calc.composition`` reads it for ``--weapon``."""
+
+    up_to: int
+    weapons: tuple[str, ...]
+    once: frozenset[str] = frozenset()
+    count: int | None = None
+
+
+@dataclass(frozen=True)
+class NotGenerated:
+    """A wargear option the importer did not turn into a loadout or choice: why, and the
+    equipment it names (``calc show`` lists them; ``--weapon`` can still use the weapons)."""
+
+    reason: str
+    items: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class ModelProfile:
     """One kind of model: its statline (Sv 7 = no save), optional invulnerable save and Feel No
     Pain (X means X+), its own extra keywords and its default equipment (weapon keys).
@@ -204,9 +249,13 @@ class ModelProfile:
     N from each attack's Damage, never below 1) and ``half_damage`` (halve it, rounding up,
     before subtracting).
 
+    ``invuln_ranged_only`` / ``invuln_melee_only``: the invulnerable save is only against
+    ranged / only against melee attacks (at most one of them is set).
+
     ``equipped_by_count``: (count, weapon keys) pairs: that many models of this kind carry
     those weapons instead of ``equipped`` (a datasheet's "1 X is equipped with ..."); see
-    :meth:`default_equipment`. ``M`` is inches, a text such as ``20+`` (aircraft) as the
+    :meth:`default_equipment`. ``choices``: options giving a model several weapons of a list
+    (:class:`WeaponChoice`). ``M`` is inches, a text such as ``20+`` (aircraft) as the
     datasheet prints it, or None where it prints "-" (fortifications).
     """
 
@@ -228,6 +277,8 @@ class ModelProfile:
     damage_reduction: int = 0
     half_damage: bool = False
     equipped_by_count: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    choices: tuple[WeaponChoice, ...] = ()
+    invuln_melee_only: bool = False
 
     @property
     def key(self) -> str:
@@ -332,6 +383,30 @@ class Damaged:
 
 
 @dataclass(frozen=True)
+class DataVersion:
+    """Where a generated datasheet's numbers come from: the data project (``source``, e.g.
+    "game-datacards"), its data version (912) and the date of that version ("2026-07-23")."""
+
+    source: str
+    version: int | str
+    date: str = ""
+
+    @property
+    def label(self) -> str:
+        """``data 912``."""
+        return f"data {self.version}"
+
+
+@dataclass(frozen=True)
+class AdditionalCost:
+    """The surcharge for further copies of a unit in one army: each copy after the first
+    ``after`` costs ``points`` more (the edition-11 data's ``additionalCost``)."""
+
+    points: int
+    after: int
+
+
+@dataclass(frozen=True)
 class Datasheet:
     """A validated unit datasheet. ``models`` is in allocation order (rank-and-file first).
 
@@ -344,6 +419,10 @@ class Datasheet:
     (not selectable); ``add_ons`` its optional costs; ``leader_alongside`` the keywords of an
     attached Leader that this Leader may join (an exception to one Leader per unit), in a
     Bodyguard unit with one of the ``leader_alongside_bodyguard`` keywords (empty: any).
+
+    ``editions``: the rules editions the file is for ("10", "11" or both; a file that does not
+    say is for edition 10); ``legends``: a Warhammer Legends datasheet; ``data``: the data
+    version a generated file comes from; ``additional_cost``: the surcharge for further copies.
     """
 
     name: str
@@ -368,6 +447,11 @@ class Datasheet:
     add_ons: tuple[AddOn, ...] = ()
     leader_alongside: tuple[str, ...] = ()
     leader_alongside_bodyguard: tuple[str, ...] = ()
+    options_not_generated: tuple[NotGenerated, ...] = ()
+    editions: tuple[str, ...] = ("10",)
+    legends: bool = False
+    data: DataVersion | None = None
+    additional_cost: AdditionalCost | None = None
 
     @property
     def key(self) -> str:
@@ -485,6 +569,17 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
         add_ons=tuple(add_ons),
         leader_alongside=tuple(k.upper() for k in raw.leader_alongside),
         leader_alongside_bodyguard=tuple(k.upper() for k in raw.leader_alongside_bodyguard),
+        options_not_generated=tuple(
+            NotGenerated(o.reason, tuple(o.items)) for o in raw.options_not_generated
+        ),
+        editions=file_editions(raw.edition),
+        legends=raw.legends,
+        data=DataVersion(raw.data.source, raw.data.version, raw.data.date) if raw.data else None,
+        additional_cost=(
+            AdditionalCost(raw.additional_cost.points, raw.additional_cost.after)
+            if raw.additional_cost
+            else None
+        ),
     )
 
 
@@ -632,11 +727,38 @@ def _models(
                     (c.count, check_weapons(c.equipped, f"models[{i}].equipped_by_count[{j}]"))
                     for j, c in enumerate(m.equipped_by_count)
                 ),
+                choices=tuple(
+                    _choice(c, check_weapons, f"models[{i}].choices[{j}]", file)
+                    for j, c in enumerate(m.choices)
+                ),
+                invuln_melee_only=m.invuln_melee_only,
             )
         )
+        if m.invuln_ranged_only and m.invuln_melee_only:
+            raise DatasheetError(
+                f"{file}: models[{i}] ({m.name}).invuln_melee_only: the invulnerable save "
+                "cannot be against ranged attacks only and against melee attacks only"
+            )
     if len({m.key for m in models}) != len(models):
         raise DatasheetError(f"{file}: models: two models share a name")
     return models
+
+
+def _choice(
+    c: _ChoiceSchema, check_weapons: _WeaponCheck, where: str, file: Path | str
+) -> WeaponChoice:
+    """A model's ``choices`` entry, its weapons defined, ``once`` among its ``of``.
+
+    Raises:
+        DatasheetError: naming the field.
+    """
+    weapons = check_weapons(c.of, f"{where}.of")
+    once = check_weapons(c.once, f"{where}.once")
+    for j, key in enumerate(once):
+        if key not in weapons:
+            raise DatasheetError(f"{file}: {where}.once[{j}]: {c.once[j]!r} is not one of its 'of'")
+    count = None if c.count == "all" else c.count
+    return WeaponChoice(c.up_to, tuple(dict.fromkeys(weapons)), frozenset(once), count)
 
 
 def _check_size_totals(sizes: list[UnitSize], file: Path | str) -> None:

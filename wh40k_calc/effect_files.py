@@ -78,8 +78,10 @@ def norm(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", text.lower())
 
 
-# Ours (10th-edition export names) first, then the data's (game-datacards 912) and list
-# builders' names. The catalog's own aliases (edition-11 datasheets) may replace this table.
+# Ours (the catalog's faction names) first, then other spellings; the data's names and the
+# factions within others (chapters) come from wh40k_calc.factions, the catalog's, as well.
+# Faction keywords make a unit one of the faction; World Eaters, Death Guard, Thousand Sons
+# and Emperor's Children count within Chaos Space Marines (their units have its keyword).
 FACTIONS: tuple[Faction, ...] = (
     Faction("Adepta Sororitas", (), ("ADEPTA SORORITAS",)),
     Faction("Adeptus Custodes", (), ("ADEPTUS CUSTODES",)),
@@ -114,6 +116,24 @@ FACTIONS: tuple[Faction, ...] = (
     Faction("Unaligned Forces", ("Unaligned",), ()),
     Faction("World Eaters", (), ("WORLD EATERS",), "chaosspacemarines"),
 )
+
+
+def _with_data_names(table: tuple[Faction, ...]) -> tuple[Faction, ...]:
+    """The table with the data's names and the factions within others that
+    :mod:`wh40k_calc.factions` (the catalog's) knows added."""
+    from dataclasses import replace
+
+    from .factions import DATA_NAMES, PARENTS
+
+    out = []
+    for f in table:
+        more = tuple(d for d, ours in DATA_NAMES.items() if ours == f.name)
+        within = norm(PARENTS[f.name]) if f.name in PARENTS else f.within
+        out.append(replace(f, aliases=tuple(dict.fromkeys((*f.aliases, *more))), within=within))
+    return tuple(out)
+
+
+FACTIONS = _with_data_names(FACTIONS)
 _BY_NAME = {norm(n): f for f in FACTIONS for n in (f.name, *f.aliases)}
 _BY_KEYWORD = {norm(k): f for f in FACTIONS for k in f.keywords}
 

@@ -216,22 +216,19 @@ def line_json(x: Line, edition: str) -> dict[str, Any]:
 
 
 def render(effects: list[Effect], lines: list[Line], edition: str, console) -> None:
-    """The records (and ``lines``) as a table that fits the console, words never cut."""
+    """The records (and ``lines``) as a table that fits the console, words never cut
+    (:func:`~wh40k_calc.layout.print_table`)."""
     from rich.table import Table
     from rich.text import Text
 
+    from .layout import Words, print_table
+
     narrow = console.width < 100
-    table = Table(
-        title=f"Effects, edition {edition} (--effect ID; ID:OPTION)",
-        show_lines=True,
-        expand=False,
-    )
-    table.add_column(
-        "Id: faction, kind" + ("" if not narrow else "; side, phases"), overflow="fold", ratio=2
-    )
+    table = Table(title=f"Effects, edition {edition} (--effect ID; ID:OPTION)", show_lines=True)
+    table.add_column("Id: faction, kind" + ("; side, phases" if narrow else ""))
     if not narrow:
-        table.add_column("Side: phases", overflow="fold")
-    table.add_column("What it does", overflow="fold", ratio=3)
+        table.add_column("Side: phases")
+    table.add_column("What it does")
     for e in effects:
         kind = e.kind_words + (" (applied by default)" if e.default else "")
         owner = ef.display_name(e.faction)
@@ -246,9 +243,9 @@ def render(effects: list[Effect], lines: list[Line], edition: str, console) -> N
         if e.record.not_modelled:
             what.append(f"\nnot modelled: {e.record.not_modelled}", "dim")
         if narrow:
-            table.add_row(Text.assemble(head, "\n", (side, "dim")), what)
+            table.add_row(Words(Text.assemble(head, "\n", (side, "dim"))), Words(what))
         else:
-            table.add_row(head, Text(side), what)
+            table.add_row(Words(head), Words(side), Words(what))
     for x in lines:
         c = x.coverage
         where = f" ({c.detachment})" if c.detachment else ""
@@ -256,12 +253,12 @@ def render(effects: list[Effect], lines: list[Line], edition: str, console) -> N
             (c.rule, "bold"), "\n", (f"{ef.display_name(x.faction)}, {c.kind}{where}", "dim")
         )
         status = "not an attack rule" if c.status == "not-attack" else "not modelled"
-        what = Text(status + (f": {c.reason}" if c.reason else ""))
+        what = Words(status + (f": {c.reason}" if c.reason else ""))
         if narrow:
-            table.add_row(head, what)
+            table.add_row(Words(head), what)
         else:
-            table.add_row(head, Text("-"), what)
-    console.print(table)
+            table.add_row(Words(head), Words("-"), what)
+    print_table(console, table)
     console.print(
         Text(
             f"{len(effects)} records"

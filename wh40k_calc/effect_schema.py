@@ -440,7 +440,7 @@ def _check_change(r: Record, i: int, c: Change, field: str) -> list[str]:
         c.weapons != "all" or c.named or c.weapons_with or c.weapons_without
     ):
         out.append(f"{at}: {field} is not a weapon's: it takes no weapons, named or weapons_with")
-    if field in ("mortal_wounds", "grant_keyword") and c.bearer_only:
+    if field == "mortal_wounds" and c.bearer_only:
         out.append(f"{at}.bearer_only: {field} is the unit's, not one model's")
     out += _check_texts(at, c, field)
     return out

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 DEFAULT_EDITION = "10"
 DEFAULT_METHOD = "exact"
 DEFAULT_SEED = 40_000
+MIN_TRIALS = 2  # a standard error needs two trials (one trial's is undefined, not 0)
 MAX_TRIALS = 100_000_000
 
 
@@ -64,33 +65,71 @@ class Edition(StrEnum):
 def fail(message: str, code: int = 1) -> typer.Exit:
     """Print ``error: message`` on stderr and return the Exit to raise. ``message`` is shown
     as written: names from files in it are not read as rich markup; what the player typed,
-    quoted in it, is cut to 80 characters (``wording.shorten_quoted``)."""
+    quoted in it, is cut to 80 characters (``wording.shorten_quoted``); control characters
+    (in a folder's path, say) are shown escaped (``\\x1b``), never obeyed by the terminal."""
     from rich.console import Console
     from rich.text import Text
 
+    from .terminal import escape_controls
     from .wording import shorten_quoted
 
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        Text.assemble(("error:", "bold red"), " ", shorten_quoted(message))
+        Text.assemble(("error:", "bold red"), " ", escape_controls(shorten_quoted(message)))
     )
     return typer.Exit(code)
 
 
-def catalog(datasheets: list[str] | list[Path] | tuple[str, ...] | None):
-    """The datasheet catalog for ``--datasheets`` folders (and the environment).
+EDITION_HELP = (
+    "Rules edition, and its datasheets (default: WH40K_CALC_EDITION, else the config file's "
+    "'edition', else 10)."
+)
+
+
+def warning(message: str) -> None:
+    """Print ``warning: message`` on stderr, before the work it is about (``--trials`` far
+    beyond the sampler's time budget), as :func:`fail` prints an error."""
+    from rich.console import Console
+    from rich.text import Text
+
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        Text.assemble(("warning:", "bold yellow"), " ", message)
+    )
+
+
+def catalog(datasheets: list[str] | list[Path] | tuple[str, ...] | None, edition: str = "10"):
+    """The datasheet catalog for ``--datasheets`` folders (and the environment), looking in
+    ``edition``'s data; a faction in ``WH40K_CALC_FACTIONS`` that no datasheet has is warned
+    about on stderr.
 
     Raises:
         DatasheetError: a folder does not exist, is a file, or is given as an empty name.
     """
     from .catalog import Catalog
-    from .datasheet import DatasheetError
+    from .sheetnames import DatasheetError
 
     dirs = []
     for d in datasheets or []:
         if not str(d).strip():
             raise DatasheetError("--datasheets: empty folder name")
         dirs.append(Path(d))
-    return Catalog(dirs)
+    cat = Catalog(dirs, edition=edition)
+    if cat.preferences:
+        _warn(cat.preference_warnings())
+    return cat
+
+
+def _warn(lines: list[str]) -> None:
+    """``warning: LINE`` on stderr for each line (control characters escaped)."""
+    if not lines:
+        return
+    from rich.console import Console
+    from rich.text import Text
+
+    from .terminal import escape_controls
+
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    for line in lines:
+        console.print(Text.assemble(("warning:", "yellow"), " ", escape_controls(line)))
 
 
 DatasheetsOpt = Annotated[
@@ -102,6 +141,7 @@ DatasheetsOpt = Annotated[
         "':'-separated). A file named like a shipped one wins.",
     ),
 ]
+EditionOpt = Annotated[Edition | None, typer.Option("--edition", help=EDITION_HELP)]
 EffectOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -405,7 +445,7 @@ class EngineOptions(OptionGroup):
     datasheet folders, JSON output. None means "not given": the default (or, in ``calc
     compare``, a batch file's value)."""
 
-    edition: Annotated[Edition | None, typer.Option(help="Rules edition (default 10).")] = None
+    edition: Annotated[Edition | None, typer.Option(help=EDITION_HELP)] = None
     method: Annotated[
         Method | None,
         typer.Option(case_sensitive=False, help="exact (default), sample (Monte Carlo) or both."),
@@ -414,10 +454,10 @@ class EngineOptions(OptionGroup):
         int | None,
         typer.Option(
             metavar="N",
-            min=1,
+            min=MIN_TRIALS,
             max=MAX_TRIALS,
-            help="Sampler trials, run exactly (default 100000, or fewer if they would take more "
-            "than a few seconds).",
+            help="Sampler trials, run exactly, 2 or more (default 100000, or fewer if they would "
+            "take more than a few seconds).",
         ),
     ] = None
     seed: Annotated[
@@ -429,13 +469,36 @@ class EngineOptions(OptionGroup):
 
     @property
     def edition_value(self) -> str:
-        """The edition to use ("10" unless given)."""
-        return self.edition.value if self.edition else DEFAULT_EDITION
+        """The edition to use: --edition, else WH40K_CALC_EDITION, else the config file's,
+        else 10 (:func:`wh40k_calc.edition.choose`).
+
+        Raises:
+            EditionError: the environment variable or the config file gives another value.
+        """
+        return self.edition_choice.edition
+
+    @property
+    def edition_choice(self):
+        """The edition to use and where it comes from (:class:`wh40k_calc.edition.
+        EditionChoice`).
+
+        Raises:
+            EditionError: the environment variable or the config file gives another value.
+        """
+        from .edition import choose
+
+        return choose(self.edition.value if self.edition else None)
 
     @property
     def method_value(self) -> str:
         """The method to use ("exact" unless given)."""
         return self.method.value if self.method else DEFAULT_METHOD
+
+    def sampler_given(self) -> tuple[str, ...]:
+        """The sampler options given on the command line (``--trials``, ``--seed``), for the
+        note when only the exact engine runs (:func:`wh40k_calc.resolve.sampler_unused_note`)."""
+        given = (("--trials", self.trials), ("--seed", self.seed))
+        return tuple(name for name, value in given if value is not None)
 
     @property
     def seed_value(self) -> int:

@@ -7,9 +7,11 @@ from typing import Any
 
 import numpy as np
 
+from .edition import heading_words
 from .engine.outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome
 from .profile import TargetProfile
 from .resolve import Result
+from .show import data_json
 from .terminal import print_joined, print_wrapped
 from .wording import compress_names, count
 
@@ -66,6 +68,7 @@ def target_block(r: Result) -> dict[str, Any]:
     return {
         "name": tgt.name,
         "faction": tgt.datasheets[0].faction,
+        "data": data_json(tgt.datasheets[0]),
         "models": tgt.models,
         "wounds": act.target.wounds,
         "points": _f(tgt.points),
@@ -102,6 +105,7 @@ def to_json(r: Result) -> dict[str, Any]:
         "attacker": {
             "name": att.name,
             "faction": att.datasheets[0].faction,
+            "data": data_json(att.datasheets[0]),
             "models": att.models,
             "points": _f(att.points),
             "points_listed": att.points_listed,
@@ -269,8 +273,10 @@ def kill_rows(r: Result) -> int:
 def render(r: Result, console) -> None:
     """Print the result: heading, weapons table, totals, kill table with bars, CHARACTER
     models, Hazardous, exact vs sampled, then conditions, orders, choices and notes."""
+    from .layout import print_table
+
     _print_heading(r, console)
-    console.print(_weapons_table(r))
+    print_table(console, _weapons_table(r))
     _print_totals(r, console)
     _print_kill_table(r, console)
     if r.activation.target.characters:
@@ -278,7 +284,7 @@ def render(r: Result, console) -> None:
     if r.activation.hazard is not None:
         _print_hazard(r, console)
     if r.method == "both" and r.exact is not None and r.sample is not None:
-        console.print(_comparison(r))
+        print_table(console, _comparison(r))
     _print_details(r, console)
 
 
@@ -295,7 +301,7 @@ def _print_heading(r: Result, console) -> None:
             *_unit_label(plan.attacker), f" {phase} ", *_unit_label(plan.target, _wounds_text(r))
         ),
         Text.assemble(
-            f" · edition {sel.edition} · ",
+            heading_words(sel.edition, sel.edition_note, sel.datasheets()),
             (r.method, "cyan"),
             f" ({count(o.trials, 'trial')}, seed {o.seed})" if r.method == "sample" else "",
         ),
@@ -311,22 +317,23 @@ def _print_heading(r: Result, console) -> None:
 
 def _weapons_table(r: Result):
     """The "Expected per activation" table: one row per weapon profile, totals in the
-    footer."""
+    footer (printed with :func:`~wh40k_calc.layout.print_table`)."""
     from rich.table import Table
-    from rich.text import Text
+
+    from .layout import Words
 
     o = r.primary
     # Headings of two short lines and numbers that never wrap leave the names the most room
-    # at 80 columns; a name wraps between words (a word longer than the column folds).
+    # at 80 columns; a name wraps between words or after a hyphen, never inside a word.
     cols = ("Attacks", "Hits", "Wounds", "Failed\nsaves", "Mortal\nwounds", "Damage")
     table = Table(title="Expected per activation", title_justify="left", show_footer=True)
-    table.add_column("Weapon", footer="Total", overflow="fold")
+    table.add_column("Weapon", footer="Total")
     table.add_column("Models", justify="right", no_wrap=True)  # weapons of this profile used
     for col, key in zip(cols, WEAPON_FIELDS, strict=True):
         table.add_column(col, justify="right", no_wrap=True, footer=f"{o.expected[key]:.3f}")
     for w in o.weapons:
         table.add_row(
-            Text(w.name),
+            Words(w.name),
             str(w.count) if w.count else "—",
             *(f"{w.expected[k]:.3f}" for k in WEAPON_FIELDS),
         )
@@ -366,16 +373,18 @@ def print_kill_table(console, kill, title: str) -> None:
     from rich.bar import Bar
     from rich.table import Table
 
+    from .layout import Words, print_table
+
     if not len(kill):
         console.print("Kill table: no model of the target can be destroyed")
         return
     table = Table(title=title, title_justify="left")
-    table.add_column("Models destroyed", justify="right", min_width=5, no_wrap=True)
-    table.add_column("P(at least)", justify="right", min_width=7, no_wrap=True)
-    table.add_column("", width=32)
+    table.add_column(Words("Models destroyed"), justify="right", min_width=5, no_wrap=True)
+    table.add_column(Words("P(at least)"), justify="right", min_width=7, no_wrap=True)
+    table.add_column("", max_width=32)  # the bar: narrower where the room is short
     for k, p in enumerate(kill, start=1):
         table.add_row(f"≥ {k}", pct(p), Bar(1.0, 0.0, float(p), color="red"))
-    console.print(table)
+    print_table(console, table)
 
 
 def _print_hazard(r: Result, console) -> None:
@@ -477,18 +486,21 @@ def comparison_table(rows: list[tuple[str, float, float, float]], trials: int, s
     FLAG_SE."""
     from rich.table import Table
 
+    from .layout import Words
+
     t = Table(
         title=f"Exact vs sampled ({count(trials, 'trial')}, seed {seed}; '!' marks a "
         f"difference over {FLAG_SE:g} standard errors)",
         title_justify="left",
     )
     for col in ("Figure", "Exact", "Sampled", "± SE", "Δ / SE", ""):
-        t.add_column(col, justify="right" if col not in ("Figure", "") else "left")
+        figure = col not in ("Figure", "")
+        t.add_column(col, justify="right" if figure else "left", no_wrap=figure)
     floor = 1.0 / max(trials, 1)
     for name, a, b, s in rows:
         z = abs(a - b) / max(s, floor)
         t.add_row(
-            name,
+            Words(name),
             f"{a:.4f}",
             f"{b:.4f}",
             f"{s:.4f}",

@@ -273,6 +273,7 @@ def resolve(
     carried: Carried | None = None,
     *,
     stand_in: bool = True,
+    warn: Callable[[str], None] | None = None,
 ) -> Result:
     """Resolve one activation with ``method`` ("exact", "sample" or "both").
 
@@ -291,6 +292,8 @@ def resolve(
         stand_in: when the exact engine declines, the sampler stands in for it; False: the
             Result is returned at once, with ``exact_declined`` and no figures (for a caller
             that then samples on its own, e.g. a whole sequence).
+        warn: called before the sampler rolls anything when ``trials`` are far beyond its
+            time budget by its estimate (the message says how long; ``engine/budget.py``).
 
     Raises:
         SelectionError: an impossible selection.
@@ -328,7 +331,7 @@ def resolve(
         act = replace(act, policy=exact.policy)
     sample = None
     if run in ("sample", "both"):
-        act, sample = _run_sampler(act, notes, trials, seed, progress, carried, by_state)
+        act, sample = _run_sampler(act, notes, trials, seed, progress, carried, warn, by_state)
     if exact is not None and carried is None:
         exact = _damage_within_budget(exact, act, sample, notes, trials, seed)
     if act.start is not None and carried is None:  # this activation's figures only
@@ -506,11 +509,13 @@ def _run_sampler(
     seed: int | np.random.Generator,
     progress: Callable[[int, int], None] | None,
     carried: Carried | None,
+    warn: Callable[[str], None] | None = None,
     by_state=None,
 ) -> tuple[Activation, Outcome]:
     """The sampler's outcome of ``act``, and ``act`` with the defender's allocation orders
     the exact engine chose (which the sampler ran): ``trials`` trials (one per carried state
-    of a sequence step; None: as many as the time budget allows, said in ``notes``)."""
+    of a sequence step; None: as many as the time budget allows, said in ``notes``);
+    ``warn``: see :func:`resolve`."""
     from .engine.sample import run_sample  # lazy: numpy sampling code
 
     act = _with_policy(act, notes)
@@ -521,6 +526,12 @@ def _run_sampler(
             trials = len(carried.sample.lost)
     if trials is None:
         trials = _affordable_trials(act, DEFAULT_TRIALS, notes)
+    elif warn is not None and carried is None:
+        from .engine.budget import estimate, slow_trials_warning
+
+        slow = slow_trials_warning(estimate(act).seconds(trials), trials, FALLBACK_SECONDS)
+        if slow is not None:
+            warn(slow)
     if by_state is not None and carried is not None and carried.sample is not None:
         parts = [
             (m, run_sample(a, trials=int(m.sum()), seed=seed, start=_rows(carried.sample, m),
@@ -653,6 +664,21 @@ def _damage_within_budget(
         return sampled.damage_distribution
 
     return exact.replaced(damage_distribution=damage)
+
+
+def sampler_unused_note(given: list[str] | tuple[str, ...]) -> str | None:
+    """The note for sampler settings given to a run only the exact engine answered
+    (``--method exact``, the engine not declining): ``given`` names them as the player wrote
+    them (``--trials``, ``--seed``; a batch file's ``trials``, ``seed``). None when nothing
+    was given. Worded as the other no-effect notes (``rules/idle.py``)."""
+    if not given:
+        return None
+    from .wording import join_words
+
+    return (
+        f"{join_words(list(given))}: no effect: the exact engine rolls no dice (method sample "
+        "or both runs the sampler)"
+    )
 
 
 def few_trials_note(trials: int) -> str:

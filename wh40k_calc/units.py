@@ -7,7 +7,7 @@ DATASHEET_FORMAT.md defines them), refusing impossible choices with the reason.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .composition import assign, explain
 from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
@@ -97,6 +97,30 @@ class Unit:
         """Groups of the attached Leaders."""
         return tuple(g for g in self.groups if g.character)
 
+    def surviving(self, alive: tuple[int, ...]) -> Unit:
+        """The unit with only ``alive[i]`` models left in group ``i`` (``groups`` order): groups
+        with none left are gone, and so is a datasheet (an attached Leader, or the Bodyguard)
+        none of whose models is left. The Starting Strength stays the unit's (Below
+        Half-strength reads it); points are not changed.
+
+        Raises:
+            SelectionError: one count per group is not given, a count is above the group's,
+                or no model is left.
+        """
+        if len(alive) != len(self.groups) or any(
+            not 0 <= n <= g.count for n, g in zip(alive, self.groups, strict=True)
+        ):
+            raise SelectionError(f"{self.name}: models alive {alive} do not fit the unit")
+        if self.whole is not None:
+            raise SelectionError(f"{self.name}: models alive cannot be given with --weapon")
+        groups = tuple(
+            replace(g, count=n) for g, n in zip(self.groups, alive, strict=True) if n > 0
+        )
+        if not groups:
+            raise SelectionError(f"{self.name}: no model is left")
+        left = [ds for ds in self.datasheets if any(g.datasheet is ds for g in groups)]
+        return replace(self, groups=groups, datasheets=tuple(left), size=sum(alive))
+
 
 def pick_size(ds: Datasheet, models: int | None, role: str) -> tuple[UnitSize, dict[str, int]]:
     """The size and per-model counts for ``models`` models.
@@ -158,8 +182,10 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
         )
     ds = choice.datasheet
     models = choice.models
+    fitted = None  # --weapon without --models: the smallest size that can carry them
     if choice.weapons and models is None:  # none fits: the largest, to say why
-        models = _size_for_weapons(ds, choice.weapons) or ds.max_size.total
+        fitted = _size_for_weapons(ds, choice.weapons)
+        models = fitted or ds.max_size.total
     size, counts = pick_size(ds, models, role)
     n_models = sum(counts.values())
     groups = _equip(ds, counts, choice.loadout, size.total)
@@ -197,7 +223,7 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
         total,
         tuple(whole) if whole is not None else None,
         tuple(d.name for d, _ in parts if not d.points_listed),
-        tuple(note for d, s in parts for note in size_notes(d, s)),
+        tuple(note for d, s in parts for note in size_notes(d, s)) + _fitted_note(ds, fitted),
     )
 
 
@@ -340,6 +366,18 @@ def _wanted(ds: Datasheet, specs: tuple[tuple[str, int], ...]) -> dict[str, tupl
             )
         out[w.key] = (w, out.get(w.key, (w, 0))[1] + n)
     return out
+
+
+def _fitted_note(ds: Datasheet, fitted: int | None) -> tuple[str, ...]:
+    """The note saying that ``--weapon`` chose a unit larger than the smallest (never chosen
+    without a word): ``fitted`` is that size (None: not chosen, or the smallest)."""
+    if fitted is None or fitted == ds.min_size.total:
+        return ()
+    return (
+        f"--weapon: a unit of {fitted} models, the smallest listed size of {ds.name} whose "
+        f"models can carry the named weapons (the smallest is {ds.min_size.total}; --models N "
+        "for another)",
+    )
 
 
 def _size_for_weapons(ds: Datasheet, specs: tuple[tuple[str, int], ...]) -> int | None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..batch import (
     Batch,
+    BatchError,
     RawRun,
     RunFieldError,
     RunSpec,
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from ..target_set import SetEntry
 
 USER_ERRORS: tuple[type[Exception], ...] = (DatasheetError, SelectionError, LookupError, ValueError)
+MAX_ROWS = 10_000  # jobs (a run against each of its targets) in one batch
 
 # ---------------------------------------------------------------------------------------------
 # Jobs, rows and errors
@@ -52,6 +54,8 @@ class Job:
 
     ``detail``: the whole contract object (``--json``); False: only what the table and the
     CSV show (:func:`job_outcome`), so that distributions they never show are not computed.
+    ``sampler_set``: the sampler settings given (``--trials``, ``seed``, ...), noted as having
+    no effect where only the exact engine runs.
     ``points``: the attacker's points where they are not the datasheets' (an army list's
     own): its row's ``attacker.points`` and efficiency are then these (the datasheets' kept
     as ``attacker.points_datasheet``); None: the datasheets'."""
@@ -66,7 +70,9 @@ class Job:
     line: int | None = None
     steps: tuple[Step, ...] = ()
     detail: bool = True
+    sampler_set: tuple[str, ...] = ()  # trials and seed set, as written (for a no-effect note)
     points: float | None = None
+    exchange: Any = None  # an exchange run: its ExchangeJob (wh40k_calc.exchange.batch)
 
 
 @dataclass
@@ -148,7 +154,7 @@ def row_figures(obj: dict[str, Any], points: float | None = None) -> dict[str, f
     (target points destroyed per 100 points of attacker: the target's points per model times
     expected models destroyed, over the attacker's points, times 100; None for a 0-point
     attacker, or where either side's source lists no points) and ``losses`` (the attacker's
-    expected models lost to Hazardous).
+    expected models lost to Hazardous; an exchange's: side A's models lost in it).
     """
     models = float(obj["expected"]["models_destroyed"])
     kill = obj["kill_table"]
@@ -176,22 +182,41 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
     Raises:
         SelectionError, LookupError, ValueError, DatasheetError: as ``resolve`` does.
     """
+    if job.exchange is not None:
+        from ..exchange.output import to_json_exchange
+        from ..exchange.run import run_exchange
+
+        ex = run_exchange(job.exchange.setup, job.method, job.trials, job.seed)
+        obj = to_json_exchange(ex)
+        return obj, row_figures(obj)
     if job.steps:
         from ..sequence.output import to_json_sequence
         from ..sequence.run import run_sequence
 
         seq = run_sequence(list(job.steps), job.method, job.trials, job.seed)
+        if seq.method == "exact" and job.sampler_set:
+            seq.notes.append(_sampler_unused(job))
         obj = to_json_sequence(seq, steps=job.detail)
         return obj, row_figures(obj, job.points)
     from ..report import to_json
     from ..resolve import resolve
 
     result = resolve(job.selection, job.method, job.trials, job.seed)
+    if result.sample is None and job.sampler_set:
+        result.notes.append(_sampler_unused(job))
     if job.detail or result.method == "sample":
         obj = to_json(result)
     else:
         obj = _without_damage_distribution(result)
     return obj, row_figures(obj, job.points)
+
+
+def _sampler_unused(job: Job) -> str:
+    from ..resolve import sampler_unused_note
+
+    note = sampler_unused_note(job.sampler_set)
+    assert note is not None
+    return note
 
 
 def _without_damage_distribution(result: "Result") -> dict[str, Any]:
@@ -228,16 +253,16 @@ class _Lookup:
     def __init__(self, cat: "Catalog", factions: dict[str, str | None] | None = None):
         self.cat = cat
         self.factions = factions or {}  # role -> faction (--faction, --target-faction)
-        self.cache: dict[tuple[str, str | None], Datasheet | Exception] = {}
+        self.cache: dict[tuple[str, str | None, str | None], Datasheet | Exception] = {}
         self.choices: dict[tuple[str, str, bytes], UnitChoice] = {}
         self.noted: dict[tuple[int, ...], tuple[str, ...]] = {}  # by the datasheets' identity
 
-    def find(self, name: str, role: str = "attacker") -> Datasheet:
+    def find(self, name: str, role: str = "attacker", edition: str | None = None) -> Datasheet:
         faction = self.factions.get(role)
-        key = (norm_name(name), faction)
+        key = (norm_name(name), faction, edition)
         if key not in self.cache:
             try:
-                self.cache[key] = self.cat.find(name, faction)
+                self.cache[key] = self.cat.find(name, faction, edition)
             except USER_ERRORS as exc:
                 self.cache[key] = exc
         hit = self.cache[key]
@@ -306,7 +331,7 @@ def _check_unit_choice(
         return [*base, *more]
 
     try:
-        ds = look.find(spec.name, role)
+        ds = look.find(spec.name, role, edition)
     except (LookupError, DatasheetError) as exc:
         raise _FieldError(at("name"), str(exc)) from None
     try:
@@ -326,7 +351,7 @@ def _check_unit_choice(
     if spec.allocation is not None and role == "attacker":
         raise _FieldError(at("allocation"), "allocation is the target's model order")
     weapons = _checked_weapons(ds, spec.weapons, at("weapons"))
-    leaders = _checked_leaders(look, spec, role, at("leader"))
+    leaders = _checked_leaders(look, spec, role, at("leader"), edition)
     choice = UnitChoice(ds, spec.models, spec.loadout, weapons, leaders)
     try:
         unit = build_unit(choice, role, edition)
@@ -373,9 +398,9 @@ def _checked_weapons(
 
 
 def _checked_leaders(
-    look: _Lookup, spec: UnitSpec, role: str, base: list[str | int]
+    look: _Lookup, spec: UnitSpec, role: str, base: list[str | int], edition: str | None = None
 ) -> tuple[Datasheet, ...]:
-    """The datasheets of a spec's ``leader`` (a name or a list of names).
+    """The datasheets of a spec's ``leader`` (a name or a list of names), in ``edition``.
 
     Raises:
         _FieldError: naming the leader (under ``base``; its index in a list) not found.
@@ -383,7 +408,7 @@ def _checked_leaders(
     leaders = []
     for i, lname in enumerate(names(spec.leader)):
         try:
-            leaders.append(look.find(lname, role))
+            leaders.append(look.find(lname, role, edition))
         except (LookupError, DatasheetError) as exc:
             raise _FieldError(
                 [*base, i] if isinstance(spec.leader, list) else base, str(exc)
@@ -456,6 +481,18 @@ def _target_label(spec: UnitSpec) -> str:
     return text
 
 
+def _sampler_set(ov: "Overrides", spec: RunSpec, d: Any) -> tuple[str, ...]:
+    """The sampler settings a run has, as written: ``--trials``/``--seed`` from the command
+    line, else ``trials``/``seed`` from the run or the file's defaults."""
+    out = []
+    for field in ("trials", "seed"):
+        if getattr(ov, field) is not None:
+            out.append(f"--{field}")
+        elif getattr(spec, field) is not None or getattr(d, field) is not None:
+            out.append(field)
+    return tuple(out)
+
+
 @dataclass
 class Overrides:
     """Command-line settings that override a batch file's (None: keep the file's)."""
@@ -464,6 +501,7 @@ class Overrides:
     method: str | None = None
     trials: int | None = None
     seed: int | None = None
+    fallback_edition: str = "10"  # where neither the command line nor the file says
 
 
 def jobs_from_batch(
@@ -476,11 +514,19 @@ def jobs_from_batch(
         batch: from :func:`wh40k_calc.batch.load_batch`.
         cat: where datasheets are looked up.
         overrides: command-line settings that win over the file's.
+
+    Raises:
+        BatchError: more than :data:`MAX_ROWS` jobs (before any is resolved).
     """
     reader = _BatchRuns(batch, _Lookup(cat), overrides or Overrides())
     out: list[Job | RunError] = []
     for raw in batch.runs:
         out += reader.jobs(raw)
+        if len(out) > MAX_ROWS:
+            raise BatchError(
+                f"{batch.path}: more than {MAX_ROWS:,} rows (a run against each of its "
+                f"targets; runs[{raw.index}] passes it): split the batch into several files"
+            )
     return out
 
 
@@ -508,6 +554,7 @@ class _Run:
     trials: int | None  # None: the default, within a time budget
     seed: int
     order: tuple[str, ...] | str | None
+    sampler_set: tuple[str, ...] = ()
 
 
 class _BatchRuns:
@@ -520,6 +567,9 @@ class _BatchRuns:
         self.src = str(batch.path)
         self.seen: dict[str, int] = {}  # run name -> index of the run that has it
         self.auto: dict[str, int] = {}  # automatic name -> runs made with it so far
+        # a run's mapping (by identity) -> its spec and jobs: a YAML alias repeats one mapping,
+        # whose jobs are made once and shared (renamed), so identical runs cost next to nothing
+        self.by_data: dict[int, tuple[RunSpec, list[Job | RunError]]] = {}
 
     def error(
         self,
@@ -546,15 +596,28 @@ class _BatchRuns:
 
     def jobs(self, raw: RawRun) -> list[Job | RunError]:
         """The jobs of run ``raw``, one per target (an error in place of a bad target), or the
-        one error that stops the whole run."""
-        run = self._run(raw)
+        one error that stops the whole run. A run whose mapping is one met before (a YAML
+        alias: the same object, hence the same lines) gets that run's jobs under its own name."""
+        same = self.by_data.get(id(raw.data))
+        if same is not None:
+            spec, made = same
+            name = self._name(raw, spec, _unit_spec(spec.attacker) if spec.attacker else None)
+            if isinstance(name, RunError):
+                return [name]
+            return [replace(j, run=name) for j in made]
+        spec = self._spec(raw)
+        if not isinstance(spec, RunError) and spec.exchange is not None:
+            return [self._exchange_job(raw, spec)]
+        run = self._run(raw, spec)
         if isinstance(run, RunError):
             return [run]
         labels = self._target_labels(run)
-        return [
+        made = [
             self._target_job(run, *target, label)
             for target, label in zip(run.targets, labels, strict=True)
         ]
+        self.by_data[id(raw.data)] = (run.spec, made)
+        return made
 
     def _target_labels(self, run: _Run) -> list[str]:
         """The labels of ``run``'s targets for its error messages, told apart where two are
@@ -578,11 +641,61 @@ class _BatchRuns:
         line = self.batch.line_of(parts, None if top else run.raw)
         return (f"line {line}", ("top-level " if top else "") + _dotted(parts))
 
-    def _run(self, raw: RawRun) -> _Run | RunError:
+    def _exchange_job(self, raw: RawRun, spec: RunSpec) -> Job | RunError:
+        """The one job of an ``exchange`` run (its sides say everything about both units and
+        their activations; the run gives only its name and the engine settings), or its
+        error naming the field."""
+        from ..exchange.batch import auto_name, exchange_job, texts
+        from ..exchange.order import OrderError
+        from ..exchange.setup import ExchangeError
+        from ..exchange.sides import SideError
+
+        for f in _NOT_IN_EXCHANGE:
+            if getattr(spec, f) is not None:
+                message = (
+                    f"{f}: not in an exchange run (each side's texts hold its unit, "
+                    "conditions, modifiers and effects; side_b is the unit attacked)"
+                )
+                return self.error(raw, message, [f])
+        ex = spec.exchange
+        assert ex is not None
+        name = self._name(raw, spec, None, auto_name(ex))
+        if isinstance(name, RunError):
+            return name
+        edition = self.ov.edition or str(spec.edition or self.d.edition or "10")
+        try:
+            job, selection = exchange_job(ex, self.look.cat, edition)
+        except SideError as exc:
+            given = texts(getattr(ex, f"side_{exc.side}"))
+            parts: list[str | int] = ["exchange", f"side_{exc.side}"]
+            if not isinstance(getattr(ex, f"side_{exc.side}"), str):
+                if exc.index is not None:
+                    parts.append(exc.index)
+                elif exc.text in given:
+                    parts.append(given.index(exc.text))
+            message = f"{exc.text!r}: {exc.reason}" if exc.text else exc.reason
+            return self.error(raw, message, parts, name=name)
+        except (OrderError, ExchangeError, *USER_ERRORS) as exc:
+            return self.error(raw, str(exc), ["exchange"], name=name)
+        d, ov = self.d, self.ov
+        side_b = job.setup.tracks["b"].unit
+        return Job(
+            name,
+            selection,
+            ov.method or spec.method or d.method or "exact",
+            ov.trials or spec.trials or d.trials,
+            next(s for s in (ov.seed, spec.seed, d.seed, 40_000) if s is not None),
+            f"{side_b.models} {side_b.name}",
+            self.src,
+            raw.line,
+            exchange=job,
+        )
+
+    def _run(self, raw: RawRun, spec: RunSpec | RunError | None = None) -> _Run | RunError:
         """Run ``raw`` parsed and checked field by field, in the order its errors are told:
         its fields, attacker or sequence, name, targets, effects and added abilities, the
         attacker or the steps, modifiers, the number of activations."""
-        spec = self._spec(raw)
+        spec = self._spec(raw) if spec is None else spec
         if isinstance(spec, RunError):
             return spec
         attacker = _unit_spec(spec.attacker) if spec.attacker is not None else None
@@ -595,7 +708,7 @@ class _BatchRuns:
             return self.error(raw, exc.message, exc.parts, name=name, top=exc.top)
         d = self.d
         effects = spec.effects if spec.effects is not None else (d.effects or [])
-        edition = self.ov.edition or str(spec.edition or d.edition or "10")
+        edition = self.ov.edition or str(spec.edition or d.edition or self.ov.fallback_edition)
         att, templates = None, None
         try:
             _check_effects(effects)
@@ -629,6 +742,7 @@ class _BatchRuns:
             trials=ov.trials or spec.trials or d.trials,
             seed=next(s for s in (ov.seed, spec.seed, d.seed, 40_000) if s is not None),
             order=_order(_first(spec.order, d.order)),
+            sampler_set=_sampler_set(ov, spec, d),
         )
 
     def _spec(self, raw: RawRun) -> RunSpec | RunError:
@@ -637,17 +751,32 @@ class _BatchRuns:
             spec = parse_run(self.batch, raw)
         except RunFieldError as exc:
             return RunError(raw.label, exc.message, exc.field, self.src, exc.line or raw.line)
-        if (spec.attacker is None) == (spec.sequence is None):
-            both = spec.attacker is not None
+        given = [f for f in ("attacker", "sequence", "exchange") if getattr(spec, f) is not None]
+        if len(given) != 1:
             message = "give 'attacker' (one activation) or 'sequence' (several)"
-            return self.error(
-                raw, message + (", not both" if both else ""), ["sequence" if both else "attacker"]
+            if not given:
+                message += ", or 'exchange' (two units attacking each other)"
+            elif "exchange" in given:
+                message = "give one of 'attacker', 'sequence' and 'exchange', not several"
+            else:
+                message += ", not both"
+            return self.error(raw, message, given[1:2] or ["attacker"])
+        if spec.attacker is not None and spec.repeat is not None:
+            # refused, not applied: an attacker run is one activation (its row, its JSON, its
+            # points per 100); repeating is a plan of several, which sequence: says
+            message = (
+                f"only a sequence run repeats; an 'attacker' run is one activation "
+                f"(for {spec.repeat} in a row, write it as sequence: [{{attacker: ...}}] with "
+                f"repeat: {spec.repeat})"
             )
+            return self.error(raw, message, ["repeat"])
         return spec
 
-    def _name(self, raw: RawRun, spec: RunSpec, attacker: UnitSpec | None) -> str | RunError:
+    def _name(
+        self, raw: RawRun, spec: RunSpec, attacker: UnitSpec | None, auto: str | None = None
+    ) -> str | RunError:
         """The run's name: its ``name`` (an error if an earlier run has it), or one made from
-        its attacker or steps, numbered ``#N`` when an earlier run has it too."""
+        its attacker or steps (or ``auto``), numbered ``#N`` when an earlier run has it too."""
         if spec.name is not None:
             name = spec.name
             if name in self.seen:
@@ -655,7 +784,10 @@ class _BatchRuns:
                     raw, f"name used by runs[{self.seen[name]}] as well", ["name"], name=name
                 )
         else:
-            name = _auto_name(attacker) if attacker is not None else _sequence_name(spec)
+            if auto is not None:
+                name = auto
+            else:
+                name = _auto_name(attacker) if attacker is not None else _sequence_name(spec)
             self.auto[name] = self.auto.get(name, 0) + 1
             if self.auto[name] > 1 or name in self.seen:
                 name = f"{name} #{self.auto[name]}"
@@ -709,7 +841,16 @@ class _BatchRuns:
             assert run.att is not None
             selection = self._selection(run, run.att, tgt, tspec)
         return Job(
-            name, selection, run.method, run.trials, run.seed, label, self.src, raw.line, steps
+            name,
+            selection,
+            run.method,
+            run.trials,
+            run.seed,
+            label,
+            self.src,
+            raw.line,
+            steps,
+            sampler_set=run.sampler_set,
         )
 
     def _selection(self, run: _Run, att: UnitChoice, tgt: UnitChoice, tspec: UnitSpec) -> Selection:
@@ -734,6 +875,23 @@ class _BatchRuns:
             attacker_wounds_left=_unit_spec(spec.attacker).wounds_left if spec.attacker else None,
             notes=self.look.notes(att, tgt),
         )
+
+
+# a run's fields an exchange run does not take (its sides' texts say them)
+_NOT_IN_EXCHANGE = (
+    "repeat",
+    "target",
+    "targets",
+    "target_set",
+    "phase",
+    "conditions",
+    "modifiers",
+    "effects",
+    "order",
+    "precision_target",
+    "add_abilities",
+    "target_stealth",
+)
 
 
 def _run_modifiers(spec: RunSpec, d: Any) -> Modifiers:
@@ -921,7 +1079,7 @@ def _text_step(look: _Lookup, j: int, text: str, edition: str) -> _StepTemplate:
 
     try:
         req = parse_step(j + 1, text)
-        sel = req.selection(look.cat, target=_NO_TARGET)
+        sel = req.selection(look.cat, target=_NO_TARGET, edition=edition)
     except StepError as exc:
         raise _FieldError(["sequence", j], exc.reason) from None
     except USER_ERRORS as exc:
@@ -997,11 +1155,13 @@ def jobs_from_options(
     trials: int | None = None,
     seed: int = 40_000,
     factions: dict[str, str | None] | None = None,
+    sampler_set: tuple[str, ...] = (),
 ) -> list[Job | RunError]:
     """The jobs of ``calc compare ATTACKER... --target T...``: attackers × sizes × loadouts ×
     targets (names, or a target set's entries); ``factions`` maps "attacker"/"target" to the
     faction names are looked up in. A run is named by what varies between runs (attacker,
-    ``xN`` size, loadout), or from its attacker when nothing does.
+    ``xN`` size, loadout), or from its attacker when nothing does. ``sampler_set``: the
+    sampler options given (``--trials``, ``--seed``), noted where only the exact engine runs.
 
     With several attackers, a loadout is only crossed with the attackers that have it (a
     loadout none of them has is an error). ``leaders`` are attached to every attacker.
@@ -1012,7 +1172,7 @@ def jobs_from_options(
     except _FieldError as exc:
         return [RunError(None, exc.message, "--effect")]
     out: list[Job | RunError] = []
-    sheets = _attacker_sheets(look, attackers, out)
+    sheets = _attacker_sheets(look, attackers, out, edition)
     choices = _option_targets(look, targets, edition, out)
     for name, spec in _option_runs(attackers, sheets, models, loadouts, leaders):
         try:
@@ -1032,19 +1192,19 @@ def jobs_from_options(
                 target_wounds_left=tspec.wounds_left,
                 notes=look.notes(att, tgt),
             )
-            out.append(Job(name, sel, method, trials, seed, label))
+            out.append(Job(name, sel, method, trials, seed, label, sampler_set=sampler_set))
     return out
 
 
 def _attacker_sheets(
-    look: _Lookup, attackers: list[str], out: list[Job | RunError]
+    look: _Lookup, attackers: list[str], out: list[Job | RunError], edition: str | None = None
 ) -> dict[str, Datasheet]:
     """The datasheet of each attacker named on the command line; an error appended to
     ``out`` for each name not found (once a name)."""
     sheets: dict[str, Datasheet] = {}
     for a in dict.fromkeys(attackers):  # each unknown name reported once
         try:
-            sheets[a] = look.find(a)
+            sheets[a] = look.find(a, edition=edition)
         except USER_ERRORS as exc:
             out.append(RunError(None, str(exc), "attacker"))
     return sheets

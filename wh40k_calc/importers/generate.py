@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..datasheet import norm_name
+from .composition import unit_name
 from .export import Export, ImportFailure, load_export, slug
 from .wahapedia import import_sheet_notes
 from .yaml_out import to_yaml
@@ -40,14 +41,15 @@ class Generated:
 
 
 def _names(export: Export) -> dict[str, str]:
-    """Datasheet id -> the unit name to use: the datasheet's own, except for a second datasheet
-    of the same name in the same faction."""
+    """Datasheet id -> the unit name to use: the datasheet's own (in the data's casing:
+    :func:`~wh40k_calc.importers.composition.unit_name`), except for a second datasheet of the
+    same name in the same faction."""
     out: dict[str, str] = {}
     seen: dict[tuple[str, str], int] = {}
     for sheet in export.sheets:
         key = (sheet["faction_id"], norm_name(sheet["name"]))
         seen[key] = seen.get(key, 0) + 1
-        name = " ".join(sheet["name"].split())
+        name = unit_name(export, sheet)  # the data's casing ("Captain on Bike")
         if seen[key] > 1:
             publication = export.sources.get(sheet.get("source_id", ""), {}).get("name", "")
             tag = "Legends" if publication.lower().startswith("legends") else sheet["id"]
@@ -107,6 +109,13 @@ def write(gen: Generated, out_dir: Path) -> list[Path]:
     """Write the files and the index under ``out_dir``, replacing a previous set: files that
     the previous index listed and this one does not are removed (nothing else is touched).
     Returns the paths written."""
+    return write_set(gen.files, index_text(gen), out_dir)
+
+
+def write_set(files: dict[str, str], index: str, out_dir: Path) -> list[Path]:
+    """Write ``files`` (relative path -> text) and the index text ``index`` (``index.json``)
+    under ``out_dir``, replacing a previous set: files that the previous index listed and this
+    one does not are removed (nothing else is touched). Returns the paths written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     old = out_dir / INDEX
     if old.is_file():
@@ -114,15 +123,15 @@ def write(gen: Generated, out_dir: Path) -> list[Path]:
             previous = {e["file"] for e in json.loads(old.read_text(encoding="utf-8"))["units"]}
         except (ValueError, KeyError, TypeError):
             previous = set()
-        for rel in sorted(previous - set(gen.files)):
+        for rel in sorted(previous - set(files)):
             (out_dir / rel).unlink(missing_ok=True)
     written = []
-    for rel, text in gen.files.items():
+    for rel, text in files.items():
         path = out_dir / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         written.append(path)
-    old.write_text(index_text(gen), encoding="utf-8")
+    old.write_text(index, encoding="utf-8")
     return written
 
 

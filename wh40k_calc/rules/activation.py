@@ -65,6 +65,8 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     if sel.phase not in ("shooting", "fight"):
         raise SelectionError(f"unknown phase {sel.phase!r}")
     attacker = _built(sel.attacker, "attacker", edition.name)
+    if sel.attacker_alive is not None:  # calc exchange: the models still alive
+        attacker = attacker.surviving(sel.attacker_alive)
     attacker = with_added_abilities(attacker, sel.added_abilities, edition.name)
     target = _built(sel.target, "target", edition.name)
     facts = facts_of(sel, attacker, target, target_state)
@@ -77,7 +79,7 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     conditions_notes = edition.check_conditions(sel, attacker, target)
     groups, notes = weapon_options(sel, attacker)
     precise = any(w.abilities.precision for g in groups for o in g.options for w in o.weapons)
-    _, tprofile, order, roles = target_profile(s, precise)
+    _, tprofile, order, roles, listing = target_profile(s, precise)
     best = edition.best_allocation(sel)
     start = wounded_start(sel, tprofile)
     notes += conditions_notes
@@ -108,6 +110,7 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
         ],
         allocation_order=order,
         character_roles=roles,
+        target_groups=listing,
     )
 
 
@@ -210,7 +213,7 @@ class _ActivationBuilder:
             s = self.s
             if self.variants:
                 s = replace(s, changes=Changes(s.applied, self.variants[variant], self.bearers))
-            kinds, tprofile, _, _ = target_profile(s, self.precise)
+            kinds, tprofile, _, _, _ = target_profile(s, self.precise)
             self.situations[variant] = (s, kinds, tprofile)
         return self.situations[variant]
 

@@ -183,8 +183,8 @@ def apply_effects(
             raise SelectionError(f"--effect {name}: {first}" if first else str(exc)) from None
         except LookupError as exc:
             raise SelectionError(str(exc)) from None
-    granted = _granted(requested, base)
-    f = base.granted(granted) if granted else base
+    granted, bearer_granted = _granted(requested, base)
+    f = base.granted(granted, bearer_granted) if granted or bearer_granted else base
     out = Applied(f)
     seen: set[tuple] = set()
     for item in requested:
@@ -272,12 +272,14 @@ def _add_ability_choices(out: Applied) -> None:
                 )
 
 
-def _granted(requested: list, f: Facts) -> frozenset[str]:
+def _granted(requested: list, f: Facts) -> tuple[frozenset[str], frozenset[str]]:
     """Keywords the attacker's effects give it (``grant_keyword``), for every other rule's
-    conditions: those of records and changes whose conditions hold on its own keywords."""
+    conditions: those of records and changes whose conditions hold on its own keywords; the
+    unit's, and its bearer's alone (``bearer_only``)."""
     from ..effect_schema import change_side
 
     out: set[str] = set()
+    bearer: set[str] = set()
     for item in requested:
         effects = item.effects if isinstance(item, Found) else (item[0],)
         sides = item.sides if isinstance(item, Found) else (item[1],)
@@ -293,8 +295,8 @@ def _granted(requested: list, f: Facts) -> frozenset[str]:
             for c in e.changes:
                 mine = c.grant_keyword and change_side(e.record, c) == "attacker"
                 if mine and why_not(c.when, f, Context("attacker", opts), "") is None:
-                    out.add(c.grant_keyword)
-    return frozenset(out)
+                    (bearer if c.bearer_only else out).add(c.grant_keyword)
+    return frozenset(out), frozenset(bearer)
 
 
 def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, list[str]]:

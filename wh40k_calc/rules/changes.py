@@ -150,6 +150,7 @@ class Changes:
         return Context(
             side,
             group=a.group,
+            bearer=a.bearer,
             ranged=not w.is_melee,
             ignores_cover=w.abilities.ignores_cover,
             cover_fx=self.cover_fx,

@@ -291,7 +291,10 @@ def _target_options(
     melee = sel.phase == "fight"
     own_invuln = [
         c.best_of(
-            None if (g.profile.invuln_ranged_only and melee) else g.profile.invuln,
+            None
+            if (g.profile.invuln_ranged_only and melee)
+            or (g.profile.invuln_melee_only and not melee)
+            else g.profile.invuln,
             *(int(v) for _, v in _changes(applied, "target", "invuln", True)),  # type: ignore[call-overload]
         )
         for g in target.all_groups

@@ -57,7 +57,8 @@ def save_table(
     armour_mod = min(ap + (1 if cover else 0) + save_mod, 1)
     armour_o = c.save_outcomes(sv, armour_mod)
     armour = RollTable(armour_o, c.reroll_faces(armour_o, rerolls, (c.SAVE_FAILED,)))
-    own = k.invuln if not (k.invuln_ranged_only and w.is_melee) else None
+    off = (k.invuln_ranged_only and w.is_melee) or (k.invuln_melee_only and not w.is_melee)
+    own = None if off else k.invuln
     best = c.best_of(own, *(int(p.value) for p in pieces("invuln")))  # type: ignore[call-overload]
     inv = None
     if best is not None:

@@ -48,6 +48,7 @@ class Kind:
     fnp_psychic: int | None = None
     damage_reduction: int = 0
     half_damage: bool = False
+    invuln_melee_only: bool = False
     bearer: bool = False
     alive: int | None = None
 
@@ -95,9 +96,11 @@ def brackets(s: Situation) -> list[int]:
 
 def target_profile(
     s: Situation, precise: bool
-) -> tuple[list[Kind], TargetProfile, list[str], list[str]]:
+) -> tuple[list[Kind], TargetProfile, list[str], list[str], tuple[int, ...]]:
     """The target's model kinds, its :class:`TargetProfile`, its allocation order (model
-    names) and the role of each of its CHARACTER models (:func:`character_role`).
+    names), the role of each of its CHARACTER models (:func:`character_role`) and, per model
+    of the profile (Bodyguard, then CHARACTER models), the index of its group in
+    ``target.groups`` (``Plan.target_groups``).
 
     Each model's kind carries its own defence and ``--invuln``; the target's effects act per
     kind in the save and Damage steps (``save``, ``damage``), so a kind also says whether the
@@ -124,11 +127,16 @@ def target_profile(
         p = g.profile
         bearer = id(g) in bearers
         extra = sum(int(x.value) for x in fx.target("wounds", None, bearer=bearer))
-        key = (_defence(p, p.invuln, p.invuln_ranged_only), bearer, alive, extra)
+        own = _defence(p, p.invuln, p.invuln_ranged_only, p.invuln_melee_only)
+        key = (own, bearer, alive, extra)
         if key not in index:
             index[key] = len(kinds)
+            given = mods.invuln is None
             base = _defence(
-                p, c.best_of(p.invuln, mods.invuln), p.invuln_ranged_only and mods.invuln is None
+                p,
+                c.best_of(p.invuln, mods.invuln),
+                p.invuln_ranged_only and given,
+                p.invuln_melee_only and given,
             )
             kinds.append(replace(base, W=max(1, p.W + extra), bearer=bearer, alive=alive))
         return index[key]
@@ -147,12 +155,12 @@ def target_profile(
     for groups, out in ((bodyguard_groups, bg), (character_groups, ch)):
         for g in groups:
             gid = group_ids.get(id(g), -1)
+            # the group's kinds, once (the same for each of its models)
             top = kind_for(g, tops[0])
             below = tuple((n, kind_for(g, rep)) for n, rep in zip(cuts, tops[1:], strict=True))
             below = tuple(b for b in below if b[1] != top) or None
-            W = kinds[top].W
-            for _ in range(g.count):
-                out.append(TargetModel(g.profile.name, W, top, _one(below), gid))
+            model = TargetModel(g.profile.name, kinds[top].W, top, _one(below), gid)
+            out.extend([model] * g.count)
     profile = TargetProfile(
         target.name,
         tuple(bg),
@@ -163,7 +171,12 @@ def target_profile(
     )
     order = [m.name for m in bg] + [m.name for m in ch]
     roles = [character_role(g) for g in character_groups for _ in range(g.count)]
-    return kinds, profile, order, roles
+    listing = tuple(
+        next(i for i, x in enumerate(target.groups) if x is g)
+        for g in (*bodyguard_groups, *character_groups)
+        for _ in range(g.count)
+    )
+    return kinds, profile, order, roles, listing
 
 
 def _one(below: tuple[tuple[int, int], ...] | None):
@@ -235,8 +248,11 @@ def character_role(g: ModelGroup) -> str:
     return "Leader" if g.character else "CHARACTER"
 
 
-def _defence(p: ModelProfile, invuln: int | None, ranged_only: bool) -> Kind:
-    """The :class:`Kind` of a model profile with the given invulnerable save."""
+def _defence(
+    p: ModelProfile, invuln: int | None, ranged_only: bool, melee_only: bool = False
+) -> Kind:
+    """The :class:`Kind` of a model profile with the given invulnerable save (against ranged
+    attacks only, or against melee attacks only)."""
     return Kind(
         p.name,
         p.W,
@@ -248,6 +264,7 @@ def _defence(p: ModelProfile, invuln: int | None, ranged_only: bool) -> Kind:
         fnp_psychic=p.feel_no_pain_psychic,
         damage_reduction=p.damage_reduction,
         half_damage=p.half_damage,
+        invuln_melee_only=melee_only,
     )
 
 

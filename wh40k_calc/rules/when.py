@@ -103,10 +103,16 @@ class Facts:
     target: UnitState
     attacker_has_character: bool
     target_all_bearer: bool = False  # every target model is the bearer (one CHARACTER)
+    bearer_keywords: frozenset[str] = frozenset()  # granted to the attacker's bearer alone
 
-    def granted(self, keywords: frozenset[str]) -> Facts:
-        """The same facts with ``keywords`` added to the attacker's."""
-        return replace(self, attacker_keywords=self.attacker_keywords | keywords)
+    def granted(self, keywords: frozenset[str], bearer: frozenset[str] = frozenset()) -> Facts:
+        """The same facts with ``keywords`` added to the attacker's (``bearer``: to its
+        bearer's, for the bearer's own attacks and the unit's record-level conditions)."""
+        return replace(
+            self,
+            attacker_keywords=self.attacker_keywords | keywords,
+            bearer_keywords=self.bearer_keywords | bearer,
+        )
 
 
 def facts_of(
@@ -159,13 +165,15 @@ def is_character(g: ModelGroup) -> bool:
 class Context:
     """Where a condition is read: ``side`` the change acts for; ``group`` the attacking model
     group (its CHARACTER keyword counts for its own attacks only); ``ranged`` and
-    ``ignores_cover`` of the attack; ``strength`` and ``toughness`` of the attack (per-attack
+    ``ignores_cover`` of the attack; ``bearer``: the group is the bearer's; ``strength`` and
+    ``toughness`` of the attack (per-attack
     conditions); ``target_models`` alive (the target's defence read as its models die);
     ``options`` the player gave for the record."""
 
     side: str
     options: frozenset[str] = frozenset()
     group: ModelGroup | None = None
+    bearer: bool = False
     ranged: bool | None = None
     ignores_cover: bool = False
     cover_fx: bool = False  # an effect gives the target cover or Stealth
@@ -175,10 +183,14 @@ class Context:
 
 
 def _attacker_kw(f: Facts, ctx: Context) -> frozenset[str]:
+    """The attacker's keywords for a condition read for ``ctx``: the unit's (and its
+    bearer's granted ones) for the whole unit; for one model group's attacks, CHARACTER only
+    for a CHARACTER model's, the bearer's granted keywords only for the bearer's."""
     kw = f.attacker_keywords
     if ctx.group is None:
-        return kw
-    return (kw - {CHARACTER}) | ({CHARACTER} if is_character(ctx.group) else frozenset())
+        return kw | f.bearer_keywords
+    own = f.bearer_keywords if ctx.bearer else frozenset()
+    return (kw - {CHARACTER}) | own | ({CHARACTER} if is_character(ctx.group) else frozenset())
 
 
 def _keywords(have: frozenset[str], any_of, all_of, none_of) -> tuple[str, str] | None:
