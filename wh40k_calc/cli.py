@@ -346,7 +346,8 @@ def effects(
         typer.Option(metavar="NAME", help="Only this faction's (ours or the data's name)."),
     ] = None,
     edition: Annotated[
-        str | None, typer.Option(metavar="10|11", help="Rules edition (default 10).")
+        str | None,
+        typer.Option(metavar="10|11", help="Rules edition (default: the player's, else 10)."),
     ] = None,
     kind: Annotated[
         str | None,
@@ -370,13 +371,14 @@ def effects(
 ) -> None:
     """List the effects --effect accepts (army and detachment rules, stratagems,
     enhancements, unit rules, core stratagems), by faction, kind, detachment and name."""
+    from .edition import EditionError, choose
     from .effect_listing import ListingError, effect_json, line_json, render, select
     from .effect_schema import EffectFileError
-    from .options import DEFAULT_EDITION
 
-    ed = (edition or DEFAULT_EDITION).strip()
-    if ed not in ("10", "11"):
-        raise fail(f"--edition {ed!r}: choose 10 or 11")
+    try:
+        ed = choose(edition.strip() if edition else None).edition
+    except EditionError as exc:
+        raise fail(str(exc)) from None
     try:
         found, lines = select(ed, faction, kind, detachment, text)
     except (ListingError, EffectFileError) as exc:

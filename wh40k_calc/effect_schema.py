@@ -154,7 +154,10 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     cannot be modified unless a rule names the weapon; the loader sets it by default for
     ``attacks``). ``bearer_only``: an enhancement's (or a character's) change that applies to
     its bearer alone — attacker side: only the bearer's weapons (in an Attached unit, the
-    CHARACTER model's); target side: only attacks allocated to the bearer. ``when``:
+    CHARACTER model's; a ``grant_keyword`` counts for the bearer's own attacks and for the
+    unit's record-level conditions); target side: only attacks allocated to the bearer (a
+    change to the whole roll, such as T or a Hit-roll modifier, only when the bearer is the
+    whole target). ``when``:
     conditions of this change alone (see :class:`When`).
 
     Attacker-side change fields (values as the matching command-line option):
