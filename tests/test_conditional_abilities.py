@@ -116,7 +116,9 @@ def test_against_applies_matching_abilities_and_drops_the_rest() -> None:
     assert not tank.lethal_hits and tank.devastating_wounds
     assert infantry.conditional == tank.conditional == ()
     assert str(infantry.sustained_hits) == str(tank.sustained_hits) == "1"
-    assert infantry.texts == ab.texts  # what the datasheet prints is unchanged
+    # what the weapon has against each target (``weapons_with`` of effect records reads it)
+    assert infantry.texts == ("sustained hits 1", "lethal hits")
+    assert tank.texts == ("sustained hits 1", "devastating wounds")
 
 
 def test_duplicated_abilities_keep_the_better_one() -> None:

@@ -433,14 +433,16 @@ class WeaponAbilities:
         Abilities): each conditional ability whose keyword spec the target matches is applied
         as if unconditional (two instances of one ability keep the better, 24.02 Duplicated
         Abilities: the controlling player selects which one applies), the others are dropped;
-        ``conditional`` is then empty and ``texts`` unchanged."""
+        ``conditional`` is then empty, and ``texts`` names the abilities the weapon has against
+        that target (a conditional one as its ability alone: ``devastating wounds``)."""
         if not self.conditional:
             return self
-        out = replace(self, conditional=())
+        texts = [t for t in self.texts if parse_ability(t).key != "conditional"]
+        out = replace(self, conditional=(), texts=tuple(texts))
         for text, spec in self.conditional:
             if keywords_match(spec, keywords):
                 out = out.with_ability(parse_ability(text))
-        return replace(out, texts=self.texts)
+        return out
 
     def with_texts(self, items: list[str] | tuple[str, ...]) -> WeaponAbilities:
         """A copy with more ability strings added (effects that grant abilities)."""

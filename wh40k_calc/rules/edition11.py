@@ -62,7 +62,6 @@ from .target import is_character
 if TYPE_CHECKING:
     from ..abilities import WeaponAbilities
     from ..datasheet import Weapon
-    from ..effects import Effect
     from ..selection import Selection
     from ..units import ModelGroup, Unit
     from .hit import HitTerms
@@ -192,13 +191,15 @@ class Edition11(Edition10):
         attacker: Unit,
         target: Unit,
         ab: WeaponAbilities,
-        tgt: list[Effect],
+        cover_fx: bool,
+        stealth_fx: bool,
     ) -> HitTerms:
         """Ranged attacks: the Benefit of Cover (13.08: "worsen the BS characteristic of that
-        attack by 1"; from ``--cover``, Stealth (24.33), an effect, or indirect shooting; not
-        against [IGNORES COVER], 24.18) once whatever gives it; plunging fire (22.05: "improve
-        the BS characteristic of that attack by 1") against a visible target, so not with
-        ``--indirect``, and not when the attacker or the target is an AIRCRAFT (23.03).
+        attack by 1"; from ``--cover``, Stealth (24.33), an effect's cover or Stealth
+        (``cover_fx``/``stealth_fx``), or indirect shooting; not against [IGNORES COVER], 24.18)
+        once whatever gives it; plunging fire (22.05: "improve the BS characteristic of that
+        attack by 1") against a visible target, so not with ``--indirect``, and not when the
+        attacker or the target is an AIRCRAFT (23.03).
 
         Indirect shooting (10.07, ``--indirect``: the target not visible to the attacker), for
         each [INDIRECT FIRE] attack: the target has the Benefit of Cover, Hit rolls cannot be
@@ -207,7 +208,7 @@ class Edition11(Edition10):
         edition's)."""
         cond = sel.conditions
         indirect = cond.indirect and ab.indirect_fire
-        cover = cond.cover or has_stealth(sel, target) or any(e.cover for e in tgt) or indirect
+        cover = cond.cover or has_stealth(sel, target) or cover_fx or stealth_fx or indirect
         if cover and not ab.ignores_cover:
             terms = terms.add_skill("the Benefit of Cover", -1)
         if cond.plunging_fire and not cond.indirect and not _aircraft(attacker, target):
@@ -222,10 +223,10 @@ class Edition11(Edition10):
         ones kept)."""
         return True
 
-    def save_cover(self, sel: Selection, w: Weapon, ab: WeaponAbilities, tgt: list[Effect]) -> bool:
+    def save_cover(self, sel: Selection, w: Weapon, ab: WeaponAbilities, cover_fx: bool) -> bool:
         """13.08 Benefit Of Cover: the only effect is the attack's BS worsened by 1
         (:meth:`ranged_hit_terms`); no bonus to the save, unlike 10th edition."""
-        del sel, w, ab, tgt
+        del sel, w, ab, cover_fx
         return False
 
     def cleave_bonus(self, abilities: WeaponAbilities) -> int:
