@@ -149,16 +149,16 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     punctuation aside; a multi-profile weapon by its base name or a profile by its full name).
     ``weapons_with`` / ``weapons_without``: only weapons that have (have none of) these
     abilities, by name without their value (``torrent``, ``pistol``, ``rapid fire``, ``blast``,
-    ``anti-infantry``). ``excluding_extra_attacks``:
-    not weapons with [EXTRA ATTACKS] (needed for changes to A: 10th-edition core rules say
-    their attacks cannot be modified unless a rule names the weapon; by default it is on for
-    ``attacks`` in edition 10, off in edition 11, whose 24.11 has no such rule). ``bearer_only``: an enhancement's (or a character's) change that applies to
-    its bearer alone — attacker side: only the bearer's weapons (in an Attached unit, the
-    CHARACTER model's; a ``grant_keyword`` counts for the bearer's own attacks and for the
-    unit's record-level conditions); target side: only attacks allocated to the bearer (a
-    change to the whole roll, such as T or a Hit-roll modifier, only when the bearer is the
-    whole target). ``when``:
-    conditions of this change alone (see :class:`When`).
+    ``anti-infantry``). ``excluding_extra_attacks``: not weapons with [EXTRA ATTACKS] (needed
+    for changes to A: 10th-edition core rules say their attacks cannot be modified unless a
+    rule names the weapon; by default it is on for ``attacks`` in edition 10, off in edition
+    11, whose 24.11 has no such rule). ``bearer_only``: an enhancement's (or a character's)
+    change that applies to its bearer alone — attacker side: only the bearer's weapons (in an
+    Attached unit, the CHARACTER model's; a ``grant_keyword`` counts for the bearer's own
+    attacks and for the unit's record-level conditions); target side: only attacks allocated
+    to the bearer (a change to the whole roll, such as T or a Hit-roll modifier, only when the
+    bearer is the whole target). ``when``: conditions of this change alone (see
+    :class:`When`).
 
     Attacker-side change fields (values as the matching command-line option):
     ``hit_mod``/``wound_mod`` (added to the roll; every modifier is added up, then capped at
