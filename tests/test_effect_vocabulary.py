@@ -214,6 +214,19 @@ def test_ability(tmp_path, fx, edition):
 
 
 @BOTH
+def test_ability_with_keywords(tmp_path, fx, edition):
+    """An ability with keywords (24.01): [LETHAL HITS: VEHICLE] applies against a VEHICLE
+    target (8/3 wounds, as above) and not against INFANTRY (12 x 3/6 x 1/6 = 1)."""
+    fx(rec({"ability": "lethal hits: vehicle"}))
+    a = gun(tmp_path)
+    tanks = target(tmp_path, models=20, T=8, Sv=7, W=1, stem="tanks", keywords=("VEHICLE",))
+    out = shoot(a, tanks, "--effect", "x", *ed(edition), dirs=[tmp_path])
+    assert row(out)["wounds"] == approx(Fr(8, 3))
+    out = shoot(a, tgt(tmp_path, T=8), "--effect", "x", *ed(edition), dirs=[tmp_path])
+    assert row(out)["wounds"] == approx(1)
+
+
+@BOTH
 def test_choose_ability(tmp_path, fx, edition):
     """[SUSTAINED HITS 1] or [LETHAL HITS] against T8: lethal gives 8/3 wounds, sustained 8
     hits x 1/6 = 4/3: lethal is picked and said."""
