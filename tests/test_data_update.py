@@ -174,7 +174,7 @@ def assert_still(home: Path, version: int = 913, points: int = 70) -> None:
     assert data["sizes"][0]["points"] == points
     assert leftovers(home) == []
     status = json.loads(calc("data", "status", "--json").stdout)
-    mine = {f["faction"]: (f["data"], f["version"]) for f in status["factions"]}
+    mine = {f["faction"]: (f["set"], f["version"]) for f in status["factions"]}
     assert mine["Orks"] == ("updated", version)
 
 
@@ -263,7 +263,7 @@ def test_a_modified_copy_of_data_912_served_as_913(server, home: Path) -> None:
     text = calc("shoot", "intercessor squad", "--target", "boyz", "--edition", "11").stdout
     assert "· data 913 ·" in " ".join(text.splitlines()[:2])
     status = json.loads(calc("data", "status", "--json").stdout)
-    by = {f["faction"]: (f["data"], f["version"], f["datasheets"]) for f in status["factions"]}
+    by = {f["faction"]: (f["set"], f["version"], f["datasheets"]) for f in status["factions"]}
     assert by["Orks"] == ("updated", 913, 58) and by["Space Marines"][:2] == ("updated", 913)
     assert by["Necrons"][:2] == ("shipped", 912)
     assert status["updated"]["source"] == server.url
@@ -295,7 +295,7 @@ def test_a_partial_update_keeps_the_other_updated_factions(server, home: Path) -
     assert "Orks (data 913 → 914): 1 changed" in out and "Necrons" not in out
     assert server.requests[-2:] == ["/index.json", "/orks.json"]
     status = json.loads(calc("data", "status", "--json").stdout)
-    by = {f["faction"]: (f["data"], f["version"]) for f in status["factions"]}
+    by = {f["faction"]: (f["set"], f["version"]) for f in status["factions"]}
     assert by["Orks"] == ("updated", 914) and by["Necrons"] == ("updated", 913)
 
 
@@ -598,3 +598,23 @@ def test_errors_are_update_errors() -> None:
         sources.parse_source("file:///tmp/x")
     assert sources.parse_source("http://h/x").url == "http://h/x/"
     assert sources.parse_source(None).url == sources.DEFAULT_URL
+
+
+def test_a_broken_updated_set_says_how_to_go_back(server, home: Path) -> None:
+    first_update(server, home)
+    (home / "datasheets-11" / "index.json").write_text("{", encoding="utf-8")
+    err = calc("data", "status", code=1).stderr
+    assert "not a datasheet index" in err and "`calc data reset --force` removes" in err
+    assert "index.json (changed)" in calc("data", "reset", code=1).stderr
+    calc("data", "reset", "--force")
+    assert boyz()["data"]["version"] == 912
+
+
+def test_the_changes_fit_the_terminal(server, home: Path) -> None:
+    first_update(server, home)
+    serve(server, {"orks.json": orks(914, boy_w="3", points="80"), "necrons.json": necrons(914)})
+    result = cli("data", "update", "--from", server.url, env={"COLUMNS": "40"})
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert all(len(line) <= 40 for line in lines), lines
+    assert "  Boyz: Boy W 1→3; 10 models 70→80 pts" in lines  # 38 characters

@@ -61,13 +61,13 @@ class DataStatus:
         return [found[k] for k in sorted(found, key=lambda v: (len(v), v))]
 
 
-def _index(folder: Path) -> dict:
+def _index(folder: Path, hint: str = "") -> dict:
     try:
         raw = json.loads((folder / INDEX).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise UpdateError(f"{folder / INDEX}: not a datasheet index ({exc})") from None
+        raise UpdateError(f"{folder / INDEX}: not a datasheet index ({exc}){hint}") from None
     if not isinstance(raw, dict):
-        raise UpdateError(f"{folder / INDEX}: not a datasheet index")
+        raise UpdateError(f"{folder / INDEX}: not a datasheet index{hint}")
     return raw
 
 
@@ -83,10 +83,13 @@ def factions_in_use(home: Path, shipped: Path = GENERATED_11) -> list[FactionDat
             use_env=False, home=home / "datasheets", generated_11=shipped
         ).generated_sets("11")
     except DatasheetError as exc:
-        raise UpdateError(str(exc)) from None
+        hint = (
+            "; `calc data reset --force` removes the updated data" if target(home).exists() else ""
+        )
+        raise UpdateError(f"{exc}{hint}") from None
     out = []
     for g in sets:
-        raw = _index(g.folder)
+        raw = _index(g.folder, "" if g.shipped else "; `calc data reset --force` removes it")
         units: dict[str, list[tuple[str, str]]] = {}
         for u in raw.get("units", []):
             units.setdefault(norm_name(u["faction"]), []).append((u["name"], u["file"]))
@@ -130,7 +133,8 @@ def data_status(home: Path, shipped: Path = GENERATED_11) -> DataStatus:
 def status_json(status: DataStatus) -> dict:
     """``calc data status --json``: ``{"edition": 11, "versions": [...], "shipped": folder,
     "updated": {folder, source, when} or null, "factions": [{faction, data_faction, parent,
-    file, data, version, date, datasheets, folder}], "leftovers": [folder]}``."""
+    file, set, version, date, datasheets, folder}], "leftovers": [folder]}`` (``set``:
+    "shipped" or "updated")."""
     updated = None
     if status.updated is not None:
         rec = status.record
@@ -150,7 +154,7 @@ def status_json(status: DataStatus) -> dict:
                 "data_faction": f.data_faction,
                 "parent": f.parent,
                 "file": f.file,
-                "data": f.kind,
+                "set": f.kind,
                 "version": f.version,
                 "date": f.date,
                 "datasheets": f.count,

@@ -257,7 +257,17 @@ def swap_in(home: Path, new: Path) -> None:
                 raise
         else:
             os.replace(new, where)
-    shutil.rmtree(old, ignore_errors=True)
+    _delete(old)
+
+
+def _delete(path: Path) -> None:
+    """Remove a folder (or a file put where the set belongs), quietly: what remains is a
+    leftover for the next run."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(OSError):
+            path.unlink()
 
 
 def remove(home: Path) -> None:
@@ -270,4 +280,4 @@ def remove(home: Path) -> None:
     gone = home / f"{GONE}{uuid.uuid4().hex[:12]}"
     with _interrupt_held():
         os.replace(target(home), gone)
-    shutil.rmtree(gone, ignore_errors=True)
+    _delete(gone)
