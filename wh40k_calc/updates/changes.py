@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..datasheet import norm_name
+from ..sheetnames import norm_name
 
 _NOT_COMPARED = ("name", "faction", "models", "sizes", "weapons", "data", "source", "edition")
 

@@ -28,7 +28,7 @@ app = typer.Typer(
 def _home():
     """The user data folder (``WH40K_CALC_HOME`` or the platform's)."""
     from ..catalog import user_home
-    from ..datasheet import DatasheetError
+    from ..sheetnames import DatasheetError
 
     try:
         return user_home()

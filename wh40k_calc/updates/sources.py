@@ -27,9 +27,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..datasheet import norm_name
 from ..importers.export import ImportFailure
 from ..importers.gdc import GAME, MAX_FILE_BYTES, faction_files, read_faction_file
+from ..sheetnames import norm_name
 from . import UpdateError
 
 # the data project's folder of edition-11 faction files (game-datacards/datasources, 11th/gdc),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..catalog import GENERATED_11, INDEX, Catalog
-from ..datasheet import DatasheetError, norm_name
+from ..sheetnames import DatasheetError, norm_name
 from . import UpdateError
 from .userset import Record, leftovers, read_record, target
 
