@@ -618,3 +618,21 @@ def test_the_changes_fit_the_terminal(server, home: Path) -> None:
     lines = result.stdout.splitlines()
     assert all(len(line) <= 40 for line in lines), lines
     assert "  Boyz: Boy W 1→3; 10 models 70→80 pts" in lines  # 38 characters
+
+
+def test_the_progress_bar_takes_the_update_s_calls() -> None:
+    """The bar (drawn only on a terminal, so not in the commands run above) takes the calls
+    the downloads make, and the last one, when every file is in."""
+    import io
+
+    from wh40k_calc.updates.command import _Bar
+
+    stream = io.StringIO()
+    bar = _Bar(stream)
+    bar("orks.json", 0, 2, 1000, 4000)
+    assert bar.bar.tasks[0].description == "orks.json"
+    assert bar.bar.tasks[0].fields["files"] == "1/2 files"
+    assert (bar.bar.tasks[0].completed, bar.bar.tasks[0].total) == (1000, 4000)
+    bar("necrons.json", 2, 2, 0, None)
+    assert bar.bar.tasks[0].description == "generating the datasheets"
+    bar.stop()
