@@ -16,8 +16,9 @@ import json
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from .effect_schema import EffectFile, EffectFileError, load_effect_file
 
@@ -47,8 +48,7 @@ def _en(value: object) -> str:
     return "" if value is None else str(value)
 
 
-@dataclass(frozen=True)
-class DataRule:
+class DataRule(Struct, frozen=True):
     """One rule of a faction file: ``kind`` (army, detachment, stratagem, enhancement), its
     ``detachment`` (None for army rules), ``name`` as printed, and the data's ``id`` if any."""
 

@@ -27,9 +27,10 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from msgspec import Struct
 
 from .effect_schema import EffectFile, EffectFileError, load_effect_file
 
@@ -51,8 +52,7 @@ def _data_dir(installed: str, checkout: str) -> Path:
 ROOT = _data_dir("effects_data", "effects")
 
 
-@dataclass(frozen=True)
-class Faction:
+class Faction(Struct, frozen=True):
     """One faction as effect files know it: ``name`` (ours, as our datasheets name it),
     ``aliases`` (the data's names and other spellings), ``keywords`` (faction keywords that
     make a unit one of this faction) and ``within`` (the key of the faction it is a part of:

@@ -49,7 +49,7 @@ class WeaponResult(Struct):
         return cls(name, 0, figures, se or {})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # by identity: arrays and lists have no equality of value
 class Outcome:
     """One activation's result (frozen: :meth:`replaced` makes a changed copy).
 

@@ -20,8 +20,9 @@ modifier or T, only when the bearer is the whole target).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from ..datasheet import norm_name
 from ..effect_schema import change_field, change_side, excludes_extra_attacks
@@ -36,8 +37,7 @@ if TYPE_CHECKING:
     from .applied import Active, Applied, Variant
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(Struct, frozen=True):
     """One change of one acting effect: the ``active`` effect, the change's ``index`` in its
     record, the ``change``, its ``field`` and ``value`` (a ``choose_ability`` change's value is
     the ability picked)."""
@@ -54,8 +54,7 @@ class Piece:
         return self.active.effect.name
 
 
-@dataclass(frozen=True)
-class Attack:
+class Attack(Struct, frozen=True):
     """One weapon's attacks as scopes and conditions read them: the ``weapon``, the attacking
     model ``group``, whether it is the ``bearer``'s, the attack's ``strength`` and the
     ``toughness`` it is against (None until known: S and T are worked out first)."""
