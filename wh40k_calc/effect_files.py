@@ -24,13 +24,17 @@ or read is skipped (the file is parsed).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from functools import lru_cache
 from pathlib import Path
 
 from msgspec import Struct
+
+try:  # CPython's own SHA-1: the digest hashlib gives, without hashlib's OpenSSL set-up
+    from _sha1 import sha1  # (3-8 ms of every start-up, for one digest of a short key)
+except ImportError:  # pragma: no cover - a Python built without it
+    from hashlib import sha1
 
 from .effect_schema import EffectFile, EffectFileError, load_effect_file
 
@@ -302,7 +306,7 @@ def _cache_file(path: Path, st: os.stat_result) -> Path | None:
     if folder is None:
         return None
     key = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}|{_schema_stamp()}"
-    return folder / (hashlib.sha1(key.encode()).hexdigest() + ".msgpack")
+    return folder / (sha1(key.encode()).hexdigest() + ".msgpack")
 
 
 def _read_cache(cache: Path) -> EffectFile | None:
