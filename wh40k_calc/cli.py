@@ -131,7 +131,6 @@ def _attack() -> Callable[..., Any]:
     return _ATTACK[0]
 
 
-
 def _resolve_request(request: AttackRequest) -> Result:
     """Build the Selection and resolve it; a user error exits with its one-line message."""
     from .catalog import UnknownUnitError

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 import typer
+from msgspec import Struct
 
 from ..optgroup import OptionGroup, with_groups
 from ..options import (
@@ -33,8 +33,7 @@ if TYPE_CHECKING:
     from .jobs import Job, Row, RunError
 
 
-@dataclass(frozen=True)
-class CrossOptions(OptionGroup):
+class CrossOptions(OptionGroup, Struct, frozen=True):
     """What ``calc compare ATTACKER...`` crosses: targets and target sets, loadouts and sizes
     (each repeatable), Leaders attached to every attacker, the phase, and the factions names are
     looked up in. Not with a batch file."""
@@ -79,8 +78,7 @@ class CrossOptions(OptionGroup):
     target_faction: TargetFactionOpt = None
 
 
-@dataclass(frozen=True)
-class ArmyCompareOptions(OptionGroup):
+class ArmyCompareOptions(OptionGroup, Struct, frozen=True):
     """``calc compare --army LIST``: army lists whose units (and the whole army in sequence)
     are compared against the targets, the phases, and factions that count as allies."""
 
@@ -125,8 +123,7 @@ class CompareEngineOptions(EngineOptions, frozen=True):
     }
 
 
-@dataclass(frozen=True)
-class OutputOptions(OptionGroup):
+class OutputOptions(OptionGroup, Struct, frozen=True):
     """How the rows are ranked and where they go; whether the first error stops the run; how
     many processes resolve the runs."""
 
