@@ -76,21 +76,23 @@ class OptionGroup:
         return out
 
 
-def _fields(cls: type) -> list[tuple[str, Any]]:
+@functools.cache
+def _fields(cls: type) -> tuple[tuple[str, Any], ...]:
     """(name, default) of each field of the group ``cls`` in order, the default
     ``inspect.Parameter.empty`` where there is none (an option group declares no default
-    factories)."""
-    if hasattr(cls, "__struct_fields__"):
-        import msgspec
-
-        return [
-            (f.name, inspect.Parameter.empty if f.default is msgspec.NODEFAULT else f.default)
-            for f in msgspec.structs.fields(cls)
-        ]
-    return [
+    factories); read once per class. A record's defaults are those of its last fields."""
+    names = getattr(cls, "__struct_fields__", None)
+    if names is not None:
+        defaults = cls.__struct_defaults__  # type: ignore[attr-defined]
+        first = len(names) - len(defaults)
+        return tuple(
+            (n, defaults[i - first] if i >= first else inspect.Parameter.empty)
+            for i, n in enumerate(names)
+        )
+    return tuple(
         (f.name, inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default)
         for f in dataclasses.fields(cls)
-    ]
+    )
 
 
 def _typer_info(annotation: Any) -> Any:
