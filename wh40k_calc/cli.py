@@ -9,6 +9,7 @@ modules.
 from __future__ import annotations
 
 import errno
+import inspect
 import io
 import os
 import sys
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 import typer.main
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from .options import DatasheetsOpt, EditionOpt, FactionOpt, catalog, fail, warning
 from .request import COMMAND_SETTINGS, PHASE_HELP, attack_command, command_for
@@ -66,9 +67,21 @@ class _Commands(TyperGroup):
             exc.message = escape_controls(shorten_quoted(exc.message))
             raise
 
+    def format_commands(self, ctx: typer.Context, formatter: Any) -> None:
+        """typer's list of the commands and their short help, the commands registered with
+        their help listed from it, not built (``calc --help`` built every command: imported
+        its module, read its options)."""
+        self._listing = True
+        try:
+            super().format_commands(ctx, formatter)
+        finally:
+            self._listing = False
+
     def get_command(self, ctx: typer.Context | None, cmd_name: str) -> Any:
         if cmd_name in _COMMANDS and cmd_name not in self.commands:
             load, text = _COMMANDS[cmd_name]
+            if text and getattr(self, "_listing", False):  # its name and help, for the list
+                return TyperCommand(cmd_name, help=inspect.cleandoc(text))
             loaded = load()  # a command function, or a click group built already (`data`)
             is_group = isinstance(loaded, TyperGroup)
             self.commands[cmd_name] = loaded if is_group else command_for(cmd_name, loaded, text)
