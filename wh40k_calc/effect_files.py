@@ -74,6 +74,7 @@ class Faction(Struct, frozen=True):
         return norm(self.name)
 
 
+@lru_cache(maxsize=4096)  # the same few hundred names, again and again in a batch
 def norm(text: str) -> str:
     """A name for matching: lower case, letters and digits only (accents dropped)."""
     import unicodedata
@@ -139,6 +140,9 @@ def _with_data_names(table: tuple[Faction, ...]) -> tuple[Faction, ...]:
 FACTIONS = _with_data_names(FACTIONS)
 _BY_NAME = {norm(n): f for f in FACTIONS for n in (f.name, *f.aliases)}
 _BY_KEYWORD = {norm(k): f for f in FACTIONS for k in f.keywords}
+_BY_KEY: dict[str, Faction] = {}  # the first row of each key
+for _f in FACTIONS:
+    _BY_KEY.setdefault(_f.key, _f)
 
 
 def faction_key(name: str) -> str | None:
@@ -154,7 +158,7 @@ def faction_key(name: str) -> str | None:
 
 def faction_of_key(key: str) -> Faction | None:
     """The :class:`Faction` of a key, or None (Core, or a faction no table row names)."""
-    return next((f for f in FACTIONS if f.key == key), None)
+    return _BY_KEY.get(key)
 
 
 def display_name(key: str) -> str:
