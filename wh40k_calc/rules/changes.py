@@ -172,10 +172,13 @@ class Changes:
 
     def attacker(self, field: str, a: Attack) -> list[Piece]:
         """The attacker's pieces of ``field`` that take ``a``'s weapon and hold for it."""
+        pieces = self.fields("attacker", field)
+        if not pieces:  # most fields have none: no context to make
+            return []
         ctx = self._context("attacker", a, None)
         return [
             p
-            for p in self.fields("attacker", field)
+            for p in pieces
             if in_scope(p.change, a.weapon, self.extra_attacks_fixed)
             and (not p.change.bearer_only or a.bearer)
             and self._holds(p, ctx)
@@ -192,10 +195,13 @@ class Changes:
         mortal wounds before the attacks: only unscoped pieces) on a model that is the bearer
         or not (``bearer``; None: the whole unit, which is the bearer only when every model
         is), with ``target_models`` alive (None: as the activation starts)."""
+        pieces = self.fields("target", field)
+        if not pieces:  # most fields have none: no context to make
+            return []
         whole = self.facts.target_all_bearer if bearer is None else bearer
         ctx = self._context("target", a, target_models)
         out = []
-        for p in self.fields("target", field):
+        for p in pieces:
             c = p.change
             if a is None and (c.weapons != "all" or c.named or c.weapons_with or c.weapons_without):
                 continue
@@ -210,9 +216,12 @@ class Changes:
     def unit(self, side: str, field: str) -> list[Piece]:
         """Pieces of ``field`` on ``side`` read for the whole activation (no weapon): mortal
         wounds, keywords, the target's T and W."""
+        pieces = self.fields(side, field)
+        if not pieces:
+            return []
         ctx = self._context(side, None, None)
         out = []
-        for p in self.fields(side, field):
+        for p in pieces:
             if side == "target" and p.change.bearer_only and not self.facts.target_all_bearer:
                 continue
             if self._holds(p, ctx):
