@@ -16,6 +16,7 @@ import json
 import re
 import unicodedata
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 
 from msgspec import Struct
@@ -25,6 +26,7 @@ from .effect_schema import EffectFile, EffectFileError, load_effect_file
 KINDS = ("army", "detachment", "stratagem", "enhancement")
 
 
+@lru_cache(maxsize=4096)  # names are looked up again and again (every plan, every run)
 def key(text: str | None) -> str:
     """A name for matching: lower case, accents, apostrophes and punctuation aside."""
     if not text:
@@ -33,6 +35,7 @@ def key(text: str | None) -> str:
     return re.sub(r"[^a-z0-9]+", "", text.lower())
 
 
+@lru_cache(maxsize=4096)
 def slug(text: str) -> str:
     """An effect id from a rule's name: lower case, accents stripped, apostrophes dropped, every
     other run of punctuation or spaces one hyphen (``'Ard as Nails`` -> ``ard-as-nails``,
