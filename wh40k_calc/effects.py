@@ -531,24 +531,26 @@ def suggestions(name: str) -> str:
 
 
 def unit_rule_id(printed: str, edition: str = "10") -> str | None:
-    """The id of the record of ``edition`` printed as ``printed`` ("Dat's Our Loot!"), in any
-    faction, or of a unit rule a file lists as coverage ("Get Da Good Bitz"): for the
-    importer, which lists a datasheet's rules by id."""
+    """The id of the hand-written record of ``edition`` printed as ``printed`` ("Dat's Our
+    Loot!"), in any faction, or of a unit rule a file lists as coverage ("Get Da Good Bitz"):
+    for the importer, which lists a datasheet's rules by id."""
     key = slug(printed)
     return _printed_ids(edition).get(key)
 
 
 @lru_cache(maxsize=2)
 def _printed_ids(edition: str) -> dict[str, str]:
-    """Printed names and ids -> ids: of every record, and of the unit rules the files list as
-    coverage (a datasheet names them in ``rules:`` too, and they are then known)."""
+    """Printed names and ids -> ids: of every hand-written record (the generated unit rules
+    are the importers' own output, never their input), and of the unit rules the files list
+    as coverage (a datasheet names them in ``rules:`` too, and they are then known)."""
     out: dict[str, str] = {}
-    for e in all_effects(edition):
-        out.setdefault(slug(e.name), e.id)
-        out.setdefault(e.id, e.id)
-    for paths in ef.files_of(edition).values():
+    for paths in ef.hand_files_of(edition).values():
         for path in paths:
-            for c in ef.load(path).coverage:
+            data = ef.load(path)
+            for r in data.effects:
+                out.setdefault(slug(r.name), r.id)
+                out.setdefault(r.id, r.id)
+            for c in data.coverage:
                 if c.kind == "unit":
                     out.setdefault(slug(c.rule), slug(c.rule))
     return out

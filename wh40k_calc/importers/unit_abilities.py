@@ -30,6 +30,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..datasheet import norm_rule
+from ..effect_coverage import slug
+from .ability_forms import Holder, Reading
+from .ability_forms import read as read_forms
 from .export import Export, html_to_text
 from .models import ImportedModel
 from .names import same_name
@@ -138,11 +141,24 @@ _ATTACKER_CUES = re.compile(
 )
 
 
+@dataclass(frozen=True)
+class Context:
+    """What the forms of :mod:`.ability_forms` need to know of the datasheet: whether it is
+    a CHARACTER's, its weapons' names (lower case) and every keyword of the data (to split a
+    run of keywords)."""
+
+    character: bool = False
+    weapons: frozenset[str] = frozenset()
+    keywords: frozenset[str] = frozenset()
+
+
 @dataclass
 class UnitAbilities:
     """What a datasheet's abilities give: per-model fields (by model name), effect ids for
-    ``rules``, abilities not modelled by side, the damaged profile, ``leaders_allowed``, and the
-    names of the abilities recognised (for the file's header)."""
+    ``rules``, abilities not modelled by side, the damaged profile, ``leaders_allowed``, the
+    names of the abilities recognised (for the file's header), and the abilities read as
+    effect records (``generated``: (name, record body), :mod:`.unit_rules`; their ids in
+    ``rules`` are the names slugged until the generator makes them final)."""
 
     model_fields: dict[str, dict[str, object]] = field(default_factory=dict)
     rules: list[str] = field(default_factory=list)
@@ -152,6 +168,8 @@ class UnitAbilities:
     damaged: dict[str, int] | None = None
     leaders_allowed: list[dict[str, object]] = field(default_factory=list)
     recognised: list[str] = field(default_factory=list)
+    generated: list[tuple[str, dict]] = field(default_factory=list)
+    context: Context = field(default_factory=Context)
 
     def give(self, models: list[str], key: str, value: object) -> None:
         """Set ``key`` on each of ``models``: the better value where one is there already
@@ -220,10 +238,15 @@ def sides_touched(text: str) -> set[str]:
 
 
 def read_unit_abilities(
-    export: Export, sheet: dict[str, str], models: list[ImportedModel], warnings: list[str]
+    export: Export,
+    sheet: dict[str, str],
+    models: list[ImportedModel],
+    warnings: list[str],
+    context: Context | None = None,
 ) -> UnitAbilities:
-    """Read every ability row of ``sheet`` (see the module docstring)."""
-    out = UnitAbilities()
+    """Read every ability row of ``sheet`` (see the module docstring); ``context``: what the
+    effect forms need to know of the datasheet."""
+    out = UnitAbilities(context=context or Context())
     everyone = [m.name for m in models]
     for row in export.rows("Datasheets_abilities.csv", sheet["id"]):
         kind = row["type"]
@@ -240,7 +263,7 @@ def read_unit_abilities(
         if kind == "Wargear":
             bearers = [m.name for m in models if any(same_name(g, name) for g in m.wargear)]
             if bearers:
-                read_ability(name, text, bearers, everyone, out)
+                read_ability(name, text, bearers, everyone, out, wargear=True)
             elif any(same_name(g, name) for m in models for _, _, gs in m.by_count for g in gs):
                 _some_bearers(name, text, everyone, out)
             # else: optional wargear, not carried by default
@@ -258,7 +281,8 @@ def _some_bearers(name: str, text: str, everyone: list[str], out: UnitAbilities)
     whole unit is applied; what it gives the bearers alone (a model field per kind cannot say
     "one of them") is listed as not modelled."""
     scratch = UnitAbilities()
-    read_ability(name, text, [_SOME], everyone, scratch)
+    scratch.context = out.context
+    read_ability(name, text, [_SOME], everyone, scratch, wargear=True)
     for model, fields in scratch.model_fields.items():
         for key, value in fields.items():
             if model == _SOME:
@@ -266,6 +290,7 @@ def _some_bearers(name: str, text: str, everyone: list[str], out: UnitAbilities)
             else:
                 out.give([model], key, value)
     out.rules += [r for r in scratch.rules if r not in out.rules]
+    out.generated += scratch.generated
     out.recognised += scratch.recognised
     for side, names in scratch.not_modelled.items():
         for n in names:
@@ -308,11 +333,15 @@ def read_ability(
     everyone: list[str],
     out: UnitAbilities,
     recognise_one: Callable[[str, list[str], list[str], UnitAbilities], bool] | None = None,
+    wargear: bool = False,
 ) -> None:
-    """A datasheet or wargear ability: ``holders`` are the models it is printed for (the
-    bearers of a wargear item, or every model). A unit rule the calculator has as an effect
-    (Dat's Our Loot!) goes to ``rules``. ``recognise_one`` reads one sentence (default
-    :func:`recognise`; the edition-11 importer adds its edition's wordings)."""
+    """A datasheet or wargear ability (``wargear``): ``holders`` are the models it is printed
+    for (the bearers of a wargear item, or every model). A unit rule the calculator has as a
+    hand-written effect (Dat's Our Loot!) goes to ``rules``. Otherwise, where no condition
+    frames the text, each sentence :func:`recognise` (or ``recognise_one``: the edition-11
+    importer adds its edition's wordings) reads becomes a datasheet field, and the other
+    sentences are read by :mod:`.ability_forms` into an effect record (``generated``); what
+    neither reads and can change an attack is listed as not modelled."""
     recognise_one = recognise_one or recognise
     rule = effect_id(name)
     if rule is not None:
@@ -320,21 +349,42 @@ def read_ability(
             out.rules.append(rule)
         out.recognised.append(name)
         return
-    left: set[str] = set()
-    matched = False
     parts = sentences(text)
-    if any(_CONTEXT.search(p) for p in parts):  # a choice or a condition frames the text
-        left = set().union(*(sides_touched(p) for p in parts))
-        out.not_modelled_on(left, name)
-        return
-    for sentence in parts:
-        if recognise_one(sentence, holders, everyone, out):
-            matched = True
-        else:
-            left |= sides_touched(sentence)
+    fielded = []
+    if not any(_CONTEXT.search(p) for p in parts):  # no choice or condition frames the text
+        fielded = [p for p in parts if recognise_one(p, holders, everyone, out)]
+    rest = [p for p in parts if p not in fielded]
+    reading = read_forms(rest, _holder(out.context, holders, everyone, wargear))
+    left: set[str] = set().union(set(), *(sides_touched(p) for p in reading.left))
+    if reading.changes:
+        _generated(name, reading, out)
+    matched = bool(fielded) or bool(reading.changes)
     if matched:
         out.recognised.append(name)
     out.not_modelled_on(left, f"{name} (partly)" if matched and left else name)
+
+
+def _holder(ctx: Context, holders: list[str], everyone: list[str], wargear: bool) -> Holder:
+    """Who an ability is printed for, as :mod:`.ability_forms` reads "this model": every model
+    of the datasheet when it has one kind of model, or for wargear every model carries."""
+    whole = len(set(everyone)) == 1 or (wargear and set(holders) == set(everyone))
+    return Holder(ctx.character, whole and _SOME not in holders, ctx.weapons, ctx.keywords)
+
+
+def _generated(name: str, reading: Reading, out: UnitAbilities) -> None:
+    """An ability read as a record: the unit's own in ``rules``; an aura listed as not
+    applied, with the id that names it (``--effect``)."""
+    from .unit_rules import record_body
+
+    body = record_body(name, reading)
+    out.generated.append((name, body))
+    rid = slug(name) or "ability"
+    if body["default"]:
+        if rid not in out.rules:
+            out.rules.append(rid)
+    else:
+        sides = {"attacker", "target"} if body["side"] == "both" else {body["side"]}
+        out.not_modelled_on(sides, f"{name} (aura: --effect {rid})")
 
 
 def _who(who: str, holders: list[str], everyone: list[str]) -> list[str]:
