@@ -50,6 +50,7 @@ Only numbers, keywords and names are kept, never the text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,6 +59,9 @@ from typing import Any
 _KW = r"(?-i:[A-Z][A-Z’'\-]*(?: [A-Z][A-Z’'\-]*)*)"
 _KWS = rf"{_KW}(?:(?:, | or | and |/|, or ){_KW})*"
 _N = r"(?P<n>[1-6])"
+_ABILITY = r"\[(?P<ab>[A-Z0-9+\- ]+)\]"  # a weapon ability in brackets
+_STATS = r"(?:attacks|strength|damage|armour penetration)"
+_STAT_LIST = rf"{_STATS}(?:(?:, and |, | and ){_STATS})*"  # "Strength and Damage"
 _APOS = "[’']"
 
 # who the sentence is about: the unit, or the models the ability is printed for
@@ -77,12 +81,15 @@ class Holder:
     """Who an ability is printed for: ``character`` (the datasheet is a CHARACTER's),
     ``whole`` ("this model" / "the bearer" are every model of the unit: one kind of model, or
     wargear every model carries), ``weapons`` (the datasheet's weapon names, lower case),
-    ``keywords`` (every keyword of the data, to split "ADEPTUS ASTARTES INFANTRY")."""
+    ``keywords`` (every keyword of the data, to split "ADEPTUS ASTARTES INFANTRY"),
+    ``touches`` (whether a sentence can change an attack: a part of a sentence that cannot is
+    left out of it; None: every part counts)."""
 
     character: bool = False
     whole: bool = True
     weapons: frozenset[str] = frozenset()
     keywords: frozenset[str] = frozenset()
+    touches: Callable[[str], bool] | None = None
 
 
 @dataclass
@@ -111,6 +118,7 @@ class Reading:
 
 
 OPTIONS = {
+    "used": "the player uses this ability now (it is limited to once per battle, round or turn)",
     "on-objective": "this unit is within range of an objective marker",
     "closest-target": "the target is the closest eligible target",
     "battle-shocked": "the target is Battle-shocked",
@@ -129,21 +137,37 @@ def read(parts: list[str], holder: Holder) -> Reading:
     out = Reading()
     heading: dict[str, Any] | None = None
     last: Scope | None = None
+    held: tuple[str, dict[str, Any], re.Pattern[str]] | None = None
     for raw in parts:
         s = clean(raw)
+        frames = dict(heading or {})
+        if held is not None:  # the sentence before said when this one applies
+            held_raw, frame, prefix = held
+            held = None
+            if m := prefix.match(s):
+                s = s[m.end() :]
+                frames.update(frame)
+                out.read.append(held_raw)
+            else:
+                out.left.append(held_raw)
+        elif got := _announcing(s):
+            held = (raw, *got)
+            continue
         h = _heading(s, holder)
         if h is not None:
             heading = h
             out.read.append(raw)
             continue
         try:
-            changes, last = _sentence(s, dict(heading or {}), last, holder, out)
+            changes, last = _sentence(s, frames, last, holder, out)
         except NotRead:
             out.left.append(raw)
             last = None
             continue
         out.changes += changes
         out.read.append(raw)
+    if held is not None:
+        out.left.append(held[0])
     first = next((i for i, x in enumerate(parts) if x in out.read), len(parts))
     before = [x for x in out.left if parts.index(x) < first]
     heading = any(_HEADING.search(clean(x)) for x in out.left)
@@ -155,6 +179,46 @@ def read(parts: list[str], holder: Holder) -> Reading:
 
 
 _HEADING = re.compile(r"following|:$", re.IGNORECASE)
+
+# a sentence that says when the next one applies: the player uses a limited ability ("Once per
+# battle, at the start of the Fight phase, this model can use this ability." then "If it does,
+# until the end of the phase, ..."), or this unit's shooting marks a target for its friends
+# ("In your Shooting phase, after this model has shot, select one enemy unit hit by ..." then
+# "Until the end of the phase, each time a friendly ... makes an attack that targets that
+# unit, ...")
+_ONCE = re.compile(
+    r"^once per (?:battle|battle round|turn|phase)(?P<when>, [^.]*?)?, (?:this|the) "
+    r"(?:model|unit|bearer)(?:'s unit)? can use this ability$",
+    re.IGNORECASE,
+)
+_IF_IT_DOES = re.compile(
+    r"^(?:if|when) (?:it|they|you) do(?:es)?, until the end of the (?:phase|turn),\s*", re.I
+)
+_MARKS = re.compile(
+    r"^(?:(?:in your (?:shooting|fight) phase, )?(?:after|each time|when) this (?:model|unit)"
+    r" has (?:shot|fought)(?: [^,]*)?|at the start of (?:your|the) (?:shooting|fight) phase), "
+    r"(?:you can )?select (?:one|up to one) (?:visible )?enemy [^.]*$",
+    re.IGNORECASE,
+)
+_UNTIL_END = re.compile(r"^until the end of the (?:phase|turn),\s*", re.IGNORECASE)
+
+
+def _announcing(s: str) -> tuple[dict[str, Any], re.Pattern[str]] | None:
+    """(the frame, the start the next sentence must have) of a sentence that says when the
+    next one applies (:data:`_ONCE`, :data:`_MARKS`), or None."""
+    if m := _ONCE.match(s):
+        phase = re.search(r"\b(shooting|fight) phase", m["when"] or "", re.IGNORECASE)
+        frame: dict[str, Any] = {"option": "used"}
+        if phase:
+            frame["phases"] = [phase.group(1).lower()]
+        return frame, _IF_IT_DOES
+    if m := _MARKS.match(s):
+        low = s.lower()
+        shot = "fight" if "fought" in low or "fight phase" in low else "shooting"
+        return {"marked": True, "phases": [shot]}, _UNTIL_END
+    return None
+
+
 _FRAMING = re.compile(
     r"^(?:once per|at the start|at the end|in your|in the|select|choose|while|until|if|when|"
     r"after|each time this (?:model|unit)(?:'s unit)? (?:is selected|uses|has shot|shoots|is "
@@ -178,7 +242,9 @@ def _heading(s: str, holder: Holder) -> dict[str, Any] | None:
 _LEADING = re.compile(
     r"^while (?:this model|the bearer|this unit) is leading a unit,\s*", re.IGNORECASE
 )
-_LED_BY = re.compile(rf"^while an? (?P<kws>{_KWS}) model is leading this unit,\s*", re.IGNORECASE)
+_LED_BY = re.compile(
+    rf"^while an? (?P<kws>{_KWS})(?: model)? is leading this unit,\s*", re.IGNORECASE
+)
 _CHARGE = re.compile(
     r"^each time (?:this model|this unit|this model's unit|a model in this unit) "
     r"(?:makes|ends) a charge move, until the end of (?:the|that) turn,\s*",
@@ -199,6 +265,9 @@ _SHOOTS_STATIONARY = re.compile(
     r"stationary this turn,\s*",
     re.IGNORECASE,
 )
+_OWN_KEYWORD = re.compile(
+    rf"^if this (?:model|unit) has the (?P<kws>{_KWS}) keywords?,\s*", re.IGNORECASE
+)
 _IN_ADDITION = re.compile(r"^in addition,\s*", re.IGNORECASE)
 _AURA = re.compile(
     rf"^while (?:a|one or more) friendly (?P<kws>{_KWS}) (?P<what>units?|models?) (?:is|are) "
@@ -215,13 +284,17 @@ def _frames(s: str, holder: Holder) -> tuple[dict[str, Any], str]:
         if m := _LEADING.match(s):
             out["leading"] = True
         elif m := _LED_BY.match(s):
-            out["led_by"] = _keywords(m["kws"], holder)
+            # each run's last keyword: "an ADEPTA SORORITAS CHARACTER model" -> CHARACTER
+            runs = [p.strip() for p in re.split(r", or |, | or | and |/", m["kws"]) if p.strip()]
+            out["led_by"] = [_split_run(_PLURALS.get(r, r), holder)[-1] for r in runs]
         elif m := _CHARGE.match(s):
             out["charged"] = True
         elif m := _STATIONARY.match(s) or _SHOOTS_STATIONARY.match(s):
             out["stationary"] = True
         elif m := _ON_OBJECTIVE.match(s):
             out["option"] = "on-objective"
+        elif m := _OWN_KEYWORD.match(s):
+            out["own_keywords"] = _keywords(m["kws"], holder)
         elif m := _IN_ADDITION.match(s):
             pass
         elif m := _AURA.match(s):
@@ -246,12 +319,18 @@ def _sentence(
     more, s = _frames(s, holder)
     frames.update(more)
     aura = frames.pop("aura", None)
+    if frames.pop("marked", False):
+        aura, changes, scope = _marked(s, holder)
     if aura is not None:
         if out.aura is not None and out.aura != aura:
             raise NotRead(s)
         out.aura = aura
-    follow = _follow_up(s, last, holder)
-    if follow is not None:
+    follow = None if aura is not None and aura.get("marked") else _follow_up(s, last, holder)
+    if follow is None and more and last is not None and aura is None:
+        follow = _bare(s, last, holder)  # "While ..., you can re-roll the Wound roll instead"
+    if aura is not None and aura.get("marked"):
+        pass
+    elif follow is not None:
         changes, scope = follow
     else:
         led = bool(frames.get("leading")) or aura is not None
@@ -261,8 +340,12 @@ def _sentence(
             scope.when[key] = True
     if "led_by" in frames:
         scope.when["led_by"] = frames["led_by"]
+    if "own_keywords" in frames:
+        scope.when[f"{scope.side}_keywords"] = frames["own_keywords"]
     if "option" in frames:
         scope.when["option"] = frames["option"]
+    if "phases" in frames:
+        scope.when["phases"] = frames["phases"]
     for c in changes:
         c["when"] = {**scope.when, **c.get("when", {})}
         for key in ("option", "not_option"):
@@ -281,12 +364,120 @@ class Where:
     led: bool = False
 
 
+_FRIENDLY_ATTACK = re.compile(
+    rf"^each time (?:a model in )?a friendly (?P<kws>{_KWS}) (?:unit|model) makes an? "
+    r"(?P<kind>ranged |melee )?attack that targets that (?:enemy )?unit,\s*(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+
+
+def _marked(s: str, holder: Holder) -> tuple[dict[str, Any], list[dict[str, Any]], Scope]:
+    """The attacks of friendly units against the unit this one marked (an aura of a kind:
+    the player names it against that unit).
+
+    Raises:
+        NotRead: not that form.
+    """
+    m = _FRIENDLY_ATTACK.match(s)
+    if not m:
+        raise NotRead(s)
+    aura = {"keywords": _keywords(m["kws"], holder, split=True), "what": "unit", "marked": True}
+    scope: dict[str, Any] = {}
+    kind = (m["kind"] or "").strip().lower()
+    if kind:
+        scope["weapons"] = kind
+    changes = _effects(m["rest"], holder)
+    for c in changes:
+        c.update(scope)
+        c["side"] = "attacker"
+    return aura, changes, Scope("attacker", scope, {})
+
+
 def _form(s: str, where: Where) -> tuple[list[dict[str, Any]], Scope]:
-    for form in (_attack_form, _weapon_form, _characteristic_form, _defence_form):
+    got = _one_form(s, where)
+    if got is not None:
+        return got
+    return _conjunction(s, where)
+
+
+def _one_form(s: str, where: Where):
+    for form in (_attack_form, _weapon_form, _characteristic_form, _defence_form, _selected):
         got = form(s, where)
         if got is not None:
             return got
+    return None
+
+
+_JOIN = re.compile(
+    r",? and (?=(?:those weapons|each time|models in|all models|ranged weapons|melee weapons|"
+    r"weapons|add \d|improve|this unit|that unit|it has|its |this model))",
+    re.IGNORECASE,
+)
+_THOSE_HAVE = re.compile(
+    rf"^those weapons (?:have|has) the {_ABILITY}(?P<more>(?: and \[[A-Z0-9+\- ]+\])*) "
+    r"abilit(?:y|ies)$",
+    re.IGNORECASE,
+)
+
+
+def _conjunction(s: str, where: Where) -> tuple[list[dict[str, Any]], Scope]:
+    """Two statements joined by "and" ("models in that unit have the Scouts 6" ability and
+    ranged weapons ... have the [ASSAULT] ability", "add 3 to the Attacks characteristic of
+    melee weapons equipped by this model and those weapons have the [LANCE] ability"): each
+    read, a part that cannot change an attack left out.
+
+    Raises:
+        NotRead: a part that can change an attack and is none of the forms.
+    """
+    touches = where.holder.touches
+    for m in _JOIN.finditer(s):
+        left, right = s[: m.start()], s[m.end() :]
+        first = _one_form(left, where)
+        if first is None and (touches is None or touches(left)):
+            continue
+        changes, scope = first if first is not None else ([], None)
+        if t := _THOSE_HAVE.match(right):
+            if scope is None:
+                continue
+            more = [{**c, **scope.scope, "side": "attacker"} for c in _abilities(t)]
+            return changes + more, scope
+        try:
+            second = _form(right, where)
+        except NotRead:
+            if touches is None or touches(right):
+                continue
+            second = None
+        if second is None:
+            if scope is None:
+                continue
+            return changes, scope
+        if scope is not None and second[1].side != scope.side:
+            return changes + second[0], scope  # both sides: each change says its own
+        return changes + second[0], second[1] if scope is None else scope
     raise NotRead(s)
+
+
+_SELECTED = re.compile(
+    r"^each time (?:this model|this unit|this model's unit) is selected to (?P<phase>shoot|fight|"
+    r"shoot or fight), (?P<rest>(?:you can re-roll one (?:hit|wound|damage) roll(?:, | and |, and )"
+    r"?)+) when resolving (?:its|those|their|this unit's|this model's) attacks$",
+    re.IGNORECASE,
+)
+
+
+def _selected(s: str, where: Where):
+    """ "Each time this model is selected to shoot, you can re-roll one Hit roll, ... when
+    resolving its attacks": one roll of each kind re-rolled (``single_reroll``)."""
+    m = _SELECTED.match(s)
+    if not m:
+        return None
+    if where.aura:
+        raise NotRead(s)
+    rolls = re.findall(r"re-roll one (hit|wound|damage) roll", m["rest"], re.IGNORECASE)
+    phase = m["phase"].lower()
+    phases = {"shoot": ["shooting"], "fight": ["fight"]}.get(phase, ["shooting", "fight"])
+    changes = [{"single_reroll": r.lower(), "side": "attacker"} for r in rolls]
+    return changes, Scope("attacker", {}, {"phases": phases})
 
 
 def _subject(who: str, where: Where) -> dict[str, Any]:
@@ -319,7 +510,7 @@ _ATTACK = re.compile(
     rf"^each time (?P<who>{_UNIT_SUBJECT}|{_MODEL_SUBJECT}|that model|a model in that unit) "
     r"makes (?:an? )?(?P<kind>ranged |melee |psychic )?attacks?"
     r"(?: with (?:its |a |an |their |that model's |this model's )?(?P<wpn>[^,]+?))?"
-    r"(?: (?:that targets|against) (?P<tgt>[^,]+?))?,\s*(?P<rest>.+)$",
+    r"(?: (?:that targets|against) (?P<tgt>(?:[^,]|, (?-i:(?=[A-Z]{2})))+?))?,\s*(?P<rest>.+)$",
     re.IGNORECASE,
 )
 _ATTACK_MADE_BY = re.compile(
@@ -496,12 +687,54 @@ def _target(text: str, holder: Holder) -> dict[str, Any]:
         return {"target_not": _keywords(m["kws"], holder)}
     if m := _TARGET_KW.match(t):
         return {"target_keywords": _keywords(m["kws"], holder)}
+    if m := _TARGET_COUNT.match(t):
+        return {"target_min_models": _number(m["n"])}
+    if m := _TARGET_NOT_FLY.match(t):
+        return {"target_not": ["FLY"]}
+    if m := _LOOSE_NOT.match(t):
+        return {"target_not": _known(m["kws"], holder)}
+    if m := _LOOSE_KW.match(t):
+        return {"target_keywords": _known(m["kws"], holder)}
     raise NotRead(text)
+
+
+_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10}
+_TARGET_COUNT = re.compile(
+    r"^(?:an? )?(?:enemy )?unit (?:that contains|containing) (?P<n>\d+|two|three|four|five|six|"
+    r"ten) or more models$",
+    re.I,
+)
+_TARGET_NOT_FLY = re.compile(r"^(?:an? )?(?:enemy )?unit \(excluding units that can fly\)$", re.I)
+# keywords the data prints in title case ("a Character unit", "Monsters and Vehicles")
+_LOOSE = r"[A-Za-z][A-Za-z’'\-]*(?:(?:, | or | and )[A-Za-z][A-Za-z’'\-]*)*"
+_LOOSE_KW = re.compile(rf"^(?:an? )?(?:enemy )?(?P<kws>{_LOOSE}) units?$", re.I)
+_LOOSE_NOT = re.compile(
+    rf"^(?:an? )?(?:enemy )?units? \(excluding (?P<kws>{_LOOSE})(?: units)?\)$", re.I
+)
+
+
+def _number(text: str) -> int:
+    return int(text) if text.isdigit() else _NUMBERS[text.lower()]
+
+
+def _known(text: str, holder: Holder) -> list[str]:
+    """Keywords printed in any case, each one the data has (in capitals, plurals singular).
+
+    Raises:
+        NotRead: a word that is no keyword of the data (or no keywords known).
+    """
+    out = []
+    for p in re.split(r", | or | and ", text):
+        k = p.strip().upper()
+        k = _PLURALS.get(k, k)
+        if not holder.keywords or k not in holder.keywords or k in ("UNIT", "ENEMY"):
+            raise NotRead(text)
+        out.append(k)
+    return out
 
 
 # --- the effects on the unit's own attacks ---------------------------------------------------
 
-_ABILITY = r"\[(?P<ab>[A-Z0-9+\- ]+)\]"
 _EFFECT_FORMS: tuple[tuple[re.Pattern[str], Any], ...] = (
     (re.compile(rf"^add {_N} to the hit roll$", re.I), lambda m: [{"hit_mod": int(m["n"])}]),
     (re.compile(rf"^add {_N} to the wound roll$", re.I), lambda m: [{"wound_mod": int(m["n"])}]),
@@ -542,12 +775,11 @@ _EFFECT_FORMS: tuple[tuple[re.Pattern[str], Any], ...] = (
     ),
     (
         re.compile(
-            rf"^(?:add {_N} to|improve) the (?P<what>strength|damage|strength and damage|"
-            r"attacks and strength) characteristics? of (?:that|the) attack"
-            r"(?: by (?P<by>[1-6]))?$",
+            rf"^(?:add {_N} to|improve) the (?P<what>{_STAT_LIST}) characteristics? of "
+            r"(?:that|the) attack(?: by (?P<by>[1-6]))?$",
             re.I,
         ),
-        lambda m: _characteristics(m["what"], int(m["n"] or m["by"] or 0)),
+        lambda m: _attack_stats(m),
     ),
     (
         re.compile(
@@ -568,7 +800,8 @@ _EFFECT_FORMS: tuple[tuple[re.Pattern[str], Any], ...] = (
     ),
     (
         re.compile(
-            r"^an? (?:successful )?unmodifi?ed hit roll of (?P<x>[2-5])\+ scores a critical hit$",
+            r"^an? (?:successful )?unmodifi?ed (?:successful )?hit roll of (?P<x>[2-5])\+ scores "
+            r"a critical hit$",
             re.I,
         ),
         lambda m: [{"crit_hit": int(m["x"])}],
@@ -585,7 +818,8 @@ _EFFECT_FORMS: tuple[tuple[re.Pattern[str], Any], ...] = (
         re.compile(
             r"^you can ignore any or all modifiers to (?:that attack's )?(?:ballistic skill|"
             r"weapon skill|ballistic skill or weapon skill) characteristics?(?: and/or (?:any or "
-            r"all modifiers )?to| and to| and) the hit roll$",
+            r"all modifiers |all modifiers )?to| and to| and (?:any or all modifiers to )?) ?"
+            r"the hit roll$",
             re.I,
         ),
         lambda m: [{"ignore_harmful": ["skill", "hit"]}],
@@ -628,6 +862,11 @@ _INLINE_IF = re.compile(
     r"(?P<effect>.+?)(?P<instead> instead)?$",
     re.IGNORECASE,
 )
+_OWN_STATE_IF = re.compile(
+    r"^if (?:it|this model|this unit|its unit) is (?P<state>below its starting strength|"
+    r"below half-strength),\s*",
+    re.IGNORECASE,
+)
 _CHARGED_IF = re.compile(
     r"^if (?:it|this model|this unit|that model|the bearer|its unit) made a charge move this "
     r"turn,\s*",
@@ -636,10 +875,21 @@ _CHARGED_IF = re.compile(
 
 
 def _characteristics(what: str, n: int) -> list[dict[str, Any]]:
+    """``strength and damage`` improved by ``n``: one change each (AP improved is ``ap``)."""
     if n < 1:
         raise NotRead(what)
     fields = {"strength": "strength", "damage": "damage", "attacks": "attacks"}
-    return [{fields[w.strip().lower()]: n} for w in re.split(r" and ", what)]
+    fields["armour penetration"] = "ap"
+    return [{fields[w.strip().lower()]: n} for w in re.split(r", and |, | and ", what)]
+
+
+def _attack_stats(m: re.Match[str]) -> list[dict[str, Any]]:
+    """ "improve the S and D of that attack by 1" / "add 1 to the S ...": AP only improved."""
+    if "armour" in m["what"].lower() and m["n"]:
+        raise NotRead(m["what"])
+    if m["n"] and m["by"]:
+        raise NotRead(m["what"])
+    return _characteristics(m["what"], int(m["n"] or m["by"] or 0))
 
 
 def _abilities(m: re.Match[str]) -> list[dict[str, Any]]:
@@ -675,6 +925,9 @@ def _effects(text: str, holder: Holder) -> list[dict[str, Any]]:
         text = text[m.end() :]
     elif m := _OBJECTIVE_IF.match(text):
         when["option"] = "on-objective"
+        text = text[m.end() :]
+    elif m := _OWN_STATE_IF.match(text):
+        when.update(_OWN_STATE[m["state"].lower()])
         text = text[m.end() :]
     out = []
     chunks = re.split(r",? and,? (?=if )", text.strip(), flags=re.IGNORECASE)
@@ -723,6 +976,11 @@ _WEAPONS_HAVE = re.compile(
     r"abilit(?:y|ies)(?P<tail> while targeting .+| when targeting .+)?$",
     re.IGNORECASE,
 )
+_EQUIPPED_WITH = re.compile(
+    rf"^(?P<kind>ranged |melee )?weapons (?P<who>it|this model|the bearer) is equipped with have "
+    rf"the {_ABILITY}(?P<more>(?: and \[[A-Z0-9+\- ]+\])*) abilit(?:y|ies)(?P<tail>)$",
+    re.IGNORECASE,
+)
 _OWN_WEAPONS_HAVE = re.compile(
     rf"^(?P<who>this unit|this model|the bearer|its|that unit)(?:'s)? (?P<kind>ranged |melee )?"
     rf"(?:weapons|attacks) have (?:the )?{_ABILITY}(?P<more>(?: and \[[A-Z0-9+\- ]+\])*)"
@@ -736,9 +994,9 @@ _NAMED_HAS = re.compile(
     re.IGNORECASE,
 )
 _CHARACTERISTIC = re.compile(
-    rf"^(?:add (?P<n>[1-6]) to|improve) the (?P<what>attacks|strength|damage|armour penetration|"
-    r"attacks and strength|strength and damage|ballistic skill|weapon skill|ballistic skill and "
-    r"weapon skill) characteristics? of (?:(?P<kind>ranged |melee |ranged and melee )?weapons "
+    rf"^(?:add (?P<n>[1-6]) to|improve) the (?P<what>{_STAT_LIST}|ballistic skill|weapon skill|"
+    r"ballistic skill and weapon skill) characteristics? of "
+    r"(?:(?P<kind>ranged |melee |ranged and melee )?weapons "
     rf"equipped by (?P<who>{_UNIT_SUBJECT}|{_MODEL_SUBJECT}|models in that unit)|"
     r"(?P<who2>this model|the bearer)'s (?P<wpn>[a-z’' -]+?))(?: by (?P<by>[1-6]))?$",
     re.IGNORECASE,
@@ -755,7 +1013,7 @@ def _tail(tail: str | None, holder: Holder) -> dict[str, Any]:
 
 def _weapon_form(s: str, where: Where):
     holder = where.holder
-    m = _WEAPONS_HAVE.match(s) or _OWN_WEAPONS_HAVE.match(s)
+    m = _WEAPONS_HAVE.match(s) or _OWN_WEAPONS_HAVE.match(s) or _EQUIPPED_WITH.match(s)
     named: dict[str, Any] = {}
     if not m:
         m = _NAMED_HAS.match(s)
@@ -800,11 +1058,9 @@ def _characteristic_form(s: str, where: Where):
     n = int(m["n"] or m["by"] or 0)
     if n < 1 or (m["n"] and m["by"]):
         raise NotRead(s)
-    if what.startswith(("armour", "ballistic", "weapon")) and m["n"]:
+    if ("armour" in what or what.startswith(("ballistic", "weapon"))) and m["n"]:
         raise NotRead(s)  # "add 1 to the Ballistic Skill" would worsen it
-    if what == "armour penetration":
-        changes = [{"ap": n}]
-    elif what.startswith(("ballistic", "weapon skill")):
+    if what.startswith(("ballistic", "weapon skill")):
         changes = [{"skill": n}]
     else:
         changes = _characteristics(what, n)
@@ -829,7 +1085,8 @@ def _characteristic_form(s: str, where: Where):
 # --- the unit's defence ----------------------------------------------------------------------
 
 _DEF_SUBJECT = (
-    rf"(?P<who>models in (?:this|that|the bearer's|this model's) unit|each model in this unit|"
+    r"(?P<who>(?:all )?models in (?:this|that|the bearer's|this model's) unit|"
+    r"each model in this unit|"
     rf"this unit|that unit|the bearer's unit|this model's unit|{_MODEL_SUBJECT}|those models)"
 )
 _HAS_FNP = re.compile(
@@ -838,7 +1095,7 @@ _HAS_FNP = re.compile(
     re.IGNORECASE,
 )
 _HAS_INVULN = re.compile(
-    rf"^{_DEF_SUBJECT} (?:has|have) an? (?P<x>[2-6])\+ (?:invulnerable save|insv)"
+    rf"^{_DEF_SUBJECT} (?:has|have) (?:an?|the) (?P<x>[2-6])\+ (?:invulnerable save|insv)"
     r"(?: against (?P<vs>ranged|melee) attacks)?$",
     re.IGNORECASE,
 )
@@ -848,10 +1105,11 @@ _HAS_COVER = re.compile(
 _HAS_STEALTH = re.compile(rf"^{_DEF_SUBJECT} (?:has|have) (?:the )?stealth(?: ability)?$", re.I)
 _HAS_T = re.compile(rf"^{_DEF_SUBJECT} (?:has|have) \+{_N} t(?:oughness)?$", re.I)
 _ADD_T = re.compile(
-    rf"^add {_N} to the toughness characteristic of (?P<who>models in (?:this|that) unit|this "
-    rf"model|the bearer)$",
+    rf"^(?:add {_N} to|improve) the toughness characteristic of (?P<who>models in (?:this|that) "
+    rf"unit|this model|the bearer)(?: by (?P<by>[1-3]))?$",
     re.I,
 )
+_OWN_T = re.compile(rf"^add {_N} to (?P<who>this model)[’']?s toughness characteristic$", re.I)
 _TARGETED = re.compile(
     r"^each time an? (?P<kind>ranged |melee )?attack (?:targets|is made against) "
     r"(?P<who>this unit|that unit|this model|the bearer|the bearer's unit|this model's unit),\s*"
@@ -892,6 +1150,14 @@ _DEFENCE_EFFECTS: tuple[tuple[re.Pattern[str], Any], ...] = (
             r"^worsen the armour penetration characteristic of that attack by (?P<n>[1-3])$", re.I
         ),
         None,
+    ),
+    (
+        re.compile(
+            r"^(?:models in (?:it|that unit|this unit)|(?:this|that) (?:model|unit)|it) (?:has|"
+            r"have) the benefit of cover against that attack$",
+            re.I,
+        ),
+        [{"cover": True}],
     ),
 )
 _ALLOCATED_EFFECTS = (
@@ -950,11 +1216,14 @@ def _defence_form(s: str, where: Where):
         return _target_changes([{"cover": True}], _def_scope(m["who"], where))
     if m := _HAS_STEALTH.match(s):
         return _target_changes([{"stealth": True}], _def_scope(m["who"], where))
-    if m := _HAS_T.match(s) or _ADD_T.match(s):
+    if m := _HAS_T.match(s) or _ADD_T.match(s) or _OWN_T.match(s):
         scope = _def_scope(m["who"], where)
         if scope:
             raise NotRead(s)  # T of one model: the unit's T is what the Wound roll reads
-        return _target_changes([{"toughness": int(m["n"])}], scope)
+        n = m["n"] or m.groupdict().get("by")
+        if not n or (m["n"] and m.groupdict().get("by")):
+            raise NotRead(s)
+        return _target_changes([{"toughness": int(n)}], scope)
     if m := _ATTACKS_AGAINST.match(s):
         scope = _def_scope(m["who"], where)
         if m["kind"]:
@@ -1068,6 +1337,27 @@ def _follow_up(s: str, last: Scope | None, holder: Holder):
     if m["instead"]:
         _instead(changes, when)
     return changes, Scope("attacker", dict(last.scope), {**inherit, **when})
+
+
+def _bare(s: str, last: Scope, holder: Holder):
+    """Effects alone after a frame ("While this unit is within range of an objective marker,
+    you can re-roll the Wound roll instead"), about the previous sentence's attacks; None when
+    ``s`` is not effects alone."""
+    if last.side != "attacker":
+        return None
+    instead = s.lower().endswith(" instead")
+    text = s[: -len(" instead")] if instead else s
+    try:
+        changes = _effects(text, holder)
+    except NotRead:
+        return None
+    if instead:
+        _instead(changes, {})
+    for c in changes:
+        c.update(last.scope)
+        c["side"] = "attacker"
+        c["when"] = {**last.when, **c.get("when", {})}
+    return changes, Scope("attacker", dict(last.scope), dict(last.when))
 
 
 def _instead(changes: list[dict[str, Any]], when: dict[str, Any]) -> None:

@@ -28,6 +28,7 @@ from .unit_abilities import (
     Context,
     UnitAbilities,
     _who,
+    choice,
     effect_id,
     norm_rule,
     read_ability,
@@ -132,8 +133,7 @@ def read_gdc_abilities(
         abilities.get("primarch", []) if isinstance(abilities.get("primarch"), list) else []
     ):
         for name, body in _described(group.get("abilities") if isinstance(group, dict) else None):
-            touched = set().union(*(sides_touched(p) for p in sentences(body))) if body else set()
-            out.not_modelled_on(touched, name)  # a choice the player makes: not applied
+            choice(name, body, out)  # a choice the player makes: not applied
     damaged = abilities.get("damaged")
     if isinstance(damaged, dict) and text(damaged.get("range")).strip():
         read_damaged(

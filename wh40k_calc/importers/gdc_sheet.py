@@ -41,6 +41,7 @@ from .models import ImportedModel, invuln_note, match_statlines, statline
 from .names import nice_case, same_name
 from .sizes import Sizes, fits, keep_size, unused_alternatives
 from .unit_abilities import Context, UnitAbilities
+from .unit_rules import Collected
 from .weapons import DASH_RE, ImportedWeapon, read_weapons, to_int
 
 EPIC_HERO = re.compile(r"\s*[\u2013\u2014-]\s*epic hero\s*$", re.IGNORECASE)
@@ -61,7 +62,7 @@ def import_gdc_sheet(
     sheet: dict[str, Any],
     name: str,
     units: dict[str, str],
-    records: list[tuple[str, dict]] | None = None,
+    collect: Collected | None = None,
     data_keywords: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, Any], list[str], list[str]]:
     """Convert one datasheet of ``faction`` into datasheet-format data.
@@ -73,7 +74,7 @@ def import_gdc_sheet(
             the same name in the file).
         units: normalised name -> name of every unit of the data (to spell the units a
             Leader or Support character can join as their datasheets do).
-        records: where to add the abilities read as effect records (as
+        collect: where to add the abilities read as effect records and the census (as
             :func:`.wahapedia.import_sheet_notes`).
         data_keywords: every keyword of the data (to split a run of keywords in an ability).
 
@@ -117,8 +118,9 @@ def import_gdc_sheet(
     abilities, support = read_gdc_abilities(
         faction, sheet, everyone, {m.name: m.wargear for m in models}, warnings, context
     )
-    if records is not None:
-        records += abilities.generated
+    if collect is not None:
+        collect.records += abilities.generated
+        collect.census += abilities.census
     _skipped_weapons(trial, missing, abilities)
     invul = abilities_raw.get("invul") if isinstance(abilities_raw.get("invul"), dict) else None
     data: dict[str, Any] = {

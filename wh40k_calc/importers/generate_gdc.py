@@ -57,7 +57,8 @@ class Report:
     entries, one entry per faction file read (``sources``), and the datasheets refused.
     ``warnings`` counts the import notes written into the files' headers. ``rule_files``: the
     abilities read as effect records, one file per faction (``unit-rules/<faction>.yaml``,
-    :mod:`.unit_rules`), written with the datasheets."""
+    :mod:`.unit_rules`), written with the datasheets; ``census``: what became of every
+    datasheet ability read (status -> count)."""
 
     files: dict[str, str] = field(default_factory=dict)
     index: list[dict[str, object]] = field(default_factory=list)
@@ -65,6 +66,7 @@ class Report:
     refused: list[Refused] = field(default_factory=list)
     warnings: int = 0
     rule_files: dict[str, str] = field(default_factory=dict)
+    census: dict[str, int] = field(default_factory=dict)
 
     @property
     def generated(self) -> int:
@@ -118,7 +120,7 @@ def generate_gdc(src_dir: Path, out_dir: Path | None = None, how: str = HOW) -> 
         ImportFailure: the folder has no faction file, or one cannot be read (not JSON, not
             of the 11th edition, no data version).
     """
-    from .unit_rules import RuleSet, final_ids
+    from .unit_rules import Collected, RuleSet, final_ids
 
     factions = [read_faction_file(p) for p in faction_files(Path(src_dir))]
     units = _unit_names(factions)
@@ -133,15 +135,17 @@ def generate_gdc(src_dir: Path, out_dir: Path | None = None, how: str = HOW) -> 
             if not name:
                 out.refused.append(Refused(f.path.name, "(no name)", "the datasheet has no name"))
                 continue
-            records: list[tuple[str, dict]] = []
+            collect = Collected()
             try:
                 data, warnings, notes = import_gdc_sheet(
-                    f, sheet, name, units, records=records, data_keywords=keywords
+                    f, sheet, name, units, collect=collect, data_keywords=keywords
                 )
             except ImportFailure as exc:
                 out.refused.append(Refused(f.path.name, name, str(exc)))
                 continue
-            final_ids(data, records, rules)
+            final_ids(data, collect.records, rules)
+            for status in collect.census:
+                out.census[status] = out.census.get(status, 0) + 1
             rel = f"{slug(f.faction)}/{slug(name)}.yaml"
             if rel in out.files:  # two names with one slug: keep them apart
                 rel = f"{rel[:-5]}-{made + 1}.yaml"
@@ -224,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     for r in report.refused:
         print(f"  refused: {r.name} ({r.file}): {r.reason}")
+    from .unit_rules import census_line
+
+    print(f"  {census_line(report.census)}")
     return 0
 
 

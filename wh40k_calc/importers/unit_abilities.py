@@ -30,7 +30,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..datasheet import norm_rule
-from ..effect_coverage import slug
 from .ability_forms import Holder, Reading
 from .ability_forms import read as read_forms
 from .export import Export, html_to_text
@@ -141,6 +140,12 @@ _ATTACKER_CUES = re.compile(
 )
 
 
+# what became of one ability (``UnitAbilities.census``): it changes no attack; it is applied
+# by a hand-written record, or whole (fields and records, conditions included), or in part;
+# it is an aura, a record named with --effect; it changes an attack and is not modelled
+CENSUS = ("not-attack", "record", "applied", "partly", "aura", "not-modelled")
+
+
 @dataclass(frozen=True)
 class Context:
     """What the forms of :mod:`.ability_forms` need to know of the datasheet: whether it is
@@ -158,7 +163,8 @@ class UnitAbilities:
     ``rules``, abilities not modelled by side, the damaged profile, ``leaders_allowed``, the
     names of the abilities recognised (for the file's header), and the abilities read as
     effect records (``generated``: (name, record body), :mod:`.unit_rules`; their ids in
-    ``rules`` are the names slugged until the generator makes them final)."""
+    ``rules`` are the names slugged until the generator makes them final), and what became of
+    each ability read (``census``: one of :data:`CENSUS` each, for the figures)."""
 
     model_fields: dict[str, dict[str, object]] = field(default_factory=dict)
     rules: list[str] = field(default_factory=list)
@@ -170,6 +176,7 @@ class UnitAbilities:
     recognised: list[str] = field(default_factory=list)
     generated: list[tuple[str, dict]] = field(default_factory=list)
     context: Context = field(default_factory=Context)
+    census: list[str] = field(default_factory=list)
 
     def give(self, models: list[str], key: str, value: object) -> None:
         """Set ``key`` on each of ``models``: the better value where one is there already
@@ -260,6 +267,9 @@ def read_unit_abilities(
         if kind.startswith("Special"):
             read_special(text, out)
             continue
+        if kind == "Primarch":  # one of a group the player picks from: not applied
+            choice(name, text, out)
+            continue
         if kind == "Wargear":
             bearers = [m.name for m in models if any(same_name(g, name) for g in m.wargear)]
             if bearers:
@@ -344,12 +354,13 @@ def read_ability(
     neither reads and can change an attack is listed as not modelled."""
     recognise_one = recognise_one or recognise
     rule = effect_id(name)
+    parts = sentences(text)
     if rule is not None:
         if rule not in out.rules:
             out.rules.append(rule)
         out.recognised.append(name)
+        out.census.append("record" if any(attack_sentence(p) for p in parts) else "not-attack")
         return
-    parts = sentences(text)
     fielded = []
     if not any(_CONTEXT.search(p) for p in parts):  # no choice or condition frames the text
         fielded = [p for p in parts if recognise_one(p, holders, everyone, out)]
@@ -362,23 +373,68 @@ def read_ability(
     if matched:
         out.recognised.append(name)
     out.not_modelled_on(left, f"{name} (partly)" if matched and left else name)
+    missed = any(attack_sentence(p) for p in reading.left)
+    if reading.aura is not None and reading.changes:
+        out.census.append("aura")
+    elif matched:
+        out.census.append("partly" if missed else "applied")
+    else:
+        out.census.append("not-modelled" if missed else "not-attack")
+
+
+# cues that alone do not make a sentence part of an attack sequence: wounds regained, mortal
+# wounds outside the Shooting and Fight phases' attacks
+_NOT_ATTACK_CUES = re.compile(r"\b(?:regains?|lost wounds?|mortal wounds?)\b", re.IGNORECASE)
+_MORTAL_IN_ATTACKS = re.compile(
+    r"selected to (?:shoot|fight)|(?:makes?|made|making) (?:an? |its )?(?:ranged |melee )?"
+    r"attacks?|has shot|has fought|(?:in|during|at the start of) (?:your |the |your "
+    r"opponent's )?(?:shooting|fight) phase",
+    re.IGNORECASE,
+)
+
+
+def attack_sentence(s: str) -> bool:
+    """Whether a sentence can change an attack sequence, as the census counts attack rules:
+    it names part of an attack (:func:`sides_touched`), or inflicts mortal wounds as part of
+    shooting or fighting; wounds regained and mortal wounds at other times (a move, the
+    Command phase, the end of a phase) are not."""
+    if not sides_touched(s):
+        return False
+    rest = _NOT_ATTACK_CUES.sub("", s)
+    if sides_touched(rest):
+        return True
+    if not re.search(r"mortal wound", s, re.IGNORECASE):
+        return False
+    end = re.search(r"at the end of|ends? an? (?:normal|charge|advance)|is destroyed", s, re.I)
+    return bool(_MORTAL_IN_ATTACKS.search(s)) and not end
+
+
+def choice(name: str, text: str, out: UnitAbilities) -> None:
+    """An ability of a group the player picks one from (a Daemon Prince's allegiance, a
+    Primarch's): listed as not modelled where it can change an attack, never applied."""
+    parts = sentences(text)
+    touched = set().union(set(), *(sides_touched(p) for p in parts))
+    out.not_modelled_on(touched, name)
+    out.census.append("not-modelled" if any(attack_sentence(p) for p in parts) else "not-attack")
 
 
 def _holder(ctx: Context, holders: list[str], everyone: list[str], wargear: bool) -> Holder:
     """Who an ability is printed for, as :mod:`.ability_forms` reads "this model": every model
     of the datasheet when it has one kind of model, or for wargear every model carries."""
     whole = len(set(everyone)) == 1 or (wargear and set(holders) == set(everyone))
-    return Holder(ctx.character, whole and _SOME not in holders, ctx.weapons, ctx.keywords)
+    return Holder(
+        ctx.character, whole and _SOME not in holders, ctx.weapons, ctx.keywords, attack_sentence
+    )
 
 
 def _generated(name: str, reading: Reading, out: UnitAbilities) -> None:
     """An ability read as a record: the unit's own in ``rules``; an aura listed as not
     applied, with the id that names it (``--effect``)."""
-    from .unit_rules import record_body
+    from .unit_rules import record_body, rule_id
 
     body = record_body(name, reading)
     out.generated.append((name, body))
-    rid = slug(name) or "ability"
+    rid = rule_id(name)
     if body["default"]:
         if rid not in out.rules:
             out.rules.append(rid)

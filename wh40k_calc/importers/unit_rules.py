@@ -6,15 +6,16 @@ datasheets-11``, ``calc data update``), in the set's ``unit-rules/`` folder
 A record is ``kind: unit``: ``default: true`` for the unit's own ability (its datasheet names
 it in ``rules:``, and it applies whenever its conditions hold), ``default: false`` for an aura
 (it affects other units, a player-known condition: ``--effect ID`` names it). Its id is the
-ability's name slugged; where two datasheets of one faction have abilities of one name that
-do different things, the later ones (in the data's order) add their unit's name
-(``might-is-right``, ``bodyguard-nobz``). The summary is ours, made from the changes
+ability's name slugged (:func:`rule_id`); where two datasheets of one faction have abilities of
+one name that do different things, the later ones (in the data's order) add their unit's name
+(``might-is-right``, ``tank-hunter-stygies-destroyer-tank-hunter``). The summary is ours, made from the changes
 (:func:`summary`), never the ability's text.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,16 @@ SCHEMA = 1
 # conditions that may sit on the record (all of its changes share them); per-attack ones and
 # the option stay on the change
 _PER_CHANGE = ("strength_above_toughness", "strength_below_toughness")
+
+
+@dataclass
+class Collected:
+    """What importing datasheets collects besides their files: the abilities read as
+    records (``records``: (name, record body)) and the census of every ability read
+    (``census``: :data:`~.unit_abilities.CENSUS` values)."""
+
+    records: list[tuple[str, dict]] = field(default_factory=list)
+    census: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -47,6 +58,15 @@ class Generated:
     def key(self) -> str:
         """What the record does, for telling apart two abilities of one name."""
         return json.dumps(self.body, sort_keys=True)
+
+
+_TAGS = re.compile(r"\s*\((?:aura|psychic)(?:,\s*(?:aura|psychic))*\)\s*$", re.IGNORECASE)
+
+
+def rule_id(name: str) -> str:
+    """An ability's id: its name slugged, without the "(Aura)" / "(Psychic)" tags the
+    10th-edition data prints after some names (``wisdom-of-the-ancients``)."""
+    return slug(_TAGS.sub("", name)) or slug(name) or "ability"
 
 
 def record_body(name: str, reading: Reading) -> dict[str, Any]:
@@ -237,6 +257,8 @@ def summary(changes: list[dict[str, Any]], common: dict[str, Any], aura) -> str:
     text = "; ".join(dict.fromkeys(pieces))
     shared = _conditions(common)
     head = "Aura: " if aura is not None else ""
+    if aura is not None and aura.get("marked"):
+        head = "Against the unit it selected, for friendly units: "
     out = f"{head}{text}" + (f" ({', '.join(shared)})" if shared else "") + "."
     return out if len(out) <= 400 else out[:396].rsplit(" ", 1)[0] + " ..."
 
@@ -255,7 +277,7 @@ class RuleSet:
         """Take one ability's record; returns its id (the name slugged, or with the unit's
         name where the faction already has a different record of that id)."""
         mine = self.by_faction.setdefault(g.faction, {})
-        base = slug(g.name) or "ability"
+        base = rule_id(g.name)
         rid = base
         if rid in mine and mine[rid].key != g.key:
             rid = f"{base}-{slug(g.unit)}"
@@ -295,13 +317,25 @@ class RuleSet:
         return out
 
 
+def census_line(counts: dict[str, int]) -> str:
+    """The census in words: abilities read, attack rules among them, applied."""
+    total = sum(counts.values())
+    attack = total - counts.get("not-attack", 0)
+    applied = counts.get("applied", 0) + counts.get("record", 0)
+    return (
+        f"{total} datasheet abilities, {attack} attack rules: {applied} applied, "
+        f"{counts.get('partly', 0)} partly, {counts.get('aura', 0)} auras (by name), "
+        f"{counts.get('not-modelled', 0)} not modelled"
+    )
+
+
 def final_ids(data: dict[str, Any], records: list[tuple[str, dict]], rules: RuleSet) -> None:
     """Give one datasheet's records (name, body) their final ids in ``rules`` and rename
     them in the datasheet's ``rules`` and in the aura lines of its ``not_modelled``."""
     faction, unit = str(data["faction"]), str(data["name"])
     renamed = {}
     for name, body in records:
-        first = slug(name) or "ability"
+        first = rule_id(name)
         rid = rules.add(Generated(faction, unit, name, body))
         if rid != first:
             renamed[first] = rid

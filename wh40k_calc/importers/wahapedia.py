@@ -30,6 +30,7 @@ from .models import ImportedModel, read_keywords, read_models, statline
 from .names import same_name
 from .sizes import Sizes, read_sizes
 from .unit_abilities import Context, UnitAbilities, read_unit_abilities, wargear_names
+from .unit_rules import Collected
 from .weapons import DASH_RE, ImportedWeapon, read_weapons
 from .yaml_out import to_yaml
 
@@ -197,7 +198,7 @@ def import_sheet_notes(
     export: Export,
     sheet: dict[str, str],
     name: str | None = None,
-    records: list[tuple[str, dict]] | None = None,
+    collect: Collected | None = None,
 ) -> tuple[dict, list[str], list[str]]:
     """Convert one datasheet row of ``export`` into datasheet-format data.
 
@@ -206,8 +207,9 @@ def import_sheet_notes(
         sheet: its row of Datasheets.csv.
         name: the name to give the unit (default: the datasheet's own), for a second datasheet
             of the same name in one faction.
-        records: where to add the abilities read as effect records, (name, record body)
-            (:mod:`.unit_rules`); ``data["rules"]`` names them by their names slugged.
+        collect: where to add the abilities read as effect records, (name, record body),
+            and the census of its abilities (:class:`.unit_rules.Collected`); ``data["rules"]``
+            names the records by their names slugged.
 
     Returns:
         ``(data, warnings, notes)``: ``data`` is accepted by
@@ -241,8 +243,9 @@ def import_sheet_notes(
         keywords=export.keywords,
     )
     abilities = read_unit_abilities(export, sheet, models, warnings, context)
-    if records is not None:
-        records += abilities.generated
+    if collect is not None:
+        collect.records += abilities.generated
+        collect.census += abilities.census
     data: dict[str, object] = {
         "name": name or unit_name(export, sheet),
         "faction": faction_name,
