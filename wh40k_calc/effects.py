@@ -308,8 +308,11 @@ def find(req: Request, edition: str, units: dict[str, tuple[str, dict[str, int]]
     else:
         searched = tuple(dict.fromkeys((*units["attacker"][1], *units["target"][1], ef.CORE)))
     pool = tuple(e for f in searched if f in ef.files_of(edition) for e in effects_of(edition, f))
+    # an id names one record of a file; a printed name may be several records' (the same
+    # ability of different datasheets, generated with ids of their own)
+    exact = [e for e in pool if e.id == key]
     candidates: list[tuple[tuple[Effect, ...], bool]] = [
-        ((e,), False) for e in pool if _matches(e, key)
+        ((e,), False) for e in (exact or [e for e in pool if _matches(e, key)])
     ]
     if not candidates:
         candidates = [(g, len(g) > 1) for g in _groups(pool, key)]
@@ -489,16 +492,14 @@ def _not_here(req, edition, units, searched, pool) -> LookupError:
 
 def unit_rule(rid: str, edition: str, factions: tuple[str, ...]) -> Effect | None:
     """The record a datasheet's ``rules:`` entry ``rid`` names in ``edition``: in the unit's
-    ``factions`` (most specific first), then the core file; None when none has it."""
+    ``factions`` (most specific first), then the core file, by id first, then by printed
+    name; None when none has it."""
     key = slug(rid)
     files = ef.files_of(edition)
-    for f in (*factions, ef.CORE):
-        if f not in files:
-            continue
-        for e in effects_of(edition, f):
-            if _matches(e, key):
-                return e
-    return None
+    pool = [e for f in (*factions, ef.CORE) if f in files for e in effects_of(edition, f)]
+    return next((e for e in pool if e.id == key), None) or next(
+        (e for e in pool if _matches(e, key)), None
+    )
 
 
 def coverage_line(rid: str, edition: str, factions: tuple[str, ...]):

@@ -1,7 +1,7 @@
 """Unit abilities of one datasheet of the export, read into facts the calculator applies.
 
-Recognised (each sentence matched whole, so a condition such as "While this model is leading a
-unit" never matches):
+Recognised as datasheet fields (each sentence matched whole, and only where no condition frames
+the ability's text):
 
 * core abilities: Feel No Pain X+ (``feel_no_pain``) and Stealth (``stealth``) on every model;
 * "this model / models in this unit / the bearer ... has the Feel No Pain X+ ability against
@@ -16,8 +16,11 @@ unit" never matches):
 * the damaged profile ("While this model has 1-N wounds remaining ... subtract 1 from the Hit
   roll": ``damaged``) and the Bodyguard rule that allows two Leaders (``leaders_allowed``).
 
-Any other ability whose text can change an attack (a Hit or Wound roll, a characteristic of an
-attack, saves, Feel No Pain, mortal wounds, re-rolls, weapon abilities) is listed by name under
+The other sentences, conditional ones included (a Leader's "while this model is leading a
+unit", "after a Charge move", auras), are read by :mod:`.ability_forms` into effect records
+(``generated``, written by the generators: :mod:`.unit_rules`), which ``rules`` names. Any other
+ability whose text can change an attack (a Hit or Wound roll, a characteristic of an attack,
+saves, Feel No Pain, mortal wounds, re-rolls, weapon abilities) is listed by name under
 ``not_modelled``, on the side it acts for (``attacker``: its own attacks; ``target``: attacks
 against it). Abilities that cannot touch an attack sequence (Deep Strike, Scouts, Leadership,
 Objective Control) are not listed. No ability text is copied: only names and numbers.

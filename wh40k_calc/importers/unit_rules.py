@@ -8,8 +8,8 @@ it in ``rules:``, and it applies whenever its conditions hold), ``default: false
 (it affects other units, a player-known condition: ``--effect ID`` names it). Its id is the
 ability's name slugged (:func:`rule_id`); where two datasheets of one faction have abilities of
 one name that do different things, the later ones (in the data's order) add their unit's name
-(``might-is-right``, ``tank-hunter-stygies-destroyer-tank-hunter``). The summary is ours, made from the changes
-(:func:`summary`), never the ability's text.
+(``might-is-right``, ``tank-hunter-stygies-destroyer-tank-hunter``). The summary is ours,
+made from the changes (:func:`summary`), never the ability's text.
 """
 
 from __future__ import annotations

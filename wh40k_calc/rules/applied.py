@@ -22,6 +22,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field, replace
 
+import msgspec
+
 from ..datasheet import Datasheet
 from ..effect_files import faction_tiers
 from ..effects import (
@@ -262,9 +264,10 @@ def _why(a: Active, f: Facts) -> str | None:
     e = a.effect
     when = e.when
     if when is not None and any(getattr(when, k) is not None for k in STATE_FIELDS):
-        when = replace(when, **dict.fromkeys(STATE_FIELDS))
+        when = msgspec.structs.replace(when, **dict.fromkeys(STATE_FIELDS))
     if when is not None and a.side == "target" and when.unit_min_models is not None:
-        when = replace(when, unit_min_models=None)  # the target's model count: per state
+        # the target's model count: per state
+        when = msgspec.structs.replace(when, unit_min_models=None)
     sides = (a.side,) if e.side == "both" else ("attacker", "target")
     ctx = Context(a.side, a.options, leading=a.leading)
     return why_not(when, f, ctx, e.name, keyword_sides=sides)

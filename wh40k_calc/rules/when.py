@@ -14,6 +14,9 @@ W remain; any other unit by its models against its Starting Strength (fewer than
 half of it). The Starting Strength of an Attached unit is all its models'. A unit built with
 fewer models than a listed size (``--models``, ``--target-models``) is below the Starting
 Strength of the smallest listed size with more models; a listed size is at full strength.
+Leaders: a unit rule's ``leading`` holds when the datasheet that names it leads the unit
+(:func:`leads`: a Leader or Support character of the Attached unit), ``led_by`` when one of the
+unit's Leaders has one of the keywords (:func:`leader_keywords`).
 Conditions on the target's state are read from the state an activation starts from
 (:class:`TargetState`: ``calc shoot``'s options, a sequence step's carried state); those of
 the target's defence (saves, Feel No Pain, Damage) are also read as its models die
