@@ -369,7 +369,11 @@ def read_ability(
         fielded = [p for p in parts if recognise_one(p, holders, everyone, out)]
     rest = [p for p in parts if p not in fielded]
     reading = read_forms(rest, _holder(out.context, holders, everyone, wargear))
-    left: set[str] = set().union(set(), *(sides_touched(p) for p in reading.left))
+    # the sides the sentences not read can change (none for what is no part of an attack:
+    # wounds regained, mortal wounds at the end of a move)
+    left: set[str] = set().union(
+        set(), *(sides_touched(p) for p in reading.left if attack_sentence(p))
+    )
     if reading.changes:
         _generated(name, reading, out)
     matched = bool(fielded) or bool(reading.changes)
@@ -390,8 +394,9 @@ def read_ability(
 _NOT_ATTACK_CUES = re.compile(r"\b(?:regains?|lost wounds?|mortal wounds?)\b", re.IGNORECASE)
 _MORTAL_IN_ATTACKS = re.compile(
     r"selected to (?:shoot|fight)|(?:makes?|made|making) (?:an? |its )?(?:ranged |melee )?"
-    r"attacks?|has shot|has fought|(?:in|during|at the start of) (?:your |the |your "
-    r"opponent's )?(?:shooting|fight) phase",
+    r"attacks?|attacks? made (?:by|with)|scores? an? (?:hit|wound|critical)|in addition to "
+    r"(?:any )?normal damage|has shot|has fought|(?:in|during|at the start of) (?:your |the "
+    r"|your opponent's )?(?:shooting|fight) phase",
     re.IGNORECASE,
 )
 
