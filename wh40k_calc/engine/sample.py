@@ -45,7 +45,7 @@ from .allocation import (
     space_for,
 )
 from .counts import Counts, die_classes, draw_counts
-from .outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome, WeaponResult
+from .outcome import LOSS_FIELDS, TOTAL_FIELDS, WASTE_FIELDS, WEAPON_FIELDS, Outcome, WeaponResult
 
 CHUNK_TRIALS = 1 << 15  # trials per chunk: the per-chunk Python work is spread thin, and the
 # chunk's arrays (256 KB of int64 each) stay in the processor's cache
@@ -141,6 +141,51 @@ class _Lookup(dict):
 
 _OUTCOME = _Lookup(np.int8)  # RollTable.outcome -> array; index 0 (no die) is class 0
 _REROLL = _Lookup(bool)
+
+
+@dataclass
+class _Dealt:
+    """Per trial, the damage points inflicted on the target so far: ``figure`` through Feel
+    No Pain (the damage figure: every point, overkill too), ``raw`` before Feel No Pain, and
+    ``after`` through Feel No Pain onto a unit with every model destroyed. With the wounds the
+    target lost they give the points wasted (WASTE_FIELDS, :meth:`wasted`)."""
+
+    figure: np.ndarray
+    raw: np.ndarray
+    after: np.ndarray
+
+    @classmethod
+    def zeros(cls, n: int) -> _Dealt:
+        return cls(*(np.zeros(n, dtype=np.int64) for _ in range(3)))
+
+    def copy(self) -> _Dealt:
+        return _Dealt(self.figure.copy(), self.raw.copy(), self.after.copy())
+
+    def take(self, sel: np.ndarray) -> _Dealt:
+        """The trials ``sel`` (a copy)."""
+        return _Dealt(self.figure[sel], self.raw[sel], self.after[sel])
+
+    def put(self, sel: np.ndarray, part: _Dealt) -> None:
+        """Write ``part`` back to the trials ``sel``."""
+        self.figure[sel], self.raw[sel], self.after[sel] = part.figure, part.raw, part.after
+
+    def add(self, act: np.ndarray, raw: np.ndarray, through: np.ndarray, wiped: np.ndarray) -> None:
+        """Trials ``act`` inflict ``raw`` points, ``through`` of them through Feel No Pain,
+        onto a unit destroyed (``wiped``) or not."""
+        self.figure[act] += through
+        self.raw[act] += raw
+        self.after[act] += np.where(wiped, through, 0)
+
+    def wasted(self, since: _Dealt, lost: np.ndarray) -> dict[str, np.ndarray]:
+        """Per trial, the points of WASTE_FIELDS wasted since ``since`` in which the target
+        lost ``lost`` wounds."""
+        figure = self.figure - since.figure
+        after = self.after - since.after
+        return {
+            "beyond_wounds_left": figure - lost - after,
+            "feel_no_pain": self.raw - since.raw - figure,
+            "after_destruction": after,
+        }
 
 
 def _fnp_threshold(p_ignore: float) -> int:
@@ -298,8 +343,9 @@ class _SaveJumps:
     allocation policy (:meth:`AllocationSpace.apply`: wounded model first, excess damage lost;
     Core rules: Allocating Attacks, Inflict Damage). ``jump[j * size + s]`` is that state and
     ``dealt[j * size + s]`` the damage those ``j`` failed saves inflict (counted in full, as
-    the damage figure is); past ``j = last`` the state no longer changes and each failed save
-    adds ``rate[s]``."""
+    the damage figure is; ``after[j * size + s]`` the part of it inflicted once every model
+    was destroyed); past ``j = last`` the state no longer changes and each failed save adds
+    ``rate[s]`` (``rate_after[s]`` of it with every model destroyed)."""
 
     MAX_ENTRIES = 1 << 21  # states x failed saves tabulated
 
@@ -313,19 +359,24 @@ class _SaveJumps:
     ):
         size = space.size
         state = np.arange(size)
+        wiped = space.destroyed >= space.target.models
         jumps, dealt = [state], [np.zeros(size, dtype=np.int64)]
+        after_dealt = [dealt[0]]
         while True:
             hit = damage[space.kind_of(state, routing, order)]
-            after = space.apply(state, hit, routing, order)
-            if (after == state).all():
+            nxt = space.apply(state, hit, routing, order)
+            if (nxt == state).all():
                 break
-            jumps.append(after)
+            jumps.append(nxt)
             dealt.append(dealt[-1] + hit)
-            state = after
+            after_dealt.append(after_dealt[-1] + np.where(wiped[state], hit, 0))
+            state = nxt
         self.size, self.last = size, len(jumps) - 1
         self.jump = np.concatenate(jumps)
         self.dealt = np.concatenate(dealt)
+        self.after = np.concatenate(after_dealt)
         self.rate = damage[space.kind_of(state, routing, order)]
+        self.rate_after = np.where(wiped[state], self.rate, 0)
         self.fails = die_classes(w.vs[0].save, 2) if w.vs[0].save is not None else None
 
     @staticmethod
@@ -359,20 +410,25 @@ class _SaveJumps:
         dice: _Dice,
         states: np.ndarray,
         counts: np.ndarray,
-        figure: np.ndarray,
+        dealt: _Dealt,
         failed: np.ndarray,
     ) -> np.ndarray:
         """Each trial's ``counts`` normal wounds: failed saves drawn as one count, then the
-        table; tallies failed saves and damage; returns the new states."""
+        table; tallies failed saves and damage (no Feel No Pain: every point is through it);
+        returns the new states."""
         lost = counts if self.fails is None else dice.counts(counts, self.fails)[SAVE_FAILED]
         failed += lost
         if int(lost.max(initial=0)) <= self.last:
             at = lost * self.size + states
-            figure += self.dealt[at]
+            points, after = self.dealt[at], self.after[at]
         else:
             j = np.minimum(lost, self.last)
             at = j * self.size + states
-            figure += self.dealt[at] + (lost - j) * self.rate[states]
+            points = self.dealt[at] + (lost - j) * self.rate[states]
+            after = self.after[at] + (lost - j) * self.rate_after[states]
+        dealt.figure += points
+        dealt.raw += points
+        dealt.after += after
         return self.jump[at]
 
 
@@ -405,19 +461,19 @@ class _Inflict:
         dice: _Dice,
         states: np.ndarray,
         counts: np.ndarray,
-        figure: np.ndarray,
+        dealt: _Dealt,
         failed: np.ndarray,
         order: np.ndarray | int = 0,
     ) -> np.ndarray:
         """Each trial's ``counts`` normal wounds: save, Damage, Feel No Pain, allocation (in
         each trial's allocation order ``order``)."""
         if self.tabulated:
-            done = self._by_jumps(dice, states, counts, figure, failed, order)
+            done = self._by_jumps(dice, states, counts, dealt, failed, order)
             if done is not None:
                 return done
-        return self._wounds(dice, states, counts, figure, failed, None, False, order)
+        return self._wounds(dice, states, counts, dealt, failed, None, False, order)
 
-    def _by_jumps(self, dice, states, counts, figure, failed, order) -> np.ndarray | None:
+    def _by_jumps(self, dice, states, counts, dealt, failed, order) -> np.ndarray | None:
         """:class:`_SaveJumps` for each allocation order the trials use (None: no table)."""
         if states.size == 0:
             return states
@@ -431,12 +487,13 @@ class _Inflict:
             if self.jumps[o] is None:
                 return None
         if len(used) == 1:
-            return self.jumps[used[0]].inflict(dice, states, counts, figure, failed)
+            return self.jumps[used[0]].inflict(dice, states, counts, dealt, failed)
         for o in used:
             sel = np.flatnonzero(orders == o)  # several orders: ``order`` is an array
-            fig, fail = figure[sel], failed[sel]
-            states[sel] = self.jumps[o].inflict(dice, states[sel], counts[sel], fig, fail)
-            figure[sel], failed[sel] = fig, fail
+            part, fail = dealt.take(sel), failed[sel]
+            states[sel] = self.jumps[o].inflict(dice, states[sel], counts[sel], part, fail)
+            dealt.put(sel, part)
+            failed[sel] = fail
         return states
 
     def devastating(
@@ -444,20 +501,20 @@ class _Inflict:
         dice: _Dice,
         states: np.ndarray,
         counts: np.ndarray,
-        figure: np.ndarray,
+        dealt: _Dealt,
         mortal: np.ndarray,
         order: np.ndarray | int = 0,
     ) -> np.ndarray:
         """Each trial's ``counts`` devastating Critical Wounds: mortal wounds equal to the
         Damage, no save, no spill-over."""
-        return self._wounds(dice, states, counts, figure, None, mortal, True, order)
+        return self._wounds(dice, states, counts, dealt, None, mortal, True, order)
 
     def _wounds(
         self,
         dice: _Dice,
         states: np.ndarray,
         counts: np.ndarray,
-        figure: np.ndarray,
+        dealt: _Dealt,
         failed: np.ndarray | None,
         mortal: np.ndarray | None,
         devastating: bool,
@@ -490,7 +547,7 @@ class _Inflict:
             if devastating:
                 mortal[act] += dmg
             through = _points_through(dice, dmg, fnp[kinds])
-            figure[act] += through
+            dealt.add(act, dmg, through, sp.destroyed[st] >= sp.target.models)
             states[act] = sp.apply(st, through, routing, od)
         return states
 
@@ -534,15 +591,16 @@ def _spill(
     states: np.ndarray,
     count: np.ndarray,
     thresholds: np.ndarray,
-    figure: np.ndarray,
+    dealt: _Dealt,
 ) -> np.ndarray:
     """Mortal wounds applied one at a time, spilling over from model to model."""
     for i in range(int(count.max(initial=0))):
         act = np.nonzero(count > i)[0]
         st = states[act]
         kinds = space.kind_of(st, NORMAL)
-        through = _points_through(dice, np.ones(act.size, dtype=np.int64), thresholds[kinds])
-        figure[act] += through
+        one = np.ones(act.size, dtype=np.int64)
+        through = _points_through(dice, one, thresholds[kinds])
+        dealt.add(act, one, through, space.destroyed[st] >= space.target.models)
         states[act] = space.apply(st, through, NORMAL)
     return states
 
@@ -558,7 +616,7 @@ def _hazard(dice: _Dice, act: Activation, chunk: int) -> tuple[np.ndarray, np.nd
     states = np.zeros(chunk, dtype=np.int64)
     thresholds = np.array([_fnp_threshold(p) for p in hz.fnp])
     mw_total = np.zeros(chunk, dtype=np.int64)
-    sink = np.zeros(chunk, dtype=np.int64)
+    sink = _Dealt.zeros(chunk)
     mw_pmf = hz.mortal_wounds.pmf
     if hz.spill:
         per = np.zeros(chunk, dtype=np.int64)
@@ -696,16 +754,20 @@ def run_sample(
     while done < trials:
         n = min(chunk, trials - done)
         states = starts.take(done, n)
-        figure = np.zeros(n, dtype=np.int64)
+        lost_at_start = space.wounds_lost[states]
+        dealt = _Dealt.zeros(n)
+        figure = dealt.figure
         before_counts = []
         for si, (src, thr) in enumerate(zip(act.before, before_thr, strict=True)):
             count = dice.from_pmf(src.count, n)
             before_counts.append(count)
-            fig0 = figure.copy()
-            states = _spill(dice, space, states, count, thr, figure)
+            d0, wl0 = dealt.copy(), space.wounds_lost[states]
+            states = _spill(dice, space, states, count, thr, dealt)
             smom[si].n += n
             smom[si].add("mortal_wounds", count)
-            smom[si].add("damage", figure - fig0)
+            smom[si].add("damage", figure - d0.figure)
+            for f, v in dealt.wasted(d0, space.wounds_lost[states] - wl0).items():
+                smom[si].add(f, v)
         alive = n_models - space.destroyed[states]
         totals = {f: np.zeros(n, dtype=np.int64) for f in WEAPON_FIELDS}
         totals["mortal_wounds"] += sum((c for c in before_counts), np.zeros(n, dtype=np.int64))
@@ -715,10 +777,10 @@ def run_sample(
             cp = np.ones(n, dtype=bool) if w.command_reroll else None
             hits, normal, crit = _weapon_wounds(dice, w, attacks, n, cp)
             failed = np.zeros(n, dtype=np.int64)
-            fig0 = figure.copy()
+            d0, wl0 = dealt.copy(), space.wounds_lost[states]
             orders = act.policy.index(wi, normal, crit) if act.policy is not None else 0
             declared = space.declared(states, orders)  # a wounded group first (05.03)
-            states = inf.normal(dice, states, normal, figure, failed, declared)
+            states = inf.normal(dice, states, normal, dealt, failed, declared)
             m = wmom[wi]
             m.n += n
             m.add("attacks", attacks)
@@ -732,15 +794,20 @@ def run_sample(
                 ("failed_saves", failed),
             ):
                 totals[f] += v
-            pending.append((crit, figure - fig0, orders))
+            waste = dealt.wasted(d0, space.wounds_lost[states] - wl0)
+            pending.append((crit, figure - d0.figure, waste, orders))
         for wi, (w, inf) in enumerate(zip(act.weapons, inflicts, strict=True)):
-            crit, fig_normal, orders = pending[wi]
+            crit, fig_normal, waste, orders = pending[wi]
             mortal = np.zeros(n, dtype=np.int64)
-            fig0 = figure.copy()
+            d0, wl0 = dealt.copy(), space.wounds_lost[states]
             if w.devastating:
-                states = inf.devastating(dice, states, crit, figure, mortal, orders)
+                states = inf.devastating(dice, states, crit, dealt, mortal, orders)
+                more = dealt.wasted(d0, space.wounds_lost[states] - wl0)
+                waste = {f: v + more[f] for f, v in waste.items()}
             wmom[wi].add("mortal_wounds", mortal)
-            wmom[wi].add("damage", fig_normal + (figure - fig0))
+            wmom[wi].add("damage", fig_normal + (figure - d0.figure))
+            for f, v in waste.items():
+                wmom[wi].add(f, v)
             totals["mortal_wounds"] += mortal
         hz_mw, hz_dead = _hazard(dice, act, n)
         destroyed = space.destroyed[states]
@@ -751,6 +818,8 @@ def run_sample(
         totals["damage"] = figure
         for f, v in totals.items():
             moments.add(f"total_{f}", v)
+        for f, v in dealt.wasted(_Dealt.zeros(n), lost - lost_at_start).items():
+            moments.add(f"wasted_{f}", v)
         moments.add("hazard_mortal_wounds", hz_mw)
         moments.add("hazard_models_destroyed", hz_dead)
         moments.add("hazard_at_least_one", hz_dead > 0)
@@ -776,6 +845,9 @@ def run_sample(
         )
         for src, m in zip(act.before, smom, strict=True)
     ]
+    for row, m in zip(rows, smom, strict=True):
+        row.wasted.update({f: m.mean(f) for f in WASTE_FIELDS})
+        row.wasted_se.update({f: m.se(f) for f in WASTE_FIELDS})
     for w, m in zip(act.weapons, wmom, strict=True):
         rows.append(
             WeaponResult(
@@ -783,6 +855,8 @@ def run_sample(
                 w.models,
                 {f: m.mean(f) for f in WEAPON_FIELDS},
                 {f: m.se(f) for f in WEAPON_FIELDS},
+                {f: m.mean(f) for f in WASTE_FIELDS},
+                {f: m.se(f) for f in WASTE_FIELDS},
             )
         )
     expected = {f: sum(r.expected[f] for r in rows) for f in WEAPON_FIELDS}
@@ -816,6 +890,7 @@ def run_sample(
             "expected": se_expected,
             "attacker_losses": se_losses,
             "characters_destroyed": [_binomial_se(p, trials) for p in ch_counts / trials],
+            "wasted": {f: moments.se(f"wasted_{f}") for f in WASTE_FIELDS},
         },
     )
     out.standard_error["kill_table"] = [_binomial_se(p, trials) for p in out.kill_table]
