@@ -136,6 +136,10 @@ def _resolve_request(request: AttackRequest) -> Result:
         note = sampler_unused_note(engine.sampler_given()) if result.sample is None else None
         if note:
             result.notes.append(note)
+        if engine.explain:
+            from .explain import explained
+
+            result = explained(result, seed=engine.seed_value)
         return result
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
         raise fail(str(exc)) from None

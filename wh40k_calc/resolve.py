@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,6 +24,9 @@ from .rules import get_rules
 from .rules.plan import Plan
 from .selection import Selection, SelectionError
 from .wording import compress_names, count, models_doing
+
+if TYPE_CHECKING:
+    from .explain import Attribution
 
 METHODS = ("exact", "sample", "both")
 DEFAULT_TRIALS = 100_000  # sampler trials when none are given (fewer if they would be slow)
@@ -36,6 +40,8 @@ class Result:
 
     ``choices`` and ``notes`` are lists: reading the exact outcome's lazy damage distribution
     may add the note saying it is the sampler's (:func:`_damage_within_budget`).
+    ``attribution``: what each rule adds (``--explain``, :mod:`wh40k_calc.explain`), else
+    None; the report then shows it and the damage wasted.
     """
 
     selection: Selection
@@ -49,6 +55,7 @@ class Result:
     allocation_order: list[str] = field(default_factory=list)
     allocation_best: bool = False  # the order is the defender's best (edition 11, 05.03)
     exact_declined: str | None = None  # why the exact engine declined (the sampler answers)
+    attribution: Attribution | None = None
 
     @property
     def primary(self) -> Outcome:

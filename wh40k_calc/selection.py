@@ -135,6 +135,13 @@ class Selection:
     included) still alive; a group at 0 does not attack, and a Leader with no model left is not
     part of the unit (None: every model). ``notes``: what finding the units has to say (a unit
     that several of the user's files define), passed on to the result's notes.
+
+    Switched off for ``--explain`` (its subsets of the rules applied; ``rules.players``):
+    ``without_rules`` are the ids of unit rules the datasheets name that are not applied,
+    ``without_abilities`` weapon abilities the datasheets give that are taken off those
+    weapons (``weapon`` a weapon profile's name, ``ability`` its text), and with
+    ``skip_unmet`` an ``--effect`` whose conditions are not met (a Charge move switched off)
+    is left out instead of refused.
     """
 
     phase: str
@@ -152,6 +159,9 @@ class Selection:
     attacker_alive: tuple[int, ...] | None = None
     target_wounds_left: int | None = None  # the target's first model in allocation order
     notes: tuple[str, ...] = ()
+    without_rules: tuple[str, ...] = ()
+    without_abilities: tuple[AddedAbility, ...] = ()
+    skip_unmet: bool = False
 
 
 def allocation_choice(names: tuple[str, ...] | None) -> tuple[str, ...] | str | None:

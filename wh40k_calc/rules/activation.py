@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING
 from ..profile import Activation, AttackProfile, TargetProfile, TargetStates
 from ..selection import Selection, SelectionError, UnitChoice
 from ..units import ModelGroup, Unit, build_unit
-from .added import with_added_abilities
+from .added import with_added_abilities, without_abilities
 from .applied import apply_effects
 from .applied import variants as _variants
 from .attacks import weapon_profiles
 from .command_reroll import keep_command_reroll
 from .conditions import blast_x_notes, cleave_not_modelled, stealth_notes
-from .idle import idle_notes, idle_phase_notes
+from .idle import idle_notes, idle_phase_notes, lasting_idle
 from .mortal import before_attacks
 from .plan import GroupOptions, Plan
 from .situation import Situation
@@ -65,6 +65,7 @@ def plan(edition: Edition, sel: Selection) -> Plan:
     attacker = _built(sel.attacker, "attacker", edition.name)
     if sel.attacker_alive is not None:  # calc exchange: the models still alive
         attacker = attacker.surviving(sel.attacker_alive)
+    attacker = without_abilities(attacker, sel.without_abilities)  # --explain's subsets
     attacker = with_added_abilities(attacker, sel.added_abilities, edition.name)
     target = _built(sel.target, "target", edition.name)
     applied, not_modelled = apply_effects(sel, attacker, target)
@@ -102,6 +103,7 @@ def plan(edition: Edition, sel: Selection) -> Plan:
         allocation_order=order,
         character_roles=roles,
         target_groups=listing,
+        idle=lasting_idle(edition, sel, target, groups, applied),
     )
 
 

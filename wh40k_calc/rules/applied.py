@@ -31,7 +31,7 @@ def apply_effects(sel: Selection, attacker: Unit, target: Unit) -> tuple[Applied
 
     Raises:
         SelectionError: an unknown effect, a wrong side prefix, or an explicit effect whose
-            conditions are not met (with the reason).
+            conditions are not met (with the reason; with ``sel.skip_unmet`` it is left out).
     """
     requested, not_modelled = _unit_rules(sel, attacker, target)
     requested += [_named_effect(sel, name) for name in sel.effects]
@@ -42,7 +42,7 @@ def apply_effects(sel: Selection, attacker: Unit, target: Unit) -> tuple[Applied
     for e, side, explicit in requested:
         why = check(e, sel.phase, cond.charged, cond.disembarked, akw, tkw)
         if why is not None:
-            if explicit:
+            if explicit and not sel.skip_unmet:
                 raise SelectionError(f"--effect {e.id}: {why}")
             continue
         if e.no_attack_effect:
@@ -50,7 +50,7 @@ def apply_effects(sel: Selection, attacker: Unit, target: Unit) -> tuple[Applied
         applied_any = _apply_sides(out, seen, e, side, akw, tkw)
         if applied_any and e.id not in out.ids:
             out.ids.append(e.id)
-        elif not applied_any and explicit:
+        elif not applied_any and explicit and not sel.skip_unmet:
             who = {"attacker": "an attacking unit", "target": "a target unit"}.get(
                 side or "", "an attacker or target"
             )
@@ -63,7 +63,8 @@ def apply_effects(sel: Selection, attacker: Unit, target: Unit) -> tuple[Applied
 def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list[_Request], list[str]]:
     """The unit rules named in both units' datasheets (they apply by default, to the side the
     unit is on), and what is not modelled: unknown unit rules, rules of another edition, and
-    the abilities each datasheet lists as not modelled for its side."""
+    the abilities each datasheet lists as not modelled for its side. The rules of
+    ``sel.without_rules`` (switched off by ``--explain``) are left out."""
     requested: list[_Request] = []
     not_modelled: list[str] = []
     for unit, role in ((attacker, "attacker"), (target, "target")):
@@ -77,7 +78,7 @@ def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list[_Req
                 if sel.edition not in e.editions:
                     not_modelled.append(f"unit rule {e.name} of {ds.name} (edition 10 only)")
                     continue
-                if e.side in (role, "both"):
+                if e.side in (role, "both") and e.id not in sel.without_rules:
                     requested.append((e, role, False))
             mine = ds.not_modelled_attacker if role == "attacker" else ds.not_modelled_target
             not_modelled += [f"{n} ({ds.name} unit ability)" for n in mine]

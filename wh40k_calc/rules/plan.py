@@ -44,7 +44,8 @@ class Plan:
     model of the target, in the order of ``TargetProfile.characters``. ``target_groups``: for
     each model of the target's profile (``TargetProfile.bodyguard``, then ``characters``), the
     index of its group in ``target.groups`` (which models a state of the target leaves alive,
-    for ``calc exchange``).
+    for ``calc exchange``). ``idle``: the options that have no effect here whatever else is
+    switched off (``rules.idle.lasting_idle``), which ``--explain`` does not count.
     """
 
     attacker: Unit
@@ -60,3 +61,4 @@ class Plan:
     allocation_order: list[str] = field(default_factory=list)
     character_roles: list[str] = field(default_factory=list)  # per TargetProfile.characters
     target_groups: tuple[int, ...] = ()  # per model of the TargetProfile: its group's index
+    idle: frozenset[str] = frozenset()
