@@ -287,3 +287,34 @@ def test_json_carries_attribution_and_wasted() -> None:
     assert w["weapons"][0]["beyond_wounds_left"] == approx(deffgun["failed_saves"])
     assert w["total"]["damage"] == approx(out["expected"]["damage"])
     assert w["total"]["wounds_lost"] == approx(out["expected"]["wounds_lost"])
+
+
+def test_with_the_sampler_the_attribution_stays_exact_and_the_waste_is_sampled() -> None:
+    """``--method both --explain``: the attribution is the exact engine's (as with --method
+    exact); ``wasted`` is the exact one and ``sample.wasted`` the sampler's per-trial counts,
+    within 5 standard errors of it."""
+    base = ["shoot", "lootas", "--target", "boyz", "--half-range", "--explain", "--json"]
+    exact = json.loads(invoke(base).stdout)
+    both = json.loads(invoke([*base, "--method", "both", "--trials", "20000"]).stdout)
+    assert both["attribution"] == exact["attribution"]
+    sampled = both["sample"]["wasted"]
+    assert sampled["method"] == "sample"
+    for k, v in exact["wasted"]["total"].items():
+        if k in sampled["standard_error"]["total"]:
+            se = max(sampled["standard_error"]["total"][k], 1 / 20000)
+            assert abs(sampled["total"][k] - v) <= 5 * se, k
+
+
+def test_no_attribution_where_the_exact_engine_declines(monkeypatch) -> None:
+    """The exact engine declining gives no attribution and a note saying why (here forced)."""
+    import wh40k_calc.explain as ex
+    from wh40k_calc.engine.exact import ExactUnsupported
+
+    def declines(act):
+        raise ExactUnsupported("too large (forced by the test)")
+
+    monkeypatch.setattr(ex, "run_exact", declines)
+    r = resolve(selection("lootas", "boyz", modifiers={"hit_mod": 1}))
+    a = explain(r)
+    assert a.declined == "too large (forced by the test)" and a.shares == ()
+    assert "no attribution" in a.notes[0]

@@ -30,7 +30,7 @@ import pickle
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -223,16 +223,17 @@ def explained(r: Result, carried: Carried | None = None, seed: int = DEFAULT_SEE
 
 def attribute(
     ps: Sequence[Player],
-    sel: Selection,
-    value: Value,
+    sel: Any,
+    value: Callable[[Any], np.ndarray],
     seed: int = DEFAULT_SEED,
     method: str | None = None,
     orders: int | None = None,
-    switch: Callable[[Selection, list[Player]], Selection] | None = None,
+    switch: Callable[[Any, list[Player]], Any] | None = None,
 ) -> Attribution:
     """The Shapley attribution of the players ``ps`` of ``sel`` under ``value`` (see
     :func:`explain`); ``switch(sel, off)`` switches players off (default
-    :func:`~wh40k_calc.rules.players.switched_off`; a whole sequence passes its own).
+    :func:`~wh40k_calc.rules.players.switched_off`; a whole sequence passes its own, its
+    ``sel`` the list of its steps).
 
     Raises:
         SelectionError: a subset that cannot be resolved.

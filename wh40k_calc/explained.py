@@ -90,30 +90,30 @@ def wasted_json(o: Outcome) -> dict[str, Any] | None:
 # Terminal
 
 
-def attribution_table(a: Attribution, title: str = "What each rule adds"):
-    """The attribution as a table: one row per rule, the Shapley value of models destroyed,
-    wounds lost and damage ("± SE" with sampled orders), and a footer with all rules less
-    none (what the values add up to)."""
+def attribution_table(a: dict[str, Any], title: str = "What each rule adds"):
+    """The attribution (its JSON object, :func:`attribution_json`) as a table: one row per
+    rule, the Shapley value of models destroyed, wounds lost and damage ("± SE" with sampled
+    orders), and a footer with all rules less none (what the values add up to)."""
     from rich.table import Table
 
     from .layout import Words
 
-    how = "exact Shapley values" if a.method == "exact" else f"Shapley values, {a.orders:,} orders"
+    sampled = a["method"] == "sampled"
+    how = f"Shapley values, {a['orders']:,} random orders" if sampled else "exact Shapley values"
     t = Table(title=f"{title} ({how})", title_justify="left", show_footer=True)
     t.add_column("Rule", footer="All less none")
     t.add_column("Kind")
-    sampled = a.method == "sampled"
     for head, key in zip(("Models\ndestroyed", "Wounds\nlost", "Damage"), METRICS, strict=True):
-        diff = a.all.get(key, 0.0) - a.none.get(key, 0.0)
+        diff = a["all"].get(key, 0.0) - a["none"].get(key, 0.0)
         t.add_column(head, justify="right", no_wrap=True, footer=f"{diff:+.3f}")
-    for s in a.shares:
+    for rule in a["rules"]:
         cells = []
         for key in METRICS:
-            text = f"{s.value[key]:+.3f}"
-            if sampled and s.se is not None:
-                text += f" ±{s.se[key]:.3f}"
+            text = f"{rule[key]:+.3f}"
+            if sampled and rule["standard_error"] is not None:
+                text += f" ±{rule['standard_error'][key]:.3f}"
             cells.append(text)
-        t.add_row(Words(s.player.name), Words(s.player.kind), *cells)
+        t.add_row(Words(rule["name"]), Words(rule["kind"]), *cells)
     return t
 
 
@@ -122,16 +122,26 @@ def wasted_table(o: Outcome, title: str = "Where the damage went"):
     points wasted (beyond the wounds the model had left, after the unit was destroyed), with
     the points Feel No Pain ignored beside them; totals in the footer. None when the outcome
     does not count them."""
+    data = wasted_json(o)
+    return None if data is None else waste_table(data, title)
+
+
+def waste_table(data: dict[str, Any], title: str = "Where the damage went"):
+    """:func:`wasted_table` of a ``wasted`` object (:func:`wasted_json`, or a sequence's)."""
     from rich.table import Table
 
     from .layout import Words
 
-    data = wasted_json(o)
-    if data is None:
-        return None
     heads = ("Damage", "Wounds\nlost", "Beyond\nwounds left", "After\ndestroyed", "Feel\nNo Pain")
     keys = ("damage", "wounds_lost", "beyond_wounds_left", "after_destruction", "feel_no_pain")
-    t = Table(title=title, title_justify="left", show_footer=True)
+    t = Table(
+        title=title,
+        title_justify="left",
+        show_footer=True,
+        caption="damage = wounds lost + beyond wounds left + after destroyed; Feel No Pain: "
+        "points ignored before the damage",
+        caption_justify="left",
+    )
     t.add_column("Weapon", footer="Total")
     for head, key in zip(heads, keys, strict=True):
         t.add_column(head, justify="right", no_wrap=True, footer=f"{data['total'][key]:.3f}")
@@ -146,7 +156,7 @@ def print_explained(console, a: Attribution | None, o: Outcome | None, title: st
     from .layout import print_table
 
     if a is not None and a.shares:
-        print_table(console, attribution_table(a, f"{title}What each rule adds"))
+        print_table(console, attribution_table(attribution_json(a), f"{title}What each rule adds"))
     if o is not None:
         table = wasted_table(o, f"{title}Where the damage went")
         if table is not None:
