@@ -18,7 +18,7 @@ from math import comb
 
 import pytest
 from hypothesis import given, settings
-from profiles import Kind, activation, grenade, unit, weapon
+from profiles import Kind, activation, disagreements, grenade, unit, weapon
 from test_properties import PROPS, activations, exact
 
 from wh40k_calc.engine.exact import run_exact
@@ -40,7 +40,7 @@ def _check(act, wounds_lost: F, damage: F, **wasted: F) -> None:
     assert o.expected["damage"] == pytest.approx(float(damage), abs=1e-12)
     want = {k: float(wasted.get(k, 0)) for k in WASTE_FIELDS}
     assert o.wasted == pytest.approx(want, abs=1e-12)
-    s = run_sample(act, trials=TRIALS, seed=SEED)
+    s = run_sample(act, trials=TRIALS, seed=SEED, waste=True)
     se = s.standard_error["wasted"]
     for k in WASTE_FIELDS:
         assert abs(s.wasted[k] - want[k]) <= 5 * max(se[k], 1 / TRIALS), (k, s.wasted[k], se[k])
@@ -147,6 +147,19 @@ def test_per_weapon_waste_adds_up_to_the_total() -> None:
     assert small.wasted["beyond_wounds_left"] == pytest.approx(0.0, abs=1e-12)
     for k in WASTE_FIELDS:
         assert o.wasted[k] == pytest.approx(big.wasted[k] + small.wasted[k], abs=1e-12)
+
+
+@settings(PROPS, max_examples=150)
+@given(act=activations())
+def test_the_samplers_waste_agrees_with_the_exact_engine(act) -> None:
+    """On random activations (both engines, every figure within 5 standard errors, the damage
+    wasted per weapon and in total among them); without ``waste`` the sampler counts none."""
+    ex = exact(act)
+    s = run_sample(act, trials=4_000, seed=SEED, waste=True)
+    assert set(s.wasted) == set(WASTE_FIELDS)
+    bad = disagreements(ex, s)
+    assert not bad, "; ".join(bad[:10])
+    assert run_sample(act, trials=10, seed=SEED).wasted == {}
 
 
 @settings(PROPS, max_examples=120)

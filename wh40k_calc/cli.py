@@ -132,7 +132,9 @@ def _resolve_request(request: AttackRequest) -> Result:
     bar = progress_bar()  # on the standard error of a terminal only, --json or not
     try:
         sel = request.selection(catalog(engine.datasheets))
-        result = resolve(sel, engine.method_value, engine.trials, engine.seed_value, bar)
+        result = resolve(
+            sel, engine.method_value, engine.trials, engine.seed_value, bar, waste=engine.explain
+        )
         note = sampler_unused_note(engine.sampler_given()) if result.sample is None else None
         if note:
             result.notes.append(note)

@@ -246,6 +246,7 @@ def resolve(
     carried: Carried | None = None,
     *,
     stand_in: bool = True,
+    waste: bool = False,
 ) -> Result:
     """Resolve one activation with ``method`` ("exact", "sample" or "both").
 
@@ -264,6 +265,8 @@ def resolve(
         stand_in: when the exact engine declines, the sampler stands in for it; False: the
             Result is returned at once, with ``exact_declined`` and no figures (for a caller
             that then samples on its own, e.g. a whole sequence).
+        waste: the sampler counts the damage wasted too (``--explain``; the exact engine
+            always does).
 
     Raises:
         SelectionError: an impossible selection.
@@ -295,7 +298,7 @@ def resolve(
         act = replace(act, policy=exact.policy)
     sample = None
     if run in ("sample", "both"):
-        act, sample = _run_sampler(act, notes, trials, seed, progress, carried)
+        act, sample = _run_sampler(act, notes, trials, seed, progress, carried, waste)
     if exact is not None and carried is None:
         exact = _damage_within_budget(exact, act, sample, notes, trials, seed)
     if act.start is not None and carried is None:  # this activation's figures only
@@ -364,6 +367,7 @@ def _run_sampler(
     seed: int | np.random.Generator,
     progress: Callable[[int, int], None] | None,
     carried: Carried | None,
+    waste: bool = False,
 ) -> tuple[Activation, Outcome]:
     """The sampler's outcome of ``act``, and ``act`` with the defender's allocation orders
     the exact engine chose (which the sampler ran): ``trials`` trials (one per carried state
@@ -378,7 +382,7 @@ def _run_sampler(
             trials = len(carried.sample.lost)
     if trials is None:
         trials = _affordable_trials(act, DEFAULT_TRIALS, notes)
-    sample = run_sample(act, trials=trials, seed=seed, progress=progress, **carry)
+    sample = run_sample(act, trials=trials, seed=seed, progress=progress, waste=waste, **carry)
     if trials < 1000:
         notes.append(few_trials_note(trials))
     return act, sample

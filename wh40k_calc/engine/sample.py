@@ -146,39 +146,48 @@ _REROLL = _Lookup(bool)
 @dataclass
 class _Dealt:
     """Per trial, the damage points inflicted on the target so far: ``figure`` through Feel
-    No Pain (the damage figure: every point, overkill too), ``raw`` before Feel No Pain, and
+    No Pain (the damage figure: every point, overkill too) and, when the damage wasted is
+    counted (``run_sample(waste=True)``; None otherwise), ``raw`` before Feel No Pain and
     ``after`` through Feel No Pain onto a unit with every model destroyed. With the wounds the
     target lost they give the points wasted (WASTE_FIELDS, :meth:`wasted`)."""
 
     figure: np.ndarray
-    raw: np.ndarray
-    after: np.ndarray
+    raw: np.ndarray | None = None
+    after: np.ndarray | None = None
 
     @classmethod
-    def zeros(cls, n: int) -> _Dealt:
-        return cls(*(np.zeros(n, dtype=np.int64) for _ in range(3)))
+    def zeros(cls, n: int, waste: bool = True) -> _Dealt:
+        return cls(*(np.zeros(n, dtype=np.int64) for _ in range(3 if waste else 1)))
+
+    def _parts(self) -> tuple[np.ndarray | None, ...]:
+        return self.figure, self.raw, self.after
 
     def copy(self) -> _Dealt:
-        return _Dealt(self.figure.copy(), self.raw.copy(), self.after.copy())
+        return _Dealt(*(None if a is None else a.copy() for a in self._parts()))
 
     def take(self, sel: np.ndarray) -> _Dealt:
         """The trials ``sel`` (a copy)."""
-        return _Dealt(self.figure[sel], self.raw[sel], self.after[sel])
+        return _Dealt(*(None if a is None else a[sel] for a in self._parts()))
 
     def put(self, sel: np.ndarray, part: _Dealt) -> None:
         """Write ``part`` back to the trials ``sel``."""
-        self.figure[sel], self.raw[sel], self.after[sel] = part.figure, part.raw, part.after
+        for mine, theirs in zip(self._parts(), part._parts(), strict=True):
+            if mine is not None:
+                mine[sel] = theirs
 
-    def add(self, act: np.ndarray, raw: np.ndarray, through: np.ndarray, wiped: np.ndarray) -> None:
+    def add(self, act: np.ndarray, raw: np.ndarray, through: np.ndarray, wiped) -> None:
         """Trials ``act`` inflict ``raw`` points, ``through`` of them through Feel No Pain,
-        onto a unit destroyed (``wiped``) or not."""
+        onto a unit destroyed (``wiped``, per trial) or not."""
         self.figure[act] += through
-        self.raw[act] += raw
-        self.after[act] += np.where(wiped, through, 0)
+        if self.raw is not None and self.after is not None:
+            self.raw[act] += raw
+            self.after[act] += np.where(wiped, through, 0)
 
     def wasted(self, since: _Dealt, lost: np.ndarray) -> dict[str, np.ndarray]:
         """Per trial, the points of WASTE_FIELDS wasted since ``since`` in which the target
-        lost ``lost`` wounds."""
+        lost ``lost`` wounds (both counting them)."""
+        assert self.raw is not None and self.after is not None
+        assert since.raw is not None and since.after is not None
         figure = self.figure - since.figure
         after = self.after - since.after
         return {
@@ -427,8 +436,9 @@ class _SaveJumps:
             points = self.dealt[at] + (lost - j) * self.rate[states]
             after = self.after[at] + (lost - j) * self.rate_after[states]
         dealt.figure += points
-        dealt.raw += points
-        dealt.after += after
+        if dealt.raw is not None and dealt.after is not None:
+            dealt.raw += points
+            dealt.after += after
         return self.jump[at]
 
 
@@ -616,7 +626,7 @@ def _hazard(dice: _Dice, act: Activation, chunk: int) -> tuple[np.ndarray, np.nd
     states = np.zeros(chunk, dtype=np.int64)
     thresholds = np.array([_fnp_threshold(p) for p in hz.fnp])
     mw_total = np.zeros(chunk, dtype=np.int64)
-    sink = _Dealt.zeros(chunk)
+    sink = _Dealt.zeros(chunk, waste=False)
     mw_pmf = hz.mortal_wounds.pmf
     if hz.spill:
         per = np.zeros(chunk, dtype=np.int64)
@@ -709,6 +719,7 @@ def run_sample(
     progress: Callable[[int, int], None] | None = None,
     start: TargetStates | None = None,
     keep_states: bool = False,
+    waste: bool = False,
 ) -> Outcome:
     """Estimate one activation's outcome from ``trials`` seeded simulated activations.
 
@@ -723,6 +734,9 @@ def run_sample(
             unharmed): one state per trial (``weights`` None, ``trials`` rows, e.g. an earlier
             run's ``final_states``), or a distribution each trial draws its state from.
         keep_states: return each trial's final state in ``final_states`` (trial order).
+        waste: count the damage wasted per trial (``WeaponResult.wasted`` and
+            ``standard_error["wasted"]``, for ``--explain``): a few more array operations per
+            weapon and wound; without it the rows' ``wasted`` are empty.
 
     Returns:
         An :class:`Outcome` with method "sample", its standard errors and ``trials``/``seed``.
@@ -754,20 +768,22 @@ def run_sample(
     while done < trials:
         n = min(chunk, trials - done)
         states = starts.take(done, n)
-        lost_at_start = space.wounds_lost[states]
-        dealt = _Dealt.zeros(n)
+        lost_at_start = space.wounds_lost[states] if waste else None
+        dealt = _Dealt.zeros(n, waste)
         figure = dealt.figure
         before_counts = []
         for si, (src, thr) in enumerate(zip(act.before, before_thr, strict=True)):
             count = dice.from_pmf(src.count, n)
             before_counts.append(count)
-            d0, wl0 = dealt.copy(), space.wounds_lost[states]
+            d0 = dealt.copy()
+            wl0 = space.wounds_lost[states] if waste else None
             states = _spill(dice, space, states, count, thr, dealt)
             smom[si].n += n
             smom[si].add("mortal_wounds", count)
             smom[si].add("damage", figure - d0.figure)
-            for f, v in dealt.wasted(d0, space.wounds_lost[states] - wl0).items():
-                smom[si].add(f, v)
+            if waste:
+                for f, v in dealt.wasted(d0, space.wounds_lost[states] - wl0).items():
+                    smom[si].add(f, v)
         alive = n_models - space.destroyed[states]
         totals = {f: np.zeros(n, dtype=np.int64) for f in WEAPON_FIELDS}
         totals["mortal_wounds"] += sum((c for c in before_counts), np.zeros(n, dtype=np.int64))
@@ -777,7 +793,8 @@ def run_sample(
             cp = np.ones(n, dtype=bool) if w.command_reroll else None
             hits, normal, crit = _weapon_wounds(dice, w, attacks, n, cp)
             failed = np.zeros(n, dtype=np.int64)
-            d0, wl0 = dealt.copy(), space.wounds_lost[states]
+            d0 = dealt.copy()
+            wl0 = space.wounds_lost[states] if waste else None
             orders = act.policy.index(wi, normal, crit) if act.policy is not None else 0
             declared = space.declared(states, orders)  # a wounded group first (05.03)
             states = inf.normal(dice, states, normal, dealt, failed, declared)
@@ -794,19 +811,21 @@ def run_sample(
                 ("failed_saves", failed),
             ):
                 totals[f] += v
-            waste = dealt.wasted(d0, space.wounds_lost[states] - wl0)
-            pending.append((crit, figure - d0.figure, waste, orders))
+            wasted = dealt.wasted(d0, space.wounds_lost[states] - wl0) if waste else {}
+            pending.append((crit, figure - d0.figure, wasted, orders))
         for wi, (w, inf) in enumerate(zip(act.weapons, inflicts, strict=True)):
-            crit, fig_normal, waste, orders = pending[wi]
+            crit, fig_normal, wasted, orders = pending[wi]
             mortal = np.zeros(n, dtype=np.int64)
-            d0, wl0 = dealt.copy(), space.wounds_lost[states]
+            d0 = dealt.copy()
             if w.devastating:
+                wl0 = space.wounds_lost[states]
                 states = inf.devastating(dice, states, crit, dealt, mortal, orders)
-                more = dealt.wasted(d0, space.wounds_lost[states] - wl0)
-                waste = {f: v + more[f] for f, v in waste.items()}
+                if waste:
+                    more = dealt.wasted(d0, space.wounds_lost[states] - wl0)
+                    wasted = {f: v + more[f] for f, v in wasted.items()}
             wmom[wi].add("mortal_wounds", mortal)
             wmom[wi].add("damage", fig_normal + (figure - d0.figure))
-            for f, v in waste.items():
+            for f, v in wasted.items():
                 wmom[wi].add(f, v)
             totals["mortal_wounds"] += mortal
         hz_mw, hz_dead = _hazard(dice, act, n)
@@ -818,8 +837,9 @@ def run_sample(
         totals["damage"] = figure
         for f, v in totals.items():
             moments.add(f"total_{f}", v)
-        for f, v in dealt.wasted(_Dealt.zeros(n), lost - lost_at_start).items():
-            moments.add(f"wasted_{f}", v)
+        if waste:
+            for f, v in dealt.wasted(_Dealt.zeros(n), lost - lost_at_start).items():
+                moments.add(f"wasted_{f}", v)
         moments.add("hazard_mortal_wounds", hz_mw)
         moments.add("hazard_models_destroyed", hz_dead)
         moments.add("hazard_at_least_one", hz_dead > 0)
@@ -846,8 +866,9 @@ def run_sample(
         for src, m in zip(act.before, smom, strict=True)
     ]
     for row, m in zip(rows, smom, strict=True):
-        row.wasted.update({f: m.mean(f) for f in WASTE_FIELDS})
-        row.wasted_se.update({f: m.se(f) for f in WASTE_FIELDS})
+        if waste:
+            row.wasted.update({f: m.mean(f) for f in WASTE_FIELDS})
+            row.wasted_se.update({f: m.se(f) for f in WASTE_FIELDS})
     for w, m in zip(act.weapons, wmom, strict=True):
         rows.append(
             WeaponResult(
@@ -855,8 +876,8 @@ def run_sample(
                 w.models,
                 {f: m.mean(f) for f in WEAPON_FIELDS},
                 {f: m.se(f) for f in WEAPON_FIELDS},
-                {f: m.mean(f) for f in WASTE_FIELDS},
-                {f: m.se(f) for f in WASTE_FIELDS},
+                {f: m.mean(f) for f in WASTE_FIELDS} if waste else {},
+                {f: m.se(f) for f in WASTE_FIELDS} if waste else {},
             )
         )
     expected = {f: sum(r.expected[f] for r in rows) for f in WEAPON_FIELDS}
@@ -890,7 +911,7 @@ def run_sample(
             "expected": se_expected,
             "attacker_losses": se_losses,
             "characters_destroyed": [_binomial_se(p, trials) for p in ch_counts / trials],
-            "wasted": {f: moments.se(f"wasted_{f}") for f in WASTE_FIELDS},
+            "wasted": {f: moments.se(f"wasted_{f}") for f in WASTE_FIELDS} if waste else {},
         },
     )
     out.standard_error["kill_table"] = [_binomial_se(p, trials) for p in out.kill_table]
