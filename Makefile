@@ -14,7 +14,7 @@ PIP_INSTALL := PYTHONWARNINGS="ignore:Editable installation,ignore:Compat editab
 # PYTHONDONTWRITEBYTECODE set, Python would otherwise compile every module at every start.
 COMPILE := $(BIN)/python -m compileall -q wh40k_calc
 
-.PHONY: demo test lint bench install install-dev clean datasheets
+.PHONY: demo test lint bench install install-dev clean datasheets datasheets-11
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,13 @@ CSV ?= $(WH40K_CALC_CSV)
 datasheets: $(STAMP)
 	@test -n "$(CSV)" || { echo "make datasheets: give the export folder: make datasheets CSV=DIR (or set WH40K_CALC_CSV)"; exit 2; }
 	$(BIN)/python -m wh40k_calc.importers.generate --csv "$(CSV)" --out datasheets-generated
+
+# Regenerate datasheets-generated-11/ from a folder of edition-11 faction files (game-datacards):
+# GDC=DIR or $WH40K_CALC_GDC.
+GDC ?= $(WH40K_CALC_GDC)
+datasheets-11: $(STAMP)
+	@test -n "$(GDC)" || { echo "make datasheets-11: give the folder of faction files: make datasheets-11 GDC=DIR (or set WH40K_CALC_GDC)"; exit 2; }
+	$(BIN)/python -m wh40k_calc.importers.generate_gdc --gdc "$(GDC)" --out datasheets-generated-11
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .benchmarks

@@ -8,10 +8,9 @@ loadout counts, sizes naming known models). Every error names the file and the f
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -26,22 +25,8 @@ from .abilities import (
 )
 from .dice import Dice, DiceError
 
-
-class DatasheetError(ValueError):
-    """A datasheet file that cannot be used; the message names the file and the field."""
-
-
-@lru_cache(maxsize=4096)  # the same few hundred names, looked up again and again in a batch
-def norm_name(text: str) -> str:
-    """Normalise a unit, model or weapon name for matching: case, accents, character width
-    and punctuation (everything but letters and digits, spaces included) ignored: "Kâhl"
-    matches "kahl", "ｌｏｏｔａｓ" and "l o o t a s" match "Lootas". A letter with no plain
-    form (``ж``) is kept, so a name with one is another name, not the same one."""
-    if text.isascii():
-        return re.sub(r"[^a-z0-9]+", "", text.lower())
-    text = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in text.casefold() if c.isalnum() and not unicodedata.combining(c))
-
+# re-exported: the datasheet layer's own
+from .sheetnames import DatasheetError, file_editions, norm_name
 
 # ---------------------------------------------------------------------------------------------
 # Schema (what the YAML may contain). Field names follow the contract exactly.
@@ -88,6 +73,7 @@ class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
     equipped: list[str] = []
     invuln: Plus | None = None
     invuln_ranged_only: bool = False
+    invuln_melee_only: bool = False
     feel_no_pain: Plus | None = None
     feel_no_pain_mortal: Plus | None = None
     feel_no_pain_psychic: Plus | None = None
@@ -148,6 +134,20 @@ class _NotModelledSchema(msgspec.Struct, forbid_unknown_fields=True):
     target: list[str] = []
 
 
+EditionValue = Literal[10, 11, "10", "11"]
+
+
+class _DataSchema(msgspec.Struct, forbid_unknown_fields=True):
+    source: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    version: Annotated[int, msgspec.Meta(ge=0)] | Annotated[str, msgspec.Meta(max_length=50)]
+    date: Annotated[str, msgspec.Meta(max_length=50)] = ""
+
+
+class _AdditionalCostSchema(msgspec.Struct, forbid_unknown_fields=True):
+    points: Annotated[int, msgspec.Meta(ge=0, le=100_000)]
+    after: Annotated[int, msgspec.Meta(ge=1, le=100)]
+
+
 class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
     name: Name
     models: Annotated[list[_ModelSchema], msgspec.Meta(min_length=1)]
@@ -170,6 +170,10 @@ class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
     not_modelled: _NotModelledSchema | None = None
     options_not_generated: list[_NotGeneratedSchema] = []
     source: str = ""
+    edition: EditionValue | Annotated[list[EditionValue], msgspec.Meta(min_length=1)] | None = None
+    legends: bool = False
+    data: _DataSchema | None = None
+    additional_cost: _AdditionalCostSchema | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -245,6 +249,9 @@ class ModelProfile:
     N from each attack's Damage, never below 1) and ``half_damage`` (halve it, rounding up,
     before subtracting).
 
+    ``invuln_ranged_only`` / ``invuln_melee_only``: the invulnerable save is only against
+    ranged / only against melee attacks (at most one of them is set).
+
     ``equipped_by_count``: (count, weapon keys) pairs: that many models of this kind carry
     those weapons instead of ``equipped`` (a datasheet's "1 X is equipped with ..."); see
     :meth:`default_equipment`. ``choices``: options giving a model several weapons of a list
@@ -271,6 +278,7 @@ class ModelProfile:
     half_damage: bool = False
     equipped_by_count: tuple[tuple[int, tuple[str, ...]], ...] = ()
     choices: tuple[WeaponChoice, ...] = ()
+    invuln_melee_only: bool = False
 
     @property
     def key(self) -> str:
@@ -375,6 +383,30 @@ class Damaged:
 
 
 @dataclass(frozen=True)
+class DataVersion:
+    """Where a generated datasheet's numbers come from: the data project (``source``, e.g.
+    "game-datacards"), its data version (912) and the date of that version ("2026-07-23")."""
+
+    source: str
+    version: int | str
+    date: str = ""
+
+    @property
+    def label(self) -> str:
+        """``data 912``."""
+        return f"data {self.version}"
+
+
+@dataclass(frozen=True)
+class AdditionalCost:
+    """The surcharge for further copies of a unit in one army: each copy after the first
+    ``after`` costs ``points`` more (the edition-11 data's ``additionalCost``)."""
+
+    points: int
+    after: int
+
+
+@dataclass(frozen=True)
 class Datasheet:
     """A validated unit datasheet. ``models`` is in allocation order (rank-and-file first).
 
@@ -387,6 +419,10 @@ class Datasheet:
     (not selectable); ``add_ons`` its optional costs; ``leader_alongside`` the keywords of an
     attached Leader that this Leader may join (an exception to one Leader per unit), in a
     Bodyguard unit with one of the ``leader_alongside_bodyguard`` keywords (empty: any).
+
+    ``editions``: the rules editions the file is for ("10", "11" or both; a file that does not
+    say is for edition 10); ``legends``: a Warhammer Legends datasheet; ``data``: the data
+    version a generated file comes from; ``additional_cost``: the surcharge for further copies.
     """
 
     name: str
@@ -412,6 +448,10 @@ class Datasheet:
     leader_alongside: tuple[str, ...] = ()
     leader_alongside_bodyguard: tuple[str, ...] = ()
     options_not_generated: tuple[NotGenerated, ...] = ()
+    editions: tuple[str, ...] = ("10",)
+    legends: bool = False
+    data: DataVersion | None = None
+    additional_cost: AdditionalCost | None = None
 
     @property
     def key(self) -> str:
@@ -531,6 +571,14 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
         leader_alongside_bodyguard=tuple(k.upper() for k in raw.leader_alongside_bodyguard),
         options_not_generated=tuple(
             NotGenerated(o.reason, tuple(o.items)) for o in raw.options_not_generated
+        ),
+        editions=file_editions(raw.edition),
+        legends=raw.legends,
+        data=DataVersion(raw.data.source, raw.data.version, raw.data.date) if raw.data else None,
+        additional_cost=(
+            AdditionalCost(raw.additional_cost.points, raw.additional_cost.after)
+            if raw.additional_cost
+            else None
         ),
     )
 
@@ -683,8 +731,14 @@ def _models(
                     _choice(c, check_weapons, f"models[{i}].choices[{j}]", file)
                     for j, c in enumerate(m.choices)
                 ),
+                invuln_melee_only=m.invuln_melee_only,
             )
         )
+        if m.invuln_ranged_only and m.invuln_melee_only:
+            raise DatasheetError(
+                f"{file}: models[{i}] ({m.name}).invuln_melee_only: the invulnerable save "
+                "cannot be against ranged attacks only and against melee attacks only"
+            )
     if len({m.key for m in models}) != len(models):
         raise DatasheetError(f"{file}: models: two models share a name")
     return models

@@ -247,6 +247,7 @@ def resolve(
     *,
     stand_in: bool = True,
     waste: bool = False,
+    warn: Callable[[str], None] | None = None,
 ) -> Result:
     """Resolve one activation with ``method`` ("exact", "sample" or "both").
 
@@ -267,6 +268,8 @@ def resolve(
             that then samples on its own, e.g. a whole sequence).
         waste: the sampler counts the damage wasted too (``--explain``; the exact engine
             always does).
+        warn: called before the sampler rolls anything when ``trials`` are far beyond its
+            time budget by its estimate (the message says how long; ``engine/budget.py``).
 
     Raises:
         SelectionError: an impossible selection.
@@ -298,7 +301,7 @@ def resolve(
         act = replace(act, policy=exact.policy)
     sample = None
     if run in ("sample", "both"):
-        act, sample = _run_sampler(act, notes, trials, seed, progress, carried, waste)
+        act, sample = _run_sampler(act, notes, trials, seed, progress, carried, warn, waste)
     if exact is not None and carried is None:
         exact = _damage_within_budget(exact, act, sample, notes, trials, seed)
     if act.start is not None and carried is None:  # this activation's figures only
@@ -367,11 +370,13 @@ def _run_sampler(
     seed: int | np.random.Generator,
     progress: Callable[[int, int], None] | None,
     carried: Carried | None,
+    warn: Callable[[str], None] | None = None,
     waste: bool = False,
 ) -> tuple[Activation, Outcome]:
     """The sampler's outcome of ``act``, and ``act`` with the defender's allocation orders
     the exact engine chose (which the sampler ran): ``trials`` trials (one per carried state
-    of a sequence step; None: as many as the time budget allows, said in ``notes``)."""
+    of a sequence step; None: as many as the time budget allows, said in ``notes``);
+    ``warn``: see :func:`resolve`."""
     from .engine.sample import run_sample  # lazy: numpy sampling code
 
     act = _with_policy(act, notes)
@@ -382,7 +387,15 @@ def _run_sampler(
             trials = len(carried.sample.lost)
     if trials is None:
         trials = _affordable_trials(act, DEFAULT_TRIALS, notes)
-    sample = run_sample(act, trials=trials, seed=seed, progress=progress, waste=waste, **carry)
+    elif warn is not None and carried is None:
+        from .engine.budget import estimate, slow_trials_warning
+
+        slow = slow_trials_warning(estimate(act).seconds(trials), trials, FALLBACK_SECONDS)
+        if slow is not None:
+            warn(slow)
+    if waste:  # asked for only when wanted: callers and stubs of run_sample need not know it
+        carry["waste"] = True
+    sample = run_sample(act, trials=trials, seed=seed, progress=progress, **carry)
     if trials < 1000:
         notes.append(few_trials_note(trials))
     return act, sample

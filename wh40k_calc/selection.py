@@ -134,7 +134,9 @@ class Selection:
     group of the attacking unit (``Unit.groups`` of the unit the choice builds, Leaders' groups
     included) still alive; a group at 0 does not attack, and a Leader with no model left is not
     part of the unit (None: every model). ``notes``: what finding the units has to say (a unit
-    that several of the user's files define), passed on to the result's notes.
+    that several of the user's files define), passed on to the result's notes. ``edition_note``:
+    where the edition came from when the environment or the config file chose it
+    (``(from WH40K_CALC_EDITION)``; :class:`wh40k_calc.edition.EditionChoice`), else "".
 
     Switched off for ``--explain`` (its subsets of the rules applied; ``rules.players``):
     ``without_rules`` are the ids of unit rules the datasheets name that are not applied,
@@ -162,6 +164,16 @@ class Selection:
     without_rules: tuple[str, ...] = ()
     without_abilities: tuple[AddedAbility, ...] = ()
     skip_unmet: bool = False
+    edition_note: str = ""
+
+    def datasheets(self):
+        """The datasheets of both units (Leaders included), attacker first, each once."""
+        out: list = []
+        for c in (self.attacker, self.target):
+            for ds in (c.datasheet, *c.leaders):
+                if all(ds is not seen for seen in out):
+                    out.append(ds)
+        return out
 
 
 def allocation_choice(names: tuple[str, ...] | None) -> tuple[str, ...] | str | None:

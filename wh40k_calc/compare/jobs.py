@@ -264,16 +264,16 @@ class _Lookup:
     def __init__(self, cat: "Catalog", factions: dict[str, str | None] | None = None):
         self.cat = cat
         self.factions = factions or {}  # role -> faction (--faction, --target-faction)
-        self.cache: dict[tuple[str, str | None], Datasheet | Exception] = {}
+        self.cache: dict[tuple[str, str | None, str | None], Datasheet | Exception] = {}
         self.choices: dict[tuple[str, str, bytes], UnitChoice] = {}
         self.noted: dict[tuple[int, ...], tuple[str, ...]] = {}  # by the datasheets' identity
 
-    def find(self, name: str, role: str = "attacker") -> Datasheet:
+    def find(self, name: str, role: str = "attacker", edition: str | None = None) -> Datasheet:
         faction = self.factions.get(role)
-        key = (norm_name(name), faction)
+        key = (norm_name(name), faction, edition)
         if key not in self.cache:
             try:
-                self.cache[key] = self.cat.find(name, faction)
+                self.cache[key] = self.cat.find(name, faction, edition)
             except USER_ERRORS as exc:
                 self.cache[key] = exc
         hit = self.cache[key]
@@ -342,7 +342,7 @@ def _check_unit_choice(
         return [*base, *more]
 
     try:
-        ds = look.find(spec.name, role)
+        ds = look.find(spec.name, role, edition)
     except (LookupError, DatasheetError) as exc:
         raise _FieldError(at("name"), str(exc)) from None
     try:
@@ -362,7 +362,7 @@ def _check_unit_choice(
     if spec.allocation is not None and role == "attacker":
         raise _FieldError(at("allocation"), "allocation is the target's model order")
     weapons = _checked_weapons(ds, spec.weapons, at("weapons"))
-    leaders = _checked_leaders(look, spec, role, at("leader"))
+    leaders = _checked_leaders(look, spec, role, at("leader"), edition)
     choice = UnitChoice(ds, spec.models, spec.loadout, weapons, leaders)
     try:
         unit = build_unit(choice, role, edition)
@@ -409,9 +409,9 @@ def _checked_weapons(
 
 
 def _checked_leaders(
-    look: _Lookup, spec: UnitSpec, role: str, base: list[str | int]
+    look: _Lookup, spec: UnitSpec, role: str, base: list[str | int], edition: str | None = None
 ) -> tuple[Datasheet, ...]:
-    """The datasheets of a spec's ``leader`` (a name or a list of names).
+    """The datasheets of a spec's ``leader`` (a name or a list of names), in ``edition``.
 
     Raises:
         _FieldError: naming the leader (under ``base``; its index in a list) not found.
@@ -419,7 +419,7 @@ def _checked_leaders(
     leaders = []
     for i, lname in enumerate(names(spec.leader)):
         try:
-            leaders.append(look.find(lname, role))
+            leaders.append(look.find(lname, role, edition))
         except (LookupError, DatasheetError) as exc:
             raise _FieldError(
                 [*base, i] if isinstance(spec.leader, list) else base, str(exc)
@@ -506,6 +506,7 @@ class Overrides:
     method: str | None = None
     trials: int | None = None
     seed: int | None = None
+    fallback_edition: str = "10"  # where neither the command line nor the file says
 
 
 def jobs_from_batch(
@@ -712,7 +713,7 @@ class _BatchRuns:
             return self.error(raw, exc.message, exc.parts, name=name, top=exc.top)
         d = self.d
         effects = spec.effects if spec.effects is not None else (d.effects or [])
-        edition = self.ov.edition or str(spec.edition or d.edition or "10")
+        edition = self.ov.edition or str(spec.edition or d.edition or self.ov.fallback_edition)
         att, templates = None, None
         try:
             _check_effects(effects)
@@ -1083,7 +1084,7 @@ def _text_step(look: _Lookup, j: int, text: str, edition: str) -> _StepTemplate:
 
     try:
         req = parse_step(j + 1, text)
-        sel = req.selection(look.cat, target=_NO_TARGET)
+        sel = req.selection(look.cat, target=_NO_TARGET, edition=edition)
     except StepError as exc:
         raise _FieldError(["sequence", j], exc.reason) from None
     except USER_ERRORS as exc:
@@ -1176,7 +1177,7 @@ def jobs_from_options(
     except _FieldError as exc:
         return [RunError(None, exc.message, "--effect")]
     out: list[Job | RunError] = []
-    sheets = _attacker_sheets(look, attackers, out)
+    sheets = _attacker_sheets(look, attackers, out, edition)
     choices = _option_targets(look, targets, edition, out)
     for name, spec in _option_runs(attackers, sheets, models, loadouts, leaders):
         try:
@@ -1201,14 +1202,14 @@ def jobs_from_options(
 
 
 def _attacker_sheets(
-    look: _Lookup, attackers: list[str], out: list[Job | RunError]
+    look: _Lookup, attackers: list[str], out: list[Job | RunError], edition: str | None = None
 ) -> dict[str, Datasheet]:
     """The datasheet of each attacker named on the command line; an error appended to
     ``out`` for each name not found (once a name)."""
     sheets: dict[str, Datasheet] = {}
     for a in dict.fromkeys(attackers):  # each unknown name reported once
         try:
-            sheets[a] = look.find(a)
+            sheets[a] = look.find(a, edition=edition)
         except USER_ERRORS as exc:
             out.append(RunError(None, str(exc), "attacker"))
     return sheets

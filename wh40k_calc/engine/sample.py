@@ -4,14 +4,21 @@ It reads the same :class:`~wh40k_calc.profile.Activation` and uses the same allo
 (:class:`~wh40k_calc.engine.allocation.AllocationSpace`), but rolls the dice. Dice that are
 independent and alike are drawn as counts, one draw per trial and stage (``counts.py``: how
 many of a weapon's Hit rolls miss, hit or are Critical Hits, re-rolls included; the same for its
-Wound rolls, its models' Attacks, Sustained Hits, the points Feel No Pain ignores); a die whose
-effect depends on the model it is allocated to is rolled on its own, wound by wound (saves
-against mixed saves, Damage rolls, Devastating Wounds), except where a table of where failed
-saves leave the target makes the order irrelevant (:class:`_SaveJumps`). Work is vectorised
-with numpy across trials, in chunks so memory stays bounded; the only Python loops run over
-weapons and over the position of a wound in a trial's sequence (each pass handles that wound for
-every trial at once), never over trials or dice. It never draws from the exact engine's
-distributions: it shares only the resolved profiles and the allocation policy.
+Wound rolls, its models' Attacks, Sustained Hits, the points Feel No Pain ignores). Where the
+Damage is fixed and no model has Feel No Pain, a weapon's normal wounds are resolved from
+counts of failed saves and a table of where they leave the target, whether the models' saves
+are alike or differ (an attached Leader; edition 11's lowest-first save rolls): ``jumps.py``.
+Otherwise a die whose effect depends on the model it is allocated to is rolled on its own,
+wound by wound (random Damage, Feel No Pain, Devastating Wounds). Work is vectorised with numpy
+across trials, in chunks so memory stays bounded; the only Python loops run over weapons, over
+the changes of save in a trial's sequence, and over the position of a wound resolved on its
+own (each pass handles that wound for every trial at once), never over trials or dice. It never
+draws from the exact engine's distributions: it shares only the resolved profiles and the
+allocation policy.
+
+:func:`run_sample` runs each chunk of trials through the phases of the attack sequence in order
+(:class:`_Phases`) and adds its figures to the running tallies (:class:`_Tally`). Asked to
+(``waste``), it also counts the damage wasted per trial (:class:`_Waste`).
 """
 
 from __future__ import annotations
@@ -26,8 +33,9 @@ from ..profile import (
     ALWAYS_FAILS,
     CRIT,
     CRIT_WOUND,
+    FAIL,
     HIT,
-    SAVE_FAILED,
+    MISS,
     SAVED,
     WOUND,
     Activation,
@@ -44,7 +52,9 @@ from .allocation import (
     saves_differ,
     space_for,
 )
+from .arrays import distinct
 from .counts import Counts, die_classes, draw_counts
+from .jumps import NEVER, MixedSaves, SaveJumps
 from .outcome import LOSS_FIELDS, TOTAL_FIELDS, WASTE_FIELDS, WEAPON_FIELDS, Outcome, WeaponResult
 
 CHUNK_TRIALS = 1 << 15  # trials per chunk: the per-chunk Python work is spread thin, and the
@@ -60,10 +70,33 @@ class _Moments:
     sums: dict[str, float] = field(default_factory=dict)
     squares: dict[str, float] = field(default_factory=dict)
 
-    def add(self, name: str, values: np.ndarray) -> None:
-        v = values.astype(np.int64, copy=False)
-        self.sums[name] = self.sums.get(name, 0.0) + float(v.sum())
-        self.squares[name] = self.squares.get(name, 0.0) + float(np.einsum("i,i->", v, v))
+    def add(self, name: str, values: np.ndarray | None, seen: dict | None = None) -> None:
+        """Add one chunk's values of ``name`` (None: all zero, nothing to add); ``seen``
+        keeps the sums of arrays added before (by identity), for an array added twice (a
+        weapon's figure that is also the total)."""
+        if values is None:
+            return
+        sums = None if seen is None else seen.get(id(values))
+        if sums is None:
+            v = values.astype(np.int64, copy=False)
+            sums = (float(v.sum()), float(np.einsum("i,i->", v, v)))
+            if seen is not None:
+                seen[id(values)] = sums
+        self.sums[name] = self.sums.get(name, 0.0) + sums[0]
+        self.squares[name] = self.squares.get(name, 0.0) + sums[1]
+
+    def add_constant(self, name: str, value: int, n: int) -> None:
+        """Add ``n`` values of ``name`` that are all ``value``; the same sums as :meth:`add`."""
+        self.sums[name] = self.sums.get(name, 0.0) + float(value * n)
+        self.squares[name] = self.squares.get(name, 0.0) + float(value * value * n)
+
+    def add_counts(self, name: str, counts: np.ndarray) -> None:
+        """Add one chunk's values of ``name`` given as counts by value (``counts[k]``: trials
+        of value k); the same sums as :meth:`add` of the values (integers, exact)."""
+        k = np.arange(counts.size, dtype=np.int64)
+        c = counts.astype(np.int64, copy=False)
+        self.sums[name] = self.sums.get(name, 0.0) + float(np.dot(k, c))
+        self.squares[name] = self.squares.get(name, 0.0) + float(np.dot(k * k, c))
 
     def mean(self, name: str) -> float:
         return self.sums.get(name, 0.0) / self.n if self.n else 0.0
@@ -125,6 +158,15 @@ class _Dice:
                 faces[again] = self.d6(k)
         return faces
 
+    def beta_binomial(self, n: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Per entry: a beta-binomial draw (``n`` trials, shapes ``a`` and ``b``, both >= 1),
+        as a beta then a binomial draw."""
+        self.drawn += 2 * n.size
+        return self.rng.binomial(n, self.rng.beta(a, b))
+
+
+_SaveJumps = SaveJumps  # the single-save table (tests reach it by this name)
+
 
 class _Lookup(dict):
     """Outcome or re-roll tables as small numpy arrays, indexed by face (cached)."""
@@ -144,57 +186,42 @@ _REROLL = _Lookup(bool)
 
 
 @dataclass
-class _Dealt:
-    """Per trial, the damage points inflicted on the target so far: ``figure`` through Feel
-    No Pain (the damage figure: every point, overkill too) and, when the damage wasted is
-    counted (``run_sample(waste=True)``; None otherwise), ``raw`` before Feel No Pain and
-    ``after`` through Feel No Pain onto a unit with every model destroyed. With the wounds the
-    target lost they give the points wasted (WASTE_FIELDS, :meth:`wasted`)."""
+class _Waste:
+    """Per trial of a chunk, the points the damage figure alone does not tell apart: ``raw``
+    inflicted before Feel No Pain, and ``after`` through Feel No Pain onto a unit with every
+    model destroyed. With the figure and the wounds the target lost they give the points
+    wasted (WASTE_FIELDS, :meth:`wasted`)."""
 
-    figure: np.ndarray
-    raw: np.ndarray | None = None
-    after: np.ndarray | None = None
+    raw: np.ndarray
+    after: np.ndarray
 
     @classmethod
-    def zeros(cls, n: int, waste: bool = True) -> _Dealt:
-        return cls(*(np.zeros(n, dtype=np.int64) for _ in range(3 if waste else 1)))
+    def zeros(cls, n: int) -> _Waste:
+        return cls(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
 
-    def _parts(self) -> tuple[np.ndarray | None, ...]:
-        return self.figure, self.raw, self.after
-
-    def copy(self) -> _Dealt:
-        return _Dealt(*(None if a is None else a.copy() for a in self._parts()))
-
-    def take(self, sel: np.ndarray) -> _Dealt:
-        """The trials ``sel`` (a copy)."""
-        return _Dealt(*(None if a is None else a[sel] for a in self._parts()))
-
-    def put(self, sel: np.ndarray, part: _Dealt) -> None:
-        """Write ``part`` back to the trials ``sel``."""
-        for mine, theirs in zip(self._parts(), part._parts(), strict=True):
-            if mine is not None:
-                mine[sel] = theirs
+    def copy(self) -> _Waste:
+        return _Waste(self.raw.copy(), self.after.copy())
 
     def add(self, act: np.ndarray, raw: np.ndarray, through: np.ndarray, wiped) -> None:
         """Trials ``act`` inflict ``raw`` points, ``through`` of them through Feel No Pain,
-        onto a unit destroyed (``wiped``, per trial) or not."""
-        self.figure[act] += through
-        if self.raw is not None and self.after is not None:
-            self.raw[act] += raw
-            self.after[act] += np.where(wiped, through, 0)
+        on a unit destroyed (``wiped``, per trial) or not."""
+        self.raw[act] += raw
+        self.after[act] += np.where(wiped, through, 0)
 
-    def wasted(self, since: _Dealt, lost: np.ndarray) -> dict[str, np.ndarray]:
-        """Per trial, the points of WASTE_FIELDS wasted since ``since`` in which the target
-        lost ``lost`` wounds (both counting them)."""
-        assert self.raw is not None and self.after is not None
-        assert since.raw is not None and since.after is not None
-        figure = self.figure - since.figure
+    def wasted(self, since: _Waste, figure: np.ndarray, lost: np.ndarray) -> dict:
+        """Per trial, the points of WASTE_FIELDS wasted since ``since``, in which the damage
+        figure grew by ``figure`` and the target lost ``lost`` wounds."""
         after = self.after - since.after
         return {
             "beyond_wounds_left": figure - lost - after,
             "feel_no_pain": self.raw - since.raw - figure,
             "after_destruction": after,
         }
+
+
+def _wiped(space: AllocationSpace, states: np.ndarray) -> np.ndarray:
+    """Per state, whether every model of the unit is destroyed."""
+    return space.destroyed[states] >= space.target.models
 
 
 def _fnp_threshold(p_ignore: float) -> int:
@@ -263,6 +290,13 @@ def _by_kind(kinds: np.ndarray):
     return [(int(k), kinds == k) for k in np.unique(kinds)]
 
 
+def _fixed_attacks(w: AttackProfile) -> int | None:
+    """The weapon's attacks when they are the same in every trial (a fixed Attacks
+    characteristic and no [BLAST] bonus), else None."""
+    values = np.flatnonzero(w.attacks)
+    return int(w.models * values[0]) if len(values) == 1 and not w.blast else None
+
+
 def _attacks(dice: _Dice, w: AttackProfile, alive: np.ndarray) -> np.ndarray:
     """Per trial: the attacks of the ``w.models`` models (Core rules: Attacks), each rolling
     its Attacks characteristic (drawn as the count of models rolling each value), plus
@@ -318,128 +352,37 @@ def _weapon_wounds(
     dice: _Dice,
     w: AttackProfile,
     attacks: np.ndarray,
-    chunk: int,
     command_reroll: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """One weapon's Hit and Wound rolls for every trial: per trial (hits, normal wounds,
-    devastating Critical Wounds), each stage drawn as counts.
+    devastating Critical Wounds; None without [DEVASTATING WOUNDS]), each stage drawn as
+    counts.
 
     A Critical Hit scores the extra hits of [SUSTAINED HITS X] (not rolled to hit; they roll to
     wound) and, with [LETHAL HITS], wounds automatically without a Wound roll (a normal wound).
     With [DEVASTATING WOUNDS] the Critical Wounds are returned apart; otherwise they join the
     normal wounds. ``command_reroll``: see :func:`_wound_rolls`."""
-    hits, crits = _hit_rolls(dice, w, attacks.astype(np.int64, copy=False))
+    attacks = attacks.astype(np.int64, copy=False)
+    if w.hit is not None and w.sustained is None and not w.lethal:
+        # only the hits count: every attack that does not miss (one row of the counts)
+        rolled = attacks - dice.counts(attacks, die_classes(w.hit, 3))[MISS]
+        if not w.devastating and command_reroll is None:
+            failed = dice.counts(rolled, die_classes(w.wound, 3))[FAIL]
+            return rolled, rolled - failed, None
+        normal, critical = _wound_rolls(dice, w, rolled, None, command_reroll)
+        return (rolled, normal, critical) if w.devastating else (rolled, normal + critical, None)
+    hits, crits = _hit_rolls(dice, w, attacks)
     extra = None
     if w.sustained is not None and crits.any():
         extra = dice.total(w.sustained, crits)
-    own = hits if w.lethal else hits + crits
-    normal, critical = _wound_rolls(dice, w, own, extra, command_reroll)
+    rolled = hits + crits
+    normal, critical = _wound_rolls(dice, w, hits if w.lethal else rolled, extra, command_reroll)
     if w.lethal:
         normal = normal + crits
-    n_hits = hits + crits if extra is None else hits + crits + extra
+    n_hits = rolled if extra is None else rolled + extra
     if w.devastating:
         return n_hits, normal, critical
-    return n_hits, normal + critical, np.zeros(chunk, dtype=np.int64)
-
-
-class _SaveJumps:
-    """Normal wounds of one weapon resolved from counts, where nothing but the saving throw is
-    left to chance and nothing depends on the model a wound is allocated to before the save:
-    every model kind has the same saving throw, a fixed Damage and no Feel No Pain.
-
-    Then a trial's failed saves are one binomial count, and where ``j`` failed saves leave the
-    target from any state is a table built once by applying them one at a time with the shared
-    allocation policy (:meth:`AllocationSpace.apply`: wounded model first, excess damage lost;
-    Core rules: Allocating Attacks, Inflict Damage). ``jump[j * size + s]`` is that state and
-    ``dealt[j * size + s]`` the damage those ``j`` failed saves inflict (counted in full, as
-    the damage figure is; ``after[j * size + s]`` the part of it inflicted once every model
-    was destroyed); past ``j = last`` the state no longer changes and each failed save adds
-    ``rate[s]`` (``rate_after[s]`` of it with every model destroyed)."""
-
-    MAX_ENTRIES = 1 << 21  # states x failed saves tabulated
-
-    def __init__(
-        self,
-        space: AllocationSpace,
-        w: AttackProfile,
-        routing: int,
-        damage: np.ndarray,
-        order: int = 0,
-    ):
-        size = space.size
-        state = np.arange(size)
-        wiped = space.destroyed >= space.target.models
-        jumps, dealt = [state], [np.zeros(size, dtype=np.int64)]
-        after_dealt = [dealt[0]]
-        while True:
-            hit = damage[space.kind_of(state, routing, order)]
-            nxt = space.apply(state, hit, routing, order)
-            if (nxt == state).all():
-                break
-            jumps.append(nxt)
-            dealt.append(dealt[-1] + hit)
-            after_dealt.append(after_dealt[-1] + np.where(wiped[state], hit, 0))
-            state = nxt
-        self.size, self.last = size, len(jumps) - 1
-        self.jump = np.concatenate(jumps)
-        self.dealt = np.concatenate(dealt)
-        self.after = np.concatenate(after_dealt)
-        self.rate = damage[space.kind_of(state, routing, order)]
-        self.rate_after = np.where(wiped[state], self.rate, 0)
-        self.fails = die_classes(w.vs[0].save, 2) if w.vs[0].save is not None else None
-
-    @staticmethod
-    def damage_of(space: AllocationSpace, w: AttackProfile) -> np.ndarray | None:
-        """The fixed Damage per model kind when the conditions above hold and the table fits
-        :attr:`MAX_ENTRIES`; None otherwise."""
-        if any(v.save != w.vs[0].save or v.fnp > 0 for v in w.vs):
-            return None
-        damage = []
-        for v in w.vs:
-            values = {f for f, p in zip(v.damage.final, v.damage.probs, strict=True) if p > 0}
-            if len(values) != 1:
-                return None
-            damage.append(values.pop())
-        bound = int(space.target.wounds) + 2  # each failed save changes a wound
-        if space.size * bound > _SaveJumps.MAX_ENTRIES:
-            return None
-        return np.array(damage, dtype=np.int64)
-
-    @classmethod
-    def of(
-        cls, space: AllocationSpace, w: AttackProfile, routing: int, order: int = 0
-    ) -> _SaveJumps | None:
-        """The table for ``w``'s normal wounds in allocation order ``order``, or None (see
-        :meth:`damage_of`)."""
-        damage = cls.damage_of(space, w)
-        return None if damage is None else cls(space, w, routing, damage, order)
-
-    def inflict(
-        self,
-        dice: _Dice,
-        states: np.ndarray,
-        counts: np.ndarray,
-        dealt: _Dealt,
-        failed: np.ndarray,
-    ) -> np.ndarray:
-        """Each trial's ``counts`` normal wounds: failed saves drawn as one count, then the
-        table; tallies failed saves and damage (no Feel No Pain: every point is through it);
-        returns the new states."""
-        lost = counts if self.fails is None else dice.counts(counts, self.fails)[SAVE_FAILED]
-        failed += lost
-        if int(lost.max(initial=0)) <= self.last:
-            at = lost * self.size + states
-            points, after = self.dealt[at], self.after[at]
-        else:
-            j = np.minimum(lost, self.last)
-            at = j * self.size + states
-            points = self.dealt[at] + (lost - j) * self.rate[states]
-            after = self.after[at] + (lost - j) * self.rate_after[states]
-        dealt.figure += points
-        if dealt.raw is not None and dealt.after is not None:
-            dealt.raw += points
-            dealt.after += after
-        return self.jump[at]
+    return n_hits, normal + critical, None
 
 
 class _Inflict:
@@ -463,27 +406,64 @@ class _Inflict:
         self.lowest_first = lowest_first and saves_differ(space, w.vs, self.routing)
         # fails_on[kind, face]: a save roll whose result stands at face fails (face 0 unused)
         self.fails_on = np.array([[v.save_fails_on(f) for f in range(7)] for v in w.vs])
-        self.jumps: dict[int, _SaveJumps | None] = {}  # per allocation order, when tabulated
-        self.tabulated = not self.lowest_first and _SaveJumps.damage_of(space, w) is not None
+        self.jumps: dict[int, SaveJumps | None] = {}  # per allocation order, when tabulated
+        # the saves alike (then never lowest first: nothing to order), else mixed saves
+        self.tabulated = _SaveJumps.damage_of(space, w) is not None
+        self.mixed = not self.tabulated and MixedSaves.damage_of(space, w) is not None
+        self.to_wipe: dict[int, tuple[np.ndarray, int]] = {}  # per order, for the waste
 
     def normal(
         self,
         dice: _Dice,
         states: np.ndarray,
         counts: np.ndarray,
-        dealt: _Dealt,
+        figure: np.ndarray,
         failed: np.ndarray,
         order: np.ndarray | int = 0,
+        waste: _Waste | None = None,
     ) -> np.ndarray:
         """Each trial's ``counts`` normal wounds: save, Damage, Feel No Pain, allocation (in
-        each trial's allocation order ``order``)."""
-        if self.tabulated:
-            done = self._by_jumps(dice, states, counts, dealt, failed, order)
+        each trial's allocation order ``order``); ``waste``: tally what :class:`_Waste`
+        counts too."""
+        if self.tabulated or self.mixed:
+            start = (states.copy(), failed.copy(), figure.copy()) if waste is not None else None
+            done = self._by_jumps(dice, states, counts, figure, failed, order)
             if done is not None:
+                if waste is not None and start is not None:
+                    self._jumps_waste(waste, start, failed, figure, order)
                 return done
-        return self._wounds(dice, states, counts, dealt, failed, None, False, order)
+        return self._wounds(dice, states, counts, figure, failed, None, False, order, waste)
 
-    def _by_jumps(self, dice, states, counts, dealt, failed, order) -> np.ndarray | None:
+    def _jumps_waste(self, waste: _Waste, start, failed, figure, order) -> None:
+        """What :class:`_Waste` counts of failed saves resolved by the tables (no Feel No
+        Pain: every point is through it): the table's path from each trial's start state is
+        the same however its failed saves are split (``MixedSaves`` moves along it), so those
+        past the one that destroys the last model each land on a destroyed unit."""
+        s0, f0, fig0 = start
+        waste.raw += figure - fig0
+        j = failed - f0
+        orders = np.broadcast_to(np.asarray(order), s0.shape)
+        for o in distinct(orders) if orders.size else ():
+            to_wipe, rate = self._to_wipe(int(o))
+            sel = orders == o
+            waste.after[sel] += np.maximum(j[sel] - to_wipe[s0[sel]], 0) * rate
+
+    def _to_wipe(self, order: int) -> tuple[np.ndarray, int]:
+        """Per start state, the failed saves of the table of ``order`` after which every
+        model is destroyed (:data:`~.jumps.NEVER`: never), and the damage each failed save
+        does then."""
+        if order not in self.to_wipe:
+            t = self.jumps[order]
+            assert t is not None
+            path = t.jump.reshape(t.last + 1, t.size)
+            wiped = _wiped(self.space, path)
+            first = np.where(wiped.any(axis=0), wiped.argmax(axis=0), NEVER)
+            dead = np.flatnonzero(_wiped(self.space, np.arange(t.size)))
+            rate = int(t.rate[dead[0]]) if dead.size else 0
+            self.to_wipe[order] = (first, rate)
+        return self.to_wipe[order]
+
+    def _by_jumps(self, dice, states, counts, figure, failed, order) -> np.ndarray | None:
         """:class:`_SaveJumps` for each allocation order the trials use (None: no table)."""
         if states.size == 0:
             return states
@@ -493,42 +473,49 @@ class _Inflict:
         used = [int(orders.flat[0])] if one else np.unique(orders).tolist()
         for o in used:
             if o not in self.jumps:
-                self.jumps[o] = _SaveJumps.of(self.space, self.w, self.routing, o)
+                self.jumps[o] = self._table(o)
             if self.jumps[o] is None:
                 return None
         if len(used) == 1:
-            return self.jumps[used[0]].inflict(dice, states, counts, dealt, failed)
+            return self.jumps[used[0]].inflict(dice, states, counts, figure, failed)
         for o in used:
             sel = np.flatnonzero(orders == o)  # several orders: ``order`` is an array
-            part, fail = dealt.take(sel), failed[sel]
-            states[sel] = self.jumps[o].inflict(dice, states[sel], counts[sel], part, fail)
-            dealt.put(sel, part)
-            failed[sel] = fail
+            fig, fail = figure[sel], failed[sel]
+            states[sel] = self.jumps[o].inflict(dice, states[sel], counts[sel], fig, fail)
+            figure[sel], failed[sel] = fig, fail
         return states
+
+    def _table(self, order: int) -> SaveJumps | None:
+        """The table of where failed saves leave the target in allocation order ``order``."""
+        if self.tabulated:
+            return _SaveJumps.of(self.space, self.w, self.routing, order)
+        return MixedSaves.of(self.space, self.w, self.routing, order, self.lowest_first)
 
     def devastating(
         self,
         dice: _Dice,
         states: np.ndarray,
         counts: np.ndarray,
-        dealt: _Dealt,
+        figure: np.ndarray,
         mortal: np.ndarray,
         order: np.ndarray | int = 0,
+        waste: _Waste | None = None,
     ) -> np.ndarray:
         """Each trial's ``counts`` devastating Critical Wounds: mortal wounds equal to the
         Damage, no save, no spill-over."""
-        return self._wounds(dice, states, counts, dealt, None, mortal, True, order)
+        return self._wounds(dice, states, counts, figure, None, mortal, True, order, waste)
 
     def _wounds(
         self,
         dice: _Dice,
         states: np.ndarray,
         counts: np.ndarray,
-        dealt: _Dealt,
+        figure: np.ndarray,
         failed: np.ndarray | None,
         mortal: np.ndarray | None,
         devastating: bool,
         order: np.ndarray | int = 0,
+        waste: _Waste | None = None,
     ) -> np.ndarray:
         """One pass per wound position over every trial that has that many wounds: the model
         each trial allocates to, its saving throw (none for devastating wounds), the Damage
@@ -557,7 +544,9 @@ class _Inflict:
             if devastating:
                 mortal[act] += dmg
             through = _points_through(dice, dmg, fnp[kinds])
-            dealt.add(act, dmg, through, sp.destroyed[st] >= sp.target.models)
+            figure[act] += through
+            if waste is not None:
+                waste.add(act, dmg, through, _wiped(sp, st))
             states[act] = sp.apply(st, through, routing, od)
         return states
 
@@ -601,7 +590,8 @@ def _spill(
     states: np.ndarray,
     count: np.ndarray,
     thresholds: np.ndarray,
-    dealt: _Dealt,
+    figure: np.ndarray,
+    waste: _Waste | None = None,
 ) -> np.ndarray:
     """Mortal wounds applied one at a time, spilling over from model to model."""
     for i in range(int(count.max(initial=0))):
@@ -610,23 +600,25 @@ def _spill(
         kinds = space.kind_of(st, NORMAL)
         one = np.ones(act.size, dtype=np.int64)
         through = _points_through(dice, one, thresholds[kinds])
-        dealt.add(act, one, through, space.destroyed[st] >= space.target.models)
+        figure[act] += through
+        if waste is not None:
+            waste.add(act, one, through, _wiped(space, st))
         states[act] = space.apply(st, through, NORMAL)
     return states
 
 
-def _hazard(dice: _Dice, act: Activation, chunk: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per trial: mortal wounds from failed Hazardous tests, attacker models destroyed."""
+def _hazard(
+    dice: _Dice, act: Activation, chunk: int, space: AllocationSpace
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per trial: mortal wounds from failed Hazardous tests, attacker models destroyed
+    (``space``: the states of the models carrying a Hazardous weapon)."""
     hz = act.hazard
-    if hz is None or hz.tests == 0:
-        return np.zeros(chunk), np.zeros(chunk, dtype=np.int64)
-    space = AllocationSpace(hz.carriers)
     fail_on = round(6 * hz.fail_probability)
     fails = (dice.d6((chunk, hz.tests)) <= fail_on).sum(axis=1)
     states = np.zeros(chunk, dtype=np.int64)
     thresholds = np.array([_fnp_threshold(p) for p in hz.fnp])
     mw_total = np.zeros(chunk, dtype=np.int64)
-    sink = _Dealt.zeros(chunk, waste=False)
+    sink = np.zeros(chunk, dtype=np.int64)
     mw_pmf = hz.mortal_wounds.pmf
     if hz.spill:
         per = np.zeros(chunk, dtype=np.int64)
@@ -701,8 +693,8 @@ def chunk_size(act: Activation) -> int:
 
 def tabulated(space: AllocationSpace, w: AttackProfile) -> bool:
     """True when ``w``'s normal wounds are resolved from counts and a table of where failed
-    saves leave the target, not one wound at a time (:class:`_SaveJumps`)."""
-    return _SaveJumps.damage_of(space, w) is not None
+    saves leave the target, not one wound at a time (:mod:`~.jumps`)."""
+    return MixedSaves.damage_of(space, w) is not None
 
 
 def _binomial_se(p: float, n: int) -> float:
@@ -722,6 +714,11 @@ def run_sample(
     waste: bool = False,
 ) -> Outcome:
     """Estimate one activation's outcome from ``trials`` seeded simulated activations.
+
+    Each chunk of trials goes through the phases of the attack sequence in order (as the exact
+    engine's passes do): the mortal wounds before the attacks, each weapon's attacks and normal
+    damage, then the mortal wounds of Devastating Wounds, then the Hazardous tests; the chunk's
+    figures are then added to the running tallies (:class:`_Tally`).
 
     Args:
         act: the resolved profiles (the same the exact engine reads).
@@ -748,172 +745,293 @@ def run_sample(
     if trials < 1:
         raise ValueError("trials must be at least 1")
     rng = np.random.default_rng(seed)
-    dice = _Dice(rng)
     start = start if start is not None else act.start
     space = _space(act, start)
     starts = _Starts(space, start, trials, rng)
-    finals: list[np.ndarray] = []
-    n_models = act.target.models
+    phases = _Phases(act, space, _Dice(rng), waste)
+    tally = _Tally(act, space, keep_states, waste)
     chunk = chunk_size(act)
-    moments = _Moments()
-    wmom = [_Moments() for _ in act.weapons]
-    smom = [_Moments() for _ in act.before]
-    md_counts = np.zeros(n_models + 1)
-    wl_counts = np.zeros(act.target.wounds + 1)
-    ch_counts = np.zeros(len(act.target.characters))
-    fig_counts = np.zeros(1)
-    inflicts = [_Inflict(space, w, act.lowest_first) for w in act.weapons]
-    before_thr = [np.array([_fnp_threshold(p) for p in src.fnp]) for src in act.before]
-    done = 0
-    while done < trials:
-        n = min(chunk, trials - done)
-        states = starts.take(done, n)
-        lost_at_start = space.wounds_lost[states] if waste else None
-        dealt = _Dealt.zeros(n, waste)
-        figure = dealt.figure
-        before_counts = []
-        for si, (src, thr) in enumerate(zip(act.before, before_thr, strict=True)):
-            count = dice.from_pmf(src.count, n)
-            before_counts.append(count)
-            d0 = dealt.copy()
-            wl0 = space.wounds_lost[states] if waste else None
-            states = _spill(dice, space, states, count, thr, dealt)
-            smom[si].n += n
-            smom[si].add("mortal_wounds", count)
-            smom[si].add("damage", figure - d0.figure)
-            if waste:
-                for f, v in dealt.wasted(d0, space.wounds_lost[states] - wl0).items():
-                    smom[si].add(f, v)
-        alive = n_models - space.destroyed[states]
-        totals = {f: np.zeros(n, dtype=np.int64) for f in WEAPON_FIELDS}
-        totals["mortal_wounds"] += sum((c for c in before_counts), np.zeros(n, dtype=np.int64))
-        pending = []
-        for wi, (w, inf) in enumerate(zip(act.weapons, inflicts, strict=True)):
-            attacks = _attacks(dice, w, alive)
-            cp = np.ones(n, dtype=bool) if w.command_reroll else None
-            hits, normal, crit = _weapon_wounds(dice, w, attacks, n, cp)
-            failed = np.zeros(n, dtype=np.int64)
-            d0 = dealt.copy()
-            wl0 = space.wounds_lost[states] if waste else None
-            orders = act.policy.index(wi, normal, crit) if act.policy is not None else 0
-            declared = space.declared(states, orders)  # a wounded group first (05.03)
-            states = inf.normal(dice, states, normal, dealt, failed, declared)
-            m = wmom[wi]
-            m.n += n
-            m.add("attacks", attacks)
-            m.add("hits", hits)
-            m.add("wounds", normal + crit)
-            m.add("failed_saves", failed)
-            for f, v in (
-                ("attacks", attacks),
-                ("hits", hits),
-                ("wounds", normal + crit),
-                ("failed_saves", failed),
-            ):
-                totals[f] += v
-            wasted = dealt.wasted(d0, space.wounds_lost[states] - wl0) if waste else {}
-            pending.append((crit, figure - d0.figure, wasted, orders))
-        for wi, (w, inf) in enumerate(zip(act.weapons, inflicts, strict=True)):
-            crit, fig_normal, wasted, orders = pending[wi]
-            mortal = np.zeros(n, dtype=np.int64)
-            d0 = dealt.copy()
-            if w.devastating:
-                wl0 = space.wounds_lost[states]
-                states = inf.devastating(dice, states, crit, dealt, mortal, orders)
-                if waste:
-                    more = dealt.wasted(d0, space.wounds_lost[states] - wl0)
-                    wasted = {f: v + more[f] for f, v in wasted.items()}
-            wmom[wi].add("mortal_wounds", mortal)
-            wmom[wi].add("damage", fig_normal + (figure - d0.figure))
-            for f, v in wasted.items():
-                wmom[wi].add(f, v)
-            totals["mortal_wounds"] += mortal
-        hz_mw, hz_dead = _hazard(dice, act, n)
-        destroyed = space.destroyed[states]
-        lost = space.wounds_lost[states]
-        moments.n += n
-        moments.add("wounds_lost", lost)
-        moments.add("models_destroyed", destroyed)
-        totals["damage"] = figure
-        for f, v in totals.items():
-            moments.add(f"total_{f}", v)
-        if waste:
-            for f, v in dealt.wasted(_Dealt.zeros(n), lost - lost_at_start).items():
-                moments.add(f"wasted_{f}", v)
-        moments.add("hazard_mortal_wounds", hz_mw)
-        moments.add("hazard_models_destroyed", hz_dead)
-        moments.add("hazard_at_least_one", hz_dead > 0)
-        md_counts += np.bincount(destroyed, minlength=n_models + 1)[: n_models + 1]
-        wl_counts += np.bincount(lost, minlength=act.target.wounds + 1)[: act.target.wounds + 1]
-        ch_counts += space.character_dead[:, states].sum(axis=1)
-        fc = np.bincount(figure)
-        if len(fc) > len(fig_counts):
-            fig_counts = np.concatenate([fig_counts, np.zeros(len(fc) - len(fig_counts))])
-        fig_counts[: len(fc)] += fc
-        if keep_states:
-            finals.append(space.lost_by_group(states).astype(np.int32))
-        done += n
+    for done in range(0, trials, chunk):
+        c = phases.chunk(starts.take(done, min(chunk, trials - done)))
+        tally.add(c)
         if progress is not None:
-            progress(done, trials)
+            progress(done + c.n, trials)
+    return tally.outcome(trials, seed, phases.dice.drawn)
 
-    rows = [
-        WeaponResult.mortal_source(
-            src.name,
-            m.mean("mortal_wounds"),
-            m.mean("damage"),
-            {"mortal_wounds": m.se("mortal_wounds"), "damage": m.se("damage")},
-        )
-        for src, m in zip(act.before, smom, strict=True)
-    ]
-    for row, m in zip(rows, smom, strict=True):
-        if waste:
-            row.wasted.update({f: m.mean(f) for f in WASTE_FIELDS})
-            row.wasted_se.update({f: m.se(f) for f in WASTE_FIELDS})
-    for w, m in zip(act.weapons, wmom, strict=True):
-        rows.append(
-            WeaponResult(
-                w.name,
-                w.models,
-                {f: m.mean(f) for f in WEAPON_FIELDS},
-                {f: m.se(f) for f in WEAPON_FIELDS},
-                {f: m.mean(f) for f in WASTE_FIELDS} if waste else {},
-                {f: m.se(f) for f in WASTE_FIELDS} if waste else {},
+
+@dataclass
+class _Chunk:
+    """One chunk of trials as the phases leave it (arrays: one entry per trial).
+
+    Attributes:
+        states: the target's state; figure: damage inflicted (every point, overkill too).
+        totals: each of WEAPON_FIELDS summed over the activation (damage: set at the end;
+            None for a figure that is 0 in every trial).
+        sources: per mortal-wound source before the attacks, (mortal wounds, damage).
+        weapons: per weapon, {field: values} of WEAPON_FIELDS (None: 0 in every trial).
+        hazard: (mortal wounds to the attacker, attacker models destroyed); None without a
+            Hazardous test.
+        waste: what :class:`_Waste` counts (None: not asked for); ``wasted``: per source,
+            then per weapon, {field: values} of WASTE_FIELDS; ``lost_at_start``: the wounds
+            the target had lost when the chunk began.
+    """
+
+    states: np.ndarray
+    figure: np.ndarray
+    totals: dict[str, np.ndarray | None]
+    sources: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
+    weapons: list[dict[str, np.ndarray | None]] = field(default_factory=list)
+    hazard: tuple[np.ndarray, np.ndarray] | None = None
+    waste: _Waste | None = None
+    wasted: list[dict[str, np.ndarray]] = field(default_factory=list)
+    lost_at_start: np.ndarray | None = None
+
+    @property
+    def n(self) -> int:
+        return self.states.size
+
+    def add(self, name: str, values: np.ndarray) -> None:
+        """Add ``values`` to the total ``name`` (never in place: the first values are kept as
+        they are, as the weapon's own figure)."""
+        total = self.totals[name]
+        self.totals[name] = values if total is None else total + values
+
+
+class _Phases:
+    """The attack sequence for a chunk of trials, phase by phase (each a method)."""
+
+    def __init__(self, act: Activation, space: AllocationSpace, dice: _Dice, waste: bool = False):
+        self.act, self.space, self.dice, self.waste = act, space, dice, waste
+        self.inflicts = [_Inflict(space, w, act.lowest_first) for w in act.weapons]
+        self.before_fnp = [np.array([_fnp_threshold(p) for p in s.fnp]) for s in act.before]
+        hz = act.hazard
+        self.carriers = AllocationSpace(hz.carriers) if hz is not None and hz.tests else None
+
+    def chunk(self, states: np.ndarray) -> _Chunk:
+        """Every phase for trials starting in ``states``."""
+        n = states.size
+        c = _Chunk(states, np.zeros(n, dtype=np.int64), dict.fromkeys(WEAPON_FIELDS))
+        if self.waste:
+            c.waste, c.lost_at_start = _Waste.zeros(n), self.space.wounds_lost[states]
+        self.mortal_wounds_before(c)
+        pending = self.attacks(c)
+        self.devastating_wounds(c, pending)
+        if self.carriers is not None:
+            c.hazard = _hazard(self.dice, self.act, n, self.carriers)
+        c.totals["damage"] = c.figure
+        return c
+
+    def mortal_wounds_before(self, c: _Chunk) -> None:
+        """Mortal wounds inflicted before the attacks (Grenade, Bloody Stampede), one at a
+        time, spilling over from model to model."""
+        for src, thr in zip(self.act.before, self.before_fnp, strict=True):
+            count = self.dice.from_pmf(src.count, c.n)
+            fig0 = c.figure.copy()
+            mark = self._mark(c)
+            c.states = _spill(self.dice, self.space, c.states, count, thr, c.figure, c.waste)
+            c.sources.append((count, c.figure - fig0))
+            c.wasted.append(self._wasted(c, mark, c.figure - fig0))
+            c.add("mortal_wounds", count)
+
+    def _mark(self, c: _Chunk) -> tuple[_Waste, np.ndarray] | None:
+        """Where :class:`_Waste`'s counts and the wounds lost stand before a phase (None: the
+        waste is not counted)."""
+        if c.waste is None:
+            return None
+        return c.waste.copy(), self.space.wounds_lost[c.states]
+
+    def _wasted(self, c: _Chunk, mark, figure: np.ndarray) -> dict[str, np.ndarray]:
+        """The points wasted since ``mark`` (the damage figure grew by ``figure``); empty when
+        the waste is not counted."""
+        if mark is None or c.waste is None:
+            return {}
+        since, lost0 = mark
+        return c.waste.wasted(since, figure, self.space.wounds_lost[c.states] - lost0)
+
+    def attacks(self, c: _Chunk) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | int]]:
+        """Each weapon in turn: Attacks, Hit and Wound rolls as counts, then its normal wounds
+        on the target (saves, Damage, Feel No Pain, allocation). Returns per weapon its
+        devastating Critical Wounds, the damage of its normal wounds and the allocation orders
+        its trials used (for :meth:`devastating_wounds`)."""
+        act, dice = self.act, self.dice
+        alive = act.target.models - self.space.destroyed[c.states]  # when selected (Blast)
+        pending = []
+        for wi, (w, inf) in enumerate(zip(act.weapons, self.inflicts, strict=True)):
+            attacks = _attacks(dice, w, alive)
+            cp = np.ones(c.n, dtype=bool) if w.command_reroll else None
+            hits, normal, crit = _weapon_wounds(dice, w, attacks, cp)
+            failed = np.zeros(c.n, dtype=np.int64)
+            dealt = np.zeros(c.n, dtype=np.int64)
+            orders = 0
+            if act.policy is not None:
+                orders = act.policy.index(wi, normal, 0 if crit is None else crit)
+            declared = self.space.declared(c.states, orders)  # a wounded group first (05.03)
+            mark = self._mark(c)
+            c.states = inf.normal(dice, c.states, normal, dealt, failed, declared, c.waste)
+            c.figure += dealt
+            c.wasted.append(self._wasted(c, mark, dealt))
+            wounds = normal if crit is None else normal + crit
+            figures = {"attacks": attacks, "hits": hits, "wounds": wounds}
+            figures["failed_saves"] = failed
+            for f, v in figures.items():
+                c.add(f, v)
+            c.weapons.append(figures)
+            pending.append((crit, dealt, orders))
+        return pending
+
+    def devastating_wounds(self, c: _Chunk, pending: list) -> None:
+        """The mortal wounds of Devastating Wounds, weapon by weapon, after all normal damage
+        (equal to the Damage, no save, no spill-over)."""
+        rows = len(self.act.before)
+        for i, (w, inf, figures, (crit, fig_normal, orders)) in enumerate(
+            zip(self.act.weapons, self.inflicts, c.weapons, pending, strict=True)
+        ):
+            if not w.devastating:
+                figures["mortal_wounds"] = None  # none: nothing to tally
+                figures["damage"] = fig_normal
+                continue
+            mortal = np.zeros(c.n, dtype=np.int64)
+            fig0 = c.figure.copy()
+            mark = self._mark(c)
+            c.states = inf.devastating(self.dice, c.states, crit, c.figure, mortal, orders, c.waste)
+            more = self._wasted(c, mark, c.figure - fig0)
+            mine = c.wasted[rows + i]
+            c.wasted[rows + i] = {f: v + more[f] for f, v in mine.items()}
+            figures["mortal_wounds"] = mortal
+            figures["damage"] = fig_normal + (c.figure - fig0)
+            c.add("mortal_wounds", mortal)
+
+
+class _Tally:
+    """The running sums over the chunks, and the :class:`Outcome` they give."""
+
+    def __init__(
+        self, act: Activation, space: AllocationSpace, keep_states: bool, waste: bool = False
+    ):
+        self.act, self.space, self.keep_states, self.waste = act, space, keep_states, waste
+        self.moments = _Moments()
+        self.weapons = [_Moments() for _ in act.weapons]
+        self.sources = [_Moments() for _ in act.before]
+        self.models = np.zeros(act.target.models + 1)
+        self.wounds = np.zeros(act.target.wounds + 1)
+        self.characters = np.zeros(len(act.target.characters))
+        self.figure = np.zeros(1)
+        self.finals: list[np.ndarray] = []
+        # a weapon's attacks when they are the same in every trial (fixed A, no Blast)
+        self.fixed = [_fixed_attacks(w) for w in act.weapons]
+        self.fixed_total = None if None in self.fixed else sum(self.fixed)
+
+    def add(self, c: _Chunk) -> None:
+        """Add one chunk's trials."""
+        space, n = self.space, c.n
+        for m, (count, damage) in zip(self.sources, c.sources, strict=True):
+            m.n += n
+            m.add("mortal_wounds", count)
+            m.add("damage", damage)
+        seen: dict[int, tuple[float, float]] = {}  # the chunk's arrays are alive till the end
+        for m, figures, fixed in zip(self.weapons, c.weapons, self.fixed, strict=True):
+            m.n += n
+            for f in WEAPON_FIELDS:
+                if f == "attacks" and fixed is not None:
+                    m.add_constant(f, fixed, n)
+                else:
+                    m.add(f, figures[f], seen)
+        destroyed, lost = space.destroyed[c.states], space.wounds_lost[c.states]
+        by_models = np.bincount(destroyed, minlength=self.models.size)[: self.models.size]
+        by_wounds = np.bincount(lost, minlength=self.wounds.size)[: self.wounds.size]
+        by_figure = np.bincount(c.figure)
+        m = self.moments
+        m.n += n
+        m.add_counts("wounds_lost", by_wounds)
+        m.add_counts("models_destroyed", by_models)
+        for f, v in c.totals.items():
+            if f == "damage":
+                m.add_counts("total_damage", by_figure)
+            elif f == "attacks" and self.fixed_total is not None:
+                m.add_constant("total_attacks", self.fixed_total, n)
+            else:
+                m.add(f"total_{f}", v, seen)
+        if c.waste is not None and c.lost_at_start is not None:
+            rows = [*self.sources, *self.weapons]
+            for mr, wasted in zip(rows, c.wasted, strict=True):
+                for f, v in wasted.items():
+                    mr.add(f, v)
+            total = c.waste.wasted(_Waste.zeros(n), c.figure, lost - c.lost_at_start)
+            for f, v in total.items():
+                m.add(f"wasted_{f}", v)
+        if c.hazard is not None:  # else no Hazardous test: nothing lost
+            hz_mw, hz_dead = c.hazard
+            m.add("hazard_mortal_wounds", hz_mw)
+            m.add("hazard_models_destroyed", hz_dead)
+            m.add("hazard_at_least_one", hz_dead > 0)
+        self.models += by_models
+        self.wounds += by_wounds
+        self.characters += space.character_dead[:, c.states].sum(axis=1)
+        fc = by_figure
+        if len(fc) > len(self.figure):
+            self.figure = np.concatenate([self.figure, np.zeros(len(fc) - len(self.figure))])
+        self.figure[: len(fc)] += fc
+        if self.keep_states:
+            self.finals.append(space.lost_by_group(c.states).astype(np.int32))
+
+    def outcome(self, trials: int, seed, drawn: int) -> Outcome:
+        """The :class:`Outcome` of ``trials`` trials (means, distributions, standard errors)."""
+        rows = [
+            WeaponResult.mortal_source(
+                src.name,
+                m.mean("mortal_wounds"),
+                m.mean("damage"),
+                {"mortal_wounds": m.se("mortal_wounds"), "damage": m.se("damage")},
             )
+            for src, m in zip(self.act.before, self.sources, strict=True)
+        ]
+        for w, m in zip(self.act.weapons, self.weapons, strict=True):
+            rows.append(
+                WeaponResult(
+                    w.name,
+                    w.models,
+                    {f: m.mean(f) for f in WEAPON_FIELDS},
+                    {f: m.se(f) for f in WEAPON_FIELDS},
+                )
+            )
+        moments = self.moments
+        if self.waste:
+            for r, m in zip(rows, [*self.sources, *self.weapons], strict=True):
+                r.wasted.update({f: m.mean(f) for f in WASTE_FIELDS})
+                r.wasted_se.update({f: m.se(f) for f in WASTE_FIELDS})
+        expected = {f: sum(r.expected[f] for r in rows) for f in WEAPON_FIELDS}
+        se_expected = {f: moments.se(f"total_{f}") for f in WEAPON_FIELDS}
+        for f in ("wounds_lost", "models_destroyed"):
+            expected[f] = moments.mean(f)
+            se_expected[f] = moments.se(f)
+        names = {"hazard_mortal_wounds": "hazard_mortal_wounds"}
+        names.update(models_destroyed="hazard_models_destroyed", at_least_one="hazard_at_least_one")
+        characters = self.characters / trials
+        out = Outcome(
+            method="sample",
+            weapons=rows,
+            expected={f: expected[f] for f in TOTAL_FIELDS},
+            models_destroyed_distribution=self.models / trials,
+            damage_distribution=self.figure / trials,
+            wounds_lost_distribution=self.wounds / trials,
+            characters_destroyed=list(characters),
+            attacker_losses={k: moments.mean(names[k]) for k in LOSS_FIELDS},
+            trials=trials,
+            seed=seed,
+            standard_error={
+                "expected": se_expected,
+                "attacker_losses": {k: moments.se(names[k]) for k in LOSS_FIELDS},
+                "characters_destroyed": [_binomial_se(p, trials) for p in characters],
+                "wasted": {f: moments.se(f"wasted_{f}") for f in WASTE_FIELDS}
+                if self.waste
+                else {},
+            },
+            dice_drawn=drawn,
+            final_states=(
+                TargetStates(self.space.shape, np.concatenate(self.finals))
+                if self.keep_states
+                else None
+            ),
         )
-    expected = {f: sum(r.expected[f] for r in rows) for f in WEAPON_FIELDS}
-    expected["wounds_lost"] = moments.mean("wounds_lost")
-    expected["models_destroyed"] = moments.mean("models_destroyed")
-    se_expected = {f: moments.se(f"total_{f}") for f in WEAPON_FIELDS}
-    se_expected["wounds_lost"] = moments.se("wounds_lost")
-    se_expected["models_destroyed"] = moments.se("models_destroyed")
-    losses = {
-        "hazard_mortal_wounds": moments.mean("hazard_mortal_wounds"),
-        "models_destroyed": moments.mean("hazard_models_destroyed"),
-        "at_least_one": moments.mean("hazard_at_least_one"),
-    }
-    se_losses = {
-        "hazard_mortal_wounds": moments.se("hazard_mortal_wounds"),
-        "models_destroyed": moments.se("hazard_models_destroyed"),
-        "at_least_one": moments.se("hazard_at_least_one"),
-    }
-    out = Outcome(
-        method="sample",
-        weapons=rows,
-        expected={f: expected[f] for f in TOTAL_FIELDS},
-        models_destroyed_distribution=md_counts / trials,
-        damage_distribution=fig_counts / trials,
-        wounds_lost_distribution=wl_counts / trials,
-        characters_destroyed=list(ch_counts / trials),
-        attacker_losses={k: losses[k] for k in LOSS_FIELDS},
-        trials=trials,
-        seed=seed,
-        standard_error={
-            "expected": se_expected,
-            "attacker_losses": se_losses,
-            "characters_destroyed": [_binomial_se(p, trials) for p in ch_counts / trials],
-            "wasted": {f: moments.se(f"wasted_{f}") for f in WASTE_FIELDS} if waste else {},
-        },
-    )
-    out.standard_error["kill_table"] = [_binomial_se(p, trials) for p in out.kill_table]
-    finals_kept = TargetStates(space.shape, np.concatenate(finals)) if keep_states else None
-    return out.replaced(dice_drawn=dice.drawn, final_states=finals_kept)
+        out.standard_error["kill_table"] = [_binomial_se(p, trials) for p in out.kill_table]
+        return out

@@ -107,7 +107,7 @@ def exchange(
         raise fail("give --rounds or --turns, not both", 2)
     n_turns = turns if turns is not None else 2 * (rounds or 1)
     try:
-        cat = catalog(engine.datasheets)
+        cat = catalog(engine.datasheets, engine.edition_value)
         a = build_side("a", list(side_a), cat)
         b = build_side("b", list(side_b), cat)
         setup = build_setup(

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..engine.outcome import WEAPON_FIELDS
 from ..report import _f
+from ..show import data_json
 from .result import Chain, ExchangeResult, StepFigures, Summary
 
 
@@ -43,6 +44,7 @@ def _side(ex: ExchangeResult, key: str) -> dict[str, Any]:
     return {
         "name": unit.name,
         "faction": unit.datasheets[0].faction,
+        "data": data_json(unit.datasheets[0]),
         "models": track.models,
         "wounds": track.wounds,
         "points": _f(unit.points),
@@ -97,6 +99,7 @@ def _unit_brief(unit, models: int) -> dict[str, Any]:
     return {
         "name": unit.name,
         "faction": unit.datasheets[0].faction,
+        "data": data_json(unit.datasheets[0]),
         "models": models,
         "points": _f(unit.points),
         "points_listed": unit.points_listed,

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ..edition import heading_words
 from ..report import _unit_label, comparison_table, pct
 from ..terminal import print_joined
 from ..wording import count, of_whole
@@ -36,7 +37,9 @@ def render_exchange(ex: ExchangeResult, console: Any) -> None:
     if turns % 2 == 0:
         rounds += f" ({count(turns, 'turn')})"
     chain = ex.primary
-    tail: list = [f" · edition {setup.edition} · ", (ex.method, "cyan")]
+    sheets = [ds for sel in setup.selections for ds in sel.datasheets()]
+    note = setup.selections[0].edition_note if setup.selections else ""
+    tail: list = [heading_words(setup.edition, note, sheets), (ex.method, "cyan")]
     if ex.method == "sample":
         tail.append(f" ({count(chain.trials, 'trial')}, seed {chain.seed})")
     first = setup.steps[0].active.upper() if setup.steps else "A"

@@ -45,6 +45,7 @@ class Kind:
     fnp_psychic: int | None = None
     damage_reduction: int = 0
     half_damage: bool = False
+    invuln_melee_only: bool = False
 
 
 def target_profile(
@@ -75,11 +76,16 @@ def target_profile(
     def kind_for(g: ModelGroup, at_10: bool) -> int:
         p = g.profile
         extra = c.best_of(invuln_fx, mods.invuln, invuln_10 if at_10 else None)
-        key = (_defence(p, p.invuln, p.invuln_ranged_only), extra)
+        key = (_defence(p, p.invuln, p.invuln_ranged_only, p.invuln_melee_only), extra)
         if key not in index:
             index[key] = len(kinds)
             kinds.append(
-                _defence(p, c.best_of(p.invuln, extra), p.invuln_ranged_only and extra is None)
+                _defence(
+                    p,
+                    c.best_of(p.invuln, extra),
+                    p.invuln_ranged_only and extra is None,
+                    p.invuln_melee_only and extra is None,
+                )
             )
         return index[key]
 
@@ -97,14 +103,15 @@ def target_profile(
     for groups, out in ((bodyguard_groups, bg), (character_groups, ch)):
         for g in groups:
             gid = group_ids.get(id(g), -1)
-            for _ in range(g.count):
-                if invuln_10 is not None:
-                    k10 = kind_for(g, True)
-                    k = kind_for(g, False)
-                    out.append(TargetModel(g.profile.name, g.profile.W, k10, (10, k), gid))
-                else:
-                    k = kind_for(g, False)
-                    out.append(TargetModel(g.profile.name, g.profile.W, k, None, gid))
+            # the group's kinds, once (the same for each of its models)
+            if invuln_10 is not None:
+                k10 = kind_for(g, True)
+                k = kind_for(g, False)
+                model = TargetModel(g.profile.name, g.profile.W, k10, (10, k), gid)
+            else:
+                k = kind_for(g, False)
+                model = TargetModel(g.profile.name, g.profile.W, k, None, gid)
+            out.extend([model] * g.count)
     profile = TargetProfile(
         target.name,
         tuple(bg),
@@ -178,8 +185,11 @@ def character_role(g: ModelGroup) -> str:
     return "Leader" if g.character else "CHARACTER"
 
 
-def _defence(p: ModelProfile, invuln: int | None, ranged_only: bool) -> Kind:
-    """The :class:`Kind` of a model profile with the given invulnerable save."""
+def _defence(
+    p: ModelProfile, invuln: int | None, ranged_only: bool, melee_only: bool = False
+) -> Kind:
+    """The :class:`Kind` of a model profile with the given invulnerable save (against ranged
+    attacks only, or against melee attacks only)."""
     return Kind(
         p.name,
         p.W,
@@ -191,6 +201,7 @@ def _defence(p: ModelProfile, invuln: int | None, ranged_only: bool) -> Kind:
         fnp_psychic=p.feel_no_pain_psychic,
         damage_reduction=p.damage_reduction,
         half_damage=p.half_damage,
+        invuln_melee_only=melee_only,
     )
 
 
