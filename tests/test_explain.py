@@ -318,3 +318,33 @@ def test_no_attribution_where_the_exact_engine_declines(monkeypatch) -> None:
     a = explain(r)
     assert a.declined == "too large (forced by the test)" and a.shares == ()
     assert "no attribution" in a.notes[0]
+
+
+def test_a_torrent_weapon_keeps_its_torrent(tmp_path) -> None:
+    """[TORRENT] is not a rule to switch off: a weapon with no BS has no Hit roll to make
+    without it. The flamer's other rules are: --wound-mod 1 here."""
+    flamer = {"name": "Flamer", "range": 12, "A": "D6", "skill": None, "S": 4, "AP": 0, "D": 1,
+              "abilities": ["torrent", "ignores cover"]}  # fmt: skip
+    att = attacker(tmp_path, flamer, stem="flamers")
+    out = shoot(att, target(tmp_path, models=5, Sv=7), "--wound-mod", "1", "--explain",
+                dirs=[tmp_path])  # fmt: skip
+    assert [r["name"] for r in out["attribution"]["rules"]] == ["--wound-mod 1"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["exchange", "--side-a", "fight boyz", "--side-b", "fight intercessor-squad"],
+        ["army", "benchmarks/army-2000.txt", "--target", "boyz"],
+    ],
+)
+def test_commands_without_an_attribution_refuse_explain(args) -> None:
+    """``calc exchange`` and ``calc army`` take the engine options but give no attribution:
+    ``--explain`` is refused (a usage error), never dropped without a word."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    args = [str(root / a) if a.endswith(".txt") else a for a in args]
+    result = invoke([*args, "--explain"])
+    assert result.exit_code == 2
+    assert "--explain" in result.output

@@ -191,6 +191,8 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
 
         ex = run_exchange(job.exchange.setup, job.method, job.trials, job.seed)
         obj = to_json_exchange(ex)
+        if job.explain:
+            obj["notes"] = [*obj["notes"], "--explain: an exchange gives no attribution"]
         return obj, row_figures(obj)
     if job.steps:
         from ..sequence.output import to_json_sequence

@@ -23,7 +23,9 @@ Not players: options and conditions with no effect whatever else is switched off
 (:func:`_can_act`: [HEAVY] without ``--stationary``, [LANCE] without a Charge move, [ANTI-X]
 against a target without X, ...); abilities that decide which weapons attack ([PISTOL],
 [CLOSE-QUARTERS], [EXTRA ATTACKS], [INDIRECT FIRE]) or act only on the attacker
-([HAZARDOUS]); abilities that change nothing in one activation or are not modelled. An
+([HAZARDOUS]); [TORRENT], which a weapon with no BS or WS to roll cannot be without (an
+``--add-ability torrent`` is a player); abilities that change nothing in one activation or
+are not modelled. An
 effect whose conditions a switched-off condition no longer meets (Hack and Slash without
 ``--charged``) is left out of that subset (``Selection.skip_unmet``): without the charge, the
 stratagem cannot be used.
@@ -45,8 +47,9 @@ if TYPE_CHECKING:
     from .plan import Plan
 
 KINDS = ("effect", "unit rule", "condition", "modifier", "added ability", "weapon ability")
-# abilities that decide which weapons attack, or act on the attacker only: never players
-NOT_PLAYERS = ("pistol", "close-quarters", "extra attacks", "indirect fire", "hazardous")
+# abilities that decide which weapons attack, act on the attacker only, or that the weapon
+# cannot be without ([TORRENT]: no BS or WS to roll with): never players
+NOT_PLAYERS = ("pistol", "close-quarters", "extra attacks", "indirect fire", "hazardous", "torrent")
 
 
 @dataclass(frozen=True)
@@ -234,4 +237,4 @@ def _can_act(ab: Ability, w: Weapon, sel: Selection, plan: Plan, act: Activation
             or any(g.profile.feel_no_pain_psychic for g in plan.target.all_groups)
             or any(e.fnp_psychic for e in target_effects)
         )
-    return True  # [TWIN-LINKED], [SUSTAINED HITS X], [LETHAL HITS], [DEVASTATING WOUNDS], ...
+    return True  # [TWIN-LINKED], [SUSTAINED HITS X], [LETHAL HITS], [DEVASTATING WOUNDS]
