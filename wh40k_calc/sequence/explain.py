@@ -92,6 +92,11 @@ def explain_sequence(seq: SequenceResult, seed: int) -> SequenceResult:
     whole = _whole(steps, own, seed)
     seq = replace(seq, steps=done, attribution=whole)
     seq.notes.extend(f"whole sequence: {n}" for n in whole.notes)
+    if seq.method == "sample":
+        seq.notes.append(
+            "--explain: the damage wasted is not counted in a sampled sequence (the exact "
+            "engine's, with --method exact or both)"
+        )
     return seq
 
 
