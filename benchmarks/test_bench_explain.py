@@ -6,9 +6,7 @@ it; figures in ``extra_info``, none asserted.
 * in process: the attribution alone (32 subsets planned, chosen and resolved by the exact
   engine), beside the one activation resolved alone, in the same run;
 * end to end: the command with and without ``--explain``, in the same rounds (child processes,
-  :mod:`paired`): the difference of the medians is what ``--explain`` costs beyond start-up;
-* the sampler's tally of the damage wasted: ``--method sample`` of the main job (100,000
-  trials) now and at the commit this work started from (:data:`START`), in the same rounds.
+  :mod:`paired`): the difference of the medians is what ``--explain`` costs beyond start-up.
 """
 
 from __future__ import annotations
@@ -16,7 +14,7 @@ from __future__ import annotations
 import time
 
 from measure import seconds
-from paired import ROOT, Paired, before_tree, calc, compile_package
+from paired import Paired, calc, compile_package
 from profiles import selection
 
 from wh40k_calc.explain import explain
@@ -24,7 +22,6 @@ from wh40k_calc.resolve import resolve
 
 RULES = ("--objective", "--cover", "--hit-mod", "1", "--reroll-wounds", "ones")
 MAIN_JOB = ("shoot", "lootas", "--target", "boyz", *RULES)
-START = "f82d643"  # main when this work began (no wasted damage in the sampler)
 ROUNDS = 15
 
 
@@ -66,29 +63,9 @@ def test_explain_main_job_five_rules_in_process(benchmark) -> None:
         )
 
 
-def _calc_in(tree, *args: str):
-    """``calc ARGS`` run from the package in ``tree`` (None: unavailable), on one OpenBLAS
-    thread as ``calc`` runs: the same launcher for now and for :data:`START`."""
-    import sys
-
-    if tree is None:
-        return None
-    script = "import sys; from wh40k_calc.cli import main; sys.argv[0] = 'calc'; sys.exit(main())"
-    env = {"PYTHONPATH": str(tree), "OPENBLAS_NUM_THREADS": "1"}
-    return [sys.executable, "-P", "-c", script, *args], env
-
-
 def test_explain_main_job_five_rules_end_to_end(benchmark) -> None:
     compile_package()
-    sample = ("shoot", "lootas", "--target", "boyz", "--method", "sample", "--trials", "100000")
-    runs = Paired(
-        {
-            "plain": calc(*MAIN_JOB),
-            "explain": calc(*MAIN_JOB, "--explain"),
-            "sample": _calc_in(ROOT, *sample),
-            "sample_start": _calc_in(before_tree(START), *sample),
-        }
-    )
+    runs = Paired({"plain": calc(*MAIN_JOB), "explain": calc(*MAIN_JOB, "--explain")})
     runs.round()  # warm the file cache
     runs.reset()
     benchmark.pedantic(runs.round, rounds=ROUNDS, iterations=1)
@@ -102,9 +79,4 @@ def test_explain_main_job_five_rules_end_to_end(benchmark) -> None:
         ),
         "goal_beyond_startup_ms": 300,
     }
-    if runs.has("sample_start"):
-        info["sample_over_start"] = round(runs.median("sample") / runs.median("sample_start"), 3)
-        info["sample_over_start_cpu"] = round(
-            runs.median_cpu("sample") / runs.median_cpu("sample_start"), 3
-        )
     benchmark.extra_info.update(info)
