@@ -13,8 +13,10 @@ so the values sum exactly to v(all) - v(none), a player that changes nothing in 
 gets 0, and two players that only act together (``--stationary`` and a [HEAVY] weapon) share
 what they add equally. Exactly, every one of the 2^n subsets is resolved once (the exact
 engine's outcome of each distinct activation kept); beyond a budget (more than
-:data:`MAX_EXACT_PLAYERS` players, or the 2^n resolutions estimated, from the time the first
-two took, at more than :data:`EXACT_SECONDS`), a seeded sample of random orders gives each
+:data:`MAX_EXACT_PLAYERS` players, or the 2^n resolutions estimated at more than
+:data:`EXACT_SECONDS` from the first two: for one activation each subset's planning and the
+exact engine's own estimate of its runs, the same on every machine; for a sequence the time
+they took), a seeded sample of random orders gives each
 value as the mean of its marginal contributions, with its standard error (each order's
 contributions still add up to v(all) - v(none), so their means do too).
 
@@ -34,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .engine.exact import ExactUnsupported, run_exact
+from .engine.exact import ExactUnsupported, run_exact, state_estimate
 from .resolve import Carried, _Scorer, choose
 from .rules import get_rules
 from .rules.players import Player, players, switched_off
@@ -49,6 +51,7 @@ METRICS = ("models_destroyed", "wounds_lost", "damage")
 MAX_EXACT_PLAYERS = 14  # 16,384 subsets at most, each resolved once
 EXACT_SECONDS = 1.5  # every subset resolved within this estimate, else sampled orders
 SAMPLED_SECONDS = 1.5  # the sampled orders' time budget (estimated the same way)
+PLAN_SECONDS = 0.002  # one subset planned and its choices made (the development machine)
 MIN_ORDERS, MAX_ORDERS = 40, 4000
 DEFAULT_SEED = 40_000
 
@@ -132,10 +135,13 @@ def shapley_sampled(
 
 class _Engine:
     """The exact engine's outcome of each distinct activation, run once (activations made
-    equal by different subsets, e.g. with a player that changes nothing there, share it)."""
+    equal by different subsets, e.g. with a player that changes nothing there, share it);
+    ``seconds``: the engine's own estimate of the runs so far (``engine.exact.state_estimate``,
+    seconds on the development machine: the same on every machine)."""
 
     def __init__(self) -> None:
         self.kept: dict[bytes, Outcome] = {}
+        self.seconds = 0.0
 
     def __call__(self, act: Activation) -> Outcome:
         key = pickle.dumps(
@@ -143,6 +149,7 @@ class _Engine:
         )
         if key not in self.kept:
             self.kept[key] = run_exact(act)
+            self.seconds += state_estimate(act).seconds
         return self.kept[key]
 
 
@@ -162,7 +169,9 @@ def activation_value(carried: Carried | None = None) -> Value:
     """The value of a selection for ``--explain``: the exact engine's expected models
     destroyed, wounds lost and damage of the activation the player's choices make (as
     ``resolve`` makes them), this activation's own (from ``carried``'s start, or the
-    selection's, the figures of that start taken off).
+    selection's, the figures of that start taken off). Its ``estimate(subsets)`` is the
+    seconds those subsets are estimated to take, the same on every machine: each planned
+    (:data:`PLAN_SECONDS`) and the engine's own estimate of its runs.
 
     Raises:
         ExactUnsupported: the exact engine declines it.
@@ -170,20 +179,30 @@ def activation_value(carried: Carried | None = None) -> Value:
     """
     engine = _Engine()
 
+    def estimate(subsets: int) -> float:
+        return subsets * PLAN_SECONDS + engine.seconds
+
     def value(sel: Selection) -> np.ndarray:
-        plan = get_rules(sel.edition).plan(sel)
-        if carried is not None:
-            plan = carried.applied_to(plan)
-        picks, variant, order, _ = choose(plan, sel, _SharedScorer(engine))
-        act = plan.build(picks, variant, order)
-        o = engine(act)
+        if carried is not None:  # as resolve does it (effects may read each start state)
+            from .resolve import resolve
+
+            r = resolve(sel, "exact", carried=carried, stand_in=False)
+            if r.exact is None:
+                raise ExactUnsupported(r.exact_declined or "declined")
+            o, start = r.exact, carried.exact
+        else:
+            plan = get_rules(sel.edition).plan(sel)
+            picks, variant, order, _ = choose(plan, sel, _SharedScorer(engine))
+            act = plan.build(picks, variant, order)
+            o, start = engine(act), act.start
         md, wl = o.expected["models_destroyed"], o.expected["wounds_lost"]
-        if act.start is not None and act.start.weights is not None:
-            w = np.asarray(act.start.weights, dtype=float) / float(np.sum(act.start.weights))
-            md -= float(w @ act.start.models_destroyed)
-            wl -= float(w @ act.start.wounds_lost)
+        if start is not None and start.weights is not None:
+            w = np.asarray(start.weights, dtype=float) / float(np.sum(start.weights))
+            md -= float(w @ start.models_destroyed)
+            wl -= float(w @ start.wounds_lost)
         return np.array([md, wl, o.expected["damage"]])
 
+    value.estimate = estimate  # type: ignore[attr-defined]
     return value
 
 
@@ -260,7 +279,8 @@ def attribute(
         top, bottom = v(full), v(0)
     except ExactUnsupported as exc:
         return _declined(str(exc))
-    per = sum(spent) / max(len(spent), 1)
+    estimate = getattr(value, "estimate", None)  # deterministic; else the time measured
+    per = (estimate(len(cache)) if estimate else sum(spent)) / max(len(cache), 1)
     if method is None:
         affordable = n <= MAX_EXACT_PLAYERS and ((1 << n) - 2) * per <= EXACT_SECONDS
         method = "exact" if affordable else "sampled"

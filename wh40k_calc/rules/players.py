@@ -69,19 +69,15 @@ def players(sel: Selection, plan: Plan, act: Activation) -> list[Player]:
     ``plan`` for ``sel``), ordered by kind (:data:`KINDS`) and, within a kind, by the
     selection's own fields or the weapons' order, never by the order the options were given
     in; each name once."""
-    from ..effects import lookup
-
     out: list[Player] = []
-    given_ids = {}
-    for text in dict.fromkeys(sel.effects):
-        given_ids[text] = _effect_id(text, lookup)
-    for text in sorted(given_ids, key=lambda t: (given_ids[t] or t, t)):
-        out.append(Player(f"--effect {text}", "effect", ("effect", text)))
-    defaults = _default_rule_ids(plan, lookup)
-    explicit = set(given_ids.values())
+    given = {text: _effect_ids(sel, plan, text) for text in dict.fromkeys(sel.effects)}
+    for text in sorted(given, key=lambda t: (given[t], t)):
+        out.append(Player(f"--effect {text}", "effect", ("effect", text, given[text])))
+    defaults = _default_rules(sel, plan)
+    explicit = {i for ids in given.values() for i in ids}
     for eid in plan.effects:
         if eid in defaults and eid not in explicit:
-            out.append(Player(lookup(eid).name, "unit rule", ("unit rule", eid)))
+            out.append(Player(defaults[eid], "unit rule", ("unit rule", eid)))
     for f in fields(Conditions):
         if getattr(sel.conditions, f.name) and f.name not in plan.idle:
             out.append(Player(_option(f.name), "condition", ("condition", f.name)))
@@ -104,8 +100,6 @@ def players(sel: Selection, plan: Plan, act: Activation) -> list[Player]:
 def switched_off(sel: Selection, off: Iterable[Player]) -> Selection:
     """``sel`` with the players ``off`` switched off (see the module's list); explicit
     effects whose conditions are then not met are left out rather than refused."""
-    from ..effects import lookup
-
     effects, rules, conditions, modifiers = list(sel.effects), list(sel.without_rules), {}, {}
     added, removed = list(range(len(sel.added_abilities))), list(sel.without_abilities)
     defaults = {f.name: f.default for f in fields(Modifiers)}
@@ -113,9 +107,7 @@ def switched_off(sel: Selection, off: Iterable[Player]) -> Selection:
         kind = p.key[0]
         if kind == "effect":
             effects = [e for e in effects if e != p.key[1]]
-            eid = _effect_id(p.key[1], lookup)
-            if eid is not None:
-                rules.append(eid)  # also a unit rule of a datasheet: one rule, one player
+            rules += p.key[2]  # also a unit rule of a datasheet: one rule, one player
         elif kind == "unit rule":
             rules.append(p.key[1])
         elif kind == "condition":
@@ -144,28 +136,29 @@ def _option(field_name: str) -> str:
     return "--" + field_name.replace("_", "-")
 
 
-def _effect_id(text: str, lookup) -> str | None:
-    """The id of the effect ``--effect TEXT`` names (a side prefix dropped); None when it
-    names none (the rules layer then refuses the selection itself)."""
-    side, sep, rest = text.partition(":")
-    name = rest if sep and side.strip() in ("attacker", "target") else text
+def _effect_ids(sel: Selection, plan: Plan, text: str) -> tuple[str, ...]:
+    """The ids of the records ``--effect TEXT`` names here (a choice rule's every option);
+    none when it names none (the rules layer refuses the selection itself)."""
+    from ..effects import find, parse_request
+    from .applied import unit_keys
+
+    units = {
+        "attacker": (plan.attacker.name, unit_keys(plan.attacker)),
+        "target": (plan.target.name, unit_keys(plan.target)),
+    }
     try:
-        return lookup(name.strip()).id
+        found = find(parse_request(text), sel.edition, units)
     except LookupError:
-        return None
+        return ()
+    return tuple(dict.fromkeys(e.id for e in found.effects))
 
 
-def _default_rule_ids(plan: Plan, lookup) -> set[str]:
-    """The ids of the unit rules both units' datasheets name."""
-    out = set()
-    for unit in (plan.attacker, plan.target):
-        for ds in unit.datasheets:
-            for rid in ds.rules:
-                try:
-                    out.add(lookup(rid).id)
-                except LookupError:
-                    continue
-    return out
+def _default_rules(sel: Selection, plan: Plan) -> dict[str, str]:
+    """The unit rules both units' datasheets name (applied by default): id to printed name."""
+    from .applied import _unit_rules
+
+    requested, _ = _unit_rules(replace(sel, without_rules=()), plan.attacker, plan.target)
+    return {e.id: e.name for e, _ in requested}
 
 
 def _weapon_abilities(sel: Selection, plan: Plan, act: Activation) -> list[tuple[Weapon, Ability]]:
@@ -198,7 +191,6 @@ def _can_act(ab: Ability, w: Weapon, sel: Selection, plan: Plan, act: Activation
     Heavy, Rapid Fire, Melta, Lance, Anti, Blast, Precision; seeds README: [CONVERSION],
     [IGNORES COVER], [CLEAVE X]; [PSYCHIC] only against Feel No Pain against Psychic Attacks,
     or in edition 11 where its attacks ignore harmful modifiers). In doubt, it is a player."""
-    from ..effects import lookup
     from . import get_rules
 
     if ab.status != MODELLED or ab.key in NOT_PLAYERS:
@@ -224,17 +216,18 @@ def _can_act(ab: Ability, w: Weapon, sel: Selection, plan: Plan, act: Activation
     if key == "cleave":
         edition = get_rules(sel.edition).edition
         return not ranged and act.target.models >= 5 and bool(edition.cleave_bonus(w.abilities))
-    target_effects = [lookup(e) for e, sides in plan.effect_sides.items() if "target" in sides]
+    # an effect on the target may give it cover or Feel No Pain against Psychic Attacks
+    target_effects = any("target" in sides for sides in plan.effect_sides.values())
     if key == "ignores cover":
         stealth = sel.modifiers.target_stealth or any(
             g.profile.stealth for g in plan.target.all_groups
         )
-        covered = cond.cover or cond.indirect or stealth or any(e.cover for e in target_effects)
+        covered = cond.cover or cond.indirect or stealth or target_effects
         return shooting and ranged and covered
     if key == "psychic":
         return (
             get_rules(sel.edition).edition.psychic_ignores_harmful()
             or any(g.profile.feel_no_pain_psychic for g in plan.target.all_groups)
-            or any(e.fnp_psychic for e in target_effects)
+            or target_effects
         )
     return True  # [TWIN-LINKED], [SUSTAINED HITS X], [LETHAL HITS], [DEVASTATING WOUNDS]
