@@ -166,7 +166,8 @@ def apply_effects(
     Raises:
         SelectionError: an unknown or ambiguous effect name, an unknown option, an effect of
             another faction or edition, or an explicit effect whose conditions are not met
-            (with the reason).
+            (with the reason; with ``sel.skip_unmet``, ``--explain``'s subsets, it is left
+            out instead).
     """
     base = facts or facts_of(sel, attacker, target)
     requested, not_modelled = _unit_rules(sel, attacker, target)
@@ -189,7 +190,7 @@ def apply_effects(
     seen: set[tuple] = set()
     for item in requested:
         if isinstance(item, Found):
-            _apply_found(out, item, f, seen)
+            _apply_found(out, item, f, seen, sel.skip_unmet)
         else:
             e, side = item
             a = Active(e, side, frozenset(), explicit=False)
@@ -212,8 +213,11 @@ def _why(a: Active, f: Facts) -> str | None:
     return why_not(when, f, Context(a.side, a.options), e.name, keyword_sides=sides)
 
 
-def _apply_found(out: Applied, found: Found, f: Facts, seen: set[tuple]) -> None:
-    """Add what one ``--effect`` found: each side it can act for, or a choice."""
+def _apply_found(
+    out: Applied, found: Found, f: Facts, seen: set[tuple], skip_unmet: bool = False
+) -> None:
+    """Add what one ``--effect`` found: each side it can act for, or a choice (``skip_unmet``:
+    one that cannot act is left out rather than refused)."""
     opts = frozenset(found.options)
     text = found.request.text
     if found.choice:
@@ -221,6 +225,8 @@ def _apply_found(out: Applied, found: Found, f: Facts, seen: set[tuple]) -> None
         options = [Active(e, side, opts) for e in found.effects]
         ok = [a for a in options if _why(a, f) is None]
         if not ok:
+            if skip_unmet:
+                return
             raise SelectionError(f"--effect {text}: {_why(options[0], f)}")
         out.choices.append(Choice(side, found.effect.rule, tuple(ok)))
         _mark(out, found.label, side)
@@ -239,7 +245,7 @@ def _apply_found(out: Applied, found: Found, f: Facts, seen: set[tuple]) -> None
             applied = True
         else:
             reasons.append(why)
-    if not applied:
+    if not applied and not skip_unmet:
         raise SelectionError(f"--effect {text}: {reasons[0] if reasons else e.name}")
 
 
@@ -302,7 +308,8 @@ def _granted(requested: list, f: Facts) -> tuple[frozenset[str], frozenset[str]]
 def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, list[str]]:
     """The unit rules named in both units' datasheets, as (effect, side) pairs for the side
     the unit is on, and what is not modelled: rules we have no record of (in this edition),
-    and the abilities each datasheet lists as not modelled for its side."""
+    and the abilities each datasheet lists as not modelled for its side. The rules of
+    ``sel.without_rules`` (switched off by ``--explain``) are left out."""
     requested: list = []
     not_modelled: list[str] = []
     for unit, role in ((attacker, "attacker"), (target, "target")):
@@ -324,7 +331,7 @@ def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, lis
                     else:
                         not_modelled.append(f"unit rule {rid!r} of {ds.name}")
                     continue
-                if e.side in (role, "both"):
+                if e.side in (role, "both") and e.id not in sel.without_rules:
                     requested.append((e, role))
             mine = ds.not_modelled_attacker if role == "attacker" else ds.not_modelled_target
             not_modelled += [f"{n} ({ds.name} unit ability)" for n in mine]
