@@ -33,7 +33,7 @@ def _fill(text: str, room: int, indent: str = "", more: str = "    ") -> str:
         room,
         initial_indent=indent,
         subsequent_indent=indent + more,
-        break_long_words=False,  # a word longer than the line (a path) stays whole
+        break_long_words=True,  # only a word longer than the line is folded
         break_on_hyphens=False,
     )
 
