@@ -14,7 +14,7 @@ PIP_INSTALL := PYTHONWARNINGS="ignore:Editable installation,ignore:Compat editab
 # PYTHONDONTWRITEBYTECODE set, Python would otherwise compile every module at every start.
 COMPILE := $(BIN)/python -m compileall -q wh40k_calc
 
-.PHONY: demo test lint bench install install-dev clean datasheets
+.PHONY: demo test lint bench install install-dev clean datasheets effects-coverage
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,14 @@ CSV ?= $(WH40K_CALC_CSV)
 datasheets: $(STAMP)
 	@test -n "$(CSV)" || { echo "make datasheets: give the export folder: make datasheets CSV=DIR (or set WH40K_CALC_CSV)"; exit 2; }
 	$(BIN)/python -m wh40k_calc.importers.generate --csv "$(CSV)" --out datasheets-generated
+
+# Regenerate effects/coverage-11.csv, effects/coverage-10.csv and the README's coverage tables
+# from the data: GDC=DIR (game-datacards faction files, edition 11) and CSV=DIR (the 10th-edition
+# export, or $WH40K_CALC_CSV); both default to the shared data folder next to the checkout.
+GDC ?= ../shared/data/game-datacards-11e-912
+effects-coverage: $(STAMP)
+	$(BIN)/python -m wh40k_calc.effect_coverage --gdc "$(GDC)" \
+		--csv "$(or $(CSV),../shared/data/wahapedia-10e-2025-07)" --readme README.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .benchmarks
