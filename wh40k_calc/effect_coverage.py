@@ -610,7 +610,7 @@ def main(argv: list[str] | None = None) -> int:
             if not opts.check:
                 opts.readme.write_text(new, encoding="utf-8")
     for path in changed:
-        print(f"{'would change' if opts.check else 'wrote'} {path}")
+        print(f"{'would change' if opts.check else 'wrote'} {_shown(path)}")
     return 1 if bad or (opts.check and changed) else 0
 
 
