@@ -1,9 +1,16 @@
 """Shared test set-up: every test runs without the player's own data folder, faction
-preferences or export location (they would change which datasheets a name finds)."""
+preferences or export location (they would change which datasheets a name finds); and the
+summary says how many tests were skipped for want of the workspace's reference data
+(``/work/shared``: the datasheet export), which a checkout elsewhere (CI) lacks."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"  # tests that need it skip, naming it
 
 
 @pytest.fixture(autouse=True)
@@ -11,3 +18,31 @@ def _isolated_user_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch) -
     monkeypatch.setenv("WH40K_CALC_HOME", str(tmp_path_factory.mktemp("calc-home")))
     monkeypatch.delenv("WH40K_CALC_FACTIONS", raising=False)
     monkeypatch.delenv("WH40K_CALC_CSV", raising=False)
+
+
+def shared_skips(reports: list[Any], shared: Path = SHARED) -> int:
+    """How many of the skipped ``reports`` were skipped for want of ``shared`` (their reason
+    names a path inside it: every such skip does)."""
+    count = 0
+    for report in reports:
+        longrepr = getattr(report, "longrepr", None)
+        reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else ""
+        count += str(shared) in str(reason)
+    return count
+
+
+def shared_summary(count: int, shared: Path = SHARED) -> str | None:
+    """The summary line for ``count`` tests skipped for want of ``shared`` (None for none)."""
+    if not count:
+        return None
+    tests = "1 test" if count == 1 else f"{count} tests"
+    return (
+        f"{tests} skipped: they read the datasheet export in {shared} (the importer's tests "
+        "and the regeneration check), which is not here; run them in the workspace"
+    )
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    line = shared_summary(shared_skips(terminalreporter.stats.get("skipped", [])))
+    if line:
+        terminalreporter.write_line(line, yellow=True, bold=True)

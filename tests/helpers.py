@@ -1,4 +1,5 @@
-"""Helpers shared by the tests: the CLI run in-process, binomial distributions and their
+"""Helpers shared by the tests: the CLI run in-process (:func:`cli`, :func:`cli_json`,
+:func:`both_json`: the one way tests run ``calc``), binomial distributions and their
 convolutions worked out exactly, the sampler's standard errors, and the checks of a
 models-destroyed distribution (or an oracle's final states) against both engines."""
 
@@ -16,6 +17,7 @@ import numpy as np
 import pytest
 
 TRIALS = 40_000  # sampler trials of the CLI-level statistical tests
+SEED = 40_000  # the sampler's default seed
 
 
 def binom(n: int, p: Fraction) -> list[Fraction]:
@@ -102,3 +104,19 @@ def cli_json(
     result = cli(*args, "--json", dirs=dirs, env=env)
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
+
+
+def both_json(
+    *args: str | Path,
+    dirs: Iterable[Path] = (),
+    trials: int = TRIALS,
+    seed: int = SEED,
+    edition: str | None = None,
+) -> dict:
+    """``calc ARGS --method both --trials TRIALS --seed SEED [--edition E] --json`` as
+    :func:`cli_json` runs it (exit code 0, the JSON): the exact engine's figures and the
+    sampler's side by side, for the statistical checks."""
+    more = ["--method", "both", "--trials", str(trials), "--seed", str(seed)]
+    if edition is not None:
+        more += ["--edition", edition]
+    return cli_json(*args, *more, dirs=dirs)

@@ -26,16 +26,14 @@ to 1e-9.
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import TRIALS, binom, se_p
-from typer.testing import CliRunner
+from helpers import TRIALS, binom, cli, cli_json, se_p
 
-from wh40k_calc.cli import app
 from wh40k_calc.engine.exact import run_exact
 from wh40k_calc.engine.sample import run_sample
 from wh40k_calc.profile import (
@@ -52,14 +50,14 @@ DATA = Path(__file__).parent / "data" / "alloc"
 SEED = 31_337
 
 
+calc = partial(cli_json, dirs=[DATA])  # calc ARGS --json with the test datasheets
+
+
 def invoke(*args: str) -> str:
-    result = CliRunner().invoke(app, [*args, "--datasheets", str(DATA)])
+    """The text output of ``calc ARGS`` (exit code 0) with the test datasheets."""
+    result = cli(*args, dirs=[DATA])
     assert result.exit_code == 0, result.output
     return result.stdout
-
-
-def calc(*args: str) -> dict:
-    return json.loads(invoke(*args, "--json"))
 
 
 def check_distribution(out: dict, dist: list) -> None:

@@ -387,3 +387,34 @@ def test_control_characters_in_names_are_refused_and_never_printed_raw(tmp_path:
     res = CliRunner().invoke(app, ["units", "--check", "--datasheets", str(tmp_path)])
     assert res.exit_code == 1 and "\x1b" not in res.output
     assert "must not contain control characters" in res.output
+
+
+def test_units_text_matches_names_not_factions() -> None:
+    """``calc units knight`` lists the units named like "knight" (the README: TEXT filters by
+    name), not every unit of the Imperial and Chaos Knights; a text with ``/`` matches
+    ``Faction/Name``; ``--faction`` filters by faction."""
+    from helpers import cli_json
+
+    names = [e["name"] for e in cli_json("units", "knight")]
+    assert "Armiger Warglaive" not in names  # an Imperial Knights unit, not named like it
+    assert "Knight Paladin" in names and "Knight Tyrant" in names
+    assert all(any(w.lower().startswith(("knight", "night")) for w in n.split()) for n in names)
+    rows = cli_json("units", "world eaters/berzerkers")
+    assert [(e["faction"], e["name"]) for e in rows] == [("World Eaters", "Khorne Berzerkers")]
+    knights = cli_json("units", "--faction", "imperial knights")
+    assert "Armiger Warglaive" in [e["name"] for e in knights]
+
+
+@pytest.mark.parametrize("typed", ["l o o t a s", "lootäs", "ＬＯＯＴＡＳ", "LOOTAS!", "Lóótás"])
+def test_spellings_of_a_name_are_taken(typed: str) -> None:
+    """Case, spaces, punctuation, accents and character width are ignored (README): these
+    are spellings of "Lootas", taken as it."""
+    assert Catalog().find(typed).name == "Lootas"
+
+
+@pytest.mark.parametrize("typed", ["lootasж", "lootas中", "lootaz"])
+def test_a_name_with_another_letter_is_only_suggested(typed: str) -> None:
+    """A letter that has no plain form is a letter, not an accent: "lootasж" is not Lootas
+    (it was, its "ж" dropped), only suggested."""
+    with pytest.raises(UnknownUnitError, match="did you mean 'Lootas'"):
+        Catalog().find(typed)

@@ -9,11 +9,11 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import cli
 from typer.testing import CliRunner
 
 from wh40k_calc.batch import load_batch
 from wh40k_calc.catalog import Catalog
-from wh40k_calc.cli import app
 from wh40k_calc.compare import (
     CSV_COLUMNS,
     Job,
@@ -31,8 +31,7 @@ TARGETS = ["boyz", "intercessor-squad", "terminator-squad", "rhino"]
 runner = CliRunner()
 
 
-def calc(*args: str):
-    return runner.invoke(app, [str(a) for a in args])
+calc = cli  # tests/helpers.py's: calc ARGS in-process, no traceback
 
 
 def shoot_json(*args: str, verb: str = "shoot") -> dict:
@@ -96,7 +95,7 @@ def test_example_rows_equal_calc_shoot(example_rows, loadout_index: int) -> None
         single = shoot_json(
             "lootas", "--models", "10", "--loadout", loadout, "--target", target, "--stationary"
         )
-        assert {k: v for k, v in row.items() if k != "run"} == single
+        assert {k: v for k, v in row.items() if k not in ("run", "compared")} == single
 
 
 def test_csv_numbers_equal_calc_shoot() -> None:
@@ -188,7 +187,7 @@ def test_options_cross_loadouts_and_targets() -> None:
             "boyz" if row["target"]["name"] == "Boyz" else "intercessor-squad",
             "--half-range",
         )
-        assert {k: v for k, v in row.items() if k != "run"} == single
+        assert {k: v for k, v in row.items() if k not in ("run", "compared")} == single
 
 
 def test_options_models_repeatable_and_fight_with_effect() -> None:
@@ -223,7 +222,7 @@ def test_options_models_repeatable_and_fight_with_effect() -> None:
             "waaagh",
             verb="fight",
         )
-        assert {k: v for k, v in row.items() if k != "run"} == single
+        assert {k: v for k, v in row.items() if k not in ("run", "compared")} == single
 
 
 def test_several_attackers_only_take_their_own_loadouts() -> None:
@@ -570,7 +569,7 @@ def test_leaders_on_both_sides_match_single_commands(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     (row,) = json.loads(res.stdout)
     single = shoot_json("boyz", "--leader", "warboss", "-t", "termagants", verb="fight")
-    assert {k: v for k, v in row.items() if k != "run"} == single
+    assert {k: v for k, v in row.items() if k not in ("run", "compared")} == single
 
     path = write(
         tmp_path,
@@ -593,7 +592,7 @@ def test_leaders_on_both_sides_match_single_commands(tmp_path: Path) -> None:
         "--precision-target",
         "bodyguard",
     )
-    assert {k: v for k, v in row.items() if k != "run"} == single
+    assert {k: v for k, v in row.items() if k not in ("run", "compared")} == single
 
 
 @pytest.mark.parametrize(
@@ -645,3 +644,30 @@ def test_control_characters_in_names_are_escaped(tmp_path: Path) -> None:
     assert [r["run"] for r in records] == ["evil\\x1b[2Jname\\u202e", "plain"]
     rows = json.loads(calc("compare", path, "--json").stdout)
     assert rows[0]["run"] == "evil\x1b[2Jname\u202e"
+
+
+def test_json_carries_the_tables_own_figures() -> None:
+    """``--json`` rows end with ``"compared"``: the figures the table and the CSV show (wipe,
+    points per 100, best), the CSV's numbers exactly; points per 100 worked out from the row's
+    own object (target points per model × models destroyed / attacker points × 100)."""
+    args = ["compare", EXAMPLE, "--sort", "efficiency"]
+    res = calc(*args, "--json")
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.stdout)
+    assert res.stdout == json.dumps(rows, indent=2) + "\n"  # "compared" last, text as dumps
+    records = {
+        (r["run"], r["target"]): r
+        for r in csv.DictReader(io.StringIO(calc(*args, "--csv", "-").stdout))
+    }
+    for row in rows:
+        fig, rec = row["compared"], records[(row["run"], row["target"]["name"])]
+        assert list(row)[-1] == "compared" and fig["sort"] == "efficiency"
+        for key in ("damage", "models_destroyed", "p_wipe", "points_per_100", "attacker_losses"):
+            assert fig[key] == float(rec[key]), key
+        assert fig["best"] == (rec["best"] == "yes")
+        t = row["target"]
+        by_hand = t["points"] / t["models"] * row["expected"]["models_destroyed"]
+        assert fig["points_per_100"] == pytest.approx(by_hand / row["attacker"]["points"] * 100)
+        assert fig["p_wipe"] == row["kill_table"][-1]["at_least"]
+    best = [r for r in rows if r["compared"]["best"]]
+    assert len({r["target"]["name"] for r in best}) == 4  # one best row per target

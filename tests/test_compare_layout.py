@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from wh40k_calc.cli import app
 from wh40k_calc.compare.table import text_widths
 
-LONG_TARGET = "Custodian Guard With Adrasite And Pyrithite Spears"
+LONG_TARGET = "Custodian Guard with Adrasite and Pyrithite Spears"
 RUNS = ["Plasma rifle x3", "intercessor squad", "a very long run name that goes on and on"]
 
 
@@ -92,8 +92,8 @@ def test_text_widths_give_the_run_names_room_first() -> None:
     assert text_widths(29, [12, 17], [8, 8]) == [12, 17]
     # 27 cells: each its longest word (8 + 8), then the run names their natural 12, the rest 7
     assert text_widths(27, [12, 17], [8, 8]) == [12, 15]
-    # not even the longest words fit: those, rich folds them
-    assert text_widths(10, [12, 17], [8, 8]) == [8, 8]
+    # not even the longest words fit: no widths (the rows are stacked instead)
+    assert text_widths(10, [12, 17], [8, 8]) is None
 
 
 MIXED = {
@@ -130,10 +130,11 @@ def test_single_runs_and_sequences_at_80_columns(tmp_path: Path, edition_mixed: 
         assert f"{obj['expected']['models_destroyed']:.3f}" in row.split(), row
 
 
-def test_narrowest_text_keeps_the_figures_whole() -> None:
-    # not even the longest words fit: the widest columns narrowed down to MIN_TEXT (8)
-    assert text_widths(18, [14, 17], [12, 9]) == [9, 9]
-    assert text_widths(10, [14, 17], [12, 9]) == [8, 8]
+def test_narrowest_text_keeps_the_words_whole() -> None:
+    # the longest words just fit: each column its longest word
+    assert text_widths(21, [14, 17], [12, 9]) == [12, 9]
+    # they do not: no widths, rather than words folded (the rows are stacked instead)
+    assert text_widths(18, [14, 17], [12, 9]) is None
 
 
 SHEET = """\

@@ -38,40 +38,18 @@ hand-derived distribution (floored at 1/trials).
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction as F
+from functools import partial
 from pathlib import Path
 
 import pytest
-from helpers import TRIALS, binom, check_models, se_mean, se_p
-from typer.testing import CliRunner
-
-from wh40k_calc.cli import app
+from helpers import binom, both_json, check_models, se_mean, se_p
 
 DATA = Path(__file__).parent / "data" / "alloc"
 SEED = 1_111
 
 
-def calc(*args: str, edition: str = "11") -> dict:
-    result = CliRunner().invoke(
-        app,
-        [
-            *args,
-            "--edition",
-            edition,
-            "--datasheets",
-            str(DATA),
-            "--json",
-            "--method",
-            "both",
-            "--trials",
-            str(TRIALS),
-            "--seed",
-            str(SEED),
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
+calc = partial(both_json, dirs=[DATA], seed=SEED, edition="11")  # exact and sampled JSON
 
 
 def check_losses(out: dict, mortal: dict[int, F], models: dict[int, F]) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import cli
 from typer.testing import CliRunner
 
 from wh40k_calc.cli import app
@@ -21,8 +22,7 @@ LOOTAS = ROOT / "datasheets" / "orks" / "lootas.yaml"
 runner = CliRunner()
 
 
-def calc(*args: str):
-    return runner.invoke(app, [str(a) for a in args])
+calc = cli  # tests/helpers.py's: calc ARGS in-process, no traceback
 
 
 def lootas_variant(tmp_path: Path, name: str, change) -> Path:
@@ -244,3 +244,28 @@ def test_output_that_cannot_be_written():
     assert res.returncode == 1
     assert "error: cannot write the output" in res.stderr
     assert "Traceback" not in res.stderr
+
+
+@pytest.mark.parametrize("args", [["shoot", "lootas", "--target", "boyz"], ["units", "--json"]])
+def test_a_closed_standard_output_is_the_error_a_full_disk_is(args):
+    """``calc ... >&-``: the program starts without a standard output; writing the result
+    fails as on a full disk (one error line, exit code 1), not exit 0 with nothing written."""
+    res = subprocess.run(  # the shell starts the program with descriptor 1 closed
+        ["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "wh40k_calc", *args],
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert res.returncode == 1
+    assert res.stderr == "error: cannot write the output: the standard output is closed\n"
+
+
+def test_columns_0_is_read_as_unset():
+    """``COLUMNS=0`` is no terminal width (rich would print nothing, exit 0): the output is
+    the one without COLUMNS (80 columns when not on a terminal)."""
+    zero = runner.invoke(app, ["shoot", "lootas", "-t", "boyz"], env={"COLUMNS": "0"})
+    unset = runner.invoke(app, ["shoot", "lootas", "-t", "boyz"], env={"COLUMNS": None})
+    assert zero.exit_code == 0
+    assert "Deffgun" in zero.stdout
+    assert zero.stdout == unset.stdout

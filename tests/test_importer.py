@@ -24,8 +24,10 @@ from wh40k_calc.importers.wahapedia import (
 CSV_DIR = Path(__file__).resolve().parents[2] / "shared/data/wahapedia-10e-2025-07"
 SEEDS = Path(__file__).resolve().parents[1] / "datasheets"
 
-if not (CSV_DIR / "Datasheets.csv").is_file():
-    pytest.skip(f"the CSV export is not here: {CSV_DIR}", allow_module_level=True)
+# each test skipped (not the module): the summary counts them (conftest.py)
+pytestmark = pytest.mark.skipif(
+    not (CSV_DIR / "Datasheets.csv").is_file(), reason=f"the CSV export is not here: {CSV_DIR}"
+)
 
 
 def imported(name: str, faction: str | None = None) -> tuple[Datasheet, dict, list[str]]:
@@ -353,3 +355,27 @@ def test_import_command_csv_from_environment(
     monkeypatch.setenv("WH40K_CALC_CSV", str(tmp_path / "empty"))
     result = run(app, "Rhino", "--out", str(tmp_path))
     assert result.exit_code == 1 and "no Datasheets.csv" in result.output
+
+
+def test_names_keep_the_datas_casing() -> None:
+    """The export's datasheet table capitalises every word ("Captain On Bike"); the unit
+    composition prints the name as the publications do ("1 Captain on Bike"), and that is
+    the name generated. A name the composition does not print keeps its capitals but the
+    small words inside it ("Rein And Raus": "1 Rein" and "1 Raus" only)."""
+    assert imported("captain on bike")[0].name == "Captain on Bike"
+    assert imported("Shield-captain On Dawneagle Jetbike")[0].name == (
+        "Shield-Captain on Dawneagle Jetbike"
+    )
+    assert imported("rein and raus")[0].name == "Rein and Raus"
+    assert imported("Lootas")[0].name == "Lootas"
+
+
+def test_unit_name_rules() -> None:
+    from wh40k_calc.importers.names import unit_name
+
+    assert unit_name("Captain On Bike", ["Captain on Bike", "Bike"]) == "Captain on Bike"
+    assert unit_name("Keeper Of Secrets", []) == "Keeper of Secrets"
+    assert unit_name("The Masque Of Slaanesh", []) == "The Masque of Slaanesh"  # first kept
+    assert unit_name("Overlord with translocation shroud", []) == (
+        "Overlord with translocation shroud"  # not capitalised word by word: as written
+    )

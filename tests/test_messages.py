@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import cli
 from typer.testing import CliRunner
 
 from wh40k_calc.catalog import GENERATED, SHIPPED
@@ -24,8 +25,7 @@ from wh40k_calc.wording import models_doing
 LOOTAS = yaml.safe_load((SHIPPED / "orks" / "lootas.yaml").read_text(encoding="utf-8"))
 
 
-def calc(*args: str):
-    return CliRunner().invoke(app, [str(a) for a in args])
+calc = cli  # tests/helpers.py's: calc ARGS in-process, no traceback
 
 
 def error(*args: str) -> str:
@@ -129,7 +129,7 @@ def test_unknown_field_suggests_the_known_ones() -> None:
     """The known fields are listed (in the schema's order, which grows with the format)."""
     head = "x.yaml: unknown field 'foo' (fields: name, models, sizes, weapons, "
     msg = refused(lambda d: d.update(foo=1))
-    assert msg.startswith(head) and msg.endswith(", not_modelled, source)")
+    assert msg.startswith(head) and msg.endswith(", not_modelled, options_not_generated, source)")
     msg = refused(lambda d: d.update(sizez=[]))
     assert msg.startswith("x.yaml: unknown field 'sizez'; did you mean 'sizes'")  # closest first
 
@@ -365,9 +365,29 @@ def test_csv_folders_that_do_not_exist(tmp_path) -> None:
     res = calc("import", "--all", "--csv", missing)
     assert res.exit_code == 1
     assert f"{missing}: the folder does not exist" in res.stderr
+
+
+def test_output_folders_that_do_not_exist_are_created(tmp_path) -> None:
+    """One policy for the files calc writes: missing folders are created, by ``calc import
+    --out`` and ``calc compare --csv`` alike (compare refused them); a file where a folder of
+    the path goes is refused before any work."""
+    missing = tmp_path / "nonexist" / "deeper"
     res = calc("compare", "lootas", "-t", "boyz", "--csv", missing / "out.csv")
+    assert res.exit_code == 0, res.output
+    assert (missing / "out.csv").read_text(encoding="utf-8").startswith("run,target,")
+    assert res.stderr == f"wrote 1 row to {missing / 'out.csv'} (created the folder {missing})\n"
+    a_file = tmp_path / "file"
+    a_file.write_text("x\n", encoding="utf-8")
+    res = calc("compare", "lootas", "-t", "boyz", "--csv", a_file / "sub" / "out.csv")
     assert res.exit_code == 1
-    assert f"--csv {missing / 'out.csv'}: the folder {missing} does not exist" in res.stderr
+    assert f"{a_file} is a file, not a folder" in res.stderr
+
+
+@pytest.mark.skipif(not CSV.is_dir(), reason=f"the datasheet export is not here: {CSV}")
+def test_import_out_creates_its_folder(tmp_path) -> None:
+    res = calc("import", "lootas", "--csv", CSV, "--replace-curated", "--out", tmp_path / "a/b")
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "a/b/orks/lootas.yaml").is_file()
 
 
 def test_user_data_folder_variable_naming_a_file(tmp_path, monkeypatch) -> None:
@@ -408,3 +428,37 @@ def test_units_heading_counts_as_the_summary(tmp_path, monkeypatch) -> None:
         shutil.copy(GENERATED / "orks" / "burna-boyz.yaml", copy)
     lines = calc("units", "burna").stdout.splitlines()
     assert lines[:2] == ["2 datasheets (1 hidden)", "Orks (2, 1 hidden)"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["shoot", "lootas", "-t", "boyz"],
+        ["units"],
+        ["show", "boyz"],
+        ["sequence", "-t", "boyz", "shoot lootas"],
+        ["compare", "lootas", "-t", "boyz"],
+    ],
+)
+def test_a_datasheets_path_with_control_characters_is_shown_escaped(args, monkeypatch) -> None:
+    """A ``--datasheets`` path (or a ``WH40K_CALC_DATASHEETS`` entry) with an ESC sequence in
+    it is printed escaped in the error, as names are, never obeyed by the terminal."""
+    res = calc(*args, "--datasheets", "/tmp/x\x1b[31mred")
+    assert res.exit_code == 1
+    assert res.stderr == "error: /tmp/x\\x1b[31mred: datasheet folder does not exist\n"
+    monkeypatch.setenv("WH40K_CALC_DATASHEETS", "/tmp/y\x1b]0;title\x07")
+    res = calc(*args)
+    assert "\x1b" not in res.stderr and "\x07" not in res.stderr
+    assert "/tmp/y\\x1b]0;title\\x07: datasheet folder does not exist" in res.stderr
+
+
+def test_other_paths_in_errors_are_escaped_too(tmp_path) -> None:
+    res = calc("import", "lootas", "--csv", "/tmp/\x1b[31m/x")
+    assert res.exit_code == 1
+    assert "\x1b" not in res.stderr
+    assert "/tmp/\\x1b[31m/x: the folder does not exist" in res.stderr
+    a_file = tmp_path / "f"
+    a_file.write_text("x\n", encoding="utf-8")
+    res = calc("compare", "lootas", "-t", "boyz", "--csv", f"{a_file}/\x1b[2J/out.csv")
+    assert res.exit_code == 1
+    assert f"error: --csv {a_file}/\\x1b[2J/out.csv: {a_file} is a file" in res.stderr

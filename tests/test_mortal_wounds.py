@@ -34,14 +34,14 @@ engine to 1e-9.
 
 from __future__ import annotations
 
-import json
 import math
 from fractions import Fraction as F
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import TRIALS, binom, check_models, conv, se_mean, se_p
+from helpers import TRIALS, binom, both_json, check_models, conv, se_mean, se_p
 from typer.testing import CliRunner
 
 from wh40k_calc.catalog import Catalog
@@ -65,24 +65,7 @@ DATA = Path(__file__).parent / "data" / "alloc"
 SEED = 4_242
 
 
-def calc(*args: str) -> dict:
-    result = CliRunner().invoke(
-        app,
-        [
-            *args,
-            "--datasheets",
-            str(DATA),
-            "--json",
-            "--method",
-            "both",
-            "--trials",
-            str(TRIALS),
-            "--seed",
-            str(SEED),
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
+calc = partial(both_json, dirs=[DATA], seed=SEED)  # exact and sampled JSON
 
 
 # ---------------------------------------------------------------------------------------------

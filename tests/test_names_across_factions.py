@@ -91,9 +91,27 @@ def test_faction_options_and_preferences(monkeypatch: pytest.MonkeyPatch) -> Non
     assert (
         Catalog().find("khorne berzerkers", "Chaos Space Marines").faction == "Chaos Space Marines"
     )
+    # a faction no datasheet has is ignored (warned about always: below), so the name is as
+    # ambiguous as without the preference
     monkeypatch.setenv("WH40K_CALC_FACTIONS", "Orcs")
-    with pytest.raises(UnknownFactionError, match="WH40K_CALC_FACTIONS"):
+    with pytest.raises(AmbiguousUnitError):
         Catalog().find("khorne berzerkers")
+    monkeypatch.setenv("WH40K_CALC_FACTIONS", "Orcs, World Eaters")
+    assert Catalog().find("khorne berzerkers").faction == "World Eaters"
+    assert Catalog().preference_warnings() == [
+        "WH40K_CALC_FACTIONS: unknown faction 'Orcs', ignored; did you mean 'Orks', "
+        "'Unaligned Forces'?"
+    ]
+
+
+@pytest.mark.parametrize("args", [["units", "lootas"], ["shoot", "lootas", "-t", "boyz"]])
+def test_an_unknown_preferred_faction_is_always_a_warning(args) -> None:
+    """``WH40K_CALC_FACTIONS`` naming no faction is warned about on every command that looks
+    a unit up, not only when a name is ambiguous; the command still runs."""
+    res = calc(*args, env={"WH40K_CALC_FACTIONS": "Space Marines, Orcs"})
+    assert res.exit_code == 0, res.output
+    assert res.stderr.startswith("warning: WH40K_CALC_FACTIONS: unknown faction 'Orcs', ignored")
+    assert calc(*args, env={"WH40K_CALC_FACTIONS": "Orks"}).stderr == ""
 
 
 def test_faction_options_on_the_command_line() -> None:
@@ -182,7 +200,9 @@ def test_the_user_data_folder_is_always_searched(tmp_path: Path, monkeypatch) ->
     assert user["replaces"].endswith("orks/lootas.yaml")
 
 
-@pytest.mark.skipif(not (CSV_DIR / "Datasheets.csv").is_file(), reason="the export is not here")
+@pytest.mark.skipif(
+    not (CSV_DIR / "Datasheets.csv").is_file(), reason=f"the export is not here: {CSV_DIR}"
+)
 def test_import_all_writes_the_user_data_folder(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("WH40K_CALC_HOME", str(tmp_path))
     res = calc("import", "--all", "--csv", CSV_DIR)
@@ -231,3 +251,17 @@ def test_compare_takes_the_factions_too() -> None:
     )
     res = calc("compare", "khorne berzerkers", "--fight", "--target", "boyz")
     assert "several factions" in res.output
+
+
+def test_a_faction_with_no_unit_name_says_what_is_missing() -> None:
+    """``calc shoot "orks/"``: the unit's name after the faction is missing (was "unknown
+    unit ''")."""
+    res = calc("shoot", "orks/", "-t", "boyz")
+    assert res.exit_code == 1
+    assert res.stderr == (
+        "error: unknown unit 'orks/'; the unit's name is missing after 'orks/' (FACTION/UNIT) "
+        "(`calc units --faction Orks` lists its units)\n"
+    )
+    res = calc("shoot", "lootas", "-t", "space marines/ ")
+    assert "the unit's name is missing after 'space marines/'" in res.stderr
+    assert '`calc units --faction "Space Marines"` lists its units' in res.stderr

@@ -258,11 +258,11 @@ def test_counts_agree_with_their_nouns() -> None:
         "--method",
         "sample",
         "--trials",
-        "1",
+        "2",
         width=120,
     ).stdout
-    assert "1 wound)" in out and "(1 trial, seed 40000)" in out
-    assert "only 1 sampler trial:" in out
+    assert "1 wound)" in out and "(2 trials, seed 40000)" in out
+    assert "only 2 sampler trials:" in out
 
 
 def test_one_datasheet(loud_folder: Path) -> None:

@@ -26,19 +26,18 @@ dice are rolled* says so, before they are sorted (documented in the README).
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import replace
 from fractions import Fraction as F
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import both_json
 from profiles import Kind, activation, disagreements, unit, weapon
 from save_oracle import SAVE, G, brute_force, engine_case, models_dist, wounds_dist
-from typer.testing import CliRunner
 
-from wh40k_calc.cli import app
 from wh40k_calc.engine.exact import run_exact
 from wh40k_calc.engine.sample import run_sample
 
@@ -47,17 +46,7 @@ TRIALS = 60_000
 SEED = 5_004
 
 
-def calc(*args: str) -> dict:
-    result = CliRunner().invoke(
-        app,
-        [
-            *args,
-            *("--datasheets", str(DATA), "--json", "--method", "both"),
-            *("--trials", str(TRIALS), "--seed", str(SEED)),
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
+calc = partial(both_json, dirs=[DATA], trials=TRIALS, seed=SEED)  # exact and sampled JSON
 
 
 def se_p(p: float) -> float:

@@ -143,6 +143,10 @@ def test_plan_points_and_losses(tmp_path):
          "run 'x': target_set: give 'target' or 'target_set', not both"),
         ("{name: x, sequence: ['shoot lootas'], target_set: benchmark}",
          "unknown target set 'benchmark'; did you mean 'benchmarks'?"),
+        # refused, not ignored (it was: one activation's figures under a run that asked five)
+        ("{name: x, attacker: lootas, repeat: 5}",
+         "run 'x': repeat: only a sequence run repeats; an 'attacker' run is one activation "
+         "(for 5 in a row, write it as sequence: [{attacker: ...}] with repeat: 5)"),
     ],
 )  # fmt: skip
 def test_batch_sequence_errors_name_the_run_and_field(tmp_path, run, message):

@@ -21,11 +21,12 @@ import json
 import math
 from dataclasses import replace
 from fractions import Fraction as F
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import check_final_states
+from helpers import check_final_states, cli
 from profiles import Kind, activation, unit, weapon
 from save_oracle import G, engine_case, resolve_counts
 from typer.testing import CliRunner
@@ -40,8 +41,7 @@ TRIALS = 60_000
 SEED = 777
 
 
-def calc(*args: str):
-    return CliRunner().invoke(app, [*args, "--datasheets", str(DATA)])
+calc = partial(cli, dirs=[DATA])  # calc ARGS with the test datasheets
 
 
 # ---------------------------------------------------------------------------------------------

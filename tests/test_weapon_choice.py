@@ -24,38 +24,18 @@ at 1/trials.
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction as F
+from functools import partial
 from pathlib import Path
 
 import pytest
-from helpers import TRIALS, binom, check_models
-from typer.testing import CliRunner
-
-from wh40k_calc.cli import app
+from helpers import binom, both_json, check_models
 
 DATA = Path(__file__).parent / "data" / "alloc"
 SEED = 777
 
 
-def calc(*args: str) -> dict:
-    result = CliRunner().invoke(
-        app,
-        [
-            *args,
-            "--datasheets",
-            str(DATA),
-            "--json",
-            "--method",
-            "both",
-            "--trials",
-            str(TRIALS),
-            "--seed",
-            str(SEED),
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
+calc = partial(both_json, dirs=[DATA], seed=SEED)  # exact and sampled JSON
 
 
 def names(out: dict) -> list[str]:

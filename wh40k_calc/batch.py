@@ -39,6 +39,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 PHASES = ("shooting", "fight")
+MAX_RUNS = 10_000  # runs in one batch file (runs × targets: MAX_ROWS in compare/jobs.py)
 
 Plus = Annotated[int, msgspec.Meta(ge=2, le=6)]
 Reroll = Literal["ones", "fails", "all"]
@@ -140,7 +141,7 @@ class RunSpec(msgspec.Struct, forbid_unknown_fields=True):
 
     attacker: str | UnitSpec | None = None
     sequence: Annotated[list[str | StepSpec], msgspec.Meta(min_length=1)] | None = None
-    repeat: Annotated[int, msgspec.Meta(ge=1, le=20)] | None = None
+    repeat: Annotated[int, msgspec.Meta(ge=1)] | None = None  # steps × repeat: at most 60
     target_set: Annotated[str, msgspec.Meta(pattern=r"\S")] | None = None
     name: str | None = None
     phase: Literal["shooting", "fight"] | None = None
@@ -151,7 +152,7 @@ class RunSpec(msgspec.Struct, forbid_unknown_fields=True):
     effects: list[str] | None = None
     edition: Literal["10", "11", 10, 11] | None = None
     method: Literal["exact", "sample", "both"] | None = None
-    trials: Annotated[int, msgspec.Meta(ge=1, le=100_000_000)] | None = None
+    trials: Annotated[int, msgspec.Meta(ge=2, le=100_000_000)] | None = None
     seed: Annotated[int, msgspec.Meta(ge=0)] | None = None
     order: NameList | None = None
     precision_target: Annotated[str, msgspec.Meta(pattern=r"\S")] | None = None
@@ -173,7 +174,7 @@ class DefaultsSpec(msgspec.Struct, forbid_unknown_fields=True):
     effects: list[str] | None = None
     edition: Literal["10", "11", 10, 11] | None = None
     method: Literal["exact", "sample", "both"] | None = None
-    trials: Annotated[int, msgspec.Meta(ge=1, le=100_000_000)] | None = None
+    trials: Annotated[int, msgspec.Meta(ge=2, le=100_000_000)] | None = None
     seed: Annotated[int, msgspec.Meta(ge=0)] | None = None
     order: NameList | None = None
     precision_target: Annotated[str, msgspec.Meta(pattern=r"\S")] | None = None
@@ -299,7 +300,8 @@ def load_batch(path: Path) -> Batch:
 
     Raises:
         BatchError: unreadable file, malformed YAML (with line and column), not a mapping,
-            an invalid top-level field (named, with its line), or no runs.
+            an invalid top-level field (named, with its line), no runs, or more than
+            :data:`MAX_RUNS`.
     """
     from .yamlio import YamlError, read_document
 
@@ -318,6 +320,11 @@ def load_batch(path: Path) -> Batch:
         line = _line_in(node, parts) if parts else None
         loc = f":{line}" if line else ""
         raise BatchError(f"{path}{loc}: {field + ': ' if field else ''}{msg}") from None
+    if len(defaults.runs) > MAX_RUNS:
+        raise BatchError(
+            f"{path}: {len(defaults.runs):,} runs; a batch file takes at most {MAX_RUNS:,} "
+            "(split it into several files)"
+        )
     runs_node = _child(node, "runs")
     runs = []
     for i, item in enumerate(defaults.runs):

@@ -135,13 +135,20 @@ class UnknownUnitError(LookupError):
     """No datasheet matches a name; ``suggestions`` holds the closest names. ``searched``
     describes the folders looked in; ``hint`` is added at the end (e.g. how to import)."""
 
-    def __init__(self, name: str, suggestions: list[str], searched: str = "", hint: str = ""):
+    def __init__(
+        self,
+        name: str,
+        suggestions: list[str],
+        searched: str = "",
+        hint: str = "",
+        listing: str = "`calc units` lists them",
+    ):
         self.name = name
         self.suggestions = suggestions
         did = f"; did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions else ""
         where = f" (searched {searched})" if searched else ""
         more = f"; {hint}" if hint else ""
-        super().__init__(f"unknown unit {name!r}{did}{where}{more} (`calc units` lists them)")
+        super().__init__(f"unknown unit {name!r}{did}{where}{more} ({listing})")
 
 
 class AmbiguousUnitError(LookupError):
@@ -415,7 +422,15 @@ class Catalog:
         hits = self._candidates(key)
         if not hits and "/" in name:
             fpart, _, upart = name.rpartition("/")
-            return self.entry(upart, self.faction_name(fpart, "in " + repr(name)))
+            faction_name = self.faction_name(fpart, "in " + repr(name))
+            if not norm_name(upart):  # "orks/": said so, not "unknown unit ''"
+                raise UnknownUnitError(
+                    name,
+                    [],
+                    hint=f"the unit's name is missing after {fpart + '/'!r} (FACTION/UNIT)",
+                    listing=f"`calc units --faction {_quoted(faction_name)}` lists its units",
+                )
+            return self.entry(upart, faction_name)
         if not hits:
             raise self._unknown(name, self.entries())
         if faction is not None:
@@ -436,7 +451,10 @@ class Catalog:
         if len(factions) == 1:
             return _best(hits)
         for pref in self.preferences:
-            fkey = norm_name(self.faction_name(pref, FACTIONS_VAR))
+            try:
+                fkey = norm_name(self.faction_name(pref, FACTIONS_VAR))
+            except UnknownFactionError:
+                continue  # no such faction: warned about (preference_warnings), ignored
             mine = [e for e in hits if norm_name(e.faction) == fkey]
             if mine:
                 return _best(mine)
@@ -448,6 +466,19 @@ class Catalog:
                 hits = mine
                 break
         raise AmbiguousUnitError(name, sorted(dict.fromkeys(e.qualified for e in hits)))
+
+    def preference_warnings(self) -> list[str]:
+        """One warning for each faction in ``WH40K_CALC_FACTIONS`` that no datasheet has
+        (with the closest names): it is ignored, whether or not a name needs it."""
+        known = self.factions()
+        keys = {norm_name(f) for f in known}
+        out = []
+        for pref in self.preferences:
+            if norm_name(pref) not in keys:
+                hint = suggest_names(pref, known)
+                did = f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else ""
+                out.append(f"{FACTIONS_VAR}: unknown faction {pref!r}, ignored{did}")
+        return out
 
     def factions(self) -> list[str]:
         """The faction names of the datasheets found, sorted."""
@@ -471,11 +502,18 @@ class Catalog:
         )
 
     def _unknown(self, name: str, visible: list[Entry]) -> UnknownUnitError:
+        from .nicknames import nickname
+
         searched = ", ".join(_describe(d, kind) for d, kind in self.folders())
-        hint = ""
+        hints = []
+        suggestions = self.suggest(name, visible)
+        known = nickname(name)  # "fire warriors": offered first, saying so, never taken
+        if known is not None:
+            suggestions = [known.qualified, *(s for s in suggestions if s != known.qualified)]
+            hints.append(f"{known.nickname!r} is what players call {known.qualified}")
         if os.environ.get("WH40K_CALC_CSV"):
-            hint = "a newer export may have it: `calc import NAME` reads $WH40K_CALC_CSV"
-        return UnknownUnitError(name, self.suggest(name, visible), searched, hint)
+            hints.append("a newer export may have it: `calc import NAME` reads $WH40K_CALC_CSV")
+        return UnknownUnitError(name, suggestions, searched, "; ".join(hints))
 
     @staticmethod
     def suggest(name: str, entries: list[Entry]) -> list[str]:
@@ -492,6 +530,11 @@ class Catalog:
             if by_text[hit] not in out:
                 out.append(by_text[hit])
         return out[:SUGGEST_COUNT]
+
+
+def _quoted(text: str) -> str:
+    """``text`` as a shell word: quoted when it holds a space (``"Space Marines"``)."""
+    return f'"{text}"' if any(c.isspace() for c in text) else text
 
 
 def _walk(folder: Path) -> list[tuple[Path, int]]:

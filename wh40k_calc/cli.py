@@ -7,9 +7,10 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -55,12 +56,14 @@ class _Commands(TyperGroup):
         """As click's, with what the player typed cut to 80 characters where a usage error
         repeats it (``Invalid value for '--models': 'xxx…' is not a valid int.``)."""
         click_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+        _zero_size_unset()
         try:
             return super().invoke(ctx)
         except click_error as exc:
+            from .terminal import escape_controls
             from .wording import shorten_quoted
 
-            exc.message = shorten_quoted(exc.message)
+            exc.message = escape_controls(shorten_quoted(exc.message))
             raise
 
     def get_command(self, ctx: typer.Context | None, cmd_name: str) -> Any:
@@ -68,6 +71,15 @@ class _Commands(TyperGroup):
             load, text = _COMMANDS[cmd_name]
             self.commands[cmd_name] = command_for(cmd_name, load(), text)
         return super().get_command(ctx, cmd_name)  # type: ignore[arg-type]
+
+
+def _zero_size_unset() -> None:
+    """``COLUMNS=0`` (or ``LINES=0``) read as unset, as other terminal programs read it: rich
+    would take it as a terminal 0 cells wide and print nothing."""
+    for var in ("COLUMNS", "LINES"):
+        value = os.environ.get(var, "").strip()
+        if value.isdigit() and int(value) == 0:
+            del os.environ[var]
 
 
 def command(
@@ -112,18 +124,24 @@ def _resolve_request(request: AttackRequest) -> Result:
     """Build the Selection and resolve it; a user error exits with its one-line message."""
     from .catalog import UnknownUnitError
     from .datasheet import DatasheetError
-    from .resolve import resolve
+    from .progress import progress_bar
+    from .resolve import resolve, sampler_unused_note
     from .selection import SelectionError
 
     engine = request.engine
+    bar = progress_bar()  # on the standard error of a terminal only, --json or not
     try:
         sel = request.selection(catalog(engine.datasheets))
-        progress = None if engine.as_json else _progress_callback()
-        return resolve(sel, engine.method_value, engine.trials, engine.seed_value, progress)
+        result = resolve(sel, engine.method_value, engine.trials, engine.seed_value, bar)
+        note = sampler_unused_note(engine.sampler_given()) if result.sample is None else None
+        if note:
+            result.notes.append(note)
+        return result
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
         raise fail(str(exc)) from None
     finally:
-        _PROGRESS.stop()
+        if bar is not None:
+            bar.stop()
 
 
 def _print_result(result: Result, as_json: bool) -> None:
@@ -140,42 +158,6 @@ def _print_result(result: Result, as_json: bool) -> None:
     from .report import render
 
     render(result, Console(highlight=False))
-
-
-class _Progress:
-    """A rich progress bar on stderr, shown only on a terminal and once a run passes 0.5 s."""
-
-    def __init__(self) -> None:
-        self.bar = None
-        self.task = None
-        self.start = 0.0
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.bar is None:
-            if time.monotonic() - self.start < 0.5 or done >= total:
-                return
-            from rich.console import Console
-            from rich.progress import Progress
-
-            self.bar = Progress(console=Console(stderr=True), transient=True)
-            self.bar.start()
-            self.task = self.bar.add_task("sampling", total=total)
-        self.bar.update(self.task, completed=done)
-
-    def stop(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-            self.bar = None
-
-
-_PROGRESS = _Progress()
-
-
-def _progress_callback():
-    if not sys.stderr.isatty():
-        return None
-    _PROGRESS.start = time.monotonic()
-    return _PROGRESS
 
 
 @app.callback(invoke_without_command=True)
@@ -336,11 +318,14 @@ def _units_table(entries, replaces) -> None:
             line = f"  {names[e.path]:<{width}}  {place}"
             if len(line) <= out.width:  # one aligned line
                 lines.append(line)
-            else:  # folded for a narrow terminal: the file below the name
+            else:  # folded for a narrow terminal: the file below the name, both wrapped
+                name = textwrap.fill(
+                    names[e.path], out.width, initial_indent="  ", subsequent_indent="    "
+                )
                 where = textwrap.fill(
                     place, out.width, initial_indent="      ", subsequent_indent="        "
                 )
-                lines.append(f"  {names[e.path]}\n{where}")
+                lines.append(f"{name}\n{where}")
             lines.append("\n")
         out.print(lines, end="", soft_wrap=True)
 
@@ -398,6 +383,7 @@ def effects() -> None:
     from rich.text import Text
 
     from .effects import EFFECTS
+    from .layout import Words, print_table
 
     # Columns folding several facts, so that words stay whole at 80 columns: three on a wide
     # terminal, two on a narrow one (kind and publication under the name).
@@ -418,10 +404,10 @@ def effects() -> None:
         name = Text.assemble((e.id, "bold"), "\n", (f"{e.side}: {', '.join(e.phases)}", "dim"))
         kind = Text.assemble(e.kind + default, "\n", (e.publication, "dim"))
         if narrow:
-            table.add_row(Text.assemble(name, "\n", kind), Text(e.summary))
+            table.add_row(Words(Text.assemble(name, "\n", kind)), Words(e.summary))
         else:
-            table.add_row(name, kind, Text(e.summary))
-    console.print(table)
+            table.add_row(Words(name), Words(kind), Words(e.summary))
+    print_table(console, table)
 
 
 def _compare_command() -> Callable[..., Any]:
@@ -462,11 +448,27 @@ command(
 command("import", load=_import_command)
 
 
+class _ClosedStream(io.TextIOBase):
+    """What the program writes its output to when it was started with the standard output
+    closed (``calc ... >&-``): writing fails as on a full disk, so the run ends with the same
+    one-line error and exit code 1 instead of exiting 0 having printed nothing."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "the standard output is closed")
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation("the standard output is closed")
+
+
 def _safe_streams() -> None:
     """On a terminal or pipe whose encoding cannot show the tables' characters (≥, bars,
-    box lines), print replacements instead of failing."""
-    if sys.stdout is None:  # started with stdout closed: output goes nowhere
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    box lines), print replacements instead of failing. A closed standard output fails at
+    the first write (:class:`_ClosedStream`)."""
+    if sys.stdout is None:  # started with stdout closed
+        sys.stdout = _ClosedStream()
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     import contextlib
@@ -480,7 +482,8 @@ def main() -> None:
     """Console-script entry point: ``calc``.
 
     A closed pipe (``calc units | head -1``) ends the program quietly, like other command-line
-    tools; output that cannot be written (a full disk) is one error line and exit code 1.
+    tools; output that cannot be written (a full disk, a closed standard output) is one error
+    line and exit code 1.
     """
     import signal
 

@@ -4,7 +4,9 @@ A model uses a combination of weapons only if that combination appears together 
 equipment options: its model type's default equipment (``equipped``, or one of its
 ``equipped_by_count`` lists, for as many models as that gives it), or the ``equipped`` of a
 loadout entry for its model type (hand-written or generated from the datasheet's wargear
-options). An option may list
+options), or one of these with a ``choices`` entry of the model taken (up to N weapons of a
+list, in place of those of the list it holds: a Crisis Battlesuit's three guns). An option may
+list
 a weapon more than once (a Land Raider's two godhammer lascannons): a model taking it carries
 that many of it (of a melee weapon one: a model fights with one melee weapon, besides its
 [EXTRA ATTACKS] weapons). A loadout
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
-from .datasheet import Datasheet, ModelProfile, Weapon, norm_name
+from .datasheet import Datasheet, ModelProfile, Weapon, WeaponChoice, norm_name
 
 MAX_SUBSETS_OF = 10  # up to this many named weapons, explanations try every set of them
 
@@ -84,6 +86,9 @@ def carriers(
         for ws, cap in swaps.items():
             _keep(opts, ws, cap, add=True)
         listed |= {k for ws in opts for k, _ in ws}
+        for choice in m.choices:
+            listed |= {k for k in choice.weapons if k in wanted}
+            opts = _chosen(opts, choice, wanted, melee)
         if n:
             per_model.append((m, n, opts))
     free = frozenset((k, 1) for k in wanted if k not in listed)  # any model may carry them
@@ -95,6 +100,44 @@ def carriers(
                 _keep(merged, ws | free, cap, add=True)
         options = tuple(Option(tuple(sorted(ws)), cap) for ws, cap in merged.items())
         out.append(Carriers(m, n, options))
+    return out
+
+
+def _chosen(
+    opts: dict[frozenset[tuple[str, int]], int | None],
+    choice: WeaponChoice,
+    wanted: dict[str, int],
+    melee: set[str],
+) -> dict[frozenset[tuple[str, int]], int | None]:
+    """``opts`` and, for each, the same option with a :class:`~wh40k_calc.datasheet.
+    WeaponChoice` taken: the choice's weapons it holds set aside, up to ``choice.up_to`` of
+    them carried instead (each named weapon as many times as it may be: once for those in
+    ``choice.once`` and for melee weapons, of which a model fights with one), at most
+    ``choice.count`` models of the type."""
+    picks = [k for k in choice.weapons if k in wanted]
+    out = dict(opts)
+    if not picks:
+        return out
+    most = {k: 1 if k in choice.once or k in melee else choice.up_to for k in picks}
+    combos = [c for c in _multisets(picks, most, choice.up_to) if c]
+    for ws, cap in opts.items():
+        base = frozenset((k, n) for k, n in ws if k not in choice.weapons)
+        limit = cap if choice.count is None else min(choice.count, cap or choice.count)
+        for combo in combos:
+            _keep(out, base | frozenset(combo.items()), limit)
+    return out
+
+
+def _multisets(keys: list[str], most: dict[str, int], total: int) -> list[dict[str, int]]:
+    """Every way of taking at most ``total`` items of ``keys``, each at most ``most[key]``
+    times (as key -> how many; the empty one included)."""
+    if not keys:
+        return [{}]
+    first, rest = keys[0], keys[1:]
+    out = []
+    for n in range(min(most[first], total) + 1):
+        for tail in _multisets(rest, most, total - n):
+            out.append({first: n, **tail} if n else tail)
     return out
 
 

@@ -33,10 +33,14 @@ class DatasheetError(ValueError):
 
 @lru_cache(maxsize=4096)  # the same few hundred names, looked up again and again in a batch
 def norm_name(text: str) -> str:
-    """Normalise a unit, model or weapon name for matching: case, accents and punctuation
-    ignored ("Kâhl" matches "kahl")."""
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "", text.lower())
+    """Normalise a unit, model or weapon name for matching: case, accents, character width
+    and punctuation (everything but letters and digits, spaces included) ignored: "Kâhl"
+    matches "kahl", "ｌｏｏｔａｓ" and "l o o t a s" match "Lootas". A letter with no plain
+    form (``ж``) is kept, so a name with one is another name, not the same one."""
+    if text.isascii():
+        return re.sub(r"[^a-z0-9]+", "", text.lower())
+    text = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in text.casefold() if c.isalnum() and not unicodedata.combining(c))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -61,6 +65,18 @@ class _CountEquippedSchema(msgspec.Struct, forbid_unknown_fields=True):
     equipped: list[str]
 
 
+class _ChoiceSchema(msgspec.Struct, forbid_unknown_fields=True):
+    up_to: Annotated[int, msgspec.Meta(ge=1, le=10)]
+    of: Annotated[list[str], msgspec.Meta(min_length=1)]
+    once: list[str] = []
+    count: Annotated[int, msgspec.Meta(ge=1)] | Literal["all"] = "all"
+
+
+class _NotGeneratedSchema(msgspec.Struct, forbid_unknown_fields=True):
+    reason: Name
+    items: list[str] = []
+
+
 class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
     name: Name
     M: NonNeg | str | None
@@ -80,6 +96,7 @@ class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
     half_damage: bool = False
     keywords: list[str] = []
     equipped_by_count: list[_CountEquippedSchema] = []
+    choices: list[_ChoiceSchema] = []
 
 
 class _WeaponSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -151,6 +168,7 @@ class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
     leaders_allowed: list[_LeadersAllowedSchema] = []
     damaged: _DamagedSchema | None = None
     not_modelled: _NotModelledSchema | None = None
+    options_not_generated: list[_NotGeneratedSchema] = []
     source: str = ""
 
 
@@ -194,6 +212,29 @@ class Weapon:
 
 
 @dataclass(frozen=True)
+class WeaponChoice:
+    """A wargear option that lets a model carry several weapons of a list ("can each be
+    equipped with up to three of the following, and can take duplicates"): up to ``up_to``
+    of ``weapons`` (keys; duplicates allowed but of those in ``once``), in place of the ones
+    of the list it carries; ``count`` models of the type may take it (None: all).
+    ``wh40k_calc.composition`` reads it for ``--weapon``."""
+
+    up_to: int
+    weapons: tuple[str, ...]
+    once: frozenset[str] = frozenset()
+    count: int | None = None
+
+
+@dataclass(frozen=True)
+class NotGenerated:
+    """A wargear option the importer did not turn into a loadout or choice: why, and the
+    equipment it names (``calc show`` lists them; ``--weapon`` can still use the weapons)."""
+
+    reason: str
+    items: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class ModelProfile:
     """One kind of model: its statline (Sv 7 = no save), optional invulnerable save and Feel No
     Pain (X means X+), its own extra keywords and its default equipment (weapon keys).
@@ -206,7 +247,8 @@ class ModelProfile:
 
     ``equipped_by_count``: (count, weapon keys) pairs: that many models of this kind carry
     those weapons instead of ``equipped`` (a datasheet's "1 X is equipped with ..."); see
-    :meth:`default_equipment`. ``M`` is inches, a text such as ``20+`` (aircraft) as the
+    :meth:`default_equipment`. ``choices``: options giving a model several weapons of a list
+    (:class:`WeaponChoice`). ``M`` is inches, a text such as ``20+`` (aircraft) as the
     datasheet prints it, or None where it prints "-" (fortifications).
     """
 
@@ -228,6 +270,7 @@ class ModelProfile:
     damage_reduction: int = 0
     half_damage: bool = False
     equipped_by_count: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    choices: tuple[WeaponChoice, ...] = ()
 
     @property
     def key(self) -> str:
@@ -368,6 +411,7 @@ class Datasheet:
     add_ons: tuple[AddOn, ...] = ()
     leader_alongside: tuple[str, ...] = ()
     leader_alongside_bodyguard: tuple[str, ...] = ()
+    options_not_generated: tuple[NotGenerated, ...] = ()
 
     @property
     def key(self) -> str:
@@ -485,6 +529,9 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
         add_ons=tuple(add_ons),
         leader_alongside=tuple(k.upper() for k in raw.leader_alongside),
         leader_alongside_bodyguard=tuple(k.upper() for k in raw.leader_alongside_bodyguard),
+        options_not_generated=tuple(
+            NotGenerated(o.reason, tuple(o.items)) for o in raw.options_not_generated
+        ),
     )
 
 
@@ -632,11 +679,32 @@ def _models(
                     (c.count, check_weapons(c.equipped, f"models[{i}].equipped_by_count[{j}]"))
                     for j, c in enumerate(m.equipped_by_count)
                 ),
+                choices=tuple(
+                    _choice(c, check_weapons, f"models[{i}].choices[{j}]", file)
+                    for j, c in enumerate(m.choices)
+                ),
             )
         )
     if len({m.key for m in models}) != len(models):
         raise DatasheetError(f"{file}: models: two models share a name")
     return models
+
+
+def _choice(
+    c: _ChoiceSchema, check_weapons: _WeaponCheck, where: str, file: Path | str
+) -> WeaponChoice:
+    """A model's ``choices`` entry, its weapons defined, ``once`` among its ``of``.
+
+    Raises:
+        DatasheetError: naming the field.
+    """
+    weapons = check_weapons(c.of, f"{where}.of")
+    once = check_weapons(c.once, f"{where}.once")
+    for j, key in enumerate(once):
+        if key not in weapons:
+            raise DatasheetError(f"{file}: {where}.once[{j}]: {c.once[j]!r} is not one of its 'of'")
+    count = None if c.count == "all" else c.count
+    return WeaponChoice(c.up_to, tuple(dict.fromkeys(weapons)), frozenset(once), count)
 
 
 def _check_size_totals(sizes: list[UnitSize], file: Path | str) -> None:

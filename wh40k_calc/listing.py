@@ -1,8 +1,10 @@
 """``calc units``: the datasheets found, filtered by a name fragment (fuzzy), as a table or JSON.
 
 The filter is :func:`wh40k_calc.fuzzy.rank`: every word of the text must be like a word of the
-name (or of ``Faction/Name``), so "intercessor squad" lists the Intercessor, Assault Intercessor
-and Heavy Intercessor Squads (and the alike Interceptor Squad, last), "hellblastr" finds
+name (of ``Faction/Name`` when the text has a ``/``: "world eaters/berzerkers"; a faction's
+name alone matches nothing, ``--faction`` filters by faction), so "intercessor squad" lists
+the Intercessor, Assault Intercessor and Heavy Intercessor Squads (and the alike Interceptor
+Squad, last), "hellblastr" finds
 "Hellblaster Squad" and "leman" every Leman Russ; best first. A text no name matches that way
 lists the closest names instead (:func:`wh40k_calc.fuzzy.suggest`).
 """
@@ -16,25 +18,20 @@ from .catalog import Entry
 
 
 def filter_entries(entries: list[Entry], text: str) -> list[Entry]:
-    """The entries whose name (or ``Faction/Name``) matches ``text``, best first; when none
-    does, those with the closest names."""
+    """The entries whose name matches ``text`` (their ``Faction/Name`` when ``text`` has a
+    ``/``), best first; when none does, those with the closest names."""
     from .fuzzy import rank, suggest
 
-    scores: dict[int, float] = {}
-    for choices, penalty in (
-        ([e.name for e in entries], 0.0),
-        ([e.qualified for e in entries], 1.0),
-    ):
-        for i, s in rank(text, choices):
-            scores[i] = max(scores.get(i, -1.0), s - penalty)
-    if scores:  # best first; ties: as the names rank, then by name
-        by_name = {i: pos for pos, (i, _) in enumerate(rank(text, [e.name for e in entries]))}
-        order = sorted(
-            scores, key=lambda i: (-scores[i], by_name.get(i, len(entries)), entries[i].name)
-        )
-        return [entries[i] for i in order]
+    choices = [e.qualified if "/" in text else e.name for e in entries]
+    ranked = rank(text, choices)  # best first: word score, whole-name ratio, given order
+    if ranked:
+        return [entries[i] for i, _ in ranked]
+    from .nicknames import nickname
+
+    known = nickname(text)  # "fire warriors": the unit players mean by it, first
+    first = [e for e in entries if known is not None and e.qualified == known.qualified]
     close = suggest(text, [e.name for e in entries])
-    return [e for name in close for e in entries if e.name == name]
+    return first + [e for name in close for e in entries if e.name == name and e not in first]
 
 
 def replaced(entries: list[Entry]) -> dict[Path, Path]:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 DEFAULT_EDITION = "10"
 DEFAULT_METHOD = "exact"
 DEFAULT_SEED = 40_000
+MIN_TRIALS = 2  # a standard error needs two trials (one trial's is undefined, not 0)
 MAX_TRIALS = 100_000_000
 
 
@@ -64,20 +65,23 @@ class Edition(StrEnum):
 def fail(message: str, code: int = 1) -> typer.Exit:
     """Print ``error: message`` on stderr and return the Exit to raise. ``message`` is shown
     as written: names from files in it are not read as rich markup; what the player typed,
-    quoted in it, is cut to 80 characters (``wording.shorten_quoted``)."""
+    quoted in it, is cut to 80 characters (``wording.shorten_quoted``); control characters
+    (in a folder's path, say) are shown escaped (``\\x1b``), never obeyed by the terminal."""
     from rich.console import Console
     from rich.text import Text
 
+    from .terminal import escape_controls
     from .wording import shorten_quoted
 
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        Text.assemble(("error:", "bold red"), " ", shorten_quoted(message))
+        Text.assemble(("error:", "bold red"), " ", escape_controls(shorten_quoted(message)))
     )
     return typer.Exit(code)
 
 
 def catalog(datasheets: list[str] | list[Path] | tuple[str, ...] | None):
-    """The datasheet catalog for ``--datasheets`` folders (and the environment).
+    """The datasheet catalog for ``--datasheets`` folders (and the environment); a faction
+    in ``WH40K_CALC_FACTIONS`` that no datasheet has is warned about on stderr.
 
     Raises:
         DatasheetError: a folder does not exist, is a file, or is given as an empty name.
@@ -90,7 +94,24 @@ def catalog(datasheets: list[str] | list[Path] | tuple[str, ...] | None):
         if not str(d).strip():
             raise DatasheetError("--datasheets: empty folder name")
         dirs.append(Path(d))
-    return Catalog(dirs)
+    cat = Catalog(dirs)
+    if cat.preferences:
+        _warn(cat.preference_warnings())
+    return cat
+
+
+def _warn(lines: list[str]) -> None:
+    """``warning: LINE`` on stderr for each line (control characters escaped)."""
+    if not lines:
+        return
+    from rich.console import Console
+    from rich.text import Text
+
+    from .terminal import escape_controls
+
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    for line in lines:
+        console.print(Text.assemble(("warning:", "yellow"), " ", escape_controls(line)))
 
 
 DatasheetsOpt = Annotated[
@@ -414,10 +435,10 @@ class EngineOptions(OptionGroup):
         int | None,
         typer.Option(
             metavar="N",
-            min=1,
+            min=MIN_TRIALS,
             max=MAX_TRIALS,
-            help="Sampler trials, run exactly (default 100000, or fewer if they would take more "
-            "than a few seconds).",
+            help="Sampler trials, run exactly, 2 or more (default 100000, or fewer if they would "
+            "take more than a few seconds).",
         ),
     ] = None
     seed: Annotated[
@@ -436,6 +457,12 @@ class EngineOptions(OptionGroup):
     def method_value(self) -> str:
         """The method to use ("exact" unless given)."""
         return self.method.value if self.method else DEFAULT_METHOD
+
+    def sampler_given(self) -> tuple[str, ...]:
+        """The sampler options given on the command line (``--trials``, ``--seed``), for the
+        note when only the exact engine runs (:func:`wh40k_calc.resolve.sampler_unused_note`)."""
+        given = (("--trials", self.trials), ("--seed", self.seed))
+        return tuple(name for name, value in given if value is not None)
 
     @property
     def seed_value(self) -> int:

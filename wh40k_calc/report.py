@@ -271,8 +271,10 @@ def kill_rows(r: Result) -> int:
 def render(r: Result, console) -> None:
     """Print the result: heading, weapons table, totals, kill table with bars, CHARACTER
     models, Hazardous, exact vs sampled, then conditions, orders, choices and notes."""
+    from .layout import print_table
+
     _print_heading(r, console)
-    console.print(_weapons_table(r))
+    print_table(console, _weapons_table(r))
     _print_totals(r, console)
     _print_kill_table(r, console)
     if r.activation.target.characters:
@@ -280,7 +282,7 @@ def render(r: Result, console) -> None:
     if r.activation.hazard is not None:
         _print_hazard(r, console)
     if r.method == "both" and r.exact is not None and r.sample is not None:
-        console.print(_comparison(r))
+        print_table(console, _comparison(r))
     _print_details(r, console)
 
 
@@ -313,22 +315,23 @@ def _print_heading(r: Result, console) -> None:
 
 def _weapons_table(r: Result):
     """The "Expected per activation" table: one row per weapon profile, totals in the
-    footer."""
+    footer (printed with :func:`~wh40k_calc.layout.print_table`)."""
     from rich.table import Table
-    from rich.text import Text
+
+    from .layout import Words
 
     o = r.primary
     # Headings of two short lines and numbers that never wrap leave the names the most room
-    # at 80 columns; a name wraps between words (a word longer than the column folds).
+    # at 80 columns; a name wraps between words or after a hyphen, never inside a word.
     cols = ("Attacks", "Hits", "Wounds", "Failed\nsaves", "Mortal\nwounds", "Damage")
     table = Table(title="Expected per activation", title_justify="left", show_footer=True)
-    table.add_column("Weapon", footer="Total", overflow="fold")
+    table.add_column("Weapon", footer="Total")
     table.add_column("Models", justify="right", no_wrap=True)  # weapons of this profile used
     for col, key in zip(cols, WEAPON_FIELDS, strict=True):
         table.add_column(col, justify="right", no_wrap=True, footer=f"{o.expected[key]:.3f}")
     for w in o.weapons:
         table.add_row(
-            Text(w.name),
+            Words(w.name),
             str(w.count) if w.count else "—",
             *(f"{w.expected[k]:.3f}" for k in WEAPON_FIELDS),
         )
@@ -368,16 +371,18 @@ def print_kill_table(console, kill, title: str) -> None:
     from rich.bar import Bar
     from rich.table import Table
 
+    from .layout import Words, print_table
+
     if not len(kill):
         console.print("Kill table: no model of the target can be destroyed")
         return
     table = Table(title=title, title_justify="left")
-    table.add_column("Models destroyed", justify="right", min_width=5, no_wrap=True)
-    table.add_column("P(at least)", justify="right", min_width=7, no_wrap=True)
-    table.add_column("", width=32)
+    table.add_column(Words("Models destroyed"), justify="right", min_width=5, no_wrap=True)
+    table.add_column(Words("P(at least)"), justify="right", min_width=7, no_wrap=True)
+    table.add_column("", max_width=32)  # the bar: narrower where the room is short
     for k, p in enumerate(kill, start=1):
         table.add_row(f"≥ {k}", pct(p), Bar(1.0, 0.0, float(p), color="red"))
-    console.print(table)
+    print_table(console, table)
 
 
 def _print_hazard(r: Result, console) -> None:
@@ -479,18 +484,21 @@ def comparison_table(rows: list[tuple[str, float, float, float]], trials: int, s
     FLAG_SE."""
     from rich.table import Table
 
+    from .layout import Words
+
     t = Table(
         title=f"Exact vs sampled ({count(trials, 'trial')}, seed {seed}; '!' marks a "
         f"difference over {FLAG_SE:g} standard errors)",
         title_justify="left",
     )
     for col in ("Figure", "Exact", "Sampled", "± SE", "Δ / SE", ""):
-        t.add_column(col, justify="right" if col not in ("Figure", "") else "left")
+        figure = col not in ("Figure", "")
+        t.add_column(col, justify="right" if figure else "left", no_wrap=figure)
     floor = 1.0 / max(trials, 1)
     for name, a, b, s in rows:
         z = abs(a - b) / max(s, floor)
         t.add_row(
-            name,
+            Words(name),
             f"{a:.4f}",
             f"{b:.4f}",
             f"{s:.4f}",

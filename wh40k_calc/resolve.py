@@ -413,6 +413,21 @@ def _damage_within_budget(
     return exact.replaced(damage_distribution=damage)
 
 
+def sampler_unused_note(given: list[str] | tuple[str, ...]) -> str | None:
+    """The note for sampler settings given to a run only the exact engine answered
+    (``--method exact``, the engine not declining): ``given`` names them as the player wrote
+    them (``--trials``, ``--seed``; a batch file's ``trials``, ``seed``). None when nothing
+    was given. Worded as the other no-effect notes (``rules/idle.py``)."""
+    if not given:
+        return None
+    from .wording import join_words
+
+    return (
+        f"{join_words(list(given))}: no effect: the exact engine rolls no dice (method sample "
+        "or both runs the sampler)"
+    )
+
+
 def few_trials_note(trials: int) -> str:
     """The note for a sampler run of fewer than 1,000 trials."""
     return (

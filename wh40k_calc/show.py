@@ -15,16 +15,18 @@ def render_datasheet(ds: Datasheet, console) -> None:
     from the file is printed as written (not read as rich markup)."""
     from rich.text import Text
 
+    from .layout import print_table
+
     console.print(Text.assemble((ds.name, "bold"), f" · {ds.faction}"))
     kw = ", ".join(sorted(ds.keywords))
     fkw = ", ".join(sorted(ds.faction_keywords))
     console.print(Text.assemble(("Keywords: ", "dim"), kw, ("  Faction: ", "dim"), fkw))
-    console.print(_models_table(ds))
+    print_table(console, _models_table(ds))
     _render_sizes(ds, console)
-    console.print(_weapons_table(ds))
+    print_table(console, _weapons_table(ds))
     if ds.loadouts:
-        console.print(_loadouts_table(ds))
-    for label, line, style in _closing_lines(ds):
+        print_table(console, _loadouts_table(ds))
+    for label, line, style in [*_option_lines(ds), *_closing_lines(ds)]:
         console.print(Text.assemble((label, style), line))
 
 
@@ -32,25 +34,28 @@ def _models_table(ds: Datasheet):
     """The models table, in allocation order: the statline, invulnerable save, Feel No Pain
     and equipment of each model."""
     from rich.table import Table
-    from rich.text import Text
+
+    from .layout import Words
 
     models = Table(title="Models (allocation order)", title_justify="left")
-    for col in ("Model", "M", "T", "Sv", "W", "Ld", "OC", "Invuln", "FNP", "Equipped"):
+    models.add_column("Model")
+    for col in ("M", "T", "Sv", "W", "Ld", "OC"):  # figures: never broken
+        models.add_column(col, no_wrap=True)
+    for col in ("Invuln", "FNP", "Equipped"):
         models.add_column(col)
-    models.columns[-2].overflow = "fold"
     for m in ds.models:
         inv = f"{m.invuln}++" + (" (ranged)" if m.invuln_ranged_only else "") if m.invuln else "—"
         models.add_row(
-            Text(m.name),
+            Words(m.name),
             _move(m.M),
             str(m.T),
             f"{m.Sv}+" if m.Sv < 7 else "—",
             str(m.W),
             f"{m.Ld}+",
             str(m.OC),
-            inv,
-            _fnp(m),
-            Text(_equipped_text(ds, m)),
+            Words(inv),
+            Words(_fnp(m)),
+            Words(_equipped_text(ds, m)),
         )
     return models
 
@@ -59,21 +64,24 @@ def _weapons_table(ds: Datasheet):
     """The weapons table: one row per profile (a multi-profile weapon's named), its
     characteristics and abilities."""
     from rich.table import Table
-    from rich.text import Text
+
+    from .layout import Words
 
     weapons = Table(title="Weapons", title_justify="left")
-    for col in ("Weapon", "Range", "A", "BS/WS", "S", "AP", "D", "Abilities"):
-        weapons.add_column(col)
+    weapons.add_column("Weapon")
+    for col in ("Range", "A", "BS/WS", "S", "AP", "D"):  # figures: never broken
+        weapons.add_column(col, no_wrap=True)
+    weapons.add_column("Abilities")
     for w in ds.weapons:
         weapons.add_row(
-            Text(w.name + (f" ({w.profile_of} profile)" if w.profile_of else "")),
+            Words(w.name + (f" ({w.profile_of} profile)" if w.profile_of else "")),
             "Melee" if w.range is None else f'{w.range}"',
             str(w.A),
             "N/A" if w.skill is None else f"{w.skill}+",
             str(w.S),
             str(w.AP),
             str(w.D),
-            Text(", ".join(w.ability_texts)),
+            Words(", ".join(w.ability_texts)),
         )
     return weapons
 
@@ -82,7 +90,8 @@ def _loadouts_table(ds: Datasheet):
     """The loadouts table: each named loadout's changes, entry by entry (``2 Spanner with
     Big shoota: Rokkit launcha (unit of 10+)``)."""
     from rich.table import Table
-    from rich.text import Text
+
+    from .layout import Words
 
     lo = Table(title="Loadouts (--loadout NAME; 'default' = as equipped)", title_justify="left")
     lo.add_column("Loadout")
@@ -95,8 +104,37 @@ def _loadouts_table(ds: Datasheet):
             + (f" (unit of {e.min_unit_size}+)" if e.min_unit_size else "")
             for e in entries
         ]
-        lo.add_row(Text(name), Text("; ".join(parts)))
+        lo.add_row(Words(name), Words("; ".join(parts)))
     return lo
+
+
+def _option_lines(ds: Datasheet) -> list[tuple[str, str, str]]:
+    """(label, text, label style) of the wargear options beyond the loadouts: each model's
+    ``choices`` (several weapons of a list, for ``--weapon``), then the options not generated,
+    by reason, with the equipment they name."""
+    out = []
+    by_text: dict[str, list[str]] = {}
+    for m in ds.models:
+        for c in m.choices:
+            names = [
+                _weapon_name(ds, k) + (" (at most one)" if k in c.once and c.up_to > 1 else "")
+                for k in c.weapons
+            ]
+            who = "" if c.count is None else f"up to {c.count} models, "
+            text = (
+                f"{who}up to {c.up_to} of {', '.join(names)}, in place of those of them it "
+                'carries (--weapon "NAME xN")'
+            )
+            by_text.setdefault(text, []).append(m.name)
+    for text, models in by_text.items():
+        out.append(("Choice: ", f"{', '.join(models)}: {text}", "dim"))
+    reasons: dict[str, list[str]] = {}
+    for o in ds.options_not_generated:
+        reasons.setdefault(o.reason, []).extend(o.items or ["(no equipment named)"])
+    for reason, items in reasons.items():
+        shown = ", ".join(dict.fromkeys(items))
+        out.append(("Options not generated: ", f"{reason}: {shown}", "yellow"))
+    return out
 
 
 def _closing_lines(ds: Datasheet) -> list[tuple[str, str, str]]:
@@ -136,20 +174,22 @@ def _render_sizes(ds: Datasheet, console) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from .layout import Words, print_table
+
     sizes = Table(title="Unit sizes (--models N)", title_justify="left")
-    sizes.add_column("Models")
+    sizes.add_column("Models", no_wrap=True)
     sizes.add_column("Composition")
-    sizes.add_column("Points", justify="right")
+    sizes.add_column("Points", justify="right", no_wrap=True)
     for s in ds.sizes:
-        sizes.add_row(str(s.total), Text(s.describe()), _points_text(ds, s.points))
+        sizes.add_row(str(s.total), Words(s.describe()), _points_text(ds, s.points))
     for s in ds.dropped_sizes:
         sizes.add_row(
             str(s.total),
-            Text(f"{s.describe()} — not selectable: a size above has {s.total} models"),
+            Words(f"{s.describe()} — not selectable: a size above has {s.total} models"),
             _points_text(ds, s.points),
             style="dim",
         )
-    console.print(sizes)
+    print_table(console, sizes)
     if ds.add_ons:
         parts = [
             f"{a.name} +{a.points} pts"
@@ -248,6 +288,9 @@ def datasheet_json(ds: Datasheet) -> dict[str, Any]:
         "leader_alongside": list(ds.leader_alongside),
         "leader_alongside_bodyguard": list(ds.leader_alongside_bodyguard),
         "support_of": list(ds.support_of),
+        "options_not_generated": [
+            {"reason": o.reason, "items": list(o.items)} for o in ds.options_not_generated
+        ],
         "leaders_allowed": [
             {"starting_strength": a.starting_strength, "count": a.count}
             | ({"one_with_keyword": a.one_with_keyword} if a.one_with_keyword else {})
@@ -312,6 +355,15 @@ def _model_json(ds: Datasheet, m: ModelProfile) -> dict[str, Any]:
         "equipped_by_count": [
             {"count": n, "equipped": [_weapon_name(ds, k) for k in keys]}
             for n, keys in m.equipped_by_count
+        ],
+        "choices": [
+            {
+                "up_to": c.up_to,
+                "of": [_weapon_name(ds, k) for k in c.weapons],
+                "once": [_weapon_name(ds, k) for k in c.weapons if k in c.once],
+                "count": "all" if c.count is None else c.count,
+            }
+            for c in m.choices
         ],
     }
 

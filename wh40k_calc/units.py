@@ -158,8 +158,10 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
         )
     ds = choice.datasheet
     models = choice.models
+    fitted = None  # --weapon without --models: the smallest size that can carry them
     if choice.weapons and models is None:  # none fits: the largest, to say why
-        models = _size_for_weapons(ds, choice.weapons) or ds.max_size.total
+        fitted = _size_for_weapons(ds, choice.weapons)
+        models = fitted or ds.max_size.total
     size, counts = pick_size(ds, models, role)
     n_models = sum(counts.values())
     groups = _equip(ds, counts, choice.loadout, size.total)
@@ -197,7 +199,7 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
         total,
         tuple(whole) if whole is not None else None,
         tuple(d.name for d, _ in parts if not d.points_listed),
-        tuple(note for d, s in parts for note in size_notes(d, s)),
+        tuple(note for d, s in parts for note in size_notes(d, s)) + _fitted_note(ds, fitted),
     )
 
 
@@ -340,6 +342,18 @@ def _wanted(ds: Datasheet, specs: tuple[tuple[str, int], ...]) -> dict[str, tupl
             )
         out[w.key] = (w, out.get(w.key, (w, 0))[1] + n)
     return out
+
+
+def _fitted_note(ds: Datasheet, fitted: int | None) -> tuple[str, ...]:
+    """The note saying that ``--weapon`` chose a unit larger than the smallest (never chosen
+    without a word): ``fitted`` is that size (None: not chosen, or the smallest)."""
+    if fitted is None or fitted == ds.min_size.total:
+        return ()
+    return (
+        f"--weapon: a unit of {fitted} models, the smallest listed size of {ds.name} whose "
+        f"models can carry the named weapons (the smallest is {ds.min_size.total}; --models N "
+        "for another)",
+    )
 
 
 def _size_for_weapons(ds: Datasheet, specs: tuple[tuple[str, int], ...]) -> int | None:

@@ -189,7 +189,7 @@ def compare(
         items, title = _jobs(what, cross, conditions, list(effect or []), engine)
     if not engine.as_json:  # the table and the CSV show no distributions: none is computed
         items = _without_detail(items)
-    show_progress = not engine.as_json and output.csv_path is None and sys.stderr.isatty()
+    show_progress = sys.stderr.isatty()  # on the standard error only: JSON and CSV untouched
     rows, errors = _run(items, output.strict, show_progress, output.jobs)
     _report(rows, errors, output, csv_file, engine.as_json, title)
 
@@ -214,9 +214,10 @@ def register(app: typer.Typer) -> None:
 
 def _csv_destination(output: OutputOptions, what: list[str], as_json: bool) -> Path | None:
     """The file ``--csv`` writes (None: no file, or stdout), refused before any work when it
-    cannot be written: no name, a folder, an existing file without --force, the batch file
-    itself; and with ``--json`` (``--csv`` writes the table instead of printing it: one
-    output or the other)."""
+    cannot be written: no name, a folder, a file where a folder of its path goes, an existing
+    file without --force, the batch file itself; and with ``--json`` (``--csv`` writes the
+    table instead of printing it: one output or the other). Missing folders of the path are
+    created when the file is written, as ``calc import --out`` creates its folder."""
     import os
 
     path = output.csv_path
@@ -232,9 +233,9 @@ def _csv_destination(output: OutputOptions, what: list[str], as_json: bool) -> P
     if not path.strip():
         raise fail("--csv: give a file name (or '-' for the standard output)")
     csv_file = Path(path)
-    if not csv_file.parent.is_dir():
-        what = "is a file, not a folder" if csv_file.parent.exists() else "does not exist"
-        raise fail(f"--csv {path}: the folder {csv_file.parent} {what}")
+    folder = next((p for p in csv_file.parents if p.exists()), csv_file.parent)
+    if folder.exists() and not folder.is_dir():
+        raise fail(f"--csv {path}: {folder} is a file, not a folder")
     if csv_file.is_dir():
         raise fail(f"--csv {path}: is a folder (give a file name in it, e.g. {path}/compare.csv)")
     if csv_file.exists() and not output.force:
@@ -396,6 +397,7 @@ def _jobs_from_command_line(
         trials=engine.trials,
         seed=engine.seed_value,
         factions={"attacker": cross.faction, "target": cross.target_faction},
+        sampler_set=engine.sampler_given(),
     )
 
 
@@ -448,12 +450,10 @@ def _report(
     title: str | None,
 ) -> None:
     """JSON, CSV (stdout or file) or the table; then the errors (exit code 1 if any)."""
-    import json
-
     from .table import render_table, write_csv
 
     if as_json:
-        sys.stdout.write(json.dumps([r.result for r in rows], indent=2) + "\n")
+        _write_json(rows, output.sort.value)
     if output.csv_path == "-":
         write_csv(rows, output.sort.value, sys.stdout)
     elif csv_file is not None:
@@ -467,10 +467,42 @@ def _report(
         raise typer.Exit(1)
 
 
+def _write_json(rows: list[Row], key: str) -> None:
+    """The rows' objects as one JSON list (the text ``json.dumps(objects, indent=2)`` gives):
+    each row's contract object with ``"run"`` first and the table's own figures last
+    (``"compared"``, :func:`~wh40k_calc.compare.table.compared`). Written row by row so that
+    memory does not grow with it; rows of one job (the same run repeated, e.g. through a YAML
+    alias) share their contract object, serialised once."""
+    import json
+    import textwrap
+
+    from .table import compared
+
+    if not rows:
+        sys.stdout.write("[]\n")
+        return
+    bodies: dict[tuple[int, ...], str] = {}
+    sys.stdout.write("[\n")
+    for i, (r, figures) in enumerate(zip(rows, compared(rows, key), strict=True)):
+        rest = [(k, v) for k, v in r.result.items() if k != "run"]  # "run" is the first key
+        shared = tuple(id(v) for _, v in rest)
+        body = bodies.get(shared)
+        if body is None:
+            text = textwrap.indent(json.dumps(dict(rest), indent=2), "  ")
+            body = bodies[shared] = text[len("  {\n") : -len("\n  }")]
+        head = '  {\n    "run": ' + json.dumps(r.result["run"]) + ",\n"
+        tail = textwrap.indent(json.dumps(figures, indent=2), "    ")[len("    ") :]
+        end = ",\n" if i < len(rows) - 1 else "\n"
+        sys.stdout.write(head + body + ',\n    "compared": ' + tail + "\n  }" + end)
+    sys.stdout.write("]\n")
+
+
 def _write_csv_file(rows: list[Row], output: OutputOptions, csv_file: Path) -> None:
     from .table import write_csv
 
+    created = not csv_file.parent.is_dir()
     try:
+        csv_file.parent.mkdir(parents=True, exist_ok=True)
         with csv_file.open("w" if output.force else "x", encoding="utf-8", newline="") as fh:
             write_csv(rows, output.sort.value, fh)
     except FileExistsError:
@@ -479,20 +511,24 @@ def _write_csv_file(rows: list[Row], output: OutputOptions, csv_file: Path) -> N
         ) from None
     except OSError as exc:
         raise fail(f"--csv {output.csv_path}: cannot write: {exc.strerror or exc}") from None
+    from ..terminal import escape_controls
     from ..wording import count
 
-    sys.stderr.write(f"wrote {count(len(rows), 'row')} to {output.csv_path}\n")
+    made = f" (created the folder {csv_file.parent})" if created else ""
+    said = escape_controls(f"wrote {count(len(rows), 'row')} to {output.csv_path}{made}")
+    sys.stderr.write(said + "\n")
 
 
 def _print_errors(errors: list[RunError]) -> None:
     from rich.console import Console
     from rich.text import Text
 
+    from ..terminal import escape_controls
     from ..wording import shorten_quoted
 
     con = Console(stderr=True, highlight=False, soft_wrap=True)
     for line in error_lines(errors):
-        con.print(Text.assemble(("error:", "bold red"), " ", shorten_quoted(line)))
+        con.print(Text.assemble(("error:", "bold red"), " ", escape_controls(shorten_quoted(line))))
 
 
 def error_lines(errors: list[RunError]) -> list[str]:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..batch import (
     Batch,
+    BatchError,
     RawRun,
     RunFieldError,
     RunSpec,
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from ..target_set import SetEntry
 
 USER_ERRORS: tuple[type[Exception], ...] = (DatasheetError, SelectionError, LookupError, ValueError)
+MAX_ROWS = 10_000  # jobs (a run against each of its targets) in one batch
 
 # ---------------------------------------------------------------------------------------------
 # Jobs, rows and errors
@@ -52,6 +54,8 @@ class Job:
 
     ``detail``: the whole contract object (``--json``); False: only what the table and the
     CSV show (:func:`job_outcome`), so that distributions they never show are not computed.
+    ``sampler_set``: the sampler settings given (``--trials``, ``seed``, ...), noted as having
+    no effect where only the exact engine runs.
     ``points``: the attacker's points where they are not the datasheets' (an army list's
     own): its row's ``attacker.points`` and efficiency are then these (the datasheets' kept
     as ``attacker.points_datasheet``); None: the datasheets'."""
@@ -66,6 +70,7 @@ class Job:
     line: int | None = None
     steps: tuple[Step, ...] = ()
     detail: bool = True
+    sampler_set: tuple[str, ...] = ()  # trials and seed set, as written (for a no-effect note)
     points: float | None = None
 
 
@@ -181,17 +186,29 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
         from ..sequence.run import run_sequence
 
         seq = run_sequence(list(job.steps), job.method, job.trials, job.seed)
+        if seq.method == "exact" and job.sampler_set:
+            seq.notes.append(_sampler_unused(job))
         obj = to_json_sequence(seq, steps=job.detail)
         return obj, row_figures(obj, job.points)
     from ..report import to_json
     from ..resolve import resolve
 
     result = resolve(job.selection, job.method, job.trials, job.seed)
+    if result.sample is None and job.sampler_set:
+        result.notes.append(_sampler_unused(job))
     if job.detail or result.method == "sample":
         obj = to_json(result)
     else:
         obj = _without_damage_distribution(result)
     return obj, row_figures(obj, job.points)
+
+
+def _sampler_unused(job: Job) -> str:
+    from ..resolve import sampler_unused_note
+
+    note = sampler_unused_note(job.sampler_set)
+    assert note is not None
+    return note
 
 
 def _without_damage_distribution(result: "Result") -> dict[str, Any]:
@@ -450,6 +467,18 @@ def _target_label(spec: UnitSpec) -> str:
     return text
 
 
+def _sampler_set(ov: "Overrides", spec: RunSpec, d: Any) -> tuple[str, ...]:
+    """The sampler settings a run has, as written: ``--trials``/``--seed`` from the command
+    line, else ``trials``/``seed`` from the run or the file's defaults."""
+    out = []
+    for field in ("trials", "seed"):
+        if getattr(ov, field) is not None:
+            out.append(f"--{field}")
+        elif getattr(spec, field) is not None or getattr(d, field) is not None:
+            out.append(field)
+    return tuple(out)
+
+
 @dataclass
 class Overrides:
     """Command-line settings that override a batch file's (None: keep the file's)."""
@@ -470,11 +499,19 @@ def jobs_from_batch(
         batch: from :func:`wh40k_calc.batch.load_batch`.
         cat: where datasheets are looked up.
         overrides: command-line settings that win over the file's.
+
+    Raises:
+        BatchError: more than :data:`MAX_ROWS` jobs (before any is resolved).
     """
     reader = _BatchRuns(batch, _Lookup(cat), overrides or Overrides())
     out: list[Job | RunError] = []
     for raw in batch.runs:
         out += reader.jobs(raw)
+        if len(out) > MAX_ROWS:
+            raise BatchError(
+                f"{batch.path}: more than {MAX_ROWS:,} rows (a run against each of its "
+                f"targets; runs[{raw.index}] passes it): split the batch into several files"
+            )
     return out
 
 
@@ -502,6 +539,7 @@ class _Run:
     trials: int | None  # None: the default, within a time budget
     seed: int
     order: tuple[str, ...] | str | None
+    sampler_set: tuple[str, ...] = ()
 
 
 class _BatchRuns:
@@ -514,6 +552,9 @@ class _BatchRuns:
         self.src = str(batch.path)
         self.seen: dict[str, int] = {}  # run name -> index of the run that has it
         self.auto: dict[str, int] = {}  # automatic name -> runs made with it so far
+        # a run's mapping (by identity) -> its spec and jobs: a YAML alias repeats one mapping,
+        # whose jobs are made once and shared (renamed), so identical runs cost next to nothing
+        self.by_data: dict[int, tuple[RunSpec, list[Job | RunError]]] = {}
 
     def error(
         self,
@@ -540,15 +581,25 @@ class _BatchRuns:
 
     def jobs(self, raw: RawRun) -> list[Job | RunError]:
         """The jobs of run ``raw``, one per target (an error in place of a bad target), or the
-        one error that stops the whole run."""
+        one error that stops the whole run. A run whose mapping is one met before (a YAML
+        alias: the same object, hence the same lines) gets that run's jobs under its own name."""
+        same = self.by_data.get(id(raw.data))
+        if same is not None:
+            spec, made = same
+            name = self._name(raw, spec, _unit_spec(spec.attacker) if spec.attacker else None)
+            if isinstance(name, RunError):
+                return [name]
+            return [replace(j, run=name) for j in made]
         run = self._run(raw)
         if isinstance(run, RunError):
             return [run]
         labels = self._target_labels(run)
-        return [
+        made = [
             self._target_job(run, *target, label)
             for target, label in zip(run.targets, labels, strict=True)
         ]
+        self.by_data[id(raw.data)] = (run.spec, made)
+        return made
 
     def _target_labels(self, run: _Run) -> list[str]:
         """The labels of ``run``'s targets for its error messages, told apart where two are
@@ -623,6 +674,7 @@ class _BatchRuns:
             trials=ov.trials or spec.trials or d.trials,
             seed=next(s for s in (ov.seed, spec.seed, d.seed, 40_000) if s is not None),
             order=_order(_first(spec.order, d.order)),
+            sampler_set=_sampler_set(ov, spec, d),
         )
 
     def _spec(self, raw: RawRun) -> RunSpec | RunError:
@@ -637,6 +689,15 @@ class _BatchRuns:
             return self.error(
                 raw, message + (", not both" if both else ""), ["sequence" if both else "attacker"]
             )
+        if spec.attacker is not None and spec.repeat is not None:
+            # refused, not applied: an attacker run is one activation (its row, its JSON, its
+            # points per 100); repeating is a plan of several, which sequence: says
+            message = (
+                f"only a sequence run repeats; an 'attacker' run is one activation "
+                f"(for {spec.repeat} in a row, write it as sequence: [{{attacker: ...}}] with "
+                f"repeat: {spec.repeat})"
+            )
+            return self.error(raw, message, ["repeat"])
         return spec
 
     def _name(self, raw: RawRun, spec: RunSpec, attacker: UnitSpec | None) -> str | RunError:
@@ -703,7 +764,16 @@ class _BatchRuns:
             assert run.att is not None
             selection = self._selection(run, run.att, tgt, tspec)
         return Job(
-            name, selection, run.method, run.trials, run.seed, label, self.src, raw.line, steps
+            name,
+            selection,
+            run.method,
+            run.trials,
+            run.seed,
+            label,
+            self.src,
+            raw.line,
+            steps,
+            sampler_set=run.sampler_set,
         )
 
     def _selection(self, run: _Run, att: UnitChoice, tgt: UnitChoice, tspec: UnitSpec) -> Selection:
@@ -991,11 +1061,13 @@ def jobs_from_options(
     trials: int | None = None,
     seed: int = 40_000,
     factions: dict[str, str | None] | None = None,
+    sampler_set: tuple[str, ...] = (),
 ) -> list[Job | RunError]:
     """The jobs of ``calc compare ATTACKER... --target T...``: attackers × sizes × loadouts ×
     targets (names, or a target set's entries); ``factions`` maps "attacker"/"target" to the
     faction names are looked up in. A run is named by what varies between runs (attacker,
-    ``xN`` size, loadout), or from its attacker when nothing does.
+    ``xN`` size, loadout), or from its attacker when nothing does. ``sampler_set``: the
+    sampler options given (``--trials``, ``--seed``), noted where only the exact engine runs.
 
     With several attackers, a loadout is only crossed with the attackers that have it (a
     loadout none of them has is an error). ``leaders`` are attached to every attacker.
@@ -1026,7 +1098,7 @@ def jobs_from_options(
                 target_wounds_left=tspec.wounds_left,
                 notes=look.notes(att, tgt),
             )
-            out.append(Job(name, sel, method, trials, seed, label))
+            out.append(Job(name, sel, method, trials, seed, label, sampler_set=sampler_set))
     return out
 
 

@@ -28,13 +28,21 @@ Outcome = tuple[str, Any, Any]
 
 def job_key(job: Job, seen: dict[int, Hashable] | None = None) -> Hashable:
     """What decides a job's result: its Selection (datasheets by identity), a sequence's steps
-    and the engine settings. The run's name, target label and batch line are not part of it.
+    and the engine settings (with the sampler settings given, which its notes name). The run's
+    name, target label and batch line are not part of it.
 
     ``seen`` keeps the keys of the dataclass objects met so far, by identity, for keying many
     jobs that share them (a batch's 2,000 jobs hold 150 unit choices); the caller keeps those
     objects alive while it uses ``seen``."""
     seen = {} if seen is None else seen
-    return (_key(job.selection, seen), _key(job.steps, seen), job.method, job.trials, job.seed)
+    return (
+        _key(job.selection, seen),
+        _key(job.steps, seen),
+        job.method,
+        job.trials,
+        job.seed,
+        job.sampler_set,
+    )
 
 
 _FIELDS: dict[type, Callable[[Any], tuple] | None] = {}

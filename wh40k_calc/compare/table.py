@@ -127,6 +127,7 @@ def _points(unit: dict[str, Any]) -> str:
 
 
 BAR_WIDTH = 10
+SECTION_ROWS = 500  # rows drawn at a time: rich lays a table out whole, in memory
 RUN_INDENT = 2  # run names sit under their target's heading
 
 
@@ -164,24 +165,20 @@ def shown(r: Row, key: str) -> float:
     return round(r.figures[key] or 0.0, DECIMALS[key])
 
 
-def _longest_word(text: str) -> int:
-    return max((len(w) for w in text.split()), default=0)
+MIN_BAR = 3  # the sort column's bar (its heading whole) narrowed before the rows are stacked
 
 
-MIN_TEXT = 8  # a text column is never narrower (RUN_INDENT included); figures are never cut
-
-
-def text_widths(room: int, natural: list[int], least: list[int]) -> list[int]:
+def text_widths(room: int, natural: list[int], least: list[int]) -> list[int] | None:
     """Widths of the text columns in ``room`` cells: each its ``natural`` width when all fit;
-    else each at least its ``least`` (its longest word, so words stay whole) and the rest of
-    the room given to the columns in order (the run names first); when even the longest words
-    do not fit, the widest columns narrowed (rich folds their long words) down to MIN_TEXT,
-    so that the figures keep their width."""
+    else each at least its ``least`` (its longest piece: a word, or a part of a hyphenated
+    word, so words stay whole) and the rest of the room given to the columns in order (the
+    run names first); None when even the longest pieces do not fit (the rows are then
+    stacked: :func:`render_table`)."""
     if sum(natural) <= room:
         return list(natural)
+    if sum(least) > room:
+        return None
     widths = list(least)
-    while sum(widths) > room and max(widths) > MIN_TEXT:
-        widths[widths.index(max(widths))] -= 1
     spare = room - sum(widths)
     for i, (n, m) in enumerate(zip(natural, least, strict=True)):
         add = max(0, min(spare, n - m))
@@ -199,7 +196,9 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
     What every row shares (phase, edition, method, attacker) goes in the title; what differs
     gets a column. Every section has the same column widths, chosen to fit the console: the
     figures whole, the text columns (run names, attacker) wide enough for their longest word
-    and wrapped between words.
+    (or part of a hyphenated word) and wrapped between words; the bar narrowed where that
+    makes them fit; on a terminal too narrow even so, each row a block of its own (its name,
+    then its figures) instead of a table.
     """
     from rich.text import Text
 
@@ -216,80 +215,109 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
         max(len(label), *(len(n[i]) for n in numbers))
         for i, label in enumerate(SHORT_LABELS.values())
     ]
-    room = console.width - sum(fixed) - BAR_WIDTH - 2 * (len(fixed) + 1)  # 2 between columns
-    labels, widths = _text_columns(rows, columns, room)
+    for bar in (BAR_WIDTH, max(MIN_BAR, len(SHORT_LABELS[key]))):  # its heading whole
+        room = console.width - sum(fixed) - bar - 2 * (len(fixed) + 1)  # 2 between columns
+        chosen = _text_columns(rows, columns, room)
+        if chosen is not None:
+            break
+    if chosen is None:
+        _stacked(groups, key, columns, console)
+        _legend_and_notes(rows, console)
+        return
+    labels, widths = chosen
     folded = len(labels) == 1 and bool(columns)
-    # too narrow even for the figures and the narrowest text: wider lines, figures whole
-    width = max(console.width, console.width - room + sum(widths) + 2 * (len(widths) - 1))
-    _wider(console, _section([], labels, widths, fixed, key, columns, folded, True), width)
+    console.print(_section([], labels, widths, fixed, key, columns, folded, bar, True))
     for gi, (group, heading) in enumerate(zip(groups, group_headings(groups), strict=True)):
         if gi:
             console.print()
         print_wrapped(console, Text(escape_controls(heading), "bold"))
-        _wider(console, _section(group, labels, widths, fixed, key, columns, folded), width)
+        for start in range(0, len(group), SECTION_ROWS):  # the same widths: one table to see
+            part = range(start, min(start + SECTION_ROWS, len(group)))
+            console.print(
+                _section(group, labels, widths, fixed, key, columns, folded, bar, part=part)
+            )
     _legend_and_notes(rows, console)
 
 
-def _wider(console: Any, table: Any, width: int) -> None:
-    """Print ``table`` ``width`` cells wide even on a narrower console (rich would shrink the
-    figure columns and cut them with "…"; the terminal wraps the long lines instead)."""
-    narrow = console.width
-    console.width = max(width, narrow)
-    try:
-        console.print(table)
-    finally:
-        console.width = narrow
+def _stacked(
+    groups: list[list[Row]], key: str, columns: list[tuple[str, Any]], console: Any
+) -> None:
+    """The rows on a terminal too narrow for the table: under each target's heading, each
+    run's name (bold green for the best), then its figures and varying values as
+    ``label value`` items, each whole, filled line by line."""
+    from rich.text import Text
+
+    from ..layout import fill_items, wrap_words
+    from ..terminal import print_wrapped
+
+    width = max(console.width, 1)
+    for gi, (group, heading) in enumerate(zip(groups, group_headings(groups), strict=True)):
+        if gi:
+            console.print()
+        print_wrapped(console, Text(escape_controls(heading), "bold"))
+        best = best_rows(group, key)
+        for i, r in enumerate(group):
+            name = Text(_run(r), "bold green" if i in best else "")
+            for line in wrap_words(name, max(width - RUN_INDENT, 1)):
+                console.print(Text.assemble(" " * RUN_INDENT, line), soft_wrap=True)
+            labels = SHORT_LABELS.values()
+            items = [f"{label} {n}" for label, n in zip(labels, _numbers(r), strict=True)]
+            items += [f"{label} {get(r.result)}" for label, get in columns]
+            indent = 2 * RUN_INDENT
+            for line in fill_items(items, max(width - indent, 1)):
+                for part in wrap_words(Text(line), max(width - indent, 1)):
+                    console.print(Text.assemble(" " * indent, part), soft_wrap=True)
 
 
 def _text_columns(
     rows: list[Row], columns: list[tuple[str, Any]], room: int
-) -> tuple[list[str], list[int]]:
+) -> tuple[list[str], list[int]] | None:
     """The text columns' headings and widths in ``room`` cells (gaps included): the run name
     and each varying value in columns of their own, or the varying values folded on a line
     under the run name (one column, "Run / Attacker"), whichever takes fewer lines (side by
-    side on a tie); words stay whole where the longest fits."""
+    side on a tie), words whole; None when neither keeps its longest word whole."""
+    from ..layout import line_count, longest_piece
+
     texts = [[_run(r), *(get(r.result) for _, get in columns)] for r in rows]
     labels = ["Run", *(label for label, _ in columns)]
     natural = [max(len(label), *(len(t[i]) for t in texts)) for i, label in enumerate(labels)]
     least = [
-        max(len(label), *(_longest_word(t[i]) for t in texts)) for i, label in enumerate(labels)
+        max(len(label), *(longest_piece(t[i]) for t in texts)) for i, label in enumerate(labels)
     ]
     natural[0] += RUN_INDENT
     least[0] += RUN_INDENT
     gaps = 2 * (len(labels) - 1)
     widths = text_widths(room - gaps, natural, least)
     if not columns:
-        return labels, widths
-    side_fits = sum(least) + gaps <= room  # every word whole side by side
+        return None if widths is None else (labels, widths)
     label = " / ".join(labels)
     folded = [" · ".join(t[1:]) for t in texts]
     fold = text_widths(
         room,
         [RUN_INDENT + max(len(label) - RUN_INDENT, *(len(x) for t in texts for x in t))],
-        [RUN_INDENT + max(_longest_word(x) for t in texts for x in t)],
+        [RUN_INDENT + max(longest_piece(x) for t in texts for x in t)],
     )
+    if widths is None or fold is None:
+        if widths is not None:
+            return labels, widths
+        return None if fold is None else ([label], fold)
     width = fold[0] - RUN_INDENT
     side = sum(
         max(
-            _lines(x, w - (RUN_INDENT if i == 0 else 0))
+            line_count(x, w - (RUN_INDENT if i == 0 else 0))
             for i, (x, w) in enumerate(zip(t, widths, strict=True))
         )
         for t in texts
     )
-    under = sum(_lines(t[0], width) + _lines(f, width) for t, f in zip(texts, folded, strict=True))
-    return ([label], fold) if under < side or not side_fits else (labels, widths)
+    under = sum(
+        line_count(t[0], width) + line_count(f, width) for t, f in zip(texts, folded, strict=True)
+    )
+    return ([label], fold) if under < side else (labels, widths)
 
 
 def _run(r: Row) -> str:
     """The run's name as the table shows it (control characters escaped)."""
     return escape_controls(r.job.run)
-
-
-def _lines(text: str, width: int) -> int:
-    """Lines ``text`` takes wrapped between words at ``width`` (long words folded)."""
-    import textwrap
-
-    return max(1, len(textwrap.wrap(text, max(width, 1))))
 
 
 def _varying(rows: list[Row]) -> tuple[list[tuple[str, Any]], list[str]]:
@@ -320,16 +348,22 @@ def _section(
     key: str,
     columns: list[tuple[str, Any]],
     folded: bool,
+    bar: int = BAR_WIDTH,
     header: bool = False,
+    part: range | None = None,
 ) -> Any:
     """One target's rows (or, with ``header``, only the column headings and their rule) as a
-    rich table of the given column widths; ``folded``: the varying values on a dim line under
-    the run name."""
+    rich table of the given column widths (``bar``: the sort column's); ``folded``: the
+    varying values on a dim line under the run name; ``part``: only these rows of ``group``
+    (best rows and bars are the whole group's). Names wrap between words and after hyphens
+    only (:class:`~wh40k_calc.layout.Words`)."""
     from rich import box
     from rich.bar import Bar
     from rich.padding import Padding
     from rich.table import Table
     from rich.text import Text
+
+    from ..layout import Words
 
     table = Table(
         box=box.SIMPLE_HEAD,
@@ -339,21 +373,22 @@ def _section(
         show_header=header,
     )
     for label, width in zip(labels, widths, strict=True):
-        table.add_column(label, width=width, overflow="fold")
+        table.add_column(label, width=width)
     for label, width in zip(SHORT_LABELS.values(), fixed, strict=True):
         table.add_column(label, justify="right", no_wrap=True, width=width)
-    table.add_column(SHORT_LABELS[key], width=BAR_WIDTH, no_wrap=True)
+    table.add_column(SHORT_LABELS[key], width=bar, no_wrap=True)
     best = best_rows(group, key)
     scale = max((shown(r, key) for r in group), default=0.0)
-    for i, r in enumerate(group):
+    for i in part if part is not None else range(len(group)):
+        r = group[i]
         value = shown(r, key)
-        values = [Text(get(r.result)) for _, get in columns]
+        values: list[Any] = [Words(get(r.result)) for _, get in columns]
         run = Text(_run(r))
         if folded:
             run = Text.assemble(run, "\n", (" · ".join(v.plain for v in values), "dim"))
             values = []
         table.add_row(
-            Padding(run, (0, 0, 0, RUN_INDENT)),
+            Padding(Words(run), (0, 0, 0, RUN_INDENT)),
             *values,
             *_numbers(r),
             Bar(scale, 0.0, value, color="red" if key == "losses" else "green")
@@ -411,6 +446,29 @@ def _some_runs(names: list[str], shown: int = 3) -> str:
     if len(quoted) == 1:
         return f"run {quoted[0]}"
     return f"runs {join_words(quoted)}"
+
+
+def compared(rows: list[Row], key: str) -> list[dict[str, Any]]:
+    """The table's own figures of each row, in the rows' order, for ``--json``'s
+    ``"compared"``: the CSV's ``damage``, ``models_destroyed``, ``p_wipe``,
+    ``points_per_100`` (None where the table shows "—"), ``attacker_losses``, and ``best``
+    (the row is a best one of its target by ``sort``, as the bold rows and the CSV's
+    ``best`` say), with ``sort`` the figure ranked by."""
+    best: set[int] = set()
+    for group in group_rows(rows, key):
+        best |= {id(group[i]) for i in best_rows(group, key)}
+    return [
+        {
+            "damage": r.figures["damage"],
+            "models_destroyed": r.figures["models"],
+            "p_wipe": r.figures["wipe"],
+            "points_per_100": r.figures["efficiency"],
+            "attacker_losses": r.figures["losses"],
+            "sort": key,
+            "best": id(r) in best,
+        }
+        for r in rows
+    ]
 
 
 def _csv_points(unit: dict[str, Any]) -> float | str:

@@ -18,8 +18,15 @@ def default_csv_dir() -> Path | None:
     return Path(env) if env else None
 
 
+def _say(line: str, err: bool = False) -> None:
+    """Print one line, its control characters (a path's ESC) escaped, as every error is."""
+    from ..terminal import escape_controls
+
+    typer.echo(escape_controls(line), err=err)
+
+
 def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
+    _say(f"error: {message}", err=True)
     return typer.Exit(1)
 
 
@@ -131,7 +138,7 @@ def _say_skipped(
                 "delete it to use the curated one"
             )
         elif before and path in before:
-            typer.echo(f"  removed {path} (an earlier import of it)")
+            _say(f"  removed {path} (an earlier import of it)")
 
 
 def _import_all(source: Path, out: Path, force: bool, curated: dict[tuple[str, str], Path]) -> None:
@@ -157,7 +164,7 @@ def _import_all(source: Path, out: Path, force: bool, curated: dict[tuple[str, s
         write(gen, out)
     except OSError as exc:
         raise _fail(f"cannot write into {out}: {exc.strerror or exc}") from None
-    typer.echo(f"wrote {len(gen.files)} datasheets into {out} ({len(gen.refused)} left out)")
+    _say(f"wrote {len(gen.files)} datasheets into {out} ({len(gen.refused)} left out)")
     for sid, name, why in gen.refused:
         typer.echo(f"  left out: {name} ({sid}): {why}", err=True)
     _say_skipped(
@@ -187,7 +194,7 @@ def _import_names(
         try:
             data, warnings = import_unit(source, name, faction)
         except ImportFailure as exc:
-            typer.echo(f"error: {exc}", err=True)
+            _say(f"error: {exc}", err=True)
             failed = True
             continue
         path = out / slug(str(data["faction"])) / f"{slug(str(data['name']))}.yaml"
@@ -196,7 +203,7 @@ def _import_names(
             older.append(path)
             continue
         if path.exists() and not force:
-            typer.echo(f"error: {path} exists; pass --force to overwrite it", err=True)
+            _say(f"error: {path} exists; pass --force to overwrite it", err=True)
             failed = True
             continue
         try:
@@ -204,12 +211,12 @@ def _import_names(
             text = to_yaml(data, header=header(data, warnings, "Imported by `calc import`"))
             path.write_text(text, encoding="utf-8")
         except OSError as exc:
-            typer.echo(f"error: cannot write {path}: {exc.strerror or exc}", err=True)
+            _say(f"error: cannot write {path}: {exc.strerror or exc}", err=True)
             failed = True
             continue
-        typer.echo(f"wrote {path}")
+        _say(f"wrote {path}")
         for warning in warnings:
-            typer.echo(f"  warning: {warning}", err=True)
+            _say(f"  warning: {warning}", err=True)
     _say_skipped(skipped, out, older)
     if failed:
         raise typer.Exit(1)

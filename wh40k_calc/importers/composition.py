@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .export import html_to_text
+from . import names
+from .export import Export, html_to_text
 from .names import singular
 
 
@@ -66,6 +67,28 @@ def entries(text: str) -> Entries:
         name, parts = _name_and_parts(m.group(3))
         out.append(Entry(singular(name) if high > 1 else name, low, high, parts))
     return out
+
+
+def printed_names(rows: list[dict[str, str]]) -> list[str]:
+    """Every model name the composition rows print, as printed (not made singular), with and
+    without a bracket after it: ``1 Captain on Bike`` -> ``Captain on Bike`` (the names'
+    own casing, for :func:`~wh40k_calc.importers.names.unit_name`)."""
+    out = []
+    for row in rows:
+        for line in html_to_text(row.get("description", "")).splitlines():
+            line = re.sub(r"\s*[\u2013-]\s*EPIC HERO\s*$", "", line).strip().rstrip(".*:").strip()
+            for piece in split_outside_brackets(line):
+                m = _ENTRY_RE.match(piece.strip().rstrip("*").strip())
+                if m:
+                    out += [m.group(3).strip(), m.group(3).partition("(")[0].strip()]
+    return out
+
+
+def unit_name(export: Export, sheet: dict[str, str]) -> str:
+    """The name of ``sheet``'s unit in the data's own casing (its composition's, where that
+    prints it): :func:`~wh40k_calc.importers.names.unit_name`."""
+    rows = export.rows("Datasheets_unit_composition.csv", sheet["id"])
+    return names.unit_name(sheet["name"], printed_names(rows))
 
 
 def _name_and_parts(text: str) -> tuple[str, tuple[tuple[str, int], ...]]:

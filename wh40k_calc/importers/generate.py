@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..datasheet import norm_name
+from .composition import unit_name
 from .export import Export, ImportFailure, load_export, slug
 from .wahapedia import import_sheet_notes
 from .yaml_out import to_yaml
@@ -40,14 +41,15 @@ class Generated:
 
 
 def _names(export: Export) -> dict[str, str]:
-    """Datasheet id -> the unit name to use: the datasheet's own, except for a second datasheet
-    of the same name in the same faction."""
+    """Datasheet id -> the unit name to use: the datasheet's own (in the data's casing:
+    :func:`~wh40k_calc.importers.composition.unit_name`), except for a second datasheet of the
+    same name in the same faction."""
     out: dict[str, str] = {}
     seen: dict[tuple[str, str], int] = {}
     for sheet in export.sheets:
         key = (sheet["faction_id"], norm_name(sheet["name"]))
         seen[key] = seen.get(key, 0) + 1
-        name = " ".join(sheet["name"].split())
+        name = unit_name(export, sheet)  # the data's casing ("Captain on Bike")
         if seen[key] > 1:
             publication = export.sources.get(sheet.get("source_id", ""), {}).get("name", "")
             tag = "Legends" if publication.lower().startswith("legends") else sheet["id"]

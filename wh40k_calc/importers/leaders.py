@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from .composition import unit_name
 from .export import Export, html_to_text
 
 _EVEN_IF = re.compile(
@@ -32,7 +33,7 @@ def read_leaders(export: Export, sheet: dict[str, str]) -> dict[str, list[str]]:
     ``leader_alongside_bodyguard`` of one datasheet, each only when it has entries."""
     out: dict[str, list[str]] = {}
     leads = [
-        export.by_id[r["attached_id"]]["name"]
+        unit_name(export, export.by_id[r["attached_id"]])
         for r in export.rows("Datasheets_leader.csv", sheet["id"], key="leader_id")
         if r["attached_id"] in export.by_id
     ]

@@ -14,9 +14,19 @@ prefix sets ``min_unit_size``):
 * "Up to N M can each have their X replaced with ..." and "N M can replace its X with ...".
 
 A loadout is named after the new weapons (``plasma-gun``; with the model's name when two options
-give the same weapon). Options that add a weapon, that take away or give non-weapon wargear
-only, or whose weapons the datasheet does not list, are not generated (``skipped`` counts them
-by reason).
+give the same weapon).
+
+Options that give a model several weapons of a list — "This model / Any number of models / The
+M can [each] be equipped with up to N of the following[, and can take duplicates]" — become
+``choices`` of the models they are for (:func:`parse_choice`): up to N of the list's weapons,
+duplicates only where the option allows them and never of an item marked ``*`` (the export's
+footnote: no duplicates of these), in place of the list's weapons the model carries (a Crisis
+Battlesuit's burst cannon is one of its three). Non-weapon items of the list are left out.
+
+Options that add a weapon, that take away or give non-weapon wargear only, or whose weapons the
+datasheet does not list, are not generated: ``skipped`` counts them by reason and
+``not_generated`` says, for each, why and which equipment it names (``calc show`` lists them).
+The export's footnote rows (marked ``*``) are not options.
 """
 
 from __future__ import annotations
@@ -132,13 +142,26 @@ def parse_option(text: str) -> _Option | None:
     return None
 
 
+@dataclass
+class Options:
+    """What a datasheet's wargear options become: ``loadouts`` by name (the datasheet
+    format's), ``choices`` by model name (its ``choices`` entries), and the options not
+    generated: counted by reason (``skipped``, for the file's notes) and one by one
+    (``not_generated``: ``{"reason", "items"}``, the datasheet's ``options_not_generated``)."""
+
+    loadouts: dict[str, list[dict[str, object]]]
+    choices: dict[str, list[dict[str, object]]]
+    skipped: Counter[str]
+    not_generated: list[dict[str, object]]
+
+
 def generate_loadouts(
     option_rows: list[dict[str, str]],
     models: list[ImportedModel],
     weapons: list[ImportedWeapon],
     max_counts: dict[str, int],
-) -> tuple[dict[str, list[dict[str, object]]], Counter[str]]:
-    """Loadouts for the weapon-swap options of a datasheet.
+) -> Options:
+    """Loadouts and choices for the wargear options of a datasheet.
 
     Args:
         option_rows: the datasheet's rows of Datasheets_options.csv.
@@ -146,25 +169,124 @@ def generate_loadouts(
         weapons: its weapon profiles.
         max_counts: model name -> how many the largest unit size has (a loadout may not
             equip more).
-
-    Returns:
-        (loadouts by name in the datasheet format, options not generated counted by reason).
     """
-    loadouts: dict[str, list[dict[str, object]]] = {}
-    skipped: Counter[str] = Counter()
+    out = Options({}, {}, Counter(), [])
+
+    def skip(why: str, items: list[str]) -> None:
+        out.skipped[why] += 1
+        out.not_generated.append({"reason": why, "items": items})
+
     for row in option_rows:
-        option = parse_option(html_to_text(row["description"]))
+        if row.get("button", "").strip() == "*":
+            continue  # a footnote to the options above, not an option
+        text = html_to_text(row["description"])
+        choice = parse_choice(text)
+        if choice is not None:
+            why = _add_choice(out.choices, choice, models, weapons)
+            if why:
+                skip(why, _named_items(text))
+            continue
+        option = parse_option(text)
         if option is None:
-            skipped["not a weapon swap of a known form"] += 1
+            skip("not a weapon swap of a known form", _named_items(text))
             continue
         for alternative in option.new:
             entries, why = _entries(option, alternative, models, weapons, max_counts)
             if entries is None:
-                skipped[why] += 1
+                skip(why, _named_items("\n".join(["", *alternative])))
                 continue
-            name = _name(alternative, entries, weapons, loadouts)
-            loadouts[name] = entries
-    return loadouts, skipped
+            name = _name(alternative, entries, weapons, out.loadouts)
+            out.loadouts[name] = entries
+    return out
+
+
+_CHOICE = re.compile(
+    r"^(?:(?P<this>this model)|(?P<any>any number of models)|the (?P<model>.+?)) can "
+    r"(?:each )?be equipped with up to (?P<n>\d+|two|three|four|five) of the following"
+    r"(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+@dataclass(frozen=True)
+class _Choice:
+    """A "can be equipped with up to N of the following" option: the model it names (None:
+    every model of the unit), N, whether duplicates are allowed, and the items (``*``: none
+    of that item twice)."""
+
+    model: str | None
+    up_to: int
+    duplicates: bool
+    items: tuple[str, ...]
+
+
+def parse_choice(text: str) -> _Choice | None:
+    """The "up to N of the following" option in ``text`` (an options row as plain text, list
+    items on their own lines), or None when it is not one."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    m = _CHOICE.match(lines[0]) if lines else None
+    if m is None or len(lines) < 2:
+        return None
+    rest = m["rest"].lower()
+    duplicates = "can take duplicate" in rest and "cannot" not in rest
+    n = m["n"].lower()
+    return _Choice(m["model"], _WORDS.get(n) or int(n), duplicates, tuple(lines[1:]))
+
+
+def _add_choice(
+    choices: dict[str, list[dict[str, object]]],
+    choice: _Choice,
+    models: list[ImportedModel],
+    weapons: list[ImportedWeapon],
+) -> str:
+    """Add ``choice`` to the ``choices`` of the models it is for; the reason it is not
+    generated, or "" when it is."""
+    of: list[str] = []
+    once: list[str] = []
+    for item in choice.items:
+        single = item.rstrip().endswith("*") or not choice.duplicates
+        names = resolve_item(item.rstrip(" *").strip(), weapons)
+        if names is None:
+            continue  # a drone, a support system: not a weapon
+        of += [n for n in dict.fromkeys(names) if n not in of]
+        once += [n for n in dict.fromkeys(names) if single and n not in once]
+    if not of:
+        return "a new item is not a weapon of the datasheet"
+    if choice.model is None:
+        targets = models
+    else:
+        idx = find(choice.model, [m.name for m in models])
+        if idx is None:
+            idx = find(singular(choice.model), [m.name for m in models])
+        if idx is None:
+            return "the model it names is not in the unit"
+        targets = [models[idx]]
+    entry: dict[str, object] = {"up_to": choice.up_to, "of": of}
+    if once:
+        entry["once"] = once
+    for m in targets:
+        choices.setdefault(m.name, []).append(entry)
+    return ""
+
+
+def _named_items(text: str) -> list[str]:
+    """The equipment an option names, for ``calc show`` (names only): its list's items, or
+    the item after the last "with", without counts and footnote marks."""
+    lines = [line.strip() for line in text.splitlines()]  # the first: the option's head
+    if not any(lines):
+        return []
+    if len([line for line in lines[1:] if line]) > 0:
+        raw = [line for line in lines[1:] if line]
+    else:
+        m = re.search(r".*\bwith (.+?)\.?$", lines[0], re.IGNORECASE)  # after the last "with"
+        raw = list(_items(m.group(1))) if m else []
+    out = []
+    for item in raw:
+        name = split_count(item.strip(" *:."))[1].strip(" *:.")
+        if name and name not in out and len(name.split()) <= 6:  # a name, not a sentence
+            out.append(name)
+    return out
 
 
 def _entries(

@@ -78,6 +78,28 @@ def find(name: str, candidates: list[str]) -> int | None:
 
 
 _SMALL_WORDS = frozenset({"of", "the", "and", "with", "in", "on", "a"})
+_INNER_SMALL = _SMALL_WORDS | {"an", "at", "by", "for", "from", "to"}
+
+
+def unit_name(name: str, printed: list[str]) -> str:
+    """A datasheet's name in the data's own casing. The export's datasheet table capitalises
+    every word ("Captain On Bike", "Shield-captain On Dawneagle Jetbike") where the unit's
+    composition prints the name as the publications do ("1 Captain on Bike"): of the
+    ``printed`` names, the one equal to ``name`` (case and punctuation aside) is taken. Else a
+    name capitalised word by word has the small words inside it lowered ("Rein And Raus" ->
+    "Rein and Raus"); any other name is kept as written."""
+    name = " ".join(name.split())
+    key = norm_name(name)
+    for text in printed:
+        text = " ".join(text.split())
+        if norm_name(text) == key:
+            return text
+    words = name.split(" ")
+    if not all(w[:1].isupper() for w in words if w[:1].isalpha()):
+        return name
+    return " ".join(
+        w.lower() if i and w.lower() in _INNER_SMALL else w for i, w in enumerate(words)
+    )
 
 
 def nice_case(name: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..datasheet import DatasheetError, norm_name, parse_datasheet
+from .composition import unit_name
 from .equipment import read_equipment
 from .export import (
     Export,
@@ -231,7 +232,7 @@ def import_sheet_notes(
         size["models"] = {m.name: counts[m.name] for m in models if m.name in counts}
     abilities = read_unit_abilities(export, sheet, models, warnings)
     data: dict[str, object] = {
-        "name": name or sheet["name"],
+        "name": name or unit_name(export, sheet),
         "faction": faction_name,
         "keywords": unit_kw,
         "faction_keywords": faction_kw,
@@ -318,10 +319,15 @@ def _add_loadouts(
     largest = max(sizes, key=lambda s: sum(s["models"].values()))  # type: ignore[union-attr]
     max_counts = dict(largest["models"])  # type: ignore[call-overload]
     rows = export.rows("Datasheets_options.csv", sheet["id"])
-    loadouts, skipped = generate_loadouts(rows, models, weapons, max_counts)
-    if loadouts:
-        data["loadouts"] = loadouts
-    for why, n in sorted(skipped.items()):
+    options = generate_loadouts(rows, models, weapons, max_counts)
+    if options.loadouts:
+        data["loadouts"] = options.loadouts
+    for row in data["models"]:  # type: ignore[union-attr]
+        if row["name"] in options.choices:
+            row["choices"] = options.choices[row["name"]]
+    if options.not_generated:
+        data["options_not_generated"] = options.not_generated
+    for why, n in sorted(options.skipped.items()):
         notes.append(f"{n} wargear option(s) not generated as loadouts: {why}")
 
 
@@ -341,5 +347,5 @@ def _source(export: Export, sheet: dict[str, str], faction_name: str) -> str:
     publication = export.source_name(sheet.get("source_id", ""))
     return (
         f"{export.dir.name} CSV export, datasheet {sheet['id']} ({faction_name} "
-        f"\u2013 {sheet['name']})" + (f", {publication}" if publication else "")
+        f"\u2013 {unit_name(export, sheet)})" + (f", {publication}" if publication else "")
     )

@@ -136,7 +136,9 @@ def render_army(run: ArmyRun, console: Any) -> None:
             f" · {method}",
         ),
     )
-    console.print(_rows_table(run, tgt.models))
+    from ..layout import print_table
+
+    print_table(console, _rows_table(run, tgt.models), label_columns=2)
     if run.seq is not None:
         from ..sequence.render import print_after, steps_table
 
@@ -151,7 +153,7 @@ def render_army(run: ArmyRun, console: Any) -> None:
             ),
         )
         labels = [_step_label(sr.step.text) for sr in run.seq.steps]
-        console.print(steps_table(run.seq, labels))
+        print_table(console, steps_table(run.seq, labels), label_columns=2)
         print_after(run.seq, console)
     _unresolved(run.resolved, console)
     for n in run.notes:
@@ -171,6 +173,7 @@ def _rows_table(run: ArmyRun, target_models: int) -> Any:
     from rich.table import Table
 
     from ..compare.table import probability_text
+    from ..layout import Words
 
     table = Table(
         title="One row a unit (an Attached unit is one), best first by models destroyed",
@@ -180,7 +183,7 @@ def _rows_table(run: ArmyRun, target_models: int) -> Any:
         collapse_padding=True,
     )
     table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("Unit / weapons used", overflow="fold", ratio=1, min_width=14)
+    table.add_column("Unit / weapons used", min_width=14)  # names wrap between words
     for col in ("Models", "Pts", "Damage", "Killed", "P(≥1)", "P(all)", "/100pts"):
         table.add_column(col, justify="right", no_wrap=True)
     for rank, r in enumerate(run.rows, start=1):
@@ -190,13 +193,13 @@ def _rows_table(run: ArmyRun, target_models: int) -> Any:
         if r.seq is None:
             why = r.error or (r.plan.notes[0] if r.plan.notes else "nothing to attack with")
             table.add_row(
-                "—", _text(name, "\n", (esc(why), "dim")), str(u.models), _pts(u.points),
+                "—", Words(_text(name, "\n", (esc(why), "dim"))), str(u.models), _pts(u.points),
                 "—", "—", "—", "—", "—",
             )  # fmt: skip
             continue
         table.add_row(
             str(rank),
-            _text(name, "\n", (esc(used) or "—", "dim")),
+            Words(_text(name, "\n", (esc(used) or "—", "dim"))),
             str(u.models),
             _pts(u.points),
             f"{r.damage:.2f}",

@@ -36,8 +36,8 @@ def sequence(
             "--repeat",
             metavar="N",
             min=1,
-            max=20,
-            help="Repeat the whole list of steps N times (how many volleys).",
+            help="Repeat the whole list of steps N times (how many volleys; at most 60 "
+            "activations in all).",
         ),
     ] = 1,
 ) -> None:
@@ -46,14 +46,20 @@ def sequence(
     next. One row per step, then the kill table of the whole sequence."""
     from ..catalog import UnknownUnitError
     from ..datasheet import DatasheetError
+    from ..progress import progress_bar
+    from ..resolve import sampler_unused_note
     from ..selection import SelectionError
     from .run import run_sequence
     from .steps import StepError, build_steps
 
+    bar = progress_bar()  # a long sampled run: on the standard error of a terminal only
     try:
         cat = catalog(engine.datasheets)
         plan = build_steps(list(steps), cat, target, engine, repeat)
-        seq = run_sequence(plan, engine.method_value, engine.trials, engine.seed_value)
+        seq = run_sequence(plan, engine.method_value, engine.trials, engine.seed_value, bar)
+        note = sampler_unused_note(engine.sampler_given()) if seq.method == "exact" else None
+        if note:
+            seq.notes.append(note)
     except StepError as exc:  # words that do not parse: a usage error (2), as at top level
         raise fail(str(exc), 2 if exc.usage else 1) from None
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
@@ -61,6 +67,9 @@ def sequence(
     except MemoryError:
         trials = f"{engine.trials:,} sampler trials" if engine.trials else "this sequence"
         raise fail(f"out of memory with {trials}; give fewer --trials") from None
+    finally:
+        if bar is not None:
+            bar.stop()
     if engine.as_json:
         import json
 

@@ -67,12 +67,14 @@ def render_sequence(seq: SequenceResult, console: Any) -> None:
                 f" ({seq.exact_declined}): the figures below are the sampler's.",
             )
         )
-    console.print(steps_table(seq))
+    from ..layout import print_table
+
+    print_table(console, steps_table(seq), label_columns=2)
     print_after(seq, console)
     _kill_table(seq, console)
     _leaders_and_hazards(seq, console)
     if seq.method == "both":
-        console.print(_comparison(seq))
+        print_table(console, _comparison(seq))
     _details(seq, console)
 
 
@@ -116,7 +118,8 @@ def steps_table(seq: SequenceResult, labels: list[str] | None = None):
     from rich import box
     from rich.bar import Bar
     from rich.table import Table
-    from rich.text import Text
+
+    from ..layout import Words
 
     title = "Per step: its own hits, wounds and damage; the whole sequence so far"
     if seq.repeated:
@@ -129,10 +132,10 @@ def steps_table(seq: SequenceResult, labels: list[str] | None = None):
         collapse_padding=True,
     )
     table.add_column("#", no_wrap=True)
-    table.add_column("Activation", overflow="fold", min_width=12)
+    table.add_column("Activation", min_width=12)
     for col in ("Hits", "Wounds", "Damage", "Models\nso far", "Wounds\nso far", "P(unit\ndead)"):
         table.add_column(col, justify="right", no_wrap=True)
-    table.add_column("", width=8, no_wrap=True)
+    table.add_column("", max_width=8)  # the bar: narrower where the room is short
     models = seq.steps[0].result.plan.target.models
     wounds = seq.steps[0].result.activation.target.wounds - _already_lost(seq)
     for k, sr in enumerate(seq.steps):
@@ -142,7 +145,7 @@ def steps_table(seq: SequenceResult, labels: list[str] | None = None):
         p = p_destroyed(seq, k)
         table.add_row(
             sr.step.label(seq.repeated),
-            Text(labels[k] if labels is not None else _activation_text(sr)),
+            Words(labels[k] if labels is not None else _activation_text(sr)),
             f"{own.expected['hits']:.2f}",
             f"{own.expected['wounds']:.2f}",
             f"{own.expected['damage']:.2f}",

@@ -104,9 +104,11 @@ def repeated(steps: list[Step], repeat: int) -> list[Step]:
         ValueError: more than MAX_STEPS activations in all.
     """
     if len(steps) * repeat > MAX_STEPS:
+        from ..wording import count
+
         raise ValueError(
-            f"{len(steps)} steps × {repeat} repeats is {len(steps) * repeat} activations; "
-            f"a sequence takes at most {MAX_STEPS}"
+            f"{count(len(steps), 'step')} × {count(repeat, 'repeat')} is "
+            f"{len(steps) * repeat:,} activations; a sequence takes at most {MAX_STEPS}"
         )
     return [replace(s, repeat=i) for i in range(1, repeat + 1) for s in steps]
 
