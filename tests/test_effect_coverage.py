@@ -21,9 +21,11 @@ from pathlib import Path
 import pytest
 
 from wh40k_calc.effect_coverage import (
+    ALL_KINDS,
     COLUMNS,
     CSV_NAME,
     EFFECTS,
+    KINDS,
     Coverage,
     DataRule,
     Line,
@@ -128,33 +130,29 @@ def test_every_committed_line_is_well_formed(committed) -> None:
 
 
 def _recomputed(lines: list[Line], files: dict, edition: int) -> list[Line]:
-    """The lines again: each faction's rules read back from ``lines``, its effect file
-    matched against them."""
-    by_faction: dict[str, list[Line]] = {}
+    """The lines again, without the data: each effect file matched against the rules its
+    lines name, read back from ``lines`` (edition 11: the rules of the faction files' four
+    kinds; edition 10: the export's army rules, those with an id), the rest of its entries
+    listed as the coverage command lists them."""
+    by_file: dict[str, list[Line]] = {}
     for x in lines:
-        by_faction.setdefault(x.faction, []).append(x)
-    paths = {f.faction: p for p, f in files.items()}
+        by_file.setdefault(x.file, []).append(x)
+    named = {f"edition-{edition}/{p.name}": f for p, f in files.items()}
     out = []
-    for faction, mine in by_faction.items():
-        f = files.get(paths.get(faction, Path("-")))
-        rules = [DataRule(x.kind, x.detachment or None, x.rule, x.rule_id) for x in mine]
-        if edition == 10:  # the export lists army rules only; the others come from the file
-            rules = [r for r in rules if r.id]
-        listed = frozenset({"detachment", "stratagem", "enhancement", "unit", "core"})
-        got, problems = match_file(
-            faction,
-            mine[0].our_faction,
-            rules,
-            f,
-            faction,
-            listed if edition == 10 else frozenset(),
-        )
+    for name, mine in by_file.items():
+        if edition == 11:
+            rules = [x for x in mine if x.kind in KINDS]
+            listed = frozenset({"unit", "core"})
+        else:
+            rules = [x for x in mine if x.rule_id]
+            listed = frozenset(ALL_KINDS) - {"army"} if rules else frozenset(ALL_KINDS)
+        data = [DataRule(x.kind, x.detachment or None, x.rule, x.rule_id) for x in rules]
+        f = named.get(name)  # None: the faction has no effect file (its lines are missing)
+        got, problems = match_file(mine[0].faction, mine[0].our_faction, data, f, name, listed)
         assert problems == [], problems
         out += got
-    unlisted = [
-        p for p, f in files.items() if f.faction not in by_faction and (f.effects or f.coverage)
-    ]
-    assert unlisted == [], f"effect files with no line: {unlisted}"
+    silent = [n for n, f in named.items() if n not in by_file and (f.effects or f.coverage)]
+    assert silent == [], f"effect files with no line: {silent}"
     return sorted(out, key=lambda x: x.order)
 
 
@@ -310,8 +308,7 @@ def test_coverage_of_a_small_game_datacards_folder(tmp_path) -> None:
     assert cov.problems == ()
     # a faction file without an effect file is noted, not a problem (it has no rule here)
     assert cov.notes == (
-        f"{effects / 'edition-11' / 'votann.yaml'}: no effect file for Leagues of Votann "
-        "(votann.json) yet",
+        "edition-11/votann.yaml: no effect file for Leagues of Votann (votann.json) yet",
     )
     assert [(x.faction, x.rule, x.rule_id, x.status) for x in cov.lines] == [
         ("Orks", "Waaagh!", "", "modelled"),
@@ -383,8 +380,7 @@ def test_coverage_10_lists_army_rules_and_the_files_other_rules(tmp_path):
     )
     cov = coverage_10(_export(tmp_path), effects)
     assert cov.problems == ()
-    space_marines = effects / "edition-10" / "space-marines.yaml"
-    assert cov.notes == (f"{space_marines}: no effect file for Space Marines yet",)
+    assert cov.notes == ("edition-10/space-marines.yaml: no effect file for Space Marines yet",)
     got = [(x.faction, x.kind, x.rule, x.rule_id, x.status, x.records) for x in cov.lines]
     assert got == [
         ("Core", "core", "Insane Bravery", "", "not-attack", ""),
@@ -393,19 +389,25 @@ def test_coverage_10_lists_army_rules_and_the_files_other_rules(tmp_path):
         ("Space Marines", "army", "Oath of Moment", "2", "missing", ""),
         ("Space Marines", "army", "Waaagh!", "1", "missing", ""),
     ]
+    assert [x.file for x in cov.lines] == [
+        "edition-10/core.yaml",
+        *["edition-10/orks.yaml"] * 2,
+        *["edition-10/space-marines.yaml"] * 2,
+    ]
 
 
 @pytest.mark.parametrize(
     "row, message",
     [
-        ("Orks,,army,,Waaagh!,,done,,", "status 'done' is none of"),
-        ("Orks,,army,,Waaagh!,,modelled,,", "records are given for modelled rules"),
-        ("Orks,,army,,Waaagh!,,not-attack,waaagh,", "records are given for modelled rules"),
-        ("Orks,,army,,Waaagh!,,not-modelled,,", "a not-modelled rule needs its reason"),
-        ("Orks,,army,War Horde,Waaagh!,,not-attack,,", "an army rule has no detachment"),
-        ("Orks,,spell,,Waaagh!,,not-attack,,", "kind 'spell' is none of"),
-        ("Orks,,army,,Waaagh!,,modelled,Waaagh!,", "each is an effect id"),
-        ("Orks,,army,,Waaagh!,not-attack,,", "8 fields, expected 9"),
+        ("Orks,,army,,Waaagh!,,done,,,e/o.yaml", "status 'done' is none of"),
+        ("Orks,,army,,Waaagh!,,modelled,,,e/o.yaml", "records are given for modelled rules"),
+        ("Orks,,army,,Waaagh!,,not-attack,waaagh,,e/o", "records are given for modelled rules"),
+        ("Orks,,army,,Waaagh!,,not-modelled,,,e/o.yaml", "a not-modelled rule needs its reason"),
+        ("Orks,,army,War Horde,Waaagh!,,not-attack,,,e/o", "an army rule has no detachment"),
+        ("Orks,,spell,,Waaagh!,,not-attack,,,e/o.yaml", "kind 'spell' is none of"),
+        ("Orks,,army,,Waaagh!,,modelled,Waaagh!,,e/o.yaml", "each is an effect id"),
+        ("Orks,,army,,Waaagh!,,not-attack,,,orks.yaml", "not an effect file's name"),
+        ("Orks,,army,,Waaagh!,not-attack,,,e/o.yaml", "9 fields, expected 10"),
     ],
 )
 def test_a_malformed_line_is_refused_naming_the_file_and_line(tmp_path, row, message) -> None:
@@ -418,7 +420,10 @@ def test_a_malformed_line_is_refused_naming_the_file_and_line(tmp_path, row, mes
 
 def test_lines_out_of_order_are_refused(tmp_path) -> None:
     p = tmp_path / "c.csv"
-    rows = ["Orks,,stratagem,War Horde,B,,not-attack,,", "Orks,,army,,A,,not-attack,,"]
+    rows = [
+        "Orks,,stratagem,War Horde,B,,not-attack,,,edition-11/orks.yaml",
+        "Orks,,army,,A,,not-attack,,,edition-11/orks.yaml",
+    ]
     p.write_text(",".join(COLUMNS) + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
     with pytest.raises(ValueError, match="line 3: out of order"):
         read_csv(p)
@@ -442,7 +447,8 @@ def _line(faction: str, kind: str, status: str) -> Line:
     """A line of a rule of its own name."""
     records = "x" if status == "modelled" else ""
     det = "" if kind == "army" else "D"
-    return Line(faction, "", kind, det, f"rule {next(_NUMBERS)}", "", status, records, "why")
+    name = f"rule {next(_NUMBERS)}"
+    return Line(faction, "", kind, det, name, "", status, records, "why", "edition-11/o.yaml")
 
 
 def test_counts_and_goals_worked_by_hand() -> None:
@@ -474,9 +480,9 @@ def test_a_share_is_rounded_down_so_nearly_all_is_not_all() -> None:
 
 def test_table_10_counts_army_rules_apart_from_the_seed_pages_rules() -> None:
     lines = [
-        Line("Orks", "", "army", "", "Waaagh!", "1", "modelled", "waaagh", ""),
-        Line("Orks", "", "stratagem", "War Horde", "'Ard as Nails", "", "modelled", "ard", ""),
-        Line("Orks", "", "unit", "", "Get Da Good Bitz", "", "not-attack", "", ""),
+        Line("Orks", "", "army", "", "Waaagh!", "1", "modelled", "waaagh", "", "o"),
+        Line("Orks", "", "stratagem", "War Horde", "'Ard as Nails", "", "modelled", "ard", "", "o"),
+        Line("Orks", "", "unit", "", "Get Da Good Bitz", "", "not-attack", "", "", "o"),
     ]
     assert "| Orks | 1/1/1 100% | 1/1/2 100% |" in table_10(lines)
 

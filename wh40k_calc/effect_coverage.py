@@ -45,6 +45,9 @@ KINDS = ("army", "detachment", "stratagem", "enhancement")
 # every kind a coverage line may have, in the order the coverage files list them
 ALL_KINDS = (*KINDS, "unit", "core")
 STATUSES = ("modelled", "not-attack", "not-modelled", "missing")
+# kinds no faction file of the data lists, which effect files may hold (unit rules, core
+# stratagems): each entry of these kinds is a line of its own
+UNIT_KINDS = frozenset({"unit", "core"})
 EFFECTS = Path(__file__).resolve().parent.parent / "effects"  # the repository's effect files
 CSV_NAME = {11: "coverage-11.csv", 10: "coverage-10.csv"}
 EXPORT_SOURCE = "wahapedia-10e-2025-07"
@@ -160,7 +163,8 @@ class Line:
     or ``missing`` (no record and no coverage line: a faction without an effect file yet, or a
     file that misses the rule); ``records``: the ids of the records that model it, space
     separated; ``reason``: why it is not modelled, or for a modelled rule what its records
-    leave out (their ``not_modelled``)."""
+    leave out (their ``not_modelled``); ``file``: the effect file that says it (or should),
+    relative to the effects folder (``edition-11/orks.yaml``)."""
 
     faction: str
     our_faction: str
@@ -171,6 +175,7 @@ class Line:
     status: str
     records: str
     reason: str
+    file: str
 
     @property
     def order(self) -> tuple:
@@ -184,6 +189,7 @@ class Line:
             key(self.rule),
             self.rule,
             self.rule_id,
+            self.file,
         )
 
     @property
@@ -224,7 +230,9 @@ def match_file(
     ``f`` None: every rule is ``missing`` (no problem: the file is not written yet).
     Entries of ``f`` that name no rule of ``rules`` are problems, except those of
     ``listed_kinds``, which become lines of their own (rules that only the file knows: the
-    seed pages' stratagems in edition 10). ``where`` names the file in the messages.
+    seed pages' stratagems in edition 10, unit rules). ``where`` is the file's name relative
+    to the effects folder (``edition-11/orks.yaml``): the lines' ``file`` and the messages'
+    first word.
     """
     first: dict[tuple[str, str, str], DataRule] = {}
     for r in rules:
@@ -232,10 +240,13 @@ def match_file(
     unique = list(first.values())
     if f is None:
         reason = "no effect file for this faction yet"
-        return [
-            Line(faction, our, r.kind, r.detachment or "", r.name, r.id, "missing", "", reason)
+        missing = [
+            Line(
+                faction, our, r.kind, r.detachment or "", r.name, r.id, "missing", "", reason, where
+            )
             for r in unique
-        ], []
+        ]
+        return missing, []
     recs: dict[tuple[str, str, str], list] = {}
     names: dict[tuple[str, str, str], tuple[str, str]] = {}
     for r in f.effects:
@@ -260,12 +271,14 @@ def match_file(
         if found:
             ids = " ".join(r.id for r in found)
             reason = _not_modelled_parts(found)
-            return Line(faction, our, kind, det, name, rule_id, "modelled", ids, reason)
+            return Line(faction, our, kind, det, name, rule_id, "modelled", ids, reason, where)
         if listed:
             c = listed[0]
-            return Line(faction, our, kind, det, name, rule_id, c.status, "", c.reason or "")
+            reason = c.reason or ""
+            return Line(faction, our, kind, det, name, rule_id, c.status, "", reason, where)
         problems.append(f"{where}: not covered: {label}")
-        return Line(faction, our, kind, det, name, rule_id, "missing", "", "not in the effect file")
+        reason = "not in the effect file"
+        return Line(faction, our, kind, det, name, rule_id, "missing", "", reason, where)
 
     wanted = set(first)
     for r in unique:
@@ -318,10 +331,40 @@ def _file_for(
         return None
     if f is not None:
         if f.faction != faction:
-            problems.append(f"{_shown(path)}: faction {f.faction!r}, the data's is {faction!r}")
+            problems.append(f"{_name(path)}: faction {f.faction!r}, the data's is {faction!r}")
         if f.edition != edition:
-            problems.append(f"{_shown(path)}: edition {f.edition}, expected {edition}")
+            problems.append(f"{_name(path)}: edition {f.edition}, expected {edition}")
     return f
+
+
+def _name(path: Path) -> str:
+    """An effect file's name relative to the effects folder: ``edition-11/orks.yaml``."""
+    return f"{path.parent.name}/{path.name}"
+
+
+def _other_files(
+    files: dict[Path, EffectFile | EffectFileError],
+    seen: set[Path],
+    edition: int,
+    listed: frozenset[str],
+    our,
+) -> tuple[list[Line], list[str]]:
+    """The lines of the effect files that no faction of the data has (core stratagems, unit
+    rules): their entries of ``listed`` kinds, each a line of the file's own faction; any
+    other entry names no rule of the data."""
+    lines, problems = [], []
+    for path, f in files.items():
+        if path in seen:
+            continue
+        if isinstance(f, EffectFileError):
+            problems.append(str(f))
+            continue
+        if f.edition != edition:
+            problems.append(f"{_name(path)}: edition {f.edition}, expected {edition}")
+        got, bad = match_file(f.faction, our(f.faction), [], f, _name(path), listed)
+        lines += got
+        problems += bad
+    return lines, problems
 
 
 def known_factions() -> list[str]:
@@ -379,14 +422,14 @@ def coverage_11(
         seen.add(target)
         f = _file_for(files, target, name, 11, problems)
         if target not in files:
-            notes.append(f"{_shown(target)}: no effect file for {name} ({path.name}) yet")
+            notes.append(f"{_name(target)}: no effect file for {name} ({path.name}) yet")
         our = our_faction(name, known)
-        got, bad = match_file(name, our, _faction_rules(d), f, _shown(target))
+        got, bad = match_file(name, our, _faction_rules(d), f, _name(target), UNIT_KINDS)
         lines += got
         problems += bad
-    problems += [
-        f"{_shown(p)}: no faction file {p.stem}.json in {gdc}" for p in files if p not in seen
-    ]
+    got, bad = _other_files(files, seen, 11, UNIT_KINDS, lambda n: our_faction(n, known))
+    lines += got
+    problems += bad
     return Coverage(11, tuple(sorted(lines, key=lambda x: x.order)), tuple(problems), tuple(notes))
 
 
@@ -439,28 +482,20 @@ def coverage_10(csv_dir: Path, effects: Path = EFFECTS, files: dict | None = Non
     folder = effects / "edition-10"
     files = load_effect_files(folder) if files is None else files
     lines, problems, notes, seen = [], [], [], set()
+    listed = frozenset(ALL_KINDS) - {"army"}  # the export lists army rules only
     for faction, rules in export_army_rules(csv_dir).items():
         target = folder / f"{file_slug(faction)}.yaml"
         seen.add(target)
         f = _file_for(files, target, faction, 10, problems)
         if target not in files:
-            notes.append(f"{_shown(target)}: no effect file for {faction} yet")
+            notes.append(f"{_name(target)}: no effect file for {faction} yet")
         data = [DataRule("army", None, r.name, r.id) for r in rules]
-        listed = frozenset(ALL_KINDS) - {"army"}
-        got, bad = match_file(faction, "", data, f, _shown(target), listed)
+        got, bad = match_file(faction, "", data, f, _name(target), listed)
         lines += got
         problems += bad
-    for path, f in files.items():
-        if path in seen:
-            continue
-        if isinstance(f, EffectFileError):
-            problems.append(str(f))
-            continue
-        if f.edition != 10:
-            problems.append(f"{_shown(path)}: edition {f.edition}, expected 10")
-        got, bad = match_file(f.faction, "", [], f, _shown(path), frozenset(ALL_KINDS))
-        lines += got
-        problems += bad
+    got, bad = _other_files(files, seen, 10, frozenset(ALL_KINDS), lambda n: "")
+    lines += got
+    problems += bad
     return Coverage(10, tuple(sorted(lines, key=lambda x: x.order)), tuple(problems), tuple(notes))
 
 
@@ -516,6 +551,8 @@ def _line_problem(line: Line) -> str:
         return f"records {line.records!r}: each is an effect id (lower case with hyphens)"
     if line.status in ("not-modelled", "missing") and not line.reason:
         return f"a {line.status} rule needs its reason"
+    if not re.fullmatch(r"edition-1[01]/[^/]+\.yaml", line.file):
+        return f"file {line.file!r} is not an effect file's name (edition-11/orks.yaml)"
     return ""
 
 

@@ -112,8 +112,9 @@ def _missed(row: dict[str, Count]) -> list[str]:
 
 
 def table_11(lines: tuple[Line, ...] | list[Line]) -> str:
-    """The edition-11 block: one row per faction, a total row, then the goals."""
-    per = counts(lines)
+    """The edition-11 block: one row per faction with rules of the four kinds (not ``Core``,
+    whose unit rules no faction file lists), a total row, then the goals."""
+    per = {f: row for f, row in counts(lines).items() if any(k in row for k in KINDS)}
     total = {k: sum((row.get(k, Count()) for row in per.values()), Count()) for k in KINDS}
     out = [
         "| Faction | " + " | ".join(HEADINGS[k] for k in KINDS) + " | Goals |",
