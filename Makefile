@@ -14,7 +14,7 @@ PIP_INSTALL := PYTHONWARNINGS="ignore:Editable installation,ignore:Compat editab
 # PYTHONDONTWRITEBYTECODE set, Python would otherwise compile every module at every start.
 COMPILE := $(BIN)/python -m compileall -q wh40k_calc
 
-.PHONY: demo test lint bench install install-dev clean datasheets effects-coverage
+.PHONY: demo test lint bench install install-dev clean datasheets datasheets-11 effects-coverage
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,12 +54,20 @@ datasheets: $(STAMP)
 	@test -n "$(CSV)" || { echo "make datasheets: give the export folder: make datasheets CSV=DIR (or set WH40K_CALC_CSV)"; exit 2; }
 	$(BIN)/python -m wh40k_calc.importers.generate --csv "$(CSV)" --out datasheets-generated
 
+# Regenerate datasheets-generated-11/ from a folder of edition-11 faction files (game-datacards):
+# GDC=DIR or $WH40K_CALC_GDC.
+GDC ?= $(WH40K_CALC_GDC)
+datasheets-11: $(STAMP)
+	@test -n "$(GDC)" || { echo "make datasheets-11: give the folder of faction files: make datasheets-11 GDC=DIR (or set WH40K_CALC_GDC)"; exit 2; }
+	$(BIN)/python -m wh40k_calc.importers.generate_gdc --gdc "$(GDC)" --out datasheets-generated-11
+
 # Regenerate effects/coverage-11.csv, effects/coverage-10.csv and the README's coverage tables
-# from the data: GDC=DIR (game-datacards faction files, edition 11) and CSV=DIR (the 10th-edition
-# export, or $WH40K_CALC_CSV); both default to the shared data folder next to the checkout.
-GDC ?= ../shared/data/game-datacards-11e-912
+# from the data: GDC=DIR (game-datacards faction files, edition 11, or $WH40K_CALC_GDC) and
+# CSV=DIR (the 10th-edition export, or $WH40K_CALC_CSV); each defaults to the shared data
+# folder next to the checkout.
 effects-coverage: $(STAMP)
-	$(BIN)/python -m wh40k_calc.effect_coverage --gdc "$(GDC)" \
+	$(BIN)/python -m wh40k_calc.effect_coverage \
+		--gdc "$(or $(GDC),../shared/data/game-datacards-11e-912)" \
 		--csv "$(or $(CSV),../shared/data/wahapedia-10e-2025-07)" --readme README.md
 
 clean:

@@ -166,7 +166,8 @@ def write_unit(
     rules: Sequence[str] | None = None,
     points: int = 100,
 ) -> str:
-    """Write ``folder/stem.yaml`` (one size: the given model counts) and return ``stem``."""
+    """Write ``folder/stem.yaml`` (one size: the given model counts; for both rules editions)
+    and return ``stem``."""
     sheet: dict[str, Any] = {
         "name": stem.replace("-", " ").title(),
         "faction": "Testers",
@@ -176,6 +177,7 @@ def write_unit(
         "sizes": [{"models": {m["name"]: n for m, n in models}, "points": points}],
         "weapons": list(weapons),
         "source": "tests/oracle.py (written by a test)",
+        "edition": [10, 11],  # a test unit of our own: for both rules editions
     }
     if rules is not None:
         sheet["rules"] = list(rules)
@@ -196,6 +198,7 @@ def write_sheet(
         "keywords": ["INFANTRY", *keywords],
         "models": [m],
         "sizes": [{"models": {m["name"]: count}, "points": 10 * count}],
+        "edition": [10, 11],  # a test unit of our own: for both rules editions
         **fields,
     }
     (folder / f"{name.lower()}.yaml").write_text(yaml.safe_dump(sheet, sort_keys=False))

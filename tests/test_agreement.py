@@ -643,7 +643,8 @@ SEQUENCES: dict[str, tuple[dict, list[str]]] = {
     "ed11-rokkits-blast+mob-mentality-into-boyz-warboss": (
         {"target": "boyz", "target_models": 20, "target_leader": ["warboss"], "edition": "11"},
         [
-            "shoot boyz --models 20 --loadout 2-rokkit-launchas",
+            # edition 11: the Boyz of data 912 (one rokkit launcha, [BLAST])
+            "shoot boyz --models 20 --loadout rokkit-launcha-close-combat-weapon",
             "shoot lootas --models 10 --effect mob-mentality",
             "fight lord-invocatus --charged --effect mob-mentality",
         ],

@@ -80,10 +80,11 @@ def scaled(dist: list[F], by: int) -> dict[int, F]:
 
 
 def test_hazard_roll_lootas_one_spanner():
-    # Lootas (5 models), kustom-mega-blastas: 1 [HAZARDOUS] weapon -> 1 hazard roll, fails on
-    # 1-2 (1/3): 1 mortal wound (the Lootas are not MONSTER/VEHICLE), destroying a W1 model.
+    # Lootas (5 models; the edition-11 datasheet of data 912: 1 Spanner, W1), kustom-mega-blasta:
+    # 1 [HAZARDOUS] weapon -> 1 hazard roll, fails on 1-2 (1/3): 1 mortal wound (the Lootas are
+    # not MONSTER/VEHICLE), destroying a W1 model.
     # P(lose a model) = 1/3 = E[models lost] = E[mortal wounds].
-    out = calc("shoot", "lootas", "--loadout", "kustom-mega-blastas", "--target", "boyz")
+    out = calc("shoot", "lootas", "--loadout", "kustom-mega-blasta", "--target", "boyz")
     check_losses(out, scaled(binom(1, F(1, 3)), 1), {0: F(2, 3), 1: F(1, 3)})
 
 
@@ -92,7 +93,7 @@ def test_hazard_roll_lootas_two_spanners():
     # Binomial(2, 1/3) = (4, 4, 1)/9, each one mortal wound destroying one W1 model:
     # E = 2/3, P(at least one) = 5/9.
     out = calc(
-        "shoot", "lootas", "--loadout", "kustom-mega-blastas", "--models", "10", "--target", "boyz"
+        "shoot", "lootas", "--loadout", "kustom-mega-blasta", "--models", "10", "--target", "boyz"
     )
     b = binom(2, F(1, 3))
     check_losses(out, scaled(b, 1), dict(enumerate(b)))

@@ -15,7 +15,7 @@ import pytest
 from wh40k_calc.datasheet import parse_datasheet
 from wh40k_calc.importers.loadouts import parse_option
 from wh40k_calc.importers.names import near_match
-from wh40k_calc.importers.unit_abilities import UnitAbilities, _ability, sides_touched
+from wh40k_calc.importers.unit_abilities import UnitAbilities, read_ability, sides_touched
 from wh40k_calc.importers.wahapedia import import_unit
 
 CSV_DIR = Path(__file__).resolve().parents[2] / "shared/data/wahapedia-10e-2025-07"
@@ -285,41 +285,41 @@ def test_near_matches() -> None:
     assert near_match("storm shield", names) is None
 
 
-def _recognise(text: str, name: str = "Test ability") -> UnitAbilities:
+def recognise(text: str, name: str = "Test ability") -> UnitAbilities:
     out = UnitAbilities()
-    _ability(name, text, ["Trooper"], ["Trooper", "Sergeant"], out)
+    read_ability(name, text, ["Trooper"], ["Trooper", "Sergeant"], out)
     return out
 
 
 def test_recognised_sentences() -> None:
-    got = _recognise("Models in this unit have the Feel No Pain 4+ ability against mortal wounds.")
+    got = recognise("Models in this unit have the Feel No Pain 4+ ability against mortal wounds.")
     assert got.model_fields == {
         "Trooper": {"feel_no_pain_mortal": 4},
         "Sergeant": {"feel_no_pain_mortal": 4},
     }
-    got = _recognise("The bearer has a 5+ invulnerable save against ranged attacks.")
+    got = recognise("The bearer has a 5+ invulnerable save against ranged attacks.")
     assert got.model_fields == {"Trooper": {"invuln_ranged": 5}}
-    got = _recognise(
+    got = recognise(
         "Each time an attack is allocated to this model, subtract 1 from the Damage "
         "characteristic of that attack."
     )
     assert got.model_fields == {"Trooper": {"damage_reduction": 1}}
-    got = _recognise("Each time a melee attack targets this unit, subtract 1 from the Hit roll.")
+    got = recognise("Each time a melee attack targets this unit, subtract 1 from the Hit roll.")
     assert got.rules == ["unit-hit-minus-1-melee"] and not got.not_modelled["target"]
 
 
 def test_conditional_sentences_are_listed_not_applied() -> None:
-    got = _recognise(
+    got = recognise(
         "While this model is leading a unit, models in that unit have the Feel No Pain 5+ ability."
     )
     assert got.model_fields == {}
     assert got.not_modelled["target"] == ["Test ability"]
-    got = _recognise("Each time this model makes a melee attack, you can re-roll the Hit roll.")
+    got = recognise("Each time this model makes a melee attack, you can re-roll the Hit roll.")
     assert got.not_modelled["attacker"] == ["Test ability"]
 
 
 def test_abilities_that_cannot_touch_an_attack_are_not_listed() -> None:
-    got = _recognise(
+    got = recognise(
         "At the end of your opponent's turn, this unit can be removed from the battlefield."
     )
     assert got.not_modelled == {"attacker": [], "target": []}
@@ -330,7 +330,7 @@ def test_abilities_that_cannot_touch_an_attack_are_not_listed() -> None:
 
 
 def test_a_choice_or_a_condition_is_never_partly_applied() -> None:
-    got = _recognise(
+    got = recognise(
         "Once per battle, at the start of the Fight phase, select one of the following:\n"
         "This model has a 2+ invulnerable save."
     )

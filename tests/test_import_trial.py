@@ -317,7 +317,9 @@ def test_captain_and_lieutenant_lead_intercessors_together(edition: str) -> None
     # Core rules, Leader: "Each Bodyguard unit can only have one Leader attached to it";
     # 24.22: "Unless otherwise stated, each bodyguard unit can only have one leader unit and one
     # support unit attached to it". The Lieutenant's datasheet states otherwise: it may join a
-    # CAPTAIN. Rows: Intercessors W2 (10 models), Captain W5 80 pts, Lieutenant W4 65 pts.
+    # CAPTAIN. Rows: Intercessors W2 (10 models), Captain W5 80 pts, Lieutenant W4 65 pts. In
+    # edition 11 (data 912) the Lieutenant is a Support character (24.34: one Leader and one
+    # Support): 10 Intercessors 150 pts, Captain 80, Lieutenant 45; W 2, 5 and 4 as before.
     out = as_json(
         *("fight", "boyz", "--models", "20", "--target", "intercessor squad"),
         *("--target-models", "10", "--target-leader", "captain"),
@@ -325,7 +327,7 @@ def test_captain_and_lieutenant_lead_intercessors_together(edition: str) -> None
     )
     target = out["target"]
     assert (target["models"], target["wounds"]) == (12, 10 * 2 + 5 + 4)
-    assert target["points"] == 160 + 80 + 65
+    assert target["points"] == (160 + 80 + 65 if edition == "10" else 150 + 80 + 45)
 
 
 @pytest.mark.parametrize(

@@ -129,7 +129,8 @@ def test_unknown_field_suggests_the_known_ones() -> None:
     """The known fields are listed (in the schema's order, which grows with the format)."""
     head = "x.yaml: unknown field 'foo' (fields: name, models, sizes, weapons, "
     msg = refused(lambda d: d.update(foo=1))
-    assert msg.startswith(head) and msg.endswith(", not_modelled, options_not_generated, source)")
+    tail = ", not_modelled, options_not_generated, source, edition, legends, data, additional_cost)"
+    assert msg.startswith(head) and msg.endswith(tail)
     msg = refused(lambda d: d.update(sizez=[]))
     assert msg.startswith("x.yaml: unknown field 'sizez'; did you mean 'sizes'")  # closest first
 
@@ -427,7 +428,7 @@ def test_units_heading_counts_as_the_summary(tmp_path, monkeypatch) -> None:
         copy.parent.mkdir(parents=True)
         shutil.copy(GENERATED / "orks" / "burna-boyz.yaml", copy)
     lines = calc("units", "burna").stdout.splitlines()
-    assert lines[:2] == ["2 datasheets (1 hidden)", "Orks (2, 1 hidden)"]
+    assert lines[:2] == ["2 datasheets (1 hidden) · edition 10", "Orks (2, 1 hidden)"]
 
 
 @pytest.mark.parametrize(

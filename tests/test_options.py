@@ -129,8 +129,8 @@ def test_request_builds_the_selection() -> None:
     )
     want = Selection(
         phase="shooting",
-        attacker=UnitChoice(cat.find("lootas"), 10),
-        target=UnitChoice(cat.find("boyz")),
+        attacker=UnitChoice(cat.find("lootas", edition="11"), 10),  # edition 11's datasheets
+        target=UnitChoice(cat.find("boyz", edition="11")),
         conditions=Conditions(stationary=True, plunging_fire=True),
         modifiers=Modifiers(ap_mod=1, target_stealth=True),
         edition="11",

@@ -267,7 +267,7 @@ def test_counts_agree_with_their_nouns() -> None:
 
 def test_one_datasheet(loud_folder: Path) -> None:
     title = run("units", "--faction", "[italic]Testers", "--datasheets", loud_folder)
-    assert title.stdout.splitlines()[0].strip() == "1 datasheet"
+    assert title.stdout.splitlines()[0].strip() == "1 datasheet · edition 10"
 
 
 def test_bad_values_have_no_validation_prefix() -> None:

@@ -71,22 +71,25 @@ def totals(out: dict) -> dict:
 def test_poxwalkers_feel_no_pain(tmp_path: Path, edition: str) -> None:
     # 5 Intercessors: 5 bolt rifles (A2 BS3+ S4 AP-1 D1; the pistols are the other option and
     # do less), 10 attacks. Poxwalkers: T4, Sv 7+ (no save even before AP), W1, Feel No Pain
-    # 5+ (the export's core ability "Feel No Pain 5+"). Each unsaved wound destroys one model
-    # and 10 attacks cannot destroy all 20, so models destroyed = damage that gets through.
+    # 5+ (the export's core ability "Feel No Pain 5+"; the same in the edition-11 data, 912).
+    # Each unsaved wound destroys one model and 10 attacks cannot destroy all 20, so models
+    # destroyed = damage that gets through.
     hits = 10 * Fr(4, 6)  # 3+ to hit
     wounds = hits * Fr(3, 6)  # S4 = T4: 4+
     without = wounds  # no save
     with_fnp = wounds * Fr(4, 6)  # the 5+ ignores 2 wounds in 6
     assert (without, with_fnp) == (Fr(10, 3), Fr(20, 9))
 
-    shipped = Catalog().find("death-guard/poxwalkers")
+    shipped = Catalog(edition=edition).find("death-guard/poxwalkers")
     assert shipped.models[0].feel_no_pain == 5
+    assert (shipped.models[0].T, shipped.models[0].Sv, shipped.models[0].W) == (4, 7, 1)
     args = ("--target-models", "20", "--edition", edition)
     out = shoot("intercessor-squad", "death-guard/poxwalkers", *args)
     assert totals(out)["models_destroyed"] == approx(with_fnp)
     assert "Poxwalker: Feel No Pain 5+ (datasheet)" in out["notes"]
 
-    # the same datasheet without its Feel No Pain, as a user's file (same faction and name)
+    # the same datasheet (of that edition) without its Feel No Pain, as a user's file (same
+    # faction and name)
     data = yaml.safe_load(shipped.path.read_text(encoding="utf-8"))
     del data["models"][0]["feel_no_pain"]
     (tmp_path / "poxwalkers.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")

@@ -8,6 +8,12 @@ Every ability found in the 10th-edition datasheet export falls in one of three c
   [PSYCHIC] only marks the attacks as Psychic Attacks, which some Feel No Pain abilities name).
 * ``not modelled``: a datasheet-specific rule printed among the abilities (``linked fire``,
   ``c'tan power``, ...). It is kept and reported in ``not_modelled``, never dropped.
+
+Edition 11 writes some abilities with keywords (24.01 Abilities: "If a weapon ability is followed
+by one or more keywords, [...] that ability only applies if the target unit has one or more of
+those keywords"): ``lethal hits: non-monster/vehicle``, ``devastating wounds: monster/vehicle``,
+``anti-monster/vehicle 4+``. They parse (key ``conditional``, or ``anti`` with several keywords,
+the parts in the value) but are not modelled yet: kept and reported, never refused.
 """
 
 from __future__ import annotations
@@ -25,6 +31,13 @@ MALFORMED = "malformed"
 
 # Keywords that [ANTI-KEYWORD X+] names in the real data; any other keyword is accepted too.
 _ANTI_RE = re.compile(r"^anti-([a-z][a-z '\-]*?)\s+([2-6])\+$")
+_KEYWORD = r"[a-z][a-z '\-]*"
+# [ANTI-MONSTER/VEHICLE 4+]: several keywords (edition 11)
+_ANTI_SEVERAL_RE = re.compile(rf"^anti-({_KEYWORD}(?:/{_KEYWORD})+?)\s+([2-6])\+$")
+# [LETHAL HITS: non-MONSTER/VEHICLE]: an ability that applies against some targets only
+_CONDITIONAL_RE = re.compile(
+    rf"^(?P<ability>[^:]+?)\s*:\s*(?P<non>non-)?(?P<kws>{_KEYWORD}(?:/{_KEYWORD})*)$"
+)
 _X_RE = r"\s+([0-9]*d?[0-9]+(?:\s*\+\s*[0-9]+)?)"
 MAX_X = 20  # the largest number X of [RAPID FIRE X], [SUSTAINED HITS X], [MELTA X], [BLAST X],
 # [CLEAVE X] accepted (the export's largest is 10); dice such as D3 or D6+1 are accepted too
@@ -229,6 +242,19 @@ def parse_ability(text: str) -> Ability:
     rule``: it is reported, never dropped.
     """
     norm = " ".join(text.strip().lower().replace("\u2019", "'").split())
+    norm = norm.translate(_HYPHENS)
+    several = _ANTI_SEVERAL_RE.match(norm)
+    if several:
+        kws = tuple(k.strip().upper() for k in several.group(1).split("/"))
+        return Ability("anti", (kws, int(several.group(2))), norm, NOT_MODELLED)
+    cond = _CONDITIONAL_RE.match(norm)
+    if cond:
+        inner = parse_ability(cond["ability"])
+        if inner.status in (MODELLED, NO_EFFECT):
+            kws = tuple(k.strip().upper() for k in cond["kws"].split("/"))
+            return Ability("conditional", (inner, kws, bool(cond["non"])), norm, NOT_MODELLED)
+        if inner.status == MALFORMED:
+            return Ability("malformed", None, norm, MALFORMED)
     for spec in SPECS:
         m = spec.pattern.match(norm)
         if not m:
@@ -253,6 +279,8 @@ def parse_ability(text: str) -> Ability:
     return Ability("datasheet rule", None, norm, NOT_MODELLED)
 
 
+_HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-"})  # as typed: '-'
+
 # A text starting like a core ability that does not parse as one is a typo, not a datasheet
 # rule ("anti-infantry 7+", "sustained hits -1", "rapid fire 99999").
 _CORE_STEMS = ("rapid fire", "sustained hits", "melta", "anti-", "blast", "cleave")
@@ -275,6 +303,9 @@ def ability_problem(text: str) -> str | None:
     if ab.status != MALFORMED:
         return None
     norm = ab.text
+    cond = _CONDITIONAL_RE.match(norm)
+    if cond:
+        return ability_problem(cond["ability"])
     if norm.startswith("anti-"):
         m = re.match(r"^anti-([a-z][a-z '\-]*?)(?:\s+(\S+))?$", norm)
         if m and m.group(2):
@@ -342,6 +373,8 @@ class WeaponAbilities:
         """A copy with ``ab`` added. Two sources of one X ability keep the larger X."""
         k = ab.key
         texts = (*self.texts, ab.text)
+        if ab.status in (NOT_MODELLED, MALFORMED):  # kept as text, reported
+            return replace(self, unmodelled=(*self.unmodelled, ab.text), texts=texts)
         if k == "rapid fire":
             return replace(self, rapid_fire=_larger(self.rapid_fire, ab.value), texts=texts)
         if k == "sustained hits":
@@ -357,8 +390,6 @@ class WeaponAbilities:
             kept = {a: b for a, b in self.anti}
             kept[kw] = min(x, kept.get(kw, 7))
             return replace(self, anti=tuple(sorted(kept.items())), texts=texts)
-        if k in ("datasheet rule", "malformed"):
-            return replace(self, unmodelled=(*self.unmodelled, ab.text), texts=texts)
         attr = {"close-quarters": "pistol"}.get(k, k.replace(" ", "_").replace("-", "_"))
         return replace(self, **{attr: True}, texts=texts)
 

@@ -24,6 +24,11 @@ A batch file is YAML: shared defaults at the top and a list of ``runs``::
           - "shoot lootas --models 10 --stationary"      # as a calc sequence step
           - {attacker: boyz, phase: fight, conditions: [charged]}
         repeat: 1
+      - name: charge with the boyz    # two units attacking each other (calc exchange)
+        exchange:
+          side_a: "fight boyz --models 20 --charged"
+          side_b: "fight intercessor-squad --models 10"
+          rounds: 1
 
 Schema checks are done by ``msgspec`` (as for datasheets); each run is validated on its own so
 that one bad run does not hide the others. Every error names the file, the line, the run and the
@@ -135,12 +140,33 @@ class StepSpec(msgspec.Struct, forbid_unknown_fields=True):
     add_abilities: list[Annotated[str, msgspec.Meta(pattern=r"\S")]] | None = None
 
 
+SideTexts = (
+    Annotated[str, msgspec.Meta(pattern=r"\S")]
+    | Annotated[list[Annotated[str, msgspec.Meta(pattern=r"\S")]], msgspec.Meta(min_length=1)]
+)
+
+
+class ExchangeSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """A run's ``exchange``: each side's activations as ``calc exchange --side-a``/``--side-b``
+    take them (one text, or a list of one shoot and one fight activation), and its length and
+    order (``rounds`` or ``turns``, ``first``, ``fight_first``)."""
+
+    side_a: SideTexts
+    side_b: SideTexts
+    rounds: Annotated[int, msgspec.Meta(ge=1, le=10)] | None = None
+    turns: Annotated[int, msgspec.Meta(ge=1, le=20)] | None = None
+    first: Literal["a", "b"] | None = None
+    fight_first: Literal["a", "b"] | None = None
+
+
 class RunSpec(msgspec.Struct, forbid_unknown_fields=True):
-    """One run: an attacker against one or more targets, or a ``sequence`` of activations
-    (each a :class:`StepSpec` or a quoted ``calc sequence`` step) repeated ``repeat`` times."""
+    """One run: an attacker against one or more targets, a ``sequence`` of activations
+    (each a :class:`StepSpec` or a quoted ``calc sequence`` step) repeated ``repeat`` times,
+    or an ``exchange`` of two units (:class:`ExchangeSpec`)."""
 
     attacker: str | UnitSpec | None = None
     sequence: Annotated[list[str | StepSpec], msgspec.Meta(min_length=1)] | None = None
+    exchange: ExchangeSpec | None = None
     repeat: Annotated[int, msgspec.Meta(ge=1)] | None = None  # steps × repeat: at most 60
     target_set: Annotated[str, msgspec.Meta(pattern=r"\S")] | None = None
     name: str | None = None
@@ -273,6 +299,9 @@ def _normalise(data: Any) -> Any:
     for key in ("precision-target", "add-abilities", "target-stealth", "target-set"):
         if key in out and _norm_key(key) not in out:
             out[_norm_key(key)] = out.pop(key)
+    ex = out.get("exchange")
+    if isinstance(ex, dict):
+        out["exchange"] = {_norm_key(str(k)): v for k, v in ex.items()}
     return out
 
 

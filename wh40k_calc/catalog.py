@@ -1,18 +1,31 @@
-"""Finding datasheets by name across the user's folders and the shipped ones.
+"""Finding datasheets by name across the user's folders and the shipped ones, in the data of
+one rules edition.
 
 Sources, first to last: folders given with ``--datasheets`` (in order), ``WH40K_CALC_DATASHEETS``
 (``:``-separated), the user data folder (``WH40K_CALC_HOME`` or the platform's per-user data
 folder, ``datasheets/`` inside it; where ``calc import`` writes), the curated shipped datasheets
-(``datasheets/``, written by hand) and the generated shipped ones (``datasheets-generated/``,
-every unit of the datasheet export, found through its name index without reading the files).
+(``datasheets/``, written by hand) and the generated ones, found through their name index
+without reading the files: for edition 10 ``datasheets-generated/`` (every unit of the
+10th-edition export), for edition 11 the user data folder's ``datasheets-11/`` for the factions
+it has (newer data, ``calc data update``) and ``datasheets-generated-11/`` (every unit of the
+edition-11 data, 912) for the others.
+
+Each file is for the editions its ``edition`` field names (``11``, or ``[10, 11]`` for a file
+right for both; a file without one is for edition 10). A lookup in one edition never takes a
+unit from the other: where only the other edition has it, the error says so and how to ask.
 
 A unit is identified by faction and name; of several files with the same faction and name the
 first source wins and hides the others. Names match case-insensitively ignoring punctuation, by
-the ``name:`` field or the file stem; ``Faction/Unit`` picks one faction's unit. A bare name
-that several factions have is refused with the qualified choices unless the player said which
-faction (``faction=`` / ``--faction``, or the ``WH40K_CALC_FACTIONS`` preference list) or a
-hand-written file (curated or the user's) has the name: then it wins. Only the file that matches
-is parsed.
+the ``name:`` field or the file stem; ``Faction/Unit`` picks one faction's unit, the faction
+named as we name it or as the data does (``Adeptus Astartes/Intercessor Squad``;
+:mod:`wh40k_calc.factions`). Edition 11's chapters with datasheets of their own (Blood Angels,
+Space Wolves, ...) belong to Space Marines: ``Space Marines/Death Company Marines`` finds the
+Blood Angels unit, ``Blood Angels/Intercessor Squad`` the Space Marines one, and a bare name
+that Space Marines and a chapter both have (``Terminator Squad``) is Space Marines' (name the
+chapter for its own: ``Black Templars/Terminator Squad``). A bare name that several factions
+have is otherwise refused with the qualified choices unless the player said which faction
+(``faction=`` / ``--faction``, or the ``WH40K_CALC_FACTIONS`` preference list) or a hand-written
+file (curated or the user's) has the name: then it wins. Only the file that matches is parsed.
 """
 
 from __future__ import annotations
@@ -20,12 +33,12 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from pathlib import Path
 
 import msgspec
 
-from .datasheet import Datasheet, DatasheetError, load_datasheet, norm_name
+from .datasheet import Datasheet, DatasheetError, file_editions, load_datasheet, norm_name
 from .fuzzy import suggest_names
 
 ENV_VAR = "WH40K_CALC_DATASHEETS"
@@ -45,6 +58,9 @@ def _data_dir(installed: str, checkout: str) -> Path:
 
 SHIPPED = _data_dir("datasheets", "datasheets")  # curated: written by hand
 GENERATED = _data_dir("datasheets_generated", "datasheets-generated")  # `make datasheets`
+GENERATED_11 = _data_dir("datasheets_generated_11", "datasheets-generated-11")  # edition 11
+UPDATED_11 = "datasheets-11"  # the user data folder's edition-11 set (`calc data update`)
+INDEX = "index.json"
 TARGET_SETS = "target-sets"  # folders of target sets (wh40k_calc.target_set), not datasheets
 SHIPPED_TARGET_SETS = _data_dir("target_sets", TARGET_SETS)
 _NAME_LINE = re.compile(r"^name:.*$", re.MULTILINE)
@@ -91,22 +107,34 @@ def user_datasheets() -> Path:
     return path
 
 
-def _parsed_head(path: Path) -> tuple[str, str]:
-    """(name, faction) of a datasheet file whose top has no plain ``name:`` line, from the
-    whole file parsed as YAML; the file's stem (and no faction) where it has no text name or
-    does not parse (loading it then says what is wrong)."""
+def updated_datasheets_11() -> Path:
+    """Where ``calc data update`` puts newer edition-11 datasheets, which the catalog prefers,
+    faction by faction, to the shipped ones: ``<user data folder>/datasheets-11`` (the layout
+    and ``index.json`` of the shipped ``datasheets-generated-11/``).
+
+    Raises:
+        DatasheetError: ``WH40K_CALC_HOME`` names a file.
+    """
+    return user_home() / UPDATED_11
+
+
+def _parsed_head(path: Path) -> tuple[str, str, tuple[str, ...]]:
+    """(name, faction, editions) of a datasheet file whose top has no plain ``name:`` line,
+    from the whole file parsed as YAML; the file's stem (no faction, edition 10) where it has
+    no text name or does not parse (loading it then says what is wrong)."""
     from .yamlio import YamlError, read_document
 
     try:
         data, _ = read_document(path, "datasheet file")
     except YamlError:
-        return (path.stem, "")
+        return (path.stem, "", ("10",))
     if not isinstance(data, dict):
-        return (path.stem, "")
+        return (path.stem, "", ("10",))
     name, faction = data.get("name"), data.get("faction")
     return (
         name if isinstance(name, str) and name.strip() else path.stem,
         faction if isinstance(faction, str) else "",
+        file_editions(data.get("edition")),
     )
 
 
@@ -141,14 +169,15 @@ class UnknownUnitError(LookupError):
         suggestions: list[str],
         searched: str = "",
         hint: str = "",
-        listing: str = "`calc units` lists them",
+        listing: str | None = "`calc units` lists them",
     ):
         self.name = name
         self.suggestions = suggestions
         did = f"; did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions else ""
         where = f" (searched {searched})" if searched else ""
         more = f"; {hint}" if hint else ""
-        super().__init__(f"unknown unit {name!r}{did}{where}{more} ({listing})")
+        lists = f" ({listing})" if listing else ""
+        super().__init__(f"unknown unit {name!r}{did}{where}{more}{lists}")
 
 
 class AmbiguousUnitError(LookupError):
@@ -172,8 +201,8 @@ class UnknownFactionError(LookupError):
 class Entry:
     """One datasheet file found: display name and faction (from its ``name:``/``faction:``
     lines, or the index), path, where it comes from (``kind``: "user", "curated" or
-    "generated"), and the file that hides it, if any (same faction and name, earlier source).
-    """
+    "generated"), the file that hides it, if any (same faction and name, earlier source), and
+    the editions it is for (``editions``: "10", "11" or both)."""
 
     name: str
     faction: str
@@ -181,6 +210,7 @@ class Entry:
     shipped: bool
     hidden_by: Path | None = None
     kind: str = "user"
+    editions: tuple[str, ...] = ("10",)
 
     @property
     def qualified(self) -> str:
@@ -193,15 +223,51 @@ class Entry:
         return norm_name(self.faction), norm_name(self.name)
 
 
+@dataclass(frozen=True)
+class GeneratedSet:
+    """A folder of generated datasheets found through its name index: the folder, its units
+    (index entries) and those units by name key, and which of its factions it gives
+    (``factions``: None for all of them; the user data folder's edition-11 set gives the
+    factions it has, the shipped one the others). ``shipped``: installed with the program."""
+
+    folder: Path
+    units: tuple[dict[str, str], ...]
+    by_key: dict[str, list[dict[str, str]]]
+    shipped: bool = True
+    factions: frozenset[str] | None = None
+    versions: tuple[str, ...] = ()
+
+    def gives(self, unit: dict[str, str]) -> bool:
+        """Whether ``unit`` of this set's index is the one used (its faction is this set's)."""
+        return self.factions is None or norm_name(unit["faction"]) in self.factions
+
+
+EDITIONS = ("10", "11")
+EDITION_NAMES = {"10": "10th-edition", "11": "11th-edition"}
+
+
 class Catalog:
-    """The datasheet folders in search order; looks units up lazily.
+    """The datasheet folders in search order, for both rules editions; looks units up lazily.
+
+    Each edition has its own data: edition 10 the curated files without an ``edition`` field
+    (or naming 10) and the datasheets generated from the 10th-edition export; edition 11 the
+    curated files naming 11 and the datasheets generated from the edition-11 data, taken per
+    faction from the user data folder's ``datasheets-11/`` (``calc data update``) where it has
+    that faction, else from the shipped set. A user's file is for the editions it names (none:
+    edition 10). A unit looked up in one edition is never taken from the other: when only the
+    other edition has it, the error says so.
 
     Args:
         user_dirs: ``--datasheets`` folders.
         use_env: also read ``WH40K_CALC_DATASHEETS`` and ``WH40K_CALC_FACTIONS``.
         shipped: the curated folder (None: no shipped data at all, generated included).
-        generated: the generated folder with its ``index.json`` (default: the shipped one).
+        generated: the 10th-edition generated folder with its ``index.json`` (default: the
+            shipped one).
         home: the user data folder's datasheets (default: :func:`user_datasheets`; None: none).
+        generated_11: the shipped edition-11 generated folder (default: the shipped one).
+        updated_11: the user data folder's edition-11 generated folder (default:
+            :func:`updated_datasheets_11`; None: none).
+        edition: the edition looked in when a method is not told ("10" or "11").
 
     Raises:
         DatasheetError: a ``--datasheets`` or ``WH40K_CALC_DATASHEETS`` folder is missing or a
@@ -215,6 +281,9 @@ class Catalog:
         shipped: Path | None = SHIPPED,
         generated: Path | object | None = _DEFAULT,
         home: Path | object | None = _DEFAULT,
+        generated_11: Path | object | None = _DEFAULT,
+        updated_11: Path | object | None = _DEFAULT,
+        edition: str = "10",
     ):
         dirs: list[Path] = [Path(d) for d in user_dirs]
         env = [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
@@ -233,32 +302,49 @@ class Catalog:
         if generated is _DEFAULT:
             generated = GENERATED if shipped is not None else None
         self.generated = generated
+        if generated_11 is _DEFAULT:
+            generated_11 = GENERATED_11 if shipped is not None else None
+        self.generated_11 = generated_11
+        if updated_11 is _DEFAULT:
+            updated_11 = updated_datasheets_11() if home is _DEFAULT else None
+            if isinstance(home, Path):
+                updated_11 = home.parent / UPDATED_11
+        self.updated_11 = updated_11
+        self.edition = edition if edition in EDITIONS else "10"
         self.preferences = (
             [f.strip() for f in os.environ.get(FACTIONS_VAR, "").split(",") if f.strip()]
             if use_env
             else []
         )
-        self._heads: dict[Path, tuple[str, str] | None] = {}
+        self._heads: dict[Path, tuple[str, str, tuple[str, ...]] | None] = {}
+        self._by_edition: dict[str, list[Entry]] = {}
+        self._set_cache: dict[str, tuple[GeneratedSet, ...]] = {}
+
+    def in_edition(self, edition: str | None) -> str:
+        """The edition to look in: ``edition`` when given, else the catalog's."""
+        return edition if edition in EDITIONS else self.edition
 
     # ---- listing -------------------------------------------------------------------------
 
-    def folders(self) -> list[tuple[Path, str]]:
-        """The folders searched, in order, with their kind ("user", "curated", "generated")."""
+    def folders(self, edition: str | None = None) -> list[tuple[Path, str]]:
+        """The folders searched in ``edition``, in order, with their kind ("user", "curated",
+        "generated")."""
+        return self._hand_folders() + [(g.folder, "generated") for g in self._sets(edition)]
+
+    def _hand_folders(self) -> list[tuple[Path, str]]:
+        """The folders read file by file, in order: the user's and the curated one."""
         out = [(d, "user") for d in self.user_dirs]
         if isinstance(self.home, Path) and self.home.is_dir():
             out.append((self.home, "user"))
         if self.shipped is not None and self.shipped.is_dir():
             out.append((self.shipped, "curated"))
-        if isinstance(self.generated, Path) and (self.generated / "index.json").is_file():
-            out.append((self.generated, "generated"))
         return out
 
     def _files(self) -> list[tuple[Path, bool]]:
-        """Every datasheet file of the folders read file by file (not the generated set)."""
+        """Every datasheet file of the folders read file by file (not the generated sets)."""
         out: list[tuple[Path, bool]] = []
-        for d, kind in self.folders():
-            if kind != "generated":
-                out += [(p, kind == "curated") for p in self._scan(d)]
+        for d, kind in self._hand_folders():
+            out += [(p, kind == "curated") for p in self._scan(d)]
         return out
 
     def _scan(self, folder: Path) -> list[Path]:
@@ -279,85 +365,148 @@ class Catalog:
                 stamp = index.stat().st_mtime_ns
             except (DatasheetError, OSError):
                 units, stamp = (), 0
-            listed = {folder / u["file"]: (u["name"], u["faction"]) for u in units}
+            listed = {
+                folder / u["file"]: (u["name"], u["faction"], file_editions(u.get("edition")))
+                for u in units
+            }
             for path, mtime in found:
                 if path in listed and mtime <= stamp:
                     self._heads.setdefault(path, listed[path])
         return [p for p, _ in found]
 
-    def _index(self) -> tuple[tuple[dict[str, str], ...], dict[str, list[dict[str, str]]]]:
-        """The generated set's name index: its units, and the units by name key."""
-        if not isinstance(self.generated, Path):
-            return (), {}
-        return _read_index(self.generated / "index.json")
+    def _sets(self, edition: str | None = None) -> tuple[GeneratedSet, ...]:
+        """The generated sets of ``edition``, in search order: edition 10's one; edition 11's
+        updated set (its factions) and the shipped one (the other factions). Read once.
 
-    def _generated(self, units) -> list[Entry]:
+        Raises:
+            DatasheetError: an index is not readable or not an index.
+        """
+        edition = self.in_edition(edition)
+        if edition not in self._set_cache:
+            self._set_cache[edition] = self._read_sets(edition)
+        return self._set_cache[edition]
+
+    def _read_sets(self, edition: str) -> tuple[GeneratedSet, ...]:
+        if edition == "10":
+            if not isinstance(self.generated, Path) or not (self.generated / INDEX).is_file():
+                return ()
+            units, by_key = _read_index(self.generated / INDEX)
+            return (GeneratedSet(self.generated, units, by_key, True, None, ()),)
+        out: list[GeneratedSet] = []
+        taken: set[str] = set()
+        for folder, shipped in ((self.updated_11, False), (self.generated_11, True)):
+            if not isinstance(folder, Path) or not (folder / INDEX).is_file():
+                continue
+            units, by_key = _read_index(folder / INDEX)
+            info = _index_files(folder / INDEX)
+            mine = {norm_name(u["faction"]) for u in units} | {norm_name(f) for f, _, _ in info}
+            mine -= taken
+            if not mine:
+                continue
+            versions = tuple(sorted({str(v) for f, v, _ in info if norm_name(f) in mine}))
+            out.append(GeneratedSet(folder, units, by_key, shipped, frozenset(mine), versions))
+            taken |= mine
+        return tuple(out)
+
+    def data_of(self, entry: Entry) -> dict[str, object] | None:
+        """The data version a generated entry comes from, ``{source, version, date}`` (its
+        set's index, for its faction); None for the others and the 10th-edition export."""
+        if entry.kind != "generated":
+            return None
+        for g in self._sets(entry.editions[0]):
+            if entry.path.is_relative_to(g.folder):
+                for faction, version, date in _index_files(g.folder / INDEX):
+                    if norm_name(faction) == norm_name(entry.faction):
+                        return {"source": "game-datacards", "version": version, "date": date}
+        return None
+
+    def data_versions(self, edition: str | None = None) -> tuple[str, ...]:
+        """The data versions of ``edition``'s generated datasheets (edition 11: ("912",))."""
+        return tuple(sorted({v for g in self._sets(edition) for v in g.versions}))
+
+    def _generated(self, units: list[tuple[GeneratedSet, dict]], edition: str) -> list[Entry]:
         """Entries for index units, without those a curated file replaces and with
         ``hidden_by`` set for those a user's file hides."""
-        if not isinstance(self.generated, Path):
-            return []
-        hand = self._hand_ids
-        curated = {e.identity for e in self._hand if e.kind == "curated"}
+        hand = self._hand_ids(edition)
+        curated = {e.identity for e in self._hand(edition) if e.kind == "curated"}
         out = []
-        for u in units:
-            e = Entry(u["name"], u["faction"], self.generated / u["file"], True, None, "generated")
+        for g, u in units:
+            e = Entry(
+                u["name"], u["faction"], g.folder / u["file"], g.shipped, None, "generated",
+                (edition,),
+            )  # fmt: skip
             if e.identity in curated:
                 continue  # a curated file replaces it by design: not listed at all
             winner = hand.get(e.identity)
             out.append(e if winner is None else _hidden(e, winner[0]))
         return out
 
-    @cached_property
-    def _hand(self) -> list[Entry]:
-        """The files read one by one (the user's and the curated ones), in search order, each
-        with ``hidden_by`` set when an earlier file has the same faction and name."""
-        first: dict[tuple[str, str], Path] = {}
-        out = []
-        for path, shipped in self._files():
-            head = self._head(path)
-            if head is None:
-                continue
-            e = Entry(head[0], head[1], path, shipped, None, self._kind(path))
-            winner = first.setdefault(e.identity, e.path)
-            out.append(e if winner == e.path else _hidden(e, winner))
-        return out
+    def _hand_all(self) -> list[tuple[Path, str, str, str, tuple[str, ...]]]:
+        """The files read one by one (the user's and the curated ones), in search order:
+        (path, kind, name, faction, editions)."""
+        if "_hand_files" not in self.__dict__:
+            files = []
+            for path, _ in self._files():
+                head = self._head(path)
+                if head is not None:
+                    files.append((path, self._kind(path), *head))
+            self.__dict__["_hand_files"] = files
+        return self.__dict__["_hand_files"]
 
-    @cached_property
-    def _hand_ids(self) -> dict[tuple[str, str], tuple[Path, str]]:
-        """(faction, name) -> (file, kind) of the hand-read files that win."""
-        return {e.identity: (e.path, e.kind) for e in self._hand if e.hidden_by is None}
+    def _hand(self, edition: str | None = None) -> list[Entry]:
+        """The files read one by one that are for ``edition``, in search order, each with
+        ``hidden_by`` set when an earlier file has the same faction and name."""
+        edition = self.in_edition(edition)
+        if edition not in self._by_edition:
+            first: dict[tuple[str, str], Path] = {}
+            out = []
+            for path, kind, name, faction, editions in self._hand_all():
+                if edition not in editions:
+                    continue
+                e = Entry(name, faction, path, kind == "curated", None, kind, editions)
+                winner = first.setdefault(e.identity, e.path)
+                out.append(e if winner == e.path else _hidden(e, winner))
+            self._by_edition[edition] = out
+        return self._by_edition[edition]
 
-    @cached_property
-    def _all(self) -> list[Entry]:
-        """Every entry in search order (the generated set last)."""
-        return self._hand + self._generated(self._index()[0])
+    def _hand_ids(self, edition: str) -> dict[tuple[str, str], tuple[Path, str]]:
+        """(faction, name) -> (file, kind) of the hand-read files that win in ``edition``."""
+        return {e.identity: (e.path, e.kind) for e in self._hand(edition) if e.hidden_by is None}
 
-    def _candidates(self, key: str) -> list[Entry]:
-        """The visible entries whose name or file stem is ``key``: by name first, then by
-        stem, each in search order (only the index units of that name are looked at)."""
-        visible = [e for e in self._hand if e.hidden_by is None]
-        visible += [e for e in self._generated(self._index()[1].get(key, [])) if not e.hidden_by]
+    def _all(self, edition: str) -> list[Entry]:
+        """Every entry of ``edition`` in search order (the generated sets last)."""
+        units = [(g, u) for g in self._sets(edition) for u in g.units if g.gives(u)]
+        return self._hand(edition) + self._generated(units, edition)
+
+    def _candidates(self, key: str, edition: str) -> list[Entry]:
+        """The visible entries of ``edition`` whose name or file stem is ``key``: by name
+        first, then by stem, each in search order (only the index units of that name are
+        looked at)."""
+        units = [(g, u) for g in self._sets(edition) for u in g.by_key.get(key, []) if g.gives(u)]
+        visible = [e for e in self._hand(edition) if e.hidden_by is None]
+        visible += [e for e in self._generated(units, edition) if not e.hidden_by]
         hits = [e for e in visible if norm_name(e.name) == key]
         return hits + [e for e in visible if norm_name(e.path.stem) == key and e not in hits]
 
-    def duplicate_notes(self, datasheets) -> tuple[str, ...]:
+    def duplicate_notes(self, datasheets, edition: str | None = None) -> tuple[str, ...]:
         """Notes for datasheets (of this catalog) that several of the user's files define with
         the same faction and name: which file is used (the first in search order) and which
         are not, e.g. "Testers/X is defined by 2 files; using sub/x.yaml (first in search
         order), not x.yaml". A user's file replacing a shipped one is by design: no note."""
         out: list[str] = []
+        hand = self._hand(edition)
         for ds in datasheets:
             path = getattr(ds, "path", None)
             if path is None:
                 continue
             path = Path(path)
-            winner = next((e for e in self._hand if e.path == path), None)
+            winner = next((e for e in hand if e.path == path), None)
             if winner is None or winner.kind != "user":
                 continue
-            others = [e.path for e in self._hand if e.hidden_by == path and e.kind == "user"]
+            others = [e.path for e in hand if e.hidden_by == path and e.kind == "user"]
             if not others:
                 continue
-            shown = _shown_paths([path, *others], self.folders())
+            shown = _shown_paths([path, *others], self.folders(edition))
             note = (
                 f"{winner.qualified} is defined by {len(others) + 1} files; using {shown[0]} "
                 f"(first in search order), not {', '.join(shown[1:])}"
@@ -372,57 +521,81 @@ class Catalog:
         return "user"
 
     def entries(
-        self, files: list[tuple[Path, bool]] | None = None, hidden: bool = False
+        self,
+        files: list[tuple[Path, bool]] | None = None,
+        hidden: bool = False,
+        edition: str | None = None,
     ) -> list[Entry]:
-        """Every datasheet found with its name and faction, in search order; with ``hidden``,
-        also the files hidden by an earlier one of the same faction and name. ``files``
-        restricts the listing to those files (read file by file)."""
+        """Every datasheet of ``edition`` found with its name and faction, in search order;
+        with ``hidden``, also the files hidden by an earlier one of the same faction and name.
+        ``files`` restricts the listing to those files (read file by file)."""
+        found = self._all(self.in_edition(edition))
         if files is not None:
             keep = {p for p, _ in files}
-            return [e for e in self._all if e.path in keep and (hidden or e.hidden_by is None)]
-        return [e for e in self._all if hidden or e.hidden_by is None]
+            return [e for e in found if e.path in keep and (hidden or e.hidden_by is None)]
+        return [e for e in found if hidden or e.hidden_by is None]
 
-    def _head(self, path: Path) -> tuple[str, str] | None:
-        """(name, faction) from the top of a file, read once per Catalog; None: unreadable."""
+    def _head(self, path: Path) -> tuple[str, str, tuple[str, ...]] | None:
+        """(name, faction, editions) from a file, read once per Catalog; None: unreadable.
+        Name and faction come from the top; the ``edition`` line from anywhere in the file
+        (a file without one is for edition 10)."""
         if path not in self._heads:
             try:
                 with path.open(encoding="utf-8", errors="replace") as fh:
                     head = fh.read(4000)  # the top only: name and faction come first
+                    rest = fh.read()
             except OSError:
                 self._heads[path] = None
             else:
                 head = head.removeprefix("\ufeff")  # a byte-order mark
                 name = _field(_NAME_LINE, head)
+                editions = _editions_field(head + rest)
                 if name is None:  # not a plain top-level line ('"name": X', flow style, ...)
-                    self._heads[path] = _parsed_head(path)
+                    parsed = _parsed_head(path)
+                    self._heads[path] = (*parsed[:2], editions or parsed[2])
                 else:
-                    self._heads[path] = (name, _field(_FACTION_LINE, head) or "")
+                    faction = _field(_FACTION_LINE, head) or ""
+                    self._heads[path] = (name, faction, editions or ("10",))
         return self._heads[path]
 
     # ---- finding -------------------------------------------------------------------------
 
-    def find(self, name: str, faction: str | None = None) -> Datasheet:
+    def find(self, name: str, faction: str | None = None, edition: str | None = None) -> Datasheet:
         """The datasheet called ``name`` (``Faction/Unit`` or a bare name; see the module
-        docstring), preferring ``faction`` when given.
+        docstring) in ``edition`` (default: the catalog's), preferring ``faction`` when given.
 
         Raises:
-            UnknownUnitError: nothing matches (with suggestions and the folders searched).
+            UnknownUnitError: nothing matches in that edition (with suggestions and the folders
+                searched; when the other edition has it, the error says so).
             AmbiguousUnitError: several factions have the name and nothing says which.
             UnknownFactionError: ``faction`` (or the one in ``Faction/Unit``, or one in
                 ``WH40K_CALC_FACTIONS``) is not a faction of any datasheet.
             DatasheetError: the matching file is invalid.
         """
-        return _load_cached(self.entry(name, faction).path)
+        return _load_cached(self.entry(name, faction, edition).path)
 
-    def entry(self, name: str, faction: str | None = None) -> Entry:
+    def entry(self, name: str, faction: str | None = None, edition: str | None = None) -> Entry:
         """The :class:`Entry` :meth:`find` would load (same rules and errors, nothing parsed)."""
+        edition = self.in_edition(edition)
+        try:
+            return self._entry(name, faction, edition)
+        except UnknownUnitError as exc:
+            other = next(e for e in EDITIONS if e != edition)
+            try:
+                there = self._entry(name, faction, other)
+            except LookupError:
+                raise exc from None
+            raise self._other_edition(name, edition, other, there) from None
+
+    def _entry(self, name: str, faction: str | None, edition: str) -> Entry:
         key = norm_name(name)
         if not key:
             raise UnknownUnitError(name, [])
-        hits = self._candidates(key)
+        hits = self._candidates(key, edition)
         if not hits and "/" in name:
             fpart, _, upart = name.rpartition("/")
-            faction_name = self.faction_name(fpart, "in " + repr(name))
+            where = "in " + repr(name)
+            faction_name = self._named_faction(fpart, where, edition)
             if not norm_name(upart):  # "orks/": said so, not "unknown unit ''"
                 raise UnknownUnitError(
                     name,
@@ -430,29 +603,68 @@ class Catalog:
                     hint=f"the unit's name is missing after {fpart + '/'!r} (FACTION/UNIT)",
                     listing=f"`calc units --faction {_quoted(faction_name)}` lists its units",
                 )
-            return self.entry(upart, faction_name)
+            return self._entry(upart, faction_name, edition)
         if not hits:
-            raise self._unknown(name, self.entries())
+            raise self._unknown(name, self.entries(edition=edition), edition)
         if faction is not None:
-            return self._in_faction(name, hits, self.faction_name(faction, "--faction"))
-        return self._choose(name, hits)
+            found = self._named_faction(faction, "--faction", edition)
+            return self._in_faction(name, hits, found, edition)
+        return self._choose(name, hits, edition)
 
-    def _in_faction(self, name: str, hits: list[Entry], faction: str) -> Entry:
-        mine = [e for e in hits if norm_name(e.faction) == norm_name(faction)]
-        if not mine:
-            where = ", ".join(sorted({e.faction or "(no faction)" for e in hits}))
-            raise UnknownUnitError(
-                name, [], hint=f"not a datasheet of {faction}; it is one of: {where}"
-            )
-        return self._choose(name, mine)
+    def _named_faction(self, text: str, where: str, edition: str) -> str:
+        """The faction a lookup names (``FACTION/UNIT``, ``--faction``; ``where`` says which
+        for the error): a faction of ``edition``'s data (by our name or the data's), or a
+        chapter with datasheets of its own in edition 11 (Blood Angels) named in edition 10,
+        where its units are Space Marines'.
 
-    def _choose(self, name: str, hits: list[Entry]) -> Entry:
+        Raises:
+            UnknownFactionError: neither (with the closest names).
+        """
+        try:
+            return self.faction_name(text, where, edition)
+        except UnknownFactionError:
+            parent = self.parent(text)
+            if parent is None:
+                raise
+            return self.faction_name(parent, where, edition)
+
+    def _other_edition(self, name: str, edition: str, other: str, there: Entry) -> UnknownUnitError:
+        """The error for a unit that only the other edition's data has."""
+        versions = self.data_versions(edition) if edition == "11" else ()
+        data = f" ({', '.join(versions)})" if versions else ""
+        hint = (
+            f"not in the {EDITION_NAMES[edition]} data{data}; it exists in edition {other}: "
+            f"use --edition {other}"
+        )
+        if there.kind == "user":
+            hint += f" (or add 'edition: [10, 11]' to {there.path} if it is right for both)"
+        return UnknownUnitError(name, [], hint=hint, listing=None)
+
+    def _in_faction(self, name: str, hits: list[Entry], faction: str, edition: str) -> Entry:
+        """The hit of ``faction``; else, for a faction with chapters of its own (Space Marines)
+        its chapters' one, and for a chapter its parent's (``Blood Angels/Intercessor
+        Squad``)."""
+        fkey = norm_name(faction)
+        for keys in (
+            {fkey},
+            {norm_name(c) for c in self.chapters(faction)},
+            {norm_name(p) for p in [self.parent(faction)] if p},
+        ):
+            mine = [e for e in hits if norm_name(e.faction) in keys]
+            if mine:
+                return self._choose(name, mine, edition)
+        where = ", ".join(sorted({e.faction or "(no faction)" for e in hits}))
+        raise UnknownUnitError(
+            name, [], hint=f"not a datasheet of {faction}; it is one of: {where}"
+        )
+
+    def _choose(self, name: str, hits: list[Entry], edition: str | None) -> Entry:
         factions = list(dict.fromkeys(norm_name(e.faction) for e in hits))
         if len(factions) == 1:
             return _best(hits)
         for pref in self.preferences:
             try:
-                fkey = norm_name(self.faction_name(pref, FACTIONS_VAR))
+                fkey = norm_name(self.faction_name(pref, FACTIONS_VAR, edition))
             except UnknownFactionError:
                 continue  # no such faction: warned about (preference_warnings), ignored
             mine = [e for e in hits if norm_name(e.faction) == fkey]
@@ -465,13 +677,21 @@ class Catalog:
                     return _best(mine)
                 hits = mine
                 break
+        parents = [e for e in hits if norm_name(self.parent(e.faction) or "") in factions]
+        if parents and len(parents) < len(hits):  # a chapter's own version: the parent's wins
+            rest = [e for e in hits if e not in parents]
+            if len({norm_name(e.faction) for e in rest}) == 1:
+                return _best(rest)
         raise AmbiguousUnitError(name, sorted(dict.fromkeys(e.qualified for e in hits)))
 
     def preference_warnings(self) -> list[str]:
-        """One warning for each faction in ``WH40K_CALC_FACTIONS`` that no datasheet has
-        (with the closest names): it is ignored, whether or not a name needs it."""
-        known = self.factions()
-        keys = {norm_name(f) for f in known}
+        """One warning for each faction in ``WH40K_CALC_FACTIONS`` that no datasheet of
+        either edition has, by our name or the data's (with the closest names): it is ignored,
+        whether or not a name needs it."""
+        from .factions import aliases
+
+        known = sorted({f for e in EDITIONS for f in self.factions(e)})
+        keys = {norm_name(f) for f in known} | {norm_name(a) for a in aliases()}
         out = []
         for pref in self.preferences:
             if norm_name(pref) not in keys:
@@ -480,31 +700,52 @@ class Catalog:
                 out.append(f"{FACTIONS_VAR}: unknown faction {pref!r}, ignored{did}")
         return out
 
-    def factions(self) -> list[str]:
-        """The faction names of the datasheets found, sorted."""
-        names = {e.faction for e in self._hand} | {u["faction"] for u in self._index()[0]}
+    def factions(self, edition: str | None = None) -> list[str]:
+        """The faction names of ``edition``'s datasheets found, sorted."""
+        edition = self.in_edition(edition)
+        names = {e.faction for e in self._hand(edition)}
+        names |= {u["faction"] for g in self._sets(edition) for u in g.units if g.gives(u)}
         return sorted(n for n in names if n)
 
-    def faction_name(self, text: str, where: str) -> str:
-        """The faction ``text`` names (case and punctuation ignored).
+    def parent(self, faction: str) -> str | None:
+        """The faction a chapter with datasheets of its own belongs to (Blood Angels: Space
+        Marines), from :data:`wh40k_calc.factions.PARENTS`; None for the others."""
+        from .factions import PARENTS
+
+        key = norm_name(faction)
+        return next((p for c, p in PARENTS.items() if norm_name(c) == key), None)
+
+    def chapters(self, faction: str) -> list[str]:
+        """The factions that belong to ``faction`` (Space Marines: its chapters)."""
+        from .factions import PARENTS
+
+        return [c for c, p in PARENTS.items() if norm_name(p) == norm_name(faction)]
+
+    def faction_name(self, text: str, where: str, edition: str | None = None) -> str:
+        """The faction ``text`` names (case and punctuation ignored; the data's own names,
+        such as "Adeptus Astartes" for Space Marines, too).
 
         Raises:
             UnknownFactionError: no datasheet has that faction (with the closest names).
         """
-        known = self.factions()
+        from .factions import aliases
+
+        known = self.factions(edition)
+        wanted = {norm_name(text)}
+        wanted |= {norm_name(ours) for data, ours in aliases().items() if norm_name(data) in wanted}
         for f in known:
-            if norm_name(f) == norm_name(text):
+            if norm_name(f) in wanted:
                 return f
-        hint = suggest_names(text, known)
+        hint = suggest_names(text, known + list(aliases()))
         did = f"; did you mean {', '.join(repr(h) for h in hint)}?" if hint else ""
         raise UnknownFactionError(
             f"unknown faction {text!r} ({where}){did} (factions: {', '.join(known)})"
         )
 
-    def _unknown(self, name: str, visible: list[Entry]) -> UnknownUnitError:
+    def _unknown(self, name: str, visible: list[Entry], edition: str) -> UnknownUnitError:
         from .nicknames import nickname
 
-        searched = ", ".join(_describe(d, kind) for d, kind in self.folders())
+        searched = ", ".join(_describe(d, kind) for d, kind in self.folders(edition))
         hints = []
         suggestions = self.suggest(name, visible)
         known = nickname(name)  # "fire warriors": offered first, saying so, never taken
@@ -513,7 +754,8 @@ class Catalog:
             hints.append(f"{known.nickname!r} is what players call {known.qualified}")
         if os.environ.get("WH40K_CALC_CSV"):
             hints.append("a newer export may have it: `calc import NAME` reads $WH40K_CALC_CSV")
-        return UnknownUnitError(name, suggestions, searched, "; ".join(hints))
+        listing = "`calc units" + (" --edition 11" if edition == "11" else "") + "` lists them"
+        return UnknownUnitError(name, suggestions, searched, "; ".join(hints), listing)
 
     @staticmethod
     def suggest(name: str, entries: list[Entry]) -> list[str]:
@@ -530,6 +772,48 @@ class Catalog:
             if by_text[hit] not in out:
                 out.append(by_text[hit])
         return out[:SUGGEST_COUNT]
+
+
+# the top-level ``edition:`` line and the lines of a block list under it ("- 10")
+_EDITION_LINE = re.compile(r"^edition:[^\n]*(?:\n[ \t]*-[^\n]*)*", re.MULTILINE)
+
+
+def _editions_field(text: str) -> tuple[str, ...] | None:
+    """The editions a file's top-level ``edition:`` line names (None: no such line, or one
+    that does not read; the schema then says what is wrong when the file is loaded)."""
+    m = _EDITION_LINE.search(text)
+    if not m:
+        return None
+    from .yamlio import YamlError, load
+
+    try:
+        value = load(m.group(0))
+    except YamlError:
+        return None
+    return file_editions(value.get("edition")) if isinstance(value, dict) else None
+
+
+_FILES: dict[Path, tuple[tuple[str, int | str, str], ...]] = {}  # filled by _read_index
+
+
+def _index_files(path: Path) -> tuple[tuple[str, int | str, str], ...]:
+    """(faction, data version, date) of each faction file an edition-11 index lists (its
+    ``files``); () for an index without them (read with the index, once).
+
+    Raises:
+        DatasheetError: the index is not readable or not an index.
+    """
+    _read_index(path)
+    return _FILES.get(path, ())
+
+
+def _files_of(raw: object) -> tuple[tuple[str, int | str, str], ...]:
+    files = raw.get("files") if isinstance(raw, dict) else None
+    return tuple(
+        (str(f["faction"]), f.get("version", ""), str(f.get("date", "")))
+        for f in files or []
+        if isinstance(f, dict) and f.get("faction")
+    )
 
 
 def _quoted(text: str) -> str:
@@ -575,7 +859,7 @@ def _walk(folder: Path) -> list[tuple[Path, int]]:
 
 
 def _hidden(e: Entry, by: Path) -> Entry:
-    return Entry(e.name, e.faction, e.path, e.shipped, by, e.kind)
+    return Entry(e.name, e.faction, e.path, e.shipped, by, e.kind, e.editions)
 
 
 def _shown_paths(paths: list[Path], folders: list[tuple[Path, str]]) -> list[str]:
@@ -603,6 +887,10 @@ def _describe(folder: Path, kind: str) -> str:
     if kind == "curated":
         return "the shipped datasheets"
     if kind == "generated":
+        if folder == GENERATED_11:
+            return "the generated edition-11 datasheets"
+        if folder.name == UPDATED_11:
+            return f"the updated edition-11 datasheets ({folder})"
         return "the generated datasheets"
     return str(folder)
 
@@ -612,14 +900,17 @@ def _read_index(
     path: Path,
 ) -> tuple[tuple[dict[str, str], ...], dict[str, list[dict[str, str]]]]:
     """The units of a generated name index (``index.json``: name, faction, file and ``key``,
-    the normalised name), and the units by key.
+    the normalised name), and the units by key; an edition-11 index's ``files`` are kept for
+    :func:`_index_files`.
 
     Raises:
         DatasheetError: the index is not readable or not an index.
     """
     try:
         # msgspec: loaded for the datasheets anyway, and twice as fast as json here
-        units = tuple(msgspec.json.decode(path.read_text(encoding="utf-8"))["units"])
+        raw = msgspec.json.decode(path.read_text(encoding="utf-8"))
+        units = tuple(raw["units"])
+        _FILES[path] = _files_of(raw)  # an edition-11 index's faction files
         by_key: dict[str, list[dict[str, str]]] = {}
         for u in units:
             by_key.setdefault(u["key"], []).append(u)

@@ -19,7 +19,7 @@ import typer
 import typer.main
 from typer.core import TyperGroup
 
-from .options import DatasheetsOpt, FactionOpt, catalog, fail
+from .options import DatasheetsOpt, EditionOpt, FactionOpt, catalog, fail
 from .request import COMMAND_SETTINGS, PHASE_HELP, attack_command, command_for
 
 if TYPE_CHECKING:
@@ -131,7 +131,7 @@ def _resolve_request(request: AttackRequest) -> Result:
     engine = request.engine
     bar = progress_bar()  # on the standard error of a terminal only, --json or not
     try:
-        sel = request.selection(catalog(engine.datasheets))
+        sel = request.selection(catalog(engine.datasheets, engine.edition_value))
         result = resolve(sel, engine.method_value, engine.trials, engine.seed_value, bar)
         note = sampler_unused_note(engine.sampler_given()) if result.sample is None else None
         if note:
@@ -196,15 +196,19 @@ def units(
         bool, typer.Option("--json", help="Print a JSON list (name, faction, source, file).")
     ] = False,
     datasheets: DatasheetsOpt = None,
+    edition: EditionOpt = None,
 ) -> None:
-    """List the datasheets found (name, faction, file); TEXT filters by name (fuzzy)."""
+    """List the datasheets found (name, faction, file) in the edition's data; TEXT filters by
+    name (fuzzy)."""
     from .datasheet import DatasheetError, norm_name
+    from .edition import EditionError, choose
     from .listing import entry_json, filter_entries, replaced
 
     try:
-        cat = catalog(datasheets)
+        chosen = choose(edition.value if edition else None)
+        cat = catalog(datasheets, chosen.edition)
         entries = cat.entries(hidden=True)
-    except DatasheetError as exc:
+    except (DatasheetError, EditionError) as exc:
         raise fail(str(exc)) from None
     replaces = replaced(entries)
     if faction:
@@ -227,10 +231,17 @@ def units(
     if as_json:
         import json
 
-        rows = [entry_json(e, replaces.get(e.path)) for e in entries]
+        rows = [entry_json(e, replaces.get(e.path), cat.data_of(e)) for e in entries]
         sys.stdout.write(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
         return
-    _units_table(entries, replaces)
+    _units_table(entries, replaces, _edition_words(chosen, cat))
+
+
+def _edition_words(chosen, cat) -> str:
+    """`` · edition 11 (from WH40K_CALC_EDITION) · data 912`` for a listing's first line."""
+    versions = cat.data_versions(chosen.edition)
+    data = f" · data {', '.join(versions)}" if versions else ""
+    return f" · edition {chosen.edition}{' ' + chosen.note if chosen.note else ''}{data}"
 
 
 def _check_units(entries, replaces, as_json: bool) -> None:
@@ -285,7 +296,7 @@ def _print_problems(problems, summary: str) -> None:
     out.print(Text(summary, "bold" if problems else ""), soft_wrap=True)
 
 
-def _units_table(entries, replaces) -> None:
+def _units_table(entries, replaces, heading: str = "") -> None:
     """Print ``calc units``' listing: one line per datasheet (name, file, notes), grouped by
     faction. Plain aligned lines, not a rich table: a table of 1,600 rows takes rich most of a
     second to lay out. A line too long for the terminal is folded (the file below the name)."""
@@ -300,7 +311,11 @@ def _units_table(entries, replaces) -> None:
 
     hidden = sum(1 for e in entries if e.hidden_by is not None)
     out = Console(highlight=False)
-    out.print(count(len(entries) - hidden, "datasheet") + (f" ({hidden} hidden)" if hidden else ""))
+    out.print(
+        count(len(entries) - hidden, "datasheet")
+        + (f" ({hidden} hidden)" if hidden else "")
+        + heading
+    )
     for faction, group in itertools.groupby(entries, key=lambda e: e.faction):
         group = list(group)
         names = {e.path: esc(e.name) for e in group}  # names and paths from files: escaped
@@ -331,12 +346,21 @@ def _units_table(entries, replaces) -> None:
 
 
 def _rel(p: Path) -> str:
-    """A file's path for people: inside the shipped folders relative to them."""
-    from .catalog import GENERATED, SHIPPED
+    """A file's path for people: inside the shipped folders (and the user data folder's
+    edition-11 set) relative to them."""
+    from .catalog import GENERATED, GENERATED_11, SHIPPED, UPDATED_11
 
-    for base, label in ((SHIPPED, "shipped"), (GENERATED, "generated")):
+    for base, label in (
+        (SHIPPED, "shipped"),
+        (GENERATED, "generated"),
+        (GENERATED_11, "generated 11"),
+    ):
         if p.is_relative_to(base):
             return f"({label}) {p.relative_to(base)}"
+    parts = p.parts
+    if UPDATED_11 in parts[:-1]:
+        at = len(parts) - 1 - parts[::-1].index(UPDATED_11)
+        return f"(updated 11) {Path(*parts[at + 1 :])}"
     try:
         return os.path.relpath(p)
     except ValueError:
@@ -351,15 +375,18 @@ def show(
         bool, typer.Option("--json", help="Print the datasheet as JSON (the YAML's fields).")
     ] = False,
     datasheets: DatasheetsOpt = None,
+    edition: EditionOpt = None,
 ) -> None:
-    """Print one datasheet: statlines, sizes, weapons, loadouts, rules."""
+    """Print one datasheet of the edition's data: statlines, sizes, weapons, loadouts, rules."""
     from .datasheet import DatasheetError
+    from .edition import EditionError, choose
     from .show import datasheet_json, render_datasheet
 
     try:
-        cat = catalog(datasheets)
+        chosen = choose(edition.value if edition else None)
+        cat = catalog(datasheets, chosen.edition)
         ds = cat.find(name, faction)
-    except (LookupError, DatasheetError) as exc:
+    except (LookupError, DatasheetError, EditionError) as exc:
         raise fail(str(exc)) from None
     if as_json:
         import json
@@ -370,7 +397,7 @@ def show(
     from rich.text import Text
 
     console = Console(highlight=False)
-    render_datasheet(ds, console)
+    render_datasheet(ds, console, chosen.note)
     for note in cat.duplicate_notes([ds]):
         console.print(Text.assemble(("Note: ", "dim"), note))
 
@@ -439,6 +466,19 @@ command(
     "sequence",
     help="Several activations against one target, in order, exactly.",
     load=_sequence_command,
+)
+
+
+def _exchange_command() -> Callable[..., Any]:
+    from .exchange.command import exchange
+
+    return exchange
+
+
+command(
+    "exchange",
+    help="Two units attacking each other, each with the models it has left, exactly.",
+    load=_exchange_command,
 )
 command(
     "army",

@@ -88,6 +88,7 @@ class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
     equipped: list[str] = []
     invuln: Plus | None = None
     invuln_ranged_only: bool = False
+    invuln_melee_only: bool = False
     feel_no_pain: Plus | None = None
     feel_no_pain_mortal: Plus | None = None
     feel_no_pain_psychic: Plus | None = None
@@ -148,6 +149,20 @@ class _NotModelledSchema(msgspec.Struct, forbid_unknown_fields=True):
     target: list[str] = []
 
 
+EditionValue = Literal[10, 11, "10", "11"]
+
+
+class _DataSchema(msgspec.Struct, forbid_unknown_fields=True):
+    source: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    version: Annotated[int, msgspec.Meta(ge=0)] | Annotated[str, msgspec.Meta(max_length=50)]
+    date: Annotated[str, msgspec.Meta(max_length=50)] = ""
+
+
+class _AdditionalCostSchema(msgspec.Struct, forbid_unknown_fields=True):
+    points: Annotated[int, msgspec.Meta(ge=0, le=100_000)]
+    after: Annotated[int, msgspec.Meta(ge=1, le=100)]
+
+
 class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
     name: Name
     models: Annotated[list[_ModelSchema], msgspec.Meta(min_length=1)]
@@ -170,6 +185,10 @@ class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
     not_modelled: _NotModelledSchema | None = None
     options_not_generated: list[_NotGeneratedSchema] = []
     source: str = ""
+    edition: EditionValue | Annotated[list[EditionValue], msgspec.Meta(min_length=1)] | None = None
+    legends: bool = False
+    data: _DataSchema | None = None
+    additional_cost: _AdditionalCostSchema | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -245,6 +264,9 @@ class ModelProfile:
     N from each attack's Damage, never below 1) and ``half_damage`` (halve it, rounding up,
     before subtracting).
 
+    ``invuln_ranged_only`` / ``invuln_melee_only``: the invulnerable save is only against
+    ranged / only against melee attacks (at most one of them is set).
+
     ``equipped_by_count``: (count, weapon keys) pairs: that many models of this kind carry
     those weapons instead of ``equipped`` (a datasheet's "1 X is equipped with ..."); see
     :meth:`default_equipment`. ``choices``: options giving a model several weapons of a list
@@ -271,6 +293,7 @@ class ModelProfile:
     half_damage: bool = False
     equipped_by_count: tuple[tuple[int, tuple[str, ...]], ...] = ()
     choices: tuple[WeaponChoice, ...] = ()
+    invuln_melee_only: bool = False
 
     @property
     def key(self) -> str:
@@ -375,6 +398,30 @@ class Damaged:
 
 
 @dataclass(frozen=True)
+class DataVersion:
+    """Where a generated datasheet's numbers come from: the data project (``source``, e.g.
+    "game-datacards"), its data version (912) and the date of that version ("2026-07-23")."""
+
+    source: str
+    version: int | str
+    date: str = ""
+
+    @property
+    def label(self) -> str:
+        """``data 912``."""
+        return f"data {self.version}"
+
+
+@dataclass(frozen=True)
+class AdditionalCost:
+    """The surcharge for further copies of a unit in one army: each copy after the first
+    ``after`` costs ``points`` more (the edition-11 data's ``additionalCost``)."""
+
+    points: int
+    after: int
+
+
+@dataclass(frozen=True)
 class Datasheet:
     """A validated unit datasheet. ``models`` is in allocation order (rank-and-file first).
 
@@ -387,6 +434,10 @@ class Datasheet:
     (not selectable); ``add_ons`` its optional costs; ``leader_alongside`` the keywords of an
     attached Leader that this Leader may join (an exception to one Leader per unit), in a
     Bodyguard unit with one of the ``leader_alongside_bodyguard`` keywords (empty: any).
+
+    ``editions``: the rules editions the file is for ("10", "11" or both; a file that does not
+    say is for edition 10); ``legends``: a Warhammer Legends datasheet; ``data``: the data
+    version a generated file comes from; ``additional_cost``: the surcharge for further copies.
     """
 
     name: str
@@ -412,6 +463,10 @@ class Datasheet:
     leader_alongside: tuple[str, ...] = ()
     leader_alongside_bodyguard: tuple[str, ...] = ()
     options_not_generated: tuple[NotGenerated, ...] = ()
+    editions: tuple[str, ...] = ("10",)
+    legends: bool = False
+    data: DataVersion | None = None
+    additional_cost: AdditionalCost | None = None
 
     @property
     def key(self) -> str:
@@ -532,7 +587,27 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
         options_not_generated=tuple(
             NotGenerated(o.reason, tuple(o.items)) for o in raw.options_not_generated
         ),
+        editions=file_editions(raw.edition),
+        legends=raw.legends,
+        data=DataVersion(raw.data.source, raw.data.version, raw.data.date) if raw.data else None,
+        additional_cost=(
+            AdditionalCost(raw.additional_cost.points, raw.additional_cost.after)
+            if raw.additional_cost
+            else None
+        ),
     )
+
+
+def file_editions(value: object) -> tuple[str, ...]:
+    """The editions a datasheet's ``edition`` field names, as sorted text: None (not given)
+    means edition 10; ``11`` -> ("11",); ``[10, 11]`` -> ("10", "11"). Values outside 10 and 11
+    are left out (the schema refuses them in a file; the catalog reads the field from a file's
+    top before the schema does)."""
+    if value is None:
+        return ("10",)
+    items = value if isinstance(value, list | tuple) else [value]
+    found = sorted({str(v) for v in items if str(v) in ("10", "11")})
+    return tuple(found) or ("10",)
 
 
 def _schema(data: object, file: Path | str) -> _DatasheetSchema:
@@ -683,8 +758,14 @@ def _models(
                     _choice(c, check_weapons, f"models[{i}].choices[{j}]", file)
                     for j, c in enumerate(m.choices)
                 ),
+                invuln_melee_only=m.invuln_melee_only,
             )
         )
+        if m.invuln_ranged_only and m.invuln_melee_only:
+            raise DatasheetError(
+                f"{file}: models[{i}] ({m.name}).invuln_melee_only: the invulnerable save "
+                "cannot be against ranged attacks only and against melee attacks only"
+            )
     if len({m.key for m in models}) != len(models):
         raise DatasheetError(f"{file}: models: two models share a name")
     return models

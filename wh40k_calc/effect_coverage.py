@@ -367,36 +367,18 @@ def _other_files(
     return lines, problems
 
 
-def known_factions() -> list[str]:
-    """Our 10th-edition datasheets' faction names (``datasheets-generated/index.json``)."""
-    from .catalog import GENERATED
+def our_faction(name: str) -> str:
+    """Our faction name for a data faction name, or '' when it is the same (the catalog's
+    table, :mod:`wh40k_calc.factions`): ``Adeptus Astartes`` -> ``Space Marines``,
+    ``Heretic Astartes`` -> ``Chaos Space Marines``, ``Asuryani`` -> ``Aeldari``; a Space
+    Marine chapter keeps its name (our edition-11 datasheets file it under it)."""
+    from .factions import our_name
 
-    try:
-        index = json.loads((GENERATED / "index.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    return sorted({u.get("faction", "") for u in index.get("units", [])} - {""})
-
-
-def our_faction(name: str, known: list[str]) -> str:
-    """Our datasheets' faction for a data faction name, or '' when it is the same name (or
-    none of ours): ``Adeptus Astartes`` -> ``Space Marines``, ``Space Wolves`` -> ``Space
-    Marines`` (a chapter: Space Marines datasheets with its keyword), ``Heretic Astartes`` ->
-    ``Chaos Space Marines``, ``Asuryani`` -> ``Aeldari`` (the army-list aliases of
-    :mod:`wh40k_calc.lists.factions`)."""
-    from .lists.factions import ALIASES, CHAPTERS
-
-    if key(name) in {key(k) for k in known}:
-        return ""
-    if key(name) in {key(c) for c in CHAPTERS}:
-        return "Space Marines"
-    alias = ALIASES.get(key(name), "")
-    return alias if not known or alias in known else ""
+    ours = our_name(name)
+    return "" if ours == name else ours
 
 
-def coverage_11(
-    gdc: Path, effects: Path = EFFECTS, files: dict | None = None, known: list[str] | None = None
-) -> Coverage:
+def coverage_11(gdc: Path, effects: Path = EFFECTS, files: dict | None = None) -> Coverage:
     """Edition 11: every rule of every game-datacards faction file in ``gdc`` (the files with
     a faction's rules; ``faqs.json`` and the like are skipped) against
     ``effects/edition-11/<file stem>.yaml``.
@@ -408,7 +390,6 @@ def coverage_11(
     """
     folder = effects / "edition-11"
     files = load_effect_files(folder) if files is None else files
-    known = known_factions() if known is None else known
     lines, problems, notes, seen = [], [], [], set()
     paths = sorted(gdc.glob("*.json"))
     if not paths:
@@ -423,11 +404,11 @@ def coverage_11(
         f = _file_for(files, target, name, 11, problems)
         if target not in files:
             notes.append(f"{_name(target)}: no effect file for {name} ({path.name}) yet")
-        our = our_faction(name, known)
+        our = our_faction(name)
         got, bad = match_file(name, our, _faction_rules(d), f, _name(target), UNIT_KINDS)
         lines += got
         problems += bad
-    got, bad = _other_files(files, seen, 11, UNIT_KINDS, lambda n: our_faction(n, known))
+    got, bad = _other_files(files, seen, 11, UNIT_KINDS, our_faction)
     lines += got
     problems += bad
     return Coverage(11, tuple(sorted(lines, key=lambda x: x.order)), tuple(problems), tuple(notes))

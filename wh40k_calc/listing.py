@@ -45,15 +45,19 @@ def replaced(entries: list[Entry]) -> dict[Path, Path]:
     }
 
 
-def entry_json(e: Entry, replaces: Path | None) -> dict[str, Any]:
+def entry_json(e: Entry, replaces: Path | None, data: dict | None = None) -> dict[str, Any]:
     """One entry for ``calc units --json``: name, faction, qualified name, source ("user",
-    "curated" or "generated"), file, and the file it replaces or is hidden by."""
+    "curated" or "generated"), file, the editions it is for, the data version it comes from
+    (``data``: ``{source, version, date}`` for a generated edition-11 one, else None) and the
+    file it replaces or is hidden by."""
     out: dict[str, Any] = {
         "name": e.name,
         "faction": e.faction,
         "qualified": e.qualified,
         "source": e.kind,
         "file": str(e.path),
+        "editions": [int(x) for x in e.editions],
+        "data": data,
     }
     if replaces is not None:
         out["replaces"] = str(replaces)

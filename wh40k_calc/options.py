@@ -79,9 +79,16 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
-def catalog(datasheets: list[str] | list[Path] | tuple[str, ...] | None):
-    """The datasheet catalog for ``--datasheets`` folders (and the environment); a faction
-    in ``WH40K_CALC_FACTIONS`` that no datasheet has is warned about on stderr.
+EDITION_HELP = (
+    "Rules edition, and its datasheets (default: WH40K_CALC_EDITION, else the config file's "
+    "'edition', else 10)."
+)
+
+
+def catalog(datasheets: list[str] | list[Path] | tuple[str, ...] | None, edition: str = "10"):
+    """The datasheet catalog for ``--datasheets`` folders (and the environment), looking in
+    ``edition``'s data; a faction in ``WH40K_CALC_FACTIONS`` that no datasheet has is warned
+    about on stderr.
 
     Raises:
         DatasheetError: a folder does not exist, is a file, or is given as an empty name.
@@ -94,7 +101,7 @@ def catalog(datasheets: list[str] | list[Path] | tuple[str, ...] | None):
         if not str(d).strip():
             raise DatasheetError("--datasheets: empty folder name")
         dirs.append(Path(d))
-    cat = Catalog(dirs)
+    cat = Catalog(dirs, edition=edition)
     if cat.preferences:
         _warn(cat.preference_warnings())
     return cat
@@ -123,6 +130,7 @@ DatasheetsOpt = Annotated[
         "':'-separated). A file named like a shipped one wins.",
     ),
 ]
+EditionOpt = Annotated[Edition | None, typer.Option("--edition", help=EDITION_HELP)]
 EffectOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -426,7 +434,7 @@ class EngineOptions(OptionGroup):
     datasheet folders, JSON output. None means "not given": the default (or, in ``calc
     compare``, a batch file's value)."""
 
-    edition: Annotated[Edition | None, typer.Option(help="Rules edition (default 10).")] = None
+    edition: Annotated[Edition | None, typer.Option(help=EDITION_HELP)] = None
     method: Annotated[
         Method | None,
         typer.Option(case_sensitive=False, help="exact (default), sample (Monte Carlo) or both."),
@@ -450,8 +458,25 @@ class EngineOptions(OptionGroup):
 
     @property
     def edition_value(self) -> str:
-        """The edition to use ("10" unless given)."""
-        return self.edition.value if self.edition else DEFAULT_EDITION
+        """The edition to use: --edition, else WH40K_CALC_EDITION, else the config file's,
+        else 10 (:func:`wh40k_calc.edition.choose`).
+
+        Raises:
+            EditionError: the environment variable or the config file gives another value.
+        """
+        return self.edition_choice.edition
+
+    @property
+    def edition_choice(self):
+        """The edition to use and where it comes from (:class:`wh40k_calc.edition.
+        EditionChoice`).
+
+        Raises:
+            EditionError: the environment variable or the config file gives another value.
+        """
+        from .edition import choose
+
+        return choose(self.edition.value if self.edition else None)
 
     @property
     def method_value(self) -> str:

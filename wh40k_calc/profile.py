@@ -405,7 +405,10 @@ class HazardProfile:
     ``mortal_wounds`` mortal wounds. With ``spill`` False (10th edition) they go to one model
     carrying a Hazardous weapon and the rest are lost when it is destroyed; with ``spill`` True
     (edition 11) they are allocated to the unit one at a time. ``carriers`` is the allocation
-    track of the models that can be selected (wounded first is implied by the track order).
+    track of the models that can be selected (wounded first is implied by the track order);
+    ``groups`` gives, per model of ``carriers``, the index of its group in the attacking unit
+    (``Unit.groups``; -1 for a model standing by with ``--weapon``), for carrying the unit's
+    own state (``calc exchange``); the engines ignore it.
     """
 
     tests: int
@@ -414,6 +417,7 @@ class HazardProfile:
     carriers: TargetProfile
     fnp: tuple[float, ...]
     spill: bool = False
+    groups: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

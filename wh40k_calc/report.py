@@ -7,9 +7,11 @@ from typing import Any
 
 import numpy as np
 
+from .edition import heading_words
 from .engine.outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome
 from .profile import TargetProfile
 from .resolve import Result
+from .show import data_json
 from .terminal import print_joined, print_wrapped
 from .wording import compress_names, count
 
@@ -66,6 +68,7 @@ def target_block(r: Result) -> dict[str, Any]:
     return {
         "name": tgt.name,
         "faction": tgt.datasheets[0].faction,
+        "data": data_json(tgt.datasheets[0]),
         "models": tgt.models,
         "wounds": act.target.wounds,
         "points": _f(tgt.points),
@@ -102,6 +105,7 @@ def to_json(r: Result) -> dict[str, Any]:
         "attacker": {
             "name": att.name,
             "faction": att.datasheets[0].faction,
+            "data": data_json(att.datasheets[0]),
             "models": att.models,
             "points": _f(att.points),
             "points_listed": att.points_listed,
@@ -299,7 +303,7 @@ def _print_heading(r: Result, console) -> None:
             *_unit_label(plan.attacker), f" {phase} ", *_unit_label(plan.target, _wounds_text(r))
         ),
         Text.assemble(
-            f" · edition {sel.edition} · ",
+            heading_words(sel.edition, sel.edition_note, sel.datasheets()),
             (r.method, "cyan"),
             f" ({count(o.trials, 'trial')}, seed {o.seed})" if r.method == "sample" else "",
         ),

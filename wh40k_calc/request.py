@@ -79,15 +79,21 @@ class AttackRequest:
             if name in self.given
         ]
 
-    def selection(self, cat: Catalog, target: UnitChoice | None = None) -> Selection:
-        """The Selection these options describe (``target`` replaces the target options').
+    def selection(
+        self, cat: Catalog, target: UnitChoice | None = None, edition: str | None = None
+    ) -> Selection:
+        """The Selection these options describe (``target`` replaces the target options'), in
+        ``edition`` when given (a batch run's), else the edition the options choose
+        (:attr:`EngineOptions.edition_choice`); the units are looked up in that edition's data.
 
         Raises:
             UnknownUnitError, DatasheetError: a unit that cannot be found or loaded.
             SelectionError: a malformed --weapon, --order or --allocation, a modifier out of
                 range, or no target at all.
+            EditionError: the environment or the config file names no edition.
         """
         from .abilities import parse_added_ability
+        from .edition import EditionChoice
         from .selection import (
             AddedAbility,
             Selection,
@@ -96,13 +102,14 @@ class AttackRequest:
             precision_target_value,
         )
 
+        choice = EditionChoice(edition, "batch file") if edition else self.engine.edition_choice
         if target is None:
             if self.target.target is None:
                 raise SelectionError("give the target (--target NAME)")
-            target = _target_choice(cat, self.target)
+            target = _target_choice(cat, self.target, choice.edition)
         a = self.attacker
         order = a.order
-        attacker = _attacker_choice(cat, a)
+        attacker = _attacker_choice(cat, a, choice.edition)
         return Selection(
             phase=self.phase,
             attacker=attacker,
@@ -110,7 +117,8 @@ class AttackRequest:
             conditions=self.conditions.build(),
             modifiers=self.modifiers.build(target_stealth=self.target.target_stealth),
             effects=self.effects,
-            edition=self.engine.edition_value,
+            edition=choice.edition,
+            edition_note=choice.note,
             order="best"
             if order and order.strip().lower() == "best"
             else split_names(order, "--order"),
@@ -121,7 +129,7 @@ class AttackRequest:
                 AddedAbility(*parse_added_ability(text)) for text in a.add_ability or []
             ),
             attacker_wounds_left=a.wounds_left,
-            notes=cat.duplicate_notes(_sheets(attacker, target)),
+            notes=cat.duplicate_notes(_sheets(attacker, target), choice.edition),
         )
 
 
@@ -135,37 +143,38 @@ def _sheets(*choices: UnitChoice) -> list:
     return out
 
 
-def _attacker_choice(cat: Catalog, a: AttackerOptions) -> UnitChoice:
+def _attacker_choice(cat: Catalog, a: AttackerOptions, edition: str) -> UnitChoice:
     from .selection import UnitChoice
     from .units import parse_weapon_spec
 
     return UnitChoice(
-        cat.find(a.attacker, a.faction),
+        cat.find(a.attacker, a.faction, edition),
         a.models,
         a.loadout,
         tuple(parse_weapon_spec(w) for w in a.weapon or []),
-        tuple(cat.find(n, a.faction) for n in a.leader or []),
+        tuple(cat.find(n, a.faction, edition) for n in a.leader or []),
     )
 
 
-def target_choice(cat: Catalog, t: TargetOptions) -> UnitChoice:
-    """The target these options name (a sequence looks it up once for all its steps).
+def target_choice(cat: Catalog, t: TargetOptions, edition: str | None = None) -> UnitChoice:
+    """The target these options name (a sequence looks it up once for all its steps), in
+    ``edition``'s data (default: the catalog's).
 
     Raises:
         UnknownUnitError, DatasheetError: a unit that cannot be found or loaded.
     """
-    return _target_choice(cat, t)
+    return _target_choice(cat, t, edition)
 
 
-def _target_choice(cat: Catalog, t: TargetOptions) -> UnitChoice:
+def _target_choice(cat: Catalog, t: TargetOptions, edition: str | None) -> UnitChoice:
     from .selection import UnitChoice
 
     return UnitChoice(
-        cat.find(t.target, t.target_faction),
+        cat.find(t.target, t.target_faction, edition),
         t.target_models,
         t.target_loadout,
         (),
-        tuple(cat.find(n, t.target_faction) for n in t.target_leader or []),
+        tuple(cat.find(n, t.target_faction, edition) for n in t.target_leader or []),
     )
 
 

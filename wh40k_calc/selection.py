@@ -130,8 +130,13 @@ class Selection:
     models), "bodyguard" (kept on the Bodyguard) or the name of one CHARACTER model or unit of
     the target (that one first). ``added_abilities`` are weapon abilities granted for this
     activation. ``attacker_wounds_left`` (``--wounds-left``): wounds the single-model attacker
-    has left (its damaged profile). ``notes``: what finding the units has to say (a unit that
-    several of the user's files define), passed on to the result's notes.
+    has left (its damaged profile). ``attacker_alive`` (``calc exchange``): the models of each
+    group of the attacking unit (``Unit.groups`` of the unit the choice builds, Leaders' groups
+    included) still alive; a group at 0 does not attack, and a Leader with no model left is not
+    part of the unit (None: every model). ``notes``: what finding the units has to say (a unit
+    that several of the user's files define), passed on to the result's notes. ``edition_note``:
+    where the edition came from when the environment or the config file chose it
+    (``(from WH40K_CALC_EDITION)``; :class:`wh40k_calc.edition.EditionChoice`), else "".
     """
 
     phase: str
@@ -146,8 +151,19 @@ class Selection:
     precision_target: str = "leader"
     added_abilities: tuple[AddedAbility, ...] = ()
     attacker_wounds_left: int | None = None
+    attacker_alive: tuple[int, ...] | None = None
     target_wounds_left: int | None = None  # the target's first model in allocation order
     notes: tuple[str, ...] = ()
+    edition_note: str = ""
+
+    def datasheets(self):
+        """The datasheets of both units (Leaders included), attacker first, each once."""
+        out: list = []
+        for c in (self.attacker, self.target):
+            for ds in (c.datasheet, *c.leaders):
+                if all(ds is not seen for seen in out):
+                    out.append(ds)
+        return out
 
 
 def allocation_choice(names: tuple[str, ...] | None) -> tuple[str, ...] | str | None:

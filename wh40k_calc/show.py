@@ -9,15 +9,23 @@ from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon
 from .dice import Dice
 
 
-def render_datasheet(ds: Datasheet, console) -> None:
-    """Print ``ds`` the way a datasheet page reads: name and keywords, models, sizes, weapons,
-    loadouts, then its defensive abilities, damaged profile, rules and Leader lines; every name
-    from the file is printed as written (not read as rich markup)."""
+def render_datasheet(ds: Datasheet, console, edition_note: str = "") -> None:
+    """Print ``ds`` the way a datasheet page reads: name, faction, editions and data version
+    (and ``edition_note``: where the edition in use came from, if the environment or the config
+    file chose it), keywords, models, sizes, weapons, loadouts, then its defensive abilities,
+    damaged profile, rules and Leader lines; every name from the file is printed as written
+    (not read as rich markup)."""
     from rich.text import Text
 
     from .layout import print_table
 
-    console.print(Text.assemble((ds.name, "bold"), f" · {ds.faction}"))
+    head = [f" · {ds.faction}", " · Legends" if ds.legends else ""]
+    head.append(
+        f" · edition {' and '.join(ds.editions)}" + (f" {edition_note}" if edition_note else "")
+    )
+    if ds.data is not None:
+        head.append(f" · {ds.data.label}" + (f" ({ds.data.date})" if ds.data.date else ""))
+    console.print(Text.assemble((ds.name, "bold"), *head))
     kw = ", ".join(sorted(ds.keywords))
     fkw = ", ".join(sorted(ds.faction_keywords))
     console.print(Text.assemble(("Keywords: ", "dim"), kw, ("  Faction: ", "dim"), fkw))
@@ -44,7 +52,8 @@ def _models_table(ds: Datasheet):
     for col in ("Invuln", "FNP", "Equipped"):
         models.add_column(col)
     for m in ds.models:
-        inv = f"{m.invuln}++" + (" (ranged)" if m.invuln_ranged_only else "") if m.invuln else "—"
+        only = " (ranged)" if m.invuln_ranged_only else " (melee)" if m.invuln_melee_only else ""
+        inv = f"{m.invuln}++{only}" if m.invuln else "—"
         models.add_row(
             Words(m.name),
             _move(m.M),
@@ -190,6 +199,8 @@ def _render_sizes(ds: Datasheet, console) -> None:
             style="dim",
         )
     print_table(console, sizes)
+    if ds.additional_cost is not None:
+        console.print(Text.assemble(("Additional cost: ", "dim"), additional_cost_text(ds)))
     if ds.add_ons:
         parts = [
             f"{a.name} +{a.points} pts"
@@ -197,6 +208,15 @@ def _render_sizes(ds: Datasheet, console) -> None:
             for a in ds.add_ons
         ]
         console.print(Text.assemble(("Add-ons: ", "dim"), "; ".join(parts)))
+
+
+def additional_cost_text(ds: Datasheet) -> str:
+    """``+10 pts for each copy after the 3rd in an army`` ("" without an additional cost)."""
+    a = ds.additional_cost
+    if a is None:
+        return ""
+    nth = {1: "1st", 2: "2nd", 3: "3rd"}.get(a.after, f"{a.after}th")
+    return f"+{a.points} pts for each copy after the {nth} in an army"
 
 
 def _points_text(ds: Datasheet, points: int) -> str:
@@ -301,10 +321,26 @@ def datasheet_json(ds: Datasheet) -> dict[str, Any]:
             "target": list(ds.not_modelled_target),
         },
         "source": ds.source,
+        "editions": [int(e) for e in ds.editions],
+        "legends": ds.legends,
+        "data": data_json(ds),
+        "additional_cost": (
+            {"points": ds.additional_cost.points, "after": ds.additional_cost.after}
+            if ds.additional_cost
+            else None
+        ),
     }
     if ds.path is not None:
         out["file"] = str(ds.path)
     return out
+
+
+def data_json(ds: Datasheet) -> dict[str, Any] | None:
+    """The data version a datasheet comes from, ``{source, version, date}``, or None (a file
+    written by hand, or generated without one)."""
+    if ds.data is None:
+        return None
+    return {"source": ds.data.source, "version": ds.data.version, "date": ds.data.date}
 
 
 def _weapon_json(w: Weapon) -> dict[str, Any]:
@@ -344,6 +380,7 @@ def _model_json(ds: Datasheet, m: ModelProfile) -> dict[str, Any]:
         "OC": m.OC,
         "invuln": m.invuln,
         "invuln_ranged_only": m.invuln_ranged_only,
+        "invuln_melee_only": m.invuln_melee_only,
         "feel_no_pain": m.feel_no_pain,
         "feel_no_pain_mortal": m.feel_no_pain_mortal,
         "feel_no_pain_psychic": m.feel_no_pain_psychic,

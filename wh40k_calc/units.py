@@ -7,7 +7,7 @@ DATASHEET_FORMAT.md defines them), refusing impossible choices with the reason.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .composition import assign, explain
 from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
@@ -96,6 +96,30 @@ class Unit:
     def characters(self) -> tuple[ModelGroup, ...]:
         """Groups of the attached Leaders."""
         return tuple(g for g in self.groups if g.character)
+
+    def surviving(self, alive: tuple[int, ...]) -> Unit:
+        """The unit with only ``alive[i]`` models left in group ``i`` (``groups`` order): groups
+        with none left are gone, and so is a datasheet (an attached Leader, or the Bodyguard)
+        none of whose models is left. The Starting Strength stays the unit's (Below
+        Half-strength reads it); points are not changed.
+
+        Raises:
+            SelectionError: one count per group is not given, a count is above the group's,
+                or no model is left.
+        """
+        if len(alive) != len(self.groups) or any(
+            not 0 <= n <= g.count for n, g in zip(alive, self.groups, strict=True)
+        ):
+            raise SelectionError(f"{self.name}: models alive {alive} do not fit the unit")
+        if self.whole is not None:
+            raise SelectionError(f"{self.name}: models alive cannot be given with --weapon")
+        groups = tuple(
+            replace(g, count=n) for g, n in zip(self.groups, alive, strict=True) if n > 0
+        )
+        if not groups:
+            raise SelectionError(f"{self.name}: no model is left")
+        left = [ds for ds in self.datasheets if any(g.datasheet is ds for g in groups)]
+        return replace(self, groups=groups, datasheets=tuple(left), size=sum(alive))
 
 
 def pick_size(ds: Datasheet, models: int | None, role: str) -> tuple[UnitSize, dict[str, int]]:

@@ -116,7 +116,9 @@ class CompareEngineOptions(EngineOptions):
     """The engine options of ``calc shoot``; here each one given overrides a batch file's."""
 
     help_overrides: ClassVar[dict[str, str]] = {
-        "edition": "Rules edition (default 10; overrides a batch file's).",
+        "edition": "Rules edition, and its datasheets (default: a batch file's, else "
+        "WH40K_CALC_EDITION, else the config file's 'edition', else 10; overrides a batch "
+        "file's).",
         "method": "exact (default), sample or both; overrides a batch file's.",
         "trials": "Sampler trials (default 100000; overrides a batch file's).",
         "seed": "Sampler seed (0 or more; default 40000; overrides a batch file's).",
@@ -260,6 +262,7 @@ def _jobs(
     """The jobs (and errors in their place) in batch order, and the table's title."""
     from ..batch import BatchError
     from ..datasheet import DatasheetError
+    from ..edition import EditionError
 
     try:
         if len(what) == 1 and _is_batch(what[0]):
@@ -271,7 +274,7 @@ def _jobs(
                 )
             return _jobs_from_batch_file(Path(what[0]), engine)
         return _jobs_from_command_line(what, cross, conditions, effects, engine), None
-    except (BatchError, DatasheetError) as exc:
+    except (BatchError, DatasheetError, EditionError) as exc:
         raise fail(str(exc)) from None
 
 
@@ -307,8 +310,12 @@ def _army_jobs(
         raise fail(f"--phase {phase!r}: choose shoot, fight or both", 2)
     if not cross.target and not cross.target_set:
         raise fail("give at least one --target or --target-set with --army")
+    from ..edition import EditionError, choose
+
     try:
-        cat = catalog(engine.datasheets)
+        edition = engine.edition.value if engine.edition else None
+        default = edition or choose(None).edition  # the environment's or the config file's
+        cat = catalog(engine.datasheets, default)
         targets = _targets(cross, cat)
         jobs = army_jobs(
             list(army.army),
@@ -316,14 +323,15 @@ def _army_jobs(
             targets,
             phase=phase,
             conditions=conditions.build(),
-            edition=engine.edition.value if engine.edition else None,
+            edition=edition,
+            default_edition=default,
             method=engine.method_value,
             trials=engine.trials,
             seed=engine.seed_value,
             allies=tuple(army.allies or ()),
             factions={"attacker": None, "target": cross.target_faction},
         )
-    except DatasheetError as exc:
+    except (DatasheetError, EditionError) as exc:
         raise fail(str(exc)) from None
     return jobs, "Army " + " and ".join(army.army)
 
@@ -345,16 +353,20 @@ def _jobs_from_batch_file(
     path: Path, engine: EngineOptions
 ) -> tuple[list[Job | RunError], str | None]:
     from ..batch import load_batch
+    from ..edition import choose
     from ..options import catalog
     from .jobs import Overrides, jobs_from_batch
 
     batch = load_batch(path)
-    cat = catalog([*(engine.datasheets or []), *batch.datasheets])
+    edition = engine.edition.value if engine.edition else None
+    fallback = edition or choose(None).edition  # the environment's or the config file's
+    cat = catalog([*(engine.datasheets or []), *batch.datasheets], fallback)
     overrides = Overrides(
-        engine.edition.value if engine.edition else None,
+        edition,
         engine.method.value if engine.method else None,
         engine.trials,
         engine.seed,
+        fallback_edition=fallback,
     )
     return jobs_from_batch(batch, cat, overrides), batch.defaults.title
 
@@ -380,7 +392,7 @@ def _jobs_from_command_line(
         )
     if not cross.target and not cross.target_set:
         raise fail("give at least one --target or --target-set (or a batch file)")
-    cat = catalog(engine.datasheets)
+    cat = catalog(engine.datasheets, engine.edition_value)
     targets = _targets(cross, cat)
     return jobs_from_options(
         cat,

@@ -72,6 +72,7 @@ class Job:
     detail: bool = True
     sampler_set: tuple[str, ...] = ()  # trials and seed set, as written (for a no-effect note)
     points: float | None = None
+    exchange: Any = None  # an exchange run: its ExchangeJob (wh40k_calc.exchange.batch)
 
 
 @dataclass
@@ -153,7 +154,7 @@ def row_figures(obj: dict[str, Any], points: float | None = None) -> dict[str, f
     (target points destroyed per 100 points of attacker: the target's points per model times
     expected models destroyed, over the attacker's points, times 100; None for a 0-point
     attacker, or where either side's source lists no points) and ``losses`` (the attacker's
-    expected models lost to Hazardous).
+    expected models lost to Hazardous; an exchange's: side A's models lost in it).
     """
     models = float(obj["expected"]["models_destroyed"])
     kill = obj["kill_table"]
@@ -181,6 +182,13 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
     Raises:
         SelectionError, LookupError, ValueError, DatasheetError: as ``resolve`` does.
     """
+    if job.exchange is not None:
+        from ..exchange.output import to_json_exchange
+        from ..exchange.run import run_exchange
+
+        ex = run_exchange(job.exchange.setup, job.method, job.trials, job.seed)
+        obj = to_json_exchange(ex)
+        return obj, row_figures(obj)
     if job.steps:
         from ..sequence.output import to_json_sequence
         from ..sequence.run import run_sequence
@@ -245,16 +253,16 @@ class _Lookup:
     def __init__(self, cat: "Catalog", factions: dict[str, str | None] | None = None):
         self.cat = cat
         self.factions = factions or {}  # role -> faction (--faction, --target-faction)
-        self.cache: dict[tuple[str, str | None], Datasheet | Exception] = {}
+        self.cache: dict[tuple[str, str | None, str | None], Datasheet | Exception] = {}
         self.choices: dict[tuple[str, str, bytes], UnitChoice] = {}
         self.noted: dict[tuple[int, ...], tuple[str, ...]] = {}  # by the datasheets' identity
 
-    def find(self, name: str, role: str = "attacker") -> Datasheet:
+    def find(self, name: str, role: str = "attacker", edition: str | None = None) -> Datasheet:
         faction = self.factions.get(role)
-        key = (norm_name(name), faction)
+        key = (norm_name(name), faction, edition)
         if key not in self.cache:
             try:
-                self.cache[key] = self.cat.find(name, faction)
+                self.cache[key] = self.cat.find(name, faction, edition)
             except USER_ERRORS as exc:
                 self.cache[key] = exc
         hit = self.cache[key]
@@ -323,7 +331,7 @@ def _check_unit_choice(
         return [*base, *more]
 
     try:
-        ds = look.find(spec.name, role)
+        ds = look.find(spec.name, role, edition)
     except (LookupError, DatasheetError) as exc:
         raise _FieldError(at("name"), str(exc)) from None
     try:
@@ -343,7 +351,7 @@ def _check_unit_choice(
     if spec.allocation is not None and role == "attacker":
         raise _FieldError(at("allocation"), "allocation is the target's model order")
     weapons = _checked_weapons(ds, spec.weapons, at("weapons"))
-    leaders = _checked_leaders(look, spec, role, at("leader"))
+    leaders = _checked_leaders(look, spec, role, at("leader"), edition)
     choice = UnitChoice(ds, spec.models, spec.loadout, weapons, leaders)
     try:
         unit = build_unit(choice, role, edition)
@@ -390,9 +398,9 @@ def _checked_weapons(
 
 
 def _checked_leaders(
-    look: _Lookup, spec: UnitSpec, role: str, base: list[str | int]
+    look: _Lookup, spec: UnitSpec, role: str, base: list[str | int], edition: str | None = None
 ) -> tuple[Datasheet, ...]:
-    """The datasheets of a spec's ``leader`` (a name or a list of names).
+    """The datasheets of a spec's ``leader`` (a name or a list of names), in ``edition``.
 
     Raises:
         _FieldError: naming the leader (under ``base``; its index in a list) not found.
@@ -400,7 +408,7 @@ def _checked_leaders(
     leaders = []
     for i, lname in enumerate(names(spec.leader)):
         try:
-            leaders.append(look.find(lname, role))
+            leaders.append(look.find(lname, role, edition))
         except (LookupError, DatasheetError) as exc:
             raise _FieldError(
                 [*base, i] if isinstance(spec.leader, list) else base, str(exc)
@@ -487,6 +495,7 @@ class Overrides:
     method: str | None = None
     trials: int | None = None
     seed: int | None = None
+    fallback_edition: str = "10"  # where neither the command line nor the file says
 
 
 def jobs_from_batch(
@@ -590,7 +599,10 @@ class _BatchRuns:
             if isinstance(name, RunError):
                 return [name]
             return [replace(j, run=name) for j in made]
-        run = self._run(raw)
+        spec = self._spec(raw)
+        if not isinstance(spec, RunError) and spec.exchange is not None:
+            return [self._exchange_job(raw, spec)]
+        run = self._run(raw, spec)
         if isinstance(run, RunError):
             return [run]
         labels = self._target_labels(run)
@@ -623,11 +635,61 @@ class _BatchRuns:
         line = self.batch.line_of(parts, None if top else run.raw)
         return (f"line {line}", ("top-level " if top else "") + _dotted(parts))
 
-    def _run(self, raw: RawRun) -> _Run | RunError:
+    def _exchange_job(self, raw: RawRun, spec: RunSpec) -> Job | RunError:
+        """The one job of an ``exchange`` run (its sides say everything about both units and
+        their activations; the run gives only its name and the engine settings), or its
+        error naming the field."""
+        from ..exchange.batch import auto_name, exchange_job, texts
+        from ..exchange.order import OrderError
+        from ..exchange.setup import ExchangeError
+        from ..exchange.sides import SideError
+
+        for f in _NOT_IN_EXCHANGE:
+            if getattr(spec, f) is not None:
+                message = (
+                    f"{f}: not in an exchange run (each side's texts hold its unit, "
+                    "conditions, modifiers and effects; side_b is the unit attacked)"
+                )
+                return self.error(raw, message, [f])
+        ex = spec.exchange
+        assert ex is not None
+        name = self._name(raw, spec, None, auto_name(ex))
+        if isinstance(name, RunError):
+            return name
+        edition = self.ov.edition or str(spec.edition or self.d.edition or "10")
+        try:
+            job, selection = exchange_job(ex, self.look.cat, edition)
+        except SideError as exc:
+            given = texts(getattr(ex, f"side_{exc.side}"))
+            parts: list[str | int] = ["exchange", f"side_{exc.side}"]
+            if not isinstance(getattr(ex, f"side_{exc.side}"), str):
+                if exc.index is not None:
+                    parts.append(exc.index)
+                elif exc.text in given:
+                    parts.append(given.index(exc.text))
+            message = f"{exc.text!r}: {exc.reason}" if exc.text else exc.reason
+            return self.error(raw, message, parts, name=name)
+        except (OrderError, ExchangeError, *USER_ERRORS) as exc:
+            return self.error(raw, str(exc), ["exchange"], name=name)
+        d, ov = self.d, self.ov
+        side_b = job.setup.tracks["b"].unit
+        return Job(
+            name,
+            selection,
+            ov.method or spec.method or d.method or "exact",
+            ov.trials or spec.trials or d.trials,
+            next(s for s in (ov.seed, spec.seed, d.seed, 40_000) if s is not None),
+            f"{side_b.models} {side_b.name}",
+            self.src,
+            raw.line,
+            exchange=job,
+        )
+
+    def _run(self, raw: RawRun, spec: RunSpec | RunError | None = None) -> _Run | RunError:
         """Run ``raw`` parsed and checked field by field, in the order its errors are told:
         its fields, attacker or sequence, name, targets, effects and added abilities, the
         attacker or the steps, modifiers, the number of activations."""
-        spec = self._spec(raw)
+        spec = self._spec(raw) if spec is None else spec
         if isinstance(spec, RunError):
             return spec
         attacker = _unit_spec(spec.attacker) if spec.attacker is not None else None
@@ -640,7 +702,7 @@ class _BatchRuns:
             return self.error(raw, exc.message, exc.parts, name=name, top=exc.top)
         d = self.d
         effects = spec.effects if spec.effects is not None else (d.effects or [])
-        edition = self.ov.edition or str(spec.edition or d.edition or "10")
+        edition = self.ov.edition or str(spec.edition or d.edition or self.ov.fallback_edition)
         att, templates = None, None
         try:
             _check_effects(effects)
@@ -683,12 +745,16 @@ class _BatchRuns:
             spec = parse_run(self.batch, raw)
         except RunFieldError as exc:
             return RunError(raw.label, exc.message, exc.field, self.src, exc.line or raw.line)
-        if (spec.attacker is None) == (spec.sequence is None):
-            both = spec.attacker is not None
+        given = [f for f in ("attacker", "sequence", "exchange") if getattr(spec, f) is not None]
+        if len(given) != 1:
             message = "give 'attacker' (one activation) or 'sequence' (several)"
-            return self.error(
-                raw, message + (", not both" if both else ""), ["sequence" if both else "attacker"]
-            )
+            if not given:
+                message += ", or 'exchange' (two units attacking each other)"
+            elif "exchange" in given:
+                message = "give one of 'attacker', 'sequence' and 'exchange', not several"
+            else:
+                message += ", not both"
+            return self.error(raw, message, given[1:2] or ["attacker"])
         if spec.attacker is not None and spec.repeat is not None:
             # refused, not applied: an attacker run is one activation (its row, its JSON, its
             # points per 100); repeating is a plan of several, which sequence: says
@@ -700,9 +766,11 @@ class _BatchRuns:
             return self.error(raw, message, ["repeat"])
         return spec
 
-    def _name(self, raw: RawRun, spec: RunSpec, attacker: UnitSpec | None) -> str | RunError:
+    def _name(
+        self, raw: RawRun, spec: RunSpec, attacker: UnitSpec | None, auto: str | None = None
+    ) -> str | RunError:
         """The run's name: its ``name`` (an error if an earlier run has it), or one made from
-        its attacker or steps, numbered ``#N`` when an earlier run has it too."""
+        its attacker or steps (or ``auto``), numbered ``#N`` when an earlier run has it too."""
         if spec.name is not None:
             name = spec.name
             if name in self.seen:
@@ -710,7 +778,10 @@ class _BatchRuns:
                     raw, f"name used by runs[{self.seen[name]}] as well", ["name"], name=name
                 )
         else:
-            name = _auto_name(attacker) if attacker is not None else _sequence_name(spec)
+            if auto is not None:
+                name = auto
+            else:
+                name = _auto_name(attacker) if attacker is not None else _sequence_name(spec)
             self.auto[name] = self.auto.get(name, 0) + 1
             if self.auto[name] > 1 or name in self.seen:
                 name = f"{name} #{self.auto[name]}"
@@ -798,6 +869,23 @@ class _BatchRuns:
             attacker_wounds_left=_unit_spec(spec.attacker).wounds_left if spec.attacker else None,
             notes=self.look.notes(att, tgt),
         )
+
+
+# a run's fields an exchange run does not take (its sides' texts say them)
+_NOT_IN_EXCHANGE = (
+    "repeat",
+    "target",
+    "targets",
+    "target_set",
+    "phase",
+    "conditions",
+    "modifiers",
+    "effects",
+    "order",
+    "precision_target",
+    "add_abilities",
+    "target_stealth",
+)
 
 
 def _run_modifiers(spec: RunSpec, d: Any) -> Modifiers:
@@ -985,7 +1073,7 @@ def _text_step(look: _Lookup, j: int, text: str, edition: str) -> _StepTemplate:
 
     try:
         req = parse_step(j + 1, text)
-        sel = req.selection(look.cat, target=_NO_TARGET)
+        sel = req.selection(look.cat, target=_NO_TARGET, edition=edition)
     except StepError as exc:
         raise _FieldError(["sequence", j], exc.reason) from None
     except USER_ERRORS as exc:
@@ -1078,7 +1166,7 @@ def jobs_from_options(
     except _FieldError as exc:
         return [RunError(None, exc.message, "--effect")]
     out: list[Job | RunError] = []
-    sheets = _attacker_sheets(look, attackers, out)
+    sheets = _attacker_sheets(look, attackers, out, edition)
     choices = _option_targets(look, targets, edition, out)
     for name, spec in _option_runs(attackers, sheets, models, loadouts, leaders):
         try:
@@ -1103,14 +1191,14 @@ def jobs_from_options(
 
 
 def _attacker_sheets(
-    look: _Lookup, attackers: list[str], out: list[Job | RunError]
+    look: _Lookup, attackers: list[str], out: list[Job | RunError], edition: str | None = None
 ) -> dict[str, Datasheet]:
     """The datasheet of each attacker named on the command line; an error appended to
     ``out`` for each name not found (once a name)."""
     sheets: dict[str, Datasheet] = {}
     for a in dict.fromkeys(attackers):  # each unknown name reported once
         try:
-            sheets[a] = look.find(a)
+            sheets[a] = look.find(a, edition=edition)
         except USER_ERRORS as exc:
             out.append(RunError(None, str(exc), "attacker"))
     return sheets

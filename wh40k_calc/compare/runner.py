@@ -35,9 +35,11 @@ def job_key(job: Job, seen: dict[int, Hashable] | None = None) -> Hashable:
     jobs that share them (a batch's 2,000 jobs hold 150 unit choices); the caller keeps those
     objects alive while it uses ``seen``."""
     seen = {} if seen is None else seen
+    exchange = job.exchange.key if job.exchange is not None else None
     return (
         _key(job.selection, seen),
         _key(job.steps, seen),
+        exchange,
         job.method,
         job.trials,
         job.seed,

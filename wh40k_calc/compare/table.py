@@ -404,13 +404,20 @@ def _legend_and_notes(rows: list[Row], console: Any) -> None:
 
     from ..terminal import print_wrapped
 
+    exchange = any(r.result["phase"] == "exchange" for r in rows)
+    losses = "expected lost to Hazardous" + (
+        " (an exchange: side A's models lost to side B and to Hazardous; its target is side "
+        "B, its figures side A's)"
+        if exchange
+        else ""
+    )
     print_wrapped(
         console,
         Text(
             "Models: expected models destroyed · Wipe: P(every model destroyed) · Pts/100: "
             "target points destroyed per 100 points of attacker · Losses: attacker models "
-            "expected lost to Hazardous · bars: relative to the highest of each target, none "
-            "for a figure shown as 0",
+            f"{losses} · bars: relative to the highest of each target, none for a figure "
+            "shown as 0",
             style="dim",
         ),
     )

@@ -109,6 +109,13 @@ def write(gen: Generated, out_dir: Path) -> list[Path]:
     """Write the files and the index under ``out_dir``, replacing a previous set: files that
     the previous index listed and this one does not are removed (nothing else is touched).
     Returns the paths written."""
+    return write_set(gen.files, index_text(gen), out_dir)
+
+
+def write_set(files: dict[str, str], index: str, out_dir: Path) -> list[Path]:
+    """Write ``files`` (relative path -> text) and the index text ``index`` (``index.json``)
+    under ``out_dir``, replacing a previous set: files that the previous index listed and this
+    one does not are removed (nothing else is touched). Returns the paths written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     old = out_dir / INDEX
     if old.is_file():
@@ -116,15 +123,15 @@ def write(gen: Generated, out_dir: Path) -> list[Path]:
             previous = {e["file"] for e in json.loads(old.read_text(encoding="utf-8"))["units"]}
         except (ValueError, KeyError, TypeError):
             previous = set()
-        for rel in sorted(previous - set(gen.files)):
+        for rel in sorted(previous - set(files)):
             (out_dir / rel).unlink(missing_ok=True)
     written = []
-    for rel, text in gen.files.items():
+    for rel, text in files.items():
         path = out_dir / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         written.append(path)
-    old.write_text(index_text(gen), encoding="utf-8")
+    old.write_text(index, encoding="utf-8")
     return written
 
 

@@ -56,7 +56,7 @@ def read_models(
     if not models:
         warnings.append("unit composition not found; one model per statline line")
         models = [ImportedModel(nice_case(r["name"]), 1, 1) for r in lines]
-    _match_statlines(models, lines, warnings)
+    match_statlines(models, lines, warnings)
     return [m for m in models if m.stats is not None], alts
 
 
@@ -80,7 +80,7 @@ def _named_line(name: str, lines: list[dict[str, str]]) -> int | None:
     return near.pop() if len(near) == 1 else None
 
 
-def _match_statlines(
+def match_statlines(
     models: list[ImportedModel], lines: list[dict[str, str]], warnings: list[str]
 ) -> None:
     """Give each model its statline row: the row named after it; the only row when there is
@@ -138,13 +138,13 @@ def statline(m: ImportedModel, warnings: list[str], not_modelled: list[str]) -> 
         warnings.append(f"{m.name}: toughness {row['T']!r} has a footnote; imported as {out['T']}")
     inv = row["inv_sv"].strip()
     if inv not in ("", "-"):
-        _invuln(out, m.name, to_int(inv), html_to_text(row.get("inv_sv_descr", "")), warnings)
+        invuln_note(out, m.name, to_int(inv), html_to_text(row.get("inv_sv_descr", "")), warnings)
         if out.pop("_melee_better", False):
             not_modelled.append("invulnerable save against melee attacks")
     return out
 
 
-def _invuln(out: dict[str, object], model: str, value: int, note: str, warnings: list[str]):
+def invuln_note(out: dict[str, object], model: str, value: int, note: str, warnings: list[str]):
     low = note.lower()
     only = re.search(r"^\W*(.+?) models? only\b|^\W*(.+?) only\.?$", note, re.IGNORECASE)
     excluding = re.search(r"excluding (?:the )?(.+?)\.?$", note, re.IGNORECASE)

@@ -55,15 +55,17 @@ def read_sizes(
         label = " ".join(" ".join(re.findall(r"\((.*?)\)", text)).split())
         plain = re.sub(r"\s*\(.*?\)\s*", " ", text).strip()
         m = re.match(r"^(\d+)\s+models?\b", plain)
-        found = _fits(int(m.group(1)), models, alts) if m else [_explicit(plain, models)]
+        found = fits(int(m.group(1)), models, alts) if m else [_explicit(plain, models)]
         if found[0] is None:
             warnings.append(f"size {text!r} not understood; skipped")
             continue
         for counts in found:  # a composition alternative of the same count is dropped
-            _keep(out, {"models": counts, "points": points} | ({"label": label} if label else {}))
+            keep_size(
+                out, {"models": counts, "points": points} | ({"label": label} if label else {})
+            )
     for add in out.add_ons:
         _with_add_on(out, add)
-    _unused_alternatives(out, models, alts, warnings)
+    unused_alternatives(out, models, alts, warnings)
     out.sizes.sort(key=_total)
     if out.dropped:
         warnings.append(
@@ -80,7 +82,7 @@ def read_sizes(
     return out
 
 
-def _unused_alternatives(
+def unused_alternatives(
     out: Sizes, models: list[ImportedModel], alts: list[Entries], warnings: list[str]
 ) -> None:
     """Warn about composition alternatives that no size (kept or dropped) has: their models
@@ -102,7 +104,7 @@ def _unused_alternatives(
             )
 
 
-def _keep(out: Sizes, size: dict[str, object]) -> None:
+def keep_size(out: Sizes, size: dict[str, object]) -> None:
     """Add ``size`` to the sizes, or to the dropped ones when its count is listed already."""
     total = _total(size)
     if any(_total(s) == total for s in out.sizes):
@@ -149,10 +151,10 @@ def _with_add_on(out: Sizes, add: dict[str, object]) -> None:
         }
         if size.get("label"):
             bigger["label"] = size["label"]
-        _keep(out, bigger)
+        keep_size(out, bigger)
 
 
-def _fits(total: int, models: list[ImportedModel], alts: list[Entries]) -> list[dict[str, int]]:
+def fits(total: int, models: list[ImportedModel], alts: list[Entries]) -> list[dict[str, int]]:
     """Per-model counts of a unit of ``total`` models for each composition alternative that
     can have that many (the first alternative when none can)."""
     fitting = [a for a in alts if sum(e.low for e in a) <= total <= sum(e.high for e in a)]

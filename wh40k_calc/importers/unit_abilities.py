@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..datasheet import norm_rule
@@ -209,13 +210,20 @@ def sentences(text: str) -> list[str]:
     return out
 
 
+# edition 11's abbreviations of characteristics ("+1 T", "a 5+ InSv", "improve the AP"); case
+# matters ("A" is also a word)
+_CHANGE = r"(?:[+-]\d+|improve|worsen|add \d+ to|subtract \d+ from)\s+(?:the\s+)?"
+_TARGET_ABBR = re.compile(rf"\bInSv\b|{_CHANGE}(?:T|Sv|W)\b")
+_ATTACKER_ABBR = re.compile(rf"{_CHANGE}(?:A|S|AP|D|BS|WS)\b")
+
+
 def sides_touched(text: str) -> set[str]:
     """Which side's attacks a sentence can change: "target" (attacks against the unit),
     "attacker" (its own attacks), both or neither."""
     out = set()
-    if _TARGET_CUES.search(text):
+    if _TARGET_CUES.search(text) or _TARGET_ABBR.search(text):
         out.add("target")
-    elif _ATTACKER_CUES.search(text):
+    elif _ATTACKER_CUES.search(text) or _ATTACKER_ABBR.search(text):
         out.add("attacker")
     return out
 
@@ -236,17 +244,17 @@ def read_unit_abilities(
         name = " ".join(row["name"].split())
         text = html_to_text(row["description"])
         if kind.startswith("Special"):
-            _special(text, out)
+            read_special(text, out)
             continue
         if kind == "Wargear":
             bearers = [m.name for m in models if any(same_name(g, name) for g in m.wargear)]
             if bearers:
-                _ability(name, text, bearers, everyone, out)
+                read_ability(name, text, bearers, everyone, out)
             elif any(same_name(g, name) for m in models for _, _, gs in m.by_count for g in gs):
                 _some_bearers(name, text, everyone, out)
             # else: optional wargear, not carried by default
         else:
-            _ability(name, text, everyone, everyone, out)
+            read_ability(name, text, everyone, everyone, out)
     _damaged(sheet, out, warnings)
     return out
 
@@ -259,7 +267,7 @@ def _some_bearers(name: str, text: str, everyone: list[str], out: UnitAbilities)
     whole unit is applied; what it gives the bearers alone (a model field per kind cannot say
     "one of them") is listed as not modelled."""
     scratch = UnitAbilities()
-    _ability(name, text, [_SOME], everyone, scratch)
+    read_ability(name, text, [_SOME], everyone, scratch)
     for model, fields in scratch.model_fields.items():
         for key, value in fields.items():
             if model == _SOME:
@@ -302,12 +310,19 @@ def _shared_ability(
     out.not_modelled_on(touched, name)
 
 
-def _ability(
-    name: str, text: str, holders: list[str], everyone: list[str], out: UnitAbilities
+def read_ability(
+    name: str,
+    text: str,
+    holders: list[str],
+    everyone: list[str],
+    out: UnitAbilities,
+    recognise_one: Callable[[str, list[str], list[str], UnitAbilities], bool] | None = None,
 ) -> None:
     """A datasheet or wargear ability: ``holders`` are the models it is printed for (the
     bearers of a wargear item, or every model). A unit rule the calculator has as an effect
-    (Dat's Our Loot!) goes to ``rules``."""
+    (Dat's Our Loot!) goes to ``rules``. ``recognise_one`` reads one sentence (default
+    :func:`recognise`; the edition-11 importer adds its edition's wordings)."""
+    recognise_one = recognise_one or recognise
     rule = effect_id(name)
     if rule is not None:
         if rule not in out.rules:
@@ -322,7 +337,7 @@ def _ability(
         out.not_modelled_on(left, name)
         return
     for sentence in parts:
-        if _recognise(sentence, holders, everyone, out):
+        if recognise_one(sentence, holders, everyone, out):
             matched = True
         else:
             left |= sides_touched(sentence)
@@ -340,8 +355,9 @@ def _who(who: str, holders: list[str], everyone: list[str]) -> list[str]:
     return holders
 
 
-def _recognise(s: str, holders: list[str], everyone: list[str], out: UnitAbilities) -> bool:
-    """Apply one sentence if it is one of the recognised forms; True when it was."""
+def recognise(s: str, holders: list[str], everyone: list[str], out: UnitAbilities) -> bool:
+    """Apply one sentence if it is one of the recognised forms (module docstring); True when
+    it was. ``holders``: the models the ability is printed for; ``everyone``: the unit's."""
     if m := _FNP_RE.match(s):
         who, x, vs = _who(m["who"], holders, everyone), int(m["x"]), (m["vs"] or "").lower()
         if not vs:
@@ -378,14 +394,14 @@ def _recognise(s: str, holders: list[str], everyone: list[str], out: UnitAbiliti
     # "... has a 4+ invulnerable save and each time an attack is allocated to ..."
     head, sep, tail = s.partition(" and each time ")
     if sep and _INVULN_RE.match(head):
-        return _recognise(head, holders, everyone, out) & _recognise(
+        return recognise(head, holders, everyone, out) & recognise(
             "Each time " + tail, holders, everyone, out
         )
     return False
 
 
-def _special(text: str, out: UnitAbilities) -> None:
-    """The special rules column: the Bodyguard rule allowing two Leaders."""
+def read_special(text: str, out: UnitAbilities) -> None:
+    """A special rule's text: the Bodyguard rule allowing two Leaders (``leaders_allowed``)."""
     m = _BODYGUARD_RE.search(text)
     if m:
         rule: dict[str, object] = {"starting_strength": int(m["ss"]), "count": 2}
@@ -397,15 +413,20 @@ def _special(text: str, out: UnitAbilities) -> None:
 
 def _damaged(sheet: dict[str, str], out: UnitAbilities, warnings: list[str]) -> None:
     """The damaged profile: 'While this model has 1-N wounds remaining' (``damaged_w`` is
-    '1-N'); a Hit roll modifier is applied, anything else that touches an attack is listed."""
+    '1-N'); see :func:`read_damaged`."""
     rng = sheet.get("damaged_w", "").strip()
-    if not rng:
-        return
-    m = re.match(r"^\d+\s*[-\u2013]\s*(\d+)$", rng)
+    if rng:
+        read_damaged(rng, html_to_text(sheet.get("damaged_description", "")), out, warnings)
+
+
+def read_damaged(rng: str, text: str, out: UnitAbilities, warnings: list[str]) -> None:
+    """A damaged profile from its range ('1-5', or '1-5 WOUNDS REMAINING') and plain text: a
+    Hit roll modifier is applied (``damaged``), anything else in the text that touches an
+    attack is listed as not modelled."""
+    m = re.match(r"^\d+\s*:?\s*[-\u2010\u2011\u2013]\s*(\d+)(?:\s+wounds? remaining)?$", rng, re.I)
     if not m:
         warnings.append(f"damaged profile {rng!r} not understood")
         return
-    text = html_to_text(sheet.get("damaged_description", ""))
     hit = _DAMAGED_HIT_RE.search(text)
     out.damaged = {"wounds_left": int(m.group(1)), "hit_mod": -int(hit["n"]) if hit else 0}
     rest = _DAMAGED_HIT_RE.sub("", text)

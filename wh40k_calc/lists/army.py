@@ -85,9 +85,9 @@ class TargetSide:
     stealth: bool = False
 
 
-def target_side(cat: Catalog, opts: TargetOptions) -> TargetSide:
+def target_side(cat: Catalog, opts: TargetOptions, edition: str | None = None) -> TargetSide:
     """The target of ``calc army`` from its target options (found as ``calc sequence`` finds
-    it).
+    it), in ``edition``'s data (default: the catalog's).
 
     Raises:
         UnknownUnitError, DatasheetError: a unit that cannot be found or loaded.
@@ -97,7 +97,7 @@ def target_side(cat: Catalog, opts: TargetOptions) -> TargetSide:
     from ..selection import allocation_choice
 
     return TargetSide(
-        target_choice(cat, opts),
+        target_choice(cat, opts, edition),
         allocation_choice(split_names(opts.allocation, "--allocation")),
         opts.target_wounds_left,
         opts.target_stealth,
@@ -286,7 +286,8 @@ def run_army(
     """
     from ..sequence.run import run_sequence
 
-    plans = plan_units(resolved, target_side(cat, target_opts), conditions, phase, cat)
+    target = target_side(cat, target_opts, resolved.edition)
+    plans = plan_units(resolved, target, conditions, phase, cat)
     rows = run_units(plans, method, trials, seed)
     errors = [r.error for r in rows if r.error]
     if errors and all(r.seq is None for r in rows):  # the target side is at fault

@@ -106,6 +106,7 @@ def army(
     then its melee, the target's state carried from step to step)."""
     from ..catalog import UnknownUnitError
     from ..datasheet import DatasheetError
+    from ..edition import EditionError, choose
     from ..options import catalog
     from ..selection import SelectionError
     from .army import run_army
@@ -117,10 +118,13 @@ def army(
         raise fail("give the target (--target NAME), or --show to see the list as resolved", 2)
     try:
         army_list = read_list(path)
-        cat = catalog(engine.datasheets)
         edition = engine.edition.value if engine.edition else None
-        resolved = resolve_army(army_list, cat, edition, allies=tuple(options.allies or ()))
-    except (ListError, DatasheetError) as exc:
+        default = choose(None).edition if edition is None else edition  # env, config file
+        cat = catalog(engine.datasheets, edition or default)
+        resolved = resolve_army(
+            army_list, cat, edition, default, allies=tuple(options.allies or ())
+        )
+    except (ListError, DatasheetError, EditionError) as exc:
         raise fail(str(exc)) from None
     if options.show:
         _print_show(resolved, engine.as_json)

@@ -33,6 +33,7 @@ def army_jobs(
     phase: str = "both",
     conditions: Conditions | None = None,
     edition: str | None = None,
+    default_edition: str = "10",
     method: str = "exact",
     trials: int | None = None,
     seed: int = 40_000,
@@ -51,7 +52,7 @@ def army_jobs(
     armies: list[tuple[str, ResolvedArmy]] = []
     for i, path in enumerate(paths, start=1):
         try:
-            resolved = resolve_army(read_list(path), cat, edition, allies=allies)
+            resolved = resolve_army(read_list(path), cat, edition, default_edition, allies=allies)
         except ListError as exc:
             out.append(RunError(None, str(exc), f"--army {path}"))
             continue

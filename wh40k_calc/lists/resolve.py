@@ -172,7 +172,7 @@ def lookup_entry(cat: Catalog, name: str, faction: str | None, edition: str) -> 
     """
     from ..catalog import UnknownUnitError
 
-    if "/" not in name and norm_name(name) not in _known_names(cat):
+    if "/" not in name and norm_name(name) not in _known_names(cat, edition):
         raise UnknownUnitError(name, [])
     if _takes_edition(cat.entry):
         return cat.entry(name, faction, edition=edition)  # type: ignore[call-arg]
@@ -189,18 +189,19 @@ def _takes_edition(method) -> bool:
         return False
 
 
-_KNOWN: dict[int, tuple[Catalog, frozenset[str]]] = {}
+_KNOWN: dict[tuple[int, str], tuple[Catalog, frozenset[str]]] = {}
 
 
-def _known_names(cat: Catalog) -> frozenset[str]:
-    """Every datasheet name and file stem of ``cat``, normalised (once a catalog)."""
-    hit = _KNOWN.get(id(cat))
+def _known_names(cat: Catalog, edition: str) -> frozenset[str]:
+    """Every datasheet name and file stem of ``cat`` in ``edition``'s data, normalised (once a
+    catalog and edition)."""
+    hit = _KNOWN.get((id(cat), edition))
     if hit is None or hit[0] is not cat:
-        entries = cat.entries()
+        entries = cat.entries(edition=edition)
         keys = frozenset(norm_name(e.name) for e in entries) | frozenset(
             norm_name(e.path.stem) for e in entries
         )
-        hit = _KNOWN[id(cat)] = (cat, keys)
+        hit = _KNOWN[(id(cat), edition)] = (cat, keys)
     return hit[1]
 
 

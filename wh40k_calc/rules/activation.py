@@ -63,6 +63,8 @@ def plan(edition: Edition, sel: Selection) -> Plan:
     if sel.phase not in ("shooting", "fight"):
         raise SelectionError(f"unknown phase {sel.phase!r}")
     attacker = _built(sel.attacker, "attacker", edition.name)
+    if sel.attacker_alive is not None:  # calc exchange: the models still alive
+        attacker = attacker.surviving(sel.attacker_alive)
     attacker = with_added_abilities(attacker, sel.added_abilities, edition.name)
     target = _built(sel.target, "target", edition.name)
     applied, not_modelled = apply_effects(sel, attacker, target)
@@ -71,7 +73,7 @@ def plan(edition: Edition, sel: Selection) -> Plan:
     conditions_notes = edition.check_conditions(sel, attacker, target)
     groups, notes = weapon_options(sel, attacker)
     precise = any(w.abilities.precision for g in groups for o in g.options for w in o.weapons)
-    kinds, tprofile, order, roles = target_profile(s, precise)
+    kinds, tprofile, order, roles, listing = target_profile(s, precise)
     best = edition.best_allocation(sel)
     start = wounded_start(sel, tprofile)
     notes += conditions_notes
@@ -99,6 +101,7 @@ def plan(edition: Edition, sel: Selection) -> Plan:
         ],
         allocation_order=order,
         character_roles=roles,
+        target_groups=listing,
     )
 
 

@@ -51,8 +51,8 @@ class Edition10:
         if not tests:
             return None
         carriers = list(dict.fromkeys(g for g, w, _ in used if w.abilities.hazardous))
-        track, fnp = attacker_track(attacker.name, carriers)
-        return HazardProfile(tests, 1 / 6, Dice.parse(3), track, fnp, spill=False)
+        track, fnp, groups = attacker_track(attacker, carriers)
+        return HazardProfile(tests, 1 / 6, Dice.parse(3), track, fnp, spill=False, groups=groups)
 
     def blast_bonus(self, abilities: WeaponAbilities) -> int:
         """Attacks added per five target models (Core rules: Blast: +1 per five models)."""

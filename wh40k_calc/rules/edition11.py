@@ -85,8 +85,9 @@ class Edition11(Edition10):
             {"MONSTER", "VEHICLE"} & (g.profile.keywords | g.datasheet.all_keywords())
             for g in everyone
         )
-        track, fnp = attacker_track(attacker.name, list(everyone))
-        return HazardProfile(tests, 2 / 6, Dice.parse(3 if big else 1), track, fnp, spill=True)
+        track, fnp, groups = attacker_track(attacker, list(everyone))
+        mortal = Dice.parse(3 if big else 1)
+        return HazardProfile(tests, 2 / 6, mortal, track, fnp, spill=True, groups=groups)
 
     def blast_bonus(self, abilities: WeaponAbilities) -> int:
         """24.05 [BLAST]: one additional attack dice (X with [BLAST X]) per five models."""

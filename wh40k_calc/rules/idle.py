@@ -258,7 +258,10 @@ def _target_options(
     melee = sel.phase == "fight"
     own_invuln = [
         c.best_of(
-            None if (g.profile.invuln_ranged_only and melee) else g.profile.invuln,
+            None
+            if (g.profile.invuln_ranged_only and melee)
+            or (g.profile.invuln_melee_only and not melee)
+            else g.profile.invuln,
             *(e.invuln for e in applied.target),
         )
         for g in target.all_groups

@@ -23,7 +23,7 @@ from .damage import feel_no_pain
 from .target import is_character
 
 if TYPE_CHECKING:
-    from ..units import ModelGroup
+    from ..units import ModelGroup, Unit
     from .situation import Situation
     from .target import Kind
 
@@ -65,11 +65,17 @@ def before_attacks(s: Situation, kinds: list[Kind]) -> list[MortalWounds]:
     return out
 
 
-def attacker_track(name: str, groups: list[ModelGroup]) -> tuple[TargetProfile, tuple[float, ...]]:
-    """The attacking unit's models (``groups``; ``name`` the unit's) as an allocation track for
-    mortal wounds it suffers: non-CHARACTER models first, then CHARACTER models; and each
-    kind's Feel No Pain chance (against mortal wounds: the better of its two)."""
+def attacker_track(
+    attacker: Unit, groups: list[ModelGroup]
+) -> tuple[TargetProfile, tuple[float, ...], tuple[int, ...]]:
+    """The attacking unit's models in ``groups`` as an allocation track for mortal wounds it
+    suffers: non-CHARACTER models first, then CHARACTER models; each kind's Feel No Pain
+    chance (against mortal wounds: the better of its two); and per model of the track, the
+    index of its group in ``attacker.groups`` (-1 for a model standing by with ``--weapon``).
+    """
     ordered = [g for g in groups if not is_character(g)] + [g for g in groups if is_character(g)]
+    name = attacker.name
+    index = [next((i for i, x in enumerate(attacker.groups) if x is g), -1) for g in ordered]
     models: list[TargetModel] = []
     fnp: list[float] = []
     for g in ordered:  # mortal wounds: Feel No Pain against mortal wounds counts too
@@ -78,4 +84,5 @@ def attacker_track(name: str, groups: list[ModelGroup]) -> tuple[TargetProfile, 
             TargetModel(g.profile.name, g.profile.W, len(fnp) - 1) for _ in range(g.count)
         )
     kinds = tuple(g.profile.name for g in ordered)
-    return TargetProfile(name, tuple(models), (), kinds), tuple(fnp)
+    groups_of = tuple(i for i, g in zip(index, ordered, strict=True) for _ in range(g.count))
+    return TargetProfile(name, tuple(models), (), kinds), tuple(fnp), groups_of

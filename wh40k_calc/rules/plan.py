@@ -41,7 +41,10 @@ class Plan:
     ``build(picks, variant, order)`` gives the activation for one option index per group, one
     variant index (abilities a stratagem lets the player choose) and a weapon order (None: the
     datasheet's). ``character_roles``: "Leader", "Support" or "CHARACTER" for each CHARACTER
-    model of the target, in the order of ``TargetProfile.characters``.
+    model of the target, in the order of ``TargetProfile.characters``. ``target_groups``: for
+    each model of the target's profile (``TargetProfile.bodyguard``, then ``characters``), the
+    index of its group in ``target.groups`` (which models a state of the target leaves alive,
+    for ``calc exchange``).
     """
 
     attacker: Unit
@@ -56,3 +59,4 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     allocation_order: list[str] = field(default_factory=list)
     character_roles: list[str] = field(default_factory=list)  # per TargetProfile.characters
+    target_groups: tuple[int, ...] = ()  # per model of the TargetProfile: its group's index

@@ -45,7 +45,9 @@ def save_table(
     armour_o = c.save_outcomes(k.Sv, armour_mod)
     armour = RollTable(armour_o, c.reroll_faces(armour_o, mods.reroll_saves, (c.SAVE_FAILED,)))
     inv = None
-    if k.invuln is not None and not (k.invuln_ranged_only and w.is_melee):
+    if k.invuln is not None and not (
+        (k.invuln_ranged_only and w.is_melee) or (k.invuln_melee_only and not w.is_melee)
+    ):
         io = c.save_outcomes(k.invuln, min(mods.save_mod, 1))
         inv = RollTable(io, c.reroll_faces(io, mods.reroll_saves, (c.SAVE_FAILED,)))
     table, _ = c.choose_save(armour, inv)

@@ -45,13 +45,16 @@ class Kind:
     fnp_psychic: int | None = None
     damage_reduction: int = 0
     half_damage: bool = False
+    invuln_melee_only: bool = False
 
 
 def target_profile(
     s: Situation, precise: bool
-) -> tuple[list[Kind], TargetProfile, list[str], list[str]]:
+) -> tuple[list[Kind], TargetProfile, list[str], list[str], tuple[int, ...]]:
     """The target's model kinds, its :class:`TargetProfile`, its allocation order (model
-    names) and the role of each of its CHARACTER models (:func:`character_role`).
+    names), the role of each of its CHARACTER models (:func:`character_role`) and, per model
+    of the profile (Bodyguard, then CHARACTER models), the index of its group in
+    ``target.groups`` (``Plan.target_groups``).
 
     Each model's kind carries the best invulnerable save of its own, the target's effects'
     and ``--invuln``; with an effect's save "while the unit has 10 or more models", a model
@@ -73,11 +76,16 @@ def target_profile(
     def kind_for(g: ModelGroup, at_10: bool) -> int:
         p = g.profile
         extra = c.best_of(invuln_fx, mods.invuln, invuln_10 if at_10 else None)
-        key = (_defence(p, p.invuln, p.invuln_ranged_only), extra)
+        key = (_defence(p, p.invuln, p.invuln_ranged_only, p.invuln_melee_only), extra)
         if key not in index:
             index[key] = len(kinds)
             kinds.append(
-                _defence(p, c.best_of(p.invuln, extra), p.invuln_ranged_only and extra is None)
+                _defence(
+                    p,
+                    c.best_of(p.invuln, extra),
+                    p.invuln_ranged_only and extra is None,
+                    p.invuln_melee_only and extra is None,
+                )
             )
         return index[key]
 
@@ -113,7 +121,12 @@ def target_profile(
     )
     order = [m.name for m in bg] + [m.name for m in ch]
     roles = [character_role(g) for g in character_groups for _ in range(g.count)]
-    return kinds, profile, order, roles
+    listing = tuple(
+        next(i for i, x in enumerate(target.groups) if x is g)
+        for g in (*bodyguard_groups, *character_groups)
+        for _ in range(g.count)
+    )
+    return kinds, profile, order, roles, listing
 
 
 def _group_ids(edition: Edition, groups: list[ModelGroup]) -> dict[int, int]:
@@ -171,8 +184,11 @@ def character_role(g: ModelGroup) -> str:
     return "Leader" if g.character else "CHARACTER"
 
 
-def _defence(p: ModelProfile, invuln: int | None, ranged_only: bool) -> Kind:
-    """The :class:`Kind` of a model profile with the given invulnerable save."""
+def _defence(
+    p: ModelProfile, invuln: int | None, ranged_only: bool, melee_only: bool = False
+) -> Kind:
+    """The :class:`Kind` of a model profile with the given invulnerable save (against ranged
+    attacks only, or against melee attacks only)."""
     return Kind(
         p.name,
         p.W,
@@ -184,6 +200,7 @@ def _defence(p: ModelProfile, invuln: int | None, ranged_only: bool) -> Kind:
         fnp_psychic=p.feel_no_pain_psychic,
         damage_reduction=p.damage_reduction,
         half_damage=p.half_damage,
+        invuln_melee_only=melee_only,
     )
 
 

@@ -54,7 +54,7 @@ def sequence(
 
     bar = progress_bar()  # a long sampled run: on the standard error of a terminal only
     try:
-        cat = catalog(engine.datasheets)
+        cat = catalog(engine.datasheets, engine.edition_value)
         plan = build_steps(list(steps), cat, target, engine, repeat)
         seq = run_sequence(plan, engine.method_value, engine.trials, engine.seed_value, bar)
         note = sampler_unused_note(engine.sampler_given()) if seq.method == "exact" else None

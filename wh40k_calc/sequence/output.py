@@ -16,6 +16,7 @@ import numpy as np
 from ..engine.outcome import LOSS_FIELDS, WEAPON_FIELDS, Outcome
 from ..report import SCHEMA, _dist, _f, _weapon_not_modelled, roles, target_block, to_json
 from ..resolve import Result
+from ..show import data_json
 from .budget import FigureBudget
 from .figures import own_result
 from .run import SequenceResult
@@ -47,6 +48,7 @@ def attacking_units(seq: SequenceResult) -> list[dict[str, Any]]:
             {
                 "name": unit.name,
                 "faction": unit.datasheets[0].faction,
+                "data": data_json(unit.datasheets[0]),
                 "models": unit.models,
                 "points": _f(unit.points),
                 "points_listed": unit.points_listed,
@@ -190,6 +192,7 @@ def to_json_sequence(seq: SequenceResult, steps: bool = True) -> dict[str, Any]:
     out: dict[str, Any] = {
         "schema": SCHEMA,
         "edition": first.selection.edition,
+        "data_versions": _data_versions(seq),
         "phase": "sequence",
         "method": seq.method,
         "repeat": max(sr.step.repeat for sr in seq.steps),
@@ -205,6 +208,17 @@ def to_json_sequence(seq: SequenceResult, steps: bool = True) -> dict[str, Any]:
     if seq.method != "exact":
         out["sample"] = _sample_block(seq)
     return out
+
+
+def _data_versions(seq: SequenceResult) -> list[int | str]:
+    """The data versions of every datasheet the sequence uses ([912]; [] for hand-written
+    files and the 10th-edition export)."""
+    found: list[int | str] = []
+    for sr in seq.steps:
+        for ds in sr.result.selection.datasheets():
+            if ds.data is not None and ds.data.version not in found:
+                found.append(ds.data.version)
+    return found
 
 
 def _sample_block(seq: SequenceResult) -> dict[str, Any]:

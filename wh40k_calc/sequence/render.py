@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..edition import heading_words
 from ..report import (
     COND_KEYS,
     _allocation_text,
@@ -47,8 +48,9 @@ def render_sequence(seq: SequenceResult, console: Any) -> None:
     wounded = wounded_model(first.activation.target, first.selection.target_wounds_left)
     if wounded is not None:
         wounds += f"; {wounded_text(wounded)}"
+    sheets = [ds for sr in seq.steps for ds in sr.result.selection.datasheets()]
     tail = [
-        f" · edition {first.selection.edition} · ",
+        heading_words(first.selection.edition, first.selection.edition_note, sheets),
         ("both" if seq.method == "both" else seq.method, "cyan"),
     ]
     if seq.method == "sample":

@@ -1,0 +1,147 @@
+"""The order of an exchange's activations: battle rounds, turns, phases.
+
+A battle round is two turns, one per player (Core rules; edition 11, 01 Core Concepts). The
+exchange starts with the turn of the side that charges (the side whose ``fight`` activation has
+``--charged``), else with side A (``--first`` picks). In each turn:
+
+1. **Shooting phase**: the active side's ``shoot`` activation, if it has one — only while the
+   two units are not yet engaged: before the charge, or throughout when neither side fights.
+   (A unit in engagement range shooting its Pistols is not modelled.)
+2. **Fight phase**: each side's ``fight`` activation, both sides fighting in every Fight phase
+   once the units are engaged (from the charge on; from the start when nobody charges).
+   Order: a unit that made a Charge move this turn has the Fights First ability (10th
+   edition: Core rules, Charge Bonus; edition 11: 11.04 Charge Move, for the rest of the turn,
+   and 24.13 Fights First) and fights in the Fights First step, before the others (10th
+   edition: Core rules, Fights First; edition 11: 12.04 Fight Step, Resolve Fights First
+   Combats). Otherwise the players alternate, the player whose turn it is selecting first
+   (edition 11, 12.04: that player starts the Fights First step and, having no Fights First
+   unit to select, moves the sequence on to Resolve Remaining Combats, where they select
+   next). Our 10th-edition sources do not say who selects first there; the same order is
+   used, and ``--fight-first`` picks the side instead.
+
+A charge is made once, in the charging side's first turn: its ``fight`` activation has
+``--charged`` only there ([LANCE], charge effects); later it fights as a unit already engaged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .sides import Side, SideStep
+
+MAX_TURNS = 20
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One activation of the exchange: its place (1-based ``number``; battle ``round`` and
+    ``turn`` counted from 1; ``active`` the side whose turn it is), the side acting and the
+    activation as it is made then (``step``; a charge only in the charging turn)."""
+
+    number: int
+    round: int
+    turn: int
+    active: str
+    step: SideStep
+    fights_first: bool = False
+
+    @property
+    def side(self) -> str:
+        """``a`` or ``b``: the side acting."""
+        return self.step.side
+
+    @property
+    def other(self) -> str:
+        """The side attacked."""
+        return "b" if self.step.side == "a" else "a"
+
+
+class OrderError(ValueError):
+    """Activations that cannot be put in order (both sides charging, ...)."""
+
+
+def first_side(a: Side, b: Side, first: str | None) -> str:
+    """The side whose turn comes first: the side that charges, else ``first`` (default a).
+
+    Raises:
+        OrderError: both sides charge, or ``first`` names the side that does not charge.
+    """
+    charging = [s.key for s in (a, b) if (f := s.step("fight")) is not None and f.charged]
+    for s in (a, b):
+        shot = s.step("shooting")
+        if shot is not None and shot.charged:
+            raise OrderError(
+                f"--side-{s.key} {shot.text!r}: --charged on a shoot activation: the charge is "
+                "made by the side's fight activation (give --charged there)"
+            )
+    if len(charging) == 2:
+        raise OrderError(
+            "both sides are given --charged: the exchange starts with one charge (a unit "
+            "already engaged cannot declare one); give it on the charging side only"
+        )
+    if charging:
+        if first is not None and first != charging[0]:
+            raise OrderError(
+                f"--first {first}: side {charging[0].upper()} charges, so the exchange starts "
+                "with its turn"
+            )
+        return charging[0]
+    return first or "a"
+
+
+def planned(
+    a: Side, b: Side, turns: int, first: str | None, fight_first: str | None
+) -> list[Planned]:
+    """Every activation of ``turns`` turns, in order.
+
+    Raises:
+        OrderError: as :func:`first_side`; a side that both shoots and fights without a charge
+            (the units would be engaged from the start, so nobody could shoot).
+    """
+    sides = {"a": a, "b": b}
+    start = first_side(a, b, first)
+    charger = next(
+        (s.key for s in (a, b) if (f := s.step("fight")) is not None and f.charged), None
+    )
+    fights = any(s.step("fight") is not None for s in (a, b))
+    shoots = [s for s in (a, b) if s.step("shooting") is not None]
+    if fights and shoots and charger is None:
+        raise OrderError(
+            f"side {shoots[0].label} shoots and a side fights, but nobody charges: the units "
+            "are then engaged from the start and cannot shoot; give --charged on the fight "
+            "activation of the side that charges (it shoots first in its turn, then charges)"
+        )
+    out: list[Planned] = []
+    engaged = fights and charger is None
+    for t in range(1, turns + 1):
+        active = start if t % 2 == 1 else ("b" if start == "a" else "a")
+        shot = sides[active].step("shooting")
+        if shot is not None and not engaged:
+            out.append(Planned(len(out) + 1, (t + 1) // 2, t, active, shot))
+        charging_now = t == 1 and charger is not None
+        if not (engaged or charging_now):
+            continue
+        engaged = True
+        order = _fight_order(active, charger if charging_now else None, fight_first)
+        for key in order:
+            step = sides[key].step("fight")
+            if step is None:
+                continue
+            first_strike = charging_now and key == charger
+            if step.charged and not first_strike:
+                step = _without_charge(step)
+            out.append(Planned(len(out) + 1, (t + 1) // 2, t, active, step, first_strike))
+    return out
+
+
+def _fight_order(active: str, fights_first: str | None, pick: str | None) -> list[str]:
+    """The sides in the order they fight in one Fight phase."""
+    lead = fights_first if fights_first is not None else pick or active
+    return [lead, "b" if lead == "a" else "a"]
+
+
+def _without_charge(step: SideStep) -> SideStep:
+    """``step`` made in a later turn: the unit is already engaged, it did not charge."""
+    req = step.request
+    conditions = replace(req.conditions, charged=False)
+    return replace(step, request=replace(req, conditions=conditions))
