@@ -7,6 +7,8 @@ unavailable, the benchmarks that need it record that in ``extra_info`` instead o
 * ``BEFORE_ENGINE3``: main before edition 11's exact engine was made fast for realistic units
   with Devastating Wounds and attached Leaders (the engine3 work): its ``exact.py`` and every
   engine module it reads.
+* ``BEFORE_SPEED``: main at the start of issue 21's speed work: its exact engine
+  (:func:`load_before_speed`) and its sampler (:func:`load_sampler_before_speed`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 
 BASELINE = "2519c0a"  # main when the engine work began (its exact engine, allocation, outcome)
 BEFORE_ENGINE3 = "64d6017"  # main before the engine3 work
+BEFORE_SPEED = "e9a54b7"  # main at the start of issue 21's speed work
 ROOT = Path(__file__).resolve().parents[1]
 FILES = ("outcome", "allocation", "exact")
 ENGINE3_FILES = (
@@ -46,12 +49,41 @@ def load_before_engine3():
     return load_engine(BEFORE_ENGINE3, ENGINE3_FILES)
 
 
-def load_engine(commit: str, files: tuple[str, ...]):
-    """The ``exact`` module of ``wh40k_calc/engine`` at ``commit`` (with ``files`` of that
-    package loaded from the same commit, in that order), or None without git or the commit."""
-    name = f"_engine_{commit}"
+SPEED_FILES = (
+    "arrays",
+    "outcome",
+    "allocation",
+    "kernels",
+    "wounds",
+    "memo",
+    "lumping",
+    "lowest",
+    "work",
+    "defender",
+    "exact",
+)
+SAMPLER_FILES = ("arrays", "outcome", "allocation", "counts", "sample")
+
+
+def load_before_speed():
+    """The ``exact`` module at :data:`BEFORE_SPEED` (and the engine modules it reads), or
+    None."""
+    return load_engine(BEFORE_SPEED, SPEED_FILES)
+
+
+def load_sampler_before_speed():
+    """The ``sample`` module at :data:`BEFORE_SPEED` (its own allocation, counts and outcome),
+    or None."""
+    return load_engine(BEFORE_SPEED, SAMPLER_FILES, "sample", "_sampler")
+
+
+def load_engine(commit: str, files: tuple[str, ...], wanted: str = "exact", prefix="_engine"):
+    """The module ``wanted`` (default ``exact``) of ``wh40k_calc/engine`` at ``commit`` (with
+    ``files`` of that package loaded from the same commit, in that order, as a package of its
+    own named by ``prefix``), or None without git or the commit."""
+    name = f"{prefix}_{commit}"
     if name in sys.modules:
-        return sys.modules[name].exact
+        return getattr(sys.modules[name], wanted)
     try:
         sources = {
             f: subprocess.run(
@@ -76,4 +108,4 @@ def load_engine(commit: str, files: tuple[str, ...]):
         sys.modules[f"{name}.{f}"] = module
         exec(compile(text, f"{commit}:{f}.py", "exec"), module.__dict__)
         setattr(package, f, module)
-    return package.exact
+    return getattr(package, wanted)

@@ -1,9 +1,10 @@
 """Results unchanged by the engine3 work: the exact engine now against main's before it
 (``baseline.BEFORE_ENGINE3``, loaded from git), edition 11 included, every expectation,
 distribution (the damage distribution too), CHARACTER figure, final state distribution and the
-defender's orders compared.
+defender's orders compared. With ``speed``: against main at the start of issue 21's speed work
+(``baseline.BEFORE_SPEED``) instead.
 
-    .venv/bin/python benchmarks/compare_before.py [EXAMPLES]
+    .venv/bin/python benchmarks/compare_before.py [EXAMPLES] [speed]
 
 Activations: the agreement grid (tests/test_agreement.py) as it is; random profiles (the
 hypothesis strategy of tests/test_properties.py) with edition 11's save order and the
@@ -26,7 +27,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
 import test_agreement  # noqa: E402
 import test_properties  # noqa: E402
-from baseline import load_before_engine3  # noqa: E402
+from baseline import load_before_engine3, load_before_speed  # noqa: E402
 from compare_baseline import difference  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -79,9 +80,10 @@ def _lift(module) -> None:
 
 
 def main() -> int:
-    old = load_before_engine3()
+    speed = "speed" in sys.argv[1:]
+    old = load_before_speed() if speed else load_before_engine3()
     if old is None:
-        print("main's engine before engine3 cannot be loaded (git or the commit is missing)")
+        print("main's engine before that work cannot be loaded (git or the commit is missing)")
         return 2
     _lift(old)
     _lift(exact)
@@ -109,7 +111,8 @@ def main() -> int:
             line = f"{cmd} --edition 11 {extra}"
             req = parse_request(_split(line))
             check(dataclasses.replace(resolve(req.selection(cat), "exact").activation), line)
-    examples = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    numbers = [a for a in sys.argv[1:] if a.isdigit()]
+    examples = int(numbers[0]) if numbers else 300
 
     @settings(test_properties.PROPS, max_examples=examples)
     @given(act=test_properties.activations(), best=st.booleans(), again=st.integers(0, 3))

@@ -31,6 +31,8 @@ FLOOR = [sys.executable, str(ROOT / "benchmarks" / "floor.py")]
 FLOOR_ONE_THREAD = (FLOOR, {"OPENBLAS_NUM_THREADS": "1"})
 # main before the second round of issue 12's start-up and batch work: the "before" figures.
 BEFORE = "eabb83f"
+# main at the start of issue 21's speed work (start-up, sampler, batches, sequences)
+BEFORE_SPEED = "e9a54b7"
 
 # A command: its argv, or (argv, extra environment variables).
 Command = Sequence[str] | tuple[Sequence[str], Mapping[str, str]]
@@ -67,14 +69,18 @@ def before_tree(commit: str = BEFORE) -> Path | None:
     return _TREES[commit]
 
 
-def calc_before(*args: str) -> Command | None:
-    """``calc ARGS`` as main was at :data:`BEFORE` (its console script ran
-    ``wh40k_calc.cli:main``), with this environment's Python and libraries; None when the
-    commit cannot be exported."""
-    tree = before_tree()
+def calc_before(*args: str, commit: str = BEFORE) -> Command | None:
+    """``calc ARGS`` as main was at ``commit`` (default :data:`BEFORE`, whose console script
+    ran ``wh40k_calc.cli:main``; later commits run ``wh40k_calc.__main__:main``, the tuned
+    process), with this environment's Python and libraries; None when the commit cannot be
+    exported."""
+    tree = before_tree(commit)
     if tree is None:
         return None
-    script = "import sys; from wh40k_calc.cli import main; sys.argv[0] = 'calc'; sys.exit(main())"
+    entry = "cli" if commit == BEFORE else "__main__"
+    script = (
+        f"import sys; from wh40k_calc.{entry} import main; sys.argv[0] = 'calc'; sys.exit(main())"
+    )
     # -P: the working folder (this checkout) is not put before PYTHONPATH
     return [sys.executable, "-P", "-c", script, *args], {"PYTHONPATH": str(tree)}
 

@@ -11,16 +11,26 @@ benchmark's ``extra_info``; nothing is asserted.
   for the main job (5 Lootas shoot 10 Boyz); ``beyond_main_job_seconds`` is the difference
   (target at most 0.5 s). The profile-level time and the baseline's (refused, or its time)
   are recorded too.
+* issue 21, the engine's fixed cost per activation: ``run_exact`` on last round's problems
+  (10 and 60 D6-damage attacks into 20 W3 models, 60 into a Knight, the main job, 10 Lootas
+  into 20 Boyz with a Warboss), cold (nothing kept: one ``calc`` run) and warm (what a batch or
+  a sequence pays after its first activation), now and as main was at ``baseline.BEFORE_SPEED``
+  (loaded from git), interleaved, CPU time of this thread (medians), with the largest
+  difference between their figures. The issue's goals are against 40kdice's exact engine (a
+  JavaScript calculator that cannot be installed here), so absolute times are given.
 """
 
 from __future__ import annotations
 
+import gc
+import statistics
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
-from baseline import load_baseline
+from baseline import load_baseline, load_before_speed
 from profiles import Kind, activation, selection, unit, weapon
 
 from wh40k_calc.catalog import Catalog
@@ -175,3 +185,69 @@ def test_exact_60_d3_devastating_into_unit_with_leader(benchmark, sheets, target
 def test_exact_attacks_into_30_w1_with_a_leader_of_another_save(benchmark, sheets, attacks) -> None:
     """Row 4: 100 and 300 attacks into 30 W1 Sv5+ Orks led by a W6 Sv4+ 5++ Boss."""
     _against_main_job(benchmark, _sel(sheets, f"Mob {attacks}", "Orks", "Boss"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 21: the fixed cost per activation, cold and warm, against main at the start of that work
+
+
+def _problems() -> dict:
+    gravis = (Kind(W=3, Sv=3, name="Gravis"),)
+    knight = (Kind(W=22, Sv=3, invuln=5, name="Knight"),)
+
+    def d6(kinds, attacks: int, T: int):
+        return weapon(kinds, "gun", models=attacks // 2, A=2, skill=3, S=6, T=T, AP=-2, D="D6")
+
+    led = selection("lootas", "boyz", models=10, target_models=20, target_leaders=["warboss"])
+    return {
+        "10_d6_into_20_w3": activation(d6(gravis, 10, 6), unit(gravis, [(0, 20)])),
+        "60_d6_into_20_w3": activation(d6(gravis, 60, 6), unit(gravis, [(0, 20)])),
+        "60_d6_into_a_knight": activation(d6(knight, 60, 12), unit(knight, [(0, 1)])),
+        "main_job": resolve(selection("lootas", "boyz"), "exact").activation,
+        "10_lootas_into_20_boyz_and_warboss": resolve(led, "exact").activation,
+    }
+
+
+def _largest_difference(a, b) -> float:
+    d = max(abs(a.expected[k] - b.expected[k]) for k in a.expected)
+    for f in ("models_destroyed_distribution", "wounds_lost_distribution"):
+        d = max(d, float(np.abs(getattr(a, f) - getattr(b, f)).max()))
+    return d
+
+
+def test_exact_fixed_cost_per_activation(benchmark) -> None:
+    before = load_before_speed()
+    old_memo = None if before is None else before.memo
+    info: dict[str, object] = {}
+    gc_was = gc.isenabled()
+    gc.disable()  # a collection would land on one side of a pair
+    try:
+        for name, act in _problems().items():
+            engines = {"now": run_exact}
+            if before is not None:
+                engines["before"] = before.run_exact
+                info[f"{name}_largest_difference"] = _largest_difference(
+                    run_exact(act), before.run_exact(act)
+                )
+            for temp in ("cold", "warm"):
+                times: dict[str, list[float]] = {k: [] for k in engines}
+                for _ in range(40):
+                    for k, fn in engines.items():
+                        if temp == "cold":
+                            _cold()
+                            if old_memo is not None:
+                                old_memo.clear()
+                        t = time.thread_time()
+                        fn(act)
+                        times[k].append(time.thread_time() - t)
+                now = statistics.median(times["now"])
+                info[f"{name}_{temp}_us"] = round(now * 1e6)
+                if "before" in times:
+                    old = statistics.median(times["before"])
+                    info[f"{name}_{temp}_before_us"] = round(old * 1e6)
+                    info[f"{name}_{temp}_before_over_now"] = round(old / now, 2)
+    finally:
+        if gc_was:
+            gc.enable()
+    benchmark.pedantic(_full, args=(_problems()["main_job"],), rounds=3, iterations=1)
+    benchmark.extra_info.update(info)

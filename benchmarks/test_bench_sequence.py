@@ -16,15 +16,25 @@ well under a second. `make bench` runs it; figures in ``extra_info``, none asser
   chunks through every step; carrying every trial's state took 471-576 MB);
 * the fresh-user trial's ``--json`` sequence whose steps' damage distributions and own kill
   tables are over the budget for them (sequence/budget.py): wall time, peak memory, and the
-  figures left to the sampler.
+  figures left to the sampler;
+* issue 21: each activation after the first (the three steps repeated four times:
+  ``benchmarks/sequence_probe.py``, in child processes), now and as main was at
+  ``paired.BEFORE_SPEED``, alternating (target at most 1 ms).
 """
 
 from __future__ import annotations
 
+import json
+import os
+import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from measure import calc_rounds, seconds, stand_in_figures
+from paired import BEFORE_SPEED, before_tree
 from typer.testing import CliRunner
 
 from wh40k_calc.cli import app
@@ -143,3 +153,34 @@ def test_sequence_json_keeps_to_the_figure_budget(benchmark) -> None:
     if seconds(benchmark):
         benchmark.extra_info["wall_seconds"] = round(seconds(benchmark), 2)
     assert len(out["steps"]) == 3
+
+
+PROBE = Path(__file__).resolve().parent / "sequence_probe.py"
+
+
+def _probe(tree: Path | None) -> dict:
+    env = dict(os.environ)
+    if tree is not None:  # main at an earlier commit first on the path
+        env["PYTHONPATH"] = str(tree)
+    out = subprocess.run(
+        [sys.executable, "-P", str(PROBE)], env=env, capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout)
+
+
+def test_sequence_per_activation_after_the_first(benchmark) -> None:
+    tree = before_tree(BEFORE_SPEED)
+    now: list[float] = []
+    before: list[float] = []
+
+    def pair() -> None:
+        now.append(_probe(None)["per_activation_after_the_first_ms"])
+        if tree is not None:
+            before.append(_probe(tree)["per_activation_after_the_first_ms"])
+
+    benchmark.pedantic(pair, rounds=3, iterations=1)
+    info: dict[str, object] = {"per_activation_ms": statistics.median(now), "target_ms": 1.0}
+    if before:
+        info["before_per_activation_ms"] = statistics.median(before)
+        info["before_over_now"] = round(statistics.median(before) / statistics.median(now), 2)
+    benchmark.extra_info.update(info)

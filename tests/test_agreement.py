@@ -183,6 +183,68 @@ def _started(case: str) -> Activation:
     return replace(first, weapons=(rokkit,), start=run_exact(first).final_states)
 
 
+# An attached Leader whose saves differ from the Bodyguard's, against fixed Damage and no Feel No
+# Pain: the sampler resolves those normal wounds from counts (engine/jumps.py: one pass per
+# change of save; lowest first, counted by result), so these cases check that path against the
+# exact engine, in both editions, alone and with what the sampler still does wound by wound.
+LED = (
+    Kind(W=1, Sv=5, name="Boy"),
+    Kind(W=2, Sv=5, name="Nob"),
+    Kind(W=6, Sv=4, invuln=5, name="Boss"),
+    Kind(W=4, Sv=3, fnp=5, name="Painboy"),
+    Kind(W=2, Sv=3, name="Heavy"),
+)
+
+
+def _led(case: str) -> Activation:
+    """Edition 10 and 11 activations into Boys with a Nob (and in edition 11 a group of heavier
+    models) led by a Boss (and a Painboy with Feel No Pain)."""
+    boss = [(2, 1)]
+    target = unit(LED, [(0, 5), (1, 1)], boss)
+    shoota = weapon(LED, "shoota", models=20, A=2, skill=4, S=4, T=5, AP=-1, D=1)
+    big = weapon(LED, "big gun", models=3, A=3, skill=3, S=8, T=5, AP=-1, D=2)
+    ed11 = case.startswith("ed11")
+    if "groups" in case:  # two groups of other saves before the Leader (edition 11)
+        target = unit(LED, [(0, 4), (4, 2)], boss)
+    if "fnp" in case:  # a second Leader with Feel No Pain: that wound by wound
+        target = unit(LED, [(0, 5), (1, 1)], [(2, 1), (3, 1)])
+    if "precision" in case:
+        guns = (weapon(LED, "sniper", models=5, A=2, skill=3, S=5, T=5, AP=-2, precision=True),)
+        guns += (shoota,)
+    elif "devastating" in case:
+        guns = (weapon(LED, "dev", models=10, A=2, skill=3, S=5, T=5, AP=-1, D=2,
+                       devastating=True), shoota)  # fmt: skip
+    elif "no-save" in case:  # AP -3: the Boys have no save, the Boss his 5+ invulnerable
+        guns = (weapon(LED, "ripper", models=10, A=3, skill=4, S=5, T=5, AP=-3, D=1),)
+    elif "reroll" in case:
+        guns = (weapon(LED, "shoota", models=20, A=2, skill=4, S=4, T=5, AP=-1, D=1,
+                       reroll_saves="ones"),)  # fmt: skip
+    else:
+        guns = (shoota, big)
+    act = activation(guns, target)
+    if ed11:
+        act = replace(act, lowest_first=True, best_allocation="best" in case)
+    return act
+
+
+LED_CASES = [
+    "leader-two-weapons",
+    "leader-precision",
+    "leader-devastating",
+    "leader-no-save",
+    "leader-save-reroll",
+    "leader+fnp-leader",
+    "ed11-leader-two-weapons",
+    "ed11-leader-precision",
+    "ed11-leader-devastating",
+    "ed11-leader-no-save",
+    "ed11-leader-save-reroll",
+    "ed11-leader+fnp-leader",
+    "ed11-leader-groups",
+    "ed11-leader-groups-best-order",
+]
+
+
 def _resolved(attacker: str, target: str, **kw) -> Callable[[], Activation]:
     def build() -> Activation:
         return resolve(selection(attacker, target, **kw), "exact").activation
@@ -560,6 +622,18 @@ CASES: dict[str, Callable[[], Activation]] = {
     ),
     "necrons-vs-intercessors": _resolved(
         "necron warriors", "intercessor squad", conditions={"half_range": True}
+    ),
+    **{name: (lambda name=name: _led(name)) for name in LED_CASES},
+    "ed10-lootas-vs-warboss-led-20-boyz": _resolved(
+        "lootas", "boyz", models=10, target_models=20, target_leaders=["warboss"]
+    ),
+    "ed11-lootas-vs-warboss-and-painboy-led-20-boyz": _resolved(
+        "lootas",
+        "boyz",
+        models=10,
+        target_models=20,
+        target_leaders=["warboss", "painboy"],
+        edition="11",
     ),
 }
 

@@ -154,3 +154,56 @@ def test_given_trials_are_run_exactly(absurd_selection, sampler_calls) -> None:
     """`--trials N` runs exactly N, however long they take."""
     resolve_module.resolve(absurd_selection, "sample", trials=50_000)
     assert sampler_calls == [50_000]
+
+
+# An explicit --trials far beyond the time budget: warned of first, with the estimate ---------
+
+
+def test_slow_trials_warning_only_far_beyond_the_budget() -> None:
+    from wh40k_calc.engine.budget import SLOW_FACTOR, slow_trials_warning
+
+    assert slow_trials_warning(SLOW_FACTOR * 3.0, 10**7, 3.0) is None
+    text = slow_trials_warning(120.0, 10**8, 3.0)
+    assert text is not None
+    # 3 s of the 120 s estimate: 1/40 of the trials
+    assert "--trials 100,000,000" in text and "2 minutes" in text and "2,500,000" in text
+
+
+def _slow(monkeypatch) -> None:
+    """Every sampler run estimated at 100 s (the run itself stays small)."""
+    from wh40k_calc.engine.budget import SampleCost
+
+    monkeypatch.setattr(SampleCost, "seconds", lambda self, trials: 100.0)
+
+
+@pytest.mark.parametrize(
+    ("args", "estimate"),
+    [
+        (["shoot", "lootas", "--target", "boyz", "--method", "sample"], "100 s"),
+        (["shoot", "lootas", "--target", "boyz", "--method", "both", "--json"], "100 s"),
+        # a sequence: every step in every trial, 2 x 100 s
+        (["sequence", "-t", "boyz", "shoot lootas", "fight boyz", "--method=sample"], "3 minutes"),
+    ],
+)
+def test_explicit_trials_far_beyond_the_budget_warn_first(monkeypatch, args, estimate) -> None:
+    from typer.testing import CliRunner
+
+    from wh40k_calc.cli import app
+
+    _slow(monkeypatch)
+    result = CliRunner().invoke(app, [*args, "--trials", "2000"])
+    assert result.exit_code == 0, result.output
+    assert f"warning: --trials 2,000: the sampler estimates about {estimate} " in result.stderr
+    assert "warning" not in result.stdout
+
+
+def test_no_warning_without_trials_or_within_the_budget(monkeypatch) -> None:
+    from typer.testing import CliRunner
+
+    from wh40k_calc.cli import app
+
+    result = CliRunner().invoke(app, ["shoot", "lootas", "-t", "boyz", "--method", "sample"])
+    assert result.exit_code == 0 and "warning" not in result.stderr  # the budget's own trials
+    _slow(monkeypatch)
+    result = CliRunner().invoke(app, ["shoot", "lootas", "-t", "boyz", "--method", "sample"])
+    assert "warning" not in result.stderr  # no --trials: the budget cuts them (a note says so)

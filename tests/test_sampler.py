@@ -289,6 +289,86 @@ def test_only_fixed_damage_and_one_save_and_no_feel_no_pain_are_tabulated() -> N
     assert _jumps(tough, unit(tough, [(0, 9), (1, 1)]), D=1) is None  # Feel No Pain
 
 
+# Saves that differ (an attached Leader), still from counts: engine/jumps.py's MixedSaves ----
+
+
+def _mixed_states(lowest_first: bool, trials: int = 200_000):
+    """Three wounds of Damage 1 into one W1 Sv4+ Bodyguard model led by a W1 Sv2+ Leader
+    (a [TORRENT] gun: no Hit roll), resolved by MixedSaves alone: each trial's final state."""
+    from wh40k_calc.engine.allocation import NORMAL, AllocationSpace
+    from wh40k_calc.engine.jumps import MixedSaves
+    from wh40k_calc.engine.sample import _Dice
+
+    kinds = (Kind(W=1, Sv=4, name="Guard"), Kind(W=1, Sv=2, name="Leader"))
+    target = unit(kinds, [(0, 1)], [(1, 1)])
+    gun = weapon(kinds, skill=None, S=4, T=4, D=1)
+    space = AllocationSpace(target)
+    table = MixedSaves.of(space, gun, NORMAL, 0, lowest_first)
+    assert table is not None
+    dice = _Dice(np.random.default_rng(5))
+    states = np.zeros(trials, dtype=np.int64)
+    figure, failed = np.zeros(trials, dtype=np.int64), np.zeros(trials, dtype=np.int64)
+    states = table.inflict(dice, states, np.full(trials, 3), figure, failed)
+    assert (figure == failed).all()  # Damage 1: one point a failed save
+    return space.destroyed[states], failed
+
+
+def _close(freq: np.ndarray, want: list[float], trials: int) -> None:
+    for f, p in zip(freq, want, strict=True):
+        assert abs(f - p) < 5 * np.sqrt(p * (1 - p) / trials) + 1e-12, (freq, want)
+
+
+def test_mixed_saves_one_at_a_time_by_hand() -> None:
+    """Core rules (Allocating Attacks): the Bodyguard model takes the saves until it is
+    destroyed, then the Leader. The Guard fails on 1-3 (1/2), the Leader on a 1 (1/6). The
+    Guard is destroyed at save k (k = 1..3) with probability 1/2^k, and the Leader then makes
+    3 - k saves: P(none destroyed) = 1/8 = 9/72; P(both) = 1/2 (1 - (5/6)^2) + 1/4 (1 - 5/6)
+    = 14/72; P(the Guard only) = 49/72."""
+    trials = 200_000
+    destroyed, _ = _mixed_states(False, trials)
+    freq = np.bincount(destroyed, minlength=3) / trials
+    _close(freq, [9 / 72, 49 / 72, 14 / 72], trials)
+
+
+def test_mixed_saves_lowest_first_by_hand() -> None:
+    """Edition 11, 05.04: the three save rolls are made together and resolved lowest first.
+    The lowest fails against the Guard unless all three are 4+ (P 1/8 = 27/216: nothing
+    destroyed); the Guard destroyed, a further 1 fails against the Leader: both destroyed
+    when at least two dice show a 1, 3 (1/6)^2 (5/6) + (1/6)^3 = 16/216; the Guard only:
+    1 - 27/216 - 16/216 = 173/216."""
+    trials = 200_000
+    destroyed, _ = _mixed_states(True, trials)
+    freq = np.bincount(destroyed, minlength=3) / trials
+    _close(freq, [27 / 216, 173 / 216, 16 / 216], trials)
+
+
+@pytest.mark.parametrize("lowest_first", [False, True])
+@pytest.mark.parametrize("precision", [False, True])
+def test_mixed_saves_and_one_at_a_time_agree(monkeypatch, lowest_first, precision) -> None:
+    """Boys and a Nob led by a Boss of another save, two weapons of fixed Damage (one
+    [PRECISION] or not), in edition 10 and with edition 11's lowest-first saves: from counts
+    and wound by wound, both agree with the exact engine and with each other."""
+    from dataclasses import replace
+
+    from wh40k_calc.engine.jumps import MixedSaves
+
+    kinds = (Kind(W=1, Sv=5, name="Boy"), Kind(W=2, Sv=5, name="Nob"))
+    kinds += (Kind(W=6, Sv=4, invuln=5, name="Boss"),)
+    target = unit(kinds, [(0, 5), (1, 1)], [(2, 1)])
+    guns = (
+        weapon(kinds, "gun", models=8, A=2, skill=3, S=5, T=5, AP=-1, D=2, precision=precision),
+        weapon(kinds, "shoota", models=10, A=2, skill=4, S=4, T=5, D=1),
+    )
+    act = replace(activation(guns, target), lowest_first=lowest_first)
+    counted = run_sample(act, trials=TRIALS, seed=23)
+    monkeypatch.setattr(MixedSaves, "of", classmethod(lambda cls, *a: None))
+    one_by_one = run_sample(act, trials=TRIALS, seed=23)
+    exact = run_exact(act)
+    assert not disagreements(exact, counted)
+    assert not disagreements(exact, one_by_one)
+    assert not _within_error(counted, one_by_one)
+
+
 @pytest.mark.parametrize("precision", [False, True])
 def test_tabulated_and_one_at_a_time_agree(monkeypatch, precision: bool) -> None:
     """The same activation resolved from the table and wound by wound: both agree with the

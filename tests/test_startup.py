@@ -77,3 +77,16 @@ def test_unknown_command_suggests_the_lazy_ones() -> None:
     assert "No such command 'shot'. Did you mean 'shoot', 'show'?" in result.output
     result = CliRunner().invoke(app, ["comprae"])
     assert "Did you mean 'compare'?" in result.output
+
+
+@pytest.mark.parametrize(
+    "argv", [("units",), ("units", "intercessor"), ("units", "--json"), ("show", "boyz")]
+)
+def test_listings_import_no_numpy(argv: tuple[str, ...]) -> None:
+    """A listing or one datasheet shown needs no distribution: numpy (about a third of the
+    floor's start-up) is not imported; a listing does not import the datasheet schema either."""
+    loaded = modules_after(*argv)
+    assert "wh40k_calc.catalog" in loaded  # the probe really ran the command
+    assert "numpy" not in loaded
+    if argv[0] == "units":
+        assert "wh40k_calc.datasheet" not in loaded

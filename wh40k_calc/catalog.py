@@ -35,11 +35,15 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from .datasheet import Datasheet, DatasheetError, file_editions, load_datasheet, norm_name
 from .fuzzy import suggest_names
+from .sheetnames import DatasheetError, file_editions, norm_name
+
+if TYPE_CHECKING:  # the schema is imported where a file is parsed: listing needs none
+    from .datasheet import Datasheet
 
 ENV_VAR = "WH40K_CALC_DATASHEETS"
 HOME_VAR = "WH40K_CALC_HOME"
@@ -923,4 +927,6 @@ def _read_index(
 
 @lru_cache(maxsize=64)
 def _load_cached(path: Path) -> Datasheet:
+    from .datasheet import load_datasheet
+
     return load_datasheet(path)

@@ -12,14 +12,13 @@ import io
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 import typer.main
 from typer.core import TyperGroup
 
-from .options import DatasheetsOpt, EditionOpt, FactionOpt, catalog, fail
+from .options import DatasheetsOpt, EditionOpt, FactionOpt, catalog, fail, warning
 from .request import COMMAND_SETTINGS, PHASE_HELP, attack_command, command_for
 
 if TYPE_CHECKING:
@@ -132,7 +131,9 @@ def _resolve_request(request: AttackRequest) -> Result:
     bar = progress_bar()  # on the standard error of a terminal only, --json or not
     try:
         sel = request.selection(catalog(engine.datasheets, engine.edition_value))
-        result = resolve(sel, engine.method_value, engine.trials, engine.seed_value, bar)
+        result = resolve(
+            sel, engine.method_value, engine.trials, engine.seed_value, bar, warn=warning
+        )
         note = sampler_unused_note(engine.sampler_given()) if result.sample is None else None
         if note:
             result.notes.append(note)
@@ -200,9 +201,9 @@ def units(
 ) -> None:
     """List the datasheets found (name, faction, file) in the edition's data; TEXT filters by
     name (fuzzy)."""
-    from .datasheet import DatasheetError, norm_name
     from .edition import EditionError, choose
     from .listing import entry_json, filter_entries, replaced
+    from .sheetnames import DatasheetError, norm_name
 
     try:
         chosen = choose(edition.value if edition else None)
@@ -234,7 +235,9 @@ def units(
         rows = [entry_json(e, replaces.get(e.path), cat.data_of(e)) for e in entries]
         sys.stdout.write(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
         return
-    _units_table(entries, replaces, _edition_words(chosen, cat))
+    from .listing import print_units
+
+    print_units(entries, replaces, _edition_words(chosen, cat))
 
 
 def _edition_words(chosen, cat) -> str:
@@ -281,12 +284,13 @@ def _print_problems(problems, summary: str) -> None:
     from rich.console import Console
     from rich.text import Text
 
+    from .listing import place_of
     from .terminal import escape_controls as esc
 
     out = Console(highlight=False)
     width = max(out.width, 20)
     for e, why in problems:
-        name, place = esc(e.qualified), esc(_rel(e.path))
+        name, place = esc(e.qualified), esc(place_of(e.path))
         head = f"{name}  {place}"
         if len(head) > width:
             head = name + "\n" + textwrap.fill(place, width, initial_indent="    ")
@@ -294,77 +298,6 @@ def _print_problems(problems, summary: str) -> None:
         text = textwrap.fill(why, width, initial_indent="  ", subsequent_indent="  ")
         out.print(Text(text, "red"), soft_wrap=True)
     out.print(Text(summary, "bold" if problems else ""), soft_wrap=True)
-
-
-def _units_table(entries, replaces, heading: str = "") -> None:
-    """Print ``calc units``' listing: one line per datasheet (name, file, notes), grouped by
-    faction. Plain aligned lines, not a rich table: a table of 1,600 rows takes rich most of a
-    second to lay out. A line too long for the terminal is folded (the file below the name)."""
-    import itertools
-    import textwrap
-
-    from rich.console import Console
-    from rich.text import Text
-
-    from .terminal import escape_controls as esc
-    from .wording import count
-
-    hidden = sum(1 for e in entries if e.hidden_by is not None)
-    out = Console(highlight=False)
-    out.print(
-        count(len(entries) - hidden, "datasheet")
-        + (f" ({hidden} hidden)" if hidden else "")
-        + heading
-    )
-    for faction, group in itertools.groupby(entries, key=lambda e: e.faction):
-        group = list(group)
-        names = {e.path: esc(e.name) for e in group}  # names and paths from files: escaped
-        width = max(len(n) for n in names.values())  # aligned within the faction
-        hid = sum(1 for e in group if e.hidden_by is not None)  # counted as the summary does
-        shown = f"{len(group) - hid:,}" + (f", {hid} hidden" if hid else "")
-        lines = Text(f"{esc(faction) or '(no faction)'} ({shown})\n", "bold")
-        for e in group:
-            place = _rel(e.path)
-            if e.hidden_by is not None:
-                place += f" (hidden: same name as {_rel(e.hidden_by)})"
-            if e.path in replaces:
-                place += f" (replaces {_rel(replaces[e.path])})"
-            place = esc(place)
-            line = f"  {names[e.path]:<{width}}  {place}"
-            if len(line) <= out.width:  # one aligned line
-                lines.append(line)
-            else:  # folded for a narrow terminal: the file below the name, both wrapped
-                name = textwrap.fill(
-                    names[e.path], out.width, initial_indent="  ", subsequent_indent="    "
-                )
-                where = textwrap.fill(
-                    place, out.width, initial_indent="      ", subsequent_indent="        "
-                )
-                lines.append(f"{name}\n{where}")
-            lines.append("\n")
-        out.print(lines, end="", soft_wrap=True)
-
-
-def _rel(p: Path) -> str:
-    """A file's path for people: inside the shipped folders (and the user data folder's
-    edition-11 set) relative to them."""
-    from .catalog import GENERATED, GENERATED_11, SHIPPED, UPDATED_11
-
-    for base, label in (
-        (SHIPPED, "shipped"),
-        (GENERATED, "generated"),
-        (GENERATED_11, "generated 11"),
-    ):
-        if p.is_relative_to(base):
-            return f"({label}) {p.relative_to(base)}"
-    parts = p.parts
-    if UPDATED_11 in parts[:-1]:
-        at = len(parts) - 1 - parts[::-1].index(UPDATED_11)
-        return f"(updated 11) {Path(*parts[at + 1 :])}"
-    try:
-        return os.path.relpath(p)
-    except ValueError:
-        return str(p)
 
 
 @command("show")

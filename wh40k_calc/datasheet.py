@@ -8,10 +8,9 @@ loadout counts, sizes naming known models). Every error names the file and the f
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -26,22 +25,8 @@ from .abilities import (
 )
 from .dice import Dice, DiceError
 
-
-class DatasheetError(ValueError):
-    """A datasheet file that cannot be used; the message names the file and the field."""
-
-
-@lru_cache(maxsize=4096)  # the same few hundred names, looked up again and again in a batch
-def norm_name(text: str) -> str:
-    """Normalise a unit, model or weapon name for matching: case, accents, character width
-    and punctuation (everything but letters and digits, spaces included) ignored: "Kâhl"
-    matches "kahl", "ｌｏｏｔａｓ" and "l o o t a s" match "Lootas". A letter with no plain
-    form (``ж``) is kept, so a name with one is another name, not the same one."""
-    if text.isascii():
-        return re.sub(r"[^a-z0-9]+", "", text.lower())
-    text = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in text.casefold() if c.isalnum() and not unicodedata.combining(c))
-
+# re-exported: the datasheet layer's own
+from .sheetnames import DatasheetError, file_editions, norm_name
 
 # ---------------------------------------------------------------------------------------------
 # Schema (what the YAML may contain). Field names follow the contract exactly.
@@ -596,18 +581,6 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
             else None
         ),
     )
-
-
-def file_editions(value: object) -> tuple[str, ...]:
-    """The editions a datasheet's ``edition`` field names, as sorted text: None (not given)
-    means edition 10; ``11`` -> ("11",); ``[10, 11]`` -> ("10", "11"). Values outside 10 and 11
-    are left out (the schema refuses them in a file; the catalog reads the field from a file's
-    top before the schema does)."""
-    if value is None:
-        return ("10",)
-    items = value if isinstance(value, list | tuple) else [value]
-    found = sorted({str(v) for v in items if str(v) in ("10", "11")})
-    return tuple(found) or ("10",)
 
 
 def _schema(data: object, file: Path | str) -> _DatasheetSchema:

@@ -11,8 +11,10 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from math import comb
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported where a distribution is built: parsing needs none
+    import numpy as np
 
 # "3", "D6", "2D6", "D6+1", "D3-1": a bonus after dice needs its sign ("D66" is refused).
 _DICE_RE = re.compile(r"^\s*(?:(\d*)\s*[dD]\s*(3|6)\s*(?:([+-])\s*(\d+))?|(\d+))\s*$")
@@ -82,6 +84,8 @@ class Dice:
     @cached_property
     def pmf(self) -> np.ndarray:
         """Exact distribution: ``pmf[v]`` is P(value == v), float64, sums to 1."""
+        import numpy as np
+
         dist = np.zeros(1)
         dist[0] = 1.0
         face = np.full(self.sides, 1.0 / self.sides)
@@ -98,15 +102,21 @@ class Dice:
     @property
     def max_value(self) -> int:
         """Largest value the expression can take."""
-        return len(self.pmf) - 1
+        if self.count == 0:
+            return max(self.bonus, 0)
+        return max(self.count * self.sides + self.bonus, 0)
 
     @property
     def mean(self) -> float:
         """Expected value."""
+        import numpy as np
+
         return float(np.dot(np.arange(len(self.pmf)), self.pmf))
 
     def sample(self, rng: np.random.Generator, size: int | tuple[int, ...]) -> np.ndarray:
         """Draw ``size`` independent values (int64) by rolling the dice."""
+        import numpy as np
+
         if self.count == 0:
             return np.full(size, max(self.bonus, 0), dtype=np.int64)
         shape = (size,) if isinstance(size, int) else tuple(size)
@@ -131,6 +141,8 @@ def constant(value: int) -> Dice:
 
 def pmf_sample(pmf: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
     """Draw ``size`` values from ``pmf`` by inverse CDF (one uniform per value)."""
+    import numpy as np
+
     cdf = np.cumsum(pmf)
     cdf[-1] = 1.0
     return np.searchsorted(cdf, rng.random(size), side="right").astype(np.int64)
@@ -141,6 +153,8 @@ def thin(pmf: np.ndarray, keep: float) -> np.ndarray:
     with probability ``keep`` (Feel No Pain: one roll per point)."""
     if keep >= 1.0:
         return pmf.copy()
+    import numpy as np
+
     out = np.zeros(len(pmf))
     for d, p in enumerate(pmf):
         if p:

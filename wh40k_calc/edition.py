@@ -114,7 +114,7 @@ def choose(flag: str | None, batch: str | None = None) -> EditionChoice:
     if env is not None and env.strip():
         value = _value(env, f"{EDITION_VAR}={env.strip()!r}", ", or unset it")
         return EditionChoice(value, EDITION_VAR)
-    from .datasheet import DatasheetError
+    from .sheetnames import DatasheetError
 
     try:
         path = config_path()

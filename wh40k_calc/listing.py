@@ -7,10 +7,17 @@ the Intercessor, Assault Intercessor and Heavy Intercessor Squads (and the alike
 Squad, last), "hellblastr" finds
 "Hellblaster Squad" and "leman" every Leman Russ; best first. A text no name matches that way
 lists the closest names instead (:func:`wh40k_calc.fuzzy.suggest`).
+
+The table (:func:`print_units`) is plain aligned lines, not a rich table (a table of 1,600 rows
+takes rich most of a second to lay out), and costs little per row: the terminal's width is
+read once, a shipped file's place is its path with the shipped folder's prefix cut off, and
+nothing here imports numpy or the datasheet schema (``calc units`` starts as fast as a listing
+can; ``benchmarks/test_bench_startup.py``).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -64,3 +71,78 @@ def entry_json(e: Entry, replaces: Path | None, data: dict | None = None) -> dic
     if e.hidden_by is not None:
         out["hidden_by"] = str(e.hidden_by)
     return out
+
+
+def place_of(p: Path, cwd: str | None = None) -> str:
+    """A file's path for people: inside the shipped folders (and the user data folder's
+    edition-11 set) relative to them ("(shipped) orks/boyz.yaml"), else relative to ``cwd``
+    (default: the working folder) where it can be.
+    """
+    from .catalog import GENERATED, GENERATED_11, SHIPPED, UPDATED_11
+
+    text = str(p)
+    shipped = ((SHIPPED, "shipped"), (GENERATED, "generated"), (GENERATED_11, "generated 11"))
+    for base, label in shipped:
+        prefix = str(base).rstrip(os.sep) + os.sep
+        if text.startswith(prefix):
+            return f"({label}) {text[len(prefix) :]}"
+    marker = os.sep + UPDATED_11 + os.sep  # the user data folder's edition-11 set
+    if marker in text:
+        return f"(updated 11) {text.rsplit(marker, 1)[1]}"
+    try:
+        return os.path.relpath(p, cwd) if cwd is not None else os.path.relpath(p)
+    except ValueError:
+        return text
+
+
+def print_units(entries: list[Entry], replaces: dict[Path, Path], heading: str = "") -> None:
+    """Print ``calc units``' listing: one line per datasheet (name, file, notes), grouped by
+    faction, after a count line ending in ``heading`` (the edition and data version). A line
+    too long for the terminal is folded (the file below the name)."""
+    import itertools
+    import textwrap
+
+    from rich.console import Console
+    from rich.text import Text
+
+    from .terminal import escape_controls as esc
+    from .wording import count
+
+    hidden = sum(1 for e in entries if e.hidden_by is not None)
+    out = Console(highlight=False)
+    width = out.width  # asked once: rich asks the terminal each time
+    cwd = os.getcwd()
+    out.print(
+        count(len(entries) - hidden, "datasheet")
+        + (f" ({hidden} hidden)" if hidden else "")
+        + heading
+    )
+    for faction, group in itertools.groupby(entries, key=lambda e: e.faction):
+        group = list(group)
+        names = {e.path: esc(e.name) for e in group}  # names and paths from files: escaped
+        name_width = max(len(n) for n in names.values())  # aligned within the faction
+        hid = sum(1 for e in group if e.hidden_by is not None)  # counted as the summary does
+        shown = f"{len(group) - hid:,}" + (f", {hid} hidden" if hid else "")
+        lines = [f"{esc(faction) or '(no faction)'} ({shown})\n"]
+        for e in group:
+            place = place_of(e.path, cwd)
+            if e.hidden_by is not None:
+                place += f" (hidden: same name as {place_of(e.hidden_by, cwd)})"
+            if e.path in replaces:
+                place += f" (replaces {place_of(replaces[e.path], cwd)})"
+            place = esc(place)
+            line = f"  {names[e.path]:<{name_width}}  {place}"
+            if len(line) <= width:  # one aligned line
+                lines.append(line + "\n")
+            else:  # folded for a narrow terminal: the file below the name, both wrapped
+                name = textwrap.fill(
+                    names[e.path], width, initial_indent="  ", subsequent_indent="    "
+                )
+                where = textwrap.fill(
+                    place, width, initial_indent="      ", subsequent_indent="        "
+                )
+                lines.append(f"{name}\n{where}\n")
+        out.print(Text(lines[0], "bold"), end="", soft_wrap=True)
+        # plain text, already escaped and folded: written as it is (rich would only split it
+        # into lines and segments again, most of the listing's time)
+        out.file.write("".join(lines[1:]))

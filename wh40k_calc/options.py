@@ -85,6 +85,17 @@ EDITION_HELP = (
 )
 
 
+def warning(message: str) -> None:
+    """Print ``warning: message`` on stderr, before the work it is about (``--trials`` far
+    beyond the sampler's time budget), as :func:`fail` prints an error."""
+    from rich.console import Console
+    from rich.text import Text
+
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        Text.assemble(("warning:", "bold yellow"), " ", message)
+    )
+
+
 def catalog(datasheets: list[str] | list[Path] | tuple[str, ...] | None, edition: str = "10"):
     """The datasheet catalog for ``--datasheets`` folders (and the environment), looking in
     ``edition``'s data; a faction in ``WH40K_CALC_FACTIONS`` that no datasheet has is warned
@@ -94,7 +105,7 @@ def catalog(datasheets: list[str] | list[Path] | tuple[str, ...] | None, edition
         DatasheetError: a folder does not exist, is a file, or is given as an empty name.
     """
     from .catalog import Catalog
-    from .datasheet import DatasheetError
+    from .sheetnames import DatasheetError
 
     dirs = []
     for d in datasheets or []:

@@ -274,7 +274,7 @@ def allocation_groups(target: TargetProfile) -> tuple[Group, ...]:
     """The target's allocation groups: consecutive Bodyguard models with the same
     ``TargetModel.group`` (or, where it is -1, the same name, W and kind), then one group per
     CHARACTER model."""
-    out: list[Group] = []
+    runs: list[list] = []  # [first model's name, start, count, W] of each run of models
 
     def key_of(m: TargetModel) -> tuple:
         return ("g", m.group) if m.group >= 0 else ("m", m.name, m.W, m.kind, m.kind_below)
@@ -282,12 +282,14 @@ def allocation_groups(target: TargetProfile) -> tuple[Group, ...]:
     prev = None
     for i, m in enumerate(target.bodyguard):
         key = key_of(m)
-        if out and key == prev:
-            g = out[-1]
-            out[-1] = Group(g.name, g.start, g.count + 1, max(g.W, m.W), False)
+        if runs and key == prev:
+            run = runs[-1]
+            run[2] += 1
+            run[3] = max(run[3], m.W)
         else:
-            out.append(Group(m.name, i, 1, m.W, False))
+            runs.append([m.name, i, 1, m.W])
         prev = key
+    out = [Group(name, start, n, W, False) for name, start, n, W in runs]
     base = len(target.bodyguard)
     out += [Group(m.name, base + i, 1, m.W, True) for i, m in enumerate(target.characters)]
     return tuple(out)
@@ -295,7 +297,12 @@ def allocation_groups(target: TargetProfile) -> tuple[Group, ...]:
 
 def group_shape(target: TargetProfile) -> tuple[GroupShape, ...]:
     """The key of the target's states (:class:`~wh40k_calc.profile.TargetStates`)."""
-    return tuple(GroupShape(g.name, g.W, g.count, g.character) for g in allocation_groups(target))
+    return shape_of(allocation_groups(target))
+
+
+def shape_of(groups: tuple[Group, ...]) -> tuple[GroupShape, ...]:
+    """:func:`group_shape` of a target whose :func:`allocation_groups` are ``groups``."""
+    return tuple(GroupShape(g.name, g.W, g.count, g.character) for g in groups)
 
 
 @dataclass(frozen=True)

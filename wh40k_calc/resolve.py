@@ -239,6 +239,7 @@ def resolve(
     carried: Carried | None = None,
     *,
     stand_in: bool = True,
+    warn: Callable[[str], None] | None = None,
 ) -> Result:
     """Resolve one activation with ``method`` ("exact", "sample" or "both").
 
@@ -257,6 +258,8 @@ def resolve(
         stand_in: when the exact engine declines, the sampler stands in for it; False: the
             Result is returned at once, with ``exact_declined`` and no figures (for a caller
             that then samples on its own, e.g. a whole sequence).
+        warn: called before the sampler rolls anything when ``trials`` are far beyond its
+            time budget by its estimate (the message says how long; ``engine/budget.py``).
 
     Raises:
         SelectionError: an impossible selection.
@@ -288,7 +291,7 @@ def resolve(
         act = replace(act, policy=exact.policy)
     sample = None
     if run in ("sample", "both"):
-        act, sample = _run_sampler(act, notes, trials, seed, progress, carried)
+        act, sample = _run_sampler(act, notes, trials, seed, progress, carried, warn)
     if exact is not None and carried is None:
         exact = _damage_within_budget(exact, act, sample, notes, trials, seed)
     if act.start is not None and carried is None:  # this activation's figures only
@@ -357,10 +360,12 @@ def _run_sampler(
     seed: int | np.random.Generator,
     progress: Callable[[int, int], None] | None,
     carried: Carried | None,
+    warn: Callable[[str], None] | None = None,
 ) -> tuple[Activation, Outcome]:
     """The sampler's outcome of ``act``, and ``act`` with the defender's allocation orders
     the exact engine chose (which the sampler ran): ``trials`` trials (one per carried state
-    of a sequence step; None: as many as the time budget allows, said in ``notes``)."""
+    of a sequence step; None: as many as the time budget allows, said in ``notes``);
+    ``warn``: see :func:`resolve`."""
     from .engine.sample import run_sample  # lazy: numpy sampling code
 
     act = _with_policy(act, notes)
@@ -371,6 +376,12 @@ def _run_sampler(
             trials = len(carried.sample.lost)
     if trials is None:
         trials = _affordable_trials(act, DEFAULT_TRIALS, notes)
+    elif warn is not None and carried is None:
+        from .engine.budget import estimate, slow_trials_warning
+
+        slow = slow_trials_warning(estimate(act).seconds(trials), trials, FALLBACK_SECONDS)
+        if slow is not None:
+            warn(slow)
     sample = run_sample(act, trials=trials, seed=seed, progress=progress, **carry)
     if trials < 1000:
         notes.append(few_trials_note(trials))

@@ -38,7 +38,7 @@ from ..profile import (
     TargetProfile,
     TargetStates,
     allocation_groups,
-    group_shape,
+    shape_of,
 )
 from .arrays import distinct
 
@@ -119,7 +119,7 @@ class AllocationSpace:
     ):
         self.target = target
         self.groups = allocation_groups(target)
-        self.shape = group_shape(target)
+        self.shape = shape_of(self.groups)
         self.models = (*target.bodyguard, *target.characters)
         self.orders = orders or (tuple(range(len(self.groups))),)
         self.n_given = len(self.orders)  # orders[:n_given] are the ones asked for
@@ -143,11 +143,13 @@ class AllocationSpace:
     def _kinds(self, model_idx: np.ndarray, alive: np.ndarray) -> np.ndarray:
         """Kind of model ``model_idx`` (listing index) per state, switched by ``kind_below``
         on the models alive."""
-        base = np.array([m.kind for m in self.models], dtype=np.int64)[model_idx]
-        for i, m in enumerate(self.models):
-            if m.kind_below is not None:
-                below = (model_idx == i) & (alive < m.kind_below[0])
-                base[below] = m.kind_below[1]
+        if not hasattr(self, "_model_kinds"):  # the models' own kinds, and which switch
+            self._model_kinds = np.array([m.kind for m in self.models], dtype=np.int64)
+            self._switching = [(i, m.kind_below) for i, m in enumerate(self.models) if m.kind_below]
+        base = self._model_kinds[model_idx]
+        for i, (below_n, other) in self._switching:
+            below = (model_idx == i) & (alive < below_n)
+            base[below] = other
         return base
 
     def _wiped_kind(self, alive: np.ndarray) -> np.ndarray:
@@ -177,20 +179,26 @@ class AllocationSpace:
         nb = len(target.bodyguard)
         wiped_kind = self._wiped_kind(alive)
 
+        # the model each track allocates to next, its kind and wounds left (for both routings)
+        if nb:
+            bg_kind = self._kinds(np.minimum(bg_k, nb - 1), alive)
+            bg_left = self.bg.cum[np.minimum(bg_k + 1, nb)] - self.bg_lost
+        if target.characters:
+            ch_kind = self._kinds(nb + np.minimum(ch_k, len(target.characters) - 1), alive)
+            ch_left = self.ch.cum[np.minimum(ch_k + 1, len(target.characters))] - self.ch_lost
+
         def arrays(use_bg: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             use_ch = ~use_bg & ch_alive
             kind = wiped_kind.copy()
             left = np.zeros(self.size, dtype=np.int64)
             stride = np.zeros(self.size, dtype=np.int64)
             if nb:
-                idx = np.minimum(bg_k, nb - 1)
-                kind[use_bg] = self._kinds(idx, alive)[use_bg]
-                left[use_bg] = self.bg.cum[bg_k[use_bg] + 1] - self.bg_lost[use_bg]
+                kind[use_bg] = bg_kind[use_bg]
+                left[use_bg] = bg_left[use_bg]
                 stride[use_bg] = self.ch_span
             if target.characters:
-                idx = nb + np.minimum(ch_k, len(target.characters) - 1)
-                kind[use_ch] = self._kinds(idx, alive)[use_ch]
-                left[use_ch] = self.ch.cum[ch_k[use_ch] + 1] - self.ch_lost[use_ch]
+                kind[use_ch] = ch_kind[use_ch]
+                left[use_ch] = ch_left[use_ch]
                 stride[use_ch] = 1
             return kind, left, stride
 
@@ -205,7 +213,8 @@ class AllocationSpace:
             track_lost = self.ch_lost if g.character else self.bg_lost
             first = g.start - (nb if g.character else 0)
             cum = (self.ch if g.character else self.bg).cum
-            lost[gi] = np.clip(track_lost - cum[first], 0, cum[first + g.count] - cum[first])
+            cap = cum[first + g.count] - cum[first]
+            lost[gi] = np.minimum(np.maximum(track_lost - cum[first], 0), cap)
         self.group_lost = lost
 
     def _build_groups(self) -> None:
@@ -386,8 +395,9 @@ class AllocationSpace:
         """(len(states), groups): wounds lost by each allocation group."""
         return self.group_lost[:, states].T
 
-    def index_of(self, lost: np.ndarray) -> np.ndarray:
-        """States of per-group 'wounds lost' rows (``lost``: (K, groups) ints).
+    def index_of(self, lost: np.ndarray, on_track: bool = False) -> np.ndarray:
+        """States of per-group 'wounds lost' rows (``lost``: (K, groups) ints); ``on_track``:
+        the caller has checked :meth:`on_track` already (:func:`space_for` does).
 
         Raises:
             ValueError: a row is out of range, or (tracks) not reachable in the single order.
@@ -398,7 +408,7 @@ class AllocationSpace:
             raise ValueError("a group's wounds lost is out of range")
         if self.product:
             return lost @ self.strides
-        if not self.on_track(lost).all():
+        if not on_track and not self.on_track(lost).all():
             raise ValueError("the state cannot be reached in this allocation order")
         bg = np.zeros(len(lost), dtype=np.int64)
         ch = np.zeros(len(lost), dtype=np.int64)
@@ -421,8 +431,9 @@ class AllocationSpace:
                 ok &= ~(earlier_alive & (lost[:, idx[j + 1 :]].sum(axis=1) > 0))
         return ok
 
-    def states_of(self, start: TargetStates | None) -> np.ndarray:
-        """State indices of ``start``'s rows (None: the unharmed unit).
+    def states_of(self, start: TargetStates | None, on_track: bool = False) -> np.ndarray:
+        """State indices of ``start``'s rows (None: the unharmed unit); ``on_track``: as
+        :meth:`index_of` (this space came from :func:`space_for` with ``start``).
 
         Raises:
             ValueError: ``start`` is keyed by another unit structure, or not representable.
@@ -431,7 +442,7 @@ class AllocationSpace:
             return np.zeros(1, dtype=np.int64)
         if start.shape != self.shape:
             raise ValueError("the start state belongs to a unit of another structure")
-        return self.index_of(start.lost)
+        return self.index_of(start.lost, on_track)
 
     def to_states(self, p: np.ndarray, eps: float = 0.0) -> TargetStates:
         """A state distribution over this space as :class:`TargetStates` (states with

@@ -40,6 +40,7 @@ PER_BINOMIAL = 70e-9  # seconds: one binomial of numpy's multinomial, in one tri
 PER_WOUND = 80e-9  # seconds: one wound (or mortal wound) resolved on its own, in one trial
 PER_PASS = 40e-6  # seconds: one pass of a one-at-a-time loop over a chunk (numpy calls)
 PER_CHUNK = 1e-3  # seconds: the fixed work of one chunk
+SLOW_FACTOR = 10  # an explicit number of trials estimated past this many budgets is warned of
 
 
 @dataclass(frozen=True)
@@ -154,3 +155,24 @@ def trials_within_all(
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if total(mid) <= seconds else (lo, mid)
     return lo
+
+
+def slow_trials_warning(seconds: float, trials: int, budget: float) -> str | None:
+    """The warning for ``trials`` trials the player asked for (``--trials N``) whose estimated
+    ``seconds`` are far beyond the sampler's time budget without ``--trials`` (more than
+    :data:`SLOW_FACTOR` times ``budget``), given before anything is rolled; None otherwise."""
+    if seconds <= SLOW_FACTOR * budget:
+        return None
+    fits = max(1, int(trials * budget / seconds))
+    return (
+        f"--trials {trials:,}: the sampler estimates about {_duration(seconds)} for them (its "
+        f"budget without --trials is {budget:g} s, about {fits:,} trials here); Ctrl-C stops it"
+    )
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} minutes"
+    return f"{seconds / 3600:.1f} hours"

@@ -31,6 +31,7 @@ TABLE_ENTRIES = 1 << 15  # compositions a table may hold (all n up to its larges
 GUIDE_ENTRIES = 1 << 18  # guide cells of a table, over all n (2 MB)
 
 
+@lru_cache(maxsize=256)
 def die_classes(table: RollTable, classes: int, marked: bool = False) -> np.ndarray:
     """The probability of each outcome class of one die rolled with ``table``, its re-roll
     included (Core rules: Re-rolls: the second result stands), counted over the 36 pairs of
@@ -44,7 +45,8 @@ def die_classes(table: RollTable, classes: int, marked: bool = False) -> np.ndar
             can take only the first kind.
 
     Returns:
-        float array of length ``classes`` (``classes + 1`` when ``marked``), summing to 1.
+        float array of length ``classes`` (``classes + 1`` when ``marked``), summing to 1;
+        read-only (worked out once per table).
     """
     sixths = np.zeros(classes + 1, dtype=np.int64)  # in 36ths
     for first in range(1, 7):
@@ -55,10 +57,9 @@ def die_classes(table: RollTable, classes: int, marked: bool = False) -> np.ndar
         else:
             c = table.outcome[first]
             sixths[c + 1 if c else 0] += 6
-    if marked:
-        return sixths / 36
-    merged = np.concatenate([[sixths[0] + sixths[1]], sixths[2:]])
-    return merged / 36
+    out = sixths / 36 if marked else np.concatenate([[sixths[0] + sixths[1]], sixths[2:]]) / 36
+    out.flags.writeable = False
+    return out
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,7 @@ def table_entries(classes: int, nmax: int) -> int:
     return comb(nmax + classes, classes)
 
 
+@lru_cache(maxsize=1024)
 def uses_table(classes: int, nmax: int) -> bool:
     """True when counts of up to ``nmax`` dice in ``classes`` live classes are drawn from a
     table (one uniform number a trial), False when numpy's multinomial draws them (one binomial
@@ -168,6 +170,16 @@ def uses_table(classes: int, nmax: int) -> bool:
     if nmax <= 0 or classes <= 1:
         return True
     return table_entries(classes, 1 << (nmax - 1).bit_length()) <= TABLE_ENTRIES
+
+
+@lru_cache(maxsize=256)
+def _classes(raw: bytes, k: int) -> tuple[np.ndarray, np.ndarray, tuple[float, ...]]:
+    """The live classes of the class probabilities ``raw`` (``k`` float64), the probabilities
+    normalised over them, and those as a tuple (a table's key): worked out once per set."""
+    probs = np.frombuffer(raw, dtype=np.float64, count=k)
+    live = np.flatnonzero(probs > 0)
+    p = probs / probs[live].sum()
+    return live, p, tuple(float(x) for x in p)
 
 
 @lru_cache(maxsize=32)  # at most about 3 MB each
@@ -187,16 +199,15 @@ def draw_counts(rng: np.random.Generator, n: np.ndarray, probs: np.ndarray) -> C
         :class:`Counts`: ``counts[j]`` is the int64 array of class j's counts per trial.
     """
     n = np.asarray(n, dtype=np.int64)
-    live = np.flatnonzero(probs > 0)
+    live, p, key = _classes(probs.tobytes(), len(probs))
     nmax = int(n.max(initial=0))
     if live.size == 1 or nmax == 0:
         out = np.zeros((len(probs), n.size), dtype=np.int64)
         out[live[0]] = n
         return Counts(out)
-    p = probs / probs[live].sum()
     if uses_table(live.size, nmax):
         bucket = 1 << (nmax - 1).bit_length()  # one table serves every chunk up to the bucket
-        table = _table(tuple(float(x) for x in p), bucket)
+        table = _table(key, bucket)
         return Counts(table.parts, table.locate(rng.random(n.size), n), n.size)
     drawn = rng.multinomial(n, p[live]).T
     if live.size < len(probs):

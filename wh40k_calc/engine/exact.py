@@ -38,7 +38,7 @@ from math import comb
 import numpy as np
 
 from ..dice import thin
-from ..profile import Activation, AttackProfile, OrderPolicy, TargetStates
+from ..profile import Activation, AttackProfile, HazardProfile, OrderPolicy, TargetStates
 from . import lowest, lumping, memo, work
 from .allocation import NORMAL, AllocationSpace, legal_orders, saves_differ, space_for
 from .arrays import distinct
@@ -48,7 +48,6 @@ from .kernels import (
     Kernel,
     mean,
     routing_of,
-    spill_kernel,
 )
 from .lowest import TAIL_EPS
 from .outcome import Outcome, WeaponResult
@@ -134,12 +133,13 @@ class _Chain:
 
     def step_ns(self, k: Kernel, rest: float) -> float:
         """Estimated nanoseconds of one step of ``k`` over an array of S x ``rest`` elements
-        (:mod:`~wh40k_calc.engine.work`), its form chosen if it is not yet (not built: an
-        estimate costs little even where the figure pass's forms are large)."""
+        (:mod:`~wh40k_calc.engine.work`), its form chosen if it is not yet: in the state pass
+        built at once (the pass uses it), in the figure pass not built (an estimate costs
+        little even where the figure pass's forms are large)."""
         key = id(k)
         if key not in self.rates:
-            if not self.figure and "rates" in k.forms:
-                self.rates[key] = k.forms["rates"]
+            if not self.figure:  # the state pass's form is built once and kept with k
+                self._transition(k)
             else:
                 self._choose(k, self._entries(k))
         per_element, call = self.rates[key]
@@ -178,7 +178,7 @@ class _Chain:
         last state that moves so, the factor per state between them: (states,) or (states,
         bins))."""
         S = self.space.size
-        out = []
+        out = _Offsets()
         plain = self.figure and not self.spectral
         for key in distinct(jumps * (int(d.max()) + 1) + d if plain else jumps):
             jump, dd = divmod(key, int(d.max()) + 1) if plain else (key, 0)
@@ -192,6 +192,8 @@ class _Chain:
                 c = np.zeros(S)
                 np.add.at(c, rows, p[sel])
             out.append((jump, dd, lo, hi, c[lo:hi]))
+        if not self.figure:
+            out.stack(S)
         return out
 
     def step(self, v: np.ndarray, k: Kernel) -> np.ndarray:
@@ -202,6 +204,15 @@ class _Chain:
         if kind == "dense":
             return (t @ v.reshape(S, -1)).reshape(shape)
         flat = v.reshape(S, shape[1], -1)
+        if (
+            kind == "offsets"
+            and t.gather is not None
+            and t.gather[0].size * flat[0].size <= (_Offsets.GATHERED)
+        ):
+            src, coef = t.gather
+            terms = np.take(flat, src, axis=0)
+            terms *= coef
+            return terms.sum(axis=0, initial=0.0).reshape(shape)
         out = np.zeros_like(flat)
         if kind == "offsets":
             X = shape[1]
@@ -221,6 +232,29 @@ class _Chain:
         src, coef, starts, uniq = t
         out[uniq] = np.add.reduceat(flat[src] * coef[:, :, None], starts, axis=0)
         return out.reshape(shape)
+
+
+class _Offsets(list):
+    """A kernel's offsets (:meth:`_Chain._offsets`: per distinct jump, (jump, points, first and
+    last state that moves so, the factor per state)) and, in the state pass, the same as one
+    gather (``gather``: the source state and factor of each jump and state, (J, S), the factor
+    0 where the jump does not reach the state), so that a step over a small array is one
+    gather, one product and one sum over the jumps instead of a few numpy calls per jump. The
+    sum adds the jumps in the same order from 0, as the loop does (each state's terms in the
+    same order, the zeros exactly nothing): the same figures."""
+
+    GATHERED = 1 << 16  # a step gathers at most this many elements (jumps x states x rest)
+
+    gather: tuple[np.ndarray, np.ndarray] | None = None
+
+    def stack(self, S: int) -> None:
+        """Build :attr:`gather` for a space of ``S`` states."""
+        src = np.zeros((len(self), S), dtype=np.int64)
+        coef = np.zeros((len(self), S))
+        for j, (jump, _, lo, hi, c) in enumerate(self):
+            src[j, lo + jump : hi + jump] = np.arange(lo, hi)
+            coef[j, lo + jump : hi + jump] = c
+        self.gather = (src, coef[:, :, None, None])
 
 
 def _total(v: np.ndarray, vec: np.ndarray) -> float:
@@ -268,7 +302,7 @@ class _Setup:
             orders = legal_orders(act.target)
         try:
             self.space = space = space_for(act.target, orders, start)
-            self.start = space.states_of(start)
+            self.start = space.states_of(start, on_track=True)  # space_for checked the track
         except ValueError as exc:
             raise ExactUnsupported(str(exc)) from None
         if start is not None and start.weights is None:
@@ -277,7 +311,7 @@ class _Setup:
         self.n_models = n_models = act.target.models
         self.n_orders = len(space.orders)  # preference orders, then those declared from them
         self.n_given = space.n_given
-        self.before = [spill_kernel(space, src.fnp) for src in act.before]
+        self.before = [memo.spill(space, src.fnp) for src in act.before]
         # models alive when the unit is selected (Blast): known, or per Blast bracket
         alive = set((n_models - space.destroyed[self.start]).tolist())
         blast = any(w.blast for w in act.weapons)
@@ -1322,6 +1356,11 @@ def hazard_losses(act: Activation) -> dict[str, float]:
     hz = act.hazard
     if hz is None or hz.tests == 0:
         return {"hazard_mortal_wounds": 0.0, "models_destroyed": 0.0, "at_least_one": 0.0}
+    return dict(_hazard_losses(hz))
+
+
+@memo.kept  # the same Hazardous weapons again and again in a sequence or a batch
+def _hazard_losses(hz: HazardProfile) -> dict[str, float]:
     space = AllocationSpace(hz.carriers)
     fails = np.array(
         [

@@ -11,7 +11,8 @@ few inputs, so each is kept, keyed by exactly what it reads:
 * a weapon's transition kernels (:func:`~wh40k_calc.engine.kernels.wound_kernel`,
   :func:`~wh40k_calc.engine.kernels.face_kernels`): the target's state space (itself built
   once, :func:`~wh40k_calc.engine.allocation.space_for`), what the weapon does to each kind of
-  model (``AttackProfile.vs``) and its routing.
+  model (``AttackProfile.vs``) and its routing; the kernel of a mortal wound before the attacks
+  (:func:`~wh40k_calc.engine.kernels.spill_kernel`): the space and the models' Feel No Pain.
 
 A kept result is the very object an uncached call returns (its arrays made read-only, so that
 sharing it cannot change it), so results are identical with or without the cache. Each cache
@@ -28,7 +29,7 @@ import numpy as np
 
 from ..profile import AttackProfile
 from .allocation import AllocationSpace
-from .kernels import Faces, Kernel, face_kernels, routing_of, wound_kernel
+from .kernels import Faces, Kernel, face_kernels, routing_of, spill_kernel, wound_kernel
 from .wounds import joint_cost, wound_joint
 
 ENTRIES = 2048  # wound counts, costs and kernels kept (each)
@@ -138,9 +139,34 @@ def faces(s: AllocationSpace, ap: AttackProfile, order: int = 0) -> Faces:
     return _faces(_Keyed((s, ap, False), _kernel_key(s, ap, False)), order)
 
 
+@lru_cache(maxsize=ENTRIES)
+def _spill(s: AllocationSpace, fnp: tuple[float, ...]) -> Kernel:
+    k = spill_kernel(s, fnp)
+    for a in (k.probs, k.fail, k.mortal):
+        _frozen(a)
+    return k
+
+
+def spill(s: AllocationSpace, fnp: tuple[float, ...]) -> Kernel:
+    """:func:`spill_kernel` (mortal wounds before the attacks), built once per space and
+    Feel No Pain (a kept kernel also keeps the form the chain chose for it)."""
+    return _spill(s, fnp)
+
+
+_KEPT: list = []  # caches of other modules' results (kept)
+
+
+def kept(fn: Callable) -> Callable:
+    """``fn`` cached like the rest (least recently used dropped first; its arguments the key)
+    and forgotten by :func:`clear` with it: for a result built from a few hashable inputs."""
+    cached = lru_cache(maxsize=ENTRIES)(fn)
+    _KEPT.append(cached)
+    return cached
+
+
 def clear() -> None:
     """Forget everything kept here and the shared state spaces (tests, benchmarks)."""
     from .allocation import _space
 
-    for cached in (_joint, _cost, _kernel, _faces, _space):
+    for cached in (_joint, _cost, _kernel, _faces, _spill, _space, *_KEPT):
         cached.cache_clear()

@@ -4,14 +4,20 @@ It reads the same :class:`~wh40k_calc.profile.Activation` and uses the same allo
 (:class:`~wh40k_calc.engine.allocation.AllocationSpace`), but rolls the dice. Dice that are
 independent and alike are drawn as counts, one draw per trial and stage (``counts.py``: how
 many of a weapon's Hit rolls miss, hit or are Critical Hits, re-rolls included; the same for its
-Wound rolls, its models' Attacks, Sustained Hits, the points Feel No Pain ignores); a die whose
-effect depends on the model it is allocated to is rolled on its own, wound by wound (saves
-against mixed saves, Damage rolls, Devastating Wounds), except where a table of where failed
-saves leave the target makes the order irrelevant (:class:`_SaveJumps`). Work is vectorised
-with numpy across trials, in chunks so memory stays bounded; the only Python loops run over
-weapons and over the position of a wound in a trial's sequence (each pass handles that wound for
-every trial at once), never over trials or dice. It never draws from the exact engine's
-distributions: it shares only the resolved profiles and the allocation policy.
+Wound rolls, its models' Attacks, Sustained Hits, the points Feel No Pain ignores). Where the
+Damage is fixed and no model has Feel No Pain, a weapon's normal wounds are resolved from
+counts of failed saves and a table of where they leave the target, whether the models' saves
+are alike or differ (an attached Leader; edition 11's lowest-first save rolls): ``jumps.py``.
+Otherwise a die whose effect depends on the model it is allocated to is rolled on its own,
+wound by wound (random Damage, Feel No Pain, Devastating Wounds). Work is vectorised with numpy
+across trials, in chunks so memory stays bounded; the only Python loops run over weapons, over
+the changes of save in a trial's sequence, and over the position of a wound resolved on its
+own (each pass handles that wound for every trial at once), never over trials or dice. It never
+draws from the exact engine's distributions: it shares only the resolved profiles and the
+allocation policy.
+
+:func:`run_sample` runs each chunk of trials through the phases of the attack sequence in order
+(:class:`_Phases`) and adds its figures to the running tallies (:class:`_Tally`).
 """
 
 from __future__ import annotations
@@ -26,8 +32,9 @@ from ..profile import (
     ALWAYS_FAILS,
     CRIT,
     CRIT_WOUND,
+    FAIL,
     HIT,
-    SAVE_FAILED,
+    MISS,
     SAVED,
     WOUND,
     Activation,
@@ -45,6 +52,7 @@ from .allocation import (
     space_for,
 )
 from .counts import Counts, die_classes, draw_counts
+from .jumps import MixedSaves, SaveJumps
 from .outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome, WeaponResult
 
 CHUNK_TRIALS = 1 << 15  # trials per chunk: the per-chunk Python work is spread thin, and the
@@ -60,10 +68,33 @@ class _Moments:
     sums: dict[str, float] = field(default_factory=dict)
     squares: dict[str, float] = field(default_factory=dict)
 
-    def add(self, name: str, values: np.ndarray) -> None:
-        v = values.astype(np.int64, copy=False)
-        self.sums[name] = self.sums.get(name, 0.0) + float(v.sum())
-        self.squares[name] = self.squares.get(name, 0.0) + float(np.einsum("i,i->", v, v))
+    def add(self, name: str, values: np.ndarray | None, seen: dict | None = None) -> None:
+        """Add one chunk's values of ``name`` (None: all zero, nothing to add); ``seen``
+        keeps the sums of arrays added before (by identity), for an array added twice (a
+        weapon's figure that is also the total)."""
+        if values is None:
+            return
+        sums = None if seen is None else seen.get(id(values))
+        if sums is None:
+            v = values.astype(np.int64, copy=False)
+            sums = (float(v.sum()), float(np.einsum("i,i->", v, v)))
+            if seen is not None:
+                seen[id(values)] = sums
+        self.sums[name] = self.sums.get(name, 0.0) + sums[0]
+        self.squares[name] = self.squares.get(name, 0.0) + sums[1]
+
+    def add_constant(self, name: str, value: int, n: int) -> None:
+        """Add ``n`` values of ``name`` that are all ``value``; the same sums as :meth:`add`."""
+        self.sums[name] = self.sums.get(name, 0.0) + float(value * n)
+        self.squares[name] = self.squares.get(name, 0.0) + float(value * value * n)
+
+    def add_counts(self, name: str, counts: np.ndarray) -> None:
+        """Add one chunk's values of ``name`` given as counts by value (``counts[k]``: trials
+        of value k); the same sums as :meth:`add` of the values (integers, exact)."""
+        k = np.arange(counts.size, dtype=np.int64)
+        c = counts.astype(np.int64, copy=False)
+        self.sums[name] = self.sums.get(name, 0.0) + float(np.dot(k, c))
+        self.squares[name] = self.squares.get(name, 0.0) + float(np.dot(k * k, c))
 
     def mean(self, name: str) -> float:
         return self.sums.get(name, 0.0) / self.n if self.n else 0.0
@@ -124,6 +155,15 @@ class _Dice:
             if k:
                 faces[again] = self.d6(k)
         return faces
+
+    def beta_binomial(self, n: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Per entry: a beta-binomial draw (``n`` trials, shapes ``a`` and ``b``, both >= 1),
+        as a beta then a binomial draw."""
+        self.drawn += 2 * n.size
+        return self.rng.binomial(n, self.rng.beta(a, b))
+
+
+_SaveJumps = SaveJumps  # the single-save table (tests reach it by this name)
 
 
 class _Lookup(dict):
@@ -209,6 +249,13 @@ def _by_kind(kinds: np.ndarray):
     return [(int(k), kinds == k) for k in np.unique(kinds)]
 
 
+def _fixed_attacks(w: AttackProfile) -> int | None:
+    """The weapon's attacks when they are the same in every trial (a fixed Attacks
+    characteristic and no [BLAST] bonus), else None."""
+    values = np.flatnonzero(w.attacks)
+    return int(w.models * values[0]) if len(values) == 1 and not w.blast else None
+
+
 def _attacks(dice: _Dice, w: AttackProfile, alive: np.ndarray) -> np.ndarray:
     """Per trial: the attacks of the ``w.models`` models (Core rules: Attacks), each rolling
     its Attacks characteristic (drawn as the count of models rolling each value), plus
@@ -264,116 +311,37 @@ def _weapon_wounds(
     dice: _Dice,
     w: AttackProfile,
     attacks: np.ndarray,
-    chunk: int,
     command_reroll: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """One weapon's Hit and Wound rolls for every trial: per trial (hits, normal wounds,
-    devastating Critical Wounds), each stage drawn as counts.
+    devastating Critical Wounds; None without [DEVASTATING WOUNDS]), each stage drawn as
+    counts.
 
     A Critical Hit scores the extra hits of [SUSTAINED HITS X] (not rolled to hit; they roll to
     wound) and, with [LETHAL HITS], wounds automatically without a Wound roll (a normal wound).
     With [DEVASTATING WOUNDS] the Critical Wounds are returned apart; otherwise they join the
     normal wounds. ``command_reroll``: see :func:`_wound_rolls`."""
-    hits, crits = _hit_rolls(dice, w, attacks.astype(np.int64, copy=False))
+    attacks = attacks.astype(np.int64, copy=False)
+    if w.hit is not None and w.sustained is None and not w.lethal:
+        # only the hits count: every attack that does not miss (one row of the counts)
+        rolled = attacks - dice.counts(attacks, die_classes(w.hit, 3))[MISS]
+        if not w.devastating and command_reroll is None:
+            failed = dice.counts(rolled, die_classes(w.wound, 3))[FAIL]
+            return rolled, rolled - failed, None
+        normal, critical = _wound_rolls(dice, w, rolled, None, command_reroll)
+        return (rolled, normal, critical) if w.devastating else (rolled, normal + critical, None)
+    hits, crits = _hit_rolls(dice, w, attacks)
     extra = None
     if w.sustained is not None and crits.any():
         extra = dice.total(w.sustained, crits)
-    own = hits if w.lethal else hits + crits
-    normal, critical = _wound_rolls(dice, w, own, extra, command_reroll)
+    rolled = hits + crits
+    normal, critical = _wound_rolls(dice, w, hits if w.lethal else rolled, extra, command_reroll)
     if w.lethal:
         normal = normal + crits
-    n_hits = hits + crits if extra is None else hits + crits + extra
+    n_hits = rolled if extra is None else rolled + extra
     if w.devastating:
         return n_hits, normal, critical
-    return n_hits, normal + critical, np.zeros(chunk, dtype=np.int64)
-
-
-class _SaveJumps:
-    """Normal wounds of one weapon resolved from counts, where nothing but the saving throw is
-    left to chance and nothing depends on the model a wound is allocated to before the save:
-    every model kind has the same saving throw, a fixed Damage and no Feel No Pain.
-
-    Then a trial's failed saves are one binomial count, and where ``j`` failed saves leave the
-    target from any state is a table built once by applying them one at a time with the shared
-    allocation policy (:meth:`AllocationSpace.apply`: wounded model first, excess damage lost;
-    Core rules: Allocating Attacks, Inflict Damage). ``jump[j * size + s]`` is that state and
-    ``dealt[j * size + s]`` the damage those ``j`` failed saves inflict (counted in full, as
-    the damage figure is); past ``j = last`` the state no longer changes and each failed save
-    adds ``rate[s]``."""
-
-    MAX_ENTRIES = 1 << 21  # states x failed saves tabulated
-
-    def __init__(
-        self,
-        space: AllocationSpace,
-        w: AttackProfile,
-        routing: int,
-        damage: np.ndarray,
-        order: int = 0,
-    ):
-        size = space.size
-        state = np.arange(size)
-        jumps, dealt = [state], [np.zeros(size, dtype=np.int64)]
-        while True:
-            hit = damage[space.kind_of(state, routing, order)]
-            after = space.apply(state, hit, routing, order)
-            if (after == state).all():
-                break
-            jumps.append(after)
-            dealt.append(dealt[-1] + hit)
-            state = after
-        self.size, self.last = size, len(jumps) - 1
-        self.jump = np.concatenate(jumps)
-        self.dealt = np.concatenate(dealt)
-        self.rate = damage[space.kind_of(state, routing, order)]
-        self.fails = die_classes(w.vs[0].save, 2) if w.vs[0].save is not None else None
-
-    @staticmethod
-    def damage_of(space: AllocationSpace, w: AttackProfile) -> np.ndarray | None:
-        """The fixed Damage per model kind when the conditions above hold and the table fits
-        :attr:`MAX_ENTRIES`; None otherwise."""
-        if any(v.save != w.vs[0].save or v.fnp > 0 for v in w.vs):
-            return None
-        damage = []
-        for v in w.vs:
-            values = {f for f, p in zip(v.damage.final, v.damage.probs, strict=True) if p > 0}
-            if len(values) != 1:
-                return None
-            damage.append(values.pop())
-        bound = int(space.target.wounds) + 2  # each failed save changes a wound
-        if space.size * bound > _SaveJumps.MAX_ENTRIES:
-            return None
-        return np.array(damage, dtype=np.int64)
-
-    @classmethod
-    def of(
-        cls, space: AllocationSpace, w: AttackProfile, routing: int, order: int = 0
-    ) -> _SaveJumps | None:
-        """The table for ``w``'s normal wounds in allocation order ``order``, or None (see
-        :meth:`damage_of`)."""
-        damage = cls.damage_of(space, w)
-        return None if damage is None else cls(space, w, routing, damage, order)
-
-    def inflict(
-        self,
-        dice: _Dice,
-        states: np.ndarray,
-        counts: np.ndarray,
-        figure: np.ndarray,
-        failed: np.ndarray,
-    ) -> np.ndarray:
-        """Each trial's ``counts`` normal wounds: failed saves drawn as one count, then the
-        table; tallies failed saves and damage; returns the new states."""
-        lost = counts if self.fails is None else dice.counts(counts, self.fails)[SAVE_FAILED]
-        failed += lost
-        if int(lost.max(initial=0)) <= self.last:
-            at = lost * self.size + states
-            figure += self.dealt[at]
-        else:
-            j = np.minimum(lost, self.last)
-            at = j * self.size + states
-            figure += self.dealt[at] + (lost - j) * self.rate[states]
-        return self.jump[at]
+    return n_hits, normal + critical, None
 
 
 class _Inflict:
@@ -397,8 +365,10 @@ class _Inflict:
         self.lowest_first = lowest_first and saves_differ(space, w.vs, self.routing)
         # fails_on[kind, face]: a save roll whose result stands at face fails (face 0 unused)
         self.fails_on = np.array([[v.save_fails_on(f) for f in range(7)] for v in w.vs])
-        self.jumps: dict[int, _SaveJumps | None] = {}  # per allocation order, when tabulated
-        self.tabulated = not self.lowest_first and _SaveJumps.damage_of(space, w) is not None
+        self.jumps: dict[int, SaveJumps | None] = {}  # per allocation order, when tabulated
+        # the saves alike (then never lowest first: nothing to order), else mixed saves
+        self.tabulated = _SaveJumps.damage_of(space, w) is not None
+        self.mixed = not self.tabulated and MixedSaves.damage_of(space, w) is not None
 
     def normal(
         self,
@@ -411,7 +381,7 @@ class _Inflict:
     ) -> np.ndarray:
         """Each trial's ``counts`` normal wounds: save, Damage, Feel No Pain, allocation (in
         each trial's allocation order ``order``)."""
-        if self.tabulated:
+        if self.tabulated or self.mixed:
             done = self._by_jumps(dice, states, counts, figure, failed, order)
             if done is not None:
                 return done
@@ -427,7 +397,7 @@ class _Inflict:
         used = [int(orders.flat[0])] if one else np.unique(orders).tolist()
         for o in used:
             if o not in self.jumps:
-                self.jumps[o] = _SaveJumps.of(self.space, self.w, self.routing, o)
+                self.jumps[o] = self._table(o)
             if self.jumps[o] is None:
                 return None
         if len(used) == 1:
@@ -438,6 +408,12 @@ class _Inflict:
             states[sel] = self.jumps[o].inflict(dice, states[sel], counts[sel], fig, fail)
             figure[sel], failed[sel] = fig, fail
         return states
+
+    def _table(self, order: int) -> SaveJumps | None:
+        """The table of where failed saves leave the target in allocation order ``order``."""
+        if self.tabulated:
+            return _SaveJumps.of(self.space, self.w, self.routing, order)
+        return MixedSaves.of(self.space, self.w, self.routing, order, self.lowest_first)
 
     def devastating(
         self,
@@ -547,12 +523,12 @@ def _spill(
     return states
 
 
-def _hazard(dice: _Dice, act: Activation, chunk: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per trial: mortal wounds from failed Hazardous tests, attacker models destroyed."""
+def _hazard(
+    dice: _Dice, act: Activation, chunk: int, space: AllocationSpace
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per trial: mortal wounds from failed Hazardous tests, attacker models destroyed
+    (``space``: the states of the models carrying a Hazardous weapon)."""
     hz = act.hazard
-    if hz is None or hz.tests == 0:
-        return np.zeros(chunk), np.zeros(chunk, dtype=np.int64)
-    space = AllocationSpace(hz.carriers)
     fail_on = round(6 * hz.fail_probability)
     fails = (dice.d6((chunk, hz.tests)) <= fail_on).sum(axis=1)
     states = np.zeros(chunk, dtype=np.int64)
@@ -633,8 +609,8 @@ def chunk_size(act: Activation) -> int:
 
 def tabulated(space: AllocationSpace, w: AttackProfile) -> bool:
     """True when ``w``'s normal wounds are resolved from counts and a table of where failed
-    saves leave the target, not one wound at a time (:class:`_SaveJumps`)."""
-    return _SaveJumps.damage_of(space, w) is not None
+    saves leave the target, not one wound at a time (:mod:`~.jumps`)."""
+    return MixedSaves.damage_of(space, w) is not None
 
 
 def _binomial_se(p: float, n: int) -> float:
@@ -653,6 +629,11 @@ def run_sample(
     keep_states: bool = False,
 ) -> Outcome:
     """Estimate one activation's outcome from ``trials`` seeded simulated activations.
+
+    Each chunk of trials goes through the phases of the attack sequence in order (as the exact
+    engine's passes do): the mortal wounds before the attacks, each weapon's attacks and normal
+    damage, then the mortal wounds of Devastating Wounds, then the Hazardous tests; the chunk's
+    figures are then added to the running tallies (:class:`_Tally`).
 
     Args:
         act: the resolved profiles (the same the exact engine reads).
@@ -676,148 +657,244 @@ def run_sample(
     if trials < 1:
         raise ValueError("trials must be at least 1")
     rng = np.random.default_rng(seed)
-    dice = _Dice(rng)
     start = start if start is not None else act.start
     space = _space(act, start)
     starts = _Starts(space, start, trials, rng)
-    finals: list[np.ndarray] = []
-    n_models = act.target.models
+    phases = _Phases(act, space, _Dice(rng))
+    tally = _Tally(act, space, keep_states)
     chunk = chunk_size(act)
-    moments = _Moments()
-    wmom = [_Moments() for _ in act.weapons]
-    smom = [_Moments() for _ in act.before]
-    md_counts = np.zeros(n_models + 1)
-    wl_counts = np.zeros(act.target.wounds + 1)
-    ch_counts = np.zeros(len(act.target.characters))
-    fig_counts = np.zeros(1)
-    inflicts = [_Inflict(space, w, act.lowest_first) for w in act.weapons]
-    before_thr = [np.array([_fnp_threshold(p) for p in src.fnp]) for src in act.before]
-    done = 0
-    while done < trials:
-        n = min(chunk, trials - done)
-        states = starts.take(done, n)
-        figure = np.zeros(n, dtype=np.int64)
-        before_counts = []
-        for si, (src, thr) in enumerate(zip(act.before, before_thr, strict=True)):
-            count = dice.from_pmf(src.count, n)
-            before_counts.append(count)
-            fig0 = figure.copy()
-            states = _spill(dice, space, states, count, thr, figure)
-            smom[si].n += n
-            smom[si].add("mortal_wounds", count)
-            smom[si].add("damage", figure - fig0)
-        alive = n_models - space.destroyed[states]
-        totals = {f: np.zeros(n, dtype=np.int64) for f in WEAPON_FIELDS}
-        totals["mortal_wounds"] += sum((c for c in before_counts), np.zeros(n, dtype=np.int64))
-        pending = []
-        for wi, (w, inf) in enumerate(zip(act.weapons, inflicts, strict=True)):
-            attacks = _attacks(dice, w, alive)
-            cp = np.ones(n, dtype=bool) if w.command_reroll else None
-            hits, normal, crit = _weapon_wounds(dice, w, attacks, n, cp)
-            failed = np.zeros(n, dtype=np.int64)
-            fig0 = figure.copy()
-            orders = act.policy.index(wi, normal, crit) if act.policy is not None else 0
-            declared = space.declared(states, orders)  # a wounded group first (05.03)
-            states = inf.normal(dice, states, normal, figure, failed, declared)
-            m = wmom[wi]
-            m.n += n
-            m.add("attacks", attacks)
-            m.add("hits", hits)
-            m.add("wounds", normal + crit)
-            m.add("failed_saves", failed)
-            for f, v in (
-                ("attacks", attacks),
-                ("hits", hits),
-                ("wounds", normal + crit),
-                ("failed_saves", failed),
-            ):
-                totals[f] += v
-            pending.append((crit, figure - fig0, orders))
-        for wi, (w, inf) in enumerate(zip(act.weapons, inflicts, strict=True)):
-            crit, fig_normal, orders = pending[wi]
-            mortal = np.zeros(n, dtype=np.int64)
-            fig0 = figure.copy()
-            if w.devastating:
-                states = inf.devastating(dice, states, crit, figure, mortal, orders)
-            wmom[wi].add("mortal_wounds", mortal)
-            wmom[wi].add("damage", fig_normal + (figure - fig0))
-            totals["mortal_wounds"] += mortal
-        hz_mw, hz_dead = _hazard(dice, act, n)
-        destroyed = space.destroyed[states]
-        lost = space.wounds_lost[states]
-        moments.n += n
-        moments.add("wounds_lost", lost)
-        moments.add("models_destroyed", destroyed)
-        totals["damage"] = figure
-        for f, v in totals.items():
-            moments.add(f"total_{f}", v)
-        moments.add("hazard_mortal_wounds", hz_mw)
-        moments.add("hazard_models_destroyed", hz_dead)
-        moments.add("hazard_at_least_one", hz_dead > 0)
-        md_counts += np.bincount(destroyed, minlength=n_models + 1)[: n_models + 1]
-        wl_counts += np.bincount(lost, minlength=act.target.wounds + 1)[: act.target.wounds + 1]
-        ch_counts += space.character_dead[:, states].sum(axis=1)
-        fc = np.bincount(figure)
-        if len(fc) > len(fig_counts):
-            fig_counts = np.concatenate([fig_counts, np.zeros(len(fc) - len(fig_counts))])
-        fig_counts[: len(fc)] += fc
-        if keep_states:
-            finals.append(space.lost_by_group(states).astype(np.int32))
-        done += n
+    for done in range(0, trials, chunk):
+        c = phases.chunk(starts.take(done, min(chunk, trials - done)))
+        tally.add(c)
         if progress is not None:
-            progress(done, trials)
+            progress(done + c.n, trials)
+    return tally.outcome(trials, seed, phases.dice.drawn)
 
-    rows = [
-        WeaponResult.mortal_source(
-            src.name,
-            m.mean("mortal_wounds"),
-            m.mean("damage"),
-            {"mortal_wounds": m.se("mortal_wounds"), "damage": m.se("damage")},
-        )
-        for src, m in zip(act.before, smom, strict=True)
-    ]
-    for w, m in zip(act.weapons, wmom, strict=True):
-        rows.append(
-            WeaponResult(
-                w.name,
-                w.models,
-                {f: m.mean(f) for f in WEAPON_FIELDS},
-                {f: m.se(f) for f in WEAPON_FIELDS},
+
+@dataclass
+class _Chunk:
+    """One chunk of trials as the phases leave it (arrays: one entry per trial).
+
+    Attributes:
+        states: the target's state; figure: damage inflicted (every point, overkill too).
+        totals: each of WEAPON_FIELDS summed over the activation (damage: set at the end;
+            None for a figure that is 0 in every trial).
+        sources: per mortal-wound source before the attacks, (mortal wounds, damage).
+        weapons: per weapon, {field: values} of WEAPON_FIELDS (None: 0 in every trial).
+        hazard: (mortal wounds to the attacker, attacker models destroyed); None without a
+            Hazardous test.
+    """
+
+    states: np.ndarray
+    figure: np.ndarray
+    totals: dict[str, np.ndarray | None]
+    sources: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
+    weapons: list[dict[str, np.ndarray | None]] = field(default_factory=list)
+    hazard: tuple[np.ndarray, np.ndarray] | None = None
+
+    @property
+    def n(self) -> int:
+        return self.states.size
+
+    def add(self, name: str, values: np.ndarray) -> None:
+        """Add ``values`` to the total ``name`` (never in place: the first values are kept as
+        they are, as the weapon's own figure)."""
+        total = self.totals[name]
+        self.totals[name] = values if total is None else total + values
+
+
+class _Phases:
+    """The attack sequence for a chunk of trials, phase by phase (each a method)."""
+
+    def __init__(self, act: Activation, space: AllocationSpace, dice: _Dice):
+        self.act, self.space, self.dice = act, space, dice
+        self.inflicts = [_Inflict(space, w, act.lowest_first) for w in act.weapons]
+        self.before_fnp = [np.array([_fnp_threshold(p) for p in s.fnp]) for s in act.before]
+        hz = act.hazard
+        self.carriers = AllocationSpace(hz.carriers) if hz is not None and hz.tests else None
+
+    def chunk(self, states: np.ndarray) -> _Chunk:
+        """Every phase for trials starting in ``states``."""
+        n = states.size
+        c = _Chunk(states, np.zeros(n, dtype=np.int64), dict.fromkeys(WEAPON_FIELDS))
+        self.mortal_wounds_before(c)
+        pending = self.attacks(c)
+        self.devastating_wounds(c, pending)
+        if self.carriers is not None:
+            c.hazard = _hazard(self.dice, self.act, n, self.carriers)
+        c.totals["damage"] = c.figure
+        return c
+
+    def mortal_wounds_before(self, c: _Chunk) -> None:
+        """Mortal wounds inflicted before the attacks (Grenade, Bloody Stampede), one at a
+        time, spilling over from model to model."""
+        for src, thr in zip(self.act.before, self.before_fnp, strict=True):
+            count = self.dice.from_pmf(src.count, c.n)
+            fig0 = c.figure.copy()
+            c.states = _spill(self.dice, self.space, c.states, count, thr, c.figure)
+            c.sources.append((count, c.figure - fig0))
+            c.add("mortal_wounds", count)
+
+    def attacks(self, c: _Chunk) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | int]]:
+        """Each weapon in turn: Attacks, Hit and Wound rolls as counts, then its normal wounds
+        on the target (saves, Damage, Feel No Pain, allocation). Returns per weapon its
+        devastating Critical Wounds, the damage of its normal wounds and the allocation orders
+        its trials used (for :meth:`devastating_wounds`)."""
+        act, dice = self.act, self.dice
+        alive = act.target.models - self.space.destroyed[c.states]  # when selected (Blast)
+        pending = []
+        for wi, (w, inf) in enumerate(zip(act.weapons, self.inflicts, strict=True)):
+            attacks = _attacks(dice, w, alive)
+            cp = np.ones(c.n, dtype=bool) if w.command_reroll else None
+            hits, normal, crit = _weapon_wounds(dice, w, attacks, cp)
+            failed = np.zeros(c.n, dtype=np.int64)
+            dealt = np.zeros(c.n, dtype=np.int64)
+            orders = 0
+            if act.policy is not None:
+                orders = act.policy.index(wi, normal, 0 if crit is None else crit)
+            declared = self.space.declared(c.states, orders)  # a wounded group first (05.03)
+            c.states = inf.normal(dice, c.states, normal, dealt, failed, declared)
+            c.figure += dealt
+            wounds = normal if crit is None else normal + crit
+            figures = {"attacks": attacks, "hits": hits, "wounds": wounds}
+            figures["failed_saves"] = failed
+            for f, v in figures.items():
+                c.add(f, v)
+            c.weapons.append(figures)
+            pending.append((crit, dealt, orders))
+        return pending
+
+    def devastating_wounds(self, c: _Chunk, pending: list) -> None:
+        """The mortal wounds of Devastating Wounds, weapon by weapon, after all normal damage
+        (equal to the Damage, no save, no spill-over)."""
+        for w, inf, figures, (crit, fig_normal, orders) in zip(
+            self.act.weapons, self.inflicts, c.weapons, pending, strict=True
+        ):
+            if not w.devastating:
+                figures["mortal_wounds"] = None  # none: nothing to tally
+                figures["damage"] = fig_normal
+                continue
+            mortal = np.zeros(c.n, dtype=np.int64)
+            fig0 = c.figure.copy()
+            c.states = inf.devastating(self.dice, c.states, crit, c.figure, mortal, orders)
+            figures["mortal_wounds"] = mortal
+            figures["damage"] = fig_normal + (c.figure - fig0)
+            c.add("mortal_wounds", mortal)
+
+
+class _Tally:
+    """The running sums over the chunks, and the :class:`Outcome` they give."""
+
+    def __init__(self, act: Activation, space: AllocationSpace, keep_states: bool):
+        self.act, self.space, self.keep_states = act, space, keep_states
+        self.moments = _Moments()
+        self.weapons = [_Moments() for _ in act.weapons]
+        self.sources = [_Moments() for _ in act.before]
+        self.models = np.zeros(act.target.models + 1)
+        self.wounds = np.zeros(act.target.wounds + 1)
+        self.characters = np.zeros(len(act.target.characters))
+        self.figure = np.zeros(1)
+        self.finals: list[np.ndarray] = []
+        # a weapon's attacks when they are the same in every trial (fixed A, no Blast)
+        self.fixed = [_fixed_attacks(w) for w in act.weapons]
+        self.fixed_total = None if None in self.fixed else sum(self.fixed)
+
+    def add(self, c: _Chunk) -> None:
+        """Add one chunk's trials."""
+        space, n = self.space, c.n
+        for m, (count, damage) in zip(self.sources, c.sources, strict=True):
+            m.n += n
+            m.add("mortal_wounds", count)
+            m.add("damage", damage)
+        seen: dict[int, tuple[float, float]] = {}  # the chunk's arrays are alive till the end
+        for m, figures, fixed in zip(self.weapons, c.weapons, self.fixed, strict=True):
+            m.n += n
+            for f in WEAPON_FIELDS:
+                if f == "attacks" and fixed is not None:
+                    m.add_constant(f, fixed, n)
+                else:
+                    m.add(f, figures[f], seen)
+        destroyed, lost = space.destroyed[c.states], space.wounds_lost[c.states]
+        by_models = np.bincount(destroyed, minlength=self.models.size)[: self.models.size]
+        by_wounds = np.bincount(lost, minlength=self.wounds.size)[: self.wounds.size]
+        by_figure = np.bincount(c.figure)
+        m = self.moments
+        m.n += n
+        m.add_counts("wounds_lost", by_wounds)
+        m.add_counts("models_destroyed", by_models)
+        for f, v in c.totals.items():
+            if f == "damage":
+                m.add_counts("total_damage", by_figure)
+            elif f == "attacks" and self.fixed_total is not None:
+                m.add_constant("total_attacks", self.fixed_total, n)
+            else:
+                m.add(f"total_{f}", v, seen)
+        if c.hazard is not None:  # else no Hazardous test: nothing lost
+            hz_mw, hz_dead = c.hazard
+            m.add("hazard_mortal_wounds", hz_mw)
+            m.add("hazard_models_destroyed", hz_dead)
+            m.add("hazard_at_least_one", hz_dead > 0)
+        self.models += by_models
+        self.wounds += by_wounds
+        self.characters += space.character_dead[:, c.states].sum(axis=1)
+        fc = by_figure
+        if len(fc) > len(self.figure):
+            self.figure = np.concatenate([self.figure, np.zeros(len(fc) - len(self.figure))])
+        self.figure[: len(fc)] += fc
+        if self.keep_states:
+            self.finals.append(space.lost_by_group(c.states).astype(np.int32))
+
+    def outcome(self, trials: int, seed, drawn: int) -> Outcome:
+        """The :class:`Outcome` of ``trials`` trials (means, distributions, standard errors)."""
+        rows = [
+            WeaponResult.mortal_source(
+                src.name,
+                m.mean("mortal_wounds"),
+                m.mean("damage"),
+                {"mortal_wounds": m.se("mortal_wounds"), "damage": m.se("damage")},
             )
+            for src, m in zip(self.act.before, self.sources, strict=True)
+        ]
+        for w, m in zip(self.act.weapons, self.weapons, strict=True):
+            rows.append(
+                WeaponResult(
+                    w.name,
+                    w.models,
+                    {f: m.mean(f) for f in WEAPON_FIELDS},
+                    {f: m.se(f) for f in WEAPON_FIELDS},
+                )
+            )
+        moments = self.moments
+        expected = {f: sum(r.expected[f] for r in rows) for f in WEAPON_FIELDS}
+        se_expected = {f: moments.se(f"total_{f}") for f in WEAPON_FIELDS}
+        for f in ("wounds_lost", "models_destroyed"):
+            expected[f] = moments.mean(f)
+            se_expected[f] = moments.se(f)
+        names = {"hazard_mortal_wounds": "hazard_mortal_wounds"}
+        names.update(models_destroyed="hazard_models_destroyed", at_least_one="hazard_at_least_one")
+        characters = self.characters / trials
+        out = Outcome(
+            method="sample",
+            weapons=rows,
+            expected={f: expected[f] for f in TOTAL_FIELDS},
+            models_destroyed_distribution=self.models / trials,
+            damage_distribution=self.figure / trials,
+            wounds_lost_distribution=self.wounds / trials,
+            characters_destroyed=list(characters),
+            attacker_losses={k: moments.mean(names[k]) for k in LOSS_FIELDS},
+            trials=trials,
+            seed=seed,
+            standard_error={
+                "expected": se_expected,
+                "attacker_losses": {k: moments.se(names[k]) for k in LOSS_FIELDS},
+                "characters_destroyed": [_binomial_se(p, trials) for p in characters],
+            },
+            dice_drawn=drawn,
+            final_states=(
+                TargetStates(self.space.shape, np.concatenate(self.finals))
+                if self.keep_states
+                else None
+            ),
         )
-    expected = {f: sum(r.expected[f] for r in rows) for f in WEAPON_FIELDS}
-    expected["wounds_lost"] = moments.mean("wounds_lost")
-    expected["models_destroyed"] = moments.mean("models_destroyed")
-    se_expected = {f: moments.se(f"total_{f}") for f in WEAPON_FIELDS}
-    se_expected["wounds_lost"] = moments.se("wounds_lost")
-    se_expected["models_destroyed"] = moments.se("models_destroyed")
-    losses = {
-        "hazard_mortal_wounds": moments.mean("hazard_mortal_wounds"),
-        "models_destroyed": moments.mean("hazard_models_destroyed"),
-        "at_least_one": moments.mean("hazard_at_least_one"),
-    }
-    se_losses = {
-        "hazard_mortal_wounds": moments.se("hazard_mortal_wounds"),
-        "models_destroyed": moments.se("hazard_models_destroyed"),
-        "at_least_one": moments.se("hazard_at_least_one"),
-    }
-    out = Outcome(
-        method="sample",
-        weapons=rows,
-        expected={f: expected[f] for f in TOTAL_FIELDS},
-        models_destroyed_distribution=md_counts / trials,
-        damage_distribution=fig_counts / trials,
-        wounds_lost_distribution=wl_counts / trials,
-        characters_destroyed=list(ch_counts / trials),
-        attacker_losses={k: losses[k] for k in LOSS_FIELDS},
-        trials=trials,
-        seed=seed,
-        standard_error={
-            "expected": se_expected,
-            "attacker_losses": se_losses,
-            "characters_destroyed": [_binomial_se(p, trials) for p in ch_counts / trials],
-        },
-    )
-    out.standard_error["kill_table"] = [_binomial_se(p, trials) for p in out.kill_table]
-    finals_kept = TargetStates(space.shape, np.concatenate(finals)) if keep_states else None
-    return out.replaced(dice_drawn=dice.drawn, final_states=finals_kept)
+        out.standard_error["kill_table"] = [_binomial_se(p, trials) for p in out.kill_table]
+        return out

@@ -103,14 +103,15 @@ def target_profile(
     for groups, out in ((bodyguard_groups, bg), (character_groups, ch)):
         for g in groups:
             gid = group_ids.get(id(g), -1)
-            for _ in range(g.count):
-                if invuln_10 is not None:
-                    k10 = kind_for(g, True)
-                    k = kind_for(g, False)
-                    out.append(TargetModel(g.profile.name, g.profile.W, k10, (10, k), gid))
-                else:
-                    k = kind_for(g, False)
-                    out.append(TargetModel(g.profile.name, g.profile.W, k, None, gid))
+            # the group's kinds, once (the same for each of its models)
+            if invuln_10 is not None:
+                k10 = kind_for(g, True)
+                k = kind_for(g, False)
+                model = TargetModel(g.profile.name, g.profile.W, k10, (10, k), gid)
+            else:
+                k = kind_for(g, False)
+                model = TargetModel(g.profile.name, g.profile.W, k, None, gid)
+            out.extend([model] * g.count)
     profile = TargetProfile(
         target.name,
         tuple(bg),

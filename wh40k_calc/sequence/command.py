@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from ..optgroup import with_groups
-from ..options import EngineOptions, TargetOptions, catalog, fail
+from ..options import EngineOptions, TargetOptions, catalog, fail, warning
 
 
 @with_groups
@@ -56,7 +56,8 @@ def sequence(
     try:
         cat = catalog(engine.datasheets, engine.edition_value)
         plan = build_steps(list(steps), cat, target, engine, repeat)
-        seq = run_sequence(plan, engine.method_value, engine.trials, engine.seed_value, bar)
+        seed = engine.seed_value
+        seq = run_sequence(plan, engine.method_value, engine.trials, seed, bar, warn=warning)
         note = sampler_unused_note(engine.sampler_given()) if seq.method == "exact" else None
         if note:
             seq.notes.append(note)

@@ -129,9 +129,11 @@ def run_sequence(
     trials: int | None = None,
     seed: int = 40_000,
     progress: Callable[[int, int], None] | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> SequenceResult:
     """Resolve ``steps`` in order, each from the state the earlier ones left, each only where
-    the target is alive when it begins.
+    the target is alive when it begins. ``warn`` is called before the sampler rolls anything
+    when ``trials`` are far beyond its time budget by its estimate for all the steps.
 
     ``trials`` (sampler): every step's trials, run exactly; None: the default number, or
     fewer where the estimated cost of all the steps says they would take more than a few
@@ -143,9 +145,9 @@ def run_sequence(
         StepError: a step that cannot be resolved (its number, text and the reason).
     """
     try:
-        return _run(steps, method, trials, seed, progress)
+        return _run(steps, method, trials, seed, progress, warn)
     except _Declined as d:
-        out = _run(steps, "sample", trials, seed, progress)
+        out = _run(steps, "sample", trials, seed, progress, warn)
         out.exact_declined = f"step {d.step.label(out.repeated)}: {d.reason}"
         out.notes.insert(
             0,
@@ -161,16 +163,17 @@ def _run(
     trials: int | None,
     seed: int,
     progress: Callable[[int, int], None] | None,
+    warn: Callable[[str], None] | None = None,
 ) -> SequenceResult:
     from .sampled import sample_chain  # the sampler's half (it builds on this module)
 
     notes: list[str] = []
     if method == "sample":
-        done = sample_chain(steps, None, trials, seed, progress, notes)
+        done = sample_chain(steps, None, trials, seed, progress, notes, warn)
     else:
         done = _exact_chain(steps, method)
         if method == "both":
-            sample_chain(steps, done, trials, seed, progress, notes)
+            sample_chain(steps, done, trials, seed, progress, notes, warn)
     initial = done[0].result.activation.start if done else None
     ran = done[0].result.sample.trials if done and done[0].result.sample is not None else None
     return SequenceResult(done, method, initial, ran, seed, notes, trials_asked=trials)

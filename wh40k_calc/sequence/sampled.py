@@ -51,13 +51,18 @@ def sample_chain(
     seed: int,
     progress: Callable[[int, int], None] | None,
     notes: list[str],
+    warn: Callable[[str], None] | None = None,
 ) -> list[StepResult]:
     """Every step sampled, chunk after chunk of trials. ``decided``: the steps' Results
     (from the exact engine) whose activations the sampler runs; None (``--method sample``):
     each step is resolved on the first chunk's trials whose target is alive (its choices
-    scored on their states) and its activation reused for the later chunks."""
+    scored on their states) and its activation reused for the later chunks. ``warn``: called
+    first when ``trials`` are far beyond the sampler's time budget (every step counted in
+    every trial: an upper bound)."""
     done = decided or [StepResult(s, unmade_step(s, "sample", "in every trial")) for s in steps]
     acts = [sr.result.activation for sr in done]
+    if trials is not None and warn is not None:
+        _warn_if_slow(acts, trials, warn)
     total = trials if trials is not None else sequence_trials(acts, notes)
     chunk = _chunk_length(acts[0])
     chain = _Chain(done, seed)
@@ -74,6 +79,17 @@ def sample_chain(
     if total < 1000:
         notes.append(few_trials_note(total))
     return done
+
+
+def _warn_if_slow(acts: list[Activation], trials: int, warn: Callable[[str], None]) -> None:
+    """``warn`` when ``trials`` of every step are estimated far beyond the time budget."""
+    from ..engine.budget import estimate, slow_trials_warning
+    from ..resolve import FALLBACK_SECONDS
+
+    seconds = sum(estimate(a).seconds(trials) for a in acts)
+    slow = slow_trials_warning(seconds, trials, FALLBACK_SECONDS)
+    if slow is not None:
+        warn(slow)
 
 
 def _chunk_length(first: Activation) -> int:
