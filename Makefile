@@ -14,7 +14,8 @@ PIP_INSTALL := PYTHONWARNINGS="ignore:Editable installation,ignore:Compat editab
 # PYTHONDONTWRITEBYTECODE set, Python would otherwise compile every module at every start.
 COMPILE := $(BIN)/python -m compileall -q wh40k_calc
 
-.PHONY: demo test lint bench install install-dev clean datasheets datasheets-11 effects-coverage
+.PHONY: demo test test-slow lint bench install install-dev clean datasheets datasheets-11 \
+	effects-coverage
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +41,10 @@ demo: $(STAMP)
 
 test: $(DEVSTAMP)
 	$(BIN)/python -m pytest
+
+# the long sweeps over the whole data set (@pytest.mark.slow), which make test leaves out
+test-slow: $(DEVSTAMP)
+	$(BIN)/python -m pytest -m slow
 
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check wh40k_calc tests benchmarks

@@ -129,6 +129,7 @@ def test_effects_lists_them() -> None:
     out = ok("effects")
     for effect_id in ("waaagh", "go-to-ground", "dats-our-loot", "hack-and-slash", "grenade"):
         assert effect_id in out
+    assert "grenade" not in ok("effects", "--edition", "11", "--faction", "core")
 
 
 def test_module_help() -> None:

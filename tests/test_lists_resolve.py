@@ -246,3 +246,21 @@ def test_strict_exits_non_zero_when_something_did_not_resolve() -> None:
     assert result.exit_code == 1
     assert "--strict: not everything resolved (5/5 units, 16/17 weapons resolved" in result.output
     assert cli("army", DATA / "waaagh.gw-app.txt", "--show").exit_code == 0
+
+
+def test_list_effects_come_from_the_effect_files() -> None:
+    """The records of the list's faction and edition (effects/): a detachment's rules that
+    change attacks, those that protect the unit listed as unused, an enhancement found by
+    name (its kind in brackets dropped), none for a detachment without records."""
+    from wh40k_calc.lists.effects_for import enhancement_effect, list_effects
+
+    got = list_effects(("War Horde",), ("Proper Killy (Upgrade)",), "Orks", "11")
+    assert "get-stuck-in" in got.attacker
+    assert "enhancement Proper Killy (Upgrade) (no effect of ours)" not in got.not_modelled
+    e = enhancement_effect("Proper Killy (Upgrade)", "Orks", "11")
+    assert e is not None and e.id == "proper-killy" and e.edition == "11"
+    green = list_effects(("Green Tide",), (), "Orks", "10")
+    assert any(u.startswith("mob-mentality (Green Tide)") for u in green.unused)
+    none = list_effects(("No Such Detachment",), (), "Orks", "11")
+    assert none.not_modelled == ("detachment No Such Detachment (no effect of ours)",)
+    assert list_effects(("War Horde",), (), "Unknown Faction", "11").attacker == ()

@@ -336,38 +336,62 @@ def show(
 
 
 @command("effects")
-def effects() -> None:
-    """List the named rules and stratagems --effect accepts."""
+def effects(
+    text: Annotated[
+        str | None,
+        typer.Argument(metavar="TEXT", help="Only rules named like this (fuzzy)."),
+    ] = None,
+    faction: Annotated[
+        str | None,
+        typer.Option(metavar="NAME", help="Only this faction's (ours or the data's name)."),
+    ] = None,
+    edition: Annotated[
+        str | None,
+        typer.Option(metavar="10|11", help="Rules edition (default: the player's, else 10)."),
+    ] = None,
+    kind: Annotated[
+        str | None,
+        typer.Option(
+            metavar="KIND", help="army, detachment, stratagem, enhancement, unit or core."
+        ),
+    ] = None,
+    detachment: Annotated[
+        str | None, typer.Option(metavar="NAME", help="Only this detachment's.")
+    ] = None,
+    status: Annotated[
+        bool,
+        typer.Option(
+            "--status", help="Also the rules not modelled (with the reason) or not attack rules."
+        ),
+    ] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print a JSON list (every rule with its status)."),
+    ] = False,
+) -> None:
+    """List the effects --effect accepts (army and detachment rules, stratagems,
+    enhancements, unit rules, core stratagems), by faction, kind, detachment and name."""
+    from .edition import EditionError, choose
+    from .effect_listing import ListingError, effect_json, line_json, render, select
+    from .effect_schema import EffectFileError
+
+    try:
+        ed = choose(edition.strip() if edition else None).edition
+    except EditionError as exc:
+        raise fail(str(exc)) from None
+    try:
+        found, lines = select(ed, faction, kind, detachment, text)
+    except (ListingError, EffectFileError) as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        import json
+
+        items = [effect_json(e) for e in found] + [line_json(x, ed) for x in lines]
+        sys.stdout.write(json.dumps(items, indent=1, ensure_ascii=False) + "\n")
+        return
     from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
 
-    from .effects import EFFECTS
-    from .layout import Words, print_table
-
-    # Columns folding several facts, so that words stay whole at 80 columns: three on a wide
-    # terminal, two on a narrow one (kind and publication under the name).
-    console = Console(highlight=False)
-    narrow = console.width < 100
-    table = Table(title="Effects (--effect NAME)")
-    name_width = max(len(e.id) for e in EFFECTS)
-    table.add_column(
-        "Name: side, phases" + ("; kind: publication" if narrow else ""), min_width=name_width
-    )
-    if not narrow:
-        table.add_column("Kind: publication")
-    table.add_column("What it changes")
-    for e in EFFECTS:
-        default = " (applied by default)" if e.default else ""
-        if e.editions != ("10", "11"):
-            default += f" (edition {' and '.join(e.editions)} only)"
-        name = Text.assemble((e.id, "bold"), "\n", (f"{e.side}: {', '.join(e.phases)}", "dim"))
-        kind = Text.assemble(e.kind + default, "\n", (e.publication, "dim"))
-        if narrow:
-            table.add_row(Words(Text.assemble(name, "\n", kind)), Words(e.summary))
-        else:
-            table.add_row(Words(name), Words(kind), Words(e.summary))
-    print_table(console, table)
+    render(found, lines if status else [], ed, Console(highlight=False))
 
 
 def _compare_command() -> Callable[..., Any]:

@@ -154,7 +154,10 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     cannot be modified unless a rule names the weapon; the loader sets it by default for
     ``attacks``). ``bearer_only``: an enhancement's (or a character's) change that applies to
     its bearer alone — attacker side: only the bearer's weapons (in an Attached unit, the
-    CHARACTER model's); target side: only attacks allocated to the bearer. ``when``:
+    CHARACTER model's; a ``grant_keyword`` counts for the bearer's own attacks and for the
+    unit's record-level conditions); target side: only attacks allocated to the bearer (a
+    change to the whole roll, such as T or a Hit-roll modifier, only when the bearer is the
+    whole target). ``when``:
     conditions of this change alone (see :class:`When`).
 
     Attacker-side change fields (values as the matching command-line option):
@@ -248,22 +251,62 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     save_set: Annotated[int, msgspec.Meta(ge=2, le=6)] | None = None
 
 
-# The change fields proper (not the scope fields): exactly one per Change.
-CHANGE_FIELDS: tuple[str, ...] = tuple(
-    f
-    for f in Change.__struct_fields__
-    if f
-    not in (
-        "side",
-        "weapons",
-        "named",
-        "weapons_with",
-        "weapons_without",
-        "excluding_extra_attacks",
-        "bearer_only",
-        "when",
-    )
+SCOPE_FIELDS: tuple[str, ...] = (
+    "side",
+    "weapons",
+    "named",
+    "weapons_with",
+    "weapons_without",
+    "excluding_extra_attacks",
+    "bearer_only",
+    "when",
 )
+# The change fields proper (not the scope fields): exactly one per Change.
+CHANGE_FIELDS: tuple[str, ...] = tuple(f for f in Change.__struct_fields__ if f not in SCOPE_FIELDS)
+# Which side each change field exists on (hit_mod and wound_mod exist on both).
+ATTACKER_FIELDS: frozenset[str] = frozenset(
+    CHANGE_FIELDS[: CHANGE_FIELDS.index("grant_keyword") + 1]
+)
+TARGET_FIELDS: frozenset[str] = frozenset(CHANGE_FIELDS[CHANGE_FIELDS.index("invuln") :]) | {
+    "hit_mod",
+    "wound_mod",
+}
+# Changes of the whole activation, not of one weapon's attacks: no weapon scope, no per-attack
+# condition (mortal wounds before the attacks, a keyword the unit gains, the target's models'
+# T and W).
+UNIT_FIELDS: frozenset[str] = frozenset({"mortal_wounds", "grant_keyword", "toughness", "wounds"})
+# Changes whose own value the per-attack conditions (S against T) would read.
+STRENGTH_FIELDS: frozenset[str] = frozenset({"strength", "target_toughness", "toughness"})
+# Changes to a weapon's A, which [EXTRA ATTACKS] weapons take only when named (Core rules:
+# Extra Attacks; 24.11 [EXTRA ATTACKS]).
+ATTACKS_FIELDS: frozenset[str] = frozenset({"attacks", "attacks_set", "reroll_attacks"})
+PER_ATTACK = ("strength_above_toughness", "strength_below_toughness")
+
+
+def change_field(c: Change) -> str:
+    """The change field a (checked) change sets."""
+    return next(f for f in CHANGE_FIELDS if getattr(c, f) is not None)
+
+
+def change_side(r: Record, c: Change) -> str:
+    """The side a (checked) change of record ``r`` acts for: its own ``side``, else the
+    record's; in a ``both`` record a field that exists on one side only says which."""
+    if c.side is not None:
+        return c.side
+    if r.side != "both":
+        return r.side
+    f = change_field(c)
+    return "attacker" if f in ATTACKER_FIELDS else "target"
+
+
+def excludes_extra_attacks(c: Change) -> bool:
+    """Whether a change leaves [EXTRA ATTACKS] weapons alone: as written, else (the default)
+    for changes to A that do not name their weapons (Core rules: Extra Attacks: "the number
+    of attacks made with it cannot be modified by other rules, unless that rule explicitly
+    says so"; 24.11)."""
+    if c.excluding_extra_attacks is not None:
+        return c.excluding_extra_attacks
+    return change_field(c) in ATTACKS_FIELDS and not c.named
 
 
 class Record(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -343,13 +386,18 @@ class EffectFileError(ValueError):
 
 
 def check_record(r: Record) -> list[str]:
-    """The problems msgspec cannot express of one record, as messages naming the field."""
+    """The problems msgspec cannot express of one record, as messages naming the field: one
+    change field per change, on a side it exists on; options named that the record lists;
+    dice and ability texts that parse; per-attack conditions only where an attack reads them;
+    a mortal-wound roll of one shape."""
     problems = []
     for i, c in enumerate(r.changes):
         used = [f for f in CHANGE_FIELDS if getattr(c, f) is not None]
         if len(used) != 1:
             what = ", ".join(used) if used else "none"
             problems.append(f"{r.id}: changes[{i}]: needs exactly one change field, has {what}")
+        else:
+            problems += _check_change(r, i, c, used[0])
         for name in ("option", "not_option"):
             option = getattr(c.when, name) if c.when else None
             if option and option not in (r.options or {}):
@@ -367,7 +415,98 @@ def check_record(r: Record) -> list[str]:
         option = getattr(r.when, name) if r.when else None
         if option and option not in (r.options or {}):
             problems.append(f"{r.id}: when.{name}: {option!r} is not in options")
+    for name in PER_ATTACK:
+        if r.when is not None and getattr(r.when, name) is not None:
+            problems.append(f"{r.id}: when.{name}: a per-attack condition goes on a change")
     return problems
+
+
+def _check_change(r: Record, i: int, c: Change, field: str) -> list[str]:
+    """The problems of change ``i`` of ``r``, which sets ``field``."""
+    at = f"{r.id}: changes[{i}]"
+    out = []
+    if c.side is not None and r.side != "both" and c.side != r.side:
+        out.append(f"{at}.side: {c.side!r} in a record whose side is {r.side!r}")
+    if r.side == "both" and c.side is None and field in ATTACKER_FIELDS & TARGET_FIELDS:
+        out.append(f"{at}: {field} exists on both sides: give side: attacker or target")
+    side = c.side or (r.side if r.side != "both" else None)
+    if side == "attacker" and field not in ATTACKER_FIELDS:
+        out.append(f"{at}.{field}: a target-side change in an attacker-side record")
+    if side == "target" and field not in TARGET_FIELDS:
+        out.append(f"{at}.{field}: an attacker-side change in a target-side record")
+    when = c.when
+    if field in UNIT_FIELDS or field in STRENGTH_FIELDS:
+        for name in PER_ATTACK:
+            if when is not None and getattr(when, name) is not None:
+                out.append(f"{at}.when.{name}: {field} is not read per attack")
+    if field in UNIT_FIELDS and (
+        c.weapons != "all" or c.named or c.weapons_with or c.weapons_without
+    ):
+        out.append(f"{at}: {field} is not a weapon's: it takes no weapons, named or weapons_with")
+    if field == "mortal_wounds" and c.bearer_only:
+        out.append(f"{at}.bearer_only: {field} is the unit's, not one model's")
+    out += _check_texts(at, c, field)
+    return out
+
+
+def _check_texts(at: str, c: Change, field: str) -> list[str]:
+    """Dice and ability texts of one change that do not parse."""
+    from .abilities import parse_ability, split_abilities
+    from .dice import Dice, DiceError
+
+    out = []
+    for name in ("attacks", "damage", "attacks_set"):
+        value = getattr(c, name)
+        if isinstance(value, str):
+            try:
+                Dice.parse(value)
+            except DiceError as e:
+                out.append(f"{at}.{name}: {e}")
+        elif isinstance(value, int) and name == "attacks_set" and value < 0:
+            out.append(f"{at}.attacks_set: {value} is not a number of attacks")
+    m = c.mortal_wounds
+    if m is not None:
+        texts = [("dice", m.dice), ("each", m.each)]
+        texts += [(f"table[{j}].wounds", row.wounds) for j, row in enumerate(m.table or [])]
+        for name, text in texts:
+            if text is None:
+                continue
+            try:
+                Dice.parse(text)
+            except DiceError as e:
+                out.append(f"{at}.mortal_wounds.{name}: {e}")
+        for j, row in enumerate(m.table or []):
+            if row.low > row.high:
+                out.append(f"{at}.mortal_wounds.table[{j}]: from {row.low} is above to {row.high}")
+    abilities = [c.ability] if c.ability else list(c.choose_ability or [])
+    for text in abilities:
+        for piece in split_abilities(text):
+            if parse_ability(piece).key == "datasheet rule":
+                out.append(f"{at}.{field}: {piece!r} is not a weapon ability we know")
+    for name in ("weapons_with", "weapons_without"):
+        for text in getattr(c, name) or []:
+            if _ability_key(text) is None:
+                out.append(f"{at}.{name}: {text!r} is not a weapon ability we know")
+    if field == "choose_ability" and len(c.choose_ability or []) < 2:
+        out.append(f"{at}.choose_ability: give two abilities or more (one is ability)")
+    return out
+
+
+def _ability_key(text: str) -> str | None:
+    """The ability key ``weapons_with`` names (``torrent``, ``rapid fire``, ``anti-infantry``:
+    an [ANTI] of that keyword), or None when it is none we know."""
+    from .abilities import SPECS
+
+    norm = " ".join(text.strip().lower().split())
+    keys = {s.key for s in SPECS}
+    if norm in keys:
+        return norm
+    if norm.startswith("anti-") and len(norm) > 5:
+        return norm
+    from .abilities import parse_ability
+
+    key = parse_ability(norm).key
+    return None if key == "datasheet rule" else key
 
 
 def load_effect_file(path: Path) -> EffectFile:
@@ -387,13 +526,28 @@ def load_effect_file(path: Path) -> EffectFile:
     try:
         data = msgspec.convert(raw, EffectFile)
     except msgspec.ValidationError as e:
-        raise EffectFileError(f"{path}: {e}") from None
+        raise EffectFileError(f"{path}: {_which_record(raw, str(e))}{e}") from None
     problems = [p for r in data.effects for p in check_record(r)]
     ids = [r.id for r in data.effects]
     problems += [f"id {i!r} is used twice" for i in sorted({i for i in ids if ids.count(i) > 1})]
     if problems:
         raise EffectFileError(f"{path}: " + "; ".join(problems))
     return data
+
+
+def _which_record(raw: object, message: str) -> str:
+    """``"record 'x': "`` for a validation message at ``$.effects[N]...`` whose record has a
+    text id, else ``""`` (the message's path then says where)."""
+    import re
+
+    m = re.search(r"\$\.effects\[(\d+)\]", message)
+    if not m or not isinstance(raw, dict) or not isinstance(raw.get("effects"), list):
+        return ""
+    items = raw["effects"]
+    n = int(m.group(1))
+    item = items[n] if n < len(items) else None
+    rid = item.get("id") if isinstance(item, dict) else None
+    return f"record {rid!r}: " if isinstance(rid, str) else ""
 
 
 def main(argv: list[str] | None = None) -> int:

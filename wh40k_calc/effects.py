@@ -1,97 +1,128 @@
-"""Named army rules, detachment rules, stratagems and unit rules, as declarative records.
+"""Named army rules, detachment rules, stratagems, enhancements and unit rules: the records of
+the effect files (``effects/``, :mod:`~wh40k_calc.effect_files`), and finding one by the name a
+player gives.
 
-Each :class:`Effect` says what it changes, on which side (the attacking unit or the target),
-in which phase, under which conditions (keywords, a Charge move, ...) and where its text is.
-The rules layer reads these fields; adding an effect is adding a record here. An effect whose
-conditions are not met is refused with the reason (``check``), never applied silently.
+An :class:`Effect` is one record (:class:`~wh40k_calc.effect_schema.Record`: what it changes,
+on which side, under which conditions) with the faction and edition of its file. What the
+changes mean is the rules layer's (``wh40k_calc/rules/``); this module only finds them.
+
+Names (``--effect``): ``[attacker:|target:][FACTION/]ID[:OPTION[,OPTION]]``
+(:func:`parse_request`). An id is the rule's name slugged (:func:`~wh40k_calc.effect_coverage.
+slug`); a record's printed name works too. A choice rule (several records sharing ``rule:``
+and detachments) is found by the rule's name: the calculator then picks the option
+(:class:`Found`). Without ``FACTION/``, :func:`find` looks in the factions of the two units
+and the core rules; a name found for both units, or in two of a unit's factions of the same
+rank (:func:`~wh40k_calc.effect_files.faction_tiers`), is refused with the choices, as unit
+names are. A name of another faction or edition only is refused with the reason.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .datasheet import norm_rule
+from . import effect_files as ef
+from .effect_coverage import slug
 from .fuzzy import did_you_mean
 
-SEED_000 = "seeds/000 (Orks – Boyz page)"
-SEED_001 = "seeds/001 (Orks – Lootas page)"
-SEED_004 = "seeds/004 (World Eaters – Lord Invocatus page)"
-# publications, as players name them (``calc effects`` shows these, not our seed files)
-CORE = "Core Rules"
-ORKS = "Codex: Orks"
-WORLD_EATERS = "Codex: World Eaters"
+if TYPE_CHECKING:
+    from .effect_schema import Change, Record, When
+
+SIDES = ("attacker", "target")
+KIND_WORDS = {
+    "army": "army rule",
+    "detachment": "detachment rule",
+    "stratagem": "stratagem",
+    "enhancement": "enhancement",
+    "unit": "unit rule",
+    "core": "core stratagem",
+}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Effect:
-    """One named rule.
+    """One record of one effect file: ``record`` (the schema's), ``faction`` (the faction key,
+    :func:`~wh40k_calc.effect_files.faction_key`; ``core`` for the core rules), the file's own
+    ``faction_name``, ``edition`` ("10" or "11") and ``path``."""
 
-    Conditions: ``phases`` where it can apply; ``needs_charged``/``needs_disembarked``;
-    ``attacker_keywords``/``target_keywords`` (the unit must have one of them);
-    ``attacker_requires`` (the attacking unit must have all of them);
-    ``target_excludes`` (it must have none); ``min_target_models``; ``editions`` (the rules
-    editions whose text we have for it: a core stratagem file 004 does not print is "10" only).
+    record: Record
+    faction: str
+    faction_name: str
+    edition: str
+    path: Path
 
-    Attacker-side changes: ``melee_strength``, ``melee_attacks`` (not [EXTRA ATTACKS]
-    weapons), ``melee_ap`` (improvement), ``melee_abilities``, ``melee_abilities_vs``
-    ((KEYWORD, abilities): only against a target with KEYWORD), ``choose_melee_ability``
-    (the player picks one; the calculator picks the best), ``melee_crit_hit``,
-    ``ranged_reroll_hits``/``ranged_reroll_hits_objective`` (re-roll permissions, the second
-    against a target within range of an objective marker), ``reroll_wounds`` and
-    ``reroll_wounds_10`` (with 10 or more models), ``snap_shooting``, ``mortal_wounds``
-    (name of a mortal-wound roll inflicted before the attacks), ``command_reroll``.
+    @property
+    def id(self) -> str:
+        """The record's id (its rule's name slugged)."""
+        return self.record.id
 
-    Target-side changes: ``invuln`` and ``invuln_10`` (X+ while the unit has 10 or more
-    models), ``cover``, ``wound_mod``, ``wound_mod_if_stronger`` (only when the attack's S is
-    greater than the unit's T), ``damage_reduction``, ``fnp_mortal``, ``fnp_psychic``,
-    ``hit_mod`` (added to the Hit rolls of attacks against the unit, inside the +-1 cap) and
-    ``ap_worsen`` (worsens the attack's AP by N, never above 0).
-    """
+    @property
+    def name(self) -> str:
+        """The name as printed."""
+        return self.record.name
 
-    id: str
-    name: str
-    kind: str
-    source: str
-    summary: str
-    side: str
-    publication: str = ""
-    phases: tuple[str, ...] = ("shooting", "fight")
-    needs_charged: bool = False
-    needs_disembarked: bool = False
-    default: bool = False
-    attacker_keywords: tuple[str, ...] = ()
-    attacker_requires: tuple[str, ...] = ()
-    target_keywords: tuple[str, ...] = ()
-    target_excludes: tuple[str, ...] = ()
-    attacker_excludes_titanic_target: bool = False
-    no_attack_effect: bool = False
-    editions: tuple[str, ...] = ("10", "11")
-    # attacker side
-    melee_strength: int = 0
-    melee_attacks: int = 0
-    melee_ap: int = 0
-    melee_abilities: tuple[str, ...] = ()
-    melee_abilities_vs: tuple[str, tuple[str, ...]] | None = None
-    choose_melee_ability: tuple[str, ...] = ()
-    melee_crit_hit: int | None = None
-    ranged_reroll_hits: str | None = None
-    ranged_reroll_hits_objective: str | None = None
-    reroll_wounds: str | None = None
-    reroll_wounds_10: str | None = None
-    snap_shooting: bool = False
-    mortal_wounds: str | None = None
-    command_reroll: bool = False
-    # target side
-    invuln: int | None = None
-    invuln_10: int | None = None
-    cover: bool = False
-    wound_mod: int = 0
-    wound_mod_if_stronger: int = 0
-    damage_reduction: int = 0
-    fnp_mortal: int | None = None
-    fnp_psychic: int | None = None
-    hit_mod: int = 0
-    ap_worsen: int = 0
+    @property
+    def kind(self) -> str:
+        """army, detachment, stratagem, enhancement, unit or core."""
+        return self.record.kind
+
+    @property
+    def side(self) -> str:
+        """attacker, target or both."""
+        return self.record.side
+
+    @property
+    def summary(self) -> str:
+        """What it does, in our words."""
+        return self.record.summary
+
+    @property
+    def when(self) -> When | None:
+        """The record-level conditions."""
+        return self.record.when
+
+    @property
+    def changes(self) -> list[Change]:
+        """What it changes."""
+        return self.record.changes
+
+    @property
+    def options(self) -> dict[str, str]:
+        """Player-known conditions (``--effect ID:OPTION``) and what each means."""
+        return dict(self.record.options or {})
+
+    @property
+    def default(self) -> bool:
+        """A unit rule applied whenever its datasheet names it and its conditions hold."""
+        return self.record.default
+
+    @property
+    def rule(self) -> str:
+        """The name of the rule this record models (a choice rule's name for its options)."""
+        return self.record.rule or self.record.name
+
+    @property
+    def detachments(self) -> tuple[str, ...]:
+        """The detachments it belongs to (none for army, core and unit rules)."""
+        return tuple(self.record.detachments or ())
+
+    @property
+    def qualified(self) -> str:
+        """``FACTION/ID`` (the faction as ours, or ``Core``)."""
+        return f"{ef.display_name(self.faction)}/{self.id}"
+
+    @property
+    def is_core(self) -> bool:
+        """A core stratagem or a datasheet ability anyone may have."""
+        return self.faction == ef.CORE
+
+    @property
+    def kind_words(self) -> str:
+        """``"stratagem (War Horde)"``, ``"army rule"``, ``"core stratagem"``."""
+        words = KIND_WORDS.get(self.kind, self.kind)
+        return f"{words} ({', '.join(self.detachments)})" if self.detachments else words
 
     @property
     def applies_to_attacker(self) -> bool:
@@ -103,433 +134,421 @@ class Effect:
         """True when the effect changes the target's defence."""
         return self.side in ("target", "both")
 
+    @cached_property
+    def identity(self) -> tuple[str, str, str]:
+        """(edition, faction, id): the same rule, which never applies twice."""
+        return (self.edition, self.faction, self.id)
 
-EFFECTS: tuple[Effect, ...] = (
-    Effect(
-        "waaagh",
-        "Waaagh!",
-        "army rule",
-        SEED_000 + ", FACTION: Waaagh!",
-        "melee weapons +1 S and +1 A (attacker); 5+ invulnerable save (target)",
-        "both",
-        publication=ORKS,
-        attacker_keywords=("ORKS",),
-        target_keywords=("ORKS",),
-        melee_strength=1,
-        melee_attacks=1,
-        invuln=5,
-    ),
-    Effect(
-        "get-stuck-in",
-        "Get Stuck In",
-        "detachment rule (War Horde)",
-        SEED_000,
-        "melee weapons have [SUSTAINED HITS 1]",
-        "attacker",
-        publication=ORKS,
-        phases=("fight",),
-        attacker_keywords=("ORKS",),
-        melee_abilities=("sustained hits 1",),
-    ),
-    Effect(
-        "belligerent-boarders",
-        "Belligerent Boarders",
-        "detachment rule (Ramship Raiders)",
-        SEED_001,
-        "-1 to the Wound roll when the attack's S is greater than the target's T",
-        "target",
-        publication="Boarding Actions",
-        target_keywords=("ORKS",),
-        target_excludes=("GROTS",),
-        wound_mod_if_stronger=-1,
-    ),
-    Effect(
-        "ard-as-nails",
-        "'Ard as Nails",
-        "stratagem (War Horde)",
-        SEED_001,
-        "-1 to the Wound roll of attacks that target the unit",
-        "target",
-        publication=ORKS,
-        target_keywords=("ORKS",),
-        target_excludes=("GROTS", "MONSTER", "VEHICLE"),
-        wound_mod=-1,
-    ),
-    Effect(
-        "go-to-ground",
-        "Go to Ground",
-        "core stratagem",
-        SEED_000 + ", GO TO GROUND",
-        "6+ invulnerable save and the Benefit of Cover",
-        "target",
-        publication=CORE,
-        phases=("shooting",),
-        target_keywords=("INFANTRY",),
-        invuln=6,
-        cover=True,
-        editions=("10",),
-    ),
-    Effect(
-        "unbridled-carnage",
-        "Unbridled Carnage",
-        "stratagem (War Horde)",
-        SEED_001,
-        "melee attacks: an unmodified Hit roll of 5+ is a Critical Hit",
-        "attacker",
-        publication=ORKS,
-        phases=("fight",),
-        attacker_keywords=("ORKS",),
-        melee_crit_hit=5,
-    ),
-    Effect(
-        "competitive-streak",
-        "Competitive Streak",
-        "stratagem (Green Tide)",
-        SEED_000,
-        "re-roll Wound rolls of 1; with 10 or more models, re-roll the Wound roll",
-        "attacker",
-        publication=ORKS,
-        phases=("fight",),
-        attacker_keywords=("BOYZ",),
-        reroll_wounds="ones",
-        reroll_wounds_10="all",
-    ),
-    Effect(
-        "fight-proppa",
-        "Fight Proppa",
-        "stratagem (Taktikal Brigade)",
-        SEED_001,
-        "melee weapons gain [SUSTAINED HITS 1] or [LETHAL HITS] (the better is chosen)",
-        "attacker",
-        publication="Grotmas Calendar: Orks – Taktikal Brigade",
-        phases=("fight",),
-        attacker_keywords=("INFANTRY", "MOUNTED"),
-        attacker_requires=("ORKS",),
-        choose_melee_ability=("sustained hits 1", "lethal hits"),
-    ),
-    Effect(
-        "fire-overwatch",
-        "Fire Overwatch",
-        "core stratagem",
-        SEED_000 + ", FIRE OVERWATCH",
-        "snap shooting: only an unmodified Hit roll of 6 hits",
-        "attacker",
-        publication=CORE,
-        phases=("shooting",),
-        snap_shooting=True,
-        attacker_excludes_titanic_target=True,
-    ),
-    Effect(
-        "grenade",
-        "Grenade",
-        "core stratagem",
-        SEED_000 + ", GRENADE",
-        "before shooting: six D6, each 4+ inflicts 1 mortal wound",
-        "attacker",
-        publication=CORE,
-        phases=("shooting",),
-        attacker_keywords=("GRENADES",),
-        mortal_wounds="grenade",
-        editions=("10",),
-    ),
-    Effect(
-        "command-re-roll",
-        "Command Re-roll",
-        "core stratagem",
-        SEED_000 + ", COMMAND RE-ROLL",
-        "one failed Wound roll re-rolled, of the weapon where that adds most",
-        "attacker",
-        publication=CORE,
-        command_reroll=True,
-    ),
-    Effect(
-        "hack-and-slash",
-        "Hack and Slash",
-        "stratagem (Berzerker Warband)",
-        SEED_004 + ", HACK AND SLASH",
-        "melee weapons: AP improved by 1 after a Charge move",
-        "attacker",
-        publication=WORLD_EATERS,
-        phases=("fight",),
-        needs_charged=True,
-        attacker_keywords=("WORLD EATERS",),
-        melee_ap=1,
-    ),
-    Effect(
-        "relentless-rage",
-        "Relentless Rage",
-        "detachment rule (Berzerker Warband)",
-        SEED_004 + ", Relentless Rage",
-        "after a Charge move: melee weapons +1 A and +2 S",
-        "attacker",
-        publication=WORLD_EATERS,
-        phases=("fight",),
-        needs_charged=True,
-        attacker_keywords=("WORLD EATERS",),
-        melee_attacks=1,
-        melee_strength=2,
-    ),
-    Effect(
-        "martial-excellence",
-        "Martial Excellence (Blessings of Khorne)",
-        "army rule",
-        SEED_004 + ", Blessings of Khorne",
-        "melee weapons have [SUSTAINED HITS 1]",
-        "attacker",
-        publication=WORLD_EATERS,
-        phases=("fight",),
-        attacker_keywords=("WORLD EATERS",),
-        melee_abilities=("sustained hits 1",),
-    ),
-    Effect(
-        "warp-blades",
-        "Warp Blades (Blessings of Khorne)",
-        "army rule",
-        SEED_004 + ", Blessings of Khorne",
-        "melee weapons have [LETHAL HITS]",
-        "attacker",
-        publication=WORLD_EATERS,
-        phases=("fight",),
-        attacker_keywords=("WORLD EATERS",),
-        melee_abilities=("lethal hits",),
-    ),
-    Effect(
-        "decapitating-strikes",
-        "Decapitating Strikes (Blessings of Khorne)",
-        "army rule",
-        SEED_004 + ", Blessings of Khorne",
-        "melee attacks that target an INFANTRY unit have [DEVASTATING WOUNDS]",
-        "attacker",
-        publication=WORLD_EATERS,
-        phases=("fight",),
-        attacker_keywords=("WORLD EATERS",),
-        melee_abilities_vs=("INFANTRY", ("devastating wounds",)),
-    ),
-    Effect(
-        "frenzied-resilience",
-        "Frenzied Resilience",
-        "stratagem (Berzerker Warband)",
-        SEED_004 + ", FRENZIED RESILIENCE",
-        "-1 to the Damage characteristic of attacks allocated to the unit",
-        "target",
-        publication=WORLD_EATERS,
-        phases=("fight",),
-        target_keywords=("WORLD EATERS",),
-        damage_reduction=1,
-    ),
-    Effect(
-        "rush-to-the-fray",
-        "Rush to the Fray",
-        "detachment rule (Goretrack Onslaught)",
-        SEED_004 + ", Rush to the Fray",
-        "after disembarking from a TRANSPORT this turn: melee weapons have [LANCE]",
-        "attacker",
-        publication=WORLD_EATERS,
-        phases=("fight",),
-        needs_disembarked=True,
-        attacker_keywords=("WORLD EATERS",),
-        melee_abilities=("lance",),
-    ),
-    Effect(
-        "enraged-abjuration",
-        "Enraged Abjuration (Blood Tithe)",
-        "detachment rule (Khorne Daemonkin)",
-        SEED_004 + ", Blood Tithe",
-        "Feel No Pain 5+ against Psychic Attacks and mortal wounds",
-        "target",
-        publication=WORLD_EATERS,
-        target_keywords=("BLOOD LEGIONS", "WORLD EATERS"),
-        fnp_mortal=5,
-        fnp_psychic=5,
-    ),
-    Effect(
-        "boon-of-blood",
-        "Boon of Blood (Blood Tithe)",
-        "detachment rule (Khorne Daemonkin)",
-        SEED_004 + ", Blood Tithe",
-        "4+ invulnerable save",
-        "target",
-        publication=WORLD_EATERS,
-        target_keywords=("BLOOD LEGIONS",),
-        invuln=4,
-    ),
-    Effect(
-        "bloody-stampede",
-        "Bloody Stampede",
-        "unit rule (Lord Invocatus)",
-        SEED_004 + ", Bloody Stampede",
-        "after a Charge move: D6; 2-3: 1 mortal wound, 4-5: D3, 6: D3+3",
-        "attacker",
-        publication=WORLD_EATERS,
-        phases=("fight",),
-        needs_charged=True,
-        attacker_keywords=("LORD INVOCATUS",),
-        mortal_wounds="bloody-stampede",
-    ),
-    Effect(
-        "mob-mentality",
-        "Mob Mentality",
-        "detachment rule (Green Tide)",
-        SEED_000,
-        "6+ invulnerable save; 5+ while the unit has 10 or more models",
-        "target",
-        publication=ORKS,
-        target_keywords=("BOYZ",),
-        invuln=6,
-        invuln_10=5,
-    ),
-    Effect(
-        "dats-our-loot",
-        "Dat's Our Loot!",
-        "unit rule (Lootas)",
-        SEED_001,
-        "ranged attacks re-roll Hit rolls of 1; against a target within range of an "
-        "objective marker (--objective), re-roll the Hit roll",
-        "attacker",
-        publication=ORKS,
-        phases=("shooting",),
-        attacker_keywords=("LOOTAS",),
-        default=True,
-        ranged_reroll_hits="ones",
-        ranged_reroll_hits_objective="all",
-    ),
-    Effect(
-        "get-da-good-bitz",
-        "Get Da Good Bitz",
-        "unit rule (Boyz)",
-        SEED_000,
-        "objective control only: no effect on attacks",
-        "attacker",
-        publication=ORKS,
-        default=True,
-        no_attack_effect=True,
-    ),
-    Effect(
-        "fire-riders",
-        "Fire Riders",
-        "unit rule (Lord Invocatus)",
-        SEED_004,
-        "movement only: no effect on attacks",
-        "attacker",
-        publication=WORLD_EATERS,
-        default=True,
-        no_attack_effect=True,
-    ),
-)
-
-UNIT_ABILITY = "datasheet unit abilities (generated datasheets' rules)"
-
-
-def _unit_abilities() -> tuple[Effect, ...]:
-    """Defensive datasheet abilities the importer recognises ("each time a [ranged/melee]
-    attack targets this unit, subtract 1 from the Hit roll", ...), each for every attack, for
-    ranged attacks only (the Shooting phase) and for melee attacks only (the Fight phase)."""
-    kinds = (
-        ("", "", ("shooting", "fight")),
-        ("-ranged", "ranged ", ("shooting",)),
-        ("-melee", "melee ", ("fight",)),
-    )
-    forms = (
-        ("unit-hit-minus-1", "-1 to the Hit roll of {}attacks against it", {"hit_mod": -1}),
-        ("unit-wound-minus-1", "-1 to the Wound roll of {}attacks against it", {"wound_mod": -1}),
-        (
-            "unit-wound-minus-1-vs-stronger",
-            "-1 to the Wound roll of {}attacks against it whose S is greater than its T",
-            {"wound_mod_if_stronger": -1},
-        ),
-        ("unit-ap-worsen-1", "{}attacks against it have their AP worsened by 1", {"ap_worsen": 1}),
-    )
-    out = []
-    for base, summary, changes in forms:
-        for suffix, kind, phases in kinds:
-            text = summary.format(kind)
-            out.append(
-                Effect(
-                    base + suffix,
-                    text[:1].upper() + text[1:],
-                    "unit ability",
-                    UNIT_ABILITY,
-                    text,
-                    "target",
-                    publication="the unit's datasheet",
-                    phases=phases,
-                    **changes,  # type: ignore[arg-type]
-                )
-            )
-    return tuple(out)
-
-
-EFFECTS = EFFECTS + _unit_abilities()
-
-_BY_ID = {e.id: e for e in EFFECTS}
+    def describe(self) -> str:
+        """``"Waaagh! (Orks army rule)"`` for messages."""
+        owner = "core" if self.is_core else ef.display_name(self.faction)
+        return f"{self.name} ({owner} {self.kind_words})"
 
 
 class UnknownEffectError(LookupError):
     """No effect has this name; the message suggests the closest."""
 
 
-def lookup(name: str) -> Effect:
-    """The effect called ``name`` (id or printed name, any case and punctuation).
+class EffectNameError(LookupError):
+    """An ``--effect`` that cannot be used as written: a malformed name, an unknown faction or
+    option, a name of several rules, an effect of another faction or edition; the message
+    says why."""
+
+
+class WrongFactionError(EffectNameError):
+    """An effect of a faction neither unit may use for the side it acts for: ``effect`` and
+    the ``sides`` it would act for (a caller may first say which of its conditions fail)."""
+
+    def __init__(self, message: str, effect: Effect, sides: list[str]):
+        super().__init__(message)
+        self.effect = effect
+        self.sides = sides
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+
+
+@lru_cache(maxsize=64)
+def effects_of(edition: str, faction: str) -> tuple[Effect, ...]:
+    """Every record of the files of faction key ``faction`` in ``edition``, in file order.
 
     Raises:
-        UnknownEffectError: with the closest names and a pointer to `calc effects`.
+        EffectFileError: a file that does not load (naming the file and the field).
     """
-    key = norm_rule(name)
-    if key in _BY_ID:
-        return _BY_ID[key]
-    for e in EFFECTS:
-        if norm_rule(e.name) == key:
-            return e
-    raise UnknownEffectError(
-        f"unknown effect {name!r}"
-        + did_you_mean(name, list(_BY_ID))
+    out: list[Effect] = []
+    seen: set[str] = set()
+    for path in ef.files_of(edition).get(faction, ()):
+        data = ef.load(path)
+        for r in data.effects:
+            if r.id in seen:  # a folder given first (tests) hides the shipped record
+                continue
+            seen.add(r.id)
+            out.append(Effect(r, faction, data.faction, edition, path))
+    return tuple(out)
+
+
+def all_effects(edition: str) -> tuple[Effect, ...]:
+    """Every record of every file of ``edition`` (slow: every file is read; for listings and
+    for explaining a name not found where it was looked for)."""
+    return tuple(e for key in ef.files_of(edition) for e in effects_of(edition, key))
+
+
+def clear_caches() -> None:
+    """Forget every file read (after :func:`~wh40k_calc.effect_files.set_roots`)."""
+    effects_of.cache_clear()
+
+
+# ---------------------------------------------------------------------------------------------
+# Names
+
+
+@dataclass(frozen=True)
+class Request:
+    """One ``--effect`` as written: ``side`` ("attacker", "target" or None), ``faction`` (as
+    written, or None), ``name`` and the ``options`` given (slugged)."""
+
+    text: str
+    name: str
+    side: str | None = None
+    faction: str | None = None
+    options: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        """The name slugged (an id)."""
+        return slug(self.name)
+
+
+def parse_request(text: str) -> Request:
+    """``[attacker:|target:][FACTION/]NAME[:OPTION[,OPTION...]]``.
+
+    Raises:
+        EffectNameError: an empty name, or more than one ``:OPTION`` part.
+    """
+    raw = text.strip()
+    parts = [p.strip() for p in raw.split(":")]
+    side = None
+    if len(parts) > 1 and parts[0].lower() in SIDES:
+        side = parts[0].lower()
+        parts = parts[1:]
+    if len(parts) > 2:
+        raise EffectNameError(
+            f"--effect {raw}: write [attacker:|target:][FACTION/]NAME[:OPTION,OPTION]"
+        )
+    name = parts[0]
+    faction = None
+    if "/" in name:
+        faction, name = (p.strip() for p in name.rsplit("/", 1))
+        if not faction:
+            faction = None
+    options = tuple(slug(o) for o in parts[1].split(",") if o.strip()) if len(parts) > 1 else ()
+    if not slug(name):
+        raise EffectNameError(f"--effect {raw!r}: no effect name (`calc effects` lists them)")
+    if len(parts) > 1 and not options:
+        raise EffectNameError(f"--effect {raw}: no option after ':'")
+    return Request(raw, name, side, faction, options)
+
+
+@dataclass(frozen=True, eq=False)
+class Found:
+    """What a name found: one record, or the options of a choice rule (``choice``: the
+    calculator picks one for the side); ``sides`` it may apply to (one for a choice rule);
+    ``options`` given; ``request`` as written."""
+
+    effects: tuple[Effect, ...]
+    sides: tuple[str, ...]
+    options: tuple[str, ...]
+    request: Request
+    choice: bool = False
+
+    @property
+    def effect(self) -> Effect:
+        """The record (the first option of a choice rule)."""
+        return self.effects[0]
+
+    @property
+    def label(self) -> str:
+        """The id a player would write for it: the record's, or the choice rule's."""
+        return slug(self.effect.rule) if self.choice else self.effect.id
+
+
+def _matches(e: Effect, key: str) -> bool:
+    return e.id == key or slug(e.name) == key
+
+
+def _groups(effects: tuple[Effect, ...], key: str) -> list[tuple[Effect, ...]]:
+    """The choice rules (or single records) whose rule's name slugs to ``key``: records of
+    one faction sharing (kind, rule, detachments), in file order."""
+    out: dict[tuple, list[Effect]] = {}
+    for e in effects:
+        if e.record.rule and slug(e.record.rule) == key:
+            out.setdefault((e.faction, e.kind, key, e.detachments), []).append(e)
+    return [tuple(v) for v in out.values()]
+
+
+def find(req: Request, edition: str, units: dict[str, tuple[str, dict[str, int]]]) -> Found:
+    """The effect ``req`` names in ``edition`` for an activation whose units are ``units``
+    ({"attacker": (name, faction ranks), "target": (name, faction ranks)}: each faction key
+    of the unit and its rank, :func:`~wh40k_calc.effect_files.faction_tiers`, 0 most specific).
+
+    Raises:
+        UnknownEffectError: no record of this edition or the other has the name (with the
+            closest names).
+        EffectNameError: an unknown faction or option; a name of several rules here (with the
+            choices); a record of another edition only, or of a faction neither unit may use
+            for the side it acts for (with the reason).
+    """
+    key = req.key
+    if req.faction is not None:
+        fkey = ef.faction_key(req.faction)
+        if fkey is None or fkey not in ef.files_of(edition):
+            raise _unknown_faction(req, edition)
+        searched: tuple[str, ...] = (fkey,)
+    else:
+        searched = tuple(dict.fromkeys((*units["attacker"][1], *units["target"][1], ef.CORE)))
+    pool = tuple(e for f in searched if f in ef.files_of(edition) for e in effects_of(edition, f))
+    candidates: list[tuple[tuple[Effect, ...], bool]] = [
+        ((e,), False) for e in pool if _matches(e, key)
+    ]
+    if not candidates:
+        candidates = [(g, len(g) > 1) for g in _groups(pool, key)]
+    if not candidates:
+        raise _not_here(req, edition, units, searched, pool)
+    pairs = []  # (rank, candidate index, side)
+    refused: list[str] = []
+    for i, (group, _) in enumerate(candidates):
+        e = group[0]
+        for side in _record_sides(group, req.side):
+            ranks = units[side][1]
+            if e.is_core:
+                pairs.append((9, i, side))
+            elif e.faction in ranks:
+                pairs.append((ranks[e.faction], i, side))
+            else:
+                refused.append(side)
+    if not pairs:
+        raise _wrong_faction(req, candidates[0][0][0], units, refused)
+    best: dict[str, int] = {}
+    for rank, _, side in pairs:
+        best[side] = min(best.get(side, rank), rank)
+    chosen = sorted({(i, side) for rank, i, side in pairs if rank == best[side]})
+    picked = {i for i, _ in chosen}
+    if len(picked) > 1:
+        raise _ambiguous(req, [candidates[i][0] for i in sorted(picked)], chosen, candidates)
+    i = chosen[0][0]
+    group, choice = candidates[i]
+    sides = tuple(s for s in SIDES if (i, s) in chosen)
+    if choice and len(sides) > 1:  # a choice rule is one side's pick
+        raise EffectNameError(
+            f"--effect {req.text}: both units may use {group[0].rule}, a rule whose options "
+            f"the player of one side picks: give attacker:{req.name} or target:{req.name}"
+        )
+    _check_options(req, group)
+    if choice:
+        group = tuple(e for e in group if sides[0] in _own_sides(e))
+    return Found(group, sides, req.options, req, choice)
+
+
+def _own_sides(e: Effect) -> tuple[str, ...]:
+    return SIDES if e.side == "both" else (e.side,)
+
+
+def _record_sides(group: tuple[Effect, ...], asked: str | None) -> list[str]:
+    """The sides a record (or a choice rule's options) can act for, within ``asked``."""
+    sides = list(dict.fromkeys(s for e in group for s in _own_sides(e)))
+    return [s for s in sides if asked is None or s == asked] if asked else sides
+
+
+def _check_options(req: Request, group: tuple[Effect, ...]) -> None:
+    known: dict[str, str] = {}
+    for e in group:
+        known.update(e.options)
+    for o in req.options:
+        if o not in known:
+            listed = ", ".join(f"{k} ({v})" for k, v in known.items())
+            head = f"--effect {req.text}: {group[0].rule} has no option {o!r}"
+            raise EffectNameError(
+                head
+                + (f"; its options: {listed}" if listed else "; it takes no option")
+                + did_you_mean(o, list(known))
+            )
+
+
+def _ambiguous(req, groups, chosen, candidates) -> EffectNameError:
+    names = []
+    for i, side in chosen:
+        g, _ = candidates[i]
+        prefix = f"{side}:" if len({s for _, s in chosen}) > 1 else ""
+        names.append(f"{prefix}{ef.display_name(g[0].faction)}/{req.key}")
+    where = "; ".join(
+        f"{g[0].describe()}" + (f" ({', '.join(g[0].detachments)})" if g[0].detachments else "")
+        for g in groups
+    )
+    return EffectNameError(
+        f"--effect {req.text}: {req.name!r} names several rules here: {where}; give one of "
+        f"{', '.join(dict.fromkeys(names))}"
+        + (" (or the option's own id)" if any(len(g) > 1 for g in groups) else "")
+    )
+
+
+def _unit_words(side: str, units) -> str:
+    name, ranks = units[side]
+    keys = sorted(ranks, key=lambda k: ranks[k])
+    factions = " and ".join(ef.display_name(k) for k in keys) or "of no faction with rules"
+    who = "the attacking unit" if side == "attacker" else "the target"
+    return f"{who}, {name}, is {factions}"
+
+
+def _wrong_faction(req, e: Effect, units, refused: list[str]) -> WrongFactionError:
+    sides = list(dict.fromkeys(refused)) or list(_own_sides(e))
+    acts = " and ".join(
+        "the attacker's attacks" if s == "attacker" else "the target's defence" for s in sides
+    )
+    units_said = "; ".join(_unit_words(s, units) for s in sides)
+    return WrongFactionError(
+        f"--effect {req.text}: {e.describe()}{_for_whom(e, sides)} changes {acts}, and "
+        f"{units_said} (an effect applies to a unit of its own faction; core stratagems to any)",
+        e,
+        sides,
+    )
+
+
+def _for_whom(e: Effect, sides: list[str]) -> str:
+    """``", for a unit with BOYZ"``: the keywords its record asks of the unit it is for."""
+    w = e.when
+    if w is None:
+        return ""
+    parts = []
+    for side in sides:
+        prefix = "attacker" if side == "attacker" else "target"
+        any_of = getattr(w, f"{prefix}_keywords") or []
+        all_of = getattr(w, f"{prefix}_all") or []
+        words = " and ".join([*all_of, *([" or ".join(any_of)] if any_of else [])])
+        if words:
+            parts.append(f"a unit with {words}")
+    return f", for {' or '.join(dict.fromkeys(parts))}," if parts else ""
+
+
+def _unknown_faction(req, edition) -> EffectNameError:
+    known = sorted({ef.display_name(k) for k in ef.files_of(edition)})
+    names = [f.name for f in ef.FACTIONS] + [a for f in ef.FACTIONS for a in f.aliases]
+    return EffectNameError(
+        f"--effect {req.text}: no edition-{edition} effects of faction {req.faction!r}"
+        + did_you_mean(req.faction or "", names)
+        + f" (factions with effects: {', '.join(known)})"
+    )
+
+
+def _not_here(req, edition, units, searched, pool) -> LookupError:
+    """Why nothing in ``searched`` has the name: another faction of this edition has it (the
+    faction refusal), only the other edition has it, or nobody (unknown, did you mean)."""
+    key = req.key
+    everywhere = all_effects(edition)
+    elsewhere = [e for e in everywhere if _matches(e, key) or slug(e.rule) == key]
+    if elsewhere and req.faction is None:
+        return _wrong_faction(req, elsewhere[0], units, list(_own_sides(elsewhere[0])))
+    line = coverage_line(key, edition, searched if req.faction else tuple(ef.files_of(edition)))
+    if line is not None:
+        what = "not an attack rule" if line.status == "not-attack" else "not modelled"
+        why = f": {line.reason}" if line.reason else ""
+        return EffectNameError(
+            f"--effect {req.text}: {line.rule} ({line.kind}) is {what} in our edition-"
+            f"{edition} records{why}"
+        )
+    other = "11" if edition == "10" else "10"
+    there = [e for e in all_effects(other) if _matches(e, key) or slug(e.rule) == key]
+    if req.faction is not None:
+        there = [e for e in there if e.faction == ef.faction_key(req.faction)]
+    if there:
+        e = there[0]
+        if e.is_core:
+            return EffectNameError(
+                f"--effect {req.text}: {e.name} is a {e.kind_words} whose edition-{edition} "
+                f"text is not in our sources (file 004's section 15 does not print it), so it "
+                f"is not applied with --edition {edition} (it exists in edition {other})"
+            )
+        return EffectNameError(
+            f"--effect {req.text}: {e.describe()} is an edition-{other} rule; edition "
+            f"{edition} has no record of that name for {ef.display_name(e.faction)} (give "
+            f"--edition {other}, or see `calc effects --edition {edition}`)"
+        )
+    names = sorted({x.id for x in (pool or everywhere)} | {slug(x.rule) for x in pool})
+    if not did_you_mean(req.name, names):
+        names = sorted({x.id for x in everywhere})
+    return UnknownEffectError(
+        f"unknown effect {req.name!r}"
+        + did_you_mean(req.name, names)
         + " (`calc effects` lists them)"
     )
 
 
-def check(
-    effect: Effect,
-    phase: str,
-    charged: bool,
-    disembarked: bool,
-    attacker_kw: frozenset[str],
-    target_kw: frozenset[str],
-) -> str | None:
-    """Why ``effect`` cannot apply here, or None when it can (its own conditions: phase,
-    Charge move, disembarking, keywords). Default unit rules are checked the same way."""
-    if phase not in effect.phases:
-        where = " or ".join(effect.phases)
-        return f"{effect.name} applies in the {where} phase only"
-    if effect.needs_charged and not charged:
-        return f"{effect.name} needs a unit that made a Charge move this turn (add --charged)"
-    if effect.needs_disembarked and not disembarked:
-        return (
-            f"{effect.name} needs a unit that disembarked from a TRANSPORT this turn "
-            "(add --disembarked)"
-        )
-    if effect.attacker_excludes_titanic_target and "TITANIC" in target_kw:
-        return f"{effect.name} cannot target a TITANIC unit"
-    if (
-        effect.side == "attacker"
-        and effect.attacker_keywords
-        and not (set(effect.attacker_keywords) & attacker_kw)
-    ):
-        return f"{effect.name} needs an attacking unit with {' or '.join(effect.attacker_keywords)}"
-    missing = [k for k in effect.attacker_requires if k not in attacker_kw]
-    if effect.side == "attacker" and missing:
-        return f"{effect.name} needs an attacking unit with {' and '.join(missing)}"
-    if effect.side == "target":
-        if effect.target_keywords and not set(effect.target_keywords) & target_kw:
-            return f"{effect.name} needs a target unit with {' or '.join(effect.target_keywords)}"
-        if set(effect.target_excludes) & target_kw:
-            return (
-                f"{effect.name} cannot be used on a "
-                f"{'/'.join(sorted(set(effect.target_excludes) & target_kw))} unit"
-            )
-    if effect.side == "both":
-        att = not effect.attacker_keywords or bool(set(effect.attacker_keywords) & attacker_kw)
-        tgt = not effect.target_keywords or bool(set(effect.target_keywords) & target_kw)
-        if not att and not tgt:
-            either = sorted(set(effect.attacker_keywords) | set(effect.target_keywords))
-            return f"{effect.name} needs an attacker or target with {' or '.join(either)}"
+# ---------------------------------------------------------------------------------------------
+# Unit rules named by datasheets
+
+
+def unit_rule(rid: str, edition: str, factions: tuple[str, ...]) -> Effect | None:
+    """The record a datasheet's ``rules:`` entry ``rid`` names in ``edition``: in the unit's
+    ``factions`` (most specific first), then the core file; None when none has it."""
+    key = slug(rid)
+    files = ef.files_of(edition)
+    for f in (*factions, ef.CORE):
+        if f not in files:
+            continue
+        for e in effects_of(edition, f):
+            if _matches(e, key):
+                return e
     return None
+
+
+def coverage_line(rid: str, edition: str, factions: tuple[str, ...]):
+    """The coverage line (:class:`~wh40k_calc.effect_schema.Coverage`) of the files of
+    ``factions`` and core in ``edition`` whose rule's name slugs to ``rid``, or None: a rule
+    we list as not an attack rule, or not modelled with the reason."""
+    key = slug(rid)
+    files = ef.files_of(edition)
+    for f in (*factions, ef.CORE):
+        for path in files.get(f, ()):
+            for c in ef.load(path).coverage:
+                if slug(c.rule) == key:
+                    return c
+    return None
+
+
+def known_anywhere(name: str) -> bool:
+    """Whether some record of some edition has the name ``name`` (an id, a printed name or a
+    choice rule's name): for checking a job file before any unit is known."""
+    key = slug(parse_request(name).name)
+    return any(
+        _matches(e, key) or slug(e.rule) == key for ed in ef.EDITIONS for e in all_effects(ed)
+    )
+
+
+def suggestions(name: str) -> str:
+    """``"; did you mean ..."`` for a name no record has, over every edition's ids."""
+    ids = sorted({e.id for ed in ef.EDITIONS for e in all_effects(ed)})
+    return did_you_mean(name, ids)
+
+
+def unit_rule_id(printed: str, edition: str = "10") -> str | None:
+    """The id of the record of ``edition`` printed as ``printed`` ("Dat's Our Loot!"), in any
+    faction, or of a unit rule a file lists as coverage ("Get Da Good Bitz"): for the
+    importer, which lists a datasheet's rules by id."""
+    key = slug(printed)
+    return _printed_ids(edition).get(key)
+
+
+@lru_cache(maxsize=2)
+def _printed_ids(edition: str) -> dict[str, str]:
+    """Printed names and ids -> ids: of every record, and of the unit rules the files list as
+    coverage (a datasheet names them in ``rules:`` too, and they are then known)."""
+    out: dict[str, str] = {}
+    for e in all_effects(edition):
+        out.setdefault(slug(e.name), e.id)
+        out.setdefault(e.id, e.id)
+    for paths in ef.files_of(edition).values():
+        for path in paths:
+            for c in ef.load(path).coverage:
+                if c.kind == "unit":
+                    out.setdefault(slug(c.rule), slug(c.rule))
+    return out

@@ -168,6 +168,12 @@ class AttackProfile:
             the same way (10th edition; in edition 11 they follow 06.02 Mortal Wounds).
         command_reroll: its first failed Wound roll (of an attack's own hit, not already
             re-rolled) is re-rolled once per activation (Command Re-roll).
+        reroll_one_hit: its first failed Hit roll not already re-rolled is re-rolled once
+            per activation (a rule's single Hit re-roll).
+        reroll_one_damage: its first Damage roll that its Damage table would re-roll
+            (``DamageTable.reroll``) is re-rolled, once per activation; every other Damage
+            roll stands (a rule's single Damage re-roll; the sampler's only: the exact engine
+            declines it).
         vs: one :class:`VsModel` per target model kind (``TargetProfile.kinds`` order).
         ranged: True for ranged attacks (reported only).
         choices: sentences for the report (re-roll choices made); the engines ignore them.
@@ -186,6 +192,8 @@ class AttackProfile:
     precision: bool = False
     precision_mortals: bool = False
     command_reroll: bool = False
+    reroll_one_hit: bool = False
+    reroll_one_damage: bool = False
     ranged: bool = True
     choices: tuple[str, ...] = field(default=(), compare=False)
 
@@ -206,7 +214,9 @@ class TargetModel:
     """One model of the target unit: its name, W and kind (index into ``AttackProfile.vs``).
 
     ``kind_below`` = (N, other kind): while the unit has fewer than N models, the model is of
-    the other kind (rules such as "5+ invulnerable save while the unit has 10 or more models").
+    the other kind (rules such as "5+ invulnerable save while the unit has 10 or more models");
+    several such pairs, N descending, each one applying below its N (the last that applies
+    wins): a kind for each bracket of model counts.
     ``group`` numbers its allocation group (edition 11, Save Rolls: Create Groups): consecutive
     Bodyguard models with the same number form one group; -1 lets the engines group
     consecutive models of the same name, W and kind. Every CHARACTER model of
@@ -216,8 +226,18 @@ class TargetModel:
     name: str
     W: int
     kind: int
-    kind_below: tuple[int, int] | None = None
+    kind_below: tuple[int, int] | tuple[tuple[int, int], ...] | None = None
     group: int = -1
+
+    @property
+    def kinds_below(self) -> tuple[tuple[int, int], ...]:
+        """``kind_below`` as (N, kind) pairs, N descending."""
+        kb = self.kind_below
+        if kb is None:
+            return ()
+        if isinstance(kb[0], int):
+            return (kb,)  # type: ignore[return-value]
+        return tuple(sorted(kb, key=lambda t: -t[0]))  # type: ignore[arg-type, return-value]
 
 
 @dataclass(frozen=True)

@@ -193,12 +193,10 @@ def _weapon_not_modelled(r: Result) -> list[str]:
 
 def _effects_text(plan) -> str:
     """Effect ids, with the side for those that can apply to either (``waaagh (target)``)."""
-    from .effects import lookup
-
     out = []
     for eid in plan.effects:
         sides = plan.effect_sides.get(eid, [])
-        both = lookup(eid).side == "both"
+        both = eid in plan.effects_both
         out.append(f"{eid} ({' and '.join(sides)})" if both and sides else eid)
     return ", ".join(out)
 

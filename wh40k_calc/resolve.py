@@ -35,7 +35,10 @@ class Result:
     """Everything the report needs about one activation, made once by :func:`resolve`.
 
     ``choices`` and ``notes`` are lists: reading the exact outcome's lazy damage distribution
-    may add the note saying it is the sampler's (:func:`_damage_within_budget`).
+    may add the note saying it is the sampler's (:func:`_damage_within_budget`). ``by_state``
+    (an activation started from earlier ones' states whose effects read the target's state:
+    ``Plan.state_split``) splits given states into classes, each with its own activation (the
+    same choices); the engines' figures here are those of the classes, mixed.
     """
 
     selection: Selection
@@ -49,6 +52,7 @@ class Result:
     allocation_order: list[str] = field(default_factory=list)
     allocation_best: bool = False  # the order is the defender's best (edition 11, 05.03)
     exact_declined: str | None = None  # why the exact engine declined (the sampler answers)
+    by_state: Callable[[TargetStates], list[tuple[np.ndarray, Activation]]] | None = None
 
     @property
     def primary(self) -> Outcome:
@@ -91,22 +95,46 @@ def choose(
     """
     score = score if score is not None else _Scorer()
     choices: list[str] = []
-    ranges = [range(len(g.options)) for g in plan.groups]
-    variants = range(max(1, len(plan.variants)))
     explicit = tuple(sel.order) if isinstance(sel.order, (tuple, list)) else None
-    candidates = list(itertools.product(itertools.product(*ranges), variants))
-    picks, variant = candidates[0]
-    if len(candidates) > 1:
-        if len(candidates) > MAX_CANDIDATES:  # coordinate ascent, group by group
-            picks, variant = _ascent(plan, explicit, len(plan.variants), score)
-        else:
-            picks, variant = _best_candidate(plan, candidates, explicit, score) or (picks, variant)
-        choices += _choice_sentences(plan, picks, variant)
+    parts: dict[tuple[int, ...], list[int]] = {}
+    for v, d in enumerate(plan.variant_defender or [()]):
+        parts.setdefault(d, []).append(v)
+    best = None  # the defender's part whose attacker's best lets fewest be destroyed
+    for variants in parts.values():
+        picks, variant = _best_attacker(plan, variants, explicit, score)
+        if len(parts) == 1:
+            best = (None, picks, variant)
+            break
+        try:
+            value = score(picks, variant, plan.build(picks, variant, explicit))
+        except ExactUnsupported:
+            value = None
+        if best is None or (value is not None and (best[0] is None or value < best[0])):
+            best = (value, picks, variant)
+    assert best is not None
+    _, picks, variant = best
+    if any(len(g.options) > 1 for g in plan.groups) or plan.variants:
+        choices += _choice_sentences(plan, picks, variant, len(parts) > 1)
     order = explicit
     if sel.order == "best":
         order, sentence = _best_order(plan, picks, variant, score)
         choices.append(sentence)
     return picks, variant, order, choices
+
+
+def _best_attacker(
+    plan: Plan, variants: list[int], order: tuple[str, ...] | None, score: _Scorer
+) -> tuple[tuple[int, ...], int]:
+    """The attacker's best (picks, variant) among ``variants`` (the variants of one defender
+    choice): every candidate, or coordinate ascent when there are too many."""
+    ranges = [range(len(g.options)) for g in plan.groups]
+    candidates = list(itertools.product(itertools.product(*ranges), variants))
+    picks, variant = candidates[0]
+    if len(candidates) == 1:
+        return picks, variant
+    if len(candidates) > MAX_CANDIDATES:  # coordinate ascent, group by group
+        return _ascent(plan, order, variants, score)
+    return _best_candidate(plan, candidates, order, score) or (picks, variant)
 
 
 def _best_candidate(
@@ -125,9 +153,12 @@ def _best_candidate(
     return None if best is None else (best[1], best[2])
 
 
-def _choice_sentences(plan: Plan, picks: tuple[int, ...], variant: int) -> list[str]:
+def _choice_sentences(
+    plan: Plan, picks: tuple[int, ...], variant: int, defender: bool = False
+) -> list[str]:
     """One sentence per group that had a choice (what it attacks with, rather than what),
-    and one for the abilities chosen for melee weapons."""
+    and one for the options of choice rules and the abilities the effects let the players
+    pick (``defender``: the defender picked some, for the fewest models destroyed)."""
     out = []
     for g, i in zip(plan.groups, picks, strict=True):
         if len(g.options) > 1:
@@ -137,11 +168,14 @@ def _choice_sentences(plan: Plan, picks: tuple[int, ...], variant: int) -> list[
                 f"{g.options[i].label} (rather than {' or '.join(others)}): "
                 "most models destroyed"
             )
-    if plan.variants:
-        out.append(
-            f"chose {' and '.join(plan.variants[variant])} for melee weapons "
-            "(most models destroyed)"
+    if plan.variants and len(plan.variants) > 1:
+        labels = plan.variants[variant]
+        why = (
+            "the defender's fewest models destroyed, the attacker's most"
+            if defender
+            else "most models destroyed"
         )
+        out.append(f"chose {'; '.join(labels)} ({why})")
     return out
 
 
@@ -176,12 +210,12 @@ def _best_order(
 
 
 def _ascent(
-    plan: Plan, order: tuple[str, ...] | None, n_variants: int, score: _Scorer
+    plan: Plan, order: tuple[str, ...] | None, variants: list[int], score: _Scorer
 ) -> tuple[tuple[int, ...], int]:
-    """Coordinate ascent over the groups' options and the variants, for too many candidates
+    """Coordinate ascent over the groups' options and ``variants``, for too many candidates
     to try every combination."""
     picks = [0] * len(plan.groups)
-    variant = 0
+    variant = variants[0]
 
     def value(p: tuple[int, ...], v: int) -> tuple:
         return score(p, v, plan.build(p, v, order))
@@ -198,7 +232,7 @@ def _ascent(
             if best and best[1] != picks[gi]:
                 picks[gi] = best[1]
                 changed = True
-        for v in range(n_variants):
+        for v in variants:
             if value(tuple(picks), v) > value(tuple(picks), variant):
                 variant, changed = v, True
         if not changed:
@@ -271,10 +305,16 @@ def resolve(
     if carried is not None:
         plan = carried.applied_to(plan)
     scorer = _Scorer()
-    act, choices, notes, key = _chosen(sel, plan, scorer)
+    act, choices, notes, key, picked = _chosen(sel, plan, scorer)
+    by_state = None
+    if carried is not None and plan.state_split is not None:
+        by_state = _state_classes(sel, plan, picked)
     exact, declined = None, None
     if method in ("exact", "both"):
-        exact, declined = _run_exact_engine(act, scorer, key, notes)
+        if by_state is not None and carried is not None and carried.exact is not None:
+            exact, declined = _run_exact_by_state(by_state, carried.exact, notes)
+        else:
+            exact, declined = _run_exact_engine(act, scorer, key, notes)
     run = "sample" if declined is not None else method  # the sampler stands in
     if declined is not None and not stand_in:
         return Result(
@@ -291,7 +331,7 @@ def resolve(
         act = replace(act, policy=exact.policy)
     sample = None
     if run in ("sample", "both"):
-        act, sample = _run_sampler(act, notes, trials, seed, progress, carried, warn)
+        act, sample = _run_sampler(act, notes, trials, seed, progress, carried, warn, by_state)
     if exact is not None and carried is None:
         exact = _damage_within_budget(exact, act, sample, notes, trials, seed)
     if act.start is not None and carried is None:  # this activation's figures only
@@ -314,15 +354,124 @@ def resolve(
         allocation_order=allocation_order,
         allocation_best=best,
         exact_declined=declined,
+        by_state=by_state,
+    )
+
+
+def _state_classes(sel: Selection, plan: Plan, picked: tuple):
+    """``Result.by_state``: the given states split into classes by what the effects'
+    target-state conditions say in them (:class:`~wh40k_calc.rules.when.StateSplit`), each
+    with the activation of the same choices ``picked`` (picks, variant, order) planned with
+    the conditions read in that class (each class planned once)."""
+    split = plan.state_split
+    assert split is not None
+    made: dict[int, Activation] = {}
+
+    def classes(states: TargetStates) -> list[tuple[np.ndarray, Activation]]:
+        codes = split.codes(states.models_destroyed, states.wounds_lost)
+        out = []
+        for code in np.unique(codes):
+            mask = codes == code
+            c = int(code)
+            if c not in made:
+                i = int(np.flatnonzero(mask)[0])
+                u = split.state(int(states.models_destroyed[i]), int(states.wounds_lost[i]))
+                p = get_rules(sel.edition).plan(sel, target_state=u)
+                made[c] = p.build(*picked)
+            out.append((mask, made[c]))
+        return out
+
+    return classes
+
+
+def _run_exact_by_state(
+    by_state, states: TargetStates, notes: list[str]
+) -> tuple[Outcome | None, str | None]:
+    """The exact outcome from ``states`` (a distribution) with each class of states resolved
+    by its own activation, mixed by the classes' probabilities; or None and why the engine
+    declined."""
+    w = np.asarray(states.weights, dtype=float)
+    parts = []
+    for mask, act in by_state(states):
+        mass = float(w[mask].sum())
+        start = TargetStates(states.shape, states.lost[mask], w[mask] / mass)
+        try:
+            parts.append((mass, run_exact(replace(act, start=start))))
+        except ExactUnsupported as exc:
+            notes.append(f"the exact engine declined ({exc}); the figures are the sampler's")
+            return None, str(exc)
+    return mix_outcomes(parts), None
+
+
+def mix_outcomes(parts: list[tuple[float, Outcome]]) -> Outcome:
+    """Exact outcomes of a partition of the start states (each with its probability mass)
+    as one: every figure the mass-weighted sum, the final states joined."""
+    if len(parts) == 1:
+        return parts[0][1]
+    total = sum(m for m, _ in parts)
+    ws = [m / total for m, _ in parts]
+    outs = [o for _, o in parts]
+
+    def blend(arrays) -> np.ndarray:
+        n = max(len(a) for a in arrays)
+        out = np.zeros(n)
+        for wt, a in zip(ws, arrays, strict=True):
+            out[: len(a)] += wt * np.asarray(a, dtype=float)
+        return out
+
+    first = outs[0]
+    weapons = [
+        replace(
+            row,
+            expected={
+                f: sum(wt * o.weapons[i].expected[f] for wt, o in zip(ws, outs, strict=True))
+                for f in row.expected
+            },
+        )
+        for i, row in enumerate(first.weapons)
+    ]
+    finals = [o.final_states for o in outs]
+    final = None
+    if all(f is not None for f in finals):
+        final = TargetStates(
+            first.final_states.shape,
+            np.concatenate([f.lost for f in finals]),
+            np.concatenate(
+                [wt * np.asarray(f.weights, dtype=float) for wt, f in zip(ws, finals, strict=True)]
+            ),
+        )
+
+    def damage() -> np.ndarray:
+        return blend([o.damage_distribution for o in outs])
+
+    return replace(
+        first,
+        weapons=weapons,
+        expected={
+            f: sum(wt * o.expected[f] for wt, o in zip(ws, outs, strict=True))
+            for f in first.expected
+        },
+        models_destroyed_distribution=blend([o.models_destroyed_distribution for o in outs]),
+        wounds_lost_distribution=blend([o.wounds_lost_distribution for o in outs]),
+        damage_distribution=damage,
+        characters_destroyed=[
+            sum(wt * o.characters_destroyed[i] for wt, o in zip(ws, outs, strict=True))
+            for i in range(len(first.characters_destroyed))
+        ],
+        attacker_losses={
+            k: sum(wt * o.attacker_losses[k] for wt, o in zip(ws, outs, strict=True))
+            for k in first.attacker_losses
+        },
+        final_states=final,
     )
 
 
 def _chosen(
     sel: Selection, plan: Plan, scorer: _Scorer
-) -> tuple[Activation, list[str], list[str], tuple]:
+) -> tuple[Activation, list[str], list[str], tuple, tuple]:
     """The activation the player's whole-activation choices make (:func:`choose`; their
     defaults where the exact engine cannot score them), the choice sentences and notes so
-    far, and the scorer's key of that activation."""
+    far, the scorer's key of that activation and the choices (picks, variant, order)."""
     notes = [*sel.notes, *plan.notes]
     try:
         picks, variant, order, choices = choose(plan, sel, scorer)
@@ -336,7 +485,7 @@ def _chosen(
     for w in act.weapons:
         choices.extend(w.choices)
     notes.extend(act.notes)
-    return act, choices, notes, _Scorer.key(picks, variant, act)
+    return act, choices, notes, _Scorer.key(picks, variant, act), (picks, variant, order)
 
 
 def _run_exact_engine(
@@ -361,6 +510,7 @@ def _run_sampler(
     progress: Callable[[int, int], None] | None,
     carried: Carried | None,
     warn: Callable[[str], None] | None = None,
+    by_state=None,
 ) -> tuple[Activation, Outcome]:
     """The sampler's outcome of ``act``, and ``act`` with the defender's allocation orders
     the exact engine chose (which the sampler ran): ``trials`` trials (one per carried state
@@ -382,10 +532,102 @@ def _run_sampler(
         slow = slow_trials_warning(estimate(act).seconds(trials), trials, FALLBACK_SECONDS)
         if slow is not None:
             warn(slow)
+    if by_state is not None and carried is not None and carried.sample is not None:
+        parts = [
+            (m, run_sample(a, trials=int(m.sum()), seed=seed, start=_rows(carried.sample, m),
+                           keep_states=True))
+            for m, a in by_state(carried.sample)
+        ]  # fmt: skip
+        return act, pool_samples(parts, len(carried.sample.lost))
     sample = run_sample(act, trials=trials, seed=seed, progress=progress, **carry)
     if trials < 1000:
         notes.append(few_trials_note(trials))
     return act, sample
+
+
+def _rows(states: TargetStates, mask: np.ndarray) -> TargetStates:
+    """The states of the trials ``mask`` marks (one per trial)."""
+    return TargetStates(states.shape, states.lost[mask])
+
+
+def pool_samples(parts: list[tuple[np.ndarray, Outcome]], trials: int) -> Outcome:
+    """Sampler outcomes of a partition of the trials (``parts``: each trial mask and its
+    outcome) as one: means weighted by trials, standard errors of the pooled trials (each
+    class's variance and the spread of the class means), the final states back in trial
+    order."""
+    if len(parts) == 1:
+        return parts[0][1]
+    ns = [float(m.sum()) for m, _ in parts]
+    ws = [n / trials for n in ns]
+    outs = [o for _, o in parts]
+
+    def mean(values) -> float:
+        return float(sum(w * v for w, v in zip(ws, values, strict=True)))
+
+    def se(means, ses) -> float:
+        m = mean(means)
+        var = sum(
+            w * (s * s * n + (x - m) ** 2) for w, n, x, s in zip(ws, ns, means, ses, strict=True)
+        )
+        return float(np.sqrt(var / trials))
+
+    def blend(arrays) -> np.ndarray:
+        n = max(len(a) for a in arrays)
+        out = np.zeros(n)
+        for w, a in zip(ws, arrays, strict=True):
+            out[: len(a)] += w * np.asarray(a, dtype=float)
+        return out
+
+    def pooled_se(key: str, values_of) -> object:
+        got = [o.standard_error.get(key) for o in outs]
+        vals = [values_of(o) for o in outs]
+        if isinstance(got[0], dict):
+            return {k: se([v[k] for v in vals], [g[k] for g in got]) for k in got[0]}
+        return [se([v[i] for v in vals], [g[i] for g in got]) for i in range(len(got[0]))]
+
+    first = outs[0]
+    weapons = []
+    for i, row in enumerate(first.weapons):
+        rows = [o.weapons[i] for o in outs]
+        weapons.append(
+            replace(
+                row,
+                expected={f: mean([r.expected[f] for r in rows]) for f in row.expected},
+                standard_error={
+                    f: se([r.expected[f] for r in rows], [r.standard_error[f] for r in rows])
+                    for f in row.standard_error
+                },
+            )
+        )
+    lost = np.zeros((trials, first.final_states.lost.shape[1]), dtype=np.int64)
+    for m, o in parts:
+        lost[m] = o.final_states.lost
+    values = {
+        "expected": lambda o: o.expected,
+        "attacker_losses": lambda o: o.attacker_losses,
+        "characters_destroyed": lambda o: o.characters_destroyed,
+        "kill_table": lambda o: o.kill_table,
+    }
+    standard_error = {k: pooled_se(k, values[k]) for k in first.standard_error if k in values}
+    return replace(
+        first,
+        weapons=weapons,
+        expected={f: mean([o.expected[f] for o in outs]) for f in first.expected},
+        models_destroyed_distribution=blend([o.models_destroyed_distribution for o in outs]),
+        wounds_lost_distribution=blend([o.wounds_lost_distribution for o in outs]),
+        damage_distribution=blend([o.damage_distribution for o in outs]),
+        characters_destroyed=[
+            mean([o.characters_destroyed[i] for o in outs])
+            for i in range(len(first.characters_destroyed))
+        ],
+        attacker_losses={
+            k: mean([o.attacker_losses[k] for o in outs]) for k in first.attacker_losses
+        },
+        trials=trials,
+        dice_drawn=sum(o.dice_drawn for o in outs),
+        final_states=TargetStates(first.final_states.shape, lost),
+        standard_error=standard_error,
+    )
 
 
 def _damage_within_budget(

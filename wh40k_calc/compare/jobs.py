@@ -417,14 +417,20 @@ def _checked_leaders(
 
 
 def _check_effects(effects: list[str]) -> None:
-    from ..effects import lookup
+    """Each effect name of a job names some record (of either edition): the units are not
+    known yet, so which one is decided when the run is planned."""
+    from ..effects import known_anywhere, parse_request, suggestions
 
     for i, name in enumerate(effects):
-        bare = name.split(":", 1)[1] if ":" in name else name
         try:
-            lookup(bare.strip())
+            req = parse_request(name)
         except LookupError as exc:
             raise _FieldError(["effects", i], str(exc)) from None
+        if not known_anywhere(name):
+            raise _FieldError(
+                ["effects", i],
+                f"unknown effect {req.name!r}{suggestions(req.name)} (`calc effects` lists them)",
+            )
 
 
 def _merge(cls: type, *specs: Any) -> Any:

@@ -145,11 +145,14 @@ class AllocationSpace:
         on the models alive."""
         if not hasattr(self, "_model_kinds"):  # the models' own kinds, and which switch
             self._model_kinds = np.array([m.kind for m in self.models], dtype=np.int64)
-            self._switching = [(i, m.kind_below) for i, m in enumerate(self.models) if m.kind_below]
+            self._switching = [
+                (i, m.kinds_below) for i, m in enumerate(self.models) if m.kind_below
+            ]
         base = self._model_kinds[model_idx]
-        for i, (below_n, other) in self._switching:
-            below = (model_idx == i) & (alive < below_n)
-            base[below] = other
+        for i, pairs in self._switching:
+            for below_n, other in pairs:  # N descending: the lowest bracket last
+                below = (model_idx == i) & (alive < below_n)
+                base[below] = other
         return base
 
     def _wiped_kind(self, alive: np.ndarray) -> np.ndarray:

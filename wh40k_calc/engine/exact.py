@@ -295,6 +295,11 @@ class _Setup:
 
     def __init__(self, act: Activation, max_elements: int, start: TargetStates | None):
         self.act = act
+        once = [w.name for w in act.weapons if w.reroll_one_damage]
+        if once:
+            raise ExactUnsupported(
+                f"{once[0]}: a single Damage re-roll is sampled, not computed exactly"
+            )
         orders = None
         if act.policy is not None:
             orders = act.policy.orders

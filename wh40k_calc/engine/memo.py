@@ -75,6 +75,7 @@ def _counts_key(ap: AttackProfile) -> tuple:
         ap.wound,
         ap.devastating,
         ap.command_reroll,
+        ap.reroll_one_hit,
     )
 
 

@@ -220,15 +220,28 @@ class _DamageRoller:
                     mask[w, i] = True
             self.reroll.append(mask)
 
-    def roll(self, dice: _Dice, kinds: np.ndarray, lefts: np.ndarray) -> np.ndarray:
+    def roll(
+        self,
+        dice: _Dice,
+        kinds: np.ndarray,
+        lefts: np.ndarray,
+        once: np.ndarray | None = None,
+    ) -> np.ndarray:
         """The damage of one Damage roll per entry, against models of ``kinds`` with ``lefts``
-        wounds left (re-rolled where that model's table says)."""
+        wounds left (re-rolled where that model's table says; with ``once``, a per-entry
+        "a single re-roll is still available" array, only there, and a re-roll spends it)."""
         out = np.zeros(kinds.size, dtype=np.int64)
         for k, sel in _by_kind(kinds):
             n = kinds.size if sel is None else int(sel.sum())
             left = lefts if sel is None else lefts[sel]
             idx = dice.from_pmf(self.probs[k], n)
             again = self.reroll[k][left, idx]
+            if once is not None:
+                avail = once if sel is None else once[sel]
+                again = again & avail
+                avail[again] = False
+                if sel is not None:
+                    once[sel] = avail
             m = int(again.sum())
             if m:
                 idx[again] = dice.from_pmf(self.probs[k], m)
@@ -269,11 +282,22 @@ def _attacks(dice: _Dice, w: AttackProfile, alive: np.ndarray) -> np.ndarray:
 
 def _hit_rolls(dice: _Dice, w: AttackProfile, attacks: np.ndarray) -> tuple[np.ndarray, ...]:
     """Per trial: (normal hits, Critical Hits) of ``attacks`` Hit rolls (Core rules: Hit Roll),
-    drawn as counts; [TORRENT] attacks hit automatically and never score a Critical Hit."""
+    drawn as counts; [TORRENT] attacks hit automatically and never score a Critical Hit. With
+    ``reroll_one_hit``, a trial with a failed roll the table did not re-roll re-rolls one of
+    them (the fresh result stands)."""
     if w.hit is None:
         return attacks, np.zeros_like(attacks)
-    c = dice.counts(attacks, die_classes(w.hit, 3))
-    return c[HIT], c[CRIT]
+    if not w.reroll_one_hit:
+        c = dice.counts(attacks, die_classes(w.hit, 3))
+        return c[HIT], c[CRIT]
+    c = dice.counts(attacks, die_classes(w.hit, 3, marked=True))
+    hits, crits = c[HIT + 1], c[CRIT + 1]
+    rows = np.flatnonzero(c[0] > 0)  # a failure not yet re-rolled
+    if rows.size:
+        again = _OUTCOME[w.hit.outcome][dice.d6(rows.size)]
+        hits[rows] += again == HIT
+        crits[rows] += again == CRIT
+    return hits, crits
 
 
 def _wound_rolls(
@@ -369,6 +393,13 @@ class _Inflict:
         # the saves alike (then never lowest first: nothing to order), else mixed saves
         self.tabulated = _SaveJumps.damage_of(space, w) is not None
         self.mixed = not self.tabulated and MixedSaves.damage_of(space, w) is not None
+        if w.reroll_one_damage:  # each Damage roll rolled, to spend the re-roll on one
+            self.tabulated = self.mixed = False
+        self.once: np.ndarray | None = None  # per trial of a chunk: the single Damage re-roll
+
+    def start_chunk(self, n: int) -> None:
+        """A new chunk of ``n`` trials: each has the weapon's single Damage re-roll, if any."""
+        self.once = np.ones(n, dtype=bool) if self.w.reroll_one_damage else None
 
     def normal(
         self,
@@ -462,7 +493,10 @@ class _Inflict:
                 act, st, od = act[fails], st[fails], od[fails]
                 kinds, lefts = kinds[fails], lefts[fails]
                 failed[act] += 1
-            dmg = self.damage.roll(dice, kinds, lefts)
+            spare = None if self.once is None else self.once[act]
+            dmg = self.damage.roll(dice, kinds, lefts, spare)
+            if spare is not None:
+                self.once[act] = spare
             if devastating:
                 mortal[act] += dmg
             through = _points_through(dice, dmg, fnp[kinds])
@@ -744,6 +778,7 @@ class _Phases:
         alive = act.target.models - self.space.destroyed[c.states]  # when selected (Blast)
         pending = []
         for wi, (w, inf) in enumerate(zip(act.weapons, self.inflicts, strict=True)):
+            inf.start_chunk(c.n)
             attacks = _attacks(dice, w, alive)
             cp = np.ones(c.n, dtype=bool) if w.command_reroll else None
             hits, normal, crit = _weapon_wounds(dice, w, attacks, cp)

@@ -47,16 +47,19 @@ def per_hit_kernel(ap: AttackProfile, pw: np.ndarray | None = None) -> np.ndarra
     return g
 
 
-def per_attack_kernel(ap: AttackProfile, own: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+def per_attack_kernel(
+    ap: AttackProfile, own: np.ndarray | None = None, ph: np.ndarray | None = None
+) -> tuple[np.ndarray, float]:
     """Distribution over (normal wounds, devastating Critical Wounds) of one attack, and the
     expected hits it scores (Core rules: Hit Roll, Sustained Hits, Lethal Hits). ``own`` (a
     per-hit kernel, possibly not summing to 1) replaces the Wound roll of the attack's own hit
-    (not of Sustained Hits' extra hits)."""
+    (not of Sustained Hits' extra hits); ``ph`` (P(MISS, HIT, CRIT), possibly not summing to
+    1) replaces the Hit roll table's."""
     g = per_hit_kernel(ap)
     own = g if own is None else own
     if ap.hit is None:  # hits automatically: one hit, never a Critical Hit
         return _trim2(own), 1.0
-    ph = ap.hit.probabilities(3)
+    ph = ap.hit.probabilities(3) if ph is None else ph
     extra, extra_hits = _sustained(ap, g)
     lethal = np.array([[0.0], [1.0]]) if ap.lethal else own
     crit = conv2(lethal, extra)
@@ -104,6 +107,25 @@ def command_reroll_kernels(ap: AttackProfile) -> tuple[np.ndarray, np.ndarray]:
     return kept, spent
 
 
+def hit_reroll_kernels(ap: AttackProfile) -> tuple[np.ndarray, np.ndarray]:
+    """One attack while a single Hit re-roll is still available (a rule's "re-roll one Hit
+    roll"; Core rules: Re-rolls: never re-roll a dice more than once): the part that keeps it
+    (the Hit roll did not fail, or failed on a result the table re-rolls already) and the part
+    that spends it on the failed roll, whose fresh result stands. Spending it on the first
+    such failure is best: every failed Hit roll is worth the same."""
+    table = ap.hit
+    assert table is not None
+    fresh = np.zeros(3)
+    for f in range(1, 7):
+        fresh[table.outcome[f]] += 1 / 6
+    e = sum(1 for f in range(1, 7) if not table.reroll[f] and table.outcome[f] == MISS) / 6
+    keep = table.probabilities(3)
+    keep[MISS] -= e
+    kept, _ = per_attack_kernel(ap, ph=keep)
+    spent, _ = per_attack_kernel(ap, ph=e * fresh)
+    return kept, spent
+
+
 def _pad_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     out = np.zeros((max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1])))
     out[: a.shape[0], : a.shape[1]] += a
@@ -137,10 +159,13 @@ def _power2(k: np.ndarray, a: int) -> np.ndarray:
     return out
 
 
-def _with_command_reroll(ap: AttackProfile, attacks: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """P[n, m] over the attacks in order, with a two-valued state "Command Re-roll still
-    available": after a attacks, ``kept`` (never spent) and ``spent`` (spent on one of them)."""
-    keep, spend = command_reroll_kernels(ap)
+def _with_command_reroll(
+    ap: AttackProfile, attacks: np.ndarray, k: np.ndarray, hit: bool = False
+) -> np.ndarray:
+    """P[n, m] over the attacks in order, with a two-valued state "the re-roll is still
+    available" (the Command Re-roll's Wound roll; with ``hit``, a single Hit re-roll): after
+    a attacks, ``kept`` (never spent) and ``spent`` (spent on one of them)."""
+    keep, spend = hit_reroll_kernels(ap) if hit else command_reroll_kernels(ap)
     out = np.zeros((1, 1))
     kept = np.ones((1, 1))
     spent = np.zeros((1, 1))
@@ -167,7 +192,14 @@ def wound_joint(ap: AttackProfile, models_at_selection: int) -> tuple[np.ndarray
     Wounds m over all its attacks, and its expected attacks, hits and wounds."""
     attacks = ap.attack_pmf(models_at_selection)
     k, hits_per_attack = per_attack_kernel(ap)
-    out = _with_command_reroll(ap, attacks, k) if ap.command_reroll else _compound2(attacks, k)
+    if ap.command_reroll and ap.reroll_one_hit:
+        raise ValueError("one single re-roll per weapon profile (a Hit or a Wound roll)")
+    if ap.command_reroll:
+        out = _with_command_reroll(ap, attacks, k)
+    elif ap.reroll_one_hit and ap.hit is not None:
+        out = _with_command_reroll(ap, attacks, k, hit=True)
+    else:
+        out = _compound2(attacks, k)
     mean_attacks = _mean(attacks)
     wounds = float(
         (out.sum(axis=1) * np.arange(out.shape[0])).sum()

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..engine.outcome import WEAPON_FIELDS
 from ..profile import TargetStates
-from ..resolve import Carried, Result, few_trials_note, resolve
+from ..resolve import Carried, Result, few_trials_note, pool_samples, resolve
 from ..sequence.pooled import Moments, se_p
 from ..sequence.run import step_seed
 from ..sequence.sampled import empirical
@@ -156,6 +156,14 @@ def _sampled(setup, k, cls, start, rng, decided, figures):
     res = decided.get(cls)
     if res is not None:
         act = res.activation
+        if res.by_state is not None:  # the target's state read by effects: per class of states
+            parts = [
+                (mask, run_sample(a, trials=int(mask.sum()), seed=rng,
+                                  start=TargetStates(start.shape, start.lost[mask]),
+                                  keep_states=True))
+                for mask, a in res.by_state(start)
+            ]  # fmt: skip
+            return act, pool_samples(parts, len(start.lost))
         return act, run_sample(act, trials=len(start.lost), seed=rng, start=start, keep_states=True)
     sel = setup.selection(k, cls)
     m = len(start.lost)

@@ -25,7 +25,6 @@ Objective Control) are not listed. No ability text is copied: only names and num
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -174,20 +173,12 @@ class UnitAbilities:
                 self.not_modelled[side].append(name)
 
 
-@functools.lru_cache(maxsize=1)
-def _effect_ids() -> dict[str, str]:
-    from ..effects import EFFECTS  # lazy: effects import the catalog
-
-    out = {}
-    for e in EFFECTS:
-        out.setdefault(norm_rule(e.name), e.id)
-        out.setdefault(e.id, e.id)
-    return out
-
-
 def effect_id(name: str) -> str | None:
-    """The id of the effect (``effects.py``) printed as ``name`` ("Dat's Our Loot!"), or None."""
-    return _effect_ids().get(norm_rule(name))
+    """The id of the 10th-edition effect record printed as ``name`` ("Dat's Our Loot!",
+    "Waaagh!"), or None (``effects.unit_rule_id``)."""
+    from ..effects import unit_rule_id  # lazy: the effect files are read on first use
+
+    return unit_rule_id(name, "10")
 
 
 def wargear_names(export: Export, sheet: dict[str, str]) -> list[str]:

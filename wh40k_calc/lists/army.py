@@ -17,7 +17,7 @@ why (a rule for another phase is silent).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..selection import Conditions, Modifiers, Selection, SelectionError, UnitChoice
@@ -119,7 +119,6 @@ def plan_units(
     out = []
     target = side.choice
     modifiers = Modifiers(target_stealth=side.stealth)
-    target_kw = build_unit(target, "target", resolved.edition).keywords
     for unit in resolved.resolved():
         assert unit.choice is not None
         built = build_unit(unit.choice, "attacker", resolved.edition)
@@ -131,8 +130,6 @@ def plan_units(
                     what = "ranged" if ph == "shooting" else "melee"
                     notes.append(f"{unit.name} has no {what} weapon: it does not {VERBS[ph]}")
                 continue
-            effects, why = _effects_for(unit, ph, conditions, built.keywords, target_kw)
-            notes += why
             sheets = [unit.choice.datasheet, *unit.choice.leaders, target.datasheet]
             sel = Selection(
                 phase=ph,
@@ -140,12 +137,14 @@ def plan_units(
                 target=target,
                 conditions=conditions,
                 modifiers=modifiers,
-                effects=effects,
                 edition=resolved.edition,
                 allocation=side.allocation,
                 target_wounds_left=side.wounds_left,
                 notes=cat.duplicate_notes(sheets) if cat is not None else (),
             )
+            effects, why = _effects_for(unit, sel)
+            notes += why
+            sel = replace(sel, effects=effects)
             text = f"{VERBS[ph]} {unit.name} (list {_positions(unit)})"
             steps.append(Step(1, len(steps) + 1, sel, text))
         out.append(UnitPlan(unit, tuple(steps), tuple(notes)))
@@ -156,27 +155,21 @@ def _positions(unit: ResolvedUnit) -> str:
     return "unit " + " and ".join(str(p) for p in unit.positions)
 
 
-def _effects_for(
-    unit: ResolvedUnit,
-    phase: str,
-    conditions: Conditions,
-    attacker_kw: frozenset[str],
-    target_kw: frozenset[str],
-) -> tuple[tuple[str, ...], list[str]]:
-    """The unit's effects that apply to its activation in ``phase``, and a note for each that
-    cannot (except one for another phase)."""
-    from ..effects import check, lookup
+def _effects_for(unit: ResolvedUnit, sel: Selection) -> tuple[tuple[str, ...], list[str]]:
+    """The unit's effects that apply to its activation ``sel`` (``rules.applied.refusal``: an
+    effect's own conditions, its faction), and a note for each that cannot (except one for
+    another phase)."""
+    from ..rules.activation import built_units
+    from ..rules.applied import refusal
 
     applied, notes = [], []
+    attacker, target = built_units(sel)
     for eid in unit.effects:
-        e = lookup(eid)
-        if phase not in e.phases:
-            continue
-        why = check(e, phase, conditions.charged, conditions.disembarked, attacker_kw, target_kw)
+        why = refusal(sel, attacker, target, eid)
         if why is None:
-            applied.append("attacker:" + eid if e.side == "both" else eid)
-        else:
-            notes.append(f"{unit.name}: {eid} not applied ({why})")
+            applied.append(eid)
+        elif "phase only" not in why:
+            notes.append(f"{unit.name}: {eid} not applied ({why.removeprefix('--effect ')})")
     return tuple(applied), notes
 
 

@@ -249,7 +249,10 @@ def resolve_army(
     if faction.fold:
         notes.append(faction.fold)
     effects = list_effects(
-        army.detachments, tuple(u.enhancement for u in army.units if u.enhancement)
+        army.detachments,
+        tuple(u.enhancement for u in army.units if u.enhancement),
+        faction.faction or army.faction,
+        used,
     )
     ally_factions = tuple(our_faction(cat, a).faction or a for a in allies)
     sheets = [_sheet(cat, u, faction, ally_factions, used) for u in army.units]
@@ -537,7 +540,11 @@ def _unit_effects(effects: ListEffects, listed: tuple[ListedUnit, ...]) -> tuple
     enhancements."""
     own = []
     for u in listed:
-        e = enhancement_effect(u.enhancement) if u.enhancement else None
+        e = (
+            enhancement_effect(u.enhancement, effects.faction, effects.edition)
+            if u.enhancement
+            else None
+        )
         if e is not None and e.applies_to_attacker:
             own.append(e.id)
     return tuple(dict.fromkeys((*effects.attacker, *own)))

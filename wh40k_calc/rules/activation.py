@@ -14,17 +14,17 @@ tries the choices and keeps the best.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..profile import Activation, AttackProfile, TargetProfile, TargetStates
 from ..selection import Selection, SelectionError, UnitChoice
 from ..units import ModelGroup, Unit, build_unit
 from .added import with_added_abilities
-from .applied import apply_effects
-from .applied import variants as _variants
-from .attacks import weapon_profiles
-from .command_reroll import keep_command_reroll
+from .applied import Applied, Variant, apply_effects
+from .attacks import attack_profile, weapon_profiles
+from .changes import Changes
+from .command_reroll import SingleReroll, keep_single_rerolls
 from .conditions import blast_x_notes, cleave_not_modelled, stealth_notes
 from .idle import idle_notes, idle_phase_notes
 from .mortal import before_attacks
@@ -33,6 +33,7 @@ from .situation import Situation
 from .target import Kind, target_profile, wounded_start
 from .unit_abilities import damaged_hit_mod, defence_notes
 from .weapons import ordered, weapon_options
+from .when import StateSplit, UnitState, bearer_groups, facts_of, state_reads
 
 if TYPE_CHECKING:
     from ..datasheet import Weapon
@@ -45,16 +46,17 @@ class Rules:
 
     edition: Edition
 
-    def plan(self, sel: Selection) -> Plan:
+    def plan(self, sel: Selection, target_state: UnitState | None = None) -> Plan:
         """:func:`plan` with this edition."""
-        return plan(self.edition, sel)
+        return plan(self.edition, sel, target_state)
 
 
-def plan(edition: Edition, sel: Selection) -> Plan:
+def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None) -> Plan:
     """Resolve everything but the player's whole-activation choices under ``edition``: both
     units, the effects that apply, the target's models and allocation order, the attacker's
     weapon options, and every note; ``Plan.build`` makes the activation of one set of choices
-    (:class:`_ActivationBuilder`).
+    (:class:`_ActivationBuilder`). ``target_state``: the target's size as conditions read it
+    when the activation starts from an earlier one's state (a sequence step), else as built.
 
     Raises:
         SelectionError: an impossible selection (size, loadout, Leader, effect conditions,
@@ -67,29 +69,36 @@ def plan(edition: Edition, sel: Selection) -> Plan:
         attacker = attacker.surviving(sel.attacker_alive)
     attacker = with_added_abilities(attacker, sel.added_abilities, edition.name)
     target = _built(sel.target, "target", edition.name)
-    applied, not_modelled = apply_effects(sel, attacker, target)
-    s = Situation(edition, sel, attacker, target, applied)
+    facts = facts_of(sel, attacker, target, target_state)
+    applied, not_modelled = apply_effects(sel, attacker, target, facts)
+    bearers = bearer_groups(attacker)
+    variants = applied.variants()
+    changes = Changes(applied, _first(variants), bearers)
+    s = Situation(edition, sel, attacker, target, applied, changes)
     _, damaged_note = damaged_hit_mod(sel, attacker)
     conditions_notes = edition.check_conditions(sel, attacker, target)
     groups, notes = weapon_options(sel, attacker)
     precise = any(w.abilities.precision for g in groups for o in g.options for w in o.weapons)
-    kinds, tprofile, order, roles, listing = target_profile(s, precise)
+    _, tprofile, order, roles, listing = target_profile(s, precise)
     best = edition.best_allocation(sel)
     start = wounded_start(sel, tprofile)
     notes += conditions_notes
     notes += stealth_notes(s, groups)
     notes += idle_notes(edition, sel, target, groups, applied)
     not_modelled += cleave_not_modelled(edition, sel, groups)
+    not_modelled += effect_parts_not_modelled(applied)
     notes += blast_x_notes(edition, groups)
-    variants = _variants(applied)
     return Plan(
+        state_split=_state_split(applied, facts),
         attacker=attacker,
         target=target,
         groups=groups,
-        variants=list(variants) if variants else [],
-        build=_ActivationBuilder(s, groups, kinds, tprofile, variants, best, start),
+        variants=[v.labels for v in variants],
+        variant_defender=[v.defender for v in variants],
+        build=_ActivationBuilder(s, groups, precise, variants, best, start, bearers),
         effects=applied.ids,
         effect_sides=applied.sides,
+        effects_both=[a.effect.id for a in applied.every_active() if a.effect.side == "both"],
         not_modelled=not_modelled,
         notes=[
             *attacker.notes,
@@ -103,6 +112,50 @@ def plan(edition: Edition, sel: Selection) -> Plan:
         character_roles=roles,
         target_groups=listing,
     )
+
+
+def _state_split(applied: Applied, facts) -> StateSplit | None:
+    """The target-state conditions the engines cannot read per state (those of the attacker's
+    changes and of the target's changes to the whole roll; for a unit of one model, every
+    one: it has no model count to switch a kind on), or None when there are none."""
+    from ..effect_schema import change_field, change_side
+    from .target import PER_KIND
+
+    single = facts.target.starting <= 1
+    reads: list[tuple[str, int]] = []
+    for a in applied.every_active():
+        rec = a.effect.record
+        for c in rec.changes:
+            if change_side(rec, c) != a.side:
+                continue
+            if a.side == "target" and change_field(c) in PER_KIND and not single:
+                continue  # read per kind of model as its models die (rules.target)
+            reads += state_reads(rec.when, a.side) + state_reads(c.when, a.side)
+    reads = list(dict.fromkeys(reads))
+    return StateSplit(tuple(reads), facts.target) if reads else None
+
+
+def _first(variants: list[Variant]) -> Variant | None:
+    return variants[0] if variants else None
+
+
+def effect_parts_not_modelled(applied: Applied) -> list[str]:
+    """What the applied effects' records say they leave out (``not_modelled``), once each."""
+    out = []
+    for a in applied.every_active():
+        nm = a.effect.record.not_modelled
+        if nm:
+            item = f"{a.effect.name}: {nm}"
+            if item not in out:
+                out.append(item)
+    return out
+
+
+def built_units(sel: Selection) -> tuple[Unit, Unit]:
+    """The attacking unit (abilities granted) and the target as :func:`plan` builds them."""
+    attacker = _built(sel.attacker, "attacker", sel.edition)
+    attacker = with_added_abilities(attacker, sel.added_abilities, sel.edition)
+    return attacker, _built(sel.target, "target", sel.edition)
 
 
 _UNITS: dict[tuple, tuple[UnitChoice, Unit]] = {}  # built units, see _built
@@ -140,48 +193,89 @@ def _built(choice: UnitChoice, role: str, edition: str) -> Unit:
 class _ActivationBuilder:
     """``Plan.build``: the :class:`Activation` of one set of the player's choices (an option
     index per weapon group, a variant index, a weapon order or None for the datasheets'),
-    with everything else the plan resolved once (``s``: the situation). ``made`` keeps the
-    weapon profiles already made, which the candidates share."""
+    with everything else the plan resolved once (``s``: the situation of the first variant;
+    each variant has its own changes, :meth:`situation`). ``made`` keeps the weapon profiles
+    already made, which the candidates share."""
 
     s: Situation
     groups: list[GroupOptions]
-    kinds: list[Kind]
-    tprofile: TargetProfile
-    variants: list[tuple[str, ...]]
+    precise: bool
+    variants: list[Variant]
     best: bool  # the defender's allocation order is chosen per weapon (edition 11)
     start: TargetStates | None  # --target-wounds-left
+    bearers: frozenset[int]
     made: dict[tuple, AttackProfile] = field(default_factory=dict)
+    situations: dict[int, tuple] = field(default_factory=dict)
+
+    def situation(self, variant: int) -> tuple[Situation, list[Kind], TargetProfile]:
+        """The situation of variant ``variant`` (its changes) and the target as it sees it."""
+        if variant not in self.situations:
+            s = self.s
+            if self.variants:
+                s = replace(s, changes=Changes(s.applied, self.variants[variant], self.bearers))
+            kinds, tprofile, _, _, _ = target_profile(s, self.precise)
+            self.situations[variant] = (s, kinds, tprofile)
+        return self.situations[variant]
 
     def __call__(
         self, picks: tuple[int, ...], variant: int, order: tuple[str, ...] | None
     ) -> Activation:
         """The activation: the weapons the picked options use, one profile each in ``order``
-        (Command Re-roll kept where it adds most), the mortal wounds inflicted before the
+        (each single re-roll kept where it adds most), the mortal wounds inflicted before the
         attacks and the attacker's Hazardous tests."""
-        s = self.s
+        s, kinds, tprofile = self.situation(variant)
         used: list[tuple[ModelGroup, Weapon, int]] = []
         for g, i in zip(self.groups, picks, strict=True):
             for w in g.options[i].weapons:
                 used.append((g.group, w, g.group.count))
-        profiles = weapon_profiles(
-            s,
-            used,
-            self.kinds,
-            self.tprofile,
-            self.variants[variant] if self.variants else None,
-            self.made,
-        )
+        origins: dict[str, tuple[ModelGroup, Weapon, int]] = {}
+        profiles = weapon_profiles(s, used, kinds, tprofile, variant, self.made, origins)
         profiles = ordered(profiles, order)
         notes: tuple[str, ...] = ()
-        if any(e.command_reroll for e in s.applied.attacker):
-            profiles, notes = keep_command_reroll(profiles, self.tprofile)
+        rerolls = _single_rerolls(s, origins)
+        if rerolls:
+
+            def rebuild(p: AttackProfile) -> AttackProfile:
+                g, w, n = origins[p.name]
+                first = _first_kind(p, tprofile)
+                again = attack_profile(s, w, g, n, p.name, kinds, first, once_damage=True)
+                return replace(again, choices=p.choices, reroll_one_damage=True)
+
+            profiles, notes = keep_single_rerolls(profiles, tprofile, rerolls, rebuild)
         return Activation(
             tuple(profiles),
-            self.tprofile,
-            tuple(before_attacks(s, self.kinds)),
+            tprofile,
+            tuple(before_attacks(s, kinds)),
             s.edition.hazard(s.attacker, used),
             lowest_first=s.edition.saves_lowest_first(),
             best_allocation=self.best,
             start=self.start,
             notes=notes,
         )
+
+
+def _first_kind(p: AttackProfile, tprofile: TargetProfile) -> int:
+    """The model kind ``p``'s attacks go to first."""
+    if p.precision and tprofile.characters:
+        return tprofile.characters[0].kind
+    return (tprofile.bodyguard or tprofile.characters)[0].kind
+
+
+def _single_rerolls(
+    s: Situation, origins: dict[str, tuple[ModelGroup, Weapon, int]]
+) -> list[SingleReroll]:
+    """The single re-rolls the attacker's effects give (Command Re-roll's Wound roll, an
+    effect's one Hit, Wound or Damage roll), each with the weapon profiles it may be kept for
+    (its scope and conditions)."""
+    out = []
+    fx = s.changes
+    for which in ("command_reroll", "single_reroll"):
+        for piece in fx.fields("attacker", which):
+            weapons = frozenset(
+                name
+                for name, (g, w, _) in origins.items()
+                if piece in fx.attacker(which, fx.attack(w, g))
+            )
+            roll = "wound" if which == "command_reroll" else str(piece.value)
+            out.append(SingleReroll(roll, piece.name, weapons))
+    return out

@@ -1,155 +1,343 @@
-"""Which effects apply to an activation, and to which side: the requested ``--effect`` names
-and the unit rules named in the datasheets, each checked against its own conditions."""
+"""Which effects apply to an activation, and to which side: the ``--effect`` names
+(:func:`~wh40k_calc.effects.find`) and the unit rules the datasheets name, each checked against
+its record's conditions (``rules.when``); the choices they leave to the players.
+
+An effect named with ``--effect`` whose conditions fail on every side it could act for is
+refused with the reason; a datasheet's own rule (``default``) simply does not apply then. An
+effect acts for a unit of its own faction (core stratagems and datasheet abilities for any;
+``effects.find``). The same rule never applies twice to one side (a default rule also named,
+a name given twice).
+
+Choices (:class:`Choice`): a choice rule named by its rule's name (the side's player picks the
+option: the attacker the one that destroys most, the defender the one that lets fewest be
+destroyed, ``resolve.choose``), and a change with ``choose_ability`` (the attacker picks). A
+variant is one pick of every choice (:meth:`Applied.variants`).
+
+Conditions on the target's state (below Starting Strength, Below Half-strength, its model
+counts) never refuse an effect: they are read where the target's state is known (``changes``).
+"""
 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from ..effects import Effect, check, lookup
+from ..effect_files import faction_tiers
+from ..effects import (
+    Effect,
+    EffectNameError,
+    Found,
+    WrongFactionError,
+    coverage_line,
+    find,
+    parse_request,
+    unit_rule,
+)
 from ..selection import Selection, SelectionError
 from ..units import Unit
+from .when import Context, Facts, facts_of, why_not
+
+# conditions on the target's state: read per state, never a reason to refuse (module docstring)
+STATE_FIELDS = (
+    "target_below_starting_strength",
+    "target_below_half_strength",
+    "target_min_models",
+    "target_max_models",
+)
+
+
+@dataclass(frozen=True)
+class Active:
+    """One effect acting for one ``side`` ("attacker" or "target") with the ``options`` the
+    player gave; ``explicit``: named with ``--effect`` (else a datasheet's own rule)."""
+
+    effect: Effect
+    side: str
+    options: frozenset[str] = frozenset()
+    explicit: bool = True
+
+    @property
+    def key(self) -> tuple:
+        """The rule and side: applied once."""
+        return (*self.effect.identity, self.side)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A choice left to a player: one of ``actives`` (a choice rule's options, for ``side``)
+    or one of ``abilities`` (a ``choose_ability`` change: ``owner`` is (the active's key, the
+    change's index)). ``label`` names it in the choice sentences."""
+
+    side: str
+    label: str
+    actives: tuple[Active, ...] = ()
+    abilities: tuple[str, ...] = ()
+    owner: tuple | None = None
+
+    @property
+    def size(self) -> int:
+        """How many options it has."""
+        return len(self.actives) or len(self.abilities)
+
+    def option_label(self, i: int) -> str:
+        """The name of option ``i``."""
+        return self.actives[i].effect.name if self.actives else self.abilities[i]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One pick per choice of :attr:`Applied.choices` (``picks``), with the words saying it
+    (``labels``) and the defender's part of it (``defender``: the picks of the target side's
+    choices, which the defender makes)."""
+
+    picks: tuple[int, ...]
+    labels: tuple[str, ...]
+    defender: tuple[int, ...]
 
 
 @dataclass
 class Applied:
-    """Effects sorted by side after their conditions were checked."""
+    """The effects that apply, after their conditions were checked: ``fixed`` (always),
+    ``choices`` (the players'), ``facts`` the conditions read (the attacker's keywords include
+    those effects grant), and for the report ``ids`` and ``sides`` (id -> the sides it acts
+    for)."""
 
-    attacker: list[Effect] = field(default_factory=list)
-    target: list[Effect] = field(default_factory=list)
+    facts: Facts
+    fixed: list[Active] = field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)
     ids: list[str] = field(default_factory=list)
     sides: dict[str, list[str]] = field(default_factory=dict)
 
+    def variants(self) -> list[Variant]:
+        """Every combination of the choices' options (none without choices)."""
+        if not self.choices:
+            return []
+        out = []
+        for picks in itertools.product(*(range(c.size) for c in self.choices)):
+            labels = tuple(
+                f"{c.label}: {c.option_label(i)}" for c, i in zip(self.choices, picks, strict=True)
+            )
+            defender = tuple(
+                i for c, i in zip(self.choices, picks, strict=True) if c.side == "target"
+            )
+            out.append(Variant(picks, labels, defender))
+        return out
 
-_Request = tuple[Effect, str | None, bool]  # an effect, the side asked for, named explicitly
+    def actives(self, variant: Variant | None) -> list[Active]:
+        """The effects acting under ``variant``: the fixed ones and the options picked."""
+        out = list(self.fixed)
+        if variant is not None:
+            for c, i in zip(self.choices, variant.picks, strict=True):
+                if c.actives:
+                    out.append(c.actives[i])
+        return out
+
+    def picked_abilities(self, variant: Variant | None) -> dict[tuple, str]:
+        """(active key, change index) -> the ability picked for a ``choose_ability`` change."""
+        out: dict[tuple, str] = {}
+        if variant is not None:
+            for c, i in zip(self.choices, variant.picks, strict=True):
+                if c.abilities and c.owner is not None:
+                    out[c.owner] = c.abilities[i]
+        return out
+
+    def every_active(self) -> list[Active]:
+        """Every effect that may act (each option of each choice rule too), for notes."""
+        return [*self.fixed, *(a for c in self.choices for a in c.actives)]
 
 
-def apply_effects(sel: Selection, attacker: Unit, target: Unit) -> tuple[Applied, list[str]]:
-    """Check the requested effects and the unit rules named in the datasheets against their
-    own conditions, and sort those that apply by side; list unknown unit rules as not
+def unit_keys(unit: Unit) -> dict[str, int]:
+    """The faction keys of ``unit`` (each datasheet's faction and every faction keyword) and
+    their ranks (:func:`~wh40k_calc.effect_files.faction_tiers`: 0 most specific)."""
+    out: dict[str, int] = {}
+    for ds in unit.datasheets:
+        for k, r in faction_tiers(ds.faction or "", unit.keywords).items():
+            out[k] = min(out.get(k, r), r)
+    return out
+
+
+def apply_effects(
+    sel: Selection, attacker: Unit, target: Unit, facts: Facts | None = None
+) -> tuple[Applied, list[str]]:
+    """Find the requested effects and the unit rules the datasheets name, check them against
+    their conditions and sort those that apply by side; list unit rules we do not have as not
     modelled.
 
     Raises:
-        SelectionError: an unknown effect, a wrong side prefix, or an explicit effect whose
-            conditions are not met (with the reason).
+        SelectionError: an unknown or ambiguous effect name, an unknown option, an effect of
+            another faction or edition, or an explicit effect whose conditions are not met
+            (with the reason).
     """
+    base = facts or facts_of(sel, attacker, target)
     requested, not_modelled = _unit_rules(sel, attacker, target)
-    requested += [_named_effect(sel, name) for name in sel.effects]
-    out = Applied()
-    akw, tkw = attacker.keywords, target.keywords
-    cond = sel.conditions
-    seen: set[tuple[str, str]] = set()
-    for e, side, explicit in requested:
-        why = check(e, sel.phase, cond.charged, cond.disembarked, akw, tkw)
-        if why is not None:
-            if explicit:
-                raise SelectionError(f"--effect {e.id}: {why}")
-            continue
-        if e.no_attack_effect:
-            continue
-        applied_any = _apply_sides(out, seen, e, side, akw, tkw)
-        if applied_any and e.id not in out.ids:
-            out.ids.append(e.id)
-        elif not applied_any and explicit:
-            who = {"attacker": "an attacking unit", "target": "a target unit"}.get(
-                side or "", "an attacker or target"
-            )
-            kws = {"attacker": e.attacker_keywords, "target": e.target_keywords}.get(side or "")
-            need = f" with {' or '.join(kws)}" if kws else ""
-            raise SelectionError(f"--effect {e.id}: {e.name} needs {who}{need}")
+    units = {
+        "attacker": (attacker.name, unit_keys(attacker)),
+        "target": (target.name, unit_keys(target)),
+    }
+    for name in sel.effects:
+        try:
+            requested.append(find(parse_request(name), sel.edition, units))
+        except WrongFactionError as exc:  # its own conditions first, as for any effect
+            whys = [_why(Active(exc.effect, side), base) for side in exc.sides]
+            first = next((w for w in whys if w is not None), None)
+            raise SelectionError(f"--effect {name}: {first}" if first else str(exc)) from None
+        except LookupError as exc:
+            raise SelectionError(str(exc)) from None
+    granted, bearer_granted = _granted(requested, base)
+    f = base.granted(granted, bearer_granted) if granted or bearer_granted else base
+    out = Applied(f)
+    seen: set[tuple] = set()
+    for item in requested:
+        if isinstance(item, Found):
+            _apply_found(out, item, f, seen)
+        else:
+            e, side = item
+            a = Active(e, side, frozenset(), explicit=False)
+            if a.key not in seen and _why(a, f) is None:
+                _add(out, a, seen)
+    _add_ability_choices(out)
     return out, not_modelled
 
 
-def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list[_Request], list[str]]:
-    """The unit rules named in both units' datasheets (they apply by default, to the side the
-    unit is on), and what is not modelled: unknown unit rules, rules of another edition, and
-    the abilities each datasheet lists as not modelled for its side."""
-    requested: list[_Request] = []
+def _why(a: Active, f: Facts) -> str | None:
+    """Why the record of ``a`` cannot act for its side (its record-level conditions but those
+    on the target's state), or None."""
+    e = a.effect
+    when = e.when
+    if when is not None and any(getattr(when, k) is not None for k in STATE_FIELDS):
+        when = replace(when, **dict.fromkeys(STATE_FIELDS))
+    if when is not None and a.side == "target" and when.unit_min_models is not None:
+        when = replace(when, unit_min_models=None)  # the target's model count: per state
+    sides = (a.side,) if e.side == "both" else ("attacker", "target")
+    return why_not(when, f, Context(a.side, a.options), e.name, keyword_sides=sides)
+
+
+def _apply_found(out: Applied, found: Found, f: Facts, seen: set[tuple]) -> None:
+    """Add what one ``--effect`` found: each side it can act for, or a choice."""
+    opts = frozenset(found.options)
+    text = found.request.text
+    if found.choice:
+        side = found.sides[0]
+        options = [Active(e, side, opts) for e in found.effects]
+        ok = [a for a in options if _why(a, f) is None]
+        if not ok:
+            raise SelectionError(f"--effect {text}: {_why(options[0], f)}")
+        out.choices.append(Choice(side, found.effect.rule, tuple(ok)))
+        _mark(out, found.label, side)
+        return
+    e = found.effect
+    reasons = []
+    applied = False
+    for side in found.sides:
+        a = Active(e, side, opts)
+        if a.key in seen:
+            applied = True
+            continue
+        why = _why(a, f)
+        if why is None:
+            _add(out, a, seen)
+            applied = True
+        else:
+            reasons.append(why)
+    if not applied:
+        raise SelectionError(f"--effect {text}: {reasons[0] if reasons else e.name}")
+
+
+def _add(out: Applied, a: Active, seen: set[tuple]) -> None:
+    seen.add(a.key)
+    out.fixed.append(a)
+    _mark(out, a.effect.id, a.side)
+
+
+def _mark(out: Applied, eid: str, side: str) -> None:
+    if eid not in out.ids:
+        out.ids.append(eid)
+    sides = out.sides.setdefault(eid, [])
+    if side not in sides:
+        sides.append(side)
+
+
+def _add_ability_choices(out: Applied) -> None:
+    """A choice for each ``choose_ability`` change of an effect that may act."""
+    for a in out.every_active():
+        for i, c in enumerate(a.effect.changes):
+            if c.choose_ability:
+                out.choices.append(
+                    Choice(
+                        "attacker",
+                        a.effect.name,
+                        abilities=tuple(c.choose_ability),
+                        owner=(a.key, i),
+                    )
+                )
+
+
+def _granted(requested: list, f: Facts) -> tuple[frozenset[str], frozenset[str]]:
+    """Keywords the attacker's effects give it (``grant_keyword``), for every other rule's
+    conditions: those of records and changes whose conditions hold on its own keywords; the
+    unit's, and its bearer's alone (``bearer_only``)."""
+    from ..effect_schema import change_side
+
+    out: set[str] = set()
+    bearer: set[str] = set()
+    for item in requested:
+        effects = item.effects if isinstance(item, Found) else (item[0],)
+        sides = item.sides if isinstance(item, Found) else (item[1],)
+        opts = frozenset(item.options) if isinstance(item, Found) else frozenset()
+        if "attacker" not in sides:
+            continue
+        for e in effects:
+            if not any(c.grant_keyword for c in e.changes):
+                continue
+            a = Active(e, "attacker", opts)
+            if _why(a, f) is not None:
+                continue
+            for c in e.changes:
+                mine = c.grant_keyword and change_side(e.record, c) == "attacker"
+                if mine and why_not(c.when, f, Context("attacker", opts), "") is None:
+                    (bearer if c.bearer_only else out).add(c.grant_keyword)
+    return frozenset(out), frozenset(bearer)
+
+
+def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, list[str]]:
+    """The unit rules named in both units' datasheets, as (effect, side) pairs for the side
+    the unit is on, and what is not modelled: rules we have no record of (in this edition),
+    and the abilities each datasheet lists as not modelled for its side."""
+    requested: list = []
     not_modelled: list[str] = []
     for unit, role in ((attacker, "attacker"), (target, "target")):
+        ranks = unit_keys(unit)
+        keys = tuple(sorted(ranks, key=lambda k: ranks[k]))
         for ds in unit.datasheets:
             for rid in ds.rules:
-                try:
-                    e = lookup(rid)
-                except LookupError:
-                    not_modelled.append(f"unit rule {rid!r} of {ds.name}")
-                    continue
-                if sel.edition not in e.editions:
-                    not_modelled.append(f"unit rule {e.name} of {ds.name} (edition 10 only)")
+                e = unit_rule(rid, sel.edition, keys)
+                if e is None:
+                    line = coverage_line(rid, sel.edition, keys)
+                    if line is not None and line.status == "not-attack":
+                        continue  # a rule that changes no attack: nothing to say
+                    if line is not None:
+                        not_modelled.append(f"unit rule {line.rule} of {ds.name} ({line.reason})")
+                        continue
+                    other = "11" if sel.edition == "10" else "10"
+                    if unit_rule(rid, other, keys) is not None:
+                        not_modelled.append(f"unit rule {rid} of {ds.name} (edition {other} only)")
+                    else:
+                        not_modelled.append(f"unit rule {rid!r} of {ds.name}")
                     continue
                 if e.side in (role, "both"):
-                    requested.append((e, role, False))
+                    requested.append((e, role))
             mine = ds.not_modelled_attacker if role == "attacker" else ds.not_modelled_target
             not_modelled += [f"{n} ({ds.name} unit ability)" for n in mine]
     return requested, not_modelled
 
 
-def _named_effect(sel: Selection, name: str) -> _Request:
-    """One ``--effect [SIDE:]NAME``: the effect, the side asked for (or None).
-
-    Raises:
-        SelectionError: a side other than attacker/target, an unknown name, an effect this
-            edition does not have, or a side the effect does not apply to.
-    """
-    side = None
-    if ":" in name:
-        side, name = (part.strip() for part in name.split(":", 1))
-        if side not in ("attacker", "target"):
-            raise SelectionError(f"--effect {side}:{name}: the side must be 'attacker' or 'target'")
+def refusal(sel: Selection, attacker: Unit, target: Unit, name: str) -> str | None:
+    """Why ``--effect name`` cannot be used in ``sel`` (the message), or None when it can:
+    for callers that add effects where they can apply (army lists)."""
     try:
-        e = lookup(name)
-    except LookupError as exc:
-        raise SelectionError(str(exc)) from None
-    if sel.edition not in e.editions:
-        raise SelectionError(
-            f"--effect {e.id}: {e.name} is a {e.kind} whose edition-{sel.edition} text is "
-            f"not in our sources (file 004's section 15 does not print it), so it is not "
-            f"applied with --edition {sel.edition} (it exists in edition "
-            f"{' and '.join(e.editions)})"
-        )
-    if side == "attacker" and not e.applies_to_attacker:
-        raise SelectionError(f"{e.name} applies to the target, not the attacker")
-    if side == "target" and not e.applies_to_target:
-        raise SelectionError(f"{e.name} applies to the attacker, not the target")
-    return e, side, True
-
-
-def _apply_sides(
-    out: Applied,
-    seen: set[tuple[str, str]],
-    e: Effect,
-    side: str | None,
-    akw: frozenset[str],
-    tkw: frozenset[str],
-) -> bool:
-    """Add ``e`` to ``out`` on the side asked for (else its own side or sides) where that
-    unit has the keywords it needs (and none it excludes), once a side; True if it applies
-    on some side (already added counts: a default unit rule, or one named twice)."""
-    sides = [side] if side else (["attacker", "target"] if e.side == "both" else [e.side])
-    applied_any = False
-    for s in sides:
-        if (e.id, s) in seen:
-            applied_any = True  # already applied (a default unit rule, or named twice)
-            continue
-        if s == "attacker":
-            if e.attacker_keywords and not set(e.attacker_keywords) & akw:
-                continue
-            out.attacker.append(e)
-        else:
-            if e.target_keywords and not set(e.target_keywords) & tkw:
-                continue
-            if set(e.target_excludes) & tkw:
-                continue
-            out.target.append(e)
-        seen.add((e.id, s))
-        out.sides.setdefault(e.id, []).append(s)
-        applied_any = True
-    return applied_any
-
-
-def variants(applied: Applied) -> list[tuple[str, ...]]:
-    """Every combination of the abilities the applied effects let the player choose."""
-    choices = [e.choose_melee_ability for e in applied.attacker if e.choose_melee_ability]
-    if not choices:
-        return []
-    return [tuple(combo) for combo in itertools.product(*choices)]
+        apply_effects(replace(sel, effects=(name,)), attacker, target)
+    except SelectionError as exc:
+        return str(exc)
+    except EffectNameError as exc:  # pragma: no cover - converted above
+        return str(exc)
+    return None

@@ -19,8 +19,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..dice import Dice
 from ..profile import AttackProfile
 from . import common as c
+from .changes import Attack, total
 from .damage import vs_model
 from .hit import hit_table, hit_values
 from .wound import wound_table
@@ -28,10 +30,8 @@ from .wound import wound_table
 if TYPE_CHECKING:
     from ..abilities import WeaponAbilities
     from ..datasheet import Weapon
-    from ..effects import Effect
     from ..profile import TargetProfile
-    from ..selection import Selection
-    from ..units import ModelGroup, Unit
+    from ..units import ModelGroup
     from .situation import Situation
     from .target import Kind
 
@@ -41,17 +41,19 @@ def weapon_profiles(
     used: list[tuple[ModelGroup, Weapon, int]],
     kinds: list[Kind],
     tprofile: TargetProfile,
-    variant: tuple[str, ...] | None,
+    variant: int,
     made: dict[tuple, AttackProfile] | None = None,
+    origins: dict[str, tuple[ModelGroup, Weapon, int]] | None = None,
 ) -> list[AttackProfile]:
     """One profile per (datasheet, weapon) of the weapons ``used`` ((model group, weapon,
     models) triples), in the datasheets' weapon order, against the target's model ``kinds``
-    and ``tprofile``; ``variant``: the abilities the player chose for melee weapons.
+    and ``tprofile``; ``s`` is the situation of the variant (index ``variant``) being built.
 
     A weapon named on two datasheets of the unit (a Leader's and the Bodyguard's) is labelled
     with its datasheet. [PRECISION] weapons say in ``choices`` where their attacks go.
-    ``made`` keeps those already made for this selection (by weapon, models, label, first
-    model kind and variant: all else is the selection's)."""
+    ``made`` keeps those already made for this selection (by weapon, group, models, label,
+    first model kind and variant: all else is the selection's and the variant's); ``origins``
+    gets each profile's (model group, weapon, models) by its name."""
     sel = s.sel
     merged: dict[tuple[str, str], list] = {}
     sheets = [ds.key for ds in s.attacker.datasheets]
@@ -82,11 +84,13 @@ def weapon_profiles(
         if tprofile.precision_pick is not None:  # the CHARACTER model the player named
             chars.insert(0, chars.pop(tprofile.precision_pick))
         first = chars[0].kind if precise and chars else tprofile.bodyguard[0].kind
-        key = (id(w), n, label, first, variant)
+        if origins is not None:
+            origins[label] = (g, w, n)
+        key = (id(w), id(g), n, label, first, variant)
         if made is not None and key in made:
             out.append(made[key])
             continue
-        prof = attack_profile(s, w, n, label, kinds, first, variant)
+        prof = attack_profile(s, w, g, n, label, kinds, first)
         if w.abilities.precision and chars:
             who = list(dict.fromkeys(m.name for m in chars))
             said = (
@@ -105,33 +109,38 @@ def weapon_profiles(
 def attack_profile(
     s: Situation,
     w: Weapon,
+    g: ModelGroup | None,
     n: int,
     label: str,
     kinds: list[Kind],
     first: int,
-    variant: tuple[str, ...] | None,
+    *,
+    once_damage: bool = False,
 ) -> AttackProfile:
-    """The :class:`AttackProfile` of weapon ``w`` carried by ``n`` models, named ``label``,
-    through the attack sequence (Core rules: Making Attacks): the attacks, the saves and
-    Damage against each model kind of ``kinds``, the Wound roll, the Hit roll.
+    """The :class:`AttackProfile` of weapon ``w`` carried by ``n`` models of ``g``, named
+    ``label``, through the attack sequence (Core rules: Making Attacks): its S, the T it is
+    against and its abilities after effects (:func:`strength_and_abilities`), the attacks, the
+    saves and Damage against each model kind of ``kinds``, the Wound roll, the Hit roll.
 
     Rolls are re-rolled where that raises the expected damage against the model kind
-    ``first`` (an index into ``kinds``: the first the attacks are allocated to); ``variant``:
-    the abilities the player chose for melee weapons. Choice sentences (re-rolls, Lethal
-    Hits, [PSYCHIC]) go in ``choices``."""
+    ``first`` (an index into ``kinds``: the first the attacks are allocated to). Choice
+    sentences (re-rolls, Lethal Hits, [PSYCHIC], harmful modifiers ignored) go in
+    ``choices``. ``once_damage``: its Damage tables say which results a re-roll would take
+    (the weapon keeps a single Damage re-roll: ``command_reroll.keep_single_rerolls``)."""
     sel, melee = s.sel, w.is_melee
-    ab, strength, ap_improve, attacks_bonus = melee_bonuses(
-        sel, w, s.applied.attacker, s.target, variant
-    )
-    a_pmf = attack_dice(sel, w, ab, attacks_bonus)
-    vs = tuple(vs_model(s, w, ab, ap_improve, k) for k in kinds)
-    v_wound = c.wound_values(vs[first], kinds[first].W, ab.devastating_wounds)
     notes: list[str] = []
-    wounds = wound_table(s, ab, strength, v_wound, label, notes)
+    attack, ab = strength_and_abilities(s, w, g, label, notes)
+    ap_improve = ap_improvement(s, attack)
+    a_pmf = attack_dice(s, attack, ab)
+    vs = tuple(
+        vs_model(s, attack, ab, ap_improve, k, label, notes, reroll=once_damage) for k in kinds
+    )
+    v_wound = c.wound_values(vs[first], kinds[first].W, ab.devastating_wounds)
+    wounds = wound_table(s, attack, ab, v_wound, label, notes)
     values, lethal = hit_values(s, ab, wounds, v_wound, label, notes)
     hits = None
     if not ab.torrent:
-        hits = hit_table(s, w, ab, values, label, notes)
+        hits = hit_table(s, attack, ab, values, label, notes)
     precise = ab.precision and sel.precision_target != "bodyguard"
     edition = s.edition
     return AttackProfile(
@@ -148,47 +157,90 @@ def attack_profile(
         precision=precise,
         precision_mortals=precise and edition.precision_mortals(),
         ranged=not melee,
-        choices=tuple(notes),
+        choices=tuple(dict.fromkeys(notes)),
     )
 
 
-def melee_bonuses(
-    sel: Selection,
-    w: Weapon,
-    att: list[Effect],
-    target: Unit,
-    variant: tuple[str, ...] | None,
-) -> tuple[WeaponAbilities, int, int, int]:
-    """The weapon's abilities, S, AP improvement and attacks added per model, after the
-    attacker's effects ``att`` that change melee weapons (+S, +AP, +A, abilities gained, some
-    only against a target keyword) and the ``variant`` the player chose. [EXTRA ATTACKS]
-    weapons keep their A (Core rules: Extra Attacks). A ranged weapon is unchanged, with
-    ``--ap-mod`` as its AP improvement."""
-    ab, strength, ap_improve, attacks_bonus = w.abilities, w.S, sel.modifiers.ap_mod, 0
-    if not w.is_melee:
-        return ab, strength, ap_improve, attacks_bonus
-    extra_ab: list[str] = []
-    for e in att:
-        strength += e.melee_strength
-        ap_improve += e.melee_ap
-        if not ab.extra_attacks:  # [EXTRA ATTACKS]: A not modified unless named
-            attacks_bonus += e.melee_attacks
-        extra_ab += list(e.melee_abilities)
-        if e.melee_abilities_vs and e.melee_abilities_vs[0] in target.keywords:
-            extra_ab += list(e.melee_abilities_vs[1])
-    if variant:
-        extra_ab += list(variant)
-    return ab.with_texts(extra_ab), strength, ap_improve, attacks_bonus
+def strength_and_abilities(
+    s: Situation, w: Weapon, g: ModelGroup | None, label: str, notes: list[str]
+) -> tuple[Attack, WeaponAbilities]:
+    """The weapon's attacks with their S and the T they are against, and the weapon's
+    abilities after the effects: S plus the attacker's S changes (harmful ones dropped where
+    an effect lets it ignore them), never below 1 (02.02.01 Modifiers); T as the edition names
+    it (``Edition.toughness``) plus the target's T changes and the attacker's changes to the
+    target's T, never below 1; abilities granted (those a choice picks included), read once S
+    and T are known (a condition "S greater than T")."""
+    fx = s.changes
+    attack = fx.attack(w, g)
+    bonus = [p for p in fx.attacker("strength", attack)]
+    if fx.ignores(attack, "strength"):
+        dropped = [p for p in bonus if int(p.value) < 0]  # type: ignore[call-overload]
+        bonus = [p for p in bonus if p not in dropped]
+        if dropped:
+            notes.append(f"{label}: ignored {' and '.join(p.name for p in dropped)} (S)")
+    strength = max(1, w.S + total(bonus))
+    tough = s.edition.toughness(s.target) + total(fx.unit("target", "toughness"))
+    tough += total(fx.attacker("target_toughness", attack))
+    attack = replace(attack, strength=strength, toughness=max(1, tough))
+    texts = [str(p.value) for p in fx.attacker("ability", attack)]
+    texts += [str(p.value) for p in fx.attacker("choose_ability", attack)]
+    ab = w.abilities.with_texts(texts) if texts else w.abilities
+    return attack, ab
 
 
-def attack_dice(sel: Selection, w: Weapon, ab: WeaponAbilities, attacks_bonus: int) -> np.ndarray:
-    """Distribution of one model's attacks with ``w`` (index = attacks): A, plus [RAPID FIRE
-    X] within half range (Core rules: Rapid Fire), plus ``attacks_bonus`` (effects on melee
-    weapons). [BLAST] and [CLEAVE X] add theirs in the engines (they count the target's
-    models when the attacks are made: ``AttackProfile.blast``)."""
-    a_pmf = w.A.pmf
+def ap_improvement(s: Situation, attack: Attack) -> int:
+    """How much the attack's AP is improved: ``--ap-mod`` plus the attacker's AP changes (a
+    negative ``--ap-mod`` dropped where an effect lets the attacks ignore harmful AP
+    modifiers)."""
+    mod = s.sel.modifiers.ap_mod
+    if mod < 0 and s.changes.ignores(attack, "ap"):
+        mod = 0
+    return mod + total(s.changes.attacker("ap", attack))
+
+
+def attack_dice(s: Situation, attack: Attack, ab: WeaponAbilities) -> np.ndarray:
+    """Distribution of one model's attacks with the weapon (index = attacks): its A, or the A
+    an effect sets it to (the best of several); the roll that determines A re-rolled where an
+    effect allows it (:func:`reroll_attacks`); plus [RAPID FIRE X] within half range (Core
+    rules: Rapid Fire) and the effects' A changes (numbers or dice), never below 1 (02.02.01).
+    [EXTRA ATTACKS] weapons keep their A unless a change names them (``changes.in_scope``).
+    [BLAST] and [CLEAVE X] add theirs in the engines (they count the target's models when the
+    attacks are made: ``AttackProfile.blast``)."""
+    sel, fx, w = s.sel, s.changes, attack.weapon
+    base = w.A
+    sets = [Dice.parse(p.value) for p in fx.attacker("attacks_set", attack)]  # type: ignore[arg-type]
+    if sets:
+        base = max(sets, key=lambda d: d.mean)
+    a_pmf = base.pmf
+    if fx.attacker("reroll_attacks", attack):
+        a_pmf = reroll_attacks(a_pmf)
+    modified = bool(sets)
     if ab.rapid_fire is not None and sel.conditions.half_range and not w.is_melee:
         a_pmf = np.convolve(a_pmf, ab.rapid_fire.pmf)
-    if attacks_bonus:
-        a_pmf = np.concatenate([np.zeros(attacks_bonus), a_pmf])
+    shift = 0
+    for p in fx.attacker("attacks", attack):
+        modified = True
+        if isinstance(p.value, int):
+            shift += p.value
+        else:
+            a_pmf = np.convolve(a_pmf, Dice.parse(p.value).pmf)  # type: ignore[arg-type]
+    if shift or modified:
+        moved = np.zeros(max(len(a_pmf) + shift, 2))
+        for v, p in enumerate(a_pmf):
+            moved[max(v + shift, 0)] += p
+        if base.max_value >= 1:  # A cannot be less than 1 (02.02.01)
+            moved[1] += moved[0]
+            moved[0] = 0.0
+        a_pmf = np.trim_zeros(moved, "b") if moved[-1] == 0 else moved
     return a_pmf
+
+
+def reroll_attacks(pmf: np.ndarray) -> np.ndarray:
+    """The A roll re-rolled when it is below its mean (the player's choice that maximises the
+    expected attacks; Core rules: Re-rolls: the whole roll, once). A fixed A is unchanged."""
+    values = np.arange(len(pmf))
+    mean = float(np.dot(values, pmf))
+    low = values < mean - 1e-12
+    again = float(pmf[low].sum())
+    out = np.where(low, 0.0, pmf) + again * pmf
+    return out

@@ -1,5 +1,6 @@
-"""Command Re-roll (core stratagem, seed 000: "You re-roll that roll, test or saving throw"):
-which weapon the calculator keeps it for.
+"""Command Re-roll (core stratagem, seed 000: "You re-roll that roll, test or saving throw"; 15.02)
+and the rules that re-roll one Hit, Wound or Damage roll: which weapon the calculator keeps
+each for (:func:`keep_single_rerolls`: the weapon where it adds most, one re-roll per weapon).
 
 The engines spend it on the kept weapon's first failed Wound roll of an attack's own hit that
 the Wound roll table did not re-roll already (Core rules: Re-rolls: "You can never re-roll a
@@ -10,11 +11,11 @@ rolls are all re-rolled already ([TWIN-LINKED], ``--reroll-wounds fails``) gains
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..profile import CRIT, FAIL, HIT, AttackProfile, TargetProfile
+from ..profile import CRIT, FAIL, HIT, MISS, AttackProfile, TargetProfile
 from . import common as c
 
 
@@ -40,6 +41,112 @@ def reroll_gain(p: AttackProfile, target: TargetProfile) -> float:
     attacks = p.attack_pmf(target.models)
     none = float(np.dot(attacks, (1.0 - chance) ** np.arange(len(attacks))))
     return (1.0 - none) * fresh
+
+
+@dataclass(frozen=True)
+class SingleReroll:
+    """One roll an effect lets the player re-roll once in the activation: ``roll`` ("hit",
+    "wound" or "damage"), the effect's ``name``, and the weapon profiles (``weapons``, by
+    name) it may be spent on (its scope and conditions)."""
+
+    roll: str
+    name: str
+    weapons: frozenset[str]
+
+
+def hit_gain(p: AttackProfile, target: TargetProfile) -> float:
+    """What one Hit re-roll adds to weapon ``p``, in expected effective damage against the
+    first model its attacks go to: P(at least one of its Hit rolls fails without being
+    re-rolled) x the value of a fresh Hit roll. 0 without a Hit roll ([TORRENT])."""
+    if p.hit is None:
+        return 0.0
+    first = _first_model(p, target)
+    v = c.wound_values(p.vs[first.kind], first.W, p.devastating)
+    pw = p.wound.probabilities(3)
+    per_hit = float(sum(pw[i] * v[i] for i in range(3)))
+    sus = float(np.dot(np.arange(len(p.sustained)), p.sustained)) if p.sustained is not None else 0
+    crit = (v[1] if p.lethal else per_hit) + sus * per_hit
+    values = (0.0, per_hit, crit)
+    table = p.hit
+    fail = sum(1 for f in range(1, 7) if table.outcome[f] == MISS and not table.reroll[f]) / 6
+    fresh = sum(values[table.outcome[f]] for f in range(1, 7)) / 6
+    attacks = p.attack_pmf(target.models)
+    none = float(np.dot(attacks, (1.0 - fail) ** np.arange(len(attacks))))
+    return (1.0 - none) * fresh
+
+
+def damage_gain(p: AttackProfile, target: TargetProfile) -> float:
+    """What one Damage re-roll adds to weapon ``p`` (roughly: for picking the weapon): P(at
+    least one of its attacks makes a Damage roll) x what re-rolling a result below a fresh
+    roll's value adds to one roll against the first model (W capping the damage). 0 for a
+    fixed Damage, or one every roll of which is re-rolled already."""
+    first = _first_model(p, target)
+    vs = p.vs[first.kind]
+    table = vs.damage
+    if len(set(table.final)) < 2 or table.reroll:
+        return 0.0
+    values = [min(d, first.W) for d in table.final]
+    fresh = sum(q * v for q, v in zip(table.probs, values, strict=True))
+    better = sum(q * max(v, fresh) for q, v in zip(table.probs, values, strict=True))
+    ph = 1.0 if p.hit is None else float(1 - p.hit.probabilities(3)[MISS])
+    pw = float(1 - p.wound.probabilities(3)[FAIL])
+    q = ph * pw * vs.save_fail_probability
+    attacks = p.attack_pmf(target.models)
+    none = float(np.dot(attacks, (1.0 - q) ** np.arange(len(attacks))))
+    return (1.0 - none) * (better - fresh)
+
+
+def keep_single_rerolls(
+    profiles: list[AttackProfile],
+    target: TargetProfile,
+    rerolls: list[SingleReroll],
+    with_damage_reroll,
+) -> tuple[list[AttackProfile], tuple[str, ...]]:
+    """``profiles`` with each of ``rerolls`` kept for the weapon of its scope where it adds
+    most (:func:`reroll_gain`, :func:`hit_gain`, :func:`damage_gain`; the first of equals; a
+    weapon keeps one at most), said in its ``choices``; notes for those no weapon can use.
+    ``with_damage_reroll(profile)`` rebuilds a profile whose Damage table re-rolls (its first
+    such roll only: ``AttackProfile.reroll_one_damage``)."""
+    out = list(profiles)
+    notes: list[str] = []
+    taken: set[int] = set()
+    for r in rerolls:
+        gain = {"wound": reroll_gain, "hit": hit_gain, "damage": damage_gain}[r.roll]
+        gains = [
+            (gain(p, target) if p.name in r.weapons and i not in taken else 0.0)
+            for i, p in enumerate(out)
+        ]
+        best = int(np.argmax(gains)) if gains else 0
+        if not gains or gains[best] <= 1e-12:
+            if r.roll == "wound" and r.name == "Command Re-roll":
+                notes.append(_unused(out))
+            else:
+                notes.append(
+                    f"{r.name}: not used: no {r.roll.capitalize()} roll here that re-rolling "
+                    "once could improve (or every weapon that could keeps another re-roll)"
+                )
+            continue
+        taken.add(best)
+        p = out[best]
+        said = {
+            "wound": "its first failed Wound roll not re-rolled already",
+            "hit": "its first failed Hit roll not re-rolled already",
+            "damage": "its first Damage roll below a fresh roll's worth",
+        }[r.roll]
+        if r.roll == "wound":
+            p = replace(p, command_reroll=True)
+        elif r.roll == "hit":
+            p = replace(p, reroll_one_hit=True)
+        else:
+            p = with_damage_reroll(p)
+        out[best] = replace(
+            p,
+            choices=(
+                *p.choices,
+                f"{p.name}: {r.name} kept for {said} (the weapon where it adds most)",
+            ),
+        )
+    return out, tuple(notes)
 
 
 def keep_command_reroll(

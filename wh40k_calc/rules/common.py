@@ -50,18 +50,26 @@ def wound_needed(strength: int, toughness: int) -> int:
 
 
 def hit_outcomes(
-    skill: int, modifier: int, crit_on: int, snap: bool, fail_up_to: int = 1
+    skill: int,
+    modifier: int,
+    crit_on: int,
+    snap: bool,
+    fail_up_to: int = 1,
+    snap_on: int = 6,
 ) -> tuple[int, ...]:
     """Outcome (MISS/HIT/CRIT) of each unmodified Hit roll 1-6 (Core rules: Hit Roll).
 
     An unmodified 1 always fails (with ``fail_up_to`` 3, an unmodified 1-3: seeds README,
     [INDIRECT FIRE]); an unmodified ``crit_on``+ is a Critical Hit and always hits; otherwise
     the roll plus the (already capped) ``modifier`` must reach ``skill``. With ``snap`` (Fire
-    Overwatch, snap shooting) only an unmodified 6 hits, whatever the BS, the modifiers or a
-    lower Critical Hit threshold.
+    Overwatch, snap shooting; 15.09) only an unmodified 6 hits, whatever the BS, the modifiers
+    or a lower Critical Hit threshold; an effect may let snap shooting hit on an unmodified
+    ``snap_on``+ instead: those results hit, and are Critical Hits from ``crit_on`` (a 6
+    always is).
     """
     if snap:
-        return (MISS, MISS, MISS, MISS, MISS, MISS, CRIT)
+        crit = min(crit_on, 6)
+        return (MISS, *(MISS if f < snap_on else CRIT if f >= crit else HIT for f in range(1, 7)))
     return _success_table(skill, modifier, crit_on, fail_up_to)
 
 
@@ -190,12 +198,15 @@ def choose_save(armour: RollTable, invuln: RollTable | None) -> tuple[RollTable,
 
 
 def damage_outcomes(
-    dice: Dice, extra: Dice | None
+    dice: Dice, extra: Dice | tuple[Dice, ...] | None
 ) -> tuple[tuple[float, ...], list[tuple[int, int]]]:
     """The Damage roll's outcomes: probabilities and (damage roll, extra roll) value pairs.
-    ``extra`` is a [MELTA X] bonus that is itself rolled (e.g. D3); constants fold in later."""
+    ``extra`` is what is added that is itself rolled ([MELTA D3], an effect's +D3 Damage;
+    several are summed); constants fold in later."""
     d = dice.pmf
-    e = extra.pmf if extra is not None else np.ones(1)
+    e = np.ones(1)
+    for x in (extra,) if isinstance(extra, Dice) else (extra or ()):
+        e = np.convolve(e, x.pmf)
     probs, pairs = [], []
     for (i, p), (j, q) in itertools.product(enumerate(d), enumerate(e)):
         if p * q:
@@ -222,7 +233,7 @@ def effective_value(damage_pmf: np.ndarray, keep: float, cap_wounds: int) -> flo
 @lru_cache(maxsize=1024)  # a batch makes the same few tables thousands of times (immutable)
 def damage_table(
     dice: Dice,
-    melta: Dice | None,
+    melta: Dice | tuple[Dice, ...] | None,
     halve: bool,
     add: int,
     reduce: int,
@@ -232,10 +243,12 @@ def damage_table(
     label: str,
 ) -> DamageTable:
     """A Damage roll: outcomes, their final damage, and (with ``reroll``) the outcomes
-    re-rolled against a model with each number of wounds left: those whose effective damage is
+    re-rolled (``melta``: what is added to the roll, [MELTA X] and effects' +D, one or
+    several) against a model with each number of wounds left: those whose effective damage is
     below a fresh roll's (DESIGN.md: per-die choices)."""
-    melta_const = melta.bonus if melta is not None and melta.is_constant else 0
-    melta_dice = melta if melta is not None and not melta.is_constant else None
+    added = (melta,) if isinstance(melta, Dice) else (melta or ())
+    melta_const = sum(x.bonus for x in added if x.is_constant)
+    melta_dice = tuple(x for x in added if not x.is_constant)
     probs, pairs = damage_outcomes(dice, melta_dice)
     final = tuple(final_damage(i, j + melta_const, halve, add, reduce) for i, j in pairs)
     rr: tuple[frozenset[int], ...] = ()

@@ -14,57 +14,100 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..dice import Dice
 from ..profile import VsModel
 from . import common as c
+from .changes import names, total
 from .save import save_table
 
 if TYPE_CHECKING:
     from ..abilities import WeaponAbilities
-    from ..datasheet import Weapon
-    from ..effects import Effect
-    from ..selection import Selection
+    from .changes import Attack
     from .situation import Situation
     from .target import Kind
 
 
 def feel_no_pain(
-    sel: Selection, ab: WeaponAbilities, k: Kind, tgt: list[Effect]
+    s: Situation, ab: WeaponAbilities, k: Kind, attack: Attack | None
 ) -> tuple[int | None, int | None]:
     """Feel No Pain X+ (None: none) of a model of kind ``k`` against an attack's normal damage
-    and against mortal wounds (Core rules: Feel No Pain): the best of the model's, the
-    target's effects' and ``--fnp`` / ``--fnp-mortal``; one "against Psychic Attacks" counts
-    for a [PSYCHIC] weapon's (``ab``) damage of both kinds, one "against mortal wounds" for
-    mortal wounds only."""
-    mods = sel.modifiers
-    psychic = [k.fnp_psychic, *(e.fnp_psychic for e in tgt)] if ab.psychic else []
-    normal = c.best_of(k.fnp, mods.fnp, *psychic)
-    mortal = c.best_of(normal, mods.fnp_mortal, k.fnp_mortal, *(e.fnp_mortal for e in tgt))
+    and against mortal wounds (Core rules: Feel No Pain; the best one counts): the model's,
+    the target's effects' and ``--fnp`` / ``--fnp-mortal``; one "against Psychic Attacks"
+    counts for a [PSYCHIC] weapon's (``ab``) damage of both kinds, one "against mortal wounds"
+    for mortal wounds only. ``attack`` None: mortal wounds outside an attack (before it)."""
+    mods, fx = s.sel.modifiers, s.changes
+
+    def best(field: str) -> list[int]:
+        got = fx.target(field, attack, bearer=k.bearer, target_models=k.alive)
+        return [int(p.value) for p in got]  # type: ignore[call-overload]
+
+    psychic = [k.fnp_psychic, *best("fnp_psychic")] if ab.psychic else []
+    normal = c.best_of(k.fnp, mods.fnp, *best("fnp"), *psychic)
+    mortal = c.best_of(normal, mods.fnp_mortal, k.fnp_mortal, *best("fnp_mortal"))
     return normal, mortal
 
 
-def vs_model(s: Situation, w: Weapon, ab: WeaponAbilities, ap_improve: int, k: Kind) -> VsModel:
-    """What ``w``'s attacks (abilities ``ab`` after effects, AP improved by ``ap_improve``)
-    do to a model of kind ``k`` once they wound it: its saving throw (:func:`~.save.save_table`),
-    the Damage roll (D, [MELTA X] within half range, halving, ``--damage-mod``, reductions;
-    re-rolled with ``--reroll-damage`` where that raises the effective damage against a model
-    of ``k.W`` wounds) and the chances that Feel No Pain ignores a point of normal damage and
-    of a mortal wound."""
-    sel, tgt = s.sel, s.applied.target
+def vs_model(
+    s: Situation,
+    attack: Attack,
+    ab: WeaponAbilities,
+    ap_improve: int,
+    k: Kind,
+    label: str = "",
+    notes: list[str] | None = None,
+    reroll: bool = False,
+) -> VsModel:
+    """What ``attack``'s attacks (abilities ``ab`` after effects, AP improved by
+    ``ap_improve``) do to a model of kind ``k`` once they wound it: its saving throw
+    (:func:`~.save.save_table`), the Damage roll and the chances that Feel No Pain ignores a
+    point of normal damage and of a mortal wound.
+
+    Damage (02.02.01 Modifiers, in their order): set to N first where a target effect says so
+    (the lowest); then [MELTA X] within half range and the attacker's Damage changes (numbers
+    or dice) added, halving (the model's, ``--half-damage``, a target effect) before the
+    additions, reductions (``--damage-reduction``, the model's, the target's effects)
+    subtracted, never below 1; the harmful ones (reductions, halving, a negative
+    ``--damage-mod``) dropped where the attacks ignore harmful Damage modifiers. Re-rolled
+    with ``--reroll-damage`` or an effect, where that raises the effective damage against a
+    model of ``k.W`` wounds (``reroll``: the table says which results a re-roll takes, for a
+    weapon that keeps a single Damage re-roll)."""
+    sel, fx, w = s.sel, s.changes, attack.weapon
     mods, cond = sel.modifiers, sel.conditions
-    save = save_table(s, w, ab, ap_improve, k)
-    fnp, fnp_m = feel_no_pain(sel, ab, k, tgt)
-    # the model's own "subtract N from the Damage characteristic" / "halve the Damage"
-    reduce = mods.damage_reduction + sum(e.damage_reduction for e in tgt) + k.damage_reduction
+    save = save_table(s, attack, ab, ap_improve, k)
+    fnp, fnp_m = feel_no_pain(s, ab, k, attack)
+
+    def pieces(field: str):
+        return fx.target(field, attack, bearer=k.bearer, target_models=k.alive)
+
+    reduce = mods.damage_reduction + k.damage_reduction + total(pieces("damage_reduction"))
+    halve = mods.half_damage or k.half_damage or bool(pieces("half_damage"))
+    adds = [mods.damage_mod] if mods.damage_mod else []
+    extra: list[Dice] = []
+    for p in fx.attacker("damage", attack):
+        if isinstance(p.value, int):
+            adds.append(p.value)
+        else:
+            extra.append(Dice.parse(p.value))  # type: ignore[arg-type]
+    if fx.ignores(attack, "damage"):
+        if notes is not None and (reduce or halve or any(a < 0 for a in adds)):
+            who = " and ".join(names(fx.attacker("ignore_harmful", attack)))
+            notes.append(f"{label}: {who}: ignored the modifiers that lower its Damage")
+        reduce, halve, adds = 0, False, [a for a in adds if a > 0]
+    add = sum(adds)
     melta = ab.melta if (ab.melta is not None and cond.half_range and not w.is_melee) else None
+    if melta is not None:
+        extra.insert(0, melta)
+    sets = [int(p.value) for p in pieces("damage_set")]  # type: ignore[call-overload]
+    dice = Dice.parse(min(sets)) if sets else w.D
     dmg = c.damage_table(
-        w.D,
-        melta,
-        mods.half_damage or k.half_damage,
-        mods.damage_mod,
+        dice,
+        tuple(extra) if extra else None,
+        halve,
+        add,
         reduce,
-        mods.reroll_damage,
+        reroll or mods.reroll_damage or bool(fx.attacker("reroll_damage", attack)),
         1 - c.fnp_chance(fnp),
         k.W,
-        str(w.D),
+        str(dice),
     )
     return VsModel(save, dmg, c.fnp_chance(fnp), c.fnp_chance(fnp_m))

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from ..abilities import WeaponAbilities
     from ..datasheet import Weapon
-    from ..effects import Effect
     from ..profile import HazardProfile
     from ..selection import Selection
     from ..units import ModelGroup, Unit
@@ -55,7 +54,8 @@ class Edition(Protocol):
         attacker: Unit,
         target: Unit,
         ab: WeaponAbilities,
-        tgt: list[Effect],
+        cover_fx: bool,
+        stealth_fx: bool,
     ) -> HitTerms:
         """``terms`` with the edition's BS and Hit-roll changes of a ranged attack (Stealth,
         cover, [INDIRECT FIRE], plunging fire)."""
@@ -86,7 +86,7 @@ class Edition(Protocol):
 
     # ---- 05.03 Save Rolls -----------------------------------------------------------------
 
-    def save_cover(self, sel: Selection, w: Weapon, ab: WeaponAbilities, tgt: list[Effect]) -> bool:
+    def save_cover(self, sel: Selection, w: Weapon, ab: WeaponAbilities, cover_fx: bool) -> bool:
         """Whether the Benefit of Cover adds 1 to the armour save of ``w``'s attacks."""
         ...
 

@@ -23,7 +23,6 @@ from .mortal import attacker_track
 if TYPE_CHECKING:
     from ..abilities import WeaponAbilities
     from ..datasheet import Weapon
-    from ..effects import Effect
     from ..selection import Selection
     from ..units import ModelGroup, Unit
     from .hit import HitTerms
@@ -110,15 +109,17 @@ class Edition10:
         attacker: Unit,
         target: Unit,
         ab: WeaponAbilities,
-        tgt: list[Effect],
+        cover_fx: bool,
+        stealth_fx: bool,
     ) -> HitTerms:
         """10th edition, ranged attacks: Stealth -1 to the Hit roll against a unit that has it
-        (issue 9: "-1 to ranged Hit rolls ... inside the ±1 cap"); [INDIRECT FIRE] with
+        (issue 9: "-1 to ranged Hit rolls ... inside the ±1 cap"; an effect's Stealth,
+        ``stealth_fx``, too); [INDIRECT FIRE] with
         ``--indirect`` (seeds README: "subtract 1 from its Hit roll, an unmodified Hit roll of
         1, 2 or 3 always fails"). Cover is a save bonus here (:meth:`save_cover`), not a BS
         change."""
-        del attacker, tgt
-        if has_stealth(sel, target):
+        del attacker, cover_fx
+        if has_stealth(sel, target) or stealth_fx:
             terms = terms.add_roll("Stealth", -1)
         if ab.indirect_fire and sel.conditions.indirect:
             terms = replace(terms.add_roll("[INDIRECT FIRE]", -1), fail_up_to=3)
@@ -129,15 +130,16 @@ class Edition10:
         no; seeds README: [PSYCHIC] "no effect on one attack sequence")."""
         return False
 
-    def save_cover(self, sel: Selection, w: Weapon, ab: WeaponAbilities, tgt: list[Effect]) -> bool:
+    def save_cover(self, sel: Selection, w: Weapon, ab: WeaponAbilities, cover_fx: bool) -> bool:
         """Whether the Benefit of Cover adds 1 to the armour save (Core rules: Benefit of
-        Cover): against ranged attacks, from ``--cover``, an effect (Go to Ground) or an
-        [INDIRECT FIRE] attack on a target that is not visible; not against [IGNORES COVER]."""
+        Cover): against ranged attacks, from ``--cover``, an effect (Go to Ground:
+        ``cover_fx``) or an [INDIRECT FIRE] attack on a target that is not visible; not
+        against [IGNORES COVER]."""
         cond = sel.conditions
         return (
             not w.is_melee
             and not ab.ignores_cover
-            and (cond.cover or any(e.cover for e in tgt) or (cond.indirect and ab.indirect_fire))
+            and (cond.cover or cover_fx or (cond.indirect and ab.indirect_fire))
         )
 
     def cleave_bonus(self, abilities: WeaponAbilities) -> int:

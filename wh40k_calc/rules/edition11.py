@@ -55,7 +55,6 @@ from .target import is_character
 if TYPE_CHECKING:
     from ..abilities import WeaponAbilities
     from ..datasheet import Weapon
-    from ..effects import Effect
     from ..selection import Selection
     from ..units import ModelGroup, Unit
     from .hit import HitTerms
@@ -172,14 +171,16 @@ class Edition11(Edition10):
         attacker: Unit,
         target: Unit,
         ab: WeaponAbilities,
-        tgt: list[Effect],
+        cover_fx: bool,
+        stealth_fx: bool,
     ) -> HitTerms:
         """Ranged attacks (seeds README): the Benefit of cover (13.08; from ``--cover``,
-        Stealth or an effect; not against [IGNORES COVER]) worsens BS by 1, once whatever
+        Stealth or an effect's cover or Stealth, ``cover_fx``/``stealth_fx``; not
+        against [IGNORES COVER]) worsens BS by 1, once whatever
         gives it; plunging fire (22.05) improves BS by 1 unless the attacker or the target is
         an AIRCRAFT."""
         cond = sel.conditions
-        cover = cond.cover or has_stealth(sel, target) or any(e.cover for e in tgt)
+        cover = cond.cover or has_stealth(sel, target) or cover_fx or stealth_fx
         if cover and not ab.ignores_cover:
             terms = terms.add_skill("the Benefit of Cover", -1)
         if cond.plunging_fire and not _aircraft(attacker, target):
@@ -191,10 +192,10 @@ class Edition11(Edition10):
         attack's BS or WS and to its Hit roll"."""
         return True
 
-    def save_cover(self, sel: Selection, w: Weapon, ab: WeaponAbilities, tgt: list[Effect]) -> bool:
+    def save_cover(self, sel: Selection, w: Weapon, ab: WeaponAbilities, cover_fx: bool) -> bool:
         """Seeds README, Benefit of cover: "There is no +1 to the saving throw as in 10th
         edition" (cover changes BS instead: :meth:`ranged_hit_terms`)."""
-        del sel, w, ab, tgt
+        del sel, w, ab, cover_fx
         return False
 
     def cleave_bonus(self, abilities: WeaponAbilities) -> int:

@@ -25,13 +25,14 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from . import common as c
+from .changes import names
 from .common import cap
 from .unit_abilities import damaged_hit_mod
 
 if TYPE_CHECKING:
     from ..abilities import WeaponAbilities
-    from ..datasheet import Weapon
     from ..profile import RollTable
+    from .changes import Attack
     from .situation import Situation
 
 
@@ -91,44 +92,70 @@ def describe(t: Term, characteristic: bool) -> str:
     return f"{t.what} ({t.value:+d} to the Hit roll)"
 
 
-def hit_terms(s: Situation, w: Weapon, ab: WeaponAbilities) -> HitTerms:
-    """BS/WS changes and Hit-roll modifiers of ``w``'s attacks (Core rules: Hit Roll, Heavy;
-    edition 11's [HEAVY] (seeds README) gives the same +1 when ``--stationary`` says its three
-    conditions hold): ``--hit-mod``; the attacker's damaged profile (``--wounds-left``); the
-    target's abilities that subtract from the Hit roll; for ranged attacks [HEAVY] +1 with
-    ``--stationary``, then the edition's (:meth:`~.edition.Edition.ranged_hit_terms`: Stealth,
-    cover, [INDIRECT FIRE], plunging fire)."""
-    sel, tgt = s.sel, s.applied.target
+def hit_terms(s: Situation, attack: Attack, ab: WeaponAbilities) -> HitTerms:
+    """BS/WS changes and Hit-roll modifiers of a weapon's attacks (Core rules: Hit Roll,
+    Heavy; edition 11's [HEAVY] (seeds README) gives the same +1 when ``--stationary`` says its
+    three conditions hold): ``--hit-mod``; the attacker's damaged profile (``--wounds-left``);
+    the attacker's effects (Hit-roll modifiers, BS/WS improvements); the target's effects
+    that change the Hit roll of attacks against it; for ranged attacks [HEAVY] +1 with
+    ``--stationary``, then the edition's (:meth:`~.edition.Edition.ranged_hit_terms`:
+    Stealth, cover, [INDIRECT FIRE], plunging fire)."""
+    sel, fx, w = s.sel, s.changes, attack.weapon
     terms = HitTerms()
     if sel.modifiers.hit_mod:
         terms = terms.add_roll("--hit-mod", sel.modifiers.hit_mod)
     damaged, _ = damaged_hit_mod(sel, s.attacker)  # the attacker's damaged profile
     if damaged:
         terms = terms.add_roll("its damaged profile", damaged)
-    for e in tgt:  # the target's abilities: "subtract 1 from the Hit roll"
-        if e.hit_mod:
-            terms = terms.add_roll(e.name, e.hit_mod)
+    for p in fx.attacker("hit_mod", attack):
+        terms = terms.add_roll(p.name, int(p.value))  # type: ignore[call-overload]
+    for p in fx.attacker("skill", attack):
+        terms = terms.add_skill(p.name, int(p.value))  # type: ignore[call-overload]
+    for p in fx.target("hit_mod", attack):  # "subtract 1 from the Hit roll" against it
+        terms = terms.add_roll(p.name, int(p.value))  # type: ignore[call-overload]
     if w.is_melee:
         return terms
     if ab.heavy and sel.conditions.stationary:
         terms = terms.add_roll("[HEAVY]", 1)
-    return s.edition.ranged_hit_terms(terms, sel, s.attacker, s.target, ab, tgt)
+    return s.edition.ranged_hit_terms(
+        terms, sel, s.attacker, s.target, ab, fx.cover_fx, fx.stealth_fx
+    )
 
 
-def _terms(s: Situation, w: Weapon, ab: WeaponAbilities, label: str, notes: list[str]) -> HitTerms:
-    """:func:`hit_terms`; with [PSYCHIC] where the edition lets it, the harmful ones dropped
-    (said in ``notes``)."""
-    terms = hit_terms(s, w, ab)
+def _terms(
+    s: Situation, attack: Attack, ab: WeaponAbilities, label: str, notes: list[str]
+) -> HitTerms:
+    """:func:`hit_terms`; with [PSYCHIC] where the edition lets it, or an effect that lets
+    the attacks ignore harmful Hit-roll or BS/WS modifiers, the harmful ones dropped (said in
+    ``notes``; 02.02.02 Ignore Modifiers: the player may keep the helpful ones)."""
+    terms = hit_terms(s, attack, ab)
     if ab.psychic and s.edition.psychic_ignores_harmful():
         terms, dropped = terms.without_harmful()
         if dropped:
             notes.append(f"{label}: [PSYCHIC]: ignored {' and '.join(dropped)}")
+    fx = s.changes
+    roll, skill = fx.ignores(attack, "hit"), fx.ignores(attack, "skill")
+    if roll or skill:
+        kept = replace(
+            terms,
+            roll=tuple(t for t in terms.roll if t.value > 0 or not roll),
+            skill=tuple(t for t in terms.skill if t.value > 0 or not skill),
+        )
+        dropped = [
+            describe(t, t in terms.skill)
+            for t in (*terms.skill, *terms.roll)
+            if t not in (*kept.skill, *kept.roll)
+        ]
+        if dropped:
+            who = " and ".join(names(fx.attacker("ignore_harmful", attack)))
+            notes.append(f"{label}: {who}: ignored {' and '.join(dropped)}")
+        terms = kept
     return terms
 
 
 def hit_table(
     s: Situation,
-    w: Weapon,
+    attack: Attack,
     ab: WeaponAbilities,
     hit_values: tuple[float, float, float],
     label: str,
@@ -136,38 +163,48 @@ def hit_table(
 ) -> RollTable:
     """The Hit roll (Core rules: Hit Roll) of a weapon that makes one (not [TORRENT]).
 
-    The edition's BS/WS and modifiers (:func:`hit_terms`; [PSYCHIC] may drop the harmful
-    ones), Critical Hits on ``--crit-hit``, [CONVERSION] beyond 12" or an effect's melee
-    threshold, snap shooting (Fire Overwatch, an effect: only a 6 hits), and re-rolls
-    (``--reroll-hits``, effects) of the faces where re-rolling gains against ``hit_values``
-    (the expected value of a miss, a hit and a Critical Hit: :func:`hit_values`), where the
-    edition allows them (15.09 Snap Shooting). ``w``: the weapon (its BS/WS), ``ab``: its
-    abilities after effects; ``label`` names the weapon in the sentences that go in
+    The BS/WS (the weapon's, or the best an effect sets it to), the edition's BS/WS changes
+    and modifiers (:func:`hit_terms`; [PSYCHIC] or an effect may drop the harmful ones);
+    Critical Hits on ``--crit-hit``, [CONVERSION] beyond 12" or an effect's threshold (the
+    lowest), but never below a target effect's floor; snap shooting (Fire Overwatch, an
+    effect: only an unmodified 6 hits, or the X+ an effect gives), and re-rolls
+    (``--reroll-hits``, effects: the most generous) of the faces where re-rolling gains
+    against ``hit_values`` (the expected value of a miss, a hit and a Critical Hit:
+    :func:`hit_values`), where the edition allows them (15.09 Snap Shooting). ``ab``: the
+    weapon's abilities after effects; ``label`` names the weapon in the sentences that go in
     ``notes``."""
+    w = attack.weapon
     assert w.skill is not None
-    sel = s.sel
+    sel, fx = s.sel, s.changes
     cond, mods, melee = sel.conditions, sel.modifiers, w.is_melee
-    att = s.applied.attacker
-    terms = _terms(s, w, ab, label, notes)
+    terms = _terms(s, attack, ab, label, notes)
+    skill = w.skill
+    sets = [int(p.value) for p in fx.attacker("skill_set", attack)]  # type: ignore[call-overload]
+    if sets:
+        skill = min(sets)  # 02.02.01: a value set first, then the modifiers
     crit = 6
     if mods.crit_hit:
         crit = min(crit, mods.crit_hit)
     if ab.conversion and cond.beyond_12 and not melee:
         crit = min(crit, 4)
-    if melee:
-        for e in att:
-            if e.melee_crit_hit:
-                crit = min(crit, e.melee_crit_hit)
-    snap = (cond.overwatch or any(e.snap_shooting for e in att)) and not melee
+    for p in fx.attacker("crit_hit", attack):
+        crit = min(crit, int(p.value))  # type: ignore[call-overload]
+    for p in fx.target("crit_hit_against", attack):
+        crit = max(crit, int(p.value))  # type: ignore[call-overload]
+    snap_on = [6] if cond.overwatch or fx.attacker("snap_shooting", attack) else []
+    snap_on += [int(p.value) for p in fx.attacker("snap_hit_on", attack)]  # type: ignore[call-overload]
+    snap = bool(snap_on) and not melee
     outcomes = c.hit_outcomes(
-        terms.characteristic(w.skill), terms.modifier(), crit, snap, terms.fail_up_to
+        terms.characteristic(skill),
+        terms.modifier(),
+        crit,
+        snap,
+        terms.fail_up_to,
+        min(snap_on) if snap else 6,
     )
     mode = mods.reroll_hits
-    if not melee:
-        for e in att:
-            mode = c.stronger(mode, e.ranged_reroll_hits)
-            if cond.objective:
-                mode = c.stronger(mode, e.ranged_reroll_hits_objective)
+    for p in fx.attacker("reroll_hits", attack):
+        mode = c.stronger(mode, str(p.value))
     if snap and not s.edition.snap_rerolls_allowed():
         mode = None
     return c.rerolled(outcomes, mode, c.MISS, hit_values, f"{label}: Hit roll", notes)

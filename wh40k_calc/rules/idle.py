@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ..abilities import WeaponAbilities, parse_ability
 from ..datasheet import Weapon, norm_name
 from ..dice import Dice, constant
-from ..effects import Effect
+from ..effect_schema import change_field, change_side
 from ..selection import Selection
 from ..units import Unit
 from . import common as c
@@ -55,37 +55,78 @@ def idle_notes(
     ]
 
 
+def _changes(
+    applied: Applied, side: str, field: str, always: bool = False
+) -> list[tuple[str, object]]:
+    """(effect name, value) of every change of ``field`` on ``side`` that may act, whatever
+    its scope and conditions (``always``: only those with neither, of effects always
+    applied)."""
+    out = []
+    for a in applied.fixed if always else applied.every_active():
+        rec = a.effect.record
+        for ch in rec.changes:
+            if change_side(rec, ch) == side == a.side and change_field(ch) == field:
+                plain = ch.when is None and ch.weapons == "all" and not ch.named
+                plain = plain and not (ch.weapons_with or ch.weapons_without or ch.bearer_only)
+                if plain or not always:
+                    out.append((a.effect.name, getattr(ch, field)))
+    return out
+
+
+def _reads(applied: Applied, condition: str) -> bool:
+    """Whether a record or change that may act has ``condition`` among its conditions."""
+    for a in applied.every_active():
+        rec = a.effect.record
+        whens = [rec.when, *(ch.when for ch in rec.changes)]
+        if any(w is not None and getattr(w, condition) is not None for w in whens):
+            return True
+    return False
+
+
+def _granted_texts(applied: Applied) -> list[str]:
+    """Every ability an attacker's effect may grant (always, by choice, or conditionally)."""
+    texts = [str(v) for _, v in _changes(applied, "attacker", "ability")]
+    for _, v in _changes(applied, "attacker", "choose_ability"):
+        texts += [str(t) for t in v or ()]  # type: ignore[union-attr]
+    return [t.lower() for t in texts]
+
+
 def _conditions(sel: Selection, weapons: list[Weapon], applied: Applied) -> list[str]:
     """A condition of the activation's phase that no weapon or rule here reads."""
     shooting = sel.phase == "shooting"
     ranged = [w.abilities for w in weapons if not w.is_melee]
-    melee_texts = [t for e in applied.attacker for t in _melee_texts(e)]
-    lance = any(w.abilities.lance for w in weapons) or any("lance" in t for t in melee_texts)
+    texts = _granted_texts(applied)
+    lance = any(w.abilities.lance for w in weapons) or any("lance" in t for t in texts)
     readers = {  # condition -> (its phase, something reads it, what would)
         "half_range": (
             shooting,
-            any(a.rapid_fire is not None or a.melta is not None for a in ranged),
+            any(a.rapid_fire is not None or a.melta is not None for a in ranged)
+            or _reads(applied, "half_range"),
             "no weapon here has [RAPID FIRE X] or [MELTA X]",
         ),
-        "stationary": (shooting, any(a.heavy for a in ranged), "no weapon here has [HEAVY]"),
+        "stationary": (
+            shooting,
+            any(a.heavy for a in ranged) or _reads(applied, "stationary"),
+            "no weapon here has [HEAVY]",
+        ),
         "beyond_12": (
             shooting,
-            any(a.conversion for a in ranged),
+            any(a.conversion for a in ranged) or _reads(applied, "beyond_12"),
             "no weapon here has [CONVERSION]",
         ),
         "objective": (
             shooting,
-            any(e.ranged_reroll_hits_objective for e in applied.attacker),
+            _reads(applied, "objective"),
             "no rule here reads it (Dat's Our Loot! does)",
         ),
         "charged": (
             not shooting,
-            lance or any(e.needs_charged for e in applied.attacker),
+            lance or _reads(applied, "charged"),
             "no [LANCE] weapon or charge rule here",
         ),
         "disembarked": (
             not shooting,
-            any(e.needs_disembarked for e in applied.attacker),
+            _reads(applied, "disembarked"),
             "no rule here reads it (Rush to the Fray does)",
         ),
     }
@@ -114,17 +155,17 @@ def _hit_roll(
         out.append(
             f"{', '.join(asked)}: no effect: no Hit roll is made (every weapon here has [TORRENT])"
         )
-    snap = cond.overwatch or any(e.snap_shooting for e in applied.attacker)
+    snap = (
+        cond.overwatch
+        or bool(_changes(applied, "attacker", "snap_shooting"))
+        or bool(_changes(applied, "attacker", "snap_hit_on"))
+    )
     if sel.phase != "shooting" or not snap or edition.snap_rerolls_allowed():
         return out
     if not any(not w.is_melee for w in rolled):
         return out
     sources = [f"--reroll-hits {mods.reroll_hits}"] if mods.reroll_hits else []
-    sources += [
-        e.name
-        for e in applied.attacker
-        if e.ranged_reroll_hits or (cond.objective and e.ranged_reroll_hits_objective)
-    ]
+    sources += list(dict.fromkeys(n for n, _ in _changes(applied, "attacker", "reroll_hits")))
     if sources:
         out.append(
             f"{' and '.join(sources)}: no effect: Hit rolls cannot be re-rolled when snap "
@@ -175,18 +216,11 @@ def _melta(sel: Selection, w: Weapon) -> Dice:
 def _mortal_wounds(weapons: list[Weapon], applied: Applied) -> bool:
     """Whether anything here can inflict mortal wounds on the target: [DEVASTATING WOUNDS]
     (on a weapon or granted by an effect) or an effect's mortal-wound roll (Grenade)."""
-    texts = [t for e in applied.attacker for t in _melee_texts(e)]
     return (
         any(w.abilities.devastating_wounds for w in weapons)
-        or any("devastating" in t for t in texts)
-        or any(e.mortal_wounds for e in applied.attacker)
+        or any("devastating" in t for t in _granted_texts(applied))
+        or bool(_changes(applied, "attacker", "mortal_wounds"))
     )
-
-
-def _melee_texts(e: Effect) -> tuple[str, ...]:
-    """Every melee ability an effect can grant (always, by choice, or against a keyword)."""
-    vs = e.melee_abilities_vs[1] if e.melee_abilities_vs else ()
-    return (*e.melee_abilities, *e.choose_melee_ability, *vs)
 
 
 def _cover(
@@ -198,15 +232,14 @@ def _cover(
     ranged = [w for w in weapons if not w.is_melee]
     if sel.phase != "shooting" or not sel.conditions.cover or not ranged:
         return []
-    tgt = applied.target
     counted = [w for w in ranged if not w.abilities.ignores_cover]
-    as_save = [w for w in counted if edition.save_cover(sel, w, w.abilities, tgt)]
+    as_save = [w for w in counted if edition.save_cover(sel, w, w.abilities, False)]
     if not as_save:  # edition 11: BS worsened
         unused = cover_unused(ranged)
         return [f"--cover: {unused}"] if unused else []
     unused = cover_unused(ranged, bs=False)
     out = [f"--cover: {unused}"] if unused else []
-    worsen = sum(e.ap_worsen for e in tgt)
+    worsen = sum(int(v) for _, v in _changes(applied, "target", "ap_worsen", True))  # type: ignore[call-overload]
     ap0 = all(min(0, w.AP - sel.modifiers.ap_mod + worsen) == 0 for w in as_save)
     if ap0 and all(g.profile.Sv <= 3 for g in target.all_groups):
         out = [
@@ -262,7 +295,7 @@ def _target_options(
             if (g.profile.invuln_ranged_only and melee)
             or (g.profile.invuln_melee_only and not melee)
             else g.profile.invuln,
-            *(e.invuln for e in applied.target),
+            *(int(v) for _, v in _changes(applied, "target", "invuln", True)),  # type: ignore[call-overload]
         )
         for g in target.all_groups
     ]

@@ -1,8 +1,8 @@
 """Mortal wounds outside the attack sequence (Core rules: Mortal Wounds, Hazardous; edition 11:
 06.02 Mortal Wounds, 06.03 Hazard Rolls): the rolls some rules make before the attacks (the
-Grenade stratagem, Bloody Stampede: seeds 000 and 004), as count distributions (index =
-mortal wounds), and the attacking unit as the track its own Hazardous mortal wounds are
-allocated along.
+Grenade stratagem, Bloody Stampede: seeds 000 and 004; any record's ``mortal_wounds``), as
+count distributions (index = mortal wounds), and the attacking unit as the track its own
+Hazardous mortal wounds are allocated along.
 
 How many Hazardous tests fail and what each inflicts is the edition's
 (:meth:`~.edition.Edition.hazard`); allocation of mortal wounds (wounded model first, damage
@@ -17,51 +17,72 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..abilities import WeaponAbilities
+from ..dice import Dice
 from ..profile import MortalWounds, TargetModel, TargetProfile
 from . import common as c
 from .damage import feel_no_pain
 from .target import is_character
 
 if TYPE_CHECKING:
+    from ..effect_schema import MortalWounds as MortalWoundsSpec
     from ..units import ModelGroup, Unit
     from .situation import Situation
     from .target import Kind
 
 
-def grenade() -> np.ndarray:
-    """GRENADE: roll six D6, each 4+ inflicts one mortal wound (Binomial(6, 1/2))."""
-    return np.array([comb(6, k) / 64 for k in range(7)])
-
-
-def bloody_stampede() -> np.ndarray:
-    """Bloody Stampede: D6; 1: nothing; 2-3: 1 mortal wound; 4-5: D3; 6: D3+3."""
-    out = np.zeros(7)
-    out[0] += 1 / 6
-    out[1] += 2 / 6
-    for k in (1, 2, 3):
-        out[k] += 2 / 6 / 3
-        out[k + 3] += 1 / 6 / 3
+def mortal_count(spec: MortalWoundsSpec, models: int) -> np.ndarray:
+    """The distribution of the mortal wounds a record's roll inflicts (index = mortal
+    wounds; 06.02 Mortal Wounds; the shapes of :class:`~wh40k_calc.effect_schema.
+    MortalWounds`): ``dice`` (that many); ``rolls`` D6 (``models``: one per model of the
+    attacking unit, ``models``), each of ``on``+ after ``bonus`` inflicting ``each``; one D6
+    plus ``bonus`` looked up in a ``table``; at most ``max`` in all."""
+    if spec.dice is not None:
+        out = Dice.parse(spec.dice).pmf
+    elif spec.rolls is not None:
+        n = models if spec.rolls == "models" else int(spec.rolls)
+        assert spec.on is not None and spec.each is not None
+        need = min(7, max(1, spec.on - spec.bonus))  # the D6 result that passes
+        p = (7 - need) / 6
+        each = Dice.parse(spec.each).pmf
+        power = np.ones(1)
+        total = np.zeros(1)
+        for k in range(n + 1):  # k successes of n, each inflicting ``each``
+            if k:
+                power = np.convolve(power, each)
+            weight = comb(n, k) * p**k * (1 - p) ** (n - k)
+            if weight:
+                total = _add(total, weight * power)
+        out = total
+    else:
+        out = np.zeros(1)
+        for face in range(1, 7):
+            result = face + spec.bonus
+            row = next((r for r in spec.table or () if r.low <= result <= r.high), None)
+            part = Dice.parse(row.wounds).pmf if row is not None else np.ones(1)
+            out = _add(out, part / 6)
+    if spec.max is not None and len(out) > spec.max + 1:
+        out = np.concatenate([out[: spec.max], [out[spec.max :].sum()]])
     return out
 
 
-MORTAL_ROLLS = {"grenade": grenade, "bloody-stampede": bloody_stampede}
+def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    n = max(len(a), len(b))
+    out = np.zeros(n)
+    out[: len(a)] += a
+    out[: len(b)] += b
+    return out
 
 
 def before_attacks(s: Situation, kinds: list[Kind]) -> list[MortalWounds]:
     """The mortal wounds the attacker's effects inflict on the target before the attacks
-    (an effect's ``mortal_wounds`` names its roll in :data:`MORTAL_ROLLS`), each with the
+    (``mortal_wounds`` changes whose conditions hold: :func:`mortal_count`), each with the
     chance that Feel No Pain against mortal wounds ignores one, per kind of target model
     (``kinds``)."""
     out = []
-    for e in s.applied.attacker:
-        if not e.mortal_wounds:
-            continue
-        count = MORTAL_ROLLS[e.mortal_wounds]()
-        fnp = tuple(
-            c.fnp_chance(feel_no_pain(s.sel, WeaponAbilities(), k, s.applied.target)[1])
-            for k in kinds
-        )
-        out.append(MortalWounds(e.name, count, fnp))
+    for piece in s.changes.unit("attacker", "mortal_wounds"):
+        count = mortal_count(piece.value, s.attacker.models)  # type: ignore[arg-type]
+        fnp = tuple(c.fnp_chance(feel_no_pain(s, WeaponAbilities(), k, None)[1]) for k in kinds)
+        out.append(MortalWounds(piece.name, count, fnp))
     return out
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..datasheet import Weapon
 from ..profile import Activation
 from ..units import ModelGroup, Unit
+from .when import StateSplit
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,9 @@ class Plan:
     (frozen: ``dataclasses.replace`` makes a changed copy, as a sequence step's start does).
 
     ``build(picks, variant, order)`` gives the activation for one option index per group, one
-    variant index (abilities a stratagem lets the player choose) and a weapon order (None: the
+    variant index (the options of choice rules and the abilities effects let the players
+    choose: ``variants`` says each in words, ``variant_defender`` the defender's part of each,
+    whose fewest models destroyed the defender picks) and a weapon order (None: the
     datasheet's). ``character_roles``: "Leader", "Support" or "CHARACTER" for each CHARACTER
     model of the target, in the order of ``TargetProfile.characters``. ``target_groups``: for
     each model of the target's profile (``TargetProfile.bodyguard``, then ``characters``), the
@@ -50,13 +53,16 @@ class Plan:
     attacker: Unit
     target: Unit
     groups: list[GroupOptions]
-    variants: list[str]
+    variants: list[tuple[str, ...]]
     build: Callable[[tuple[int, ...], int, tuple[str, ...] | None], Activation]
+    variant_defender: list[tuple[int, ...]] = field(default_factory=list)
     effects: list[str] = field(default_factory=list)
     effect_sides: dict[str, list[str]] = field(default_factory=dict)
+    effects_both: list[str] = field(default_factory=list)  # ids of effects for either side
     choices: list[str] = field(default_factory=list)
     not_modelled: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     allocation_order: list[str] = field(default_factory=list)
     character_roles: list[str] = field(default_factory=list)  # per TargetProfile.characters
     target_groups: tuple[int, ...] = ()  # per model of the TargetProfile: its group's index
+    state_split: StateSplit | None = None  # target-state conditions read per start state

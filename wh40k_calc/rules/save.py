@@ -19,37 +19,51 @@ from . import common as c
 
 if TYPE_CHECKING:
     from ..abilities import WeaponAbilities
-    from ..datasheet import Weapon
+    from .changes import Attack
     from .situation import Situation
     from .target import Kind
 
 
 def save_table(
-    s: Situation, w: Weapon, ab: WeaponAbilities, ap_improve: int, k: Kind
+    s: Situation, attack: Attack, ab: WeaponAbilities, ap_improve: int, k: Kind
 ) -> RollTable | None:
-    """The saving throw of target models of kind ``k`` against ``w``'s attacks (abilities
-    ``ab`` after effects, AP improved by ``ap_improve``), or None when no result saves.
+    """The saving throw of target models of kind ``k`` against ``attack`` (abilities ``ab``
+    after effects, AP improved by ``ap_improve``), or None when no result saves.
 
-    Armour Sv modified by AP, +1 for cover (ranged, not [IGNORES COVER], not Sv 3+ or better
-    against AP 0), ``--save-mod``, never improved by more than 1; or the invulnerable save
-    (never modified by AP or cover; a ranged-only one not against melee attacks), whichever
-    is better (Core rules: Invulnerable Saves). AP never goes above 0 (a negative
-    ``--ap-mod``, or a target's ability worsening AP, brings it down to 0 at most).
-    ``--reroll-saves`` re-rolls a 1 or every failed save."""
-    mods, tgt = s.sel.modifiers, s.applied.target
-    ap = min(0, w.AP - ap_improve + sum(e.ap_worsen for e in tgt))
-    cover = s.edition.save_cover(s.sel, w, ab, tgt)
-    if cover and k.Sv <= 3 and ap == 0:
+    Armour: the model's Sv, or a better one an effect sets; modified by AP (worsened by the
+    target's effects unless the attacks ignore harmful AP modifiers; never above 0), +1 for
+    cover (ranged, not [IGNORES COVER], not Sv 3+ or better against AP 0), ``--save-mod`` and
+    the target's save modifiers, never improved by more than 1. Or the invulnerable save (the
+    best of the model's own, ``--invuln`` and the target's effects; a ranged-only one not
+    against melee attacks; never modified by AP or cover), whichever is better (Core rules:
+    Invulnerable Saves). ``--reroll-saves`` and the target's effects re-roll a 1 or every
+    failed save (the more generous)."""
+    fx, w = s.changes, attack.weapon
+    mods = s.sel.modifiers
+
+    def pieces(field: str):
+        return fx.target(field, attack, bearer=k.bearer, target_models=k.alive)
+
+    worse = 0 if fx.ignores(attack, "ap") else sum(int(p.value) for p in pieces("ap_worsen"))  # type: ignore[call-overload]
+    ap = min(0, w.AP - ap_improve + worse)
+    cover = s.edition.save_cover(s.sel, w, ab, fx.cover_fx)
+    sv = min([k.Sv, *(int(p.value) for p in pieces("save_set"))])  # type: ignore[call-overload]
+    if cover and sv <= 3 and ap == 0:
         cover = False
-    armour_mod = min(ap + (1 if cover else 0) + mods.save_mod, 1)
-    armour_o = c.save_outcomes(k.Sv, armour_mod)
-    armour = RollTable(armour_o, c.reroll_faces(armour_o, mods.reroll_saves, (c.SAVE_FAILED,)))
+    save_mod = mods.save_mod + sum(int(p.value) for p in pieces("save_mod"))  # type: ignore[call-overload]
+    rerolls = mods.reroll_saves
+    for p in pieces("reroll_saves"):
+        rerolls = c.stronger(rerolls, str(p.value))
+    armour_mod = min(ap + (1 if cover else 0) + save_mod, 1)
+    armour_o = c.save_outcomes(sv, armour_mod)
+    armour = RollTable(armour_o, c.reroll_faces(armour_o, rerolls, (c.SAVE_FAILED,)))
+    off = (k.invuln_ranged_only and w.is_melee) or (k.invuln_melee_only and not w.is_melee)
+    own = None if off else k.invuln
+    best = c.best_of(own, *(int(p.value) for p in pieces("invuln")))  # type: ignore[call-overload]
     inv = None
-    if k.invuln is not None and not (
-        (k.invuln_ranged_only and w.is_melee) or (k.invuln_melee_only and not w.is_melee)
-    ):
-        io = c.save_outcomes(k.invuln, min(mods.save_mod, 1))
-        inv = RollTable(io, c.reroll_faces(io, mods.reroll_saves, (c.SAVE_FAILED,)))
+    if best is not None:
+        io = c.save_outcomes(best, min(save_mod, 1))
+        inv = RollTable(io, c.reroll_faces(io, rerolls, (c.SAVE_FAILED,)))
     table, _ = c.choose_save(armour, inv)
     if all(table.outcome[f] == c.SAVE_FAILED for f in range(1, 7)):
         return None

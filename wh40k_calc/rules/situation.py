@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from ..selection import Selection
     from ..units import Unit
     from .applied import Applied
+    from .changes import Changes
     from .edition import Edition
 
 
@@ -26,6 +27,8 @@ class Situation:
             abilities given: ``rules.added``).
         target: the target unit as built.
         applied: the effects that apply, by side (``rules.applied``).
+        changes: their changes under the variant being built (``rules.changes``; the
+            builder makes one Situation per variant).
     """
 
     edition: Edition
@@ -33,3 +36,4 @@ class Situation:
     attacker: Unit
     target: Unit
     applied: Applied
+    changes: Changes

@@ -12,7 +12,7 @@ reorder them (``--allocation``, ``--precision-target``: ``rules.order``). The re
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..profile import TargetModel, TargetProfile, TargetStates
@@ -23,16 +23,19 @@ from .order import precision_named, reorder
 if TYPE_CHECKING:
     from ..datasheet import ModelProfile
     from ..selection import Selection
-    from ..units import ModelGroup
+    from ..units import ModelGroup, Unit
     from .edition import Edition
     from .situation import Situation
 
 
 @dataclass(frozen=True)
 class Kind:
-    """One kind of target model as saves and damage see it: its W, Sv, invulnerable save, and
-    the datasheet's defensive abilities (Feel No Pain X+ against everything, against mortal
-    wounds only, against Psychic Attacks only; Damage reduced by N or halved)."""
+    """One kind of target model as saves and damage see it: its W (its effects' +W
+    included), Sv, invulnerable save, and the datasheet's defensive abilities (Feel No Pain
+    X+ against everything, against mortal wounds only, against Psychic Attacks only; Damage
+    reduced by N or halved); whether it is the bearer of the target's enhancement
+    (``bearer``) and, where the target's effects depend on how many models it has, a model
+    count of the bracket it stands for (``alive``: the effects' conditions are read there)."""
 
     name: str
     W: int
@@ -46,6 +49,49 @@ class Kind:
     damage_reduction: int = 0
     half_damage: bool = False
     invuln_melee_only: bool = False
+    bearer: bool = False
+    alive: int | None = None
+
+
+# the target's defence changes read per kind of model (save, Damage, Feel No Pain)
+PER_KIND = (
+    "invuln",
+    "fnp",
+    "fnp_mortal",
+    "fnp_psychic",
+    "damage_reduction",
+    "half_damage",
+    "ap_worsen",
+    "save_mod",
+    "reroll_saves",
+    "damage_set",
+    "save_set",
+)
+
+
+def brackets(s: Situation) -> list[int]:
+    """The target model counts (descending) below which its defence changes may differ, from
+    the conditions of every target-side change that may act (``rules.when``: model counts,
+    below Starting Strength, Below Half-strength)."""
+    from ..effect_schema import change_field, change_side
+    from .when import state_thresholds
+
+    found: set[int] = set()
+    for a in s.applied.every_active():
+        if a.side != "target":
+            continue
+        rec = a.effect.record
+        per_kind = [
+            ch
+            for ch in rec.changes
+            if change_side(rec, ch) == "target" and change_field(ch) in PER_KIND
+        ]
+        if not per_kind:
+            continue
+        found |= state_thresholds(rec.when, s.applied.facts, "target")
+        for ch in per_kind:
+            found |= state_thresholds(ch.when, s.applied.facts, "target")
+    return sorted((n for n in found if n >= 1), reverse=True)
 
 
 def target_profile(
@@ -56,37 +102,43 @@ def target_profile(
     of the profile (Bodyguard, then CHARACTER models), the index of its group in
     ``target.groups`` (``Plan.target_groups``).
 
-    Each model's kind carries the best invulnerable save of its own, the target's effects'
-    and ``--invuln``; with an effect's save "while the unit has 10 or more models", a model
-    is of another kind once fewer remain (``TargetModel.kind_below``). ``precise``: some
-    weapon has [PRECISION] (else ``--precision-target NAME`` is not looked up: it has no
-    effect, a note says so).
+    Each model's kind carries its own defence and ``--invuln``; the target's effects act per
+    kind in the save and Damage steps (``save``, ``damage``), so a kind also says whether the
+    model is the bearer of a ``bearer_only`` effect and, where an effect's conditions read the
+    target's model count (a 5+ invulnerable save "while the unit has 10 or more models"), which
+    bracket of counts it stands for: a model is of another kind once fewer models remain
+    (``TargetModel.kind_below``). +W effects add to W. ``precise``: some weapon has
+    [PRECISION] (else ``--precision-target NAME`` is not looked up: it has no effect, a note
+    says so).
 
     Raises:
         SelectionError: an ``--allocation`` or ``--precision-target`` naming no model of the
             target, or a protected CHARACTER model before another model.
     """
-    sel, target, applied = s.sel, s.target, s.applied
+    sel, target, fx = s.sel, s.target, s.changes
     mods = sel.modifiers
-    invuln_fx = c.best_of(*(e.invuln for e in applied.target))
-    invuln_10 = c.best_of(*(e.invuln_10 for e in applied.target))
+    cuts = brackets(s)
+    tops = [cuts[0] if cuts else None] + [n - 1 for n in cuts]  # one count per bracket
+    bearers = _target_bearers(target)
     kinds: list[Kind] = []
     index: dict[tuple, int] = {}
 
-    def kind_for(g: ModelGroup, at_10: bool) -> int:
+    def kind_for(g: ModelGroup, alive: int | None) -> int:
         p = g.profile
-        extra = c.best_of(invuln_fx, mods.invuln, invuln_10 if at_10 else None)
-        key = (_defence(p, p.invuln, p.invuln_ranged_only, p.invuln_melee_only), extra)
+        bearer = id(g) in bearers
+        extra = sum(int(x.value) for x in fx.target("wounds", None, bearer=bearer))
+        own = _defence(p, p.invuln, p.invuln_ranged_only, p.invuln_melee_only)
+        key = (own, bearer, alive, extra)
         if key not in index:
             index[key] = len(kinds)
-            kinds.append(
-                _defence(
-                    p,
-                    c.best_of(p.invuln, extra),
-                    p.invuln_ranged_only and extra is None,
-                    p.invuln_melee_only and extra is None,
-                )
+            given = mods.invuln is None
+            base = _defence(
+                p,
+                c.best_of(p.invuln, mods.invuln),
+                p.invuln_ranged_only and given,
+                p.invuln_melee_only and given,
             )
+            kinds.append(replace(base, W=max(1, p.W + extra), bearer=bearer, alive=alive))
         return index[key]
 
     bodyguard_groups, character_groups = s.edition.split_tracks(target)
@@ -104,13 +156,10 @@ def target_profile(
         for g in groups:
             gid = group_ids.get(id(g), -1)
             # the group's kinds, once (the same for each of its models)
-            if invuln_10 is not None:
-                k10 = kind_for(g, True)
-                k = kind_for(g, False)
-                model = TargetModel(g.profile.name, g.profile.W, k10, (10, k), gid)
-            else:
-                k = kind_for(g, False)
-                model = TargetModel(g.profile.name, g.profile.W, k, None, gid)
+            top = kind_for(g, tops[0])
+            below = tuple((n, kind_for(g, rep)) for n, rep in zip(cuts, tops[1:], strict=True))
+            below = tuple(b for b in below if b[1] != top) or None
+            model = TargetModel(g.profile.name, kinds[top].W, top, _one(below), gid)
             out.extend([model] * g.count)
     profile = TargetProfile(
         target.name,
@@ -128,6 +177,20 @@ def target_profile(
         for _ in range(g.count)
     )
     return kinds, profile, order, roles, listing
+
+
+def _one(below: tuple[tuple[int, int], ...] | None):
+    """``kind_below`` as ``TargetModel`` takes it: one (N, kind) pair, or several."""
+    if below is None:
+        return None
+    return below[0] if len(below) == 1 else below
+
+
+def _target_bearers(target: Unit) -> frozenset[int]:
+    """The target's bearer groups (ids): its first CHARACTER datasheet's CHARACTER models."""
+    from .when import bearer_groups
+
+    return bearer_groups(target)
 
 
 def _group_ids(edition: Edition, groups: list[ModelGroup]) -> dict[int, int]:

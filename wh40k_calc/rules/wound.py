@@ -14,54 +14,62 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import common as c
+from .changes import names
 
 if TYPE_CHECKING:
     from ..abilities import WeaponAbilities
     from ..profile import RollTable
+    from .changes import Attack
     from .situation import Situation
 
 
 def wound_table(
     s: Situation,
+    attack: Attack,
     ab: WeaponAbilities,
-    strength: int,
     v_wound: tuple[float, ...],
     label: str,
     notes: list[str],
 ) -> RollTable:
-    """The Wound roll (Core rules: Wound Roll) of attacks of S ``strength`` with abilities
-    ``ab`` (after effects) against the target.
+    """The Wound roll (Core rules: Wound Roll) of ``attack`` (its S and the T it is against
+    worked out with the effects: ``attacks.strength_and_abilities``) with abilities ``ab``
+    (after effects).
 
-    S against the edition's T; modifiers (``--wound-mod``, [LANCE] after a charge, the
-    target's abilities, some only when S > T) capped at ±1; Critical Wounds on
-    ``--crit-wound`` or [ANTI-KEYWORD X+] against a target with that keyword; re-rolls
-    (``--reroll-wounds``, [TWIN-LINKED], effects, some only for 10 or more attacking models)
-    of the faces where re-rolling gains against ``v_wound`` (the value of a failed, normal and
-    Critical Wound). A re-roll sentence naming ``label`` goes in ``notes``."""
-    sel, target, applied = s.sel, s.target, s.applied
-    mods, tkw = sel.modifiers, target.keywords
-    T = s.edition.toughness(target)
-    needed = c.wound_needed(strength, T)
-    wmod = mods.wound_mod
+    Modifiers (``--wound-mod``, [LANCE] after a charge, the attacker's and the target's
+    effects, some only when S > T) summed and capped at ±1, the harmful ones dropped where an
+    effect lets the attacks ignore them; Critical Wounds on the lowest of ``--crit-wound``,
+    [ANTI-KEYWORD X+] against a target with that keyword and the effects' thresholds;
+    re-rolls (``--reroll-wounds``, [TWIN-LINKED], effects: the most generous) of the faces
+    where re-rolling gains against ``v_wound`` (the value of a failed, normal and Critical
+    Wound). A re-roll sentence naming ``label`` goes in ``notes``."""
+    sel, fx = s.sel, s.changes
+    mods, tkw = sel.modifiers, s.applied.facts.target_keywords
+    assert attack.strength is not None and attack.toughness is not None
+    needed = c.wound_needed(attack.strength, attack.toughness)
+    terms: list[tuple[str, int]] = [("--wound-mod", mods.wound_mod)] if mods.wound_mod else []
     if ab.lance and sel.conditions.charged:
-        wmod += 1
-    for e in applied.target:
-        wmod += e.wound_mod
-        if strength > T:
-            wmod += e.wound_mod_if_stronger
+        terms.append(("[LANCE]", 1))
+    terms += [(p.name, int(p.value)) for p in fx.attacker("wound_mod", attack)]  # type: ignore[call-overload]
+    terms += [(p.name, int(p.value)) for p in fx.target("wound_mod", attack)]  # type: ignore[call-overload]
+    if fx.ignores(attack, "wound"):
+        dropped = [t for t in terms if t[1] < 0]
+        if dropped:
+            who = " and ".join(names(fx.attacker("ignore_harmful", attack)))
+            said = " and ".join(f"{n} ({v:+d} to the Wound roll)" for n, v in dropped)
+            notes.append(f"{label}: {who}: ignored {said}")
+        terms = [t for t in terms if t[1] >= 0]
     crit_w = 6
     if mods.crit_wound:
         crit_w = min(crit_w, mods.crit_wound)
     for kw, x in ab.anti:
         if kw in tkw:
             crit_w = min(crit_w, x)
-    w_outcomes = c.wound_outcomes(needed, c.cap(wmod), crit_w)
+    for p in fx.attacker("crit_wound", attack):
+        crit_w = min(crit_w, int(p.value))  # type: ignore[call-overload]
+    w_outcomes = c.wound_outcomes(needed, c.cap(sum(v for _, v in terms)), crit_w)
     wmode = mods.reroll_wounds
     if ab.twin_linked:
         wmode = c.stronger(wmode, "all")
-    for e in applied.attacker:
-        if e.reroll_wounds:
-            wmode = c.stronger(wmode, e.reroll_wounds)
-        if e.reroll_wounds_10 and s.attacker.models >= 10:
-            wmode = c.stronger(wmode, e.reroll_wounds_10)
+    for p in fx.attacker("reroll_wounds", attack):
+        wmode = c.stronger(wmode, str(p.value))
     return c.rerolled(w_outcomes, wmode, c.FAIL, v_wound, f"{label}: Wound roll", notes)

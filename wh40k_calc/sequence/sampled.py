@@ -21,7 +21,7 @@ from math import ceil
 import numpy as np
 
 from ..profile import Activation, TargetStates
-from ..resolve import Carried, few_trials_note
+from ..resolve import Carried, few_trials_note, pool_samples
 from .alive import destroyed, silent_rows
 from .pooled import StepTally
 from .run import StepResult, resolve_step, step_seed, unmade_step
@@ -153,6 +153,15 @@ class _Chain:
         from ..engine.sample import run_sample
 
         act = sr.result.activation
+        by_state = sr.result.by_state
+        if by_state is not None and start is not None:  # each class of states its own
+            parts = [
+                (mask, run_sample(a, trials=int(mask.sum()), seed=self.rngs[k],
+                                  start=TargetStates(start.shape, start.lost[mask]),
+                                  keep_states=True))
+                for mask, a in by_state(start)
+            ]  # fmt: skip
+            return pool_samples(parts, m)
         return run_sample(act, trials=m, seed=self.rngs[k], start=start, keep_states=True)
 
     def _after(self, sr, n, before, alive, o) -> TargetStates:

@@ -1,0 +1,331 @@
+"""Where the effect records live and how they are read: one YAML file per faction and edition
+under ``effects/`` (shipped in the package as ``wh40k_calc.effects_data``), read lazily, one
+faction at a time, and kept in a compiled cache.
+
+Layout: ``effects/edition-10/<faction>.yaml`` and ``effects/edition-11/<faction>.yaml``; each
+file says its own ``faction:`` (our 10th-edition faction names in ``edition-10``, the data's
+names such as ``Adeptus Astartes`` in ``edition-11``) and ``Core`` for the core stratagems and
+the datasheet unit abilities. A folder is listed once per process and only the top of each file
+is read to learn its faction (:func:`files_of`); a file is parsed only when a command needs that
+faction (:func:`load`).
+
+Factions: :data:`FACTIONS` maps our faction names, the data's names and the faction keywords to
+one key each (:func:`faction_key`), so that ``Adeptus Astartes`` and ``Space Marines`` are one
+faction, and a unit's factions are its datasheet's faction and those of its faction keywords
+(:func:`unit_factions`: an ORKS unit of a test faction is an Orks unit; a Blood Angels unit is
+both Space Marines and Blood Angels).
+
+Cache: parsing YAML costs tens of milliseconds for a large file; a command pays it once. The
+checked file is stored as MessagePack in the user cache folder (``WH40K_CALC_CACHE``, else the
+platform's per-user cache folder), keyed by the file's path, size and modification time and by
+the schema module's, and read back in well under a millisecond. A cache that cannot be written
+or read is skipped (the file is parsed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .effect_schema import EffectFile, EffectFileError, load_effect_file
+
+_HERE = Path(__file__).resolve().parent
+CACHE_VAR = "WH40K_CALC_CACHE"
+CORE = "core"
+EDITIONS = ("10", "11")
+
+
+def _data_dir(installed: str, checkout: str) -> Path:
+    """The shipped data folder: the package's copy when installed, the repository's in a
+    checkout."""
+    return next(
+        (p for p in (_HERE / installed, _HERE.parent / checkout) if p.is_dir()),
+        _HERE.parent / checkout,
+    )
+
+
+ROOT = _data_dir("effects_data", "effects")
+
+
+@dataclass(frozen=True)
+class Faction:
+    """One faction as effect files know it: ``name`` (ours, as our datasheets name it),
+    ``aliases`` (the data's names and other spellings), ``keywords`` (faction keywords that
+    make a unit one of this faction) and ``within`` (the key of the faction it is a part of:
+    a Space Marine chapter is within Space Marines; its own rules rank before the larger
+    faction's when a bare name is looked up)."""
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    within: str | None = None
+
+    @property
+    def key(self) -> str:
+        """The faction's key (its name normalised)."""
+        return norm(self.name)
+
+
+def norm(text: str) -> str:
+    """A name for matching: lower case, letters and digits only (accents dropped)."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
+
+
+# Ours (the catalog's faction names) first, then other spellings; the data's names and the
+# factions within others (chapters) come from wh40k_calc.factions, the catalog's, as well.
+# Faction keywords make a unit one of the faction; World Eaters, Death Guard, Thousand Sons
+# and Emperor's Children count within Chaos Space Marines (their units have its keyword).
+FACTIONS: tuple[Faction, ...] = (
+    Faction("Adepta Sororitas", (), ("ADEPTA SORORITAS",)),
+    Faction("Adeptus Custodes", (), ("ADEPTUS CUSTODES",)),
+    Faction("Adeptus Mechanicus", (), ("ADEPTUS MECHANICUS",)),
+    Faction("Adeptus Titanicus", ("Titan",), ("ADEPTUS TITANICUS",)),
+    Faction(
+        "Aeldari", ("Asuryani", "Craftworlds"), ("ASURYANI", "AELDARI", "HARLEQUINS", "YNNARI")
+    ),
+    Faction("Astra Militarum", (), ("ASTRA MILITARUM",)),
+    Faction("Black Templars", (), ("BLACK TEMPLARS",), "spacemarines"),
+    Faction("Blood Angels", (), ("BLOOD ANGELS",), "spacemarines"),
+    Faction("Chaos Daemons", ("Legiones Daemonica", "Daemons"), ("LEGIONES DAEMONICA",)),
+    Faction("Chaos Knights", (), ("CHAOS KNIGHTS",)),
+    Faction("Chaos Space Marines", ("Heretic Astartes",), ("HERETIC ASTARTES",)),
+    Faction("Dark Angels", (), ("DARK ANGELS",), "spacemarines"),
+    Faction("Death Guard", (), ("DEATH GUARD",), "chaosspacemarines"),
+    Faction("Deathwatch", (), ("DEATHWATCH",), "spacemarines"),
+    Faction("Drukhari", (), ("DRUKHARI",)),
+    Faction("Emperor’s Children", (), ("EMPEROR’S CHILDREN",), "chaosspacemarines"),
+    Faction("Genestealer Cults", ("GSC",), ("GENESTEALER CULTS",)),
+    Faction("Grey Knights", (), ("GREY KNIGHTS",)),
+    Faction("Imperial Agents", ("Agents of the Imperium",), ("AGENTS OF THE IMPERIUM",)),
+    Faction("Imperial Knights", (), ("IMPERIAL KNIGHTS",)),
+    Faction("Leagues of Votann", ("Votann",), ("LEAGUES OF VOTANN",)),
+    Faction("Necrons", (), ("NECRONS",)),
+    Faction("Orks", (), ("ORKS",)),
+    Faction("Space Marines", ("Adeptus Astartes", "Astartes"), ("ADEPTUS ASTARTES",)),
+    Faction("Space Wolves", (), ("SPACE WOLVES",), "spacemarines"),
+    Faction("T’au Empire", ("Tau",), ("T’AU EMPIRE",)),
+    Faction("Thousand Sons", (), ("THOUSAND SONS",), "chaosspacemarines"),
+    Faction("Tyranids", (), ("TYRANIDS",)),
+    Faction("Unaligned Forces", ("Unaligned",), ()),
+    Faction("World Eaters", (), ("WORLD EATERS",), "chaosspacemarines"),
+)
+
+
+def _with_data_names(table: tuple[Faction, ...]) -> tuple[Faction, ...]:
+    """The table with the data's names and the factions within others that
+    :mod:`wh40k_calc.factions` (the catalog's) knows added."""
+    from dataclasses import replace
+
+    from .factions import DATA_NAMES, PARENTS
+
+    out = []
+    for f in table:
+        more = tuple(d for d, ours in DATA_NAMES.items() if ours == f.name)
+        within = norm(PARENTS[f.name]) if f.name in PARENTS else f.within
+        out.append(replace(f, aliases=tuple(dict.fromkeys((*f.aliases, *more))), within=within))
+    return tuple(out)
+
+
+FACTIONS = _with_data_names(FACTIONS)
+_BY_NAME = {norm(n): f for f in FACTIONS for n in (f.name, *f.aliases)}
+_BY_KEYWORD = {norm(k): f for f in FACTIONS for k in f.keywords}
+
+
+def faction_key(name: str) -> str | None:
+    """The key of the faction ``name`` names (ours, the data's, or ``Core``), or None: an
+    unknown faction keeps its own normalised name as key only when a file says it
+    (:func:`files_of`)."""
+    key = norm(name)
+    if key == CORE:
+        return CORE
+    f = _BY_NAME.get(key)
+    return f.key if f is not None else None
+
+
+def faction_of_key(key: str) -> Faction | None:
+    """The :class:`Faction` of a key, or None (Core, or a faction no table row names)."""
+    return next((f for f in FACTIONS if f.key == key), None)
+
+
+def display_name(key: str) -> str:
+    """How the output names a faction key: our faction name, ``Core``, or the key."""
+    if key == CORE:
+        return "Core"
+    f = faction_of_key(key)
+    return f.name if f is not None else key
+
+
+def unit_factions(faction: str, keywords: frozenset[str] | set[str]) -> tuple[str, ...]:
+    """The faction keys of a unit whose datasheet's faction is ``faction`` (its ``faction:``
+    field) and whose keywords are ``keywords``, most specific first (:func:`faction_tiers`)."""
+    tiers = faction_tiers(faction, keywords)
+    return tuple(sorted(tiers, key=lambda k: tiers[k]))
+
+
+def faction_tiers(faction: str, keywords: frozenset[str] | set[str]) -> dict[str, int]:
+    """Each faction key of a unit and its rank, in order found: 0 for a faction ``within``
+    another that the unit also belongs to (a chapter within Space Marines, World Eaters within
+    Chaos Space Marines), 1 for the datasheet's own faction (one no table row names is keyed by
+    its own normalised name, as :func:`files_of` keys its files), 2 for the other factions of
+    its keywords. A bare effect name is looked up in the lowest rank that has it."""
+    own = (faction_key(faction) or norm(faction)) if faction else None
+    found: list[str] = [own] if own else []
+    for kw in sorted(keywords):
+        f = _BY_KEYWORD.get(norm(kw))
+        if f is not None and f.key not in found:
+            found.append(f.key)
+
+    def rank(k: str) -> int:
+        f = faction_of_key(k)
+        if f is not None and f.within is not None and f.within in found:
+            return 0
+        return 1 if k == own else 2
+
+    return {k: rank(k) for k in found}
+
+
+# ---------------------------------------------------------------------------------------------
+# Files
+
+_FACTION_LINE = re.compile(r"^faction:\s*(.+?)\s*(?:#.*)?$", re.MULTILINE)
+_ROOTS: list[Path] = []  # tests may point the loader elsewhere (set_roots)
+
+
+def roots() -> list[Path]:
+    """The folders laid out like ``effects/`` that are read, first to last."""
+    return _ROOTS or [ROOT]
+
+
+def set_roots(folders: list[Path] | None) -> None:
+    """Read effect files from ``folders`` instead of the shipped ones (None: the shipped);
+    forgets what was read before."""
+    _ROOTS[:] = list(folders or [])
+    files_of.cache_clear()
+    _load_cached.cache_clear()
+
+
+def _head_faction(path: Path) -> str:
+    """The ``faction:`` of a file, from its top (the file's stem where it has none: loading it
+    then says what is wrong)."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as fh:
+            head = fh.read(3000)
+    except OSError:
+        return path.stem
+    m = _FACTION_LINE.search(head)
+    if not m:
+        return path.stem
+    return m.group(1).strip().strip("'\"")
+
+
+@lru_cache(maxsize=4)
+def files_of(edition: str) -> dict[str, tuple[Path, ...]]:
+    """Faction key -> the effect files of ``edition`` ("10" or "11") for it, in the order
+    :func:`roots` gives them. A file whose faction no table row names is keyed by its own
+    normalised faction name."""
+    out: dict[str, list[Path]] = {}
+    for root in roots():
+        folder = root / f"edition-{edition}"
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            if not name.endswith(".yaml"):
+                continue
+            path = folder / name
+            faction = _head_faction(path)
+            key = faction_key(faction) or norm(faction)
+            out.setdefault(key, []).append(path)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def load(path: Path) -> EffectFile:
+    """The checked contents of one effect file (:func:`~wh40k_calc.effect_schema.
+    load_effect_file`), through the cache, once per process.
+
+    Raises:
+        EffectFileError: the file cannot be read or is malformed (naming the file and the field).
+    """
+    return _load_cached(path)
+
+
+@lru_cache(maxsize=128)
+def _load_cached(path: Path) -> EffectFile:
+    try:
+        st = path.stat()
+    except OSError as e:
+        raise EffectFileError(f"{path}: cannot read: {e}") from None
+    cache = _cache_file(path, st)
+    if cache is not None:
+        got = _read_cache(cache)
+        if got is not None:
+            return got
+    data = load_effect_file(path)
+    if cache is not None:
+        _write_cache(cache, data)
+    return data
+
+
+def _schema_stamp() -> str:
+    """What invalidates every cached file: the schema module and this one, as installed."""
+    parts = []
+    for mod in ("effect_schema.py", "effect_files.py"):
+        try:
+            st = (_HERE / mod).stat()
+            parts.append(f"{st.st_size}:{st.st_mtime_ns}")
+        except OSError:
+            parts.append("?")
+    return ";".join(parts)
+
+
+def cache_folder() -> Path | None:
+    """Where compiled effect files are kept (None: nowhere to keep them)."""
+    env = os.environ.get(CACHE_VAR, "").strip()
+    if env:
+        return Path(env).expanduser() / "effects"
+    try:
+        from platformdirs import user_cache_dir
+    except ImportError:  # pragma: no cover - a dependency
+        return None
+    return Path(user_cache_dir("wh40k-calc", appauthor=False)) / "effects"
+
+
+def _cache_file(path: Path, st: os.stat_result) -> Path | None:
+    folder = cache_folder()
+    if folder is None:
+        return None
+    key = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}|{_schema_stamp()}"
+    return folder / (hashlib.sha1(key.encode()).hexdigest() + ".msgpack")
+
+
+def _read_cache(cache: Path) -> EffectFile | None:
+    import msgspec
+
+    try:
+        raw = cache.read_bytes()
+    except OSError:
+        return None
+    try:
+        return msgspec.msgpack.decode(raw, type=EffectFile)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+
+
+def _write_cache(cache: Path, data: EffectFile) -> None:
+    import msgspec
+
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(msgspec.msgpack.encode(data))
+        os.replace(tmp, cache)
+    except OSError:
+        return

@@ -1,0 +1,227 @@
+"""The changes of the effects that apply, as each step of the attack sequence asks for them.
+
+:class:`Changes` holds every change (:class:`Piece`) of the effects acting under one variant
+(``rules.applied``), by side and field. A step asks for one field against one weapon's attacks
+(:class:`Attack`) and, for the target's defence, one kind of target model: it gets the pieces
+whose scope takes that weapon (``weapons``, ``named``, ``weapons_with`` / ``weapons_without``,
+``excluding_extra_attacks``, ``bearer_only``) and whose conditions hold there (the record's and
+the change's own ``when``: ``rules.when``). What a field's value does is the step's: the ±1 cap
+of the Hit and Wound roll modifiers (``hit``, ``wound``), the best invulnerable save, Feel No
+Pain, re-roll and Critical threshold, the sum of S, A, AP and Damage changes (``attacks``,
+``save``, ``damage``).
+
+Scope, attacker side: the attacking weapon; ``bearer_only`` the weapons of the bearer (the
+unit's first CHARACTER: a CHARACTER unit's own models, else the first Leader attached). Target
+side: the attacking weapon again (``weapons: ranged`` is "ranged attacks against it"), and
+``bearer_only`` the target's bearer models only (a change to the whole roll, such as a Hit roll
+modifier or T, only when the bearer is the whole target).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from ..datasheet import norm_name
+from ..effect_schema import change_field, change_side, excludes_extra_attacks
+from .added import answers_to
+from .when import Context, Facts, why_not
+
+if TYPE_CHECKING:
+    from ..datasheet import Weapon
+    from ..effect_schema import Change
+    from ..units import ModelGroup
+    from .applied import Active, Applied, Variant
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One change of one acting effect: the ``active`` effect, the change's ``index`` in its
+    record, the ``change``, its ``field`` and ``value`` (a ``choose_ability`` change's value is
+    the ability picked)."""
+
+    active: Active
+    index: int
+    change: Change
+    field: str
+    value: object
+
+    @property
+    def name(self) -> str:
+        """The effect's name, for notes."""
+        return self.active.effect.name
+
+
+@dataclass(frozen=True)
+class Attack:
+    """One weapon's attacks as scopes and conditions read them: the ``weapon``, the attacking
+    model ``group``, whether it is the ``bearer``'s, the attack's ``strength`` and the
+    ``toughness`` it is against (None until known: S and T are worked out first)."""
+
+    weapon: Weapon
+    group: ModelGroup | None = None
+    bearer: bool = False
+    strength: int | None = None
+    toughness: int | None = None
+
+
+def ability_keys(w: Weapon) -> set[str]:
+    """The ability names a weapon has (``torrent``, ``rapid fire``, ``anti-infantry``...), for
+    ``weapons_with`` / ``weapons_without``."""
+    from ..abilities import parse_ability
+
+    out = set()
+    for t in w.abilities.texts:
+        a = parse_ability(t)
+        out.add(a.key)
+        if a.key == "anti" and isinstance(a.value, tuple):
+            out.add(f"anti-{a.value[0].lower()}")
+    if w.abilities.extra_attacks:
+        out.add("extra attacks")
+    return out
+
+
+def in_scope(c: Change, w: Weapon) -> bool:
+    """Whether change ``c`` takes weapon ``w`` (``weapons``, ``named``, ``weapons_with``,
+    ``weapons_without``, [EXTRA ATTACKS] left alone where the change says so or by default for
+    changes to A: :func:`~wh40k_calc.effect_schema.excludes_extra_attacks`)."""
+    if c.weapons == "melee" and not w.is_melee:
+        return False
+    if c.weapons == "ranged" and w.is_melee:
+        return False
+    names = answers_to(w)
+    named = bool(c.named) and any(norm_name(n) in names for n in c.named or ())
+    if c.named and not named:
+        return False
+    if c.weapons_with or c.weapons_without:
+        keys = ability_keys(w)
+        wanted = {" ".join(t.lower().split()) for t in c.weapons_with or ()}
+        unwanted = {" ".join(t.lower().split()) for t in c.weapons_without or ()}
+        if wanted and not wanted & keys:
+            return False
+        if unwanted & keys:
+            return False
+    return not (excludes_extra_attacks(c) and w.abilities.extra_attacks and not named)
+
+
+class Changes:
+    """The changes acting under one variant (see the module docstring). ``facts``: the
+    conditions' facts; ``bearers``: the attacker's bearer groups (:func:`bearer_groups`)."""
+
+    def __init__(self, applied: Applied, variant: Variant | None, bearers: frozenset[int]):
+        self.facts: Facts = applied.facts
+        self.bearers = bearers
+        picked = applied.picked_abilities(variant)
+        self.by: dict[tuple[str, str], list[Piece]] = {}
+        self.actives = applied.actives(variant)
+        for a in self.actives:
+            for i, c in enumerate(a.effect.changes):
+                if change_side(a.effect.record, c) != a.side:
+                    continue
+                field = change_field(c)
+                value = getattr(c, field)
+                if field == "choose_ability":
+                    value = picked.get((a.key, i))
+                    if value is None:
+                        continue
+                self.by.setdefault((a.side, field), []).append(Piece(a, i, c, field, value))
+        self.cover_fx = False  # read by the conditions: set from the target's own pieces
+        self.stealth_fx = bool(self.unit("target", "stealth"))
+        self.cover_fx = self.stealth_fx or bool(self.unit("target", "cover"))
+
+    def fields(self, side: str, field: str) -> list[Piece]:
+        """Every piece of ``field`` on ``side``, whatever its scope and conditions."""
+        return self.by.get((side, field), [])
+
+    def _holds(self, p: Piece, ctx: Context) -> bool:
+        e = p.active.effect
+        ctx = replace(ctx, options=p.active.options)
+        sides = (p.active.side,) if e.side == "both" else ("attacker", "target")
+        return (
+            why_not(e.when, self.facts, ctx, "", keyword_sides=sides) is None
+            and why_not(p.change.when, self.facts, ctx, "") is None
+        )
+
+    def _context(self, side: str, a: Attack | None, target_models: int | None) -> Context:
+        if a is None:
+            return Context(side, cover_fx=self.cover_fx, target_models=target_models)
+        w = a.weapon
+        return Context(
+            side,
+            group=a.group,
+            bearer=a.bearer,
+            ranged=not w.is_melee,
+            ignores_cover=w.abilities.ignores_cover,
+            cover_fx=self.cover_fx,
+            strength=a.strength,
+            toughness=a.toughness,
+            target_models=target_models,
+        )
+
+    def attacker(self, field: str, a: Attack) -> list[Piece]:
+        """The attacker's pieces of ``field`` that take ``a``'s weapon and hold for it."""
+        ctx = self._context("attacker", a, None)
+        return [
+            p
+            for p in self.fields("attacker", field)
+            if in_scope(p.change, a.weapon)
+            and (not p.change.bearer_only or a.bearer)
+            and self._holds(p, ctx)
+        ]
+
+    def target(
+        self,
+        field: str,
+        a: Attack | None,
+        bearer: bool | None = None,
+        target_models: int | None = None,
+    ) -> list[Piece]:
+        """The target's pieces of ``field`` against ``a``'s attacks (None: not an attack,
+        mortal wounds before the attacks: only unscoped pieces) on a model that is the bearer
+        or not (``bearer``; None: the whole unit, which is the bearer only when every model
+        is), with ``target_models`` alive (None: as the activation starts)."""
+        whole = self.facts.target_all_bearer if bearer is None else bearer
+        ctx = self._context("target", a, target_models)
+        out = []
+        for p in self.fields("target", field):
+            c = p.change
+            if a is None and (c.weapons != "all" or c.named or c.weapons_with or c.weapons_without):
+                continue
+            if a is not None and not in_scope(c, a.weapon):
+                continue
+            if c.bearer_only and not whole:
+                continue
+            if self._holds(p, ctx):
+                out.append(p)
+        return out
+
+    def unit(self, side: str, field: str) -> list[Piece]:
+        """Pieces of ``field`` on ``side`` read for the whole activation (no weapon): mortal
+        wounds, keywords, the target's T and W."""
+        ctx = self._context(side, None, None)
+        out = []
+        for p in self.fields(side, field):
+            if side == "target" and p.change.bearer_only and not self.facts.target_all_bearer:
+                continue
+            if self._holds(p, ctx):
+                out.append(p)
+        return out
+
+    def ignores(self, a: Attack, what: str) -> bool:
+        """Whether ``a``'s attacks ignore harmful modifiers to ``what`` (``ignore_harmful``)."""
+        return any(what in (p.value or ()) for p in self.attacker("ignore_harmful", a))
+
+    def attack(self, w: Weapon, group: ModelGroup | None) -> Attack:
+        """The :class:`Attack` of weapon ``w`` used by ``group``."""
+        return Attack(w, group, group is not None and id(group) in self.bearers)
+
+
+def total(pieces: Iterable[Piece]) -> int:
+    """The sum of integer values (S, AP, modifiers)."""
+    return sum(int(p.value) for p in pieces if isinstance(p.value, int))  # type: ignore[arg-type]
+
+
+def names(pieces: Iterable[Piece]) -> list[str]:
+    """The effects' names, each once."""
+    return list(dict.fromkeys(p.name for p in pieces))
