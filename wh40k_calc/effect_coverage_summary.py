@@ -149,7 +149,8 @@ def table_10(lines: tuple[Line, ...] | list[Line]) -> str:
         army = row.get("army", Count())
         other = sum((c for k, c in row.items() if k != "army"), Count())
         total_army, total_other = total_army + army, total_other + other
-        out.append(f"| {faction} | {army.cell()} | {other.cell() if other.rules else ''} |")
+        cells = [c.cell() if c.rules else "" for c in (army, other)]
+        out.append(f"| {faction} | {cells[0]} | {cells[1]} |")
     out.append(f"| **All** | **{total_army.cell()}** | **{total_other.cell()}** |")
     return "\n".join(out)
 
