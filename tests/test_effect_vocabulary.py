@@ -823,14 +823,30 @@ def test_bearer_only_attacker(tmp_path, fx, edition):
 @BOTH
 def test_bearer_only_target(tmp_path, fx, edition):
     """A 2+ invulnerable save of the bearer only: against a lone CHARACTER (the bearer: 12
-    torrent S8 AP-4 hits, 10 wounds x 1/6 failed) and not against a unit without one (10)."""
+    torrent S8 AP-4 hits, 10 wounds x 1/6 failed) and not against a unit of several models
+    without one (20 models T4: 12 x 5/6 = 10 failed saves)."""
     fx(rec({"invuln": 2, "bearer_only": True}, side="target"))
     a = flamer(tmp_path, S=8, AP=-4)
     hero = target(tmp_path, models=1, T=4, Sv=3, W=40, stem="hero", keywords=("CHARACTER",))
     out = shoot(a, hero, "--effect", "x", *ed(edition), dirs=[tmp_path])
     assert row(out)["failed_saves"] == approx(Fr(10, 6))
-    out = shoot(a, big(tmp_path, Sv=3), "--effect", "x", *ed(edition), dirs=[tmp_path])
+    out = shoot(a, tgt(tmp_path, Sv=3), "--effect", "x", *ed(edition), dirs=[tmp_path])
     assert row(out)["failed_saves"] == approx(10)
+
+
+@BOTH
+def test_bearer_only_of_a_unit_of_one_model(tmp_path, fx, edition):
+    """A unit of one model without a CHARACTER (a VEHICLE with a "VEHICLE model only"
+    enhancement) is its own bearer, on both sides: +4 S for the bearer's gun, S8 v T4 2+:
+    6 hits x 5/6 = 5 wounds (3 without); the bearer's 2+ invulnerable save against 12 torrent
+    S8 AP-4 hits: 10 wounds x 1/6 failed."""
+    fx(rec({"strength": 4, "bearer_only": True}, id="s"),
+       rec({"invuln": 2, "bearer_only": True}, id="inv", side="target"))  # fmt: skip
+    out = shoot(gun(tmp_path), tgt(tmp_path), "--effect", "s", *ed(edition), dirs=[tmp_path])
+    assert row(out)["wounds"] == approx(5)
+    a = flamer(tmp_path, S=8, AP=-4)
+    out = shoot(a, big(tmp_path, Sv=3), "--effect", "inv", *ed(edition), dirs=[tmp_path])
+    assert row(out)["failed_saves"] == approx(Fr(10, 6))
 
 
 @BOTH
