@@ -294,8 +294,8 @@ def why_not(
     if when.unit_min_models is not None:
         unit = f.attacker if ctx.side == "attacker" else target
         if unit.models < when.unit_min_models:
-            who = "attacking unit" if ctx.side == "attacker" else "target"
-            return f"{name} needs a {who} of {when.unit_min_models} or more models"
+            who = "an attacking unit" if ctx.side == "attacker" else "a target"
+            return f"{name} needs {who} of {when.unit_min_models} or more models"
     if when.target_min_models is not None and target.models < when.target_min_models:
         return f"{name} needs a target of {when.target_min_models} or more models"
     if when.target_max_models is not None and target.models > when.target_max_models:
