@@ -167,6 +167,30 @@ CASES = [
     # re-roll the Hit roll: 5 x (1 - (2/6)^2) = 40/9 hits.
     case("chaos_spacemarines", "prime-test-subject", "fight", "Chaos Lord", "Intercessor Squad",
          weapon="Daemon hammer", figure="hits", expected=5 * (1 - (1 - d6(3)) ** 2)),
+    # ----------------------------------------------------------------------------------------
+    # Aeldari (aeldari.json). Guardian Defenders: T3 Sv4+; Dire Avengers: 5 Avenger shuriken
+    # catapults A4 BS3+ S4 AP-1; Troupe Master: blade A5 WS2+ S5 AP-2 D2 [DEVASTATING WOUNDS];
+    # Rangers: 5 long rifles A1 BS3+ S4 AP-1 D2.
+    # Lightning-fast Reactions (Warhost stratagem, target side): -1 to the Hit roll: bolt
+    # rifles hit on 4+: 10 x 3/6 = 5 hits.
+    case("aeldari", "lightning-fast-reactions", "shoot", "Intercessor Squad",
+         "Guardian Defenders", weapon="Bolt rifle", figure="hits", expected=10 * d6(4)),
+    # Path of the Warrior, the Wound-roll pick (Aspect Host detachment rule): re-roll Wound
+    # rolls of 1. 20 x 4/6 = 40/3 hits; S4 v T4: 1/2 + 1/6 x 1/2 = 7/12: 70/9 wounds.
+    case("aeldari", "path-of-the-warrior-wound-rolls", "shoot", "Dire Avengers",
+         "Intercessor Squad", weapon="Avenger shuriken catapult", figure="wounds",
+         expected=20 * d6(3) * (d6(4) + Fr(1, 6) * d6(4))),
+    # Weavers' Wail (Serpent's Brood enhancement): +3 S and +1 A to the bearer's melee
+    # weapons. 6 attacks x 5/6 = 5 hits; S8 v T4 2+, the 6s are Critical Wounds (mortal
+    # wounds), the other 4/6 go to saves: AP-2 v Sv3+ fails on 1-4: 5 x 4/6 x 4/6 = 20/9.
+    case("aeldari", "weavers-wail", "fight", "Troupe Master", "Intercessor Squad",
+         weapon="Troupe Master’s blade", figure="failed_saves",
+         expected=(5 + 1) * d6(2) * (d6(2) - Fr(1, 6)) * fail(5)),
+    # No Prey too Big (Eldritch Raiders stratagem): +1 to the Wound roll of attacks whose S is
+    # below the target's T. Long rifles (heavy, not stationary): 5 x 4/6 hits; S4 v T5 5+,
+    # +1: 4+: 10/3 x 1/2 = 5/3 wounds.
+    case("aeldari", "no-prey-too-big", "shoot", "Aeldari/Rangers", "Orks/Boyz",
+         weapon="Long rifle", figure="wounds", expected=5 * d6(3) * d6(4)),
 ]  # fmt: skip
 
 
