@@ -191,6 +191,30 @@ CASES = [
     # +1: 4+: 10/3 x 1/2 = 5/3 wounds.
     case("aeldari", "no-prey-too-big", "shoot", "Aeldari/Rangers", "Orks/Boyz",
          weapon="Long rifle", figure="wounds", expected=5 * d6(3) * d6(4)),
+    # ----------------------------------------------------------------------------------------
+    # Astra Militarum (astramilitarum.json). Cadian Shock Troops: 9 lasguns A1 BS4+ S3 AP0
+    # [RAPID FIRE 1] and a sergeant's laspistol; Leman Russ Battle Tank: T11 Sv2+ W13.
+    # Take Aim! (an Order of the army rule Voice of Command): BS improved by 1: 9 x 4/6 = 6
+    # hits (4.5 without).
+    case("astramilitarum", "take-aim", "shoot", "Cadian Shock Troops", "Orks/Boyz",
+         weapon="Lasgun", figure="hits", expected=9 * d6(3)),
+    # Born Soldiers (Combined Arms detachment rule): a REGIMENT's ranged attacks have [LETHAL
+    # HITS] against a target that is not a MONSTER or VEHICLE. S3 v T5 5+: 9 x (1/6 + 2/6 x
+    # 2/6) = 5/2 wounds (3/2 without).
+    case("astramilitarum", "born-soldiers", "shoot", "Cadian Shock Troops", "Orks/Boyz",
+         weapon="Lasgun", figure="wounds",
+         expected=9 * (Fr(1, 6) + (d6(4) - Fr(1, 6)) * d6(5))),
+    # Ablative Plating (Hammer of the Emperor stratagem, target side): -1 Damage. Autocannon
+    # 8/3 hits, S9 v T11 5+: 8/9 wounds, AP-1 v Sv2+ saves on 3+: 8/27 failed, D3-1 = 2 each:
+    # 16/27 damage.
+    case("astramilitarum", "ablative-plating", "shoot", "Predator Destructor",
+         "Leman Russ Battle Tank", weapon="Predator autocannon", figure="damage",
+         expected=4 * d6(3) * d6(5) * fail(3) * (3 - 1)),
+    # Furious Fusillade (Siege Regiment stratagem): +1 A to a PLATOON's ranged weapons against
+    # a target within half range; [RAPID FIRE 1] adds 1 more there: 9 x 3 = 27 attacks, x 3/6
+    # = 13.5 hits.
+    case("astramilitarum", "furious-fusillade", "shoot", "Cadian Shock Troops", "Orks/Boyz",
+         "--half-range", weapon="Lasgun", figure="hits", expected=9 * (1 + 1 + 1) * d6(4)),
 ]  # fmt: skip
 
 
