@@ -215,6 +215,32 @@ CASES = [
     # = 13.5 hits.
     case("astramilitarum", "furious-fusillade", "shoot", "Cadian Shock Troops", "Orks/Boyz",
          "--half-range", weapon="Lasgun", figure="hits", expected=9 * (1 + 1 + 1) * d6(4)),
+    # ----------------------------------------------------------------------------------------
+    # Necrons (necrons.json). Necron Warriors: 10 gauss flayers A1 BS4+ S4 [LETHAL HITS];
+    # Overlord: blade A4 WS2+ S8 AP-3 D2 [DEVASTATING WOUNDS]; Skorpekh Destroyers: 3 models,
+    # hyperphase weapons A4 WS3+ S7 AP-2 D2; Doomsday Ark: T9 Sv3+ invulnerable 4+.
+    # Command Protocols (Awakened Dynasty detachment rule): +1 to the Hit roll while a
+    # CHARACTER leads the unit (the Overlord attached): gauss flayers hit on 3+: 20/3 hits.
+    case("necrons", "command-protocols", "shoot", "Necron Warriors", "Orks/Boyz",
+         "--leader", "Overlord", weapon="Gauss flayer", figure="hits", expected=10 * d6(3)),
+    # Nanoassembly Protocols (Obeisance Phalanx stratagem, target side): -1 Damage. 8/3
+    # hits, S9 v T9 4+: 4/3 wounds; AP-1: Sv 4+, the invulnerable save 4+ too: 2/3 failed;
+    # D3-1 = 2: 4/3 damage.
+    case("necrons", "nanoassembly-protocols", "shoot", "Predator Destructor", "Doomsday Ark",
+         weapon="Predator autocannon", figure="damage",
+         expected=4 * d6(3) * d6(4) * fail(4) * (3 - 1)),
+    # The Spoor of Frailty (Annihilation Legion stratagem): +1 to the Hit roll against a
+    # target below its Starting Strength, +1 to the Wound roll too if Below Half-strength
+    # (Intercessors, 2 of 5 left): 12 x 5/6 = 10 hits; S7 v T4 3+, +1: 2+: 25/3 wounds.
+    case("necrons", "the-spoor-of-frailty", "fight", "Skorpekh Destroyers", "Intercessor Squad",
+         "--target-models", "2", weapon="Skorpekh hyperphase weapons", figure="wounds",
+         expected=12 * d6(2) * d6(2)),
+    # Unflinching Will (Obeisance Phalanx enhancement): the Overlord's melee weapons have
+    # [PRECISION] and [ANTI-INFANTRY 5+]: Critical Wounds on 5+, mortal wounds by [DEVASTATING
+    # WOUNDS]: 4 x 5/6 hits x 2/6 x D2 = 20/9 mortal wounds (10/9 without).
+    case("necrons", "unflinching-will", "fight", "Overlord", "Intercessor Squad",
+         weapon="Overlord’s blade", figure="mortal_wounds",
+         expected=4 * d6(2) * Fr(2, 6) * 2),
 ]  # fmt: skip
 
 
