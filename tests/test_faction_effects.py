@@ -241,6 +241,48 @@ CASES = [
     case("necrons", "unflinching-will", "fight", "Overlord", "Intercessor Squad",
          weapon="Overlord’s blade", figure="mortal_wounds",
          expected=4 * d6(2) * Fr(2, 6) * 2),
+    # ----------------------------------------------------------------------------------------
+    # Adepta Sororitas (adeptasororitas.json). Battle Sisters Squad: 10 models, boltgun A1
+    # BS3+ S4 AP0 [RAPID FIRE 1], T3 Sv3+; Canoness: T3 Sv3+ W4, invulnerable 4+.
+    # The Blood of Martyrs (Hallowed Martyrs detachment rule): +1 to the Hit roll below the
+    # unit's Starting Strength, +1 to the Wound roll too Below Half-strength (4 of 10 left):
+    # 4 boltguns x 5/6 = 10/3 hits; S4 v T5 5+, +1: 4+: 5/3 wounds.
+    case("adeptasororitas", "the-blood-of-martyrs", "shoot", "Battle Sisters Squad",
+         "Orks/Boyz", "--models", "4", weapon="Boltgun", figure="wounds",
+         expected=4 * d6(2) * d6(4)),
+    # Shield of Aversion (Bringers of Flame stratagem, target side): AP worsened by 1. Choppas
+    # AP-1 become AP0: 27 x 4/6 = 18 hits, S4 v T3 3+: 12 wounds, Sv3+ fails 2/6: 4.
+    case("adeptasororitas", "shield-of-aversion", "fight", "Orks/Boyz", "Battle Sisters Squad",
+         weapon="Choppa", figure="failed_saves", expected=27 * d6(3) * d6(3) * fail(3)),
+    # Mantle of Ophelia (Hallowed Martyrs enhancement): attacks allocated to the bearer have
+    # Damage 1. Autocannon: 8/3 hits, S9 v T3 2+: 20/9 wounds, AP-1: 4+ and the 4+
+    # invulnerable save: 10/9 failed, 1 damage each (D3 without: 10/3).
+    case("adeptasororitas", "mantle-of-ophelia", "shoot", "Predator Destructor", "Canoness",
+         weapon="Predator autocannon", figure="damage", expected=4 * d6(3) * d6(2) * fail(4) * 1),
+    # ----------------------------------------------------------------------------------------
+    # Adeptus Custodes (adeptuscustodes.json). Custodian Guard: 4 models, guardian spear
+    # (melee) A5 WS2+ S7 AP-2 D2; Shield-Captain: guardian spear A7 WS2+ S7 AP-2 D2; Aquilon
+    # Custodians: T7 Sv2+ invulnerable 4+.
+    # Rendax Stance (a stance of the army rule Martial Ka'tah): melee [LETHAL HITS]. S7 v T4
+    # 3+: 20 x (1/6 + 4/6 x 4/6) = 110/9 wounds.
+    case("adeptuscustodes", "rendax-stance", "fight", "Custodian Guard", "Intercessor Squad",
+         weapon="Guardian spear – Melee", figure="wounds",
+         expected=20 * (Fr(1, 6) + (d6(2) - Fr(1, 6)) * d6(3))),
+    # Avenge the Fallen (Shield Host stratagem): +1 A below the unit's Starting Strength
+    # (3 of 4), +2 A Below Half-strength: 3 x (5 + 1) = 18 attacks x 5/6 = 15 hits.
+    case("adeptuscustodes", "avenge-the-fallen", "fight", "Custodian Guard", "Intercessor Squad",
+         "--models", "3", weapon="Guardian spear – Melee", figure="hits",
+         expected=3 * (5 + 1) * d6(2)),
+    # Hardened Resolve (Tharanatoi Hammerblow stratagem, target side): +1 T. Bolt rifles S4 v
+    # T8 need 6+ (5+ against T7): 20/3 hits x 1/6 = 10/9 wounds.
+    case("adeptuscustodes", "hardened-resolve", "shoot", "Intercessor Squad", "Aquilon Custodians",
+         weapon="Bolt rifle", figure="wounds", expected=10 * d6(3) * d6(6)),
+    # Admonimortis (Lions of the Emperor enhancement): +3 S, AP and D improved by 1 for the
+    # Shield-Captain's melee weapons. 7 x 5/6 hits; S10 v T4 2+; AP-3 v Sv3+ saves only on 6:
+    # 35/6 x 5/6 x 5/6 failed x D3 = 875/72 damage.
+    case("adeptuscustodes", "admonimortis", "fight", "Shield-Captain", "Intercessor Squad",
+         weapon="Guardian spear – Melee", figure="damage",
+         expected=7 * d6(2) * d6(2) * fail(6) * (2 + 1)),
 ]  # fmt: skip
 
 
