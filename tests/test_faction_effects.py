@@ -283,6 +283,28 @@ CASES = [
     case("adeptuscustodes", "admonimortis", "fight", "Shield-Captain", "Intercessor Squad",
          weapon="Guardian spear – Melee", figure="damage",
          expected=7 * d6(2) * d6(2) * fail(6) * (2 + 1)),
+    # ----------------------------------------------------------------------------------------
+    # Adeptus Mechanicus (adeptusmechanicus.json). Skitarii Rangers (BATTLELINE): 10 galvanic
+    # rifles A2 BS4+ S4 AP0; Kastelan Robots: twin Kastelan fist A4 WS4+ S12 AP-2 D3
+    # [TWIN-LINKED]; Tech-Priest Dominus: T4 Sv2+ invulnerable 5+.
+    # Conqueror Imperative (an option of the army rule Doctrina Imperatives): a BATTLELINE
+    # unit's attacks improve their AP by 1. 20 x 3/6 = 10 hits, S4 v T5 5+: 10/3 wounds;
+    # AP-1 v Sv5+ fails 5/6: 25/9 (20/9 without).
+    case("adeptusmechanicus", "conqueror-imperative", "shoot", "Skitarii Rangers", "Orks/Boyz",
+         weapon="Galvanic rifle", figure="failed_saves",
+         expected=20 * d6(4) * d6(5) * fail(6)),
+    # Machine Spirit Resurgent (Cohort Cybernetica stratagem): re-roll the Hit roll while
+    # below Starting Strength (1 of 2 Kastelans), the Wound roll too Below Half-strength (not
+    # here): 4 x (1 - (3/6)^2) = 3 hits.
+    case("adeptusmechanicus", "machine-spirit-resurgent", "fight", "Kastelan Robots",
+         "Intercessor Squad", "--models", "1", weapon="Twin Kastelan fist", figure="hits",
+         expected=4 * (1 - (1 - d6(4)) ** 2)),
+    # Mantle of the Gnosticarch (Data-psalm Conclave enhancement): attacks allocated to the
+    # bearer have Damage 1. 8/3 hits, S9 v T4 2+: 20/9 wounds, AP-1 v Sv2+ saves on 3+:
+    # 20/27 failed, 1 damage each (D3 without).
+    case("adeptusmechanicus", "mantle-of-the-gnosticarch", "shoot", "Predator Destructor",
+         "Tech-Priest Dominus", weapon="Predator autocannon", figure="damage",
+         expected=4 * d6(3) * d6(2) * fail(3) * 1),
 ]  # fmt: skip
 
 
