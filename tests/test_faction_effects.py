@@ -305,6 +305,62 @@ CASES = [
     case("adeptusmechanicus", "mantle-of-the-gnosticarch", "shoot", "Predator Destructor",
          "Tech-Priest Dominus", weapon="Predator autocannon", figure="damage",
          expected=4 * d6(3) * d6(2) * fail(3) * 1),
+    # ----------------------------------------------------------------------------------------
+    # Imperial Agents (agents.json). Inquisitorial Agents: 6 models, agent melee weapon A3
+    # WS3+ S3 AP0; Inquisitor: melee weapon A5 WS3+ S4 AP-2, T3 Sv4+ W4; Bloodletters: DAEMON,
+    # T4; Legionaries: CHAOS, 5 models.
+    # Root out Heresy (Ordo Hereticus detachment rule): [SUSTAINED HITS 1] against a CHAOS
+    # unit of 5 or more models: 18 x (4/6 + 1/6) = 15 hits (12 without).
+    case("agents", "root-out-heresy", "fight", "Inquisitorial Agents", "Legionaries",
+         weapon="Agent melee weapon", figure="hits", expected=18 * (d6(3) + Fr(1, 6))),
+    # Destroy the Daemonic (Ordo Malleus detachment rule): re-roll Hit rolls of 1, and Wound
+    # rolls of 1 against a DAEMON unit: 5 x (4/6 + 1/6 x 4/6) = 35/9 hits; S4 v T4: 1/2 +
+    # 1/6 x 1/2 = 7/12: 245/108 wounds.
+    case("agents", "destroy-the-daemonic", "fight", "Imperial Agents/Inquisitor", "Bloodletters",
+         weapon="Inquisitorial melee weapon", figure="wounds",
+         expected=5 * (d6(3) + Fr(1, 6) * d6(3)) * (d6(4) + Fr(1, 6) * d6(4))),
+    # Hyperstimms (Veiled Blade stratagem, target side): +1 T for the CHARACTER unit. Bolt
+    # rifles S4 v T4 (the Inquisitor's T3 + 1) 4+: 20/3 x 1/2 = 10/3 wounds (40/9 against T3).
+    case("agents", "hyperstimms", "shoot", "Intercessor Squad", "Imperial Agents/Inquisitor",
+         weapon="Bolt rifle", figure="wounds", expected=10 * d6(3) * d6(4)),
+    # ----------------------------------------------------------------------------------------
+    # Black Templars (blacktemplar.json). Crusader Squad: 5 Initiates with close combat
+    # weapons A3 WS3+ S4 AP0 (and Neophytes, a Sword Brother); Land Raider Crusader: T12 Sv2+.
+    # Accept any Challenge, no Matter the Odds (a Templar Vow, the army rule): +1 to the Wound
+    # roll of melee attacks whose S is not above the target's T. 15 x 4/6 = 10 hits; S4 v T4
+    # 4+, +1: 3+: 20/3 wounds (5 without).
+    case("blacktemplar", "accept-any-challenge-no-matter-the-odds", "fight", "Crusader Squad",
+         "Intercessor Squad", weapon="Close combat weapon", figure="wounds",
+         expected=15 * d6(3) * d6(3)),
+    # Shock and Awe (Godhammer Assault Force detachment rule): +1 to the Hit roll of melee
+    # attacks in a turn the unit disembarked: 15 x 5/6 = 12.5 hits.
+    case("blacktemplar", "shock-and-awe", "fight", "Crusader Squad", "Intercessor Squad",
+         "--disembarked", weapon="Close combat weapon", figure="hits", expected=15 * d6(2)),
+    # Blessed Hull (Godhammer Assault Force stratagem, target side): -1 Damage. Autocannon:
+    # 8/3 hits, S9 v T12 5+: 8/9, AP-1 v Sv2+ 3+: 8/27 failed, D3-1 = 2: 16/27 damage.
+    case("blacktemplar", "blessed-hull", "shoot", "Predator Destructor",
+         "Black Templars/Land Raider Crusader", weapon="Predator autocannon", figure="damage",
+         expected=4 * d6(3) * d6(5) * fail(3) * (3 - 1)),
+    # ----------------------------------------------------------------------------------------
+    # Blood Angels (bloodangels.json). Death Company Marines: 5 or 10 models, Astartes
+    # chainsword A4 WS3+ S4 AP-1 D1, T4 Sv3+ W2, Feel No Pain 6+.
+    # Red Thirst (Liberator Assault Group detachment rule): after a Charge move, +1 A and +2 S
+    # to melee weapons: 25 attacks x 4/6; S6 v T4 3+: 100/9 wounds.
+    case("bloodangels", "red-thirst", "fight", "Death Company Marines", "Intercessor Squad",
+         "--charged", weapon="Astartes chainsword", figure="wounds",
+         expected=5 * (4 + 1) * d6(3) * d6(3)),
+    # A Noble Death in Combat (The Lost Brethren detachment rule): DEATH COMPANY melee attacks
+    # re-roll Wound rolls of 1 below Starting Strength, any Wound roll Below Half-strength
+    # (2 models: below half of 5). 8 x 4/6 hits x (1 - (1/2)^2) = 4 wounds.
+    case("bloodangels", "a-noble-death-in-combat", "fight", "Death Company Marines",
+         "Intercessor Squad", "--models", "2", weapon="Astartes chainsword", figure="wounds",
+         expected=2 * 4 * d6(3) * (1 - (1 - d6(4)) ** 2)),
+    # Insensate Rampage (Rage-cursed Onslaught stratagem, target side): Feel No Pain 5+ (the
+    # better of it and the datasheet's 6+). 8/3 hits, S9 v T4 2+: 20/9 wounds, AP-1 v Sv3+
+    # 4+: 10/9 failed x D3 = 10/3, of which 4/6 gets through: 20/9 damage.
+    case("bloodangels", "insensate-rampage", "shoot", "Predator Destructor",
+         "Death Company Marines", weapon="Predator autocannon", figure="damage",
+         expected=4 * d6(3) * d6(2) * fail(4) * 3 * (1 - d6(5))),
 ]  # fmt: skip
 
 
