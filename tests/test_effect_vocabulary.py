@@ -424,6 +424,22 @@ def test_mortal_wounds(tmp_path, fx, edition, spec, expected):
 
 
 @BOTH
+def test_mortal_wounds_of_a_unit_without_a_weapon_for_the_phase(tmp_path, fx, edition):
+    """A unit with melee weapons only shooting with an effect that rolls six D6 for mortal
+    wounds (a Shooting-phase stratagem of a melee unit, as Skulls Beget Blood): the roll is
+    resolved, 6 x 1/2 = 3 mortal wounds, and a note says no weapon shoots; without the effect
+    the selection is refused (nothing to shoot with)."""
+    fx(rec({"mortal_wounds": {"rolls": 6, "on": 4, "each": "1"}}))
+    a = attacker(tmp_path, melee(A=2), models=5, stem="brawlers")
+    out = shoot(a, big(tmp_path), "--effect", "x", *ed(edition), dirs=[tmp_path])
+    assert out["expected"]["mortal_wounds"] == approx(3)
+    assert out["expected"]["attacks"] == approx(0)
+    assert any("no ranged weapon" in n for n in out["notes"]), out["notes"]
+    plain = invoke(["shoot", a, "--target", big(tmp_path), *ed(edition)], [tmp_path])
+    assert plain.exit_code != 0 and "no ranged weapon" in plain.stderr
+
+
+@BOTH
 def test_command_reroll(tmp_path, fx, edition):
     """One failed Wound roll re-rolled: one torrent attack S4 v T4 into one W1 model:
     P(destroyed) = 1/2 + 1/2 x 1/2 = 3/4."""
