@@ -361,6 +361,68 @@ CASES = [
     case("bloodangels", "insensate-rampage", "shoot", "Predator Destructor",
          "Death Company Marines", weapon="Predator autocannon", figure="damage",
          expected=4 * d6(3) * d6(2) * fail(4) * 3 * (1 - d6(5))),
+    # ----------------------------------------------------------------------------------------
+    # Legiones Daemonica (chaosdaemons.json). Daemonettes (SLAANESH), Bloodletters (KHORNE)
+    # and Plaguebearers (NURGLE): Sv7+, invulnerable 5+; Bloodletters have no ranged weapon;
+    # Plaguebearers: 10 plagueswords A2 WS3+ S4 AP-1 [LETHAL HITS].
+    # Overwhelming Excess (Legion of Excess stratagem, target side): -1 to the Hit roll:
+    # bolt rifles hit on 4+: 10 x 3/6 = 5 hits.
+    case("chaosdaemons", "overwhelming-excess", "shoot", "Intercessor Squad", "Daemonettes",
+         weapon="Bolt rifle", figure="hits", expected=10 * d6(4)),
+    # Skulls Beget Blood (Blood Legion stratagem): in the Shooting phase a KHORNE INFANTRY
+    # unit rolls six D6, 1 mortal wound per 4+: 6 x 1/2 = 3 (the unit has no gun: the roll is
+    # all it does).
+    case("chaosdaemons", "skulls-beget-blood", "shoot", "Bloodletters", "Intercessor Squad",
+         weapon="Skulls Beget Blood", figure="mortal_wounds", expected=6 * d6(4)),
+    # Sheathed In Brass (Blood Legion stratagem, target side): Save characteristic 3+. Bolt
+    # rifles: 20/3 hits, S4 v T4 10/3 wounds, AP-1: 4+ (better than the 5+ invulnerable
+    # save): 5/3 failed (20/9 with the invulnerable save alone).
+    case("chaosdaemons", "sheathed-in-brass", "shoot", "Intercessor Squad", "Bloodletters",
+         weapon="Bolt rifle", figure="failed_saves", expected=10 * d6(3) * d6(4) * fail(4)),
+    # Seeping Virulence (Plague Legion stratagem): Critical Hits on an unmodified 5+ in the
+    # Fight phase; with [LETHAL HITS] those wound automatically: 20 x (2/6 + 2/6 x 1/2) = 10
+    # wounds (20 x (1/6 + 3/6 x 1/2) = 25/3 without).
+    case("chaosdaemons", "seeping-virulence", "fight", "Plaguebearers", "Intercessor Squad",
+         weapon="Plaguesword", figure="wounds",
+         expected=20 * (Fr(2, 6) + (d6(3) - Fr(2, 6)) * d6(4))),
+    # ----------------------------------------------------------------------------------------
+    # Chaos Knights (chaosknights.json). War Dog Karnivore: Diabolus heavy stubber A3 BS3+ S5
+    # AP0 D1 [RAPID FIRE 3]; T9 Sv3+ W14, invulnerable 5+ against ranged attacks.
+    # Doom (a Dread ability of the army rule Harbingers of Dread): +1 to the Wound roll (the
+    # Battle-shocked target asserted): 2 hits, S5 v T4 3+, +1: 2+: 5/3 wounds (4/3 without).
+    case("chaosknights", "doom", "shoot", "War Dog Karnivore", "Intercessor Squad",
+         weapon="Diabolus heavy stubber", figure="wounds", expected=3 * d6(3) * d6(2)),
+    # Marked Prey (Houndpack Lance detachment rule): WAR DOG attacks against the chosen unit
+    # have [SUSTAINED HITS 1]: 3 x (4/6 + 1/6) = 5/2 hits.
+    case("chaosknights", "marked-prey", "shoot", "War Dog Karnivore", "Intercessor Squad",
+         weapon="Diabolus heavy stubber", figure="hits", expected=3 * (d6(3) + Fr(1, 6))),
+    # Unnatural Fortitude, the Feel No Pain pick (Infernal Lance detachment rule, target side):
+    # Feel No Pain 6+. Autocannon: 8/3 hits, S9 v T9 4+: 4/3, AP-1 v Sv3+ 4+: 2/3 failed x D3
+    # = 2, of which 5/6 gets through: 5/3 damage.
+    case("chaosknights", "unnatural-fortitude-feel-no-pain", "shoot", "Predator Destructor",
+         "War Dog Karnivore", weapon="Predator autocannon", figure="damage",
+         expected=4 * d6(3) * d6(4) * fail(4) * 3 * (1 - d6(6))),
+    # ----------------------------------------------------------------------------------------
+    # Dark Angels (darkangels.json). Deathwing Knights: 4 maces of absolution A4 WS2+ S6 AP-2
+    # D2 and a Knight Master; Deathwing Terminator Squad: T5 Sv2+ invulnerable 4+.
+    # Vowed Target (Inner Circle Task Force detachment rule): DEATHWING INFANTRY +1 to the
+    # Wound roll against a target within range of an objective marker: 16 x 5/6 hits; S6 v T4
+    # 3+, +1: 2+: 100/9 wounds.
+    case("darkangels", "vowed-target", "fight", "Deathwing Knights", "Intercessor Squad",
+         "--objective", weapon="Mace of absolution", figure="wounds",
+         expected=16 * d6(2) * d6(2)),
+    # Dutiful Tenacity (Wrath of the Rock detachment rule, target side): -1 to the Wound roll
+    # of attacks with S above T against INFANTRY: autocannon S9 v T5 3+ becomes 4+: 8/3 x 1/2
+    # = 4/3 wounds.
+    case("darkangels", "dutiful-tenacity", "shoot", "Predator Destructor",
+         "Deathwing Terminator Squad", weapon="Predator autocannon", figure="wounds",
+         expected=4 * d6(3) * d6(4)),
+    # Wrath of the Lion (Inner Circle Task Force stratagem): after a charge, one D6 per model,
+    # +1 against a target within range of an objective marker, 1 mortal wound per 4+, to a
+    # maximum of 3: five D6 passing on 3+: E[min(Binomial(5, 2/3), 3)] = 74/27.
+    case("darkangels", "wrath-of-the-lion", "fight", "Deathwing Knights", "Intercessor Squad",
+         "--objective", "--charged", weapon="Wrath of the Lion", figure="mortal_wounds",
+         expected=capped(5, d6(3), 3)),
 ]  # fmt: skip
 
 
