@@ -423,6 +423,41 @@ CASES = [
     case("darkangels", "wrath-of-the-lion", "fight", "Deathwing Knights", "Intercessor Squad",
          "--objective", "--charged", weapon="Wrath of the Lion", figure="mortal_wounds",
          expected=capped(5, d6(3), 3)),
+    # ----------------------------------------------------------------------------------------
+    # Death Guard (deathguard.json). Plague Marines: 5 boltguns A2 BS3+ S4 AP0 [LETHAL HITS],
+    # T6 Sv3+ W2; Blightlord Terminators: 3 bubotic blades A3 WS3+ S5 AP-2 D2 [LETHAL HITS].
+    # Skullsquirm Blight (a Plague of the army rule Nurgle's Gift, attacker half): the
+    # Afflicted target has -1 T. Boltguns against T3: 10 x (1/6 lethal + 3/6 x 4/6) = 5
+    # wounds (25/6 against T4).
+    case("deathguard", "skullsquirm-blight", "shoot", "Plague Marines", "Intercessor Squad",
+         weapon="Boltgun", figure="wounds",
+         expected=10 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * d6(3))),
+    # Disgustingly Resilient (Virulent Vectorium stratagem, target side): -1 Damage.
+    # Autocannon: 8/3 hits, S9 v T6 3+: 16/9, AP-1 v Sv3+ 4+: 8/9 failed, D3-1 = 2: 16/9.
+    case("deathguard", "disgustingly-resilient", "shoot", "Predator Destructor", "Plague Marines",
+         weapon="Predator autocannon", figure="damage",
+         expected=4 * d6(3) * d6(3) * fail(4) * (3 - 1)),
+    # Grim Reapers (Death Lord's Chosen stratagem): TERMINATOR melee re-rolls the Hit roll
+    # against a target that is not a MONSTER or VEHICLE: 9 x (1 - (2/6)^2) = 8 hits.
+    case("deathguard", "grim-reapers", "fight", "Blightlord Terminators", "Intercessor Squad",
+         weapon="Bubotic blade", figure="hits", expected=9 * (1 - (1 - d6(3)) ** 2)),
+    # ----------------------------------------------------------------------------------------
+    # Deathwatch (deathwatch.json). Deathwatch Veterans (KILL TEAM): 5 boltguns A2 BS3+ S4 AP0
+    # D1; Watch Master: vigil spear (melee) A6 WS2+ S6 AP-2 D D3.
+    # Furor Tactics (a Mission Tactic, the detachment rule): [SUSTAINED HITS 1]: 10 x (4/6 +
+    # 1/6) = 25/3 hits.
+    case("deathwatch", "furor-tactics", "shoot", "Deathwatch Veterans", "Orks/Boyz",
+         weapon="Boltgun", figure="hits", expected=10 * (d6(3) + Fr(1, 6))),
+    # Kraken Rounds (Black Spear Task Force stratagem): a KILL TEAM's ranged AP improved by
+    # 1: 20/3 hits, 10/3 wounds against T4, AP-1 v Sv3+ fails on 1-3: 5/3 (10/9 at AP0).
+    case("deathwatch", "kraken-rounds", "shoot", "Deathwatch Veterans", "Intercessor Squad",
+         weapon="Boltgun", figure="failed_saves", expected=10 * d6(3) * d6(4) * fail(4)),
+    # Thief of Secrets (Black Spear Task Force enhancement): the bearer's melee weapons +1 S,
+    # +1 D, AP improved by 1: 5 hits; S7 v T4 3+: 10/3; AP-3 v Sv3+ saves on 6: 25/9 failed x
+    # (D3, average 2, +1) = 25/3 damage (40/9 without).
+    case("deathwatch", "thief-of-secrets", "fight", "Deathwatch/Watch Master",
+         "Intercessor Squad", weapon="Vigil spear – Melee", figure="damage",
+         expected=6 * d6(2) * d6(3) * fail(6) * (2 + 1)),
 ]  # fmt: skip
 
 
