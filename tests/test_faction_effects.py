@@ -458,6 +458,21 @@ CASES = [
     case("deathwatch", "thief-of-secrets", "fight", "Deathwatch/Watch Master",
          "Intercessor Squad", weapon="Vigil spear – Melee", figure="damage",
          expected=6 * d6(2) * d6(3) * fail(6) * (2 + 1)),
+    # ----------------------------------------------------------------------------------------
+    # Drukhari (drukhari.json). Wyches (WYCH CULT): 10 Hekatarii blades A4 WS3+ S3 AP-1, T3;
+    # Kabalite Warriors (KABAL): 10 splinter rifles A2 BS3+ S2 [ANTI-INFANTRY 3+].
+    # Adrenalight (a Combat Drug, Spectacle of Spite detachment rule): +1 A to WYCH CULT
+    # melee weapons: 50 attacks x 4/6 hits; S3 v T4 5+: 100/9 wounds.
+    case("drukhari", "adrenalight", "fight", "Wyches", "Intercessor Squad",
+         weapon="Hekatarii blade", figure="wounds", expected=10 * (4 + 1) * d6(3) * d6(5)),
+    # Painbringer (a Combat Drug, target side): +1 T to WYCH CULT models: bolt rifles S4 v T4
+    # 4+: 20/3 x 1/2 = 10/3 wounds (40/9 against T3).
+    case("drukhari", "painbringer", "shoot", "Intercessor Squad", "Wyches",
+         weapon="Bolt rifle", figure="wounds", expected=10 * d6(3) * d6(4)),
+    # Sow Fear and Terror (a Contract of Kabalite Cartel's Murderous Agenda): KABAL attacks
+    # against an INFANTRY unit have [SUSTAINED HITS 1]: 20 x (4/6 + 1/6) = 50/3 hits.
+    case("drukhari", "sow-fear-and-terror", "shoot", "Kabalite Warriors", "Intercessor Squad",
+         weapon="Splinter rifle", figure="hits", expected=20 * (d6(3) + Fr(1, 6))),
 ]  # fmt: skip
 
 
