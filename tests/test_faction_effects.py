@@ -473,6 +473,24 @@ CASES = [
     # against an INFANTRY unit have [SUSTAINED HITS 1]: 20 x (4/6 + 1/6) = 50/3 hits.
     case("drukhari", "sow-fear-and-terror", "shoot", "Kabalite Warriors", "Intercessor Squad",
          weapon="Splinter rifle", figure="hits", expected=20 * (d6(3) + Fr(1, 6))),
+    # ----------------------------------------------------------------------------------------
+    # Emperor's Children (emperors_children.json). Infractors: 4 duelling sabres A4 WS3+ S4
+    # AP-1, T4; Lord Exultant: Phoenix power spear A5 WS2+ S7 AP-2 D2.
+    # Sensational Performance (Court of the Phoenician detachment rule): after a charge, +1 S
+    # and AP improved by 1 in melee. Sabres: 16 x 4/6 hits, S5 v T4 3+, AP-2 v Sv3+ fails on
+    # 1-4: 16 x 4/6 x 4/6 x 4/6 = 128/27 failed saves.
+    case("emperors_children", "sensational-performance", "fight", "Infractors",
+         "Intercessor Squad", "--charged", weapon="Duelling sabre", figure="failed_saves",
+         expected=16 * d6(3) * d6(3) * fail(5)),
+    # Contemptuous Disregard (Court of the Phoenician stratagem, target side): -1 to the Wound
+    # roll of attacks with S above T. The Boss Nob's big choppa S7 v T4 3+ becomes 4+: 2 hits
+    # x 1/2 = 1 wound.
+    case("emperors_children", "contemptuous-disregard", "fight", "Orks/Boyz", "Infractors",
+         weapon="Big choppa", figure="wounds", expected=3 * d6(3) * d6(4)),
+    # Euphoric Crown (Frenzied Host enhancement): +1 S to the Lord Exultant's melee weapons:
+    # 5 x 5/6 hits; S8 v T4 2+: 125/36 wounds (25/9 at S7).
+    case("emperors_children", "euphoric-crown", "fight", "Lord Exultant", "Intercessor Squad",
+         weapon="Phoenix power spear", figure="wounds", expected=5 * d6(2) * d6(2)),
 ]  # fmt: skip
 
 
