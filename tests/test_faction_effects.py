@@ -491,6 +491,23 @@ CASES = [
     # 5 x 5/6 hits; S8 v T4 2+: 125/36 wounds (25/9 at S7).
     case("emperors_children", "euphoric-crown", "fight", "Lord Exultant", "Intercessor Squad",
          weapon="Phoenix power spear", figure="wounds", expected=5 * d6(2) * d6(2)),
+    # ----------------------------------------------------------------------------------------
+    # Grey Knights (greyknights.json). Paladin Squad: 4 models, Nemesis force weapon A4 WS2+
+    # S6 AP-2 D2 [PSYCHIC]; Strike Squad: T4 Sv2+.
+    # Dauntless Champions (Argent Assault detachment rule): a Paladin Squad's melee attacks
+    # whose S is below the target's T get +1 to the Wound roll. S6 v T10 (a Battlewagon) 5+,
+    # +1: 4+: 16 x 5/6 hits x 1/2 = 20/3 wounds.
+    case("greyknights", "dauntless-champions", "fight", "Paladin Squad", "Orks/Battlewagon",
+         weapon="Nemesis force weapon", figure="wounds", expected=16 * d6(2) * d6(4)),
+    # Giants of the Battlefield (Hallowed Conclave stratagem): +1 A to a TERMINATOR unit's
+    # melee weapons: 4 x 5 = 20 attacks x 5/6 = 50/3 hits.
+    case("greyknights", "giants-of-the-battlefield", "fight", "Paladin Squad",
+         "Intercessor Squad", weapon="Nemesis force weapon", figure="hits",
+         expected=4 * (4 + 1) * d6(2)),
+    # Shining Resolve (Hallowed Conclave stratagem, target side): -1 to the Wound roll of
+    # attacks with S above T: autocannon S9 v T4 2+ becomes 3+: 8/3 x 4/6 = 16/9 wounds.
+    case("greyknights", "shining-resolve", "shoot", "Predator Destructor", "Strike Squad",
+         weapon="Predator autocannon", figure="wounds", expected=4 * d6(3) * d6(3)),
 ]  # fmt: skip
 
 
