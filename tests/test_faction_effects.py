@@ -508,6 +508,27 @@ CASES = [
     # attacks with S above T: autocannon S9 v T4 2+ becomes 3+: 8/3 x 4/6 = 16/9 wounds.
     case("greyknights", "shining-resolve", "shoot", "Predator Destructor", "Strike Squad",
          weapon="Predator autocannon", figure="wounds", expected=4 * d6(3) * d6(3)),
+    # ----------------------------------------------------------------------------------------
+    # Genestealer Cults (gsc.json). Neophyte Hybrids: 10 models with close combat weapons A1
+    # WS4+ S3; Primus (Leader): Cult bonesword A5 WS2+; Purestrain Genestealers: 5 models,
+    # claws A4 WS2+ S4 AP-2; Atalan Jackals: T4 Sv5+, Stealth.
+    # Frenzied Devotion (Xenocreed Congregation stratagem): +1 A and WS improved by 1 for the
+    # melee weapons of the models that are not CHARACTERS: the Neophytes' 10 x 2 = 20 attacks
+    # hit on 3+: 40/3 hits (the Primus's bonesword is unchanged).
+    case("gsc", "frenzied-devotion", "fight", "Neophyte Hybrids", "Intercessor Squad",
+         "--leader", "Primus", weapon="Close combat weapon", figure="hits",
+         expected=10 * (1 + 1) * d6(3)),
+    # Hypermorphic Fury (Biosanctic Broodsurge detachment rule): +1 A in melee after a charge:
+    # 25 attacks x 5/6 hits; S4 v T4 4+: 125/12 wounds.
+    case("gsc", "hypermorphic-fury", "fight", "Purestrain Genestealers", "Intercessor Squad",
+         "--charged", weapon="Cult claws and talons", figure="wounds",
+         expected=5 * (4 + 1) * d6(2) * d6(4)),
+    # Deft Manoeuvring (Outlander Claw stratagem, target side): a 4+ invulnerable save. The
+    # Jackals' Stealth gives cover (BS 3+ worsened to 4+): 2 hits, S9 v T4 2+: 5/3 wounds;
+    # AP-1 v Sv5+ would save on 6, the invulnerable save on 4+: 5/6 failed.
+    case("gsc", "deft-manoeuvring", "shoot", "Predator Destructor", "Atalan Jackals",
+         weapon="Predator autocannon", figure="failed_saves",
+         expected=4 * d6(4) * d6(2) * fail(4)),
 ]  # fmt: skip
 
 
