@@ -529,6 +529,27 @@ CASES = [
     case("gsc", "deft-manoeuvring", "shoot", "Predator Destructor", "Atalan Jackals",
          weapon="Predator autocannon", figure="failed_saves",
          expected=4 * d6(4) * d6(2) * fail(4)),
+    # ----------------------------------------------------------------------------------------
+    # Imperial Knights (imperialknights.json). Armiger Warglaive: thermal spear A2 BS3+ S12
+    # AP-4 D D6 [MELTA 4], T9 Sv3+ W14, invulnerable 5+ against ranged attacks; Knight Paladin
+    # (TITANIC): Questoris heavy stubber A3 BS3+ S4 AP-1 D1 [RAPID FIRE 3].
+    # Thin Their Ranks (Spearhead-at-Arms stratagem): ARMIGER ranged weapons gain [RAPID FIRE
+    # 1]: the thermal spear within half range makes 2 + 1 = 3 attacks x 4/6 = 2 hits.
+    case("imperialknights", "thin-their-ranks", "shoot", "Armiger Warglaive",
+         "Intercessor Squad", "--half-range", weapon="Thermal spear", figure="hits",
+         expected=(2 + 1) * d6(3)),
+    # Knights of Legend (Freeblade Company detachment rule, target side): Feel No Pain 6+.
+    # Autocannon: 8/3 hits, S9 v T9 4+: 4/3 wounds; the armour save
+    # 3+ worsened to 4+ (better than the 5+ invulnerable save): 2/3 failed x D3 = 2, of which
+    # 5/6 gets through: 5/3 damage.
+    case("imperialknights", "knights-of-legend", "shoot", "Predator Destructor",
+         "Armiger Warglaive", weapon="Predator autocannon", figure="damage",
+         expected=4 * d6(3) * d6(4) * fail(4) * 3 * (1 - d6(6))),
+    # Titanic Duel (Questoris Companions stratagem): a TITANIC Knight gets +1 to the Hit and
+    # Wound rolls against a MONSTER, TITANIC or WALKER (a War Dog Karnivore): the heavy
+    # stubber hits on 2+: 5/2; S4 v T9 (S at most half T) 6+, +1: 5+: 5/6 wounds.
+    case("imperialknights", "titanic-duel", "shoot", "Knight Paladin", "War Dog Karnivore",
+         weapon="Questoris heavy stubber", figure="wounds", expected=3 * d6(2) * d6(5)),
 ]  # fmt: skip
 
 
