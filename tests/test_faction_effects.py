@@ -550,6 +550,24 @@ CASES = [
     # stubber hits on 2+: 5/2; S4 v T9 (S at most half T) 6+, +1: 5+: 5/6 wounds.
     case("imperialknights", "titanic-duel", "shoot", "Knight Paladin", "War Dog Karnivore",
          weapon="Questoris heavy stubber", figure="wounds", expected=3 * d6(2) * d6(5)),
+    # ----------------------------------------------------------------------------------------
+    # Space Wolves (spacewolves.json). Blood Claws: 10 Astartes chainswords A4 WS3+ S4 AP-1;
+    # Grey Hunters: 10 bolt carbines A2 BS3+ S4 AP0; a Wolf Guard Battle Leader can lead them.
+    # Unbridled Ferocity (Saga of the Beastslayer stratagem): +1 to the Wound roll in the
+    # Fight phase: 80/3 hits; S4 v T4 4+, +1: 3+: 160/9 wounds.
+    case("spacewolves", "unbridled-ferocity", "fight", "Blood Claws", "Intercessor Squad",
+         weapon="Astartes chainsword", figure="wounds", expected=40 * d6(3) * d6(3)),
+    # Legendary Slayers (Saga of the Beastslayer detachment rule): [LETHAL HITS] against a
+    # CHARACTER, MONSTER or VEHICLE: S4 v T10 6+: 20 x (1/6 + 3/6 x 1/6) = 5 wounds.
+    case("spacewolves", "legendary-slayers", "shoot", "Grey Hunters", "Predator Destructor",
+         weapon="Bolt carbine", figure="wounds",
+         expected=20 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * d6(6))),
+    # Elder's Guidance (Saga of the Beastslayer enhancement): while the bearer leads Blood
+    # Claws, their melee AP improves by 1: chainswords AP-2 v Sv3+ fail on 1-4: 80/3 hits x
+    # 1/2 wounds x 4/6 = 80/9 failed saves (20/3 without).
+    case("spacewolves", "elders-guidance", "fight", "Blood Claws", "Intercessor Squad",
+         "--leader", "Wolf Guard Battle Leader", weapon="Astartes chainsword",
+         figure="failed_saves", expected=40 * d6(3) * d6(4) * fail(5)),
 ]  # fmt: skip
 
 
