@@ -568,6 +568,24 @@ CASES = [
     case("spacewolves", "elders-guidance", "fight", "Blood Claws", "Intercessor Squad",
          "--leader", "Wolf Guard Battle Leader", weapon="Astartes chainsword",
          figure="failed_saves", expected=40 * d6(3) * d6(4) * fail(5)),
+    # ----------------------------------------------------------------------------------------
+    # T'au Empire (tau.json). Strike Team: 10 pulse rifles A1 BS4+ S5 AP0 [RAPID FIRE 1];
+    # Kroot Carnivores: T3 Sv6+, Stealth; Crisis Fireknife Battlesuits: 3 missile pods A2 BS4+
+    # S7 AP-1 D2.
+    # For the Greater Good (army rule, the Guided unit's half): BS improved by 1: 10 x 4/6 =
+    # 20/3 hits (5 without).
+    case("tau", "for-the-greater-good", "shoot", "Strike Team", "Orks/Boyz",
+         weapon="Pulse rifle", figure="hits", expected=10 * d6(3)),
+    # Skirmish Fighters (Kroot Hunting Pack detachment rule, target side): KROOT models have a
+    # 5+ invulnerable save against ranged attacks. Stealth (cover: BS 4+): bolt rifles 5 hits,
+    # S4 v T3 3+: 10/3 wounds; AP-1 v Sv6+ no armour save, the 5+ invulnerable save: 20/9
+    # failed.
+    case("tau", "skirmish-fighters", "shoot", "Intercessor Squad", "Kroot Carnivores",
+         weapon="Bolt rifle", figure="failed_saves", expected=10 * d6(4) * d6(3) * fail(5)),
+    # The Arro'kon Protocol (Retaliation Cadre stratagem): BATTLESUIT attacks have [SUSTAINED
+    # HITS 1] against a unit of 6 to 10 models (the Boyz' 10): 6 x (3/6 + 1/6) = 4 hits.
+    case("tau", "the-arrokon-protocol", "shoot", "Crisis Fireknife Battlesuits", "Orks/Boyz",
+         weapon="Missile pod", figure="hits", expected=6 * (d6(4) + Fr(1, 6))),
 ]  # fmt: skip
 
 
