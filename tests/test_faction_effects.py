@@ -586,6 +586,21 @@ CASES = [
     # HITS 1] against a unit of 6 to 10 models (the Boyz' 10): 6 x (3/6 + 1/6) = 4 hits.
     case("tau", "the-arrokon-protocol", "shoot", "Crisis Fireknife Battlesuits", "Orks/Boyz",
          weapon="Missile pod", figure="hits", expected=6 * (d6(4) + Fr(1, 6))),
+    # ----------------------------------------------------------------------------------------
+    # Thousand Sons (thousandsons.json). Rubric Marines: 4 inferno boltguns A2 BS3+ S4 AP-2
+    # and an Aspiring Sorcerer's force weapon A3 WS3+ S6 AP-1 D D3 [PSYCHIC]; T4 Sv3+.
+    # Twist of Fate (a Ritual of the army rule Cabal of Sorcerers): attacks against the target
+    # improve their AP by 1: 16/3 hits, 8/3 wounds, AP-3 v Sv3+ saves only on 6: 20/9 failed.
+    case("thousandsons", "twist-of-fate", "shoot", "Rubric Marines", "Intercessor Squad",
+         weapon="Inferno boltgun", figure="failed_saves", expected=8 * d6(3) * d6(4) * fail(6)),
+    # Psychic Maelstrom (a Kindred Sorcery of the Grand Coven detachment rule): +1 to the Wound
+    # roll of Psychic weapons: the force weapon's 2 hits, S6 v T4 3+, +1: 2+: 5/3 wounds.
+    case("thousandsons", "psychic-maelstrom", "fight", "Rubric Marines", "Intercessor Squad",
+         weapon="Force weapon", figure="wounds", expected=3 * d6(3) * d6(2)),
+    # Sulphurous Veil (Changehost of Deceit stratagem, target side): -1 to the Hit roll: bolt
+    # rifles hit on 4+: 5 hits.
+    case("thousandsons", "sulphurous-veil", "shoot", "Intercessor Squad", "Rubric Marines",
+         weapon="Bolt rifle", figure="hits", expected=10 * d6(4)),
 ]  # fmt: skip
 
 
