@@ -601,6 +601,23 @@ CASES = [
     # rifles hit on 4+: 5 hits.
     case("thousandsons", "sulphurous-veil", "shoot", "Intercessor Squad", "Rubric Marines",
          weapon="Bolt rifle", figure="hits", expected=10 * d6(4)),
+    # ----------------------------------------------------------------------------------------
+    # Tyranids (tyranids.json). Hormagaunts: 10 models, talons A3 WS4+ S3 AP-1; Carnifexes:
+    # one Carnifex, scything talons A6 WS4+ S9 AP-2 D3, W8.
+    # Synapse (army rule): +1 S to melee attacks within Synapse Range (asserted): 15 hits, S4
+    # v T4 4+: 7.5 wounds (5 at S3).
+    case("tyranids", "synapse", "fight", "Hormagaunts", "Intercessor Squad",
+         weapon="Hormagaunt talons", figure="wounds", expected=30 * d6(4) * d6(4)),
+    # Enraged Behemoths (Crusher Stampede detachment rule): +1 to the Hit roll of a MONSTER
+    # below its Starting Strength (a lone Carnifex with 5 of 8 wounds; not yet Below
+    # Half-strength, so no Wound-roll bonus): 6 x 4/6 = 4 hits.
+    case("tyranids", "enraged-behemoths", "fight", "Carnifexes", "Intercessor Squad",
+         "--models", "1", "--wounds-left", "5", weapon="Carnifex scything talons",
+         figure="hits", expected=6 * d6(3)),
+    # Massive Impact (Crusher Stampede stratagem): after the charge, six D6, 1 mortal wound
+    # per 4+: 6 x 1/2 = 3.
+    case("tyranids", "massive-impact", "fight", "Carnifexes", "Intercessor Squad", "--charged",
+         weapon="Massive Impact", figure="mortal_wounds", expected=6 * d6(4)),
 ]  # fmt: skip
 
 
