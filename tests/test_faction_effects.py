@@ -618,6 +618,24 @@ CASES = [
     # per 4+: 6 x 1/2 = 3.
     case("tyranids", "massive-impact", "fight", "Carnifexes", "Intercessor Squad", "--charged",
          weapon="Massive Impact", figure="mortal_wounds", expected=6 * d6(4)),
+    # ----------------------------------------------------------------------------------------
+    # Leagues of Votann (votann.json). Hearthkyn Warriors: 10 Autoch-pattern bolters A2 BS4+
+    # S4 AP0; T5 Sv4+ W1, invulnerable 5+; Ironkin Steeljacks with Melee Weapons: 3 or 6
+    # models.
+    # Hostile Acquisition (army rule Prioritised Efficiency): +1 to the Hit roll against a
+    # target within range of an objective marker: 20 x 4/6 = 40/3 hits (10 without).
+    case("votann", "hostile-acquisition", "shoot", "Hearthkyn Warriors", "Intercessor Squad",
+         "--objective", weapon="Autoch-pattern bolter", figure="hits", expected=20 * d6(3)),
+    # Fortify Takeover (army rule, target half): -1 to the Wound roll of attacks with S above
+    # T against a unit that is not a VEHICLE: autocannon S9 v T5 3+ becomes 4+: 8/3 x 1/2 =
+    # 4/3 wounds.
+    case("votann", "fortify-takeover", "shoot", "Predator Destructor", "Hearthkyn Warriors",
+         weapon="Predator autocannon", figure="wounds", expected=4 * d6(3) * d6(4)),
+    # Wall of Steel (Hearthfyre Arsenal stratagem): after the charge, one D6 per model, 1
+    # mortal wound per 4+ (at most 6): six Steeljacks, 6 x 1/2 = 3.
+    case("votann", "wall-of-steel", "fight", "Ironkin Steeljacks with Melee Weapons",
+         "Intercessor Squad", "--models", "6", "--charged", weapon="Wall of Steel",
+         figure="mortal_wounds", expected=capped(6, d6(4), 6)),
 ]  # fmt: skip
 
 
