@@ -636,6 +636,22 @@ CASES = [
     case("votann", "wall-of-steel", "fight", "Ironkin Steeljacks with Melee Weapons",
          "Intercessor Squad", "--models", "6", "--charged", weapon="Wall of Steel",
          figure="mortal_wounds", expected=capped(6, d6(4), 6)),
+    # ----------------------------------------------------------------------------------------
+    # World Eaters (worldeaters.json). Khorne Berzerkers: 10 chainblades A4 WS3+ S4; T4 Sv3+.
+    # Martial Excellence (a Blessing of Khorne, the army rule): melee [SUSTAINED HITS 1]:
+    # 40 x (4/6 + 1/6) = 100/3 hits.
+    case("worldeaters", "martial-excellence", "fight", "Khorne Berzerkers", "Intercessor Squad",
+         weapon="Chainblade", figure="hits", expected=40 * (d6(3) + Fr(1, 6))),
+    # Relentless Rage (Berzerker Warband detachment rule): after a Charge move, +1 A and +2 S:
+    # 50 attacks x 4/6 hits; S6 v T4 3+: 200/9 wounds.
+    case("worldeaters", "relentless-rage", "fight", "Khorne Berzerkers", "Intercessor Squad",
+         "--charged", weapon="Chainblade", figure="wounds", expected=10 * (4 + 1) * d6(3) * d6(3)),
+    # Enraged Abjuration (a Blood Tithe ability of Khorne Daemonkin, target side): Feel No
+    # Pain 5+ against mortal wounds. A Carnifex's Massive Impact (six D6, 1 mortal wound per
+    # 4+: 3) into Berzerkers: 3 x (1 - 2/6) = 2 get through.
+    case("worldeaters", "enraged-abjuration", "fight", "Carnifexes", "Khorne Berzerkers",
+         "--charged", "--effect", "massive-impact", weapon="Massive Impact", figure="damage",
+         expected=6 * d6(4) * (1 - d6(5))),
 ]  # fmt: skip
 
 
