@@ -652,6 +652,42 @@ CASES = [
     case("worldeaters", "enraged-abjuration", "fight", "Carnifexes", "Khorne Berzerkers",
          "--charged", "--effect", "massive-impact", weapon="Massive Impact", figure="damage",
          expected=6 * d6(4) * (1 - d6(5))),
+    # ----------------------------------------------------------------------------------------
+    # Edition 10, Orks (edition-10/orks.yaml, the seed pages 000 and 001; the shipped
+    # 10th-edition datasheets): Boyz as above; Lootas: a Spanner's big shoota A3 BS5+ S5.
+    # Get Stuck In (War Horde detachment rule, seed 000): melee [SUSTAINED HITS 1]: 27 x 5/6
+    # = 22.5 choppa hits.
+    case("orks", "get-stuck-in", "fight", "Boyz", "Intercessor Squad",
+         weapon="Choppa", figure="hits", expected=27 * (d6(3) + Fr(1, 6)), ed="10"),
+    # Belligerent Boarders (Ramship Raiders detachment rule, seed 000, target side): -1 to
+    # the Wound roll of attacks with S above the unit's T: autocannon S9 v T5 3+ becomes 4+:
+    # 8/3 hits x 1/2 = 4/3 wounds.
+    case("orks", "belligerent-boarders", "shoot", "Space Marines/Predator Destructor", "Boyz",
+         weapon="Predator autocannon", figure="wounds", expected=4 * d6(3) * d6(4), ed="10"),
+    # Dat's Our Loot! (the Lootas' unit rule, seed 001, applied by default): against a target
+    # within range of an objective marker, re-roll the Hit roll: big shoota 3 x (1 - (4/6)^2)
+    # = 5/3 hits.
+    case("orks", "dats-our-loot", "shoot", "Lootas", "Intercessor Squad", "--objective",
+         weapon="Big shoota", figure="hits", expected=3 * (1 - (1 - d6(5)) ** 2), ed="10"),
+    # ----------------------------------------------------------------------------------------
+    # Edition 10, World Eaters (edition-10/world-eaters.yaml, seed 004). Khorne Berzerkers:
+    # 10 chainblades A4 WS3+ S4 AP-1; T4 Sv3+; Lord Invocatus.
+    # Hack and Slash (Berzerker Warband stratagem): after a charge, melee AP improved by 1:
+    # 80/3 hits, 40/3 wounds, AP-2 v Sv3+ fails on 1-4: 80/9 failed saves.
+    case("world-eaters", "hack-and-slash", "fight", "World Eaters/Khorne Berzerkers",
+         "Intercessor Squad", "--charged", weapon="Chainblade", figure="failed_saves",
+         expected=40 * d6(3) * d6(4) * fail(5), ed="10"),
+    # Frenzied Resilience (Berzerker Warband stratagem, target side): -1 Damage in the Fight
+    # phase: the Boss Nob's big choppa (D2): 2 hits, S7 v T4 3+: 4/3 wounds, AP-1 v Sv3+ 4+:
+    # 2/3 failed, 1 damage each.
+    case("world-eaters", "frenzied-resilience", "fight", "Boyz", "World Eaters/Khorne Berzerkers",
+         weapon="Big choppa", figure="damage", expected=3 * d6(3) * d6(3) * fail(4) * (2 - 1),
+         ed="10"),
+    # Bloody Stampede (Lord Invocatus's unit rule, seed 004, applied by default after a
+    # charge): one D6: 2-3 one mortal wound, 4-5 D3, 6 D3+3: (2 x 1 + 2 x 2 + 5)/6 = 11/6.
+    case("world-eaters", "bloody-stampede", "fight", "Lord Invocatus", "Intercessor Squad",
+         "--charged", weapon="Bloody Stampede", figure="mortal_wounds",
+         expected=Fr(2 * 1 + 2 * 2 + 1 * 5, 6), ed="10"),
 ]  # fmt: skip
 
 
