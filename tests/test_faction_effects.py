@@ -141,6 +141,15 @@ CASES = [
     # rifles hit on 4+: 10 x 3/6 = 5 hits (20/3 without).
     case("space_marines", "shadow-masters", "shoot", "Intercessor Squad", "Intercessor Squad",
          "--beyond-12", weapon="Bolt rifle", figure="hits", expected=10 * d6(4)),
+    # Shroud Field (Subversion Assets enhancement, target side): the bearer has Stealth,
+    # which gives a unit the Benefit of Cover only when all its models have it: a lone
+    # Lieutenant in Phobos Armour is in cover (BS 3+ worsened to 4+): 5 hits; led Infiltrators
+    # are not (the second row: 20/3 hits).
+    case("space_marines", "shroud-field", "shoot", "Intercessor Squad",
+         "Lieutenant in Phobos Armour", weapon="Bolt rifle", figure="hits", expected=10 * d6(4)),
+    case("space_marines", "shroud-field", "shoot", "Intercessor Squad", "Infiltrator Squad",
+         "--target-leader", "Lieutenant in Phobos Armour", weapon="Bolt rifle", figure="hits",
+         expected=10 * d6(3)),
     # ----------------------------------------------------------------------------------------
     # Heretic Astartes (chaos_spacemarines.json). Legionaries: 5 models, boltgun A2 BS3+ S4 AP0
     # D1, close combat weapon A3 WS3+ S4 AP0 D1; Chaos Lord: daemon hammer A5 WS3+ S8 AP-2 D2.
@@ -735,3 +744,23 @@ def test_every_faction_file_has_three_rules_tested() -> None:
                 if rows[(edition, stem)] < 3:
                     missing.append(f"{edition}/{stem} ({key}): {rows[(edition, stem)]} rows")
     assert not missing, missing
+
+
+# Enhancements that act "while the bearer is leading a unit" (the encoding guide: a CHARACTER
+# in a unit of two or more models): refused for the character on its own, applied when it
+# leads (the led unit's own weapons then have them).
+LEADING = [
+    ("fire-discipline", "shoot", "Captain", "Intercessor Squad", ()),
+    ("drill-commander", "shoot", "Cadian Castellan", "Cadian Shock Troops", ("--stationary",)),
+]
+
+
+@pytest.mark.parametrize(("effect", "command", "leader", "unit", "flags"), LEADING)
+def test_leading_enhancements_need_a_led_unit(effect, command, leader, unit, flags) -> None:
+    base = [command, "--target", "Orks/Boyz", "--edition", "11", "--effect", effect, *flags]
+    alone = CliRunner().invoke(app, [base[0], leader, *base[1:]])
+    assert alone.exit_code == 1, alone.stdout
+    assert "needs an attacking unit of 2 or more models" in alone.stderr
+    led = CliRunner().invoke(app, [base[0], unit, "--leader", leader, *base[1:], "--json"])
+    assert led.exit_code == 0, led.stderr
+    assert effect in json.loads(led.stdout)["effects"]
