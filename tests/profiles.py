@@ -287,16 +287,22 @@ def selection(
     modifiers: dict | None = None,
     edition: str = "10",
     added: Sequence[tuple[str, str]] = (),
+    data: str = "10",
+    wounds_left: int | None = None,
+    weapons: Sequence[tuple[str, int]] = (),
 ):
     """A :class:`~wh40k_calc.selection.Selection` of shipped datasheets, by name; ``added``
-    holds (weapon or "*", ability) pairs as ``--add-ability`` gives them."""
+    holds (weapon or "*", ability) pairs as ``--add-ability`` gives them; ``data``: the
+    edition whose datasheets are looked up (the rules edition is ``edition``);
+    ``wounds_left``: the attacker's, as ``--wounds-left``; ``weapons``: (name, models) pairs,
+    as ``--weapon``."""
     from wh40k_calc.catalog import Catalog
     from wh40k_calc.selection import AddedAbility, Conditions, Modifiers, Selection, UnitChoice
 
-    cat = Catalog(use_env=False)
+    cat = Catalog(use_env=False, edition=data)
     return Selection(
         phase=phase,
-        attacker=UnitChoice(cat.find(attacker), models, loadout),
+        attacker=UnitChoice(cat.find(attacker), models, loadout, tuple(weapons)),
         target=UnitChoice(
             cat.find(target),
             target_models,
@@ -309,6 +315,7 @@ def selection(
         effects=tuple(effects),
         edition=edition,
         added_abilities=tuple(AddedAbility(w, a) for w, a in added),
+        attacker_wounds_left=wounds_left,
     )
 
 

@@ -28,6 +28,7 @@ COND_KEYS = (
     "beyond_12",
     "disembarked",
     "plunging_fire",
+    "spotted",
 )
 
 

@@ -26,6 +26,7 @@ class Conditions:
     beyond_12: bool = False
     disembarked: bool = False
     plunging_fire: bool = False
+    spotted: bool = False
 
     def as_dict(self) -> dict[str, bool]:
         """The flags by name, for reports and JSON."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from ..abilities import parse_ability
 from ..datasheet import Weapon, norm_name
 from ..fuzzy import did_you_mean
 from ..selection import AddedAbility, SelectionError
@@ -27,6 +28,12 @@ def answers_to(w: Weapon) -> set[str]:
     return out
 
 
+def torrent_cannot_have(w: Weapon, ability: str) -> bool:
+    """Whether ``ability`` cannot be given to ``w`` because ``w`` has [TORRENT] (24.37.01:
+    "[TORRENT] weapons cannot have [INDIRECT FIRE] or [PRECISION]")."""
+    return w.abilities.torrent and parse_ability(ability).key in ("precision", "indirect fire")
+
+
 def with_added_abilities(unit: Unit, added: tuple[AddedAbility, ...], edition: str = "10") -> Unit:
     """``unit`` with each weapon given the abilities ``added`` names for it: ``"*"`` every
     weapon of the unit (an attached Leader's too), otherwise every profile of the weapon of
@@ -36,6 +43,9 @@ def with_added_abilities(unit: Unit, added: tuple[AddedAbility, ...], edition: s
         SelectionError: a weapon name no datasheet of the unit has (with the closest names);
             [BLAST X] in edition 10, which has only [BLAST] (Core rules: Blast; [BLAST X] is
             edition 11's, 24.05).
+
+    In edition 11 a [TORRENT] weapon is not given [PRECISION] or [INDIRECT FIRE] (24.37.01;
+    a note says so: ``idle``).
     """
     if not added:
         return unit
@@ -57,7 +67,10 @@ def with_added_abilities(unit: Unit, added: tuple[AddedAbility, ...], edition: s
 
     def grant(w: Weapon) -> Weapon:
         texts = [
-            a.ability for a in added if a.weapon == "*" or norm_name(a.weapon) in answers_to(w)
+            a.ability
+            for a in added
+            if (a.weapon == "*" or norm_name(a.weapon) in answers_to(w))
+            and not (edition == "11" and torrent_cannot_have(w, a.ability))
         ]
         if not texts:
             return w

@@ -19,7 +19,7 @@ from ..effect_schema import change_field, change_side
 from ..selection import Selection
 from ..units import Unit
 from . import common as c
-from .added import answers_to
+from .added import answers_to, torrent_cannot_have
 from .applied import Applied
 from .plan import GroupOptions
 
@@ -141,8 +141,9 @@ def _hit_roll(
     edition: Edition, sel: Selection, weapons: list[Weapon], applied: Applied
 ) -> list[str]:
     """Hit-roll options with no Hit roll to change ([TORRENT]), and Hit-roll re-rolls under
-    snap shooting where the edition forbids them (15.09 Snap Shooting: "You cannot re-roll hit
-    rolls")."""
+    snap shooting or indirect shooting where the edition forbids them (15.09 Snap Shooting,
+    10.07 Indirect Shooting: "You cannot re-roll hit rolls"; under ``--indirect`` every weapon
+    that shoots has [INDIRECT FIRE])."""
     mods, cond = sel.modifiers, sel.conditions
     rolled = [w for w in weapons if not w.abilities.torrent]
     out = []
@@ -160,17 +161,20 @@ def _hit_roll(
         or bool(_changes(applied, "attacker", "snap_shooting"))
         or bool(_changes(applied, "attacker", "snap_hit_on"))
     )
-    if sel.phase != "shooting" or not snap or edition.snap_rerolls_allowed():
+    indirect = cond.indirect and not edition.indirect_rerolls_allowed()
+    if sel.phase != "shooting" or not ((snap and not edition.snap_rerolls_allowed()) or indirect):
         return out
     if not any(not w.is_melee for w in rolled):
         return out
+    why = (
+        "when snap shooting (15.09 Snap Shooting)"
+        if snap and not edition.snap_rerolls_allowed()
+        else "in indirect shooting (10.07 Indirect Shooting)"
+    )
     sources = [f"--reroll-hits {mods.reroll_hits}"] if mods.reroll_hits else []
     sources += list(dict.fromkeys(n for n, _ in _changes(applied, "attacker", "reroll_hits")))
     if sources:
-        out.append(
-            f"{' and '.join(sources)}: no effect: Hit rolls cannot be re-rolled when snap "
-            "shooting (15.09 Snap Shooting)"
-        )
+        out.append(f"{' and '.join(sources)}: no effect: Hit rolls cannot be re-rolled {why}")
     return out
 
 
@@ -291,10 +295,7 @@ def _target_options(
     melee = sel.phase == "fight"
     own_invuln = [
         c.best_of(
-            None
-            if (g.profile.invuln_ranged_only and melee)
-            or (g.profile.invuln_melee_only and not melee)
-            else g.profile.invuln,
+            g.profile.invuln_against(melee),
             *(int(v) for _, v in _changes(applied, "target", "invuln", True)),  # type: ignore[call-overload]
         )
         for g in target.all_groups
@@ -335,6 +336,12 @@ def _added(edition: Edition, sel: Selection, weapons: list[Weapon]) -> list[str]
             out.append(f"--add-ability {given}: a ranged ability: no effect on melee attacks")
         elif key in NO_EFFECT:
             out.append(f"--add-ability {given}: no effect on one activation")
+        elif edition.name == "11" and any(torrent_cannot_have(w, a.ability) for w in to):
+            names = ", ".join(dict.fromkeys(w.name for w in to if w.abilities.torrent))
+            out.append(
+                f"--add-ability {given}: not given to {names}: [TORRENT] weapons cannot have "
+                "[INDIRECT FIRE] or [PRECISION] (24.37.01)"
+            )
     return out
 
 

@@ -135,7 +135,8 @@ def _ranged_options(g: ModelGroup, sel: Selection) -> list[Option]:
 
 def _indirect_torrent(w: Weapon) -> bool:
     """An [INDIRECT FIRE] weapon that also has [TORRENT], which "cannot make Indirect Fire
-    attacks" (seeds README, [INDIRECT FIRE], current 10th-edition text)."""
+    attacks" (seeds README, [INDIRECT FIRE], current 10th-edition text; edition 11, 24.37.01:
+    [TORRENT] weapons cannot have [INDIRECT FIRE])."""
     return w.abilities.indirect_fire and w.abilities.torrent
 
 
