@@ -89,6 +89,18 @@ class _Scorer:
         return o.expected["models_destroyed"], o.expected["wounds_lost"]
 
 
+def _better(a: tuple, b: tuple, eps: float = 1e-12) -> bool:
+    """Whether score ``a`` (expected models destroyed, wounds lost) beats ``b``: the first
+    figure that differs by more than ``eps`` decides (rounding noise, or a chance of 1e-19
+    to destroy a model, never outweighs a better next figure); equals keep ``b``."""
+    for x, y in zip(a, b, strict=True):
+        if x > y + eps:
+            return True
+        if x < y - eps:
+            return False
+    return False
+
+
 def choose(
     plan: Plan, sel: Selection, score: _Scorer | None = None
 ) -> tuple[tuple[int, ...], int, tuple[str, ...] | None, list[str]]:
@@ -155,7 +167,7 @@ def _best_candidate(
             value = score(p, v, plan.build(p, v, order))
         except ExactUnsupported:
             continue
-        if best is None or value > best[0] + (1e-12, 1e-12):
+        if best is None or _better(value, best[0]):
             best = (value, p, v)
     return None if best is None else (best[1], best[2])
 
@@ -209,7 +221,7 @@ def _best_order(
     for perm in itertools.permutations(act.weapons):  # same profiles, another order
         n += 1
         value = score(picks, variant, replace(act, weapons=perm))
-        if best_order is None or value > best_order[0] + (1e-12, 1e-12):
+        if best_order is None or _better(value, best_order[0]):
             best_order = (value, tuple(w.name for w in perm))
     assert best_order is not None
     order = best_order[1]
@@ -234,7 +246,7 @@ def _ascent(
             for i in range(len(g.options)):
                 trial = (*picks[:gi], i, *picks[gi + 1 :])
                 got = value(trial, variant)
-                if best is None or got > best[0] + (1e-12, 1e-12):
+                if best is None or _better(got, best[0]):
                     best = (got, i)
             if best and best[1] != picks[gi]:
                 picks[gi] = best[1]

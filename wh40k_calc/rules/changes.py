@@ -11,7 +11,8 @@ Pain, re-roll and Critical threshold, the sum of S, A, AP and Damage changes (``
 ``save``, ``damage``).
 
 Scope, attacker side: the attacking weapon; ``bearer_only`` the weapons of the bearer (the
-unit's first CHARACTER: a CHARACTER unit's own models, else the first Leader attached). Target
+unit's first CHARACTER: a CHARACTER unit's own models, else the first Leader attached; in a
+unit of one model without a CHARACTER, that model: ``rules.when.bearer_groups``). Target
 side: the attacking weapon again (``weapons: ranged`` is "ranged attacks against it"), and
 ``bearer_only`` the target's bearer models only (a change to the whole roll, such as a Hit roll
 modifier or T, only when the bearer is the whole target).
