@@ -183,6 +183,15 @@ def _started(case: str) -> Activation:
     return replace(first, weapons=(rokkit,), start=run_exact(first).final_states)
 
 
+def _precision_devastating_one_group() -> Activation:
+    """Edition 11, 24.28 with 24.28.01: the picked CHARACTER group takes the [PRECISION]
+    attacks and their Devastating Wounds mortal wounds first; saves lowest first, the
+    defender's best order, two CHARACTER models."""
+    act = _attached(precision=True, chars=2, precision_mortals=True)
+    target = replace(act.target, precision_one_group=True)
+    return replace(act, target=target, lowest_first=True, best_allocation=True)
+
+
 # An attached Leader whose saves differ from the Bodyguard's, against fixed Damage and no Feel No
 # Pain: the sampler resolves those normal wounds from counts (engine/jumps.py: one pass per
 # change of save; lowest first, counted by result), so these cases check that path against the
@@ -635,6 +644,53 @@ CASES: dict[str, Callable[[], Activation]] = {
         target_leaders=["warboss", "painboy"],
         edition="11",
     ),
+    # --- issue 17: the edition-11 data and its rules (24.01 conditional abilities, invulnerable
+    # saves by kind of attack, 10.07 indirect shooting, 24.39 Damaged with Hazardous losses
+    # from the wounds left, halving Damage after additions, 24.28.01)
+    "ed11-data-desecrator-devastating-monster-vehicle-vs-land-raider": _resolved(
+        "knight desecrator", "Space Marines/Land Raider", edition="11", data="11"
+    ),
+    "ed11-data-bladeguard-vs-howling-banshees-melee-invuln": _resolved(
+        "Space Marines/Bladeguard Veteran Squad",
+        "howling banshees",
+        phase="fight",
+        target_models=10,
+        edition="11",
+        data="11",
+    ),
+    "ed11-data-basilisk-indirect-spotted-vs-boyz": _resolved(
+        "basilisk",
+        "Orks/Boyz",
+        target_models=20,
+        conditions={"indirect": True, "spotted": True},
+        edition="11",
+        data="11",
+    ),
+    "ed11-data-basilisk-indirect-vs-boyz": _resolved(
+        "basilisk", "Orks/Boyz", conditions={"indirect": True}, edition="11", data="11"
+    ),
+    "ed11-data-redemptor-supercharge-hazard-wounds-left-2": _resolved(
+        "redemptor dreadnought",
+        "Space Marines/Intercessor Squad",
+        weapons=[("Macro plasma incinerator – Supercharge", 1)],
+        wounds_left=2,
+        edition="11",
+        data="11",
+    ),
+    "ed10-redemptor-supercharge-hazard-wounds-left-2": _resolved(
+        "redemptor dreadnought",
+        "intercessor squad",
+        weapons=[("Macro plasma incinerator – supercharge", 1)],
+        wounds_left=2,
+    ),
+    "ed11-data-eradicators-melta-vs-gravis-captain-half-damage": _resolved(
+        "Space Marines/Eradicator Squad",
+        "Space Marines/Captain in Gravis Armour",
+        conditions={"half_range": True},
+        edition="11",
+        data="11",
+    ),
+    "ed11-precision-devastating-into-the-picked-group": _precision_devastating_one_group,
 }
 
 

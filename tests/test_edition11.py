@@ -309,29 +309,23 @@ def test_precision_declined_edition11():
     assert entry["destroyed"] == 0.0
 
 
-def test_precision_devastating_mortal_wounds_edition11_follow_06_02():
-    # 24.10: on a critical wound "the attack sequence for that attack ends and the target unit
-    # suffers a number of mortal wounds equal to the D characteristic"; 24.28 [PRECISION] acts
-    # "at the start of the Allocation Order step (05.03)", which such an attack never reaches;
-    # 06.02: "if that unit contains one or more non-CHARACTER models, you must select one of
-    # those models". (Unlike 10th edition, seed 004 has no sentence letting [PRECISION] steer
-    # mortal wounds.)
-    # Assassin gun: Critical Wound on 2-6 (5/6), D2 -> 2 mortal wounds into 2 Grunts (W1) led
-    # by the Captain (W2): the first destroys a Grunt, the second is lost (24.10: "can damage a
-    # maximum of one model for each critical wound"). Captain never destroyed; models
-    # destroyed (1/6, 5/6); wounds lost 5/6.
-    out = calc(
-        "shoot",
-        "marksmen",
-        "--weapon",
-        "Assassin gun x1",
-        "--target",
-        "grunts",
-        "--target-models",
-        "2",
-        "--target-leader",
-        "captain",
-    )
+def test_precision_devastating_mortal_wounds_edition11_go_to_the_picked_group():
+    # 24.28.01 Precision and Devastating Wounds (core_rules.json; seed 004 did not print it):
+    # mortal wounds of a [PRECISION] attack with [DEVASTATING WOUNDS] are first applied to the
+    # CHARACTER group picked for those attacks, if it is not already destroyed. (24.10: "can
+    # damage a maximum of one model for each critical wound".)
+    # Assassin gun: Critical Wound on 2-6 (5/6), D2 -> 2 mortal wounds into the Captain (W2)
+    # leading 2 Grunts (W1): the Captain is destroyed with 5/6; models destroyed (1/6, 5/6);
+    # wounds lost 5/6 x 2 = 5/3.
+    args = ("--weapon", "Assassin gun x1", "--target", "grunts", "--target-models", "2",
+            "--target-leader", "captain")  # fmt: skip
+    out = calc("shoot", "marksmen", *args)
+    check_models(out, [F(1, 6), F(5, 6)])
+    assert out["expected"]["wounds_lost"] == pytest.approx(5 / 3, abs=1e-6)
+    (entry,) = out["characters_destroyed"]
+    assert entry["destroyed"] == pytest.approx(5 / 6, abs=1e-6)
+    # declined (--precision-target bodyguard): 06.02, a Grunt first; the second wound is lost
+    out = calc("shoot", "marksmen", *args, "--precision-target", "bodyguard")
     check_models(out, [F(1, 6), F(5, 6)])
     assert out["expected"]["wounds_lost"] == pytest.approx(5 / 6, abs=1e-6)
     (entry,) = out["characters_destroyed"]

@@ -1,7 +1,7 @@
 """Edition 11 (`--edition 11`) where it has its own text for what decides how many attacks hit
 or are made: the Benefit of cover, Stealth, [IGNORES COVER], [PSYCHIC], [HEAVY], [CLEAVE X],
-plunging fire; and what it refuses because our sources lack its text (`--indirect`, Grenade,
-Go to Ground). Issue 11's worked numbers are here, each worked out by hand in its docstring.
+plunging fire; and what it refuses because our sources lack its text (Grenade, Go to Ground).
+Issue 11's worked numbers are here, each worked out by hand in its docstring.
 
 Rules quoted (file 004 does not print them; seeds README, "Edition-11 weapon abilities and cover
 that file 004 does not print", in our words):
@@ -316,12 +316,13 @@ def test_close_quarters_is_pistol_in_edition_11(tmp_path):
 # What edition 11 refuses: its text is not in our sources
 
 
-@pytest.mark.parametrize("abilities", [("indirect fire",), ()])
-def test_indirect_refused_in_edition_11(tmp_path, abilities):
-    """Refused for its own reason, whether or not the unit has an [INDIRECT FIRE] weapon."""
-    a = attacker(tmp_path, gun(*abilities))
-    result = refused("shoot", a, no_save(tmp_path), *ED11, "--indirect", dirs=[tmp_path])
-    assert "10.07" in result.stderr and "not in our sources" in result.stderr
+def test_indirect_without_an_indirect_fire_weapon_refused_in_edition_11(tmp_path):
+    """``--indirect`` is edition 11's indirect shooting (10.07; its values are in
+    test_rules11_text.py): only [INDIRECT FIRE] weapons can target a unit that is not visible,
+    so a unit without one is refused, as in 10th edition."""
+    result = refused("shoot", attacker(tmp_path, gun()), no_save(tmp_path), *ED11, "--indirect",
+                     dirs=[tmp_path])  # fmt: skip
+    assert "[INDIRECT FIRE]" in result.stderr
 
 
 @pytest.mark.parametrize(("effect", "unit_kw"), [("grenade", "GRENADES"), ("go-to-ground", None)])

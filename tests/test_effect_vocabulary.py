@@ -214,6 +214,19 @@ def test_ability(tmp_path, fx, edition):
 
 
 @BOTH
+def test_ability_with_keywords(tmp_path, fx, edition):
+    """An ability with keywords (24.01): [LETHAL HITS: VEHICLE] applies against a VEHICLE
+    target (8/3 wounds, as above) and not against INFANTRY (12 x 3/6 x 1/6 = 1)."""
+    fx(rec({"ability": "lethal hits: vehicle"}))
+    a = gun(tmp_path)
+    tanks = target(tmp_path, models=20, T=8, Sv=7, W=1, stem="tanks", keywords=("VEHICLE",))
+    out = shoot(a, tanks, "--effect", "x", *ed(edition), dirs=[tmp_path])
+    assert row(out)["wounds"] == approx(Fr(8, 3))
+    out = shoot(a, tgt(tmp_path, T=8), "--effect", "x", *ed(edition), dirs=[tmp_path])
+    assert row(out)["wounds"] == approx(1)
+
+
+@BOTH
 def test_choose_ability(tmp_path, fx, edition):
     """[SUSTAINED HITS 1] or [LETHAL HITS] against T8: lethal gives 8/3 wounds, sustained 8
     hits x 1/6 = 4/3: lethal is picked and said."""
@@ -421,6 +434,22 @@ def test_mortal_wounds(tmp_path, fx, edition, spec, expected):
     if spec.get("max") == 2:
         capped = (6 @ icepool.Die({0: 1, 1: 1})).map(lambda k: min(k, 2))
         assert mean(as_dist(capped)) == expected
+
+
+@BOTH
+def test_mortal_wounds_of_a_unit_without_a_weapon_for_the_phase(tmp_path, fx, edition):
+    """A unit with melee weapons only shooting with an effect that rolls six D6 for mortal
+    wounds (a Shooting-phase stratagem of a melee unit, as Skulls Beget Blood): the roll is
+    resolved, 6 x 1/2 = 3 mortal wounds, and a note says no weapon shoots; without the effect
+    the selection is refused (nothing to shoot with)."""
+    fx(rec({"mortal_wounds": {"rolls": 6, "on": 4, "each": "1"}}))
+    a = attacker(tmp_path, melee(A=2), models=5, stem="brawlers")
+    out = shoot(a, big(tmp_path), "--effect", "x", *ed(edition), dirs=[tmp_path])
+    assert out["expected"]["mortal_wounds"] == approx(3)
+    assert out["expected"]["attacks"] == approx(0)
+    assert any("no ranged weapon" in n for n in out["notes"]), out["notes"]
+    plain = invoke(["shoot", a, "--target", big(tmp_path), *ed(edition)], [tmp_path])
+    assert plain.exit_code != 0 and "no ranged weapon" in plain.stderr
 
 
 @BOTH
@@ -771,11 +800,20 @@ def test_weapons_with_and_without(tmp_path, fx, edition, scope, torrent, plain):
 @BOTH
 @pytest.mark.parametrize(
     ("extra", "blade", "tail"),
-    [({}, 3, 2), ({"named": ["Tail"]}, 2, 3), ({"excluding_extra_attacks": False}, 3, 3)],
+    [
+        ({}, 3, 2),
+        ({"named": ["Tail"]}, 2, 3),
+        ({"excluding_extra_attacks": False}, 3, 3),
+        ({"excluding_extra_attacks": True}, 3, 2),
+    ],
 )
 def test_excluding_extra_attacks(tmp_path, fx, edition, extra, blade, tail):
-    """+1 A to melee weapons leaves [EXTRA ATTACKS] weapons alone by default (Blade A2 -> 3,
-    Tail A2 stays); naming the Tail changes it alone; excluding_extra_attacks false both."""
+    """+1 A to melee weapons leaves [EXTRA ATTACKS] weapons alone by default in 10th edition
+    (Blade A2 -> 3, Tail A2 stays; Core rules: Extra Attacks); edition 11's 24.11 has no such
+    rule, so there the Tail gets it too (A3); naming the Tail changes it alone;
+    excluding_extra_attacks false both, true the Blade alone, in either edition."""
+    if edition == "11" and not extra:
+        tail = 3
     fx(rec({"attacks": 1, "weapons": "melee", **extra}))
     a = attacker(
         tmp_path,
@@ -823,14 +861,30 @@ def test_bearer_only_attacker(tmp_path, fx, edition):
 @BOTH
 def test_bearer_only_target(tmp_path, fx, edition):
     """A 2+ invulnerable save of the bearer only: against a lone CHARACTER (the bearer: 12
-    torrent S8 AP-4 hits, 10 wounds x 1/6 failed) and not against a unit without one (10)."""
+    torrent S8 AP-4 hits, 10 wounds x 1/6 failed) and not against a unit of several models
+    without one (20 models T4: 12 x 5/6 = 10 failed saves)."""
     fx(rec({"invuln": 2, "bearer_only": True}, side="target"))
     a = flamer(tmp_path, S=8, AP=-4)
     hero = target(tmp_path, models=1, T=4, Sv=3, W=40, stem="hero", keywords=("CHARACTER",))
     out = shoot(a, hero, "--effect", "x", *ed(edition), dirs=[tmp_path])
     assert row(out)["failed_saves"] == approx(Fr(10, 6))
-    out = shoot(a, big(tmp_path, Sv=3), "--effect", "x", *ed(edition), dirs=[tmp_path])
+    out = shoot(a, tgt(tmp_path, Sv=3), "--effect", "x", *ed(edition), dirs=[tmp_path])
     assert row(out)["failed_saves"] == approx(10)
+
+
+@BOTH
+def test_bearer_only_of_a_unit_of_one_model(tmp_path, fx, edition):
+    """A unit of one model without a CHARACTER (a VEHICLE with a "VEHICLE model only"
+    enhancement) is its own bearer, on both sides: +4 S for the bearer's gun, S8 v T4 2+:
+    6 hits x 5/6 = 5 wounds (3 without); the bearer's 2+ invulnerable save against 12 torrent
+    S8 AP-4 hits: 10 wounds x 1/6 failed."""
+    fx(rec({"strength": 4, "bearer_only": True}, id="s"),
+       rec({"invuln": 2, "bearer_only": True}, id="inv", side="target"))  # fmt: skip
+    out = shoot(gun(tmp_path), tgt(tmp_path), "--effect", "s", *ed(edition), dirs=[tmp_path])
+    assert row(out)["wounds"] == approx(5)
+    a = flamer(tmp_path, S=8, AP=-4)
+    out = shoot(a, big(tmp_path, Sv=3), "--effect", "inv", *ed(edition), dirs=[tmp_path])
+    assert row(out)["failed_saves"] == approx(Fr(10, 6))
 
 
 @BOTH

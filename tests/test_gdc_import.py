@@ -127,16 +127,15 @@ def test_weapon_keywords_in_the_edition_s_forms_are_kept(tmp_path: Path) -> None
     w = ds.weapon("kombi-shoota")
     assert w.abilities.blast == 2 and w.abilities.pistol  # [CLOSE-QUARTERS] is [PISTOL]
     assert str(w.abilities.rapid_fire) == "D3"
-    # the target-conditional forms and a datasheet rule: kept, reported as not modelled
-    assert w.abilities.unmodelled == (
-        "lethal hits: non-monster/vehicle",
-        "anti-monster/vehicle 4+",
-        "snagged",
-    )
-    assert not w.abilities.lethal_hits and w.abilities.anti == ()
+    # the target-conditional forms are held until the target is known (24.01); a datasheet
+    # rule is kept and reported as not modelled
+    assert w.abilities.unmodelled == ("snagged",)
+    assert w.abilities.conditional == (("lethal hits", "NON-MONSTER/VEHICLE"),)
+    assert not w.abilities.lethal_hits and w.abilities.anti == (("MONSTER/VEHICLE", 4),)
     axe_w = ds.weapon("axe")
     assert axe_w.abilities.cleave == 1
-    assert axe_w.abilities.unmodelled == ("devastating wounds: monster/vehicle",)
+    assert axe_w.abilities.unmodelled == ()
+    assert axe_w.abilities.conditional == (("devastating wounds", "MONSTER/VEHICLE"),)
     assert ds.models[0].equipped == ("kombishoota", "axe")
     assert report.refused == []
 
@@ -216,24 +215,21 @@ def test_core_abilities_and_defences(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("invul", "want", "not_modelled"),
+    ("invul", "want"),
     [
-        ({"value": "5+"}, (5, False, False), ()),
-        ({"value": "5+", "info": en("*Against ranged attacks only*")}, (5, True, False), ()),
-        ({"value": "4+", "info": en("*Against melee attacks only*")}, (4, False, True), ()),
-        (
-            {"value": "6+", "info": en("*4+ against melee attacks only*")},
-            (6, False, False),
-            ("better invulnerable save against melee attacks",),
-        ),
+        ({"value": "5+"}, (5, False, False, None)),
+        ({"value": "5+", "info": en("*Against ranged attacks only*")}, (5, True, False, None)),
+        ({"value": "4+", "info": en("*Against melee attacks only*")}, (4, False, True, None)),
+        # a better save against melee attacks besides the general one (Howling Banshees)
+        ({"value": "6+", "info": en("*4+ against melee attacks only*")}, (6, False, False, 4)),
     ],
 )
-def test_invulnerable_saves_and_their_notes(tmp_path: Path, invul, want, not_modelled) -> None:
+def test_invulnerable_saves_and_their_notes(tmp_path: Path, invul, want) -> None:
     _, out = generate(tmp_path, sheet("Wagon", abilities={"invul": invul}))
     ds, _ = load(out, "wagon")
     m = ds.models[0]
-    assert (m.invuln, m.invuln_ranged_only, m.invuln_melee_only) == want
-    assert ds.not_modelled_target == not_modelled
+    assert (m.invuln, m.invuln_ranged_only, m.invuln_melee_only, m.invuln_melee) == want
+    assert ds.not_modelled_target == ()
 
 
 def test_an_ability_s_insv_in_the_edition_s_words(tmp_path: Path) -> None:

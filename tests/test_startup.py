@@ -56,8 +56,19 @@ def test_shoot_does_not_load_the_other_commands() -> None:
         "wh40k_calc.batch",
         "wh40k_calc.importers.cli",
         "wh40k_calc.engine.sample",
+        "wh40k_calc.updates",
+        "urllib.request",  # the HTTP client of `calc data update` (about 30 ms with TLS)
+        "http.client",
+        "ssl",
         "pydantic",
     ):
+        assert other not in loaded, other
+
+
+def test_data_status_does_not_load_the_http_client() -> None:
+    loaded = modules_after("data", "status", "--json")
+    assert "wh40k_calc.updates.status" in loaded  # the probe really ran the command
+    for other in ("urllib.request", "http.client", "wh40k_calc.updates.fetch"):
         assert other not in loaded, other
 
 

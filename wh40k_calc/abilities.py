@@ -9,11 +9,18 @@ Every ability found in the 10th-edition datasheet export falls in one of three c
 * ``not modelled``: a datasheet-specific rule printed among the abilities (``linked fire``,
   ``c'tan power``, ...). It is kept and reported in ``not_modelled``, never dropped.
 
-Edition 11 writes some abilities with keywords (24.01 Abilities: "If a weapon ability is followed
-by one or more keywords, [...] that ability only applies if the target unit has one or more of
-those keywords"): ``lethal hits: non-monster/vehicle``, ``devastating wounds: monster/vehicle``,
-``anti-monster/vehicle 4+``. They parse (key ``conditional``, or ``anti`` with several keywords,
-the parts in the value) but are not modelled yet: kept and reported, never refused.
+Edition 11 writes some abilities with keywords (24.01 Abilities: a weapon ability followed by
+keywords applies only to attacks that target a unit with one or more of them):
+``lethal hits: non-monster/vehicle``, ``devastating wounds: monster/vehicle``,
+``sustained hits 1: infantry/beasts``, and [ANTI] naming several keywords,
+``anti-monster/vehicle 4+``. The keywords are held as one *keyword spec*, ``"MONSTER/VEHICLE"``
+(a unit with any of them: 02.05.01, "a series of keywords separated by slashes [...] refers to
+a model/unit that has any one of those keywords") or ``"NON-MONSTER/VEHICLE"`` (a unit with
+none of them: 02.05.01 "non-Keyword" units; the core rules FAQ on [ANTI-non-X]), matched by
+:func:`keywords_match`. A conditional ability is kept in ``WeaponAbilities.conditional`` until
+the target is known; :meth:`WeaponAbilities.against` then applies those whose spec the target
+matches and drops the others (the rules layer does it for every weapon of the attacking unit:
+``rules.conditional``).
 """
 
 from __future__ import annotations
@@ -32,8 +39,9 @@ MALFORMED = "malformed"
 # Keywords that [ANTI-KEYWORD X+] names in the real data; any other keyword is accepted too.
 _ANTI_RE = re.compile(r"^anti-([a-z][a-z '\-]*?)\s+([2-6])\+$")
 _KEYWORD = r"[a-z][a-z '\-]*"
-# [ANTI-MONSTER/VEHICLE 4+]: several keywords (edition 11)
+# [ANTI-MONSTER/VEHICLE 4+]: several keywords (edition 11); [ANTI-non-MONSTER/VEHICLE 4+]
 _ANTI_SEVERAL_RE = re.compile(rf"^anti-({_KEYWORD}(?:/{_KEYWORD})+?)\s+([2-6])\+$")
+NON = "NON-"  # a keyword spec that matches units with none of its keywords
 # [LETHAL HITS: non-MONSTER/VEHICLE]: an ability that applies against some targets only
 _CONDITIONAL_RE = re.compile(
     rf"^(?P<ability>[^:]+?)\s*:\s*(?P<non>non-)?(?P<kws>{_KEYWORD}(?:/{_KEYWORD})*)$"
@@ -65,7 +73,7 @@ SPECS: tuple[AbilitySpec, ...] = (
         r"^rapid fire" + _X_RE + "$",
         MODELLED,
         "A + X against a target within half range (--half-range)",
-        "Core rules: Rapid Fire",
+        "Core rules: Rapid Fire; 24.30",
     ),
     _spec(
         "blast",
@@ -79,84 +87,86 @@ SPECS: tuple[AbilitySpec, ...] = (
         r"^twin-linked$",
         MODELLED,
         "the Wound roll can be re-rolled",
-        "seeds README: [TWIN-LINKED]",
+        "seeds README: [TWIN-LINKED]; 24.38",
     ),
     _spec(
         "devastating wounds",
         r"^devastating wounds$",
         MODELLED,
         "a Critical Wound inflicts mortal wounds equal to D, no save, no spill-over",
-        "Core rules: Devastating Wounds",
+        "Core rules: Devastating Wounds; 24.10",
     ),
     _spec(
         "sustained hits",
         r"^sustained hits" + _X_RE + "$",
         MODELLED,
         "a Critical Hit scores X additional hits",
-        "Core rules: Sustained Hits",
+        "Core rules: Sustained Hits; 24.36",
     ),
     _spec(
         "ignores cover",
         r"^ignores cover$",
         MODELLED,
         "the target cannot have the Benefit of Cover",
-        "seeds README: [IGNORES COVER]",
+        "seeds README: [IGNORES COVER]; 24.18",
     ),
     _spec(
         "torrent",
         r"^torrent$",
         MODELLED,
         "attacks hit automatically (no Critical Hits)",
-        "seeds README: [TORRENT]",
+        "seeds README: [TORRENT]; 24.37",
     ),
     _spec(
         "heavy",
         r"^heavy$",
         MODELLED,
         "+1 to the Hit roll if the unit Remained Stationary (--stationary)",
-        "Core rules: Heavy",
+        "Core rules: Heavy; 24.16",
     ),
     _spec(
         "hazardous",
         r"^hazardous$",
         MODELLED,
-        "one Hazardous test per weapon used; on a 1, 3 mortal wounds to a bearer",
-        "Core rules: Hazardous",
+        "one Hazardous test per weapon used; on a 1, 3 mortal wounds to a bearer (edition 11: "
+        "on 1-2, 1 mortal wound, or 3 if all MONSTER/VEHICLE, to the unit)",
+        "Core rules: Hazardous; 24.15, 06.03",
     ),
     _spec(
         "assault",
         r"^assault$",
         NO_EFFECT,
         "lets the unit shoot after Advancing: no effect on one attack sequence",
-        "seeds README: [ASSAULT]",
+        "seeds README: [ASSAULT]; 24.04",
     ),
     _spec(
         "psychic",
         r"^psychic$",
         MODELLED,
         "the attacks are Psychic Attacks (Feel No Pain against Psychic Attacks applies)",
-        "seeds README: [PSYCHIC]",
+        "seeds README: [PSYCHIC]; 24.29",
     ),
     _spec(
         "one shot",
         r"^one shot$",
         NO_EFFECT,
         "fires once per battle: no effect on one attack sequence",
-        "seeds README: [ONE SHOT]",
+        "seeds README: [ONE SHOT]; 24.26",
     ),
     _spec(
         "anti",
         _ANTI_RE.pattern,
         MODELLED,
-        "an unmodified Wound roll of X+ against a target with KEYWORD is a Critical Wound",
-        "Core rules: Anti",
+        "an unmodified Wound roll of X+ against a target with KEYWORD is a Critical Wound "
+        "(edition 11: KEYWORD may be several, 'monster/vehicle', or 'non-KEYWORD')",
+        "Core rules: Anti; 24.03 [ANTI]",
     ),
     _spec(
         "melta",
         r"^melta" + _X_RE + "$",
         MODELLED,
         "+X Damage against a target within half range (--half-range)",
-        "seeds README: [MELTA X]",
+        "seeds README: [MELTA X]; 24.25",
     ),
     _spec(
         "lethal hits",
@@ -170,28 +180,29 @@ SPECS: tuple[AbilitySpec, ...] = (
         r"^precision$",
         MODELLED,
         "attacks can be allocated to a CHARACTER model of an Attached unit",
-        "seeds README: [PRECISION]",
+        "seeds README: [PRECISION]; 24.28",
     ),
     _spec(
         "extra attacks",
         r"^extra attacks$",
         MODELLED,
         "used in addition to the chosen melee weapon; its A is not modified by other rules",
-        "seeds README: [EXTRA ATTACKS]",
+        "seeds README: [EXTRA ATTACKS]; 24.11",
     ),
     _spec(
         "indirect fire",
         r"^indirect fire$",
         MODELLED,
-        "with --indirect: -1 to the Hit roll and the target has the Benefit of Cover",
-        "seeds README: [INDIRECT FIRE]",
+        "with --indirect: -1 to the Hit roll and the target has the Benefit of Cover (edition "
+        "11: cover, an unmodified 1-5 fails, 1-3 with --spotted, no Hit re-rolls)",
+        "seeds README: [INDIRECT FIRE]; 24.19, 10.07",
     ),
     _spec(
         "lance",
         r"^lance$",
         MODELLED,
         "+1 to the Wound roll after a Charge move (--charged)",
-        "seeds README: [LANCE]",
+        "seeds README: [LANCE]; 24.21",
     ),
     _spec(
         "conversion",
@@ -205,7 +216,7 @@ SPECS: tuple[AbilitySpec, ...] = (
         r"^pistol$",
         MODELLED,
         "a model shoots its Pistols or its other ranged weapons, not both (not MONSTER/VEHICLE)",
-        "Core rules: Pistol",
+        "Core rules: Pistol; 24.27",
     ),
     _spec(
         "close-quarters",
@@ -220,7 +231,7 @@ SPECS: tuple[AbilitySpec, ...] = (
         MODELLED,
         "edition 11: X more attack dice per five models in the target (not a 10th-edition "
         "ability: not modelled there)",
-        "seeds README: [CLEAVE X]",
+        "24.06 [CLEAVE]",
     ),
 )
 
@@ -245,14 +256,13 @@ def parse_ability(text: str) -> Ability:
     norm = norm.translate(_HYPHENS)
     several = _ANTI_SEVERAL_RE.match(norm)
     if several:
-        kws = tuple(k.strip().upper() for k in several.group(1).split("/"))
-        return Ability("anti", (kws, int(several.group(2))), norm, NOT_MODELLED)
+        return Ability("anti", (_spec_of(several.group(1)), int(several.group(2))), norm, MODELLED)
     cond = _CONDITIONAL_RE.match(norm)
     if cond:
         inner = parse_ability(cond["ability"])
-        if inner.status in (MODELLED, NO_EFFECT):
-            kws = tuple(k.strip().upper() for k in cond["kws"].split("/"))
-            return Ability("conditional", (inner, kws, bool(cond["non"])), norm, NOT_MODELLED)
+        if inner.status in (MODELLED, NO_EFFECT) and inner.key != "conditional":
+            spec = (NON if cond["non"] else "") + _spec_of(cond["kws"])
+            return Ability("conditional", (inner, spec), norm, inner.status)
         if inner.status == MALFORMED:
             return Ability("malformed", None, norm, MALFORMED)
     for spec in SPECS:
@@ -272,11 +282,27 @@ def parse_ability(text: str) -> Ability:
             if not 1 <= value <= MAX_X:
                 break
         elif spec.key == "anti":
-            value = (m.group(1).strip().upper(), int(m.group(2)))
+            value = (_spec_of(m.group(1)), int(m.group(2)))
         return Ability(spec.key, value, norm, spec.status)
     if norm.startswith(_CORE_STEMS):
         return Ability("malformed", None, norm, MALFORMED)
     return Ability("datasheet rule", None, norm, NOT_MODELLED)
+
+
+def _spec_of(keywords: str) -> str:
+    """A keyword spec from ability text: ``"monster / vehicle"`` -> ``"MONSTER/VEHICLE"``,
+    ``"non-monster"`` -> ``"NON-MONSTER"``."""
+    return "/".join(" ".join(k.split()).upper() for k in keywords.split("/"))
+
+
+def keywords_match(spec: str, keywords: frozenset[str] | set[str]) -> bool:
+    """Whether a unit with ``keywords`` matches the keyword spec ``spec`` (24.01 Abilities;
+    02.05.01 Using Keywords): ``"MONSTER/VEHICLE"`` when it has one or more of them,
+    ``"NON-MONSTER/VEHICLE"`` when it has none of them. Keywords match whole: a rule for
+    COMMISSAR does not reach COMMISSAR GRAVES (core rules FAQ, Keywords)."""
+    non = spec.startswith(NON)
+    names = set((spec[len(NON) :] if non else spec).split("/"))
+    return not (names & keywords) if non else bool(names & keywords)
 
 
 _HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-"})  # as typed: '-'
@@ -332,7 +358,10 @@ def split_abilities(text: str) -> list[str]:
 class WeaponAbilities:
     """All abilities of one weapon profile, typed.
 
-    ``anti`` holds (KEYWORD, X) pairs; ``unmodelled`` the texts of datasheet rules.
+    ``anti`` holds (keyword spec, X) pairs (``("INFANTRY", 4)``, ``("MONSTER/VEHICLE", 4)``:
+    :func:`keywords_match`); ``conditional`` the abilities that apply only against some targets,
+    as (ability text, keyword spec) pairs (``("lethal hits", "NON-MONSTER/VEHICLE")``) until
+    :meth:`against` resolves them; ``unmodelled`` the texts of datasheet rules.
     """
 
     rapid_fire: Dice | None = None
@@ -349,6 +378,7 @@ class WeaponAbilities:
     psychic: bool = False
     one_shot: bool = False
     anti: tuple[tuple[str, int], ...] = ()
+    conditional: tuple[tuple[str, str], ...] = ()
     melta: Dice | None = None
     lethal_hits: bool = False
     precision: bool = False
@@ -390,8 +420,29 @@ class WeaponAbilities:
             kept = {a: b for a, b in self.anti}
             kept[kw] = min(x, kept.get(kw, 7))
             return replace(self, anti=tuple(sorted(kept.items())), texts=texts)
+        if k == "conditional":
+            inner, spec = ab.value  # type: ignore[misc]
+            pair = (inner.text, spec)
+            kept_c = self.conditional if pair in self.conditional else (*self.conditional, pair)
+            return replace(self, conditional=kept_c, texts=texts)
         attr = {"close-quarters": "pistol"}.get(k, k.replace(" ", "_").replace("-", "_"))
         return replace(self, **{attr: True}, texts=texts)
+
+    def against(self, keywords: frozenset[str]) -> WeaponAbilities:
+        """The abilities that act on attacks against a target unit with ``keywords`` (24.01
+        Abilities): each conditional ability whose keyword spec the target matches is applied
+        as if unconditional (two instances of one ability keep the better, 24.02 Duplicated
+        Abilities: the controlling player selects which one applies), the others are dropped;
+        ``conditional`` is then empty, and ``texts`` names the abilities the weapon has against
+        that target (a conditional one as its ability alone: ``devastating wounds``)."""
+        if not self.conditional:
+            return self
+        texts = [t for t in self.texts if parse_ability(t).key != "conditional"]
+        out = replace(self, conditional=(), texts=tuple(texts))
+        for text, spec in self.conditional:
+            if keywords_match(spec, keywords):
+                out = out.with_ability(parse_ability(text))
+        return out
 
     def with_texts(self, items: list[str] | tuple[str, ...]) -> WeaponAbilities:
         """A copy with more ability strings added (effects that grant abilities)."""
@@ -438,13 +489,21 @@ ADDABLE_EXAMPLES = (
 
 def parse_added_ability(text: str) -> tuple[str, str]:
     """One ``--add-ability`` value: ``"lethal hits"`` -> ("*", "lethal hits") (every weapon);
-    ``"Deffgun: sustained hits 1"`` -> ("Deffgun", "sustained hits 1") (that weapon only).
+    ``"Deffgun: sustained hits 1"`` -> ("Deffgun", "sustained hits 1") (that weapon only). An
+    ability may carry keywords in edition 11's form (24.01): ``"lethal hits: vehicle"`` (every
+    weapon, against a VEHICLE target), ``"Deffgun: sustained hits 1: non-monster/vehicle"``.
 
     Raises:
         ValueError: no ability, or one that is not a core weapon ability --add-ability accepts
             (with the closest names).
     """
-    weapon, sep, ability = text.rpartition(":")
+    whole = parse_ability(text)
+    if whole.key == "conditional":  # "ABILITY: KEYWORDS" for every weapon
+        weapon, sep, ability = "", "", text
+    else:  # "WEAPON: ABILITY" or "WEAPON: ABILITY: KEYWORDS"
+        weapon, sep, ability = text.partition(":")
+        if not sep:
+            weapon, ability = "", text
     weapon = weapon.strip() if sep else "*"
     if sep and not weapon:
         raise ValueError(f"--add-ability {text!r}: give 'WEAPON: ABILITY' or 'ABILITY'")
@@ -457,9 +516,10 @@ def parse_added_ability(text: str) -> tuple[str, str]:
     problem = ability_problem(pieces[0])
     if problem:
         raise ValueError(f"--add-ability {text!r}: {problem}")
-    if parsed.key in NOT_ADDABLE:
+    key = parsed.value[0].key if parsed.key == "conditional" else parsed.key  # type: ignore[index]
+    if key in NOT_ADDABLE:
         raise ValueError(
-            f"--add-ability {text!r}: [{parsed.key.upper()}] changes which weapons attack; "
+            f"--add-ability {text!r}: [{key.upper()}] changes which weapons attack; "
             "it cannot be added"
         )
     if parsed.status in (NOT_MODELLED, MALFORMED):

@@ -87,6 +87,7 @@ class ConditionsSpec(msgspec.Struct, forbid_unknown_fields=True):
     beyond_12: bool | None = None
     disembarked: bool | None = None
     plunging_fire: bool | None = None
+    spotted: bool | None = None
 
 
 class ModifiersSpec(msgspec.Struct, forbid_unknown_fields=True):

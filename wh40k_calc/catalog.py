@@ -412,6 +412,15 @@ class Catalog:
             taken |= mine
         return tuple(out)
 
+    def generated_sets(self, edition: str | None = None) -> tuple[GeneratedSet, ...]:
+        """The generated sets of ``edition`` in search order, each with the factions it gives
+        (edition 11: the user data folder's updated set, then the shipped one).
+
+        Raises:
+            DatasheetError: an index is not readable or not an index.
+        """
+        return self._sets(edition)
+
     def data_of(self, entry: Entry) -> dict[str, object] | None:
         """The data version a generated entry comes from, ``{source, version, date}`` (its
         set's index, for its faction); None for the others and the 10th-edition export."""
@@ -930,3 +939,12 @@ def _load_cached(path: Path) -> Datasheet:
     from .datasheet import load_datasheet
 
     return load_datasheet(path)
+
+
+def forget_cached() -> None:
+    """Forget the name indexes and datasheets read so far in this process, so that the next
+    lookup reads them again (after ``calc data update`` or ``calc data reset`` replaced the
+    user data folder's edition-11 set under the same paths)."""
+    _read_index.cache_clear()
+    _load_cached.cache_clear()
+    _FILES.clear()

@@ -2,7 +2,8 @@
 
 ``calc shoot ATTACKER --target TARGET`` and ``calc fight ...`` resolve one activation;
 ``calc units``, ``calc show NAME`` and ``calc effects`` browse the data; ``calc compare``,
-``calc sequence``, ``calc army`` and ``calc import`` are registered from their own modules.
+``calc sequence``, ``calc army``, ``calc import`` and ``calc data`` are registered from their own
+modules.
 """
 
 from __future__ import annotations
@@ -68,7 +69,9 @@ class _Commands(TyperGroup):
     def get_command(self, ctx: typer.Context | None, cmd_name: str) -> Any:
         if cmd_name in _COMMANDS and cmd_name not in self.commands:
             load, text = _COMMANDS[cmd_name]
-            self.commands[cmd_name] = command_for(cmd_name, load(), text)
+            loaded = load()  # a command function, or a click group built already (`data`)
+            is_group = isinstance(loaded, TyperGroup)
+            self.commands[cmd_name] = loaded if is_group else command_for(cmd_name, loaded, text)
         return super().get_command(ctx, cmd_name)  # type: ignore[arg-type]
 
 
@@ -132,11 +135,21 @@ def _resolve_request(request: AttackRequest) -> Result:
     try:
         sel = request.selection(catalog(engine.datasheets, engine.edition_value))
         result = resolve(
-            sel, engine.method_value, engine.trials, engine.seed_value, bar, warn=warning
+            sel,
+            engine.method_value,
+            engine.trials,
+            engine.seed_value,
+            bar,
+            warn=warning,
+            waste=engine.explain,
         )
         note = sampler_unused_note(engine.sampler_given()) if result.sample is None else None
         if note:
             result.notes.append(note)
+        if engine.explain:
+            from .explain import explained
+
+            result = explained(result, seed=engine.seed_value)
         return result
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
         raise fail(str(exc)) from None
@@ -443,6 +456,15 @@ command(
     load=_army_command,
 )
 command("import", load=_import_command)
+
+
+def _data_command() -> Any:
+    from .updates.command import group
+
+    return group()
+
+
+command("data", load=_data_command)
 
 
 class _ClosedStream(io.TextIOBase):

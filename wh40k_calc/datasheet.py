@@ -74,6 +74,8 @@ class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
     invuln: Plus | None = None
     invuln_ranged_only: bool = False
     invuln_melee_only: bool = False
+    invuln_ranged: Plus | None = None
+    invuln_melee: Plus | None = None
     feel_no_pain: Plus | None = None
     feel_no_pain_mortal: Plus | None = None
     feel_no_pain_psychic: Plus | None = None
@@ -250,7 +252,10 @@ class ModelProfile:
     before subtracting).
 
     ``invuln_ranged_only`` / ``invuln_melee_only``: the invulnerable save is only against
-    ranged / only against melee attacks (at most one of them is set).
+    ranged / only against melee attacks (at most one of them is set). ``invuln_ranged`` /
+    ``invuln_melee``: an invulnerable save against ranged / melee attacks besides ``invuln``
+    (Howling Banshees: 5+, and 4+ against melee attacks); against such an attack the better of
+    the two is used (:meth:`invuln_against`).
 
     ``equipped_by_count``: (count, weapon keys) pairs: that many models of this kind carry
     those weapons instead of ``equipped`` (a datasheet's "1 X is equipped with ..."); see
@@ -279,6 +284,19 @@ class ModelProfile:
     equipped_by_count: tuple[tuple[int, tuple[str, ...]], ...] = ()
     choices: tuple[WeaponChoice, ...] = ()
     invuln_melee_only: bool = False
+    invuln_ranged: int | None = None
+    invuln_melee: int | None = None
+
+    def invuln_against(self, melee: bool) -> int | None:
+        """The invulnerable save (X means X+; None: none) against a melee attack (``melee``)
+        or a ranged one: the better of the save against every attack (``invuln``, unless it
+        is for the other kind only) and the one against that kind of attack."""
+        general = self.invuln
+        if (self.invuln_ranged_only and melee) or (self.invuln_melee_only and not melee):
+            general = None
+        own = self.invuln_melee if melee else self.invuln_ranged
+        found = [x for x in (general, own) if x is not None]
+        return min(found) if found else None
 
     @property
     def key(self) -> str:
@@ -732,6 +750,8 @@ def _models(
                     for j, c in enumerate(m.choices)
                 ),
                 invuln_melee_only=m.invuln_melee_only,
+                invuln_ranged=m.invuln_ranged,
+                invuln_melee=m.invuln_melee,
             )
         )
         if m.invuln_ranged_only and m.invuln_melee_only:
@@ -739,6 +759,12 @@ def _models(
                 f"{file}: models[{i}] ({m.name}).invuln_melee_only: the invulnerable save "
                 "cannot be against ranged attacks only and against melee attacks only"
             )
+        for kind in ("ranged", "melee"):
+            if getattr(m, f"invuln_{kind}") is not None and getattr(m, f"invuln_{kind}_only"):
+                raise DatasheetError(
+                    f"{file}: models[{i}] ({m.name}).invuln_{kind}: invuln_{kind}_only already "
+                    f"makes invuln the save against {kind} attacks; give one of them"
+                )
     if len({m.key for m in models}) != len(models):
         raise DatasheetError(f"{file}: models: two models share a name")
     return models

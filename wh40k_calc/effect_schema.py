@@ -158,18 +158,17 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     punctuation aside; a multi-profile weapon by its base name or a profile by its full name).
     ``weapons_with`` / ``weapons_without``: only weapons that have (have none of) these
     abilities, by name without their value (``torrent``, ``pistol``, ``rapid fire``, ``blast``,
-    ``anti-infantry``). ``excluding_extra_attacks``:
-    not weapons with [EXTRA ATTACKS] (needed for changes to A: core rules say their attacks
-    cannot be modified unless a rule names the weapon; the loader sets it by default for
-    ``attacks``). ``bearer_only``: an enhancement's (or a character's) change that applies to
-    its bearer alone — attacker side: only the bearer's weapons (a unit rule that a
-    datasheet names in ``rules:``: that datasheet's models, a Leader's own or its Bodyguard's;
-    otherwise, in an Attached unit, the CHARACTER model's; a ``grant_keyword`` counts for the
-    bearer's own attacks and for the unit's record-level conditions); target side: only
-    attacks allocated to the bearer (a
-    change to the whole roll, such as T or a Hit-roll modifier, only when the bearer is the
-    whole target). ``when``:
-    conditions of this change alone (see :class:`When`).
+    ``anti-infantry``). ``excluding_extra_attacks``: not weapons with [EXTRA ATTACKS] (needed
+    for changes to A: 10th-edition core rules say their attacks cannot be modified unless a
+    rule names the weapon; by default it is on for ``attacks`` in edition 10, off in edition
+    11, whose 24.11 has no such rule). ``bearer_only``: an enhancement's (or a character's)
+    change that applies to its bearer alone — attacker side: only the bearer's weapons (a unit
+    rule that a datasheet names in ``rules:``: that datasheet's models, a Leader's own or its
+    Bodyguard's; otherwise, in an Attached unit, the CHARACTER model's; a ``grant_keyword``
+    counts for the bearer's own attacks and for the unit's record-level conditions); target
+    side: only attacks allocated to the bearer (a change to the whole roll, such as T or a
+    Hit-roll modifier, only when the bearer is the whole target). ``when``: conditions of this
+    change alone (see :class:`When`).
 
     Attacker-side change fields (values as the matching command-line option):
     ``hit_mod``/``wound_mod`` (added to the roll; every modifier is added up, then capped at
@@ -310,14 +309,15 @@ def change_side(r: Record, c: Change) -> str:
     return "attacker" if f in ATTACKER_FIELDS else "target"
 
 
-def excludes_extra_attacks(c: Change) -> bool:
+def excludes_extra_attacks(c: Change, fixed: bool = True) -> bool:
     """Whether a change leaves [EXTRA ATTACKS] weapons alone: as written, else (the default)
-    for changes to A that do not name their weapons (Core rules: Extra Attacks: "the number
-    of attacks made with it cannot be modified by other rules, unless that rule explicitly
-    says so"; 24.11)."""
+    for changes to A that do not name their weapons where the edition keeps their A
+    (``fixed``: 10th edition, Core rules: Extra Attacks: "the number of attacks made with it
+    cannot be modified by other rules, unless that rule explicitly says so"; edition 11's
+    24.11 has no such sentence)."""
     if c.excluding_extra_attacks is not None:
         return c.excluding_extra_attacks
-    return change_field(c) in ATTACKS_FIELDS and not c.named
+    return fixed and change_field(c) in ATTACKS_FIELDS and not c.named
 
 
 class Record(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):

@@ -163,8 +163,9 @@ AddAbilityOpt = Annotated[
     typer.Option(
         "--add-ability",
         metavar="'[WEAPON:] ABILITY'",
-        help="Give weapons an ability for this activation: 'lethal hits' (every weapon) or "
-        "'Deffgun: sustained hits 1' (repeatable; the better value is kept).",
+        help="Give weapons an ability for this activation: 'lethal hits' (every weapon), "
+        "'Deffgun: sustained hits 1', or against some targets only: 'lethal hits: vehicle' "
+        "(repeatable; the better value is kept).",
     ),
 ]
 TargetStealthOpt = Annotated[
@@ -333,8 +334,9 @@ class ConditionOptions(OptionGroup):
     overwatch: _flag("--overwatch", "Snap shooting: only unmodified 6s hit.") = False
     indirect: _flag(
         "--indirect",
-        "Edition 10 only: target not visible: only [INDIRECT FIRE] weapons (not [TORRENT]), -1 "
-        "to hit, unmodified 1-3 fail, target in cover.",
+        "Target not visible: only [INDIRECT FIRE] weapons (not [TORRENT]) shoot, the target in "
+        "cover. Edition 10: -1 to hit, unmodified 1-3 fail; edition 11 (indirect shooting): "
+        "unmodified 1-5 fail (1-3 with --spotted), no Hit re-rolls.",
     ) = False
     beyond_12: _flag("--beyond-12", 'Target more than 12" away (Conversion).') = False
     disembarked: _flag("--disembarked", "Attacker disembarked from a TRANSPORT this turn.") = False
@@ -342,6 +344,11 @@ class ConditionOptions(OptionGroup):
         "--plunging-fire",
         "Edition 11: plunging fire: ranged BS improved by 1 (not with an AIRCRAFT attacker or "
         "target).",
+    ) = False
+    spotted: _flag(
+        "--spotted",
+        "Edition 11, with --indirect: the attacker Remained Stationary this turn and the target "
+        "is visible to a friendly unit: unmodified 1-3 fail instead of 1-5.",
     ) = False
 
     def build(self) -> "Conditions":
@@ -466,6 +473,14 @@ class EngineOptions(OptionGroup):
     ] = None
     datasheets: DatasheetsOpt = None
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON contract object.")] = False
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain",
+            help="Also show what each rule applied adds (exact Shapley values of models "
+            "destroyed, wounds lost and damage) and where the damage went (wasted damage).",
+        ),
+    ] = False
 
     @property
     def edition_value(self) -> str:

@@ -52,8 +52,7 @@ def _models_table(ds: Datasheet):
     for col in ("Invuln", "FNP", "Equipped"):
         models.add_column(col)
     for m in ds.models:
-        only = " (ranged)" if m.invuln_ranged_only else " (melee)" if m.invuln_melee_only else ""
-        inv = f"{m.invuln}++{only}" if m.invuln else "—"
+        inv = _invuln_text(m)
         models.add_row(
             Words(m.name),
             _move(m.M),
@@ -369,6 +368,19 @@ def _loadout_entry_json(ds: Datasheet, e: LoadoutEntry) -> dict[str, Any]:
     }
 
 
+def _invuln_text(m: ModelProfile) -> str:
+    """``5++``, ``4++ (ranged)``, ``5++, 4++ (melee)`` (a better one against melee attacks), or
+    a dash."""
+    only = " (ranged)" if m.invuln_ranged_only else " (melee)" if m.invuln_melee_only else ""
+    parts = [f"{m.invuln}++{only}"] if m.invuln else []
+    parts += [
+        f"{x}++ ({kind})"
+        for x, kind in ((m.invuln_ranged, "ranged"), (m.invuln_melee, "melee"))
+        if x is not None
+    ]
+    return ", ".join(parts) or "—"
+
+
 def _model_json(ds: Datasheet, m: ModelProfile) -> dict[str, Any]:
     return {
         "name": m.name,
@@ -381,6 +393,8 @@ def _model_json(ds: Datasheet, m: ModelProfile) -> dict[str, Any]:
         "invuln": m.invuln,
         "invuln_ranged_only": m.invuln_ranged_only,
         "invuln_melee_only": m.invuln_melee_only,
+        "invuln_ranged": m.invuln_ranged,
+        "invuln_melee": m.invuln_melee,
         "feel_no_pain": m.feel_no_pain,
         "feel_no_pain_mortal": m.feel_no_pain_mortal,
         "feel_no_pain_psychic": m.feel_no_pain_psychic,

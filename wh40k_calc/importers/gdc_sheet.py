@@ -37,7 +37,7 @@ from .gdc import SOURCE, FactionFile, gdc_name, plain, text
 from .gdc_abilities import attachable_units, read_gdc_abilities
 from .leaders import leader_alongside
 from .loadouts import generate_loadouts
-from .models import ImportedModel, invuln_note, match_statlines, statline
+from .models import ImportedModel, invuln_note, match_statlines, put_invuln, statline
 from .names import nice_case, same_name
 from .sizes import Sizes, fits, keep_size, unused_alternatives
 from .unit_abilities import Context, UnitAbilities
@@ -274,7 +274,7 @@ def _model_row(
     extra = abilities.model_fields.get(m.name, {})
     best = [_best(own[0], extra.get("invuln"))]
     best += [_best(own[1], extra.get("invuln_ranged")), _best(own[2], extra.get("invuln_melee"))]
-    _put_invuln(row, *best, abilities)
+    put_invuln(row, *best)
     for key in ("feel_no_pain", "feel_no_pain_mortal", "feel_no_pain_psychic"):
         if extra.get(key) is not None:
             row[key] = extra[key]
@@ -319,33 +319,6 @@ def _data_invuln(
     out: dict[str, object] = {}
     invuln_note(out, model, value, note, warnings)
     return out.get("invuln"), None, None  # type: ignore[return-value]
-
-
-def _put_invuln(
-    row: dict,
-    general: int | None,
-    ranged: int | None,
-    melee: int | None,
-    abilities: UnitAbilities,
-) -> None:
-    """The format holds one invulnerable save a model, for every attack or for ranged or for
-    melee attacks only: the general one when there is one (a better ranged- or melee-only
-    save is listed as not modelled), else the ranged-only one, else the melee-only one."""
-    if general is not None:
-        row["invuln"] = general
-        for value, kind in ((ranged, "ranged"), (melee, "melee")):
-            if value is not None and value < general:
-                abilities.not_modelled_on(
-                    {"target"}, f"better invulnerable save against {kind} attacks"
-                )
-    elif ranged is not None:
-        row["invuln"] = ranged
-        row["invuln_ranged_only"] = True
-        if melee is not None:
-            abilities.not_modelled_on({"target"}, "invulnerable save against melee attacks")
-    elif melee is not None:
-        row["invuln"] = melee
-        row["invuln_melee_only"] = True
 
 
 # ---------------------------------------------------------------------------------------------

@@ -121,8 +121,8 @@ def match_statlines(
 def statline(m: ImportedModel, warnings: list[str], not_modelled: list[str]) -> dict[str, object]:
     """The model's characteristics and invulnerable save in the datasheet format. The
     invulnerable save's note is read for 'against ranged attacks' (``invuln_ranged_only``),
-    'X model only' / 'excluding X' (which models have it) and a better save against melee
-    attacks (not modelled: listed in ``not_modelled``)."""
+    'X model only' / 'excluding X' (which models have it) and a save against melee attacks
+    (only those, ``invuln_melee_only``, or a better one against them, ``invuln_melee``)."""
     row = m.stats or {}
     move = row["M"].strip().replace('"', "")
     out: dict[str, object] = {
@@ -139,8 +139,6 @@ def statline(m: ImportedModel, warnings: list[str], not_modelled: list[str]) -> 
     inv = row["inv_sv"].strip()
     if inv not in ("", "-"):
         invuln_note(out, m.name, to_int(inv), html_to_text(row.get("inv_sv_descr", "")), warnings)
-        if out.pop("_melee_better", False):
-            not_modelled.append("invulnerable save against melee attacks")
     return out
 
 
@@ -156,18 +154,59 @@ def invuln_note(out: dict[str, object], model: str, value: int, note: str, warni
     if excluding and find(excluding.group(1), [model]) is not None:
         warnings.append(f"{model}: the invulnerable save excludes this model: not imported")
         return
-    if "melee attacks" in low and "improved" not in low and "only" not in low:
-        out["_melee_better"] = True  # an invulnerable save against melee attacks only
-        warnings.append(f"{model}: invulnerable save against melee attacks only: not imported")
+    if "melee attacks" in low:
+        # "improved to 4+ against melee attacks", "4+ against melee attacks only": a better
+        # save against melee attacks besides this one; "has a 4+ invulnerable save against
+        # melee attacks": this one, against melee attacks only
+        better = re.search(r"([2-6])\+", note)
+        if better and int(better.group(1)) < value:
+            out["invuln"] = value
+            out["invuln_melee"] = int(better.group(1))
+        else:
+            out["invuln"] = value
+            out["invuln_melee_only"] = True
         return
     out["invuln"] = value
     if "against ranged attacks" in low:
         out["invuln_ranged_only"] = True
-    elif "melee attacks" in low:
-        out["_melee_better"] = True
-        warnings.append(f"{model}: a better invulnerable save against melee attacks: not modelled")
     elif note and not re.search(r"only\b|excluding", low):
         warnings.append(f"{model}: the invulnerable save's note is not modelled")
+
+
+def put_invuln(row: dict, general: int | None, ranged: int | None, melee: int | None) -> None:
+    """A model's invulnerable saves in the format: the general one as ``invuln`` and a better
+    one against ranged or melee attacks as ``invuln_ranged`` / ``invuln_melee`` (Howling
+    Banshees: 5+, 4+ against melee attacks); a save against one kind of attack only as
+    ``invuln`` with ``invuln_ranged_only`` / ``invuln_melee_only``, or, one for each kind, as
+    ``invuln_ranged`` and ``invuln_melee``."""
+    if general is not None:
+        row["invuln"] = general
+        for value, kind in ((ranged, "ranged"), (melee, "melee")):
+            if value is not None and value < general:
+                row[f"invuln_{kind}"] = value
+    elif ranged is not None and melee is not None:
+        row["invuln_ranged"] = ranged
+        row["invuln_melee"] = melee
+    elif ranged is not None:
+        row["invuln"] = ranged
+        row["invuln_ranged_only"] = True
+    elif melee is not None:
+        row["invuln"] = melee
+        row["invuln_melee_only"] = True
+
+
+def take_invulns(row: dict) -> tuple[int | None, int | None, int | None]:
+    """The invulnerable saves a model row holds, removed from it: (against every attack,
+    against ranged attacks, against melee attacks), as :func:`put_invuln` writes them back."""
+    value = row.pop("invuln", None)
+    ranged_only = row.pop("invuln_ranged_only", False)
+    melee_only = row.pop("invuln_melee_only", False)
+    ranged, melee = row.pop("invuln_ranged", None), row.pop("invuln_melee", None)
+    if ranged_only:
+        return None, value, melee
+    if melee_only:
+        return None, ranged, value
+    return value, ranged, melee
 
 
 def read_keywords(

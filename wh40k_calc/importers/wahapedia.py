@@ -26,7 +26,7 @@ from .export import (
 )
 from .leaders import read_leaders
 from .loadouts import generate_loadouts
-from .models import ImportedModel, read_keywords, read_models, statline
+from .models import ImportedModel, put_invuln, read_keywords, read_models, statline, take_invulns
 from .names import same_name
 from .sizes import Sizes, read_sizes
 from .unit_abilities import Context, UnitAbilities, read_unit_abilities, wargear_names
@@ -287,7 +287,7 @@ def _model_row(m: ImportedModel, abilities: UnitAbilities, warnings: list[str]) 
     for name in not_modelled:
         abilities.not_modelled_on({"target"}, name)
     extra = abilities.model_fields.get(m.name, {})
-    _merge_invuln(row, extra.get("invuln"), extra.get("invuln_ranged"), abilities)
+    _merge_invuln(row, extra.get("invuln"), extra.get("invuln_ranged"))
     for key in ("feel_no_pain", "feel_no_pain_mortal", "feel_no_pain_psychic"):
         if extra.get(key) is not None:
             row[key] = extra[key]
@@ -302,24 +302,16 @@ def _model_row(m: ImportedModel, abilities: UnitAbilities, warnings: list[str]) 
     return row
 
 
-def _merge_invuln(row: dict, general: object, ranged: object, abilities: UnitAbilities) -> None:
-    """The best invulnerable save the format can hold from the statline's and the abilities'
-    (a general one, and one against ranged attacks only)."""
-    own = row.get("invuln")
-    own_ranged = bool(row.get("invuln_ranged_only"))
-    candidates_all = [v for v in (None if own_ranged else own, general) if v is not None]
-    candidates_ranged = [v for v in (own if own_ranged else None, ranged) if v is not None]
-    best_all = min(candidates_all) if candidates_all else None  # type: ignore[type-var]
-    best_ranged = min(candidates_ranged) if candidates_ranged else None  # type: ignore[type-var]
-    row.pop("invuln", None)
-    row.pop("invuln_ranged_only", None)
-    if best_all is not None:
-        row["invuln"] = best_all
-        if best_ranged is not None and best_ranged < best_all:
-            abilities.not_modelled_on({"target"}, "better invulnerable save against ranged attacks")
-    elif best_ranged is not None:
-        row["invuln"] = best_ranged
-        row["invuln_ranged_only"] = True
+def _merge_invuln(row: dict, general: object, ranged: object) -> None:
+    """The best invulnerable saves from the statline's and the abilities' (a general one, and
+    one against ranged attacks only), as :func:`.models.put_invuln` writes them."""
+    own_general, own_ranged, own_melee = take_invulns(row)
+    put_invuln(row, _best(own_general, general), _best(own_ranged, ranged), own_melee)
+
+
+def _best(a: object, b: object) -> int | None:
+    found = [int(v) for v in (a, b) if v is not None]  # type: ignore[call-overload]
+    return min(found) if found else None
 
 
 def _add_loadouts(

@@ -163,7 +163,7 @@ class ResolvedArmy:
 def lookup_entry(cat: Catalog, name: str, faction: str | None, edition: str) -> Entry:
     """The catalog entry ``name`` finds in ``faction`` (None: any faction) for ``edition``:
     the one place a list's unit meets the catalog (:meth:`~wh40k_calc.catalog.Catalog.entry`;
-    the edition is passed on where the catalog takes it). A name that no datasheet has (by
+    in ``edition``'s data). A name that no datasheet has (by
     name or file stem) is refused at once, without the catalog's suggestions (a list tries
     several forms of a name).
 
@@ -174,19 +174,7 @@ def lookup_entry(cat: Catalog, name: str, faction: str | None, edition: str) -> 
 
     if "/" not in name and norm_name(name) not in _known_names(cat, edition):
         raise UnknownUnitError(name, [])
-    if _takes_edition(cat.entry):
-        return cat.entry(name, faction, edition=edition)  # type: ignore[call-arg]
-    return cat.entry(name, faction)
-
-
-def _takes_edition(method) -> bool:
-    """Whether a catalog method takes an ``edition`` argument (an edition-aware catalog)."""
-    import inspect
-
-    try:
-        return "edition" in inspect.signature(method).parameters
-    except (TypeError, ValueError):
-        return False
+    return cat.entry(name, faction, edition=edition)
 
 
 _KNOWN: dict[tuple[int, str], tuple[Catalog, frozenset[str]]] = {}
@@ -206,10 +194,8 @@ def _known_names(cat: Catalog, edition: str) -> frozenset[str]:
 
 
 def _load(cat: Catalog, entry: Entry, edition: str) -> Datasheet:
-    """The datasheet of ``entry`` (for ``edition`` where the catalog takes it)."""
-    if _takes_edition(cat.find):
-        return cat.find(entry.name, entry.faction or None, edition=edition)  # type: ignore[call-arg]
-    return cat.find(entry.name, entry.faction or None)
+    """The datasheet of ``entry`` in ``edition``'s data."""
+    return cat.find(entry.name, entry.faction or None, edition=edition)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -20,14 +20,15 @@ from typing import TYPE_CHECKING
 from ..profile import Activation, AttackProfile, TargetProfile, TargetStates
 from ..selection import Selection, SelectionError, UnitChoice
 from ..units import ModelGroup, Unit, build_unit
-from .added import with_added_abilities
+from .added import with_added_abilities, without_abilities
 from .applied import Applied, Variant, apply_effects
 from .attacks import attack_profile, weapon_profiles
 from .changes import Changes
 from .command_reroll import SingleReroll, keep_single_rerolls
+from .conditional import against_target
 from .conditions import blast_x_notes, cleave_not_modelled, stealth_notes
-from .idle import idle_notes, idle_phase_notes
-from .mortal import before_attacks
+from .idle import idle_notes, idle_phase_notes, lasting_idle
+from .mortal import before_attacks, from_wounds_left
 from .plan import GroupOptions, Plan
 from .situation import Situation
 from .target import Kind, target_profile, wounded_start
@@ -67,22 +68,25 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     attacker = _built(sel.attacker, "attacker", edition.name)
     if sel.attacker_alive is not None:  # calc exchange: the models still alive
         attacker = attacker.surviving(sel.attacker_alive)
+    attacker = without_abilities(attacker, sel.without_abilities)  # --explain's subsets
     attacker = with_added_abilities(attacker, sel.added_abilities, edition.name)
     target = _built(sel.target, "target", edition.name)
+    attacker, conditional_notes = against_target(attacker, target)  # 24.01 Abilities
     facts = facts_of(sel, attacker, target, target_state)
     applied, not_modelled = apply_effects(sel, attacker, target, facts)
     bearers = bearer_groups(attacker)
     variants = applied.variants()
-    changes = Changes(applied, _first(variants), bearers)
+    changes = Changes(applied, _first(variants), bearers, edition.extra_attacks_fixed())
     s = Situation(edition, sel, attacker, target, applied, changes)
     _, damaged_note = damaged_hit_mod(sel, attacker)
     conditions_notes = edition.check_conditions(sel, attacker, target)
-    groups, notes = weapon_options(sel, attacker)
+    mortal_only = bool(changes.unit("attacker", "mortal_wounds"))
+    groups, notes = weapon_options(sel, attacker, mortal_only)
     precise = any(w.abilities.precision for g in groups for o in g.options for w in o.weapons)
     _, tprofile, order, roles, listing = target_profile(s, precise)
     best = edition.best_allocation(sel)
     start = wounded_start(sel, tprofile)
-    notes += conditions_notes
+    notes += conditional_notes + conditions_notes
     notes += stealth_notes(s, groups)
     notes += idle_notes(edition, sel, target, groups, applied)
     not_modelled += cleave_not_modelled(edition, sel, groups)
@@ -111,6 +115,7 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
         allocation_order=order,
         character_roles=roles,
         target_groups=listing,
+        idle=lasting_idle(edition, sel, target, groups, applied),
     )
 
 
@@ -212,7 +217,15 @@ class _ActivationBuilder:
         if variant not in self.situations:
             s = self.s
             if self.variants:
-                s = replace(s, changes=Changes(s.applied, self.variants[variant], self.bearers))
+                s = replace(
+                    s,
+                    changes=Changes(
+                        s.applied,
+                        self.variants[variant],
+                        self.bearers,
+                        s.edition.extra_attacks_fixed(),
+                    ),
+                )
             kinds, tprofile, _, _, _ = target_profile(s, self.precise)
             self.situations[variant] = (s, kinds, tprofile)
         return self.situations[variant]
@@ -246,7 +259,7 @@ class _ActivationBuilder:
             tuple(profiles),
             tprofile,
             tuple(before_attacks(s, kinds)),
-            s.edition.hazard(s.attacker, used),
+            from_wounds_left(s.edition.hazard(s.attacker, used), s.sel.attacker_wounds_left),
             lowest_first=s.edition.saves_lowest_first(),
             best_allocation=self.best,
             start=self.start,

@@ -174,7 +174,8 @@ def apply_effects(
     Raises:
         SelectionError: an unknown or ambiguous effect name, an unknown option, an effect of
             another faction or edition, or an explicit effect whose conditions are not met
-            (with the reason).
+            (with the reason; with ``sel.skip_unmet``, ``--explain``'s subsets, it is left
+            out instead).
     """
     base = facts or facts_of(sel, attacker, target)
     requested, not_modelled = _unit_rules(sel, attacker, target)
@@ -199,7 +200,7 @@ def apply_effects(
     owners = _owners(requested)
     # the names given first: a datasheet's own rule also named (with its options) is the named
     for item in [i for i in requested if isinstance(i, Found)]:
-        _apply_found(out, item, f, seen, sides, owners)
+        _apply_found(out, item, f, seen, sides, owners, sel.skip_unmet)
     for item in requested:
         if isinstance(item, Found):
             continue
@@ -281,9 +282,16 @@ def _named(e: Effect, side: str, opts: frozenset[str], sides: dict, owners: dict
 
 
 def _apply_found(
-    out: Applied, found: Found, f: Facts, seen: set[tuple], sides: dict, owners: dict
+    out: Applied,
+    found: Found,
+    f: Facts,
+    seen: set[tuple],
+    sides: dict,
+    owners: dict,
+    skip_unmet: bool = False,
 ) -> None:
-    """Add what one ``--effect`` found: each side it can act for, or a choice."""
+    """Add what one ``--effect`` found: each side it can act for, or a choice (``skip_unmet``:
+    one that cannot act is left out rather than refused)."""
     opts = frozenset(found.options)
     text = found.request.text
     if found.choice:
@@ -291,6 +299,8 @@ def _apply_found(
         options = [_named(e, side, opts, sides, owners) for e in found.effects]
         ok = [a for a in options if _why(a, f) is None]
         if not ok:
+            if skip_unmet:
+                return
             raise SelectionError(f"--effect {text}: {_why(options[0], f)}")
         out.choices.append(Choice(side, found.effect.rule, tuple(ok)))
         _mark(out, found.label, side)
@@ -309,7 +319,7 @@ def _apply_found(
             applied = True
         else:
             reasons.append(why)
-    if not applied:
+    if not applied and not skip_unmet:
         raise SelectionError(f"--effect {text}: {reasons[0] if reasons else e.name}")
 
 
@@ -371,8 +381,9 @@ def _granted(requested: list, f: Facts) -> tuple[frozenset[str], frozenset[str]]
 
 def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, list[str]]:
     """The unit rules named in both units' datasheets, as (effect, side, datasheet) triples for
-    the side the unit is on, and what is not modelled: rules we have no record of (in this edition),
-    and the abilities each datasheet lists as not modelled for its side."""
+    the side the unit is on, and what is not modelled: rules we have no record of (in this
+    edition), and the abilities each datasheet lists as not modelled for its side. The rules of
+    ``sel.without_rules`` (switched off by ``--explain``) are left out."""
     requested: list = []
     not_modelled: list[str] = []
     for unit, role in ((attacker, "attacker"), (target, "target")):
@@ -394,7 +405,7 @@ def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, lis
                     else:
                         not_modelled.append(f"unit rule {rid!r} of {ds.name}")
                     continue
-                if e.side in (role, "both"):
+                if e.side in (role, "both") and e.id not in sel.without_rules:
                     requested.append((e, role, ds))
             mine = ds.not_modelled_attacker if role == "attacker" else ds.not_modelled_target
             not_modelled += [f"{n} ({ds.name} unit ability)" for n in mine]

@@ -130,6 +130,7 @@ def attack_profile(
     sel, melee = s.sel, w.is_melee
     notes: list[str] = []
     attack, ab = strength_and_abilities(s, w, g, label, notes)
+    ab = ab.against(s.target.keywords)  # 24.01: abilities granted with keywords (effects)
     ap_improve = ap_improvement(s, attack)
     a_pmf = attack_dice(s, attack, ab)
     vs = tuple(

@@ -12,7 +12,8 @@ Pain, re-roll and Critical threshold, the sum of S, A, AP and Damage changes (``
 
 Scope, attacker side: the attacking weapon; ``bearer_only`` the weapons of the bearer (for a
 unit rule a datasheet names, that datasheet's models; else the unit's first CHARACTER: a
-CHARACTER unit's own models, else the first Leader attached). Target
+CHARACTER unit's own models, else the first Leader attached; in a unit of one model without a
+CHARACTER, that model: ``rules.when.bearer_groups``). Target
 side: the attacking weapon again (``weapons: ranged`` is "ranged attacks against it"), and
 ``bearer_only`` the target's bearer models only (a change to the whole roll, such as a Hit roll
 modifier or T, only when the bearer is the whole target).
@@ -83,10 +84,11 @@ def ability_keys(w: Weapon) -> set[str]:
     return out
 
 
-def in_scope(c: Change, w: Weapon) -> bool:
+def in_scope(c: Change, w: Weapon, extra_attacks_fixed: bool = True) -> bool:
     """Whether change ``c`` takes weapon ``w`` (``weapons``, ``named``, ``weapons_with``,
     ``weapons_without``, [EXTRA ATTACKS] left alone where the change says so or by default for
-    changes to A: :func:`~wh40k_calc.effect_schema.excludes_extra_attacks`)."""
+    changes to A where the edition keeps their A, ``extra_attacks_fixed``:
+    :func:`~wh40k_calc.effect_schema.excludes_extra_attacks`)."""
     if c.weapons == "melee" and not w.is_melee:
         return False
     if c.weapons == "ranged" and w.is_melee:
@@ -103,16 +105,26 @@ def in_scope(c: Change, w: Weapon) -> bool:
             return False
         if unwanted & keys:
             return False
-    return not (excludes_extra_attacks(c) and w.abilities.extra_attacks and not named)
+    fixed = excludes_extra_attacks(c, extra_attacks_fixed)
+    return not (fixed and w.abilities.extra_attacks and not named)
 
 
 class Changes:
     """The changes acting under one variant (see the module docstring). ``facts``: the
-    conditions' facts; ``bearers``: the attacker's bearer groups (:func:`bearer_groups`)."""
+    conditions' facts; ``bearers``: the attacker's bearer groups (:func:`bearer_groups`);
+    ``extra_attacks_fixed``: the edition keeps the A of [EXTRA ATTACKS] weapons from changes
+    that do not name them (``Edition.extra_attacks_fixed``)."""
 
-    def __init__(self, applied: Applied, variant: Variant | None, bearers: frozenset[int]):
+    def __init__(
+        self,
+        applied: Applied,
+        variant: Variant | None,
+        bearers: frozenset[int],
+        extra_attacks_fixed: bool = True,
+    ):
         self.facts: Facts = applied.facts
         self.bearers = bearers
+        self.extra_attacks_fixed = extra_attacks_fixed
         picked = applied.picked_abilities(variant)
         self.by: dict[tuple[str, str], list[Piece]] = {}
         self.actives = applied.actives(variant)
@@ -166,7 +178,7 @@ class Changes:
         return [
             p
             for p in self.fields("attacker", field)
-            if in_scope(p.change, a.weapon)
+            if in_scope(p.change, a.weapon, self.extra_attacks_fixed)
             and (not p.change.bearer_only or _bears(p, a))
             and self._holds(p, ctx)
         ]
@@ -189,7 +201,7 @@ class Changes:
             c = p.change
             if a is None and (c.weapons != "all" or c.named or c.weapons_with or c.weapons_without):
                 continue
-            if a is not None and not in_scope(c, a.weapon):
+            if a is not None and not in_scope(c, a.weapon, self.extra_attacks_fixed):
                 continue
             if c.bearer_only and not whole:
                 continue

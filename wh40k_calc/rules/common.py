@@ -215,11 +215,23 @@ def damage_outcomes(
     return tuple(probs), pairs
 
 
-def final_damage(rolled: int, bonus: int, halve: bool, add: int, reduce: int) -> int:
-    """Damage after modifiers (seeds README: halving is applied before adding or subtracting;
-    damage is never below 1). Halving rounds up."""
-    d = ceil(rolled / 2) if halve else rolled
-    return max(1, d + bonus + add - reduce)
+def final_damage(
+    rolled: int, bonus: int, halve: bool, add: int, reduce: int, halve_after_adding: bool = False
+) -> int:
+    """Damage after modifiers: ``rolled`` (the D roll), ``bonus`` ([MELTA X], effects' +D) and
+    ``add`` (``--damage-mod``: added if positive, subtracted if negative), halved with
+    ``halve``, less ``reduce``; never below 1.
+
+    10th edition (seeds README): halving (rounding up) comes before adding or subtracting.
+    Edition 11 (``halve_after_adding``; 02.02.01 Applying Modifiers): additions first, then
+    division, then subtractions, and fractions are rounded up after all of them; "D cannot be
+    less than 1"."""
+    if not halve_after_adding:
+        d = ceil(rolled / 2) if halve else rolled
+        return max(1, d + bonus + add - reduce)
+    up = rolled + bonus + max(add, 0)
+    down = reduce + max(-add, 0)
+    return max(1, ceil((up / 2 if halve else up) - down))
 
 
 def effective_value(damage_pmf: np.ndarray, keep: float, cap_wounds: int) -> float:
@@ -241,16 +253,20 @@ def damage_table(
     keep: float,
     max_wounds: int,
     label: str,
+    halve_after_adding: bool = False,
 ) -> DamageTable:
-    """A Damage roll: outcomes, their final damage, and (with ``reroll``) the outcomes
-    re-rolled (``melta``: what is added to the roll, [MELTA X] and effects' +D, one or
-    several) against a model with each number of wounds left: those whose effective damage is
-    below a fresh roll's (DESIGN.md: per-die choices)."""
+    """A Damage roll: outcomes, their final damage (:func:`final_damage`; the edition says
+    where halving comes, ``halve_after_adding``), and (with ``reroll``) the outcomes re-rolled
+    (``melta``: what is added to the roll, [MELTA X] and effects' +D, one or several) against
+    a model with each number of wounds left: those whose effective damage is below a fresh
+    roll's (DESIGN.md: per-die choices)."""
     added = (melta,) if isinstance(melta, Dice) else (melta or ())
     melta_const = sum(x.bonus for x in added if x.is_constant)
     melta_dice = tuple(x for x in added if not x.is_constant)
     probs, pairs = damage_outcomes(dice, melta_dice)
-    final = tuple(final_damage(i, j + melta_const, halve, add, reduce) for i, j in pairs)
+    final = tuple(
+        final_damage(i, j + melta_const, halve, add, reduce, halve_after_adding) for i, j in pairs
+    )
     rr: tuple[frozenset[int], ...] = ()
     if reroll:
         sets = []

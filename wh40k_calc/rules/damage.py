@@ -3,8 +3,10 @@ edition 11: 05.04 Inflict Damage, 05.04.02 Modifying Damage, 24.12 Feel No Pain,
 [MELTA]): what one failed save does to one kind of target model.
 
 Damage is the weapon's D, plus [MELTA X] within half range, halved (the model's ability or
-``--half-damage``) before anything is added or subtracted, reduced by the model's and the
-target's abilities, never below 1 (:func:`~wh40k_calc.rules.common.damage_table`); each point
+``--half-damage``) — in 10th edition before anything is added or subtracted, in edition 11
+after the additions and before the subtractions (02.02.01 Applying Modifiers:
+:meth:`~.edition.Edition.halve_after_adding`) — reduced by the model's and the target's
+abilities, never below 1 (:func:`~wh40k_calc.rules.common.damage_table`); each point
 may then be ignored by Feel No Pain, of which a model can have several kinds (against every
 attack, against mortal wounds only, against Psychic Attacks only). :func:`vs_model` joins this
 with the saving throw (``save``) into the piece the engines read per kind of model.
@@ -64,10 +66,12 @@ def vs_model(
 
     Damage (02.02.01 Modifiers, in their order): set to N first where a target effect says so
     (the lowest); then [MELTA X] within half range and the attacker's Damage changes (numbers
-    or dice) added, halving (the model's, ``--half-damage``, a target effect) before the
-    additions, reductions (``--damage-reduction``, the model's, the target's effects)
-    subtracted, never below 1; the harmful ones (reductions, halving, a negative
-    ``--damage-mod``) dropped where the attacks ignore harmful Damage modifiers. Re-rolled
+    or dice) added, halving (the model's, ``--half-damage``, a target effect) — in 10th
+    edition before the additions, in edition 11 after them
+    (:meth:`~.edition.Edition.halve_after_adding`) — and reductions (``--damage-reduction``,
+    the model's, the target's effects, a negative change) subtracted, never below 1; the
+    harmful ones (reductions, halving, a negative ``--damage-mod``) dropped where the attacks
+    ignore harmful Damage modifiers. Re-rolled
     with ``--reroll-damage`` or an effect, where that raises the effective damage against a
     model of ``k.W`` wounds (``reroll``: the table says which results a re-roll takes, for a
     weapon that keeps a single Damage re-roll)."""
@@ -93,7 +97,8 @@ def vs_model(
             who = " and ".join(names(fx.attacker("ignore_harmful", attack)))
             notes.append(f"{label}: {who}: ignored the modifiers that lower its Damage")
         reduce, halve, adds = 0, False, [a for a in adds if a > 0]
-    add = sum(adds)
+    add = sum(a for a in adds if a > 0)  # additions; a negative one is a subtraction
+    reduce -= sum(a for a in adds if a < 0)
     melta = ab.melta if (ab.melta is not None and cond.half_range and not w.is_melee) else None
     if melta is not None:
         extra.insert(0, melta)
@@ -109,5 +114,6 @@ def vs_model(
         1 - c.fnp_chance(fnp),
         k.W,
         str(dice),
+        s.edition.halve_after_adding(),
     )
     return VsModel(save, dmg, c.fnp_chance(fnp), c.fnp_chance(fnp_m))

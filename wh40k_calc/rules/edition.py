@@ -40,9 +40,13 @@ class Edition(Protocol):
         """Attack dice a melee weapon adds per five target models by [CLEAVE X] (0: none)."""
         ...
 
+    def extra_attacks_fixed(self) -> bool:
+        """Whether other rules leave the A of an [EXTRA ATTACKS] weapon unchanged."""
+        ...
+
     def check_conditions(self, sel: Selection, attacker: Unit, target: Unit) -> list[str]:
-        """Notes on the activation's conditions this edition reads differently; raises
-        ``SelectionError`` for one it cannot resolve."""
+        """Notes on the activation's conditions this edition reads differently (an edition may
+        raise ``SelectionError`` for one it cannot resolve)."""
         ...
 
     # ---- 05.01 Hit Rolls ------------------------------------------------------------------
@@ -67,6 +71,10 @@ class Edition(Protocol):
 
     def snap_rerolls_allowed(self) -> bool:
         """Whether Hit rolls can be re-rolled when snap shooting."""
+        ...
+
+    def indirect_rerolls_allowed(self) -> bool:
+        """Whether [INDIRECT FIRE] attacks under ``--indirect`` can re-roll their Hit rolls."""
         ...
 
     def lethal_hits(self, values: dict[str, float], label: str) -> tuple[bool, str | None]:
@@ -97,12 +105,14 @@ class Edition(Protocol):
 
     # ---- allocation: the target's models --------------------------------------------------
 
-    def split_tracks(self, target: Unit) -> tuple[list[ModelGroup], list[ModelGroup]]:
-        """(groups allocated first, protected CHARACTER groups) of ``target``, in order."""
+    def split_tracks(self, target: Unit, melee: bool) -> tuple[list[ModelGroup], list[ModelGroup]]:
+        """(groups allocated first, protected CHARACTER groups) of ``target``, in order, for
+        melee attacks (``melee``) or ranged ones."""
         ...
 
-    def group_key(self, g: ModelGroup) -> object:
-        """What makes Bodyguard model groups one allocation group (equal keys in a row)."""
+    def group_key(self, g: ModelGroup, melee: bool) -> object:
+        """What makes Bodyguard model groups one allocation group (equal keys in a row) against
+        melee attacks (``melee``) or ranged ones."""
         ...
 
     def best_allocation(self, sel: Selection) -> bool:
@@ -121,6 +131,13 @@ class Edition(Protocol):
 
     def precision_sentence(self, names: list[str]) -> str:
         """Where [PRECISION] attacks go, for ``choices`` (``names``: CHARACTER models)."""
+        ...
+
+    # ---- 05.04 Inflict Damage ---------------------------------------------------------------
+
+    def halve_after_adding(self) -> bool:
+        """Whether halving the Damage comes after the additions ([MELTA X], +Damage) and before
+        the subtractions (else before both)."""
         ...
 
     # ---- 06.03 Hazard Rolls ---------------------------------------------------------------

@@ -65,10 +65,11 @@ class Edition10:
         del values, label
         return True, None
 
-    def split_tracks(self, target: Unit) -> tuple[list[ModelGroup], list[ModelGroup]]:
+    def split_tracks(self, target: Unit, melee: bool) -> tuple[list[ModelGroup], list[ModelGroup]]:
         """(Bodyguard groups, protected CHARACTER groups) of the target, in allocation order.
         10th edition (Core rules: LEADER): only the CHARACTER models of an Attached unit are
-        protected while a Bodyguard model remains."""
+        protected while a Bodyguard model remains (whatever the kind of attack)."""
+        del melee
         return list(target.bodyguard), list(target.characters)
 
     def precision_mortals(self) -> bool:
@@ -100,6 +101,11 @@ class Edition10:
 
     def snap_rerolls_allowed(self) -> bool:
         """Whether Hit rolls can be re-rolled when snap shooting (10th: nothing forbids it)."""
+        return True
+
+    def indirect_rerolls_allowed(self) -> bool:
+        """Whether [INDIRECT FIRE] attacks at a target that is not visible can re-roll their
+        Hit rolls (10th edition, seeds README [INDIRECT FIRE]: nothing forbids it)."""
         return True
 
     def ranged_hit_terms(
@@ -148,20 +154,28 @@ class Edition10:
         del abilities
         return 0
 
-    def check_conditions(self, sel: Selection, attacker: Unit, target: Unit) -> list[str]:
-        """Notes on conditions that change nothing here (10th edition: plunging fire, an
-        edition-11 rule, 22.05); raises for a selection this edition cannot resolve.
+    def extra_attacks_fixed(self) -> bool:
+        """Whether other rules leave the A of an [EXTRA ATTACKS] weapon unchanged (10th
+        edition, seeds README [EXTRA ATTACKS]: "the number of attacks it makes cannot be
+        modified by other rules unless they name the weapon"): yes."""
+        return True
 
-        Raises:
-            SelectionError: never in 10th edition (edition 11 refuses ``--indirect``).
-        """
+    def check_conditions(self, sel: Selection, attacker: Unit, target: Unit) -> list[str]:
+        """Notes on conditions that change nothing here (10th edition: plunging fire, 22.05,
+        and ``--spotted``, 10.07: edition-11 rules); an edition may raise ``SelectionError``
+        for a selection it cannot resolve (neither does now)."""
         del attacker, target
+        out = []
         if sel.conditions.plunging_fire and sel.phase == "shooting":
-            return [
+            out.append(
                 "--plunging-fire: no effect in edition 10 (plunging fire, 22.05, is an "
                 "edition-11 rule)"
-            ]
-        return []
+            )
+        if sel.conditions.spotted and sel.phase == "shooting":
+            out.append(
+                "--spotted: no effect in edition 10 (it is edition 11's indirect shooting, 10.07)"
+            )
+        return out
 
     def stealth_note(self, target: Unit, weapons: list[Weapon]) -> str:
         """What Stealth does here against ``weapons`` (the ranged weapons that can attack),
@@ -172,9 +186,10 @@ class Edition10:
             said += "; no effect here: no weapon rolls to hit ([TORRENT])"
         return said
 
-    def group_key(self, g: ModelGroup) -> object:
+    def group_key(self, g: ModelGroup, melee: bool) -> object:
         """What makes Bodyguard models one allocation group (10th edition has no groups:
         each datasheet model group is its own run in the allocation order)."""
+        del melee
         return id(g)
 
     def best_allocation(self, sel: Selection) -> bool:
@@ -191,6 +206,11 @@ class Edition10:
                 "edition the defender allocates attack by attack (a wounded model first), so "
                 "give the order as model names instead"
             )
+        return False
+
+    def halve_after_adding(self) -> bool:
+        """Where halving the Damage comes (10th edition, seeds README: "halving is applied
+        before adding or subtracting"): first."""
         return False
 
     def saves_lowest_first(self) -> bool:

@@ -1,7 +1,7 @@
-"""The newer edition (``--edition 11``), from seed 004 and the edition-11 core rules: where its
-text differs from 10th edition, these answers of :class:`~wh40k_calc.rules.edition.Edition`
-follow it; where it is silent, 10th-edition behaviour applies (seeds README), inherited from
-:class:`~wh40k_calc.rules.edition10.Edition10`.
+"""The newer edition (``--edition 11``), from its whole core rules text (data 912's
+``core_rules.json``; seed 004 prints part of it): where its text differs from 10th edition,
+these answers of :class:`~wh40k_calc.rules.edition.Edition` follow it; where it is silent,
+10th-edition behaviour applies, inherited from :class:`~wh40k_calc.rules.edition10.Edition10`.
 
 Differences modelled:
 
@@ -11,41 +11,48 @@ Differences modelled:
 * 24.23 [LETHAL HITS]: the player *can* choose for a critical hit to wound automatically;
   the calculator chooses whichever gives more expected effective damage (with [DEVASTATING
   WOUNDS], rolling can be better) and says so in ``choices``.
-* 24.05 [BLAST X]: X additional attack dice per five models in the target.
+* 24.05 [BLAST X]: X additional attack dice per five models in the target; 24.06 [CLEAVE X]:
+  X more attack dice per five models in the target when all of a melee weapon's attacks
+  target it.
+* 24.11 [EXTRA ATTACKS]: no rule keeps their A from other rules (10th edition's does).
 * 15.09 Snap Shooting: only unmodified 6s hit and Hit rolls cannot be re-rolled.
-* Save Rolls (allocation groups): one group per CHARACTER model, one for all other models
-  with the same W, Sv and InSv; no CHARACTER group before a non-CHARACTER group, in any unit.
-* 24.28 [PRECISION]: the attacker can make a visible CHARACTER group the current group.
-* 05.04 Inflict Damage (seeds README): one weapon profile's save rolls are made together and
-  resolved from the lowest result to the highest, each against the group current when it is
-  resolved; mortal wounds (Devastating Wounds, hazard rolls) have no save roll and follow 06.02.
+* 05.03 Save Rolls (allocation groups): one group per CHARACTER model, one for all other
+  models with the same W, Sv and InSv (against the attacks resolved); no CHARACTER group before
+  a non-CHARACTER group, in any unit.
+* 24.28 [PRECISION]: the attacker can make a visible CHARACTER group the current group;
+  24.28.01: a [PRECISION] attack's Devastating Wounds mortal wounds go to that group first.
+* 05.04 Inflict Damage: one weapon profile's save rolls are made together and resolved from
+  the lowest result to the highest, each against the group current when it is resolved;
+  mortal wounds (Devastating Wounds, hazard rolls) have no save roll and follow 06.02.
+* 05.04.02 / 02.02.01 Applying Modifiers: Damage is halved after the additions and before the
+  subtractions, fractions rounded up at the end.
 * 05.02.01 Multiple Toughness Characteristics: an attached unit uses the highest T among its
   bodyguard models, any other unit the highest T among its models.
 * 24.22 Leader / 24.34 Support: one Leader and one Support character on a Bodyguard unit
   (``units.build_unit`` with edition "11").
+* 13.08 Benefit Of Cover: against a ranged attack, BS worsened by 1 (not a Hit-roll modifier,
+  so outside the ±1 cap); no bonus to the save. Stealth (24.33) gives it; [IGNORES COVER]
+  (24.18) removes it whatever gives it; it counts once.
+* 22.05 Plunging Fire: a ranged attack at a visible target has its BS improved by 1 (never
+  for or against an AIRCRAFT, 23.03). BS changes are summed, then kept within 2+..6+
+  (02.02.01: BS cannot be 1+ or 7+).
+* 10.07 Indirect Shooting: [INDIRECT FIRE] attacks at a target that is not visible have it
+  in cover, cannot re-roll Hit rolls, and fail on an unmodified 1-5 (1-3 when the unit Remained
+  Stationary and the target is visible to a friendly unit).
+* 24.29 [PSYCHIC]: the attacker may ignore modifiers to BS/WS and the Hit roll: the harmful
+  ones are ignored, the helpful ones kept.
 
-From the seeds README ("Edition-11 weapon abilities and cover that file 004 does not print"):
-
-* Benefit of cover (13.08): against a ranged attack, BS worsened by 1 (not a Hit-roll modifier,
-  so outside the ±1 cap); no bonus to the save. Stealth gives it; [IGNORES COVER] removes it
-  whatever gives it; it counts once.
-* Plunging fire (22.05): a ranged attack's BS improved by 1 (not with an AIRCRAFT on either
-  side). BS changes are summed, then kept within 2+..6+.
-* [PSYCHIC]: the attacker may ignore modifiers to BS/WS and the Hit roll: the harmful ones are
-  ignored, the helpful ones kept.
-* [CLEAVE X]: X more attack dice per five models in the target (melee).
-
-Refused, because their edition-11 text is not in our sources: ``--indirect`` (10.07 indirect
-shooting) and the core stratagems file 004 does not print (``Effect.editions``).
+Refused, because their edition-11 text is not in data 912 (the core rules name them but do
+not print them): the core stratagems file 004 does not print (``Effect.editions``).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..dice import Dice
 from ..profile import HazardProfile
-from ..selection import SelectionError
 from .conditions import has_stealth
 from .edition10 import Edition10
 from .idle import cover_unused
@@ -101,10 +108,10 @@ class Edition11(Edition10):
         return auto, f"{label}: Lethal Hits: critical hits {how}"
 
     def precision_mortals(self) -> bool:
-        """24.10 [DEVASTATING WOUNDS]: a critical wound ends the attack sequence before the
-        Allocation Order step where 24.28 [PRECISION] acts, so its mortal wounds follow 06.02
-        (non-CHARACTER models first)."""
-        return False
+        """24.28.01 Precision and Devastating Wounds: the mortal wounds of a [PRECISION]
+        attack with [DEVASTATING WOUNDS] are first applied to the CHARACTER group picked for
+        those attacks, if it is not already destroyed (then as 06.02 Mortal Wounds)."""
+        return True
 
     def precision_one_group(self) -> bool:
         """24.28 [PRECISION]: the attacker selects one CHARACTER group at the start of the
@@ -128,40 +135,53 @@ class Edition11(Edition10):
         """15.09 Snap Shooting: "You cannot re-roll hit rolls"."""
         return False
 
-    def group_key(self, g: ModelGroup) -> object:
-        """Save Rolls, Create Groups: "One group for all other models with the same W, Sv and
-        InSv characteristics"."""
-        return (g.profile.W, g.profile.Sv, g.profile.invuln)
+    def indirect_rerolls_allowed(self) -> bool:
+        """10.07 Indirect Shooting: each [INDIRECT FIRE] attack "cannot re-roll hit rolls"."""
+        return False
+
+    def group_key(self, g: ModelGroup, melee: bool) -> object:
+        """05.03 Save Rolls, Create Groups: one group for all other models with the same W, Sv
+        and InSv characteristics. The InSv is the one against the attacks being resolved
+        (05.04, step 2: the InSv the current group has): models whose invulnerable saves differ
+        only against the other kind of attack (a save against melee attacks only) are one
+        group; models whose saves differ against this kind are two."""
+        return (g.profile.W, g.profile.Sv, g.profile.invuln_against(melee))
 
     def best_allocation(self, sel: Selection) -> bool:
         """05.03 Allocation Order: the defender declares the order after the wound rolls, so
         unless ``--allocation`` fixes one, the calculator declares the defender's best."""
         return sel.allocation is None or sel.allocation == "best"
 
-    def saves_lowest_first(self) -> bool:
-        """05.03 Make Save Rolls: "one save roll for each attack that wounded the target"; the
-        05.04 Inflict Damage text (seeds README, "Edition-11 rules file 004 implies"): those
-        rolls are resolved from the lowest result to the highest, each against the allocation
-        group current when it is resolved."""
+    def halve_after_adding(self) -> bool:
+        """05.04.02 Modifying Damage, 02.02.01 Applying Modifiers: multiplication, then
+        addition, then division, then subtraction, fractions rounded up after all of them; so
+        [MELTA X] (24.25: "add X to that weapon's D characteristic") and +Damage are halved
+        with the D, reductions come after."""
         return True
 
-    def split_tracks(self, target: Unit) -> tuple[list[ModelGroup], list[ModelGroup]]:
-        """Save Rolls, Create Groups / Allocation Order: CHARACTER models come after every
-        non-CHARACTER group in any unit; other models are grouped by equal W, Sv and InSv, in
-        the order each group first appears."""
+    def saves_lowest_first(self) -> bool:
+        """05.03 Make Save Rolls: one save roll for each attack that wounded the target, made
+        together (05.00); 05.04 Inflict Damage: resolved from the lowest result to the highest,
+        each against the current allocation group (05.04.01), until all are resolved or the
+        unit is destroyed (core_rules.json; the seeds README's summary of it matches)."""
+        return True
+
+    def split_tracks(self, target: Unit, melee: bool) -> tuple[list[ModelGroup], list[ModelGroup]]:
+        """05.03 Save Rolls, Create Groups / Allocation Order: CHARACTER models come after every
+        non-CHARACTER group in any unit; other models are grouped by equal W, Sv and InSv
+        (:meth:`group_key`, against melee attacks with ``melee``), in the order each group
+        first appears."""
         groups = list(target.groups)
         others = [g for g in groups if not is_character(g)]
         chars = [g for g in groups if is_character(g)]
         if not others:
             return chars, []
-        keys: list[tuple] = []
+        keys: list[object] = []
         for g in others:
-            key = (g.profile.W, g.profile.Sv, g.profile.invuln)
+            key = self.group_key(g, melee)
             if key not in keys:
                 keys.append(key)
-        ordered = sorted(
-            others, key=lambda g: keys.index((g.profile.W, g.profile.Sv, g.profile.invuln))
-        )
+        ordered = sorted(others, key=lambda g: keys.index(self.group_key(g, melee)))
         return ordered, chars
 
     def ranged_hit_terms(
@@ -174,58 +194,79 @@ class Edition11(Edition10):
         cover_fx: bool,
         stealth_fx: bool,
     ) -> HitTerms:
-        """Ranged attacks (seeds README): the Benefit of cover (13.08; from ``--cover``,
-        Stealth or an effect's cover or Stealth, ``cover_fx``/``stealth_fx``; not
-        against [IGNORES COVER]) worsens BS by 1, once whatever
-        gives it; plunging fire (22.05) improves BS by 1 unless the attacker or the target is
-        an AIRCRAFT."""
+        """Ranged attacks: the Benefit of Cover (13.08: "worsen the BS characteristic of that
+        attack by 1"; from ``--cover``, Stealth (24.33), an effect's cover or Stealth
+        (``cover_fx``/``stealth_fx``), or indirect shooting; not against [IGNORES COVER], 24.18)
+        once whatever gives it; plunging fire (22.05: "improve the BS characteristic of that
+        attack by 1") against a visible target, so not with ``--indirect``, and not when the
+        attacker or the target is an AIRCRAFT (23.03).
+
+        Indirect shooting (10.07, ``--indirect``: the target not visible to the attacker), for
+        each [INDIRECT FIRE] attack: the target has the Benefit of Cover, Hit rolls cannot be
+        re-rolled, and an unmodified 1-5 fails, or 1-3 if the unit Remained Stationary and the
+        target is visible to a friendly unit (``--spotted``). No -1 to the Hit roll (10th
+        edition's)."""
         cond = sel.conditions
-        cover = cond.cover or has_stealth(sel, target) or cover_fx or stealth_fx
+        indirect = cond.indirect and ab.indirect_fire
+        cover = cond.cover or has_stealth(sel, target) or cover_fx or stealth_fx or indirect
         if cover and not ab.ignores_cover:
             terms = terms.add_skill("the Benefit of Cover", -1)
-        if cond.plunging_fire and not _aircraft(attacker, target):
+        if cond.plunging_fire and not cond.indirect and not _aircraft(attacker, target):
             terms = terms.add_skill("plunging fire", 1)
+        if indirect:  # no re-rolls: :meth:`indirect_rerolls_allowed`
+            terms = replace(terms, fail_up_to=3 if cond.spotted else 5)
         return terms
 
     def psychic_ignores_harmful(self) -> bool:
-        """Seeds README, [PSYCHIC]: "the attacker may ignore any or all modifiers to the
-        attack's BS or WS and to its Hit roll"."""
+        """24.29 [PSYCHIC]: each attack can ignore any or all modifiers to its BS or WS and to
+        its Hit roll (02.02.02 Ignore Modifiers: the harmful ones can be ignored and the helpful
+        ones kept)."""
         return True
 
     def save_cover(self, sel: Selection, w: Weapon, ab: WeaponAbilities, cover_fx: bool) -> bool:
-        """Seeds README, Benefit of cover: "There is no +1 to the saving throw as in 10th
-        edition" (cover changes BS instead: :meth:`ranged_hit_terms`)."""
+        """13.08 Benefit Of Cover: the only effect is the attack's BS worsened by 1
+        (:meth:`ranged_hit_terms`); no bonus to the save, unlike 10th edition."""
         del sel, w, ab, cover_fx
         return False
 
     def cleave_bonus(self, abilities: WeaponAbilities) -> int:
-        """Seeds README, [CLEAVE X]: "add X attack dice for every five models in the target
-        unit (rounding down)" (all of the weapon's attacks target the one target unit)."""
+        """24.06 [CLEAVE]: when the weapon's attack dice are gathered and one target was
+        selected for all its attacks (always, here), X additional attack dice for every five
+        models in the target unit in the Select Targets step, rounding down."""
         return abilities.cleave
 
-    def check_conditions(self, sel: Selection, attacker: Unit, target: Unit) -> list[str]:
-        """``--indirect`` is refused: indirect shooting (10.07) is not in our sources, and the
-        10th-edition version is not this edition's. Plunging fire with an AIRCRAFT attacker or
-        target is noted as having no effect (22.05).
+    def extra_attacks_fixed(self) -> bool:
+        """24.11 [EXTRA ATTACKS] says only which weapons are selected (every [EXTRA ATTACKS]
+        weapon, and one other melee weapon if possible); unlike 10th edition it does not keep
+        their A from other rules: no."""
+        return False
 
-        Raises:
-            SelectionError: ``--indirect``.
-        """
-        if sel.conditions.indirect and sel.phase == "shooting":
-            raise SelectionError(
-                "--indirect: edition 11's indirect shooting (10.07) is not in our sources "
-                "(file 004 does not print it), so it is not modelled with --edition 11"
+    def check_conditions(self, sel: Selection, attacker: Unit, target: Unit) -> list[str]:
+        """Notes on conditions that change nothing here: plunging fire with an AIRCRAFT
+        attacker or target (23.03), or against a target that is not visible (``--indirect``;
+        22.05 needs "a visible unit"); ``--spotted`` without ``--indirect`` (10.07). Nothing is
+        refused (``--indirect`` is 10.07 Indirect Shooting: :meth:`ranged_hit_terms`)."""
+        cond = sel.conditions
+        if sel.phase != "shooting":
+            return []
+        out = []
+        if cond.plunging_fire and _aircraft(attacker, target):
+            out.append(
+                "--plunging-fire: no effect when the attacker or the target is an AIRCRAFT (23.03)"
             )
-        if sel.conditions.plunging_fire and sel.phase == "shooting" and _aircraft(attacker, target):
-            return [
-                "--plunging-fire: no effect when the attacker or the target is an AIRCRAFT (22.05)"
-            ]
-        return []
+        elif cond.plunging_fire and cond.indirect:
+            out.append(
+                "--plunging-fire: no effect with --indirect: plunging fire needs a visible target "
+                "(22.05)"
+            )
+        if cond.spotted and not cond.indirect:
+            out.append("--spotted: no effect without --indirect (indirect shooting, 10.07)")
+        return out
 
     def stealth_note(self, target: Unit, weapons: list[Weapon]) -> str:
-        """Seeds README, [STEALTH]: the unit "has the benefit of cover against ranged
-        attacks"; cover worsens BS, so it cannot act on an attack that ignores cover or makes
-        no Hit roll ([TORRENT])."""
+        """24.33 Stealth: a unit every model of which has it has the benefit of cover against
+        ranged attacks (13.08); cover worsens BS, so it cannot act on an attack that ignores
+        cover or makes no Hit roll ([TORRENT])."""
         said = f"Stealth ({target.name}): the Benefit of Cover against ranged attacks"
         unused = cover_unused(weapons)
         return f"{said}; {unused}" if unused else said

@@ -9,13 +9,13 @@ modifiers to the roll, each kept with its source (:class:`HitTerms`) so that edi
 drop some of them. Two kinds of change are kept apart because the rules treat them apart:
 
 * a **characteristic change** (edition 11's Benefit of cover worsens BS by 1, plunging fire
-  improves it by 1): the changes are summed and the BS is then kept within 2+..6+ (seeds
-  README: Benefit of cover, Plunging fire); they are not Hit-roll modifiers, so the ±1 cap does
+  improves it by 1): the changes are summed and the BS is then kept within 2+..6+ (13.08,
+  22.05; 02.02.01: BS cannot be 1+ or 7+); they are not Hit-roll modifiers, so the ±1 cap does
   not include them;
 * a **Hit-roll modifier** (--hit-mod, [HEAVY], 10th-edition Stealth, [INDIRECT FIRE]): summed,
   then capped at ±1 (Core rules: Hit Roll).
 
-[PSYCHIC] in edition 11 lets the attacker ignore any of them (seeds README: [PSYCHIC]); the
+[PSYCHIC] in edition 11 lets the attacker ignore any of them (24.29 [PSYCHIC]); the
 calculator ignores exactly the harmful ones (:meth:`HitTerms.without_harmful`).
 """
 
@@ -49,7 +49,8 @@ class Term:
 @dataclass(frozen=True)
 class HitTerms:
     """The characteristic changes (``skill``) and Hit-roll modifiers (``roll``) of one attack,
-    and ``fail_up_to``: unmodified results up to this always fail (1; 3 for [INDIRECT FIRE])."""
+    and ``fail_up_to``: unmodified results up to this always fail (1; 3 for 10th edition's
+    [INDIRECT FIRE]; 5, or 3, in edition 11's indirect shooting)."""
 
     skill: tuple[Term, ...] = ()
     roll: tuple[Term, ...] = ()
@@ -72,9 +73,9 @@ class HitTerms:
         return cap(sum(t.value for t in self.roll))
 
     def without_harmful(self) -> tuple[HitTerms, list[str]]:
-        """A copy without the changes that make the attack worse, and what was dropped (seeds
-        README: [PSYCHIC]: "the attacker may ignore any or all modifiers to the attack's BS or
-        WS and to its Hit roll")."""
+        """A copy without the changes that make the attack worse, and what was dropped (24.29
+        [PSYCHIC]: any or all modifiers to the attack's BS or WS and to its Hit roll can be
+        ignored; 02.02.02: the helpful ones may be kept)."""
         dropped = [t for t in (*self.skill, *self.roll) if t.value < 0]
         kept = replace(
             self,
@@ -94,7 +95,7 @@ def describe(t: Term, characteristic: bool) -> str:
 
 def hit_terms(s: Situation, attack: Attack, ab: WeaponAbilities) -> HitTerms:
     """BS/WS changes and Hit-roll modifiers of a weapon's attacks (Core rules: Hit Roll,
-    Heavy; edition 11's [HEAVY] (seeds README) gives the same +1 when ``--stationary`` says its
+    Heavy; edition 11's [HEAVY] (24.16) gives the same +1 when ``--stationary`` says its
     three conditions hold): ``--hit-mod``; the attacker's damaged profile (``--wounds-left``);
     the attacker's effects (Hit-roll modifiers, BS/WS improvements); the target's effects
     that change the Hit roll of attacks against it; for ranged attacks [HEAVY] +1 with
@@ -170,9 +171,9 @@ def hit_table(
     effect: only an unmodified 6 hits, or the X+ an effect gives), and re-rolls
     (``--reroll-hits``, effects: the most generous) of the faces where re-rolling gains
     against ``hit_values`` (the expected value of a miss, a hit and a Critical Hit:
-    :func:`hit_values`), where the edition allows them (15.09 Snap Shooting). ``ab``: the
-    weapon's abilities after effects; ``label`` names the weapon in the sentences that go in
-    ``notes``."""
+    :func:`hit_values`), where the edition allows them (15.09 Snap Shooting; 10.07 Indirect
+    Shooting). ``ab``: the weapon's abilities after effects; ``label`` names the weapon in the
+    sentences that go in ``notes``."""
     w = attack.weapon
     assert w.skill is not None
     sel, fx = s.sel, s.changes
@@ -206,6 +207,8 @@ def hit_table(
     for p in fx.attacker("reroll_hits", attack):
         mode = c.stronger(mode, str(p.value))
     if snap and not s.edition.snap_rerolls_allowed():
+        mode = None
+    if cond.indirect and ab.indirect_fire and not s.edition.indirect_rerolls_allowed():
         mode = None
     return c.rerolled(outcomes, mode, c.MISS, hit_values, f"{label}: Hit roll", notes)
 

@@ -2,7 +2,8 @@
 06.02 Mortal Wounds, 06.03 Hazard Rolls): the rolls some rules make before the attacks (the
 Grenade stratagem, Bloody Stampede: seeds 000 and 004; any record's ``mortal_wounds``), as
 count distributions (index = mortal wounds), and the attacking unit as the track its own
-Hazardous mortal wounds are allocated along.
+Hazardous mortal wounds are allocated along (a damaged single model with the wounds it has
+left: :func:`from_wounds_left`).
 
 How many Hazardous tests fail and what each inflicts is the edition's
 (:meth:`~.edition.Edition.hazard`); allocation of mortal wounds (wounded model first, damage
@@ -11,6 +12,7 @@ spilling over) is the engines' (``engine/allocation.py``).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from math import comb
 from typing import TYPE_CHECKING
 
@@ -18,7 +20,7 @@ import numpy as np
 
 from ..abilities import WeaponAbilities
 from ..dice import Dice
-from ..profile import MortalWounds, TargetModel, TargetProfile
+from ..profile import HazardProfile, MortalWounds, TargetModel, TargetProfile
 from . import common as c
 from .damage import feel_no_pain
 from .target import is_character
@@ -84,6 +86,18 @@ def before_attacks(s: Situation, kinds: list[Kind]) -> list[MortalWounds]:
         fnp = tuple(c.fnp_chance(feel_no_pain(s, WeaponAbilities(), k, None)[1]) for k in kinds)
         out.append(MortalWounds(piece.name, count, fnp))
     return out
+
+
+def from_wounds_left(hz: HazardProfile | None, wounds_left: int | None) -> HazardProfile | None:
+    """The Hazardous tests ``hz`` of an attacking model that has only ``wounds_left`` wounds
+    left (``--wounds-left N``: a unit of one model): its mortal wounds come off the wounds it
+    has left, so it is on the track as a model of W ``wounds_left`` (Core rules: Hazardous, the
+    model selected "has lost one or more wounds"; 06.03 Hazard Rolls and 06.02 Mortal Wounds: a
+    model whose remaining wounds reach 0 is destroyed). ``hz`` unchanged without the option."""
+    if hz is None or wounds_left is None:
+        return hz
+    models = tuple(replace(m, W=min(m.W, wounds_left)) for m in hz.carriers.bodyguard)
+    return replace(hz, carriers=replace(hz.carriers, bodyguard=models))
 
 
 def attacker_track(

@@ -33,11 +33,12 @@ def save_table(
     Armour: the model's Sv, or a better one an effect sets; modified by AP (worsened by the
     target's effects unless the attacks ignore harmful AP modifiers; never above 0), +1 for
     cover (ranged, not [IGNORES COVER], not Sv 3+ or better against AP 0), ``--save-mod`` and
-    the target's save modifiers, never improved by more than 1. Or the invulnerable save (the
-    best of the model's own, ``--invuln`` and the target's effects; a ranged-only one not
-    against melee attacks; never modified by AP or cover), whichever is better (Core rules:
-    Invulnerable Saves). ``--reroll-saves`` and the target's effects re-roll a 1 or every
-    failed save (the more generous)."""
+    the target's save modifiers, never improved by more than 1. Or the invulnerable save
+    against this kind of attack (the best of the model's own — one for ranged or melee attacks
+    only, or a better one against them: ``Kind.invuln`` —, ``--invuln`` and the target's
+    effects; never modified by AP or cover), whichever is better (Core rules: Invulnerable
+    Saves; 05.04 Inflict Damage, step 2: the InSv, else the Sv after AP). ``--reroll-saves``
+    and the target's effects re-roll a 1 or every failed save (the more generous)."""
     fx, w = s.changes, attack.weapon
     mods = s.sel.modifiers
 
@@ -57,8 +58,7 @@ def save_table(
     armour_mod = min(ap + (1 if cover else 0) + save_mod, 1)
     armour_o = c.save_outcomes(sv, armour_mod)
     armour = RollTable(armour_o, c.reroll_faces(armour_o, rerolls, (c.SAVE_FAILED,)))
-    off = (k.invuln_ranged_only and w.is_melee) or (k.invuln_melee_only and not w.is_melee)
-    own = None if off else k.invuln
+    own = k.invuln(w.is_melee)
     best = c.best_of(own, *(int(p.value) for p in pieces("invuln")))  # type: ignore[call-overload]
     inv = None
     if best is not None:

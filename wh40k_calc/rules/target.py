@@ -31,8 +31,10 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Kind:
     """One kind of target model as saves and damage see it: its W (its effects' +W
-    included), Sv, invulnerable save, and the datasheet's defensive abilities (Feel No Pain
-    X+ against everything, against mortal wounds only, against Psychic Attacks only; Damage
+    included), Sv, invulnerable save against ranged attacks and against melee attacks (X means
+    X+, None: none; a model may have one for one kind of attack only, or a better one against
+    one kind: Howling Banshees), and the datasheet's defensive abilities (Feel No Pain X+
+    against everything, against mortal wounds only, against Psychic Attacks only; Damage
     reduced by N or halved); whether it is the bearer of the target's enhancement
     (``bearer``) and, where the target's effects depend on how many models it has, a model
     count of the bracket it stands for (``alive``: the effects' conditions are read there)."""
@@ -40,17 +42,20 @@ class Kind:
     name: str
     W: int
     Sv: int
-    invuln: int | None
-    invuln_ranged_only: bool
+    invuln_ranged: int | None
+    invuln_melee: int | None
     fnp: int | None
     cover_capable: bool = True
     fnp_mortal: int | None = None
     fnp_psychic: int | None = None
     damage_reduction: int = 0
     half_damage: bool = False
-    invuln_melee_only: bool = False
     bearer: bool = False
     alive: int | None = None
+
+    def invuln(self, melee: bool) -> int | None:
+        """The invulnerable save against a melee attack (``melee``) or a ranged one."""
+        return self.invuln_melee if melee else self.invuln_ranged
 
 
 # the target's defence changes read per kind of model (save, Damage, Feel No Pain)
@@ -102,7 +107,8 @@ def target_profile(
     of the profile (Bodyguard, then CHARACTER models), the index of its group in
     ``target.groups`` (``Plan.target_groups``).
 
-    Each model's kind carries its own defence and ``--invuln``; the target's effects act per
+    Each model's kind carries its own defence (its invulnerable saves by kind of attack:
+    ``ModelProfile.invuln_against``) and ``--invuln``; the target's effects act per
     kind in the save and Damage steps (``save``, ``damage``), so a kind also says whether the
     model is the bearer of a ``bearer_only`` effect and, where an effect's conditions read the
     target's model count (a 5+ invulnerable save "while the unit has 10 or more models"), which
@@ -127,21 +133,15 @@ def target_profile(
         p = g.profile
         bearer = id(g) in bearers
         extra = sum(int(x.value) for x in fx.target("wounds", None, bearer=bearer))
-        own = _defence(p, p.invuln, p.invuln_ranged_only, p.invuln_melee_only)
-        key = (own, bearer, alive, extra)
+        key = (_defence(p, None), bearer, alive, extra)
         if key not in index:
             index[key] = len(kinds)
-            given = mods.invuln is None
-            base = _defence(
-                p,
-                c.best_of(p.invuln, mods.invuln),
-                p.invuln_ranged_only and given,
-                p.invuln_melee_only and given,
-            )
+            base = _defence(p, mods.invuln)
             kinds.append(replace(base, W=max(1, p.W + extra), bearer=bearer, alive=alive))
         return index[key]
 
-    bodyguard_groups, character_groups = s.edition.split_tracks(target)
+    melee = sel.phase == "fight"  # 04.01: every attack of a fight is melee, of shooting ranged
+    bodyguard_groups, character_groups = s.edition.split_tracks(target, melee)
     if sel.allocation and sel.allocation != "best":
         bodyguard_groups, character_groups = reorder(
             sel.allocation, bodyguard_groups, character_groups, target.name
@@ -151,7 +151,7 @@ def target_profile(
         named = precision_named(sel.precision_target, character_groups, target.name)
     bg: list[TargetModel] = []
     ch: list[TargetModel] = []
-    group_ids = _group_ids(s.edition, bodyguard_groups)
+    group_ids = _group_ids(s.edition, bodyguard_groups, melee)
     for groups, out in ((bodyguard_groups, bg), (character_groups, ch)):
         for g in groups:
             gid = group_ids.get(id(g), -1)
@@ -187,19 +187,21 @@ def _one(below: tuple[tuple[int, int], ...] | None):
 
 
 def _target_bearers(target: Unit) -> frozenset[int]:
-    """The target's bearer groups (ids): its first CHARACTER datasheet's CHARACTER models."""
+    """The target's bearer groups (ids): its first CHARACTER datasheet's CHARACTER models, or
+    its only model (:func:`~.when.bearer_groups`)."""
     from .when import bearer_groups
 
     return bearer_groups(target)
 
 
-def _group_ids(edition: Edition, groups: list[ModelGroup]) -> dict[int, int]:
+def _group_ids(edition: Edition, groups: list[ModelGroup], melee: bool) -> dict[int, int]:
     """Allocation group number of each Bodyguard model group (by ``id``): consecutive groups
-    with the same :meth:`~.edition.Edition.group_key` share one."""
+    with the same :meth:`~.edition.Edition.group_key` (against melee attacks with ``melee``)
+    share one."""
     out: dict[int, int] = {}
     prev, n = None, -1
     for g in groups:
-        key = edition.group_key(g)
+        key = edition.group_key(g, melee)
         if n < 0 or key != prev:
             n += 1
         out[id(g)] = n
@@ -248,23 +250,20 @@ def character_role(g: ModelGroup) -> str:
     return "Leader" if g.character else "CHARACTER"
 
 
-def _defence(
-    p: ModelProfile, invuln: int | None, ranged_only: bool, melee_only: bool = False
-) -> Kind:
-    """The :class:`Kind` of a model profile with the given invulnerable save (against ranged
-    attacks only, or against melee attacks only)."""
+def _defence(p: ModelProfile, extra: int | None) -> Kind:
+    """The :class:`Kind` of a model profile, with ``extra`` (``--invuln``, an invulnerable save
+    against every attack) besides its own."""
     return Kind(
         p.name,
         p.W,
         p.Sv,
-        invuln,
-        ranged_only,
+        c.best_of(p.invuln_against(False), extra),
+        c.best_of(p.invuln_against(True), extra),
         p.feel_no_pain,
         fnp_mortal=p.feel_no_pain_mortal,
         fnp_psychic=p.feel_no_pain_psychic,
         damage_reduction=p.damage_reduction,
         half_damage=p.half_damage,
-        invuln_melee_only=melee_only,
     )
 
 

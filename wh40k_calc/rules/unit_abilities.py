@@ -2,10 +2,13 @@
 damaged profile, and the sentences that tell the player which defensive abilities of the target
 were applied.
 
-Damaged profiles (10th-edition datasheets, unchanged in edition 11, whose datasheets are the
-10th-edition ones): "While this model has 1-N wounds remaining, each time this model makes an
-attack, subtract 1 from the Hit roll". The calculator cannot know how many wounds a model has
-left, so the player says it (``--wounds-left N``) for a single-model attacker.
+Damaged profiles: on 10th-edition datasheets, while the model has 1-N wounds remaining, each of
+its attacks subtracts 1 from the Hit roll (the datasheet's own text, ``damaged``); edition 11
+makes it the core ability Damaged X (24.39: while a model's remaining wounds are X or fewer it
+is damaged, and its attacks have -1 to their Hit rolls), which the edition-11 datasheets carry
+in the same field. The calculator cannot know how many wounds a model has left, so the player
+says it (``--wounds-left N``) for a single-model attacker; the same N is where its own
+Hazardous mortal wounds come off (``mortal.from_wounds_left``).
 """
 
 from __future__ import annotations

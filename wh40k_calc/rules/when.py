@@ -173,9 +173,14 @@ def _all_bearer(unit: Unit) -> bool:
 def bearer_groups(unit: Unit) -> frozenset[int]:
     """The ids of the model groups of ``unit``'s bearer (an enhancement's, a ``bearer_only``
     change's): the CHARACTER models of the first of its datasheets that has any (a CHARACTER
-    unit's own models, else the first Leader attached)."""
+    unit's own models, else the first Leader attached); in a unit without a CHARACTER, its
+    only model if it has one model (a VEHICLE that takes an enhancement, as data 912's
+    "VEHICLE model only" ones), else none."""
     chars = [g for g in unit.all_groups if is_character(g)]
     if not chars:
+        groups = unit.all_groups
+        if sum(g.count for g in groups) == 1:
+            return frozenset(id(g) for g in groups if g.count)
         return frozenset()
     first = chars[0].datasheet
     return frozenset(id(g) for g in chars if g.datasheet is first)
@@ -316,8 +321,8 @@ def why_not(
     if when.unit_min_models is not None:
         unit = f.attacker if ctx.side == "attacker" else target
         if unit.models < when.unit_min_models:
-            who = "attacking unit" if ctx.side == "attacker" else "target"
-            return f"{name} needs a {who} of {when.unit_min_models} or more models"
+            who = "an attacking unit" if ctx.side == "attacker" else "a target"
+            return f"{name} needs {who} of {when.unit_min_models} or more models"
     if when.target_min_models is not None and target.models < when.target_min_models:
         return f"{name} needs a target of {when.target_min_models} or more models"
     if when.target_max_models is not None and target.models > when.target_max_models:

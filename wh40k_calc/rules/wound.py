@@ -5,14 +5,17 @@
 S against the T the edition names (:meth:`~.edition.Edition.toughness`: an Attached unit's
 Bodyguard T; 05.02.01 Multiple Toughness Characteristics) gives the roll needed
 (:func:`~wh40k_calc.rules.common.wound_needed`); modifiers are capped at ±1; Critical Wounds
-come on a 6, or lower with ``--crit-wound`` or [ANTI-KEYWORD X+]; re-rolls are chosen face by
-face where they raise the expected effective damage (DESIGN.md: per-die choices).
+come on a 6, or lower with ``--crit-wound`` or [ANTI-KEYWORD X+] (24.03; KEYWORD may be
+several, ``anti-monster/vehicle 4+``, or ``non-KEYWORD``: ``abilities.keywords_match``);
+re-rolls are chosen face by face where they raise the expected effective damage (DESIGN.md:
+per-die choices).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..abilities import keywords_match
 from . import common as c
 from .changes import names
 
@@ -61,8 +64,8 @@ def wound_table(
     crit_w = 6
     if mods.crit_wound:
         crit_w = min(crit_w, mods.crit_wound)
-    for kw, x in ab.anti:
-        if kw in tkw:
+    for spec, x in ab.anti:  # 24.03: "if the target unit has the keyword denoted by X"
+        if keywords_match(spec, tkw):
             crit_w = min(crit_w, x)
     for p in fx.attacker("crit_wound", attack):
         crit_w = min(crit_w, int(p.value))  # type: ignore[call-overload]
