@@ -745,13 +745,17 @@ CASES = [
          weapon="Heavy bolt pistol", figure="wounds",
          expected=5 * (1 - (1 - d6(3)) ** 2) * d6(5), ed="10"),
     # Furor Tactics (a Mission Tactic): [SUSTAINED HITS 1]. Deathwatch Veterans: 5 boltguns A2
-    # BS3+ S4: 10 x (4/6 + 1/6) = 25/3 hits.
+    # BS3+ S4: 10 x (4/6 + 1/6) = 25/3 hits; their own Death to the Alien re-rolls Hit rolls
+    # of 1 against IMPERIUM (a 1 rolls again: x 7/6): 175/18 hits.
     case("space-marines", "furor-tactics", "shoot", "Deathwatch Veterans", "Intercessor Squad",
-         weapon="Boltgun", figure="hits", expected=10 * (d6(3) + Fr(1, 6)), ed="10"),
+         weapon="Boltgun", figure="hits", expected=10 * (d6(3) + Fr(1, 6)) * Fr(7, 6),
+         ed="10"),
     # Malleus Tactics: [LETHAL HITS]: each attack a 6 (1/6) wounds outright, a 3-5 (3/6) hits
-    # and wounds T4 on 4+: 10 x (1/6 + 3/6 x 1/2) = 25/6 wounds.
+    # and wounds T4 on 4+: 10 x (1/6 + 3/6 x 1/2) = 25/6 wounds; with Death to the Alien's
+    # re-roll of a 1 (x 7/6): 175/36 wounds.
     case("space-marines", "malleus-tactics", "shoot", "Deathwatch Veterans", "Intercessor Squad",
-         weapon="Boltgun", figure="wounds", expected=10 * (Fr(1, 6) + Fr(3, 6) * d6(4)), ed="10"),
+         weapon="Boltgun", figure="wounds",
+         expected=10 * (Fr(1, 6) + Fr(3, 6) * d6(4)) * Fr(7, 6), ed="10"),
     # ----------------------------------------------------------------------------------------
     # Astra Militarum (astra-militarum.yaml), Voice of Command. Cadian Shock Troops: 9 Shock
     # Troopers with a lasgun (A1 BS4+ S3 [RAPID FIRE 1]: A1 beyond half range) and a close
@@ -773,11 +777,11 @@ CASES = [
     # Thousand Sons (thousand-sons.yaml), the Rituals of Cabal of Sorcerers. Rubric Marines: 4
     # inferno boltguns A2 BS3+ S4 AP-2 (8 attacks).
     # Twist of Fate: AP improved by 1: 16/3 hits, S4 v T4 4+: 8/3 wounds, AP-3 v Sv3+ saves
-    # on 6 only: 8/3 x 5/6 = 20/9 failed saves.
+    # on 6 only: 8/3 x 5/6 = 20/9 failed saves; the Rubrics' own Bringers of Change re-rolls
+    # ranged Wound rolls of 1 (1/2 + 1/6 x 1/2 = 7/12): 70/27.
     case("thousand-sons", "twist-of-fate", "shoot", "Thousand Sons/Rubric Marines",
-         "Intercessor Squad",
-         weapon="Inferno boltgun", figure="failed_saves", expected=8 * d6(3) * d6(4) * fail(6),
-         ed="10"),
+         "Intercessor Squad", weapon="Inferno boltgun", figure="failed_saves",
+         expected=8 * d6(3) * (d6(4) + Fr(1, 6) * d6(4)) * fail(6), ed="10"),
     # Destiny's Ruin: re-roll a Hit roll of 1: 8 x (4/6 + 1/6 x 4/6) = 56/9 hits.
     case("thousand-sons", "destinys-ruin", "shoot", "Thousand Sons/Rubric Marines",
          "Intercessor Squad",
