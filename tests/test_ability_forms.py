@@ -152,3 +152,24 @@ def test_look_alikes_are_not_modelled(text: str) -> None:
     assert got.generated == [] and got.rules == [] and got.model_fields == {}, got.generated
     assert "Test" in got.not_modelled["attacker"] + got.not_modelled["target"]
     assert got.census == ["not-modelled"]
+
+
+def test_ids_are_the_names_without_tags_and_fit_a_narrow_line() -> None:
+    from wh40k_calc.importers.unit_rules import ID_LIMIT, RuleSet, rule_id
+    from wh40k_calc.importers.unit_rules import Generated as G
+
+    assert rule_id("Wisdom of the Ancients (Aura)") == "wisdom-of-the-ancients"
+    assert rule_id("Malign Wardings(Psychic)") == "malign-wardings"
+    long = "Overwhelming and Unrelenting Short-range Firepower of the Ancients"
+    assert len(rule_id(long)) <= ID_LIMIT and long.lower().startswith(
+        rule_id(long).replace("-", " ")[:20]
+    )
+    # the same name doing something else in another datasheet of the faction: its unit's name
+    rules = RuleSet()
+    one = rules.add(G("Orks", "Warboss", "Might is Right", {"changes": [{"hit_mod": 1}]}))
+    same = rules.add(G("Orks", "Beastboss", "Might is Right", {"changes": [{"hit_mod": 1}]}))
+    other = rules.add(
+        G("Orks", "Stormboy Boss on a Very Long Name", "Might is Right", {"changes": []})
+    )
+    assert one == same == "might-is-right"
+    assert other.startswith("might-is-right-stormboy") and len(other) <= ID_LIMIT

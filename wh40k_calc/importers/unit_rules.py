@@ -8,7 +8,7 @@ it in ``rules:``, and it applies whenever its conditions hold), ``default: false
 (it affects other units, a player-known condition: ``--effect ID`` names it). Its id is the
 ability's name slugged (:func:`rule_id`); where two datasheets of one faction have abilities of
 one name that do different things, the later ones (in the data's order) add their unit's name
-(``might-is-right``, ``tank-hunter-stygies-destroyer-tank-hunter``). The summary is ours,
+(``might-is-right``, ``tank-hunter-stygies-destroyer-tank``). The summary is ours,
 made from the changes (:func:`summary`), never the ability's text.
 """
 
@@ -63,10 +63,22 @@ class Generated:
 _TAGS = re.compile(r"\s*\((?:aura|psychic)(?:,\s*(?:aura|psychic))*\)\s*$", re.IGNORECASE)
 
 
+ID_LIMIT = 36  # an id fits a narrow listing's line whole (ids are never broken)
+
+
 def rule_id(name: str) -> str:
     """An ability's id: its name slugged, without the "(Aura)" / "(Psychic)" tags the
-    10th-edition data prints after some names (``wisdom-of-the-ancients``)."""
-    return slug(_TAGS.sub("", name)) or slug(name) or "ability"
+    10th-edition data prints after some names (``wisdom-of-the-ancients``), at most
+    :data:`ID_LIMIT` characters (cut after a word)."""
+    return _short(slug(_TAGS.sub("", name)) or slug(name) or "ability")
+
+
+def _short(rid: str) -> str:
+    """``rid`` cut to :data:`ID_LIMIT` characters at a hyphen (whole words kept)."""
+    if len(rid) <= ID_LIMIT:
+        return rid
+    cut = rid[: ID_LIMIT + 1].rsplit("-", 1)[0]
+    return cut if cut else rid[:ID_LIMIT]
 
 
 def record_body(name: str, reading: Reading) -> dict[str, Any]:
@@ -280,10 +292,10 @@ class RuleSet:
         base = rule_id(g.name)
         rid = base
         if rid in mine and mine[rid].key != g.key:
-            rid = f"{base}-{slug(g.unit)}"
+            rid = _short(f"{base}-{slug(g.unit)}")
             n = 2
             while rid in mine and mine[rid].key != g.key:
-                rid = f"{base}-{slug(g.unit)}-{n}"
+                rid = f"{_short(f'{base}-{slug(g.unit)}')[: ID_LIMIT - 3]}-{n}"
                 n += 1
         mine.setdefault(rid, g)
         return rid
