@@ -244,3 +244,27 @@ def test_every_set_has_a_unit_rules_file_per_faction() -> None:
         index = yaml.safe_load((folder / "index.json").read_text(encoding="utf-8"))
         assert {ef.faction_key(u["faction"]) for u in index["units"]} <= factions
     assert len(RECORDS) > 500
+
+
+def test_an_updated_set_gives_the_unit_rules_of_its_factions(tmp_path, monkeypatch) -> None:
+    """The user data folder's edition-11 set (calc data update) gives the unit rules of the
+    factions it has a file for; the shipped set's give the others."""
+    from wh40k_calc import effects
+
+    mine = tmp_path / "datasheets-11" / ef.UNIT_RULES
+    mine.mkdir(parents=True)
+    shipped = GENERATED_11 / ef.UNIT_RULES / "orks.yaml"
+    (mine / "orks.yaml").write_text(shipped.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setenv("WH40K_CALC_HOME", str(tmp_path))
+    ef.set_roots(None)
+    effects.clear_caches()
+    try:
+        files = ef.files_of("11")
+        assert mine / "orks.yaml" in files["orks"] and shipped not in files["orks"]
+        necrons = GENERATED_11 / ef.UNIT_RULES / "necrons.yaml"
+        assert necrons in files["necrons"]
+        assert effects.unit_rule("might-is-right", "11", ("orks",)).path == mine / "orks.yaml"
+    finally:
+        monkeypatch.delenv("WH40K_CALC_HOME")
+        ef.set_roots(None)
+        effects.clear_caches()
