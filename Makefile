@@ -14,7 +14,8 @@ PIP_INSTALL := PYTHONWARNINGS="ignore:Editable installation,ignore:Compat editab
 # PYTHONDONTWRITEBYTECODE set, Python would otherwise compile every module at every start.
 COMPILE := $(BIN)/python -m compileall -q wh40k_calc
 
-.PHONY: demo test test-slow lint bench install install-dev clean datasheets datasheets-11
+.PHONY: demo test test-slow lint bench install install-dev clean datasheets datasheets-11 \
+	effects-coverage
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,11 +40,11 @@ demo: $(STAMP)
 	$(BIN)/calc shoot lootas --target boyz
 
 test: $(DEVSTAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 # the long sweeps over the whole data set (@pytest.mark.slow), which make test leaves out
 test-slow: $(DEVSTAMP)
-	$(BIN)/python -m pytest -m slow
+	$(BIN)/python -m pytest -n auto -m slow
 
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check wh40k_calc tests benchmarks
@@ -64,6 +65,15 @@ GDC ?= $(WH40K_CALC_GDC)
 datasheets-11: $(STAMP)
 	@test -n "$(GDC)" || { echo "make datasheets-11: give the folder of faction files: make datasheets-11 GDC=DIR (or set WH40K_CALC_GDC)"; exit 2; }
 	$(BIN)/python -m wh40k_calc.importers.generate_gdc --gdc "$(GDC)" --out datasheets-generated-11
+
+# Regenerate effects/coverage-11.csv, effects/coverage-10.csv and the README's coverage tables
+# from the data: GDC=DIR (game-datacards faction files, edition 11, or $WH40K_CALC_GDC) and
+# CSV=DIR (the 10th-edition export, or $WH40K_CALC_CSV); each defaults to the shared data
+# folder next to the checkout.
+effects-coverage: $(STAMP)
+	$(BIN)/python -m wh40k_calc.effect_coverage \
+		--gdc "$(or $(GDC),../shared/data/game-datacards-11e-912)" \
+		--csv "$(or $(CSV),../shared/data/wahapedia-10e-2025-07)" --readme README.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .benchmarks

@@ -356,8 +356,9 @@ def disagreements(exact, sample, z: float = 5.0) -> list[str]:
     for a probability (kill table, distribution entries, characters destroyed, P(attacker loses
     at least one)); sqrt(Var/n) for the totals whose distribution the exact engine gives
     (models destroyed, wounds lost, damage). For the other means (per weapon, the other totals,
-    attacker losses) it is the sampler's own. Every SE is floored at 1/n, so figures that are
-    exactly 0 or 1 are compared too (one stray trial is 1/n).
+    attacker losses, the damage wasted where the sampler counted it) it is the sampler's own.
+    Every SE is floored at 1/n, so figures that are exactly 0 or 1 are compared too (one stray
+    trial is 1/n).
     """
     n = sample.trials
     floor = 1.0 / n
@@ -380,6 +381,8 @@ def disagreements(exact, sample, z: float = 5.0) -> list[str]:
             out.append(f"weapon row: exact {we.name} x{we.count}, sampled {ws.name} x{ws.count}")
         for f, e in we.expected.items():
             check(f"{we.name}.{f}", e, ws.expected[f], ws.standard_error.get(f, 0.0))
+        for f, e in we.wasted.items() if ws.wasted else ():  # run_sample(waste=True)
+            check(f"{we.name}.wasted.{f}", e, ws.wasted[f], ws.wasted_se.get(f, 0.0))
 
     exact_var = {total: _var(getattr(exact, d)) for d, total in DISTRIBUTIONS.items()}
     se_sample = sample.standard_error["expected"]
@@ -400,6 +403,9 @@ def disagreements(exact, sample, z: float = 5.0) -> list[str]:
         zip(exact.characters_destroyed, sample.characters_destroyed, strict=True)
     ):
         check(f"characters_destroyed[{i}]", e, s, binomial(e))
+    se_wasted = sample.standard_error.get("wasted", {})
+    for f, e in exact.wasted.items() if sample.wasted else ():
+        check(f"total.wasted.{f}", e, sample.wasted[f], se_wasted.get(f, 0.0))
     se_losses = sample.standard_error.get("attacker_losses", {})
     for f, e in exact.attacker_losses.items():
         se = binomial(e) if f == "at_least_one" else se_losses.get(f, 0.0)

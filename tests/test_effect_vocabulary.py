@@ -437,6 +437,22 @@ def test_mortal_wounds(tmp_path, fx, edition, spec, expected):
 
 
 @BOTH
+def test_mortal_wounds_of_a_unit_without_a_weapon_for_the_phase(tmp_path, fx, edition):
+    """A unit with melee weapons only shooting with an effect that rolls six D6 for mortal
+    wounds (a Shooting-phase stratagem of a melee unit, as Skulls Beget Blood): the roll is
+    resolved, 6 x 1/2 = 3 mortal wounds, and a note says no weapon shoots; without the effect
+    the selection is refused (nothing to shoot with)."""
+    fx(rec({"mortal_wounds": {"rolls": 6, "on": 4, "each": "1"}}))
+    a = attacker(tmp_path, melee(A=2), models=5, stem="brawlers")
+    out = shoot(a, big(tmp_path), "--effect", "x", *ed(edition), dirs=[tmp_path])
+    assert out["expected"]["mortal_wounds"] == approx(3)
+    assert out["expected"]["attacks"] == approx(0)
+    assert any("no ranged weapon" in n for n in out["notes"]), out["notes"]
+    plain = invoke(["shoot", a, "--target", big(tmp_path), *ed(edition)], [tmp_path])
+    assert plain.exit_code != 0 and "no ranged weapon" in plain.stderr
+
+
+@BOTH
 def test_command_reroll(tmp_path, fx, edition):
     """One failed Wound roll re-rolled: one torrent attack S4 v T4 into one W1 model:
     P(destroyed) = 1/2 + 1/2 x 1/2 = 3/4."""
@@ -845,14 +861,30 @@ def test_bearer_only_attacker(tmp_path, fx, edition):
 @BOTH
 def test_bearer_only_target(tmp_path, fx, edition):
     """A 2+ invulnerable save of the bearer only: against a lone CHARACTER (the bearer: 12
-    torrent S8 AP-4 hits, 10 wounds x 1/6 failed) and not against a unit without one (10)."""
+    torrent S8 AP-4 hits, 10 wounds x 1/6 failed) and not against a unit of several models
+    without one (20 models T4: 12 x 5/6 = 10 failed saves)."""
     fx(rec({"invuln": 2, "bearer_only": True}, side="target"))
     a = flamer(tmp_path, S=8, AP=-4)
     hero = target(tmp_path, models=1, T=4, Sv=3, W=40, stem="hero", keywords=("CHARACTER",))
     out = shoot(a, hero, "--effect", "x", *ed(edition), dirs=[tmp_path])
     assert row(out)["failed_saves"] == approx(Fr(10, 6))
-    out = shoot(a, big(tmp_path, Sv=3), "--effect", "x", *ed(edition), dirs=[tmp_path])
+    out = shoot(a, tgt(tmp_path, Sv=3), "--effect", "x", *ed(edition), dirs=[tmp_path])
     assert row(out)["failed_saves"] == approx(10)
+
+
+@BOTH
+def test_bearer_only_of_a_unit_of_one_model(tmp_path, fx, edition):
+    """A unit of one model without a CHARACTER (a VEHICLE with a "VEHICLE model only"
+    enhancement) is its own bearer, on both sides: +4 S for the bearer's gun, S8 v T4 2+:
+    6 hits x 5/6 = 5 wounds (3 without); the bearer's 2+ invulnerable save against 12 torrent
+    S8 AP-4 hits: 10 wounds x 1/6 failed."""
+    fx(rec({"strength": 4, "bearer_only": True}, id="s"),
+       rec({"invuln": 2, "bearer_only": True}, id="inv", side="target"))  # fmt: skip
+    out = shoot(gun(tmp_path), tgt(tmp_path), "--effect", "s", *ed(edition), dirs=[tmp_path])
+    assert row(out)["wounds"] == approx(5)
+    a = flamer(tmp_path, S=8, AP=-4)
+    out = shoot(a, big(tmp_path, Sv=3), "--effect", "inv", *ed(edition), dirs=[tmp_path])
+    assert row(out)["failed_saves"] == approx(Fr(10, 6))
 
 
 @BOTH

@@ -26,8 +26,8 @@ SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=N
 
 
 def _case(seed: int, S: int, L: int):
-    """Random stochastic matrices (one per class), their per-state fail/figure figures and
-    class probabilities."""
+    """Random stochastic matrices (one per class), their per-state failed saves and figures
+    (``Kernel.figures``) and class probabilities."""
     rng = np.random.default_rng(seed)
     mats, kernels = [], []
     for _ in range(L):
@@ -37,7 +37,8 @@ def _case(seed: int, S: int, L: int):
         mats.append(m)
         probs = np.zeros((S, 2))
         k = Kernel(probs, 0, rng.random(S), rng.random(S))
-        k._figure_mean = rng.random(S)
+        k._figures = rng.random((S, 4))  # the damage figure and the three wasted points
+        k._figure_mean = k._figures[:, 0]
         kernels.append(k)
     p = rng.dirichlet(np.ones(L + 1))  # classes 1..L, then "passes"
     return rng, mats, kernels, p
@@ -49,7 +50,7 @@ def _brute(v, g, mats, kernels, p):
     S = v.shape[0]
     L = len(mats)
     y = np.zeros((S, F, v.shape[2], slots, B), dtype=complex)
-    fs = fig = 0.0
+    fs, fig = 0.0, np.zeros(4)
     total = g.real.sum(axis=(1, 2))  # only used with F == 1 and real weights
     for n in range(N):
         for seq in itertools.product(range(L + 1), repeat=n):
@@ -60,7 +61,7 @@ def _brute(v, g, mats, kernels, p):
                     continue
                 mass = cur.real.reshape(S, -1, B).sum(axis=1) @ total[n]
                 fs += prob * float(kernels[c].fail @ mass)
-                fig += prob * float(kernels[c].figure_mean @ mass)
+                fig += prob * (mass @ kernels[c].figures)
                 cur = np.einsum("ts,s...->t...", mats[c], cur)
             y += prob * np.einsum("sfpb,xfb->sfpxb", cur, g[n])
     return y, fs, fig
@@ -99,7 +100,7 @@ def test_resolve_matches_the_enumeration(seed, S, L, N, slots, P, B) -> None:
     want, fs, fig = _brute(v, g, mats, kernels, p)
     np.testing.assert_allclose(got.y, want.real, rtol=0, atol=1e-12)
     assert got.failed == pytest.approx(fs, abs=1e-12)
-    assert got.figure == pytest.approx(fig, abs=1e-12)
+    np.testing.assert_allclose(np.zeros(4) + got.figure, fig, rtol=0, atol=1e-12)
 
 
 @SETTINGS

@@ -11,7 +11,7 @@ import pytest
 from msgspec import Struct
 
 from wh40k_calc.profile import AttackProfile, RollTable, TargetStates
-from wh40k_calc.records import compared_without, field_names, replace
+from wh40k_calc.records import compared_without, field_defaults, field_names, replace
 from wh40k_calc.selection import Modifiers, SelectionError
 
 WOUND = RollTable((0, 0, 0, 1, 1, 1, 2))
@@ -76,3 +76,19 @@ def test_replace_and_field_names_take_dataclasses_too() -> None:
 def test_a_record_refuses_assignment() -> None:
     with pytest.raises(AttributeError):
         Modifiers().hit_mod = 1  # type: ignore[misc]
+
+
+def test_field_defaults_of_records_and_dataclasses() -> None:
+    @dataclass(frozen=True)
+    class D:
+        x: int
+        y: tuple = ()
+
+    from dataclasses import MISSING
+
+    assert field_defaults(D) == {"x": MISSING, "y": ()}
+    got = field_defaults(Modifiers)
+    assert list(got) == list(Modifiers.__struct_fields__)
+    assert got["hit_mod"] == 0 and got["reroll_hits"] is None and got["half_damage"] is False
+    with pytest.raises(TypeError):
+        field_defaults(int)

@@ -157,11 +157,21 @@ def _resolve_request(request: AttackRequest) -> Result:
     try:
         sel = request.selection(catalog(engine.datasheets, engine.edition_value))
         result = resolve(
-            sel, engine.method_value, engine.trials, engine.seed_value, bar, warn=warning
+            sel,
+            engine.method_value,
+            engine.trials,
+            engine.seed_value,
+            bar,
+            warn=warning,
+            waste=engine.explain,
         )
         note = sampler_unused_note(engine.sampler_given()) if result.sample is None else None
         if note:
             result.notes.append(note)
+        if engine.explain:
+            from .explain import explained
+
+            result = explained(result, seed=engine.seed_value)
         return result
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
         raise fail(str(exc)) from None

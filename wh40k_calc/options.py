@@ -469,6 +469,14 @@ class EngineOptions(OptionGroup, Struct, frozen=True):
     ] = None
     datasheets: DatasheetsOpt = None
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON contract object.")] = False
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain",
+            help="Also show what each rule applied adds (exact Shapley values of models "
+            "destroyed, wounds lost and damage) and where the damage went (wasted damage).",
+        ),
+    ] = False
 
     @property
     def edition_value(self) -> str:

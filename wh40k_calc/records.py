@@ -86,3 +86,28 @@ def field_names(cls: type) -> tuple[str, ...] | None:
     if dataclasses.is_dataclass(cls):
         return tuple(f.name for f in dataclasses.fields(cls))
     return None
+
+
+def field_defaults(cls: type) -> dict[str, Any]:
+    """Each field of the record class ``cls`` (a msgspec Struct or a dataclass) and its
+    default, in declaration order (``dataclasses.MISSING`` where it has none; a default
+    factory's value for a field that has one).
+
+    Raises:
+        TypeError: ``cls`` is neither.
+    """
+    names = getattr(cls, "__struct_fields__", None)
+    if names is not None:
+        defaults = cls.__struct_defaults__  # type: ignore[attr-defined]
+        first = len(names) - len(defaults)
+        out = {}
+        for i, name in enumerate(names):
+            d = defaults[i - first] if i >= first else dataclasses.MISSING
+            out[name] = d.factory() if type(d).__name__ == "Factory" else d
+        return out
+    if not dataclasses.is_dataclass(cls):
+        raise TypeError(f"{cls.__name__} is not a record")
+    return {
+        f.name: f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+        for f in dataclasses.fields(cls)
+    }

@@ -94,7 +94,8 @@ def print_characters(console, target: TargetProfile, role_names: list[str], p: l
 
 
 def to_json(r: Result) -> dict[str, Any]:
-    """The contract object for one activation (``schema`` 1)."""
+    """The contract object for one activation (``schema`` 1); with ``r.attribution``
+    (``--explain``) also ``attribution`` and ``wasted`` (:mod:`wh40k_calc.explained`)."""
     sel, plan, act = r.selection, r.plan, r.activation
     primary = r.primary
     att, tgt = plan.attacker, plan.target
@@ -144,6 +145,13 @@ def to_json(r: Result) -> dict[str, Any]:
     out["modifiers"] = {k: v for k, v in asdict(sel.modifiers).items() if v not in (None, 0, False)}
     if r.sample is not None:
         out["sample"] = _sample_block(r, r.sample)
+    if r.attribution is not None:  # --explain
+        from .explained import attribution_json, wasted_json
+
+        out["attribution"] = attribution_json(r.attribution)
+        out["wasted"] = wasted_json(primary)
+        if r.sample is not None and r.method == "both":
+            out["sample"]["wasted"] = wasted_json(r.sample)
     return out
 
 
@@ -273,14 +281,19 @@ def kill_rows(r: Result) -> int:
 
 
 def render(r: Result, console) -> None:
-    """Print the result: heading, weapons table, totals, kill table with bars, CHARACTER
-    models, Hazardous, exact vs sampled, then conditions, orders, choices and notes."""
+    """Print the result: heading, weapons table, totals, kill table with bars (with
+    ``--explain``: what each rule adds, where the damage went), CHARACTER models, Hazardous,
+    exact vs sampled, then conditions, orders, choices and notes."""
     from .layout import print_table
 
     _print_heading(r, console)
     print_table(console, _weapons_table(r))
     _print_totals(r, console)
     _print_kill_table(r, console)
+    if r.attribution is not None:  # --explain: what each rule adds, where the damage went
+        from .explained import print_explained
+
+        print_explained(console, r.attribution, r.primary)
     if r.activation.target.characters:
         print_characters(console, r.activation.target, roles(r), r.primary.characters_destroyed)
     if r.activation.hazard is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 from msgspec import Struct, field
@@ -27,6 +28,9 @@ from .rules.plan import Plan
 from .selection import Selection, SelectionError, UnitChoice
 from .wording import compress_names, count, models_doing
 
+if TYPE_CHECKING:
+    from .explain import Attribution
+
 METHODS = ("exact", "sample", "both")
 DEFAULT_TRIALS = 100_000  # sampler trials when none are given (fewer if they would be slow)
 MAX_ORDER_PROFILES = 6
@@ -41,6 +45,8 @@ class Result(Struct, frozen=True):
     (an activation started from earlier ones' states whose effects read the target's state:
     ``Plan.state_split``) splits given states into classes, each with its own activation (the
     same choices); the engines' figures here are those of the classes, mixed.
+    ``attribution``: what each rule adds (``--explain``, :mod:`wh40k_calc.explain`), else
+    None; the report then shows it and the damage wasted.
     """
 
     selection: Selection
@@ -54,6 +60,7 @@ class Result(Struct, frozen=True):
     allocation_order: list[str] = field(default_factory=list)
     allocation_best: bool = False  # the order is the defender's best (edition 11, 05.03)
     exact_declined: str | None = None  # why the exact engine declined (the sampler answers)
+    attribution: Attribution | None = None
     by_state: Callable[[TargetStates], list[tuple[np.ndarray, Activation]]] | None = None
 
     @property
@@ -128,6 +135,18 @@ class _Scorer:
         return o.expected["models_destroyed"], o.expected["wounds_lost"]
 
 
+def _better(a: tuple, b: tuple, eps: float = 1e-12) -> bool:
+    """Whether score ``a`` (expected models destroyed, wounds lost) beats ``b``: the first
+    figure that differs by more than ``eps`` decides (rounding noise, or a chance of 1e-19
+    to destroy a model, never outweighs a better next figure); equals keep ``b``."""
+    for x, y in zip(a, b, strict=True):
+        if x > y + eps:
+            return True
+        if x < y - eps:
+            return False
+    return False
+
+
 def choose(
     plan: Plan, sel: Selection, score: _Scorer | None = None
 ) -> tuple[tuple[int, ...], int, tuple[str, ...] | None, list[str]]:
@@ -194,7 +213,7 @@ def _best_candidate(
             value = score(p, v, plan.build(p, v, order))
         except ExactUnsupported:
             continue
-        if best is None or value > best[0] + (1e-12, 1e-12):
+        if best is None or _better(value, best[0]):
             best = (value, p, v)
     return None if best is None else (best[1], best[2])
 
@@ -248,7 +267,7 @@ def _best_order(
     for perm in itertools.permutations(act.weapons):  # same profiles, another order
         n += 1
         value = score(picks, variant, replace(act, weapons=perm))
-        if best_order is None or value > best_order[0] + (1e-12, 1e-12):
+        if best_order is None or _better(value, best_order[0]):
             best_order = (value, tuple(w.name for w in perm))
     assert best_order is not None
     order = best_order[1]
@@ -273,7 +292,7 @@ def _ascent(
             for i in range(len(g.options)):
                 trial = (*picks[:gi], i, *picks[gi + 1 :])
                 got = value(trial, variant)
-                if best is None or got > best[0] + (1e-12, 1e-12):
+                if best is None or _better(got, best[0]):
                     best = (got, i)
             if best and best[1] != picks[gi]:
                 picks[gi] = best[1]
@@ -318,6 +337,7 @@ def resolve(
     carried: Carried | None = None,
     *,
     stand_in: bool = True,
+    waste: bool = False,
     warn: Callable[[str], None] | None = None,
 ) -> Result:
     """Resolve one activation with ``method`` ("exact", "sample" or "both").
@@ -337,6 +357,8 @@ def resolve(
         stand_in: when the exact engine declines, the sampler stands in for it; False: the
             Result is returned at once, with ``exact_declined`` and no figures (for a caller
             that then samples on its own, e.g. a whole sequence).
+        waste: the sampler counts the damage wasted too (``--explain``; the exact engine
+            always does).
         warn: called before the sampler rolls anything when ``trials`` are far beyond its
             time budget by its estimate (the message says how long; ``engine/budget.py``).
 
@@ -376,7 +398,9 @@ def resolve(
         act = replace(act, policy=exact.policy)
     sample = None
     if run in ("sample", "both"):
-        act, sample = _run_sampler(act, notes, trials, seed, progress, carried, warn, by_state)
+        act, sample = _run_sampler(
+            act, notes, trials, seed, progress, carried, warn, by_state, waste
+        )
     if exact is not None and carried is None:
         exact = _damage_within_budget(exact, act, sample, notes, trials, seed)
     if act.start is not None and carried is None:  # this activation's figures only
@@ -556,6 +580,7 @@ def _run_sampler(
     carried: Carried | None,
     warn: Callable[[str], None] | None = None,
     by_state=None,
+    waste: bool = False,
 ) -> tuple[Activation, Outcome]:
     """The sampler's outcome of ``act``, and ``act`` with the defender's allocation orders
     the exact engine chose (which the sampler ran): ``trials`` trials (one per carried state
@@ -577,6 +602,8 @@ def _run_sampler(
         slow = slow_trials_warning(estimate(act).seconds(trials), trials, FALLBACK_SECONDS)
         if slow is not None:
             warn(slow)
+    if waste:  # asked for only when wanted: callers and stubs of run_sample need not know it
+        carry["waste"] = True
     if by_state is not None and carried is not None and carried.sample is not None:
         parts = [
             (m, run_sample(a, trials=int(m.sum()), seed=seed, start=_rows(carried.sample, m),

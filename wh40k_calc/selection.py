@@ -133,6 +133,13 @@ class Selection(Struct, frozen=True):
     that several of the user's files define), passed on to the result's notes. ``edition_note``:
     where the edition came from when the environment or the config file chose it
     (``(from WH40K_CALC_EDITION)``; :class:`wh40k_calc.edition.EditionChoice`), else "".
+
+    Switched off for ``--explain`` (its subsets of the rules applied; ``rules.players``):
+    ``without_rules`` are the ids of unit rules the datasheets name that are not applied,
+    ``without_abilities`` weapon abilities the datasheets give that are taken off those
+    weapons (``weapon`` a weapon profile's name, ``ability`` its text), and with
+    ``skip_unmet`` an ``--effect`` whose conditions are not met (a Charge move switched off)
+    is left out instead of refused.
     """
 
     phase: str
@@ -150,6 +157,9 @@ class Selection(Struct, frozen=True):
     attacker_alive: tuple[int, ...] | None = None
     target_wounds_left: int | None = None  # the target's first model in allocation order
     notes: tuple[str, ...] = ()
+    without_rules: tuple[str, ...] = ()
+    without_abilities: tuple[AddedAbility, ...] = ()
+    skip_unmet: bool = False
     edition_note: str = ""
 
     def datasheets(self):

@@ -187,9 +187,20 @@ def compare(
         items, title = _jobs(what, cross, conditions, list(effect or []), engine)
     if not engine.as_json:  # the table and the CSV show no distributions: none is computed
         items = _without_detail(items)
+    if engine.explain:
+        items = _explained(items)
     show_progress = sys.stderr.isatty()  # on the standard error only: JSON and CSV untouched
     rows, errors = _run(items, output.strict, show_progress, output.jobs)
     _report(rows, errors, output, csv_file, engine.as_json, title)
+
+
+def _explained(items: list[Job | RunError]) -> list[Job | RunError]:
+    """The jobs with ``--explain`` (``Job.explain``): an activation's or a sequence's object
+    then carries ``attribution`` and ``wasted``, and the table is followed by them."""
+    from ..records import replace
+    from .jobs import Job
+
+    return [replace(j, explain=True) if isinstance(j, Job) else j for j in items]
 
 
 def _without_detail(items: list[Job | RunError]) -> list[Job | RunError]:
@@ -468,10 +479,27 @@ def _report(
     if not as_json and output.csv_path is None and rows:
         from rich.console import Console
 
-        render_table(rows, output.sort.value, Console(highlight=False), title)
+        console = Console(highlight=False)
+        render_table(rows, output.sort.value, console, title)
+        _print_explained(rows, console)
     if errors:
         _print_errors(errors)
         raise typer.Exit(1)
+
+
+def _print_explained(rows: list[Row], console: Any) -> None:
+    """``--explain``: after the table, each row's attribution and wasted damage (those that
+    have them), titled with the run and its target."""
+    from ..explained import attribution_table, waste_table
+    from ..layout import print_table
+
+    for r in rows:
+        a, w = r.result.get("attribution"), r.result.get("wasted")
+        head = f"{r.job.run} against {r.job.target_label or r.result['target']['name']}: "
+        if a is not None and a["rules"]:
+            print_table(console, attribution_table(a, head + "what each rule adds"))
+        if w is not None:
+            print_table(console, waste_table(w, head + "where the damage went"))
 
 
 def _write_json(rows: list[Row], key: str) -> None:

@@ -57,6 +57,8 @@ class Job:
     CSV show (:func:`job_outcome`), so that distributions they never show are not computed.
     ``sampler_set``: the sampler settings given (``--trials``, ``seed``, ...), noted as having
     no effect where only the exact engine runs.
+    ``explain``: ``--explain`` (an activation's or a sequence's ``attribution`` and
+    ``wasted``; an exchange has none).
     ``points``: the attacker's points where they are not the datasheets' (an army list's
     own): its row's ``attacker.points`` and efficiency are then these (the datasheets' kept
     as ``attacker.points_datasheet``); None: the datasheets'."""
@@ -74,6 +76,7 @@ class Job:
     sampler_set: tuple[str, ...] = ()  # trials and seed set, as written (for a no-effect note)
     points: float | None = None
     exchange: Any = None  # an exchange run: its ExchangeJob (wh40k_calc.exchange.batch)
+    explain: bool = False  # --explain: the attribution and the damage wasted in the object
 
 
 @dataclass
@@ -189,6 +192,8 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
 
         ex = run_exchange(job.exchange.setup, job.method, job.trials, job.seed)
         obj = to_json_exchange(ex)
+        if job.explain:
+            obj["notes"] = [*obj["notes"], "--explain: an exchange gives no attribution"]
         return obj, row_figures(obj)
     if job.steps:
         from ..sequence.output import to_json_sequence
@@ -197,14 +202,22 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
         seq = run_sequence(list(job.steps), job.method, job.trials, job.seed)
         if seq.method == "exact" and job.sampler_set:
             seq.notes.append(_sampler_unused(job))
+        if job.explain:
+            from ..sequence.explain import explain_sequence
+
+            seq = explain_sequence(seq, job.seed)
         obj = to_json_sequence(seq, steps=job.detail)
         return obj, row_figures(obj, job.points)
     from ..report import to_json
     from ..resolve import resolve
 
-    result = resolve(job.selection, job.method, job.trials, job.seed)
+    result = resolve(job.selection, job.method, job.trials, job.seed, waste=job.explain)
     if result.sample is None and job.sampler_set:
         result.notes.append(_sampler_unused(job))
+    if job.explain:
+        from ..explain import explained
+
+        result = explained(result, seed=job.seed)
     if job.detail or result.method == "sample":
         obj = to_json(result)
     else:

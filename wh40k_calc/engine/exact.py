@@ -51,7 +51,7 @@ from .kernels import (
     routing_of,
 )
 from .lowest import TAIL_EPS
-from .outcome import Outcome, WeaponResult
+from .outcome import WASTE_FIELDS, Outcome, WeaponResult
 
 MAX_ELEMENTS = 6_000_000  # size of the chain's largest probability array the engine accepts
 MAX_WORK = 400_000_000  # operations of one weapon's wound counts (wounds.joint_cost) accepted
@@ -260,6 +260,19 @@ class _Offsets(list):
 
 def _total(v: np.ndarray, vec: np.ndarray) -> float:
     return float(vec @ v.reshape(v.shape[0], -1).sum(axis=1))
+
+
+def _figures(v: np.ndarray, k: Kernel) -> np.ndarray:
+    """The kernel's per-state figures (:attr:`Kernel.figures`: the damage figure and the
+    points wasted) weighted by the mass of each state of ``v``: an array of 4."""
+    return v.reshape(v.shape[0], -1).sum(axis=1).real @ k.figures
+
+
+def _split(fig) -> tuple[float, dict[str, float]]:
+    """A figures array (:func:`_figures`, or 0.0 where nothing was counted) as the damage
+    figure and the wasted points by :data:`~.outcome.WASTE_FIELDS`."""
+    f = np.zeros(4) + fig
+    return float(f[0]), {k: float(x) for k, x in zip(WASTE_FIELDS, f[1:], strict=True)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -685,10 +698,12 @@ class _Pass:
                     acc += p * cur
                 if c + 1 < len(src.count):
                     if self.expect:
-                        fig += tail[c] * _total(cur, k.figure_mean)
+                        fig = fig + tail[c] * _figures(cur, k)
                     cur = self.chain.step(cur, k)
             v = acc
-            rows.append(WeaponResult.mortal_source(src.name, mean(src.count), fig))
+            damage, wasted = _split(fig)
+            rows.append(WeaponResult.mortal_source(src.name, mean(src.count), damage))
+            rows[-1].wasted.update(wasted)
         return v, rows
 
     def split_brackets(self, v: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
@@ -816,7 +831,7 @@ class _Pass:
             cur = self.chain.step(cur, k)
         if not self.expect:
             return 0.0, 0.0
-        return float(k.fail @ seen), float(k.figure_mean @ seen)
+        return float(k.fail @ seen), seen @ k.figures
 
     def _count_scalar(
         self, v: np.ndarray, acc: np.ndarray, k: Kernel, counts: _Counts
@@ -847,7 +862,7 @@ class _Pass:
                 y = terms[n] + self.chain.step(y, k)
         acc += y[..., 0]
         seen = y[..., 1].reshape(v.shape[0], -1).sum(axis=1)
-        return float(k.fail @ seen), float(k.figure_mean @ seen)
+        return float(k.fail @ seen), seen @ k.figures
 
     def lowest_first(
         self, v: np.ndarray, acc: np.ndarray, faces: Faces, counts: _Counts
@@ -922,7 +937,7 @@ class _Pass:
             for m in range(size - 2, -1, -1):
                 if self.expect:
                     mw += _total(cur, kern.mortal)
-                    fig += _total(cur, kern.figure_mean)
+                    fig = fig + _figures(cur, kern)
                 cur = self.chain.step(cur, kern) + np.take(z, m, axis=PENDING)
             total = cur if total is None else total + cur
         assert total is not None
@@ -1020,7 +1035,7 @@ def run_exact(
     state = _Pass(setup, _Chain(setup.space))
     v, rows = state.before(setup.initial(state.chain))
     v, bracket_w = state.split_brackets(v)
-    expected, tables, weights, used_by = [], [], [], []
+    expected, tables, weights, used_by, figs = [], [], [], [], []
     for j, w in enumerate(setup.weapons):
         table, p = state.orders_for(j, w, v)
         tables.append(table)
@@ -1032,13 +1047,15 @@ def run_exact(
         v, fs, fig, used, _ = state.weapon(w, v, table)
         used_by.append(used)
         expected.append({**_counted(w, bracket_w), "failed_saves": fs, "mortal_wounds": 0.0})
-        expected[-1]["damage"] = fig
+        figs.append(fig)
     for j, w in enumerate(setup.weapons):
         if w.dev is not None:
             v, mw, fig = state.devastating(v, w, used_by[j])
             expected[j]["mortal_wounds"] = mw
-            expected[j]["damage"] += fig
-    rows += [WeaponResult(w.name, w.models, e) for w, e in zip(act.weapons, expected, strict=True)]
+            figs[j] = figs[j] + fig
+    for w, e, fig in zip(act.weapons, expected, figs, strict=True):
+        e["damage"], wasted = _split(fig)
+        rows.append(WeaponResult(w.name, w.models, e, wasted=wasted))
     state_p = v.reshape(setup.space.size, -1).sum(axis=1)
     out = _read(setup, state_p, rows, _Figure(setup, tables))
     if setup.n_given > 1:

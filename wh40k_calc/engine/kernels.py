@@ -29,7 +29,9 @@ class Kernel(Struct):
     """Per state s: probs[s, d] = P(d points get through to the model s allocates to), under
     allocation order ``order`` with routing ``routing`` (NORMAL or PRECISION); ``fail`` and
     ``mortal`` are per-state expectations of failed saves and mortal wounds (before Feel No
-    Pain) for reporting."""
+    Pain) for reporting. A kernel made for a space (:func:`wound_kernel`,
+    :func:`spill_kernel`) also knows the points it inflicts before Feel No Pain (``raw``), from
+    which :attr:`figures` splits the wasted points off."""
 
     probs: np.ndarray
     routing: int
@@ -40,6 +42,9 @@ class Kernel(Struct):
     _figure_mean: np.ndarray | None = None
     _independent: bool | None = None
     forms: dict = field(default_factory=dict)  # the exact engine's transition forms
+    raw: np.ndarray | None = None  # expected points before FNP
+    space: AllocationSpace | None = None  # the space it was made for
+    _figures: np.ndarray | None = None
 
     @property
     def figure_mean(self) -> np.ndarray:
@@ -47,6 +52,33 @@ class Kernel(Struct):
         if self._figure_mean is None:
             self._figure_mean = self.probs @ np.arange(self.probs.shape[1])
         return self._figure_mean
+
+    @property
+    def figures(self) -> np.ndarray:
+        """The per-state expectations of the points one wound inflicts, (states, 4): the damage
+        figure (points through Feel No Pain, :attr:`figure_mean`), then the points wasted
+        (:data:`~.outcome.WASTE_FIELDS`): through Feel No Pain but beyond the wounds the model
+        it reaches has left (the figure minus the wounds it removes, in a state with a model
+        left), ignored by Feel No Pain (``raw`` minus the figure, as the figure counts every
+        point), and through Feel No Pain with no model left (the whole figure of the state in
+        which every model is destroyed). The last three are 0 for a kernel that does not know its
+        space or ``raw`` (a merged kernel of the figure pass, which needs none of them)."""
+        if self._figures is None:
+            fig = self.figure_mean
+            out = np.zeros((len(fig), 4))
+            out[:, 0] = fig
+            if self.space is not None and self.raw is not None:
+                space = self.space
+                states = np.arange(space.size)
+                removed = np.zeros(len(fig))
+                for d, nxt in self.targets(space):
+                    removed += self.probs[:, d] * (space.wounds_lost[nxt] - space.wounds_lost)
+                wiped = space.destroyed[states] >= space.target.models
+                out[:, 1] = np.where(wiped, 0.0, np.clip(fig - removed, 0.0, None))
+                out[:, 2] = np.clip(self.raw - fig, 0.0, None)
+                out[:, 3] = np.where(wiped, fig, 0.0)
+            self._figures = out
+        return self._figures
 
     def state_independent(self) -> bool:
         """True when every state has the same row (within 1e-13)."""
@@ -103,7 +135,7 @@ def wound_kernel(
     kinds = space.kind_of(states, routing, order)
     lefts = space.wounds_left_of(states, routing, order)
     keys, where = np.unique(kinds * (int(lefts.max()) + 1) + lefts, return_inverse=True)
-    rows, fails, mortals = [], [], []
+    rows, fails, mortals, raws = [], [], [], []
     for key in keys.tolist():
         kind, left = divmod(key, int(lefts.max()) + 1)
         vs = ap.vs[kind]
@@ -120,11 +152,14 @@ def wound_kernel(
         rows.append(row)
         fails.append(0.0 if devastating else f)
         mortals.append(mean(dmg) if devastating else 0.0)
+        raws.append(f * mean(dmg))
     table = np.zeros((len(rows), max(len(r) for r in rows)))
     for i, r in enumerate(rows):
         table[i, : len(r)] = r
     where = where.ravel()
-    return Kernel(table[where], routing, np.array(fails)[where], np.array(mortals)[where], order)
+    k = Kernel(table[where], routing, np.array(fails)[where], np.array(mortals)[where], order)
+    k.raw, k.space = np.array(raws)[where], space
+    return k
 
 
 class Faces(Struct):
@@ -184,7 +219,9 @@ def spill_kernel(space: AllocationSpace, fnp: tuple[float, ...]) -> Kernel:
     keep = np.array([1.0 - (fnp[k] if k < len(fnp) else 0.0) for k in kinds])
     probs[:, 1] = keep
     probs[:, 0] = 1.0 - keep
-    return Kernel(probs, NORMAL, np.zeros(space.size), np.ones(space.size))
+    k = Kernel(probs, NORMAL, np.zeros(space.size), np.ones(space.size))
+    k.raw, k.space = np.ones(space.size), space
+    return k
 
 
 def binomials(n: int, q: float) -> tuple[np.ndarray, np.ndarray]:

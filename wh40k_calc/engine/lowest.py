@@ -63,11 +63,13 @@ def fail_classes(faces: Faces, probs: np.ndarray) -> list[FailClass]:
 
 class Resolved(Struct):
     """What :func:`resolve` returns: ``y[s, f, p, slot, b]`` (the weighted state after the
-    dice, one slot per weight of ``g``) and the expected failed saves and damage figure."""
+    dice, one slot per weight of ``g``), the expected failed saves, and the expected damage
+    figure with the points wasted (:attr:`~.kernels.Kernel.figures`: an array of 4, or 0.0
+    where nothing was counted)."""
 
     y: np.ndarray
     failed: float = 0.0
-    figure: float = 0.0
+    figure: np.ndarray | float = 0.0  # the kernels' figures (Kernel.figures), an array of 4
 
 
 def resolve(
@@ -197,7 +199,7 @@ def _horner(z_of: Callable[[int], np.ndarray], keep: int, k: Kernel, step: Step,
     fs = fig = 0.0
     if expect:
         per_state = _mass(acc[:, :, :, -1]).sum(axis=1)
-        fs, fig = float(k.fail @ per_state), float(k.figure_mean @ per_state)
+        fs, fig = float(k.fail @ per_state), per_state @ k.figures
         acc = acc[:, :, :, :-1]
     return acc, fs, fig
 
@@ -223,14 +225,14 @@ def _mass(x: np.ndarray) -> np.ndarray:
     return x.reshape(x.shape[0], -1, x.shape[-1]).sum(axis=1).real
 
 
-def _expected_along(u: np.ndarray, k: Kernel, tails: np.ndarray) -> tuple[float, float]:
-    """Expected failed saves and figure of the dice of a first class: sum_c P(c_1 > c) x
-    <fail, mass of U[c]> (per bracket)."""
-    fs = fig = 0.0
+def _expected_along(u: np.ndarray, k: Kernel, tails: np.ndarray) -> tuple[float, np.ndarray]:
+    """Expected failed saves and figures (:attr:`~.kernels.Kernel.figures`) of the dice of a
+    first class: sum_c P(c_1 > c) x <fail, mass of U[c]> (per bracket)."""
+    fs, fig = 0.0, np.zeros(4)
     for c in range(len(u)):
         per_state = _mass(u[c]) @ tails[c]
         fs += float(k.fail @ per_state)
-        fig += float(k.figure_mean @ per_state)
+        fig += per_state @ k.figures
     return fs, fig
 
 
@@ -305,6 +307,6 @@ def _sweep(y: np.ndarray, cls: FailClass, step: Step, expect: bool):
         if expect:  # the total slot is the last
             per_state = _mass(cur[:, :, :, -1] @ t)
             fs += float(cls.kernel.fail @ per_state.sum(axis=1))
-            fig += float(cls.kernel.figure_mean @ per_state.sum(axis=1))
+            fig = fig + per_state.sum(axis=1) @ cls.kernel.figures
         cur = step(np.ascontiguousarray(cur[..., 1:]), cls.kernel)
     return np.ascontiguousarray(np.moveaxis(out, -1, 0)), fs, fig

@@ -24,19 +24,29 @@ from ..records import replace
 WEAPON_FIELDS = ("attacks", "hits", "wounds", "failed_saves", "mortal_wounds", "damage")
 TOTAL_FIELDS = (*WEAPON_FIELDS, "wounds_lost", "models_destroyed")
 LOSS_FIELDS = ("hazard_mortal_wounds", "models_destroyed", "at_least_one")
+# damage points wasted (expectations per activation): through Feel No Pain but beyond the wounds
+# the model had left (excess damage, lost: no spill-over), ignored by Feel No Pain, and through
+# Feel No Pain with no model left to take them (the unit destroyed: the rest of the mortal
+# wounds, and the damage of failed saves the figure still counts); see Kernel.figures
+WASTE_FIELDS = ("beyond_wounds_left", "feel_no_pain", "after_destruction")
 
 
 class WeaponResult(Struct):
     """Expected figures of one weapon profile (or one source of mortal wounds).
 
     ``expected`` maps each of WEAPON_FIELDS to its mean; ``standard_error`` (sampler only) the
-    standard error of each mean.
+    standard error of each mean. ``wasted`` maps each of WASTE_FIELDS to the expected damage
+    points the profile wastes so (empty: not counted, e.g. a step never made), ``wasted_se``
+    (sampler only) their standard errors. ``damage`` less the wasted points other than Feel
+    No Pain's is the wounds the profile removes.
     """
 
     name: str
     count: int
     expected: dict[str, float]
     standard_error: dict[str, float] = msgspec.field(default_factory=dict)
+    wasted: dict[str, float] = msgspec.field(default_factory=dict)
+    wasted_se: dict[str, float] = msgspec.field(default_factory=dict)
 
     @classmethod
     def mortal_source(
@@ -67,7 +77,7 @@ class Outcome:
         attacker_losses: each of LOSS_FIELDS (Hazardous).
         trials, seed, dice_drawn: sampler only (dice_drawn counts every integer drawn).
         standard_error: sampler only: {"expected": {...}, "kill_table": [...],
-            "attacker_losses": {...}, "characters_destroyed": [...]}.
+            "attacker_losses": {...}, "characters_destroyed": [...], "wasted": {...}}.
         policy: the defender's allocation orders used (edition 11 best order), else None.
         final_states: the target's state after the activation (exact: its distribution;
             sampler: one row per trial, when asked for).
@@ -114,6 +124,14 @@ class Outcome:
             wounds_lost_distribution=np.concatenate([wl, np.zeros(lost)]),
             expected=expected,
         )
+
+    @property
+    def wasted(self) -> dict[str, float]:
+        """Each of WASTE_FIELDS summed over the rows; empty when no row counts them (an
+        outcome put together without them, e.g. a sampled sequence's pooled steps)."""
+        if not any(w.wasted for w in self.weapons):
+            return {}
+        return {k: float(sum(w.wasted.get(k, 0.0) for w in self.weapons)) for k in WASTE_FIELDS}
 
     @property
     def kill_table(self) -> np.ndarray:

@@ -21,7 +21,8 @@ draws from the exact engine's distributions: it shares only the resolved profile
 allocation policy.
 
 :func:`run_sample` runs each chunk of trials through the phases of the attack sequence in order
-(:class:`_Phases`) and adds its figures to the running tallies (:class:`_Tally`).
+(:class:`_Phases`) and adds its figures to the running tallies (:class:`_Tally`). Asked to
+(``waste``), it also counts the damage wasted per trial (:class:`_Waste`).
 """
 
 from __future__ import annotations
@@ -56,9 +57,10 @@ from .allocation import (
     saves_differ,
     space_for,
 )
+from .arrays import distinct
 from .counts import Counts, die_classes, draw_counts
-from .jumps import MixedSaves, SaveJumps
-from .outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome, WeaponResult
+from .jumps import NEVER, MixedSaves, SaveJumps
+from .outcome import LOSS_FIELDS, TOTAL_FIELDS, WASTE_FIELDS, WEAPON_FIELDS, Outcome, WeaponResult
 
 CHUNK_TRIALS = 1 << 15  # trials per chunk: the per-chunk Python work is spread thin, and the
 # chunk's arrays (256 KB of int64 each) stay in the processor's cache
@@ -186,6 +188,45 @@ class _Lookup(dict):
 
 _OUTCOME = _Lookup(np.int8)  # RollTable.outcome -> array; index 0 (no die) is class 0
 _REROLL = _Lookup(bool)
+
+
+@dataclass
+class _Waste:
+    """Per trial of a chunk, the points the damage figure alone does not tell apart: ``raw``
+    inflicted before Feel No Pain, and ``after`` through Feel No Pain onto a unit with every
+    model destroyed. With the figure and the wounds the target lost they give the points
+    wasted (WASTE_FIELDS, :meth:`wasted`)."""
+
+    raw: np.ndarray
+    after: np.ndarray
+
+    @classmethod
+    def zeros(cls, n: int) -> _Waste:
+        return cls(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
+
+    def copy(self) -> _Waste:
+        return _Waste(self.raw.copy(), self.after.copy())
+
+    def add(self, act: np.ndarray, raw: np.ndarray, through: np.ndarray, wiped) -> None:
+        """Trials ``act`` inflict ``raw`` points, ``through`` of them through Feel No Pain,
+        on a unit destroyed (``wiped``, per trial) or not."""
+        self.raw[act] += raw
+        self.after[act] += np.where(wiped, through, 0)
+
+    def wasted(self, since: _Waste, figure: np.ndarray, lost: np.ndarray) -> dict:
+        """Per trial, the points of WASTE_FIELDS wasted since ``since``, in which the damage
+        figure grew by ``figure`` and the target lost ``lost`` wounds."""
+        after = self.after - since.after
+        return {
+            "beyond_wounds_left": figure - lost - after,
+            "feel_no_pain": self.raw - since.raw - figure,
+            "after_destruction": after,
+        }
+
+
+def _wiped(space: AllocationSpace, states: np.ndarray) -> np.ndarray:
+    """Per state, whether every model of the unit is destroyed."""
+    return space.destroyed[states] >= space.target.models
 
 
 def _fnp_threshold(p_ignore: float) -> int:
@@ -431,6 +472,7 @@ class _Inflict:
         # the saves alike (then never lowest first: nothing to order), else mixed saves
         self.tabulated = _SaveJumps.damage_of(space, w) is not None
         self.mixed = not self.tabulated and MixedSaves.damage_of(space, w) is not None
+        self.to_wipe: dict[int, tuple[np.ndarray, int]] = {}  # per order, for the waste
         if w.reroll_one_damage:  # each Damage roll rolled, to spend the re-roll on one
             self.tabulated = self.mixed = False
         self.once: np.ndarray | None = None  # per trial of a chunk: the single Damage re-roll
@@ -454,14 +496,48 @@ class _Inflict:
         figure: np.ndarray,
         failed: np.ndarray,
         order: np.ndarray | int = 0,
+        waste: _Waste | None = None,
     ) -> np.ndarray:
         """Each trial's ``counts`` normal wounds: save, Damage, Feel No Pain, allocation (in
-        each trial's allocation order ``order``)."""
+        each trial's allocation order ``order``); ``waste``: tally what :class:`_Waste`
+        counts too."""
         if self.tabulated or self.mixed:
+            start = (states.copy(), failed.copy(), figure.copy()) if waste is not None else None
             done = self._by_jumps(dice, states, counts, figure, failed, order)
             if done is not None:
+                if waste is not None and start is not None:
+                    self._jumps_waste(waste, start, failed, figure, order)
                 return done
-        return self._wounds(dice, states, counts, figure, failed, None, False, order)
+        return self._wounds(dice, states, counts, figure, failed, None, False, order, waste)
+
+    def _jumps_waste(self, waste: _Waste, start, failed, figure, order) -> None:
+        """What :class:`_Waste` counts of failed saves resolved by the tables (no Feel No
+        Pain: every point is through it): the table's path from each trial's start state is
+        the same however its failed saves are split (``MixedSaves`` moves along it), so those
+        past the one that destroys the last model each land on a destroyed unit."""
+        s0, f0, fig0 = start
+        waste.raw += figure - fig0
+        j = failed - f0
+        orders = np.broadcast_to(np.asarray(order), s0.shape)
+        for o in distinct(orders) if orders.size else ():
+            to_wipe, rate = self._to_wipe(int(o))
+            sel = orders == o
+            waste.after[sel] += np.maximum(j[sel] - to_wipe[s0[sel]], 0) * rate
+
+    def _to_wipe(self, order: int) -> tuple[np.ndarray, int]:
+        """Per start state, the failed saves of the table of ``order`` after which every
+        model is destroyed (:data:`~.jumps.NEVER`: never), and the damage each failed save
+        does then."""
+        if order not in self.to_wipe:
+            t = self.jumps[order]
+            assert t is not None
+            path = t.jump.reshape(t.last + 1, t.size)
+            wiped = _wiped(self.space, path)
+            first = np.where(wiped.any(axis=0), wiped.argmax(axis=0), NEVER)
+            dead = np.flatnonzero(_wiped(self.space, np.arange(t.size)))
+            rate = int(t.rate[dead[0]]) if dead.size else 0
+            self.to_wipe[order] = (first, rate)
+        return self.to_wipe[order]
 
     def failed_saves(
         self, states: np.ndarray, lost: np.ndarray, order: np.ndarray | int = 0
@@ -522,10 +598,11 @@ class _Inflict:
         figure: np.ndarray,
         mortal: np.ndarray,
         order: np.ndarray | int = 0,
+        waste: _Waste | None = None,
     ) -> np.ndarray:
         """Each trial's ``counts`` devastating Critical Wounds: mortal wounds equal to the
         Damage, no save, no spill-over."""
-        return self._wounds(dice, states, counts, figure, None, mortal, True, order)
+        return self._wounds(dice, states, counts, figure, None, mortal, True, order, waste)
 
     def _wounds(
         self,
@@ -537,6 +614,7 @@ class _Inflict:
         mortal: np.ndarray | None,
         devastating: bool,
         order: np.ndarray | int = 0,
+        waste: _Waste | None = None,
     ) -> np.ndarray:
         """One pass per wound position over every trial that has that many wounds: the model
         each trial allocates to, its saving throw (none for devastating wounds), the Damage
@@ -569,6 +647,8 @@ class _Inflict:
                 mortal[act] += dmg
             through = _points_through(dice, dmg, fnp[kinds])
             figure[act] += through
+            if waste is not None:
+                waste.add(act, dmg, through, _wiped(sp, st))
             states[act] = sp.apply(st, through, routing, od)
         return states
 
@@ -613,14 +693,18 @@ def _spill(
     count: np.ndarray,
     thresholds: np.ndarray,
     figure: np.ndarray,
+    waste: _Waste | None = None,
 ) -> np.ndarray:
     """Mortal wounds applied one at a time, spilling over from model to model."""
     for i in range(int(count.max(initial=0))):
         act = np.nonzero(count > i)[0]
         st = states[act]
         kinds = space.kind_of(st, NORMAL)
-        through = _points_through(dice, np.ones(act.size, dtype=np.int64), thresholds[kinds])
+        one = np.ones(act.size, dtype=np.int64)
+        through = _points_through(dice, one, thresholds[kinds])
         figure[act] += through
+        if waste is not None:
+            waste.add(act, one, through, _wiped(space, st))
         states[act] = space.apply(st, through, NORMAL)
     return states
 
@@ -729,6 +813,7 @@ def run_sample(
     progress: Callable[[int, int], None] | None = None,
     start: TargetStates | None = None,
     keep_states: bool = False,
+    waste: bool = False,
 ) -> Outcome:
     """Estimate one activation's outcome from ``trials`` seeded simulated activations.
 
@@ -748,6 +833,9 @@ def run_sample(
             unharmed): one state per trial (``weights`` None, ``trials`` rows, e.g. an earlier
             run's ``final_states``), or a distribution each trial draws its state from.
         keep_states: return each trial's final state in ``final_states`` (trial order).
+        waste: count the damage wasted per trial (``WeaponResult.wasted`` and
+            ``standard_error["wasted"]``, for ``--explain``): a few more array operations per
+            weapon and wound; without it the rows' ``wasted`` are empty.
 
     Returns:
         An :class:`Outcome` with method "sample", its standard errors and ``trials``/``seed``.
@@ -762,8 +850,8 @@ def run_sample(
     start = start if start is not None else act.start
     space = _space(act, start)
     starts = _Starts(space, start, trials, rng)
-    phases = _Phases(act, space, _Dice(rng))
-    tally = _Tally(act, space, keep_states)
+    phases = _Phases(act, space, _Dice(rng), waste)
+    tally = _Tally(act, space, keep_states, waste)
     chunk = chunk_size(act)
     for done in range(0, trials, chunk):
         c = phases.chunk(starts.take(done, min(chunk, trials - done)))
@@ -785,6 +873,9 @@ class _Chunk:
         weapons: per weapon, {field: values} of WEAPON_FIELDS (None: 0 in every trial).
         hazard: (mortal wounds to the attacker, attacker models destroyed); None without a
             Hazardous test.
+        waste: what :class:`_Waste` counts (None: not asked for); ``wasted``: per source,
+            then per weapon, {field: values} of WASTE_FIELDS; ``lost_at_start``: the wounds
+            the target had lost when the chunk began.
     """
 
     states: np.ndarray
@@ -793,6 +884,9 @@ class _Chunk:
     sources: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
     weapons: list[dict[str, np.ndarray | None]] = field(default_factory=list)
     hazard: tuple[np.ndarray, np.ndarray] | None = None
+    waste: _Waste | None = None
+    wasted: list[dict[str, np.ndarray]] = field(default_factory=list)
+    lost_at_start: np.ndarray | None = None
 
     @property
     def n(self) -> int:
@@ -808,8 +902,8 @@ class _Chunk:
 class _Phases:
     """The attack sequence for a chunk of trials, phase by phase (each a method)."""
 
-    def __init__(self, act: Activation, space: AllocationSpace, dice: _Dice):
-        self.act, self.space, self.dice = act, space, dice
+    def __init__(self, act: Activation, space: AllocationSpace, dice: _Dice, waste: bool = False):
+        self.act, self.space, self.dice, self.waste = act, space, dice, waste
         self.inflicts = [_Inflict(space, w, act.lowest_first) for w in act.weapons]
         self.before_fnp = [np.array([_fnp_threshold(p) for p in s.fnp]) for s in act.before]
         hz = act.hazard
@@ -833,6 +927,8 @@ class _Phases:
         """Every phase for trials starting in ``states``."""
         n = states.size
         c = _Chunk(states, np.zeros(n, dtype=np.int64), dict.fromkeys(WEAPON_FIELDS))
+        if self.waste:
+            c.waste, c.lost_at_start = _Waste.zeros(n), self.space.wounds_lost[states]
         self.mortal_wounds_before(c)
         pending = self.attacks(c)
         self.devastating_wounds(c, pending)
@@ -847,9 +943,26 @@ class _Phases:
         for src, thr in zip(self.act.before, self.before_fnp, strict=True):
             count = self.dice.from_pmf(src.count, c.n)
             fig0 = c.figure.copy()
-            c.states = _spill(self.dice, self.space, c.states, count, thr, c.figure)
+            mark = self._mark(c)
+            c.states = _spill(self.dice, self.space, c.states, count, thr, c.figure, c.waste)
             c.sources.append((count, c.figure - fig0))
+            c.wasted.append(self._wasted(c, mark, c.figure - fig0))
             c.add("mortal_wounds", count)
+
+    def _mark(self, c: _Chunk) -> tuple[_Waste, np.ndarray] | None:
+        """Where :class:`_Waste`'s counts and the wounds lost stand before a phase (None: the
+        waste is not counted)."""
+        if c.waste is None:
+            return None
+        return c.waste.copy(), self.space.wounds_lost[c.states]
+
+    def _wasted(self, c: _Chunk, mark, figure: np.ndarray) -> dict[str, np.ndarray]:
+        """The points wasted since ``mark`` (the damage figure grew by ``figure``); empty when
+        the waste is not counted."""
+        if mark is None or c.waste is None:
+            return {}
+        since, lost0 = mark
+        return c.waste.wasted(since, figure, self.space.wounds_lost[c.states] - lost0)
 
     def attacks(self, c: _Chunk) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | int]]:
         """Each weapon in turn: Attacks, Hit and Wound rolls as counts, then its normal wounds
@@ -876,14 +989,20 @@ class _Phases:
                 orders = act.policy.index(wi, normal, 0 if crit is None else crit)
             # a wounded group first (05.03); one order for every trial without a product space
             declared = self.space.declared(c.states, orders) if self.space.product else 0
+            mark = self._mark(c)
             if lost is not None:
+                start = c.states
                 c.states, dealt = inf.failed_saves(c.states, lost, declared)
                 failed = lost
+                if c.waste is not None:  # as the tables' normal wounds are counted
+                    zero = np.zeros(c.n, dtype=np.int64)
+                    inf._jumps_waste(c.waste, (start, zero, zero), failed, dealt, declared)
             else:
                 failed = np.zeros(c.n, dtype=np.int64)
                 dealt = np.zeros(c.n, dtype=np.int64)
-                c.states = inf.normal(dice, c.states, normal, dealt, failed, declared)
+                c.states = inf.normal(dice, c.states, normal, dealt, failed, declared, c.waste)
             c.figure += dealt
+            c.wasted.append(self._wasted(c, mark, dealt))
             wounds = normal if crit is None else normal + crit
             figures = {"attacks": attacks, "hits": hits, "wounds": wounds}
             figures["failed_saves"] = failed
@@ -896,8 +1015,9 @@ class _Phases:
     def devastating_wounds(self, c: _Chunk, pending: list) -> None:
         """The mortal wounds of Devastating Wounds, weapon by weapon, after all normal damage
         (equal to the Damage, no save, no spill-over)."""
-        for w, inf, figures, (crit, fig_normal, orders) in zip(
-            self.act.weapons, self.inflicts, c.weapons, pending, strict=True
+        rows = len(self.act.before)
+        for i, (w, inf, figures, (crit, fig_normal, orders)) in enumerate(
+            zip(self.act.weapons, self.inflicts, c.weapons, pending, strict=True)
         ):
             if not w.devastating:
                 figures["mortal_wounds"] = None  # none: nothing to tally
@@ -905,7 +1025,11 @@ class _Phases:
                 continue
             mortal = np.zeros(c.n, dtype=np.int64)
             fig0 = c.figure.copy()
-            c.states = inf.devastating(self.dice, c.states, crit, c.figure, mortal, orders)
+            mark = self._mark(c)
+            c.states = inf.devastating(self.dice, c.states, crit, c.figure, mortal, orders, c.waste)
+            more = self._wasted(c, mark, c.figure - fig0)
+            mine = c.wasted[rows + i]
+            c.wasted[rows + i] = {f: v + more[f] for f, v in mine.items()}
             figures["mortal_wounds"] = mortal
             figures["damage"] = fig_normal + (c.figure - fig0)
             c.add("mortal_wounds", mortal)
@@ -914,8 +1038,10 @@ class _Phases:
 class _Tally:
     """The running sums over the chunks, and the :class:`Outcome` they give."""
 
-    def __init__(self, act: Activation, space: AllocationSpace, keep_states: bool):
-        self.act, self.space, self.keep_states = act, space, keep_states
+    def __init__(
+        self, act: Activation, space: AllocationSpace, keep_states: bool, waste: bool = False
+    ):
+        self.act, self.space, self.keep_states, self.waste = act, space, keep_states, waste
         self.moments = _Moments()
         self.weapons = [_Moments() for _ in act.weapons]
         self.sources = [_Moments() for _ in act.before]
@@ -958,6 +1084,14 @@ class _Tally:
                 m.add_constant("total_attacks", self.fixed_total, n)
             else:
                 m.add(f"total_{f}", v, seen)
+        if c.waste is not None and c.lost_at_start is not None:
+            rows = [*self.sources, *self.weapons]
+            for mr, wasted in zip(rows, c.wasted, strict=True):
+                for f, v in wasted.items():
+                    mr.add(f, v)
+            total = c.waste.wasted(_Waste.zeros(n), c.figure, lost - c.lost_at_start)
+            for f, v in total.items():
+                m.add(f"wasted_{f}", v)
         if c.hazard is not None:  # else no Hazardous test: nothing lost
             hz_mw, hz_dead = c.hazard
             m.add("hazard_mortal_wounds", hz_mw)
@@ -994,6 +1128,10 @@ class _Tally:
                 )
             )
         moments = self.moments
+        if self.waste:
+            for r, m in zip(rows, [*self.sources, *self.weapons], strict=True):
+                r.wasted.update({f: m.mean(f) for f in WASTE_FIELDS})
+                r.wasted_se.update({f: m.se(f) for f in WASTE_FIELDS})
         expected = {f: sum(r.expected[f] for r in rows) for f in WEAPON_FIELDS}
         se_expected = {f: moments.se(f"total_{f}") for f in WEAPON_FIELDS}
         for f in ("wounds_lost", "models_destroyed"):
@@ -1017,6 +1155,9 @@ class _Tally:
                 "expected": se_expected,
                 "attacker_losses": {k: moments.se(names[k]) for k in LOSS_FIELDS},
                 "characters_destroyed": [_binomial_se(p, trials) for p in characters],
+                "wasted": {f: moments.se(f"wasted_{f}") for f in WASTE_FIELDS}
+                if self.waste
+                else {},
             },
             dice_drawn=drawn,
             final_states=(

@@ -103,6 +103,12 @@ def exchange(
 
     if rounds is not None and turns is not None:
         raise fail("give --rounds or --turns, not both", 2)
+    if engine.explain:
+        raise fail(
+            "--explain: calc exchange gives no attribution; give an activation to calc shoot or "
+            "calc fight --explain, or several to calc sequence --explain",
+            2,
+        )
     n_turns = turns if turns is not None else 2 * (rounds or 1)
     try:
         cat = catalog(engine.datasheets, engine.edition_value)

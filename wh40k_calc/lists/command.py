@@ -114,6 +114,12 @@ def army(
 
     if not options.show and target.target is None:
         raise fail("give the target (--target NAME), or --show to see the list as resolved", 2)
+    if engine.explain:
+        raise fail(
+            "--explain: not for calc army; calc compare --army LIST --explain explains each "
+            "unit's row",
+            2,
+        )
     try:
         army_list = read_list(path)
         edition = engine.edition.value if engine.edition else None

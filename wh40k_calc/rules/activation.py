@@ -22,14 +22,14 @@ from ..profile import Activation, AttackProfile, TargetProfile, TargetStates
 from ..records import replace
 from ..selection import Selection, SelectionError, UnitChoice
 from ..units import ModelGroup, Unit, build_unit
-from .added import with_added_abilities
+from .added import with_added_abilities, without_abilities
 from .applied import Applied, Variant, apply_effects
 from .attacks import attack_profile, weapon_profiles
 from .changes import Changes
 from .command_reroll import SingleReroll, keep_single_rerolls
 from .conditional import against_target
 from .conditions import blast_x_notes, cleave_not_modelled, stealth_notes
-from .idle import idle_notes, idle_phase_notes
+from .idle import idle_notes, idle_phase_notes, lasting_idle
 from .mortal import before_attacks, from_wounds_left
 from .plan import GroupOptions, Plan
 from .situation import Situation
@@ -69,6 +69,7 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     attacker = _built(sel.attacker, "attacker", edition.name)
     if sel.attacker_alive is not None:  # calc exchange: the models still alive
         attacker = attacker.surviving(sel.attacker_alive)
+    attacker = without_abilities(attacker, sel.without_abilities)  # --explain's subsets
     attacker = with_added_abilities(attacker, sel.added_abilities, edition.name)
     target = _built(sel.target, "target", edition.name)
     attacker, conditional_notes = against_target(attacker, target)  # 24.01 Abilities
@@ -80,7 +81,8 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     s = Situation(edition, sel, attacker, target, applied, changes)
     _, damaged_note = damaged_hit_mod(sel, attacker)
     conditions_notes = edition.check_conditions(sel, attacker, target)
-    groups, notes = weapon_options(sel, attacker)
+    mortal_only = bool(changes.unit("attacker", "mortal_wounds"))
+    groups, notes = weapon_options(sel, attacker, mortal_only)
     precise = any(w.abilities.precision for g in groups for o in g.options for w in o.weapons)
     _, tprofile, order, roles, listing = target_profile(s, precise)
     best = edition.best_allocation(sel)
@@ -114,6 +116,7 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
         allocation_order=order,
         character_roles=roles,
         target_groups=listing,
+        idle=lasting_idle(edition, sel, target, groups, applied),
     )
 
 

@@ -1,5 +1,6 @@
 """Weapon abilities granted for one activation (``--add-ability``): detachment rules and auras
-that say "weapons gain [ABILITY]", without writing a datasheet.
+that say "weapons gain [ABILITY]", without writing a datasheet; and weapon abilities of the
+datasheets switched off for one activation (``--explain``'s subsets: :func:`without_abilities`).
 
 The grant is applied to the attacking unit's weapons before anything else reads them, so every
 rule (which weapons shoot under ``--indirect``, hazard rolls, the Hit and Wound rolls) sees the
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ..abilities import parse_ability
+from ..abilities import WeaponAbilities, parse_ability, split_abilities
 from ..datasheet import Weapon, norm_name
 from ..fuzzy import did_you_mean
 from ..records import replace
@@ -32,6 +33,36 @@ def torrent_cannot_have(w: Weapon, ability: str) -> bool:
     """Whether ``ability`` cannot be given to ``w`` because ``w`` has [TORRENT] (24.37.01:
     "[TORRENT] weapons cannot have [INDIRECT FIRE] or [PRECISION]")."""
     return w.abilities.torrent and parse_ability(ability).key in ("precision", "indirect fire")
+
+
+def without_abilities(unit: Unit, removed: tuple[AddedAbility, ...]) -> Unit:
+    """``unit`` with each weapon profile named in ``removed`` (by its own name, any datasheet
+    of the unit) stripped of the abilities of that text as its datasheet gives them; applied
+    before :func:`with_added_abilities`, so that a grant of the same ability still holds. A
+    name or text the unit does not have changes nothing."""
+    if not removed:
+        return unit
+    drop: dict[str, set[str]] = {}
+    for a in removed:
+        drop.setdefault(norm_name(a.weapon), set()).add(parse_ability(a.ability).text)
+
+    def strip(w: Weapon) -> Weapon:
+        texts = drop.get(w.key)
+        if not texts:
+            return w
+        kept = [
+            piece
+            for item in w.ability_texts
+            for piece in split_abilities(item)
+            if parse_ability(piece).text not in texts
+        ]
+        return replace(w, abilities=WeaponAbilities.parse(kept), ability_texts=tuple(kept))
+
+    def regroup(groups: tuple[ModelGroup, ...]) -> tuple[ModelGroup, ...]:
+        return tuple(replace(g, weapons=tuple(strip(w) for w in g.weapons)) for g in groups)
+
+    whole = regroup(unit.whole) if unit.whole is not None else None
+    return replace(unit, groups=regroup(unit.groups), whole=whole)
 
 
 def with_added_abilities(unit: Unit, added: tuple[AddedAbility, ...], edition: str = "10") -> Unit:

@@ -6,10 +6,19 @@ target option the target already betters, a granted ability that cannot act.
 Each check reads the weapons that can attack (every option of every model group) and the
 effects applied; the rules themselves stay where they are (the rule modules and the edition's
 answers, :class:`~wh40k_calc.rules.edition.Edition`): these notes only report their outcome.
+
+Each finding (:class:`Idle`) also names the options it is about (a condition or modifier by
+its field name, an ``--add-ability`` as ``added:N``) and whether the option stays without
+effect whatever other option, effect or weapon ability is switched off (``lasting``): a
+condition no weapon reads stays unread when weapons lose abilities, but a re-roll that snap
+shooting forbids counts again without ``--overwatch``. ``--explain`` leaves the lasting ones
+out of its players (:func:`lasting_idle`). Where ``--indirect`` limits the weapons that may
+shoot, switching it off brings others in, so only the findings that read no weapon last.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..abilities import WeaponAbilities, parse_ability
@@ -36,14 +45,26 @@ NO_EFFECT = ("assault", "one shot")  # they change nothing in one attack sequenc
 ZERO = constant(0)
 
 
-def idle_notes(
+@dataclass(frozen=True)
+class Idle:
+    """One finding: its ``note``, the ``options`` it is about (Conditions/Modifiers field
+    names, ``added:N`` for the N-th ``--add-ability``), whether it holds whatever else is
+    switched off (``lasting``), and whether it reads the weapons that may attack
+    (``reads_weapons``: not lasting when ``--indirect`` limits them)."""
+
+    note: str
+    options: tuple[str, ...]
+    lasting: bool = True
+    reads_weapons: bool = True
+
+
+def _findings(
     edition: Edition,
     sel: Selection,
     target: Unit,
     groups: list[GroupOptions],
     applied: Applied,
-) -> list[str]:
-    """Notes on options and conditions that have no effect on this activation."""
+) -> list[Idle]:
     weapons = list(dict.fromkeys(w for g in groups for o in g.options for w in o.weapons))
     return [
         *_conditions(sel, weapons, applied),
@@ -53,6 +74,38 @@ def idle_notes(
         *_target_options(sel, target, weapons, applied),
         *_added(edition, sel, weapons),
     ]
+
+
+def idle_notes(
+    edition: Edition,
+    sel: Selection,
+    target: Unit,
+    groups: list[GroupOptions],
+    applied: Applied,
+) -> list[str]:
+    """Notes on options and conditions that have no effect on this activation."""
+    return [f.note for f in _findings(edition, sel, target, groups, applied)]
+
+
+def lasting_idle(
+    edition: Edition,
+    sel: Selection,
+    target: Unit,
+    groups: list[GroupOptions],
+    applied: Applied,
+) -> frozenset[str]:
+    """The options (as :class:`Idle` names them) with no effect on this activation whatever
+    other option, effect or weapon ability is switched off: ``--explain`` does not count them
+    among its players. The phase's idle conditions (:func:`idle_phase_notes`) included."""
+    limited = sel.phase == "shooting" and sel.conditions.indirect
+    out = {
+        o
+        for f in _findings(edition, sel, target, groups, applied)
+        if f.lasting and not (limited and f.reads_weapons)
+        for o in f.options
+    }
+    out.update(c for c in _IDLE[sel.phase] if getattr(sel.conditions, c))
+    return frozenset(out)
 
 
 def _changes(
@@ -91,7 +144,7 @@ def _granted_texts(applied: Applied) -> list[str]:
     return [t.lower() for t in texts]
 
 
-def _conditions(sel: Selection, weapons: list[Weapon], applied: Applied) -> list[str]:
+def _conditions(sel: Selection, weapons: list[Weapon], applied: Applied) -> list[Idle]:
     """A condition of the activation's phase that no weapon or rule here reads."""
     shooting = sel.phase == "shooting"
     ranged = [w.abilities for w in weapons if not w.is_melee]
@@ -133,13 +186,13 @@ def _conditions(sel: Selection, weapons: list[Weapon], applied: Applied) -> list
     out = []
     for name, (phase, read, why) in readers.items():
         if phase and getattr(sel.conditions, name) and not read:
-            out.append(f"--{name.replace('_', '-')}: no effect: {why}")
+            out.append(Idle(f"--{name.replace('_', '-')}: no effect: {why}", (name,)))
     return out
 
 
 def _hit_roll(
     edition: Edition, sel: Selection, weapons: list[Weapon], applied: Applied
-) -> list[str]:
+) -> list[Idle]:
     """Hit-roll options with no Hit roll to change ([TORRENT]), and Hit-roll re-rolls under
     snap shooting or indirect shooting where the edition forbids them (15.09 Snap Shooting,
     10.07 Indirect Shooting: "You cannot re-roll hit rolls"; under ``--indirect`` every weapon
@@ -154,7 +207,12 @@ def _hit_roll(
     ]
     if asked and weapons and not rolled:
         out.append(
-            f"{', '.join(asked)}: no effect: no Hit roll is made (every weapon here has [TORRENT])"
+            Idle(
+                f"{', '.join(asked)}: no effect: no Hit roll is made (every weapon here has "
+                "[TORRENT])",
+                tuple(n for n in ("hit_mod", "reroll_hits", "crit_hit") if getattr(mods, n)),
+                lasting=not sel.added_abilities,  # [TORRENT] may be granted
+            )
         )
     snap = (
         cond.overwatch
@@ -174,11 +232,17 @@ def _hit_roll(
     sources = [f"--reroll-hits {mods.reroll_hits}"] if mods.reroll_hits else []
     sources += list(dict.fromkeys(n for n, _ in _changes(applied, "attacker", "reroll_hits")))
     if sources:
-        out.append(f"{' and '.join(sources)}: no effect: Hit rolls cannot be re-rolled {why}")
+        out.append(
+            Idle(
+                f"{' and '.join(sources)}: no effect: Hit rolls cannot be re-rolled {why}",
+                ("reroll_hits",) if mods.reroll_hits else (),
+                lasting=False,  # they count again without snap or indirect shooting
+            )
+        )
     return out
 
 
-def _damage(sel: Selection, weapons: list[Weapon], applied: Applied) -> list[str]:
+def _damage(sel: Selection, weapons: list[Weapon], applied: Applied) -> list[Idle]:
     """Damage options with nothing to act on: ``--reroll-damage`` with no Damage roll (every
     Damage characteristic fixed, [MELTA X] included where it adds); ``--damage-reduction`` /
     ``--half-damage`` when no attack can do more than 1 Damage (Damage is never reduced below
@@ -188,7 +252,12 @@ def _damage(sel: Selection, weapons: list[Weapon], applied: Applied) -> list[str
         return out
     damage = [(w.D, _melta(sel, w)) for w in weapons]
     if mods.reroll_damage and all(d.is_constant and m.is_constant for d, m in damage):
-        out.append("--reroll-damage: no effect: no weapon here has a random Damage characteristic")
+        out.append(
+            Idle(
+                "--reroll-damage: no effect: no weapon here has a random Damage characteristic",
+                ("reroll_damage",),
+            )
+        )
     most = max(d.max_value + m.max_value for d, m in damage) + mods.damage_mod
     reducing = [
         option
@@ -200,13 +269,20 @@ def _damage(sel: Selection, weapons: list[Weapon], applied: Applied) -> list[str
     ]
     if reducing and most <= 1:
         out.append(
-            f"{', '.join(reducing)}: no effect: no attack here has more than 1 Damage (Damage "
-            "is never reduced below 1)"
+            Idle(
+                f"{', '.join(reducing)}: no effect: no attack here has more than 1 Damage "
+                "(Damage is never reduced below 1)",
+                tuple(n for n in ("damage_reduction", "half_damage") if getattr(mods, n)),
+                lasting=False,  # an effect's or a negative --damage-mod's Damage may be why
+            )
         )
     if mods.fnp_mortal is not None and not _mortal_wounds(weapons, applied):
         out.append(
-            f"--fnp-mortal {mods.fnp_mortal}: no effect: nothing here inflicts mortal wounds on "
-            "the target (no [DEVASTATING WOUNDS] weapon or mortal-wound rule)"
+            Idle(
+                f"--fnp-mortal {mods.fnp_mortal}: no effect: nothing here inflicts mortal "
+                "wounds on the target (no [DEVASTATING WOUNDS] weapon or mortal-wound rule)",
+                ("fnp_mortal",),
+            )
         )
     return out
 
@@ -229,7 +305,7 @@ def _mortal_wounds(weapons: list[Weapon], applied: Applied) -> bool:
 
 def _cover(
     edition: Edition, sel: Selection, target: Unit, weapons: list[Weapon], applied: Applied
-) -> list[str]:
+) -> list[Idle]:
     """``--cover`` that some or every attack does not get (Core rules: Benefit of Cover: not
     against [IGNORES COVER], and as a save bonus not for a save of 3+ or better against AP 0;
     seeds README for edition 11, where cover worsens BS: nothing for [TORRENT])."""
@@ -240,17 +316,32 @@ def _cover(
     as_save = [w for w in counted if edition.save_cover(sel, w, w.abilities, False)]
     if not as_save:  # edition 11: BS worsened
         unused = cover_unused(ranged)
-        return [f"--cover: {unused}"] if unused else []
+        return [_cover_idle(unused, sel)] if unused else []
     unused = cover_unused(ranged, bs=False)
-    out = [f"--cover: {unused}"] if unused else []
+    out = [_cover_idle(unused, sel)] if unused else []
     worsen = sum(int(v) for _, v in _changes(applied, "target", "ap_worsen", True))  # type: ignore[call-overload]
     ap0 = all(min(0, w.AP - sel.modifiers.ap_mod + worsen) == 0 for w in as_save)
     if ap0 and all(g.profile.Sv <= 3 for g in target.all_groups):
         out = [
-            "--cover: no effect: the Benefit of Cover does not improve a save of 3+ or better "
-            "against AP 0"
+            Idle(
+                "--cover: no effect: the Benefit of Cover does not improve a save of 3+ or "
+                "better against AP 0",
+                ("cover",),
+                lasting=False,  # AP may be another without --ap-mod or a target effect
+            )
         ]
     return out
+
+
+def _cover_idle(unused: str, sel: Selection) -> Idle:
+    """The finding of :func:`cover_unused`'s words: of no effect only when no weapon gets
+    the cover (and lasting unless an ability granted for this activation is why)."""
+    idle = unused.startswith("no effect")
+    return Idle(
+        f"--cover: {unused}",
+        ("cover",) if idle else (),
+        lasting=idle and not sel.added_abilities,
+    )
 
 
 def cover_unused(weapons: list[Weapon], bs: bool = True) -> str:
@@ -279,18 +370,22 @@ def cover_unused(weapons: list[Weapon], bs: bool = True) -> str:
 
 def _target_options(
     sel: Selection, target: Unit, weapons: list[Weapon], applied: Applied
-) -> list[str]:
+) -> list[Idle]:
     """Target-side options that change nothing: ``--target-stealth`` in a fight,
     ``--precision-target`` with no [PRECISION] weapon, ``--invuln`` / ``--fnp`` no better than
     what every model already has."""
     mods = sel.modifiers
     out = []
     if mods.target_stealth and sel.phase == "fight":
-        out.append("--target-stealth: no effect in the Fight phase (Stealth is against ranged "
-                   "attacks)")  # fmt: skip
+        out.append(Idle("--target-stealth: no effect in the Fight phase (Stealth is against "
+                        "ranged attacks)", ("target_stealth",), reads_weapons=False))  # fmt: skip
     if sel.precision_target != "leader" and not any(w.abilities.precision for w in weapons):
         out.append(
-            f"--precision-target {sel.precision_target}: no effect: no weapon here has [PRECISION]"
+            Idle(
+                f"--precision-target {sel.precision_target}: no effect: no weapon here has "
+                "[PRECISION]",
+                (),
+            )
         )
     melee = sel.phase == "fight"
     own_invuln = [
@@ -302,46 +397,61 @@ def _target_options(
     ]
     if mods.invuln is not None and all(x is not None and x <= mods.invuln for x in own_invuln):
         out.append(
-            f"--invuln {mods.invuln}: no effect: every model of {target.name} has an "
-            f"invulnerable save of {mods.invuln}+ or better"
+            Idle(
+                f"--invuln {mods.invuln}: no effect: every model of {target.name} has an "
+                f"invulnerable save of {mods.invuln}+ or better",
+                ("invuln",),
+                lasting=not _changes(applied, "target", "invuln"),  # an effect's may better it
+                reads_weapons=False,
+            )
         )
     own_fnp = [g.profile.feel_no_pain for g in target.all_groups]
     if mods.fnp is not None and all(x is not None and x <= mods.fnp for x in own_fnp):
         out.append(
-            f"--fnp {mods.fnp}: no effect: every model of {target.name} has Feel No Pain "
-            f"{mods.fnp}+ or better"
+            Idle(
+                f"--fnp {mods.fnp}: no effect: every model of {target.name} has Feel No Pain "
+                f"{mods.fnp}+ or better",
+                ("fnp",),
+                reads_weapons=False,
+            )
         )
     return out
 
 
-def _added(edition: Edition, sel: Selection, weapons: list[Weapon]) -> list[str]:
+def _added(edition: Edition, sel: Selection, weapons: list[Weapon]) -> list[Idle]:
     """``--add-ability`` grants that cannot act: on a weapon that does not attack here, an
     ability this edition does not model ([CLEAVE X] in 10th edition), one the attacks of this
     phase do not read, or one with no effect on an attack sequence."""
     out = []
-    for a in sel.added_abilities:
+    for i, a in enumerate(sel.added_abilities):
         given = repr(a.ability if a.weapon == "*" else f"{a.weapon}: {a.ability}")
         to = [w for w in weapons if a.weapon == "*" or norm_name(a.weapon) in answers_to(w)]
         key = parse_ability(a.ability).key
+        note = None
         if not to:
-            out.append(f"--add-ability {given}: {a.weapon} does not attack in this activation")
+            note = f"--add-ability {given}: {a.weapon} does not attack in this activation"
         elif key == "cleave" and not edition.cleave_bonus(WeaponAbilities(cleave=1)):
-            out.append(
+            note = (
                 f"--add-ability {given}: [CLEAVE X] is an edition-11 ability, not modelled in "
                 f"edition {edition.name} (as a datasheet's [CLEAVE X]; --edition 11 applies it)"
             )
         elif key in MELEE_ONLY and not any(w.is_melee for w in to):
-            out.append(f"--add-ability {given}: a melee ability: no effect on ranged attacks")
+            note = f"--add-ability {given}: a melee ability: no effect on ranged attacks"
         elif key in RANGED_ONLY and all(w.is_melee for w in to):
-            out.append(f"--add-ability {given}: a ranged ability: no effect on melee attacks")
+            note = f"--add-ability {given}: a ranged ability: no effect on melee attacks"
         elif key in NO_EFFECT:
-            out.append(f"--add-ability {given}: no effect on one activation")
+            note = f"--add-ability {given}: no effect on one activation"
         elif edition.name == "11" and any(torrent_cannot_have(w, a.ability) for w in to):
             names = ", ".join(dict.fromkeys(w.name for w in to if w.abilities.torrent))
-            out.append(
+            note = (
                 f"--add-ability {given}: not given to {names}: [TORRENT] weapons cannot have "
                 "[INDIRECT FIRE] or [PRECISION] (24.37.01)"
             )
+            if not all(torrent_cannot_have(w, a.ability) for w in to):
+                out.append(Idle(note, ()))  # the other weapons still take it: still a player
+                note = None
+        if note is not None:
+            out.append(Idle(note, (f"added:{i}",)))
     return out
 
 

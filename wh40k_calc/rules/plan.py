@@ -45,7 +45,8 @@ class Plan(Struct, frozen=True):
     model of the target, in the order of ``TargetProfile.characters``. ``target_groups``: for
     each model of the target's profile (``TargetProfile.bodyguard``, then ``characters``), the
     index of its group in ``target.groups`` (which models a state of the target leaves alive,
-    for ``calc exchange``).
+    for ``calc exchange``). ``idle``: the options that have no effect here whatever else is
+    switched off (``rules.idle.lasting_idle``), which ``--explain`` does not count.
     """
 
     attacker: Unit
@@ -63,4 +64,5 @@ class Plan(Struct, frozen=True):
     allocation_order: list[str] = field(default_factory=list)
     character_roles: list[str] = field(default_factory=list)  # per TargetProfile.characters
     target_groups: tuple[int, ...] = ()  # per model of the TargetProfile: its group's index
+    idle: frozenset[str] = frozenset()
     state_split: StateSplit | None = None  # target-state conditions read per start state

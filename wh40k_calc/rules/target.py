@@ -188,7 +188,8 @@ def _one(below: tuple[tuple[int, int], ...] | None):
 
 
 def _target_bearers(target: Unit) -> frozenset[int]:
-    """The target's bearer groups (ids): its first CHARACTER datasheet's CHARACTER models."""
+    """The target's bearer groups (ids): its first CHARACTER datasheet's CHARACTER models, or
+    its only model (:func:`~.when.bearer_groups`)."""
     from .when import bearer_groups
 
     return bearer_groups(target)

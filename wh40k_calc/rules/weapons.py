@@ -14,12 +14,17 @@ from ..units import ModelGroup, Unit
 from .plan import GroupOptions, Option
 
 
-def weapon_options(sel: Selection, attacker: Unit) -> tuple[list[GroupOptions], list[str]]:
+def weapon_options(
+    sel: Selection, attacker: Unit, mortal_only: bool = False
+) -> tuple[list[GroupOptions], list[str]]:
     """The ways each model group of the attacker can attack in this phase (Core rules:
-    Pistol; seeds README: weapons a model uses, [EXTRA ATTACKS]), and notes.
+    Pistol; seeds README: weapons a model uses, [EXTRA ATTACKS]), and notes. ``mortal_only``:
+    the attacker's effects inflict mortal wounds before the attacks (a stratagem's roll in the
+    Shooting phase, as Skulls Beget Blood's), so a unit with no weapon for the phase still has
+    something to resolve: no options then, and a note says so.
 
     Raises:
-        SelectionError: no weapon can attack.
+        SelectionError: no weapon can attack (and no effect inflicts mortal wounds).
     """
     notes: list[str] = []
     out: list[GroupOptions] = []
@@ -48,6 +53,10 @@ def weapon_options(sel: Selection, attacker: Unit) -> tuple[list[GroupOptions], 
         raise SelectionError("--weapon " + "; --weapon ".join(why for why, _ in named))
     # (with --indirect, the notes above already name the weapons that cannot shoot)
     notes += [f"--weapon {why} (it does not attack here)" for why, wrong in named if wrong]
+    if not out and mortal_only and not named:
+        what = "ranged" if sel.phase == "shooting" else "melee"
+        notes.append(f"{attacker.name} has no {what} weapon: only the effects' mortal wounds")
+        return out, notes
     if not out:
         what = "ranged" if sel.phase == "shooting" else "melee"
         extra = (

@@ -7,9 +7,9 @@ over :class:`~wh40k_calc.profile.TargetStates`; the one state with every model d
 mass the step cannot act on. So a step is resolved from the start distribution conditioned on
 "not destroyed", and its result is mixed with the destroyed mass:
 
-* the step's own figures (attacks, hits, wounds, failed saves, mortal wounds, damage, each
-  weapon's, Hazardous losses) are P(alive) times the conditional ones, and its damage
-  distribution puts the destroyed mass at 0;
+* the step's own figures (attacks, hits, wounds, failed saves, mortal wounds, damage, the
+  damage wasted, each weapon's, Hazardous losses) are P(alive) times the conditional ones,
+  and its damage distribution puts the destroyed mass at 0;
 * the state after the step (and everything counted from the unharmed unit: models destroyed,
   wounds lost, Leaders destroyed) is P(alive) times the conditional one plus the destroyed mass
   left where it was.
@@ -105,7 +105,12 @@ def mix(o: Outcome, p_alive: float, dead: TargetStates) -> Outcome:
     return replace(
         o,
         weapons=[
-            replace(w, expected={f: p * w.expected[f] for f in WEAPON_FIELDS}) for w in o.weapons
+            replace(
+                w,
+                expected={f: p * w.expected[f] for f in WEAPON_FIELDS},
+                wasted={f: p * x for f, x in w.wasted.items()},
+            )
+            for w in o.weapons
         ],
         expected=expected,
         models_destroyed_distribution=_blend(p, o.models_destroyed_distribution, _delta(n + 1, n)),

@@ -61,6 +61,10 @@ def sequence(
         note = sampler_unused_note(engine.sampler_given()) if seq.method == "exact" else None
         if note:
             seq.notes.append(note)
+        if engine.explain:
+            from .explain import explain_sequence
+
+            seq = explain_sequence(seq, engine.seed_value)
     except StepError as exc:  # words that do not parse: a usage error (2), as at top level
         raise fail(str(exc), 2 if exc.usage else 1) from None
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:

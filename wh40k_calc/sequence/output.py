@@ -207,6 +207,12 @@ def to_json_sequence(seq: SequenceResult, steps: bool = True) -> dict[str, Any]:
         del out["steps"]
     if seq.method != "exact":
         out["sample"] = _sample_block(seq)
+    if seq.attribution is not None:  # --explain
+        from ..explained import attribution_json
+        from .explain import wasted_whole
+
+        out["attribution"] = attribution_json(seq.attribution)
+        out["wasted"] = wasted_whole(seq, primary)
     return out
 
 

@@ -74,10 +74,32 @@ def render_sequence(seq: SequenceResult, console: Any) -> None:
     print_table(console, steps_table(seq), label_columns=2)
     print_after(seq, console)
     _kill_table(seq, console)
+    if seq.attribution is not None:
+        _explained(seq, console)
     _leaders_and_hazards(seq, console)
     if seq.method == "both":
         print_table(console, _comparison(seq))
     _details(seq, console)
+
+
+def _explained(seq: SequenceResult, console: Any) -> None:
+    """``--explain``: what each rule adds in each step and over the whole sequence, then
+    where the damage of every step went."""
+    from ..explained import attribution_json, attribution_table, waste_table
+    from ..layout import print_table
+    from .explain import wasted_whole
+
+    for sr in seq.steps:
+        a = sr.result.attribution
+        if a is not None and a.shares:
+            label = f"Step {sr.step.label(seq.repeated)}: what each rule adds"
+            print_table(console, attribution_table(attribution_json(a), label))
+    if seq.attribution.shares:
+        whole = attribution_json(seq.attribution)
+        print_table(console, attribution_table(whole, "Whole sequence: what each rule adds"))
+    data = wasted_whole(seq, "sample" if seq.method == "sample" else "exact")
+    if data is not None:
+        print_table(console, waste_table(data))
 
 
 def print_after(seq: SequenceResult, console: Any) -> None:

@@ -74,6 +74,8 @@ class SequenceResult:
     unharmed; ``--target-wounds-left``: one state); ``trials`` the sampler's trials of each
     step (None: the sampler did not run); ``trials_asked`` the trials given (``--trials``; None:
     the default within the time budget), for a sampled run made later (:mod:`.budget`).
+    ``attribution``: ``--explain``'s for the whole sequence (:mod:`.explain`; each step's is
+    its Result's), else None.
     """
 
     steps: list[StepResult]
@@ -84,6 +86,7 @@ class SequenceResult:
     notes: list[str] = field(default_factory=list)
     exact_declined: str | None = None
     trials_asked: int | None = None
+    attribution: Any = None
 
     @property
     def repeated(self) -> bool:

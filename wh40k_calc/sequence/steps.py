@@ -91,8 +91,8 @@ def parse_step(index: int, text: str) -> AttackRequest:
             index,
             text,
             f"{', '.join(refused)}: not inside a step; the target, its options and "
-            "--method/--trials/--seed/--json/--edition/--datasheets are given once, for the "
-            "whole sequence",
+            "--method/--trials/--seed/--json/--explain/--edition/--datasheets are given once, "
+            "for the whole sequence",
             usage=True,
         )
     return req
