@@ -30,8 +30,6 @@ stratagems and unit rules, which no export lists: their lines come from the file
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 import unicodedata
@@ -482,6 +480,9 @@ def coverage_10(csv_dir: Path, effects: Path = EFFECTS, files: dict | None = Non
 
 def csv_text(lines: tuple[Line, ...] | list[Line]) -> str:
     """The coverage file's text: a header of :data:`COLUMNS`, then one row per line."""
+    import csv  # only for the coverage table
+    import io
+
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(COLUMNS)
@@ -498,6 +499,9 @@ def read_csv(path: Path) -> list[Line]:
             kind or status, a modelled line without records or a not-modelled line without a
             reason, lines out of order or twice; the message names the file and the line.
     """
+    import csv
+    import io
+
     rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
     if not rows or tuple(rows[0]) != COLUMNS:
         raise ValueError(f"{path}: line 1: the header must be {','.join(COLUMNS)}")
