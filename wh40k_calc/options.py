@@ -14,6 +14,7 @@ __future__ import annotations`` here: the groups' annotations are read at start-
 annotations would have to be evaluated again.)
 """
 
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -97,7 +98,7 @@ def warning(message: str) -> None:
     )
 
 
-def catalog(datasheets: list[str] | list[Path] | tuple[str, ...] | None, edition: str = "10"):
+def catalog(datasheets: Sequence[str | Path] | None, edition: str = "10"):
     """The datasheet catalog for ``--datasheets`` folders (and the environment), looking in
     ``edition``'s data; a faction in ``WH40K_CALC_FACTIONS`` that no datasheet has is warned
     about on stderr.
