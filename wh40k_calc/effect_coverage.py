@@ -30,7 +30,6 @@ stratagems and unit rules, which no export lists: their lines come from the file
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from collections import Counter
@@ -110,6 +109,8 @@ def _faction_rules(d: dict) -> list[DataRule]:
 def data_rules(path: Path) -> list[DataRule]:
     """Every army rule, detachment rule, stratagem and enhancement of a game-datacards faction
     file, in file order."""
+    import json  # lazy, as csv: not on the start-up path of every command (1.5 ms)
+
     return _faction_rules(json.loads(path.read_text(encoding="utf-8")))
 
 
@@ -392,6 +393,8 @@ def coverage_11(gdc: Path, effects: Path = EFFECTS, files: dict | None = None) -
     files = load_effect_files(folder) if files is None else files
     problems: list[str]
     lines, problems, notes, seen = [], [], [], set()
+    import json
+
     paths = sorted(gdc.glob("*.json"))
     if not paths:
         raise ValueError(f"{gdc}: no game-datacards faction files (*.json) here")
