@@ -47,7 +47,7 @@ class OptionGroup:
         info, default)."""
         hints = get_type_hints(cls, include_extras=True)
         out = []
-        # a class is hashable; mypy checks type[X] against Hashable as if it were an instance
+        # a class is hashable: mypy refuses type[X] as Hashable (python/mypy#11470)
         for name, default in _fields(cls):  # type: ignore[arg-type]
             annotation = hints[name]
             if name in cls.help_overrides:
@@ -64,14 +64,14 @@ class OptionGroup:
         """Field name -> the option as the user types it (``--half-range``; an argument's
         metavar)."""
         hints = get_type_hints(cls, include_extras=True)
-        # a class is hashable; mypy checks type[X] against Hashable as if it were an instance
+        # a class is hashable: mypy refuses type[X] as Hashable (python/mypy#11470)
         return {name: _option_name(name, hints[name]) for name, _ in _fields(cls)}  # type: ignore[arg-type]
 
     def changed(self) -> list[str]:
         """The options whose value is not the default (and not empty), as the user types them."""
         names = self.option_names()
         out = []
-        # a class is hashable; mypy checks type[X] against Hashable as if it were an instance
+        # a class is hashable: mypy refuses type[X] as Hashable (python/mypy#11470)
         for name, default in _fields(type(self)):  # type: ignore[arg-type]
             value = getattr(self, name)
             if value not in (default, None, (), []):
