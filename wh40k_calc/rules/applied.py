@@ -203,12 +203,14 @@ def apply_effects(
 def _why(a: Active, f: Facts) -> str | None:
     """Why the record of ``a`` cannot act for its side (its record-level conditions but those
     on the target's state), or None."""
+    from msgspec.structs import replace as struct_replace
+
     e = a.effect
     when = e.when
     if when is not None and any(getattr(when, k) is not None for k in STATE_FIELDS):
-        when = replace(when, **dict.fromkeys(STATE_FIELDS))
+        when = struct_replace(when, **dict.fromkeys(STATE_FIELDS))
     if when is not None and a.side == "target" and when.unit_min_models is not None:
-        when = replace(when, unit_min_models=None)  # the target's model count: per state
+        when = struct_replace(when, unit_min_models=None)  # the target's count: per state
     sides = (a.side,) if e.side == "both" else ("attacker", "target")
     return why_not(when, f, Context(a.side, a.options), e.name, keyword_sides=sides)
 
