@@ -387,7 +387,7 @@ def _weapon_wounds(
     With [DEVASTATING WOUNDS] the Critical Wounds are returned apart; otherwise they join the
     normal wounds. ``command_reroll``: see :func:`_wound_rolls`."""
     attacks = attacks.astype(np.int64, copy=False)
-    if w.hit is not None and w.sustained is None and not w.lethal:
+    if w.hit is not None and w.sustained is None and not w.lethal and not w.reroll_one_hit:
         # only the hits count: every attack that does not miss (one row of the counts)
         rolled = attacks - dice.counts(attacks, die_classes(w.hit, 3))[MISS]
         if not w.devastating and command_reroll is None:
