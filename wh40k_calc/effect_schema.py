@@ -567,7 +567,7 @@ def load_effect_file(path: Path) -> EffectFile:
     import yaml
 
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_safe_loader())
     except (OSError, yaml.YAMLError) as e:
         raise EffectFileError(f"{path}: cannot read: {e}") from None
     try:
@@ -580,6 +580,14 @@ def load_effect_file(path: Path) -> EffectFile:
     if problems:
         raise EffectFileError(f"{path}: " + "; ".join(problems))
     return data
+
+
+def _safe_loader():
+    """PyYAML's safe loader, the libyaml one (``CSafeLoader``, about 6x faster on the effect
+    files: the same documents) where PyYAML was built with it, else the pure-Python one."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _which_record(raw: object, message: str) -> str:
