@@ -1074,3 +1074,27 @@ def test_target_leading_enhancements_need_a_leader(effect, leader, unit, flags) 
     led = CliRunner().invoke(app, [*base, "--target-leader", leader, "--json"])
     assert led.exit_code == 0, led.stderr
     assert effect in json.loads(led.stdout)["effects"]
+
+
+# Target-side enhancements for "the bearer's unit" (target_has_character: an enhancement goes
+# to a CHARACTER unless it says otherwise, 25.04 Select Enhancements): refused for a unit
+# without one, applied to the led unit and to the character on its own.
+TARGET_BEARER = [
+    ("seals-of-reconquest", "Captain", "Intercessor Squad"),
+    ("radiant-mantle", "Shield-Captain", "Custodian Guard"),
+]
+
+
+@pytest.mark.parametrize(("effect", "leader", "unit"), TARGET_BEARER)
+def test_target_bearer_unit_enhancements_need_the_bearer(effect, leader, unit) -> None:
+    def run_on(*target: str):
+        args = ["shoot", "Intercessor Squad", "--target", *target, "--edition", "11"]
+        return CliRunner().invoke(app, [*args, "--effect", effect, "--json"])
+
+    alone = run_on(unit)
+    assert alone.exit_code == 1, alone.stdout
+    assert "needs a target unit that is or contains a CHARACTER" in alone.stderr
+    for target in ((unit, "--target-leader", leader), (leader,)):
+        out = run_on(*target)
+        assert out.exit_code == 0, out.stderr
+        assert effect in json.loads(out.stdout)["effects"]
