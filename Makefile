@@ -40,11 +40,11 @@ demo: $(STAMP)
 	$(BIN)/calc shoot lootas --target boyz
 
 test: $(DEVSTAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 # the long sweeps over the whole data set (@pytest.mark.slow), which make test leaves out
 test-slow: $(DEVSTAMP)
-	$(BIN)/python -m pytest -m slow
+	$(BIN)/python -m pytest -n auto -m slow
 
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check wh40k_calc tests benchmarks

@@ -1350,21 +1350,19 @@ def _led(tmp_path) -> tuple[str, str]:
 
 @BOTH
 def test_target_has_character(tmp_path, fx, edition):
-    """ "While the bearer is leading a unit" (target side: ``target_has_character`` and
-    ``unit_min_models: 2``): Feel No Pain 5+ for the Wall led by the Warden: 12 torrent S8
-    hits, 10 wounds, no save, x 4/6 = 20/3 damage; the Wall alone has no CHARACTER: refused;
-    the Warden alone is a CHARACTER but leads no unit (one model): applied, and does nothing
-    (10 damage)."""
-    fx(rec({"fnp": 5}, side="target", when={"target_has_character": True, "unit_min_models": 2}))
+    """"The bearer's unit" (target side: ``target_has_character``): Feel No Pain 5+ for the
+    Wall led by the Warden: 12 torrent S8 hits, 10 wounds, no save, x 4/6 = 20/3 damage; the
+    Warden alone is a CHARACTER too (its own unit): 20/3; the Wall alone has none: refused."""
+    fx(rec({"fnp": 5}, side="target", when={"target_has_character": True}))
     wall, warden = _led(tmp_path)
     a = flamer(tmp_path, S=8)
     led = shoot(a, wall, "--target-leader", warden, "--effect", "x", *ed(edition),
                 dirs=[tmp_path])  # fmt: skip
     assert sum(w["expected"]["damage"] for w in led["weapons"]) == approx(Fr(20, 3))
+    lone = shoot(a, warden, "--effect", "x", *ed(edition), dirs=[tmp_path])
+    assert row(lone)["damage"] == approx(Fr(20, 3))
     alone = invoke(["shoot", a, "--target", wall, "--effect", "x", *ed(edition)], [tmp_path])
     assert alone.exit_code == 1 and "CHARACTER" in alone.stderr, alone.stderr
-    lone = shoot(a, warden, "--effect", "x", *ed(edition), dirs=[tmp_path])
-    assert row(lone)["damage"] == approx(10)
 
 
 @BOTH

@@ -159,10 +159,11 @@ CASES = [
     # Against a Battlewagon (T10: S4 wounds on 6+) lethal hits is worth more: 15 attacks x
     # (1/6 a Critical Hit, wounding + 3/6 other hits x 1/6) = 15/4 wounds (sustained: 15 x 5/6
     # x 1/6 = 25/12). Its chance of destroying the W16 Battlewagon is nil, sustained hits' is
-    # 6e-19: the pick must not turn on that.
+    # 6e-19: the pick must not turn on that. The Legionaries' own Veterans of the Long War
+    # re-rolls a Wound roll of 1 in melee: 6+ becomes 1/6 + 1/6 x 1/6 = 7/36: 95/24 wounds.
     case("chaos_spacemarines", "dark-pacts", "fight", "Legionaries", "Orks/Battlewagon",
          weapon="Close combat weapon", figure="wounds",
-         expected=15 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * d6(6))),
+         expected=15 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * (d6(6) + Fr(1, 6) * d6(6)))),
     # Iron Fortitude (Fellhammer Siege-host detachment rule, target side): -1 to the Wound
     # roll of ranged attacks whose S is greater than the unit's T. Autocannon S9 v T4: 2+
     # becomes 3+: 8/3 hits x 4/6 = 16/9 wounds.
@@ -193,10 +194,12 @@ CASES = [
          expected=20 * d6(3) * (d6(4) + Fr(1, 6) * d6(4))),
     # Weavers' Wail (Serpent's Brood enhancement): +3 S and +1 A to the bearer's melee
     # weapons. 6 attacks x 5/6 = 5 hits; S8 v T4 2+, the 6s are Critical Wounds (mortal
-    # wounds), the other 4/6 go to saves: AP-2 v Sv3+ fails on 1-4: 5 x 4/6 x 4/6 = 20/9.
+    # wounds), the other 4/6 go to saves: AP-2 v Sv3+ fails on 1-4: 5 x 4/6 x 4/6 = 20/9. The
+    # Troupe Master's own Cegorach's Favour re-rolls its Hit rolls of 1 (5/6 + 1/6 x 5/6) and
+    # adds 1 to its Wound rolls (2+ stays 2+, a 6 still the Critical Wound): 70/27.
     case("aeldari", "weavers-wail", "fight", "Troupe Master", "Intercessor Squad",
          weapon="Troupe Master’s blade", figure="failed_saves",
-         expected=(5 + 1) * d6(2) * (d6(2) - Fr(1, 6)) * fail(5)),
+         expected=(5 + 1) * (d6(2) + Fr(1, 6) * d6(2)) * (d6(2) - Fr(1, 6)) * fail(5)),
     # No Prey too Big (Eldritch Raiders stratagem): +1 to the Wound roll of attacks whose S is
     # below the target's T. Long rifles (heavy, not stationary): 5 x 4/6 hits; S4 v T5 5+,
     # +1: 4+: 10/3 x 1/2 = 5/3 wounds.
@@ -242,10 +245,12 @@ CASES = [
          expected=4 * d6(3) * d6(4) * fail(4) * (3 - 1)),
     # The Spoor of Frailty (Annihilation Legion stratagem): +1 to the Hit roll against a
     # target below its Starting Strength, +1 to the Wound roll too if Below Half-strength
-    # (Intercessors, 2 of 5 left): 12 x 5/6 = 10 hits; S7 v T4 3+, +1: 2+: 25/3 wounds.
+    # (Intercessors, 2 of 5 left): 12 x 5/6 = 10 hits; S7 v T4 3+, +1: 2+: 25/3 wounds. The
+    # Skorpekhs' own Whirling Onslaught re-rolls Hit rolls of 1 in melee: 12 x (5/6 + 1/6 x
+    # 5/6) x 5/6 = 175/18 wounds.
     case("necrons", "the-spoor-of-frailty", "fight", "Skorpekh Destroyers", "Intercessor Squad",
          "--target-models", "2", weapon="Skorpekh hyperphase weapons", figure="wounds",
-         expected=12 * d6(2) * d6(2)),
+         expected=12 * (d6(2) + Fr(1, 6) * d6(2)) * d6(2)),
     # Unflinching Will (Obeisance Phalanx enhancement): the Overlord's melee weapons have
     # [PRECISION] and [ANTI-INFANTRY 5+]: Critical Wounds on 5+, mortal wounds by [DEVASTATING
     # WOUNDS]: 4 x 5/6 hits x 2/6 x D2 = 20/9 mortal wounds (10/9 without).
@@ -275,10 +280,11 @@ CASES = [
     # (melee) A5 WS2+ S7 AP-2 D2; Shield-Captain: guardian spear A7 WS2+ S7 AP-2 D2; Aquilon
     # Custodians: T7 Sv2+ invulnerable 4+.
     # Rendax Stance (a stance of the army rule Martial Ka'tah): melee [LETHAL HITS]. S7 v T4
-    # 3+: 20 x (1/6 + 4/6 x 4/6) = 110/9 wounds.
+    # 3+: 20 x (1/6 + 4/6 x 4/6) = 110/9 wounds; the Guard's own Stand Vigil re-rolls Wound
+    # rolls of 1 (4/6 + 1/6 x 4/6 = 7/9): 20 x (1/6 + 4/6 x 7/9) = 370/27.
     case("adeptuscustodes", "rendax-stance", "fight", "Custodian Guard", "Intercessor Squad",
          weapon="Guardian spear – Melee", figure="wounds",
-         expected=20 * (Fr(1, 6) + (d6(2) - Fr(1, 6)) * d6(3))),
+         expected=20 * (Fr(1, 6) + (d6(2) - Fr(1, 6)) * (d6(3) + Fr(1, 6) * d6(3)))),
     # Avenge the Fallen (Shield Host stratagem): +1 A below the unit's Starting Strength
     # (3 of 4), +2 A Below Half-strength: 3 x (5 + 1) = 18 attacks x 5/6 = 15 hits.
     case("adeptuscustodes", "avenge-the-fallen", "fight", "Custodian Guard", "Intercessor Squad",
@@ -311,11 +317,12 @@ CASES = [
          "Intercessor Squad", "--models", "1", weapon="Twin Kastelan fist", figure="hits",
          expected=4 * (1 - (1 - d6(4)) ** 2)),
     # Mantle of the Gnosticarch (Data-psalm Conclave enhancement): attacks allocated to the
-    # bearer have Damage 1. 8/3 hits, S9 v T4 2+: 20/9 wounds, AP-1 v Sv2+ saves on 3+:
-    # 20/27 failed, 1 damage each (D3 without).
+    # bearer have Damage 1. 8/3 hits, S9 v T4 2+: 20/9 wounds, AP-1 improved by 1 against an
+    # INFANTRY unit (the Predator's own Destructor ability) v Sv2+ saves on 4+: 10/9 failed,
+    # 1 damage each (D3 without).
     case("adeptusmechanicus", "mantle-of-the-gnosticarch", "shoot", "Predator Destructor",
          "Tech-Priest Dominus", weapon="Predator autocannon", figure="damage",
-         expected=4 * d6(3) * d6(2) * fail(3) * 1),
+         expected=4 * d6(3) * d6(2) * fail(4) * 1),
     # ----------------------------------------------------------------------------------------
     # Imperial Agents (agents.json). Inquisitorial Agents: 6 models, agent melee weapon A3
     # WS3+ S3 AP0; Inquisitor: melee weapon A5 WS3+ S4 AP-2, T3 Sv4+ W4; Bloodletters: DAEMON,
@@ -356,22 +363,25 @@ CASES = [
     # Blood Angels (bloodangels.json). Death Company Marines: 5 or 10 models, Astartes
     # chainsword A4 WS3+ S4 AP-1 D1, T4 Sv3+ W2, Feel No Pain 6+.
     # Red Thirst (Liberator Assault Group detachment rule): after a Charge move, +1 A and +2 S
-    # to melee weapons: 25 attacks x 4/6; S6 v T4 3+: 100/9 wounds.
+    # to melee weapons: 25 attacks x 4/6; S6 v T4 3+: 100/9 wounds; the Marines' own Black
+    # Rage lets them re-roll the Hit roll in melee (4/6 + 2/6 x 4/6 = 8/9): 400/27 wounds.
     case("bloodangels", "red-thirst", "fight", "Death Company Marines", "Intercessor Squad",
          "--charged", weapon="Astartes chainsword", figure="wounds",
-         expected=5 * (4 + 1) * d6(3) * d6(3)),
+         expected=5 * (4 + 1) * (d6(3) + (1 - d6(3)) * d6(3)) * d6(3)),
     # A Noble Death in Combat (The Lost Brethren detachment rule): DEATH COMPANY melee attacks
     # re-roll Wound rolls of 1 below Starting Strength, any Wound roll Below Half-strength
-    # (2 models: below half of 5). 8 x 4/6 hits x (1 - (1/2)^2) = 4 wounds.
+    # (2 models: below half of 5). 8 x 4/6 hits x (1 - (1/2)^2) = 4 wounds; with Black Rage's
+    # melee Hit re-roll (8/9 hits): 16/3 wounds.
     case("bloodangels", "a-noble-death-in-combat", "fight", "Death Company Marines",
          "Intercessor Squad", "--models", "2", weapon="Astartes chainsword", figure="wounds",
-         expected=2 * 4 * d6(3) * (1 - (1 - d6(4)) ** 2)),
+         expected=2 * 4 * (d6(3) + (1 - d6(3)) * d6(3)) * (1 - (1 - d6(4)) ** 2)),
     # Insensate Rampage (Rage-cursed Onslaught stratagem, target side): Feel No Pain 5+ (the
-    # better of it and the datasheet's 6+). 8/3 hits, S9 v T4 2+: 20/9 wounds, AP-1 v Sv3+
-    # 4+: 10/9 failed x D3 = 10/3, of which 4/6 gets through: 20/9 damage.
+    # better of it and the datasheet's 6+). 8/3 hits, S9 v T4 2+: 20/9 wounds, AP-1, improved
+    # by 1 against INFANTRY (the Predator's own Destructor), v Sv3+ 5+: 40/27 failed x D3 =
+    # 40/9, of which 4/6 gets through: 80/27 damage.
     case("bloodangels", "insensate-rampage", "shoot", "Predator Destructor",
          "Death Company Marines", weapon="Predator autocannon", figure="damage",
-         expected=4 * d6(3) * d6(2) * fail(4) * 3 * (1 - d6(5))),
+         expected=4 * d6(3) * d6(2) * fail(5) * 3 * (1 - d6(5))),
     # ----------------------------------------------------------------------------------------
     # Legiones Daemonica (chaosdaemons.json). Daemonettes (SLAANESH), Bloodletters (KHORNE)
     # and Plaguebearers (NURGLE): Sv7+, invulnerable 5+; Bloodletters have no ranged weapon;
@@ -444,10 +454,11 @@ CASES = [
          weapon="Boltgun", figure="wounds",
          expected=10 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * d6(3))),
     # Disgustingly Resilient (Virulent Vectorium stratagem, target side): -1 Damage.
-    # Autocannon: 8/3 hits, S9 v T6 3+: 16/9, AP-1 v Sv3+ 4+: 8/9 failed, D3-1 = 2: 16/9.
+    # Autocannon: 8/3 hits, S9 v T6 3+: 16/9, AP-1 improved by 1 against INFANTRY (the
+    # Predator's own Destructor) v Sv3+ 5+: 32/27 failed, D3-1 = 2: 64/27.
     case("deathguard", "disgustingly-resilient", "shoot", "Predator Destructor", "Plague Marines",
          weapon="Predator autocannon", figure="damage",
-         expected=4 * d6(3) * d6(3) * fail(4) * (3 - 1)),
+         expected=4 * d6(3) * d6(3) * fail(5) * (3 - 1)),
     # Grim Reapers (Death Lord's Chosen stratagem): TERMINATOR melee re-rolls the Hit roll
     # against a target that is not a MONSTER or VEHICLE: 9 x (1 - (2/6)^2) = 8 hits.
     case("deathguard", "grim-reapers", "fight", "Blightlord Terminators", "Intercessor Squad",
@@ -456,13 +467,18 @@ CASES = [
     # Deathwatch (deathwatch.json). Deathwatch Veterans (KILL TEAM): 5 boltguns A2 BS3+ S4 AP0
     # D1; Watch Master: vigil spear (melee) A6 WS2+ S6 AP-2 D D3.
     # Furor Tactics (a Mission Tactic, the detachment rule): [SUSTAINED HITS 1]: 10 x (4/6 +
-    # 1/6) = 25/3 hits.
+    # 1/6) = 25/3 hits; the Veterans' own Death to the Alien re-rolls the Hit roll against a
+    # target that is neither IMPERIUM nor CHAOS (the Boyz): the 2/6 misses roll again: 10 x
+    # 5/6 x (1 + 2/6) = 100/9 hits.
     case("deathwatch", "furor-tactics", "shoot", "Deathwatch Veterans", "Orks/Boyz",
-         weapon="Boltgun", figure="hits", expected=10 * (d6(3) + Fr(1, 6))),
+         weapon="Boltgun", figure="hits",
+         expected=10 * (d6(3) + Fr(1, 6)) * (1 + (1 - d6(3)))),
     # Kraken Rounds (Black Spear Task Force stratagem): a KILL TEAM's ranged AP improved by
-    # 1: 20/3 hits, 10/3 wounds against T4, AP-1 v Sv3+ fails on 1-3: 5/3 (10/9 at AP0).
+    # 1: 20/3 hits, 10/3 wounds against T4, AP-1 v Sv3+ fails on 1-3: 5/3 (10/9 at AP0);
+    # Death to the Alien re-rolls Hit rolls of 1 against IMPERIUM (4/6 + 1/6 x 4/6): 35/18.
     case("deathwatch", "kraken-rounds", "shoot", "Deathwatch Veterans", "Intercessor Squad",
-         weapon="Boltgun", figure="failed_saves", expected=10 * d6(3) * d6(4) * fail(4)),
+         weapon="Boltgun", figure="failed_saves",
+         expected=10 * (d6(3) + Fr(1, 6) * d6(3)) * d6(4) * fail(4)),
     # Thief of Secrets (Black Spear Task Force enhancement): the bearer's melee weapons +1 S,
     # +1 D, AP improved by 1: 5 hits; S7 v T4 3+: 10/3; AP-3 v Sv3+ saves on 6: 25/9 failed x
     # (D3, average 2, +1) = 25/3 damage (40/9 without).
@@ -489,10 +505,11 @@ CASES = [
     # AP-1, T4; Lord Exultant: Phoenix power spear A5 WS2+ S7 AP-2 D2.
     # Sensational Performance (Court of the Phoenician detachment rule): after a charge, +1 S
     # and AP improved by 1 in melee. Sabres: 16 x 4/6 hits, S5 v T4 3+, AP-2 v Sv3+ fails on
-    # 1-4: 16 x 4/6 x 4/6 x 4/6 = 128/27 failed saves.
+    # 1-4: 16 x 4/6 x 4/6 x 4/6 = 128/27 failed saves; the Infractors' own Excessive Assault
+    # re-rolls Wound rolls of 1 in melee (4/6 + 1/6 x 4/6 = 7/9): 448/81.
     case("emperors_children", "sensational-performance", "fight", "Infractors",
          "Intercessor Squad", "--charged", weapon="Duelling sabre", figure="failed_saves",
-         expected=16 * d6(3) * d6(3) * fail(5)),
+         expected=16 * d6(3) * (d6(3) + Fr(1, 6) * d6(3)) * fail(5)),
     # Contemptuous Disregard (Court of the Phoenician stratagem, target side): -1 to the Wound
     # roll of attacks with S above T. The Boss Nob's big choppa S7 v T4 3+ becomes 4+: 2 hits
     # x 1/2 = 1 wound.
@@ -569,10 +586,11 @@ CASES = [
     case("spacewolves", "unbridled-ferocity", "fight", "Blood Claws", "Intercessor Squad",
          weapon="Astartes chainsword", figure="wounds", expected=40 * d6(3) * d6(3)),
     # Legendary Slayers (Saga of the Beastslayer detachment rule): [LETHAL HITS] against a
-    # CHARACTER, MONSTER or VEHICLE: S4 v T10 6+: 20 x (1/6 + 3/6 x 1/6) = 5 wounds.
+    # CHARACTER, MONSTER or VEHICLE: S4 v T10 6+: 20 x (1/6 + 3/6 x 1/6) = 5 wounds; the
+    # Grey Hunters' own Cunning Hunters re-rolls Wound rolls of 1 (6+: 7/36): 95/18 wounds.
     case("spacewolves", "legendary-slayers", "shoot", "Grey Hunters", "Predator Destructor",
          weapon="Bolt carbine", figure="wounds",
-         expected=20 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * d6(6))),
+         expected=20 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * (d6(6) + Fr(1, 6) * d6(6)))),
     # Elder's Guidance (Saga of the Beastslayer enhancement): while the bearer leads Blood
     # Claws, their melee AP improves by 1: chainswords AP-2 v Sv3+ fail on 1-4: 80/3 hits x
     # 1/2 wounds x 4/6 = 80/9 failed saves (20/3 without).
@@ -594,16 +612,22 @@ CASES = [
     case("tau", "skirmish-fighters", "shoot", "Intercessor Squad", "Kroot Carnivores",
          weapon="Bolt rifle", figure="failed_saves", expected=10 * d6(4) * d6(3) * fail(5)),
     # The Arro'kon Protocol (Retaliation Cadre stratagem): BATTLESUIT attacks have [SUSTAINED
-    # HITS 1] against a unit of 6 to 10 models (the Boyz' 10): 6 x (3/6 + 1/6) = 4 hits.
+    # HITS 1] against a unit of 6 to 10 models (the Boyz' 10): 6 x (3/6 + 1/6) = 4 hits; the
+    # Fireknives' own Fireknife re-rolls the Hit roll against a unit at its Starting Strength
+    # (the Boyz are): the 3/6 misses roll again: 6 x 4/6 x (1 + 3/6) = 6 hits.
     case("tau", "the-arrokon-protocol", "shoot", "Crisis Fireknife Battlesuits", "Orks/Boyz",
-         weapon="Missile pod", figure="hits", expected=6 * (d6(4) + Fr(1, 6))),
+         weapon="Missile pod", figure="hits",
+         expected=6 * (d6(4) + Fr(1, 6)) * (1 + (1 - d6(4)))),
     # ----------------------------------------------------------------------------------------
     # Thousand Sons (thousandsons.json). Rubric Marines: 4 inferno boltguns A2 BS3+ S4 AP-2
     # and an Aspiring Sorcerer's force weapon A3 WS3+ S6 AP-1 D D3 [PSYCHIC]; T4 Sv3+.
     # Twist of Fate (a Ritual of the army rule Cabal of Sorcerers): attacks against the target
-    # improve their AP by 1: 16/3 hits, 8/3 wounds, AP-3 v Sv3+ saves only on 6: 20/9 failed.
+    # improve their AP by 1: 16/3 hits, 8/3 wounds, AP-3 v Sv3+ saves only on 6: 20/9 failed;
+    # the Rubrics' own Bringers of Change re-rolls ranged Wound rolls of 1 (1/2 + 1/6 x 1/2 =
+    # 7/12): 70/27 failed.
     case("thousandsons", "twist-of-fate", "shoot", "Rubric Marines", "Intercessor Squad",
-         weapon="Inferno boltgun", figure="failed_saves", expected=8 * d6(3) * d6(4) * fail(6)),
+         weapon="Inferno boltgun", figure="failed_saves",
+         expected=8 * d6(3) * (d6(4) + Fr(1, 6) * d6(4)) * fail(6)),
     # Psychic Maelstrom (a Kindred Sorcery of the Grand Coven detachment rule): +1 to the Wound
     # roll of Psychic weapons: the force weapon's 2 hits, S6 v T4 3+, +1: 2+: 5/3 wounds.
     case("thousandsons", "psychic-maelstrom", "fight", "Rubric Marines", "Intercessor Squad",
@@ -634,9 +658,12 @@ CASES = [
     # S4 AP0; T5 Sv4+ W1, invulnerable 5+; Ironkin Steeljacks with Melee Weapons: 3 or 6
     # models.
     # Hostile Acquisition (army rule Prioritised Efficiency): +1 to the Hit roll against a
-    # target within range of an objective marker: 20 x 4/6 = 40/3 hits (10 without).
+    # target within range of an objective marker: 20 x 4/6 = 40/3 hits (10 without); the
+    # Warriors' own Panspectral Scanning re-rolls ranged Hit rolls of 1: 20 x (4/6 + 1/6 x
+    # 4/6) = 140/9 hits.
     case("votann", "hostile-acquisition", "shoot", "Hearthkyn Warriors", "Intercessor Squad",
-         "--objective", weapon="Autoch-pattern bolter", figure="hits", expected=20 * d6(3)),
+         "--objective", weapon="Autoch-pattern bolter", figure="hits",
+         expected=20 * (d6(3) + Fr(1, 6) * d6(3))),
     # Fortify Takeover (army rule, target half): -1 to the Wound roll of attacks with S above
     # T against a unit that is not a VEHICLE: autocannon S9 v T5 3+ becomes 4+: 8/3 x 1/2 =
     # 4/3 wounds.
@@ -787,13 +814,17 @@ CASES = [
          weapon="Heavy bolt pistol", figure="wounds",
          expected=5 * (1 - (1 - d6(3)) ** 2) * d6(5), ed="10"),
     # Furor Tactics (a Mission Tactic): [SUSTAINED HITS 1]. Deathwatch Veterans: 5 boltguns A2
-    # BS3+ S4: 10 x (4/6 + 1/6) = 25/3 hits.
+    # BS3+ S4: 10 x (4/6 + 1/6) = 25/3 hits; their own Death to the Alien re-rolls Hit rolls
+    # of 1 against IMPERIUM (a 1 rolls again: x 7/6): 175/18 hits.
     case("space-marines", "furor-tactics", "shoot", "Deathwatch Veterans", "Intercessor Squad",
-         weapon="Boltgun", figure="hits", expected=10 * (d6(3) + Fr(1, 6)), ed="10"),
+         weapon="Boltgun", figure="hits", expected=10 * (d6(3) + Fr(1, 6)) * Fr(7, 6),
+         ed="10"),
     # Malleus Tactics: [LETHAL HITS]: each attack a 6 (1/6) wounds outright, a 3-5 (3/6) hits
-    # and wounds T4 on 4+: 10 x (1/6 + 3/6 x 1/2) = 25/6 wounds.
+    # and wounds T4 on 4+: 10 x (1/6 + 3/6 x 1/2) = 25/6 wounds; with Death to the Alien's
+    # re-roll of a 1 (x 7/6): 175/36 wounds.
     case("space-marines", "malleus-tactics", "shoot", "Deathwatch Veterans", "Intercessor Squad",
-         weapon="Boltgun", figure="wounds", expected=10 * (Fr(1, 6) + Fr(3, 6) * d6(4)), ed="10"),
+         weapon="Boltgun", figure="wounds",
+         expected=10 * (Fr(1, 6) + Fr(3, 6) * d6(4)) * Fr(7, 6), ed="10"),
     # Kill Team: the Wound roll uses the Toughness most of the unit's models have. Kill Team
     # Cassius: 8 Veterans and Cassius T4, a Terminator and a Biker T5: T4, bolt rifles 4+:
     # 10/3 wounds (T5, 5+, 20/9 without the rule).
@@ -837,11 +868,11 @@ CASES = [
     # Thousand Sons (thousand-sons.yaml), the Rituals of Cabal of Sorcerers. Rubric Marines: 4
     # inferno boltguns A2 BS3+ S4 AP-2 (8 attacks).
     # Twist of Fate: AP improved by 1: 16/3 hits, S4 v T4 4+: 8/3 wounds, AP-3 v Sv3+ saves
-    # on 6 only: 8/3 x 5/6 = 20/9 failed saves.
+    # on 6 only: 8/3 x 5/6 = 20/9 failed saves; the Rubrics' own Bringers of Change re-rolls
+    # ranged Wound rolls of 1 (1/2 + 1/6 x 1/2 = 7/12): 70/27.
     case("thousand-sons", "twist-of-fate", "shoot", "Thousand Sons/Rubric Marines",
-         "Intercessor Squad",
-         weapon="Inferno boltgun", figure="failed_saves", expected=8 * d6(3) * d6(4) * fail(6),
-         ed="10"),
+         "Intercessor Squad", weapon="Inferno boltgun", figure="failed_saves",
+         expected=8 * d6(3) * (d6(4) + Fr(1, 6) * d6(4)) * fail(6), ed="10"),
     # Destiny's Ruin: re-roll a Hit roll of 1: 8 x (4/6 + 1/6 x 4/6) = 56/9 hits.
     case("thousand-sons", "destinys-ruin", "shoot", "Thousand Sons/Rubric Marines",
          "Intercessor Squad",
@@ -923,7 +954,8 @@ CASES = [
     # autocannons (A3 BS3+ S7 v T4 3+, [TWIN-LINKED]: every failed Wound roll re-rolled
     # already): the Hit re-roll can only help the autocannons, the Wound re-roll only the
     # flamer. Flamer: 2/3 x 7/2 wounds, plus 2/3 when one of its N Wound rolls fails
-    # (1 - (2/3)^N), N a D6.
+    # (1 - (2/3)^N), N a D6. (The Warden's own Thin Their Ranks gives both [DEVASTATING
+    # WOUNDS] against INFANTRY: it makes a 6 to wound mortal, not more or fewer wounds.)
     case("imperial-knights", "lay-low-the-tyrant", "shoot", "Knight Warden", "Intercessor Squad",
          "--weapon", "Heavy flamer x1", "--weapon", "Icarus autocannons x1",
          weapon="Heavy flamer", figure="wounds",
@@ -1025,7 +1057,7 @@ def test_every_faction_file_has_three_rules_tested() -> None:
     rows = Counter((p.values[0].edition, p.values[0].faction) for p in CASES)
     missing = []
     for edition in ef.EDITIONS:
-        for key, paths in ef.files_of(edition).items():
+        for key, paths in ef.hand_files_of(edition).items():  # not the generated unit rules
             for path in paths:
                 n = len(ef.load(path).effects)
                 stem = path.stem
@@ -1056,8 +1088,8 @@ def test_leading_enhancements_need_a_led_unit(effect, command, leader, unit, fla
     assert effect in json.loads(led.stdout)["effects"]
 
 
-# Target-side enhancements that act "while the bearer is leading a unit" (target_has_character
-# and unit_min_models: 2): refused for the unit without its Leader, applied when it is led.
+# Target-side enhancements that act "while the bearer is leading a unit" (leading: the target
+# is an Attached unit): refused for the unit without its Leader, applied when it is led.
 TARGET_LEADING = [
     ("stoic-defender", "Captain", "Intercessor Squad", ("--objective",)),
     ("nether-realm-casket", "Overlord", "Necron Warriors", ()),
@@ -1070,7 +1102,9 @@ def test_target_leading_enhancements_need_a_leader(effect, leader, unit, flags) 
     base += ["--effect", effect, *flags]
     alone = CliRunner().invoke(app, base)
     assert alone.exit_code == 1, alone.stdout
-    assert "needs a target unit that is or contains a CHARACTER" in alone.stderr
+    assert "applies while its model leads a unit" in alone.stderr
+    lone = CliRunner().invoke(app, [*base[:3], leader, *base[4:]])
+    assert lone.exit_code == 1 and "leads a unit" in lone.stderr, lone.stdout
     led = CliRunner().invoke(app, [*base, "--target-leader", leader, "--json"])
     assert led.exit_code == 0, led.stderr
     assert effect in json.loads(led.stdout)["effects"]

@@ -149,8 +149,11 @@ def test_damaged_profile() -> None:
 @real
 def test_abilities_not_modelled_are_listed_by_name_and_side() -> None:
     sheet = imported("Warboss")[0]
-    # Might is Right (+1 to melee Hit rolls while leading) changes its unit's attacks
-    assert "Might is Right" in sheet.not_modelled_attacker
+    # Da Biggest and da Best (+4 A while the Waaagh! is active) changes its own attacks;
+    # Might is Right (+1 to melee Hit rolls while leading) is now a record the sheet names
+    assert "Da Biggest and da Best" in sheet.not_modelled_attacker
+    assert "Might is Right" not in sheet.not_modelled_attacker
+    assert "might-is-right" in sheet.rules
     # core abilities that cannot touch one attack sequence are not listed
     culexus = imported("Culexus Assassin")[0]
     listed = set(culexus.not_modelled_attacker) | set(culexus.not_modelled_target)
@@ -308,14 +311,20 @@ def test_recognised_sentences() -> None:
     assert got.rules == ["unit-hit-minus-1-melee"] and not got.not_modelled["target"]
 
 
-def test_conditional_sentences_are_listed_not_applied() -> None:
+def test_conditional_sentences_are_records_not_fields() -> None:
+    # a Leader's ability is no field of the models: a record applied while it leads a unit
     got = recognise(
         "While this model is leading a unit, models in that unit have the Feel No Pain 5+ ability."
     )
     assert got.model_fields == {}
-    assert got.not_modelled["target"] == ["Test ability"]
+    assert got.not_modelled["target"] == []
+    assert got.rules == ["test-ability"]
+    [(_, body)] = got.generated
+    assert body["when"] == {"leading": True} and body["changes"] == [{"fnp": 5}]
+    # "this model" in a unit of two kinds of model says nothing we can apply
     got = recognise("Each time this model makes a melee attack, you can re-roll the Hit roll.")
     assert got.not_modelled["attacker"] == ["Test ability"]
+    assert got.generated == []
 
 
 def test_abilities_that_cannot_touch_an_attack_are_not_listed() -> None:

@@ -131,6 +131,7 @@ def conditions_text(when: When | None, phases: bool = True) -> str:
         "target_in_cover",
         "attacker_has_character",
         "target_has_character",
+        "leading",
         "attacker_below_starting_strength",
         "attacker_below_half_strength",
         "target_below_starting_strength",
@@ -161,6 +162,8 @@ def conditions_text(when: When | None, phases: bool = True) -> str:
         v = getattr(when, f)
         if v is not None:
             parts.append(f"{what} {v}")
+    if when.led_by:
+        parts.append(f"led by: {' or '.join(when.led_by)}")
     if when.option:
         parts.append(f"option {when.option}")
     return "; ".join(parts)

@@ -71,8 +71,15 @@ class When(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     models, read as its models die); ``attacker_has_character`` (the attacking unit is or
     contains a CHARACTER model: a character alone, or an Attached unit);
     ``target_has_character`` (the target unit is or contains a CHARACTER model, read when the
-    activation starts: with ``unit_min_models: 2`` on a target-side record, "while the bearer
-    is leading a unit"; alone, "the bearer's unit", which a character on its own is too).
+    activation starts: "the bearer's unit" of a target-side enhancement, which a character on
+    its own is too; "while the bearer is leading a unit" is ``leading``).
+    Leaders (Core rules: Leader; edition 11, 19 Attached Units): ``leading`` (the model whose
+    datasheet names this record in ``rules:`` is a Leader, or an edition-11 Support
+    character, of the Attached unit it acts for: "while this model is leading a unit"; a
+    record named with ``--effect`` and no such datasheet: the unit is an Attached unit);
+    ``led_by`` (the unit it acts for — the attacker for an attacker-side change, the target
+    for a target-side one — is an Attached unit one of whose Leaders has one of these
+    keywords: "while a CAPTAIN model is leading this unit").
     Per attack (change level only): ``strength_above_toughness`` (the attack's S is greater than
     the target's T); ``strength_below_toughness``.
     Player-known (neither the selection nor the data can tell): ``option`` — the name of one of
@@ -103,6 +110,8 @@ class When(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     target_max_models: Annotated[int, msgspec.Meta(ge=1, le=100)] | None = None
     attacker_has_character: bool | None = None
     target_has_character: bool | None = None
+    leading: bool | None = None
+    led_by: list[Keyword] | None = None
     strength_above_toughness: bool | None = None
     strength_below_toughness: bool | None = None
     option: Slug | None = None
@@ -163,12 +172,13 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     for changes to A: 10th-edition core rules say their attacks cannot be modified unless a
     rule names the weapon; by default it is on for ``attacks`` in edition 10, off in edition
     11, whose 24.11 has no such rule). ``bearer_only``: an enhancement's (or a character's)
-    change that applies to its bearer alone — attacker side: only the bearer's weapons (in an
-    Attached unit, the CHARACTER model's; a ``grant_keyword`` counts for the bearer's own
-    attacks and for the unit's record-level conditions); target side: only attacks allocated
-    to the bearer (a change to the whole roll, such as T or a Hit-roll modifier, only when the
-    bearer is the whole target). ``when``: conditions of this change alone (see
-    :class:`When`).
+    change that applies to its bearer alone — attacker side: only the bearer's weapons (a unit
+    rule that a datasheet names in ``rules:``: that datasheet's models, a Leader's own or its
+    Bodyguard's; otherwise, in an Attached unit, the CHARACTER model's; a ``grant_keyword``
+    counts for the bearer's own attacks and for the unit's record-level conditions); target
+    side: only attacks allocated to the bearer (a change to the whole roll, such as T or a
+    Hit-roll modifier, only when the bearer is the whole target). ``when``: conditions of this
+    change alone (see :class:`When`).
 
     Attacker-side change fields (values as the matching command-line option):
     ``hit_mod``/``wound_mod`` (added to the roll; every modifier is added up, then capped at +-1);

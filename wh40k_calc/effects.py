@@ -308,8 +308,11 @@ def find(req: Request, edition: str, units: dict[str, tuple[str, dict[str, int]]
     else:
         searched = tuple(dict.fromkeys((*units["attacker"][1], *units["target"][1], ef.CORE)))
     pool = tuple(e for f in searched if f in ef.files_of(edition) for e in effects_of(edition, f))
+    # an id names one record of a file; a printed name may be several records' (the same
+    # ability of different datasheets, generated with ids of their own)
+    exact = [e for e in pool if e.id == key]
     candidates: list[tuple[tuple[Effect, ...], bool]] = [
-        ((e,), False) for e in pool if _matches(e, key)
+        ((e,), False) for e in (exact or [e for e in pool if _matches(e, key)])
     ]
     if not candidates:
         candidates = [(g, len(g) > 1) for g in _groups(pool, key)]
@@ -489,16 +492,14 @@ def _not_here(req, edition, units, searched, pool) -> LookupError:
 
 def unit_rule(rid: str, edition: str, factions: tuple[str, ...]) -> Effect | None:
     """The record a datasheet's ``rules:`` entry ``rid`` names in ``edition``: in the unit's
-    ``factions`` (most specific first), then the core file; None when none has it."""
+    ``factions`` (most specific first), then the core file, by id first, then by printed
+    name; None when none has it."""
     key = slug(rid)
     files = ef.files_of(edition)
-    for f in (*factions, ef.CORE):
-        if f not in files:
-            continue
-        for e in effects_of(edition, f):
-            if _matches(e, key):
-                return e
-    return None
+    pool = [e for f in (*factions, ef.CORE) if f in files for e in effects_of(edition, f)]
+    return next((e for e in pool if e.id == key), None) or next(
+        (e for e in pool if _matches(e, key)), None
+    )
 
 
 def coverage_line(rid: str, edition: str, factions: tuple[str, ...]):
@@ -531,24 +532,26 @@ def suggestions(name: str) -> str:
 
 
 def unit_rule_id(printed: str, edition: str = "10") -> str | None:
-    """The id of the record of ``edition`` printed as ``printed`` ("Dat's Our Loot!"), in any
-    faction, or of a unit rule a file lists as coverage ("Get Da Good Bitz"): for the
-    importer, which lists a datasheet's rules by id."""
+    """The id of the hand-written record of ``edition`` printed as ``printed`` ("Dat's Our
+    Loot!"), in any faction, or of a unit rule a file lists as coverage ("Get Da Good Bitz"):
+    for the importer, which lists a datasheet's rules by id."""
     key = slug(printed)
     return _printed_ids(edition).get(key)
 
 
 @lru_cache(maxsize=2)
 def _printed_ids(edition: str) -> dict[str, str]:
-    """Printed names and ids -> ids: of every record, and of the unit rules the files list as
-    coverage (a datasheet names them in ``rules:`` too, and they are then known)."""
+    """Printed names and ids -> ids: of every hand-written record (the generated unit rules
+    are the importers' own output, never their input), and of the unit rules the files list
+    as coverage (a datasheet names them in ``rules:`` too, and they are then known)."""
     out: dict[str, str] = {}
-    for e in all_effects(edition):
-        out.setdefault(slug(e.name), e.id)
-        out.setdefault(e.id, e.id)
-    for paths in ef.files_of(edition).values():
+    for paths in ef.hand_files_of(edition).values():
         for path in paths:
-            for c in ef.load(path).coverage:
+            data = ef.load(path)
+            for r in data.effects:
+                out.setdefault(slug(r.name), r.id)
+                out.setdefault(r.id, r.id)
+            for c in data.coverage:
                 if c.kind == "unit":
                     out.setdefault(slug(c.rule), slug(c.rule))
     return out

@@ -40,7 +40,8 @@ from .loadouts import generate_loadouts
 from .models import ImportedModel, invuln_note, match_statlines, put_invuln, statline
 from .names import nice_case, same_name
 from .sizes import Sizes, fits, keep_size, unused_alternatives
-from .unit_abilities import UnitAbilities
+from .unit_abilities import Context, UnitAbilities
+from .unit_rules import Collected
 from .weapons import DASH_RE, ImportedWeapon, read_weapons, to_int
 
 EPIC_HERO = re.compile(r"\s*[\u2013\u2014-]\s*epic hero\s*$", re.IGNORECASE)
@@ -57,7 +58,12 @@ def is_legends(sheet: dict[str, Any]) -> bool:
 
 
 def import_gdc_sheet(
-    faction: FactionFile, sheet: dict[str, Any], name: str, units: dict[str, str]
+    faction: FactionFile,
+    sheet: dict[str, Any],
+    name: str,
+    units: dict[str, str],
+    collect: Collected | None = None,
+    data_keywords: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, Any], list[str], list[str]]:
     """Convert one datasheet of ``faction`` into datasheet-format data.
 
@@ -68,6 +74,9 @@ def import_gdc_sheet(
             the same name in the file).
         units: normalised name -> name of every unit of the data (to spell the units a
             Leader or Support character can join as their datasheets do).
+        collect: where to add the abilities read as effect records and the census (as
+            :func:`.wahapedia.import_sheet_notes`).
+        data_keywords: every keyword of the data (to split a run of keywords in an ability).
 
     Returns:
         ``(data, warnings, notes)`` as :func:`.wahapedia.import_sheet_notes` gives them:
@@ -101,9 +110,17 @@ def import_gdc_sheet(
         counts = size["models"]
         size["models"] = {m.name: counts[m.name] for m in models if m.name in counts}
     everyone = [m.name for m in models]
-    abilities, support = read_gdc_abilities(
-        faction, sheet, everyone, {m.name: m.wargear for m in models}, warnings
+    context = Context(
+        character="CHARACTER" in unit_keywords or any("CHARACTER" in m.keywords for m in models),
+        weapons=frozenset(str(w.data["name"]).lower() for w in weapons),
+        keywords=data_keywords,
     )
+    abilities, support = read_gdc_abilities(
+        faction, sheet, everyone, {m.name: m.wargear for m in models}, warnings, context
+    )
+    if collect is not None:
+        collect.records += abilities.generated
+        collect.census += abilities.census
     _skipped_weapons(trial, missing, abilities)
     invul = abilities_raw.get("invul") if isinstance(abilities_raw.get("invul"), dict) else None
     data: dict[str, Any] = {

@@ -29,7 +29,8 @@ from .loadouts import generate_loadouts
 from .models import ImportedModel, put_invuln, read_keywords, read_models, statline, take_invulns
 from .names import same_name
 from .sizes import Sizes, read_sizes
-from .unit_abilities import UnitAbilities, read_unit_abilities, wargear_names
+from .unit_abilities import Context, UnitAbilities, read_unit_abilities, wargear_names
+from .unit_rules import Collected
 from .weapons import DASH_RE, ImportedWeapon, read_weapons
 from .yaml_out import to_yaml
 
@@ -194,7 +195,10 @@ def import_sheet(
 
 
 def import_sheet_notes(
-    export: Export, sheet: dict[str, str], name: str | None = None
+    export: Export,
+    sheet: dict[str, str],
+    name: str | None = None,
+    collect: Collected | None = None,
 ) -> tuple[dict, list[str], list[str]]:
     """Convert one datasheet row of ``export`` into datasheet-format data.
 
@@ -203,6 +207,9 @@ def import_sheet_notes(
         sheet: its row of Datasheets.csv.
         name: the name to give the unit (default: the datasheet's own), for a second datasheet
             of the same name in one faction.
+        collect: where to add the abilities read as effect records, (name, record body),
+            and the census of its abilities (:class:`.unit_rules.Collected`); ``data["rules"]``
+            names the records by their names slugged.
 
     Returns:
         ``(data, warnings, notes)``: ``data`` is accepted by
@@ -230,7 +237,15 @@ def import_sheet_notes(
     for size in sizes + costs.dropped:
         counts = size["models"]
         size["models"] = {m.name: counts[m.name] for m in models if m.name in counts}
-    abilities = read_unit_abilities(export, sheet, models, warnings)
+    context = Context(
+        character="CHARACTER" in unit_kw,
+        weapons=frozenset(str(w.data["name"]).lower() for w in weapons),
+        keywords=export.keywords,
+    )
+    abilities = read_unit_abilities(export, sheet, models, warnings, context)
+    if collect is not None:
+        collect.records += abilities.generated
+        collect.census += abilities.census
     data: dict[str, object] = {
         "name": name or unit_name(export, sheet),
         "faction": faction_name,

@@ -10,9 +10,10 @@ of the Hit and Wound roll modifiers (``hit``, ``wound``), the best invulnerable 
 Pain, re-roll and Critical threshold, the sum of S, A, AP and Damage changes (``attacks``,
 ``save``, ``damage``).
 
-Scope, attacker side: the attacking weapon; ``bearer_only`` the weapons of the bearer (the
-unit's first CHARACTER: a CHARACTER unit's own models, else the first Leader attached; in a
-unit of one model without a CHARACTER, that model: ``rules.when.bearer_groups``). Target
+Scope, attacker side: the attacking weapon; ``bearer_only`` the weapons of the bearer (for a
+unit rule a datasheet names, that datasheet's models; else the unit's first CHARACTER: a
+CHARACTER unit's own models, else the first Leader attached; in a unit of one model without a
+CHARACTER, that model: ``rules.when.bearer_groups``). Target
 side: the attacking weapon again (``weapons: ranged`` is "ranged attacks against it"), and
 ``bearer_only`` the target's bearer models only (a change to the whole roll, such as a Hit roll
 modifier or T, only when the bearer is the whole target).
@@ -148,7 +149,7 @@ class Changes:
 
     def _holds(self, p: Piece, ctx: Context) -> bool:
         e = p.active.effect
-        ctx = replace(ctx, options=p.active.options)
+        ctx = replace(ctx, options=p.active.options, leading=p.active.leading)
         sides = (p.active.side,) if e.side == "both" else ("attacker", "target")
         return (
             why_not(e.when, self.facts, ctx, "", keyword_sides=sides) is None
@@ -178,7 +179,7 @@ class Changes:
             p
             for p in self.fields("attacker", field)
             if in_scope(p.change, a.weapon, self.extra_attacks_fixed)
-            and (not p.change.bearer_only or a.bearer)
+            and (not p.change.bearer_only or _bears(p, a))
             and self._holds(p, ctx)
         ]
 
@@ -227,6 +228,16 @@ class Changes:
     def attack(self, w: Weapon, group: ModelGroup | None) -> Attack:
         """The :class:`Attack` of weapon ``w`` used by ``group``."""
         return Attack(w, group, group is not None and id(group) in self.bearers)
+
+
+def _bears(p: Piece, a: Attack) -> bool:
+    """Whether ``a``'s attacks are the bearer's for piece ``p``: a datasheet's own rule's
+    bearer is that datasheet's models (a Leader's own, or its Bodyguard's); any other's, the
+    unit's bearer (:func:`~wh40k_calc.rules.when.bearer_groups`)."""
+    owner = p.active.owner
+    if owner is not None:
+        return a.group is not None and a.group.datasheet is owner
+    return a.bearer
 
 
 def total(pieces: Iterable[Piece]) -> int:

@@ -158,7 +158,7 @@ def _default_rules(sel: Selection, plan: Plan) -> dict[str, str]:
     from .applied import _unit_rules
 
     requested, _ = _unit_rules(replace(sel, without_rules=()), plan.attacker, plan.target)
-    return {e.id: e.name for e, _ in requested}
+    return {e.id: e.name for e, *_ in requested}
 
 
 def _weapon_abilities(sel: Selection, plan: Plan, act: Activation) -> list[tuple[Weapon, Ability]]:

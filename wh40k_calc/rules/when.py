@@ -15,6 +15,9 @@ W remain; any other unit by its models against its Starting Strength (fewer than
 half of it). The Starting Strength of an Attached unit is all its models'. A unit built with
 fewer models than a listed size (``--models``, ``--target-models``) is below the Starting
 Strength of the smallest listed size with more models; a listed size is at full strength.
+Leaders: a unit rule's ``leading`` holds when the datasheet that names it leads the unit
+(:func:`leads`: a Leader or Support character of the Attached unit), ``led_by`` when one of the
+unit's Leaders has one of the keywords (:func:`leader_keywords`).
 Conditions on the target's state are read from the state an activation starts from
 (:class:`TargetState`: ``calc shoot``'s options, a sequence step's carried state); those of
 the target's defence (saves, Feel No Pain, Damage) are also read as its models die
@@ -106,6 +109,8 @@ class Facts:
     target_has_character: bool = False
     target_all_bearer: bool = False  # every target model is the bearer (one CHARACTER)
     bearer_keywords: frozenset[str] = frozenset()  # granted to the attacker's bearer alone
+    attacker_leaders: frozenset[str] = frozenset()  # keywords of the Leaders attached to it
+    target_leaders: frozenset[str] = frozenset()
 
     def granted(self, keywords: frozenset[str], bearer: frozenset[str] = frozenset()) -> Facts:
         """The same facts with ``keywords`` added to the attacker's (``bearer``: to its
@@ -140,7 +145,27 @@ def facts_of(
         attacker_has_character=any(is_character(g) for g in attacker.all_groups),
         target_has_character=any(is_character(g) for g in target.all_groups),
         target_all_bearer=_all_bearer(target),
+        attacker_leaders=leader_keywords(attacker),
+        target_leaders=leader_keywords(target),
     )
+
+
+def leader_keywords(unit: Unit) -> frozenset[str]:
+    """The keywords of the Leaders (and edition-11 Support characters) attached to ``unit``:
+    its datasheets after the Bodyguard's (none for a unit that is not an Attached unit)."""
+    out: frozenset[str] = frozenset()
+    for ds in unit.datasheets[1:]:
+        out |= ds.all_keywords()
+    return out
+
+
+def leads(unit: Unit, owner: object | None) -> bool:
+    """Whether the datasheet ``owner`` (the one that names a unit rule) is a Leader of the
+    Attached unit ``unit``; without an owner (an effect named with ``--effect``), whether
+    ``unit`` is an Attached unit (Core rules: Leader; edition 11, 19 Attached Units)."""
+    if owner is None:
+        return unit.is_attached
+    return any(ds is owner for ds in unit.datasheets[1:])
 
 
 def _all_bearer(unit: Unit) -> bool:
@@ -176,10 +201,12 @@ class Context:
     ``ignores_cover`` of the attack; ``bearer``: the group is the bearer's; ``strength`` and
     ``toughness`` of the attack (per-attack
     conditions); ``target_models`` alive (the target's defence read as its models die);
-    ``options`` the player gave for the record."""
+    ``options`` the player gave for the record; ``leading``: the record's datasheet leads the
+    unit it acts for (:func:`leads`)."""
 
     side: str
     options: frozenset[str] = frozenset()
+    leading: bool = False
     group: ModelGroup | None = None
     bearer: bool = False
     ranged: bool | None = None
@@ -303,6 +330,18 @@ def why_not(
         return f"{name} needs a target of {when.target_min_models} or more models"
     if when.target_max_models is not None and target.models > when.target_max_models:
         return f"{name} needs a target of {when.target_max_models} models or fewer"
+    if when.leading is not None and ctx.leading != when.leading:
+        return (
+            f"{name} applies while its model leads a unit (attach it with --leader or "
+            f"--target-leader)"
+            if when.leading
+            else f"{name} cannot be used while its model leads a unit"
+        )
+    if when.led_by is not None:
+        leaders = f.attacker_leaders if ctx.side == "attacker" else f.target_leaders
+        if not set(when.led_by) & leaders:
+            who = "attacking unit" if ctx.side == "attacker" else "target"
+            return f"{name} needs a {who} led by a {' or '.join(when.led_by)}"
     if when.attacker_has_character is not None:
         has = f.attacker_has_character
         if has != when.attacker_has_character:
