@@ -1350,7 +1350,7 @@ def _led(tmp_path) -> tuple[str, str]:
 
 @BOTH
 def test_target_has_character(tmp_path, fx, edition):
-    """"The bearer's unit" (target side: ``target_has_character``): Feel No Pain 5+ for the
+    """ "The bearer's unit" (target side: ``target_has_character``): Feel No Pain 5+ for the
     Wall led by the Warden: 12 torrent S8 hits, 10 wounds, no save, x 4/6 = 20/3 damage; the
     Warden alone is a CHARACTER too (its own unit): 20/3; the Wall alone has none: refused."""
     fx(rec({"fnp": 5}, side="target", when={"target_has_character": True}))
