@@ -748,6 +748,11 @@ CASES = [
     # wounds (T6, 5+, 20/9 without the rule).
     case("deathwatch", "kill-teams", "shoot", "Intercessor Squad", "Decimus Kill Team",
          weapon="Bolt rifle", figure="wounds", expected=10 * d6(3) * d6(4)),
+    # Kill Team (the Aquila Kill Team's own datasheet ability, agents-units.yaml, applied by
+    # default): the same Toughness rule: 3 Veterans and a Sergeant T4, a Gravis Veteran T6:
+    # 10/3 wounds.
+    case("agents-units", "kill-team", "shoot", "Intercessor Squad", "Aquila Kill Team",
+         weapon="Bolt rifle", figure="wounds", expected=10 * d6(3) * d6(4)),
     # Stoic Defender (enhancement; while the bearer leads a unit, Feel No Pain 6+ within range
     # of an objective): Intercessors led by a Captain: 10/3 wounds, AP-1 v Sv3+: 5/3 failed,
     # D1, x 5/6: 25/18 damage.
