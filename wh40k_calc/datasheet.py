@@ -878,10 +878,14 @@ def load_datasheet(path: Path) -> Datasheet:
     Raises:
         DatasheetError: the file cannot be read, is not YAML, or fails validation.
     """
-    from .yamlio import YamlError, read_document  # lazy: only when a file is read
+    from .filecache import datasheet_data  # lazy: only when a file is read
 
     try:
-        data, _ = read_document(path, "datasheet file")
-    except YamlError as exc:
+        data = datasheet_data(path)  # parsed, or kept from an earlier run
+    except ValueError as exc:  # YamlError: its module (and PyYAML) loaded only to parse
+        from .yamlio import YamlError
+
+        if not isinstance(exc, YamlError):
+            raise
         raise DatasheetError(str(exc)) from None
     return parse_datasheet(data, path)
