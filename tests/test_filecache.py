@@ -74,9 +74,9 @@ def test_a_bad_file_is_refused_as_before(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: [unclosed\n")
     for _ in range(2):
-        with pytest.raises(DatasheetError, match="bad.yaml: malformed YAML: line"):
+        with pytest.raises(DatasheetError, match=r"bad\.yaml: malformed YAML: line"):
             load_datasheet(bad)
-    with pytest.raises(DatasheetError, match="missing.yaml: datasheet file not found"):
+    with pytest.raises(DatasheetError, match=r"missing\.yaml: datasheet file not found"):
         load_datasheet(tmp_path / "missing.yaml")
     assert _entries() == []
 

@@ -42,8 +42,8 @@ try:  # CPython's own SHA-1: the digest hashlib gives, without hashlib's OpenSSL
 except ImportError:  # pragma: no cover - a Python built without it
     from hashlib import sha1
 
-from .effect_schema import EffectFile, EffectFileError, load_effect_file
 from . import filecache
+from .effect_schema import EffectFile, EffectFileError, load_effect_file
 
 _HERE = Path(__file__).resolve().parent
 CACHE_VAR = filecache.CACHE_VAR  # names the cache folder
