@@ -75,9 +75,9 @@ def test_a_bad_file_is_refused_as_before(tmp_path: Path) -> None:
     bad.write_text("name: [unclosed\n")
     for _ in range(2):
         with pytest.raises(DatasheetError, match=r"bad\.yaml: malformed YAML: line"):
-            load_datasheet(bad)
+            load_datasheet(bad, keep=True)
     with pytest.raises(DatasheetError, match=r"missing\.yaml: datasheet file not found"):
-        load_datasheet(tmp_path / "missing.yaml")
+        load_datasheet(tmp_path / "missing.yaml", keep=True)
     assert _entries() == []
 
 
@@ -87,7 +87,7 @@ def test_an_invalid_datasheet_is_refused_from_the_cache_too(tmp_path: Path) -> N
     errors = []
     for _ in range(2):
         with pytest.raises(DatasheetError) as exc:
-            load_datasheet(path)
+            load_datasheet(path, keep=True)
         errors.append(str(exc.value))
     assert len(_entries()) == 1 and errors[0] == errors[1]
 
@@ -98,3 +98,11 @@ def test_an_unwritable_cache_is_skipped(tmp_path: Path, monkeypatch) -> None:
     path.write_text("name: X\n")
     assert filecache.datasheet_data(path) == {"name": "X"}
     assert filecache.datasheet_data(path) == {"name": "X"}
+
+
+def test_a_file_checked_once_is_not_kept(tmp_path: Path) -> None:
+    """An import or an update checks each file once (load_datasheet without ``keep``)."""
+    path = SHEETS / "orks" / "boyz.yaml"
+    assert load_datasheet(path) == load_datasheet(path, keep=True)
+    assert len(_entries()) == 1  # the second call only
+    assert filecache.datasheet_data(path, keep=False) == read_document(path, "x")[0]

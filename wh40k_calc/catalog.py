@@ -943,7 +943,7 @@ def _read_index(
 def _load_cached(path: Path) -> Datasheet:
     from .datasheet import load_datasheet
 
-    return load_datasheet(path)
+    return load_datasheet(path, keep=True)
 
 
 def forget_cached() -> None:

@@ -5,9 +5,9 @@ Folder: ``WH40K_CALC_CACHE`` when set, else the platform's per-user cache folder
 :mod:`wh40k_calc.effect_files`, ``datasheets`` here).
 
 Datasheets: a command reads the one or two YAML datasheets it names, and parsing them needs
-PyYAML, whose import alone is about a tenth of ``calc``'s start-up. So the data a datasheet file
-parses to (:func:`wh40k_calc.yamlio.read_document`, before any validation) is stored as
-MessagePack, keyed by the file's resolved path, size and modification time and by this module's
+PyYAML, whose import alone is about a tenth of ``calc``'s start-up. So the data a datasheet
+file the catalog loads parses to (:func:`wh40k_calc.yamlio.read_document`, before any
+validation; not a file an import or an update checks once) is stored as MessagePack, keyed by the file's resolved path, size and modification time and by this module's
 and the YAML reader's own (a new version of either makes every entry stale), and read back
 without importing YAML. Only data made of strings, numbers, booleans, nulls, lists and mappings
 with string keys is stored (what MessagePack gives back unchanged); anything else (a date, a
@@ -92,14 +92,17 @@ def _plain(value: object, depth: int = 0) -> bool:
     return False
 
 
-def datasheet_data(path: Path) -> Any:
+def datasheet_data(path: Path, keep: bool = True) -> Any:
     """The data the YAML datasheet file ``path`` parses to (safe types only), from the cache
-    when the file is unchanged, else parsed (and kept when plain).
+    when the file is unchanged, else parsed (and kept when plain); without ``keep`` the file
+    is only parsed (a file read once, e.g. checked by an import, is not worth an entry).
 
     Raises:
         YamlError: as :func:`wh40k_calc.yamlio.read_document` says (never from the cache: only
             a file that parsed is kept).
     """
+    if not keep:
+        return _parsed(path)
     import msgspec
 
     try:
@@ -113,9 +116,7 @@ def datasheet_data(path: Path) -> Any:
             return msgspec.msgpack.decode(cache.read_bytes())
         except (OSError, msgspec.DecodeError):
             pass
-    from .yamlio import read_document  # lazy: PyYAML only when a file is parsed
-
-    data, _ = read_document(path, "datasheet file")
+    data = _parsed(path)
     if cache is not None and _plain(data):
         try:
             raw = msgspec.msgpack.encode(data)
@@ -123,3 +124,9 @@ def datasheet_data(path: Path) -> Any:
             return data
         write(cache, raw)
     return data
+
+
+def _parsed(path: Path) -> Any:
+    from .yamlio import read_document  # lazy: PyYAML only when a file is parsed
+
+    return read_document(path, "datasheet file")[0]
