@@ -23,7 +23,7 @@ from ..units import ModelGroup, Unit, build_unit
 from .added import with_added_abilities, without_abilities
 from .applied import Applied, Variant, apply_effects
 from .attacks import attack_profile, weapon_profiles
-from .changes import Changes
+from .changes import Changes, names
 from .command_reroll import SingleReroll, keep_single_rerolls
 from .conditional import against_target
 from .conditions import blast_x_notes, cleave_not_modelled, stealth_notes
@@ -39,6 +39,16 @@ from .when import StateSplit, UnitState, bearer_groups, facts_of, state_reads
 if TYPE_CHECKING:
     from ..datasheet import Weapon
     from .edition import Edition
+
+
+def fights_first_note(by: tuple[str, ...]) -> str:
+    """The note of an activation whose unit has Fights First from the effects ``by``: it
+    decides when the unit fights (10th edition: Core rules, Fights First; edition 11: 12.04
+    Fight Step), not what its attacks do, so one unit's attacks are the same with it."""
+    return (
+        f"{' and '.join(by)}: Fights First changes the order units fight in, not this unit's "
+        "attacks (calc exchange orders the Fight phase by it)"
+    )
 
 
 @dataclass(frozen=True)
@@ -92,7 +102,11 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     not_modelled += cleave_not_modelled(edition, sel, groups)
     not_modelled += effect_parts_not_modelled(applied)
     notes += blast_x_notes(edition, groups)
+    fights_first = tuple(names(changes.unit("attacker", "fights_first")))
+    if fights_first:
+        notes.append(fights_first_note(fights_first))
     return Plan(
+        fights_first=fights_first,
         state_split=_state_split(applied, facts),
         attacker=attacker,
         target=target,

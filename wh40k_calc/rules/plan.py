@@ -49,6 +49,8 @@ class Plan:
     index of its group in ``target.groups`` (which models a state of the target leaves alive,
     for ``calc exchange``). ``idle``: the options that have no effect here whatever else is
     switched off (``rules.idle.lasting_idle``), which ``--explain`` does not count.
+    ``fights_first``: the names of the effects that give the attacking unit Fights First here
+    (``calc exchange`` reads them for the Fight phase order).
     """
 
     attacker: Unit
@@ -68,3 +70,4 @@ class Plan:
     target_groups: tuple[int, ...] = ()  # per model of the TargetProfile: its group's index
     idle: frozenset[str] = frozenset()
     state_split: StateSplit | None = None  # target-state conditions read per start state
+    fights_first: tuple[str, ...] = ()  # the effects that give the attacker Fights First

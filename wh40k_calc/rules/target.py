@@ -71,6 +71,7 @@ PER_KIND = (
     "reroll_saves",
     "damage_set",
     "save_set",
+    "armour_save_mod",
 )
 
 
