@@ -9,15 +9,18 @@ exchange starts with the turn of the side that charges (the side whose ``fight``
    (A unit in engagement range shooting its Pistols is not modelled.)
 2. **Fight phase**: each side's ``fight`` activation, both sides fighting in every Fight phase
    once the units are engaged (from the charge on; from the start when nobody charges).
-   Order: a unit that made a Charge move this turn has the Fights First ability (10th
-   edition: Core rules, Charge Bonus; edition 11: 11.04 Charge Move, for the rest of the turn,
-   and 24.13 Fights First) and fights in the Fights First step, before the others (10th
-   edition: Core rules, Fights First; edition 11: 12.04 Fight Step, Resolve Fights First
-   Combats). Otherwise the players alternate, the player whose turn it is selecting first
-   (edition 11, 12.04: that player starts the Fights First step and, having no Fights First
-   unit to select, moves the sequence on to Resolve Remaining Combats, where they select
-   next). Our 10th-edition sources do not say who selects first there; the same order is
-   used, and ``--fight-first`` picks the side instead.
+   Order: a unit has Fights First in a Fight phase when it made a Charge move this turn (10th
+   edition: Core rules, Charge Bonus; edition 11: 11.04 Charge Move, for the rest of the turn)
+   or when an effect of its fight activation gives it (a ``fights_first`` change whose
+   conditions hold for that activation, read from the unit as the side gives it; 10th
+   edition: Core rules, Fights First; edition 11: 24.13 Fights First). A unit with Fights
+   First fights in the Fights First step, before a unit without it (10th edition: Core
+   rules, Fights First; edition 11: 12.04 Fight Step, Resolve Fights First Combats). When
+   both or neither have it, edition 11's 12.04 has the player whose turn it is select first
+   (they start the Fights First step and, having no Fights First unit to select, move the
+   sequence on to Resolve Remaining Combats, where they select next). Our 10th-edition
+   sources do not say who selects first there; the same order is used, and ``--fight-first``
+   picks the side instead (in either edition).
 
 A charge is made once, in the charging side's first turn: its ``fight`` activation has
 ``--charged`` only there ([LANCE], charge effects); later it fights as a unit already engaged.
@@ -25,6 +28,7 @@ A charge is made once, in the charging side's first turn: its ``fight`` activati
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from .sides import Side, SideStep
@@ -36,14 +40,17 @@ MAX_TURNS = 20
 class Planned:
     """One activation of the exchange: its place (1-based ``number``; battle ``round`` and
     ``turn`` counted from 1; ``active`` the side whose turn it is), the side acting and the
-    activation as it is made then (``step``; a charge only in the charging turn)."""
+    activation as it is made then (``step``; a charge only in the charging turn);
+    ``fights_first``: the unit has Fights First in this Fight phase (it charged this turn, or
+    the effects ``fights_first_by`` give it)."""
 
     number: int
     round: int
     turn: int
     active: str
     step: SideStep
-    fights_first: bool = False
+    fights_first: bool = False  # the unit has Fights First in this Fight phase
+    fights_first_by: tuple[str, ...] = ()  # the effects that give it (besides a charge)
 
     @property
     def side(self) -> str:
@@ -90,9 +97,16 @@ def first_side(a: Side, b: Side, first: str | None) -> str:
 
 
 def planned(
-    a: Side, b: Side, turns: int, first: str | None, fight_first: str | None
+    a: Side,
+    b: Side,
+    turns: int,
+    first: str | None,
+    fight_first: str | None,
+    given_by: Callable[[SideStep], tuple[str, ...]] | None = None,
 ) -> list[Planned]:
-    """Every activation of ``turns`` turns, in order.
+    """Every activation of ``turns`` turns, in order. ``given_by(step)``: the names of the
+    effects that give the unit of a fight activation (as it is made that turn) Fights First
+    (None: no effect does).
 
     Raises:
         OrderError: as :func:`first_side`; a side that both shoots and fights without a charge
@@ -122,21 +136,35 @@ def planned(
         if not (engaged or charging_now):
             continue
         engaged = True
-        order = _fight_order(active, charger if charging_now else None, fight_first)
-        for key in order:
+        made: dict[str, tuple[SideStep, bool, tuple[str, ...]]] = {}
+        for key in ("a", "b"):
             step = sides[key].step("fight")
             if step is None:
                 continue
-            first_strike = charging_now and key == charger
-            if step.charged and not first_strike:
+            charged = charging_now and key == charger
+            if step.charged and not charged:
                 step = _without_charge(step)
-            out.append(Planned(len(out) + 1, (t + 1) // 2, t, active, step, first_strike))
+            by = given_by(step) if given_by is not None else ()
+            made[key] = (step, charged, by)
+        ff = {key for key, (_, charged, by) in made.items() if charged or by}
+        for key in _fight_order(active, ff, fight_first):
+            if key not in made:
+                continue
+            step, charged, by = made[key]
+            out.append(
+                Planned(len(out) + 1, (t + 1) // 2, t, active, step, key in ff, by)
+            )
     return out
 
 
-def _fight_order(active: str, fights_first: str | None, pick: str | None) -> list[str]:
-    """The sides in the order they fight in one Fight phase."""
-    lead = fights_first if fights_first is not None else pick or active
+def _fight_order(active: str, fights_first: set[str], pick: str | None) -> list[str]:
+    """The sides in the order they fight in one Fight phase: a side with Fights First
+    before one without; when both or neither have it, ``pick`` (``--fight-first``), else
+    the side whose turn it is (12.04)."""
+    if len(fights_first) == 1:
+        lead = next(iter(fights_first))
+    else:
+        lead = pick or active
     return [lead, "b" if lead == "a" else "a"]
 
 

@@ -86,8 +86,10 @@ def _activations_table(ex: ExchangeResult, chain: Chain):
     for p, f in zip(setup.steps, chain.steps, strict=True):
         other = setup.tracks[p.other].models
         what = f"{p.side.upper()} {'shoots' if p.step.phase == 'shooting' else 'fights'}"
-        if p.fights_first:
+        if p.step.charged:
             what += " (charged)"
+        elif p.fights_first:
+            what += " (Fights First)"
         row = [
             str(p.number),
             f"{p.turn} ({p.active.upper()})",

@@ -43,6 +43,7 @@ class Setup:
     initial: dict[str, TargetStates]
     edition: str
     turns: int
+    notes: tuple[str, ...] = ()  # said with the result (Fights First given by effects)
 
     def selection(self, k: int, cls: AttackClass) -> Selection:
         """Step ``k``'s (0-based) Selection made by the models of ``cls``."""
@@ -116,7 +117,7 @@ def build_setup(
             )
         except ValueError as exc:
             raise ExchangeError(f"side {side.label}: {exc}") from None
-    order = planned(a, b, turns, first, fight_first)
+    order = planned(a, b, turns, first, fight_first, _fights_first(rules, by_text))
     selections = []
     for p in order:
         sel = by_text[(p.side, p.step.phase)]
@@ -124,5 +125,49 @@ def build_setup(
             sel = replace(sel, conditions=replace(sel.conditions, charged=p.step.charged))
         selections.append(sel)
     return Setup(
-        sides, tracks, tuple(order), tuple(selections), initial, engine.edition_value, turns
+        sides,
+        tracks,
+        tuple(order),
+        tuple(selections),
+        initial,
+        engine.edition_value,
+        turns,
+        fights_first_notes(order),
     )
+
+
+def _fights_first(rules, by_text: dict[tuple[str, str], Selection]):
+    """``given_by`` for :func:`~.order.planned`: the effects that give a fight activation's
+    unit Fights First (``Plan.fights_first``), read from its Selection as made that turn (with
+    or without the charge), each once."""
+    from ..selection import SelectionError
+
+    seen: dict[tuple[str, bool], tuple[str, ...]] = {}
+
+    def given_by(step) -> tuple[str, ...]:
+        key = (step.side, step.charged)
+        if key not in seen:
+            sel = by_text[(step.side, "fight")]
+            if sel.conditions.charged != step.charged:
+                sel = replace(sel, conditions=replace(sel.conditions, charged=step.charged))
+            try:
+                seen[key] = rules.plan(sel).fights_first
+            except (SelectionError, LookupError, ValueError):
+                seen[key] = ()  # refused as the activation itself is, when it is resolved
+        return seen[key]
+
+    return given_by
+
+
+def fights_first_notes(order: list[Planned]) -> tuple[str, ...]:
+    """What the exchange says of Fights First given by effects: which side has it from
+    which effects, read from the unit as the side gives it."""
+    out: dict[str, None] = {}
+    for p in order:
+        if p.fights_first_by:
+            out[
+                f"side {p.side.upper()} has Fights First from {' and '.join(p.fights_first_by)} "
+                "(its conditions read from the unit as the side gives it: its models and "
+                "wounds at the start, not the losses of the exchange)"
+            ] = None
+    return tuple(out)

@@ -1,0 +1,174 @@
+"""Fights First given by an effect (``fights_first``, wh40k_calc/effect_schema.py) in the Fight
+phase order of ``calc exchange`` (10th edition: Core rules, Fights First; edition 11: 24.13
+Fights First, 12.04 Fight Step), and what ``calc fight`` says of it (nothing changes in one
+unit's attacks). Values by hand.
+
+The duel (tests/data/exchange): the Fencer (W3, rapier A2 WS3+ S4 D1) and the Brute (W4, maul
+A3 WS4+ S5 AP-1 D2; at 1-2 wounds left -1 to its Hit rolls). Against each other the rapier's
+attacks each take 1 wound with 2/3 x 1/3 x 2/3 = 4/27, the maul's 2 wounds with 1/2 x 2/3 x
+2/3 = 2/9 (4/27 when damaged: hits on 5+). The Brute cannot be destroyed in one Fight phase
+(two 1-damage attacks, 4 wounds); the Fencer is destroyed by two of the maul's three attacks.
+Who fights first decides how often: when the Fencer strikes first and both its attacks get
+through, the Brute fights back damaged."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+from functools import partial
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import cli, cli_json
+
+from wh40k_calc import effect_files, effects
+
+DATA = Path(__file__).parent / "data" / "exchange"
+as_json = partial(cli_json, "exchange", dirs=[DATA], env={"COLUMNS": "80"})
+
+
+def _two_or_more_of_three(p: F) -> F:
+    return 1 - (1 - p) ** 3 - 3 * p * (1 - p) ** 2
+
+
+def fencer_destroyed(first: str) -> F:
+    """P(the Fencer is destroyed) after one Fight phase in which side ``first`` fights first
+    (A: the Fencer, B: the Brute), by hand."""
+    rapier, maul, damaged = F(4, 27), F(2, 9), F(4, 27)
+    if first == "b":
+        return _two_or_more_of_three(maul)
+    both = rapier * rapier  # the Brute is left on 2 wounds: damaged
+    return both * _two_or_more_of_three(damaged) + (1 - both) * _two_or_more_of_three(maul)
+
+
+@pytest.fixture
+def fx(tmp_path):
+    """``fx(record, ...)``: the records as the Testers effect file of both editions."""
+    root = tmp_path / "effects"
+
+    def write(*records: dict) -> None:
+        for ed in ("10", "11"):
+            folder = root / f"edition-{ed}"
+            folder.mkdir(parents=True, exist_ok=True)
+            doc = {
+                "schema": 1,
+                "edition": int(ed),
+                "faction": "Testers",
+                "data": {"source": "tests"},
+                "effects": list(records),
+            }
+            (folder / "testers.yaml").write_text(yaml.safe_dump(doc, sort_keys=False))
+        effect_files.set_roots([root])
+        effects.clear_caches()
+
+    yield write
+    effect_files.set_roots(None)
+    effects.clear_caches()
+
+
+def ff(**when) -> dict:
+    """A detachment rule that gives Fights First (with record conditions ``when``)."""
+    out = {"id": "ff", "name": "Quickness", "kind": "detachment", "summary": "s"}
+    out.update(side="attacker", changes=[{"fights_first": True}])
+    if when:
+        out["when"] = when
+    return out
+
+
+def test_the_order_decides_the_duel_by_hand():
+    """The hand values differ with the order (else the tests below could not fail)."""
+    assert fencer_destroyed("a") != fencer_destroyed("b")
+
+
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_fights_first_from_an_effect_fights_before_the_active_side(fx, edition):
+    """Side A's turn, nobody charges: without the effect A fights first (12.04); the Brute
+    with Fights First fights first instead, and P(Fencer destroyed) is the Brute-first value."""
+    fx(ff(attacker_keywords=["BRUTE"]))
+    base = ["--side-a", "fight fencer", "--turns", "1", "--edition", edition]
+    plain = as_json(*base, "--side-b", "fight brute")
+    assert [a["side"] for a in plain["activations"]] == ["a", "b"]
+    assert plain["result"]["p_destroyed"]["a"] == pytest.approx(float(fencer_destroyed("a")))
+    out = as_json(*base, "--side-b", "fight brute --effect ff")
+    assert [a["side"] for a in out["activations"]] == ["b", "a"]
+    first = out["activations"][0]
+    assert first["fights_first"] and first["fights_first_by"] == ["Quickness"]
+    assert out["result"]["p_destroyed"]["a"] == pytest.approx(float(fencer_destroyed("b")))
+    assert out["result"]["p_destroyed"]["b"] == pytest.approx(0.0)
+    assert any("Fights First from Quickness" in n for n in out["notes"])
+
+
+def test_both_with_fights_first_edition_11_the_active_player_selects_first(fx):
+    """12.04 Resolve Fights First Combats: starting with the player whose turn it is. The
+    Fencer charges (Fights First, its turn) and the Brute has Fights First from the effect:
+    the Fencer fights first; ``--fight-first b`` picks the Brute instead."""
+    fx(ff(attacker_keywords=["BRUTE"]))
+    base = ["--side-a", "fight fencer --charged", "--side-b", "fight brute --effect ff"]
+    out = as_json(*base, "--turns", "1", "--edition", "11")
+    assert [a["side"] for a in out["activations"]] == ["a", "b"]
+    assert all(a["fights_first"] for a in out["activations"])
+    assert out["result"]["p_destroyed"]["a"] == pytest.approx(float(fencer_destroyed("a")))
+    picked = as_json(*base, "--turns", "1", "--edition", "11", "--fight-first", "b")
+    assert [a["side"] for a in picked["activations"]] == ["b", "a"]
+    assert picked["result"]["p_destroyed"]["a"] == pytest.approx(float(fencer_destroyed("b")))
+
+
+def test_fights_first_in_every_fight_phase_its_conditions_hold(fx):
+    """Two turns: the effect gives the Brute Fights First in both Fight phases, its own turn
+    (B's) and A's; without it, each phase starts with the side whose turn it is."""
+    fx(ff(attacker_keywords=["BRUTE"]))
+    base = ["--side-a", "fight fencer", "--turns", "2", "--edition", "11"]
+    plain = as_json(*base, "--side-b", "fight brute")
+    assert [a["side"] for a in plain["activations"]] == ["a", "b", "b", "a"]
+    out = as_json(*base, "--side-b", "fight brute --effect ff")
+    assert [a["side"] for a in out["activations"]] == ["b", "a", "b", "a"]
+
+
+def test_a_condition_on_the_unit_as_the_side_gives_it(fx):
+    """"Fights First while below its Starting Strength": a Warband of 3 given with 2 models
+    has it (it fights before the active Fencer); at full strength it does not."""
+    rule = ff(attacker_keywords=["WARBAND"])
+    rule["changes"] = [{"fights_first": True, "when": {"attacker_below_starting_strength": True}}]
+    fx(rule)
+    base = ["--side-a", "fight fencer", "--turns", "1", "--edition", "11"]
+    full = as_json(*base, "--side-b", "fight warband --effect ff")
+    assert [a["side"] for a in full["activations"]] == ["a", "b"]
+    fewer = as_json(*base, "--side-b", "fight warband --models 2 --effect ff")
+    assert [a["side"] for a in fewer["activations"]] == ["b", "a"]
+
+
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_calc_fight_says_fights_first_changes_nothing_there(fx, edition):
+    """One unit's attacks are the same with Fights First: the figures do not move, and a
+    note says why."""
+    fx(ff(attacker_keywords=["BRUTE"]))
+    args = ["fight", "brute", "--target", "fencer", "--edition", edition]
+    plain = cli_json(*args, dirs=[DATA])
+    out = cli_json(*args, "--effect", "ff", dirs=[DATA])
+    assert out["weapons"][0]["expected"] == plain["weapons"][0]["expected"]
+    assert any("Fights First changes the order" in n for n in out["notes"])
+    text = cli(*args, "--effect", "ff", dirs=[DATA], env={"COLUMNS": "100"})
+    assert "Fights First" in text.stdout
+
+
+HEAD = "schema: 1\nedition: 11\nfaction: Orks\ndata: {source: game-datacards, version: 912}\n"
+
+
+@pytest.mark.parametrize(
+    ("change", "side", "message"),
+    [
+        ("{fights_first: false}", "attacker", "fights_first: write true"),
+        ("{fights_first: true, weapons: melee}", "attacker", "fights_first is not a weapon's"),
+        ("{fights_first: true}", "target", "an attacker-side change in a target-side record"),
+        ("{fights_first: true, bearer_only: true}", "attacker", "is the unit's, not one model's"),
+    ],
+)
+def test_malformed_fights_first_is_refused_at_load(tmp_path, change, side, message):
+    from wh40k_calc.effect_schema import EffectFileError, load_effect_file
+
+    p = tmp_path / "orks.yaml"
+    body = f"effects:\n  - {{id: x, name: X, kind: army, summary: s, side: {side}, "
+    p.write_text(HEAD + body + f"changes: [{change}]}}\n", encoding="utf-8")
+    with pytest.raises(EffectFileError) as e:
+        load_effect_file(p)
+    assert message in str(e.value)
