@@ -69,8 +69,8 @@ def _activations_table(ex: ExchangeResult, chain: Chain):
     setup = ex.setup
     hazard = any(abs(f.expected["own_models_lost"]) > 1e-9 for f in chain.steps)
     table = Table(
-        title="Per activation, each unit with the models it has left (a charging unit "
-        "fights first)",
+        title="Per activation, each unit with the models it has left (a unit with Fights "
+        "First, as a charging one, fights first)",
         title_justify="left",
         box=box.SIMPLE_HEAD,
         show_edge=False,
