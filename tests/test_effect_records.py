@@ -57,7 +57,7 @@ def _stand_in(
     """Where no datasheet of the edition's data has the keywords a record asks for (or is a
     CHARACTER where it asks for one, ``character``): a datasheet of the faction (any, for
     core) that has weapons for ``phase``, given those keywords."""
-    from dataclasses import replace
+    from wh40k_calc.records import replace
 
     prefix = "attacker" if side == "attacker" else "target"
     any_of = getattr(when, f"{prefix}_keywords") if when else None

@@ -125,7 +125,7 @@ def test_fights_first_in_every_fight_phase_its_conditions_hold(fx):
 
 
 def test_a_condition_on_the_unit_as_the_side_gives_it(fx):
-    """"Fights First while below its Starting Strength": a Warband of 3 given with 2 models
+    """ "Fights First while below its Starting Strength": a Warband of 3 given with 2 models
     has it (it fights before the active Fencer); at full strength it does not."""
     rule = ff(attacker_keywords=["WARBAND"])
     rule["changes"] = [{"fights_first": True, "when": {"attacker_below_starting_strength": True}}]

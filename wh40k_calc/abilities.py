@@ -26,10 +26,12 @@ matches and drops the others (the rules layer does it for every weapon of the at
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+
+from msgspec import Struct
 
 from .dice import Dice, DiceError
 from .fuzzy import did_you_mean
+from .records import compared_without, replace
 
 MODELLED = "modelled"
 NO_EFFECT = "no effect"
@@ -51,8 +53,7 @@ MAX_X = 20  # the largest number X of [RAPID FIRE X], [SUSTAINED HITS X], [MELTA
 # [CLEAVE X] accepted (the export's largest is 10); dice such as D3 or D6+1 are accepted too
 
 
-@dataclass(frozen=True)
-class AbilitySpec:
+class AbilitySpec(Struct, frozen=True):
     """One known core ability: its name, how it is written and what the calculator does."""
 
     key: str
@@ -236,8 +237,7 @@ SPECS: tuple[AbilitySpec, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class Ability:
+class Ability(Struct, frozen=True):
     """One parsed ability: its spec key, its value (Dice, int, (keyword, x) or None) and text."""
 
     key: str
@@ -354,8 +354,7 @@ def split_abilities(text: str) -> list[str]:
     return [part.strip() for part in re.split(r"[,.;]", text) if part.strip()]
 
 
-@dataclass(frozen=True)
-class WeaponAbilities:
+class WeaponAbilities(Struct, frozen=True):
     """All abilities of one weapon profile, typed.
 
     ``anti`` holds (keyword spec, X) pairs (``("INFANTRY", 4)``, ``("MONSTER/VEHICLE", 4)``:
@@ -388,7 +387,9 @@ class WeaponAbilities:
     conversion: bool = False
     pistol: bool = False
     unmodelled: tuple[str, ...] = ()
-    texts: tuple[str, ...] = field(default=(), compare=False)
+    texts: tuple[str, ...] = ()
+
+    __eq__, __hash__ = compared_without("texts")  # as written: no part of equality
 
     @classmethod
     def parse(cls, items: list[str] | tuple[str, ...]) -> WeaponAbilities:

@@ -30,14 +30,14 @@ stratagems and unit rules, which no export lists: their lines come from the file
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, fields
+from functools import lru_cache
 from pathlib import Path
+
+from msgspec import Struct
 
 from .effect_schema import EffectFile, EffectFileError, load_effect_file
 
@@ -53,6 +53,7 @@ CSV_NAME = {11: "coverage-11.csv", 10: "coverage-10.csv"}
 EXPORT_SOURCE = "wahapedia-10e-2025-07"
 
 
+@lru_cache(maxsize=4096)  # names are looked up again and again (every plan, every run)
 def key(text: str | None) -> str:
     """A name for matching: lower case, accents, apostrophes and punctuation aside."""
     if not text:
@@ -61,6 +62,7 @@ def key(text: str | None) -> str:
     return re.sub(r"[^a-z0-9]+", "", text.lower())
 
 
+@lru_cache(maxsize=4096)
 def slug(text: str) -> str:
     """An effect id from a rule's name: lower case, accents stripped, apostrophes dropped, every
     other run of punctuation or spaces one hyphen (``'Ard as Nails`` -> ``ard-as-nails``,
@@ -76,8 +78,7 @@ def _en(value: object) -> str:
     return "" if value is None else str(value)
 
 
-@dataclass(frozen=True)
-class DataRule:
+class DataRule(Struct, frozen=True):
     """One rule of a faction file: ``kind`` (army, detachment, stratagem, enhancement), its
     ``detachment`` (None for army rules), ``name`` as printed, and the data's ``id`` if any."""
 
@@ -150,8 +151,7 @@ def report(json_path: Path, effects_path: Path) -> tuple[list[str], Counter]:
 # The coverage files: one line per rule of every faction
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(Struct, frozen=True):
     """One line of a coverage file.
 
     ``faction``: the data's faction name (``Adeptus Astartes``; the export's in edition 10; the
@@ -198,11 +198,10 @@ class Line:
         return self.status in ("modelled", "not-modelled")
 
 
-COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Line))
+COLUMNS: tuple[str, ...] = Line.__struct_fields__
 
 
-@dataclass(frozen=True)
-class Coverage:
+class Coverage(Struct, frozen=True):
     """The lines of one edition, what is wrong (``problems``: the command exits 1) and what
     is only noted (``notes``: a faction without an effect file yet)."""
 
@@ -414,8 +413,7 @@ def coverage_11(gdc: Path, effects: Path = EFFECTS, files: dict | None = None) -
     return Coverage(11, tuple(sorted(lines, key=lambda x: x.order)), tuple(problems), tuple(notes))
 
 
-@dataclass(frozen=True)
-class ExportRule:
+class ExportRule(Struct, frozen=True):
     """A 10th-edition army rule: a faction ability of the export (``Abilities.csv``) that
     ``datasheets`` datasheets of the faction have (``Datasheets_abilities.csv``, type
     ``Faction``)."""
@@ -482,6 +480,9 @@ def coverage_10(csv_dir: Path, effects: Path = EFFECTS, files: dict | None = Non
 
 def csv_text(lines: tuple[Line, ...] | list[Line]) -> str:
     """The coverage file's text: a header of :data:`COLUMNS`, then one row per line."""
+    import csv  # only for the coverage table
+    import io
+
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(COLUMNS)
@@ -498,6 +499,9 @@ def read_csv(path: Path) -> list[Line]:
             kind or status, a modelled line without records or a not-modelled line without a
             reason, lines out of order or twice; the message names the file and the line.
     """
+    import csv
+    import io
+
     rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
     if not rows or tuple(rows[0]) != COLUMNS:
         raise ValueError(f"{path}: line 1: the header must be {','.join(COLUMNS)}")

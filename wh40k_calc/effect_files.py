@@ -29,12 +29,17 @@ or read is skipped (the file is parsed).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from msgspec import Struct
+
+try:  # CPython's own SHA-1: the digest hashlib gives, without hashlib's OpenSSL set-up
+    from _sha1 import sha1  # (3-8 ms of every start-up, for one digest of a short key)
+except ImportError:  # pragma: no cover - a Python built without it
+    from hashlib import sha1
 
 from .effect_schema import EffectFile, EffectFileError, load_effect_file
 
@@ -56,8 +61,7 @@ def _data_dir(installed: str, checkout: str) -> Path:
 ROOT = _data_dir("effects_data", "effects")
 
 
-@dataclass(frozen=True)
-class Faction:
+class Faction(Struct, frozen=True):
     """One faction as effect files know it: ``name`` (ours, as our datasheets name it),
     ``aliases`` (the data's names and other spellings), ``keywords`` (faction keywords that
     make a unit one of this faction) and ``within`` (the key of the faction it is a part of:
@@ -75,6 +79,7 @@ class Faction:
         return norm(self.name)
 
 
+@lru_cache(maxsize=4096)  # the same few hundred names, again and again in a batch
 def norm(text: str) -> str:
     """A name for matching: lower case, letters and digits only (accents dropped)."""
     import unicodedata
@@ -126,9 +131,8 @@ FACTIONS: tuple[Faction, ...] = (
 def _with_data_names(table: tuple[Faction, ...]) -> tuple[Faction, ...]:
     """The table with the data's names and the factions within others that
     :mod:`wh40k_calc.factions` (the catalog's) knows added."""
-    from dataclasses import replace
-
     from .factions import DATA_NAMES, PARENTS
+    from .records import replace
 
     out = []
     for f in table:
@@ -141,6 +145,9 @@ def _with_data_names(table: tuple[Faction, ...]) -> tuple[Faction, ...]:
 FACTIONS = _with_data_names(FACTIONS)
 _BY_NAME = {norm(n): f for f in FACTIONS for n in (f.name, *f.aliases)}
 _BY_KEYWORD = {norm(k): f for f in FACTIONS for k in f.keywords}
+_BY_KEY: dict[str, Faction] = {}  # the first row of each key
+for _f in FACTIONS:
+    _BY_KEY.setdefault(_f.key, _f)
 
 
 def faction_key(name: str) -> str | None:
@@ -156,7 +163,7 @@ def faction_key(name: str) -> str | None:
 
 def faction_of_key(key: str) -> Faction | None:
     """The :class:`Faction` of a key, or None (Core, or a faction no table row names)."""
-    return next((f for f in FACTIONS if f.key == key), None)
+    return _BY_KEY.get(key)
 
 
 def display_name(key: str) -> str:
@@ -349,7 +356,7 @@ def _cache_file(path: Path, st: os.stat_result) -> Path | None:
     if folder is None:
         return None
     key = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}|{_schema_stamp()}"
-    return folder / (hashlib.sha1(key.encode()).hexdigest() + ".msgpack")
+    return folder / (sha1(key.encode()).hexdigest() + ".msgpack")
 
 
 def _read_cache(cache: Path) -> EffectFile | None:

@@ -23,9 +23,11 @@ conditions fail is refused with the reason) and each change's own ``when`` (that
 applies or not; no refusal). Every condition present must hold; a boolean condition written
 ``false`` requires the opposite ("not Below Half-strength"), which is how "X; if Y, Z instead"
 is written: one change with ``Y: false``, one with ``Y: true``.
-"""
 
-from __future__ import annotations
+(No ``from __future__ import annotations`` here: msgspec reads these annotations when it
+first decodes an effect file, and text annotations would each be compiled and evaluated then,
+about 2 ms of every start-up; the two that name a class defined later are quoted.)
+"""
 
 from pathlib import Path
 from typing import Annotated, Literal
@@ -139,7 +141,7 @@ class MortalWounds(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=Tru
     rolls: int | Literal["models"] | None = None
     on: Plus | None = None
     each: str | None = None
-    table: list[TableRow] | None = None
+    table: "list[TableRow] | None" = None  # TableRow comes next
     bonus: Small = 0
     max: Annotated[int, msgspec.Meta(ge=1, le=60)] | None = None
 
@@ -321,7 +323,7 @@ def change_field(c: Change) -> str:
     return next(f for f in CHANGE_FIELDS if getattr(c, f) is not None)
 
 
-def change_side(r: Record, c: Change) -> str:
+def change_side(r: "Record", c: Change) -> str:  # Record comes below
     """The side a (checked) change of record ``r`` acts for: its own ``side``, else the
     record's; in a ``both`` record a field that exists on one side only says which."""
     if c.side is not None:

@@ -18,10 +18,11 @@ names are. A name of another faction or edition only is refused with the reason.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from . import effect_files as ef
 from .effect_coverage import slug
@@ -41,8 +42,7 @@ KIND_WORDS = {
 }
 
 
-@dataclass(frozen=True, eq=False)
-class Effect:
+class Effect(Struct, frozen=True, eq=False, dict=True):  # by identity; dict: cached
     """One record of one effect file: ``record`` (the schema's), ``faction`` (the faction key,
     :func:`~wh40k_calc.effect_files.faction_key`; ``core`` for the core rules), the file's own
     ``faction_name``, ``edition`` ("10" or "11") and ``path``."""
@@ -203,8 +203,7 @@ def clear_caches() -> None:
 # Names
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(Struct, frozen=True):
     """One ``--effect`` as written: ``side`` ("attacker", "target" or None), ``faction`` (as
     written, or None), ``name`` and the ``options`` given (slugged)."""
 
@@ -250,8 +249,7 @@ def parse_request(text: str) -> Request:
     return Request(raw, name, side, faction, options)
 
 
-@dataclass(frozen=True, eq=False)
-class Found:
+class Found(Struct, frozen=True, eq=False):  # by identity
     """What a name found: one record, or the options of a choice rule (``choice``: the
     calculator picks one for the side); ``sides`` it may apply to (one for a choice rule);
     ``options`` given; ``request`` as written."""

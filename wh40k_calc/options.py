@@ -8,17 +8,18 @@ trials, seed, datasheet folders, JSON). ``calc shoot``, ``calc fight`` and ``cal
 the same groups, and each group builds its part of the Selection in one place. Also here: the
 choice enums, ``--effect``, the error exit and the catalog for ``--datasheets``.
 
-Only typer is imported at module level: this module is read on every start-up. (No ``from
+Only typer (and msgspec, for the groups) is imported at module level: this module is read on
+every start-up. (No ``from
 __future__ import annotations`` here: the groups' annotations are read at start-up, and text
 annotations would have to be evaluated again.)
 """
 
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from msgspec import Struct
 
 from .optgroup import OptionGroup
 
@@ -209,8 +210,7 @@ WoundsLeftOpt = Annotated[
 # The groups
 
 
-@dataclass(frozen=True)
-class AttackerOptions(OptionGroup):
+class AttackerOptions(OptionGroup, Struct, frozen=True):
     """The attacking unit and the attacker's choices for the activation: datasheet name,
     size, named loadout or explicit weapons ('NAME xN'), attached Leaders, weapon abilities
     added for this activation, faction (for names several factions use), wounds left (a
@@ -268,8 +268,7 @@ class AttackerOptions(OptionGroup):
     ] = "leader"
 
 
-@dataclass(frozen=True)
-class TargetOptions(OptionGroup):
+class TargetOptions(OptionGroup, Struct, frozen=True):
     """The target unit: datasheet name, size (fewer models for a damaged unit), named loadout,
     attached Leaders, allocation order, the wounded model's wounds left, Stealth whatever its
     datasheet says, faction."""
@@ -312,8 +311,7 @@ class TargetOptions(OptionGroup):
     target_faction: TargetFactionOpt = None
 
 
-@dataclass(frozen=True)
-class ConditionOptions(OptionGroup):
+class ConditionOptions(OptionGroup, Struct, frozen=True):
     """The battlefield condition flags (:class:`wh40k_calc.selection.Conditions`)."""
 
     half_range: _flag("--half-range", "Target within half range (Rapid Fire, Melta).") = False
@@ -353,15 +351,14 @@ class ConditionOptions(OptionGroup):
 
     def build(self) -> "Conditions":
         """The selection's Conditions (same field names)."""
-        from dataclasses import asdict
+        from msgspec.structs import asdict
 
         from .selection import Conditions
 
         return Conditions(**asdict(self))
 
 
-@dataclass(frozen=True)
-class ModifierOptions(OptionGroup):
+class ModifierOptions(OptionGroup, Struct, frozen=True):
     """Modifiers and re-rolls anyone can set (:class:`wh40k_calc.selection.Modifiers`):
     attacker side first, then the target's saves, Feel No Pain and Damage."""
 
@@ -438,7 +435,7 @@ class ModifierOptions(OptionGroup):
         Raises:
             SelectionError: a value out of range (named with its option).
         """
-        from dataclasses import asdict
+        from msgspec.structs import asdict
 
         from .selection import Modifiers
 
@@ -446,8 +443,7 @@ class ModifierOptions(OptionGroup):
         return Modifiers(**values, target_stealth=target_stealth)
 
 
-@dataclass(frozen=True)
-class EngineOptions(OptionGroup):
+class EngineOptions(OptionGroup, Struct, frozen=True):
     """How to resolve and where to look: rules edition, engine, sampler trials and seed,
     datasheet folders, JSON output. None means "not given": the default (or, in ``calc
     compare``, a batch file's value)."""

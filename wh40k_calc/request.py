@@ -17,11 +17,11 @@ returns the request. This module never imports ``cli.py``: the command line is o
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import typer
 import typer.main
+from msgspec import Struct, field
 
 from .optgroup import once_command_class, with_groups
 from .options import (
@@ -51,8 +51,7 @@ COMMAND_SETTINGS: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True)
-class AttackRequest:
+class AttackRequest(Struct, frozen=True):
     """The options of one ``calc shoot``/``calc fight`` command line.
 
     ``phase`` is "shooting" or "fight"; ``given`` holds the parameter names (``models``,

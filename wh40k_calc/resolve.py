@@ -11,18 +11,21 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
+from msgspec import Struct, field
+from msgspec.structs import astuple
 
+from .datasheet import Datasheet
 from .engine.allocation import legal_orders, order_models
 from .engine.exact import ExactUnsupported, run_exact
 from .engine.outcome import Outcome
 from .profile import Activation, TargetStates
+from .records import replace
 from .rules import get_rules
 from .rules.plan import Plan
-from .selection import Selection, SelectionError
+from .selection import Selection, SelectionError, UnitChoice
 from .wording import compress_names, count, models_doing
 
 if TYPE_CHECKING:
@@ -34,8 +37,7 @@ MAX_ORDER_PROFILES = 6
 MAX_CANDIDATES = 720
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(Struct, frozen=True):
     """Everything the report needs about one activation, made once by :func:`resolve`.
 
     ``choices`` and ``notes`` are lists: reading the exact outcome's lazy damage distribution
@@ -67,6 +69,50 @@ class Result:
         out = self.sample if self.method == "sample" else self.exact
         assert out is not None
         return out
+
+
+_PLANS: dict[tuple, tuple[Selection, Plan]] = {}  # plans made, see planned
+PLANS_KEPT = 256
+
+
+def planned(sel: Selection) -> Plan:
+    """``get_rules(sel.edition).plan(sel)``, each selection planned once per process: a
+    sequence resolves its repeated steps, and the player's choices their candidates, from the
+    same selection again and again. Selections are matched by value, their datasheets by
+    identity (the kept selection holds them, so an id is not reused while kept). A plan is
+    frozen and its ``build`` keeps nothing but the weapon profiles it made (the same for every
+    caller), so sharing one changes nothing. At most PLANS_KEPT are kept (all dropped when
+    full); errors are not kept.
+
+    Raises:
+        SelectionError: as the plan does.
+        ValueError: an unknown edition.
+    """
+    key = _selection_key(sel)
+    kept = _PLANS.get(key)
+    if kept is not None:
+        return kept[1]
+    plan = get_rules(sel.edition).plan(sel)
+    if len(_PLANS) >= PLANS_KEPT:
+        _PLANS.clear()
+    _PLANS[key] = (sel, plan)
+    return plan
+
+
+def _selection_key(sel: Selection) -> tuple:
+    """Every field of ``sel``, its units' datasheets (and Leaders') by identity."""
+    return tuple(_choice_key(v) if isinstance(v, UnitChoice) else v for v in astuple(sel))
+
+
+def _choice_key(choice: UnitChoice) -> tuple:
+    return tuple(
+        id(v)
+        if isinstance(v, Datasheet)
+        else tuple(map(id, v))
+        if isinstance(v, tuple) and v and isinstance(v[0], Datasheet)
+        else v
+        for v in astuple(choice)
+    )
 
 
 class _Scorer:
@@ -259,8 +305,7 @@ def _ascent(
     return tuple(picks), variant
 
 
-@dataclass(frozen=True)
-class Carried:
+class Carried(Struct, frozen=True):
     """The target's state carried into an activation from earlier ones (``calc sequence``).
 
     ``exact`` is the distribution the exact engine (and the player's choices, and edition 11's
@@ -323,7 +368,7 @@ def resolve(
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (choose {', '.join(METHODS)})")
-    plan = get_rules(sel.edition).plan(sel)
+    plan = planned(sel)
     if carried is not None:
         plan = carried.applied_to(plan)
     scorer = _Scorer()

@@ -7,17 +7,18 @@ DATASHEET_FORMAT.md defines them), refusing impossible choices with the reason.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+
+from msgspec import Struct
 
 from .composition import assign, explain
 from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
 from .fuzzy import did_you_mean
+from .records import replace
 from .selection import SelectionError, UnitChoice
 from .wording import count
 
 
-@dataclass(frozen=True)
-class ModelGroup:
+class ModelGroup(Struct, frozen=True):
     """``count`` identical models of ``profile`` carrying ``weapons``, from ``datasheet``.
     ``character`` marks a Leader's CHARACTER models in an Attached unit; ``support`` those of
     an attached Support character (edition 11, 24.23 SUPPORT)."""
@@ -35,8 +36,7 @@ class ModelGroup:
         return self.profile.name
 
 
-@dataclass(frozen=True)
-class Unit:
+class Unit(Struct, frozen=True):
     """A unit (Attached or not): ``groups`` in allocation order, Bodyguard models first.
 
     ``starting_strength`` is the Bodyguard unit's; ``points`` includes Leaders (pro rata for a

@@ -3,7 +3,7 @@ command-line options, resolved exactly as ``calc shoot``/``calc fight`` resolve 
 carrying the contract object and the compared figures."""
 
 from collections.abc import Iterator
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +19,7 @@ from ..batch import (
     parse_run,
 )
 from ..datasheet import Datasheet, DatasheetError, norm_name
+from ..records import field_names, replace
 from ..selection import (
     AddedAbility,
     Conditions,
@@ -447,7 +448,7 @@ def _check_effects(effects: list[str]) -> None:
 
 
 def _merge(cls: type, *specs: Any) -> Any:
-    """The dataclass ``cls`` (Conditions or Modifiers) from its defaults overridden, field by
+    """The record ``cls`` (Conditions or Modifiers) from its defaults overridden, field by
     field, by each spec's non-None values in turn."""
     values = {}
     for name in _field_names(cls):
@@ -460,7 +461,7 @@ def _merge(cls: type, *specs: Any) -> Any:
 
 @cache
 def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls))  # once a type: a batch merges thousands
+    return field_names(cls) or ()  # once a type: a batch merges thousands
 
 
 def _unit_spec(value: str | UnitSpec) -> UnitSpec:

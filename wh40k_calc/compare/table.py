@@ -3,7 +3,6 @@ as CSV records."""
 
 from __future__ import annotations
 
-import csv
 from enum import StrEnum
 from typing import IO, TYPE_CHECKING, Any
 
@@ -517,6 +516,8 @@ def csv_records(rows: list[Row], key: str) -> list[dict[str, Any]]:
 def write_csv(rows: list[Row], key: str, fh: IO[str]) -> None:
     """Write the comparison as CSV (header CSV_COLUMNS) to an open text file; control
     characters in names written escaped (``\\x1b``), as in the table."""
+    import csv  # only for --csv
+
     writer = csv.DictWriter(fh, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     for record in csv_records(rows, key):

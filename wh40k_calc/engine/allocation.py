@@ -28,10 +28,10 @@ arrays of trials and the exact engine on the array of all states: one policy, tw
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from msgspec import Struct
 
 from ..profile import (
     TargetModel,
@@ -71,8 +71,7 @@ def order_models(target: TargetProfile, order: Order) -> list[str]:
     return [models[groups[g].start + i].name for g in order for i in range(groups[g].count)]
 
 
-@dataclass(frozen=True)
-class _Track:
+class _Track(Struct, frozen=True):
     models: tuple[TargetModel, ...]
     cum: np.ndarray  # cum[k] = wounds of models 0..k-1; cum[-1] = total
 

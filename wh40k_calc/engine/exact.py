@@ -32,13 +32,14 @@ Two passes over the same phases, tracking only what each output needs:
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, replace
 from math import comb
 
 import numpy as np
+from msgspec import Struct
 
 from ..dice import thin
 from ..profile import Activation, AttackProfile, HazardProfile, OrderPolicy, TargetStates
+from ..records import replace
 from . import lowest, lumping, memo, work
 from .allocation import NORMAL, AllocationSpace, legal_orders, saves_differ, space_for
 from .arrays import distinct
@@ -278,8 +279,7 @@ def _split(fig) -> tuple[float, dict[str, float]]:
 # Setting up one activation
 
 
-@dataclass
-class _Weapon:
+class _Weapon(Struct):
     """One weapon profile in the chain: its wound counts per Blast bracket (``joints[b]`` =
     (P[n, m], expected attacks/hits/wounds)) and its kernels per allocation order."""
 
@@ -523,8 +523,7 @@ class _Setup:
         return out
 
 
-@dataclass
-class _Estimate:
+class _Estimate(Struct):
     """A pass's estimated seconds (on the development machine) and largest array."""
 
     seconds: float = 0.0
@@ -588,8 +587,7 @@ def _trim_tails(p2: np.ndarray) -> np.ndarray:
 # Counting a weapon's wounds into the chain
 
 
-@dataclass
-class _Counts:
+class _Counts(Struct):
     """A weapon's wound counts as one phase deposits them, for one allocation order: per
     bracket P_b[n, m]; the Critical Wounds m go to the pending ``axis`` at slot m * K + k (k of
     the K orders used), or, in the figure pass when their mortal wounds do the same to every

@@ -29,8 +29,9 @@ A charge is made once, in the charging side's first turn: its ``fight`` activati
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from ..records import replace
 from .sides import Side, SideStep
 
 MAX_TURNS = 20
@@ -151,9 +152,7 @@ def planned(
             if key not in made:
                 continue
             step, charged, by = made[key]
-            out.append(
-                Planned(len(out) + 1, (t + 1) // 2, t, active, step, key in ff, by)
-            )
+            out.append(Planned(len(out) + 1, (t + 1) // 2, t, active, step, key in ff, by))
     return out
 
 
@@ -161,10 +160,7 @@ def _fight_order(active: str, fights_first: set[str], pick: str | None) -> list[
     """The sides in the order they fight in one Fight phase: a side with Fights First
     before one without; when both or neither have it, ``pick`` (``--fight-first``), else
     the side whose turn it is (12.04)."""
-    if len(fights_first) == 1:
-        lead = next(iter(fights_first))
-    else:
-        lead = pick or active
+    lead = next(iter(fights_first)) if len(fights_first) == 1 else pick or active
     return [lead, "b" if lead == "a" else "a"]
 
 

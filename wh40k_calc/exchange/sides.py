@@ -18,10 +18,11 @@ weapons) is refused: which of those models are left as the unit loses models is 
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..options import AttackerOptions, EngineOptions, TargetOptions
+from ..records import replace
 from ..request import AttackRequest, RequestError, parse_request
 
 if TYPE_CHECKING:

@@ -8,11 +8,11 @@ run it (:mod:`.army`), print the tables (:mod:`.render`) or the JSON (:mod:`.out
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated
 
 import typer
+from msgspec import Struct
 
 from ..optgroup import OptionGroup, with_groups
 from ..options import ConditionOptions, EngineOptions, TargetOptions, fail
@@ -33,8 +33,7 @@ class SequenceOrder(StrEnum):
     ranked = "ranked"
 
 
-@dataclass(frozen=True)
-class ArmyTargetOptions(TargetOptions):
+class ArmyTargetOptions(TargetOptions, frozen=True):
     """The target options of ``calc shoot``; the target itself is not needed with
     ``--show``."""
 
@@ -44,8 +43,7 @@ class ArmyTargetOptions(TargetOptions):
     ] = None
 
 
-@dataclass(frozen=True)
-class ArmyOptions(OptionGroup):
+class ArmyOptions(OptionGroup, Struct, frozen=True):
     """What ``calc army`` does with the list: the phases, the order of the army in sequence,
     only showing the resolution, strictness, and factions whose units count as allies."""
 

@@ -12,9 +12,9 @@ prints and writes them as any other.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ..records import replace
 from ..selection import Conditions
 
 if TYPE_CHECKING:

@@ -20,9 +20,9 @@ counts) never refuse an effect: they are read where the target's state is known 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field, replace
 
 import msgspec
+from msgspec import Struct, field
 
 from ..datasheet import Datasheet
 from ..effect_files import faction_tiers
@@ -36,6 +36,7 @@ from ..effects import (
     parse_request,
     unit_rule,
 )
+from ..records import compared_without, replace
 from ..selection import Selection, SelectionError
 from ..units import Unit
 from .when import Context, Facts, facts_of, leads, why_not
@@ -49,8 +50,7 @@ STATE_FIELDS = (
 )
 
 
-@dataclass(frozen=True)
-class Active:
+class Active(Struct, frozen=True):
     """One effect acting for one ``side`` ("attacker" or "target") with the ``options`` the
     player gave; ``explicit``: named with ``--effect`` (else a datasheet's own rule);
     ``owner``: the datasheet of the unit that names it in ``rules:`` (its models are the
@@ -61,8 +61,10 @@ class Active:
     side: str
     options: frozenset[str] = frozenset()
     explicit: bool = True
-    owner: Datasheet | None = field(default=None, compare=False)
+    owner: Datasheet | None = None
     leading: bool = False
+
+    __eq__, __hash__ = compared_without("owner")  # the owner takes no part
 
     @property
     def key(self) -> tuple:
@@ -70,8 +72,7 @@ class Active:
         return (*self.effect.identity, self.side)
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(Struct, frozen=True):
     """A choice left to a player: one of ``actives`` (a choice rule's options, for ``side``)
     or one of ``abilities`` (a ``choose_ability`` change: ``owner`` is (the active's key, the
     change's index)). ``label`` names it in the choice sentences."""
@@ -92,8 +93,7 @@ class Choice:
         return self.actives[i].effect.name if self.actives else self.abilities[i]
 
 
-@dataclass(frozen=True)
-class Variant:
+class Variant(Struct, frozen=True):
     """One pick per choice of :attr:`Applied.choices` (``picks``), with the words saying it
     (``labels``) and the defender's part of it (``defender``: the picks of the target side's
     choices, which the defender makes)."""
@@ -103,8 +103,7 @@ class Variant:
     defender: tuple[int, ...]
 
 
-@dataclass
-class Applied:
+class Applied(Struct):
     """The effects that apply, after their conditions were checked: ``fixed`` (always),
     ``choices`` (the players'), ``facts`` the conditions read (the attacker's keywords include
     those effects grant), and for the report ``ids`` and ``sides`` (id -> the sides it acts

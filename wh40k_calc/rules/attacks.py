@@ -14,13 +14,13 @@ outcomes are worth downstream (DESIGN.md: per-die choices).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..dice import Dice
 from ..profile import AttackProfile
+from ..records import replace
 from . import common as c
 from .changes import Attack, total
 from .damage import vs_model

@@ -22,11 +22,13 @@ modifier or T, only when the bearer is the whole target).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from ..datasheet import norm_name
 from ..effect_schema import change_field, change_side, excludes_extra_attacks
+from ..records import replace
 from .added import answers_to
 from .when import Context, Facts, why_not
 
@@ -37,8 +39,7 @@ if TYPE_CHECKING:
     from .applied import Active, Applied, Variant
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(Struct, frozen=True):
     """One change of one acting effect: the ``active`` effect, the change's ``index`` in its
     record, the ``change``, its ``field`` and ``value`` (a ``choose_ability`` change's value is
     the ability picked)."""
@@ -55,8 +56,7 @@ class Piece:
         return self.active.effect.name
 
 
-@dataclass(frozen=True)
-class Attack:
+class Attack(Struct, frozen=True):
     """One weapon's attacks as scopes and conditions read them: the ``weapon``, the attacking
     model ``group``, whether it is the ``bearer``'s, the attack's ``strength`` and the
     ``toughness`` it is against (None until known: S and T are worked out first)."""
@@ -175,10 +175,13 @@ class Changes:
 
     def attacker(self, field: str, a: Attack) -> list[Piece]:
         """The attacker's pieces of ``field`` that take ``a``'s weapon and hold for it."""
+        pieces = self.fields("attacker", field)
+        if not pieces:  # most fields have none: no context to make
+            return []
         ctx = self._context("attacker", a, None)
         return [
             p
-            for p in self.fields("attacker", field)
+            for p in pieces
             if in_scope(p.change, a.weapon, self.extra_attacks_fixed)
             and (not p.change.bearer_only or _bears(p, a))
             and self._holds(p, ctx)
@@ -195,10 +198,13 @@ class Changes:
         mortal wounds before the attacks: only unscoped pieces) on a model that is the bearer
         or not (``bearer``; None: the whole unit, which is the bearer only when every model
         is), with ``target_models`` alive (None: as the activation starts)."""
+        pieces = self.fields("target", field)
+        if not pieces:  # most fields have none: no context to make
+            return []
         whole = self.facts.target_all_bearer if bearer is None else bearer
         ctx = self._context("target", a, target_models)
         out = []
-        for p in self.fields("target", field):
+        for p in pieces:
             c = p.change
             if a is None and (c.weapons != "all" or c.named or c.weapons_with or c.weapons_without):
                 continue
@@ -213,9 +219,12 @@ class Changes:
     def unit(self, side: str, field: str) -> list[Piece]:
         """Pieces of ``field`` on ``side`` read for the whole activation (no weapon): mortal
         wounds, keywords, the target's T and W."""
+        pieces = self.fields(side, field)
+        if not pieces:
+            return []
         ctx = self._context(side, None, None)
         out = []
-        for p in self.fields(side, field):
+        for p in pieces:
             if side == "target" and p.change.bearer_only and not self.facts.target_all_bearer:
                 continue
             if self._holds(p, ctx):

@@ -18,8 +18,9 @@ shoot, switching it off brings others in, so only the findings that read no weap
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from ..abilities import WeaponAbilities, parse_ability
 from ..datasheet import Weapon, norm_name
@@ -45,8 +46,7 @@ NO_EFFECT = ("assault", "one shot")  # they change nothing in one attack sequenc
 ZERO = constant(0)
 
 
-@dataclass(frozen=True)
-class Idle:
+class Idle(Struct, frozen=True):
     """One finding: its ``note``, the ``options`` it is about (Conditions/Modifiers field
     names, ``added:N`` for the N-th ``--add-ability``), whether it holds whatever else is
     switched off (``lasting``), and whether it reads the weapons that may attack

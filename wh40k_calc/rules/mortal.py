@@ -12,7 +12,6 @@ spilling over) is the engines' (``engine/allocation.py``).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from math import comb
 from typing import TYPE_CHECKING
 
@@ -21,6 +20,7 @@ import numpy as np
 from ..abilities import WeaponAbilities
 from ..dice import Dice
 from ..profile import HazardProfile, MortalWounds, TargetModel, TargetProfile
+from ..records import replace
 from . import common as c
 from .damage import feel_no_pain
 from .target import is_character

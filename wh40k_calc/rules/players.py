@@ -34,11 +34,12 @@ stratagem cannot be used.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..abilities import MODELLED, Ability, parse_ability, split_abilities
 from ..datasheet import norm_name
+from ..records import field_defaults, replace
 from ..selection import AddedAbility, Conditions, Modifiers, Selection
 
 if TYPE_CHECKING:
@@ -78,14 +79,14 @@ def players(sel: Selection, plan: Plan, act: Activation) -> list[Player]:
     for eid in plan.effects:
         if eid in defaults and eid not in explicit:
             out.append(Player(defaults[eid], "unit rule", ("unit rule", eid)))
-    for f in fields(Conditions):
-        if getattr(sel.conditions, f.name) and f.name not in plan.idle:
-            out.append(Player(_option(f.name), "condition", ("condition", f.name)))
-    for f in fields(Modifiers):
-        value = getattr(sel.modifiers, f.name)
-        if value != f.default and f.name not in plan.idle:
+    for name in field_defaults(Conditions):
+        if getattr(sel.conditions, name) and name not in plan.idle:
+            out.append(Player(_option(name), "condition", ("condition", name)))
+    for name, default in field_defaults(Modifiers).items():
+        value = getattr(sel.modifiers, name)
+        if value != default and name not in plan.idle:
             shown = "" if value is True else f" {value}"
-            out.append(Player(_option(f.name) + shown, "modifier", ("modifier", f.name)))
+            out.append(Player(_option(name) + shown, "modifier", ("modifier", name)))
     for i, a in enumerate(sel.added_abilities):
         if f"added:{i}" not in plan.idle:
             given = a.ability if a.weapon == "*" else f"{a.weapon}: {a.ability}"
@@ -102,7 +103,7 @@ def switched_off(sel: Selection, off: Iterable[Player]) -> Selection:
     effects whose conditions are then not met are left out rather than refused."""
     effects, rules, conditions, modifiers = list(sel.effects), list(sel.without_rules), {}, {}
     added, removed = list(range(len(sel.added_abilities))), list(sel.without_abilities)
-    defaults = {f.name: f.default for f in fields(Modifiers)}
+    defaults = field_defaults(Modifiers)
     for p in off:
         kind = p.key[0]
         if kind == "effect":

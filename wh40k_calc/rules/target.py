@@ -12,10 +12,12 @@ reorder them (``--allocation``, ``--precision-target``: ``rules.order``). The re
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from msgspec import Struct
+
 from ..profile import TargetModel, TargetProfile, TargetStates
+from ..records import replace
 from ..selection import SelectionError
 from . import common as c
 from .order import precision_named, reorder
@@ -28,8 +30,7 @@ if TYPE_CHECKING:
     from .situation import Situation
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(Struct, frozen=True):
     """One kind of target model as saves and damage see it: its W (its effects' +W
     included), Sv, invulnerable save against ranged attacks and against melee attacks (X means
     X+, None: none; a model may have one for one kind of attack only, or a better one against

@@ -25,9 +25,12 @@ the target's defence (saves, Feel No Pain, Damage) are also read as its models d
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from math import ceil
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
+
+from ..records import replace
 
 if TYPE_CHECKING:
     from ..effect_schema import When
@@ -37,8 +40,7 @@ if TYPE_CHECKING:
 CHARACTER = "CHARACTER"
 
 
-@dataclass(frozen=True)
-class UnitState:
+class UnitState(Struct, frozen=True):
     """One unit's size as conditions read it: ``models`` now, its ``starting`` strength, and
     for a unit of one model its ``W`` and ``wounds_left``."""
 
@@ -87,8 +89,7 @@ def starting_thresholds(state: UnitState) -> dict[str, int]:
     }
 
 
-@dataclass(frozen=True)
-class Facts:
+class Facts(Struct, frozen=True):
     """What the selection says of one activation, for every condition (see the module
     docstring). ``attacker_keywords`` include the keywords effects grant it."""
 
@@ -191,14 +192,13 @@ def is_character(g: ModelGroup) -> bool:
     return CHARACTER in (g.profile.keywords | g.datasheet.all_keywords())
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(Struct, frozen=True):
     """Where a condition is read: ``side`` the change acts for; ``group`` the attacking model
     group (its CHARACTER keyword counts for its own attacks only); ``ranged`` and
     ``ignores_cover`` of the attack; ``bearer``: the group is the bearer's; ``strength`` and
-    ``toughness`` of the attack (per-attack
-    conditions); ``damage``: the weapon's unmodified Damage characteristic when it is a fixed
-    number (None for a random one such as D3, or outside an attack); ``target_models`` alive (the target's defence read as its models die);
+    ``toughness`` of the attack (per-attack conditions); ``damage``: the weapon's unmodified
+    Damage characteristic when it is a fixed number (None for a random one such as D3, or
+    outside an attack); ``target_models`` alive (the target's defence read as its models die);
     ``options`` the player gave for the record; ``leading``: the record's datasheet leads the
     unit it acts for (:func:`leads`)."""
 
@@ -399,8 +399,7 @@ def state_thresholds(when: When | None, f: Facts, side: str) -> set[int]:
     return out
 
 
-@dataclass(frozen=True)
-class StateSplit:
+class StateSplit(Struct, frozen=True):
     """The conditions of an activation's effects that read the target's state where the
     engines cannot (a Hit or Wound roll, T, a single-model unit's wounds): ``reads`` are
     (condition, N) pairs (N for model counts, else 0); ``base`` is the target as built

@@ -18,7 +18,6 @@ Both are the exact engine's, as ``calc shoot --explain``'s (:mod:`wh40k_calc.exp
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -26,6 +25,7 @@ import numpy as np
 from ..engine.exact import ExactUnsupported
 from ..explain import Attribution, attribute
 from ..profile import TargetStates
+from ..records import replace
 from ..rules.players import KINDS, Player, players, switched_off
 from ..selection import SelectionError
 from .run import SequenceResult, StepResult, _Declined, _exact_chain
