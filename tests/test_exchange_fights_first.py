@@ -146,7 +146,7 @@ def test_calc_fight_says_fights_first_changes_nothing_there(fx, edition):
     plain = cli_json(*args, dirs=[DATA])
     out = cli_json(*args, "--effect", "ff", dirs=[DATA])
     assert out["weapons"][0]["expected"] == plain["weapons"][0]["expected"]
-    assert any("Fights First changes the order" in n for n in out["notes"])
+    assert any("Fights First (Quickness) changes the order" in n for n in out["notes"])
     text = cli(*args, "--effect", "ff", dirs=[DATA], env={"COLUMNS": "100"})
     assert "Fights First" in text.stdout
 
@@ -172,3 +172,51 @@ def test_malformed_fights_first_is_refused_at_load(tmp_path, change, side, messa
     with pytest.raises(EffectFileError) as e:
         load_effect_file(p)
     assert message in str(e.value)
+
+
+# ---- Fights First read per state: the order of a Fight phase decided by the units' states ----
+
+
+def test_fights_first_below_starting_strength_orders_each_fight_phase_per_state(fx):
+    """ "Fights First while below its Starting Strength" on the Warband (3 Raiders, W1 T4 Sv5+,
+    knife A1 WS4+ S3) against the Fencer, three turns (10th edition, A's turn first). Turn 1
+    (A's): the Warband is whole, no Fights First: A, then B. Turn 2 (B's): B first either way
+    (it has Fights First, or neither has it and it is B's turn). Turn 3 (A's): B fights first
+    exactly in the states where it has lost a model. The oracle (tests/exchange_oracle.py)
+    runs turns 1-2 in their fixed order, then turn 3 from each state in that state's order."""
+    from exchange_oracle import Model, Unit, Weapon, exchange, models_left_joint
+
+    rule = ff(attacker_keywords=["WARBAND"])
+    rule["changes"] = [{"fights_first": True, "when": {"attacker_below_starting_strength": True}}]
+    fx(rule)
+    fencer = Unit((Model("Fencer", 3, 4, 4, Weapon(2, 3, 4, 0, 1)),), ((0,),))
+    raider = Model("Raider", 1, 4, 5, Weapon(1, 4, 3, 0, 1))
+    warband = Unit((raider,) * 3, ((0, 1, 2),))
+    joint, _ = exchange(fencer, warband, ["a", "b", "b", "a"])
+    final: dict = {}
+    for (la, lb), p in joint.items():
+        order = ["b", "a"] if sum(1 for w in lb if w) < 3 else ["a", "b"]
+        after, _ = exchange(fencer, warband, order, start_a=la, start_b=lb)
+        for pair, q in after.items():
+            final[pair] = final.get(pair, 0) + p * q
+    want = models_left_joint(final)
+    out = as_json(
+        "--side-a", "fight fencer", "--side-b", "fight warband --effect ff",
+        "--turns", "3", "--edition", "10", "--method", "both", "--trials", "40000",
+    )  # fmt: skip
+    exact = out["result"]
+    for i, row in enumerate(exact["joint_models_left"]):
+        for j, p in enumerate(row):
+            assert p == pytest.approx(float(want.get((i, j), 0)), abs=1e-9), (i, j)
+    # the first listing of turn 3 is A's (full strength), and the notes say how often B led
+    third = [a for a in out["activations"] if a["turn"] == 3]
+    assert [a["side"] for a in third] == ["a", "b"]
+    both = [(lb, p) for (la, lb), p in joint.items() if any(la) and any(lb)]
+    whole = sum(p for lb, p in both if all(lb)) / sum(p for _, p in both)
+    led = next(n for n in third[0]["notes"] if "fights first in" in n)
+    assert f"side A fights first in {float(whole):.2%} of the exchanges" in led
+    # the sampler, run the same way per trial, agrees within its standard errors
+    sample = out["sample"]["result"]
+    for side in "ab":
+        se = sample["standard_error"]["p_destroyed"][side]
+        assert abs(sample["p_destroyed"][side] - exact["p_destroyed"][side]) < 4 * se + 1e-9

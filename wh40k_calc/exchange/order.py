@@ -43,7 +43,11 @@ class Planned:
     ``turn`` counted from 1; ``active`` the side whose turn it is), the side acting and the
     activation as it is made then (``step``; a charge only in the charging turn);
     ``fights_first``: the unit has Fights First in this Fight phase (it charged this turn, or
-    the effects ``fights_first_by`` give it)."""
+    the effects ``fights_first_by`` give it), as the unit is at full strength;
+    ``order_by_state``: a Fights First condition reads a unit's state, so the order of this
+    Fight phase's two activations is decided per state of both units at its start (the
+    engines run the pair in either order, :func:`lead_side`); they are listed in the order
+    full strength gives."""
 
     number: int
     round: int
@@ -52,6 +56,7 @@ class Planned:
     step: SideStep
     fights_first: bool = False  # the unit has Fights First in this Fight phase
     fights_first_by: tuple[str, ...] = ()  # the effects that give it (besides a charge)
+    order_by_state: bool = False  # the Fight phase's order is read per state (see planned)
 
     @property
     def side(self) -> str:
@@ -103,11 +108,12 @@ def planned(
     turns: int,
     first: str | None,
     fight_first: str | None,
-    given_by: Callable[[SideStep], tuple[str, ...]] | None = None,
+    given_by: Callable[[SideStep], tuple[tuple[str, ...], bool]] | None = None,
 ) -> list[Planned]:
     """Every activation of ``turns`` turns, in order. ``given_by(step)``: the names of the
-    effects that give the unit of a fight activation (as it is made that turn) Fights First
-    (None: no effect does).
+    effects that give the unit of a fight activation (as it is made that turn, at full
+    strength) Fights First, and whether their conditions read its state (None: no effect
+    does).
 
     Raises:
         OrderError: as :func:`first_side`; a side that both shoots and fights without a charge
@@ -138,6 +144,7 @@ def planned(
             continue
         engaged = True
         made: dict[str, tuple[SideStep, bool, tuple[str, ...]]] = {}
+        by_state = False
         for key in ("a", "b"):
             step = sides[key].step("fight")
             if step is None:
@@ -145,15 +152,26 @@ def planned(
             charged = charging_now and key == charger
             if step.charged and not charged:
                 step = _without_charge(step)
-            by = given_by(step) if given_by is not None else ()
+            by, reads = given_by(step) if given_by is not None else ((), False)
+            by_state = by_state or (reads and not charged)
             made[key] = (step, charged, by)
         ff = {key for key, (_, charged, by) in made.items() if charged or by}
+        by_state = by_state and len(made) == 2
         for key in _fight_order(active, ff, fight_first):
             if key not in made:
                 continue
             step, charged, by = made[key]
-            out.append(Planned(len(out) + 1, (t + 1) // 2, t, active, step, key in ff, by))
+            out.append(
+                Planned(len(out) + 1, (t + 1) // 2, t, active, step, key in ff, by, by_state)
+            )
     return out
+
+
+def lead_side(first: str, ff: dict[str, bool], active: str, pick: str | None) -> bool:
+    """Whether side ``first`` fights first in a Fight phase where each side has Fights First
+    or not (``ff``): :func:`_fight_order`'s rule for one pair of states."""
+    have = {k for k, v in ff.items() if v}
+    return _fight_order(active, have, pick)[0] == first
 
 
 def _fight_order(active: str, fights_first: set[str], pick: str | None) -> list[str]:

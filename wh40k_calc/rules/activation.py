@@ -43,14 +43,55 @@ if TYPE_CHECKING:
     from .edition import Edition
 
 
-def fights_first_note(by: tuple[str, ...]) -> str:
-    """The note of an activation whose unit has Fights First from the effects ``by``: it
-    decides when the unit fights (10th edition: Core rules, Fights First; edition 11: 12.04
-    Fight Step), not what its attacks do, so one unit's attacks are the same with it."""
-    return (
-        f"{' and '.join(by)}: Fights First changes the order units fight in, not this unit's "
-        "attacks (calc exchange orders the Fight phase by it)"
-    )
+# the attacking unit's own state, which a ``fights_first`` change's conditions may read
+FIGHTS_FIRST_STATE = (
+    "attacker_below_starting_strength",
+    "attacker_below_half_strength",
+    "unit_min_models",
+    "attacker_has_character",
+)
+
+
+def fights_first_reads_state(pieces: list) -> bool:
+    """Whether a ``fights_first`` change (``pieces``: every one of the effects applied,
+    holding or not) has a condition on the attacking unit's state (models, wounds, a
+    CHARACTER alive), so that whether the unit has Fights First may change as it loses
+    models (``calc exchange`` reads it per state at the start of each Fight phase)."""
+    for p in pieces:
+        when = p.change.when
+        if when is not None and any(getattr(when, f) is not None for f in FIGHTS_FIRST_STATE):
+            return True
+    return False
+
+
+def unit_fights_first(attacker: Unit, pieces: list) -> tuple[tuple[str, ...], list[str]]:
+    """The names of the effects that give the attacking unit Fights First (``pieces``: the
+    ``fights_first`` changes that hold), and the notes to print.
+
+    An effect named for the unit gives it to the whole unit; a datasheet's own ability (a unit
+    rule its datasheet names) only when every datasheet of an Attached unit has it too: a unit
+    has Fights First while every model in it has the ability (10th edition: Core rules,
+    Fights First; edition 11: 24.13 Fights First). It decides when the unit fights (12.04
+    Fight Step), not what its attacks do: the note says one unit's attacks are the same."""
+    given = [p for p in pieces if p.active.owner is None]
+    own = [p for p in pieces if p.active.owner is not None]
+    notes = []
+    if own:
+        owners = {id(p.active.owner) for p in own}
+        lacking = [ds.name for ds in attacker.datasheets if id(ds) not in owners]
+        if lacking:
+            notes.append(
+                f"{' and '.join(names(own))}: not every model of the unit has it "
+                f"({', '.join(lacking)} lacks it), so the unit does not have Fights First"
+            )
+            own = []
+    by = tuple(names(given + own))
+    if by:
+        notes.append(
+            f"Fights First ({' and '.join(by)}) changes the order units fight in, not this "
+            "unit's attacks (calc exchange orders the Fight phase by it)"
+        )
+    return by, notes
 
 
 class Rules(Struct, frozen=True):
@@ -103,11 +144,12 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     not_modelled += cleave_not_modelled(edition, sel, groups)
     not_modelled += effect_parts_not_modelled(applied)
     notes += blast_x_notes(edition, groups)
-    fights_first = tuple(names(changes.unit("attacker", "fights_first")))
-    if fights_first:
-        notes.append(fights_first_note(fights_first))
+    fights_first, ff_notes = unit_fights_first(attacker, changes.unit("attacker", "fights_first"))
+    notes += ff_notes
+    ff_by_state = fights_first_reads_state(changes.fields("attacker", "fights_first"))
     return Plan(
         fights_first=fights_first,
+        fights_first_by_state=ff_by_state,
         state_split=_state_split(applied, facts),
         attacker=attacker,
         target=target,
