@@ -95,7 +95,7 @@ def test_fights_first_from_an_effect_fights_before_the_active_side(fx, edition):
     assert first["fights_first"] and first["fights_first_by"] == ["Quickness"]
     assert out["result"]["p_destroyed"]["a"] == pytest.approx(float(fencer_destroyed("b")))
     assert out["result"]["p_destroyed"]["b"] == pytest.approx(0.0)
-    assert any("Fights First from Quickness" in n for n in out["notes"])
+    assert any("has Fights First (Quickness)" in n for n in out["notes"])
 
 
 def test_both_with_fights_first_edition_11_the_active_player_selects_first(fx):
@@ -220,3 +220,79 @@ def test_fights_first_below_starting_strength_orders_each_fight_phase_per_state(
     for side in "ab":
         se = sample["standard_error"]["p_destroyed"][side]
         assert abs(sample["p_destroyed"][side] - exact["p_destroyed"][side]) < 4 * se + 1e-9
+
+
+# ---- a datasheet's own Fights First ability ----------------------------------------------------
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+CSV_DIR = SHARED / "data" / "wahapedia-10e-2025-07"
+GDC_DIR = SHARED / "data" / "game-datacards-11e-912"
+
+
+def test_the_importers_read_the_core_ability_as_a_unit_rule():
+    """Howling Banshees have the core Fights First ability in both exports: the importers
+    name the ``fights-first`` unit rule (a record giving ``fights_first``, no attack change)."""
+    if not (CSV_DIR / "Datasheets.csv").is_file() or not (GDC_DIR / "aeldari.json").is_file():
+        pytest.skip("needs /work/shared (the datasheet exports)")
+    from wh40k_calc.datasheet import parse_datasheet
+    from wh40k_calc.importers.unit_rules import fights_first_body
+    from wh40k_calc.importers.wahapedia import import_unit
+
+    data, _ = import_unit(CSV_DIR, "Howling Banshees", None)
+    assert "fights-first" in parse_datasheet(data, "<banshees>").rules
+    assert fights_first_body()["changes"] == [{"fights_first": True}]
+    shipped = Path(__file__).resolve().parents[1] / "datasheets-generated-11"
+    sheet = yaml.safe_load((shipped / "aeldari" / "howling-banshees.yaml").read_text())
+    assert "fights-first" in sheet["rules"]
+
+
+def _quick_brute(tmp_path: Path) -> Path:
+    """The Brute of the duel with ``rules: [fights-first]`` (a datasheet's own ability)."""
+    sheet = yaml.safe_load((DATA / "brute.yaml").read_text())
+    sheet.update(name="Quick Brute", rules=["fights-first"])
+    folder = tmp_path / "sheets"
+    folder.mkdir()
+    (folder / "quick-brute.yaml").write_text(yaml.safe_dump(sheet, sort_keys=False))
+    return folder
+
+
+UNIT_FF = {
+    "id": "fights-first",
+    "name": "Fights First",
+    "kind": "unit",
+    "default": True,
+    "summary": "s",
+    "side": "attacker",
+    "changes": [{"fights_first": True}],
+}
+
+
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_a_datasheets_own_fights_first_orders_the_duel(tmp_path, fx, edition):
+    """The Brute whose datasheet has Fights First fights first in A's turn without being
+    named: P(Fencer destroyed) is the Brute-first value by hand."""
+    fx(UNIT_FF)
+    folder = _quick_brute(tmp_path)
+    out = cli_json(
+        "exchange", "--side-a", "fight fencer", "--side-b", "fight 'quick brute'",
+        "--turns", "1", "--edition", edition, dirs=[DATA, folder],
+    )  # fmt: skip
+    assert [a["side"] for a in out["activations"]] == ["b", "a"]
+    assert out["activations"][0]["fights_first_by"] == ["Fights First"]
+    assert out["result"]["p_destroyed"]["a"] == pytest.approx(float(fencer_destroyed("b")))
+
+
+def test_an_attached_unit_has_it_only_when_every_model_has_it():
+    """Edition 11, 24.13: Howling Banshees led by Jain Zar (who has the ability too) have
+    Fights First and fight before the Intercessors in the Intercessors' turn; led by an
+    Autarch (who has not) they do not, and the Intercessors, whose turn it is, fight first."""
+    if not (GDC_DIR / "aeldari.json").is_file():
+        pytest.skip("needs /work/shared (the datasheet exports)")
+    base = ["exchange", "--side-a", "fight 'Intercessor Squad'", "--turns", "1"]
+    base += ["--edition", "11", "--method", "sample", "--trials", "200"]
+    with_zar = cli_json(*base, "--side-b", "fight 'Howling Banshees' --leader 'Jain Zar'")
+    assert [a["side"] for a in with_zar["activations"]] == ["b", "a"]
+    autarch = cli_json(*base, "--side-b", "fight 'Howling Banshees' --leader Autarch")
+    assert [a["side"] for a in autarch["activations"]] == ["a", "b"]
+    notes = [n for a in autarch["activations"] for n in a["notes"]]
+    assert any("Autarch lacks it" in n for n in notes)

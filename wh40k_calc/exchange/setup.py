@@ -210,13 +210,13 @@ def _fights_first(rules, by_text: dict[tuple[str, str], Selection]):
 def fights_first_notes(order: list[Planned]) -> tuple[str, ...]:
     """What the exchange says of Fights First given by effects: which side has it from
     which effects at full strength, and which Fight phases are ordered per state."""
+    from ..rules.activation import fights_first_sources
+
     out: dict[str, None] = {}
     for p in order:
         if p.fights_first_by:
-            out[
-                f"side {p.side.upper()} has Fights First from {' and '.join(p.fights_first_by)} "
-                "at the start"
-            ] = None
+            by = fights_first_sources(p.fights_first_by)
+            out[f"side {p.side.upper()} has Fights First ({by}) at full strength"] = None
     turns = sorted({p.turn for p in order if p.order_by_state})
     if turns:
         out[

@@ -64,21 +64,26 @@ def fights_first_reads_state(pieces: list) -> bool:
     return False
 
 
-def unit_fights_first(attacker: Unit, pieces: list) -> tuple[tuple[str, ...], list[str]]:
+def unit_fights_first(attacker: Unit, pieces: list) -> tuple[tuple[str, ...], list[str], bool]:
     """The names of the effects that give the attacking unit Fights First (``pieces``: the
-    ``fights_first`` changes that hold), and the notes to print.
+    ``fights_first`` changes that hold), the notes to print, and whether a datasheet's own
+    Fights First is withheld because another datasheet of the unit lacks it (so the unit
+    gains it once those models are destroyed).
 
     An effect named for the unit gives it to the whole unit; a datasheet's own ability (a unit
-    rule its datasheet names) only when every datasheet of an Attached unit has it too: a unit
-    has Fights First while every model in it has the ability (10th edition: Core rules,
+    rule its datasheet names) only when every datasheet of an Attached unit names it too: a
+    unit has Fights First while every model in it has the ability (10th edition: Core rules,
     Fights First; edition 11: 24.13 Fights First). It decides when the unit fights (12.04
     Fight Step), not what its attacks do: the note says one unit's attacks are the same."""
+    from ..datasheet import norm_rule
+
     given = [p for p in pieces if p.active.owner is None]
     own = [p for p in pieces if p.active.owner is not None]
     notes = []
+    lacking: list[str] = []
     if own:
-        owners = {id(p.active.owner) for p in own}
-        lacking = [ds.name for ds in attacker.datasheets if id(ds) not in owners]
+        ids = {norm_rule(p.active.effect.id) for p in own}
+        lacking = [ds.name for ds in attacker.datasheets if not ids & set(ds.rules)]
         if lacking:
             notes.append(
                 f"{' and '.join(names(own))}: not every model of the unit has it "
@@ -88,10 +93,16 @@ def unit_fights_first(attacker: Unit, pieces: list) -> tuple[tuple[str, ...], li
     by = tuple(names(given + own))
     if by:
         notes.append(
-            f"Fights First ({' and '.join(by)}) changes the order units fight in, not this "
-            "unit's attacks (calc exchange orders the Fight phase by it)"
+            f"Fights First ({fights_first_sources(by)}) changes the order units fight in, not "
+            "this unit's attacks (calc exchange orders the Fight phase by it)"
         )
-    return by, notes
+    return by, notes, bool(lacking)
+
+
+def fights_first_sources(by: tuple[str, ...]) -> str:
+    """The effects that give Fights First, in words: a datasheet's own ability (its unit
+    rule is named Fights First) as "its datasheet's ability"."""
+    return " and ".join("its datasheet's ability" if n == "Fights First" else n for n in by)
 
 
 class Rules(Struct, frozen=True):
@@ -144,9 +155,10 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     not_modelled += cleave_not_modelled(edition, sel, groups)
     not_modelled += effect_parts_not_modelled(applied)
     notes += blast_x_notes(edition, groups)
-    fights_first, ff_notes = unit_fights_first(attacker, changes.unit("attacker", "fights_first"))
+    ff_pieces = changes.unit("attacker", "fights_first")
+    fights_first, ff_notes, ff_lacking = unit_fights_first(attacker, ff_pieces)
     notes += ff_notes
-    ff_by_state = fights_first_reads_state(changes.fields("attacker", "fights_first"))
+    ff_by_state = ff_lacking or fights_first_reads_state(changes.fields("attacker", "fights_first"))
     return Plan(
         fights_first=fights_first,
         fights_first_by_state=ff_by_state,
