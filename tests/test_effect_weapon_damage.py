@@ -209,3 +209,33 @@ def test_all_is_dust_on_rubric_marines():
     p, d = rows(plain), rows(dust)
     rifle = next(n for n in p if "bolt rifle" in n.lower())
     assert d[rifle]["failed_saves"] == approx(p[rifle]["failed_saves"] * Fr(2, 3))
+
+
+def test_fleshmetal_fusion_with_unnatural_fortitude():
+    """Chaos Knights, Infernal Lance, Fleshmetal Fusion (edition 11): +1 T for the bearer, and
+    while it uses Unnatural Fortitude (the option) +1 to its armour saves against Damage 1
+    attacks. A Knight Desecrator (Sv 3+) shot by bolt rifles (AP-1, D1): without the option
+    its saves are unchanged (S4 into T12 or T13: 6+ to wound either way); with it, armour
+    4+ becomes 3+: failed saves x 2/3."""
+    _needs_shared()
+    import json
+
+    from typer.testing import CliRunner
+
+    from wh40k_calc.cli import app
+
+    base = ["shoot", "Adeptus Astartes/Intercessor Squad", "--edition", "11", "--json"]
+    base += ["--target", "Chaos Knights/Knight Desecrator"]
+    runner = CliRunner()
+
+    def rifle(*extra):
+        res = runner.invoke(app, [*base, *extra])
+        assert res.exit_code == 0, res.stderr
+        rows = {w["name"]: w["expected"] for w in json.loads(res.stdout)["weapons"]}
+        return next(v for n, v in rows.items() if "bolt rifle" in n.lower())
+
+    plain = rifle()
+    fused = rifle("--effect", "fleshmetal-fusion")
+    fortified = rifle("--effect", "fleshmetal-fusion:unnatural-fortitude")
+    assert fused["failed_saves"] == approx(plain["failed_saves"])
+    assert fortified["failed_saves"] == approx(plain["failed_saves"] * Fr(2, 3))
