@@ -691,6 +691,80 @@ CASES = [
          "--charged", "--effect", "massive-impact", weapon="Massive Impact", figure="damage",
          expected=6 * d6(4) * (1 - d6(5))),
     # ----------------------------------------------------------------------------------------
+    # Edition 11, records that the vocabulary of save_improve/save_limit, target_save_worsen,
+    # toughness_majority, extra_rolls, psychic mortal wounds and target_has_character express
+    # (each read again against its text in data 912). Intercessor Squad: 5 bolt rifles A2 BS3+
+    # S4 AP-1 D1 (10 attacks: 20/3 hits); T4 Sv3+ W2.
+    # Take Cover! (Voice of Command): the Save characteristic +1, not better than 3+. Kasrkin
+    # (T3 Sv4+): 3+ to wound: 40/9 wounds; Sv3+ after the Order, AP-1: 4+: 20/9 failed.
+    case("astramilitarum", "take-cover", "shoot", "Intercessor Squad", "Kasrkin",
+         weapon="Bolt rifle", figure="failed_saves", expected=10 * d6(3) * d6(3) * fail(4)),
+    # Bullgryn Squad (T6 Sv3+): already 3+, no better: S4 v T6 5+: 20/9 wounds, AP-1: 4+:
+    # 10/9 failed (a +1 save modifier would have made it 20/27).
+    case("astramilitarum", "take-cover", "shoot", "Intercessor Squad", "Bullgryn Squad",
+         weapon="Bolt rifle", figure="failed_saves", expected=10 * d6(3) * d6(5) * fail(4)),
+    # Rattlejoint Ague (a Plague of Nurgle's Gift): the Afflicted target has -1 T and its Save
+    # characteristic worsened by 1. Plague Marines' boltguns at T3: 5 wounds (as above);
+    # Sv4+ at AP 0: 5 x 3/6 = 5/2 failed.
+    case("deathguard", "rattlejoint-ague", "shoot", "Plague Marines", "Intercessor Squad",
+         weapon="Boltgun", figure="failed_saves",
+         expected=10 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * d6(3)) * fail(4)),
+    # Host of the Hybridised Pox (enhancement; an extra Plague, a choice): for the Death Guard
+    # attacker only its Rattlejoint Ague option acts: Sv worse by 1, no -1 T: boltguns at T4:
+    # 10 x (1/6 + 3/6 x 1/2) = 25/6 wounds, Sv4+: 25/12 failed.
+    case("deathguard", "host-of-the-hybridised-pox", "shoot", "Plague Marines",
+         "Intercessor Squad", weapon="Boltgun", figure="failed_saves",
+         expected=10 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * d6(4)) * fail(4)),
+    # Death's Heads (stratagem): every Plague on the chosen enemy: its melee attacks take -1
+    # to hit (the Intercessors' 15 close combat attacks WS3+ at Plague Marines: 4+, 15/2).
+    case("deathguard", "deaths-heads", "fight", "Intercessor Squad", "Plague Marines",
+         weapon="Close combat weapon", figure="hits", expected=15 * d6(4)),
+    # ... and its Save is worse by 1 against the Death Guard (25/12 failed, as above).
+    case("deathguard", "deaths-heads", "shoot", "Plague Marines", "Intercessor Squad",
+         weapon="Boltgun", figure="failed_saves",
+         expected=10 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * d6(4)) * fail(4)),
+    # Doombolt (a Psychic Ritual): D3 mortal wounds (mean 2), Psychic Attacks: Flesh Hounds'
+    # Feel No Pain 3+ against Psychic Attacks ignores each with 4/6: 2/3 damage.
+    case("thousandsons", "doombolt", "shoot", "Rubric Marines", "Chaos Daemons/Flesh Hounds",
+         weapon="Doombolt", figure="damage", expected=2 * (1 - d6(3))),
+    # Fleshy Curse (Cabal of Chaos stratagem): one D6: 1 one mortal wound, 2-4 D3, 5-6 2D3,
+    # "inflicted by a psychic attack": (1 + 3 x 2 + 2 x 4)/6 = 5/2, x 2/6 past the Flesh
+    # Hounds' Feel No Pain 3+: 5/6 damage.
+    case("chaos_spacemarines", "fleshy-curse", "shoot", "Chaos Space Marines/Sorcerer",
+         "Chaos Daemons/Flesh Hounds", weapon="Fleshy Curse", figure="damage",
+         expected=Fr(1 * 1 + 3 * 2 + 2 * 4, 6) * (1 - d6(3))),
+    # Wall of Steel with 2YP spent: one D6 per model and two more, 4+, at most 6 in all: six
+    # Steeljacks, 8 D6: E[min(Binomial(8, 1/2), 6)] = 4 - (8 + 2 x 1)/256 = 507/128.
+    case("votann", "wall-of-steel:yp", "fight", "Ironkin Steeljacks with Melee Weapons",
+         "Intercessor Squad", "--models", "6", "--charged", weapon="Wall of Steel",
+         figure="mortal_wounds", expected=capped(8, d6(4), 6)),
+    # Unstoppable Momentum (Da Big Hunt stratagem) against the Prey: one D6 per model and
+    # three more, 4+, at most 6 in all: 8 Squighog Boyz, 11 D6: E[min(Binomial(11, 1/2), 6)].
+    case("orks", "unstoppable-momentum:prey", "fight", "Squighog Boyz", "Intercessor Squad",
+         "--models", "8", "--charged", weapon="Unstoppable Momentum", figure="mortal_wounds",
+         expected=capped(11, d6(4), 6)),
+    # Kill Teams (Deathwatch army rule): the Toughness most models of the KILL TEAM unit have.
+    # Decimus Kill Team: 3 Veterans and a Sergeant T4, a Gravis Veteran T6: T4, S4 4+: 10/3
+    # wounds (T6, 5+, 20/9 without the rule).
+    case("deathwatch", "kill-teams", "shoot", "Intercessor Squad", "Decimus Kill Team",
+         weapon="Bolt rifle", figure="wounds", expected=10 * d6(3) * d6(4)),
+    # Kill Team (the Aquila Kill Team's own datasheet ability, agents-units.yaml, applied by
+    # default): the same Toughness rule: 3 Veterans and a Sergeant T4, a Gravis Veteran T6:
+    # 10/3 wounds.
+    case("agents-units", "kill-team", "shoot", "Intercessor Squad", "Aquila Kill Team",
+         weapon="Bolt rifle", figure="wounds", expected=10 * d6(3) * d6(4)),
+    # Stoic Defender (enhancement; while the bearer leads a unit, Feel No Pain 6+ within range
+    # of an objective): Intercessors led by a Captain: 10/3 wounds, AP-1 v Sv3+: 5/3 failed,
+    # D1, x 5/6: 25/18 damage.
+    case("space_marines", "stoic-defender", "shoot", "Intercessor Squad", "Intercessor Squad",
+         "--target-leader", "Captain", "--objective", weapon="Bolt rifle", figure="damage",
+         expected=10 * d6(3) * d6(4) * fail(4) * (1 - d6(6))),
+    # Nether-realm Casket (enhancement; while the bearer leads a unit, Stealth): Necron
+    # Warriors led by an Overlord have the Benefit of Cover (13.08: BS worsened by 1): bolt
+    # rifles hit on 4+: 5 hits.
+    case("necrons", "nether-realm-casket", "shoot", "Intercessor Squad", "Necron Warriors",
+         "--target-leader", "Overlord", weapon="Bolt rifle", figure="hits", expected=10 * d6(4)),
+    # ----------------------------------------------------------------------------------------
     # Edition 10, Orks (edition-10/orks.yaml, the seed pages 000 and 001; the shipped
     # 10th-edition datasheets): Boyz as above; Lootas: a Spanner's big shoota A3 BS5+ S5.
     # Get Stuck In (War Horde detachment rule, seed 000): melee [SUSTAINED HITS 1]: 27 x 5/6
@@ -756,6 +830,17 @@ CASES = [
     case("space-marines", "malleus-tactics", "shoot", "Deathwatch Veterans", "Intercessor Squad",
          weapon="Boltgun", figure="wounds",
          expected=10 * (Fr(1, 6) + Fr(3, 6) * d6(4)) * Fr(7, 6), ed="10"),
+    # Kill Team: the Wound roll uses the Toughness most of the unit's models have. Kill Team
+    # Cassius: 8 Veterans and Cassius T4, a Terminator and a Biker T5: T4, bolt rifles 4+:
+    # 10/3 wounds (T5, 5+, 20/9 without the rule).
+    case("space-marines", "kill-team", "shoot", "Intercessor Squad",
+         "Space Marines/Kill Team Cassius",
+         weapon="Bolt rifle", figure="wounds", expected=10 * d6(3) * d6(4), ed="10"),
+    # The same rule in the Imperial Agents' file, for their own copy of Kill Team Cassius (the
+    # same models): 10/3 wounds.
+    case("imperial-agents", "Imperial Agents/kill-team", "shoot", "Intercessor Squad",
+         "Imperial Agents/Kill Team Cassius", weapon="Bolt rifle", figure="wounds",
+         expected=10 * d6(3) * d6(4), ed="10"),
     # ----------------------------------------------------------------------------------------
     # Astra Militarum (astra-militarum.yaml), Voice of Command. Cadian Shock Troops: 9 Shock
     # Troopers with a lasgun (A1 BS4+ S3 [RAPID FIRE 1]: A1 beyond half range) and a close
@@ -773,6 +858,17 @@ CASES = [
     # Fix Bayonets!: +1 WS: close combat weapons hit on 3+: 9 x 4/6 = 6 hits.
     case("astra-militarum", "fix-bayonets", "fight", "Cadian Shock Troops", "Intercessor Squad",
          weapon="Close combat weapon", figure="hits", expected=9 * d6(3), ed="10"),
+    # Take Cover! (Voice of Command): the Save characteristic +1, not better than 3+. Bolt
+    # rifles at Kasrkin (T3 Sv4+): 20/3 hits, 3+ to wound: 40/9; Sv3+ after the Order, AP-1:
+    # 4+: 20/9 failed.
+    case("astra-militarum", "take-cover", "shoot", "Intercessor Squad",
+         "Astra Militarum/Kasrkin",
+         weapon="Bolt rifle", figure="failed_saves", expected=10 * d6(3) * d6(3) * fail(4),
+         ed="10"),
+    # Bullgryn Squad (T6 Sv3+): already 3+: 20/9 wounds, 4+ after AP-1: 10/9 failed.
+    case("astra-militarum", "take-cover", "shoot", "Intercessor Squad", "Bullgryn Squad",
+         weapon="Bolt rifle", figure="failed_saves", expected=10 * d6(3) * d6(5) * fail(4),
+         ed="10"),
     # ----------------------------------------------------------------------------------------
     # Thousand Sons (thousand-sons.yaml), the Rituals of Cabal of Sorcerers. Rubric Marines: 4
     # inferno boltguns A2 BS3+ S4 AP-2 (8 attacks).
@@ -798,6 +894,11 @@ CASES = [
     case("thousand-sons", "doombolt:test-11", "shoot", "Thousand Sons/Rubric Marines",
          "Intercessor Squad",
          weapon="Doombolt", figure="mortal_wounds", expected=5, ed="10"),
+    # Doombolt's mortal wounds are Psychic Attacks (the Ritual is tagged Psychic): Flesh
+    # Hounds' Feel No Pain 3+ against Psychic Attacks: 2 x 2/6 = 2/3 damage.
+    case("thousand-sons", "doombolt", "shoot", "Thousand Sons/Rubric Marines",
+         "Chaos Daemons/Flesh Hounds", weapon="Doombolt", figure="damage",
+         expected=2 * (1 - d6(3)), ed="10"),
     # ----------------------------------------------------------------------------------------
     # Death Guard (death-guard.yaml), the Plagues of Nurgle's Gift: the Afflicted target has
     # -1 T. Plague Marines: 5 boltguns A2 BS3+ S4 AP0 [LETHAL HITS] (10 attacks); T6 Sv3+.
@@ -821,6 +922,11 @@ CASES = [
          "Intercessor Squad",
          weapon="Boltgun", figure="wounds", expected=10 * (Fr(1, 6) + Fr(3, 6) * d6(3)),
          ed="10"),
+    # Rattlejoint Ague also worsens the Save characteristic by 1: 5 wounds, Sv4+ at AP 0:
+    # 5/2 failed saves.
+    case("death-guard", "rattlejoint-ague", "shoot", "Death Guard/Plague Marines",
+         "Intercessor Squad", weapon="Boltgun", figure="failed_saves",
+         expected=10 * (Fr(1, 6) + Fr(3, 6) * d6(3)) * fail(4), ed="10"),
     # ----------------------------------------------------------------------------------------
     # Chaos Space Marines (chaos-space-marines.yaml; its Legion records are for the cult
     # datasheets filed with Chaos Space Marines).
@@ -853,7 +959,8 @@ CASES = [
     # autocannons (A3 BS3+ S7 v T4 3+, [TWIN-LINKED]: every failed Wound roll re-rolled
     # already): the Hit re-roll can only help the autocannons, the Wound re-roll only the
     # flamer. Flamer: 2/3 x 7/2 wounds, plus 2/3 when one of its N Wound rolls fails
-    # (1 - (2/3)^N), N a D6.
+    # (1 - (2/3)^N), N a D6. (The Warden's own Thin Their Ranks gives both [DEVASTATING
+    # WOUNDS] against INFANTRY: it makes a 6 to wound mortal, not more or fewer wounds.)
     case("imperial-knights", "lay-low-the-tyrant", "shoot", "Knight Warden", "Intercessor Squad",
          "--weapon", "Heavy flamer x1", "--weapon", "Icarus autocannons x1",
          weapon="Heavy flamer", figure="wounds",
@@ -984,3 +1091,49 @@ def test_leading_enhancements_need_a_led_unit(effect, command, leader, unit, fla
     led = CliRunner().invoke(app, [base[0], unit, "--leader", leader, *base[1:], "--json"])
     assert led.exit_code == 0, led.stderr
     assert effect in json.loads(led.stdout)["effects"]
+
+
+# Target-side enhancements that act "while the bearer is leading a unit" (leading: the target
+# is an Attached unit): refused for the unit without its Leader, applied when it is led.
+TARGET_LEADING = [
+    ("stoic-defender", "Captain", "Intercessor Squad", ("--objective",)),
+    ("nether-realm-casket", "Overlord", "Necron Warriors", ()),
+]
+
+
+@pytest.mark.parametrize(("effect", "leader", "unit", "flags"), TARGET_LEADING)
+def test_target_leading_enhancements_need_a_leader(effect, leader, unit, flags) -> None:
+    base = ["shoot", "Intercessor Squad", "--target", unit, "--edition", "11"]
+    base += ["--effect", effect, *flags]
+    alone = CliRunner().invoke(app, base)
+    assert alone.exit_code == 1, alone.stdout
+    assert "applies while its model leads a unit" in alone.stderr
+    lone = CliRunner().invoke(app, [*base[:3], leader, *base[4:]])
+    assert lone.exit_code == 1 and "leads a unit" in lone.stderr, lone.stdout
+    led = CliRunner().invoke(app, [*base, "--target-leader", leader, "--json"])
+    assert led.exit_code == 0, led.stderr
+    assert effect in json.loads(led.stdout)["effects"]
+
+
+# Target-side enhancements for "the bearer's unit" (target_has_character: an enhancement goes
+# to a CHARACTER unless it says otherwise, 25.04 Select Enhancements): refused for a unit
+# without one, applied to the led unit and to the character on its own.
+TARGET_BEARER = [
+    ("seals-of-reconquest", "Captain", "Intercessor Squad"),
+    ("radiant-mantle", "Shield-Captain", "Custodian Guard"),
+]
+
+
+@pytest.mark.parametrize(("effect", "leader", "unit"), TARGET_BEARER)
+def test_target_bearer_unit_enhancements_need_the_bearer(effect, leader, unit) -> None:
+    def run_on(*target: str):
+        args = ["shoot", "Intercessor Squad", "--target", *target, "--edition", "11"]
+        return CliRunner().invoke(app, [*args, "--effect", effect, "--json"])
+
+    alone = run_on(unit)
+    assert alone.exit_code == 1, alone.stdout
+    assert "needs a target unit that is or contains a CHARACTER" in alone.stderr
+    for target in ((unit, "--target-leader", leader), (leader,)):
+        out = run_on(*target)
+        assert out.exit_code == 0, out.stderr
+        assert effect in json.loads(out.stdout)["effects"]

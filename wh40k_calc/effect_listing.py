@@ -130,6 +130,7 @@ def conditions_text(when: When | None, phases: bool = True) -> str:
         "beyond_12",
         "target_in_cover",
         "attacker_has_character",
+        "target_has_character",
         "leading",
         "attacker_below_starting_strength",
         "attacker_below_half_strength",

@@ -529,27 +529,32 @@ def suggestions(name: str) -> str:
     return did_you_mean(name, ids)
 
 
-def unit_rule_id(printed: str, edition: str = "10") -> str | None:
-    """The id of the hand-written record of ``edition`` printed as ``printed`` ("Dat's Our
-    Loot!"), in any faction, or of a unit rule a file lists as coverage ("Get Da Good Bitz"):
-    for the importer, which lists a datasheet's rules by id."""
+def unit_rule_id(
+    printed: str, edition: str = "10", kinds: tuple[str, ...] = ("unit",)
+) -> str | None:
+    """The id of the hand-written record of ``edition`` whose kind is one of ``kinds``
+    (``unit``: a datasheet ability; ``army``: a faction ability, the army rule) printed as
+    ``printed`` ("Dat's Our Loot!"), in any faction, or, for ``unit``, of a unit rule a file
+    lists as coverage ("Get Da Good Bitz"): for the importers, which list a datasheet's rules
+    by id. A stratagem or an enhancement that shares an ability's name is never its record."""
     key = slug(printed)
-    return _printed_ids(edition).get(key)
+    return next((rid for rid, kind in _printed_ids(edition).get(key, ()) if kind in kinds), None)
 
 
 @lru_cache(maxsize=2)
-def _printed_ids(edition: str) -> dict[str, str]:
-    """Printed names and ids -> ids: of every hand-written record (the generated unit rules
-    are the importers' own output, never their input), and of the unit rules the files list
-    as coverage (a datasheet names them in ``rules:`` too, and they are then known)."""
-    out: dict[str, str] = {}
+def _printed_ids(edition: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Printed names and ids -> (id, kind) of every hand-written record (the generated unit
+    rules are the importers' own output, never their input) in file order, and of the unit
+    rules the files list as coverage (kind ``unit``: a datasheet names them in ``rules:`` too,
+    and they are then known)."""
+    out: dict[str, list[tuple[str, str]]] = {}
     for paths in ef.hand_files_of(edition).values():
         for path in paths:
             data = ef.load(path)
             for r in data.effects:
-                out.setdefault(slug(r.name), r.id)
-                out.setdefault(r.id, r.id)
+                out.setdefault(slug(r.name), []).append((r.id, r.kind))
+                out.setdefault(r.id, []).append((r.id, r.kind))
             for c in data.coverage:
                 if c.kind == "unit":
-                    out.setdefault(slug(c.rule), slug(c.rule))
-    return out
+                    out.setdefault(slug(c.rule), []).append((slug(c.rule), "unit"))
+    return {k: tuple(v) for k, v in out.items()}

@@ -165,7 +165,7 @@ def _core(name: str, everyone: list[str], out: UnitAbilities) -> None:
 def _faction(name: str, faction: FactionFile, out: UnitAbilities) -> None:
     """An army rule: nothing when the calculator has it as an effect (``--effect``), else
     listed as not modelled on the sides its text (in the faction file) can touch."""
-    if not name or effect_id(name) is not None:
+    if not name or effect_id(name, out.context.edition, ("army",)) is not None:
         return
     body = faction.army_rules.get(name, "")
     touched = set().union(*(sides_touched(p) for p in sentences(body))) if body else set()

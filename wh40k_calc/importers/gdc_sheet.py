@@ -114,6 +114,7 @@ def import_gdc_sheet(
         character="CHARACTER" in unit_keywords or any("CHARACTER" in m.keywords for m in models),
         weapons=frozenset(str(w.data["name"]).lower() for w in weapons),
         keywords=data_keywords,
+        edition="11",
     )
     abilities, support = read_gdc_abilities(
         faction, sheet, everyone, {m.name: m.wargear for m in models}, warnings, context

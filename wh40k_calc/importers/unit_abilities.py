@@ -154,11 +154,13 @@ CENSUS = ("not-attack", "record", "applied", "partly", "aura", "not-modelled")
 class Context:
     """What the forms of :mod:`.ability_forms` need to know of the datasheet: whether it is
     a CHARACTER's, its weapons' names (lower case) and every keyword of the data (to split a
-    run of keywords)."""
+    run of keywords); and the edition of the data (``"10"``, ``"11"``), whose hand-written
+    effect records an ability's name is looked up in (:func:`effect_id`)."""
 
     character: bool = False
     weapons: frozenset[str] = frozenset()
     keywords: frozenset[str] = frozenset()
+    edition: str = "10"
 
 
 @dataclass
@@ -202,12 +204,14 @@ class UnitAbilities:
                 self.not_modelled[side].append(name)
 
 
-def effect_id(name: str) -> str | None:
-    """The id of the 10th-edition effect record printed as ``name`` ("Dat's Our Loot!",
-    "Waaagh!"), or None (``effects.unit_rule_id``)."""
+def effect_id(name: str, edition: str, kinds: tuple[str, ...] = ("unit",)) -> str | None:
+    """The id of the hand-written effect record of ``edition`` (``"10"``, ``"11"``) of one of
+    ``kinds`` printed as ``name`` ("Dat's Our Loot!"; ``("army",)`` for a faction ability such
+    as "Waaagh!"), or None (``effects.unit_rule_id``): each edition's datasheets name their
+    own edition's records."""
     from ..effects import unit_rule_id  # lazy: the effect files are read on first use
 
-    return unit_rule_id(name, "10")
+    return unit_rule_id(name, edition, kinds)
 
 
 def wargear_names(export: Export, sheet: dict[str, str]) -> list[str]:
@@ -336,7 +340,7 @@ def _shared_ability(
         return
     if row["type"] == "Core" or key in _QUIET_CORE:
         return
-    if effect_id(name) is not None:
+    if effect_id(name, out.context.edition, ("army",)) is not None:
         return  # an army rule the calculator has as an effect (--effect)
     text = html_to_text(ability.get("description", ""))
     touched = set().union(*(sides_touched(s) for s in sentences(text))) if text else set()
@@ -360,7 +364,7 @@ def read_ability(
     sentences are read by :mod:`.ability_forms` into an effect record (``generated``); what
     neither reads and can change an attack is listed as not modelled."""
     recognise_one = recognise_one or recognise
-    rule = effect_id(name)
+    rule = effect_id(name, out.context.edition)
     parts = sentences(text)
     if rule is not None:
         if rule not in out.rules:

@@ -241,6 +241,7 @@ def import_sheet_notes(
         character="CHARACTER" in unit_kw,
         weapons=frozenset(str(w.data["name"]).lower() for w in weapons),
         keywords=export.keywords,
+        edition="10",
     )
     abilities = read_unit_abilities(export, sheet, models, warnings, context)
     if collect is not None:

@@ -2,8 +2,9 @@
 05.03 Save Rolls, 05.03.01 Saving Throw, 13.08 Benefit Of Cover): the table of the save one
 kind of target model makes against one weapon's attacks.
 
-The armour save is the model's Sv worsened by AP (never above 0), with +1 for the Benefit of
-Cover where the edition gives it as a save bonus (:meth:`~.edition.Edition.save_cover`: 10th
+The armour save is the model's Sv (as effects change the characteristic:
+:func:`save_characteristic`) worsened by AP (never above 0), with +1 for the Benefit of Cover
+where the edition gives it as a save bonus (:meth:`~.edition.Edition.save_cover`: 10th
 edition; edition 11 worsens BS instead, ``hit``) and never improved by more than 1; an
 invulnerable save ignores AP and cover; the defender takes whichever is less likely to fail.
 Whether one profile's saves are rolled together (edition 11) is the engines' business, told by
@@ -30,7 +31,8 @@ def save_table(
     """The saving throw of target models of kind ``k`` against ``attack`` (abilities ``ab``
     after effects, AP improved by ``ap_improve``), or None when no result saves.
 
-    Armour: the model's Sv, or a better one an effect sets; modified by AP (worsened by the
+    Armour: the model's Sv as the effects change the characteristic
+    (:func:`save_characteristic`); modified by AP (worsened by the
     target's effects unless the attacks ignore harmful AP modifiers; never above 0), +1 for
     cover (ranged, not [IGNORES COVER], not Sv 3+ or better against AP 0), ``--save-mod`` and
     the target's save modifiers (and its modifiers to armour saves alone, ``armour_save_mod``,
@@ -49,7 +51,10 @@ def save_table(
     worse = 0 if fx.ignores(attack, "ap") else sum(int(p.value) for p in pieces("ap_worsen"))  # type: ignore[call-overload]
     ap = min(0, w.AP - ap_improve + worse)
     cover = s.edition.save_cover(s.sel, w, ab, fx.cover_fx)
-    sv = min([k.Sv, *(int(p.value) for p in pieces("save_set"))])  # type: ignore[call-overload]
+    improve = [(int(p.value), p.change.save_limit) for p in pieces("save_improve")]  # type: ignore[call-overload]
+    worsen = sum(int(p.value) for p in fx.attacker("target_save_worsen", attack))  # type: ignore[call-overload]
+    sets = [int(p.value) for p in pieces("save_set")]  # type: ignore[call-overload]
+    sv = save_characteristic(k.Sv, sets, improve, worsen)
     if cover and sv <= 3 and ap == 0:
         cover = False
     save_mod = mods.save_mod + sum(int(p.value) for p in pieces("save_mod"))  # type: ignore[call-overload]
@@ -70,3 +75,22 @@ def save_table(
     if all(table.outcome[f] == c.SAVE_FAILED for f in range(1, 7)):
         return None
     return table
+
+
+def save_characteristic(
+    sv: int, sets: list[int], improve: list[tuple[int, int | None]], worsen: int
+) -> int:
+    """A model's Save characteristic (X for X+; 7 for none) after the effects that change it
+    (02.02.01 Applying Modifiers, in its order; 10th edition reads them the same way):
+    ``sets`` first (the best of them, when better than ``sv``: ``save_set``), then the
+    improvements ``improve`` ((N, limit) pairs, ``save_improve``/``save_limit``): those with
+    a limit first, the strictest first, each improving by N but never past its limit (a Save
+    already as good keeps it), then the others added up; then ``worsen`` (the attacker's
+    ``target_save_worsen``, a subtraction: last). Never better than 2+ (02.02.01: Sv cannot
+    be 1+ or better; an unmodified 1 fails in both editions anyway)."""
+    out = min([sv, *sets])
+    limited = sorted((lim, n) for n, lim in improve if lim is not None)
+    for lim, n in reversed(limited):  # the strictest limit (the largest X) first
+        out = min(out, max(out - n, lim))
+    out -= sum(n for n, lim in improve if lim is None)
+    return max(2, out + worsen)

@@ -72,6 +72,7 @@ PER_KIND = (
     "reroll_saves",
     "damage_set",
     "save_set",
+    "save_improve",
     "armour_save_mod",
 )
 

@@ -6,7 +6,8 @@ Derived, never asked: the phase, ``--charged``, ``--stationary``, ``--half-range
 ``--disembarked``, ``--objective``, ``--beyond-12``; the Benefit of Cover (``--cover``,
 Stealth, an effect giving either; against a ranged attack that does not ignore it); both units'
 keywords (an Attached unit's are all its units', except CHARACTER, which counts only for a
-CHARACTER model's own attacks); their model counts and Starting Strength. Below Starting
+CHARACTER model's own attacks); whether each is or contains a CHARACTER model; their model
+counts and Starting Strength. Below Starting
 Strength and Below Half-strength follow the core rules (seeds 000 "Below Half-strength";
 edition 11, 01.02.01 Starting Strength and Half-Strength): a unit of one model is below its
 Starting Strength when it has lost a wound, Below Half-strength when fewer wounds than half its
@@ -106,6 +107,7 @@ class Facts(Struct, frozen=True):
     attacker: UnitState
     target: UnitState
     attacker_has_character: bool
+    target_has_character: bool = False
     target_all_bearer: bool = False  # every target model is the bearer (one CHARACTER)
     bearer_keywords: frozenset[str] = frozenset()  # granted to the attacker's bearer alone
     attacker_leaders: frozenset[str] = frozenset()  # keywords of the Leaders attached to it
@@ -142,6 +144,7 @@ def facts_of(
         attacker=unit_state(attacker, sel.attacker_wounds_left),
         target=target_state or unit_state(target, sel.target_wounds_left),
         attacker_has_character=any(is_character(g) for g in attacker.all_groups),
+        target_has_character=any(is_character(g) for g in target.all_groups),
         target_all_bearer=_all_bearer(target),
         attacker_leaders=leader_keywords(attacker),
         target_leaders=leader_keywords(target),
@@ -348,6 +351,14 @@ def why_not(
                 f"{name} needs an attacking unit that is or contains a CHARACTER"
                 if when.attacker_has_character
                 else f"{name} cannot be used by a unit with a CHARACTER"
+            )
+    if when.target_has_character is not None:
+        has = f.target_has_character
+        if has != when.target_has_character:
+            return (
+                f"{name} needs a target unit that is or contains a CHARACTER (--target-leader)"
+                if when.target_has_character
+                else f"{name} cannot be used on a unit with a CHARACTER"
             )
     for field, above in (("strength_above_toughness", True), ("strength_below_toughness", False)):
         want = getattr(when, field)
