@@ -26,6 +26,7 @@ matches and drops the others (the rules layer does it for every weapon of the at
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from msgspec import Struct
 
@@ -261,8 +262,8 @@ def parse_ability(text: str) -> Ability:
     if cond:
         inner = parse_ability(cond["ability"])
         if inner.status in (MODELLED, NO_EFFECT) and inner.key != "conditional":
-            spec = (NON if cond["non"] else "") + _spec_of(cond["kws"])
-            return Ability("conditional", (inner, spec), norm, inner.status)
+            kws = (NON if cond["non"] else "") + _spec_of(cond["kws"])
+            return Ability("conditional", (inner, kws), norm, inner.status)
         if inner.status == MALFORMED:
             return Ability("malformed", None, norm, MALFORMED)
     for spec in SPECS:
@@ -275,7 +276,7 @@ def parse_ability(text: str) -> Ability:
                 value = Dice.parse(m.group(1).replace(" ", "").upper())
             except DiceError:
                 break
-            if value.is_constant and not 1 <= value.bonus <= MAX_X:  # type: ignore[union-attr]
+            if value.is_constant and not 1 <= value.bonus <= MAX_X:
                 break
         elif spec.key in ("blast", "cleave"):
             value = int(m.group(1)) if m.group(1) else 1
@@ -413,16 +414,16 @@ class WeaponAbilities(Struct, frozen=True):
         if k == "melta":
             return replace(self, melta=_larger(self.melta, ab.value), texts=texts)
         if k == "blast":
-            return replace(self, blast=max(self.blast, int(ab.value)), texts=texts)
+            return replace(self, blast=max(self.blast, int(cast(int, ab.value))), texts=texts)
         if k == "cleave":
-            return replace(self, cleave=max(self.cleave, int(ab.value)), texts=texts)
+            return replace(self, cleave=max(self.cleave, int(cast(int, ab.value))), texts=texts)
         if k == "anti":
-            kw, x = ab.value  # type: ignore[misc]
+            kw, x = cast(tuple[str, int], ab.value)
             kept = {a: b for a, b in self.anti}
             kept[kw] = min(x, kept.get(kw, 7))
             return replace(self, anti=tuple(sorted(kept.items())), texts=texts)
         if k == "conditional":
-            inner, spec = ab.value  # type: ignore[misc]
+            inner, spec = cast(tuple[Ability, str], ab.value)
             pair = (inner.text, spec)
             kept_c = self.conditional if pair in self.conditional else (*self.conditional, pair)
             return replace(self, conditional=kept_c, texts=texts)

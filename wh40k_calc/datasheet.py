@@ -621,14 +621,14 @@ def _weapons(raw: list[_WeaponSchema], file: Path | str) -> list[Weapon]:
     """
     weapons: list[Weapon] = []
     seen: set[str] = set()
-    for i, w in enumerate(raw):
-        where = f"weapons[{i}] ({w.name})"
-        if norm_name(w.name) in seen:
+    for i, raw_w in enumerate(raw):
+        where = f"weapons[{i}] ({raw_w.name})"
+        if norm_name(raw_w.name) in seen:
             raise DatasheetError(
                 f"{file}: {where}: weapon name used twice; suffix one of them, e.g. '(melee)'"
             )
-        seen.add(norm_name(w.name))
-        weapons.append(_weapon(w, where, file))
+        seen.add(norm_name(raw_w.name))
+        weapons.append(_weapon(raw_w, where, file))
     for i, w in enumerate(weapons):
         if w.profile_of is not None and not any(
             x.profile_of and norm_name(x.profile_of) == norm_name(w.profile_of) and x is not w

@@ -30,7 +30,6 @@ stratagems and unit rules, which no export lists: their lines come from the file
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from collections import Counter
@@ -110,6 +109,8 @@ def _faction_rules(d: dict) -> list[DataRule]:
 def data_rules(path: Path) -> list[DataRule]:
     """Every army rule, detachment rule, stratagem and enhancement of a game-datacards faction
     file, in file order."""
+    import json  # lazy, as csv: not on the start-up path of every command (1.5 ms)
+
     return _faction_rules(json.loads(path.read_text(encoding="utf-8")))
 
 
@@ -119,7 +120,7 @@ def covered(f: EffectFile) -> dict[tuple[str, str, str], str]:
     out: dict[tuple[str, str, str], str] = {}
     for r in f.effects:
         name = r.rule or r.name
-        for det in r.detachments or [None]:
+        for det in r.detachments or (None,):
             out[(r.kind, key(det), key(name))] = "modelled"
     for c in f.coverage:
         out[(c.kind, key(c.detachment), key(c.rule))] = c.status
@@ -131,7 +132,8 @@ def report(json_path: Path, effects_path: Path) -> tuple[list[str], Counter]:
     rules = data_rules(json_path)
     f = load_effect_file(effects_path)
     said = covered(f)
-    problems, counts = [], Counter()
+    problems: list[str] = []
+    counts: Counter = Counter()
     wanted = set()
     for r in rules:
         wanted.add(r.match)
@@ -248,11 +250,11 @@ def match_file(
         return missing, []
     recs: dict[tuple[str, str, str], list] = {}
     names: dict[tuple[str, str, str], tuple[str, str]] = {}
-    for r in f.effects:
-        for det in r.detachments or [None]:
-            m = (r.kind, key(det), key(r.rule or r.name))
-            recs.setdefault(m, []).append(r)
-            names.setdefault(m, (det or "", r.rule or r.name))
+    for rec in f.effects:
+        for det in rec.detachments or (None,):
+            m: tuple[str, str, str] = (rec.kind, key(det), key(rec.rule or rec.name))
+            recs.setdefault(m, []).append(rec)
+            names.setdefault(m, (det or "", rec.rule or rec.name))
     covs: dict[tuple[str, str, str], list] = {}
     for c in f.coverage:
         m = (c.kind, key(c.detachment), key(c.rule))
@@ -389,7 +391,10 @@ def coverage_11(gdc: Path, effects: Path = EFFECTS, files: dict | None = None) -
     """
     folder = effects / "edition-11"
     files = load_effect_files(folder) if files is None else files
+    problems: list[str]
     lines, problems, notes, seen = [], [], [], set()
+    import json
+
     paths = sorted(gdc.glob("*.json"))
     if not paths:
         raise ValueError(f"{gdc}: no game-datacards faction files (*.json) here")
@@ -460,6 +465,7 @@ def coverage_10(csv_dir: Path, effects: Path = EFFECTS, files: dict | None = Non
 
     folder = effects / "edition-10"
     files = load_effect_files(folder) if files is None else files
+    problems: list[str]
     lines, problems, notes, seen = [], [], [], set()
     listed = frozenset(ALL_KINDS) - {"army"}  # the export lists army rules only
     for faction, rules in export_army_rules(csv_dir).items():
@@ -505,7 +511,7 @@ def read_csv(path: Path) -> list[Line]:
     rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
     if not rows or tuple(rows[0]) != COLUMNS:
         raise ValueError(f"{path}: line 1: the header must be {','.join(COLUMNS)}")
-    lines = []
+    lines: list[Line] = []
     for n, row in enumerate(rows[1:], start=2):
         if len(row) != len(COLUMNS):
             raise ValueError(f"{path}: line {n}: {len(row)} fields, expected {len(COLUMNS)}")

@@ -37,7 +37,8 @@ from pathlib import Path
 from msgspec import Struct
 
 try:  # CPython's own SHA-1: the digest hashlib gives, without hashlib's OpenSSL set-up
-    from _sha1 import sha1  # (3-8 ms of every start-up, for one digest of a short key)
+    # (3-8 ms of every start-up, for one digest of a short key); a private module: no stub
+    from _sha1 import sha1  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover - a Python built without it
     from hashlib import sha1
 

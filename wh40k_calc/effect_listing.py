@@ -257,11 +257,11 @@ def render(effects: list[Effect], lines: list[Line], edition: str, console) -> N
             (c.rule, "bold"), "\n", (f"{ef.display_name(x.faction)}, {c.kind}{where}", "dim")
         )
         status = "not an attack rule" if c.status == "not-attack" else "not modelled"
-        what = Words(status + (f": {c.reason}" if c.reason else ""))
+        said_of = Words(status + (f": {c.reason}" if c.reason else ""))
         if narrow:
-            table.add_row(Words(head), what)
+            table.add_row(Words(head), said_of)
         else:
-            table.add_row(Words(head), Words("-"), what)
+            table.add_row(Words(head), Words("-"), said_of)
     print_table(console, table)
     console.print(
         Text(

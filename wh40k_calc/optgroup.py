@@ -47,7 +47,8 @@ class OptionGroup:
         info, default)."""
         hints = get_type_hints(cls, include_extras=True)
         out = []
-        for name, default in _fields(cls):
+        # a class is hashable: mypy refuses type[X] as Hashable (python/mypy#11470)
+        for name, default in _fields(cls):  # type: ignore[arg-type]
             annotation = hints[name]
             if name in cls.help_overrides:
                 annotation = _with_help(annotation, cls.help_overrides[name])
@@ -63,13 +64,15 @@ class OptionGroup:
         """Field name -> the option as the user types it (``--half-range``; an argument's
         metavar)."""
         hints = get_type_hints(cls, include_extras=True)
-        return {name: _option_name(name, hints[name]) for name, _ in _fields(cls)}
+        # a class is hashable: mypy refuses type[X] as Hashable (python/mypy#11470)
+        return {name: _option_name(name, hints[name]) for name, _ in _fields(cls)}  # type: ignore[arg-type]
 
     def changed(self) -> list[str]:
         """The options whose value is not the default (and not empty), as the user types them."""
         names = self.option_names()
         out = []
-        for name, default in _fields(type(self)):
+        # a class is hashable: mypy refuses type[X] as Hashable (python/mypy#11470)
+        for name, default in _fields(type(self)):  # type: ignore[arg-type]
             value = getattr(self, name)
             if value not in (default, None, (), []):
                 out.append(names[name])
@@ -187,7 +190,7 @@ def once_command_class() -> type:
     the option. Repeatable options (``multiple``), counters and flags are not affected.
     """
     import typer
-    from typer.core import TyperCommand
+    from typer.core import TyperCommand, TyperOption
 
     # click's UsageError (typer vendors click and exports only this subclass of it)
     usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
@@ -195,9 +198,9 @@ def once_command_class() -> type:
     class OnceCommand(TyperCommand):
         def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
             _, _, order = self.make_parser(ctx).parse_args(args=list(args))
-            seen: set[str] = set()
+            seen: set[str | None] = set()
             for p in order:
-                once = p.param_type_name == "option" and not (p.multiple or p.count or p.is_flag)
+                once = isinstance(p, TyperOption) and not (p.multiple or p.count or p.is_flag)
                 if once and p.name in seen:
                     raise usage_error(_twice(p.opts[0], self.name), ctx)
                 seen.add(p.name)

@@ -14,9 +14,10 @@ __future__ import annotations`` here: the groups' annotations are read at start-
 annotations would have to be evaluated again.)
 """
 
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from msgspec import Struct
@@ -97,7 +98,7 @@ def warning(message: str) -> None:
     )
 
 
-def catalog(datasheets: list[str] | list[Path] | tuple[str, ...] | None, edition: str = "10"):
+def catalog(datasheets: Sequence[str | Path] | None, edition: str = "10"):
     """The datasheet catalog for ``--datasheets`` folders (and the environment), looking in
     ``edition``'s data; a faction in ``WH40K_CALC_FACTIONS`` that no datasheet has is warned
     about on stderr.
@@ -155,8 +156,9 @@ EffectOpt = Annotated[
 ]
 
 
-def _flag(name: str, text: str):
-    return Annotated[bool, typer.Option(name, help=text)]
+def _flag(name: str, text: str) -> Any:
+    """typer's information for a flag option (``Annotated[bool, _flag(...)]``)."""
+    return typer.Option(name, help=text)
 
 
 AddAbilityOpt = Annotated[
@@ -314,40 +316,65 @@ class TargetOptions(OptionGroup, Struct, frozen=True):
 class ConditionOptions(OptionGroup, Struct, frozen=True):
     """The battlefield condition flags (:class:`wh40k_calc.selection.Conditions`)."""
 
-    half_range: _flag("--half-range", "Target within half range (Rapid Fire, Melta).") = False
-    stationary: _flag(
-        "--stationary",
-        "[HEAVY] +1 to hit. Edition 10: the attacker Remained Stationary; edition 11: it is "
-        'unengaged, was not set up this turn and no model moved more than 3".',
-    ) = False
-    charged: _flag(
-        "--charged", "Attacker made a Charge move this turn (Lance, charge effects)."
-    ) = False
-    cover: _flag(
-        "--cover",
-        "Target has the Benefit of Cover against ranged attacks. Edition 10: +1 to armour "
-        "saves; edition 11: the attack's BS worsened by 1 (no save bonus).",
-    ) = False
-    objective: _flag("--objective", "Target within range of an objective marker.") = False
-    overwatch: _flag("--overwatch", "Snap shooting: only unmodified 6s hit.") = False
-    indirect: _flag(
-        "--indirect",
-        "Target not visible: only [INDIRECT FIRE] weapons (not [TORRENT]) shoot, the target in "
-        "cover. Edition 10: -1 to hit, unmodified 1-3 fail; edition 11 (indirect shooting): "
-        "unmodified 1-5 fail (1-3 with --spotted), no Hit re-rolls.",
-    ) = False
-    beyond_12: _flag("--beyond-12", 'Target more than 12" away (Conversion).') = False
-    disembarked: _flag("--disembarked", "Attacker disembarked from a TRANSPORT this turn.") = False
-    plunging_fire: _flag(
-        "--plunging-fire",
-        "Edition 11: plunging fire: ranged BS improved by 1 (not with an AIRCRAFT attacker or "
-        "target).",
-    ) = False
-    spotted: _flag(
-        "--spotted",
-        "Edition 11, with --indirect: the attacker Remained Stationary this turn and the target "
-        "is visible to a friendly unit: unmodified 1-3 fail instead of 1-5.",
-    ) = False
+    half_range: Annotated[
+        bool, _flag("--half-range", "Target within half range (Rapid Fire, Melta).")
+    ] = False
+    stationary: Annotated[
+        bool,
+        _flag(
+            "--stationary",
+            "[HEAVY] +1 to hit. Edition 10: the attacker Remained Stationary; edition 11: it is "
+            'unengaged, was not set up this turn and no model moved more than 3".',
+        ),
+    ] = False
+    charged: Annotated[
+        bool, _flag("--charged", "Attacker made a Charge move this turn (Lance, charge effects).")
+    ] = False
+    cover: Annotated[
+        bool,
+        _flag(
+            "--cover",
+            "Target has the Benefit of Cover against ranged attacks. Edition 10: +1 to armour "
+            "saves; edition 11: the attack's BS worsened by 1 (no save bonus).",
+        ),
+    ] = False
+    objective: Annotated[
+        bool, _flag("--objective", "Target within range of an objective marker.")
+    ] = False
+    overwatch: Annotated[bool, _flag("--overwatch", "Snap shooting: only unmodified 6s hit.")] = (
+        False
+    )
+    indirect: Annotated[
+        bool,
+        _flag(
+            "--indirect",
+            "Target not visible: only [INDIRECT FIRE] weapons (not [TORRENT]) shoot, the target in "
+            "cover. Edition 10: -1 to hit, unmodified 1-3 fail; edition 11 (indirect shooting): "
+            "unmodified 1-5 fail (1-3 with --spotted), no Hit re-rolls.",
+        ),
+    ] = False
+    beyond_12: Annotated[bool, _flag("--beyond-12", 'Target more than 12" away (Conversion).')] = (
+        False
+    )
+    disembarked: Annotated[
+        bool, _flag("--disembarked", "Attacker disembarked from a TRANSPORT this turn.")
+    ] = False
+    plunging_fire: Annotated[
+        bool,
+        _flag(
+            "--plunging-fire",
+            "Edition 11: plunging fire: ranged BS improved by 1 (not with an AIRCRAFT attacker or "
+            "target).",
+        ),
+    ] = False
+    spotted: Annotated[
+        bool,
+        _flag(
+            "--spotted",
+            "Edition 11, with --indirect: the attacker Remained Stationary this turn and the "
+            "target is visible to a friendly unit: unmodified 1-3 fail instead of 1-5.",
+        ),
+    ] = False
 
     def build(self) -> "Conditions":
         """The selection's Conditions (same field names)."""
@@ -439,7 +466,9 @@ class ModifierOptions(OptionGroup, Struct, frozen=True):
 
         from .selection import Modifiers
 
-        values = {k: (v.value if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}
+        values: dict[str, Any] = {
+            k: (v.value if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()
+        }
         return Modifiers(**values, target_stealth=target_stealth)
 
 

@@ -233,8 +233,8 @@ class TargetModel(Struct, frozen=True):
         if kb is None:
             return ()
         if isinstance(kb[0], int):
-            return (kb,)  # type: ignore[return-value]
-        return tuple(sorted(kb, key=lambda t: -t[0]))  # type: ignore[arg-type, return-value]
+            return (kb,)
+        return tuple(sorted(kb, key=lambda t: -t[0]))
 
 
 class TargetProfile(Struct, frozen=True):

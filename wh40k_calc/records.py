@@ -102,7 +102,7 @@ def field_defaults(cls: type) -> dict[str, Any]:
         first = len(names) - len(defaults)
         out = {}
         for i, name in enumerate(names):
-            d = defaults[i - first] if i >= first else dataclasses.MISSING
+            d: Any = defaults[i - first] if i >= first else dataclasses.MISSING
             out[name] = d.factory() if type(d).__name__ == "Factory" else d
         return out
     if not dataclasses.is_dataclass(cls):

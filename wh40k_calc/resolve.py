@@ -164,7 +164,8 @@ def choose(
     parts: dict[tuple[int, ...], list[int]] = {}
     for v, d in enumerate(plan.variant_defender or [()]):
         parts.setdefault(d, []).append(v)
-    best = None  # the defender's part whose attacker's best lets fewest be destroyed
+    # the defender's part whose attacker's best lets fewest be destroyed: (score, picks, variant)
+    best: tuple[tuple | None, tuple[int, ...], int] | None = None
     for variants in parts.values():
         picks, variant = _best_attacker(plan, variants, explicit, score)
         if len(parts) == 1:
@@ -499,11 +500,11 @@ def mix_outcomes(parts: list[tuple[float, Outcome]]) -> Outcome:
         )
         for i, row in enumerate(first.weapons)
     ]
-    finals = [o.final_states for o in outs]
+    finals = [o.final_states for o in outs if o.final_states is not None]
     final = None
-    if all(f is not None for f in finals):
+    if len(finals) == len(outs):
         final = TargetStates(
-            first.final_states.shape,
+            finals[0].shape,
             np.concatenate([f.lost for f in finals]),
             np.concatenate(
                 [wt * np.asarray(f.weights, dtype=float) for wt, f in zip(ws, finals, strict=True)]
@@ -651,7 +652,7 @@ def pool_samples(parts: list[tuple[np.ndarray, Outcome]], trials: int) -> Outcom
         return out
 
     def pooled_se(key: str, values_of) -> object:
-        got = [o.standard_error.get(key) for o in outs]
+        got = [o.standard_error[key] for o in outs]
         vals = [values_of(o) for o in outs]
         if isinstance(got[0], dict):
             return {k: se([v[k] for v in vals], [g[k] for g in got]) for k in got[0]}
@@ -671,8 +672,11 @@ def pool_samples(parts: list[tuple[np.ndarray, Outcome]], trials: int) -> Outcom
                 },
             )
         )
-    lost = np.zeros((trials, first.final_states.lost.shape[1]), dtype=np.int64)
+    final = first.final_states
+    assert final is not None  # a sampler outcome keeps each trial's final state
+    lost = np.zeros((trials, final.lost.shape[1]), dtype=np.int64)
     for m, o in parts:
+        assert o.final_states is not None
         lost[m] = o.final_states.lost
     values = {
         "expected": lambda o: o.expected,
@@ -697,7 +701,7 @@ def pool_samples(parts: list[tuple[np.ndarray, Outcome]], trials: int) -> Outcom
         },
         trials=trials,
         dice_drawn=sum(o.dice_drawn for o in outs),
-        final_states=TargetStates(first.final_states.shape, lost),
+        final_states=TargetStates(final.shape, lost),
         standard_error=standard_error,
     )
 
@@ -827,7 +831,9 @@ def _counts(mask: np.ndarray, live: np.ndarray) -> str:
 
 def _ranges(values) -> str:
     values = sorted(int(v) for v in values)
-    parts, start, prev = [], None, None
+    parts: list[str] = []
+    start: int | None = None
+    prev = 0
     for v in values:
         if start is None:
             start = prev = v

@@ -162,7 +162,7 @@ class Selection(Struct, frozen=True):
     skip_unmet: bool = False
     edition_note: str = ""
 
-    def datasheets(self):
+    def datasheets(self) -> list:
         """The datasheets of both units (Leaders included), attacker first, each once."""
         out: list = []
         for c in (self.attacker, self.target):

@@ -7,6 +7,7 @@ DATASHEET_FORMAT.md defines them), refusing impossible choices with the reason.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from msgspec import Struct
 
@@ -253,7 +254,7 @@ def _equip(
         present = sum(n for name, n in counts.items() if norm_name(name) == m.key)
         if not present:
             continue
-        kits = [[n, keys] for n, keys in m.default_equipment(present)]
+        kits: list[list[Any]] = [[n, keys] for n, keys in m.default_equipment(present)]
         changed: list[ModelGroup] = []
         for e in entries:
             if norm_name(e.model) != m.key:

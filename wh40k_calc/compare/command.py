@@ -575,6 +575,7 @@ def error_lines(errors: list[RunError]) -> list[str]:
     from ..wording import join_words
 
     by_run: dict[tuple, list[RunError]] = {}  # the same error of one run, target by target
+    key: tuple  # a run's error, then a group's
     for e in errors:
         key = (e.source, e.line, e.run, e.field, e.message) if e.run is not None else (id(e),)
         by_run.setdefault(key, []).append(e)

@@ -133,11 +133,12 @@ RUN_INDENT = 2  # run names sit under their target's heading
 def _numbers(r: Row) -> list[str]:
     """The figures of one row as printed, in SHORT_LABELS order."""
     f = r.figures
-    eff = f["efficiency"]
+    eff, models, wipe = f["efficiency"], f["models"], f["wipe"]
+    assert models is not None and wipe is not None  # only the efficiency may be None
     return [
         f"{f['damage']:.2f}",
-        of_whole(f["models"], r.result["target"]["models"]),
-        probability_text(f["wipe"]),
+        of_whole(models, r.result["target"]["models"]),
+        probability_text(wipe),
         "—" if eff is None else f"{eff:.1f}",
         f"{f['losses']:.3f}",
     ]
@@ -263,8 +264,8 @@ def _stacked(
             items = [f"{label} {n}" for label, n in zip(labels, _numbers(r), strict=True)]
             items += [f"{label} {get(r.result)}" for label, get in columns]
             indent = 2 * RUN_INDENT
-            for line in fill_items(items, max(width - indent, 1)):
-                for part in wrap_words(Text(line), max(width - indent, 1)):
+            for item_line in fill_items(items, max(width - indent, 1)):
+                for part in wrap_words(Text(item_line), max(width - indent, 1)):
                     console.print(Text.assemble(" " * indent, part), soft_wrap=True)
 
 

@@ -157,7 +157,7 @@ class MixedSaves(SaveJumps):
     result of ``f`` makes from ``s`` before a model saves on it (:data:`NEVER`: every one
     fails)."""
 
-    def __init__(self, space, w, routing, damage, order=0, lowest_first=False):
+    def __init__(self, space, w, routing, damage, order=0, lowest_first=False) -> None:
         super().__init__(space, w, routing, damage, order)
         size = self.size
         kinds = space.kind_of(self.jump, routing, order).reshape(self.last + 1, size)

@@ -181,7 +181,7 @@ class _Lookup(dict):
         self.dtype = dtype
 
     def __missing__(self, key: tuple) -> np.ndarray:
-        arr = np.asarray(key, dtype=self.dtype)
+        arr: np.ndarray = np.asarray(key, dtype=self.dtype)
         self[key] = arr
         return arr
 
@@ -570,17 +570,19 @@ class _Inflict:
         # one order for every trial (the usual case) without searching the whole array
         one = orders.min() == orders.max()
         used = [int(orders.flat[0])] if one else np.unique(orders).tolist()
+        tables = {}
         for o in used:
             if o not in self.jumps:
                 self.jumps[o] = self._table(o)
-            if self.jumps[o] is None:
+            if (table := self.jumps[o]) is None:
                 return None
+            tables[o] = table
         if len(used) == 1:
-            return self.jumps[used[0]].inflict(dice, states, counts, figure, failed)
+            return tables[used[0]].inflict(dice, states, counts, figure, failed)
         for o in used:
             sel = np.flatnonzero(orders == o)  # several orders: ``order`` is an array
             fig, fail = figure[sel], failed[sel]
-            states[sel] = self.jumps[o].inflict(dice, states[sel], counts[sel], fig, fail)
+            states[sel] = tables[o].inflict(dice, states[sel], counts[sel], fig, fail)
             figure[sel], failed[sel] = fig, fail
         return states
 
@@ -638,12 +640,15 @@ class _Inflict:
                     fails = self.fails_on[kinds, faces[act, i]]
                 act, st, od = act[fails], st[fails], od[fails]
                 kinds, lefts = kinds[fails], lefts[fails]
+                assert failed is not None  # given for normal wounds
                 failed[act] += 1
-            spare = None if self.once is None else self.once[act]
+            once = self.once
+            spare = None if once is None else once[act]
             dmg = self.damage.roll(dice, kinds, lefts, spare)
-            if spare is not None:
-                self.once[act] = spare
+            if once is not None:
+                once[act] = spare
             if devastating:
+                assert mortal is not None  # given for devastating wounds
                 mortal[act] += dmg
             through = _points_through(dice, dmg, fnp[kinds])
             figure[act] += through
@@ -715,6 +720,7 @@ def _hazard(
     """Per trial: mortal wounds from failed Hazardous tests, attacker models destroyed
     (``space``: the states of the models carrying a Hazardous weapon)."""
     hz = act.hazard
+    assert hz is not None  # called for an activation with a Hazardous weapon
     fail_on = round(6 * hz.fail_probability)
     fails = (dice.d6((chunk, hz.tests)) <= fail_on).sum(axis=1)
     states = np.zeros(chunk, dtype=np.int64)
@@ -964,7 +970,7 @@ class _Phases:
         since, lost0 = mark
         return c.waste.wasted(since, figure, self.space.wounds_lost[c.states] - lost0)
 
-    def attacks(self, c: _Chunk) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | int]]:
+    def attacks(self, c: _Chunk) -> list[tuple[np.ndarray | None, np.ndarray, np.ndarray | int]]:
         """Each weapon in turn: Attacks, Hit and Wound rolls as counts, then its normal wounds
         on the target (saves, Damage, Feel No Pain, allocation). Returns per weapon its
         devastating Critical Wounds, the damage of its normal wounds and the allocation orders
@@ -984,7 +990,7 @@ class _Phases:
             else:
                 cp = np.ones(c.n, dtype=bool) if w.command_reroll else None
                 hits, normal, crit = _weapon_wounds(dice, w, attacks, cp)
-            orders = 0
+            orders: np.ndarray | int = 0
             if act.policy is not None:
                 orders = act.policy.index(wi, normal, 0 if crit is None else crit)
             # a wounded group first (05.03); one order for every trial without a product space
@@ -1052,7 +1058,7 @@ class _Tally:
         self.finals: list[np.ndarray] = []
         # a weapon's attacks when they are the same in every trial (fixed A, no Blast)
         self.fixed = [_fixed_attacks(w) for w in act.weapons]
-        self.fixed_total = None if None in self.fixed else sum(self.fixed)
+        self.fixed_total = None if None in self.fixed else sum(f or 0 for f in self.fixed)
 
     def add(self, c: _Chunk) -> None:
         """Add one chunk's trials."""

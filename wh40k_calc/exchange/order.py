@@ -12,8 +12,12 @@ exchange starts with the turn of the side that charges (the side whose ``fight``
    Order: a unit has Fights First in a Fight phase when it made a Charge move this turn (10th
    edition: Core rules, Charge Bonus; edition 11: 11.04 Charge Move, for the rest of the turn)
    or when an effect of its fight activation gives it (a ``fights_first`` change whose
-   conditions hold for that activation, read from the unit as the side gives it; 10th
-   edition: Core rules, Fights First; edition 11: 24.13 Fights First). A unit with Fights
+   conditions hold for that activation, or its datasheet's own ability; 10th edition: Core
+   rules, Fights First; edition 11: 24.13 Fights First). Where such a condition reads the
+   unit's own state (below its Starting Strength; an Attached unit whose Leader lacks the
+   ability), the phase's two activations are marked ``order_by_state`` and the engines
+   decide the order per state of both units at the start of the phase (:func:`lead_side`);
+   they are listed in the order full strength gives. A unit with Fights
    First fights in the Fights First step, before a unit without it (10th edition: Core
    rules, Fights First; edition 11: 12.04 Fight Step, Resolve Fights First Combats). When
    both or neither have it, edition 11's 12.04 has the player whose turn it is select first

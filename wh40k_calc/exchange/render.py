@@ -42,8 +42,8 @@ def render_exchange(ex: ExchangeResult, console: Any) -> None:
     tail: list = [heading_words(setup.edition, note, sheets), (ex.method, "cyan")]
     if ex.method == "sample":
         tail.append(f" ({count(chain.trials, 'trial')}, seed {chain.seed})")
-    first = setup.steps[0].active.upper() if setup.steps else "A"
-    print_joined(console, Text(f"{rounds}, starting with {first}'s turn"), Text.assemble(*tail))
+    opener = setup.steps[0].active.upper() if setup.steps else "A"
+    print_joined(console, Text(f"{rounds}, starting with {opener}'s turn"), Text.assemble(*tail))
     if ex.exact_declined is not None:
         console.print(
             Text.assemble(
@@ -90,7 +90,7 @@ def _activations_table(ex: ExchangeResult, chain: Chain):
             what += " (charged)"
         elif p.fights_first:
             what += " (Fights First)"
-        row = [
+        row: list[str | Text] = [
             str(p.number),
             f"{p.turn} ({p.active.upper()})",
             Text(what),

@@ -64,10 +64,10 @@ def sample_chain(
                 both &= ~setup.tracks["b"].destroyed(states["b"])
                 tallies[k].led += int((lead & both).sum())
                 tallies[k].both += int(both.sum())
-                runs = ((k, lead), (k + 1, None), (k, ~lead))
-                pair = (k, k + 1)
+                runs: list[tuple[int, np.ndarray | None]] = [(k, lead), (k + 1, None), (k, ~lead)]
+                width = 2
             else:
-                runs, pair = ((k, None),), (k,)
+                runs, width = [(k, None)], 1
             for j, only in runs:
                 sel = id(setup.selections[j])
                 for (s, c), r in fixed.items():
@@ -77,7 +77,7 @@ def sample_chain(
                 for c, r in known[j].items():
                     if nothing_to_choose(r):
                         fixed.setdefault((sel, c), r)
-            k += len(pair)
+            k += width
         ends.add(states["a"], states["b"])
         done += n
     steps = [t.figures() for t in tallies]

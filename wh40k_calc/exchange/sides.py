@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..options import AttackerOptions, EngineOptions, TargetOptions
 from ..records import replace
@@ -248,7 +248,7 @@ def _comparable(name: str, value: object, norm) -> object:
     if name == "attacker" and isinstance(value, str):
         return norm(value)
     if name == "leader":
-        return tuple(norm(v) for v in value or ())
+        return tuple(norm(v) for v in cast("tuple[str, ...]", value or ()))
     if name in ("allocation", "loadout", "faction") and isinstance(value, str):
         return norm(value)
     return value

@@ -170,8 +170,8 @@ def read(parts: list[str], holder: Holder) -> Reading:
         out.left.append(held[0])
     first = next((i for i, x in enumerate(parts) if x in out.read), len(parts))
     before = [x for x in out.left if parts.index(x) < first]
-    heading = any(_HEADING.search(clean(x)) for x in out.left)
-    if out.changes and (heading or any(_FRAMING.search(clean(x)) for x in before)):
+    headed = any(_HEADING.search(clean(x)) for x in out.left)
+    if out.changes and (headed or any(_FRAMING.search(clean(x)) for x in before)):
         # a choice, a time limit or a condition we did not read frames the others
         out.left = list(parts)
         out.read, out.changes, out.options, out.aura = [], [], {}, None
@@ -1205,7 +1205,7 @@ def _defence_form(s: str, where: Where):
         fields = {"": "fnp", "mortal wounds": "fnp_mortal", "psychic attacks": "fnp_psychic"}
         if not parts <= set(fields):
             raise NotRead(s)
-        changes = [{fields[p]: int(m["x"])} for p in sorted(parts)]
+        changes: list[dict[str, Any]] = [{fields[p]: int(m["x"])} for p in sorted(parts)]
         return _target_changes(changes, scope)
     if m := _HAS_INVULN.match(s):
         scope = _def_scope(m["who"], where)

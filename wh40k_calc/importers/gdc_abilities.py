@@ -112,7 +112,9 @@ def read_gdc_abilities(
         data names them).
     """
     out = UnitAbilities(context=context or Context())
-    abilities = sheet.get("abilities") if isinstance(sheet.get("abilities"), dict) else {}
+    abilities = sheet.get("abilities")
+    if not isinstance(abilities, dict):
+        abilities = {}
     for name in (gdc_name(a.get("name")) for a in abilities.get("core", []) if isinstance(a, dict)):
         _core(name, everyone, out)
     for item in abilities.get("faction", []):

@@ -27,7 +27,7 @@ ability names, never the text.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from ..datasheet import DatasheetError, norm_name, parse_datasheet
 from .composition import Entries, composition
@@ -98,7 +98,9 @@ def import_gdc_sheet(
     trial: list[str] = []
     weapons = read_weapons(_weapon_rows(sheet), trial)
     _name_sides(weapons)
-    abilities_raw = sheet.get("abilities") if isinstance(sheet.get("abilities"), dict) else {}
+    abilities_raw = sheet.get("abilities")
+    if not isinstance(abilities_raw, dict):
+        abilities_raw = {}
     gear = [gdc_name(a.get("name")) for a in abilities_raw.get("wargear") or [] if a]
     loadout = _loadout_text(sheet, lines, [m.name for m in models])
     near, missing = read_equipment(loadout, models, weapons, gear, trial)
@@ -107,7 +109,7 @@ def import_gdc_sheet(
     costs = _sizes(sheet, models, alts, warnings)
     models.sort(key=lambda m: ("CHARACTER" in m.keywords, -m.high))  # allocation order
     for size in costs.sizes + costs.dropped:
-        counts = size["models"]
+        counts = cast(dict[str, int], size["models"])
         size["models"] = {m.name: counts[m.name] for m in models if m.name in counts}
     everyone = [m.name for m in models]
     context = Context(
@@ -471,7 +473,7 @@ def _sizes(
             else:
                 keep_size(out, size)
     unused_alternatives(out, models, alts, warnings)
-    out.sizes.sort(key=lambda s: sum(s["models"].values()))
+    out.sizes.sort(key=lambda s: sum(cast(dict[str, int], s["models"]).values()))
     if not out.sizes:
         out.listed = False
         largest = max(models, key=lambda m: m.high)

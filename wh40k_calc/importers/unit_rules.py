@@ -371,7 +371,7 @@ def final_ids(data: dict[str, Any], records: list[tuple[str, dict]], rules: Rule
     if not renamed:
         return
     if "rules" in data:
-        data["rules"] = [renamed.get(r, r) for r in data["rules"]]  # type: ignore[union-attr]
+        data["rules"] = [renamed.get(r, r) for r in data["rules"]]
     for names in (data.get("not_modelled") or {}).values():
         for i, n in enumerate(names):
             for old, new in renamed.items():

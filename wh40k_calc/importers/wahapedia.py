@@ -10,6 +10,7 @@ pieces live in their own modules: ``export`` (reading the files), ``weapons``, `
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from ..datasheet import DatasheetError, norm_name, parse_datasheet
 from .composition import unit_name
@@ -235,7 +236,7 @@ def import_sheet_notes(
     # allocation order: rank-and-file (most numerous) first, CHARACTER models last
     models.sort(key=lambda m: ("CHARACTER" in m.keywords, -m.high))
     for size in sizes + costs.dropped:
-        counts = size["models"]
+        counts = cast(dict[str, int], size["models"])
         size["models"] = {m.name: counts[m.name] for m in models if m.name in counts}
     context = Context(
         character="CHARACTER" in unit_kw,
@@ -324,13 +325,13 @@ def _add_loadouts(
     sizes: list[dict[str, object]],
     notes: list[str],
 ) -> None:
-    largest = max(sizes, key=lambda s: sum(s["models"].values()))  # type: ignore[union-attr]
+    largest = max(sizes, key=lambda s: sum(cast(dict[str, int], s["models"]).values()))
     max_counts = dict(largest["models"])  # type: ignore[call-overload]
     rows = export.rows("Datasheets_options.csv", sheet["id"])
     options = generate_loadouts(rows, models, weapons, max_counts)
     if options.loadouts:
         data["loadouts"] = options.loadouts
-    for row in data["models"]:  # type: ignore[union-attr]
+    for row in data["models"]:
         if row["name"] in options.choices:
             row["choices"] = options.choices[row["name"]]
     if options.not_generated:

@@ -124,7 +124,8 @@ def plan_units(
         assert unit.choice is not None
         built = build_unit(unit.choice, "attacker", resolved.edition)
         kinds = {"fight" if w.is_melee else "shooting" for g in built.groups for w in g.weapons}
-        steps, notes = [], []
+        steps: list[Step] = []
+        notes: list[str] = []
         for ph in PHASES[phase]:
             if ph not in kinds:
                 if len(PHASES[phase]) == 1 or not kinds:

@@ -37,10 +37,11 @@ class ArmyTargetOptions(TargetOptions, frozen=True):
     """The target options of ``calc shoot``; the target itself is not needed with
     ``--show``."""
 
+    # optional here (a wider type than TargetOptions' str): mypy refuses the override
     target: Annotated[
         str | None,
         typer.Option("--target", "-t", metavar="NAME", help="Target unit (not with --show)."),
-    ] = None
+    ] = None  # type: ignore[assignment]
 
 
 class ArmyOptions(OptionGroup, Struct, frozen=True):

@@ -20,6 +20,7 @@ from ..selection import Conditions
 if TYPE_CHECKING:
     from ..catalog import Catalog
     from ..compare.jobs import Job, RunError
+    from ..sequence.steps import Step
     from .resolve import ResolvedArmy
 
 ARMY_RUN = "army in sequence"
@@ -105,10 +106,10 @@ def _target_jobs(
         u = p.unit
         run = f"{prefix}{u.name} ({', '.join(map(str, u.positions))})"
         first = p.steps[0].selection
-        steps = p.steps if len(p.steps) > 1 else ()
-        jobs.append(Job(run, first, method, trials, seed, label, steps=steps, points=u.points))
+        own = p.steps if len(p.steps) > 1 else ()
+        jobs.append(Job(run, first, method, trials, seed, label, steps=own, points=u.points))
         army.append(p)
-    steps = []
+    steps: list[Step] = []
     for ph in ("shooting", "fight"):
         for p in army:
             steps += [replace(s, index=len(steps) + 1) for s in p.steps if s.selection.phase == ph]

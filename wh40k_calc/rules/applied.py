@@ -222,7 +222,7 @@ def apply_effects(
 def _owners(requested: list) -> dict[tuple, Datasheet]:
     """(edition, faction, id, side) of each datasheet's own rule -> that datasheet (for an
     effect also named with ``--effect``: its bearer is that datasheet's models)."""
-    out = {}
+    out: dict[tuple, Datasheet] = {}
     for item in requested:
         if not isinstance(item, Found):
             e, side, owner = item
@@ -372,8 +372,9 @@ def _granted(requested: list, f: Facts) -> tuple[frozenset[str], frozenset[str]]
             if _why(a, f) is not None:
                 continue
             for c in e.changes:
-                mine = c.grant_keyword and change_side(e.record, c) == "attacker"
-                if mine and why_not(c.when, f, Context("attacker", opts), "") is None:
+                if not c.grant_keyword or change_side(e.record, c) != "attacker":
+                    continue
+                if why_not(c.when, f, Context("attacker", opts), "") is None:
                     (bearer if c.bearer_only else out).add(c.grant_keyword)
     return frozenset(out), frozenset(bearer)
 

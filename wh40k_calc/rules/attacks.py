@@ -70,7 +70,7 @@ def weapon_profiles(
         return sheets.index(ds.key), places[id(ds)][w.key]
 
     for g, w, n in sorted(used, key=rank):
-        key = (g.datasheet.key, w.key)
+        key: tuple = (g.datasheet.key, w.key)
         if key in merged:
             merged[key][1] += n
         else:

@@ -22,7 +22,7 @@ modifier or T, only when the bearer is the whole target).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from msgspec import Struct
 
@@ -233,7 +233,10 @@ class Changes:
 
     def ignores(self, a: Attack, what: str) -> bool:
         """Whether ``a``'s attacks ignore harmful modifiers to ``what`` (``ignore_harmful``)."""
-        return any(what in (p.value or ()) for p in self.attacker("ignore_harmful", a))
+        return any(
+            what in cast("tuple[str, ...]", p.value or ())
+            for p in self.attacker("ignore_harmful", a)
+        )
 
     def attack(self, w: Weapon, group: ModelGroup | None) -> Attack:
         """The :class:`Attack` of weapon ``w`` used by ``group``."""
@@ -260,7 +263,7 @@ def _bears(p: Piece, a: Attack) -> bool:
 
 def total(pieces: Iterable[Piece]) -> int:
     """The sum of integer values (S, AP, modifiers)."""
-    return sum(int(p.value) for p in pieces if isinstance(p.value, int))  # type: ignore[arg-type]
+    return sum(int(p.value) for p in pieces if isinstance(p.value, int))
 
 
 def names(pieces: Iterable[Piece]) -> list[str]:

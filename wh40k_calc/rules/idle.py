@@ -18,7 +18,7 @@ shoot, switching it off brings others in, so only the findings that read no weap
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from msgspec import Struct
 
@@ -140,7 +140,7 @@ def _granted_texts(applied: Applied) -> list[str]:
     """Every ability an attacker's effect may grant (always, by choice, or conditionally)."""
     texts = [str(v) for _, v in _changes(applied, "attacker", "ability")]
     for _, v in _changes(applied, "attacker", "choose_ability"):
-        texts += [str(t) for t in v or ()]  # type: ignore[union-attr]
+        texts += [str(t) for t in cast("tuple[str, ...]", v or ())]
     return [t.lower() for t in texts]
 
 
@@ -247,7 +247,8 @@ def _damage(sel: Selection, weapons: list[Weapon], applied: Applied) -> list[Idl
     Damage characteristic fixed, [MELTA X] included where it adds); ``--damage-reduction`` /
     ``--half-damage`` when no attack can do more than 1 Damage (Damage is never reduced below
     1); ``--fnp-mortal`` when nothing here inflicts mortal wounds on the target."""
-    mods, out = sel.modifiers, []
+    mods = sel.modifiers
+    out: list[Idle] = []
     if not weapons:
         return out
     damage = [(w.D, _melta(sel, w)) for w in weapons]

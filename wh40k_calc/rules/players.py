@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..abilities import MODELLED, Ability, parse_ability, split_abilities
 from ..datasheet import norm_name
@@ -89,13 +89,15 @@ def players(sel: Selection, plan: Plan, act: Activation) -> list[Player]:
             out.append(Player(_option(name) + shown, "modifier", ("modifier", name)))
     for i, a in enumerate(sel.added_abilities):
         if f"added:{i}" not in plan.idle:
-            given = a.ability if a.weapon == "*" else f"{a.weapon}: {a.ability}"
-            out.append(Player(f"--add-ability {given!r}", "added ability", ("added ability", i)))
+            added = a.ability if a.weapon == "*" else f"{a.weapon}: {a.ability}"
+            out.append(Player(f"--add-ability {added!r}", "added ability", ("added ability", i)))
     for w, ab in _weapon_abilities(sel, plan, act):
         name = f"{w.name} [{ab.text.upper()}]"
         out.append(Player(name, "weapon ability", ("weapon ability", w.name, ab.text)))
-    seen: set[str] = set()
-    return [p for p in out if not (p.name in seen or seen.add(p.name))]
+    first: dict[str, Player] = {}  # each name once, where it first comes
+    for p in out:
+        first.setdefault(p.name, p)
+    return list(first.values())
 
 
 def switched_off(sel: Selection, off: Iterable[Player]) -> Selection:
@@ -208,7 +210,7 @@ def _can_act(ab: Ability, w: Weapon, sel: Selection, plan: Plan, act: Activation
     if key == "lance":
         return cond.charged
     if key == "anti":
-        keyword, _ = ab.value  # type: ignore[misc]
+        keyword, _ = cast("tuple[str, int]", ab.value)
         return norm_name(keyword) in {norm_name(k) for k in plan.target.keywords}
     if key == "precision":
         return bool(act.target.characters)

@@ -13,7 +13,7 @@ Whether one profile's saves are rolled together (edition 11) is the engines' bus
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..profile import RollTable
 from . import common as c
@@ -48,25 +48,25 @@ def save_table(
     def pieces(field: str):
         return fx.target(field, attack, bearer=k.bearer, target_models=k.alive)
 
-    worse = 0 if fx.ignores(attack, "ap") else sum(int(p.value) for p in pieces("ap_worsen"))  # type: ignore[call-overload]
+    worse = 0 if fx.ignores(attack, "ap") else sum(int(p.value) for p in pieces("ap_worsen"))
     ap = min(0, w.AP - ap_improve + worse)
     cover = s.edition.save_cover(s.sel, w, ab, fx.cover_fx)
-    improve = [(int(p.value), p.change.save_limit) for p in pieces("save_improve")]  # type: ignore[call-overload]
-    worsen = sum(int(p.value) for p in fx.attacker("target_save_worsen", attack))  # type: ignore[call-overload]
-    sets = [int(p.value) for p in pieces("save_set")]  # type: ignore[call-overload]
+    improve = [(int(p.value), p.change.save_limit) for p in pieces("save_improve")]
+    worsen = sum(int(cast(int, p.value)) for p in fx.attacker("target_save_worsen", attack))
+    sets = [int(p.value) for p in pieces("save_set")]
     sv = save_characteristic(k.Sv, sets, improve, worsen)
     if cover and sv <= 3 and ap == 0:
         cover = False
-    save_mod = mods.save_mod + sum(int(p.value) for p in pieces("save_mod"))  # type: ignore[call-overload]
+    save_mod = mods.save_mod + sum(int(p.value) for p in pieces("save_mod"))
     rerolls = mods.reroll_saves
     for p in pieces("reroll_saves"):
         rerolls = c.stronger(rerolls, str(p.value))
-    armour_only = sum(int(p.value) for p in pieces("armour_save_mod"))  # type: ignore[call-overload]
+    armour_only = sum(int(p.value) for p in pieces("armour_save_mod"))
     armour_mod = min(ap + (1 if cover else 0) + save_mod + armour_only, 1)
     armour_o = c.save_outcomes(sv, armour_mod)
     armour = RollTable(armour_o, c.reroll_faces(armour_o, rerolls, (c.SAVE_FAILED,)))
     own = k.invuln(w.is_melee)
-    best = c.best_of(own, *(int(p.value) for p in pieces("invuln")))  # type: ignore[call-overload]
+    best = c.best_of(own, *(int(p.value) for p in pieces("invuln")))
     inv = None
     if best is not None:
         io = c.save_outcomes(best, min(save_mod, 1))

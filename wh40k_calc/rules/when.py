@@ -294,7 +294,7 @@ def why_not(
             if how == "none":
                 return f"{name} cannot be used on a {words} unit"
             return f"{name} needs a target unit with {words}"
-    states = (
+    states: tuple[tuple[str, bool, str], ...] = (
         (
             "attacker_below_starting_strength",
             f.attacker.below_starting_strength,
