@@ -7,9 +7,10 @@ Folder: ``WH40K_CALC_CACHE`` when set, else the platform's per-user cache folder
 Datasheets: a command reads the one or two YAML datasheets it names, and parsing them needs
 PyYAML, whose import alone is about a tenth of ``calc``'s start-up. So the data a datasheet
 file the catalog loads parses to (:func:`wh40k_calc.yamlio.read_document`, before any
-validation; not a file an import or an update checks once) is stored as MessagePack, keyed by the file's resolved path, size and modification time and by this module's
-and the YAML reader's own (a new version of either makes every entry stale), and read back
-without importing YAML. Only data made of strings, numbers, booleans, nulls, lists and mappings
+validation; not a file an import or an update checks once) is stored as MessagePack, keyed by
+the file's resolved path, size and modification time and by this module's and the YAML
+reader's own (a new version of either makes every entry stale), and read back without
+importing YAML. Only data made of strings, numbers, booleans, nulls, lists and mappings
 with string keys is stored (what MessagePack gives back unchanged); anything else (a date, a
 ``!!binary`` value, an integer key) is parsed every time. Validation runs on the data either
 way, so a cached file is refused with the same message as a parsed one. A cache that cannot be
