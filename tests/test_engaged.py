@@ -251,3 +251,31 @@ def test_leman_russ_from_the_data() -> None:
     check_row(weapon_row(out), hits=Fr(1, 3))
     check_row(weapon_row(shoot("leman russ battle tank", "boyz", "--weapon", "lascannon")),
               hits=Fr(1, 2))  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# The flags in a batch file and in calc sequence steps
+
+
+def test_engaged_in_a_batch_and_a_sequence(sheets, tmp_path) -> None:
+    """A batch run's ``conditions: [engaged, target-engaged]`` and a sequence step's
+    ``--engaged --target-engaged`` are the flags: the tank's Cannon hits 3 times (6 x 3/6), its
+    Blaster does not shoot."""
+    from helpers import cli_json
+
+    from wh40k_calc.batch import load_batch
+    from wh40k_calc.catalog import Catalog
+    from wh40k_calc.compare.jobs import jobs_from_batch
+
+    path = tmp_path / "batch.yaml"
+    path.write_text(
+        "runs:\n  - name: engaged tank\n    attacker: test tank\n    target: test mob\n"
+        "    conditions: [engaged, target-engaged]\n"
+    )
+    (job,) = jobs_from_batch(load_batch(path), Catalog([sheets]))
+    cond = job.selection.conditions
+    assert cond.engaged and cond.target_engaged
+    seq = cli_json("sequence", "-t", "test mob", "shoot 'test tank' --engaged --target-engaged",
+                   dirs=[sheets])  # fmt: skip
+    step = {w["name"]: w["expected"]["hits"] for w in seq["steps"][0]["weapons"]}
+    assert step == approx_map({"Cannon": 3, "Mortar": 3, "Hand gun": 4})
