@@ -95,7 +95,9 @@ class Setup:
         out = np.empty((len(rows["a"]), len(rows["b"])), dtype=bool)
         for fa in (False, True):
             for fb in (False, True):
-                lead = lead_side(first, {"a": fa, "b": fb}, active, self.fight_first)
+                lead = lead_side(
+                    first, {"a": fa, "b": fb}, active, self.fight_first, self.edition
+                )
                 out[np.ix_(ff["a"] == fa, ff["b"] == fb)] = lead
         return out
 
@@ -163,7 +165,15 @@ def build_setup(
             )
         except ValueError as exc:
             raise ExchangeError(f"side {side.label}: {exc}") from None
-    order = planned(a, b, turns, first, fight_first, _fights_first(rules, by_text))
+    order = planned(
+        a,
+        b,
+        turns,
+        first,
+        fight_first,
+        _fights_first(rules, by_text),
+        edition=engine.edition_value,
+    )
     selections = []
     for p in order:
         sel = by_text[(p.side, p.step.phase)]
