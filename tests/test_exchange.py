@@ -264,6 +264,15 @@ def test_after_the_charge_the_tie_order_follows_the_edition(tmp_path, edition, p
     for side in "ab":
         se = sample["standard_error"]["p_destroyed"][side]
         assert abs(sample["p_destroyed"][side] - out["result"]["p_destroyed"][side]) < 5 * se
+    # the notes say who fights first in the tied phases (turns 2-4) and why
+    tie = [n for n in out["notes"] if n.startswith("the Fight phases of turns 2, 3, 4: ")]
+    assert len(tie) == 1, out["notes"]
+    if pick is not None:
+        assert f"side {pick.upper()} fights first (--fight-first)" in tie[0]
+    elif edition == "10":
+        assert "the side whose turn it is not fights first (10th edition: Core rules" in tie[0]
+    else:
+        assert "the side whose turn it is fights first (12.04 Fight Step)" in tie[0]
 
 
 # ---- a damaged single model fights back with its damaged profile ------------------------------

@@ -184,9 +184,7 @@ def planned(
     return out
 
 
-def lead_side(
-    first: str, ff: dict[str, bool], active: str, pick: str | None, edition: str
-) -> bool:
+def lead_side(first: str, ff: dict[str, bool], active: str, pick: str | None, edition: str) -> bool:
     """Whether side ``first`` fights first in a Fight phase where each side has Fights First
     or not (``ff``), ``active`` being the side whose turn it is, ``pick`` the side given by
     ``--fight-first`` (or None) and ``edition`` "10" or "11": :func:`_fight_order`'s rule
@@ -211,16 +209,12 @@ def tie_lead(active: str, edition: str) -> str:
     raise ValueError(f"edition {edition!r}: the Fight phase's order is known for 10 and 11")
 
 
-def _fight_order(
-    active: str, fights_first: set[str], pick: str | None, edition: str
-) -> list[str]:
+def _fight_order(active: str, fights_first: set[str], pick: str | None, edition: str) -> list[str]:
     """The sides in the order they fight in one Fight phase: a side with Fights First
     before one without; when both or neither have it, ``pick`` (``--fight-first``), else
     :func:`tie_lead`."""
-    if len(fights_first) == 1:
-        lead = next(iter(fights_first))
-    else:
-        lead = pick or tie_lead(active, edition)
+    one = len(fights_first) == 1
+    lead = next(iter(fights_first)) if one else pick or tie_lead(active, edition)
     return [lead, _other(lead)]
 
 
