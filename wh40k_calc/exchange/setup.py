@@ -16,7 +16,7 @@ import numpy as np
 
 from ..profile import TargetStates
 from ..records import replace
-from .order import Planned, planned
+from .order import Planned, planned, tie_lead
 from .sides import Side, step_selection
 from .track import AttackClass, Track, track_of
 
@@ -95,7 +95,7 @@ class Setup:
         out = np.empty((len(rows["a"]), len(rows["b"])), dtype=bool)
         for fa in (False, True):
             for fb in (False, True):
-                lead = lead_side(first, {"a": fa, "b": fb}, active, self.fight_first)
+                lead = lead_side(first, {"a": fa, "b": fb}, active, self.fight_first, self.edition)
                 out[np.ix_(ff["a"] == fa, ff["b"] == fb)] = lead
         return out
 
@@ -163,7 +163,15 @@ def build_setup(
             )
         except ValueError as exc:
             raise ExchangeError(f"side {side.label}: {exc}") from None
-    order = planned(a, b, turns, first, fight_first, _fights_first(rules, by_text))
+    order = planned(
+        a,
+        b,
+        turns,
+        first,
+        fight_first,
+        _fights_first(rules, by_text),
+        edition=engine.edition_value,
+    )
     selections = []
     for p in order:
         sel = by_text[(p.side, p.step.phase)]
@@ -178,7 +186,7 @@ def build_setup(
         initial,
         engine.edition_value,
         turns,
-        fights_first_notes(order),
+        fights_first_notes(order, engine.edition_value, fight_first),
         fight_first,
     )
 
@@ -207,12 +215,40 @@ def _fights_first(rules, by_text: dict[tuple[str, str], Selection]):
     return given_by
 
 
-def fights_first_notes(order: list[Planned]) -> tuple[str, ...]:
-    """What the exchange says of Fights First given by effects: which side has it from
-    which effects at full strength, and which Fight phases are ordered per state."""
+def fights_first_notes(
+    order: list[Planned], edition: str, fight_first: str | None = None
+) -> tuple[str, ...]:
+    """What the exchange says of the Fight phases' order: which side has Fights First from
+    which effects at full strength, which Fight phases are ordered per state, and who fights
+    first in those where both sides or neither have it (at full strength): the tie's lead of
+    ``edition`` (:func:`~.order.tie_lead`) or ``fight_first`` (``--fight-first``)."""
     from ..rules.activation import fights_first_sources
 
     out: dict[str, None] = {}
+    phases: dict[int, list[Planned]] = {}
+    for p in order:
+        if p.step.phase == "fight":
+            phases.setdefault(p.turn, []).append(p)
+    ties = [
+        t for t, ps in phases.items() if len(ps) == 2 and ps[0].fights_first == ps[1].fights_first
+    ]
+    if ties:
+        plural = "s" if len(ties) > 1 else ""
+        where = f"the Fight phase{plural} of turn{plural} {', '.join(map(str, ties))}"
+        if fight_first is not None:
+            out[
+                f"{where}: both sides or neither have Fights First; side "
+                f"{fight_first.upper()} fights first (--fight-first)"
+            ] = None
+        else:
+            who = "is" if tie_lead("a", edition) == "a" else "is not"
+            rule = (
+                "12.04 Fight Step" if edition == "11" else "10th edition: Core rules, Fight phase"
+            )
+            out[
+                f"{where}: both sides or neither have Fights First, so the side whose turn "
+                f"it {who} fights first ({rule}); --fight-first a|b picks the side"
+            ] = None
     for p in order:
         if p.fights_first_by:
             by = fights_first_sources(p.fights_first_by)
