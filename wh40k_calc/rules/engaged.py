@@ -54,11 +54,6 @@ def big_unit(unit: Unit) -> bool:
     return bool(BIG & unit.keywords)
 
 
-def shooting_engaged(sel: Selection) -> bool:
-    """Whether ``--engaged`` acts: the attacker is engaged, in the Shooting phase."""
-    return sel.phase == "shooting" and sel.conditions.engaged
-
-
 def target_engaged(sel: Selection, attacker: Unit) -> bool:
     """Whether the target is within Engagement Range of the attacker's army in this
     Shooting-phase activation: ``--target-engaged``, or ``--engaged`` when a model group of the
@@ -89,8 +84,8 @@ def engaged_weapons(
         kept = [w for w in kept if w.abilities.pistol]
         why += [f"{w.name}: not a Pistol" for w in dropped]
     if target_engaged(sel, attacker):
-        allowed = sel.conditions.engaged and blast_ok is not None
-        blast = [w for w in kept if w.abilities.blast and not (allowed and blast_ok(g, w))]  # type: ignore[misc]
+        ok = blast_ok if sel.conditions.engaged and blast_ok is not None else None
+        blast = [w for w in kept if w.abilities.blast and not (ok is not None and ok(g, w))]
         kept = [w for w in kept if w not in blast]
         why += [f"{w.name}: [BLAST]" for w in blast]
     return kept, why
