@@ -576,6 +576,17 @@ CASES: dict[str, Callable[[], Activation]] = {
         added=[("*", "cleave 2")],
         edition="11",
     ),
+    "ed10-engaged-leman-russ-vs-boyz": _resolved(
+        "leman russ battle tank", "boyz", conditions={"engaged": True}
+    ),
+    "ed11-engaged-leman-russ-ceaseless-cannonade-vs-boyz": _resolved(
+        "leman russ battle tank",
+        "boyz",
+        conditions={"engaged": True, "target_engaged": True},
+        effects=["ceaseless-cannonade"],
+        edition="11",
+        data="11",
+    ),
     "ed10-stealth-lootas-vs-boyz": _resolved(
         "lootas", "boyz", modifiers={"target_stealth": True, "hit_mod": 1}
     ),

@@ -88,6 +88,8 @@ class ConditionsSpec(msgspec.Struct, forbid_unknown_fields=True):
     disembarked: bool | None = None
     plunging_fire: bool | None = None
     spotted: bool | None = None
+    engaged: bool | None = None
+    target_engaged: bool | None = None
 
 
 class ModifiersSpec(msgspec.Struct, forbid_unknown_fields=True):

@@ -129,6 +129,8 @@ def conditions_text(when: When | None, phases: bool = True) -> str:
         "objective",
         "beyond_12",
         "target_in_cover",
+        "engaged",
+        "target_engaged",
         "attacker_has_character",
         "target_has_character",
         "leading",

@@ -56,7 +56,11 @@ class When(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     (``--stationary``); ``half_range`` (the target is within half range, ``--half-range``);
     ``disembarked`` (``--disembarked``); ``objective`` (``--objective``: the target is within
     range of an objective marker); ``beyond_12`` (``--beyond-12``); ``target_in_cover`` (the
-    target has the Benefit of Cover, ``--cover`` or Stealth).
+    target has the Benefit of Cover, ``--cover`` or Stealth); ``engaged`` (the attacking unit is
+    within Engagement Range of enemy units, ``--engaged``); ``target_engaged`` (the target is
+    within Engagement Range of a unit of the attacker's army — with ``engaged``, of the
+    attacking unit itself —, ``--target-engaged``, or implied by ``--engaged`` for a unit that
+    can only shoot the units it is engaged with: :mod:`wh40k_calc.rules.engaged`).
     Keywords: ``attacker_keywords`` (the attacking unit has at least one), ``attacker_all``
     (it has all), ``attacker_not`` (it has none); ``target_keywords``, ``target_all``,
     ``target_not`` likewise for the target unit. A keyword of an Attached unit counts when any
@@ -101,6 +105,8 @@ class When(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     objective: bool | None = None
     beyond_12: bool | None = None
     target_in_cover: bool | None = None
+    engaged: bool | None = None
+    target_engaged: bool | None = None
     attacker_keywords: list[Keyword] | None = None
     attacker_all: list[Keyword] | None = None
     attacker_not: list[Keyword] | None = None
@@ -212,6 +218,12 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     shooting that hits on an unmodified X+ instead of 6); ``attacks_set`` (the weapon's A becomes
     this number or dice), ``skill_set`` (its BS/WS becomes X+); ``grant_keyword`` (the attacking
     unit has this keyword too, for every other rule's keyword conditions).
+    Shooting while engaged (:mod:`wh40k_calc.rules.engaged`): ``ignore_engaged_penalty`` (true:
+    these attacks do not take the Hit-roll penalty for shooting while the attacking unit is
+    within Engagement Range of enemy units — edition 11's -1 of 10.06 Close-Quarters Shooting,
+    10th edition's of Big Guns Never Tire; not the -1 for targeting an engaged MONSTER/VEHICLE,
+    17.03); ``blast_at_engaged`` (true: these [BLAST] weapons may shoot a target that is
+    within Engagement Range of the attacking unit, which [BLAST] otherwise never does).
 
     Target-side change fields: ``invuln`` (X+ invulnerable save; the best one is used);
     ``fnp``, ``fnp_mortal`` (against mortal wounds only), ``fnp_psychic`` (against Psychic
@@ -282,6 +294,8 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     snap_hit_on: Plus | None = None
     attacks_set: int | str | None = None
     skill_set: Plus | None = None
+    ignore_engaged_penalty: bool | None = None
+    blast_at_engaged: bool | None = None
     grant_keyword: Keyword | None = None
     # target side
     invuln: Plus | None = None

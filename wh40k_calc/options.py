@@ -375,6 +375,24 @@ class ConditionOptions(OptionGroup, Struct, frozen=True):
             "target is visible to a friendly unit: unmodified 1-3 fail instead of 1-5.",
         ),
     ] = False
+    engaged: Annotated[
+        bool,
+        _flag(
+            "--engaged",
+            "The attacker is within Engagement Range of enemy units: only its Pistols "
+            "([CLOSE-QUARTERS]) shoot, unless it is a MONSTER/VEHICLE, whose other ranged "
+            "weapons take -1 to hit (edition 11: close-quarters shooting, 10.06).",
+        ),
+    ] = False
+    target_engaged: Annotated[
+        bool,
+        _flag(
+            "--target-engaged",
+            "The target is within Engagement Range of a unit of the attacker's army (with "
+            "--engaged: of the attacker): no [BLAST]; edition 11: -1 to hit an engaged "
+            "MONSTER/VEHICLE (17.03).",
+        ),
+    ] = False
 
     def build(self) -> "Conditions":
         """The selection's Conditions (same field names)."""

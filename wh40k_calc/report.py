@@ -30,6 +30,8 @@ COND_KEYS = (
     "disembarked",
     "plunging_fire",
     "spotted",
+    "engaged",
+    "target_engaged",
 )
 
 

@@ -26,6 +26,8 @@ class Conditions(Struct, frozen=True):
     disembarked: bool = False
     plunging_fire: bool = False
     spotted: bool = False
+    engaged: bool = False
+    target_engaged: bool = False
 
     def as_dict(self) -> dict[str, bool]:
         """The flags by name, for reports and JSON."""

@@ -144,7 +144,7 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     _, damaged_note = damaged_hit_mod(sel, attacker)
     conditions_notes = edition.check_conditions(sel, attacker, target)
     mortal_only = bool(changes.unit("attacker", "mortal_wounds"))
-    groups, notes = weapon_options(sel, attacker, mortal_only)
+    groups, notes = weapon_options(sel, attacker, mortal_only, _blast_ok(changes))
     precise = any(w.abilities.precision for g in groups for o in g.options for w in o.weapons)
     _, tprofile, order, roles, listing = target_profile(s, precise)
     best = edition.best_allocation(sel)
@@ -186,6 +186,16 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
         target_groups=listing,
         idle=lasting_idle(edition, sel, target, groups, applied),
     )
+
+
+def _blast_ok(changes: Changes):
+    """Whether an effect lets a [BLAST] weapon of a model group shoot a target engaged with
+    the attacker (``blast_at_engaged``: :mod:`~wh40k_calc.rules.engaged`)."""
+
+    def ok(g: ModelGroup, w: Weapon) -> bool:
+        return bool(changes.attacker("blast_at_engaged", changes.attack(w, g)))
+
+    return ok
 
 
 def _state_split(applied: Applied, facts) -> StateSplit | None:

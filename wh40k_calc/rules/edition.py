@@ -65,6 +65,22 @@ class Edition(Protocol):
         cover, [INDIRECT FIRE], plunging fire)."""
         ...
 
+    def engaged_hit_terms(
+        self,
+        terms: HitTerms,
+        sel: Selection,
+        attacker: Unit,
+        target: Unit,
+        big: bool,
+        ab: WeaponAbilities,
+        lifted: bool,
+    ) -> HitTerms:
+        """``terms`` with the Hit-roll penalties of a ranged attack made while the attacking
+        unit is engaged (``--engaged``) or at an engaged target (``--target-engaged``);
+        ``big``: the attacking model is a MONSTER/VEHICLE; ``lifted``: an effect lifts the
+        penalty for shooting while engaged (``ignore_engaged_penalty``)."""
+        ...
+
     def psychic_ignores_harmful(self) -> bool:
         """Whether a [PSYCHIC] attack ignores the harmful BS/WS and Hit-roll changes."""
         ...

@@ -131,6 +131,29 @@ class Edition10:
             terms = replace(terms.add_roll("[INDIRECT FIRE]", -1), fail_up_to=3)
         return terms
 
+    def engaged_hit_terms(
+        self,
+        terms: HitTerms,
+        sel: Selection,
+        attacker: Unit,
+        target: Unit,
+        big: bool,
+        ab: WeaponAbilities,
+        lifted: bool,
+    ) -> HitTerms:
+        """10th edition, Big Guns Never Tire (printed neither in seeds 000/001 nor in the seeds
+        README, which print Pistol only; modelled as the published rule's penalty on the
+        shooter, no more): each ranged
+        attack a MONSTER/VEHICLE model makes while its unit is within Engagement Range of
+        enemy units (``--engaged``, ``big``) takes -1 to the Hit roll, unless it is made with a
+        Pistol or an effect lifts it (``lifted``). The -1 the published rule also gives to
+        attacks *against* an engaged MONSTER/VEHICLE is not in the seeds and is not applied
+        (:meth:`check_conditions` says so)."""
+        del attacker, target
+        if sel.conditions.engaged and big and not ab.pistol and not lifted:
+            terms = terms.add_roll("shooting while engaged (Big Guns Never Tire)", -1)
+        return terms
+
     def psychic_ignores_harmful(self) -> bool:
         """Whether [PSYCHIC] attacks ignore harmful BS/WS and Hit-roll modifiers (10th edition:
         no; seeds README: [PSYCHIC] "no effect on one attack sequence")."""
@@ -162,10 +185,21 @@ class Edition10:
 
     def check_conditions(self, sel: Selection, attacker: Unit, target: Unit) -> list[str]:
         """Notes on conditions that change nothing here (10th edition: plunging fire, 22.05,
-        and ``--spotted``, 10.07: edition-11 rules); an edition may raise ``SelectionError``
-        for a selection it cannot resolve (neither does now)."""
-        del attacker, target
+        and ``--spotted``, 10.07: edition-11 rules; the -1 against an engaged MONSTER/VEHICLE
+        target, which the seeds do not print); an edition may raise ``SelectionError`` for a
+        selection it cannot resolve (10th edition does not)."""
+        del attacker
         out = []
+        if (
+            sel.conditions.target_engaged
+            and sel.phase == "shooting"
+            and {"MONSTER", "VEHICLE"} & target.keywords
+        ):
+            out.append(
+                "--target-engaged: the -1 to hit an engaged MONSTER/VEHICLE (Big Guns Never "
+                "Tire) is not in the 10th-edition seeds and is not applied (add --hit-mod -1 "
+                "to play it)"
+            )
         if sel.conditions.plunging_fire and sel.phase == "shooting":
             out.append(
                 "--plunging-fire: no effect in edition 10 (plunging fire, 22.05, is an "

@@ -41,6 +41,12 @@ Differences modelled:
   Stationary and the target is visible to a friendly unit).
 * 24.29 [PSYCHIC]: the attacker may ignore modifiers to BS/WS and the Hit roll: the harmful
   ones are ignored, the helpful ones kept.
+* 10.06 Close-Quarters Shooting (``--engaged``) and 17.03 Shooting At Engaged Monsters And
+  Vehicles (``--target-engaged``): the -1 to hit of a MONSTER/VEHICLE model shooting while
+  engaged (not a [CLOSE-QUARTERS] weapon at a unit it is engaged with) and of any ranged
+  attack at an engaged MONSTER/VEHICLE (not a [CLOSE-QUARTERS] weapon of a unit engaged with
+  it); the weapons and targets of an engaged unit are ``rules.engaged``'s; ``--engaged`` with
+  ``--stationary`` (unengaged, for [HEAVY]) or ``--indirect`` (10.07) is refused.
 
 Refused, because their edition-11 text is not in data 912 (the core rules name them but do
 not print them): the core stratagems file 004 does not print (``Effect.editions``).
@@ -53,8 +59,10 @@ from typing import TYPE_CHECKING
 from ..dice import Dice
 from ..profile import HazardProfile
 from ..records import replace
+from ..selection import SelectionError
 from .conditions import has_stealth
 from .edition10 import Edition10
+from .engaged import big_unit, target_engaged
 from .idle import cover_unused
 from .mortal import attacker_track
 from .target import is_character
@@ -217,6 +225,33 @@ class Edition11(Edition10):
             terms = replace(terms, fail_up_to=3 if cond.spotted else 5)
         return terms
 
+    def engaged_hit_terms(
+        self,
+        terms: HitTerms,
+        sel: Selection,
+        attacker: Unit,
+        target: Unit,
+        big: bool,
+        ab: WeaponAbilities,
+        lifted: bool,
+    ) -> HitTerms:
+        """10.06 Close-Quarters Shooting: each attack a MONSTER/VEHICLE model (``big``) makes
+        while its unit is engaged (``--engaged``) takes -1 to the Hit roll unless it is made with
+        a [CLOSE-QUARTERS] ([PISTOL]) weapon *and* targets a unit its unit is engaged with
+        (``--target-engaged``); an effect may lift it (``lifted``: Ceaseless Cannonade).
+        17.03 Shooting At Engaged Monsters And Vehicles: each ranged attack at an engaged
+        MONSTER/VEHICLE unit (``--target-engaged``) takes -1 to the Hit roll, except a
+        [CLOSE-QUARTERS] weapon's attack by a model whose unit is engaged with the target
+        (``--engaged`` too); ``lifted`` does not lift it (it is the target's engagement, not the
+        shooter's). Both are Hit-roll modifiers, summed with the others and capped at ±1."""
+        cond = sel.conditions
+        at_engaged = target_engaged(sel, attacker)
+        if cond.engaged and big and not (ab.pistol and at_engaged) and not lifted:
+            terms = terms.add_roll("close-quarters shooting (10.06)", -1)
+        if at_engaged and big_unit(target) and not (ab.pistol and cond.engaged):
+            terms = terms.add_roll("an engaged MONSTER/VEHICLE target (17.03)", -1)
+        return terms
+
     def psychic_ignores_harmful(self) -> bool:
         """24.29 [PSYCHIC]: each attack can ignore any or all modifiers to its BS or WS and to
         its Hit roll (02.02.02 Ignore Modifiers: the harmful ones can be ignored and the helpful
@@ -245,10 +280,20 @@ class Edition11(Edition10):
         """Notes on conditions that change nothing here: plunging fire with an AIRCRAFT
         attacker or target (23.03), or against a target that is not visible (``--indirect``;
         22.05 needs "a visible unit"); ``--spotted`` without ``--indirect`` (10.07). Nothing is
-        refused (``--indirect`` is 10.07 Indirect Shooting: :meth:`ranged_hit_terms`)."""
+        refused (``--indirect`` is 10.07 Indirect Shooting: :meth:`ranged_hit_terms`), except
+        the engaged selections no shooting type allows (:func:`_engaged_refusal`).
+
+        Raises:
+            SelectionError: ``--engaged`` with ``--stationary`` or ``--indirect``, or
+                ``--target-engaged`` at a unit that is not a MONSTER/VEHICLE without
+                ``--engaged``.
+        """
         cond = sel.conditions
         if sel.phase != "shooting":
             return []
+        why = _engaged_refusal(sel, target)
+        if why:
+            raise SelectionError(why)
         out = []
         if cond.plunging_fire and _aircraft(attacker, target):
             out.append(
@@ -270,6 +315,33 @@ class Edition11(Edition10):
         said = f"Stealth ({target.name}): the Benefit of Cover against ranged attacks"
         unused = cover_unused(weapons)
         return f"{said}; {unused}" if unused else said
+
+
+def _engaged_refusal(sel: Selection, target: Unit) -> str | None:
+    """Why an engaged selection is impossible in edition 11, or None: ``--stationary`` says
+    the unit is unengaged (README; 24.16 [HEAVY]'s conditions), and indirect shooting needs an
+    unengaged unit (10.07), so neither goes with ``--engaged`` (close-quarters shooting, 10.06);
+    a ranged attack's target must be unengaged (04.02 Select Targets) unless it is an engaged
+    MONSTER/VEHICLE (17.03) or the attacker is engaged with it (10.06)."""
+    cond = sel.conditions
+    if cond.engaged and cond.stationary:
+        return (
+            "--engaged with --stationary: in edition 11 --stationary says the unit is unengaged "
+            "(the conditions of [HEAVY], 24.16), so an engaged unit (close-quarters shooting, "
+            "10.06) gets no [HEAVY] bonus: drop --stationary"
+        )
+    if cond.engaged and cond.indirect:
+        return (
+            "--engaged with --indirect: indirect shooting (10.07) needs an unengaged unit; an "
+            "engaged unit shoots with close-quarters shooting (10.06): drop one of them"
+        )
+    if cond.target_engaged and not cond.engaged and not big_unit(target):
+        return (
+            f"--target-engaged: {target.name} is not a MONSTER/VEHICLE, and a ranged attack's "
+            "target must be unengaged (04.02) unless it is an engaged MONSTER/VEHICLE (17.03) or "
+            "a unit the attacker is engaged with (close-quarters shooting, 10.06: add --engaged)"
+        )
+    return None
 
 
 def _aircraft(attacker: Unit, target: Unit) -> bool:

@@ -12,7 +12,8 @@ drop some of them. Two kinds of change are kept apart because the rules treat th
   improves it by 1): the changes are summed and the BS is then kept within 2+..6+ (13.08,
   22.05; 02.02.01: BS cannot be 1+ or 7+); they are not Hit-roll modifiers, so the ±1 cap does
   not include them;
-* a **Hit-roll modifier** (--hit-mod, [HEAVY], 10th-edition Stealth, [INDIRECT FIRE]): summed,
+* a **Hit-roll modifier** (--hit-mod, [HEAVY], 10th-edition Stealth, [INDIRECT FIRE], shooting
+  while engaged or at an engaged MONSTER/VEHICLE): summed,
   then capped at ±1 (Core rules: Hit Roll).
 
 [PSYCHIC] in edition 11 lets the attacker ignore any of them (24.29 [PSYCHIC]); the
@@ -29,6 +30,7 @@ from ..records import replace
 from . import common as c
 from .changes import names
 from .common import cap
+from .engaged import is_big
 from .unit_abilities import damaged_hit_mod
 
 if TYPE_CHECKING:
@@ -100,7 +102,9 @@ def hit_terms(s: Situation, attack: Attack, ab: WeaponAbilities) -> HitTerms:
     the attacker's effects (Hit-roll modifiers, BS/WS improvements); the target's effects
     that change the Hit roll of attacks against it; for ranged attacks [HEAVY] +1 with
     ``--stationary``, then the edition's (:meth:`~.edition.Edition.ranged_hit_terms`:
-    Stealth, cover, [INDIRECT FIRE], plunging fire)."""
+    Stealth, cover, [INDIRECT FIRE], plunging fire), then its penalties for shooting while
+    engaged or at an engaged target (:meth:`~.edition.Edition.engaged_hit_terms`; an effect's
+    ``ignore_engaged_penalty`` lifts the first)."""
     sel, fx, w = s.sel, s.changes, attack.weapon
     terms = HitTerms()
     if sel.modifiers.hit_mod:
@@ -118,9 +122,15 @@ def hit_terms(s: Situation, attack: Attack, ab: WeaponAbilities) -> HitTerms:
         return terms
     if ab.heavy and sel.conditions.stationary:
         terms = terms.add_roll("[HEAVY]", 1)
-    return s.edition.ranged_hit_terms(
+    terms = s.edition.ranged_hit_terms(
         terms, sel, s.attacker, s.target, ab, fx.cover_fx, fx.stealth_fx
     )
+    if sel.phase == "shooting" and (sel.conditions.engaged or sel.conditions.target_engaged):
+        g = attack.group
+        big = is_big(g) if g is not None else all(is_big(x) for x in s.attacker.groups)
+        lifted = bool(fx.attacker("ignore_engaged_penalty", attack))
+        terms = s.edition.engaged_hit_terms(terms, sel, s.attacker, s.target, big, ab, lifted)
+    return terms
 
 
 def _terms(

@@ -477,6 +477,8 @@ _IDLE = {
         "indirect",
         "beyond_12",
         "plunging_fire",
+        "engaged",
+        "target_engaged",
     ),
     "shooting": ("charged", "disembarked"),
 }

@@ -5,31 +5,45 @@ order in which profiles are resolved."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 from ..datasheet import Weapon, norm_name
 from ..fuzzy import did_you_mean
 from ..profile import AttackProfile
 from ..selection import Selection, SelectionError
 from ..units import ModelGroup, Unit
+from .engaged import dropped_note, engaged_weapons, implied_note, refusal
 from .plan import GroupOptions, Option
 
 
 def weapon_options(
-    sel: Selection, attacker: Unit, mortal_only: bool = False
+    sel: Selection,
+    attacker: Unit,
+    mortal_only: bool = False,
+    blast_ok: Callable[[ModelGroup, Weapon], bool] | None = None,
 ) -> tuple[list[GroupOptions], list[str]]:
     """The ways each model group of the attacker can attack in this phase (Core rules:
     Pistol; seeds README: weapons a model uses, [EXTRA ATTACKS]), and notes. ``mortal_only``:
     the attacker's effects inflict mortal wounds before the attacks (a stratagem's roll in the
     Shooting phase, as Skulls Beget Blood's), so a unit with no weapon for the phase still has
-    something to resolve: no options then, and a note says so.
+    something to resolve: no options then, and a note says so. Shooting while engaged or at
+    an engaged target (``--engaged``, ``--target-engaged``: :mod:`~wh40k_calc.rules.engaged`)
+    leaves out the weapons that cannot shoot then, with a note; ``blast_ok(group, weapon)``:
+    an effect lets that [BLAST] weapon shoot a target engaged with the attacker.
 
     Raises:
-        SelectionError: no weapon can attack (and no effect inflicts mortal wounds).
+        SelectionError: no weapon can attack (and no effect inflicts mortal wounds); an engaged
+            attacker with neither Pistols nor the MONSTER/VEHICLE keyword, with the reason.
     """
-    notes: list[str] = []
+    notes: list[str] = implied_note(sel, attacker)
     out: list[GroupOptions] = []
+    engaged_why: list[str] = []
     for g in attacker.groups:
-        opts = _ranged_options(g, sel) if sel.phase == "shooting" else _melee_options(g)
+        if sel.phase == "shooting":
+            opts, why = _ranged_options(g, sel, attacker, blast_ok)
+            engaged_why += why
+        else:
+            opts = _melee_options(g)
         if opts:
             out.append(
                 GroupOptions(g, tuple(opts), "shoots" if sel.phase == "shooting" else "fights with")
@@ -53,6 +67,10 @@ def weapon_options(
         raise SelectionError("--weapon " + "; --weapon ".join(why for why, _ in named))
     # (with --indirect, the notes above already name the weapons that cannot shoot)
     notes += [f"--weapon {why} (it does not attack here)" for why, wrong in named if wrong]
+    if engaged_why and out:
+        notes.append(dropped_note(engaged_why))
+    if engaged_why and not out and not (mortal_only and not named):
+        raise SelectionError(refusal(attacker, engaged_why))
     if not out and mortal_only and not named:
         what = "ranged" if sel.phase == "shooting" else "melee"
         notes.append(f"{attacker.name} has no {what} weapon: only the effects' mortal wounds")
@@ -116,12 +134,19 @@ def _named_idle(sel: Selection, attacker: Unit) -> list[tuple[str, bool]]:
     return list(dict.fromkeys(out))
 
 
-def _ranged_options(g: ModelGroup, sel: Selection) -> list[Option]:
+def _ranged_options(
+    g: ModelGroup,
+    sel: Selection,
+    attacker: Unit,
+    blast_ok: Callable[[ModelGroup, Weapon], bool] | None,
+) -> tuple[list[Option], list[str]]:
+    """The ways group ``g`` can shoot, and why weapons were left out by the engaged rules."""
     ranged = [w for w in g.weapons if not w.is_melee]
     if sel.conditions.indirect:  # seeds README, [INDIRECT FIRE]: not with [TORRENT]
         ranged = [w for w in ranged if w.abilities.indirect_fire and not w.abilities.torrent]
+    ranged, why = engaged_weapons(sel, attacker, g, ranged, blast_ok)
     if not ranged:
-        return []
+        return [], why
     vehicle = {"MONSTER", "VEHICLE"} & (g.profile.keywords | g.datasheet.all_keywords())
     pistols = [w for w in ranged if w.abilities.pistol]
     others = [w for w in ranged if not w.abilities.pistol]
@@ -130,7 +155,7 @@ def _ranged_options(g: ModelGroup, sel: Selection) -> list[Option]:
     for s in sets:
         for combo in _profile_combos(s):
             opts.append(Option(tuple(combo), ", ".join(w.name for w in combo)))
-    return opts
+    return opts, why
 
 
 def _indirect_torrent(w: Weapon) -> bool:

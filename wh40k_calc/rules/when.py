@@ -3,11 +3,11 @@ selection says of the activation (:class:`Facts`, derived once), and whether a r
 change's conditions hold (:func:`holds`) or why not (:func:`why_not`, for a refusal).
 
 Derived, never asked: the phase, ``--charged``, ``--stationary``, ``--half-range``,
-``--disembarked``, ``--objective``, ``--beyond-12``; the Benefit of Cover (``--cover``,
-Stealth, an effect giving either; against a ranged attack that does not ignore it); both units'
-keywords (an Attached unit's are all its units', except CHARACTER, which counts only for a
-CHARACTER model's own attacks); whether each is or contains a CHARACTER model; their model
-counts and Starting Strength. Below Starting
+``--disembarked``, ``--objective``, ``--beyond-12``, ``--engaged``, ``--target-engaged``; the
+Benefit of Cover (``--cover``, Stealth, an effect giving either; against a ranged attack that
+does not ignore it); both units' keywords (an Attached unit's are all its units', except
+CHARACTER, which counts only for a CHARACTER model's own attacks); whether each is or
+contains a CHARACTER model; their model counts and Starting Strength. Below Starting
 Strength and Below Half-strength follow the core rules (seeds 000 "Below Half-strength";
 edition 11, 01.02.01 Starting Strength and Half-Strength): a unit of one model is below its
 Starting Strength when it has lost a wound, Below Half-strength when fewer wounds than half its
@@ -101,6 +101,8 @@ class Facts(Struct, frozen=True):
     disembarked: bool
     objective: bool
     beyond_12: bool
+    engaged: bool  # --engaged
+    target_engaged: bool  # --target-engaged, or implied (rules.engaged.target_engaged)
     cover: bool  # the target has the Benefit of Cover against ranged attacks (before weapons)
     attacker_keywords: frozenset[str]
     target_keywords: frozenset[str]
@@ -128,6 +130,7 @@ def facts_of(
 ) -> Facts:
     """The :class:`Facts` of a selection (the target's state as built, or ``target_state``)."""
     from .conditions import has_stealth
+    from .engaged import target_engaged
 
     cond = sel.conditions
     return Facts(
@@ -138,6 +141,8 @@ def facts_of(
         disembarked=cond.disembarked,
         objective=cond.objective,
         beyond_12=cond.beyond_12,
+        engaged=cond.engaged and sel.phase == "shooting",
+        target_engaged=target_engaged(sel, attacker),
         cover=cond.cover or has_stealth(sel, target),
         attacker_keywords=attacker.keywords,
         target_keywords=target.keywords,
@@ -263,6 +268,8 @@ def why_not(
         ("disembarked", "a unit that disembarked from a TRANSPORT this turn", "--disembarked"),
         ("objective", "a target within range of an objective marker", "--objective"),
         ("beyond_12", 'a target more than 12" away', "--beyond-12"),
+        ("engaged", "a unit within Engagement Range of enemy units", "--engaged"),
+        ("target_engaged", "a target within Engagement Range of the attacker", "--target-engaged"),
     )
     for field, what, flag in flags:
         want = getattr(when, field)
