@@ -110,8 +110,9 @@ def update_command(
         bool,
         typer.Option(
             "--force",
-            help="Replace updated data that has files you changed or added, and take data "
-            "older than the data in use.",
+            help="Replace updated data that has files you changed or added, take data older "
+            "than the data in use, and take faction files with datasheets that cannot be read "
+            "(without those).",
         ),
     ] = False,
 ) -> None:

@@ -12,8 +12,10 @@ interrupted run's leftovers), in a new temporary folder beside the set:
    factions stay as they are;
 4. generate every datasheet into the folder (:func:`~wh40k_calc.importers.generate_gdc.
    generate_gdc`) and compare them with the data in use (:mod:`.changes`); refuse, without
-   ``force``, a faction file older than the one in use; load every new or changed datasheet
-   as the commands will (an invalid one refuses the update);
+   ``force``, a datasheet of the files taken that cannot be generated (a field of the wrong
+   shape, a statline value that is not a number: :mod:`~wh40k_calc.importers.gdc_shape`) and
+   a faction file older than the one in use; load every new or changed datasheet as the
+   commands will (an invalid one refuses the update);
 5. if nothing differs, stop there (nothing is written); else write the record and swap the
    folder in (:func:`.userset.swap_in`).
 
@@ -81,7 +83,8 @@ def update(
         source: where the faction files are (:func:`.sources.parse_source`).
         home: the user data folder (the set is its ``datasheets-11/``).
         factions: only the files of these factions (empty: every file of the source).
-        force: replace a set with files the user changed, and take older data.
+        force: replace a set with files the user changed, take older data, and take faction
+            files with datasheets that cannot be generated (without those).
         progress: called while files are downloaded (see :data:`.sources.Progress`).
         shipped: the shipped edition-11 set (compared with where no update replaced it).
         on_note: called with a note for each thing done to clean up an interrupted run
@@ -153,6 +156,8 @@ def _build(
         report = generate_gdc(src, new, how=HOW)
     except ImportFailure as exc:
         raise UpdateError(str(exc)) from None
+    if not force:
+        _refuse_unreadable(source, [r for r in report.refused if r.file in names])
     in_use = {norm_name(f.faction): f for f in factions_in_use(home, shipped)}
     changes = []
     for s in report.sources:
@@ -178,6 +183,25 @@ def _build(
         folder=where,
         count=len(report.index),
         refused=tuple((r.file, r.name, r.reason) for r in report.refused),
+    )
+
+
+def _refuse_unreadable(source: Source, refused: list) -> None:
+    """Refuse an update whose faction files have a datasheet that cannot be generated (a
+    field of the wrong shape, a statline value that is not a number: the generator's
+    ``Report.refused``), naming the file, the datasheet and the reason.
+
+    Raises:
+        UpdateError: there is one.
+    """
+    if not refused:
+        return
+    first = refused[0]
+    reason = first.reason.removeprefix(f"{first.file}: {first.name}: ")
+    more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+    raise UpdateError(
+        f"{source.address(first.file)}: the datasheet {first.name!r} cannot be read: "
+        f"{reason}{more}; --force updates without it"
     )
 
 
