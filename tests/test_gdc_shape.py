@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from wh40k_calc.importers.export import ImportFailure
 from wh40k_calc.importers.generate_gdc import generate_gdc
-from wh40k_calc.updates import UpdateError
+from wh40k_calc.updates import UpdateError, run
 from wh40k_calc.updates.run import update
 from wh40k_calc.updates.sources import Source
 
@@ -209,9 +209,17 @@ def test_any_mutation_is_an_import_failure_or_a_set(changes: list) -> None:
             assert r.file == "orks.json" and r.reason
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(st.sampled_from(PATHS), JSON), min_size=1, max_size=2))
-def test_an_update_from_any_mutation_succeeds_or_is_refused(changes: list) -> None:
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(changes=st.lists(st.tuples(st.sampled_from(PATHS), JSON), min_size=1, max_size=2))
+def test_an_update_from_any_mutation_succeeds_or_is_refused(
+    changes: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the file's one datasheet stands for the whole faction (not a faction mostly removed)
+    monkeypatch.setattr(run, "MAX_REMOVED_SHARE", 1.0)
     with tempfile.TemporaryDirectory() as tmp:
         folder = _write(Path(tmp) / "dl", _mutated(changes))
         home = Path(tmp) / "home"

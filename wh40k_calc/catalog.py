@@ -593,6 +593,9 @@ class Catalog:
         try:
             return self._entry(name, faction, edition)
         except UnknownUnitError as exc:
+            removed = self._removed_by_update(name, edition)
+            if removed is not None:
+                raise removed from None
             other = next(e for e in EDITIONS if e != edition)
             try:
                 there = self._entry(name, faction, other)
@@ -640,6 +643,35 @@ class Catalog:
             if parent is None:
                 raise
             return self.faction_name(parent, where, edition)
+
+    def _removed_by_update(self, name: str, edition: str) -> UnknownUnitError | None:
+        """The error for a unit of the shipped edition-11 data whose faction the user data
+        folder's updated set gives without it (``calc data update`` removed it); None when
+        that is not why the unit is not found."""
+        if edition != "11":
+            return None
+        key = norm_name(name.rpartition("/")[2])
+        sets = self._sets(edition)
+        for g in sets:
+            gone = [u for u in g.by_key.get(key, []) if not g.gives(u)] if g.shipped else []
+            if not gone:
+                continue
+            faction = gone[0]["faction"]
+            versions = [
+                str(v)
+                for h in sets
+                if not h.shipped
+                for f, v, _ in _index_files(h.folder / INDEX)
+                if norm_name(f) == norm_name(faction)
+            ]
+            data = f" (data {', '.join(versions)})" if versions else ""
+            hint = (
+                f"removed from the {faction} datasheets by `calc data update`{data}: the "
+                "shipped data has it; `calc data status` shows the data in use, `calc data "
+                "reset` goes back to the shipped data"
+            )
+            return UnknownUnitError(name, [], hint=hint, listing=None)
+        return None
 
     def _other_edition(self, name: str, edition: str, other: str, there: Entry) -> UnknownUnitError:
         """The error for a unit that only the other edition's data has."""

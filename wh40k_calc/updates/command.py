@@ -111,8 +111,9 @@ def update_command(
         typer.Option(
             "--force",
             help="Replace updated data that has files you changed or added, take data older "
-            "than the data in use, and take faction files with datasheets that cannot be read "
-            "(without those).",
+            "than the data in use, take faction files with datasheets that cannot be read "
+            "(without those), and take an update that removes more than half of a faction's "
+            "datasheets.",
         ),
     ] = False,
 ) -> None:
