@@ -55,7 +55,7 @@ def faction(version: int = 913) -> dict:
         "rangedWeapons": [{"profiles": [_profile("Slugga", '12"', "1", "5+", "4", "0", "1")]}],
         "meleeWeapons": [{"profiles": [_profile("Choppa", "Melee", "3", "3+", "4", "-1", "1")]}],
         "abilities": {
-            "core": [{"name": _text("Scouts 6\"")}],
+            "core": [{"name": _text('Scouts 6"')}],
             "faction": [{"name": _text("Waaagh!")}],
             "other": [{"name": _text("Ere We Go"), "description": _text("re-roll charges")}],
             "wargear": [{"name": _text("Bosspole"), "description": _text("a pole")}],
@@ -64,12 +64,15 @@ def faction(version: int = 913) -> dict:
         },
         "leader": _text("This model can be attached to: Boyz"),
         "wargear": [_text("The Boss Nob's choppa can be replaced with a big choppa.")],
-        "wargearOptions": [{"instruction": _text("Default Wargear"),
-                            "options": [{"name": _text("Slugga")}]}],  # fmt: skip
-        "points": [{"cost": "80", "models": "10", "keyword": None, "detachment": None},
-                   {"cost": "160", "models": "20", "keyword": None, "detachment": None}],
+        "wargearOptions": [
+            {"instruction": _text("Default Wargear"), "options": [{"name": _text("Slugga")}]}
+        ],
+        "points": [
+            {"cost": "80", "models": "10", "keyword": None, "detachment": None},
+            {"cost": "160", "models": "20", "keyword": None, "detachment": None},
+        ],
         "additionalCost": {"cost": "10", "afterSelections": 1},
-    }  # fmt: skip
+    }
     return {
         "id": "orks-id",
         "name": "Orks",

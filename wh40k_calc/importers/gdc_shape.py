@@ -122,7 +122,7 @@ class WargearOption(_Shape):
 
 class AddedCost(_Shape):
     cost: Value | None = None
-    afterSelections: Value | None = None  # noqa: N815 - the data's own field name
+    afterSelections: Value | None = None
 
 
 class Sheet(_Shape):
@@ -132,14 +132,14 @@ class Sheet(_Shape):
     stats: list[Stat] | None = None
     keywords: list[Text] | None = None
     factions: list[Text] | None = None
-    rangedWeapons: list[Weapon] | None = None  # noqa: N815
-    meleeWeapons: list[Weapon] | None = None  # noqa: N815
+    rangedWeapons: list[Weapon] | None = None
+    meleeWeapons: list[Weapon] | None = None
     abilities: Abilities | None = None
     loadout: Text | None = None
     wargear: list[Text] | None = None
-    wargearOptions: list[WargearOption] | None = None  # noqa: N815
+    wargearOptions: list[WargearOption] | None = None
     points: list[Points] | None = None
-    additionalCost: AddedCost | None = None  # noqa: N815
+    additionalCost: AddedCost | None = None
     leader: Text | None = None
 
 

@@ -15,8 +15,8 @@ interrupted run's leftovers), in a new temporary folder beside the set:
    ``force``, a datasheet of the files taken that cannot be generated (a field of the wrong
    shape, a statline value that is not a number: :mod:`~wh40k_calc.importers.gdc_shape`), a
    faction file older than the one in use, and one that removes all of its faction's
-   datasheets in use or more than :data:`MAX_REMOVED_SHARE` of them; load every new or changed datasheet as the
-   commands will (an invalid one refuses the update);
+   datasheets in use or more than :data:`MAX_REMOVED_SHARE` of them; load every new or
+   changed datasheet as the commands will (an invalid one refuses the update);
 5. if nothing differs, stop there (nothing is written); else write the record and swap the
    folder in (:func:`.userset.swap_in`).
 
@@ -222,7 +222,8 @@ def _refuse_removals(source: Source, report, changes: list[FactionChanges]) -> N
     files = {norm_name(str(s["faction"])): str(s["file"]) for s in report.sources}
     for c in changes:
         removed = len(c.of_kind("removed"))
-        if not c.old_count or removed <= c.old_count * MAX_REMOVED_SHARE and removed < c.old_count:
+        most = removed == c.old_count or removed > c.old_count * MAX_REMOVED_SHARE
+        if not c.old_count or not most:
             continue
         share = "all" if removed == c.old_count else f"more than {MAX_REMOVED_SHARE:.0%}"
         raise UpdateError(
