@@ -237,6 +237,51 @@ def test_units_check_prints_problems_and_a_count(tmp_path: Path) -> None:
     assert bad["file"] == str(tmp_path / "broken.yaml")
 
 
+@pytest.mark.parametrize(
+    ("content", "error"),
+    [
+        (b"", "expected a mapping of datasheet fields at the top level"),
+        (bytes(range(256)) * 8, "not UTF-8 text"),  # 2 KB of every byte value
+        (b"- just\n- a list\n", "expected a mapping of datasheet fields at the top level"),
+    ],
+    ids=["empty", "binary", "a list"],
+)
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_units_check_reports_a_file_that_is_no_datasheet_in_either_edition(
+    tmp_path: Path, content: bytes, error: str, edition: str
+) -> None:
+    """Trial defect 4: in edition 11 an empty or binary file (which names no edition, so it
+    was taken for an edition-10 file) was skipped: "all valid", exit 0. Such a file is checked
+    and listed (as unreadable) in both editions; so is a file for the other edition only."""
+    (tmp_path / "not-a-datasheet.yaml").write_bytes(content)
+    other = dict(LOOTAS, name="Other Edition", faction="Testers")
+    other["edition"] = 10 if edition == "11" else 11
+    other["models"] = [dict(other["models"][0], Sv=9)]  # invalid: a save from 2 to 7
+    (tmp_path / "other-edition-only.yaml").write_text(yaml.safe_dump(other), encoding="utf-8")
+    res = calc("units", "--check", "--datasheets", tmp_path, "--edition", edition, "--json")
+    assert res.exit_code == 1
+    invalid = {e["file"]: e for e in json.loads(res.stdout)["invalid"]}
+    assert sorted(invalid) == sorted(
+        str(tmp_path / f) for f in ("other-edition-only.yaml", "not-a-datasheet.yaml")
+    )
+    bad, wrong = (
+        invalid[str(tmp_path / f)] for f in ("not-a-datasheet.yaml", "other-edition-only.yaml")
+    )
+    assert bad["error"] == error
+    assert bad["unreadable"] is True
+    assert wrong["error"] == "models[0].Sv: must be from 2 to 7, not 9"
+    text = calc("units", "--check", "--datasheets", tmp_path, "--edition", edition).stdout
+    other_edition = "10" if edition == "11" else "11"
+    assert f"of them for edition {other_edition} only), 2 invalid" in text.splitlines()[-1]
+    listing = calc("units", "--datasheets", tmp_path, "--edition", edition).stdout
+    flat = " ".join(listing.split())  # the path may be folded onto a line of its own
+    assert ".yaml (unreadable: `calc units --check` says why)" in flat
+    assert flat.count("(unreadable") == 1 and "not-a-datasheet" in flat
+    assert (
+        "other-edition-only.yaml" not in listing
+    )  # the other edition's file is checked, not listed
+
+
 # ---------------------------------------------------------------------------------------------
 # The first line of calc shoot
 
