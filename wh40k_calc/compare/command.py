@@ -322,6 +322,7 @@ def _army_jobs(
         raise fail(f"--phase {phase!r}: choose shoot, fight or both", 2)
     if not cross.target and not cross.target_set:
         raise fail("give at least one --target or --target-set with --army")
+    from ..catalog import UnknownFactionError
     from ..edition import EditionError, choose
 
     try:
@@ -343,7 +344,7 @@ def _army_jobs(
             allies=tuple(army.allies or ()),
             factions={"attacker": None, "target": cross.target_faction},
         )
-    except (DatasheetError, EditionError) as exc:
+    except (DatasheetError, EditionError, UnknownFactionError) as exc:
         raise fail(str(exc)) from None
     return jobs, "Army " + " and ".join(army.army)
 

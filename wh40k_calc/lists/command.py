@@ -104,7 +104,7 @@ def army(
     """Resolve an army list and what each of its units does to a target: one row a unit,
     ranked by models destroyed, then the whole army in sequence (every unit's shooting,
     then its melee, the target's state carried from step to step)."""
-    from ..catalog import UnknownUnitError
+    from ..catalog import UnknownFactionError, UnknownUnitError
     from ..datasheet import DatasheetError
     from ..edition import EditionError, choose
     from ..options import catalog
@@ -130,7 +130,7 @@ def army(
         resolved = resolve_army(
             army_list, cat, edition, default, allies=tuple(options.allies or ())
         )
-    except (ListError, DatasheetError, EditionError) as exc:
+    except (ListError, DatasheetError, EditionError, UnknownFactionError) as exc:
         raise fail(str(exc)) from None
     if options.show:
         _print_show(resolved, engine.as_json)

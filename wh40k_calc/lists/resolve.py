@@ -218,6 +218,9 @@ def resolve_army(
         default_edition: the player's default edition.
         allies: factions (``--allies``) whose units count as allies though the list does not
             mark them.
+
+    Raises:
+        UnknownFactionError: an ``allies`` faction is none of ours.
     """
     notes: list[str] = list(army.notes)
     if army.edition is not None:
@@ -240,10 +243,22 @@ def resolve_army(
         faction.faction or army.faction,
         used,
     )
-    ally_factions = tuple(our_faction(cat, a).faction or a for a in allies)
+    ally_factions = tuple(_ally_faction(cat, a) for a in allies)
     sheets = [_sheet(cat, u, faction, ally_factions, used) for u in army.units]
     rows = _rows(army, sheets, used, effects)
     return ResolvedArmy(army, used, source, faction, tuple(rows), effects, tuple(notes))
+
+
+def _ally_faction(cat: Catalog, name: str) -> str:
+    """Our faction that ``--allies NAME`` names (a chapter or an alias as for the list's own).
+
+    Raises:
+        UnknownFactionError: none of ours, with the closest names.
+    """
+    ours = our_faction(cat, name).faction
+    if ours is None:
+        cat.faction_name(name, "--allies")  # raises, with the closest names
+    return ours or name
 
 
 @dataclass
