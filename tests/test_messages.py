@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 from helpers import cli
+from oracle import melee, model, weapon, write_unit
 from typer.testing import CliRunner
 
 from wh40k_calc.catalog import GENERATED, SHIPPED
@@ -623,3 +624,39 @@ def test_allies_names_a_faction_of_ours(tmp_path: Path, command: list[str]) -> N
     res = calc(*command, tmp_path / "list.txt", "-t", "boyz", "--allies", "daemons",
                "--allies", "space wolves")  # fmt: skip
     assert res.exit_code == 0, res.output
+
+
+# ---------------------------------------------------------------------------------------------
+# A model type equipped with nothing
+
+
+@pytest.mark.parametrize(("command", "verb"), [("shoot", "Gun"), ("fight", "Blade")])
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_a_model_type_with_no_weapon_is_said(tmp_path: Path, command, verb, edition) -> None:
+    """Trial defect 7: a model type whose datasheet equips it with nothing was left out of
+    the attack without a word. Each such type gets a note; a unit none of whose models carry
+    a weapon is refused, saying so."""
+    armed = model("Trooper", equipped=["Gun", "Blade"])
+    write_unit(tmp_path, "mixed", models=[(armed, 4), (model("Bearer"), 1), (model("Mule"), 2)],
+               weapons=[weapon("Gun"), melee("Blade")])  # fmt: skip
+    write_unit(tmp_path, "bare", models=[(model("Bearer"), 3)], weapons=[weapon("Gun")])
+    write_unit(tmp_path, "dummies", models=[(model("Dummy"), 10)])
+    common = ("-t", "dummies", "--datasheets", tmp_path, "--edition", edition)
+    out = json.loads(calc(command, "mixed", *common, "--json").stdout)
+    assert [w["name"] for w in out["weapons"]] == [verb]
+    assert [n for n in out["notes"] if "no weapon" in n] == [
+        "1 Bearer carries no weapon (its datasheet equips it with none): it does not attack",
+        "2 Mule models carry no weapon (their datasheet equips them with none): they do not attack",
+    ]
+    text = " ".join(calc(command, "mixed", *common).stdout.split())
+    assert "Note: 1 Bearer carries no weapon" in text
+    if command == "shoot":
+        assert error(command, "bare", *common) == (
+            "error: Bare has no ranged weapon to attack with: its datasheet equips its models "
+            "with no weapon; its datasheet has 'Gun': pick them with --weapon"
+        )
+    else:
+        assert error(command, "bare", *common) == (
+            "error: Bare has no melee weapon to attack with: its datasheet equips its models "
+            "with no weapon"
+        )
