@@ -660,3 +660,31 @@ def test_a_model_type_with_no_weapon_is_said(tmp_path: Path, command, verb, edit
             "error: Bare has no melee weapon to attack with: its datasheet equips its models "
             "with no weapon"
         )
+
+
+# ---------------------------------------------------------------------------------------------
+# The config file
+
+
+def test_an_unknown_config_key_is_warned_about_once(tmp_path: Path, monkeypatch) -> None:
+    """Trial defect 8: ``editon = 11`` in config.toml was ignored without a word (edition 10
+    used). Each unknown key is warned about once, naming the file and the key, with the
+    closest known key; the known keys still apply."""
+    monkeypatch.setenv("WH40K_CALC_HOME", str(tmp_path))
+    monkeypatch.delenv("WH40K_CALC_EDITION", raising=False)
+    monkeypatch.setenv("COLUMNS", "400")
+    config = tmp_path / "config.toml"
+    config.write_text("editon = 11\n", encoding="utf-8")
+    res = calc("shoot", "lootas", "-t", "boyz")
+    assert res.exit_code == 0
+    assert res.stderr == (
+        f"warning: {config}: unknown key 'editon' (ignored); did you mean 'edition'? (the "
+        "config file's keys: edition)\n"
+    )
+    assert "· edition 10 · exact" in res.stdout
+    config.write_text("edition = 11\n[colours]\nx = 1\n", encoding="utf-8")
+    res = calc("shoot", "lootas", "-t", "boyz")
+    assert res.stderr == (
+        f"warning: {config}: unknown key 'colours' (ignored) (the config file's keys: edition)\n"
+    )
+    assert f"· edition 11 (from {config})" in res.stdout
