@@ -688,3 +688,13 @@ def test_an_unknown_config_key_is_warned_about_once(tmp_path: Path, monkeypatch)
         f"warning: {config}: unknown key 'colours' (ignored) (the config file's keys: edition)\n"
     )
     assert f"· edition 11 (from {config})" in res.stdout
+
+
+def test_calc_data_alone_prints_its_help_as_text() -> None:
+    """`calc data` with no subcommand printed its help with every line break as ``\\n`` (the
+    escaping of usage errors took the help for one)."""
+    res = calc("data")
+    assert res.exit_code == 2
+    assert "\\n" not in res.output
+    assert " data [OPTIONS] COMMAND [ARGS]...\n" in res.output  # "root": the runner's name
+    assert "\nCommands:\n" in res.output and "  status " in res.output

@@ -60,6 +60,8 @@ class _Commands(TyperGroup):
         try:
             return super().invoke(ctx)
         except click_error as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # its message is the help text
+                raise
             from .terminal import escape_controls
             from .wording import shorten_quoted
 
