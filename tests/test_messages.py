@@ -698,3 +698,29 @@ def test_calc_data_alone_prints_its_help_as_text() -> None:
     assert "\\n" not in res.output
     assert " data [OPTIONS] COMMAND [ARGS]...\n" in res.output  # "root": the runner's name
     assert "\nCommands:\n" in res.output and "  status " in res.output
+
+
+# ---------------------------------------------------------------------------------------------
+# README examples
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("example", ["examples/plans.yaml", "examples/lootas-loadouts.yaml"])
+def test_the_example_batch_files_run_whatever_edition_the_player_set(example, monkeypatch):
+    """The example files use the curated Lootas' loadout names (``kustom-mega-blastas``);
+    with WH40K_CALC_EDITION=11 plans.yaml failed ("Lootas has no loadout
+    'kustom-mega-blastas'"): each file says its edition, which wins over the variable."""
+    monkeypatch.setenv("WH40K_CALC_EDITION", "11")
+    res = calc("compare", ROOT / example, "--json")
+    assert res.exit_code == 0, res.output
+    assert {r["edition"] for r in json.loads(res.stdout)} == {"10"}
+
+
+def test_the_benchmark_batch_says_its_edition() -> None:
+    """benchmarks/batch-2000.yaml names edition-10 loadouts (``kombi-weapon``): it says
+    ``edition: 10`` so that WH40K_CALC_EDITION=11 does not break the benchmark."""
+    text = (ROOT / "benchmarks" / "batch-2000.yaml").read_text(encoding="utf-8")
+    head = text[: text.index("\nruns:")]  # the defaults above the 2,000 runs
+    assert yaml.safe_load(head)["edition"] == 10
