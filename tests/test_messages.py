@@ -724,3 +724,32 @@ def test_the_benchmark_batch_says_its_edition() -> None:
     text = (ROOT / "benchmarks" / "batch-2000.yaml").read_text(encoding="utf-8")
     head = text[: text.index("\nruns:")]  # the defaults above the 2,000 runs
     assert yaml.safe_load(head)["edition"] == 10
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors name the option the player typed
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["shoot", "lootas", "--models", "0", "-t", "boyz"], "error: --models 0: Lootas cannot"),
+        (["shoot", "lootas", "-t", "boyz", "--target-models", "21"],
+         "error: --target-models 21: Boyz cannot have 21 models: from 1 to 20"),
+        (["sequence", "-t", "boyz", "shoot lootas --models 11"],
+         "error: step 1 ('shoot lootas --models 11'): --models 11: Lootas cannot have 11"),
+        (["sequence", "-t", "boyz", "--target-models", "50", "shoot lootas"],
+         "error: --target-models 50: Boyz cannot have 50 models"),
+        (["exchange", "--side-a", "fight boyz", "--side-b", "shoot intercessor-squad",
+          "--side-b", "fight intercessor-squad --models 40"],
+         "error: --side-b 'fight intercessor-squad --models 40': --models 40: Intercessor "
+         "Squad cannot have 40 models"),
+    ],
+    ids=["--models", "--target-models", "a step's --models", "sequence --target-models",
+         "exchange side B"],
+)  # fmt: skip
+def test_a_size_error_names_its_option(args: list[str], said: str) -> None:
+    """Trial, low items: "Lootas cannot have 0 models" did not say which option gave the
+    size; and an exchange side B's size was blamed on --side-a's text (side A's activation
+    built B as its target)."""
+    assert error(*args).startswith(said)
