@@ -753,3 +753,11 @@ def test_a_size_error_names_its_option(args: list[str], said: str) -> None:
     size; and an exchange side B's size was blamed on --side-a's text (side A's activation
     built B as its target)."""
     assert error(*args).startswith(said)
+
+
+def test_units_faction_suggests_the_closest() -> None:
+    """Trial, low items: ``calc units --faction orkz`` listed every faction without a
+    suggestion."""
+    assert error("units", "--faction", "orkz").startswith(
+        "error: no datasheets of faction 'orkz'; did you mean 'Orks'? (factions: Adepta "
+    )

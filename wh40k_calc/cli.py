@@ -240,7 +240,12 @@ def units(
         known = sorted({e.faction for e in entries if e.faction})
         entries = [e for e in entries if norm_name(faction) in norm_name(e.faction)]
         if not entries:
-            raise fail(f"no datasheets of faction {faction!r} (factions: {', '.join(known)})")
+            from .fuzzy import did_you_mean
+
+            raise fail(
+                f"no datasheets of faction {faction!r}{did_you_mean(faction, known)} "
+                f"(factions: {', '.join(known)})"
+            )
     if text is not None and text.strip():  # "" lists everything, as no TEXT does
         entries = filter_entries(entries, text)
         if not entries:
