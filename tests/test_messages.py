@@ -761,3 +761,14 @@ def test_units_faction_suggests_the_closest() -> None:
     assert error("units", "--faction", "orkz").startswith(
         "error: no datasheets of faction 'orkz'; did you mean 'Orks'? (factions: Adepta "
     )
+
+
+def test_import_out_with_no_name(tmp_path: Path, monkeypatch) -> None:
+    """Trial, low items: ``calc import NAME --out ''`` wrote into the current folder (an empty
+    path is '.'): refused as ``--csv ''`` is, before anything is read."""
+    monkeypatch.chdir(tmp_path)
+    assert error("import", "burna boyz", "--csv", tmp_path, "--out", "") == (
+        "error: --out: give a folder name, e.g. --out my-datasheets (without --out: the user "
+        "data folder)"
+    )
+    assert list(tmp_path.iterdir()) == []
