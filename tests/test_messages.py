@@ -772,3 +772,26 @@ def test_import_out_with_no_name(tmp_path: Path, monkeypatch) -> None:
         "data folder)"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("sides", "note"),
+    [
+        (["shoot lootas", "shoot intercessor-squad"], "no side fights"),
+        (["fight boyz --charged", "shoot intercessor-squad", "fight intercessor-squad"],
+         None),  # turn 2: B's turn, where --fight-first picks
+        (["fight boyz --charged", "fight intercessor-squad", "--turns", "1"],
+         "the charging unit fights first in every Fight phase of the exchange"),
+    ],
+)  # fmt: skip
+def test_exchange_fight_first_with_no_effect_is_said(sides: list[str], note) -> None:
+    """Trial, low items: ``--fight-first`` where it changes no Fight phase's order was taken
+    without a word; it gets the usual "no effect" note."""
+    a, *rest = sides
+    b = [x for x in rest if not x.startswith("--") and not x.isdigit()]
+    extra = [x for x in rest if x not in b]
+    args = ["exchange", "--side-a", a, *[w for x in b for w in ("--side-b", x)], *extra]
+    res = calc(*args, "--fight-first", "b", "--json")
+    assert res.exit_code == 0, res.output
+    said = [n for n in json.loads(res.stdout)["notes"] if "--fight-first" in n]
+    assert said == ([f"--fight-first b: no effect: {note}"] if note else [])

@@ -24,7 +24,7 @@ def run_exchange(
     """
     if method not in ("exact", "sample", "both"):
         raise ValueError(f"unknown method {method!r} (choose exact, sample, both)")
-    notes: list[str] = []
+    notes: list[str] = list(setup.notes)
     n = trials if trials is not None else DEFAULT_TRIALS
     if method != "exact" and trials is None:
         notes.append(f"the sampler ran {n:,} trials of the exchange; --trials N runs more")

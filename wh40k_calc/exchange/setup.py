@@ -43,6 +43,7 @@ class Setup:
     initial: dict[str, TargetStates]
     edition: str
     turns: int
+    notes: tuple[str, ...] = ()  # options that change nothing here, said in the output
 
     def selection(self, k: int, cls: AttackClass) -> Selection:
         """Step ``k``'s (0-based) Selection made by the models of ``cls``."""
@@ -117,6 +118,7 @@ def build_setup(
         except ValueError as exc:
             raise ExchangeError(f"side {side.label}: {exc}") from None
     order = planned(a, b, turns, first, fight_first)
+    notes = _fight_first_idle(a, b, turns, first, fight_first, order)
     selections = []
     for p in order:
         sel = by_text[(p.side, p.step.phase)]
@@ -124,5 +126,24 @@ def build_setup(
             sel = replace(sel, conditions=replace(sel.conditions, charged=p.step.charged))
         selections.append(sel)
     return Setup(
-        sides, tracks, tuple(order), tuple(selections), initial, engine.edition_value, turns
-    )
+        sides, tracks, tuple(order), tuple(selections), initial, engine.edition_value, turns,
+        notes,
+    )  # fmt: skip
+
+
+def _fight_first_idle(
+    a: Side, b: Side, turns: int, first: str | None, fight_first: str | None, order: list
+) -> tuple[str, ...]:
+    """The "no effect" note of a ``--fight-first`` that changes no Fight phase's order: fewer
+    than two sides fight, or a charging unit fights first in every Fight phase there is."""
+    if fight_first is None:
+        return ()
+    other = "b" if fight_first == "a" else "a"
+    if planned(a, b, turns, first, other) != order:
+        return ()
+    fighting = [s for s in (a, b) if s.step("fight") is not None]
+    if len(fighting) < 2:
+        why = "no side fights" if not fighting else f"only side {fighting[0].label} fights"
+    else:
+        why = "the charging unit fights first in every Fight phase of the exchange"
+    return (f"--fight-first {fight_first}: no effect: {why}",)
