@@ -795,3 +795,13 @@ def test_exchange_fight_first_with_no_effect_is_said(sides: list[str], note) -> 
     assert res.exit_code == 0, res.output
     said = [n for n in json.loads(res.stdout)["notes"] if "--fight-first" in n]
     assert said == ([f"--fight-first b: no effect: {note}"] if note else [])
+
+
+def test_compare_dash_says_it_reads_no_standard_input() -> None:
+    """Trial, low items: ``calc compare -`` (as ``calc army -`` reads a list) was taken for an
+    attacker named '-': "unknown unit '-'". It says a batch file is given by name."""
+    res = calc("compare", "-", "-t", "boyz")
+    assert res.exit_code == 2
+    assert res.stderr.startswith(
+        "error: -: calc compare does not read a batch file from the standard input"
+    )

@@ -188,6 +188,13 @@ def compare(
     else:
         if not what:
             raise fail("give a batch file, attacker names, or --army LIST", 2)
+        if "-" in what:  # as `calc army -` reads a list: here a batch's paths need its folder
+            raise fail(
+                "-: calc compare does not read a batch file from the standard input (its "
+                "datasheets: and other paths are relative to the file's folder); give the "
+                "file's name, e.g. calc compare examples/lootas-loadouts.yaml",
+                2,
+            )
         items, title = _jobs(what, cross, conditions, list(effect or []), engine)
     if not engine.as_json:  # the table and the CSV show no distributions: none is computed
         items = _without_detail(items)
