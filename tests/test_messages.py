@@ -805,3 +805,16 @@ def test_compare_dash_says_it_reads_no_standard_input() -> None:
     assert res.stderr.startswith(
         "error: -: calc compare does not read a batch file from the standard input"
     )
+
+
+def test_the_comparison_shows_the_standard_error_it_divides_by(monkeypatch) -> None:
+    """Issue 21 A10 / trial, low items: with 2 trials the "wounds" row read "± SE 0.0000"
+    beside "Δ / SE 1.2" (Δ was divided by the SE floored at 1/trials, the column showed the
+    sample SE). The column shows the SE used: |1.6204 - 1.0000| / 0.5 = 1.2."""
+    monkeypatch.setenv("COLUMNS", "120")
+    out = calc("shoot", "lootas", "-t", "boyz", "--method", "both", "--trials", "2").stdout
+    row = next(ln for ln in out.splitlines() if ln.startswith("│ wounds "))
+    cells = [c.strip() for c in row.strip("│").split("│")]
+    exact, sampled, se, z = (float(c) for c in cells[1:5])
+    assert se == 0.5  # 1 / 2 trials: both trials gave the same number of wounds
+    assert z == pytest.approx(abs(exact - sampled) / se, abs=0.05)
