@@ -818,3 +818,21 @@ def test_the_comparison_shows_the_standard_error_it_divides_by(monkeypatch) -> N
     exact, sampled, se, z = (float(c) for c in cells[1:5])
     assert se == 0.5  # 1 / 2 trials: both trials gave the same number of wounds
     assert z == pytest.approx(abs(exact - sampled) / se, abs=0.05)
+
+
+@pytest.mark.parametrize("command", [["army"], ["compare", "--army"]])
+def test_army_says_where_its_default_edition_came_from(tmp_path, monkeypatch, command) -> None:
+    """Trial, low items: a list that states no edition, read with WH40K_CALC_EDITION=11, said
+    "edition 11 (the default)"; it says where the edition came from."""
+    (tmp_path / "list.txt").write_text(APP_LIST, encoding="utf-8")
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setenv("WH40K_CALC_EDITION", "11")
+    if command == ["army"]:
+        out = calc("army", tmp_path / "list.txt", "--show").stdout
+        assert "· edition 11 (from WH40K_CALC_EDITION)" in out
+    else:
+        rows = json.loads(calc(*command, tmp_path / "list.txt", "-t", "boyz", "--json").stdout)
+        assert {r["edition"] for r in rows} == {"11"}
+    monkeypatch.delenv("WH40K_CALC_EDITION")
+    out = calc("army", tmp_path / "list.txt", "--show").stdout
+    assert "· edition 10 (the default)" in out

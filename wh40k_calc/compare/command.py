@@ -331,10 +331,12 @@ def _army_jobs(
         raise fail("give at least one --target or --target-set with --army")
     from ..catalog import UnknownFactionError
     from ..edition import EditionError, choose
+    from ..lists.command import _source_words
 
     try:
         edition = engine.edition.value if engine.edition else None
-        default = edition or choose(None).edition  # the environment's or the config file's
+        chosen = None if edition else choose(None)  # the environment's or the config file's
+        default = edition or (chosen.edition if chosen else "10")
         cat = catalog(engine.datasheets, default)
         targets = _targets(cross, cat)
         jobs = army_jobs(
@@ -345,6 +347,7 @@ def _army_jobs(
             conditions=conditions.build(),
             edition=edition,
             default_edition=default,
+            default_source=_source_words(chosen),
             method=engine.method_value,
             trials=engine.trials,
             seed=engine.seed_value,

@@ -208,6 +208,7 @@ def resolve_army(
     edition: str | None = None,
     default_edition: str = "10",
     allies: tuple[str, ...] = (),
+    default_source: str = "the default",
 ) -> ResolvedArmy:
     """Resolve ``army`` to our datasheets (see the module docstring).
 
@@ -216,6 +217,8 @@ def resolve_army(
         cat: where datasheets are found.
         edition: ``--edition`` (None: not given).
         default_edition: the player's default edition.
+        default_source: where that default comes from, as the output says it ("the default",
+            "from WH40K_CALC_EDITION", "from /home/me/.../config.toml").
         allies: factions (``--allies``) whose units count as allies though the list does not
             mark them.
 
@@ -233,7 +236,7 @@ def resolve_army(
     elif edition is not None:
         used, source = edition, "--edition"
     else:
-        used, source = default_edition, "the default"
+        used, source = default_edition, default_source
     faction = our_faction(cat, army.faction)
     if faction.fold:
         notes.append(faction.fold)
