@@ -836,3 +836,15 @@ def test_army_says_where_its_default_edition_came_from(tmp_path, monkeypatch, co
     monkeypatch.delenv("WH40K_CALC_EDITION")
     out = calc("army", tmp_path / "list.txt", "--show").stdout
     assert "· edition 10 (the default)" in out
+
+
+@pytest.mark.parametrize(
+    ("given", "meant"), [("attackr:waaagh", "attacker:waaagh"), ("targt:waaagh", "target:waaagh")]
+)
+def test_a_misspelt_side_prefix_of_an_effect_is_named(given: str, meant: str) -> None:
+    """Trial, low items: ``--effect attackr:waaagh`` said only "unknown effect 'attackr'" (the
+    text reads as effect ``attackr`` with option ``waaagh``): it names the prefix."""
+    assert error("fight", "boyz", "-t", "boyz", "--effect", given) == (
+        f"error: unknown effect {given.split(':')[0]!r}; {given.split(':')[0] + ':'!r} is not "
+        f"a side (attacker: or target:): did you mean {meant!r}? (`calc effects` lists them)"
+    )
