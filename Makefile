@@ -49,6 +49,7 @@ test-slow: $(DEVSTAMP)
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check wh40k_calc tests benchmarks
 	$(BIN)/ruff format --check wh40k_calc tests benchmarks
+	$(BIN)/mypy
 
 bench: $(DEVSTAMP)
 	$(BIN)/python -m pytest benchmarks --benchmark-enable --benchmark-only --benchmark-columns=min,mean,max,rounds -p no:cacheprovider

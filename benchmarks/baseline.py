@@ -7,13 +7,15 @@ unavailable, the benchmarks that need it record that in ``extra_info`` instead o
 * ``BEFORE_ENGINE3``: main before edition 11's exact engine was made fast for realistic units
   with Devastating Wounds and attached Leaders (the engine3 work): its ``exact.py`` and every
   engine module it reads.
-* ``BEFORE_SPEED``: main at the start of issue 21's speed work: its exact engine
-  (:func:`load_before_speed`) and its sampler (:func:`load_sampler_before_speed`).
+* ``BEFORE_SPEED``: main at the start of issue 21's speed work, or the commit (or branch)
+  named by ``WH40K_BENCH_BEFORE``: its exact engine (:func:`load_before_speed`) and its sampler
+  (:func:`load_sampler_before_speed`).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 import types
@@ -21,7 +23,7 @@ from pathlib import Path
 
 BASELINE = "2519c0a"  # main when the engine work began (its exact engine, allocation, outcome)
 BEFORE_ENGINE3 = "64d6017"  # main before the engine3 work
-BEFORE_SPEED = "e9a54b7"  # main at the start of issue 21's speed work
+BEFORE_SPEED = os.environ.get("WH40K_BENCH_BEFORE", "e9a54b7")  # issue 21's start by default
 ROOT = Path(__file__).resolve().parents[1]
 FILES = ("outcome", "allocation", "exact")
 ENGINE3_FILES = (
@@ -62,7 +64,7 @@ SPEED_FILES = (
     "defender",
     "exact",
 )
-SAMPLER_FILES = ("arrays", "outcome", "allocation", "counts", "sample")
+SAMPLER_FILES = ("arrays", "outcome", "allocation", "counts", "jumps", "sample")
 
 
 def load_before_speed():
@@ -80,11 +82,20 @@ def load_sampler_before_speed():
 def load_engine(commit: str, files: tuple[str, ...], wanted: str = "exact", prefix="_engine"):
     """The module ``wanted`` (default ``exact``) of ``wh40k_calc/engine`` at ``commit`` (with
     ``files`` of that package loaded from the same commit, in that order, as a package of its
-    own named by ``prefix``), or None without git or the commit."""
+    own named by ``prefix``; those of ``files`` absent at that commit are left out), or None
+    without git or the commit."""
     name = f"{prefix}_{commit}"
     if name in sys.modules:
         return getattr(sys.modules[name], wanted)
     try:
+        listed = subprocess.run(
+            ["git", "ls-tree", "--name-only", f"{commit}:wh40k_calc/engine"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        files = tuple(f for f in files if f"{f}.py" in listed)
         sources = {
             f: subprocess.run(
                 ["git", "show", f"{commit}:wh40k_calc/engine/{f}.py"],

@@ -15,7 +15,6 @@ it could do). Nothing is asserted.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import shlex
 import statistics
@@ -35,6 +34,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from wh40k_calc.engine import exact, memo  # noqa: E402
 from wh40k_calc.options import catalog  # noqa: E402
+from wh40k_calc.records import replace  # noqa: E402
 from wh40k_calc.request import parse_request  # noqa: E402
 from wh40k_calc.resolve import resolve  # noqa: E402
 
@@ -123,14 +123,14 @@ def main() -> int:
         for extra in EXTRAS:
             line = f"{unit} --edition 11 {extra}"
             sel = parse_request(shlex.split(line)).selection(cat)
-            act = dataclasses.replace(resolve(sel, "exact").activation, policy=None)
+            act = replace(resolve(sel, "exact").activation, policy=None)
             measure(act, line, rows)
     examples = int(sys.argv[1]) if len(sys.argv) > 1 else 150
 
     @settings(test_properties.PROPS, max_examples=examples)
     @given(act=test_properties.activations(), best=st.booleans())
     def random_profiles(act, best: bool) -> None:
-        act = dataclasses.replace(act, best_allocation=best and act.lowest_first)
+        act = replace(act, best_allocation=best and act.lowest_first)
         measure(act, "random: " + ", ".join(w.name for w in act.weapons), rows)
 
     random_profiles()

@@ -11,7 +11,6 @@ above 1e-12."""
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from baseline import load_baseline  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 
 from wh40k_calc.engine.exact import run_exact  # noqa: E402
+from wh40k_calc.records import replace  # noqa: E402
 
 TOLERANCE = 1e-12
 
@@ -64,7 +64,7 @@ def main() -> int:
     def check(act, label: str) -> None:
         if act.start is not None or any(w.command_reroll for w in act.weapons):
             return
-        act = dataclasses.replace(act, lowest_first=False, best_allocation=False, policy=None)
+        act = replace(act, lowest_first=False, best_allocation=False, policy=None)
         try:
             old = old_run(act)
         except Exception:  # the baseline refused it (its own ExactUnsupported)

@@ -16,7 +16,6 @@ largest difference; exits 1 above 1e-12.
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from pathlib import Path
 
@@ -34,6 +33,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from wh40k_calc.engine import exact  # noqa: E402
 from wh40k_calc.options import catalog  # noqa: E402
+from wh40k_calc.records import replace  # noqa: E402
 from wh40k_calc.request import parse_request  # noqa: E402
 from wh40k_calc.resolve import resolve  # noqa: E402
 
@@ -110,14 +110,14 @@ def main() -> int:
         for extra in EXTRAS:
             line = f"{cmd} --edition 11 {extra}"
             req = parse_request(_split(line))
-            check(dataclasses.replace(resolve(req.selection(cat), "exact").activation), line)
+            check(replace(resolve(req.selection(cat), "exact").activation), line)
     numbers = [a for a in sys.argv[1:] if a.isdigit()]
     examples = int(numbers[0]) if numbers else 300
 
     @settings(test_properties.PROPS, max_examples=examples)
     @given(act=test_properties.activations(), best=st.booleans(), again=st.integers(0, 3))
     def random_profiles(act, best: bool, again: int) -> None:
-        act = dataclasses.replace(act, best_allocation=best and act.lowest_first)
+        act = replace(act, best_allocation=best and act.lowest_first)
         label = "random: " + ", ".join(w.name for w in act.weapons)
         try:
             first = old.run_exact(act)

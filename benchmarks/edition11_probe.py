@@ -18,7 +18,6 @@ import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as calc runs: before numpy loads
 
-import dataclasses
 import json
 import shlex
 import sys
@@ -31,6 +30,7 @@ from baseline import load_before_engine3
 
 from wh40k_calc.engine import exact, memo
 from wh40k_calc.options import catalog
+from wh40k_calc.records import replace
 from wh40k_calc.request import parse_request
 from wh40k_calc.resolve import resolve
 from wh40k_calc.rules.common import damage_table
@@ -63,7 +63,7 @@ def _clear_new() -> None:
 def probe(line: str, repeats: int) -> dict:
     """The figures of one command (see the module's docstring)."""
     sel = parse_request(shlex.split(line)).selection(catalog(None))
-    act = dataclasses.replace(resolve(sel, "exact").activation, policy=None)
+    act = replace(resolve(sel, "exact").activation, policy=None)
     out = exact.run_exact(act)
     figure = out.__dict__["_damage"]
     info = {

@@ -31,8 +31,9 @@ FLOOR = [sys.executable, str(ROOT / "benchmarks" / "floor.py")]
 FLOOR_ONE_THREAD = (FLOOR, {"OPENBLAS_NUM_THREADS": "1"})
 # main before the second round of issue 12's start-up and batch work: the "before" figures.
 BEFORE = "eabb83f"
-# main at the start of issue 21's speed work (start-up, sampler, batches, sequences)
-BEFORE_SPEED = "e9a54b7"
+# main at the start of issue 21's speed work (start-up, sampler, batches, sequences), or the
+# commit (or branch) named by WH40K_BENCH_BEFORE, e.g. main, to compare with it in the same run
+BEFORE_SPEED = os.environ.get("WH40K_BENCH_BEFORE", "e9a54b7")
 
 # A command: its argv, or (argv, extra environment variables).
 Command = Sequence[str] | tuple[Sequence[str], Mapping[str, str]]

@@ -8,13 +8,14 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable
-from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+
+from wh40k_calc.records import replace
 
 TRIALS = 40_000  # sampler trials of the CLI-level statistical tests
 SEED = 40_000  # the sampler's default seed

@@ -13,12 +13,13 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction as F
 
 from profiles import Kind, activation, unit, weapon
 
 from wh40k_calc.profile import CRIT_WOUND, FAIL, WOUND, RollTable
+from wh40k_calc.records import replace
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ Leader, each step started from the state the earlier ones left.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +33,7 @@ from profiles import (
 from wh40k_calc.engine.exact import run_exact
 from wh40k_calc.engine.sample import run_sample
 from wh40k_calc.profile import Activation, MortalWounds, TargetStates
+from wh40k_calc.records import replace
 from wh40k_calc.resolve import resolve
 
 TRIALS = 100_000

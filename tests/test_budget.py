@@ -7,7 +7,6 @@ arithmetic by hand, and the stand-in's wiring with a stub sampler."""
 from __future__ import annotations
 
 import shutil
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ import wh40k_calc.resolve as resolve_module
 from wh40k_calc.catalog import Catalog
 from wh40k_calc.engine.budget import SampleCost, _weapon, estimate
 from wh40k_calc.engine.exact import run_exact
+from wh40k_calc.records import replace
 from wh40k_calc.selection import Selection, UnitChoice
 
 ABSURD = Path(__file__).resolve().parents[1] / "benchmarks" / "absurd.yaml"

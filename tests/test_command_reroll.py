@@ -10,7 +10,6 @@ worked out by hand."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -21,6 +20,7 @@ from wh40k_calc.cli import app
 from wh40k_calc.engine.exact import run_exact
 from wh40k_calc.engine.sample import run_sample
 from wh40k_calc.profile import Activation
+from wh40k_calc.records import replace
 
 TRIALS = 100_000
 KINDS = (Kind(W=1, Sv=7),)  # no save

@@ -20,7 +20,6 @@ order, and from case P9 by hand.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from fractions import Fraction as F
 from functools import partial
 from pathlib import Path
@@ -33,6 +32,7 @@ from wh40k_calc.engine.allocation import legal_orders
 from wh40k_calc.engine.exact import run_exact
 from wh40k_calc.engine.sample import run_sample
 from wh40k_calc.profile import TargetModel, TargetProfile
+from wh40k_calc.records import replace
 
 DATA = Path(__file__).parent / "data" / "alloc"
 TRIALS = 60_000

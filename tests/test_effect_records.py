@@ -1,7 +1,8 @@
 """Every record of every effect file loads and applies to some selection without error: for
 each record, a selection that meets its record-level conditions is built from the datasheets
 of its faction (the acting unit of its faction with the keywords it asks for, the other unit
-any datasheet with the keywords it asks for, the phase, the flags and the option it needs; where
+any datasheet with the keywords it asks for — a CHARACTER, or an Attached unit, where it asks
+for one —, the phase, the flags and the option it needs; where
 no datasheet of the edition's data has those keywords, one of the faction's given them),
 then planned and built for each of its variants (every step of the attack sequence reads
 every change). The whole sweep is slow (``make test-slow``); ``make test`` runs every file's
@@ -57,7 +58,7 @@ def _stand_in(
     """Where no datasheet of the edition's data has the keywords a record asks for (or is a
     CHARACTER where it asks for one, ``character``): a datasheet of the faction (any, for
     core) that has weapons for ``phase``, given those keywords."""
-    from dataclasses import replace
+    from wh40k_calc.records import replace
 
     prefix = "attacker" if side == "attacker" else "target"
     any_of = getattr(when, f"{prefix}_keywords") if when else None
@@ -116,6 +117,74 @@ def _armed(ds, melee: bool, edition: str) -> bool:
     return any(w.is_melee == melee for g in unit.groups for w in g.weapons)
 
 
+def _led(edition: str, faction: str | None, when, side: str, phase: str | None):
+    """An Attached unit of ``faction`` (a Bodyguard datasheet and one Leader that can lead it)
+    whose keywords together meet ``when``'s keyword conditions of ``side``, armed for
+    ``phase`` when it attacks, as a :class:`UnitChoice`; None when the data has none."""
+    from wh40k_calc.datasheet import norm_name
+    from wh40k_calc.units import build_unit
+
+    prefix = "attacker" if side == "attacker" else "target"
+    any_of = getattr(when, f"{prefix}_keywords") if when else None
+    all_of = getattr(when, f"{prefix}_all") if when else None
+    none_of = getattr(when, f"{prefix}_not") if when else None
+    sheets = _sheets(edition)
+    by_name: dict[str, list] = {}
+    for ds, keys, kws in sheets:
+        by_name.setdefault(norm_name(ds.name), []).append((ds, keys, kws))
+    for lead, keys, lead_kws in sheets:
+        if not lead.leader_of or (faction not in (None, ef.CORE) and faction not in keys):
+            continue
+        for name in lead.leader_of:
+            for body, _, body_kws in by_name.get(norm_name(name), []):
+                if not _keywords_ok(lead_kws | body_kws, any_of, all_of, none_of):
+                    continue
+                if phase is not None and not _armed(body, phase == "fight", edition):
+                    continue
+                choice = UnitChoice(body, leaders=(lead,))
+                try:
+                    build_unit(choice, side, edition)
+                except ValueError:
+                    continue
+                return choice
+    return _led_stand_in(edition, faction, when, side, phase)
+
+
+def _led_stand_in(edition: str, faction: str | None, when, side: str, phase: str | None):
+    """Where no Attached unit of the data meets the conditions: the first one that can be
+    built (armed for ``phase``), its Leader given the keywords asked for and the faction's."""
+    from dataclasses import replace
+
+    from wh40k_calc.datasheet import norm_name
+    from wh40k_calc.units import build_unit
+
+    prefix = "attacker" if side == "attacker" else "target"
+    any_of = getattr(when, f"{prefix}_keywords") if when else None
+    all_of = getattr(when, f"{prefix}_all") if when else None
+    none_of = set(getattr(when, f"{prefix}_not") or ()) if when else set()
+    wanted = set(all_of or ()) | ({any_of[0]} if any_of else set())
+    f = ef.faction_of_key(faction) if faction else None
+    if f is not None and f.keywords:
+        wanted.add(f.keywords[0])
+    sheets = _sheets(edition)
+    by_name = {norm_name(ds.name): ds for ds, _, _ in sheets}
+    for lead, _, _ in sheets:
+        for name in lead.leader_of:
+            body = by_name.get(norm_name(name))
+            if body is None or none_of & (body.all_keywords() | lead.all_keywords()):
+                continue
+            if phase is not None and not _armed(body, phase == "fight", edition):
+                continue
+            given = replace(lead, keywords=frozenset(lead.keywords | wanted))
+            choice = UnitChoice(body, leaders=(given,))
+            try:
+                build_unit(choice, side, edition)
+            except ValueError:
+                continue
+            return choice
+    return None
+
+
 def _reduced(ds, half: bool) -> int | None:
     """A model count that makes the unit below its Starting Strength (Below Half-strength
     with ``half``): fewer models than a listed size, and not itself a listed size."""
@@ -163,9 +232,14 @@ def _selection(e: Effect, side: str) -> Selection | str:
         att = _pick(ed, a_faction, a_when, "attacker", phase, needs) or _stand_in(
             ed, a_faction, a_when, "attacker", phase, attacker_needs, character
         )
-        tgt = _pick(ed, t_faction, t_when, "target", None) or _stand_in(
-            ed, t_faction, t_when, "target", None
+        t_character = bool(t_when is not None and t_when.target_has_character)
+        t_needs = [_has_character] if t_character else []
+        tgt = _pick(ed, t_faction, t_when, "target", None, t_needs) or _stand_in(
+            ed, t_faction, t_when, "target", None, character=t_character
         )
+        leading = bool(w is not None and w.leading)
+        if leading and side == "target":
+            tgt = _led(ed, t_faction, t_when, "target", None)
         if att is None or tgt is None:
             last = f"no {'attacker' if att is None else 'target'} datasheet ({phase})"
             continue
@@ -181,7 +255,7 @@ def _selection(e: Effect, side: str) -> Selection | str:
         return Selection(
             phase=phase,
             attacker=UnitChoice(att, models),
-            target=UnitChoice(tgt),
+            target=tgt if isinstance(tgt, UnitChoice) else UnitChoice(tgt),
             conditions=Conditions(**flags),
             effects=(name,),
             edition=e.edition,
@@ -197,6 +271,8 @@ def _records() -> list[tuple[str, Effect]]:
     out = []
     for ed in ef.EDITIONS:
         for e in all_effects(ed):
+            if e.path.parent.name == ef.UNIT_RULES:
+                continue  # generated with the datasheets: tests/test_unit_rules_sweep.py
             out.append((f"{ed}/{e.path.name}/{e.id}", e))
     return out
 

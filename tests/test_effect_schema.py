@@ -54,6 +54,13 @@ coverage:
         ),
         ("{hit_mod: 1, when: {option: marked}}", "'marked' is not in options"),
         ("{mortal_wounds: {rolls: 6}}", "rolls needs on and each"),
+        ("{mortal_wounds: {dice: D3, extra_rolls: 2}}", "extra_rolls needs rolls"),
+        ("{mortal_wounds: {dice: D3, psychic: maybe}}", "Expected `bool`"),
+        ("{save_limit: 3}", "needs exactly one change field, has none"),
+        ("{hit_mod: 1, save_limit: 3}", "changes[0].save_limit: only with save_improve"),
+        ("{save_improve: 1}", "save_improve: a target-side change in an attacker-side record"),
+        ("{toughness_majority: true}", "a target-side change in an attacker-side record"),
+        ("{target_save_worsen: 0}", "Expected `int` >= 1"),
     ],
 )
 def test_a_change_outside_the_vocabulary_is_refused_naming_the_field(tmp_path, change, message):
@@ -75,3 +82,74 @@ def test_ids_are_the_rule_names_slugged():
     assert slug("Martial Ka’tah") == "martial-katah"
     assert slug("Armour of Contempt") == "armour-of-contempt"
     assert key("Fool’s Flight") == key("fools flight")
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ("{save_improve: 1, save_limit: 1}", "Expected `int` >= 2"),
+        ("{toughness_majority: true, weapons: melee}", "it takes no weapons"),
+        ("{toughness_majority: false}", "write true, or leave the change out"),
+        ("{target_save_worsen: 1}", "an attacker-side change in a target-side record"),
+    ],
+)
+def test_a_target_change_outside_the_vocabulary_is_refused(tmp_path, change, message):
+    p = _file(
+        tmp_path,
+        f"""effects:
+  - {{id: x, name: X, kind: army, summary: s, side: target, changes: [{change}]}}
+""",
+    )
+    with pytest.raises(EffectFileError) as e:
+        load_effect_file(p)
+    assert message in str(e.value)
+
+
+def test_the_new_fields_load(tmp_path):
+    """save_improve with save_limit, target_save_worsen, toughness_majority, a mortal-wound
+    roll with extra_rolls and psychic, target_has_character."""
+    p = _file(
+        tmp_path,
+        """effects:
+  - id: a
+    name: A
+    kind: army
+    summary: s
+    side: attacker
+    changes:
+      - {target_save_worsen: 1}
+      - mortal_wounds: {rolls: models, extra_rolls: 2, "on": 4, each: "1", max: 6, psychic: true}
+  - id: t
+    name: T
+    kind: army
+    summary: s
+    side: target
+    when: {target_has_character: true, unit_min_models: 2}
+    changes:
+      - {save_improve: 1, save_limit: 3}
+      - {toughness_majority: true}
+""",
+    )
+    f = load_effect_file(p)
+    m = f.effects[0].changes[1].mortal_wounds
+    assert (m.extra_rolls, m.psychic, m.max) == (2, True, 6)
+    assert f.effects[1].changes[0].save_limit == 3
+    assert f.effects[1].when.target_has_character is True
+
+
+def test_effect_files_are_parsed_by_libyaml_where_pyyaml_has_it():
+    """The effect files are read with PyYAML's libyaml loader (CSafeLoader) when PyYAML was
+    built with it (about 6x faster), else the pure-Python SafeLoader; both read the shipped
+    files the same (a file with anchors, one with quoted "on" keys, curly apostrophes)."""
+    from pathlib import Path
+
+    import yaml
+
+    from wh40k_calc.effect_schema import _safe_loader
+
+    want = yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", False) else yaml.SafeLoader
+    assert _safe_loader() is want
+    root = Path(__file__).resolve().parents[1] / "effects"
+    for name in ("edition-10/chaos-space-marines.yaml", "edition-11/orks.yaml"):
+        text = (root / name).read_text(encoding="utf-8")
+        assert yaml.load(text, Loader=_safe_loader()) == yaml.safe_load(text), name

@@ -419,13 +419,17 @@ def test_target_toughness(tmp_path, fx, edition):
             Fr(11, 6),
         ),
         ({"rolls": 6, "on": 4, "each": "1", "max": 2}, Fr(15, 8)),
+        ({"rolls": "models", "extra_rolls": 2, "on": 4, "each": "1"}, Fr(7, 2)),  # 5 + 2 D6
+        ({"rolls": "models", "extra_rolls": 2, "on": 4, "each": "1", "max": 6}, Fr(447, 128)),
     ],
 )
 def test_mortal_wounds(tmp_path, fx, edition, spec, expected):
     """Mortal wounds before the attacks (expected count). D3: 2. Six D6 on 4+: 3. One D6 per
     model (5) on 4+: 5/2. +1 to each D6: 6 x 4/6 = 4. Two D6 on 4+, each D3: 2. The table
     (2-3: 1, 4-5: D3, 6: D3+3): (2 x 1 + 2 x 2 + 5)/6 = 11/6. At most 2 of six D6 on 4+:
-    P(1) + 2 P(2+) = 6/64 + 2 x 57/64 = 15/8 (icepool below)."""
+    P(1) + 2 P(2+) = 6/64 + 2 x 57/64 = 15/8 (icepool below). One D6 per model (5) and two
+    more: 7 x 1/2 = 7/2; at most 6 of those 7: 7/2 - P(all 7) = 7/2 - 1/128 = 447/128 (the
+    cap takes every D6, the extra ones too; icepool below)."""
     fx(rec({"mortal_wounds": spec}))
     a = attacker(tmp_path, weapon(A=1, skill=6, S=1, AP=0, D=1), models=5, stem="throwers")
     out = shoot(a, big(tmp_path, T=12), "--effect", "x", *ed(edition), dirs=[tmp_path])
@@ -434,6 +438,35 @@ def test_mortal_wounds(tmp_path, fx, edition, spec, expected):
     if spec.get("max") == 2:
         capped = (6 @ icepool.Die({0: 1, 1: 1})).map(lambda k: min(k, 2))
         assert mean(as_dist(capped)) == expected
+    if spec.get("max") == 6:
+        capped = (7 @ icepool.Die({0: 1, 1: 1})).map(lambda k: min(k, 6))
+        assert mean(as_dist(capped)) == expected
+
+
+@BOTH
+def test_psychic_mortal_wounds(tmp_path, fx, edition):
+    """Mortal wounds of a Psychic ability (``psychic: true``) are Psychic Attacks: the
+    target's Feel No Pain 5+ against Psychic Attacks ignores each with 2/6: D3 (mean 2) x 4/6
+    = 4/3 damage; without ``psychic`` it does not apply: 2. A Feel No Pain 4+ against mortal
+    wounds counts either way (the best one: 2 x 3/6 = 1)."""
+    fx(
+        rec({"mortal_wounds": {"dice": "D3", "psychic": True}}, id="bolt"),
+        rec({"mortal_wounds": {"dice": "D3"}}, id="plain"),
+        rec({"fnp_psychic": 5}, id="ward", side="target"),
+        rec({"fnp_mortal": 4}, id="tough", side="target"),
+    )
+    a = attacker(tmp_path, weapon(A=1, skill=6, S=1, AP=0, D=1), models=5, stem="throwers")
+    t = big(tmp_path, T=12)
+
+    def mortal(*names: str) -> float:
+        out = shoot(a, t, *(x for n in names for x in ("--effect", n)), *ed(edition),
+                    dirs=[tmp_path])  # fmt: skip
+        gun_damage = weapon_row(out, "Gun")["damage"]
+        return out["expected"]["damage"] - gun_damage
+
+    assert mortal("bolt", "ward") == approx(Fr(4, 3))
+    assert mortal("plain", "ward") == approx(2)
+    assert mortal("bolt", "ward", "tough") == approx(1)
 
 
 @BOTH
@@ -480,6 +513,27 @@ def test_single_reroll_hit_and_wound(tmp_path, fx, edition, roll, killed):
     out = shoot(a, t, "--effect", "x", *ed(edition), dirs=[tmp_path])
     assert out["expected"]["models_destroyed"] == approx(killed)
     assert any("kept for" in c for c in out["choices"]), out["choices"]
+
+
+@BOTH
+@pytest.mark.parametrize("method", ["exact", "sample"])
+def test_single_reroll_hit_counts_in_the_hits(tmp_path, fx, edition, method):
+    """One Hit roll re-rolled, 12 attacks BS4+: 6 hits, plus 1/2 when one of the 12 rolls
+    fails (1 - (1/2)^12); S4 v T4 4+: half as many wounds. The exact engine's figures, and
+    the sampler's within 5 standard errors (40,000 trials, fixed seed; sd of the hits below
+    sqrt(12 x 1/4) + 1/2)."""
+    fx(rec({"single_reroll": "hit"}))
+    out = shoot(gun(tmp_path), tgt(tmp_path), "--effect", "x", "--method", method, "--trials",
+                "40000", "--seed", "7", *ed(edition), dirs=[tmp_path])  # fmt: skip
+    hits = 6 + (1 - Fr(1, 2) ** 12) * Fr(1, 2)
+    r = row(out)
+    if method == "exact":
+        assert r["hits"] == approx(hits)
+        assert r["wounds"] == approx(hits / 2)
+    else:
+        tol = 5 * (3**0.5 + 0.5) / 200
+        assert abs(r["hits"] - float(hits)) < tol
+        assert abs(r["wounds"] - float(hits / 2)) < tol
 
 
 def test_single_reroll_damage_is_sampled(tmp_path, fx):
@@ -748,6 +802,143 @@ def test_save_set(tmp_path, fx, edition):
         flamer(tmp_path), tgt(tmp_path, Sv=6), "--effect", "x", *ed(edition), dirs=[tmp_path]
     )
     assert row(out)["failed_saves"] == approx(2)
+
+
+def _torrent(tmp_path, stem: str, **kw) -> str:
+    """The standard flamer (12 torrent attacks S4 D1) with other characteristics, under a
+    file name of its own (a datasheet is read once per path in a process)."""
+    spec = {"A": 12, "skill": None, "S": 4, "AP": 0, "D": 1, "abilities": ["torrent"], **kw}
+    return attacker(tmp_path, weapon(**spec), stem=stem)
+
+
+@BOTH
+@pytest.mark.parametrize(
+    ("change", "Sv", "failed"),
+    [
+        ({"save_improve": 1}, 5, 3),  # 5+ -> 4+: 6 x 3/6
+        ({"save_improve": 2}, 5, 2),  # 5+ -> 3+: 6 x 2/6
+        ({"save_improve": 1, "save_limit": 3}, 4, 2),  # 4+ -> 3+
+        ({"save_improve": 1, "save_limit": 3}, 3, 2),  # 3+ stays 3+ (not better than 3+)
+        ({"save_improve": 1, "save_limit": 3}, 2, 1),  # 2+ stays 2+ (a better Save kept)
+        ({"save_improve": 2, "save_limit": 3}, 6, 3),  # 6+ -> 4+ (the limit is not reached)
+        ({"save_improve": 2, "save_limit": 3}, 4, 2),  # 4+ -> 2+ would pass it: 3+
+        ({"save_improve": 1}, 2, 1),  # 2+ -> never 1+
+    ],
+)
+def test_save_improve(tmp_path, fx, edition, change, Sv, failed):
+    """The Save characteristic improved by N (``save_limit``: never better than X+): 12
+    torrent S4 AP0 hits, 6 wounds against T4; failed saves 6 x (Sv - 1)/6 at the new Sv."""
+    fx(rec(change, side="target"))
+    out = shoot(
+        flamer(tmp_path), tgt(tmp_path, Sv=Sv), "--effect", "x", *ed(edition), dirs=[tmp_path]
+    )
+    assert row(out)["failed_saves"] == approx(failed)
+
+
+@BOTH
+def test_save_improve_is_a_characteristic_not_a_save_modifier(tmp_path, fx, edition):
+    """Sv5+ improved by 1 (to 4+) and +1 to the saving throw: 3+ (the +1 limit of save
+    modifiers does not hold the characteristic): 6 x 2/6 = 2 failed (two +1 save modifiers:
+    capped at +1, 4+: 3). It does not touch an invulnerable save: AP-4 against Sv3+ improved
+    to 2+ (6+ after AP) and a 4+ invulnerable save: the invulnerable save, 6 x 3/6 = 3."""
+    fx(
+        rec({"save_improve": 1}, id="better", side="target"),
+        rec({"save_mod": 1}, id="plus", side="target"),
+        rec({"save_mod": 1}, {"save_mod": 1}, id="plus-two", side="target"),
+    )
+    a, t = flamer(tmp_path), tgt(tmp_path, Sv=5)
+    both = shoot(a, t, "--effect", "better", "--effect", "plus", *ed(edition), dirs=[tmp_path])
+    assert row(both)["failed_saves"] == approx(2)
+    two = shoot(a, t, "--effect", "plus-two", *ed(edition), dirs=[tmp_path])
+    assert row(two)["failed_saves"] == approx(3)
+    ap4 = _torrent(tmp_path, "ap4", AP=-4)
+    shielded = target(tmp_path, models=20, T=4, Sv=3, W=1, invuln=4, stem="shielded")
+    out = shoot(ap4, shielded, "--effect", "better", *ed(edition), dirs=[tmp_path])
+    assert row(out)["failed_saves"] == approx(3)
+
+
+@BOTH
+def test_save_improvements_with_and_without_a_limit(tmp_path, fx, edition):
+    """Two improvements by 1 of a 4+ Save, one never past 3+: the limited one first (4+ ->
+    3+), then the other (-> 2+): 6 x 1/6 = 1 failed; a 3+ Save: the limited one adds nothing,
+    the other makes it 2+: 1."""
+    fx(rec({"save_improve": 1, "save_limit": 3}, {"save_improve": 1}, side="target"))
+    a = flamer(tmp_path)
+    for sv in (4, 3):
+        t = target(tmp_path, models=20, T=4, Sv=sv, W=1, stem=f"sv{sv}")
+        out = shoot(a, t, "--effect", "x", *ed(edition), dirs=[tmp_path])
+        assert row(out)["failed_saves"] == approx(1)
+
+
+def test_save_improve_and_the_benefit_of_cover_in_edition_10(tmp_path, fx):
+    """10th edition: the Benefit of Cover adds 1 to the armour save, but not for a model of
+    Sv 3+ or better against AP 0. Sv4+ improved to 3+ with --cover: against AP 0 no cover,
+    6 x 2/6 = 2 failed; against AP-1 the cover counts: 3+ again, 2 (3 without the cover)."""
+    fx(rec({"save_improve": 1}, side="target"))
+    t = tgt(tmp_path, Sv=4)
+    ap0 = shoot(flamer(tmp_path), t, "--cover", "--effect", "x", *ed("10"), dirs=[tmp_path])
+    assert row(ap0)["failed_saves"] == approx(2)
+    a = _torrent(tmp_path, "ap1", AP=-1)
+    ap1 = shoot(a, t, "--cover", "--effect", "x", *ed("10"), dirs=[tmp_path])
+    assert row(ap1)["failed_saves"] == approx(2)
+    bare = shoot(a, t, "--effect", "x", *ed("10"), dirs=[tmp_path])
+    assert row(bare)["failed_saves"] == approx(3)
+
+
+@BOTH
+def test_target_save_worsen(tmp_path, fx, edition):
+    """The attacker worsens the target's Save characteristic by 1: Sv3+ becomes 4+: 6 x 3/6
+    = 3 failed (2 without); an invulnerable save is untouched: AP-2 against Sv3+ (5+, worsened
+    6+) and a 4+ invulnerable save: the 4+, 3 failed either way."""
+    fx(rec({"target_save_worsen": 1}))
+    out = shoot(
+        flamer(tmp_path), tgt(tmp_path, Sv=3), "--effect", "x", *ed(edition), dirs=[tmp_path]
+    )
+    assert row(out)["failed_saves"] == approx(3)
+    a = _torrent(tmp_path, "ap2", AP=-2)
+    t = target(tmp_path, models=20, T=4, Sv=3, W=1, invuln=4, stem="shielded")
+    out = shoot(a, t, "--effect", "x", *ed(edition), dirs=[tmp_path])
+    assert row(out)["failed_saves"] == approx(3)
+
+
+def test_target_save_worsen_and_the_benefit_of_cover_in_edition_10(tmp_path, fx):
+    """10th edition: Sv3+ worsened to 4+ takes the Benefit of Cover against AP 0 (a 3+ model
+    would not): 3+ again with --cover: 6 x 2/6 = 2 failed."""
+    fx(rec({"target_save_worsen": 1}))
+    t = tgt(tmp_path, Sv=3)
+    out = shoot(flamer(tmp_path), t, "--cover", "--effect", "x", *ed("10"), dirs=[tmp_path])
+    assert row(out)["failed_saves"] == approx(2)
+
+
+def _mixed(tmp_path, counts: tuple[int, int], stem: str) -> str:
+    """A target of ``counts[0]`` models T4 and ``counts[1]`` models T6 (no save, W1)."""
+    return write_unit(
+        tmp_path,
+        stem,
+        models=[(model("Light", T=4, Sv=7), counts[0]), (model("Heavy", T=6, Sv=7), counts[1])],
+    )
+
+
+@BOTH
+def test_toughness_majority(tmp_path, fx, edition):
+    """Wound rolls against a unit of mixed Toughness use most models' T: 3 models T4 and 2 T6:
+    T4, S4 wounds on 4+: 12 torrent hits x 3/6 = 6 (the highest, T6, 5+: 4 without the rule);
+    2 and 2: tied, the highest: T6, 4 wounds; with +1 T from another rule: T5 (5+), 4."""
+    fx(
+        rec({"toughness_majority": True}, side="target"),
+        rec({"toughness": 1}, id="tougher", side="target"),
+    )
+    a = flamer(tmp_path)
+    most = _mixed(tmp_path, (3, 2), "most")
+    out = shoot(a, most, "--effect", "x", *ed(edition), dirs=[tmp_path])
+    assert row(out)["wounds"] == approx(6)
+    plain = shoot(a, most, *ed(edition), dirs=[tmp_path])
+    assert row(plain)["wounds"] == approx(4)
+    tied = shoot(a, _mixed(tmp_path, (2, 2), "tied"), "--effect", "x", *ed(edition),
+                 dirs=[tmp_path])  # fmt: skip
+    assert row(tied)["wounds"] == approx(4)
+    both = shoot(a, most, "--effect", "x", "--effect", "tougher", *ed(edition), dirs=[tmp_path])
+    assert row(both)["wounds"] == approx(4)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1143,6 +1334,35 @@ def test_attacker_has_character(tmp_path, fx, edition):
     assert sum(w["expected"]["hits"] for w in out["weapons"]) == approx(48)
     refused = invoke(["shoot", squad, "--target", t, "--effect", "x", *ed(edition)], [tmp_path])
     assert refused.exit_code == 1 and "CHARACTER" in refused.stderr
+
+
+def _led(tmp_path) -> tuple[str, str]:
+    """A CHARACTER "Warden" (W40, no save) that can lead the "Wall" (2 models W40, no save):
+    both written; returns (wall, warden)."""
+    warden = model("Warden", W=40, Sv=7)
+    write_unit(tmp_path, "warden", models=[(warden, 1)], keywords=("INFANTRY", "CHARACTER"))
+    sheet = yaml.safe_load((tmp_path / "warden.yaml").read_text())
+    sheet["leader_of"] = ["Wall"]
+    (tmp_path / "warden.yaml").write_text(yaml.safe_dump(sheet, sort_keys=False))
+    write_unit(tmp_path, "wall", models=[(model("Block", W=40, Sv=7), 2)])
+    return "wall", "warden"
+
+
+@BOTH
+def test_target_has_character(tmp_path, fx, edition):
+    """ "The bearer's unit" (target side: ``target_has_character``): Feel No Pain 5+ for the
+    Wall led by the Warden: 12 torrent S8 hits, 10 wounds, no save, x 4/6 = 20/3 damage; the
+    Warden alone is a CHARACTER too (its own unit): 20/3; the Wall alone has none: refused."""
+    fx(rec({"fnp": 5}, side="target", when={"target_has_character": True}))
+    wall, warden = _led(tmp_path)
+    a = flamer(tmp_path, S=8)
+    led = shoot(a, wall, "--target-leader", warden, "--effect", "x", *ed(edition),
+                dirs=[tmp_path])  # fmt: skip
+    assert sum(w["expected"]["damage"] for w in led["weapons"]) == approx(Fr(20, 3))
+    lone = shoot(a, warden, "--effect", "x", *ed(edition), dirs=[tmp_path])
+    assert row(lone)["damage"] == approx(Fr(20, 3))
+    alone = invoke(["shoot", a, "--target", wall, "--effect", "x", *ed(edition)], [tmp_path])
+    assert alone.exit_code == 1 and "CHARACTER" in alone.stderr, alone.stderr
 
 
 @BOTH

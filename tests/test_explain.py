@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import json
-from dataclasses import replace
 from fractions import Fraction as F
 
 import pytest
@@ -23,6 +22,7 @@ from oracle import approx, attacker, fight, invoke, melee, shoot, target
 from profiles import selection
 
 from wh40k_calc.explain import METRICS, explain
+from wh40k_calc.records import replace
 from wh40k_calc.resolve import resolve
 from wh40k_calc.rules.players import players, switched_off
 

@@ -159,10 +159,11 @@ CASES = [
     # Against a Battlewagon (T10: S4 wounds on 6+) lethal hits is worth more: 15 attacks x
     # (1/6 a Critical Hit, wounding + 3/6 other hits x 1/6) = 15/4 wounds (sustained: 15 x 5/6
     # x 1/6 = 25/12). Its chance of destroying the W16 Battlewagon is nil, sustained hits' is
-    # 6e-19: the pick must not turn on that.
+    # 6e-19: the pick must not turn on that. The Legionaries' own Veterans of the Long War
+    # re-rolls a Wound roll of 1 in melee: 6+ becomes 1/6 + 1/6 x 1/6 = 7/36: 95/24 wounds.
     case("chaos_spacemarines", "dark-pacts", "fight", "Legionaries", "Orks/Battlewagon",
          weapon="Close combat weapon", figure="wounds",
-         expected=15 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * d6(6))),
+         expected=15 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * (d6(6) + Fr(1, 6) * d6(6)))),
     # Iron Fortitude (Fellhammer Siege-host detachment rule, target side): -1 to the Wound
     # roll of ranged attacks whose S is greater than the unit's T. Autocannon S9 v T4: 2+
     # becomes 3+: 8/3 hits x 4/6 = 16/9 wounds.
@@ -193,10 +194,12 @@ CASES = [
          expected=20 * d6(3) * (d6(4) + Fr(1, 6) * d6(4))),
     # Weavers' Wail (Serpent's Brood enhancement): +3 S and +1 A to the bearer's melee
     # weapons. 6 attacks x 5/6 = 5 hits; S8 v T4 2+, the 6s are Critical Wounds (mortal
-    # wounds), the other 4/6 go to saves: AP-2 v Sv3+ fails on 1-4: 5 x 4/6 x 4/6 = 20/9.
+    # wounds), the other 4/6 go to saves: AP-2 v Sv3+ fails on 1-4: 5 x 4/6 x 4/6 = 20/9. The
+    # Troupe Master's own Cegorach's Favour re-rolls its Hit rolls of 1 (5/6 + 1/6 x 5/6) and
+    # adds 1 to its Wound rolls (2+ stays 2+, a 6 still the Critical Wound): 70/27.
     case("aeldari", "weavers-wail", "fight", "Troupe Master", "Intercessor Squad",
          weapon="Troupe Master’s blade", figure="failed_saves",
-         expected=(5 + 1) * d6(2) * (d6(2) - Fr(1, 6)) * fail(5)),
+         expected=(5 + 1) * (d6(2) + Fr(1, 6) * d6(2)) * (d6(2) - Fr(1, 6)) * fail(5)),
     # No Prey too Big (Eldritch Raiders stratagem): +1 to the Wound roll of attacks whose S is
     # below the target's T. Long rifles (heavy, not stationary): 5 x 4/6 hits; S4 v T5 5+,
     # +1: 4+: 10/3 x 1/2 = 5/3 wounds.
@@ -242,10 +245,12 @@ CASES = [
          expected=4 * d6(3) * d6(4) * fail(4) * (3 - 1)),
     # The Spoor of Frailty (Annihilation Legion stratagem): +1 to the Hit roll against a
     # target below its Starting Strength, +1 to the Wound roll too if Below Half-strength
-    # (Intercessors, 2 of 5 left): 12 x 5/6 = 10 hits; S7 v T4 3+, +1: 2+: 25/3 wounds.
+    # (Intercessors, 2 of 5 left): 12 x 5/6 = 10 hits; S7 v T4 3+, +1: 2+: 25/3 wounds. The
+    # Skorpekhs' own Whirling Onslaught re-rolls Hit rolls of 1 in melee: 12 x (5/6 + 1/6 x
+    # 5/6) x 5/6 = 175/18 wounds.
     case("necrons", "the-spoor-of-frailty", "fight", "Skorpekh Destroyers", "Intercessor Squad",
          "--target-models", "2", weapon="Skorpekh hyperphase weapons", figure="wounds",
-         expected=12 * d6(2) * d6(2)),
+         expected=12 * (d6(2) + Fr(1, 6) * d6(2)) * d6(2)),
     # Unflinching Will (Obeisance Phalanx enhancement): the Overlord's melee weapons have
     # [PRECISION] and [ANTI-INFANTRY 5+]: Critical Wounds on 5+, mortal wounds by [DEVASTATING
     # WOUNDS]: 4 x 5/6 hits x 2/6 x D2 = 20/9 mortal wounds (10/9 without).
@@ -275,10 +280,11 @@ CASES = [
     # (melee) A5 WS2+ S7 AP-2 D2; Shield-Captain: guardian spear A7 WS2+ S7 AP-2 D2; Aquilon
     # Custodians: T7 Sv2+ invulnerable 4+.
     # Rendax Stance (a stance of the army rule Martial Ka'tah): melee [LETHAL HITS]. S7 v T4
-    # 3+: 20 x (1/6 + 4/6 x 4/6) = 110/9 wounds.
+    # 3+: 20 x (1/6 + 4/6 x 4/6) = 110/9 wounds; the Guard's own Stand Vigil re-rolls Wound
+    # rolls of 1 (4/6 + 1/6 x 4/6 = 7/9): 20 x (1/6 + 4/6 x 7/9) = 370/27.
     case("adeptuscustodes", "rendax-stance", "fight", "Custodian Guard", "Intercessor Squad",
          weapon="Guardian spear – Melee", figure="wounds",
-         expected=20 * (Fr(1, 6) + (d6(2) - Fr(1, 6)) * d6(3))),
+         expected=20 * (Fr(1, 6) + (d6(2) - Fr(1, 6)) * (d6(3) + Fr(1, 6) * d6(3)))),
     # Avenge the Fallen (Shield Host stratagem): +1 A below the unit's Starting Strength
     # (3 of 4), +2 A Below Half-strength: 3 x (5 + 1) = 18 attacks x 5/6 = 15 hits.
     case("adeptuscustodes", "avenge-the-fallen", "fight", "Custodian Guard", "Intercessor Squad",
@@ -311,11 +317,12 @@ CASES = [
          "Intercessor Squad", "--models", "1", weapon="Twin Kastelan fist", figure="hits",
          expected=4 * (1 - (1 - d6(4)) ** 2)),
     # Mantle of the Gnosticarch (Data-psalm Conclave enhancement): attacks allocated to the
-    # bearer have Damage 1. 8/3 hits, S9 v T4 2+: 20/9 wounds, AP-1 v Sv2+ saves on 3+:
-    # 20/27 failed, 1 damage each (D3 without).
+    # bearer have Damage 1. 8/3 hits, S9 v T4 2+: 20/9 wounds, AP-1 improved by 1 against an
+    # INFANTRY unit (the Predator's own Destructor ability) v Sv2+ saves on 4+: 10/9 failed,
+    # 1 damage each (D3 without).
     case("adeptusmechanicus", "mantle-of-the-gnosticarch", "shoot", "Predator Destructor",
          "Tech-Priest Dominus", weapon="Predator autocannon", figure="damage",
-         expected=4 * d6(3) * d6(2) * fail(3) * 1),
+         expected=4 * d6(3) * d6(2) * fail(4) * 1),
     # ----------------------------------------------------------------------------------------
     # Imperial Agents (agents.json). Inquisitorial Agents: 6 models, agent melee weapon A3
     # WS3+ S3 AP0; Inquisitor: melee weapon A5 WS3+ S4 AP-2, T3 Sv4+ W4; Bloodletters: DAEMON,
@@ -356,22 +363,25 @@ CASES = [
     # Blood Angels (bloodangels.json). Death Company Marines: 5 or 10 models, Astartes
     # chainsword A4 WS3+ S4 AP-1 D1, T4 Sv3+ W2, Feel No Pain 6+.
     # Red Thirst (Liberator Assault Group detachment rule): after a Charge move, +1 A and +2 S
-    # to melee weapons: 25 attacks x 4/6; S6 v T4 3+: 100/9 wounds.
+    # to melee weapons: 25 attacks x 4/6; S6 v T4 3+: 100/9 wounds; the Marines' own Black
+    # Rage lets them re-roll the Hit roll in melee (4/6 + 2/6 x 4/6 = 8/9): 400/27 wounds.
     case("bloodangels", "red-thirst", "fight", "Death Company Marines", "Intercessor Squad",
          "--charged", weapon="Astartes chainsword", figure="wounds",
-         expected=5 * (4 + 1) * d6(3) * d6(3)),
+         expected=5 * (4 + 1) * (d6(3) + (1 - d6(3)) * d6(3)) * d6(3)),
     # A Noble Death in Combat (The Lost Brethren detachment rule): DEATH COMPANY melee attacks
     # re-roll Wound rolls of 1 below Starting Strength, any Wound roll Below Half-strength
-    # (2 models: below half of 5). 8 x 4/6 hits x (1 - (1/2)^2) = 4 wounds.
+    # (2 models: below half of 5). 8 x 4/6 hits x (1 - (1/2)^2) = 4 wounds; with Black Rage's
+    # melee Hit re-roll (8/9 hits): 16/3 wounds.
     case("bloodangels", "a-noble-death-in-combat", "fight", "Death Company Marines",
          "Intercessor Squad", "--models", "2", weapon="Astartes chainsword", figure="wounds",
-         expected=2 * 4 * d6(3) * (1 - (1 - d6(4)) ** 2)),
+         expected=2 * 4 * (d6(3) + (1 - d6(3)) * d6(3)) * (1 - (1 - d6(4)) ** 2)),
     # Insensate Rampage (Rage-cursed Onslaught stratagem, target side): Feel No Pain 5+ (the
-    # better of it and the datasheet's 6+). 8/3 hits, S9 v T4 2+: 20/9 wounds, AP-1 v Sv3+
-    # 4+: 10/9 failed x D3 = 10/3, of which 4/6 gets through: 20/9 damage.
+    # better of it and the datasheet's 6+). 8/3 hits, S9 v T4 2+: 20/9 wounds, AP-1, improved
+    # by 1 against INFANTRY (the Predator's own Destructor), v Sv3+ 5+: 40/27 failed x D3 =
+    # 40/9, of which 4/6 gets through: 80/27 damage.
     case("bloodangels", "insensate-rampage", "shoot", "Predator Destructor",
          "Death Company Marines", weapon="Predator autocannon", figure="damage",
-         expected=4 * d6(3) * d6(2) * fail(4) * 3 * (1 - d6(5))),
+         expected=4 * d6(3) * d6(2) * fail(5) * 3 * (1 - d6(5))),
     # ----------------------------------------------------------------------------------------
     # Legiones Daemonica (chaosdaemons.json). Daemonettes (SLAANESH), Bloodletters (KHORNE)
     # and Plaguebearers (NURGLE): Sv7+, invulnerable 5+; Bloodletters have no ranged weapon;
@@ -444,10 +454,11 @@ CASES = [
          weapon="Boltgun", figure="wounds",
          expected=10 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * d6(3))),
     # Disgustingly Resilient (Virulent Vectorium stratagem, target side): -1 Damage.
-    # Autocannon: 8/3 hits, S9 v T6 3+: 16/9, AP-1 v Sv3+ 4+: 8/9 failed, D3-1 = 2: 16/9.
+    # Autocannon: 8/3 hits, S9 v T6 3+: 16/9, AP-1 improved by 1 against INFANTRY (the
+    # Predator's own Destructor) v Sv3+ 5+: 32/27 failed, D3-1 = 2: 64/27.
     case("deathguard", "disgustingly-resilient", "shoot", "Predator Destructor", "Plague Marines",
          weapon="Predator autocannon", figure="damage",
-         expected=4 * d6(3) * d6(3) * fail(4) * (3 - 1)),
+         expected=4 * d6(3) * d6(3) * fail(5) * (3 - 1)),
     # Grim Reapers (Death Lord's Chosen stratagem): TERMINATOR melee re-rolls the Hit roll
     # against a target that is not a MONSTER or VEHICLE: 9 x (1 - (2/6)^2) = 8 hits.
     case("deathguard", "grim-reapers", "fight", "Blightlord Terminators", "Intercessor Squad",
@@ -456,13 +467,18 @@ CASES = [
     # Deathwatch (deathwatch.json). Deathwatch Veterans (KILL TEAM): 5 boltguns A2 BS3+ S4 AP0
     # D1; Watch Master: vigil spear (melee) A6 WS2+ S6 AP-2 D D3.
     # Furor Tactics (a Mission Tactic, the detachment rule): [SUSTAINED HITS 1]: 10 x (4/6 +
-    # 1/6) = 25/3 hits.
+    # 1/6) = 25/3 hits; the Veterans' own Death to the Alien re-rolls the Hit roll against a
+    # target that is neither IMPERIUM nor CHAOS (the Boyz): the 2/6 misses roll again: 10 x
+    # 5/6 x (1 + 2/6) = 100/9 hits.
     case("deathwatch", "furor-tactics", "shoot", "Deathwatch Veterans", "Orks/Boyz",
-         weapon="Boltgun", figure="hits", expected=10 * (d6(3) + Fr(1, 6))),
+         weapon="Boltgun", figure="hits",
+         expected=10 * (d6(3) + Fr(1, 6)) * (1 + (1 - d6(3)))),
     # Kraken Rounds (Black Spear Task Force stratagem): a KILL TEAM's ranged AP improved by
-    # 1: 20/3 hits, 10/3 wounds against T4, AP-1 v Sv3+ fails on 1-3: 5/3 (10/9 at AP0).
+    # 1: 20/3 hits, 10/3 wounds against T4, AP-1 v Sv3+ fails on 1-3: 5/3 (10/9 at AP0);
+    # Death to the Alien re-rolls Hit rolls of 1 against IMPERIUM (4/6 + 1/6 x 4/6): 35/18.
     case("deathwatch", "kraken-rounds", "shoot", "Deathwatch Veterans", "Intercessor Squad",
-         weapon="Boltgun", figure="failed_saves", expected=10 * d6(3) * d6(4) * fail(4)),
+         weapon="Boltgun", figure="failed_saves",
+         expected=10 * (d6(3) + Fr(1, 6) * d6(3)) * d6(4) * fail(4)),
     # Thief of Secrets (Black Spear Task Force enhancement): the bearer's melee weapons +1 S,
     # +1 D, AP improved by 1: 5 hits; S7 v T4 3+: 10/3; AP-3 v Sv3+ saves on 6: 25/9 failed x
     # (D3, average 2, +1) = 25/3 damage (40/9 without).
@@ -489,10 +505,11 @@ CASES = [
     # AP-1, T4; Lord Exultant: Phoenix power spear A5 WS2+ S7 AP-2 D2.
     # Sensational Performance (Court of the Phoenician detachment rule): after a charge, +1 S
     # and AP improved by 1 in melee. Sabres: 16 x 4/6 hits, S5 v T4 3+, AP-2 v Sv3+ fails on
-    # 1-4: 16 x 4/6 x 4/6 x 4/6 = 128/27 failed saves.
+    # 1-4: 16 x 4/6 x 4/6 x 4/6 = 128/27 failed saves; the Infractors' own Excessive Assault
+    # re-rolls Wound rolls of 1 in melee (4/6 + 1/6 x 4/6 = 7/9): 448/81.
     case("emperors_children", "sensational-performance", "fight", "Infractors",
          "Intercessor Squad", "--charged", weapon="Duelling sabre", figure="failed_saves",
-         expected=16 * d6(3) * d6(3) * fail(5)),
+         expected=16 * d6(3) * (d6(3) + Fr(1, 6) * d6(3)) * fail(5)),
     # Contemptuous Disregard (Court of the Phoenician stratagem, target side): -1 to the Wound
     # roll of attacks with S above T. The Boss Nob's big choppa S7 v T4 3+ becomes 4+: 2 hits
     # x 1/2 = 1 wound.
@@ -569,10 +586,11 @@ CASES = [
     case("spacewolves", "unbridled-ferocity", "fight", "Blood Claws", "Intercessor Squad",
          weapon="Astartes chainsword", figure="wounds", expected=40 * d6(3) * d6(3)),
     # Legendary Slayers (Saga of the Beastslayer detachment rule): [LETHAL HITS] against a
-    # CHARACTER, MONSTER or VEHICLE: S4 v T10 6+: 20 x (1/6 + 3/6 x 1/6) = 5 wounds.
+    # CHARACTER, MONSTER or VEHICLE: S4 v T10 6+: 20 x (1/6 + 3/6 x 1/6) = 5 wounds; the
+    # Grey Hunters' own Cunning Hunters re-rolls Wound rolls of 1 (6+: 7/36): 95/18 wounds.
     case("spacewolves", "legendary-slayers", "shoot", "Grey Hunters", "Predator Destructor",
          weapon="Bolt carbine", figure="wounds",
-         expected=20 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * d6(6))),
+         expected=20 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * (d6(6) + Fr(1, 6) * d6(6)))),
     # Elder's Guidance (Saga of the Beastslayer enhancement): while the bearer leads Blood
     # Claws, their melee AP improves by 1: chainswords AP-2 v Sv3+ fail on 1-4: 80/3 hits x
     # 1/2 wounds x 4/6 = 80/9 failed saves (20/3 without).
@@ -594,16 +612,22 @@ CASES = [
     case("tau", "skirmish-fighters", "shoot", "Intercessor Squad", "Kroot Carnivores",
          weapon="Bolt rifle", figure="failed_saves", expected=10 * d6(4) * d6(3) * fail(5)),
     # The Arro'kon Protocol (Retaliation Cadre stratagem): BATTLESUIT attacks have [SUSTAINED
-    # HITS 1] against a unit of 6 to 10 models (the Boyz' 10): 6 x (3/6 + 1/6) = 4 hits.
+    # HITS 1] against a unit of 6 to 10 models (the Boyz' 10): 6 x (3/6 + 1/6) = 4 hits; the
+    # Fireknives' own Fireknife re-rolls the Hit roll against a unit at its Starting Strength
+    # (the Boyz are): the 3/6 misses roll again: 6 x 4/6 x (1 + 3/6) = 6 hits.
     case("tau", "the-arrokon-protocol", "shoot", "Crisis Fireknife Battlesuits", "Orks/Boyz",
-         weapon="Missile pod", figure="hits", expected=6 * (d6(4) + Fr(1, 6))),
+         weapon="Missile pod", figure="hits",
+         expected=6 * (d6(4) + Fr(1, 6)) * (1 + (1 - d6(4)))),
     # ----------------------------------------------------------------------------------------
     # Thousand Sons (thousandsons.json). Rubric Marines: 4 inferno boltguns A2 BS3+ S4 AP-2
     # and an Aspiring Sorcerer's force weapon A3 WS3+ S6 AP-1 D D3 [PSYCHIC]; T4 Sv3+.
     # Twist of Fate (a Ritual of the army rule Cabal of Sorcerers): attacks against the target
-    # improve their AP by 1: 16/3 hits, 8/3 wounds, AP-3 v Sv3+ saves only on 6: 20/9 failed.
+    # improve their AP by 1: 16/3 hits, 8/3 wounds, AP-3 v Sv3+ saves only on 6: 20/9 failed;
+    # the Rubrics' own Bringers of Change re-rolls ranged Wound rolls of 1 (1/2 + 1/6 x 1/2 =
+    # 7/12): 70/27 failed.
     case("thousandsons", "twist-of-fate", "shoot", "Rubric Marines", "Intercessor Squad",
-         weapon="Inferno boltgun", figure="failed_saves", expected=8 * d6(3) * d6(4) * fail(6)),
+         weapon="Inferno boltgun", figure="failed_saves",
+         expected=8 * d6(3) * (d6(4) + Fr(1, 6) * d6(4)) * fail(6)),
     # Psychic Maelstrom (a Kindred Sorcery of the Grand Coven detachment rule): +1 to the Wound
     # roll of Psychic weapons: the force weapon's 2 hits, S6 v T4 3+, +1: 2+: 5/3 wounds.
     case("thousandsons", "psychic-maelstrom", "fight", "Rubric Marines", "Intercessor Squad",
@@ -634,9 +658,12 @@ CASES = [
     # S4 AP0; T5 Sv4+ W1, invulnerable 5+; Ironkin Steeljacks with Melee Weapons: 3 or 6
     # models.
     # Hostile Acquisition (army rule Prioritised Efficiency): +1 to the Hit roll against a
-    # target within range of an objective marker: 20 x 4/6 = 40/3 hits (10 without).
+    # target within range of an objective marker: 20 x 4/6 = 40/3 hits (10 without); the
+    # Warriors' own Panspectral Scanning re-rolls ranged Hit rolls of 1: 20 x (4/6 + 1/6 x
+    # 4/6) = 140/9 hits.
     case("votann", "hostile-acquisition", "shoot", "Hearthkyn Warriors", "Intercessor Squad",
-         "--objective", weapon="Autoch-pattern bolter", figure="hits", expected=20 * d6(3)),
+         "--objective", weapon="Autoch-pattern bolter", figure="hits",
+         expected=20 * (d6(3) + Fr(1, 6) * d6(3))),
     # Fortify Takeover (army rule, target half): -1 to the Wound roll of attacks with S above
     # T against a unit that is not a VEHICLE: autocannon S9 v T5 3+ becomes 4+: 8/3 x 1/2 =
     # 4/3 wounds.
@@ -663,6 +690,80 @@ CASES = [
     case("worldeaters", "enraged-abjuration", "fight", "Carnifexes", "Khorne Berzerkers",
          "--charged", "--effect", "massive-impact", weapon="Massive Impact", figure="damage",
          expected=6 * d6(4) * (1 - d6(5))),
+    # ----------------------------------------------------------------------------------------
+    # Edition 11, records that the vocabulary of save_improve/save_limit, target_save_worsen,
+    # toughness_majority, extra_rolls, psychic mortal wounds and target_has_character express
+    # (each read again against its text in data 912). Intercessor Squad: 5 bolt rifles A2 BS3+
+    # S4 AP-1 D1 (10 attacks: 20/3 hits); T4 Sv3+ W2.
+    # Take Cover! (Voice of Command): the Save characteristic +1, not better than 3+. Kasrkin
+    # (T3 Sv4+): 3+ to wound: 40/9 wounds; Sv3+ after the Order, AP-1: 4+: 20/9 failed.
+    case("astramilitarum", "take-cover", "shoot", "Intercessor Squad", "Kasrkin",
+         weapon="Bolt rifle", figure="failed_saves", expected=10 * d6(3) * d6(3) * fail(4)),
+    # Bullgryn Squad (T6 Sv3+): already 3+, no better: S4 v T6 5+: 20/9 wounds, AP-1: 4+:
+    # 10/9 failed (a +1 save modifier would have made it 20/27).
+    case("astramilitarum", "take-cover", "shoot", "Intercessor Squad", "Bullgryn Squad",
+         weapon="Bolt rifle", figure="failed_saves", expected=10 * d6(3) * d6(5) * fail(4)),
+    # Rattlejoint Ague (a Plague of Nurgle's Gift): the Afflicted target has -1 T and its Save
+    # characteristic worsened by 1. Plague Marines' boltguns at T3: 5 wounds (as above);
+    # Sv4+ at AP 0: 5 x 3/6 = 5/2 failed.
+    case("deathguard", "rattlejoint-ague", "shoot", "Plague Marines", "Intercessor Squad",
+         weapon="Boltgun", figure="failed_saves",
+         expected=10 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * d6(3)) * fail(4)),
+    # Host of the Hybridised Pox (enhancement; an extra Plague, a choice): for the Death Guard
+    # attacker only its Rattlejoint Ague option acts: Sv worse by 1, no -1 T: boltguns at T4:
+    # 10 x (1/6 + 3/6 x 1/2) = 25/6 wounds, Sv4+: 25/12 failed.
+    case("deathguard", "host-of-the-hybridised-pox", "shoot", "Plague Marines",
+         "Intercessor Squad", weapon="Boltgun", figure="failed_saves",
+         expected=10 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * d6(4)) * fail(4)),
+    # Death's Heads (stratagem): every Plague on the chosen enemy: its melee attacks take -1
+    # to hit (the Intercessors' 15 close combat attacks WS3+ at Plague Marines: 4+, 15/2).
+    case("deathguard", "deaths-heads", "fight", "Intercessor Squad", "Plague Marines",
+         weapon="Close combat weapon", figure="hits", expected=15 * d6(4)),
+    # ... and its Save is worse by 1 against the Death Guard (25/12 failed, as above).
+    case("deathguard", "deaths-heads", "shoot", "Plague Marines", "Intercessor Squad",
+         weapon="Boltgun", figure="failed_saves",
+         expected=10 * (Fr(1, 6) + (d6(3) - Fr(1, 6)) * d6(4)) * fail(4)),
+    # Doombolt (a Psychic Ritual): D3 mortal wounds (mean 2), Psychic Attacks: Flesh Hounds'
+    # Feel No Pain 3+ against Psychic Attacks ignores each with 4/6: 2/3 damage.
+    case("thousandsons", "doombolt", "shoot", "Rubric Marines", "Chaos Daemons/Flesh Hounds",
+         weapon="Doombolt", figure="damage", expected=2 * (1 - d6(3))),
+    # Fleshy Curse (Cabal of Chaos stratagem): one D6: 1 one mortal wound, 2-4 D3, 5-6 2D3,
+    # "inflicted by a psychic attack": (1 + 3 x 2 + 2 x 4)/6 = 5/2, x 2/6 past the Flesh
+    # Hounds' Feel No Pain 3+: 5/6 damage.
+    case("chaos_spacemarines", "fleshy-curse", "shoot", "Chaos Space Marines/Sorcerer",
+         "Chaos Daemons/Flesh Hounds", weapon="Fleshy Curse", figure="damage",
+         expected=Fr(1 * 1 + 3 * 2 + 2 * 4, 6) * (1 - d6(3))),
+    # Wall of Steel with 2YP spent: one D6 per model and two more, 4+, at most 6 in all: six
+    # Steeljacks, 8 D6: E[min(Binomial(8, 1/2), 6)] = 4 - (8 + 2 x 1)/256 = 507/128.
+    case("votann", "wall-of-steel:yp", "fight", "Ironkin Steeljacks with Melee Weapons",
+         "Intercessor Squad", "--models", "6", "--charged", weapon="Wall of Steel",
+         figure="mortal_wounds", expected=capped(8, d6(4), 6)),
+    # Unstoppable Momentum (Da Big Hunt stratagem) against the Prey: one D6 per model and
+    # three more, 4+, at most 6 in all: 8 Squighog Boyz, 11 D6: E[min(Binomial(11, 1/2), 6)].
+    case("orks", "unstoppable-momentum:prey", "fight", "Squighog Boyz", "Intercessor Squad",
+         "--models", "8", "--charged", weapon="Unstoppable Momentum", figure="mortal_wounds",
+         expected=capped(11, d6(4), 6)),
+    # Kill Teams (Deathwatch army rule): the Toughness most models of the KILL TEAM unit have.
+    # Decimus Kill Team: 3 Veterans and a Sergeant T4, a Gravis Veteran T6: T4, S4 4+: 10/3
+    # wounds (T6, 5+, 20/9 without the rule).
+    case("deathwatch", "kill-teams", "shoot", "Intercessor Squad", "Decimus Kill Team",
+         weapon="Bolt rifle", figure="wounds", expected=10 * d6(3) * d6(4)),
+    # Kill Team (the Aquila Kill Team's own datasheet ability, agents-units.yaml, applied by
+    # default): the same Toughness rule: 3 Veterans and a Sergeant T4, a Gravis Veteran T6:
+    # 10/3 wounds.
+    case("agents-units", "kill-team", "shoot", "Intercessor Squad", "Aquila Kill Team",
+         weapon="Bolt rifle", figure="wounds", expected=10 * d6(3) * d6(4)),
+    # Stoic Defender (enhancement; while the bearer leads a unit, Feel No Pain 6+ within range
+    # of an objective): Intercessors led by a Captain: 10/3 wounds, AP-1 v Sv3+: 5/3 failed,
+    # D1, x 5/6: 25/18 damage.
+    case("space_marines", "stoic-defender", "shoot", "Intercessor Squad", "Intercessor Squad",
+         "--target-leader", "Captain", "--objective", weapon="Bolt rifle", figure="damage",
+         expected=10 * d6(3) * d6(4) * fail(4) * (1 - d6(6))),
+    # Nether-realm Casket (enhancement; while the bearer leads a unit, Stealth): Necron
+    # Warriors led by an Overlord have the Benefit of Cover (13.08: BS worsened by 1): bolt
+    # rifles hit on 4+: 5 hits.
+    case("necrons", "nether-realm-casket", "shoot", "Intercessor Squad", "Necron Warriors",
+         "--target-leader", "Overlord", weapon="Bolt rifle", figure="hits", expected=10 * d6(4)),
     # ----------------------------------------------------------------------------------------
     # Edition 10, Orks (edition-10/orks.yaml, the seed pages 000 and 001; the shipped
     # 10th-edition datasheets): Boyz as above; Lootas: a Spanner's big shoota A3 BS5+ S5.
@@ -718,13 +819,28 @@ CASES = [
          weapon="Heavy bolt pistol", figure="wounds",
          expected=5 * (1 - (1 - d6(3)) ** 2) * d6(5), ed="10"),
     # Furor Tactics (a Mission Tactic): [SUSTAINED HITS 1]. Deathwatch Veterans: 5 boltguns A2
-    # BS3+ S4: 10 x (4/6 + 1/6) = 25/3 hits.
+    # BS3+ S4: 10 x (4/6 + 1/6) = 25/3 hits; their own Death to the Alien re-rolls Hit rolls
+    # of 1 against IMPERIUM (a 1 rolls again: x 7/6): 175/18 hits.
     case("space-marines", "furor-tactics", "shoot", "Deathwatch Veterans", "Intercessor Squad",
-         weapon="Boltgun", figure="hits", expected=10 * (d6(3) + Fr(1, 6)), ed="10"),
+         weapon="Boltgun", figure="hits", expected=10 * (d6(3) + Fr(1, 6)) * Fr(7, 6),
+         ed="10"),
     # Malleus Tactics: [LETHAL HITS]: each attack a 6 (1/6) wounds outright, a 3-5 (3/6) hits
-    # and wounds T4 on 4+: 10 x (1/6 + 3/6 x 1/2) = 25/6 wounds.
+    # and wounds T4 on 4+: 10 x (1/6 + 3/6 x 1/2) = 25/6 wounds; with Death to the Alien's
+    # re-roll of a 1 (x 7/6): 175/36 wounds.
     case("space-marines", "malleus-tactics", "shoot", "Deathwatch Veterans", "Intercessor Squad",
-         weapon="Boltgun", figure="wounds", expected=10 * (Fr(1, 6) + Fr(3, 6) * d6(4)), ed="10"),
+         weapon="Boltgun", figure="wounds",
+         expected=10 * (Fr(1, 6) + Fr(3, 6) * d6(4)) * Fr(7, 6), ed="10"),
+    # Kill Team: the Wound roll uses the Toughness most of the unit's models have. Kill Team
+    # Cassius: 8 Veterans and Cassius T4, a Terminator and a Biker T5: T4, bolt rifles 4+:
+    # 10/3 wounds (T5, 5+, 20/9 without the rule).
+    case("space-marines", "kill-team", "shoot", "Intercessor Squad",
+         "Space Marines/Kill Team Cassius",
+         weapon="Bolt rifle", figure="wounds", expected=10 * d6(3) * d6(4), ed="10"),
+    # The same rule in the Imperial Agents' file, for their own copy of Kill Team Cassius (the
+    # same models): 10/3 wounds.
+    case("imperial-agents", "Imperial Agents/kill-team", "shoot", "Intercessor Squad",
+         "Imperial Agents/Kill Team Cassius", weapon="Bolt rifle", figure="wounds",
+         expected=10 * d6(3) * d6(4), ed="10"),
     # ----------------------------------------------------------------------------------------
     # Astra Militarum (astra-militarum.yaml), Voice of Command. Cadian Shock Troops: 9 Shock
     # Troopers with a lasgun (A1 BS4+ S3 [RAPID FIRE 1]: A1 beyond half range) and a close
@@ -742,15 +858,26 @@ CASES = [
     # Fix Bayonets!: +1 WS: close combat weapons hit on 3+: 9 x 4/6 = 6 hits.
     case("astra-militarum", "fix-bayonets", "fight", "Cadian Shock Troops", "Intercessor Squad",
          weapon="Close combat weapon", figure="hits", expected=9 * d6(3), ed="10"),
+    # Take Cover! (Voice of Command): the Save characteristic +1, not better than 3+. Bolt
+    # rifles at Kasrkin (T3 Sv4+): 20/3 hits, 3+ to wound: 40/9; Sv3+ after the Order, AP-1:
+    # 4+: 20/9 failed.
+    case("astra-militarum", "take-cover", "shoot", "Intercessor Squad",
+         "Astra Militarum/Kasrkin",
+         weapon="Bolt rifle", figure="failed_saves", expected=10 * d6(3) * d6(3) * fail(4),
+         ed="10"),
+    # Bullgryn Squad (T6 Sv3+): already 3+: 20/9 wounds, 4+ after AP-1: 10/9 failed.
+    case("astra-militarum", "take-cover", "shoot", "Intercessor Squad", "Bullgryn Squad",
+         weapon="Bolt rifle", figure="failed_saves", expected=10 * d6(3) * d6(5) * fail(4),
+         ed="10"),
     # ----------------------------------------------------------------------------------------
     # Thousand Sons (thousand-sons.yaml), the Rituals of Cabal of Sorcerers. Rubric Marines: 4
     # inferno boltguns A2 BS3+ S4 AP-2 (8 attacks).
     # Twist of Fate: AP improved by 1: 16/3 hits, S4 v T4 4+: 8/3 wounds, AP-3 v Sv3+ saves
-    # on 6 only: 8/3 x 5/6 = 20/9 failed saves.
+    # on 6 only: 8/3 x 5/6 = 20/9 failed saves; the Rubrics' own Bringers of Change re-rolls
+    # ranged Wound rolls of 1 (1/2 + 1/6 x 1/2 = 7/12): 70/27.
     case("thousand-sons", "twist-of-fate", "shoot", "Thousand Sons/Rubric Marines",
-         "Intercessor Squad",
-         weapon="Inferno boltgun", figure="failed_saves", expected=8 * d6(3) * d6(4) * fail(6),
-         ed="10"),
+         "Intercessor Squad", weapon="Inferno boltgun", figure="failed_saves",
+         expected=8 * d6(3) * (d6(4) + Fr(1, 6) * d6(4)) * fail(6), ed="10"),
     # Destiny's Ruin: re-roll a Hit roll of 1: 8 x (4/6 + 1/6 x 4/6) = 56/9 hits.
     case("thousand-sons", "destinys-ruin", "shoot", "Thousand Sons/Rubric Marines",
          "Intercessor Squad",
@@ -767,6 +894,11 @@ CASES = [
     case("thousand-sons", "doombolt:test-11", "shoot", "Thousand Sons/Rubric Marines",
          "Intercessor Squad",
          weapon="Doombolt", figure="mortal_wounds", expected=5, ed="10"),
+    # Doombolt's mortal wounds are Psychic Attacks (the Ritual is tagged Psychic): Flesh
+    # Hounds' Feel No Pain 3+ against Psychic Attacks: 2 x 2/6 = 2/3 damage.
+    case("thousand-sons", "doombolt", "shoot", "Thousand Sons/Rubric Marines",
+         "Chaos Daemons/Flesh Hounds", weapon="Doombolt", figure="damage",
+         expected=2 * (1 - d6(3)), ed="10"),
     # ----------------------------------------------------------------------------------------
     # Death Guard (death-guard.yaml), the Plagues of Nurgle's Gift: the Afflicted target has
     # -1 T. Plague Marines: 5 boltguns A2 BS3+ S4 AP0 [LETHAL HITS] (10 attacks); T6 Sv3+.
@@ -790,6 +922,11 @@ CASES = [
          "Intercessor Squad",
          weapon="Boltgun", figure="wounds", expected=10 * (Fr(1, 6) + Fr(3, 6) * d6(3)),
          ed="10"),
+    # Rattlejoint Ague also worsens the Save characteristic by 1: 5 wounds, Sv4+ at AP 0:
+    # 5/2 failed saves.
+    case("death-guard", "rattlejoint-ague", "shoot", "Death Guard/Plague Marines",
+         "Intercessor Squad", weapon="Boltgun", figure="failed_saves",
+         expected=10 * (Fr(1, 6) + Fr(3, 6) * d6(3)) * fail(4), ed="10"),
     # ----------------------------------------------------------------------------------------
     # Chaos Space Marines (chaos-space-marines.yaml; its Legion records are for the cult
     # datasheets filed with Chaos Space Marines).
@@ -822,7 +959,8 @@ CASES = [
     # autocannons (A3 BS3+ S7 v T4 3+, [TWIN-LINKED]: every failed Wound roll re-rolled
     # already): the Hit re-roll can only help the autocannons, the Wound re-roll only the
     # flamer. Flamer: 2/3 x 7/2 wounds, plus 2/3 when one of its N Wound rolls fails
-    # (1 - (2/3)^N), N a D6.
+    # (1 - (2/3)^N), N a D6. (The Warden's own Thin Their Ranks gives both [DEVASTATING
+    # WOUNDS] against INFANTRY: it makes a 6 to wound mortal, not more or fewer wounds.)
     case("imperial-knights", "lay-low-the-tyrant", "shoot", "Knight Warden", "Intercessor Squad",
          "--weapon", "Heavy flamer x1", "--weapon", "Icarus autocannons x1",
          weapon="Heavy flamer", figure="wounds",
@@ -924,7 +1062,7 @@ def test_every_faction_file_has_three_rules_tested() -> None:
     rows = Counter((p.values[0].edition, p.values[0].faction) for p in CASES)
     missing = []
     for edition in ef.EDITIONS:
-        for key, paths in ef.files_of(edition).items():
+        for key, paths in ef.hand_files_of(edition).items():  # not the generated unit rules
             for path in paths:
                 n = len(ef.load(path).effects)
                 stem = path.stem
@@ -953,3 +1091,49 @@ def test_leading_enhancements_need_a_led_unit(effect, command, leader, unit, fla
     led = CliRunner().invoke(app, [base[0], unit, "--leader", leader, *base[1:], "--json"])
     assert led.exit_code == 0, led.stderr
     assert effect in json.loads(led.stdout)["effects"]
+
+
+# Target-side enhancements that act "while the bearer is leading a unit" (leading: the target
+# is an Attached unit): refused for the unit without its Leader, applied when it is led.
+TARGET_LEADING = [
+    ("stoic-defender", "Captain", "Intercessor Squad", ("--objective",)),
+    ("nether-realm-casket", "Overlord", "Necron Warriors", ()),
+]
+
+
+@pytest.mark.parametrize(("effect", "leader", "unit", "flags"), TARGET_LEADING)
+def test_target_leading_enhancements_need_a_leader(effect, leader, unit, flags) -> None:
+    base = ["shoot", "Intercessor Squad", "--target", unit, "--edition", "11"]
+    base += ["--effect", effect, *flags]
+    alone = CliRunner().invoke(app, base)
+    assert alone.exit_code == 1, alone.stdout
+    assert "applies while its model leads a unit" in alone.stderr
+    lone = CliRunner().invoke(app, [*base[:3], leader, *base[4:]])
+    assert lone.exit_code == 1 and "leads a unit" in lone.stderr, lone.stdout
+    led = CliRunner().invoke(app, [*base, "--target-leader", leader, "--json"])
+    assert led.exit_code == 0, led.stderr
+    assert effect in json.loads(led.stdout)["effects"]
+
+
+# Target-side enhancements for "the bearer's unit" (target_has_character: an enhancement goes
+# to a CHARACTER unless it says otherwise, 25.04 Select Enhancements): refused for a unit
+# without one, applied to the led unit and to the character on its own.
+TARGET_BEARER = [
+    ("seals-of-reconquest", "Captain", "Intercessor Squad"),
+    ("radiant-mantle", "Shield-Captain", "Custodian Guard"),
+]
+
+
+@pytest.mark.parametrize(("effect", "leader", "unit"), TARGET_BEARER)
+def test_target_bearer_unit_enhancements_need_the_bearer(effect, leader, unit) -> None:
+    def run_on(*target: str):
+        args = ["shoot", "Intercessor Squad", "--target", *target, "--edition", "11"]
+        return CliRunner().invoke(app, [*args, "--effect", effect, "--json"])
+
+    alone = run_on(unit)
+    assert alone.exit_code == 1, alone.stdout
+    assert "needs a target unit that is or contains a CHARACTER" in alone.stderr
+    for target in ((unit, "--target-leader", leader), (leader,)):
+        out = run_on(*target)
+        assert out.exit_code == 0, out.stderr
+        assert effect in json.loads(out.stdout)["effects"]

@@ -19,7 +19,10 @@ from wh40k_calc.importers.generate import INDEX, generate, index_text
 
 CSV_DIR = Path(__file__).resolve().parents[2] / "shared/data/wahapedia-10e-2025-07"
 INDEX_UNITS = json.loads((GENERATED / INDEX).read_text(encoding="utf-8"))["units"]
-GENERATED_FILES = sorted(p.relative_to(GENERATED).as_posix() for p in GENERATED.rglob("*.yaml"))
+ALL_FILES = sorted(p.relative_to(GENERATED).as_posix() for p in GENERATED.rglob("*.yaml"))
+# the datasheets; unit-rules/ holds the abilities read as effect records (one file a faction)
+GENERATED_FILES = [rel for rel in ALL_FILES if not rel.startswith("unit-rules/")]
+RULE_FILES = [rel for rel in ALL_FILES if rel.startswith("unit-rules/")]
 CURATED_FILES = sorted(SHIPPED.rglob("*.yaml"))
 
 
@@ -28,9 +31,9 @@ def test_regenerating_from_the_export_gives_the_committed_files() -> None:
         pytest.skip(f"the datasheet export is not here ({CSV_DIR}): cannot regenerate")
     gen = generate(CSV_DIR)
     assert sorted(gen.files) == GENERATED_FILES, "files added or removed: run `make datasheets`"
-    changed = [
-        rel for rel, text in gen.files.items() if (GENERATED / rel).read_text("utf-8") != text
-    ]
+    assert sorted(gen.rule_files) == RULE_FILES, "unit rules added or removed: `make datasheets`"
+    made = {**gen.files, **gen.rule_files}
+    changed = [rel for rel, text in made.items() if (GENERATED / rel).read_text("utf-8") != text]
     assert changed == [], f"{len(changed)} files differ (e.g. {changed[:3]}): run `make datasheets`"
     assert index_text(gen) == (GENERATED / INDEX).read_text(encoding="utf-8")
     assert [name for _, name, _ in gen.refused] == ["Example Wargear"]  # the placeholder only

@@ -20,7 +20,9 @@ from wh40k_calc.importers.generate_gdc import INDEX, generate_gdc
 
 GDC_DIR = Path(__file__).resolve().parents[2] / "shared/data/game-datacards-11e-912"
 INDEX_DATA = json.loads((GENERATED_11 / INDEX).read_text(encoding="utf-8"))
-FILES = sorted(p.relative_to(GENERATED_11).as_posix() for p in GENERATED_11.rglob("*.yaml"))
+ALL_FILES = sorted(p.relative_to(GENERATED_11).as_posix() for p in GENERATED_11.rglob("*.yaml"))
+# the datasheets; unit-rules/ holds the abilities read as effect records (one file a faction)
+FILES = [rel for rel in ALL_FILES if not rel.startswith("unit-rules/")]
 
 
 def _need_data() -> None:
@@ -32,7 +34,7 @@ def test_regenerating_from_the_faction_files_gives_the_committed_files(tmp_path:
     _need_data()
     report = generate_gdc(GDC_DIR, tmp_path)
     made = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.yaml"))
-    assert made == FILES, "files added or removed: run `make datasheets-11 GDC=...`"
+    assert made == ALL_FILES, "files added or removed: run `make datasheets-11 GDC=...`"
     changed = [
         rel for rel in made if (tmp_path / rel).read_bytes() != (GENERATED_11 / rel).read_bytes()
     ]

@@ -15,7 +15,13 @@ import pytest
 from wh40k_calc.datasheet import parse_datasheet
 from wh40k_calc.importers.loadouts import parse_option
 from wh40k_calc.importers.names import near_match
-from wh40k_calc.importers.unit_abilities import UnitAbilities, read_ability, sides_touched
+from wh40k_calc.importers.unit_abilities import (
+    Context,
+    UnitAbilities,
+    effect_id,
+    read_ability,
+    sides_touched,
+)
 from wh40k_calc.importers.wahapedia import import_unit
 
 CSV_DIR = Path(__file__).resolve().parents[2] / "shared/data/wahapedia-10e-2025-07"
@@ -149,8 +155,11 @@ def test_damaged_profile() -> None:
 @real
 def test_abilities_not_modelled_are_listed_by_name_and_side() -> None:
     sheet = imported("Warboss")[0]
-    # Might is Right (+1 to melee Hit rolls while leading) changes its unit's attacks
-    assert "Might is Right" in sheet.not_modelled_attacker
+    # Da Biggest and da Best (+4 A while the Waaagh! is active) changes its own attacks;
+    # Might is Right (+1 to melee Hit rolls while leading) is now a record the sheet names
+    assert "Da Biggest and da Best" in sheet.not_modelled_attacker
+    assert "Might is Right" not in sheet.not_modelled_attacker
+    assert "might-is-right" in sheet.rules
     # core abilities that cannot touch one attack sequence are not listed
     culexus = imported("Culexus Assassin")[0]
     listed = set(culexus.not_modelled_attacker) | set(culexus.not_modelled_target)
@@ -308,14 +317,20 @@ def test_recognised_sentences() -> None:
     assert got.rules == ["unit-hit-minus-1-melee"] and not got.not_modelled["target"]
 
 
-def test_conditional_sentences_are_listed_not_applied() -> None:
+def test_conditional_sentences_are_records_not_fields() -> None:
+    # a Leader's ability is no field of the models: a record applied while it leads a unit
     got = recognise(
         "While this model is leading a unit, models in that unit have the Feel No Pain 5+ ability."
     )
     assert got.model_fields == {}
-    assert got.not_modelled["target"] == ["Test ability"]
+    assert got.not_modelled["target"] == []
+    assert got.rules == ["test-ability"]
+    [(_, body)] = got.generated
+    assert body["when"] == {"leading": True} and body["changes"] == [{"fnp": 5}]
+    # "this model" in a unit of two kinds of model says nothing we can apply
     got = recognise("Each time this model makes a melee attack, you can re-roll the Hit roll.")
     assert got.not_modelled["attacker"] == ["Test ability"]
+    assert got.generated == []
 
 
 def test_abilities_that_cannot_touch_an_attack_are_not_listed() -> None:
@@ -342,3 +357,51 @@ def test_a_once_per_battle_save_is_not_the_statline_save() -> None:
     # Trajann Valoris: the statline's 4+ (a once-per-battle choice of his gives a better one)
     (m,) = imported("Trajann Valoris")[0].models
     assert m.invuln == 4
+
+
+# An ability's name is looked up in the hand-written records of the datasheet's own edition
+# (Context.edition), and only among unit rules: a 10th-edition record, or an edition-11
+# stratagem that shares the ability's name, is never the ability's record.
+def read_in(edition: str, name: str, text: str) -> UnitAbilities:
+    out = UnitAbilities(context=Context(edition=edition))
+    read_ability(name, text, ["Trooper"], ["Trooper"], out)
+    return out
+
+
+_UNREAD = "Each time this unit is selected to fight, it may swap its Hit rolls for a song."
+
+
+def test_an_edition_11_ability_is_not_linked_to_an_edition_10_record() -> None:
+    # Decapitating Strikes is a 10th-edition Chaos Space Marines record (an army rule's
+    # option) and no edition-11 record: an edition-11 Incubi ability of that name is listed
+    # as not modelled, not linked to it
+    got = read_in("11", "Decapitating Strikes", _UNREAD)
+    assert got.rules == []
+    assert got.not_modelled["attacker"] == ["Decapitating Strikes"]
+
+
+def test_an_edition_11_unit_rule_is_linked_to_its_own_editions_record() -> None:
+    # Kill Team: edition 11's unit record (agents-units.yaml); in edition 10 the rule is a
+    # faction ability (an army record), never a datasheet ability's record
+    assert read_in("11", "Kill Team", _UNREAD).rules == ["kill-team"]
+    assert read_in("10", "Kill Team", _UNREAD).rules == []
+    assert read_in("10", "Dat's Our Loot!", _UNREAD).rules == ["dats-our-loot"]
+    assert read_in("11", "Dat's Our Loot!", _UNREAD).rules == ["dats-our-loot"]
+
+
+def test_an_ability_named_as_a_stratagem_is_read_from_its_text() -> None:
+    # Deft Parry is an edition-11 Emperor's Children stratagem; a datasheet ability of that
+    # name (the Vigilators') is read from its own sentence: -1 to the Hit roll of melee
+    # attacks against the unit
+    got = read_in(
+        "11",
+        "Deft Parry",
+        "Each time a melee attack targets this unit, subtract 1 from the Hit roll.",
+    )
+    assert got.rules == ["unit-hit-minus-1-melee"]
+
+
+def test_faction_abilities_are_looked_up_among_army_records() -> None:
+    assert effect_id("Kill Team", "10", ("army",)) == "kill-team"
+    assert effect_id("Deft Parry", "11", ("army",)) is None
+    assert effect_id("Deft Parry", "11") is None

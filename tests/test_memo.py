@@ -18,7 +18,6 @@ scheme for the state pass's counts, give what the engine computes without them.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +33,7 @@ from wh40k_calc.engine.exact import ExactUnsupported, run_exact
 from wh40k_calc.engine.kernels import face_kernels, wound_kernel
 from wh40k_calc.engine.wounds import joint_cost, wound_joint
 from wh40k_calc.profile import RollTable
+from wh40k_calc.records import replace
 
 TOL = 1e-12
 

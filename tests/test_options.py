@@ -26,11 +26,11 @@ def _options(command: str) -> dict[str, tuple[tuple[str, ...], str | None]]:
 
 def test_groups_mirror_the_selection_types() -> None:
     """Every condition and modifier the Selection knows has exactly one option, same name."""
-    assert set(ConditionOptions.option_names()) == set(Conditions.__dataclass_fields__)
+    assert set(ConditionOptions.option_names()) == set(Conditions.__struct_fields__)
     # --target-stealth is a target option (a sequence step may not set it) kept in Modifiers
     assert "target_stealth" in TargetOptions.option_names()
     assert set(ModifierOptions.option_names()) | {"target_stealth"} == set(
-        Modifiers.__dataclass_fields__
+        Modifiers.__struct_fields__
     )
 
 

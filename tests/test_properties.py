@@ -13,8 +13,6 @@ Every test is derandomised (fixed examples) and the sampler seeded: the run is d
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, event, given, reject, settings
@@ -32,6 +30,7 @@ from profiles import (
 from wh40k_calc.engine.exact import ExactUnsupported, run_exact
 from wh40k_calc.engine.sample import run_sample
 from wh40k_calc.profile import Activation
+from wh40k_calc.records import replace
 
 SEED = 1234
 MAX_ELEMENTS = 200_000  # chain size bound for random examples (keeps each one fast)
@@ -147,7 +146,7 @@ def activations(draw, extras: bool = True) -> Activation:
         )
     act = activation(weapons, target, before, hz)
     # edition 11, 05.04: save rolls resolved lowest first
-    return dataclasses.replace(act, lowest_first=draw(st.booleans()))
+    return replace(act, lowest_first=draw(st.booleans()))
 
 
 def exact(act: Activation):
@@ -317,5 +316,5 @@ def test_better_save_never_raises(case, reroll_hits: str | None, reroll_wounds: 
     ks, target, args = case
     assume(any(k.Sv > 2 for k in ks))
     args = {**args, "reroll_hits": reroll_hits, "reroll_wounds": reroll_wounds}
-    better = tuple(dataclasses.replace(k, Sv=max(2, k.Sv - 1)) for k in ks)
+    better = tuple(replace(k, Sv=max(2, k.Sv - 1)) for k in ks)
     _not_lower(activation(weapon(ks, **args), target), activation(weapon(better, **args), target))

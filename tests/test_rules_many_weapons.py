@@ -10,13 +10,13 @@ test compares two sizes.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from wh40k_calc.catalog import SHIPPED
 from wh40k_calc.datasheet import Weapon, load_datasheet, norm_name
+from wh40k_calc.records import replace
 from wh40k_calc.rules import get_rules
 from wh40k_calc.selection import Selection, UnitChoice
 

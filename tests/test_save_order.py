@@ -27,7 +27,6 @@ dice are rolled* says so, before they are sorted (documented in the README).
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from fractions import Fraction as F
 from functools import partial
 from pathlib import Path
@@ -40,6 +39,7 @@ from save_oracle import SAVE, G, brute_force, engine_case, models_dist, wounds_d
 
 from wh40k_calc.engine.exact import run_exact
 from wh40k_calc.engine.sample import run_sample
+from wh40k_calc.records import replace
 
 DATA = Path(__file__).parent / "data" / "alloc"
 TRIALS = 60_000

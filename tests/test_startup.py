@@ -34,10 +34,11 @@ def modules_after(*argv: str) -> set[str]:
 
 def test_version_imports_no_engine_no_data_no_compare() -> None:
     loaded = modules_after("--version")
+    # msgspec is loaded: the option groups are its records (wh40k_calc/records.py), cheaper to
+    # make than dataclasses; the datasheet schema (wh40k_calc.datasheet) is not
     for heavy in (
         "numpy",
         "yaml",
-        "msgspec",
         "pydantic",
         "wh40k_calc.compare.jobs",
         "wh40k_calc.batch",
@@ -45,6 +46,33 @@ def test_version_imports_no_engine_no_data_no_compare() -> None:
         "wh40k_calc.importers.wahapedia",
     ):
         assert heavy not in loaded, heavy
+
+
+def test_help_lists_the_commands_without_building_them() -> None:
+    """calc --help lists the commands registered with their help from that help: their
+    modules are not imported (the others' still are, for their docstrings)."""
+    loaded = modules_after("--help")
+    for lazy in ("wh40k_calc.sequence.command", "wh40k_calc.exchange.command"):
+        assert lazy not in loaded, lazy
+    assert "wh40k_calc.lists.command" not in loaded
+
+
+def test_the_listed_short_help_is_the_built_commands() -> None:
+    """What the list shows of a command not built is what the built command would show, at
+    every width."""
+    import inspect
+
+    from typer.core import TyperCommand
+
+    from wh40k_calc.cli import _COMMANDS, click_command
+
+    for name, (_, text) in _COMMANDS.items():
+        if not text:
+            continue
+        built = click_command(name)
+        listed = TyperCommand(name, help=inspect.cleandoc(text))
+        for limit in (10, 30, 45, 60, 90, 200):
+            assert listed.get_short_help_str(limit) == built.get_short_help_str(limit), name
 
 
 def test_shoot_does_not_load_the_other_commands() -> None:

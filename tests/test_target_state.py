@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import replace
 from fractions import Fraction as F
 from functools import partial
 from pathlib import Path
@@ -35,6 +34,7 @@ from wh40k_calc.cli import app
 from wh40k_calc.engine.exact import ExactUnsupported, run_exact
 from wh40k_calc.engine.sample import run_sample
 from wh40k_calc.profile import Activation, TargetStates
+from wh40k_calc.records import replace
 
 DATA = Path(__file__).parent / "data" / "alloc"
 TRIALS = 60_000

@@ -407,8 +407,7 @@ def test_rules_keep_built_units_by_datasheet_identity() -> None:
     """rules/activation.py builds a unit once per (choice, role, edition): the kept unit is the one
     build_unit gives for that choice; another datasheet object (even with the same name and
     stats, e.g. another catalog's) or another size gets its own; errors are not kept."""
-    from dataclasses import replace
-
+    from wh40k_calc.records import replace
     from wh40k_calc.rules import activation
 
     choice = UnitChoice(BOYZ, 20, None, (), (WARBOSS,))

@@ -26,10 +26,13 @@ matches and drops the others (the rules layer does it for every weapon of the at
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from typing import cast
+
+from msgspec import Struct
 
 from .dice import Dice, DiceError
 from .fuzzy import did_you_mean
+from .records import compared_without, replace
 
 MODELLED = "modelled"
 NO_EFFECT = "no effect"
@@ -51,8 +54,7 @@ MAX_X = 20  # the largest number X of [RAPID FIRE X], [SUSTAINED HITS X], [MELTA
 # [CLEAVE X] accepted (the export's largest is 10); dice such as D3 or D6+1 are accepted too
 
 
-@dataclass(frozen=True)
-class AbilitySpec:
+class AbilitySpec(Struct, frozen=True):
     """One known core ability: its name, how it is written and what the calculator does."""
 
     key: str
@@ -236,8 +238,7 @@ SPECS: tuple[AbilitySpec, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class Ability:
+class Ability(Struct, frozen=True):
     """One parsed ability: its spec key, its value (Dice, int, (keyword, x) or None) and text."""
 
     key: str
@@ -261,8 +262,8 @@ def parse_ability(text: str) -> Ability:
     if cond:
         inner = parse_ability(cond["ability"])
         if inner.status in (MODELLED, NO_EFFECT) and inner.key != "conditional":
-            spec = (NON if cond["non"] else "") + _spec_of(cond["kws"])
-            return Ability("conditional", (inner, spec), norm, inner.status)
+            kws = (NON if cond["non"] else "") + _spec_of(cond["kws"])
+            return Ability("conditional", (inner, kws), norm, inner.status)
         if inner.status == MALFORMED:
             return Ability("malformed", None, norm, MALFORMED)
     for spec in SPECS:
@@ -275,7 +276,7 @@ def parse_ability(text: str) -> Ability:
                 value = Dice.parse(m.group(1).replace(" ", "").upper())
             except DiceError:
                 break
-            if value.is_constant and not 1 <= value.bonus <= MAX_X:  # type: ignore[union-attr]
+            if value.is_constant and not 1 <= value.bonus <= MAX_X:
                 break
         elif spec.key in ("blast", "cleave"):
             value = int(m.group(1)) if m.group(1) else 1
@@ -354,8 +355,7 @@ def split_abilities(text: str) -> list[str]:
     return [part.strip() for part in re.split(r"[,.;]", text) if part.strip()]
 
 
-@dataclass(frozen=True)
-class WeaponAbilities:
+class WeaponAbilities(Struct, frozen=True):
     """All abilities of one weapon profile, typed.
 
     ``anti`` holds (keyword spec, X) pairs (``("INFANTRY", 4)``, ``("MONSTER/VEHICLE", 4)``:
@@ -388,7 +388,9 @@ class WeaponAbilities:
     conversion: bool = False
     pistol: bool = False
     unmodelled: tuple[str, ...] = ()
-    texts: tuple[str, ...] = field(default=(), compare=False)
+    texts: tuple[str, ...] = ()
+
+    __eq__, __hash__ = compared_without("texts")  # as written: no part of equality
 
     @classmethod
     def parse(cls, items: list[str] | tuple[str, ...]) -> WeaponAbilities:
@@ -412,16 +414,16 @@ class WeaponAbilities:
         if k == "melta":
             return replace(self, melta=_larger(self.melta, ab.value), texts=texts)
         if k == "blast":
-            return replace(self, blast=max(self.blast, int(ab.value)), texts=texts)
+            return replace(self, blast=max(self.blast, int(cast(int, ab.value))), texts=texts)
         if k == "cleave":
-            return replace(self, cleave=max(self.cleave, int(ab.value)), texts=texts)
+            return replace(self, cleave=max(self.cleave, int(cast(int, ab.value))), texts=texts)
         if k == "anti":
-            kw, x = ab.value  # type: ignore[misc]
+            kw, x = cast(tuple[str, int], ab.value)
             kept = {a: b for a, b in self.anti}
             kept[kw] = min(x, kept.get(kw, 7))
             return replace(self, anti=tuple(sorted(kept.items())), texts=texts)
         if k == "conditional":
-            inner, spec = ab.value  # type: ignore[misc]
+            inner, spec = cast(tuple[Ability, str], ab.value)
             pair = (inner.text, spec)
             kept_c = self.conditional if pair in self.conditional else (*self.conditional, pair)
             return replace(self, conditional=kept_c, texts=texts)

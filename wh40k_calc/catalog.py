@@ -32,12 +32,12 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import msgspec
+from msgspec import Struct
 
 from .fuzzy import suggest_names
 from .sheetnames import DatasheetError, file_editions, norm_name
@@ -204,8 +204,7 @@ class UnknownFactionError(LookupError):
     """A faction name that no datasheet has; the message gives the closest and the list."""
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(Struct, frozen=True):
     """One datasheet file found: display name and faction (from its ``name:``/``faction:``
     lines, or the index), path, where it comes from (``kind``: "user", "curated" or
     "generated"), the file that hides it, if any (same faction and name, earlier source), and
@@ -233,8 +232,7 @@ class Entry:
         return norm_name(self.faction), norm_name(self.name)
 
 
-@dataclass(frozen=True)
-class GeneratedSet:
+class GeneratedSet(Struct, frozen=True):
     """A folder of generated datasheets found through its name index: the folder, its units
     (index entries) and those units by name key, and which of its factions it gives
     (``factions``: None for all of them; the user data folder's edition-11 set gives the

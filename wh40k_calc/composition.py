@@ -26,17 +26,17 @@ named weapons that needs more than the unit's models can carry of them at once.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+
+from msgspec import Struct
 
 from .datasheet import Datasheet, ModelProfile, Weapon, WeaponChoice, norm_name
 
 MAX_SUBSETS_OF = 10  # up to this many named weapons, explanations try every set of them
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(Struct, frozen=True):
     """One equipment option of a model type, reduced to the named weapons it lets a model use:
     ``weapons`` maps weapon key -> how many of it one model carries; ``cap`` is how many models
     of the type may take the option (None: all of them)."""
@@ -49,8 +49,7 @@ class Option:
         return dict(self.weapons).get(key, 0)
 
 
-@dataclass(frozen=True)
-class Carriers:
+class Carriers(Struct, frozen=True):
     """``count`` models of ``model`` in the unit, and their equipment options (named weapons
     only, default equipment first)."""
 

@@ -3,18 +3,20 @@
 Schema checks (types, ranges, unknown fields) are done by ``msgspec``; this module adds only
 the cross-references a schema cannot express (weapons named in ``equipped`` and loadouts,
 loadout counts, sizes naming known models). Every error names the file and the field.
-"""
 
-from __future__ import annotations
+(No ``from __future__ import annotations`` here: msgspec reads the schema's annotations when
+it checks the first datasheet, and text annotations would each be compiled and evaluated
+then, about 2 ms of every start-up.)
+"""
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Literal
 
 import msgspec
+from msgspec import Struct
 
 from .abilities import (
     MALFORMED,
@@ -24,6 +26,7 @@ from .abilities import (
     split_abilities,
 )
 from .dice import Dice, DiceError
+from .records import compared_without
 
 # re-exported: the datasheet layer's own
 from .sheetnames import DatasheetError, file_editions, norm_name
@@ -182,8 +185,7 @@ class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
 # The immutable model the rest of the program uses.
 
 
-@dataclass(frozen=True)
-class Weapon:
+class Weapon(Struct, frozen=True):
     """One weapon profile. ``range`` is in inches, None for melee weapons; ``skill`` is the BS
     or WS (2-6, None for [TORRENT] weapons); ``AP`` is 0 or negative; A and D are dice."""
 
@@ -217,8 +219,7 @@ class Weapon:
         return f"{self.name} {rng} A{self.A} {kind}{skill} S{self.S} AP{self.AP} D{self.D}{ab}"
 
 
-@dataclass(frozen=True)
-class WeaponChoice:
+class WeaponChoice(Struct, frozen=True):
     """A wargear option that lets a model carry several weapons of a list ("can each be
     equipped with up to three of the following, and can take duplicates"): up to ``up_to``
     of ``weapons`` (keys; duplicates allowed but of those in ``once``), in place of the ones
@@ -231,8 +232,7 @@ class WeaponChoice:
     count: int | None = None
 
 
-@dataclass(frozen=True)
-class NotGenerated:
+class NotGenerated(Struct, frozen=True):
     """A wargear option the importer did not turn into a loadout or choice: why, and the
     equipment it names (``calc show`` lists them; ``--weapon`` can still use the weapons)."""
 
@@ -240,8 +240,7 @@ class NotGenerated:
     items: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class ModelProfile:
+class ModelProfile(Struct, frozen=True):
     """One kind of model: its statline (Sv 7 = no save), optional invulnerable save and Feel No
     Pain (X means X+), its own extra keywords and its default equipment (weapon keys).
 
@@ -325,8 +324,7 @@ class ModelProfile:
         )
 
 
-@dataclass(frozen=True)
-class UnitSize:
+class UnitSize(Struct, frozen=True):
     """A legal unit size: model name -> count, and its points. ``label`` is what the source
     adds to it (``Assigned Agent``); ``add_ons`` names the add-ons its points include."""
 
@@ -355,8 +353,7 @@ class UnitSize:
         return sum(n for name, n in self.composition if norm_name(name) == key)
 
 
-@dataclass(frozen=True)
-class AddOn:
+class AddOn(Struct, frozen=True):
     """An optional cost the source lists besides the sizes (``Attack Bike +55``): its name,
     points, and the model of the unit it adds (None: no model of this datasheet)."""
 
@@ -365,8 +362,7 @@ class AddOn:
     model: str | None = None
 
 
-@dataclass(frozen=True)
-class LoadoutEntry:
+class LoadoutEntry(Struct, frozen=True):
     """``count`` models (an int, or None for all the rest) of ``model`` carry ``equipped``.
 
     Entries for one model type take disjoint models in order. ``min_unit_size`` refuses the
@@ -381,8 +377,7 @@ class LoadoutEntry:
     replaces: tuple[str, ...] | None = None
 
 
-@dataclass(frozen=True)
-class LeadersAllowed:
+class LeadersAllowed(Struct, frozen=True):
     """Bodyguard rule: at this Starting Strength, up to ``count`` Leaders may be attached (one of
     them with ``one_with_keyword`` if set)."""
 
@@ -391,8 +386,7 @@ class LeadersAllowed:
     one_with_keyword: str | None
 
 
-@dataclass(frozen=True)
-class Damaged:
+class Damaged(Struct, frozen=True):
     """A damaged profile: while a model has 1..``wounds_left`` wounds left, ``hit_mod`` is added
     to its Hit rolls (the datasheet's "N wounds remaining" line)."""
 
@@ -400,8 +394,7 @@ class Damaged:
     hit_mod: int = 0
 
 
-@dataclass(frozen=True)
-class DataVersion:
+class DataVersion(Struct, frozen=True):
     """Where a generated datasheet's numbers come from: the data project (``source``, e.g.
     "game-datacards"), its data version (912) and the date of that version ("2026-07-23")."""
 
@@ -415,8 +408,7 @@ class DataVersion:
         return f"data {self.version}"
 
 
-@dataclass(frozen=True)
-class AdditionalCost:
+class AdditionalCost(Struct, frozen=True):
     """The surcharge for further copies of a unit in one army: each copy after the first
     ``after`` costs ``points`` more (the edition-11 data's ``additionalCost``)."""
 
@@ -424,8 +416,7 @@ class AdditionalCost:
     after: int
 
 
-@dataclass(frozen=True)
-class Datasheet:
+class Datasheet(Struct, frozen=True, dict=True):  # dict: the weapons by key, kept
     """A validated unit datasheet. ``models`` is in allocation order (rank-and-file first).
 
     ``not_modelled_attacker`` / ``not_modelled_target``: names of the unit's abilities that can
@@ -450,7 +441,7 @@ class Datasheet:
     models: tuple[ModelProfile, ...]
     sizes: tuple[UnitSize, ...]
     weapons: tuple[Weapon, ...]
-    loadouts: dict[str, tuple[LoadoutEntry, ...]] = field(hash=False, compare=False)
+    loadouts: dict[str, tuple[LoadoutEntry, ...]]
     rules: tuple[str, ...] = ()
     leader_of: tuple[str, ...] = ()
     leaders_allowed: tuple[LeadersAllowed, ...] = ()
@@ -470,6 +461,8 @@ class Datasheet:
     legends: bool = False
     data: DataVersion | None = None
     additional_cost: AdditionalCost | None = None
+
+    __eq__, __hash__ = compared_without("loadouts")  # a dict: no part of equality
 
     @property
     def key(self) -> str:
@@ -628,14 +621,14 @@ def _weapons(raw: list[_WeaponSchema], file: Path | str) -> list[Weapon]:
     """
     weapons: list[Weapon] = []
     seen: set[str] = set()
-    for i, w in enumerate(raw):
-        where = f"weapons[{i}] ({w.name})"
-        if norm_name(w.name) in seen:
+    for i, raw_w in enumerate(raw):
+        where = f"weapons[{i}] ({raw_w.name})"
+        if norm_name(raw_w.name) in seen:
             raise DatasheetError(
                 f"{file}: {where}: weapon name used twice; suffix one of them, e.g. '(melee)'"
             )
-        seen.add(norm_name(w.name))
-        weapons.append(_weapon(w, where, file))
+        seen.add(norm_name(raw_w.name))
+        weapons.append(_weapon(raw_w, where, file))
     for i, w in enumerate(weapons):
         if w.profile_of is not None and not any(
             x.profile_of and norm_name(x.profile_of) == norm_name(w.profile_of) and x is not w

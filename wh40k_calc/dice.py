@@ -8,10 +8,11 @@ vector (index = value) and draws samples with numpy. Used for the A and D charac
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cached_property
 from math import comb
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 if TYPE_CHECKING:  # numpy is imported where a distribution is built: parsing needs none
     import numpy as np
@@ -27,8 +28,7 @@ class DiceError(ValueError):
     """A dice expression that does not parse; the message quotes the bad text."""
 
 
-@dataclass(frozen=True)
-class Dice:
+class Dice(Struct, frozen=True, dict=True):  # dict: the cached pmf
     """A sum of ``count`` dice with ``sides`` faces plus ``bonus`` (which may be negative).
 
     ``Dice(0, 6, 3)`` is the constant 3, ``Dice(2, 6, 0)`` is 2D6, ``Dice(1, 3, 3)`` is D3+3.

@@ -17,8 +17,9 @@ that is not 10 or 11 is refused with one line that names where it came from.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 EDITION_VAR = "WH40K_CALC_EDITION"
 CONFIG_FILE = "config.toml"
@@ -33,8 +34,7 @@ class EditionError(ValueError):
     message is one line naming the variable or the file."""
 
 
-@dataclass(frozen=True)
-class EditionChoice:
+class EditionChoice(Struct, frozen=True):
     """The edition to use ("10" or "11") and what set it: "--edition", "WH40K_CALC_EDITION",
     the config file's path, "batch file" or "default"."""
 

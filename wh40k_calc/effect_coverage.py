@@ -30,14 +30,13 @@ stratagems and unit rules, which no export lists: their lines come from the file
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, fields
+from functools import lru_cache
 from pathlib import Path
+
+from msgspec import Struct
 
 from .effect_schema import EffectFile, EffectFileError, load_effect_file
 
@@ -53,6 +52,7 @@ CSV_NAME = {11: "coverage-11.csv", 10: "coverage-10.csv"}
 EXPORT_SOURCE = "wahapedia-10e-2025-07"
 
 
+@lru_cache(maxsize=4096)  # names are looked up again and again (every plan, every run)
 def key(text: str | None) -> str:
     """A name for matching: lower case, accents, apostrophes and punctuation aside."""
     if not text:
@@ -61,6 +61,7 @@ def key(text: str | None) -> str:
     return re.sub(r"[^a-z0-9]+", "", text.lower())
 
 
+@lru_cache(maxsize=4096)
 def slug(text: str) -> str:
     """An effect id from a rule's name: lower case, accents stripped, apostrophes dropped, every
     other run of punctuation or spaces one hyphen (``'Ard as Nails`` -> ``ard-as-nails``,
@@ -76,8 +77,7 @@ def _en(value: object) -> str:
     return "" if value is None else str(value)
 
 
-@dataclass(frozen=True)
-class DataRule:
+class DataRule(Struct, frozen=True):
     """One rule of a faction file: ``kind`` (army, detachment, stratagem, enhancement), its
     ``detachment`` (None for army rules), ``name`` as printed, and the data's ``id`` if any."""
 
@@ -109,6 +109,8 @@ def _faction_rules(d: dict) -> list[DataRule]:
 def data_rules(path: Path) -> list[DataRule]:
     """Every army rule, detachment rule, stratagem and enhancement of a game-datacards faction
     file, in file order."""
+    import json  # lazy, as csv: not on the start-up path of every command (1.5 ms)
+
     return _faction_rules(json.loads(path.read_text(encoding="utf-8")))
 
 
@@ -118,7 +120,7 @@ def covered(f: EffectFile) -> dict[tuple[str, str, str], str]:
     out: dict[tuple[str, str, str], str] = {}
     for r in f.effects:
         name = r.rule or r.name
-        for det in r.detachments or [None]:
+        for det in r.detachments or (None,):
             out[(r.kind, key(det), key(name))] = "modelled"
     for c in f.coverage:
         out[(c.kind, key(c.detachment), key(c.rule))] = c.status
@@ -130,7 +132,8 @@ def report(json_path: Path, effects_path: Path) -> tuple[list[str], Counter]:
     rules = data_rules(json_path)
     f = load_effect_file(effects_path)
     said = covered(f)
-    problems, counts = [], Counter()
+    problems: list[str] = []
+    counts: Counter = Counter()
     wanted = set()
     for r in rules:
         wanted.add(r.match)
@@ -150,8 +153,7 @@ def report(json_path: Path, effects_path: Path) -> tuple[list[str], Counter]:
 # The coverage files: one line per rule of every faction
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(Struct, frozen=True):
     """One line of a coverage file.
 
     ``faction``: the data's faction name (``Adeptus Astartes``; the export's in edition 10; the
@@ -198,11 +200,10 @@ class Line:
         return self.status in ("modelled", "not-modelled")
 
 
-COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Line))
+COLUMNS: tuple[str, ...] = Line.__struct_fields__
 
 
-@dataclass(frozen=True)
-class Coverage:
+class Coverage(Struct, frozen=True):
     """The lines of one edition, what is wrong (``problems``: the command exits 1) and what
     is only noted (``notes``: a faction without an effect file yet)."""
 
@@ -249,11 +250,11 @@ def match_file(
         return missing, []
     recs: dict[tuple[str, str, str], list] = {}
     names: dict[tuple[str, str, str], tuple[str, str]] = {}
-    for r in f.effects:
-        for det in r.detachments or [None]:
-            m = (r.kind, key(det), key(r.rule or r.name))
-            recs.setdefault(m, []).append(r)
-            names.setdefault(m, (det or "", r.rule or r.name))
+    for rec in f.effects:
+        for det in rec.detachments or (None,):
+            m: tuple[str, str, str] = (rec.kind, key(det), key(rec.rule or rec.name))
+            recs.setdefault(m, []).append(rec)
+            names.setdefault(m, (det or "", rec.rule or rec.name))
     covs: dict[tuple[str, str, str], list] = {}
     for c in f.coverage:
         m = (c.kind, key(c.detachment), key(c.rule))
@@ -390,7 +391,10 @@ def coverage_11(gdc: Path, effects: Path = EFFECTS, files: dict | None = None) -
     """
     folder = effects / "edition-11"
     files = load_effect_files(folder) if files is None else files
+    problems: list[str]
     lines, problems, notes, seen = [], [], [], set()
+    import json
+
     paths = sorted(gdc.glob("*.json"))
     if not paths:
         raise ValueError(f"{gdc}: no game-datacards faction files (*.json) here")
@@ -414,8 +418,7 @@ def coverage_11(gdc: Path, effects: Path = EFFECTS, files: dict | None = None) -
     return Coverage(11, tuple(sorted(lines, key=lambda x: x.order)), tuple(problems), tuple(notes))
 
 
-@dataclass(frozen=True)
-class ExportRule:
+class ExportRule(Struct, frozen=True):
     """A 10th-edition army rule: a faction ability of the export (``Abilities.csv``) that
     ``datasheets`` datasheets of the faction have (``Datasheets_abilities.csv``, type
     ``Faction``)."""
@@ -462,6 +465,7 @@ def coverage_10(csv_dir: Path, effects: Path = EFFECTS, files: dict | None = Non
 
     folder = effects / "edition-10"
     files = load_effect_files(folder) if files is None else files
+    problems: list[str]
     lines, problems, notes, seen = [], [], [], set()
     listed = frozenset(ALL_KINDS) - {"army"}  # the export lists army rules only
     for faction, rules in export_army_rules(csv_dir).items():
@@ -482,6 +486,9 @@ def coverage_10(csv_dir: Path, effects: Path = EFFECTS, files: dict | None = Non
 
 def csv_text(lines: tuple[Line, ...] | list[Line]) -> str:
     """The coverage file's text: a header of :data:`COLUMNS`, then one row per line."""
+    import csv  # only for the coverage table
+    import io
+
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(COLUMNS)
@@ -498,10 +505,13 @@ def read_csv(path: Path) -> list[Line]:
             kind or status, a modelled line without records or a not-modelled line without a
             reason, lines out of order or twice; the message names the file and the line.
     """
+    import csv
+    import io
+
     rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
     if not rows or tuple(rows[0]) != COLUMNS:
         raise ValueError(f"{path}: line 1: the header must be {','.join(COLUMNS)}")
-    lines = []
+    lines: list[Line] = []
     for n, row in enumerate(rows[1:], start=2):
         if len(row) != len(COLUMNS):
             raise ValueError(f"{path}: line {n}: {len(row)} fields, expected {len(COLUMNS)}")

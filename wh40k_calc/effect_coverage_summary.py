@@ -106,7 +106,8 @@ def _missed(row: dict[str, Count]) -> list[str]:
     for kind, goal in GOALS.items():
         c = row.get(kind, Count())
         if not c.meets(goal):
-            got = "missing rules" if c.missing else f"{_percent(c.share)}%"
+            share = c.share  # None only where the goal is met
+            got = "missing rules" if c.missing or share is None else f"{_percent(share)}%"
             out.append(f"{HEADINGS[kind].lower()} {got} < {_percent(goal)}%")
     return out
 

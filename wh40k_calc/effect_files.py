@@ -2,9 +2,14 @@
 under ``effects/`` (shipped in the package as ``wh40k_calc.effects_data``), read lazily, one
 faction at a time, and kept in a compiled cache.
 
-Layout: ``effects/edition-10/<faction>.yaml`` and ``effects/edition-11/<faction>.yaml``; each
-file says its own ``faction:`` (our 10th-edition faction names in ``edition-10``, the data's
-names such as ``Adeptus Astartes`` in ``edition-11``) and ``Core`` for the core stratagems and
+Layout: ``effects/edition-10/<faction>.yaml`` and ``effects/edition-11/<faction>.yaml``
+(written by hand), and the datasheet abilities the importers read as records, generated with
+the datasheets into each datasheet set's ``unit-rules/<faction>.yaml``
+(``datasheets-generated/unit-rules/``, ``datasheets-generated-11/unit-rules/``, and the user
+data folder's ``datasheets-11/unit-rules/`` after ``calc data update``, which gives the
+factions it has: :func:`unit_rule_folders`). Each file says its own ``faction:`` (our
+10th-edition faction names in ``edition-10``, the data's names such as ``Adeptus Astartes``
+in ``edition-11``) and ``Core`` for the core stratagems and
 the datasheet unit abilities. A folder is listed once per process and only the top of each file
 is read to learn its faction (:func:`files_of`); a file is parsed only when a command needs that
 faction (:func:`load`).
@@ -24,12 +29,18 @@ or read is skipped (the file is parsed).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from msgspec import Struct
+
+try:  # CPython's own SHA-1: the digest hashlib gives, without hashlib's OpenSSL set-up
+    # (3-8 ms of every start-up, for one digest of a short key); a private module: no stub
+    from _sha1 import sha1  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - a Python built without it
+    from hashlib import sha1
 
 from .effect_schema import EffectFile, EffectFileError, load_effect_file
 
@@ -51,8 +62,7 @@ def _data_dir(installed: str, checkout: str) -> Path:
 ROOT = _data_dir("effects_data", "effects")
 
 
-@dataclass(frozen=True)
-class Faction:
+class Faction(Struct, frozen=True):
     """One faction as effect files know it: ``name`` (ours, as our datasheets name it),
     ``aliases`` (the data's names and other spellings), ``keywords`` (faction keywords that
     make a unit one of this faction) and ``within`` (the key of the faction it is a part of:
@@ -70,6 +80,7 @@ class Faction:
         return norm(self.name)
 
 
+@lru_cache(maxsize=4096)  # the same few hundred names, again and again in a batch
 def norm(text: str) -> str:
     """A name for matching: lower case, letters and digits only (accents dropped)."""
     import unicodedata
@@ -121,9 +132,8 @@ FACTIONS: tuple[Faction, ...] = (
 def _with_data_names(table: tuple[Faction, ...]) -> tuple[Faction, ...]:
     """The table with the data's names and the factions within others that
     :mod:`wh40k_calc.factions` (the catalog's) knows added."""
-    from dataclasses import replace
-
     from .factions import DATA_NAMES, PARENTS
+    from .records import replace
 
     out = []
     for f in table:
@@ -136,6 +146,9 @@ def _with_data_names(table: tuple[Faction, ...]) -> tuple[Faction, ...]:
 FACTIONS = _with_data_names(FACTIONS)
 _BY_NAME = {norm(n): f for f in FACTIONS for n in (f.name, *f.aliases)}
 _BY_KEYWORD = {norm(k): f for f in FACTIONS for k in f.keywords}
+_BY_KEY: dict[str, Faction] = {}  # the first row of each key
+for _f in FACTIONS:
+    _BY_KEY.setdefault(_f.key, _f)
 
 
 def faction_key(name: str) -> str | None:
@@ -151,7 +164,7 @@ def faction_key(name: str) -> str | None:
 
 def faction_of_key(key: str) -> Faction | None:
     """The :class:`Faction` of a key, or None (Core, or a faction no table row names)."""
-    return next((f for f in FACTIONS if f.key == key), None)
+    return _BY_KEY.get(key)
 
 
 def display_name(key: str) -> str:
@@ -196,6 +209,8 @@ def faction_tiers(faction: str, keywords: frozenset[str] | set[str]) -> dict[str
 
 _FACTION_LINE = re.compile(r"^faction:\s*(.+?)\s*(?:#.*)?$", re.MULTILINE)
 _ROOTS: list[Path] = []  # tests may point the loader elsewhere (set_roots)
+_UNIT_RULES: list[list[Path]] = []  # ... and the generated unit rules (set_roots)
+UNIT_RULES = "unit-rules"  # the folder of a datasheet set that holds its unit rules
 
 
 def roots() -> list[Path]:
@@ -203,12 +218,28 @@ def roots() -> list[Path]:
     return _ROOTS or [ROOT]
 
 
-def set_roots(folders: list[Path] | None) -> None:
-    """Read effect files from ``folders`` instead of the shipped ones (None: the shipped);
-    forgets what was read before."""
+def set_roots(folders: list[Path] | None, unit_rules: list[Path] | None = None) -> None:
+    """Read effect files from ``folders`` instead of the shipped ones (None: the shipped),
+    and generated unit rules from the ``unit_rules`` folders (default: none with ``folders``,
+    the datasheet sets' without); forgets what was read before."""
     _ROOTS[:] = list(folders or [])
+    _UNIT_RULES[:] = [list(unit_rules or [])] if folders or unit_rules is not None else []
     files_of.cache_clear()
+    hand_files_of.cache_clear()
     _load_cached.cache_clear()
+
+
+def unit_rule_folders(edition: str) -> list[Path]:
+    """The ``unit-rules/`` folders of the datasheet sets ``edition`` reads, first to last:
+    edition 10 the shipped generated set's; edition 11 the user data folder's updated set
+    (``calc data update``; it gives the factions it has a file for) and the shipped one."""
+    if _UNIT_RULES:
+        return list(_UNIT_RULES[0])
+    from .catalog import GENERATED, GENERATED_11, updated_datasheets_11
+
+    if edition == "10":
+        return [GENERATED / UNIT_RULES]
+    return [updated_datasheets_11() / UNIT_RULES, GENERATED_11 / UNIT_RULES]
 
 
 def _head_faction(path: Path) -> str:
@@ -227,24 +258,47 @@ def _head_faction(path: Path) -> str:
 
 @lru_cache(maxsize=4)
 def files_of(edition: str) -> dict[str, tuple[Path, ...]]:
-    """Faction key -> the effect files of ``edition`` ("10" or "11") for it, in the order
-    :func:`roots` gives them. A file whose faction no table row names is keyed by its own
-    normalised faction name."""
+    """Faction key -> the effect files of ``edition`` ("10" or "11") for it: the hand-written
+    ones in the order :func:`roots` gives them, then the generated unit rules of the set that
+    gives the faction (:func:`unit_rule_folders`). A file whose faction no table row names is
+    keyed by its own normalised faction name."""
+    out = {k: list(v) for k, v in hand_files_of(edition).items()}
+    taken: set[str] = set()
+    for folder in unit_rule_folders(edition):
+        mine = _listed(folder)
+        for key, paths in mine.items():
+            if key not in taken:
+                out.setdefault(key, []).extend(paths)
+        taken |= set(mine)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=4)
+def hand_files_of(edition: str) -> dict[str, tuple[Path, ...]]:
+    """Faction key -> the hand-written effect files of ``edition`` for it (:func:`roots`
+    only): what the importers look datasheet abilities up in (a generated record is not)."""
     out: dict[str, list[Path]] = {}
     for root in roots():
-        folder = root / f"edition-{edition}"
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            continue
-        for name in names:
-            if not name.endswith(".yaml"):
-                continue
-            path = folder / name
-            faction = _head_faction(path)
-            key = faction_key(faction) or norm(faction)
-            out.setdefault(key, []).append(path)
+        for key, paths in _listed(root / f"edition-{edition}").items():
+            out.setdefault(key, []).extend(paths)
     return {k: tuple(v) for k, v in out.items()}
+
+
+def _listed(folder: Path) -> dict[str, list[Path]]:
+    """Faction key -> the ``.yaml`` files of one folder (sorted by name)."""
+    out: dict[str, list[Path]] = {}
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return out
+    for name in names:
+        if not name.endswith(".yaml"):
+            continue
+        path = folder / name
+        faction = _head_faction(path)
+        key = faction_key(faction) or norm(faction)
+        out.setdefault(key, []).append(path)
+    return out
 
 
 def load(path: Path) -> EffectFile:
@@ -303,7 +357,7 @@ def _cache_file(path: Path, st: os.stat_result) -> Path | None:
     if folder is None:
         return None
     key = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}|{_schema_stamp()}"
-    return folder / (hashlib.sha1(key.encode()).hexdigest() + ".msgpack")
+    return folder / (sha1(key.encode()).hexdigest() + ".msgpack")
 
 
 def _read_cache(cache: Path) -> EffectFile | None:

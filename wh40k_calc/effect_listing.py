@@ -130,6 +130,8 @@ def conditions_text(when: When | None, phases: bool = True) -> str:
         "beyond_12",
         "target_in_cover",
         "attacker_has_character",
+        "target_has_character",
+        "leading",
         "attacker_below_starting_strength",
         "attacker_below_half_strength",
         "target_below_starting_strength",
@@ -160,6 +162,8 @@ def conditions_text(when: When | None, phases: bool = True) -> str:
         v = getattr(when, f)
         if v is not None:
             parts.append(f"{what} {v}")
+    if when.led_by:
+        parts.append(f"led by: {' or '.join(when.led_by)}")
     if when.option:
         parts.append(f"option {when.option}")
     return "; ".join(parts)
@@ -253,11 +257,11 @@ def render(effects: list[Effect], lines: list[Line], edition: str, console) -> N
             (c.rule, "bold"), "\n", (f"{ef.display_name(x.faction)}, {c.kind}{where}", "dim")
         )
         status = "not an attack rule" if c.status == "not-attack" else "not modelled"
-        what = Words(status + (f": {c.reason}" if c.reason else ""))
+        said_of = Words(status + (f": {c.reason}" if c.reason else ""))
         if narrow:
-            table.add_row(Words(head), what)
+            table.add_row(Words(head), said_of)
         else:
-            table.add_row(Words(head), Words("-"), what)
+            table.add_row(Words(head), Words("-"), said_of)
     print_table(console, table)
     console.print(
         Text(

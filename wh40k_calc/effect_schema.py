@@ -23,9 +23,11 @@ conditions fail is refused with the reason) and each change's own ``when`` (that
 applies or not; no refusal). Every condition present must hold; a boolean condition written
 ``false`` requires the opposite ("not Below Half-strength"), which is how "X; if Y, Z instead"
 is written: one change with ``Y: false``, one with ``Y: true``.
-"""
 
-from __future__ import annotations
+(No ``from __future__ import annotations`` here: msgspec reads these annotations when it
+first decodes an effect file, and text annotations would each be compiled and evaluated then,
+about 2 ms of every start-up; the two that name a class defined later are quoted.)
+"""
 
 from pathlib import Path
 from typing import Annotated, Literal
@@ -69,7 +71,17 @@ class When(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     one — has at least N models; for the target, read as its models die, like Blast);
     ``target_min_models`` / ``target_max_models`` (the target unit has at least / at most N
     models, read as its models die); ``attacker_has_character`` (the attacking unit is or
-    contains a CHARACTER model: a character alone, or an Attached unit).
+    contains a CHARACTER model: a character alone, or an Attached unit);
+    ``target_has_character`` (the target unit is or contains a CHARACTER model, read when the
+    activation starts: "the bearer's unit" of a target-side enhancement, which a character on
+    its own is too; "while the bearer is leading a unit" is ``leading``).
+    Leaders (Core rules: Leader; edition 11, 19 Attached Units): ``leading`` (the model whose
+    datasheet names this record in ``rules:`` is a Leader, or an edition-11 Support
+    character, of the Attached unit it acts for: "while this model is leading a unit"; a
+    record named with ``--effect`` and no such datasheet: the unit is an Attached unit);
+    ``led_by`` (the unit it acts for — the attacker for an attacker-side change, the target
+    for a target-side one — is an Attached unit one of whose Leaders has one of these
+    keywords: "while a CAPTAIN model is leading this unit").
     Per attack (change level only): ``strength_above_toughness`` (the attack's S is greater than
     the target's T); ``strength_below_toughness``.
     Player-known (neither the selection nor the data can tell): ``option`` — the name of one of
@@ -99,6 +111,9 @@ class When(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     target_min_models: Annotated[int, msgspec.Meta(ge=1, le=100)] | None = None
     target_max_models: Annotated[int, msgspec.Meta(ge=1, le=100)] | None = None
     attacker_has_character: bool | None = None
+    target_has_character: bool | None = None
+    leading: bool | None = None
+    led_by: list[Keyword] | None = None
     strength_above_toughness: bool | None = None
     strength_below_toughness: bool | None = None
     option: Slug | None = None
@@ -113,21 +128,27 @@ class MortalWounds(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=Tru
     * ``rolls: 6`` (or ``rolls: models``: one per model of the attacking unit), ``"on": 4``
       (quoted: YAML 1.1 reads a bare ``on`` key as the boolean true),
       ``each: 1`` — roll that many D6, each result of ``on``+ inflicts ``each`` (a number or
-      dice text);
+      dice text); ``extra_rolls: N`` rolls N more D6 (``rolls: models, extra_rolls: 2``: one
+      per model and two more, as "roll two additional D6");
     * ``table: [{from: 2, to: 3, wounds: "1"}, {from: 4, to: 5, wounds: D3}, ...]`` — one D6,
       the row it falls in gives the mortal wounds (none outside every row).
     ``bonus`` is added to every D6 rolled (``rolls``/``table``; e.g. +1 against a CHARACTER,
     written as two changes with ``when``). ``max``: at most this many mortal wounds in all
-    ("to a maximum of 6").
+    ("to a maximum of 6"; with ``extra_rolls``, of every D6 together). ``psychic: true``: the
+    mortal wounds are inflicted by a Psychic ability, so each is a Psychic Attack (edition 11,
+    22.03 Psychic Abilities; 10th edition, Core rules: Psychic) and Feel No Pain against
+    Psychic Attacks applies to them as well as Feel No Pain against mortal wounds.
     """
 
     dice: str | None = None
     rolls: int | Literal["models"] | None = None
+    extra_rolls: Annotated[int, msgspec.Meta(ge=1, le=20)] | None = None
     on: Plus | None = None
     each: str | None = None
-    table: list[TableRow] | None = None
+    table: "list[TableRow] | None" = None  # TableRow comes next
     bonus: Small = 0
     max: Annotated[int, msgspec.Meta(ge=1, le=60)] | None = None
+    psychic: bool = False
 
 
 class TableRow(msgspec.Struct, forbid_unknown_fields=True, rename={"low": "from", "high": "to"}):
@@ -153,36 +174,39 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     for changes to A: 10th-edition core rules say their attacks cannot be modified unless a
     rule names the weapon; by default it is on for ``attacks`` in edition 10, off in edition
     11, whose 24.11 has no such rule). ``bearer_only``: an enhancement's (or a character's)
-    change that applies to its bearer alone — attacker side: only the bearer's weapons (in an
-    Attached unit, the CHARACTER model's; a ``grant_keyword`` counts for the bearer's own
-    attacks and for the unit's record-level conditions); target side: only attacks allocated
-    to the bearer (a change to the whole roll, such as T or a Hit-roll modifier, only when the
-    bearer is the whole target). ``when``: conditions of this change alone (see
-    :class:`When`).
+    change that applies to its bearer alone — attacker side: only the bearer's weapons (a unit
+    rule that a datasheet names in ``rules:``: that datasheet's models, a Leader's own or its
+    Bodyguard's; otherwise, in an Attached unit, the CHARACTER model's; a ``grant_keyword``
+    counts for the bearer's own attacks and for the unit's record-level conditions); target
+    side: only attacks allocated to the bearer (a change to the whole roll, such as T or a
+    Hit-roll modifier, only when the bearer is the whole target). ``when``: conditions of this
+    change alone (see :class:`When`).
 
     Attacker-side change fields (values as the matching command-line option):
-    ``hit_mod``/``wound_mod`` (added to the roll; every modifier is added up, then capped at
-    +-1); ``reroll_hits``/``reroll_wounds`` (``ones``, ``fails``, ``all``: the player may
-    re-roll any, the calculator chooses); ``reroll_damage`` (true); ``reroll_attacks`` (true:
-    the rolls that determine A); ``crit_hit``/``crit_wound`` (Critical on an unmodified X+);
-    ``ability`` (a weapon ability granted, written as a datasheet writes it:
-    ``lethal hits``, ``sustained hits 1``, ``anti-infantry 4+``, ``devastating wounds``,
-    ``precision``, ``lance``, ``ignores cover``, ``twin-linked``, ``assault``...);
-    ``choose_ability`` (the player picks one of these abilities: the calculator picks the one
-    that destroys most and lists it under choices); ``strength``, ``attacks`` (a number or dice
-    text such as ``D3``, added), ``ap`` (improvement: 1 turns AP-1 into AP-2), ``damage``
-    (added; dice text allowed), ``skill`` (improvement of BS/WS: 1 turns 4+ into 3+; a
-    characteristic change, outside the Hit-roll cap); ``ignore_harmful`` (``hit``, ``wound``,
-    ``skill``, ``strength``, ``ap``, ``damage``: the attacker may ignore modifiers to these, so
-    the harmful ones — the target's rules that worsen them — are ignored);
-    ``snap_shooting`` (true: only an unmodified 6 hits); ``target_toughness`` (added to the
-    target's T for these attacks, e.g. -1); ``mortal_wounds`` (:class:`MortalWounds`, before
-    the attacks); ``command_reroll`` (one failed Wound roll re-rolled, as the core stratagem);
+    ``hit_mod``/``wound_mod`` (added to the roll; every modifier is added up, then capped at +-1);
+    ``reroll_hits``/``reroll_wounds`` (``ones``, ``fails``, ``all``: the player may re-roll any, the
+    calculator chooses); ``reroll_damage`` (true); ``reroll_attacks`` (true: the rolls that
+    determine A); ``crit_hit``/``crit_wound`` (Critical on an unmodified X+); ``ability`` (a weapon
+    ability granted, written as a datasheet writes it: ``lethal hits``, ``sustained hits 1``,
+    ``anti-infantry 4+``, ``devastating wounds``, ``precision``, ``lance``, ``ignores cover``,
+    ``twin-linked``, ``assault``...); ``choose_ability`` (the player picks one of these abilities:
+    the calculator picks the one that destroys most and lists it under choices); ``strength``,
+    ``attacks`` (a number or dice text such as ``D3``, added), ``ap`` (improvement: 1 turns AP-1
+    into AP-2), ``damage`` (added; dice text allowed), ``skill`` (improvement of BS/WS: 1 turns 4+
+    into 3+; a characteristic change, outside the Hit-roll cap); ``ignore_harmful`` (``hit``,
+    ``wound``, ``skill``, ``strength``, ``ap``, ``damage``: the attacker may ignore modifiers to
+    these, so the harmful ones — the target's rules that worsen them — are ignored);
+    ``snap_shooting`` (true: only an unmodified 6 hits); ``target_toughness`` (added to the target's
+    T for these attacks, e.g. -1); ``target_save_worsen`` (N: the target models' Save characteristic
+    worsened by N for these attacks, 3+ becoming 4+ — a characteristic, not a save-roll modifier:
+    invulnerable saves are untouched, and in 10th edition a model whose Sv becomes worse than 3+
+    takes the Benefit of Cover against AP 0); ``mortal_wounds`` (:class:`MortalWounds`, before the
+    attacks); ``command_reroll`` (one failed Wound roll re-rolled, as the core stratagem);
     ``single_reroll`` (``hit``, ``wound`` or ``damage``: one such roll of the activation may be
-    re-rolled, the calculator choosing which, as for ``command_reroll``); ``snap_hit_on`` (X:
-    snap shooting that hits on an unmodified X+ instead of 6); ``attacks_set`` (the weapon's A
-    becomes this number or dice), ``skill_set`` (its BS/WS becomes X+); ``grant_keyword``
-    (the attacking unit has this keyword too, for every other rule's keyword conditions).
+    re-rolled, the calculator choosing which, as for ``command_reroll``); ``snap_hit_on`` (X: snap
+    shooting that hits on an unmodified X+ instead of 6); ``attacks_set`` (the weapon's A becomes
+    this number or dice), ``skill_set`` (its BS/WS becomes X+); ``grant_keyword`` (the attacking
+    unit has this keyword too, for every other rule's keyword conditions).
 
     Target-side change fields: ``invuln`` (X+ invulnerable save; the best one is used);
     ``fnp``, ``fnp_mortal`` (against mortal wounds only), ``fnp_psychic`` (against Psychic
@@ -195,7 +219,20 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     (added to its models' T); ``crit_hit_against`` (X: attacks against it score Critical Hits
     only on an unmodified X+, e.g. 6 when a rule forbids better thresholds); ``wounds`` (added
     to its models' W); ``damage_set`` (the Damage of each attack allocated to it becomes N,
-    e.g. 1); ``save_set`` (its models' Sv becomes X+ when that is better).
+    e.g. 1); ``save_set`` (its models' Sv becomes X+ when that is better); ``save_improve``
+    (N: its models' Save characteristic improved by N, 4+ becoming 3+ — a characteristic, not
+    a save-roll modifier as ``save_mod`` is: invulnerable saves are untouched, and it is not
+    held to the +1 limit of save modifiers; never better than 2+), with ``save_limit`` (X:
+    this improvement never makes a Save better than X+, "this cannot improve a model's Save
+    to better than 3+"; a model already better keeps its Save); ``toughness_majority`` (true:
+    the Wound rolls of attacks against it use the Toughness most of its models have — of an
+    Attached unit, its Bodyguard models — the highest of those tied, counted when the
+    activation starts, instead of the highest; T changes then add to it).
+
+    Order of the Sv changes (02.02.01 Applying Modifiers): ``save_set`` first, then the
+    improvements (those with a ``save_limit`` first, the strictest limit first: each stops at
+    its own limit; then the others, added up), then ``target_save_worsen`` (a subtraction:
+    last); the result is never better than 2+.
     """
 
     side: Literal["attacker", "target"] | None = None
@@ -225,6 +262,7 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     ignore_harmful: list[Literal["hit", "wound", "skill", "strength", "ap", "damage"]] | None = None
     snap_shooting: bool | None = None
     target_toughness: Small | None = None
+    target_save_worsen: Positive | None = None
     mortal_wounds: MortalWounds | None = None
     command_reroll: bool | None = None
     single_reroll: Literal["hit", "wound", "damage"] | None = None
@@ -249,6 +287,10 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     wounds: Small | None = None
     damage_set: Positive | None = None
     save_set: Annotated[int, msgspec.Meta(ge=2, le=6)] | None = None
+    save_improve: Positive | None = None
+    toughness_majority: bool | None = None
+    # qualifier of save_improve (not a change field of its own)
+    save_limit: Plus | None = None
 
 
 SCOPE_FIELDS: tuple[str, ...] = (
@@ -261,8 +303,13 @@ SCOPE_FIELDS: tuple[str, ...] = (
     "bearer_only",
     "when",
 )
+# Fields that qualify one change field (``save_limit`` of ``save_improve``): neither scope nor
+# a change of their own.
+QUALIFIERS: dict[str, tuple[str, ...]] = {"save_limit": ("save_improve",)}
 # The change fields proper (not the scope fields): exactly one per Change.
-CHANGE_FIELDS: tuple[str, ...] = tuple(f for f in Change.__struct_fields__ if f not in SCOPE_FIELDS)
+CHANGE_FIELDS: tuple[str, ...] = tuple(
+    f for f in Change.__struct_fields__ if f not in SCOPE_FIELDS and f not in QUALIFIERS
+)
 # Which side each change field exists on (hit_mod and wound_mod exist on both).
 ATTACKER_FIELDS: frozenset[str] = frozenset(
     CHANGE_FIELDS[: CHANGE_FIELDS.index("grant_keyword") + 1]
@@ -274,9 +321,13 @@ TARGET_FIELDS: frozenset[str] = frozenset(CHANGE_FIELDS[CHANGE_FIELDS.index("inv
 # Changes of the whole activation, not of one weapon's attacks: no weapon scope, no per-attack
 # condition (mortal wounds before the attacks, a keyword the unit gains, the target's models'
 # T and W).
-UNIT_FIELDS: frozenset[str] = frozenset({"mortal_wounds", "grant_keyword", "toughness", "wounds"})
+UNIT_FIELDS: frozenset[str] = frozenset(
+    {"mortal_wounds", "grant_keyword", "toughness", "wounds", "toughness_majority"}
+)
 # Changes whose own value the per-attack conditions (S against T) would read.
-STRENGTH_FIELDS: frozenset[str] = frozenset({"strength", "target_toughness", "toughness"})
+STRENGTH_FIELDS: frozenset[str] = frozenset(
+    {"strength", "target_toughness", "toughness", "toughness_majority"}
+)
 # Changes to a weapon's A, which [EXTRA ATTACKS] weapons take only when named (Core rules:
 # Extra Attacks; 24.11 [EXTRA ATTACKS]).
 ATTACKS_FIELDS: frozenset[str] = frozenset({"attacks", "attacks_set", "reroll_attacks"})
@@ -288,7 +339,7 @@ def change_field(c: Change) -> str:
     return next(f for f in CHANGE_FIELDS if getattr(c, f) is not None)
 
 
-def change_side(r: Record, c: Change) -> str:
+def change_side(r: "Record", c: Change) -> str:  # Record comes below
     """The side a (checked) change of record ``r`` acts for: its own ``side``, else the
     record's; in a ``both`` record a field that exists on one side only says which."""
     if c.side is not None:
@@ -412,6 +463,11 @@ def check_record(r: Record) -> list[str]:
                 )
             if m.rolls is not None and (m.on is None or m.each is None):
                 problems.append(f"{r.id}: changes[{i}].mortal_wounds: rolls needs on and each")
+            if m.extra_rolls is not None and m.rolls is None:
+                problems.append(f"{r.id}: changes[{i}].mortal_wounds: extra_rolls needs rolls")
+        for name, owners in QUALIFIERS.items():
+            if getattr(c, name) is not None and not any(getattr(c, f) is not None for f in owners):
+                problems.append(f"{r.id}: changes[{i}].{name}: only with {' or '.join(owners)}")
     for name in ("option", "not_option"):
         option = getattr(r.when, name) if r.when else None
         if option and option not in (r.options or {}):
@@ -444,6 +500,8 @@ def _check_change(r: Record, i: int, c: Change, field: str) -> list[str]:
         c.weapons != "all" or c.named or c.weapons_with or c.weapons_without
     ):
         out.append(f"{at}: {field} is not a weapon's: it takes no weapons, named or weapons_with")
+    if field == "toughness_majority" and c.toughness_majority is False:
+        out.append(f"{at}.toughness_majority: write true, or leave the change out")
     if field == "mortal_wounds" and c.bearer_only:
         out.append(f"{at}.bearer_only: {field} is the unit's, not one model's")
     out += _check_texts(at, c, field)
@@ -521,7 +579,7 @@ def load_effect_file(path: Path) -> EffectFile:
     import yaml
 
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_safe_loader())
     except (OSError, yaml.YAMLError) as e:
         raise EffectFileError(f"{path}: cannot read: {e}") from None
     try:
@@ -534,6 +592,14 @@ def load_effect_file(path: Path) -> EffectFile:
     if problems:
         raise EffectFileError(f"{path}: " + "; ".join(problems))
     return data
+
+
+def _safe_loader():
+    """PyYAML's safe loader, the libyaml one (``CSafeLoader``, about 6x faster on the effect
+    files: the same documents) where PyYAML was built with it, else the pure-Python one."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _which_record(raw: object, message: str) -> str:

@@ -18,10 +18,11 @@ names are. A name of another faction or edition only is refused with the reason.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from . import effect_files as ef
 from .effect_coverage import slug
@@ -41,8 +42,7 @@ KIND_WORDS = {
 }
 
 
-@dataclass(frozen=True, eq=False)
-class Effect:
+class Effect(Struct, frozen=True, eq=False, dict=True):  # by identity; dict: cached
     """One record of one effect file: ``record`` (the schema's), ``faction`` (the faction key,
     :func:`~wh40k_calc.effect_files.faction_key`; ``core`` for the core rules), the file's own
     ``faction_name``, ``edition`` ("10" or "11") and ``path``."""
@@ -203,8 +203,7 @@ def clear_caches() -> None:
 # Names
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(Struct, frozen=True):
     """One ``--effect`` as written: ``side`` ("attacker", "target" or None), ``faction`` (as
     written, or None), ``name`` and the ``options`` given (slugged)."""
 
@@ -250,8 +249,7 @@ def parse_request(text: str) -> Request:
     return Request(raw, name, side, faction, options)
 
 
-@dataclass(frozen=True, eq=False)
-class Found:
+class Found(Struct, frozen=True, eq=False):  # by identity
     """What a name found: one record, or the options of a choice rule (``choice``: the
     calculator picks one for the side); ``sides`` it may apply to (one for a choice rule);
     ``options`` given; ``request`` as written."""
@@ -308,8 +306,11 @@ def find(req: Request, edition: str, units: dict[str, tuple[str, dict[str, int]]
     else:
         searched = tuple(dict.fromkeys((*units["attacker"][1], *units["target"][1], ef.CORE)))
     pool = tuple(e for f in searched if f in ef.files_of(edition) for e in effects_of(edition, f))
+    # an id names one record of a file; a printed name may be several records' (the same
+    # ability of different datasheets, generated with ids of their own)
+    exact = [e for e in pool if e.id == key]
     candidates: list[tuple[tuple[Effect, ...], bool]] = [
-        ((e,), False) for e in pool if _matches(e, key)
+        ((e,), False) for e in (exact or [e for e in pool if _matches(e, key)])
     ]
     if not candidates:
         candidates = [(g, len(g) > 1) for g in _groups(pool, key)]
@@ -505,16 +506,14 @@ def _side_hint(req) -> str:
 
 def unit_rule(rid: str, edition: str, factions: tuple[str, ...]) -> Effect | None:
     """The record a datasheet's ``rules:`` entry ``rid`` names in ``edition``: in the unit's
-    ``factions`` (most specific first), then the core file; None when none has it."""
+    ``factions`` (most specific first), then the core file, by id first, then by printed
+    name; None when none has it."""
     key = slug(rid)
     files = ef.files_of(edition)
-    for f in (*factions, ef.CORE):
-        if f not in files:
-            continue
-        for e in effects_of(edition, f):
-            if _matches(e, key):
-                return e
-    return None
+    pool = [e for f in (*factions, ef.CORE) if f in files for e in effects_of(edition, f)]
+    return next((e for e in pool if e.id == key), None) or next(
+        (e for e in pool if _matches(e, key)), None
+    )
 
 
 def coverage_line(rid: str, edition: str, factions: tuple[str, ...]):
@@ -546,25 +545,32 @@ def suggestions(name: str) -> str:
     return did_you_mean(name, ids)
 
 
-def unit_rule_id(printed: str, edition: str = "10") -> str | None:
-    """The id of the record of ``edition`` printed as ``printed`` ("Dat's Our Loot!"), in any
-    faction, or of a unit rule a file lists as coverage ("Get Da Good Bitz"): for the
-    importer, which lists a datasheet's rules by id."""
+def unit_rule_id(
+    printed: str, edition: str = "10", kinds: tuple[str, ...] = ("unit",)
+) -> str | None:
+    """The id of the hand-written record of ``edition`` whose kind is one of ``kinds``
+    (``unit``: a datasheet ability; ``army``: a faction ability, the army rule) printed as
+    ``printed`` ("Dat's Our Loot!"), in any faction, or, for ``unit``, of a unit rule a file
+    lists as coverage ("Get Da Good Bitz"): for the importers, which list a datasheet's rules
+    by id. A stratagem or an enhancement that shares an ability's name is never its record."""
     key = slug(printed)
-    return _printed_ids(edition).get(key)
+    return next((rid for rid, kind in _printed_ids(edition).get(key, ()) if kind in kinds), None)
 
 
 @lru_cache(maxsize=2)
-def _printed_ids(edition: str) -> dict[str, str]:
-    """Printed names and ids -> ids: of every record, and of the unit rules the files list as
-    coverage (a datasheet names them in ``rules:`` too, and they are then known)."""
-    out: dict[str, str] = {}
-    for e in all_effects(edition):
-        out.setdefault(slug(e.name), e.id)
-        out.setdefault(e.id, e.id)
-    for paths in ef.files_of(edition).values():
+def _printed_ids(edition: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Printed names and ids -> (id, kind) of every hand-written record (the generated unit
+    rules are the importers' own output, never their input) in file order, and of the unit
+    rules the files list as coverage (kind ``unit``: a datasheet names them in ``rules:`` too,
+    and they are then known)."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for paths in ef.hand_files_of(edition).values():
         for path in paths:
-            for c in ef.load(path).coverage:
+            data = ef.load(path)
+            for r in data.effects:
+                out.setdefault(slug(r.name), []).append((r.id, r.kind))
+                out.setdefault(r.id, []).append((r.id, r.kind))
+            for c in data.coverage:
                 if c.kind == "unit":
-                    out.setdefault(slug(c.rule), slug(c.rule))
-    return out
+                    out.setdefault(slug(c.rule), []).append((slug(c.rule), "unit"))
+    return {k: tuple(v) for k, v in out.items()}

@@ -31,12 +31,13 @@ import math
 import pickle
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .engine.exact import ExactUnsupported, run_exact, state_estimate
+from .records import replace
 from .resolve import Carried, _Scorer, choose
 from .rules import get_rules
 from .rules.players import Player, players, switched_off

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any
+from typing import Any, cast
 
 from rich import box
 from rich.bar import Bar
@@ -110,7 +110,8 @@ def wrap_words(text: Text, width: int) -> list[Text]:
 def _wrap_line(line: str, width: int) -> list[tuple[int, int]]:
     """(start, end) of each wrapped line of ``line`` (see :func:`wrap_words`)."""
     spans: list[tuple[int, int]] = []
-    start = end = None  # of the line being filled
+    start: int | None = None  # of the line being filled
+    end = 0
     used = 0
     at = 0
     for piece, starts_word in _pieces(line):
@@ -180,7 +181,7 @@ def _labels_readable(turned: Table, widths: list[int]) -> bool:
     """Whether each row's label, as a turned table's column heading, takes at most
     :data:`TURNED_LABEL_LINES` lines at its width (long labels read better as blocks)."""
     return all(
-        line_count(column.header.plain, w) <= TURNED_LABEL_LINES
+        line_count(cast(Words, column.header).plain, w) <= TURNED_LABEL_LINES
         for column, w in zip(turned.columns[1:], widths[1:], strict=True)
     )
 

@@ -120,8 +120,8 @@ def print_units(entries: list[Entry], replaces: dict[Path, Path], heading: str =
         + (f" ({hidden} hidden)" if hidden else "")
         + heading
     )
-    for faction, group in itertools.groupby(entries, key=lambda e: e.faction):
-        group = list(group)
+    for faction, grouped in itertools.groupby(entries, key=lambda e: e.faction):
+        group = list(grouped)
         names = {e.path: esc(e.name) for e in group}  # names and paths from files: escaped
         name_width = max(len(n) for n in names.values())  # aligned within the faction
         hid = sum(1 for e in group if e.hidden_by is not None)  # counted as the summary does

@@ -2,7 +2,8 @@
 
 typer declares one function parameter per option. Options that travel together (the condition
 flags, the modifiers, the target options, the engine options) are declared once instead, as the
-fields of a frozen dataclass whose annotations carry the ``typer.Option``, and a command takes
+fields of a frozen record (a msgspec Struct, or a dataclass) whose annotations carry the
+``typer.Option``, and a command takes
 the whole group as one typed parameter::
 
     @app.command()
@@ -29,13 +30,15 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class OptionGroup:
-    """Base of the option groups: subclasses are frozen dataclasses whose fields are annotated
+    """Base of the option groups: subclasses are frozen records (``class G(OptionGroup,
+    Struct, frozen=True)``, or frozen dataclasses) whose fields are annotated
     ``Annotated[T, typer.Option(...)]`` (or ``typer.Argument``) with the option's default.
 
     ``help_overrides`` (field name -> help text) lets a subclass reuse a group with help worded
     for another command (``calc compare``'s engine options override a batch file's).
     """
 
+    __slots__ = ()
     help_overrides: ClassVar[Mapping[str, str]] = {}
 
     @classmethod
@@ -44,14 +47,14 @@ class OptionGroup:
         info, default)."""
         hints = get_type_hints(cls, include_extras=True)
         out = []
-        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-            annotation = hints[f.name]
-            if f.name in cls.help_overrides:
-                annotation = _with_help(annotation, cls.help_overrides[f.name])
-            default = inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default
+        # a class is hashable: mypy refuses type[X] as Hashable (python/mypy#11470)
+        for name, default in _fields(cls):  # type: ignore[arg-type]
+            annotation = hints[name]
+            if name in cls.help_overrides:
+                annotation = _with_help(annotation, cls.help_overrides[name])
             out.append(
                 inspect.Parameter(
-                    f.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
+                    name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
                 )
             )
         return out
@@ -61,20 +64,38 @@ class OptionGroup:
         """Field name -> the option as the user types it (``--half-range``; an argument's
         metavar)."""
         hints = get_type_hints(cls, include_extras=True)
-        return {
-            f.name: _option_name(f.name, hints[f.name])
-            for f in dataclasses.fields(cls)  # type: ignore[arg-type]
-        }
+        # a class is hashable: mypy refuses type[X] as Hashable (python/mypy#11470)
+        return {name: _option_name(name, hints[name]) for name, _ in _fields(cls)}  # type: ignore[arg-type]
 
     def changed(self) -> list[str]:
         """The options whose value is not the default (and not empty), as the user types them."""
         names = self.option_names()
         out = []
-        for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            if value not in (f.default, None, (), []):
-                out.append(names[f.name])
+        # a class is hashable: mypy refuses type[X] as Hashable (python/mypy#11470)
+        for name, default in _fields(type(self)):  # type: ignore[arg-type]
+            value = getattr(self, name)
+            if value not in (default, None, (), []):
+                out.append(names[name])
         return out
+
+
+@functools.cache
+def _fields(cls: type) -> tuple[tuple[str, Any], ...]:
+    """(name, default) of each field of the group ``cls`` in order, the default
+    ``inspect.Parameter.empty`` where there is none (an option group declares no default
+    factories); read once per class. A record's defaults are those of its last fields."""
+    names = getattr(cls, "__struct_fields__", None)
+    if names is not None:
+        defaults = cls.__struct_defaults__  # type: ignore[attr-defined]
+        first = len(names) - len(defaults)
+        return tuple(
+            (n, defaults[i - first] if i >= first else inspect.Parameter.empty)
+            for i, n in enumerate(names)
+        )
+    return tuple(
+        (f.name, inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default)
+        for f in dataclasses.fields(cls)
+    )
 
 
 def _typer_info(annotation: Any) -> Any:
@@ -148,7 +169,7 @@ def with_groups(func: F) -> F:
         if p.name in seen:
             raise TypeError(f"{func.__name__}: option {p.name!r} declared twice")
         seen.add(p.name)
-    fields = {name: [f.name for f in dataclasses.fields(cls)] for name, cls in groups.items()}
+    fields = {name: [f for f, _ in _fields(cls)] for name, cls in groups.items()}
 
     @functools.wraps(func)
     def wrapper(**kwargs: Any) -> Any:
@@ -169,7 +190,7 @@ def once_command_class() -> type:
     the option. Repeatable options (``multiple``), counters and flags are not affected.
     """
     import typer
-    from typer.core import TyperCommand
+    from typer.core import TyperCommand, TyperOption
 
     # click's UsageError (typer vendors click and exports only this subclass of it)
     usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
@@ -177,9 +198,9 @@ def once_command_class() -> type:
     class OnceCommand(TyperCommand):
         def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
             _, _, order = self.make_parser(ctx).parse_args(args=list(args))
-            seen: set[str] = set()
+            seen: set[str | None] = set()
             for p in order:
-                once = p.param_type_name == "option" and not (p.multiple or p.count or p.is_flag)
+                once = isinstance(p, TyperOption) and not (p.multiple or p.count or p.is_flag)
                 if once and p.name in seen:
                     raise usage_error(_twice(p.opts[0], self.name), ctx)
                 seen.add(p.name)

@@ -8,17 +8,19 @@ trials, seed, datasheet folders, JSON). ``calc shoot``, ``calc fight`` and ``cal
 the same groups, and each group builds its part of the Selection in one place. Also here: the
 choice enums, ``--effect``, the error exit and the catalog for ``--datasheets``.
 
-Only typer is imported at module level: this module is read on every start-up. (No ``from
+Only typer (and msgspec, for the groups) is imported at module level: this module is read on
+every start-up. (No ``from
 __future__ import annotations`` here: the groups' annotations are read at start-up, and text
 annotations would have to be evaluated again.)
 """
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from msgspec import Struct
 
 from .optgroup import OptionGroup
 
@@ -96,7 +98,7 @@ def warning(message: str) -> None:
     )
 
 
-def catalog(datasheets: list[str] | list[Path] | tuple[str, ...] | None, edition: str = "10"):
+def catalog(datasheets: Sequence[str | Path] | None, edition: str = "10"):
     """The datasheet catalog for ``--datasheets`` folders (and the environment), looking in
     ``edition``'s data; a faction in ``WH40K_CALC_FACTIONS`` that no datasheet has is warned
     about on stderr.
@@ -154,8 +156,9 @@ EffectOpt = Annotated[
 ]
 
 
-def _flag(name: str, text: str):
-    return Annotated[bool, typer.Option(name, help=text)]
+def _flag(name: str, text: str) -> Any:
+    """typer's information for a flag option (``Annotated[bool, _flag(...)]``)."""
+    return typer.Option(name, help=text)
 
 
 AddAbilityOpt = Annotated[
@@ -209,8 +212,7 @@ WoundsLeftOpt = Annotated[
 # The groups
 
 
-@dataclass(frozen=True)
-class AttackerOptions(OptionGroup):
+class AttackerOptions(OptionGroup, Struct, frozen=True):
     """The attacking unit and the attacker's choices for the activation: datasheet name,
     size, named loadout or explicit weapons ('NAME xN'), attached Leaders, weapon abilities
     added for this activation, faction (for names several factions use), wounds left (a
@@ -268,8 +270,7 @@ class AttackerOptions(OptionGroup):
     ] = "leader"
 
 
-@dataclass(frozen=True)
-class TargetOptions(OptionGroup):
+class TargetOptions(OptionGroup, Struct, frozen=True):
     """The target unit: datasheet name, size (fewer models for a damaged unit), named loadout,
     attached Leaders, allocation order, the wounded model's wounds left, Stealth whatever its
     datasheet says, faction."""
@@ -312,56 +313,79 @@ class TargetOptions(OptionGroup):
     target_faction: TargetFactionOpt = None
 
 
-@dataclass(frozen=True)
-class ConditionOptions(OptionGroup):
+class ConditionOptions(OptionGroup, Struct, frozen=True):
     """The battlefield condition flags (:class:`wh40k_calc.selection.Conditions`)."""
 
-    half_range: _flag("--half-range", "Target within half range (Rapid Fire, Melta).") = False
-    stationary: _flag(
-        "--stationary",
-        "[HEAVY] +1 to hit. Edition 10: the attacker Remained Stationary; edition 11: it is "
-        'unengaged, was not set up this turn and no model moved more than 3".',
-    ) = False
-    charged: _flag(
-        "--charged", "Attacker made a Charge move this turn (Lance, charge effects)."
-    ) = False
-    cover: _flag(
-        "--cover",
-        "Target has the Benefit of Cover against ranged attacks. Edition 10: +1 to armour "
-        "saves; edition 11: the attack's BS worsened by 1 (no save bonus).",
-    ) = False
-    objective: _flag("--objective", "Target within range of an objective marker.") = False
-    overwatch: _flag("--overwatch", "Snap shooting: only unmodified 6s hit.") = False
-    indirect: _flag(
-        "--indirect",
-        "Target not visible: only [INDIRECT FIRE] weapons (not [TORRENT]) shoot, the target in "
-        "cover. Edition 10: -1 to hit, unmodified 1-3 fail; edition 11 (indirect shooting): "
-        "unmodified 1-5 fail (1-3 with --spotted), no Hit re-rolls.",
-    ) = False
-    beyond_12: _flag("--beyond-12", 'Target more than 12" away (Conversion).') = False
-    disembarked: _flag("--disembarked", "Attacker disembarked from a TRANSPORT this turn.") = False
-    plunging_fire: _flag(
-        "--plunging-fire",
-        "Edition 11: plunging fire: ranged BS improved by 1 (not with an AIRCRAFT attacker or "
-        "target).",
-    ) = False
-    spotted: _flag(
-        "--spotted",
-        "Edition 11, with --indirect: the attacker Remained Stationary this turn and the target "
-        "is visible to a friendly unit: unmodified 1-3 fail instead of 1-5.",
-    ) = False
+    half_range: Annotated[
+        bool, _flag("--half-range", "Target within half range (Rapid Fire, Melta).")
+    ] = False
+    stationary: Annotated[
+        bool,
+        _flag(
+            "--stationary",
+            "[HEAVY] +1 to hit. Edition 10: the attacker Remained Stationary; edition 11: it is "
+            'unengaged, was not set up this turn and no model moved more than 3".',
+        ),
+    ] = False
+    charged: Annotated[
+        bool, _flag("--charged", "Attacker made a Charge move this turn (Lance, charge effects).")
+    ] = False
+    cover: Annotated[
+        bool,
+        _flag(
+            "--cover",
+            "Target has the Benefit of Cover against ranged attacks. Edition 10: +1 to armour "
+            "saves; edition 11: the attack's BS worsened by 1 (no save bonus).",
+        ),
+    ] = False
+    objective: Annotated[
+        bool, _flag("--objective", "Target within range of an objective marker.")
+    ] = False
+    overwatch: Annotated[bool, _flag("--overwatch", "Snap shooting: only unmodified 6s hit.")] = (
+        False
+    )
+    indirect: Annotated[
+        bool,
+        _flag(
+            "--indirect",
+            "Target not visible: only [INDIRECT FIRE] weapons (not [TORRENT]) shoot, the target in "
+            "cover. Edition 10: -1 to hit, unmodified 1-3 fail; edition 11 (indirect shooting): "
+            "unmodified 1-5 fail (1-3 with --spotted), no Hit re-rolls.",
+        ),
+    ] = False
+    beyond_12: Annotated[bool, _flag("--beyond-12", 'Target more than 12" away (Conversion).')] = (
+        False
+    )
+    disembarked: Annotated[
+        bool, _flag("--disembarked", "Attacker disembarked from a TRANSPORT this turn.")
+    ] = False
+    plunging_fire: Annotated[
+        bool,
+        _flag(
+            "--plunging-fire",
+            "Edition 11: plunging fire: ranged BS improved by 1 (not with an AIRCRAFT attacker or "
+            "target).",
+        ),
+    ] = False
+    spotted: Annotated[
+        bool,
+        _flag(
+            "--spotted",
+            "Edition 11, with --indirect: the attacker Remained Stationary this turn and the "
+            "target is visible to a friendly unit: unmodified 1-3 fail instead of 1-5.",
+        ),
+    ] = False
 
     def build(self) -> "Conditions":
         """The selection's Conditions (same field names)."""
-        from dataclasses import asdict
+        from msgspec.structs import asdict
 
         from .selection import Conditions
 
         return Conditions(**asdict(self))
 
 
-@dataclass(frozen=True)
-class ModifierOptions(OptionGroup):
+class ModifierOptions(OptionGroup, Struct, frozen=True):
     """Modifiers and re-rolls anyone can set (:class:`wh40k_calc.selection.Modifiers`):
     attacker side first, then the target's saves, Feel No Pain and Damage."""
 
@@ -438,16 +462,17 @@ class ModifierOptions(OptionGroup):
         Raises:
             SelectionError: a value out of range (named with its option).
         """
-        from dataclasses import asdict
+        from msgspec.structs import asdict
 
         from .selection import Modifiers
 
-        values = {k: (v.value if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}
+        values: dict[str, Any] = {
+            k: (v.value if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()
+        }
         return Modifiers(**values, target_stealth=target_stealth)
 
 
-@dataclass(frozen=True)
-class EngineOptions(OptionGroup):
+class EngineOptions(OptionGroup, Struct, frozen=True):
     """How to resolve and where to look: rules edition, engine, sampler trials and seed,
     datasheet folders, JSON output. None means "not given": the default (or, in ``calc
     compare``, a batch file's value)."""

@@ -9,11 +9,11 @@ values re-rolled for each number of wounds the model has left.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
+from msgspec import Struct
 
 from .dice import Dice
+from .records import compared_without
 
 # Outcome classes of a Hit roll, a Wound roll and a saving throw.
 MISS, HIT, CRIT = 0, 1, 2
@@ -25,8 +25,7 @@ SAVE_FAILED, SAVED = 0, 1
 _PROBABILITIES: dict[tuple, np.ndarray] = {}
 
 
-@dataclass(frozen=True)
-class RollTable:
+class RollTable(Struct, frozen=True):
     """One D6 roll with an optional single re-roll.
 
     ``outcome[f]`` is the outcome class of an unmodified result ``f`` (index 1-6; index 0 is
@@ -78,8 +77,7 @@ class RollTable:
 ALWAYS_FAILS = RollTable((0,) * 7)
 
 
-@dataclass(frozen=True)
-class DamageTable:
+class DamageTable(Struct, frozen=True):
     """A Damage roll against one kind of model.
 
     The roll has outcomes ``0 .. n-1`` with probabilities ``probs`` (for a plain D6, outcome
@@ -121,8 +119,7 @@ class DamageTable:
         return max(self.final)
 
 
-@dataclass(frozen=True)
-class VsModel:
+class VsModel(Struct, frozen=True):
     """What one attack does against one kind of target model.
 
     ``save`` is the saving throw table (None: no save can be made); ``fnp`` and ``fnp_mortal``
@@ -147,8 +144,7 @@ class VsModel:
         return self.save is None or self.save.outcome[face] == SAVE_FAILED
 
 
-@dataclass(frozen=True)
-class AttackProfile:
+class AttackProfile(Struct, frozen=True):
     """One weapon profile used by ``models`` models in one activation.
 
     Attributes:
@@ -181,12 +177,12 @@ class AttackProfile:
 
     name: str
     models: int
-    attacks: np.ndarray = field(compare=False)
+    attacks: np.ndarray
     hit: RollTable | None
     wound: RollTable
     vs: tuple[VsModel, ...]
     blast: int = 0
-    sustained: np.ndarray | None = field(default=None, compare=False)
+    sustained: np.ndarray | None = None
     lethal: bool = False
     devastating: bool = False
     precision: bool = False
@@ -195,7 +191,9 @@ class AttackProfile:
     reroll_one_hit: bool = False
     reroll_one_damage: bool = False
     ranged: bool = True
-    choices: tuple[str, ...] = field(default=(), compare=False)
+    choices: tuple[str, ...] = ()
+
+    __eq__, __hash__ = compared_without("attacks", "sustained", "choices")
 
     def attack_pmf(self, models_at_selection: int) -> np.ndarray:
         """Distribution of the total attacks of all ``models`` models, Blast included."""
@@ -209,8 +207,7 @@ class AttackProfile:
         return out
 
 
-@dataclass(frozen=True)
-class TargetModel:
+class TargetModel(Struct, frozen=True):
     """One model of the target unit: its name, W and kind (index into ``AttackProfile.vs``).
 
     ``kind_below`` = (N, other kind): while the unit has fewer than N models, the model is of
@@ -236,12 +233,11 @@ class TargetModel:
         if kb is None:
             return ()
         if isinstance(kb[0], int):
-            return (kb,)  # type: ignore[return-value]
-        return tuple(sorted(kb, key=lambda t: -t[0]))  # type: ignore[arg-type, return-value]
+            return (kb,)
+        return tuple(sorted(kb, key=lambda t: -t[0]))
 
 
-@dataclass(frozen=True)
-class TargetProfile:
+class TargetProfile(Struct, frozen=True):
     """The target unit as allocation sees it.
 
     ``bodyguard`` lists its models in allocation order (for a unit that is not an Attached unit,
@@ -273,8 +269,7 @@ class TargetProfile:
         return sum(m.W for m in self.bodyguard) + sum(m.W for m in self.characters)
 
 
-@dataclass(frozen=True)
-class Group:
+class Group(Struct, frozen=True):
     """One allocation group: ``count`` models of the target listing (Bodyguard models, then
     CHARACTER models) from index ``start``, each with ``W`` wounds."""
 
@@ -325,8 +320,7 @@ def shape_of(groups: tuple[Group, ...]) -> tuple[GroupShape, ...]:
     return tuple(GroupShape(g.name, g.W, g.count, g.character) for g in groups)
 
 
-@dataclass(frozen=True)
-class GroupShape:
+class GroupShape(Struct, frozen=True):
     """One allocation group as a target state is keyed: the name of its first model, its
     models' W, how many models it has, and whether it is a CHARACTER group."""
 
@@ -336,8 +330,7 @@ class GroupShape:
     character: bool
 
 
-@dataclass(frozen=True)
-class TargetStates:
+class TargetStates(Struct, frozen=True):
     """States of one target unit, keyed by its model structure, not by any one activation.
 
     ``shape`` lists the unit's allocation groups (Bodyguard groups in listing order, then one
@@ -348,8 +341,10 @@ class TargetStates:
     """
 
     shape: tuple[GroupShape, ...]
-    lost: np.ndarray = field(compare=False)
-    weights: np.ndarray | None = field(default=None, compare=False)
+    lost: np.ndarray
+    weights: np.ndarray | None = None
+
+    __eq__, __hash__ = compared_without("lost", "weights")
 
     def __post_init__(self) -> None:
         if self.lost.ndim != 2 or self.lost.shape[1] != len(self.shape):
@@ -385,8 +380,7 @@ class TargetStates:
         return cls(group_shape(target), lost, np.ones(1))
 
 
-@dataclass(frozen=True)
-class OrderPolicy:
+class OrderPolicy(Struct, frozen=True):
     """The defender's allocation orders (edition 11, 05.03 Allocation Order), chosen once and
     read by both engines.
 
@@ -399,8 +393,10 @@ class OrderPolicy:
     """
 
     orders: tuple[tuple[int, ...], ...]
-    tables: tuple[np.ndarray | None, ...] = field(compare=False)
-    probabilities: tuple[np.ndarray | None, ...] = field(default=(), compare=False)
+    tables: tuple[np.ndarray | None, ...]
+    probabilities: tuple[np.ndarray | None, ...] = ()
+
+    __eq__, __hash__ = compared_without("tables", "probabilities")
 
     def index(self, weapon: int, n: np.ndarray, m: np.ndarray | int = 0) -> np.ndarray:
         """Order index per entry for weapon ``weapon`` with counts ``n`` (and ``m``)."""
@@ -413,19 +409,19 @@ class OrderPolicy:
         return table[ni, mi].astype(np.int64)
 
 
-@dataclass(frozen=True)
-class MortalWounds:
+class MortalWounds(Struct, frozen=True):
     """Mortal wounds inflicted outside the attack sequence (a Grenade, Bloody Stampede): their
     count distribution; applied one at a time, they spill over from model to model.
     ``fnp`` gives, per target model kind, the probability that one is ignored."""
 
     name: str
-    count: np.ndarray = field(compare=False)
+    count: np.ndarray
     fnp: tuple[float, ...] = ()
 
+    __eq__, __hash__ = compared_without("count")
 
-@dataclass(frozen=True)
-class HazardProfile:
+
+class HazardProfile(Struct, frozen=True):
     """Hazardous tests on the attacking unit after it has attacked.
 
     ``tests`` tests are taken, each failing with ``fail_probability``; each failure inflicts
@@ -447,8 +443,7 @@ class HazardProfile:
     groups: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
-class Activation:
+class Activation(Struct, frozen=True):
     """Everything one unit's shooting or fighting resolves into: the weapon profiles in the
     order they are resolved, the target, mortal wounds inflicted before the attacks, the
     Hazardous tests after them, and how the target resolves saves and allocation.
@@ -472,8 +467,10 @@ class Activation:
     target: TargetProfile
     before: tuple[MortalWounds, ...] = ()
     hazard: HazardProfile | None = None
-    start: TargetStates | None = field(default=None, compare=False)
+    start: TargetStates | None = None
     lowest_first: bool = False
     best_allocation: bool = False
-    policy: OrderPolicy | None = field(default=None, compare=False)
-    notes: tuple[str, ...] = field(default=(), compare=False)
+    policy: OrderPolicy | None = None
+    notes: tuple[str, ...] = ()
+
+    __eq__, __hash__ = compared_without("start", "policy", "notes")

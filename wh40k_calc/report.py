@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from msgspec.structs import asdict
 
 from .edition import heading_words
 from .engine.outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome
@@ -141,7 +142,7 @@ def to_json(r: Result) -> dict[str, Any]:
             )
         ]
     # always present: {} when no modifier is set
-    out["modifiers"] = {k: v for k, v in vars(sel.modifiers).items() if v not in (None, 0, False)}
+    out["modifiers"] = {k: v for k, v in asdict(sel.modifiers).items() if v not in (None, 0, False)}
     if r.sample is not None:
         out["sample"] = _sample_block(r, r.sample)
     if r.attribution is not None:  # --explain
@@ -447,7 +448,7 @@ def _settings_lines(r: Result) -> list[tuple[str, str]]:
         ("Weapon order", ", ".join(w.name for w in r.activation.weapons)),
         ("Allocation order", _allocation_text(r)),
     ]
-    mods = {k: v for k, v in vars(sel.modifiers).items() if v not in (None, 0, False)}
+    mods = {k: v for k, v in asdict(sel.modifiers).items() if v not in (None, 0, False)}
     if mods:
         lines.append(
             (

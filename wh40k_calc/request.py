@@ -17,11 +17,11 @@ returns the request. This module never imports ``cli.py``: the command line is o
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
 import typer.main
+from msgspec import Struct, field
 
 from .optgroup import once_command_class, with_groups
 from .options import (
@@ -34,6 +34,8 @@ from .options import (
 )
 
 if TYPE_CHECKING:
+    from typer._click import ClickException  # the click typer vendors
+
     from .catalog import Catalog
     from .optgroup import OptionGroup
     from .selection import Selection, UnitChoice
@@ -51,8 +53,7 @@ COMMAND_SETTINGS: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True)
-class AttackRequest:
+class AttackRequest(Struct, frozen=True):
     """The options of one ``calc shoot``/``calc fight`` command line.
 
     ``phase`` is "shooting" or "fight"; ``given`` holds the parameter names (``models``,
@@ -135,7 +136,7 @@ class AttackRequest:
 
 def _sheets(*choices: UnitChoice) -> list:
     """The datasheets of the units chosen (Leaders included), each once."""
-    out = []
+    out: list = []
     for c in choices:
         for ds in (c.datasheet, *c.leaders):
             if all(ds is not seen for seen in out):
@@ -267,10 +268,10 @@ def attack_command(
 
 def _given(ctx: typer.Context) -> frozenset[str]:
     """The parameters typed on the command line (not defaults)."""
-    given = set()
+    given: set[str] = set()
     for p in ctx.command.params:
         source = ctx.get_parameter_source(p.name) if p.name else None
-        if source is not None and source.name == "COMMANDLINE":
+        if p.name and source is not None and source.name == "COMMANDLINE":
             given.add(p.name)
     return frozenset(given)
 
@@ -311,7 +312,10 @@ def parse_request(args: Sequence[str], *, require_target: bool = True) -> Attack
         for p in command.params:
             if p.name == "target":
                 p.required = False
-    click_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+    click_error = cast(
+        "type[ClickException]",
+        next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"),
+    )
     try:
         got = command.main(list(args[1:]), prog_name=f"calc {args[0]}", standalone_mode=False)
     except click_error as exc:

@@ -11,18 +11,21 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
+from msgspec import Struct, field
+from msgspec.structs import astuple
 
+from .datasheet import Datasheet
 from .engine.allocation import legal_orders, order_models
 from .engine.exact import ExactUnsupported, run_exact
 from .engine.outcome import Outcome
 from .profile import Activation, TargetStates
+from .records import replace
 from .rules import get_rules
 from .rules.plan import Plan
-from .selection import Selection, SelectionError
+from .selection import Selection, SelectionError, UnitChoice
 from .wording import compress_names, count, models_doing
 
 if TYPE_CHECKING:
@@ -34,8 +37,7 @@ MAX_ORDER_PROFILES = 6
 MAX_CANDIDATES = 720
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(Struct, frozen=True):
     """Everything the report needs about one activation, made once by :func:`resolve`.
 
     ``choices`` and ``notes`` are lists: reading the exact outcome's lazy damage distribution
@@ -67,6 +69,50 @@ class Result:
         out = self.sample if self.method == "sample" else self.exact
         assert out is not None
         return out
+
+
+_PLANS: dict[tuple, tuple[Selection, Plan]] = {}  # plans made, see planned
+PLANS_KEPT = 256
+
+
+def planned(sel: Selection) -> Plan:
+    """``get_rules(sel.edition).plan(sel)``, each selection planned once per process: a
+    sequence resolves its repeated steps, and the player's choices their candidates, from the
+    same selection again and again. Selections are matched by value, their datasheets by
+    identity (the kept selection holds them, so an id is not reused while kept). A plan is
+    frozen and its ``build`` keeps nothing but the weapon profiles it made (the same for every
+    caller), so sharing one changes nothing. At most PLANS_KEPT are kept (all dropped when
+    full); errors are not kept.
+
+    Raises:
+        SelectionError: as the plan does.
+        ValueError: an unknown edition.
+    """
+    key = _selection_key(sel)
+    kept = _PLANS.get(key)
+    if kept is not None:
+        return kept[1]
+    plan = get_rules(sel.edition).plan(sel)
+    if len(_PLANS) >= PLANS_KEPT:
+        _PLANS.clear()
+    _PLANS[key] = (sel, plan)
+    return plan
+
+
+def _selection_key(sel: Selection) -> tuple:
+    """Every field of ``sel``, its units' datasheets (and Leaders') by identity."""
+    return tuple(_choice_key(v) if isinstance(v, UnitChoice) else v for v in astuple(sel))
+
+
+def _choice_key(choice: UnitChoice) -> tuple:
+    return tuple(
+        id(v)
+        if isinstance(v, Datasheet)
+        else tuple(map(id, v))
+        if isinstance(v, tuple) and v and isinstance(v[0], Datasheet)
+        else v
+        for v in astuple(choice)
+    )
 
 
 class _Scorer:
@@ -118,7 +164,8 @@ def choose(
     parts: dict[tuple[int, ...], list[int]] = {}
     for v, d in enumerate(plan.variant_defender or [()]):
         parts.setdefault(d, []).append(v)
-    best = None  # the defender's part whose attacker's best lets fewest be destroyed
+    # the defender's part whose attacker's best lets fewest be destroyed: (score, picks, variant)
+    best: tuple[tuple | None, tuple[int, ...], int] | None = None
     for variants in parts.values():
         picks, variant = _best_attacker(plan, variants, explicit, score)
         if len(parts) == 1:
@@ -259,8 +306,7 @@ def _ascent(
     return tuple(picks), variant
 
 
-@dataclass(frozen=True)
-class Carried:
+class Carried(Struct, frozen=True):
     """The target's state carried into an activation from earlier ones (``calc sequence``).
 
     ``exact`` is the distribution the exact engine (and the player's choices, and edition 11's
@@ -323,7 +369,7 @@ def resolve(
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (choose {', '.join(METHODS)})")
-    plan = get_rules(sel.edition).plan(sel)
+    plan = planned(sel)
     if carried is not None:
         plan = carried.applied_to(plan)
     scorer = _Scorer()
@@ -454,11 +500,11 @@ def mix_outcomes(parts: list[tuple[float, Outcome]]) -> Outcome:
         )
         for i, row in enumerate(first.weapons)
     ]
-    finals = [o.final_states for o in outs]
+    finals = [o.final_states for o in outs if o.final_states is not None]
     final = None
-    if all(f is not None for f in finals):
+    if len(finals) == len(outs):
         final = TargetStates(
-            first.final_states.shape,
+            finals[0].shape,
             np.concatenate([f.lost for f in finals]),
             np.concatenate(
                 [wt * np.asarray(f.weights, dtype=float) for wt, f in zip(ws, finals, strict=True)]
@@ -606,7 +652,7 @@ def pool_samples(parts: list[tuple[np.ndarray, Outcome]], trials: int) -> Outcom
         return out
 
     def pooled_se(key: str, values_of) -> object:
-        got = [o.standard_error.get(key) for o in outs]
+        got = [o.standard_error[key] for o in outs]
         vals = [values_of(o) for o in outs]
         if isinstance(got[0], dict):
             return {k: se([v[k] for v in vals], [g[k] for g in got]) for k in got[0]}
@@ -626,8 +672,11 @@ def pool_samples(parts: list[tuple[np.ndarray, Outcome]], trials: int) -> Outcom
                 },
             )
         )
-    lost = np.zeros((trials, first.final_states.lost.shape[1]), dtype=np.int64)
+    final = first.final_states
+    assert final is not None  # a sampler outcome keeps each trial's final state
+    lost = np.zeros((trials, final.lost.shape[1]), dtype=np.int64)
     for m, o in parts:
+        assert o.final_states is not None
         lost[m] = o.final_states.lost
     values = {
         "expected": lambda o: o.expected,
@@ -652,7 +701,7 @@ def pool_samples(parts: list[tuple[np.ndarray, Outcome]], trials: int) -> Outcom
         },
         trials=trials,
         dice_drawn=sum(o.dice_drawn for o in outs),
-        final_states=TargetStates(first.final_states.shape, lost),
+        final_states=TargetStates(final.shape, lost),
         standard_error=standard_error,
     )
 
@@ -782,7 +831,9 @@ def _counts(mask: np.ndarray, live: np.ndarray) -> str:
 
 def _ranges(values) -> str:
     values = sorted(int(v) for v in values)
-    parts, start, prev = [], None, None
+    parts: list[str] = []
+    start: int | None = None
+    prev = 0
     for v in values:
         if start is None:
             start = prev = v

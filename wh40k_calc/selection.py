@@ -5,15 +5,14 @@ Built by the CLI (or a batch file) and handed to the rules layer; plain data, no
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from msgspec import Struct, field
 
 from .datasheet import Datasheet
 
 REROLL_MODES = ("ones", "fails", "all")
 
 
-@dataclass(frozen=True)
-class Conditions:
+class Conditions(Struct, frozen=True):
     """Battlefield conditions of the activation (each a CLI flag of the same name)."""
 
     half_range: bool = False
@@ -30,11 +29,10 @@ class Conditions:
 
     def as_dict(self) -> dict[str, bool]:
         """The flags by name, for reports and JSON."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: getattr(self, name) for name in self.__struct_fields__}
 
 
-@dataclass(frozen=True)
-class Modifiers:
+class Modifiers(Struct, frozen=True):
     """Modifiers and re-rolls anyone can set.
 
     Attacker side: ``hit_mod``/``wound_mod`` (added to the others, then capped at +-1),
@@ -101,8 +99,7 @@ _RANGES = (
 )
 
 
-@dataclass(frozen=True)
-class UnitChoice:
+class UnitChoice(Struct, frozen=True):
     """One side's unit: its datasheet, size (None: the smallest listed), named loadout,
     explicit weapons ((name, models) pairs, overriding the loadout) and attached Leaders."""
 
@@ -113,8 +110,7 @@ class UnitChoice:
     leaders: tuple[Datasheet, ...] = ()
 
 
-@dataclass(frozen=True)
-class AddedAbility:
+class AddedAbility(Struct, frozen=True):
     """A weapon ability granted for this activation (``--add-ability``): ``weapon`` is "*"
     (every weapon of the attacking unit, Leaders' included) or a weapon name; ``ability`` the
     ability text ("lethal hits", "sustained hits 1")."""
@@ -123,8 +119,7 @@ class AddedAbility:
     ability: str
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(Struct, frozen=True):
     """One activation to resolve: ``phase`` is "shooting" or "fight".
 
     ``precision_target`` is "leader" (the default: [PRECISION] attacks go to the CHARACTER
@@ -167,7 +162,7 @@ class Selection:
     skip_unmet: bool = False
     edition_note: str = ""
 
-    def datasheets(self):
+    def datasheets(self) -> list:
         """The datasheets of both units (Leaders included), attacker first, each once."""
         out: list = []
         for c in (self.attacker, self.target):

@@ -7,17 +7,19 @@ DATASHEET_FORMAT.md defines them), refusing impossible choices with the reason.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from typing import Any
+
+from msgspec import Struct
 
 from .composition import assign, explain
 from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
 from .fuzzy import did_you_mean
+from .records import replace
 from .selection import SelectionError, UnitChoice
 from .wording import count
 
 
-@dataclass(frozen=True)
-class ModelGroup:
+class ModelGroup(Struct, frozen=True):
     """``count`` identical models of ``profile`` carrying ``weapons``, from ``datasheet``.
     ``character`` marks a Leader's CHARACTER models in an Attached unit; ``support`` those of
     an attached Support character (edition 11, 24.34 SUPPORT)."""
@@ -35,8 +37,7 @@ class ModelGroup:
         return self.profile.name
 
 
-@dataclass(frozen=True)
-class Unit:
+class Unit(Struct, frozen=True):
     """A unit (Attached or not): ``groups`` in allocation order, Bodyguard models first.
 
     ``starting_strength`` is the Bodyguard unit's; ``points`` includes Leaders (pro rata for a
@@ -253,7 +254,7 @@ def _equip(
         present = sum(n for name, n in counts.items() if norm_name(name) == m.key)
         if not present:
             continue
-        kits = [[n, keys] for n, keys in m.default_equipment(present)]
+        kits: list[list[Any]] = [[n, keys] for n, keys in m.default_equipment(present)]
         changed: list[ModelGroup] = []
         for e in entries:
             if norm_name(e.model) != m.key:

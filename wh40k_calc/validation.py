@@ -70,19 +70,19 @@ def _with_keys(raw: list[str | int | None], root: type, data: Any, text: str) ->
             parts.append(p)
             continue
         mapping = _value_at(data, parts)
-        rest = raw[i + 1 :]
-        if not isinstance(mapping, dict) or None in rest:
+        if not isinstance(mapping, dict) or None in raw[i + 1 :]:
             break
+        rest = [p for p in raw[i + 1 :] if p is not None]  # all of them (no None left)
         keys = [k for k in mapping if _has(mapping[k], rest)]
         if not keys:
             break
-        kind = _schema_at(root, [*parts, keys[0], *rest])  # type: ignore[list-item]
+        kind = _schema_at(root, [*parts, keys[0], *rest])
         bad = [k for k in keys if _at_fault(_value_at(mapping[k], rest), kind, text)]
         parts.append((bad or keys)[0])
     return parts
 
 
-def _has(data: Any, parts: list[str | int | None]) -> bool:
+def _has(data: Any, parts: list[str | int]) -> bool:
     for p in parts:
         found = (isinstance(data, dict) and p in data) or (
             isinstance(data, list) and isinstance(p, int) and p < len(data)

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 import typer
+from msgspec import Struct
 
 from ..optgroup import OptionGroup, with_groups
 from ..options import (
@@ -33,8 +33,7 @@ if TYPE_CHECKING:
     from .jobs import Job, Row, RunError
 
 
-@dataclass(frozen=True)
-class CrossOptions(OptionGroup):
+class CrossOptions(OptionGroup, Struct, frozen=True):
     """What ``calc compare ATTACKER...`` crosses: targets and target sets, loadouts and sizes
     (each repeatable), Leaders attached to every attacker, the phase, and the factions names are
     looked up in. Not with a batch file."""
@@ -79,8 +78,7 @@ class CrossOptions(OptionGroup):
     target_faction: TargetFactionOpt = None
 
 
-@dataclass(frozen=True)
-class ArmyCompareOptions(OptionGroup):
+class ArmyCompareOptions(OptionGroup, Struct, frozen=True):
     """``calc compare --army LIST``: army lists whose units (and the whole army in sequence)
     are compared against the targets, the phases, and factions that count as allies."""
 
@@ -111,8 +109,7 @@ class ArmyCompareOptions(OptionGroup):
     ] = None
 
 
-@dataclass(frozen=True)
-class CompareEngineOptions(EngineOptions):
+class CompareEngineOptions(EngineOptions, frozen=True):
     """The engine options of ``calc shoot``; here each one given overrides a batch file's."""
 
     help_overrides: ClassVar[dict[str, str]] = {
@@ -126,8 +123,7 @@ class CompareEngineOptions(EngineOptions):
     }
 
 
-@dataclass(frozen=True)
-class OutputOptions(OptionGroup):
+class OutputOptions(OptionGroup, Struct, frozen=True):
     """How the rows are ranked and where they go; whether the first error stops the run; how
     many processes resolve the runs."""
 
@@ -208,8 +204,7 @@ def compare(
 def _explained(items: list[Job | RunError]) -> list[Job | RunError]:
     """The jobs with ``--explain`` (``Job.explain``): an activation's or a sequence's object
     then carries ``attribution`` and ``wasted``, and the table is followed by them."""
-    from dataclasses import replace
-
+    from ..records import replace
     from .jobs import Job
 
     return [replace(j, explain=True) if isinstance(j, Job) else j for j in items]
@@ -217,8 +212,7 @@ def _explained(items: list[Job | RunError]) -> list[Job | RunError]:
 
 def _without_detail(items: list[Job | RunError]) -> list[Job | RunError]:
     """The jobs asking only for what the table and the CSV show (``Job.detail`` False)."""
-    from dataclasses import replace
-
+    from ..records import replace
     from .jobs import Job
 
     return [replace(j, detail=False) if isinstance(j, Job) else j for j in items]
@@ -588,11 +582,11 @@ def error_lines(errors: list[RunError]) -> list[str]:
     'x' against boyz and rhino: Carnifexes has no ranged weapon"), and the same error in
     several runs (a bad default target) once, naming the runs: "b.yaml:1: runs 'a', 'b' and
     'c' against bozy: (top level) targets[2]: unknown unit 'bozy' ..."."""
-    from dataclasses import replace
-
+    from ..records import replace
     from ..wording import join_words
 
     by_run: dict[tuple, list[RunError]] = {}  # the same error of one run, target by target
+    key: tuple  # a run's error, then a group's
     for e in errors:
         key = (e.source, e.line, e.run, e.field, e.message) if e.run is not None else (id(e),)
         by_run.setdefault(key, []).append(e)

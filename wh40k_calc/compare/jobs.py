@@ -2,10 +2,10 @@
 command-line options, resolved exactly as ``calc shoot``/``calc fight`` resolve one, into rows
 carrying the contract object and the compared figures."""
 
-from collections.abc import Iterator
-from dataclasses import dataclass, fields, replace
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..batch import (
     Batch,
@@ -19,6 +19,7 @@ from ..batch import (
     parse_run,
 )
 from ..datasheet import Datasheet, DatasheetError, norm_name
+from ..records import field_names, replace
 from ..selection import (
     AddedAbility,
     Conditions,
@@ -447,7 +448,7 @@ def _check_effects(effects: list[str]) -> None:
 
 
 def _merge(cls: type, *specs: Any) -> Any:
-    """The dataclass ``cls`` (Conditions or Modifiers) from its defaults overridden, field by
+    """The record ``cls`` (Conditions or Modifiers) from its defaults overridden, field by
     field, by each spec's non-None values in turn."""
     values = {}
     for name in _field_names(cls):
@@ -460,7 +461,7 @@ def _merge(cls: type, *specs: Any) -> Any:
 
 @cache
 def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls))  # once a type: a batch merges thousands
+    return field_names(cls) or ()  # once a type: a batch merges thousands
 
 
 def _unit_spec(value: str | UnitSpec) -> UnitSpec:
@@ -613,8 +614,8 @@ class _BatchRuns:
         alias: the same object, hence the same lines) gets that run's jobs under its own name."""
         same = self.by_data.get(id(raw.data))
         if same is not None:
-            spec, made = same
-            name = self._name(raw, spec, _unit_spec(spec.attacker) if spec.attacker else None)
+            known, made = same
+            name = self._name(raw, known, _unit_spec(known.attacker) if known.attacker else None)
             if isinstance(name, RunError):
                 return [name]
             return [replace(j, run=name) for j in made]
@@ -688,7 +689,8 @@ class _BatchRuns:
                     parts.append(given.index(exc.text))
             message = f"{exc.text!r}: {exc.reason}" if exc.text else exc.reason
             return self.error(raw, message, parts, name=name)
-        except (OrderError, ExchangeError, *USER_ERRORS) as exc:
+        # mypy does not read a starred tuple of exception classes (ruff wants this form)
+        except (OrderError, ExchangeError, *USER_ERRORS) as exc:  # type: ignore[misc]
             return self.error(raw, str(exc), ["exchange"], name=name)
         d, ov = self.d, self.ov
         side_b = job.setup.tracks["b"].unit
@@ -764,7 +766,9 @@ class _BatchRuns:
             spec = parse_run(self.batch, raw)
         except RunFieldError as exc:
             return RunError(raw.label, exc.message, exc.field, self.src, exc.line or raw.line)
-        given = [f for f in ("attacker", "sequence", "exchange") if getattr(spec, f) is not None]
+        given: list[str | int] = [
+            f for f in ("attacker", "sequence", "exchange") if getattr(spec, f) is not None
+        ]
         if len(given) != 1:
             message = "give 'attacker' (one activation) or 'sequence' (several)"
             if not given:
@@ -965,7 +969,9 @@ def _raw_target(spec: RunSpec, d: Any, parts: list[str | int], top: bool) -> Any
         return None  # an entry of a target set file
     j = parts[1]
     assert isinstance(j, int)
-    return (d.targets if top else spec.targets)[j]
+    targets = d.targets if top else spec.targets
+    assert targets is not None  # the field at fault is one of them
+    return targets[j]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1236,7 +1242,7 @@ def option_targets(
 
 
 def _option_targets(
-    look: _Lookup, targets: "list[str | UnitSpec | SetEntry]", edition: str, out: list
+    look: _Lookup, targets: "Sequence[str | UnitSpec | SetEntry]", edition: str, out: list
 ) -> dict[str, tuple[UnitChoice, UnitSpec]]:
     """The checked targets of the command line (names, or a target set's entries) by label,
     each once (two entries of a set that differ only in what the label leaves out, such as
@@ -1248,7 +1254,7 @@ def _option_targets(
     found: dict[bytes, tuple[UnitSpec, SetEntry | None]] = {}
     for t in targets:
         where = _set_of(t)
-        spec = _unit_spec(where.entry if where is not None else t)
+        spec = _unit_spec(where.entry if where is not None else cast("str | UnitSpec", t))
         found.setdefault(msgspec.json.encode(spec), (spec, where))
     labels = [_target_label(spec) for spec, _ in found.values()]
     specs: dict[str, tuple[UnitSpec, SetEntry | None]] = {}

@@ -9,7 +9,6 @@ numbers wherever it runs: the rows of ``--jobs 4`` are those of ``--jobs 1``, in
 
 from __future__ import annotations
 
-import dataclasses
 import operator
 import os
 import sys
@@ -17,6 +16,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from ..datasheet import Datasheet
+from ..records import field_names
 from .jobs import USER_ERRORS, Job, Row, RunError, job_outcome, row_figures
 
 AUTO_PARALLEL_RUNS = 300  # distinct jobs above which --jobs defaults to every core
@@ -31,7 +31,7 @@ def job_key(job: Job, seen: dict[int, Hashable] | None = None) -> Hashable:
     and the engine settings (with the sampler settings given, which its notes name). The run's
     name, target label and batch line are not part of it.
 
-    ``seen`` keeps the keys of the dataclass objects met so far, by identity, for keying many
+    ``seen`` keeps the keys of the record objects met so far, by identity, for keying many
     jobs that share them (a batch's 2,000 jobs hold 150 unit choices); the caller keeps those
     objects alive while it uses ``seen``."""
     seen = {} if seen is None else seen
@@ -52,16 +52,17 @@ _FIELDS: dict[type, Callable[[Any], tuple] | None] = {}
 
 def _fields_of(cls: type) -> Callable[[Any], tuple] | None:
     """A function giving the field values of a ``cls`` object as a tuple when ``cls`` is a
-    dataclass type, else None (made once a type: a batch keys thousands of Selections)."""
+    record type (msgspec Struct or dataclass), else None (made once a type: a batch keys
+    thousands of Selections)."""
     if cls not in _FIELDS:
         _FIELDS[cls] = _field_getter(cls)
     return _FIELDS[cls]
 
 
 def _field_getter(cls: type) -> Callable[[Any], tuple] | None:
-    if not dataclasses.is_dataclass(cls):
+    names = field_names(cls)
+    if names is None:
         return None
-    names = [f.name for f in dataclasses.fields(cls)]
     if len(names) > 1:
         return operator.attrgetter(*names)
     one = operator.attrgetter(*names) if names else None

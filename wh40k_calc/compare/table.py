@@ -3,7 +3,6 @@ as CSV records."""
 
 from __future__ import annotations
 
-import csv
 from enum import StrEnum
 from typing import IO, TYPE_CHECKING, Any
 
@@ -134,11 +133,12 @@ RUN_INDENT = 2  # run names sit under their target's heading
 def _numbers(r: Row) -> list[str]:
     """The figures of one row as printed, in SHORT_LABELS order."""
     f = r.figures
-    eff = f["efficiency"]
+    eff, models, wipe = f["efficiency"], f["models"], f["wipe"]
+    assert models is not None and wipe is not None  # only the efficiency may be None
     return [
         f"{f['damage']:.2f}",
-        of_whole(f["models"], r.result["target"]["models"]),
-        probability_text(f["wipe"]),
+        of_whole(models, r.result["target"]["models"]),
+        probability_text(wipe),
         "—" if eff is None else f"{eff:.1f}",
         f"{f['losses']:.3f}",
     ]
@@ -264,8 +264,8 @@ def _stacked(
             items = [f"{label} {n}" for label, n in zip(labels, _numbers(r), strict=True)]
             items += [f"{label} {get(r.result)}" for label, get in columns]
             indent = 2 * RUN_INDENT
-            for line in fill_items(items, max(width - indent, 1)):
-                for part in wrap_words(Text(line), max(width - indent, 1)):
+            for item_line in fill_items(items, max(width - indent, 1)):
+                for part in wrap_words(Text(item_line), max(width - indent, 1)):
                     console.print(Text.assemble(" " * indent, part), soft_wrap=True)
 
 
@@ -517,6 +517,8 @@ def csv_records(rows: list[Row], key: str) -> list[dict[str, Any]]:
 def write_csv(rows: list[Row], key: str, fh: IO[str]) -> None:
     """Write the comparison as CSV (header CSV_COLUMNS) to an open text file; control
     characters in names written escaped (``\\x1b``), as in the table."""
+    import csv  # only for --csv
+
     writer = csv.DictWriter(fh, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     for record in csv_records(rows, key):

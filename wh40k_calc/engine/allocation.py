@@ -28,10 +28,10 @@ arrays of trials and the exact engine on the array of all states: one policy, tw
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from msgspec import Struct
 
 from ..profile import (
     TargetModel,
@@ -71,8 +71,7 @@ def order_models(target: TargetProfile, order: Order) -> list[str]:
     return [models[groups[g].start + i].name for g in order for i in range(groups[g].count)]
 
 
-@dataclass(frozen=True)
-class _Track:
+class _Track(Struct, frozen=True):
     models: tuple[TargetModel, ...]
     cum: np.ndarray  # cum[k] = wounds of models 0..k-1; cum[-1] = total
 
@@ -260,7 +259,7 @@ class AllocationSpace:
             # NORMAL: non-CHARACTER groups, then CHARACTER groups; PRECISION: the other way
             # (edition 11: the one CHARACTER group picked, then as NORMAL; a CHARACTER model
             # the player named comes first)
-            precise = (chars, plain)
+            precise: tuple[list[int], ...] = (chars, plain)
             if self.target.precision_one_group:
                 rest = [g for g in ordered_chars if g != pick]
                 precise = ([] if pick is None else [pick], plain, rest)
@@ -270,9 +269,9 @@ class AllocationSpace:
             for parts in ((plain, ordered_chars), precise):
                 cur = np.full(self.size, -1, dtype=np.int64)
                 for part in parts:
-                    for pick in (wounded, alive_g):  # a group with a wounded model first
-                        for g in part:
-                            cur[(cur < 0) & pick[g]] = g
+                    for mask in (wounded, alive_g):  # a group with a wounded model first
+                        for k in part:
+                            cur[(cur < 0) & mask[k]] = k
                 ok = cur >= 0
                 safe = np.where(ok, cur, 0)
                 kr.append(np.where(ok, kind_g[safe, states], wiped_kind))

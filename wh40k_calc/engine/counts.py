@@ -77,6 +77,7 @@ class _Table:
     upper: np.ndarray
     guide: np.ndarray
     cells: int
+    start: np.ndarray
 
     @classmethod
     def build(cls, probs: tuple[float, ...], nmax: int) -> _Table:
@@ -117,7 +118,7 @@ class _Table:
         guide[mixed] = ~guide[mixed]  # a boundary inside the cell: the entry is only the first
         parts = np.zeros((len(probs), len(n)), dtype=np.int64)
         parts[live] = grid.T
-        return cls(parts, upper, guide.astype(np.int64), cells)
+        return cls(parts, upper, guide.astype(np.int64), cells, start)
 
     def locate(self, u: np.ndarray, n: np.ndarray) -> np.ndarray:
         """The entry whose interval holds each ``u`` (uniform in [0, 1); overwritten) among the
@@ -127,14 +128,13 @@ class _Table:
         idx += n * self.cells
         idx = self.guide[idx]
         mixed = np.flatnonzero(idx < 0)
-        if mixed.size:  # cells that hold a boundary: step on while u is past the entry
-            first = ~idx[mixed]
-            at = u[mixed]
-            past = np.flatnonzero(at >= self.upper[first])
-            while past.size:
-                first[past] += 1
-                past = past[at[past] >= self.upper[first[past]]]
-            idx[mixed] = first
+        if mixed.size:  # cells that hold a boundary: the first entry of the group past u
+            at, nm = u[mixed], n[mixed]
+            low, high = int(nm.min()), int(nm.max())
+            for m in [low] if low == high else np.unique(nm).tolist():
+                sel = np.flatnonzero(nm == m) if low != high else slice(None)
+                a, b = self.start[m], self.start[m + 1]
+                idx[mixed[sel]] = a + np.searchsorted(self.upper[a:b], at[sel], side="right")
         return idx
 
 
@@ -155,6 +155,13 @@ class Counts:
         if j not in self._rows:
             self._rows[j] = self._parts[j].take(self._idx)
         return self._rows[j]
+
+    def sum_of(self, classes: tuple[int, ...]) -> np.ndarray:
+        """Per trial, the dice that landed in any of ``classes`` (int64): from a table, the
+        entries' sums gathered once instead of a row per class added up."""
+        if self._idx is None:
+            return self._parts[list(classes)].sum(axis=0)
+        return self._parts[list(classes)].sum(axis=0).take(self._idx)
 
 
 def table_entries(classes: int, nmax: int) -> int:

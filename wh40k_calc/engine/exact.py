@@ -32,13 +32,14 @@ Two passes over the same phases, tracking only what each output needs:
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, replace
 from math import comb
 
 import numpy as np
+from msgspec import Struct
 
 from ..dice import thin
 from ..profile import Activation, AttackProfile, HazardProfile, OrderPolicy, TargetStates
+from ..records import replace
 from . import lowest, lumping, memo, work
 from .allocation import NORMAL, AllocationSpace, legal_orders, saves_differ, space_for
 from .arrays import distinct
@@ -186,7 +187,7 @@ class _Chain:
             rows = src[sel]
             lo, hi = int(rows.min()), int(rows.max()) + 1
             if self.spectral:
-                c = np.zeros((S, self.bins), dtype=complex)
+                c: np.ndarray = np.zeros((S, self.bins), dtype=complex)
                 np.add.at(c, rows, p[sel, None] * self.phase(d[sel]))
             else:
                 c = np.zeros(S)
@@ -278,8 +279,7 @@ def _split(fig) -> tuple[float, dict[str, float]]:
 # Setting up one activation
 
 
-@dataclass
-class _Weapon:
+class _Weapon(Struct):
     """One weapon profile in the chain: its wound counts per Blast bracket (``joints[b]`` =
     (P[n, m], expected attacks/hits/wounds)) and its kernels per allocation order."""
 
@@ -325,7 +325,7 @@ class _Setup:
             raise ExactUnsupported(str(exc)) from None
         if start is not None and start.weights is None:
             raise ExactUnsupported("the exact engine starts from a distribution (weights)")
-        self.start_p = start.weights if start is not None else np.ones(1)
+        self.start_p = np.ones(1) if start is None or start.weights is None else start.weights
         self.n_models = n_models = act.target.models
         self.n_orders = len(space.orders)  # preference orders, then those declared from them
         self.n_given = space.n_given
@@ -385,7 +385,8 @@ class _Setup:
         chooses several orders for one weapon."""
         self.max_elements = max_elements
         policy = self.act.policy
-        self.refuse_if_over(self.estimate(_Chain(self.space), policy and list(policy.tables)))
+        tables = None if policy is None else list(policy.tables)
+        self.refuse_if_over(self.estimate(_Chain(self.space), tables))
 
     def refuse_if_over(self, est: _Estimate) -> None:
         """Raise :class:`ExactUnsupported` when ``est`` is over the state pass's budget."""
@@ -419,7 +420,7 @@ class _Setup:
         mortal wounds. Also the largest array."""
         est = _Estimate()
         S = self.space.size
-        rest = chain.bins * (len(self.brackets) if self.blast_axis else 1)
+        rest: float = chain.bins * (len(self.brackets) if self.blast_axis else 1)
         for src, k in zip(self.act.before, self.before, strict=True):
             per = chain.step_ns(k, rest) + work.elements_ns(2 * S * rest, chain.spectral)
             est.add((len(src.count) - 1) * per)
@@ -446,6 +447,7 @@ class _Setup:
                 pending.append((w, reps))
             est.array(S * rest)
         for w, reps in pending:
+            assert w.dev is not None  # pending: the weapon has Devastating Wounds
             per = rest / (w.m_max * len(reps))
             step = chain.step_ns(w.dev[reps[0]], per) + work.elements_ns(3 * S * per)
             est.add(len(reps) * w.m_max * step)
@@ -523,8 +525,7 @@ class _Setup:
         return out
 
 
-@dataclass
-class _Estimate:
+class _Estimate(Struct):
     """A pass's estimated seconds (on the development machine) and largest array."""
 
     seconds: float = 0.0
@@ -588,8 +589,7 @@ def _trim_tails(p2: np.ndarray) -> np.ndarray:
 # Counting a weapon's wounds into the chain
 
 
-@dataclass
-class _Counts:
+class _Counts(Struct):
     """A weapon's wound counts as one phase deposits them, for one allocation order: per
     bracket P_b[n, m]; the Critical Wounds m go to the pending ``axis`` at slot m * K + k (k of
     the K orders used), or, in the figure pass when their mortal wounds do the same to every
@@ -644,9 +644,9 @@ def _deposit(
     if counts.axis is None:  # nothing pending: one count of Critical Wounds (none)
         _put(acc, None, None, b, row[0] * src)
         return
-    shape = [1] * src.ndim
-    shape.insert(counts.axis, len(row))
-    vals = np.expand_dims(src, counts.axis) * row.reshape(shape)
+    dims = [1] * src.ndim
+    dims.insert(counts.axis, len(row))
+    vals = np.expand_dims(src, counts.axis) * row.reshape(dims)
     _put(acc, counts.axis, slice(k, len(row) * K, K), b, vals)
 
 
@@ -752,7 +752,7 @@ class _Pass:
 
     def weapon(
         self, w: _Weapon, v: np.ndarray, table: np.ndarray | None
-    ) -> tuple[np.ndarray, float, float, list[int], bool]:
+    ) -> tuple[np.ndarray, float, np.ndarray | float, list[int], bool]:
         """Apply one weapon's normal wounds to ``v``, each count in the allocation order
         ``table`` gives (None: order 0), a group with a wounded model declared first. Its
         devastating Critical Wounds go on a new pending axis, or fold into the figure. Returns
@@ -775,7 +775,8 @@ class _Pass:
         if axis is not None:
             shape.insert(axis, w.m_max * len(reps))
         acc = np.zeros(shape, dtype=v.dtype)
-        fs = fig = 0.0
+        fs = 0.0
+        fig: np.ndarray | float = 0.0
         S = setup.space.size
         mass = np.abs(v.reshape(S, -1)).sum(axis=1) > 0
         for k, o in enumerate(used):
@@ -800,7 +801,7 @@ class _Pass:
 
     def count(
         self, v: np.ndarray, acc: np.ndarray, k: Kernel, counts: _Counts
-    ) -> tuple[float, float]:
+    ) -> tuple[float, np.ndarray | float]:
         """Saves one at a time: for each count n, the array after n wounds, weighted by P(n, m)
         into ``acc``. Returns the expected failed saves and damage figure."""
         if self.expect and counts.axis is None and not self.setup.blast_axis:
@@ -809,7 +810,7 @@ class _Pass:
 
     def _count_loop(
         self, v: np.ndarray, acc: np.ndarray, k: Kernel, counts: _Counts
-    ) -> tuple[float, float]:
+    ) -> tuple[float, np.ndarray | float]:
         """:meth:`count`, one count at a time (any pass, pending axes and Blast brackets)."""
         has_sel = self.setup.blast_axis
         coefs = self._coefficients(counts)
@@ -837,7 +838,7 @@ class _Pass:
 
     def _count_scalar(
         self, v: np.ndarray, acc: np.ndarray, k: Kernel, counts: _Counts
-    ) -> tuple[float, float]:
+    ) -> tuple[float, np.ndarray | float]:
         """:meth:`count` in the state pass when each count n only scales the array (one Blast
         bracket, no Critical Wounds pending): sum_n P(n) K^n v and the expectations' sum_n
         P(N > n) K^n v, both by Horner's scheme in one sweep, v x (P(n), P(N > n)) on a last
@@ -868,7 +869,7 @@ class _Pass:
 
     def lowest_first(
         self, v: np.ndarray, acc: np.ndarray, faces: Faces, counts: _Counts
-    ) -> tuple[float, float]:
+    ) -> tuple[float, np.ndarray | float]:
         """Save rolls resolved lowest first (05.04 Inflict Damage): the n dice are rolled
         together and each passes or fails against the group current when it is resolved
         (:mod:`~wh40k_calc.engine.lowest`), per class of start states whose dice stand at the
@@ -879,7 +880,8 @@ class _Pass:
         v4 = v.reshape(S, F, -1, B)
         P = v4.shape[2]
         g, total = self._weights(counts, B)
-        fs = fig = 0.0
+        fs = 0.0
+        fig: np.ndarray | float = 0.0
         for mask, probs in faces.classes:
             if not mask.any():
                 continue
@@ -921,7 +923,7 @@ class _Pass:
 
     def devastating(
         self, v: np.ndarray, w: _Weapon, used: list[int]
-    ) -> tuple[np.ndarray, float, float]:
+    ) -> tuple[np.ndarray, float, np.ndarray | float]:
         """Inflict one weapon's pending devastating Critical Wounds (no spill-over), each in
         the order the defender chose for it (``used``: one order per kind of mortal wound the
         pending axis keeps apart, :func:`_dev_groups`), and drop its pending axis (the first
@@ -930,7 +932,8 @@ class _Pass:
         K = len(used)
         assert w.dev is not None
         total = None
-        mw = fig = 0.0
+        mw = 0.0
+        fig: np.ndarray | float = 0.0
         for k, o in enumerate(used):
             z = np.take(v, np.arange(k, v.shape[PENDING], K), axis=PENDING)
             kern = w.dev[o]
@@ -1055,9 +1058,9 @@ def run_exact(
             v, mw, fig = state.devastating(v, w, used_by[j])
             expected[j]["mortal_wounds"] = mw
             figs[j] = figs[j] + fig
-    for w, e, fig in zip(act.weapons, expected, figs, strict=True):
+    for aw, e, fig in zip(act.weapons, expected, figs, strict=True):
         e["damage"], wasted = _split(fig)
-        rows.append(WeaponResult(w.name, w.models, e, wasted=wasted))
+        rows.append(WeaponResult(aw.name, aw.models, e, wasted=wasted))
     state_p = v.reshape(setup.space.size, -1).sum(axis=1)
     out = _read(setup, state_p, rows, _Figure(setup, tables))
     if setup.n_given > 1:
@@ -1080,7 +1083,7 @@ def state_estimate(
     """
     setup = _Setup(act, max_elements, start if start is not None else act.start)
     policy = act.policy
-    return setup.estimate(_Chain(setup.space), policy and list(policy.tables))
+    return setup.estimate(_Chain(setup.space), None if policy is None else list(policy.tables))
 
 
 def _counted(w: _Weapon, bracket_w: np.ndarray | None) -> dict[str, float]:
@@ -1270,9 +1273,9 @@ def _lumped(setup: _Setup, tables: list) -> _Setup:
     out.weapons = [
         replace(
             w,
-            normal=[mapped.get(id(k)) for k in w.normal],  # type: ignore[misc]
-            dev=None if w.dev is None else [mapped.get(id(k)) for k in w.dev],  # type: ignore[misc]
-            faces=None if w.faces is None else [faces(fc) for fc in w.faces],  # type: ignore[misc]
+            normal=[mapped.get(id(k)) for k in w.normal],
+            dev=None if w.dev is None else [mapped.get(id(k)) for k in w.dev],
+            faces=None if w.faces is None else [faces(fc) for fc in w.faces],
         )
         for w in setup.weapons
     ]

@@ -133,6 +133,13 @@ class SaveJumps:
         """Each trial's ``counts`` normal wounds: failed saves drawn as one count, then the
         table; tallies failed saves and damage; returns the new states."""
         lost = counts if self.fails is None else dice.counts(counts, self.fails)[SAVE_FAILED]
+        return self.apply(states, lost, figure, failed)
+
+    def apply(
+        self, states: np.ndarray, lost: np.ndarray, figure: np.ndarray, failed: np.ndarray
+    ) -> np.ndarray:
+        """Each trial's ``lost`` failed saves (already drawn) from ``states``: tallies failed
+        saves and damage; returns the new states."""
         failed += lost
         after, dealt = self.move(states, lost)
         figure += dealt
@@ -150,7 +157,7 @@ class MixedSaves(SaveJumps):
     result of ``f`` makes from ``s`` before a model saves on it (:data:`NEVER`: every one
     fails)."""
 
-    def __init__(self, space, w, routing, damage, order=0, lowest_first=False):
+    def __init__(self, space, w, routing, damage, order=0, lowest_first=False) -> None:
         super().__init__(space, w, routing, damage, order)
         size = self.size
         kinds = space.kind_of(self.jump, routing, order).reshape(self.last + 1, size)

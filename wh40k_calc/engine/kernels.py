@@ -11,9 +11,8 @@ objectives backward through them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
+from msgspec import Struct, field
 
 from ..dice import thin
 from ..profile import AttackProfile
@@ -26,8 +25,7 @@ def mean(pmf: np.ndarray) -> float:
     return float(np.dot(np.arange(len(pmf)), pmf))
 
 
-@dataclass
-class Kernel:
+class Kernel(Struct):
     """Per state s: probs[s, d] = P(d points get through to the model s allocates to), under
     allocation order ``order`` with routing ``routing`` (NORMAL or PRECISION); ``fail`` and
     ``mortal`` are per-state expectations of failed saves and mortal wounds (before Feel No
@@ -40,13 +38,13 @@ class Kernel:
     fail: np.ndarray
     mortal: np.ndarray
     order: int = 0
-    _targets: list = field(default_factory=list, repr=False)
-    _figure_mean: np.ndarray | None = field(default=None, repr=False)
-    _independent: bool | None = field(default=None, repr=False)
-    forms: dict = field(default_factory=dict, repr=False)  # the exact engine's transition forms
-    raw: np.ndarray | None = field(default=None, repr=False)  # expected points before FNP
-    space: AllocationSpace | None = field(default=None, repr=False)  # the space it was made for
-    _figures: np.ndarray | None = field(default=None, repr=False)
+    _targets: list = field(default_factory=list)
+    _figure_mean: np.ndarray | None = None
+    _independent: bool | None = None
+    forms: dict = field(default_factory=dict)  # the exact engine's transition forms
+    raw: np.ndarray | None = None  # expected points before FNP
+    space: AllocationSpace | None = None  # the space it was made for
+    _figures: np.ndarray | None = None
 
     @property
     def figure_mean(self) -> np.ndarray:
@@ -164,8 +162,7 @@ def wound_kernel(
     return k
 
 
-@dataclass
-class Faces:
+class Faces(Struct):
     """A weapon's save rolls resolved lowest first (05.04 Inflict Damage): one kernel per
     result 1-6 (``kernels[f]``, index 0 unused), and the classes of start states whose dice
     stand at the same face probabilities (a save re-roll is made against the group current

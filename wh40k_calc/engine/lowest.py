@@ -27,9 +27,9 @@ tail weight on an extra slot.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
+from msgspec import Struct
 
 from .kernels import Faces, Kernel, binomials
 
@@ -39,8 +39,7 @@ TAIL_EPS = 1e-15  # a count whose remaining probability is below this ends its l
 Step = Callable[[np.ndarray, Kernel], np.ndarray]
 
 
-@dataclass(frozen=True)
-class FailClass:
+class FailClass(Struct, frozen=True):
     """A class of save results that can fail: its kernel and the probability that a die not
     in an earlier class that can fail is in it."""
 
@@ -62,8 +61,7 @@ def fail_classes(faces: Faces, probs: np.ndarray) -> list[FailClass]:
     return out
 
 
-@dataclass
-class Resolved:
+class Resolved(Struct):
     """What :func:`resolve` returns: ``y[s, f, p, slot, b]`` (the weighted state after the
     dice, one slot per weight of ``g``), the expected failed saves, and the expected damage
     figure with the points wasted (:attr:`~.kernels.Kernel.figures`: an array of 4, or 0.0

@@ -12,11 +12,14 @@ rest, and most uses never read it); that first read is the only change an Outcom
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
+import msgspec
 import numpy as np
+from msgspec import Struct
 
 from ..profile import OrderPolicy, TargetStates
+from ..records import replace
 
 WEAPON_FIELDS = ("attacks", "hits", "wounds", "failed_saves", "mortal_wounds", "damage")
 TOTAL_FIELDS = (*WEAPON_FIELDS, "wounds_lost", "models_destroyed")
@@ -28,8 +31,7 @@ LOSS_FIELDS = ("hazard_mortal_wounds", "models_destroyed", "at_least_one")
 WASTE_FIELDS = ("beyond_wounds_left", "feel_no_pain", "after_destruction")
 
 
-@dataclass
-class WeaponResult:
+class WeaponResult(Struct):
     """Expected figures of one weapon profile (or one source of mortal wounds).
 
     ``expected`` maps each of WEAPON_FIELDS to its mean; ``standard_error`` (sampler only) the
@@ -42,9 +44,9 @@ class WeaponResult:
     name: str
     count: int
     expected: dict[str, float]
-    standard_error: dict[str, float] = field(default_factory=dict)
-    wasted: dict[str, float] = field(default_factory=dict)
-    wasted_se: dict[str, float] = field(default_factory=dict)
+    standard_error: dict[str, float] = msgspec.field(default_factory=dict)
+    wasted: dict[str, float] = msgspec.field(default_factory=dict)
+    wasted_se: dict[str, float] = msgspec.field(default_factory=dict)
 
     @classmethod
     def mortal_source(
@@ -57,7 +59,7 @@ class WeaponResult:
         return cls(name, 0, figures, se or {})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # by identity: arrays and lists have no equality of value
 class Outcome:
     """One activation's result (frozen: :meth:`replaced` makes a changed copy).
 

@@ -4,7 +4,11 @@ It reads the same :class:`~wh40k_calc.profile.Activation` and uses the same allo
 (:class:`~wh40k_calc.engine.allocation.AllocationSpace`), but rolls the dice. Dice that are
 independent and alike are drawn as counts, one draw per trial and stage (``counts.py``: how
 many of a weapon's Hit rolls miss, hit or are Critical Hits, re-rolls included; the same for its
-Wound rolls, its models' Attacks, Sustained Hits, the points Feel No Pain ignores). Where the
+Wound rolls, its models' Attacks, Sustained Hits, the points Feel No Pain ignores). Where a
+weapon's attacks are alike all the way to their saving throws (no Critical Hit or Wound that
+does anything of its own, one save for every model, fixed Damage, no Feel No Pain), each
+attack's Hit roll, Wound roll and save are drawn together: one count a trial of its attacks
+that miss, do not wound, are saved and fail their save (:func:`attack_outcomes`). Where the
 Damage is fixed and no model has Feel No Pain, a weapon's normal wounds are resolved from
 counts of failed saves and a table of where they leave the target, whether the models' saves
 are alike or differ (an attached Leader; edition 11's lowest-first save rolls): ``jumps.py``.
@@ -36,6 +40,7 @@ from ..profile import (
     FAIL,
     HIT,
     MISS,
+    SAVE_FAILED,
     SAVED,
     WOUND,
     Activation,
@@ -176,7 +181,7 @@ class _Lookup(dict):
         self.dtype = dtype
 
     def __missing__(self, key: tuple) -> np.ndarray:
-        arr = np.asarray(key, dtype=self.dtype)
+        arr: np.ndarray = np.asarray(key, dtype=self.dtype)
         self[key] = arr
         return arr
 
@@ -372,6 +377,39 @@ def _wound_rolls(
     return normal, critical
 
 
+# The outcome classes of one attack drawn whole (attack_outcomes)
+MISSED, NOT_WOUNDED, SAVED_WOUND, FAILED_SAVE = 0, 1, 2, 3
+
+
+def _alike_to_the_save(w: AttackProfile) -> bool:
+    """True when nothing but whether an attack hits, wounds and is saved matters up to its
+    saving throw: no Critical Hit or Critical Wound does anything of its own (no Sustained
+    Hits, Lethal Hits or Devastating Wounds) and no re-roll taken once per activation (the
+    Command Re-roll, a single Hit re-roll: one for all the attacks, not one each)."""
+    once = w.command_reroll or w.reroll_one_hit
+    return w.sustained is None and not (w.lethal or w.devastating or once)
+
+
+def attack_outcomes(w: AttackProfile) -> np.ndarray:
+    """P(one attack of ``w`` misses, hits but does not wound, wounds and is saved, wounds and
+    its saving throw fails): indices MISSED, NOT_WOUNDED, SAVED_WOUND, FAILED_SAVE.
+
+    For a weapon whose attacks are alike up to the save (:func:`_alike_to_the_save`) against a
+    target whose models all make the same saving throw (the first model kind's stands for
+    all), each attack goes through its Hit roll, Wound roll and saving throw independently of
+    the others (Core rules: Hit Roll, Wound Roll, Saving Throw; [TORRENT]: it hits), so the
+    attacks of a trial fall into these four classes as one multinomial count: one draw a trial
+    instead of one per roll (DESIGN.md: the sampler draws what it must). Worked out from the
+    roll tables here (:func:`~.counts.die_classes`), never from the exact engine."""
+    hit = 1.0 if w.hit is None else 1.0 - float(die_classes(w.hit, 3)[MISS])
+    wound = 1.0 - float(die_classes(w.wound, 3)[FAIL])
+    save = w.vs[0].save
+    fail = 1.0 if save is None else float(die_classes(save, 2)[SAVE_FAILED])
+    out = np.array([1.0 - hit, hit * (1.0 - wound), hit * wound * (1.0 - fail), 0.0])
+    out[FAILED_SAVE] = hit * wound * fail
+    return out
+
+
 def _weapon_wounds(
     dice: _Dice,
     w: AttackProfile,
@@ -387,7 +425,7 @@ def _weapon_wounds(
     With [DEVASTATING WOUNDS] the Critical Wounds are returned apart; otherwise they join the
     normal wounds. ``command_reroll``: see :func:`_wound_rolls`."""
     attacks = attacks.astype(np.int64, copy=False)
-    if w.hit is not None and w.sustained is None and not w.lethal:
+    if w.hit is not None and w.sustained is None and not (w.lethal or w.reroll_one_hit):
         # only the hits count: every attack that does not miss (one row of the counts)
         rolled = attacks - dice.counts(attacks, die_classes(w.hit, 3))[MISS]
         if not w.devastating and command_reroll is None:
@@ -438,6 +476,13 @@ class _Inflict:
         if w.reroll_one_damage:  # each Damage roll rolled, to spend the re-roll on one
             self.tabulated = self.mixed = False
         self.once: np.ndarray | None = None  # per trial of a chunk: the single Damage re-roll
+        # the whole of one attack up to its saving throw drawn as one count (see
+        # attack_outcomes), its failed saves then taken through the table
+        self.outcomes: np.ndarray | None = None
+        if self.tabulated and _alike_to_the_save(w):
+            self.jumps[0] = self._table(0)
+            if self.jumps[0] is not None:
+                self.outcomes = attack_outcomes(w)
 
     def start_chunk(self, n: int) -> None:
         """A new chunk of ``n`` trials: each has the weapon's single Damage re-roll, if any."""
@@ -494,6 +539,29 @@ class _Inflict:
             self.to_wipe[order] = (first, rate)
         return self.to_wipe[order]
 
+    def failed_saves(
+        self, states: np.ndarray, lost: np.ndarray, order: np.ndarray | int = 0
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Each trial's ``lost`` failed saves, already drawn (:attr:`outcomes`), taken through
+        the table of its allocation order ``order``: (the new states, the damage dealt)."""
+        orders = np.asarray(order)
+        if orders.ndim == 0 or orders.min() == orders.max():
+            return self._jumps_of(int(orders.flat[0])).move(states, lost)
+        states, dealt = states.copy(), np.zeros(states.size, dtype=np.int64)
+        for o in np.unique(orders).tolist():
+            sel = np.flatnonzero(orders == o)
+            states[sel], dealt[sel] = self._jumps_of(o).move(states[sel], lost[sel])
+        return states, dealt
+
+    def _jumps_of(self, order: int) -> SaveJumps:
+        """The table of allocation order ``order`` (built once; it exists where
+        :attr:`outcomes` are drawn)."""
+        if order not in self.jumps:
+            self.jumps[order] = self._table(order)
+        jumps = self.jumps[order]
+        assert jumps is not None
+        return jumps
+
     def _by_jumps(self, dice, states, counts, figure, failed, order) -> np.ndarray | None:
         """:class:`_SaveJumps` for each allocation order the trials use (None: no table)."""
         if states.size == 0:
@@ -502,17 +570,19 @@ class _Inflict:
         # one order for every trial (the usual case) without searching the whole array
         one = orders.min() == orders.max()
         used = [int(orders.flat[0])] if one else np.unique(orders).tolist()
+        tables = {}
         for o in used:
             if o not in self.jumps:
                 self.jumps[o] = self._table(o)
-            if self.jumps[o] is None:
+            if (table := self.jumps[o]) is None:
                 return None
+            tables[o] = table
         if len(used) == 1:
-            return self.jumps[used[0]].inflict(dice, states, counts, figure, failed)
+            return tables[used[0]].inflict(dice, states, counts, figure, failed)
         for o in used:
             sel = np.flatnonzero(orders == o)  # several orders: ``order`` is an array
             fig, fail = figure[sel], failed[sel]
-            states[sel] = self.jumps[o].inflict(dice, states[sel], counts[sel], fig, fail)
+            states[sel] = tables[o].inflict(dice, states[sel], counts[sel], fig, fail)
             figure[sel], failed[sel] = fig, fail
         return states
 
@@ -570,12 +640,15 @@ class _Inflict:
                     fails = self.fails_on[kinds, faces[act, i]]
                 act, st, od = act[fails], st[fails], od[fails]
                 kinds, lefts = kinds[fails], lefts[fails]
+                assert failed is not None  # given for normal wounds
                 failed[act] += 1
-            spare = None if self.once is None else self.once[act]
+            once = self.once
+            spare = None if once is None else once[act]
             dmg = self.damage.roll(dice, kinds, lefts, spare)
-            if spare is not None:
-                self.once[act] = spare
+            if once is not None:
+                once[act] = spare
             if devastating:
+                assert mortal is not None  # given for devastating wounds
                 mortal[act] += dmg
             through = _points_through(dice, dmg, fnp[kinds])
             figure[act] += through
@@ -647,6 +720,7 @@ def _hazard(
     """Per trial: mortal wounds from failed Hazardous tests, attacker models destroyed
     (``space``: the states of the models carrying a Hazardous weapon)."""
     hz = act.hazard
+    assert hz is not None  # called for an activation with a Hazardous weapon
     fail_on = round(6 * hz.fail_probability)
     fails = (dice.d6((chunk, hz.tests)) <= fail_on).sum(axis=1)
     states = np.zeros(chunk, dtype=np.int64)
@@ -840,6 +914,20 @@ class _Phases:
         self.before_fnp = [np.array([_fnp_threshold(p) for p in s.fnp]) for s in act.before]
         hz = act.hazard
         self.carriers = AllocationSpace(hz.carriers) if hz is not None and hz.tests else None
+        self.fixed = [_fixed_attacks(w) for w in act.weapons]
+        self.constants: dict[tuple[int, int], np.ndarray] = {}  # (attacks, trials) -> array
+
+    def _attacks(self, w: AttackProfile, wi: int, alive: np.ndarray) -> np.ndarray:
+        """Per trial, the attacks of weapon ``wi`` (:func:`_attacks`); fixed attacks are one
+        read-only array per chunk size (no die is rolled for them)."""
+        fixed = self.fixed[wi]
+        if fixed is None:
+            return _attacks(self.dice, w, alive)
+        key = (fixed, alive.size)
+        if key not in self.constants:
+            self.constants[key] = np.full(alive.size, fixed, dtype=np.int64)
+            self.constants[key].flags.writeable = False
+        return self.constants[key]
 
     def chunk(self, states: np.ndarray) -> _Chunk:
         """Every phase for trials starting in ``states``."""
@@ -882,7 +970,7 @@ class _Phases:
         since, lost0 = mark
         return c.waste.wasted(since, figure, self.space.wounds_lost[c.states] - lost0)
 
-    def attacks(self, c: _Chunk) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | int]]:
+    def attacks(self, c: _Chunk) -> list[tuple[np.ndarray | None, np.ndarray, np.ndarray | int]]:
         """Each weapon in turn: Attacks, Hit and Wound rolls as counts, then its normal wounds
         on the target (saves, Damage, Feel No Pain, allocation). Returns per weapon its
         devastating Critical Wounds, the damage of its normal wounds and the allocation orders
@@ -892,17 +980,33 @@ class _Phases:
         pending = []
         for wi, (w, inf) in enumerate(zip(act.weapons, self.inflicts, strict=True)):
             inf.start_chunk(c.n)
-            attacks = _attacks(dice, w, alive)
-            cp = np.ones(c.n, dtype=bool) if w.command_reroll else None
-            hits, normal, crit = _weapon_wounds(dice, w, attacks, cp)
-            failed = np.zeros(c.n, dtype=np.int64)
-            dealt = np.zeros(c.n, dtype=np.int64)
-            orders = 0
+            attacks = self._attacks(w, wi, alive)
+            lost = None
+            if inf.outcomes is not None:  # each attack's Hit, Wound and save: one count
+                whole = dice.counts(attacks, inf.outcomes)
+                hits = whole.sum_of((NOT_WOUNDED, SAVED_WOUND, FAILED_SAVE))
+                normal = whole.sum_of((SAVED_WOUND, FAILED_SAVE))
+                lost, crit = whole[FAILED_SAVE], None
+            else:
+                cp = np.ones(c.n, dtype=bool) if w.command_reroll else None
+                hits, normal, crit = _weapon_wounds(dice, w, attacks, cp)
+            orders: np.ndarray | int = 0
             if act.policy is not None:
                 orders = act.policy.index(wi, normal, 0 if crit is None else crit)
-            declared = self.space.declared(c.states, orders)  # a wounded group first (05.03)
+            # a wounded group first (05.03); one order for every trial without a product space
+            declared = self.space.declared(c.states, orders) if self.space.product else 0
             mark = self._mark(c)
-            c.states = inf.normal(dice, c.states, normal, dealt, failed, declared, c.waste)
+            if lost is not None:
+                start = c.states
+                c.states, dealt = inf.failed_saves(c.states, lost, declared)
+                failed = lost
+                if c.waste is not None:  # as the tables' normal wounds are counted
+                    zero = np.zeros(c.n, dtype=np.int64)
+                    inf._jumps_waste(c.waste, (start, zero, zero), failed, dealt, declared)
+            else:
+                failed = np.zeros(c.n, dtype=np.int64)
+                dealt = np.zeros(c.n, dtype=np.int64)
+                c.states = inf.normal(dice, c.states, normal, dealt, failed, declared, c.waste)
             c.figure += dealt
             c.wasted.append(self._wasted(c, mark, dealt))
             wounds = normal if crit is None else normal + crit
@@ -954,7 +1058,7 @@ class _Tally:
         self.finals: list[np.ndarray] = []
         # a weapon's attacks when they are the same in every trial (fixed A, no Blast)
         self.fixed = [_fixed_attacks(w) for w in act.weapons]
-        self.fixed_total = None if None in self.fixed else sum(self.fixed)
+        self.fixed_total = None if None in self.fixed else sum(f or 0 for f in self.fixed)
 
     def add(self, c: _Chunk) -> None:
         """Add one chunk's trials."""

@@ -201,12 +201,30 @@ def wound_joint(ap: AttackProfile, models_at_selection: int) -> tuple[np.ndarray
     else:
         out = _compound2(attacks, k)
     mean_attacks = _mean(attacks)
+    hits = mean_attacks * hits_per_attack
+    if ap.reroll_one_hit and ap.hit is not None and not ap.command_reroll:
+        hits += _single_hit_reroll_hits(ap, attacks)
     wounds = float(
         (out.sum(axis=1) * np.arange(out.shape[0])).sum()
         + (out.sum(axis=0) * np.arange(out.shape[1])).sum()
     )
     return _trim2(out), {
         "attacks": mean_attacks,
-        "hits": mean_attacks * hits_per_attack,
+        "hits": hits,
         "wounds": wounds,
     }
+
+
+def _single_hit_reroll_hits(ap: AttackProfile, attacks: np.ndarray) -> float:
+    """The expected hits one Hit re-roll adds (``reroll_one_hit``): P(some Hit roll fails on
+    a result the table does not re-roll already) x the hits of a fresh roll (a Critical Hit
+    with its Sustained Hits)."""
+    table = ap.hit
+    assert table is not None
+    e = sum(1 for f in range(1, 7) if not table.reroll[f] and table.outcome[f] == MISS) / 6
+    fresh = np.zeros(3)
+    for f in range(1, 7):
+        fresh[table.outcome[f]] += 1 / 6
+    extra = _mean(ap.sustained) if ap.sustained is not None else 0.0
+    none = float(np.dot(attacks, (1.0 - e) ** np.arange(len(attacks))))
+    return (1.0 - none) * float(fresh[HIT] + fresh[CRIT] * (1.0 + extra))

@@ -10,8 +10,10 @@ side A's (:func:`~wh40k_calc.exchange.output.to_json_exchange`, ``expected`` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from ..records import replace
 
 if TYPE_CHECKING:
     from ..catalog import Catalog

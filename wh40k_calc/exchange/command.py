@@ -9,7 +9,6 @@ tables or the JSON.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, ClassVar
 
@@ -19,8 +18,7 @@ from ..optgroup import with_groups
 from ..options import EngineOptions, catalog, fail
 
 
-@dataclass(frozen=True)
-class ExchangeEngineOptions(EngineOptions):
+class ExchangeEngineOptions(EngineOptions, frozen=True):
     """The engine options, with the exchange's sampler default and its JSON object."""
 
     help_overrides: ClassVar[dict[str, str]] = {

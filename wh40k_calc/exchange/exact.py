@@ -128,7 +128,7 @@ def _step(
                 continue
             start = hazard.start(x_rows[[member]], np.ones(1))
             final = run_exact(hazard.act, start=start).final_states
-            assert final is not None
+            assert final is not None and final.weights is not None
             figures.resolutions += 1
             after = ix.add(
                 hazard.written_back(np.repeat(x_rows[[member]], len(final.lost), 0), final.lost)
@@ -138,8 +138,8 @@ def _step(
     figures.classes = len(results)
     new = np.zeros((len(ix), len(iy)))
     new[: out.shape[0], : out.shape[1]] = out
-    for member, row in adds:
-        new[member, : len(row)] += row
+    for k, moved_row in adds:
+        new[k, : len(moved_row)] += moved_row
     joint.set_oriented(x, new)
     q = joint.oriented(x)
     figures.expected["models_destroyed"] = _models_destroyed(ty, iy.rows, q.sum(axis=0)) - before_y

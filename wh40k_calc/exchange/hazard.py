@@ -24,7 +24,7 @@ Nothing here reads a rule: only the profile's numbers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from math import comb
 
 import numpy as np
@@ -42,6 +42,7 @@ from ..profile import (
     allocation_groups,
     group_shape,
 )
+from ..records import replace
 from .track import Track
 
 HAZARD = "Hazardous"

@@ -25,8 +25,9 @@ A charge is made once, in the charging side's first turn: its ``fight`` activati
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from ..records import replace
 from .sides import Side, SideStep
 
 MAX_TURNS = 20

@@ -45,8 +45,8 @@ def render_exchange(ex: ExchangeResult, console: Any) -> None:
     tail: list = [heading_words(setup.edition, note, sheets), (ex.method, "cyan")]
     if ex.method == "sample":
         tail.append(f" ({count(chain.trials, 'trial')}, seed {chain.seed})")
-    first = setup.steps[0].active.upper() if setup.steps else "A"
-    print_joined(console, Text(f"{rounds}, starting with {first}'s turn"), Text.assemble(*tail))
+    opener = setup.steps[0].active.upper() if setup.steps else "A"
+    print_joined(console, Text(f"{rounds}, starting with {opener}'s turn"), Text.assemble(*tail))
     if ex.exact_declined is not None:
         console.print(
             Text.assemble(
@@ -93,7 +93,7 @@ def _activations_table(ex: ExchangeResult, chain: Chain):
         what = f"{p.side.upper()} {'shoots' if p.step.phase == 'shooting' else 'fights'}"
         if p.fights_first:
             what += " (charged)"
-        row = [
+        row: list[str | Text] = [
             str(p.number),
             f"{p.turn} ({p.active.upper()})",
             Words(what),

@@ -9,10 +9,11 @@ replaces the models alive (``Selection.attacker_alive``) and the damaged bracket
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..profile import TargetStates
+from ..records import replace
 from .order import Planned, planned
 from .sides import Side, step_selection
 from .track import AttackClass, Track, track_of

@@ -18,10 +18,11 @@ weapons) is refused: which of those models are left as the unit loses models is 
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 from ..options import AttackerOptions, EngineOptions, TargetOptions
+from ..records import replace
 from ..request import AttackRequest, RequestError, parse_request
 
 if TYPE_CHECKING:
@@ -249,7 +250,7 @@ def _comparable(name: str, value: object, norm) -> object:
     if name == "attacker" and isinstance(value, str):
         return norm(value)
     if name == "leader":
-        return tuple(norm(v) for v in value or ())
+        return tuple(norm(v) for v in cast("tuple[str, ...]", value or ()))
     if name in ("allocation", "loadout", "faction") and isinstance(value, str):
         return norm(value)
     return value

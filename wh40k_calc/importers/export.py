@@ -150,6 +150,19 @@ class Export:
         return {r["id"]: r for r in read_table(self.dir, "Abilities.csv")}
 
     @functools.cached_property
+    def keywords(self) -> frozenset[str]:
+        """Every keyword of the export (unit and faction keywords, in capitals)."""
+        return (
+            frozenset(
+                " ".join(html_to_text(r["keyword"]).upper().split())
+                for r in read_table(self.dir, "Datasheets_keywords.csv")
+                if r.get("keyword", "").strip()
+            )
+            if (self.dir / "Datasheets_keywords.csv").is_file()
+            else frozenset()
+        )
+
+    @functools.cached_property
     def sources(self) -> dict[str, dict[str, str]]:
         """Source.csv rows (publications) by id; {} when missing."""
         if not (self.dir / "Source.csv").is_file():

@@ -25,8 +25,10 @@ from .names import same_name
 from .unit_abilities import (
     _FNP_RE,
     _SUBJECT,
+    Context,
     UnitAbilities,
     _who,
+    choice,
     effect_id,
     norm_rule,
     read_ability,
@@ -97,16 +99,20 @@ def read_gdc_abilities(
     everyone: list[str],
     wargear_of: dict[str, list[str]],
     warnings: list[str],
+    context: Context | None = None,
 ) -> tuple[UnitAbilities, list[str]]:
     """Every ability of ``sheet`` (see the module docstring), for a unit whose models are
-    ``everyone`` (names), ``wargear_of`` giving the non-weapon wargear each carries by default.
+    ``everyone`` (names), ``wargear_of`` giving the non-weapon wargear each carries by default;
+    ``context``: what the effect forms need to know of the datasheet.
 
     Returns:
         The abilities read, and ``support_of`` (the units a Support character can join, as the
         data names them).
     """
-    out = UnitAbilities()
-    abilities = sheet.get("abilities") if isinstance(sheet.get("abilities"), dict) else {}
+    out = UnitAbilities(context=context or Context())
+    abilities = sheet.get("abilities")
+    if not isinstance(abilities, dict):
+        abilities = {}
     for name in (gdc_name(a.get("name")) for a in abilities.get("core", []) if isinstance(a, dict)):
         _core(name, everyone, out)
     for item in abilities.get("faction", []):
@@ -117,7 +123,7 @@ def read_gdc_abilities(
     for name, body in _described(abilities.get("wargear")):
         bearers = [m for m in everyone if any(same_name(g, name) for g in wargear_of.get(m, []))]
         if bearers:
-            read_ability(name, body, bearers, everyone, out, recognise_11)
+            read_ability(name, body, bearers, everyone, out, recognise_11, wargear=True)
         # else: optional wargear, not carried by default
     support: list[str] = []
     for name, body in _described(abilities.get("special")):
@@ -129,8 +135,7 @@ def read_gdc_abilities(
         abilities.get("primarch", []) if isinstance(abilities.get("primarch"), list) else []
     ):
         for name, body in _described(group.get("abilities") if isinstance(group, dict) else None):
-            touched = set().union(*(sides_touched(p) for p in sentences(body))) if body else set()
-            out.not_modelled_on(touched, name)  # a choice the player makes: not applied
+            choice(name, body, out)  # a choice the player makes: not applied
     damaged = abilities.get("damaged")
     if isinstance(damaged, dict) and text(damaged.get("range")).strip():
         read_damaged(
@@ -158,7 +163,7 @@ def _core(name: str, everyone: list[str], out: UnitAbilities) -> None:
 def _faction(name: str, faction: FactionFile, out: UnitAbilities) -> None:
     """An army rule: nothing when the calculator has it as an effect (``--effect``), else
     listed as not modelled on the sides its text (in the faction file) can touch."""
-    if not name or effect_id(name) is not None:
+    if not name or effect_id(name, out.context.edition, ("army",)) is not None:
         return
     body = faction.army_rules.get(name, "")
     touched = set().union(*(sides_touched(p) for p in sentences(body))) if body else set()

@@ -27,7 +27,7 @@ ability names, never the text.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from ..datasheet import DatasheetError, norm_name, parse_datasheet
 from .composition import Entries, composition
@@ -41,7 +41,8 @@ from .loadouts import generate_loadouts
 from .models import ImportedModel, invuln_note, match_statlines, put_invuln, statline
 from .names import nice_case, same_name
 from .sizes import Sizes, fits, keep_size, unused_alternatives
-from .unit_abilities import UnitAbilities
+from .unit_abilities import Context, UnitAbilities
+from .unit_rules import Collected
 from .weapons import DASH_RE, ImportedWeapon, read_weapons, to_int
 
 EPIC_HERO = re.compile(r"\s*[\u2013\u2014-]\s*epic hero\s*$", re.IGNORECASE)
@@ -58,7 +59,12 @@ def is_legends(sheet: dict[str, Any]) -> bool:
 
 
 def import_gdc_sheet(
-    faction: FactionFile, sheet: dict[str, Any], name: str, units: dict[str, str]
+    faction: FactionFile,
+    sheet: dict[str, Any],
+    name: str,
+    units: dict[str, str],
+    collect: Collected | None = None,
+    data_keywords: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, Any], list[str], list[str]]:
     """Convert one datasheet of ``faction`` into datasheet-format data.
 
@@ -69,6 +75,9 @@ def import_gdc_sheet(
             the same name in the file).
         units: normalised name -> name of every unit of the data (to spell the units a
             Leader or Support character can join as their datasheets do).
+        collect: where to add the abilities read as effect records and the census (as
+            :func:`.wahapedia.import_sheet_notes`).
+        data_keywords: every keyword of the data (to split a run of keywords in an ability).
 
     Returns:
         ``(data, warnings, notes)`` as :func:`.wahapedia.import_sheet_notes` gives them:
@@ -93,7 +102,9 @@ def import_gdc_sheet(
     trial: list[str] = []
     weapons = read_weapons(_weapon_rows(sheet), trial)
     _name_sides(weapons)
-    abilities_raw = sheet.get("abilities") if isinstance(sheet.get("abilities"), dict) else {}
+    abilities_raw = sheet.get("abilities")
+    if not isinstance(abilities_raw, dict):
+        abilities_raw = {}
     gear = [gdc_name(a.get("name")) for a in abilities_raw.get("wargear") or [] if a]
     loadout = _loadout_text(sheet, lines, [m.name for m in models])
     near, missing = read_equipment(loadout, models, weapons, gear, trial)
@@ -102,12 +113,21 @@ def import_gdc_sheet(
     costs = _sizes(sheet, models, alts, warnings)
     models.sort(key=lambda m: ("CHARACTER" in m.keywords, -m.high))  # allocation order
     for size in costs.sizes + costs.dropped:
-        counts = size["models"]
+        counts = cast(dict[str, int], size["models"])
         size["models"] = {m.name: counts[m.name] for m in models if m.name in counts}
     everyone = [m.name for m in models]
-    abilities, support = read_gdc_abilities(
-        faction, sheet, everyone, {m.name: m.wargear for m in models}, warnings
+    context = Context(
+        character="CHARACTER" in unit_keywords or any("CHARACTER" in m.keywords for m in models),
+        weapons=frozenset(str(w.data["name"]).lower() for w in weapons),
+        keywords=data_keywords,
+        edition="11",
     )
+    abilities, support = read_gdc_abilities(
+        faction, sheet, everyone, {m.name: m.wargear for m in models}, warnings, context
+    )
+    if collect is not None:
+        collect.records += abilities.generated
+        collect.census += abilities.census
     _skipped_weapons(trial, missing, abilities)
     invul = abilities_raw.get("invul") if isinstance(abilities_raw.get("invul"), dict) else None
     data: dict[str, Any] = {
@@ -457,7 +477,7 @@ def _sizes(
             else:
                 keep_size(out, size)
     unused_alternatives(out, models, alts, warnings)
-    out.sizes.sort(key=lambda s: sum(s["models"].values()))
+    out.sizes.sort(key=lambda s: sum(cast(dict[str, int], s["models"]).values()))
     if not out.sizes:
         out.listed = False
         largest = max(models, key=lambda m: m.high)

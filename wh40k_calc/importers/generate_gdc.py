@@ -55,13 +55,18 @@ class Refused:
 class Report:
     """What converting a folder of faction files gave: file text by relative path, the index
     entries, one entry per faction file read (``sources``), and the datasheets refused.
-    ``warnings`` counts the import notes written into the files' headers."""
+    ``warnings`` counts the import notes written into the files' headers. ``rule_files``: the
+    abilities read as effect records, one file per faction (``unit-rules/<faction>.yaml``,
+    :mod:`.unit_rules`), written with the datasheets; ``census``: what became of every
+    datasheet ability read (status -> count)."""
 
     files: dict[str, str] = field(default_factory=dict)
     index: list[dict[str, object]] = field(default_factory=list)
     sources: list[dict[str, object]] = field(default_factory=list)
     refused: list[Refused] = field(default_factory=list)
     warnings: int = 0
+    rule_files: dict[str, str] = field(default_factory=dict)
+    census: dict[str, int] = field(default_factory=dict)
 
     @property
     def generated(self) -> int:
@@ -115,20 +120,32 @@ def generate_gdc(src_dir: Path, out_dir: Path | None = None, how: str = HOW) -> 
         ImportFailure: the folder has no faction file, or one cannot be read (not JSON, not
             of the 11th edition, no data version).
     """
+    from .unit_rules import Collected, RuleSet, final_ids
+
     factions = [read_faction_file(p) for p in faction_files(Path(src_dir))]
     units = _unit_names(factions)
+    keywords = _all_keywords(factions)
     out = Report()
+    rules = RuleSet()
+    versions: dict[str, dict[str, object]] = {}
     for f in factions:
         made = 0
+        versions.setdefault(f.faction, {"source": SOURCE, "version": f.version})
         for sheet, name in zip(f.datasheets, _names(f), strict=True):
             if not name:
                 out.refused.append(Refused(f.path.name, "(no name)", "the datasheet has no name"))
                 continue
+            collect = Collected()
             try:
-                data, warnings, notes = import_gdc_sheet(f, sheet, name, units)
+                data, warnings, notes = import_gdc_sheet(
+                    f, sheet, name, units, collect=collect, data_keywords=keywords
+                )
             except ImportFailure as exc:
                 out.refused.append(Refused(f.path.name, name, str(exc)))
                 continue
+            final_ids(data, collect.records, rules)
+            for status in collect.census:
+                out.census[status] = out.census.get(status, 0) + 1
             rel = f"{slug(f.faction)}/{slug(name)}.yaml"
             if rel in out.files:  # two names with one slug: keep them apart
                 rel = f"{rel[:-5]}-{made + 1}.yaml"
@@ -157,9 +174,23 @@ def generate_gdc(src_dir: Path, out_dir: Path | None = None, how: str = HOW) -> 
         )
     out.index.sort(key=lambda e: (str(e["faction"]), str(e["name"]), str(e["file"])))
     out.sources.sort(key=lambda e: str(e["file"]))
+    for faction, data in sorted(versions.items()):
+        out.rule_files.update(rules.files([faction], 11, data, only=faction))
     if out_dir is not None:
-        write_set(out.files, index_text(out), Path(out_dir))
+        write_set({**out.files, **out.rule_files}, index_text(out), Path(out_dir))
     return out
+
+
+def _all_keywords(factions: list[FactionFile]) -> frozenset[str]:
+    """Every keyword of the data's datasheets (unit and faction keywords, in capitals)."""
+    out: set[str] = set()
+    for f in factions:
+        for sheet in f.datasheets:
+            for k in [*(sheet.get("keywords") or []), *(sheet.get("factions") or [])]:
+                name = gdc_name(k).upper()
+                if name:
+                    out.add(name)
+    return frozenset(out)
 
 
 def index_text(report: Report) -> str:
@@ -197,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     for r in report.refused:
         print(f"  refused: {r.name} ({r.file}): {r.reason}")
+    from .unit_rules import census_line
+
+    print(f"  {census_line(report.census)}")
     return 0
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import cast
 
 from .composition import Entries, entries
 from .export import Export, html_to_text
@@ -147,7 +148,7 @@ def _with_add_on(out: Sizes, add: dict[str, object]) -> None:
         bigger = {
             "models": {**counts, str(model): 1},
             "points": int(size["points"]) + int(add["points"]),  # type: ignore[call-overload]
-            "add_ons": [*size.get("add_ons", []), add["name"]],  # type: ignore[list-item]
+            "add_ons": [*cast(list[object], size.get("add_ons", [])), add["name"]],
         }
         if size.get("label"):
             bigger["label"] = size["label"]

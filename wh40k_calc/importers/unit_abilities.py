@@ -1,7 +1,7 @@
 """Unit abilities of one datasheet of the export, read into facts the calculator applies.
 
-Recognised (each sentence matched whole, so a condition such as "While this model is leading a
-unit" never matches):
+Recognised as datasheet fields (each sentence matched whole, and only where no condition frames
+the ability's text):
 
 * core abilities: Feel No Pain X+ (``feel_no_pain``) and Stealth (``stealth``) on every model;
 * "this model / models in this unit / the bearer ... has the Feel No Pain X+ ability against
@@ -16,8 +16,11 @@ unit" never matches):
 * the damaged profile ("While this model has 1-N wounds remaining ... subtract 1 from the Hit
   roll": ``damaged``) and the Bodyguard rule that allows two Leaders (``leaders_allowed``).
 
-Any other ability whose text can change an attack (a Hit or Wound roll, a characteristic of an
-attack, saves, Feel No Pain, mortal wounds, re-rolls, weapon abilities) is listed by name under
+The other sentences, conditional ones included (a Leader's "while this model is leading a
+unit", "after a Charge move", auras), are read by :mod:`.ability_forms` into effect records
+(``generated``, written by the generators: :mod:`.unit_rules`), which ``rules`` names. Any other
+ability whose text can change an attack (a Hit or Wound roll, a characteristic of an attack,
+saves, Feel No Pain, mortal wounds, re-rolls, weapon abilities) is listed by name under
 ``not_modelled``, on the side it acts for (``attacker``: its own attacks; ``target``: attacks
 against it). Abilities that cannot touch an attack sequence (Deep Strike, Scouts, Leadership,
 Objective Control) are not listed. No ability text is copied: only names and numbers.
@@ -30,6 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..datasheet import norm_rule
+from .ability_forms import Holder, Reading
+from .ability_forms import read as read_forms
 from .export import Export, html_to_text
 from .models import ImportedModel
 from .names import same_name
@@ -138,11 +143,33 @@ _ATTACKER_CUES = re.compile(
 )
 
 
+# what became of one ability (``UnitAbilities.census``): it changes no attack; it is applied
+# by a hand-written record, or whole (fields and records, conditions included), or in part;
+# it is an aura, a record named with --effect; it changes an attack and is not modelled
+CENSUS = ("not-attack", "record", "applied", "partly", "aura", "not-modelled")
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the forms of :mod:`.ability_forms` need to know of the datasheet: whether it is
+    a CHARACTER's, its weapons' names (lower case) and every keyword of the data (to split a
+    run of keywords); and the edition of the data (``"10"``, ``"11"``), whose hand-written
+    effect records an ability's name is looked up in (:func:`effect_id`)."""
+
+    character: bool = False
+    weapons: frozenset[str] = frozenset()
+    keywords: frozenset[str] = frozenset()
+    edition: str = "10"
+
+
 @dataclass
 class UnitAbilities:
     """What a datasheet's abilities give: per-model fields (by model name), effect ids for
-    ``rules``, abilities not modelled by side, the damaged profile, ``leaders_allowed``, and the
-    names of the abilities recognised (for the file's header)."""
+    ``rules``, abilities not modelled by side, the damaged profile, ``leaders_allowed``, the
+    names of the abilities recognised (for the file's header), and the abilities read as
+    effect records (``generated``: (name, record body), :mod:`.unit_rules`; their ids in
+    ``rules`` are the names slugged until the generator makes them final), and what became of
+    each ability read (``census``: one of :data:`CENSUS` each, for the figures)."""
 
     model_fields: dict[str, dict[str, object]] = field(default_factory=dict)
     rules: list[str] = field(default_factory=list)
@@ -152,6 +179,9 @@ class UnitAbilities:
     damaged: dict[str, int] | None = None
     leaders_allowed: list[dict[str, object]] = field(default_factory=list)
     recognised: list[str] = field(default_factory=list)
+    generated: list[tuple[str, dict]] = field(default_factory=list)
+    context: Context = field(default_factory=Context)
+    census: list[str] = field(default_factory=list)
 
     def give(self, models: list[str], key: str, value: object) -> None:
         """Set ``key`` on each of ``models``: the better value where one is there already
@@ -173,12 +203,14 @@ class UnitAbilities:
                 self.not_modelled[side].append(name)
 
 
-def effect_id(name: str) -> str | None:
-    """The id of the 10th-edition effect record printed as ``name`` ("Dat's Our Loot!",
-    "Waaagh!"), or None (``effects.unit_rule_id``)."""
+def effect_id(name: str, edition: str, kinds: tuple[str, ...] = ("unit",)) -> str | None:
+    """The id of the hand-written effect record of ``edition`` (``"10"``, ``"11"``) of one of
+    ``kinds`` printed as ``name`` ("Dat's Our Loot!"; ``("army",)`` for a faction ability such
+    as "Waaagh!"), or None (``effects.unit_rule_id``): each edition's datasheets name their
+    own edition's records."""
     from ..effects import unit_rule_id  # lazy: the effect files are read on first use
 
-    return unit_rule_id(name, "10")
+    return unit_rule_id(name, edition, kinds)
 
 
 def wargear_names(export: Export, sheet: dict[str, str]) -> list[str]:
@@ -220,10 +252,15 @@ def sides_touched(text: str) -> set[str]:
 
 
 def read_unit_abilities(
-    export: Export, sheet: dict[str, str], models: list[ImportedModel], warnings: list[str]
+    export: Export,
+    sheet: dict[str, str],
+    models: list[ImportedModel],
+    warnings: list[str],
+    context: Context | None = None,
 ) -> UnitAbilities:
-    """Read every ability row of ``sheet`` (see the module docstring)."""
-    out = UnitAbilities()
+    """Read every ability row of ``sheet`` (see the module docstring); ``context``: what the
+    effect forms need to know of the datasheet."""
+    out = UnitAbilities(context=context or Context())
     everyone = [m.name for m in models]
     for row in export.rows("Datasheets_abilities.csv", sheet["id"]):
         kind = row["type"]
@@ -237,10 +274,13 @@ def read_unit_abilities(
         if kind.startswith("Special"):
             read_special(text, out)
             continue
+        if kind == "Primarch":  # one of a group the player picks from: not applied
+            choice(name, text, out)
+            continue
         if kind == "Wargear":
             bearers = [m.name for m in models if any(same_name(g, name) for g in m.wargear)]
             if bearers:
-                read_ability(name, text, bearers, everyone, out)
+                read_ability(name, text, bearers, everyone, out, wargear=True)
             elif any(same_name(g, name) for m in models for _, _, gs in m.by_count for g in gs):
                 _some_bearers(name, text, everyone, out)
             # else: optional wargear, not carried by default
@@ -258,7 +298,8 @@ def _some_bearers(name: str, text: str, everyone: list[str], out: UnitAbilities)
     whole unit is applied; what it gives the bearers alone (a model field per kind cannot say
     "one of them") is listed as not modelled."""
     scratch = UnitAbilities()
-    read_ability(name, text, [_SOME], everyone, scratch)
+    scratch.context = out.context
+    read_ability(name, text, [_SOME], everyone, scratch, wargear=True)
     for model, fields in scratch.model_fields.items():
         for key, value in fields.items():
             if model == _SOME:
@@ -266,6 +307,7 @@ def _some_bearers(name: str, text: str, everyone: list[str], out: UnitAbilities)
             else:
                 out.give([model], key, value)
     out.rules += [r for r in scratch.rules if r not in out.rules]
+    out.generated += scratch.generated
     out.recognised += scratch.recognised
     for side, names in scratch.not_modelled.items():
         for n in names:
@@ -294,7 +336,7 @@ def _shared_ability(
         return
     if row["type"] == "Core" or key in _QUIET_CORE:
         return
-    if effect_id(name) is not None:
+    if effect_id(name, out.context.edition, ("army",)) is not None:
         return  # an army rule the calculator has as an effect (--effect)
     text = html_to_text(ability.get("description", ""))
     touched = set().union(*(sides_touched(s) for s in sentences(text))) if text else set()
@@ -308,33 +350,109 @@ def read_ability(
     everyone: list[str],
     out: UnitAbilities,
     recognise_one: Callable[[str, list[str], list[str], UnitAbilities], bool] | None = None,
+    wargear: bool = False,
 ) -> None:
-    """A datasheet or wargear ability: ``holders`` are the models it is printed for (the
-    bearers of a wargear item, or every model). A unit rule the calculator has as an effect
-    (Dat's Our Loot!) goes to ``rules``. ``recognise_one`` reads one sentence (default
-    :func:`recognise`; the edition-11 importer adds its edition's wordings)."""
+    """A datasheet or wargear ability (``wargear``): ``holders`` are the models it is printed
+    for (the bearers of a wargear item, or every model). A unit rule the calculator has as a
+    hand-written effect (Dat's Our Loot!) goes to ``rules``. Otherwise, where no condition
+    frames the text, each sentence :func:`recognise` (or ``recognise_one``: the edition-11
+    importer adds its edition's wordings) reads becomes a datasheet field, and the other
+    sentences are read by :mod:`.ability_forms` into an effect record (``generated``); what
+    neither reads and can change an attack is listed as not modelled."""
     recognise_one = recognise_one or recognise
-    rule = effect_id(name)
+    rule = effect_id(name, out.context.edition)
+    parts = sentences(text)
     if rule is not None:
         if rule not in out.rules:
             out.rules.append(rule)
         out.recognised.append(name)
+        out.census.append("record" if any(attack_sentence(p) for p in parts) else "not-attack")
         return
-    left: set[str] = set()
-    matched = False
-    parts = sentences(text)
-    if any(_CONTEXT.search(p) for p in parts):  # a choice or a condition frames the text
-        left = set().union(*(sides_touched(p) for p in parts))
-        out.not_modelled_on(left, name)
-        return
-    for sentence in parts:
-        if recognise_one(sentence, holders, everyone, out):
-            matched = True
-        else:
-            left |= sides_touched(sentence)
+    fielded = []
+    if not any(_CONTEXT.search(p) for p in parts):  # no choice or condition frames the text
+        fielded = [p for p in parts if recognise_one(p, holders, everyone, out)]
+    rest = [p for p in parts if p not in fielded]
+    reading = read_forms(rest, _holder(out.context, holders, everyone, wargear))
+    # the sides the sentences not read can change (none for what is no part of an attack:
+    # wounds regained, mortal wounds at the end of a move)
+    left: set[str] = set().union(
+        set(), *(sides_touched(p) for p in reading.left if attack_sentence(p))
+    )
+    if reading.changes:
+        _generated(name, reading, out)
+    matched = bool(fielded) or bool(reading.changes)
     if matched:
         out.recognised.append(name)
     out.not_modelled_on(left, f"{name} (partly)" if matched and left else name)
+    missed = any(attack_sentence(p) for p in reading.left)
+    if reading.aura is not None and reading.changes:
+        out.census.append("aura")
+    elif matched:
+        out.census.append("partly" if missed else "applied")
+    else:
+        out.census.append("not-modelled" if missed else "not-attack")
+
+
+# cues that alone do not make a sentence part of an attack sequence: wounds regained, mortal
+# wounds outside the Shooting and Fight phases' attacks
+_NOT_ATTACK_CUES = re.compile(r"\b(?:regains?|lost wounds?|mortal wounds?)\b", re.IGNORECASE)
+_MORTAL_IN_ATTACKS = re.compile(
+    r"selected to (?:shoot|fight)|(?:makes?|made|making) (?:an? |its )?(?:ranged |melee )?"
+    r"attacks?|attacks? made (?:by|with)|scores? an? (?:hit|wound|critical)|in addition to "
+    r"(?:any )?normal damage|has shot|has fought|(?:in|during|at the start of) (?:your |the "
+    r"|your opponent's )?(?:shooting|fight) phase",
+    re.IGNORECASE,
+)
+
+
+def attack_sentence(s: str) -> bool:
+    """Whether a sentence can change an attack sequence, as the census counts attack rules:
+    it names part of an attack (:func:`sides_touched`), or inflicts mortal wounds as part of
+    shooting or fighting; wounds regained and mortal wounds at other times (a move, the
+    Command phase, the end of a phase) are not."""
+    if not sides_touched(s):
+        return False
+    rest = _NOT_ATTACK_CUES.sub("", s)
+    if sides_touched(rest):
+        return True
+    if not re.search(r"mortal wound", s, re.IGNORECASE):
+        return False
+    end = re.search(r"at the end of|ends? an? (?:normal|charge|advance)|is destroyed", s, re.I)
+    return bool(_MORTAL_IN_ATTACKS.search(s)) and not end
+
+
+def choice(name: str, text: str, out: UnitAbilities) -> None:
+    """An ability of a group the player picks one from (a Daemon Prince's allegiance, a
+    Primarch's): listed as not modelled where it can change an attack, never applied."""
+    parts = sentences(text)
+    touched = set().union(set(), *(sides_touched(p) for p in parts))
+    out.not_modelled_on(touched, name)
+    out.census.append("not-modelled" if any(attack_sentence(p) for p in parts) else "not-attack")
+
+
+def _holder(ctx: Context, holders: list[str], everyone: list[str], wargear: bool) -> Holder:
+    """Who an ability is printed for, as :mod:`.ability_forms` reads "this model": every model
+    of the datasheet when it has one kind of model, or for wargear every model carries."""
+    whole = len(set(everyone)) == 1 or (wargear and set(holders) == set(everyone))
+    return Holder(
+        ctx.character, whole and _SOME not in holders, ctx.weapons, ctx.keywords, attack_sentence
+    )
+
+
+def _generated(name: str, reading: Reading, out: UnitAbilities) -> None:
+    """An ability read as a record: the unit's own in ``rules``; an aura listed as not
+    applied, with the id that names it (``--effect``)."""
+    from .unit_rules import record_body, rule_id
+
+    body = record_body(name, reading)
+    out.generated.append((name, body))
+    rid = rule_id(name)
+    if body["default"]:
+        if rid not in out.rules:
+            out.rules.append(rid)
+    else:
+        sides = {"attacker", "target"} if body["side"] == "both" else {body["side"]}
+        out.not_modelled_on(sides, f"{name} (aura: --effect {rid})")
 
 
 def _who(who: str, holders: list[str], everyone: list[str]) -> list[str]:

@@ -10,6 +10,7 @@ pieces live in their own modules: ``export`` (reading the files), ``weapons``, `
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from ..datasheet import DatasheetError, norm_name, parse_datasheet
 from .composition import unit_name
@@ -29,7 +30,8 @@ from .loadouts import generate_loadouts
 from .models import ImportedModel, put_invuln, read_keywords, read_models, statline, take_invulns
 from .names import same_name
 from .sizes import Sizes, read_sizes
-from .unit_abilities import UnitAbilities, read_unit_abilities, wargear_names
+from .unit_abilities import Context, UnitAbilities, read_unit_abilities, wargear_names
+from .unit_rules import Collected
 from .weapons import DASH_RE, ImportedWeapon, read_weapons
 from .yaml_out import to_yaml
 
@@ -194,7 +196,10 @@ def import_sheet(
 
 
 def import_sheet_notes(
-    export: Export, sheet: dict[str, str], name: str | None = None
+    export: Export,
+    sheet: dict[str, str],
+    name: str | None = None,
+    collect: Collected | None = None,
 ) -> tuple[dict, list[str], list[str]]:
     """Convert one datasheet row of ``export`` into datasheet-format data.
 
@@ -203,6 +208,9 @@ def import_sheet_notes(
         sheet: its row of Datasheets.csv.
         name: the name to give the unit (default: the datasheet's own), for a second datasheet
             of the same name in one faction.
+        collect: where to add the abilities read as effect records, (name, record body),
+            and the census of its abilities (:class:`.unit_rules.Collected`); ``data["rules"]``
+            names the records by their names slugged.
 
     Returns:
         ``(data, warnings, notes)``: ``data`` is accepted by
@@ -228,9 +236,18 @@ def import_sheet_notes(
     # allocation order: rank-and-file (most numerous) first, CHARACTER models last
     models.sort(key=lambda m: ("CHARACTER" in m.keywords, -m.high))
     for size in sizes + costs.dropped:
-        counts = size["models"]
+        counts = cast(dict[str, int], size["models"])
         size["models"] = {m.name: counts[m.name] for m in models if m.name in counts}
-    abilities = read_unit_abilities(export, sheet, models, warnings)
+    context = Context(
+        character="CHARACTER" in unit_kw,
+        weapons=frozenset(str(w.data["name"]).lower() for w in weapons),
+        keywords=export.keywords,
+        edition="10",
+    )
+    abilities = read_unit_abilities(export, sheet, models, warnings, context)
+    if collect is not None:
+        collect.records += abilities.generated
+        collect.census += abilities.census
     data: dict[str, object] = {
         "name": name or unit_name(export, sheet),
         "faction": faction_name,
@@ -308,13 +325,13 @@ def _add_loadouts(
     sizes: list[dict[str, object]],
     notes: list[str],
 ) -> None:
-    largest = max(sizes, key=lambda s: sum(s["models"].values()))  # type: ignore[union-attr]
+    largest = max(sizes, key=lambda s: sum(cast(dict[str, int], s["models"]).values()))
     max_counts = dict(largest["models"])  # type: ignore[call-overload]
     rows = export.rows("Datasheets_options.csv", sheet["id"])
     options = generate_loadouts(rows, models, weapons, max_counts)
     if options.loadouts:
         data["loadouts"] = options.loadouts
-    for row in data["models"]:  # type: ignore[union-attr]
+    for row in data["models"]:
         if row["name"] in options.choices:
             row["choices"] = options.choices[row["name"]]
     if options.not_generated:

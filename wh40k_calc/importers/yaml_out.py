@@ -90,7 +90,7 @@ def _block(key: str, value: object, indent: int) -> list[str]:
     if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
         lines = [head]
         for item in value:
-            if key == "models":  # one block mapping per model, short lists inline
+            if key in ("models", "effects"):  # a block mapping per model (record), lists inline
                 for i, (k, v) in enumerate(item.items()):
                     sub = _block(k, v, indent + 4)
                     sub[0] = (f"{pad}  - " if i == 0 else f"{pad}    ") + sub[0].lstrip()

@@ -17,9 +17,10 @@ why (a rule for another phase is silent).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..records import replace
 from ..selection import Conditions, Modifiers, Selection, SelectionError, UnitChoice
 from ..sequence.steps import Step
 from .resolve import ResolvedArmy, ResolvedUnit
@@ -123,7 +124,8 @@ def plan_units(
         assert unit.choice is not None
         built = build_unit(unit.choice, "attacker", resolved.edition)
         kinds = {"fight" if w.is_melee else "shooting" for g in built.groups for w in g.weapons}
-        steps, notes = [], []
+        steps: list[Step] = []
+        notes: list[str] = []
         for ph in PHASES[phase]:
             if ph not in kinds:
                 if len(PHASES[phase]) == 1 or not kinds:
@@ -238,7 +240,7 @@ def army_steps(rows: list[UnitRow], plans: list[UnitPlan], order: str) -> list[S
     Raises:
         ValueError: more than MAX_ARMY_STEPS activations.
     """
-    from dataclasses import replace
+    from ..records import replace
 
     usable = [r.plan for r in rows if r.seq is not None]
     if order == "list":

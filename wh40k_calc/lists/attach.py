@@ -10,8 +10,8 @@ unit of the list leaves the unit unpaired, its words kept for the report.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
+from ..records import replace
 from .model import Attachment, ListedUnit
 
 LEADING = re.compile(r"^leading\s+(.+?)(?:\[(\d+)\])?$", re.IGNORECASE)

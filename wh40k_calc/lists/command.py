@@ -8,11 +8,11 @@ run it (:mod:`.army`), print the tables (:mod:`.render`) or the JSON (:mod:`.out
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated
 
 import typer
+from msgspec import Struct
 
 from ..optgroup import OptionGroup, with_groups
 from ..options import ConditionOptions, EngineOptions, TargetOptions, fail
@@ -33,19 +33,18 @@ class SequenceOrder(StrEnum):
     ranked = "ranked"
 
 
-@dataclass(frozen=True)
-class ArmyTargetOptions(TargetOptions):
+class ArmyTargetOptions(TargetOptions, frozen=True):
     """The target options of ``calc shoot``; the target itself is not needed with
     ``--show``."""
 
+    # optional here (a wider type than TargetOptions' str): mypy refuses the override
     target: Annotated[
         str | None,
         typer.Option("--target", "-t", metavar="NAME", help="Target unit (not with --show)."),
-    ] = None
+    ] = None  # type: ignore[assignment]
 
 
-@dataclass(frozen=True)
-class ArmyOptions(OptionGroup):
+class ArmyOptions(OptionGroup, Struct, frozen=True):
     """What ``calc army`` does with the list: the phases, the order of the army in sequence,
     only showing the resolution, strictness, and factions whose units count as allies."""
 

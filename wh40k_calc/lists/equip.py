@@ -20,9 +20,9 @@ engines.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 
 from ..datasheet import Datasheet, ModelProfile, UnitSize, Weapon
+from ..records import replace
 
 
 def kits(models: int, weapons: list[tuple[tuple[Weapon, ...], int]]) -> list[tuple[int, tuple]]:

@@ -12,14 +12,15 @@ prints and writes them as any other.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ..records import replace
 from ..selection import Conditions
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
     from ..compare.jobs import Job, RunError
+    from ..sequence.steps import Step
     from .resolve import ResolvedArmy
 
 ARMY_RUN = "army in sequence"
@@ -108,10 +109,10 @@ def _target_jobs(
         u = p.unit
         run = f"{prefix}{u.name} ({', '.join(map(str, u.positions))})"
         first = p.steps[0].selection
-        steps = p.steps if len(p.steps) > 1 else ()
-        jobs.append(Job(run, first, method, trials, seed, label, steps=steps, points=u.points))
+        own = p.steps if len(p.steps) > 1 else ()
+        jobs.append(Job(run, first, method, trials, seed, label, steps=own, points=u.points))
         army.append(p)
-    steps = []
+    steps: list[Step] = []
     for ph in ("shooting", "fight"):
         for p in army:
             steps += [replace(s, index=len(steps) + 1) for s in p.steps if s.selection.phase == ph]

@@ -113,7 +113,7 @@ class ArmyList:
 
     def with_notes(self) -> ArmyList:
         """This list with a note when its stated total differs from its units' points."""
-        from dataclasses import replace
+        from ..records import replace
 
         listed = [u.points for u in self.units if u.points is not None]
         if self.points is None or not listed or sum(listed) == self.points:

@@ -435,7 +435,7 @@ def _single_row(
         )
         return _replace(base, weapons=lines)
     eq = _equip(sheet.ds, u)
-    from dataclasses import replace
+    from ..records import replace
 
     choice = UnitChoice(eq.datasheet, eq.models)
     refused = _refused(choice, edition)
@@ -464,7 +464,7 @@ def _single_row(
 
 
 def _replace(row: ResolvedUnit, **changes) -> ResolvedUnit:
-    from dataclasses import replace
+    from ..records import replace
 
     return replace(row, **changes)
 

@@ -54,7 +54,7 @@ def _own_points(obj: dict[str, Any]) -> int | None:
     pts = stats.get("Points") or stats.get("points")
     value = pts.get("value") if isinstance(pts, dict) else pts
     try:
-        return round(float(value))
+        return None if value is None else round(float(value))
     except (TypeError, ValueError):
         return None
 

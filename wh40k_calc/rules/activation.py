@@ -14,10 +14,12 @@ tries the choices and keeps the best.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from msgspec import Struct, field
+
 from ..profile import Activation, AttackProfile, TargetProfile, TargetStates
+from ..records import replace
 from ..selection import Selection, SelectionError, UnitChoice
 from ..units import ModelGroup, Unit, build_unit
 from .added import with_added_abilities, without_abilities
@@ -41,8 +43,7 @@ if TYPE_CHECKING:
     from .edition import Edition
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(Struct, frozen=True):
     """The rules of one edition (:func:`wh40k_calc.rules.get_rules`): ``plan(sel)``."""
 
     edition: Edition
@@ -194,8 +195,7 @@ def _built(choice: UnitChoice, role: str, edition: str) -> Unit:
     return unit
 
 
-@dataclass(eq=False)  # a function object: compared and hashed by identity, as a closure
-class _ActivationBuilder:
+class _ActivationBuilder(Struct, eq=False):  # a function object: compared and hashed by identity
     """``Plan.build``: the :class:`Activation` of one set of the player's choices (an option
     index per weapon group, a variant index, a weapon order or None for the datasheets'),
     with everything else the plan resolved once (``s``: the situation of the first variant;

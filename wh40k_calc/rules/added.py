@@ -12,11 +12,11 @@ effect grants it too, the better value is kept (``WeaponAbilities.with_ability``
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from ..abilities import WeaponAbilities, parse_ability, split_abilities
 from ..datasheet import Weapon, norm_name
 from ..fuzzy import did_you_mean
+from ..records import replace
 from ..selection import AddedAbility, SelectionError
 from ..units import ModelGroup, Unit
 

@@ -20,8 +20,11 @@ counts) never refuse an effect: they are read where the target's state is known 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field, replace
 
+import msgspec
+from msgspec import Struct, field
+
+from ..datasheet import Datasheet
 from ..effect_files import faction_tiers
 from ..effects import (
     Effect,
@@ -33,9 +36,10 @@ from ..effects import (
     parse_request,
     unit_rule,
 )
+from ..records import compared_without, replace
 from ..selection import Selection, SelectionError
 from ..units import Unit
-from .when import Context, Facts, facts_of, why_not
+from .when import Context, Facts, facts_of, leads, why_not
 
 # conditions on the target's state: read per state, never a reason to refuse (module docstring)
 STATE_FIELDS = (
@@ -46,15 +50,21 @@ STATE_FIELDS = (
 )
 
 
-@dataclass(frozen=True)
-class Active:
+class Active(Struct, frozen=True):
     """One effect acting for one ``side`` ("attacker" or "target") with the ``options`` the
-    player gave; ``explicit``: named with ``--effect`` (else a datasheet's own rule)."""
+    player gave; ``explicit``: named with ``--effect`` (else a datasheet's own rule);
+    ``owner``: the datasheet of the unit that names it in ``rules:`` (its models are the
+    bearer of a ``bearer_only`` change); ``leading``: that datasheet leads the unit (for
+    ``when.leading``: :func:`~wh40k_calc.rules.when.leads`)."""
 
     effect: Effect
     side: str
     options: frozenset[str] = frozenset()
     explicit: bool = True
+    owner: Datasheet | None = None
+    leading: bool = False
+
+    __eq__, __hash__ = compared_without("owner")  # the owner takes no part
 
     @property
     def key(self) -> tuple:
@@ -62,8 +72,7 @@ class Active:
         return (*self.effect.identity, self.side)
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(Struct, frozen=True):
     """A choice left to a player: one of ``actives`` (a choice rule's options, for ``side``)
     or one of ``abilities`` (a ``choose_ability`` change: ``owner`` is (the active's key, the
     change's index)). ``label`` names it in the choice sentences."""
@@ -84,8 +93,7 @@ class Choice:
         return self.actives[i].effect.name if self.actives else self.abilities[i]
 
 
-@dataclass(frozen=True)
-class Variant:
+class Variant(Struct, frozen=True):
     """One pick per choice of :attr:`Applied.choices` (``picks``), with the words saying it
     (``labels``) and the defender's part of it (``defender``: the picks of the target side's
     choices, which the defender makes)."""
@@ -95,8 +103,7 @@ class Variant:
     defender: tuple[int, ...]
 
 
-@dataclass
-class Applied:
+class Applied(Struct):
     """The effects that apply, after their conditions were checked: ``fixed`` (always),
     ``choices`` (the players'), ``facts`` the conditions read (the attacker's keywords include
     those effects grant), and for the report ``ids`` and ``sides`` (id -> the sides it acts
@@ -188,16 +195,67 @@ def apply_effects(
     f = base.granted(granted, bearer_granted) if granted or bearer_granted else base
     out = Applied(f)
     seen: set[tuple] = set()
+    sides = {"attacker": attacker, "target": target}
+    owners = _owners(requested)
+    # the names given first: a datasheet's own rule also named (with its options) is the named
+    for item in [i for i in requested if isinstance(i, Found)]:
+        _apply_found(out, item, f, seen, sides, owners, sel.skip_unmet)
     for item in requested:
         if isinstance(item, Found):
-            _apply_found(out, item, f, seen, sel.skip_unmet)
-        else:
-            e, side = item
-            a = Active(e, side, frozenset(), explicit=False)
-            if a.key not in seen and _why(a, f) is None:
-                _add(out, a, seen)
+            continue
+        e, side, owner = item
+        a = Active(e, side, frozenset(), False, owner, leads(sides[side], owner))
+        if a.key in seen:
+            continue
+        why = _why(a, f)
+        if why is None:
+            _add(out, a, seen)
+        elif _option_refused(a, f):
+            not_modelled.append(
+                f"{e.name} ({owner.name if owner else e.faction_name} unit ability): {why}"
+            )
+    _add_option_hints(out, not_modelled)
     _add_ability_choices(out)
     return out, not_modelled
+
+
+def _owners(requested: list) -> dict[tuple, Datasheet]:
+    """(edition, faction, id, side) of each datasheet's own rule -> that datasheet (for an
+    effect also named with ``--effect``: its bearer is that datasheet's models)."""
+    out: dict[tuple, Datasheet] = {}
+    for item in requested:
+        if not isinstance(item, Found):
+            e, side, owner = item
+            out.setdefault((*e.identity, side), owner)
+    return out
+
+
+def _option_refused(a: Active, f: Facts) -> bool:
+    """Whether a datasheet's own rule fails only for want of the player's option."""
+    w = a.effect.when
+    return (
+        w is not None
+        and w.option is not None
+        and _why(Active(a.effect, a.side, frozenset({w.option}), False, a.owner, a.leading), f)
+        is None
+    )
+
+
+def _add_option_hints(out: Applied, not_modelled: list[str]) -> None:
+    """A line for each datasheet's own rule acting with changes that ask for an option the
+    player did not give (``--effect ID:OPTION``): what is left out and how to have it."""
+    for a in out.fixed:
+        if a.explicit or not a.effect.options:
+            continue
+        missing = [o for o in a.effect.options if o not in a.options]
+        used = {c.when.option for c in a.effect.changes if c.when and c.when.option}
+        for o in missing:
+            if o in used:
+                who = a.owner.name if a.owner is not None else a.effect.faction_name
+                not_modelled.append(
+                    f"{a.effect.name} ({who} unit ability): its part for when "
+                    f"{a.effect.options[o]} needs --effect {a.effect.id}:{o}"
+                )
 
 
 def _why(a: Active, f: Facts) -> str | None:
@@ -206,15 +264,30 @@ def _why(a: Active, f: Facts) -> str | None:
     e = a.effect
     when = e.when
     if when is not None and any(getattr(when, k) is not None for k in STATE_FIELDS):
-        when = replace(when, **dict.fromkeys(STATE_FIELDS))
+        when = msgspec.structs.replace(when, **dict.fromkeys(STATE_FIELDS))
     if when is not None and a.side == "target" and when.unit_min_models is not None:
-        when = replace(when, unit_min_models=None)  # the target's model count: per state
+        # the target's model count: per state
+        when = msgspec.structs.replace(when, unit_min_models=None)
     sides = (a.side,) if e.side == "both" else ("attacker", "target")
-    return why_not(when, f, Context(a.side, a.options), e.name, keyword_sides=sides)
+    ctx = Context(a.side, a.options, leading=a.leading)
+    return why_not(when, f, ctx, e.name, keyword_sides=sides)
+
+
+def _named(e: Effect, side: str, opts: frozenset[str], sides: dict, owners: dict) -> Active:
+    """An effect named with ``--effect`` acting for ``side``: its owner, when a datasheet of
+    that unit names it too."""
+    owner = owners.get((*e.identity, side))
+    return Active(e, side, opts, True, owner, leads(sides[side], owner))
 
 
 def _apply_found(
-    out: Applied, found: Found, f: Facts, seen: set[tuple], skip_unmet: bool = False
+    out: Applied,
+    found: Found,
+    f: Facts,
+    seen: set[tuple],
+    sides: dict,
+    owners: dict,
+    skip_unmet: bool = False,
 ) -> None:
     """Add what one ``--effect`` found: each side it can act for, or a choice (``skip_unmet``:
     one that cannot act is left out rather than refused)."""
@@ -222,7 +295,7 @@ def _apply_found(
     text = found.request.text
     if found.choice:
         side = found.sides[0]
-        options = [Active(e, side, opts) for e in found.effects]
+        options = [_named(e, side, opts, sides, owners) for e in found.effects]
         ok = [a for a in options if _why(a, f) is None]
         if not ok:
             if skip_unmet:
@@ -235,7 +308,7 @@ def _apply_found(
     reasons = []
     applied = False
     for side in found.sides:
-        a = Active(e, side, opts)
+        a = _named(e, side, opts, sides, owners)
         if a.key in seen:
             applied = True
             continue
@@ -299,16 +372,17 @@ def _granted(requested: list, f: Facts) -> tuple[frozenset[str], frozenset[str]]
             if _why(a, f) is not None:
                 continue
             for c in e.changes:
-                mine = c.grant_keyword and change_side(e.record, c) == "attacker"
-                if mine and why_not(c.when, f, Context("attacker", opts), "") is None:
+                if not c.grant_keyword or change_side(e.record, c) != "attacker":
+                    continue
+                if why_not(c.when, f, Context("attacker", opts), "") is None:
                     (bearer if c.bearer_only else out).add(c.grant_keyword)
     return frozenset(out), frozenset(bearer)
 
 
 def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, list[str]]:
-    """The unit rules named in both units' datasheets, as (effect, side) pairs for the side
-    the unit is on, and what is not modelled: rules we have no record of (in this edition),
-    and the abilities each datasheet lists as not modelled for its side. The rules of
+    """The unit rules named in both units' datasheets, as (effect, side, datasheet) triples for
+    the side the unit is on, and what is not modelled: rules we have no record of (in this
+    edition), and the abilities each datasheet lists as not modelled for its side. The rules of
     ``sel.without_rules`` (switched off by ``--explain``) are left out."""
     requested: list = []
     not_modelled: list[str] = []
@@ -332,7 +406,7 @@ def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, lis
                         not_modelled.append(f"unit rule {rid!r} of {ds.name}")
                     continue
                 if e.side in (role, "both") and e.id not in sel.without_rules:
-                    requested.append((e, role))
+                    requested.append((e, role, ds))
             mine = ds.not_modelled_attacker if role == "attacker" else ds.not_modelled_target
             not_modelled += [f"{n} ({ds.name} unit ability)" for n in mine]
     return requested, not_modelled

@@ -14,13 +14,13 @@ outcomes are worth downstream (DESIGN.md: per-die choices).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..dice import Dice
 from ..profile import AttackProfile
+from ..records import replace
 from . import common as c
 from .changes import Attack, total
 from .damage import vs_model
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ..abilities import WeaponAbilities
     from ..datasheet import Weapon
     from ..profile import TargetProfile
-    from ..units import ModelGroup
+    from ..units import ModelGroup, Unit
     from .situation import Situation
     from .target import Kind
 
@@ -70,7 +70,7 @@ def weapon_profiles(
         return sheets.index(ds.key), places[id(ds)][w.key]
 
     for g, w, n in sorted(used, key=rank):
-        key = (g.datasheet.key, w.key)
+        key: tuple = (g.datasheet.key, w.key)
         if key in merged:
             merged[key][1] += n
         else:
@@ -168,9 +168,10 @@ def strength_and_abilities(
     """The weapon's attacks with their S and the T they are against, and the weapon's
     abilities after the effects: S plus the attacker's S changes (harmful ones dropped where
     an effect lets it ignore them), never below 1 (02.02.01 Modifiers); T as the edition names
-    it (``Edition.toughness``) plus the target's T changes and the attacker's changes to the
-    target's T, never below 1; abilities granted (those a choice picks included), read once S
-    and T are known (a condition "S greater than T")."""
+    it (``Edition.toughness``), or that of most of the target's models where a target effect
+    says so (:func:`majority_toughness`), plus the target's T changes and the attacker's
+    changes to the target's T, never below 1; abilities granted (those a choice picks
+    included), read once S and T are known (a condition "S greater than T")."""
     fx = s.changes
     attack = fx.attack(w, g)
     bonus = [p for p in fx.attacker("strength", attack)]
@@ -180,13 +181,31 @@ def strength_and_abilities(
         if dropped:
             notes.append(f"{label}: ignored {' and '.join(p.name for p in dropped)} (S)")
     strength = max(1, w.S + total(bonus))
-    tough = s.edition.toughness(s.target) + total(fx.unit("target", "toughness"))
+    base = (
+        majority_toughness(s.target)
+        if fx.unit("target", "toughness_majority")
+        else s.edition.toughness(s.target)
+    )
+    tough = base + total(fx.unit("target", "toughness"))
     tough += total(fx.attacker("target_toughness", attack))
     attack = replace(attack, strength=strength, toughness=max(1, tough))
     texts = [str(p.value) for p in fx.attacker("ability", attack)]
     texts += [str(p.value) for p in fx.attacker("choose_ability", attack)]
     ab = w.abilities.with_texts(texts) if texts else w.abilities
     return attack, ab
+
+
+def majority_toughness(target: Unit) -> int:
+    """The Toughness most of ``target``'s models have (its Bodyguard's in an Attached unit, as
+    the Wound roll against an Attached unit reads its Bodyguard: Core rules: LEADER; 05.02.01),
+    the highest of those tied for most: the T a rule such as Kill Team (Deathwatch, both
+    editions) makes the Wound rolls use against a unit of mixed Toughness."""
+    groups = target.bodyguard or target.groups
+    counts: Counter[int] = Counter()
+    for g in groups:
+        counts[g.profile.T] += g.count
+    most = max(counts.values())
+    return max(t for t, n in counts.items() if n == most)
 
 
 def ap_improvement(s: Situation, attack: Attack) -> int:

@@ -10,9 +10,10 @@ of the Hit and Wound roll modifiers (``hit``, ``wound``), the best invulnerable 
 Pain, re-roll and Critical threshold, the sum of S, A, AP and Damage changes (``attacks``,
 ``save``, ``damage``).
 
-Scope, attacker side: the attacking weapon; ``bearer_only`` the weapons of the bearer (the
-unit's first CHARACTER: a CHARACTER unit's own models, else the first Leader attached; in a
-unit of one model without a CHARACTER, that model: ``rules.when.bearer_groups``). Target
+Scope, attacker side: the attacking weapon; ``bearer_only`` the weapons of the bearer (for a
+unit rule a datasheet names, that datasheet's models; else the unit's first CHARACTER: a
+CHARACTER unit's own models, else the first Leader attached; in a unit of one model without a
+CHARACTER, that model: ``rules.when.bearer_groups``). Target
 side: the attacking weapon again (``weapons: ranged`` is "ranged attacks against it"), and
 ``bearer_only`` the target's bearer models only (a change to the whole roll, such as a Hit roll
 modifier or T, only when the bearer is the whole target).
@@ -21,11 +22,13 @@ modifier or T, only when the bearer is the whole target).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
+
+from msgspec import Struct
 
 from ..datasheet import norm_name
 from ..effect_schema import change_field, change_side, excludes_extra_attacks
+from ..records import replace
 from .added import answers_to
 from .when import Context, Facts, why_not
 
@@ -36,8 +39,7 @@ if TYPE_CHECKING:
     from .applied import Active, Applied, Variant
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(Struct, frozen=True):
     """One change of one acting effect: the ``active`` effect, the change's ``index`` in its
     record, the ``change``, its ``field`` and ``value`` (a ``choose_ability`` change's value is
     the ability picked)."""
@@ -54,8 +56,7 @@ class Piece:
         return self.active.effect.name
 
 
-@dataclass(frozen=True)
-class Attack:
+class Attack(Struct, frozen=True):
     """One weapon's attacks as scopes and conditions read them: the ``weapon``, the attacking
     model ``group``, whether it is the ``bearer``'s, the attack's ``strength`` and the
     ``toughness`` it is against (None until known: S and T are worked out first)."""
@@ -148,7 +149,7 @@ class Changes:
 
     def _holds(self, p: Piece, ctx: Context) -> bool:
         e = p.active.effect
-        ctx = replace(ctx, options=p.active.options)
+        ctx = replace(ctx, options=p.active.options, leading=p.active.leading)
         sides = (p.active.side,) if e.side == "both" else ("attacker", "target")
         return (
             why_not(e.when, self.facts, ctx, "", keyword_sides=sides) is None
@@ -173,12 +174,15 @@ class Changes:
 
     def attacker(self, field: str, a: Attack) -> list[Piece]:
         """The attacker's pieces of ``field`` that take ``a``'s weapon and hold for it."""
+        pieces = self.fields("attacker", field)
+        if not pieces:  # most fields have none: no context to make
+            return []
         ctx = self._context("attacker", a, None)
         return [
             p
-            for p in self.fields("attacker", field)
+            for p in pieces
             if in_scope(p.change, a.weapon, self.extra_attacks_fixed)
-            and (not p.change.bearer_only or a.bearer)
+            and (not p.change.bearer_only or _bears(p, a))
             and self._holds(p, ctx)
         ]
 
@@ -193,10 +197,13 @@ class Changes:
         mortal wounds before the attacks: only unscoped pieces) on a model that is the bearer
         or not (``bearer``; None: the whole unit, which is the bearer only when every model
         is), with ``target_models`` alive (None: as the activation starts)."""
+        pieces = self.fields("target", field)
+        if not pieces:  # most fields have none: no context to make
+            return []
         whole = self.facts.target_all_bearer if bearer is None else bearer
         ctx = self._context("target", a, target_models)
         out = []
-        for p in self.fields("target", field):
+        for p in pieces:
             c = p.change
             if a is None and (c.weapons != "all" or c.named or c.weapons_with or c.weapons_without):
                 continue
@@ -211,9 +218,12 @@ class Changes:
     def unit(self, side: str, field: str) -> list[Piece]:
         """Pieces of ``field`` on ``side`` read for the whole activation (no weapon): mortal
         wounds, keywords, the target's T and W."""
+        pieces = self.fields(side, field)
+        if not pieces:
+            return []
         ctx = self._context(side, None, None)
         out = []
-        for p in self.fields(side, field):
+        for p in pieces:
             if side == "target" and p.change.bearer_only and not self.facts.target_all_bearer:
                 continue
             if self._holds(p, ctx):
@@ -222,16 +232,29 @@ class Changes:
 
     def ignores(self, a: Attack, what: str) -> bool:
         """Whether ``a``'s attacks ignore harmful modifiers to ``what`` (``ignore_harmful``)."""
-        return any(what in (p.value or ()) for p in self.attacker("ignore_harmful", a))
+        return any(
+            what in cast("tuple[str, ...]", p.value or ())
+            for p in self.attacker("ignore_harmful", a)
+        )
 
     def attack(self, w: Weapon, group: ModelGroup | None) -> Attack:
         """The :class:`Attack` of weapon ``w`` used by ``group``."""
         return Attack(w, group, group is not None and id(group) in self.bearers)
 
 
+def _bears(p: Piece, a: Attack) -> bool:
+    """Whether ``a``'s attacks are the bearer's for piece ``p``: a datasheet's own rule's
+    bearer is that datasheet's models (a Leader's own, or its Bodyguard's); any other's, the
+    unit's bearer (:func:`~wh40k_calc.rules.when.bearer_groups`)."""
+    owner = p.active.owner
+    if owner is not None:
+        return a.group is not None and a.group.datasheet is owner
+    return a.bearer
+
+
 def total(pieces: Iterable[Piece]) -> int:
     """The sum of integer values (S, AP, modifiers)."""
-    return sum(int(p.value) for p in pieces if isinstance(p.value, int))  # type: ignore[arg-type]
+    return sum(int(p.value) for p in pieces if isinstance(p.value, int))
 
 
 def names(pieces: Iterable[Piece]) -> list[str]:

@@ -11,11 +11,11 @@ rolls are all re-rolled already ([TWIN-LINKED], ``--reroll-wounds fails``) gains
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 import numpy as np
+from msgspec import Struct
 
 from ..profile import CRIT, FAIL, HIT, MISS, AttackProfile, TargetProfile
+from ..records import replace
 from . import common as c
 
 
@@ -43,8 +43,7 @@ def reroll_gain(p: AttackProfile, target: TargetProfile) -> float:
     return (1.0 - none) * fresh
 
 
-@dataclass(frozen=True)
-class SingleReroll:
+class SingleReroll(Struct, frozen=True):
     """One roll an effect lets the player re-roll once in the activation: ``roll`` ("hit",
     "wound" or "damage"), the effect's ``name``, and the weapon profiles (``weapons``, by
     name) it may be spent on (its scope and conditions)."""

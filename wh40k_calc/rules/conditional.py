@@ -14,10 +14,10 @@ assembled (``attacks``). [ANTI] naming keywords is read in the Wound roll (``wou
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..abilities import keywords_match
+from ..records import replace
 
 if TYPE_CHECKING:
     from ..datasheet import Weapon

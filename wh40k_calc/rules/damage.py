@@ -102,7 +102,7 @@ def vs_model(
     melta = ab.melta if (ab.melta is not None and cond.half_range and not w.is_melee) else None
     if melta is not None:
         extra.insert(0, melta)
-    sets = [int(p.value) for p in pieces("damage_set")]  # type: ignore[call-overload]
+    sets = [int(p.value) for p in pieces("damage_set")]
     dice = Dice.parse(min(sets)) if sets else w.D
     dmg = c.damage_table(
         dice,

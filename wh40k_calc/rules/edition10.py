@@ -11,11 +11,11 @@ silent.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..dice import Dice
 from ..profile import HazardProfile
+from ..records import replace
 from ..selection import SelectionError
 from .conditions import has_stealth
 from .mortal import attacker_track

@@ -48,11 +48,11 @@ not print them): the core stratagems file 004 does not print (``Effect.editions`
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..dice import Dice
 from ..profile import HazardProfile
+from ..records import replace
 from .conditions import has_stealth
 from .edition10 import Edition10
 from .idle import cover_unused

@@ -21,9 +21,11 @@ calculator ignores exactly the harmful ones (:meth:`HitTerms.without_harmful`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from msgspec import Struct
+
+from ..records import replace
 from . import common as c
 from .changes import names
 from .common import cap
@@ -36,8 +38,7 @@ if TYPE_CHECKING:
     from .situation import Situation
 
 
-@dataclass(frozen=True)
-class Term:
+class Term(Struct, frozen=True):
     """One change: ``what`` names its source for the report ("the Benefit of Cover",
     "--hit-mod", "[HEAVY]"); ``value`` is in the player's favour when positive (a Hit-roll
     modifier of +1, or a BS improved by 1 = ``value`` +1)."""
@@ -46,8 +47,7 @@ class Term:
     value: int
 
 
-@dataclass(frozen=True)
-class HitTerms:
+class HitTerms(Struct, frozen=True):
     """The characteristic changes (``skill``) and Hit-roll modifiers (``roll``) of one attack,
     and ``fail_up_to``: unmodified results up to this always fail (1; 3 for 10th edition's
     [INDIRECT FIRE]; 5, or 3, in edition 11's indirect shooting)."""

@@ -18,8 +18,9 @@ shoot, switching it off brings others in, so only the findings that read no weap
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
+
+from msgspec import Struct
 
 from ..abilities import WeaponAbilities, parse_ability
 from ..datasheet import Weapon, norm_name
@@ -45,8 +46,7 @@ NO_EFFECT = ("assault", "one shot")  # they change nothing in one attack sequenc
 ZERO = constant(0)
 
 
-@dataclass(frozen=True)
-class Idle:
+class Idle(Struct, frozen=True):
     """One finding: its ``note``, the ``options`` it is about (Conditions/Modifiers field
     names, ``added:N`` for the N-th ``--add-ability``), whether it holds whatever else is
     switched off (``lasting``), and whether it reads the weapons that may attack
@@ -140,7 +140,7 @@ def _granted_texts(applied: Applied) -> list[str]:
     """Every ability an attacker's effect may grant (always, by choice, or conditionally)."""
     texts = [str(v) for _, v in _changes(applied, "attacker", "ability")]
     for _, v in _changes(applied, "attacker", "choose_ability"):
-        texts += [str(t) for t in v or ()]  # type: ignore[union-attr]
+        texts += [str(t) for t in cast("tuple[str, ...]", v or ())]
     return [t.lower() for t in texts]
 
 
@@ -247,7 +247,8 @@ def _damage(sel: Selection, weapons: list[Weapon], applied: Applied) -> list[Idl
     Damage characteristic fixed, [MELTA X] included where it adds); ``--damage-reduction`` /
     ``--half-damage`` when no attack can do more than 1 Damage (Damage is never reduced below
     1); ``--fnp-mortal`` when nothing here inflicts mortal wounds on the target."""
-    mods, out = sel.modifiers, []
+    mods = sel.modifiers
+    out: list[Idle] = []
     if not weapons:
         return out
     damage = [(w.D, _melta(sel, w)) for w in weapons]

@@ -12,7 +12,6 @@ spilling over) is the engines' (``engine/allocation.py``).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from math import comb
 from typing import TYPE_CHECKING
 
@@ -21,9 +20,14 @@ import numpy as np
 from ..abilities import WeaponAbilities
 from ..dice import Dice
 from ..profile import HazardProfile, MortalWounds, TargetModel, TargetProfile
+from ..records import replace
 from . import common as c
 from .damage import feel_no_pain
 from .target import is_character
+
+# a Psychic ability's mortal wounds: Psychic Attacks (22.03 Psychic Abilities), as a [PSYCHIC]
+# weapon's attacks are for Feel No Pain
+PSYCHIC = WeaponAbilities(psychic=True)
 
 if TYPE_CHECKING:
     from ..effect_schema import MortalWounds as MortalWoundsSpec
@@ -36,12 +40,13 @@ def mortal_count(spec: MortalWoundsSpec, models: int) -> np.ndarray:
     """The distribution of the mortal wounds a record's roll inflicts (index = mortal
     wounds; 06.02 Mortal Wounds; the shapes of :class:`~wh40k_calc.effect_schema.
     MortalWounds`): ``dice`` (that many); ``rolls`` D6 (``models``: one per model of the
-    attacking unit, ``models``), each of ``on``+ after ``bonus`` inflicting ``each``; one D6
-    plus ``bonus`` looked up in a ``table``; at most ``max`` in all."""
+    attacking unit, ``models``; ``extra_rolls`` more), each of ``on``+ after ``bonus``
+    inflicting ``each``; one D6 plus ``bonus`` looked up in a ``table``; at most ``max`` in
+    all."""
     if spec.dice is not None:
         out = Dice.parse(spec.dice).pmf
     elif spec.rolls is not None:
-        n = models if spec.rolls == "models" else int(spec.rolls)
+        n = (models if spec.rolls == "models" else int(spec.rolls)) + (spec.extra_rolls or 0)
         assert spec.on is not None and spec.each is not None
         need = min(7, max(1, spec.on - spec.bonus))  # the D6 result that passes
         p = (7 - need) / 6
@@ -79,11 +84,14 @@ def before_attacks(s: Situation, kinds: list[Kind]) -> list[MortalWounds]:
     """The mortal wounds the attacker's effects inflict on the target before the attacks
     (``mortal_wounds`` changes whose conditions hold: :func:`mortal_count`), each with the
     chance that Feel No Pain against mortal wounds ignores one, per kind of target model
-    (``kinds``)."""
+    (``kinds``); for a roll marked ``psychic`` (a Psychic ability's: its wounds are Psychic
+    Attacks), Feel No Pain against Psychic Attacks counts too."""
     out = []
     for piece in s.changes.unit("attacker", "mortal_wounds"):
-        count = mortal_count(piece.value, s.attacker.models)  # type: ignore[arg-type]
-        fnp = tuple(c.fnp_chance(feel_no_pain(s, WeaponAbilities(), k, None)[1]) for k in kinds)
+        spec: MortalWoundsSpec = piece.value  # type: ignore[assignment]
+        count = mortal_count(spec, s.attacker.models)
+        ab = PSYCHIC if spec.psychic else WeaponAbilities()
+        fnp = tuple(c.fnp_chance(feel_no_pain(s, ab, k, None)[1]) for k in kinds)
         out.append(MortalWounds(piece.name, count, fnp))
     return out
 

@@ -9,7 +9,8 @@ here; ``wh40k_calc.resolve`` tries them and keeps the best.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from ..datasheet import Weapon
 from ..profile import Activation
@@ -17,16 +18,14 @@ from ..units import ModelGroup, Unit
 from .when import StateSplit
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(Struct, frozen=True):
     """One way a model group can attack: the weapons each of its models uses."""
 
     weapons: tuple[Weapon, ...]
     label: str
 
 
-@dataclass(frozen=True)
-class GroupOptions:
+class GroupOptions(Struct, frozen=True):
     """The options of one attacking model group (``options[0]`` is the default)."""
 
     group: ModelGroup
@@ -34,10 +33,9 @@ class GroupOptions:
     what: str  # e.g. "fights with", "shoots"
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(Struct, frozen=True):
     """An activation with its choices still open, made once by ``rules.activation.plan``
-    (frozen: ``dataclasses.replace`` makes a changed copy, as a sequence step's start does).
+    (frozen: ``records.replace`` makes a changed copy, as a sequence step's start does).
 
     ``build(picks, variant, order)`` gives the activation for one option index per group, one
     variant index (the options of choice rules and the abilities effects let the players

@@ -34,11 +34,12 @@ stratagem cannot be used.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 from ..abilities import MODELLED, Ability, parse_ability, split_abilities
 from ..datasheet import norm_name
+from ..records import field_defaults, replace
 from ..selection import AddedAbility, Conditions, Modifiers, Selection
 
 if TYPE_CHECKING:
@@ -78,23 +79,25 @@ def players(sel: Selection, plan: Plan, act: Activation) -> list[Player]:
     for eid in plan.effects:
         if eid in defaults and eid not in explicit:
             out.append(Player(defaults[eid], "unit rule", ("unit rule", eid)))
-    for f in fields(Conditions):
-        if getattr(sel.conditions, f.name) and f.name not in plan.idle:
-            out.append(Player(_option(f.name), "condition", ("condition", f.name)))
-    for f in fields(Modifiers):
-        value = getattr(sel.modifiers, f.name)
-        if value != f.default and f.name not in plan.idle:
+    for name in field_defaults(Conditions):
+        if getattr(sel.conditions, name) and name not in plan.idle:
+            out.append(Player(_option(name), "condition", ("condition", name)))
+    for name, default in field_defaults(Modifiers).items():
+        value = getattr(sel.modifiers, name)
+        if value != default and name not in plan.idle:
             shown = "" if value is True else f" {value}"
-            out.append(Player(_option(f.name) + shown, "modifier", ("modifier", f.name)))
+            out.append(Player(_option(name) + shown, "modifier", ("modifier", name)))
     for i, a in enumerate(sel.added_abilities):
         if f"added:{i}" not in plan.idle:
-            given = a.ability if a.weapon == "*" else f"{a.weapon}: {a.ability}"
-            out.append(Player(f"--add-ability {given!r}", "added ability", ("added ability", i)))
+            added = a.ability if a.weapon == "*" else f"{a.weapon}: {a.ability}"
+            out.append(Player(f"--add-ability {added!r}", "added ability", ("added ability", i)))
     for w, ab in _weapon_abilities(sel, plan, act):
         name = f"{w.name} [{ab.text.upper()}]"
         out.append(Player(name, "weapon ability", ("weapon ability", w.name, ab.text)))
-    seen: set[str] = set()
-    return [p for p in out if not (p.name in seen or seen.add(p.name))]
+    first: dict[str, Player] = {}  # each name once, where it first comes
+    for p in out:
+        first.setdefault(p.name, p)
+    return list(first.values())
 
 
 def switched_off(sel: Selection, off: Iterable[Player]) -> Selection:
@@ -102,7 +105,7 @@ def switched_off(sel: Selection, off: Iterable[Player]) -> Selection:
     effects whose conditions are then not met are left out rather than refused."""
     effects, rules, conditions, modifiers = list(sel.effects), list(sel.without_rules), {}, {}
     added, removed = list(range(len(sel.added_abilities))), list(sel.without_abilities)
-    defaults = {f.name: f.default for f in fields(Modifiers)}
+    defaults = field_defaults(Modifiers)
     for p in off:
         kind = p.key[0]
         if kind == "effect":
@@ -158,7 +161,7 @@ def _default_rules(sel: Selection, plan: Plan) -> dict[str, str]:
     from .applied import _unit_rules
 
     requested, _ = _unit_rules(replace(sel, without_rules=()), plan.attacker, plan.target)
-    return {e.id: e.name for e, _ in requested}
+    return {e.id: e.name for e, *_ in requested}
 
 
 def _weapon_abilities(sel: Selection, plan: Plan, act: Activation) -> list[tuple[Weapon, Ability]]:
@@ -207,7 +210,7 @@ def _can_act(ab: Ability, w: Weapon, sel: Selection, plan: Plan, act: Activation
     if key == "lance":
         return cond.charged
     if key == "anti":
-        keyword, _ = ab.value  # type: ignore[misc]
+        keyword, _ = cast("tuple[str, int]", ab.value)
         return norm_name(keyword) in {norm_name(k) for k in plan.target.keywords}
     if key == "precision":
         return bool(act.target.characters)

@@ -2,8 +2,9 @@
 05.03 Save Rolls, 05.03.01 Saving Throw, 13.08 Benefit Of Cover): the table of the save one
 kind of target model makes against one weapon's attacks.
 
-The armour save is the model's Sv worsened by AP (never above 0), with +1 for the Benefit of
-Cover where the edition gives it as a save bonus (:meth:`~.edition.Edition.save_cover`: 10th
+The armour save is the model's Sv (as effects change the characteristic:
+:func:`save_characteristic`) worsened by AP (never above 0), with +1 for the Benefit of Cover
+where the edition gives it as a save bonus (:meth:`~.edition.Edition.save_cover`: 10th
 edition; edition 11 worsens BS instead, ``hit``) and never improved by more than 1; an
 invulnerable save ignores AP and cover; the defender takes whichever is less likely to fail.
 Whether one profile's saves are rolled together (edition 11) is the engines' business, told by
@@ -12,7 +13,7 @@ Whether one profile's saves are rolled together (edition 11) is the engines' bus
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..profile import RollTable
 from . import common as c
@@ -30,7 +31,8 @@ def save_table(
     """The saving throw of target models of kind ``k`` against ``attack`` (abilities ``ab``
     after effects, AP improved by ``ap_improve``), or None when no result saves.
 
-    Armour: the model's Sv, or a better one an effect sets; modified by AP (worsened by the
+    Armour: the model's Sv as the effects change the characteristic
+    (:func:`save_characteristic`); modified by AP (worsened by the
     target's effects unless the attacks ignore harmful AP modifiers; never above 0), +1 for
     cover (ranged, not [IGNORES COVER], not Sv 3+ or better against AP 0), ``--save-mod`` and
     the target's save modifiers, never improved by more than 1. Or the invulnerable save
@@ -45,13 +47,16 @@ def save_table(
     def pieces(field: str):
         return fx.target(field, attack, bearer=k.bearer, target_models=k.alive)
 
-    worse = 0 if fx.ignores(attack, "ap") else sum(int(p.value) for p in pieces("ap_worsen"))  # type: ignore[call-overload]
+    worse = 0 if fx.ignores(attack, "ap") else sum(int(p.value) for p in pieces("ap_worsen"))
     ap = min(0, w.AP - ap_improve + worse)
     cover = s.edition.save_cover(s.sel, w, ab, fx.cover_fx)
-    sv = min([k.Sv, *(int(p.value) for p in pieces("save_set"))])  # type: ignore[call-overload]
+    improve = [(int(p.value), p.change.save_limit) for p in pieces("save_improve")]
+    worsen = sum(int(cast(int, p.value)) for p in fx.attacker("target_save_worsen", attack))
+    sets = [int(p.value) for p in pieces("save_set")]
+    sv = save_characteristic(k.Sv, sets, improve, worsen)
     if cover and sv <= 3 and ap == 0:
         cover = False
-    save_mod = mods.save_mod + sum(int(p.value) for p in pieces("save_mod"))  # type: ignore[call-overload]
+    save_mod = mods.save_mod + sum(int(p.value) for p in pieces("save_mod"))
     rerolls = mods.reroll_saves
     for p in pieces("reroll_saves"):
         rerolls = c.stronger(rerolls, str(p.value))
@@ -59,7 +64,7 @@ def save_table(
     armour_o = c.save_outcomes(sv, armour_mod)
     armour = RollTable(armour_o, c.reroll_faces(armour_o, rerolls, (c.SAVE_FAILED,)))
     own = k.invuln(w.is_melee)
-    best = c.best_of(own, *(int(p.value) for p in pieces("invuln")))  # type: ignore[call-overload]
+    best = c.best_of(own, *(int(p.value) for p in pieces("invuln")))
     inv = None
     if best is not None:
         io = c.save_outcomes(best, min(save_mod, 1))
@@ -68,3 +73,22 @@ def save_table(
     if all(table.outcome[f] == c.SAVE_FAILED for f in range(1, 7)):
         return None
     return table
+
+
+def save_characteristic(
+    sv: int, sets: list[int], improve: list[tuple[int, int | None]], worsen: int
+) -> int:
+    """A model's Save characteristic (X for X+; 7 for none) after the effects that change it
+    (02.02.01 Applying Modifiers, in its order; 10th edition reads them the same way):
+    ``sets`` first (the best of them, when better than ``sv``: ``save_set``), then the
+    improvements ``improve`` ((N, limit) pairs, ``save_improve``/``save_limit``): those with
+    a limit first, the strictest first, each improving by N but never past its limit (a Save
+    already as good keeps it), then the others added up; then ``worsen`` (the attacker's
+    ``target_save_worsen``, a subtraction: last). Never better than 2+ (02.02.01: Sv cannot
+    be 1+ or better; an unmodified 1 fails in both editions anyway)."""
+    out = min([sv, *sets])
+    limited = sorted((lim, n) for n, lim in improve if lim is not None)
+    for lim, n in reversed(limited):  # the strictest limit (the largest X) first
+        out = min(out, max(out - n, lim))
+    out -= sum(n for n, lim in improve if lim is None)
+    return max(2, out + worsen)

@@ -5,8 +5,9 @@ arguments each."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 if TYPE_CHECKING:
     from ..selection import Selection
@@ -16,8 +17,7 @@ if TYPE_CHECKING:
     from .edition import Edition
 
 
-@dataclass(frozen=True, eq=False)  # compared by identity: one per plan
-class Situation:
+class Situation(Struct, frozen=True, eq=False):  # compared by identity: one per plan
     """The activation being resolved.
 
     Attributes:

@@ -12,10 +12,12 @@ reorder them (``--allocation``, ``--precision-target``: ``rules.order``). The re
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
+
+from msgspec import Struct
 
 from ..profile import TargetModel, TargetProfile, TargetStates
+from ..records import replace
 from ..selection import SelectionError
 from . import common as c
 from .order import precision_named, reorder
@@ -28,8 +30,7 @@ if TYPE_CHECKING:
     from .situation import Situation
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(Struct, frozen=True):
     """One kind of target model as saves and damage see it: its W (its effects' +W
     included), Sv, invulnerable save against ranged attacks and against melee attacks (X means
     X+, None: none; a model may have one for one kind of attack only, or a better one against
@@ -71,6 +72,7 @@ PER_KIND = (
     "reroll_saves",
     "damage_set",
     "save_set",
+    "save_improve",
 )
 
 
@@ -132,7 +134,7 @@ def target_profile(
     def kind_for(g: ModelGroup, alive: int | None) -> int:
         p = g.profile
         bearer = id(g) in bearers
-        extra = sum(int(x.value) for x in fx.target("wounds", None, bearer=bearer))
+        extra = sum(int(cast(int, x.value)) for x in fx.target("wounds", None, bearer=bearer))
         key = (_defence(p, None), bearer, alive, extra)
         if key not in index:
             index[key] = len(kinds)
@@ -142,7 +144,7 @@ def target_profile(
 
     melee = sel.phase == "fight"  # 04.01: every attack of a fight is melee, of shooting ranged
     bodyguard_groups, character_groups = s.edition.split_tracks(target, melee)
-    if sel.allocation and sel.allocation != "best":
+    if isinstance(sel.allocation, tuple) and sel.allocation:  # model names (not "best")
         bodyguard_groups, character_groups = reorder(
             sel.allocation, bodyguard_groups, character_groups, target.name
         )
@@ -158,8 +160,8 @@ def target_profile(
             # the group's kinds, once (the same for each of its models)
             top = kind_for(g, tops[0])
             below = tuple((n, kind_for(g, rep)) for n, rep in zip(cuts, tops[1:], strict=True))
-            below = tuple(b for b in below if b[1] != top) or None
-            model = TargetModel(g.profile.name, kinds[top].W, top, _one(below), gid)
+            kept = tuple(b for b in below if b[1] != top) or None
+            model = TargetModel(g.profile.name, kinds[top].W, top, _one(kept), gid)
             out.extend([model] * g.count)
     profile = TargetProfile(
         target.name,

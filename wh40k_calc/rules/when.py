@@ -6,7 +6,8 @@ Derived, never asked: the phase, ``--charged``, ``--stationary``, ``--half-range
 ``--disembarked``, ``--objective``, ``--beyond-12``; the Benefit of Cover (``--cover``,
 Stealth, an effect giving either; against a ranged attack that does not ignore it); both units'
 keywords (an Attached unit's are all its units', except CHARACTER, which counts only for a
-CHARACTER model's own attacks); their model counts and Starting Strength. Below Starting
+CHARACTER model's own attacks); whether each is or contains a CHARACTER model; their model
+counts and Starting Strength. Below Starting
 Strength and Below Half-strength follow the core rules (seeds 000 "Below Half-strength";
 edition 11, 01.02.01 Starting Strength and Half-Strength): a unit of one model is below its
 Starting Strength when it has lost a wound, Below Half-strength when fewer wounds than half its
@@ -14,6 +15,9 @@ W remain; any other unit by its models against its Starting Strength (fewer than
 half of it). The Starting Strength of an Attached unit is all its models'. A unit built with
 fewer models than a listed size (``--models``, ``--target-models``) is below the Starting
 Strength of the smallest listed size with more models; a listed size is at full strength.
+Leaders: a unit rule's ``leading`` holds when the datasheet that names it leads the unit
+(:func:`leads`: a Leader or Support character of the Attached unit), ``led_by`` when one of the
+unit's Leaders has one of the keywords (:func:`leader_keywords`).
 Conditions on the target's state are read from the state an activation starts from
 (:class:`TargetState`: ``calc shoot``'s options, a sequence step's carried state); those of
 the target's defence (saves, Feel No Pain, Damage) are also read as its models die
@@ -22,9 +26,12 @@ the target's defence (saves, Feel No Pain, Damage) are also read as its models d
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from math import ceil
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
+
+from ..records import replace
 
 if TYPE_CHECKING:
     from ..effect_schema import When
@@ -34,8 +41,7 @@ if TYPE_CHECKING:
 CHARACTER = "CHARACTER"
 
 
-@dataclass(frozen=True)
-class UnitState:
+class UnitState(Struct, frozen=True):
     """One unit's size as conditions read it: ``models`` now, its ``starting`` strength, and
     for a unit of one model its ``W`` and ``wounds_left``."""
 
@@ -84,8 +90,7 @@ def starting_thresholds(state: UnitState) -> dict[str, int]:
     }
 
 
-@dataclass(frozen=True)
-class Facts:
+class Facts(Struct, frozen=True):
     """What the selection says of one activation, for every condition (see the module
     docstring). ``attacker_keywords`` include the keywords effects grant it."""
 
@@ -102,8 +107,11 @@ class Facts:
     attacker: UnitState
     target: UnitState
     attacker_has_character: bool
+    target_has_character: bool = False
     target_all_bearer: bool = False  # every target model is the bearer (one CHARACTER)
     bearer_keywords: frozenset[str] = frozenset()  # granted to the attacker's bearer alone
+    attacker_leaders: frozenset[str] = frozenset()  # keywords of the Leaders attached to it
+    target_leaders: frozenset[str] = frozenset()
 
     def granted(self, keywords: frozenset[str], bearer: frozenset[str] = frozenset()) -> Facts:
         """The same facts with ``keywords`` added to the attacker's (``bearer``: to its
@@ -136,8 +144,29 @@ def facts_of(
         attacker=unit_state(attacker, sel.attacker_wounds_left),
         target=target_state or unit_state(target, sel.target_wounds_left),
         attacker_has_character=any(is_character(g) for g in attacker.all_groups),
+        target_has_character=any(is_character(g) for g in target.all_groups),
         target_all_bearer=_all_bearer(target),
+        attacker_leaders=leader_keywords(attacker),
+        target_leaders=leader_keywords(target),
     )
+
+
+def leader_keywords(unit: Unit) -> frozenset[str]:
+    """The keywords of the Leaders (and edition-11 Support characters) attached to ``unit``:
+    its datasheets after the Bodyguard's (none for a unit that is not an Attached unit)."""
+    out: frozenset[str] = frozenset()
+    for ds in unit.datasheets[1:]:
+        out |= ds.all_keywords()
+    return out
+
+
+def leads(unit: Unit, owner: object | None) -> bool:
+    """Whether the datasheet ``owner`` (the one that names a unit rule) is a Leader of the
+    Attached unit ``unit``; without an owner (an effect named with ``--effect``), whether
+    ``unit`` is an Attached unit (Core rules: Leader; edition 11, 19 Attached Units)."""
+    if owner is None:
+        return unit.is_attached
+    return any(ds is owner for ds in unit.datasheets[1:])
 
 
 def _all_bearer(unit: Unit) -> bool:
@@ -166,17 +195,18 @@ def is_character(g: ModelGroup) -> bool:
     return CHARACTER in (g.profile.keywords | g.datasheet.all_keywords())
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(Struct, frozen=True):
     """Where a condition is read: ``side`` the change acts for; ``group`` the attacking model
     group (its CHARACTER keyword counts for its own attacks only); ``ranged`` and
     ``ignores_cover`` of the attack; ``bearer``: the group is the bearer's; ``strength`` and
     ``toughness`` of the attack (per-attack
     conditions); ``target_models`` alive (the target's defence read as its models die);
-    ``options`` the player gave for the record."""
+    ``options`` the player gave for the record; ``leading``: the record's datasheet leads the
+    unit it acts for (:func:`leads`)."""
 
     side: str
     options: frozenset[str] = frozenset()
+    leading: bool = False
     group: ModelGroup | None = None
     bearer: bool = False
     ranged: bool | None = None
@@ -262,7 +292,7 @@ def why_not(
             if how == "none":
                 return f"{name} cannot be used on a {words} unit"
             return f"{name} needs a target unit with {words}"
-    states = (
+    states: tuple[tuple[str, bool, str], ...] = (
         (
             "attacker_below_starting_strength",
             f.attacker.below_starting_strength,
@@ -300,6 +330,18 @@ def why_not(
         return f"{name} needs a target of {when.target_min_models} or more models"
     if when.target_max_models is not None and target.models > when.target_max_models:
         return f"{name} needs a target of {when.target_max_models} models or fewer"
+    if when.leading is not None and ctx.leading != when.leading:
+        return (
+            f"{name} applies while its model leads a unit (attach it with --leader or "
+            f"--target-leader)"
+            if when.leading
+            else f"{name} cannot be used while its model leads a unit"
+        )
+    if when.led_by is not None:
+        leaders = f.attacker_leaders if ctx.side == "attacker" else f.target_leaders
+        if not set(when.led_by) & leaders:
+            who = "attacking unit" if ctx.side == "attacker" else "target"
+            return f"{name} needs a {who} led by a {' or '.join(when.led_by)}"
     if when.attacker_has_character is not None:
         has = f.attacker_has_character
         if has != when.attacker_has_character:
@@ -307,6 +349,14 @@ def why_not(
                 f"{name} needs an attacking unit that is or contains a CHARACTER"
                 if when.attacker_has_character
                 else f"{name} cannot be used by a unit with a CHARACTER"
+            )
+    if when.target_has_character is not None:
+        has = f.target_has_character
+        if has != when.target_has_character:
+            return (
+                f"{name} needs a target unit that is or contains a CHARACTER (--target-leader)"
+                if when.target_has_character
+                else f"{name} cannot be used on a unit with a CHARACTER"
             )
     for field, above in (("strength_above_toughness", True), ("strength_below_toughness", False)):
         want = getattr(when, field)
@@ -356,8 +406,7 @@ def state_thresholds(when: When | None, f: Facts, side: str) -> set[int]:
     return out
 
 
-@dataclass(frozen=True)
-class StateSplit:
+class StateSplit(Struct, frozen=True):
     """The conditions of an activation's effects that read the target's state where the
     engines cannot (a Hit or Wound roll, T, a single-model unit's wounds): ``reads`` are
     (condition, N) pairs (N for model counts, else 0); ``base`` is the target as built

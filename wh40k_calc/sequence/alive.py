@@ -21,12 +21,13 @@ conditional start as any other.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..engine.outcome import LOSS_FIELDS, WEAPON_FIELDS, Outcome, WeaponResult
 from ..profile import Activation, TargetStates
+from ..records import replace
 
 
 def destroyed(states: TargetStates) -> np.ndarray:

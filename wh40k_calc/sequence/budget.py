@@ -17,12 +17,11 @@ The step's notes say which of its figures are sampled; every other figure stays 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from ..engine import work
 from ..engine.work import seconds_text
+from ..records import replace
 from ..wording import join_words
 from .run import SequenceResult, StepResult
 

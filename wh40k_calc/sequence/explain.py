@@ -18,18 +18,27 @@ Both are the exact engine's, as ``calc shoot --explain``'s (:mod:`wh40k_calc.exp
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..engine.exact import ExactUnsupported
 from ..explain import Attribution, attribute
 from ..profile import TargetStates
+from ..records import replace
 from ..rules.players import KINDS, Player, players, switched_off
 from ..selection import SelectionError
 from .run import SequenceResult, StepResult, _Declined, _exact_chain
 from .steps import Step, StepError
+
+if TYPE_CHECKING:
+    from ..engine.outcome import Outcome
+
+
+def _exact(sr: StepResult) -> Outcome:
+    """A step's outcome in the exact chain (:func:`_chain`)."""
+    assert sr.result.exact is not None
+    return sr.result.exact
 
 
 def _before(state: TargetStates | None) -> np.ndarray:
@@ -60,7 +69,7 @@ def _step_value(step: Step, state: TargetStates | None):
 
     def value(sel) -> np.ndarray:
         sr = _chain([replace(step, selection=sel)], state)[0]
-        o = sr.result.exact
+        o = _exact(sr)
         start = state if state is not None else sr.result.activation.start
         md, wl = np.array([o.expected["models_destroyed"], o.expected["wounds_lost"]]) - _before(
             start
@@ -119,12 +128,12 @@ def _whole(steps: list[Step], own: list[list[Player]], seed: int) -> Attribution
 
     def value(base: list[Step]) -> np.ndarray:
         done = _chain(base, None)
-        last = done[-1].result
+        last = _exact(done[-1])
         start = done[0].result.activation.start
         md, wl = np.array(
-            [last.exact.expected["models_destroyed"], last.exact.expected["wounds_lost"]]
+            [last.expected["models_destroyed"], last.expected["wounds_lost"]]
         ) - _before(start)
-        damage = sum(sr.result.exact.expected["damage"] for sr in done)
+        damage = sum(_exact(sr).expected["damage"] for sr in done)
         return np.array([md, wl, damage])
 
     return attribute(union, steps, value, seed, switch=switch)

@@ -22,7 +22,6 @@ within the sequence's budget for them (:mod:`~wh40k_calc.sequence.budget`), else
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -30,6 +29,7 @@ import numpy as np
 from ..engine.exact import run_exact
 from ..engine.outcome import Outcome
 from ..profile import TargetStates
+from ..records import replace
 from ..resolve import Result
 from .pooled import se_p
 from .run import SequenceResult

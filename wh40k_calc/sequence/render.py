@@ -49,7 +49,7 @@ def render_sequence(seq: SequenceResult, console: Any) -> None:
     if wounded is not None:
         wounds += f"; {wounded_text(wounded)}"
     sheets = [ds for sr in seq.steps for ds in sr.result.selection.datasheets()]
-    tail = [
+    tail: list[str | tuple[str, str]] = [
         heading_words(first.selection.edition, first.selection.edition_note, sheets),
         ("both" if seq.method == "both" else seq.method, "cyan"),
     ]
@@ -203,7 +203,9 @@ def _leaders_and_hazards(seq: SequenceResult, console: Any) -> None:
         hazard = sr.result.activation.hazard
         if hazard is None:
             continue
-        al = (sr.result.sample if seq.method == "sample" else sr.result.exact).attacker_losses
+        outcome = sr.result.sample if seq.method == "sample" else sr.result.exact
+        assert outcome is not None
+        al = outcome.attacker_losses
         console.print(
             Text.assemble(
                 f"Step {sr.step.label(seq.repeated)} Hazardous: ",

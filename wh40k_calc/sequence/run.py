@@ -30,13 +30,14 @@ wounds, :meth:`SequenceResult.cumulative`); a step's own figures are differences
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..engine.outcome import Outcome
 from ..profile import Activation, TargetStates
+from ..records import replace
 from ..resolve import Carried, Result, resolve
 from ..rules.plan import Plan
 from .alive import mix, split, unmade

@@ -15,12 +15,12 @@ the share of trials it acts in, measured on the first chunk (:func:`sequence_tri
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from math import ceil
 
 import numpy as np
 
 from ..profile import Activation, TargetStates
+from ..records import replace
 from ..resolve import Carried, few_trials_note, pool_samples
 from .alive import destroyed, silent_rows
 from .pooled import StepTally

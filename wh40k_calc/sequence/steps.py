@@ -11,10 +11,11 @@ sequence's, given once; inside a step they are refused, naming the step and the 
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..options import EngineOptions, TargetOptions
+from ..records import replace
 from ..request import AttackRequest, RequestError, parse_request, target_choice
 
 if TYPE_CHECKING:

@@ -51,7 +51,7 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
     max_redirections = MAX_REDIRECTS
     max_repeats = 1
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[override]
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
         scheme = urlsplit(newurl).scheme.lower()
         if scheme not in ("http", "https"):
             raise FetchError(f"{req.full_url}: redirected to a {scheme or 'relative'} address")

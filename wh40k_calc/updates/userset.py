@@ -27,6 +27,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import tempfile
 import uuid
 from collections.abc import Callable, Iterator
@@ -166,7 +167,7 @@ def _lock(fh) -> None:
     Raises:
         OSError: another process holds it.
     """
-    if os.name == "nt":  # pragma: no cover - Windows
+    if sys.platform == "win32":  # pragma: no cover - Windows
         import msvcrt
 
         msvcrt.locking(fh.fileno(), msvcrt.LK_NBLCK, 1)
@@ -205,8 +206,9 @@ def locked(home: Path, on_note: Callable[[str], None] | None = None) -> Iterator
             raise UpdateError(
                 f"cannot clean up an interrupted update in {home} ({exc.strerror or exc})"
             ) from None
-        for note in notes if on_note is not None else ():
-            on_note(note)
+        if on_note is not None:
+            for note in notes:
+                on_note(note)
         yield
 
 
