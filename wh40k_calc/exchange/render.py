@@ -93,7 +93,7 @@ def _activations_table(ex: ExchangeResult, chain: Chain):
         what = f"{p.side.upper()} {'shoots' if p.step.phase == 'shooting' else 'fights'}"
         if p.fights_first:
             what += " (charged)"
-        row: list[str | Text] = [
+        row: list[str | Words] = [
             str(p.number),
             f"{p.turn} ({p.active.upper()})",
             Words(what),
