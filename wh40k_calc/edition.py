@@ -109,8 +109,7 @@ def _warn_unknown_keys(data: dict, path: Path) -> None:
     if all(key in CONFIG_KEYS for key in data):
         return
     from .fuzzy import did_you_mean
-    from .options import warning
-    from .terminal import escape_controls
+    from .terminal import escape_controls, warning
 
     for key in data:
         if key not in CONFIG_KEYS and (str(path), key) not in _WARNED:
