@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from helpers import cli
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from wh40k_calc.importers.export import ImportFailure
@@ -200,6 +200,8 @@ def test_with_force_the_others_are_taken_and_the_refused_one_named(tmp_path: Pat
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(PATHS), JSON), min_size=1, max_size=2))
+@example([(("datasheets", 0, "keywords"), True)])  # found by this test: a traceback once
+@example([(("datasheets", 0, "factions"), 7)])
 def test_any_mutation_is_an_import_failure_or_a_set(changes: list) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = _write(Path(tmp), _mutated(changes))
