@@ -188,8 +188,8 @@ def _all_keywords(factions: list[FactionFile]) -> frozenset[str]:
     out: set[str] = set()
     for f in factions:
         for sheet in f.datasheets:
-            for field in ("keywords", "factions"):
-                values = sheet.get(field)
+            for key in ("keywords", "factions"):
+                values = sheet.get(key)
                 if not isinstance(values, list):
                     continue
                 for k in values:
