@@ -153,9 +153,8 @@ def _led(edition: str, faction: str | None, when, side: str, phase: str | None):
 def _led_stand_in(edition: str, faction: str | None, when, side: str, phase: str | None):
     """Where no Attached unit of the data meets the conditions: the first one that can be
     built (armed for ``phase``), its Leader given the keywords asked for and the faction's."""
-    from dataclasses import replace
-
     from wh40k_calc.datasheet import norm_name
+    from wh40k_calc.records import replace
     from wh40k_calc.units import build_unit
 
     prefix = "attacker" if side == "attacker" else "target"

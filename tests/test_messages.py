@@ -781,7 +781,7 @@ def test_import_out_with_no_name(tmp_path: Path, monkeypatch) -> None:
         (["fight boyz --charged", "shoot intercessor-squad", "fight intercessor-squad"],
          None),  # turn 2: B's turn, where --fight-first picks
         (["fight boyz --charged", "fight intercessor-squad", "--turns", "1"],
-         "the charging unit fights first in every Fight phase of the exchange"),
+         "one side has Fights First (its charge or an effect) in every Fight phase"),
     ],
 )  # fmt: skip
 def test_exchange_fight_first_with_no_effect_is_said(sides: list[str], note) -> None:

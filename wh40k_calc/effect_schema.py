@@ -87,6 +87,10 @@ class When(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     Player-known (neither the selection nor the data can tell): ``option`` — the name of one of
     the record's ``options``, which the player gives as ``--effect ID:OPTION``; ``not_option``
     — that option was not given (for "X, or Y instead if ...").
+    Per weapon (change level only): ``weapon_damage`` (N: the attacking weapon's Damage
+    characteristic, unmodified — as its profile prints it, before any rule adds to it, sets it,
+    halves or reduces it — is the number N; a random Damage such as D3 or D6+1 never is, even
+    when it rolls N: "attacks with an unmodified Damage characteristic of 1").
     """
 
     phases: list[Phase] | None = None
@@ -118,6 +122,7 @@ class When(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     strength_below_toughness: bool | None = None
     option: Slug | None = None
     not_option: Slug | None = None
+    weapon_damage: Annotated[int, msgspec.Meta(ge=1, le=20)] | None = None
 
 
 class MortalWounds(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -232,7 +237,15 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     Order of the Sv changes (02.02.01 Applying Modifiers): ``save_set`` first, then the
     improvements (those with a ``save_limit`` first, the strictest limit first: each stops at
     its own limit; then the others, added up), then ``target_save_worsen`` (a subtraction:
-    last); the result is never better than 2+.
+    last); the result is never better than 2+. ``armour_save_mod`` (added to its armour
+    saving throws only, never to an invulnerable save — a save-roll modifier, unlike
+    ``save_improve``: "add 1 to any armour saving throw"; within the same +1 cap as
+    ``save_mod``).
+
+    Fight order (attacker side, the unit the rule is for; no weapon scope): ``fights_first``
+    (true: the unit has the Fights First ability — 10th edition: Core rules, Fights First;
+    edition 11: 24.13 Fights First, 12.04 Fight Step). It changes no attack: ``calc exchange``
+    orders the Fight phase by it, ``calc fight`` says it has no effect on one unit's attacks.
     """
 
     side: Literal["attacker", "target"] | None = None
@@ -291,6 +304,8 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     toughness_majority: bool | None = None
     # qualifier of save_improve (not a change field of its own)
     save_limit: Plus | None = None
+    armour_save_mod: Small | None = None
+    fights_first: bool | None = None
 
 
 SCOPE_FIELDS: tuple[str, ...] = (
@@ -311,18 +326,23 @@ CHANGE_FIELDS: tuple[str, ...] = tuple(
     f for f in Change.__struct_fields__ if f not in SCOPE_FIELDS and f not in QUALIFIERS
 )
 # Which side each change field exists on (hit_mod and wound_mod exist on both).
-ATTACKER_FIELDS: frozenset[str] = frozenset(
-    CHANGE_FIELDS[: CHANGE_FIELDS.index("grant_keyword") + 1]
+# The fight order is the acting unit's own (attacker side).
+ORDER_FIELDS: frozenset[str] = frozenset({"fights_first"})
+ATTACKER_FIELDS: frozenset[str] = (
+    frozenset(CHANGE_FIELDS[: CHANGE_FIELDS.index("grant_keyword") + 1]) | ORDER_FIELDS
 )
-TARGET_FIELDS: frozenset[str] = frozenset(CHANGE_FIELDS[CHANGE_FIELDS.index("invuln") :]) | {
+TARGET_FIELDS: frozenset[str] = (
+    frozenset(CHANGE_FIELDS[CHANGE_FIELDS.index("invuln") :]) - ORDER_FIELDS
+) | {
     "hit_mod",
     "wound_mod",
 }
 # Changes of the whole activation, not of one weapon's attacks: no weapon scope, no per-attack
 # condition (mortal wounds before the attacks, a keyword the unit gains, the target's models'
 # T and W).
-UNIT_FIELDS: frozenset[str] = frozenset(
-    {"mortal_wounds", "grant_keyword", "toughness", "wounds", "toughness_majority"}
+UNIT_FIELDS: frozenset[str] = (
+    frozenset({"mortal_wounds", "grant_keyword", "toughness", "wounds", "toughness_majority"})
+    | ORDER_FIELDS
 )
 # Changes whose own value the per-attack conditions (S against T) would read.
 STRENGTH_FIELDS: frozenset[str] = frozenset(
@@ -332,6 +352,9 @@ STRENGTH_FIELDS: frozenset[str] = frozenset(
 # Extra Attacks; 24.11 [EXTRA ATTACKS]).
 ATTACKS_FIELDS: frozenset[str] = frozenset({"attacks", "attacks_set", "reroll_attacks"})
 PER_ATTACK = ("strength_above_toughness", "strength_below_toughness")
+# Conditions read from the attacking weapon's profile: change level only, never on a
+# change of the whole activation (UNIT_FIELDS).
+PER_WEAPON = ("weapon_damage",)
 
 
 def change_field(c: Change) -> str:
@@ -475,6 +498,9 @@ def check_record(r: Record) -> list[str]:
     for name in PER_ATTACK:
         if r.when is not None and getattr(r.when, name) is not None:
             problems.append(f"{r.id}: when.{name}: a per-attack condition goes on a change")
+    for name in PER_WEAPON:
+        if r.when is not None and getattr(r.when, name) is not None:
+            problems.append(f"{r.id}: when.{name}: a weapon's condition goes on a change")
     return problems
 
 
@@ -496,13 +522,19 @@ def _check_change(r: Record, i: int, c: Change, field: str) -> list[str]:
         for name in PER_ATTACK:
             if when is not None and getattr(when, name) is not None:
                 out.append(f"{at}.when.{name}: {field} is not read per attack")
+    if field in UNIT_FIELDS:
+        for name in PER_WEAPON:
+            if when is not None and getattr(when, name) is not None:
+                out.append(f"{at}.when.{name}: {field} is not a weapon's: no weapon condition")
+    if field == "fights_first" and c.fights_first is not True:
+        out.append(f"{at}.fights_first: write true (a rule that gives Fights First)")
     if field in UNIT_FIELDS and (
         c.weapons != "all" or c.named or c.weapons_with or c.weapons_without
     ):
         out.append(f"{at}: {field} is not a weapon's: it takes no weapons, named or weapons_with")
     if field == "toughness_majority" and c.toughness_majority is False:
         out.append(f"{at}.toughness_majority: write true, or leave the change out")
-    if field == "mortal_wounds" and c.bearer_only:
+    if field in ("mortal_wounds", "fights_first") and c.bearer_only:
         out.append(f"{at}.bearer_only: {field} is the unit's, not one model's")
     out += _check_texts(at, c, field)
     return out

@@ -84,8 +84,8 @@ def exchange(
         typer.Option(
             "--fight-first",
             case_sensitive=False,
-            help="In a Fight phase with no Fights First unit, the side that fights first "
-            "(default: the side whose turn it is).",
+            help="In a Fight phase where both sides or neither have Fights First, the side "
+            "that fights first (default: the side whose turn it is).",
         ),
     ] = None,
     engine: ExchangeEngineOptions,

@@ -66,17 +66,82 @@ def exact_chain(setup: Setup) -> tuple[Chain, list[dict[AttackClass, Result]]]:
     steps: list[StepFigures] = []
     decided: list[dict[AttackClass, Result]] = []
     resolver = _Resolver(setup)
-    for k in range(len(setup.steps)):
+    k = 0
+    while k < len(setup.steps):
+        if setup.steps[k].order_by_state:  # a Fight phase ordered per state: both at once
+            for figures, results in _phase_by_state(setup, k, joint, resolver):
+                steps.append(figures)
+                decided.append(results)
+            k += 2
+            continue
         figures, results = _step(setup, k, joint, resolver)
         steps.append(figures)
         decided.append(results)
+        k += 1
     summary = summary_of(setup, joint.a.rows, joint.b.rows, joint.matrix)
     return Chain("exact", steps, summary, neglected=joint.neglected), decided
+
+
+def _phase_by_state(
+    setup: Setup, k: int, joint: Joint, resolver: _Resolver
+) -> list[tuple[StepFigures, dict[AttackClass, Result]]]:
+    """Fight activations ``k`` and ``k + 1``, whose order is decided per state of both
+    units at the start of their Fight phase (``Planned.order_by_state``): the distribution is
+    split where activation ``k``'s side fights first (:meth:`~.setup.Setup.leads`) and where
+    it does not; each part runs both activations in its order; the parts are joined again.
+    Each activation's figures are the sum of its figures in both parts (every figure is
+    unconditional), and a note says how often its side fights first."""
+    joint.pad()
+    lead = setup.leads(k, {"a": joint.a.rows, "b": joint.b.rows})
+    first, second = joint.part(lead), joint.part(~lead)
+    alive = np.outer(
+        ~setup.tracks["a"].destroyed(joint.a.rows), ~setup.tracks["b"].destroyed(joint.b.rows)
+    )
+    both = float(joint.matrix[alive].sum())
+    p_first = float(first.matrix[alive].sum()) / both if both > 0 else 1.0
+    done = {}
+    for part, order in ((first, (k, k + 1)), (second, (k + 1, k))):
+        for j in order:
+            done[(id(part), j)] = _step(setup, j, part, resolver)
+    joint.join(first, second)
+    out = []
+    for j in (k, k + 1):
+        (f1, r1), (f2, r2) = done[(id(first), j)], done[(id(second), j)]
+        results = {**r2, **r1}
+        figures = _summed(f1, f2)
+        figures.classes = len(results)
+        out.append((figures, results))
+    side = setup.steps[k].side.upper()
+    out[0][0].notes.insert(0, fights_first_share(side, p_first))
+    return out
+
+
+def fights_first_share(side: str, share: float) -> str:
+    """The note of a Fight phase ordered per state: how often ``side`` fights first."""
+    return (
+        f"side {side} fights first in {share:.2%} of the exchanges where both units are alive "
+        "at the start of this Fight phase (Fights First read from their states)"
+    )
+
+
+def _summed(f1: StepFigures, f2: StepFigures) -> StepFigures:
+    """One activation's figures over two disjoint parts of the distribution."""
+    out = StepFigures(
+        f1.p_made + f2.p_made, {f: f1.expected[f] + f2.expected[f] for f in f1.expected}
+    )
+    out.resolutions = f1.resolutions + f2.resolutions
+    for name in ("choices", "notes", "not_modelled"):
+        into = getattr(out, name)
+        for t in (*getattr(f1, name), *getattr(f2, name)):
+            if t not in into:
+                into.append(t)
+    return out
 
 
 def _step(
     setup: Setup, k: int, joint: Joint, resolver: _Resolver
 ) -> tuple[StepFigures, dict[AttackClass, Result]]:
+    joint.pad()
     planned = setup.steps[k]
     x, y = planned.side, planned.other
     tx, ty = setup.tracks[x], setup.tracks[y]

@@ -9,15 +9,22 @@ exchange starts with the turn of the side that charges (the side whose ``fight``
    (A unit in engagement range shooting its Pistols is not modelled.)
 2. **Fight phase**: each side's ``fight`` activation, both sides fighting in every Fight phase
    once the units are engaged (from the charge on; from the start when nobody charges).
-   Order: a unit that made a Charge move this turn has the Fights First ability (10th
-   edition: Core rules, Charge Bonus; edition 11: 11.04 Charge Move, for the rest of the turn,
-   and 24.13 Fights First) and fights in the Fights First step, before the others (10th
-   edition: Core rules, Fights First; edition 11: 12.04 Fight Step, Resolve Fights First
-   Combats). Otherwise the players alternate, the player whose turn it is selecting first
-   (edition 11, 12.04: that player starts the Fights First step and, having no Fights First
-   unit to select, moves the sequence on to Resolve Remaining Combats, where they select
-   next). Our 10th-edition sources do not say who selects first there; the same order is
-   used, and ``--fight-first`` picks the side instead.
+   Order: a unit has Fights First in a Fight phase when it made a Charge move this turn (10th
+   edition: Core rules, Charge Bonus; edition 11: 11.04 Charge Move, for the rest of the turn)
+   or when an effect of its fight activation gives it (a ``fights_first`` change whose
+   conditions hold for that activation, or its datasheet's own ability; 10th edition: Core
+   rules, Fights First; edition 11: 24.13 Fights First). Where such a condition reads the
+   unit's own state (below its Starting Strength; an Attached unit whose Leader lacks the
+   ability), the phase's two activations are marked ``order_by_state`` and the engines
+   decide the order per state of both units at the start of the phase (:func:`lead_side`);
+   they are listed in the order full strength gives. A unit with Fights
+   First fights in the Fights First step, before a unit without it (10th edition: Core
+   rules, Fights First; edition 11: 12.04 Fight Step, Resolve Fights First Combats). When
+   both or neither have it, edition 11's 12.04 has the player whose turn it is select first
+   (they start the Fights First step and, having no Fights First unit to select, move the
+   sequence on to Resolve Remaining Combats, where they select next). Our 10th-edition
+   sources do not say who selects first there; the same order is used, and ``--fight-first``
+   picks the side instead (in either edition).
 
 A charge is made once, in the charging side's first turn: its ``fight`` activation has
 ``--charged`` only there ([LANCE], charge effects); later it fights as a unit already engaged.
@@ -25,6 +32,7 @@ A charge is made once, in the charging side's first turn: its ``fight`` activati
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..records import replace
@@ -37,14 +45,22 @@ MAX_TURNS = 20
 class Planned:
     """One activation of the exchange: its place (1-based ``number``; battle ``round`` and
     ``turn`` counted from 1; ``active`` the side whose turn it is), the side acting and the
-    activation as it is made then (``step``; a charge only in the charging turn)."""
+    activation as it is made then (``step``; a charge only in the charging turn);
+    ``fights_first``: the unit has Fights First in this Fight phase (it charged this turn, or
+    the effects ``fights_first_by`` give it), as the unit is at full strength;
+    ``order_by_state``: a Fights First condition reads a unit's state, so the order of this
+    Fight phase's two activations is decided per state of both units at its start (the
+    engines run the pair in either order, :func:`lead_side`); they are listed in the order
+    full strength gives."""
 
     number: int
     round: int
     turn: int
     active: str
     step: SideStep
-    fights_first: bool = False
+    fights_first: bool = False  # the unit has Fights First in this Fight phase
+    fights_first_by: tuple[str, ...] = ()  # the effects that give it (besides a charge)
+    order_by_state: bool = False  # the Fight phase's order is read per state (see planned)
 
     @property
     def side(self) -> str:
@@ -91,9 +107,17 @@ def first_side(a: Side, b: Side, first: str | None) -> str:
 
 
 def planned(
-    a: Side, b: Side, turns: int, first: str | None, fight_first: str | None
+    a: Side,
+    b: Side,
+    turns: int,
+    first: str | None,
+    fight_first: str | None,
+    given_by: Callable[[SideStep], tuple[tuple[str, ...], bool]] | None = None,
 ) -> list[Planned]:
-    """Every activation of ``turns`` turns, in order.
+    """Every activation of ``turns`` turns, in order. ``given_by(step)``: the names of the
+    effects that give the unit of a fight activation (as it is made that turn, at full
+    strength) Fights First, and whether their conditions read its state (None: no effect
+    does).
 
     Raises:
         OrderError: as :func:`first_side`; a side that both shoots and fights without a charge
@@ -123,21 +147,42 @@ def planned(
         if not (engaged or charging_now):
             continue
         engaged = True
-        order = _fight_order(active, charger if charging_now else None, fight_first)
-        for key in order:
+        made: dict[str, tuple[SideStep, bool, tuple[str, ...]]] = {}
+        by_state = False
+        for key in ("a", "b"):
             step = sides[key].step("fight")
             if step is None:
                 continue
-            first_strike = charging_now and key == charger
-            if step.charged and not first_strike:
+            charged = charging_now and key == charger
+            if step.charged and not charged:
                 step = _without_charge(step)
-            out.append(Planned(len(out) + 1, (t + 1) // 2, t, active, step, first_strike))
+            by, reads = given_by(step) if given_by is not None else ((), False)
+            by_state = by_state or (reads and not charged)
+            made[key] = (step, charged, by)
+        ff = {key for key, (_, charged, by) in made.items() if charged or by}
+        by_state = by_state and len(made) == 2
+        for key in _fight_order(active, ff, fight_first):
+            if key not in made:
+                continue
+            step, charged, by = made[key]
+            out.append(
+                Planned(len(out) + 1, (t + 1) // 2, t, active, step, key in ff, by, by_state)
+            )
     return out
 
 
-def _fight_order(active: str, fights_first: str | None, pick: str | None) -> list[str]:
-    """The sides in the order they fight in one Fight phase."""
-    lead = fights_first if fights_first is not None else pick or active
+def lead_side(first: str, ff: dict[str, bool], active: str, pick: str | None) -> bool:
+    """Whether side ``first`` fights first in a Fight phase where each side has Fights First
+    or not (``ff``): :func:`_fight_order`'s rule for one pair of states."""
+    have = {k for k, v in ff.items() if v}
+    return _fight_order(active, have, pick)[0] == first
+
+
+def _fight_order(active: str, fights_first: set[str], pick: str | None) -> list[str]:
+    """The sides in the order they fight in one Fight phase: a side with Fights First
+    before one without; when both or neither have it, ``pick`` (``--fight-first``), else
+    the side whose turn it is (12.04)."""
+    lead = next(iter(fights_first)) if len(fights_first) == 1 else pick or active
     return [lead, "b" if lead == "a" else "a"]
 
 

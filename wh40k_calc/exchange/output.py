@@ -129,6 +129,7 @@ def _activation(ex: ExchangeResult, k: int, f: StepFigures) -> dict[str, Any]:
         "text": p.step.text,
         "charged": p.step.charged,
         "fights_first": p.fights_first,
+        "fights_first_by": list(p.fights_first_by),
         **_figures(f),
         "resolutions": f.resolutions,
         "attack_classes": f.classes,

@@ -74,8 +74,8 @@ def _activations_table(ex: ExchangeResult, chain: Chain):
     setup = ex.setup
     hazard = any(abs(f.expected["own_models_lost"]) > 1e-9 for f in chain.steps)
     table = Table(
-        title="Per activation, each unit with the models it has left (a charging unit "
-        "fights first)",
+        title="Per activation, each unit with the models it has left (a unit with Fights "
+        "First, as a charging one, fights first)",
         title_justify="left",
         box=box.SIMPLE_HEAD,
         show_edge=False,
@@ -91,8 +91,10 @@ def _activations_table(ex: ExchangeResult, chain: Chain):
     for p, f in zip(setup.steps, chain.steps, strict=True):
         other = setup.tracks[p.other].models
         what = f"{p.side.upper()} {'shoots' if p.step.phase == 'shooting' else 'fights'}"
-        if p.fights_first:
+        if p.step.charged:
             what += " (charged)"
+        elif p.fights_first:
+            what += " (Fights First)"
         row: list[str | Words] = [
             str(p.number),
             f"{p.turn} ({p.active.upper()})",

@@ -23,7 +23,7 @@ from ..resolve import Carried, Result, few_trials_note, pool_samples, resolve
 from ..sequence.pooled import Moments, se_p
 from ..sequence.run import step_seed
 from ..sequence.sampled import empirical
-from .exact import nothing_to_choose
+from .exact import fights_first_share, nothing_to_choose
 from .hazard import hazard_step
 from .result import STEP_FIELDS, Chain, StepFigures, Summary, summary_of
 from .setup import ExchangeError, Setup
@@ -56,19 +56,49 @@ def sample_chain(
     while done < trials:
         n = min(CHUNK, trials - done)
         states = {s: np.repeat(setup.initial[s].lost[:1], n, axis=0).astype(np.int64) for s in "ab"}
-        for k in range(n_steps):
-            sel = id(setup.selections[k])
-            for (s, c), r in fixed.items():
-                if s == sel:
-                    known[k].setdefault(c, r)
-            _step(setup, k, states, rngs[k], known[k], tallies[k])
-            for c, r in known[k].items():
-                if nothing_to_choose(r):
-                    fixed.setdefault((sel, c), r)
+        k = 0
+        while k < n_steps:
+            if setup.steps[k].order_by_state:  # a Fight phase ordered per state
+                lead = _leads(setup, k, states)
+                both = ~setup.tracks["a"].destroyed(states["a"])
+                both &= ~setup.tracks["b"].destroyed(states["b"])
+                tallies[k].led += int((lead & both).sum())
+                tallies[k].both += int(both.sum())
+                runs: list[tuple[int, np.ndarray | None]] = [(k, lead), (k + 1, None), (k, ~lead)]
+                width = 2
+            else:
+                runs, width = [(k, None)], 1
+            for j, only in runs:
+                sel = id(setup.selections[j])
+                for (s, c), r in fixed.items():
+                    if s == sel:
+                        known[j].setdefault(c, r)
+                _step(setup, j, states, rngs[j], known[j], tallies[j], only)
+                for c, r in known[j].items():
+                    if nothing_to_choose(r):
+                        fixed.setdefault((sel, c), r)
+            k += width
         ends.add(states["a"], states["b"])
         done += n
     steps = [t.figures() for t in tallies]
+    k = 0
+    while k < n_steps:  # a Fight phase ordered per state: how often its first side led
+        if setup.steps[k].order_by_state:
+            side = setup.steps[k].side.upper()
+            t = tallies[k]
+            steps[k].notes.insert(0, fights_first_share(side, t.led / t.both if t.both else 1.0))
+            k += 2
+        else:
+            k += 1
     return Chain("sample", steps, ends.summary(), trials=trials, seed=seed)
+
+
+def _leads(setup: Setup, k: int, states: dict[str, np.ndarray]) -> np.ndarray:
+    """Per trial, whether activation ``k``'s side fights first in its Fight phase, read
+    from both units' states at its start (:meth:`~.setup.Setup.leads`, per distinct pair)."""
+    ua, ia = distinct_rows(states["a"])
+    ub, ib = distinct_rows(states["b"])
+    return setup.leads(k, {"a": ua, "b": ub})[ia, ib]
 
 
 CHUNK = 1 << 17  # trials carried through every activation at once
@@ -84,6 +114,8 @@ class _Tally:
         self.trials = 0
         self.words = StepFigures(0.0, {})
         self.classes: set = set()
+        self.led = 0  # trials in which its side fought first (a Fight phase ordered per state)
+        self.both = 0  # trials in which both units were alive at the start of that phase
 
     def figures(self) -> StepFigures:
         out = self.words
@@ -102,17 +134,21 @@ def _step(
     rng: np.random.Generator,
     decided: dict[AttackClass, Result],
     tally: _Tally,
+    only: np.ndarray | None = None,
 ) -> None:
     """Activation ``k`` on one chunk of trials (``states``, changed in place), into
-    ``tally``."""
+    ``tally``; ``only``: on the trials where it holds (the others neither act nor count:
+    a Fight phase ordered per state runs an activation on each part of the trials in turn)."""
     planned = setup.steps[k]
     x, y = planned.side, planned.other
     tx, ty = setup.tracks[x], setup.tracks[y]
     xs, ys = states[x], states[y]
-    n = len(xs)
+    n = len(xs) if only is None else int(only.sum())
     before_x, before_y = tx.models_left(xs), ty.models_left(ys)
     wounds_y = ys.sum(axis=1)
     made = ~tx.destroyed(xs) & ~ty.destroyed(ys)
+    if only is not None:
+        made &= only
     classes, class_of = tx.classes(xs)
     moments = tally.moments
     figures = tally.words
@@ -142,7 +178,7 @@ def _step(
         "own_models_lost": before_x - tx.models_left(xs),
     }
     for f, values in own.items():
-        _add_values(moments[f], values)
+        _add_values(moments[f], values if only is None else values[only])
     tally.made += int(made.sum())
     tally.trials += n
 

@@ -9,8 +9,10 @@ replaces the models alive (``Selection.attacker_alive``) and the damaged bracket
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from ..profile import TargetStates
 from ..records import replace
@@ -44,7 +46,9 @@ class Setup:
     initial: dict[str, TargetStates]
     edition: str
     turns: int
-    notes: tuple[str, ...] = ()  # options that change nothing here, said in the output
+    notes: tuple[str, ...] = ()  # said with the result (Fights First given by effects)
+    fight_first: str | None = None  # --fight-first
+    _ff: dict = field(default_factory=dict, compare=False, repr=False)  # (k, class) -> bool
 
     def selection(self, k: int, cls: AttackClass) -> Selection:
         """Step ``k``'s (0-based) Selection made by the models of ``cls``."""
@@ -53,6 +57,47 @@ class Setup:
         if cls.alive == full and cls.wounds_left is None:
             return sel
         return replace(sel, attacker_alive=cls.alive, attacker_wounds_left=cls.wounds_left)
+
+    def fights_first(self, k: int, cls: AttackClass) -> bool:
+        """Whether the unit of fight activation ``k`` has Fights First when its models are
+        those of ``cls``: it charged this turn, or its effects give it there (their conditions
+        read from those models: ``Plan.fights_first``). A class that cannot fight has none."""
+        p = self.steps[k]
+        if p.step.charged:
+            return True
+        key = (k, cls)
+        if key not in self._ff:
+            from ..rules import get_rules
+            from ..selection import SelectionError
+
+            try:
+                plan = get_rules(self.edition).plan(self.selection(k, cls))
+                self._ff[key] = bool(plan.fights_first)
+            except (SelectionError, LookupError, ValueError):
+                self._ff[key] = False
+        return self._ff[key]
+
+    def leads(self, k: int, rows: dict[str, np.ndarray]) -> np.ndarray:
+        """For a Fight phase whose order is read per state (activations ``k`` and ``k + 1``,
+        ``Planned.order_by_state``): whether activation ``k``'s side fights first, per pair of
+        states (``rows["a"]`` × ``rows["b"]``: a boolean matrix, A's states as rows), each
+        unit's Fights First read from its state (:meth:`fights_first`) and the order then as
+        :func:`~.order.lead_side` gives it."""
+        from .order import lead_side
+
+        ff = {}
+        for side in "ab":
+            step = k if self.steps[k].side == side else k + 1
+            classes, class_of = self.tracks[side].classes(rows[side])
+            have = np.array([self.fights_first(step, c) for c in classes], dtype=bool)
+            ff[side] = have[class_of] if len(class_of) else np.zeros(0, dtype=bool)
+        first, active = self.steps[k].side, self.steps[k].active
+        out = np.empty((len(rows["a"]), len(rows["b"])), dtype=bool)
+        for fa in (False, True):
+            for fb in (False, True):
+                lead = lead_side(first, {"a": fa, "b": fb}, active, self.fight_first)
+                out[np.ix_(ff["a"] == fa, ff["b"] == fb)] = lead
+        return out
 
     def label(self, k: int) -> str:
         """How step ``k`` (0-based) is named in messages: ``activation 3 (B fight, turn 2)``."""
@@ -118,8 +163,9 @@ def build_setup(
             )
         except ValueError as exc:
             raise ExchangeError(f"side {side.label}: {exc}") from None
-    order = planned(a, b, turns, first, fight_first)
-    notes = _fight_first_idle(a, b, turns, first, fight_first, order)
+    given_by = _fights_first(rules, by_text)
+    order = planned(a, b, turns, first, fight_first, given_by)
+    idle = _fight_first_idle(a, b, turns, first, fight_first, order, given_by)
     selections = []
     for p in order:
         sel = by_text[(p.side, p.step.phase)]
@@ -127,24 +173,83 @@ def build_setup(
             sel = replace(sel, conditions=replace(sel.conditions, charged=p.step.charged))
         selections.append(sel)
     return Setup(
-        sides, tracks, tuple(order), tuple(selections), initial, engine.edition_value, turns,
-        notes,
-    )  # fmt: skip
+        sides,
+        tracks,
+        tuple(order),
+        tuple(selections),
+        initial,
+        engine.edition_value,
+        turns,
+        (*fights_first_notes(order), *idle),
+        fight_first,
+    )
+
+
+def _fights_first(rules, by_text: dict[tuple[str, str], Selection]):
+    """``given_by`` for :func:`~.order.planned`: the effects that give a fight activation's
+    unit Fights First (``Plan.fights_first``), read from its Selection as made that turn (with
+    or without the charge), each once."""
+    from ..selection import SelectionError
+
+    seen: dict[tuple[str, bool], tuple[tuple[str, ...], bool]] = {}
+
+    def given_by(step) -> tuple[tuple[str, ...], bool]:
+        key = (step.side, step.charged)
+        if key not in seen:
+            sel = by_text[(step.side, "fight")]
+            if sel.conditions.charged != step.charged:
+                sel = replace(sel, conditions=replace(sel.conditions, charged=step.charged))
+            try:
+                plan = rules.plan(sel)
+                seen[key] = (plan.fights_first, plan.fights_first_by_state)
+            except (SelectionError, LookupError, ValueError):
+                seen[key] = ((), False)  # refused as the activation is, when it is resolved
+        return seen[key]
+
+    return given_by
+
+
+def fights_first_notes(order: list[Planned]) -> tuple[str, ...]:
+    """What the exchange says of Fights First given by effects: which side has it from
+    which effects at full strength, and which Fight phases are ordered per state."""
+    from ..rules.activation import fights_first_sources
+
+    out: dict[str, None] = {}
+    for p in order:
+        if p.fights_first_by:
+            by = fights_first_sources(p.fights_first_by)
+            out[f"side {p.side.upper()} has Fights First ({by}) at full strength"] = None
+    turns = sorted({p.turn for p in order if p.order_by_state})
+    if turns:
+        out[
+            "a Fights First condition reads a unit's state: the order of the Fight phase of "
+            f"turn {', '.join(map(str, turns))} is decided per state of both units at its "
+            "start (its activations listed in the order of full strength, each with its "
+            "figures over both orders)"
+        ] = None
+    return tuple(out)
 
 
 def _fight_first_idle(
-    a: Side, b: Side, turns: int, first: str | None, fight_first: str | None, order: list
+    a: Side,
+    b: Side,
+    turns: int,
+    first: str | None,
+    fight_first: str | None,
+    order: list[Planned],
+    given_by,
 ) -> tuple[str, ...]:
     """The "no effect" note of a ``--fight-first`` that changes no Fight phase's order: fewer
-    than two sides fight, or a charging unit fights first in every Fight phase there is."""
-    if fight_first is None:
+    than two sides fight, or one side has Fights First (its charge, or an effect) in every
+    Fight phase there is. None where a phase is ordered per state (the pick may count there)."""
+    if fight_first is None or any(p.order_by_state for p in order):
         return ()
     other = "b" if fight_first == "a" else "a"
-    if planned(a, b, turns, first, other) != order:
+    if planned(a, b, turns, first, other, given_by) != order:
         return ()
     fighting = [s for s in (a, b) if s.step("fight") is not None]
     if len(fighting) < 2:
         why = "no side fights" if not fighting else f"only side {fighting[0].label} fights"
     else:
-        why = "the charging unit fights first in every Fight phase of the exchange"
+        why = "one side has Fights First (its charge or an effect) in every Fight phase"
     return (f"--fight-first {fight_first}: no effect: {why}",)

@@ -85,6 +85,31 @@ class Joint:
         """Set the matrix from one with ``side``'s states as rows."""
         self.matrix = m if side == "a" else np.ascontiguousarray(m.T)
 
+    def pad(self) -> None:
+        """Grow the matrix to the states indexed so far (another part of the distribution,
+        sharing the indices, may have added some: :meth:`part`)."""
+        shape = (len(self.a), len(self.b))
+        if self.matrix.shape != shape:
+            out = np.zeros(shape)
+            out[: self.matrix.shape[0], : self.matrix.shape[1]] = self.matrix
+            self.matrix = out
+
+    def part(self, mask: np.ndarray) -> Joint:
+        """The part of the distribution where ``mask`` (a boolean matrix over the pairs of
+        states, A's as rows) holds, sharing this one's state indices."""
+        self.pad()
+        return Joint(self.a, self.b, np.where(mask, self.matrix, 0.0))
+
+    def join(self, *parts: Joint) -> None:
+        """This distribution becomes the sum of ``parts`` (made by :meth:`part`), their
+        neglected probability added to its own."""
+        total = np.zeros((len(self.a), len(self.b)))
+        for q in parts:
+            q.pad()
+            total += q.matrix
+            self.neglected += q.neglected
+        self.matrix = total
+
     def marginal(self, side: str) -> np.ndarray:
         """P(each state of ``side``'s unit)."""
         return self.matrix.sum(axis=1) if side == "a" else self.matrix.sum(axis=0)

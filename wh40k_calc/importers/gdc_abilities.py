@@ -30,6 +30,7 @@ from .unit_abilities import (
     _who,
     choice,
     effect_id,
+    give_fights_first,
     norm_rule,
     read_ability,
     read_damaged,
@@ -38,6 +39,7 @@ from .unit_abilities import (
     sentences,
     sides_touched,
 )
+from .unit_rules import FIGHTS_FIRST
 
 # core abilities that cannot touch one attack sequence (besides those read below)
 _QUIET_CORE = frozenset(
@@ -153,6 +155,8 @@ def _core(name: str, everyone: list[str], out: UnitAbilities) -> None:
     elif norm_rule(name) == "stealth":
         out.give(everyone, "stealth", True)
         out.recognised.append(name)
+    elif norm_rule(name) == norm_rule(FIGHTS_FIRST):  # 24.13: the Fight phase order
+        give_fights_first(out)
     elif m := _CORE_DAMAGED.match(name):  # 24.39 Damaged X: -1 to Hit rolls at X or fewer
         out.damaged = {"wounds_left": int(m.group(1)), "hit_mod": -1}
         out.recognised.append(name)

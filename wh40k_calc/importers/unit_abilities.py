@@ -38,6 +38,7 @@ from .ability_forms import read as read_forms
 from .export import Export, html_to_text
 from .models import ImportedModel
 from .names import same_name
+from .unit_rules import FIGHTS_FIRST
 
 # the core abilities that cannot touch one attack sequence (no listing needed)
 _QUIET_CORE = frozenset(
@@ -334,6 +335,9 @@ def _shared_ability(
         out.give(everyone, "stealth", True)
         out.recognised.append("Stealth")
         return
+    if key == norm_rule(FIGHTS_FIRST):
+        give_fights_first(out)
+        return
     if row["type"] == "Core" or key in _QUIET_CORE:
         return
     if effect_id(name, out.context.edition, ("army",)) is not None:
@@ -453,6 +457,18 @@ def _generated(name: str, reading: Reading, out: UnitAbilities) -> None:
     else:
         sides = {"attacker", "target"} if body["side"] == "both" else {body["side"]}
         out.not_modelled_on(sides, f"{name} (aura: --effect {rid})")
+
+
+def give_fights_first(out: UnitAbilities) -> None:
+    """The datasheet's own Fights First ability, as its unit rule (``fights_first``)."""
+    from .unit_rules import fights_first_body, rule_id
+
+    body = fights_first_body()
+    out.generated.append((FIGHTS_FIRST, body))
+    rid = rule_id(FIGHTS_FIRST)
+    if rid not in out.rules:
+        out.rules.append(rid)
+    out.recognised.append(FIGHTS_FIRST)
 
 
 def _who(who: str, holders: list[str], everyone: list[str]) -> list[str]:

@@ -116,6 +116,23 @@ def record_body(name: str, reading: Reading) -> dict[str, Any]:
     return body
 
 
+FIGHTS_FIRST = "Fights First"
+
+
+def fights_first_body() -> dict[str, Any]:
+    """The record of a datasheet's own Fights First ability (10th edition: Core rules,
+    Fights First; edition 11: 24.13 Fights First): it orders the Fight phase
+    (``fights_first``) and changes no attack."""
+    return {
+        "name": FIGHTS_FIRST,
+        "kind": "unit",
+        "default": True,
+        "summary": "Fights First: the Fight phase order (calc exchange); changes no attack.",
+        "side": "attacker",
+        "changes": [{"fights_first": True}],
+    }
+
+
 def _common(changes: list[dict[str, Any]]) -> dict[str, Any]:
     """The conditions every change has (the record's ``when``)."""
     whens = [c.get("when", {}) for c in changes]

@@ -25,7 +25,7 @@ from ..units import ModelGroup, Unit, build_unit
 from .added import with_added_abilities, without_abilities
 from .applied import Applied, Variant, apply_effects
 from .attacks import attack_profile, weapon_profiles
-from .changes import Changes
+from .changes import Changes, names
 from .command_reroll import SingleReroll, keep_single_rerolls
 from .conditional import against_target
 from .conditions import blast_x_notes, cleave_not_modelled, stealth_notes
@@ -41,6 +41,68 @@ from .when import StateSplit, UnitState, bearer_groups, facts_of, state_reads
 if TYPE_CHECKING:
     from ..datasheet import Weapon
     from .edition import Edition
+
+
+# the attacking unit's own state, which a ``fights_first`` change's conditions may read
+FIGHTS_FIRST_STATE = (
+    "attacker_below_starting_strength",
+    "attacker_below_half_strength",
+    "unit_min_models",
+    "attacker_has_character",
+)
+
+
+def fights_first_reads_state(pieces: list) -> bool:
+    """Whether a ``fights_first`` change (``pieces``: every one of the effects applied,
+    holding or not) has a condition on the attacking unit's state (models, wounds, a
+    CHARACTER alive), so that whether the unit has Fights First may change as it loses
+    models (``calc exchange`` reads it per state at the start of each Fight phase)."""
+    for p in pieces:
+        when = p.change.when
+        if when is not None and any(getattr(when, f) is not None for f in FIGHTS_FIRST_STATE):
+            return True
+    return False
+
+
+def unit_fights_first(attacker: Unit, pieces: list) -> tuple[tuple[str, ...], list[str], bool]:
+    """The names of the effects that give the attacking unit Fights First (``pieces``: the
+    ``fights_first`` changes that hold), the notes to print, and whether a datasheet's own
+    Fights First is withheld because another datasheet of the unit lacks it (so the unit
+    gains it once those models are destroyed).
+
+    An effect named for the unit gives it to the whole unit; a datasheet's own ability (a unit
+    rule its datasheet names) only when every datasheet of an Attached unit names it too: a
+    unit has Fights First while every model in it has the ability (10th edition: Core rules,
+    Fights First; edition 11: 24.13 Fights First). It decides when the unit fights (12.04
+    Fight Step), not what its attacks do: the note says one unit's attacks are the same."""
+    from ..datasheet import norm_rule
+
+    given = [p for p in pieces if p.active.owner is None]
+    own = [p for p in pieces if p.active.owner is not None]
+    notes = []
+    lacking: list[str] = []
+    if own:
+        ids = {norm_rule(p.active.effect.id) for p in own}
+        lacking = [ds.name for ds in attacker.datasheets if not ids & set(ds.rules)]
+        if lacking:
+            notes.append(
+                f"{' and '.join(names(own))}: not every model of the unit has it "
+                f"({', '.join(lacking)} lacks it), so the unit does not have Fights First"
+            )
+            own = []
+    by = tuple(names(given + own))
+    if by:
+        notes.append(
+            f"Fights First ({fights_first_sources(by)}) changes the order units fight in, not "
+            "this unit's attacks (calc exchange orders the Fight phase by it)"
+        )
+    return by, notes, bool(lacking)
+
+
+def fights_first_sources(by: tuple[str, ...]) -> str:
+    """The effects that give Fights First, in words: a datasheet's own ability (its unit
+    rule is named Fights First) as "its datasheet's ability"."""
+    return " and ".join("its datasheet's ability" if n == "Fights First" else n for n in by)
 
 
 class Rules(Struct, frozen=True):
@@ -93,7 +155,13 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     not_modelled += cleave_not_modelled(edition, sel, groups)
     not_modelled += effect_parts_not_modelled(applied)
     notes += blast_x_notes(edition, groups)
+    ff_pieces = changes.unit("attacker", "fights_first")
+    fights_first, ff_notes, ff_lacking = unit_fights_first(attacker, ff_pieces)
+    notes += ff_notes
+    ff_by_state = ff_lacking or fights_first_reads_state(changes.fields("attacker", "fights_first"))
     return Plan(
+        fights_first=fights_first,
+        fights_first_by_state=ff_by_state,
         state_split=_state_split(applied, facts),
         attacker=attacker,
         target=target,

@@ -170,6 +170,7 @@ class Changes:
             strength=a.strength,
             toughness=a.toughness,
             target_models=target_models,
+            damage=unmodified_damage(w),
         )
 
     def attacker(self, field: str, a: Attack) -> list[Piece]:
@@ -240,6 +241,14 @@ class Changes:
     def attack(self, w: Weapon, group: ModelGroup | None) -> Attack:
         """The :class:`Attack` of weapon ``w`` used by ``group``."""
         return Attack(w, group, group is not None and id(group) in self.bearers)
+
+
+def unmodified_damage(w: Weapon) -> int | None:
+    """The Damage characteristic of ``w`` as its profile prints it, when it is a fixed number
+    (``weapon_damage`` conditions: "an unmodified Damage characteristic of 1"); None for a
+    random one (D3, D6+1), which is no number until it is rolled."""
+    d = w.D
+    return int(d.bonus) if d.is_constant else None
 
 
 def _bears(p: Piece, a: Attack) -> bool:

@@ -47,6 +47,10 @@ class Plan(Struct, frozen=True):
     index of its group in ``target.groups`` (which models a state of the target leaves alive,
     for ``calc exchange``). ``idle``: the options that have no effect here whatever else is
     switched off (``rules.idle.lasting_idle``), which ``--explain`` does not count.
+    ``fights_first``: the names of the effects that give the attacking unit Fights First here
+    (``calc exchange`` reads them for the Fight phase order); ``fights_first_by_state``: a
+    Fights First change's conditions read the attacking unit's state (its models, wounds, a
+    CHARACTER alive), so the exchange reads it per state.
     """
 
     attacker: Unit
@@ -66,3 +70,5 @@ class Plan(Struct, frozen=True):
     target_groups: tuple[int, ...] = ()  # per model of the TargetProfile: its group's index
     idle: frozenset[str] = frozenset()
     state_split: StateSplit | None = None  # target-state conditions read per start state
+    fights_first: tuple[str, ...] = ()  # the effects that give the attacker Fights First
+    fights_first_by_state: bool = False  # a Fights First condition reads the unit's state

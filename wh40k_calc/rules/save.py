@@ -35,7 +35,8 @@ def save_table(
     (:func:`save_characteristic`); modified by AP (worsened by the
     target's effects unless the attacks ignore harmful AP modifiers; never above 0), +1 for
     cover (ranged, not [IGNORES COVER], not Sv 3+ or better against AP 0), ``--save-mod`` and
-    the target's save modifiers, never improved by more than 1. Or the invulnerable save
+    the target's save modifiers (and its modifiers to armour saves alone, ``armour_save_mod``,
+    which an invulnerable save never takes), never improved by more than 1. Or the invulnerable save
     against this kind of attack (the best of the model's own — one for ranged or melee attacks
     only, or a better one against them: ``Kind.invuln`` —, ``--invuln`` and the target's
     effects; never modified by AP or cover), whichever is better (Core rules: Invulnerable
@@ -60,7 +61,8 @@ def save_table(
     rerolls = mods.reroll_saves
     for p in pieces("reroll_saves"):
         rerolls = c.stronger(rerolls, str(p.value))
-    armour_mod = min(ap + (1 if cover else 0) + save_mod, 1)
+    armour_only = sum(int(p.value) for p in pieces("armour_save_mod"))
+    armour_mod = min(ap + (1 if cover else 0) + save_mod + armour_only, 1)
     armour_o = c.save_outcomes(sv, armour_mod)
     armour = RollTable(armour_o, c.reroll_faces(armour_o, rerolls, (c.SAVE_FAILED,)))
     own = k.invuln(w.is_melee)

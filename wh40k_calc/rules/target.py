@@ -73,6 +73,7 @@ PER_KIND = (
     "damage_set",
     "save_set",
     "save_improve",
+    "armour_save_mod",
 )
 
 

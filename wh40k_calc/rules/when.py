@@ -199,8 +199,9 @@ class Context(Struct, frozen=True):
     """Where a condition is read: ``side`` the change acts for; ``group`` the attacking model
     group (its CHARACTER keyword counts for its own attacks only); ``ranged`` and
     ``ignores_cover`` of the attack; ``bearer``: the group is the bearer's; ``strength`` and
-    ``toughness`` of the attack (per-attack
-    conditions); ``target_models`` alive (the target's defence read as its models die);
+    ``toughness`` of the attack (per-attack conditions); ``damage``: the weapon's unmodified
+    Damage characteristic when it is a fixed number (None for a random one such as D3, or
+    outside an attack); ``target_models`` alive (the target's defence read as its models die);
     ``options`` the player gave for the record; ``leading``: the record's datasheet leads the
     unit it acts for (:func:`leads`)."""
 
@@ -215,6 +216,7 @@ class Context(Struct, frozen=True):
     strength: int | None = None
     toughness: int | None = None
     target_models: int | None = None
+    damage: int | None = None  # the weapon's unmodified D when it is a fixed number
 
 
 def _attacker_kw(f: Facts, ctx: Context) -> frozenset[str]:
@@ -366,6 +368,8 @@ def why_not(
         got = ctx.strength > ctx.toughness if above else ctx.strength < ctx.toughness
         if got != want:
             return f"{name}: not for this attack's Strength"
+    if when.weapon_damage is not None and ctx.damage != when.weapon_damage:
+        return f"{name}: only for weapons of Damage {when.weapon_damage} (unmodified)"
     if when.option is not None and when.option not in ctx.options:
         return f"{name} needs the option {when.option!r} (--effect ID:{when.option})"
     if when.not_option is not None and when.not_option in ctx.options:

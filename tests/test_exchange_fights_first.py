@@ -1,0 +1,298 @@
+"""Fights First given by an effect (``fights_first``, wh40k_calc/effect_schema.py) in the Fight
+phase order of ``calc exchange`` (10th edition: Core rules, Fights First; edition 11: 24.13
+Fights First, 12.04 Fight Step), and what ``calc fight`` says of it (nothing changes in one
+unit's attacks). Values by hand.
+
+The duel (tests/data/exchange): the Fencer (W3, rapier A2 WS3+ S4 D1) and the Brute (W4, maul
+A3 WS4+ S5 AP-1 D2; at 1-2 wounds left -1 to its Hit rolls). Against each other the rapier's
+attacks each take 1 wound with 2/3 x 1/3 x 2/3 = 4/27, the maul's 2 wounds with 1/2 x 2/3 x
+2/3 = 2/9 (4/27 when damaged: hits on 5+). The Brute cannot be destroyed in one Fight phase
+(two 1-damage attacks, 4 wounds); the Fencer is destroyed by two of the maul's three attacks.
+Who fights first decides how often: when the Fencer strikes first and both its attacks get
+through, the Brute fights back damaged."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+from functools import partial
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import cli, cli_json
+
+from wh40k_calc import effect_files, effects
+
+DATA = Path(__file__).parent / "data" / "exchange"
+as_json = partial(cli_json, "exchange", dirs=[DATA], env={"COLUMNS": "80"})
+
+
+def _two_or_more_of_three(p: F) -> F:
+    return 1 - (1 - p) ** 3 - 3 * p * (1 - p) ** 2
+
+
+def fencer_destroyed(first: str) -> F:
+    """P(the Fencer is destroyed) after one Fight phase in which side ``first`` fights first
+    (A: the Fencer, B: the Brute), by hand."""
+    rapier, maul, damaged = F(4, 27), F(2, 9), F(4, 27)
+    if first == "b":
+        return _two_or_more_of_three(maul)
+    both = rapier * rapier  # the Brute is left on 2 wounds: damaged
+    return both * _two_or_more_of_three(damaged) + (1 - both) * _two_or_more_of_three(maul)
+
+
+@pytest.fixture
+def fx(tmp_path):
+    """``fx(record, ...)``: the records as the Testers effect file of both editions."""
+    root = tmp_path / "effects"
+
+    def write(*records: dict) -> None:
+        for ed in ("10", "11"):
+            folder = root / f"edition-{ed}"
+            folder.mkdir(parents=True, exist_ok=True)
+            doc = {
+                "schema": 1,
+                "edition": int(ed),
+                "faction": "Testers",
+                "data": {"source": "tests"},
+                "effects": list(records),
+            }
+            (folder / "testers.yaml").write_text(yaml.safe_dump(doc, sort_keys=False))
+        effect_files.set_roots([root])
+        effects.clear_caches()
+
+    yield write
+    effect_files.set_roots(None)
+    effects.clear_caches()
+
+
+def ff(**when) -> dict:
+    """A detachment rule that gives Fights First (with record conditions ``when``)."""
+    out = {"id": "ff", "name": "Quickness", "kind": "detachment", "summary": "s"}
+    out.update(side="attacker", changes=[{"fights_first": True}])
+    if when:
+        out["when"] = when
+    return out
+
+
+def test_the_order_decides_the_duel_by_hand():
+    """The hand values differ with the order (else the tests below could not fail)."""
+    assert fencer_destroyed("a") != fencer_destroyed("b")
+
+
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_fights_first_from_an_effect_fights_before_the_active_side(fx, edition):
+    """Side A's turn, nobody charges: without the effect A fights first (12.04); the Brute
+    with Fights First fights first instead, and P(Fencer destroyed) is the Brute-first value."""
+    fx(ff(attacker_keywords=["BRUTE"]))
+    base = ["--side-a", "fight fencer", "--turns", "1", "--edition", edition]
+    plain = as_json(*base, "--side-b", "fight brute")
+    assert [a["side"] for a in plain["activations"]] == ["a", "b"]
+    assert plain["result"]["p_destroyed"]["a"] == pytest.approx(float(fencer_destroyed("a")))
+    out = as_json(*base, "--side-b", "fight brute --effect ff")
+    assert [a["side"] for a in out["activations"]] == ["b", "a"]
+    first = out["activations"][0]
+    assert first["fights_first"] and first["fights_first_by"] == ["Quickness"]
+    assert out["result"]["p_destroyed"]["a"] == pytest.approx(float(fencer_destroyed("b")))
+    assert out["result"]["p_destroyed"]["b"] == pytest.approx(0.0)
+    assert any("has Fights First (Quickness)" in n for n in out["notes"])
+
+
+def test_both_with_fights_first_edition_11_the_active_player_selects_first(fx):
+    """12.04 Resolve Fights First Combats: starting with the player whose turn it is. The
+    Fencer charges (Fights First, its turn) and the Brute has Fights First from the effect:
+    the Fencer fights first; ``--fight-first b`` picks the Brute instead."""
+    fx(ff(attacker_keywords=["BRUTE"]))
+    base = ["--side-a", "fight fencer --charged", "--side-b", "fight brute --effect ff"]
+    out = as_json(*base, "--turns", "1", "--edition", "11")
+    assert [a["side"] for a in out["activations"]] == ["a", "b"]
+    assert all(a["fights_first"] for a in out["activations"])
+    assert out["result"]["p_destroyed"]["a"] == pytest.approx(float(fencer_destroyed("a")))
+    picked = as_json(*base, "--turns", "1", "--edition", "11", "--fight-first", "b")
+    assert [a["side"] for a in picked["activations"]] == ["b", "a"]
+    assert picked["result"]["p_destroyed"]["a"] == pytest.approx(float(fencer_destroyed("b")))
+
+
+def test_fights_first_in_every_fight_phase_its_conditions_hold(fx):
+    """Two turns: the effect gives the Brute Fights First in both Fight phases, its own turn
+    (B's) and A's; without it, each phase starts with the side whose turn it is."""
+    fx(ff(attacker_keywords=["BRUTE"]))
+    base = ["--side-a", "fight fencer", "--turns", "2", "--edition", "11"]
+    plain = as_json(*base, "--side-b", "fight brute")
+    assert [a["side"] for a in plain["activations"]] == ["a", "b", "b", "a"]
+    out = as_json(*base, "--side-b", "fight brute --effect ff")
+    assert [a["side"] for a in out["activations"]] == ["b", "a", "b", "a"]
+
+
+def test_a_condition_on_the_unit_as_the_side_gives_it(fx):
+    """ "Fights First while below its Starting Strength": a Warband of 3 given with 2 models
+    has it (it fights before the active Fencer); at full strength it does not."""
+    rule = ff(attacker_keywords=["WARBAND"])
+    rule["changes"] = [{"fights_first": True, "when": {"attacker_below_starting_strength": True}}]
+    fx(rule)
+    base = ["--side-a", "fight fencer", "--turns", "1", "--edition", "11"]
+    full = as_json(*base, "--side-b", "fight warband --effect ff")
+    assert [a["side"] for a in full["activations"]] == ["a", "b"]
+    fewer = as_json(*base, "--side-b", "fight warband --models 2 --effect ff")
+    assert [a["side"] for a in fewer["activations"]] == ["b", "a"]
+
+
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_calc_fight_says_fights_first_changes_nothing_there(fx, edition):
+    """One unit's attacks are the same with Fights First: the figures do not move, and a
+    note says why."""
+    fx(ff(attacker_keywords=["BRUTE"]))
+    args = ["fight", "brute", "--target", "fencer", "--edition", edition]
+    plain = cli_json(*args, dirs=[DATA])
+    out = cli_json(*args, "--effect", "ff", dirs=[DATA])
+    assert out["weapons"][0]["expected"] == plain["weapons"][0]["expected"]
+    assert any("Fights First (Quickness) changes the order" in n for n in out["notes"])
+    text = cli(*args, "--effect", "ff", dirs=[DATA], env={"COLUMNS": "100"})
+    assert "Fights First" in text.stdout
+
+
+HEAD = "schema: 1\nedition: 11\nfaction: Orks\ndata: {source: game-datacards, version: 912}\n"
+
+
+@pytest.mark.parametrize(
+    ("change", "side", "message"),
+    [
+        ("{fights_first: false}", "attacker", "fights_first: write true"),
+        ("{fights_first: true, weapons: melee}", "attacker", "fights_first is not a weapon's"),
+        ("{fights_first: true}", "target", "an attacker-side change in a target-side record"),
+        ("{fights_first: true, bearer_only: true}", "attacker", "is the unit's, not one model's"),
+    ],
+)
+def test_malformed_fights_first_is_refused_at_load(tmp_path, change, side, message):
+    from wh40k_calc.effect_schema import EffectFileError, load_effect_file
+
+    p = tmp_path / "orks.yaml"
+    body = f"effects:\n  - {{id: x, name: X, kind: army, summary: s, side: {side}, "
+    p.write_text(HEAD + body + f"changes: [{change}]}}\n", encoding="utf-8")
+    with pytest.raises(EffectFileError) as e:
+        load_effect_file(p)
+    assert message in str(e.value)
+
+
+# ---- Fights First read per state: the order of a Fight phase decided by the units' states ----
+
+
+def test_fights_first_below_starting_strength_orders_each_fight_phase_per_state(fx):
+    """ "Fights First while below its Starting Strength" on the Warband (3 Raiders, W1 T4 Sv5+,
+    knife A1 WS4+ S3) against the Fencer, three turns (10th edition, A's turn first). Turn 1
+    (A's): the Warband is whole, no Fights First: A, then B. Turn 2 (B's): B first either way
+    (it has Fights First, or neither has it and it is B's turn). Turn 3 (A's): B fights first
+    exactly in the states where it has lost a model. The oracle (tests/exchange_oracle.py)
+    runs turns 1-2 in their fixed order, then turn 3 from each state in that state's order."""
+    from exchange_oracle import Model, Unit, Weapon, exchange, models_left_joint
+
+    rule = ff(attacker_keywords=["WARBAND"])
+    rule["changes"] = [{"fights_first": True, "when": {"attacker_below_starting_strength": True}}]
+    fx(rule)
+    fencer = Unit((Model("Fencer", 3, 4, 4, Weapon(2, 3, 4, 0, 1)),), ((0,),))
+    raider = Model("Raider", 1, 4, 5, Weapon(1, 4, 3, 0, 1))
+    warband = Unit((raider,) * 3, ((0, 1, 2),))
+    joint, _ = exchange(fencer, warband, ["a", "b", "b", "a"])
+    final: dict = {}
+    for (la, lb), p in joint.items():
+        order = ["b", "a"] if sum(1 for w in lb if w) < 3 else ["a", "b"]
+        after, _ = exchange(fencer, warband, order, start_a=la, start_b=lb)
+        for pair, q in after.items():
+            final[pair] = final.get(pair, 0) + p * q
+    want = models_left_joint(final)
+    out = as_json(
+        "--side-a", "fight fencer", "--side-b", "fight warband --effect ff",
+        "--turns", "3", "--edition", "10", "--method", "both", "--trials", "40000",
+    )  # fmt: skip
+    exact = out["result"]
+    for i, row in enumerate(exact["joint_models_left"]):
+        for j, p in enumerate(row):
+            assert p == pytest.approx(float(want.get((i, j), 0)), abs=1e-9), (i, j)
+    # the first listing of turn 3 is A's (full strength), and the notes say how often B led
+    third = [a for a in out["activations"] if a["turn"] == 3]
+    assert [a["side"] for a in third] == ["a", "b"]
+    both = [(lb, p) for (la, lb), p in joint.items() if any(la) and any(lb)]
+    whole = sum(p for lb, p in both if all(lb)) / sum(p for _, p in both)
+    led = next(n for n in third[0]["notes"] if "fights first in" in n)
+    assert f"side A fights first in {float(whole):.2%} of the exchanges" in led
+    # the sampler, run the same way per trial, agrees within its standard errors
+    sample = out["sample"]["result"]
+    for side in "ab":
+        se = sample["standard_error"]["p_destroyed"][side]
+        assert abs(sample["p_destroyed"][side] - exact["p_destroyed"][side]) < 4 * se + 1e-9
+
+
+# ---- a datasheet's own Fights First ability ----------------------------------------------------
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+CSV_DIR = SHARED / "data" / "wahapedia-10e-2025-07"
+GDC_DIR = SHARED / "data" / "game-datacards-11e-912"
+
+
+def test_the_importers_read_the_core_ability_as_a_unit_rule():
+    """Howling Banshees have the core Fights First ability in both exports: the importers
+    name the ``fights-first`` unit rule (a record giving ``fights_first``, no attack change)."""
+    if not (CSV_DIR / "Datasheets.csv").is_file() or not (GDC_DIR / "aeldari.json").is_file():
+        pytest.skip("needs /work/shared (the datasheet exports)")
+    from wh40k_calc.datasheet import parse_datasheet
+    from wh40k_calc.importers.unit_rules import fights_first_body
+    from wh40k_calc.importers.wahapedia import import_unit
+
+    data, _ = import_unit(CSV_DIR, "Howling Banshees", None)
+    assert "fights-first" in parse_datasheet(data, "<banshees>").rules
+    assert fights_first_body()["changes"] == [{"fights_first": True}]
+    shipped = Path(__file__).resolve().parents[1] / "datasheets-generated-11"
+    sheet = yaml.safe_load((shipped / "aeldari" / "howling-banshees.yaml").read_text())
+    assert "fights-first" in sheet["rules"]
+
+
+def _quick_brute(tmp_path: Path) -> Path:
+    """The Brute of the duel with ``rules: [fights-first]`` (a datasheet's own ability)."""
+    sheet = yaml.safe_load((DATA / "brute.yaml").read_text())
+    sheet.update(name="Quick Brute", rules=["fights-first"])
+    folder = tmp_path / "sheets"
+    folder.mkdir()
+    (folder / "quick-brute.yaml").write_text(yaml.safe_dump(sheet, sort_keys=False))
+    return folder
+
+
+UNIT_FF = {
+    "id": "fights-first",
+    "name": "Fights First",
+    "kind": "unit",
+    "default": True,
+    "summary": "s",
+    "side": "attacker",
+    "changes": [{"fights_first": True}],
+}
+
+
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_a_datasheets_own_fights_first_orders_the_duel(tmp_path, fx, edition):
+    """The Brute whose datasheet has Fights First fights first in A's turn without being
+    named: P(Fencer destroyed) is the Brute-first value by hand."""
+    fx(UNIT_FF)
+    folder = _quick_brute(tmp_path)
+    out = cli_json(
+        "exchange", "--side-a", "fight fencer", "--side-b", "fight 'quick brute'",
+        "--turns", "1", "--edition", edition, dirs=[DATA, folder],
+    )  # fmt: skip
+    assert [a["side"] for a in out["activations"]] == ["b", "a"]
+    assert out["activations"][0]["fights_first_by"] == ["Fights First"]
+    assert out["result"]["p_destroyed"]["a"] == pytest.approx(float(fencer_destroyed("b")))
+
+
+def test_an_attached_unit_has_it_only_when_every_model_has_it():
+    """Edition 11, 24.13: Howling Banshees led by Jain Zar (who has the ability too) have
+    Fights First and fight before the Intercessors in the Intercessors' turn; led by an
+    Autarch (who has not) they do not, and the Intercessors, whose turn it is, fight first."""
+    if not (GDC_DIR / "aeldari.json").is_file():
+        pytest.skip("needs /work/shared (the datasheet exports)")
+    base = ["exchange", "--side-a", "fight 'Intercessor Squad'", "--turns", "1"]
+    base += ["--edition", "11", "--method", "sample", "--trials", "200"]
+    with_zar = cli_json(*base, "--side-b", "fight 'Howling Banshees' --leader 'Jain Zar'")
+    assert [a["side"] for a in with_zar["activations"]] == ["b", "a"]
+    autarch = cli_json(*base, "--side-b", "fight 'Howling Banshees' --leader Autarch")
+    assert [a["side"] for a in autarch["activations"]] == ["a", "b"]
+    notes = [n for a in autarch["activations"] for n in a["notes"]]
+    assert any("Autarch lacks it" in n for n in notes)
