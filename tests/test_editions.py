@@ -20,10 +20,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from typer.testing import CliRunner
+from helpers import cli
 
 from wh40k_calc.catalog import Catalog
-from wh40k_calc.cli import app
 from wh40k_calc.edition import EDITION_VAR, choose
 from wh40k_calc.importers.generate_gdc import generate_gdc
 
@@ -41,7 +40,8 @@ def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def calc(*args: str | Path, code: int = 0):
-    result = CliRunner().invoke(app, [str(a) for a in args])
+    """``calc ARGS`` in-process (tests/helpers.cli), with the exit code checked."""
+    result = cli(*args)
     assert result.exit_code == code, (result.exit_code, result.output, result.exception)
     assert result.exception is None or isinstance(result.exception, SystemExit)
     return result

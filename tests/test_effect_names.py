@@ -14,19 +14,17 @@ from fractions import Fraction as Fr
 
 import pytest
 import yaml
+from helpers import cli
 from oracle import approx, attacker, invoke, shoot, target, weapon, weapon_row
-from typer.testing import CliRunner
 
 from wh40k_calc import effect_files, effects
-from wh40k_calc.cli import app
 
 ED11 = ("--edition", "11")
 
 
 def calc(*args: str):
-    result = CliRunner().invoke(app, list(args))
-    assert "Traceback" not in result.output
-    return result
+    """``calc ARGS`` in-process (tests/helpers.cli: no traceback)."""
+    return cli(*args)
 
 
 def error(*args: str) -> str:

@@ -13,8 +13,10 @@ Rules checked:
 * an attacker destroyed before its activation does not attack, and a destroyed unit is not
   attacked (05.04.04 Destroyed; 10th edition: a destroyed unit is removed);
 * the Fight phase: a unit that charged this turn fights first (10th edition: Charge Bonus and
-  Fights First; edition 11: 11.04, 24.13, 12.04); otherwise the player whose turn it is
-  selects first (12.04);
+  Fights First; edition 11: 11.04, 24.13, 12.04); otherwise (both or neither have Fights
+  First) the player whose turn it is not selects first in the 10th edition (Core rules, Fight
+  phase: both steps start with them) and the player whose turn it is in edition 11 (12.04);
+  ``--fight-first`` picks the side instead;
 * the attacking unit's Hazardous losses stay in its state (Core rules: Hazardous; 06.03).
 """
 
@@ -25,6 +27,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+import yaml
 from exchange_oracle import (
     Model,
     Unit,
@@ -48,6 +51,28 @@ RAPIER = Weapon(A=2, skill=3, S=4, AP=0, D=1)
 MAUL = Weapon(A=3, skill=4, S=5, AP=-1, D=2)
 FENCER = Unit((Model("Fencer", 3, 4, 4, RAPIER),), ((0,),))
 BRUTE = Unit((Model("Brute", 4, 5, 5, MAUL),), ((0,),), damaged=(2, -1))
+
+
+def other(side: str) -> str:
+    return "b" if side == "a" else "a"
+
+
+def tie_lead(active: str, edition: str) -> str:
+    """The side that fights first when both or neither have Fights First, as the rules say
+    it (written here, not taken from the program): in the 10th edition the side whose turn it
+    is not (Core rules, Fight phase: both steps start with the player whose turn it is not);
+    in edition 11 the side whose turn it is (12.04 Fight Step)."""
+    return other(active) if edition == "10" else active
+
+
+def no_charge_order(first: str, turns: int, edition: str) -> list[str]:
+    """The sides acting, in order, when both fight in every Fight phase and nobody has Fights
+    First: each turn the tie's lead, then the other side; the turns alternate from ``first``."""
+    out = []
+    for t in range(turns):
+        lead = tie_lead(first if t % 2 == 0 else other(first), edition)
+        out += [lead, other(lead)]
+    return out
 
 
 def _check(out: dict, joint, steps, tol: float = 1e-9) -> None:
@@ -96,31 +121,158 @@ def _duel_by_hand(first: str) -> dict:
     return {"a": f * f * dies_damaged + (1 - f * f) * fencer_dies, "b": F(0)}
 
 
+@pytest.mark.parametrize("edition", ["10", "11"])
 @pytest.mark.parametrize("first", ["a", "b"])
-def test_duel_one_turn_both_orders_by_hand(first):
+def test_duel_one_turn_both_orders_by_hand(first, edition):
+    """No charge, nobody has Fights First: in the 10th edition the side whose turn it is not
+    fights first, in edition 11 the side whose turn it is."""
     out = as_json(
-        "--side-a", "fight fencer", "--side-b", "fight brute", "--turns", "1", "--first", first
-    )
-    hand = _duel_by_hand(first)
-    # no charge: the side whose turn it is fights first (12.04)
-    assert [a["side"] for a in out["activations"]] == ([first, "b" if first == "a" else "a"])
+        "--side-a", "fight fencer", "--side-b", "fight brute", "--turns", "1", "--first", first,
+        "--edition", edition,
+    )  # fmt: skip
+    lead = other(first) if edition == "10" else first
+    hand = _duel_by_hand(lead)
+    assert [a["side"] for a in out["activations"]] == [lead, other(lead)]
     for side in "ab":
         assert out["result"]["p_destroyed"][side] == pytest.approx(float(hand[side]), abs=1e-12)
-    joint, steps = exchange(FENCER, BRUTE, [first, "b" if first == "a" else "a"])
+    joint, steps = exchange(FENCER, BRUTE, [lead, other(lead)])
     _check(out, joint, steps)
 
 
+@pytest.mark.parametrize("edition", ["10", "11"])
 @pytest.mark.parametrize("first", ["a", "b"])
-def test_duel_two_battle_rounds_against_the_chain(first):
-    """Four turns: the active side fights first in each Fight phase, both fight in each."""
+def test_duel_two_battle_rounds_against_the_chain(first, edition):
+    """Four turns, both fighting in each Fight phase: the 10th edition's phases start with the
+    side whose turn it is not (B, A, A, B, ... from A's turn), edition 11's with the side whose
+    turn it is."""
     out = as_json(
-        "--side-a", "fight fencer", "--side-b", "fight brute", "--rounds", "2", "--first", first
-    )
-    other = "b" if first == "a" else "a"
-    order = [first, other, other, first] * 2
+        "--side-a", "fight fencer", "--side-b", "fight brute", "--rounds", "2", "--first", first,
+        "--edition", edition,
+    )  # fmt: skip
+    order = no_charge_order(first, 4, edition)
+    lead = other(first) if edition == "10" else first
+    assert order == [lead, other(lead), other(lead), lead] * 2
     assert [a["side"] for a in out["activations"]] == order
     joint, steps = exchange(FENCER, BRUTE, order)
     _check(out, joint, steps)
+
+
+# ---- the order of a Fight phase where both or neither have Fights First, by hand -------------
+#
+# Two made-up one-model units, W1 each, one attack each, so each activation made while both are
+# alive destroys the other unit with a fixed chance and the exchange ends at the first success:
+# the Striker (T4, Sv4+; blade A1 WS4+ S4 AP-3 D1) destroys the Guard with 1/2 x 1/2 x 1 = 1/4
+# (S4 v T4: 4+; AP-3 against Sv4+: no save), the Guard (T4, Sv4+; spear A1 WS3+ S4 AP-3 D1) the
+# Striker with 2/3 x 1/2 x 1 = 1/3.
+
+DUELLISTS = {
+    "Striker": {"A": 1, "skill": 4, "S": 4, "AP": -3, "D": 1, "weapon": "Blade"},
+    "Guard": {"A": 1, "skill": 3, "S": 4, "AP": -3, "D": 1, "weapon": "Spear"},
+}
+
+
+def _duellists(tmp_path: Path) -> Path:
+    folder = tmp_path / "duellists"
+    folder.mkdir()
+    for name, w in DUELLISTS.items():
+        key = w["weapon"].lower()
+        sheet = {
+            "name": name,
+            "faction": "Testers",
+            "keywords": ["INFANTRY", name.upper()],
+            "models": [
+                {"name": name, "M": 6, "T": 4, "Sv": 4, "W": 1, "Ld": 7, "OC": 1,
+                 "equipped": [key]}
+            ],
+            "sizes": [{"models": {name: 1}, "points": 10}],
+            "weapons": [
+                {"name": w["weapon"], "range": "melee", "A": w["A"], "skill": w["skill"],
+                 "S": w["S"], "AP": w["AP"], "D": w["D"]}
+            ],
+            "source": "synthetic test datasheet",
+            "edition": [10, 11],
+        }  # fmt: skip
+        (folder / f"{name.lower()}.yaml").write_text(yaml.safe_dump(sheet, sort_keys=False))
+    return folder
+
+
+def _first_kill(order: list[str], kill: dict[str, F]) -> dict[str, F]:
+    """P(each unit destroyed) when the sides act in ``order`` and side s's activation
+    destroys the other with ``kill[s]`` while both live (the first success ends it)."""
+    out = {"a": F(0), "b": F(0)}
+    alive = F(1)  # P(both alive before this activation)
+    for s in order:
+        out[other(s)] += alive * kill[s]
+        alive *= 1 - kill[s]
+    return out
+
+
+# The Striker charges (A's turn: it fights first); every later Fight phase is a tie (the
+# charge bonus lasts only its own turn). With a = 1/4, b = 1/3 (qa = 3/4, qb = 2/3), the
+# Guard destroys the Striker at each of its activations after every earlier one failed:
+# 10th edition, order A B | A B | B A | A B (turns 2-4 led by the side whose turn it is not):
+#   P(A destroyed) = b (qa + qa^2 qb + qa^2 qb^2 + qa^4 qb^3) = 1/3 (3/4 + 3/8 + 1/4 + 3/32)
+#                  = 47/96;  P(B destroyed) = a (1 + qa qb + qa^2 qb^3 + qa^3 qb^3)
+#                  = 1/4 (1 + 1/2 + 1/6 + 1/8) = 43/96;  neither: qa^4 qb^4 = 6/96.
+# Edition 11, order A B | B A | A B | B A (led by the side whose turn it is):
+#   P(A destroyed) = b (qa + qa qb + qa^3 qb^2 + qa^3 qb^3) = 1/3 (3/4 + 1/2 + 3/16 + 1/8)
+#                  = 50/96;  P(B destroyed) = a (1 + qa qb^2 + qa^2 qb^2 + qa^3 qb^4)
+#                  = 1/4 (1 + 1/3 + 1/4 + 1/12) = 40/96.
+# --fight-first b in the 10th edition, A B | B A | B A | B A: P(A destroyed) = b (qa + qa qb
+#   + qa^2 qb^2 + qa^3 qb^3) = 1/3 (3/4 + 1/2 + 1/4 + 1/8) = 52/96.
+# --fight-first a in edition 11, A B | A B | A B | A B: P(A destroyed) = b (qa + qa^2 qb
+#   + qa^3 qb^2 + qa^4 qb^3) = 1/3 (3/4 + 3/8 + 3/16 + 3/32) = 45/96.
+KILL = {"a": F(1, 4), "b": F(1, 3)}
+TIE_ORDER = {
+    ("10", None): (["a", "b", "a", "b", "b", "a", "a", "b"], F(47, 96), F(43, 96)),
+    ("11", None): (["a", "b", "b", "a", "a", "b", "b", "a"], F(50, 96), F(40, 96)),
+    ("10", "b"): (["a", "b", "b", "a", "b", "a", "b", "a"], F(52, 96), None),
+    ("11", "a"): (["a", "b"] * 4, F(45, 96), None),
+}
+
+
+def test_the_hand_values_of_the_tie_order_duel():
+    """The closed forms above against the first-kill chain, and they differ by order (so the
+    test below can fail)."""
+    for order, p_a, p_b in TIE_ORDER.values():
+        got = _first_kill(order, KILL)
+        assert got["a"] == p_a
+        if p_b is not None:
+            assert got["b"] == p_b
+    assert len({p_a for _, p_a, _ in TIE_ORDER.values()}) == len(TIE_ORDER)
+
+
+@pytest.mark.parametrize(("edition", "pick"), list(TIE_ORDER))
+def test_after_the_charge_the_tie_order_follows_the_edition(tmp_path, edition, pick):
+    """Two battle rounds after the Striker's charge: turn 1 the charger fights first; in every
+    later Fight phase neither has Fights First and the 10th edition starts with the side whose
+    turn it is not (Core rules, Fight phase), edition 11 with the side whose turn it is
+    (12.04); ``--fight-first`` picks the side in either. P(each destroyed) by hand; the
+    sampler (same seed each run) within its standard errors."""
+    order, p_a, p_b = TIE_ORDER[(edition, pick)]
+    args = ["--side-a", "fight striker --charged", "--side-b", "fight guard", "--rounds", "2"]
+    args += ["--edition", edition, "--method", "both", "--trials", "20000", "--seed", "3"]
+    if pick is not None:
+        args += ["--fight-first", pick]
+    out = cli_json("exchange", *args, dirs=[_duellists(tmp_path)])
+    assert [a["side"] for a in out["activations"]] == order
+    assert [a["active"] for a in out["activations"]] == ["a", "a", "b", "b"] * 2
+    assert out["result"]["p_destroyed"]["a"] == pytest.approx(float(p_a), abs=1e-12)
+    if p_b is not None:
+        assert out["result"]["p_destroyed"]["b"] == pytest.approx(float(p_b), abs=1e-12)
+    sample = out["sample"]["result"]
+    for side in "ab":
+        se = sample["standard_error"]["p_destroyed"][side]
+        assert abs(sample["p_destroyed"][side] - out["result"]["p_destroyed"][side]) < 5 * se
+    # the notes say who fights first in the tied phases (turns 2-4) and why
+    tie = [n for n in out["notes"] if n.startswith("the Fight phases of turns 2, 3, 4: ")]
+    assert len(tie) == 1, out["notes"]
+    if pick is not None:
+        assert f"side {pick.upper()} fights first (--fight-first)" in tie[0]
+    elif edition == "10":
+        assert "the side whose turn it is not fights first (10th edition: Core rules" in tie[0]
+    else:
+        assert "the side whose turn it is fights first (12.04 Fight Step)" in tie[0]
 
 
 # ---- a damaged single model fights back with its damaged profile ------------------------------
@@ -130,10 +282,13 @@ def test_damaged_model_fights_back_with_its_damaged_profile():
     """The Brute starts on 3 wounds: one of the Fencer's attacks through (2 x 4/27 x 23/27)
     leaves it on 2, in its damaged bracket (-1 to hit: its attacks then get through with 4/27
     rather than 2/9); two leave it on 1, still damaged. By hand, P(Fencer destroyed) is the
-    mixture over the Brute's wounds left."""
+    mixture over the Brute's wounds left. (``--fight-first a``: the Fencer strikes first in its
+    own turn; the 10th edition would start with the Brute, whose turn it is not.)"""
     out = as_json(
-        "--side-a", "fight fencer", "--side-b", "fight brute --wounds-left 3", "--turns", "1"
-    )
+        "--side-a", "fight fencer", "--side-b", "fight brute --wounds-left 3", "--turns", "1",
+        "--fight-first", "a",
+    )  # fmt: skip
+    assert [a["side"] for a in out["activations"]] == ["a", "b"]
     f = F(4, 27)
 
     def kills(p):  # two or more of three attacks through
@@ -151,10 +306,13 @@ def test_damaged_model_fights_back_with_its_damaged_profile():
 
 def test_damaged_bracket_is_one_resolution():
     """Every wounds-left value in the damaged bracket attacks alike: the Brute on 2 or on 1
-    wound is one attack class (so one resolution), beside the undamaged one."""
+    wound is one attack class (so one resolution), beside the undamaged one (the Fencer
+    strikes first: ``--fight-first a``)."""
     out = as_json(
-        "--side-a", "fight fencer", "--side-b", "fight brute --wounds-left 3", "--turns", "1"
-    )
+        "--side-a", "fight fencer", "--side-b", "fight brute --wounds-left 3", "--turns", "1",
+        "--fight-first", "a",
+    )  # fmt: skip
+    assert out["activations"][1]["side"] == "b"
     assert out["activations"][1]["attack_classes"] == 2
 
 
@@ -169,8 +327,9 @@ WARBAND = Unit((RAIDER, RAIDER, RAIDER, CHIEF), ((0, 1, 2), (3,)))
 
 @pytest.mark.parametrize("first", ["a", "b"])
 def test_leader_in_one_side(first):
-    """Three Raiders led by a Chief against the Brute, two battle rounds: the Raiders are
-    removed first, the Chief attacks while it lives and the unit with it."""
+    """Three Raiders led by a Chief against the Brute, two battle rounds (10th edition: each
+    Fight phase led by the side whose turn it is not): the Raiders are removed first, the
+    Chief attacks while it lives and the unit with it."""
     out = as_json(
         "--side-a",
         "fight warband --leader chief",
@@ -181,8 +340,8 @@ def test_leader_in_one_side(first):
         "--first",
         first,
     )
-    other = "b" if first == "a" else "a"
-    order = [first, other, other, first] * 2
+    order = no_charge_order(first, 4, "10")
+    assert [a["side"] for a in out["activations"]] == order
     joint, steps = exchange(WARBAND, BRUTE, order)
     _check(out, joint, steps)
     assert out["sides"]["a"]["allocation_order"] == ["Raider"] * 3 + ["Chief"]
@@ -201,9 +360,11 @@ INTERCESSORS = Unit((MARINE,) * 5, (tuple(range(5)),))
 
 
 def test_boyz_charge_intercessors_two_rounds_against_the_chain():
-    """The Boyz charge (they fight first in turn 1, then the Intercessors); in turn 2 the
-    Intercessors' player selects first; and so on for two battle rounds. Every figure against
-    the oracle's chain over both units' models."""
+    """The Boyz charge (they fight first in turn 1, then the Intercessors); from turn 2 on
+    neither has Fights First, and each Fight phase starts with the side whose turn it is not
+    (10th edition: Core rules, Fight phase): the Boyz in turn 2 (B's), the Intercessors in
+    turn 3 (A's), the Boyz in turn 4. Every figure against the oracle's chain over both units'
+    models."""
     out = as_json(
         "--side-a",
         "fight boyz --models 10 --charged",
@@ -213,7 +374,8 @@ def test_boyz_charge_intercessors_two_rounds_against_the_chain():
         "2",
         dirs=[],
     )
-    order = ["a", "b", "b", "a", "a", "b", "b", "a"]
+    order = ["a", "b", "a", "b", "b", "a", "a", "b"]
+    assert order[2:] == no_charge_order("b", 3, "10")
     assert [a["side"] for a in out["activations"]] == order
     assert out["activations"][0]["fights_first"] and out["activations"][0]["charged"]
     assert not any(a["charged"] for a in out["activations"][1:])
@@ -544,8 +706,12 @@ def test_json_joint_table_is_a_distribution_with_the_marginals():
     assert len(joint) == 5 and len(joint[0]) == 2
     rows = [sum(r) for r in joint]
     cols = [sum(r[j] for r in joint) for j in range(2)]
-    assert rows == pytest.approx(out["result"]["models_left_distribution"]["a"], abs=1e-12)
-    assert cols == pytest.approx(out["result"]["models_left_distribution"]["b"], abs=1e-12)
+    # the JSON gives each figure to 12 decimals (at most 0.5e-12 off): a sum of n of them and
+    # the marginal given beside it differ by at most (n + 1) x 0.5e-12
+    ulp = 0.5e-12
+    a_dist, b_dist = (out["result"]["models_left_distribution"][k] for k in "ab")
+    assert rows == pytest.approx(a_dist, abs=(len(joint[0]) + 1) * ulp)
+    assert cols == pytest.approx(b_dist, abs=(len(joint) + 1) * ulp)
     assert out["result"]["p_both_destroyed"] == pytest.approx(joint[0][0], abs=1e-12)
     assert out["phase"] == "exchange" and out["turns"] == 2 and out["rounds"] == 1
 
@@ -571,7 +737,9 @@ def test_when_the_exact_engine_declines_the_whole_exchange_is_sampled(monkeypatc
     assert out.method == "sample" and out.exact is None and out.sample is not None
     assert "too large for the test" in out.exact_declined
     assert any("declined" in n for n in out.notes)
-    joint, _ = exchange(FENCER, BRUTE, ["a", "b", "b", "a"])
+    order = no_charge_order("a", 2, "10")
+    assert [p.side for p in setup.steps] == order
+    joint, _ = exchange(FENCER, BRUTE, order)
     p_a = float(sum(p for (la, _), p in joint.items() if not any(la)))
     se = out.sample.summary.standard_error["p_destroyed"]["a"]
     assert abs(out.sample.summary.p_destroyed["a"] - p_a) <= 5 * max(se, 1 / 2_000)
@@ -610,8 +778,9 @@ def test_survivors_without_a_weapon_for_the_phase_do_not_attack():
         ((0,), (1,)),
     )
     out = as_json("--side-a", "fight crew", "--side-b", "fight brute", "--rounds", "2")
-    order = ["a", "b", "b", "a", "a", "b", "b", "a"]
+    order = no_charge_order("a", 4, "10")
+    assert [a["side"] for a in out["activations"]] == order == ["b", "a", "a", "b"] * 2
     joint, steps = exchange(crew, BRUTE, order)
     _check(out, joint, steps)
-    loader_alone = out["activations"][3]
+    loader_alone = out["activations"][1]  # the Crew after the Brute's first attacks
     assert loader_alone["attack_classes"] == 1  # the class with only the Loader does not attack

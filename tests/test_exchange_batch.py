@@ -44,7 +44,10 @@ runs:
 
 
 def _oracle(target: Unit) -> dict:
-    joint, _ = exchange(BOYZ, target, ["a", "b", "b", "a"])
+    """Two turns, 10th edition: the Boyz charge (Fights First in turn 1, then the
+    Intercessors); in turn 2 (B's) neither has Fights First and the side whose turn it is not
+    selects first (Core rules, Fight phase): the Boyz again, then the Intercessors."""
+    joint, _ = exchange(BOYZ, target, ["a", "b", "a", "b"])
     n_b = len(target.models)
     left_b = sum(p * sum(1 for w in lb if w) for (_, lb), p in joint.items())
     left_a = sum(p * sum(1 for w in la if w) for (la, _), p in joint.items())

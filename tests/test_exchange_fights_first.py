@@ -9,7 +9,11 @@ attacks each take 1 wound with 2/3 x 1/3 x 2/3 = 4/27, the maul's 2 wounds with 
 2/3 = 2/9 (4/27 when damaged: hits on 5+). The Brute cannot be destroyed in one Fight phase
 (two 1-damage attacks, 4 wounds); the Fencer is destroyed by two of the maul's three attacks.
 Who fights first decides how often: when the Fencer strikes first and both its attacks get
-through, the Brute fights back damaged."""
+through, the Brute fights back damaged.
+
+When both sides or neither have Fights First, the 10th edition starts the phase with the side
+whose turn it is not (Core rules, Fight phase), edition 11 with the side whose turn it is
+(12.04): :func:`tie_lead` says it here, written from the rules, not taken from the program."""
 
 from __future__ import annotations
 
@@ -29,6 +33,28 @@ as_json = partial(cli_json, "exchange", dirs=[DATA], env={"COLUMNS": "80"})
 
 def _two_or_more_of_three(p: F) -> F:
     return 1 - (1 - p) ** 3 - 3 * p * (1 - p) ** 2
+
+
+def other(side: str) -> str:
+    return "b" if side == "a" else "a"
+
+
+def tie_lead(active: str, edition: str) -> str:
+    """The side that fights first when both or neither have Fights First."""
+    return other(active) if edition == "10" else active
+
+
+def lead(active: str, ff: dict[str, bool], edition: str) -> str:
+    """The side that fights first in a Fight phase: the one side with Fights First, else the
+    tie's lead."""
+    have = [s for s in "ab" if ff[s]]
+    return have[0] if len(have) == 1 else tie_lead(active, edition)
+
+
+def a_leads_ties(edition: str) -> str:
+    """``--first`` for a one-turn exchange whose ties side A leads: A's turn in edition 11, B's
+    in the 10th edition."""
+    return "b" if edition == "10" else "a"
 
 
 def fencer_destroyed(first: str) -> F:
@@ -81,11 +107,13 @@ def test_the_order_decides_the_duel_by_hand():
 
 
 @pytest.mark.parametrize("edition", ["10", "11"])
-def test_fights_first_from_an_effect_fights_before_the_active_side(fx, edition):
-    """Side A's turn, nobody charges: without the effect A fights first (12.04); the Brute
-    with Fights First fights first instead, and P(Fencer destroyed) is the Brute-first value."""
+def test_fights_first_from_an_effect_fights_before_the_side_that_leads_a_tie(fx, edition):
+    """Nobody charges, in the turn where side A leads a tie (B's turn in the 10th edition,
+    A's in edition 11): without the effect A fights first; the Brute with Fights First fights
+    first instead, and P(Fencer destroyed) is the Brute-first value."""
     fx(ff(attacker_keywords=["BRUTE"]))
     base = ["--side-a", "fight fencer", "--turns", "1", "--edition", edition]
+    base += ["--first", a_leads_ties(edition)]
     plain = as_json(*base, "--side-b", "fight brute")
     assert [a["side"] for a in plain["activations"]] == ["a", "b"]
     assert plain["result"]["p_destroyed"]["a"] == pytest.approx(float(fencer_destroyed("a")))
@@ -113,13 +141,32 @@ def test_both_with_fights_first_edition_11_the_active_player_selects_first(fx):
     assert picked["result"]["p_destroyed"]["a"] == pytest.approx(float(fencer_destroyed("b")))
 
 
-def test_fights_first_in_every_fight_phase_its_conditions_hold(fx):
-    """Two turns: the effect gives the Brute Fights First in both Fight phases, its own turn
-    (B's) and A's; without it, each phase starts with the side whose turn it is."""
+def test_both_with_fights_first_edition_10_the_player_whose_turn_it_is_not_selects_first(fx):
+    """10th edition, Core rules, Fight phase: the Fights First step starts with the player
+    whose turn it is not. The Fencer charges (Fights First, its turn) and the Brute has Fights
+    First from the effect: the Brute fights first; ``--fight-first a`` picks the Fencer."""
     fx(ff(attacker_keywords=["BRUTE"]))
-    base = ["--side-a", "fight fencer", "--turns", "2", "--edition", "11"]
+    base = ["--side-a", "fight fencer --charged", "--side-b", "fight brute --effect ff"]
+    out = as_json(*base, "--turns", "1", "--edition", "10")
+    assert [a["side"] for a in out["activations"]] == ["b", "a"]
+    assert all(a["fights_first"] for a in out["activations"])
+    assert out["result"]["p_destroyed"]["a"] == pytest.approx(float(fencer_destroyed("b")))
+    picked = as_json(*base, "--turns", "1", "--edition", "10", "--fight-first", "a")
+    assert [a["side"] for a in picked["activations"]] == ["a", "b"]
+    assert picked["result"]["p_destroyed"]["a"] == pytest.approx(float(fencer_destroyed("a")))
+
+
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_fights_first_in_every_fight_phase_its_conditions_hold(fx, edition):
+    """Two turns: the effect gives the Brute Fights First in both Fight phases, its own turn
+    (B's) and A's; without it, each phase starts with the tie's lead (10th edition: the side
+    whose turn it is not; edition 11: the side whose turn it is)."""
+    fx(ff(attacker_keywords=["BRUTE"]))
+    base = ["--side-a", "fight fencer", "--turns", "2", "--edition", edition]
     plain = as_json(*base, "--side-b", "fight brute")
-    assert [a["side"] for a in plain["activations"]] == ["a", "b", "b", "a"]
+    leads = [tie_lead("a", edition), tie_lead("b", edition)]
+    assert leads == (["b", "a"] if edition == "10" else ["a", "b"])
+    assert [a["side"] for a in plain["activations"]] == [s for x in leads for s in (x, other(x))]
     out = as_json(*base, "--side-b", "fight brute --effect ff")
     assert [a["side"] for a in out["activations"]] == ["b", "a", "b", "a"]
 
@@ -177,13 +224,16 @@ def test_malformed_fights_first_is_refused_at_load(tmp_path, change, side, messa
 # ---- Fights First read per state: the order of a Fight phase decided by the units' states ----
 
 
-def test_fights_first_below_starting_strength_orders_each_fight_phase_per_state(fx):
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_fights_first_below_starting_strength_orders_each_fight_phase_per_state(fx, edition):
     """ "Fights First while below its Starting Strength" on the Warband (3 Raiders, W1 T4 Sv5+,
-    knife A1 WS4+ S3) against the Fencer, three turns (10th edition, A's turn first). Turn 1
-    (A's): the Warband is whole, no Fights First: A, then B. Turn 2 (B's): B first either way
-    (it has Fights First, or neither has it and it is B's turn). Turn 3 (A's): B fights first
-    exactly in the states where it has lost a model. The oracle (tests/exchange_oracle.py)
-    runs turns 1-2 in their fixed order, then turn 3 from each state in that state's order."""
+    knife A1 WS4+ S3) against the Fencer, three turns from A's. In each Fight phase the
+    Warband has Fights First exactly in the states where it has lost a model; elsewhere
+    neither has it and the tie's lead fights first. 10th edition: turn 1 (A's) B first (the
+    Warband is whole: a tie, led by B whose turn it is not); turn 2 (B's) per state, A where
+    the Warband is whole; turn 3 (A's) B either way. Edition 11: turn 1 A; turn 2 B either
+    way; turn 3 per state, A where whole. The oracle (tests/exchange_oracle.py) runs each
+    turn from each state in that state's order (:func:`lead`)."""
     from exchange_oracle import Model, Unit, Weapon, exchange, models_left_joint
 
     rule = ff(attacker_keywords=["WARBAND"])
@@ -192,29 +242,44 @@ def test_fights_first_below_starting_strength_orders_each_fight_phase_per_state(
     fencer = Unit((Model("Fencer", 3, 4, 4, Weapon(2, 3, 4, 0, 1)),), ((0,),))
     raider = Model("Raider", 1, 4, 5, Weapon(1, 4, 3, 0, 1))
     warband = Unit((raider,) * 3, ((0, 1, 2),))
-    joint, _ = exchange(fencer, warband, ["a", "b", "b", "a"])
-    final: dict = {}
-    for (la, lb), p in joint.items():
-        order = ["b", "a"] if sum(1 for w in lb if w) < 3 else ["a", "b"]
-        after, _ = exchange(fencer, warband, order, start_a=la, start_b=lb)
-        for pair, q in after.items():
-            final[pair] = final.get(pair, 0) + p * q
-    want = models_left_joint(final)
+    dist = {(fencer.start(), warband.start()): F(1)}
+    listed, shares = [], []  # per turn: the side listed first (full strength), how often it led
+    for t in range(3):
+        active = "a" if t % 2 == 0 else "b"
+        full = lead(active, {"a": False, "b": False}, edition)
+        listed.append(full)
+        new: dict = {}
+        alive = led = F(0)
+        for (la, lb), p in dist.items():
+            first = lead(active, {"a": False, "b": sum(1 for w in lb if w) < 3}, edition)
+            if any(la) and any(lb):
+                alive += p
+                led += p if first == full else 0
+            after, _ = exchange(fencer, warband, [first, other(first)], start_a=la, start_b=lb)
+            for pair, q in after.items():
+                new[pair] = new.get(pair, 0) + p * q
+        dist = new
+        shares.append(led / alive)
+    assert listed == (["b", "a", "b"] if edition == "10" else ["a", "b", "a"])
+    per_state = 1 if edition == "10" else 2  # the turn whose order the states decide
+    assert 0 < shares[per_state] < 1 and all(shares[t] == 1 for t in range(3) if t != per_state)
+    want = models_left_joint(dist)
     out = as_json(
         "--side-a", "fight fencer", "--side-b", "fight warband --effect ff",
-        "--turns", "3", "--edition", "10", "--method", "both", "--trials", "40000",
+        "--turns", "3", "--edition", edition, "--method", "both", "--trials", "40000",
     )  # fmt: skip
     exact = out["result"]
     for i, row in enumerate(exact["joint_models_left"]):
         for j, p in enumerate(row):
             assert p == pytest.approx(float(want.get((i, j), 0)), abs=1e-9), (i, j)
-    # the first listing of turn 3 is A's (full strength), and the notes say how often B led
-    third = [a for a in out["activations"] if a["turn"] == 3]
-    assert [a["side"] for a in third] == ["a", "b"]
-    both = [(lb, p) for (la, lb), p in joint.items() if any(la) and any(lb)]
-    whole = sum(p for lb, p in both if all(lb)) / sum(p for _, p in both)
-    led = next(n for n in third[0]["notes"] if "fights first in" in n)
-    assert f"side A fights first in {float(whole):.2%} of the exchanges" in led
+    # each turn lists its activations in the order of full strength, and the notes say how
+    # often the first listed side led
+    for t in range(3):
+        acts = [a for a in out["activations"] if a["turn"] == t + 1]
+        assert [a["side"] for a in acts] == [listed[t], other(listed[t])]
+        note = next(n for n in acts[0]["notes"] if "fights first in" in n)
+        side = listed[t].upper()
+        assert f"side {side} fights first in {float(shares[t]):.2%} of the exchanges" in note
     # the sampler, run the same way per trial, agrees within its standard errors
     sample = out["sample"]["result"]
     for side in "ab":
@@ -269,13 +334,15 @@ UNIT_FF = {
 
 @pytest.mark.parametrize("edition", ["10", "11"])
 def test_a_datasheets_own_fights_first_orders_the_duel(tmp_path, fx, edition):
-    """The Brute whose datasheet has Fights First fights first in A's turn without being
-    named: P(Fencer destroyed) is the Brute-first value by hand."""
+    """The Brute whose datasheet has Fights First fights first without being named, in the
+    turn where side A would lead a tie: P(Fencer destroyed) is the Brute-first value by
+    hand."""
     fx(UNIT_FF)
     folder = _quick_brute(tmp_path)
     out = cli_json(
         "exchange", "--side-a", "fight fencer", "--side-b", "fight 'quick brute'",
-        "--turns", "1", "--edition", edition, dirs=[DATA, folder],
+        "--turns", "1", "--edition", edition, "--first", a_leads_ties(edition),
+        dirs=[DATA, folder],
     )  # fmt: skip
     assert [a["side"] for a in out["activations"]] == ["b", "a"]
     assert out["activations"][0]["fights_first_by"] == ["Fights First"]

@@ -793,7 +793,7 @@ def test_exchange_fight_first_with_no_effect_is_said(sides: list[str], note) -> 
     args = ["exchange", "--side-a", a, *[w for x in b for w in ("--side-b", x)], *extra]
     res = calc(*args, "--fight-first", "b", "--json")
     assert res.exit_code == 0, res.output
-    said = [n for n in json.loads(res.stdout)["notes"] if "--fight-first" in n]
+    said = [n for n in json.loads(res.stdout)["notes"] if "no effect" in n]
     assert said == ([f"--fight-first b: no effect: {note}"] if note else [])
 
 

@@ -129,3 +129,16 @@ def test_listings_import_no_numpy(argv: tuple[str, ...]) -> None:
     assert "numpy" not in loaded
     if argv[0] == "units":
         assert "wh40k_calc.datasheet" not in loaded
+
+
+def test_shoot_parses_no_yaml_once_its_datasheets_are_kept(tmp_path, monkeypatch) -> None:
+    """The parsed datasheets are kept between runs (wh40k_calc/filecache.py) and a plain
+    ``edition:`` line is read without YAML: a second run imports no PyYAML (about a tenth of
+    the start-up). The first run parses (and imports it)."""
+    monkeypatch.setenv("WH40K_CALC_CACHE", str(tmp_path / "cache"))
+    argv = ("shoot", "lootas", "--target", "boyz")
+    assert "yaml" in modules_after(*argv)  # nothing kept yet: parsed
+    loaded = modules_after(*argv)
+    assert "wh40k_calc.resolve" in loaded  # the probe really ran the command
+    for lazy in ("yaml", "wh40k_calc.yamlio"):
+        assert lazy not in loaded, lazy

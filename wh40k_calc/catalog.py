@@ -829,6 +829,11 @@ class Catalog:
 
 # the top-level ``edition:`` line and the lines of a block list under it ("- 10")
 _EDITION_LINE = re.compile(r"^edition:[^\n]*(?:\n[ \t]*-[^\n]*)*", re.MULTILINE)
+# the same line giving one plain integer or a flow list of them, which YAML reads as those
+# integers (a leading 0, a comment, a block list or anything else is left to the YAML parser)
+_PLAIN_EDITIONS = re.compile(
+    r"edition:[ \t]*(?:[1-9][0-9]*|\[[ \t]*[1-9][0-9]*(?:[ \t]*,[ \t]*[1-9][0-9]*)*[ \t]*\])[ \t]*"
+)
 
 
 def _editions_field(text: str) -> tuple[str, ...] | None:
@@ -837,6 +842,8 @@ def _editions_field(text: str) -> tuple[str, ...] | None:
     m = _EDITION_LINE.search(text)
     if not m:
         return None
+    if _PLAIN_EDITIONS.fullmatch(m.group(0)):  # e.g. "edition: [10, 11]": no YAML needed
+        return file_editions([int(n) for n in re.findall(r"[0-9]+", m.group(0))])
     from .yamlio import YamlError, load
 
     try:
@@ -978,7 +985,7 @@ def _read_index(
 def _load_cached(path: Path) -> Datasheet:
     from .datasheet import load_datasheet
 
-    return load_datasheet(path)
+    return load_datasheet(path, keep=True)
 
 
 def forget_cached() -> None:

@@ -872,16 +872,22 @@ def norm_rule(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
 
 
-def load_datasheet(path: Path) -> Datasheet:
-    """Read and validate one YAML datasheet file.
+def load_datasheet(path: Path, keep: bool = False) -> Datasheet:
+    """Read and validate one YAML datasheet file; with ``keep`` its parsed YAML is kept
+    between runs (:func:`wh40k_calc.filecache.datasheet_data`: the catalog's look-ups, not
+    the files an import or an update checks once).
 
     Raises:
         DatasheetError: the file cannot be read, is not YAML, or fails validation.
     """
-    from .yamlio import YamlError, read_document  # lazy: only when a file is read
+    from .filecache import datasheet_data  # lazy: only when a file is read
 
     try:
-        data, _ = read_document(path, "datasheet file")
-    except YamlError as exc:
+        data = datasheet_data(path, keep)  # parsed, or kept from an earlier run
+    except ValueError as exc:  # YamlError: its module (and PyYAML) loaded only to parse
+        from .yamlio import YamlError
+
+        if not isinstance(exc, YamlError):
+            raise
         raise DatasheetError(str(exc)) from None
     return parse_datasheet(data, path)

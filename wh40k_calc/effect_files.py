@@ -42,10 +42,11 @@ try:  # CPython's own SHA-1: the digest hashlib gives, without hashlib's OpenSSL
 except ImportError:  # pragma: no cover - a Python built without it
     from hashlib import sha1
 
+from . import filecache
 from .effect_schema import EffectFile, EffectFileError, load_effect_file
 
 _HERE = Path(__file__).resolve().parent
-CACHE_VAR = "WH40K_CALC_CACHE"
+CACHE_VAR = filecache.CACHE_VAR  # names the cache folder
 CORE = "core"
 EDITIONS = ("10", "11")
 
@@ -342,14 +343,7 @@ def _schema_stamp() -> str:
 
 def cache_folder() -> Path | None:
     """Where compiled effect files are kept (None: nowhere to keep them)."""
-    env = os.environ.get(CACHE_VAR, "").strip()
-    if env:
-        return Path(env).expanduser() / "effects"
-    try:
-        from platformdirs import user_cache_dir
-    except ImportError:  # pragma: no cover - a dependency
-        return None
-    return Path(user_cache_dir("wh40k-calc", appauthor=False)) / "effects"
+    return filecache.folder("effects")
 
 
 def _cache_file(path: Path, st: os.stat_result) -> Path | None:

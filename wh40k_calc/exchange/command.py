@@ -85,7 +85,8 @@ def exchange(
             "--fight-first",
             case_sensitive=False,
             help="In a Fight phase where both sides or neither have Fights First, the side "
-            "that fights first (default: the side whose turn it is).",
+            "that fights first (default: in the 10th edition the side whose turn it is not, "
+            "in edition 11 the side whose turn it is).",
         ),
     ] = None,
     engine: ExchangeEngineOptions,

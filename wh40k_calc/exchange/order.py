@@ -20,11 +20,19 @@ exchange starts with the turn of the side that charges (the side whose ``fight``
    they are listed in the order full strength gives. A unit with Fights
    First fights in the Fights First step, before a unit without it (10th edition: Core
    rules, Fights First; edition 11: 12.04 Fight Step, Resolve Fights First Combats). When
-   both or neither have it, edition 11's 12.04 has the player whose turn it is select first
-   (they start the Fights First step and, having no Fights First unit to select, move the
-   sequence on to Resolve Remaining Combats, where they select next). Our 10th-edition
-   sources do not say who selects first there; the same order is used, and ``--fight-first``
-   picks the side instead (in either edition).
+   both or neither have it, who selects first depends on the edition (:func:`tie_lead`):
+
+   * 10th edition: Core rules, Fight phase: both steps (Fights First, then Remaining
+     Combats) start with the player whose turn it is not, the players then alternating. So
+     the side whose turn it is **not** fights first: e.g. in every Fight phase after the
+     charge's own turn (the charge bonus lasts only that turn) when no effect gives Fights
+     First. Our seed pages (000, 001) do not print the Fight phase's order (only Fights
+     First and the Charge Bonus); this is from the 10th-edition Core Rules themselves.
+   * Edition 11, 12.04: the player whose turn it is starts the Fights First step and, having
+     no Fights First unit to select, moves the sequence on to Resolve Remaining Combats,
+     where they select next: the side whose turn it **is** fights first.
+
+   ``--fight-first`` picks the side instead (in either edition).
 
 A charge is made once, in the charging side's first turn: its ``fight`` activation has
 ``--charged`` only there ([LANCE], charge effects); later it fights as a unit already engaged.
@@ -113,8 +121,12 @@ def planned(
     first: str | None,
     fight_first: str | None,
     given_by: Callable[[SideStep], tuple[tuple[str, ...], bool]] | None = None,
+    *,
+    edition: str,
 ) -> list[Planned]:
-    """Every activation of ``turns`` turns, in order. ``given_by(step)``: the names of the
+    """Every activation of ``turns`` turns, in order, for the rules ``edition`` ("10" or
+    "11": who fights first in a Fight phase where both sides or neither have Fights First,
+    :func:`tie_lead`; ``fight_first`` overrides it). ``given_by(step)``: the names of the
     effects that give the unit of a fight activation (as it is made that turn, at full
     strength) Fights First, and whether their conditions read its state (None: no effect
     does).
@@ -122,6 +134,7 @@ def planned(
     Raises:
         OrderError: as :func:`first_side`; a side that both shoots and fights without a charge
             (the units would be engaged from the start, so nobody could shoot).
+        ValueError: an ``edition`` other than "10" and "11" (:func:`tie_lead`).
     """
     sides = {"a": a, "b": b}
     start = first_side(a, b, first)
@@ -139,7 +152,7 @@ def planned(
     out: list[Planned] = []
     engaged = fights and charger is None
     for t in range(1, turns + 1):
-        active = start if t % 2 == 1 else ("b" if start == "a" else "a")
+        active = start if t % 2 == 1 else _other(start)
         shot = sides[active].step("shooting")
         if shot is not None and not engaged:
             out.append(Planned(len(out) + 1, (t + 1) // 2, t, active, shot))
@@ -161,7 +174,7 @@ def planned(
             made[key] = (step, charged, by)
         ff = {key for key, (_, charged, by) in made.items() if charged or by}
         by_state = by_state and len(made) == 2
-        for key in _fight_order(active, ff, fight_first):
+        for key in _fight_order(active, ff, fight_first, edition):
             if key not in made:
                 continue
             step, charged, by = made[key]
@@ -171,19 +184,42 @@ def planned(
     return out
 
 
-def lead_side(first: str, ff: dict[str, bool], active: str, pick: str | None) -> bool:
+def lead_side(first: str, ff: dict[str, bool], active: str, pick: str | None, edition: str) -> bool:
     """Whether side ``first`` fights first in a Fight phase where each side has Fights First
-    or not (``ff``): :func:`_fight_order`'s rule for one pair of states."""
+    or not (``ff``), ``active`` being the side whose turn it is, ``pick`` the side given by
+    ``--fight-first`` (or None) and ``edition`` "10" or "11": :func:`_fight_order`'s rule
+    for one pair of states."""
     have = {k for k, v in ff.items() if v}
-    return _fight_order(active, have, pick)[0] == first
+    return _fight_order(active, have, pick, edition)[0] == first
 
 
-def _fight_order(active: str, fights_first: set[str], pick: str | None) -> list[str]:
+def tie_lead(active: str, edition: str) -> str:
+    """The side that selects first in a Fight phase where both sides or neither have Fights
+    First, ``active`` being the side whose turn it is: in the 10th edition the other side
+    (Core rules, Fight phase: both steps start with the player whose turn it is not); in
+    edition 11 ``active`` (12.04 Fight Step).
+
+    Raises:
+        ValueError: ``edition`` is neither "10" nor "11".
+    """
+    if edition == "10":
+        return _other(active)
+    if edition == "11":
+        return active
+    raise ValueError(f"edition {edition!r}: the Fight phase's order is known for 10 and 11")
+
+
+def _fight_order(active: str, fights_first: set[str], pick: str | None, edition: str) -> list[str]:
     """The sides in the order they fight in one Fight phase: a side with Fights First
     before one without; when both or neither have it, ``pick`` (``--fight-first``), else
-    the side whose turn it is (12.04)."""
-    lead = next(iter(fights_first)) if len(fights_first) == 1 else pick or active
-    return [lead, "b" if lead == "a" else "a"]
+    :func:`tie_lead`."""
+    one = len(fights_first) == 1
+    lead = next(iter(fights_first)) if one else pick or tie_lead(active, edition)
+    return [lead, _other(lead)]
+
+
+def _other(side: str) -> str:
+    return "b" if side == "a" else "a"
 
 
 def _without_charge(step: SideStep) -> SideStep:

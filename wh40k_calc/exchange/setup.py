@@ -16,7 +16,7 @@ import numpy as np
 
 from ..profile import TargetStates
 from ..records import replace
-from .order import Planned, planned
+from .order import Planned, planned, tie_lead
 from .sides import Side, step_selection
 from .track import AttackClass, Track, track_of
 
@@ -95,7 +95,7 @@ class Setup:
         out = np.empty((len(rows["a"]), len(rows["b"])), dtype=bool)
         for fa in (False, True):
             for fb in (False, True):
-                lead = lead_side(first, {"a": fa, "b": fb}, active, self.fight_first)
+                lead = lead_side(first, {"a": fa, "b": fb}, active, self.fight_first, self.edition)
                 out[np.ix_(ff["a"] == fa, ff["b"] == fb)] = lead
         return out
 
@@ -164,8 +164,8 @@ def build_setup(
         except ValueError as exc:
             raise ExchangeError(f"side {side.label}: {exc}") from None
     given_by = _fights_first(rules, by_text)
-    order = planned(a, b, turns, first, fight_first, given_by)
-    idle = _fight_first_idle(a, b, turns, first, fight_first, order, given_by)
+    order = planned(a, b, turns, first, fight_first, given_by, edition=engine.edition_value)
+    idle = _fight_first_idle(a, b, turns, first, fight_first, order, given_by, engine.edition_value)
     selections = []
     for p in order:
         sel = by_text[(p.side, p.step.phase)]
@@ -180,7 +180,7 @@ def build_setup(
         initial,
         engine.edition_value,
         turns,
-        (*fights_first_notes(order), *idle),
+        (*fights_first_notes(order, engine.edition_value, fight_first), *idle),
         fight_first,
     )
 
@@ -209,12 +209,40 @@ def _fights_first(rules, by_text: dict[tuple[str, str], Selection]):
     return given_by
 
 
-def fights_first_notes(order: list[Planned]) -> tuple[str, ...]:
-    """What the exchange says of Fights First given by effects: which side has it from
-    which effects at full strength, and which Fight phases are ordered per state."""
+def fights_first_notes(
+    order: list[Planned], edition: str, fight_first: str | None = None
+) -> tuple[str, ...]:
+    """What the exchange says of the Fight phases' order: which side has Fights First from
+    which effects at full strength, which Fight phases are ordered per state, and who fights
+    first in those where both sides or neither have it (at full strength): the tie's lead of
+    ``edition`` (:func:`~.order.tie_lead`) or ``fight_first`` (``--fight-first``)."""
     from ..rules.activation import fights_first_sources
 
     out: dict[str, None] = {}
+    phases: dict[int, list[Planned]] = {}
+    for p in order:
+        if p.step.phase == "fight":
+            phases.setdefault(p.turn, []).append(p)
+    ties = [
+        t for t, ps in phases.items() if len(ps) == 2 and ps[0].fights_first == ps[1].fights_first
+    ]
+    if ties:
+        plural = "s" if len(ties) > 1 else ""
+        where = f"the Fight phase{plural} of turn{plural} {', '.join(map(str, ties))}"
+        if fight_first is not None:
+            out[
+                f"{where}: both sides or neither have Fights First; side "
+                f"{fight_first.upper()} fights first (--fight-first)"
+            ] = None
+        else:
+            who = "is" if tie_lead("a", edition) == "a" else "is not"
+            rule = (
+                "12.04 Fight Step" if edition == "11" else "10th edition: Core rules, Fight phase"
+            )
+            out[
+                f"{where}: both sides or neither have Fights First, so the side whose turn "
+                f"it {who} fights first ({rule}); --fight-first a|b picks the side"
+            ] = None
     for p in order:
         if p.fights_first_by:
             by = fights_first_sources(p.fights_first_by)
@@ -238,6 +266,7 @@ def _fight_first_idle(
     fight_first: str | None,
     order: list[Planned],
     given_by,
+    edition: str,
 ) -> tuple[str, ...]:
     """The "no effect" note of a ``--fight-first`` that changes no Fight phase's order: fewer
     than two sides fight, or one side has Fights First (its charge, or an effect) in every
@@ -245,7 +274,7 @@ def _fight_first_idle(
     if fight_first is None or any(p.order_by_state for p in order):
         return ()
     other = "b" if fight_first == "a" else "a"
-    if planned(a, b, turns, first, other, given_by) != order:
+    if planned(a, b, turns, first, other, given_by, edition=edition) != order:
         return ()
     fighting = [s for s in (a, b) if s.step("fight") is not None]
     if len(fighting) < 2:
