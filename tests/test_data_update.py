@@ -33,7 +33,7 @@ from data_server import stall as stall_route
 from helpers import cli
 
 from wh40k_calc.importers.gdc import MAX_FILE_BYTES
-from wh40k_calc.updates import UpdateError, fetch, sources
+from wh40k_calc.updates import UpdateError, fetch, run, sources
 from wh40k_calc.updates.run import update
 from wh40k_calc.updates.sources import Source
 from wh40k_calc.updates.userset import LOCK
@@ -51,6 +51,14 @@ def home(monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
     monkeypatch.delenv("WH40K_CALC_EDITION", raising=False)
     return Path(os.environ["WH40K_CALC_HOME"])
+
+
+@pytest.fixture(autouse=True)
+def _whole_factions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tiny faction files built here stand for whole factions: the first update replaces
+    data 912's 58 Orks datasheets with one, which the check of an update removing most of a
+    faction (tested in tests/test_update_removals.py) would refuse; it is off here."""
+    monkeypatch.setattr(run, "MAX_REMOVED_SHARE", 1.0)
 
 
 @pytest.fixture

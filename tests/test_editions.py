@@ -381,7 +381,8 @@ def test_the_user_data_folder_s_set_replaces_the_shipped_one_per_faction(
     assert "(updated 11) orks/boyz.yaml" in calc("units", "boyz", "--edition", "11").stdout
     # its faction comes wholly from the newer set; the other factions stay the shipped ones
     err = calc("show", "lootas", "--edition", "11", code=1).stderr
-    assert "not in the 11th-edition data (912, 913)" in err
+    assert "removed from the Orks datasheets by `calc data update` (data 913)" in err
+    assert "`calc data reset` goes back to the shipped data" in err
     assert as_json("show", "intercessor squad", "--edition", "11")["data"]["version"] == 912
     text = calc("shoot", "intercessor squad", "--target", "boyz", "--edition", "11").stdout
     assert "· data 912/913 ·" in " ".join(text.split("\n")[:2])

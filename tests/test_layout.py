@@ -1,5 +1,6 @@
-"""Every command's output at 40, 50, 60, 80 and 120 columns: every figure whole and no word
-broken inside (wh40k_calc/layout.py; issue 21, A3/A4).
+"""Every command's output at 40, 50, 60, 80 and 120 columns (``calc exchange`` at every width
+from 30 to 130): every figure whole and no word broken inside (wh40k_calc/layout.py; issue 21,
+A3/A4; the exchange's tables: trial defect 2).
 
 The fresh-user trial found ``calc shoot`` at 60 columns dropping the Weapon column and cutting
 figures (``3.1…``, ``Attac…``), ``calc sequence`` at 50 cutting figures, and weapon names
@@ -49,9 +50,12 @@ def word(token: str) -> str:
     return token.lower().rstrip(",;:")
 
 
-def check_words(args: list[str], width: int, out: str) -> None:
+def check_words(args: list[str], width: int, out: str, reference: str | None = None) -> None:
+    """No token of ``out`` is a word broken inside (see the module docstring): each is a
+    token of ``reference`` (default: the same command at 200 columns) or a part of one split
+    after a hyphen; no line is wider than ``width``."""
     legit = set()
-    for t in tokens(text(args, 200)):
+    for t in tokens(text(args, 200) if reference is None else reference):
         parts = HYPHEN.split(word(t))  # a word may break after any of its hyphens
         n = len(parts)
         legit |= {"".join(parts[i:j]) for i in range(n) for j in range(i + 1, n + 1)}
@@ -214,3 +218,88 @@ def test_army() -> None:
         out = text(args, width)
         check_figures(figures, width, out)
         check_words(args, width, out)
+
+
+# ---------------------------------------------------------------------------------------------
+# calc exchange at every width from 30 to 130 columns (trial defect 2: its tables were cut
+# between about 46 and 66 columns, a column dropped, figures cut to "0." and "10…")
+
+EXCHANGES = {
+    "fight": ["--side-a", "fight boyz --models 20 --charged",
+              "--side-b", "fight intercessor-squad --models 10 --leader captain"],
+    "hazardous": ["--side-a", "shoot lootas --models 10 --loadout kustom-mega-blasta",
+                  "--side-b", "shoot 'space marines/hellblaster squad' --models 10",
+                  "--rounds", "2", "--edition", "11"],
+    "both": ["--side-a", "fight boyz --models 20 --charged",
+             "--side-b", "fight intercessor-squad --models 10",
+             "--method", "both", "--trials", "2000"],
+}  # fmt: skip
+
+
+def _exchange(args: list[str], monkeypatch: pytest.MonkeyPatch):
+    """The ExchangeResult ``calc exchange ARGS`` renders (run once), and its JSON."""
+    from wh40k_calc.exchange import render
+    from wh40k_calc.exchange.output import to_json_exchange
+
+    kept = []
+    monkeypatch.setattr(render, "render_exchange", lambda ex, console: kept.append(ex))
+    assert cli("exchange", *args).exit_code == 0
+    monkeypatch.undo()
+    return kept[0], to_json_exchange(kept[0])
+
+
+def _rendered(ex: Any, width: int) -> str:
+    """The exchange's text at ``width`` columns, as ``calc exchange`` prints it."""
+    import io
+
+    from rich.console import Console
+
+    from wh40k_calc.exchange.render import render_exchange
+
+    out = io.StringIO()
+    render_exchange(ex, Console(width=width, file=out, highlight=False, color_system=None))
+    return out.getvalue()
+
+
+def exchange_figures(obj: dict[str, Any]) -> list[str]:
+    """What the text prints of ``calc exchange --json``: each activation's P(made), expected
+    attacks and damage, models destroyed (of the other unit's models) and, where one side
+    loses models to its own attacks, own losses; both units' chances and models left; with
+    ``--method both``, the exact and sampled figures of the comparison."""
+    models = {k: obj["sides"][k]["models"] for k in ("a", "b")}
+    hazard = any(abs(a["expected"]["own_models_lost"]) > 1e-9 for a in obj["activations"])
+    out = []
+    for a in obj["activations"]:
+        e = a["expected"]
+        other = models["b" if a["side"] == "a" else "a"]
+        out += [pct(a["p_made"]), f"{e['attacks']:.2f}", f"{e['damage']:.2f}"]
+        out.append(of_whole(e["models_destroyed"], other, decimals=2))
+        if hazard:
+            out.append(f"{e['own_models_lost']:.2f}")
+    r = obj["result"]
+    out += [pct(r["p_destroyed"]["a"]), pct(r["p_destroyed"]["b"]), pct(r["p_both_destroyed"])]
+    out += [of_whole(r["expected_models_left"][k], models[k], decimals=2) for k in "ab"]
+    if "sample" in obj:
+        for a, s in zip(obj["activations"], obj["sample"]["activations"], strict=True):
+            out += [f"{a['p_made']:.4f}", f"{s['p_made']:.4f}"]
+            out += [f"{a['expected']['attacks']:.4f}", f"{s['expected']['attacks']:.4f}"]
+    return out
+
+
+@pytest.mark.parametrize("name", list(EXCHANGES))
+def test_exchange_at_every_width(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    ex, obj = _exchange(EXCHANGES[name], monkeypatch)
+    figures = exchange_figures(obj)
+    wide = _rendered(ex, 200)
+    for width in range(30, 131):
+        out = _rendered(ex, width)
+        check_figures(figures, width, out)
+        # the joint table's ranges of counts depend on the width ("1-11", "1-5"): the words
+        # checked are those with a letter, every figure is checked above
+        lettered = "\n".join(
+            " ".join(t for t in tokens(line) if re.search(r"[^\W\d_]", t))
+            for line in out.splitlines()
+        )
+        check_words([], width, lettered, reference=wide)
+        assert all(len(line) <= width for line in out.splitlines()), width
+        assert "…" not in out, width

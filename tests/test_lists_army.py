@@ -22,10 +22,14 @@ DATA = Path(__file__).parent / "data" / "lists"
 TARGET = ["--target", "Space Marines/Intercessor Squad"]
 
 
+# the app's last line: without it, a list whose units fall short of its total is cut short
+APP_FOOTER = "\n\nExported with App Version: v2.3.0 (1), Data Version: v912\n"
+
+
 def _gw(units: str, detachment: str = "") -> str:
     """A list in the app's text layout (edition 10; ``detachment`` on its own line)."""
     head = "T (500 Points)\n\nOrks\nStrike Force (2000 Points)\n" + detachment
-    return head + "\n\nOTHER DATASHEETS\n\n" + units
+    return head + "\n\nOTHER DATASHEETS\n\n" + units + APP_FOOTER
 
 
 DEFAULTS = (  # the units' default equipment, as listed

@@ -24,10 +24,14 @@ def cat() -> Catalog:
     return Catalog(use_env=False, home=None)
 
 
+# the app's last line: without it, a list whose units fall short of its total is cut short
+APP_FOOTER = "\n\nExported with App Version: v2.3.0 (1), Data Version: v912\n"
+
+
 def _gw(units: str, faction: str = "Orks", extra: str = "") -> bytes:
     """A list in the app's text layout (edition 10: no Detachment Points)."""
     head = f"T (100 Points)\n\n{faction}\nStrike Force (2000 Points)\nWar Horde\n\n{extra}"
-    return (head + "OTHER DATASHEETS\n\n" + units).encode()
+    return (head + "OTHER DATASHEETS\n\n" + units + APP_FOOTER).encode()
 
 
 def _row(resolved, name: str):
@@ -148,9 +152,9 @@ def test_another_factions_unit_is_never_taken_unless_asked(cat: Catalog) -> None
 
 
 def test_allies_the_list_marks(cat: Catalog) -> None:
-    text = _gw("", "Chaos Knights").decode() + (
+    text = _gw("", "Chaos Knights").decode().removesuffix(APP_FOOTER) + (
         "ALLIED UNITS\n\nNurglings (40 Points)\n  • 3x Nurgling Swarm\n"
-        "     ◦ 3x Diseased claws and teeth\n"
+        "     ◦ 3x Diseased claws and teeth\n" + APP_FOOTER
     )
     r = resolve_army(parse_bytes(text.encode(), "t"), cat)
     (row,) = r.units

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 from helpers import cli
+from oracle import melee, model, weapon, write_unit
 from typer.testing import CliRunner
 
 from wh40k_calc.catalog import GENERATED, SHIPPED
@@ -235,6 +236,51 @@ def test_units_check_prints_problems_and_a_count(tmp_path: Path) -> None:
         "models: needs at least one model",
     )
     assert bad["file"] == str(tmp_path / "broken.yaml")
+
+
+@pytest.mark.parametrize(
+    ("content", "error"),
+    [
+        (b"", "expected a mapping of datasheet fields at the top level"),
+        (bytes(range(256)) * 8, "not UTF-8 text"),  # 2 KB of every byte value
+        (b"- just\n- a list\n", "expected a mapping of datasheet fields at the top level"),
+    ],
+    ids=["empty", "binary", "a list"],
+)
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_units_check_reports_a_file_that_is_no_datasheet_in_either_edition(
+    tmp_path: Path, content: bytes, error: str, edition: str
+) -> None:
+    """Trial defect 4: in edition 11 an empty or binary file (which names no edition, so it
+    was taken for an edition-10 file) was skipped: "all valid", exit 0. Such a file is checked
+    and listed (as unreadable) in both editions; so is a file for the other edition only."""
+    (tmp_path / "not-a-datasheet.yaml").write_bytes(content)
+    other = dict(LOOTAS, name="Other Edition", faction="Testers")
+    other["edition"] = 10 if edition == "11" else 11
+    other["models"] = [dict(other["models"][0], Sv=9)]  # invalid: a save from 2 to 7
+    (tmp_path / "other-edition-only.yaml").write_text(yaml.safe_dump(other), encoding="utf-8")
+    res = calc("units", "--check", "--datasheets", tmp_path, "--edition", edition, "--json")
+    assert res.exit_code == 1
+    invalid = {e["file"]: e for e in json.loads(res.stdout)["invalid"]}
+    assert sorted(invalid) == sorted(
+        str(tmp_path / f) for f in ("other-edition-only.yaml", "not-a-datasheet.yaml")
+    )
+    bad, wrong = (
+        invalid[str(tmp_path / f)] for f in ("not-a-datasheet.yaml", "other-edition-only.yaml")
+    )
+    assert bad["error"] == error
+    assert bad["unreadable"] is True
+    assert wrong["error"] == "models[0].Sv: must be from 2 to 7, not 9"
+    text = calc("units", "--check", "--datasheets", tmp_path, "--edition", edition).stdout
+    other_edition = "10" if edition == "11" else "11"
+    assert f"of them for edition {other_edition} only), 2 invalid" in text.splitlines()[-1]
+    listing = calc("units", "--datasheets", tmp_path, "--edition", edition).stdout
+    flat = " ".join(listing.split())  # the path may be folded onto a line of its own
+    assert ".yaml (unreadable: `calc units --check` says why)" in flat
+    assert flat.count("(unreadable") == 1 and "not-a-datasheet" in flat
+    assert (
+        "other-edition-only.yaml" not in listing
+    )  # the other edition's file is checked, not listed
 
 
 # ---------------------------------------------------------------------------------------------
@@ -463,3 +509,342 @@ def test_other_paths_in_errors_are_escaped_too(tmp_path) -> None:
     res = calc("compare", "lootas", "-t", "boyz", "--csv", f"{a_file}/\x1b[2J/out.csv")
     assert res.exit_code == 1
     assert f"error: --csv {a_file}/\\x1b[2J/out.csv: {a_file} is a file" in res.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# calc army: a list cut short
+
+WTC_LIST = """+++++++++++++++++++++++++++++++++++++++++++++++
++ FACTION KEYWORD: Xenos - Orks
++ DETACHMENT: War Horde
++ TOTAL ARMY POINTS: 305pts
++
++ NUMBER OF UNITS: 3
++++++++++++++++++++++++++++++++++++++++++++++++
+
+10x Boyz (75 pts)
+\u2022 1x Boss Nob: Big choppa, Slugga
+\u2022 9x Boy: 9 with Choppa, Slugga
+5x Lootas (130 pts): 5 with Deffgun
+10x Boyz (100 pts)
+\u2022 1x Boss Nob: Big choppa, Slugga
+\u2022 9x Boy: 9 with Choppa, Slugga
+
+Created with newrecruit.eu v35.82
+"""
+APP_LIST = """Lads (205 Points)
+
+Orks
+War Horde
+Strike Force (2,000 Points)
+
+BATTLELINE
+
+Boyz (75 Points)
+  \u2022 1x Boss Nob
+     \u25e6 1x Big choppa
+     \u25e6 1x Slugga
+  \u2022 9x Boy
+     \u25e6 9x Choppa
+     \u25e6 9x Slugga
+
+OTHER DATASHEETS
+
+Lootas (130 Points)
+  \u2022 5x Loota
+     \u25e6 5x Deffgun
+
+Exported with App Version: v2.3.0 (1), Data Version: v912
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (  # a download that stopped inside the third unit's line
+            WTC_LIST[: WTC_LIST.index("10x Boyz (100") + 11],
+            "it stops inside a line ('10x Boyz (1'), and its header counts 3 units but 2 are in it",
+        ),
+        (  # a copy that ends at a line break after the second unit
+            WTC_LIST[: WTC_LIST.index("10x Boyz (100")],
+            "its header counts 3 units but 2 are in it",
+        ),
+        (
+            APP_LIST[: APP_LIST.index("OTHER DATASHEETS")],
+            "the app's last line ('Exported with App Version ...') is missing",
+        ),
+    ],
+    ids=["mid-line", "at a line break", "app without its last line"],
+)
+def test_army_refuses_a_list_cut_short(tmp_path: Path, text: str, said: str) -> None:
+    """Trial defect 5: a text export cut short was read as the units before the cut (a
+    shortfall note only, exit 0). It is refused in one line with the evidence: the units add
+    up to fewer points than the list's total, and the text ends inside a line, the header
+    counts more units, or the app's last line is missing."""
+    total = 305 if text.startswith("+") else 205
+    held = 75 if "Lootas" not in text else 205
+    (tmp_path / "list.txt").write_text(text, encoding="utf-8")
+    got = error("army", tmp_path / "list.txt", "--target", "boyz")
+    assert got == (
+        f"error: {tmp_path / 'list.txt'}: cut short: it says {total} points but its units add "
+        f"up to {held}; {said}; copy or export the whole list again"
+    )
+
+
+@pytest.mark.parametrize("text", [WTC_LIST, APP_LIST, WTC_LIST.rstrip("\n")])
+def test_army_reads_a_whole_list_and_a_trimmed_one(tmp_path: Path, text: str) -> None:
+    """The whole lists are read (one without a last line break too), and a list whose units
+    add up to less than its total with no sign of a cut (trimmed on purpose) gets the note."""
+    (tmp_path / "list.txt").write_text(text, encoding="utf-8")
+    res = calc("army", tmp_path / "list.txt", "--target", "boyz")
+    assert res.exit_code == 0, res.output
+    assert "add up to" not in res.stdout
+    trimmed = "\n".join(
+        ln for ln in text.splitlines() if "NUMBER OF UNITS" not in ln and "Lootas" not in ln
+    )
+    if "Deffgun" in trimmed:  # the app list: drop the Lootas' block
+        trimmed = trimmed[: trimmed.index("OTHER DATASHEETS")] + "\n" + trimmed.splitlines()[-1]
+    (tmp_path / "list.txt").write_text(trimmed + "\n", encoding="utf-8")
+    res = calc("army", tmp_path / "list.txt", "--target", "boyz")
+    assert res.exit_code == 0, res.output
+    assert "but its units add up to" in " ".join(res.stdout.split())
+
+
+@pytest.mark.parametrize("command", [["army"], ["compare", "--army"]])
+def test_allies_names_a_faction_of_ours(tmp_path: Path, command: list[str]) -> None:
+    """Trial defect 6: ``--allies`` with a faction that is none of ours was taken silently
+    (``calc compare --army`` gave a traceback once it was checked): refused, with the closest
+    names; a chapter and an alias are still factions of ours."""
+    (tmp_path / "list.txt").write_text(WTC_LIST, encoding="utf-8")
+    got = error(*command, tmp_path / "list.txt", "--target", "boyz", "--allies", "chaos demons")
+    assert got.startswith(
+        "error: unknown faction 'chaos demons' (--allies); did you mean 'Chaos Daemons'? "
+        "(factions: Adepta Sororitas, "
+    )
+    res = calc(*command, tmp_path / "list.txt", "-t", "boyz", "--allies", "daemons",
+               "--allies", "space wolves")  # fmt: skip
+    assert res.exit_code == 0, res.output
+
+
+# ---------------------------------------------------------------------------------------------
+# A model type equipped with nothing
+
+
+@pytest.mark.parametrize(("command", "verb"), [("shoot", "Gun"), ("fight", "Blade")])
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_a_model_type_with_no_weapon_is_said(tmp_path: Path, command, verb, edition) -> None:
+    """Trial defect 7: a model type whose datasheet equips it with nothing was left out of
+    the attack without a word. Each such type gets a note; a unit none of whose models carry
+    a weapon is refused, saying so."""
+    armed = model("Trooper", equipped=["Gun", "Blade"])
+    write_unit(tmp_path, "mixed", models=[(armed, 4), (model("Bearer"), 1), (model("Mule"), 2)],
+               weapons=[weapon("Gun"), melee("Blade")])  # fmt: skip
+    write_unit(tmp_path, "bare", models=[(model("Bearer"), 3)], weapons=[weapon("Gun")])
+    write_unit(tmp_path, "dummies", models=[(model("Dummy"), 10)])
+    common = ("-t", "dummies", "--datasheets", tmp_path, "--edition", edition)
+    out = json.loads(calc(command, "mixed", *common, "--json").stdout)
+    assert [w["name"] for w in out["weapons"]] == [verb]
+    assert [n for n in out["notes"] if "no weapon" in n] == [
+        "1 Bearer carries no weapon (its datasheet equips it with none): it does not attack",
+        "2 Mule models carry no weapon (their datasheet equips them with none): they do not attack",
+    ]
+    text = " ".join(calc(command, "mixed", *common).stdout.split())
+    assert "Note: 1 Bearer carries no weapon" in text
+    if command == "shoot":
+        assert error(command, "bare", *common) == (
+            "error: Bare has no ranged weapon to attack with: its datasheet equips its models "
+            "with no weapon; its datasheet has 'Gun': pick them with --weapon"
+        )
+    else:
+        assert error(command, "bare", *common) == (
+            "error: Bare has no melee weapon to attack with: its datasheet equips its models "
+            "with no weapon"
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# The config file
+
+
+def test_an_unknown_config_key_is_warned_about_once(tmp_path: Path, monkeypatch) -> None:
+    """Trial defect 8: ``editon = 11`` in config.toml was ignored without a word (edition 10
+    used). Each unknown key is warned about once, naming the file and the key, with the
+    closest known key; the known keys still apply."""
+    monkeypatch.setenv("WH40K_CALC_HOME", str(tmp_path))
+    monkeypatch.delenv("WH40K_CALC_EDITION", raising=False)
+    monkeypatch.setenv("COLUMNS", "400")
+    config = tmp_path / "config.toml"
+    config.write_text("editon = 11\n", encoding="utf-8")
+    res = calc("shoot", "lootas", "-t", "boyz")
+    assert res.exit_code == 0
+    assert res.stderr == (
+        f"warning: {config}: unknown key 'editon' (ignored); did you mean 'edition'? (the "
+        "config file's keys: edition)\n"
+    )
+    assert "· edition 10 · exact" in res.stdout
+    config.write_text("edition = 11\n[colours]\nx = 1\n", encoding="utf-8")
+    res = calc("shoot", "lootas", "-t", "boyz")
+    assert res.stderr == (
+        f"warning: {config}: unknown key 'colours' (ignored) (the config file's keys: edition)\n"
+    )
+    assert f"· edition 11 (from {config})" in res.stdout
+
+
+def test_calc_data_alone_prints_its_help_as_text() -> None:
+    """`calc data` with no subcommand printed its help with every line break as ``\\n`` (the
+    escaping of usage errors took the help for one)."""
+    res = calc("data")
+    assert res.exit_code == 2
+    assert "\\n" not in res.output
+    assert " data [OPTIONS] COMMAND [ARGS]...\n" in res.output  # "root": the runner's name
+    assert "\nCommands:\n" in res.output and "  status " in res.output
+
+
+# ---------------------------------------------------------------------------------------------
+# README examples
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("example", ["examples/plans.yaml", "examples/lootas-loadouts.yaml"])
+def test_the_example_batch_files_run_whatever_edition_the_player_set(example, monkeypatch):
+    """The example files use the curated Lootas' loadout names (``kustom-mega-blastas``);
+    with WH40K_CALC_EDITION=11 plans.yaml failed ("Lootas has no loadout
+    'kustom-mega-blastas'"): each file says its edition, which wins over the variable."""
+    monkeypatch.setenv("WH40K_CALC_EDITION", "11")
+    res = calc("compare", ROOT / example, "--json")
+    assert res.exit_code == 0, res.output
+    assert {r["edition"] for r in json.loads(res.stdout)} == {"10"}
+
+
+def test_the_benchmark_batch_says_its_edition() -> None:
+    """benchmarks/batch-2000.yaml names edition-10 loadouts (``kombi-weapon``): it says
+    ``edition: 10`` so that WH40K_CALC_EDITION=11 does not break the benchmark."""
+    text = (ROOT / "benchmarks" / "batch-2000.yaml").read_text(encoding="utf-8")
+    head = text[: text.index("\nruns:")]  # the defaults above the 2,000 runs
+    assert yaml.safe_load(head)["edition"] == 10
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors name the option the player typed
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["shoot", "lootas", "--models", "0", "-t", "boyz"], "error: --models 0: Lootas cannot"),
+        (["shoot", "lootas", "-t", "boyz", "--target-models", "21"],
+         "error: --target-models 21: Boyz cannot have 21 models: from 1 to 20"),
+        (["sequence", "-t", "boyz", "shoot lootas --models 11"],
+         "error: step 1 ('shoot lootas --models 11'): --models 11: Lootas cannot have 11"),
+        (["sequence", "-t", "boyz", "--target-models", "50", "shoot lootas"],
+         "error: --target-models 50: Boyz cannot have 50 models"),
+        (["exchange", "--side-a", "fight boyz", "--side-b", "shoot intercessor-squad",
+          "--side-b", "fight intercessor-squad --models 40"],
+         "error: --side-b 'fight intercessor-squad --models 40': --models 40: Intercessor "
+         "Squad cannot have 40 models"),
+    ],
+    ids=["--models", "--target-models", "a step's --models", "sequence --target-models",
+         "exchange side B"],
+)  # fmt: skip
+def test_a_size_error_names_its_option(args: list[str], said: str) -> None:
+    """Trial, low items: "Lootas cannot have 0 models" did not say which option gave the
+    size; and an exchange side B's size was blamed on --side-a's text (side A's activation
+    built B as its target)."""
+    assert error(*args).startswith(said)
+
+
+def test_units_faction_suggests_the_closest() -> None:
+    """Trial, low items: ``calc units --faction orkz`` listed every faction without a
+    suggestion."""
+    assert error("units", "--faction", "orkz").startswith(
+        "error: no datasheets of faction 'orkz'; did you mean 'Orks'? (factions: Adepta "
+    )
+
+
+def test_import_out_with_no_name(tmp_path: Path, monkeypatch) -> None:
+    """Trial, low items: ``calc import NAME --out ''`` wrote into the current folder (an empty
+    path is '.'): refused as ``--csv ''`` is, before anything is read."""
+    monkeypatch.chdir(tmp_path)
+    assert error("import", "burna boyz", "--csv", tmp_path, "--out", "") == (
+        "error: --out: give a folder name, e.g. --out my-datasheets (without --out: the user "
+        "data folder)"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("sides", "note"),
+    [
+        (["shoot lootas", "shoot intercessor-squad"], "no side fights"),
+        (["fight boyz --charged", "shoot intercessor-squad", "fight intercessor-squad"],
+         None),  # turn 2: B's turn, where --fight-first picks
+        (["fight boyz --charged", "fight intercessor-squad", "--turns", "1"],
+         "one side has Fights First (its charge or an effect) in every Fight phase"),
+    ],
+)  # fmt: skip
+def test_exchange_fight_first_with_no_effect_is_said(sides: list[str], note) -> None:
+    """Trial, low items: ``--fight-first`` where it changes no Fight phase's order was taken
+    without a word; it gets the usual "no effect" note."""
+    a, *rest = sides
+    b = [x for x in rest if not x.startswith("--") and not x.isdigit()]
+    extra = [x for x in rest if x not in b]
+    args = ["exchange", "--side-a", a, *[w for x in b for w in ("--side-b", x)], *extra]
+    res = calc(*args, "--fight-first", "b", "--json")
+    assert res.exit_code == 0, res.output
+    said = [n for n in json.loads(res.stdout)["notes"] if "no effect" in n]
+    assert said == ([f"--fight-first b: no effect: {note}"] if note else [])
+
+
+def test_compare_dash_says_it_reads_no_standard_input() -> None:
+    """Trial, low items: ``calc compare -`` (as ``calc army -`` reads a list) was taken for an
+    attacker named '-': "unknown unit '-'". It says a batch file is given by name."""
+    res = calc("compare", "-", "-t", "boyz")
+    assert res.exit_code == 2
+    assert res.stderr.startswith(
+        "error: -: calc compare does not read a batch file from the standard input"
+    )
+
+
+def test_the_comparison_shows_the_standard_error_it_divides_by(monkeypatch) -> None:
+    """Issue 21 A10 / trial, low items: with 2 trials the "wounds" row read "± SE 0.0000"
+    beside "Δ / SE 1.2" (Δ was divided by the SE floored at 1/trials, the column showed the
+    sample SE). The column shows the SE used: |1.6204 - 1.0000| / 0.5 = 1.2."""
+    monkeypatch.setenv("COLUMNS", "120")
+    out = calc("shoot", "lootas", "-t", "boyz", "--method", "both", "--trials", "2").stdout
+    row = next(ln for ln in out.splitlines() if ln.startswith("│ wounds "))
+    cells = [c.strip() for c in row.strip("│").split("│")]
+    exact, sampled, se, z = (float(c) for c in cells[1:5])
+    assert se == 0.5  # 1 / 2 trials: both trials gave the same number of wounds
+    assert z == pytest.approx(abs(exact - sampled) / se, abs=0.05)
+
+
+@pytest.mark.parametrize("command", [["army"], ["compare", "--army"]])
+def test_army_says_where_its_default_edition_came_from(tmp_path, monkeypatch, command) -> None:
+    """Trial, low items: a list that states no edition, read with WH40K_CALC_EDITION=11, said
+    "edition 11 (the default)"; it says where the edition came from."""
+    (tmp_path / "list.txt").write_text(APP_LIST, encoding="utf-8")
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setenv("WH40K_CALC_EDITION", "11")
+    if command == ["army"]:
+        out = calc("army", tmp_path / "list.txt", "--show").stdout
+        assert "· edition 11 (from WH40K_CALC_EDITION)" in out
+    else:
+        rows = json.loads(calc(*command, tmp_path / "list.txt", "-t", "boyz", "--json").stdout)
+        assert {r["edition"] for r in rows} == {"11"}
+    monkeypatch.delenv("WH40K_CALC_EDITION")
+    out = calc("army", tmp_path / "list.txt", "--show").stdout
+    assert "· edition 10 (the default)" in out
+
+
+@pytest.mark.parametrize(
+    ("given", "meant"), [("attackr:waaagh", "attacker:waaagh"), ("targt:waaagh", "target:waaagh")]
+)
+def test_a_misspelt_side_prefix_of_an_effect_is_named(given: str, meant: str) -> None:
+    """Trial, low items: ``--effect attackr:waaagh`` said only "unknown effect 'attackr'" (the
+    text reads as effect ``attackr`` with option ``waaagh``): it names the prefix."""
+    assert error("fight", "boyz", "-t", "boyz", "--effect", given) == (
+        f"error: unknown effect {given.split(':')[0]!r}; {given.split(':')[0] + ':'!r} is not "
+        f"a side (attacker: or target:): did you mean {meant!r}? (`calc effects` lists them)"
+    )

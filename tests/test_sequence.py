@@ -589,5 +589,5 @@ def test_a_step_that_cannot_be_planned_is_named_by_every_engine(method: str) -> 
               "shoot lootas --models 15")  # fmt: skip
     assert res.exit_code == 1
     assert res.stderr.startswith(
-        "error: step 2 ('shoot lootas --models 15'): Lootas cannot have 15 models"
+        "error: step 2 ('shoot lootas --models 15'): --models 15: Lootas cannot have 15 models"
     )

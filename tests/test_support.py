@@ -3,7 +3,7 @@ CHARACTER models (issue 10 item 4, issue 11).
 
 Rules quoted:
 
-* File 004, LEADER 24.22 / SUPPORT 24.23: "for each leader and support unit in your army, you
+* File 004, LEADER 24.22 / SUPPORT 24.34: "for each leader and support unit in your army, you
   can select one friendly bodyguard unit that unit can lead [...] each bodyguard unit can only
   have one leader unit and one support unit attached to it." Seeds README, Support (24.34):
   "both are CHARACTER models of the Attached unit for allocation."
@@ -72,6 +72,7 @@ def test_two_supports_refused(units):
     result = refused("shoot", "sniper", "grunts", *ED11, "--target-leader", "medic",
                      "--target-leader", "doc", dirs=[units])  # fmt: skip
     assert "one Support" in result.stderr
+    assert "; 24.34 SUPPORT)" in result.stderr  # the edition-11 section (24.23 is LETHAL HITS)
 
 
 def test_support_on_the_attacking_unit(units):

@@ -9,7 +9,7 @@ Rules quoted:
 * 24.28 [PRECISION] (file 004): "the active player can select one allocation group that
   contains one of those visible CHARACTER models"; it is current "until those attacks are
   resolved, or until that CHARACTER group is destroyed (whichever happens first)".
-* 24.22 LEADER / 24.23 SUPPORT (file 004): "each bodyguard unit can only have one leader unit
+* 24.22 LEADER / 24.34 SUPPORT (file 004): "each bodyguard unit can only have one leader unit
   and one support unit attached to it".
 
 Units (written below): 5 Grunts (T4, W1, no save); Captain (CHARACTER, W3, Leader of Grunts);

@@ -122,23 +122,26 @@ def updated_datasheets_11() -> Path:
     return user_home() / UPDATED_11
 
 
-def _parsed_head(path: Path) -> tuple[str, str, tuple[str, ...]]:
-    """(name, faction, editions) of a datasheet file whose top has no plain ``name:`` line,
-    from the whole file parsed as YAML; the file's stem (no faction, edition 10) where it has
-    no text name or does not parse (loading it then says what is wrong)."""
+def _parsed_head(path: Path) -> tuple[str, str, tuple[str, ...], bool]:
+    """(name, faction, editions, readable) of a datasheet file whose top has no plain
+    ``name:`` line, from the whole file parsed as YAML; the file's stem where it has no text
+    name. A file that does not parse as a mapping (empty, not text, malformed YAML) is not
+    readable: its stem, no faction, and both editions, so that every edition lists it and
+    ``calc units --check`` reports it whichever edition it was meant for."""
     from .yamlio import YamlError, read_document
 
     try:
         data, _ = read_document(path, "datasheet file")
     except YamlError:
-        return (path.stem, "", ("10",))
+        return (path.stem, "", EDITIONS, False)
     if not isinstance(data, dict):
-        return (path.stem, "", ("10",))
+        return (path.stem, "", EDITIONS, False)
     name, faction = data.get("name"), data.get("faction")
     return (
         name if isinstance(name, str) and name.strip() else path.stem,
         faction if isinstance(faction, str) else "",
         file_editions(data.get("edition")),
+        True,
     )
 
 
@@ -205,7 +208,9 @@ class Entry(Struct, frozen=True):
     """One datasheet file found: display name and faction (from its ``name:``/``faction:``
     lines, or the index), path, where it comes from (``kind``: "user", "curated" or
     "generated"), the file that hides it, if any (same faction and name, earlier source), and
-    the editions it is for (``editions``: "10", "11" or both)."""
+    the editions it is for (``editions``: "10", "11" or both). ``unreadable``: the file does
+    not parse as a datasheet mapping (empty, not text, malformed YAML): its name is its file's
+    stem and it is listed in both editions (loading it says what is wrong)."""
 
     name: str
     faction: str
@@ -214,6 +219,7 @@ class Entry(Struct, frozen=True):
     hidden_by: Path | None = None
     kind: str = "user"
     editions: tuple[str, ...] = ("10",)
+    unreadable: bool = False
 
     @property
     def qualified(self) -> str:
@@ -319,6 +325,7 @@ class Catalog:
             else []
         )
         self._heads: dict[Path, tuple[str, str, tuple[str, ...]] | None] = {}
+        self._unreadable: set[Path] = set()  # files that do not parse as a datasheet mapping
         self._by_edition: dict[str, list[Entry]] = {}
         self._set_cache: dict[str, tuple[GeneratedSet, ...]] = {}
 
@@ -474,7 +481,8 @@ class Catalog:
             for path, kind, name, faction, editions in self._hand_all():
                 if edition not in editions:
                     continue
-                e = Entry(name, faction, path, kind == "curated", None, kind, editions)
+                e = Entry(name, faction, path, kind == "curated", None, kind, editions,
+                          path in self._unreadable)  # fmt: skip
                 winner = first.setdefault(e.identity, e.path)
                 out.append(e if winner == e.path else _hidden(e, winner))
             self._by_edition[edition] = out
@@ -564,6 +572,8 @@ class Catalog:
                 if name is None:  # not a plain top-level line ('"name": X', flow style, ...)
                     parsed = _parsed_head(path)
                     self._heads[path] = (*parsed[:2], editions or parsed[2])
+                    if not parsed[3]:
+                        self._unreadable.add(path)
                 else:
                     faction = _field(_FACTION_LINE, head) or ""
                     self._heads[path] = (name, faction, editions or ("10",))
@@ -591,6 +601,9 @@ class Catalog:
         try:
             return self._entry(name, faction, edition)
         except UnknownUnitError as exc:
+            removed = self._removed_by_update(name, edition)
+            if removed is not None:
+                raise removed from None
             other = next(e for e in EDITIONS if e != edition)
             try:
                 there = self._entry(name, faction, other)
@@ -638,6 +651,35 @@ class Catalog:
             if parent is None:
                 raise
             return self.faction_name(parent, where, edition)
+
+    def _removed_by_update(self, name: str, edition: str) -> UnknownUnitError | None:
+        """The error for a unit of the shipped edition-11 data whose faction the user data
+        folder's updated set gives without it (``calc data update`` removed it); None when
+        that is not why the unit is not found."""
+        if edition != "11":
+            return None
+        key = norm_name(name.rpartition("/")[2])
+        sets = self._sets(edition)
+        for g in sets:
+            gone = [u for u in g.by_key.get(key, []) if not g.gives(u)] if g.shipped else []
+            if not gone:
+                continue
+            faction = gone[0]["faction"]
+            versions = [
+                str(v)
+                for h in sets
+                if not h.shipped
+                for f, v, _ in _index_files(h.folder / INDEX)
+                if norm_name(f) == norm_name(faction)
+            ]
+            data = f" (data {', '.join(versions)})" if versions else ""
+            hint = (
+                f"removed from the {faction} datasheets by `calc data update`{data}: the "
+                "shipped data has it; `calc data status` shows the data in use, `calc data "
+                "reset` goes back to the shipped data"
+            )
+            return UnknownUnitError(name, [], hint=hint, listing=None)
+        return None
 
     def _other_edition(self, name: str, edition: str, other: str, there: Entry) -> UnknownUnitError:
         """The error for a unit that only the other edition's data has."""
@@ -877,7 +919,7 @@ def _walk(folder: Path) -> list[tuple[Path, int]]:
 
 
 def _hidden(e: Entry, by: Path) -> Entry:
-    return Entry(e.name, e.faction, e.path, e.shipped, by, e.kind, e.editions)
+    return Entry(e.name, e.faction, e.path, e.shipped, by, e.kind, e.editions, e.unreadable)
 
 
 def _shown_paths(paths: list[Path], folders: list[tuple[Path, str]]) -> list[str]:

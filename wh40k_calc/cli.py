@@ -68,6 +68,8 @@ class _Commands(TyperGroup):
         try:
             return super().invoke(ctx)
         except click_error as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # its message is the help text
+                raise
             from .terminal import escape_controls
             from .wording import shorten_quoted
 
@@ -234,7 +236,8 @@ def units(
         bool,
         typer.Option(
             "--check",
-            help="Load every file listed; print the invalid ones and a count (exit 1 if any).",
+            help="Load every file listed, and every file of your folders for the other "
+            "edition; print the invalid ones and a count (exit 1 if any).",
         ),
     ] = False,
     as_json: Annotated[
@@ -253,6 +256,14 @@ def units(
         chosen = choose(edition.value if edition else None)
         cat = catalog(datasheets, chosen.edition)
         entries = cat.entries(hidden=True)
+        if check:  # every file of the folders, also those for the other edition only
+            listed = {e.path for e in entries}
+            other = "10" if chosen.edition == "11" else "11"
+            entries += [
+                e
+                for e in cat.entries(hidden=True, edition=other)
+                if e.kind != "generated" and e.path not in listed
+            ]
     except (DatasheetError, EditionError) as exc:
         raise fail(str(exc)) from None
     replaces = replaced(entries)
@@ -260,7 +271,12 @@ def units(
         known = sorted({e.faction for e in entries if e.faction})
         entries = [e for e in entries if norm_name(faction) in norm_name(e.faction)]
         if not entries:
-            raise fail(f"no datasheets of faction {faction!r} (factions: {', '.join(known)})")
+            from .fuzzy import did_you_mean
+
+            raise fail(
+                f"no datasheets of faction {faction!r}{did_you_mean(faction, known)} "
+                f"(factions: {', '.join(known)})"
+            )
     if text is not None and text.strip():  # "" lists everything, as no TEXT does
         entries = filter_entries(entries, text)
         if not entries:
@@ -271,7 +287,7 @@ def units(
     else:
         entries = sorted(entries, key=lambda e: (e.faction, e.name))
     if check:
-        _check_units(entries, replaces, as_json)
+        _check_units(entries, replaces, as_json, chosen.edition)
         return
     if as_json:
         import json
@@ -291,10 +307,11 @@ def _edition_words(chosen, cat) -> str:
     return f" · edition {chosen.edition}{' ' + chosen.note if chosen.note else ''}{data}"
 
 
-def _check_units(entries, replaces, as_json: bool) -> None:
-    """``calc units --check``: load every file listed; print only the invalid ones (with the
-    reason) and a summary line, or as JSON ``{"checked": N, "invalid": [entry + "error"]}``;
-    exit code 1 when any is invalid."""
+def _check_units(entries, replaces, as_json: bool, edition: str) -> None:
+    """``calc units --check``: load every file listed (the edition's, and the files of the
+    folders read one by one that are for the other edition only); print only the invalid ones
+    (with the reason) and a summary line, or as JSON ``{"checked": N, "invalid": [entry +
+    "error"]}``; exit code 1 when any is invalid."""
     from .datasheet import DatasheetError, load_datasheet
     from .listing import entry_json
     from .wording import count
@@ -305,8 +322,13 @@ def _check_units(entries, replaces, as_json: bool) -> None:
             load_datasheet(e.path)
         except DatasheetError as exc:
             problems.append((e, str(exc).removeprefix(f"{e.path}: ")))
-    summary = f"{count(len(entries), 'datasheet')} checked, " + (
-        f"{len(problems):,} invalid" if problems else "all valid"
+    others = sum(1 for e in entries if edition not in e.editions)
+    other = "10" if edition == "11" else "11"
+    summary = (
+        f"{count(len(entries), 'datasheet')} checked"
+        + (f" ({others:,} of them for edition {other} only)" if others else "")
+        + ", "
+        + (f"{len(problems):,} invalid" if problems else "all valid")
     )
     if as_json:
         import json

@@ -7,8 +7,9 @@ reader)::
 
     edition = 11
 
-and otherwise edition 10 (the seed pages' edition). ``calc compare`` puts a batch file's own
-``edition`` between the command line and the environment. The output's first line says when the
+(a key other than ``edition`` is warned about, with the closest known key) and otherwise
+edition 10 (the seed pages' edition). ``calc compare`` puts a batch file's own ``edition``
+between the command line and the environment. The output's first line says when the
 edition came from the environment or the config file (:attr:`EditionChoice.note`). A value
 that is not 10 or 11 is refused with one line that names where it came from.
 """
@@ -22,6 +23,8 @@ from msgspec import Struct
 
 EDITION_VAR = "WH40K_CALC_EDITION"
 CONFIG_FILE = "config.toml"
+CONFIG_KEYS = ("edition",)  # the keys a config file may have
+_WARNED: set[tuple[str, str]] = set()  # (config file, unknown key) already warned about
 DEFAULT = "10"
 EDITIONS = ("10", "11")
 
@@ -91,11 +94,33 @@ def from_config(path: Path) -> str | None:
         raise EditionError(f"{path}: the config file is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise EditionError(f"{path}: not a valid TOML file ({exc})") from None
+    _warn_unknown_keys(data, path)
     if "edition" not in data:
         return None
     raw = data["edition"]
     shown = raw if isinstance(raw, int) and not isinstance(raw, bool) else repr(raw)
     return _value(raw, f"{path}: edition = {shown}")
+
+
+def _warn_unknown_keys(data: dict, path: Path) -> None:
+    """A warning on stderr for each key of the config file that is not one of CONFIG_KEYS
+    (a misspelt ``editon = 11`` would otherwise be ignored without a word), with the closest
+    known key."""
+    if all(key in CONFIG_KEYS for key in data):
+        return
+    from .fuzzy import did_you_mean
+    from .terminal import escape_controls, warning
+
+    for key in data:
+        if key not in CONFIG_KEYS and (str(path), key) not in _WARNED:
+            _WARNED.add((str(path), key))  # once a process: the edition is chosen more than once
+            hint = did_you_mean(key, list(CONFIG_KEYS))
+            warning(
+                escape_controls(
+                    f"{path}: unknown key {key!r} (ignored){hint} (the config file's keys: "
+                    f"{', '.join(CONFIG_KEYS)})"
+                )
+            )
 
 
 def choose(flag: str | None, batch: str | None = None) -> EditionChoice:

@@ -479,9 +479,25 @@ def _not_here(req, edition, units, searched, pool) -> LookupError:
         names = sorted({x.id for x in everywhere})
     return UnknownEffectError(
         f"unknown effect {req.name!r}"
-        + did_you_mean(req.name, names)
+        + (_side_hint(req) or did_you_mean(req.name, names))
         + " (`calc effects` lists them)"
     )
+
+
+def _side_hint(req) -> str:
+    """``; 'attackr:' is not a side: did you mean 'attacker:waaagh'?`` when the name before
+    a ``:`` is a misspelt side prefix (``attackr:waaagh`` reads as effect ``attackr`` with
+    option ``waaagh``), else ""."""
+    from .fuzzy import suggest_names
+
+    if req.side is not None or len(req.options) != 1:
+        return ""
+    near = suggest_names(req.name, list(SIDES))
+    if not near:
+        return ""
+    rest = req.text.split(":", 1)[1].strip()
+    prefix, meant = req.name + ":", near[0] + ":" + rest
+    return f"; {prefix!r} is not a side (attacker: or target:): did you mean {meant!r}?"
 
 
 # ---------------------------------------------------------------------------------------------

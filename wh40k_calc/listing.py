@@ -56,7 +56,8 @@ def entry_json(e: Entry, replaces: Path | None, data: dict | None = None) -> dic
     """One entry for ``calc units --json``: name, faction, qualified name, source ("user",
     "curated" or "generated"), file, the editions it is for, the data version it comes from
     (``data``: ``{source, version, date}`` for a generated edition-11 one, else None) and the
-    file it replaces or is hidden by."""
+    file it replaces or is hidden by; ``unreadable: true`` for a file that does not parse as a
+    datasheet (:class:`~wh40k_calc.catalog.Entry`)."""
     out: dict[str, Any] = {
         "name": e.name,
         "faction": e.faction,
@@ -70,6 +71,8 @@ def entry_json(e: Entry, replaces: Path | None, data: dict | None = None) -> dic
         out["replaces"] = str(replaces)
     if e.hidden_by is not None:
         out["hidden_by"] = str(e.hidden_by)
+    if e.unreadable:
+        out["unreadable"] = True
     return out
 
 
@@ -130,6 +133,8 @@ def print_units(entries: list[Entry], replaces: dict[Path, Path], heading: str =
                 place += f" (hidden: same name as {place_of(e.hidden_by, cwd)})"
             if e.path in replaces:
                 place += f" (replaces {place_of(replaces[e.path], cwd)})"
+            if e.unreadable:
+                place += " (unreadable: `calc units --check` says why)"
             place = esc(place)
             line = f"  {names[e.path]:<{name_width}}  {place}"
             if len(line) <= width:  # one aligned line

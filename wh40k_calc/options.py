@@ -89,13 +89,11 @@ EDITION_HELP = (
 
 def warning(message: str) -> None:
     """Print ``warning: message`` on stderr, before the work it is about (``--trials`` far
-    beyond the sampler's time budget), as :func:`fail` prints an error."""
-    from rich.console import Console
-    from rich.text import Text
+    beyond the sampler's time budget), as :func:`fail` prints an error
+    (:func:`~wh40k_calc.terminal.warning`)."""
+    from .terminal import warning as print_warning
 
-    Console(stderr=True, highlight=False, soft_wrap=True).print(
-        Text.assemble(("warning:", "bold yellow"), " ", message)
-    )
+    print_warning(message)
 
 
 def catalog(datasheets: Sequence[str | Path] | None, edition: str = "10"):

@@ -499,15 +499,16 @@ def _comparison(r: Result):
 
 def comparison_table(rows: list[tuple[str, float, float, float]], trials: int, seed: int | None):
     """The "Exact vs sampled" table: one row per (figure, exact, sampled, standard error),
-    with the difference in standard errors (the SE floored at 1/trials) and a '!' beyond
-    FLAG_SE."""
+    with the difference in standard errors and a '!' beyond FLAG_SE. The standard error is
+    floored at 1/trials (a sampled figure that came out the same in every trial has a sample
+    SE of 0, which measures nothing) and shown as used, so that "± SE" and "Δ / SE" agree."""
     from rich.table import Table
 
     from .layout import Words
 
     t = Table(
-        title=f"Exact vs sampled ({count(trials, 'trial')}, seed {seed}; '!' marks a "
-        f"difference over {FLAG_SE:g} standard errors)",
+        title=f"Exact vs sampled ({count(trials, 'trial')}, seed {seed}; SE at least "
+        f"1/trials; '!' marks a difference over {FLAG_SE:g} standard errors)",
         title_justify="left",
     )
     for col in ("Figure", "Exact", "Sampled", "± SE", "Δ / SE", ""):
@@ -515,12 +516,13 @@ def comparison_table(rows: list[tuple[str, float, float, float]], trials: int, s
         t.add_column(col, justify="right" if figure else "left", no_wrap=figure)
     floor = 1.0 / max(trials, 1)
     for name, a, b, s in rows:
-        z = abs(a - b) / max(s, floor)
+        used = max(s, floor)
+        z = abs(a - b) / used
         t.add_row(
             Words(name),
             f"{a:.4f}",
             f"{b:.4f}",
-            f"{s:.4f}",
+            f"{used:.4f}",
             f"{z:.1f}",
             "[red]![/red]" if z > FLAG_SE else "",
         )

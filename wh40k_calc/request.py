@@ -148,8 +148,10 @@ def _attacker_choice(cat: Catalog, a: AttackerOptions, edition: str) -> UnitChoi
     from .selection import UnitChoice
     from .units import parse_weapon_spec
 
+    ds = cat.find(a.attacker, a.faction, edition)
+    _check_size(ds, a.models, "--models")
     return UnitChoice(
-        cat.find(a.attacker, a.faction, edition),
+        ds,
         a.models,
         a.loadout,
         tuple(parse_weapon_spec(w) for w in a.weapon or []),
@@ -157,21 +159,48 @@ def _attacker_choice(cat: Catalog, a: AttackerOptions, edition: str) -> UnitChoi
     )
 
 
-def target_choice(cat: Catalog, t: TargetOptions, edition: str | None = None) -> UnitChoice:
+def _check_size(ds, models: int | None, option: str) -> None:
+    """A unit size the datasheet cannot have, refused naming the option that gave it
+    (``--models 0: Lootas cannot have 0 models: from 1 to 10 ...``).
+
+    Raises:
+        SelectionError: as :func:`~wh40k_calc.units.pick_size`, the option first.
+    """
+    from .selection import SelectionError
+    from .units import pick_size
+
+    if models is None:
+        return
+    try:
+        pick_size(ds, models, "attacker")
+    except SelectionError as exc:
+        raise SelectionError(f"{option} {models}: {exc}") from None
+
+
+def target_choice(
+    cat: Catalog, t: TargetOptions, edition: str | None = None, models_option: str = ""
+) -> UnitChoice:
     """The target these options name (a sequence looks it up once for all its steps), in
-    ``edition``'s data (default: the catalog's).
+    ``edition``'s data (default: the catalog's). ``models_option``: the option that gave
+    ``t.target_models``, named in a size error (default ``--target-models``; an exchange
+    side's is ``--models``).
 
     Raises:
         UnknownUnitError, DatasheetError: a unit that cannot be found or loaded.
+        SelectionError: a size the unit cannot have.
     """
-    return _target_choice(cat, t, edition)
+    return _target_choice(cat, t, edition, models_option or "--target-models")
 
 
-def _target_choice(cat: Catalog, t: TargetOptions, edition: str | None) -> UnitChoice:
+def _target_choice(
+    cat: Catalog, t: TargetOptions, edition: str | None, models_option: str = "--target-models"
+) -> UnitChoice:
     from .selection import UnitChoice
 
+    ds = cat.find(t.target, t.target_faction, edition)
+    _check_size(ds, t.target_models, models_option)
     return UnitChoice(
-        cat.find(t.target, t.target_faction, edition),
+        ds,
         t.target_models,
         t.target_loadout,
         (),

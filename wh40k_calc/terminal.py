@@ -50,3 +50,14 @@ def print_joined(console: Any, head: Any, tail: Any) -> None:
         for part in line.wrap(console, width):  # a tail longer than the line
             part.rstrip()
             console.print(part, soft_wrap=True)
+
+
+def warning(message: str) -> None:
+    """Print ``warning: message`` on stderr (rich; a module low in the layers, so that the
+    edition and the options can both warn)."""
+    from rich.console import Console
+    from rich.text import Text
+
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        Text.assemble(("warning:", "bold yellow"), " ", message)
+    )

@@ -22,7 +22,7 @@ from .wording import count
 class ModelGroup(Struct, frozen=True):
     """``count`` identical models of ``profile`` carrying ``weapons``, from ``datasheet``.
     ``character`` marks a Leader's CHARACTER models in an Attached unit; ``support`` those of
-    an attached Support character (edition 11, 24.23 SUPPORT)."""
+    an attached Support character (edition 11, 24.34 SUPPORT)."""
 
     profile: ModelProfile
     count: int
@@ -167,7 +167,7 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
         choice: datasheet, size, loadout, explicit weapons and Leaders (or, in edition 11,
             Support characters).
         role: "attacker" or "target".
-        edition: "10" or "11" (edition 11 also attaches Support characters: 24.22/24.23).
+        edition: "10" or "11" (edition 11 also attaches Support characters: 24.22/24.34).
 
     With ``--weapon`` (``choice.weapons``) the unit is still the whole unit of the size asked
     for, or of the smallest listed size whose models can carry the named weapons; only the
@@ -445,7 +445,7 @@ def _check_leaders(
     ds: Datasheet, chars: tuple[Datasheet, ...], starting: int, support: bool
 ) -> list[bool]:
     """Refuse characters that cannot be attached to ``ds`` (Core rules: LEADER, "Each Bodyguard
-    unit can only have one Leader attached to it"; edition 11, 24.22 LEADER / 24.23 SUPPORT:
+    unit can only have one Leader attached to it"; edition 11, 24.22 LEADER / 24.34 SUPPORT:
     "Unless otherwise stated, each bodyguard unit can only have one leader unit and one support
     unit attached to it"). A character that can both lead and support ``ds`` leads while the
     Bodyguard has room for a Leader. ``leaders_allowed`` (e.g. two Leaders at a Starting
@@ -489,7 +489,7 @@ def _check_leaders(
     if len(supports) > 1:
         raise SelectionError(
             f"{ds.name} can have one Support character attached, not {len(supports)} "
-            f"({', '.join(x.name for x in supports)}; 24.23 SUPPORT)"
+            f"({', '.join(x.name for x in supports)}; 24.34 SUPPORT)"
         )
     if len(leaders) > allowed:
         _check_alongside(ds, leaders, starting, allowed)

@@ -184,6 +184,13 @@ def compare(
     else:
         if not what:
             raise fail("give a batch file, attacker names, or --army LIST", 2)
+        if "-" in what:  # as `calc army -` reads a list: here a batch's paths need its folder
+            raise fail(
+                "-: calc compare does not read a batch file from the standard input (its "
+                "datasheets: and other paths are relative to the file's folder); give the "
+                "file's name, e.g. calc compare examples/lootas-loadouts.yaml",
+                2,
+            )
         items, title = _jobs(what, cross, conditions, list(effect or []), engine)
     if not engine.as_json:  # the table and the CSV show no distributions: none is computed
         items = _without_detail(items)
@@ -316,11 +323,14 @@ def _army_jobs(
         raise fail(f"--phase {phase!r}: choose shoot, fight or both", 2)
     if not cross.target and not cross.target_set:
         raise fail("give at least one --target or --target-set with --army")
+    from ..catalog import UnknownFactionError
     from ..edition import EditionError, choose
+    from ..lists.command import _source_words
 
     try:
         edition = engine.edition.value if engine.edition else None
-        default = edition or choose(None).edition  # the environment's or the config file's
+        chosen = None if edition else choose(None)  # the environment's or the config file's
+        default = edition or (chosen.edition if chosen else "10")
         cat = catalog(engine.datasheets, default)
         targets = _targets(cross, cat)
         jobs = army_jobs(
@@ -331,13 +341,14 @@ def _army_jobs(
             conditions=conditions.build(),
             edition=edition,
             default_edition=default,
+            default_source=_source_words(chosen),
             method=engine.method_value,
             trials=engine.trials,
             seed=engine.seed_value,
             allies=tuple(army.allies or ()),
             factions={"attacker": None, "target": cross.target_faction},
         )
-    except (DatasheetError, EditionError) as exc:
+    except (DatasheetError, EditionError, UnknownFactionError) as exc:
         raise fail(str(exc)) from None
     return jobs, "Army " + " and ".join(army.army)
 

@@ -1,8 +1,9 @@
 """An exchange's result for people: the two units, one row per activation (its chance of being
 made, its expected attacks, damage and models destroyed), both units after the exchange, and a
 small table of the joint distribution of models left, then each activation's choices and
-notes. Rendering only: every number comes from :class:`~wh40k_calc.exchange.result.
-ExchangeResult`."""
+notes. Every table is printed with :func:`~wh40k_calc.layout.print_table` (it fits the
+terminal, figures whole, words unbroken). Rendering only: every number comes from
+:class:`~wh40k_calc.exchange.result.ExchangeResult`."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ def render_exchange(ex: ExchangeResult, console: Any) -> None:
     """Print the exchange: the units, the activations, both units after it, the joint table,
     exact vs sampled with ``--method both``, and each activation's details."""
     from rich.text import Text
+
+    from ..layout import print_table
 
     setup = ex.setup
     for key, lead in (("a", "Exchange between "), ("b", "and ")):
@@ -51,20 +54,22 @@ def render_exchange(ex: ExchangeResult, console: Any) -> None:
                 f" ({ex.exact_declined}): the figures below are the sampler's.",
             )
         )
-    console.print(_activations_table(ex, chain))
+    print_table(console, _activations_table(ex, chain), label_columns=3)
     _after(ex, chain, console)
     width = console.size.width
     columns = max(2, min(MAX_COLUMNS, (width - 18) // 9))
-    console.print(joint_table(chain, setup.tracks["a"].models, setup.tracks["b"].models, columns))
+    joint = joint_table(chain, setup.tracks["a"].models, setup.tracks["b"].models, columns)
+    print_table(console, joint)
     if ex.method == "both":
-        console.print(_comparison(ex))
+        print_table(console, _comparison(ex))
     _details(ex, chain, console)
 
 
 def _activations_table(ex: ExchangeResult, chain: Chain):
     from rich import box
     from rich.table import Table
-    from rich.text import Text
+
+    from ..layout import Words
 
     setup = ex.setup
     hazard = any(abs(f.expected["own_models_lost"]) > 1e-9 for f in chain.steps)
@@ -78,7 +83,7 @@ def _activations_table(ex: ExchangeResult, chain: Chain):
     )
     table.add_column("#", no_wrap=True, justify="right")
     table.add_column("Turn", no_wrap=True)
-    table.add_column("Activation", overflow="fold", min_width=10)
+    table.add_column("Activation")
     for col in ("P(made)", "Attacks", "Damage", "Models\ndestroyed"):
         table.add_column(col, justify="right", no_wrap=True)
     if hazard:
@@ -90,10 +95,10 @@ def _activations_table(ex: ExchangeResult, chain: Chain):
             what += " (charged)"
         elif p.fights_first:
             what += " (Fights First)"
-        row: list[str | Text] = [
+        row: list[str | Words] = [
             str(p.number),
             f"{p.turn} ({p.active.upper()})",
-            Text(what),
+            Words(what),
             pct(f.p_made),
             f"{f.expected['attacks']:.2f}",
             f"{f.expected['damage']:.2f}",

@@ -163,15 +163,9 @@ def build_setup(
             )
         except ValueError as exc:
             raise ExchangeError(f"side {side.label}: {exc}") from None
-    order = planned(
-        a,
-        b,
-        turns,
-        first,
-        fight_first,
-        _fights_first(rules, by_text),
-        edition=engine.edition_value,
-    )
+    given_by = _fights_first(rules, by_text)
+    order = planned(a, b, turns, first, fight_first, given_by, edition=engine.edition_value)
+    idle = _fight_first_idle(a, b, turns, first, fight_first, order, given_by, engine.edition_value)
     selections = []
     for p in order:
         sel = by_text[(p.side, p.step.phase)]
@@ -186,7 +180,7 @@ def build_setup(
         initial,
         engine.edition_value,
         turns,
-        fights_first_notes(order, engine.edition_value, fight_first),
+        (*fights_first_notes(order, engine.edition_value, fight_first), *idle),
         fight_first,
     )
 
@@ -262,3 +256,29 @@ def fights_first_notes(
             "figures over both orders)"
         ] = None
     return tuple(out)
+
+
+def _fight_first_idle(
+    a: Side,
+    b: Side,
+    turns: int,
+    first: str | None,
+    fight_first: str | None,
+    order: list[Planned],
+    given_by,
+    edition: str,
+) -> tuple[str, ...]:
+    """The "no effect" note of a ``--fight-first`` that changes no Fight phase's order: fewer
+    than two sides fight, or one side has Fights First (its charge, or an effect) in every
+    Fight phase there is. None where a phase is ordered per state (the pick may count there)."""
+    if fight_first is None or any(p.order_by_state for p in order):
+        return ()
+    other = "b" if fight_first == "a" else "a"
+    if planned(a, b, turns, first, other, given_by, edition=edition) != order:
+        return ()
+    fighting = [s for s in (a, b) if s.step("fight") is not None]
+    if len(fighting) < 2:
+        why = "no side fights" if not fighting else f"only side {fighting[0].label} fights"
+    else:
+        why = "one side has Fights First (its charge or an effect) in every Fight phase"
+    return (f"--fight-first {fight_first}: no effect: {why}",)

@@ -55,7 +55,7 @@ def import_command(
         ),
     ] = None,
     out: Annotated[
-        Path | None,
+        str | None,  # text, not a Path: '' would be the current folder
         typer.Option(
             "--out",
             metavar="DIR",
@@ -82,6 +82,9 @@ def import_command(
     from ..catalog import user_datasheets
     from ..datasheet import DatasheetError
 
+    if out is not None and not out.strip():
+        raise _fail("--out: give a folder name, e.g. --out my-datasheets (without --out: the user "
+                    "data folder)")  # fmt: skip
     source = csv_dir or default_csv_dir()
     if source is None:
         raise _fail(
@@ -93,7 +96,7 @@ def import_command(
     if not all_units and not names:
         raise _fail("give datasheet names or --all")
     try:
-        target = out if out is not None else user_datasheets()
+        target = Path(out) if out is not None else user_datasheets()
     except DatasheetError as exc:  # WH40K_CALC_HOME names a file
         raise _fail(str(exc)) from None
     curated = {} if replace_curated else _curated()

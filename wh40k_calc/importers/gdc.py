@@ -113,7 +113,9 @@ def read_faction_file(path: Path) -> FactionFile:
     Raises:
         ImportFailure: unreadable or not JSON; not a faction file (no ``datasheets`` list, no
             faction ``name``); a file of another game or edition (``source`` is not
-            ``40k-11e``); no data version.
+            ``40k-11e``); a field of the wrong shape (:func:`.gdc_shape.check_faction`: a
+            datasheet that is not an object, army rules that are not a list); no data
+            version.
     """
     raw = _load(path)
     if not is_faction_file(raw):
@@ -122,6 +124,9 @@ def read_faction_file(path: Path) -> FactionFile:
         raise ImportFailure(
             f"{path}: a file of {raw.get('source')!r}, not of the 11th edition ({GAME!r})"
         )
+    from .gdc_shape import check_faction
+
+    check_faction(raw, str(path))
     data_name = " ".join(text(raw.get("name")).split())
     if not data_name:
         raise ImportFailure(f"{path}: the faction file names no faction ('name')")
@@ -132,7 +137,7 @@ def read_faction_file(path: Path) -> FactionFile:
     faction = our_name(data_name)
     parent_name = raw.get("parent_name")
     parent = our_name(text(parent_name)) if parent_name else PARENTS.get(faction)
-    sheets = [d for d in raw["datasheets"] if isinstance(d, dict)]
+    sheets = raw["datasheets"]  # each an object (checked)
     return FactionFile(
         path=path,
         data_name=data_name,

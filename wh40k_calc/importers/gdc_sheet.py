@@ -35,6 +35,7 @@ from .equipment import read_equipment
 from .export import ImportFailure
 from .gdc import SOURCE, FactionFile, gdc_name, plain, text
 from .gdc_abilities import attachable_units, read_gdc_abilities
+from .gdc_shape import check_sheet
 from .leaders import leader_alongside
 from .loadouts import generate_loadouts
 from .models import ImportedModel, invuln_note, match_statlines, put_invuln, statline
@@ -83,10 +84,13 @@ def import_gdc_sheet(
         ``data`` is accepted by :func:`wh40k_calc.datasheet.parse_datasheet`.
 
     Raises:
-        ImportFailure: no statline, or a result that does not fit the datasheet format.
+        ImportFailure: a field of the wrong shape or a statline value that is not a number
+            (:func:`.gdc_shape.check_sheet`, naming the field), no statline, or a result that
+            does not fit the datasheet format.
     """
     warnings: list[str] = []
     label = f"{faction.path.name}: {name}"
+    check_sheet(sheet, label)
     lines = [plain(text(c)) for c in sheet.get("composition") or []]
     models, alts = _models(sheet, lines, warnings)
     if not models:

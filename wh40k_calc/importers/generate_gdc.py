@@ -182,14 +182,20 @@ def generate_gdc(src_dir: Path, out_dir: Path | None = None, how: str = HOW) -> 
 
 
 def _all_keywords(factions: list[FactionFile]) -> frozenset[str]:
-    """Every keyword of the data's datasheets (unit and faction keywords, in capitals)."""
+    """Every keyword of the data's datasheets (unit and faction keywords, in capitals). A
+    field that is not a list is skipped here: that datasheet is refused, naming the field,
+    when it is generated (:mod:`~wh40k_calc.importers.gdc_shape`)."""
     out: set[str] = set()
     for f in factions:
         for sheet in f.datasheets:
-            for k in [*(sheet.get("keywords") or []), *(sheet.get("factions") or [])]:
-                name = gdc_name(k).upper()
-                if name:
-                    out.add(name)
+            for key in ("keywords", "factions"):
+                values = sheet.get(key)
+                if not isinstance(values, list):
+                    continue
+                for k in values:
+                    name = gdc_name(k).upper()
+                    if name:
+                        out.add(name)
     return frozenset(out)
 
 

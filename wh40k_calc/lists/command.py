@@ -103,7 +103,7 @@ def army(
     """Resolve an army list and what each of its units does to a target: one row a unit,
     ranked by models destroyed, then the whole army in sequence (every unit's shooting,
     then its melee, the target's state carried from step to step)."""
-    from ..catalog import UnknownUnitError
+    from ..catalog import UnknownFactionError, UnknownUnitError
     from ..datasheet import DatasheetError
     from ..edition import EditionError, choose
     from ..options import catalog
@@ -124,12 +124,13 @@ def army(
     try:
         army_list = read_list(path)
         edition = engine.edition.value if engine.edition else None
-        default = choose(None).edition if edition is None else edition  # env, config file
+        chosen = choose(None) if edition is None else None  # env, config file
+        default = edition or (chosen.edition if chosen else "10")
         cat = catalog(engine.datasheets, edition or default)
         resolved = resolve_army(
-            army_list, cat, edition, default, allies=tuple(options.allies or ())
+            army_list, cat, edition, default, tuple(options.allies or ()), _source_words(chosen)
         )
-    except (ListError, DatasheetError, EditionError) as exc:
+    except (ListError, DatasheetError, EditionError, UnknownFactionError) as exc:
         raise fail(str(exc)) from None
     if options.show:
         _print_show(resolved, engine.as_json)
@@ -154,6 +155,13 @@ def army(
     if options.strict and not resolved.complete:
         sys.stderr.write(f"error: --strict: not everything resolved ({resolved.summary()})\n")
         raise typer.Exit(1)
+
+
+def _source_words(chosen) -> str:
+    """Where the default edition came from, as the list's heading says it: "the default",
+    "from WH40K_CALC_EDITION" or "from" the config file (:class:`~wh40k_calc.edition.
+    EditionChoice`; None: --edition chose)."""
+    return chosen.note.strip("()") if chosen is not None and chosen.note else "the default"
 
 
 def _print_show(resolved, as_json: bool) -> None:

@@ -9,7 +9,7 @@ Other text is one of the text exports: the WTC header (``+++`` and ``+ KEY: valu
 means New Recruit's WTC compact, WTC full or GW-style text; otherwise each text reader scores
 how much the text looks like its export (its title line, section headings, unit headings) and
 the best one reads it. Anything else — empty, binary, an unrelated file — is one line of
-error.
+error, and so is a text export that was cut short (:func:`cut_short`).
 """
 
 from __future__ import annotations
@@ -65,7 +65,9 @@ def parse_bytes(data: bytes, label: str) -> ArmyList:
         return _xml(text, "battlescribe-ros", label)
     if head.startswith(("{", "[")):
         return _json(text, label)
-    return parse_text(clean_text(text), label)
+    army = parse_text(clean_text(text), label)
+    cut_short(army, text, label)
+    return army
 
 
 _SHARE = "#/listforge-json/"
@@ -162,3 +164,39 @@ def parse_text(text: str, label: str) -> ArmyList:
             f"and no list builder's heading; formats: {', '.join(FORMATS)})"
         )
     return scores[best][1](text, label)
+
+
+def cut_short(army: ArmyList, raw: str, label: str) -> None:
+    """Refuse a text export that was cut short (a copy or a download that stopped part-way):
+    its units add up to fewer points than the total it states, and its end shows the cut —
+    the text stops inside a line (no line break after the last one), the header counts more
+    units than it holds (New Recruit's ``NUMBER OF UNITS``), or the app's closing ``Exported
+    with App Version`` line is missing. A shortfall alone stays a note (a list trimmed by hand
+    on purpose; :meth:`ArmyList.with_notes`). ``raw`` is the decoded text before cleaning.
+
+    Raises:
+        ListError: the list was cut short; one line with the evidence.
+    """
+    from . import gwapp, newrecruit
+    from .text import lines_of
+
+    listed = sum(u.points for u in army.units if u.points is not None)
+    if army.points is None or listed >= army.points:
+        return
+    lines = lines_of(clean_text(raw))
+    signs = []
+    last = raw.rstrip(" \t")
+    if last and not last.endswith(("\n", "\r")):
+        tail = last.splitlines()[-1].strip()
+        shown = tail if len(tail) <= 40 else "…" + tail[-39:]
+        signs.append(f"it stops inside a line ({shown!r})")
+    stated = newrecruit.stated_units(lines) if army.format.startswith("newrecruit") else None
+    if stated is not None and stated > len(army.units):
+        signs.append(f"its header counts {stated:,} units but {len(army.units):,} are in it")
+    if army.format == gwapp.FORMAT and not gwapp.has_footer(lines):
+        signs.append("the app's last line ('Exported with App Version ...') is missing")
+    if signs:
+        raise ListError(
+            f"{label}: cut short: it says {army.points:,} points but its units add up to "
+            f"{listed:,}; {', and '.join(signs)}; copy or export the whole list again"
+        )

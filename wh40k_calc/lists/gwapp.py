@@ -67,6 +67,12 @@ def looks_like(lines: list[Line]) -> int:
     return score
 
 
+def has_footer(lines: list[Line]) -> bool:
+    """True when ``lines`` hold the app's footer line (``Exported with App Version ...``),
+    the last line the app writes."""
+    return any(_FOOTER.match(ln.text) for ln in lines)
+
+
 def parse(text: str, label: str) -> ArmyList:
     """Read the app's text export.
 

@@ -35,6 +35,7 @@ def army_jobs(
     conditions: Conditions | None = None,
     edition: str | None = None,
     default_edition: str = "10",
+    default_source: str = "the default",
     method: str = "exact",
     trials: int | None = None,
     seed: int = 40_000,
@@ -53,7 +54,9 @@ def army_jobs(
     armies: list[tuple[str, ResolvedArmy]] = []
     for i, path in enumerate(paths, start=1):
         try:
-            resolved = resolve_army(read_list(path), cat, edition, default_edition, allies=allies)
+            resolved = resolve_army(
+                read_list(path), cat, edition, default_edition, allies, default_source
+            )
         except ListError as exc:
             out.append(RunError(None, str(exc), f"--army {path}"))
             continue

@@ -50,6 +50,7 @@ _RULE = re.compile(r"^\+{5,}$")
 _GLUED = re.compile(r"(?<=[a-z]{3})(?=[A-Z][a-z])")  # "upgradeFusion", "droneDrone"
 _ATTACHED_TO = re.compile(r"^attached to\s+(.+)$", re.IGNORECASE)
 _CREATED = re.compile(r"^created with newrecruit", re.IGNORECASE)
+_UNIT_COUNT = re.compile(r"^\+\s*NUMBER OF UNITS\s*:\s*(\d+)\s*$", re.IGNORECASE)
 
 
 def has_header(lines: list[Line]) -> bool:
@@ -148,6 +149,16 @@ def _header(lines: list[Line]) -> _Header:
         elif key == "ENHANCEMENT":
             _enhancement(h, value)
     return h
+
+
+def stated_units(lines: list[Line]) -> int | None:
+    """The header's unit count (``+ NUMBER OF UNITS: 10``; an attached Leader counts as a
+    unit of its own), or None where the header gives none."""
+    for ln in lines[: _header_end(lines)]:
+        m = _UNIT_COUNT.match(ln.text)
+        if m:
+            return int(m.group(1))
+    return None
 
 
 def _enhancement(h: _Header, text: str) -> None:

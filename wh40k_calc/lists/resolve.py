@@ -208,6 +208,7 @@ def resolve_army(
     edition: str | None = None,
     default_edition: str = "10",
     allies: tuple[str, ...] = (),
+    default_source: str = "the default",
 ) -> ResolvedArmy:
     """Resolve ``army`` to our datasheets (see the module docstring).
 
@@ -216,8 +217,13 @@ def resolve_army(
         cat: where datasheets are found.
         edition: ``--edition`` (None: not given).
         default_edition: the player's default edition.
+        default_source: where that default comes from, as the output says it ("the default",
+            "from WH40K_CALC_EDITION", "from /home/me/.../config.toml").
         allies: factions (``--allies``) whose units count as allies though the list does not
             mark them.
+
+    Raises:
+        UnknownFactionError: an ``allies`` faction is none of ours.
     """
     notes: list[str] = list(army.notes)
     if army.edition is not None:
@@ -230,7 +236,7 @@ def resolve_army(
     elif edition is not None:
         used, source = edition, "--edition"
     else:
-        used, source = default_edition, "the default"
+        used, source = default_edition, default_source
     faction = our_faction(cat, army.faction)
     if faction.fold:
         notes.append(faction.fold)
@@ -240,10 +246,22 @@ def resolve_army(
         faction.faction or army.faction,
         used,
     )
-    ally_factions = tuple(our_faction(cat, a).faction or a for a in allies)
+    ally_factions = tuple(_ally_faction(cat, a) for a in allies)
     sheets = [_sheet(cat, u, faction, ally_factions, used) for u in army.units]
     rows = _rows(army, sheets, used, effects)
     return ResolvedArmy(army, used, source, faction, tuple(rows), effects, tuple(notes))
+
+
+def _ally_faction(cat: Catalog, name: str) -> str:
+    """Our faction that ``--allies NAME`` names (a chapter or an alias as for the list's own).
+
+    Raises:
+        UnknownFactionError: none of ours, with the closest names.
+    """
+    ours = our_faction(cat, name).faction
+    if ours is None:
+        cat.faction_name(name, "--allies")  # raises, with the closest names
+    return ours or name
 
 
 @dataclass

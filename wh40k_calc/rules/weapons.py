@@ -62,6 +62,9 @@ def weapon_options(
                 f"the target is not visible (--indirect): {', '.join(torrent)} cannot shoot it "
                 "([TORRENT] weapons cannot make Indirect Fire attacks)"
             )
+    bare = [g for g in attacker.groups if not g.weapons]  # equipped with nothing
+    if len(bare) < len(attacker.groups):  # (all of them: the error below says so)
+        notes += [_carries_nothing(g) for g in bare]
     named = _named_idle(sel, attacker)
     if not out and named:
         raise SelectionError("--weapon " + "; --weapon ".join(why for why, _ in named))
@@ -83,8 +86,22 @@ def weapon_options(
             else ""
         )
         known = _available(sel, attacker)
+        if len(bare) == len(attacker.groups):
+            known = ": its datasheet equips its models with no weapon" + known
         raise SelectionError(f"{attacker.name} has no {what} weapon{extra} to attack with{known}")
     return out, notes
+
+
+def _carries_nothing(g: ModelGroup) -> str:
+    """The note for a model type its datasheet equips with no weapon at all."""
+    if g.count == 1:
+        return (
+            f"1 {g.label} carries no weapon (its datasheet equips it with none): it does not attack"
+        )
+    return (
+        f"{g.count:,} {g.label} models carry no weapon (their datasheet equips them with none): "
+        "they do not attack"
+    )
 
 
 def _can_attack(w: Weapon, sel: Selection) -> bool:

@@ -110,8 +110,10 @@ def update_command(
         bool,
         typer.Option(
             "--force",
-            help="Replace updated data that has files you changed or added, and take data "
-            "older than the data in use.",
+            help="Replace updated data that has files you changed or added, take data older "
+            "than the data in use, take faction files with datasheets that cannot be read "
+            "(without those), and take an update that removes more than half of a faction's "
+            "datasheets.",
         ),
     ] = False,
 ) -> None:
