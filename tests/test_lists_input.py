@@ -36,10 +36,22 @@ BAD = {
     "truncated xml": ((DATA / "waaagh.ros").read_bytes()[:900], "truncated XML"),
     "other json": (b'{"name": "x", "items": [1, 2]}', "not an army list export"),
     "other xml": (b"<html><body>hi</body></html>", "not a BattleScribe roster"),
-    "prose": (b"Dear diary,\nToday I painted some models.\n" * 20, "not an army list"),
+    "prose": (
+        b"Dear diary,\nToday I painted some models.\n" * 20,
+        "no army list format recognised: none of its 40 lines is a list builder's title",
+    ),
     "yaml": (
         (Path(__file__).parents[1] / "examples" / "lootas-loadouts.yaml").read_bytes(),
-        "not an army list",
+        "no army list format recognised",
+    ),
+    # the fresh trial: "no unit line like 'Boyz (90 pts)'" for a file of just that line
+    "one unit line": (
+        b"Boyz (90 pts)\n",
+        "no army list format recognised: its only line, 'Boyz (90 pts)', is no list on its own",
+    ),
+    "one unit line among prose": (
+        b"Hello\nBoyz (90 pts)\n",
+        "of its 2 lines only one looks like part of a list (a unit heading or a section)",
     ),
     "dtd": (
         b'<?xml version="1.0"?><!DOCTYPE roster [<!ENTITY a "aaaa">]><roster>&a;</roster>',
