@@ -6,6 +6,7 @@ our datasheets say, read by hand."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -373,5 +374,11 @@ def test_strict_refuses_a_unit_over_its_wargear_limits(tmp_path: Path) -> None:
     strict = cli("army", path, "--show", "--strict")
     assert strict.exit_code == 1
     assert "1 unit over the wargear limits" in " ".join(strict.output.split())
+    out = json.loads(cli("army", path, "--show", "--json").stdout)["resolution"]
+    assert out["complete"] is False
+    assert out["units"][0]["beyond_options"] == [
+        "this unit of 10 models can carry only 2 of Kustom mega-blasta (Spanner ×2); "
+        "Kustom mega-blasta x3 needs 3"
+    ]
     path.write_bytes(_lootas(2))
     assert cli("army", path, "--show", "--strict").exit_code == 0
