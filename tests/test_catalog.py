@@ -441,6 +441,24 @@ def test_units_faction_text_takes_the_chapters_under_space_marines(
     assert len(rows) == len({e["file"] for e in rows})  # each once
 
 
+def test_units_chapter_in_edition_10_is_space_marines() -> None:
+    """Edition 10 files the chapters' units under Space Marines (no Blood Angels faction), and
+    a look-up takes ``Blood Angels/NAME`` as Space Marines' (``Catalog._named_faction``): so
+    does ``calc units`` (it said "no datasheet name is like ...")."""
+    from helpers import cli_json
+
+    generated = Path(__file__).resolve().parents[1] / "datasheets-generated" / "space-marines"
+    for text, start in (
+        ("blood angels/death company", "death-company"),
+        ("space wolves/wolf guard", "wolf-guard"),
+    ):
+        rows = cli_json("units", text, "--edition", "10")
+        assert {p.stem for p in generated.glob(f"{start}*.yaml")} <= {
+            Path(e["file"]).stem for e in rows
+        }
+        assert {e["faction"] for e in rows} == {"Space Marines"}
+
+
 def test_units_faction_option_takes_the_chapters() -> None:
     """``--faction "space marines"`` (or the data's "Adeptus Astartes") lists the chapters'
     own datasheets of edition 11 as well, as a unit look-up with that faction finds them."""
