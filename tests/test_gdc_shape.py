@@ -208,6 +208,17 @@ SLUGGA = ("rangedWeapons", 0, "profiles", 0)
         (("abilities", "invul", "value"), "abc",
          "abilities.invul.value is 'abc', not an invulnerable save (2+ to 6+) or '-'"),
         (("abilities", "invul", "value"), "1+", "abilities.invul.value is '1+', not an"),
+        # beyond the datasheet format's bounds, named as the data names the field
+        (("stats", 0, "t"), "25", "stats[0].t is '25', out of range (1 to 20)"),
+        (("stats", 1, "w"), 500, "stats[1].w is 500, out of range (1 to 200)"),
+        (("stats", 0, "ld"), "13+", "stats[0].ld is '13+', out of range (2 to 12)"),
+        (("stats", 0, "sv"), "1+", "stats[0].sv is '1+', out of range (2 to 7)"),
+        ((*SLUGGA, "strength"), "99", f"{SLUGGA[0]}[0].profiles[0].strength is '99', out of range"),
+        ((*SLUGGA, "ap"), "-9", "rangedWeapons[0].profiles[0].ap is '-9', out of range (-6 to 0)"),
+        ((*SLUGGA, "skill"), "7+", "rangedWeapons[0].profiles[0].skill is '7+', out of range (2"),
+        (("points", 0, "cost"), "999999", "points[0].cost is '999999', out of range (0 to 100000)"),
+        (("additionalCost", "afterSelections"), 500,
+         "additionalCost.afterSelections is 500, out of range (1 to 100)"),
     ],
 )  # fmt: skip
 def test_a_number_that_is_not_one_or_out_of_range_refuses_the_datasheet(
@@ -409,8 +420,11 @@ def test_a_number_is_read_as_written_or_the_datasheet_is_refused(
     if number is None or not low <= number <= high:
         [refused] = report.refused
         assert refused.name == "Boyz", refused
-        assert refused.reason.startswith(f"orks.json: Boyz: {field}") or (
-            number is not None and "does not fit the datasheet format" in refused.reason
+        # too many models is the format's bound on one model's count (the Boyz), not the data's
+        too_many = path[-1] == "models" and number is not None and number > high
+        named = (f"orks.json: Boyz: {field} is {value!r}, ", f"orks.json: Boyz: {field}: ")
+        assert refused.reason.startswith(named) or (
+            too_many and "does not fit the datasheet format" in refused.reason
         ), refused.reason
         return
     assert report.refused == [], (value, report.refused)

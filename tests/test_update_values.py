@@ -103,6 +103,7 @@ def leftovers(home: Path) -> list[str]:
         # a statline's and a weapon's numbers
         (("stats", 0, "w"), "0", f"stats[0].w is '0', {ONE_UP}"),
         (("stats", 0, "t"), -5, f"stats[0].t is -5, {ONE_UP}"),
+        (("stats", 0, "t"), "25", "stats[0].t is '25', out of range (1 to 20)"),
         (("rangedWeapons", 0, "profiles", 0, "attacks"), "two",
          f"rangedWeapons[0].profiles[0].attacks is 'two', {DICE}"),
         (("meleeWeapons", 0, "profiles", 0, "damage"), "0",

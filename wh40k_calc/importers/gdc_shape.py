@@ -29,17 +29,21 @@ absent may also be ``null``. The numbers, as a JSON number or a text (the data w
 * an invulnerable save (``abilities.invul.value``): a roll from ``2+`` to ``6+``, ``-`` or
   none (its note may give the save instead).
 
-Upper bounds (a Toughness of 99) are the datasheet format's own (:mod:`wh40k_calc.datasheet`),
-checked when the converted datasheet is parsed.
+A number must also be within the datasheet format's bounds (:mod:`wh40k_calc.datasheet`'s
+own types: a Toughness from 1 to 20, a Strength from 1 to 40, an AP from -6 to 0, points up
+to 100,000 ...), checked here too so that the message names the data's field (``stats[0].t is
+'25', out of range (1 to 20)``) rather than the converted datasheet's. A range beyond the
+format's 240" is a weapon the format cannot hold (not modelled), not an error.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
 import msgspec
 
+from .. import datasheet as fmt
 from .export import ImportFailure
 
 Text = str | dict[str, str]
@@ -263,6 +267,55 @@ def _kinds(kinds: str) -> str:
     return " or ".join(_KINDS.get(k, k) for k in names)
 
 
+_MARKED = re.compile(r"^\s*(-?)\s*(\d+)\s*[+\"*]?\s*$")  # 5, '7+', '-2' (not dice, '-')
+
+
+def _whole(value: object) -> int | None:
+    """The whole number a checked value is (None: dice, ``-``, ``N/A`` or none)."""
+    if isinstance(value, int):
+        return value
+    m = _MARKED.match(value) if isinstance(value, str) else None
+    return int(m.group(1) + m.group(2)) if m else None
+
+
+def _numbers(sheet: Sheet) -> list[tuple[str, object, Any]]:
+    """Each number of a checked datasheet that the datasheet format bounds: (the field as
+    messages name it, its value, the format's type)."""
+    out: list[tuple[str, object, Any]] = []
+    for i, st in enumerate(sheet.stats or []):
+        at = f"stats[{i}]"
+        out += [(f"{at}.t", st.t, fmt.Toughness), (f"{at}.w", st.w, fmt.Wounds)]
+        out += [(f"{at}.sv", st.sv, fmt.Save), (f"{at}.ld", st.ld, fmt.Leadership)]
+    for key, weapons in (
+        ("rangedWeapons", sheet.rangedWeapons),
+        ("meleeWeapons", sheet.meleeWeapons),
+    ):
+        for i, weapon in enumerate(weapons or []):
+            for j, p in enumerate(weapon.profiles or []):
+                at = f"{key}[{i}].profiles[{j}]"
+                out += [(f"{at}.strength", p.strength, fmt.Strength)]
+                out += [(f"{at}.skill", p.skill, fmt.Skill), (f"{at}.ap", p.ap, fmt.ArmourPen)]
+    out += [
+        (f"points[{i}].cost", line.cost, fmt.Points) for i, line in enumerate(sheet.points or [])
+    ]
+    if sheet.additionalCost is not None:
+        out.append(("additionalCost.cost", sheet.additionalCost.cost, fmt.Points))
+        out.append(
+            ("additionalCost.afterSelections", sheet.additionalCost.afterSelections, fmt.After)
+        )
+    return out
+
+
+def _out_of_bounds(sheet: Sheet) -> str | None:
+    """The first number of ``sheet`` outside the datasheet format's bounds, in words."""
+    for field, value, kind in _numbers(sheet):
+        n = _whole(value)
+        meta = get_args(kind)[1]
+        if n is not None and not meta.ge <= n <= meta.le:
+            return f"{field} is {value!r}, out of range ({meta.ge} to {meta.le})"
+    return None
+
+
 def check_sheet(raw: dict[str, Any], label: str) -> None:
     """Check one datasheet's shape (see the module docstring).
 
@@ -274,9 +327,12 @@ def check_sheet(raw: dict[str, Any], label: str) -> None:
         ImportFailure: ``LABEL: FIELD ...`` for the first field that is wrong.
     """
     try:
-        msgspec.convert(raw, Sheet)
+        sheet = msgspec.convert(raw, Sheet)
     except msgspec.ValidationError as exc:
         raise ImportFailure(f"{label}: {_said(exc, raw)}") from None
+    wrong = _out_of_bounds(sheet)
+    if wrong:
+        raise ImportFailure(f"{label}: {wrong}")
 
 
 def check_faction(raw: dict[str, Any], label: str) -> None:
