@@ -183,6 +183,7 @@ def _render_sizes(ds: Datasheet, console) -> None:
     from rich.text import Text
 
     from .layout import Words, print_table
+    from .wording import count
 
     sizes = Table(title="Unit sizes (--models N)", title_justify="left")
     sizes.add_column("Models", no_wrap=True)
@@ -191,9 +192,10 @@ def _render_sizes(ds: Datasheet, console) -> None:
     for s in ds.sizes:
         sizes.add_row(str(s.total), Words(s.describe()), _points_text(ds, s.points))
     for s in ds.dropped_sizes:
+        why = f"--models {s.total} picks the size of {count(s.total, 'model')} listed first"
         sizes.add_row(
             str(s.total),
-            Words(f"{s.describe()} — not selectable: a size above has {s.total} models"),
+            Words(f"{s.describe()} — not selectable: {why}"),
             _points_text(ds, s.points),
             style="dim",
         )

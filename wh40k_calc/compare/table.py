@@ -104,15 +104,22 @@ def target_heading(t: dict[str, Any]) -> str:
 
 
 def group_headings(groups: list[list[Row]]) -> list[str]:
-    """Each group's :func:`target_heading`; where two groups share one, what tells their
-    targets apart is added: the target's loadout and the allocation order asked for
-    (``· loadout shootas``, ``· allocation Boy, Boss Nob``, ``· allocation best``)."""
-    plain = [target_heading(g[0].result["target"]) for g in groups]
+    """Each group's :func:`target_heading`; where the rows are of more than one edition, each
+    heading says its edition (``· edition 11``: each edition's datasheet of the target, with
+    its points, is its own group); where two groups share one, what tells their targets apart
+    is added: the target's loadout and the allocation order asked for (``· loadout
+    shootas``, ``· allocation Boy, Boss Nob``, ``· allocation best``)."""
+    editions = {g[0].target_key[5] for g in groups}
+    plain = [
+        target_heading(g[0].result["target"])
+        + (f" · edition {g[0].target_key[5]}" if len(editions) > 1 else "")
+        for g in groups
+    ]
     headings = list(plain)
     for i, group in enumerate(groups):
         if plain.count(plain[i]) < 2:
             continue
-        _, _, loadout, order, _ = group[0].target_key  # what groups the rows (Row.target_key)
+        _, _, loadout, order, _, _ = group[0].target_key  # what groups the rows (Row.target_key)
         extra = [f"loadout {loadout}"] if loadout else []
         if order is not None:
             extra.append("allocation " + (order if isinstance(order, str) else ", ".join(order)))
