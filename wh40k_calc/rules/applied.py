@@ -107,13 +107,15 @@ class Applied(Struct):
     """The effects that apply, after their conditions were checked: ``fixed`` (always),
     ``choices`` (the players'), ``facts`` the conditions read (the attacker's keywords include
     those effects grant), and for the report ``ids`` and ``sides`` (id -> the sides it acts
-    for)."""
+    for) and ``members`` ((id, side) -> the keys of the actives it stands for: one, or a
+    choice rule's options)."""
 
     facts: Facts
     fixed: list[Active] = field(default_factory=list)
     choices: list[Choice] = field(default_factory=list)
     ids: list[str] = field(default_factory=list)
     sides: dict[str, list[str]] = field(default_factory=dict)
+    members: dict[tuple[str, str], list[tuple]] = field(default_factory=dict)
 
     def variants(self) -> list[Variant]:
         """Every combination of the choices' options (none without choices)."""
@@ -191,6 +193,7 @@ def apply_effects(
             raise SelectionError(f"--effect {name}: {first}" if first else str(exc)) from None
         except LookupError as exc:
             raise SelectionError(str(exc)) from None
+    requested = _merged(requested)
     granted, bearer_granted = _granted(requested, base)
     f = base.granted(granted, bearer_granted) if granted or bearer_granted else base
     out = Applied(f)
@@ -217,6 +220,35 @@ def apply_effects(
     _add_option_hints(out, not_modelled)
     _add_ability_choices(out)
     return out, not_modelled
+
+
+def _merged(requested: list) -> list:
+    """The ``--effect`` names of one rule given more than once (``oath-of-moment`` and
+    ``oath-of-moment:codex-army``, in either order) as one, with every option any of them
+    gave: the same rule applies once, with its options. A name of one half of a ``both``
+    record (``attacker:``) after the whole record adds its options and nothing else; the
+    whole after a half takes the half's options too. Unit rules (triples) are kept as they
+    are."""
+    out: list = []
+    options: dict[tuple, list[str]] = {}
+    for item in requested:
+        if isinstance(item, Found):
+            key = (tuple(e.identity for e in item.effects), item.choice)
+            options.setdefault(key, [])
+            options[key] += [o for o in item.options if o not in options[key]]
+    kept: dict[tuple, list[Found]] = {}
+    for item in requested:
+        if not isinstance(item, Found):
+            out.append(item)
+            continue
+        key = (tuple(e.identity for e in item.effects), item.choice)
+        earlier = kept.setdefault(key, [])
+        if any(set(item.sides) <= set(f.sides) for f in earlier):
+            continue
+        merged = replace(item, options=tuple(options[key]))
+        earlier.append(merged)
+        out.append(merged)
+    return out
 
 
 def _owners(requested: list) -> dict[tuple, Datasheet]:
@@ -302,7 +334,7 @@ def _apply_found(
                 return
             raise SelectionError(f"--effect {text}: {_why(options[0], f)}")
         out.choices.append(Choice(side, found.effect.rule, tuple(ok)))
-        _mark(out, found.label, side)
+        _mark(out, found.label, side, ok)
         return
     e = found.effect
     reasons = []
@@ -325,15 +357,16 @@ def _apply_found(
 def _add(out: Applied, a: Active, seen: set[tuple]) -> None:
     seen.add(a.key)
     out.fixed.append(a)
-    _mark(out, a.effect.id, a.side)
+    _mark(out, a.effect.id, a.side, [a])
 
 
-def _mark(out: Applied, eid: str, side: str) -> None:
+def _mark(out: Applied, eid: str, side: str, actives: list[Active]) -> None:
     if eid not in out.ids:
         out.ids.append(eid)
     sides = out.sides.setdefault(eid, [])
     if side not in sides:
         sides.append(side)
+    out.members.setdefault((eid, side), []).extend(a.key for a in actives)
 
 
 def _add_ability_choices(out: Applied) -> None:
