@@ -213,3 +213,127 @@ def test_a_stratagem_whose_every_change_needs_half_range():
     out = run(*base, "--half-range")
     assert out["effects"] == ["protocol-of-the-conquering-tyrant"]
     assert row(out, "Gauss flayer")["hits"] == near(Fr(35, 3))
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. Refusals that say the real reason
+
+
+def error(*args: str) -> str:
+    """The message of a refused ``calc ARGS``: exit code 1, one ``error:`` line, no
+    traceback."""
+    result = cli(*args)
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    assert result.stderr.startswith("error: "), result.stderr
+    assert "Traceback" not in result.stderr
+    return " ".join(result.stderr.split())
+
+
+SHOOT = ("shoot", "intercessor squad", "--target", "necron warriors", *ED11)
+
+
+def test_a_rule_given_with_a_faction_that_does_not_have_it():
+    """Necrons/oath-of-moment names the Space Marines' army rule (and the chapters'), not an
+    unknown one with itself as the suggestion."""
+    msg = error(*SHOOT, "--effect", "Necrons/oath-of-moment")
+    assert "Oath of Moment is an army rule of Space Marines (Adeptus Astartes)" in msg
+    assert "not of Necrons (give Space Marines/oath-of-moment" in msg
+    assert "did you mean" not in msg and "unknown effect" not in msg
+    msg = error(*SHOOT, "--effect", "Necrons/command-re-roll")
+    assert "Command Re-roll is a core stratagem, not a rule of Necrons" in msg
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("shoot", "intercessor squad", "--target", "rubric marines", "--effect",
+          "attacker:all-is-dust"), "changes the target's defence only: it has no attacker half"),
+        (("shoot", "intercessor squad", "--target", "necron warriors", "--effect",
+          "target:oath-of-moment"), "changes the attacker's attacks only: it has no target half"),
+        (("fight", "custodian guard", "--target", "necron warriors", "--effect",
+          "target:martial-mastery"), "Martial Mastery (Adeptus Custodes detachment rule (Shield "
+         "Host)) changes the attacker's attacks only: it has no target half"),
+    ],
+    ids=["all-is-dust", "oath-of-moment", "martial-mastery"],
+)  # fmt: skip
+def test_a_side_the_rule_has_no_half_for(args, said):
+    """A side prefix for a side the record does not act for is refused for that reason, not
+    for a faction the unit has."""
+    msg = error(*args, *ED11)
+    assert said in msg
+    assert "an effect applies to a unit of its own faction" not in msg
+
+
+def test_a_choice_rule_is_refused_by_its_own_name():
+    """Blessings of Khorne (World Eaters) on Custodes is refused naming the rule, not the
+    option record (Martial Excellence) the condition was read from."""
+    msg = error("fight", "custodian guard", "--target", "necron warriors", *ED11,
+                "--effect", "blessings-of-khorne")  # fmt: skip
+    assert "--effect blessings-of-khorne: Blessings of Khorne needs an attacking unit with " \
+        "WORLD EATERS" in msg  # fmt: skip
+    assert "Martial Excellence" not in msg
+
+
+@pytest.mark.parametrize(
+    "args", [("all is dust",), ("--detachment", "rubricae phalanx")], ids=["name", "detachment"]
+)
+def test_calc_effects_says_the_other_edition_has_it(args):
+    """In edition 10, an edition-11 rule or detachment is not "nothing like it" alone."""
+    msg = error("effects", "--edition", "10", *args)
+    assert msg.endswith("; edition 11 has it (add --edition 11)"), msg
+    assert "edition 11 has it" not in error("effects", "--edition", "10", "zzqqxx")
+
+
+def test_an_empty_faction_before_the_slash_is_refused():
+    """``/oath-of-moment`` is refused as ``orks/`` is, not read as ``oath-of-moment``."""
+    msg = error(*SHOOT, "--effect", "/oath-of-moment")
+    assert "no faction before '/'" in msg
+
+
+def test_effects_joined_by_a_comma():
+    """Two effects in one --effect (a job file's entry too) are refused saying one per
+    --effect, not with one of them as the suggestion."""
+    msg = error("shoot", "boyz", "--target", "necron warriors", *ED11,
+                "--effect", "waaagh,get-stuck-in")  # fmt: skip
+    assert "one effect per --effect" in msg
+    assert "give --effect waaagh --effect get-stuck-in" in msg
+    assert "did you mean" not in msg
+
+
+def test_effects_joined_by_a_comma_in_a_job_file(tmp_path):
+    batch = tmp_path / "batch.yaml"
+    batch.write_text(
+        "edition: 11\n"
+        "targets: [{name: necron warriors}]\n"
+        "runs: [{name: x, attacker: {name: boyz}, effects: ['waaagh,get-stuck-in']}]\n"
+    )
+    msg = error("compare", str(batch))
+    assert "effects[0]: unknown effect 'waaagh,get-stuck-in'; one effect per --effect (or " \
+        "per entry of a list)" in msg  # fmt: skip
+
+
+def test_compare_names_the_run_a_not_modelled_part_belongs_to(tmp_path):
+    """Of two runs, only 'dust' names All is Dust, whose record leaves a part out: its "Not
+    modelled" line names the run; the Intercessors' own ability (both runs) names none."""
+    batch = tmp_path / "batch.yaml"
+    batch.write_text(
+        "edition: 11\n"
+        "targets: [{name: rubric marines}]\n"
+        "runs:\n"
+        "  - {name: plain, attacker: {name: intercessor squad}}\n"
+        "  - {name: dust, attacker: {name: intercessor squad}, effects: [all-is-dust]}\n"
+    )
+    result = cli("compare", str(batch))
+    assert result.exit_code == 0, result.stderr
+    text = " ".join(result.stdout.split())
+    assert "Not modelled (run 'dust'): All is Dust:" in text
+    assert "Not modelled: Hail of Bolts (Intercessor Squad unit ability)" in text
+
+
+def test_compare_names_the_targets_of_a_target_only_part():
+    """One run against two targets: Reanimation Protocols (the Necron Warriors' ability) is
+    about the rows against them only."""
+    result = cli("compare", "intercessor squad", "-t", "necron warriors", "-t", "boyz", *ED11)
+    assert result.exit_code == 0, result.stderr
+    text = " ".join(result.stdout.split())
+    assert "Not modelled (against Necron Warriors): Reanimation Protocols" in text

@@ -188,7 +188,8 @@ def apply_effects(
         try:
             requested.append(find(parse_request(name), sel.edition, units))
         except WrongFactionError as exc:  # its own conditions first, as for any effect
-            whys = [_why(Active(exc.effect, side), base) for side in exc.sides]
+            said = _said_name(exc.effect, name)
+            whys = [_why(Active(exc.effect, side), base, said) for side in exc.sides]
             first = next((w for w in whys if w is not None), None)
             raise SelectionError(f"--effect {name}: {first}" if first else str(exc)) from None
         except LookupError as exc:
@@ -290,9 +291,20 @@ def _add_option_hints(out: Applied, not_modelled: list[str]) -> None:
                 )
 
 
-def _why(a: Active, f: Facts) -> str | None:
+def _said_name(e: Effect, text: str) -> str:
+    """The name a refusal gives ``e`` when the player wrote ``text``: the choice rule's when
+    that is what the player named (Blessings of Khorne, not its option Martial
+    Excellence), else the record's."""
+    from ..effect_coverage import slug
+
+    key = parse_request(text).key
+    return e.rule if key != e.id and key != slug(e.name) and key == slug(e.rule) else e.name
+
+
+def _why(a: Active, f: Facts, name: str | None = None) -> str | None:
     """Why the record of ``a`` cannot act for its side (its record-level conditions but those
-    on the target's state), or None."""
+    on the target's state), or None; ``name``: what the reason calls it (its record's name
+    by default)."""
     e = a.effect
     when = e.when
     if when is not None and any(getattr(when, k) is not None for k in STATE_FIELDS):
@@ -302,7 +314,7 @@ def _why(a: Active, f: Facts) -> str | None:
         when = msgspec.structs.replace(when, unit_min_models=None)
     sides = (a.side,) if e.side == "both" else ("attacker", "target")
     ctx = Context(a.side, a.options, leading=a.leading)
-    return why_not(when, f, ctx, e.name, keyword_sides=sides)
+    return why_not(when, f, ctx, name or e.name, keyword_sides=sides)
 
 
 def _named(e: Effect, side: str, opts: frozenset[str], sides: dict, owners: dict) -> Active:
@@ -332,7 +344,7 @@ def _apply_found(
         if not ok:
             if skip_unmet:
                 return
-            raise SelectionError(f"--effect {text}: {_why(options[0], f)}")
+            raise SelectionError(f"--effect {text}: {_why(options[0], f, found.effect.rule)}")
         out.choices.append(Choice(side, found.effect.rule, tuple(ok)))
         _mark(out, found.label, side, ok)
         return
