@@ -511,9 +511,13 @@ def compared(rows: list[Row], key: str) -> list[dict[str, Any]]:
     ]
 
 
-def _csv_points(unit: dict[str, Any]) -> float | str:
-    """The points, or "" where the source lists none."""
-    return unit["points"] if unit.get("points_listed", True) else ""
+def _csv_points(unit: dict[str, Any]) -> float | int | str:
+    """The points (a whole number as one: ``1985``, not ``1985.0``), or "" where the source
+    lists none."""
+    if not unit.get("points_listed", True):
+        return ""
+    points = unit["points"]
+    return int(points) if isinstance(points, float) and points.is_integer() else points
 
 
 def csv_records(rows: list[Row], key: str) -> list[dict[str, Any]]:
