@@ -61,7 +61,9 @@ class Case:
     """One rule's row: ``faction`` (the effect file's stem), ``effect`` (the ``--effect``
     text), ``command`` (shoot or fight), the ``attacker`` and ``target`` units, more command
     ``flags``, the ``weapon`` whose row is read (None: the activation's totals), the ``figure``
-    and the hand-worked ``expected`` value; ``edition`` "11" or "10"."""
+    and the hand-worked ``expected`` value; ``edition`` "11" or "10"; ``idle``: the rule
+    changes nothing here (its record's conditions hold, no change's do), so it is not listed
+    as applied and a "no effect" note says why."""
 
     faction: str
     effect: str
@@ -73,10 +75,15 @@ class Case:
     figure: str
     expected: Fr | int
     edition: str = "11"
+    idle: bool = False
 
 
-def case(faction, effect, command, attacker, target, *flags, weapon, figure, expected, ed="11"):
-    c = Case(faction, effect, command, attacker, target, flags, weapon, figure, expected, ed)
+def case(
+    faction, effect, command, attacker, target, *flags, weapon, figure, expected, ed="11",
+    idle=False,
+):  # fmt: skip
+    c = Case(faction, effect, command, attacker, target, flags, weapon, figure, expected, ed,
+             idle)  # fmt: skip
     return pytest.param(c, id=f"{ed}/{faction}/{effect}")
 
 
@@ -1009,7 +1016,7 @@ CASES = [
          expected=15 * d6(4), ed="10"),
     case("adeptus-mechanicus", "protector-imperative", "fight", "Intercessor Squad",
          "Sicarian Ruststalkers", weapon="Close combat weapon", figure="hits",
-         expected=15 * d6(3), ed="10"),
+         expected=15 * d6(3), ed="10", idle=True),
     case("adeptus-mechanicus", "protector-imperative:near-battleline", "fight",
          "Intercessor Squad", "Sicarian Ruststalkers", weapon="Close combat weapon",
          figure="hits", expected=15 * d6(4), ed="10"),
@@ -1048,7 +1055,11 @@ def figure(out: dict, weapon: str | None, name: str) -> float:
 @pytest.mark.parametrize("c", CASES)
 def test_rule_against_hand_worked_value(c: Case) -> None:
     out = run(c)
-    assert ids(c.effect) & set(out["effects"]), out["effects"]
+    if c.idle:
+        assert not ids(c.effect) & set(out["effects"]), out["effects"]
+        assert any(f"--effect {c.effect}: no effect: " in n for n in out["notes"]), out["notes"]
+    else:
+        assert ids(c.effect) & set(out["effects"]), out["effects"]
     got = figure(out, c.weapon, c.figure)
     assert got == pytest.approx(float(c.expected), abs=TOL, rel=0), (got, float(c.expected))
 

@@ -45,8 +45,31 @@ def select(
     """The records and coverage lines of ``edition`` that pass every filter given.
 
     Raises:
-        ListingError: an unknown faction, kind or detachment, or a name no record is like.
+        ListingError: an unknown faction, kind or detachment, or a name no record is like;
+            where the other edition has what was asked for, the message says so (``all is
+            dust`` is an edition-11 rule).
     """
+    try:
+        return _select(edition, faction, kind, detachment, text)
+    except ListingError as exc:
+        other = "11" if edition == "10" else "10"
+        try:
+            effects, lines = _select(other, faction, kind, detachment, text)
+        except ListingError:
+            raise exc from None
+        if not effects and not lines:
+            raise
+        raise ListingError(f"{exc}; edition {other} has it (add --edition {other})") from None
+
+
+def _select(
+    edition: str,
+    faction: str | None,
+    kind: str | None,
+    detachment: str | None,
+    text: str | None,
+) -> tuple[list[Effect], list[Line]]:
+    """:func:`select` in one edition."""
     from .effects import all_effects, effects_of
     from .fuzzy import did_you_mean
 

@@ -240,7 +240,9 @@ def parse_request(text: str) -> Request:
     if "/" in name:
         faction, name = (p.strip() for p in name.rsplit("/", 1))
         if not faction:
-            faction = None
+            raise EffectNameError(
+                f"--effect {raw!r}: no faction before '/' (write FACTION/NAME, or the NAME alone)"
+            )
     options = tuple(slug(o) for o in parts[1].split(",") if o.strip()) if len(parts) > 1 else ()
     if not slug(name):
         raise EffectNameError(f"--effect {raw!r}: no effect name (`calc effects` lists them)")
@@ -316,6 +318,8 @@ def find(req: Request, edition: str, units: dict[str, tuple[str, dict[str, int]]
         candidates = [(g, len(g) > 1) for g in _groups(pool, key)]
     if not candidates:
         raise _not_here(req, edition, units, searched, pool)
+    if req.side is not None and not any(_record_sides(g, req.side) for g, _ in candidates):
+        raise _no_half(req, candidates[0])
     pairs = []  # (rank, candidate index, side)
     refused: list[str] = []
     for i, (group, _) in enumerate(candidates):
@@ -359,6 +363,31 @@ def _record_sides(group: tuple[Effect, ...], asked: str | None) -> list[str]:
     """The sides a record (or a choice rule's options) can act for, within ``asked``."""
     sides = list(dict.fromkeys(s for e in group for s in _own_sides(e)))
     return [s for s in sides if asked is None or s == asked] if asked else sides
+
+
+def _no_half(req: Request, candidate: tuple[tuple[Effect, ...], bool]) -> EffectNameError:
+    """``attacker:NAME`` / ``target:NAME`` for a rule with no half for that side."""
+    group, choice = candidate
+    e = group[0]
+    what = _rule_words(e, choice)
+    own = _record_sides(group, None)
+    acts = " and ".join(
+        "the attacker's attacks" if s == "attacker" else "the target's defence" for s in own
+    )
+    bare = slug(e.rule) if choice else e.id
+    prefixed = " or ".join(f"{s}:{bare}" for s in own)
+    return EffectNameError(
+        f"--effect {req.text}: {what} changes {acts} only: it has no {req.side} half "
+        f"(give {bare} or {prefixed})"
+    )
+
+
+def _rule_words(e: Effect, choice: bool) -> str:
+    """``"Oath of Moment (Space Marines army rule)"``; a choice rule by the rule's name."""
+    if not choice:
+        return e.describe()
+    owner = "core" if e.is_core else ef.display_name(e.faction)
+    return f"{e.rule} ({owner} {e.kind_words})"
 
 
 def _check_options(req: Request, group: tuple[Effect, ...]) -> None:
@@ -445,10 +474,14 @@ def _not_here(req, edition, units, searched, pool) -> LookupError:
     """Why nothing in ``searched`` has the name: another faction of this edition has it (the
     faction refusal), only the other edition has it, or nobody (unknown, did you mean)."""
     key = req.key
+    if "," in req.name:
+        return EffectNameError(f"--effect {req.text}: {comma_hint(req.name)}")
     everywhere = all_effects(edition)
     elsewhere = [e for e in everywhere if _matches(e, key) or slug(e.rule) == key]
     if elsewhere and req.faction is None:
         return _wrong_faction(req, elsewhere[0], units, list(_own_sides(elsewhere[0])))
+    if elsewhere:
+        return _not_of_faction(req, elsewhere)
     line = coverage_line(key, edition, searched if req.faction else tuple(ef.files_of(edition)))
     if line is not None:
         what = "not an attack rule" if line.status == "not-attack" else "not modelled"
@@ -481,6 +514,59 @@ def _not_here(req, edition, units, searched, pool) -> LookupError:
         f"unknown effect {req.name!r}"
         + (_side_hint(req) or did_you_mean(req.name, names))
         + " (`calc effects` lists them)"
+    )
+
+
+def _not_of_faction(req: Request, elsewhere: list[Effect]) -> EffectNameError:
+    """``FACTION/NAME`` where the faction has no such rule and others do: whose it is (a
+    faction others of them are within first, as Space Marines for the chapters)."""
+    from .wording import join_words
+
+    asked = ef.faction_key(req.faction or "")
+    asked_name = ef.display_name(asked) if asked else req.faction
+    owners: dict[str, Effect] = {}
+    for e in elsewhere:
+        owners.setdefault(e.faction, e)
+
+    def parent(k: str) -> str | None:
+        f = ef.faction_of_key(k)
+        return f.within if f is not None else None
+
+    def rank(e: Effect) -> int:
+        if any(parent(k) == e.faction for k in owners):
+            return 0  # others are within it
+        return 2 if parent(e.faction) is not None else 1
+
+    first, *more = sorted(owners.values(), key=rank)
+    choice = not _matches(first, req.key)
+    rule = first.rule if choice else first.name
+    name = slug(rule) if choice else first.id
+    words = KIND_WORDS.get(first.kind, first.kind)  # its detachments can be many: left out
+    article = "an" if words[0] in "aeiou" else "a"
+    if first.is_core:
+        return EffectNameError(
+            f"--effect {req.text}: {rule} is {article} {words}, not a rule of {asked_name} "
+            f"(give {name}, with no faction)"
+        )
+    shown = ef.display_name(first.faction)
+    data = f" ({first.faction_name})" if slug(first.faction_name) != slug(shown) else ""
+    also = join_words([ef.display_name(e.faction) for e in more]) if more else ""
+    return EffectNameError(
+        f"--effect {req.text}: {rule} is {article} {words} of {shown}{data}"
+        + (f", also of {also}" if more else "")
+        + f", not of {asked_name} (give {shown}/{name}"
+        + (", or another of those factions before the '/')" if more else ")")
+    )
+
+
+def comma_hint(name: str) -> str:
+    """What to say of an effect name with commas (``waaagh,get-stuck-in``): one effect per
+    ``--effect``; a comma separates only the options after ``:``."""
+    parts = [p.strip() for p in name.split(",") if p.strip()]
+    given = " ".join(f"--effect {p}" for p in parts)
+    return (
+        f"one effect per --effect (or per entry of a list): give {given}; a comma separates "
+        "only the options after ':' (ID:A,B)"
     )
 
 
@@ -540,7 +626,10 @@ def known_anywhere(name: str) -> bool:
 
 
 def suggestions(name: str) -> str:
-    """``"; did you mean ..."`` for a name no record has, over every edition's ids."""
+    """``"; did you mean ..."`` for a name no record has, over every edition's ids (for a
+    name with commas, that effects are given one each: :func:`comma_hint`)."""
+    if "," in name:
+        return f"; {comma_hint(name)}"
     ids = sorted({e.id for ed in ef.EDITIONS for e in all_effects(ed)})
     return did_you_mean(name, ids)
 

@@ -377,6 +377,9 @@ def resolve(
     by_state = None
     if carried is not None and plan.state_split is not None:
         by_state = _state_classes(sel, plan, picked)
+        read = plan.reading_states()  # an effect idle at the start may act in a state
+        notes = [n for n in notes if n in read.notes or n not in plan.notes]
+        plan = read
     exact, declined = None, None
     if method in ("exact", "both"):
         if by_state is not None and carried is not None and carried.exact is not None:

@@ -429,13 +429,11 @@ def _legend_and_notes(rows: list[Row], console: Any) -> None:
         ),
     )
     seen: set[str] = set()
-    for r in rows:
-        for n in r.result["not_modelled"]:
-            if n not in seen:
-                seen.add(n)
-                print_wrapped(
-                    console, Text.assemble(("Not modelled: ", "yellow"), escape_controls(n))
-                )
+    for n, which in _not_modelled_rows(rows):
+        seen.add(n)
+        print_wrapped(
+            console, Text.assemble((f"Not modelled{which}: ", "yellow"), escape_controls(n))
+        )
     runs: dict[str, list[str]] = {}
     for r in rows:
         for n in r.result["notes"]:
@@ -447,6 +445,41 @@ def _legend_and_notes(rows: list[Row], console: Any) -> None:
     for n, named in runs.items():
         which = "" if named == every else f" ({_some_runs(named)})"
         print_wrapped(console, Text.assemble((f"Note{which}: ", "dim"), escape_controls(n)))
+
+
+def _not_modelled_rows(rows: list[Row]) -> list[tuple[str, str]]:
+    """Each "not modelled" item once, with the rows it is about when not every row: `` (run
+    'a')`` when some runs have it, `` (against Rubric Marines)`` when every run has it
+    against some targets only, "" when every row has it."""
+    found: dict[str, list[Row]] = {}
+    for r in rows:
+        for n in r.result["not_modelled"]:
+            found.setdefault(n, []).append(r)
+    every_run = list(dict.fromkeys(r.job.run for r in rows))
+    every_target = list(dict.fromkeys(r.result["target"]["name"] for r in rows))
+    out = []
+    for n, have in found.items():
+        runs = list(dict.fromkeys(r.job.run for r in have))
+        targets = list(dict.fromkeys(r.result["target"]["name"] for r in have))
+        if len(have) == len(rows):
+            which = ""
+        elif runs != every_run:
+            which = f" ({_some_runs(runs)})"
+        elif targets != every_target:
+            which = f" (against {_some_targets(targets)})"
+        else:
+            which = ""
+        out.append((n, which))
+    return out
+
+
+def _some_targets(names: list[str], shown: int = 3) -> str:
+    """``Boyz``, ``Boyz and Rhino``, ``Boyz, Rhino, Lootas and 2 more``."""
+    from ..wording import join_words
+
+    if len(names) > shown:
+        return f"{', '.join(names[:shown])} and {len(names) - shown} more"
+    return join_words(names)
 
 
 def _some_runs(names: list[str], shown: int = 3) -> str:

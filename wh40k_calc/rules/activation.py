@@ -14,6 +14,7 @@ tries the choices and keeps the best.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
@@ -29,9 +30,9 @@ from .changes import Changes, names
 from .command_reroll import SingleReroll, keep_single_rerolls
 from .conditional import against_target
 from .conditions import blast_x_notes, cleave_not_modelled, stealth_notes
-from .idle import idle_notes, idle_phase_notes, lasting_idle
+from .idle import idle_effects, idle_notes, idle_phase_notes, lasting_idle
 from .mortal import before_attacks, from_wounds_left
-from .plan import GroupOptions, Plan
+from .plan import GroupOptions, Plan, acting_ids
 from .situation import Situation
 from .target import Kind, target_profile, wounded_start
 from .unit_abilities import damaged_hit_mod, defence_notes
@@ -152,6 +153,9 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     notes += conditional_notes + conditions_notes
     notes += stealth_notes(s, groups)
     notes += idle_notes(edition, sel, target, groups, applied)
+    every = _each_variant(applied, changes, variants, bearers, edition)
+    idle_fx = idle_effects(applied, every, groups, attacker, target)
+    notes += [i.note for i in idle_fx]
     not_modelled += cleave_not_modelled(edition, sel, groups)
     not_modelled += effect_parts_not_modelled(applied)
     notes += blast_x_notes(edition, groups)
@@ -169,8 +173,11 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
         variants=[v.labels for v in variants],
         variant_defender=[v.defender for v in variants],
         build=_ActivationBuilder(s, groups, precise, variants, best, start, bearers),
-        effects=applied.ids,
-        effect_sides=applied.sides,
+        effects=acting_ids(applied.ids, applied.sides, idle_fx)[0],
+        effect_sides=acting_ids(applied.ids, applied.sides, idle_fx)[1],
+        effect_order=list(applied.ids),
+        effect_sides_all=applied.sides,
+        idle_effects=tuple(idle_fx),
         effects_both=[a.effect.id for a in applied.every_active() if a.effect.side == "both"],
         not_modelled=not_modelled,
         notes=[
@@ -187,6 +194,20 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
         idle=lasting_idle(edition, sel, target, groups, applied),
         unmet=tuple(applied.unmet),
     )
+
+
+def _each_variant(
+    applied: Applied,
+    first: Changes,
+    variants: list[Variant],
+    bearers: frozenset[int],
+    edition: Edition,
+) -> Iterator[Changes]:
+    """The changes of each variant (``first``: the first one's, already made), made as they
+    are asked for."""
+    yield first
+    for v in variants[1:]:
+        yield Changes(applied, v, bearers, edition.extra_attacks_fixed())
 
 
 def _blast_ok(changes: Changes):

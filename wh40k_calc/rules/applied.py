@@ -107,8 +107,9 @@ class Applied(Struct):
     """The effects that apply, after their conditions were checked: ``fixed`` (always),
     ``choices`` (the players'), ``facts`` the conditions read (the attacker's keywords include
     those effects grant), and for the report ``ids`` and ``sides`` (id -> the sides it acts
-    for); ``unmet``: the ``--effect`` names left out because their conditions are not met
-    here (``Selection.skip_unmet``), as ``(the name as given, why)``."""
+    for), ``members`` ((id, side) -> the keys of the actives it stands for: one, or a
+    choice rule's options), and ``unmet``: the ``--effect`` names left out because their
+    conditions are not met here (``Selection.skip_unmet``), as ``(the name as given, why)``."""
 
     facts: Facts
     fixed: list[Active] = field(default_factory=list)
@@ -116,6 +117,7 @@ class Applied(Struct):
     ids: list[str] = field(default_factory=list)
     sides: dict[str, list[str]] = field(default_factory=dict)
     unmet: list[tuple[str, str]] = field(default_factory=list)  # see the docstring
+    members: dict[tuple[str, str], list[tuple]] = field(default_factory=dict)
 
     def variants(self) -> list[Variant]:
         """Every combination of the choices' options (none without choices)."""
@@ -188,11 +190,13 @@ def apply_effects(
         try:
             requested.append(find(parse_request(name), sel.edition, units))
         except WrongFactionError as exc:  # its own conditions first, as for any effect
-            whys = [_why(Active(exc.effect, side), base) for side in exc.sides]
+            said = _said_name(exc.effect, name)
+            whys = [_why(Active(exc.effect, side), base, said) for side in exc.sides]
             first = next((w for w in whys if w is not None), None)
             raise SelectionError(f"--effect {name}: {first}" if first else str(exc)) from None
         except LookupError as exc:
             raise SelectionError(str(exc)) from None
+    requested = _merged(requested)
     granted, bearer_granted = _granted(requested, base)
     f = base.granted(granted, bearer_granted) if granted or bearer_granted else base
     out = Applied(f)
@@ -219,6 +223,35 @@ def apply_effects(
     _add_option_hints(out, not_modelled)
     _add_ability_choices(out)
     return out, not_modelled
+
+
+def _merged(requested: list) -> list:
+    """The ``--effect`` names of one rule given more than once (``oath-of-moment`` and
+    ``oath-of-moment:codex-army``, in either order) as one, with every option any of them
+    gave: the same rule applies once, with its options. A name of one half of a ``both``
+    record (``attacker:``) after the whole record adds its options and nothing else; the
+    whole after a half takes the half's options too. Unit rules (triples) are kept as they
+    are."""
+    out: list = []
+    options: dict[tuple, list[str]] = {}
+    for item in requested:
+        if isinstance(item, Found):
+            key = (tuple(e.identity for e in item.effects), item.choice)
+            options.setdefault(key, [])
+            options[key] += [o for o in item.options if o not in options[key]]
+    kept: dict[tuple, list[Found]] = {}
+    for item in requested:
+        if not isinstance(item, Found):
+            out.append(item)
+            continue
+        key = (tuple(e.identity for e in item.effects), item.choice)
+        earlier = kept.setdefault(key, [])
+        if any(set(item.sides) <= set(f.sides) for f in earlier):
+            continue
+        merged = replace(item, options=tuple(options[key]))
+        earlier.append(merged)
+        out.append(merged)
+    return out
 
 
 def _owners(requested: list) -> dict[tuple, Datasheet]:
@@ -260,9 +293,20 @@ def _add_option_hints(out: Applied, not_modelled: list[str]) -> None:
                 )
 
 
-def _why(a: Active, f: Facts) -> str | None:
+def _said_name(e: Effect, text: str) -> str:
+    """The name a refusal gives ``e`` when the player wrote ``text``: the choice rule's when
+    that is what the player named (Blessings of Khorne, not its option Martial
+    Excellence), else the record's."""
+    from ..effect_coverage import slug
+
+    key = parse_request(text).key
+    return e.rule if key != e.id and key != slug(e.name) and key == slug(e.rule) else e.name
+
+
+def _why(a: Active, f: Facts, name: str | None = None) -> str | None:
     """Why the record of ``a`` cannot act for its side (its record-level conditions but those
-    on the target's state), or None."""
+    on the target's state), or None; ``name``: what the reason calls it (its record's name
+    by default)."""
     e = a.effect
     when = e.when
     if when is not None and any(getattr(when, k) is not None for k in STATE_FIELDS):
@@ -272,7 +316,7 @@ def _why(a: Active, f: Facts) -> str | None:
         when = msgspec.structs.replace(when, unit_min_models=None)
     sides = (a.side,) if e.side == "both" else ("attacker", "target")
     ctx = Context(a.side, a.options, leading=a.leading)
-    return why_not(when, f, ctx, e.name, keyword_sides=sides)
+    return why_not(when, f, ctx, name or e.name, keyword_sides=sides)
 
 
 def _named(e: Effect, side: str, opts: frozenset[str], sides: dict, owners: dict) -> Active:
@@ -301,11 +345,13 @@ def _apply_found(
         ok = [a for a in options if _why(a, f) is None]
         if not ok:
             if skip_unmet:
-                out.unmet.append((text, _why(options[0], f) or found.effect.rule))
+                out.unmet.append(
+                    (text, _why(options[0], f, found.effect.rule) or found.effect.rule)
+                )
                 return
-            raise SelectionError(f"--effect {text}: {_why(options[0], f)}")
+            raise SelectionError(f"--effect {text}: {_why(options[0], f, found.effect.rule)}")
         out.choices.append(Choice(side, found.effect.rule, tuple(ok)))
-        _mark(out, found.label, side)
+        _mark(out, found.label, side, ok)
         return
     e = found.effect
     reasons = []
@@ -332,15 +378,16 @@ def _apply_found(
 def _add(out: Applied, a: Active, seen: set[tuple]) -> None:
     seen.add(a.key)
     out.fixed.append(a)
-    _mark(out, a.effect.id, a.side)
+    _mark(out, a.effect.id, a.side, [a])
 
 
-def _mark(out: Applied, eid: str, side: str) -> None:
+def _mark(out: Applied, eid: str, side: str, actives: list[Active]) -> None:
     if eid not in out.ids:
         out.ids.append(eid)
     sides = out.sides.setdefault(eid, [])
     if side not in sides:
         sides.append(side)
+    out.members.setdefault((eid, side), []).extend(a.key for a in actives)
 
 
 def _add_ability_choices(out: Applied) -> None:

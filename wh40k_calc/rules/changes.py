@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, cast
 
+import msgspec
 from msgspec import Struct
 
 from ..datasheet import norm_name
@@ -34,7 +35,7 @@ from .when import Context, Facts, why_not
 
 if TYPE_CHECKING:
     from ..datasheet import Weapon
-    from ..effect_schema import Change
+    from ..effect_schema import Change, When
     from ..units import ModelGroup
     from .applied import Active, Applied, Variant
 
@@ -139,26 +140,82 @@ class Changes:
                     if value is None:
                         continue
                 self.by.setdefault((a.side, field), []).append(Piece(a, i, c, field, value))
-        self.cover_fx = False  # read by the conditions: set from the target's own pieces
-        self.stealth_fx = bool(self.unit("target", "stealth"))
-        self.cover_fx = self.stealth_fx or bool(self.unit("target", "cover"))
+        # read by the conditions (``target_in_cover``): the effects giving the target cover
+        # or Stealth; a record's own cover never counts for its own conditions (Masters of
+        # Camouflage: "the Benefit of Cover for any other reason")
+        self.cover_by: tuple[tuple, ...] = ()
+        stealth = self.unit("target", "stealth")
+        cover = stealth + self.unit("target", "cover")
+        self.stealth_fx = bool(stealth)
+        self.cover_fx = bool(cover)
+        self.cover_by = tuple(dict.fromkeys(p.active.effect.identity for p in cover))
 
     def fields(self, side: str, field: str) -> list[Piece]:
         """Every piece of ``field`` on ``side``, whatever its scope and conditions."""
         return self.by.get((side, field), [])
 
     def _holds(self, p: Piece, ctx: Context) -> bool:
+        return self._why(p, ctx) is None
+
+    def _why(self, p: Piece, ctx: Context, name: str = "", drop: tuple[str, ...] = ()):
+        """Why piece ``p``'s conditions (its record's, then its change's) fail where ``ctx``
+        reads them (the reason, ``name`` first), or None; ``drop``: conditions left unread."""
         e = p.active.effect
-        ctx = replace(ctx, options=p.active.options, leading=p.active.leading)
+        cover = any(k != e.identity for k in self.cover_by)
+        ctx = replace(ctx, options=p.active.options, leading=p.active.leading, cover_fx=cover)
         sides = (p.active.side,) if e.side == "both" else ("attacker", "target")
-        return (
-            why_not(e.when, self.facts, ctx, "", keyword_sides=sides) is None
-            and why_not(p.change.when, self.facts, ctx, "") is None
+        record, own = _without(e.when, drop), _without(p.change.when, drop)
+        return why_not(record, self.facts, ctx, name, keyword_sides=sides) or why_not(
+            own, self.facts, ctx, name
         )
+
+    def why_idle(
+        self, p: Piece, attacks: list[Attack], target_bearers: bool, names: tuple[str, str]
+    ) -> tuple[str, bool] | None:
+        """Whether piece ``p`` can act at all in this activation (``attacks``: every weapon
+        that may attack, with its model group; ``target_bearers``: the target has a bearer
+        model; ``names``: the attacker's and the target's): None when some attack in its
+        scope (or the activation, for a change with no weapon scope) meets its conditions,
+        the target's defence read at each model count as its models die; else why not, in
+        words ("it needs ..."), and whether only conditions on the target's state at the
+        activation's start are why (``calc sequence`` reads them per state). Per-attack S
+        against T is taken to hold (it depends on the roll's target model)."""
+        side, c = p.active.side, p.change
+        if side == "target" and c.bearer_only and not target_bearers:
+            return (
+                f"it is for the bearer, and {names[1]} has no bearer (a CHARACTER: "
+                "--target-leader attaches one)"
+            ), False
+        if p.field in ("cover", "stealth") and not any(not a.weapon.is_melee for a in attacks):
+            return "the Benefit of Cover and Stealth are against ranged attacks only", False
+        scoped: list[Attack | None]
+        if p.field in UNIT_FIELDS or not attacks:
+            scoped = [None]
+        else:
+            scoped = [
+                a
+                for a in attacks
+                if in_scope(c, a.weapon, self.extra_attacks_fixed)
+                and (side != "attacker" or not c.bearer_only or _bears(p, a))
+            ]
+            mortal_first = bool(self.fields("attacker", "mortal_wounds"))
+            if side == "target" and mortal_first and _unscoped(c):
+                scoped.append(None)  # mortal wounds inflicted before the attacks
+            if not scoped:
+                return _scope_words(p, attacks, names[0]), False
+        counts: list[int | None] = [None]
+        if side == "target" and _reads_models(p):
+            counts += list(range(self.facts.target.models - 1, 0, -1))
+        contexts = [self._context(side, a, n) for a in scoped for n in counts]
+        if any(self._why(p, x, drop=PER_ATTACK) is None for x in contexts):
+            return None
+        why = self._why(p, contexts[0], "it", PER_ATTACK) or "it cannot act here"
+        by_state = any(self._why(p, x, drop=PER_ATTACK + STATE) is None for x in contexts)
+        return why, by_state
 
     def _context(self, side: str, a: Attack | None, target_models: int | None) -> Context:
         if a is None:
-            return Context(side, cover_fx=self.cover_fx, target_models=target_models)
+            return Context(side, target_models=target_models)
         w = a.weapon
         return Context(
             side,
@@ -166,7 +223,6 @@ class Changes:
             bearer=a.bearer,
             ranged=not w.is_melee,
             ignores_cover=w.abilities.ignores_cover,
-            cover_fx=self.cover_fx,
             strength=a.strength,
             toughness=a.toughness,
             target_models=target_models,
@@ -241,6 +297,63 @@ class Changes:
     def attack(self, w: Weapon, group: ModelGroup | None) -> Attack:
         """The :class:`Attack` of weapon ``w`` used by ``group``."""
         return Attack(w, group, group is not None and id(group) in self.bearers)
+
+
+# fields read for the whole activation, with no weapon (``Changes.unit``, a +W change)
+UNIT_FIELDS = frozenset(
+    {"mortal_wounds", "fights_first", "grant_keyword", "stealth", "cover", "toughness",
+     "toughness_majority", "wounds"}
+)  # fmt: skip
+PER_ATTACK = ("strength_above_toughness", "strength_below_toughness")
+STATE = (
+    "target_below_starting_strength",
+    "target_below_half_strength",
+    "target_min_models",
+    "target_max_models",
+    "unit_min_models",
+)
+
+
+def _without(when: When | None, drop: tuple[str, ...]) -> When | None:
+    """``when`` with the conditions ``drop`` left out."""
+    if when is None or not drop or all(getattr(when, f) is None for f in drop):
+        return when
+    return msgspec.structs.replace(when, **dict.fromkeys(drop))
+
+
+def _unscoped(c: Change) -> bool:
+    """A change with no weapon scope (it acts outside an attack too)."""
+    return c.weapons == "all" and not (c.named or c.weapons_with or c.weapons_without)
+
+
+def _reads_models(p: Piece) -> bool:
+    """Whether ``p``'s conditions read the target's model count (its defence, as models die)."""
+    whens = (p.active.effect.when, p.change.when)
+    return any(w is not None and any(getattr(w, f) is not None for f in STATE) for w in whens)
+
+
+def _scope_words(p: Piece, attacks: list[Attack], attacker: str) -> str:
+    """Why no attack here is in ``p``'s scope, in words."""
+    c = p.change
+    kinds = {a.weapon.is_melee for a in attacks}
+    if c.weapons == "melee" and True not in kinds:
+        return "it changes melee attacks only"
+    if c.weapons == "ranged" and False not in kinds:
+        return "it changes ranged attacks only"
+    if c.bearer_only and p.active.side == "attacker" and not any(a.bearer for a in attacks):
+        return (
+            f"it is for the bearer's attacks, and {attacker} has no bearer (a CHARACTER: "
+            "--leader attaches one)"
+        )
+    if c.bearer_only and p.active.side == "attacker":
+        return "it is for the bearer's weapons, and none of them is in its scope here"
+    if c.named:
+        return f"it changes {', '.join(c.named)} only, which do not attack here"
+    if c.weapons_with:
+        return f"it changes weapons with [{'], ['.join(c.weapons_with).upper()}] only"
+    if c.weapons_without:
+        return f"every weapon attacking here has [{'], ['.join(c.weapons_without).upper()}]"
+    return "no weapon attacking here is in its scope"
 
 
 def unmodified_damage(w: Weapon) -> int | None:

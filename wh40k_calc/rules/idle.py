@@ -18,6 +18,7 @@ shoot, switching it off brings others in, so only the findings that read no weap
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, cast
 
 from msgspec import Struct
@@ -31,9 +32,10 @@ from ..units import Unit
 from . import common as c
 from .added import answers_to, torrent_cannot_have
 from .applied import Applied
-from .plan import GroupOptions
+from .plan import GroupOptions, IdleEffect
 
 if TYPE_CHECKING:
+    from .changes import Changes
     from .edition import Edition
 
 # abilities only one kind of attack reads here (Core rules: [RAPID FIRE], [MELTA], [HEAVY],
@@ -482,3 +484,62 @@ _IDLE = {
     ),
     "shooting": ("charged", "disembarked"),
 }
+
+
+def idle_effects(
+    applied: Applied,
+    variants: Iterable[Changes],
+    groups: list[GroupOptions],
+    attacker: Unit,
+    target: Unit,
+) -> list[IdleEffect]:
+    """The effects applied that change nothing in this activation (``variants``: the changes
+    of each variant, the first one's first; ``groups``: the weapons that may attack), each
+    with its "no effect" note: an effect is idle when no change of it, in any variant it acts
+    in, has an attack in its scope that meets its conditions (``Changes.why_idle``). A
+    named effect's note reads ``--effect ID: no effect: ...``; a datasheet's own rule's names
+    the rule and its datasheet."""
+    from .when import bearer_groups
+
+    bearers = bool(bearer_groups(target))
+    names = (attacker.name, target.name)
+    everyone = {a.key for a in applied.every_active()}
+    found: dict[tuple, tuple[list[str], bool]] = {}  # active key -> (whys, by_state)
+    acting: set[tuple] = set()
+    attacks: list = []
+    for n, ch in enumerate(variants):
+        if n == 0:
+            made = (ch.attack(w, g.group) for g in groups for o in g.options for w in o.weapons)
+            attacks = list(dict.fromkeys(made))
+        elif acting >= everyone:
+            break  # every effect acts: no other variant to read
+        for pieces in ch.by.values():
+            for p in pieces:
+                key = p.active.key
+                if key in acting:
+                    continue
+                idle = ch.why_idle(p, attacks, bearers, names)
+                if idle is None:
+                    acting.add(key)
+                    found.pop(key, None)
+                else:
+                    whys, by_state = found.setdefault(key, ([], False))
+                    if idle[0] not in whys:
+                        whys.append(idle[0])
+                    found[key] = (whys, by_state or idle[1])
+    actives = {a.key: a for a in applied.every_active()}
+    out = []
+    for (eid, side), keys in applied.members.items():
+        if not keys or any(k not in found for k in keys):
+            continue
+        reason = "; or ".join(found[keys[0]][0])
+        a = actives[keys[0]]
+        if a.explicit:
+            head = f"--effect {eid}"
+        else:
+            who = a.owner.name if a.owner is not None else a.effect.faction_name
+            head = f"{a.effect.name} ({who} unit rule)"
+        by_state = any(found[k][1] for k in keys)
+        reason = reason.replace("--effect ID:", f"--effect {eid}:")
+        out.append(IdleEffect(eid, side, f"{head}: no effect: {reason}", by_state))
+    return out

@@ -14,6 +14,7 @@ from msgspec import Struct, field
 
 from ..datasheet import Weapon
 from ..profile import Activation
+from ..records import replace
 from ..units import ModelGroup, Unit
 from .when import StateSplit
 
@@ -31,6 +32,18 @@ class GroupOptions(Struct, frozen=True):
     group: ModelGroup
     options: tuple[Option, ...]
     what: str  # e.g. "fights with", "shoots"
+
+
+class IdleEffect(Struct, frozen=True):
+    """An effect that applies (its record's conditions hold) but whose every change is out
+    of scope or unmet here: its ``id`` and ``side`` as the report lists them, the ``note``
+    saying why, and whether only the target's state at the activation's start is why
+    (``by_state``: a sequence step reading its start states may still use it)."""
+
+    id: str
+    side: str
+    note: str
+    by_state: bool = False
 
 
 class Plan(Struct, frozen=True):
@@ -75,3 +88,30 @@ class Plan(Struct, frozen=True):
     fights_first: tuple[str, ...] = ()  # the effects that give the attacker Fights First
     fights_first_by_state: bool = False  # a Fights First condition reads the unit's state
     unmet: tuple[tuple[str, str], ...] = ()  # --effect names left out (Selection.skip_unmet)
+    effect_order: list[str] = field(default_factory=list)  # every effect applied, idle too
+    effect_sides_all: dict[str, list[str]] = field(default_factory=dict)
+    idle_effects: tuple[IdleEffect, ...] = ()
+
+    def reading_states(self) -> Plan:
+        """The plan as a sequence step that reads the target's state per start state reports
+        it (``Plan.state_split``): the effects idle only for the target's state at the
+        activation's start listed as applied again, without their notes."""
+        back = [i for i in self.idle_effects if i.by_state]
+        if not back:
+            return self
+        kept = tuple(i for i in self.idle_effects if not i.by_state)
+        effects, sides = acting_ids(self.effect_order, self.effect_sides_all, kept)
+        gone = {i.note for i in back}
+        notes = [n for n in self.notes if n not in gone]
+        return replace(self, effects=effects, effect_sides=sides, idle_effects=kept, notes=notes)
+
+
+def acting_ids(
+    ids: list[str], sides: dict[str, list[str]], idle: tuple[IdleEffect, ...] | list[IdleEffect]
+) -> tuple[list[str], dict[str, list[str]]]:
+    """The effect ids and their sides (``Applied.ids``, ``Applied.sides``) without the
+    halves ``idle`` lists (an id with no side left is left out)."""
+    gone = {(i.id, i.side) for i in idle}
+    out_sides = {eid: [s for s in ss if (eid, s) not in gone] for eid, ss in sides.items()}
+    out_sides = {eid: ss for eid, ss in out_sides.items() if ss}
+    return [eid for eid in ids if eid in out_sides], out_sides

@@ -217,7 +217,7 @@ class Context(Struct, frozen=True):
     bearer: bool = False
     ranged: bool | None = None
     ignores_cover: bool = False
-    cover_fx: bool = False  # an effect gives the target cover or Stealth
+    cover_fx: bool = False  # another effect gives the target cover or Stealth
     strength: int | None = None
     toughness: int | None = None
     target_models: int | None = None
@@ -391,8 +391,9 @@ def holds(when: When | None, f: Facts, ctx: Context, **kw) -> bool:
 
 def _in_cover(f: Facts, ctx: Context) -> bool:
     """The target has the Benefit of Cover against this attack: a ranged attack that does not
-    ignore cover, against a target with ``--cover``, Stealth or an effect's (Core rules:
-    Benefit of Cover; edition 11, 13.08); read for the whole activation when no attack is
+    ignore cover, against a target with ``--cover``, Stealth or another effect's (a record's
+    own cover never counts for its own conditions: ``Changes``) (Core rules: Benefit of
+    Cover; edition 11, 13.08); read for the whole activation when no attack is
     named (``ranged`` None): in the Shooting phase."""
     ranged = ctx.ranged if ctx.ranged is not None else f.phase == "shooting"
     return ranged and not ctx.ignores_cover and (f.cover or ctx.cover_fx)
