@@ -38,6 +38,7 @@ Skill = Annotated[int, msgspec.Meta(ge=2, le=6)]
 Save = Annotated[int, msgspec.Meta(ge=2, le=7)]
 Toughness = Annotated[int, msgspec.Meta(ge=1, le=20)]
 Wounds = Annotated[int, msgspec.Meta(ge=1, le=200)]
+MAX_RANGE = 999  # inches: a titan's quake cannon reaches 480" (edition 11, data 912)
 Plus = Annotated[int, msgspec.Meta(ge=2, le=6)]
 ArmourPen = Annotated[int, msgspec.Meta(ge=-6, le=0)]
 NonNeg = Annotated[int, msgspec.Meta(ge=0)]
@@ -92,7 +93,7 @@ class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
 
 class _WeaponSchema(msgspec.Struct, forbid_unknown_fields=True):
     name: Name
-    range: Annotated[int, msgspec.Meta(ge=0, le=240)] | Literal["melee", "Melee", "MELEE"]
+    range: Annotated[int, msgspec.Meta(ge=0, le=MAX_RANGE)] | Literal["melee", "Melee", "MELEE"]
     A: NonNeg | str
     S: Annotated[int, msgspec.Meta(ge=1, le=40)]
     AP: ArmourPen

@@ -31,10 +31,11 @@ from typing import Any, cast
 
 from ..datasheet import DatasheetError, norm_name, parse_datasheet
 from .composition import Entries, composition
-from .equipment import read_equipment
+from .equipment import loadout_items, read_equipment
 from .export import ImportFailure
 from .gdc import SOURCE, FactionFile, gdc_name, plain, text
 from .gdc_abilities import attachable_units, read_gdc_abilities
+from .gdc_equipment import link_equipment
 from .gdc_shape import check_sheet
 from .leaders import leader_alongside
 from .loadouts import generate_loadouts
@@ -107,8 +108,12 @@ def import_gdc_sheet(
         abilities_raw = {}
     gear = [gdc_name(a.get("name")) for a in abilities_raw.get("wargear") or [] if a]
     loadout = _loadout_text(sheet, lines, [m.name for m in models])
-    near, missing = read_equipment(loadout, models, weapons, gear, trial)
-    warnings += trial
+    options_text = "\n".join(plain(text(o)) for o in sheet.get("wargear") or [])
+    defaults = [n for group in _default_lists(sheet) for n in group]
+    links = link_equipment(loadout_items(loadout), defaults, options_text, weapons, gear)
+    near, missing = read_equipment(loadout, models, weapons, gear, trial, links.resolve)
+    _once(models, links.from_defaults)
+    warnings += trial + list(dict.fromkeys(links.notes))
     warnings += [f"equipment {n.printed!r} matched to weapon {n.weapon!r} ({n.how})" for n in near]
     costs = _sizes(sheet, models, alts, warnings)
     models.sort(key=lambda m: ("CHARACTER" in m.keywords, -m.high))  # allocation order
@@ -129,6 +134,7 @@ def import_gdc_sheet(
         collect.records += abilities.generated
         collect.census += abilities.census
     _skipped_weapons(trial, missing, abilities)
+    _unmatched(trial, missing, abilities)
     invul = abilities_raw.get("invul") if isinstance(abilities_raw.get("invul"), dict) else None
     data: dict[str, Any] = {
         "name": name,
@@ -387,15 +393,21 @@ def _loadout_text(sheet: dict[str, Any], lines: list[str], models: list[str]) ->
     return gdc_name_lines(md).replace("\n", "<br>")
 
 
-def _default_wargear(sheet: dict[str, Any], models: list[str]) -> str:
-    """A loadout text made of the "Default Wargear" options (``wargearOptions``), which list
-    each model's default equipment in composition order: used only when there is one list a
-    model ('' otherwise)."""
-    groups = [
+def _default_lists(sheet: dict[str, Any]) -> list[list[str]]:
+    """The names of each "Default Wargear" list of ``wargearOptions`` (one a model, in
+    composition order, where the data gives them)."""
+    return [
         [gdc_name(o.get("name")) for o in w.get("options") or [] if isinstance(o, dict)]
         for w in sheet.get("wargearOptions") or []
         if isinstance(w, dict) and text(w.get("instruction")).strip().lower() == "default wargear"
     ]
+
+
+def _default_wargear(sheet: dict[str, Any], models: list[str]) -> str:
+    """A loadout text made of the "Default Wargear" options (``wargearOptions``), which list
+    each model's default equipment in composition order: used only when there is one list a
+    model ('' otherwise)."""
+    groups = _default_lists(sheet)
     if not groups or len(groups) != len(models):
         return ""
     return "\n".join(
@@ -416,6 +428,28 @@ def _skipped_weapons(trial: list[str], missing: list[str], abilities: UnitAbilit
         m = re.match(r"^weapon '(.+)' skipped: (.+)$", note)
         if m and any(same_name(item, m.group(1)) for item in missing):
             abilities.not_modelled_on({"attacker"}, f"{m.group(1)} (not imported: {m.group(2)})")
+
+
+def _once(models: list[ImportedModel], names: set[str]) -> None:
+    """One copy a model of each weapon that the Default Wargear list gave to several items of
+    its loadout (Huron Blackheart's "Tyrant's Claw" and "exalted weapon" both hold the
+    profile "Tyrant's Claw and exalted power weapon")."""
+    for m in models:
+        lists = [m.equipped or []] + [ws for _, ws, _ in m.by_count]
+        for ws in lists:
+            for n in names:
+                while ws.count(n) > 1:
+                    del ws[len(ws) - 1 - ws[::-1].index(n)]
+
+
+def _unmatched(trial: list[str], missing: list[str], abilities: UnitAbilities) -> None:
+    """Equipment of the loadout that matches no weapon profile nor wargear of the data is
+    listed as not modelled on the attacker's side (shown by ``calc show`` and every
+    activation), unless its profile was skipped (:func:`_skipped_weapons` lists those)."""
+    skipped = [m.group(1) for t in trial if (m := re.match(r"^weapon '(.+)' skipped: ", t))]
+    for item in dict.fromkeys(missing):
+        if not any(same_name(item, s) for s in skipped):
+            abilities.not_modelled_on({"attacker"}, f"{item} (equipment with no profile in the data)")
 
 
 def _add_loadouts(
