@@ -126,7 +126,9 @@ def link_equipment(
         found = links.resolve(n, [])
         if found is not None:
             claimed |= {w.group for w in weapons if w.name in found}
-        elif wargear_name(split_count(n)[1], gear) is None and not any(same_name(n, u) for u in unresolved):
+        elif wargear_name(split_count(n)[1], gear) is None and not any(
+            same_name(n, u) for u in unresolved
+        ):
             unresolved.append(_ARTICLE.sub("", n))
     links.notes.clear()
     links.from_defaults.clear()

@@ -449,7 +449,9 @@ def _unmatched(trial: list[str], missing: list[str], abilities: UnitAbilities) -
     skipped = [m.group(1) for t in trial if (m := re.match(r"^weapon '(.+)' skipped: ", t))]
     for item in dict.fromkeys(missing):
         if not any(same_name(item, s) for s in skipped):
-            abilities.not_modelled_on({"attacker"}, f"{item} (equipment with no profile in the data)")
+            abilities.not_modelled_on(
+                {"attacker"}, f"{item} (equipment with no profile in the data)"
+            )
 
 
 def _add_loadouts(
