@@ -1,8 +1,9 @@
 """Named loadouts from the datasheet's wargear options: one for each option that replaces named
 weapons by other named weapons, on one model, some models or every model of a type.
 
-Understood forms (a "for every N models in this unit" or "if this unit contains N models"
-prefix sets ``min_unit_size``):
+Understood forms (a "for every N models in this unit" prefix makes the option's number of
+models a number for every N models, ``per_models``: 2 of 10 Wolf Guard Terminators may take
+the assault cannon that 1 of 5 may; "if this unit contains N models" sets ``min_unit_size``):
 
 * "This model's X can be replaced with 1 Y" (or "one of the following:" a list: one loadout per
   item; an item may name several weapons: "1 Y and 1 Z");
@@ -76,13 +77,15 @@ _FORMS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 @dataclass(frozen=True)
 class _Option:
     """One understood option: ``model`` (None: the models carrying the old weapons), ``count``
-    (None: all of them), ``min_unit_size``, and the old and new items."""
+    (None: all of them), ``min_unit_size``, the old and new items, and ``per_models`` (the
+    count is for every that many models of the unit)."""
 
     model: str | None
     count: int | None
     min_unit_size: int | None
     old: tuple[str, ...]
     new: tuple[tuple[str, ...], ...]  # alternatives, each a list of items
+    per_models: int | None = None
 
 
 def _number(text: str | None) -> int:
@@ -104,9 +107,10 @@ def parse_option(text: str) -> _Option | None:
     if not lines:
         return None
     head = lines[0].rstrip(".")
-    per = None
+    per = least = None
     if m := _PREFIX.match(head):
-        per = int(m["per"] or m["ifn"])
+        per = int(m["per"]) if m["per"] else None
+        least = int(m["ifn"]) if m["ifn"] else None
         head = head[m.end() :]
     for kind, regex in _FORMS:
         m = regex.match(head)
@@ -138,7 +142,9 @@ def parse_option(text: str) -> _Option | None:
             old = f"all {old}"
         if model is not None and model.lower() in ("model", "models", "models in this unit"):
             model = None
-        return _Option(model, count, per, _items(old), alternatives)
+        if per is not None and count is None:
+            least, per = per, None  # every model of a kind: the prefix is a least size
+        return _Option(model, count, least, _items(old), alternatives, per)
     return None
 
 
@@ -321,6 +327,8 @@ def _entries(
             entry["equipped"] = _swap(kit, option.old, new, weapons)
             if option.min_unit_size:
                 entry["min_unit_size"] = option.min_unit_size
+            if option.per_models and count is not None:
+                entry["per_models"] = option.per_models
             if not plain:
                 entry["replaces"] = kit
             entries.append(entry)
