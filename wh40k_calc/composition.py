@@ -13,9 +13,9 @@ that many of it (of a melee weapon one: a model fights with one melee weapon, be
 entry with a ``count`` lets at most that many models of the type take it (the same list in
 several loadouts: the largest count; a count ``per_models`` is that many for every
 ``per_models`` models of the Starting Strength), and one with ``min_unit_size`` only units of
-at least that Starting Strength. A weapon that no equipment option lists (wargear the datasheet offers
-in a way no loadout was generated for, e.g. "can be equipped with 1 hunter-killer missile") may
-be carried by any model, with anything else.
+at least that Starting Strength. A weapon that no equipment option lists (wargear the datasheet
+offers in a way no loadout was generated for, e.g. "can be equipped with 1 hunter-killer
+missile") may be carried by any model, with anything else.
 
 ``--weapon "Deffgun x8" --weapon "Big shoota x2" --weapon "Rokkit launcha x2"`` asks a 10-model
 Lootas unit for 12 weapons of which its two Spanners would carry four: no assignment exists.
