@@ -192,9 +192,14 @@ def _render_sizes(ds: Datasheet, console) -> None:
     for s in ds.sizes:
         sizes.add_row(str(s.total), Words(s.describe()), _points_text(ds, s.points))
     for s in ds.dropped_sizes:
+        why = (
+            f": a size above has {s.total} models"
+            if any(o.total == s.total for o in ds.sizes)
+            else ""  # its label says why
+        )
         sizes.add_row(
             str(s.total),
-            Words(f"{s.describe()} — not selectable: a size above has {s.total} models"),
+            Words(f"{s.describe()} — not selectable{why}"),
             _points_text(ds, s.points),
             style="dim",
         )

@@ -494,6 +494,7 @@ def _sizes(
     that applies only with a keyword or in a detachment is kept as a labelled size in
     ``dropped_sizes`` (not selectable)."""
     out = Sizes()
+    rows = []
     for p in sheet.get("points") or []:
         if not isinstance(p, dict):
             continue
@@ -505,6 +506,19 @@ def _sizes(
         label = "; ".join(
             f"{gdc_name(p.get(k))} ({k})" for k in ("keyword", "detachment") if gdc_name(p.get(k))
         )
+        rows.append((points, total, label))
+    for points, total, label in rows:
+        if not label and _sum_of_maxima(total, points, rows, alts):
+            smaller = min(t for c, t, lb in rows if c == points and not lb)
+            label = (
+                f"the sum of every composition line's largest number, at the points of "
+                f"{smaller} models: not a size of this unit"
+            )
+            warnings.append(
+                f"the data's {total}-model size ({points} pts) is the sum of every composition "
+                f"line's largest number, at the points of its {smaller}-model size: not "
+                "selectable (dropped_sizes)"
+            )
         for counts in fits(total, models, alts):
             size: dict[str, Any] = {"models": counts, "points": points}
             if label:
@@ -521,6 +535,20 @@ def _sizes(
         out.sizes.append({"models": counts, "points": 0})
         warnings.append("no points in the data: one size, points not listed")
     return out
+
+
+def _sum_of_maxima(
+    total: int, points: int, rows: list[tuple[int, int, str]], alts: list[Entries]
+) -> bool:
+    """Whether a size of ``total`` models at ``points`` is no unit size but the sum of every
+    composition line's largest number: another size of the same points (no keyword or
+    detachment) is more than one model smaller, and ``total`` is that sum. (Data 912's Kill
+    Teams list "3-10 Kill Team Infiltrators" beside "0-3 Kill Team Infiltrators with bolt
+    sniper rifles" and more such lines, which are Infiltrators of the 10, and a 21-model size
+    at the 10-model size's points.) An optional model at the same points (20 or 21
+    Neurogaunts) is one model more, and kept."""
+    same = [t for c, t, label in rows if c == points and not label and t < total - 1]
+    return bool(same) and any(total == sum(e.high for e in alt) for alt in alts)
 
 
 def _add_costs(data: dict, sheet: dict[str, Any], warnings: list[str]) -> None:
