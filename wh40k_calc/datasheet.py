@@ -837,8 +837,10 @@ def _loadout(
                 "for every per_models models), not 'all'"
             )
         present = largest.count(e.model)
-        most = count if e.per_models is None or count is None else count * (
-            largest.total // e.per_models
+        most = (
+            count
+            if e.per_models is None or count is None
+            else count * (largest.total // e.per_models)
         )
         taken[model.key] = taken.get(model.key, 0) + (most or 0)
         if count is not None and taken[model.key] > present:
@@ -856,9 +858,7 @@ def _loadout(
                     "(its 'equipped' or one of its 'equipped_by_count' lists)"
                 )
         equipped = check_weapons(e.equipped, f"{where}.equipped")
-        out.append(
-            LoadoutEntry(e.model, count, equipped, e.min_unit_size, replaces, e.per_models)
-        )
+        out.append(LoadoutEntry(e.model, count, equipped, e.min_unit_size, replaces, e.per_models))
     return tuple(out)
 
 
