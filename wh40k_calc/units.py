@@ -144,11 +144,17 @@ def pick_size(ds: Datasheet, models: int | None, role: str) -> tuple[UnitSize, d
         return size, {name: n for name, n in size.composition}
     legal = ", ".join(str(t) for t in totals)
     if models < 1 or models > totals[-1]:
-        listed = [d for d in ds.dropped_sizes if d.total == models and d.label]
-        why = f"; the source's {models}-model size is not selectable: {listed[0].label}"
+        why = next(
+            (
+                f"; the source's {models}-model size is not selectable: {d.label}"
+                for d in ds.dropped_sizes
+                if d.total == models and d.label
+            ),
+            "",
+        )
         raise SelectionError(
             f"{ds.name} cannot have {count(models, 'model')}: from 1 to {totals[-1]} "
-            f"(sizes {legal}; fewer models means a damaged unit{why if listed else ''})"
+            f"(sizes {legal}; fewer models means a damaged unit{why})"
         )
     size = min((s for s in ds.sizes if s.total >= models), key=lambda s: s.total)
     counts = {name: n for name, n in size.composition}

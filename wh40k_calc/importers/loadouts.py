@@ -186,7 +186,7 @@ def generate_loadouts(
         if row.get("button", "").strip() == "*":
             continue  # a footnote to the options above, not an option
         text = html_to_text(row["description"])
-        choice = parse_choice(text)
+        choice = parse_choice(text) or parse_addition(text)
         if choice is not None:
             why = _add_choice(out.choices, choice, models, weapons)
             if why:
@@ -238,6 +238,42 @@ def parse_choice(text: str) -> _Choice | None:
     duplicates = "can take duplicate" in rest and "cannot" not in rest
     n = m["n"].lower()
     return _Choice(m["model"], _WORDS.get(n) or int(n), duplicates, tuple(lines[1:]))
+
+
+_ADD = re.compile(
+    r"^(?:(?P<this>this model|any number of models|all models in this unit)|"
+    r"(?:the )?(?P<model>.+?)) can (?:each )?be equipped with (?P<new>.+)$",
+    re.IGNORECASE,
+)
+
+
+def parse_addition(text: str) -> _Choice | None:
+    """An option that adds a weapon to a model without taking one away — "This model / The M /
+    Any number of models can [each] be equipped with 1 X [and 1 Y]" or "... with one of the
+    following:" and a list — as a choice of that many of the items (up to the most weapons one
+    item names), or None for any other text. An option with a condition on the models ("One
+    M equipped with ..."), a number of models, or an "up to N" or "either" choice is not one."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    head = lines[0].rstrip(".") if lines else ""
+    m = _ADD.match(head)
+    if m is None or _PREFIX.match(head):
+        return None
+    if m["model"] is not None and re.search(r"\d|\bequipped\b|\bone\b|\bup to\b", m["model"], re.I):
+        return None
+    new = m["new"].strip().rstrip(":*").strip()
+    if re.fullmatch(r"one of the following\W*", new, re.IGNORECASE):
+        items = [_items(i) for i in lines[1:]]
+    elif re.search(r"following|up to|either|\bor\b|\(", new, re.IGNORECASE) or len(lines) > 1:
+        return None
+    else:
+        items = [_items(new)]
+    if not items or not all(items):
+        return None
+    counts = [sum(split_count(x)[0] for x in i) for i in items]
+    flat = tuple(dict.fromkeys(x for i in items for x in i))
+    model = None if m["this"] else m["model"]
+    twice = any(split_count(x)[0] > 1 for i in items for x in i)  # "2 heavy bolters"
+    return _Choice(model, max(counts), twice, flat)
 
 
 def _add_choice(
