@@ -41,6 +41,10 @@ Wounds = Annotated[int, msgspec.Meta(ge=1, le=200)]
 MAX_RANGE = 999  # inches: a titan's quake cannon reaches 480" (edition 11, data 912)
 Plus = Annotated[int, msgspec.Meta(ge=2, le=6)]
 ArmourPen = Annotated[int, msgspec.Meta(ge=-6, le=0)]
+Leadership = Annotated[int, msgspec.Meta(ge=2, le=12)]
+Strength = Annotated[int, msgspec.Meta(ge=1, le=40)]
+Points = Annotated[int, msgspec.Meta(ge=0, le=100_000)]
+After = Annotated[int, msgspec.Meta(ge=1, le=100)]  # an added cost from the Nth copy on
 NonNeg = Annotated[int, msgspec.Meta(ge=0)]
 # a name: some text, no control characters (ESC would reach the terminal; nothing escapes it)
 CONTROL = "\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
@@ -72,7 +76,7 @@ class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
     T: Toughness
     Sv: Save
     W: Wounds
-    Ld: Annotated[int, msgspec.Meta(ge=2, le=12)]
+    Ld: Leadership
     OC: NonNeg
     equipped: list[str] = []
     invuln: Plus | None = None
@@ -95,7 +99,7 @@ class _WeaponSchema(msgspec.Struct, forbid_unknown_fields=True):
     name: Name
     range: Annotated[int, msgspec.Meta(ge=0, le=MAX_RANGE)] | Literal["melee", "Melee", "MELEE"]
     A: NonNeg | str
-    S: Annotated[int, msgspec.Meta(ge=1, le=40)]
+    S: Strength
     AP: ArmourPen
     D: NonNeg | str
     skill: Skill | None = None
@@ -105,14 +109,14 @@ class _WeaponSchema(msgspec.Struct, forbid_unknown_fields=True):
 
 class _SizeSchema(msgspec.Struct, forbid_unknown_fields=True):
     models: dict[str, Annotated[int, msgspec.Meta(ge=0, le=100)]]
-    points: Annotated[int, msgspec.Meta(ge=0, le=100_000)]
+    points: Points
     label: str = ""
     add_ons: list[str] = []
 
 
 class _AddOnSchema(msgspec.Struct, forbid_unknown_fields=True):
     name: Name
-    points: Annotated[int, msgspec.Meta(ge=0, le=100_000)]
+    points: Points
     model: str | None = None
 
 
@@ -151,8 +155,8 @@ class _DataSchema(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class _AdditionalCostSchema(msgspec.Struct, forbid_unknown_fields=True):
-    points: Annotated[int, msgspec.Meta(ge=0, le=100_000)]
-    after: Annotated[int, msgspec.Meta(ge=1, le=100)]
+    points: Points
+    after: After
 
 
 class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):

@@ -85,8 +85,9 @@ def import_gdc_sheet(
         ``data`` is accepted by :func:`wh40k_calc.datasheet.parse_datasheet`.
 
     Raises:
-        ImportFailure: a field of the wrong shape or a statline value that is not a number
-            (:func:`.gdc_shape.check_sheet`, naming the field), no statline, or a result that
+        ImportFailure: a field of the wrong shape, or a number (a statline's, a weapon's,
+            points, an added cost) that is not one or is out of range
+            (:func:`.gdc_shape.check_sheet`, naming the field); no statline; or a result that
             does not fit the datasheet format.
     """
     warnings: list[str] = []
@@ -161,7 +162,7 @@ def import_gdc_sheet(
     if nm:
         data["not_modelled"] = nm
     data.update(_attachments(faction, sheet, support, units))
-    _add_costs(data, sheet, warnings)
+    _add_costs(data, sheet)
     if is_legends(sheet):
         data["legends"] = True
     data["edition"] = 11
@@ -490,19 +491,14 @@ def _add_loadouts(
 def _sizes(
     sheet: dict[str, Any], models: list[ImportedModel], alts: list[Entries], warnings: list[str]
 ) -> Sizes:
-    """The unit sizes with their points (``points``: a cost per number of models). A cost
+    """The unit sizes with their points (``points``: a cost per number of models, each a
+    whole number of 1 or more: :func:`.gdc_shape.check_sheet` has checked them). A cost
     that applies only with a keyword or in a detachment is kept as a labelled size in
     ``dropped_sizes`` (not selectable)."""
     out = Sizes()
     rows = []
     for p in sheet.get("points") or []:
-        if not isinstance(p, dict):
-            continue
-        try:
-            points, total = to_int(str(p.get("cost"))), to_int(str(p.get("models")))
-        except ValueError:
-            warnings.append(f"points {p.get('cost')!r} for {p.get('models')!r} models skipped")
-            continue
+        points, total = to_int(str(p["cost"])), to_int(str(p["models"]))
         label = "; ".join(
             f"{gdc_name(p.get(k))} ({k})" for k in ("keyword", "detachment") if gdc_name(p.get(k))
         )
@@ -551,17 +547,13 @@ def _sum_of_maxima(
     return bool(same) and any(total == sum(e.high for e in alt) for alt in alts)
 
 
-def _add_costs(data: dict, sheet: dict[str, Any], warnings: list[str]) -> None:
-    """``additionalCost`` (``{cost, afterSelections}``) as ``additional_cost``."""
+def _add_costs(data: dict, sheet: dict[str, Any]) -> None:
+    """``additionalCost`` (``{cost, afterSelections}``, both whole numbers of 1 or more:
+    :func:`.gdc_shape.check_sheet` has checked them) as ``additional_cost``."""
     extra = sheet.get("additionalCost")
-    if not isinstance(extra, dict):
+    if extra is None:
         return
-    try:
-        points = to_int(str(extra.get("cost")))
-        after = to_int(str(extra.get("afterSelections")))
-    except ValueError:
-        warnings.append(f"additional cost {extra!r} not understood")
-        return
+    points, after = to_int(str(extra["cost"])), to_int(str(extra["afterSelections"]))
     data["additional_cost"] = {"points": points, "after": after}
 
 

@@ -13,7 +13,8 @@ interrupted run's leftovers), in a new temporary folder beside the set:
 4. generate every datasheet into the folder (:func:`~wh40k_calc.importers.generate_gdc.
    generate_gdc`) and compare them with the data in use (:mod:`.changes`); refuse, without
    ``force``, a datasheet of the files taken that cannot be generated (a field of the wrong
-   shape, a statline value that is not a number: :mod:`~wh40k_calc.importers.gdc_shape`), a
+   shape, a number that is not one or is out of range: a statline's, a weapon's, points, an
+   added cost: :mod:`~wh40k_calc.importers.gdc_shape`, the importer's own check), a
    faction file older than the one in use, and one that removes all of its faction's
    datasheets in use or more than :data:`MAX_REMOVED_SHARE` of them; load every new or
    changed datasheet as the commands will (an invalid one refuses the update);
@@ -53,7 +54,8 @@ class UpdateOutcome:
     """What an update did: the source, the faction files taken from it (name, faction,
     version), the changes of each of their factions, whether a new set was written (False:
     nothing differed from the data in use), where the set is, how many datasheets it has, the
-    datasheets that could not be generated (faction file, name, reason)."""
+    datasheets that could not be generated (faction file, name, reason: what is wrong, the file
+    and the name not repeated)."""
 
     source: str
     taken: tuple[tuple[str, str, str], ...]
@@ -189,14 +191,14 @@ def _build(
         written=written,
         folder=where,
         count=len(report.index),
-        refused=tuple((r.file, r.name, r.reason) for r in report.refused),
+        refused=tuple((r.file, r.name, r.why) for r in report.refused),
     )
 
 
 def _refuse_unreadable(source: Source, refused: list) -> None:
     """Refuse an update whose faction files have a datasheet that cannot be generated (a
-    field of the wrong shape, a statline value that is not a number: the generator's
-    ``Report.refused``), naming the file, the datasheet and the reason.
+    field of the wrong shape, a number that is not one or is out of range: the generator's
+    ``Report.refused``), naming the file, the datasheet and the reason (the field).
 
     Raises:
         UpdateError: there is one.
@@ -204,11 +206,10 @@ def _refuse_unreadable(source: Source, refused: list) -> None:
     if not refused:
         return
     first = refused[0]
-    reason = first.reason.removeprefix(f"{first.file}: {first.name}: ")
     more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
     raise UpdateError(
         f"{source.address(first.file)}: the datasheet {first.name!r} cannot be read: "
-        f"{reason}{more}; --force updates without it"
+        f"{first.why}{more}; --force updates without it"
     )
 
 
