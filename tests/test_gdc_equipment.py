@@ -184,3 +184,11 @@ def test_aggressors_fight_and_maugan_ra_shoots() -> None:
 def test_a_profile_that_is_not_imported_is_said_in_the_activation() -> None:
     out = cli_json("shoot", "deathstrike", "--edition", "11", "-t", "boyz")
     assert any(n.startswith("Deathstrike missile (not imported") for n in out["not_modelled"])
+
+
+def test_edition_10_says_its_equipment_without_a_profile_too() -> None:
+    # the July 2025 export prints "squig jaws" in the Squighog Boyz' loadout, with no profile
+    shown = cli_json("show", "squighog boyz", "--edition", "10")
+    assert "squig jaws (equipment with no profile in the data)" in shown["not_modelled"]["attacker"]
+    out = cli_json("fight", "squighog boyz", "--edition", "10", "-t", "boyz")
+    assert any(n.startswith("squig jaws (equipment with no profile") for n in out["not_modelled"])

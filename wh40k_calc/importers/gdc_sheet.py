@@ -134,8 +134,7 @@ def import_gdc_sheet(
     if collect is not None:
         collect.records += abilities.generated
         collect.census += abilities.census
-    _skipped_weapons(trial, missing, abilities)
-    _unmatched(trial, missing, abilities)
+    abilities.without_profile(missing, trial)
     invul = abilities_raw.get("invul") if isinstance(abilities_raw.get("invul"), dict) else None
     data: dict[str, Any] = {
         "name": name,
@@ -422,15 +421,6 @@ def gdc_name_lines(value: str) -> str:
     return "\n".join(gdc_name(line) for line in value.splitlines())
 
 
-def _skipped_weapons(trial: list[str], missing: list[str], abilities: UnitAbilities) -> None:
-    """A weapon whose profile the format cannot hold (a random Strength, no range) that a model
-    carries by default is listed as not modelled on the attacker's side."""
-    for note in trial:
-        m = re.match(r"^weapon '(.+)' skipped: (.+)$", note)
-        if m and any(same_name(item, m.group(1)) for item in missing):
-            abilities.not_modelled_on({"attacker"}, f"{m.group(1)} (not imported: {m.group(2)})")
-
-
 def _once(models: list[ImportedModel], names: set[str]) -> None:
     """One copy a model of each weapon that the Default Wargear list gave to several items of
     its loadout (Huron Blackheart's "Tyrant's Claw" and "exalted weapon" both hold the
@@ -441,18 +431,6 @@ def _once(models: list[ImportedModel], names: set[str]) -> None:
             for n in names:
                 while ws.count(n) > 1:
                     del ws[len(ws) - 1 - ws[::-1].index(n)]
-
-
-def _unmatched(trial: list[str], missing: list[str], abilities: UnitAbilities) -> None:
-    """Equipment of the loadout that matches no weapon profile nor wargear of the data is
-    listed as not modelled on the attacker's side (shown by ``calc show`` and every
-    activation), unless its profile was skipped (:func:`_skipped_weapons` lists those)."""
-    skipped = [m.group(1) for t in trial if (m := re.match(r"^weapon '(.+)' skipped: ", t))]
-    for item in dict.fromkeys(missing):
-        if not any(same_name(item, s) for s in skipped):
-            abilities.not_modelled_on(
-                {"attacker"}, f"{item} (equipment with no profile in the data)"
-            )
 
 
 def _add_loadouts(

@@ -203,6 +203,22 @@ class UnitAbilities:
             if side in sides and name not in self.not_modelled[side]:
                 self.not_modelled[side].append(name)
 
+    def without_profile(self, missing: list[str], notes: list[str]) -> None:
+        """List each item of the loadout that matches no weapon nor wargear (``missing``) as
+        not modelled on the attacker's side, so that ``calc show`` and every activation say
+        it: ``X (not imported: REASON)`` where the importer's ``notes`` say its profile was
+        skipped (``weapon 'X' skipped: REASON``, a profile the format cannot hold), else ``X
+        (equipment with no profile in the data)``."""
+        skipped = [
+            m.groups() for n in notes if (m := re.match(r"^weapon '(.+)' skipped: (.+)$", n))
+        ]
+        for item in dict.fromkeys(missing):
+            why = next((r for name, r in skipped if same_name(item, name)), None)
+            text = (
+                "equipment with no profile in the data" if why is None else f"not imported: {why}"
+            )
+            self.not_modelled_on({"attacker"}, f"{item} ({text})")
+
 
 def effect_id(name: str, edition: str, kinds: tuple[str, ...] = ("unit",)) -> str | None:
     """The id of the hand-written effect record of ``edition`` (``"10"``, ``"11"``) of one of
