@@ -123,16 +123,18 @@ def attack_once(
     return out
 
 
-def exchange(a: Unit, b: Unit, order: list[str], start_a=None, start_b=None):
+def exchange(a: Unit, b: Unit, order: list, start_a=None, start_b=None):
     """The joint distribution {(A's wounds left per model, B's): probability} after the
-    activations ``order`` ("a" or "b", the side acting), each made only while both units
-    have a model alive; and per activation (P(made), expected attacks, expected models of the
-    other unit destroyed by it)."""
+    activations ``order`` ("a" or "b", the side acting; or (side, Unit): that side acting
+    with that unit's weapons for this activation, e.g. a charge's bonus, its models the
+    same), each made only while both units have a model alive; and per activation (P(made),
+    expected attacks, expected models of the other unit destroyed by it)."""
     units = {"a": a, "b": b}
     joint = {(start_a or a.start(), start_b or b.start()): F(1)}
     steps = []
     cache_runs: dict = {}
-    for side in order:
+    for entry in order:
+        side, acting = entry if isinstance(entry, tuple) else (entry, units[entry])
         other = "b" if side == "a" else "a"
         new: dict = {}
         made = F(0)
@@ -144,7 +146,7 @@ def exchange(a: Unit, b: Unit, order: list[str], start_a=None, start_b=None):
                 new[(la, lb)] = new.get((la, lb), 0) + p
                 continue
             made += p
-            sig = tuple(attacks(units[side], mine))
+            sig = tuple(attacks(acting, mine))
             n_attacks += p * len(sig)
             key = (side, sig, theirs)
             if key not in cache_runs:

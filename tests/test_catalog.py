@@ -405,6 +405,74 @@ def test_units_text_matches_names_not_factions() -> None:
     assert "Armiger Warglaive" in [e["name"] for e in knights]
 
 
+GENERATED_11 = Path(__file__).resolve().parents[1] / "datasheets-generated-11"
+
+
+def _stems(folder: str, start: str) -> set[str]:
+    """The shipped edition-11 files of a faction folder whose names start so (the oracle: the
+    files themselves, not the listing)."""
+    return {p.stem for p in (GENERATED_11 / folder).glob(f"{start}*.yaml")}
+
+
+@pytest.mark.parametrize(
+    ("text", "folder", "start"),
+    [
+        ("space marines/death company", "blood-angels", "death-company"),
+        ("Space Marines/Death Company", "blood-angels", "death-company"),
+        ("adeptus astartes/death company", "blood-angels", "death-company"),
+        ("blood angels/death company", "blood-angels", "death-company"),
+        ("space marines/wolf guard", "space-wolves", "wolf-guard"),
+        ("space marines/sanguinary", "blood-angels", "sanguinary"),
+    ],
+)
+def test_units_faction_text_takes_the_chapters_under_space_marines(
+    text: str, folder: str, start: str
+) -> None:
+    """README: the chapters with datasheets of their own in edition 11 belong to Space
+    Marines (``Space Marines/Death Company Marines`` finds the Blood Angels unit), and the
+    data's name for it (Adeptus Astartes) is taken too; so ``calc units
+    "space marines/death company"`` lists the Blood Angels' Death Company units (the trial:
+    "no datasheet name is like ...")."""
+    from helpers import cli_json
+
+    rows = cli_json("units", text, "--edition", "11")
+    assert _stems(folder, start) <= {Path(e["file"]).stem for e in rows}
+    assert {Path(e["file"]).parent.name for e in rows} == {folder}  # "The Sanguinor" is alike
+    assert len(rows) == len({e["file"] for e in rows})  # each once
+
+
+def test_units_chapter_in_edition_10_is_space_marines() -> None:
+    """Edition 10 files the chapters' units under Space Marines (no Blood Angels faction), and
+    a look-up takes ``Blood Angels/NAME`` as Space Marines' (``Catalog._named_faction``): so
+    does ``calc units`` (it said "no datasheet name is like ...")."""
+    from helpers import cli_json
+
+    generated = Path(__file__).resolve().parents[1] / "datasheets-generated" / "space-marines"
+    for text, start in (
+        ("blood angels/death company", "death-company"),
+        ("space wolves/wolf guard", "wolf-guard"),
+    ):
+        rows = cli_json("units", text, "--edition", "10")
+        assert {p.stem for p in generated.glob(f"{start}*.yaml")} <= {
+            Path(e["file"]).stem for e in rows
+        }
+        assert {e["faction"] for e in rows} == {"Space Marines"}
+
+
+def test_units_faction_option_takes_the_chapters() -> None:
+    """``--faction "space marines"`` (or the data's "Adeptus Astartes") lists the chapters'
+    own datasheets of edition 11 as well, as a unit look-up with that faction finds them."""
+    from helpers import cli_json
+
+    for faction in ("space marines", "adeptus astartes"):
+        rows = cli_json("units", "--faction", faction, "--edition", "11")
+        files = {Path(e["file"]).stem for e in rows}
+        assert _stems("blood-angels", "death-company") <= files
+        assert _stems("space-wolves", "") <= files and _stems("space-marines", "") <= files
+    wolves = cli_json("units", "--faction", "space wolves", "--edition", "11")
+    assert {Path(e["file"]).stem for e in wolves} == _stems("space-wolves", "")
+
+
 @pytest.mark.parametrize("typed", ["l o o t a s", "lootäs", "ＬＯＯＴＡＳ", "LOOTAS!", "Lóótás"])
 def test_spellings_of_a_name_are_taken(typed: str) -> None:
     """Case, spaces, punctuation, accents and character width are ignored (README): these

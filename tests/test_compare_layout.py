@@ -10,6 +10,7 @@ of their own (flush left), run lines indented under them.
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -225,3 +226,42 @@ def test_targets_told_apart_only_by_allocation_get_distinct_headings(tmp_path: P
         "10 Boyz · 75 pts · allocation Boy, Boss Nob",
         "10 Boyz · 75 pts · allocation Boss Nob, Boy",
     ]
+
+
+def test_a_target_of_two_editions_is_a_section_per_edition(tmp_path: Path) -> None:
+    """Runs of two editions against one target name are against two datasheets (10 Boyz are
+    80 points in edition 10's data, 75 in edition 11's): a section per edition, each heading
+    with its edition and its points, each row's Pts/100 from its own edition's points, and the
+    CSV and JSON rows with their edition and target points (the fresh trial found one heading
+    "10 Boyz · 75 pts" over rows resolved against the 80-point Boyz)."""
+    path = tmp_path / "editions.yaml"
+    data = {
+        "targets": ["boyz"],
+        "runs": [
+            {"name": "ten", "attacker": "intercessor squad", "edition": 10},
+            {"name": "eleven", "attacker": "intercessor squad", "edition": 11},
+        ],
+    }
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    lines = compare([str(path)], 120)
+    headings = [line for line in lines if line.startswith("10 Boyz")]
+    assert headings == ["10 Boyz · 80 pts · edition 10", "10 Boyz · 75 pts · edition 11"]
+    first, second = (lines.index(h) for h in headings)
+    assert any(line.strip().startswith("ten") for line in lines[first:second])
+    assert any(line.strip().startswith("eleven") for line in lines[second:])
+    res = CliRunner().invoke(app, ["compare", str(path), "--json"])
+    rows = {r["run"]: r for r in json.loads(res.stdout)}
+    for run, edition, points in (("ten", "10", 80), ("eleven", "11", 75)):
+        r = rows[run]
+        assert (r["edition"], r["target"]["points"]) == (edition, points)
+        want = points / 10 * r["expected"]["models_destroyed"] / r["attacker"]["points"] * 100
+        assert r["compared"]["points_per_100"] == pytest.approx(want)
+    res = CliRunner().invoke(app, ["compare", str(path), "--csv", "-"])
+    records = {rec["run"]: rec for rec in csv.DictReader(res.stdout.splitlines())}
+    assert (records["ten"]["edition"], float(records["ten"]["target_points"])) == ("10", 80)
+    assert (records["eleven"]["edition"], float(records["eleven"]["target_points"])) == ("11", 75)
+
+
+def test_one_edition_adds_no_edition_to_the_headings(tmp_path: Path) -> None:
+    lines = compare(["lootas", "--target", "boyz", "--target", "intercessor-squad"], 120)
+    assert "10 Boyz · 80 pts" in lines and "5 Intercessor Squad · 80 pts" in lines

@@ -129,3 +129,26 @@ def test_the_new_fields_load(tmp_path: Path) -> None:
 )
 def test_the_new_fields_are_checked(tmp_path: Path, mutate, field: str) -> None:
     assert field in refused(tmp_path, mutate)
+
+
+@pytest.mark.parametrize(("models", "words"), [(1, "the size of 1 model"), (5, "of 5 models")])
+def test_show_says_why_a_dropped_size_is_not_selectable(tmp_path: Path, models, words) -> None:
+    """A dropped size has the model count of a size listed first (a detachment's or a
+    keyword's price of it): ``calc show`` says ``--models N`` picks that one, with the count
+    and noun agreeing (the fresh trial found "a size above has 1 models" of a size of the
+    same count)."""
+    from helpers import cli
+
+    data = base()
+    if models == 1:
+        data["models"] = data["models"][1:]
+        data.pop("loadouts", None)
+        data["sizes"] = [{"models": {"Sergeant": 1}, "points": 20}]
+        data["dropped_sizes"] = [{"models": {"Sergeant": 1}, "points": 30, "label": "X"}]
+    else:
+        data["dropped_sizes"] = [{"models": {"Trooper": 4, "Sergeant": 1}, "points": 60}]
+    write(tmp_path, data)
+    r = cli("show", "test squad", dirs=[tmp_path], env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    assert f"not selectable: --models {models} picks the size " in r.output
+    assert words in r.output and "1 models" not in r.output and "above" not in r.output

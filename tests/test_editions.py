@@ -287,9 +287,12 @@ def test_a_batch_file_s_edition_wins_over_the_environment(tmp_path: Path, monkey
         ("12", None, f"{EDITION_VAR}='12': not an edition (give 10 or 11, or unset it)"),
         ("ten", None, f"{EDITION_VAR}='ten': not an edition"),
         (None, "edition = 12\n", "config.toml: edition = 12: not an edition (give 10 or 11)"),
-        (None, "edition = 'x'\n", "config.toml: edition = 'x': not an edition"),
+        (None, "edition = 'x'\n", 'config.toml: edition = "x": not an edition'),
         (None, "edition = \n", "config.toml: not a valid TOML file"),
-        (None, "edition = true\n", "config.toml: edition = True: not an edition"),
+        # echoed as TOML writes it (the fresh trial found Python's "True")
+        (None, "edition = true\n", "config.toml: edition = true: not an edition"),
+        (None, "edition = [11]\n", "config.toml: edition = [11]: not an edition"),
+        (None, "edition = 11.0\n", "config.toml: edition = 11.0: not an edition"),
     ],
 )
 def test_bad_edition_settings_are_refused_in_one_line(
@@ -310,6 +313,15 @@ def test_bad_edition_settings_are_refused_in_one_line(
         assert err.startswith("error: ") and message in err and err.count("\n") == 1, (args, err)
     # --edition wins: the setting is not even read
     calc("shoot", "lootas", "--target", "boyz", "--edition", "10")
+
+
+def test_a_config_file_with_a_byte_order_mark_is_read(_home: Path) -> None:
+    """A config.toml saved with a UTF-8 byte-order mark (as some Windows editors save it) is
+    read as without one, as army lists are (the fresh trial got "Invalid statement (at line
+    1, column 1)")."""
+    (_home / "config.toml").write_bytes(b"\xef\xbb\xbfedition = 11\n")
+    rows = json.loads(calc("compare", "lootas", "--target", "boyz", "--json").stdout)
+    assert rows[0]["edition"] == "11" and rows[0]["target"]["points"] == 75
 
 
 def test_a_config_folder_is_refused(_home: Path) -> None:

@@ -186,6 +186,26 @@ def test_compare_army_rows_and_csv(defaults: Path, tmp_path: Path) -> None:
     assert dread["attacker_points"] == "130"
 
 
+def test_compare_army_csv_names_every_unit_and_whole_points(tmp_path: Path) -> None:
+    """The fresh trial: the CSV's "army in sequence" row named two Lootas units once and gave
+    the list's points as ``1985.0``. Two Lootas (50 points each) and a Trukk (65): all three
+    named, 165 points, and the target's 80 points (5 Intercessors) whole too."""
+    two = DEFAULTS.split("Deff Dread")[0]  # the Lootas unit, its blank line after it
+    trukk = "Trukk (65 Points)\n  • 1x Big shoota\n  • 1x Spiked wheels\n"
+    path = tmp_path / "two.txt"
+    path.write_text(_gw(two + two + trukk, "War Horde"), encoding="utf-8")
+    res = cli("compare", "--army", path, *TARGET, "--phase", "shoot", "--csv", "-")
+    assert res.exit_code == 0, res.output
+    rows = list(csv.DictReader(io.StringIO(res.stdout)))
+    army = next(r for r in rows if r["run"] == "army in sequence")
+    assert army["attacker"] == "Lootas ×2 then Trukk"
+    assert army["attacker_points"] == "165"
+    assert army["attacker_models"] == "11"
+    assert {r["target_points"] for r in rows} == {"80"}
+    units = [r["attacker_points"] for r in rows if r["run"] != "army in sequence"]
+    assert sorted(units) == ["50", "50", "65"]
+
+
 def test_compare_army_refuses_attackers_and_needs_a_target(defaults: Path) -> None:
     res = cli("compare", "lootas", "--army", str(defaults), "--target", "boyz")
     assert res.exit_code == 2 and "not with --army" in res.output

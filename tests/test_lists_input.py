@@ -36,10 +36,22 @@ BAD = {
     "truncated xml": ((DATA / "waaagh.ros").read_bytes()[:900], "truncated XML"),
     "other json": (b'{"name": "x", "items": [1, 2]}', "not an army list export"),
     "other xml": (b"<html><body>hi</body></html>", "not a BattleScribe roster"),
-    "prose": (b"Dear diary,\nToday I painted some models.\n" * 20, "not an army list"),
+    "prose": (
+        b"Dear diary,\nToday I painted some models.\n" * 20,
+        "no army list format recognised: none of its 40 lines is a list builder's title",
+    ),
     "yaml": (
         (Path(__file__).parents[1] / "examples" / "lootas-loadouts.yaml").read_bytes(),
-        "not an army list",
+        "no army list format recognised",
+    ),
+    # the fresh trial: "no unit line like 'Boyz (90 pts)'" for a file of just that line
+    "one unit line": (
+        b"Boyz (90 pts)\n",
+        "no army list format recognised: its only line, 'Boyz (90 pts)', is no list on its own",
+    ),
+    "one unit line among prose": (
+        b"Hello\nBoyz (90 pts)\n",
+        "of its 2 lines only one looks like part of a list (a unit heading or a section)",
     ),
     "dtd": (
         b'<?xml version="1.0"?><!DOCTYPE roster [<!ENTITY a "aaaa">]><roster>&a;</roster>',
@@ -108,3 +120,87 @@ def test_calc_army_needs_a_target_unless_show() -> None:
     result = cli("army", DATA / "waaagh.gw-app.txt")
     assert result.exit_code == 2
     assert "--target" in result.output
+
+
+# ---------------------------------------------------------------------------------------------
+# Counts in the tree exports: a model's "number" (New Recruit / ListForge JSON, .ros XML) or
+# "quantity" (Rosterizer) of -3, 2.5 or true was read as 1, 2 and 1 models without a word
+
+
+def _nr_json(model: str, value: object) -> bytes:
+    """The New Recruit JSON test list with ``model``'s (or a weapon's) ``number`` set."""
+    import json
+
+    data = json.loads((DATA / "waaagh.nr.json").read_bytes())
+
+    def walk(x: object) -> int:
+        if isinstance(x, dict):
+            hit = int(x.get("name") == model and "number" in x)
+            if hit:
+                x["number"] = value
+            return hit + sum(walk(v) for v in x.values())
+        return sum(walk(v) for v in x) if isinstance(x, list) else 0
+
+    assert walk(data) >= 1
+    return json.dumps(data).encode()
+
+
+def _ros(old: str, new: str) -> bytes:
+    text = (DATA / "waaagh.ros").read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    return text.replace(old, new).encode()
+
+
+def _rosterizer(old: str, new: str) -> bytes:
+    text = (DATA / "waaagh.rosterizer.json").read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    return text.replace(old, new).encode()
+
+
+BOY_ROS = 'name="Boy" type="model" number="9"'
+CHOPPA_ROS = 'name="Choppa" type="upgrade" number="9"'
+BOY_RZ = '"item": "Model§Boy", "quantity": 9'
+WHOLE = "a count is a whole number of at least"
+
+BAD_COUNTS = {
+    "json -3": (_nr_json("Boy", -3), "unit 'Boyz': model 'Boy': 'number' is -3; " + WHOLE + " 1"),
+    "json 2.5": (_nr_json("Boy", 2.5), "model 'Boy': 'number' is 2.5;"),
+    "json true": (_nr_json("Boy", True), "model 'Boy': 'number' is true;"),
+    "json null": (_nr_json("Boy", None), "model 'Boy': 'number' is null;"),
+    "json text": (_nr_json("Boy", "nine"), "model 'Boy': 'number' is \"nine\";"),
+    "json no models": (_nr_json("Boy", 0), "model 'Boy': 'number' is 0; " + WHOLE + " 1"),
+    "json weapon": (_nr_json("Choppa", -1), "unit 'Boyz': 'Choppa': 'number' is -1; " + WHOLE),
+    "ros -3": (_ros(BOY_ROS, BOY_ROS.replace("9", "-3")), "model 'Boy': 'number' is \"-3\";"),
+    "ros 2.5": (_ros(BOY_ROS, BOY_ROS.replace("9", "2.5")), "model 'Boy': 'number' is \"2.5\";"),
+    "ros true": (_ros(BOY_ROS, BOY_ROS.replace("9", "true")), "'number' is \"true\";"),
+    "ros weapon": (_ros(CHOPPA_ROS, CHOPPA_ROS.replace("9", "1.5")), "'Choppa': 'number' is"),
+    "rosterizer -3": (_rosterizer(BOY_RZ, BOY_RZ.replace("9", "-3")), "'quantity' is -3;"),
+    "rosterizer 2.5": (_rosterizer(BOY_RZ, BOY_RZ.replace("9", "2.5")), "'quantity' is 2.5;"),
+    "rosterizer true": (_rosterizer(BOY_RZ, BOY_RZ.replace("9", "true")), "'quantity' is true;"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_COUNTS))
+def test_a_count_that_is_not_a_whole_number_is_refused(tmp_path: Path, case: str) -> None:
+    data, words = BAD_COUNTS[case]
+    with pytest.raises(ListError) as info:
+        parse_bytes(data, "list")
+    assert words in str(info.value) and str(info.value).startswith("list: unit ")
+    path = tmp_path / ("list.ros" if case.startswith("ros ") else "list.json")
+    path.write_bytes(data)
+    result = cli("army", path, "--show")
+    assert result.exit_code == 1
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0]
+
+
+def test_whole_counts_in_any_spelling_are_read() -> None:
+    """``9.0`` in JSON and ``" 9 "`` in an XML attribute are 9 models; a missing count is 1."""
+    boyz = next(u for u in parse_bytes(_nr_json("Boy", 9.0), "l").units if u.name == "Boyz")
+    assert [(m.name, m.count) for m in boyz.models] == [("Boss Nob", 1), ("Boy", 9)]
+    ros = parse_bytes(_ros(BOY_ROS, BOY_ROS.replace('"9"', '" 9 "')), "l")
+    boyz = next(u for u in ros.units if u.name == "Boyz")
+    assert [(m.name, m.count) for m in boyz.models] == [("Boss Nob", 1), ("Boy", 9)]
+    ros = parse_bytes(_ros(CHOPPA_ROS, 'name="Choppa" type="upgrade"'), "l")
+    boyz = next(u for u in ros.units if u.name == "Boyz")
+    assert dict(boyz.models[1].weapons)["Choppa"] == 1

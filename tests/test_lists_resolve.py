@@ -6,6 +6,7 @@ our datasheets say, read by hand."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from helpers import cli
 from wh40k_calc.catalog import Catalog
 from wh40k_calc.lists.detect import parse_bytes, read_list
 from wh40k_calc.lists.resolve import resolve_army
+from wh40k_calc.selection import SelectionError, UnitChoice
 from wh40k_calc.units import build_unit
 
 DATA = Path(__file__).parent / "data" / "lists"
@@ -268,3 +270,115 @@ def test_list_effects_come_from_the_effect_files() -> None:
     none = list_effects(("No Such Detachment",), (), "Orks", "11")
     assert none.not_modelled == ("detachment No Such Detachment (no effect of ours)",)
     assert list_effects(("War Horde",), (), "Unknown Faction", "11").attacker == ()
+
+
+# ---------------------------------------------------------------------------------------------
+# Weapon counts against the datasheet's wargear limits (the fresh trial: 5 assault cannons on
+# Wolf Guard Terminators were taken without a word)
+
+
+def _lootas(kmb: int) -> bytes:
+    return _gw(
+        "Lootas (100 Points)\n  • 8x Loota\n     ◦ 8x Deffgun\n     ◦ 8x Close combat weapon\n"
+        f"  • 2x Spanner\n     ◦ {kmb}x Kustom mega-blasta\n     ◦ 2x Close combat weapon\n"
+    )
+
+
+def test_more_of_a_weapon_than_the_wargear_options_allow_is_said(cat: Catalog) -> None:
+    """Seeds 001 (Lootas): a unit of 10 is 8 Lootas and 2 Spanners, and only a Spanner's big
+    shoota may become a kustom mega-blasta, so at most 2 of them. Three are said (the reason
+    is ``--weapon``'s, word for word), used as listed, and make the list incomplete; two are
+    not said."""
+    r = resolve_army(parse_bytes(_lootas(3), "t"), cat)
+    (lootas,) = r.units
+    why = (
+        "this unit of 10 models can carry only 2 of Kustom mega-blasta (Spanner ×2); "
+        "Kustom mega-blasta x3 needs 3"
+    )
+    assert lootas.status == "resolved" and lootas.beyond_options == (why,)
+    assert any(why in w and "used as listed" in w for w in lootas.warnings)
+    assert not r.complete and "1 unit over the wargear limits" in r.summary()
+    assert _groups(lootas.choice)["Spanner"] == [
+        (1, ["Close combat weapon", "Kustom mega-blasta", "Kustom mega-blasta"]),
+        (1, ["Close combat weapon", "Kustom mega-blasta"]),
+    ]
+    lootas_ds = cat.find("Lootas", "Orks")
+    specs = (("Deffgun", 8), ("Kustom mega-blasta", 3))
+    with pytest.raises(SelectionError) as info:  # the same refusal as --weapon's
+        build_unit(UnitChoice(lootas_ds, 10, None, specs), "attacker")
+    assert str(info.value) == "--weapon: " + why
+    fine = resolve_army(parse_bytes(_lootas(2), "t"), cat)
+    assert fine.units[0].beyond_options == () and fine.complete
+
+
+GUNZ = """name: Test Gunz
+faction: Orks
+keywords: [INFANTRY]
+faction_keywords: [ORKS]
+models:
+  - {name: Gun Boy, M: 6, T: 4, Sv: 5, W: 1, Ld: 7, OC: 1, equipped: [slugga, choppa]}
+sizes:
+  - {models: {Gun Boy: 5}, points: 50}
+  - {models: {Gun Boy: 10}, points: 100}
+weapons:
+  - {name: Slugga, range: 12, A: 1, skill: 5, S: 4, AP: 0, D: 1, abilities: [pistol]}
+  - {name: Big gun, range: 36, A: 3, skill: 5, S: 5, AP: 0, D: 1}
+  - {name: Choppa, range: melee, A: 3, skill: 3, S: 4, AP: -1, D: 1}
+loadouts:
+  big-gun:
+    - {model: Gun Boy, count: 1, equipped: [big gun, choppa]}
+  big-guns:
+    - {model: Gun Boy, count: 2, min_unit_size: 10, equipped: [big gun, choppa]}
+"""
+
+
+def _gunz(models: int, guns: int) -> bytes:
+    return _gw(
+        f"Test Gunz (50 Points)\n  • {models}x Gun Boy\n     ◦ {guns}x Big gun\n"
+        f"     ◦ {models - guns}x Slugga\n     ◦ {models}x Choppa\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("models", "guns", "most"),
+    [(10, 2, None), (10, 3, 2), (5, 1, None), (5, 2, 1), (4, 2, 1)],
+)
+def test_wargear_limits_of_a_hand_written_datasheet(
+    tmp_path: Path, models: int, guns: int, most: int | None
+) -> None:
+    """A hand-written datasheet: one Gun Boy may take a big gun, two in a unit of 10 (a
+    loadout's ``count`` and ``min_unit_size``). A 4-model list is a damaged unit of 5 (its
+    Starting Strength 5: one big gun). A choppa on every model is not over any limit (the
+    models' own equipment)."""
+    (tmp_path / "test-gunz.yaml").write_text(GUNZ, encoding="utf-8")
+    mine = Catalog([tmp_path], use_env=False, home=None)
+    r = resolve_army(parse_bytes(_gunz(models, guns), "t"), mine)
+    (gunz,) = r.units
+    assert gunz.status == "resolved"
+    if most is None:
+        assert gunz.beyond_options == () and r.complete
+    else:
+        assert gunz.beyond_options == (
+            f"this unit of {models} models can carry only {most} of Big gun (Gun Boy ×{most}); "
+            f"Big gun x{guns} needs {guns}",
+        )
+        assert not r.complete
+
+
+def test_strict_refuses_a_unit_over_its_wargear_limits(tmp_path: Path) -> None:
+    path = tmp_path / "lootas.txt"
+    path.write_bytes(_lootas(3))
+    shown = cli("army", path, "--show")
+    assert shown.exit_code == 0
+    assert "over our data's wargear limits" in " ".join(shown.output.split())
+    strict = cli("army", path, "--show", "--strict")
+    assert strict.exit_code == 1
+    assert "1 unit over the wargear limits" in " ".join(strict.output.split())
+    out = json.loads(cli("army", path, "--show", "--json").stdout)["resolution"]
+    assert out["complete"] is False
+    assert out["units"][0]["beyond_options"] == [
+        "this unit of 10 models can carry only 2 of Kustom mega-blasta (Spanner ×2); "
+        "Kustom mega-blasta x3 needs 3"
+    ]
+    path.write_bytes(_lootas(2))
+    assert cli("army", path, "--show", "--strict").exit_code == 0

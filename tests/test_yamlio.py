@@ -127,3 +127,31 @@ def test_the_size_cap_is_the_one_the_readme_states(tmp_path) -> None:
     exact = tmp_path / "exact.yaml"
     exact.write_bytes(b"#" * MAX_BYTES)
     assert read_text(exact, "batch file") == "#" * MAX_BYTES
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "code"),
+    [("runs:\n  - attacker: lootas\x00\n", "line 2, column 21", "U+0000"),
+     ("\x07a: 1\n", "line 1, column 1", "U+0007")],
+)  # fmt: skip
+def test_a_character_yaml_does_not_allow_is_one_line_with_its_place(text, where, code) -> None:
+    """A NUL byte or another control character: one line naming its line and column (the
+    reader's error has a position, not a mark; the fresh trial got its two lines joined by a
+    literal "\\n")."""
+    with pytest.raises(YamlError) as info:
+        parse(text)
+    message = str(info.value)
+    assert message == f"{where}: a character YAML does not allow ({code})"
+
+
+def test_a_batch_file_with_a_nul_byte_is_one_line_of_error(tmp_path: Path) -> None:
+    from helpers import cli
+
+    path = tmp_path / "nul.yaml"
+    path.write_bytes(b"runs:\n  - attacker: lootas\x00\ntargets: [boyz]\n")
+    r = cli("compare", str(path))
+    assert r.exit_code == 1
+    assert r.output.strip() == (
+        f"error: {path}: malformed YAML: line 2, column 21: a character YAML does not allow "
+        "(U+0000)"
+    )

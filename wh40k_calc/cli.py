@@ -249,8 +249,8 @@ def units(
     """List the datasheets found (name, faction, file) in the edition's data; TEXT filters by
     name (fuzzy)."""
     from .edition import EditionError, choose
-    from .listing import entry_json, filter_entries, replaced
-    from .sheetnames import DatasheetError, norm_name
+    from .listing import entry_json, filter_entries, in_faction, present_factions, replaced
+    from .sheetnames import DatasheetError
 
     try:
         chosen = choose(edition.value if edition else None)
@@ -269,7 +269,8 @@ def units(
     replaces = replaced(entries)
     if faction:
         known = sorted({e.faction for e in entries if e.faction})
-        entries = [e for e in entries if norm_name(faction) in norm_name(e.faction)]
+        present = present_factions(entries)
+        entries = [e for e in entries if in_faction(e, faction, present)]
         if not entries:
             from .fuzzy import did_you_mean
 

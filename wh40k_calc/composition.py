@@ -64,7 +64,7 @@ def carriers(
 ) -> list[Carriers]:
     """The unit's model types (those present in ``counts``, model name -> number) with their
     options restricted to the ``wanted`` weapon keys (key -> number of weapons)."""
-    melee = {w.key for w in ds.weapons if w.is_melee and not w.abilities.extra_attacks}
+    melee = _one_a_model(ds)
 
     def named(equipped: tuple[str, ...]) -> frozenset[tuple[str, int]]:
         found = Counter(k for k in equipped if k in wanted)
@@ -102,6 +102,25 @@ def carriers(
                 _keep(merged, ws | free, cap, add=True)
         options = tuple(Option(tuple(sorted(ws)), cap) for ws, cap in merged.items())
         out.append(Carriers(m, n, options))
+    return out
+
+
+def _one_a_model(ds: Datasheet) -> set[str]:
+    """The keys of the weapons a model counts once however many it holds: melee weapons
+    without [EXTRA ATTACKS] (a model fights with one melee weapon)."""
+    return {w.key for w in ds.weapons if w.is_melee and not w.abilities.extra_attacks}
+
+
+def wanted_by_kits(ds: Datasheet, kits: list[tuple[int, tuple[str, ...]]]) -> dict[str, int]:
+    """How many of each weapon models carrying ``kits`` (models, weapon keys each, a key
+    repeated for each copy) ask for, counted as :func:`carriers` counts an option's weapons:
+    a melee weapon once a model, any other once a copy. The ``wanted`` of :func:`assign` for
+    a unit whose equipment is given model by model (an army list's)."""
+    once = _one_a_model(ds)
+    out: dict[str, int] = {}
+    for models, keys in kits:
+        for k, n in Counter(keys).items():
+            out[k] = out.get(k, 0) + models * (1 if k in once else n)
     return out
 
 

@@ -85,7 +85,7 @@ def from_config(path: Path) -> str | None:
     import tomllib
 
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark read
     except IsADirectoryError:
         raise EditionError(f"{path}: is a folder, not the config file") from None
     except OSError as exc:
@@ -98,8 +98,23 @@ def from_config(path: Path) -> str | None:
     if "edition" not in data:
         return None
     raw = data["edition"]
-    shown = raw if isinstance(raw, int) and not isinstance(raw, bool) else repr(raw)
-    return _value(raw, f"{path}: edition = {shown}")
+    return _value(raw, f"{path}: edition = {toml_text(raw)}")
+
+
+def toml_text(value: object) -> str:
+    """A value read from a TOML file written back as TOML writes it (for messages that echo
+    the file): ``true``, ``"11"``, ``11``, ``[10, 11]``; a table or a date as its text."""
+    import json
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {toml_text(v)}" for k, v in value.items()) + "}"
+    return str(value)
 
 
 def _warn_unknown_keys(data: dict, path: Path) -> None:

@@ -331,14 +331,7 @@ def _load_cached(path: Path) -> EffectFile:
 
 def _schema_stamp() -> str:
     """What invalidates every cached file: the schema module and this one, as installed."""
-    parts = []
-    for mod in ("effect_schema.py", "effect_files.py"):
-        try:
-            st = (_HERE / mod).stat()
-            parts.append(f"{st.st_size}:{st.st_mtime_ns}")
-        except OSError:
-            parts.append("?")
-    return ";".join(parts)
+    return filecache.stamp("effect_schema.py", "effect_files.py")
 
 
 def cache_folder() -> Path | None:

@@ -24,15 +24,69 @@ from typing import Any
 from .catalog import Entry
 
 
+def faction_names(faction: str, present: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The names a datasheet of ``faction`` is listed under, as lookups take them
+    (:mod:`wh40k_calc.factions`, :meth:`wh40k_calc.catalog.Catalog.entry`): the faction's
+    own, the data's name for it (Adeptus Astartes for Space Marines); for a chapter with
+    datasheets of its own in edition 11 its parent's names too (Blood Angels: Space Marines,
+    Adeptus Astartes); and for a parent the names of its chapters that have no datasheets
+    here (``present``: the factions listed, normalised), whose units are the parent's
+    (edition 10: Space Wolves are Space Marines)."""
+    from .factions import DATA_NAMES, PARENTS
+    from .sheetnames import norm_name
+
+    key = norm_name(faction)
+    parents = [p for c, p in PARENTS.items() if norm_name(c) == key]
+    out: list[str] = []
+    for ours in [faction, *parents]:
+        out += [ours] + [d for d, o in DATA_NAMES.items() if norm_name(o) == norm_name(ours)]
+    out += [c for c, p in PARENTS.items() if norm_name(p) == key and norm_name(c) not in present]
+    return tuple(dict.fromkeys(out))
+
+
+def present_factions(entries: list[Entry]) -> frozenset[str]:
+    """The factions of ``entries``, normalised (for :func:`faction_names`)."""
+    from .sheetnames import norm_name
+
+    return frozenset(norm_name(f) for f in {e.faction for e in entries})
+
+
+def in_faction(e: Entry, text: str, present: frozenset[str] = frozenset()) -> bool:
+    """Whether ``--faction TEXT`` takes ``e``: ``TEXT`` (punctuation and case ignored) is part
+    of one of its faction's names (:func:`faction_names`: a chapter's units are Space
+    Marines')."""
+    from .sheetnames import norm_name
+
+    key = norm_name(text)
+    return any(key in norm_name(n) for n in faction_names(e.faction, present))
+
+
 def filter_entries(entries: list[Entry], text: str) -> list[Entry]:
-    """The entries whose name matches ``text`` (their ``Faction/Name`` when ``text`` has a
-    ``/``), best first; when none does, those with the closest names."""
+    """The entries whose name matches ``text`` (when ``text`` has a ``/``, their
+    ``Faction/Name`` under any of the faction's names: :func:`faction_names`, so that
+    ``space marines/death company`` finds the Blood Angels' Death Company units in edition 11
+    and ``space wolves/wolf guard`` the Space Marines' Wolf Guard units in edition 10), best
+    first;
+    when none does, those with the closest names."""
     from .fuzzy import rank, suggest
 
-    choices = [e.qualified if "/" in text else e.name for e in entries]
+    if "/" in text:
+        present = present_factions(entries)
+        named: dict[str, tuple[str, ...]] = {}
+        owner = []
+        choices = []
+        for i, e in enumerate(entries):
+            if e.faction not in named:
+                named[e.faction] = faction_names(e.faction, present)
+            for f in named[e.faction]:
+                owner.append(i)
+                choices.append(f"{f}/{e.name}")
+    else:
+        owner = list(range(len(entries)))
+        choices = [e.name for e in entries]
     ranked = rank(text, choices)  # best first: word score, whole-name ratio, given order
     if ranked:
-        return [entries[i] for i, _ in ranked]
+        return [entries[i] for i in dict.fromkeys(owner[j] for j, _ in ranked)]
     from .nicknames import nickname
 
     known = nickname(text)  # "fire warriors": the unit players mean by it, first

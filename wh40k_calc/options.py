@@ -405,21 +405,29 @@ class ModifierOptions(OptionGroup, Struct, frozen=True):
     """Modifiers and re-rolls anyone can set (:class:`wh40k_calc.selection.Modifiers`):
     attacker side first, then the target's saves, Feel No Pain and Damage."""
 
+    # the ranges are Modifiers' (selection._RANGES): out of range is a usage error (exit 2)
     hit_mod: Annotated[
-        int, typer.Option(metavar="N", help="Hit roll modifier (capped at ±1 with the others).")
+        int,
+        typer.Option(
+            metavar="N", min=-6, max=6, help="Hit roll modifier (capped at ±1 with the others)."
+        ),
     ] = 0
     wound_mod: Annotated[
-        int, typer.Option(metavar="N", help="Wound roll modifier (capped at ±1).")
+        int, typer.Option(metavar="N", min=-6, max=6, help="Wound roll modifier (capped at ±1).")
     ] = 0
     ap_mod: Annotated[
         int,
         typer.Option(
             metavar="N",
+            min=-6,
+            max=6,
             help="Improve AP by N (1: AP-1 becomes AP-2); a negative N worsens it (AP never "
             "goes above 0).",
         ),
     ] = 0
-    damage_mod: Annotated[int, typer.Option(metavar="N", help="Add N to each Damage roll.")] = 0
+    damage_mod: Annotated[
+        int, typer.Option(metavar="N", min=-20, max=20, help="Add N to each Damage roll.")
+    ] = 0
     crit_hit: Annotated[
         int | None,
         typer.Option(metavar="N", min=2, max=6, help="Critical Hit on an unmodified N+."),
@@ -457,7 +465,8 @@ class ModifierOptions(OptionGroup, Struct, frozen=True):
         ),
     ] = None
     save_mod: Annotated[
-        int, typer.Option(metavar="N", help="Modifier to the target's saving throws.")
+        int,
+        typer.Option(metavar="N", min=-6, max=6, help="Modifier to the target's saving throws."),
     ] = 0
     reroll_saves: Annotated[
         SaveReroll | None,
@@ -465,7 +474,9 @@ class ModifierOptions(OptionGroup, Struct, frozen=True):
     ] = None
     damage_reduction: Annotated[
         int,
-        typer.Option(metavar="N", min=0, help="Subtract N from each Damage (never below 1)."),
+        typer.Option(
+            metavar="N", min=0, max=20, help="Subtract N from each Damage (never below 1)."
+        ),
     ] = 0
     half_damage: Annotated[
         bool, typer.Option("--half-damage", help="Halve Damage (before adding or subtracting).")

@@ -184,6 +184,7 @@ def _render_sizes(ds: Datasheet, console) -> None:
     from rich.text import Text
 
     from .layout import Words, print_table
+    from .wording import count
 
     sizes = Table(title="Unit sizes (--models N)", title_justify="left")
     sizes.add_column("Models", no_wrap=True)
@@ -193,7 +194,7 @@ def _render_sizes(ds: Datasheet, console) -> None:
         sizes.add_row(str(s.total), Words(s.describe()), _points_text(ds, s.points))
     for s in ds.dropped_sizes:
         why = (
-            f": a size above has {s.total} models"
+            f": --models {s.total} picks the size of {count(s.total, 'model')} listed first"
             if any(o.total == s.total for o in ds.sizes)
             else ""  # its label says why
         )

@@ -65,7 +65,15 @@ class _StrictLoader(_BASE):  # type: ignore[valid-type,misc]
             ) from None
 
 
-def _describe(exc: yaml.YAMLError) -> str:
+def _describe(exc: yaml.YAMLError, text: str = "") -> str:
+    """One line for a YAML error: "line L, column C: problem (context at ...)". A character
+    YAML does not allow (a NUL byte, a control character: the reader's error, which has a
+    position in ``text`` rather than a mark) by its line, column and code point."""
+    if isinstance(exc, yaml.reader.ReaderError):
+        before = text[: exc.position]
+        line, column = before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
+        char = exc.character if isinstance(exc.character, int) else ord(str(exc.character))
+        return f"line {line}, column {column}: a character YAML does not allow (U+{char:04X})"
     mark = getattr(exc, "problem_mark", None)
     where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
     problem = getattr(exc, "problem", None) or str(exc)
@@ -140,7 +148,7 @@ def parse(text: str) -> tuple[Any, yaml.Node | None]:
         node = loader.get_single_node()
         data = _construct(loader, node) if node is not None else None
     except yaml.YAMLError as exc:
-        raise YamlError(_describe(exc)) from None
+        raise YamlError(_describe(exc, text)) from None
     except RecursionError:
         raise YamlError("nested too deeply") from None
     finally:
@@ -157,7 +165,7 @@ def compose(text: str) -> yaml.Node | None:
     try:
         return yaml.compose(text, Loader=_StrictLoader)
     except yaml.YAMLError as exc:
-        raise YamlError(_describe(exc)) from None
+        raise YamlError(_describe(exc, text)) from None
     except RecursionError:
         raise YamlError("nested too deeply") from None
 

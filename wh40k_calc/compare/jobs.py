@@ -136,7 +136,9 @@ class Row:
 
     @property
     def target_key(self) -> tuple:
-        """What makes two rows' targets the same (name with Leaders, size, loadout, allocation)."""
+        """What makes two rows' targets the same (name with Leaders, size, loadout, allocation,
+        wounds left, and the rules edition: each edition's datasheet of a unit is its own
+        target, with its own points and profile)."""
         t = self.job.selection.target
         return (
             self.result["target"]["name"],
@@ -144,6 +146,7 @@ class Row:
             norm_name(t.loadout) if t.loadout and norm_name(t.loadout) != "default" else "",
             self.job.selection.allocation,
             self.job.selection.target_wounds_left,
+            str(self.result["edition"]),
         )
 
 

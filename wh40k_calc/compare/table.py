@@ -104,15 +104,22 @@ def target_heading(t: dict[str, Any]) -> str:
 
 
 def group_headings(groups: list[list[Row]]) -> list[str]:
-    """Each group's :func:`target_heading`; where two groups share one, what tells their
-    targets apart is added: the target's loadout and the allocation order asked for
-    (``· loadout shootas``, ``· allocation Boy, Boss Nob``, ``· allocation best``)."""
-    plain = [target_heading(g[0].result["target"]) for g in groups]
+    """Each group's :func:`target_heading`; where the rows are of more than one edition, each
+    heading says its edition (``· edition 11``: each edition's datasheet of the target, with
+    its points, is its own group); where two groups share one, what tells their targets apart
+    is added: the target's loadout and the allocation order asked for (``· loadout
+    shootas``, ``· allocation Boy, Boss Nob``, ``· allocation best``)."""
+    editions = {g[0].target_key[5] for g in groups}
+    plain = [
+        target_heading(g[0].result["target"])
+        + (f" · edition {g[0].target_key[5]}" if len(editions) > 1 else "")
+        for g in groups
+    ]
     headings = list(plain)
     for i, group in enumerate(groups):
         if plain.count(plain[i]) < 2:
             continue
-        _, _, loadout, order, _ = group[0].target_key  # what groups the rows (Row.target_key)
+        _, _, loadout, order, _, _ = group[0].target_key  # what groups the rows (Row.target_key)
         extra = [f"loadout {loadout}"] if loadout else []
         if order is not None:
             extra.append("allocation " + (order if isinstance(order, str) else ", ".join(order)))
@@ -478,9 +485,13 @@ def compared(rows: list[Row], key: str) -> list[dict[str, Any]]:
     ]
 
 
-def _csv_points(unit: dict[str, Any]) -> float | str:
-    """The points, or "" where the source lists none."""
-    return unit["points"] if unit.get("points_listed", True) else ""
+def _csv_points(unit: dict[str, Any]) -> float | int | str:
+    """The points (a whole number as one: ``1985``, not ``1985.0``), or "" where the source
+    lists none."""
+    if not unit.get("points_listed", True):
+        return ""
+    points = unit["points"]
+    return int(points) if isinstance(points, float) and points.is_integer() else points
 
 
 def csv_records(rows: list[Row], key: str) -> list[dict[str, Any]]:

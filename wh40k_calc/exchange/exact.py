@@ -35,7 +35,7 @@ from ..profile import TargetStates
 from ..resolve import Carried, Result, resolve
 from .hazard import hazard_step
 from .result import Chain, StepFigures, summary_of
-from .setup import ExchangeError, Setup
+from .setup import ExchangeError, Setup, activation_notes
 from .states import Joint, StateIndex
 from .track import AttackClass
 
@@ -302,7 +302,7 @@ def _tally(figures: StepFigures, res: Result, outcome, mass: float) -> None:
         figures.expected[f] += mass * outcome.expected[f]
     for text, into in (
         (res.choices, figures.choices),
-        (res.notes, figures.notes),
+        (activation_notes(res.notes, res.plan.unmet), figures.notes),
         (res.plan.not_modelled, figures.not_modelled),
     ):
         for t in text:

@@ -26,7 +26,7 @@ from ..sequence.sampled import empirical
 from .exact import fights_first_share, nothing_to_choose
 from .hazard import hazard_step
 from .result import STEP_FIELDS, Chain, StepFigures, Summary, summary_of
-from .setup import ExchangeError, Setup
+from .setup import ExchangeError, Setup, activation_notes
 from .track import AttackClass, distinct_rows
 
 DEFAULT_TRIALS = 20_000
@@ -213,7 +213,10 @@ def _sampled(setup, k, cls, start, rng, decided, figures):
         raise ExchangeError(f"{setup.label(k)}: {exc}") from None
     for text, into in (
         (res.choices, figures.choices),
-        ([t for t in res.notes if t != few_trials_note(m)], figures.notes),
+        (
+            activation_notes([t for t in res.notes if t != few_trials_note(m)], res.plan.unmet),
+            figures.notes,
+        ),
         (res.plan.not_modelled, figures.not_modelled),
     ):
         for t in text:

@@ -9,6 +9,7 @@ replaces the models alive (``Selection.attacker_alive``) and the damaged bracket
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -56,7 +57,9 @@ class Setup:
         full = tuple(g.count for g in self.tracks[self.steps[k].side].unit.groups)
         if cls.alive == full and cls.wounds_left is None:
             return sel
-        return replace(sel, attacker_alive=cls.alive, attacker_wounds_left=cls.wounds_left)
+        return replace(
+            sel, attacker_alive=cls.alive, attacker_wounds_left=cls.wounds_left, skip_unmet=True
+        )
 
     def fights_first(self, k: int, cls: AttackClass) -> bool:
         """Whether the unit of fight activation ``k`` has Fights First when its models are
@@ -170,7 +173,7 @@ def build_setup(
     for p in order:
         sel = by_text[(p.side, p.step.phase)]
         if p.step.charged != sel.conditions.charged:  # a later turn: not charging any more
-            sel = replace(sel, conditions=replace(sel.conditions, charged=p.step.charged))
+            sel = _later_turn(sel, p.step.charged)
         selections.append(sel)
     return Setup(
         sides,
@@ -180,9 +183,69 @@ def build_setup(
         initial,
         engine.edition_value,
         turns,
-        (*fights_first_notes(order, engine.edition_value, fight_first), *idle),
+        (
+            *fights_first_notes(order, engine.edition_value, fight_first),
+            *idle,
+            *missing_notes(a, b, order),
+        ),
         fight_first,
     )
+
+
+def _later_turn(sel: Selection, charged: bool) -> Selection:
+    """The charging side's fight activation ``sel`` in a later turn (``charged`` False): the
+    unit is already engaged and made no Charge move; an ``--effect`` that needs the charge
+    does not apply there (left out with a note, :func:`unmet_notes`), not refused."""
+    return replace(sel, conditions=replace(sel.conditions, charged=charged), skip_unmet=True)
+
+
+CHARGED_IDLE = "--charged: no effect"  # rules.idle's note; in an exchange the charge counts
+
+
+def activation_notes(notes: list[str], unmet: tuple[tuple[str, str], ...]) -> list[str]:
+    """The notes of one activation's Result as the exchange says them: without the "no
+    effect" note of ``--charged`` (in an exchange the charge also decides whose turn comes
+    first and gives Fights First, whatever the weapons), with :func:`unmet_notes`."""
+    return [n for n in notes if not n.startswith(CHARGED_IDLE)] + unmet_notes(unmet)
+
+
+def unmet_notes(unmet: tuple[tuple[str, str], ...]) -> list[str]:
+    """The notes of the ``--effect`` names an activation left out (``Plan.unmet``: their
+    conditions are not met in this turn or by the models left), each as ``(name, why)``:
+    the charge is made once, in the charging side's first turn, and an effect of a unit with
+    fewer models or wounds may no longer apply; neither is a refusal."""
+    out = []
+    for text, why in unmet:
+        charge = why.endswith("(add --charged)")
+        why = re.sub(r" \((add|with) --[a-z0-9-]+\)$", "", why)
+        if charge:
+            why += " (the charge is made once, in the charging side's first turn)"
+        out.append(f"--effect {text}: no effect: {why}")
+    return out
+
+
+def missing_notes(a: Side, b: Side, order: list[Planned]) -> tuple[str, ...]:
+    """What the exchange says of the activations a side lacks or never makes: a side with no
+    fight activation where the other fights does not fight back in the Fight phase (only
+    its ``fight`` text gives it melee attacks); a shoot activation that the units' being
+    engaged from the charge on leaves unmade."""
+    out = []
+    fighting = [s for s in (a, b) if s.step("fight") is not None]
+    for s in (a, b):
+        if fighting and s.step("fight") is None:
+            out.append(
+                f"side {s.label} has no fight activation: it makes no attacks in the Fight "
+                f'phase (a --side-{s.key} "fight UNIT ..." gives it one)'
+            )
+    made = {(p.side, p.step.phase) for p in order}
+    for s in (a, b):
+        if fighting and s.step("shooting") is not None and (s.key, "shooting") not in made:
+            out.append(
+                f"side {s.label}'s shoot activation is not made: the units are engaged from "
+                "the charge on, so it has no Shooting phase before it (shooting while "
+                "engaged is not modelled here)"
+            )
+    return tuple(out)
 
 
 def _fights_first(rules, by_text: dict[tuple[str, str], Selection]):
@@ -198,7 +261,7 @@ def _fights_first(rules, by_text: dict[tuple[str, str], Selection]):
         if key not in seen:
             sel = by_text[(step.side, "fight")]
             if sel.conditions.charged != step.charged:
-                sel = replace(sel, conditions=replace(sel.conditions, charged=step.charged))
+                sel = _later_turn(sel, step.charged)
             try:
                 plan = rules.plan(sel)
                 seen[key] = (plan.fights_first, plan.fights_first_by_state)

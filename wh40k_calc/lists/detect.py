@@ -159,11 +159,32 @@ def parse_text(text: str, label: str) -> ArmyList:
     }
     best = max(scores, key=lambda k: scores[k][0])
     if scores[best][0] < MIN_SCORE:
-        raise ListError(
-            f"{label}: not an army list export we read (no unit line like 'Boyz (90 pts)' "
-            f"and no list builder's heading; formats: {', '.join(FORMATS)})"
-        )
+        why = _too_little(lines, scores[best][0])
+        raise ListError(f"{label}: no army list format recognised: {why}")
     return scores[best][1](text, label)
+
+
+def _too_little(lines: list, score: int) -> str:
+    """Why a text is no export we read (``score``: the most marks of an export a text reader
+    found in it, below :data:`MIN_SCORE`), in words: what it holds, what an export has, the
+    formats."""
+    text = [ln.text for ln in lines if not ln.blank]
+    first = text[0] if len(text[0]) <= 40 else text[0][:39] + "…"
+    if len(text) == 1:
+        held = f"its only line, {first!r}, is no list on its own"
+    elif score:
+        held = (
+            f"of its {len(text):,} lines only one looks like part of a list (a unit heading "
+            "or a section): too little to tell the export"
+        )
+    else:
+        held = f"none of its {len(text):,} lines is a list builder's title, section or unit heading"
+    return (
+        f"{held}; an export has its builder's title or header (the app's 'NAME (2,000 "
+        "Points)' and faction; New Recruit's '+++' lines; ListForge's 'NAME - FACTION - "
+        "DETACHMENT (2,000 Points)') and its units, each with its points (e.g. 'Boyz (90 "
+        f"Points)') and models; copy or export the whole list (formats: {', '.join(FORMATS)})"
+    )
 
 
 def cut_short(army: ArmyList, raw: str, label: str) -> None:

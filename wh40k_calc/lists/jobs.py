@@ -137,7 +137,7 @@ def _target_jobs(
                 seed,
                 label,
                 steps=tuple(steps),
-                points=float(sum(points)) if points else None,
+                points=sum(points) if points else None,
             )
         )
     return jobs

@@ -13,7 +13,10 @@ each other and units from allies of another faction is the resolver's job
 
 from __future__ import annotations
 
+import json
+import math
 from dataclasses import dataclass, field
+from typing import Any
 
 
 class ListError(ValueError):
@@ -22,6 +25,35 @@ class ListError(ValueError):
 
 
 Counted = tuple[tuple[str, int], ...]  # (name as the list spells it, how many), in list order
+
+
+def whole_count(obj: dict[str, Any], key: str, what: str = "", least: int = 0) -> int:
+    """The count field ``key`` of an element of a JSON or XML export (``number``,
+    ``quantity``) as an int: a whole number of at least ``least`` (an XML attribute's
+    digits; ``9.0`` is 9); missing, it counts 1.
+
+    Raises:
+        ListError: anything else (a negative count, ``2.5``, ``true``, null, text), naming
+            ``key`` and what holds it (``what``: "model 'Boy'"; empty: the unit itself); the
+            reader adds the input and the unit.
+    """
+    if key not in obj:
+        return 1
+    value = obj[key]
+    n: float | None = None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        n = value
+    elif isinstance(value, str):
+        try:
+            n = float(value.strip())
+        except ValueError:
+            n = None
+    if n is None or not math.isfinite(n) or n != int(n) or n < least:
+        shown = json.dumps(value) if not isinstance(value, (dict, list)) else type(value).__name__
+        shown = shown if len(shown) <= 40 else shown[:39] + "…"
+        where = f"{what}: " if what else ""
+        raise ListError(f"{where}{key!r} is {shown}; a count is a whole number of at least {least}")
+    return int(n)
 
 
 def merge_counts(items: list[tuple[str, int]] | Counted) -> Counted:

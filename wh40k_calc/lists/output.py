@@ -77,6 +77,7 @@ def _unit(u) -> dict[str, Any]:
         "folds": list(u.folds),
         "warnings": list(u.warnings),
         "default_loadout": u.default_loadout,
+        "beyond_options": list(u.beyond_options),
         "effects": list(u.effects),
         "weapons": [
             {

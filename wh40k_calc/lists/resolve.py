@@ -80,7 +80,9 @@ class ResolvedUnit:
     and readings made, ``warnings`` what may differ from the list, ``weapons`` every weapon
     line, ``candidates`` the closest datasheets when unresolved and ``reason`` why,
     ``effects`` the attacker-side effects that may apply to its activations,
-    ``default_loadout`` whether it kept its datasheet's equipment (nothing listed matched)."""
+    ``default_loadout`` whether it kept its datasheet's equipment (nothing listed matched),
+    ``beyond_options`` why it has more of a weapon than its datasheet's wargear options allow
+    (one reason a weapon; also among the warnings: the list's weapons are used as listed)."""
 
     name: str
     listed: tuple[ListedUnit, ...]
@@ -97,6 +99,7 @@ class ResolvedUnit:
     reason: str | None = None
     effects: tuple[str, ...] = ()
     default_loadout: bool = False
+    beyond_options: tuple[str, ...] = ()
 
     @property
     def attached(self) -> bool:
@@ -148,12 +151,23 @@ class ResolvedArmy:
             extra.append(f"{u['ally']} of them allies")
         if w["wargear"]:
             extra.append(f"{count(w['wargear'], 'wargear line')} not weapons")
+        if beyond := self.beyond_options():
+            extra.append(f"{count(beyond, 'unit')} over the wargear limits")
         return text + (f" ({'; '.join(extra)})" if extra else "")
+
+    def beyond_options(self) -> int:
+        """How many rows have more of a weapon than their datasheet's wargear options allow."""
+        return sum(1 for u in self.units if u.beyond_options)
 
     @property
     def complete(self) -> bool:
-        """True when every unit and every weapon line resolved (``--strict``)."""
-        return not self.unit_counts()["unresolved"] and not self.weapon_counts()["unresolved"]
+        """True when every unit and every weapon line resolved and no row has more of a
+        weapon than its wargear options allow (``--strict``)."""
+        return (
+            not self.unit_counts()["unresolved"]
+            and not self.weapon_counts()["unresolved"]
+            and not self.beyond_options()
+        )
 
     def resolved(self) -> list[ResolvedUnit]:
         """The rows that can attack (resolved or ally), in list order."""
@@ -460,6 +474,7 @@ def _single_row(
         weapons=tuple(eq.lines),
         effects=_unit_effects(effects, (u,)),
         default_loadout=eq.default,
+        beyond_options=tuple(eq.beyond),
     )
 
 
@@ -536,6 +551,7 @@ def _attached_row(
         weapons=tuple(eq.lines + [w for x in leqs for w in x.lines]),
         effects=_unit_effects(effects, listed),
         default_loadout=eq.default,
+        beyond_options=tuple(eq.beyond + [w for x in leqs for w in x.beyond]),
     )
 
 
@@ -563,7 +579,8 @@ class _Equipped:
     """A listed unit on its datasheet: the datasheet to build it from (equipped as listed, or
     the datasheet itself for its default loadout), its size, the weapon lines, folds and
     warnings; ``error`` why it cannot be built (no such size); ``default`` whether it kept
-    its default loadout."""
+    its default loadout; ``beyond`` why it has more of a weapon than the datasheet's wargear
+    options allow (one reason a weapon; also among the warnings)."""
 
     datasheet: Datasheet
     models: int | None
@@ -572,6 +589,7 @@ class _Equipped:
     warnings: list[str] = field(default_factory=list)
     error: str | None = None
     default: bool = False
+    beyond: list[str] = field(default_factory=list)
 
 
 def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
@@ -594,7 +612,7 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
             f"{ds.name} has no {n}-model size (sizes {', '.join(map(str, totals))}): read "
             f"as a damaged unit, as --models {n} takes it"
         )
-    _, size_counts = pick_size(ds, n, "attacker")
+    size, size_counts = pick_size(ds, n, "attacker")
     by_type: dict[str, int] = {}
     for name, c in size_counts.items():
         by_type[norm_name(name)] = by_type.get(norm_name(name), 0) + c
@@ -606,9 +624,11 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
             listed_counts[m.key] = listed_counts.get(m.key, 0) + g.count
     equipment: dict[str, list[tuple[int, tuple]]] = {}
     resolved_any = False
+    listed: dict[tuple[str, ...], None] = {}  # each listed weapon's profile keys, in order
     for m, g in groups:
         resolved, listed_any = _resolve_weapons(ds, u, g, out)
         resolved_any = resolved_any or bool(resolved)
+        listed.update((tuple(w.key for w in profiles), None) for profiles, _ in resolved)
         if m is None:
             for mk, weapons in _spread(ds, resolved, by_type).items():
                 equipment.setdefault(mk, []).extend(kits(by_type[mk], weapons))
@@ -637,7 +657,46 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
             f"{ds.name}: the list's models ({mine}) are not the data's {n}-model size "
             f"({data}): the list's are used"
         )
+    counts = dict(composition) if composition is not None else size_counts
+    starting = size.total if composition is None else sum(counts.values())
+    for why in _beyond_options(ds, equipment, list(listed), counts, starting):
+        out.beyond.append(why)
+        out.warnings.append(
+            f"{ds.name} is over our data's wargear limits: {why}. The list's weapons are "
+            "used as listed (--strict refuses them)"
+        )
     out.datasheet = as_listed(ds, equipment, composition)
+    return out
+
+
+def _beyond_options(
+    ds: Datasheet,
+    equipment: dict[str, list[tuple[int, tuple]]],
+    weapons: list[tuple[str, ...]],
+    counts: dict[str, int],
+    starting_strength: int,
+) -> list[str]:
+    """Why the unit's models cannot carry as many of a listed weapon (``weapons``: each one's
+    profile keys) as the list gives them (``equipment``, the kits as dealt), one reason a
+    weapon, or nothing: ``--weapon``'s check (:func:`wh40k_calc.composition.assign`, and
+    :func:`~wh40k_calc.composition.explain` for the reason; the datasheet's wargear limits,
+    e.g. one assault cannon for every five models), one weapon at a time, over the whole unit
+    (which model type the list gives it to is not checked).
+
+    Combinations are not checked: our generated options make a datasheet's independent swaps
+    alternatives (a War Dog Stalker's havoc multi-launcher and daemonbreath spear), which
+    lists rightly combine."""
+    from ..composition import assign, explain, wanted_by_kits
+
+    wanted = wanted_by_kits(ds, [kit for kits in equipment.values() for kit in kits])
+    subject = f"this unit of {count(sum(counts.values()), 'model')}"
+    out = []
+    for keys in weapons:
+        one = {k: wanted[k] for k in keys if wanted.get(k)}
+        if not one or assign(ds, counts, one, starting_strength) is not None:
+            continue
+        named = {k: (w, n) for k, n in one.items() if (w := ds.weapon(k)) is not None}
+        out.append(explain(ds, counts, named, starting_strength, subject))
     return out
 
 

@@ -16,7 +16,15 @@ from __future__ import annotations
 from typing import Any
 
 from .attach import pair_attachments
-from .model import ArmyList, Attachment, ListedModels, ListedUnit, ListError, merge_counts
+from .model import (
+    ArmyList,
+    Attachment,
+    ListedModels,
+    ListedUnit,
+    ListError,
+    merge_counts,
+    whole_count,
+)
 
 FORMAT = "rosterizer"
 
@@ -39,12 +47,14 @@ def _assets(obj: dict[str, Any], key: str = "included") -> list[dict[str, Any]]:
     return [a for a in assets.get(key) or [] if isinstance(a, dict)]
 
 
-def _quantity(obj: dict[str, Any]) -> int:
-    try:
-        n = int(obj.get("quantity", 1))
-    except (TypeError, ValueError):
-        return 1
-    return n if n > 0 else 1
+def _quantity(obj: dict[str, Any], what: str = "", least: int = 0) -> int:
+    """An item's ``quantity`` (models of a model type or a unit, or copies of a weapon over
+    its parent's models; missing: 1).
+
+    Raises:
+        ListError: not a whole number of at least ``least`` (:func:`~.model.whole_count`).
+    """
+    return whole_count(obj, "quantity", what, least)
 
 
 def _own_points(obj: dict[str, Any]) -> int | None:
@@ -85,7 +95,10 @@ def parse(data: dict[str, Any], label: str) -> ArmyList:
         elif cls == "detachment":
             detachments.append(name)
         elif cls == "unit":
-            units.append(_unit(a, name))
+            try:
+                units.append(_unit(a, name))
+            except ListError as exc:
+                raise ListError(f"{label}: unit {name!r}: {exc}") from None
     if not units:
         raise ListError(f"{label}: a Rosterizer roster without units")
     name = snap.get("name") if isinstance(snap.get("name"), str) else _split(snap["item"])[1]
@@ -106,16 +119,16 @@ def _unit(obj: dict[str, Any], name: str) -> ListedUnit:
     for a in _assets(obj):
         cls, aname = _split(a.get("item"))
         if cls == "model":
-            models.append(ListedModels(aname, _quantity(a), _equipment(a)))
+            models.append(ListedModels(aname, _quantity(a, f"model {aname!r}", 1), _equipment(a)))
         elif cls == "enhancement":
             enhancement, enh_points = aname, _own_points(a)
         elif cls == "attachment":
             attachment = _attachment(aname)
         else:
-            loose += [(aname, _quantity(a)), *_equipment(a)]
+            loose += [(aname, _quantity(a, repr(aname))), *_equipment(a)]
     warlord = any(_split(t.get("item"))[1].lower() == "warlord" for t in _assets(obj, "traits"))
     if not models:
-        models = [ListedModels(None, _quantity(obj), merge_counts(loose))]
+        models = [ListedModels(None, _quantity(obj, least=1), merge_counts(loose))]
     elif loose:
         first = models[0]
         models[0] = ListedModels(first.name, first.count, merge_counts([*first.weapons, *loose]))
@@ -135,7 +148,7 @@ def _equipment(obj: dict[str, Any]) -> tuple[tuple[str, int], ...]:
     for a in _assets(obj):
         cls, name = _split(a.get("item"))
         if cls in ("weapon", "wargear", "upgrade"):
-            out.append((name, _quantity(a)))
+            out.append((name, _quantity(a, repr(name))))
             out += _equipment(a)
     return merge_counts(out)
 

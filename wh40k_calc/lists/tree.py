@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import ArmyList, ListedModels, ListedUnit, ListError, merge_counts
+from .model import ArmyList, ListedModels, ListedUnit, ListError, merge_counts, whole_count
 from .text import grand_faction
 
 _CONTAINERS = {
@@ -113,7 +113,11 @@ def parse(roster: dict[str, Any], fmt: str, label: str) -> ArmyList:
             if _is_configuration(sel):
                 detachments += _detachments(sel)
             elif sel.get("type") in ("unit", "model"):
-                units.append(_unit(sel, faction if ally else None, ally))
+                try:
+                    units.append(_unit(sel, faction if ally else None, ally))
+                except ListError as exc:
+                    name = _text(sel.get("name")) or "(no name)"
+                    raise ListError(f"{label}: unit {name!r}: {exc}") from None
     if not units:
         raise ListError(f"{label}: a roster without units")
     return ArmyList(
@@ -149,12 +153,14 @@ def _text(value: Any) -> str | None:
     return value.strip() if isinstance(value, str) and value.strip() else None
 
 
-def _number(value: Any) -> int:
-    try:
-        n = int(float(value))
-    except (TypeError, ValueError):
-        return 1
-    return n if n >= 0 else 1
+def _number(sel: dict[str, Any], what: str = "", least: int = 0) -> int:
+    """A selection's ``number`` (how many models of a model type, or how many of an upgrade
+    over its parent's models; missing: 1).
+
+    Raises:
+        ListError: not a whole number of at least ``least`` (:func:`~.model.whole_count`).
+    """
+    return whole_count(sel, "number", what, least)
 
 
 def _points(costs: Any) -> int | None:
@@ -198,11 +204,12 @@ def _unit(sel: dict[str, Any], faction: str | None, ally: bool) -> ListedUnit:
     loose: list[tuple[str, int]] = []
     children = [c for c in _list(sel.get("selections")) if isinstance(c, dict)]
     # a "model" selection at the top is a single-model unit: its upgrades are its own
-    count = _number(sel.get("number")) if sel.get("type") == "model" else None
+    count = _number(sel, least=1) if sel.get("type") == "model" else None
     for c in children:
         cname = _text(c.get("name")) or ""
         if c.get("type") == "model" and count is None:
-            models.append(ListedModels(cname, _number(c.get("number")), _equipment(c)))
+            n = _number(c, f"model {cname!r}", least=1)
+            models.append(ListedModels(cname, n, _equipment(c)))
             continue
         kind = _kind(c)
         if kind == "warlord":
@@ -212,7 +219,7 @@ def _unit(sel: dict[str, Any], faction: str | None, ally: bool) -> ListedUnit:
         elif kind == "marker":
             markers.append(cname)
         else:
-            loose += [(cname, _number(c.get("number"))), *_inner(c)]
+            loose += [(cname, _number(c, repr(cname))), *_inner(c)]
     if not models:
         models = [ListedModels(None, count or 1, merge_counts(loose))]
     elif loose:
@@ -259,7 +266,7 @@ def _equipment(model: dict[str, Any]) -> tuple[tuple[str, int], ...]:
     out: list[tuple[str, int]] = []
     for c in _list(model.get("selections")):
         if isinstance(c, dict) and (name := _text(c.get("name"))):
-            out.append((name, _number(c.get("number"))))
+            out.append((name, _number(c, repr(name))))
             out += _inner(c)
     return merge_counts(out)
 
@@ -268,7 +275,7 @@ def _inner(sel: dict[str, Any]) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     for c in _list(sel.get("selections")):
         if isinstance(c, dict) and (name := _text(c.get("name"))):
-            out.append((name, _number(c.get("number"))))
+            out.append((name, _number(c, repr(name))))
             out += _inner(c)
     return out
 

@@ -185,6 +185,7 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
         character_roles=roles,
         target_groups=listing,
         idle=lasting_idle(edition, sel, target, groups, applied),
+        unmet=tuple(applied.unmet),
     )
 
 

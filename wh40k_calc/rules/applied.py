@@ -107,13 +107,15 @@ class Applied(Struct):
     """The effects that apply, after their conditions were checked: ``fixed`` (always),
     ``choices`` (the players'), ``facts`` the conditions read (the attacker's keywords include
     those effects grant), and for the report ``ids`` and ``sides`` (id -> the sides it acts
-    for)."""
+    for); ``unmet``: the ``--effect`` names left out because their conditions are not met
+    here (``Selection.skip_unmet``), as ``(the name as given, why)``."""
 
     facts: Facts
     fixed: list[Active] = field(default_factory=list)
     choices: list[Choice] = field(default_factory=list)
     ids: list[str] = field(default_factory=list)
     sides: dict[str, list[str]] = field(default_factory=dict)
+    unmet: list[tuple[str, str]] = field(default_factory=list)  # see the docstring
 
     def variants(self) -> list[Variant]:
         """Every combination of the choices' options (none without choices)."""
@@ -299,6 +301,7 @@ def _apply_found(
         ok = [a for a in options if _why(a, f) is None]
         if not ok:
             if skip_unmet:
+                out.unmet.append((text, _why(options[0], f) or found.effect.rule))
                 return
             raise SelectionError(f"--effect {text}: {_why(options[0], f)}")
         out.choices.append(Choice(side, found.effect.rule, tuple(ok)))
@@ -318,8 +321,12 @@ def _apply_found(
             applied = True
         else:
             reasons.append(why)
-    if not applied and not skip_unmet:
-        raise SelectionError(f"--effect {text}: {reasons[0] if reasons else e.name}")
+    if not applied:
+        why = reasons[0] if reasons else e.name
+        if skip_unmet:
+            out.unmet.append((text, why))
+            return
+        raise SelectionError(f"--effect {text}: {why}")
 
 
 def _add(out: Applied, a: Active, seen: set[tuple]) -> None:

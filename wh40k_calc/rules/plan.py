@@ -50,7 +50,9 @@ class Plan(Struct, frozen=True):
     ``fights_first``: the names of the effects that give the attacking unit Fights First here
     (``calc exchange`` reads them for the Fight phase order); ``fights_first_by_state``: a
     Fights First change's conditions read the attacking unit's state (its models, wounds, a
-    CHARACTER alive), so the exchange reads it per state.
+    CHARACTER alive), so the exchange reads it per state. ``unmet``: the ``--effect`` names
+    left out because their conditions are not met here (only with ``Selection.skip_unmet``),
+    as ``(the name as given, why)``.
     """
 
     attacker: Unit
@@ -72,3 +74,4 @@ class Plan(Struct, frozen=True):
     state_split: StateSplit | None = None  # target-state conditions read per start state
     fights_first: tuple[str, ...] = ()  # the effects that give the attacker Fights First
     fights_first_by_state: bool = False  # a Fights First condition reads the unit's state
+    unmet: tuple[tuple[str, str], ...] = ()  # --effect names left out (Selection.skip_unmet)

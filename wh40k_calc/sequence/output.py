@@ -69,7 +69,9 @@ def attacking_units(seq: SequenceResult) -> list[dict[str, Any]]:
 def _attacker_block(seq: SequenceResult) -> dict[str, Any]:
     units = attacking_units(seq)
     return {
-        "name": " then ".join(u["name"] for u in units),
+        "name": " then ".join(
+            u["name"] + (f" ×{u['units']}" if u["units"] > 1 else "") for u in units
+        ),
         "models": sum(u["models"] * u["units"] for u in units),
         "points": _f(sum(u["points"] * u["units"] for u in units)),
         "points_listed": all(u["points_listed"] for u in units),
