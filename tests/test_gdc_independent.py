@@ -79,9 +79,9 @@ def profiles(d: dict):
 
 
 def holdable(p: dict) -> bool:
-    """A profile the datasheet format can hold: a numeric S and a range of 0-240" or Melee."""
+    """A profile the datasheet format can hold: a numeric S and a range of 0-999" or Melee."""
     rng = p["range"].strip().rstrip('"')
-    ok_range = rng.lower() == "melee" or (rng.isdigit() and int(rng) <= 240)
+    ok_range = rng.lower() == "melee" or (rng.isdigit() and int(rng) <= 999)
     return ok_range and p["strength"].strip().isdigit()
 
 

@@ -235,7 +235,7 @@ def test_a_loadout_for_a_one_for_one_swap() -> None:
             "For every 5 models in this unit, 1 Grot's blasta can be replaced with 1 zapper.",
             "Grot",
             1,
-            5,
+            None,  # a number for every 5 models (per_models), not a least size
             ("blasta",),
             (("1 zapper",),),
         ),
@@ -270,6 +270,7 @@ def test_weapon_swap_options_are_understood(text, model, count, min_size, old, n
     option = parse_option(text)
     assert option is not None
     assert (option.model, option.count, option.min_unit_size) == (model, count, min_size)
+    assert option.per_models == (5 if text.startswith("For every 5") else None)
     assert (option.old, option.new) == (old, new)
 
 

@@ -11,10 +11,11 @@ a weapon more than once (a Land Raider's two godhammer lascannons): a model taki
 that many of it (of a melee weapon one: a model fights with one melee weapon, besides its
 [EXTRA ATTACKS] weapons). A loadout
 entry with a ``count`` lets at most that many models of the type take it (the same list in
-several loadouts: the largest count), and one with ``min_unit_size`` only units of at least
-that Starting Strength. A weapon that no equipment option lists (wargear the datasheet offers
-in a way no loadout was generated for, e.g. "can be equipped with 1 hunter-killer missile") may
-be carried by any model, with anything else.
+several loadouts: the largest count; a count ``per_models`` is that many for every
+``per_models`` models of the Starting Strength), and one with ``min_unit_size`` only units of
+at least that Starting Strength. A weapon that no equipment option lists (wargear the datasheet
+offers in a way no loadout was generated for, e.g. "can be equipped with 1 hunter-killer
+missile") may be carried by any model, with anything else.
 
 ``--weapon "Deffgun x8" --weapon "Big shoota x2" --weapon "Rokkit launcha x2"`` asks a 10-model
 Lootas unit for 12 weapons of which its two Spanners would carry four: no assignment exists.
@@ -81,7 +82,9 @@ def carriers(
         for entries in ds.loadouts.values():
             for e in entries:
                 if norm_name(e.model) == m.key and starting_strength >= (e.min_unit_size or 0):
-                    _keep(swaps, named(e.equipped), e.count)  # alternatives: the largest
+                    cap = e.models_for(starting_strength)
+                    if cap != 0:
+                        _keep(swaps, named(e.equipped), cap)  # alternatives: the largest
         for ws, cap in swaps.items():
             _keep(opts, ws, cap, add=True)
         listed |= {k for ws in opts for k, _ in ws}

@@ -38,6 +38,7 @@ Skill = Annotated[int, msgspec.Meta(ge=2, le=6)]
 Save = Annotated[int, msgspec.Meta(ge=2, le=7)]
 Toughness = Annotated[int, msgspec.Meta(ge=1, le=20)]
 Wounds = Annotated[int, msgspec.Meta(ge=1, le=200)]
+MAX_RANGE = 999  # inches: a titan's quake cannon reaches 480" (edition 11, data 912)
 Plus = Annotated[int, msgspec.Meta(ge=2, le=6)]
 ArmourPen = Annotated[int, msgspec.Meta(ge=-6, le=0)]
 Leadership = Annotated[int, msgspec.Meta(ge=2, le=12)]
@@ -96,7 +97,7 @@ class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
 
 class _WeaponSchema(msgspec.Struct, forbid_unknown_fields=True):
     name: Name
-    range: Annotated[int, msgspec.Meta(ge=0, le=240)] | Literal["melee", "Melee", "MELEE"]
+    range: Annotated[int, msgspec.Meta(ge=0, le=MAX_RANGE)] | Literal["melee", "Melee", "MELEE"]
     A: NonNeg | str
     S: Strength
     AP: ArmourPen
@@ -124,6 +125,7 @@ class _LoadoutEntrySchema(msgspec.Struct, forbid_unknown_fields=True):
     equipped: list[str]
     count: Annotated[int, msgspec.Meta(ge=1)] | Literal["all"] = "all"
     min_unit_size: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    per_models: Annotated[int, msgspec.Meta(ge=1)] | None = None
     replaces: list[str] | None = None
 
 
@@ -370,15 +372,27 @@ class LoadoutEntry(Struct, frozen=True):
     """``count`` models (an int, or None for all the rest) of ``model`` carry ``equipped``.
 
     Entries for one model type take disjoint models in order. ``min_unit_size`` refuses the
-    entry in smaller units (wargear options such as "for every 10 models"). ``replaces`` (weapon
-    keys) takes the models whose default equipment is that (the model's ``equipped`` or one
-    of its ``equipped_by_count`` lists); None takes them from ``equipped`` first."""
+    entry in smaller units (wargear options such as "if this unit contains 10 models").
+    ``per_models`` makes ``count`` a number for every that many models of the unit's Starting
+    Strength ("for every 5 models in this unit, 1 ...": 2 in a unit of 10, none in one of 4;
+    :meth:`models_for`). ``replaces`` (weapon keys) takes the models whose default equipment
+    is that (the model's ``equipped`` or one of its ``equipped_by_count`` lists); None takes
+    them from ``equipped`` first."""
 
     model: str
     count: int | None
     equipped: tuple[str, ...]
     min_unit_size: int | None = None
     replaces: tuple[str, ...] | None = None
+    per_models: int | None = None
+
+    def models_for(self, starting_strength: int) -> int | None:
+        """How many models the entry equips in a unit of ``starting_strength`` models: its
+        ``count`` (None: all the rest), times ``starting_strength // per_models`` where the
+        count is per that many models (0 in a smaller unit)."""
+        if self.count is None or self.per_models is None:
+            return self.count
+        return self.count * (starting_strength // self.per_models)
 
 
 class LeadersAllowed(Struct, frozen=True):
@@ -821,8 +835,18 @@ def _loadout(
         if model is None:
             raise DatasheetError(f"{file}: {where}.model: {e.model!r} is not in 'models'")
         count = None if e.count == "all" else int(e.count)
+        if e.per_models is not None and count is None:
+            raise DatasheetError(
+                f"{file}: {where}.per_models: needs a number of models in 'count' (a number "
+                "for every per_models models), not 'all'"
+            )
         present = largest.count(e.model)
-        taken[model.key] = taken.get(model.key, 0) + (count or 0)
+        most = (
+            count
+            if e.per_models is None or count is None
+            else count * (largest.total // e.per_models)
+        )
+        taken[model.key] = taken.get(model.key, 0) + (most or 0)
         if count is not None and taken[model.key] > present:
             raise DatasheetError(
                 f"{file}: {where}.count: the entries for {e.model} take "
@@ -838,7 +862,7 @@ def _loadout(
                     "(its 'equipped' or one of its 'equipped_by_count' lists)"
                 )
         equipped = check_weapons(e.equipped, f"{where}.equipped")
-        out.append(LoadoutEntry(e.model, count, equipped, e.min_unit_size, replaces))
+        out.append(LoadoutEntry(e.model, count, equipped, e.min_unit_size, replaces, e.per_models))
     return tuple(out)
 
 

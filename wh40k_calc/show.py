@@ -110,6 +110,7 @@ def _loadouts_table(ds: Datasheet):
             + (f" with {', '.join(_weapon_name(ds, k) for k in e.replaces)}" if e.replaces else "")
             + f": {', '.join(_weapon_name(ds, k) for k in e.equipped)}"
             + (f" (unit of {e.min_unit_size}+)" if e.min_unit_size else "")
+            + (f" (for every {e.per_models} models)" if e.per_models else "")
             for e in entries
         ]
         lo.add_row(Words(name), Words("; ".join(parts)))
@@ -192,10 +193,14 @@ def _render_sizes(ds: Datasheet, console) -> None:
     for s in ds.sizes:
         sizes.add_row(str(s.total), Words(s.describe()), _points_text(ds, s.points))
     for s in ds.dropped_sizes:
-        why = f"--models {s.total} picks the size of {count(s.total, 'model')} listed first"
+        why = (
+            f": --models {s.total} picks the size of {count(s.total, 'model')} listed first"
+            if any(o.total == s.total for o in ds.sizes)
+            else ""  # its label says why
+        )
         sizes.add_row(
             str(s.total),
-            Words(f"{s.describe()} — not selectable: {why}"),
+            Words(f"{s.describe()} — not selectable{why}"),
             _points_text(ds, s.points),
             style="dim",
         )
@@ -366,6 +371,7 @@ def _loadout_entry_json(ds: Datasheet, e: LoadoutEntry) -> dict[str, Any]:
         "count": "all" if e.count is None else e.count,
         "equipped": [_weapon_name(ds, k) for k in e.equipped],
         **({"min_unit_size": e.min_unit_size} if e.min_unit_size else {}),
+        **({"per_models": e.per_models} if e.per_models else {}),
         **({"replaces": [_weapon_name(ds, k) for k in e.replaces]} if e.replaces else {}),
     }
 

@@ -144,9 +144,17 @@ def pick_size(ds: Datasheet, models: int | None, role: str) -> tuple[UnitSize, d
         return size, {name: n for name, n in size.composition}
     legal = ", ".join(str(t) for t in totals)
     if models < 1 or models > totals[-1]:
+        why = next(
+            (
+                f"; the source's {models}-model size is not selectable: {d.label}"
+                for d in ds.dropped_sizes
+                if d.total == models and d.label
+            ),
+            "",
+        )
         raise SelectionError(
             f"{ds.name} cannot have {count(models, 'model')}: from 1 to {totals[-1]} "
-            f"(sizes {legal}; fewer models means a damaged unit)"
+            f"(sizes {legal}; fewer models means a damaged unit{why})"
         )
     size = min((s for s in ds.sizes if s.total >= models), key=lambda s: s.total)
     counts = {name: n for name, n in size.composition}
@@ -259,13 +267,15 @@ def _equip(
         for e in entries:
             if norm_name(e.model) != m.key:
                 continue
-            if e.min_unit_size and starting_strength < e.min_unit_size:
+            least = max(e.min_unit_size or 0, e.per_models or 0)
+            if least and starting_strength < least:
+                per = f" for every {e.per_models} models" if e.per_models else ""
                 raise SelectionError(
-                    f"loadout {loadout!r} of {ds.name} ({e.count or 'all'} {m.name}: "
+                    f"loadout {loadout!r} of {ds.name} ({e.count or 'all'} {m.name}{per}: "
                     f"{', '.join(w.name for w in _weapons(ds, e.equipped))}) needs a unit of at "
-                    f"least {e.min_unit_size} models (this one has {starting_strength})"
+                    f"least {least} models (this one has {starting_strength})"
                 )
-            take = _take(ds, m, kits, e, str(loadout))
+            take = _take(ds, m, kits, e, str(loadout), e.models_for(starting_strength))
             if take:
                 changed.append(ModelGroup(m, take, _weapons(ds, e.equipped), ds))
         groups += [ModelGroup(m, n, _weapons(ds, keys), ds) for n, keys in kits if n]
@@ -273,10 +283,13 @@ def _equip(
     return groups
 
 
-def _take(ds: Datasheet, m: ModelProfile, kits: list[list], e: LoadoutEntry, name: str) -> int:
-    """Take the models a loadout entry equips out of ``kits`` ([count, weapon keys] per default
-    equipment, ``equipped`` first): those with the equipment it ``replaces``, else those with
-    ``equipped`` first, then the others from the last. Returns how many.
+def _take(
+    ds: Datasheet, m: ModelProfile, kits: list[list], e: LoadoutEntry, name: str, count: int | None
+) -> int:
+    """Take the ``count`` models (None: all) a loadout entry equips out of ``kits`` ([count,
+    weapon keys] per default equipment, ``equipped`` first): those with the equipment it
+    ``replaces``, else those with ``equipped`` first, then the others from the last. Returns
+    how many.
 
     Raises:
         SelectionError: fewer such models are left than the entry equips.
@@ -286,12 +299,12 @@ def _take(ds: Datasheet, m: ModelProfile, kits: list[list], e: LoadoutEntry, nam
     else:
         pool = [kits[0], *kits[:0:-1]]
     left = sum(k[0] for k in pool)
-    take = left if e.count is None else e.count
+    take = left if count is None else count
     if take > left:
         which = f" with {', '.join(w.name for w in _weapons(ds, e.replaces))}" if e.replaces else ""
         raise SelectionError(
-            f"loadout {name!r} equips {e.count} {m.name} "
-            f"{'model' if e.count == 1 else 'models'} with "
+            f"loadout {name!r} equips {count} {m.name} "
+            f"{'model' if count == 1 else 'models'} with "
             f"{', '.join(w.name for w in _weapons(ds, e.equipped))} but this unit has "
             f"only {left} {m.name} model{'s' if left != 1 else ''}{which} left to equip"
         )

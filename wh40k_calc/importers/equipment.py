@@ -9,6 +9,7 @@ its weapon profile is matched by similarity (``names.near_match``) and reported.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .export import html_to_text
@@ -88,16 +89,39 @@ def _targets(block: _Block, models: list[ImportedModel]) -> list[tuple[ImportedM
     return targets
 
 
+_TAG = re.compile(r"\s*\((?:aura|psychic)\)\s*$", re.IGNORECASE)
+Resolver = Callable[[str, list[NearMatch]], list[str] | None]
+
+
+def wargear_name(text: str, wargear: list[str]) -> str | None:
+    """The name in ``wargear`` (non-weapon wargear) that ``text`` is, its "(Aura)" or
+    "(Psychic)" tag aside; None when none is."""
+    return next((g for g in wargear if same_name(_TAG.sub("", g), text)), None)
+
+
+def loadout_items(loadout: str) -> list[str]:
+    """Every item the loadout text names, as printed (``2 hellstrike missiles``), in order."""
+    return [item for block in _blocks(loadout, []) for item in block.items]
+
+
 def read_equipment(
     loadout: str,
     models: list[ImportedModel],
     weapons: list[ImportedWeapon],
     wargear: list[str],
     warnings: list[str],
+    resolve: Resolver | None = None,
 ) -> tuple[list[NearMatch], list[str]]:
     """Fill each model's ``equipped`` and ``by_count`` (and ``wargear``: items named in
-    ``wargear``, the datasheet's non-weapon wargear abilities) from the loadout text; return
-    the items matched to a differently spelt weapon and the items that match nothing."""
+    ``wargear``, the datasheet's non-weapon wargear abilities, their "(Aura)" tags aside) from
+    the loadout text; return the items matched to a differently spelt weapon and the items
+    that match nothing. ``resolve(item, near)`` gives an item's weapon names (None: no
+    weapon; default :func:`.weapons.resolve_item` over ``weapons``)."""
+    if resolve is None:
+
+        def resolve(item: str, near: list[NearMatch]) -> list[str] | None:
+            return resolve_item(item, weapons, near)
+
     near: list[NearMatch] = []
     missing: list[str] = []
     blocks = _blocks(loadout, warnings)
@@ -109,12 +133,12 @@ def read_equipment(
         names: list[str] = []
         gear: list[str] = []
         for item in block.items:
-            resolved = resolve_item(item, weapons, near)
+            resolved = resolve(item, near)
             if resolved is not None:
                 names.extend(resolved)
                 continue
             _, text = split_count(item)
-            known = next((g for g in wargear if same_name(g, text)), None)
+            known = wargear_name(text, wargear)
             if known is not None:
                 gear.append(known)
             else:

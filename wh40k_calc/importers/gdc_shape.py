@@ -33,7 +33,7 @@ A number must also be within the datasheet format's bounds (:mod:`wh40k_calc.dat
 own types: a Toughness from 1 to 20, a Strength from 1 to 40, an AP from -6 to 0, points up
 to 100,000 ...), checked here too so that the message names the data's field (``stats[0].t is
 '25', out of range (1 to 20)``) rather than the converted datasheet's. A range beyond the
-format's 240" is a weapon the format cannot hold (not modelled), not an error.
+format's 999" (``MAX_RANGE``) is a weapon the format cannot hold (not modelled), not an error.
 """
 
 from __future__ import annotations

@@ -31,10 +31,11 @@ from typing import Any, cast
 
 from ..datasheet import DatasheetError, norm_name, parse_datasheet
 from .composition import Entries, composition
-from .equipment import read_equipment
+from .equipment import loadout_items, read_equipment
 from .export import ImportFailure
 from .gdc import SOURCE, FactionFile, gdc_name, plain, text
 from .gdc_abilities import attachable_units, read_gdc_abilities
+from .gdc_equipment import link_equipment
 from .gdc_shape import check_sheet
 from .leaders import leader_alongside
 from .loadouts import generate_loadouts
@@ -108,8 +109,12 @@ def import_gdc_sheet(
         abilities_raw = {}
     gear = [gdc_name(a.get("name")) for a in abilities_raw.get("wargear") or [] if a]
     loadout = _loadout_text(sheet, lines, [m.name for m in models])
-    near, missing = read_equipment(loadout, models, weapons, gear, trial)
-    warnings += trial
+    options_text = "\n".join(plain(text(o)) for o in sheet.get("wargear") or [])
+    defaults = [n for group in _default_lists(sheet) for n in group]
+    links = link_equipment(loadout_items(loadout), defaults, options_text, weapons, gear)
+    near, missing = read_equipment(loadout, models, weapons, gear, trial, links.resolve)
+    _once(models, links.from_defaults)
+    warnings += trial + list(dict.fromkeys(links.notes))
     warnings += [f"equipment {n.printed!r} matched to weapon {n.weapon!r} ({n.how})" for n in near]
     costs = _sizes(sheet, models, alts, warnings)
     models.sort(key=lambda m: ("CHARACTER" in m.keywords, -m.high))  # allocation order
@@ -129,7 +134,7 @@ def import_gdc_sheet(
     if collect is not None:
         collect.records += abilities.generated
         collect.census += abilities.census
-    _skipped_weapons(trial, missing, abilities)
+    abilities.without_profile(missing, trial)
     invul = abilities_raw.get("invul") if isinstance(abilities_raw.get("invul"), dict) else None
     data: dict[str, Any] = {
         "name": name,
@@ -388,15 +393,21 @@ def _loadout_text(sheet: dict[str, Any], lines: list[str], models: list[str]) ->
     return gdc_name_lines(md).replace("\n", "<br>")
 
 
-def _default_wargear(sheet: dict[str, Any], models: list[str]) -> str:
-    """A loadout text made of the "Default Wargear" options (``wargearOptions``), which list
-    each model's default equipment in composition order: used only when there is one list a
-    model ('' otherwise)."""
-    groups = [
+def _default_lists(sheet: dict[str, Any]) -> list[list[str]]:
+    """The names of each "Default Wargear" list of ``wargearOptions`` (one a model, in
+    composition order, where the data gives them)."""
+    return [
         [gdc_name(o.get("name")) for o in w.get("options") or [] if isinstance(o, dict)]
         for w in sheet.get("wargearOptions") or []
         if isinstance(w, dict) and text(w.get("instruction")).strip().lower() == "default wargear"
     ]
+
+
+def _default_wargear(sheet: dict[str, Any], models: list[str]) -> str:
+    """A loadout text made of the "Default Wargear" options (``wargearOptions``), which list
+    each model's default equipment in composition order: used only when there is one list a
+    model ('' otherwise)."""
+    groups = _default_lists(sheet)
     if not groups or len(groups) != len(models):
         return ""
     return "\n".join(
@@ -410,13 +421,16 @@ def gdc_name_lines(value: str) -> str:
     return "\n".join(gdc_name(line) for line in value.splitlines())
 
 
-def _skipped_weapons(trial: list[str], missing: list[str], abilities: UnitAbilities) -> None:
-    """A weapon whose profile the format cannot hold (a random Strength, no range) that a model
-    carries by default is listed as not modelled on the attacker's side."""
-    for note in trial:
-        m = re.match(r"^weapon '(.+)' skipped: (.+)$", note)
-        if m and any(same_name(item, m.group(1)) for item in missing):
-            abilities.not_modelled_on({"attacker"}, f"{m.group(1)} (not imported: {m.group(2)})")
+def _once(models: list[ImportedModel], names: set[str]) -> None:
+    """One copy a model of each weapon that the Default Wargear list gave to several items of
+    its loadout (Huron Blackheart's "Tyrant's Claw" and "exalted weapon" both hold the
+    profile "Tyrant's Claw and exalted power weapon")."""
+    for m in models:
+        lists = [m.equipped or []] + [ws for _, ws, _ in m.by_count]
+        for ws in lists:
+            for n in names:
+                while ws.count(n) > 1:
+                    del ws[len(ws) - 1 - ws[::-1].index(n)]
 
 
 def _add_loadouts(
@@ -460,11 +474,25 @@ def _sizes(
     that applies only with a keyword or in a detachment is kept as a labelled size in
     ``dropped_sizes`` (not selectable)."""
     out = Sizes()
+    rows = []
     for p in sheet.get("points") or []:
         points, total = to_int(str(p["cost"])), to_int(str(p["models"]))
         label = "; ".join(
             f"{gdc_name(p.get(k))} ({k})" for k in ("keyword", "detachment") if gdc_name(p.get(k))
         )
+        rows.append((points, total, label))
+    for points, total, label in rows:
+        if not label and _sum_of_maxima(total, points, rows, alts):
+            smaller = min(t for c, t, lb in rows if c == points and not lb)
+            label = (
+                f"the sum of every composition line's largest number, at the points of "
+                f"{smaller} models: not a size of this unit"
+            )
+            warnings.append(
+                f"the data's {total}-model size ({points} pts) is the sum of every composition "
+                f"line's largest number, at the points of its {smaller}-model size: not "
+                "selectable (dropped_sizes)"
+            )
         for counts in fits(total, models, alts):
             size: dict[str, Any] = {"models": counts, "points": points}
             if label:
@@ -481,6 +509,20 @@ def _sizes(
         out.sizes.append({"models": counts, "points": 0})
         warnings.append("no points in the data: one size, points not listed")
     return out
+
+
+def _sum_of_maxima(
+    total: int, points: int, rows: list[tuple[int, int, str]], alts: list[Entries]
+) -> bool:
+    """Whether a size of ``total`` models at ``points`` is no unit size but the sum of every
+    composition line's largest number: another size of the same points (no keyword or
+    detachment) is more than one model smaller, and ``total`` is that sum. (Data 912's Kill
+    Teams list "3-10 Kill Team Infiltrators" beside "0-3 Kill Team Infiltrators with bolt
+    sniper rifles" and more such lines, which are Infiltrators of the 10, and a 21-model size
+    at the 10-model size's points.) An optional model at the same points (20 or 21
+    Neurogaunts) is one model more, and kept."""
+    same = [t for c, t, label in rows if c == points and not label and t < total - 1]
+    return bool(same) and any(total == sum(e.high for e in alt) for alt in alts)
 
 
 def _add_costs(data: dict, sheet: dict[str, Any]) -> None:

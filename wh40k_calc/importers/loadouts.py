@@ -1,8 +1,9 @@
 """Named loadouts from the datasheet's wargear options: one for each option that replaces named
 weapons by other named weapons, on one model, some models or every model of a type.
 
-Understood forms (a "for every N models in this unit" or "if this unit contains N models"
-prefix sets ``min_unit_size``):
+Understood forms (a "for every N models in this unit" prefix makes the option's number of
+models a number for every N models, ``per_models``: 2 of 10 Wolf Guard Terminators may take
+the assault cannon that 1 of 5 may; "if this unit contains N models" sets ``min_unit_size``):
 
 * "This model's X can be replaced with 1 Y" (or "one of the following:" a list: one loadout per
   item; an item may name several weapons: "1 Y and 1 Z");
@@ -76,13 +77,15 @@ _FORMS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 @dataclass(frozen=True)
 class _Option:
     """One understood option: ``model`` (None: the models carrying the old weapons), ``count``
-    (None: all of them), ``min_unit_size``, and the old and new items."""
+    (None: all of them), ``min_unit_size``, the old and new items, and ``per_models`` (the
+    count is for every that many models of the unit)."""
 
     model: str | None
     count: int | None
     min_unit_size: int | None
     old: tuple[str, ...]
     new: tuple[tuple[str, ...], ...]  # alternatives, each a list of items
+    per_models: int | None = None
 
 
 def _number(text: str | None) -> int:
@@ -104,9 +107,10 @@ def parse_option(text: str) -> _Option | None:
     if not lines:
         return None
     head = lines[0].rstrip(".")
-    per = None
+    per = least = None
     if m := _PREFIX.match(head):
-        per = int(m["per"] or m["ifn"])
+        per = int(m["per"]) if m["per"] else None
+        least = int(m["ifn"]) if m["ifn"] else None
         head = head[m.end() :]
     for kind, regex in _FORMS:
         m = regex.match(head)
@@ -138,7 +142,9 @@ def parse_option(text: str) -> _Option | None:
             old = f"all {old}"
         if model is not None and model.lower() in ("model", "models", "models in this unit"):
             model = None
-        return _Option(model, count, per, _items(old), alternatives)
+        if per is not None and count is None:
+            least, per = per, None  # every model of a kind: the prefix is a least size
+        return _Option(model, count, least, _items(old), alternatives, per)
     return None
 
 
@@ -180,7 +186,7 @@ def generate_loadouts(
         if row.get("button", "").strip() == "*":
             continue  # a footnote to the options above, not an option
         text = html_to_text(row["description"])
-        choice = parse_choice(text)
+        choice = parse_choice(text) or parse_addition(text)
         if choice is not None:
             why = _add_choice(out.choices, choice, models, weapons)
             if why:
@@ -232,6 +238,42 @@ def parse_choice(text: str) -> _Choice | None:
     duplicates = "can take duplicate" in rest and "cannot" not in rest
     n = m["n"].lower()
     return _Choice(m["model"], _WORDS.get(n) or int(n), duplicates, tuple(lines[1:]))
+
+
+_ADD = re.compile(
+    r"^(?:(?P<this>this model|any number of models|all models in this unit)|"
+    r"(?:the )?(?P<model>.+?)) can (?:each )?be equipped with (?P<new>.+)$",
+    re.IGNORECASE,
+)
+
+
+def parse_addition(text: str) -> _Choice | None:
+    """An option that adds a weapon to a model without taking one away — "This model / The M /
+    Any number of models can [each] be equipped with 1 X [and 1 Y]" or "... with one of the
+    following:" and a list — as a choice of that many of the items (up to the most weapons one
+    item names), or None for any other text. An option with a condition on the models ("One
+    M equipped with ..."), a number of models, or an "up to N" or "either" choice is not one."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    head = lines[0].rstrip(".") if lines else ""
+    m = _ADD.match(head)
+    if m is None or _PREFIX.match(head):
+        return None
+    if m["model"] is not None and re.search(r"\d|\bequipped\b|\bone\b|\bup to\b", m["model"], re.I):
+        return None
+    new = m["new"].strip().rstrip(":*").strip()
+    if re.fullmatch(r"one of the following\W*", new, re.IGNORECASE):
+        items = [_items(i) for i in lines[1:]]
+    elif re.search(r"following|up to|either|\bor\b|\(", new, re.IGNORECASE) or len(lines) > 1:
+        return None
+    else:
+        items = [_items(new)]
+    if not items or not all(items):
+        return None
+    counts = [sum(split_count(x)[0] for x in i) for i in items]
+    flat = tuple(dict.fromkeys(x for i in items for x in i))
+    model = None if m["this"] else m["model"]
+    twice = any(split_count(x)[0] > 1 for i in items for x in i)  # "2 heavy bolters"
+    return _Choice(model, max(counts), twice, flat)
 
 
 def _add_choice(
@@ -321,6 +363,8 @@ def _entries(
             entry["equipped"] = _swap(kit, option.old, new, weapons)
             if option.min_unit_size:
                 entry["min_unit_size"] = option.min_unit_size
+            if option.per_models and count is not None:
+                entry["per_models"] = option.per_models
             if not plain:
                 entry["replaces"] = kit
             entries.append(entry)

@@ -128,7 +128,9 @@ def near_match(printed: str, names: list[str]) -> NearMatch | None:
     the most similar one when its similarity reaches :data:`FUZZY_THRESHOLD`, else the only one
     whose words contain all of ``printed``'s words in order (``sniper rifle`` in ``Scout sniper
     rifle``; two words at least, and not by adding a word such as 'twin' that makes another
-    weapon); None otherwise."""
+    weapon), else the only one whose words ``printed``'s contain so (a maker's or a mount's
+    name before the weapon's: ``Militarum multi-laser``, ``steed's savage claws``); None
+    otherwise."""
     from rapidfuzz import fuzz, process  # lazy: only the importer needs it
 
     keys = {key(n): n for n in names}
@@ -139,7 +141,10 @@ def near_match(printed: str, names: list[str]) -> NearMatch | None:
     if len(words) < 2:
         return None
     hits = [n for n in names if _contains(_words(n), words)]
-    return NearMatch(printed, hits[0], "contained") if len(hits) == 1 else None
+    if len(hits) == 1:
+        return NearMatch(printed, hits[0], "contained")
+    hits = [n for n in names if len(_words(n)) >= 2 and _contains(words, _words(n))]
+    return NearMatch(printed, hits[0], "contains it") if len(hits) == 1 else None
 
 
 def _words(name: str) -> list[str]:

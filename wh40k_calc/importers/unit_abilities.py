@@ -203,6 +203,24 @@ class UnitAbilities:
             if side in sides and name not in self.not_modelled[side]:
                 self.not_modelled[side].append(name)
 
+    def without_profile(self, missing: list[str], notes: list[str]) -> None:
+        """List each item of the loadout that matches no weapon nor wargear (``missing``) as
+        not modelled on the attacker's side, so that ``calc show`` and every activation say
+        it: ``X (not imported: REASON)``, X as its profile is named, where the importer's
+        ``notes`` say its profile was skipped (``weapon 'X' skipped: REASON``, a profile the
+        format cannot hold), else ``X (equipment with no profile in the data)``."""
+        skipped = [
+            m.groups() for n in notes if (m := re.match(r"^weapon '(.+)' skipped: (.+)$", n))
+        ]
+        for item in dict.fromkeys(missing):
+            found = next(((name, r) for name, r in skipped if same_name(item, name)), None)
+            if found is None:
+                self.not_modelled_on(
+                    {"attacker"}, f"{item} (equipment with no profile in the data)"
+                )
+            else:  # named as its profile is
+                self.not_modelled_on({"attacker"}, f"{found[0]} (not imported: {found[1]})")
+
 
 def effect_id(name: str, edition: str, kinds: tuple[str, ...] = ("unit",)) -> str | None:
     """The id of the hand-written effect record of ``edition`` (``"10"``, ``"11"``) of one of

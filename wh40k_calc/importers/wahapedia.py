@@ -148,9 +148,10 @@ def _twin(export: Export, sheet: dict[str, str]) -> dict[str, str] | None:
 
 def _weapons_and_equipment(
     export: Export, sheet: dict[str, str], models: list[ImportedModel], warnings: list[str]
-) -> list[ImportedWeapon]:
+) -> tuple[list[ImportedWeapon], list[str]]:
     """The datasheet's weapons, and each model's default equipment. A datasheet that lists no
-    weapons, or not those its models carry, takes them from its twin in another faction."""
+    weapons, or not those its models carry, takes them from its twin in another faction.
+    Returns the weapons and the loadout's items that match no weapon nor wargear."""
     rows = export.rows("Datasheets_wargear.csv", sheet["id"])
     twin = _twin(export, sheet)
     if not rows and twin is not None:
@@ -184,7 +185,7 @@ def _weapons_and_equipment(
     warnings += [f"equipment {n.printed!r} matched to weapon {n.weapon!r} ({n.how})" for n in near]
     if not weapons:
         warnings.append("the export lists no weapon for this datasheet")
-    return weapons
+    return weapons, missing
 
 
 def import_sheet(
@@ -230,7 +231,7 @@ def import_sheet_notes(
     if not models:
         raise ImportFailure(f"{sheet['name']} ({sheet['id']}): no model statline in the export")
     unit_kw, faction_kw = read_keywords(export, sheet, models, warnings)
-    weapons = _weapons_and_equipment(export, sheet, models, warnings)
+    weapons, missing = _weapons_and_equipment(export, sheet, models, warnings)
     costs = read_sizes(export, sheet, models, alts, warnings)
     sizes = costs.sizes
     # allocation order: rank-and-file (most numerous) first, CHARACTER models last
@@ -245,6 +246,7 @@ def import_sheet_notes(
         edition="10",
     )
     abilities = read_unit_abilities(export, sheet, models, warnings, context)
+    abilities.without_profile(missing, warnings)
     if collect is not None:
         collect.records += abilities.generated
         collect.census += abilities.census

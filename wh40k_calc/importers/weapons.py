@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..datasheet import norm_name
+from ..datasheet import MAX_RANGE, norm_name
 from ..dice import Dice, DiceError
 from .export import clean_name, weapon_abilities
 from .names import NearMatch, near_match, same_name
@@ -76,8 +76,8 @@ def _weapon_row(row: dict[str, str]) -> tuple[dict[str, object], bool]:
 
 def _range(text: str) -> int:
     inches = to_int(text)
-    if not 0 <= inches <= 240:
-        raise ValueError(f"range {inches} is outside the format's 0-240")
+    if not 0 <= inches <= MAX_RANGE:
+        raise ValueError(f"range {inches} is outside the format's 0-{MAX_RANGE}")
     return inches
 
 
