@@ -77,6 +77,21 @@ def test_masters_of_camouflage_with_cover_from_another_source(other):
     assert r["failed_saves"] == near(WOUNDS * Fr(1, 2))
 
 
+def test_masters_of_camouflage_with_the_cover_of_indirect_fire():
+    """An [INDIRECT FIRE] attack made with --indirect gives its target the Benefit of Cover
+    (10.07), another reason than the rule's own: the Silent King's Staff of Stars (A12 BS2+
+    S6 AP-1 D1, indirect fire) into Kasrkin (T3 Sv4+): only unmodified 6s hit (10.07, not
+    spotted): 2 hits; 2+ to wound: 5/3 wounds; Sv4+ improved to 3+, AP-1: 4+: 5/6 failed
+    saves (without the rule 5+: 10/9)."""
+    base = ("shoot", "the silent king", "--target", "Astra Militarum/kasrkin", "--indirect")
+    without = row(run(*base), "Staff of Stars")
+    assert without["hits"] == near(2)
+    assert without["wounds"] == near(Fr(5, 3))
+    assert without["failed_saves"] == near(Fr(5, 3) * Fr(2, 3))
+    r = row(run(*base, "--effect", "masters-of-camouflage"), "Staff of Stars")
+    assert r["failed_saves"] == near(Fr(5, 3) * Fr(1, 2))
+
+
 def test_masters_of_camouflage_changes_no_melee_attack():
     """In the Fight phase its cover (against ranged attacks) and its save bonus (while in
     cover) do nothing: not listed, a note says why; Intercessors' close combat weapons

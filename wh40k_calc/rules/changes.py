@@ -223,6 +223,7 @@ class Changes:
             bearer=a.bearer,
             ranged=not w.is_melee,
             ignores_cover=w.abilities.ignores_cover,
+            indirect_fire=w.abilities.indirect_fire,
             strength=a.strength,
             toughness=a.toughness,
             target_models=target_models,

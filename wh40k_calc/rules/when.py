@@ -104,6 +104,7 @@ class Facts(Struct, frozen=True):
     engaged: bool  # --engaged
     target_engaged: bool  # --target-engaged, or implied (rules.engaged.target_engaged)
     cover: bool  # the target has the Benefit of Cover against ranged attacks (before weapons)
+    indirect: bool  # --indirect: [INDIRECT FIRE] attacks give the target cover
     attacker_keywords: frozenset[str]
     target_keywords: frozenset[str]
     attacker: UnitState
@@ -144,6 +145,7 @@ def facts_of(
         engaged=cond.engaged and sel.phase == "shooting",
         target_engaged=target_engaged(sel, attacker),
         cover=cond.cover or has_stealth(sel, target),
+        indirect=cond.indirect and sel.phase == "shooting",
         attacker_keywords=attacker.keywords,
         target_keywords=target.keywords,
         attacker=unit_state(attacker, sel.attacker_wounds_left),
@@ -217,6 +219,7 @@ class Context(Struct, frozen=True):
     bearer: bool = False
     ranged: bool | None = None
     ignores_cover: bool = False
+    indirect_fire: bool = False  # the attack's weapon has [INDIRECT FIRE]
     cover_fx: bool = False  # another effect gives the target cover or Stealth
     strength: int | None = None
     toughness: int | None = None
@@ -392,11 +395,14 @@ def holds(when: When | None, f: Facts, ctx: Context, **kw) -> bool:
 def _in_cover(f: Facts, ctx: Context) -> bool:
     """The target has the Benefit of Cover against this attack: a ranged attack that does not
     ignore cover, against a target with ``--cover``, Stealth or another effect's (a record's
-    own cover never counts for its own conditions: ``Changes``) (Core rules: Benefit of
-    Cover; edition 11, 13.08); read for the whole activation when no attack is
-    named (``ranged`` None): in the Shooting phase."""
+    own cover never counts for its own conditions: ``Changes``), or an [INDIRECT FIRE] attack
+    made with ``--indirect`` (10th edition: Core rules, [INDIRECT FIRE]; edition 11, 10.07:
+    its target has the Benefit of Cover) (Core rules: Benefit of Cover; edition 11, 13.08);
+    read for the whole activation when no attack is named (``ranged`` None): in the Shooting
+    phase."""
     ranged = ctx.ranged if ctx.ranged is not None else f.phase == "shooting"
-    return ranged and not ctx.ignores_cover and (f.cover or ctx.cover_fx)
+    indirect = f.indirect and ctx.indirect_fire
+    return ranged and not ctx.ignores_cover and (f.cover or ctx.cover_fx or indirect)
 
 
 def state_thresholds(when: When | None, f: Facts, side: str) -> set[int]:
