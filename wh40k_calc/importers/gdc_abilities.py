@@ -25,6 +25,7 @@ from .names import same_name
 from .unit_abilities import (
     _FNP_RE,
     _SUBJECT,
+    QUIET_CORE,
     Context,
     UnitAbilities,
     _who,
@@ -42,22 +43,7 @@ from .unit_abilities import (
 from .unit_rules import FIGHTS_FIRST
 
 # core abilities that cannot touch one attack sequence (besides those read below)
-_QUIET_CORE = frozenset(
-    norm_rule(n)
-    for n in (
-        "Leader",
-        "Support",
-        "Deep Strike",
-        "Deadly Demise",
-        "Infiltrators",
-        "Scouts",
-        "Lone Operative",
-        "Hover",
-        "Fights First",
-        "Firing Deck",
-        "Super-heavy Walker",
-    )
-)
+_QUIET_CORE = QUIET_CORE | {norm_rule(n) for n in ("Support", "Super-heavy Walker")}
 _CORE_FNP = re.compile(r"^feel no pain ([2-6])\+$", re.IGNORECASE)
 _CORE_DAMAGED = re.compile(r"^damaged (\d+)$", re.IGNORECASE)
 _INVULN_11 = re.compile(

@@ -39,9 +39,17 @@ from .gdc_equipment import link_equipment
 from .gdc_shape import check_sheet
 from .leaders import leader_alongside
 from .loadouts import generate_loadouts
-from .models import ImportedModel, invuln_note, match_statlines, put_invuln, statline
-from .names import nice_case, same_name
-from .sizes import Sizes, fits, keep_size, unused_alternatives
+from .models import (
+    ImportedModel,
+    finish_row,
+    invuln_note,
+    match_statlines,
+    models_of,
+    put_invuln,
+    statline,
+)
+from .names import nice_case
+from .sizes import Sizes, fits, keep_size, unlisted, unused_alternatives
 from .unit_abilities import Context, UnitAbilities
 from .unit_rules import Collected
 from .weapons import DASH_RE, ImportedWeapon, read_weapons, to_int
@@ -204,14 +212,7 @@ def _models(
     alternatives."""
     stats = [_stat_row(s) for s in sheet.get("stats") or [] if isinstance(s, dict)]
     alts = composition(_composition_rows(lines), warnings)
-    models: list[ImportedModel] = []
-    for alt in alts:
-        for e in alt:
-            known = next((m for m in models if same_name(m.name, e.name)), None)
-            if known:
-                known.low, known.high = min(known.low, e.low), max(known.high, e.high)
-            else:
-                models.append(ImportedModel(e.name, e.low, e.high, parts=e.parts))
+    models = models_of(alts)
     if not models:
         if stats:
             warnings.append("unit composition not understood; one model per statline")
@@ -288,18 +289,7 @@ def _model_row(
     best = [_best(own[0], extra.get("invuln"))]
     best += [_best(own[1], extra.get("invuln_ranged")), _best(own[2], extra.get("invuln_melee"))]
     put_invuln(row, *best)
-    for key in ("feel_no_pain", "feel_no_pain_mortal", "feel_no_pain_psychic"):
-        if extra.get(key) is not None:
-            row[key] = extra[key]
-    for key in ("stealth", "damage_reduction", "half_damage"):
-        if extra.get(key):
-            row[key] = extra[key]
-    if m.keywords:
-        row["keywords"] = m.keywords
-    row["equipped"] = m.equipped or []
-    if m.by_count:
-        row["equipped_by_count"] = [{"count": n, "equipped": names} for n, names, _ in m.by_count]
-    return row
+    return finish_row(row, m, extra)
 
 
 def _best(a: object, b: object) -> int | None:
@@ -503,11 +493,7 @@ def _sizes(
     unused_alternatives(out, models, alts, warnings)
     out.sizes.sort(key=lambda s: sum(cast(dict[str, int], s["models"]).values()))
     if not out.sizes:
-        out.listed = False
-        largest = max(models, key=lambda m: m.high)
-        counts = {m.name: m.low for m in models if m.low} or {largest.name: 1}
-        out.sizes.append({"models": counts, "points": 0})
-        warnings.append("no points in the data: one size, points not listed")
+        unlisted(out, models, warnings, "the data")
     return out
 
 

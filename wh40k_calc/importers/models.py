@@ -37,14 +37,9 @@ class ImportedModel:
     by_count: list[tuple[int, list[str], list[str]]] = field(default_factory=list)
 
 
-def read_models(
-    export: Export, sheet: dict[str, str], warnings: list[str]
-) -> tuple[list[ImportedModel], list[Entries]]:
-    """The unit's models with their statline rows, and the composition alternatives."""
-    lines = sorted(
-        export.rows("Datasheets_models.csv", sheet["id"]), key=lambda r: to_int(r["line"])
-    )
-    alts = composition(export.rows("Datasheets_unit_composition.csv", sheet["id"]), warnings)
+def models_of(alts: list[Entries]) -> list[ImportedModel]:
+    """The unit's models from its composition alternatives: one per model name (plural
+    tolerant) with the fewest and most of it over every alternative."""
     models: list[ImportedModel] = []
     for alt in alts:
         for e in alt:
@@ -53,6 +48,36 @@ def read_models(
                 known.low, known.high = min(known.low, e.low), max(known.high, e.high)
             else:
                 models.append(ImportedModel(e.name, e.low, e.high, parts=e.parts))
+    return models
+
+
+def finish_row(row: dict, m: ImportedModel, extra: dict) -> dict:
+    """A model's datasheet row completed with the defensive fields its abilities gave
+    (``extra``: Feel No Pain, Stealth, damage reduction, half damage), its own keywords and
+    its default equipment (all and by count); the same in both importers."""
+    for k in ("feel_no_pain", "feel_no_pain_mortal", "feel_no_pain_psychic"):
+        if extra.get(k) is not None:
+            row[k] = extra[k]
+    for k in ("stealth", "damage_reduction", "half_damage"):
+        if extra.get(k):
+            row[k] = extra[k]
+    if m.keywords:
+        row["keywords"] = m.keywords
+    row["equipped"] = m.equipped or []
+    if m.by_count:
+        row["equipped_by_count"] = [{"count": n, "equipped": names} for n, names, _ in m.by_count]
+    return row
+
+
+def read_models(
+    export: Export, sheet: dict[str, str], warnings: list[str]
+) -> tuple[list[ImportedModel], list[Entries]]:
+    """The unit's models with their statline rows, and the composition alternatives."""
+    lines = sorted(
+        export.rows("Datasheets_models.csv", sheet["id"]), key=lambda r: to_int(r["line"])
+    )
+    alts = composition(export.rows("Datasheets_unit_composition.csv", sheet["id"]), warnings)
+    models = models_of(alts)
     if not models:
         warnings.append("unit composition not found; one model per statline line")
         models = [ImportedModel(nice_case(r["name"]), 1, 1) for r in lines]

@@ -75,12 +75,18 @@ def read_sizes(
             + "; ".join(_describe(s) for s in out.dropped)
         )
     if not out.sizes:
-        out.listed = False
-        largest = max(models, key=lambda m: m.high)
-        counts = {m.name: m.low for m in models if m.low} or {largest.name: 1}
-        out.sizes.append({"models": counts, "points": 0})
-        warnings.append("no points in the export: one size, points not listed")
+        unlisted(out, models, warnings, "the export")
     return out
+
+
+def unlisted(out: Sizes, models: list[ImportedModel], warnings: list[str], source: str) -> None:
+    """A unit whose ``source`` (the export, the data) lists no points: one size of the fewest
+    models of each kind (one of the largest kind if none is required), points not listed."""
+    out.listed = False
+    largest = max(models, key=lambda m: m.high)
+    counts = {m.name: m.low for m in models if m.low} or {largest.name: 1}
+    out.sizes.append({"models": counts, "points": 0})
+    warnings.append(f"no points in {source}: one size, points not listed")
 
 
 def unused_alternatives(

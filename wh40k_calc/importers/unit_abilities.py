@@ -41,7 +41,7 @@ from .names import same_name
 from .unit_rules import FIGHTS_FIRST
 
 # the core abilities that cannot touch one attack sequence (no listing needed)
-_QUIET_CORE = frozenset(
+QUIET_CORE = frozenset(
     norm_rule(n)
     for n in (
         "Leader",
@@ -356,7 +356,7 @@ def _shared_ability(
     if key == norm_rule(FIGHTS_FIRST):
         give_fights_first(out)
         return
-    if row["type"] == "Core" or key in _QUIET_CORE:
+    if row["type"] == "Core" or key in QUIET_CORE:
         return
     if effect_id(name, out.context.edition, ("army",)) is not None:
         return  # an army rule the calculator has as an effect (--effect)

@@ -27,7 +27,15 @@ from .export import (
 )
 from .leaders import read_leaders
 from .loadouts import generate_loadouts
-from .models import ImportedModel, put_invuln, read_keywords, read_models, statline, take_invulns
+from .models import (
+    ImportedModel,
+    finish_row,
+    put_invuln,
+    read_keywords,
+    read_models,
+    statline,
+    take_invulns,
+)
 from .names import same_name
 from .sizes import Sizes, read_sizes
 from .unit_abilities import Context, UnitAbilities, read_unit_abilities, wargear_names
@@ -292,18 +300,7 @@ def _model_row(m: ImportedModel, abilities: UnitAbilities, warnings: list[str]) 
         abilities.not_modelled_on({"target"}, name)
     extra = abilities.model_fields.get(m.name, {})
     _merge_invuln(row, extra.get("invuln"), extra.get("invuln_ranged"))
-    for key in ("feel_no_pain", "feel_no_pain_mortal", "feel_no_pain_psychic"):
-        if extra.get(key) is not None:
-            row[key] = extra[key]
-    for key in ("stealth", "damage_reduction", "half_damage"):
-        if extra.get(key):
-            row[key] = extra[key]
-    if m.keywords:
-        row["keywords"] = m.keywords
-    row["equipped"] = m.equipped or []
-    if m.by_count:
-        row["equipped_by_count"] = [{"count": n, "equipped": names} for n, names, _ in m.by_count]
-    return row
+    return finish_row(row, m, extra)
 
 
 def _merge_invuln(row: dict, general: object, ranged: object) -> None:
