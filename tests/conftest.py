@@ -48,3 +48,34 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     line = shared_summary(shared_skips(terminalreporter.stats.get("skipped", [])))
     if line:
         terminalreporter.write_line(line, yellow=True, bold=True)
+
+
+@pytest.fixture
+def fx(tmp_path):
+    """``fx(record, ...)`` writes the records (dicts) as the Testers effect file of both
+    editions (``faction``, file ``name``) and points the effect loader at them; the shipped
+    files come back afterwards."""
+    import yaml
+
+    from wh40k_calc import effect_files, effects
+
+    root = tmp_path / "effects"
+
+    def write(*records: dict, faction: str = "Testers", name: str = "testers") -> None:
+        for ed in ("10", "11"):
+            folder = root / f"edition-{ed}"
+            folder.mkdir(parents=True, exist_ok=True)
+            doc = {
+                "schema": 1,
+                "edition": int(ed),
+                "faction": faction,
+                "data": {"source": "tests"},
+                "effects": list(records),
+            }
+            (folder / f"{name}.yaml").write_text(yaml.safe_dump(doc, sort_keys=False))
+        effect_files.set_roots([root])
+        effects.clear_caches()
+
+    yield write
+    effect_files.set_roots(None)
+    effects.clear_caches()

@@ -36,36 +36,8 @@ from oracle import (
     write_unit,
 )
 
-from wh40k_calc import effect_files, effects
-
 EDITIONS = ("10", "11")
 BOTH = pytest.mark.parametrize("edition", EDITIONS)
-
-
-@pytest.fixture
-def fx(tmp_path):
-    """``fx(record, ...)`` writes the records (dicts) as the Testers effect file of both
-    editions and points the loader at them; the shipped files come back afterwards."""
-    root = tmp_path / "effects"
-
-    def write(*records: dict, faction: str = "Testers", name: str = "testers") -> None:
-        for ed in EDITIONS:
-            folder = root / f"edition-{ed}"
-            folder.mkdir(parents=True, exist_ok=True)
-            doc = {
-                "schema": 1,
-                "edition": int(ed),
-                "faction": faction,
-                "data": {"source": "tests"},
-                "effects": list(records),
-            }
-            (folder / f"{name}.yaml").write_text(yaml.safe_dump(doc, sort_keys=False))
-        effect_files.set_roots([root])
-        effects.clear_caches()
-
-    yield write
-    effect_files.set_roots(None)
-    effects.clear_caches()
 
 
 def rec(*changes: dict, id: str = "x", side: str = "attacker", **fields) -> dict:

@@ -12,40 +12,13 @@ from fractions import Fraction as Fr
 from pathlib import Path
 
 import pytest
-import yaml
 from oracle import approx, attacker, shoot, target, weapon, weapon_row
 
-from wh40k_calc import effect_files, effects
 from wh40k_calc.effect_schema import EffectFileError, load_effect_file
 
 EDITIONS = ("10", "11")
 BOTH = pytest.mark.parametrize("edition", EDITIONS)
 SHARED = Path(__file__).resolve().parents[2] / "shared"
-
-
-@pytest.fixture
-def fx(tmp_path):
-    """``fx(record, ...)``: the records as the Testers effect file of both editions."""
-    root = tmp_path / "effects"
-
-    def write(*records: dict) -> None:
-        for ed in EDITIONS:
-            folder = root / f"edition-{ed}"
-            folder.mkdir(parents=True, exist_ok=True)
-            doc = {
-                "schema": 1,
-                "edition": int(ed),
-                "faction": "Testers",
-                "data": {"source": "tests"},
-                "effects": list(records),
-            }
-            (folder / "testers.yaml").write_text(yaml.safe_dump(doc, sort_keys=False))
-        effect_files.set_roots([root])
-        effects.clear_caches()
-
-    yield write
-    effect_files.set_roots(None)
-    effects.clear_caches()
 
 
 def rec(*changes: dict, side: str = "target", **fields) -> dict:

@@ -25,8 +25,6 @@ import pytest
 import yaml
 from helpers import cli, cli_json
 
-from wh40k_calc import effect_files, effects
-
 DATA = Path(__file__).parent / "data" / "exchange"
 as_json = partial(cli_json, "exchange", dirs=[DATA], env={"COLUMNS": "80"})
 
@@ -65,31 +63,6 @@ def fencer_destroyed(first: str) -> F:
         return _two_or_more_of_three(maul)
     both = rapier * rapier  # the Brute is left on 2 wounds: damaged
     return both * _two_or_more_of_three(damaged) + (1 - both) * _two_or_more_of_three(maul)
-
-
-@pytest.fixture
-def fx(tmp_path):
-    """``fx(record, ...)``: the records as the Testers effect file of both editions."""
-    root = tmp_path / "effects"
-
-    def write(*records: dict) -> None:
-        for ed in ("10", "11"):
-            folder = root / f"edition-{ed}"
-            folder.mkdir(parents=True, exist_ok=True)
-            doc = {
-                "schema": 1,
-                "edition": int(ed),
-                "faction": "Testers",
-                "data": {"source": "tests"},
-                "effects": list(records),
-            }
-            (folder / "testers.yaml").write_text(yaml.safe_dump(doc, sort_keys=False))
-        effect_files.set_roots([root])
-        effects.clear_caches()
-
-    yield write
-    effect_files.set_roots(None)
-    effects.clear_caches()
 
 
 def ff(**when) -> dict:
