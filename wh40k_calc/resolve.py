@@ -476,6 +476,15 @@ def _run_exact_by_state(
     return mix_outcomes(parts), None
 
 
+def blended(weights: list[float], arrays) -> np.ndarray:
+    """The weighted sum of distributions (arrays of P(k), k = 0..) of different lengths,
+    each padded with zeros to the longest."""
+    out = np.zeros(max(len(a) for a in arrays))
+    for w, a in zip(weights, arrays, strict=True):
+        out[: len(a)] += w * np.asarray(a, dtype=float)
+    return out
+
+
 def mix_outcomes(parts: list[tuple[float, Outcome]]) -> Outcome:
     """Exact outcomes of a partition of the start states (each with its probability mass)
     as one: every figure the mass-weighted sum, the final states joined."""
@@ -486,11 +495,7 @@ def mix_outcomes(parts: list[tuple[float, Outcome]]) -> Outcome:
     outs = [o for _, o in parts]
 
     def blend(arrays) -> np.ndarray:
-        n = max(len(a) for a in arrays)
-        out = np.zeros(n)
-        for wt, a in zip(ws, arrays, strict=True):
-            out[: len(a)] += wt * np.asarray(a, dtype=float)
-        return out
+        return blended(ws, arrays)
 
     first = outs[0]
     weapons = [
@@ -648,11 +653,7 @@ def pool_samples(parts: list[tuple[np.ndarray, Outcome]], trials: int) -> Outcom
         return float(np.sqrt(var / trials))
 
     def blend(arrays) -> np.ndarray:
-        n = max(len(a) for a in arrays)
-        out = np.zeros(n)
-        for w, a in zip(ws, arrays, strict=True):
-            out[: len(a)] += w * np.asarray(a, dtype=float)
-        return out
+        return blended(ws, arrays)
 
     def pooled_se(key: str, values_of) -> object:
         got = [o.standard_error[key] for o in outs]

@@ -19,7 +19,7 @@ from ..catalog import GENERATED_11, forget_cached
 from ..wording import count
 from . import UpdateError
 from .sources import known_files
-from .userset import leftovers, locked, remove, target, user_changes
+from .userset import leftovers, locked, refuse_user_changes, remove, target
 
 
 @dataclass(frozen=True)
@@ -64,13 +64,7 @@ def reset(
         if not where.exists():
             return ResetOutcome(False, f"Nothing to reset: no updated edition-11 data; {back}.")
         if not force:
-            mine = user_changes(where)
-            if mine:
-                more = f" and {len(mine) - 3} more" if len(mine) > 3 else ""
-                raise UpdateError(
-                    f"the updated data has files not written by calc data update: "
-                    f"{', '.join(mine[:3])}{more}; --force removes them too"
-                )
+            refuse_user_changes(where, "removes them too")
         factions = len(known_files([where / "index.json"]))
         versions = _versions(where / "index.json")
         try:

@@ -283,3 +283,19 @@ def remove(home: Path) -> None:
     with _interrupt_held():
         os.replace(target(home), gone)
     _delete(gone)
+
+
+def refuse_user_changes(folder: Path, what: str) -> None:
+    """Refuse to replace or remove ``folder`` when it holds files ``calc data update`` did
+    not write as they are (:func:`user_changes`); ``what``: what ``--force`` does then.
+
+    Raises:
+        UpdateError: naming up to three of those files.
+    """
+    mine = user_changes(folder)
+    if mine:
+        more = f" and {len(mine) - 3} more" if len(mine) > 3 else ""
+        raise UpdateError(
+            f"the updated data has files not written by calc data update: "
+            f"{', '.join(mine[:3])}{more}; --force {what}"
+        )
