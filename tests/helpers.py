@@ -121,3 +121,25 @@ def both_json(
     if edition is not None:
         more += ["--edition", edition]
     return cli_json(*args, *more, dirs=dirs)
+
+
+def check_exchange(out: dict, joint, steps, tol: float = 1e-9) -> None:
+    """A ``calc exchange --json`` result against an independent chain's (tests/exchange_oracle):
+    its joint distribution of models left (``joint``), each activation's P(made), expected
+    attacks and models destroyed (``steps``: one (made, attacks, destroyed) per activation)
+    and each side's expected wounds left, within ``tol``."""
+    from exchange_oracle import models_left_joint, wounds_left
+
+    want = models_left_joint(joint)
+    for i, row in enumerate(out["result"]["joint_models_left"]):
+        for j, p in enumerate(row):
+            assert p == pytest.approx(float(want.get((i, j), 0)), abs=tol), (i, j)
+    for k, (made, attacks, destroyed) in enumerate(steps):
+        act = out["activations"][k]
+        assert act["p_made"] == pytest.approx(float(made), abs=tol), k
+        assert act["expected"]["attacks"] == pytest.approx(float(attacks), abs=tol), k
+        assert act["expected"]["models_destroyed"] == pytest.approx(float(destroyed), abs=tol), k
+    for side in "ab":
+        assert out["result"]["expected_wounds_left"][side] == pytest.approx(
+            float(wounds_left(joint, side)), abs=tol
+        )

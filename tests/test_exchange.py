@@ -33,13 +33,11 @@ from exchange_oracle import (
     Unit,
     Weapon,
     exchange,
-    models_left_joint,
     p_hit,
     p_unsaved,
     p_wound,
-    wounds_left,
 )
-from helpers import cli, cli_json
+from helpers import check_exchange, cli, cli_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -73,24 +71,6 @@ def no_charge_order(first: str, turns: int, edition: str) -> list[str]:
         lead = tie_lead(first if t % 2 == 0 else other(first), edition)
         out += [lead, other(lead)]
     return out
-
-
-def _check(out: dict, joint, steps, tol: float = 1e-9) -> None:
-    """The exact JSON against the oracle's joint distribution and per-activation figures."""
-    want = models_left_joint(joint)
-    got = out["result"]["joint_models_left"]
-    for i, row in enumerate(got):
-        for j, p in enumerate(row):
-            assert p == pytest.approx(float(want.get((i, j), 0)), abs=tol), (i, j)
-    for k, (made, attacks, destroyed) in enumerate(steps):
-        act = out["activations"][k]
-        assert act["p_made"] == pytest.approx(float(made), abs=tol), k
-        assert act["expected"]["attacks"] == pytest.approx(float(attacks), abs=tol), k
-        assert act["expected"]["models_destroyed"] == pytest.approx(float(destroyed), abs=tol), k
-    for side in "ab":
-        assert out["result"]["expected_wounds_left"][side] == pytest.approx(
-            float(wounds_left(joint, side)), abs=tol
-        )
 
 
 # ---- a duel of one model each, by hand --------------------------------------------------------
@@ -136,7 +116,7 @@ def test_duel_one_turn_both_orders_by_hand(first, edition):
     for side in "ab":
         assert out["result"]["p_destroyed"][side] == pytest.approx(float(hand[side]), abs=1e-12)
     joint, steps = exchange(FENCER, BRUTE, [lead, other(lead)])
-    _check(out, joint, steps)
+    check_exchange(out, joint, steps)
 
 
 @pytest.mark.parametrize("edition", ["10", "11"])
@@ -154,7 +134,7 @@ def test_duel_two_battle_rounds_against_the_chain(first, edition):
     assert order == [lead, other(lead), other(lead), lead] * 2
     assert [a["side"] for a in out["activations"]] == order
     joint, steps = exchange(FENCER, BRUTE, order)
-    _check(out, joint, steps)
+    check_exchange(out, joint, steps)
 
 
 # ---- the order of a Fight phase where both or neither have Fights First, by hand -------------
@@ -299,7 +279,7 @@ def test_damaged_model_fights_back_with_its_damaged_profile():
     assert out["result"]["p_destroyed"]["a"] == pytest.approx(float(hand), abs=1e-12)
     assert out["sides"]["b"]["wounds_left"] == 3
     joint, steps = exchange(FENCER, BRUTE, ["a", "b"], start_b=(3,))
-    _check(out, joint, steps)
+    check_exchange(out, joint, steps)
     notes = out["activations"][1]["notes"]
     assert any("damaged profile" in n for n in notes)
 
@@ -343,7 +323,7 @@ def test_leader_in_one_side(first):
     order = no_charge_order(first, 4, "10")
     assert [a["side"] for a in out["activations"]] == order
     joint, steps = exchange(WARBAND, BRUTE, order)
-    _check(out, joint, steps)
+    check_exchange(out, joint, steps)
     assert out["sides"]["a"]["allocation_order"] == ["Raider"] * 3 + ["Chief"]
     kinds = out["result"]["expected_models_left_by_kind"]["a"]
     p_chief = sum(p for (la, _), p in joint.items() if la[3] > 0)
@@ -380,7 +360,7 @@ def test_boyz_charge_intercessors_two_rounds_against_the_chain():
     assert out["activations"][0]["fights_first"] and out["activations"][0]["charged"]
     assert not any(a["charged"] for a in out["activations"][1:])
     joint, steps = exchange(BOYZ, INTERCESSORS, order)
-    _check(out, joint, steps)
+    check_exchange(out, joint, steps)
     assert sum(sum(r) for r in out["result"]["joint_models_left"]) == pytest.approx(1, abs=1e-9)
 
 
@@ -781,6 +761,6 @@ def test_survivors_without_a_weapon_for_the_phase_do_not_attack():
     order = no_charge_order("a", 4, "10")
     assert [a["side"] for a in out["activations"]] == order == ["b", "a", "a", "b"] * 2
     joint, steps = exchange(crew, BRUTE, order)
-    _check(out, joint, steps)
+    check_exchange(out, joint, steps)
     loader_alone = out["activations"][1]  # the Crew after the Brute's first attacks
     assert loader_alone["attack_classes"] == 1  # the class with only the Loader does not attack

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 from exchange_oracle import Model, Unit, Weapon, exchange, models_left_joint, wounds_left
-from helpers import cli, cli_json
+from helpers import check_exchange, cli, cli_json
 
 # Two made-up units. Reavers (World Eaters, so Hack and Slash can act for them): 2 models,
 # W2 T4 Sv3+, each a chainaxe A2 WS3+ S4 AP0 D1. The Warden: 1 model, W4 T4 Sv3+, a glaive
@@ -70,22 +70,6 @@ def sheets(tmp_path: Path) -> Path:
     return folder
 
 
-def _check(out: dict, joint, steps, tol: float = 1e-9) -> None:
-    want = models_left_joint(joint)
-    for i, row in enumerate(out["result"]["joint_models_left"]):
-        for j, p in enumerate(row):
-            assert p == pytest.approx(float(want.get((i, j), 0)), abs=tol), (i, j)
-    for k, (made, attacks, destroyed) in enumerate(steps):
-        act = out["activations"][k]
-        assert act["p_made"] == pytest.approx(float(made), abs=tol), k
-        assert act["expected"]["attacks"] == pytest.approx(float(attacks), abs=tol), k
-        assert act["expected"]["models_destroyed"] == pytest.approx(float(destroyed), abs=tol), k
-    for side in "ab":
-        assert out["result"]["expected_wounds_left"][side] == pytest.approx(
-            float(wounds_left(joint, side)), abs=tol
-        )
-
-
 CHARGE = ["--side-a", "fight reavers --charged --effect hack-and-slash", "--side-b", "fight warden"]
 # 10th edition, A charging: turn 1 A (charged, Fights First) then B; later Fight phases have
 # no Fights First, so the side whose turn it is not starts: turn 2 (B's) A, turn 3 (A's) B.
@@ -106,7 +90,7 @@ def test_a_charge_effect_applies_in_the_charge_turn_only(sheets):
     out = cli_json("exchange", *CHARGE, "--rounds", "2", dirs=[sheets])
     assert [a["side"] for a in out["activations"]] == [e[0] for e in ORDER]
     joint, steps = exchange(REAVERS, WARDEN, ORDER)
-    _check(out, joint, steps)
+    check_exchange(out, joint, steps)
     later = [n for a in out["activations"][2:] for n in a["notes"]]
     assert any(
         n.startswith("--effect hack-and-slash: no effect: Hack and Slash needs a unit that made "
