@@ -21,7 +21,7 @@ from wh40k_calc.importers.loadouts import parse_addition
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 DATA_912 = SHARED / "data" / "game-datacards-11e-912"
-needs_912 = pytest.mark.skipif(not DATA_912.is_dir(), reason="data 912 (/work/shared) absent")
+needs_912 = pytest.mark.skipif(not DATA_912.is_dir(), reason=f"data 912 absent: needs {DATA_912}")
 
 
 @pytest.mark.parametrize(

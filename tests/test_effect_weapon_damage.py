@@ -155,7 +155,7 @@ def test_malformed_weapon_conditions_are_refused_at_load(tmp_path, record, messa
 
 def _needs_shared():
     if not (SHARED / "data").is_dir():
-        pytest.skip("needs /work/shared (the datasheet exports)")
+        pytest.skip(f"needs {SHARED} (the datasheet exports)")
 
 
 def test_all_is_dust_on_rubric_marines():

@@ -271,7 +271,7 @@ def test_the_importers_read_the_core_ability_as_a_unit_rule():
     """Howling Banshees have the core Fights First ability in both exports: the importers
     name the ``fights-first`` unit rule (a record giving ``fights_first``, no attack change)."""
     if not (CSV_DIR / "Datasheets.csv").is_file() or not (GDC_DIR / "aeldari.json").is_file():
-        pytest.skip("needs /work/shared (the datasheet exports)")
+        pytest.skip(f"needs {SHARED} (the datasheet exports)")
     from wh40k_calc.datasheet import parse_datasheet
     from wh40k_calc.importers.unit_rules import fights_first_body
     from wh40k_calc.importers.wahapedia import import_unit
@@ -327,7 +327,7 @@ def test_an_attached_unit_has_it_only_when_every_model_has_it():
     Fights First and fight before the Intercessors in the Intercessors' turn; led by an
     Autarch (who has not) they do not, and the Intercessors, whose turn it is, fight first."""
     if not (GDC_DIR / "aeldari.json").is_file():
-        pytest.skip("needs /work/shared (the datasheet exports)")
+        pytest.skip(f"needs {SHARED} (the datasheet exports)")
     base = ["exchange", "--side-a", "fight 'Intercessor Squad'", "--turns", "1"]
     base += ["--edition", "11", "--method", "sample", "--trials", "200"]
     with_zar = cli_json(*base, "--side-b", "fight 'Howling Banshees' --leader 'Jain Zar'")

@@ -19,7 +19,7 @@ from test_gdc_import import en, generate, load, profile, sheet
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 DATA_912 = SHARED / "data" / "game-datacards-11e-912"
-needs_912 = pytest.mark.skipif(not DATA_912.is_dir(), reason="data 912 (/work/shared) absent")
+needs_912 = pytest.mark.skipif(not DATA_912.is_dir(), reason=f"data 912 absent: needs {DATA_912}")
 
 
 def defaults(*names: str) -> list[dict]:

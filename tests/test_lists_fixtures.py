@@ -20,7 +20,7 @@ from wh40k_calc.lists.detect import read_list
 
 ROSTERS = Path(__file__).resolve().parents[2] / "shared" / "rosters"
 CASES = sorted(p.name for p in ROSTERS.iterdir() if p.is_dir()) if ROSTERS.is_dir() else []
-pytestmark = pytest.mark.skipif(not CASES, reason="shared/rosters is not available")
+pytestmark = pytest.mark.skipif(not CASES, reason=f"needs {ROSTERS} (the sample army lists)")
 _CARRIES = re.compile(r"^(.*?)\s*\(([^()]+)\)$")
 
 

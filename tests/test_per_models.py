@@ -20,7 +20,7 @@ from wh40k_calc.importers.loadouts import parse_option
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 DATA_912 = SHARED / "data" / "game-datacards-11e-912"
-needs_912 = pytest.mark.skipif(not DATA_912.is_dir(), reason="data 912 (/work/shared) absent")
+needs_912 = pytest.mark.skipif(not DATA_912.is_dir(), reason=f"data 912 absent: needs {DATA_912}")
 
 
 def test_for_every_n_models_is_a_number_per_n_models() -> None:
