@@ -4,9 +4,18 @@ A battle round is two turns, one per player (Core rules; edition 11, 01 Core Con
 exchange starts with the turn of the side that charges (the side whose ``fight`` activation has
 ``--charged``), else with side A (``--first`` picks). In each turn:
 
-1. **Shooting phase**: the active side's ``shoot`` activation, if it has one — only while the
-   two units are not yet engaged: before the charge, or throughout when neither side fights.
-   (A unit in engagement range shooting its Pistols is not modelled.)
+1. **Shooting phase**: the active side's ``shoot`` activation, if it has one. While the two
+   units are not yet engaged (before the charge, or throughout when neither side fights) it
+   is made as written. Once they are engaged (every turn after the charge's Fight phase) it
+   is made as a shooting while engaged at the unit it is engaged with (``--engaged
+   --target-engaged``, :func:`engaged_step`): 10th edition, Core rules: Pistol (seed 000) and
+   Big Guns Never Tire; edition 11, 10.06 Close-Quarters Shooting. The rules layer
+   (``rules.engaged``) picks the weapons that may shoot then (Pistols; a MONSTER/VEHICLE's
+   ranged weapons, [BLAST] left out) and the Hit-roll penalties; when none may shoot, the
+   activation is not made (``engaged_ok``) and the exchange says why in a note
+   (``setup.missing_notes``). An engaged unit did not Advance (an Advance move cannot end
+   within Engagement Range: Core rules, Advance Moves; 09.06), so ``--advanced`` is left out
+   there, as ``--charged`` is.
 2. **Fight phase**: each side's ``fight`` activation, both sides fighting in every Fight phase
    once the units are engaged (from the charge on; from the start when nobody charges).
    Order: a unit has Fights First in a Fight phase when it made a Charge move this turn (10th
@@ -36,6 +45,7 @@ exchange starts with the turn of the side that charges (the side whose ``fight``
 
 A charge is made once, in the charging side's first turn: its ``fight`` activation has
 ``--charged`` only there ([LANCE], charge effects); later it fights as a unit already engaged.
+The charging turn's shooting comes before the charge, so it is made unengaged.
 """
 
 from __future__ import annotations
@@ -59,7 +69,8 @@ class Planned:
     ``order_by_state``: a Fights First condition reads a unit's state, so the order of this
     Fight phase's two activations is decided per state of both units at its start (the
     engines run the pair in either order, :func:`lead_side`); they are listed in the order
-    full strength gives."""
+    full strength gives. ``engaged``: a shoot activation made once the units are engaged, at
+    the unit it is engaged with (``step`` is then :func:`engaged_step`'s)."""
 
     number: int
     round: int
@@ -69,6 +80,7 @@ class Planned:
     fights_first: bool = False  # the unit has Fights First in this Fight phase
     fights_first_by: tuple[str, ...] = ()  # the effects that give it (besides a charge)
     order_by_state: bool = False  # the Fight phase's order is read per state (see planned)
+    engaged: bool = False  # a shoot activation made while engaged (after the charge)
 
     @property
     def side(self) -> str:
@@ -123,17 +135,21 @@ def planned(
     given_by: Callable[[SideStep], tuple[tuple[str, ...], bool]] | None = None,
     *,
     edition: str,
+    engaged_ok: Callable[[SideStep], bool] | None = None,
 ) -> list[Planned]:
     """Every activation of ``turns`` turns, in order, for the rules ``edition`` ("10" or
     "11": who fights first in a Fight phase where both sides or neither have Fights First,
     :func:`tie_lead`; ``fight_first`` overrides it). ``given_by(step)``: the names of the
     effects that give the unit of a fight activation (as it is made that turn, at full
     strength) Fights First, and whether their conditions read its state (None: no effect
-    does).
+    does). ``engaged_ok(step)``: whether the shoot activation ``step`` made while engaged
+    (:func:`engaged_step`) has a weapon that may shoot then (None: every one has; those
+    that have none are not made).
 
     Raises:
         OrderError: as :func:`first_side`; a side that both shoots and fights without a charge
-            (the units would be engaged from the start, so nobody could shoot).
+            (the units would be engaged from the start, with no turn before the fight to shoot
+            in).
         ValueError: an ``edition`` other than "10" and "11" (:func:`tie_lead`).
     """
     sides = {"a": a, "b": b}
@@ -146,8 +162,10 @@ def planned(
     if fights and shoots and charger is None:
         raise OrderError(
             f"side {shoots[0].label} shoots and a side fights, but nobody charges: the units "
-            "are then engaged from the start and cannot shoot; give --charged on the fight "
-            "activation of the side that charges (it shoots first in its turn, then charges)"
+            "are then engaged from the start, with no turn to shoot in before the fight; give "
+            "--charged on the fight activation of the side that charges (it shoots first in "
+            "its turn, then charges; after the charge a shoot activation is made as a shooting "
+            "while engaged)"
         )
     out: list[Planned] = []
     engaged = fights and charger is None
@@ -156,6 +174,10 @@ def planned(
         shot = sides[active].step("shooting")
         if shot is not None and not engaged:
             out.append(Planned(len(out) + 1, (t + 1) // 2, t, active, shot))
+        elif shot is not None and (engaged_ok is None or engaged_ok(engaged_step(shot))):
+            out.append(
+                Planned(len(out) + 1, (t + 1) // 2, t, active, engaged_step(shot), engaged=True)
+            )
         charging_now = t == 1 and charger is not None
         if not (engaged or charging_now):
             continue
@@ -220,6 +242,18 @@ def _fight_order(active: str, fights_first: set[str], pick: str | None, edition:
 
 def _other(side: str) -> str:
     return "b" if side == "a" else "a"
+
+
+def engaged_step(step: SideStep) -> SideStep:
+    """The shoot activation ``step`` made once the units are engaged: the unit shoots while
+    within Engagement Range of the other, at it (``--engaged --target-engaged``); it made no
+    Charge move and no Advance move this turn (an engaged unit cannot Advance: Core rules,
+    Advance Moves; 09.06 Advance Move)."""
+    req = step.request
+    conditions = replace(
+        req.conditions, engaged=True, target_engaged=True, charged=False, advanced=False
+    )
+    return replace(step, request=replace(req, conditions=conditions))
 
 
 def _without_charge(step: SideStep) -> SideStep:
