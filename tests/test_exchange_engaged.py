@@ -196,3 +196,33 @@ def test_advanced_is_left_out_once_engaged(sheets):
     check_exchange(out, joint, steps)
     assert any("Advanced (--advanced) and charges in the same turn" in n for n in out["notes"])
     assert any("made without --advanced" in n for n in out["notes"])
+
+
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_pistols_after_the_charge_by_hand(sheets, edition):
+    """By hand: the Reavers charge the Warden, which has no fight activation and no Pistol
+    (it never attacks). Every Reaver attack — bolt pistol or chainaxe, BS/WS3+ S4 AP0 against
+    T4 Sv3+ — takes one of its 4 wounds with 2/3 x 1/2 x 1/3 = 1/9. Turn 1: 2 pistol shots
+    and 4 chainaxe attacks; turn 2: 4 attacks; turn 3: the pistols while engaged, made while
+    the Warden lives: after X ~ Binomial(10, 1/9) wounds it lives when X <= 3, so 2 P(X <= 3)
+    attacks, and they destroy it when X = 3 and one of the 2 gets through, or X = 2 and both
+    do."""
+    from fractions import Fraction as F
+    from math import comb
+
+    def p(k: int) -> F:
+        return comb(10, k) * F(1, 9) ** k * F(8, 9) ** (10 - k)
+
+    args = ["--side-a", "shoot reavers", "--side-a", "fight reavers --charged",
+            "--side-b", "shoot warden", "--turns", "3", "--edition", edition]  # fmt: skip
+    out = cli_json("exchange", *args, dirs=[sheets])
+    acts = out["activations"]
+    assert [(a["turn"], a["side"], a["phase"]) for a in acts] == [
+        (1, "a", "shooting"), (1, "a", "fight"), (2, "a", "fight"), (3, "a", "shooting"),
+        (3, "a", "fight"),
+    ]  # fmt: skip
+    alive = sum(p(k) for k in range(4))
+    assert acts[3]["engaged"] and acts[3]["p_made"] == pytest.approx(float(alive), abs=1e-12)
+    assert acts[3]["expected"]["attacks"] == pytest.approx(float(2 * alive), abs=1e-12)
+    destroyed = p(3) * (1 - F(8, 9) ** 2) + p(2) * F(1, 9) ** 2
+    assert acts[3]["expected"]["models_destroyed"] == pytest.approx(float(destroyed), abs=1e-12)
