@@ -195,7 +195,7 @@ def test_advanced_is_left_out_once_engaged(sheets):
     joint, steps = exchange(REAVERS, WARDEN, ORDER_10)
     check_exchange(out, joint, steps)
     assert any("Advanced (--advanced) and charges in the same turn" in n for n in out["notes"])
-    assert any("made without --advanced" in n for n in out["notes"])
+    assert any("made without --advanced: an engaged unit cannot Advance" in n for n in out["notes"])
 
 
 @pytest.mark.parametrize("edition", ["10", "11"])
@@ -226,3 +226,18 @@ def test_pistols_after_the_charge_by_hand(sheets, edition):
     assert acts[3]["expected"]["attacks"] == pytest.approx(float(2 * alive), abs=1e-12)
     destroyed = p(3) * (1 - F(8, 9) ** 2) + p(2) * F(1, 9) ** 2
     assert acts[3]["expected"]["models_destroyed"] == pytest.approx(float(destroyed), abs=1e-12)
+
+
+def test_edition_11_drops_stationary_once_engaged(sheets):
+    """Edition 11's --stationary says the unit is unengaged (24.16), so it cannot go with a
+    shooting while engaged (10.06): given on the shoot activation, it holds before the charge
+    and is left out after it (a note says so), and the pistols still shoot in turn 3: the
+    same figures as without it (the Reavers have no [HEAVY] weapon)."""
+    args = ["--side-a", "shoot reavers --stationary", *PISTOLS[2:], "--edition", "11"]
+    out = cli_json("exchange", *args, dirs=[sheets])
+    joint, steps = exchange(REAVERS, WARDEN, ORDER_11)
+    check_exchange(out, joint, steps)
+    assert any(
+        n.startswith("side A's shooting while engaged is made without --stationary")
+        for n in out["notes"]
+    ), out["notes"]

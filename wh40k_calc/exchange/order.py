@@ -15,7 +15,8 @@ exchange starts with the turn of the side that charges (the side whose ``fight``
    activation is not made (``engaged_ok``) and the exchange says why in a note
    (``setup.missing_notes``). An engaged unit did not Advance (an Advance move cannot end
    within Engagement Range: Core rules, Advance Moves; 09.06), so ``--advanced`` is left out
-   there, as ``--charged`` is.
+   there, as ``--charged`` is, and so are edition 11's ``--stationary`` and ``--indirect``,
+   which say the unit is unengaged (:func:`engaged_conditions`).
 2. **Fight phase**: each side's ``fight`` activation, both sides fighting in every Fight phase
    once the units are engaged (from the charge on; from the start when nobody charges).
    Order: a unit has Fights First in a Fight phase when it made a Charge move this turn (10th
@@ -52,9 +53,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..records import replace
 from .sides import Side, SideStep
+
+C = TypeVar("C")  # a Selection's Conditions, or the ConditionOptions a side's text gives
 
 MAX_TURNS = 20
 
@@ -174,10 +178,9 @@ def planned(
         shot = sides[active].step("shooting")
         if shot is not None and not engaged:
             out.append(Planned(len(out) + 1, (t + 1) // 2, t, active, shot))
-        elif shot is not None and (engaged_ok is None or engaged_ok(engaged_step(shot))):
-            out.append(
-                Planned(len(out) + 1, (t + 1) // 2, t, active, engaged_step(shot), engaged=True)
-            )
+        elif shot is not None and (engaged_ok is None or engaged_ok(engaged_step(shot, edition))):
+            now = engaged_step(shot, edition)
+            out.append(Planned(len(out) + 1, (t + 1) // 2, t, active, now, engaged=True))
         charging_now = t == 1 and charger is not None
         if not (engaged or charging_now):
             continue
@@ -244,15 +247,36 @@ def _other(side: str) -> str:
     return "b" if side == "a" else "a"
 
 
-def engaged_step(step: SideStep) -> SideStep:
-    """The shoot activation ``step`` made once the units are engaged: the unit shoots while
-    within Engagement Range of the other, at it (``--engaged --target-engaged``); it made no
-    Charge move and no Advance move this turn (an engaged unit cannot Advance: Core rules,
-    Advance Moves; 09.06 Advance Move)."""
+# the conditions a shooting while engaged cannot have, by edition, with why (engaged_conditions)
+NOT_WHILE_ENGAGED = {
+    "10": (
+        ("charged", "the charge is made once, in the charging side's first turn"),
+        ("advanced", "an engaged unit cannot Advance (Core rules, Advance Moves)"),
+    ),
+    "11": (
+        ("charged", "the charge is made once, in the charging side's first turn"),
+        ("advanced", "an engaged unit cannot make an advance move (09.06)"),
+        ("stationary", "in edition 11 it says the unit is unengaged ([HEAVY], 24.16)"),
+        ("indirect", "indirect shooting needs an unengaged unit (10.07)"),
+    ),
+}
+
+
+def engaged_conditions(conditions: C, edition: str) -> C:
+    """A shoot activation's ``conditions`` once the units are engaged: the unit shoots while
+    within Engagement Range of the other, at it (``engaged``, ``target_engaged``), and without
+    the conditions an engaged unit cannot have in ``edition`` (:data:`NOT_WHILE_ENGAGED`: no
+    Charge move this turn, no Advance move; edition 11's ``--stationary`` and ``--indirect``,
+    which need an unengaged unit)."""
+    off = {name: False for name, _ in NOT_WHILE_ENGAGED.get(edition, NOT_WHILE_ENGAGED["11"])}
+    return replace(conditions, engaged=True, target_engaged=True, **off)
+
+
+def engaged_step(step: SideStep, edition: str) -> SideStep:
+    """The shoot activation ``step`` made once the units are engaged (its conditions as
+    :func:`engaged_conditions` makes them for ``edition``)."""
     req = step.request
-    conditions = replace(
-        req.conditions, engaged=True, target_engaged=True, charged=False, advanced=False
-    )
+    conditions = engaged_conditions(req.conditions, edition)
     return replace(step, request=replace(req, conditions=conditions))
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..profile import TargetStates
 from ..records import replace
-from .order import Planned, planned, tie_lead
+from .order import NOT_WHILE_ENGAGED, Planned, engaged_conditions, planned, tie_lead
 from .sides import Side, SideStep, step_selection
 from .track import AttackClass, Track, track_of
 
@@ -169,13 +169,13 @@ def build_setup(
             )
         except ValueError as exc:
             raise ExchangeError(f"side {side.label}: {exc}") from None
-    engaged, refused = _engaged_shooting(rules, by_text, sides, tracks)
+    edition = engine.edition_value
+    engaged, refused = _engaged_shooting(rules, by_text, sides, tracks, edition)
 
     def engaged_ok(step: SideStep) -> bool:
         return step.side in engaged
 
     given_by = _fights_first(rules, by_text)
-    edition = engine.edition_value
     order = planned(
         a, b, turns, first, fight_first, given_by, edition=edition, engaged_ok=engaged_ok
     )
@@ -200,26 +200,27 @@ def build_setup(
         (
             *fights_first_notes(order, engine.edition_value, fight_first),
             *idle,
-            *missing_notes(a, b, order, every, refused),
+            *missing_notes(a, b, order, every, refused, edition),
         ),
         fight_first,
     )
 
 
-def engaged_selection(sel: Selection) -> Selection:
+def engaged_selection(sel: Selection, edition: str) -> Selection:
     """A side's shoot activation ``sel`` made once the units are engaged: shooting while
-    within Engagement Range of the other unit, at it (``--engaged --target-engaged``), with no
-    Charge or Advance move this turn (as :func:`~.order.engaged_step` says); an ``--effect``
-    whose conditions fail while engaged (Grenade: not an engaged unit) is left out with a
-    note, not refused (``skip_unmet``)."""
-    conditions = replace(
-        sel.conditions, engaged=True, target_engaged=True, charged=False, advanced=False
-    )
-    return replace(sel, conditions=conditions, skip_unmet=True)
+    within Engagement Range of the other unit, at it, its conditions as
+    :func:`~.order.engaged_conditions` makes them for ``edition``; an ``--effect`` whose
+    conditions fail while engaged (Grenade: not an engaged unit) is left out with a note,
+    not refused (``skip_unmet``)."""
+    return replace(sel, conditions=engaged_conditions(sel.conditions, edition), skip_unmet=True)
 
 
 def _engaged_shooting(
-    rules, by_text: dict[tuple[str, str], Selection], sides: dict[str, Side], tracks
+    rules,
+    by_text: dict[tuple[str, str], Selection],
+    sides: dict[str, Side],
+    tracks,
+    edition: str,
 ) -> tuple[dict[str, Selection], dict[str, str]]:
     """Each side's shoot activation made while engaged (:func:`engaged_selection`), by side,
     where the rules let a weapon shoot then (Pistols, a MONSTER/VEHICLE unit: ``rules.
@@ -236,7 +237,7 @@ def _engaged_shooting(
     for key, side in sides.items():
         if side.step("shooting") is None:
             continue
-        sel = engaged_selection(by_text[(key, "shooting")])
+        sel = engaged_selection(by_text[(key, "shooting")], edition)
         try:
             plan = rules.plan(sel)
         except (SelectionError, LookupError, ValueError) as exc:
@@ -293,6 +294,7 @@ def missing_notes(
     order: list[Planned],
     every: list[Planned] | None = None,
     refused: dict[str, str] | None = None,
+    edition: str = "10",
 ) -> tuple[str, ...]:
     """What the exchange says of the activations a side lacks or never makes, or makes
     otherwise than written: a side with no fight activation where the other fights does not
@@ -300,7 +302,8 @@ def missing_notes(
     activation that the units' being engaged from the charge on leaves unmade, with the
     rules' reason (``every``: the activations were every shooting while engaged allowed;
     ``refused``: why a side cannot shoot while engaged, by side); ``--advanced`` with the
-    charge in the same turn, and left out of a shooting while engaged."""
+    charge in the same turn; the conditions left out of a shooting while engaged
+    (:data:`~.order.NOT_WHILE_ENGAGED` of ``edition``)."""
     out = []
     refused = refused or {}
     fighting = [s for s in (a, b) if s.step("fight") is not None]
@@ -333,18 +336,24 @@ def missing_notes(
             )
     for s in (a, b):
         shot, fight = s.step("shooting"), s.step("fight")
-        if shot is None or not shot.request.conditions.advanced:
+        if shot is None:
             continue
-        if fight is not None and fight.charged:
+        cond = shot.request.conditions
+        if cond.advanced and fight is not None and fight.charged:
             out.append(
                 f"side {s.label} Advanced (--advanced) and charges in the same turn: a unit "
                 "that Advanced is not eligible to declare a charge unless a rule lets it (Core "
                 "rules, Advance Moves; edition 11: 09.06); the exchange takes it that one does"
             )
-        if any(p.engaged and p.side == s.key for p in order):
+        dropped = [
+            (f"--{name}", why)
+            for name, why in NOT_WHILE_ENGAGED.get(edition, ())
+            if name != "charged" and getattr(cond, name)
+        ]
+        if dropped and any(p.engaged and p.side == s.key for p in order):
             out.append(
-                f"side {s.label}'s shooting while engaged is made without --advanced: an "
-                "engaged unit cannot Advance (Core rules, Advance Moves; edition 11: 09.06)"
+                f"side {s.label}'s shooting while engaged is made without "
+                f"{', '.join(f for f, _ in dropped)}: {'; '.join(w for _, w in dropped)}"
             )
     return tuple(out)
 
