@@ -224,7 +224,8 @@ def _engaged_shooting(
 ) -> tuple[dict[str, Selection], dict[str, str]]:
     """Each side's shoot activation made while engaged (:func:`engaged_selection`), by side,
     where the rules let a weapon shoot then (Pistols, a MONSTER/VEHICLE unit: ``rules.
-    engaged``); and, for the others, why not (the rules' refusal).
+    engaged``); and, for the others, why not (the rules' refusal). None where no side fights
+    (the units are never engaged).
 
     Raises:
         ExchangeError: the other unit's models are allocated differently against it than
@@ -234,6 +235,8 @@ def _engaged_shooting(
 
     made: dict[str, Selection] = {}
     refused: dict[str, str] = {}
+    if all(side.step("fight") is None for side in sides.values()):
+        return made, refused
     for key, side in sides.items():
         if side.step("shooting") is None:
             continue
