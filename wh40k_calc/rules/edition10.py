@@ -115,16 +115,16 @@ class Edition10:
         attacker: Unit,
         target: Unit,
         ab: WeaponAbilities,
-        cover_fx: bool,
+        covered: bool,
         stealth_fx: bool,
     ) -> HitTerms:
         """10th edition, ranged attacks: Stealth -1 to the Hit roll against a unit that has it
         (issue 9: "-1 to ranged Hit rolls ... inside the ±1 cap"; an effect's Stealth,
         ``stealth_fx``, too); [INDIRECT FIRE] with
         ``--indirect`` (seeds README: "subtract 1 from its Hit roll, an unmodified Hit roll of
-        1, 2 or 3 always fails"). Cover is a save bonus here (:meth:`save_cover`), not a BS
-        change."""
-        del attacker, cover_fx
+        1, 2 or 3 always fails"). Cover (``covered``) is a save bonus here
+        (:meth:`cover_improves_save`), not a BS change."""
+        del attacker, covered
         if has_stealth(sel, target) or stealth_fx:
             terms = terms.add_roll("Stealth", -1)
         if ab.indirect_fire and sel.conditions.indirect:
@@ -159,17 +159,17 @@ class Edition10:
         no; seeds README: [PSYCHIC] "no effect on one attack sequence")."""
         return False
 
-    def save_cover(self, sel: Selection, w: Weapon, ab: WeaponAbilities, cover_fx: bool) -> bool:
+    def cover_improves_save(self) -> bool:
         """Whether the Benefit of Cover adds 1 to the armour save (Core rules: Benefit of
-        Cover): against ranged attacks, from ``--cover``, an effect (Go to Ground:
-        ``cover_fx``) or an [INDIRECT FIRE] attack on a target that is not visible; not
-        against [IGNORES COVER]."""
-        cond = sel.conditions
-        return (
-            not w.is_melee
-            and not ab.ignores_cover
-            and (cond.cover or cover_fx or (cond.indirect and ab.indirect_fire))
-        )
+        Cover: +1 to the armour saving throw, never to an invulnerable one; who has it against
+        which attack: ``rules.cover``): yes."""
+        return True
+
+    def stealth_gives_cover(self) -> bool:
+        """Whether Stealth gives the Benefit of Cover (10th edition: no; it is -1 to the Hit
+        roll of ranged attacks, :meth:`ranged_hit_terms`; the Benefit of Cover of seeds 000
+        and 001 comes from terrain, ``--cover``, and rules that name it)."""
+        return False
 
     def cleave_bonus(self, abilities: WeaponAbilities) -> int:
         """Attack dice added per five target models by [CLEAVE X] (10th edition: none; it is
