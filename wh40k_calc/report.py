@@ -501,7 +501,10 @@ def comparison_table(rows: list[tuple[str, float, float, float]], trials: int, s
     """The "Exact vs sampled" table: one row per (figure, exact, sampled, standard error),
     with the difference in standard errors and a '!' beyond FLAG_SE. The standard error is
     floored at 1/trials (a sampled figure that came out the same in every trial has a sample
-    SE of 0, which measures nothing) and shown as used, so that "± SE" and "Δ / SE" agree."""
+    SE of 0, which measures nothing) and shown as used, so that "± SE" and "Δ / SE" agree;
+    except where that figure also equals the exact one (a constant such as the attacks of a
+    fixed A, or an impossible outcome): its SE and difference are exactly 0 and shown so.
+    Figures as :func:`comparison_cell` writes them."""
     from rich.table import Table
 
     from .layout import Words
@@ -518,12 +521,24 @@ def comparison_table(rows: list[tuple[str, float, float, float]], trials: int, s
     for name, a, b, s in rows:
         used = max(s, floor)
         z = abs(a - b) / used
+        same = s == 0.0 and a == b  # nothing to measure: the same figure in every trial
         t.add_row(
             Words(name),
-            f"{a:.4f}",
-            f"{b:.4f}",
-            f"{used:.4f}",
-            f"{z:.1f}",
+            comparison_cell(a),
+            comparison_cell(b),
+            "0" if same else comparison_cell(used),
+            "0" if same else f"{z:.1f}",
             "[red]![/red]" if z > FLAG_SE else "",
         )
     return t
+
+
+def comparison_cell(x: float) -> str:
+    """A figure of the "Exact vs sampled" table: four decimals; exactly zero as "0", and a
+    figure above zero that would round to 0.0000 as "<0.0001" (as :func:`pct` never rounds a
+    possible outcome to 0%)."""
+    if x == 0.0:
+        return "0"
+    if 0.0 < x < 0.00005:
+        return "<0.0001"
+    return f"{x:.4f}"
