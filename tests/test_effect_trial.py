@@ -128,6 +128,20 @@ def test_an_option_is_kept_whichever_name_comes_first(names):
     assert out["effects"] == ["oath-of-moment"]
 
 
+def test_the_effects_line_names_the_option_given():
+    """Oath of Moment given with codex-army: the Effects line and the JSON name the option
+    (it changes the figures: 160/27 wounds rather than 40/9), as ``--effect`` takes it; a rule
+    given without one is listed bare."""
+    out = run(*NECRONS, "--effect", "oath-of-moment:codex-army")
+    assert out["effect_options"] == {"oath-of-moment": ["codex-army"]}
+    assert row(out, "Bolt rifle")["wounds"] == near(Fr(160, 27))
+    text = cli(*NECRONS, "--effect", "oath-of-moment:codex-army", *ED11).stdout
+    assert "Effects: oath-of-moment:codex-army\n" in text
+    bare = run(*NECRONS, "--effect", "oath-of-moment")
+    assert bare["effect_options"] == {} and bare["effects"] == ["oath-of-moment"]
+    assert "Effects: oath-of-moment\n" in cli(*NECRONS, "--effect", "oath-of-moment", *ED11).stdout
+
+
 @pytest.mark.parametrize(
     "names",
     [("stand-vigil", "stand-vigil:on-objective"), ("stand-vigil:on-objective", "stand-vigil")],

@@ -123,6 +123,7 @@ def to_json(r: Result) -> dict[str, Any]:
         "conditions": {k: bool(getattr(sel.conditions, k)) for k in COND_KEYS},
         "effects": plan.effects,
         "effect_sides": plan.effect_sides,
+        "effect_options": effect_options_json(plan),
         "choices": r.choices,
         "weapons": body["weapons"],
         "expected": body["expected"],
@@ -204,13 +205,21 @@ def _weapon_not_modelled(r: Result) -> list[str]:
 
 
 def _effects_text(plan) -> str:
-    """Effect ids, with the side for those that can apply to either (``waaagh (target)``)."""
+    """Effect ids as ``--effect`` takes them, with the options given (``oath-of-moment:
+    codex-army``) and the side for those that can apply to either (``waaagh (target)``)."""
     out = []
     for eid in plan.effects:
         sides = plan.effect_sides.get(eid, [])
         both = eid in plan.effects_both
-        out.append(f"{eid} ({' and '.join(sides)})" if both and sides else eid)
+        options = plan.effect_options.get(eid)
+        name = f"{eid}:{','.join(options)}" if options else eid
+        out.append(f"{name} ({' and '.join(sides)})" if both and sides else name)
     return ", ".join(out)
+
+
+def effect_options_json(plan) -> dict[str, list[str]]:
+    """``effect_options`` of the JSON: each applied effect given options -> those options."""
+    return {eid: plan.effect_options[eid] for eid in plan.effects if eid in plan.effect_options}
 
 
 def _unit_label(unit, extra: str = "") -> tuple[tuple[str, str], str]:

@@ -180,6 +180,7 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
         effect_sides_all=applied.sides,
         idle_effects=tuple(idle_fx),
         effects_both=[a.effect.id for a in applied.every_active() if a.effect.side == "both"],
+        effect_options=applied.options(),
         not_modelled=not_modelled,
         notes=[
             *attacker.notes,

@@ -160,6 +160,17 @@ class Applied(Struct):
         """Every effect that may act (each option of each choice rule too), for notes."""
         return [*self.fixed, *(a for c in self.choices for a in c.actives)]
 
+    def options(self) -> dict[str, list[str]]:
+        """For the report: id (as in :attr:`ids`) -> the options the player gave for it
+        (``--effect ID:OPTION``, sorted; ids given none are left out)."""
+        by_key = {a.key: a.options for a in self.every_active()}
+        out: dict[str, set[str]] = {}
+        for (eid, _), keys in self.members.items():
+            for k in keys:
+                if by_key.get(k):
+                    out.setdefault(eid, set()).update(by_key[k])
+        return {eid: sorted(out[eid]) for eid in self.ids if eid in out}
+
 
 def unit_keys(unit: Unit) -> dict[str, int]:
     """The faction keys of ``unit`` (each datasheet's faction and every faction keyword) and
