@@ -13,7 +13,7 @@ from .engine.outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome
 from .profile import TargetProfile
 from .resolve import Result
 from .show import data_json
-from .terminal import print_joined, print_wrapped
+from .terminal import print_hanging, print_joined, print_wrapped
 from .wording import compress_names, count
 
 SCHEMA = 1
@@ -440,8 +440,7 @@ def _print_details(r: Result, console) -> None:
 
     for label, value in _settings_lines(r):
         print_wrapped(console, Text.assemble((f"{label}: ", "dim"), value))
-    for c in r.choices:
-        print_wrapped(console, Text.assemble(("Choice: ", "dim"), c))
+    print_choices(console, r)
     for n in r.plan.not_modelled + _weapon_not_modelled(r):
         print_wrapped(console, Text.assemble(("Not modelled: ", "yellow"), n))
     for n in r.notes:
@@ -480,6 +479,24 @@ def _allocation_text(r: Result) -> str:
     if r.allocation_best:
         text += " (the defender's best for the most likely number of save rolls; see Choice)"
     return text
+
+
+def print_choices(console, r: Result, label: str = "Choice: ", indent: str = "") -> None:
+    """Every choice sentence of ``r``, ``label`` first, wrapped between words; a sentence of
+    the defender's allocation orders (``Result.allocation_choices``) as its head, then one
+    order a line (``  - ORDER for COUNTS``, a hanging indent), so that it reads at 80
+    columns. ``indent``: before every line (a sequence step's)."""
+    from rich.text import Text
+
+    laid = {c.sentence: c for c in r.allocation_choices}
+    for c in r.choices:
+        said = laid.get(c)
+        if said is None:
+            print_wrapped(console, Text.assemble(indent, (label, "dim"), c))
+            continue
+        print_hanging(console, Text.assemble(indent, (label, "dim")), Text(f"{said.head}:"))
+        for order in said.orders:
+            print_hanging(console, Text(f"{indent}  - "), Text(order))
 
 
 def _comparison(r: Result):
