@@ -293,6 +293,27 @@ def test_a_side_the_rule_has_no_half_for(args, said):
     assert "an effect applies to a unit of its own faction" not in msg
 
 
+@pytest.mark.parametrize(
+    ("target", "needs"),
+    [
+        ("necron warriors", "ASTRA MILITARUM, and WALKER or REGIMENT"),
+        ("Space Marines/redemptor dreadnought", "ASTRA MILITARUM"),
+    ],
+    ids=["neither", "a-walker"],
+)
+def test_masters_of_camouflage_names_the_faction_keyword_it_needs(target, needs):
+    """Masters of Camouflage acts on ASTRA MILITARUM units that are WALKER or REGIMENT: Necron
+    Warriors (NECRONS INFANTRY) lack the faction keyword and both others, and the refusal
+    names all it needs (it named WALKER or REGIMENT only); a Redemptor Dreadnought is a
+    WALKER and lacks only ASTRA MILITARUM."""
+    msg = error("shoot", "intercessor squad", "--target", target, *ED11,
+                "--effect", "masters-of-camouflage")  # fmt: skip
+    assert msg == (
+        f"error: --effect masters-of-camouflage: Masters of Camouflage needs a target unit "
+        f"with {needs}"
+    )
+
+
 def test_a_choice_rule_is_refused_by_its_own_name():
     """Blessings of Khorne (World Eaters) on Custodes is refused naming the rule, not the
     option record (Martial Excellence) the condition was read from."""

@@ -248,11 +248,16 @@ def _attacker_kw(f: Facts, ctx: Context) -> frozenset[str]:
 
 
 def _keywords(have: frozenset[str], any_of, all_of, none_of) -> tuple[str, str] | None:
-    """(what is missing, words) when the keyword conditions fail, else None."""
-    if any_of and not set(any_of) & have:
-        return "any", " or ".join(any_of)
-    if all_of and not set(all_of) <= have:
-        return "all", " and ".join(k for k in all_of if k not in have)
+    """(what is missing, words) when the keyword conditions fail, else None: every keyword
+    of ``all_of`` the unit lacks (a faction keyword among them) and, when it has none of
+    them, ``any_of`` ("ASTRA MILITARUM, and WALKER or REGIMENT"); or the ``none_of`` it has."""
+    lacking = [k for k in all_of or () if k not in have]
+    either = " or ".join(any_of) if any_of and not set(any_of) & have else ""
+    if lacking or either:
+        words = " and ".join(lacking)
+        if either:
+            words = f"{words}, and {either}" if words else either
+        return ("all" if lacking else "any"), words
     if none_of and set(none_of) & have:
         return "none", "/".join(sorted(set(none_of) & have))
     return None
