@@ -137,7 +137,7 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     attacker = with_added_abilities(attacker, sel.added_abilities, edition.name)
     target = _built(sel.target, "target", edition.name)
     attacker, conditional_notes = against_target(attacker, target)  # 24.01 Abilities
-    facts = facts_of(sel, attacker, target, target_state)
+    facts = facts_of(sel, attacker, target, edition, target_state)
     applied, not_modelled = apply_effects(sel, attacker, target, facts)
     bearers = bearer_groups(attacker)
     variants = applied.variants()
@@ -185,6 +185,7 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
         effect_sides_all=applied.sides,
         idle_effects=tuple(idle_fx),
         effects_both=[a.effect.id for a in applied.every_active() if a.effect.side == "both"],
+        effect_options=applied.options(),
         not_modelled=not_modelled,
         notes=[
             *attacker.notes,

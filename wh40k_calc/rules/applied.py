@@ -20,6 +20,7 @@ counts) never refuse an effect: they are read where the target's state is known 
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
 
 import msgspec
 from msgspec import Struct, field
@@ -40,6 +41,9 @@ from ..records import compared_without, replace
 from ..selection import Selection, SelectionError
 from ..units import Unit
 from .when import Context, Facts, facts_of, leads, why_not
+
+if TYPE_CHECKING:
+    from .edition import Edition
 
 # conditions on the target's state: read per state, never a reason to refuse (module docstring)
 STATE_FIELDS = (
@@ -156,6 +160,17 @@ class Applied(Struct):
         """Every effect that may act (each option of each choice rule too), for notes."""
         return [*self.fixed, *(a for c in self.choices for a in c.actives)]
 
+    def options(self) -> dict[str, list[str]]:
+        """For the report: id (as in :attr:`ids`) -> the options the player gave for it
+        (``--effect ID:OPTION``, sorted; ids given none are left out)."""
+        by_key = {a.key: a.options for a in self.every_active()}
+        out: dict[str, set[str]] = {}
+        for (eid, _), keys in self.members.items():
+            for k in keys:
+                if by_key.get(k):
+                    out.setdefault(eid, set()).update(by_key[k])
+        return {eid: sorted(out[eid]) for eid in self.ids if eid in out}
+
 
 def unit_keys(unit: Unit) -> dict[str, int]:
     """The faction keys of ``unit`` (each datasheet's faction and every faction keyword) and
@@ -168,11 +183,11 @@ def unit_keys(unit: Unit) -> dict[str, int]:
 
 
 def apply_effects(
-    sel: Selection, attacker: Unit, target: Unit, facts: Facts | None = None
+    sel: Selection, attacker: Unit, target: Unit, facts: Facts
 ) -> tuple[Applied, list[str]]:
     """Find the requested effects and the unit rules the datasheets name, check them against
-    their conditions and sort those that apply by side; list unit rules we do not have as not
-    modelled.
+    their conditions (``facts``: :func:`~.when.facts_of` of the selection) and sort those that
+    apply by side; list unit rules we do not have as not modelled.
 
     Raises:
         SelectionError: an unknown or ambiguous effect name, an unknown option, an effect of
@@ -180,7 +195,7 @@ def apply_effects(
             (with the reason; with ``sel.skip_unmet``, ``--explain``'s subsets, it is left
             out instead).
     """
-    base = facts or facts_of(sel, attacker, target)
+    base = facts
     requested, not_modelled = _unit_rules(sel, attacker, target)
     units = {
         "attacker": (attacker.name, unit_keys(attacker)),
@@ -466,11 +481,14 @@ def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, lis
     return requested, not_modelled
 
 
-def refusal(sel: Selection, attacker: Unit, target: Unit, name: str) -> str | None:
-    """Why ``--effect name`` cannot be used in ``sel`` (the message), or None when it can:
-    for callers that add effects where they can apply (army lists)."""
+def refusal(
+    sel: Selection, attacker: Unit, target: Unit, name: str, edition: Edition
+) -> str | None:
+    """Why ``--effect name`` cannot be used in ``sel`` under ``edition`` (the message), or
+    None when it can: for callers that add effects where they can apply (army lists)."""
     try:
-        apply_effects(replace(sel, effects=(name,)), attacker, target)
+        sel = replace(sel, effects=(name,))
+        apply_effects(sel, attacker, target, facts_of(sel, attacker, target, edition))
     except SelectionError as exc:
         return str(exc)
     except EffectNameError as exc:  # pragma: no cover - converted above
