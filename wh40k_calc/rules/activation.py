@@ -28,6 +28,7 @@ from .applied import Applied, Variant, apply_effects
 from .attacks import attack_profile, weapon_profiles
 from .changes import Changes, names
 from .command_reroll import SingleReroll, keep_single_rerolls
+from .miracle import keep_miracle_dice, miracle_requests
 from .conditional import against_target
 from .conditions import blast_x_notes, cleave_not_modelled, stealth_notes
 from .idle import idle_effects, idle_notes, idle_phase_notes, lasting_idle
@@ -335,7 +336,7 @@ class _ActivationBuilder(Struct, eq=False):  # a function object: compared and h
         self, picks: tuple[int, ...], variant: int, order: tuple[str, ...] | None
     ) -> Activation:
         """The activation: the weapons the picked options use, one profile each in ``order``
-        (each single re-roll kept where it adds most), the mortal wounds inflicted before the
+        (each single re-roll and Miracle dice kept where it adds most), the mortal wounds inflicted before the
         attacks and the attacker's Hazardous tests."""
         s, kinds, tprofile = self.situation(variant)
         used: list[tuple[ModelGroup, Weapon, int]] = []
@@ -356,6 +357,10 @@ class _ActivationBuilder(Struct, eq=False):  # a function object: compared and h
                 return replace(again, choices=p.choices, reroll_one_damage=True)
 
             profiles, notes = keep_single_rerolls(profiles, tprofile, rerolls, rebuild)
+        miracles = miracle_requests(s, origins)
+        if miracles:
+            profiles, more = keep_miracle_dice(profiles, tprofile, miracles)
+            notes = (*notes, *more)
         return Activation(
             tuple(profiles),
             tprofile,
