@@ -412,7 +412,9 @@ def _check_options(req: Request, group: tuple[Effect, ...]) -> None:
         from .miracle_dice import is_value, miracle_options
 
         raw = req.text.rsplit(":", 1)[1] if req.options else ""
-        miracle_options(req.text, group[0].rule, tuple(o for o in raw.split(",") if o.strip()), limit)
+        miracle_options(
+            req.text, group[0].rule, tuple(o for o in raw.split(",") if o.strip()), limit
+        )
     for o in req.options:
         if limit and is_value(o):
             continue

@@ -29,7 +29,12 @@ if TYPE_CHECKING:
 ATTACKER_ROLLS = ("hit", "wound", "damage")
 TARGET_ROLLS = ("save",)
 ROLLS = (*ATTACKER_ROLLS, *TARGET_ROLLS)
-ROLL_NAMES = {"hit": "Hit roll", "wound": "Wound roll", "damage": "Damage roll", "save": "saving throw"}
+ROLL_NAMES = {
+    "hit": "Hit roll",
+    "wound": "Wound roll",
+    "damage": "Damage roll",
+    "save": "saving throw",
+}
 
 # What the options mean, as `calc effects` lists them.
 HELP: dict[str, str] = {
@@ -95,13 +100,13 @@ def miracle_options(text: str, name: str, options: tuple[str, ...], limit: int) 
                     f"gained), not {o}"
                 )
             values.append(v)
-        elif o.strip().lower() in ROLLS:
-            if o.strip().lower() not in rolls:
-                rolls.append(o.strip().lower())
+        elif (r := o.strip().lower()) in ROLLS and r not in rolls:
+            rolls.append(r)
     if not values:
+        bare = text.rsplit(":", 1)[0] if options else text
         raise MiracleDiceError(
             f"--effect {text}: give the value of the Miracle dice the unit uses, e.g. "
-            f"{text.split(':')[0]}:6 (the calculator cannot know the pool)"
+            f"{bare}:6 (the calculator cannot know the pool)"
         )
     if len(values) > limit:
         allowed = "one Act of Faith" if limit == 1 else f"{limit} Acts of Faith"

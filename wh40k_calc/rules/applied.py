@@ -322,9 +322,7 @@ def _why(a: Active, f: Facts, name: str | None = None) -> str | None:
     return why_not(when, f, ctx, name or e.name, keyword_sides=sides)
 
 
-def _named(
-    e: Effect, side: str, given: tuple[str, ...], sides: dict, owners: dict
-) -> Active:
+def _named(e: Effect, side: str, given: tuple[str, ...], sides: dict, owners: dict) -> Active:
     """An effect named with ``--effect`` acting for ``side`` with the options ``given``: its
     owner, when a datasheet of that unit names it too."""
     owner = owners.get((*e.identity, side))

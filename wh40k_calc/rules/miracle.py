@@ -34,7 +34,17 @@ import numpy as np
 from msgspec import Struct
 
 from ..miracle_dice import ROLL_NAMES, MiracleDice, miracle_options
-from ..profile import CRIT, CRIT_WOUND, FAIL, HIT, MISS, WOUND, AttackProfile, Substituted, TargetProfile
+from ..profile import (
+    CRIT,
+    CRIT_WOUND,
+    FAIL,
+    HIT,
+    MISS,
+    WOUND,
+    AttackProfile,
+    Substituted,
+    TargetProfile,
+)
 from ..records import replace
 from ..selection import SelectionError, UsageError
 from . import common as c
@@ -151,9 +161,8 @@ def keep_miracle_dice(
     most (:func:`gain`; the first of equals), said in the weapon's ``choices``; notes for the
     dice not used (nothing to gain, or only on weapons that keep a single re-roll).
 
-    Raises:
-        UsageError: the rolls named are rolls no weapon here makes (a Hit roll of [TORRENT]
-            weapons only, a Damage roll of a fixed Damage, a saving throw no model can make).
+    (:func:`check_named_rolls` refuses, for the whole plan, rolls named that no weapon of the
+    unit's makes.)
     """
     out = list(profiles)
     notes: list[str] = []
@@ -161,9 +170,6 @@ def keep_miracle_dice(
         rolls = m.dice.allowed(m.side)
         scope = [i for i, p in enumerate(out) if p.name in m.weapons]
         able = [r for r in rolls if any(_makes(out[i], r) for i in scope)]
-        if m.dice.rolls and not able:
-            wanted = " or ".join(ROLL_NAMES[r] for r in rolls)
-            raise UsageError(f"--effect {m.text}: no weapon here makes a {wanted} to replace")
         free = [i for i in scope if not _keeps_reroll(out[i])]
         left = list(m.dice.values)
         while left:
@@ -188,6 +194,44 @@ def keep_miracle_dice(
             )
             notes.append(f"{m.name}: the Miracle dice of {v} not used: {why}")
     return out, tuple(notes)
+
+
+def check_named_rolls(s: Situation, weapons: list[Weapon]) -> None:
+    """Refuse Miracle dice whose rolls named no weapon that may attack (``weapons``: of every
+    weapon option) makes: a Hit roll with [TORRENT] weapons only, a Damage roll where every
+    Damage is fixed or rolls more than one die (2D6). The side and the values are checked too
+    (:func:`miracle_requests`).
+
+    Raises:
+        UsageError: as said, or as :func:`miracle_requests`.
+    """
+    origins = {w.name: (None, w, 0) for w in weapons}
+    for m in miracle_requests(s, origins):  # type: ignore[arg-type]
+        rolls = m.dice.allowed(m.side)
+        if not m.dice.rolls or m.side == "target":
+            continue
+        mine = [w for w in weapons if w.name in m.weapons]
+        if not any(_weapon_makes(w, r) for w in mine for r in rolls):
+            wanted = " or ".join(ROLL_NAMES[r] for r in rolls)
+            raise UsageError(
+                f"--effect {m.text}: no weapon of the unit here makes a {wanted} to replace"
+                + (
+                    " (its Damage is fixed, or more than one die)"
+                    if rolls == ("damage",)
+                    else " ([TORRENT] weapons hit automatically)"
+                    if rolls == ("hit",)
+                    else ""
+                )
+            )
+
+
+def _weapon_makes(w: Weapon, roll: str) -> bool:
+    """Whether a datasheet weapon's attacks make a roll of this kind a die can replace."""
+    if roll == "hit":
+        return not w.abilities.torrent
+    if roll == "damage":
+        return w.D.count == 1 and w.D.sides in (3, 6)
+    return True
 
 
 def _keeps_reroll(p: AttackProfile) -> bool:
