@@ -459,3 +459,14 @@ def test_calc_effects_lists_the_options():
     rows = out if isinstance(out, list) else out.get("effects", out.get("rules", []))
     row = next(r for r in rows if r.get("id") == "acts-of-faith")
     assert set(row["options"]) == {"1-6", "hit", "wound", "damage", "save"}
+
+
+def test_a_bad_miracle_dice_in_a_sequence_step_or_an_exchange_side():
+    step = "shoot 'Battle Sisters Squad' --effect acts-of-faith:7"
+    for args in (
+        ("sequence", "--edition", "11", "--target", "Intercessor Squad", step),
+        ("exchange", "--edition", "11", "--side-a", step, "--side-b", "shoot 'Intercessor Squad'"),
+    ):
+        res = _run(*args)
+        assert res.exit_code == 2, res.output
+        assert "a Miracle dice is 1 to 6" in res.output
