@@ -470,3 +470,12 @@ def test_a_bad_miracle_dice_in_a_sequence_step_or_an_exchange_side():
         res = _run(*args)
         assert res.exit_code == 2, res.output
         assert "a Miracle dice is 1 to 6" in res.output
+
+
+def test_an_army_list_never_applies_miracle_dice():
+    # the values are the player's: Army of Faith's Sacred Rites is listed, not applied
+    from wh40k_calc.lists.effects_for import list_effects
+
+    got = list_effects(("Army of Faith",), (), "Adepta Sororitas", "11")
+    assert got.attacker == ()
+    assert got.unused[0].startswith("sacred-rites (Army of Faith): the Miracle dice held")
