@@ -479,3 +479,12 @@ def test_an_army_list_never_applies_miracle_dice():
     got = list_effects(("Army of Faith",), (), "Adepta Sororitas", "11")
     assert got.attacker == ()
     assert got.unused[0].startswith("sacred-rites (Army of Faith): the Miracle dice held")
+
+
+def test_sisters_against_sisters_name_the_roll():
+    both = ["shoot", "Battle Sisters Squad", "--edition", "11", "--target", "Battle Sisters Squad"]
+    res = _run(*both, "--effect", "acts-of-faith:6")
+    assert res.exit_code == 1
+    assert "both units may perform Acts of Faith" in res.output
+    out = json.loads(_run(*both, "--effect", "acts-of-faith:6,save", "--json").output)
+    assert any("replaces the first saving throw" in c for c in out["choices"])
