@@ -38,7 +38,7 @@ from ..effects import (
     unit_rule,
 )
 from ..records import compared_without, replace
-from ..selection import Selection, SelectionError
+from ..selection import Selection, SelectionError, UsageError
 from ..units import Unit
 from .when import Context, Facts, facts_of, leads, why_not
 
@@ -59,7 +59,8 @@ class Active(Struct, frozen=True):
     player gave; ``explicit``: named with ``--effect`` (else a datasheet's own rule);
     ``owner``: the datasheet of the unit that names it in ``rules:`` (its models are the
     bearer of a ``bearer_only`` change); ``leading``: that datasheet leads the unit (for
-    ``when.leading``: :func:`~wh40k_calc.rules.when.leads`)."""
+    ``when.leading``: :func:`~wh40k_calc.rules.when.leads`); ``given``: the options in the
+    order given, repeats kept (Miracle dice values: ``rules.miracle``)."""
 
     effect: Effect
     side: str
@@ -67,6 +68,7 @@ class Active(Struct, frozen=True):
     explicit: bool = True
     owner: Datasheet | None = None
     leading: bool = False
+    given: tuple[str, ...] = ()
 
     __eq__, __hash__ = compared_without("owner")  # the owner takes no part
 
@@ -210,7 +212,8 @@ def apply_effects(
             first = next((w for w in whys if w is not None), None)
             raise SelectionError(f"--effect {name}: {first}" if first else str(exc)) from None
         except LookupError as exc:
-            raise SelectionError(str(exc)) from None
+            usage = getattr(exc, "usage", False)  # a value out of range (Miracle dice)
+            raise (UsageError if usage else SelectionError)(str(exc)) from None
     requested = _merged(requested)
     granted, bearer_granted = _granted(requested, base)
     f = base.granted(granted, bearer_granted) if granted or bearer_granted else base
@@ -334,11 +337,11 @@ def _why(a: Active, f: Facts, name: str | None = None) -> str | None:
     return why_not(when, f, ctx, name or e.name, keyword_sides=sides)
 
 
-def _named(e: Effect, side: str, opts: frozenset[str], sides: dict, owners: dict) -> Active:
-    """An effect named with ``--effect`` acting for ``side``: its owner, when a datasheet of
-    that unit names it too."""
+def _named(e: Effect, side: str, given: tuple[str, ...], sides: dict, owners: dict) -> Active:
+    """An effect named with ``--effect`` acting for ``side`` with the options ``given``: its
+    owner, when a datasheet of that unit names it too."""
     owner = owners.get((*e.identity, side))
-    return Active(e, side, opts, True, owner, leads(sides[side], owner))
+    return Active(e, side, frozenset(given), True, owner, leads(sides[side], owner), given)
 
 
 def _apply_found(
@@ -352,7 +355,7 @@ def _apply_found(
 ) -> None:
     """Add what one ``--effect`` found: each side it can act for, or a choice (``skip_unmet``:
     one that cannot act is left out rather than refused)."""
-    opts = frozenset(found.options)
+    opts = tuple(found.options)
     text = found.request.text
     if found.choice:
         side = found.sides[0]
