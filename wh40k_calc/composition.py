@@ -131,21 +131,26 @@ def _chosen(
     melee: set[str],
 ) -> dict[frozenset[tuple[str, int]], int | None]:
     """``opts`` and, for each, the same option with a :class:`~wh40k_calc.datasheet.
-    WeaponChoice` taken: the choice's weapons it holds set aside, up to ``choice.up_to`` of
-    them carried instead (each named weapon as many times as it may be: once for those in
-    ``choice.once`` and for melee weapons, of which a model fights with one), at most
-    ``choice.count`` models of the type."""
+    WeaponChoice` taken: the choice's weapons it holds set aside (with ``choice.adds``: kept),
+    up to ``choice.up_to`` of them carried instead or besides (each named weapon as many times
+    as it may be: once for those in ``choice.once`` and for melee weapons, of which a model
+    fights with one, counting one it holds already), at most ``choice.count`` models of the
+    type."""
     picks = [k for k in choice.weapons if k in wanted]
     out = dict(opts)
     if not picks:
         return out
-    most = {k: 1 if k in choice.once or k in melee else choice.up_to for k in picks}
+    single = choice.once | melee
+    most = {k: 1 if k in single else choice.up_to for k in picks}
     combos = [c for c in _multisets(picks, most, choice.up_to) if c]
     for ws, cap in opts.items():
-        base = frozenset((k, n) for k, n in ws if k not in choice.weapons)
+        kept = {k: n for k, n in ws if choice.adds or k not in choice.weapons}
         limit = cap if choice.count is None else min(choice.count, cap or choice.count)
         for combo in combos:
-            _keep(out, base | frozenset(combo.items()), limit)
+            if any(k in single and kept.get(k, 0) + n > 1 for k, n in combo.items()):
+                continue  # a second one of a weapon a model carries at most one of
+            both = Counter(kept) + Counter(combo)
+            _keep(out, frozenset(both.items()), limit)
     return out
 
 

@@ -63,6 +63,7 @@ class _ChoiceSchema(msgspec.Struct, forbid_unknown_fields=True):
     of: Annotated[list[str], msgspec.Meta(min_length=1)]
     once: list[str] = []
     count: Annotated[int, msgspec.Meta(ge=1)] | Literal["all"] = "all"
+    adds: bool = False
 
 
 class _NotGeneratedSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -228,14 +229,18 @@ class Weapon(Struct, frozen=True):
 class WeaponChoice(Struct, frozen=True):
     """A wargear option that lets a model carry several weapons of a list ("can each be
     equipped with up to three of the following, and can take duplicates"): up to ``up_to``
-    of ``weapons`` (keys; duplicates allowed but of those in ``once``), in place of the ones
-    of the list it carries; ``count`` models of the type may take it (None: all).
-    ``wh40k_calc.composition`` reads it for ``--weapon``."""
+    of ``weapons`` (keys; duplicates allowed but of those in ``once``, which a model carries
+    at most one of), in place of the ones of the list it carries (a Crisis Battlesuit's burst
+    cannon is one of its three guns: "cannot be equipped with more than 3 ranged weapons"),
+    or with ``adds`` besides everything it carries (a Commander's high-output burst cannon,
+    or the gun that replaced it, and up to three more); ``count`` models of the type may take
+    it (None: all). ``wh40k_calc.composition`` reads it for ``--weapon``."""
 
     up_to: int
     weapons: tuple[str, ...]
     once: frozenset[str] = frozenset()
     count: int | None = None
+    adds: bool = False
 
 
 class NotGenerated(Struct, frozen=True):
@@ -795,7 +800,7 @@ def _choice(
         if key not in weapons:
             raise DatasheetError(f"{file}: {where}.once[{j}]: {c.once[j]!r} is not one of its 'of'")
     count = None if c.count == "all" else c.count
-    return WeaponChoice(c.up_to, tuple(dict.fromkeys(weapons)), frozenset(once), count)
+    return WeaponChoice(c.up_to, tuple(dict.fromkeys(weapons)), frozenset(once), count, c.adds)
 
 
 def _check_size_totals(sizes: list[UnitSize], file: Path | str) -> None:

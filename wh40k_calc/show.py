@@ -130,10 +130,8 @@ def _option_lines(ds: Datasheet) -> list[tuple[str, str, str]]:
                 for k in c.weapons
             ]
             who = "" if c.count is None else f"up to {c.count} models, "
-            text = (
-                f"{who}up to {c.up_to} of {', '.join(names)}, in place of those of them it "
-                'carries (--weapon "NAME xN")'
-            )
+            how = "besides what it carries" if c.adds else "in place of those of them it carries"
+            text = f'{who}up to {c.up_to} of {", ".join(names)}, {how} (--weapon "NAME xN")'
             by_text.setdefault(text, []).append(m.name)
     for text, models in by_text.items():
         out.append(("Choice: ", f"{', '.join(models)}: {text}", "dim"))
@@ -421,6 +419,7 @@ def _model_json(ds: Datasheet, m: ModelProfile) -> dict[str, Any]:
                 "of": [_weapon_name(ds, k) for k in c.weapons],
                 "once": [_weapon_name(ds, k) for k in c.weapons if k in c.once],
                 "count": "all" if c.count is None else c.count,
+                "adds": c.adds,
             }
             for c in m.choices
         ],

@@ -21,8 +21,11 @@ Options that give a model several weapons of a list — "This model / Any number
 M can [each] be equipped with up to N of the following[, and can take duplicates]" — become
 ``choices`` of the models they are for (:func:`parse_choice`): up to N of the list's weapons,
 duplicates only where the option allows them and never of an item marked ``*`` (the export's
-footnote: no duplicates of these), in place of the list's weapons the model carries (a Crisis
-Battlesuit's burst cannon is one of its three). Non-weapon items of the list are left out.
+footnote: no duplicates of these), besides the weapons the model carries (``adds``: a
+Commander's gun, or the one that replaced it, and up to three more), or in place of the list's
+weapons it carries where a footnote caps its ranged weapons at that number ("cannot be
+equipped with more than 3 ranged weapons": a Crisis Battlesuit's burst cannon is one of its
+three). Non-weapon items of the list are left out.
 
 Options that add a weapon, that take away or give non-weapon wargear only, or whose weapons the
 datasheet does not list, are not generated: ``skipped`` counts them by reason and
@@ -177,6 +180,7 @@ def generate_loadouts(
             equip more).
     """
     out = Options({}, {}, Counter(), [])
+    capped = ranged_cap(option_rows)
 
     def skip(why: str, items: list[str]) -> None:
         out.skipped[why] += 1
@@ -188,7 +192,7 @@ def generate_loadouts(
         text = html_to_text(row["description"])
         choice = parse_choice(text) or parse_addition(text)
         if choice is not None:
-            why = _add_choice(out.choices, choice, models, weapons)
+            why = _add_choice(out.choices, choice, models, weapons, choice.up_to != capped)
             if why:
                 skip(why, _named_items(text))
             continue
@@ -213,6 +217,21 @@ _CHOICE = re.compile(
     re.IGNORECASE,
 )
 _WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+_CAP = re.compile(
+    r"cannot be equipped with more than (?P<n>\d+|one|two|three|four|five) ranged weapons?",
+    re.IGNORECASE,
+)
+
+
+def ranged_cap(option_rows: list[dict[str, str]]) -> int | None:
+    """The most ranged weapons the options' text (a footnote row) lets a model carry ("Each
+    model cannot be equipped with more than 3 ranged weapons"), or None where it says none."""
+    for row in option_rows:
+        m = _CAP.search(html_to_text(row["description"]))
+        if m:
+            n = m["n"].lower()
+            return {"one": 1, **_WORDS}.get(n) or int(n)
+    return None
 
 
 @dataclass(frozen=True)
@@ -281,9 +300,10 @@ def _add_choice(
     choice: _Choice,
     models: list[ImportedModel],
     weapons: list[ImportedWeapon],
+    adds: bool,
 ) -> str:
-    """Add ``choice`` to the ``choices`` of the models it is for; the reason it is not
-    generated, or "" when it is."""
+    """Add ``choice`` to the ``choices`` of the models it is for (``adds``: besides the
+    weapons they carry); the reason it is not generated, or "" when it is."""
     of: list[str] = []
     once: list[str] = []
     for item in choice.items:
@@ -307,6 +327,8 @@ def _add_choice(
     entry: dict[str, object] = {"up_to": choice.up_to, "of": of}
     if once:
         entry["once"] = once
+    if adds:
+        entry["adds"] = True
     for m in targets:
         choices.setdefault(m.name, []).append(entry)
     return ""
