@@ -11,7 +11,7 @@ from typing import Any
 
 from msgspec import Struct
 
-from .composition import assign, explain
+from .composition import assign, explain, unchecked
 from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
 from .fuzzy import did_you_mean
 from .records import replace
@@ -199,9 +199,11 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
     n_models = sum(counts.values())
     groups = _equip(ds, counts, choice.loadout, size.total)
     whole: list[ModelGroup] | None = None
+    unlimited: tuple[str, ...] = ()
     if choice.weapons:
         whole = list(groups)
         groups = _explicit_weapons(ds, counts, choice.weapons, choice.models is None, size.total)
+        unlimited = unlimited_notes(ds, [k for k in _wanted(ds, choice.weapons)], "--weapon ")
     points = size.points * n_models / size.total
     out_groups = list(groups)
     total = n_models
@@ -232,7 +234,20 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
         total,
         tuple(whole) if whole is not None else None,
         tuple(d.name for d, _ in parts if not d.points_listed),
-        tuple(note for d, s in parts for note in size_notes(d, s)) + _fitted_note(ds, fitted),
+        tuple(note for d, s in parts for note in size_notes(d, s))
+        + _fitted_note(ds, fitted)
+        + unlimited,
+    )
+
+
+def unlimited_notes(ds: Datasheet, keys: list[str], head: str = "") -> tuple[str, ...]:
+    """A note for each weapon of ``keys`` whose number a wargear option limits that our data
+    does not generate (:func:`~wh40k_calc.composition.unchecked`): taken as given, never
+    silently (``head``: ``--weapon `` where that option named them)."""
+    return tuple(
+        f"{head}{w.name}: how many of it the unit may carry is set by a wargear option our "
+        f"data does not generate ({why}); the number given is not checked against it"
+        for w, why in unchecked(ds, keys)
     )
 
 
