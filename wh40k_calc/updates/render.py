@@ -1,6 +1,7 @@
 """The text of ``calc data update`` and ``calc data status``: lines wrapped between words at
 the terminal's width (``COLUMNS`` where it is set, as every command reads it; 80 columns when
-the output is no terminal), names from the data with their control characters escaped. Rendering only: everything shown is computed in :mod:`.run` and :mod:`.status`.
+the output is no terminal), names from the data with their control characters escaped.
+Rendering only: everything shown is computed in :mod:`.run` and :mod:`.status`.
 
 An update prints what it took, then for each faction whose datasheets changed a heading
 (``Orks (data 912 → 913): 1 added, 2 changed``) and one line per unit (``+ Big Mek``,
