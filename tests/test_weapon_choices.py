@@ -163,9 +163,7 @@ FOUR_GUNS = [  # (weapons, legal by the options' text)
 
 @pytest.mark.parametrize(("edition", "name", "default", "starred"), COMMANDERS)
 @pytest.mark.parametrize(("need", "fits"), FOUR_GUNS)
-def test_a_commander_carries_up_to_four_guns(
-    edition, name, default, starred, need, fits
-) -> None:
+def test_a_commander_carries_up_to_four_guns(edition, name, default, starred, need, fits) -> None:
     ds = Catalog(use_env=False, home=None, edition=edition).find(name)
     wanted = {norm_name(default if k == "default" else k): n for k, n in need.items()}
     if need == {CIB: 2} and not starred:

@@ -106,7 +106,7 @@ _EQUIPPED_ADD = re.compile(
 
 
 def parse_equipped_addition(text: str) -> _Option | None:
-    """"[For every N models in this unit, ]N model(s) equipped with X can be equipped with Y"
+    """ "[For every N models in this unit, ]N model(s) equipped with X can be equipped with Y"
     (or "... with one of the following:" and a list): ``count`` models of the first type
     carrying X may add Y (X is kept: ``adds``), for every N models of the unit with the prefix;
     a sentence after the option's ("That model's pulse carbine cannot be replaced.") is left
