@@ -111,6 +111,7 @@ def _loadouts_table(ds: Datasheet):
             + f": {', '.join(_weapon_name(ds, k) for k in e.equipped)}"
             + (f" (unit of {e.min_unit_size}+)" if e.min_unit_size else "")
             + (f" (for every {e.per_models} models)" if e.per_models else "")
+            + (f" (in place of as many {e.instead_of})" if e.instead_of else "")
             for e in entries
         ]
         lo.add_row(Words(name), Words("; ".join(parts)))
@@ -371,6 +372,7 @@ def _loadout_entry_json(ds: Datasheet, e: LoadoutEntry) -> dict[str, Any]:
         **({"min_unit_size": e.min_unit_size} if e.min_unit_size else {}),
         **({"per_models": e.per_models} if e.per_models else {}),
         **({"replaces": [_weapon_name(ds, k) for k in e.replaces]} if e.replaces else {}),
+        **({"instead_of": e.instead_of} if e.instead_of else {}),
     }
 
 

@@ -49,6 +49,7 @@ from .models import (
     statline,
 )
 from .names import nice_case
+from .optional_models import optional_model_loadouts
 from .sizes import Sizes, fits, keep_size, unlisted, unused_alternatives
 from .unit_abilities import Context, UnitAbilities
 from .unit_rules import Collected
@@ -464,8 +465,9 @@ def _add_loadouts(
             rows.append({"description": body})
             rows += [{"description": note, "button": "*"} for note in footnotes]
     options = generate_loadouts(rows, models, weapons, dict(largest["models"]))
-    if options.loadouts:
-        data["loadouts"] = options.loadouts
+    loadouts = options.loadouts | optional_model_loadouts(models, sizes, options.loadouts)
+    if loadouts:
+        data["loadouts"] = loadouts
     for row in data["models"]:
         if row["name"] in options.choices:
             row["choices"] = options.choices[row["name"]]
