@@ -105,6 +105,7 @@ class AllocationSpace:
     Attributes:
         size: number of states (state 0: no wounds lost; ``wiped``: unit destroyed).
         destroyed, wounds_lost: per state, models destroyed and wounds lost.
+        total_wounds: the unit's wounds (``target.wounds``).
         character_dead: (CHARACTER models, states) bool: that CHARACTER model is destroyed.
         kind, left, stride: (orders, routings, states): the kind of the model the next attack
             goes to, its wounds left and the state step per point of damage.
@@ -136,6 +137,7 @@ class AllocationSpace:
                 raise ValueError("a track space has one allocation order")
             self._build_tracks()
         self.wiped = self.size - 1
+        self.total_wounds = target.wounds  # read once per activation by the exact engine
 
     # ---- construction ------------------------------------------------------------------------
 

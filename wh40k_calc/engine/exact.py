@@ -58,6 +58,8 @@ MAX_WORK = 400_000_000  # operations of one weapon's wound counts (wounds.joint_
 PENDING = 2  # the first pending-devastating axis of the chain array (after states and figure)
 CHUNK_ELEMENTS = 2_000_000  # a lowest-first resolution works on at most this many at once
 LUMP_STATES = 64  # figure passes on more target states than this first merge them (lumping.py)
+_ONE = np.ones(1)  # the weight of the one start state of an unharmed unit (read only)
+_ONE.flags.writeable = False
 
 
 class ExactUnsupported(RuntimeError):
@@ -325,13 +327,17 @@ class _Setup:
             raise ExactUnsupported(str(exc)) from None
         if start is not None and start.weights is None:
             raise ExactUnsupported("the exact engine starts from a distribution (weights)")
-        self.start_p = np.ones(1) if start is None or start.weights is None else start.weights
+        self.start_p = _ONE if start is None or start.weights is None else start.weights
         self.n_models = n_models = act.target.models
         self.n_orders = len(space.orders)  # preference orders, then those declared from them
         self.n_given = space.n_given
         self.before = [memo.spill(space, src.fnp) for src in act.before]
         # models alive when the unit is selected (Blast): known, or per Blast bracket
-        alive = set((n_models - space.destroyed[self.start]).tolist())
+        alive = (
+            {n_models}  # the unit unharmed: state 0, no model destroyed
+            if start is None
+            else set((n_models - space.destroyed[self.start]).tolist())
+        )
         blast = any(w.blast for w in act.weapons)
         self.blast_axis = blast and (bool(act.before) or len({a // 5 for a in alive}) > 1)
         self.selected = max(alive)
@@ -342,14 +348,15 @@ class _Setup:
 
     def _weapon(self, w: AttackProfile) -> _Weapon:
         """The weapon's wound counts and kernels (each built once per process, memo.py)."""
-        cost = memo.cost(w, self.n_models)
+        keyed = memo.counts_of(w)
+        cost = memo.cost(keyed, self.n_models)
         if cost > MAX_WORK:
             raise ExactUnsupported(
                 f"{w.name} makes too many attacks to combine exactly (about {cost:.1g} operations)"
             )
         joints = {}
         for b in self.brackets:
-            joints[b] = memo.joint(w, self.selected if b is None else b * 5, _trim_tails)
+            joints[b] = memo.joint(keyed, self.selected if b is None else b * 5, _trim_tails)
         orders = range(self.n_orders)
         by_faces = self.act.lowest_first and saves_differ(self.space, w.vs, routing_of(w, False))
         return _Weapon(
@@ -439,9 +446,10 @@ class _Setup:
             M = w.m_max if w.dev is not None and not folds else 0
             for o in used:
                 joints = w.joints if table is None else _masked(w.joints, table, o)
-                total = _totals(joints, len(self.brackets) if self.blast_axis else 1)
+                B = len(self.brackets) if self.blast_axis else 1
+                total = _totals(joints, B) if w.faces is not None else None
                 for eo in self.parts(w, o, first=j == 0):
-                    self._resolve_cost(est, chain, w, eo, total, rest, M)
+                    self._resolve_cost(est, chain, w, eo, total, rest, M, joints)
             if M:
                 rest *= M * len(reps)
                 pending.append((w, reps))
@@ -459,6 +467,8 @@ class _Setup:
         ``o``, one per behaviour (orders giving the same kernels are one part): from the
         states the weapon can start in (the first weapon: the start states, unless mortal
         wounds came before; the others: every state)."""
+        if not self.space.product:  # one track: every state declares order 0
+            return [0]
         states = self.start if first and not self.act.before else np.arange(self.space.size)
         eos = distinct(self.space.declared(states, o))
         reps: list[int] = []
@@ -468,10 +478,20 @@ class _Setup:
         return reps
 
     def _resolve_cost(
-        self, est: _Estimate, chain: _Chain, w: _Weapon, eo: int, total, rest: float, M: int
+        self,
+        est: _Estimate,
+        chain: _Chain,
+        w: _Weapon,
+        eo: int,
+        total: np.ndarray | None,
+        rest: float,
+        M: int,
+        joints: dict,
     ) -> None:
-        """Add one part's resolution (:meth:`_Pass.count` or :meth:`_Pass.lowest_first`)."""
-        S, cx, n = self.space.size, chain.spectral, total.shape[0]
+        """Add one part's resolution (:meth:`_Pass.count` or :meth:`_Pass.lowest_first`);
+        ``total``: :func:`_totals` of ``joints`` (read for save rolls lowest first only)."""
+        S, cx = self.space.size, chain.spectral
+        n = max(p.shape[0] for p, _ in joints.values())  # the rows of _totals
         slots = max(M, 1) + (0 if chain.figure else 1)  # the state pass's expectation slot
         if w.faces is None:
             scalar = not chain.figure and not M and not self.blast_axis
@@ -479,6 +499,7 @@ class _Setup:
             est.add(n * (per + work.elements_ns(S * rest * (2 * slots + 2), cx)))
             return
         fc = w.faces[eo]
+        assert total is not None
         unit = S * chain.bins * (len(self.brackets) if self.blast_axis else 1)
         for _, probs in fc.classes:
             classes = lowest.fail_classes(fc, probs)
@@ -778,12 +799,17 @@ class _Pass:
         fs = 0.0
         fig: np.ndarray | float = 0.0
         S = setup.space.size
-        mass = np.abs(v.reshape(S, -1)).sum(axis=1) > 0
+        product = setup.space.product
+        mass = np.abs(v.reshape(S, -1)).sum(axis=1) > 0 if product else None
         for k, o in enumerate(used):
             joints = w.joints if table is None else _masked(w.joints, table, o)
             counts = _Counts(joints, axis, (group[k], len(reps)), fold, share=K > 1)
-            declared = setup.space.declared(np.arange(S), o)
-            for eo in distinct(declared[mass]):  # a wounded group first (05.03)
+            if not product:  # one track: every state declares order 0 (the chain has mass)
+                declared, eos = None, [0]
+            else:
+                declared = setup.space.declared(np.arange(S), o)
+                eos = distinct(declared[mass])  # a wounded group first (05.03)
+            for eo in eos:
                 part = v if setup.n_orders == 1 else _only(v, declared == eo)
                 if w.faces is not None:
                     a, b = self.lowest_first(part, acc, w.faces[eo], counts)
@@ -856,8 +882,11 @@ class _Pass:
         if kind == "dense":  # Chain.step's dense product, on the terms as (n, S, rest)
             flat = terms.reshape(n_dep, v.shape[0], -1)
             y2 = flat[-1]
-            for n in range(n_dep - 2, -1, -1):
-                y2 = flat[n] + t @ y2
+            if n_dep > 1:  # y <- terms[n] + t @ y, the product and the sum into two buffers
+                prod, y2 = np.empty_like(y2), y2.copy()
+                for n in range(n_dep - 2, -1, -1):
+                    np.dot(t, y2, out=prod)  # the same product as t @ y2 (BLAS), kept
+                    np.add(flat[n], prod, out=y2)
             y = y2.reshape(terms.shape[1:])
         else:
             y = terms[-1]
@@ -1100,13 +1129,14 @@ def _read(setup: _Setup, state_p: np.ndarray, rows: list[WeaponResult], figure) 
     """The outcome from the final state distribution (renormalised; see :func:`run_exact`)."""
     space, act = setup.space, setup.act
     n_models = setup.n_models
-    state_p = np.clip(state_p, 0.0, None)
+    wounds = space.total_wounds
+    state_p = np.maximum(state_p, 0.0)  # numpy's clip to (0, None)
     state_p = state_p / state_p.sum()
     md = np.bincount(space.destroyed, weights=state_p, minlength=n_models + 1)
-    wl = np.bincount(space.wounds_lost, weights=state_p, minlength=act.target.wounds + 1)
+    wl = np.bincount(space.wounds_lost, weights=state_p, minlength=wounds + 1)
     chars = [float(state_p[dead].sum()) for dead in space.character_dead]
     totals = {f: sum(r.expected[f] for r in rows) for f in rows[0].expected} if rows else {}
-    totals["wounds_lost"] = min(float(np.dot(np.arange(len(wl)), wl)), float(act.target.wounds))
+    totals["wounds_lost"] = min(float(np.dot(np.arange(len(wl)), wl)), float(wounds))
     totals["models_destroyed"] = min(float(np.dot(np.arange(len(md)), md)), float(n_models))
     return Outcome(
         method="exact",
@@ -1225,6 +1255,7 @@ class _Classes:
     def __init__(self, space: AllocationSpace, cls: np.ndarray, reps: np.ndarray):
         self.space, self.cls, self.reps = space, cls, reps
         self.size = len(reps)
+        self.product = space.product
         self.destroyed = space.destroyed[reps]
 
     def declared(self, states: np.ndarray, order: np.ndarray | int = 0) -> np.ndarray:
@@ -1340,7 +1371,7 @@ def _independent_figure(setup: _Setup) -> np.ndarray:
     for w in setup.weapons:
         p2 = next(iter(w.joints.values()))[0]
         q = w.normal[0].probs[0]
-        per_m = [_compound(p2[:, m], q) for m in range(p2.shape[1])]
+        per_m = [memo.figure(p2[:, m], q, _compound) for m in range(p2.shape[1])]
         # sum_m U^{*m} * (sum_n P(n, m) Q^{*n})
         part = per_m[0] if w.dev is None else _compound_list(per_m, w.dev[0].probs[0])
         total = np.convolve(total, part)
