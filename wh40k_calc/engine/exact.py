@@ -538,7 +538,10 @@ class _Setup:
         """The chain array before anything happens: the start distribution (default: the unit
         unharmed), with no damage yet (a total of 0; every Fourier bin of it is 1)."""
         v = np.zeros(self.space.size, dtype=complex if chain.spectral else float)
-        np.add.at(v, self.start, self.start_p)
+        if self.start_p is _ONE:  # the unit unharmed: all its mass in state 0
+            v[0] = 1.0
+        else:
+            np.add.at(v, self.start, self.start_p)
         if chain.spectral:
             return np.repeat(v[:, None], chain.bins, axis=1)
         out = np.zeros((self.space.size, chain.bins), dtype=v.dtype)
@@ -1136,8 +1139,9 @@ def _read(setup: _Setup, state_p: np.ndarray, rows: list[WeaponResult], figure) 
     wl = np.bincount(space.wounds_lost, weights=state_p, minlength=wounds + 1)
     chars = [float(state_p[dead].sum()) for dead in space.character_dead]
     totals = {f: sum(r.expected[f] for r in rows) for f in rows[0].expected} if rows else {}
-    totals["wounds_lost"] = min(float(np.dot(np.arange(len(wl)), wl)), float(wounds))
-    totals["models_destroyed"] = min(float(np.dot(np.arange(len(md)), md)), float(n_models))
+    totals["wounds_lost"] = min(float(np.dot(_counts(space.wound_counts, wl), wl)), float(wounds))
+    destroyed = float(np.dot(_counts(space.model_counts, md), md))
+    totals["models_destroyed"] = min(destroyed, float(n_models))
     return Outcome(
         method="exact",
         weapons=rows,
@@ -1149,6 +1153,12 @@ def _read(setup: _Setup, state_p: np.ndarray, rows: list[WeaponResult], figure) 
         attacker_losses=hazard_losses(act),
         final_states=space.to_states(state_p),
     )
+
+
+def _counts(kept: np.ndarray, dist: np.ndarray) -> np.ndarray:
+    """0, 1, ... as long as ``dist``: ``kept`` (the space's) when it is, else made (the same
+    dot product as with ``np.arange``: numpy turns the integers into these floats)."""
+    return kept if len(kept) == len(dist) else np.arange(len(dist), dtype=float)
 
 
 # ---------------------------------------------------------------------------------------------
