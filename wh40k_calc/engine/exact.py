@@ -273,8 +273,8 @@ def _figures(v: np.ndarray, k: Kernel) -> np.ndarray:
 def _split(fig) -> tuple[float, dict[str, float]]:
     """A figures array (:func:`_figures`, or 0.0 where nothing was counted) as the damage
     figure and the wasted points by :data:`~.outcome.WASTE_FIELDS`."""
-    f = np.zeros(4) + fig
-    return float(f[0]), {k: float(x) for k, x in zip(WASTE_FIELDS, f[1:], strict=True)}
+    f = (np.zeros(4) + fig).tolist()
+    return f[0], dict(zip(WASTE_FIELDS, f[1:], strict=True))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -641,8 +641,10 @@ class _Counts(Struct):
         return p2 @ powers
 
     def tails(self, b) -> np.ndarray:
-        """P(N > n) of this share of the counts."""
+        """P(N > n) of this share of the counts (read only)."""
         p2 = self.joints[b][0]
+        if not self.share and not p2.flags.writeable:  # a weapon's kept counts (memo.py)
+            return memo.tails(p2)
         return (float(p2.sum()) if self.share else 1.0) - np.cumsum(p2.sum(axis=1))
 
 
@@ -1138,7 +1140,7 @@ def _read(setup: _Setup, state_p: np.ndarray, rows: list[WeaponResult], figure) 
     md = np.bincount(space.destroyed, weights=state_p, minlength=n_models + 1)
     wl = np.bincount(space.wounds_lost, weights=state_p, minlength=wounds + 1)
     chars = [float(state_p[dead].sum()) for dead in space.character_dead]
-    totals = {f: sum(r.expected[f] for r in rows) for f in rows[0].expected} if rows else {}
+    totals = {f: sum([r.expected[f] for r in rows]) for f in rows[0].expected} if rows else {}
     totals["wounds_lost"] = min(float(np.dot(_counts(space.wound_counts, wl), wl)), float(wounds))
     destroyed = float(np.dot(_counts(space.model_counts, md), md))
     totals["models_destroyed"] = min(destroyed, float(n_models))

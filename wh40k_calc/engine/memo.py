@@ -14,7 +14,8 @@ few inputs, so each is kept, keyed by exactly what it reads:
   model (``AttackProfile.vs``) and its routing; the kernel of a mortal wound before the attacks
   (:func:`~wh40k_calc.engine.kernels.spill_kernel`): the space and the models' Feel No Pain;
 * a weapon's damage figure where no wound's damage depends on the target's state
-  (:func:`figure`): its counts of wounds and the points one wound inflicts.
+  (:func:`figure`): its counts of wounds and the points one wound inflicts; the tails of its
+  kept counts (:func:`tails`).
 
 A kept result is the very object an uncached call returns (its arrays made read-only, so that
 sharing it cannot change it), so results are identical with or without the cache. Each cache
@@ -112,6 +113,22 @@ def cost(ap: AttackProfile | _Keyed, selected: int) -> float:
     return _cost(ap if isinstance(ap, _Keyed) else counts_of(ap), selected)
 
 
+_TAILS: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # id of kept counts: (them, their tails)
+
+
+def tails(p2: np.ndarray) -> np.ndarray:
+    """P(N > n) of kept counts P[n, m] (read-only, as :func:`joint` gives them: they never
+    change, and the entry keeps them, so their id names them), computed once (read-only)."""
+    hit = _TAILS.get(id(p2))
+    if hit is not None and hit[0] is p2:
+        return hit[1]
+    out = _frozen(1.0 - np.cumsum(p2.sum(axis=1)))
+    if len(_TAILS) >= ENTRIES:
+        _TAILS.clear()
+    _TAILS[id(p2)] = (p2, out)
+    return out
+
+
 # ---- a weapon's damage figure -----------------------------------------------------------------
 
 
@@ -199,3 +216,4 @@ def clear() -> None:
 
     for cached in (_joint, _cost, _kernel, _faces, _spill, _figure, _space, *_KEPT):
         cached.cache_clear()
+    _TAILS.clear()
