@@ -260,6 +260,13 @@ class _Offsets(list):
         self.gather = (src, coef[:, :, None, None])
 
 
+def _per_state(v: np.ndarray) -> np.ndarray:
+    """``v`` summed over every axis but the states' (the first); with one entry per state,
+    0 + that entry, as numpy's sum of one term is (a -0.0 becomes 0.0), in one call."""
+    flat = v.reshape(v.shape[0], -1)
+    return flat[:, 0] + 0.0 if flat.shape[1] == 1 else flat.sum(axis=1)
+
+
 def _total(v: np.ndarray, vec: np.ndarray) -> float:
     return float(vec @ v.reshape(v.shape[0], -1).sum(axis=1))
 
@@ -898,7 +905,7 @@ class _Pass:
             for n in range(n_dep - 2, -1, -1):
                 y = terms[n] + self.chain.step(y, k)
         acc += y[..., 0]
-        seen = y[..., 1].reshape(v.shape[0], -1).sum(axis=1)
+        seen = _per_state(y[..., 1])
         return float(k.fail @ seen), seen @ k.figures
 
     def lowest_first(
@@ -1095,7 +1102,7 @@ def run_exact(
     for aw, e, fig in zip(act.weapons, expected, figs, strict=True):
         e["damage"], wasted = _split(fig)
         rows.append(WeaponResult(aw.name, aw.models, e, wasted=wasted))
-    state_p = v.reshape(setup.space.size, -1).sum(axis=1)
+    state_p = _per_state(v)
     out = _read(setup, state_p, rows, _Figure(setup, tables))
     if setup.n_given > 1:
         given = setup.space.orders[: setup.n_given]
