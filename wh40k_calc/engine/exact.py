@@ -822,7 +822,8 @@ class _Pass:
                 declared = setup.space.declared(np.arange(S), o)
                 eos = distinct(declared[mass])  # a wounded group first (05.03)
             for eo in eos:
-                part = v if setup.n_orders == 1 else _only(v, declared == eo)
+                one = setup.n_orders == 1 or declared is None  # a track space has one order
+                part = v if one else _only(v, declared == eo)
                 if w.faces is not None:
                     a, b = self.lowest_first(part, acc, w.faces[eo], counts)
                 else:
