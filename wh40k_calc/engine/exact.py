@@ -821,14 +821,16 @@ class _Pass:
         for k, o in enumerate(used):
             joints = w.joints if table is None else _masked(w.joints, table, o)
             counts = _Counts(joints, axis, (group[k], len(reps)), fold, share=K > 1)
-            if not product:  # one track: every state declares order 0 (the chain has mass)
-                declared, eos = None, [0]
-            else:
+            declared: np.ndarray | None = None
+            eos = [0]  # one track: every state declares order 0 (the chain has mass)
+            if product:
                 declared = setup.space.declared(np.arange(S), o)
                 eos = distinct(declared[mass])  # a wounded group first (05.03)
             for eo in eos:
-                one = setup.n_orders == 1 or declared is None  # a track space has one order
-                part = v if one else _only(v, declared == eo)
+                if setup.n_orders == 1 or declared is None:  # a track space has one order
+                    part = v
+                else:
+                    part = _only(v, np.asarray(declared == eo))
                 if w.faces is not None:
                     a, b = self.lowest_first(part, acc, w.faces[eo], counts)
                 else:
