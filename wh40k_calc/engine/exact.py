@@ -549,6 +549,10 @@ class _Setup:
     def initial(self, chain: _Chain) -> np.ndarray:
         """The chain array before anything happens: the start distribution (default: the unit
         unharmed), with no damage yet (a total of 0; every Fourier bin of it is 1)."""
+        if self.start_p is _ONE and not chain.spectral:  # the unit unharmed: state 0, total 0
+            out = np.zeros((self.space.size, chain.bins))
+            out[0, 0] = 1.0
+            return out
         v = np.zeros(self.space.size, dtype=complex if chain.spectral else float)
         if self.start_p is _ONE:  # the unit unharmed: all its mass in state 0
             v[0] = 1.0
@@ -1392,17 +1396,24 @@ def _independent_figure(setup: _Setup) -> np.ndarray:
     """Distribution of the damage figure when it does not depend on the target's state: each
     weapon's is a compound sum over its (n, m) wound counts (Horner's scheme over n, then over
     m); sources add by convolution."""
-    total = np.ones(1)
+    total = None
     for src, k in zip(setup.act.before, setup.before, strict=True):
-        total = np.convolve(total, _compound(src.count, k.probs[0]))
+        total = _added(total, _compound(src.count, k.probs[0]))
     for w in setup.weapons:
         p2 = next(iter(w.joints.values()))[0]
         q = w.normal[0].probs[0]
         per_m = [memo.figure(p2[:, m], q, _compound) for m in range(p2.shape[1])]
         # sum_m U^{*m} * (sum_n P(n, m) Q^{*n})
         part = per_m[0] if w.dev is None else _compound_list(per_m, w.dev[0].probs[0])
-        total = np.convolve(total, part)
-    return total
+        total = _added(total, part)
+    return np.ones(1) if total is None else total
+
+
+def _added(total: np.ndarray | None, part: np.ndarray) -> np.ndarray:
+    """The distribution of the sum of two independent figures (None: nothing yet, a total of
+    0 for sure): their convolution, which for the first is ``part + 0.0`` (convolving with
+    [1] makes each entry one product with 1 added to 0: the same floats, as a new array)."""
+    return part + 0.0 if total is None else np.convolve(total, part)
 
 
 def _compound(counts: np.ndarray, q: np.ndarray) -> np.ndarray:
