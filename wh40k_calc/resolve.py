@@ -115,6 +115,71 @@ def _choice_key(choice: UnitChoice) -> tuple:
     )
 
 
+_OUTCOMES: dict[tuple, Outcome | ExactUnsupported] = {}  # exact outcomes, see exact_outcome
+OUTCOMES_KEPT = 256
+
+
+def exact_outcome(act: Activation) -> Outcome:
+    """``run_exact(act)``, each activation resolved once per process: in a batch, runs that
+    differ only in what changes none of the profiles (a condition no weapon reads, a
+    Leader's note) resolve the same activation, and the player's choices score candidates
+    that other runs resolve too. Activations are matched by every field the engine reads
+    (:func:`activation_key`: the profiles' arrays by value, the start and the defender's
+    orders too). The kept Outcome is the very object the engine returned, its arrays made
+    read-only (sharing it cannot change it; it is frozen, and its lazy damage distribution is
+    the same whoever reads it first). At most OUTCOMES_KEPT are kept (the least recently
+    used dropped first: a batch resolves its runs grouped by target, ``compare/runner.py``);
+    the engine's refusals are kept too, and raised again.
+
+    Raises:
+        ExactUnsupported: as :func:`~wh40k_calc.engine.exact.run_exact`.
+    """
+    key = activation_key(act)
+    kept = _OUTCOMES.pop(key, None)
+    if kept is None:
+        try:
+            kept = _read_only(run_exact(act))
+        except ExactUnsupported as exc:
+            kept = exc
+        if len(_OUTCOMES) >= OUTCOMES_KEPT:
+            del _OUTCOMES[next(iter(_OUTCOMES))]
+    _OUTCOMES[key] = kept  # the most recently used last
+    if isinstance(kept, ExactUnsupported):
+        raise ExactUnsupported(*kept.args)
+    return kept
+
+
+def activation_key(act: Activation) -> tuple:
+    """Everything :func:`~wh40k_calc.engine.exact.run_exact` reads of ``act``: the record's
+    own equality (which leaves out the arrays, the start, the defender's orders and the
+    notes), each profile's attack and Sustained Hits distributions by value, the start's
+    states and weights, and the orders' tables."""
+    start, policy = act.start, act.policy
+    return (
+        act,
+        tuple((_array_key(w.attacks), _array_key(w.sustained)) for w in act.weapons),
+        None if start is None else (start, _array_key(start.lost), _array_key(start.weights)),
+        None
+        if policy is None
+        else (policy, tuple(_array_key(t) for t in policy.tables)),
+    )
+
+
+def _array_key(a: np.ndarray | None) -> tuple | None:
+    return None if a is None else (a.dtype.str, a.shape, a.tobytes())
+
+
+def _read_only(out: Outcome) -> Outcome:
+    """``out`` with its arrays made read-only (an Outcome kept and shared)."""
+    arrays = [out.models_destroyed_distribution, out.wounds_lost_distribution]
+    if out.final_states is not None:
+        arrays += [out.final_states.lost, out.final_states.weights]
+    for a in arrays:
+        if isinstance(a, np.ndarray):
+            a.flags.writeable = False
+    return out
+
+
 class _Scorer:
     """Scores candidate activations with the exact engine, each (picks, variant, weapon order)
     once; the winner's Outcome is then reused instead of being computed again."""
@@ -130,7 +195,7 @@ class _Scorer:
         """(expected models destroyed, expected wounds lost) of ``act``."""
         k = self.key(picks, variant, act)
         if k not in self.outcomes:
-            self.outcomes[k] = run_exact(act)
+            self.outcomes[k] = exact_outcome(act)
         o = self.outcomes[k]
         return o.expected["models_destroyed"], o.expected["wounds_lost"]
 
@@ -573,7 +638,7 @@ def _run_exact_engine(
     already), and None; or None and why the engine declined, said in ``notes`` (the figures
     are then the sampler's)."""
     try:
-        return scorer.outcomes.get(key) or run_exact(act), None
+        return scorer.outcomes.get(key) or exact_outcome(act), None
     except ExactUnsupported as exc:
         # --method exact or both: the figures are the sampler's, and say so
         notes.append(f"the exact engine declined ({exc}); the figures are the sampler's")
