@@ -159,9 +159,7 @@ def activation_key(act: Activation) -> tuple:
         act,
         tuple((_array_key(w.attacks), _array_key(w.sustained)) for w in act.weapons),
         None if start is None else (start, _array_key(start.lost), _array_key(start.weights)),
-        None
-        if policy is None
-        else (policy, tuple(_array_key(t) for t in policy.tables)),
+        None if policy is None else (policy, tuple(_array_key(t) for t in policy.tables)),
     )
 
 

@@ -30,7 +30,7 @@ from .changes import Changes, names
 from .command_reroll import SingleReroll, keep_single_rerolls
 from .conditional import against_target
 from .conditions import blast_x_notes, cleave_not_modelled, stealth_notes
-from .idle import idle_effects, idle_notes, idle_phase_notes, lasting_idle
+from .idle import idle_effects, idle_findings, idle_notes, idle_phase_notes, lasting_idle
 from .mortal import before_attacks, from_wounds_left
 from .plan import GroupOptions, Plan, acting_ids
 from .situation import Situation
@@ -147,12 +147,13 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     mortal_only = bool(changes.unit("attacker", "mortal_wounds"))
     groups, notes = weapon_options(sel, attacker, mortal_only, _blast_ok(changes))
     precise = any(w.abilities.precision for g in groups for o in g.options for w in o.weapons)
-    _, tprofile, order, roles, listing = target_profile(s, precise)
+    kinds, tprofile, order, roles, listing = target_profile(s, precise)
     best = edition.best_allocation(sel)
     start = wounded_start(sel, tprofile)
     notes += conditional_notes + conditions_notes
     notes += stealth_notes(s, groups)
-    notes += idle_notes(edition, sel, target, groups, applied)
+    findings = idle_findings(edition, sel, target, groups, applied)
+    notes += idle_notes(findings)
     every = _each_variant(applied, changes, variants, bearers, edition)
     idle_fx = idle_effects(applied, every, groups, attacker, target)
     notes += [i.note for i in idle_fx]
@@ -173,7 +174,9 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
         groups=groups,
         variants=[v.labels for v in variants],
         variant_defender=[v.defender for v in variants],
-        build=_ActivationBuilder(s, groups, precise, variants, best, start, bearers),
+        build=_ActivationBuilder(
+            s, groups, precise, variants, best, start, bearers, situations={0: (s, kinds, tprofile)}
+        ),
         effects=acting,
         effect_sides=acting_sides,
         effect_order=list(applied.ids),
@@ -192,7 +195,7 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
         allocation_order=order,
         character_roles=roles,
         target_groups=listing,
-        idle=lasting_idle(edition, sel, target, groups, applied),
+        idle=lasting_idle(sel, findings),
         unmet=tuple(applied.unmet),
     )
 
@@ -301,7 +304,8 @@ class _ActivationBuilder(Struct, eq=False):  # a function object: compared and h
     index per weapon group, a variant index, a weapon order or None for the datasheets'),
     with everything else the plan resolved once (``s``: the situation of the first variant;
     each variant has its own changes, :meth:`situation`). ``made`` keeps the weapon profiles
-    already made, which the candidates share."""
+    already made, which the candidates share; ``situations`` those of the variants made (the
+    first one's is the plan's own: the same changes and target)."""
 
     s: Situation
     groups: list[GroupOptions]
