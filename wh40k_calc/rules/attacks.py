@@ -51,8 +51,10 @@ def weapon_profiles(
 
     A weapon named on two datasheets of the unit (a Leader's and the Bodyguard's) is labelled
     with its datasheet. [PRECISION] weapons say in ``choices`` where their attacks go.
-    ``made`` keeps those already made for this selection (by weapon, group, models, label,
-    first model kind and variant: all else is the selection's and the variant's); ``origins``
+    ``made`` keeps those already made for this selection (by weapon, group, label, first
+    model kind and variant: all else is the selection's and the variant's; the number of
+    models only counts, :func:`attack_profile`, so a kept profile is used with another);
+    ``origins``
     gets each profile's (model group, weapon, models) by its name."""
     sel = s.sel
     merged: dict[tuple[str, str], list] = {}
@@ -86,9 +88,10 @@ def weapon_profiles(
         first = chars[0].kind if precise and chars else tprofile.bodyguard[0].kind
         if origins is not None:
             origins[label] = (g, w, n)
-        key = (id(w), id(g), n, label, first, variant)
+        key = (id(w), id(g), label, first, variant)  # the models only count: replaced
         if made is not None and key in made:
-            out.append(made[key])
+            kept = made[key]
+            out.append(kept if kept.models == n else replace(kept, models=n))
             continue
         prof = attack_profile(s, w, g, n, label, kinds, first)
         if w.abilities.precision and chars:

@@ -501,11 +501,13 @@ def idle_effects(
     acting: set[tuple] = set()
     attacks: list = []
     for n, ch in enumerate(variants):
-        if n == 0:
+        if n > 0 and acting >= everyone:
+            break  # every effect acts: no other variant to read
+        if not ch.by:
+            continue  # no change to read (most activations: no attack list made either)
+        if not attacks:  # every variant has the same bearers: the same attacks
             made = (ch.attack(w, g.group) for g in groups for o in g.options for w in o.weapons)
             attacks = list(dict.fromkeys(made))
-        elif acting >= everyone:
-            break  # every effect acts: no other variant to read
         for pieces in ch.by.values():
             for p in pieces:
                 key = p.active.key
