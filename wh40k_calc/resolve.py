@@ -15,9 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from msgspec import Struct, field
-from msgspec.structs import astuple
 
-from .datasheet import Datasheet
 from .engine.allocation import legal_orders, order_models
 from .engine.exact import ExactUnsupported, run_exact
 from .engine.outcome import Outcome
@@ -25,7 +23,7 @@ from .profile import Activation, TargetStates
 from .records import replace
 from .rules import get_rules
 from .rules.plan import Plan
-from .selection import Selection, SelectionError, UnitChoice
+from .selection import Selection, SelectionError, selection_key
 from .wording import compress_names, count, models_doing
 
 if TYPE_CHECKING:
@@ -101,18 +99,7 @@ def planned(sel: Selection) -> Plan:
 
 def _selection_key(sel: Selection) -> tuple:
     """Every field of ``sel``, its units' datasheets (and Leaders') by identity."""
-    return tuple(_choice_key(v) if isinstance(v, UnitChoice) else v for v in astuple(sel))
-
-
-def _choice_key(choice: UnitChoice) -> tuple:
-    return tuple(
-        id(v)
-        if isinstance(v, Datasheet)
-        else tuple(map(id, v))
-        if isinstance(v, tuple) and v and isinstance(v[0], Datasheet)
-        else v
-        for v in astuple(choice)
-    )
+    return selection_key(sel)
 
 
 _OUTCOMES: dict[tuple, Outcome | ExactUnsupported] = {}  # exact outcomes, see exact_outcome
