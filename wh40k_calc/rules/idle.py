@@ -94,10 +94,7 @@ def lasting_idle(sel: Selection, findings: list[Idle]) -> frozenset[str]:
     phase's idle conditions (:func:`idle_phase_notes`) included."""
     limited = sel.phase == "shooting" and sel.conditions.indirect
     out = {
-        o
-        for f in findings
-        if f.lasting and not (limited and f.reads_weapons)
-        for o in f.options
+        o for f in findings if f.lasting and not (limited and f.reads_weapons) for o in f.options
     }
     out.update(c for c in _IDLE[sel.phase] if getattr(sel.conditions, c))
     return frozenset(out)
