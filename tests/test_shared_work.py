@@ -20,6 +20,7 @@ from wh40k_calc.compare import jobs_from_batch
 from wh40k_calc.compare.jobs import Job, RunError
 from wh40k_calc.engine.exact import ExactUnsupported, run_exact
 from wh40k_calc.options import catalog
+from wh40k_calc.profile import MortalWounds
 from wh40k_calc.records import replace
 from wh40k_calc.request import parse_request
 from wh40k_calc.resolve import exact_outcome, resolve
@@ -159,6 +160,20 @@ def test_no_kept_outcome_serves_another_activation(monkeypatch: pytest.MonkeyPat
     want = run_exact(other)
     assert got.expected == want.expected
     assert got.expected["attacks"] > exact_outcome(start).expected["attacks"]
+
+
+def test_mortal_wounds_before_the_attacks_tell_activations_apart() -> None:
+    act = _activation("shoot lootas --models 10 -t boyz")
+    one = replace(act, before=(MortalWounds("grenade", np.array([0.0, 1.0])),))
+    three = replace(act, before=(MortalWounds("grenade", np.array([0.0, 0.0, 0.0, 1.0])),))
+    assert one == three  # the record's equality leaves the count out: the key does not
+    resolve_module._OUTCOMES.clear()
+    exact_outcome(one)
+    got = (
+        exact_outcome(three).expected["mortal_wounds"]
+        - exact_outcome(act).expected["mortal_wounds"]
+    )
+    assert got == pytest.approx(3.0)  # 3 mortal wounds, each on a Boy of W1 (no FNP)
 
 
 def test_a_refusal_is_kept_and_raised_again(monkeypatch: pytest.MonkeyPatch) -> None:

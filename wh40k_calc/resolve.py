@@ -139,12 +139,14 @@ def exact_outcome(act: Activation) -> Outcome:
 def activation_key(act: Activation) -> tuple:
     """Everything :func:`~wh40k_calc.engine.exact.run_exact` reads of ``act``: the record's
     own equality (which leaves out the arrays, the start, the defender's orders and the
-    notes), each profile's attack and Sustained Hits distributions by value, the start's
-    states and weights, and the orders' tables."""
+    notes), each profile's attack and Sustained Hits distributions by value, the counts of
+    the mortal wounds before the attacks, the start's states and weights, and the orders'
+    tables."""
     start, policy = act.start, act.policy
     return (
         act,
         tuple((_array_key(w.attacks), _array_key(w.sustained)) for w in act.weapons),
+        tuple(_array_key(m.count) for m in act.before),
         None if start is None else (start, _array_key(start.lost), _array_key(start.weights)),
         None if policy is None else (policy, tuple(_array_key(t) for t in policy.tables)),
     )

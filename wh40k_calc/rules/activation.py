@@ -305,7 +305,8 @@ class _ActivationBuilder(Struct, eq=False):  # a function object: compared and h
     with everything else the plan resolved once (``s``: the situation of the first variant;
     each variant has its own changes, :meth:`situation`). ``made`` keeps the weapon profiles
     already made, which the candidates share; ``situations`` those of the variants made (the
-    first one's is the plan's own: the same changes and target)."""
+    first one's is the plan's own: the same changes and target); ``built`` the activations
+    made (frozen), by choices."""
 
     s: Situation
     groups: list[GroupOptions]
@@ -316,6 +317,7 @@ class _ActivationBuilder(Struct, eq=False):  # a function object: compared and h
     bearers: frozenset[int]
     made: dict[tuple, AttackProfile] = field(default_factory=dict)
     situations: dict[int, tuple] = field(default_factory=dict)
+    built: dict[tuple, Activation] = field(default_factory=dict)
 
     def situation(self, variant: int) -> tuple[Situation, list[Kind], TargetProfile]:
         """The situation of variant ``variant`` (its changes) and the target as it sees it."""
@@ -340,7 +342,16 @@ class _ActivationBuilder(Struct, eq=False):  # a function object: compared and h
     ) -> Activation:
         """The activation: the weapons the picked options use, one profile each in ``order``
         (each single re-roll kept where it adds most), the mortal wounds inflicted before the
-        attacks and the attacker's Hazardous tests."""
+        attacks and the attacker's Hazardous tests; each set of choices built once (the
+        player's choices are scored, then the best is built again)."""
+        key = (tuple(picks), variant, None if order is None else tuple(order))
+        if key not in self.built:
+            self.built[key] = self._build(picks, variant, order)
+        return self.built[key]
+
+    def _build(
+        self, picks: tuple[int, ...], variant: int, order: tuple[str, ...] | None
+    ) -> Activation:
         s, kinds, tprofile = self.situation(variant)
         used: list[tuple[ModelGroup, Weapon, int]] = []
         for g, i in zip(self.groups, picks, strict=True):
