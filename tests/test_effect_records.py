@@ -250,6 +250,8 @@ def _selection(e: Effect, side: str) -> Selection | str:
         if w is not None and w.target_in_cover:
             flags["cover"] = True
         option = f":{w.option}" if w is not None and w.option else ""
+        if e.miracle_limit:  # the Miracle dice held: a value is needed
+            option = ":6"
         name = f"{side}:{ef.display_name(e.faction)}/{e.id}{option}"
         return Selection(
             phase=phase,

@@ -128,6 +128,20 @@ def test_an_option_is_kept_whichever_name_comes_first(names):
     assert out["effects"] == ["oath-of-moment"]
 
 
+def test_the_effects_line_names_the_option_given():
+    """Oath of Moment given with codex-army: the Effects line and the JSON name the option
+    (it changes the figures: 160/27 wounds rather than 40/9), as ``--effect`` takes it; a rule
+    given without one is listed bare."""
+    out = run(*NECRONS, "--effect", "oath-of-moment:codex-army")
+    assert out["effect_options"] == {"oath-of-moment": ["codex-army"]}
+    assert row(out, "Bolt rifle")["wounds"] == near(Fr(160, 27))
+    text = cli(*NECRONS, "--effect", "oath-of-moment:codex-army", *ED11).stdout
+    assert "Effects: oath-of-moment:codex-army\n" in text
+    bare = run(*NECRONS, "--effect", "oath-of-moment")
+    assert bare["effect_options"] == {} and bare["effects"] == ["oath-of-moment"]
+    assert "Effects: oath-of-moment\n" in cli(*NECRONS, "--effect", "oath-of-moment", *ED11).stdout
+
+
 @pytest.mark.parametrize(
     "names",
     [("stand-vigil", "stand-vigil:on-objective"), ("stand-vigil:on-objective", "stand-vigil")],
@@ -277,6 +291,27 @@ def test_a_side_the_rule_has_no_half_for(args, said):
     msg = error(*args, *ED11)
     assert said in msg
     assert "an effect applies to a unit of its own faction" not in msg
+
+
+@pytest.mark.parametrize(
+    ("target", "needs"),
+    [
+        ("necron warriors", "ASTRA MILITARUM, and WALKER or REGIMENT"),
+        ("Space Marines/redemptor dreadnought", "ASTRA MILITARUM"),
+    ],
+    ids=["neither", "a-walker"],
+)
+def test_masters_of_camouflage_names_the_faction_keyword_it_needs(target, needs):
+    """Masters of Camouflage acts on ASTRA MILITARUM units that are WALKER or REGIMENT: Necron
+    Warriors (NECRONS INFANTRY) lack the faction keyword and both others, and the refusal
+    names all it needs (it named WALKER or REGIMENT only); a Redemptor Dreadnought is a
+    WALKER and lacks only ASTRA MILITARUM."""
+    msg = error("shoot", "intercessor squad", "--target", target, *ED11,
+                "--effect", "masters-of-camouflage")  # fmt: skip
+    assert msg == (
+        f"error: --effect masters-of-camouflage: Masters of Camouflage needs a target unit "
+        f"with {needs}"
+    )
 
 
 def test_a_choice_rule_is_refused_by_its_own_name():

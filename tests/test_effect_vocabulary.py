@@ -1126,6 +1126,23 @@ def test_target_in_cover(tmp_path, fx, edition):
 
 
 @BOTH
+@pytest.mark.parametrize("stealth", [("--target-stealth",), ("--effect", "sneak")])
+def test_target_in_cover_from_stealth(tmp_path, fx, edition, stealth):
+    """Stealth (the target's, or another record's) is the Benefit of Cover in edition 11
+    (24.33) but not in 10th edition, where it is -1 to the Hit roll (rules.cover). +4 S against
+    a target in cover; 12 attacks at 4+: edition 10, Stealth -1: 5+, 4 hits, S4 v T4 4+: 2
+    wounds (the +4 S does not apply); edition 11, BS worsened to 5+: 4 hits, S8 v T4 2+: 10/3."""
+    fx(
+        rec({"strength": 4, "when": {"target_in_cover": True}}),
+        rec({"stealth": True}, id="sneak", side="target"),
+    )
+    out = shoot(gun(tmp_path), tgt(tmp_path), "--effect", "x", *stealth, *ed(edition),
+                dirs=[tmp_path])  # fmt: skip
+    assert row(out)["hits"] == approx(4)
+    assert row(out)["wounds"] == approx(2 if edition == "10" else Fr(10, 3))
+
+
+@BOTH
 @pytest.mark.parametrize(
     ("when", "keywords", "hits"),
     [

@@ -5,8 +5,9 @@ Rules, in our words:
 
 * 10th edition, Core rules: Pistol (seed 000): an engaged unit with Pistols can shoot, with its
   Pistols only, at a unit it is engaged with; a MONSTER/VEHICLE model may shoot Pistols and
-  other weapons. Big Guns Never Tire (not in the seeds): a MONSTER/VEHICLE unit shoots while
-  engaged, its non-Pistol attacks at -1 to hit. Core rules: Blast: never at a unit within
+  other weapons. Big Guns Never Tire (not in the seeds; the published rule): a MONSTER/VEHICLE
+  unit shoots while engaged, its non-Pistol attacks at -1 to hit, and non-Pistol attacks at
+  an engaged MONSTER/VEHICLE take -1 to hit. Core rules: Blast: never at a unit within
   Engagement Range of the attacker's army.
 * Edition 11, 10.06 Close-Quarters Shooting: an engaged unit shoots if it has [CLOSE-QUARTERS]
   weapons or is a MONSTER/VEHICLE unit; MONSTER/VEHICLE models take -1 to hit unless the attack
@@ -120,12 +121,33 @@ def test_ed10_infantry_engaged_shoots_its_pistols_only(sheets) -> None:
     assert _hits(_run(sheets, "test squad", "test mob")) == approx_map({"Rifle": Fr(20, 3)})
 
 
-def test_ed10_target_engaged_monster_vehicle_not_penalised(sheets) -> None:
-    """The -1 against an engaged MONSTER/VEHICLE (Big Guns Never Tire) is not in the seeds:
-    not applied, and a note says so: 5 x 2 x 4/6 = 20/3 hits."""
+def test_ed10_target_engaged_monster_vehicle_minus_one(sheets) -> None:
+    """Big Guns Never Tire, against: a ranged attack at an engaged MONSTER/VEHICLE takes -1 to
+    hit unless made with a Pistol. The squad's Rifles (A2 BS3+, 5 models) at the engaged
+    walker hit on 4+: 10 x 3/6 = 5 (unengaged 20/3); engaged itself (--engaged: its Sidearms
+    only, at the walker it is engaged with) the Pistols take no -1: 5 x 4/6 = 10/3."""
+    assert _hits(_run(sheets, "test squad", "test walker")) == approx_map({"Rifle": Fr(20, 3)})
     out = _run(sheets, "test squad", "test walker", "--target-engaged")
-    assert _hits(out) == approx_map({"Rifle": Fr(20, 3)})
-    assert any("not in the 10th-edition seeds" in n for n in out["notes"])
+    assert _hits(out) == approx_map({"Rifle": 5})
+    assert not any("not in the 10th-edition seeds" in n for n in out["notes"])
+    out = _run(sheets, "test squad", "test walker", "--engaged")
+    assert _hits(out) == approx_map({"Sidearm": Fr(10, 3)})
+
+
+def test_ed10_engaged_vehicle_at_an_engaged_vehicle(sheets) -> None:
+    """Big Guns Never Tire, by and against: the tank (BS3+ A6) engaged with the engaged walker
+    takes -1 twice on its Cannon and Mortar, capped at -1: 4+, 6 x 3/6 = 3 hits; with
+    --hit-mod 1 the sum is -1: still 3 (each -1 applied); its Pistol neither: 6 x 4/6 = 4.
+    Not engaged itself (--target-engaged alone): -1 once, 3 hits; --hit-mod 1 cancels it: 4."""
+    both = ("--engaged", "--target-engaged")
+    want = {"Cannon": 3, "Mortar": 3, "Hand gun": 4}
+    assert _hits(_run(sheets, "test tank", "test walker", *both)) == approx_map(want)
+    out = _run(sheets, "test tank", "test walker", *both, "--hit-mod", "1")
+    assert _hits(out) == approx_map({"Cannon": 3, "Mortar": 3, "Hand gun": Fr(5)})
+    out = _run(sheets, "test tank", "test walker", "--target-engaged")
+    assert _hits(out) == approx_map(want)
+    out = _run(sheets, "test tank", "test walker", "--target-engaged", "--hit-mod", "1")
+    assert _hits(out) == approx_map({"Cannon": 4, "Mortar": 4, "Hand gun": 5})
 
 
 @pytest.mark.parametrize("edition", ["10", "11"])

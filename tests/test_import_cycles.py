@@ -219,6 +219,7 @@ LAYER_RULES = {
         "wh40k_calc.effect_schema",
         "wh40k_calc.effect_files",
         "wh40k_calc.effect_coverage",
+        "wh40k_calc.miracle_dice",  # an effect record's Miracle dice options (data model)
         "wh40k_calc.fuzzy",
         "wh40k_calc.wording",
     },

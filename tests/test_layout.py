@@ -303,3 +303,46 @@ def test_exchange_at_every_width(name: str, monkeypatch: pytest.MonkeyPatch) -> 
         check_words([], width, lettered, reference=wide)
         assert all(len(line) <= width for line in out.splitlines()), width
         assert "…" not in out, width
+
+
+DEVASTATORS = ["shoot", "devastator squad", "--add-ability", "devastating wounds", "-t", "boyz",
+               "--target-leader", "warboss", "--edition", "11"]  # fmt: skip
+
+
+def test_the_defenders_allocation_orders_read_one_a_line() -> None:
+    """Boltguns with [DEVASTATING WOUNDS] into Boyz led by a Warboss (edition 11, 05.03): the
+    defender's orders of one weapon were one run-on sentence wrapped at 80 columns. Now: the
+    head line, then one ``  - ORDER for COUNTS`` line per order (continued 4 columns in), no
+    line over 80, no word cut; the words are the JSON sentence's, in order; a count split by
+    Devastating Wounds reads "N save rolls with M Devastating Wounds"."""
+    out = json.loads(cli(*DEVASTATORS, "--json").stdout)
+    said = [c for c in out["choices"] if "defender's allocation order" in c]
+    assert len(said) == 1
+    head, orders = said[0].split(": ", 1)[0], said[0].split("): ", 1)[1].split("; ")
+    assert head == "Boltgun" and len(orders) >= 2
+    assert any(re.search(r"\d+ save rolls with [\d, -]+ Devastating Wounds", o) for o in orders)
+    lines = text(DEVASTATORS, 80).splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("Choice: Boltgun: defender"))
+    assert lines[start].endswith("(05.03, fewest models destroyed):")
+    block = lines[start + 1 :]
+    block = block[: next(i for i, ln in enumerate(block) if not ln.startswith("  "))]
+    assert sum(ln.startswith("  - ") for ln in block) == len(orders)
+    assert all(ln.startswith(("  - ", "    ")) and len(ln) <= 80 for ln in block)
+    assert " ".join(ln[4:] for ln in block).split() == " ".join(orders).split()
+
+
+def test_print_hanging_indents_the_lines_after_the_first() -> None:
+    """At 20 columns after a 4-column lead: 16 columns a line, words whole (hand-wrapped:
+    "Boy ×9, Boss" is 12, with " Nob," 17; "Nob, Warboss for" 16; "1-10 save rolls" 15)."""
+    from rich.console import Console
+    from rich.text import Text
+
+    from wh40k_calc.terminal import print_hanging
+
+    console = Console(width=20, record=True, color_system=None)
+    print_hanging(console, Text("  - "), Text("Boy ×9, Boss Nob, Warboss for 1-10 save rolls"))
+    assert console.export_text().splitlines() == [
+        "  - Boy ×9, Boss",
+        "    Nob, Warboss for",
+        "    1-10 save rolls",
+    ]

@@ -820,6 +820,37 @@ def test_the_comparison_shows_the_standard_error_it_divides_by(monkeypatch) -> N
     assert z == pytest.approx(abs(exact - sampled) / se, abs=0.05)
 
 
+def test_the_comparison_prints_exact_zeros_as_zero(monkeypatch) -> None:
+    """Lootas into Boyz make no mortal wounds and have no Hazardous weapon: those figures are
+    exactly 0 in both engines, with nothing to measure, so every cell of their rows reads "0"
+    (not 0.0000); the attacks (4 Deffguns A2 + a big shoota A3 = 11, fixed) read 11.0000 in
+    both with an SE of 0. The JSON keeps its numbers (0.0)."""
+    monkeypatch.setenv("COLUMNS", "120")
+    args = ("shoot", "lootas", "-t", "boyz", "--method", "both", "--trials", "200")
+    out = calc(*args).stdout
+
+    def cells(label: str) -> list[str]:
+        row = next(ln for ln in out.splitlines() if ln.startswith(f"│ {label} "))
+        return [c.strip() for c in row.strip("│").split("│")][1:5]
+
+    assert cells("mortal wounds") == ["0", "0", "0", "0"]
+    assert cells("attacker models destroyed") == ["0", "0", "0", "0"]
+    assert cells("attacks") == ["11.0000", "11.0000", "0", "0"]
+    assert "0.0000" not in out
+    js = json.loads(calc(*args, "--json").stdout)
+    assert js["expected"]["mortal_wounds"] == 0.0
+    assert js["sample"]["standard_error"]["expected"]["mortal_wounds"] == 0.0
+
+
+def test_comparison_cells() -> None:
+    """Four decimals; an exact zero "0"; a figure above zero that rounds to 0.0000 "<0.0001"."""
+    from wh40k_calc.report import comparison_cell
+
+    assert [comparison_cell(x) for x in (0.0, 0.00004, 0.5, 11.0)] == [
+        "0", "<0.0001", "0.5000", "11.0000"
+    ]  # fmt: skip
+
+
 @pytest.mark.parametrize("command", [["army"], ["compare", "--army"]])
 def test_army_says_where_its_default_edition_came_from(tmp_path, monkeypatch, command) -> None:
     """Trial, low items: a list that states no edition, read with WH40K_CALC_EDITION=11, said

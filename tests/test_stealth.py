@@ -109,3 +109,19 @@ def test_target_stealth_into_an_attached_unit(tmp_path):
     out = shoot(attacker(tmp_path, GUN), t, "--target-leader", "boss", "--target-stealth",
                 dirs=[tmp_path])  # fmt: skip
     assert hits(out) == approx(3)
+
+
+def test_an_effects_stealth_is_not_the_benefit_of_cover_in_10th_edition():
+    """Shrouding (the Librarian in Phobos Armour's Stealth while it leads) into Infiltrators:
+    -1 to hit, and no +1 to the save (10th-edition Stealth is not the Benefit of Cover). 4
+    Deffguns (A2 BS6+ S8 AP-1): 8 attacks, only unmodified 6s hit, a 1 re-rolled (Dat's Our
+    Loot): 8 x (1/6 + 1/6 x 1/6) = 14/9 hits; S8 v T4 2+: 35/27 wounds; Sv3+ with AP-1: 4+,
+    so 35/54 failed saves (with a cover bonus it would be 3+: 35/81)."""
+    from fractions import Fraction as Fr
+
+    out = shoot("lootas", "infiltrator squad", "--target-leader", "librarian in phobos armour")
+    assert "shrouding" in out["effects"]
+    r = weapon_row(out, "Deffgun")
+    assert r["hits"] == approx(Fr(14, 9))
+    assert r["wounds"] == approx(Fr(35, 27))
+    assert r["failed_saves"] == approx(Fr(35, 54))

@@ -161,7 +161,7 @@ def _resolve_request(request: AttackRequest) -> Result:
     from .datasheet import DatasheetError
     from .progress import progress_bar
     from .resolve import resolve, sampler_unused_note
-    from .selection import SelectionError
+    from .selection import SelectionError, UsageError
 
     engine = request.engine
     bar = progress_bar()  # on the standard error of a terminal only, --json or not
@@ -185,7 +185,7 @@ def _resolve_request(request: AttackRequest) -> Result:
             result = explained(result, seed=engine.seed_value)
         return result
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
-        raise fail(str(exc)) from None
+        raise fail(str(exc), 2 if isinstance(exc, UsageError) else 1) from None
     finally:
         if bar is not None:
             bar.stop()

@@ -217,7 +217,13 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     re-rolled, the calculator choosing which, as for ``command_reroll``); ``snap_hit_on`` (X: snap
     shooting that hits on an unmodified X+ instead of 6); ``attacks_set`` (the weapon's A becomes
     this number or dice), ``skill_set`` (its BS/WS becomes X+); ``grant_keyword`` (the attacking
-    unit has this keyword too, for every other rule's keyword conditions).
+    unit has this keyword too, for every other rule's keyword conditions); ``miracle_dice``
+    (N, 1 or 2, on both sides: up to N of the unit's dice rolls this phase may be replaced,
+    before they are rolled, by dice of values the player gives as the record's options —
+    ``ID:6``, ``ID:6,5`` — each counting as an unmodified roll of that value: attacker side a
+    Hit, Wound or Damage roll of its attacks, target side a saving throw; options ``hit``,
+    ``wound``, ``damage``, ``save`` name the roll, else the calculator picks the roll and
+    weapon where it adds most: :mod:`wh40k_calc.miracle_dice`, ``rules/miracle.py``).
     Shooting while engaged (:mod:`wh40k_calc.rules.engaged`): ``ignore_engaged_penalty`` (true:
     these attacks do not take the Hit-roll penalty for shooting while the attacking unit is
     within Engagement Range of enemy units — edition 11's -1 of 10.06 Close-Quarters Shooting,
@@ -296,6 +302,7 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     skill_set: Plus | None = None
     ignore_engaged_penalty: bool | None = None
     blast_at_engaged: bool | None = None
+    miracle_dice: Annotated[int, msgspec.Meta(ge=1, le=2)] | None = None
     grant_keyword: Keyword | None = None
     # target side
     invuln: Plus | None = None
@@ -350,6 +357,7 @@ TARGET_FIELDS: frozenset[str] = (
 ) | {
     "hit_mod",
     "wound_mod",
+    "miracle_dice",
 }
 # Changes of the whole activation, not of one weapon's attacks: no weapon scope, no per-attack
 # condition (mortal wounds before the attacks, a keyword the unit gains, the target's models'

@@ -90,8 +90,21 @@ class Effect(Struct, frozen=True, eq=False, dict=True):  # by identity; dict: ca
 
     @property
     def options(self) -> dict[str, str]:
-        """Player-known conditions (``--effect ID:OPTION``) and what each means."""
-        return dict(self.record.options or {})
+        """Player-known conditions (``--effect ID:OPTION``) and what each means (a record
+        with ``miracle_dice`` takes the Miracle dice held: :mod:`~wh40k_calc.miracle_dice`)."""
+        out = dict(self.record.options or {})
+        if self.miracle_limit:
+            from .miracle_dice import HELP
+
+            out.update(HELP)
+        return out
+
+    @cached_property
+    def miracle_limit(self) -> int:
+        """How many Miracle dice the record lets a unit use in a phase (0: none)."""
+        from .miracle_dice import miracle_limit
+
+        return miracle_limit(self.record)
 
     @property
     def default(self) -> bool:
@@ -396,7 +409,17 @@ def _check_options(req: Request, group: tuple[Effect, ...]) -> None:
     known: dict[str, str] = {}
     for e in group:
         known.update(e.options)
+    limit = max(e.miracle_limit for e in group)
+    if limit:  # the values as written: a slug would read -1 as 1
+        from .miracle_dice import is_value, miracle_options
+
+        raw = req.text.rsplit(":", 1)[1] if req.options else ""
+        miracle_options(
+            req.text, group[0].rule, tuple(o for o in raw.split(",") if o.strip()), limit
+        )
     for o in req.options:
+        if limit and is_value(o):
+            continue
         if o not in known:
             listed = ", ".join(f"{k} ({v})" for k, v in known.items())
             head = f"--effect {req.text}: {group[0].rule} has no option {o!r}"

@@ -77,6 +77,35 @@ class RollTable(Struct, frozen=True):
 ALWAYS_FAILS = RollTable((0,) * 7)
 
 
+class Substituted(Struct, frozen=True):
+    """Dice of one weapon profile's attacks whose unmodified results are fixed before they are
+    rolled (a die replaced by one of known value: the value counts as an unmodified roll of it,
+    so every modifier still applies and the die is never re-rolled).
+
+    ``hits``: the results of its first Hit rolls, one per attack in order (no more than the
+    attacks made); ``wounds``: of its first Wound rolls, whichever hits make them (an attack's
+    own hit or Sustained Hits' extra hits: the rolls are alike, so which ones is immaterial);
+    ``saves``: of the first saving throws against its normal wounds, each a result that passes
+    against every kind of target model (``AttackProfile.save_passes``), so each one saves one
+    wound outright; ``damage``: of its first Damage rolls, each read through the Damage table's
+    ``faces`` (the sampler's only: the exact engine declines it). Each tuple holds 0 to 6 values
+    in 1-6.
+    """
+
+    hits: tuple[int, ...] = ()
+    wounds: tuple[int, ...] = ()
+    saves: tuple[int, ...] = ()
+    damage: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        for faces in (self.hits, self.wounds, self.saves, self.damage):
+            if any(not 1 <= f <= 6 for f in faces):
+                raise ValueError(f"a substituted die is 1 to 6, not {faces}")
+
+    def __bool__(self) -> bool:
+        return bool(self.hits or self.wounds or self.saves or self.damage)
+
+
 class DamageTable(Struct, frozen=True):
     """A Damage roll against one kind of model.
 
@@ -85,12 +114,28 @@ class DamageTable(Struct, frozen=True):
     the damage outcome ``i`` inflicts after every modifier (halving, +X, -X, never below 1).
     ``reroll[w]`` is the set of outcomes re-rolled when the model the attack is allocated to
     has ``w`` wounds left (index 0 unused; an empty tuple: no re-roll allowed).
+    ``faces[f - 1]`` is the outcome of the roll when its die is substituted by a result ``f``
+    (:class:`Substituted`; for a D3, the D6 halved rounding up): empty where the Damage is
+    fixed or rolls more than one die.
     """
 
     probs: tuple[float, ...]
     final: tuple[int, ...]
     reroll: tuple[frozenset[int], ...] = ()
     label: str = ""
+    faces: tuple[int, ...] = ()
+
+    def face_outcome(self, face: int) -> int:
+        """The outcome of a roll one of whose dice is substituted by the result ``face`` (1-6)
+        (``faces[face - 1]``; see :class:`Substituted`).
+
+        Raises:
+            ValueError: the roll has no such outcome (``faces`` empty: a fixed Damage, or a
+                roll of several dice).
+        """
+        if len(self.faces) != 6:
+            raise ValueError(f"no substituted Damage roll for {self.label or 'this Damage'}")
+        return self.faces[face - 1]
 
     def rerolls_for(self, wounds_left: int) -> frozenset[int]:
         """Outcomes re-rolled against a model with ``wounds_left`` wounds."""
@@ -170,6 +215,9 @@ class AttackProfile(Struct, frozen=True):
             (``DamageTable.reroll``) is re-rolled, once per activation; every other Damage
             roll stands (a rule's single Damage re-roll; the sampler's only: the exact engine
             declines it).
+        substituted: dice of its attacks whose results are fixed before they are rolled
+            (:class:`Substituted`); never together with a single re-roll (the engines
+            refuse it: :meth:`check_substituted`).
         vs: one :class:`VsModel` per target model kind (``TargetProfile.kinds`` order).
         ranged: True for ranged attacks (reported only).
         choices: sentences for the report (re-roll choices made); the engines ignore them.
@@ -190,10 +238,38 @@ class AttackProfile(Struct, frozen=True):
     command_reroll: bool = False
     reroll_one_hit: bool = False
     reroll_one_damage: bool = False
+    substituted: Substituted | None = None
     ranged: bool = True
     choices: tuple[str, ...] = ()
 
     __eq__, __hash__ = compared_without("attacks", "sustained", "choices")
+
+    def check_substituted(self) -> None:
+        """Refuse what the engines cannot resolve of ``substituted``.
+
+        Raises:
+            ValueError: substituted dice together with a single re-roll (``command_reroll``,
+                ``reroll_one_hit``, ``reroll_one_damage``), a substituted saving throw that
+                does not pass against every kind of target model (:meth:`save_passes`), or a
+                substituted Damage roll where a Damage table has no ``faces``.
+        """
+        sub = self.substituted
+        if not sub:
+            return
+        if self.command_reroll or self.reroll_one_hit or self.reroll_one_damage:
+            raise ValueError(f"{self.name}: substituted dice and a single re-roll on one weapon")
+        if sub.damage and any(len(v.damage.faces) != 6 for v in self.vs):
+            raise ValueError(f"{self.name}: its Damage roll has no single die to substitute")
+        for f in sub.saves:
+            if not self.save_passes(f):
+                raise ValueError(
+                    f"{self.name}: a substituted saving throw of {f} does not always pass"
+                )
+
+    def save_passes(self, face: int) -> bool:
+        """Whether a saving throw whose unmodified result is ``face`` (1-6), not re-rolled,
+        passes against every kind of target model (a model with no save fails it)."""
+        return all(v.save is not None and v.save.outcome[face] == SAVED for v in self.vs)
 
     def attack_pmf(self, models_at_selection: int) -> np.ndarray:
         """Distribution of the total attacks of all ``models`` models, Blast included."""

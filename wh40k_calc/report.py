@@ -13,7 +13,7 @@ from .engine.outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome
 from .profile import TargetProfile
 from .resolve import Result
 from .show import data_json
-from .terminal import print_joined, print_wrapped
+from .terminal import print_hanging, print_joined, print_wrapped
 from .wording import compress_names, count
 
 SCHEMA = 1
@@ -123,6 +123,7 @@ def to_json(r: Result) -> dict[str, Any]:
         "conditions": {k: bool(getattr(sel.conditions, k)) for k in COND_KEYS},
         "effects": plan.effects,
         "effect_sides": plan.effect_sides,
+        "effect_options": effect_options_json(plan),
         "choices": r.choices,
         "weapons": body["weapons"],
         "expected": body["expected"],
@@ -204,13 +205,21 @@ def _weapon_not_modelled(r: Result) -> list[str]:
 
 
 def _effects_text(plan) -> str:
-    """Effect ids, with the side for those that can apply to either (``waaagh (target)``)."""
+    """Effect ids as ``--effect`` takes them, with the options given (``oath-of-moment:
+    codex-army``) and the side for those that can apply to either (``waaagh (target)``)."""
     out = []
     for eid in plan.effects:
         sides = plan.effect_sides.get(eid, [])
         both = eid in plan.effects_both
-        out.append(f"{eid} ({' and '.join(sides)})" if both and sides else eid)
+        options = plan.effect_options.get(eid)
+        name = f"{eid}:{','.join(options)}" if options else eid
+        out.append(f"{name} ({' and '.join(sides)})" if both and sides else name)
     return ", ".join(out)
+
+
+def effect_options_json(plan) -> dict[str, list[str]]:
+    """``effect_options`` of the JSON: each applied effect given options -> those options."""
+    return {eid: plan.effect_options[eid] for eid in plan.effects if eid in plan.effect_options}
 
 
 def _unit_label(unit, extra: str = "") -> tuple[tuple[str, str], str]:
@@ -431,8 +440,7 @@ def _print_details(r: Result, console) -> None:
 
     for label, value in _settings_lines(r):
         print_wrapped(console, Text.assemble((f"{label}: ", "dim"), value))
-    for c in r.choices:
-        print_wrapped(console, Text.assemble(("Choice: ", "dim"), c))
+    print_choices(console, r)
     for n in r.plan.not_modelled + _weapon_not_modelled(r):
         print_wrapped(console, Text.assemble(("Not modelled: ", "yellow"), n))
     for n in r.notes:
@@ -473,6 +481,24 @@ def _allocation_text(r: Result) -> str:
     return text
 
 
+def print_choices(console, r: Result, label: str = "Choice: ", indent: str = "") -> None:
+    """Every choice sentence of ``r``, ``label`` first, wrapped between words; a sentence of
+    the defender's allocation orders (``Result.allocation_choices``) as its head, then one
+    order a line (``  - ORDER for COUNTS``, a hanging indent), so that it reads at 80
+    columns. ``indent``: before every line (a sequence step's)."""
+    from rich.text import Text
+
+    laid = {c.sentence: c for c in r.allocation_choices}
+    for c in r.choices:
+        said = laid.get(c)
+        if said is None:
+            print_wrapped(console, Text.assemble(indent, (label, "dim"), c))
+            continue
+        print_hanging(console, Text.assemble(indent, (label, "dim")), Text(f"{said.head}:"))
+        for order in said.orders:
+            print_hanging(console, Text(f"{indent}  - "), Text(order))
+
+
 def _comparison(r: Result):
     ex, sa = r.exact, r.sample
     assert ex is not None and sa is not None
@@ -501,7 +527,10 @@ def comparison_table(rows: list[tuple[str, float, float, float]], trials: int, s
     """The "Exact vs sampled" table: one row per (figure, exact, sampled, standard error),
     with the difference in standard errors and a '!' beyond FLAG_SE. The standard error is
     floored at 1/trials (a sampled figure that came out the same in every trial has a sample
-    SE of 0, which measures nothing) and shown as used, so that "± SE" and "Δ / SE" agree."""
+    SE of 0, which measures nothing) and shown as used, so that "± SE" and "Δ / SE" agree;
+    except where that figure also equals the exact one (a constant such as the attacks of a
+    fixed A, or an impossible outcome): its SE and difference are exactly 0 and shown so.
+    Figures as :func:`comparison_cell` writes them."""
     from rich.table import Table
 
     from .layout import Words
@@ -518,12 +547,24 @@ def comparison_table(rows: list[tuple[str, float, float, float]], trials: int, s
     for name, a, b, s in rows:
         used = max(s, floor)
         z = abs(a - b) / used
+        same = s == 0.0 and a == b  # nothing to measure: the same figure in every trial
         t.add_row(
             Words(name),
-            f"{a:.4f}",
-            f"{b:.4f}",
-            f"{used:.4f}",
-            f"{z:.1f}",
+            comparison_cell(a),
+            comparison_cell(b),
+            "0" if same else comparison_cell(used),
+            "0" if same else f"{z:.1f}",
             "[red]![/red]" if z > FLAG_SE else "",
         )
     return t
+
+
+def comparison_cell(x: float) -> str:
+    """A figure of the "Exact vs sampled" table: four decimals; exactly zero as "0", and a
+    figure above zero that would round to 0.0000 as "<0.0001" (as :func:`pct` never rounds a
+    possible outcome to 0%)."""
+    if x == 0.0:
+        return "0"
+    if 0.0 < x < 0.00005:
+        return "<0.0001"
+    return f"{x:.4f}"

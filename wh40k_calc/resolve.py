@@ -35,6 +35,21 @@ MAX_ORDER_PROFILES = 6
 MAX_CANDIDATES = 720
 
 
+class AllocationChoice(Struct, frozen=True):
+    """One weapon profile's sentence of the defender's allocation orders (05.03), in parts for
+    the text to lay out: ``head`` ("Boltgun: defender's allocation order (...)"), then one
+    part per order used (``"Boy ×9, Boss Nob for 1-10 save rolls"``); ``sentence`` is the
+    whole, as ``choices`` holds it."""
+
+    head: str
+    orders: tuple[str, ...]
+
+    @property
+    def sentence(self) -> str:
+        """``head: order; order``."""
+        return f"{self.head}: " + "; ".join(self.orders)
+
+
 class Result(Struct, frozen=True):
     """Everything the report needs about one activation, made once by :func:`resolve`.
 
@@ -60,6 +75,7 @@ class Result(Struct, frozen=True):
     exact_declined: str | None = None  # why the exact engine declined (the sampler answers)
     attribution: Attribution | None = None
     by_state: Callable[[TargetStates], list[tuple[np.ndarray, Activation]]] | None = None
+    allocation_choices: tuple[AllocationChoice, ...] = ()  # the defender's orders' sentences
 
     @property
     def primary(self) -> Outcome:
@@ -463,10 +479,11 @@ def resolve(
         exact = exact.since(act.start) if exact else None
         sample = sample.since(act.start) if sample else None
     allocation_order, best = list(plan.allocation_order), False
+    said: tuple[AllocationChoice, ...] = ()
     if act.policy is not None:
-        allocation_order, sentences = describe_allocation(act)
+        allocation_order, said = describe_allocation(act)
         best = True
-        choices.extend(sentences)
+        choices.extend(c.sentence for c in said)
     return Result(
         sel,
         plan,
@@ -480,6 +497,7 @@ def resolve(
         allocation_best=best,
         exact_declined=declined,
         by_state=by_state,
+        allocation_choices=said,
     )
 
 
@@ -838,14 +856,15 @@ def _with_policy(act: Activation, notes: list[str]) -> Activation:
     return replace(act, policy=policy)
 
 
-def describe_allocation(act: Activation) -> tuple[list[str], list[str]]:
+def describe_allocation(act: Activation) -> tuple[list[str], tuple[AllocationChoice, ...]]:
     """The defender's allocation order for the most likely count of save rolls (model names)
-    and one sentence per weapon profile naming each order it used and for which counts."""
+    and one sentence per weapon profile naming each order it used and for which counts
+    (:class:`AllocationChoice`)."""
     policy = act.policy
     if policy is None:
-        return [], []
+        return [], ()
     best: tuple[float, int] = (-1.0, 0)
-    sentences = []
+    sentences: list[AllocationChoice] = []
     for j, w in enumerate(act.weapons):
         table = policy.tables[j] if j < len(policy.tables) else None
         probs = policy.probabilities[j] if j < len(policy.probabilities) else None
@@ -861,17 +880,16 @@ def describe_allocation(act: Activation) -> tuple[list[str], list[str]]:
             names = compress_names(order_models(act.target, policy.orders[o]))
             parts.append(f"{names} for {_counts(live & (table == o), live)}")
         if len(parts) > 0:
-            sentences.append(
-                f"{w.name}: defender's allocation order (05.03, fewest models destroyed): "
-                + "; ".join(parts)
-            )
-    return order_models(act.target, policy.orders[best[1]]), sentences
+            head = f"{w.name}: defender's allocation order (05.03, fewest models destroyed)"
+            sentences.append(AllocationChoice(head, tuple(parts)))
+    return order_models(act.target, policy.orders[best[1]]), tuple(sentences)
 
 
 def _counts(mask: np.ndarray, live: np.ndarray) -> str:
-    """``mask[n, m]`` (the counts using one order, among the ``live`` ones) as text: the
-    save-roll counts as ranges, with the Devastating Wounds counts where only some of them use
-    this order."""
+    """``mask[n, m]`` (the counts using one order, among the ``live`` ones: n save rolls, m
+    Devastating Wounds) as text: the save-roll counts as ranges ("1-10 save rolls"), and where
+    only some Devastating Wounds counts of a save-roll count use this order, that count with
+    them ("0 save rolls with 1-9 Devastating Wounds"), joined by ", or "."""
     plain, split = [], []
     for n in range(mask.shape[0]):
         ms = np.flatnonzero(mask[n])
@@ -880,9 +898,9 @@ def _counts(mask: np.ndarray, live: np.ndarray) -> str:
         if np.array_equal(ms, np.flatnonzero(live[n])):
             plain.append(n)
         else:
-            split.append(f"{n} with {_ranges(ms)} Devastating Wounds")
-    parts = ([_ranges(plain)] if plain else []) + split
-    return f"{'; '.join(parts)} save rolls"
+            split.append(f"{n} save rolls with {_ranges(ms)} Devastating Wounds")
+    parts = ([f"{_ranges(plain)} save rolls"] if plain else []) + split
+    return ", or ".join(parts)
 
 
 def _ranges(values) -> str:

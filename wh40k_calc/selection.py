@@ -207,6 +207,11 @@ class SelectionError(ValueError):
     """An impossible selection; the message says why."""
 
 
+class UsageError(SelectionError):
+    """An option's value out of its range where only the rules can tell (a Miracle dice of
+    7): refused as a usage error (exit code 2), as the command line refuses ``--hit-mod 99``."""
+
+
 def precision_target_value(text: str) -> str:
     """A ``--precision-target`` value: "leader" or "bodyguard" (any case), or the name of a
     CHARACTER model of the target (kept as written).

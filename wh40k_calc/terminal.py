@@ -32,6 +32,19 @@ def print_wrapped(console: Any, text: Any) -> None:
         console.print(line, soft_wrap=True)
 
 
+def print_hanging(console: Any, lead: Any, text: Any) -> None:
+    """Print ``lead`` then ``text`` (rich Texts) wrapped between words in the width the lead
+    leaves, each later line indented as far as the lead (a hanging indent: ``  - Boy ×9,
+    Boss Nob`` / ``    for 1-10 save rolls``), each line right-stripped."""
+    from rich.text import Text
+
+    indent = lead.cell_len
+    for i, line in enumerate(text.wrap(console, max(console.width - indent, 1))):
+        line.rstrip()
+        first = lead if i == 0 else Text(" " * indent)
+        console.print(Text.assemble(first, line), soft_wrap=True)
+
+
 def print_joined(console: Any, head: Any, tail: Any) -> None:
     """Print ``head`` then ``tail`` (rich Texts), breaking only before ``tail`` where it can:
     ``head`` wrapped as :func:`print_wrapped` does, ``tail`` after its last line when it fits

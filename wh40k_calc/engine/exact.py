@@ -313,6 +313,11 @@ class _Setup:
             raise ExactUnsupported(
                 f"{once[0]}: a single Damage re-roll is sampled, not computed exactly"
             )
+        fixed = [w.name for w in act.weapons if w.substituted and w.substituted.damage]
+        if fixed:
+            raise ExactUnsupported(
+                f"{fixed[0]}: a substituted Damage roll is sampled, not computed exactly"
+            )
         orders = None
         if act.policy is not None:
             orders = act.policy.orders

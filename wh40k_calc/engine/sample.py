@@ -330,9 +330,20 @@ def _hit_rolls(dice: _Dice, w: AttackProfile, attacks: np.ndarray) -> tuple[np.n
     """Per trial: (normal hits, Critical Hits) of ``attacks`` Hit rolls (Core rules: Hit Roll),
     drawn as counts; [TORRENT] attacks hit automatically and never score a Critical Hit. With
     ``reroll_one_hit``, a trial with a failed roll the table did not re-roll re-rolls one of
-    them (the fresh result stands)."""
+    them (the fresh result stands). Substituted Hit rolls (``w.substituted.hits``): a trial's
+    first attacks take those results."""
     if w.hit is None:
         return attacks, np.zeros_like(attacks)
+    fixed = w.substituted.hits if w.substituted else ()
+    if fixed:  # the first attacks' Hit rolls take the substituted results (not re-rolled)
+        made = np.minimum(attacks, len(fixed))
+        c = dice.counts(attacks - made, die_classes(w.hit, 3))
+        hits, crits = c[HIT].copy(), c[CRIT].copy()
+        for i, f in enumerate(fixed):
+            cls = w.hit.outcome[f]
+            if cls != MISS:
+                (hits if cls == HIT else crits)[made > i] += 1
+        return hits, crits
     if not w.reroll_one_hit:
         c = dice.counts(attacks, die_classes(w.hit, 3))
         return c[HIT], c[CRIT]
@@ -358,7 +369,20 @@ def _wound_rolls(
 
     ``command_reroll`` (per trial: still available) spends the Command Re-roll on a failed
     Wound roll of an own hit that was not already re-rolled (a die is never re-rolled twice);
-    the trials that spend it are set to False."""
+    the trials that spend it are set to False. Substituted Wound rolls
+    (``w.substituted.wounds``) are the first of a trial's rolls (never with the Command
+    Re-roll: ``AttackProfile.check_substituted``)."""
+    fixed = w.substituted.wounds if w.substituted else ()
+    if fixed:  # the first Wound rolls take the substituted results (not re-rolled)
+        rolls = own if extra is None else own + extra
+        made = np.minimum(rolls, len(fixed))
+        c = dice.counts(rolls - made, die_classes(w.wound, 3))
+        normal, critical = c[WOUND].copy(), c[CRIT_WOUND].copy()
+        for i, f in enumerate(fixed):
+            cls = w.wound.outcome[f]
+            if cls != FAIL:
+                (normal if cls == WOUND else critical)[made > i] += 1
+        return normal, critical
     if command_reroll is None:
         c = dice.counts(own if extra is None else own + extra, die_classes(w.wound, 3))
         return c[WOUND], c[CRIT_WOUND]
@@ -386,7 +410,7 @@ def _alike_to_the_save(w: AttackProfile) -> bool:
     saving throw: no Critical Hit or Critical Wound does anything of its own (no Sustained
     Hits, Lethal Hits or Devastating Wounds) and no re-roll taken once per activation (the
     Command Re-roll, a single Hit re-roll: one for all the attacks, not one each)."""
-    once = w.command_reroll or w.reroll_one_hit
+    once = w.command_reroll or w.reroll_one_hit or bool(w.substituted)
     return w.sustained is None and not (w.lethal or w.devastating or once)
 
 
@@ -425,7 +449,8 @@ def _weapon_wounds(
     With [DEVASTATING WOUNDS] the Critical Wounds are returned apart; otherwise they join the
     normal wounds. ``command_reroll``: see :func:`_wound_rolls`."""
     attacks = attacks.astype(np.int64, copy=False)
-    if w.hit is not None and w.sustained is None and not (w.lethal or w.reroll_one_hit):
+    fixed = w.substituted is not None and bool(w.substituted.hits or w.substituted.wounds)
+    if w.hit is not None and w.sustained is None and not (w.lethal or w.reroll_one_hit or fixed):
         # only the hits count: every attack that does not miss (one row of the counts)
         rolled = attacks - dice.counts(attacks, die_classes(w.hit, 3))[MISS]
         if not w.devastating and command_reroll is None:
@@ -456,6 +481,7 @@ class _Inflict:
     current when it is resolved."""
 
     def __init__(self, space: AllocationSpace, w: AttackProfile, lowest_first: bool = False):
+        w.check_substituted()
         self.space = space
         self.w = w
         self.routing = PRECISION if w.precision else NORMAL
@@ -473,9 +499,18 @@ class _Inflict:
         self.tabulated = _SaveJumps.damage_of(space, w) is not None
         self.mixed = not self.tabulated and MixedSaves.damage_of(space, w) is not None
         self.to_wipe: dict[int, tuple[np.ndarray, int]] = {}  # per order, for the waste
-        if w.reroll_one_damage:  # each Damage roll rolled, to spend the re-roll on one
+        self.fixed = w.substituted.damage if w.substituted else ()
+        if w.reroll_one_damage or self.fixed:  # each Damage roll rolled: one is special
             self.tabulated = self.mixed = False
+        # fixed_damage[kind, face]: the damage of a substituted Damage roll of that result
+        self.fixed_damage = np.array(
+            [[0] + [v.damage.final[v.damage.face_outcome(f)] for f in range(1, 7)] for v in w.vs]
+            if self.fixed
+            else np.zeros((0, 7)),
+            dtype=np.int64,
+        )
         self.once: np.ndarray | None = None  # per trial of a chunk: the single Damage re-roll
+        self.fixed_left: np.ndarray | None = None  # per trial: substituted Damage rolls left
         # the whole of one attack up to its saving throw drawn as one count (see
         # attack_outcomes), its failed saves then taken through the table
         self.outcomes: np.ndarray | None = None
@@ -485,8 +520,10 @@ class _Inflict:
                 self.outcomes = attack_outcomes(w)
 
     def start_chunk(self, n: int) -> None:
-        """A new chunk of ``n`` trials: each has the weapon's single Damage re-roll, if any."""
+        """A new chunk of ``n`` trials: each has the weapon's single Damage re-roll, if any,
+        and its substituted Damage rolls."""
         self.once = np.ones(n, dtype=bool) if self.w.reroll_one_damage else None
+        self.fixed_left = np.full(n, len(self.fixed), dtype=np.int64) if self.fixed else None
 
     def normal(
         self,
@@ -647,6 +684,8 @@ class _Inflict:
             dmg = self.damage.roll(dice, kinds, lefts, spare)
             if once is not None:
                 once[act] = spare
+            if self.fixed_left is not None:  # the trial's first Damage rolls: substituted
+                self._substitute(act, kinds, dmg)
             if devastating:
                 assert mortal is not None  # given for devastating wounds
                 mortal[act] += dmg
@@ -656,6 +695,18 @@ class _Inflict:
                 waste.add(act, dmg, through, _wiped(sp, st))
             states[act] = sp.apply(st, through, routing, od)
         return states
+
+    def _substitute(self, act: np.ndarray, kinds: np.ndarray, dmg: np.ndarray) -> None:
+        """Replace the Damage rolls ``dmg`` of the trials ``act`` that still have a
+        substituted Damage roll (``AttackProfile.substituted.damage``, in order) by its
+        damage against their model kinds, and use it up."""
+        assert self.fixed_left is not None
+        left = self.fixed_left[act]
+        use = np.flatnonzero(left > 0)
+        if use.size:
+            faces = np.asarray(self.fixed)[len(self.fixed) - left[use]]
+            dmg[use] = self.fixed_damage[kinds[use], faces]
+            self.fixed_left[act[use]] -= 1
 
     def _sorted_saves(
         self, dice: _Dice, states: np.ndarray, counts: np.ndarray, order: np.ndarray | int
@@ -990,6 +1041,9 @@ class _Phases:
             else:
                 cp = np.ones(c.n, dtype=bool) if w.command_reroll else None
                 hits, normal, crit = _weapon_wounds(dice, w, attacks, cp)
+            wounds = normal if crit is None else normal + crit
+            if w.substituted and w.substituted.saves:  # saved outright: no save to roll
+                normal = np.maximum(normal - len(w.substituted.saves), 0)
             orders: np.ndarray | int = 0
             if act.policy is not None:
                 orders = act.policy.index(wi, normal, 0 if crit is None else crit)
@@ -1009,7 +1063,6 @@ class _Phases:
                 c.states = inf.normal(dice, c.states, normal, dealt, failed, declared, c.waste)
             c.figure += dealt
             c.wasted.append(self._wasted(c, mark, dealt))
-            wounds = normal if crit is None else normal + crit
             figures = {"attacks": attacks, "hits": hits, "wounds": wounds}
             figures["failed_saves"] = failed
             for f, v in figures.items():

@@ -177,6 +177,110 @@ def _with_command_reroll(
     return np.clip(out, 0.0, None)
 
 
+def _one_hot(cls: int, n: int = 3) -> np.ndarray:
+    out = np.zeros(n)
+    out[cls] = 1.0
+    return out
+
+
+def _substituted_attack(
+    ap: AttackProfile, ph: np.ndarray, rest: tuple[int, ...]
+) -> list[np.ndarray]:
+    """One attack (Hit roll classes ``ph``) while the Wound-roll results ``rest`` are still to
+    be used on the next Wound rolls made: its (normal wounds, devastating Critical Wounds)
+    distribution split by how many of them its own Wound rolls use (index s: ``rest[:s]``).
+    Its Wound rolls are its own hit's (a normal hit, or a Critical Hit without [LETHAL HITS])
+    and its Sustained Hits' extra hits; a substituted result is fixed, never re-rolled."""
+    g = per_hit_kernel(ap)
+    out = [np.zeros((1, 1)) for _ in range(len(rest) + 1)]
+
+    def add(p: float, rolls: int, head: np.ndarray) -> None:
+        s = min(rolls, len(rest))
+        k = head
+        for f in rest[:s]:
+            k = conv2(k, per_hit_kernel(ap, _one_hot(ap.wound.outcome[f])))
+        out[s] = _pad_add(out[s], p * conv2(k, _power2(g, rolls - s)))
+
+    one = np.ones((1, 1))
+    if ap.hit is None:  # hits automatically: one hit, one Wound roll
+        add(1.0, 1, one)
+        return [_trim2(k) for k in out]
+    out[0] = _pad_add(out[0], ph[MISS] * one)
+    add(float(ph[HIT]), 1, one)
+    extras = ap.sustained if ap.sustained is not None else np.ones(1)
+    for e, pe in enumerate(extras):
+        if not pe:
+            continue
+        if ap.lethal:  # a wound without a Wound roll, then the extra hits roll
+            add(float(ph[CRIT] * pe), e, np.array([[0.0], [1.0]]))
+        else:
+            add(float(ph[CRIT] * pe), 1 + e, one)
+    return [_trim2(k) for k in out]
+
+
+def _with_substitutes(ap: AttackProfile, attacks: np.ndarray) -> np.ndarray:
+    """P[n, m] over the attacks in order when some of their Hit and Wound rolls are
+    substituted (``ap.substituted``): attack ``i`` rolls to hit with the result ``hits[i]``
+    while there is one, and the first Wound rolls made take ``wounds`` in turn (a state: how
+    many are used so far)."""
+    sub = ap.substituted
+    assert sub is not None
+    faces = sub.wounds
+    table = ap.hit
+    ph_table = table.probabilities(3) if table is not None else np.ones(3)
+    plain: dict[int, list[np.ndarray]] = {}  # per state: the kernels of an unsubstituted attack
+
+    def kernels(i: int, j: int) -> list[np.ndarray]:
+        if table is not None and i < len(sub.hits):
+            return _substituted_attack(ap, _one_hot(table.outcome[sub.hits[i]]), faces[j:])
+        if j not in plain:
+            plain[j] = _substituted_attack(ap, ph_table, faces[j:])
+        return plain[j]
+
+    out = np.zeros((1, 1))
+    states = [np.ones((1, 1))] + [np.zeros((1, 1)) for _ in faces]
+    for a, p in enumerate(attacks):
+        if a:
+            new = [np.zeros((1, 1)) for _ in states]
+            for j, v in enumerate(states):
+                if not v.any():
+                    continue
+                for s, k in enumerate(kernels(a - 1, j)):
+                    if k.any():
+                        new[j + s] = _pad_add(new[j + s], conv2(v, k))
+            states = new
+        if p:
+            for v in states:
+                out = _pad_add(out, p * v)
+    return np.clip(out, 0.0, None)
+
+
+def _saved_outright(p2: np.ndarray, s: int) -> np.ndarray:
+    """P[n, m] with ``s`` of the normal wounds saved outright (substituted saving throws that
+    pass): n becomes max(n - s, 0)."""
+    if not s or p2.shape[0] == 1:
+        return p2
+    out = p2[s:].copy() if p2.shape[0] > s else np.zeros((1, p2.shape[1]))
+    out[0] += p2[: min(s, p2.shape[0])].sum(axis=0)
+    return out
+
+
+def _substituted_hits(ap: AttackProfile, attacks: np.ndarray) -> float:
+    """What substituting the first Hit rolls changes in the expected hits: for each, P(that
+    many attacks are made) x (the hits of the fixed result - those of a roll)."""
+    sub, table = ap.substituted, ap.hit
+    if sub is None or table is None or not sub.hits:
+        return 0.0
+    extra = _mean(ap.sustained) if ap.sustained is not None else 0.0
+    per = (0.0, 1.0, 1.0 + extra)
+    mean = float(np.dot(table.probabilities(3), per))
+    tail = np.cumsum(attacks[::-1])[::-1]  # tail[i] = P(attacks >= i)
+    return sum(
+        float(tail[i + 1] if i + 1 < len(tail) else 0.0) * (per[table.outcome[f]] - mean)
+        for i, f in enumerate(sub.hits)
+    )
+
+
 def joint_cost(ap: AttackProfile, models_at_selection: int) -> float:
     """Operations :func:`wound_joint` would take: one 2-D convolution per possible number of
     attacks, on an array growing to (max wounds x max devastating wounds)."""
@@ -189,12 +293,24 @@ def joint_cost(ap: AttackProfile, models_at_selection: int) -> float:
 
 def wound_joint(ap: AttackProfile, models_at_selection: int) -> tuple[np.ndarray, dict]:
     """Joint distribution P[n, m] of the weapon's normal wounds n and devastating Critical
-    Wounds m over all its attacks, and its expected attacks, hits and wounds."""
+    Wounds m over all its attacks, and its expected attacks, hits and wounds. With substituted
+    dice (``ap.substituted``), its first Hit and Wound rolls take the fixed results, and n
+    counts the normal wounds left to roll saves for once the substituted saving throws have
+    saved theirs (the expected wounds count every wound).
+
+    Raises:
+        ValueError: two single re-rolls on one weapon, or substituted dice the engines cannot
+            resolve (``AttackProfile.check_substituted``).
+    """
     attacks = ap.attack_pmf(models_at_selection)
     k, hits_per_attack = per_attack_kernel(ap)
     if ap.command_reroll and ap.reroll_one_hit:
         raise ValueError("one single re-roll per weapon profile (a Hit or a Wound roll)")
-    if ap.command_reroll:
+    ap.check_substituted()
+    sub = ap.substituted
+    if sub and (sub.hits or sub.wounds):
+        out = _with_substitutes(ap, attacks)
+    elif ap.command_reroll:
         out = _with_command_reroll(ap, attacks, k)
     elif ap.reroll_one_hit and ap.hit is not None:
         out = _with_command_reroll(ap, attacks, k, hit=True)
@@ -204,10 +320,13 @@ def wound_joint(ap: AttackProfile, models_at_selection: int) -> tuple[np.ndarray
     hits = mean_attacks * hits_per_attack
     if ap.reroll_one_hit and ap.hit is not None and not ap.command_reroll:
         hits += _single_hit_reroll_hits(ap, attacks)
+    hits += _substituted_hits(ap, attacks)
     wounds = float(
         (out.sum(axis=1) * np.arange(out.shape[0])).sum()
         + (out.sum(axis=0) * np.arange(out.shape[1])).sum()
     )
+    if sub and sub.saves:  # wounds still count the wounds saved outright
+        out = _saved_outright(out, len(sub.saves))
     return _trim2(out), {
         "attacks": mean_attacks,
         "hits": hits,

@@ -161,13 +161,15 @@ def _effects_for(unit: ResolvedUnit, sel: Selection) -> tuple[tuple[str, ...], l
     """The unit's effects that apply to its activation ``sel`` (``rules.applied.refusal``: an
     effect's own conditions, its faction), and a note for each that cannot (except one for
     another phase)."""
+    from ..rules import get_rules
     from ..rules.activation import built_units
     from ..rules.applied import refusal
 
     applied, notes = [], []
     attacker, target = built_units(sel)
+    edition = get_rules(sel.edition).edition
     for eid in unit.effects:
-        why = refusal(sel, attacker, target, eid)
+        why = refusal(sel, attacker, target, eid, edition)
         if why is None:
             applied.append(eid)
         elif "phase only" not in why:

@@ -9,7 +9,8 @@ as a stance, is named by its rule's name and the calculator picks the option); t
 protect the unit (target side) do nothing when the army attacks and are listed as such. An
 enhancement is applied to the unit that bears it where a record of kind ``enhancement`` has
 its name (the bearer's own changes stay the bearer's: ``bearer_only``). Stratagems are the
-player's choice each turn: never applied from a list. Records are named by id (a choice
+player's choice each turn: never applied from a list; nor are Miracle dice (Sacred Rites),
+whose values only the player knows. Records are named by id (a choice
 rule by its rule's name): they resolve to the faction of the unit that attacks.
 """
 
@@ -76,7 +77,12 @@ def list_effects(
         for gid, group in groups.items():
             e = group[0]
             name = _name(e) if len(group) == 1 else gid
-            if any(x.applies_to_attacker for x in group):
+            if any(x.miracle_limit for x in group):  # the values are the player's to give
+                unused.append(
+                    f"{e.id} ({d}): the Miracle dice held are yours to give "
+                    f"(--effect {e.id}:6): not applied from a list"
+                )
+            elif any(x.applies_to_attacker for x in group):
                 attacker.append(name)
             else:
                 unused.append(f"{e.id} ({d}): protects the unit; nothing when it attacks")

@@ -31,6 +31,7 @@ from .command_reroll import SingleReroll, keep_single_rerolls
 from .conditional import against_target
 from .conditions import blast_x_notes, cleave_not_modelled, stealth_notes
 from .idle import idle_effects, idle_findings, idle_notes, idle_phase_notes, lasting_idle
+from .miracle import check_named_rolls, keep_miracle_dice, miracle_requests
 from .mortal import before_attacks, from_wounds_left
 from .plan import GroupOptions, Plan, acting_ids
 from .situation import Situation
@@ -136,7 +137,7 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     attacker = with_added_abilities(attacker, sel.added_abilities, edition.name)
     target = _built(sel.target, "target", edition.name)
     attacker, conditional_notes = against_target(attacker, target)  # 24.01 Abilities
-    facts = facts_of(sel, attacker, target, target_state)
+    facts = facts_of(sel, attacker, target, edition, target_state)
     applied, not_modelled = apply_effects(sel, attacker, target, facts)
     bearers = bearer_groups(attacker)
     variants = applied.variants()
@@ -147,6 +148,8 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     mortal_only = bool(changes.unit("attacker", "mortal_wounds"))
     groups, notes = weapon_options(sel, attacker, mortal_only, _blast_ok(changes))
     precise = any(w.abilities.precision for g in groups for o in g.options for w in o.weapons)
+    if changes.fields("attacker", "miracle_dice") or changes.fields("target", "miracle_dice"):
+        check_named_rolls(s, [w for g in groups for o in g.options for w in o.weapons])
     kinds, tprofile, order, roles, listing = target_profile(s, precise)
     best = edition.best_allocation(sel)
     start = wounded_start(sel, tprofile)
@@ -183,6 +186,7 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
         effect_sides_all=applied.sides,
         idle_effects=tuple(idle_fx),
         effects_both=[a.effect.id for a in applied.every_active() if a.effect.side == "both"],
+        effect_options=applied.options(),
         not_modelled=not_modelled,
         notes=[
             *attacker.notes,
@@ -341,9 +345,9 @@ class _ActivationBuilder(Struct, eq=False):  # a function object: compared and h
         self, picks: tuple[int, ...], variant: int, order: tuple[str, ...] | None
     ) -> Activation:
         """The activation: the weapons the picked options use, one profile each in ``order``
-        (each single re-roll kept where it adds most), the mortal wounds inflicted before the
-        attacks and the attacker's Hazardous tests; each set of choices built once (the
-        player's choices are scored, then the best is built again)."""
+        (each single re-roll and Miracle dice kept where it adds most), the mortal wounds
+        inflicted before the attacks and the attacker's Hazardous tests; each set of choices
+        built once (the player's choices are scored, then the best is built again)."""
         key = (tuple(picks), variant, None if order is None else tuple(order))
         if key not in self.built:
             self.built[key] = self._build(picks, variant, order)
@@ -371,6 +375,10 @@ class _ActivationBuilder(Struct, eq=False):  # a function object: compared and h
                 return replace(again, choices=p.choices, reroll_one_damage=True)
 
             profiles, notes = keep_single_rerolls(profiles, tprofile, rerolls, rebuild)
+        miracles = miracle_requests(s, origins)
+        if miracles:
+            profiles, more = keep_miracle_dice(profiles, tprofile, miracles)
+            notes = (*notes, *more)
         return Activation(
             tuple(profiles),
             tprofile,

@@ -20,6 +20,7 @@ counts) never refuse an effect: they are read where the target's state is known 
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
 
 import msgspec
 from msgspec import Struct, field
@@ -37,9 +38,12 @@ from ..effects import (
     unit_rule,
 )
 from ..records import compared_without, replace
-from ..selection import Selection, SelectionError
+from ..selection import Selection, SelectionError, UsageError
 from ..units import Unit
 from .when import Context, Facts, facts_of, leads, why_not
+
+if TYPE_CHECKING:
+    from .edition import Edition
 
 # conditions on the target's state: read per state, never a reason to refuse (module docstring)
 STATE_FIELDS = (
@@ -55,7 +59,8 @@ class Active(Struct, frozen=True):
     player gave; ``explicit``: named with ``--effect`` (else a datasheet's own rule);
     ``owner``: the datasheet of the unit that names it in ``rules:`` (its models are the
     bearer of a ``bearer_only`` change); ``leading``: that datasheet leads the unit (for
-    ``when.leading``: :func:`~wh40k_calc.rules.when.leads`)."""
+    ``when.leading``: :func:`~wh40k_calc.rules.when.leads`); ``given``: the options in the
+    order given, repeats kept (Miracle dice values: ``rules.miracle``)."""
 
     effect: Effect
     side: str
@@ -63,6 +68,7 @@ class Active(Struct, frozen=True):
     explicit: bool = True
     owner: Datasheet | None = None
     leading: bool = False
+    given: tuple[str, ...] = ()
 
     __eq__, __hash__ = compared_without("owner")  # the owner takes no part
 
@@ -156,6 +162,17 @@ class Applied(Struct):
         """Every effect that may act (each option of each choice rule too), for notes."""
         return [*self.fixed, *(a for c in self.choices for a in c.actives)]
 
+    def options(self) -> dict[str, list[str]]:
+        """For the report: id (as in :attr:`ids`) -> the options the player gave for it
+        (``--effect ID:OPTION``, sorted; ids given none are left out)."""
+        by_key = {a.key: a.options for a in self.every_active()}
+        out: dict[str, set[str]] = {}
+        for (eid, _), keys in self.members.items():
+            for k in keys:
+                if by_key.get(k):
+                    out.setdefault(eid, set()).update(by_key[k])
+        return {eid: sorted(out[eid]) for eid in self.ids if eid in out}
+
 
 def unit_keys(unit: Unit) -> dict[str, int]:
     """The faction keys of ``unit`` (each datasheet's faction and every faction keyword) and
@@ -168,11 +185,11 @@ def unit_keys(unit: Unit) -> dict[str, int]:
 
 
 def apply_effects(
-    sel: Selection, attacker: Unit, target: Unit, facts: Facts | None = None
+    sel: Selection, attacker: Unit, target: Unit, facts: Facts
 ) -> tuple[Applied, list[str]]:
     """Find the requested effects and the unit rules the datasheets name, check them against
-    their conditions and sort those that apply by side; list unit rules we do not have as not
-    modelled.
+    their conditions (``facts``: :func:`~.when.facts_of` of the selection) and sort those that
+    apply by side; list unit rules we do not have as not modelled.
 
     Raises:
         SelectionError: an unknown or ambiguous effect name, an unknown option, an effect of
@@ -180,7 +197,7 @@ def apply_effects(
             (with the reason; with ``sel.skip_unmet``, ``--explain``'s subsets, it is left
             out instead).
     """
-    base = facts or facts_of(sel, attacker, target)
+    base = facts
     requested, not_modelled = _unit_rules(sel, attacker, target)
     units = (
         {
@@ -199,7 +216,8 @@ def apply_effects(
             first = next((w for w in whys if w is not None), None)
             raise SelectionError(f"--effect {name}: {first}" if first else str(exc)) from None
         except LookupError as exc:
-            raise SelectionError(str(exc)) from None
+            usage = getattr(exc, "usage", False)  # a value out of range (Miracle dice)
+            raise (UsageError if usage else SelectionError)(str(exc)) from None
     requested = _merged(requested)
     granted, bearer_granted = _granted(requested, base)
     f = base.granted(granted, bearer_granted) if granted or bearer_granted else base
@@ -323,11 +341,11 @@ def _why(a: Active, f: Facts, name: str | None = None) -> str | None:
     return why_not(when, f, ctx, name or e.name, keyword_sides=sides)
 
 
-def _named(e: Effect, side: str, opts: frozenset[str], sides: dict, owners: dict) -> Active:
-    """An effect named with ``--effect`` acting for ``side``: its owner, when a datasheet of
-    that unit names it too."""
+def _named(e: Effect, side: str, given: tuple[str, ...], sides: dict, owners: dict) -> Active:
+    """An effect named with ``--effect`` acting for ``side`` with the options ``given``: its
+    owner, when a datasheet of that unit names it too."""
     owner = owners.get((*e.identity, side))
-    return Active(e, side, opts, True, owner, leads(sides[side], owner))
+    return Active(e, side, frozenset(given), True, owner, leads(sides[side], owner), given)
 
 
 def _apply_found(
@@ -341,7 +359,7 @@ def _apply_found(
 ) -> None:
     """Add what one ``--effect`` found: each side it can act for, or a choice (``skip_unmet``:
     one that cannot act is left out rather than refused)."""
-    opts = frozenset(found.options)
+    opts = tuple(found.options)
     text = found.request.text
     if found.choice:
         side = found.sides[0]
@@ -470,11 +488,14 @@ def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, lis
     return requested, not_modelled
 
 
-def refusal(sel: Selection, attacker: Unit, target: Unit, name: str) -> str | None:
-    """Why ``--effect name`` cannot be used in ``sel`` (the message), or None when it can:
-    for callers that add effects where they can apply (army lists)."""
+def refusal(
+    sel: Selection, attacker: Unit, target: Unit, name: str, edition: Edition
+) -> str | None:
+    """Why ``--effect name`` cannot be used in ``sel`` under ``edition`` (the message), or
+    None when it can: for callers that add effects where they can apply (army lists)."""
     try:
-        apply_effects(replace(sel, effects=(name,)), attacker, target)
+        sel = replace(sel, effects=(name,))
+        apply_effects(sel, attacker, target, facts_of(sel, attacker, target, edition))
     except SelectionError as exc:
         return str(exc)
     except EffectNameError as exc:  # pragma: no cover - converted above

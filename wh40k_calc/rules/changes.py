@@ -140,15 +140,18 @@ class Changes:
                     if value is None:
                         continue
                 self.by.setdefault((a.side, field), []).append(Piece(a, i, c, field, value))
-        # read by the conditions (``target_in_cover``): the effects giving the target cover
-        # or Stealth; a record's own cover never counts for its own conditions (Masters of
-        # Camouflage: "the Benefit of Cover for any other reason")
+        # the effects giving the target cover, and those giving it Stealth (``rules.cover``
+        # decides what each gives); for the conditions (``target_in_cover``) a record's own
+        # cover never counts (Masters of Camouflage: "the Benefit of Cover for any other
+        # reason"); none counted while they are gathered
         self.cover_by: tuple[tuple, ...] = ()
+        self.stealth_by: tuple[tuple, ...] = ()
         stealth = self.unit("target", "stealth")
-        cover = stealth + self.unit("target", "cover")
+        cover = self.unit("target", "cover")
         self.stealth_fx = bool(stealth)
         self.cover_fx = bool(cover)
         self.cover_by = tuple(dict.fromkeys(p.active.effect.identity for p in cover))
+        self.stealth_by = tuple(dict.fromkeys(p.active.effect.identity for p in stealth))
 
     def fields(self, side: str, field: str) -> list[Piece]:
         """Every piece of ``field`` on ``side``, whatever its scope and conditions."""
@@ -162,7 +165,14 @@ class Changes:
         reads them (the reason, ``name`` first), or None; ``drop``: conditions left unread."""
         e = p.active.effect
         cover = any(k != e.identity for k in self.cover_by)
-        ctx = replace(ctx, options=p.active.options, leading=p.active.leading, cover_fx=cover)
+        stealth = any(k != e.identity for k in self.stealth_by)
+        ctx = replace(
+            ctx,
+            options=p.active.options,
+            leading=p.active.leading,
+            cover_fx=cover,
+            stealth_fx=stealth,
+        )
         sides = (p.active.side,) if e.side == "both" else ("attacker", "target")
         record, own = _without(e.when, drop), _without(p.change.when, drop)
         return why_not(record, self.facts, ctx, name, keyword_sides=sides) or why_not(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from msgspec import Struct
 
-from ..profile import CRIT, FAIL, HIT, MISS, AttackProfile, TargetProfile
+from ..profile import CRIT, FAIL, HIT, MISS, AttackProfile, TargetModel, TargetProfile
 from ..records import replace
 from . import common as c
 
@@ -25,7 +25,7 @@ def reroll_gain(p: AttackProfile, target: TargetProfile) -> float:
     of its attacks' own Wound rolls fails without being re-rolled) x the value of a fresh
     Wound roll. 0 when every failed Wound roll is re-rolled already, or a wound adds nothing.
     """
-    first = _first_model(p, target)
+    first = first_model(p, target)
     values = c.wound_values(p.vs[first.kind], first.W, p.devastating)
     table = p.wound
     unrerolled_fail = (
@@ -59,19 +59,37 @@ def hit_gain(p: AttackProfile, target: TargetProfile) -> float:
     re-rolled) x the value of a fresh Hit roll. 0 without a Hit roll ([TORRENT])."""
     if p.hit is None:
         return 0.0
-    first = _first_model(p, target)
+    values = hit_values(p, target)
+    table = p.hit
+    fail = sum(1 for f in range(1, 7) if table.outcome[f] == MISS and not table.reroll[f]) / 6
+    fresh = sum(values[table.outcome[f]] for f in range(1, 7)) / 6
+    return at_least(p.attack_pmf(target.models), fail) * fresh
+
+
+def hit_values(p: AttackProfile, target: TargetProfile) -> tuple[float, float, float]:
+    """The expected effective damage of a missed, a normal and a Critical Hit of weapon ``p``
+    against the first model its attacks go to (a Critical Hit: Lethal Hits' automatic wound or
+    a Wound roll, with Sustained Hits' extra hits)."""
+    first = first_model(p, target)
     v = c.wound_values(p.vs[first.kind], first.W, p.devastating)
     pw = p.wound.probabilities(3)
     per_hit = float(sum(pw[i] * v[i] for i in range(3)))
     sus = float(np.dot(np.arange(len(p.sustained)), p.sustained)) if p.sustained is not None else 0
     crit = (v[1] if p.lethal else per_hit) + sus * per_hit
-    values = (0.0, per_hit, crit)
-    table = p.hit
-    fail = sum(1 for f in range(1, 7) if table.outcome[f] == MISS and not table.reroll[f]) / 6
-    fresh = sum(values[table.outcome[f]] for f in range(1, 7)) / 6
-    attacks = p.attack_pmf(target.models)
-    none = float(np.dot(attacks, (1.0 - fail) ** np.arange(len(attacks))))
-    return (1.0 - none) * fresh
+    return (0.0, per_hit, crit)
+
+
+def at_least(attacks: np.ndarray, chance: float, k: int = 1) -> float:
+    """P(at least ``k`` of the attacks, ``attacks`` their number's distribution, do something
+    each does with probability ``chance``, independently)."""
+    from math import comb
+
+    total = 0.0
+    for a, pa in enumerate(attacks):
+        if pa and a >= k:
+            below = sum(comb(a, i) * chance**i * (1 - chance) ** (a - i) for i in range(k))
+            total += pa * (1.0 - below)
+    return float(total)
 
 
 def damage_gain(p: AttackProfile, target: TargetProfile) -> float:
@@ -79,7 +97,7 @@ def damage_gain(p: AttackProfile, target: TargetProfile) -> float:
     least one of its attacks makes a Damage roll) x what re-rolling a result below a fresh
     roll's value adds to one roll against the first model (W capping the damage). 0 for a
     fixed Damage, or one every roll of which is re-rolled already."""
-    first = _first_model(p, target)
+    first = first_model(p, target)
     vs = p.vs[first.kind]
     table = vs.damage
     if len(set(table.final)) < 2 or table.reroll:
@@ -185,7 +203,7 @@ def _unused(profiles: list[AttackProfile]) -> str:
     return f"Command Re-roll: not used: the calculator spends it on a failed Wound roll, and {why}"
 
 
-def _first_model(p: AttackProfile, target: TargetProfile):
+def first_model(p: AttackProfile, target: TargetProfile) -> TargetModel:
     """The model ``p``'s attacks are allocated to first."""
     if p.precision and target.characters:
         return target.characters[0]

@@ -276,7 +276,20 @@ def damage_table(
             fresh = sum(p * v for p, v in zip(probs, vals, strict=True))
             sets.append(frozenset(i for i, v in enumerate(vals) if v < fresh - 1e-12))
         rr = tuple(sets)
-    return DamageTable(probs, final, rr, label)
+    return DamageTable(probs, final, rr, label, _substituted_faces(dice, melta_dice, pairs))
+
+
+def _substituted_faces(
+    dice: Dice, melta_dice: tuple[Dice, ...], pairs: list[tuple[int, int]]
+) -> tuple[int, ...]:
+    """The outcome of the Damage roll when its die is replaced by a D6 result of 1-6
+    (``DamageTable.faces``): for a roll of one D6 or one D3 (Core rules: Dice; edition 11:
+    01.05 Dice: a D3 is a D6 halved, rounding up) plus a constant, with nothing else rolled;
+    empty otherwise (a fixed Damage, 2D6, a rolled bonus such as [MELTA D3])."""
+    if dice.count != 1 or dice.sides not in (3, 6) or melta_dice:
+        return ()
+    value = [(ceil(f / 2) if dice.sides == 3 else f) + dice.bonus for f in range(1, 7)]
+    return tuple(pairs.index((v, 0)) for v in value)
 
 
 def _point(d: int) -> np.ndarray:

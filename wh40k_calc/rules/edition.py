@@ -58,11 +58,12 @@ class Edition(Protocol):
         attacker: Unit,
         target: Unit,
         ab: WeaponAbilities,
-        cover_fx: bool,
+        covered: bool,
         stealth_fx: bool,
     ) -> HitTerms:
         """``terms`` with the edition's BS and Hit-roll changes of a ranged attack (Stealth,
-        cover, [INDIRECT FIRE], plunging fire)."""
+        cover, [INDIRECT FIRE], plunging fire); ``covered``: the target has the Benefit of
+        Cover against it (``rules.cover``); ``stealth_fx``: an effect gives it Stealth."""
         ...
 
     def engaged_hit_terms(
@@ -102,6 +103,11 @@ class Edition(Protocol):
         """What Stealth does against ``weapons`` (the ranged weapons that can attack)."""
         ...
 
+    def stealth_gives_cover(self) -> bool:
+        """Whether Stealth gives its unit the Benefit of Cover against ranged attacks (the
+        one part of ``rules.cover.benefit_of_cover`` the editions answer differently)."""
+        ...
+
     # ---- 05.02 Wound Rolls ----------------------------------------------------------------
 
     def toughness(self, target: Unit) -> int:
@@ -110,8 +116,9 @@ class Edition(Protocol):
 
     # ---- 05.03 Save Rolls -----------------------------------------------------------------
 
-    def save_cover(self, sel: Selection, w: Weapon, ab: WeaponAbilities, cover_fx: bool) -> bool:
-        """Whether the Benefit of Cover adds 1 to the armour save of ``w``'s attacks."""
+    def cover_improves_save(self) -> bool:
+        """Whether the Benefit of Cover (``rules.cover``) adds 1 to the armour save (else it
+        acts on the BS: :meth:`ranged_hit_terms`)."""
         ...
 
     def saves_lowest_first(self) -> bool:

@@ -18,6 +18,7 @@ from ..profile import HazardProfile
 from ..records import replace
 from ..selection import SelectionError
 from .conditions import has_stealth
+from .engaged import big_unit, target_engaged
 from .mortal import attacker_track
 
 if TYPE_CHECKING:
@@ -115,16 +116,16 @@ class Edition10:
         attacker: Unit,
         target: Unit,
         ab: WeaponAbilities,
-        cover_fx: bool,
+        covered: bool,
         stealth_fx: bool,
     ) -> HitTerms:
         """10th edition, ranged attacks: Stealth -1 to the Hit roll against a unit that has it
         (issue 9: "-1 to ranged Hit rolls ... inside the ±1 cap"; an effect's Stealth,
         ``stealth_fx``, too); [INDIRECT FIRE] with
         ``--indirect`` (seeds README: "subtract 1 from its Hit roll, an unmodified Hit roll of
-        1, 2 or 3 always fails"). Cover is a save bonus here (:meth:`save_cover`), not a BS
-        change."""
-        del attacker, cover_fx
+        1, 2 or 3 always fails"). Cover (``covered``) is a save bonus here
+        (:meth:`cover_improves_save`), not a BS change."""
+        del attacker, covered
         if has_stealth(sel, target) or stealth_fx:
             terms = terms.add_roll("Stealth", -1)
         if ab.indirect_fire and sel.conditions.indirect:
@@ -142,16 +143,22 @@ class Edition10:
         lifted: bool,
     ) -> HitTerms:
         """10th edition, Big Guns Never Tire (printed neither in seeds 000/001 nor in the seeds
-        README, which print Pistol only; modelled as the published rule's penalty on the
-        shooter, no more): each ranged
-        attack a MONSTER/VEHICLE model makes while its unit is within Engagement Range of
-        enemy units (``--engaged``, ``big``) takes -1 to the Hit roll, unless it is made with a
-        Pistol or an effect lifts it (``lifted``). The -1 the published rule also gives to
-        attacks *against* an engaged MONSTER/VEHICLE is not in the seeds and is not applied
-        (:meth:`check_conditions` says so)."""
-        del attacker, target
+        README, which print Pistol only; modelled as the published core rule, whose summary
+        is: each time a ranged attack is made by or against a MONSTER/VEHICLE unit within
+        Engagement Range of enemy units, -1 to its Hit roll, unless the attack is made with a
+        Pistol). Two penalties, both Hit-roll modifiers inside the ±1 cap:
+
+        * by: each ranged attack a MONSTER/VEHICLE model (``big``) makes while its unit is
+          engaged (``--engaged``), unless made with a Pistol or an effect lifts it
+          (``lifted``, ``ignore_engaged_penalty``);
+        * against: each ranged attack at a MONSTER/VEHICLE target within Engagement Range of
+          the attacker's army (``--target-engaged``, or implied: ``engaged.target_engaged``),
+          unless made with a Pistol; ``lifted`` does not lift it (it is the target's
+          engagement, not the shooter's)."""
         if sel.conditions.engaged and big and not ab.pistol and not lifted:
             terms = terms.add_roll("shooting while engaged (Big Guns Never Tire)", -1)
+        if target_engaged(sel, attacker) and big_unit(target) and not ab.pistol:
+            terms = terms.add_roll("an engaged MONSTER/VEHICLE target (Big Guns Never Tire)", -1)
         return terms
 
     def psychic_ignores_harmful(self) -> bool:
@@ -159,17 +166,17 @@ class Edition10:
         no; seeds README: [PSYCHIC] "no effect on one attack sequence")."""
         return False
 
-    def save_cover(self, sel: Selection, w: Weapon, ab: WeaponAbilities, cover_fx: bool) -> bool:
+    def cover_improves_save(self) -> bool:
         """Whether the Benefit of Cover adds 1 to the armour save (Core rules: Benefit of
-        Cover): against ranged attacks, from ``--cover``, an effect (Go to Ground:
-        ``cover_fx``) or an [INDIRECT FIRE] attack on a target that is not visible; not
-        against [IGNORES COVER]."""
-        cond = sel.conditions
-        return (
-            not w.is_melee
-            and not ab.ignores_cover
-            and (cond.cover or cover_fx or (cond.indirect and ab.indirect_fire))
-        )
+        Cover: +1 to the armour saving throw, never to an invulnerable one; who has it against
+        which attack: ``rules.cover``): yes."""
+        return True
+
+    def stealth_gives_cover(self) -> bool:
+        """Whether Stealth gives the Benefit of Cover (10th edition: no; it is -1 to the Hit
+        roll of ranged attacks, :meth:`ranged_hit_terms`; the Benefit of Cover of seeds 000
+        and 001 comes from terrain, ``--cover``, and rules that name it)."""
+        return False
 
     def cleave_bonus(self, abilities: WeaponAbilities) -> int:
         """Attack dice added per five target models by [CLEAVE X] (10th edition: none; it is
@@ -185,21 +192,10 @@ class Edition10:
 
     def check_conditions(self, sel: Selection, attacker: Unit, target: Unit) -> list[str]:
         """Notes on conditions that change nothing here (10th edition: plunging fire, 22.05,
-        and ``--spotted``, 10.07: edition-11 rules; the -1 against an engaged MONSTER/VEHICLE
-        target, which the seeds do not print); an edition may raise ``SelectionError`` for a
-        selection it cannot resolve (10th edition does not)."""
-        del attacker
+        and ``--spotted``, 10.07: edition-11 rules); an edition may raise ``SelectionError``
+        for a selection it cannot resolve (10th edition does not)."""
+        del attacker, target
         out = []
-        if (
-            sel.conditions.target_engaged
-            and sel.phase == "shooting"
-            and {"MONSTER", "VEHICLE"} & target.keywords
-        ):
-            out.append(
-                "--target-engaged: the -1 to hit an engaged MONSTER/VEHICLE (Big Guns Never "
-                "Tire) is not in the 10th-edition seeds and is not applied (add --hit-mod -1 "
-                "to play it)"
-            )
         if sel.conditions.plunging_fire and sel.phase == "shooting":
             out.append(
                 "--plunging-fire: no effect in edition 10 (plunging fire, 22.05, is an "

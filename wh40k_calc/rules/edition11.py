@@ -60,7 +60,6 @@ from ..dice import Dice
 from ..profile import HazardProfile
 from ..records import replace
 from ..selection import SelectionError
-from .conditions import has_stealth
 from .edition10 import Edition10
 from .engaged import big_unit, target_engaged
 from .idle import cover_unused
@@ -199,25 +198,25 @@ class Edition11(Edition10):
         attacker: Unit,
         target: Unit,
         ab: WeaponAbilities,
-        cover_fx: bool,
+        covered: bool,
         stealth_fx: bool,
     ) -> HitTerms:
-        """Ranged attacks: the Benefit of Cover (13.08: "worsen the BS characteristic of that
-        attack by 1"; from ``--cover``, Stealth (24.33), an effect's cover or Stealth
-        (``cover_fx``/``stealth_fx``), or indirect shooting; not against [IGNORES COVER], 24.18)
-        once whatever gives it; plunging fire (22.05: "improve the BS characteristic of that
-        attack by 1") against a visible target, so not with ``--indirect``, and not when the
-        attacker or the target is an AIRCRAFT (23.03).
+        """Ranged attacks: the Benefit of Cover (``covered``, ``rules.cover``: from
+        ``--cover``, Stealth (24.33), an effect's cover or Stealth, or indirect shooting; not
+        against [IGNORES COVER], 24.18) worsens the BS by 1 (13.08: "worsen the BS
+        characteristic of that attack by 1"), once whatever gives it; plunging fire (22.05:
+        "improve the BS characteristic of that attack by 1") against a visible target, so not
+        with ``--indirect``, and not when the attacker or the target is an AIRCRAFT (23.03).
 
         Indirect shooting (10.07, ``--indirect``: the target not visible to the attacker), for
         each [INDIRECT FIRE] attack: the target has the Benefit of Cover, Hit rolls cannot be
         re-rolled, and an unmodified 1-5 fails, or 1-3 if the unit Remained Stationary and the
         target is visible to a friendly unit (``--spotted``). No -1 to the Hit roll (10th
         edition's)."""
+        del stealth_fx  # Stealth is one of the sources of ``covered`` (24.33)
         cond = sel.conditions
         indirect = cond.indirect and ab.indirect_fire
-        cover = cond.cover or has_stealth(sel, target) or cover_fx or stealth_fx or indirect
-        if cover and not ab.ignores_cover:
+        if covered:
             terms = terms.add_skill("the Benefit of Cover", -1)
         if cond.plunging_fire and not cond.indirect and not _aircraft(attacker, target):
             terms = terms.add_skill("plunging fire", 1)
@@ -258,11 +257,15 @@ class Edition11(Edition10):
         ones kept)."""
         return True
 
-    def save_cover(self, sel: Selection, w: Weapon, ab: WeaponAbilities, cover_fx: bool) -> bool:
+    def cover_improves_save(self) -> bool:
         """13.08 Benefit Of Cover: the only effect is the attack's BS worsened by 1
         (:meth:`ranged_hit_terms`); no bonus to the save, unlike 10th edition."""
-        del sel, w, ab, cover_fx
         return False
+
+    def stealth_gives_cover(self) -> bool:
+        """24.33 Stealth: a unit every model of which has it has the benefit of cover against
+        each ranged attack that targets it (13.08)."""
+        return True
 
     def cleave_bonus(self, abilities: WeaponAbilities) -> int:
         """24.06 [CLEAVE]: when the weapon's attack dice are gathered and one target was

@@ -30,6 +30,7 @@ from ..records import replace
 from . import common as c
 from .changes import names
 from .common import cap
+from .cover import attack_in_cover
 from .engaged import is_big
 from .unit_abilities import damaged_hit_mod
 
@@ -122,9 +123,8 @@ def hit_terms(s: Situation, attack: Attack, ab: WeaponAbilities) -> HitTerms:
         return terms
     if ab.heavy and sel.conditions.stationary:
         terms = terms.add_roll("[HEAVY]", 1)
-    terms = s.edition.ranged_hit_terms(
-        terms, sel, s.attacker, s.target, ab, fx.cover_fx, fx.stealth_fx
-    )
+    covered = attack_in_cover(s, w, ab)
+    terms = s.edition.ranged_hit_terms(terms, sel, s.attacker, s.target, ab, covered, fx.stealth_fx)
     if sel.phase == "shooting" and (sel.conditions.engaged or sel.conditions.target_engaged):
         g = attack.group
         big = is_big(g) if g is not None else all(is_big(x) for x in s.attacker.groups)

@@ -306,7 +306,7 @@ def _cover(
     if sel.phase != "shooting" or not sel.conditions.cover or not ranged:
         return []
     counted = [w for w in ranged if not w.abilities.ignores_cover]
-    as_save = [w for w in counted if edition.save_cover(sel, w, w.abilities, False)]
+    as_save = counted if edition.cover_improves_save() else []
     if not as_save:  # edition 11: BS worsened
         unused = cover_unused(ranged)
         return [_cover_idle(unused, sel)] if unused else []

@@ -77,6 +77,7 @@ class Plan(Struct, frozen=True):
     effects: list[str] = field(default_factory=list)
     effect_sides: dict[str, list[str]] = field(default_factory=dict)
     effects_both: list[str] = field(default_factory=list)  # ids of effects for either side
+    effect_options: dict[str, list[str]] = field(default_factory=dict)  # id -> options given
     choices: list[str] = field(default_factory=list)
     not_modelled: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)

@@ -221,9 +221,9 @@ def _can_act(ab: Ability, w: Weapon, sel: Selection, plan: Plan, act: Activation
         return not ranged and act.target.models >= 5 and bool(edition.cleave_bonus(w.abilities))
     # an effect on the target may give it cover or Feel No Pain against Psychic Attacks
     target_effects = any("target" in sides for sides in plan.effect_sides.values())
-    if key == "ignores cover":
-        stealth = sel.modifiers.target_stealth or any(
-            g.profile.stealth for g in plan.target.all_groups
+    if key == "ignores cover":  # Stealth gives cover in edition 11 only (rules.cover)
+        stealth = get_rules(sel.edition).edition.stealth_gives_cover() and (
+            sel.modifiers.target_stealth or any(g.profile.stealth for g in plan.target.all_groups)
         )
         covered = cond.cover or cond.indirect or stealth or target_effects
         return shooting and ranged and covered

@@ -4,11 +4,11 @@ kind of target model makes against one weapon's attacks.
 
 The armour save is the model's Sv (as effects change the characteristic:
 :func:`save_characteristic`) worsened by AP (never above 0), with +1 for the Benefit of Cover
-where the edition gives it as a save bonus (:meth:`~.edition.Edition.save_cover`: 10th
-edition; edition 11 worsens BS instead, ``hit``) and never improved by more than 1; an
-invulnerable save ignores AP and cover; the defender takes whichever is less likely to fail.
-Whether one profile's saves are rolled together (edition 11) is the engines' business, told by
-:meth:`~.edition.Edition.saves_lowest_first`.
+where the edition gives it as a save bonus (:meth:`~.edition.Edition.cover_improves_save`:
+10th edition; edition 11 worsens BS instead, ``hit``; who has it: ``rules.cover``) and never
+improved by more than 1; an invulnerable save ignores AP and cover; the defender takes
+whichever is less likely to fail. Whether one profile's saves are rolled together (edition 11)
+is the engines' business, told by :meth:`~.edition.Edition.saves_lowest_first`.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, cast
 
 from ..profile import RollTable
 from . import common as c
+from .cover import attack_in_cover
 
 if TYPE_CHECKING:
     from ..abilities import WeaponAbilities
@@ -50,7 +51,7 @@ def save_table(
 
     worse = 0 if fx.ignores(attack, "ap") else sum(int(p.value) for p in pieces("ap_worsen"))
     ap = min(0, w.AP - ap_improve + worse)
-    cover = s.edition.save_cover(s.sel, w, ab, fx.cover_fx)
+    cover = s.edition.cover_improves_save() and attack_in_cover(s, w, ab)
     improve = [(int(p.value), p.change.save_limit) for p in pieces("save_improve")]
     worsen = sum(int(cast(int, p.value)) for p in fx.attacker("target_save_worsen", attack))
     sets = [int(p.value) for p in pieces("save_set")]

@@ -4,9 +4,10 @@ change's conditions hold (:func:`holds`) or why not (:func:`why_not`, for a refu
 
 Derived, never asked: the phase, ``--charged``, ``--stationary``, ``--half-range``,
 ``--disembarked``, ``--objective``, ``--beyond-12``, ``--engaged``, ``--target-engaged``; the
-Benefit of Cover (``--cover``, Stealth, an effect giving either; against a ranged attack that
-does not ignore it); both units' keywords (an Attached unit's are all its units', except
-CHARACTER, which counts only for a CHARACTER model's own attacks); whether each is or
+Benefit of Cover (``--cover``, an effect's cover, [INDIRECT FIRE] with ``--indirect``, and in
+edition 11 Stealth; against a ranged attack that does not ignore it: ``rules.cover``); both
+units' keywords (an Attached unit's are all its units', except CHARACTER, which counts only
+for a CHARACTER model's own attacks); whether each is or
 contains a CHARACTER model; their model counts and Starting Strength. Below Starting
 Strength and Below Half-strength follow the core rules (seeds 000 "Below Half-strength";
 edition 11, 01.02.01 Starting Strength and Half-Strength): a unit of one model is below its
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
     from ..effect_schema import When
     from ..selection import Selection
     from ..units import ModelGroup, Unit
+    from .cover import CoverSources
+    from .edition import Edition
 
 CHARACTER = "CHARACTER"
 
@@ -103,13 +106,13 @@ class Facts(Struct, frozen=True):
     beyond_12: bool
     engaged: bool  # --engaged
     target_engaged: bool  # --target-engaged, or implied (rules.engaged.target_engaged)
-    cover: bool  # the target has the Benefit of Cover against ranged attacks (before weapons)
-    indirect: bool  # --indirect: [INDIRECT FIRE] attacks give the target cover
+    cover: CoverSources  # what may give the target the Benefit of Cover (``rules.cover``)
     attacker_keywords: frozenset[str]
     target_keywords: frozenset[str]
     attacker: UnitState
     target: UnitState
     attacker_has_character: bool
+    edition: Edition  # asked whether Stealth gives the Benefit of Cover (``rules.cover``)
     target_has_character: bool = False
     target_all_bearer: bool = False  # every target model is the bearer (one CHARACTER)
     bearer_keywords: frozenset[str] = frozenset()  # granted to the attacker's bearer alone
@@ -127,10 +130,15 @@ class Facts(Struct, frozen=True):
 
 
 def facts_of(
-    sel: Selection, attacker: Unit, target: Unit, target_state: UnitState | None = None
+    sel: Selection,
+    attacker: Unit,
+    target: Unit,
+    edition: Edition,
+    target_state: UnitState | None = None,
 ) -> Facts:
-    """The :class:`Facts` of a selection (the target's state as built, or ``target_state``)."""
-    from .conditions import has_stealth
+    """The :class:`Facts` of a selection under ``edition`` (the target's state as built, or
+    ``target_state``)."""
+    from .cover import cover_sources
     from .engaged import target_engaged
 
     cond = sel.conditions
@@ -144,8 +152,7 @@ def facts_of(
         beyond_12=cond.beyond_12,
         engaged=cond.engaged and sel.phase == "shooting",
         target_engaged=target_engaged(sel, attacker),
-        cover=cond.cover or has_stealth(sel, target),
-        indirect=cond.indirect and sel.phase == "shooting",
+        cover=cover_sources(sel, target),
         attacker_keywords=attacker.keywords,
         target_keywords=target.keywords,
         attacker=unit_state(attacker, sel.attacker_wounds_left),
@@ -155,6 +162,7 @@ def facts_of(
         target_all_bearer=_all_bearer(target),
         attacker_leaders=leader_keywords(attacker),
         target_leaders=leader_keywords(target),
+        edition=edition,
     )
 
 
@@ -220,7 +228,8 @@ class Context(Struct, frozen=True):
     ranged: bool | None = None
     ignores_cover: bool = False
     indirect_fire: bool = False  # the attack's weapon has [INDIRECT FIRE]
-    cover_fx: bool = False  # another effect gives the target cover or Stealth
+    cover_fx: bool = False  # another effect gives the target cover
+    stealth_fx: bool = False  # another effect gives the target Stealth
     strength: int | None = None
     toughness: int | None = None
     target_models: int | None = None
@@ -239,11 +248,16 @@ def _attacker_kw(f: Facts, ctx: Context) -> frozenset[str]:
 
 
 def _keywords(have: frozenset[str], any_of, all_of, none_of) -> tuple[str, str] | None:
-    """(what is missing, words) when the keyword conditions fail, else None."""
-    if any_of and not set(any_of) & have:
-        return "any", " or ".join(any_of)
-    if all_of and not set(all_of) <= have:
-        return "all", " and ".join(k for k in all_of if k not in have)
+    """(what is missing, words) when the keyword conditions fail, else None: every keyword
+    of ``all_of`` the unit lacks (a faction keyword among them) and, when it has none of
+    them, ``any_of`` ("ASTRA MILITARUM, and WALKER or REGIMENT"); or the ``none_of`` it has."""
+    lacking = [k for k in all_of or () if k not in have]
+    either = " or ".join(any_of) if any_of and not set(any_of) & have else ""
+    if lacking or either:
+        words = " and ".join(lacking)
+        if either:
+            words = f"{words}, and {either}" if words else either
+        return ("all" if lacking else "any"), words
     if none_of and set(none_of) & have:
         return "none", "/".join(sorted(set(none_of) & have))
     return None
@@ -393,16 +407,22 @@ def holds(when: When | None, f: Facts, ctx: Context, **kw) -> bool:
 
 
 def _in_cover(f: Facts, ctx: Context) -> bool:
-    """The target has the Benefit of Cover against this attack: a ranged attack that does not
-    ignore cover, against a target with ``--cover``, Stealth or another effect's (a record's
-    own cover never counts for its own conditions: ``Changes``), or an [INDIRECT FIRE] attack
-    made with ``--indirect`` (10th edition: Core rules, [INDIRECT FIRE]; edition 11, 10.07:
-    its target has the Benefit of Cover) (Core rules: Benefit of Cover; edition 11, 13.08);
-    read for the whole activation when no attack is named (``ranged`` None): in the Shooting
-    phase."""
+    """The target has the Benefit of Cover against this attack (``rules.cover``'s
+    :func:`~.cover.benefit_of_cover`, asked of the edition): the selection's sources with the
+    other effects' cover and Stealth (a record's own cover never counts for its own
+    conditions: ``Changes``); read for the whole activation when no attack is named
+    (``ranged`` None): in the Shooting phase, by an attack without [INDIRECT FIRE]."""
+    from .cover import benefit_of_cover
+
     ranged = ctx.ranged if ctx.ranged is not None else f.phase == "shooting"
-    indirect = f.indirect and ctx.indirect_fire
-    return ranged and not ctx.ignores_cover and (f.cover or ctx.cover_fx or indirect)
+    src = replace(f.cover, cover_fx=ctx.cover_fx, stealth_fx=ctx.stealth_fx)
+    return benefit_of_cover(
+        f.edition,
+        src,
+        ranged=ranged,
+        ignores_cover=ctx.ignores_cover,
+        indirect_fire=ctx.indirect_fire,
+    )
 
 
 def state_thresholds(when: When | None, f: Facts, side: str) -> set[int]:

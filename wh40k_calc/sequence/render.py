@@ -18,6 +18,7 @@ from ..report import (
     comparison_table,
     pct,
     print_characters,
+    print_choices,
     print_kill_table,
     roles,
     wounded_model,
@@ -285,10 +286,8 @@ def _details(seq: SequenceResult, console: Any) -> None:
             for n in r.notes:
                 console.print(Text.assemble(("  Note: ", "dim"), n))
             seen_choices[sr.step.index] = list(r.choices)
-            for c in r.choices:
-                console.print(Text.assemble(("  Choice: ", "dim"), c))
+            print_choices(console, r, indent="  ")
         elif r.choices != seen_choices.get(sr.step.index):
-            for c in r.choices:
-                console.print(Text.assemble((f"{label} choice: ", "dim"), c))
+            print_choices(console, r, f"{label} choice: ")
     for n in seq.notes:
         console.print(Text.assemble(("Note: ", "dim"), n))

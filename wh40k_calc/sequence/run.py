@@ -186,12 +186,14 @@ def _run(
 def resolve_step(step: Step, method: str, trials: int, seed, carried: Carried) -> Result:
     """``resolve`` for one step (the exact engine declining returns at once); its errors
     name the step."""
-    from ..selection import SelectionError
+    from ..selection import SelectionError, UsageError
 
     try:
         return resolve(step.selection, method, trials, seed, None, carried, stand_in=False)
     except (SelectionError, LookupError, ValueError) as exc:
-        raise StepError(step.index, step.text, str(exc)) from None
+        raise StepError(
+            step.index, step.text, str(exc), usage=isinstance(exc, UsageError)
+        ) from None
 
 
 def unmade_step(step: Step, method: str, every: str) -> Result:
@@ -250,10 +252,12 @@ def _planned(step: Step) -> tuple[Plan, Activation]:
             :func:`resolve_step` says it.
     """
     from ..rules import get_rules
-    from ..selection import SelectionError
+    from ..selection import SelectionError, UsageError
 
     try:
         plan = get_rules(step.selection.edition).plan(step.selection)
     except (SelectionError, LookupError, ValueError) as exc:
-        raise StepError(step.index, step.text, str(exc)) from None
+        raise StepError(
+            step.index, step.text, str(exc), usage=isinstance(exc, UsageError)
+        ) from None
     return plan, plan.build(tuple(0 for _ in plan.groups), 0, None)
