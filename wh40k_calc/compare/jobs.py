@@ -550,25 +550,12 @@ def jobs_from_batch(
 _Target = tuple[list[str | int], UnitSpec, bool, "SetEntry | None"]  # as _targets gives them
 
 
-def _content_key(data: Any) -> tuple | None:
-    """A run's mapping as written, but its ``name``, as a hashable value (each value with its
-    type: 1, 1.0, True and "1" differ); None when it is not a mapping."""
+def _content_key(data: Any) -> str | None:
+    """A run's mapping as written, but its ``name``, as one string (its ``repr``: 1, 1.0, True
+    and "1" differ, and a mapping's keys keep their order); None when it is not a mapping."""
     if not isinstance(data, dict):
         return None
-    key = _frozen({k: v for k, v in data.items() if k != "name"})
-    try:
-        hash(key)
-    except TypeError:  # a YAML set (unhashable) among the values: not kept
-        return None
-    return key
-
-
-def _frozen(value: Any) -> Any:
-    if isinstance(value, dict):
-        return ("map", tuple((_frozen(k), _frozen(v)) for k, v in value.items()))
-    if isinstance(value, list):
-        return ("seq", tuple(_frozen(v) for v in value))
-    return (type(value).__name__, value)
+    return repr({k: v for k, v in data.items() if k != "name"})
 
 
 @dataclass
@@ -611,7 +598,7 @@ class _BatchRuns:
         # a run's fields but its name, by value -> its jobs: runs written alike (a generated
         # batch) share one set of jobs (renamed, each its own line); only runs with no error
         # and targets told apart without lines are kept
-        self.by_content: dict[tuple, list[Job]] = {}
+        self.by_content: dict[str, list[Job]] = {}
 
     def error(
         self,
