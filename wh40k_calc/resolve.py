@@ -185,10 +185,16 @@ def _read_only(out: Outcome) -> Outcome:
 
 class _Scorer:
     """Scores candidate activations with the exact engine, each (picks, variant, weapon order)
-    once; the winner's Outcome is then reused instead of being computed again."""
+    once; the winner's Outcome is then reused instead of being computed again. ``keep``:
+    outcomes are kept across activations (:func:`exact_outcome`; a batch's runs)."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: bool = False) -> None:
         self.outcomes: dict[tuple, Outcome] = {}
+        self.run = exact_outcome if keep else run_exact
+
+    def exact(self, act: Activation) -> Outcome:
+        """The exact outcome of ``act`` (kept across activations with ``keep``)."""
+        return self.run(act)
 
     @staticmethod
     def key(picks: tuple[int, ...], variant: int, act: Activation) -> tuple:
@@ -198,7 +204,7 @@ class _Scorer:
         """(expected models destroyed, expected wounds lost) of ``act``."""
         k = self.key(picks, variant, act)
         if k not in self.outcomes:
-            self.outcomes[k] = exact_outcome(act)
+            self.outcomes[k] = self.exact(act)
         o = self.outcomes[k]
         return o.expected["models_destroyed"], o.expected["wounds_lost"]
 
@@ -408,6 +414,7 @@ def resolve(
     stand_in: bool = True,
     waste: bool = False,
     warn: Callable[[str], None] | None = None,
+    keep: bool = False,
 ) -> Result:
     """Resolve one activation with ``method`` ("exact", "sample" or "both").
 
@@ -430,6 +437,9 @@ def resolve(
             always does).
         warn: called before the sampler rolls anything when ``trials`` are far beyond its
             time budget by its estimate (the message says how long; ``engine/budget.py``).
+        keep: the exact outcomes are kept for later activations and taken from earlier
+            ones (:func:`exact_outcome`: a batch's runs, ``calc compare``); not with
+            ``carried``.
 
     Raises:
         SelectionError: an impossible selection.
@@ -440,7 +450,7 @@ def resolve(
     plan = planned(sel)
     if carried is not None:
         plan = carried.applied_to(plan)
-    scorer = _Scorer()
+    scorer = _Scorer(keep and carried is None)
     act, choices, notes, key, picked = _chosen(sel, plan, scorer)
     by_state = None
     if carried is not None and plan.state_split is not None:
@@ -643,7 +653,7 @@ def _run_exact_engine(
     already), and None; or None and why the engine declined, said in ``notes`` (the figures
     are then the sampler's)."""
     try:
-        return scorer.outcomes.get(key) or exact_outcome(act), None
+        return scorer.outcomes.get(key) or scorer.exact(act), None
     except ExactUnsupported as exc:
         # --method exact or both: the figures are the sampler's, and say so
         notes.append(f"the exact engine declined ({exc}); the figures are the sampler's")
