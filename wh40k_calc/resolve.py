@@ -174,7 +174,10 @@ def _array_key(a: np.ndarray | None) -> tuple | None:
 
 def _read_only(out: Outcome) -> Outcome:
     """``out`` with its arrays made read-only (an Outcome kept and shared)."""
-    arrays = [out.models_destroyed_distribution, out.wounds_lost_distribution]
+    arrays: list[np.ndarray | None] = [
+        out.models_destroyed_distribution,
+        out.wounds_lost_distribution,
+    ]
     if out.final_states is not None:
         arrays += [out.final_states.lost, out.final_states.weights]
     for a in arrays:
