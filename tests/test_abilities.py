@@ -243,7 +243,7 @@ def test_split_abilities() -> None:
         ("rapid fire 2", "rapid fire", MODELLED),
         ("anti-infantry 4+", "anti", MODELLED),
         ("lethal hits", "lethal hits", MODELLED),
-        ("assault", "assault", NO_EFFECT),
+        ("assault", "assault", MODELLED),
         ("one shot", "one shot", NO_EFFECT),
         ("linked fire", "datasheet rule", NOT_MODELLED),
     ],

@@ -587,6 +587,9 @@ CASES: dict[str, Callable[[], Activation]] = {
         edition="11",
         data="11",
     ),
+    "ed10-advanced-intercessors-vs-boyz": _resolved(
+        "intercessor squad", "boyz", conditions={"advanced": True}
+    ),
     "ed10-stealth-lootas-vs-boyz": _resolved(
         "lootas", "boyz", modifiers={"target_stealth": True, "hit_mod": 1}
     ),

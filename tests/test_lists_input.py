@@ -204,3 +204,39 @@ def test_whole_counts_in_any_spelling_are_read() -> None:
     ros = parse_bytes(_ros(CHOPPA_ROS, 'name="Choppa" type="upgrade"'), "l")
     boyz = next(u for u in ros.units if u.name == "Boyz")
     assert dict(boyz.models[1].weapons)["Choppa"] == 1
+
+
+ZERO_COUNTS = {  # (text export, the text changed, its line, the count of 0 named)
+    "wtc-compact unit": ("waaagh.wtc-compact.txt", "10x Boyz (85 pts)", 16, "0x Boyz (85 pts)"),
+    "wtc-compact with": ("waaagh.wtc-compact.txt", "• 9x Boy: 9 with Slugga", 18, "0 with Slugga"),
+    "nr-simple model": ("waaagh.nr-simple.txt", "• 9x Boy: Slugga", 15, "0x Boy"),
+    "gw-app model": ("waaagh.gw-app.txt", "  • 9x Boy\n", 25, "0x Boy"),
+    "listforge model": ("waaagh.listforge.txt", "  • 9x Boy\n", 18, "0x Boy"),
+    "nr-simple item": ("waaagh.nr-simple.txt", "Deff Dread [130 pts]: 2x Big", 23, "0x Big shoota"),
+}
+
+
+@pytest.mark.parametrize("case", list(ZERO_COUNTS))
+def test_a_count_of_0_in_a_text_list_is_refused_with_its_line(tmp_path: Path, case: str) -> None:
+    """``0x Boyz`` (or a model type or item of 0) in a text export is refused naming the line,
+    as the JSON and XML readers refuse a ``number`` of 0 (it was read as a 1-model unit with
+    a warning: the readers take a missing count for 1)."""
+    name, old, number, shown = ZERO_COUNTS[case]
+    text = (DATA / name).read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    if case == "wtc-compact with":
+        new = old.replace("9x Boy: 9 with", "9x Boy: 0 with")
+    elif case == "nr-simple item":
+        new = old.replace("2x Big", "0x Big")
+    else:
+        new = old.replace("10x", "0x").replace("9x", "0x")
+    path = tmp_path / name
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    assert shown in text.replace(old, new).splitlines()[number - 1]
+    result = cli("army", path, "--show")
+    assert result.exit_code == 1
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith(f"error: {path}: line {number}: "), lines
+    assert f"{shown!r} counts 0; a count is a whole number of at least 1" in lines[0]
+    path.write_text(text, encoding="utf-8")  # the list as exported is read
+    assert cli("army", path, "--show").exit_code == 0

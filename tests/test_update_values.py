@@ -152,3 +152,23 @@ def test_with_force_the_datasheet_is_left_out_and_named_removed(server, orks_912
     removed = "unknown unit 'boyz'; removed from the Orks datasheets by `calc data update` (data"
     assert f"{removed} 913)" in shot.stderr
     assert cli("show", "lootas", "--edition", "11").exit_code == 0  # the rest are taken
+
+
+@pytest.mark.parametrize("columns", [60, 200])
+def test_with_force_the_lines_follow_the_terminal_width(
+    server, orks_912: dict, columns: int
+) -> None:
+    """The update's text wraps at ``COLUMNS`` as every command's does, wider than 80 too (it
+    was held to 80 columns whatever ``COLUMNS`` said): the sentence naming the datasheet left
+    out (121 characters) is one line at 200 columns, and every line fits 60 columns at 60."""
+    serve(server, changed(orks_912, 913, ("points", 1, "cost"), "-5"))
+    result = cli("data", "update", "--from", server.url, "--force", env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    sentence = f"Not generated: 1 datasheet: Boyz (orks.json): points[1].cost is '-5', {POINTS}."
+    assert len(sentence) == 121
+    if columns == 200:
+        assert sentence in lines
+    else:
+        assert all(len(line) <= 60 for line in lines), lines
+        assert sentence not in lines

@@ -130,3 +130,94 @@ def test_a_choice_is_checked_like_the_rest_of_the_file(tmp_path: Path) -> None:
     path.write_text(SHEET.replace("of: [Pistol,", "of: [Laser,"), encoding="utf-8")
     with pytest.raises(DatasheetError, match=r"choices\[0\].of\[0\]: weapon 'Laser' is not"):
         load_datasheet(path)
+
+
+# The T'au Commanders' options (the 10th-edition export and data 912 read the same): "This
+# model's <gun> can be replaced with one of the following" and "This model can be equipped with
+# up to three of the following, and can take duplicates" (items marked * at most once), with
+# no cap on its ranged weapons (the Crisis Battlesuits' "more than 3 ranged weapons" footnote
+# is theirs alone). So a Commander carries its gun, or the one that replaced it, and up to
+# three more: four guns of the list at most, never two of a starred one. Before, the choice
+# set aside the list's guns it carried: three at most (`calc army --strict` warned on the four
+# fusion blasters and four T'au flamers of the real T'au list in shared/rosters).
+COMMANDERS = [  # (edition, unit, its gun, whether the text stars the cyclic ion blaster)
+    ("10", "Commander in Coldstar Battlesuit", "High-output burst cannon", True),
+    ("10", "Commander in Enforcer Battlesuit", "Burst cannon", True),
+    ("10", "Commander in Crisis Battlesuit", "Burst cannon", False),  # Legends: not starred
+    ("11", "Commander in Coldstar Battlesuit", "High-output burst cannon", True),
+    ("11", "Commander in Enforcer Battlesuit", "Burst cannon", True),
+]
+FB, PR, CIB = "Fusion blaster", "Plasma rifle", "Cyclic ion blaster – standard"
+FOUR_GUNS = [  # (weapons, legal by the options' text)
+    ({FB: 4}, True),  # the gun replaced by a fusion blaster, and three more
+    ({FB: 5}, False),
+    ({"T’au flamer": 4}, True),
+    ({PR: 3}, True),
+    ({CIB: 1, FB: 3}, True),  # a starred one (once) and three others
+    ({CIB: 2}, False),  # two of a starred one
+    ({CIB: 1, FB: 2, PR: 2}, False),  # five guns
+    ({"default": 1, PR: 3}, True),  # its own gun kept, and three more
+    ({"default": 1, PR: 4}, False),  # its own gun kept: no replacement, so three more
+]
+
+
+@pytest.mark.parametrize(("edition", "name", "default", "starred"), COMMANDERS)
+@pytest.mark.parametrize(("need", "fits"), FOUR_GUNS)
+def test_a_commander_carries_up_to_four_guns(edition, name, default, starred, need, fits) -> None:
+    ds = Catalog(use_env=False, home=None, edition=edition).find(name)
+    wanted = {norm_name(default if k == "default" else k): n for k, n in need.items()}
+    if need == {CIB: 2} and not starred:
+        fits = True  # duplicates allowed of an unstarred gun
+    assert (assign(ds, {ds.models[0].name: 1}, wanted, 1) is not None) == fits
+    [c] = ds.models[0].choices
+    assert c.adds and c.up_to == 3
+    assert (norm_name(CIB) in c.once) == starred  # data 912's marks were lost before
+
+
+def test_crisis_battlesuits_stay_at_three_guns_a_model() -> None:
+    """Their footnote caps a model's ranged weapons at 3: the burst cannon is one of them."""
+    for m in CRISIS.models:
+        assert not m.choices[0].adds
+    need = {norm_name("Burst cannon"): 1, norm_name(PR): 3}
+    assert assign(CRISIS, {"Crisis Shas’ui": 1}, need, 3) is None
+
+
+@pytest.mark.skipif(
+    not (Path(__file__).resolve().parents[2] / "shared" / "rosters").is_dir(),
+    reason=f"reads the T'au list in {Path(__file__).resolve().parents[2] / 'shared' / 'rosters'}",
+)
+def test_the_real_tau_list_is_within_the_wargear_limits() -> None:
+    path = Path(__file__).resolve().parents[2] / "shared" / "rosters" / "nr-simple-tau" / "list.txt"
+    result = cli("army", path, "--show", "--strict")
+    assert "wargear limits" not in result.output  # were: 2 units, the Coldstar and the Enforcer
+    assert "4x Fusion blaster → Fusion blaster" in result.output
+    # --strict still refuses the list for its 10 weapons we lack (enhancements' names)
+    assert result.exit_code == 1 and "77/87 weapons resolved" in result.output
+
+
+def test_show_says_a_choice_adds_to_what_the_model_carries() -> None:
+    out = " ".join(cli("show", "commander in coldstar battlesuit").stdout.split())
+    assert "Cyclic ion blaster – overcharge (at most one), Fusion blaster, " in out
+    assert 'T’au flamer, besides what it carries (--weapon "NAME xN")' in out
+    assert cli_json("show", "commander in coldstar battlesuit")["models"][0]["choices"][0]["adds"]
+
+
+ADDS = SHEET.replace("once: [Cannon]}", "once: [Cannon], adds: true}")
+
+
+@pytest.mark.parametrize(
+    ("need", "fits"),
+    [
+        ({"pistol": 2, "rifle": 4}, True),  # the pistol kept, two rifles besides
+        ({"pistol": 2, "rifle": 2, "cannon": 2}, True),
+        ({"pistol": 2, "rifle": 5}, False),
+        ({"pistol": 6}, True),  # its own pistol and two more (in place: 2 a model)
+        ({"pistol": 7}, False),
+        ({"cannon": 3}, False),  # at most one cannon a model still
+    ],
+)
+def test_a_choice_that_adds_keeps_what_the_model_carries(tmp_path: Path, need, fits) -> None:
+    path = tmp_path / "gunner.yaml"
+    path.write_text(ADDS, encoding="utf-8")
+    ds = load_datasheet(path)
+    assert (assign(ds, {"Gunner": 2}, need, 2) is not None) == fits

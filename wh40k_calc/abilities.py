@@ -137,9 +137,10 @@ SPECS: tuple[AbilitySpec, ...] = (
     _spec(
         "assault",
         r"^assault$",
-        NO_EFFECT,
-        "lets the unit shoot after Advancing: no effect on one attack sequence",
-        "seeds README: [ASSAULT]; 24.04",
+        MODELLED,
+        "after an Advance move (--advanced) only [ASSAULT] weapons shoot, with no Hit-roll "
+        "modifier",
+        "Core rules: Advance Moves, Assault (seeds README: [ASSAULT]); 24.04, 10.05",
     ),
     _spec(
         "psychic",

@@ -90,6 +90,7 @@ class ConditionsSpec(msgspec.Struct, forbid_unknown_fields=True):
     spotted: bool | None = None
     engaged: bool | None = None
     target_engaged: bool | None = None
+    advanced: bool | None = None
 
 
 class ModifiersSpec(msgspec.Struct, forbid_unknown_fields=True):

@@ -13,7 +13,11 @@ that many of it (of a melee weapon one: a model fights with one melee weapon, be
 entry with a ``count`` lets at most that many models of the type take it (the same list in
 several loadouts: the largest count; a count ``per_models`` is that many for every
 ``per_models`` models of the Starting Strength), and one with ``min_unit_size`` only units of
-at least that Starting Strength. A weapon that no equipment option lists (wargear the datasheet
+at least that Starting Strength. A loadout entry with ``instead_of`` (an optional model kind
+the unit's size leaves out, fielded in place of models of that kind) is an option of the kind
+it names, whose models taking it become models of the optional kind (``Option.model``): a
+Kill Team Intercessor with a plasma incinerator in place of a Kill Team Intercessor, up to the
+entry's count. A weapon that no equipment option lists (wargear the datasheet
 offers in a way no loadout was generated for, e.g. "can be equipped with 1 hunter-killer
 missile") may be carried by any model, with anything else.
 
@@ -27,6 +31,7 @@ named weapons that needs more than the unit's models can carry of them at once.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Hashable
 from functools import cache
 from itertools import combinations
 
@@ -40,10 +45,12 @@ MAX_SUBSETS_OF = 10  # up to this many named weapons, explanations try every set
 class Option(Struct, frozen=True):
     """One equipment option of a model type, reduced to the named weapons it lets a model use:
     ``weapons`` maps weapon key -> how many of it one model carries; ``cap`` is how many models
-    of the type may take the option (None: all of them)."""
+    of the type may take the option (None: all of them); ``model``: the optional model kind a
+    model taking it becomes (a loadout entry's ``instead_of``; None: it stays of its type)."""
 
     weapons: tuple[tuple[str, int], ...]
     cap: int | None
+    model: ModelProfile | None = None
 
     def carries(self, key: str) -> int:
         """How many of weapon ``key`` one model taking this option carries."""
@@ -72,6 +79,7 @@ def carriers(
 
     listed: set[str] = set()
     per_model = []
+    fielded = _optional_kinds(ds, counts, starting_strength, named)
     for m in ds.models:
         n = sum(c for name, c in counts.items() if norm_name(name) == m.key)
         kits = m.default_equipment(n) if n else [(0, m.equipped), *m.equipped_by_count]
@@ -88,6 +96,7 @@ def carriers(
         for ws, cap in swaps.items():
             _keep(opts, ws, cap, add=True)
         listed |= {k for ws in opts for k, _ in ws}
+        listed |= {k for (_, ws), _ in fielded.get(m.key, {}).items() for k, _ in ws}
         for choice in m.choices:
             listed |= {k for k in choice.weapons if k in wanted}
             opts = _chosen(opts, choice, wanted, melee)
@@ -100,9 +109,79 @@ def carriers(
         for ws, cap in opts.items():
             if ws | free:
                 _keep(merged, ws | free, cap, add=True)
-        options = tuple(Option(tuple(sorted(ws)), cap) for ws, cap in merged.items())
-        out.append(Carriers(m, n, options))
+        options = [Option(tuple(sorted(ws)), cap) for ws, cap in merged.items()]
+        for (kind, ws), cap in fielded.get(m.key, {}).items():
+            if ws | free:
+                options.append(Option(tuple(sorted(ws | free)), cap, kind))
+        out.append(Carriers(m, n, tuple(options)))
     return out
+
+
+def _optional_kinds(
+    ds: Datasheet,
+    counts: dict[str, int],
+    starting_strength: int,
+    named: Callable[[tuple[str, ...]], frozenset[tuple[str, int]]],
+) -> dict[str, dict[tuple[ModelProfile, frozenset[tuple[str, int]]], int | None]]:
+    """The loadout entries that field an optional model kind the unit lacks (``instead_of``),
+    as options of the kind they name: that kind's key -> {(optional kind, its named weapons):
+    how many models may take it (the entries' largest count)}. An optional kind the unit
+    already has (an army list's own counts) is left out: its models are in ``counts``."""
+    out: dict[str, dict[tuple[ModelProfile, frozenset[tuple[str, int]]], int | None]] = {}
+    present = {norm_name(name) for name, c in counts.items() if c}
+    for entries in ds.loadouts.values():
+        for e in entries:
+            kind = ds.model(e.model)
+            if e.instead_of is None or kind is None or kind.key in present:
+                continue
+            if starting_strength < (e.min_unit_size or 0):
+                continue
+            cap = e.models_for(starting_strength)
+            if cap:
+                _keep(out.setdefault(norm_name(e.instead_of), {}), (kind, named(e.equipped)), cap)
+    return out
+
+
+def unchecked(ds: Datasheet, keys: list[str]) -> list[tuple[Weapon, str]]:
+    """The weapons of ``keys`` whose number nothing of ours limits although the datasheet's
+    options do: no equipment option lists them (so any model may carry them: see the module
+    docstring), but a wargear option the importer did not generate names them
+    (``options_not_generated``: the Intercessors' grenade launcher before its "for every 5
+    models, 1 model equipped with a bolt rifle can be equipped with ..." form was read).
+    Returns (weapon, the option's reason) in ``keys`` order, each weapon once."""
+    listed: set[str] = set()
+    for m in ds.models:
+        listed.update(m.equipped)
+        for _, kit in m.equipped_by_count:
+            listed.update(kit)
+        for c in m.choices:
+            listed.update(c.weapons)
+    for entries in ds.loadouts.values():
+        for e in entries:
+            listed.update(e.equipped)
+    out = []
+    for k in dict.fromkeys(keys):
+        w = ds.weapon(k)
+        if w is None or k in listed:
+            continue
+        names = {_singular(norm_name(w.name))}
+        if w.profile_of:
+            names.add(_singular(norm_name(w.profile_of)))
+        why = next(
+            (
+                o.reason
+                for o in ds.options_not_generated
+                if any(_singular(norm_name(item)) in names for item in o.items)
+            ),
+            None,
+        )
+        if why is not None:
+            out.append((w, why))
+    return out
+
+
+def _singular(key: str) -> str:
+    return key[:-1] if key.endswith("s") else key
 
 
 def _one_a_model(ds: Datasheet) -> set[str]:
@@ -131,21 +210,26 @@ def _chosen(
     melee: set[str],
 ) -> dict[frozenset[tuple[str, int]], int | None]:
     """``opts`` and, for each, the same option with a :class:`~wh40k_calc.datasheet.
-    WeaponChoice` taken: the choice's weapons it holds set aside, up to ``choice.up_to`` of
-    them carried instead (each named weapon as many times as it may be: once for those in
-    ``choice.once`` and for melee weapons, of which a model fights with one), at most
-    ``choice.count`` models of the type."""
+    WeaponChoice` taken: the choice's weapons it holds set aside (with ``choice.adds``: kept),
+    up to ``choice.up_to`` of them carried instead or besides (each named weapon as many times
+    as it may be: once for those in ``choice.once`` and for melee weapons, of which a model
+    fights with one, counting one it holds already), at most ``choice.count`` models of the
+    type."""
     picks = [k for k in choice.weapons if k in wanted]
     out = dict(opts)
     if not picks:
         return out
-    most = {k: 1 if k in choice.once or k in melee else choice.up_to for k in picks}
+    single = choice.once | melee
+    most = {k: 1 if k in single else choice.up_to for k in picks}
     combos = [c for c in _multisets(picks, most, choice.up_to) if c]
     for ws, cap in opts.items():
-        base = frozenset((k, n) for k, n in ws if k not in choice.weapons)
+        kept = {k: n for k, n in ws if choice.adds or k not in choice.weapons}
         limit = cap if choice.count is None else min(choice.count, cap or choice.count)
         for combo in combos:
-            _keep(out, base | frozenset(combo.items()), limit)
+            if any(k in single and kept.get(k, 0) + n > 1 for k, n in combo.items()):
+                continue  # a second one of a weapon a model carries at most one of
+            both = Counter(kept) + Counter(combo)
+            _keep(out, frozenset(both.items()), limit)
     return out
 
 
@@ -162,7 +246,7 @@ def _multisets(keys: list[str], most: dict[str, int], total: int) -> list[dict[s
     return out
 
 
-def _keep(opts: dict, weapons: frozenset, cap: int | None, add: bool = False) -> None:
+def _keep(opts: dict, weapons: Hashable, cap: int | None, add: bool = False) -> None:
     """Add an option; the same weapons again keep the larger cap, or with ``add`` the sum
     (None: no cap)."""
     if weapons not in opts:
@@ -200,14 +284,15 @@ def assign(
     out: dict[str, list[tuple[ModelProfile, int, int]]] = {k: [] for k in order}
     for ti, oi, x in chosen:
         c = units[ti]
+        model = c.options[oi].model or c.model
         for k, each in c.options[oi].weapons:
             take = min(x * each, left[k])
             left[k] -= take
             full, rest = divmod(take, each)
             if full:
-                out[k].append((c.model, full, each))
+                out[k].append((model, full, each))
             if rest:
-                out[k].append((c.model, 1, rest))
+                out[k].append((model, 1, rest))
     return out
 
 

@@ -63,6 +63,7 @@ class _ChoiceSchema(msgspec.Struct, forbid_unknown_fields=True):
     of: Annotated[list[str], msgspec.Meta(min_length=1)]
     once: list[str] = []
     count: Annotated[int, msgspec.Meta(ge=1)] | Literal["all"] = "all"
+    adds: bool = False
 
 
 class _NotGeneratedSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -127,6 +128,7 @@ class _LoadoutEntrySchema(msgspec.Struct, forbid_unknown_fields=True):
     min_unit_size: Annotated[int, msgspec.Meta(ge=1)] | None = None
     per_models: Annotated[int, msgspec.Meta(ge=1)] | None = None
     replaces: list[str] | None = None
+    instead_of: str | None = None
 
 
 class _LeadersAllowedSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -228,14 +230,18 @@ class Weapon(Struct, frozen=True):
 class WeaponChoice(Struct, frozen=True):
     """A wargear option that lets a model carry several weapons of a list ("can each be
     equipped with up to three of the following, and can take duplicates"): up to ``up_to``
-    of ``weapons`` (keys; duplicates allowed but of those in ``once``), in place of the ones
-    of the list it carries; ``count`` models of the type may take it (None: all).
-    ``wh40k_calc.composition`` reads it for ``--weapon``."""
+    of ``weapons`` (keys; duplicates allowed but of those in ``once``, which a model carries
+    at most one of), in place of the ones of the list it carries (a Crisis Battlesuit's burst
+    cannon is one of its three guns: "cannot be equipped with more than 3 ranged weapons"),
+    or with ``adds`` besides everything it carries (a Commander's high-output burst cannon,
+    or the gun that replaced it, and up to three more); ``count`` models of the type may take
+    it (None: all). ``wh40k_calc.composition`` reads it for ``--weapon``."""
 
     up_to: int
     weapons: tuple[str, ...]
     once: frozenset[str] = frozenset()
     count: int | None = None
+    adds: bool = False
 
 
 class NotGenerated(Struct, frozen=True):
@@ -377,7 +383,10 @@ class LoadoutEntry(Struct, frozen=True):
     Strength ("for every 5 models in this unit, 1 ...": 2 in a unit of 10, none in one of 4;
     :meth:`models_for`). ``replaces`` (weapon keys) takes the models whose default equipment
     is that (the model's ``equipped`` or one of its ``equipped_by_count`` lists); None takes
-    them from ``equipped`` first."""
+    them from ``equipped`` first. ``instead_of`` (a model name) fields ``count`` models of
+    ``model``, a kind the unit's sizes leave out (an optional model of the composition: a
+    Chapter Champion, a Kill Team's Intercessors with plasma incinerators), in place of as many
+    of that kind (the unit's size, Starting Strength and points stay the size's)."""
 
     model: str
     count: int | None
@@ -385,6 +394,7 @@ class LoadoutEntry(Struct, frozen=True):
     min_unit_size: int | None = None
     replaces: tuple[str, ...] | None = None
     per_models: int | None = None
+    instead_of: str | None = None
 
     def models_for(self, starting_strength: int) -> int | None:
         """How many models the entry equips in a unit of ``starting_strength`` models: its
@@ -795,7 +805,7 @@ def _choice(
         if key not in weapons:
             raise DatasheetError(f"{file}: {where}.once[{j}]: {c.once[j]!r} is not one of its 'of'")
     count = None if c.count == "all" else c.count
-    return WeaponChoice(c.up_to, tuple(dict.fromkeys(weapons)), frozenset(once), count)
+    return WeaponChoice(c.up_to, tuple(dict.fromkeys(weapons)), frozenset(once), count, c.adds)
 
 
 def _check_size_totals(sizes: list[UnitSize], file: Path | str) -> None:
@@ -840,17 +850,19 @@ def _loadout(
                 f"{file}: {where}.per_models: needs a number of models in 'count' (a number "
                 "for every per_models models), not 'all'"
             )
-        present = largest.count(e.model)
+        instead = _instead_of(e, count, by_key, model, f"{file}: {where}")
+        takes = instead or model
+        present = largest.count(takes.name)
         most = (
             count
             if e.per_models is None or count is None
             else count * (largest.total // e.per_models)
         )
-        taken[model.key] = taken.get(model.key, 0) + (most or 0)
-        if count is not None and taken[model.key] > present:
+        taken[takes.key] = taken.get(takes.key, 0) + (most or 0)
+        if count is not None and taken[takes.key] > present:
             raise DatasheetError(
-                f"{file}: {where}.count: the entries for {e.model} take "
-                f"{taken[model.key]} models but the largest unit has {present}"
+                f"{file}: {where}.count: the entries for {takes.name} take "
+                f"{taken[takes.key]} models but the largest unit has {present}"
             )
         replaces = None
         if e.replaces is not None:
@@ -862,8 +874,46 @@ def _loadout(
                     "(its 'equipped' or one of its 'equipped_by_count' lists)"
                 )
         equipped = check_weapons(e.equipped, f"{where}.equipped")
-        out.append(LoadoutEntry(e.model, count, equipped, e.min_unit_size, replaces, e.per_models))
+        out.append(
+            LoadoutEntry(
+                e.model,
+                count,
+                equipped,
+                e.min_unit_size,
+                replaces,
+                e.per_models,
+                instead.name if instead is not None else None,
+            )
+        )
     return tuple(out)
+
+
+def _instead_of(
+    e: _LoadoutEntrySchema,
+    count: int | None,
+    by_key: dict[str, ModelProfile],
+    model: ModelProfile,
+    where: str,
+) -> ModelProfile | None:
+    """The model type a loadout entry's ``instead_of`` names (None: it has none), checked: a
+    model of the file other than the entry's own, and a number of models in ``count``.
+
+    Raises:
+        DatasheetError: naming the field.
+    """
+    if e.instead_of is None:
+        return None
+    instead = by_key.get(norm_name(e.instead_of))
+    if instead is None:
+        raise DatasheetError(f"{where}.instead_of: {e.instead_of!r} is not in 'models'")
+    if instead is model:
+        raise DatasheetError(f"{where}.instead_of: the entry's own model ({model.name})")
+    if count is None:
+        raise DatasheetError(
+            f"{where}.count: needs a number of models with instead_of (how many {model.name} "
+            f"take the place of as many {instead.name}), not 'all'"
+        )
+    return instead
 
 
 def _add_ons(raw: list[_AddOnSchema], model_keys: set[str], file: Path | str) -> list[AddOn]:

@@ -154,6 +154,7 @@ def conditions_text(when: When | None, phases: bool = True) -> str:
         "target_in_cover",
         "engaged",
         "target_engaged",
+        "advanced",
         "attacker_has_character",
         "target_has_character",
         "leading",

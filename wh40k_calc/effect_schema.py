@@ -60,7 +60,9 @@ class When(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     within Engagement Range of enemy units, ``--engaged``); ``target_engaged`` (the target is
     within Engagement Range of a unit of the attacker's army — with ``engaged``, of the
     attacking unit itself —, ``--target-engaged``, or implied by ``--engaged`` for a unit that
-    can only shoot the units it is engaged with: :mod:`wh40k_calc.rules.engaged`).
+    can only shoot the units it is engaged with: :mod:`wh40k_calc.rules.engaged`); ``advanced``
+    (the attacking unit made an Advance move this turn, ``--advanced``: in the Shooting phase;
+    :mod:`wh40k_calc.rules.advanced`).
     Keywords: ``attacker_keywords`` (the attacking unit has at least one), ``attacker_all``
     (it has all), ``attacker_not`` (it has none); ``target_keywords``, ``target_all``,
     ``target_not`` likewise for the target unit. A keyword of an Attached unit counts when any
@@ -107,6 +109,7 @@ class When(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     target_in_cover: bool | None = None
     engaged: bool | None = None
     target_engaged: bool | None = None
+    advanced: bool | None = None
     attacker_keywords: list[Keyword] | None = None
     attacker_all: list[Keyword] | None = None
     attacker_not: list[Keyword] | None = None

@@ -391,6 +391,14 @@ class ConditionOptions(OptionGroup, Struct, frozen=True):
             "MONSTER/VEHICLE (17.03).",
         ),
     ] = False
+    advanced: Annotated[
+        bool,
+        _flag(
+            "--advanced",
+            "The attacker made an Advance move this turn: only its [ASSAULT] weapons shoot, "
+            "with no Hit-roll penalty (edition 11: assault shooting, 10.05). Not with --engaged.",
+        ),
+    ] = False
 
     def build(self) -> "Conditions":
         """The selection's Conditions (same field names)."""

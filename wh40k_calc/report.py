@@ -32,6 +32,7 @@ COND_KEYS = (
     "spotted",
     "engaged",
     "target_engaged",
+    "advanced",
 )
 
 

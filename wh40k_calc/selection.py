@@ -29,6 +29,7 @@ class Conditions(Struct, frozen=True):
     spotted: bool = False
     engaged: bool = False
     target_engaged: bool = False
+    advanced: bool = False
 
     def as_dict(self) -> dict[str, bool]:
         """The flags by name, for reports and JSON."""

@@ -111,6 +111,7 @@ def _loadouts_table(ds: Datasheet):
             + f": {', '.join(_weapon_name(ds, k) for k in e.equipped)}"
             + (f" (unit of {e.min_unit_size}+)" if e.min_unit_size else "")
             + (f" (for every {e.per_models} models)" if e.per_models else "")
+            + (f" (in place of as many {e.instead_of})" if e.instead_of else "")
             for e in entries
         ]
         lo.add_row(Words(name), Words("; ".join(parts)))
@@ -130,10 +131,8 @@ def _option_lines(ds: Datasheet) -> list[tuple[str, str, str]]:
                 for k in c.weapons
             ]
             who = "" if c.count is None else f"up to {c.count} models, "
-            text = (
-                f"{who}up to {c.up_to} of {', '.join(names)}, in place of those of them it "
-                'carries (--weapon "NAME xN")'
-            )
+            how = "besides what it carries" if c.adds else "in place of those of them it carries"
+            text = f'{who}up to {c.up_to} of {", ".join(names)}, {how} (--weapon "NAME xN")'
             by_text.setdefault(text, []).append(m.name)
     for text, models in by_text.items():
         out.append(("Choice: ", f"{', '.join(models)}: {text}", "dim"))
@@ -373,6 +372,7 @@ def _loadout_entry_json(ds: Datasheet, e: LoadoutEntry) -> dict[str, Any]:
         **({"min_unit_size": e.min_unit_size} if e.min_unit_size else {}),
         **({"per_models": e.per_models} if e.per_models else {}),
         **({"replaces": [_weapon_name(ds, k) for k in e.replaces]} if e.replaces else {}),
+        **({"instead_of": e.instead_of} if e.instead_of else {}),
     }
 
 
@@ -421,6 +421,7 @@ def _model_json(ds: Datasheet, m: ModelProfile) -> dict[str, Any]:
                 "of": [_weapon_name(ds, k) for k in c.weapons],
                 "once": [_weapon_name(ds, k) for k in c.weapons if k in c.once],
                 "count": "all" if c.count is None else c.count,
+                "adds": c.adds,
             }
             for c in m.choices
         ],

@@ -11,7 +11,7 @@ from typing import Any
 
 from msgspec import Struct
 
-from .composition import assign, explain
+from .composition import assign, explain, unchecked
 from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
 from .fuzzy import did_you_mean
 from .records import replace
@@ -199,9 +199,12 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
     n_models = sum(counts.values())
     groups = _equip(ds, counts, choice.loadout, size.total)
     whole: list[ModelGroup] | None = None
+    unlimited: tuple[str, ...] = ()
     if choice.weapons:
         whole = list(groups)
         groups = _explicit_weapons(ds, counts, choice.weapons, choice.models is None, size.total)
+        whole = _with_optional_kinds(ds, whole, groups, counts)
+        unlimited = unlimited_notes(ds, [k for k in _wanted(ds, choice.weapons)], "--weapon ")
     points = size.points * n_models / size.total
     out_groups = list(groups)
     total = n_models
@@ -232,7 +235,20 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
         total,
         tuple(whole) if whole is not None else None,
         tuple(d.name for d, _ in parts if not d.points_listed),
-        tuple(note for d, s in parts for note in size_notes(d, s)) + _fitted_note(ds, fitted),
+        tuple(note for d, s in parts for note in size_notes(d, s))
+        + _fitted_note(ds, fitted)
+        + unlimited,
+    )
+
+
+def unlimited_notes(ds: Datasheet, keys: list[str], head: str = "") -> tuple[str, ...]:
+    """A note for each weapon of ``keys`` whose number a wargear option limits that our data
+    does not generate (:func:`~wh40k_calc.composition.unchecked`): taken as given, never
+    silently (``head``: ``--weapon `` where that option named them)."""
+    return tuple(
+        f"{head}{w.name}: how many of it the unit may carry is set by a wargear option our "
+        f"data does not generate ({why}); the number given is not checked against it"
+        for w, why in unchecked(ds, keys)
     )
 
 
@@ -252,11 +268,14 @@ def _equip(
 ) -> list[ModelGroup]:
     """The model groups of a unit with ``counts`` models of each kind: each kind's default
     equipment (``ModelProfile.default_equipment``), less the models a loadout's entries take
-    and equip otherwise; per kind, the models left as equipped by default come first."""
+    and equip otherwise; per kind, the models left as equipped by default come first. A
+    loadout's ``instead_of`` entries first put their models in place of as many of that kind
+    (:func:`fielded`)."""
     entries: tuple[LoadoutEntry, ...] = ()
     loadout = find_loadout(ds, loadout)
     if loadout is not None:
         entries = ds.loadouts[loadout]
+        counts = fielded(ds, counts, entries, str(loadout), starting_strength)
     groups: list[ModelGroup] = []
     for m in ds.models:
         present = sum(n for name, n in counts.items() if norm_name(name) == m.key)
@@ -281,6 +300,74 @@ def _equip(
         groups += [ModelGroup(m, n, _weapons(ds, keys), ds) for n, keys in kits if n]
         groups += changed
     return groups
+
+
+def _with_optional_kinds(
+    ds: Datasheet, whole: list[ModelGroup], attacking: list[ModelGroup], counts: dict[str, int]
+) -> list[ModelGroup]:
+    """The whole unit of ``--weapon`` (``Unit.all_groups``) with the optional model kinds its
+    named weapons needed (a loadout entry's ``instead_of``: :func:`wh40k_calc.composition.
+    assign` gives them to such models) in place of as many of the kind they replace, each
+    with its default equipment (of a kind in several attacking groups, the largest: a model
+    carrying two named weapons is in both)."""
+    present = {norm_name(name) for name, c in counts.items() if c}
+    instead = {
+        norm_name(e.model): norm_name(e.instead_of)
+        for entries in ds.loadouts.values()
+        for e in entries
+        if e.instead_of
+    }
+    added: dict[str, tuple[ModelProfile, int]] = {}
+    for g in attacking:
+        if g.profile.key not in present and g.profile.key in instead:
+            n = max(added.get(g.profile.key, (g.profile, 0))[1], g.count)
+            added[g.profile.key] = (g.profile, n)
+    out = list(whole)
+    for key, (kind, n) in added.items():
+        left = n
+        for i, g in enumerate(out):
+            if g.profile.key == instead[key] and left:
+                taken = min(g.count, left)
+                out[i] = replace(g, count=g.count - taken)
+                left -= taken
+        out.append(ModelGroup(kind, n - left, _weapons(ds, kind.equipped), ds))
+    return [g for g in out if g.count]
+
+
+def fielded(
+    ds: Datasheet,
+    counts: dict[str, int],
+    entries: tuple[LoadoutEntry, ...],
+    loadout: str,
+    starting_strength: int,
+) -> dict[str, int]:
+    """``counts`` (model name -> models) with each ``instead_of`` entry's models of an optional
+    kind in the place of as many of the kind it names (a Victrix Honour Guard's Chapter
+    Champion for one of the Honour Guard): the unit keeps its number of models.
+
+    Raises:
+        SelectionError: the unit has fewer models of that kind left than the entries take.
+    """
+    out = dict(counts)
+    for e in entries:
+        if e.instead_of is None:
+            continue
+        n = e.models_for(starting_strength) or 0
+        key = norm_name(e.instead_of)
+        have = sum(c for name, c in out.items() if norm_name(name) == key)
+        if n > have:
+            raise SelectionError(
+                f"loadout {loadout!r} of {ds.name} fields {count(n, e.model)} in place of as "
+                f"many {e.instead_of} but this unit has {count(have, e.instead_of)}"
+            )
+        left = n
+        for name in out:
+            if norm_name(name) == key and left:
+                taken = min(out[name], left)
+                out[name] -= taken
+                left -= taken
+        out[e.model] = out.get(e.model, 0) + n
+    return {name: c for name, c in out.items() if c}
 
 
 def _take(

@@ -4,9 +4,19 @@ A battle round is two turns, one per player (Core rules; edition 11, 01 Core Con
 exchange starts with the turn of the side that charges (the side whose ``fight`` activation has
 ``--charged``), else with side A (``--first`` picks). In each turn:
 
-1. **Shooting phase**: the active side's ``shoot`` activation, if it has one — only while the
-   two units are not yet engaged: before the charge, or throughout when neither side fights.
-   (A unit in engagement range shooting its Pistols is not modelled.)
+1. **Shooting phase**: the active side's ``shoot`` activation, if it has one. While the two
+   units are not yet engaged (before the charge, or throughout when neither side fights) it
+   is made as written. Once they are engaged (every turn after the charge's Fight phase) it
+   is made as a shooting while engaged at the unit it is engaged with (``--engaged
+   --target-engaged``, :func:`engaged_step`): 10th edition, Core rules: Pistol (seed 000) and
+   Big Guns Never Tire; edition 11, 10.06 Close-Quarters Shooting. The rules layer
+   (``rules.engaged``) picks the weapons that may shoot then (Pistols; a MONSTER/VEHICLE's
+   ranged weapons, [BLAST] left out) and the Hit-roll penalties; when none may shoot, the
+   activation is not made (``engaged_ok``) and the exchange says why in a note
+   (``setup.missing_notes``). An engaged unit did not Advance (an Advance move cannot end
+   within Engagement Range: Core rules, Advance Moves; 09.06), so ``--advanced`` is left out
+   there, as ``--charged`` is, and so are edition 11's ``--stationary`` and ``--indirect``,
+   which say the unit is unengaged (:func:`engaged_conditions`).
 2. **Fight phase**: each side's ``fight`` activation, both sides fighting in every Fight phase
    once the units are engaged (from the charge on; from the start when nobody charges).
    Order: a unit has Fights First in a Fight phase when it made a Charge move this turn (10th
@@ -36,15 +46,19 @@ exchange starts with the turn of the side that charges (the side whose ``fight``
 
 A charge is made once, in the charging side's first turn: its ``fight`` activation has
 ``--charged`` only there ([LANCE], charge effects); later it fights as a unit already engaged.
+The charging turn's shooting comes before the charge, so it is made unengaged.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..records import replace
 from .sides import Side, SideStep
+
+C = TypeVar("C")  # a Selection's Conditions, or the ConditionOptions a side's text gives
 
 MAX_TURNS = 20
 
@@ -59,7 +73,8 @@ class Planned:
     ``order_by_state``: a Fights First condition reads a unit's state, so the order of this
     Fight phase's two activations is decided per state of both units at its start (the
     engines run the pair in either order, :func:`lead_side`); they are listed in the order
-    full strength gives."""
+    full strength gives. ``engaged``: a shoot activation made once the units are engaged, at
+    the unit it is engaged with (``step`` is then :func:`engaged_step`'s)."""
 
     number: int
     round: int
@@ -69,6 +84,7 @@ class Planned:
     fights_first: bool = False  # the unit has Fights First in this Fight phase
     fights_first_by: tuple[str, ...] = ()  # the effects that give it (besides a charge)
     order_by_state: bool = False  # the Fight phase's order is read per state (see planned)
+    engaged: bool = False  # a shoot activation made while engaged (after the charge)
 
     @property
     def side(self) -> str:
@@ -123,17 +139,21 @@ def planned(
     given_by: Callable[[SideStep], tuple[tuple[str, ...], bool]] | None = None,
     *,
     edition: str,
+    engaged_ok: Callable[[SideStep], bool] | None = None,
 ) -> list[Planned]:
     """Every activation of ``turns`` turns, in order, for the rules ``edition`` ("10" or
     "11": who fights first in a Fight phase where both sides or neither have Fights First,
     :func:`tie_lead`; ``fight_first`` overrides it). ``given_by(step)``: the names of the
     effects that give the unit of a fight activation (as it is made that turn, at full
     strength) Fights First, and whether their conditions read its state (None: no effect
-    does).
+    does). ``engaged_ok(step)``: whether the shoot activation ``step`` made while engaged
+    (:func:`engaged_step`) has a weapon that may shoot then (None: every one has; those
+    that have none are not made).
 
     Raises:
         OrderError: as :func:`first_side`; a side that both shoots and fights without a charge
-            (the units would be engaged from the start, so nobody could shoot).
+            (the units would be engaged from the start, with no turn before the fight to shoot
+            in).
         ValueError: an ``edition`` other than "10" and "11" (:func:`tie_lead`).
     """
     sides = {"a": a, "b": b}
@@ -146,8 +166,10 @@ def planned(
     if fights and shoots and charger is None:
         raise OrderError(
             f"side {shoots[0].label} shoots and a side fights, but nobody charges: the units "
-            "are then engaged from the start and cannot shoot; give --charged on the fight "
-            "activation of the side that charges (it shoots first in its turn, then charges)"
+            "are then engaged from the start, with no turn to shoot in before the fight; give "
+            "--charged on the fight activation of the side that charges (it shoots first in "
+            "its turn, then charges; after the charge a shoot activation is made as a shooting "
+            "while engaged)"
         )
     out: list[Planned] = []
     engaged = fights and charger is None
@@ -156,6 +178,9 @@ def planned(
         shot = sides[active].step("shooting")
         if shot is not None and not engaged:
             out.append(Planned(len(out) + 1, (t + 1) // 2, t, active, shot))
+        elif shot is not None and (engaged_ok is None or engaged_ok(engaged_step(shot, edition))):
+            now = engaged_step(shot, edition)
+            out.append(Planned(len(out) + 1, (t + 1) // 2, t, active, now, engaged=True))
         charging_now = t == 1 and charger is not None
         if not (engaged or charging_now):
             continue
@@ -220,6 +245,39 @@ def _fight_order(active: str, fights_first: set[str], pick: str | None, edition:
 
 def _other(side: str) -> str:
     return "b" if side == "a" else "a"
+
+
+# the conditions a shooting while engaged cannot have, by edition, with why (engaged_conditions)
+NOT_WHILE_ENGAGED = {
+    "10": (
+        ("charged", "the charge is made once, in the charging side's first turn"),
+        ("advanced", "an engaged unit cannot Advance (Core rules, Advance Moves)"),
+    ),
+    "11": (
+        ("charged", "the charge is made once, in the charging side's first turn"),
+        ("advanced", "an engaged unit cannot make an advance move (09.06)"),
+        ("stationary", "in edition 11 it says the unit is unengaged ([HEAVY], 24.16)"),
+        ("indirect", "indirect shooting needs an unengaged unit (10.07)"),
+    ),
+}
+
+
+def engaged_conditions(conditions: C, edition: str) -> C:
+    """A shoot activation's ``conditions`` once the units are engaged: the unit shoots while
+    within Engagement Range of the other, at it (``engaged``, ``target_engaged``), and without
+    the conditions an engaged unit cannot have in ``edition`` (:data:`NOT_WHILE_ENGAGED`: no
+    Charge move this turn, no Advance move; edition 11's ``--stationary`` and ``--indirect``,
+    which need an unengaged unit)."""
+    off = {name: False for name, _ in NOT_WHILE_ENGAGED.get(edition, NOT_WHILE_ENGAGED["11"])}
+    return replace(conditions, engaged=True, target_engaged=True, **off)
+
+
+def engaged_step(step: SideStep, edition: str) -> SideStep:
+    """The shoot activation ``step`` made once the units are engaged (its conditions as
+    :func:`engaged_conditions` makes them for ``edition``)."""
+    req = step.request
+    conditions = engaged_conditions(req.conditions, edition)
+    return replace(step, request=replace(req, conditions=conditions))
 
 
 def _without_charge(step: SideStep) -> SideStep:

@@ -128,6 +128,7 @@ def _activation(ex: ExchangeResult, k: int, f: StepFigures) -> dict[str, Any]:
         "phase": p.step.phase,
         "text": p.step.text,
         "charged": p.step.charged,
+        "engaged": p.engaged,
         "fights_first": p.fights_first,
         "fights_first_by": list(p.fights_first_by),
         **_figures(f),

@@ -91,7 +91,9 @@ def _activations_table(ex: ExchangeResult, chain: Chain):
     for p, f in zip(setup.steps, chain.steps, strict=True):
         other = setup.tracks[p.other].models
         what = f"{p.side.upper()} {'shoots' if p.step.phase == 'shooting' else 'fights'}"
-        if p.step.charged:
+        if p.engaged:
+            what += " (engaged)"
+        elif p.step.charged:
             what += " (charged)"
         elif p.fights_first:
             what += " (Fights First)"

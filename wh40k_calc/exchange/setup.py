@@ -4,7 +4,10 @@ its Selection, and each unit's state at the start.
 The Selection of an activation is built with every model of both units (``calc shoot``'s
 options, against the other side's unit as described by that side); an attack class then
 replaces the models alive (``Selection.attacker_alive``) and the damaged bracket
-(``attacker_wounds_left``), and the carried state replaces the target's.
+(``attacker_wounds_left``), and the carried state replaces the target's. A shoot activation
+made once the units are engaged has its own Selection, shooting while engaged at the other
+unit (:func:`engaged_selection`); when the rules let no weapon shoot then, it is not made and
+a note says why (:func:`missing_notes`).
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ import numpy as np
 
 from ..profile import TargetStates
 from ..records import replace
-from .order import Planned, planned, tie_lead
-from .sides import Side, step_selection
+from .order import NOT_WHILE_ENGAGED, Planned, engaged_conditions, planned, tie_lead
+from .sides import Side, SideStep, step_selection
 from .track import AttackClass, Track, track_of
 
 if TYPE_CHECKING:
@@ -168,13 +171,24 @@ def build_setup(
             )
         except ValueError as exc:
             raise ExchangeError(f"side {side.label}: {exc}") from None
+    edition = engine.edition_value
+    engaged, refused = _engaged_shooting(rules, by_text, sides, tracks, edition)
+
+    def engaged_ok(step: SideStep) -> bool:
+        return step.side in engaged
+
     given_by = _fights_first(rules, by_text)
-    order = planned(a, b, turns, first, fight_first, given_by, edition=engine.edition_value)
-    idle = _fight_first_idle(a, b, turns, first, fight_first, order, given_by, engine.edition_value)
+    order = planned(
+        a, b, turns, first, fight_first, given_by, edition=edition, engaged_ok=engaged_ok
+    )
+    idle = _fight_first_idle(a, b, turns, first, fight_first, order, given_by, edition, engaged_ok)
+    every = planned(a, b, turns, first, fight_first, given_by, edition=edition)
     selections = []
     for p in order:
         sel = by_text[(p.side, p.step.phase)]
-        if p.step.charged != sel.conditions.charged:  # a later turn: not charging any more
+        if p.engaged:  # a shoot activation once the units are engaged
+            sel = engaged[p.side]
+        elif p.step.charged != sel.conditions.charged:  # a later turn: not charging any more
             sel = _later_turn(sel, p.step.charged)
         selections.append(sel)
     return Setup(
@@ -188,10 +202,63 @@ def build_setup(
         (
             *fights_first_notes(order, engine.edition_value, fight_first),
             *idle,
-            *missing_notes(a, b, order),
+            *missing_notes(a, b, order, every, refused, edition),
         ),
         fight_first,
     )
+
+
+def engaged_selection(sel: Selection, edition: str) -> Selection:
+    """A side's shoot activation ``sel`` made once the units are engaged: shooting while
+    within Engagement Range of the other unit, at it, its conditions as
+    :func:`~.order.engaged_conditions` makes them for ``edition``; an ``--effect`` whose
+    conditions fail while engaged (Grenade: not an engaged unit) is left out with a note,
+    not refused (``skip_unmet``)."""
+    return replace(sel, conditions=engaged_conditions(sel.conditions, edition), skip_unmet=True)
+
+
+def _engaged_shooting(
+    rules,
+    by_text: dict[tuple[str, str], Selection],
+    sides: dict[str, Side],
+    tracks,
+    edition: str,
+) -> tuple[dict[str, Selection], dict[str, str]]:
+    """Each side's shoot activation made while engaged (:func:`engaged_selection`), by side,
+    where the rules let a weapon shoot then (Pistols, a MONSTER/VEHICLE unit: ``rules.
+    engaged``); and, for the others, why not (the rules' refusal). None where no side fights
+    (the units are never engaged).
+
+    Raises:
+        ExchangeError: the other unit's models are allocated differently against it than
+            against the side's other activations.
+    """
+    from ..selection import SelectionError
+
+    made: dict[str, Selection] = {}
+    refused: dict[str, str] = {}
+    if all(side.step("fight") is None for side in sides.values()):
+        return made, refused
+    for key, side in sides.items():
+        if side.step("shooting") is None:
+            continue
+        sel = engaged_selection(by_text[(key, "shooting")], edition)
+        try:
+            plan = rules.plan(sel)
+        except (SelectionError, LookupError, ValueError) as exc:
+            refused[key] = str(exc)
+            continue
+        act = plan.build(tuple(0 for _ in plan.groups), 0, None)
+        other = "b" if key == "a" else "a"
+        track = track_of(plan.target, act.target, plan.target_groups)
+        seen = tracks[other]
+        if seen.shape != track.shape or seen.listing != track.listing:
+            raise ExchangeError(
+                f"side {sides[other].label}: its models are allocated differently against side "
+                f"{side.label}'s shooting while engaged than against its other activation"
+            )
+        made[key] = sel
+    return made, refused
 
 
 def _later_turn(sel: Selection, charged: bool) -> Selection:
@@ -226,12 +293,24 @@ def unmet_notes(unmet: tuple[tuple[str, str], ...]) -> list[str]:
     return out
 
 
-def missing_notes(a: Side, b: Side, order: list[Planned]) -> tuple[str, ...]:
-    """What the exchange says of the activations a side lacks or never makes: a side with no
-    fight activation where the other fights does not fight back in the Fight phase (only
-    its ``fight`` text gives it melee attacks); a shoot activation that the units' being
-    engaged from the charge on leaves unmade."""
+def missing_notes(
+    a: Side,
+    b: Side,
+    order: list[Planned],
+    every: list[Planned] | None = None,
+    refused: dict[str, str] | None = None,
+    edition: str = "10",
+) -> tuple[str, ...]:
+    """What the exchange says of the activations a side lacks or never makes, or makes
+    otherwise than written: a side with no fight activation where the other fights does not
+    fight back in the Fight phase (only its ``fight`` text gives it melee attacks); a shoot
+    activation that the units' being engaged from the charge on leaves unmade, with the
+    rules' reason (``every``: the activations were every shooting while engaged allowed;
+    ``refused``: why a side cannot shoot while engaged, by side); ``--advanced`` with the
+    charge in the same turn; the conditions left out of a shooting while engaged
+    (:data:`~.order.NOT_WHILE_ENGAGED` of ``edition``)."""
     out = []
+    refused = refused or {}
     fighting = [s for s in (a, b) if s.step("fight") is not None]
     for s in (a, b):
         if fighting and s.step("fight") is None:
@@ -240,12 +319,46 @@ def missing_notes(a: Side, b: Side, order: list[Planned]) -> tuple[str, ...]:
                 f'phase (a --side-{s.key} "fight UNIT ..." gives it one)'
             )
     made = {(p.side, p.step.phase) for p in order}
+    wanted = {p.side for p in (every if every is not None else order) if p.engaged}
     for s in (a, b):
-        if fighting and s.step("shooting") is not None and (s.key, "shooting") not in made:
+        if not fighting or s.step("shooting") is None:
+            continue
+        why = refused.get(s.key)
+        if (s.key, "shooting") not in made:
+            reason = (
+                f"; in its turns after the charge it cannot shoot while engaged: {why}"
+                if why and s.key in wanted
+                else ""
+            )
             out.append(
                 f"side {s.label}'s shoot activation is not made: the units are engaged from "
-                "the charge on, so it has no Shooting phase before it (shooting while "
-                "engaged is not modelled here)"
+                f"the charge on, so it has no Shooting phase before it{reason}"
+            )
+        elif why and s.key in wanted:
+            out.append(
+                f"side {s.label}'s shoot activation is made before the charge only: in its "
+                f"turns after it, engaged, it cannot shoot: {why}"
+            )
+    for s in (a, b):
+        shot, fight = s.step("shooting"), s.step("fight")
+        if shot is None:
+            continue
+        cond = shot.request.conditions
+        if cond.advanced and fight is not None and fight.charged:
+            out.append(
+                f"side {s.label} Advanced (--advanced) and charges in the same turn: a unit "
+                "that Advanced is not eligible to declare a charge unless a rule lets it (Core "
+                "rules, Advance Moves; edition 11: 09.06); the exchange takes it that one does"
+            )
+        dropped = [
+            (f"--{name}", why)
+            for name, why in NOT_WHILE_ENGAGED.get(edition, ())
+            if name != "charged" and getattr(cond, name)
+        ]
+        if dropped and any(p.engaged and p.side == s.key for p in order):
+            out.append(
+                f"side {s.label}'s shooting while engaged is made without "
+                f"{', '.join(f for f, _ in dropped)}: {'; '.join(w for _, w in dropped)}"
             )
     return tuple(out)
 
@@ -332,6 +445,7 @@ def _fight_first_idle(
     order: list[Planned],
     given_by,
     edition: str,
+    engaged_ok=None,
 ) -> tuple[str, ...]:
     """The "no effect" note of a ``--fight-first`` that changes no Fight phase's order: fewer
     than two sides fight, or one side has Fights First (its charge, or an effect) in every
@@ -339,7 +453,10 @@ def _fight_first_idle(
     if fight_first is None or any(p.order_by_state for p in order):
         return ()
     other = "b" if fight_first == "a" else "a"
-    if planned(a, b, turns, first, other, given_by, edition=edition) != order:
+    if (
+        planned(a, b, turns, first, other, given_by, edition=edition, engaged_ok=engaged_ok)
+        != order
+    ):
         return ()
     fighting = [s for s in (a, b) if s.step("fight") is not None]
     if len(fighting) < 2:

@@ -74,6 +74,12 @@ class SideStep:
         """The activation is written with ``--charged`` (the side charges: Fights First)."""
         return self.request.conditions.charged
 
+    @property
+    def engaged(self) -> bool:
+        """The activation is made while engaged (``--engaged``; a shoot activation once the
+        units are engaged: :func:`~.order.engaged_step`)."""
+        return self.request.conditions.engaged
+
 
 @dataclass(frozen=True)
 class Side:

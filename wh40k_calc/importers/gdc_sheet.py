@@ -49,6 +49,7 @@ from .models import (
     statline,
 )
 from .names import nice_case
+from .optional_models import optional_model_loadouts
 from .sizes import Sizes, fits, keep_size, unlisted, unused_alternatives
 from .unit_abilities import Context, UnitAbilities
 from .unit_rules import Collected
@@ -423,6 +424,28 @@ def _once(models: list[ImportedModel], names: set[str]) -> None:
                     del ws[len(ws) - 1 - ws[::-1].index(n)]
 
 
+_MARK = "\u2020"  # a footnote mark (``*``) kept through :func:`.gdc.plain`
+_MARK_RE = re.compile(r"(?<=[\w)])\*(?=[\s,.;:]|$)")
+_NOTE_RE = re.compile(_MARK + r"\s+([A-Z].*)$")
+
+
+def option_text(markdown: str) -> tuple[str, list[str]]:
+    """A wargear option as the 10th-edition reader takes it, and its footnotes: the plain
+    text with the footnote mark after an item kept (``1 cyclic ion blaster*``: no duplicates
+    of it, as the export marks it; :func:`.gdc.plain` drops every ``*``), less the footnote
+    sentence the data prints after the list's last item (``... 1 weapon support system*  *
+    This model cannot have duplicates ...``), which is returned apart (the export's footnote
+    rows: :func:`.loadouts.ranged_cap` reads them)."""
+    lines = plain(_MARK_RE.sub(_MARK, markdown)).splitlines()
+    notes = []
+    if lines:
+        found = _NOTE_RE.search(lines[-1])
+        if found:
+            notes.append(found.group(1))
+            lines[-1] = lines[-1][: found.start() + 1]
+    return "\n".join(lines).replace(_MARK, "*"), notes
+
+
 def _add_loadouts(
     data: dict,
     sheet: dict[str, Any],
@@ -435,14 +458,16 @@ def _add_loadouts(
     option a text, its choices after bullets), and the options not generated, as the
     10th-edition importer makes them (:func:`.loadouts.generate_loadouts`)."""
     largest = max(sizes, key=lambda s: sum(s["models"].values()))
-    rows = [
-        {"description": plain(text(o))}
-        for o in sheet.get("wargear") or []
-        if plain(text(o)).strip().lower() not in ("", "none")
-    ]
+    rows = []
+    for o in sheet.get("wargear") or []:
+        body, footnotes = option_text(text(o))
+        if body.strip().lower() not in ("", "none"):
+            rows.append({"description": body})
+            rows += [{"description": note, "button": "*"} for note in footnotes]
     options = generate_loadouts(rows, models, weapons, dict(largest["models"]))
-    if options.loadouts:
-        data["loadouts"] = options.loadouts
+    loadouts = options.loadouts | optional_model_loadouts(models, sizes, options.loadouts)
+    if loadouts:
+        data["loadouts"] = loadouts
     for row in data["models"]:
         if row["name"] in options.choices:
             row["choices"] = options.choices[row["name"]]

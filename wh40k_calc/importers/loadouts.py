@@ -11,8 +11,13 @@ the assault cannon that 1 of 5 may; "if this unit contains N models" sets ``min_
 * "The M's X can be replaced with ..." (one model M);
 * "N M's X / One M's X can be replaced with ..." (N models M; "model" means the models that
   carry X);
-* "Any number of / All M can each have their X replaced with ..." (every model M);
-* "Up to N M can each have their X replaced with ..." and "N M can replace its X with ...".
+* "Any number of / All M can each have their X replaced with ...", "Each M's X can be replaced
+  with ..." (every model M);
+* "Up to N M can each have their X replaced with ..." and "N M can replace its X with ...";
+* "N model(s) [in this unit] equipped with X can be equipped with Y" (usually "for every N
+  models in this unit, 1 model equipped with a bolt rifle can be equipped with 1 Astartes
+  grenade launcher"): Y added to the equipment of N models of the first type that carries X,
+  which keep X (``adds``; :func:`parse_equipped_addition`).
 
 A loadout is named after the new weapons (``plasma-gun``; with the model's name when two options
 give the same weapon).
@@ -21,8 +26,11 @@ Options that give a model several weapons of a list — "This model / Any number
 M can [each] be equipped with up to N of the following[, and can take duplicates]" — become
 ``choices`` of the models they are for (:func:`parse_choice`): up to N of the list's weapons,
 duplicates only where the option allows them and never of an item marked ``*`` (the export's
-footnote: no duplicates of these), in place of the list's weapons the model carries (a Crisis
-Battlesuit's burst cannon is one of its three). Non-weapon items of the list are left out.
+footnote: no duplicates of these), besides the weapons the model carries (``adds``: a
+Commander's gun, or the one that replaced it, and up to three more), or in place of the list's
+weapons it carries where a footnote caps its ranged weapons at that number ("cannot be
+equipped with more than 3 ranged weapons": a Crisis Battlesuit's burst cannon is one of its
+three). Non-weapon items of the list are left out.
 
 Options that add a weapon, that take away or give non-weapon wargear only, or whose weapons the
 datasheet does not list, are not generated: ``skipped`` counts them by reason and
@@ -54,6 +62,7 @@ _FORMS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("this-all", r"^each of this model[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$"),
         ("this-n", rf"^{_NUM} of this model[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$"),
         ("the", r"^the (?P<model>.+?)[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$"),
+        ("each", r"^each (?P<model>.+?)[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$"),
         ("n", rf"^{_NUM} (?P<model>.+?)[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$"),
         (
             "all",
@@ -86,6 +95,48 @@ class _Option:
     old: tuple[str, ...]
     new: tuple[tuple[str, ...], ...]  # alternatives, each a list of items
     per_models: int | None = None
+    adds: bool = False  # the new items besides the old ones (which only say who may)
+
+
+_EQUIPPED_ADD = re.compile(
+    rf"^{_NUM} (?P<model>.+?) (?:in this unit )?equipped with (?P<old>.+?) can be equipped "
+    r"with (?P<new>.+)$",
+    re.IGNORECASE,
+)
+
+
+def parse_equipped_addition(text: str) -> _Option | None:
+    """ "[For every N models in this unit, ]N model(s) equipped with X can be equipped with Y"
+    (or "... with one of the following:" and a list): ``count`` models of the first type
+    carrying X may add Y (X is kept: ``adds``), for every N models of the unit with the prefix;
+    a sentence after the option's ("That model's pulse carbine cannot be replaced.") is left
+    out. None for any other text."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    head = lines[0].split(". ")[0].rstrip(".") if lines else ""
+    per = least = None
+    if m := _PREFIX.match(head):
+        per = int(m["per"]) if m["per"] else None
+        least = int(m["ifn"]) if m["ifn"] else None
+        head = head[m.end() :]
+    m = _EQUIPPED_ADD.match(head)
+    if m is None:
+        return None
+    model = m["model"].strip()
+    if model.lower() in ("model", "models"):
+        model = None
+    elif re.search(r"\d|\bequipped\b", model, re.IGNORECASE):
+        return None
+    old = re.sub(r"^(?:a|an|one)\s+", "", m["old"].strip(), flags=re.IGNORECASE)
+    new = re.sub(r"\s*\([^()]*\)$", "", m["new"].strip()).rstrip(":*").strip()  # "(... kept)"
+    if re.fullmatch(r"one of the following\W*", new, re.IGNORECASE):
+        alternatives = tuple(_items(i) for i in lines[1:])
+    elif re.search(r"following|up to|either|\bor\b", new, re.IGNORECASE):
+        return None
+    else:
+        alternatives = (_items(new),)
+    if not alternatives or not all(alternatives):
+        return None
+    return _Option(model, _number(m["n"]), least, (old,), alternatives, per, adds=True)
 
 
 def _number(text: str | None) -> int:
@@ -129,7 +180,7 @@ def parse_option(text: str) -> _Option | None:
             return None
         model = groups.get("model")
         count: int | None
-        if kind in ("this", "this-all", "all"):
+        if kind in ("this", "this-all", "all", "each"):
             count = None
         elif kind == "the":
             count = 1
@@ -177,6 +228,7 @@ def generate_loadouts(
             equip more).
     """
     out = Options({}, {}, Counter(), [])
+    capped = ranged_cap(option_rows)
 
     def skip(why: str, items: list[str]) -> None:
         out.skipped[why] += 1
@@ -188,11 +240,11 @@ def generate_loadouts(
         text = html_to_text(row["description"])
         choice = parse_choice(text) or parse_addition(text)
         if choice is not None:
-            why = _add_choice(out.choices, choice, models, weapons)
+            why = _add_choice(out.choices, choice, models, weapons, choice.up_to != capped)
             if why:
                 skip(why, _named_items(text))
             continue
-        option = parse_option(text)
+        option = parse_option(text) or parse_equipped_addition(text)
         if option is None:
             skip("not a weapon swap of a known form", _named_items(text))
             continue
@@ -213,6 +265,21 @@ _CHOICE = re.compile(
     re.IGNORECASE,
 )
 _WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+_CAP = re.compile(
+    r"cannot be equipped with more than (?P<n>\d+|one|two|three|four|five) ranged weapons?",
+    re.IGNORECASE,
+)
+
+
+def ranged_cap(option_rows: list[dict[str, str]]) -> int | None:
+    """The most ranged weapons the options' text (a footnote row) lets a model carry ("Each
+    model cannot be equipped with more than 3 ranged weapons"), or None where it says none."""
+    for row in option_rows:
+        m = _CAP.search(html_to_text(row["description"]))
+        if m:
+            n = m["n"].lower()
+            return {"one": 1, **_WORDS}.get(n) or int(n)
+    return None
 
 
 @dataclass(frozen=True)
@@ -281,9 +348,10 @@ def _add_choice(
     choice: _Choice,
     models: list[ImportedModel],
     weapons: list[ImportedWeapon],
+    adds: bool,
 ) -> str:
-    """Add ``choice`` to the ``choices`` of the models it is for; the reason it is not
-    generated, or "" when it is."""
+    """Add ``choice`` to the ``choices`` of the models it is for (``adds``: besides the
+    weapons they carry); the reason it is not generated, or "" when it is."""
     of: list[str] = []
     once: list[str] = []
     for item in choice.items:
@@ -307,6 +375,8 @@ def _add_choice(
     entry: dict[str, object] = {"up_to": choice.up_to, "of": of}
     if once:
         entry["once"] = once
+    if adds:
+        entry["adds"] = True
     for m in targets:
         choices.setdefault(m.name, []).append(entry)
     return ""
@@ -360,7 +430,11 @@ def _entries(
             if count is not None or model.by_count:  # models with their own equipment keep it
                 count = min(count or n, n)
             entry["count"] = "all" if count is None else count
-            entry["equipped"] = _swap(kit, option.old, new, weapons)
+            entry["equipped"] = (
+                _added(kit, option.old, new, weapons)
+                if option.adds
+                else _swap(kit, option.old, new, weapons)
+            )
             if option.min_unit_size:
                 entry["min_unit_size"] = option.min_unit_size
             if option.per_models and count is not None:
@@ -423,6 +497,16 @@ def _swap(
                 out.pop(i)
     at = len(out) if at is None else min(at, len(out))
     return out[:at] + new + out[at:]
+
+
+def _added(
+    equipped: list[str], old: tuple[str, ...], new: list[str], weapons: list[ImportedWeapon]
+) -> list[str]:
+    """``equipped`` with ``new`` put after the old items' weapons (which stay: the option adds
+    a weapon to the models that carry them)."""
+    kept = [w.name for item in old for w in weapons if same_name(w.base, split_count(item)[1])]
+    at = max((i + 1 for i, name in enumerate(equipped) if name in kept), default=len(equipped))
+    return equipped[:at] + new + equipped[at:]
 
 
 def _name(

@@ -37,6 +37,7 @@ from .models import (
     take_invulns,
 )
 from .names import same_name
+from .optional_models import optional_model_loadouts
 from .sizes import Sizes, read_sizes
 from .unit_abilities import Context, UnitAbilities, read_unit_abilities, wargear_names
 from .unit_rules import Collected
@@ -328,8 +329,9 @@ def _add_loadouts(
     max_counts = dict(largest["models"])  # type: ignore[call-overload]
     rows = export.rows("Datasheets_options.csv", sheet["id"])
     options = generate_loadouts(rows, models, weapons, max_counts)
-    if options.loadouts:
-        data["loadouts"] = options.loadouts
+    loadouts = options.loadouts | optional_model_loadouts(models, sizes, options.loadouts)
+    if loadouts:
+        data["loadouts"] = loadouts
     for row in data["models"]:
         if row["name"] in options.choices:
             row["choices"] = options.choices[row["name"]]

@@ -665,6 +665,10 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
             f"{ds.name} is over our data's wargear limits: {why}. The list's weapons are "
             "used as listed (--strict refuses them)"
         )
+    from ..units import unlimited_notes
+
+    keys = [k for profiles in listed for k in profiles]
+    out.warnings += [f"{ds.name}: {note}" for note in unlimited_notes(ds, keys)]
     out.datasheet = as_listed(ds, equipment, composition)
     return out
 

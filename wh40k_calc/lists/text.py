@@ -20,6 +20,9 @@ _POINTS = re.compile(
     re.IGNORECASE,
 )
 _LEADING_LABEL = re.compile(r"^([A-Za-z]{2,12}\d{1,3}):\s*")  # "Char1:", "Batt2:"
+# a count of none where a count stands: at the start of the text, or of an item after ":" or
+# ",": "0x Boyz (85 pts)", "• 0x Boy: ...", "..., 0x Shield Drone", "0 with Slugga"
+_ZERO = re.compile(r"(?:^|[:,]\s*)0+\s*(?:[x×]\s*(?=\S)|with\s)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,29 @@ def lines_of(text: str) -> list[Line]:
             bullet, stripped = lead, stripped[1:].strip()
         out.append(Line(i, indent, bullet, stripped.strip()))
     return out
+
+
+def refuse_zero_counts(lines: list[Line], label: str) -> None:
+    """Refuse a text export that counts 0 of a unit, a model type or an item (``0x Boyz``,
+    ``• 0x Boy: ...``, ``2x Slugga, 0x Choppa``, ``0 with ...``), as the JSON and XML readers
+    refuse a ``number`` of 0 (:func:`~.model.whole_count`): the readers would otherwise take
+    a missing count's 1 for it.
+
+    Raises:
+        ListError: naming the input, the line and its text.
+    """
+    from .model import ListError
+
+    for ln in lines:
+        m = _ZERO.search(ln.text)
+        if m:
+            start = m.start() + len(m.group(0)) - len(m.group(0).lstrip(":, "))
+            item = re.split(r"[,:]", ln.text[start:], maxsplit=1)[0].strip()
+            shown = item if len(item) <= 60 else item[:59] + "…"
+            raise ListError(
+                f"{label}: line {ln.number}: {shown!r} counts 0; a count is a whole number of "
+                "at least 1 (leave out what the list does not have)"
+            )
 
 
 def split_points(text: str) -> tuple[str, int | None, bool]:

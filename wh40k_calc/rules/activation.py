@@ -24,6 +24,7 @@ from ..records import replace
 from ..selection import Selection, SelectionError, UnitChoice
 from ..units import ModelGroup, Unit, build_unit
 from .added import with_added_abilities, without_abilities
+from .advanced import advanced_refusal
 from .applied import Applied, Variant, apply_effects
 from .attacks import attack_profile, weapon_profiles
 from .changes import Changes, names
@@ -145,8 +146,12 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     s = Situation(edition, sel, attacker, target, applied, changes)
     _, damaged_note = damaged_hit_mod(sel, attacker)
     conditions_notes = edition.check_conditions(sel, attacker, target)
+    if (why := advanced_refusal(edition, sel)) is not None:
+        raise SelectionError(why)
     mortal_only = bool(changes.unit("attacker", "mortal_wounds"))
-    groups, notes = weapon_options(sel, attacker, mortal_only, _blast_ok(changes))
+    groups, notes = weapon_options(
+        sel, attacker, mortal_only, _blast_ok(changes), _assault_ok(changes)
+    )
     precise = any(w.abilities.precision for g in groups for o in g.options for w in o.weapons)
     if changes.fields("attacker", "miracle_dice") or changes.fields("target", "miracle_dice"):
         check_named_rolls(s, [w for g in groups for o in g.options for w in o.weapons])
@@ -224,6 +229,20 @@ def _blast_ok(changes: Changes):
 
     def ok(g: ModelGroup, w: Weapon) -> bool:
         return bool(changes.attacker("blast_at_engaged", changes.attack(w, g)))
+
+    return ok
+
+
+def _assault_ok(changes: Changes):
+    """Whether an effect gives a ranged weapon of a model group [ASSAULT] (an ``ability`` or
+    ``choose_ability`` change whose conditions hold: ``--advanced``,
+    :mod:`~wh40k_calc.rules.advanced`)."""
+    from ..abilities import parse_ability
+
+    def ok(g: ModelGroup, w: Weapon) -> bool:
+        attack = changes.attack(w, g)
+        pieces = changes.attacker("ability", attack) + changes.attacker("choose_ability", attack)
+        return any(parse_ability(str(p.value)).key == "assault" for p in pieces)
 
     return ok
 

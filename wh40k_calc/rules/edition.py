@@ -49,6 +49,12 @@ class Edition(Protocol):
         raise ``SelectionError`` for one it cannot resolve)."""
         ...
 
+    def advanced_refusal(self, sel: Selection) -> str | None:
+        """Why this edition cannot resolve a shooting after an Advance move (``--advanced``)
+        with the selection's other conditions, or None (``--engaged`` is refused in both:
+        :mod:`~wh40k_calc.rules.advanced`)."""
+        ...
+
     # ---- 05.01 Hit Rolls ------------------------------------------------------------------
 
     def ranged_hit_terms(

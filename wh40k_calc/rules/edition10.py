@@ -248,3 +248,16 @@ class Edition10:
         lowest result up (10th: no; each attack is allocated and saved one at a time, seeds
         README "Allocating attacks")."""
         return False
+
+    def advanced_refusal(self, sel: Selection) -> str | None:
+        """``--advanced`` with ``--stationary``: in the 10th edition a unit selected to move
+        either Remains Stationary, makes a Normal move, Advances or Falls Back (Core rules,
+        Movement phase; seed 000 prints the Advance and Fall Back moves), and [HEAVY] reads
+        "Remained Stationary this turn" (seed 001), so a unit that Advanced did not."""
+        if sel.conditions.stationary:
+            return (
+                "--advanced with --stationary: a unit that Advanced this turn did not Remain "
+                "Stationary (10th edition: Core rules, Movement phase: one kind of move per "
+                "unit; [HEAVY] needs Remained Stationary): drop one of them"
+            )
+        return None

@@ -311,6 +311,19 @@ class Edition11(Edition10):
             out.append("--spotted: no effect without --indirect (indirect shooting, 10.07)")
         return out
 
+    def advanced_refusal(self, sel: Selection) -> str | None:
+        """``--advanced`` with ``--indirect``: 10.07 Indirect Shooting needs a unit that did not
+        make an advance move, and assault shooting (10.05) gives no leave to target a unit that
+        is not visible. ``--stationary`` is not refused: edition 11's [HEAVY] reads no model
+        having moved more than 3" (24.16), which an advance move may keep to."""
+        if sel.conditions.indirect:
+            return (
+                "--advanced with --indirect: indirect shooting (10.07) needs a unit that did not "
+                "make an advance move; after one, assault shooting (10.05) targets visible units "
+                "only: drop one of them"
+            )
+        return None
+
     def stealth_note(self, target: Unit, weapons: list[Weapon]) -> str:
         """24.33 Stealth: a unit every model of which has it has the benefit of cover against
         ranged attacks (13.08); cover worsens BS, so it cannot act on an attack that ignores

@@ -8,7 +8,7 @@ The model, shared by both editions where their texts agree:
 * **Who shoots.** A unit within Engagement Range shoots only if it is a MONSTER/VEHICLE unit or
   has Pistols (10th edition, Core rules: Pistol — seed 000 — and Big Guns Never Tire, which the
   seeds do not print; edition 11, 10.06 Close-Quarters Shooting: engaged, no Advance move this
-  turn — the calculator has no Advance condition, so ``--engaged`` asserts it — and one or more
+  turn — ``--engaged`` with ``--advanced`` is refused, :mod:`.advanced` — and one or more
   [CLOSE-QUARTERS] weapons or a MONSTER/VEHICLE unit; [PISTOL] is the same ability, 24.07 and
   the seeds README). Otherwise the selection is refused with the reason.
 * **Which weapons.** A model that is not a MONSTER/VEHICLE shoots its Pistols only (Core rules:

@@ -432,6 +432,13 @@ def _added(edition: Edition, sel: Selection, weapons: list[Weapon]) -> list[Idle
             note = f"--add-ability {given}: a melee ability: no effect on ranged attacks"
         elif key in RANGED_ONLY and all(w.is_melee for w in to):
             note = f"--add-ability {given}: a ranged ability: no effect on melee attacks"
+        elif key == "assault" and sel.phase == "shooting" and sel.conditions.advanced:
+            pass  # lets the weapon shoot after the Advance move (rules.advanced)
+        elif key == "assault" and sel.phase == "shooting":
+            note = (
+                f"--add-ability {given}: no effect without --advanced ([ASSAULT] lets a weapon "
+                "shoot after an Advance move)"
+            )
         elif key in NO_EFFECT:
             note = f"--add-ability {given}: no effect on one activation"
         elif edition.name == "11" and any(torrent_cannot_have(w, a.ability) for w in to):
@@ -471,6 +478,7 @@ _IDLE = {
         "plunging_fire",
         "engaged",
         "target_engaged",
+        "advanced",
     ),
     "shooting": ("charged", "disembarked"),
 }

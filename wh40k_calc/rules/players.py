@@ -50,7 +50,15 @@ if TYPE_CHECKING:
 KINDS = ("effect", "unit rule", "condition", "modifier", "added ability", "weapon ability")
 # abilities that decide which weapons attack, act on the attacker only, or that the weapon
 # cannot be without ([TORRENT]: no BS or WS to roll with): never players
-NOT_PLAYERS = ("pistol", "close-quarters", "extra attacks", "indirect fire", "hazardous", "torrent")
+NOT_PLAYERS = (
+    "pistol",
+    "close-quarters",
+    "extra attacks",
+    "indirect fire",
+    "hazardous",
+    "torrent",
+    "assault",
+)
 
 
 @dataclass(frozen=True)

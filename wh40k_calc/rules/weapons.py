@@ -12,6 +12,7 @@ from ..fuzzy import did_you_mean
 from ..profile import AttackProfile
 from ..selection import Selection, SelectionError
 from ..units import ModelGroup, Unit
+from . import advanced
 from .engaged import dropped_note, engaged_weapons, implied_note, refusal
 from .plan import GroupOptions, Option
 
@@ -21,6 +22,7 @@ def weapon_options(
     attacker: Unit,
     mortal_only: bool = False,
     blast_ok: Callable[[ModelGroup, Weapon], bool] | None = None,
+    assault_ok: Callable[[ModelGroup, Weapon], bool] | None = None,
 ) -> tuple[list[GroupOptions], list[str]]:
     """The ways each model group of the attacker can attack in this phase (Core rules:
     Pistol; seeds README: weapons a model uses, [EXTRA ATTACKS]), and notes. ``mortal_only``:
@@ -29,19 +31,25 @@ def weapon_options(
     something to resolve: no options then, and a note says so. Shooting while engaged or at
     an engaged target (``--engaged``, ``--target-engaged``: :mod:`~wh40k_calc.rules.engaged`)
     leaves out the weapons that cannot shoot then, with a note; ``blast_ok(group, weapon)``:
-    an effect lets that [BLAST] weapon shoot a target engaged with the attacker.
+    an effect lets that [BLAST] weapon shoot a target engaged with the attacker. After an
+    Advance move (``--advanced``: :mod:`~wh40k_calc.rules.advanced`) only [ASSAULT] weapons
+    shoot, the others left out with a note; ``assault_ok(group, weapon)``: an effect gives
+    that weapon [ASSAULT].
 
     Raises:
         SelectionError: no weapon can attack (and no effect inflicts mortal wounds); an engaged
-            attacker with neither Pistols nor the MONSTER/VEHICLE keyword, with the reason.
+            attacker with neither Pistols nor the MONSTER/VEHICLE keyword, or one that
+            Advanced with no [ASSAULT] weapon, with the reason.
     """
     notes: list[str] = implied_note(sel, attacker)
     out: list[GroupOptions] = []
     engaged_why: list[str] = []
+    advanced_why: list[str] = []
     for g in attacker.groups:
         if sel.phase == "shooting":
-            opts, why = _ranged_options(g, sel, attacker, blast_ok)
+            opts, why, not_assault = _ranged_options(g, sel, attacker, blast_ok, assault_ok)
             engaged_why += why
+            advanced_why += not_assault
         else:
             opts = _melee_options(g)
         if opts:
@@ -70,6 +78,10 @@ def weapon_options(
         raise SelectionError("--weapon " + "; --weapon ".join(why for why, _ in named))
     # (with --indirect, the notes above already name the weapons that cannot shoot)
     notes += [f"--weapon {why} (it does not attack here)" for why, wrong in named if wrong]
+    if advanced_why and out:
+        notes.append(advanced.dropped_note(advanced_why))
+    if advanced_why and not out and not (mortal_only and not named):
+        raise SelectionError(advanced.refusal(attacker, advanced_why))
     if engaged_why and out:
         notes.append(dropped_note(engaged_why))
     if engaged_why and not out and not (mortal_only and not named):
@@ -156,14 +168,17 @@ def _ranged_options(
     sel: Selection,
     attacker: Unit,
     blast_ok: Callable[[ModelGroup, Weapon], bool] | None,
-) -> tuple[list[Option], list[str]]:
-    """The ways group ``g`` can shoot, and why weapons were left out by the engaged rules."""
+    assault_ok: Callable[[ModelGroup, Weapon], bool] | None = None,
+) -> tuple[list[Option], list[str], list[str]]:
+    """The ways group ``g`` can shoot, why weapons were left out by the engaged rules, and
+    why by the rule of shooting after an Advance move."""
     ranged = [w for w in g.weapons if not w.is_melee]
     if sel.conditions.indirect:  # seeds README, [INDIRECT FIRE]: not with [TORRENT]
         ranged = [w for w in ranged if w.abilities.indirect_fire and not w.abilities.torrent]
+    ranged, not_assault = advanced.advanced_weapons(sel, g, ranged, assault_ok)
     ranged, why = engaged_weapons(sel, attacker, g, ranged, blast_ok)
     if not ranged:
-        return [], why
+        return [], why, not_assault
     vehicle = {"MONSTER", "VEHICLE"} & (g.profile.keywords | g.datasheet.all_keywords())
     pistols = [w for w in ranged if w.abilities.pistol]
     others = [w for w in ranged if not w.abilities.pistol]
@@ -172,7 +187,7 @@ def _ranged_options(
     for s in sets:
         for combo in _profile_combos(s):
             opts.append(Option(tuple(combo), ", ".join(w.name for w in combo)))
-    return opts, why
+    return opts, why, not_assault
 
 
 def _indirect_torrent(w: Weapon) -> bool:

@@ -3,11 +3,11 @@ selection says of the activation (:class:`Facts`, derived once), and whether a r
 change's conditions hold (:func:`holds`) or why not (:func:`why_not`, for a refusal).
 
 Derived, never asked: the phase, ``--charged``, ``--stationary``, ``--half-range``,
-``--disembarked``, ``--objective``, ``--beyond-12``, ``--engaged``, ``--target-engaged``; the
-Benefit of Cover (``--cover``, an effect's cover, [INDIRECT FIRE] with ``--indirect``, and in
-edition 11 Stealth; against a ranged attack that does not ignore it: ``rules.cover``); both
-units' keywords (an Attached unit's are all its units', except CHARACTER, which counts only
-for a CHARACTER model's own attacks); whether each is or
+``--disembarked``, ``--objective``, ``--beyond-12``, ``--engaged``, ``--target-engaged``,
+``--advanced``; the Benefit of Cover (``--cover``, an effect's cover, [INDIRECT FIRE] with
+``--indirect``, and in edition 11 Stealth; against a ranged attack that does not ignore it:
+``rules.cover``); both units' keywords (an Attached unit's are all its units', except
+CHARACTER, which counts only for a CHARACTER model's own attacks); whether each is or
 contains a CHARACTER model; their model counts and Starting Strength. Below Starting
 Strength and Below Half-strength follow the core rules (seeds 000 "Below Half-strength";
 edition 11, 01.02.01 Starting Strength and Half-Strength): a unit of one model is below its
@@ -106,6 +106,7 @@ class Facts(Struct, frozen=True):
     beyond_12: bool
     engaged: bool  # --engaged
     target_engaged: bool  # --target-engaged, or implied (rules.engaged.target_engaged)
+    advanced: bool  # --advanced (shooting)
     cover: CoverSources  # what may give the target the Benefit of Cover (``rules.cover``)
     attacker_keywords: frozenset[str]
     target_keywords: frozenset[str]
@@ -152,6 +153,7 @@ def facts_of(
         beyond_12=cond.beyond_12,
         engaged=cond.engaged and sel.phase == "shooting",
         target_engaged=target_engaged(sel, attacker),
+        advanced=cond.advanced and sel.phase == "shooting",
         cover=cover_sources(sel, target),
         attacker_keywords=attacker.keywords,
         target_keywords=target.keywords,
@@ -287,6 +289,7 @@ def why_not(
         ("beyond_12", 'a target more than 12" away', "--beyond-12"),
         ("engaged", "a unit within Engagement Range of enemy units", "--engaged"),
         ("target_engaged", "a target within Engagement Range of the attacker", "--target-engaged"),
+        ("advanced", "a unit that made an Advance move this turn", "--advanced"),
     )
     for field, what, flag in flags:
         want = getattr(when, field)

@@ -1,6 +1,7 @@
 """The text of ``calc data update`` and ``calc data status``: lines wrapped between words at
-the terminal's width, at most 80 columns, names from the data with their control characters
-escaped. Rendering only: everything shown is computed in :mod:`.run` and :mod:`.status`.
+the terminal's width (``COLUMNS`` where it is set, as every command reads it; 80 columns when
+the output is no terminal), names from the data with their control characters escaped.
+Rendering only: everything shown is computed in :mod:`.run` and :mod:`.status`.
 
 An update prints what it took, then for each faction whose datasheets changed a heading
 (``Orks (data 912 → 913): 1 added, 2 changed``) and one line per unit (``+ Big Mek``,
@@ -19,12 +20,14 @@ from .changes import FactionChanges
 from .run import UpdateOutcome
 from .status import DataStatus
 
-MAX_WIDTH = 80
+DEFAULT_WIDTH = 80  # no terminal and no COLUMNS
+MIN_WIDTH = 20
 
 
 def width() -> int:
-    """The width to fill: the terminal's (or ``COLUMNS``), at most :data:`MAX_WIDTH`."""
-    return max(min(shutil.get_terminal_size((MAX_WIDTH, 24)).columns, MAX_WIDTH), 20)
+    """The width to fill: ``COLUMNS`` or the terminal's (:data:`DEFAULT_WIDTH` when neither
+    says), at least :data:`MIN_WIDTH`."""
+    return max(shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns, MIN_WIDTH)
 
 
 def _fill(text: str, room: int, indent: str = "", more: str = "    ") -> str:
@@ -121,7 +124,7 @@ def print_status(status: DataStatus, console) -> None:
 
     from ..layout import Words, print_table
 
-    room = min(max(console.width, 20), MAX_WIDTH)
+    room = max(console.width, MIN_WIDTH)
     updated = [f for f in status.factions if f.kind == "updated"]
     head = (
         f"Edition-11 data in use: data {', '.join(map(str, status.versions))} · "
