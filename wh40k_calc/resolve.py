@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from msgspec import Struct, field
 
+from .engine import work
 from .engine.allocation import legal_orders, order_models
 from .engine.exact import ExactUnsupported, run_exact
 from .engine.outcome import Outcome
@@ -128,16 +129,18 @@ def exact_outcome(act: Activation) -> Outcome:
     Leader's note) resolve the same activation, and the player's choices score candidates
     that other runs resolve too. Activations are matched by every field the engine reads
     (:func:`activation_key`: the profiles' arrays by value, the start and the defender's
-    orders too). The kept Outcome is the very object the engine returned, its arrays made
-    read-only (sharing it cannot change it; it is frozen, and its lazy damage distribution is
-    the same whoever reads it first). At most OUTCOMES_KEPT are kept (the least recently
-    used dropped first: a batch resolves its runs grouped by target, ``compare/runner.py``);
-    the engine's refusals are kept too, and raised again.
+    orders too), and by the exact engine's admission budget (``work.STATE_SECONDS``, read
+    when the engine runs: a refusal kept under one budget must not answer under another).
+    The kept Outcome is the very object the engine returned, its arrays made read-only
+    (sharing it cannot change it; it is frozen, and its lazy damage distribution is the same
+    whoever reads it first). At most OUTCOMES_KEPT are kept (the least recently used dropped
+    first: a batch resolves its runs grouped by target, ``compare/runner.py``); the engine's
+    refusals are kept too, and raised again.
 
     Raises:
         ExactUnsupported: as :func:`~wh40k_calc.engine.exact.run_exact`.
     """
-    key = activation_key(act)
+    key = (activation_key(act), work.STATE_SECONDS)
     kept = _OUTCOMES.pop(key, None)
     if kept is None:
         try:
@@ -157,14 +160,21 @@ def activation_key(act: Activation) -> tuple:
     own equality (which leaves out the arrays, the start, the defender's orders and the
     notes), each profile's attack and Sustained Hits distributions by value, the counts of
     the mortal wounds before the attacks, the start's states and weights, and the orders'
-    tables."""
+    tables and probabilities (given orders' P(n, m) come back in the Outcome's ``policy``,
+    which the report's allocation sentences read)."""
     start, policy = act.start, act.policy
     return (
         act,
         tuple((_array_key(w.attacks), _array_key(w.sustained)) for w in act.weapons),
         tuple(_array_key(m.count) for m in act.before),
         None if start is None else (start, _array_key(start.lost), _array_key(start.weights)),
-        None if policy is None else (policy, tuple(_array_key(t) for t in policy.tables)),
+        None
+        if policy is None
+        else (
+            policy,
+            tuple(_array_key(t) for t in policy.tables),
+            tuple(_array_key(p) for p in policy.probabilities),
+        ),
     )
 
 
