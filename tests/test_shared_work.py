@@ -138,13 +138,24 @@ def test_an_activation_is_resolved_once(monkeypatch: pytest.MonkeyPatch) -> None
     resolve_module._OUTCOMES.clear()
     first = exact_outcome(act)
     again = exact_outcome(replace(act, notes=("a note the engine never reads",)))
-    assert again is first and len(calls) == 1
+    assert len(calls) == 1 and again.expected is first.expected  # one run, its figures shared
     assert not first.models_destroyed_distribution.flags.writeable  # shared: read-only
     fresh = run_exact(act)
     np.testing.assert_array_equal(
         first.models_destroyed_distribution, fresh.models_destroyed_distribution
     )
     assert first.expected == fresh.expected
+
+
+def test_reading_a_damage_distribution_leaves_the_kept_one_to_compute() -> None:
+    """Each caller gets its own copy of the kept Outcome: reading its lazy damage distribution
+    computes it there, and the next caller still finds it to compute (the sequence's figure
+    budget charges only such figures, so it must not depend on what ran before)."""
+    act = _activation("shoot lootas --models 10 -t boyz")
+    resolve_module._OUTCOMES.clear()
+    first = exact_outcome(act)
+    np.testing.assert_allclose(first.damage_distribution, run_exact(act).damage_distribution)
+    assert callable(exact_outcome(act).__dict__["_damage"])
 
 
 def test_no_kept_outcome_serves_another_activation(monkeypatch: pytest.MonkeyPatch) -> None:
