@@ -283,3 +283,36 @@ def test_a_good_single_six_loads(tmp_path):
     }
     path.write_text(yaml.safe_dump(doc), encoding="utf-8")
     assert load_effect_file(path).effects[0].changes[0].single_six == ["hit", "wound"]
+
+
+def _calc(*args: str) -> dict:
+    from typer.testing import CliRunner
+
+    from wh40k_calc.cli import app
+
+    res = CliRunner().invoke(app, [*args, "--edition", "11", "--json"])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)
+
+
+def test_forged_in_battle_on_the_shipped_records():
+    """Forged in Battle (Firestorm Assault Force): an Intercessor Squad (5 models, Bolt rifle
+    A2 BS3+) led by a Lieutenant (Master-crafted bolter A2 BS2+; Tactical Precision gives the
+    unit [LETHAL HITS]) shooting Boyz: 10 x 2/3 + 2 x 5/6 = 25/3 hits. The 6 goes to the Bolt
+    rifle (10 Hit rolls, each failing 1/3; the bolter's 2 fail 1/6 each): + 1 - (2/3)^10 hits,
+    and as many automatic wounds ([LETHAL HITS]). Without a Leader the rule is refused."""
+    unit = ["shoot", "Space Marines/Intercessor Squad", "--target", "Orks/Boyz"]
+    led = [*unit, "--leader", "Space Marines/Lieutenant"]
+    plain = _calc(*led)
+    six = _calc(*led, "--effect", "forged-in-battle")
+    gain = 1 - Fr(2, 3) ** 10
+    assert plain["expected"]["hits"] == approx(Fr(25, 3))
+    assert six["expected"]["hits"] == approx(Fr(25, 3) + gain)
+    assert six["expected"]["wounds"] == approx(plain["expected"]["wounds"] + gain)
+    assert any(c.startswith("Bolt rifle: Forged in Battle kept for") for c in six["choices"])
+    from typer.testing import CliRunner
+
+    from wh40k_calc.cli import app
+
+    res = CliRunner().invoke(app, [*unit, "--edition", "11", "--effect", "forged-in-battle"])
+    assert res.exit_code != 0 and "CHARACTER" in res.output
