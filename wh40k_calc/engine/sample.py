@@ -331,8 +331,8 @@ def _hit_rolls(dice: _Dice, w: AttackProfile, attacks: np.ndarray) -> tuple[np.n
     drawn as counts; [TORRENT] attacks hit automatically and never score a Critical Hit. With
     ``reroll_one_hit``, a trial with a failed roll the table did not re-roll re-rolls one of
     them (the fresh result stands; with ``single_face``, a trial with a failed roll, re-rolled
-    or not, turns one of them into that result). Substituted Hit rolls (``w.substituted.hits``): a trial's
-    first attacks take those results."""
+    or not, turns one of them into that result). Substituted Hit rolls
+    (``w.substituted.hits``): a trial's first attacks take those results."""
     if w.hit is None:
         return attacks, np.zeros_like(attacks)
     fixed = w.substituted.hits if w.substituted else ()
@@ -378,8 +378,8 @@ def _wound_rolls(
     ``command_reroll`` (per trial: still available) spends the Command Re-roll on a failed
     Wound roll of an own hit that was not already re-rolled (a die is never re-rolled twice);
     the trials that spend it are set to False; with ``w.single_face`` it is spent on a failed
-    Wound roll of an own hit, re-rolled or not, which becomes that result. Substituted Wound rolls
-    (``w.substituted.wounds``) are the first of a trial's rolls (never with the Command
+    Wound roll of an own hit, re-rolled or not, which becomes that result. Substituted Wound
+    rolls (``w.substituted.wounds``) are the first of a trial's rolls (never with the Command
     Re-roll: ``AttackProfile.check_substituted``)."""
     fixed = w.substituted.wounds if w.substituted else ()
     if fixed:  # the first Wound rolls take the substituted results (not re-rolled)
