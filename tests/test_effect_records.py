@@ -20,7 +20,9 @@ from wh40k_calc.effects import Effect, all_effects
 from wh40k_calc.rules import get_rules
 from wh40k_calc.selection import Conditions, Selection, UnitChoice
 
-FLAGS = ("charged", "stationary", "half_range", "disembarked", "objective", "beyond_12")
+FLAGS = (
+    "charged", "stationary", "half_range", "disembarked", "objective", "beyond_12", "advanced",
+)  # fmt: skip
 
 
 @lru_cache(maxsize=2)
@@ -278,8 +280,19 @@ def _records() -> list[tuple[str, Effect]]:
     return out
 
 
+def _reads_the_advance(e: Effect) -> bool:
+    """A record with an ``advanced`` condition, or one granting [ASSAULT] (which changes an
+    attack only after an Advance, ``--advanced``)."""
+    whens = [e.when] + [c.when for c in e.changes]
+    return any(w is not None and w.advanced is not None for w in whens) or any(
+        c.ability == "assault" or "assault" in (c.choose_ability or ()) for c in e.changes
+    )
+
+
 RECORDS = _records()
 QUICK = {rid for i, (rid, _) in enumerate(RECORDS) if i % 10 == 0 or "edition" in rid}
+# every record that reads the Advance or grants [ASSAULT] (few, and the newest kind)
+QUICK |= {rid for rid, e in RECORDS if _reads_the_advance(e)}
 # files' first three records too
 _seen: dict[str, int] = {}
 for rid, e in RECORDS:

@@ -67,14 +67,22 @@ def _same(a, b, damage: bool = True) -> None:
 
 def _bypassed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every kept result computed afresh each time (the engine before the caches)."""
-    monkeypatch.setattr(memo, "cost", joint_cost)
+
+    def profile(ap):  # a profile, or memo.counts_of it
+        return ap.value if isinstance(ap, memo._Keyed) else ap
+
+    monkeypatch.setattr(memo, "cost", lambda ap, sel: joint_cost(profile(ap), sel))
     monkeypatch.setattr(
         memo,
         "joint",
-        lambda ap, sel, trim: (trim(wound_joint(ap, sel)[0]), wound_joint(ap, sel)[1]),
+        lambda ap, sel, trim: (
+            trim(wound_joint(profile(ap), sel)[0]),
+            wound_joint(profile(ap), sel)[1],
+        ),
     )
     monkeypatch.setattr(memo, "kernel", wound_kernel)
     monkeypatch.setattr(memo, "faces", face_kernels)
+    monkeypatch.setattr(memo, "figure", lambda counts, points, compound: compound(counts, points))
     monkeypatch.setattr(allocation, "_space", allocation.AllocationSpace)
 
 

@@ -105,6 +105,8 @@ class AllocationSpace:
     Attributes:
         size: number of states (state 0: no wounds lost; ``wiped``: unit destroyed).
         destroyed, wounds_lost: per state, models destroyed and wounds lost.
+        total_wounds: the unit's wounds (``target.wounds``); model_counts, wound_counts: 0, 1,
+            ... up to its models and its wounds, as floats.
         character_dead: (CHARACTER models, states) bool: that CHARACTER model is destroyed.
         kind, left, stride: (orders, routings, states): the kind of the model the next attack
             goes to, its wounds left and the state step per point of damage.
@@ -136,6 +138,10 @@ class AllocationSpace:
                 raise ValueError("a track space has one allocation order")
             self._build_tracks()
         self.wiped = self.size - 1
+        self.total_wounds = target.wounds
+        # 0, 1, ... as floats: the counts the exact engine's expectations weigh (read only)
+        self.model_counts = np.arange(target.models + 1, dtype=float)
+        self.wound_counts = np.arange(self.total_wounds + 1, dtype=float)
 
     # ---- construction ------------------------------------------------------------------------
 

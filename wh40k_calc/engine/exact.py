@@ -58,6 +58,8 @@ MAX_WORK = 400_000_000  # operations of one weapon's wound counts (wounds.joint_
 PENDING = 2  # the first pending-devastating axis of the chain array (after states and figure)
 CHUNK_ELEMENTS = 2_000_000  # a lowest-first resolution works on at most this many at once
 LUMP_STATES = 64  # figure passes on more target states than this first merge them (lumping.py)
+_ONE = np.ones(1)  # the weight of the one start state of an unharmed unit (read only)
+_ONE.flags.writeable = False
 
 
 class ExactUnsupported(RuntimeError):
@@ -258,6 +260,13 @@ class _Offsets(list):
         self.gather = (src, coef[:, :, None, None])
 
 
+def _per_state(v: np.ndarray) -> np.ndarray:
+    """``v`` summed over every axis but the states' (the first); with one entry per state,
+    0 + that entry, as numpy's sum of one term is (a -0.0 becomes 0.0), in one call."""
+    flat = v.reshape(v.shape[0], -1)
+    return flat[:, 0] + 0.0 if flat.shape[1] == 1 else flat.sum(axis=1)
+
+
 def _total(v: np.ndarray, vec: np.ndarray) -> float:
     return float(vec @ v.reshape(v.shape[0], -1).sum(axis=1))
 
@@ -271,8 +280,8 @@ def _figures(v: np.ndarray, k: Kernel) -> np.ndarray:
 def _split(fig) -> tuple[float, dict[str, float]]:
     """A figures array (:func:`_figures`, or 0.0 where nothing was counted) as the damage
     figure and the wasted points by :data:`~.outcome.WASTE_FIELDS`."""
-    f = np.zeros(4) + fig
-    return float(f[0]), {k: float(x) for k, x in zip(WASTE_FIELDS, f[1:], strict=True)}
+    f = (np.zeros(4) + fig).tolist()
+    return f[0], dict(zip(WASTE_FIELDS, f[1:], strict=True))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -330,13 +339,17 @@ class _Setup:
             raise ExactUnsupported(str(exc)) from None
         if start is not None and start.weights is None:
             raise ExactUnsupported("the exact engine starts from a distribution (weights)")
-        self.start_p = np.ones(1) if start is None or start.weights is None else start.weights
+        self.start_p = _ONE if start is None or start.weights is None else start.weights
         self.n_models = n_models = act.target.models
         self.n_orders = len(space.orders)  # preference orders, then those declared from them
         self.n_given = space.n_given
         self.before = [memo.spill(space, src.fnp) for src in act.before]
         # models alive when the unit is selected (Blast): known, or per Blast bracket
-        alive = set((n_models - space.destroyed[self.start]).tolist())
+        alive = (
+            {n_models}  # the unit unharmed: state 0, no model destroyed
+            if start is None
+            else set((n_models - space.destroyed[self.start]).tolist())
+        )
         blast = any(w.blast for w in act.weapons)
         self.blast_axis = blast and (bool(act.before) or len({a // 5 for a in alive}) > 1)
         self.selected = max(alive)
@@ -347,14 +360,15 @@ class _Setup:
 
     def _weapon(self, w: AttackProfile) -> _Weapon:
         """The weapon's wound counts and kernels (each built once per process, memo.py)."""
-        cost = memo.cost(w, self.n_models)
+        keyed = memo.counts_of(w)
+        cost = memo.cost(keyed, self.n_models)
         if cost > MAX_WORK:
             raise ExactUnsupported(
                 f"{w.name} makes too many attacks to combine exactly (about {cost:.1g} operations)"
             )
         joints = {}
         for b in self.brackets:
-            joints[b] = memo.joint(w, self.selected if b is None else b * 5, _trim_tails)
+            joints[b] = memo.joint(keyed, self.selected if b is None else b * 5, _trim_tails)
         orders = range(self.n_orders)
         by_faces = self.act.lowest_first and saves_differ(self.space, w.vs, routing_of(w, False))
         return _Weapon(
@@ -444,9 +458,10 @@ class _Setup:
             M = w.m_max if w.dev is not None and not folds else 0
             for o in used:
                 joints = w.joints if table is None else _masked(w.joints, table, o)
-                total = _totals(joints, len(self.brackets) if self.blast_axis else 1)
+                B = len(self.brackets) if self.blast_axis else 1
+                total = _totals(joints, B) if w.faces is not None else None
                 for eo in self.parts(w, o, first=j == 0):
-                    self._resolve_cost(est, chain, w, eo, total, rest, M)
+                    self._resolve_cost(est, chain, w, eo, total, rest, M, joints)
             if M:
                 rest *= M * len(reps)
                 pending.append((w, reps))
@@ -464,6 +479,8 @@ class _Setup:
         ``o``, one per behaviour (orders giving the same kernels are one part): from the
         states the weapon can start in (the first weapon: the start states, unless mortal
         wounds came before; the others: every state)."""
+        if not self.space.product:  # one track: every state declares order 0
+            return [0]
         states = self.start if first and not self.act.before else np.arange(self.space.size)
         eos = distinct(self.space.declared(states, o))
         reps: list[int] = []
@@ -473,10 +490,20 @@ class _Setup:
         return reps
 
     def _resolve_cost(
-        self, est: _Estimate, chain: _Chain, w: _Weapon, eo: int, total, rest: float, M: int
+        self,
+        est: _Estimate,
+        chain: _Chain,
+        w: _Weapon,
+        eo: int,
+        total: np.ndarray | None,
+        rest: float,
+        M: int,
+        joints: dict,
     ) -> None:
-        """Add one part's resolution (:meth:`_Pass.count` or :meth:`_Pass.lowest_first`)."""
-        S, cx, n = self.space.size, chain.spectral, total.shape[0]
+        """Add one part's resolution (:meth:`_Pass.count` or :meth:`_Pass.lowest_first`);
+        ``total``: :func:`_totals` of ``joints`` (read for save rolls lowest first only)."""
+        S, cx = self.space.size, chain.spectral
+        n = max(p.shape[0] for p, _ in joints.values())  # the rows of _totals
         slots = max(M, 1) + (0 if chain.figure else 1)  # the state pass's expectation slot
         if w.faces is None:
             scalar = not chain.figure and not M and not self.blast_axis
@@ -484,6 +511,7 @@ class _Setup:
             est.add(n * (per + work.elements_ns(S * rest * (2 * slots + 2), cx)))
             return
         fc = w.faces[eo]
+        assert total is not None
         unit = S * chain.bins * (len(self.brackets) if self.blast_axis else 1)
         for _, probs in fc.classes:
             classes = lowest.fail_classes(fc, probs)
@@ -521,8 +549,15 @@ class _Setup:
     def initial(self, chain: _Chain) -> np.ndarray:
         """The chain array before anything happens: the start distribution (default: the unit
         unharmed), with no damage yet (a total of 0; every Fourier bin of it is 1)."""
+        if self.start_p is _ONE and not chain.spectral:  # the unit unharmed: state 0, total 0
+            out = np.zeros((self.space.size, chain.bins))
+            out[0, 0] = 1.0
+            return out
         v = np.zeros(self.space.size, dtype=complex if chain.spectral else float)
-        np.add.at(v, self.start, self.start_p)
+        if self.start_p is _ONE:  # the unit unharmed: all its mass in state 0
+            v[0] = 1.0
+        else:
+            np.add.at(v, self.start, self.start_p)
         if chain.spectral:
             return np.repeat(v[:, None], chain.bins, axis=1)
         out = np.zeros((self.space.size, chain.bins), dtype=v.dtype)
@@ -622,8 +657,10 @@ class _Counts(Struct):
         return p2 @ powers
 
     def tails(self, b) -> np.ndarray:
-        """P(N > n) of this share of the counts."""
+        """P(N > n) of this share of the counts (read only)."""
         p2 = self.joints[b][0]
+        if not self.share and not p2.flags.writeable:  # a weapon's kept counts (memo.py)
+            return memo.tails(p2)
         return (float(p2.sum()) if self.share else 1.0) - np.cumsum(p2.sum(axis=1))
 
 
@@ -783,13 +820,21 @@ class _Pass:
         fs = 0.0
         fig: np.ndarray | float = 0.0
         S = setup.space.size
-        mass = np.abs(v.reshape(S, -1)).sum(axis=1) > 0
+        product = setup.space.product
+        mass = np.abs(v.reshape(S, -1)).sum(axis=1) > 0 if product else None
         for k, o in enumerate(used):
             joints = w.joints if table is None else _masked(w.joints, table, o)
             counts = _Counts(joints, axis, (group[k], len(reps)), fold, share=K > 1)
-            declared = setup.space.declared(np.arange(S), o)
-            for eo in distinct(declared[mass]):  # a wounded group first (05.03)
-                part = v if setup.n_orders == 1 else _only(v, declared == eo)
+            declared: np.ndarray | None = None
+            eos = [0]  # one track: every state declares order 0 (the chain has mass)
+            if product:
+                declared = setup.space.declared(np.arange(S), o)
+                eos = distinct(declared[mass])  # a wounded group first (05.03)
+            for eo in eos:
+                if setup.n_orders == 1 or declared is None:  # a track space has one order
+                    part = v
+                else:
+                    part = _only(v, np.asarray(declared == eo))
                 if w.faces is not None:
                     a, b = self.lowest_first(part, acc, w.faces[eo], counts)
                 else:
@@ -861,15 +906,18 @@ class _Pass:
         if kind == "dense":  # Chain.step's dense product, on the terms as (n, S, rest)
             flat = terms.reshape(n_dep, v.shape[0], -1)
             y2 = flat[-1]
-            for n in range(n_dep - 2, -1, -1):
-                y2 = flat[n] + t @ y2
+            if n_dep > 1:  # y <- terms[n] + t @ y, the product and the sum into two buffers
+                prod, y2 = np.empty_like(y2), y2.copy()
+                for n in range(n_dep - 2, -1, -1):
+                    np.dot(t, y2, out=prod)  # the same product as t @ y2 (BLAS), kept
+                    np.add(flat[n], prod, out=y2)
             y = y2.reshape(terms.shape[1:])
         else:
             y = terms[-1]
             for n in range(n_dep - 2, -1, -1):
                 y = terms[n] + self.chain.step(y, k)
         acc += y[..., 0]
-        seen = y[..., 1].reshape(v.shape[0], -1).sum(axis=1)
+        seen = _per_state(y[..., 1])
         return float(k.fail @ seen), seen @ k.figures
 
     def lowest_first(
@@ -1066,7 +1114,7 @@ def run_exact(
     for aw, e, fig in zip(act.weapons, expected, figs, strict=True):
         e["damage"], wasted = _split(fig)
         rows.append(WeaponResult(aw.name, aw.models, e, wasted=wasted))
-    state_p = v.reshape(setup.space.size, -1).sum(axis=1)
+    state_p = _per_state(v)
     out = _read(setup, state_p, rows, _Figure(setup, tables))
     if setup.n_given > 1:
         given = setup.space.orders[: setup.n_given]
@@ -1105,14 +1153,16 @@ def _read(setup: _Setup, state_p: np.ndarray, rows: list[WeaponResult], figure) 
     """The outcome from the final state distribution (renormalised; see :func:`run_exact`)."""
     space, act = setup.space, setup.act
     n_models = setup.n_models
-    state_p = np.clip(state_p, 0.0, None)
+    wounds = space.total_wounds
+    state_p = np.maximum(state_p, 0.0)  # numpy's clip to (0, None)
     state_p = state_p / state_p.sum()
     md = np.bincount(space.destroyed, weights=state_p, minlength=n_models + 1)
-    wl = np.bincount(space.wounds_lost, weights=state_p, minlength=act.target.wounds + 1)
+    wl = np.bincount(space.wounds_lost, weights=state_p, minlength=wounds + 1)
     chars = [float(state_p[dead].sum()) for dead in space.character_dead]
-    totals = {f: sum(r.expected[f] for r in rows) for f in rows[0].expected} if rows else {}
-    totals["wounds_lost"] = min(float(np.dot(np.arange(len(wl)), wl)), float(act.target.wounds))
-    totals["models_destroyed"] = min(float(np.dot(np.arange(len(md)), md)), float(n_models))
+    totals = {f: sum([r.expected[f] for r in rows]) for f in rows[0].expected} if rows else {}
+    totals["wounds_lost"] = min(float(np.dot(_counts(space.wound_counts, wl), wl)), float(wounds))
+    destroyed = float(np.dot(_counts(space.model_counts, md), md))
+    totals["models_destroyed"] = min(destroyed, float(n_models))
     return Outcome(
         method="exact",
         weapons=rows,
@@ -1124,6 +1174,12 @@ def _read(setup: _Setup, state_p: np.ndarray, rows: list[WeaponResult], figure) 
         attacker_losses=hazard_losses(act),
         final_states=space.to_states(state_p),
     )
+
+
+def _counts(kept: np.ndarray, dist: np.ndarray) -> np.ndarray:
+    """0, 1, ... as long as ``dist``: ``kept`` (the space's) when it is, else made (the same
+    dot product as with ``np.arange``: numpy turns the integers into these floats)."""
+    return kept if len(kept) == len(dist) else np.arange(len(dist), dtype=float)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1230,6 +1286,7 @@ class _Classes:
     def __init__(self, space: AllocationSpace, cls: np.ndarray, reps: np.ndarray):
         self.space, self.cls, self.reps = space, cls, reps
         self.size = len(reps)
+        self.product = space.product
         self.destroyed = space.destroyed[reps]
 
     def declared(self, states: np.ndarray, order: np.ndarray | int = 0) -> np.ndarray:
@@ -1339,17 +1396,24 @@ def _independent_figure(setup: _Setup) -> np.ndarray:
     """Distribution of the damage figure when it does not depend on the target's state: each
     weapon's is a compound sum over its (n, m) wound counts (Horner's scheme over n, then over
     m); sources add by convolution."""
-    total = np.ones(1)
+    total = None
     for src, k in zip(setup.act.before, setup.before, strict=True):
-        total = np.convolve(total, _compound(src.count, k.probs[0]))
+        total = _added(total, _compound(src.count, k.probs[0]))
     for w in setup.weapons:
         p2 = next(iter(w.joints.values()))[0]
         q = w.normal[0].probs[0]
-        per_m = [_compound(p2[:, m], q) for m in range(p2.shape[1])]
+        per_m = [memo.figure(p2[:, m], q, _compound) for m in range(p2.shape[1])]
         # sum_m U^{*m} * (sum_n P(n, m) Q^{*n})
         part = per_m[0] if w.dev is None else _compound_list(per_m, w.dev[0].probs[0])
-        total = np.convolve(total, part)
-    return total
+        total = _added(total, part)
+    return np.ones(1) if total is None else total
+
+
+def _added(total: np.ndarray | None, part: np.ndarray) -> np.ndarray:
+    """The distribution of the sum of two independent figures (None: nothing yet, a total of
+    0 for sure): their convolution, which for the first is ``part + 0.0`` (convolving with
+    [1] makes each entry one product with 1 added to 0: the same floats, as a new array)."""
+    return part + 0.0 if total is None else np.convolve(total, part)
 
 
 def _compound(counts: np.ndarray, q: np.ndarray) -> np.ndarray:

@@ -12,7 +12,10 @@ few inputs, so each is kept, keyed by exactly what it reads:
   :func:`~wh40k_calc.engine.kernels.face_kernels`): the target's state space (itself built
   once, :func:`~wh40k_calc.engine.allocation.space_for`), what the weapon does to each kind of
   model (``AttackProfile.vs``) and its routing; the kernel of a mortal wound before the attacks
-  (:func:`~wh40k_calc.engine.kernels.spill_kernel`): the space and the models' Feel No Pain.
+  (:func:`~wh40k_calc.engine.kernels.spill_kernel`): the space and the models' Feel No Pain;
+* a weapon's damage figure where no wound's damage depends on the target's state
+  (:func:`figure`): its counts of wounds and the points one wound inflicts; the tails of its
+  kept counts (:func:`tails`).
 
 A kept result is the very object an uncached call returns (its arrays made read-only, so that
 sharing it cannot change it), so results are identical with or without the cache. Each cache
@@ -93,18 +96,60 @@ def _cost(ap: _Keyed, selected: int) -> float:
     return joint_cost(ap.value, selected)
 
 
+def counts_of(ap: AttackProfile) -> _Keyed:
+    """``ap`` keyed by what its wound counts read, for :func:`joint` and :func:`cost` (a
+    caller asking both for one profile builds the key once)."""
+    return _Keyed(ap, _counts_key(ap))
+
+
 def joint(
-    ap: AttackProfile, selected: int, trim: Callable[[np.ndarray], np.ndarray]
+    ap: AttackProfile | _Keyed, selected: int, trim: Callable[[np.ndarray], np.ndarray]
 ) -> tuple[np.ndarray, dict]:
-    """:func:`wound_joint` of ``ap`` with ``selected`` models in the target, its P[n, m] cut
-    by ``trim`` (the exact engine leaves out negligible tails), computed once (the
-    expectations dict is shared: read it, do not change it)."""
-    return _joint(_Keyed(ap, _counts_key(ap)), selected, trim)
+    """:func:`wound_joint` of ``ap`` (a profile, or :func:`counts_of` it) with ``selected``
+    models in the target, its P[n, m] cut by ``trim`` (the exact engine leaves out negligible
+    tails), computed once (the expectations dict is shared: read it, do not change it)."""
+    return _joint(ap if isinstance(ap, _Keyed) else counts_of(ap), selected, trim)
 
 
-def cost(ap: AttackProfile, selected: int) -> float:
-    """:func:`joint_cost` of ``ap``, computed once."""
-    return _cost(_Keyed(ap, _counts_key(ap)), selected)
+def cost(ap: AttackProfile | _Keyed, selected: int) -> float:
+    """:func:`joint_cost` of ``ap`` (a profile, or :func:`counts_of` it), computed once."""
+    return _cost(ap if isinstance(ap, _Keyed) else counts_of(ap), selected)
+
+
+_TAILS: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # id of kept counts: (them, their tails)
+
+
+def tails(p2: np.ndarray) -> np.ndarray:
+    """P(N > n) of kept counts P[n, m] (read-only, as :func:`joint` gives them: they never
+    change, and the entry keeps them, so their id names them), computed once (read-only)."""
+    hit = _TAILS.get(id(p2))
+    if hit is not None and hit[0] is p2:
+        return hit[1]
+    out = _frozen(1.0 - np.cumsum(p2.sum(axis=1)))
+    if len(_TAILS) >= ENTRIES:
+        _TAILS.clear()
+    _TAILS[id(p2)] = (p2, out)
+    return out
+
+
+# ---- a weapon's damage figure -----------------------------------------------------------------
+
+
+@lru_cache(maxsize=ENTRIES)
+def _figure(key: _Keyed) -> np.ndarray:
+    counts, points, compound = key.value
+    return _frozen(compound(counts, points))
+
+
+def figure(
+    counts: np.ndarray, points: np.ndarray, compound: Callable[..., np.ndarray]
+) -> np.ndarray:
+    """``compound(counts, points)``: the distribution of the points ``counts[n]`` wounds
+    inflict when each inflicts ``points`` whatever the target's state (the exact engine's
+    damage figure of one weapon, :func:`~wh40k_calc.engine.exact._compound`), computed once
+    per counts and points (read-only)."""
+    key = (_array_key(counts), _array_key(points), compound)
+    return _figure(_Keyed((counts, points, compound), key))
 
 
 # ---- a weapon's kernels -----------------------------------------------------------------------
@@ -172,5 +217,6 @@ def clear() -> None:
     """Forget everything kept here and the shared state spaces (tests, benchmarks)."""
     from .allocation import _space
 
-    for cached in (_joint, _cost, _kernel, _faces, _spill, _space, *_KEPT):
+    for cached in (_joint, _cost, _kernel, _faces, _spill, _figure, _space, *_KEPT):
         cached.cache_clear()
+    _TAILS.clear()
