@@ -14,7 +14,7 @@ from fractions import Fraction as Fr
 
 import pytest
 import yaml
-from helpers import cli
+from helpers import cli, cli_json
 from oracle import approx, attacker, invoke, shoot, target, weapon, weapon_row
 
 from wh40k_calc import effect_files, effects
@@ -179,6 +179,26 @@ def test_a_chapters_own_rule_ranks_before_the_larger_factions():
     assert keys[:2] == ("bloodangels", "spacemarines")
     keys = unit_factions("World Eaters", frozenset({"HERETIC ASTARTES", "WORLD EATERS"}))
     assert keys[:2] == ("worldeaters", "chaosspacemarines")
+
+
+def test_a_chapters_rule_applies_to_a_codex_space_marines_datasheet():
+    """A Dark Angels army fields the Codex: Space Marines datasheets: Invocations of Ancient
+    Fury (Dark Angels, Dark Age Arsenal: +1 S to plasma weapons of ADEPTUS ASTARTES) applies to
+    a Hellblaster Squad, generic Space Marines, and is no longer refused as another faction's.
+    Five supercharged plasma incinerators (A2, BS3+, S8) at a Rhino (T9): 20/3 hits wound on 5+
+    (S8 < T9), with the rule on 4+ (S9 = T9): 20/9 -> 10/3 wounds. A chapter ranks after the
+    unit's own faction, and a unit of a chapter keeps only its own chapter."""
+    from wh40k_calc.effect_files import unit_factions
+
+    args = ("shoot", "hellblaster-squad", *ED11, "--target", "space marines/rhino")
+    plain = cli_json(*args)
+    fury = cli_json(*args, "--effect", "invocations-of-ancient-fury")
+    assert weapon_row(plain, "Plasma incinerator – Supercharge")["wounds"] == approx(Fr(20, 9))
+    assert weapon_row(fury, "Plasma incinerator – Supercharge")["wounds"] == approx(Fr(10, 3))
+    generic = unit_factions("Space Marines", frozenset({"ADEPTUS ASTARTES"}))
+    assert generic[0] == "spacemarines" and "darkangels" in generic and "bloodangels" in generic
+    chapter = unit_factions("Space Marines", frozenset({"ADEPTUS ASTARTES", "BLOOD ANGELS"}))
+    assert "darkangels" not in chapter
 
 
 def test_a_choice_rule_for_both_units_asks_which_side(tmp_path):

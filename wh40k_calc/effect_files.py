@@ -152,6 +152,20 @@ for _f in FACTIONS:
     _BY_KEY.setdefault(_f.key, _f)
 
 
+def _chapters() -> dict[str, tuple[str, ...]]:
+    """The key of Space Marines -> its chapters' keys (:data:`wh40k_calc.factions.PARENTS`)."""
+    from .factions import PARENTS
+
+    out: dict[str, list[str]] = {}
+    for f in FACTIONS:
+        if f.name in PARENTS and f.within is not None:
+            out.setdefault(f.within, []).append(f.key)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+_CHAPTERS = _chapters()
+
+
 def faction_key(name: str) -> str | None:
     """The key of the faction ``name`` names (ours, the data's, or ``Core``), or None: an
     unknown faction keeps its own normalised name as key only when a file says it
@@ -188,7 +202,10 @@ def faction_tiers(faction: str, keywords: frozenset[str] | set[str]) -> dict[str
     another that the unit also belongs to (a chapter within Space Marines, World Eaters within
     Chaos Space Marines), 1 for the datasheet's own faction (one no table row names is keyed by
     its own normalised name, as :func:`files_of` keys its files), 2 for the other factions of
-    its keywords. A bare effect name is looked up in the lowest rank that has it."""
+    its keywords, 3 for the chapters of a Space Marines datasheet of no chapter (the Codex:
+    Space Marines datasheets are fielded in a Blood Angels, Dark Angels, Space Wolves, Black
+    Templars or Deathwatch army too, where that army's rules apply to them). A bare effect name
+    is looked up in the lowest rank that has it."""
     own = (faction_key(faction) or norm(faction)) if faction else None
     found: list[str] = [own] if own else []
     for kw in sorted(keywords):
@@ -202,7 +219,11 @@ def faction_tiers(faction: str, keywords: frozenset[str] | set[str]) -> dict[str
             return 0
         return 1 if k == own else 2
 
-    return {k: rank(k) for k in found}
+    tiers = {k: rank(k) for k in found}
+    if own is not None and 0 not in tiers.values():
+        for k in _CHAPTERS.get(own, ()):
+            tiers.setdefault(k, 3)
+    return tiers
 
 
 # ---------------------------------------------------------------------------------------------

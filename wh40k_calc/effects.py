@@ -210,6 +210,8 @@ def all_effects(edition: str) -> tuple[Effect, ...]:
 def clear_caches() -> None:
     """Forget every file read (after :func:`~wh40k_calc.effect_files.set_roots`)."""
     effects_of.cache_clear()
+    unit_rule.cache_clear()
+    coverage_line.cache_clear()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -613,10 +615,11 @@ def _side_hint(req) -> str:
 # Unit rules named by datasheets
 
 
+@lru_cache(maxsize=1024)  # a batch asks for the same units' rules run after run
 def unit_rule(rid: str, edition: str, factions: tuple[str, ...]) -> Effect | None:
     """The record a datasheet's ``rules:`` entry ``rid`` names in ``edition``: in the unit's
     ``factions`` (most specific first), then the core file, by id first, then by printed
-    name; None when none has it."""
+    name; None when none has it (each answer kept until :func:`clear_caches`)."""
     key = slug(rid)
     files = ef.files_of(edition)
     pool = [e for f in (*factions, ef.CORE) if f in files for e in effects_of(edition, f)]
@@ -625,10 +628,12 @@ def unit_rule(rid: str, edition: str, factions: tuple[str, ...]) -> Effect | Non
     )
 
 
+@lru_cache(maxsize=1024)
 def coverage_line(rid: str, edition: str, factions: tuple[str, ...]):
     """The coverage line (:class:`~wh40k_calc.effect_schema.Coverage`) of the files of
     ``factions`` and core in ``edition`` whose rule's name slugs to ``rid``, or None: a rule
-    we list as not an attack rule, or not modelled with the reason."""
+    we list as not an attack rule, or not modelled with the reason (kept until
+    :func:`clear_caches`)."""
     key = slug(rid)
     files = ef.files_of(edition)
     for f in (*factions, ef.CORE):

@@ -15,9 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from msgspec import Struct, field
-from msgspec.structs import astuple
 
-from .datasheet import Datasheet
 from .engine.allocation import legal_orders, order_models
 from .engine.exact import ExactUnsupported, run_exact
 from .engine.outcome import Outcome
@@ -25,7 +23,7 @@ from .profile import Activation, TargetStates
 from .records import replace
 from .rules import get_rules
 from .rules.plan import Plan
-from .selection import Selection, SelectionError, UnitChoice
+from .selection import Selection, SelectionError, selection_key
 from .wording import compress_names, count, models_doing
 
 if TYPE_CHECKING:
@@ -117,26 +115,89 @@ def planned(sel: Selection) -> Plan:
 
 def _selection_key(sel: Selection) -> tuple:
     """Every field of ``sel``, its units' datasheets (and Leaders') by identity."""
-    return tuple(_choice_key(v) if isinstance(v, UnitChoice) else v for v in astuple(sel))
+    return selection_key(sel)
 
 
-def _choice_key(choice: UnitChoice) -> tuple:
-    return tuple(
-        id(v)
-        if isinstance(v, Datasheet)
-        else tuple(map(id, v))
-        if isinstance(v, tuple) and v and isinstance(v[0], Datasheet)
-        else v
-        for v in astuple(choice)
+_OUTCOMES: dict[tuple, Outcome | ExactUnsupported] = {}  # exact outcomes, see exact_outcome
+OUTCOMES_KEPT = 256
+
+
+def exact_outcome(act: Activation) -> Outcome:
+    """``run_exact(act)``, each activation resolved once per process: in a batch, runs that
+    differ only in what changes none of the profiles (a condition no weapon reads, a
+    Leader's note) resolve the same activation, and the player's choices score candidates
+    that other runs resolve too. Activations are matched by every field the engine reads
+    (:func:`activation_key`: the profiles' arrays by value, the start and the defender's
+    orders too). The kept Outcome is the very object the engine returned, its arrays made
+    read-only (sharing it cannot change it; it is frozen, and its lazy damage distribution is
+    the same whoever reads it first). At most OUTCOMES_KEPT are kept (the least recently
+    used dropped first: a batch resolves its runs grouped by target, ``compare/runner.py``);
+    the engine's refusals are kept too, and raised again.
+
+    Raises:
+        ExactUnsupported: as :func:`~wh40k_calc.engine.exact.run_exact`.
+    """
+    key = activation_key(act)
+    kept = _OUTCOMES.pop(key, None)
+    if kept is None:
+        try:
+            kept = _read_only(run_exact(act))
+        except ExactUnsupported as exc:
+            kept = exc
+        if len(_OUTCOMES) >= OUTCOMES_KEPT:
+            del _OUTCOMES[next(iter(_OUTCOMES))]
+    _OUTCOMES[key] = kept  # the most recently used last
+    if isinstance(kept, ExactUnsupported):
+        raise ExactUnsupported(*kept.args)
+    return kept
+
+
+def activation_key(act: Activation) -> tuple:
+    """Everything :func:`~wh40k_calc.engine.exact.run_exact` reads of ``act``: the record's
+    own equality (which leaves out the arrays, the start, the defender's orders and the
+    notes), each profile's attack and Sustained Hits distributions by value, the counts of
+    the mortal wounds before the attacks, the start's states and weights, and the orders'
+    tables."""
+    start, policy = act.start, act.policy
+    return (
+        act,
+        tuple((_array_key(w.attacks), _array_key(w.sustained)) for w in act.weapons),
+        tuple(_array_key(m.count) for m in act.before),
+        None if start is None else (start, _array_key(start.lost), _array_key(start.weights)),
+        None if policy is None else (policy, tuple(_array_key(t) for t in policy.tables)),
     )
+
+
+def _array_key(a: np.ndarray | None) -> tuple | None:
+    return None if a is None else (a.dtype.str, a.shape, a.tobytes())
+
+
+def _read_only(out: Outcome) -> Outcome:
+    """``out`` with its arrays made read-only (an Outcome kept and shared)."""
+    arrays: list[np.ndarray | None] = [
+        out.models_destroyed_distribution,
+        out.wounds_lost_distribution,
+    ]
+    if out.final_states is not None:
+        arrays += [out.final_states.lost, out.final_states.weights]
+    for a in arrays:
+        if isinstance(a, np.ndarray):
+            a.flags.writeable = False
+    return out
 
 
 class _Scorer:
     """Scores candidate activations with the exact engine, each (picks, variant, weapon order)
-    once; the winner's Outcome is then reused instead of being computed again."""
+    once; the winner's Outcome is then reused instead of being computed again. ``keep``:
+    outcomes are kept across activations (:func:`exact_outcome`; a batch's runs)."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: bool = False) -> None:
         self.outcomes: dict[tuple, Outcome] = {}
+        self.run = exact_outcome if keep else run_exact
+
+    def exact(self, act: Activation) -> Outcome:
+        """The exact outcome of ``act`` (kept across activations with ``keep``)."""
+        return self.run(act)
 
     @staticmethod
     def key(picks: tuple[int, ...], variant: int, act: Activation) -> tuple:
@@ -146,7 +207,7 @@ class _Scorer:
         """(expected models destroyed, expected wounds lost) of ``act``."""
         k = self.key(picks, variant, act)
         if k not in self.outcomes:
-            self.outcomes[k] = run_exact(act)
+            self.outcomes[k] = self.exact(act)
         o = self.outcomes[k]
         return o.expected["models_destroyed"], o.expected["wounds_lost"]
 
@@ -356,6 +417,7 @@ def resolve(
     stand_in: bool = True,
     waste: bool = False,
     warn: Callable[[str], None] | None = None,
+    keep: bool = False,
 ) -> Result:
     """Resolve one activation with ``method`` ("exact", "sample" or "both").
 
@@ -378,6 +440,9 @@ def resolve(
             always does).
         warn: called before the sampler rolls anything when ``trials`` are far beyond its
             time budget by its estimate (the message says how long; ``engine/budget.py``).
+        keep: the exact outcomes are kept for later activations and taken from earlier
+            ones (:func:`exact_outcome`: a batch's runs, ``calc compare``); not with
+            ``carried``.
 
     Raises:
         SelectionError: an impossible selection.
@@ -388,7 +453,7 @@ def resolve(
     plan = planned(sel)
     if carried is not None:
         plan = carried.applied_to(plan)
-    scorer = _Scorer()
+    scorer = _Scorer(keep and carried is None)
     act, choices, notes, key, picked = _chosen(sel, plan, scorer)
     by_state = None
     if carried is not None and plan.state_split is not None:
@@ -591,7 +656,7 @@ def _run_exact_engine(
     already), and None; or None and why the engine declined, said in ``notes`` (the figures
     are then the sampler's)."""
     try:
-        return scorer.outcomes.get(key) or run_exact(act), None
+        return scorer.outcomes.get(key) or scorer.exact(act), None
     except ExactUnsupported as exc:
         # --method exact or both: the figures are the sampler's, and say so
         notes.append(f"the exact engine declined ({exc}); the figures are the sampler's")

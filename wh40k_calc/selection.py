@@ -6,6 +6,7 @@ Built by the CLI (or a batch file) and handed to the rules layer; plain data, no
 from __future__ import annotations
 
 from msgspec import Struct, field
+from msgspec.structs import astuple
 
 from .datasheet import Datasheet
 
@@ -173,6 +174,26 @@ class Selection(Struct, frozen=True):
                 if all(ds is not seen for seen in out):
                     out.append(ds)
         return out
+
+
+def selection_key(sel: Selection, attacker_models: bool = True) -> tuple:
+    """Every field of ``sel`` as one hashable value, its units' datasheets (and Leaders') by
+    identity (the caller keeps ``sel``, which holds them, alive while it uses the key);
+    ``attacker_models`` False leaves out how many models the attacker has and how they are
+    equipped (its size, loadout and weapons), for what reads them only through one model
+    group (``rules.attacks``' shared weapon profiles)."""
+    return tuple(
+        _choice_key(v, attacker_models or name != "attacker") if isinstance(v, UnitChoice) else v
+        for name, v in zip(sel.__struct_fields__, astuple(sel), strict=True)
+    )
+
+
+def _choice_key(choice: UnitChoice, models: bool) -> tuple:
+    return (
+        id(choice.datasheet),
+        (choice.models, choice.loadout, choice.weapons) if models else None,
+        tuple(map(id, choice.leaders)),
+    )
 
 
 def allocation_choice(names: tuple[str, ...] | None) -> tuple[str, ...] | str | None:

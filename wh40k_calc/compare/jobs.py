@@ -214,7 +214,9 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
     from ..report import to_json
     from ..resolve import resolve
 
-    result = resolve(job.selection, job.method, job.trials, job.seed, waste=job.explain)
+    result = resolve(
+        job.selection, job.method, job.trials, job.seed, waste=job.explain, keep=not job.explain
+    )
     if result.sample is None and job.sampler_set:
         result.notes.append(_sampler_unused(job))
     if job.explain:
@@ -550,6 +552,14 @@ def jobs_from_batch(
 _Target = tuple[list[str | int], UnitSpec, bool, "SetEntry | None"]  # as _targets gives them
 
 
+def _content_key(data: Any) -> str | None:
+    """A run's mapping as written, but its ``name``, as one string (its ``repr``: 1, 1.0, True
+    and "1" differ, and a mapping's keys keep their order); None when it is not a mapping."""
+    if not isinstance(data, dict):
+        return None
+    return repr({k: v for k, v in data.items() if k != "name"})
+
+
 @dataclass
 class _Run:
     """A batch run checked up to its targets: the run as written and parsed, its name, its
@@ -587,6 +597,10 @@ class _BatchRuns:
         # a run's mapping (by identity) -> its spec and jobs: a YAML alias repeats one mapping,
         # whose jobs are made once and shared (renamed), so identical runs cost next to nothing
         self.by_data: dict[int, tuple[RunSpec, list[Job | RunError]]] = {}
+        # a run's fields but its name, by value -> its jobs: runs written alike (a generated
+        # batch) share one set of jobs (renamed, each its own line); only runs with no error
+        # and targets told apart without lines are kept
+        self.by_content: dict[str, list[Job]] = {}
 
     def error(
         self,
@@ -625,6 +639,13 @@ class _BatchRuns:
         spec = self._spec(raw)
         if not isinstance(spec, RunError) and spec.exchange is not None:
             return [self._exchange_job(raw, spec)]
+        content = _content_key(raw.data)
+        alike = self.by_content.get(content) if content is not None else None
+        if alike is not None and not isinstance(spec, RunError):
+            name = self._name(raw, spec, _unit_spec(spec.attacker) if spec.attacker else None)
+            if isinstance(name, RunError):
+                return [name]
+            return [replace(j, run=name, line=raw.line) for j in alike]
         run = self._run(raw, spec)
         if isinstance(run, RunError):
             return [run]
@@ -634,6 +655,11 @@ class _BatchRuns:
             for target, label in zip(run.targets, labels, strict=True)
         ]
         self.by_data[id(raw.data)] = (run.spec, made)
+        plain = [_target_label(t[1]) for t in run.targets]  # told apart by lines where alike
+        if content is not None and len(set(plain)) == len(plain):
+            jobs = [j for j in made if isinstance(j, Job)]
+            if len(jobs) == len(made):
+                self.by_content[content] = jobs
         return made
 
     def _target_labels(self, run: _Run) -> list[str]:

@@ -139,6 +139,11 @@ def run_jobs(
     done: dict[Hashable, Outcome] = {}
     if workers > 1 and len(distinct) > 1:
         done = _resolve_in_workers(distinct, workers, tick)
+    elif not strict:  # grouped by target, as the workers resolve them (the caches' reuse)
+        for key, job in sorted(distinct.items(), key=_by_target):
+            done[key] = _resolve(job)
+            if tick is not None:
+                tick()
     untick = set(done)  # first copies the pool has ticked for already
     rows: list[Row] = []
     errors: list[RunError] = []

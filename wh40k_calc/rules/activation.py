@@ -31,7 +31,7 @@ from .changes import Changes, names
 from .command_reroll import SingleReroll, keep_single_rerolls
 from .conditional import against_target
 from .conditions import blast_x_notes, cleave_not_modelled, stealth_notes
-from .idle import idle_effects, idle_notes, idle_phase_notes, lasting_idle
+from .idle import idle_effects, idle_findings, idle_notes, idle_phase_notes, lasting_idle
 from .miracle import check_named_rolls, keep_miracle_dice, miracle_requests
 from .mortal import before_attacks, from_wounds_left
 from .plan import GroupOptions, Plan, acting_ids
@@ -155,12 +155,13 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     precise = any(w.abilities.precision for g in groups for o in g.options for w in o.weapons)
     if changes.fields("attacker", "miracle_dice") or changes.fields("target", "miracle_dice"):
         check_named_rolls(s, [w for g in groups for o in g.options for w in o.weapons])
-    _, tprofile, order, roles, listing = target_profile(s, precise)
+    kinds, tprofile, order, roles, listing = target_profile(s, precise)
     best = edition.best_allocation(sel)
     start = wounded_start(sel, tprofile)
     notes += conditional_notes + conditions_notes
     notes += stealth_notes(s, groups)
-    notes += idle_notes(edition, sel, target, groups, applied)
+    findings = idle_findings(edition, sel, target, groups, applied)
+    notes += idle_notes(findings)
     every = _each_variant(applied, changes, variants, bearers, edition)
     idle_fx = idle_effects(applied, every, groups, attacker, target)
     notes += [i.note for i in idle_fx]
@@ -181,7 +182,9 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
         groups=groups,
         variants=[v.labels for v in variants],
         variant_defender=[v.defender for v in variants],
-        build=_ActivationBuilder(s, groups, precise, variants, best, start, bearers),
+        build=_ActivationBuilder(
+            s, groups, precise, variants, best, start, bearers, situations={0: (s, kinds, tprofile)}
+        ),
         effects=acting,
         effect_sides=acting_sides,
         effect_order=list(applied.ids),
@@ -201,7 +204,7 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
         allocation_order=order,
         character_roles=roles,
         target_groups=listing,
-        idle=lasting_idle(edition, sel, target, groups, applied),
+        idle=lasting_idle(sel, findings),
         unmet=tuple(applied.unmet),
     )
 
@@ -324,7 +327,9 @@ class _ActivationBuilder(Struct, eq=False):  # a function object: compared and h
     index per weapon group, a variant index, a weapon order or None for the datasheets'),
     with everything else the plan resolved once (``s``: the situation of the first variant;
     each variant has its own changes, :meth:`situation`). ``made`` keeps the weapon profiles
-    already made, which the candidates share."""
+    already made, which the candidates share; ``situations`` those of the variants made (the
+    first one's is the plan's own: the same changes and target); ``built`` the activations
+    made (frozen), by choices."""
 
     s: Situation
     groups: list[GroupOptions]
@@ -335,6 +340,7 @@ class _ActivationBuilder(Struct, eq=False):  # a function object: compared and h
     bearers: frozenset[int]
     made: dict[tuple, AttackProfile] = field(default_factory=dict)
     situations: dict[int, tuple] = field(default_factory=dict)
+    built: dict[tuple, Activation] = field(default_factory=dict)
 
     def situation(self, variant: int) -> tuple[Situation, list[Kind], TargetProfile]:
         """The situation of variant ``variant`` (its changes) and the target as it sees it."""
@@ -359,7 +365,16 @@ class _ActivationBuilder(Struct, eq=False):  # a function object: compared and h
     ) -> Activation:
         """The activation: the weapons the picked options use, one profile each in ``order``
         (each single re-roll and Miracle dice kept where it adds most), the mortal wounds
-        inflicted before the attacks and the attacker's Hazardous tests."""
+        inflicted before the attacks and the attacker's Hazardous tests; each set of choices
+        built once (the player's choices are scored, then the best is built again)."""
+        key = (tuple(picks), variant, None if order is None else tuple(order))
+        if key not in self.built:
+            self.built[key] = self._build(picks, variant, order)
+        return self.built[key]
+
+    def _build(
+        self, picks: tuple[int, ...], variant: int, order: tuple[str, ...] | None
+    ) -> Activation:
         s, kinds, tprofile = self.situation(variant)
         used: list[tuple[ModelGroup, Weapon, int]] = []
         for g, i in zip(self.groups, picks, strict=True):

@@ -199,10 +199,14 @@ def apply_effects(
     """
     base = facts
     requested, not_modelled = _unit_rules(sel, attacker, target)
-    units = {
-        "attacker": (attacker.name, unit_keys(attacker)),
-        "target": (target.name, unit_keys(target)),
-    }
+    units = (
+        {
+            "attacker": (attacker.name, unit_keys(attacker)),
+            "target": (target.name, unit_keys(target)),
+        }
+        if sel.effects
+        else {}
+    )
     for name in sel.effects:
         try:
             requested.append(find(parse_request(name), sel.edition, units))

@@ -21,6 +21,7 @@ import numpy as np
 from ..dice import Dice
 from ..profile import AttackProfile
 from ..records import replace
+from ..selection import selection_key
 from . import common as c
 from .changes import Attack, total
 from .damage import vs_model
@@ -51,8 +52,10 @@ def weapon_profiles(
 
     A weapon named on two datasheets of the unit (a Leader's and the Bodyguard's) is labelled
     with its datasheet. [PRECISION] weapons say in ``choices`` where their attacks go.
-    ``made`` keeps those already made for this selection (by weapon, group, models, label,
-    first model kind and variant: all else is the selection's and the variant's); ``origins``
+    ``made`` keeps those already made for this selection (by weapon, group, label, first
+    model kind and variant: all else is the selection's and the variant's; the number of
+    models only counts, :func:`attack_profile`, so a kept profile is used with another);
+    ``origins``
     gets each profile's (model group, weapon, models) by its name."""
     sel = s.sel
     merged: dict[tuple[str, str], list] = {}
@@ -86,11 +89,12 @@ def weapon_profiles(
         first = chars[0].kind if precise and chars else tprofile.bodyguard[0].kind
         if origins is not None:
             origins[label] = (g, w, n)
-        key = (id(w), id(g), n, label, first, variant)
+        key = (id(w), id(g), label, first, variant)  # the models only count: replaced
         if made is not None and key in made:
-            out.append(made[key])
+            kept = made[key]
+            out.append(kept if kept.models == n else replace(kept, models=n))
             continue
-        prof = attack_profile(s, w, g, n, label, kinds, first)
+        prof = shared_profile(s, w, g, n, label, kinds, first)
         if w.abilities.precision and chars:
             who = list(dict.fromkeys(m.name for m in chars))
             said = (
@@ -104,6 +108,73 @@ def weapon_profiles(
             made[key] = prof
         out.append(prof)
     return out
+
+
+_SHARED: dict[tuple, tuple[Situation, ModelGroup, AttackProfile]] = {}  # see shared_profile
+SHARED_KEPT = 2048
+
+
+def shared_profile(
+    s: Situation,
+    w: Weapon,
+    g: ModelGroup | None,
+    n: int,
+    label: str,
+    kinds: list[Kind],
+    first: int,
+) -> AttackProfile:
+    """:func:`attack_profile`, each made once per process where no effect has a change here
+    (``s.changes`` empty): a batch runs the same weapons at other unit sizes and in other
+    loadouts, against the same targets under the same conditions. The key
+    (:func:`shared_key`) is everything the profile reads: the whole selection but the
+    attacker's number of models and their equipment (the profile reads them only through its
+    model group, and the number of models only counts: ``models``), the edition, the weapon,
+    its model group's keywords and datasheet and whether it is MONSTER or VEHICLE, the
+    attacking unit's keywords and whether all or any of its groups are, the target (the unit
+    built) with its model kinds and keywords, the label and the kind attacked first. A rule
+    that comes to read more of the attacking unit in a weapon's profile adds it to the key
+    (``tests/test_shared_profiles.py`` compares shared and fresh profiles). At most
+    SHARED_KEPT are kept (all dropped when full); the kept situation holds the datasheets
+    and units the key names by identity."""
+    key = shared_key(s, w, g, label, kinds, first)
+    if key is None:
+        return attack_profile(s, w, g, n, label, kinds, first)
+    kept = _SHARED.get(key)
+    if kept is None:
+        assert g is not None
+        if len(_SHARED) >= SHARED_KEPT:
+            _SHARED.clear()
+        kept = _SHARED[key] = (s, g, attack_profile(s, w, g, n, label, kinds, first))
+    prof = kept[2]
+    return prof if prof.models == n else replace(prof, models=n)
+
+
+def shared_key(
+    s: Situation, w: Weapon, g: ModelGroup | None, label: str, kinds: list[Kind], first: int
+) -> tuple | None:
+    """The key of :func:`shared_profile` (None: not shared, an effect has a change here, or
+    the weapon has no model group)."""
+    from .engaged import is_big
+
+    if s.changes.by or g is None:
+        return None
+    a = s.attacker
+    big = [is_big(x) for x in a.groups]
+    return (
+        type(s.edition),
+        selection_key(s.sel, attacker_models=False),
+        w,
+        g.profile.keywords,
+        id(g.datasheet),
+        is_big(g),
+        a.keywords,
+        (all(big), any(big)),
+        id(s.target),
+        s.applied.facts.target_keywords,
+        tuple(kinds),
+        label,
+        first,
+    )
 
 
 def attack_profile(

@@ -298,6 +298,7 @@ def _point(d: int) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=1024)  # pure, of immutable records: each kind's values worked out once
 def wound_values(vs: VsModel, wounds: int, devastating: bool) -> tuple[float, float, float]:
     """Expected effective damage of a failed, a successful and a Critical Wound roll against
     the first model the attack would be allocated to (``vs`` its saves and damage, ``wounds``

@@ -60,13 +60,16 @@ class Idle(Struct, frozen=True):
     reads_weapons: bool = True
 
 
-def _findings(
+def idle_findings(
     edition: Edition,
     sel: Selection,
     target: Unit,
     groups: list[GroupOptions],
     applied: Applied,
 ) -> list[Idle]:
+    """The options and conditions that have no effect on this activation (``groups``: the
+    attacker's weapon options; ``applied``: the effects that apply), found once for
+    :func:`idle_notes` and :func:`lasting_idle`."""
     weapons = list(dict.fromkeys(w for g in groups for o in g.options for w in o.weapons))
     return [
         *_conditions(sel, weapons, applied),
@@ -78,33 +81,20 @@ def _findings(
     ]
 
 
-def idle_notes(
-    edition: Edition,
-    sel: Selection,
-    target: Unit,
-    groups: list[GroupOptions],
-    applied: Applied,
-) -> list[str]:
-    """Notes on options and conditions that have no effect on this activation."""
-    return [f.note for f in _findings(edition, sel, target, groups, applied)]
+def idle_notes(findings: list[Idle]) -> list[str]:
+    """Notes on options and conditions that have no effect on this activation (``findings``:
+    :func:`idle_findings`)."""
+    return [f.note for f in findings]
 
 
-def lasting_idle(
-    edition: Edition,
-    sel: Selection,
-    target: Unit,
-    groups: list[GroupOptions],
-    applied: Applied,
-) -> frozenset[str]:
+def lasting_idle(sel: Selection, findings: list[Idle]) -> frozenset[str]:
     """The options (as :class:`Idle` names them) with no effect on this activation whatever
-    other option, effect or weapon ability is switched off: ``--explain`` does not count them
-    among its players. The phase's idle conditions (:func:`idle_phase_notes`) included."""
+    other option, effect or weapon ability is switched off (``findings``:
+    :func:`idle_findings`): ``--explain`` does not count them among its players. The
+    phase's idle conditions (:func:`idle_phase_notes`) included."""
     limited = sel.phase == "shooting" and sel.conditions.indirect
     out = {
-        o
-        for f in _findings(edition, sel, target, groups, applied)
-        if f.lasting and not (limited and f.reads_weapons)
-        for o in f.options
+        o for f in findings if f.lasting and not (limited and f.reads_weapons) for o in f.options
     }
     out.update(c for c in _IDLE[sel.phase] if getattr(sel.conditions, c))
     return frozenset(out)
@@ -516,11 +506,13 @@ def idle_effects(
     acting: set[tuple] = set()
     attacks: list = []
     for n, ch in enumerate(variants):
-        if n == 0:
+        if n > 0 and acting >= everyone:
+            break  # every effect acts: no other variant to read
+        if not ch.by:
+            continue  # no change to read (most activations: no attack list made either)
+        if not attacks:  # every variant has the same bearers: the same attacks
             made = (ch.attack(w, g.group) for g in groups for o in g.options for w in o.weapons)
             attacks = list(dict.fromkeys(made))
-        elif acting >= everyone:
-            break  # every effect acts: no other variant to read
         for pieces in ch.by.values():
             for p in pieces:
                 key = p.active.key

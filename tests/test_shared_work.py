@@ -1,0 +1,241 @@
+"""Work shared between the runs of a batch (issue 21, batches): weapon profiles made once for
+other unit sizes and loadouts (``rules.attacks.shared_profile``), exact outcomes resolved once
+per activation (``resolve.exact_outcome``), and runs written alike given one set of jobs
+(``compare.jobs``). Each shared result is checked against the one made afresh, with nothing
+kept (the oracle: the same code with its sharing switched off), on selections that differ in
+exactly what a key must tell apart."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from wh40k_calc import resolve as resolve_module
+from wh40k_calc.batch import load_batch
+from wh40k_calc.catalog import Catalog
+from wh40k_calc.compare import jobs_from_batch
+from wh40k_calc.compare.jobs import Job, RunError
+from wh40k_calc.engine.exact import ExactUnsupported, run_exact
+from wh40k_calc.options import catalog
+from wh40k_calc.profile import MortalWounds
+from wh40k_calc.records import replace
+from wh40k_calc.request import parse_request
+from wh40k_calc.resolve import exact_outcome, resolve
+from wh40k_calc.rules import attacks, get_rules
+
+# Selections in an order where a later one finds profiles an earlier one kept: other sizes and
+# loadouts of one unit, every condition a profile reads, both editions, Leaders on either
+# side, a damaged single model, MONSTER/VEHICLE shooting while engaged.
+COMMANDS = [
+    "shoot boyz --models 10 -t intercessor-squad",
+    "shoot boyz --models 20 -t intercessor-squad",
+    "shoot boyz --models 20 --loadout big-shoota -t intercessor-squad",
+    "shoot boyz --models 20 --loadout big-shoota -t intercessor-squad --half-range",
+    "shoot boyz --models 20 --loadout big-shoota -t intercessor-squad --cover",
+    "shoot boyz --models 10 --loadout rokkit-launcha -t intercessor-squad --stationary",
+    "shoot boyz --models 10 --loadout rokkit-launcha -t leman-russ-battle-tank --stationary",
+    "shoot boyz --models 20 -t intercessor-squad --hit-mod 1 --reroll-wounds ones",
+    "shoot boyz --models 20 -t intercessor-squad --overwatch",
+    "shoot boyz --models 20 -t intercessor-squad --engaged",
+    "shoot boyz --models 20 -t intercessor-squad --target-engaged",
+    "shoot boyz --models 10 --leader warboss -t intercessor-squad",
+    "shoot boyz --models 10 -t intercessor-squad --target-leader captain",
+    "fight boyz --models 10 -t intercessor-squad",
+    "fight boyz --models 20 -t intercessor-squad --charged",
+    "fight boyz --models 20 --loadout power-klaw -t intercessor-squad",
+    "fight boyz --models 20 --loadout power-klaw -t terminator-squad",
+    "shoot lootas --models 5 -t boyz",
+    "shoot lootas --models 10 -t boyz",
+    "shoot lootas --models 10 --loadout kustom-mega-blastas -t boyz --half-range",
+    "shoot cadian-shock-troops --models 10 --loadout plasma-gun-meltagun -t carnifexes",
+    "shoot cadian-shock-troops --models 20 --loadout plasma-gun-meltagun -t carnifexes",
+    "shoot cadian-shock-troops --models 20 --loadout plasma-gun-meltagun -t carnifexes "
+    "--half-range",
+    "shoot leman-russ-battle-tank -t intercessor-squad",
+    "shoot leman-russ-battle-tank -t intercessor-squad --wounds-left 3",
+    "shoot leman-russ-battle-tank -t intercessor-squad --engaged",
+    "shoot armiger-warglaive -t boyz --target-models 20",
+    "shoot lootas --models 5 -t boyz --edition 11",
+    "shoot lootas --models 10 -t boyz --edition 11",
+    "shoot lootas --models 10 -t boyz --edition 11 --cover",
+    "shoot lootas --models 10 -t boyz --edition 11 --plunging-fire",
+    "fight boyz --models 10 -t boyz --edition 11",
+    "fight boyz --models 20 -t boyz --edition 11 --charged",
+]
+
+
+def _selection(cat, line: str):
+    return parse_request(shlex.split(line)).selection(cat)
+
+
+def _profiles(sel) -> list:
+    """Every option's weapon profiles of ``sel`` (each group's every option, each variant)."""
+    plan = get_rules(sel.edition).plan(sel)
+    out = []
+    for i, g in enumerate(plan.groups):
+        for j in range(len(g.options)):
+            picks = tuple(j if k == i else 0 for k in range(len(plan.groups)))
+            for v in range(max(1, len(plan.variants))):
+                out += list(plan.build(picks, v, None).weapons)
+    return out
+
+
+def _same_profiles(a: list, b: list, line: str) -> None:
+    assert len(a) == len(b), line
+    for x, y in zip(a, b, strict=True):
+        assert x == y, (line, x.name)  # every field but the arrays and the sentences
+        assert x.models == y.models, (line, x.name)
+        np.testing.assert_array_equal(x.attacks, y.attacks, err_msg=line)
+        assert (x.sustained is None) == (y.sustained is None), line
+        if x.sustained is not None:
+            np.testing.assert_array_equal(x.sustained, y.sustained, err_msg=line)
+        assert x.choices == y.choices, line
+
+
+def test_shared_profiles_are_the_profiles_made_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    cat = catalog(None)
+    sels = [_selection(cat, line) for line in COMMANDS]
+    attacks._SHARED.clear()
+    shared = [_profiles(s) for s in sels]
+    assert len(attacks._SHARED) < sum(map(len, shared))  # something was shared
+    monkeypatch.setattr(attacks, "shared_key", lambda *args: None)  # nothing shared
+    attacks._SHARED.clear()
+    for line, s, got in zip(COMMANDS, sels, shared, strict=True):
+        _same_profiles(got, _profiles(s), line)
+
+
+def test_a_kept_profile_serves_another_size_with_its_own_count() -> None:
+    cat = catalog(None)
+    attacks._SHARED.clear()
+    small = _profiles(_selection(cat, "shoot boyz --models 10 -t intercessor-squad"))
+    large = _profiles(_selection(cat, "shoot boyz --models 20 -t intercessor-squad"))
+    slugga_small = next(p for p in small if p.name == "Slugga")
+    slugga_large = next(p for p in large if p.name == "Slugga")
+    # 9 Boyz and the Boss Nob with a slugga, or 19 and the Nob (the datasheet's default)
+    assert (slugga_small.models, slugga_large.models) == (10, 20)
+    assert replace(slugga_small, models=20) == slugga_large
+
+
+# ---- exact outcomes kept per activation -----------------------------------------------------
+
+
+def _activation(line: str):
+    return resolve(_selection(catalog(None), line), "exact").activation
+
+
+def test_an_activation_is_resolved_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+
+    def counted(act, *args, **kwargs):
+        calls.append(act)
+        return run_exact(act, *args, **kwargs)
+
+    act = _activation("shoot lootas --models 10 -t boyz --stationary")
+    monkeypatch.setattr(resolve_module, "run_exact", counted)
+    resolve_module._OUTCOMES.clear()
+    first = exact_outcome(act)
+    again = exact_outcome(replace(act, notes=("a note the engine never reads",)))
+    assert again is first and len(calls) == 1
+    assert not first.models_destroyed_distribution.flags.writeable  # shared: read-only
+    fresh = run_exact(act)
+    np.testing.assert_array_equal(
+        first.models_destroyed_distribution, fresh.models_destroyed_distribution
+    )
+    assert first.expected == fresh.expected
+
+
+def test_no_kept_outcome_serves_another_activation(monkeypatch: pytest.MonkeyPatch) -> None:
+    act = _activation("shoot lootas --models 10 -t boyz")
+    w = act.weapons[0]
+    more = replace(w, attacks=np.convolve(w.attacks, [0.0, 1.0]))  # one attack more each
+    other = replace(act, weapons=(more, *act.weapons[1:]))
+    assert other == act  # the record's equality leaves the arrays out: the key does not
+    start = replace(act, start=act.start)
+    resolve_module._OUTCOMES.clear()
+    exact_outcome(act)
+    got = exact_outcome(other)
+    want = run_exact(other)
+    assert got.expected == want.expected
+    assert got.expected["attacks"] > exact_outcome(start).expected["attacks"]
+
+
+def test_mortal_wounds_before_the_attacks_tell_activations_apart() -> None:
+    act = _activation("shoot lootas --models 10 -t boyz")
+    one = replace(act, before=(MortalWounds("grenade", np.array([0.0, 1.0])),))
+    three = replace(act, before=(MortalWounds("grenade", np.array([0.0, 0.0, 0.0, 1.0])),))
+    assert one == three  # the record's equality leaves the count out: the key does not
+    resolve_module._OUTCOMES.clear()
+    exact_outcome(one)
+    got = (
+        exact_outcome(three).expected["mortal_wounds"]
+        - exact_outcome(act).expected["mortal_wounds"]
+    )
+    assert got == pytest.approx(3.0)  # 3 mortal wounds, each on a Boy of W1 (no FNP)
+
+
+def test_a_refusal_is_kept_and_raised_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    act = _activation("shoot lootas --models 10 -t boyz")
+    once = replace(act, weapons=(replace(act.weapons[0], reroll_one_damage=True),))
+    resolve_module._OUTCOMES.clear()
+    with pytest.raises(ExactUnsupported) as first:
+        exact_outcome(once)
+    monkeypatch.setattr(resolve_module, "run_exact", lambda *a, **k: pytest.fail("ran again"))
+    with pytest.raises(ExactUnsupported) as again:
+        exact_outcome(once)
+    assert str(again.value) == str(first.value)
+
+
+# ---- runs written alike ---------------------------------------------------------------------
+
+ALIKE = """\
+title: alike
+runs:
+  - name: first
+    attacker: {name: lootas, models: 10}
+    target: boyz
+  - name: second
+    attacker: {name: lootas, models: 10}
+    target: boyz
+  - attacker: {name: lootas, models: 10}
+    target: boyz
+  - name: first
+    attacker: {name: lootas, models: 10}
+    target: boyz
+  - name: twice
+    attacker: {name: lootas, models: 10}
+    targets:
+      - boyz
+      - boyz
+  - name: twice again
+    attacker: {name: lootas, models: 10}
+    targets:
+      - boyz
+      - boyz
+  - name: bad
+    attacker: {name: lootas, models: 10, loadout: nope}
+    target: boyz
+  - name: bad again
+    attacker: {name: lootas, models: 10, loadout: nope}
+    target: boyz
+"""
+
+
+def test_runs_alike_share_their_jobs_each_with_its_name_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "alike.yaml"
+    path.write_text(ALIKE, encoding="utf-8")
+    items = jobs_from_batch(load_batch(path), Catalog([], use_env=False))
+    jobs = [i for i in items if isinstance(i, Job)]
+    errors = [i for i in items if isinstance(i, RunError)]
+    assert [j.run for j in jobs[:3]] == ["first", "second", "lootas x10"]
+    assert [j.line for j in jobs[:3]] == [3, 6, 9]  # each run's own line
+    assert jobs[1].selection is jobs[0].selection  # one set of jobs, renamed
+    # a name given twice is refused for the later run, alike or not
+    assert any(e.run == "first" and "name used by runs[0]" in e.message for e in errors)
+    # targets told apart by their lines: each run's own
+    twice = [j.target_label for j in jobs if j.run.startswith("twice")]
+    assert twice == ["boyz (line 17)", "boyz (line 18)", "boyz (line 22)", "boyz (line 23)"]
+    bad = [e for e in errors if e.run in ("bad", "bad again")]
+    assert [e.line for e in bad] == [25, 28]  # its own attacker field: never shared
