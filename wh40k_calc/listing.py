@@ -199,9 +199,9 @@ def print_units(entries: list[Entry], replaces: dict[Path, Path], heading: str =
                 name = _fill(names[e.path], width, 2, 4)
                 where = _fill(place, width, 6, 8)
                 lines.append(f"{name}\n{where}\n")
-        for line in wrap_words(title, max(width, 1)):
-            line.rstrip()
-            out.print(line, soft_wrap=True)
+        for part in wrap_words(title, max(width, 1)):
+            part.rstrip()
+            out.print(part, soft_wrap=True)
         # plain text, already escaped and folded: written as it is (rich would only split it
         # into lines and segments again, most of the listing's time)
         out.file.write("".join(lines))
