@@ -272,3 +272,29 @@ def test_equipment_of_some_models_only(tmp_path: Path) -> None:
         "--weapon: no listed size of Squad can carry them: the largest (5 models) can carry "
         "only 4 of Knife (Trooper ×4); Knife x5 needs 5"
     )
+
+
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_two_separate_options_offering_one_weapon_add_up(edition: str) -> None:
+    """Battle Sisters Squad: two separate wargear options each let 1 Battle Sister swap her
+    boltgun for one of a list that holds a meltagun and an artificer-crafted storm bolter
+    (edition 10: datasheet 000000903's options 3 and 4; edition 11 the same two), so a unit
+    of 10 may field 2 meltaguns (or 2 storm bolters), never 3. Both were refused with "can
+    carry only 1 of Meltagun": the same swap in two loadouts kept the larger cap, 1."""
+
+    def shoot(*weapons: str) -> object:
+        return CliRunner().invoke(
+            app,
+            [
+                *("shoot", "battle-sisters-squad", "--edition", edition),
+                *("--target", "leman russ battle tank"),
+                *(a for w in weapons for a in ("--weapon", w)),
+            ],
+        )
+
+    for special in ("meltagun", "artificer-crafted storm bolter"):
+        res = shoot(f"{special} x2", "boltgun x8")
+        assert res.exit_code == 0, res.output
+    res = shoot("meltagun x3", "boltgun x7")
+    assert res.exit_code == 1
+    assert "can carry only 2 of Meltagun" in res.output and "Meltagun x3 needs 3" in res.output

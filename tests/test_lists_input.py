@@ -306,6 +306,5 @@ def test_a_count_that_is_no_whole_number_from_1_is_refused_with_its_line(
     lines = [ln for ln in result.output.splitlines() if ln.strip()]
     assert len(lines) == 1, lines
     assert lines[0] == (
-        f"error: {path}: line {number}: {shown!r} {fault}; a count is a whole number of at "
-        "least 1"
+        f"error: {path}: line {number}: {shown!r} {fault}; a count is a whole number of at least 1"
     )
