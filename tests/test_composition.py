@@ -298,3 +298,22 @@ def test_two_separate_options_offering_one_weapon_add_up(edition: str) -> None:
     res = shoot("meltagun x3", "boltgun x7")
     assert res.exit_code == 1
     assert "can carry only 2 of Meltagun" in res.output and "Meltagun x3 needs 3" in res.output
+
+
+def test_a_refusal_names_the_optional_kind_that_carries_the_weapon() -> None:
+    """Edition 11's Victrix Honour Guard: only its optional Chapter Champion (fielded in place
+    of a Victrix Honour Guard, at most 1) carries blades of honour, so 2 are refused naming the
+    Chapter Champion; the refusal blamed "(Victrix Honour Guard ×1)", a model kind that has
+    none."""
+    res = CliRunner().invoke(
+        app,
+        [
+            *("shoot", "victrix honour guard", "--edition", "11", "--target", "boyz"),
+            *("--weapon", "blades of honour x2"),
+        ],
+    )
+    assert res.exit_code == 1
+    assert (
+        "can carry only 1 of Blades of honour (Chapter Champion ×1); Blades of honour x2 needs 2"
+        in res.output.replace("\n", " ")
+    ), res.output
