@@ -12,7 +12,7 @@ from typing import Any
 
 from ..terminal import escape_controls as esc
 from ..terminal import print_wrapped
-from ..wording import count, of_whole
+from ..wording import count, of_whole, points_figure
 from .army import ArmyRun
 from .resolve import ResolvedArmy, ResolvedUnit, WeaponLine
 
@@ -132,7 +132,8 @@ def render_army(run: ArmyRun, console: Any) -> None:
         _text(
             "Against ",
             (esc(f"{tgt.models} {tgt.name}"), "bold"),
-            f" ({esc(tgt.datasheets[0].faction)}, {tgt.points:g} pts, {count(wounds, 'wound')})",
+            f" ({esc(tgt.datasheets[0].faction)}, {points_figure(tgt.points)} pts, "
+            f"{count(wounds, 'wound')})",
             f" · {method}",
         ),
     )
