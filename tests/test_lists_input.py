@@ -308,3 +308,23 @@ def test_a_count_that_is_no_whole_number_from_1_is_refused_with_its_line(
     assert lines[0] == (
         f"error: {path}: line {number}: {shown!r} {fault}; a count is a whole number of at least 1"
     )
+
+
+def test_a_unit_of_more_models_than_any_size_is_refused_with_the_sizes(tmp_path: Path) -> None:
+    """29 Boys and a Boss Nob are 30 models, more than Boyz' largest size (sizes 10 and 20 in
+    the data): the list is refused naming the unit's line and the sizes (the unit was left
+    unresolved and the army ran without it, exit 0); 19 Boys make a damaged unit of 20."""
+    text = (DATA / "waaagh.wtc-compact.txt").read_text(encoding="utf-8")
+    old = "• 9x Boy: 9 with Slugga, Choppa"
+    assert text.count(old) == 1
+    path = tmp_path / "30-boyz.txt"
+    path.write_text(text.replace(old, "• 29x Boy: 29 with Slugga, Choppa"), encoding="utf-8")
+    result = cli("army", path, "--show")
+    assert result.exit_code == 1
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert lines == [
+        f"error: {path}: line 16: 'Boyz' counts 30 models, more than any size of Boyz (sizes "
+        "10, 20); a count is a whole number from 1 up to the largest size's"
+    ]
+    path.write_text(text.replace(old, "• 19x Boy: 19 with Slugga, Choppa"), encoding="utf-8")
+    assert cli("army", path, "--show").exit_code == 0
