@@ -190,6 +190,8 @@ def conditions_text(when: When | None, phases: bool = True) -> str:
             parts.append(f"{what} {v}")
     if when.led_by:
         parts.append(f"led by: {' or '.join(when.led_by)}")
+    if when.with_model:
+        parts.append(f"with a {' or '.join(when.with_model)} model")
     if when.option:
         parts.append(f"option {when.option}")
     return "; ".join(parts)
