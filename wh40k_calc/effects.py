@@ -168,6 +168,13 @@ class EffectNameError(LookupError):
     says why."""
 
 
+class EffectUsageError(EffectNameError):
+    """An ``--effect`` written wrong as a command line (``ID:`` with no option after the
+    colon): a usage error (``usage``: exit code 2), as a Miracle dice given no value."""
+
+    usage = True
+
+
 class WrongFactionError(EffectNameError):
     """An effect of a faction neither unit may use for the side it acts for: ``effect`` and
     the ``sides`` it would act for (a caller may first say which of its conditions fail)."""
@@ -239,6 +246,7 @@ def parse_request(text: str) -> Request:
 
     Raises:
         EffectNameError: an empty name, or more than one ``:OPTION`` part.
+        EffectUsageError: a ``:`` with no option after it (exit code 2).
     """
     raw = text.strip()
     parts = [p.strip() for p in raw.split(":")]
@@ -262,7 +270,7 @@ def parse_request(text: str) -> Request:
     if not slug(name):
         raise EffectNameError(f"--effect {raw!r}: no effect name (`calc effects` lists them)")
     if len(parts) > 1 and not options:
-        raise EffectNameError(f"--effect {raw}: no option after ':'")
+        raise EffectUsageError(f"--effect {raw}: no option after ':'")
     return Request(raw, name, side, faction, options)
 
 
