@@ -489,3 +489,35 @@ def test_sisters_against_sisters_name_the_roll():
     assert "both units may perform Acts of Faith" in res.output
     out = json.loads(_run(*both, "--effect", "acts-of-faith:6,save", "--json").output)
     assert any("replaces the first saving throw" in c for c in out["choices"])
+
+
+def _effects_line(*args: str) -> str:
+    res = _run(*args)
+    assert res.exit_code == 0, res.output
+    return next(line for line in res.output.splitlines() if line.startswith("Effects:"))
+
+
+@pytest.mark.parametrize("values", ["6,5", "5,6", "1,1"])
+def test_the_effects_line_shows_the_values_as_given(values):
+    # the values in the order typed, a value given twice twice (two dice of 1, not one)
+    sacred = ["--effect", f"sacred-rites:{values}"]
+    assert _effects_line(*SISTERS, *sacred).startswith(f"Effects: sacred-rites:{values} ")
+
+
+def test_two_values_not_used_are_one_note():
+    out = json.loads(_run(*SISTERS, "--effect", "sacred-rites:1,1", "--json").output)
+    notes = [n for n in out["notes"] if "not used" in n]
+    assert notes == [
+        "Sacred Rites: the Miracle dice of 1 and 1 not used: neither adds anything to any "
+        "Hit roll or Wound roll or Damage roll here"
+    ]
+
+
+def test_a_saving_throw_named_acts_for_the_target_alone():
+    # Sisters shooting Sisters with `save` named: the target's dice, not the attacker's
+    both = ["shoot", "Battle Sisters Squad", "--edition", "11", "--target", "Battle Sisters Squad"]
+    line = _effects_line(*both, "--effect", "acts-of-faith:6,save")
+    assert line == "Effects: acts-of-faith:6,save (target)"
+    assert _effects_line(*both, "--effect", "acts-of-faith:6,hit") == (
+        "Effects: acts-of-faith:6,hit (attacker)"
+    )

@@ -164,14 +164,22 @@ class Applied(Struct):
 
     def options(self) -> dict[str, list[str]]:
         """For the report: id (as in :attr:`ids`) -> the options the player gave for it
-        (``--effect ID:OPTION``, sorted; ids given none are left out)."""
-        by_key = {a.key: a.options for a in self.every_active()}
-        out: dict[str, set[str]] = {}
+        (``--effect ID:OPTION``, as written: in the order given, a Miracle dice value given
+        twice twice; those of another side or option record not given already after them;
+        ids given none are left out)."""
+        by_key = {a.key: a for a in self.every_active()}
+        out: dict[str, list[str]] = {}
         for (eid, _), keys in self.members.items():
             for k in keys:
-                if by_key.get(k):
-                    out.setdefault(eid, set()).update(by_key[k])
-        return {eid: sorted(out[eid]) for eid in self.ids if eid in out}
+                a = by_key.get(k)
+                if a is None or not a.options:
+                    continue
+                given = list(a.given) or sorted(a.options)
+                if eid not in out:
+                    out[eid] = given
+                else:
+                    out[eid] += [o for o in given if o not in out[eid]]
+        return {eid: out[eid] for eid in self.ids if eid in out}
 
 
 def unit_keys(unit: Unit) -> dict[str, int]:

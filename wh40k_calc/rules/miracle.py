@@ -185,28 +185,37 @@ def keep_miracle_dice(
                 break
             v = left.pop(j)
             out[i] = _substitute(out[i], r, v, m, len(rolls) == 1)
-        for v in left:
+        if left:  # one note for every value left (two 1s: "of 1 and 1")
+            one = len(left) == 1
             why = (
-                "the weapons that could use it keep a single re-roll (a die replaced is never "
-                "re-rolled)"
+                f"the weapons that could use {'it' if one else 'them'} keep a single re-roll "
+                "(a die replaced is never re-rolled)"
                 if len(free) < len(scope) and any(_makes(out[i], r) for i in scope for r in able)
-                else "it adds nothing to any " + " or ".join(ROLL_NAMES[r] for r in rolls) + " here"
+                else f"{'it adds nothing' if one else 'neither adds anything'} to any "
+                + " or ".join(ROLL_NAMES[r] for r in rolls)
+                + " here"
             )
-            notes.append(f"{m.name}: the Miracle dice of {v} not used: {why}")
+            values = " and ".join(str(v) for v in left)
+            notes.append(f"{m.name}: the Miracle dice of {values} not used: {why}")
     return out, tuple(notes)
 
 
-def check_named_rolls(s: Situation, weapons: list[Weapon]) -> None:
+def check_named_rolls(s: Situation, weapons: list[Weapon]) -> frozenset[str]:
     """Refuse Miracle dice whose rolls named no weapon that may attack (``weapons``: of every
     weapon option) makes: a Hit roll with [TORRENT] weapons only, a Damage roll where every
     Damage is fixed or rolls more than one die (2D6). The side and the values are checked too
     (:func:`miracle_requests`).
 
+    Returns:
+        The sides that hold the dice (Sisters against Sisters with ``save`` named: the
+        target's alone), for the report's Effects line.
+
     Raises:
         UsageError: as said, or as :func:`miracle_requests`.
     """
     origins = {w.name: (None, w, 0) for w in weapons}
-    for m in miracle_requests(s, origins):  # type: ignore[arg-type]
+    requests = miracle_requests(s, origins)  # type: ignore[arg-type]
+    for m in requests:
         rolls = m.dice.allowed(m.side)
         if not m.dice.rolls or m.side == "target":
             continue
@@ -223,6 +232,24 @@ def check_named_rolls(s: Situation, weapons: list[Weapon]) -> None:
                     else ""
                 )
             )
+    return frozenset(m.side for m in requests)
+
+
+def miracle_only_sides(
+    sides: dict[str, list[str]], changes, holding: frozenset[str]
+) -> dict[str, list[str]]:
+    """``sides`` (effect id -> the sides it acts for) without the sides that do not hold the
+    Miracle dice (``holding``: :func:`check_named_rolls`) for the records whose every change
+    is ``miracle_dice`` (Acts of Faith, Sacred Rites: they do nothing else there)."""
+    only = {
+        p.active.effect.id
+        for side in ("attacker", "target")
+        for p in changes.fields(side, "miracle_dice")
+        if all(ch.miracle_dice for ch in p.active.effect.changes)
+    }
+    return {
+        eid: [x for x in ss if x in holding] if eid in only else ss for eid, ss in sides.items()
+    }
 
 
 def _weapon_makes(w: Weapon, roll: str) -> bool:
