@@ -521,3 +521,25 @@ def test_a_saving_throw_named_acts_for_the_target_alone():
     assert _effects_line(*both, "--effect", "acts-of-faith:6,hit") == (
         "Effects: acts-of-faith:6,hit (attacker)"
     )
+
+
+def test_the_defenders_dice_never_steer_the_attackers_weapons():
+    # Sisters shooting Sisters, 2 models: the Battle Sister and the Sister Superior each
+    # choose a boltgun or a bolt pistol, alike here (1 attack, BS3+, S4 AP0 D1 against T3 Sv3+
+    # W1). Scored with the defender's die, splitting the weapons made it save only one
+    # weapon's one attack; the attacker declares its attacks before any save is rolled, so
+    # they are chosen without it: both boltguns (the first of equals), and the die replaces
+    # the first save against their 2 attacks. Wounds ~ Bin(2, 2/3 x 2/3 = 4/9); the first
+    # one saved, the other failing 1/3: E[failed saves] = P(2 wounds) / 3 = (16/81) / 3.
+    both = ["shoot", "Battle Sisters Squad", "--edition", "11", "--target", "Battle Sisters Squad"]
+    res = _run(*both, "--models", "2", "--effect", "acts-of-faith:6,save", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    picked = [c for c in out["choices"] if "(rather than" in c]
+    assert picked == [
+        "1 Battle Sister shoots Boltgun (rather than Bolt pistol): most models destroyed",
+        "1 Sister Superior shoots Boltgun (rather than Bolt pistol): most models destroyed",
+    ]
+    assert any(c.startswith("Boltgun: Acts of Faith: a Miracle dice of 6") for c in out["choices"])
+    assert out["expected"]["failed_saves"] == pytest.approx(16 / 243, abs=1e-9)
+    assert out["expected"]["models_destroyed"] == pytest.approx(16 / 243, abs=1e-9)

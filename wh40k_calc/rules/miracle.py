@@ -15,7 +15,12 @@ as the single re-rolls are (``command_reroll``: expected effective damage agains
 model the attacks go to; for a saving throw, the damage it spares): one value after another,
 the largest gain first, a second value on the same roll of the same weapon valued on that
 weapon making a second such roll. A value that adds nothing anywhere (a 1 on a Hit roll) is
-not used, said in a note: performing an Act of Faith is the player's option.
+not used, said in a note: performing an Act of Faith is the player's option. The defender's
+die goes on the first saving throw of one weapon's attacks (a slight underestimate next to a
+defender who spends it on the first save whatever the weapon), and the attacker's choices are
+scored without it (:func:`attackers_view`): the attacker declares its attacks before any save.
+The rule lists the rolls a Miracle dice may replace (Advance, Battle-shock, Charge, Damage,
+Hit, saving throw, Wound, in both editions' data): never an Attacks roll.
 
 Decided here (the rule text is silent): a substituted die is not re-rolled (the Miracle dice's
 value "cannot be changed or re-rolled"; a re-roll of it could only undo the player's choice), so
@@ -52,6 +57,7 @@ from .command_reroll import at_least, first_model, hit_values
 
 if TYPE_CHECKING:
     from ..datasheet import Weapon
+    from ..profile import Activation
     from ..units import ModelGroup
     from .changes import Piece
     from .situation import Situation
@@ -198,6 +204,23 @@ def keep_miracle_dice(
             values = " and ".join(str(v) for v in left)
             notes.append(f"{m.name}: the Miracle dice of {values} not used: {why}")
     return out, tuple(notes)
+
+
+def attackers_view(act: Activation) -> Activation:
+    """``act`` without the defender's Miracle dice (its saving throws replaced), for scoring
+    the attacker's choices (weapons, variants, weapon order): the attacker declares its attacks
+    before the defender rolls a save, so a die the defender will place where it adds most
+    (:func:`keep_miracle_dice`) cannot steer them. ``act`` itself when it has none."""
+    weapons = []
+    for p in act.weapons:
+        sub = p.substituted
+        if sub is not None and sub.saves:
+            sub = replace(sub, saves=())
+            p = replace(p, substituted=sub if sub else None)
+        weapons.append(p)
+    if all(a is b for a, b in zip(weapons, act.weapons, strict=True)):
+        return act
+    return replace(act, weapons=tuple(weapons))
 
 
 def check_named_rolls(s: Situation, weapons: list[Weapon]) -> frozenset[str]:
