@@ -543,3 +543,24 @@ def test_the_defenders_dice_never_steer_the_attackers_weapons():
     assert any(c.startswith("Boltgun: Acts of Faith: a Miracle dice of 6") for c in out["choices"])
     assert out["expected"]["failed_saves"] == pytest.approx(16 / 243, abs=1e-9)
     assert out["expected"]["models_destroyed"] == pytest.approx(16 / 243, abs=1e-9)
+
+
+def test_the_rolls_replaced_are_the_rules_list():
+    # data 912's Acts of Faith lists the rolls a Miracle dice may replace; those of an attack
+    # sequence are ours (ROLL_NAMES), and no Attacks roll is among them
+    from pathlib import Path
+
+    from wh40k_calc.miracle_dice import ROLL_NAMES
+
+    data = Path(__file__).resolve().parents[2] / "shared" / "data" / "game-datacards-11e-912"
+    path = data / "adeptasororitas.json"
+    if not path.exists():
+        pytest.skip("no /work/shared data (CI)")
+    rule = next(r for r in json.loads(path.read_text())["rules"]["army"] if "Faith" in str(r))
+    text = next(p["text"]["en"] for p in rule["rules"] if "types of dice roll" in str(p))
+    lines = text.split("types of dice roll:")[1].splitlines()
+    listed = {x.strip("■ ").lower() for x in lines if x.strip().startswith("■")}
+    attack_rolls = {"hit roll", "wound roll", "damage roll", "saving throw"}
+    assert attack_rolls <= listed
+    assert not any("attack" in r for r in listed)
+    assert {n.lower() for n in ROLL_NAMES.values()} == listed & attack_rolls
