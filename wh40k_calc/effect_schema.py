@@ -222,7 +222,12 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     takes the Benefit of Cover against AP 0); ``mortal_wounds`` (:class:`MortalWounds`, before the
     attacks); ``command_reroll`` (one failed Wound roll re-rolled, as the core stratagem);
     ``single_reroll`` (``hit``, ``wound`` or ``damage``: one such roll of the activation may be
-    re-rolled, the calculator choosing which, as for ``command_reroll``); ``snap_hit_on`` (X: snap
+    re-rolled, the calculator choosing which, as for ``command_reroll``); ``single_six``
+    (``[hit]``, ``[wound]`` or ``[hit, wound]``: once in the activation, after the roll is seen,
+    the result of one such roll is changed to an unmodified 6 — one roll in all, of the kinds
+    listed; the calculator picks the weapon and the kind where it adds most and spends it on
+    that weapon's first failed roll of that kind: ``rules/command_reroll.py``; the saving-throw
+    side of such rules is not in the vocabulary); ``snap_hit_on`` (X: snap
     shooting that hits on an unmodified X+ instead of 6); ``attacks_set`` (the weapon's A becomes
     this number or dice), ``skill_set`` (its BS/WS becomes X+); ``grant_keyword`` (the attacking
     unit has this keyword too, for every other rule's keyword conditions); ``miracle_dice``
@@ -305,6 +310,7 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     mortal_wounds: MortalWounds | None = None
     command_reroll: bool | None = None
     single_reroll: Literal["hit", "wound", "damage"] | None = None
+    single_six: list[Literal["hit", "wound"]] | None = None
     snap_hit_on: Plus | None = None
     attacks_set: int | str | None = None
     skill_set: Plus | None = None
@@ -610,6 +616,8 @@ def _check_texts(at: str, c: Change, field: str) -> list[str]:
                 out.append(f"{at}.{name}: {text!r} is not a weapon ability we know")
     if field == "choose_ability" and len(c.choose_ability or []) < 2:
         out.append(f"{at}.choose_ability: give two abilities or more (one is ability)")
+    if field == "single_six" and (not c.single_six or len(set(c.single_six)) < len(c.single_six)):
+        out.append(f"{at}.single_six: give hit, wound or both, each once")
     return out
 
 

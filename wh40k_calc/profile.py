@@ -211,6 +211,11 @@ class AttackProfile(Struct, frozen=True):
             re-rolled) is re-rolled once per activation (Command Re-roll).
         reroll_one_hit: its first failed Hit roll not already re-rolled is re-rolled once
             per activation (a rule's single Hit re-roll).
+        single_face: what the roll its single Hit or Wound roll (``reroll_one_hit``,
+            ``command_reroll``) is spent on becomes: 0, a fresh roll (a re-roll: spent on the
+            first failed roll its table did not re-roll already); 1-6, that unmodified result,
+            the change made after the roll is seen (a rule that turns one roll into an
+            unmodified 6: spent on the first failed roll, re-rolled already or not).
         reroll_one_damage: its first Damage roll that its Damage table would re-roll
             (``DamageTable.reroll``) is re-rolled, once per activation; every other Damage
             roll stands (a rule's single Damage re-roll; the sampler's only: the exact engine
@@ -237,6 +242,7 @@ class AttackProfile(Struct, frozen=True):
     precision_mortals: bool = False
     command_reroll: bool = False
     reroll_one_hit: bool = False
+    single_face: int = 0
     reroll_one_damage: bool = False
     substituted: Substituted | None = None
     ranged: bool = True

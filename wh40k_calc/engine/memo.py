@@ -79,6 +79,7 @@ def _counts_key(ap: AttackProfile) -> tuple:
         ap.devastating,
         ap.command_reroll,
         ap.reroll_one_hit,
+        ap.single_face,
         ap.substituted,
         ap.vs if ap.substituted and ap.substituted.saves else None,
     )

@@ -330,8 +330,9 @@ def _hit_rolls(dice: _Dice, w: AttackProfile, attacks: np.ndarray) -> tuple[np.n
     """Per trial: (normal hits, Critical Hits) of ``attacks`` Hit rolls (Core rules: Hit Roll),
     drawn as counts; [TORRENT] attacks hit automatically and never score a Critical Hit. With
     ``reroll_one_hit``, a trial with a failed roll the table did not re-roll re-rolls one of
-    them (the fresh result stands). Substituted Hit rolls (``w.substituted.hits``): a trial's
-    first attacks take those results."""
+    them (the fresh result stands; with ``single_face``, a trial with a failed roll, re-rolled
+    or not, turns one of them into that result). Substituted Hit rolls
+    (``w.substituted.hits``): a trial's first attacks take those results."""
     if w.hit is None:
         return attacks, np.zeros_like(attacks)
     fixed = w.substituted.hits if w.substituted else ()
@@ -347,6 +348,13 @@ def _hit_rolls(dice: _Dice, w: AttackProfile, attacks: np.ndarray) -> tuple[np.n
     if not w.reroll_one_hit:
         c = dice.counts(attacks, die_classes(w.hit, 3))
         return c[HIT], c[CRIT]
+    if w.single_face:  # a failed roll, re-rolled or not, becomes the fixed result
+        c = dice.counts(attacks, die_classes(w.hit, 3))
+        hits, crits = c[HIT].copy(), c[CRIT].copy()
+        cls = w.hit.outcome[w.single_face]
+        if cls != MISS:
+            (hits if cls == HIT else crits)[c[MISS] > 0] += 1
+        return hits, crits
     c = dice.counts(attacks, die_classes(w.hit, 3, marked=True))
     hits, crits = c[HIT + 1], c[CRIT + 1]
     rows = np.flatnonzero(c[0] > 0)  # a failure not yet re-rolled
@@ -369,8 +377,9 @@ def _wound_rolls(
 
     ``command_reroll`` (per trial: still available) spends the Command Re-roll on a failed
     Wound roll of an own hit that was not already re-rolled (a die is never re-rolled twice);
-    the trials that spend it are set to False. Substituted Wound rolls
-    (``w.substituted.wounds``) are the first of a trial's rolls (never with the Command
+    the trials that spend it are set to False; with ``w.single_face`` it is spent on a failed
+    Wound roll of an own hit, re-rolled or not, which becomes that result. Substituted Wound
+    rolls (``w.substituted.wounds``) are the first of a trial's rolls (never with the Command
     Re-roll: ``AttackProfile.check_substituted``)."""
     fixed = w.substituted.wounds if w.substituted else ()
     if fixed:  # the first Wound rolls take the substituted results (not re-rolled)
@@ -386,14 +395,23 @@ def _wound_rolls(
     if command_reroll is None:
         c = dice.counts(own if extra is None else own + extra, die_classes(w.wound, 3))
         return c[WOUND], c[CRIT_WOUND]
-    c = dice.counts(own, die_classes(w.wound, 3, marked=True))
-    normal, critical = c[WOUND + 1], c[CRIT_WOUND + 1]
-    rows = np.flatnonzero((c[0] > 0) & command_reroll)  # a failure not yet re-rolled
-    if rows.size:
-        again = _OUTCOME[w.wound.outcome][dice.d6(rows.size)]
-        normal[rows] += again == WOUND
-        critical[rows] += again == CRIT_WOUND
+    if w.single_face:  # a failed roll, re-rolled or not, becomes the fixed result
+        c = dice.counts(own, die_classes(w.wound, 3))
+        normal, critical = c[WOUND].copy(), c[CRIT_WOUND].copy()
+        rows = np.flatnonzero((c[FAIL] > 0) & command_reroll)
+        cls = w.wound.outcome[w.single_face]
+        if cls != FAIL:
+            (normal if cls == WOUND else critical)[rows] += 1
         command_reroll[rows] = False
+    else:
+        c = dice.counts(own, die_classes(w.wound, 3, marked=True))
+        normal, critical = c[WOUND + 1], c[CRIT_WOUND + 1]
+        rows = np.flatnonzero((c[0] > 0) & command_reroll)  # a failure not yet re-rolled
+        if rows.size:
+            again = _OUTCOME[w.wound.outcome][dice.d6(rows.size)]
+            normal[rows] += again == WOUND
+            critical[rows] += again == CRIT_WOUND
+            command_reroll[rows] = False
     if extra is not None:
         e = dice.counts(extra, die_classes(w.wound, 3))
         normal += e[WOUND]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..profile import CRIT, CRIT_WOUND, FAIL, HIT, MISS, WOUND, AttackProfile
+from ..profile import CRIT, CRIT_WOUND, FAIL, HIT, MISS, WOUND, AttackProfile, RollTable
 from .kernels import mean as _mean
 
 
@@ -82,22 +82,38 @@ def _sustained(ap: AttackProfile, g: np.ndarray) -> tuple[np.ndarray, float]:
     return extra, _mean(ap.sustained)
 
 
+def spent_roll(table: RollTable, face: int, fail: int = FAIL) -> tuple[float, np.ndarray]:
+    """The single roll of one weapon (a re-roll, or a result changed to ``face``): (P(a roll
+    of ``table`` is one it is spent on), P(each outcome class) of what that roll becomes).
+
+    ``face`` 0: a re-roll, spent on a failed roll (class ``fail``) the table did not re-roll
+    already (Core rules: Re-rolls: never re-roll a dice more than once), which becomes a fresh
+    roll; ``face`` 1-6: a result changed after the roll is seen, spent on any failed roll,
+    re-rolled or not, which becomes an unmodified ``face`` (``AttackProfile.single_face``)."""
+    if face:
+        return float(table.probabilities(3)[fail]), _one_hot(table.outcome[face])
+    fresh = np.zeros(3)
+    for f in range(1, 7):
+        fresh[table.outcome[f]] += 1 / 6
+    e = sum(1 for f in range(1, 7) if not table.reroll[f] and table.outcome[f] == fail) / 6
+    return e, fresh
+
+
 def command_reroll_kernels(ap: AttackProfile) -> tuple[np.ndarray, np.ndarray]:
     """One attack while the Command Re-roll is still available (Core stratagem, seed 000: "You
     re-roll that roll"; Core rules: Re-rolls: never re-roll a dice more than once): its
     (normal wounds, devastating Critical Wounds) distribution split into the part that keeps
     the re-roll and the part that spends it. It is spent on the attack's own Wound roll when
     that fails and the Wound roll table did not re-roll it already; the fresh result stands.
-    Lethal Hits' automatic wounds and Sustained Hits' extra hits never spend it."""
+    Lethal Hits' automatic wounds and Sustained Hits' extra hits never spend it. With
+    ``single_face``, the failed Wound roll (re-rolled or not) becomes that result instead
+    (:func:`spent_roll`)."""
     table = ap.wound
-    fresh = np.zeros(3)
-    for f in range(1, 7):
-        fresh[table.outcome[f]] += 1 / 6
-    e = sum(1 for f in range(1, 7) if not table.reroll[f] and table.outcome[f] == FAIL) / 6
+    e, fresh = spent_roll(table, ap.single_face)
     keep = table.probabilities(3)
     keep[FAIL] -= e
     kept, _ = per_attack_kernel(ap, per_hit_kernel(ap, keep))
-    own = per_hit_kernel(ap, e * fresh)  # failed, re-rolled: the fresh result
+    own = per_hit_kernel(ap, e * fresh)  # failed, spent: what the roll becomes
     if ap.hit is None:
         return kept, own
     ph = ap.hit.probabilities(3)
@@ -112,13 +128,11 @@ def hit_reroll_kernels(ap: AttackProfile) -> tuple[np.ndarray, np.ndarray]:
     roll"; Core rules: Re-rolls: never re-roll a dice more than once): the part that keeps it
     (the Hit roll did not fail, or failed on a result the table re-rolls already) and the part
     that spends it on the failed roll, whose fresh result stands. Spending it on the first
-    such failure is best: every failed Hit roll is worth the same."""
+    such failure is best: every failed Hit roll is worth the same. With ``single_face``, the
+    first failed Hit roll (re-rolled or not) becomes that result instead (:func:`spent_roll`)."""
     table = ap.hit
     assert table is not None
-    fresh = np.zeros(3)
-    for f in range(1, 7):
-        fresh[table.outcome[f]] += 1 / 6
-    e = sum(1 for f in range(1, 7) if not table.reroll[f] and table.outcome[f] == MISS) / 6
+    e, fresh = spent_roll(table, ap.single_face, MISS)
     keep = table.probabilities(3)
     keep[MISS] -= e
     kept, _ = per_attack_kernel(ap, ph=keep)
@@ -335,15 +349,12 @@ def wound_joint(ap: AttackProfile, models_at_selection: int) -> tuple[np.ndarray
 
 
 def _single_hit_reroll_hits(ap: AttackProfile, attacks: np.ndarray) -> float:
-    """The expected hits one Hit re-roll adds (``reroll_one_hit``): P(some Hit roll fails on
-    a result the table does not re-roll already) x the hits of a fresh roll (a Critical Hit
-    with its Sustained Hits)."""
+    """The expected hits one Hit re-roll (or a Hit roll changed to ``single_face``) adds
+    (``reroll_one_hit``): P(some Hit roll is one it is spent on, :func:`spent_roll`) x the
+    hits of what that roll becomes (a Critical Hit with its Sustained Hits)."""
     table = ap.hit
     assert table is not None
-    e = sum(1 for f in range(1, 7) if not table.reroll[f] and table.outcome[f] == MISS) / 6
-    fresh = np.zeros(3)
-    for f in range(1, 7):
-        fresh[table.outcome[f]] += 1 / 6
+    e, fresh = spent_roll(table, ap.single_face, MISS)
     extra = _mean(ap.sustained) if ap.sustained is not None else 0.0
     none = float(np.dot(attacks, (1.0 - e) ** np.arange(len(attacks))))
     return (1.0 - none) * float(fresh[HIT] + fresh[CRIT] * (1.0 + extra))

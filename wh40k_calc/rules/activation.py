@@ -424,17 +424,22 @@ def _single_rerolls(
     s: Situation, origins: dict[str, tuple[ModelGroup, Weapon, int]]
 ) -> list[SingleReroll]:
     """The single re-rolls the attacker's effects give (Command Re-roll's Wound roll, an
-    effect's one Hit, Wound or Damage roll), each with the weapon profiles it may be kept for
-    (its scope and conditions)."""
+    effect's one Hit, Wound or Damage roll; one Hit or Wound roll changed to a 6), each with
+    the weapon profiles it may be kept for (its scope and conditions)."""
     out = []
     fx = s.changes
-    for which in ("command_reroll", "single_reroll"):
+    for which in ("command_reroll", "single_reroll", "single_six"):
         for piece in fx.fields("attacker", which):
             weapons = frozenset(
                 name
                 for name, (g, w, _) in origins.items()
                 if piece in fx.attacker(which, fx.attack(w, g))
             )
+            if which == "single_six":  # one roll of the kinds listed, changed to a 6
+                v = piece.value
+                kinds = tuple(str(k) for k in v) if isinstance(v, list) else (str(v),)
+                out.append(SingleReroll(kinds[0], piece.name, weapons, 6, kinds[1:]))
+                continue
             roll = "wound" if which == "command_reroll" else str(piece.value)
             out.append(SingleReroll(roll, piece.name, weapons))
     return out

@@ -7,6 +7,17 @@ the Wound roll table did not re-roll already (Core rules: Re-rolls: "You can nev
 dice more than once"; never on Sustained Hits' extra hits, and Lethal Hits' automatic wounds
 roll no die). So it is worth keeping only for a weapon with such a roll: one whose failed Wound
 rolls are all re-rolled already ([TWIN-LINKED], ``--reroll-wounds fails``) gains nothing.
+
+The rules that change one roll's result to an unmodified 6 (``single_six``: Forged in Battle,
+Artisan, Gift of Foresight, Pledge of Unholy Fortune) take the same machinery with
+``SingleReroll.face`` 6: the change is made just after the roll is seen, so the calculator
+spends it on the kept weapon's first failed Hit roll (or Wound roll of an attack's own hit),
+whether the roll was re-rolled already or not (changing a result is not a re-roll), and the
+roll becomes a 6: a Critical Hit (Lethal Hits, Sustained Hits) or a Critical Wound
+(Devastating Wounds, an automatic wound against any T). A failed roll is the best use: turning
+a miss into a 6 adds a Critical Hit's worth, turning a normal hit into one only the
+difference. Not modelled: using it on a normal hit (or wound) when no roll of the weapon
+fails, on Sustained Hits' extra hits' Wound rolls, or on a saving throw (the target side).
 """
 
 from __future__ import annotations
@@ -19,19 +30,25 @@ from ..records import replace
 from . import common as c
 
 
-def reroll_gain(p: AttackProfile, target: TargetProfile) -> float:
+def reroll_gain(p: AttackProfile, target: TargetProfile, face: int = 0) -> float:
     """What the Command Re-roll adds to weapon ``p``, in expected effective damage against the
     first model its attacks go to (DESIGN.md: per-die choices are valued so): P(at least one
     of its attacks' own Wound rolls fails without being re-rolled) x the value of a fresh
     Wound roll. 0 when every failed Wound roll is re-rolled already, or a wound adds nothing.
+    ``face`` 1-6: what turning its first failed Wound roll (re-rolled or not) into that
+    unmodified result adds instead (``single_six``).
     """
     first = first_model(p, target)
     values = c.wound_values(p.vs[first.kind], first.W, p.devastating)
     table = p.wound
-    unrerolled_fail = (
-        sum(1 for f in range(1, 7) if table.outcome[f] == FAIL and not table.reroll[f]) / 6
-    )
-    fresh = sum(values[table.outcome[f]] for f in range(1, 7)) / 6
+    if face:
+        unrerolled_fail = float(table.probabilities(3)[FAIL])
+        fresh = float(values[table.outcome[face]] - values[FAIL])
+    else:
+        unrerolled_fail = (
+            sum(1 for f in range(1, 7) if table.outcome[f] == FAIL and not table.reroll[f]) / 6
+        )
+        fresh = sum(values[table.outcome[f]] for f in range(1, 7)) / 6
     if p.hit is None:  # [TORRENT]: every attack's hit rolls to wound
         rolls = 1.0
     else:
@@ -44,25 +61,36 @@ def reroll_gain(p: AttackProfile, target: TargetProfile) -> float:
 
 
 class SingleReroll(Struct, frozen=True):
-    """One roll an effect lets the player re-roll once in the activation: ``roll`` ("hit",
-    "wound" or "damage"), the effect's ``name``, and the weapon profiles (``weapons``, by
-    name) it may be spent on (its scope and conditions)."""
+    """One roll an effect lets the player re-roll (or change) once in the activation:
+    ``roll`` ("hit", "wound" or "damage"), the effect's ``name``, and the weapon profiles
+    (``weapons``, by name) it may be spent on (its scope and conditions). ``face`` 0: a
+    re-roll; 1-6: the roll's result is changed to that unmodified value after it is seen
+    (``single_six``). ``also``: other kinds of roll it may be spent on instead (one roll in
+    all: "one Hit roll or one Wound roll"), the calculator picking the kind and weapon."""
 
     roll: str
     name: str
     weapons: frozenset[str]
+    face: int = 0
+    also: tuple[str, ...] = ()
 
 
-def hit_gain(p: AttackProfile, target: TargetProfile) -> float:
+def hit_gain(p: AttackProfile, target: TargetProfile, face: int = 0) -> float:
     """What one Hit re-roll adds to weapon ``p``, in expected effective damage against the
     first model its attacks go to: P(at least one of its Hit rolls fails without being
-    re-rolled) x the value of a fresh Hit roll. 0 without a Hit roll ([TORRENT])."""
+    re-rolled) x the value of a fresh Hit roll. 0 without a Hit roll ([TORRENT]). ``face``
+    1-6: what turning its first failed Hit roll (re-rolled or not) into that unmodified
+    result adds instead (``single_six``)."""
     if p.hit is None:
         return 0.0
     values = hit_values(p, target)
     table = p.hit
-    fail = sum(1 for f in range(1, 7) if table.outcome[f] == MISS and not table.reroll[f]) / 6
-    fresh = sum(values[table.outcome[f]] for f in range(1, 7)) / 6
+    if face:
+        fail = float(table.probabilities(3)[MISS])
+        fresh = values[table.outcome[face]]
+    else:
+        fail = sum(1 for f in range(1, 7) if table.outcome[f] == MISS and not table.reroll[f]) / 6
+        fresh = sum(values[table.outcome[f]] for f in range(1, 7)) / 6
     return at_least(p.attack_pmf(target.models), fail) * fresh
 
 
@@ -128,35 +156,46 @@ def keep_single_rerolls(
     notes: list[str] = []
     taken: set[int] = set()
     for r in rerolls:
-        gain = {"wound": reroll_gain, "hit": hit_gain, "damage": damage_gain}[r.roll]
-        gains = [
-            (gain(p, target) if p.name in r.weapons and i not in taken else 0.0)
+        options = [
+            (gain_of(roll, p, target, r.face), i, roll)
+            for roll in (r.roll, *r.also)
             for i, p in enumerate(out)
+            if p.name in r.weapons and i not in taken
         ]
-        best = int(np.argmax(gains)) if gains else 0
-        if not gains or gains[best] <= 1e-12:
+        best = max(options, key=lambda o: o[0], default=None)  # the first of equals
+        if best is None or best[0] <= 1e-12:
+            kinds = " or ".join(k.capitalize() for k in (r.roll, *r.also))
             if r.roll == "wound" and r.name == "Command Re-roll":
                 notes.append(_unused(out))
+            elif r.face:
+                notes.append(
+                    f"{r.name}: not used: no {kinds} roll here that an unmodified {r.face} "
+                    "could improve (or every weapon that could keeps another single roll)"
+                )
             else:
                 notes.append(
-                    f"{r.name}: not used: no {r.roll.capitalize()} roll here that re-rolling "
+                    f"{r.name}: not used: no {kinds} roll here that re-rolling "
                     "once could improve (or every weapon that could keeps another re-roll)"
                 )
             continue
-        taken.add(best)
-        p = out[best]
-        said = {
-            "wound": "its first failed Wound roll not re-rolled already",
-            "hit": "its first failed Hit roll not re-rolled already",
-            "damage": "its first Damage roll below a fresh roll's worth",
-        }[r.roll]
-        if r.roll == "wound":
-            p = replace(p, command_reroll=True)
-        elif r.roll == "hit":
-            p = replace(p, reroll_one_hit=True)
+        _, i, roll = best
+        taken.add(i)
+        p = out[i]
+        if r.face:
+            said = f"its first failed {roll.capitalize()} roll, changed to an unmodified {r.face}"
+        else:
+            said = {
+                "wound": "its first failed Wound roll not re-rolled already",
+                "hit": "its first failed Hit roll not re-rolled already",
+                "damage": "its first Damage roll below a fresh roll's worth",
+            }[roll]
+        if roll == "wound":
+            p = replace(p, command_reroll=True, single_face=r.face)
+        elif roll == "hit":
+            p = replace(p, reroll_one_hit=True, single_face=r.face)
         else:
             p = with_damage_reroll(p)
-        out[best] = replace(
+        out[i] = replace(
             p,
             choices=(
                 *p.choices,
@@ -164,6 +203,15 @@ def keep_single_rerolls(
             ),
         )
     return out, tuple(notes)
+
+
+def gain_of(roll: str, p: AttackProfile, target: TargetProfile, face: int = 0) -> float:
+    """What one single roll of kind ``roll`` ("hit", "wound", "damage"; ``face``: see
+    :class:`SingleReroll`) adds to weapon ``p`` (:func:`hit_gain`, :func:`reroll_gain`,
+    :func:`damage_gain`)."""
+    if roll == "damage":
+        return damage_gain(p, target)
+    return (hit_gain if roll == "hit" else reroll_gain)(p, target, face)
 
 
 def keep_command_reroll(
