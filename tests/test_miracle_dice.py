@@ -417,7 +417,7 @@ def test_edition_10():
         ((*SISTERS, "--effect", "acts-of-faith:6,5"), "one Act of Faith per phase"),
         ((*SISTERS, "--effect", "sacred-rites:6,5,4"), "2 Acts of Faith per phase"),
         ((*SISTERS, "--effect", "acts-of-faith"), "give the value of the Miracle dice"),
-        ((*SISTERS, "--effect", "acts-of-faith:"), "no option after ':'"),
+        ((*SISTERS, "--effect", "acts-of-faith:"), "give the value of the Miracle dice"),
         ((*SISTERS, "--effect", "acts-of-faith:6,save"), "only when the unit is the target"),
         (
             (

@@ -168,11 +168,13 @@ class EffectNameError(LookupError):
     says why."""
 
 
-class EffectUsageError(EffectNameError):
-    """An ``--effect`` written wrong as a command line (``ID:`` with no option after the
-    colon): a usage error (``usage``: exit code 2), as a Miracle dice given no value."""
+class EmptyOptionError(EffectNameError):
+    """``--effect ID:`` with no option after the colon; ``bare``: the text without it (for a
+    Miracle dice record this is no value given, a usage error: :func:`empty_option_error`)."""
 
-    usage = True
+    def __init__(self, message: str, bare: str) -> None:
+        super().__init__(message)
+        self.bare = bare
 
 
 class WrongFactionError(EffectNameError):
@@ -246,7 +248,7 @@ def parse_request(text: str) -> Request:
 
     Raises:
         EffectNameError: an empty name, or more than one ``:OPTION`` part.
-        EffectUsageError: a ``:`` with no option after it (exit code 2).
+        EmptyOptionError: a ``:`` with no option after it.
     """
     raw = text.strip()
     parts = [p.strip() for p in raw.split(":")]
@@ -270,7 +272,7 @@ def parse_request(text: str) -> Request:
     if not slug(name):
         raise EffectNameError(f"--effect {raw!r}: no effect name (`calc effects` lists them)")
     if len(parts) > 1 and not options:
-        raise EffectUsageError(f"--effect {raw}: no option after ':'")
+        raise EmptyOptionError(f"--effect {raw}: no option after ':'", raw.rstrip(": "))
     return Request(raw, name, side, faction, options)
 
 
@@ -411,6 +413,16 @@ def _rule_words(e: Effect, choice: bool) -> str:
         return e.describe()
     owner = "core" if e.is_core else ef.display_name(e.faction)
     return f"{e.rule} ({owner} {e.kind_words})"
+
+
+def empty_option_error(exc: EmptyOptionError, edition: str, units: dict) -> LookupError:
+    """The error of ``--effect ID:``: for a record that takes Miracle dice, no value given (a
+    usage error, exit code 2, as ``ID`` alone: :mod:`~wh40k_calc.miracle_dice`); else ``exc``."""
+    try:
+        find(parse_request(exc.bare), edition, units)
+    except LookupError as other:
+        return other if getattr(other, "usage", False) else exc
+    return exc
 
 
 def _check_options(req: Request, group: tuple[Effect, ...]) -> None:

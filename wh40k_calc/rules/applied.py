@@ -30,9 +30,11 @@ from ..effect_files import faction_tiers
 from ..effects import (
     Effect,
     EffectNameError,
+    EmptyOptionError,
     Found,
     WrongFactionError,
     coverage_line,
+    empty_option_error,
     find,
     parse_request,
     unit_rule,
@@ -224,6 +226,8 @@ def apply_effects(
             first = next((w for w in whys if w is not None), None)
             raise SelectionError(f"--effect {name}: {first}" if first else str(exc)) from None
         except LookupError as exc:
+            if isinstance(exc, EmptyOptionError):  # `ID:`: a Miracle dice record's no value
+                exc = empty_option_error(exc, sel.edition, units)
             usage = getattr(exc, "usage", False)  # a value out of range (Miracle dice)
             raise (UsageError if usage else SelectionError)(str(exc)) from None
     requested = _merged(requested)
