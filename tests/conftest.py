@@ -2,7 +2,8 @@
 preferences or export location (they would change which datasheets a name finds), and keeps
 compiled effect files in the session's own cache folder; and the summary says how many tests
 were skipped for want of the workspace's reference data (``/work/shared``: the datasheet
-export), which a checkout elsewhere (CI) lacks."""
+export), which a checkout elsewhere (CI) lacks, and why each other skip was skipped (a run as
+root, a machine without ``/dev/full``...)."""
 
 from __future__ import annotations
 
@@ -22,15 +23,40 @@ def _isolated_user_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch) -
     monkeypatch.delenv("WH40K_CALC_CSV", raising=False)
 
 
+def _reason(report: Any) -> str:
+    """A skipped report's reason ("" when it has none), without pytest's "Skipped: "."""
+    longrepr = getattr(report, "longrepr", None)
+    reason = str(longrepr[2]) if isinstance(longrepr, tuple) and len(longrepr) == 3 else ""
+    return reason.removeprefix("Skipped: ")
+
+
 def shared_skips(reports: list[Any], shared: Path = SHARED) -> int:
     """How many of the skipped ``reports`` were skipped for want of ``shared`` (their reason
     names a path inside it: every such skip does)."""
-    count = 0
-    for report in reports:
-        longrepr = getattr(report, "longrepr", None)
-        reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else ""
-        count += str(shared) in str(reason)
-    return count
+    return sum(str(shared) in _reason(r) for r in reports)
+
+
+def other_skips(reports: list[Any], shared: Path = SHARED) -> dict[str, int]:
+    """The skipped ``reports`` not counted by :func:`shared_skips` (a machine without
+    ``/dev/full``, a run as root...): reason -> how many, in the order first met; a report
+    with no reason is counted under "no reason given"."""
+    out: dict[str, int] = {}
+    for r in reports:
+        if getattr(r, "longrepr", None) is None:
+            continue  # not a skip's report (pytest keeps others under "skipped" too)
+        reason = _reason(r)
+        if str(shared) not in reason:
+            key = reason or "no reason given"
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
+def other_summary(reasons: dict[str, int]) -> list[str]:
+    """One summary line per reason of :func:`other_skips`, so that every skip is explained."""
+    return [
+        f"{'1 test' if n == 1 else f'{n} tests'} skipped for another reason: {reason}"
+        for reason, n in reasons.items()
+    ]
 
 
 def shared_summary(count: int, shared: Path = SHARED) -> str | None:
@@ -45,9 +71,12 @@ def shared_summary(count: int, shared: Path = SHARED) -> str | None:
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    line = shared_summary(shared_skips(terminalreporter.stats.get("skipped", [])))
-    if line:
-        terminalreporter.write_line(line, yellow=True, bold=True)
+    """After the run: how many tests skipped for want of the reference data, and each other
+    skip's reason, so that the lines account for every skip pytest counts."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    line = shared_summary(shared_skips(skipped))
+    for text in ([line] if line else []) + other_summary(other_skips(skipped)):
+        terminalreporter.write_line(text, yellow=True, bold=True)
 
 
 @pytest.fixture

@@ -10,6 +10,8 @@ Rules, in our words:
   or more [ASSAULT] weapons shoots, selecting only [ASSAULT] weapons; no modifier. 10.06
   Close-Quarters Shooting needs a unit that did not advance, 10.07 Indirect Shooting likewise;
   09.06: the unit is unengaged after an advance move.
+* Fire Overwatch (10th edition stratagem, seed 000; edition 11, 15.08) is used in the
+  opponent's turn, when the unit has made no Advance move.
 
 The squad: five models, each with a carbine (A2 BS3+ S4 AP0 D1 [ASSAULT]), a cannon (A1 BS3+
 S8 AP-2 D2 [HEAVY]) and a sidearm ([PISTOL], A1 BS3+ S4 AP0 D1). The mob: twenty models,
@@ -114,6 +116,18 @@ def test_advanced_and_engaged_refused(sheets, edition) -> None:
     r = refused("shoot", "dash squad", "test mob", "--advanced", "--engaged", "--edition",
                 edition, dirs=[sheets])  # fmt: skip
     assert "--advanced with --engaged" in r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_advanced_and_overwatch_refused(sheets, edition) -> None:
+    """Fire Overwatch is used in the opponent's turn (10th edition: the stratagem, in the
+    opponent's Movement or Charge phase; edition 11: 15.08, end of the opponent's Movement
+    phase); a unit Advances in its own Movement phase, so it has not Advanced that turn."""
+    r = refused("shoot", "dash squad", "test mob", "--advanced", "--overwatch", "--edition",
+                edition, dirs=[sheets])  # fmt: skip
+    text = r.stdout + r.stderr
+    assert "--advanced with --overwatch" in text and "opponent's turn" in text
+    assert "Traceback" not in text
 
 
 def test_stationary_refused_in_10th_kept_in_11(sheets) -> None:

@@ -272,3 +272,48 @@ def test_equipment_of_some_models_only(tmp_path: Path) -> None:
         "--weapon: no listed size of Squad can carry them: the largest (5 models) can carry "
         "only 4 of Knife (Trooper ×4); Knife x5 needs 5"
     )
+
+
+@pytest.mark.parametrize("edition", ["10", "11"])
+def test_two_separate_options_offering_one_weapon_add_up(edition: str) -> None:
+    """Battle Sisters Squad: two separate wargear options each let 1 Battle Sister swap her
+    boltgun for one of a list that holds a meltagun and an artificer-crafted storm bolter
+    (edition 10: datasheet 000000903's options 3 and 4; edition 11 the same two), so a unit
+    of 10 may field 2 meltaguns (or 2 storm bolters), never 3. Both were refused with "can
+    carry only 1 of Meltagun": the same swap in two loadouts kept the larger cap, 1."""
+
+    def shoot(*weapons: str) -> object:
+        return CliRunner().invoke(
+            app,
+            [
+                *("shoot", "battle-sisters-squad", "--edition", edition),
+                *("--target", "leman russ battle tank"),
+                *(a for w in weapons for a in ("--weapon", w)),
+            ],
+        )
+
+    for special in ("meltagun", "artificer-crafted storm bolter"):
+        res = shoot(f"{special} x2", "boltgun x8")
+        assert res.exit_code == 0, res.output
+    res = shoot("meltagun x3", "boltgun x7")
+    assert res.exit_code == 1
+    assert "can carry only 2 of Meltagun" in res.output and "Meltagun x3 needs 3" in res.output
+
+
+def test_a_refusal_names_the_optional_kind_that_carries_the_weapon() -> None:
+    """Edition 11's Victrix Honour Guard: only its optional Chapter Champion (fielded in place
+    of a Victrix Honour Guard, at most 1) carries blades of honour, so 2 are refused naming the
+    Chapter Champion; the refusal blamed "(Victrix Honour Guard ×1)", a model kind that has
+    none."""
+    res = CliRunner().invoke(
+        app,
+        [
+            *("shoot", "victrix honour guard", "--edition", "11", "--target", "boyz"),
+            *("--weapon", "blades of honour x2"),
+        ],
+    )
+    assert res.exit_code == 1
+    assert (
+        "can carry only 1 of Blades of honour (Chapter Champion ×1); Blades of honour x2 needs 2"
+        in res.output.replace("\n", " ")
+    ), res.output

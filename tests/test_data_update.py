@@ -520,7 +520,10 @@ def test_a_full_disk(server, home: Path) -> None:
     assert_still(home)
 
 
-@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root writes anywhere")
+@pytest.mark.skipif(
+    hasattr(os, "geteuid") and os.geteuid() == 0,
+    reason="run as root, who can write to a read-only folder: the refusal cannot happen",
+)
 def test_a_read_only_user_data_folder(server, home: Path) -> None:
     first_update(server, home)
     serve(server, {"orks.json": orks(914), "necrons.json": necrons(914)})

@@ -112,6 +112,16 @@ def test_unknown_effect_suggests():
     assert "unknown effect" in line and "armour-of-contempt" in line
 
 
+@pytest.mark.parametrize(("text", "listing"), [("ワーグ", "NAME"), ("orks/!!", "'orks'")])
+def test_a_name_with_nothing_to_match_says_so(text, listing):
+    """A name was given, but ids keep only Latin letters and digits and it has none: the
+    message says that (not that no name was given) and where the names are listed."""
+    line = error("shoot", "lootas", "--target", "boyz", "--effect", text)
+    assert "no effect name" not in line
+    assert "has no letters or digits we can match" in line
+    assert f"`calc effects --faction {listing}`" in line
+
+
 def test_unknown_faction_suggests():
     line = error("shoot", "lootas", "--target", "boyz", "--effect", "Orkz/waaagh")
     assert "'Orkz'" in line and "'Orks'" in line

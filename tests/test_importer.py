@@ -379,3 +379,22 @@ def test_unit_name_rules() -> None:
     assert unit_name("Overlord with translocation shroud", []) == (
         "Overlord with translocation shroud"  # not capitalised word by word: as written
     )
+
+
+def test_separate_options_offering_one_swap_add_up() -> None:
+    """Datasheet 000000903 (Battle Sisters Squad): options 3 and 4 each let 1 Battle Sister
+    replace her boltgun with one of a list, both lists holding a meltagun: each option's
+    loadout equips 1 model, and one loadout more, ``meltagun-x2``, equips 2 (the options are
+    taken together; a Sister Superior's option is not added to a Battle Sister's)."""
+    _, data, _ = imported("Battle Sisters Squad", "Adepta Sororitas")
+    loadouts = data["loadouts"]
+    melta = ["Bolt pistol", "Meltagun", "Close combat weapon"]
+    singles = [
+        n for n, es in loadouts.items() if es[0]["equipped"] == melta and es[0]["count"] == 1
+    ]
+    assert len(singles) == 2  # one an option
+    assert loadouts["meltagun-x2"] == [{"model": "Battle Sister", "count": 2, "equipped": melta}]
+    assert "heavy-bolter-x2" not in loadouts  # option 4 alone offers a heavy bolter
+    assert not any(
+        n.endswith("-x2") for n, es in loadouts.items() if es[0]["model"] != "Battle Sister"
+    )

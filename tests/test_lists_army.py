@@ -235,3 +235,18 @@ def test_sampled_and_both(defaults: Path) -> None:
     exact = cli_json("army", defaults, *TARGET)
     for a, b in zip(out["units"], exact["units"], strict=True):
         assert a["models_destroyed"] == pytest.approx(b["models_destroyed"], abs=1e-12)
+
+
+def test_a_name_read_the_same_way_in_two_units_is_said_once(tmp_path: Path) -> None:
+    """Two Boyz units whose lists both call the Boss Nob "Nob": the army's "Read:" line for
+    it is printed once (it was printed once a unit)."""
+    boyz = (
+        "Boyz (85 Points)\n  • 1x Nob\n     ◦ 1x Choppa\n     ◦ 1x Slugga\n"
+        "  • 9x Boy\n     ◦ 9x Choppa\n     ◦ 9x Slugga\n\n"
+    )
+    path = tmp_path / "two-boyz.txt"
+    path.write_text(_gw(boyz + boyz, "War Horde"), encoding="utf-8")
+    result = cli("army", path, *TARGET)
+    assert result.exit_code == 0, result.output
+    read = [ln for ln in result.output.splitlines() if ln.startswith("Read: ")]
+    assert read == ["Read: Boyz: model 'Nob' read as Boss Nob"], read

@@ -240,3 +240,91 @@ def test_a_count_of_0_in_a_text_list_is_refused_with_its_line(tmp_path: Path, ca
     assert f"{shown!r} counts 0; a count is a whole number of at least 1" in lines[0]
     path.write_text(text, encoding="utf-8")  # the list as exported is read
     assert cli("army", path, "--show").exit_code == 0
+
+
+BAD_TEXT_COUNTS = {  # (text export, the text changed, to what, its line, the item named, the fault)
+    "negative unit": (
+        "waaagh.wtc-compact.txt",
+        "10x Boyz (85 pts)",
+        "-1x Boyz (85 pts)",
+        16,
+        "-1x Boyz (85 pts)",
+        "counts -1",
+    ),
+    "huge unit": (
+        "waaagh.wtc-compact.txt",
+        "10x Boyz (85 pts)",
+        "99999999999999999999x Boyz (85 pts)",
+        16,
+        "99999999999999999999x Boyz (85 pts)",
+        "counts 99999999999999999999, more models than any unit has",
+    ),
+    "no number, gw-app model": (
+        "waaagh.gw-app.txt",
+        "  • 9x Boy\n",
+        "  • x Boy\n",
+        25,
+        "x Boy",
+        "has no number before its 'x'",
+    ),
+    "fraction, nr-simple model": (
+        "waaagh.nr-simple.txt",
+        "• 9x Boy: Slugga",
+        "• 1.5x Boy: Slugga",
+        15,
+        "1.5x Boy",
+        "counts 1.5",
+    ),
+    "negative item": (
+        "waaagh.nr-simple.txt",
+        "Deff Dread [130 pts]: 2x Big",
+        "Deff Dread [130 pts]: -2x Big",
+        23,
+        "-2x Big shoota",
+        "counts -2",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_TEXT_COUNTS))
+def test_a_count_that_is_no_whole_number_from_1_is_refused_with_its_line(
+    tmp_path: Path, case: str
+) -> None:
+    """``-1x Boyz``, ``99999999999999999999x Boyz``, ``• x Blood Claw`` and ``1.5x Boy`` are
+    refused as ``0x`` is, naming the line and the fault (they were read as a unit named
+    "-1x Boyz", left unresolved, or as one model of a damaged unit, and the army ran
+    without them, exit 0)."""
+    name, old, new, number, shown, fault = BAD_TEXT_COUNTS[case]
+    text = (DATA / name).read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    changed = text.replace(old, new)
+    assert shown in changed.splitlines()[number - 1]
+    path = tmp_path / name
+    path.write_text(changed, encoding="utf-8")
+    result = cli("army", path, "--show")
+    assert result.exit_code == 1
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert len(lines) == 1, lines
+    assert lines[0] == (
+        f"error: {path}: line {number}: {shown!r} {fault}; a count is a whole number of at least 1"
+    )
+
+
+def test_a_unit_of_more_models_than_any_size_is_refused_with_the_sizes(tmp_path: Path) -> None:
+    """29 Boys and a Boss Nob are 30 models, more than Boyz' largest size (sizes 10 and 20 in
+    the data): the list is refused naming the unit's line and the sizes (the unit was left
+    unresolved and the army ran without it, exit 0); 19 Boys make a damaged unit of 20."""
+    text = (DATA / "waaagh.wtc-compact.txt").read_text(encoding="utf-8")
+    old = "• 9x Boy: 9 with Slugga, Choppa"
+    assert text.count(old) == 1
+    path = tmp_path / "30-boyz.txt"
+    path.write_text(text.replace(old, "• 29x Boy: 29 with Slugga, Choppa"), encoding="utf-8")
+    result = cli("army", path, "--show")
+    assert result.exit_code == 1
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert lines == [
+        f"error: {path}: line 16: 'Boyz' counts 30 models, more than any size of Boyz (sizes "
+        "10, 20); a count is a whole number from 1 up to the largest size's"
+    ]
+    path.write_text(text.replace(old, "• 19x Boy: 19 with Slugga, Choppa"), encoding="utf-8")
+    assert cli("army", path, "--show").exit_code == 0

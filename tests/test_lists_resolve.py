@@ -14,6 +14,7 @@ from helpers import cli
 
 from wh40k_calc.catalog import Catalog
 from wh40k_calc.lists.detect import parse_bytes, read_list
+from wh40k_calc.lists.model import UnitCountError
 from wh40k_calc.lists.resolve import resolve_army
 from wh40k_calc.selection import SelectionError, UnitChoice
 from wh40k_calc.units import build_unit
@@ -174,15 +175,22 @@ def test_sizes_damaged_and_impossible(cat: Catalog) -> None:
         "Lootas (200 Points)\n  • 11x Loota\n     ◦ 11x Deffgun\n  • 1x Spanner\n"
         "     ◦ 1x Big shoota\n"
     )
-    r = resolve_army(parse_bytes(_gw(units), "t"), cat)
+    boyz_only = units.split("Lootas")[0]
+    r = resolve_army(parse_bytes(_gw(boyz_only), "t"), cat)
     boyz = _row(r, "Boyz")
     assert boyz.status == "resolved"
     assert any("no 15-model size (sizes 10, 20)" in w for w in boyz.warnings)
     assert build_unit(boyz.choice, "attacker").models == 15
     assert build_unit(boyz.choice, "attacker").starting_strength == 20
-    lootas = _row(r, "Lootas")
-    assert lootas.status == "unresolved"
-    assert lootas.reason == "Lootas has no size of 12 models (sizes 5, 10)"
+    # 12 Lootas, more than the largest size (10): the list is refused naming the line (it
+    # was an unresolved unit and the army ran without it)
+    line = 1 + _gw(units).decode().splitlines().index("Lootas (200 Points)")
+    with pytest.raises(UnitCountError) as info:
+        resolve_army(parse_bytes(_gw(units), "t"), cat)
+    assert str(info.value) == (
+        f"line {line}: 'Lootas' counts 12 models, more than any size of Lootas (sizes 5, 10); "
+        "a count is a whole number from 1 up to the largest size's"
+    )
 
 
 def test_the_lists_composition_where_the_data_has_another(cat: Catalog) -> None:

@@ -253,6 +253,25 @@ def test_compare_takes_the_factions_too() -> None:
     assert "several factions" in res.output
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("/lootas", "-t", "boyz"), "'/lootas'; did you mean 'Lootas', 'Orks/Lootas'?"),
+        (("lootas", "-t", " / boyz"), "' / boyz'; did you mean 'Boyz', 'Orks/Boyz'?"),
+        (("//lootaz", "-t", "boyz"), "'//lootaz'; did you mean 'Lootas'?"),
+    ],
+)
+def test_no_faction_before_the_slash_is_refused(args, said) -> None:
+    """``calc shoot /lootas``: ``FACTION/UNIT`` with nothing before the slash is refused with
+    the reason, as ``--effect /waaagh`` is (it was taken as "lootas"), and the unit's own
+    names (bare and qualified) or the closest ones suggested."""
+    res = calc("shoot", *args)
+    assert res.exit_code == 1
+    assert res.stderr.startswith(f"error: unknown unit {said}")
+    assert "no faction before '/' (write FACTION/UNIT, or the UNIT alone)" in res.stderr
+    assert "Traceback" not in res.output
+
+
 def test_a_faction_with_no_unit_name_says_what_is_missing() -> None:
     """``calc shoot "orks/"``: the unit's name after the faction is missing (was "unknown
     unit ''")."""

@@ -197,6 +197,21 @@ def test_units_table_at_80_columns() -> None:
     assert "Custodian Guard" in out and "Adeptus Custodes" in out
 
 
+@pytest.mark.parametrize("width", [1, 2, 5, 8, 12, 16, 20, 21, 30, 40])
+def test_units_fits_every_width(width: int) -> None:
+    """No line of ``calc units commander`` wider than the terminal at any width: the count
+    line, the faction headings ("Genestealer Cults (6)" is 21 characters) and the names and
+    files below them, folded between words where they can be."""
+    out = run("units", "commander", width=width).stdout
+    lines = out.splitlines()
+    assert len(lines) > 10
+    for line in lines:
+        assert len(line) <= width, (width, line)
+    if width == 20:
+        i = lines.index("Genestealer Cults")
+        assert lines[i + 1].startswith("(") and lines[i + 1].endswith(")")
+
+
 def test_units_check_at_80_columns(tmp_path: Path) -> None:
     bad = tmp_path / "bad"
     bad.mkdir()

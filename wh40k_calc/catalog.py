@@ -18,11 +18,12 @@ A unit is identified by faction and name; of several files with the same faction
 first source wins and hides the others. Names match case-insensitively ignoring punctuation, by
 the ``name:`` field or the file stem; ``Faction/Unit`` picks one faction's unit, the faction
 named as we name it or as the data does (``Adeptus Astartes/Intercessor Squad``;
-:mod:`wh40k_calc.factions`). Edition 11's chapters with datasheets of their own (Blood Angels,
-Space Wolves, ...) belong to Space Marines: ``Space Marines/Death Company Marines`` finds the
-Blood Angels unit, ``Blood Angels/Intercessor Squad`` the Space Marines one, and a bare name
-that Space Marines and a chapter both have (``Terminator Squad``) is Space Marines' (name the
-chapter for its own: ``Black Templars/Terminator Squad``). A bare name that several factions
+:mod:`wh40k_calc.factions`; ``/Unit``, with no faction, is refused). Edition 11's chapters
+with datasheets of their own (Blood Angels, Space Wolves, ...) belong to Space Marines:
+``Space Marines/Death Company Marines`` finds the Blood Angels unit, ``Blood Angels/Intercessor
+Squad`` the Space Marines one, and a bare name that Space Marines and a chapter both have
+(``Terminator Squad``) is Space Marines' (name the chapter for its own: ``Black
+Templars/Terminator Squad``). A bare name that several factions
 have is otherwise refused with the qualified choices unless the player said which faction
 (``faction=`` / ``--faction``, or the ``WH40K_CALC_FACTIONS`` preference list) or a hand-written
 file (curated or the user's) has the name: then it wins. Only the file that matches is parsed.
@@ -615,6 +616,9 @@ class Catalog:
         key = norm_name(name)
         if not key:
             raise UnknownUnitError(name, [])
+        fpart, slash, upart = name.rpartition("/")
+        if slash and not norm_name(fpart):  # "/lootas": refused, as --effect "/waaagh" is
+            raise self._no_faction(name, upart, edition)
         hits = self._candidates(key, edition)
         if not hits and "/" in name:
             fpart, _, upart = name.rpartition("/")
@@ -634,6 +638,22 @@ class Catalog:
             found = self._named_faction(faction, "--faction", edition)
             return self._in_faction(name, hits, found, edition)
         return self._choose(name, hits, edition)
+
+    def _no_faction(self, name: str, unit: str, edition: str) -> UnknownUnitError:
+        """The error for ``/UNIT`` (nothing before the slash, or only punctuation): the
+        ``FACTION/UNIT`` form without its faction, suggesting the unit's own names (bare and
+        qualified) when ``unit`` is one, else the closest names."""
+        hits = self._candidates(norm_name(unit), edition)
+        if hits:
+            bare = list(dict.fromkeys(e.name for e in hits))
+            suggestions = [*bare, *dict.fromkeys(e.qualified for e in hits)]
+        else:
+            suggestions = self.suggest(unit, self.entries(edition=edition))
+        return UnknownUnitError(
+            name,
+            suggestions,
+            hint="no faction before '/' (write FACTION/UNIT, or the UNIT alone)",
+        )
 
     def _named_faction(self, text: str, where: str, edition: str) -> str:
         """The faction a lookup names (``FACTION/UNIT``, ``--faction``; ``where`` says which

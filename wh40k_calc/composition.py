@@ -373,23 +373,29 @@ def explain(
 def _capacity(units: list[Carriers], subset: set[str]) -> tuple[int, list[str]]:
     """The most weapons of ``subset`` (counted together) the models can carry at once: each
     type's models take the options carrying most of them first, within the caps; and which
-    models carry them ("Spanner ×2")."""
+    models carry them ("Spanner ×2"), by the kind they are when they do (an option fielding
+    an optional kind names that kind: a Chapter Champion in place of a Victrix Honour
+    Guard)."""
     total = 0
-    who = []
+    who: dict[str, list[int]] = {}  # model kind -> [models, weapons], in order
     for c in units:
         per = sorted(
-            ((sum(n for k, n in o.weapons if k in subset), o.cap) for o in c.options),
+            ((sum(n for k, n in o.weapons if k in subset), o.cap, o.model) for o in c.options),
             key=lambda t: -t[0],
         )
-        left, got, models = c.count, 0, 0
-        for each, cap in per:
+        left = c.count
+        for each, cap, kind in per:
             if each and left:
                 x = left if cap is None else min(cap, left)
-                got, models, left = got + x * each, models + x, left - x
-        if got:
-            total += got
-            who.append(f"{c.model.name} ×{models}" + (f", {got} in all" if got != models else ""))
-    return total, who
+                left -= x
+                total += x * each
+                name = (kind or c.model).name
+                got = who.setdefault(name, [0, 0])
+                got[0], got[1] = got[0] + x, got[1] + x * each
+    return total, [
+        f"{name} ×{models}" + (f", {got} in all" if got != models else "")
+        for name, (models, got) in who.items()
+    ]
 
 
 def _and(items: list[str]) -> str:

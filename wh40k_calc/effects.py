@@ -247,7 +247,8 @@ def parse_request(text: str) -> Request:
     """``[attacker:|target:][FACTION/]NAME[:OPTION[,OPTION...]]``.
 
     Raises:
-        EffectNameError: an empty name, or more than one ``:OPTION`` part.
+        EffectNameError: an empty name, a name with no letter or digit to match
+            (:func:`unmatchable`), or more than one ``:OPTION`` part.
         EmptyOptionError: a ``:`` with no option after it.
     """
     raw = text.strip()
@@ -269,11 +270,25 @@ def parse_request(text: str) -> Request:
                 f"--effect {raw!r}: no faction before '/' (write FACTION/NAME, or the NAME alone)"
             )
     options = tuple(slug(o) for o in parts[1].split(",") if o.strip()) if len(parts) > 1 else ()
-    if not slug(name):
+    if not name:
         raise EffectNameError(f"--effect {raw!r}: no effect name (`calc effects` lists them)")
+    if not slug(name):
+        raise EffectNameError(f"--effect {raw!r}: {unmatchable(name, faction)}")
     if len(parts) > 1 and not options:
         raise EmptyOptionError(f"--effect {raw}: no option after ':'", raw.rstrip(": "))
     return Request(raw, name, side, faction, options)
+
+
+def unmatchable(name: str, faction: str | None = None) -> str:
+    """Why ``name`` (not blank) can match no effect: it has no letter or digit an id keeps
+    (:func:`~wh40k_calc.effect_coverage.slug`: Latin letters, accents dropped, and digits),
+    with where to find the names to write instead (``faction``: as written before '/')."""
+    listing = f"calc effects --faction {faction!r}" if faction else "calc effects --faction NAME"
+    return (
+        f"the name {name!r} has no letters or digits we can match (effects are named by their "
+        "English names' Latin letters and digits, accents dropped): write a name or id as "
+        f"`calc effects` lists them (`{listing}` for one faction's)"
+    )
 
 
 class Found(Struct, frozen=True, eq=False):  # by identity

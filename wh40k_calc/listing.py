@@ -157,22 +157,23 @@ def print_units(entries: list[Entry], replaces: dict[Path, Path], heading: str =
     faction, after a count line ending in ``heading`` (the edition and data version). A line
     too long for the terminal is folded (the file below the name)."""
     import itertools
-    import textwrap
 
     from rich.console import Console
     from rich.text import Text
 
+    from .layout import wrap_words
     from .terminal import escape_controls as esc
+    from .terminal import print_joined
     from .wording import count
 
     hidden = sum(1 for e in entries if e.hidden_by is not None)
     out = Console(highlight=False)
     width = out.width  # asked once: rich asks the terminal each time
     cwd = os.getcwd()
-    out.print(
-        count(len(entries) - hidden, "datasheet")
-        + (f" ({hidden} hidden)" if hidden else "")
-        + heading
+    print_joined(
+        out,
+        Text(count(len(entries) - hidden, "datasheet") + (f" ({hidden} hidden)" if hidden else "")),
+        Text(heading),
     )
     for faction, grouped in itertools.groupby(entries, key=lambda e: e.faction):
         group = list(grouped)
@@ -180,7 +181,8 @@ def print_units(entries: list[Entry], replaces: dict[Path, Path], heading: str =
         name_width = max(len(n) for n in names.values())  # aligned within the faction
         hid = sum(1 for e in group if e.hidden_by is not None)  # counted as the summary does
         shown = f"{len(group) - hid:,}" + (f", {hid} hidden" if hid else "")
-        lines = [f"{esc(faction) or '(no faction)'} ({shown})\n"]
+        title = Text(f"{esc(faction) or '(no faction)'} ({shown})", "bold")  # folded as a name
+        lines = []
         for e in group:
             place = place_of(e.path, cwd)
             if e.hidden_by is not None:
@@ -194,14 +196,27 @@ def print_units(entries: list[Entry], replaces: dict[Path, Path], heading: str =
             if len(line) <= width:  # one aligned line
                 lines.append(line + "\n")
             else:  # folded for a narrow terminal: the file below the name, both wrapped
-                name = textwrap.fill(
-                    names[e.path], width, initial_indent="  ", subsequent_indent="    "
-                )
-                where = textwrap.fill(
-                    place, width, initial_indent="      ", subsequent_indent="        "
-                )
+                name = _fill(names[e.path], width, 2, 4)
+                where = _fill(place, width, 6, 8)
                 lines.append(f"{name}\n{where}\n")
-        out.print(Text(lines[0], "bold"), end="", soft_wrap=True)
+        for part in wrap_words(title, max(width, 1)):
+            part.rstrip()
+            out.print(part, soft_wrap=True)
         # plain text, already escaped and folded: written as it is (rich would only split it
         # into lines and segments again, most of the listing's time)
-        out.file.write("".join(lines[1:]))
+        out.file.write("".join(lines))
+
+
+def _fill(text: str, width: int, first: int, rest: int) -> str:
+    """``text`` wrapped at ``width`` columns (``textwrap``: between words and after hyphens, a
+    word longer than the line folded), its first line indented ``first`` spaces and the others
+    ``rest``; an indent that would leave no room on a line is shortened to leave one column."""
+    import textwrap
+
+    room = max(width - 1, 0)
+    return textwrap.fill(
+        text,
+        max(width, 1),
+        initial_indent=" " * min(first, room),
+        subsequent_indent=" " * min(rest, room),
+    )

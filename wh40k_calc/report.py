@@ -14,7 +14,7 @@ from .profile import TargetProfile
 from .resolve import Result
 from .show import data_json
 from .terminal import print_hanging, print_joined, print_wrapped
-from .wording import compress_names, count
+from .wording import compress_names, count, points_figure
 
 SCHEMA = 1
 FLAG_SE = 5.0  # figures differing by more than this many standard errors are marked
@@ -239,10 +239,10 @@ def points_text(points: float, unpriced: tuple[str, ...] | list[str], parts: int
     """``50 pts``; ``no points listed`` where the source lists none; ``80 pts + Sir Hekhtur
     (no points listed)`` for an Attached unit with one such datasheet."""
     if not unpriced:
-        return f"{points:g} pts"
+        return f"{points_figure(points)} pts"
     if len(unpriced) >= parts:
         return "no points listed"
-    return f"{points:g} pts + {', '.join(unpriced)} (no points listed)"
+    return f"{points_figure(points)} pts + {', '.join(unpriced)} (no points listed)"
 
 
 def _already_lost(r: Result) -> int:

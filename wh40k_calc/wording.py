@@ -73,3 +73,12 @@ def of_whole(expected: float, whole: int, decimals: int = 3) -> str:
     if whole and text == f"{whole:.{decimals}f}" and expected < whole - CERTAIN_NOISE:
         return f">{whole - 10**-decimals:.{decimals}f}"
     return text
+
+
+def points_figure(points: float) -> str:
+    """Points (a float) as text shows them: whole (``110``), else to one decimal (a damaged
+    unit's points, pro rata per model of its size: 110 / 3 -> ``36.7``); JSON keeps the
+    number."""
+    if abs(points - round(points)) < 0.05:
+        return str(round(points))
+    return f"{points:.1f}"

@@ -234,7 +234,8 @@ def generate_loadouts(
         out.skipped[why] += 1
         out.not_generated.append({"reason": why, "items": items})
 
-    for row in option_rows:
+    origin: dict[str, int] = {}  # loadout name -> the option row it comes from
+    for number, row in enumerate(option_rows):
         if row.get("button", "").strip() == "*":
             continue  # a footnote to the options above, not an option
         text = html_to_text(row["description"])
@@ -255,7 +256,49 @@ def generate_loadouts(
                 continue
             name = _name(alternative, entries, weapons, out.loadouts)
             out.loadouts[name] = entries
+            origin[name] = number
+    _add_up_separate_options(out.loadouts, origin, max_counts)
     return out
+
+
+def _add_up_separate_options(
+    loadouts: dict[str, list[dict[str, object]]],
+    origin: dict[str, int],
+    max_counts: dict[str, int],
+) -> None:
+    """Add a loadout for each swap that several separate options offer the same models: two
+    options each letting "1 Battle Sister's boltgun" become a meltagun let two Battle Sisters
+    take one (options are taken together; the items of one option are alternatives). The
+    loadout added equips as many models as those options add up to (at most the largest
+    size's), named after the first with ``-xN`` (``meltagun-x2``); the loadouts of each
+    option stay as they are. Only loadouts of one entry with a count are added up."""
+    same: dict[tuple[object, ...], list[str]] = {}
+    for name, entries in loadouts.items():
+        if len(entries) != 1 or not isinstance(entries[0].get("count"), int):
+            continue
+        e = entries[0]
+        key = tuple(
+            (k, tuple(v) if isinstance(v, list) else v)
+            for k, v in sorted(e.items())
+            if k != "count"
+        )
+        same.setdefault(key, []).append(name)
+    for names in same.values():
+        if len({origin[n] for n in names}) < 2:
+            continue
+        first = loadouts[names[0]][0]
+        by_option: dict[int, int] = {}
+        for n in names:  # one option's items are alternatives: its largest count
+            c = loadouts[n][0]["count"]
+            assert isinstance(c, int)
+            by_option[origin[n]] = max(by_option.get(origin[n], 0), c)
+        total = min(sum(by_option.values()), max_counts.get(str(first["model"]), 0))
+        if total <= max(by_option.values()):
+            continue
+        name, k = f"{names[0]}-x{total}", 2
+        while name in loadouts:
+            name, k = f"{names[0]}-x{total}-{k}", k + 1
+        loadouts[name] = [{**first, "count": total}]
 
 
 _CHOICE = re.compile(

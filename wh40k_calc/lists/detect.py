@@ -145,14 +145,14 @@ def parse_text(text: str, label: str) -> ArmyList:
 
     Raises:
         ListError: no text reader recognises it, or the one that does finds no unit; a
-            count of 0 (:func:`~.text.refuse_zero_counts`).
+            count that is no whole number from 1 up (:func:`~.text.refuse_bad_counts`).
     """
     from . import gwapp, listforge, newrecruit, nrsimple
-    from .text import lines_of, refuse_zero_counts
+    from .text import lines_of, refuse_bad_counts
 
     lines = lines_of(text)
     if newrecruit.has_header(lines):
-        refuse_zero_counts(lines, label)
+        refuse_bad_counts(lines, label)
         return newrecruit.parse(text, label)
     scores = {
         "gw-app": (gwapp.looks_like(lines), gwapp.parse),
@@ -163,7 +163,7 @@ def parse_text(text: str, label: str) -> ArmyList:
     if scores[best][0] < MIN_SCORE:
         why = _too_little(lines, scores[best][0])
         raise ListError(f"{label}: no army list format recognised: {why}")
-    refuse_zero_counts(lines, label)
+    refuse_bad_counts(lines, label)
     return scores[best][1](text, label)
 
 

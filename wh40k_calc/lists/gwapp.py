@@ -213,6 +213,7 @@ def _unit(block: list[Line], section: str | None, group: str | None, flat: bool)
         ally=is_ally_section(section),
         section=section,
         markers=tuple(markers),
+        line=block[0].number,
     )
 
 

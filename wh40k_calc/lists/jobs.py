@@ -47,7 +47,7 @@ def army_jobs(
     error in place of a list that cannot be read or a target that cannot be found."""
     from ..compare.jobs import RunError, option_targets
     from .detect import read_list
-    from .model import ListError
+    from .model import ListError, UnitCountError
     from .resolve import resolve_army
 
     out: list[Job | RunError] = []
@@ -58,7 +58,8 @@ def army_jobs(
                 read_list(path), cat, edition, default_edition, allies, default_source
             )
         except ListError as exc:
-            out.append(RunError(None, str(exc), f"--army {path}"))
+            said = f"{path}: {exc}" if isinstance(exc, UnitCountError) else str(exc)
+            out.append(RunError(None, said, f"--army {path}"))
             continue
         name = resolved.army.name or (f"list {i}" if len(paths) > 1 else "")
         armies.append((f"{name}: " if len(paths) > 1 else "", resolved))

@@ -133,4 +133,5 @@ def _unit(block: list[Line], section: str | None) -> ListedUnit:
         warlord=warlord,
         ally=is_ally_section(section),
         section=section,
+        line=block[0].number,
     )

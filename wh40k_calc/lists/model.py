@@ -24,6 +24,11 @@ class ListError(ValueError):
     another kind of file); the message is one line naming the input and what is wrong."""
 
 
+class UnitCountError(ListError):
+    """A unit of a list read with more models than any size of its datasheet; the message
+    names the unit (its line in a text export) but not the input, which the caller adds."""
+
+
 Counted = tuple[tuple[str, int], ...]  # (name as the list spells it, how many), in list order
 
 
@@ -96,7 +101,8 @@ class ListedUnit:
     (an "Allied Units" section or category, an allied force), ``faction`` the faction the
     list gives it (None: the list's); ``section``: the list's section heading it was under;
     ``markers``: other lines the list attaches to it that are not equipment (detachment
-    keywords such as "Houndpack Lance Character").
+    keywords such as "Houndpack Lance Character"); ``line``: the 1-based line of a text export
+    its heading is on (None: a JSON or XML export).
     """
 
     name: str
@@ -110,6 +116,7 @@ class ListedUnit:
     faction: str | None = None
     section: str | None = None
     markers: tuple[str, ...] = ()
+    line: int | None = field(default=None, compare=False)
 
     @property
     def model_count(self) -> int:

@@ -223,6 +223,7 @@ class _Open:
     attached_to: str | None = None
     markers: list[str] = field(default_factory=list)
     each: int = 1  # models the latest "N with" line (or model type) speaks for
+    line: int | None = None  # the heading's
 
 
 def _wtc(body: list[Line]) -> list[ListedUnit]:
@@ -241,6 +242,7 @@ def _wtc(body: list[Line]) -> list[ListedUnit]:
             if unit is not None:
                 out.append(_close(unit))
             unit = _open(head, section)
+            unit.line = ln.number
         elif unit is not None:
             _body_line(unit, ln)
     if unit is not None:
@@ -347,6 +349,7 @@ def _close(u: _Open) -> ListedUnit:
         ally=is_ally_section(u.section),
         section=u.section,
         markers=tuple(u.markers),
+        line=u.line,
     )
 
 
@@ -430,4 +433,5 @@ def _gw_unit(block: list[Line], section: str | None) -> ListedUnit:
         ally=is_ally_section(section),
         section=section,
         markers=tuple(markers),
+        line=block[0].number,
     )

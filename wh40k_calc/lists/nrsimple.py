@@ -58,7 +58,7 @@ def parse(text: str, label: str) -> ArmyList:
     name, faction, points = _title(lines)
     section, detachments, limit = None, [], None
     units: list[ListedUnit] = []
-    open_unit: tuple[str, int | None, str | None] | None = None
+    open_unit: tuple[str, int | None, str | None, int] | None = None
     models: list[ListedModels] = []
 
     def close() -> None:
@@ -93,7 +93,7 @@ def parse(text: str, label: str) -> ArmyList:
         if colon:
             close()
             uname, pts, _ = split_points(head + "]")
-            open_unit = (uname, pts, section)
+            open_unit = (uname, pts, section, ln.number)
             if items.strip():
                 models.append(ListedModels(None, 1, _counted(items, 1)))
     close()
@@ -140,9 +140,9 @@ def _counted(text: str, each: int) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
-def _unit(head: tuple[str, int | None, str | None], models: list[ListedModels]) -> ListedUnit:
+def _unit(head: tuple[str, int | None, str | None, int], models: list[ListedModels]) -> ListedUnit:
     """A unit with its Warlord item and enhancement taken out of its items."""
-    name, points, section = head
+    name, points, section, line = head
     items = [w for m in models for w in m.weapons]
     cited = {g.group(2).strip().lower() for w, _ in items if (g := _UPGRADE.match(w))}
     warlord = any(w.lower() == "warlord" for w, _ in items)
@@ -168,4 +168,5 @@ def _unit(head: tuple[str, int | None, str | None], models: list[ListedModels]) 
         warlord=warlord,
         ally=is_ally_section(section),
         section=section,
+        line=line,
     )

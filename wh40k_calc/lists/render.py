@@ -12,7 +12,7 @@ from typing import Any
 
 from ..terminal import escape_controls as esc
 from ..terminal import print_wrapped
-from ..wording import count, of_whole
+from ..wording import count, of_whole, points_figure
 from .army import ArmyRun
 from .resolve import ResolvedArmy, ResolvedUnit, WeaponLine
 
@@ -132,7 +132,8 @@ def render_army(run: ArmyRun, console: Any) -> None:
         _text(
             "Against ",
             (esc(f"{tgt.models} {tgt.name}"), "bold"),
-            f" ({esc(tgt.datasheets[0].faction)}, {tgt.points:g} pts, {count(wounds, 'wound')})",
+            f" ({esc(tgt.datasheets[0].faction)}, {points_figure(tgt.points)} pts, "
+            f"{count(wounds, 'wound')})",
             f" · {method}",
         ),
     )
@@ -216,6 +217,7 @@ def _pts(points: int | None) -> str:
 
 
 def _unresolved(resolved: ResolvedArmy, console: Any) -> None:
+    said: set[str] = set()  # a name read the same way in several units is said once
     for u in resolved.units:
         if u.status == "unresolved":
             where = ", ".join(map(str, u.positions))
@@ -226,7 +228,9 @@ def _unresolved(resolved: ResolvedArmy, console: Any) -> None:
         for w in u.warnings:
             print_wrapped(console, _text(("Warning: ", "yellow"), esc(w)))
         for f in u.folds:
-            print_wrapped(console, _text(("Read: ", "dim"), esc(f)))
+            if f not in said:
+                said.add(f)
+                print_wrapped(console, _text(("Read: ", "dim"), esc(f)))
         bad = [w for w in u.weapons if w.status == "unresolved"]
         if bad and u.status != "unresolved":
             names = ", ".join(f"{w.listed}" for w in bad)

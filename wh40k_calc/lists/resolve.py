@@ -13,7 +13,8 @@ unit, each step said.
   a name found nowhere is unresolved with the closest names; nothing is guessed.
 * **Models**: the list's model count is the unit's size; a count the data has no size of
   is a damaged unit of the next size (as ``--models`` takes it), with a warning, and a count
-  above the largest size is unresolved. Model types by name (:func:`.names.model_type`);
+  above the largest size refuses the list (:class:`~.model.UnitCountError`, naming the
+  sizes). Model types by name (:func:`.names.model_type`);
   where the list's counts per type are not those of the data's size, the list's are used
   (said).
 * **Weapons**: each listed weapon to our profiles (a base name to its profiles); wargear
@@ -238,6 +239,7 @@ def resolve_army(
 
     Raises:
         UnknownFactionError: an ``allies`` faction is none of ours.
+        UnitCountError: a unit has more models than any size of its datasheet.
     """
     notes: list[str] = list(army.notes)
     if army.edition is not None:
@@ -600,13 +602,14 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
     totals = sorted({s.total for s in ds.sizes})
     out = _Equipped(ds, n)
     if n > totals[-1]:
-        out.error = (
-            f"{ds.name} has no size of {count(n, 'model')} (sizes {', '.join(map(str, totals))})"
+        from .model import UnitCountError
+
+        where = f"line {u.line}: " if u.line is not None else ""
+        raise UnitCountError(
+            f"{where}{u.name!r} counts {count(n, 'model')}, more than any size of {ds.name} "
+            f"(sizes {', '.join(map(str, totals))}); a count is a whole number from 1 up to "
+            "the largest size's"
         )
-        out.lines = [
-            WeaponLine(u.name, m.name, w, c, "unresolved") for m in u.models for w, c in m.weapons
-        ]
-        return out
     if n not in totals:
         out.warnings.append(
             f"{ds.name} has no {n}-model size (sizes {', '.join(map(str, totals))}): read "

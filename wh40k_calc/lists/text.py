@@ -20,9 +20,14 @@ _POINTS = re.compile(
     re.IGNORECASE,
 )
 _LEADING_LABEL = re.compile(r"^([A-Za-z]{2,12}\d{1,3}):\s*")  # "Char1:", "Batt2:"
-# a count of none where a count stands: at the start of the text, or of an item after ":" or
-# ",": "0x Boyz (85 pts)", "• 0x Boy: ...", "..., 0x Shield Drone", "0 with Slugga"
-_ZERO = re.compile(r"(?:^|[:,]\s*)0+\s*(?:[x×]\s*(?=\S)|with\s)", re.IGNORECASE)
+# a count that is no whole number from 1 up where a count stands: at the start of the text, or
+# of an item after ":" or ",": "0x Boyz (85 pts)", "-1x Boyz", "x Blood Claw", "1.5x Boy",
+# "..., 0x Shield Drone", "0 with Slugga"; and one of more digits than any unit has models
+# ("99999999999999999999x Boyz": the readers take no more than four digits for a count)
+_BAD_COUNT = re.compile(
+    r"(?:^|[:,]\s*)(?:(?P<n>0+|-\s*\d+|\d+[.,]\d+|\d{5,})\s*(?:[xX×]\s*(?=\S)|(?i:with)\s)"
+    r"|(?P<none>[x×])\s+(?=\S))"
+)
 
 
 @dataclass(frozen=True)
@@ -57,27 +62,41 @@ def lines_of(text: str) -> list[Line]:
     return out
 
 
-def refuse_zero_counts(lines: list[Line], label: str) -> None:
-    """Refuse a text export that counts 0 of a unit, a model type or an item (``0x Boyz``,
-    ``• 0x Boy: ...``, ``2x Slugga, 0x Choppa``, ``0 with ...``), as the JSON and XML readers
-    refuse a ``number`` of 0 (:func:`~.model.whole_count`): the readers would otherwise take
-    a missing count's 1 for it.
+def refuse_bad_counts(lines: list[Line], label: str) -> None:
+    """Refuse a text export that counts a unit, a model type or an item with anything but a
+    whole number from 1 up: 0 (``0x Boyz``, ``• 0x Boy: ...``, ``2x Slugga, 0x Choppa``, ``0
+    with ...``), a negative count (``-1x Boyz``), a fraction (``1.5x Boy``), an ``x`` with no
+    number (``• x Blood Claw``), or more digits than any unit has models
+    (``99999999999999999999x Boyz``), as the JSON and XML readers refuse such a ``number``
+    (:func:`~.model.whole_count`): the readers would otherwise take a missing count's 1 for
+    it, or keep the count in the unit's name.
 
     Raises:
-        ListError: naming the input, the line and its text.
+        ListError: naming the input, the line, its text and what is wrong with the count.
     """
     from .model import ListError
 
     for ln in lines:
-        m = _ZERO.search(ln.text)
-        if m:
-            start = m.start() + len(m.group(0)) - len(m.group(0).lstrip(":, "))
-            item = re.split(r"[,:]", ln.text[start:], maxsplit=1)[0].strip()
-            shown = item if len(item) <= 60 else item[:59] + "…"
-            raise ListError(
-                f"{label}: line {ln.number}: {shown!r} counts 0; a count is a whole number of "
-                "at least 1 (leave out what the list does not have)"
-            )
+        m = _BAD_COUNT.search(ln.text)
+        if m is None:
+            continue
+        start = m.start() + len(m.group(0)) - len(m.group(0).lstrip(":, "))
+        item = re.split(r"[,:]", ln.text[start:], maxsplit=1)[0].strip()
+        shown = item if len(item) <= 60 else item[:59] + "…"
+        n = (m.group("n") or "").replace(" ", "")
+        hint = ""
+        if m.group("none"):
+            what = "has no number before its 'x'"
+        elif n.isdigit() and int(n) == 0:
+            what, hint = "counts 0", " (leave out what the list does not have)"
+        elif n.isdigit():
+            what = f"counts {n}, more models than any unit has"
+        else:
+            what = f"counts {n}"
+        raise ListError(
+            f"{label}: line {ln.number}: {shown!r} {what}; a count is a whole number of at "
+            f"least 1{hint}"
+        )
 
 
 def split_points(text: str) -> tuple[str, int | None, bool]:

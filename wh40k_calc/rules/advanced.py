@@ -24,7 +24,12 @@ The model, both editions:
   edition: Core rules, Advance Moves and Engagement Range; edition 11, 09.06 Advance Move:
   after moving the unit must be unengaged), and assault shooting needs an unengaged unit
   (10.05) while close-quarters shooting needs one that did not advance (10.06): ``--advanced``
-  with ``--engaged`` is refused. The other selections an edition refuses with it are its own
+  with ``--engaged`` is refused.
+* **Not in Overwatch.** Fire Overwatch is used in the opponent's turn (10th edition: the
+  stratagem's opponent's Movement or Charge phase, seed 000; edition 11: 15.08, end of the
+  opponent's Movement phase), while a unit Advances in its own Movement phase: it has not
+  Advanced in the turn it fires Overwatch, so ``--advanced`` with ``--overwatch`` is refused
+  in both. The other selections an edition refuses with it are its own
   answer (:meth:`~.edition.Edition.advanced_refusal`).
 
 Effects read the same flag: a record's ``advanced`` condition (``rules.when``).
@@ -46,7 +51,7 @@ NOT_ASSAULT = "not [ASSAULT]"
 
 def advanced_refusal(edition: Edition, sel: Selection) -> str | None:
     """Why ``--advanced`` cannot go with the selection's other conditions, or None: with
-    ``--engaged`` in both editions (module docstring), else the edition's own
+    ``--engaged`` or ``--overwatch`` in both editions (module docstring), else the edition's own
     (:meth:`~.edition.Edition.advanced_refusal`). Only in the Shooting phase (in a fight the
     flag is noted as having no effect, ``rules.idle``)."""
     if sel.phase != "shooting" or not sel.conditions.advanced:
@@ -58,6 +63,14 @@ def advanced_refusal(edition: Edition, sel: Selection) -> str | None:
             "rules, Advance Moves; edition 11: 09.06, and assault shooting, 10.05, needs an "
             "unengaged unit, close-quarters shooting, 10.06, one that did not advance): drop "
             "one of them"
+        )
+    if sel.conditions.overwatch:
+        return (
+            "--advanced with --overwatch: a unit fires Overwatch in the opponent's turn (10th "
+            "edition: Fire Overwatch, in the opponent's Movement or Charge phase; edition 11: "
+            "15.08, at the end of the opponent's Movement phase), and it makes its Advance "
+            "moves in its own Movement phase, so it has not Advanced that turn: drop one of "
+            "them"
         )
     return edition.advanced_refusal(sel)
 
