@@ -325,13 +325,22 @@ def test_a_choice_rule_is_refused_by_its_own_name():
 
 
 @pytest.mark.parametrize(
-    "args", [("all is dust",), ("--detachment", "rubricae phalanx")], ids=["name", "detachment"]
+    "args",
+    [("all is dust",), ("sacred-rites",), ("--detachment", "rubricae phalanx")],
+    ids=["name", "close-to-another-name", "detachment"],
 )
 def test_calc_effects_says_the_other_edition_has_it(args):
     """In edition 10, an edition-11 rule or detachment is not "nothing like it" alone."""
     msg = error("effects", "--edition", "10", *args)
     assert msg.endswith("; edition 11 has it (add --edition 11)"), msg
     assert "edition 11 has it" not in error("effects", "--edition", "10", "zzqqxx")
+
+
+def test_calc_effects_lists_the_closest_names_when_no_edition_has_it():
+    """A name like none of either edition's still lists this edition's closest (a typo)."""
+    result = cli("effects", "--edition", "10", "oatj of moment")
+    assert result.exit_code == 0, result.output
+    assert "oath-of-moment" in result.output
 
 
 def test_an_empty_faction_before_the_slash_is_refused():

@@ -50,13 +50,16 @@ def select(
             dust`` is an edition-11 rule).
     """
     try:
-        return _select(edition, faction, kind, detachment, text)
+        return _select(edition, faction, kind, detachment, text, closest=False)
     except ListingError as exc:
         other = "11" if edition == "10" else "10"
         try:
-            effects, lines = _select(other, faction, kind, detachment, text)
+            effects, lines = _select(other, faction, kind, detachment, text, closest=False)
         except ListingError:
-            raise exc from None
+            if text is None or not text.strip():
+                raise exc from None
+            # no name like it in either edition: the closest names of this one, if any
+            return _select(edition, faction, kind, detachment, text)
         if not effects and not lines:
             raise
         raise ListingError(f"{exc}; edition {other} has it (add --edition {other})") from None
@@ -68,8 +71,10 @@ def _select(
     kind: str | None,
     detachment: str | None,
     text: str | None,
+    closest: bool = True,
 ) -> tuple[list[Effect], list[Line]]:
-    """:func:`select` in one edition."""
+    """:func:`select` in one edition (``closest``: with no name like ``text``, the closest
+    names, else refused)."""
     from .effects import all_effects, effects_of
     from .fuzzy import did_you_mean
 
@@ -108,13 +113,16 @@ def _select(
         effects = [e for e in effects if any(key(d) == key(detachment) for d in e.detachments)]
         lines = [x for x in lines if key(x.coverage.detachment) == key(detachment)]
     if text is not None and text.strip():
-        effects, lines = _like(text, effects, lines)
+        effects, lines = _like(text, effects, lines, closest)
     return effects, lines
 
 
-def _like(text: str, effects: list[Effect], lines: list[Line]) -> tuple[list[Effect], list[Line]]:
+def _like(
+    text: str, effects: list[Effect], lines: list[Line], closest: bool = True
+) -> tuple[list[Effect], list[Line]]:
     """The records and lines whose name (or id, or rule) is like ``text`` (:mod:`~wh40k_calc.
-    fuzzy`: every word like a word of the name), best first; the closest when none is.
+    fuzzy`: every word like a word of the name), best first; the closest when none is (with
+    ``closest``).
 
     Raises:
         ListingError: nothing is like it.
@@ -123,7 +131,7 @@ def _like(text: str, effects: list[Effect], lines: list[Line]) -> tuple[list[Eff
 
     names = [f"{e.name} {e.rule}" for e in effects] + [x.coverage.rule for x in lines]
     found = [i for i, _ in rank(text, names)]
-    if not found:
+    if not found and closest:
         close = set(suggest(text, names))
         found = [i for i, n in enumerate(names) if n in close]
     if not found:
@@ -190,6 +198,8 @@ def conditions_text(when: When | None, phases: bool = True) -> str:
             parts.append(f"{what} {v}")
     if when.led_by:
         parts.append(f"led by: {' or '.join(when.led_by)}")
+    if when.with_model:
+        parts.append(f"with a {' or '.join(when.with_model)} model")
     if when.option:
         parts.append(f"option {when.option}")
     return "; ".join(parts)

@@ -88,6 +88,10 @@ class When(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     ``led_by`` (the unit it acts for — the attacker for an attacker-side change, the target
     for a target-side one — is an Attached unit one of whose Leaders has one of these
     keywords: "while a CAPTAIN model is leading this unit").
+    Models: ``with_model`` (the unit it acts for has at least one model of one of these names,
+    read when the activation starts: the bearer of wargear that only those models carry, as
+    Victrix Honour Guard's Banner of Macragge, the Chapter Ancient's; a loadout without that
+    model has none).
     Per attack (change level only): ``strength_above_toughness`` (the attack's S is greater than
     the target's T); ``strength_below_toughness``.
     Player-known (neither the selection nor the data can tell): ``option`` — the name of one of
@@ -127,6 +131,7 @@ class When(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     target_has_character: bool | None = None
     leading: bool | None = None
     led_by: list[Keyword] | None = None
+    with_model: list[Text] | None = None
     strength_above_toughness: bool | None = None
     strength_below_toughness: bool | None = None
     option: Slug | None = None

@@ -168,6 +168,15 @@ class EffectNameError(LookupError):
     says why."""
 
 
+class EmptyOptionError(EffectNameError):
+    """``--effect ID:`` with no option after the colon; ``bare``: the text without it (for a
+    Miracle dice record this is no value given, a usage error: :func:`empty_option_error`)."""
+
+    def __init__(self, message: str, bare: str) -> None:
+        super().__init__(message)
+        self.bare = bare
+
+
 class WrongFactionError(EffectNameError):
     """An effect of a faction neither unit may use for the side it acts for: ``effect`` and
     the ``sides`` it would act for (a caller may first say which of its conditions fail)."""
@@ -240,6 +249,7 @@ def parse_request(text: str) -> Request:
     Raises:
         EffectNameError: an empty name, a name with no letter or digit to match
             (:func:`unmatchable`), or more than one ``:OPTION`` part.
+        EmptyOptionError: a ``:`` with no option after it.
     """
     raw = text.strip()
     parts = [p.strip() for p in raw.split(":")]
@@ -265,7 +275,7 @@ def parse_request(text: str) -> Request:
     if not slug(name):
         raise EffectNameError(f"--effect {raw!r}: {unmatchable(name, faction)}")
     if len(parts) > 1 and not options:
-        raise EffectNameError(f"--effect {raw}: no option after ':'")
+        raise EmptyOptionError(f"--effect {raw}: no option after ':'", raw.rstrip(": "))
     return Request(raw, name, side, faction, options)
 
 
@@ -418,6 +428,16 @@ def _rule_words(e: Effect, choice: bool) -> str:
         return e.describe()
     owner = "core" if e.is_core else ef.display_name(e.faction)
     return f"{e.rule} ({owner} {e.kind_words})"
+
+
+def empty_option_error(exc: EmptyOptionError, edition: str, units: dict) -> LookupError:
+    """The error of ``--effect ID:``: for a record that takes Miracle dice, no value given (a
+    usage error, exit code 2, as ``ID`` alone: :mod:`~wh40k_calc.miracle_dice`); else ``exc``."""
+    try:
+        find(parse_request(exc.bare), edition, units)
+    except LookupError as other:
+        return other if getattr(other, "usage", False) else exc
+    return exc
 
 
 def _check_options(req: Request, group: tuple[Effect, ...]) -> None:

@@ -216,10 +216,17 @@ class _Scorer:
         return picks, variant, tuple(w.name for w in act.weapons)
 
     def __call__(self, picks: tuple[int, ...], variant: int, act: Activation) -> tuple:
-        """(expected models destroyed, expected wounds lost) of ``act``."""
+        """(expected models destroyed, expected wounds lost) of ``act`` as the attacker sees
+        it when it chooses: without the defender's Miracle dice (``rules.miracle.
+        attackers_view``; kept apart from the outcome of ``act`` itself)."""
+        from .rules.miracle import attackers_view
+
+        view = attackers_view(act)
         k = self.key(picks, variant, act)
+        if view is not act:
+            k = (*k, "without the defender's Miracle dice")
         if k not in self.outcomes:
-            self.outcomes[k] = self.exact(act)
+            self.outcomes[k] = self.exact(view)
         o = self.outcomes[k]
         return o.expected["models_destroyed"], o.expected["wounds_lost"]
 

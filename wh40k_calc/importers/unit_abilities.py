@@ -395,6 +395,8 @@ def read_ability(
         fielded = [p for p in parts if recognise_one(p, holders, everyone, out)]
     rest = [p for p in parts if p not in fielded]
     reading = read_forms(rest, _holder(out.context, holders, everyone, wargear))
+    if wargear and reading.aura is None:
+        _with_bearer(reading, holders, everyone)
     # the sides the sentences not read can change (none for what is no part of an attack:
     # wounds regained, mortal wounds at the end of a move)
     left: set[str] = set().union(
@@ -450,6 +452,17 @@ def choice(name: str, text: str, out: UnitAbilities) -> None:
     touched = set().union(set(), *(sides_touched(p) for p in parts))
     out.not_modelled_on(touched, name)
     out.census.append("not-modelled" if any(attack_sentence(p) for p in parts) else "not-attack")
+
+
+def _with_bearer(reading: Reading, holders: list[str], everyone: list[str]) -> None:
+    """Wargear that only some kinds of model carry acts while one of them is in the unit: its
+    changes get ``with_model`` (a loadout without the bearer, such as Victrix Honour Guard
+    without its Chapter Ancient, has no Banner of Macragge)."""
+    kinds = sorted(set(holders))
+    if _SOME in kinds or set(kinds) >= set(everyone):
+        return
+    for c in reading.changes:
+        c["when"] = {**c.get("when", {}), "with_model": kinds}
 
 
 def _holder(ctx: Context, holders: list[str], everyone: list[str], wargear: bool) -> Holder:

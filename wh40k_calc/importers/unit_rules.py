@@ -267,6 +267,8 @@ def _conditions(when: dict[str, Any]) -> list[str]:
             )
         elif k == "led_by":
             out.append("while a " + " or ".join(v) + " leads it")
+        elif k == "with_model":
+            out.append("while its " + " or ".join(v) + " is in the unit")
         elif k in ("attacker_all", "target_all"):
             out.append("for a friendly " + " ".join(v) + " unit")
         elif k == "option":

@@ -32,7 +32,7 @@ from .command_reroll import SingleReroll, keep_single_rerolls
 from .conditional import against_target
 from .conditions import blast_x_notes, cleave_not_modelled, stealth_notes
 from .idle import idle_effects, idle_findings, idle_notes, idle_phase_notes, lasting_idle
-from .miracle import check_named_rolls, keep_miracle_dice, miracle_requests
+from .miracle import check_named_rolls, keep_miracle_dice, miracle_only_sides, miracle_requests
 from .mortal import before_attacks, from_wounds_left
 from .plan import GroupOptions, Plan, acting_ids
 from .situation import Situation
@@ -153,8 +153,9 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
         sel, attacker, mortal_only, _blast_ok(changes), _assault_ok(changes)
     )
     precise = any(w.abilities.precision for g in groups for o in g.options for w in o.weapons)
+    holding: frozenset[str] | None = None  # the sides holding Miracle dice
     if changes.fields("attacker", "miracle_dice") or changes.fields("target", "miracle_dice"):
-        check_named_rolls(s, [w for g in groups for o in g.options for w in o.weapons])
+        holding = check_named_rolls(s, [w for g in groups for o in g.options for w in o.weapons])
     kinds, tprofile, order, roles, listing = target_profile(s, precise)
     best = edition.best_allocation(sel)
     start = wounded_start(sel, tprofile)
@@ -173,6 +174,8 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     notes += ff_notes
     ff_by_state = ff_lacking or fights_first_reads_state(changes.fields("attacker", "fights_first"))
     acting, acting_sides = acting_ids(applied.ids, applied.sides, idle_fx)
+    if holding is not None:
+        acting_sides = miracle_only_sides(acting_sides, changes, holding)
     return Plan(
         fights_first=fights_first,
         fights_first_by_state=ff_by_state,

@@ -30,9 +30,11 @@ from ..effect_files import faction_tiers
 from ..effects import (
     Effect,
     EffectNameError,
+    EmptyOptionError,
     Found,
     WrongFactionError,
     coverage_line,
+    empty_option_error,
     find,
     parse_request,
     unit_rule,
@@ -164,14 +166,22 @@ class Applied(Struct):
 
     def options(self) -> dict[str, list[str]]:
         """For the report: id (as in :attr:`ids`) -> the options the player gave for it
-        (``--effect ID:OPTION``, sorted; ids given none are left out)."""
-        by_key = {a.key: a.options for a in self.every_active()}
-        out: dict[str, set[str]] = {}
+        (``--effect ID:OPTION``, as written: in the order given, a Miracle dice value given
+        twice twice; those of another side or option record not given already after them;
+        ids given none are left out)."""
+        by_key = {a.key: a for a in self.every_active()}
+        out: dict[str, list[str]] = {}
         for (eid, _), keys in self.members.items():
             for k in keys:
-                if by_key.get(k):
-                    out.setdefault(eid, set()).update(by_key[k])
-        return {eid: sorted(out[eid]) for eid in self.ids if eid in out}
+                a = by_key.get(k)
+                if a is None or not a.options:
+                    continue
+                given = list(a.given) or sorted(a.options)
+                if eid not in out:
+                    out[eid] = given
+                else:
+                    out[eid] += [o for o in given if o not in out[eid]]
+        return {eid: out[eid] for eid in self.ids if eid in out}
 
 
 def unit_keys(unit: Unit) -> dict[str, int]:
@@ -216,6 +226,8 @@ def apply_effects(
             first = next((w for w in whys if w is not None), None)
             raise SelectionError(f"--effect {name}: {first}" if first else str(exc)) from None
         except LookupError as exc:
+            if isinstance(exc, EmptyOptionError):  # `ID:`: a Miracle dice record's no value
+                exc = empty_option_error(exc, sel.edition, units)
             usage = getattr(exc, "usage", False)  # a value out of range (Miracle dice)
             raise (UsageError if usage else SelectionError)(str(exc)) from None
     requested = _merged(requested)

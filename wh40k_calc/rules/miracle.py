@@ -15,7 +15,12 @@ as the single re-rolls are (``command_reroll``: expected effective damage agains
 model the attacks go to; for a saving throw, the damage it spares): one value after another,
 the largest gain first, a second value on the same roll of the same weapon valued on that
 weapon making a second such roll. A value that adds nothing anywhere (a 1 on a Hit roll) is
-not used, said in a note: performing an Act of Faith is the player's option.
+not used, said in a note: performing an Act of Faith is the player's option. The defender's
+die goes on the first saving throw of one weapon's attacks (a slight underestimate next to a
+defender who spends it on the first save whatever the weapon), and the attacker's choices are
+scored without it (:func:`attackers_view`): the attacker declares its attacks before any save.
+The rule lists the rolls a Miracle dice may replace (Advance, Battle-shock, Charge, Damage,
+Hit, saving throw, Wound, in both editions' data): never an Attacks roll.
 
 Decided here (the rule text is silent): a substituted die is not re-rolled (the Miracle dice's
 value "cannot be changed or re-rolled"; a re-roll of it could only undo the player's choice), so
@@ -52,6 +57,7 @@ from .command_reroll import at_least, first_model, hit_values
 
 if TYPE_CHECKING:
     from ..datasheet import Weapon
+    from ..profile import Activation
     from ..units import ModelGroup
     from .changes import Piece
     from .situation import Situation
@@ -185,28 +191,54 @@ def keep_miracle_dice(
                 break
             v = left.pop(j)
             out[i] = _substitute(out[i], r, v, m, len(rolls) == 1)
-        for v in left:
+        if left:  # one note for every value left (two 1s: "of 1 and 1")
+            one = len(left) == 1
             why = (
-                "the weapons that could use it keep a single re-roll (a die replaced is never "
-                "re-rolled)"
+                f"the weapons that could use {'it' if one else 'them'} keep a single re-roll "
+                "(a die replaced is never re-rolled)"
                 if len(free) < len(scope) and any(_makes(out[i], r) for i in scope for r in able)
-                else "it adds nothing to any " + " or ".join(ROLL_NAMES[r] for r in rolls) + " here"
+                else f"{'it adds nothing' if one else 'neither adds anything'} to any "
+                + " or ".join(ROLL_NAMES[r] for r in rolls)
+                + " here"
             )
-            notes.append(f"{m.name}: the Miracle dice of {v} not used: {why}")
+            values = " and ".join(str(v) for v in left)
+            notes.append(f"{m.name}: the Miracle dice of {values} not used: {why}")
     return out, tuple(notes)
 
 
-def check_named_rolls(s: Situation, weapons: list[Weapon]) -> None:
+def attackers_view(act: Activation) -> Activation:
+    """``act`` without the defender's Miracle dice (its saving throws replaced), for scoring
+    the attacker's choices (weapons, variants, weapon order): the attacker declares its attacks
+    before the defender rolls a save, so a die the defender will place where it adds most
+    (:func:`keep_miracle_dice`) cannot steer them. ``act`` itself when it has none."""
+    weapons = []
+    for p in act.weapons:
+        sub = p.substituted
+        if sub is not None and sub.saves:
+            sub = replace(sub, saves=())
+            p = replace(p, substituted=sub if sub else None)
+        weapons.append(p)
+    if all(a is b for a, b in zip(weapons, act.weapons, strict=True)):
+        return act
+    return replace(act, weapons=tuple(weapons))
+
+
+def check_named_rolls(s: Situation, weapons: list[Weapon]) -> frozenset[str]:
     """Refuse Miracle dice whose rolls named no weapon that may attack (``weapons``: of every
     weapon option) makes: a Hit roll with [TORRENT] weapons only, a Damage roll where every
     Damage is fixed or rolls more than one die (2D6). The side and the values are checked too
     (:func:`miracle_requests`).
 
+    Returns:
+        The sides that hold the dice (Sisters against Sisters with ``save`` named: the
+        target's alone), for the report's Effects line.
+
     Raises:
         UsageError: as said, or as :func:`miracle_requests`.
     """
     origins = {w.name: (None, w, 0) for w in weapons}
-    for m in miracle_requests(s, origins):  # type: ignore[arg-type]
+    requests = miracle_requests(s, origins)  # type: ignore[arg-type]
+    for m in requests:
         rolls = m.dice.allowed(m.side)
         if not m.dice.rolls or m.side == "target":
             continue
@@ -223,6 +255,24 @@ def check_named_rolls(s: Situation, weapons: list[Weapon]) -> None:
                     else ""
                 )
             )
+    return frozenset(m.side for m in requests)
+
+
+def miracle_only_sides(
+    sides: dict[str, list[str]], changes, holding: frozenset[str]
+) -> dict[str, list[str]]:
+    """``sides`` (effect id -> the sides it acts for) without the sides that do not hold the
+    Miracle dice (``holding``: :func:`check_named_rolls`) for the records whose every change
+    is ``miracle_dice`` (Acts of Faith, Sacred Rites: they do nothing else there)."""
+    only = {
+        p.active.effect.id
+        for side in ("attacker", "target")
+        for p in changes.fields(side, "miracle_dice")
+        if all(ch.miracle_dice for ch in p.active.effect.changes)
+    }
+    return {
+        eid: [x for x in ss if x in holding] if eid in only else ss for eid, ss in sides.items()
+    }
 
 
 def _weapon_makes(w: Weapon, roll: str) -> bool:

@@ -119,6 +119,8 @@ class Facts(Struct, frozen=True):
     bearer_keywords: frozenset[str] = frozenset()  # granted to the attacker's bearer alone
     attacker_leaders: frozenset[str] = frozenset()  # keywords of the Leaders attached to it
     target_leaders: frozenset[str] = frozenset()
+    attacker_model_names: frozenset[str] = frozenset()  # the names of its models present
+    target_model_names: frozenset[str] = frozenset()
 
     def granted(self, keywords: frozenset[str], bearer: frozenset[str] = frozenset()) -> Facts:
         """The same facts with ``keywords`` added to the attacker's (``bearer``: to its
@@ -164,8 +166,15 @@ def facts_of(
         target_all_bearer=_all_bearer(target),
         attacker_leaders=leader_keywords(attacker),
         target_leaders=leader_keywords(target),
+        attacker_model_names=model_names(attacker),
+        target_model_names=model_names(target),
         edition=edition,
     )
+
+
+def model_names(unit: Unit) -> frozenset[str]:
+    """The names of the models ``unit`` has (its Leaders' too; a group of none left out)."""
+    return frozenset(g.profile.name for g in unit.all_groups if g.count)
 
 
 def leader_keywords(unit: Unit) -> frozenset[str]:
@@ -371,6 +380,18 @@ def why_not(
         if not set(when.led_by) & leaders:
             who = "attacking unit" if ctx.side == "attacker" else "target"
             return f"{name} needs a {who} led by a {' or '.join(when.led_by)}"
+    if when.with_model is not None:
+        names = f.attacker_model_names if ctx.side == "attacker" else f.target_model_names
+        if not set(when.with_model) & names:
+            who, flag = (
+                ("an attacking unit", "--loadout")
+                if ctx.side == "attacker"
+                else ("a target", "--target-loadout")
+            )
+            return (
+                f"{name} needs {who} with a {' or '.join(when.with_model)} model (its "
+                f"bearer: a {flag} with one; `calc show UNIT` lists them)"
+            )
     if when.attacker_has_character is not None:
         has = f.attacker_has_character
         if has != when.attacker_has_character:
