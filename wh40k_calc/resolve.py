@@ -200,16 +200,20 @@ def _read_only(out: Outcome) -> Outcome:
 
 class _Scorer:
     """Scores candidate activations with the exact engine, each (picks, variant, weapon order)
-    once; the winner's Outcome is then reused instead of being computed again. Outcomes are
-    kept across activations too (:func:`exact_outcome`): a batch's runs, a sequence's repeated
-    steps, an exchange's turns and the player's choices share them."""
+    once; the winner's Outcome is then reused instead of being computed again. With ``keep``,
+    outcomes are kept across activations too (:func:`exact_outcome`): a batch's runs and the
+    player's choices share them. An activation from a carried start (a sequence's later
+    steps, an exchange's turns) does not keep: it starts from states no other activation of
+    its command meets, so keeping would only cost (hashing the states, a copy per call: each
+    activation 5-14% slower in ``benchmarks/sequence_probe.py``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: bool = True) -> None:
         self.outcomes: dict[tuple, Outcome] = {}
+        self.run = exact_outcome if keep else run_exact
 
     def exact(self, act: Activation) -> Outcome:
-        """The exact outcome of ``act`` (kept across activations: :func:`exact_outcome`)."""
-        return exact_outcome(act)
+        """The exact outcome of ``act`` (kept across activations with ``keep``)."""
+        return self.run(act)
 
     @staticmethod
     def key(picks: tuple[int, ...], variant: int, act: Activation) -> tuple:
@@ -468,7 +472,7 @@ def resolve(
     plan = planned(sel)
     if carried is not None:
         plan = carried.applied_to(plan)
-    scorer = _Scorer()  # exact outcomes kept across activations: exact_outcome
+    scorer = _Scorer(keep=carried is None)  # kept across activations: exact_outcome
     act, choices, notes, key, picked = _chosen(sel, plan, scorer)
     by_state = None
     if carried is not None and plan.state_split is not None:
