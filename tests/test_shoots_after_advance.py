@@ -84,6 +84,8 @@ def test_a_misspelt_field_is_an_error(sheets, fx) -> None:  # noqa: F811
         "ultramarian-adaptivity",
         "storm-of-fire:devastator-doctrine",
         "exemplary-vigilance:devastator-doctrine",
+        "mobile-lethality",
+        "heresy-undone",
     ],
 )
 def test_the_devastator_doctrine(effect) -> None:
@@ -104,6 +106,36 @@ def test_eradicators_refused_without_the_doctrine() -> None:
     r = refused("shoot", "eradicator squad", "boyz", "--advanced", "--effect", "storm-of-fire",
                 *ED11)  # fmt: skip
     assert "cannot shoot after an Advance move" in r.stdout + r.stderr
+
+
+# Other stratagems and an enhancement (edition 11), each unit's gun without [ASSAULT]: hits are
+# attacks x the BS chance, no modifier: Predator autocannon A4 BS3+ (not at half range): 8/3;
+# Lascannon A1 BS4+: 1/2; Gauss destructor A1 BS3+: 2/3; Dark lance A1 BS3+: 2/3;
+# 3 Eliminators (PHOBOS), bolt sniper rifle A1 BS3+ [HEAVY]: 3 x 2/3.
+@pytest.mark.parametrize(
+    ("unit", "effect", "weapon", "hits"),
+    [
+        ("predator destructor", "master-of-machine-war", "Predator autocannon", Fr(8, 3)),
+        ("leman russ executioner", "blazing-advance", "Lascannon", Fr(1, 2)),
+        ("leman russ executioner", "mobile-firebase", "Lascannon", Fr(1, 2)),
+        ("lokhust heavy destroyers", "driven-to-butchery", "Gauss destructor", Fr(2, 3)),
+        ("raider", "shorten-the-odds", "Dark lance", Fr(2, 3)),
+        ("eliminator squad", "feint-and-thrust", "Bolt sniper rifle", 3 * Fr(2, 3)),
+    ],
+)
+def test_other_rules(unit, effect, weapon, hits) -> None:
+    r = refused("shoot", unit, "boyz", "--advanced", *ED11)
+    assert "cannot shoot after an Advance move" in r.stdout + r.stderr
+    out = shoot(unit, "boyz", "--advanced", "--effect", effect, *ED11)
+    got = {w["name"]: w["expected"]["hits"] for w in out["weapons"]}
+    assert got[weapon] == approx(hits)
+
+
+def test_feint_and_thrust_needs_phobos_or_scouts() -> None:
+    """Only a PHOBOS or SCOUT SQUAD unit may shoot after Advancing with it."""
+    r = refused("shoot", "eradicator squad", "boyz", "--advanced", "--effect",
+                "feint-and-thrust", *ED11)  # fmt: skip
+    assert "PHOBOS or SCOUT SQUAD" in r.stdout + r.stderr
 
 
 @pytest.mark.parametrize("edition", ["10", "11"])
