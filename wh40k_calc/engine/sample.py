@@ -337,14 +337,7 @@ def _hit_rolls(dice: _Dice, w: AttackProfile, attacks: np.ndarray) -> tuple[np.n
         return attacks, np.zeros_like(attacks)
     fixed = w.substituted.hits if w.substituted else ()
     if fixed:  # the first attacks' Hit rolls take the substituted results (not re-rolled)
-        made = np.minimum(attacks, len(fixed))
-        c = dice.counts(attacks - made, die_classes(w.hit, 3))
-        hits, crits = c[HIT].copy(), c[CRIT].copy()
-        for i, f in enumerate(fixed):
-            cls = w.hit.outcome[f]
-            if cls != MISS:
-                (hits if cls == HIT else crits)[made > i] += 1
-        return hits, crits
+        return _first_fixed(dice, attacks, fixed, w.hit)
     if not w.reroll_one_hit:
         c = dice.counts(attacks, die_classes(w.hit, 3))
         return c[HIT], c[CRIT]
@@ -365,6 +358,23 @@ def _hit_rolls(dice: _Dice, w: AttackProfile, attacks: np.ndarray) -> tuple[np.n
     return hits, crits
 
 
+def _first_fixed(
+    dice: _Dice, rolls: np.ndarray, fixed: tuple[int, ...], table
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per trial: (successes, Critical successes) of ``rolls`` rolls on ``table`` (a Hit or
+    Wound roll table: MISS/HIT/CRIT are FAIL/WOUND/CRIT_WOUND's classes too) whose first
+    ``len(fixed)`` results are the faces ``fixed`` (substituted dice: not re-rolled); a trial
+    with fewer rolls takes only as many of them."""
+    made = np.minimum(rolls, len(fixed))
+    c = dice.counts(rolls - made, die_classes(table, 3))
+    normal, critical = c[HIT].copy(), c[CRIT].copy()
+    for i, f in enumerate(fixed):
+        cls = table.outcome[f]
+        if cls != MISS:
+            (normal if cls == HIT else critical)[made > i] += 1
+    return normal, critical
+
+
 def _wound_rolls(
     dice: _Dice,
     w: AttackProfile,
@@ -383,15 +393,7 @@ def _wound_rolls(
     Re-roll: ``AttackProfile.check_substituted``)."""
     fixed = w.substituted.wounds if w.substituted else ()
     if fixed:  # the first Wound rolls take the substituted results (not re-rolled)
-        rolls = own if extra is None else own + extra
-        made = np.minimum(rolls, len(fixed))
-        c = dice.counts(rolls - made, die_classes(w.wound, 3))
-        normal, critical = c[WOUND].copy(), c[CRIT_WOUND].copy()
-        for i, f in enumerate(fixed):
-            cls = w.wound.outcome[f]
-            if cls != FAIL:
-                (normal if cls == WOUND else critical)[made > i] += 1
-        return normal, critical
+        return _first_fixed(dice, own if extra is None else own + extra, fixed, w.wound)
     if command_reroll is None:
         c = dice.counts(own if extra is None else own + extra, die_classes(w.wound, 3))
         return c[WOUND], c[CRIT_WOUND]
