@@ -18,7 +18,7 @@ from fractions import Fraction as Fr
 
 import pytest
 from helpers import cli
-from oracle import approx, refused, shoot
+from oracle import approx, invoke, refused, shoot
 from test_advanced import CANNON, CARBINE, sheets  # noqa: F401  (the fixture)
 
 ED11 = ("--edition", "11")
@@ -111,7 +111,11 @@ def test_eradicators_refused_without_the_doctrine() -> None:
 # Other stratagems and an enhancement (edition 11), each unit's gun without [ASSAULT]: hits are
 # attacks x the BS chance, no modifier: Predator autocannon A4 BS3+ (not at half range): 8/3;
 # Lascannon A1 BS4+: 1/2; Gauss destructor A1 BS3+: 2/3; Dark lance A1 BS3+: 2/3;
-# 3 Eliminators (PHOBOS), bolt sniper rifle A1 BS3+ [HEAVY]: 3 x 2/3.
+# 3 Eliminators (PHOBOS), bolt sniper rifle A1 BS3+ [HEAVY]: 3 x 2/3; Vyper bright lance A1
+# BS3+; 5 Havocs: 2 Havoc autocannons A2 BS3+, 2 Havoc lascannons A1 BS3+; Boomdakka
+# Snazzwagon big shoota A3 BS5+; 5 Jump Pack Assault Intercessors, heavy bolt pistol A1 BS3+;
+# 3 Tzaangor Enlightened, greatbow A2 BS4+; Dark Angels and Blood Angels Eradicators as above.
+# (Lootas: only that the Deffgun shoots; its hits depend on the Orks' own rules.)
 @pytest.mark.parametrize(
     ("unit", "effect", "weapon", "hits"),
     [
@@ -121,21 +125,49 @@ def test_eradicators_refused_without_the_doctrine() -> None:
         ("lokhust heavy destroyers", "driven-to-butchery", "Gauss destructor", Fr(2, 3)),
         ("raider", "shorten-the-odds", "Dark lance", Fr(2, 3)),
         ("eliminator squad", "feint-and-thrust", "Bolt sniper rifle", 3 * Fr(2, 3)),
+        ("vyper", "wind-of-blades", "Bright lance", Fr(2, 3)),
+        ("havocs", "at-the-tyrant-s-command", "Havoc autocannon", 4 * Fr(2, 3)),
+        ("havocs", "torpefying-refrain", "Havoc lascannon", 2 * Fr(2, 3)),
+        ("havocs", "forge-fire-surge", "Havoc autocannon", 4 * Fr(2, 3)),
+        ("boomdakka snazzwagon", "adrenaline-junkies", "Big shoota", 3 * Fr(1, 3)),
+        ("lootas", "on-da-move", "Deffgun", None),
+        ("assault intercessors with jump packs", "death-from-the-skies", "Heavy bolt pistol",
+         5 * Fr(2, 3)),
+        ("tzaangor enlightened with fatecaster greatbows", "touched-by-tzeentch",
+         "Fatecaster greatbow", 6 * Fr(1, 2)),
+        ("Dark Angels/Eradicator Squad", "tactical-mastery", "Melta rifle", 2),
+        ("Blood Angels/Eradicator Squad", "red-wrath", "Melta rifle", 2),
+        ("Blood Angels/Eradicator Squad", "aggressive-onslaught", "Melta rifle", 2),
     ],
 )
 def test_other_rules(unit, effect, weapon, hits) -> None:
-    r = refused("shoot", unit, "boyz", "--advanced", *ED11)
-    assert "cannot shoot after an Advance move" in r.stdout + r.stderr
+    """Without the effect the weapon does not shoot after the Advance (the unit is refused, or
+    shoots only its [ASSAULT] weapons); with it, it does, at no Hit-roll modifier."""
+    r = invoke(["shoot", unit, "--target", "boyz", "--json", "--advanced", *ED11])
+    if r.exit_code == 0:
+        import json
+
+        assert weapon not in {w["name"] for w in json.loads(r.stdout)["weapons"]}
+    else:
+        assert "cannot shoot after an Advance move" in r.stdout + r.stderr
     out = shoot(unit, "boyz", "--advanced", "--effect", effect, *ED11)
     got = {w["name"]: w["expected"]["hits"] for w in out["weapons"]}
-    assert got[weapon] == approx(hits)
+    assert weapon in got
+    if hits is not None:
+        assert got[weapon] == approx(hits)
 
 
-def test_feint_and_thrust_needs_phobos_or_scouts() -> None:
-    """Only a PHOBOS or SCOUT SQUAD unit may shoot after Advancing with it."""
+def test_keyword_limits() -> None:
+    """Feint and Thrust: only a PHOBOS or SCOUT SQUAD unit; At the Tyrant's Command: not a
+    VEHICLE; Blazing Advance (used just after the unit Advances) needs --advanced."""
     r = refused("shoot", "eradicator squad", "boyz", "--advanced", "--effect",
                 "feint-and-thrust", *ED11)  # fmt: skip
     assert "PHOBOS or SCOUT SQUAD" in r.stdout + r.stderr
+    r = refused("shoot", "Chaos Space Marines/Chaos Predator Destructor", "boyz", "--advanced",
+                "--effect", "at-the-tyrant-s-command", *ED11)  # fmt: skip
+    assert "VEHICLE" in r.stdout + r.stderr
+    r = refused("shoot", "leman russ executioner", "boyz", "--effect", "blazing-advance", *ED11)
+    assert "add --advanced" in r.stdout + r.stderr
 
 
 @pytest.mark.parametrize("edition", ["10", "11"])
