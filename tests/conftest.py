@@ -23,6 +23,16 @@ def _isolated_user_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch) -
     monkeypatch.delenv("WH40K_CALC_CSV", raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _no_kept_outcomes() -> None:
+    """Each test starts with no exact outcome kept by another (``resolve.exact_outcome`` keeps
+    them per process): a test that stands a refusing engine in for ``run_exact`` would leave
+    its refusals to whichever test of the same worker resolves the same activation next."""
+    from wh40k_calc import resolve
+
+    resolve._OUTCOMES.clear()
+
+
 def _reason(report: Any) -> str:
     """A skipped report's reason ("" when it has none), without pytest's "Skipped: "."""
     longrepr = getattr(report, "longrepr", None)

@@ -138,13 +138,24 @@ def test_an_activation_is_resolved_once(monkeypatch: pytest.MonkeyPatch) -> None
     resolve_module._OUTCOMES.clear()
     first = exact_outcome(act)
     again = exact_outcome(replace(act, notes=("a note the engine never reads",)))
-    assert again is first and len(calls) == 1
+    assert len(calls) == 1 and again.expected is first.expected  # one run, its figures shared
     assert not first.models_destroyed_distribution.flags.writeable  # shared: read-only
     fresh = run_exact(act)
     np.testing.assert_array_equal(
         first.models_destroyed_distribution, fresh.models_destroyed_distribution
     )
     assert first.expected == fresh.expected
+
+
+def test_reading_a_damage_distribution_leaves_the_kept_one_to_compute() -> None:
+    """Each caller gets its own copy of the kept Outcome: reading its lazy damage distribution
+    computes it there, and the next caller still finds it to compute (the sequence's figure
+    budget charges only such figures, so it must not depend on what ran before)."""
+    act = _activation("shoot lootas --models 10 -t boyz")
+    resolve_module._OUTCOMES.clear()
+    first = exact_outcome(act)
+    np.testing.assert_allclose(first.damage_distribution, run_exact(act).damage_distribution)
+    assert callable(exact_outcome(act).__dict__["_damage"])
 
 
 def test_no_kept_outcome_serves_another_activation(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -186,6 +197,42 @@ def test_a_refusal_is_kept_and_raised_again(monkeypatch: pytest.MonkeyPatch) -> 
     with pytest.raises(ExactUnsupported) as again:
         exact_outcome(once)
     assert str(again.value) == str(first.value)
+
+
+def test_a_refusal_under_another_budget_does_not_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's admission budget is read when it runs, so it is part of the key: a refusal
+    kept while the budget was lower (here 1e-9 s: every selection declined) leaves the same
+    activation resolved under the usual budget, with the figures of a fresh run."""
+    from wh40k_calc.engine import work
+
+    act = _activation("shoot lootas --models 10 -t boyz")
+    resolve_module._OUTCOMES.clear()
+    with monkeypatch.context() as tight:
+        tight.setattr(work, "STATE_SECONDS", 1e-9)
+        with pytest.raises(ExactUnsupported):
+            exact_outcome(act)
+    got = exact_outcome(act)
+    assert got.expected == run_exact(act).expected
+
+
+def test_given_orders_probabilities_tell_activations_apart() -> None:
+    """The defender's orders given to the engine come back in the Outcome's ``policy`` with
+    their P(n, m) (the report's allocation sentences read them): two activations whose orders
+    differ only in those probabilities (which the policy's equality leaves out) get each its
+    own."""
+    line = "shoot lootas --models 10 -t boyz --target-models 20 --target-leader warboss"
+    act = _activation(f"{line} --edition 11")
+    policy = run_exact(act).policy
+    assert policy is not None and any(p is not None for p in policy.probabilities)
+    flat = tuple(None if p is None else np.full_like(p, 1.0 / p.size) for p in policy.probabilities)
+    other = replace(policy, probabilities=flat)
+    assert other == policy  # the record's equality leaves the probabilities out: the key does not
+    resolve_module._OUTCOMES.clear()
+    exact_outcome(replace(act, policy=policy))
+    got = exact_outcome(replace(act, policy=other)).policy
+    assert got is not None
+    for given, back in zip(flat, got.probabilities, strict=True):
+        assert (given is None and back is None) or np.array_equal(given, back)
 
 
 # ---- runs written alike ---------------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from msgspec import Struct, field
 
+from .engine import work
 from .engine.allocation import legal_orders, order_models
 from .engine.exact import ExactUnsupported, run_exact
 from .engine.outcome import Outcome
@@ -128,16 +129,20 @@ def exact_outcome(act: Activation) -> Outcome:
     Leader's note) resolve the same activation, and the player's choices score candidates
     that other runs resolve too. Activations are matched by every field the engine reads
     (:func:`activation_key`: the profiles' arrays by value, the start and the defender's
-    orders too). The kept Outcome is the very object the engine returned, its arrays made
-    read-only (sharing it cannot change it; it is frozen, and its lazy damage distribution is
-    the same whoever reads it first). At most OUTCOMES_KEPT are kept (the least recently
-    used dropped first: a batch resolves its runs grouped by target, ``compare/runner.py``);
-    the engine's refusals are kept too, and raised again.
+    orders too), and by the exact engine's admission budget (``work.STATE_SECONDS``, read
+    when the engine runs: a refusal kept under one budget must not answer under another).
+    Each caller gets its own copy of the kept Outcome (:meth:`Outcome.replaced`: the same
+    figures, dicts and arrays, the arrays made read-only), so that reading its lazy damage
+    distribution computes it into that copy and never into the kept one: callers that ask
+    whether it is still to be computed (the sequence's figure budget charges only those)
+    see the same whatever ran before them. At most OUTCOMES_KEPT are kept (the least
+    recently used dropped first: a batch resolves its runs grouped by target,
+    ``compare/runner.py``); the engine's refusals are kept too, and raised again.
 
     Raises:
         ExactUnsupported: as :func:`~wh40k_calc.engine.exact.run_exact`.
     """
-    key = activation_key(act)
+    key = (activation_key(act), work.STATE_SECONDS)
     kept = _OUTCOMES.pop(key, None)
     if kept is None:
         try:
@@ -149,7 +154,7 @@ def exact_outcome(act: Activation) -> Outcome:
     _OUTCOMES[key] = kept  # the most recently used last
     if isinstance(kept, ExactUnsupported):
         raise ExactUnsupported(*kept.args)
-    return kept
+    return kept.replaced()
 
 
 def activation_key(act: Activation) -> tuple:
@@ -157,14 +162,21 @@ def activation_key(act: Activation) -> tuple:
     own equality (which leaves out the arrays, the start, the defender's orders and the
     notes), each profile's attack and Sustained Hits distributions by value, the counts of
     the mortal wounds before the attacks, the start's states and weights, and the orders'
-    tables."""
+    tables and probabilities (given orders' P(n, m) come back in the Outcome's ``policy``,
+    which the report's allocation sentences read)."""
     start, policy = act.start, act.policy
     return (
         act,
         tuple((_array_key(w.attacks), _array_key(w.sustained)) for w in act.weapons),
         tuple(_array_key(m.count) for m in act.before),
         None if start is None else (start, _array_key(start.lost), _array_key(start.weights)),
-        None if policy is None else (policy, tuple(_array_key(t) for t in policy.tables)),
+        None
+        if policy is None
+        else (
+            policy,
+            tuple(_array_key(t) for t in policy.tables),
+            tuple(_array_key(p) for p in policy.probabilities),
+        ),
     )
 
 
@@ -188,16 +200,16 @@ def _read_only(out: Outcome) -> Outcome:
 
 class _Scorer:
     """Scores candidate activations with the exact engine, each (picks, variant, weapon order)
-    once; the winner's Outcome is then reused instead of being computed again. ``keep``:
-    outcomes are kept across activations (:func:`exact_outcome`; a batch's runs)."""
+    once; the winner's Outcome is then reused instead of being computed again. Outcomes are
+    kept across activations too (:func:`exact_outcome`): a batch's runs, a sequence's repeated
+    steps, an exchange's turns and the player's choices share them."""
 
-    def __init__(self, keep: bool = False) -> None:
+    def __init__(self) -> None:
         self.outcomes: dict[tuple, Outcome] = {}
-        self.run = exact_outcome if keep else run_exact
 
     def exact(self, act: Activation) -> Outcome:
-        """The exact outcome of ``act`` (kept across activations with ``keep``)."""
-        return self.run(act)
+        """The exact outcome of ``act`` (kept across activations: :func:`exact_outcome`)."""
+        return exact_outcome(act)
 
     @staticmethod
     def key(picks: tuple[int, ...], variant: int, act: Activation) -> tuple:
@@ -424,7 +436,6 @@ def resolve(
     stand_in: bool = True,
     waste: bool = False,
     warn: Callable[[str], None] | None = None,
-    keep: bool = False,
 ) -> Result:
     """Resolve one activation with ``method`` ("exact", "sample" or "both").
 
@@ -447,9 +458,6 @@ def resolve(
             always does).
         warn: called before the sampler rolls anything when ``trials`` are far beyond its
             time budget by its estimate (the message says how long; ``engine/budget.py``).
-        keep: the exact outcomes are kept for later activations and taken from earlier
-            ones (:func:`exact_outcome`: a batch's runs, ``calc compare``); not with
-            ``carried``.
 
     Raises:
         SelectionError: an impossible selection.
@@ -460,7 +468,7 @@ def resolve(
     plan = planned(sel)
     if carried is not None:
         plan = carried.applied_to(plan)
-    scorer = _Scorer(keep and carried is None)
+    scorer = _Scorer()  # exact outcomes kept across activations: exact_outcome
     act, choices, notes, key, picked = _chosen(sel, plan, scorer)
     by_state = None
     if carried is not None and plan.state_split is not None:

@@ -214,9 +214,7 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
     from ..report import to_json
     from ..resolve import resolve
 
-    result = resolve(
-        job.selection, job.method, job.trials, job.seed, waste=job.explain, keep=not job.explain
-    )
+    result = resolve(job.selection, job.method, job.trials, job.seed, waste=job.explain)
     if result.sample is None and job.sampler_set:
         result.notes.append(_sampler_unused(job))
     if job.explain:
