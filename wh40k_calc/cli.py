@@ -439,7 +439,7 @@ def effects(
     """List the effects --effect accepts (army and detachment rules, stratagems,
     enhancements, unit rules, core stratagems), by faction, kind, detachment and name."""
     from .edition import EditionError, choose
-    from .effect_listing import ListingError, effect_json, line_json, render, select
+    from .effect_listing import ListingError, effect_json, line_json, only_lines, render, select
     from .effect_schema import EffectFileError
 
     try:
@@ -456,6 +456,8 @@ def effects(
         items = [effect_json(e) for e in found] + [line_json(x, ed) for x in lines]
         sys.stdout.write(json.dumps(items, indent=1, ensure_ascii=False) + "\n")
         return
+    if not found and lines and not status:  # only rules hidden without --status
+        raise fail(only_lines(lines, text))
     from rich.console import Console
 
     render(found, lines if status else [], ed, Console(highlight=False))

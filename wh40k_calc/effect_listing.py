@@ -140,6 +140,28 @@ def _like(
     return [effects[i] for i in found if i < n], [lines[i - n] for i in found if i >= n]
 
 
+def only_lines(lines: list[Line], text: str | None) -> str:
+    """Why ``calc effects`` without ``--status`` lists nothing when the filters matched only
+    coverage lines (``lines``: rules that are not modelled or not attack rules): what was found
+    and that ``--status`` shows it, e.g. "no effect record is like 'fire ridrs': Fire Riders
+    (World Eaters, unit) is not an attack rule: movement and Deep Strike only; add --status to
+    list it"."""
+    shown = lines[:3]
+    said = []
+    for x in shown:
+        c = x.coverage
+        where = f", {c.detachment}" if c.detachment else ""
+        status = "not an attack rule" if c.status == "not-attack" else "not modelled"
+        said.append(
+            f"{c.rule} ({ef.display_name(x.faction)}, {c.kind}{where}) is {status}"
+            + (f": {c.reason}" if c.reason else "")
+        )
+    more = f"; and {len(lines) - len(shown)} more" if len(lines) > len(shown) else ""
+    what = f"like {text.strip()!r}" if text and text.strip() else "matches these filters"
+    it = "it" if len(lines) == 1 else "them"
+    return f"no effect record {what}: {'; '.join(said)}{more}; add --status to list {it}"
+
+
 # ---------------------------------------------------------------------------------------------
 # Words
 

@@ -243,6 +243,10 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     10th edition's of Big Guns Never Tire; not the -1 for targeting an engaged MONSTER/VEHICLE,
     17.03); ``blast_at_engaged`` (true: these [BLAST] weapons may shoot a target that is
     within Engagement Range of the attacking unit, which [BLAST] otherwise never does).
+    Shooting after an Advance (:mod:`wh40k_calc.rules.advanced`): ``shoots_after_advance``
+    (true: the unit is eligible to shoot in a turn in which it Advanced, with all its ranged
+    weapons, not only its [ASSAULT] ones; read only with ``--advanced``; it grants no
+    [ASSAULT] and no Hit-roll modifier).
 
     Target-side change fields: ``invuln`` (X+ invulnerable save; the best one is used);
     ``fnp``, ``fnp_mortal`` (against mortal wounds only), ``fnp_psychic`` (against Psychic
@@ -316,6 +320,7 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     skill_set: Plus | None = None
     ignore_engaged_penalty: bool | None = None
     blast_at_engaged: bool | None = None
+    shoots_after_advance: bool | None = None
     miracle_dice: Annotated[int, msgspec.Meta(ge=1, le=2)] | None = None
     grant_keyword: Keyword | None = None
     # target side

@@ -237,13 +237,16 @@ def _blast_ok(changes: Changes):
 
 
 def _assault_ok(changes: Changes):
-    """Whether an effect gives a ranged weapon of a model group [ASSAULT] (an ``ability`` or
-    ``choose_ability`` change whose conditions hold: ``--advanced``,
-    :mod:`~wh40k_calc.rules.advanced`)."""
+    """Whether an effect lets a ranged weapon of a model group shoot after an Advance move
+    (``--advanced``, :mod:`~wh40k_calc.rules.advanced`): it gives the weapon [ASSAULT] (an
+    ``ability`` or ``choose_ability`` change whose conditions hold) or makes the unit eligible
+    to shoot with every weapon after Advancing (``shoots_after_advance``)."""
     from ..abilities import parse_ability
 
     def ok(g: ModelGroup, w: Weapon) -> bool:
         attack = changes.attack(w, g)
+        if changes.attacker("shoots_after_advance", attack):
+            return True
         pieces = changes.attacker("ability", attack) + changes.attacker("choose_ability", attack)
         return any(parse_ability(str(p.value)).key == "assault" for p in pieces)
 

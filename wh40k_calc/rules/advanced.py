@@ -17,6 +17,11 @@ The model, both editions:
   the weapon has it: its datasheet, ``--add-ability`` (applied to the unit before the weapons
   are read), or an effect's grant (``assault_ok``). A model's Pistols and other ranged weapons
   are still chosen between as usual among the [ASSAULT] ones.
+* **Rules that let the unit shoot anyway.** Some faction rules make a unit eligible to shoot in
+  a turn in which it Advanced without granting [ASSAULT] (edition 11's Devastator Doctrine,
+  Thrill Seekers): under such a rule (an effect's ``shoots_after_advance`` change, read by
+  ``assault_ok`` too) every ranged weapon it covers shoots, as in Normal Shooting, with no
+  Hit-roll modifier (none of those rules gives one).
 * **No Hit-roll modifier.** Neither edition's text gives one for shooting after an Advance
   (10th edition's Assault ability has none, unlike the previous edition's -1; 10.05 has
   none), so none is applied.
@@ -82,7 +87,8 @@ def advanced_weapons(
     assault_ok: Callable[[ModelGroup, Weapon], bool] | None,
 ) -> tuple[list[Weapon], list[str]]:
     """The ranged weapons of group ``g`` that shoot after an Advance (``ranged``: those that
-    could shoot otherwise; ``assault_ok(g, w)``: an effect gives ``w`` [ASSAULT]) and why each
+    could shoot otherwise; ``assault_ok(g, w)``: an effect gives ``w`` [ASSAULT] or lets the
+    unit shoot with it after Advancing, ``shoots_after_advance``) and why each
     other one does not. Unchanged without ``--advanced`` or outside the Shooting phase."""
     if sel.phase != "shooting" or not sel.conditions.advanced:
         return ranged, []
@@ -109,6 +115,7 @@ def refusal(attacker: Unit, why: list[str]) -> str:
         f"{attacker.name} cannot shoot after an Advance move (--advanced): only a unit with "
         "[ASSAULT] weapons shoots then, and only with those (Core rules: Advance Moves, "
         f"Assault; edition 11: assault shooting, 10.05), and none of its weapons here has "
-        f"[ASSAULT] ({names}): give it with --add-ability or an --effect that grants it, or "
-        "drop --advanced"
+        f"[ASSAULT] ({names}): give it with --add-ability or an --effect that grants it, apply "
+        "an --effect that lets the unit shoot after Advancing (e.g. the Devastator Doctrine), "
+        "or drop --advanced"
     )
