@@ -555,7 +555,7 @@ def test_the_rolls_replaced_are_the_rules_list():
     data = Path(__file__).resolve().parents[2] / "shared" / "data" / "game-datacards-11e-912"
     path = data / "adeptasororitas.json"
     if not path.exists():
-        pytest.skip("no /work/shared data (CI)")
+        pytest.skip(f"needs data 912's {path}")
     rule = next(r for r in json.loads(path.read_text())["rules"]["army"] if "Faith" in str(r))
     text = next(p["text"]["en"] for p in rule["rules"] if "types of dice roll" in str(p))
     lines = text.split("types of dice roll:")[1].splitlines()
