@@ -33,3 +33,12 @@ def test_a_damaged_units_points_print_to_one_decimal_and_json_keeps_them() -> No
     out = CliRunner().invoke(app, [*ARGS, "--models", "1", "--json"])
     assert out.exit_code == 0
     assert json.loads(out.output)["attacker"]["points"] == pytest.approx(110 / 3, abs=1e-9)
+
+
+def test_calc_compare_prints_a_damaged_units_points_to_one_decimal_too() -> None:
+    """``calc compare``'s heading printed ``:g``'s "36.6667 pts" for the same unit."""
+    out = CliRunner().invoke(
+        app, ["compare", "victrix honour guard", "--edition", "11", "--models", "1", "-t", "boyz"]
+    )
+    assert out.exit_code == 0, out.output
+    assert "(36.7 pts)" in out.output and "36.6667" not in out.output

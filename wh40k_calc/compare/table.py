@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import IO, TYPE_CHECKING, Any
 
 from ..terminal import escape_controls
-from ..wording import CERTAIN_NOISE, of_whole
+from ..wording import CERTAIN_NOISE, of_whole, points_figure
 
 if TYPE_CHECKING:
     from .jobs import Row
@@ -128,8 +128,11 @@ def group_headings(groups: list[list[Row]]) -> list[str]:
 
 
 def _points(unit: dict[str, Any]) -> str:
-    """``50 pts``, or ``no points listed`` where the source lists none."""
-    return f"{unit['points']:g} pts" if unit.get("points_listed", True) else "no points listed"
+    """``50 pts`` (a damaged unit's to one decimal: :func:`~wh40k_calc.wording.points_figure`),
+    or ``no points listed`` where the source lists none."""
+    if not unit.get("points_listed", True):
+        return "no points listed"
+    return f"{points_figure(unit['points'])} pts"
 
 
 BAR_WIDTH = 10
