@@ -250,3 +250,19 @@ def test_a_name_read_the_same_way_in_two_units_is_said_once(tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     read = [ln for ln in result.output.splitlines() if ln.startswith("Read: ")]
     assert read == ["Read: Boyz: model 'Nob' read as Boss Nob"], read
+
+
+def test_after_an_advance_a_unit_without_assault_weapons_still_fights(defaults: Path) -> None:
+    """``--advanced``: none of these units' guns has [ASSAULT], so none shoots (10th edition:
+    Advance Moves; 10.05), but each still fights: its row is its Fight phase alone (as with
+    ``--phase fight``), with a note on the shooting left out. Each row was an error before."""
+    out = cli_json("army", defaults, *TARGET, "--advanced")
+    fights = {
+        u["name"]: u for u in cli_json("army", defaults, *TARGET, "--phase", "fight")["units"]
+    }
+    for unit in out["units"]:
+        assert unit.get("error") is None
+        assert unit["models_destroyed"] == pytest.approx(
+            fights[unit["name"]]["models_destroyed"], abs=1e-12
+        )
+        assert any("no weapon that shoots after an Advance" in n for n in unit["notes"])

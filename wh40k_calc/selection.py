@@ -208,6 +208,12 @@ class SelectionError(ValueError):
     """An impossible selection; the message says why."""
 
 
+class NothingAfterAdvanceError(SelectionError):
+    """A unit that Advanced (``--advanced``) has no weapon that may shoot then (none with
+    [ASSAULT], no rule letting it shoot anyway): ``calc army`` leaves out its shooting with a
+    note, as for a unit with no ranged weapon, where a single activation refuses."""
+
+
 class UsageError(SelectionError):
     """An option's value out of its range where only the rules can tell (a Miracle dice of
     7): refused as a usage error (exit code 2), as the command line refuses ``--hit-mod 99``."""

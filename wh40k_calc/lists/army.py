@@ -21,7 +21,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..records import replace
-from ..selection import Conditions, Modifiers, Selection, SelectionError, UnitChoice
+from ..selection import (
+    Conditions,
+    Modifiers,
+    NothingAfterAdvanceError,
+    Selection,
+    SelectionError,
+    UnitChoice,
+)
 from ..sequence.steps import Step
 from .resolve import ResolvedArmy, ResolvedUnit
 
@@ -147,10 +154,31 @@ def plan_units(
             effects, why = _effects_for(unit, sel)
             notes += why
             sel = replace(sel, effects=effects)
+            if ph == "shooting" and conditions.advanced and not _shoots_after_advance(sel):
+                notes.append(
+                    f"{unit.name} has no weapon that shoots after an Advance ([ASSAULT], or a "
+                    "rule that lets it shoot anyway): it does not shoot"
+                )
+                continue
             text = f"{VERBS[ph]} {unit.name} (list {_positions(unit)})"
             steps.append(Step(1, len(steps) + 1, sel, text))
         out.append(UnitPlan(unit, tuple(steps), tuple(notes)))
     return out
+
+
+def _shoots_after_advance(sel: Selection) -> bool:
+    """Whether the unit of shooting activation ``sel`` (with ``--advanced``) has a weapon that
+    may shoot after its Advance move (``rules/advanced.py``); any other refusal is left for
+    the activation to give."""
+    from ..resolve import planned
+
+    try:
+        planned(sel)
+    except NothingAfterAdvanceError:
+        return False
+    except (SelectionError, LookupError, ValueError):
+        return True
+    return True
 
 
 def _positions(unit: ResolvedUnit) -> str:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from ..datasheet import Weapon, norm_name
 from ..fuzzy import did_you_mean
 from ..profile import AttackProfile
-from ..selection import Selection, SelectionError
+from ..selection import NothingAfterAdvanceError, Selection, SelectionError
 from ..units import ModelGroup, Unit
 from . import advanced
 from .engaged import dropped_note, engaged_weapons, implied_note, refusal
@@ -81,7 +81,7 @@ def weapon_options(
     if advanced_why and out:
         notes.append(advanced.dropped_note(advanced_why))
     if advanced_why and not out and not (mortal_only and not named):
-        raise SelectionError(advanced.refusal(attacker, advanced_why))
+        raise NothingAfterAdvanceError(advanced.refusal(attacker, advanced_why))
     if engaged_why and out:
         notes.append(dropped_note(engaged_why))
     if engaged_why and not out and not (mortal_only and not named):
