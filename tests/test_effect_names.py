@@ -211,6 +211,16 @@ def test_a_chapters_rule_applies_to_a_codex_space_marines_datasheet():
     assert "darkangels" not in chapter
 
 
+def test_two_chapters_rules_on_one_codex_datasheet_are_refused():
+    """A Codex datasheet is fielded in one chapter's army: the Dark Angels' Invocations of
+    Ancient Fury with the Blood Angels' Red Thirst on one Hellblaster Squad is refused,
+    naming both; either alone applies."""
+    args = ("fight", "hellblaster-squad", *ED11, "--target", "space marines/rhino", "--charged")
+    line = error(*args, "--effect", "invocations-of-ancient-fury", "--effect", "red-thirst")
+    assert "(Dark Angels)" in line and "(Blood Angels)" in line and "one chapter" in line
+    assert calc(*args, "--effect", "red-thirst").exit_code == 0
+
+
 def test_a_choice_rule_for_both_units_asks_which_side(tmp_path):
     """A choice rule whose options act for either side (+1 to hit, or a 4+ invulnerable
     save), between two units of its faction: refused until attacker: or target: says whose

@@ -222,8 +222,11 @@ def faction_tiers(faction: str, keywords: frozenset[str] | set[str]) -> dict[str
     tiers = {k: rank(k) for k in found}
     if own is not None and 0 not in tiers.values():
         for k in _CHAPTERS.get(own, ()):
-            tiers.setdefault(k, 3)
+            tiers.setdefault(k, CHAPTER_RANK)
     return tiers
+
+
+CHAPTER_RANK = 3  # a chapter of a Codex Space Marines datasheet (faction_tiers)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ import msgspec
 from msgspec import Struct, field
 
 from ..datasheet import Datasheet
-from ..effect_files import faction_tiers
+from ..effect_files import CHAPTER_RANK, display_name, faction_tiers
 from ..effects import (
     Effect,
     EffectNameError,
@@ -230,6 +230,7 @@ def apply_effects(
                 exc = empty_option_error(exc, sel.edition, units)
             usage = getattr(exc, "usage", False)  # a value out of range (Miracle dice)
             raise (UsageError if usage else SelectionError)(str(exc)) from None
+    _one_chapter(requested, units)
     requested = _merged(requested)
     granted, bearer_granted = _granted(requested, base)
     f = base.granted(granted, bearer_granted) if granted or bearer_granted else base
@@ -257,6 +258,31 @@ def apply_effects(
     _add_option_hints(out, not_modelled)
     _add_ability_choices(out)
     return out, not_modelled
+
+
+def _one_chapter(requested: list, units: dict[str, tuple[str, dict[str, int]]]) -> None:
+    """A Codex Space Marines datasheet takes a chapter's rules as part of that chapter's army
+    (:data:`~wh40k_calc.effect_files.CHAPTER_RANK`), so it is of one chapter: the ``--effect``
+    names found for one unit from two chapters are refused, naming them.
+
+    Raises:
+        SelectionError: two chapters' rules for one unit.
+    """
+    for side, (name, ranks) in units.items():
+        chapters: dict[str, str] = {}
+        for item in requested:
+            if not isinstance(item, Found) or side not in item.sides or item.effect.is_core:
+                continue
+            if ranks.get(item.effect.faction) == CHAPTER_RANK:
+                chapters.setdefault(item.effect.faction, item.request.text)
+        if len(chapters) > 1:
+            said = " and ".join(
+                f"--effect {text} ({display_name(f)})" for f, text in chapters.items()
+            )
+            raise SelectionError(
+                f"{said}: {name} is a Space Marines datasheet, fielded in one chapter's army, "
+                "so it takes one chapter's rules; give the rules of one of them"
+            )
 
 
 def _merged(requested: list) -> list:
