@@ -252,6 +252,20 @@ def test_a_name_read_the_same_way_in_two_units_is_said_once(tmp_path: Path) -> N
     assert read == ["Read: Boyz: model 'Nob' read as Boss Nob"], read
 
 
+def test_a_weapon_not_ours_in_two_units_of_one_name_is_said_once(tmp_path: Path) -> None:
+    """Two Trukks listing a weapon that is not one of ours: its "Weapons not ours:" line (and
+    any warning the two share) is printed once, as the "Read:" line is."""
+    trukk = "Trukk (65 Points)\n  • 1x Wibbly gun\n  • 1x Spiked wheels\n\n"
+    path = tmp_path / "two-trukks.txt"
+    path.write_text(_gw(trukk + trukk, "War Horde"), encoding="utf-8")
+    result = cli("army", path, *TARGET)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    heads = [ln for ln in lines if ln.startswith(("Weapons not ours: ", "Warning: "))]
+    assert any(ln.startswith("Weapons not ours: Trukk: Wibbly gun") for ln in heads), lines
+    assert len(heads) == len(set(heads)), heads
+
+
 def test_after_an_advance_a_unit_without_assault_weapons_still_fights(defaults: Path) -> None:
     """``--advanced``: none of these units' guns has [ASSAULT], so none shoots (10th edition:
     Advance Moves; 10.05), but each still fights: its row is its Fight phase alone (as with

@@ -217,25 +217,23 @@ def _pts(points: int | None) -> str:
 
 
 def _unresolved(resolved: ResolvedArmy, console: Any) -> None:
-    said: set[str] = set()  # a name read the same way in several units is said once
+    said: set[tuple[str, str]] = set()  # a line that units of one name share is said once
+
+    def once(head: str, style: str, text: str) -> None:
+        if (head, text) not in said:
+            said.add((head, text))
+            print_wrapped(console, _text((head, style), esc(text)))
+
     for u in resolved.units:
         if u.status == "unresolved":
             where = ", ".join(map(str, u.positions))
-            print_wrapped(
-                console,
-                _text(("Not resolved: ", "red"), esc(f"{u.name} ({where}): {u.reason}")),
-            )
+            once("Not resolved: ", "red", f"{u.name} ({where}): {u.reason}")
         for w in u.warnings:
-            print_wrapped(console, _text(("Warning: ", "yellow"), esc(w)))
+            once("Warning: ", "yellow", w)
         for f in u.folds:
-            if f not in said:
-                said.add(f)
-                print_wrapped(console, _text(("Read: ", "dim"), esc(f)))
+            once("Read: ", "dim", f)
         bad = [w for w in u.weapons if w.status == "unresolved"]
         if bad and u.status != "unresolved":
             names = ", ".join(f"{w.listed}" for w in bad)
             what = "its default loadout instead" if u.default_loadout else "left out"
-            print_wrapped(
-                console,
-                _text(("Weapons not ours: ", "yellow"), esc(f"{u.name}: {names} ({what})")),
-            )
+            once("Weapons not ours: ", "yellow", f"{u.name}: {names} ({what})")
