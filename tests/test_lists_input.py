@@ -318,7 +318,10 @@ def test_a_unit_of_more_models_than_any_size_is_refused_with_the_sizes(tmp_path:
     old = "• 9x Boy: 9 with Slugga, Choppa"
     assert text.count(old) == 1
     path = tmp_path / "30-boyz.txt"
-    path.write_text(text.replace(old, "• 29x Boy: 29 with Slugga, Choppa"), encoding="utf-8")
+    head = "10x Boyz (85 pts)"  # the heading counts the unit's models too
+    assert text.count(head) == 1
+    text_30 = text.replace(head, "30x Boyz (85 pts)")
+    path.write_text(text_30.replace(old, "• 29x Boy: 29 with Slugga, Choppa"), encoding="utf-8")
     result = cli("army", path, "--show")
     assert result.exit_code == 1
     lines = [ln for ln in result.output.splitlines() if ln.strip()]
@@ -326,5 +329,22 @@ def test_a_unit_of_more_models_than_any_size_is_refused_with_the_sizes(tmp_path:
         f"error: {path}: line 16: 'Boyz' counts 30 models, more than any size of Boyz (sizes "
         "10, 20); a count is a whole number from 1 up to the largest size's"
     ]
-    path.write_text(text.replace(old, "• 19x Boy: 19 with Slugga, Choppa"), encoding="utf-8")
+    text_20 = text.replace(head, "20x Boyz (85 pts)")
+    path.write_text(text_20.replace(old, "• 19x Boy: 19 with Slugga, Choppa"), encoding="utf-8")
     assert cli("army", path, "--show").exit_code == 0
+
+
+def test_a_heading_counting_other_than_its_model_lines_is_refused(tmp_path: Path) -> None:
+    """A WTC-compact heading counts the unit's models (``10x Boyz`` over a Boss Nob and 9
+    Boys); ``5x Boyz`` or ``99x Boyz`` over the same model lines was read as 10 models, exit
+    0: it is refused naming the line and both counts."""
+    text = (DATA / "waaagh.wtc-compact.txt").read_text(encoding="utf-8")
+    for count in (5, 99):
+        path = tmp_path / f"{count}-boyz.txt"
+        path.write_text(text.replace("10x Boyz (85 pts)", f"{count}x Boyz (85 pts)"), "utf-8")
+        result = cli("army", path, "--show")
+        assert result.exit_code == 1, result.output
+        assert (
+            f"line 16: 'Boyz' counts {count} models in its heading, but its model lines add up "
+            "to 10" in " ".join(result.output.split())
+        )

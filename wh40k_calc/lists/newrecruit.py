@@ -176,7 +176,7 @@ def parse(text: str, label: str, which: str | None = None) -> ArmyList:
     which = which or variant(lines)
     h = _header(lines)
     body = lines[_header_end(lines) :]
-    units = _gw_style(body) if which == "newrecruit-gw-style" else _wtc(body)
+    units = _gw_style(body) if which == "newrecruit-gw-style" else _wtc(body, label)
     if not units:
         raise ListError(
             f"{label}: no unit found after the header (a line like '10x Boyz (90 pts)')"
@@ -226,7 +226,7 @@ class _Open:
     line: int | None = None  # the heading's
 
 
-def _wtc(body: list[Line]) -> list[ListedUnit]:
+def _wtc(body: list[Line], label: str) -> list[ListedUnit]:
     out: list[ListedUnit] = []
     section: str | None = None
     unit: _Open | None = None
@@ -240,13 +240,13 @@ def _wtc(body: list[Line]) -> list[ListedUnit]:
         head = _heading(ln)
         if head is not None:
             if unit is not None:
-                out.append(_close(unit))
+                out.append(_close(unit, label))
             unit = _open(head, section)
             unit.line = ln.number
         elif unit is not None:
             _body_line(unit, ln)
     if unit is not None:
-        out.append(_close(unit))
+        out.append(_close(unit, label))
     return out
 
 
@@ -329,8 +329,21 @@ def _unglued(text: str) -> str:
     return _GLUED.sub(", ", text)
 
 
-def _close(u: _Open) -> ListedUnit:
+def _close(u: _Open, label: str) -> ListedUnit:
+    """The unit read, its heading's count checked against its model lines (the heading counts
+    the unit's models: ``10x Boyz (90 pts)`` over ``1x Boss Nob`` and ``9x Boy``).
+
+    Raises:
+        ListError: a heading that counts other than its model lines add up to.
+    """
     models = tuple(ListedModels(name, n, merge_counts(items)) for name, n, items in u.models)
+    listed = sum(m.count for m in models)
+    if u.count is not None and models and listed != u.count:
+        where = f"line {u.line}: " if u.line is not None else ""
+        raise ListError(
+            f"{label}: {where}{u.name!r} counts {u.count} models in its heading, but its "
+            f"model lines add up to {listed}; make the two agree"
+        )
     if not models:
         models = (ListedModels(None, u.count or 1),)
     attachment = None
