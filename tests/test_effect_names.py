@@ -134,6 +134,14 @@ def test_unknown_option_lists_the_options():
     assert "no option 'waagh'" in line and "waaagh" in line
 
 
+def test_an_unknown_option_of_a_choice_rules_option_names_that_option():
+    """``devastator-doctrine`` is one option of Combat Doctrines, found by its own name: an
+    option given to it is refused naming the Devastator Doctrine (it named Combat Doctrines)."""
+    line = error("shoot", "eradicator-squad", *ED11, "--target", "boyz", "--advanced",
+                 "--effect", "devastator-doctrine:used")  # fmt: skip
+    assert "Devastator Doctrine has no option 'used'" in line
+
+
 def test_an_option_is_taken():
     """Dakka! Dakka! Dakka! with :waaagh: the Lootas' ranged weapons gain [SUSTAINED HITS 1].
     The Deffgun's 8 shots with Dat's Our Loot! (a 1 re-rolled) roll a 6 with 1/6 + 1/6 x 1/6

@@ -457,7 +457,9 @@ def _check_options(req: Request, group: tuple[Effect, ...]) -> None:
             continue
         if o not in known:
             listed = ", ".join(f"{k} ({v})" for k, v in known.items())
-            head = f"--effect {req.text}: {group[0].rule} has no option {o!r}"
+            e = group[0]  # a record found by its own name (a choice rule's option) says it
+            named = e.name if len(group) == 1 and e.name and e.name != e.rule else e.rule
+            head = f"--effect {req.text}: {named} has no option {o!r}"
             raise EffectNameError(
                 head
                 + (f"; its options: {listed}" if listed else "; it takes no option")
