@@ -131,6 +131,12 @@ class _LoadoutEntrySchema(msgspec.Struct, forbid_unknown_fields=True):
     instead_of: str | None = None
 
 
+class _OptionLimitSchema(msgspec.Struct, forbid_unknown_fields=True):
+    loadouts: Annotated[list[str], msgspec.Meta(min_length=1)]
+    models: Annotated[int, msgspec.Meta(ge=1)]
+    per_models: Annotated[int, msgspec.Meta(ge=1)] | None = None
+
+
 class _LeadersAllowedSchema(msgspec.Struct, forbid_unknown_fields=True):
     starting_strength: Annotated[int, msgspec.Meta(ge=1)]
     count: Annotated[int, msgspec.Meta(ge=1, le=3)]
@@ -173,6 +179,7 @@ class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
     keywords: list[str] = []
     faction_keywords: list[str] = []
     loadouts: dict[str, list[_LoadoutEntrySchema]] = {}
+    option_limits: list[_OptionLimitSchema] = []
     rules: list[str] = []
     leader_of: list[str] = []
     leader_alongside: list[str] = []
@@ -405,6 +412,26 @@ class LoadoutEntry(Struct, frozen=True):
         return self.count * (starting_strength // self.per_models)
 
 
+class OptionLimit(Struct, frozen=True):
+    """One wargear option offered as several loadouts (its items, or the model types that may
+    take it: "up to 3 Traitor Guardsmen can each have their lasgun replaced with one of the
+    following", "for every 5 models, 1 model equipped with a bolt rifle can be equipped with
+    ..."): at most ``models`` models of the unit in all (for every ``per_models`` models of the
+    Starting Strength, where given) take entries of ``loadouts`` (loadout names), whatever
+    each entry's own ``count`` allows. ``wh40k_calc.composition`` reads it for ``--weapon``
+    and army lists."""
+
+    loadouts: tuple[str, ...]
+    models: int
+    per_models: int | None = None
+
+    def models_for(self, starting_strength: int) -> int:
+        """How many models may take the option in a unit of ``starting_strength`` models."""
+        if self.per_models is None:
+            return self.models
+        return self.models * (starting_strength // self.per_models)
+
+
 class LeadersAllowed(Struct, frozen=True):
     """Bodyguard rule: at this Starting Strength, up to ``count`` Leaders may be attached (one of
     them with ``one_with_keyword`` if set)."""
@@ -489,6 +516,7 @@ class Datasheet(Struct, frozen=True, dict=True):  # dict: the weapons by key, ke
     legends: bool = False
     data: DataVersion | None = None
     additional_cost: AdditionalCost | None = None
+    option_limits: tuple[OptionLimit, ...] = ()
 
     __eq__, __hash__ = compared_without("loadouts")  # a dict: no part of equality
 
@@ -582,6 +610,7 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
         lname: _loadout(lname, entries, models, largest, check_weapons, file)
         for lname, entries in raw.loadouts.items()
     }
+    limits = _option_limits(raw.option_limits, loadouts, file)
     return Datasheet(
         name=raw.name,
         faction=raw.faction,
@@ -619,7 +648,40 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
             if raw.additional_cost
             else None
         ),
+        option_limits=limits,
     )
+
+
+def _option_limits(
+    raw: list[_OptionLimitSchema],
+    loadouts: dict[str, tuple[LoadoutEntry, ...]],
+    file: Path | str,
+) -> tuple[OptionLimit, ...]:
+    """The ``option_limits``, checked: each names loadouts of the file, and a loadout is in at
+    most one limit.
+
+    Raises:
+        DatasheetError: naming the field.
+    """
+    by_key = {norm_name(n): n for n in loadouts}
+    seen: set[str] = set()
+    out = []
+    for i, lim in enumerate(raw):
+        names = []
+        for j, name in enumerate(lim.loadouts):
+            found = by_key.get(norm_name(name))
+            if found is None:
+                raise DatasheetError(
+                    f"{file}: option_limits[{i}].loadouts[{j}]: {name!r} is not in 'loadouts'"
+                )
+            if found in seen:
+                raise DatasheetError(
+                    f"{file}: option_limits[{i}].loadouts[{j}]: {name!r} is in another limit"
+                )
+            seen.add(found)
+            names.append(found)
+        out.append(OptionLimit(tuple(names), lim.models, lim.per_models))
+    return tuple(out)
 
 
 def _schema(data: object, file: Path | str) -> _DatasheetSchema:

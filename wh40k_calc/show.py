@@ -136,6 +136,11 @@ def _option_lines(ds: Datasheet) -> list[tuple[str, str, str]]:
             by_text.setdefault(text, []).append(m.name)
     for text, models in by_text.items():
         out.append(("Choice: ", f"{', '.join(models)}: {text}", "dim"))
+    for lim in ds.option_limits:
+        per = f" for every {lim.per_models} models" if lim.per_models else ""
+        who = f"{lim.models} model{'s' if lim.models != 1 else ''}{per}"
+        text = f"at most {who} in all take one of {', '.join(lim.loadouts)} (one wargear option)"
+        out.append(("Option limit: ", text, "dim"))
     reasons: dict[str, list[str]] = {}
     for o in ds.options_not_generated:
         reasons.setdefault(o.reason, []).extend(o.items or ["(no equipment named)"])
@@ -313,6 +318,11 @@ def datasheet_json(ds: Datasheet) -> dict[str, Any]:
         "leader_alongside": list(ds.leader_alongside),
         "leader_alongside_bodyguard": list(ds.leader_alongside_bodyguard),
         "support_of": list(ds.support_of),
+        "option_limits": [
+            {"loadouts": list(lim.loadouts), "models": lim.models}
+            | ({"per_models": lim.per_models} if lim.per_models else {})
+            for lim in ds.option_limits
+        ],
         "options_not_generated": [
             {"reason": o.reason, "items": list(o.items)} for o in ds.options_not_generated
         ],

@@ -468,6 +468,8 @@ def _add_loadouts(
     loadouts = options.loadouts | optional_model_loadouts(models, sizes, options.loadouts)
     if loadouts:
         data["loadouts"] = loadouts
+    if options.limits:
+        data["option_limits"] = options.limits
     for row in data["models"]:
         if row["name"] in options.choices:
             row["choices"] = options.choices[row["name"]]
