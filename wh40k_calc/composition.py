@@ -428,7 +428,28 @@ def explain(
     return (
         f"{subject} can carry only {total - short} of {what}{at_once} "
         f"({', '.join(who) or 'no model can'}); {_and([named[k] for k in subset])} {verb} {total}"
-    )
+    ) + _from_options(ds, subset)
+
+
+def _from_options(ds: Datasheet, keys: tuple[str, ...]) -> str:
+    """The wargear options (``option_limits`` entries, by their loadouts) that give the
+    weapons of ``keys``, as the end of a refusal (" (wargear option: one of the loadouts a, b
+    and c, each for the models it lists)"), or "" where none does."""
+    default = {k for m in ds.models for k in m.equipped}
+    found = [
+        lim
+        for lim in ds.option_limits
+        if any(
+            k in e.equipped and k not in default
+            for name in lim.loadouts
+            for e in ds.loadouts[name]
+            for k in keys
+        )
+    ]
+    if not found:
+        return ""
+    text = "; ".join(f"one of the loadouts {_and(list(lim.loadouts))}" for lim in found)
+    return f" (wargear option: {text}, each for the models it lists)"
 
 
 def limit_exceeded(
@@ -477,7 +498,7 @@ def limit_exceeded(
         verb = "needs" if len(asked) == 1 else "need"
         return (
             f"{subject} can give only {_count(allowed, 'model')}{per} one of the loadouts "
-            f"{loadouts} (one wargear option); {what} {verb} {needed}"
+            f"{loadouts} (one wargear option); {what} {verb} it on {needed} models"
         )
     return None
 
