@@ -79,6 +79,21 @@ def test_no_duplicates_is_read_from_the_option_or_its_footnote() -> None:
         ("The Boss can have its axe replaced with one of the following:\n1 axe and 1 pistol "
          "(this model’s axe cannot be replaced)",
          "Boss", 1, None, ("axe",), (("1 axe", "1 pistol"),)),
+        ("One Trooper can replace their rifle with one of the following:\n1 flamer\n1 mortar",
+         "Trooper", 1, None, ("rifle",), (("1 flamer",), ("1 mortar",))),
+        ("For every 5 models in this unit, 1 model can have their rifle and knife replaced "
+         "with 1 carbine and 1 axe.",
+         None, 1, 5, ("rifle", "knife"), (("1 carbine", "1 axe"),)),
+        ("2 models can each have their rifle replaced with 1 carbine.",
+         None, 2, None, ("rifle",), (("1 carbine",),)),
+        ("This model can have its gun and axe replaced with 1 claw.",
+         None, None, None, ("gun", "axe"), (("1 claw",),)),
+        ("The Boss Princeps’ blade can be replaced with 1 claw.",
+         "Boss Princeps", 1, None, ("blade",), (("1 claw",),)),
+        ("The Boss’s rifle can be replaced with 1 pistol and one of the following:\n1 axe\n"
+         "1 maul", "Boss", 1, None, ("rifle",), (("1 pistol", "1 axe"), ("1 pistol", "1 maul"))),
+        ("Up to 2 Troopers can each have their rifle or carbine replaced with 1 flamer.",
+         "Troopers", 2, None, ("rifle",), (("1 flamer",),)),
     ],
 )  # fmt: skip
 def test_swap_forms_are_read(text, model, count, per, old, new) -> None:

@@ -130,6 +130,20 @@ _FORMS: tuple[tuple[str, re.Pattern[str], bool], ...] = tuple(
             r"(?P<old>.+?) replaced|replace their (?P<old2>.+?)) with (?P<new>.+)$",
             True,
         ),
+        (
+            "up-to",
+            rf"^{_NUM} (?P<model>.+?) can each (?:have their (?P<old>.+?) replaced|replace "
+            r"their (?P<old2>.+?)) with (?P<new>.+)$",
+            True,
+        ),
+        (
+            "n-its",
+            rf"^(?:up to )?{_NUM} (?P<model>.+?) can (?:have (?:its|their) (?P<old>.+?) "
+            r"replaced|replace (?:its|their) (?P<old2>.+?)) with (?P<new>.+)$",
+            True,
+        ),
+        ("this", r"^this model can have its (?P<old>.+?) replaced with (?P<new>.+)$", True),
+        ("the", r"^the (?P<model>.+?)[’'] (?P<old>.+?) can be replaced with (?P<new>.+)$", True),
     )
 )
 
@@ -287,10 +301,13 @@ def parse_option(text: str) -> _Option | None:
         groups = m.groupdict()
         old = groups.get("old") or groups.get("old2") or ""
         new = groups["new"].strip().rstrip(":*").strip()
+        fixed: tuple[str, ...] = ()
+        if m_and := re.fullmatch(r"(?P<x>[^,]+?) and (?P<rest>one of the following\W*)", new):
+            fixed, new, fresh = _items(m_and["x"]), m_and["rest"], True  # "1 X and one of"
         if re.search(r"one of the following|up to|either|\bor\b", new, re.IGNORECASE):
             if not re.fullmatch(r"one of the following\W*", new, re.IGNORECASE):
                 return None  # a choice of several weapons at once: not generated
-            alternatives = tuple(_items(i) for i in lines[1:])
+            alternatives = tuple(fixed + _items(i) for i in lines[1:])
         else:
             alternatives = (_items(new),)
         if not alternatives or not all(alternatives):
