@@ -170,6 +170,17 @@ def test_either_or_options_are_read_as_the_options_they_offer() -> None:
     assert isinstance(pick, L._Choice) and (pick.up_to, pick.duplicates) == (2, False)
 
 
+def test_no_duplicates_unless_the_unit_has_n_models() -> None:
+    o = L.parse_option(
+        "For every 10 models in this unit, up to 2 Troopers can each have their rifle replaced "
+        "with one of the following:\n1 flamer\n1 meltagun\nYou cannot select the same weapon "
+        "more than once per unit unless it contains 20 models, in which case you cannot select "
+        "the same weapon more than twice per unit."
+    )
+    assert o is not None and o.once and o.once_at == (20, 2)
+    assert (o.count, o.per_models) == (2, 10)
+
+
 def test_a_heading_over_several_options_gives_each_its_prefix() -> None:
     parts = L.split_headed(
         "For every 5 models in this unit:\n1 Trooper’s rifle can be replaced with 1 flamer\n"
@@ -361,6 +372,19 @@ def _calc(*args: str):
         (("Hearthkyn Warriors", "--edition", "11", "--models", "10", "--weapon",
           "HYLas auto rifle", "--weapon", "Magna-rail rifle", "--weapon",
           "HYLas rotary cannon"), False),
+        # Cadian Shock Troops (edition 11): 2 for every 10 models, no weapon twice unless the
+        # unit has 20 models, then no more than twice
+        (("Cadian Shock Troops", "--edition", "11", "--models", "10", "--weapon", "Flamer",
+          "--weapon", "Meltagun"), True),
+        (("Cadian Shock Troops", "--edition", "11", "--models", "10", "--weapon", "Flamer x2"),
+         False),
+        (("Cadian Shock Troops", "--edition", "11", "--models", "20", "--weapon", "Flamer x2",
+          "--weapon", "Meltagun x2"), True),
+        (("Cadian Shock Troops", "--edition", "11", "--models", "20", "--weapon", "Flamer x3"),
+         False),
+        # Termagants (edition 11): 1 model's "ranged weapon" (its fleshborer) for every 10
+        (("Termagants", "--edition", "11", "--models", "20", "--weapon", "Strangleweb x2"), True),
+        (("Termagants", "--edition", "11", "--models", "10", "--weapon", "Strangleweb x2"), False),
         # Legionaries (edition 11): 1 for every 5 models, no duplicates
         (("Legionaries", "--edition", "11", "--models", "10", "--weapon", "Flamer",
           "--weapon", "Meltagun"), True),

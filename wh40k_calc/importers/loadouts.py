@@ -163,6 +163,7 @@ class _Option:
     adds: bool = False  # the new items besides the old ones (which only say who may)
     once: bool = False  # no item twice in the unit ("duplicates are not allowed")
     or_old: tuple[str, ...] = ()  # "X or Y replaced": Y, replaced where no model carries X
+    once_at: tuple[int, int] | None = None  # with once: (N, K): K of an item in N models
     fresh: bool = True  # a form read since the first ones: its loadouts are named after theirs
 
 
@@ -255,19 +256,36 @@ _ONCE = re.compile(
     r"(?: from this list)? more than once(?: per unit)?)(?![^.]*\bunless\b)\)?\.?",
     re.IGNORECASE,
 )
+_TWICE = re.compile(
+    r"\s*you cannot select the same weapon more than once per unit unless it contains "
+    r"(?P<n>\d+) models, in which case you cannot select the same weapon more than "
+    r"(?P<k>twice|\d+ times) per unit\.?",
+    re.IGNORECASE,
+)
 _KEPT = re.compile(r"\s*\((?:[^()]*\bcannot be replaced)\)\s*$", re.IGNORECASE)
+
+
+def _twice(text: str) -> tuple[int, int] | None:
+    """(N, K) of "no item twice unless the unit contains N models, then no more than K times"
+    in ``text`` (None: not said)."""
+    m = _TWICE.search(text)
+    if m is None:
+        return None
+    k = m["k"].lower()
+    return int(m["n"]), 2 if k == "twice" else int(k.split()[0])
 
 
 def _lines(text: str) -> tuple[list[str], bool]:
     """The option's lines without the notes that say no item may be taken twice ("(duplicates
-    are not allowed)", "You cannot select the same weapon from this list more than once"),
-    which a line may end with, and whether there was one; "... with:" and a list is "... with
-    one of the following:"."""
+    are not allowed)", "You cannot select the same weapon from this list more than once",
+    also "... unless it contains N models, in which case ... more than twice": see
+    :func:`_twice`), which a line may end with, and whether there was one; "... with:" and a
+    list is "... with one of the following:"."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     once = False
     out: list[str] = []
     for line in lines:
-        cut = _ONCE.sub("", line)
+        cut = _ONCE.sub("", _TWICE.sub("", line))
         if cut != line:
             once = True
             if "*" in line and not out:
@@ -330,6 +348,7 @@ def parse_option(text: str) -> _Option | None:
         if per is not None and count is None:
             least, per = per, None  # every model of a kind: the prefix is a least size
         once = once and len(alternatives) > 1 and count is not None
+        once_at = _twice(text) if once else None
         fresh = fresh or once or rewritten
         either = re.fullmatch(r"(?P<x>[^,]+?) or (?:an? )?(?P<y>[^,]+)", old.strip())
         if either:  # "their Autoch-pattern bolter or ion blaster"
@@ -346,6 +365,7 @@ def parse_option(text: str) -> _Option | None:
             once=once,
             fresh=fresh,
             or_old=or_old,
+            once_at=once_at,
         )
     return None
 
@@ -533,6 +553,7 @@ class _Made:
     entries: list[dict[str, object]]
     row: int
     fresh: bool
+    suffix: str = ""  # "-x2": the item's loadout for K models in units of N (``once_at``)
 
 
 def _names(pending: list[_Made], weapons: list[ImportedWeapon]) -> list[str]:
@@ -543,7 +564,14 @@ def _names(pending: list[_Made], weapons: list[ImportedWeapon]) -> list[str]:
     for rank in (False, True):
         for i, m in enumerate(pending):
             if m.fresh is rank:
-                names[i] = _name(m.alternative, m.entries, weapons, taken)
+                if m.suffix:  # after its item's own loadout (the one before it)
+                    base = f"{names[i - 1]}{m.suffix}"
+                    name, n = base, 2
+                    while name in taken:
+                        name, n = f"{base}-{n}", n + 1
+                else:
+                    name = _name(m.alternative, m.entries, weapons, taken)
+                names[i] = name
                 taken[names[i]] = m.entries
     return [names[i] for i in range(len(pending))]
 
@@ -557,12 +585,13 @@ def _once_footnotes(option_rows: list[dict[str, str]]) -> dict[int, str]:
         if row.get("button", "").strip() != "*":
             continue
         note = html_to_text(row["description"])
-        if not _ONCE.search(note):
+        said = _TWICE.search(note) or _ONCE.search(note)
+        if said is None:
             continue
         for j in range(i - 1, -1, -1):
             above = option_rows[j]
             if above.get("button", "").strip() != "*" and "*" in above["description"]:
-                out[j] = "\n" + _ONCE.search(note).group(0).strip()  # type: ignore[union-attr]
+                out[j] = "\n" + said.group(0).strip()
                 break
     return out
 
@@ -597,6 +626,11 @@ def _option_loadouts(
                     skip(why, _named_items("\n".join(["", *alternative])))
                 continue
             made.append(_Made(alternative, entries, row, fresh or g > 0))
+            if option.once_at is not None:  # K of the item in units of N models or more
+                least, k = option.once_at
+                more = [{**e, "count": k, "min_unit_size": least} for e in entries]
+                more = [{x: v for x, v in e.items() if x != "per_models"} for e in more]
+                made.append(_Made(alternative, more, row, True, f"-x{k}"))
     return made
 
 
@@ -910,6 +944,8 @@ def _swap(
         count, text = split_count(item[4:] if every else item)
         profiles = [w.name for w in weapons if same_name(w.base, text)]
         if not profiles:
+            profiles = _of_a_kind(text, equipped, weapons)
+        if not profiles:
             return None
         for profile in profiles:
             have = out.count(profile)
@@ -922,6 +958,20 @@ def _swap(
                 out.pop(i)
     at = len(out) if at is None else min(at, len(out))
     return out[:at] + new + out[at:]
+
+
+def _of_a_kind(text: str, equipped: list[str], weapons: list[ImportedWeapon]) -> list[str]:
+    """The profiles of the one ranged (melee) weapon of ``equipped`` where an option names
+    "ranged weapon" ("melee weapon") and the datasheet has no weapon of that name (a
+    Termagant's "ranged weapon": its fleshborer); [] where it names anything else, or where
+    the models carry none or several weapons of that kind."""
+    kind = {"ranged weapon": False, "melee weapon": True}.get(text.strip().lower())
+    if kind is None:
+        return []
+    groups = {w.group for w in weapons if w.name in equipped and w.melee is kind}
+    if len(groups) != 1:
+        return []
+    return [w.name for w in weapons if w.group in groups and w.name in equipped]
 
 
 def _added(
