@@ -138,6 +138,17 @@ def test_several_of_one_weapon_and_any_of_a_list_are_choices() -> None:
     assert one is not None and (one.up_to, one.items) == (1, ("1 mortar",))
 
 
+def test_one_of_several_groups_of_weapons_is_a_choice_of_one_set() -> None:
+    group = L.parse_addition(
+        "This model can be equipped with one of the following:\n2 cannons and 2 stubbers\n"
+        "2 cannons and 2 flamers"
+    )
+    assert group is not None and group.up_to == 4
+    assert group.sets == (("2 cannons", "2 stubbers"), ("2 cannons", "2 flamers"))
+    singles = L.parse_addition("This model can be equipped with one of the following:\n1 a\n1 b")
+    assert singles is not None and singles.sets == ()  # one weapon an item: up to 1 of them
+
+
 def test_either_or_options_are_read_as_the_options_they_offer() -> None:
     add_or_swap = L.parse_either(
         "This model can be equipped with 1 missile or can replace 1 stubber with 1 missile.",
@@ -311,6 +322,49 @@ def _gw(body: str) -> bytes:
     return app_list(body, faction="Testers")
 
 
+def test_a_choice_of_sets_takes_one_set(tmp_path: Path) -> None:
+    """A hand-written choice of one set of weapons (2 cannons and 2 stubbers, or 2 cannons
+    and 2 flamers): part of one set is accepted, weapons of two sets or more of one are
+    refused, and a set naming a weapon outside its 'of' is refused naming the field."""
+    tank = """name: Test Tank
+faction: Testers
+keywords: [VEHICLE]
+models:
+  - name: Tank
+    M: 10
+    T: 11
+    Sv: 3
+    W: 13
+    Ld: 7
+    OC: 3
+    equipped: [cannon]
+    choices:
+      - {up_to: 4, of: [cannon, stubber, flamer], adds: true,
+         sets: [[cannon, cannon, stubber, stubber], [cannon, cannon, flamer, flamer]]}
+sizes:
+  - {models: {Tank: 1}, points: 200}
+weapons:
+  - {name: Cannon, range: 48, A: 1, skill: 4, S: 12, AP: -3, D: 6}
+  - {name: Stubber, range: 36, A: 3, skill: 4, S: 4, AP: 0, D: 1}
+  - {name: Flamer, range: 12, A: D6, skill: null, S: 4, AP: 0, D: 1, abilities: [torrent]}
+"""
+    (tmp_path / "test-tank.yaml").write_text(tank, encoding="utf-8")
+
+    def shoot(*weapons: str) -> int:
+        args = [a for w in weapons for a in ("--weapon", w)]
+        return cli("shoot", "Test Tank", *args, "-t", "boyz", dirs=[tmp_path]).exit_code
+
+    assert shoot("Cannon x3", "Stubber x2") == 0
+    assert shoot("Cannon x3", "Flamer x1") == 0
+    assert shoot("Stubber x1", "Flamer x1") == 1
+    assert shoot("Cannon x4") == 1
+    bad = tank.replace("[cannon, cannon, flamer, flamer]]", "[cannon, lance]]")
+    bad += "  - {name: Lance, range: 24, A: 1, skill: 4, S: 9, AP: -3, D: 3}\n"
+    with pytest.raises(DatasheetError) as info:
+        parse_datasheet(load(bad), "tank.yaml")
+    assert "models[0].choices[0].sets[1]" in str(info.value) and "'lance'" in str(info.value)
+
+
 @pytest.mark.parametrize(
     ("limits", "field"),
     [
@@ -385,6 +439,18 @@ def _calc(*args: str):
         # Termagants (edition 11): 1 model's "ranged weapon" (its fleshborer) for every 10
         (("Termagants", "--edition", "11", "--models", "20", "--weapon", "Strangleweb x2"), True),
         (("Termagants", "--edition", "11", "--models", "10", "--weapon", "Strangleweb x2"), False),
+        # Baneblade (edition 11): sponsons of 2 lascannons and 2 twin heavy bolters or 2
+        # twin heavy flamers, besides its own 2 lascannons, twin heavy bolter, 2 flamers
+        (("Baneblade", "--edition", "11", "--weapon", "Lascannon x4", "--weapon",
+          "Twin heavy bolter x3", "--weapon", "Twin heavy flamer x2"), True),
+        (("Baneblade", "--edition", "11", "--weapon", "Lascannon x4", "--weapon",
+          "Twin heavy bolter x3", "--weapon", "Twin heavy flamer x4"), False),
+        (("Baneblade", "--edition", "11", "--weapon", "Lascannon x5"), False),
+        # Predator Destructor (edition 11): 2 heavy bolters or 2 lascannons, never one of each
+        (("Space Marines/Predator Destructor", "--edition", "11", "--weapon", "Lascannon x2"),
+         True),
+        (("Space Marines/Predator Destructor", "--edition", "11", "--weapon", "Lascannon",
+          "--weapon", "Heavy bolter"), False),
         # Legionaries (edition 11): 1 for every 5 models, no duplicates
         (("Legionaries", "--edition", "11", "--models", "10", "--weapon", "Flamer",
           "--weapon", "Meltagun"), True),

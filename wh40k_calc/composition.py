@@ -247,14 +247,21 @@ def _chosen(
     up to ``choice.up_to`` of them carried instead or besides (each named weapon as many times
     as it may be: once for those in ``choice.once`` and for melee weapons, of which a model
     fights with one, counting one it holds already), at most ``choice.count`` models of the
-    type."""
+    type; with ``choice.sets``, the weapons of one set or of part of it (a melee weapon once)."""
     picks = [k for k in choice.weapons if k in wanted]
     out = dict(opts)
     if not picks:
         return out
     single = choice.once | melee
-    most = {k: 1 if k in single else choice.up_to for k in picks}
-    combos = [c for c in _multisets(picks, most, choice.up_to) if c]
+    if choice.sets:
+        combos = []
+        for group in choice.sets:
+            have = Counter(k for k in group if k in wanted)
+            most = {k: 1 if k in single else n for k, n in have.items()}
+            combos += [c for c in _multisets(list(have), most, sum(have.values())) if c]
+    else:
+        most = {k: 1 if k in single else choice.up_to for k in picks}
+        combos = [c for c in _multisets(picks, most, choice.up_to) if c]
     for (ws, pool), cap in opts.items():
         kept = {k: n for k, n in ws if choice.adds or k not in choice.weapons}
         limit = cap if choice.count is None else min(choice.count, cap or choice.count)

@@ -64,6 +64,7 @@ class _ChoiceSchema(msgspec.Struct, forbid_unknown_fields=True):
     once: list[str] = []
     count: Annotated[int, msgspec.Meta(ge=1)] | Literal["all"] = "all"
     adds: bool = False
+    sets: list[Annotated[list[str], msgspec.Meta(min_length=1)]] = []
 
 
 class _NotGeneratedSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -242,13 +243,17 @@ class WeaponChoice(Struct, frozen=True):
     cannon is one of its three guns: "cannot be equipped with more than 3 ranged weapons"),
     or with ``adds`` besides everything it carries (a Commander's high-output burst cannon,
     or the gun that replaced it, and up to three more); ``count`` models of the type may take
-    it (None: all). ``wh40k_calc.composition`` reads it for ``--weapon``."""
+    it (None: all). With ``sets`` (each a list of weapon keys, a key once a copy) the model
+    takes the weapons of one set or part of it, and no others of the list ("one of the
+    following: 2 lascannons and 2 twin heavy bolters, or 2 lascannons and 2 twin heavy
+    flamers": a Baneblade's sponsons). ``wh40k_calc.composition`` reads it for ``--weapon``."""
 
     up_to: int
     weapons: tuple[str, ...]
     once: frozenset[str] = frozenset()
     count: int | None = None
     adds: bool = False
+    sets: tuple[tuple[str, ...], ...] = ()
 
 
 class NotGenerated(Struct, frozen=True):
@@ -867,7 +872,16 @@ def _choice(
         if key not in weapons:
             raise DatasheetError(f"{file}: {where}.once[{j}]: {c.once[j]!r} is not one of its 'of'")
     count = None if c.count == "all" else c.count
-    return WeaponChoice(c.up_to, tuple(dict.fromkeys(weapons)), frozenset(once), count, c.adds)
+    sets = []
+    for j, group in enumerate(c.sets):
+        keys = check_weapons(group, f"{where}.sets[{j}]")
+        for key, name in zip(keys, group, strict=True):
+            if key not in weapons:
+                raise DatasheetError(f"{file}: {where}.sets[{j}]: {name!r} is not one of its 'of'")
+        sets.append(keys)
+    return WeaponChoice(
+        c.up_to, tuple(dict.fromkeys(weapons)), frozenset(once), count, c.adds, tuple(sets)
+    )
 
 
 def _check_size_totals(sizes: list[UnitSize], file: Path | str) -> None:

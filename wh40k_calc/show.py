@@ -3,6 +3,7 @@ or as JSON in the shape of the datasheet YAML (DATASHEET_FORMAT.md, part 1)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon
@@ -132,7 +133,17 @@ def _option_lines(ds: Datasheet) -> list[tuple[str, str, str]]:
             ]
             who = "" if c.count is None else f"up to {c.count} models, "
             how = "besides what it carries" if c.adds else "in place of those of them it carries"
-            text = f'{who}up to {c.up_to} of {", ".join(names)}, {how} (--weapon "NAME xN")'
+            what = f"up to {c.up_to} of {', '.join(names)}"
+            if c.sets:
+                groups = [
+                    " and ".join(
+                        f"{_weapon_name(ds, k)}{f' ×{n}' if n > 1 else ''}"
+                        for k, n in Counter(g).items()
+                    )
+                    for g in c.sets
+                ]
+                what = f"one of: {'; '.join(groups)}"
+            text = f'{who}{what}, {how} (--weapon "NAME xN")'
             by_text.setdefault(text, []).append(m.name)
     for text, models in by_text.items():
         out.append(("Choice: ", f"{', '.join(models)}: {text}", "dim"))
@@ -433,6 +444,7 @@ def _model_json(ds: Datasheet, m: ModelProfile) -> dict[str, Any]:
                 "count": "all" if c.count is None else c.count,
                 "adds": c.adds,
             }
+            | ({"sets": [[_weapon_name(ds, k) for k in g] for g in c.sets]} if c.sets else {})
             for c in m.choices
         ],
     }

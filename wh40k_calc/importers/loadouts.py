@@ -732,6 +732,7 @@ class _Choice:
     up_to: int
     duplicates: bool
     items: tuple[str, ...]
+    sets: tuple[tuple[str, ...], ...] = ()  # "one of the following": one item (its weapons)
 
 
 def parse_choice(text: str) -> _Choice | None:
@@ -791,7 +792,9 @@ def parse_addition(text: str) -> _Choice | None:
     counts = [sum(split_count(x)[0] for x in i) for i in items]
     flat = tuple(dict.fromkeys(x for i in items for x in i))
     twice = any(split_count(x)[0] > 1 for i in items for x in i)  # "2 heavy bolters"
-    return _Choice(model, max(counts), twice, flat)
+    several = max(counts) > 1  # an item of more than one weapon: "2 lascannons and ..."
+    sets = tuple(items) if len(items) > 1 and several else ()  # one item, all its weapons
+    return _Choice(model, max(counts), twice, flat, sets)
 
 
 def _add_choice(
@@ -828,6 +831,14 @@ def _add_choice(
         entry["once"] = once
     if adds:
         entry["adds"] = True
+    sets = []
+    for group in choice.sets:
+        found = [resolve_item(item.rstrip(" *").strip(), weapons) for item in group]
+        names = [n for f in found if f is not None for n in f]
+        if names and names not in sets:
+            sets.append(names)
+    if len(sets) > 1:
+        entry["sets"] = sets
     for m in targets:
         choices.setdefault(m.name, []).append(entry)
     return ""
