@@ -451,6 +451,12 @@ def _calc(*args: str):
          True),
         (("Space Marines/Predator Destructor", "--edition", "11", "--weapon", "Lascannon",
           "--weapon", "Heavy bolter"), False),
+        # Fortis Kill Team (edition 11): optional kinds in place of the Kill Team
+        # Intercessors, who keep their minimum of 2: at most 7 of the 9
+        (("Fortis Kill Team", "--edition", "11", "--weapon",
+          "Plasma incinerator – Standard x4", "--weapon", "Pyreblaster x3"), True),
+        (("Fortis Kill Team", "--edition", "11", "--weapon",
+          "Plasma incinerator – Standard x4", "--weapon", "Pyreblaster x4"), False),
         # Legionaries (edition 11): 1 for every 5 models, no duplicates
         (("Legionaries", "--edition", "11", "--models", "10", "--weapon", "Flamer",
           "--weapon", "Meltagun"), True),
@@ -477,6 +483,18 @@ def test_the_refusal_names_the_option() -> None:
     assert "flamer" in text and "lascannon" in text and "need it on 3 models" in text
     twice = _calc("Legionaries", "--edition", "11", "--models", "10", "--weapon", "Flamer x2")
     assert "(wargear option: one of the loadouts" in " ".join(twice.stderr.split())
+
+
+def test_optional_kinds_leave_the_rank_and_file_their_minimum() -> None:
+    over = _calc(
+        "Fortis Kill Team", "--edition", "11", "--weapon", "Plasma incinerator – Standard x4",
+        "--weapon", "Pyreblaster x4",
+    )  # fmt: skip
+    text = " ".join(over.stderr.split())
+    assert "can field only 7 models of its optional kinds in place of Kill Team Intercessor" in text
+    assert "(it keeps 2 of them)" in text and "need 8" in text
+    shown = json.loads(cli("show", "Fortis Kill Team", "--edition", "11", "--json").stdout)
+    assert [m.get("keeps") for m in shown["models"] if m["name"] == "Kill Team Intercessor"] == [2]
 
 
 def test_an_intercessor_sergeant_may_take_the_grenade_launcher() -> None:

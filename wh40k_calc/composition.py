@@ -76,10 +76,25 @@ def pool_of(ds: Datasheet) -> dict[str, int]:
     return {name: i for i, lim in enumerate(ds.option_limits) for name in lim.loadouts}
 
 
-def pool_sizes(ds: Datasheet, starting_strength: int) -> tuple[int, ...]:
+def pool_sizes(
+    ds: Datasheet, starting_strength: int, counts: dict[str, int] | None = None
+) -> tuple[int, ...]:
     """How many models each of the datasheet's option limits lets take its loadouts, in a unit
-    of ``starting_strength`` models."""
-    return tuple(lim.models_for(starting_strength) for lim in ds.option_limits)
+    of ``starting_strength`` models; with ``counts`` (model name -> models), then how many
+    optional models may stand in for each kind that ``keeps`` a minimum (its models less that
+    minimum: :func:`_kept_kinds`)."""
+    out = tuple(lim.models_for(starting_strength) for lim in ds.option_limits)
+    if counts is None:
+        return out
+    present = {norm_name(name): n for name, n in counts.items()}
+    return out + tuple(max(0, present.get(m.key, 0) - (m.keeps or 0)) for m in _kept_kinds(ds))
+
+
+def _kept_kinds(ds: Datasheet) -> list[ModelProfile]:
+    """The model kinds with a minimum (``keeps``) that optional kinds stand in for (a loadout
+    entry's ``instead_of``), in datasheet order: their limits follow the option limits."""
+    instead = {norm_name(e.instead_of) for es in ds.loadouts.values() for e in es if e.instead_of}
+    return [m for m in ds.models if m.keeps and m.key in instead]
 
 
 def carriers(
@@ -97,6 +112,8 @@ def carriers(
     per_model = []
     fielded = _optional_kinds(ds, counts, starting_strength, named)
     pools = pool_of(ds)
+    first = len(ds.option_limits)
+    kept_pool = {k.key: first + i for i, k in enumerate(_kept_kinds(ds))}
     for m in ds.models:
         n = sum(c for name, c in counts.items() if norm_name(name) == m.key)
         kits = m.default_equipment(n) if n else [(0, m.equipped), *m.equipped_by_count]
@@ -127,9 +144,10 @@ def carriers(
             if ws | free:
                 _keep(merged, (ws | free, pool), cap, add=True)
         options = [Option(tuple(sorted(ws)), cap, None, pool) for (ws, pool), cap in merged.items()]
+        kept = kept_pool.get(m.key)
         for (kind, ws), cap in fielded.get(m.key, {}).items():
             if ws | free:
-                options.append(Option(tuple(sorted(ws | free)), cap, kind))
+                options.append(Option(tuple(sorted(ws | free)), cap, kind, kept))
         out.append(Carriers(m, n, tuple(options)))
     return out
 
@@ -326,7 +344,7 @@ def assign(
     units = carriers(ds, counts, wanted, starting_strength)
     order = tuple(wanted)
     if pools is None:
-        pools = pool_sizes(ds, starting_strength)
+        pools = pool_sizes(ds, starting_strength, counts)
     chosen = _search(tuple(units), order, tuple(wanted[k] for k in order), pools)
     if chosen is None:
         return None
@@ -473,7 +491,7 @@ def limit_exceeded(
     wargear option); Flamer x2 and Meltagun x2 need 4". None when no single limit is the
     reason."""
     need = {k: n for k, (_, n) in wanted.items()}
-    sizes: tuple[int | None, ...] = pool_sizes(ds, starting_strength)
+    sizes: tuple[int | None, ...] = pool_sizes(ds, starting_strength, counts)
     most = sum(counts.values())
     for i, allowed in enumerate(sizes):
         relaxed = (*sizes[:i], None, *sizes[i + 1 :])
@@ -489,6 +507,14 @@ def limit_exceeded(
             ),
             most,
         )
+        if i >= len(ds.option_limits):  # optional models in place of a kind with a minimum
+            kind = _kept_kinds(ds)[i - len(ds.option_limits)]
+            named = _and([f"{w.name} x{n}" for w, n in wanted.values()])
+            return (
+                f"{subject} can field only {_count(allowed, 'model')} of its optional kinds "
+                f"in place of {kind.name} models (it keeps {kind.keeps} of them); {named} "
+                f"need {needed}"
+            )
         lim = ds.option_limits[i]
         given = {k for name in lim.loadouts for e in ds.loadouts[name] for k in e.equipped}
         default = {k for m in ds.models for k in m.equipped}

@@ -95,6 +95,7 @@ class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
     keywords: list[str] = []
     equipped_by_count: list[_CountEquippedSchema] = []
     choices: list[_ChoiceSchema] = []
+    keeps: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
 class _WeaponSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -284,7 +285,9 @@ class ModelProfile(Struct, frozen=True):
     those weapons instead of ``equipped`` (a datasheet's "1 X is equipped with ..."); see
     :meth:`default_equipment`. ``choices``: options giving a model several weapons of a list
     (:class:`WeaponChoice`). ``M`` is inches, a text such as ``20+`` (aircraft) as the
-    datasheet prints it, or None where it prints "-" (fortifications).
+    datasheet prints it, or None where it prints "-" (fortifications). ``keeps``: the fewest
+    models of this kind the unit has when optional kinds stand in for some of them (a loadout
+    entry's ``instead_of``: the composition's minimum of the kind; None: no minimum kept).
     """
 
     name: str
@@ -309,6 +312,7 @@ class ModelProfile(Struct, frozen=True):
     invuln_melee_only: bool = False
     invuln_ranged: int | None = None
     invuln_melee: int | None = None
+    keeps: int | None = None
 
     def invuln_against(self, melee: bool) -> int | None:
         """The invulnerable save (X means X+; None: none) against a melee attack (``melee``)
@@ -840,6 +844,7 @@ def _models(
                 invuln_melee_only=m.invuln_melee_only,
                 invuln_ranged=m.invuln_ranged,
                 invuln_melee=m.invuln_melee,
+                keeps=m.keeps,
             )
         )
         if m.invuln_ranged_only and m.invuln_melee_only:

@@ -447,7 +447,7 @@ def _model_json(ds: Datasheet, m: ModelProfile) -> dict[str, Any]:
             | ({"sets": [[_weapon_name(ds, k) for k in g] for g in c.sets]} if c.sets else {})
             for c in m.choices
         ],
-    }
+    } | ({"keeps": m.keeps} if m.keeps else {})
 
 
 def _size_json(s: UnitSize) -> dict[str, Any]:
