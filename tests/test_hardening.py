@@ -3,6 +3,7 @@ error (or a sensible answer), never a traceback."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -295,6 +296,35 @@ def test_a_closed_standard_output_is_the_error_a_full_disk_is(args):
     )
     assert res.returncode == 1
     assert res.stderr == "error: cannot write the output: the standard output is closed\n"
+
+
+def test_a_closed_standard_input_is_one_error_line():
+    """``calc army - ... <&-``: the program starts without a standard input; reading the list
+    from it is one error line and exit code 1, not a traceback."""
+    res = subprocess.run(  # the shell starts the program with descriptor 0 closed
+        ["sh", "-c", 'exec "$@" <&-', "sh", sys.executable, "-m", "wh40k_calc"]
+        + ["army", "-", "-t", "boyz"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert res.returncode == 1
+    assert res.stderr.startswith("error: standard input is closed")
+    assert len(res.stderr.splitlines()) == 1
+
+
+def test_a_standard_input_that_fails_to_read_is_a_list_error():
+    """A standard input closed after start-up (reading it raises) is a ListError naming it."""
+    from wh40k_calc.lists.model import ListError
+    from wh40k_calc.lists.source import read_source
+
+    class Closed(io.BytesIO):
+        def read(self, *_):
+            raise ValueError("I/O operation on closed file.")
+
+    with pytest.raises(ListError, match="^standard input: cannot read it"):
+        read_source("-", Closed())
 
 
 def test_columns_0_is_read_as_unset():
