@@ -879,3 +879,30 @@ def test_a_misspelt_side_prefix_of_an_effect_is_named(given: str, meant: str) ->
         f"error: unknown effect {given.split(':')[0]!r}; {given.split(':')[0] + ':'!r} is not "
         f"a side (attacker: or target:): did you mean {meant!r}? (`calc effects` lists them)"
     )
+
+
+def test_an_idle_half_of_a_two_sided_effect_is_said_as_that_half() -> None:
+    """Waaagh! (edition 10: +1 S and +1 A to melee weapons for the attacker; a 5+
+    invulnerable save for the target) with Lootas shooting Boyz: the attacker's half has no
+    melee attack to change, the target's half acts (the Boyz' save against the Deffgun's AP-1
+    is 5+ invulnerable, not 6+). The note speaks of the idle half alone."""
+    out = json.loads(calc("shoot", "lootas", "-t", "boyz", "--effect", "waaagh", "--json").stdout)
+    assert out["effect_sides"]["waaagh"] == ["target"]
+    assert not any(n.startswith("--effect waaagh: no effect") for n in out["notes"])
+    assert (
+        "--effect waaagh: the attacker's half has no effect: it changes melee attacks only "
+        "(its target half acts)"
+    ) in out["notes"]
+    fight = json.loads(calc("fight", "boyz", "-t", "boyz", "--effect", "waaagh", "--json").stdout)
+    assert fight["effect_sides"]["waaagh"] == ["attacker", "target"]
+    assert not any("waaagh" in n for n in fight["notes"])
+
+
+def test_an_effect_idle_on_its_only_side_says_no_effect() -> None:
+    """Waaagh! applied for one side only (``attacker:``), with nothing of it acting: the
+    note is the plain "no effect" one, with no other half to speak of."""
+    out = json.loads(
+        calc("shoot", "lootas", "-t", "boyz", "--effect", "attacker:waaagh", "--json").stdout
+    )
+    assert "waaagh" not in out["effect_sides"]
+    assert "--effect waaagh: no effect: it changes melee attacks only" in out["notes"]
