@@ -464,7 +464,8 @@ def test_a_file_where_the_user_datasheets_folder_goes(tmp_path, monkeypatch) -> 
 
 def test_units_heading_counts_as_the_summary(tmp_path, monkeypatch) -> None:
     """``calc units "burna boyz"`` with an imported copy said "2 datasheets (1 hidden)" above
-    "Orks (3)"; the heading now counts the same way: "Orks (2, 1 hidden)"."""
+    "Orks (3)"; the heading now counts the same way, the hidden file apart from the datasheets
+    (three lines: two datasheets and the generated file the copy hides)."""
     home = tmp_path / "home"
     monkeypatch.setenv("WH40K_CALC_HOME", str(home))
     if CSV.is_dir():
@@ -474,7 +475,7 @@ def test_units_heading_counts_as_the_summary(tmp_path, monkeypatch) -> None:
         copy.parent.mkdir(parents=True)
         shutil.copy(GENERATED / "orks" / "burna-boyz.yaml", copy)
     lines = calc("units", "burna").stdout.splitlines()
-    assert lines[:2] == ["2 datasheets (1 hidden) · edition 10", "Orks (2, 1 hidden)"]
+    assert lines[:2] == ["2 datasheets, plus 1 hidden file · edition 10", "Orks (2, plus 1 hidden)"]
 
 
 @pytest.mark.parametrize(
@@ -879,6 +880,20 @@ def test_a_misspelt_side_prefix_of_an_effect_is_named(given: str, meant: str) ->
         f"error: unknown effect {given.split(':')[0]!r}; {given.split(':')[0] + ':'!r} is not "
         f"a side (attacker: or target:): did you mean {meant!r}? (`calc effects` lists them)"
     )
+
+
+def test_units_counts_a_hidden_file_apart_from_the_datasheets(tmp_path) -> None:
+    """``x.yaml`` and ``sub/x.yaml`` (same faction and name): one datasheet a name finds
+    (``sub/x.yaml``, first in search order) and one file it hides, both listed: "1 datasheet,
+    plus 1 hidden file" over the two lines, never "1 datasheet (1 hidden)"."""
+    for folder in (tmp_path, tmp_path / "sub"):
+        write_unit(folder, "x", models=[(model("Gunner"), 1)])
+    res = calc("units", "--faction", "testers", "--datasheets", tmp_path, env={"COLUMNS": "200"})
+    lines = res.stdout.splitlines()
+    assert lines[0] == "1 datasheet, plus 1 hidden file · edition 10"
+    assert lines[1] == "Testers (1, plus 1 hidden)"
+    assert [ln.split()[0] for ln in lines[2:]] == ["X", "X"]
+    assert "(hidden: same name as" in lines[3] and "(hidden" not in lines[2]
 
 
 def test_an_idle_half_of_a_two_sided_effect_is_said_as_that_half() -> None:
