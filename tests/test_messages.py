@@ -592,6 +592,42 @@ def test_army_refuses_a_list_cut_short(tmp_path: Path, text: str, said: str) -> 
     )
 
 
+_LAST_BOYZ = WTC_LIST.index("10x Boyz (100")
+_THEIR_BOY = WTC_LIST.index("\u2022 9x Boy", _LAST_BOYZ)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        WTC_LIST[:_THEIR_BOY],  # after the last Boyz' Boss Nob line
+        WTC_LIST[: _THEIR_BOY - 8],  # inside their Boss Nob line ('... Big choppa, Sl')
+    ],
+    ids=["at a line break", "mid-line"],
+)
+def test_army_refuses_a_list_cut_inside_its_last_units_model_lines(tmp_path, text) -> None:
+    """Trial: ``head -c 600`` of a WTC-compact list ended inside a unit's model lines and was
+    refused as a count to correct ("make the two agree"). The last unit, its heading counting
+    10 models over 1 model line before the text ends, is a list cut short."""
+    (tmp_path / "list.txt").write_text(text, encoding="utf-8")
+    got = error("army", tmp_path / "list.txt", "--target", "boyz")
+    assert got == (
+        f"error: {tmp_path / 'list.txt'}: cut short: line 13: 'Boyz' counts 10 models in its "
+        "heading, but the text ends after model lines for 1; copy or export the whole list again"
+    )
+
+
+def test_a_last_unit_short_of_its_count_before_the_closing_line_is_a_count_to_fix(
+    tmp_path,
+) -> None:
+    """The same last unit with New Recruit's closing line after it: the list is whole, the
+    count is wrong (the message the other units get)."""
+    text = WTC_LIST.replace("\u2022 9x Boy: 9 with Choppa, Slugga\n\nCreated", "\nCreated")
+    (tmp_path / "list.txt").write_text(text, encoding="utf-8")
+    got = error("army", tmp_path / "list.txt", "--target", "boyz")
+    assert "cut short" not in got
+    assert "line 13: 'Boyz' counts 10 models in its heading, but its model lines add up to 1" in got
+
+
 @pytest.mark.parametrize("text", [WTC_LIST, APP_LIST, WTC_LIST.rstrip("\n")])
 def test_army_reads_a_whole_list_and_a_trimmed_one(tmp_path: Path, text: str) -> None:
     """The whole lists are read (one without a last line break too), and a list whose units
