@@ -958,3 +958,34 @@ def test_an_effect_idle_on_its_only_side_says_no_effect() -> None:
     )
     assert "waaagh" not in out["effect_sides"]
     assert "--effect waaagh: no effect: it changes melee attacks only" in out["notes"]
+
+
+def test_calc_effects_counts_its_records_in_the_singular_and_the_plural() -> None:
+    """``calc effects waaagh`` lists one record (Waaagh!): "1 record", not "1 records"."""
+    one = calc("effects", "waaagh", env={"COLUMNS": "120"})
+    assert one.exit_code == 0 and one.stdout.splitlines()[-1] == "1 record"
+    every = calc("effects", env={"COLUMNS": "120"})
+    assert every.exit_code == 0 and every.stdout.splitlines()[-1].endswith(" records")
+
+
+def test_a_heading_of_one_model_over_more_model_lines_says_model() -> None:
+    """``1x Boyz`` over a Boss Nob and 9 Boys: "counts 1 model", not "1 models"."""
+    text = WTC_LIST.replace("10x Boyz (75 pts)", "1x Boyz (75 pts)")
+    got = error_of_list(text)
+    assert "line 9: 'Boyz' counts 1 model in its heading, but its model lines add up to 10" in got
+
+
+def test_a_header_counting_more_units_than_the_one_held_says_is() -> None:
+    """A list cut after its first unit: "its header counts 3 units but 1 is in it"."""
+    text = WTC_LIST[: WTC_LIST.index("5x Lootas")]
+    assert "its header counts 3 units but 1 is in it;" in error_of_list(text)
+
+
+def error_of_list(text: str) -> str:
+    """The error of ``calc army LIST --show`` for ``text`` (exit code 1)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "list.txt"
+        path.write_text(text, encoding="utf-8")
+        return error("army", path, "--show")

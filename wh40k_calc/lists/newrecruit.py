@@ -347,14 +347,17 @@ def _close(u: _Open, label: str, ends_text: bool = False) -> ListedUnit:
     listed = sum(m.count for m in models)
     if u.count is not None and models and listed != u.count:
         where = f"line {u.line}: " if u.line is not None else ""
+        from ..wording import count
+
+        counted = count(u.count, "model")
         if ends_text and listed < u.count:
             raise ListError(
-                f"{label}: cut short: {where}{u.name!r} counts {u.count} models in its "
-                f"heading, but the text ends after model lines for {listed}; copy or export "
-                "the whole list again"
+                f"{label}: cut short: {where}{u.name!r} counts {counted} in its heading, but "
+                f"the text ends after model lines for {listed}; copy or export the whole list "
+                "again"
             )
         raise ListError(
-            f"{label}: {where}{u.name!r} counts {u.count} models in its heading, but its "
+            f"{label}: {where}{u.name!r} counts {counted} in its heading, but its "
             f"model lines add up to {listed}; make the two agree"
         )
     if not models:
