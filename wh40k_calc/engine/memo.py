@@ -116,20 +116,31 @@ def cost(ap: AttackProfile | _Keyed, selected: int) -> float:
     return _cost(ap if isinstance(ap, _Keyed) else counts_of(ap), selected)
 
 
-_TAILS: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # id of kept counts: (them, their tails)
+_BY_ID: dict[tuple, tuple[tuple, Any]] = {}  # (fn, ids of its arguments): (them, fn's result)
+
+
+def of_kept(fn: Callable[..., Any], *kept: Any) -> Any:
+    """``fn(*kept)`` of kept values (each read-only and never changed, e.g. counts P[n, m] as
+    :func:`joint` gives them or a kernel as :func:`kernel` does; the entry keeps them, so
+    their ids name them), computed once (its result must be read-only too)."""
+    key = (fn, *map(id, kept))
+    hit = _BY_ID.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], kept, strict=True)):
+        return hit[1]
+    out = fn(*kept)
+    if len(_BY_ID) >= ENTRIES:
+        _BY_ID.clear()
+    _BY_ID[key] = (kept, out)
+    return out
+
+
+def _tails(p2: np.ndarray) -> np.ndarray:
+    return _frozen(1.0 - np.cumsum(p2.sum(axis=1)))
 
 
 def tails(p2: np.ndarray) -> np.ndarray:
-    """P(N > n) of kept counts P[n, m] (read-only, as :func:`joint` gives them: they never
-    change, and the entry keeps them, so their id names them), computed once (read-only)."""
-    hit = _TAILS.get(id(p2))
-    if hit is not None and hit[0] is p2:
-        return hit[1]
-    out = _frozen(1.0 - np.cumsum(p2.sum(axis=1)))
-    if len(_TAILS) >= ENTRIES:
-        _TAILS.clear()
-    _TAILS[id(p2)] = (p2, out)
-    return out
+    """P(N > n) of kept counts P[n, m] (:func:`of_kept`), computed once (read-only)."""
+    return of_kept(_tails, p2)
 
 
 # ---- a weapon's damage figure -----------------------------------------------------------------
@@ -219,4 +230,4 @@ def clear() -> None:
 
     for cached in (_joint, _cost, _kernel, _faces, _spill, _figure, _space, *_KEPT):
         cached.cache_clear()
-    _TAILS.clear()
+    _BY_ID.clear()
