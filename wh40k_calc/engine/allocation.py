@@ -460,7 +460,7 @@ class AllocationSpace:
         """A state distribution over this space as :class:`TargetStates` (states with
         probability above ``eps`` only)."""
         keep = (p > eps).nonzero()[0]
-        return TargetStates(self.shape, self.lost_by_group(keep), p[keep].copy())
+        return TargetStates(self.shape, self.lost_by_group(keep), p[keep])  # both new arrays
 
 
 def saves_differ(space: AllocationSpace, vs: tuple, routing: int) -> bool:

@@ -328,10 +328,15 @@ def _orbit(chain: _Chain, k: Kernel, n: int) -> tuple[np.ndarray, np.ndarray] | 
     else:
         first = len(kept[0]) - 1
         rows[: first + 1] = kept[0]
-    cur = rows[first].reshape(S, 1)
-    for i in range(first + 1, n):
-        cur = chain.step(cur, k)
-        rows[i] = cur[:, 0]
+    kind, t = chain._transition(k)
+    if kind == "dense":  # Chain.step's product, row by row in place
+        for i in range(first + 1, n):
+            np.dot(t, rows[i - 1], out=rows[i])
+    else:
+        cur = rows[first].reshape(S, 1)
+        for i in range(first + 1, n):
+            cur = chain.step(cur, k)
+            rows[i] = cur[:, 0]
     per_row = rows @ _expectations(k)
     rows.flags.writeable = per_row.flags.writeable = False
     k.forms["orbit"] = (rows, per_row)
@@ -467,7 +472,8 @@ class _Setup:
         self.max_elements = max_elements
         policy = self.act.policy
         tables = None if policy is None else list(policy.tables)
-        self.refuse_if_over(self.estimate(_Chain(self.space), tables))
+        self.chain = _Chain(self.space)  # the state pass's (its forms chosen here)
+        self.refuse_if_over(self.estimate(self.chain, tables))
 
     def refuse_if_over(self, est: _Estimate) -> None:
         """Raise :class:`ExactUnsupported` when ``est`` is over the state pass's budget."""
@@ -1170,7 +1176,7 @@ def run_exact(
             not fit the target.
     """
     setup = _Setup(act, max_elements, start if start is not None else act.start)
-    state = _Pass(setup, _Chain(setup.space))
+    state = _Pass(setup, setup.chain)
     v, rows = state.before(state.start())
     v, bracket_w = state.split_brackets(v)
     expected, tables, weights, used_by, figs = [], [], [], [], []
@@ -1234,11 +1240,12 @@ def _read(setup: _Setup, state_p: np.ndarray, rows: list[WeaponResult], figure) 
     space, act = setup.space, setup.act
     n_models = setup.n_models
     wounds = space.total_wounds
+    n_chars = len(space.character_dead)
     state_p = np.maximum(state_p, 0.0)  # numpy's clip to (0, None)
-    state_p = state_p / state_p.sum()
+    state_p /= np.add.reduce(state_p)  # its sum (as .sum() adds), in place
     md = np.bincount(space.destroyed, weights=state_p, minlength=n_models + 1)
     wl = np.bincount(space.wounds_lost, weights=state_p, minlength=wounds + 1)
-    chars = [float(state_p[dead].sum()) for dead in space.character_dead]
+    chars = [float(state_p[dead].sum()) for dead in space.character_dead] if n_chars else []
     totals: dict[str, float] = dict.fromkeys(rows[0].expected, 0) if rows else {}
     for r in rows:  # each total from 0, row by row (as sum() adds them)
         e = r.expected
@@ -1336,7 +1343,7 @@ class _Figure:
     def __call__(self) -> np.ndarray:
         setup, chain, _ = self.plan()
         if chain is None:
-            return _trim1(_independent_figure(setup))
+            return _independent_figure(setup)
         return _figure_pass(setup, chain, self.tables)
 
 
@@ -1483,6 +1490,7 @@ def _independent_figure(setup: _Setup) -> np.ndarray:
     total = None
     for src, k in zip(setup.act.before, setup.before, strict=True):
         total = _added(total, _compound(src.count, k.probs[0]))
+    parts = len(setup.act.before)
     for w in setup.weapons:
         p2 = next(iter(w.joints.values()))[0]
         dev = None if w.dev is None else w.dev[0]
@@ -1491,18 +1499,21 @@ def _independent_figure(setup: _Setup) -> np.ndarray:
         else:
             part = memo.of_kept(_weapon_figure, p2, w.normal[0], dev)
         total = _added(total, part)
-    return np.ones(1) if total is None else total
+        parts += 1
+    if total is None:
+        return np.ones(1)
+    # one weapon's figure is trimmed already (its trailing zeros cut: _weapon_figure)
+    return total if parts == 1 and not setup.act.before else _trim1(total)
 
 
 def _weapon_figure(p2: np.ndarray, k: Kernel, dev: Kernel | None) -> np.ndarray:
     """One weapon's damage figure (counts P[n, m], the kernel of its wounds and of its
     Devastating Wounds mortal wounds, both the same in every state): sum_m U^{*m} *
-    (sum_n P(n, m) Q^{*n}) (read only)."""
+    (sum_n P(n, m) Q^{*n}), without trailing zeros (read only). Convolving figures without
+    their trailing zeros leaves out only products that are exactly 0: the same sums."""
     q = k.probs[0]
     per_m = [memo.figure(p2[:, m], q, _compound) for m in range(p2.shape[1])]
-    if dev is None:
-        return per_m[0]
-    out = _compound_list(per_m, dev.probs[0])
+    out = _trim1(per_m[0] if dev is None else _compound_list(per_m, dev.probs[0]))
     out.flags.writeable = False
     return out
 

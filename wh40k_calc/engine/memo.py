@@ -41,14 +41,15 @@ ENTRIES = 2048  # wound counts, costs and kernels kept (each)
 class _Keyed:
     """A value that hashes and compares by ``key`` (what a cached function reads of it)."""
 
-    __slots__ = ("key", "value")
+    __slots__ = ("key", "value", "_hash")
 
     def __init__(self, value: Any, key: tuple):
         self.value = value
         self.key = key
+        self._hash = hash(key)  # once: a profile's key is looked up by several caches
 
     def __hash__(self) -> int:
-        return hash(self.key)
+        return self._hash
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Keyed) and self.key == other.key
@@ -125,8 +126,12 @@ def of_kept(fn: Callable[..., Any], *kept: Any) -> Any:
     their ids name them), computed once (its result must be read-only too)."""
     key = (fn, *map(id, kept))
     hit = _BY_ID.get(key)
-    if hit is not None and all(a is b for a, b in zip(hit[0], kept, strict=True)):
-        return hit[1]
+    if hit is not None:
+        for a, b in zip(hit[0], kept, strict=True):
+            if a is not b:  # another object where a dropped one was
+                break
+        else:
+            return hit[1]
     out = fn(*kept)
     if len(_BY_ID) >= ENTRIES:
         _BY_ID.clear()
