@@ -58,7 +58,7 @@ MAX_WORK = 400_000_000  # operations of one weapon's wound counts (wounds.joint_
 PENDING = 2  # the first pending-devastating axis of the chain array (after states and figure)
 CHUNK_ELEMENTS = 2_000_000  # a lowest-first resolution works on at most this many at once
 LUMP_STATES = 64  # figure passes on more target states than this first merge them (lumping.py)
-ORBIT_ELEMENTS = 1 << 13  # entries (states x counts) of the largest orbit a kernel keeps (_orbit)
+ORBIT_ELEMENTS = 1 << 12  # entries (states x counts) of the largest orbit a kernel keeps (_orbit)
 _ONE = np.ones(1)  # the weight of the one start state of an unharmed unit (read only)
 _ONE.flags.writeable = False
 
