@@ -20,7 +20,9 @@ Two passes over the same phases, tracking only what each output needs:
   defender chose for them), and one for the Blast bracket when mortal wounds before the attacks
   or a damaged start change the models a Blast weapon sees. Kill tables, wounds lost, every
   expectation and the defender's orders come from it. Its cost grows linearly with the number
-  of wounds.
+  of wounds. From the unharmed unit, a weapon's counts use its kernel's kept *orbit* (the
+  states after 0, 1, 2, ... wounds, :func:`_orbit`) while it is small: two products of a few
+  dozen entries, where Horner's scheme over the counts would take a product per count.
 * the **figure pass**, run only when the damage distribution is asked for: when a wound's damage
   depends on the model it reaches (different saves, Feel No Pain, Damage re-rolls by wounds
   left), the damage total must travel with the state; it does so as its discrete Fourier

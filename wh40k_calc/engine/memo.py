@@ -14,8 +14,13 @@ few inputs, so each is kept, keyed by exactly what it reads:
   model (``AttackProfile.vs``) and its routing; the kernel of a mortal wound before the attacks
   (:func:`~wh40k_calc.engine.kernels.spill_kernel`): the space and the models' Feel No Pain;
 * a weapon's damage figure where no wound's damage depends on the target's state
-  (:func:`figure`): its counts of wounds and the points one wound inflicts; the tails of its
-  kept counts (:func:`tails`).
+  (:func:`figure`): its counts of wounds and the points one wound inflicts;
+* what the exact engine derives from kept counts and kernels alone (:func:`of_kept`, keyed by
+  the kept objects themselves): the tails of a weapon's counts (:func:`tails`), the weights
+  the state pass gives its counts, a weapon's whole damage figure. A kept kernel also keeps
+  what the engine's passes build from it alone in its ``forms`` (the form of its step, its
+  per-state expectations, and its *orbit*: the target's states after 0, 1, 2, ... of its
+  wounds from the unharmed unit, up to a small size; ``exact._orbit``).
 
 A kept result is the very object an uncached call returns (its arrays made read-only, so that
 sharing it cannot change it), so results are identical with or without the cache. Each cache
@@ -41,7 +46,7 @@ ENTRIES = 2048  # wound counts, costs and kernels kept (each)
 class _Keyed:
     """A value that hashes and compares by ``key`` (what a cached function reads of it)."""
 
-    __slots__ = ("key", "value", "_hash")
+    __slots__ = ("_hash", "key", "value")
 
     def __init__(self, value: Any, key: tuple):
         self.value = value
