@@ -45,10 +45,11 @@ def test_the_banner_with_the_chapter_ancient():
     assert _attacks(cli_json(*FIGHT, *ancient, *BANNER)) == 18.0
 
 
-def test_with_model_reads_the_side_it_acts_for():
-    when = When(with_model=["Chapter Ancient"])
+def _facts(phase: str, **more: object) -> Facts:
+    """The facts of a plain activation in ``phase``: no conditions, 3 attacking models of 3
+    and 10 target models of 10, no keywords; ``more`` adds or overrides fields."""
     base = dict(
-        phase="fight",
+        phase=phase,
         charged=False,
         stationary=False,
         half_range=False,
@@ -66,7 +67,12 @@ def test_with_model_reads_the_side_it_acts_for():
         attacker_has_character=False,
         edition=None,
     )
-    f = Facts(**base, attacker_model_names=frozenset({"Chapter Ancient"}))  # type: ignore[arg-type]
+    return Facts(**{**base, **more})  # type: ignore[arg-type]
+
+
+def test_with_model_reads_the_side_it_acts_for():
+    when = When(with_model=["Chapter Ancient"])
+    f = _facts("fight", attacker_model_names=frozenset({"Chapter Ancient"}))
     assert why_not(when, f, Context("attacker"), "Banner") is None
     why = why_not(when, f, Context("target"), "Banner")
     assert why is not None and "--target-loadout" in why
@@ -74,26 +80,7 @@ def test_with_model_reads_the_side_it_acts_for():
 
 def test_a_target_of_at_most_one_model_is_said_in_the_singular():
     """A condition on a target of at most N models names N with its noun agreeing."""
-    base = dict(
-        phase="shooting",
-        charged=False,
-        stationary=False,
-        half_range=False,
-        disembarked=False,
-        objective=False,
-        beyond_12=False,
-        engaged=False,
-        target_engaged=False,
-        advanced=False,
-        cover=None,
-        attacker_keywords=frozenset(),
-        target_keywords=frozenset(),
-        attacker=UnitState(3, 3),
-        target=UnitState(10, 10),
-        attacker_has_character=False,
-        edition=None,
-    )
-    f = Facts(**base)  # type: ignore[arg-type]
+    f = _facts("shooting")
     one = why_not(When(target_max_models=1), f, Context("attacker"), "It")
     assert one == "It needs a target of 1 model or fewer"
     five = why_not(When(target_max_models=5), f, Context("attacker"), "It")

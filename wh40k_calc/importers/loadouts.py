@@ -198,14 +198,8 @@ def parse_equipped_addition(text: str) -> _Option | None:
         head = head[m.end() :]
     if (m := _IF_EQUIPPED.match(head)) and not per and not least:
         old_items = tuple(_ARTICLE.sub("", i) for i in _items(m["old"]))
-        new = m["new"].strip().rstrip(":*").strip()
-        if re.fullmatch(r"one of the following\W*", new, re.IGNORECASE):
-            alternatives = tuple(_items(i) for i in lines[1:])
-        elif re.search(r"following|up to|either|\bor\b", new, re.IGNORECASE):
-            return None
-        else:
-            alternatives = (_items(new),)
-        if not alternatives or not all(alternatives):
+        alternatives = _alternatives(m["new"].strip().rstrip(":*").strip(), lines)
+        if alternatives is None:
             return None
         return _Option(m["model"], None, None, old_items, alternatives, adds=True)
     m = _EQUIPPED_ADD.match(head)
@@ -223,6 +217,20 @@ def parse_equipped_addition(text: str) -> _Option | None:
         return None
     old = () if m_old is None else (_ARTICLE.sub("", m_old.strip()),)
     new = re.sub(r"\s*\([^()]*\)$", "", m["new"].strip()).rstrip(":*").strip()  # "(... kept)"
+    alternatives = _alternatives(new, lines)
+    if alternatives is None:
+        return None
+    n = _number(m["n"])
+    return _Option(model, n, least, old, alternatives, per, adds=True, fresh=m_old is None)
+
+
+_ARTICLE = re.compile(r"^(?:a|an|one)\s+", re.IGNORECASE)
+
+
+def _alternatives(new: str, lines: list[str]) -> tuple[tuple[str, ...], ...] | None:
+    """The item sets an addition offers: ``new`` (the text after "equipped with") read as one
+    set, or, when it is "one of the following", each of the option's later ``lines`` as one;
+    None when ``new`` is another form (a choice, "up to", "either ... or") or a set is empty."""
     if re.fullmatch(r"one of the following\W*", new, re.IGNORECASE):
         alternatives = tuple(_items(i) for i in lines[1:])
     elif re.search(r"following|up to|either|\bor\b", new, re.IGNORECASE):
@@ -231,11 +239,7 @@ def parse_equipped_addition(text: str) -> _Option | None:
         alternatives = (_items(new),)
     if not alternatives or not all(alternatives):
         return None
-    n = _number(m["n"])
-    return _Option(model, n, least, old, alternatives, per, adds=True, fresh=m_old is None)
-
-
-_ARTICLE = re.compile(r"^(?:a|an|one)\s+", re.IGNORECASE)
+    return alternatives
 
 
 def _number(text: str | None) -> int:
