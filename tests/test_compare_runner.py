@@ -317,3 +317,26 @@ def test_a_worker_that_cannot_start_stops_the_others(tmp_path: Path, monkeypatch
     assert _rows_json(three[0]) == _rows_json(one[0])
     (first,) = second_fails.started
     assert first.exitcode == -signal.SIGTERM  # stopped at once, not left to run
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_batch_leaves_every_object_collectable(tmp_path: Path, workers: int) -> None:
+    """The runner settles the objects made before the batch into the oldest generation and
+    freezes them across the fork (``runner._settled``, ``_Alongside.run``): afterwards nothing
+    stays frozen, and cyclic garbage made before the batch is still collected."""
+    import gc
+    import weakref
+
+    class Cycle:
+        pass
+
+    batch = load_batch(write(tmp_path, BATCH))
+    items = jobs_from_batch(batch, Catalog([], use_env=False))
+    a = Cycle()
+    a.me = a  # type: ignore[attr-defined]
+    alive = weakref.ref(a)
+    del a
+    run_jobs(items, workers=workers)
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert alive() is None

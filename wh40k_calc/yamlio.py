@@ -212,12 +212,16 @@ def parse_data(text: str) -> Parsed:
     return Parsed(data, text, {}, {"node": node})
 
 
+_IMMUTABLE = (int, float, bool, type(None))
+
+
 def _events_document(text: str) -> Parsed:
     """:func:`parse_data`'s quick reading: the data built straight from the parser's events
     (one function with its names local: it runs once per event)."""
     loader = _StrictLoader(text)
     get, resolve, construct = loader.get_event, loader.resolve, loader.construct_object
     tags: dict[tuple[str, tuple[bool, bool]], str] = {}  # implicit tags resolved so far
+    made: dict[tuple[str, str], Any] = {}  # numbers, booleans, nulls constructed so far
     anchors: dict[str, Any] = {}
     lines: dict[int, tuple[int, ...]] = {}
     str_tag, merge_tag = _TAG + "str", _TAG + "merge"
@@ -241,8 +245,12 @@ def _events_document(text: str) -> Parsed:
                 out = ev.value
             elif tag == merge_tag:
                 raise _NotPlain
+            elif (tag, ev.value) in made:
+                out = made[tag, ev.value]
             else:
                 out = construct(yaml.ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark))
+                if type(out) in _IMMUTABLE:  # the same value again is the same object
+                    made[tag, ev.value] = out
         elif kind is seq:
             out, at = [], []
             e = get()
@@ -283,6 +291,8 @@ def _events_document(text: str) -> Parsed:
         return Parsed(data, text, lines)
     finally:
         loader.dispose()
+        loader.constructed_objects.clear()  # the scalar nodes made for the constructor
+        del build  # a function calling itself: no cycle left for the collector to find
 
 
 def compose(text: str) -> yaml.Node | None:
