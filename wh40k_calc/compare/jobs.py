@@ -214,7 +214,10 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
     from ..report import to_json
     from ..resolve import resolve
 
-    result = resolve(job.selection, job.method, job.trials, job.seed, waste=job.explain)
+    damage = job.detail or job.explain  # the table and the CSV never read it
+    result = resolve(
+        job.selection, job.method, job.trials, job.seed, waste=job.explain, damage=damage
+    )
     if result.sample is None and job.sampler_set:
         result.notes.append(_sampler_unused(job))
     if job.explain:
@@ -238,15 +241,11 @@ def _sampler_unused(job: Job) -> str:
 
 def _without_damage_distribution(result: "Result") -> dict[str, Any]:
     """``report.to_json`` of ``result`` without ``damage_distribution``, its exact figure pass
-    never run (a zero-length stand-in is read in its place, then left out)."""
-    import numpy as np
-
+    never run."""
     from ..report import to_json
 
     assert result.exact is not None
-    obj = to_json(replace(result, exact=result.exact.replaced(damage_distribution=np.zeros(0))))
-    del obj["damage_distribution"]
-    return obj
+    return to_json(result, damage=False)
 
 
 def run_job(job: Job) -> Row:
