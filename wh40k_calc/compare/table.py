@@ -565,10 +565,12 @@ def write_csv(rows: list[Row], key: str, fh: IO[str]) -> None:
     """Write the comparison as CSV (header CSV_COLUMNS) to an open text file; control
     characters in names written escaped (``\\x1b``), as in the table."""
     import csv  # only for --csv
+    from operator import itemgetter
 
-    writer = csv.DictWriter(fh, fieldnames=CSV_COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for record in csv_records(rows, key):
-        writer.writerow(
-            {k: escape_controls(v) if isinstance(v, str) else v for k, v in record.items()}
-        )
+    writer = csv.writer(fh, lineterminator="\n")  # a record's values in CSV_COLUMNS order
+    writer.writerow(CSV_COLUMNS)
+    values = itemgetter(*CSV_COLUMNS)
+    writer.writerows(
+        [escape_controls(v) if isinstance(v, str) else v for v in values(record)]
+        for record in csv_records(rows, key)
+    )
