@@ -300,6 +300,8 @@ class Changes:
 
     def ignores(self, a: Attack, what: str) -> bool:
         """Whether ``a``'s attacks ignore harmful modifiers to ``what`` (``ignore_harmful``)."""
+        if not self.by.get(("attacker", "ignore_harmful")):  # most activations have none
+            return False
         return any(
             what in cast("tuple[str, ...]", p.value or ())
             for p in self.attacker("ignore_harmful", a)
