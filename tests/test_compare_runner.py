@@ -340,3 +340,25 @@ def test_a_batch_leaves_every_object_collectable(tmp_path: Path, workers: int) -
     assert gc.get_freeze_count() == 0
     gc.collect()
     assert alive() is None
+
+
+@pytest.mark.parametrize(("n", "parts"), [(2, 2), (3, 2), (17, 2), (1050, 2), (1050, 3), (40, 4)])
+def test_shrinking_chunks_cover_every_job_once_in_order(n: int, parts: int) -> None:
+    """``runner._shrinking_chunks``: the spans are consecutive and as even as can be (their
+    job counts differ by at most one), each span's chunks shrink (every one but its last at
+    least MIN_CHUNK jobs), and together the chunks are the jobs in order, each once."""
+    items = list(range(n))
+    chunks, spans = runner._shrinking_chunks(items, parts)
+    assert [x for c in chunks for x in c] == items
+    assert spans[0] == 0 and spans[-1] == len(chunks) and len(spans) == 2 * parts
+    sizes = []
+    for k in range(parts):
+        mine = chunks[spans[2 * k] : spans[2 * k + 1]]
+        assert mine and (k == 0 or spans[2 * k] == spans[2 * k - 1])
+        lengths = [len(c) for c in mine]
+        assert lengths == sorted(lengths, reverse=True) or lengths[:-1] == sorted(
+            lengths[:-1], reverse=True
+        )
+        assert all(x >= runner.MIN_CHUNK for x in lengths[:-1])
+        sizes.append(sum(lengths))
+    assert max(sizes) - min(sizes) <= 1

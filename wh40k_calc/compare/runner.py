@@ -9,6 +9,7 @@ numbers wherever it runs: the rows of ``--jobs 4`` are those of ``--jobs 1``, in
 
 from __future__ import annotations
 
+import math
 import operator
 import os
 import sys
@@ -232,11 +233,38 @@ def _resolve_in_workers(
     grouped by target; none (the caller resolves them itself) where worker processes cannot be
     started."""
     items = sorted(jobs.items(), key=_by_target)
+    if sys.platform == "linux":
+        chunks, spans = _shrinking_chunks(items, workers)
+        return _Alongside(chunks, spans, tick).run(workers - 1)
     size = max(1, -(-len(items) // (workers * CHUNKS_PER_WORKER)))
     chunks = [items[i : i + size] for i in range(0, len(items), size)]
-    if sys.platform == "linux":
-        return _Alongside(chunks, tick).run(min(workers, len(chunks)) - 1)
     return _resolve_in_pool(chunks, workers, tick)
+
+
+FIRST_SHARE = 0.4  # a span's first chunk takes this share of it, each next one of what is left
+MIN_CHUNK = 8  # jobs: the smallest chunk (about 10 ms of work)
+
+
+def _shrinking_chunks(items: list, parts: int) -> tuple[list[list], list[int]]:
+    """``items`` (grouped by target) in ``parts`` consecutive spans as even as can be, each
+    cut into chunks that shrink (FIRST_SHARE of what is left, at least MIN_CHUNK jobs), and
+    the spans as chunk indexes, flattened: [start0, end0, start1, ...]. A process works
+    through its own span's large chunks first, while the small ones at each span's end are
+    what another process takes once its own are done: on a busy machine, where one process
+    may get less of a core than the other, the batch then waits for at most a small chunk
+    rather than a quarter of a span."""
+    chunks: list[list] = []
+    spans: list[int] = []
+    bounds = [len(items) * k // parts for k in range(parts + 1)]
+    for k in range(parts):
+        first = len(chunks)
+        i, end = bounds[k], bounds[k + 1]
+        while i < end:
+            size = max(MIN_CHUNK, math.ceil((end - i) * FIRST_SHARE))
+            chunks.append(items[i : min(i + size, end)])
+            i += size
+        spans += [first, len(chunks)]
+    return chunks, spans
 
 
 Chunk = list[tuple[Hashable, Job]]
@@ -252,8 +280,9 @@ class _Alongside:
     last chunk. A chunk one of them claimed but did not return (it died, or failed) is
     missing from the outcomes: the caller resolves it (and meets the failure again, here)."""
 
-    def __init__(self, chunks: list[Chunk], tick: Callable[[], None] | None):
+    def __init__(self, chunks: list[Chunk], spans: list[int], tick: Callable[[], None] | None):
         self.chunks = chunks
+        self.span_bounds = spans  # each process's span of chunks (``_shrinking_chunks``)
         self.tick = tick
         self.out: dict[Hashable, Outcome] = {}
         self.pending = set(range(len(chunks)))
@@ -267,7 +296,7 @@ class _Alongside:
         ctx = multiprocessing.get_context("fork")
         procs: list = []
         try:
-            self.spans = ctx.Array("i", _spans(len(self.chunks), extra + 1))
+            self.spans = ctx.Array("i", self.span_bounds)
             self.results = ctx.Queue()
             gc.freeze()  # the forked processes' collections leave what they inherit alone
             for k in range(1, extra + 1):
@@ -342,12 +371,6 @@ class _Alongside:
             pass
         self.results.close()
         self.results.join_thread()
-
-
-def _spans(n: int, parts: int) -> list[int]:
-    """``n`` chunks in ``parts`` consecutive spans, flattened: [start0, end0, start1, ...]."""
-    bounds = [n * k // parts for k in range(parts + 1)]
-    return [b for k in range(parts) for b in (bounds[k], bounds[k + 1])]
 
 
 def _resolve_in_pool(
