@@ -518,6 +518,7 @@ class Overrides:
     trials: int | None = None
     seed: int | None = None
     fallback_edition: str = "10"  # where neither the command line nor the file says
+    detail: bool = True  # Job.detail: False for the table and the CSV (not --json)
 
 
 def jobs_from_batch(
@@ -730,6 +731,7 @@ class _BatchRuns:
             self.src,
             raw.line,
             exchange=job,
+            detail=ov.detail,
         )
 
     def _run(self, raw: RawRun, spec: RunSpec | RunError | None = None) -> _Run | RunError:
@@ -894,6 +896,7 @@ class _BatchRuns:
             raw.line,
             steps,
             sampler_set=run.sampler_set,
+            detail=self.ov.detail,
         )
 
     def _selection(self, run: _Run, att: UnitChoice, tgt: UnitChoice, tspec: UnitSpec) -> Selection:
