@@ -452,10 +452,13 @@ def _check_effects(effects: list[str]) -> None:
 def _merge(cls: type, *specs: Any) -> Any:
     """The record ``cls`` (Conditions or Modifiers) from its defaults overridden, field by
     field, by each spec's non-None values in turn."""
+    given = [spec for spec in specs if spec is not None]
+    if not given:  # most runs set neither: the defaults
+        return cls()
     values = {}
     for name in _field_names(cls):
-        for spec in specs:
-            v = getattr(spec, name, None) if spec is not None else None
+        for spec in given:
+            v = getattr(spec, name, None)
             if v is not None:
                 values[name] = v
     return cls(**values)
@@ -950,9 +953,9 @@ def _run_modifiers(spec: RunSpec, d: Any) -> Modifiers:
     return _merge(
         Modifiers,
         d.modifiers,
-        _Stealth(d.target_stealth),
+        _Stealth(d.target_stealth) if d.target_stealth is not None else None,
         spec.modifiers,
-        _Stealth(spec.target_stealth),
+        _Stealth(spec.target_stealth) if spec.target_stealth is not None else None,
     )
 
 
