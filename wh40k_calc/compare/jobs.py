@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
+from msgspec import Struct
+
 from ..batch import (
     Batch,
     BatchError,
@@ -45,8 +47,7 @@ MAX_ROWS = 10_000  # jobs (a run against each of its targets) in one batch
 # Jobs, rows and errors
 
 
-@dataclass(frozen=True)
-class Job:
+class Job(Struct, frozen=True):
     """One (run, target) activation to resolve: the run's name, the Selection, the engine
     settings, and for error messages a label for the target and the batch file and line.
 
