@@ -291,8 +291,8 @@ def _events_document(text: str) -> Parsed:
         return Parsed(data, text, lines)
     finally:
         loader.dispose()
-        loader.constructed_objects.clear()  # the scalar nodes made for the constructor
-        del build  # a function calling itself: no cycle left for the collector to find
+        loader.constructed_objects.clear()  # the scalar nodes made for the constructor: the
+        # function above calls itself (a cycle through the loader), which now holds nothing
 
 
 def compose(text: str) -> yaml.Node | None:
