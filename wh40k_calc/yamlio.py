@@ -291,8 +291,12 @@ def _events_document(text: str) -> Parsed:
         return Parsed(data, text, lines)
     finally:
         loader.dispose()
-        loader.constructed_objects.clear()  # the scalar nodes made for the constructor: the
-        # function above calls itself (a cycle through the loader), which now holds nothing
+        # the function above calls itself (a cycle, through its closure): what it holds is
+        # let go here, not left to the collector (the scalar nodes made for the constructor,
+        # the tags and values kept)
+        loader.constructed_objects.clear()
+        for kept in (tags, made, anchors):
+            kept.clear()
 
 
 def compose(text: str) -> yaml.Node | None:
