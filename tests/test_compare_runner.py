@@ -129,10 +129,39 @@ def test_table_and_csv_are_the_same_with_jobs(tmp_path: Path) -> None:
         assert one.stdout == two.stdout and one.stdout
 
 
-def test_default_workers() -> None:
+def test_default_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every usable core less those other programs run on now, at least one; one process for
+    a batch of AUTO_PARALLEL_RUNS distinct runs or fewer whatever the cores."""
     assert default_workers(AUTO_PARALLEL_RUNS) == 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    monkeypatch.setattr(runner, "running_elsewhere", lambda: 0)
     assert default_workers(AUTO_PARALLEL_RUNS + 1) == cores
+    monkeypatch.setattr(runner, "usable_cores", lambda: 8)
+    for busy, workers in ((0, 8), (1, 7), (3, 5), (7, 1), (8, 1), (40, 1)):
+        monkeypatch.setattr(runner, "running_elsewhere", lambda busy=busy: busy)
+        assert default_workers(AUTO_PARALLEL_RUNS + 1) == workers
+        assert default_workers(AUTO_PARALLEL_RUNS) == 1
+
+
+def test_running_elsewhere_reads_the_running_count(tmp_path: Path, monkeypatch) -> None:
+    """The oracle: /proc/loadavg's fourth field written out ("3/100": three running, this
+    process one of them); 0 where the file is missing or unreadable."""
+    import builtins
+
+    real_open = builtins.open
+    fake = tmp_path / "loadavg"
+
+    def opening(path, *args, **kwargs):
+        return real_open(fake if path == "/proc/loadavg" else path, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", opening)
+    for text, expected in (("3.11 3.02 3.39 3/100 27389\n", 2), ("0.00 0.01 0.05 1/90 7\n", 0)):
+        fake.write_text(text)
+        assert runner.running_elsewhere() == expected
+    fake.write_text("garbled\n")
+    assert runner.running_elsewhere() == 0
+    fake.unlink()
+    assert runner.running_elsewhere() == 0
 
 
 def test_jobs_must_be_positive(tmp_path: Path) -> None:
