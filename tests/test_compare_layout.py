@@ -265,3 +265,36 @@ def test_a_target_of_two_editions_is_a_section_per_edition(tmp_path: Path) -> No
 def test_one_edition_adds_no_edition_to_the_headings(tmp_path: Path) -> None:
     lines = compare(["lootas", "--target", "boyz", "--target", "intercessor-squad"], 120)
     assert "10 Boyz · 80 pts" in lines and "5 Intercessor Squad · 80 pts" in lines
+
+
+FORMULAS = ["=cmd|' /C calc'!A0", "+1+2", "-2+3", "@SUM(A1:A2)", "\t=1", "\r=1"]
+
+
+def test_csv_text_cells_that_read_as_formulas_are_quoted(tmp_path: Path) -> None:
+    """OWASP CSV Injection: a text cell beginning with =, +, -, @, a tab or a carriage return
+    is written after a single quote (a spreadsheet shows it as text, never runs it); other
+    names as they are, a control character escaped as in the table."""
+    runs = [{"name": n, "attacker": "lootas"} for n in [*FORMULAS, "plain", "a=b"]]
+    path = tmp_path / "runs.yaml"
+    path.write_text(yaml.safe_dump({"targets": ["boyz"], "runs": runs}), encoding="utf-8")
+    res = CliRunner().invoke(app, ["compare", str(path), "--csv", "-"])
+    assert res.exit_code == 0, res.output
+    names = [rec["run"] for rec in csv.DictReader(res.stdout.splitlines())]
+    quoted = ["'=cmd|' /C calc'!A0", "'+1+2", "'-2+3", "'@SUM(A1:A2)", "'\\t=1", "'\\r=1"]
+    assert sorted(names) == sorted([*quoted, "plain", "a=b"])
+
+
+def test_csv_numbers_stay_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A number cell, a negative one too, is written as the number; the text "-1" is quoted."""
+    import io
+
+    from wh40k_calc.compare import table
+
+    record = dict.fromkeys(table.CSV_COLUMNS, "")
+    record |= {"run": "-1", "damage": -1.5, "target_models": -3, "attacker": "Lootas"}
+    monkeypatch.setattr(table, "csv_records", lambda rows, key: [record])
+    out = io.StringIO()
+    table.write_csv([], "models", out)
+    (row,) = csv.DictReader(out.getvalue().splitlines())
+    assert (row["run"], row["damage"], row["target_models"]) == ("'-1", "-1.5", "-3")
+    assert row["attacker"] == "Lootas"

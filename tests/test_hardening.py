@@ -3,6 +3,7 @@ error (or a sensible answer), never a traceback."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -244,8 +245,34 @@ def test_units_lists_a_hidden_same_named_file(tmp_path):
         )
     res = calc("units", "--datasheets", folder)
     assert res.exit_code == 0
-    assert "(2 hidden)" in res.stdout
+    assert ", plus 2 hidden file" in res.stdout  # boyz-b.yaml and the shipped boyz.yaml
     assert "hidden: same name as" in res.stdout
+
+
+@pytest.mark.parametrize(
+    "broken", [{"x.yaml": ""}, {"x.yaml": "name: [unclosed\n", "y.yaml": ""}], ids=["one", "two"]
+)
+def test_an_unknown_unit_says_the_files_that_could_not_be_read(tmp_path, broken):
+    """A unit not found where a --datasheets file could not be read (empty, malformed YAML)
+    may be in that file: the error counts them, names the first and points to --check."""
+    for name, text in broken.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    res = cli("shoot", "test gunner", "-t", "boyz", dirs=[tmp_path])
+    assert res.exit_code == 1
+    n = len(broken)
+    said = f"{n} datasheet file{'s' if n > 1 else ''} of those folders could not be read"
+    assert said in res.output
+    assert str(tmp_path / "x.yaml") in res.output and "y.yaml" not in res.output
+    assert "`calc units --check`" in res.output
+
+
+def test_an_unknown_unit_of_readable_folders_says_nothing_of_files(tmp_path):
+    (tmp_path / "boyz.yaml").write_text(
+        (ROOT / "datasheets/orks/boyz.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    res = cli("shoot", "test gunner", "-t", "boyz", dirs=[tmp_path])
+    assert res.exit_code == 1 and "unknown unit 'test gunner'" in res.output
+    assert "could not be read" not in res.output
 
 
 def _run(*args: str, **env: str) -> subprocess.CompletedProcess:
@@ -295,6 +322,37 @@ def test_a_closed_standard_output_is_the_error_a_full_disk_is(args):
     )
     assert res.returncode == 1
     assert res.stderr == "error: cannot write the output: the standard output is closed\n"
+
+
+ARMY_STDIN = ("army", "-", "-t", "boyz")
+
+
+def test_a_closed_standard_input_is_one_error_line():
+    """``calc army - ... <&-``: the program starts without a standard input; reading the list
+    from it is one error line and exit code 1, not a traceback."""
+    res = subprocess.run(  # the shell starts the program with descriptor 0 closed
+        ["sh", "-c", 'exec "$@" <&-', "sh", sys.executable, "-m", "wh40k_calc", *ARMY_STDIN],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert res.returncode == 1
+    assert res.stderr.startswith("error: standard input is closed")
+    assert len(res.stderr.splitlines()) == 1
+
+
+def test_a_standard_input_that_fails_to_read_is_a_list_error():
+    """A standard input closed after start-up (reading it raises) is a ListError naming it."""
+    from wh40k_calc.lists.model import ListError
+    from wh40k_calc.lists.source import read_source
+
+    class Closed(io.BytesIO):
+        def read(self, *_):
+            raise ValueError("I/O operation on closed file.")
+
+    with pytest.raises(ListError, match=r"^standard input: cannot read it"):
+        read_source("-", Closed())
 
 
 def test_columns_0_is_read_as_unset():

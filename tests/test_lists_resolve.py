@@ -118,6 +118,23 @@ def test_unit_name_folds_are_said(cat: Catalog) -> None:
     assert "Big Mek" in mek.candidates and "did you mean" in (mek.reason or "")
 
 
+def test_suggestions_come_from_the_edition_the_list_resolves_in(cat: Catalog) -> None:
+    """A misspelt unit of an edition-11 list (the edition read from its Detachment Points)
+    is answered from the edition-11 datasheets: Big Mek Dakkarig is one
+    (datasheets-generated-11/orks/big-mek-dakkarig.yaml), Big Mek on Warbike only edition 10's
+    (datasheets-generated/orks/big-mek-on-warbike.yaml)."""
+    text = (  # the app's edition-11 layout: a detachment with its Detachment Points
+        "T (135 Points)\n\nOrks\nWar Horde (1 Detachment Points)\nStrike Force (2,000 Points)"
+        "\n\nCHARACTERS\n\nBig Mek Dakarig (135 Points)\n  • 1x Blitzkannon\n" + APP_FOOTER
+    )
+    r = resolve_army(parse_bytes(text.encode(), "t"), cat)
+    assert r.edition == "11" and r.edition_source != "--edition"
+    mek = _row(r, "Big Mek Dakarig")
+    assert mek.status == "unresolved"
+    assert mek.candidates[0] == "Big Mek Dakkarig"
+    assert "Big Mek on Warbike" not in mek.candidates
+
+
 def test_the_emperors_champion_in_a_black_templars_list(cat: Catalog) -> None:
     units = "Emperor's Champion (100 Points)\n  • 1x Bolt pistol\n  • 1x Black Sword\n"
     r = resolve_army(parse_bytes(_gw(units, "Black Templars"), "t"), cat)

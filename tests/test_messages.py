@@ -464,7 +464,8 @@ def test_a_file_where_the_user_datasheets_folder_goes(tmp_path, monkeypatch) -> 
 
 def test_units_heading_counts_as_the_summary(tmp_path, monkeypatch) -> None:
     """``calc units "burna boyz"`` with an imported copy said "2 datasheets (1 hidden)" above
-    "Orks (3)"; the heading now counts the same way: "Orks (2, 1 hidden)"."""
+    "Orks (3)"; the heading now counts the same way, the hidden file apart from the datasheets
+    (three lines: two datasheets and the generated file the copy hides)."""
     home = tmp_path / "home"
     monkeypatch.setenv("WH40K_CALC_HOME", str(home))
     if CSV.is_dir():
@@ -474,7 +475,7 @@ def test_units_heading_counts_as_the_summary(tmp_path, monkeypatch) -> None:
         copy.parent.mkdir(parents=True)
         shutil.copy(GENERATED / "orks" / "burna-boyz.yaml", copy)
     lines = calc("units", "burna").stdout.splitlines()
-    assert lines[:2] == ["2 datasheets (1 hidden) · edition 10", "Orks (2, 1 hidden)"]
+    assert lines[:2] == ["2 datasheets, plus 1 hidden file · edition 10", "Orks (2, plus 1 hidden)"]
 
 
 @pytest.mark.parametrize(
@@ -589,6 +590,42 @@ def test_army_refuses_a_list_cut_short(tmp_path: Path, text: str, said: str) -> 
         f"error: {tmp_path / 'list.txt'}: cut short: it says {total} points but its units add "
         f"up to {held}; {said}; copy or export the whole list again"
     )
+
+
+_LAST_BOYZ = WTC_LIST.index("10x Boyz (100")
+_THEIR_BOY = WTC_LIST.index("\u2022 9x Boy", _LAST_BOYZ)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        WTC_LIST[:_THEIR_BOY],  # after the last Boyz' Boss Nob line
+        WTC_LIST[: _THEIR_BOY - 8],  # inside their Boss Nob line ('... Big choppa, Sl')
+    ],
+    ids=["at a line break", "mid-line"],
+)
+def test_army_refuses_a_list_cut_inside_its_last_units_model_lines(tmp_path, text) -> None:
+    """Trial: ``head -c 600`` of a WTC-compact list ended inside a unit's model lines and was
+    refused as a count to correct ("make the two agree"). The last unit, its heading counting
+    10 models over 1 model line before the text ends, is a list cut short."""
+    (tmp_path / "list.txt").write_text(text, encoding="utf-8")
+    got = error("army", tmp_path / "list.txt", "--target", "boyz")
+    assert got == (
+        f"error: {tmp_path / 'list.txt'}: cut short: line 13: 'Boyz' counts 10 models in its "
+        "heading, but the text ends after model lines for 1; copy or export the whole list again"
+    )
+
+
+def test_a_last_unit_short_of_its_count_before_the_closing_line_is_a_count_to_fix(
+    tmp_path,
+) -> None:
+    """The same last unit with New Recruit's closing line after it: the list is whole, the
+    count is wrong (the message the other units get)."""
+    text = WTC_LIST.replace("\u2022 9x Boy: 9 with Choppa, Slugga\n\nCreated", "\nCreated")
+    (tmp_path / "list.txt").write_text(text, encoding="utf-8")
+    got = error("army", tmp_path / "list.txt", "--target", "boyz")
+    assert "cut short" not in got
+    assert "line 13: 'Boyz' counts 10 models in its heading, but its model lines add up to 1" in got
 
 
 @pytest.mark.parametrize("text", [WTC_LIST, APP_LIST, WTC_LIST.rstrip("\n")])
@@ -879,3 +916,76 @@ def test_a_misspelt_side_prefix_of_an_effect_is_named(given: str, meant: str) ->
         f"error: unknown effect {given.split(':')[0]!r}; {given.split(':')[0] + ':'!r} is not "
         f"a side (attacker: or target:): did you mean {meant!r}? (`calc effects` lists them)"
     )
+
+
+def test_units_counts_a_hidden_file_apart_from_the_datasheets(tmp_path) -> None:
+    """``x.yaml`` and ``sub/x.yaml`` (same faction and name): one datasheet a name finds
+    (``sub/x.yaml``, first in search order) and one file it hides, both listed: "1 datasheet,
+    plus 1 hidden file" over the two lines, never "1 datasheet (1 hidden)"."""
+    for folder in (tmp_path, tmp_path / "sub"):
+        write_unit(folder, "x", models=[(model("Gunner"), 1)])
+    res = calc("units", "--faction", "testers", "--datasheets", tmp_path, env={"COLUMNS": "200"})
+    lines = res.stdout.splitlines()
+    assert lines[0] == "1 datasheet, plus 1 hidden file · edition 10"
+    assert lines[1] == "Testers (1, plus 1 hidden)"
+    names = [ln.split()[0] for ln in lines[2:] if not ln.startswith("   ")]  # folded or not
+    assert names == ["X", "X"]
+    assert " ".join(lines[2:]).count("(hidden: same name as") == 1
+
+
+def test_an_idle_half_of_a_two_sided_effect_is_said_as_that_half() -> None:
+    """Waaagh! (edition 10: +1 S and +1 A to melee weapons for the attacker; a 5+
+    invulnerable save for the target) with Lootas shooting Boyz: the attacker's half has no
+    melee attack to change, the target's half acts (the Boyz' save against the Deffgun's AP-1
+    is 5+ invulnerable, not 6+). The note speaks of the idle half alone."""
+    out = json.loads(calc("shoot", "lootas", "-t", "boyz", "--effect", "waaagh", "--json").stdout)
+    assert out["effect_sides"]["waaagh"] == ["target"]
+    assert not any(n.startswith("--effect waaagh: no effect") for n in out["notes"])
+    assert (
+        "--effect waaagh: the attacker's half has no effect: it changes melee attacks only "
+        "(its target half acts)"
+    ) in out["notes"]
+    fight = json.loads(calc("fight", "boyz", "-t", "boyz", "--effect", "waaagh", "--json").stdout)
+    assert fight["effect_sides"]["waaagh"] == ["attacker", "target"]
+    assert not any("waaagh" in n for n in fight["notes"])
+
+
+def test_an_effect_idle_on_its_only_side_says_no_effect() -> None:
+    """Waaagh! applied for one side only (``attacker:``), with nothing of it acting: the
+    note is the plain "no effect" one, with no other half to speak of."""
+    out = json.loads(
+        calc("shoot", "lootas", "-t", "boyz", "--effect", "attacker:waaagh", "--json").stdout
+    )
+    assert "waaagh" not in out["effect_sides"]
+    assert "--effect waaagh: no effect: it changes melee attacks only" in out["notes"]
+
+
+def test_calc_effects_counts_its_records_in_the_singular_and_the_plural() -> None:
+    """``calc effects waaagh`` lists one record (Waaagh!): "1 record", not "1 records"."""
+    one = calc("effects", "waaagh", env={"COLUMNS": "120"})
+    assert one.exit_code == 0 and one.stdout.splitlines()[-1] == "1 record"
+    every = calc("effects", env={"COLUMNS": "120"})
+    assert every.exit_code == 0 and every.stdout.splitlines()[-1].endswith(" records")
+
+
+def test_a_heading_of_one_model_over_more_model_lines_says_model() -> None:
+    """``1x Boyz`` over a Boss Nob and 9 Boys: "counts 1 model", not "1 models"."""
+    text = WTC_LIST.replace("10x Boyz (75 pts)", "1x Boyz (75 pts)")
+    got = error_of_list(text)
+    assert "line 9: 'Boyz' counts 1 model in its heading, but its model lines add up to 10" in got
+
+
+def test_a_header_counting_more_units_than_the_one_held_says_is() -> None:
+    """A list cut after its first unit: "its header counts 3 units but 1 is in it"."""
+    text = WTC_LIST[: WTC_LIST.index("5x Lootas")]
+    assert "its header counts 3 units but 1 is in it;" in error_of_list(text)
+
+
+def error_of_list(text: str) -> str:
+    """The error of ``calc army LIST --show`` for ``text`` (exit code 1)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "list.txt"
+        path.write_text(text, encoding="utf-8")
+        return error("army", path, "--show")

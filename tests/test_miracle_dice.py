@@ -455,6 +455,38 @@ def test_bad_miracle_dice_are_usage_errors(args, said):
     assert res.exception is None or isinstance(res.exception, SystemExit)
 
 
+@pytest.mark.parametrize(
+    ("effect", "edition", "said"),
+    [
+        (
+            "acts-of-faith:7",
+            "10",
+            "a Miracle dice is 1 to 6 (the D6 rolled when it was gained), not 7",
+        ),
+        (
+            "acts-of-faith:7",
+            "11",
+            "a Miracle dice is 1 to 6 (the D6 rolled when it was gained), not 7",
+        ),
+        ("adepta-sororitas/acts-of-faith:0", "11", "a Miracle dice is 1 to 6"),
+        ("sacred-rites:6,5,4", "11", "3 Miracle dice given"),
+    ],
+)
+def test_a_bad_miracle_dice_is_a_usage_error_whatever_the_unit(effect, edition, said):
+    """Trial: ``calc shoot lootas -t boyz --effect acts-of-faith:7`` exited 1 for the unit
+    (no ADEPTA SORORITAS) while on Battle Sisters the same value is a usage error (2): the
+    value's own error comes first, for any unit."""
+    res = _run("shoot", "lootas", "-t", "boyz", "--edition", edition, "--effect", effect)
+    assert res.exit_code == 2, res.output
+    assert said in res.output
+
+
+def test_a_good_miracle_dice_on_another_faction_is_refused_for_the_unit():
+    res = _run("shoot", "lootas", "-t", "boyz", "--effect", "acts-of-faith:6")
+    assert res.exit_code == 1, res.output
+    assert "ADEPTA SORORITAS" in res.output
+
+
 def test_calc_effects_lists_the_options():
     out = json.loads(_run("effects", "acts-of-faith", "--edition", "11", "--json").output)
     rows = out if isinstance(out, list) else out.get("effects", out.get("rules", []))

@@ -70,3 +70,31 @@ def test_with_model_reads_the_side_it_acts_for():
     assert why_not(when, f, Context("attacker"), "Banner") is None
     why = why_not(when, f, Context("target"), "Banner")
     assert why is not None and "--target-loadout" in why
+
+
+def test_a_target_of_at_most_one_model_is_said_in_the_singular():
+    """A condition on a target of at most N models names N with its noun agreeing."""
+    base = dict(
+        phase="shooting",
+        charged=False,
+        stationary=False,
+        half_range=False,
+        disembarked=False,
+        objective=False,
+        beyond_12=False,
+        engaged=False,
+        target_engaged=False,
+        advanced=False,
+        cover=None,
+        attacker_keywords=frozenset(),
+        target_keywords=frozenset(),
+        attacker=UnitState(3, 3),
+        target=UnitState(10, 10),
+        attacker_has_character=False,
+        edition=None,
+    )
+    f = Facts(**base)  # type: ignore[arg-type]
+    one = why_not(When(target_max_models=1), f, Context("attacker"), "It")
+    assert one == "It needs a target of 1 model or fewer"
+    five = why_not(When(target_max_models=5), f, Context("attacker"), "It")
+    assert five == "It needs a target of 5 models or fewer"

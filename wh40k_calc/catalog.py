@@ -827,6 +827,15 @@ class Catalog:
             hints.append(f"{known.nickname!r} is what players call {known.qualified}")
         if os.environ.get("WH40K_CALC_CSV"):
             hints.append("a newer export may have it: `calc import NAME` reads $WH40K_CALC_CSV")
+        broken = [e.path for e in visible if e.unreadable and e.kind == "user"]
+        if broken:  # the unit may be in one of them: say so, not only "unknown"
+            from .wording import count
+
+            hints.append(
+                f"{count(len(broken), 'datasheet file')} of those folders could not be read "
+                f"({'the first: ' if len(broken) > 1 else ''}{broken[0]}; "
+                "`calc units --check` says what is wrong)"
+            )
         listing = "`calc units" + (" --edition 11" if edition == "11" else "") + "` lists them"
         return UnknownUnitError(name, suggestions, searched, "; ".join(hints), listing)
 

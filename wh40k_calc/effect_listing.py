@@ -321,10 +321,12 @@ def render(effects: list[Effect], lines: list[Line], edition: str, console) -> N
         else:
             table.add_row(Words(head), Words("-"), said_of)
     print_table(console, table)
+    from .wording import count
+
     console.print(
         Text(
-            f"{len(effects)} records"
-            + (f", {len(lines)} rules not modelled or not attack rules" if lines else ""),
+            count(len(effects), "record")
+            + (f", {count(len(lines), 'rule')} not modelled or not attack rules" if lines else ""),
             "dim",
         )
     )

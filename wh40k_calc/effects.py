@@ -373,6 +373,7 @@ def find(req: Request, edition: str, units: dict[str, tuple[str, dict[str, int]]
             else:
                 refused.append(side)
     if not pairs:
+        _check_values(req, candidates[0][0])  # a bad value first, whatever the units
         raise _wrong_faction(req, candidates[0][0][0], units, refused)
     best: dict[str, int] = {}
     for rank, _, side in pairs:
@@ -440,18 +441,32 @@ def empty_option_error(exc: EmptyOptionError, edition: str, units: dict) -> Look
     return exc
 
 
-def _check_options(req: Request, group: tuple[Effect, ...]) -> None:
-    known: dict[str, str] = {}
-    for e in group:
-        known.update(e.options)
+def _check_values(req: Request, group: tuple[Effect, ...]) -> None:
+    """Check the Miracle dice values ``req`` gives a record of ``group`` that takes them,
+    whatever the units: a value's own error (``acts-of-faith:7``) is a usage error before any
+    refusal of the unit (exit code 2, as on the rule's own faction).
+
+    Raises:
+        MiracleDiceError: as :func:`~wh40k_calc.miracle_dice.miracle_options`.
+    """
     limit = max(e.miracle_limit for e in group)
     if limit:  # the values as written: a slug would read -1 as 1
-        from .miracle_dice import is_value, miracle_options
+        from .miracle_dice import miracle_options
 
         raw = req.text.rsplit(":", 1)[1] if req.options else ""
         miracle_options(
             req.text, group[0].rule, tuple(o for o in raw.split(",") if o.strip()), limit
         )
+
+
+def _check_options(req: Request, group: tuple[Effect, ...]) -> None:
+    known: dict[str, str] = {}
+    for e in group:
+        known.update(e.options)
+    limit = max(e.miracle_limit for e in group)
+    _check_values(req, group)
+    from .miracle_dice import is_value
+
     for o in req.options:
         if limit and is_value(o):
             continue
@@ -541,6 +556,7 @@ def _not_here(req, edition, units, searched, pool) -> LookupError:
     everywhere = all_effects(edition)
     elsewhere = [e for e in everywhere if _matches(e, key) or slug(e.rule) == key]
     if elsewhere and req.faction is None:
+        _check_values(req, (elsewhere[0],))  # a bad value first, whatever the units
         return _wrong_faction(req, elsewhere[0], units, list(_own_sides(elsewhere[0])))
     if elsewhere:
         return _not_of_faction(req, elsewhere)

@@ -166,13 +166,18 @@ def print_units(entries: list[Entry], replaces: dict[Path, Path], heading: str =
     from .terminal import print_joined
     from .wording import count
 
+    # the datasheets used, then the files hidden by them ("1 datasheet, plus 1 hidden file"
+    # over two lines: a hidden file is listed but is no datasheet a name finds)
     hidden = sum(1 for e in entries if e.hidden_by is not None)
     out = Console(highlight=False)
     width = out.width  # asked once: rich asks the terminal each time
     cwd = os.getcwd()
     print_joined(
         out,
-        Text(count(len(entries) - hidden, "datasheet") + (f" ({hidden} hidden)" if hidden else "")),
+        Text(
+            count(len(entries) - hidden, "datasheet")
+            + (f", plus {count(hidden, 'hidden file')}" if hidden else "")
+        ),
         Text(heading),
     )
     for faction, grouped in itertools.groupby(entries, key=lambda e: e.faction):
@@ -180,7 +185,7 @@ def print_units(entries: list[Entry], replaces: dict[Path, Path], heading: str =
         names = {e.path: esc(e.name) for e in group}  # names and paths from files: escaped
         name_width = max(len(n) for n in names.values())  # aligned within the faction
         hid = sum(1 for e in group if e.hidden_by is not None)  # counted as the summary does
-        shown = f"{len(group) - hid:,}" + (f", {hid} hidden" if hid else "")
+        shown = f"{len(group) - hid:,}" + (f", plus {hid:,} hidden" if hid else "")
         title = Text(f"{esc(faction) or '(no faction)'} ({shown})", "bold")  # folded as a name
         lines = []
         for e in group:

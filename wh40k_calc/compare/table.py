@@ -561,9 +561,15 @@ def csv_records(rows: list[Row], key: str) -> list[dict[str, Any]]:
     return out
 
 
+# what a spreadsheet reads as the start of a formula in a text cell (OWASP, CSV Injection)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
 def write_csv(rows: list[Row], key: str, fh: IO[str]) -> None:
     """Write the comparison as CSV (header CSV_COLUMNS) to an open text file; control
-    characters in names written escaped (``\\x1b``), as in the table."""
+    characters in names written escaped (``\\x1b``), as in the table, and a text cell that
+    begins as a formula would (:data:`FORMULA_STARTS`) prefixed with a single quote, so a
+    spreadsheet shows it as text (numbers, negative ones included, are written as numbers)."""
     import csv  # only for --csv
     from operator import itemgetter
 
@@ -571,6 +577,13 @@ def write_csv(rows: list[Row], key: str, fh: IO[str]) -> None:
     writer.writerow(CSV_COLUMNS)
     values = itemgetter(*CSV_COLUMNS)
     writer.writerows(
-        [escape_controls(v) if isinstance(v, str) else v for v in values(record)]
+        [csv_text(v) if isinstance(v, str) else v for v in values(record)]
         for record in csv_records(rows, key)
     )
+
+
+def csv_text(text: str) -> str:
+    """A text cell as ``--csv`` writes it: control characters escaped, and a single quote
+    before a cell that begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return."""
+    shown = escape_controls(text)
+    return "'" + shown if text.startswith(FORMULA_STARTS) else shown

@@ -401,7 +401,11 @@ class AllocationSpace:
 
     def lost_by_group(self, states: np.ndarray) -> np.ndarray:
         """(len(states), groups): wounds lost by each allocation group."""
-        return self.group_lost[:, states].T
+        by_state = self.__dict__.get("_lost_by_state")
+        if by_state is None:  # the rows of a state contiguous: a few states taken at once
+            by_state = self._lost_by_state = np.ascontiguousarray(self.group_lost.T)
+            by_state.flags.writeable = False
+        return by_state[states]
 
     def index_of(self, lost: np.ndarray, on_track: bool = False) -> np.ndarray:
         """States of per-group 'wounds lost' rows (``lost``: (K, groups) ints); ``on_track``:
@@ -455,8 +459,8 @@ class AllocationSpace:
     def to_states(self, p: np.ndarray, eps: float = 0.0) -> TargetStates:
         """A state distribution over this space as :class:`TargetStates` (states with
         probability above ``eps`` only)."""
-        keep = np.flatnonzero(p > eps)
-        return TargetStates(self.shape, self.lost_by_group(keep), p[keep].copy())
+        keep = (p > eps).nonzero()[0]
+        return TargetStates(self.shape, self.lost_by_group(keep), p[keep])  # both new arrays
 
 
 def saves_differ(space: AllocationSpace, vs: tuple, routing: int) -> bool:

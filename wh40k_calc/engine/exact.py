@@ -20,7 +20,9 @@ Two passes over the same phases, tracking only what each output needs:
   defender chose for them), and one for the Blast bracket when mortal wounds before the attacks
   or a damaged start change the models a Blast weapon sees. Kill tables, wounds lost, every
   expectation and the defender's orders come from it. Its cost grows linearly with the number
-  of wounds.
+  of wounds. From the unharmed unit, a weapon's counts use its kernel's kept *orbit* (the
+  states after 0, 1, 2, ... wounds, :func:`_orbit`) while it is small: two products of a few
+  dozen entries, where Horner's scheme over the counts would take a product per count.
 * the **figure pass**, run only when the damage distribution is asked for: when a wound's damage
   depends on the model it reaches (different saves, Feel No Pain, Damage re-rolls by wounds
   left), the damage total must travel with the state; it does so as its discrete Fourier
@@ -58,6 +60,7 @@ MAX_WORK = 400_000_000  # operations of one weapon's wound counts (wounds.joint_
 PENDING = 2  # the first pending-devastating axis of the chain array (after states and figure)
 CHUNK_ELEMENTS = 2_000_000  # a lowest-first resolution works on at most this many at once
 LUMP_STATES = 64  # figure passes on more target states than this first merge them (lumping.py)
+ORBIT_ELEMENTS = 1 << 12  # entries (states x counts) of the largest orbit a kernel keeps (_orbit)
 _ONE = np.ones(1)  # the weight of the one start state of an unharmed unit (read only)
 _ONE.flags.writeable = False
 
@@ -277,10 +280,76 @@ def _figures(v: np.ndarray, k: Kernel) -> np.ndarray:
     return v.reshape(v.shape[0], -1).sum(axis=1).real @ k.figures
 
 
+def _expectations(k: Kernel) -> np.ndarray:
+    """Per state, the expected failed saves of one wound of ``k`` and its figures
+    (:attr:`Kernel.figures`): (states, 5), kept with the kernel (read only), so that a
+    distribution over states gives all five in one product."""
+    out = k.forms.get("expect")
+    if out is None:
+        out = k.forms["expect"] = np.column_stack([k.fail, k.figures])
+        out.flags.writeable = False
+    return out
+
+
+def _scalar_weights(counts: _Counts) -> tuple[np.ndarray, np.ndarray]:
+    """(P(n) for each count the state pass deposits, P(N > n) for each it carries on from)
+    of one bracket's counts (:meth:`_Pass._count_scalar`), kept with a weapon's kept counts."""
+    p2 = counts.joints[None][0]
+    if not counts.share and not p2.flags.writeable:  # a weapon's kept counts (memo.py)
+        return memo.of_kept(_kept_weights, p2)
+    return _weights_of(p2, counts.tails(None))
+
+
+def _weights_of(p2: np.ndarray, tails: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    live = int(np.count_nonzero(tails > TAIL_EPS))  # tails never increase
+    n_dep = min(live + 1, p2.shape[0])
+    return p2[:n_dep, 0].copy(), tails[: min(live, n_dep)].copy()
+
+
+def _kept_weights(p2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    p, t = _weights_of(p2, memo.tails(p2))
+    p.flags.writeable = t.flags.writeable = False
+    return p, t
+
+
+def _orbit(chain: _Chain, k: Kernel, n: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The state pass's distributions of the target's states after 0 .. n - 1 wounds of ``k``
+    from the unharmed unit (rows of (n, states)) and each one's :func:`_expectations` (n, 5),
+    kept with the kernel and extended when more counts are asked for; None when they would
+    hold more than ``ORBIT_ELEMENTS`` entries."""
+    S = chain.space.size
+    if S * n > ORBIT_ELEMENTS:
+        return None
+    kept = k.forms.get("orbit")
+    if kept is not None and len(kept[0]) >= n:
+        return kept
+    rows = np.zeros((n, S))
+    first = 0
+    if kept is None:
+        rows[0, 0] = 1.0  # the unit unharmed
+    else:
+        first = len(kept[0]) - 1
+        rows[: first + 1] = kept[0]
+    kind, t = chain._transition(k)
+    if kind == "dense":  # Chain.step's product, row by row in place
+        for i in range(first + 1, n):
+            np.dot(t, rows[i - 1], out=rows[i])
+    else:
+        cur = rows[first].reshape(S, 1)
+        for i in range(first + 1, n):
+            cur = chain.step(cur, k)
+            rows[i] = cur[:, 0]
+    per_row = rows @ _expectations(k)
+    rows.flags.writeable = per_row.flags.writeable = False
+    k.forms["orbit"] = (rows, per_row)
+    return rows, per_row
+
+
 def _split(fig) -> tuple[float, dict[str, float]]:
     """A figures array (:func:`_figures`, or 0.0 where nothing was counted) as the damage
     figure and the wasted points by :data:`~.outcome.WASTE_FIELDS`."""
-    f = (np.zeros(4) + fig).tolist()
+    # each figure + 0.0, as adding it to zeros did (a -0.0 becomes 0.0)
+    f = [x + 0.0 for x in fig.tolist()] if isinstance(fig, np.ndarray) else [fig + 0.0] * 4
     return f[0], dict(zip(WASTE_FIELDS, f[1:], strict=True))
 
 
@@ -405,7 +474,8 @@ class _Setup:
         self.max_elements = max_elements
         policy = self.act.policy
         tables = None if policy is None else list(policy.tables)
-        self.refuse_if_over(self.estimate(_Chain(self.space), tables))
+        self.chain = _Chain(self.space)  # the state pass's (its forms chosen here)
+        self.refuse_if_over(self.estimate(self.chain, tables))
 
     def refuse_if_over(self, est: _Estimate) -> None:
         """Raise :class:`ExactUnsupported` when ``est`` is over the state pass's budget."""
@@ -726,6 +796,15 @@ class _Pass:
         self.chain = chain
         self.tables = tables  # the state pass's orders (figure pass), else chosen here
         self.expect = not chain.figure
+        self.unharmed: np.ndarray | None = None  # the state pass's start when the unit is unharmed
+
+    def start(self) -> np.ndarray:
+        """The chain array before anything happens (:meth:`_Setup.initial`), remembered as
+        :attr:`unharmed` in the state pass when it is the unharmed unit."""
+        v = self.setup.initial(self.chain)
+        if self.expect and self.setup.start_p is _ONE:
+            self.unharmed = v
+        return v
 
     # ---- mortal wounds before the attacks ------------------------------------------------
 
@@ -891,25 +970,34 @@ class _Pass:
     ) -> tuple[float, np.ndarray | float]:
         """:meth:`count` in the state pass when each count n only scales the array (one Blast
         bracket, no Critical Wounds pending): sum_n P(n) K^n v and the expectations' sum_n
-        P(N > n) K^n v, both by Horner's scheme in one sweep, v x (P(n), P(N > n)) on a last
-        axis. The same counts as the loop: deposits up to the first n whose tail is below
-        TAIL_EPS (or the last count), tails before it."""
-        p2 = counts.joints[None][0]
-        tails = counts.tails(None)
-        live = int(np.count_nonzero(tails > TAIL_EPS))  # tails never increase
-        n_dep = min(live + 1, p2.shape[0])
+        P(N > n) K^n v. The same counts as the loop: deposits up to the first n whose tail is
+        below TAIL_EPS (or the last count), tails before it (:func:`_scalar_weights`).
+
+        From the unharmed unit (``v`` the pass's start, one state) the distributions K^n v
+        are the kernel's kept :func:`_orbit` when it is small: two products of a few dozen
+        entries. Otherwise both sums by Horner's scheme in one sweep, v x (P(n), P(N > n)) on
+        a last axis."""
+        p, t = _scalar_weights(counts)
+        n_dep = len(p)
+        if v is self.unharmed:
+            kept = _orbit(self.chain, k, n_dep)
+            if kept is not None:
+                rows, per_row = kept
+                acc[:, 0] += p @ rows[:n_dep]
+                e = t @ per_row[: len(t)]
+                return float(e[0]), e[1:]
         weights = np.zeros((n_dep, 2))
-        weights[:, 0] = p2[:n_dep, 0]
-        weights[: min(live, n_dep), 1] = tails[: min(live, n_dep)]
+        weights[:, 0] = p
+        weights[: len(t), 1] = t
         terms = v[None, ..., None] * weights.reshape((n_dep,) + (1,) * v.ndim + (2,))
-        kind, t = self.chain._transition(k)
+        kind, tr = self.chain._transition(k)
         if kind == "dense":  # Chain.step's dense product, on the terms as (n, S, rest)
             flat = terms.reshape(n_dep, v.shape[0], -1)
             y2 = flat[-1]
             if n_dep > 1:  # y <- terms[n] + t @ y, the product and the sum into two buffers
                 prod, y2 = np.empty_like(y2), y2.copy()
                 for n in range(n_dep - 2, -1, -1):
-                    np.dot(t, y2, out=prod)  # the same product as t @ y2 (BLAS), kept
+                    np.dot(tr, y2, out=prod)  # the same product as t @ y2 (BLAS), kept
                     np.add(flat[n], prod, out=y2)
             y = y2.reshape(terms.shape[1:])
         else:
@@ -917,8 +1005,8 @@ class _Pass:
             for n in range(n_dep - 2, -1, -1):
                 y = terms[n] + self.chain.step(y, k)
         acc += y[..., 0]
-        seen = _per_state(y[..., 1])
-        return float(k.fail @ seen), seen @ k.figures
+        e = _per_state(y[..., 1]) @ _expectations(k)
+        return float(e[0]), e[1:]
 
     def lowest_first(
         self, v: np.ndarray, acc: np.ndarray, faces: Faces, counts: _Counts
@@ -1090,8 +1178,8 @@ def run_exact(
             not fit the target.
     """
     setup = _Setup(act, max_elements, start if start is not None else act.start)
-    state = _Pass(setup, _Chain(setup.space))
-    v, rows = state.before(setup.initial(state.chain))
+    state = _Pass(setup, setup.chain)
+    v, rows = state.before(state.start())
     v, bracket_w = state.split_brackets(v)
     expected, tables, weights, used_by, figs = [], [], [], [], []
     for j, w in enumerate(setup.weapons):
@@ -1154,12 +1242,17 @@ def _read(setup: _Setup, state_p: np.ndarray, rows: list[WeaponResult], figure) 
     space, act = setup.space, setup.act
     n_models = setup.n_models
     wounds = space.total_wounds
+    n_chars = len(space.character_dead)
     state_p = np.maximum(state_p, 0.0)  # numpy's clip to (0, None)
-    state_p = state_p / state_p.sum()
+    state_p /= np.add.reduce(state_p)  # its sum (as .sum() adds), in place
     md = np.bincount(space.destroyed, weights=state_p, minlength=n_models + 1)
     wl = np.bincount(space.wounds_lost, weights=state_p, minlength=wounds + 1)
-    chars = [float(state_p[dead].sum()) for dead in space.character_dead]
-    totals = {f: sum([r.expected[f] for r in rows]) for f in rows[0].expected} if rows else {}
+    chars = [float(state_p[dead].sum()) for dead in space.character_dead] if n_chars else []
+    totals: dict[str, float] = dict.fromkeys(rows[0].expected, 0) if rows else {}
+    for r in rows:  # each total from 0, row by row (as sum() adds them)
+        e = r.expected
+        for f in totals:
+            totals[f] += e[f]
     totals["wounds_lost"] = min(float(np.dot(_counts(space.wound_counts, wl), wl)), float(wounds))
     destroyed = float(np.dot(_counts(space.model_counts, md), md))
     totals["models_destroyed"] = min(destroyed, float(n_models))
@@ -1252,7 +1345,7 @@ class _Figure:
     def __call__(self) -> np.ndarray:
         setup, chain, _ = self.plan()
         if chain is None:
-            return _trim1(_independent_figure(setup))
+            return _independent_figure(setup)
         return _figure_pass(setup, chain, self.tables)
 
 
@@ -1260,7 +1353,7 @@ def _figure_pass(setup: _Setup, chain: _Chain, tables: list) -> np.ndarray:
     """The figure pass: the phases again with the damage total on the chain's figure axis
     (its Fourier bins when spectral), following the orders ``tables`` (the state pass's)."""
     fig = _Pass(setup, chain, tables)
-    v, _ = fig.before(setup.initial(fig.chain))
+    v, _ = fig.before(fig.start())
     v, _ = fig.split_brackets(v)
     used_by, folded = [], []
     for j, w in enumerate(setup.weapons):
@@ -1399,14 +1492,32 @@ def _independent_figure(setup: _Setup) -> np.ndarray:
     total = None
     for src, k in zip(setup.act.before, setup.before, strict=True):
         total = _added(total, _compound(src.count, k.probs[0]))
+    parts = len(setup.act.before)
     for w in setup.weapons:
         p2 = next(iter(w.joints.values()))[0]
-        q = w.normal[0].probs[0]
-        per_m = [memo.figure(p2[:, m], q, _compound) for m in range(p2.shape[1])]
-        # sum_m U^{*m} * (sum_n P(n, m) Q^{*n})
-        part = per_m[0] if w.dev is None else _compound_list(per_m, w.dev[0].probs[0])
+        dev = None if w.dev is None else w.dev[0]
+        if p2.flags.writeable:  # counts not kept (memo.py bypassed)
+            part = _weapon_figure(p2, w.normal[0], dev)
+        else:
+            part = memo.of_kept(_weapon_figure, p2, w.normal[0], dev)
         total = _added(total, part)
-    return np.ones(1) if total is None else total
+        parts += 1
+    if total is None:
+        return np.ones(1)
+    # one weapon's figure is trimmed already (its trailing zeros cut: _weapon_figure)
+    return total if parts == 1 and not setup.act.before else _trim1(total)
+
+
+def _weapon_figure(p2: np.ndarray, k: Kernel, dev: Kernel | None) -> np.ndarray:
+    """One weapon's damage figure (counts P[n, m], the kernel of its wounds and of its
+    Devastating Wounds mortal wounds, both the same in every state): sum_m U^{*m} *
+    (sum_n P(n, m) Q^{*n}), without trailing zeros (read only). Convolving figures without
+    their trailing zeros leaves out only products that are exactly 0: the same sums."""
+    q = k.probs[0]
+    per_m = [memo.figure(p2[:, m], q, _compound) for m in range(p2.shape[1])]
+    out = _trim1(per_m[0] if dev is None else _compound_list(per_m, dev.probs[0]))
+    out.flags.writeable = False
+    return out
 
 
 def _added(total: np.ndarray | None, part: np.ndarray) -> np.ndarray:

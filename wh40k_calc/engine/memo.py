@@ -14,8 +14,13 @@ few inputs, so each is kept, keyed by exactly what it reads:
   model (``AttackProfile.vs``) and its routing; the kernel of a mortal wound before the attacks
   (:func:`~wh40k_calc.engine.kernels.spill_kernel`): the space and the models' Feel No Pain;
 * a weapon's damage figure where no wound's damage depends on the target's state
-  (:func:`figure`): its counts of wounds and the points one wound inflicts; the tails of its
-  kept counts (:func:`tails`).
+  (:func:`figure`): its counts of wounds and the points one wound inflicts;
+* what the exact engine derives from kept counts and kernels alone (:func:`of_kept`, keyed by
+  the kept objects themselves): the tails of a weapon's counts (:func:`tails`), the weights
+  the state pass gives its counts, a weapon's whole damage figure. A kept kernel also keeps
+  what the engine's passes build from it alone in its ``forms`` (the form of its step, its
+  per-state expectations, and its *orbit*: the target's states after 0, 1, 2, ... of its
+  wounds from the unharmed unit, up to a small size; ``exact._orbit``).
 
 A kept result is the very object an uncached call returns (its arrays made read-only, so that
 sharing it cannot change it), so results are identical with or without the cache. Each cache
@@ -41,14 +46,15 @@ ENTRIES = 2048  # wound counts, costs and kernels kept (each)
 class _Keyed:
     """A value that hashes and compares by ``key`` (what a cached function reads of it)."""
 
-    __slots__ = ("key", "value")
+    __slots__ = ("_hash", "key", "value")
 
     def __init__(self, value: Any, key: tuple):
         self.value = value
         self.key = key
+        self._hash = hash(key)  # once: a profile's key is looked up by several caches
 
     def __hash__(self) -> int:
-        return hash(self.key)
+        return self._hash
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Keyed) and self.key == other.key
@@ -116,20 +122,35 @@ def cost(ap: AttackProfile | _Keyed, selected: int) -> float:
     return _cost(ap if isinstance(ap, _Keyed) else counts_of(ap), selected)
 
 
-_TAILS: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # id of kept counts: (them, their tails)
+_BY_ID: dict[tuple, tuple[tuple, Any]] = {}  # (fn, ids of its arguments): (them, fn's result)
+
+
+def of_kept(fn: Callable[..., Any], *kept: Any) -> Any:
+    """``fn(*kept)`` of kept values (each read-only and never changed, e.g. counts P[n, m] as
+    :func:`joint` gives them or a kernel as :func:`kernel` does; the entry keeps them, so
+    their ids name them), computed once (its result must be read-only too)."""
+    key = (fn, *map(id, kept))
+    hit = _BY_ID.get(key)
+    if hit is not None:
+        for a, b in zip(hit[0], kept, strict=True):
+            if a is not b:  # another object where a dropped one was
+                break
+        else:
+            return hit[1]
+    out = fn(*kept)
+    if len(_BY_ID) >= ENTRIES:
+        _BY_ID.clear()
+    _BY_ID[key] = (kept, out)
+    return out
+
+
+def _tails(p2: np.ndarray) -> np.ndarray:
+    return _frozen(1.0 - np.cumsum(p2.sum(axis=1)))
 
 
 def tails(p2: np.ndarray) -> np.ndarray:
-    """P(N > n) of kept counts P[n, m] (read-only, as :func:`joint` gives them: they never
-    change, and the entry keeps them, so their id names them), computed once (read-only)."""
-    hit = _TAILS.get(id(p2))
-    if hit is not None and hit[0] is p2:
-        return hit[1]
-    out = _frozen(1.0 - np.cumsum(p2.sum(axis=1)))
-    if len(_TAILS) >= ENTRIES:
-        _TAILS.clear()
-    _TAILS[id(p2)] = (p2, out)
-    return out
+    """P(N > n) of kept counts P[n, m] (:func:`of_kept`), computed once (read-only)."""
+    return of_kept(_tails, p2)
 
 
 # ---- a weapon's damage figure -----------------------------------------------------------------
@@ -219,4 +240,4 @@ def clear() -> None:
 
     for cached in (_joint, _cost, _kernel, _faces, _spill, _figure, _space, *_KEPT):
         cached.cache_clear()
-    _TAILS.clear()
+    _BY_ID.clear()

@@ -216,7 +216,10 @@ def cut_short(army: ArmyList, raw: str, label: str) -> None:
         signs.append(f"it stops inside a line ({shown!r})")
     stated = newrecruit.stated_units(lines) if army.format.startswith("newrecruit") else None
     if stated is not None and stated > len(army.units):
-        signs.append(f"its header counts {stated:,} units but {len(army.units):,} are in it")
+        held = len(army.units)
+        signs.append(
+            f"its header counts {stated:,} units but {held:,} {'is' if held == 1 else 'are'} in it"
+        )
     if army.format == gwapp.FORMAT and not gwapp.has_footer(lines):
         signs.append("the app's last line ('Exported with App Version ...') is missing")
     if signs:

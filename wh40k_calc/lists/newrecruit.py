@@ -230,9 +230,13 @@ def _wtc(body: list[Line], label: str) -> list[ListedUnit]:
     out: list[ListedUnit] = []
     section: str | None = None
     unit: _Open | None = None
+    closed = False  # New Recruit's closing line read after the latest unit: the list is whole
     for ln in body:
         t = ln.text
-        if ln.blank or _CREATED.match(t):
+        if ln.blank:
+            continue
+        if _CREATED.match(t):
+            closed = True
             continue
         if not ln.bullet and is_heading(t):
             section = t
@@ -243,10 +247,11 @@ def _wtc(body: list[Line], label: str) -> list[ListedUnit]:
                 out.append(_close(unit, label))
             unit = _open(head, section)
             unit.line = ln.number
+            closed = False
         elif unit is not None:
             _body_line(unit, ln)
     if unit is not None:
-        out.append(_close(unit, label))
+        out.append(_close(unit, label, ends_text=not closed))
     return out
 
 
@@ -329,9 +334,11 @@ def _unglued(text: str) -> str:
     return _GLUED.sub(", ", text)
 
 
-def _close(u: _Open, label: str) -> ListedUnit:
+def _close(u: _Open, label: str, ends_text: bool = False) -> ListedUnit:
     """The unit read, its heading's count checked against its model lines (the heading counts
     the unit's models: ``10x Boyz (90 pts)`` over ``1x Boss Nob`` and ``9x Boy``).
+    ``ends_text``: the text ends with this unit (no unit and no closing line after it), so
+    model lines short of the heading's count are a list cut short, not a wrong count.
 
     Raises:
         ListError: a heading that counts other than its model lines add up to.
@@ -340,8 +347,17 @@ def _close(u: _Open, label: str) -> ListedUnit:
     listed = sum(m.count for m in models)
     if u.count is not None and models and listed != u.count:
         where = f"line {u.line}: " if u.line is not None else ""
+        from ..wording import count
+
+        counted = count(u.count, "model")
+        if ends_text and listed < u.count:
+            raise ListError(
+                f"{label}: cut short: {where}{u.name!r} counts {counted} in its heading, but "
+                f"the text ends after model lines for {listed}; copy or export the whole list "
+                "again"
+            )
         raise ListError(
-            f"{label}: {where}{u.name!r} counts {u.count} models in its heading, but its "
+            f"{label}: {where}{u.name!r} counts {counted} in its heading, but its "
             f"model lines add up to {listed}; make the two agree"
         )
     if not models:

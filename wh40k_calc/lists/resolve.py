@@ -376,10 +376,11 @@ def _elsewhere(
             reason=f"{u.name!r} is not a {faction.faction} datasheet (it is {where}); mark it "
             "as an ally in the list, or give --allies with its faction",
         )
+    in_edition = cat.entries(edition=edition)  # the names resolution looked in, not the default's
     pool = (
-        [e for e in cat.entries() if faction.faction is None or e.faction == faction.faction]
+        [e for e in in_edition if faction.faction is None or e.faction == faction.faction]
         if not u.ally
-        else cat.entries()
+        else in_edition
     )
     cands = cat.suggest(u.name, pool)
     where = faction.faction or "any faction"

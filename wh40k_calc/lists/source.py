@@ -40,11 +40,11 @@ def read_source(path: str, stdin=None) -> Source:
     """The bytes of ``path`` (``-``: standard input, or ``stdin``, a binary stream).
 
     Raises:
-        ListError: no such file, a folder, unreadable, or larger than MAX_BYTES.
+        ListError: no such file, a folder, unreadable (standard input closed included), or
+            larger than MAX_BYTES.
     """
     if path == "-":
-        stream = stdin if stdin is not None else sys.stdin.buffer
-        return Source("standard input", _capped(stream.read(MAX_BYTES + 1), "standard input"))
+        return Source("standard input", _capped(_read_stdin(stdin), "standard input"))
     p = Path(path)
     if p.is_dir():
         raise ListError(f"{path}: is a folder, not an army list file")
@@ -56,6 +56,22 @@ def read_source(path: str, stdin=None) -> Source:
     except OSError as exc:
         raise ListError(f"{path}: cannot read it ({exc.strerror or exc})") from None
     return Source(path, _capped(data, path))
+
+
+def _read_stdin(stdin) -> bytes:
+    """Up to MAX_BYTES + 1 bytes of ``stdin`` (None: the process's standard input), which may be
+    closed: started with it closed (``<&-``, ``sys.stdin`` is None) or closed since."""
+    stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise ListError("standard input is closed; give the list's file name, or pipe it in")
+    try:
+        return stream.read(MAX_BYTES + 1)
+    except (OSError, ValueError) as exc:  # EBADF; ValueError: I/O on a closed file
+        raise ListError(f"standard input: cannot read it ({_why(exc)})") from None
+
+
+def _why(exc: Exception) -> str:
+    return getattr(exc, "strerror", None) or str(exc)
 
 
 def _capped(data: bytes, label: str) -> bytes:

@@ -541,5 +541,18 @@ def idle_effects(
             head = f"{a.effect.name} ({who} unit rule)"
         by_state = any(found[k][1] for k in keys)
         reason = reason.replace("--effect ID:", f"--effect {eid}:")
-        out.append(IdleEffect(eid, side, f"{head}: no effect: {reason}", by_state))
+        acts = _other_halves_acting(applied, found, eid, side)
+        said = f"the {side}'s half has no effect" if acts else "no effect"
+        also = f" (its {' and '.join(acts)} half acts)" if acts else ""
+        out.append(IdleEffect(eid, side, f"{head}: {said}: {reason}{also}", by_state))
     return out
+
+
+def _other_halves_acting(applied: Applied, found: dict, eid: str, side: str) -> list[str]:
+    """The other sides of effect ``eid`` applied here that act (a `both` record's other half:
+    Waaagh!'s target half when its attacker half has nothing to change)."""
+    return [
+        other
+        for (e, other), keys in applied.members.items()
+        if e == eid and other != side and keys and any(k not in found for k in keys)
+    ]

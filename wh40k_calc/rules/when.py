@@ -387,7 +387,9 @@ def why_not(
     if when.target_min_models is not None and target.models < when.target_min_models:
         return f"{name} needs a target of {when.target_min_models} or more models"
     if when.target_max_models is not None and target.models > when.target_max_models:
-        return f"{name} needs a target of {when.target_max_models} models or fewer"
+        from ..wording import count
+
+        return f"{name} needs a target of {count(when.target_max_models, 'model')} or fewer"
     if when.leading is not None and ctx.leading != when.leading:
         return (
             f"{name} applies while its model leads a unit (attach it with --leader or "
