@@ -6,10 +6,10 @@ run. `make bench` runs it; the figures are in ``extra_info``, nothing is asserte
 
 Timed with the default worker processes (every core above 300 distinct runs, less those
 other programs are running on) and in one process (``--jobs 1``), now, as main was at
-``paired.BEFORE`` ("before", issue 12's start) and at ``paired.BEFORE_SPEED`` ("before_speed", issue 21's start; exported from git, run with this
-environment's Python and libraries), all in the same rounds. Ratios of medians, and of the best
-runs (``best``: the least disturbed on a busy machine); CPU time is user + system of the
-process and its workers."""
+``paired.BEFORE`` ("before", issue 12's start) and at ``paired.BEFORE_SPEED`` ("before_speed",
+issue 21's start; exported from git, run with this environment's Python and libraries), all in
+the same rounds. Ratios of medians, and of the best runs (``best``: the least disturbed on a
+busy machine); CPU time is user + system of the process and its workers."""
 
 from __future__ import annotations
 
