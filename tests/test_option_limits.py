@@ -62,7 +62,10 @@ def test_intercessors_take_one_grenade_launcher_for_every_five_models(models, mo
     assert not [n for n in ok["notes"] if "not checked" in n]
     over = cli(*INTERCESSORS, *size, "--weapon", f"{KRAK} x{most + 1}")
     assert over.exit_code == 1
-    assert f"this unit of {models} models can carry only {most} of {KRAK}" in over.stderr
+    # the refusal names the option (its loadouts) and its limit
+    assert f"this unit of {models} models can give only {most} model" in over.stderr
+    assert "(1 for every 5 models) one of the loadouts astartes-grenade-launcher" in over.stderr
+    assert f"{KRAK} x{most + 1} needs it on {most + 1} models" in over.stderr
     shown = cli("show", "Adeptus Astartes/Intercessor Squad", "--edition", "11").stdout
     assert "astartes-grenade-launcher" in shown
     assert "Options not generated" not in shown

@@ -46,11 +46,13 @@ class Option(Struct, frozen=True):
     """One equipment option of a model type, reduced to the named weapons it lets a model use:
     ``weapons`` maps weapon key -> how many of it one model carries; ``cap`` is how many models
     of the type may take the option (None: all of them); ``model``: the optional model kind a
-    model taking it becomes (a loadout entry's ``instead_of``; None: it stays of its type)."""
+    model taking it becomes (a loadout entry's ``instead_of``; None: it stays of its type);
+    ``pool``: the datasheet's ``option_limits`` entry (by index) whose models it uses up."""
 
     weapons: tuple[tuple[str, int], ...]
     cap: int | None
     model: ModelProfile | None = None
+    pool: int | None = None  # the index of the datasheet's option limit it counts against
 
     def carries(self, key: str) -> int:
         """How many of weapon ``key`` one model taking this option carries."""
@@ -64,6 +66,35 @@ class Carriers(Struct, frozen=True):
     model: ModelProfile
     count: int
     options: tuple[Option, ...]
+
+
+Kit = tuple[frozenset[tuple[str, int]], int | None]  # named weapons, option limit (index)
+
+
+def pool_of(ds: Datasheet) -> dict[str, int]:
+    """Loadout name -> the index of the datasheet's option limit that names it."""
+    return {name: i for i, lim in enumerate(ds.option_limits) for name in lim.loadouts}
+
+
+def pool_sizes(
+    ds: Datasheet, starting_strength: int, counts: dict[str, int] | None = None
+) -> tuple[int, ...]:
+    """How many models each of the datasheet's option limits lets take its loadouts, in a unit
+    of ``starting_strength`` models; with ``counts`` (model name -> models), then how many
+    optional models may stand in for each kind that ``keeps`` a minimum (its models less that
+    minimum: :func:`_kept_kinds`)."""
+    out = tuple(lim.models_for(starting_strength) for lim in ds.option_limits)
+    if counts is None:
+        return out
+    present = {norm_name(name): n for name, n in counts.items()}
+    return out + tuple(max(0, present.get(m.key, 0) - (m.keeps or 0)) for m in _kept_kinds(ds))
+
+
+def _kept_kinds(ds: Datasheet) -> list[ModelProfile]:
+    """The model kinds with a minimum (``keeps``) that optional kinds stand in for (a loadout
+    entry's ``instead_of``), in datasheet order: their limits follow the option limits."""
+    instead = {norm_name(e.instead_of) for es in ds.loadouts.values() for e in es if e.instead_of}
+    return [m for m in ds.models if m.keeps and m.key in instead]
 
 
 def carriers(
@@ -80,22 +111,25 @@ def carriers(
     listed: set[str] = set()
     per_model = []
     fielded = _optional_kinds(ds, counts, starting_strength, named)
+    pools = pool_of(ds)
+    first = len(ds.option_limits)
+    kept_pool = {k.key: first + i for i, k in enumerate(_kept_kinds(ds))}
     for m in ds.models:
         n = sum(c for name, c in counts.items() if norm_name(name) == m.key)
         kits = m.default_equipment(n) if n else [(0, m.equipped), *m.equipped_by_count]
-        opts: dict[frozenset[tuple[str, int]], int | None] = {}
+        opts: dict[Kit, int | None] = {}
         for c, keys in kits:  # default equipment: disjoint models, counts add up
-            _keep(opts, named(keys), c, add=True)
-        swaps: dict[frozenset[tuple[str, int]], int | None] = {}
-        for entries in ds.loadouts.values():
+            _keep(opts, (named(keys), None), c, add=True)
+        swaps: dict[Kit, int | None] = {}
+        for lname, entries in ds.loadouts.items():
             for e in entries:
                 if norm_name(e.model) == m.key and starting_strength >= (e.min_unit_size or 0):
                     cap = e.models_for(starting_strength)
-                    if cap != 0:
-                        _keep(swaps, named(e.equipped), cap)  # alternatives: the largest
-        for ws, cap in swaps.items():
-            _keep(opts, ws, cap, add=True)
-        listed |= {k for ws in opts for k, _ in ws}
+                    if cap != 0:  # alternatives: the largest
+                        _keep(swaps, (named(e.equipped), pools.get(lname)), cap)
+        for (ws, pool), cap in _without_covered(swaps).items():
+            _keep(opts, (ws, pool), cap, add=True)
+        listed |= {k for ws, _ in opts for k, _ in ws}
         listed |= {k for (_, ws), _ in fielded.get(m.key, {}).items() for k, _ in ws}
         for choice in m.choices:
             listed |= {k for k in choice.weapons if k in wanted}
@@ -105,16 +139,33 @@ def carriers(
     free = frozenset((k, 1) for k in wanted if k not in listed)  # any model may carry them
     out = []
     for m, n, opts in per_model:
-        merged: dict[frozenset[tuple[str, int]], int | None] = {}
-        for ws, cap in opts.items():
+        merged: dict[Kit, int | None] = {}
+        for (ws, pool), cap in opts.items():
             if ws | free:
-                _keep(merged, ws | free, cap, add=True)
-        options = [Option(tuple(sorted(ws)), cap) for ws, cap in merged.items()]
+                _keep(merged, (ws | free, pool), cap, add=True)
+        options = [Option(tuple(sorted(ws)), cap, None, pool) for (ws, pool), cap in merged.items()]
+        kept = kept_pool.get(m.key)
         for (kind, ws), cap in fielded.get(m.key, {}).items():
             if ws | free:
-                options.append(Option(tuple(sorted(ws | free)), cap, kind))
+                options.append(Option(tuple(sorted(ws | free)), cap, kind, kept))
         out.append(Carriers(m, n, tuple(options)))
     return out
+
+
+def _without_covered(swaps: dict[Kit, int | None]) -> dict[Kit, int | None]:
+    """``swaps`` without the entries outside every option limit whose equipment entries inside
+    limits also give, as many models in all (a loadout made by adding up separate options,
+    ``meltagun-x2``: the options' own entries, each within its option's limit, say how many
+    models may take it)."""
+    pooled: dict[frozenset[tuple[str, int]], int] = {}
+    for (ws, pool), cap in swaps.items():
+        if pool is not None and cap is not None:
+            pooled[ws] = pooled.get(ws, 0) + cap
+    return {
+        (ws, pool): cap
+        for (ws, pool), cap in swaps.items()
+        if pool is not None or cap is None or cap > pooled.get(ws, 0)
+    }
 
 
 def _optional_kinds(
@@ -204,32 +255,39 @@ def wanted_by_kits(ds: Datasheet, kits: list[tuple[int, tuple[str, ...]]]) -> di
 
 
 def _chosen(
-    opts: dict[frozenset[tuple[str, int]], int | None],
+    opts: dict[Kit, int | None],
     choice: WeaponChoice,
     wanted: dict[str, int],
     melee: set[str],
-) -> dict[frozenset[tuple[str, int]], int | None]:
+) -> dict[Kit, int | None]:
     """``opts`` and, for each, the same option with a :class:`~wh40k_calc.datasheet.
     WeaponChoice` taken: the choice's weapons it holds set aside (with ``choice.adds``: kept),
     up to ``choice.up_to`` of them carried instead or besides (each named weapon as many times
     as it may be: once for those in ``choice.once`` and for melee weapons, of which a model
     fights with one, counting one it holds already), at most ``choice.count`` models of the
-    type."""
+    type; with ``choice.sets``, the weapons of one set or of part of it (a melee weapon once)."""
     picks = [k for k in choice.weapons if k in wanted]
     out = dict(opts)
     if not picks:
         return out
     single = choice.once | melee
-    most = {k: 1 if k in single else choice.up_to for k in picks}
-    combos = [c for c in _multisets(picks, most, choice.up_to) if c]
-    for ws, cap in opts.items():
+    if choice.sets:
+        combos = []
+        for group in choice.sets:
+            have = Counter(k for k in group if k in wanted)
+            most = {k: 1 if k in single else n for k, n in have.items()}
+            combos += [c for c in _multisets(list(have), most, sum(have.values())) if c]
+    else:
+        most = {k: 1 if k in single else choice.up_to for k in picks}
+        combos = [c for c in _multisets(picks, most, choice.up_to) if c]
+    for (ws, pool), cap in opts.items():
         kept = {k: n for k, n in ws if choice.adds or k not in choice.weapons}
         limit = cap if choice.count is None else min(choice.count, cap or choice.count)
         for combo in combos:
             if any(k in single and kept.get(k, 0) + n > 1 for k, n in combo.items()):
                 continue  # a second one of a weapon a model carries at most one of
             both = Counter(kept) + Counter(combo)
-            _keep(out, frozenset(both.items()), limit)
+            _keep(out, (frozenset(both.items()), pool), limit)
     return out
 
 
@@ -260,7 +318,11 @@ def _keep(opts: dict, weapons: Hashable, cap: int | None, add: bool = False) -> 
 
 
 def assign(
-    ds: Datasheet, counts: dict[str, int], wanted: dict[str, int], starting_strength: int
+    ds: Datasheet,
+    counts: dict[str, int],
+    wanted: dict[str, int],
+    starting_strength: int,
+    pools: tuple[int | None, ...] | None = None,
 ) -> dict[str, list[tuple[ModelProfile, int, int]]] | None:
     """Which models carry the named weapons, or None when no assignment exists.
 
@@ -268,7 +330,11 @@ def assign(
         ds: the datasheet.
         counts: model name -> models of that name in the unit.
         wanted: weapon key -> how many of that weapon attack.
-        starting_strength: the unit's listed size (for loadout entries' ``min_unit_size``).
+        starting_strength: the unit's listed size (for loadout entries' ``min_unit_size`` and
+            the option limits).
+        pools: how many models each of the datasheet's ``option_limits`` lets take its
+            loadouts (None: as the limits say for ``starting_strength``; an item None: no
+            limit, for :func:`explain`).
 
     Returns:
         weapon key -> [(model type, models, weapons each)], whose models times weapons add up
@@ -277,7 +343,9 @@ def assign(
     """
     units = carriers(ds, counts, wanted, starting_strength)
     order = tuple(wanted)
-    chosen = _search(tuple(units), order, tuple(wanted[k] for k in order))
+    if pools is None:
+        pools = pool_sizes(ds, starting_strength, counts)
+    chosen = _search(tuple(units), order, tuple(wanted[k] for k in order), pools)
     if chosen is None:
         return None
     left = dict(wanted)
@@ -297,14 +365,20 @@ def assign(
 
 
 def _search(
-    units: tuple[Carriers, ...], order: tuple[str, ...], needs: tuple[int, ...]
+    units: tuple[Carriers, ...],
+    order: tuple[str, ...],
+    needs: tuple[int, ...],
+    pools: tuple[int | None, ...] = (),
 ) -> list[tuple[int, int, int]] | None:
     """Depth-first over model types and their options: how many models of each type take each
-    option (at most its cap and the models left), until every need is met. Returns the (type
-    index, option index, models) taken, or None. States already seen are remembered."""
+    option (at most its cap, the models left and what is left of its option limit), until
+    every need is met. Returns the (type index, option index, models) taken, or None. States
+    already seen are remembered."""
 
     @cache
-    def go(ti: int, oi: int, left: int, needs: tuple[int, ...]) -> tuple | None:
+    def go(
+        ti: int, oi: int, left: int, needs: tuple[int, ...], free: tuple[int | None, ...]
+    ) -> tuple | None:
         if not any(needs):
             return ()
         if ti == len(units):
@@ -312,21 +386,28 @@ def _search(
         c = units[ti]
         if oi == len(c.options) or not left:
             nxt = units[ti + 1].count if ti + 1 < len(units) else 0
-            return go(ti + 1, 0, nxt, needs)
+            return go(ti + 1, 0, nxt, needs, free)
         opt = c.options[oi]
         each = [opt.carries(k) for k in order]
-        useful = max(-(-n // e) for n, e in zip(needs, each, strict=True) if e)
+        useful = max((-(-n // e) for n, e in zip(needs, each, strict=True) if e), default=0)
         most = min(left, useful, left if opt.cap is None else opt.cap)
+        room = None if opt.pool is None else free[opt.pool]
+        if room is not None:
+            most = min(most, room)
         for x in range(most, -1, -1):
             after = tuple(max(0, n - x * e) for n, e in zip(needs, each, strict=True))
-            rest = go(ti, oi + 1, left - x, after)
+            rest_free = free
+            if room is not None and x:
+                assert opt.pool is not None
+                rest_free = (*free[: opt.pool], room - x, *free[opt.pool + 1 :])
+            rest = go(ti, oi + 1, left - x, after, rest_free)
             if rest is not None:
                 return ((ti, oi, x), *rest) if x else rest
         return None
 
     if not units:
         return None if any(needs) else []
-    found = go(0, 0, units[0].count, needs)
+    found = go(0, 0, units[0].count, needs, tuple(pools))
     return None if found is None else list(found)
 
 
@@ -340,8 +421,13 @@ def explain(
     """Why no assignment exists, in words, starting with ``subject``: a set of the named weapons
     that needs more than the unit's models can carry of them at once (the largest shortfall;
     of those, the fewest weapons), e.g. "the unit can carry only 2 of Big shoota and Rokkit
-    launcha at once (Spanner ×2); Big shoota x2 and Rokkit launcha x2 need 4"."""
+    launcha at once (Spanner ×2); Big shoota x2 and Rokkit launcha x2 need 4"; or a wargear
+    option that several loadouts offer and whose limit of models in all the weapons exceed,
+    named by its loadouts (:func:`limit_exceeded`)."""
     need = {k: n for k, (_, n) in wanted.items()}
+    over = limit_exceeded(ds, counts, wanted, starting_strength, subject)
+    if over is not None:
+        return over
     units = carriers(ds, counts, need, starting_strength)
     keys = list(wanted)
     best: tuple[int, tuple[str, ...], list[str]] | None = None
@@ -367,7 +453,87 @@ def explain(
     return (
         f"{subject} can carry only {total - short} of {what}{at_once} "
         f"({', '.join(who) or 'no model can'}); {_and([named[k] for k in subset])} {verb} {total}"
-    )
+    ) + _from_options(ds, subset)
+
+
+def _from_options(ds: Datasheet, keys: tuple[str, ...]) -> str:
+    """The wargear options (``option_limits`` entries, by their loadouts) that give the
+    weapons of ``keys``, as the end of a refusal (" (wargear option: one of the loadouts a, b
+    and c, each for the models it lists)"), or "" where none does."""
+    default = {k for m in ds.models for k in m.equipped}
+    found = [
+        lim
+        for lim in ds.option_limits
+        if any(
+            k in e.equipped and k not in default
+            for name in lim.loadouts
+            for e in ds.loadouts[name]
+            for k in keys
+        )
+    ]
+    if not found:
+        return ""
+    text = "; ".join(f"one of the loadouts {_and(list(lim.loadouts))}" for lim in found)
+    return f" (wargear option: {text}, each for the models it lists)"
+
+
+def limit_exceeded(
+    ds: Datasheet,
+    counts: dict[str, int],
+    wanted: dict[str, tuple[Weapon, int]],
+    starting_strength: int,
+    subject: str = "the unit",
+) -> str | None:
+    """The refusal naming the wargear option (an ``option_limits`` entry, by its loadouts)
+    without whose limit the unit's models could carry the ``wanted`` weapons, with the models
+    it allows and the models the weapons need (the fewest for which they fit): "this unit of
+    10 models can give only 3 models one of the loadouts flamer, meltagun and plasma-gun (one
+    wargear option); Flamer x2 and Meltagun x2 need 4". None when no single limit is the
+    reason."""
+    need = {k: n for k, (_, n) in wanted.items()}
+    sizes: tuple[int | None, ...] = pool_sizes(ds, starting_strength, counts)
+    most = sum(counts.values())
+    for i, allowed in enumerate(sizes):
+        relaxed = (*sizes[:i], None, *sizes[i + 1 :])
+        if assign(ds, counts, need, starting_strength, relaxed) is None:
+            continue
+        assert allowed is not None
+        needed = next(
+            (
+                k
+                for k in range(allowed + 1, most + 1)
+                if assign(ds, counts, need, starting_strength, (*sizes[:i], k, *sizes[i + 1 :]))
+                is not None
+            ),
+            most,
+        )
+        if i >= len(ds.option_limits):  # optional models in place of a kind with a minimum
+            kind = _kept_kinds(ds)[i - len(ds.option_limits)]
+            named = _and([f"{w.name} x{n}" for w, n in wanted.values()])
+            return (
+                f"{subject} can field only {_count(allowed, 'model')} of its optional kinds "
+                f"in place of {kind.name} models (it keeps {kind.keeps} of them); {named} "
+                f"need {needed}"
+            )
+        lim = ds.option_limits[i]
+        given = {k for name in lim.loadouts for e in ds.loadouts[name] for k in e.equipped}
+        default = {k for m in ds.models for k in m.equipped}
+        asked = [k for k in wanted if k in given and k not in default] or [
+            k for k in wanted if k in given
+        ]
+        what = _and([f"{wanted[k][0].name} x{wanted[k][1]}" for k in asked or list(wanted)])
+        loadouts = _and(list(lim.loadouts))
+        per = (
+            f" ({lim.models} for every {lim.per_models} models)"
+            if lim.per_models is not None
+            else ""
+        )
+        verb = "needs" if len(asked) == 1 else "need"
+        return (
+            f"{subject} can give only {_count(allowed, 'model')}{per} one of the loadouts "
+            f"{loadouts} (one wargear option); {what} {verb} it on {needed} models"
+        )
+    return None
 
 
 def _capacity(units: list[Carriers], subset: set[str]) -> tuple[int, list[str]]:
@@ -396,6 +562,12 @@ def _capacity(units: list[Carriers], subset: set[str]) -> tuple[int, list[str]]:
         f"{name} ×{models}" + (f", {got} in all" if got != models else "")
         for name, (models, got) in who.items()
     ]
+
+
+def _count(n: int, noun: str) -> str:
+    from .wording import count
+
+    return count(n, noun)
 
 
 def _and(items: list[str]) -> str:

@@ -64,6 +64,7 @@ class _ChoiceSchema(msgspec.Struct, forbid_unknown_fields=True):
     once: list[str] = []
     count: Annotated[int, msgspec.Meta(ge=1)] | Literal["all"] = "all"
     adds: bool = False
+    sets: list[Annotated[list[str], msgspec.Meta(min_length=1)]] = []
 
 
 class _NotGeneratedSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -94,6 +95,7 @@ class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
     keywords: list[str] = []
     equipped_by_count: list[_CountEquippedSchema] = []
     choices: list[_ChoiceSchema] = []
+    keeps: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
 class _WeaponSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -129,6 +131,12 @@ class _LoadoutEntrySchema(msgspec.Struct, forbid_unknown_fields=True):
     per_models: Annotated[int, msgspec.Meta(ge=1)] | None = None
     replaces: list[str] | None = None
     instead_of: str | None = None
+
+
+class _OptionLimitSchema(msgspec.Struct, forbid_unknown_fields=True):
+    loadouts: Annotated[list[str], msgspec.Meta(min_length=1)]
+    models: Annotated[int, msgspec.Meta(ge=1)]
+    per_models: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
 class _LeadersAllowedSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -173,6 +181,7 @@ class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
     keywords: list[str] = []
     faction_keywords: list[str] = []
     loadouts: dict[str, list[_LoadoutEntrySchema]] = {}
+    option_limits: list[_OptionLimitSchema] = []
     rules: list[str] = []
     leader_of: list[str] = []
     leader_alongside: list[str] = []
@@ -235,13 +244,17 @@ class WeaponChoice(Struct, frozen=True):
     cannon is one of its three guns: "cannot be equipped with more than 3 ranged weapons"),
     or with ``adds`` besides everything it carries (a Commander's high-output burst cannon,
     or the gun that replaced it, and up to three more); ``count`` models of the type may take
-    it (None: all). ``wh40k_calc.composition`` reads it for ``--weapon``."""
+    it (None: all). With ``sets`` (each a list of weapon keys, a key once a copy) the model
+    takes the weapons of one set or part of it, and no others of the list ("one of the
+    following: 2 lascannons and 2 twin heavy bolters, or 2 lascannons and 2 twin heavy
+    flamers": a Baneblade's sponsons). ``wh40k_calc.composition`` reads it for ``--weapon``."""
 
     up_to: int
     weapons: tuple[str, ...]
     once: frozenset[str] = frozenset()
     count: int | None = None
     adds: bool = False
+    sets: tuple[tuple[str, ...], ...] = ()
 
 
 class NotGenerated(Struct, frozen=True):
@@ -272,7 +285,9 @@ class ModelProfile(Struct, frozen=True):
     those weapons instead of ``equipped`` (a datasheet's "1 X is equipped with ..."); see
     :meth:`default_equipment`. ``choices``: options giving a model several weapons of a list
     (:class:`WeaponChoice`). ``M`` is inches, a text such as ``20+`` (aircraft) as the
-    datasheet prints it, or None where it prints "-" (fortifications).
+    datasheet prints it, or None where it prints "-" (fortifications). ``keeps``: the fewest
+    models of this kind the unit has when optional kinds stand in for some of them (a loadout
+    entry's ``instead_of``: the composition's minimum of the kind; None: no minimum kept).
     """
 
     name: str
@@ -297,6 +312,7 @@ class ModelProfile(Struct, frozen=True):
     invuln_melee_only: bool = False
     invuln_ranged: int | None = None
     invuln_melee: int | None = None
+    keeps: int | None = None
 
     def invuln_against(self, melee: bool) -> int | None:
         """The invulnerable save (X means X+; None: none) against a melee attack (``melee``)
@@ -405,6 +421,26 @@ class LoadoutEntry(Struct, frozen=True):
         return self.count * (starting_strength // self.per_models)
 
 
+class OptionLimit(Struct, frozen=True):
+    """One wargear option offered as several loadouts (its items, or the model types that may
+    take it: "up to 3 Traitor Guardsmen can each have their lasgun replaced with one of the
+    following", "for every 5 models, 1 model equipped with a bolt rifle can be equipped with
+    ..."): at most ``models`` models of the unit in all (for every ``per_models`` models of the
+    Starting Strength, where given) take entries of ``loadouts`` (loadout names), whatever
+    each entry's own ``count`` allows. ``wh40k_calc.composition`` reads it for ``--weapon``
+    and army lists."""
+
+    loadouts: tuple[str, ...]
+    models: int
+    per_models: int | None = None
+
+    def models_for(self, starting_strength: int) -> int:
+        """How many models may take the option in a unit of ``starting_strength`` models."""
+        if self.per_models is None:
+            return self.models
+        return self.models * (starting_strength // self.per_models)
+
+
 class LeadersAllowed(Struct, frozen=True):
     """Bodyguard rule: at this Starting Strength, up to ``count`` Leaders may be attached (one of
     them with ``one_with_keyword`` if set)."""
@@ -489,6 +525,7 @@ class Datasheet(Struct, frozen=True, dict=True):  # dict: the weapons by key, ke
     legends: bool = False
     data: DataVersion | None = None
     additional_cost: AdditionalCost | None = None
+    option_limits: tuple[OptionLimit, ...] = ()
 
     __eq__, __hash__ = compared_without("loadouts")  # a dict: no part of equality
 
@@ -586,6 +623,7 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
         lname: _loadout(lname, entries, models, largest, check_weapons, file)
         for lname, entries in raw.loadouts.items()
     }
+    limits = _option_limits(raw.option_limits, loadouts, file)
     return Datasheet(
         name=raw.name,
         faction=raw.faction,
@@ -623,7 +661,40 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
             if raw.additional_cost
             else None
         ),
+        option_limits=limits,
     )
+
+
+def _option_limits(
+    raw: list[_OptionLimitSchema],
+    loadouts: dict[str, tuple[LoadoutEntry, ...]],
+    file: Path | str,
+) -> tuple[OptionLimit, ...]:
+    """The ``option_limits``, checked: each names loadouts of the file, and a loadout is in at
+    most one limit.
+
+    Raises:
+        DatasheetError: naming the field.
+    """
+    by_key = {norm_name(n): n for n in loadouts}
+    seen: set[str] = set()
+    out = []
+    for i, lim in enumerate(raw):
+        names = []
+        for j, name in enumerate(lim.loadouts):
+            found = by_key.get(norm_name(name))
+            if found is None:
+                raise DatasheetError(
+                    f"{file}: option_limits[{i}].loadouts[{j}]: {name!r} is not in 'loadouts'"
+                )
+            if found in seen:
+                raise DatasheetError(
+                    f"{file}: option_limits[{i}].loadouts[{j}]: {name!r} is in another limit"
+                )
+            seen.add(found)
+            names.append(found)
+        out.append(OptionLimit(tuple(names), lim.models, lim.per_models))
+    return tuple(out)
 
 
 def _schema(data: object, file: Path | str) -> _DatasheetSchema:
@@ -777,6 +848,7 @@ def _models(
                 invuln_melee_only=m.invuln_melee_only,
                 invuln_ranged=m.invuln_ranged,
                 invuln_melee=m.invuln_melee,
+                keeps=m.keeps,
             )
         )
         if m.invuln_ranged_only and m.invuln_melee_only:
@@ -809,7 +881,16 @@ def _choice(
         if key not in weapons:
             raise DatasheetError(f"{file}: {where}.once[{j}]: {c.once[j]!r} is not one of its 'of'")
     count = None if c.count == "all" else c.count
-    return WeaponChoice(c.up_to, tuple(dict.fromkeys(weapons)), frozenset(once), count, c.adds)
+    sets = []
+    for j, group in enumerate(c.sets):
+        keys = check_weapons(group, f"{where}.sets[{j}]")
+        for key, name in zip(keys, group, strict=True):
+            if key not in weapons:
+                raise DatasheetError(f"{file}: {where}.sets[{j}]: {name!r} is not one of its 'of'")
+        sets.append(keys)
+    return WeaponChoice(
+        c.up_to, tuple(dict.fromkeys(weapons)), frozenset(once), count, c.adds, tuple(sets)
+    )
 
 
 def _check_size_totals(sizes: list[UnitSize], file: Path | str) -> None:

@@ -3,6 +3,7 @@ or as JSON in the shape of the datasheet YAML (DATASHEET_FORMAT.md, part 1)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon
@@ -132,10 +133,25 @@ def _option_lines(ds: Datasheet) -> list[tuple[str, str, str]]:
             ]
             who = "" if c.count is None else f"up to {c.count} models, "
             how = "besides what it carries" if c.adds else "in place of those of them it carries"
-            text = f'{who}up to {c.up_to} of {", ".join(names)}, {how} (--weapon "NAME xN")'
+            what = f"up to {c.up_to} of {', '.join(names)}"
+            if c.sets:
+                groups = [
+                    " and ".join(
+                        f"{_weapon_name(ds, k)}{f' ×{n}' if n > 1 else ''}"
+                        for k, n in Counter(g).items()
+                    )
+                    for g in c.sets
+                ]
+                what = f"one of: {'; '.join(groups)}"
+            text = f'{who}{what}, {how} (--weapon "NAME xN")'
             by_text.setdefault(text, []).append(m.name)
     for text, models in by_text.items():
         out.append(("Choice: ", f"{', '.join(models)}: {text}", "dim"))
+    for lim in ds.option_limits:
+        per = f" for every {lim.per_models} models" if lim.per_models else ""
+        who = f"{lim.models} model{'s' if lim.models != 1 else ''}{per}"
+        text = f"at most {who} in all take one of {', '.join(lim.loadouts)} (one wargear option)"
+        out.append(("Option limit: ", text, "dim"))
     reasons: dict[str, list[str]] = {}
     for o in ds.options_not_generated:
         reasons.setdefault(o.reason, []).extend(o.items or ["(no equipment named)"])
@@ -313,6 +329,11 @@ def datasheet_json(ds: Datasheet) -> dict[str, Any]:
         "leader_alongside": list(ds.leader_alongside),
         "leader_alongside_bodyguard": list(ds.leader_alongside_bodyguard),
         "support_of": list(ds.support_of),
+        "option_limits": [
+            {"loadouts": list(lim.loadouts), "models": lim.models}
+            | ({"per_models": lim.per_models} if lim.per_models else {})
+            for lim in ds.option_limits
+        ],
         "options_not_generated": [
             {"reason": o.reason, "items": list(o.items)} for o in ds.options_not_generated
         ],
@@ -423,9 +444,10 @@ def _model_json(ds: Datasheet, m: ModelProfile) -> dict[str, Any]:
                 "count": "all" if c.count is None else c.count,
                 "adds": c.adds,
             }
+            | ({"sets": [[_weapon_name(ds, k) for k in g] for g in c.sets]} if c.sets else {})
             for c in m.choices
         ],
-    }
+    } | ({"keeps": m.keeps} if m.keeps else {})
 
 
 def _size_json(s: UnitSize) -> dict[str, Any]:

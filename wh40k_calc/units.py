@@ -348,7 +348,8 @@ def fielded(
     Champion for one of the Honour Guard): the unit keeps its number of models.
 
     Raises:
-        SelectionError: the unit has fewer models of that kind left than the entries take.
+        SelectionError: the unit has fewer models of that kind left than the entries take, or
+            than the kind ``keeps`` (its composition's minimum) and the entries take.
     """
     out = dict(counts)
     for e in entries:
@@ -357,10 +358,13 @@ def fielded(
         n = e.models_for(starting_strength) or 0
         key = norm_name(e.instead_of)
         have = sum(c for name, c in out.items() if norm_name(name) == key)
-        if n > have:
+        kind = ds.model(e.instead_of)
+        keeps = (kind.keeps or 0) if kind is not None else 0
+        if n > have - keeps:
+            kept = f", and keeps at least {keeps} of them" if keeps else ""
             raise SelectionError(
                 f"loadout {loadout!r} of {ds.name} fields {count(n, e.model)} in place of as "
-                f"many {e.instead_of} but this unit has {count(have, e.instead_of)}"
+                f"many {e.instead_of} but this unit has {count(have, e.instead_of)}{kept}"
             )
         left = n
         for name in out:

@@ -49,7 +49,7 @@ from .models import (
     statline,
 )
 from .names import nice_case
-from .optional_models import optional_model_loadouts
+from .optional_models import optional_model_loadouts, rank_and_file_minimum
 from .sizes import Sizes, fits, keep_size, unlisted, unused_alternatives
 from .unit_abilities import Context, UnitAbilities
 from .unit_rules import Collected
@@ -468,7 +468,13 @@ def _add_loadouts(
     loadouts = options.loadouts | optional_model_loadouts(models, sizes, options.loadouts)
     if loadouts:
         data["loadouts"] = loadouts
+    if options.limits:
+        data["option_limits"] = options.limits
+    keeps = rank_and_file_minimum(models, sizes)
+    instead = any(e.get("instead_of") for entries in loadouts.values() for e in entries)
     for row in data["models"]:
+        if keeps is not None and instead and row["name"] == keeps[0]:
+            row["keeps"] = keeps[1]
         if row["name"] in options.choices:
             row["choices"] = options.choices[row["name"]]
     if options.not_generated:

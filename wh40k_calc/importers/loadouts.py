@@ -42,7 +42,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from .export import html_to_text, slug
 from .models import ImportedModel
@@ -52,33 +53,97 @@ from .weapons import ImportedWeapon, resolve_item, split_count
 _NUM = r"(?P<n>\d+|one|a|an)"
 _PREFIX = re.compile(
     r"^(?:for every (?P<per>\d+) models in (?:this|the) unit, |"
-    r"if this unit contains (?P<ifn>\d+) models, )",
+    r"if this unit contains (?P<ifn>\d+) (?:or more )?models, )",
     re.IGNORECASE,
 )
-_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(p, re.IGNORECASE))
-    for kind, p in (
-        ("this", r"^this model[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$"),
-        ("this-all", r"^each of this model[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$"),
-        ("this-n", rf"^{_NUM} of this model[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$"),
-        ("the", r"^the (?P<model>.+?)[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$"),
-        ("each", r"^each (?P<model>.+?)[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$"),
-        ("n", rf"^{_NUM} (?P<model>.+?)[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$"),
+_FORMS: tuple[tuple[str, re.Pattern[str], bool], ...] = tuple(
+    (kind, re.compile(p, re.IGNORECASE), fresh)
+    for kind, p, fresh in (
+        ("this", r"^this model[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$", False),
+        (
+            "this-all",
+            r"^each of this model[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$",
+            False,
+        ),
+        (
+            "this-n",
+            rf"^{_NUM} of this model[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$",
+            False,
+        ),
+        ("the", r"^the (?P<model>.+?)[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$", False),
+        (
+            "each",
+            r"^each (?P<model>.+?)[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$",
+            False,
+        ),
+        (
+            "n",
+            rf"^{_NUM} (?P<model>.+?)[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$",
+            False,
+        ),
         (
             "all",
             r"^(?:any number of|all) (?P<model>.+?) (?:in this unit )?can each have their "
             r"(?P<old>.+?) replaced with (?P<new>.+)$",
+            False,
         ),
         (
             "up-to",
             r"^up to (?P<n>\d+) (?P<model>.+?) can each have their (?P<old>.+?) replaced "
             r"with (?P<new>.+)$",
+            False,
         ),
         (
             "n-its",
             rf"^{_NUM} (?P<model>.+?) can (?:have its (?P<old>.+?) replaced|replace its "
             r"(?P<old2>.+?)) with (?P<new>.+)$",
+            False,
         ),
+        # the forms read since (``fresh``: named after the others, which keep their names)
+        (
+            "n",
+            rf"^(?:up to )?{_NUM} (?P<model>.+?)(?:[’']s|s[’']) (?P<old>.+?) can (?:each )?be "
+            r"replaced with (?P<new>.+)$",
+            True,
+        ),
+        (
+            "the-its",
+            r"^the (?P<model>.+?) can (?:replace its (?P<old>.+?)|have its (?P<old2>.+?) "
+            r"replaced) with (?P<new>.+)$",
+            True,
+        ),
+        (
+            "all",
+            r"^(?:any number of|all) (?P<model>.+?) (?:in this unit )?can each (?:have their "
+            r"(?P<old>.+?) replaced|replace their (?P<old2>.+?)) with (?P<new>.+)$",
+            True,
+        ),
+        (
+            "all",
+            r"^any numbers? of (?P<model>.+?)s[’'] (?P<old>.+?) can each be replaced with "
+            r"(?P<new>.+)$",
+            True,
+        ),
+        (
+            "up-to",
+            r"^up to (?P<n>\d+|one|two|three|four|five) (?P<model>.+?) can each (?:have their "
+            r"(?P<old>.+?) replaced|replace their (?P<old2>.+?)) with (?P<new>.+)$",
+            True,
+        ),
+        (
+            "up-to",
+            rf"^{_NUM} (?P<model>.+?) can each (?:have their (?P<old>.+?) replaced|replace "
+            r"their (?P<old2>.+?)) with (?P<new>.+)$",
+            True,
+        ),
+        (
+            "n-its",
+            rf"^(?:up to )?{_NUM} (?P<model>.+?) can (?:have (?:its|their) (?P<old>.+?) "
+            r"replaced|replace (?:its|their) (?P<old2>.+?)) with (?P<new>.+)$",
+            True,
+        ),
+        ("this", r"^this model can have its (?P<old>.+?) replaced with (?P<new>.+)$", True),
+        ("the", r"^the (?P<model>.+?)[’'] (?P<old>.+?) can be replaced with (?P<new>.+)$", True),
     )
 )
 
@@ -96,11 +161,24 @@ class _Option:
     new: tuple[tuple[str, ...], ...]  # alternatives, each a list of items
     per_models: int | None = None
     adds: bool = False  # the new items besides the old ones (which only say who may)
+    once: bool = False  # no item twice in the unit ("duplicates are not allowed")
+    or_old: tuple[str, ...] = ()  # "X or Y replaced": Y, replaced where no model carries X
+    once_at: tuple[int, int] | None = None  # with once: (N, K): K of an item in N models
+    fresh: bool = True  # a form read since the first ones: its loadouts are named after theirs
 
 
 _EQUIPPED_ADD = re.compile(
     rf"^{_NUM} (?P<model>.+?) (?:in this unit )?equipped with (?P<old>.+?) can be equipped "
     r"with (?P<new>.+)$",
+    re.IGNORECASE,
+)
+_COUNT_ADD = re.compile(
+    rf"^{_NUM} (?P<model>.+?) (?:in this unit )?can be equipped with (?P<new>.+)$",
+    re.IGNORECASE,
+)
+_IF_EQUIPPED = re.compile(
+    r"^if (?:this model|the (?P<model>.+?)) is equipped with (?P<old>.+?), it can be "
+    r"equipped with (?P<new>.+)$",
     re.IGNORECASE,
 )
 
@@ -111,22 +189,39 @@ def parse_equipped_addition(text: str) -> _Option | None:
     carrying X may add Y (X is kept: ``adds``), for every N models of the unit with the prefix;
     a sentence after the option's ("That model's pulse carbine cannot be replaced.") is left
     out. None for any other text."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines, _ = _lines(text)
     head = lines[0].split(". ")[0].rstrip(".") if lines else ""
     per = least = None
     if m := _PREFIX.match(head):
         per = int(m["per"]) if m["per"] else None
         least = int(m["ifn"]) if m["ifn"] else None
         head = head[m.end() :]
+    if (m := _IF_EQUIPPED.match(head)) and not per and not least:
+        old_items = tuple(_ARTICLE.sub("", i) for i in _items(m["old"]))
+        new = m["new"].strip().rstrip(":*").strip()
+        if re.fullmatch(r"one of the following\W*", new, re.IGNORECASE):
+            alternatives = tuple(_items(i) for i in lines[1:])
+        elif re.search(r"following|up to|either|\bor\b", new, re.IGNORECASE):
+            return None
+        else:
+            alternatives = (_items(new),)
+        if not alternatives or not all(alternatives):
+            return None
+        return _Option(m["model"], None, None, old_items, alternatives, adds=True)
     m = _EQUIPPED_ADD.match(head)
     if m is None:
-        return None
+        m = _COUNT_ADD.match(head)
+        if m is None or re.search(r"\d|\bequipped\b|\bup to\b", m["model"], re.I):
+            return None
+        m_old = None
+    else:
+        m_old = m["old"]
     model = m["model"].strip()
     if model.lower() in ("model", "models"):
         model = None
     elif re.search(r"\d|\bequipped\b", model, re.IGNORECASE):
         return None
-    old = re.sub(r"^(?:a|an|one)\s+", "", m["old"].strip(), flags=re.IGNORECASE)
+    old = () if m_old is None else (_ARTICLE.sub("", m_old.strip()),)
     new = re.sub(r"\s*\([^()]*\)$", "", m["new"].strip()).rstrip(":*").strip()  # "(... kept)"
     if re.fullmatch(r"one of the following\W*", new, re.IGNORECASE):
         alternatives = tuple(_items(i) for i in lines[1:])
@@ -136,13 +231,18 @@ def parse_equipped_addition(text: str) -> _Option | None:
         alternatives = (_items(new),)
     if not alternatives or not all(alternatives):
         return None
-    return _Option(model, _number(m["n"]), least, (old,), alternatives, per, adds=True)
+    n = _number(m["n"])
+    return _Option(model, n, least, old, alternatives, per, adds=True, fresh=m_old is None)
+
+
+_ARTICLE = re.compile(r"^(?:a|an|one)\s+", re.IGNORECASE)
 
 
 def _number(text: str | None) -> int:
     if text is None:
         return 1
-    return 1 if text.lower() in ("one", "a", "an") else int(text)
+    word = text.lower()
+    return 1 if word in ("one", "a", "an") else _WORDS.get(word) or int(text)
 
 
 def _items(text: str) -> tuple[str, ...]:
@@ -151,38 +251,90 @@ def _items(text: str) -> tuple[str, ...]:
     return tuple(p.strip().rstrip("*").strip() for p in parts if p.strip())
 
 
+_ONCE = re.compile(
+    r"\s*\(?(?:duplicates are not allowed|you cannot select the same (?:option|weapon)"
+    r"(?: from this list)? more than once(?: per unit)?)(?![^.]*\bunless\b)\)?\.?",
+    re.IGNORECASE,
+)
+_TWICE = re.compile(
+    r"\s*you cannot select the same weapon more than once per unit unless it contains "
+    r"(?P<n>\d+) models, in which case you cannot select the same weapon more than "
+    r"(?P<k>twice|\d+ times) per unit\.?",
+    re.IGNORECASE,
+)
+_KEPT = re.compile(r"\s*\((?:[^()]*\bcannot be replaced)\)\s*$", re.IGNORECASE)
+
+
+def _twice(text: str) -> tuple[int, int] | None:
+    """(N, K) of "no item twice unless the unit contains N models, then no more than K times"
+    in ``text`` (None: not said)."""
+    m = _TWICE.search(text)
+    if m is None:
+        return None
+    k = m["k"].lower()
+    return int(m["n"]), 2 if k == "twice" else int(k.split()[0])
+
+
+def _lines(text: str) -> tuple[list[str], bool]:
+    """The option's lines without the notes that say no item may be taken twice ("(duplicates
+    are not allowed)", "You cannot select the same weapon from this list more than once",
+    also "... unless it contains N models, in which case ... more than twice": see
+    :func:`_twice`), which a line may end with, and whether there was one; "... with:" and a
+    list is "... with one of the following:"."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    once = False
+    out: list[str] = []
+    for line in lines:
+        cut = _ONCE.sub("", _TWICE.sub("", line))
+        if cut != line:
+            once = True
+            if "*" in line and not out:
+                cut = cut.rstrip("*")
+            line = cut.strip()
+        line = _KEPT.sub("", line)
+        if line.strip(" *"):
+            out.append(line)
+    if len(out) > 1 and re.search(r"\bwith:\W*$", out[0], re.IGNORECASE):
+        out[0] = re.sub(r"\bwith:(\W*)$", r"with one of the following:\1", out[0])
+    return out, once
+
+
 def parse_option(text: str) -> _Option | None:
     """The option in ``text`` (an options row as plain text, list items on their own lines),
     or None when it is not a weapon swap of an understood form."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines, once = _lines(text)
     if not lines:
         return None
+    rewritten = re.search(r"\bwith:", text.splitlines()[0]) is not None
     head = lines[0].rstrip(".")
     per = least = None
     if m := _PREFIX.match(head):
         per = int(m["per"]) if m["per"] else None
         least = int(m["ifn"]) if m["ifn"] else None
         head = head[m.end() :]
-    for kind, regex in _FORMS:
+    for kind, regex, fresh in _FORMS:
         m = regex.match(head)
         if m is None:
             continue
         groups = m.groupdict()
         old = groups.get("old") or groups.get("old2") or ""
         new = groups["new"].strip().rstrip(":*").strip()
+        fixed: tuple[str, ...] = ()
+        if m_and := re.fullmatch(r"(?P<x>[^,]+?) and (?P<rest>one of the following\W*)", new):
+            fixed, new, fresh = _items(m_and["x"]), m_and["rest"], True  # "1 X and one of"
         if re.search(r"one of the following|up to|either|\bor\b", new, re.IGNORECASE):
             if not re.fullmatch(r"one of the following\W*", new, re.IGNORECASE):
                 return None  # a choice of several weapons at once: not generated
-            alternatives = tuple(_items(i) for i in lines[1:])
+            alternatives = tuple(fixed + _items(i) for i in lines[1:])
         else:
             alternatives = (_items(new),)
-        if not alternatives:
+        if not alternatives or not all(alternatives):
             return None
         model = groups.get("model")
         count: int | None
         if kind in ("this", "this-all", "all", "each"):
             count = None
-        elif kind == "the":
+        elif kind in ("the", "the-its"):
             count = 1
         else:
             count = _number(groups.get("n"))
@@ -195,14 +347,121 @@ def parse_option(text: str) -> _Option | None:
             model = None
         if per is not None and count is None:
             least, per = per, None  # every model of a kind: the prefix is a least size
-        return _Option(model, count, least, _items(old), alternatives, per)
+        once = once and len(alternatives) > 1 and count is not None
+        once_at = _twice(text) if once else None
+        fresh = fresh or once or rewritten
+        either = re.fullmatch(r"(?P<x>[^,]+?) or (?:an? )?(?P<y>[^,]+)", old.strip())
+        if either:  # "their Autoch-pattern bolter or ion blaster"
+            old, or_old, fresh = either["x"], _items(either["y"]), True
+        else:
+            or_old = ()
+        return _Option(
+            model,
+            count,
+            least,
+            _items(old),
+            alternatives,
+            per,
+            once=once,
+            fresh=fresh,
+            or_old=or_old,
+            once_at=once_at,
+        )
+    return None
+
+
+_HEADING = re.compile(
+    r"^(?:for every \d+ models in (?:this|the) unit|if this unit contains \d+ (?:or more )?"
+    r"models)\s*:\s*$",
+    re.IGNORECASE,
+)
+
+
+def split_headed(text: str) -> list[str]:
+    """The options of a row whose first line is only a prefix ("For every 5 models in this
+    unit:", "If this unit contains 10 models:") and whose other lines are each an option: each
+    of those with the prefix (``text`` itself for any other row)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) < 2 or not _HEADING.match(lines[0]):
+        return [text]
+    head = lines[0].rstrip(" :")
+    if not all(re.search(r"\bcan\b", line) for line in lines[1:]):
+        return [text]
+    return [f"{head}, {line[:1].lower()}{line[1:]}" for line in lines[1:]]
+
+
+_EITHER_ADD = re.compile(
+    r"^this model can be equipped with (?P<add>.+?) or can replace (?P<old>.+?) with "
+    r"(?P<new>.+)$",
+    re.IGNORECASE,
+)
+_EITHER_UP_TO = re.compile(
+    r"^up to (?P<n>\d+) (?P<model>.+?) can each have their (?P<old>.+?) replaced with "
+    r"(?P<new>[^,]+), or can be equipped with (?P<add>.+)$",
+    re.IGNORECASE,
+)
+_EITHER_TWO = re.compile(
+    r"^the (?P<model>.+?)[’']s (?P<old>.+?) can be replaced with (?P<new>[^,]+), or "
+    r"(?P<n>two|three) different weapons from the following list\W*$",
+    re.IGNORECASE,
+)
+
+
+def parse_either(
+    text: str, models: list[ImportedModel], weapons: list[ImportedWeapon]
+) -> list[_Option | _Choice] | None:
+    """An "either ... or" option as the options it offers, of which a model takes one (None
+    for any other text):
+
+    * "This model can be equipped with 1 Y or can replace 1 X with 1 Y" (a Chaos Rhino's havoc
+      launcher): Y added, or X swapped for Y;
+    * "Up to N M can each have their X replaced with 1 Y, or can be equipped with one of the
+      following:" and a list: the swap or one item added, N models in all;
+    * "The M's X and Y can be replaced with 1 Z, or two different weapons from the following
+      list:" (a Tactical Sergeant): the swap, or up to two different weapons of the list in
+      place of those of the list the model carries (a ``choices`` entry).
+    """
+    lines, _ = _lines(text)
+    head = lines[0].rstrip(".") if lines else ""
+    if m := _EITHER_ADD.match(head):
+        if len(lines) > 1:
+            return None
+        return [
+            _Option(None, None, None, (), (_items(m["add"]),), adds=True),
+            _Option(None, None, None, _items(m["old"]), (_items(m["new"]),)),
+        ]
+    if m := _EITHER_UP_TO.match(head):
+        add = m["add"].strip().rstrip(":*").strip()
+        if re.fullmatch(r"one of the following\W*", add, re.IGNORECASE):
+            added = tuple(_items(i) for i in lines[1:])
+        elif len(lines) == 1 and not re.search(r"following|up to|\bor\b", add, re.I):
+            added = (_items(add),)
+        else:
+            return None
+        if not added or not all(added):
+            return None
+        n, model = int(m["n"]), m["model"]
+        return [
+            _Option(model, n, None, _items(m["old"]), (_items(m["new"]),)),
+            _Option(model, n, None, _items(m["old"]), added, adds=True),
+        ]
+    if m := _EITHER_TWO.match(head):
+        if len(lines) < 3:
+            return None
+        up_to = _WORDS[m["n"].lower()]
+        return [
+            _Option(m["model"], 1, None, _items(m["old"]), (_items(m["new"]),)),
+            _Choice(m["model"], up_to, False, tuple(lines[1:])),
+        ]
     return None
 
 
 @dataclass
 class Options:
     """What a datasheet's wargear options become: ``loadouts`` by name (the datasheet
-    format's), ``choices`` by model name (its ``choices`` entries), and the options not
+    format's), ``choices`` by model name (its ``choices`` entries), ``limits`` (its
+    ``option_limits``: an option offered as several loadouts, by its items or by the model
+    types that may take it, and how many models may take it in all), and the options not
     generated: counted by reason (``skipped``, for the file's notes) and one by one
     (``not_generated``: ``{"reason", "items"}``, the datasheet's ``options_not_generated``)."""
 
@@ -210,6 +469,7 @@ class Options:
     choices: dict[str, list[dict[str, object]]]
     skipped: Counter[str]
     not_generated: list[dict[str, object]]
+    limits: list[dict[str, object]] = field(default_factory=list)
 
 
 def generate_loadouts(
@@ -234,31 +494,168 @@ def generate_loadouts(
         out.skipped[why] += 1
         out.not_generated.append({"reason": why, "items": items})
 
-    origin: dict[str, int] = {}  # loadout name -> the option row it comes from
+    pending: list[_Made] = []  # every option's loadouts, in the options' order
+    limits: list[tuple[list[int], dict[str, object]]] = []  # (indices in pending, limit)
+    once = _once_footnotes(option_rows)
     for number, row in enumerate(option_rows):
         if row.get("button", "").strip() == "*":
             continue  # a footnote to the options above, not an option
-        text = html_to_text(row["description"])
-        choice = parse_choice(text) or parse_addition(text)
-        if choice is not None:
-            why = _add_choice(out.choices, choice, models, weapons, choice.up_to != capped)
-            if why:
-                skip(why, _named_items(text))
-            continue
-        option = parse_option(text) or parse_equipped_addition(text)
-        if option is None:
-            skip("not a weapon swap of a known form", _named_items(text))
-            continue
-        for alternative in option.new:
-            entries, why = _entries(option, alternative, models, weapons, max_counts)
-            if entries is None:
-                skip(why, _named_items("\n".join(["", *alternative])))
+        whole = html_to_text(row["description"]) + once.get(number, "")
+        if _NO_OPTION.fullmatch(whole):
+            continue  # "None": the datasheet has no wargear options
+        parts = split_headed(whole)
+        for text in parts:
+            choice = parse_choice(text) or parse_addition(text)
+            if choice is not None:
+                why = _add_choice(out.choices, choice, models, weapons, choice.up_to != capped)
+                if why:
+                    skip(why, _named_items(text))
                 continue
-            name = _name(alternative, entries, weapons, out.loadouts)
-            out.loadouts[name] = entries
-            origin[name] = number
+            options = parse_either(text, models, weapons)
+            if options is None:
+                single = parse_option(text) or parse_equipped_addition(text)
+                options = [single] if single is not None else None
+            if options is None:
+                skip("not a weapon swap of a known form", _named_items(text))
+                continue
+            made: list[_Made] = []
+            for one in options:
+                if isinstance(one, _Choice):  # in place of the list's weapons it carries
+                    why = _add_choice(out.choices, one, models, weapons, False)
+                    if why:
+                        skip(why, _named_items(text))
+                    continue
+                fresh = one.fresh or len(parts) > 1 or len(options) > 1
+                made += _option_loadouts(one, models, weapons, max_counts, skip, number, fresh)
+            first = len(pending)
+            pending += made
+            limit = _limit(options, [m.entries for m in made], max_counts)
+            if limit is not None:
+                limits.append((list(range(first, len(pending))), limit))
+    names = _names(pending, weapons)
+    for i in range(len(pending)):
+        out.loadouts[names[i]] = pending[i].entries
+    for indices, limit in limits:
+        out.limits.append({"loadouts": [names[i] for i in indices], **limit})
+    origin = {names[i]: m.row for i, m in enumerate(pending)}
     _add_up_separate_options(out.loadouts, origin, max_counts)
     return out
+
+
+@dataclass(frozen=True)
+class _Made:
+    """One loadout of an option, before it is named: the option's item (``alternative``), its
+    entries, the option row it comes from, and whether a form read since the first ones (or
+    a model type besides the first) made it (``fresh``: named after the others, so that
+    reading a new form never renames a loadout)."""
+
+    alternative: tuple[str, ...]
+    entries: list[dict[str, object]]
+    row: int
+    fresh: bool
+    suffix: str = ""  # "-x2": the item's loadout for K models in units of N (``once_at``)
+
+
+def _names(pending: list[_Made], weapons: list[ImportedWeapon]) -> list[str]:
+    """The loadouts' names (:func:`_name`), given first to those not ``fresh``, each group in
+    the options' order."""
+    taken: dict[str, list[dict[str, object]]] = {}
+    names: dict[int, str] = {}
+    for rank in (False, True):
+        for i, m in enumerate(pending):
+            if m.fresh is rank:
+                if m.suffix:  # after its item's own loadout (the one before it)
+                    base = f"{names[i - 1]}{m.suffix}"
+                    name, n = base, 2
+                    while name in taken:
+                        name, n = f"{base}-{n}", n + 1
+                else:
+                    name = _name(m.alternative, m.entries, weapons, taken)
+                names[i] = name
+                taken[names[i]] = m.entries
+    return [names[i] for i in range(len(pending))]
+
+
+def _once_footnotes(option_rows: list[dict[str, str]]) -> dict[int, str]:
+    """Option row number -> the footnote saying none of its items may be taken twice ("You
+    cannot select the same weapon from this list more than once"), as a line to add to its
+    text: the footnote is for the nearest option above it that has a footnote mark."""
+    out: dict[int, str] = {}
+    for i, row in enumerate(option_rows):
+        if row.get("button", "").strip() != "*":
+            continue
+        note = html_to_text(row["description"])
+        said = _TWICE.search(note) or _ONCE.search(note)
+        if said is None:
+            continue
+        for j in range(i - 1, -1, -1):
+            above = option_rows[j]
+            if above.get("button", "").strip() != "*" and "*" in above["description"]:
+                out[j] = "\n" + said.group(0).strip()
+                break
+    return out
+
+
+_NO_OPTION = re.compile(r"\s*none\.?\s*", re.IGNORECASE)
+
+
+def _option_loadouts(
+    option: _Option,
+    models: list[ImportedModel],
+    weapons: list[ImportedWeapon],
+    max_counts: dict[str, int],
+    skip: Callable[[str, list[str]], None],
+    row: int,
+    fresh: bool,
+) -> list[_Made]:
+    """The loadouts of one understood option: one for each item (each alternative), and where
+    the option is for a number of models that several model types may be (the models carrying
+    X: a Sergeant's bolt rifle as well as an Intercessor's), one for each of those types (the
+    first type's as before, the others ``fresh``)."""
+    made: list[_Made] = []
+    if option.or_old and not _carriers(option, models, weapons):
+        option = replace(option, old=option.or_old, or_old=())
+    groups: list[list[ImportedModel] | None] = [None]
+    if option.count is not None and option.model is None:
+        groups = [[m] for m in _carriers(option, models, weapons)] or [None]
+    for alternative in option.new:
+        for g, group in enumerate(groups):
+            entries, why = _entries(option, alternative, models, weapons, max_counts, group)
+            if entries is None:
+                if g == 0:
+                    skip(why, _named_items("\n".join(["", *alternative])))
+                continue
+            made.append(_Made(alternative, entries, row, fresh or g > 0))
+            if option.once_at is not None:  # K of the item in units of N models or more
+                least, k = option.once_at
+                more = [{**e, "count": k, "min_unit_size": least} for e in entries]
+                more = [{x: v for x, v in e.items() if x != "per_models"} for e in more]
+                made.append(_Made(alternative, more, row, True, f"-x{k}"))
+    return made
+
+
+def _limit(
+    options: list[_Option | _Choice],
+    made: list[list[dict[str, object]]],
+    max_counts: dict[str, int],
+) -> dict[str, object] | None:
+    """The ``option_limits`` entry (without its loadouts' names) of an option made into
+    several loadouts (``made``: their entries) for a number of models (None: one loadout,
+    every model may take it, or no more models of the kind than the option's number): at most
+    that many models in all (for every N models, with the prefix)."""
+    counted = [o for o in options if isinstance(o, _Option) and o.count is not None]
+    if len(made) < 2 or not counted or len(counted) != len(options):
+        return None
+    first = counted[0]
+    limit: dict[str, object] = {"models": first.count}
+    if first.per_models:
+        limit["per_models"] = first.per_models
+    kinds = {str(e["model"]) for entries in made for e in entries}
+    if len(kinds) == 1 and first.per_models is None and not first.once:
+        kind = kinds.pop()
+        if max_counts.get(kind, 0) <= (first.count or 0):
+            return None  # no more models of the kind than the option's: no limit to add
+    return limit
 
 
 def _add_up_separate_options(
@@ -307,7 +704,7 @@ _CHOICE = re.compile(
     r"(?P<rest>.*)$",
     re.IGNORECASE,
 )
-_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _CAP = re.compile(
     r"cannot be equipped with more than (?P<n>\d+|one|two|three|four|five) ranged weapons?",
     re.IGNORECASE,
@@ -335,6 +732,7 @@ class _Choice:
     up_to: int
     duplicates: bool
     items: tuple[str, ...]
+    sets: tuple[tuple[str, ...], ...] = ()  # "one of the following": one item (its weapons)
 
 
 def parse_choice(text: str) -> _Choice | None:
@@ -357,13 +755,18 @@ _ADD = re.compile(
 )
 
 
+_UP_TO_N = re.compile(
+    r"up to (?P<n>\d+|two|three|four|five|six) (?:additional )?(?P<item>[^,()]+)", re.IGNORECASE
+)
+
+
 def parse_addition(text: str) -> _Choice | None:
     """An option that adds a weapon to a model without taking one away — "This model / The M /
     Any number of models can [each] be equipped with 1 X [and 1 Y]" or "... with one of the
     following:" and a list — as a choice of that many of the items (up to the most weapons one
     item names), or None for any other text. An option with a condition on the models ("One
     M equipped with ..."), a number of models, or an "up to N" or "either" choice is not one."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines, _ = _lines(text)
     head = lines[0].rstrip(".") if lines else ""
     m = _ADD.match(head)
     if m is None or _PREFIX.match(head):
@@ -371,6 +774,13 @@ def parse_addition(text: str) -> _Choice | None:
     if m["model"] is not None and re.search(r"\d|\bequipped\b|\bone\b|\bup to\b", m["model"], re.I):
         return None
     new = m["new"].strip().rstrip(":*").strip()
+    model = None if m["this"] else m["model"]
+    if (many := _UP_TO_N.fullmatch(new)) and len(lines) == 1:
+        n = many["n"].lower()
+        return _Choice(model, _WORDS.get(n) or int(n), True, (many["item"],))
+    if re.fullmatch(r"any of the following\W*", new, re.IGNORECASE) and len(lines) > 1:
+        listed = tuple(x for i in lines[1:] for x in _items(i))
+        return _Choice(model, len(listed), False, listed)
     if re.fullmatch(r"one of the following\W*", new, re.IGNORECASE):
         items = [_items(i) for i in lines[1:]]
     elif re.search(r"following|up to|either|\bor\b|\(", new, re.IGNORECASE) or len(lines) > 1:
@@ -381,9 +791,10 @@ def parse_addition(text: str) -> _Choice | None:
         return None
     counts = [sum(split_count(x)[0] for x in i) for i in items]
     flat = tuple(dict.fromkeys(x for i in items for x in i))
-    model = None if m["this"] else m["model"]
     twice = any(split_count(x)[0] > 1 for i in items for x in i)  # "2 heavy bolters"
-    return _Choice(model, max(counts), twice, flat)
+    several = max(counts) > 1  # an item of more than one weapon: "2 lascannons and ..."
+    sets = tuple(items) if len(items) > 1 and several else ()  # one item, all its weapons
+    return _Choice(model, max(counts), twice, flat, sets)
 
 
 def _add_choice(
@@ -420,6 +831,14 @@ def _add_choice(
         entry["once"] = once
     if adds:
         entry["adds"] = True
+    sets = []
+    for group in choice.sets:
+        found = [resolve_item(item.rstrip(" *").strip(), weapons) for item in group]
+        names = [n for f in found if f is not None for n in f]
+        if names and names not in sets:
+            sets.append(names)
+    if len(sets) > 1:
+        entry["sets"] = sets
     for m in targets:
         choices.setdefault(m.name, []).append(entry)
     return ""
@@ -429,6 +848,7 @@ def _named_items(text: str) -> list[str]:
     """The equipment an option names, for ``calc show`` (names only): its list's items, or
     the item after the last "with", without counts and footnote marks."""
     lines = [line.strip() for line in text.splitlines()]  # the first: the option's head
+    lines = [line for line in lines if not (line and _ONCE.fullmatch(line))]  # a footnote's
     if not any(lines):
         return []
     if len([line for line in lines[1:] if line]) > 0:
@@ -450,14 +870,19 @@ def _entries(
     models: list[ImportedModel],
     weapons: list[ImportedWeapon],
     max_counts: dict[str, int],
+    group: list[ImportedModel] | None = None,
 ) -> tuple[list[dict[str, object]] | None, str]:
+    """The entries of one alternative of ``option`` (None and the reason where it gives none),
+    for the models of ``group`` (None: the option's carriers, :func:`_carriers`)."""
     new: list[str] = []
     for item in new_items:
         names = resolve_item(item, weapons)
         if names is None:
             return None, "a new item is not a weapon of the datasheet"
         new.extend(names)
-    carriers = _carriers(option, models, weapons)
+    carriers = _carriers(option, models, weapons) if group is None else group
+    if group is None and option.count is not None and option.model is None:
+        carriers = carriers[:1]
     if not carriers:
         return None, "no model carries the weapons replaced"
     entries: list[dict[str, object]] = []
@@ -469,7 +894,7 @@ def _entries(
             return None, "no model carries the weapons replaced"
         for n, kit, plain in kits if option.count is None else kits[:1]:
             entry: dict[str, object] = {"model": model.name}
-            count = option.count
+            count = 1 if option.once else option.count
             if count is not None or model.by_count:  # models with their own equipment keep it
                 count = min(count or n, n)
             entry["count"] = "all" if count is None else count
@@ -481,7 +906,12 @@ def _entries(
             if option.min_unit_size:
                 entry["min_unit_size"] = option.min_unit_size
             if option.per_models and count is not None:
-                entry["per_models"] = option.per_models
+                largest = sum(max_counts.values())
+                if not option.once and count * (largest // option.per_models) <= n:
+                    entry["per_models"] = option.per_models
+                else:  # no item twice, or a Sergeant (1 a unit): its count, in units of N
+                    # models or more (the option's limit says how many for every N models)
+                    entry["min_unit_size"] = max(option.min_unit_size or 0, option.per_models)
             if not plain:
                 entry["replaces"] = kit
             entries.append(entry)
@@ -503,17 +933,14 @@ def _carriers(
     option: _Option, models: list[ImportedModel], weapons: list[ImportedWeapon]
 ) -> list[ImportedModel]:
     """The model types the option applies to: the one it names, else those that carry the old
-    weapons by default (only the first of them when a number of models is given)."""
+    weapons by default."""
     if option.model is not None:
         name = option.model
         idx = find(name, [m.name for m in models])
         if idx is None:
             idx = find(singular(name), [m.name for m in models])
         return [models[idx]] if idx is not None else []
-    carrying = [m for m in models if _kits(m, m.high, option.old, weapons)]
-    if option.count is not None:
-        return carrying[:1]
-    return carrying
+    return [m for m in models if _kits(m, m.high, option.old, weapons)]
 
 
 def _swap(
@@ -528,6 +955,8 @@ def _swap(
         count, text = split_count(item[4:] if every else item)
         profiles = [w.name for w in weapons if same_name(w.base, text)]
         if not profiles:
+            profiles = _of_a_kind(text, equipped, weapons)
+        if not profiles:
             return None
         for profile in profiles:
             have = out.count(profile)
@@ -540,6 +969,20 @@ def _swap(
                 out.pop(i)
     at = len(out) if at is None else min(at, len(out))
     return out[:at] + new + out[at:]
+
+
+def _of_a_kind(text: str, equipped: list[str], weapons: list[ImportedWeapon]) -> list[str]:
+    """The profiles of the one ranged (melee) weapon of ``equipped`` where an option names
+    "ranged weapon" ("melee weapon") and the datasheet has no weapon of that name (a
+    Termagant's "ranged weapon": its fleshborer); [] where it names anything else, or where
+    the models carry none or several weapons of that kind."""
+    kind = {"ranged weapon": False, "melee weapon": True}.get(text.strip().lower())
+    if kind is None:
+        return []
+    groups = {w.group for w in weapons if w.name in equipped and w.melee is kind}
+    if len(groups) != 1:
+        return []
+    return [w.name for w in weapons if w.group in groups and w.name in equipped]
 
 
 def _added(

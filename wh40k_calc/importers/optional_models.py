@@ -86,3 +86,21 @@ def _rank_and_file(
 def _free(name: str, taken: Mapping[str, object], made: Mapping[str, object]) -> str:
     """``name``, or ``name-models`` where a loadout has it already."""
     return f"{name}-models" if name in taken or name in made else name
+
+
+def rank_and_file_minimum(
+    models: list[ImportedModel], sizes: list[dict[str, object]]
+) -> tuple[str, int] | None:
+    """(name, least number) of the kind the optional kinds of ``models`` stand in for, where
+    the unit has optional kinds and that kind a minimum above 0 (its ``keeps``: a unit of 5
+    with 2-9 Kill Team Intercessors fields at most 3 optional models); None otherwise."""
+    if not sizes:
+        return None
+    counts = [cast(dict[str, int], s["models"]) for s in sizes]
+    in_sizes = {name for c in counts for name in c}
+    if not any(m.low == 0 and m.name not in in_sizes for m in models):
+        return None
+    base = _rank_and_file(models, counts)
+    if base is None or base.low < 1:
+        return None
+    return base.name, base.low

@@ -37,7 +37,7 @@ from .models import (
     take_invulns,
 )
 from .names import same_name
-from .optional_models import optional_model_loadouts
+from .optional_models import optional_model_loadouts, rank_and_file_minimum
 from .sizes import Sizes, read_sizes
 from .unit_abilities import Context, UnitAbilities, read_unit_abilities, wargear_names
 from .unit_rules import Collected
@@ -332,7 +332,13 @@ def _add_loadouts(
     loadouts = options.loadouts | optional_model_loadouts(models, sizes, options.loadouts)
     if loadouts:
         data["loadouts"] = loadouts
+    if options.limits:
+        data["option_limits"] = options.limits
+    keeps = rank_and_file_minimum(models, sizes)
+    instead = any(e.get("instead_of") for entries in loadouts.values() for e in entries)
     for row in data["models"]:
+        if keeps is not None and instead and row["name"] == keeps[0]:
+            row["keeps"] = keeps[1]
         if row["name"] in options.choices:
             row["choices"] = options.choices[row["name"]]
     if options.not_generated:
