@@ -4,12 +4,12 @@ by the floor, measured in the same rounds. Targets: at most 6 (issue 12); issue 
 command at most 4x the floor with the default processes (``batch_over_floor``), about 0.2 ms a
 run. `make bench` runs it; the figures are in ``extra_info``, nothing is asserted.
 
-Timed with the default worker processes (every core above 300 distinct runs) and in one
-process (``--jobs 1``), now, as main was at ``paired.BEFORE`` ("before", issue 12's start) and
-at ``paired.BEFORE_SPEED`` ("before_speed", issue 21's start; exported from git, run with this
-environment's Python and libraries), all in the same rounds. Ratios of medians, and of the best
-runs (``best``: the least disturbed on a busy machine); CPU time is user + system of the
-process and its workers."""
+Timed with the default worker processes (every core above 300 distinct runs, less those
+other programs are running on) and in one process (``--jobs 1``), now, as main was at
+``paired.BEFORE`` ("before", issue 12's start) and at ``paired.BEFORE_SPEED`` ("before_speed",
+issue 21's start; exported from git, run with this environment's Python and libraries), all in
+the same rounds. Ratios of medians, and of the best runs (``best``: the least disturbed on a
+busy machine); CPU time is user + system of the process and its workers."""
 
 from __future__ import annotations
 

@@ -129,10 +129,39 @@ def test_table_and_csv_are_the_same_with_jobs(tmp_path: Path) -> None:
         assert one.stdout == two.stdout and one.stdout
 
 
-def test_default_workers() -> None:
+def test_default_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every usable core less those other programs run on now, at least one; one process for
+    a batch of AUTO_PARALLEL_RUNS distinct runs or fewer whatever the cores."""
     assert default_workers(AUTO_PARALLEL_RUNS) == 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    monkeypatch.setattr(runner, "running_elsewhere", lambda: 0)
     assert default_workers(AUTO_PARALLEL_RUNS + 1) == cores
+    monkeypatch.setattr(runner, "usable_cores", lambda: 8)
+    for busy, workers in ((0, 8), (1, 7), (3, 5), (7, 1), (8, 1), (40, 1)):
+        monkeypatch.setattr(runner, "running_elsewhere", lambda busy=busy: busy)
+        assert default_workers(AUTO_PARALLEL_RUNS + 1) == workers
+        assert default_workers(AUTO_PARALLEL_RUNS) == 1
+
+
+def test_running_elsewhere_reads_the_running_count(tmp_path: Path, monkeypatch) -> None:
+    """The oracle: /proc/loadavg's fourth field written out ("3/100": three running, this
+    process one of them); 0 where the file is missing or unreadable."""
+    import builtins
+
+    real_open = builtins.open
+    fake = tmp_path / "loadavg"
+
+    def opening(path, *args, **kwargs):
+        return real_open(fake if path == "/proc/loadavg" else path, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", opening)
+    for text, expected in (("3.11 3.02 3.39 3/100 27389\n", 2), ("0.00 0.01 0.05 1/90 7\n", 0)):
+        fake.write_text(text)
+        assert runner.running_elsewhere() == expected
+    fake.write_text("garbled\n")
+    assert runner.running_elsewhere() == 0
+    fake.unlink()
+    assert runner.running_elsewhere() == 0
 
 
 def test_jobs_must_be_positive(tmp_path: Path) -> None:
@@ -317,3 +346,48 @@ def test_a_worker_that_cannot_start_stops_the_others(tmp_path: Path, monkeypatch
     assert _rows_json(three[0]) == _rows_json(one[0])
     (first,) = second_fails.started
     assert first.exitcode == -signal.SIGTERM  # stopped at once, not left to run
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_batch_leaves_every_object_collectable(tmp_path: Path, workers: int) -> None:
+    """The runner settles the objects made before the batch into the oldest generation and
+    freezes them across the fork (``runner._settled``, ``_Alongside.run``): afterwards nothing
+    stays frozen, and cyclic garbage made before the batch is still collected."""
+    import gc
+    import weakref
+
+    class Cycle:
+        pass
+
+    batch = load_batch(write(tmp_path, BATCH))
+    items = jobs_from_batch(batch, Catalog([], use_env=False))
+    a = Cycle()
+    a.me = a  # type: ignore[attr-defined]
+    alive = weakref.ref(a)
+    del a
+    run_jobs(items, workers=workers)
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert alive() is None
+
+
+@pytest.mark.parametrize(("n", "parts"), [(2, 2), (3, 2), (17, 2), (1050, 2), (1050, 3), (40, 4)])
+def test_shrinking_chunks_cover_every_job_once_in_order(n: int, parts: int) -> None:
+    """``runner._shrinking_chunks``: the spans are consecutive and as even as can be (their
+    job counts differ by at most one), each span's chunks shrink (every one but its last at
+    least MIN_CHUNK jobs), and together the chunks are the jobs in order, each once."""
+    items = list(range(n))
+    chunks, spans = runner._shrinking_chunks(items, parts)
+    assert [x for c in chunks for x in c] == items
+    assert spans[0] == 0 and spans[-1] == len(chunks) and len(spans) == 2 * parts
+    sizes = []
+    for k in range(parts):
+        mine = chunks[spans[2 * k] : spans[2 * k + 1]]
+        assert mine and (k == 0 or spans[2 * k] == spans[2 * k - 1])
+        lengths = [len(c) for c in mine]
+        assert lengths == sorted(lengths, reverse=True) or lengths[:-1] == sorted(
+            lengths[:-1], reverse=True
+        )
+        assert all(x >= runner.MIN_CHUNK for x in lengths[:-1])
+        sizes.append(sum(lengths))
+    assert max(sizes) - min(sizes) <= 1

@@ -286,3 +286,59 @@ def test_runs_alike_share_their_jobs_each_with_its_name_and_line(tmp_path: Path)
     assert twice == ["boyz (line 17)", "boyz (line 18)", "boyz (line 22)", "boyz (line 23)"]
     bad = [e for e in errors if e.run in ("bad", "bad again")]
     assert [e.line for e in bad] == [25, 28]  # its own attacker field: never shared
+
+
+# ---- unit facts found once: keywords, bearers, faction tiers --------------------------------
+
+
+def _units(cat) -> list:
+    """The built attacker and target of every selection of COMMANDS (Leaders on either side,
+    single models, VEHICLE and MONSTER units), and each attacker with its Leader taken away
+    and its models cut (replaced units: new objects that must not inherit a kept fact)."""
+    from wh40k_calc.rules.activation import built_units
+
+    out = []
+    for line in COMMANDS:
+        att, tgt = built_units(_selection(cat, line))
+        out += [att, tgt, replace(att, datasheets=att.datasheets[:1], groups=att.groups[-1:])]
+    return out
+
+
+def test_unit_keywords_kept_are_those_found_afresh() -> None:
+    """The oracle: the union of the datasheets' and the models' keywords, written out here."""
+    for unit in _units(catalog(None)):
+        for _ in range(2):  # found, then kept
+            fresh = frozenset().union(
+                *(ds.keywords | ds.faction_keywords for ds in unit.datasheets),
+                *(g.profile.keywords for g in unit.all_groups),
+            )
+            assert unit.keywords == fresh, unit.name
+
+
+def test_kept_bearers_are_those_found_afresh() -> None:
+    from wh40k_calc.rules import when
+
+    units = _units(catalog(None))
+    kept = [when.bearer_groups(u) for u in units]
+    assert [when.bearer_groups(u) for u in units] == kept  # now from what was kept
+    for unit, got in zip(units, kept, strict=True):
+        assert got == when._bearer_groups(unit), unit.name
+        assert got <= {id(g) for g in unit.all_groups}, unit.name  # the unit's own groups
+    with_leader = next(u for u in units if len(u.datasheets) > 1)
+    cut = replace(with_leader, datasheets=with_leader.datasheets[1:])  # another unit object
+    assert when.bearer_groups(cut) == when._bearer_groups(cut)
+
+
+def test_kept_faction_tiers_are_those_found_afresh_and_each_call_gets_its_own() -> None:
+    from wh40k_calc import effect_files
+
+    cat = catalog(None)
+    effect_files._TIERS.clear()
+    units = _units(cat)
+    cases = [(ds.faction or "", u.keywords) for u in units for ds in u.datasheets]
+    first = [effect_files.faction_tiers(f, k) for f, k in cases]
+    for got in first:
+        got["changed by a caller"] = 9
+    for f, k in cases:
+        again = effect_files.faction_tiers(f, k)  # kept
+        assert again == effect_files._faction_tiers(f, k) == effect_files._faction_tiers(f, set(k))

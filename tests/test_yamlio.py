@@ -155,3 +155,110 @@ def test_a_batch_file_with_a_nul_byte_is_one_line_of_error(tmp_path: Path) -> No
         f"error: {path}: malformed YAML: line 2, column 21: a character YAML does not allow "
         "(U+0000)"
     )
+
+
+# parse_data: the same data read from the parser's events, the node tree only when asked for
+
+MORE = {
+    **DOCUMENTS,
+    "empty": "",
+    "comment only": "# nothing\n",
+    "two documents": "a: 1\n---\nb: 2\n",
+    "tagged": "a: !!str 7\nb: !custom x\nc: ! plain\n",
+    "undefined alias": "a: *nowhere\n",
+    "anchor twice": "a: &x 1\nb: &x 2\nc: *x\n",
+    "nested alias": "a: &x [1, &y {k: v}]\nb: *y\nc: *x\n",
+    "value key": "a: {=: 1}\n",
+    "deep": "a: " + "[" * 300 + "]" * 300 + "\n",
+    "too deep": "a: " + "[" * 2000 + "]" * 2000 + "\n",
+    "malformed": "a: [1, 2\nb: 3\n",
+    "quoted scalars": "a: '1'\nb: \"true\"\nc: 'null'\nd: ~\ne: yes\nf: 0o17\ng: .inf\n",
+    "key not a scalar": "? [1, 2]\n: list\n? {a: 1}\n: map\n",
+    "nul": "runs:\n  - attacker: lootas\x00\n",
+}
+
+QUICK = {"plain", "anchors", "keys", "sequence top", "scalar top", "nested alias", "deep"}
+QUICK |= {"quoted scalars"}
+
+
+@pytest.mark.parametrize("name", sorted(MORE))
+def test_parse_data_builds_what_parse_builds(name: str) -> None:
+    """The oracle: :func:`parse` (itself checked against the loader's whole construction
+    above): the same data (types included), the same aliases, the same error message."""
+    from wh40k_calc.yamlio import parse_data
+
+    text = MORE[name]
+    try:
+        expected, node = parse(text)
+    except YamlError as exc:
+        with pytest.raises(YamlError) as info:
+            parse_data(text)
+        assert str(info.value) == str(exc)
+        return
+    got = parse_data(text)
+    assert ("node" not in got._composed) == (name in QUICK)  # read from the events, or whole
+    assert got.data == expected and type(got.data) is type(expected)
+    assert repr(got.data) == repr(expected)  # 1 and 1.0, True and 1 told apart
+    assert _tree(got.node) == _tree(node)  # the same tree, composed when asked for
+
+
+def test_parse_data_keeps_aliases_as_one_object() -> None:
+    from wh40k_calc.yamlio import parse_data
+
+    data = parse_data(MORE["nested alias"]).data
+    assert data["c"] is data["a"] and data["b"] is data["a"][1]
+    data = parse_data(DOCUMENTS["anchors"]).data
+    assert data["runs"][0] is data["base"] and data["runs"][2]["attacker"] is data["base"]
+
+
+def test_parse_data_gives_each_list_item_its_line() -> None:
+    """``item_lines``: the oracle is the node tree's own marks, item by item, for every list
+    of a batch-like document (flow and block lists, items of several lines, comments)."""
+    from wh40k_calc.yamlio import parse_data
+
+    text = (
+        "# a batch\ntitle: t\nruns:\n- name: a\n  attacker: {name: boyz}\n\n"
+        "  targets: [rhino,\n    boyz]\n# between\n- name: b\n  attacker: lootas\n"
+        "-   name: c\n    sequence:\n      - attacker: x\n      -\n        attacker: y\n"
+    )
+    parsed = parse_data(text)
+    node = compose_node(text)
+
+    def walk(data, node) -> int:
+        n = 0
+        if isinstance(data, list):
+            assert parsed.item_lines[id(data)] == tuple(c.start_mark.line + 1 for c in node.value)
+            n += 1
+            for d, c in zip(data, node.value, strict=True):
+                n += walk(d, c)
+        elif isinstance(data, dict):
+            for (_, c), d in zip(node.value, data.values(), strict=True):
+                n += walk(d, c)
+        return n
+
+    assert walk(parsed.data, node) == 3  # runs, targets and sequence: every list checked
+    assert parsed.item_lines[id(parsed.data["runs"])] == (4, 10, 12)
+
+
+def compose_node(text: str):
+    loader = _StrictLoader(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
+
+
+def _tree(node, seen=None):
+    """A node tree as nested tuples: tag, marks, values (a node met again: its marks)."""
+    seen = set() if seen is None else seen
+    if node is None:
+        return None
+    head = (node.tag, node.start_mark.line, node.start_mark.column)
+    if id(node) in seen:
+        return head
+    seen.add(id(node))
+    if isinstance(node, yaml.ScalarNode):
+        return (*head, node.value)
+    if isinstance(node, yaml.SequenceNode):
+        return (*head, tuple(_tree(c, seen) for c in node.value))
+    return (*head, tuple((_tree(k, seen), _tree(v, seen)) for k, v in node.value))

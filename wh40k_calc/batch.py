@@ -235,14 +235,21 @@ class RawRun:
 
 @dataclass
 class Batch:
-    """A loaded batch file: ``defaults`` (validated), the ``runs`` (not yet validated), the YAML
-    node tree (for line numbers) and the datasheet folders it names (absolute)."""
+    """A loaded batch file: ``defaults`` (validated), the ``runs`` (not yet validated), the
+    document as read (:class:`~wh40k_calc.yamlio.Parsed`: its node tree, for line numbers, is
+    composed when an error first asks for one) and the datasheet folders it names
+    (absolute)."""
 
     path: Path
     defaults: DefaultsSpec
     runs: list[RawRun]
-    node: Any
+    source: Any  # yamlio.Parsed (yamlio imports PyYAML: not at start-up)
     datasheets: list[Path]
+
+    @property
+    def node(self) -> Any:
+        """The batch file's YAML node tree (composed once, when first asked for)."""
+        return self.source.node
 
     def line_of(self, parts: list[str | int], run: RawRun | None = None) -> int | None:
         """The line of the field at ``parts`` (keys and indexes) inside ``run`` (or the top
@@ -336,12 +343,13 @@ def load_batch(path: Path) -> Batch:
             an invalid top-level field (named, with its line), no runs, or more than
             :data:`MAX_RUNS`.
     """
-    from .yamlio import YamlError, read_document
+    from .yamlio import YamlError, read_data
 
     try:
-        data, node = read_document(path, "batch file")
+        source = read_data(path, "batch file")
     except YamlError as exc:
         raise BatchError(str(exc)) from None
+    data = source.data
     if data is None:
         raise BatchError(f"{path}: the batch file is empty (it needs a list of runs)")
     if not isinstance(data, dict):
@@ -350,7 +358,7 @@ def load_batch(path: Path) -> Batch:
         defaults = msgspec.convert(_normalise(data), DefaultsSpec, strict=True)
     except msgspec.ValidationError as exc:
         field, parts, msg = split_msgspec_error(exc, DefaultsSpec, _normalise(data))
-        line = _line_in(node, parts) if parts else None
+        line = _line_in(source.node, parts) if parts else None
         loc = f":{line}" if line else ""
         raise BatchError(f"{path}{loc}: {field + ': ' if field else ''}{msg}") from None
     if len(defaults.runs) > MAX_RUNS:
@@ -358,23 +366,34 @@ def load_batch(path: Path) -> Batch:
             f"{path}: {len(defaults.runs):,} runs; a batch file takes at most {MAX_RUNS:,} "
             "(split it into several files)"
         )
-    runs_node = _child(node, "runs")
-    runs = []
-    for i, item in enumerate(defaults.runs):
-        item_node = _child(runs_node, i) if runs_node is not None else None
-        runs.append(RawRun(i, item, item_node.start_mark.line + 1 if item_node else None))
+    runs = [RawRun(i, item, line) for i, (item, line) in enumerate(_run_lines(source, defaults))]
     folders = []
     for i, d in enumerate(defaults.datasheets):
         p = Path(d).expanduser()
         if not p.is_absolute():
             p = path.parent / p
         if not p.is_dir():
-            line = _line_in(node, ["datasheets", i])
+            line = _line_in(source.node, ["datasheets", i])
             raise BatchError(
                 f"{path}{f':{line}' if line else ''}: datasheets[{i}]: folder {d!r} does not exist"
             )
         folders.append(p)
-    return Batch(path, defaults, runs, node, folders)
+    return Batch(path, defaults, runs, source, folders)
+
+
+def _run_lines(source: Any, defaults: DefaultsSpec) -> list[tuple[Any, int | None]]:
+    """Each run of ``defaults.runs`` and the line it starts on: from the lines the quick
+    reading kept of the ``runs`` list (``Parsed.item_lines``), else from the node tree."""
+    runs = source.data.get("runs")
+    lines = source.item_lines.get(id(runs)) if isinstance(runs, list) else None
+    if lines is not None and len(lines) == len(defaults.runs):
+        return list(zip(defaults.runs, lines, strict=True))
+    runs_node = _child(source.node, "runs")
+    out: list[tuple[Any, int | None]] = []
+    for i, item in enumerate(defaults.runs):
+        item_node = _child(runs_node, i) if runs_node is not None else None
+        out.append((item, item_node.start_mark.line + 1 if item_node else None))
+    return out
 
 
 def parse_run(batch: Batch, raw: RawRun) -> RunSpec:

@@ -557,6 +557,10 @@ class Datasheet(Struct, frozen=True, dict=True):  # dict: the weapons by key, ke
 
     def all_keywords(self) -> frozenset[str]:
         """Unit keywords plus faction keywords, upper case."""
+        return self._all_keywords
+
+    @cached_property
+    def _all_keywords(self) -> frozenset[str]:
         return self.keywords | self.faction_keywords
 
     @property

@@ -205,7 +205,26 @@ def faction_tiers(faction: str, keywords: frozenset[str] | set[str]) -> dict[str
     its keywords, 3 for the chapters of a Space Marines datasheet of no chapter (the Codex:
     Space Marines datasheets are fielded in a Blood Angels, Dark Angels, Space Wolves, Black
     Templars or Deathwatch army too, where that army's rules apply to them). A bare effect name
-    is looked up in the lowest rank that has it."""
+    is looked up in the lowest rank that has it.
+
+    Found once per (faction, keywords) given as a frozenset (a batch asks for the same units
+    again and again); each call gets its own dict."""
+    if isinstance(keywords, frozenset):
+        key = (faction, keywords)
+        kept = _TIERS.get(key)
+        if kept is None:
+            if len(_TIERS) >= TIERS_KEPT:
+                _TIERS.clear()
+            kept = _TIERS[key] = _faction_tiers(faction, keywords)
+        return dict(kept)
+    return _faction_tiers(faction, keywords)
+
+
+_TIERS: dict[tuple[str, frozenset[str]], dict[str, int]] = {}  # see faction_tiers
+TIERS_KEPT = 1024
+
+
+def _faction_tiers(faction: str, keywords: frozenset[str] | set[str]) -> dict[str, int]:
     own = (faction_key(faction) or norm(faction)) if faction else None
     found: list[str] = [own] if own else []
     for kw in sorted(keywords):

@@ -46,10 +46,10 @@ def _dist(a: np.ndarray) -> list[float]:
     return [round(x, 12) for x in np.asarray(a, dtype=float).tolist()]  # _f of each, at once
 
 
-def _outcome_block(o: Outcome, n_models: int) -> dict[str, Any]:
+def _outcome_block(o: Outcome, n_models: int, damage: bool = True) -> dict[str, Any]:
     md = np.zeros(n_models + 1)
     md[: len(o.models_destroyed_distribution)] = o.models_destroyed_distribution[: n_models + 1]
-    return {
+    block = {
         "weapons": [
             {
                 "name": w.name,
@@ -61,9 +61,12 @@ def _outcome_block(o: Outcome, n_models: int) -> dict[str, Any]:
         "expected": {k: _f(o.expected[k]) for k in TOTAL_FIELDS},
         "kill_table": [{"models": k + 1, "at_least": _f(p)} for k, p in enumerate(o.kill_table)],
         "models_destroyed_distribution": _dist(md),
-        "damage_distribution": _dist(o.damage_distribution),
+        "damage_distribution": _dist(o.damage_distribution) if damage else [],
         "attacker_losses": {k: _f(o.attacker_losses[k]) for k in LOSS_FIELDS},
     }
+    if not damage:
+        del block["damage_distribution"]
+    return block
 
 
 def target_block(r: Result) -> dict[str, Any]:
@@ -96,13 +99,15 @@ def print_characters(console, target: TargetProfile, role_names: list[str], p: l
         )  # fmt: skip
 
 
-def to_json(r: Result) -> dict[str, Any]:
+def to_json(r: Result, *, damage: bool = True) -> dict[str, Any]:
     """The contract object for one activation (``schema`` 1); with ``r.attribution``
-    (``--explain``) also ``attribution`` and ``wasted`` (:mod:`wh40k_calc.explained`)."""
+    (``--explain``) also ``attribution`` and ``wasted`` (:mod:`wh40k_calc.explained`).
+    ``damage`` False: without the top level's ``damage_distribution``, never read (its
+    exact figure pass never runs; ``calc compare``'s table and CSV do not show it)."""
     sel, plan, act = r.selection, r.plan, r.activation
     primary = r.primary
     att, tgt = plan.attacker, plan.target
-    body = _outcome_block(primary, tgt.models)  # first: reading the damage may add a note
+    body = _outcome_block(primary, tgt.models, damage)  # first: reading it may add a note
     out: dict[str, Any] = {
         "schema": SCHEMA,
         "edition": sel.edition,
@@ -130,7 +135,7 @@ def to_json(r: Result) -> dict[str, Any]:
         "expected": body["expected"],
         "kill_table": body["kill_table"],
         "models_destroyed_distribution": body["models_destroyed_distribution"],
-        "damage_distribution": body["damage_distribution"],
+        "damage_distribution": body.get("damage_distribution"),
         "attacker_losses": body["attacker_losses"],
         "not_modelled": plan.not_modelled + _weapon_not_modelled(r),
         "notes": r.notes,
@@ -147,6 +152,8 @@ def to_json(r: Result) -> dict[str, Any]:
         ]
     # always present: {} when no modifier is set
     out["modifiers"] = {k: v for k, v in asdict(sel.modifiers).items() if v not in (None, 0, False)}
+    if not damage:
+        del out["damage_distribution"]
     if r.sample is not None:
         out["sample"] = _sample_block(r, r.sample)
     if r.attribution is not None:  # --explain

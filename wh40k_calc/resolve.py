@@ -440,6 +440,7 @@ def resolve(
     stand_in: bool = True,
     waste: bool = False,
     warn: Callable[[str], None] | None = None,
+    damage: bool = True,
 ) -> Result:
     """Resolve one activation with ``method`` ("exact", "sample" or "both").
 
@@ -462,6 +463,9 @@ def resolve(
             always does).
         warn: called before the sampler rolls anything when ``trials`` are far beyond its
             time budget by its estimate (the message says how long; ``engine/budget.py``).
+        damage: the caller may read the exact damage distribution (prepared within its
+            budget: :func:`_damage_within_budget`); False: it never does (``calc compare``'s
+            table and CSV), and it is left as the engine gave it, never computed.
 
     Raises:
         SelectionError: an impossible selection.
@@ -505,7 +509,7 @@ def resolve(
         act, sample = _run_sampler(
             act, notes, trials, seed, progress, carried, warn, by_state, waste
         )
-    if exact is not None and carried is None:
+    if exact is not None and carried is None and damage:
         exact = _damage_within_budget(exact, act, sample, notes, trials, seed)
     if act.start is not None and carried is None:  # this activation's figures only
         exact = exact.since(act.start) if exact else None

@@ -7,6 +7,7 @@ DATASHEET_FORMAT.md defines them), refusing impossible choices with the reason.
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from typing import Any
 
 from msgspec import Struct
@@ -37,7 +38,7 @@ class ModelGroup(Struct, frozen=True):
         return self.profile.name
 
 
-class Unit(Struct, frozen=True):
+class Unit(Struct, frozen=True, dict=True):  # dict: the keywords, kept
     """A unit (Attached or not): ``groups`` in allocation order, Bodyguard models first.
 
     ``starting_strength`` is the Bodyguard unit's; ``points`` includes Leaders (pro rata for a
@@ -73,9 +74,10 @@ class Unit(Struct, frozen=True):
         unit rather than the attacks: keywords, hazard rolls, Stealth)."""
         return self.whole if self.whole is not None else self.groups
 
-    @property
+    @cached_property
     def keywords(self) -> frozenset[str]:
-        """Keywords of every datasheet in the unit (an Attached unit is one unit for rules)."""
+        """Keywords of every datasheet in the unit (an Attached unit is one unit for rules);
+        made once (the rules ask for them many times an activation)."""
         out: frozenset[str] = frozenset()
         for ds in self.datasheets:
             out |= ds.all_keywords()

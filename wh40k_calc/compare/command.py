@@ -215,7 +215,7 @@ def _without_detail(items: list[Job | RunError]) -> list[Job | RunError]:
     from ..records import replace
     from .jobs import Job
 
-    return [replace(j, detail=False) if isinstance(j, Job) else j for j in items]
+    return [replace(j, detail=False) if isinstance(j, Job) and j.detail else j for j in items]
 
 
 def register(app: typer.Typer) -> None:
@@ -285,7 +285,7 @@ def _jobs(
                     f"{', '.join(clash)}: not with a batch file (put it in the file; "
                     "--edition, --method, --trials and --seed do override the file's)"
                 )
-            return _jobs_from_batch_file(Path(what[0]), engine)
+            return _jobs_from_batch_file(Path(what[0]), engine, detail=engine.as_json)
         return _jobs_from_command_line(what, cross, conditions, effects, engine), None
     except (BatchError, DatasheetError, EditionError) as exc:
         raise fail(str(exc)) from None
@@ -367,7 +367,7 @@ def _targets(cross: CrossOptions, cat) -> list:
 
 
 def _jobs_from_batch_file(
-    path: Path, engine: EngineOptions
+    path: Path, engine: EngineOptions, detail: bool = True
 ) -> tuple[list[Job | RunError], str | None]:
     from ..batch import load_batch
     from ..edition import choose
@@ -384,6 +384,7 @@ def _jobs_from_batch_file(
         engine.trials,
         engine.seed,
         fallback_edition=fallback,
+        detail=detail,  # the jobs made as the output needs them: no copy of each made later
     )
     return jobs_from_batch(batch, cat, overrides), batch.defaults.title
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
+from msgspec import Struct
+
 from ..batch import (
     Batch,
     BatchError,
@@ -45,8 +47,7 @@ MAX_ROWS = 10_000  # jobs (a run against each of its targets) in one batch
 # Jobs, rows and errors
 
 
-@dataclass(frozen=True)
-class Job:
+class Job(Struct, frozen=True):
     """One (run, target) activation to resolve: the run's name, the Selection, the engine
     settings, and for error messages a label for the target and the batch file and line.
 
@@ -214,7 +215,10 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
     from ..report import to_json
     from ..resolve import resolve
 
-    result = resolve(job.selection, job.method, job.trials, job.seed, waste=job.explain)
+    damage = job.detail or job.explain  # the table and the CSV never read it
+    result = resolve(
+        job.selection, job.method, job.trials, job.seed, waste=job.explain, damage=damage
+    )
     if result.sample is None and job.sampler_set:
         result.notes.append(_sampler_unused(job))
     if job.explain:
@@ -238,15 +242,11 @@ def _sampler_unused(job: Job) -> str:
 
 def _without_damage_distribution(result: "Result") -> dict[str, Any]:
     """``report.to_json`` of ``result`` without ``damage_distribution``, its exact figure pass
-    never run (a zero-length stand-in is read in its place, then left out)."""
-    import numpy as np
-
+    never run."""
     from ..report import to_json
 
     assert result.exact is not None
-    obj = to_json(replace(result, exact=result.exact.replaced(damage_distribution=np.zeros(0))))
-    del obj["damage_distribution"]
-    return obj
+    return to_json(result, damage=False)
 
 
 def run_job(job: Job) -> Row:
@@ -453,10 +453,13 @@ def _check_effects(effects: list[str]) -> None:
 def _merge(cls: type, *specs: Any) -> Any:
     """The record ``cls`` (Conditions or Modifiers) from its defaults overridden, field by
     field, by each spec's non-None values in turn."""
+    given = [spec for spec in specs if spec is not None]
+    if not given:  # most runs set neither: the defaults
+        return cls()
     values = {}
     for name in _field_names(cls):
-        for spec in specs:
-            v = getattr(spec, name, None) if spec is not None else None
+        for spec in given:
+            v = getattr(spec, name, None)
             if v is not None:
                 values[name] = v
     return cls(**values)
@@ -519,6 +522,7 @@ class Overrides:
     trials: int | None = None
     seed: int | None = None
     fallback_edition: str = "10"  # where neither the command line nor the file says
+    detail: bool = True  # Job.detail: False for the table and the CSV (not --json)
 
 
 def jobs_from_batch(
@@ -731,6 +735,7 @@ class _BatchRuns:
             self.src,
             raw.line,
             exchange=job,
+            detail=ov.detail,
         )
 
     def _run(self, raw: RawRun, spec: RunSpec | RunError | None = None) -> _Run | RunError:
@@ -895,6 +900,7 @@ class _BatchRuns:
             raw.line,
             steps,
             sampler_set=run.sampler_set,
+            detail=self.ov.detail,
         )
 
     def _selection(self, run: _Run, att: UnitChoice, tgt: UnitChoice, tspec: UnitSpec) -> Selection:
@@ -948,9 +954,9 @@ def _run_modifiers(spec: RunSpec, d: Any) -> Modifiers:
     return _merge(
         Modifiers,
         d.modifiers,
-        _Stealth(d.target_stealth),
+        _Stealth(d.target_stealth) if d.target_stealth is not None else None,
         spec.modifiers,
-        _Stealth(spec.target_stealth),
+        _Stealth(spec.target_stealth) if spec.target_stealth is not None else None,
     )
 
 

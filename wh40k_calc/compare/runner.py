@@ -9,6 +9,7 @@ numbers wherever it runs: the rows of ``--jobs 4`` are those of ``--jobs 1``, in
 
 from __future__ import annotations
 
+import math
 import operator
 import os
 import sys
@@ -102,9 +103,29 @@ def usable_cores() -> int:
 
 
 def default_workers(distinct_jobs: int) -> int:
-    """Worker processes for ``distinct_jobs`` when --jobs is not given: every core the
-    process may use once there are more than AUTO_PARALLEL_RUNS, else 1 (this process)."""
-    return 1 if distinct_jobs <= AUTO_PARALLEL_RUNS else usable_cores()
+    """Worker processes for ``distinct_jobs`` when --jobs is not given: once there are more
+    than AUTO_PARALLEL_RUNS, every core the process may use less those other programs are
+    running on now (:func:`running_elsewhere`), at least 1; else 1 (this process). A process
+    started onto a core another program keeps busy only slows the batch down: with the two
+    cores of the development machine shared, the default two processes took 2.18 s where one
+    took 1.73 s (median of ten paired rounds, load average 3.4), and 1.88 s against 1.83 s at
+    load average 1.4-3 (``benchmarks/test_bench_batch.py``); on an idle machine two are
+    faster (the README's batch figures)."""
+    if distinct_jobs <= AUTO_PARALLEL_RUNS:
+        return 1
+    cores = usable_cores()
+    return max(1, min(cores, cores - running_elsewhere()))
+
+
+def running_elsewhere() -> int:
+    """Tasks running now other than this process: the running count of Linux's
+    ``/proc/loadavg`` (which counts this one) less one; 0 where the system does not say."""
+    try:
+        with open("/proc/loadavg", encoding="ascii") as fh:
+            running = int(fh.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+    return max(0, running - 1)
 
 
 def run_jobs(
@@ -137,6 +158,7 @@ def run_jobs(
         workers = default_workers(len(distinct))
     workers = min(workers, usable_cores(), len(distinct))
     done: dict[Hashable, Outcome] = {}
+    _settled()
     if workers > 1 and len(distinct) > 1:
         done = _resolve_in_workers(distinct, workers, tick)
     elif not strict:  # grouped by target, as the workers resolve them (the caches' reuse)
@@ -162,6 +184,22 @@ def run_jobs(
         if strict and errors:
             break
     return rows, errors
+
+
+def _settled() -> None:
+    """Tell the cycle collector that every object made so far lives on (the catalog, the
+    batch as read, its jobs: the batch keeps them to the end): they go to the oldest
+    generation at once (``gc.freeze`` then ``gc.unfreeze``, which also starts the count of new
+    objects afresh), so that the batch's first collection does not walk them all again. A
+    2,000-run batch left some 60,000 of them young, and collected once more in each process
+    while it resolved (about 50 ms of CPU each: ``benchmarks/test_bench_batch.py``). Nothing
+    is left uncollectable: the oldest generation is collected as it always is. A forked
+    worker inherits the objects frozen (``_Alongside.run``), so that its collections never
+    touch, and copy, the pages they are on (the fork advice of the ``gc`` module)."""
+    import gc
+
+    gc.freeze()
+    gc.unfreeze()
 
 
 def _collect(job: Job, outcome: Outcome, rows: list[Row], errors: list[RunError]) -> None:
@@ -215,11 +253,38 @@ def _resolve_in_workers(
     grouped by target; none (the caller resolves them itself) where worker processes cannot be
     started."""
     items = sorted(jobs.items(), key=_by_target)
+    if sys.platform == "linux":
+        chunks, spans = _shrinking_chunks(items, workers)
+        return _Alongside(chunks, spans, tick).run(workers - 1)
     size = max(1, -(-len(items) // (workers * CHUNKS_PER_WORKER)))
     chunks = [items[i : i + size] for i in range(0, len(items), size)]
-    if sys.platform == "linux":
-        return _Alongside(chunks, tick).run(min(workers, len(chunks)) - 1)
     return _resolve_in_pool(chunks, workers, tick)
+
+
+FIRST_SHARE = 0.4  # a span's first chunk takes this share of it, each next one of what is left
+MIN_CHUNK = 8  # jobs: the smallest chunk (about 10 ms of work)
+
+
+def _shrinking_chunks(items: list, parts: int) -> tuple[list[list], list[int]]:
+    """``items`` (grouped by target) in ``parts`` consecutive spans as even as can be, each
+    cut into chunks that shrink (FIRST_SHARE of what is left, at least MIN_CHUNK jobs), and
+    the spans as chunk indexes, flattened: [start0, end0, start1, ...]. A process works
+    through its own span's large chunks first, while the small ones at each span's end are
+    what another process takes once its own are done: on a busy machine, where one process
+    may get less of a core than the other, the batch then waits for at most a small chunk
+    rather than a quarter of a span."""
+    chunks: list[list] = []
+    spans: list[int] = []
+    bounds = [len(items) * k // parts for k in range(parts + 1)]
+    for k in range(parts):
+        first = len(chunks)
+        i, end = bounds[k], bounds[k + 1]
+        while i < end:
+            size = max(MIN_CHUNK, math.ceil((end - i) * FIRST_SHARE))
+            chunks.append(items[i : min(i + size, end)])
+            i += size
+        spans += [first, len(chunks)]
+    return chunks, spans
 
 
 Chunk = list[tuple[Hashable, Job]]
@@ -235,13 +300,15 @@ class _Alongside:
     last chunk. A chunk one of them claimed but did not return (it died, or failed) is
     missing from the outcomes: the caller resolves it (and meets the failure again, here)."""
 
-    def __init__(self, chunks: list[Chunk], tick: Callable[[], None] | None):
+    def __init__(self, chunks: list[Chunk], spans: list[int], tick: Callable[[], None] | None):
         self.chunks = chunks
+        self.span_bounds = spans  # each process's span of chunks (``_shrinking_chunks``)
         self.tick = tick
         self.out: dict[Hashable, Outcome] = {}
         self.pending = set(range(len(chunks)))
 
     def run(self, extra: int) -> dict[Hashable, Outcome]:
+        import gc
         import multiprocessing
 
         from .. import report, resolve  # noqa: F401  (imported once, before the fork)
@@ -249,8 +316,9 @@ class _Alongside:
         ctx = multiprocessing.get_context("fork")
         procs: list = []
         try:
-            self.spans = ctx.Array("i", _spans(len(self.chunks), extra + 1))
+            self.spans = ctx.Array("i", self.span_bounds)
             self.results = ctx.Queue()
+            gc.freeze()  # the forked processes' collections leave what they inherit alone
             for k in range(1, extra + 1):
                 proc = ctx.Process(target=self._work, args=(k,), daemon=True)
                 proc.start()
@@ -260,6 +328,8 @@ class _Alongside:
                 proc.terminate()
                 proc.join()
             return self.out
+        finally:
+            gc.unfreeze()  # this process's objects are collectable again
         try:
             while (i := self._claim(0)) is not None:
                 self._take(i, _resolve_chunk([job for _, job in self.chunks[i]]))
@@ -321,12 +391,6 @@ class _Alongside:
             pass
         self.results.close()
         self.results.join_thread()
-
-
-def _spans(n: int, parts: int) -> list[int]:
-    """``n`` chunks in ``parts`` consecutive spans, flattened: [start0, end0, start1, ...]."""
-    bounds = [n * k // parts for k in range(parts + 1)]
-    return [b for k in range(parts) for b in (bounds[k], bounds[k + 1])]
 
 
 def _resolve_in_pool(

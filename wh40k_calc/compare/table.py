@@ -571,11 +571,15 @@ def write_csv(rows: list[Row], key: str, fh: IO[str]) -> None:
     begins as a formula would (:data:`FORMULA_STARTS`) prefixed with a single quote, so a
     spreadsheet shows it as text (numbers, negative ones included, are written as numbers)."""
     import csv  # only for --csv
+    from operator import itemgetter
 
-    writer = csv.DictWriter(fh, fieldnames=CSV_COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for record in csv_records(rows, key):
-        writer.writerow({k: csv_text(v) if isinstance(v, str) else v for k, v in record.items()})
+    writer = csv.writer(fh, lineterminator="\n")  # a record's values in CSV_COLUMNS order
+    writer.writerow(CSV_COLUMNS)
+    values = itemgetter(*CSV_COLUMNS)
+    writer.writerows(
+        [csv_text(v) if isinstance(v, str) else v for v in values(record)]
+        for record in csv_records(rows, key)
+    )
 
 
 def csv_text(text: str) -> str:

@@ -162,7 +162,7 @@ def shared_key(
     big = [is_big(x) for x in a.groups]
     return (
         type(s.edition),
-        selection_key(s.sel, attacker_models=False),
+        _selection_part(s.sel),
         w,
         g.profile.keywords,
         id(g.datasheet),
@@ -175,6 +175,17 @@ def shared_key(
         label,
         first,
     )
+
+
+_LAST: list = [None, None]  # the last selection keyed, itself (kept alive: its id), its key
+
+
+def _selection_part(sel) -> tuple:
+    """``selection_key(sel, attacker_models=False)``, made once for the weapons of one
+    selection in turn (the last selection is kept, and matched by identity)."""
+    if _LAST[0] is not sel:
+        _LAST[:] = [sel, selection_key(sel, attacker_models=False)]
+    return _LAST[1]
 
 
 def attack_profile(

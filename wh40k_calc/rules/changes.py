@@ -242,7 +242,7 @@ class Changes:
 
     def attacker(self, field: str, a: Attack) -> list[Piece]:
         """The attacker's pieces of ``field`` that take ``a``'s weapon and hold for it."""
-        pieces = self.fields("attacker", field)
+        pieces = self.by.get(("attacker", field)) if self.by else None  # most runs: no effect
         if not pieces:  # most fields have none: no context to make
             return []
         ctx = self._context("attacker", a, None)
@@ -265,7 +265,7 @@ class Changes:
         mortal wounds before the attacks: only unscoped pieces) on a model that is the bearer
         or not (``bearer``; None: the whole unit, which is the bearer only when every model
         is), with ``target_models`` alive (None: as the activation starts)."""
-        pieces = self.fields("target", field)
+        pieces = self.by.get(("target", field)) if self.by else None  # most runs: no effect
         if not pieces:  # most fields have none: no context to make
             return []
         whole = self.facts.target_all_bearer if bearer is None else bearer
@@ -286,7 +286,7 @@ class Changes:
     def unit(self, side: str, field: str) -> list[Piece]:
         """Pieces of ``field`` on ``side`` read for the whole activation (no weapon): mortal
         wounds, keywords, the target's T and W."""
-        pieces = self.fields(side, field)
+        pieces = self.by.get((side, field)) if self.by else None  # most runs: no effect
         if not pieces:
             return []
         ctx = self._context(side, None, None)
@@ -300,6 +300,8 @@ class Changes:
 
     def ignores(self, a: Attack, what: str) -> bool:
         """Whether ``a``'s attacks ignore harmful modifiers to ``what`` (``ignore_harmful``)."""
+        if not self.by.get(("attacker", "ignore_harmful")):  # most activations have none
+            return False
         return any(
             what in cast("tuple[str, ...]", p.value or ())
             for p in self.attacker("ignore_harmful", a)

@@ -174,10 +174,11 @@ def target_profile(
     )
     order = [m.name for m in bg] + [m.name for m in ch]
     roles = [character_role(g) for g in character_groups for _ in range(g.count)]
+    place: dict[int, int] = {}  # each group's first place in target.groups, by identity
+    for i, x in enumerate(target.groups):
+        place.setdefault(id(x), i)
     listing = tuple(
-        next(i for i, x in enumerate(target.groups) if x is g)
-        for g in (*bodyguard_groups, *character_groups)
-        for _ in range(g.count)
+        place[id(g)] for g in (*bodyguard_groups, *character_groups) for _ in range(g.count)
     )
     return kinds, profile, order, roles, listing
 

@@ -200,12 +200,32 @@ def _all_bearer(unit: Unit) -> bool:
     return bool(bearers) and all(id(g) in bearers for g in unit.all_groups)
 
 
+_BEARERS: dict[int, tuple[Unit, frozenset[int]]] = {}  # see bearer_groups
+BEARERS_KEPT = 512
+
+
 def bearer_groups(unit: Unit) -> frozenset[int]:
     """The ids of the model groups of ``unit``'s bearer (an enhancement's, a ``bearer_only``
     change's): the CHARACTER models of the first of its datasheets that has any (a CHARACTER
     unit's own models, else the first Leader attached); in a unit without a CHARACTER, its
     only model if it has one model (a VEHICLE that takes an enhancement, as data 912's
-    "VEHICLE model only" ones), else none."""
+    "VEHICLE model only" ones), else none.
+
+    Found once per unit object (a planned activation asks four times, and a batch plans the
+    same built units again and again: ``rules.activation._built``): kept by the unit's
+    identity with the unit itself (so its id is not reused while kept; the ids it gives are
+    of its own groups); at most BEARERS_KEPT (all dropped when full)."""
+    kept = _BEARERS.get(id(unit))
+    if kept is not None and kept[0] is unit:
+        return kept[1]
+    found = _bearer_groups(unit)
+    if len(_BEARERS) >= BEARERS_KEPT:
+        _BEARERS.clear()
+    _BEARERS[id(unit)] = (unit, found)
+    return found
+
+
+def _bearer_groups(unit: Unit) -> frozenset[int]:
     chars = [g for g in unit.all_groups if is_character(g)]
     if not chars:
         groups = unit.all_groups
@@ -218,7 +238,7 @@ def bearer_groups(unit: Unit) -> frozenset[int]:
 
 def is_character(g: ModelGroup) -> bool:
     """A CHARACTER model (its own keywords or its datasheet's)."""
-    return CHARACTER in (g.profile.keywords | g.datasheet.all_keywords())
+    return CHARACTER in g.profile.keywords or CHARACTER in g.datasheet.all_keywords()
 
 
 class Context(Struct, frozen=True):
