@@ -13,7 +13,7 @@ from typing import Any
 from msgspec import Struct
 
 from .composition import assign, explain, unchecked
-from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
+from .datasheet import CONTROL, Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
 from .fuzzy import did_you_mean
 from .records import replace
 from .selection import SelectionError, UnitChoice
@@ -438,6 +438,7 @@ def _weapons(ds: Datasheet, keys: tuple[str, ...]) -> tuple[Weapon, ...]:
     return tuple(out)
 
 
+_CONTROL = re.compile(f"[{CONTROL}]")  # as in a datasheet's names
 _WEAPON_SPEC = re.compile(r"^\s*(.+?)\s*(?:[x×*]\s*(-?\d+))?\s*$", re.IGNORECASE)
 
 
@@ -445,8 +446,18 @@ def parse_weapon_spec(text: str) -> tuple[str, int]:
     """``"Deffgun x4"`` -> ("Deffgun", 4); no count means 1.
 
     Raises:
+        UsageError: the text holds a control character (a newline, a tab, ESC: ``Flamer\\nx2``
+            is neither ``Flamer`` nor ``Flamer x2``), shown escaped (exit code 2).
         SelectionError: empty name or a count below 1.
     """
+    if _CONTROL.search(text):
+        from .selection import UsageError
+        from .terminal import escape_controls
+
+        raise UsageError(
+            f"--weapon '{escape_controls(text)}': holds a control character; write the name "
+            "and the count on one line, e.g. 'Deffgun x4'"
+        )
     m = _WEAPON_SPEC.match(text)
     if not m or not m.group(1):
         raise SelectionError(f"--weapon {text!r}: expected 'NAME xN', e.g. 'Deffgun x4'")
