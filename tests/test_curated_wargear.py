@@ -56,9 +56,7 @@ def test_cadian_shock_troops_two_special_weapons_for_every_ten() -> None:
     assert accepted("cadian shock troops", 10, "Flamer", "Meltagun") == 2
     assert accepted("cadian shock troops", 20, "Flamer x2") == 2
     assert accepted("cadian shock troops", 20, "Flamer x2", "Meltagun x2") == 4
-    msg = refusal(
-        "cadian shock troops", 10, "Flamer", "Meltagun", "Plasma gun – standard"
-    )
+    msg = refusal("cadian shock troops", 10, "Flamer", "Meltagun", "Plasma gun – standard")
     assert "only 2 models" in msg and "one wargear option" in msg and "plasma-gun" in msg
     assert "3 models" in msg
     assert "Flamer x3" in refusal("cadian shock troops", 20, "Flamer x3")
@@ -103,6 +101,25 @@ def test_termagants_one_of_each_special_for_every_ten() -> None:
     assert accepted("termagants", 20, "Spike rifle x2", "Strangleweb x2") == 4
     assert "Shardlauncher x2 needs 2" in refusal("termagants", 10, "Shardlauncher x2")
     assert "Spike rifle x3 needs 3" in refusal("termagants", 20, "Spike rifle x3")
+
+
+# Termagants: "All models in this unit can each have their fleshborer replaced with 1
+# Termagant devourer" (and another option the same with spinefists): every model or none, the
+# specials above aside.
+def test_termagants_devourers_for_every_model_or_none() -> None:
+    assert accepted("termagants", 10, "Termagant devourer x9", "Shardlauncher") == 10
+    msg = refusal("termagants", 10, "Termagant devourer x5", "Fleshborer x5")
+    assert "'devourers'" in msg and "every Termagant or none" in msg and "Fleshborer" in msg
+    assert "'spinefists'" in refusal("termagants", 20, "Termagant spinefists", "Termagant devourer")
+    unit = build_unit(UnitChoice(sheet("termagants"), 20, "devourers"), "attacker")
+    assert [(g.count, g.weapons[0].name) for g in unit.groups] == [(20, "Termagant devourer")]
+
+
+def test_whole_needs_an_entry_for_every_model(tmp_path: Path) -> None:
+    def one(data: dict[str, Any]) -> None:
+        data["loadouts"]["flamers"][0]["whole"] = True  # count: 2
+
+    assert "loadouts.flamers[0].whole" in refused(tmp_path, one)
 
 
 # Intercessor Squad: "For every 5 models in this unit, 1 model equipped with a bolt rifle can be
@@ -191,7 +208,9 @@ def test_a_loadout_listed_twice_in_one_limit_is_refused_as_such(tmp_path: Path) 
     assert "another limit" not in msg
     msg = refused(
         tmp_path,
-        with_limit([{"loadouts": ["flamers"], "models": 1}, {"loadouts": ["flamers"], "models": 1}]),
+        with_limit(
+            [{"loadouts": ["flamers"], "models": 1}, {"loadouts": ["flamers"], "models": 1}]
+        ),
     )
     assert "option_limits[1].loadouts[0]" in msg and "another limit" in msg
 

@@ -131,6 +131,7 @@ class _LoadoutEntrySchema(msgspec.Struct, forbid_unknown_fields=True):
     per_models: Annotated[int, msgspec.Meta(ge=1)] | None = None
     replaces: list[str] | None = None
     instead_of: str | None = None
+    whole: bool = False
 
 
 class _OptionLimitSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -402,7 +403,11 @@ class LoadoutEntry(Struct, frozen=True):
     them from ``equipped`` first. ``instead_of`` (a model name) fields ``count`` models of
     ``model``, a kind the unit's sizes leave out (an optional model of the composition: a
     Chapter Champion, a Kill Team's Intercessors with plasma incinerators), in place of as many
-    of that kind (the unit's size, Starting Strength and points stay the size's)."""
+    of that kind (the unit's size, Starting Strength and points stay the size's). ``whole``
+    (with ``count`` None): every model of the type that no other option equips takes it, or
+    none does ("All models in this unit can each have their fleshborer replaced with ...": no
+    Termagant keeps a fleshborer beside one with a devourer); ``--weapon`` refuses weapons of
+    two such alternatives together (:func:`wh40k_calc.units.whole_unit_conflict`)."""
 
     model: str
     count: int | None
@@ -411,6 +416,7 @@ class LoadoutEntry(Struct, frozen=True):
     replaces: tuple[str, ...] | None = None
     per_models: int | None = None
     instead_of: str | None = None
+    whole: bool = False
 
     def models_for(self, starting_strength: int) -> int | None:
         """How many models the entry equips in a unit of ``starting_strength`` models: its
@@ -1055,6 +1061,11 @@ def _loadout(
                     "(its 'equipped' or one of its 'equipped_by_count' lists)"
                 )
         equipped = check_weapons(e.equipped, f"{where}.equipped")
+        if e.whole and (count is not None or instead is not None):
+            raise DatasheetError(
+                f"{file}: {where}.whole: for an entry of every model of its type (count: all, "
+                "no instead_of): the option is all of them or none"
+            )
         out.append(
             LoadoutEntry(
                 e.model,
@@ -1064,6 +1075,7 @@ def _loadout(
                 replaces,
                 e.per_models,
                 instead.name if instead is not None else None,
+                e.whole,
             )
         )
     return tuple(out)

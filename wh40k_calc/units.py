@@ -486,6 +486,59 @@ def _wanted(ds: Datasheet, specs: tuple[tuple[str, int], ...]) -> dict[str, tupl
     return out
 
 
+def whole_unit_conflict(ds: Datasheet, wanted: dict[str, tuple[Weapon, int]]) -> str | None:
+    """Why the ``wanted`` weapons (key -> (weapon, number)) break a wargear option for every
+    model of a type or none (a loadout entry's ``whole``): they name weapons that only one
+    alternative of that type gives (its default equipment, or one such entry) and weapons that
+    only another gives, e.g. a Termagant devourer and a fleshborer. A weapon that any other
+    option gives (another loadout, a choice, another model type) is no evidence. None: no
+    conflict."""
+    for m in ds.models:
+        wholes = [
+            (name, e)
+            for name, entries in ds.loadouts.items()
+            for e in entries
+            if e.whole and norm_name(e.model) == m.key
+        ]
+        if not wholes:
+            continue
+        alts = [("its default equipment", set(m.equipped))]
+        alts += [(f"loadout {name!r}", set(e.equipped)) for name, e in wholes]
+        elsewhere: set[str] = set()
+        for other in ds.models:
+            elsewhere.update(k for c in other.choices for k in c.weapons)
+            elsewhere.update(k for _, keys in other.equipped_by_count for k in keys)
+            if other is not m:
+                elsewhere.update(other.equipped)
+        for entries in ds.loadouts.values():
+            for e in entries:
+                if not (e.whole and norm_name(e.model) == m.key):
+                    elsewhere.update(e.equipped)
+        found = []
+        for i, (label, keys) in enumerate(alts):
+            rest: set[str] = set()
+            for j, (_, other_keys) in enumerate(alts):
+                if j != i:
+                    rest |= other_keys
+            own = [k for k in wanted if k in keys and k not in rest and k not in elsewhere]
+            if own:
+                found.append((label, own))
+        if len(found) > 1:
+            named = [
+                f"{' and '.join(wanted[k][0].name for k in own)} ({label})" for label, own in found
+            ]
+            from .wording import join_words
+
+            options = join_words([repr(name) for name, _ in wholes])
+            return (
+                f"{ds.name}: the loadout{'s' if len(wholes) > 1 else ''} {options} "
+                f"{'are each' if len(wholes) > 1 else 'is'} for every {m.name} or none (all "
+                f"models of the unit swap together), so the unit cannot have "
+                f"{join_words(named)}"
+            )
+    return None
+
+
 def _fitted_note(ds: Datasheet, fitted: int | None) -> tuple[str, ...]:
     """The note saying that ``--weapon`` chose a unit larger than the smallest (never chosen
     without a word): ``fitted`` is that size (None: not chosen, or the smallest)."""
@@ -530,6 +583,9 @@ def _explicit_weapons(
             can carry (why: e.g. two weapons no model carries together, more than its models).
     """
     wanted = _wanted(ds, specs)
+    conflict = whole_unit_conflict(ds, wanted)
+    if conflict is not None:
+        raise SelectionError("--weapon: " + conflict)
     plan = assign(ds, counts, {k: n for k, (_, n) in wanted.items()}, starting_strength)
     if plan is None:
         n_models = sum(counts.values())
