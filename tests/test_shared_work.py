@@ -108,6 +108,77 @@ def test_shared_profiles_are_the_profiles_made_afresh(monkeypatch: pytest.Monkey
         _same_profiles(got, _profiles(s), line)
 
 
+# Each condition a profile reads through one ability only, first without it and then with it,
+# on a weapon without that ability (its profile kept, shared) and on one with it (made again).
+CONDITION_COMMANDS = [
+    "shoot boyz --models 20 -t intercessor-squad",
+    "shoot boyz --models 10 -t intercessor-squad --stationary --half-range",
+    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: heavy'",
+    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: heavy' --stationary",
+    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: rapid fire 1'",
+    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: rapid fire 1' "
+    "--half-range",
+    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: melta 2'",
+    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: melta 2' --half-range",
+    "fight boyz --models 20 -t intercessor-squad",
+    "fight boyz --models 10 -t intercessor-squad --charged",
+    "fight boyz --models 20 -t intercessor-squad --add-ability 'Choppa: lance'",
+    "fight boyz --models 20 -t intercessor-squad --add-ability 'Choppa: lance' --charged",
+    "shoot lootas --models 5 -t boyz --edition 11",
+    "shoot lootas --models 5 -t boyz --edition 11 --stationary",
+]
+
+
+def _shared_and_fresh(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> list[tuple]:
+    """(line, profiles made with sharing, profiles made afresh) of each of ``lines``."""
+    cat = catalog(None)
+    sels = [_selection(cat, line) for line in lines]
+    attacks._SHARED.clear()
+    shared = [_profiles(s) for s in sels]
+    with monkeypatch.context() as m:
+        m.setattr(attacks, "shared_key", lambda *args: None)  # nothing shared
+        fresh = [_profiles(s) for s in sels]
+    attacks._SHARED.clear()
+    return list(zip(lines, shared, fresh, strict=True))
+
+
+def test_profiles_shared_across_conditions_they_do_not_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made: list[tuple] = []  # the profiles made while sharing
+    making, sharing = attacks.attack_profile, attacks.shared_key
+
+    def counted(s, w, *args, **kwargs):
+        if attacks.shared_key is sharing:
+            made.append((s.sel.conditions, w.name))
+        return making(s, w, *args, **kwargs)
+
+    monkeypatch.setattr(attacks, "attack_profile", counted)
+    for line, shared, fresh in _shared_and_fresh(monkeypatch, CONDITION_COMMANDS):
+        _same_profiles(shared, fresh, line)
+    # the second run's Slugga (no [HEAVY], [RAPID FIRE] or [MELTA]) was the first's
+    first, second = (_selection(catalog(None), x).conditions for x in CONDITION_COMMANDS[:2])
+    assert (first, "Slugga") in made
+    assert (second, "Slugga") not in made
+
+
+@pytest.mark.parametrize("condition", [name for name, _ in attacks._READ_THROUGH])
+def test_each_condition_read_through_an_ability_tells_profiles_apart(
+    monkeypatch: pytest.MonkeyPatch, condition: str
+) -> None:
+    """With the ability that reads ``condition`` taken as reading nothing, some weapon with
+    it gets a profile made without the condition: the sharing would be wrong."""
+    wrong = tuple(
+        (name, (lambda ab: False) if name == condition else reads)
+        for name, reads in attacks._READ_THROUGH
+    )
+    monkeypatch.setattr(attacks, "_READ_THROUGH", wrong)
+    pairs = _shared_and_fresh(monkeypatch, CONDITION_COMMANDS)
+    assert any(
+        len(a) != len(b) or any(x != y for x, y in zip(a, b, strict=True)) for _, a, b in pairs
+    )
+
+
 def test_a_kept_profile_serves_another_size_with_its_own_count() -> None:
     cat = catalog(None)
     attacks._SHARED.clear()
