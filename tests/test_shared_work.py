@@ -116,8 +116,7 @@ CONDITION_COMMANDS = [
     "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: heavy'",
     "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: heavy' --stationary",
     "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: rapid fire 1'",
-    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: rapid fire 1' "
-    "--half-range",
+    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: rapid fire 1' --half-range",
     "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: melta 2'",
     "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: melta 2' --half-range",
     "fight boyz --models 20 -t intercessor-squad",
@@ -502,7 +501,9 @@ def test_shared_target_profiles_are_those_made_afresh(
         got[0].append("changed by a caller")  # each caller has its own lists
         got[2].clear()
     for s, precise, _ in calls:  # the kept parts are untouched
-        assert _same_parts(target.target_profile(s, precise), target.made_target_profile(s, precise))
+        assert _same_parts(
+            target.target_profile(s, precise), target.made_target_profile(s, precise)
+        )
     assert len(target._SHARED) == kept
 
 

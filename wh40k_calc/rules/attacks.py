@@ -200,9 +200,7 @@ def _weapon_selection_part(s: Situation, w: Weapon) -> tuple:
     part = _selection_part(s.sel)
     cond = s.sel.conditions
     ab = w.abilities
-    unread = {
-        name: False for name, reads in _READ_THROUGH if getattr(cond, name) and not reads(ab)
-    }
+    unread = {name: False for name, reads in _READ_THROUGH if getattr(cond, name) and not reads(ab)}
     if not unread or ab.conditional or s.applied.every_active():
         return part
     return (*part[:_CONDITIONS], replace(cond, **unread), *part[_CONDITIONS + 1 :])
