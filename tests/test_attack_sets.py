@@ -348,8 +348,8 @@ def _brute_force(ds: Datasheet, need: dict[str, int]) -> bool:
 
 
 def test_search_agrees_with_brute_force(tmp_path: Path) -> None:
-    """Every request of up to 3 of each of pistol, rifle, both gun profiles, knife, axe and
-    claw (1 for the claw): the search accepts exactly what the brute force finds."""
+    """Every request naming up to 3 of pistol, rifle, both gun profiles, knife, axe and claw
+    (a few of each): the search accepts exactly what the brute force finds."""
     path = tmp_path / "testers.yaml"
     path.write_text(SYNTHETIC, encoding="utf-8")
     ds = load_datasheet(path)
