@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from wh40k_calc.attack_sets import CARRYING
 from wh40k_calc.catalog import Catalog, _load_cached
 from wh40k_calc.cli import app
-from wh40k_calc.attack_sets import CARRYING
 from wh40k_calc.composition import assign, wanted_by_kits
 from wh40k_calc.datasheet import Datasheet, Weapon, load_datasheet
 from wh40k_calc.selection import SelectionError, UnitChoice

@@ -166,7 +166,7 @@ def carriers(
         kits_of: list[
             tuple[frozenset[tuple[str, int]], int | None, ModelProfile | None, int | None]
         ]
-        kits_of = []
+        kits_of = []  # (weapons carried, cap, optional kind, option limit) of each kit
         merged: dict[Kit, int | None] = {}
         for (ws, pool), cap in opts.items():
             if ws | free:
@@ -177,13 +177,13 @@ def carriers(
             if ws | free:
                 kits_of.append((ws | free, cap, kind, kept))
         options = []
-        for i, (ws, cap, kind, pool) in enumerate(kits_of):
+        for i, (ws, cap, becomes, pool) in enumerate(kits_of):
             if not counting.attacking:
-                options.append(Option(tuple(sorted(ws)), cap, kind, pool, i))
+                options.append(Option(tuple(sorted(ws)), cap, becomes, pool, i))
                 continue
-            big = is_big(ds, kind or m)
+            big = is_big(ds, becomes or m)
             for s in attack_sets(arms, sorted(ws), set(wanted), big, counting):
-                options.append(Option(tuple(sorted(s)), cap, kind, pool, i))
+                options.append(Option(tuple(sorted(s)), cap, becomes, pool, i))
         out.append(Carriers(m, n, tuple(options)))
     return out
 
