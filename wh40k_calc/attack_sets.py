@@ -31,8 +31,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 from itertools import product
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from .datasheet import Datasheet, ModelProfile, Weapon, norm_name
 
@@ -41,8 +43,7 @@ BIG = frozenset({"MONSTER", "VEHICLE"})  # models exempt from the Pistol rule
 WeaponSet = frozenset[tuple[str, int]]  # key -> how many of it one model uses, as pairs
 
 
-@dataclass(frozen=True)
-class Counting:
+class Counting(Struct, frozen=True):
     """How :mod:`~wh40k_calc.composition` counts the named weapons. ``attacking``: keys are
     profiles (``Weapon.key``) that attack, each model's carried weapons turned into the sets
     it may attack with under the rules switched on below; False: keys are weapons (a
@@ -57,7 +58,7 @@ class Counting:
 
     def without(self, rule: str) -> Counting:
         """The same counting with ``rule`` (a field name) switched off."""
-        return Counting(**{**self.__dict__, rule: False})
+        return replace(self, **{rule: False})
 
 
 ATTACKING = Counting()
