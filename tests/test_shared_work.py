@@ -7,6 +7,7 @@ exactly what a key must tell apart."""
 
 from __future__ import annotations
 
+import itertools
 import shlex
 from pathlib import Path
 
@@ -105,6 +106,76 @@ def test_shared_profiles_are_the_profiles_made_afresh(monkeypatch: pytest.Monkey
     attacks._SHARED.clear()
     for line, s, got in zip(COMMANDS, sels, shared, strict=True):
         _same_profiles(got, _profiles(s), line)
+
+
+# Each condition a profile reads through one ability only, first without it and then with it,
+# on a weapon without that ability (its profile kept, shared) and on one with it (made again).
+CONDITION_COMMANDS = [
+    "shoot boyz --models 20 -t intercessor-squad",
+    "shoot boyz --models 10 -t intercessor-squad --stationary --half-range",
+    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: heavy'",
+    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: heavy' --stationary",
+    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: rapid fire 1'",
+    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: rapid fire 1' --half-range",
+    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: melta 2'",
+    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: melta 2' --half-range",
+    "fight boyz --models 20 -t intercessor-squad",
+    "fight boyz --models 10 -t intercessor-squad --charged",
+    "fight boyz --models 20 -t intercessor-squad --add-ability 'Choppa: lance'",
+    "fight boyz --models 20 -t intercessor-squad --add-ability 'Choppa: lance' --charged",
+    "shoot lootas --models 5 -t boyz --edition 11",
+    "shoot lootas --models 5 -t boyz --edition 11 --stationary",
+]
+
+
+def _shared_and_fresh(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> list[tuple]:
+    """(line, profiles made with sharing, profiles made afresh) of each of ``lines``."""
+    cat = catalog(None)
+    sels = [_selection(cat, line) for line in lines]
+    attacks._SHARED.clear()
+    shared = [_profiles(s) for s in sels]
+    with monkeypatch.context() as m:
+        m.setattr(attacks, "shared_key", lambda *args: None)  # nothing shared
+        fresh = [_profiles(s) for s in sels]
+    attacks._SHARED.clear()
+    return list(zip(lines, shared, fresh, strict=True))
+
+
+def test_profiles_shared_across_conditions_they_do_not_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made: list[tuple] = []  # the profiles made while sharing
+    making, sharing = attacks.attack_profile, attacks.shared_key
+
+    def counted(s, w, *args, **kwargs):
+        if attacks.shared_key is sharing:
+            made.append((s.sel.conditions, w.name))
+        return making(s, w, *args, **kwargs)
+
+    monkeypatch.setattr(attacks, "attack_profile", counted)
+    for line, shared, fresh in _shared_and_fresh(monkeypatch, CONDITION_COMMANDS):
+        _same_profiles(shared, fresh, line)
+    # the second run's Slugga (no [HEAVY], [RAPID FIRE] or [MELTA]) was the first's
+    first, second = (_selection(catalog(None), x).conditions for x in CONDITION_COMMANDS[:2])
+    assert (first, "Slugga") in made
+    assert (second, "Slugga") not in made
+
+
+@pytest.mark.parametrize("condition", [name for name, _ in attacks._READ_THROUGH])
+def test_each_condition_read_through_an_ability_tells_profiles_apart(
+    monkeypatch: pytest.MonkeyPatch, condition: str
+) -> None:
+    """With the ability that reads ``condition`` taken as reading nothing, some weapon with
+    it gets a profile made without the condition: the sharing would be wrong."""
+    wrong = tuple(
+        (name, (lambda ab: False) if name == condition else reads)
+        for name, reads in attacks._READ_THROUGH
+    )
+    monkeypatch.setattr(attacks, "_READ_THROUGH", wrong)
+    pairs = _shared_and_fresh(monkeypatch, CONDITION_COMMANDS)
+    assert any(
+        len(a) != len(b) or any(x != y for x, y in zip(a, b, strict=True)) for _, a, b in pairs
+    )
 
 
 def test_a_kept_profile_serves_another_size_with_its_own_count() -> None:
@@ -342,3 +413,122 @@ def test_kept_faction_tiers_are_those_found_afresh_and_each_call_gets_its_own() 
     for f, k in cases:
         again = effect_files.faction_tiers(f, k)  # kept
         assert again == effect_files._faction_tiers(f, k) == effect_files._faction_tiers(f, set(k))
+
+
+# ---- target profiles made once per target -----------------------------------------------------
+
+# Against the same targets, in an order where each selection after the first of its target
+# differs from an earlier one in one part of the target profile's key: the phase, --invuln,
+# --allocation, --precision-target, whether some weapon has [PRECISION], the edition; the
+# conditions and the attacker (not in the key) vary too.
+TARGET_COMMANDS = [
+    "shoot boyz --models 10 -t intercessor-squad",
+    "shoot lootas --models 5 -t intercessor-squad --cover --half-range",
+    "shoot boyz --models 10 -t intercessor-squad --invuln 4",
+    "shoot boyz --models 10 -t intercessor-squad --allocation 'Intercessor Sergeant'",
+    "fight boyz --models 20 -t intercessor-squad --charged",
+    "shoot boyz --models 10 -t intercessor-squad --target-leader captain",
+    "shoot boyz --models 10 -t intercessor-squad --target-leader captain "
+    "--add-ability 'Slugga: precision'",
+    "shoot boyz --models 10 -t intercessor-squad --target-leader captain "
+    "--add-ability 'Slugga: precision' --precision-target bodyguard",
+    "shoot boyz --models 10 -t intercessor-squad --target-leader captain "
+    "--add-ability 'Slugga: precision' --precision-target Captain",
+    "fight boyz --models 10 -t intercessor-squad --target-leader captain",
+    "shoot boyz --models 10 -t boyz --target-leader warboss --edition 11",
+    "fight boyz --models 10 -t boyz --target-leader warboss --edition 11",
+    "fight boyz --models 10 -t boyz --target-leader warboss --edition 11 --invuln 5",
+    "shoot boyz --models 10 -t boyz --target-leader warboss",
+    "shoot lootas --models 10 -t leman-russ-battle-tank --stationary",
+    "fight boyz --models 10 -t leman-russ-battle-tank",
+]
+
+
+# edition 11 groups models by their invulnerable save against the attacks resolved (05.03):
+# a unit whose models have a 4+ against ranged attacks only, beside models with none, is two
+# groups against shooting and one in a fight
+MIXED_COMMANDS = [
+    "shoot boyz --models 10 -t mixed-guard --edition 11",
+    "fight boyz --models 10 -t mixed-guard --edition 11",
+]
+
+
+def _mixed_unit(folder: Path) -> Path:
+    from oracle import model, write_unit
+
+    shielded = model("Shielded", invuln=4, invuln_ranged_only=True)
+    write_unit(folder, "mixed-guard", models=[(shielded, 5), (model("Plain"), 5)])
+    return folder
+
+
+def _target_calls(monkeypatch: pytest.MonkeyPatch, folder: Path) -> list[tuple]:
+    """(situation, precise, parts) of every target profile TARGET_COMMANDS' (and
+    MIXED_COMMANDS', with the unit in ``folder``) plans ask for, with the kept parts shared
+    (each command planned after the ones before it)."""
+    from wh40k_calc.rules import activation, target
+
+    calls: list[tuple] = []
+
+    def recording(s, precise):
+        calls.append((s, precise, target.target_profile(s, precise)))
+        return calls[-1][2]
+
+    monkeypatch.setattr(activation, "target_profile", recording)
+    target._SHARED.clear()
+    cat, mixed = catalog(None), catalog([_mixed_unit(folder)], edition="11")
+    lines = [(cat, line) for line in TARGET_COMMANDS] + [(mixed, x) for x in MIXED_COMMANDS]
+    for c, line in lines:
+        sel = _selection(c, line)
+        get_rules(sel.edition).plan(sel)
+    return calls
+
+
+def _same_parts(a: tuple, b: tuple) -> bool:
+    return all(x == y for x, y in zip(a, b, strict=True))
+
+
+def test_shared_target_profiles_are_those_made_afresh(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from wh40k_calc.rules import target
+
+    calls = _target_calls(monkeypatch, tmp_path)
+    kept = len(target._SHARED)
+    assert 0 < kept < len(calls)  # something was shared
+    for s, precise, got in calls:
+        fresh = target.made_target_profile(s, precise)
+        assert _same_parts(got, fresh), (s.sel.phase, s.target.name)
+        got[0].append("changed by a caller")  # each caller has its own lists
+        got[2].clear()
+    for s, precise, _ in calls:  # the kept parts are untouched
+        assert _same_parts(
+            target.target_profile(s, precise), target.made_target_profile(s, precise)
+        )
+    assert len(target._SHARED) == kept
+
+
+def test_every_part_of_the_target_key_tells_profiles_apart(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """For each part of the key but the unit's identity, two of TARGET_COMMANDS' targets
+    whose keys differ only there have different profiles: a key without that part would hand
+    one the other's (the test above would fail)."""
+    from wh40k_calc.rules import target
+
+    calls = _target_calls(monkeypatch, tmp_path)
+    keyed = [(k, got) for s, p, got in calls if (k := target.shared_key(s, p)) is not None]
+    # the parts (by index) each check drops: without [PRECISION] the precision target is
+    # not read (None in the key), so "precise" differs together with it
+    parts = {"phase": [2], "invuln": [3], "allocation": [4], "precision target": [5]}
+    parts["precise"] = [5, 6]
+    for name, drop in parts.items():
+
+        def rest(key: tuple, drop: list[int] = drop) -> tuple:
+            return tuple(x for i, x in enumerate(key) if i not in drop)
+
+        apart = [
+            (a, b)
+            for (ka, a), (kb, b) in itertools.combinations(keyed, 2)
+            if rest(ka) == rest(kb) and ka != kb
+        ]
+        assert any(not _same_parts(a, b) for a, b in apart), name

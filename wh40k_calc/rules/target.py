@@ -102,9 +102,56 @@ def brackets(s: Situation) -> list[int]:
     return sorted((n for n in found if n >= 1), reverse=True)
 
 
-def target_profile(
-    s: Situation, precise: bool
-) -> tuple[list[Kind], TargetProfile, list[str], list[str], tuple[int, ...]]:
+TargetParts = tuple[list[Kind], TargetProfile, list[str], list[str], tuple[int, ...]]
+
+_SHARED: dict[tuple, tuple[Unit, TargetParts]] = {}  # see target_profile
+SHARED_KEPT = 256
+
+
+def target_profile(s: Situation, precise: bool) -> TargetParts:
+    """:func:`made_target_profile`, made once per process where no effect may act
+    (:func:`shared_key`): a batch runs many attackers, under other conditions, against the
+    same few targets. Each caller gets its own lists. At most SHARED_KEPT are kept (all
+    dropped when full); the kept entry holds the target unit its key names by identity;
+    errors are not kept.
+
+    Raises:
+        SelectionError: as :func:`made_target_profile`.
+    """
+    key = shared_key(s, precise)
+    if key is None:
+        return made_target_profile(s, precise)
+    kept = _SHARED.get(key)
+    if kept is None:
+        if len(_SHARED) >= SHARED_KEPT:
+            _SHARED.clear()
+        kept = _SHARED[key] = (s.target, made_target_profile(s, precise))
+    kinds, profile, order, roles, listing = kept[1]
+    return list(kinds), profile, list(order), list(roles), listing
+
+
+def shared_key(s: Situation, precise: bool) -> tuple | None:
+    """The key of :func:`target_profile`'s kept parts: everything
+    :func:`made_target_profile` reads where no effect may act (no target-side change, so no
+    +W and no bracket of model counts): the edition, the target unit (by identity), the
+    phase (which attacks the edition's groups are for), ``--invuln``, ``--allocation``,
+    ``--precision-target`` (read only with ``precise``) and ``precise``. None: not shared
+    (an effect may act: its changes and conditions are read)."""
+    if s.changes.by or s.applied.every_active():
+        return None
+    sel = s.sel
+    return (
+        type(s.edition),
+        id(s.target),
+        sel.phase,
+        sel.modifiers.invuln,
+        sel.allocation,
+        sel.precision_target if precise else None,
+        precise,
+    )
+
+
+def made_target_profile(s: Situation, precise: bool) -> TargetParts:
     """The target's model kinds, its :class:`TargetProfile`, its allocation order (model
     names), the role of each of its CHARACTER models (:func:`character_role`) and, per model
     of the profile (Bodyguard, then CHARACTER models), the index of its group in
