@@ -21,11 +21,22 @@ entry's count. A weapon that no equipment option lists (wargear the datasheet
 offers in a way no loadout was generated for, e.g. "can be equipped with 1 hunter-killer
 missile") may be carried by any model, with anything else.
 
+Options hold *weapons*: a weapon with several profiles is one weapon however its profiles are
+listed (:class:`~wh40k_calc.attack_sets.Weapons`). For ``--weapon``, which names the profiles
+that *attack*, each option then becomes the sets its models may attack with
+(:func:`~wh40k_calc.attack_sets.attack_sets`: one profile of each weapon, Pistols or the other
+ranged weapons unless MONSTER/VEHICLE, one melee weapon besides [EXTRA ATTACKS] ones), which
+share the option's cap and option limit: k sets of one option never take more models than it
+allows. An army list names the weapons its models *carry* (:data:`~wh40k_calc.attack_sets.
+CARRYING`): there a weapon is counted once, not once a profile, and the activation then picks
+what attacks as for any unit (``rules.weapons``).
+
 ``--weapon "Deffgun x8" --weapon "Big shoota x2" --weapon "Rokkit launcha x2"`` asks a 10-model
 Lootas unit for 12 weapons of which its two Spanners would carry four: no assignment exists.
 :func:`assign` finds an assignment by a small search over model types and their options (how
 many models take each, up to its cap), or :func:`explain` says why there is none: a set of the
-named weapons that needs more than the unit's models can carry of them at once.
+named weapons that needs more than the unit's models can carry of them at once, or the rule of
+the attack sequence that forbids one model using them together.
 """
 
 from __future__ import annotations
@@ -37,6 +48,7 @@ from itertools import combinations
 
 from msgspec import Struct
 
+from .attack_sets import ATTACKING, CARRYING, RULES, UNRULED, Counting, Weapons, attack_sets, is_big
 from .datasheet import Datasheet, ModelProfile, Weapon, WeaponChoice, norm_name
 
 MAX_SUBSETS_OF = 10  # up to this many named weapons, explanations try every set of them
@@ -44,15 +56,18 @@ MAX_SUBSETS_OF = 10  # up to this many named weapons, explanations try every set
 
 class Option(Struct, frozen=True):
     """One equipment option of a model type, reduced to the named weapons it lets a model use:
-    ``weapons`` maps weapon key -> how many of it one model carries; ``cap`` is how many models
-    of the type may take the option (None: all of them); ``model``: the optional model kind a
-    model taking it becomes (a loadout entry's ``instead_of``; None: it stays of its type);
-    ``pool``: the datasheet's ``option_limits`` entry (by index) whose models it uses up."""
+    ``weapons`` maps weapon key -> how many of it one model carries (attacking: one set of
+    profiles its models may attack with); ``cap`` is how many models of the type may take the
+    option (None: all of them); ``model``: the optional model kind a model taking it becomes
+    (a loadout entry's ``instead_of``; None: it stays of its type); ``pool``: the datasheet's
+    ``option_limits`` entry (by index) whose models it uses up; ``kit``: the carried option it
+    is a set of (the options of one kit follow each other and share its ``cap``)."""
 
     weapons: tuple[tuple[str, int], ...]
     cap: int | None
     model: ModelProfile | None = None
     pool: int | None = None  # the index of the datasheet's option limit it counts against
+    kit: int = 0
 
     def carries(self, key: str) -> int:
         """How many of weapon ``key`` one model taking this option carries."""
@@ -98,15 +113,24 @@ def _kept_kinds(ds: Datasheet) -> list[ModelProfile]:
 
 
 def carriers(
-    ds: Datasheet, counts: dict[str, int], wanted: dict[str, int], starting_strength: int
+    ds: Datasheet,
+    counts: dict[str, int],
+    wanted: dict[str, int],
+    starting_strength: int,
+    counting: Counting = ATTACKING,
 ) -> list[Carriers]:
     """The unit's model types (those present in ``counts``, model name -> number) with their
-    options restricted to the ``wanted`` weapon keys (key -> number of weapons)."""
-    melee = _one_a_model(ds)
+    options restricted to the ``wanted`` keys (key -> number: profiles that attack, or with
+    ``counting.attacking`` False weapons carried); attacking, each carried option becomes
+    the sets of profiles its models may attack with (:func:`~wh40k_calc.attack_sets.
+    attack_sets`), the same ``kit`` for all of them."""
+    arms = Weapons(ds)
+    weapons = {arms.weapon(k) for k in wanted} if counting.attacking else set(wanted)
+    melee = arms.one_a_model()
 
     def named(equipped: tuple[str, ...]) -> frozenset[tuple[str, int]]:
-        found = Counter(k for k in equipped if k in wanted)
-        return frozenset((k, 1 if k in melee else n) for k, n in found.items())
+        found = arms.copies(equipped)
+        return frozenset((k, 1 if k in melee else n) for k, n in found.items() if k in weapons)
 
     listed: set[str] = set()
     per_model = []
@@ -132,22 +156,34 @@ def carriers(
         listed |= {k for ws, _ in opts for k, _ in ws}
         listed |= {k for (_, ws), _ in fielded.get(m.key, {}).items() for k, _ in ws}
         for choice in m.choices:
-            listed |= {k for k in choice.weapons if k in wanted}
-            opts = _chosen(opts, choice, wanted, melee)
+            listed |= {arms.weapon(k) for k in choice.weapons} & weapons
+            opts = _chosen(opts, choice, weapons, melee, arms)
         if n:
             per_model.append((m, n, opts))
-    free = frozenset((k, 1) for k in wanted if k not in listed)  # any model may carry them
+    free = frozenset((k, 1) for k in weapons if k not in listed)  # any model may carry them
     out = []
     for m, n, opts in per_model:
+        kits_of: list[
+            tuple[frozenset[tuple[str, int]], int | None, ModelProfile | None, int | None]
+        ]
+        kits_of = []  # (weapons carried, cap, optional kind, option limit) of each kit
         merged: dict[Kit, int | None] = {}
         for (ws, pool), cap in opts.items():
             if ws | free:
                 _keep(merged, (ws | free, pool), cap, add=True)
-        options = [Option(tuple(sorted(ws)), cap, None, pool) for (ws, pool), cap in merged.items()]
+        kits_of += [(ws, cap, None, pool) for (ws, pool), cap in merged.items()]
         kept = kept_pool.get(m.key)
         for (kind, ws), cap in fielded.get(m.key, {}).items():
             if ws | free:
-                options.append(Option(tuple(sorted(ws | free)), cap, kind, kept))
+                kits_of.append((ws | free, cap, kind, kept))
+        options = []
+        for i, (ws, cap, becomes, pool) in enumerate(kits_of):
+            if not counting.attacking:
+                options.append(Option(tuple(sorted(ws)), cap, becomes, pool, i))
+                continue
+            big = is_big(ds, becomes or m)
+            for s in attack_sets(arms, sorted(ws), set(wanted), big, counting):
+                options.append(Option(tuple(sorted(s)), cap, becomes, pool, i))
         out.append(Carriers(m, n, tuple(options)))
     return out
 
@@ -235,21 +271,18 @@ def _singular(key: str) -> str:
     return key[:-1] if key.endswith("s") else key
 
 
-def _one_a_model(ds: Datasheet) -> set[str]:
-    """The keys of the weapons a model counts once however many it holds: melee weapons
-    without [EXTRA ATTACKS] (a model fights with one melee weapon)."""
-    return {w.key for w in ds.weapons if w.is_melee and not w.abilities.extra_attacks}
-
-
 def wanted_by_kits(ds: Datasheet, kits: list[tuple[int, tuple[str, ...]]]) -> dict[str, int]:
-    """How many of each weapon models carrying ``kits`` (models, weapon keys each, a key
-    repeated for each copy) ask for, counted as :func:`carriers` counts an option's weapons:
-    a melee weapon once a model, any other once a copy. The ``wanted`` of :func:`assign` for
-    a unit whose equipment is given model by model (an army list's)."""
-    once = _one_a_model(ds)
+    """How many of each weapon models carrying ``kits`` (models, profile keys each, listed
+    once a copy) carry, by weapon (:class:`~wh40k_calc.attack_sets.Weapons`: a multi-profile
+    weapon once, not once a profile), counted as :func:`carriers` counts an option's weapons:
+    a melee weapon once a model, any other once a copy. The ``wanted`` of :func:`assign` with
+    :data:`~wh40k_calc.attack_sets.CARRYING` for a unit whose equipment is given model by
+    model (an army list's)."""
+    arms = Weapons(ds)
+    once = arms.one_a_model()
     out: dict[str, int] = {}
     for models, keys in kits:
-        for k, n in Counter(keys).items():
+        for k, n in arms.copies(keys).items():
             out[k] = out.get(k, 0) + models * (1 if k in once else n)
     return out
 
@@ -257,31 +290,35 @@ def wanted_by_kits(ds: Datasheet, kits: list[tuple[int, tuple[str, ...]]]) -> di
 def _chosen(
     opts: dict[Kit, int | None],
     choice: WeaponChoice,
-    wanted: dict[str, int],
+    wanted: set[str],
     melee: set[str],
+    arms: Weapons,
 ) -> dict[Kit, int | None]:
     """``opts`` and, for each, the same option with a :class:`~wh40k_calc.datasheet.
     WeaponChoice` taken: the choice's weapons it holds set aside (with ``choice.adds``: kept),
     up to ``choice.up_to`` of them carried instead or besides (each named weapon as many times
     as it may be: once for those in ``choice.once`` and for melee weapons, of which a model
     fights with one, counting one it holds already), at most ``choice.count`` models of the
-    type; with ``choice.sets``, the weapons of one set or of part of it (a melee weapon once)."""
-    picks = [k for k in choice.weapons if k in wanted]
+    type; with ``choice.sets``, the weapons of one set or of part of it (a melee weapon once).
+    Weapons, not profiles: the choice's profiles of one weapon are one pick (``wanted``:
+    weapon keys, :class:`~wh40k_calc.attack_sets.Weapons`)."""
+    offered = list(dict.fromkeys(arms.weapon(k) for k in choice.weapons))
+    picks = [k for k in offered if k in wanted]
     out = dict(opts)
     if not picks:
         return out
-    single = choice.once | melee
+    single = {arms.weapon(k) for k in choice.once} | melee
     if choice.sets:
         combos = []
         for group in choice.sets:
-            have = Counter(k for k in group if k in wanted)
+            have = {k: n for k, n in arms.copies(group).items() if k in wanted}
             most = {k: 1 if k in single else n for k, n in have.items()}
             combos += [c for c in _multisets(list(have), most, sum(have.values())) if c]
     else:
         most = {k: 1 if k in single else choice.up_to for k in picks}
         combos = [c for c in _multisets(picks, most, choice.up_to) if c]
     for (ws, pool), cap in opts.items():
-        kept = {k: n for k, n in ws if choice.adds or k not in choice.weapons}
+        kept = {k: n for k, n in ws if choice.adds or k not in offered}
         limit = cap if choice.count is None else min(choice.count, cap or choice.count)
         for combo in combos:
             if any(k in single and kept.get(k, 0) + n > 1 for k, n in combo.items()):
@@ -323,25 +360,32 @@ def assign(
     wanted: dict[str, int],
     starting_strength: int,
     pools: tuple[int | None, ...] | None = None,
+    counting: Counting = ATTACKING,
 ) -> dict[str, list[tuple[ModelProfile, int, int]]] | None:
-    """Which models carry the named weapons, or None when no assignment exists.
+    """Which models use the named weapons, or None when no assignment exists.
 
     Args:
         ds: the datasheet.
         counts: model name -> models of that name in the unit.
-        wanted: weapon key -> how many of that weapon attack.
+        wanted: key -> how many of it attack (profile keys, ``Weapon.key``), or with
+            ``counting`` :data:`~wh40k_calc.attack_sets.CARRYING` how many of each weapon
+            the models carry (weapon keys: :class:`~wh40k_calc.attack_sets.Weapons`).
         starting_strength: the unit's listed size (for loadout entries' ``min_unit_size`` and
             the option limits).
         pools: how many models each of the datasheet's ``option_limits`` lets take its
             loadouts (None: as the limits say for ``starting_strength``; an item None: no
             limit, for :func:`explain`).
+        counting: :data:`~wh40k_calc.attack_sets.ATTACKING` (``--weapon``: each model's
+            named profiles one set it may attack with, by the rules of the attack sequence
+            in :mod:`~wh40k_calc.attack_sets`), or another :class:`~wh40k_calc.attack_sets.
+            Counting`.
 
     Returns:
-        weapon key -> [(model type, models, weapons each)], whose models times weapons add up
-        to the weapon's count in ``wanted``. Model types are filled in datasheet order, the
-        default equipment before loadouts.
+        key -> [(model type, models, weapons each)], whose models times weapons add up to the
+        key's count in ``wanted``. Model types are filled in datasheet order, the default
+        equipment before loadouts.
     """
-    units = carriers(ds, counts, wanted, starting_strength)
+    units = carriers(ds, counts, wanted, starting_strength, counting)
     order = tuple(wanted)
     if pools is None:
         pools = pool_sizes(ds, starting_strength, counts)
@@ -371,101 +415,277 @@ def _search(
     pools: tuple[int | None, ...] = (),
 ) -> list[tuple[int, int, int]] | None:
     """Depth-first over model types and their options: how many models of each type take each
-    option (at most its cap, the models left and what is left of its option limit), until
-    every need is met. Returns the (type index, option index, models) taken, or None. States
-    already seen are remembered."""
+    option (at most its cap less what the options of the same kit took before it, the models
+    left and what is left of its option limit), until every need is met. Returns the (type
+    index, option index, models) taken, or None. States already seen are remembered."""
+
+    # most[ti][oi][j]: the most of key j one model of type ti takes from its options oi on;
+    # beyond[ti][j]: what all the models of the types after ti can take of it at most (a
+    # bound that prunes the states that can no longer meet the needs)
+    most_from = []
+    for c in units:
+        rows = [[0] * len(order)]
+        for o in reversed(c.options):
+            rows.append([max(a, o.carries(k)) for a, k in zip(rows[-1], order, strict=True)])
+        most_from.append(rows[::-1])
+    beyond = [[0] * len(order)]
+    for ti in range(len(units) - 1, 0, -1):
+        n = units[ti].count
+        beyond.append([a + n * b for a, b in zip(beyond[-1], most_from[ti][0], strict=True)])
+    beyond = beyond[::-1]
 
     @cache
     def go(
-        ti: int, oi: int, left: int, needs: tuple[int, ...], free: tuple[int | None, ...]
+        ti: int,
+        oi: int,
+        left: int,
+        used: int,
+        needs: tuple[int, ...],
+        free: tuple[int | None, ...],
     ) -> tuple | None:
         if not any(needs):
             return ()
         if ti == len(units):
             return None
+        best, rest_of = most_from[ti][oi], beyond[ti]
+        if any(n > left * b + r for n, b, r in zip(needs, best, rest_of, strict=True)):
+            return None
         c = units[ti]
         if oi == len(c.options) or not left:
             nxt = units[ti + 1].count if ti + 1 < len(units) else 0
-            return go(ti + 1, 0, nxt, needs, free)
+            return go(ti + 1, 0, nxt, 0, needs, free)
         opt = c.options[oi]
         each = [opt.carries(k) for k in order]
         useful = max((-(-n // e) for n, e in zip(needs, each, strict=True) if e), default=0)
-        most = min(left, useful, left if opt.cap is None else opt.cap)
+        most = min(left, useful, left if opt.cap is None else opt.cap - used)
         room = None if opt.pool is None else free[opt.pool]
         if room is not None:
             most = min(most, room)
-        for x in range(most, -1, -1):
+        same_kit = oi + 1 < len(c.options) and c.options[oi + 1].kit == opt.kit
+        for x in range(max(most, 0), -1, -1):
             after = tuple(max(0, n - x * e) for n, e in zip(needs, each, strict=True))
             rest_free = free
             if room is not None and x:
                 assert opt.pool is not None
                 rest_free = (*free[: opt.pool], room - x, *free[opt.pool + 1 :])
-            rest = go(ti, oi + 1, left - x, after, rest_free)
+            rest = go(ti, oi + 1, left - x, used + x if same_kit else 0, after, rest_free)
             if rest is not None:
                 return ((ti, oi, x), *rest) if x else rest
         return None
 
     if not units:
         return None if any(needs) else []
-    found = go(0, 0, units[0].count, needs, tuple(pools))
+    found = go(0, 0, units[0].count, 0, needs, tuple(pools))
     return None if found is None else list(found)
 
 
 def explain(
     ds: Datasheet,
     counts: dict[str, int],
-    wanted: dict[str, tuple[Weapon, int]],
+    wanted: dict[str, int],
     starting_strength: int,
     subject: str = "the unit",
+    counting: Counting = ATTACKING,
 ) -> str:
-    """Why no assignment exists, in words, starting with ``subject``: a set of the named weapons
-    that needs more than the unit's models can carry of them at once (the largest shortfall;
-    of those, the fewest weapons), e.g. "the unit can carry only 2 of Big shoota and Rokkit
-    launcha at once (Spanner ×2); Big shoota x2 and Rokkit launcha x2 need 4"; or a wargear
-    option that several loadouts offer and whose limit of models in all the weapons exceed,
-    named by its loadouts (:func:`limit_exceeded`)."""
-    need = {k: n for k, (_, n) in wanted.items()}
-    over = limit_exceeded(ds, counts, wanted, starting_strength, subject)
+    """Why no assignment exists (``wanted`` as :func:`assign` takes it), in words, starting
+    with ``subject``: a set of the named weapons that needs more than the unit's models can
+    carry of them at once (the largest shortfall; of those, the fewest weapons), e.g. "the
+    unit can carry only 2 of Big shoota and Rokkit launcha at once (Spanner ×2); Big shoota x2
+    and Rokkit launcha x2 need 4"; or a wargear option that several loadouts offer and whose
+    limit of models in all the weapons exceed, named by its loadouts (:func:`limit_exceeded`);
+    or, where the models could carry them all but not attack with them together, the rule of
+    the attack sequence that forbids it (:func:`_attack_rule`)."""
+    if counting.attacking and counting != UNRULED:
+        if carried_fits(ds, counts, wanted, starting_strength):
+            return _attack_rule(ds, counts, wanted, starting_strength, subject, counting)
+        counting = UNRULED  # carrying them fails already: say why in those terms
+    over = limit_exceeded(ds, counts, wanted, starting_strength, subject, counting)
     if over is not None:
         return over
-    units = carriers(ds, counts, need, starting_strength)
-    keys = list(wanted)
-    best: tuple[int, tuple[str, ...], list[str]] | None = None
-    largest = len(keys) if len(keys) <= MAX_SUBSETS_OF else 3
-    for size in range(1, largest + 1):
-        for subset in combinations(keys, size):
-            total = sum(need[k] for k in subset)
-            has, who = _capacity(units, set(subset))
-            if total > has and (best is None or total - has > best[0]):
-                best = (total - has, subset, who)
-    named = {k: f"{w.name} x{n}" for k, (w, n) in wanted.items()}
-    if best is None:
+    units = carriers(ds, counts, wanted, starting_strength, counting)
+    named = _named(ds, wanted, counting)
+    found = _shortfall(units, wanted)
+    if found is None:
         return (
             f"no assignment of the models of {subject} carries {_and(list(named.values()))} "
             f"(each model uses only weapons that one of its equipment options lists together; "
             f"`calc show {ds.name}` lists them)"
         )
-    short, subset, who = best
-    total = sum(need[k] for k in subset)
-    what = _and([wanted[k][0].name for k in subset])
+    has, subset, who = found
+    return _short_text(ds, subject, "carry", has, subset, who, wanted, counting) + (
+        _from_options(ds, subset, counting)
+    )
+
+
+def carried_fits(
+    ds: Datasheet, counts: dict[str, int], wanted: dict[str, int], starting_strength: int
+) -> bool:
+    """Whether the unit's models could *carry* the named profiles (``wanted`` as
+    :func:`assign` takes it), leaving out the rules of which weapons attack together: where
+    :func:`assign` refuses them but this accepts, an attack-sequence rule is the reason."""
+    return assign(ds, counts, wanted, starting_strength, counting=UNRULED) is not None
+
+
+def _named(ds: Datasheet, wanted: dict[str, int], counting: Counting) -> dict[str, str]:
+    """Key -> "Name xN" for the keys of ``wanted`` (a weapon's name for weapon keys)."""
+    return {k: f"{_name(ds, k, counting)} x{n}" for k, n in wanted.items()}
+
+
+def _name(ds: Datasheet, key: str, counting: Counting) -> str:
+    """The printed name of profile ``key`` (attacking) or of weapon ``key`` (carrying)."""
+    if not counting.attacking:
+        return Weapons(ds).name.get(key, key)
+    w = ds.weapon(key)
+    return w.name if w is not None else key
+
+
+def _shortfall(
+    units: list[Carriers], wanted: dict[str, int]
+) -> tuple[int, tuple[str, ...], list[str]] | None:
+    """The set of ``wanted``'s keys (every set up to :data:`MAX_SUBSETS_OF` keys, else those
+    of up to 3) whose number most exceeds what the models can use of them at once
+    (:func:`_capacity`; of equal shortfalls, the fewest keys): (how many they can use, the
+    keys, which models); None when no set does."""
+    keys = list(wanted)
+    best: tuple[int, tuple[str, ...], list[str], int] | None = None
+    largest = len(keys) if len(keys) <= MAX_SUBSETS_OF else 3
+    for size in range(1, largest + 1):
+        for subset in combinations(keys, size):
+            total = sum(wanted[k] for k in subset)
+            has, who = _capacity(units, set(subset))
+            if total > has and (best is None or total - has > best[0]):
+                best = (total - has, subset, who, has)
+    return None if best is None else (best[3], best[1], best[2])
+
+
+def _short_text(
+    ds: Datasheet,
+    subject: str,
+    verb: str,
+    has: int,
+    subset: tuple[str, ...],
+    who: list[str],
+    wanted: dict[str, int],
+    counting: Counting,
+) -> str:
+    """ "{subject} can {verb} only {has} of A and B at once (models); A xN and B xM need T"."""
+    total = sum(wanted[k] for k in subset)
+    named = _named(ds, wanted, counting)
+    what = _and([_name(ds, k, counting) for k in subset])
     at_once = " at once" if len(subset) > 1 else ""
-    verb = "needs" if len(subset) == 1 else "need"
+    need = "needs" if len(subset) == 1 else "need"
     return (
-        f"{subject} can carry only {total - short} of {what}{at_once} "
-        f"({', '.join(who) or 'no model can'}); {_and([named[k] for k in subset])} {verb} {total}"
-    ) + _from_options(ds, subset)
+        f"{subject} can {verb} only {has} of {what}{at_once} "
+        f"({', '.join(who) or 'no model can'}); {_and([named[k] for k in subset])} {need} {total}"
+    )
 
 
-def _from_options(ds: Datasheet, keys: tuple[str, ...]) -> str:
+RULE_TEXT = {
+    "one_profile": "a model attacks with one profile of each weapon it carries",
+    "pistols_or_others": (
+        "a model shoots its Pistols or its other ranged weapons, not both (not a MONSTER or "
+        "VEHICLE)"
+    ),
+    "one_melee": "a model fights with one melee weapon, besides its [EXTRA ATTACKS] weapons",
+}
+RULE_VERB = {"one_profile": "attack with", "pistols_or_others": "shoot", "one_melee": "fight with"}
+
+
+def _attack_rule(
+    ds: Datasheet,
+    counts: dict[str, int],
+    wanted: dict[str, int],
+    starting_strength: int,
+    subject: str,
+    counting: Counting,
+) -> str:
+    """Why models that can carry the named profiles (``wanted``, profile keys) cannot attack
+    with them: the rule of :mod:`~wh40k_calc.attack_sets` without which they could (tried in
+    turn: one profile a weapon, Pistols or the others, one melee weapon), e.g. "a model shoots
+    its Pistols or its other ranged weapons, not both (not a MONSTER or VEHICLE): this unit of
+    10 models can shoot only 10 of Bolt pistol and Boltgun at once (Tactical Marine ×9,
+    Tactical Sergeant ×1); Bolt pistol x10 and Boltgun x10 need 20". For one profile a
+    weapon, the weapon's profiles counted as that weapon against how many of it the models
+    carry: "Plasma gun – standard x2 and Plasma gun – supercharge x2 are Plasma gun x4; this
+    unit of 10 models can carry only 2 of Plasma gun (Tactical Marine ×2)"."""
+    rule = next(
+        (
+            r
+            for r in RULES
+            if getattr(counting, r)
+            and assign(ds, counts, wanted, starting_strength, counting=counting.without(r))
+            is not None
+        ),
+        None,
+    )
+    if rule == "one_profile":
+        why = _profiles_short(ds, counts, wanted, starting_strength, subject)
+        if why is not None:
+            return f"{RULE_TEXT[rule]}: {why}"
+    if rule is None:
+        head = "; ".join(RULE_TEXT[r] for r in RULES if getattr(counting, r))
+        verb = "attack with"
+    else:
+        head, verb = RULE_TEXT[rule], RULE_VERB[rule]
+    units = carriers(ds, counts, wanted, starting_strength, counting)
+    found = _shortfall(units, wanted)
+    if found is None:
+        named = _named(ds, wanted, counting)
+        return (
+            f"{head}: no assignment of the models of {subject} lets them {verb} "
+            f"{_and(list(named.values()))} together"
+        )
+    has, subset, who = found
+    return f"{head}: " + _short_text(ds, subject, verb, has, subset, who, wanted, counting)
+
+
+def _profiles_short(
+    ds: Datasheet,
+    counts: dict[str, int],
+    wanted: dict[str, int],
+    starting_strength: int,
+    subject: str,
+) -> str | None:
+    """The first weapon of several profiles named more times in all than the models can carry
+    of it (each model using one profile of each copy it carries), in words; None if none."""
+    arms = Weapons(ds)
+    per: dict[str, list[str]] = {}
+    for k in wanted:
+        per.setdefault(arms.weapon(k), []).append(k)
+    for weapon, keys in per.items():
+        if len(keys) < 2:
+            continue
+        total = sum(wanted[k] for k in keys)
+        units = carriers(ds, counts, {weapon: total}, starting_strength, CARRYING)
+        has, who = _capacity(units, {weapon})
+        if has < total:
+            named = _and([f"{_name(ds, k, ATTACKING)} x{wanted[k]}" for k in keys])
+            return (
+                f"{named} are {arms.name[weapon]} x{total}; {subject} can carry only {has} of "
+                f"{arms.name[weapon]} ({', '.join(who) or 'no model can'})"
+            )
+    return None
+
+
+def _keys_in(ds: Datasheet, keys: tuple[str, ...], counting: Counting) -> set[str]:
+    """The keys of an equipment list (profile keys) as ``counting`` names them: weapon keys
+    when carrying."""
+    if counting.attacking:
+        return set(keys)
+    arms = Weapons(ds)
+    return {arms.weapon(k) for k in keys}
+
+
+def _from_options(ds: Datasheet, keys: tuple[str, ...], counting: Counting = ATTACKING) -> str:
     """The wargear options (``option_limits`` entries, by their loadouts) that give the
     weapons of ``keys``, as the end of a refusal (" (wargear option: one of the loadouts a, b
     and c, each for the models it lists)"), or "" where none does."""
-    default = {k for m in ds.models for k in m.equipped}
+    default = {k for m in ds.models for k in _keys_in(ds, m.equipped, counting)}
     found = [
         lim
         for lim in ds.option_limits
         if any(
-            k in e.equipped and k not in default
+            k in _keys_in(ds, e.equipped, counting) and k not in default
             for name in lim.loadouts
             for e in ds.loadouts[name]
             for k in keys
@@ -480,48 +700,53 @@ def _from_options(ds: Datasheet, keys: tuple[str, ...]) -> str:
 def limit_exceeded(
     ds: Datasheet,
     counts: dict[str, int],
-    wanted: dict[str, tuple[Weapon, int]],
+    wanted: dict[str, int],
     starting_strength: int,
     subject: str = "the unit",
+    counting: Counting = ATTACKING,
 ) -> str | None:
     """The refusal naming the wargear option (an ``option_limits`` entry, by its loadouts)
-    without whose limit the unit's models could carry the ``wanted`` weapons, with the models
-    it allows and the models the weapons need (the fewest for which they fit): "this unit of
-    10 models can give only 3 models one of the loadouts flamer, meltagun and plasma-gun (one
-    wargear option); Flamer x2 and Meltagun x2 need 4". None when no single limit is the
-    reason."""
-    need = {k: n for k, (_, n) in wanted.items()}
+    without whose limit the unit's models could carry the ``wanted`` weapons (as :func:`assign`
+    takes them), with the models it allows and the models the weapons need (the fewest for
+    which they fit): "this unit of 10 models can give only 3 models one of the loadouts
+    flamer, meltagun and plasma-gun (one wargear option); Flamer x2 and Meltagun x2 need it
+    on 4 models". None when no single limit is the reason."""
+    need = wanted
     sizes: tuple[int | None, ...] = pool_sizes(ds, starting_strength, counts)
     most = sum(counts.values())
+    named = _named(ds, wanted, counting)
+
+    def fits(pools: tuple[int | None, ...]) -> bool:
+        return assign(ds, counts, need, starting_strength, pools, counting) is not None
+
     for i, allowed in enumerate(sizes):
         relaxed = (*sizes[:i], None, *sizes[i + 1 :])
-        if assign(ds, counts, need, starting_strength, relaxed) is None:
+        if not fits(relaxed):
             continue
         assert allowed is not None
         needed = next(
-            (
-                k
-                for k in range(allowed + 1, most + 1)
-                if assign(ds, counts, need, starting_strength, (*sizes[:i], k, *sizes[i + 1 :]))
-                is not None
-            ),
+            (k for k in range(allowed + 1, most + 1) if fits((*sizes[:i], k, *sizes[i + 1 :]))),
             most,
         )
         if i >= len(ds.option_limits):  # optional models in place of a kind with a minimum
             kind = _kept_kinds(ds)[i - len(ds.option_limits)]
-            named = _and([f"{w.name} x{n}" for w, n in wanted.values()])
             return (
                 f"{subject} can field only {_count(allowed, 'model')} of its optional kinds "
-                f"in place of {kind.name} models (it keeps {kind.keeps} of them); {named} "
-                f"need {needed}"
+                f"in place of {kind.name} models (it keeps {kind.keeps} of them); "
+                f"{_and(list(named.values()))} need {needed}"
             )
         lim = ds.option_limits[i]
-        given = {k for name in lim.loadouts for e in ds.loadouts[name] for k in e.equipped}
-        default = {k for m in ds.models for k in m.equipped}
+        given = {
+            k
+            for name in lim.loadouts
+            for e in ds.loadouts[name]
+            for k in _keys_in(ds, e.equipped, counting)
+        }
+        default = {k for m in ds.models for k in _keys_in(ds, m.equipped, counting)}
         asked = [k for k in wanted if k in given and k not in default] or [
             k for k in wanted if k in given
         ]
-        what = _and([f"{wanted[k][0].name} x{wanted[k][1]}" for k in asked or list(wanted)])
+        what = _and([named[k] for k in asked or list(wanted)])
         loadouts = _and(list(lim.loadouts))
         per = (
             f" ({lim.models} for every {lim.per_models} models)"
@@ -537,18 +762,20 @@ def limit_exceeded(
 
 
 def _capacity(units: list[Carriers], subset: set[str]) -> tuple[int, list[str]]:
-    """The most weapons of ``subset`` (counted together) the models can carry at once: each
-    type's models take the options carrying most of them first, within the caps; and which
-    models carry them ("Spanner ×2"), by the kind they are when they do (an option fielding
-    an optional kind names that kind: a Chapter Champion in place of a Victrix Honour
-    Guard)."""
+    """The most weapons of ``subset`` (counted together) the models can carry (or attack
+    with) at once: each type's models take the options carrying most of them first, within
+    the caps (of a kit's sets, the one using most of them); and which models carry them
+    ("Spanner ×2"), by the kind they are when they do (an option fielding an optional kind
+    names that kind: a Chapter Champion in place of a Victrix Honour Guard)."""
     total = 0
     who: dict[str, list[int]] = {}  # model kind -> [models, weapons], in order
     for c in units:
-        per = sorted(
-            ((sum(n for k, n in o.weapons if k in subset), o.cap, o.model) for o in c.options),
-            key=lambda t: -t[0],
-        )
+        best: dict[int, tuple[int, int | None, ModelProfile | None]] = {}
+        for o in c.options:
+            each = sum(n for k, n in o.weapons if k in subset)
+            if o.kit not in best or each > best[o.kit][0]:
+                best[o.kit] = (each, o.cap, o.model)
+        per = sorted(best.values(), key=lambda t: -t[0])
         left = c.count
         for each, cap, kind in per:
             if each and left:

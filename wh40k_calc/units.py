@@ -12,7 +12,7 @@ from typing import Any
 
 from msgspec import Struct
 
-from .composition import assign, explain, unchecked
+from .composition import assign, carried_fits, explain, unchecked
 from .datasheet import CONTROL, Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
 from .fuzzy import did_you_mean
 from .records import replace
@@ -575,12 +575,16 @@ def _explicit_weapons(
     """The attacking groups of ``--weapon``: each named weapon, that many of it, carried by
     models whose equipment options allow it (:mod:`wh40k_calc.composition`: a model uses a
     combination of weapons only if one of its options lists them together, as many of each as
-    the option lists; model types filled in datasheet order). A model may use several
-    different named weapons (a vehicle's guns).
+    the option lists; model types filled in datasheet order) and which may attack with them
+    together (:mod:`wh40k_calc.attack_sets`: one profile of each weapon, its Pistols or its
+    other ranged weapons unless it is a MONSTER or VEHICLE, one melee weapon besides its
+    [EXTRA ATTACKS] weapons). A model may use several different named weapons (a vehicle's
+    guns, a Pistol and a melee weapon).
 
     Raises:
         SelectionError: an unknown weapon, or named weapons no assignment of the unit's models
-            can carry (why: e.g. two weapons no model carries together, more than its models).
+            can carry or attack with (why: e.g. two weapons no model carries together, more
+            than its models, a Pistol and a boltgun on one model).
     """
     wanted = _wanted(ds, specs)
     conflict = whole_unit_conflict(ds, wanted)
@@ -590,11 +594,13 @@ def _explicit_weapons(
     if plan is None:
         n_models = sum(counts.values())
         subject = f"this unit of {count(n_models, 'model')}"
+        need = {k: n for k, (_, n) in wanted.items()}
         head = "--weapon: "
         if any_size:
-            head = f"--weapon: no listed size of {ds.name} can carry them: "
+            verb = "attack with" if carried_fits(ds, counts, need, starting_strength) else "carry"
+            head = f"--weapon: no listed size of {ds.name} can {verb} them: "
             subject = f"the largest ({count(n_models, 'model')})"
-        raise SelectionError(head + explain(ds, counts, wanted, starting_strength, subject))
+        raise SelectionError(head + explain(ds, counts, need, starting_strength, subject))
     out: list[ModelGroup] = []
     for name, n in specs:  # in the order given (the same weapon twice: two groups)
         w = ds.weapon(name)

@@ -695,30 +695,37 @@ def _beyond_options(
     alternatives (a War Dog Stalker's havoc multi-launcher and daemonbreath spear), which
     lists rightly combine. Only the weapons one wargear option gives (an ``option_limits``
     entry: at most N models in all take its loadouts) are checked together, as that option's
-    limit says (a Legionary's flamer and meltagun: 1 for every 5 models)."""
+    limit says (a Legionary's flamer and meltagun: 1 for every 5 models).
+
+    The list names wargear the models *carry*, not what attacks (the activation picks that, as
+    for any unit: ``rules.weapons``), so weapons are counted as carried
+    (:data:`~wh40k_calc.attack_sets.CARRYING`): a weapon with several profiles once, by its
+    name ("Plasma pistol x2", not each of its profiles x2), a Pistol beside a boltgun."""
+    from ..attack_sets import CARRYING, Weapons
     from ..composition import assign, explain, wanted_by_kits
 
+    arms = Weapons(ds)
     wanted = wanted_by_kits(ds, [kit for kits in equipment.values() for kit in kits])
     subject = f"this unit of {count(sum(counts.values()), 'model')}"
     out = []
     refused: set[str] = set()
     for keys in weapons:
-        one = {k: wanted[k] for k in keys if wanted.get(k)}
-        if not one or assign(ds, counts, one, starting_strength) is not None:
+        one = {w: wanted[w] for w in dict.fromkeys(arms.weapon(k) for k in keys) if wanted.get(w)}
+        if not one or assign(ds, counts, one, starting_strength, counting=CARRYING) is not None:
             continue
         refused |= set(one)
-        named = {k: (w, n) for k, n in one.items() if (w := ds.weapon(k)) is not None}
-        out.append(explain(ds, counts, named, starting_strength, subject))
-    default = {k for m in ds.models for k in m.equipped}
+        out.append(explain(ds, counts, one, starting_strength, subject, CARRYING))
+    default = {arms.weapon(k) for m in ds.models for k in m.equipped}
     for lim in ds.option_limits:
-        given = {k for name in lim.loadouts for e in ds.loadouts[name] for k in e.equipped}
+        given = {
+            arms.weapon(k) for name in lim.loadouts for e in ds.loadouts[name] for k in e.equipped
+        }
         together = {k: n for k, n in wanted.items() if n and k in given and k not in default}
         if len(together) < 2 or refused & set(together):
             continue
-        if assign(ds, counts, together, starting_strength) is not None:
+        if assign(ds, counts, together, starting_strength, counting=CARRYING) is not None:
             continue
-        named = {k: (w, n) for k, n in together.items() if (w := ds.weapon(k)) is not None}
-        out.append(explain(ds, counts, named, starting_strength, subject))
+        out.append(explain(ds, counts, together, starting_strength, subject, CARRYING))
         refused |= set(together)
     return out
 
