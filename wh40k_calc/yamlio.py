@@ -14,12 +14,14 @@ than its own limit with an error, the Python parser with a RecursionError: both 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
+
+_T = TypeVar("_T")
 
 MAX_BYTES = 8_000_000  # 8 MB, as the README says; no datasheet or batch file comes near it
 
@@ -115,6 +117,16 @@ def read_text(path: Path, what: str) -> str:
         raise YamlError(f"{path}: not UTF-8 text") from None
 
 
+def _parsed(path: Path, what: str, how: Callable[[str], _T]) -> _T:
+    """``how`` applied to the text of ``path`` (:func:`read_text`); its YamlError said with the
+    file's name ("PATH: malformed YAML: line L, column C: ...")."""
+    text = read_text(path, what)
+    try:
+        return how(text)
+    except YamlError as exc:
+        raise YamlError(f"{path}: malformed YAML: {exc}") from None
+
+
 def read_document(path: Path, what: str) -> tuple[Any, yaml.Node | None]:
     """The data and node tree of the user's YAML file ``path`` (``what``: "batch file", ...):
     :func:`read_text` then :func:`parse`.
@@ -122,11 +134,7 @@ def read_document(path: Path, what: str) -> tuple[Any, yaml.Node | None]:
     Raises:
         YamlError: as :func:`read_text` says, or "PATH: malformed YAML: line L, column C: ...".
     """
-    text = read_text(path, what)
-    try:
-        return parse(text)
-    except YamlError as exc:
-        raise YamlError(f"{path}: malformed YAML: {exc}") from None
+    return _parsed(path, what, parse)
 
 
 def load(text: str) -> Any:
@@ -185,11 +193,7 @@ def read_data(path: Path, what: str) -> Parsed:
     Raises:
         YamlError: as :func:`read_document` says.
     """
-    text = read_text(path, what)
-    try:
-        return parse_data(text)
-    except YamlError as exc:
-        raise YamlError(f"{path}: malformed YAML: {exc}") from None
+    return _parsed(path, what, parse_data)
 
 
 def parse_data(text: str) -> Parsed:
