@@ -131,6 +131,7 @@ class _LoadoutEntrySchema(msgspec.Struct, forbid_unknown_fields=True):
     per_models: Annotated[int, msgspec.Meta(ge=1)] | None = None
     replaces: list[str] | None = None
     instead_of: str | None = None
+    whole: bool = False
 
 
 class _OptionLimitSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -402,7 +403,11 @@ class LoadoutEntry(Struct, frozen=True):
     them from ``equipped`` first. ``instead_of`` (a model name) fields ``count`` models of
     ``model``, a kind the unit's sizes leave out (an optional model of the composition: a
     Chapter Champion, a Kill Team's Intercessors with plasma incinerators), in place of as many
-    of that kind (the unit's size, Starting Strength and points stay the size's)."""
+    of that kind (the unit's size, Starting Strength and points stay the size's). ``whole``
+    (with ``count`` None): every model of the type that no other option equips takes it, or
+    none does ("All models in this unit can each have their fleshborer replaced with ...": no
+    Termagant keeps a fleshborer beside one with a devourer); ``--weapon`` refuses weapons of
+    two such alternatives together (:func:`wh40k_calc.units.whole_unit_conflict`)."""
 
     model: str
     count: int | None
@@ -411,6 +416,7 @@ class LoadoutEntry(Struct, frozen=True):
     replaces: tuple[str, ...] | None = None
     per_models: int | None = None
     instead_of: str | None = None
+    whole: bool = False
 
     def models_for(self, starting_strength: int) -> int | None:
         """How many models the entry equips in a unit of ``starting_strength`` models: its
@@ -612,7 +618,7 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
     raw = _schema(data, file)
     weapons = _weapons(raw.weapons, file)
     check_weapons = _weapon_refs(weapons, file)
-    models = _models(raw.models, check_weapons, file)
+    models = _models(raw.models, check_weapons, file, _items_of(weapons))
     model_keys = {m.key for m in models}
     add_ons = _add_ons(raw.add_ons, model_keys, file)
     sizes = _sizes(raw.sizes, "sizes", model_keys, add_ons, file)
@@ -624,6 +630,7 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
         for lname, entries in raw.loadouts.items()
     }
     limits = _option_limits(raw.option_limits, loadouts, file)
+    _check_keeps(models, loadouts, sizes, file)
     return Datasheet(
         name=raw.name,
         faction=raw.faction,
@@ -665,6 +672,37 @@ def parse_datasheet(data: object, file: Path | str = "<datasheet>") -> Datasheet
     )
 
 
+def _check_keeps(
+    models: list[ModelProfile],
+    loadouts: dict[str, tuple[LoadoutEntry, ...]],
+    sizes: list[UnitSize],
+    file: Path | str,
+) -> None:
+    """Each model's ``keeps`` means something: optional kinds stand in for that kind (a
+    loadout entry's ``instead_of`` names it), and fewer models of it are kept than the largest
+    unit has (else no optional model could ever stand in).
+
+    Raises:
+        DatasheetError: naming the model's field.
+    """
+    instead = {norm_name(e.instead_of) for es in loadouts.values() for e in es if e.instead_of}
+    for i, m in enumerate(models):
+        if m.keeps is None:
+            continue
+        where = f"{file}: models[{i}] ({m.name}).keeps"
+        if m.key not in instead:
+            raise DatasheetError(
+                f"{where}: no loadout entry's 'instead_of' names {m.name}; keeps is how many "
+                f"{m.name} models are left when optional kinds stand in for them"
+            )
+        most = max(s.count(m.name) for s in sizes)
+        if m.keeps >= most:
+            raise DatasheetError(
+                f"{where}: {m.keeps}, but no unit size has more than {most} {m.name} (keeps "
+                "must be fewer, or no optional model could stand in for one)"
+            )
+
+
 def _option_limits(
     raw: list[_OptionLimitSchema],
     loadouts: dict[str, tuple[LoadoutEntry, ...]],
@@ -686,6 +724,11 @@ def _option_limits(
             if found is None:
                 raise DatasheetError(
                     f"{file}: option_limits[{i}].loadouts[{j}]: {name!r} is not in 'loadouts'"
+                )
+            if found in names:
+                raise DatasheetError(
+                    f"{file}: option_limits[{i}].loadouts[{j}]: {name!r} is listed twice in "
+                    "this limit"
                 )
             if found in seen:
                 raise DatasheetError(
@@ -808,7 +851,10 @@ def _weapon_refs(weapons: list[Weapon], file: Path | str) -> _WeaponCheck:
 
 
 def _models(
-    raw: list[_ModelSchema], check_weapons: _WeaponCheck, file: Path | str
+    raw: list[_ModelSchema],
+    check_weapons: _WeaponCheck,
+    file: Path | str,
+    item_of: dict[str, str],
 ) -> list[ModelProfile]:
     """The model profiles in allocation order, their equipment naming defined weapons, no two
     with one name.
@@ -842,7 +888,7 @@ def _models(
                     for j, c in enumerate(m.equipped_by_count)
                 ),
                 choices=tuple(
-                    _choice(c, check_weapons, f"models[{i}].choices[{j}]", file)
+                    _choice(c, check_weapons, item_of, f"models[{i}].choices[{j}]", file)
                     for j, c in enumerate(m.choices)
                 ),
                 invuln_melee_only=m.invuln_melee_only,
@@ -868,9 +914,15 @@ def _models(
 
 
 def _choice(
-    c: _ChoiceSchema, check_weapons: _WeaponCheck, where: str, file: Path | str
+    c: _ChoiceSchema,
+    check_weapons: _WeaponCheck,
+    item_of: dict[str, str],
+    where: str,
+    file: Path | str,
 ) -> WeaponChoice:
-    """A model's ``choices`` entry, its weapons defined, ``once`` among its ``of``.
+    """A model's ``choices`` entry, its weapons defined, ``once`` among its ``of``, each of its
+    ``sets`` one that the choice can give (:func:`_check_set`); ``item_of``: weapon key -> the
+    item it is a profile of (:func:`_items_of`).
 
     Raises:
         DatasheetError: naming the field.
@@ -887,10 +939,60 @@ def _choice(
         for key, name in zip(keys, group, strict=True):
             if key not in weapons:
                 raise DatasheetError(f"{file}: {where}.sets[{j}]: {name!r} is not one of its 'of'")
+        _check_set(keys, group, c.up_to, set(once), item_of, f"{file}: {where}.sets[{j}]")
         sets.append(keys)
     return WeaponChoice(
         c.up_to, tuple(dict.fromkeys(weapons)), frozenset(once), count, c.adds, tuple(sets)
     )
+
+
+def _items_of(weapons: list[Weapon]) -> dict[str, str]:
+    """Weapon key -> the key of the one item of wargear it is a profile of: its ``profile_of``
+    (a plasma gun's standard and supercharge profiles), or its name without the importer's
+    `` (melee)`` suffix (a Kroot rifle's melee profile), else its own key."""
+    out = {}
+    for w in weapons:
+        if w.profile_of:
+            out[w.key] = norm_name(w.profile_of)
+        else:
+            out[w.key] = norm_name(re.sub(r"\s*\(melee\)$", "", w.name, flags=re.IGNORECASE))
+    return out
+
+
+def _check_set(
+    keys: tuple[str, ...],
+    names: list[str],
+    up_to: int,
+    once: set[str],
+    item_of: dict[str, str],
+    where: str,
+) -> None:
+    """A ``sets`` entry the choice can give: at most ``up_to`` items (the profiles of one
+    weapon, each listed once a copy, are one item: two plasma cannons are [standard,
+    supercharge, standard, supercharge]), and no weapon of ``once`` twice.
+
+    Raises:
+        DatasheetError: ``where`` and the reason.
+    """
+    for key, name in zip(keys, names, strict=True):
+        if key in once and keys.count(key) > 1:
+            raise DatasheetError(
+                f"{where}: lists {name!r} {keys.count(key)} times, but it is in 'once' (a model "
+                "carries at most one)"
+            )
+    copies: dict[str, int] = {}
+    for key in keys:
+        copies[key] = copies.get(key, 0) + 1
+    items: dict[str, int] = {}
+    for key, n in copies.items():
+        item = item_of.get(key, key)
+        items[item] = max(items.get(item, 0), n)
+    total = sum(items.values())
+    if total > up_to:
+        raise DatasheetError(
+            f"{where}: a set of {total} items, but the choice gives up to {up_to} (up_to); a "
+            "set is what one model may take of the list at once"
+        )
 
 
 def _check_size_totals(sizes: list[UnitSize], file: Path | str) -> None:
@@ -959,6 +1061,11 @@ def _loadout(
                     "(its 'equipped' or one of its 'equipped_by_count' lists)"
                 )
         equipped = check_weapons(e.equipped, f"{where}.equipped")
+        if e.whole and (count is not None or instead is not None):
+            raise DatasheetError(
+                f"{file}: {where}.whole: for an entry of every model of its type (count: all, "
+                "no instead_of): the option is all of them or none"
+            )
         out.append(
             LoadoutEntry(
                 e.model,
@@ -968,6 +1075,7 @@ def _loadout(
                 replaces,
                 e.per_models,
                 instead.name if instead is not None else None,
+                e.whole,
             )
         )
     return tuple(out)

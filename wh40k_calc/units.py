@@ -13,7 +13,7 @@ from typing import Any
 from msgspec import Struct
 
 from .composition import assign, carried_fits, explain, unchecked
-from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
+from .datasheet import CONTROL, Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
 from .fuzzy import did_you_mean
 from .records import replace
 from .selection import SelectionError, UnitChoice
@@ -438,6 +438,7 @@ def _weapons(ds: Datasheet, keys: tuple[str, ...]) -> tuple[Weapon, ...]:
     return tuple(out)
 
 
+_CONTROL = re.compile(f"[{CONTROL}]")  # as in a datasheet's names
 _WEAPON_SPEC = re.compile(r"^\s*(.+?)\s*(?:[x×*]\s*(-?\d+))?\s*$", re.IGNORECASE)
 
 
@@ -445,8 +446,18 @@ def parse_weapon_spec(text: str) -> tuple[str, int]:
     """``"Deffgun x4"`` -> ("Deffgun", 4); no count means 1.
 
     Raises:
+        UsageError: the text holds a control character (a newline, a tab, ESC: ``Flamer\\nx2``
+            is neither ``Flamer`` nor ``Flamer x2``), shown escaped (exit code 2).
         SelectionError: empty name or a count below 1.
     """
+    if _CONTROL.search(text):
+        from .selection import UsageError
+        from .terminal import escape_controls
+
+        raise UsageError(
+            f"--weapon '{escape_controls(text)}': holds a control character; write the name "
+            "and the count on one line, e.g. 'Deffgun x4'"
+        )
     m = _WEAPON_SPEC.match(text)
     if not m or not m.group(1):
         raise SelectionError(f"--weapon {text!r}: expected 'NAME xN', e.g. 'Deffgun x4'")
@@ -473,6 +484,59 @@ def _wanted(ds: Datasheet, specs: tuple[tuple[str, int], ...]) -> dict[str, tupl
             )
         out[w.key] = (w, out.get(w.key, (w, 0))[1] + n)
     return out
+
+
+def whole_unit_conflict(ds: Datasheet, wanted: dict[str, tuple[Weapon, int]]) -> str | None:
+    """Why the ``wanted`` weapons (key -> (weapon, number)) break a wargear option for every
+    model of a type or none (a loadout entry's ``whole``): they name weapons that only one
+    alternative of that type gives (its default equipment, or one such entry) and weapons that
+    only another gives, e.g. a Termagant devourer and a fleshborer. A weapon that any other
+    option gives (another loadout, a choice, another model type) is no evidence. None: no
+    conflict."""
+    for m in ds.models:
+        wholes = [
+            (name, e)
+            for name, entries in ds.loadouts.items()
+            for e in entries
+            if e.whole and norm_name(e.model) == m.key
+        ]
+        if not wholes:
+            continue
+        alts = [("its default equipment", set(m.equipped))]
+        alts += [(f"loadout {name!r}", set(e.equipped)) for name, e in wholes]
+        elsewhere: set[str] = set()
+        for other in ds.models:
+            elsewhere.update(k for c in other.choices for k in c.weapons)
+            elsewhere.update(k for _, keys in other.equipped_by_count for k in keys)
+            if other is not m:
+                elsewhere.update(other.equipped)
+        for entries in ds.loadouts.values():
+            for e in entries:
+                if not (e.whole and norm_name(e.model) == m.key):
+                    elsewhere.update(e.equipped)
+        found = []
+        for i, (label, keys) in enumerate(alts):
+            rest: set[str] = set()
+            for j, (_, other_keys) in enumerate(alts):
+                if j != i:
+                    rest |= other_keys
+            own = [k for k in wanted if k in keys and k not in rest and k not in elsewhere]
+            if own:
+                found.append((label, own))
+        if len(found) > 1:
+            named = [
+                f"{' and '.join(wanted[k][0].name for k in own)} ({label})" for label, own in found
+            ]
+            from .wording import join_words
+
+            options = join_words([repr(name) for name, _ in wholes])
+            return (
+                f"{ds.name}: the loadout{'s' if len(wholes) > 1 else ''} {options} "
+                f"{'are each' if len(wholes) > 1 else 'is'} for every {m.name} or none (all "
+                f"models of the unit swap together), so the unit cannot have "
+                f"{join_words(named)}"
+            )
+    return None
 
 
 def _fitted_note(ds: Datasheet, fitted: int | None) -> tuple[str, ...]:
@@ -523,6 +587,9 @@ def _explicit_weapons(
             than its models, a Pistol and a boltgun on one model).
     """
     wanted = _wanted(ds, specs)
+    conflict = whole_unit_conflict(ds, wanted)
+    if conflict is not None:
+        raise SelectionError("--weapon: " + conflict)
     plan = assign(ds, counts, {k: n for k, (_, n) in wanted.items()}, starting_strength)
     if plan is None:
         n_models = sum(counts.values())
