@@ -38,7 +38,7 @@ from .gdc_abilities import attachable_units, read_gdc_abilities
 from .gdc_equipment import link_equipment
 from .gdc_shape import check_sheet
 from .leaders import leader_alongside
-from .loadouts import generate_loadouts
+from .loadouts import generate_loadouts, write_options
 from .models import (
     ImportedModel,
     finish_row,
@@ -49,7 +49,6 @@ from .models import (
     statline,
 )
 from .names import nice_case
-from .optional_models import optional_model_loadouts, rank_and_file_minimum
 from .sizes import Sizes, fits, keep_size, unlisted, unused_alternatives
 from .unit_abilities import Context, UnitAbilities
 from .unit_rules import Collected
@@ -465,22 +464,7 @@ def _add_loadouts(
             rows.append({"description": body})
             rows += [{"description": note, "button": "*"} for note in footnotes]
     options = generate_loadouts(rows, models, weapons, dict(largest["models"]))
-    loadouts = options.loadouts | optional_model_loadouts(models, sizes, options.loadouts)
-    if loadouts:
-        data["loadouts"] = loadouts
-    if options.limits:
-        data["option_limits"] = options.limits
-    keeps = rank_and_file_minimum(models, sizes)
-    instead = any(e.get("instead_of") for entries in loadouts.values() for e in entries)
-    for row in data["models"]:
-        if keeps is not None and instead and row["name"] == keeps[0]:
-            row["keeps"] = keeps[1]
-        if row["name"] in options.choices:
-            row["choices"] = options.choices[row["name"]]
-    if options.not_generated:
-        data["options_not_generated"] = options.not_generated
-    for why, n in sorted(options.skipped.items()):
-        notes.append(f"{n} wargear option(s) not generated as loadouts: {why}")
+    write_options(data, options, models, sizes, notes)
 
 
 # ---------------------------------------------------------------------------------------------

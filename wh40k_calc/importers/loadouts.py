@@ -48,6 +48,7 @@ from dataclasses import dataclass, field, replace
 from .export import html_to_text, slug
 from .models import ImportedModel
 from .names import find, same_name, singular
+from .optional_models import optional_model_loadouts, rank_and_file_minimum
 from .weapons import ImportedWeapon, resolve_item, split_count
 
 _NUM = r"(?P<n>\d+|one|a|an)"
@@ -1015,3 +1016,33 @@ def _name(
         name = f"{base}-{n}"
         n += 1
     return name
+
+
+def write_options(
+    data: dict,
+    options: Options,
+    models: list[ImportedModel],
+    sizes: list[dict[str, object]],
+    notes: list[str],
+) -> None:
+    """Write a datasheet's generated ``options`` into its YAML ``data`` (both importers): the
+    named loadouts with those fielding its optional model kinds, the option limits, each
+    model's ``choices``, the rank-and-file's ``keeps`` where an optional kind stands in for
+    it, and the options not generated (``options_not_generated``; counted by reason in
+    ``notes``)."""
+    loadouts = options.loadouts | optional_model_loadouts(models, sizes, options.loadouts)
+    if loadouts:
+        data["loadouts"] = loadouts
+    if options.limits:
+        data["option_limits"] = options.limits
+    keeps = rank_and_file_minimum(models, sizes)
+    instead = any(e.get("instead_of") for entries in loadouts.values() for e in entries)
+    for row in data["models"]:
+        if keeps is not None and instead and row["name"] == keeps[0]:
+            row["keeps"] = keeps[1]
+        if row["name"] in options.choices:
+            row["choices"] = options.choices[row["name"]]
+    if options.not_generated:
+        data["options_not_generated"] = options.not_generated
+    for why, n in sorted(options.skipped.items()):
+        notes.append(f"{n} wargear option(s) not generated as loadouts: {why}")

@@ -26,7 +26,7 @@ from .export import (
     weapon_abilities,
 )
 from .leaders import read_leaders
-from .loadouts import generate_loadouts
+from .loadouts import generate_loadouts, write_options
 from .models import (
     ImportedModel,
     finish_row,
@@ -37,7 +37,6 @@ from .models import (
     take_invulns,
 )
 from .names import same_name
-from .optional_models import optional_model_loadouts, rank_and_file_minimum
 from .sizes import Sizes, read_sizes
 from .unit_abilities import Context, UnitAbilities, read_unit_abilities, wargear_names
 from .unit_rules import Collected
@@ -329,22 +328,7 @@ def _add_loadouts(
     max_counts = dict(largest["models"])  # type: ignore[call-overload]
     rows = export.rows("Datasheets_options.csv", sheet["id"])
     options = generate_loadouts(rows, models, weapons, max_counts)
-    loadouts = options.loadouts | optional_model_loadouts(models, sizes, options.loadouts)
-    if loadouts:
-        data["loadouts"] = loadouts
-    if options.limits:
-        data["option_limits"] = options.limits
-    keeps = rank_and_file_minimum(models, sizes)
-    instead = any(e.get("instead_of") for entries in loadouts.values() for e in entries)
-    for row in data["models"]:
-        if keeps is not None and instead and row["name"] == keeps[0]:
-            row["keeps"] = keeps[1]
-        if row["name"] in options.choices:
-            row["choices"] = options.choices[row["name"]]
-    if options.not_generated:
-        data["options_not_generated"] = options.not_generated
-    for why, n in sorted(options.skipped.items()):
-        notes.append(f"{n} wargear option(s) not generated as loadouts: {why}")
+    write_options(data, options, models, sizes, notes)
 
 
 def _add_abilities(data: dict, abilities: UnitAbilities) -> None:
