@@ -248,40 +248,35 @@ def test_wound_roll_kept_where_the_hit_is_automatic(tmp_path, fx):
     assert any("first failed Wound roll, changed" in c for c in out["choices"])
 
 
+def _effect_file(tmp_path, single_six):
+    """An edition-11 effects file of one record whose change has ``single_six``."""
+    import yaml
+
+    path = tmp_path / "x.yaml"
+    doc = {
+        "schema": 1,
+        "edition": 11,
+        "faction": "Testers",
+        "data": {"source": "tests"},
+        "effects": [rec({"single_six": single_six})],
+    }
+    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    return path
+
+
 @pytest.mark.parametrize("value", [["save"], [], ["hit", "hit"], "hit"])
 def test_a_bad_single_six_is_refused_at_load(tmp_path, value):
     """Only Hit and Wound rolls, each once, as a list: anything else is an error at load."""
-    import yaml
-
     from wh40k_calc.effect_schema import EffectFileError, load_effect_file
 
-    path = tmp_path / "x.yaml"
-    doc = {
-        "schema": 1,
-        "edition": 11,
-        "faction": "Testers",
-        "data": {"source": "tests"},
-        "effects": [rec({"single_six": value})],
-    }
-    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
     with pytest.raises(EffectFileError, match="single_six"):
-        load_effect_file(path)
+        load_effect_file(_effect_file(tmp_path, value))
 
 
 def test_a_good_single_six_loads(tmp_path):
-    import yaml
-
     from wh40k_calc.effect_schema import load_effect_file
 
-    path = tmp_path / "x.yaml"
-    doc = {
-        "schema": 1,
-        "edition": 11,
-        "faction": "Testers",
-        "data": {"source": "tests"},
-        "effects": [rec({"single_six": ["hit", "wound"]})],
-    }
-    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    path = _effect_file(tmp_path, ["hit", "wound"])
     assert load_effect_file(path).effects[0].changes[0].single_six == ["hit", "wound"]
 
 
