@@ -222,6 +222,7 @@ LAYER_RULES = {
         "wh40k_calc.miracle_dice",  # an effect record's Miracle dice options (data model)
         "wh40k_calc.fuzzy",
         "wh40k_calc.wording",
+        "wh40k_calc.kept",  # the bounded store of values made once (bottom layer)
     },
 }
 

@@ -44,6 +44,7 @@ except ImportError:  # pragma: no cover - a Python built without it
 
 from . import filecache
 from .effect_schema import EffectFile, EffectFileError, load_effect_file
+from .kept import Kept
 
 _HERE = Path(__file__).resolve().parent
 CACHE_VAR = filecache.CACHE_VAR  # names the cache folder
@@ -213,15 +214,13 @@ def faction_tiers(faction: str, keywords: frozenset[str] | set[str]) -> dict[str
         key = (faction, keywords)
         kept = _TIERS.get(key)
         if kept is None:
-            if len(_TIERS) >= TIERS_KEPT:
-                _TIERS.clear()
-            kept = _TIERS[key] = _faction_tiers(faction, keywords)
+            kept = _TIERS.put(key, _faction_tiers(faction, keywords))
         return dict(kept)
     return _faction_tiers(faction, keywords)
 
 
-_TIERS: dict[tuple[str, frozenset[str]], dict[str, int]] = {}  # see faction_tiers
 TIERS_KEPT = 1024
+_TIERS: Kept[tuple[str, frozenset[str]], dict[str, int]] = Kept(TIERS_KEPT)  # faction_tiers
 
 
 def _faction_tiers(faction: str, keywords: frozenset[str] | set[str]) -> dict[str, int]:

@@ -20,6 +20,7 @@ from .engine import work
 from .engine.allocation import legal_orders, order_models
 from .engine.exact import ExactUnsupported, run_exact
 from .engine.outcome import Outcome
+from .kept import Kept
 from .profile import Activation, TargetStates
 from .records import replace
 from .rules import get_rules
@@ -86,8 +87,8 @@ class Result(Struct, frozen=True):
         return out
 
 
-_PLANS: dict[tuple, tuple[Selection, Plan]] = {}  # plans made, see planned
 PLANS_KEPT = 256
+_PLANS: Kept[tuple, tuple[Selection, Plan]] = Kept(PLANS_KEPT)  # plans made, see planned
 
 
 def planned(sel: Selection) -> Plan:
@@ -108,9 +109,7 @@ def planned(sel: Selection) -> Plan:
     if kept is not None:
         return kept[1]
     plan = get_rules(sel.edition).plan(sel)
-    if len(_PLANS) >= PLANS_KEPT:
-        _PLANS.clear()
-    _PLANS[key] = (sel, plan)
+    _PLANS.put(key, (sel, plan))
     return plan
 
 

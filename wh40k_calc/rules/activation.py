@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
+from ..kept import Kept
 from ..profile import Activation, AttackProfile, TargetProfile, TargetStates
 from ..records import replace
 from ..selection import Selection, SelectionError, UnitChoice
@@ -297,8 +298,8 @@ def built_units(sel: Selection) -> tuple[Unit, Unit]:
     return attacker, _built(sel.target, "target", sel.edition)
 
 
-_UNITS: dict[tuple, tuple[UnitChoice, Unit]] = {}  # built units, see _built
 UNITS_KEPT = 512
+_UNITS: Kept[tuple, tuple[UnitChoice, Unit]] = Kept(UNITS_KEPT)  # built units, see _built
 
 
 def _built(choice: UnitChoice, role: str, edition: str) -> Unit:
@@ -319,12 +320,11 @@ def _built(choice: UnitChoice, role: str, edition: str) -> Unit:
         role,
         edition,
     )
-    if key in _UNITS:
-        return _UNITS[key][1]
+    kept = _UNITS.get(key)
+    if kept is not None:
+        return kept[1]
     unit = build_unit(choice, role, edition)
-    if len(_UNITS) >= UNITS_KEPT:
-        _UNITS.clear()
-    _UNITS[key] = (choice, unit)
+    _UNITS.put(key, (choice, unit))
     return unit
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..dice import Dice
+from ..kept import Kept
 from ..profile import AttackProfile
 from ..records import replace
 from ..selection import Selection, selection_key
@@ -111,8 +112,8 @@ def weapon_profiles(
     return out
 
 
-_SHARED: dict[tuple, tuple[Situation, ModelGroup, AttackProfile]] = {}  # see shared_profile
 SHARED_KEPT = 2048
+_SHARED: Kept[tuple, tuple[Situation, ModelGroup, AttackProfile]] = Kept(SHARED_KEPT)
 
 
 def shared_profile(
@@ -143,9 +144,7 @@ def shared_profile(
     kept = _SHARED.get(key)
     if kept is None:
         assert g is not None
-        if len(_SHARED) >= SHARED_KEPT:
-            _SHARED.clear()
-        kept = _SHARED[key] = (s, g, attack_profile(s, w, g, n, label, kinds, first))
+        kept = _SHARED.put(key, (s, g, attack_profile(s, w, g, n, label, kinds, first)))
     prof = kept[2]
     return prof if prof.models == n else replace(prof, models=n)
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, cast
 
 from msgspec import Struct
 
+from ..kept import Kept
 from ..profile import TargetModel, TargetProfile, TargetStates
 from ..records import replace
 from ..selection import SelectionError
@@ -104,8 +105,8 @@ def brackets(s: Situation) -> list[int]:
 
 TargetParts = tuple[list[Kind], TargetProfile, list[str], list[str], tuple[int, ...]]
 
-_SHARED: dict[tuple, tuple[Unit, TargetParts]] = {}  # see target_profile
 SHARED_KEPT = 256
+_SHARED: Kept[tuple, tuple[Unit, TargetParts]] = Kept(SHARED_KEPT)  # see target_profile
 
 
 def target_profile(s: Situation, precise: bool) -> TargetParts:
@@ -123,9 +124,7 @@ def target_profile(s: Situation, precise: bool) -> TargetParts:
         return made_target_profile(s, precise)
     kept = _SHARED.get(key)
     if kept is None:
-        if len(_SHARED) >= SHARED_KEPT:
-            _SHARED.clear()
-        kept = _SHARED[key] = (s.target, made_target_profile(s, precise))
+        kept = _SHARED.put(key, (s.target, made_target_profile(s, precise)))
     kinds, profile, order, roles, listing = kept[1]
     return list(kinds), profile, list(order), list(roles), listing
 

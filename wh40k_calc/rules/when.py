@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
+from ..kept import Kept
 from ..records import replace
 
 if TYPE_CHECKING:
@@ -200,8 +201,8 @@ def _all_bearer(unit: Unit) -> bool:
     return bool(bearers) and all(id(g) in bearers for g in unit.all_groups)
 
 
-_BEARERS: dict[int, tuple[Unit, frozenset[int]]] = {}  # see bearer_groups
 BEARERS_KEPT = 512
+_BEARERS: Kept[int, tuple[Unit, frozenset[int]]] = Kept(BEARERS_KEPT)  # see bearer_groups
 
 
 def bearer_groups(unit: Unit) -> frozenset[int]:
@@ -219,9 +220,7 @@ def bearer_groups(unit: Unit) -> frozenset[int]:
     if kept is not None and kept[0] is unit:
         return kept[1]
     found = _bearer_groups(unit)
-    if len(_BEARERS) >= BEARERS_KEPT:
-        _BEARERS.clear()
-    _BEARERS[id(unit)] = (unit, found)
+    _BEARERS.put(id(unit), (unit, found))
     return found
 
 

@@ -1,0 +1,47 @@
+"""Values made once per process and kept by key: the one mechanism behind the planning layer's
+look-ups that a batch or a sequence asks again and again (built units, plans, weapon and target
+profiles, bearers, faction tiers).
+
+A :class:`Kept` holds at most its ``size`` entries and drops them all when full (the batches
+that fill one ask for a few hundred keys; a least-recently-used order would cost more per hit
+than it saves). Keys that name objects by identity (``id(...)``) must be stored with those
+objects in the value, so that an id is not reused while its entry is kept; that is the
+caller's part. Errors are never kept: a caller stores only what it made."""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Kept(Generic[K, V]):
+    """A bounded store of made values: ``get`` what was ``put`` under a key, or None.
+
+    Args:
+        size: the most entries kept; a ``put`` into a full store first drops every entry."""
+
+    __slots__ = ("_found", "size")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._found: dict[K, V] = {}
+
+    def get(self, key: K) -> V | None:
+        """The value kept under ``key``, or None."""
+        return self._found.get(key)
+
+    def put(self, key: K, value: V) -> V:
+        """Keep ``value`` under ``key`` (every entry dropped first when full); returns it."""
+        if len(self._found) >= self.size:
+            self._found.clear()
+        self._found[key] = value
+        return value
+
+    def clear(self) -> None:
+        """Forget every entry (tests that compare kept values with fresh ones)."""
+        self._found.clear()
+
+    def __len__(self) -> int:
+        return len(self._found)
