@@ -10,7 +10,7 @@ from collections.abc import Callable
 from ..datasheet import Weapon, norm_name
 from ..fuzzy import did_you_mean
 from ..profile import AttackProfile
-from ..selection import NothingAfterAdvanceError, Selection, SelectionError
+from ..selection import NothingAfterAdvanceError, Selection, SelectionError, WeaponsError
 from ..units import ModelGroup, Unit
 from . import advanced
 from .engaged import dropped_note, engaged_weapons, implied_note, refusal
@@ -75,7 +75,8 @@ def weapon_options(
         notes += [_carries_nothing(g) for g in bare]
     named = _named_idle(sel, attacker)
     if not out and named:
-        raise SelectionError("--weapon " + "; --weapon ".join(why for why, _ in named))
+        whys = [why for why, _ in named]
+        raise WeaponsError("--weapon " + "; --weapon ".join(whys), "; ".join(whys))
     # (with --indirect, the notes above already name the weapons that cannot shoot)
     notes += [f"--weapon {why} (it does not attack here)" for why, wrong in named if wrong]
     if advanced_why and out:
