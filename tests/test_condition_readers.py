@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import yaml
+from helpers import write_datasheet
 
 from wh40k_calc.abilities import MALFORMED, NOT_MODELLED, SPECS
 from wh40k_calc.datasheet import Datasheet, load_datasheet
@@ -63,22 +63,10 @@ def test_every_ability_known_has_a_text_here() -> None:
 
 
 def _sheet(
-    folder: Path, stem: str, keywords: list[str], n: int, weapons: list[dict], **m: object
+    folder: Path, stem: str, keywords: list[str], n: int, weapons: list[dict], **stats: object
 ) -> Datasheet:
-    model = {"name": "Trooper", "M": 6, "T": 4, "Sv": 4, "W": 1, "Ld": 7, "OC": 1, **m}
-    model["equipped"] = [w["name"].lower() for w in weapons]
-    sheet = {
-        "name": stem,
-        "faction": "Testers",
-        "keywords": keywords,
-        "faction_keywords": ["TESTERS"],
-        "models": [model],
-        "sizes": [{"models": {"Trooper": n}, "points": 100}],
-        "weapons": weapons,
-        "edition": [10, 11],
-    }
-    path = folder / f"{stem}.yaml"
-    path.write_text(yaml.safe_dump(sheet, sort_keys=False), encoding="utf-8")
+    path = write_datasheet(folder, stem, weapons, models=n, model="Trooper", keywords=keywords,
+                           faction_keywords=["TESTERS"], stats=stats)  # fmt: skip
     return load_datasheet(path)
 
 
