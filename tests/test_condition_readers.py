@@ -199,3 +199,15 @@ def test_cover_note_names_the_psychic_weapons_edition_11_leaves_uncovered(units:
     )
     notes = get_rules("11").plan(sel).notes
     assert "--cover: no effect here: every weapon has [PSYCHIC]" in notes
+
+
+def test_the_phase_notes_say_each_row_is_of_its_phase_only() -> None:
+    """``idle``'s "no effect in this phase" lists name every row's condition for the other
+    phase (a fight says --half-range changes nothing, shooting says --charged does not)."""
+    from wh40k_calc.rules import idle
+
+    other = {"shooting": "fight", "fight": "shooting"}
+    for edition in EDITIONS:
+        for r in reads.readers(edition):
+            assert r.condition in idle._IDLE[other[r.phase]], (edition, r)
+            assert r.condition not in idle._IDLE[r.phase], (edition, r)
