@@ -677,23 +677,32 @@ def _keys_in(ds: Datasheet, keys: tuple[str, ...], counting: Counting) -> set[st
 
 
 def _from_options(ds: Datasheet, keys: tuple[str, ...], counting: Counting = ATTACKING) -> str:
-    """The wargear options (``option_limits`` entries, by their loadouts) that give the
-    weapons of ``keys``, as the end of a refusal (" (wargear option: one of the loadouts a, b
-    and c, each for the models it lists)"), or "" where none does."""
-    default = {k for m in ds.models for k in _keys_in(ds, m.equipped, counting)}
-    found = [
-        lim
-        for lim in ds.option_limits
-        if any(
-            k in _keys_in(ds, e.equipped, counting) and k not in default
-            for name in lim.loadouts
+    """The wargear options (``option_limits`` entries) that cap how many models carry the
+    weapons of ``keys``, by those of their loadouts that give a model one of them that it
+    cannot carry otherwise (as equipped or by a loadout no limit counts), as the end of a
+    refusal (" (wargear option: one of the loadouts a, b and c, each for the models it
+    lists)"), or "" where none does."""
+    limited = {n for lim in ds.option_limits for n in lim.loadouts}
+    free = {(m.name, k) for m in ds.models for k in _keys_in(ds, m.equipped, counting)}
+    free |= {  # what a model may carry without a limited option: no limit caps it
+        (e.model, k)
+        for name, entries in ds.loadouts.items()
+        if name not in limited
+        for e in entries
+        for k in _keys_in(ds, e.equipped, counting)
+    }
+
+    def gives(name: str) -> bool:  # a loadout giving a model one of the weapons only so
+        return any(
+            k in _keys_in(ds, e.equipped, counting) and (e.model, k) not in free
             for e in ds.loadouts[name]
             for k in keys
         )
-    ]
+
+    found = [names for lim in ds.option_limits if (names := [n for n in lim.loadouts if gives(n)])]
     if not found:
         return ""
-    text = "; ".join(f"one of the loadouts {_and(list(lim.loadouts))}" for lim in found)
+    text = "; ".join(f"one of the loadouts {_and(names)}" for names in found)
     return f" (wargear option: {text}, each for the models it lists)"
 
 
