@@ -266,6 +266,7 @@ weapons:
   - {name: Knife, range: melee, A: 1, skill: 4, S: 4, AP: 0, D: 1}
   - {name: Sword, range: melee, A: 2, skill: 3, S: 5, AP: -2, D: 1}
   - {name: Fist, range: melee, A: 2, skill: 4, S: 8, AP: -2, D: 2}
+  - {name: Grenade, range: 6, A: 1, skill: 4, S: 6, AP: -1, D: 1}
 loadouts:
   plasma:
     - {model: Trooper, count: 1, equipped: [plasma, rifle, knife], option: 1}
@@ -287,6 +288,10 @@ loadouts:
     - {model: Leader, count: 1, equipped: [pistol, rifle, sword], option: 5}
   leader-flamer:
     - {model: Leader, count: 1, equipped: [pistol, flamer, knife], option: 6}
+  grenade:
+    - {model: Trooper, count: 1, equipped: [pistol, rifle, knife, grenade], option: 7}
+  trooper-fist:
+    - {model: Trooper, count: 1, equipped: [pistol, rifle, fist], option: 7}
 option_limits:
   - {loadouts: [flamer, cannon], models: 1, per_models: 5}
   - {loadouts: [launcher, leader-launcher], models: 1, per_models: 5}
@@ -371,27 +376,24 @@ def _achievable(ds: Datasheet, counts: dict[str, int], size: int, keys: list[str
         n = counts.get(m.name, 0)
         if not n:
             continue
-        ends = _model_ends(ds, m, size)
         caps = {
             (lname, i): e.models_for(size)
             for lname, es in ds.loadouts.items()
             for i, e in enumerate(es)
         }
+        ends = []  # (weapons of keys held, entries taken, option limits used) of each end
+        for held, taken in _model_ends(ds, m, size):
+            carried = _held(ds, tuple(held.elements()))
+            in_limits = tuple(int(bool({ref[0] for ref in taken} & names)) for names, _ in limits)
+            ends.append((tuple(carried[k] for k in keys), taken, in_limits))
         found = set()
         for pick in itertools.combinations_with_replacement(range(len(ends)), n):
-            used: Counter = Counter()
-            carried: Counter = Counter()
-            for j in pick:
-                held, taken = ends[j]
-                used.update(taken)
-                carried += _held(ds, tuple(held.elements()))
+            used: Counter = Counter(ref for j in pick for ref in ends[j][1])
             if any(caps[ref] is not None and x > caps[ref] for ref, x in used.items()):
                 continue
-            pooled = tuple(
-                sum(1 for j in pick if {ref[0] for ref in ends[j][1]} & names)
-                for names, _ in limits
-            )
-            found.add((tuple(carried[k] for k in keys), pooled))
+            vec = tuple(sum(ends[j][0][i] for j in pick) for i in range(len(keys)))
+            pooled = tuple(sum(ends[j][2][i] for j in pick) for i in range(len(limits)))
+            found.add((vec, pooled))
         per_type.append(found)
     out = set()
     for combo in itertools.product(*per_type):
@@ -421,9 +423,10 @@ def test_search_agrees_with_brute_force_synthetic(tmp_path: Path) -> None:
     path.write_text(SYNTHETIC, encoding="utf-8")
     ds = load_datasheet(path)
     counts = {"Trooper": 4, "Leader": 1}
-    names = ["plasma", "flamer", "cannon", "launcher", "sword", "fist", "rifle"]
-    assert _agree(ds, counts, 5, names[:6], 2) == 3**6 - 1
-    assert _agree(ds, counts, 5, ["rifle", "launcher", "flamer", "plasma"], 3) == 4**4 - 1
+    names = ["plasma", "flamer", "cannon", "launcher", "sword", "fist", "grenade"]
+    assert _agree(ds, counts, 5, names, 1) == 2**7 - 1
+    assert _agree(ds, counts, 5, ["plasma", "sword", "launcher", "flamer"], 2) == 3**4 - 1
+    assert _agree(ds, counts, 5, ["rifle", "launcher", "cannon"], 3) == 4**3 - 1
 
 
 def test_synthetic_figures_by_hand(tmp_path: Path) -> None:
@@ -441,6 +444,9 @@ def test_synthetic_figures_by_hand(tmp_path: Path) -> None:
     assert assign(ds, one, {"plasma": 1, "sword": 1, "cannon": 1}, 5, counting=CARRYING)
     assert assign(ds, one, {"flamer": 1, "launcher": 1}, 5, counting=CARRYING) is None
     assert assign(ds, one, {"cannon": 1, "launcher": 1}, 5, counting=CARRYING) is None
+    # the grenade and the fist are one option's items, though neither takes away the other's
+    assert assign(ds, one, {"grenade": 1, "sword": 1}, 5, counting=CARRYING)
+    assert assign(ds, one, {"grenade": 1, "fist": 1}, 5, counting=CARRYING) is None
     leader = {"Leader": 1}
     assert assign(ds, leader, {"fist": 1, "launcher": 1}, 5, counting=CARRYING)
     assert assign(ds, leader, {"fist": 1, "sword": 1}, 5, counting=CARRYING) is None
