@@ -292,6 +292,10 @@ loadouts:
     - {model: Trooper, count: 1, equipped: [pistol, rifle, knife, grenade], option: 7}
   trooper-fist:
     - {model: Trooper, count: 1, equipped: [pistol, rifle, fist], option: 7}
+  leader-cannon:
+    - {model: Leader, count: 1, equipped: [pistol, cannon, knife], option: 8}
+  pistol-flamer:
+    - {model: Trooper, count: 1, equipped: [flamer, rifle, knife], option: 9}
 option_limits:
   - {loadouts: [flamer, cannon], models: 1, per_models: 5}
   - {loadouts: [launcher, leader-launcher], models: 1, per_models: 5}
@@ -386,15 +390,22 @@ def _achievable(ds: Datasheet, counts: dict[str, int], size: int, keys: list[str
             carried = _held(ds, tuple(held.elements()))
             in_limits = tuple(int(bool({ref[0] for ref in taken} & names)) for names, _ in limits)
             ends.append((tuple(carried[k] for k in keys), taken, in_limits))
-        found = set()
-        for pick in itertools.combinations_with_replacement(range(len(ends)), n):
-            used: Counter = Counter(ref for j in pick for ref in ends[j][1])
-            if any(caps[ref] is not None and x > caps[ref] for ref, x in used.items()):
-                continue
-            vec = tuple(sum(ends[j][0][i] for j in pick) for i in range(len(keys)))
-            pooled = tuple(sum(ends[j][2][i] for j in pick) for i in range(len(limits)))
-            found.add((vec, pooled))
-        per_type.append(found)
+        capped = sorted(ref for ref, cap in caps.items() if cap is not None)
+        # model by model: every (weapons held, models taking each capped entry, models in
+        # each option limit) the first k models can reach, each within its entries' counts
+        states = {((0,) * len(keys), (0,) * len(capped), (0,) * len(limits))}
+        for _ in range(n):
+            states = {
+                (
+                    tuple(a + b for a, b in zip(vec, held, strict=True)),
+                    tuple(u + (ref in taken) for u, ref in zip(used, capped, strict=True)),
+                    tuple(a + b for a, b in zip(pooled, in_limits, strict=True)),
+                )
+                for vec, used, pooled in states
+                for held, taken, in_limits in ends
+                if all(u + (ref in taken) <= caps[ref] for u, ref in zip(used, capped, strict=True))
+            }
+        per_type.append({(vec, pooled) for vec, _, pooled in states})
     out = set()
     for combo in itertools.product(*per_type):
         pooled = [sum(p[1][i] for p in combo) for i in range(len(limits))]
@@ -427,6 +438,9 @@ def test_search_agrees_with_brute_force_synthetic(tmp_path: Path) -> None:
     assert _agree(ds, counts, 5, names, 1) == 2**7 - 1
     assert _agree(ds, counts, 5, ["plasma", "sword", "launcher", "flamer"], 2) == 3**4 - 1
     assert _agree(ds, counts, 5, ["rifle", "launcher", "cannon"], 3) == 4**3 - 1
+    few = {"Trooper": 1, "Leader": 1}  # two models: what one model combines shows
+    assert _agree(ds, few, 5, names, 1) == 2**7 - 1
+    assert _agree(ds, few, 5, ["flamer", "cannon", "launcher", "sword"], 2) == 3**4 - 1
 
 
 def test_synthetic_figures_by_hand(tmp_path: Path) -> None:
@@ -442,11 +456,17 @@ def test_synthetic_figures_by_hand(tmp_path: Path) -> None:
     assert assign(ds, troopers, {"sword": 3}, 5, counting=CARRYING) is None
     one = {"Trooper": 1}
     assert assign(ds, one, {"plasma": 1, "sword": 1, "cannon": 1}, 5, counting=CARRYING)
-    assert assign(ds, one, {"flamer": 1, "launcher": 1}, 5, counting=CARRYING) is None
+    # the launcher needs the rifle: with the flamer that keeps it (option 9), not with the
+    # cannon that takes it away (option 2)
+    assert assign(ds, one, {"flamer": 1, "launcher": 1}, 5, counting=CARRYING)
     assert assign(ds, one, {"cannon": 1, "launcher": 1}, 5, counting=CARRYING) is None
     # the grenade and the fist are one option's items, though neither takes away the other's
     assert assign(ds, one, {"grenade": 1, "sword": 1}, 5, counting=CARRYING)
     assert assign(ds, one, {"grenade": 1, "fist": 1}, 5, counting=CARRYING) is None
+    # two options taking away the same rifle, or giving a second flamer: not on one model
+    assert assign(ds, {"Leader": 1}, {"flamer": 1, "cannon": 1}, 5, counting=CARRYING) is None
+    assert assign(ds, one, {"flamer": 2}, 5, counting=CARRYING) is None
+    assert assign(ds, {"Trooper": 2}, {"flamer": 2}, 5, counting=CARRYING)
     leader = {"Leader": 1}
     assert assign(ds, leader, {"fist": 1, "launcher": 1}, 5, counting=CARRYING)
     assert assign(ds, leader, {"fist": 1, "sword": 1}, 5, counting=CARRYING) is None

@@ -156,6 +156,7 @@ def carriers(
         for c, keys in kits:  # default equipment: disjoint models, counts add up
             _keep(opts, (named(keys), ()), c, add=True)
         swaps: dict[Kit, int | None] = {}
+        numbered: set[Kit] = set()  # the kits of entries with an option number
         taken: list[tuple[LoadoutEntry, int | None, Kit]] = []
         for lname, entries in ds.loadouts.items():
             for e in entries:
@@ -166,7 +167,9 @@ def carriers(
                         kit: Kit = (named(e.equipped), () if pool is None else (pool,))
                         _keep(swaps, kit, cap)
                         taken.append((e, cap, kit))
-        singles = _without_covered(swaps)
+                        if e.option is not None:
+                            numbered.add(kit)
+        singles = _without_covered(swaps, numbered)
         combos = _combined(m, taken, singles, arms, weapons) if n else []
         mine = len(resources)
         shared: dict[Kit, int] = {}  # a capped option that combined options use: its limit
@@ -299,11 +302,14 @@ def _combined(
     return out
 
 
-def _without_covered(swaps: dict[Kit, int | None]) -> dict[Kit, int | None]:
+def _without_covered(
+    swaps: dict[Kit, int | None], numbered: set[Kit] = frozenset()  # type: ignore[assignment]
+) -> dict[Kit, int | None]:
     """``swaps`` without the entries outside every option limit whose equipment entries inside
     limits also give, as many models in all (a loadout made by adding up separate options,
     ``meltagun-x2``: the options' own entries, each within its option's limit, say how many
-    models may take it)."""
+    models may take it). An entry of ``numbered`` (with an option number: an option of its
+    own, not a sum of others) is kept."""
     pooled: dict[frozenset[tuple[str, int]], int] = {}
     for (ws, limits), cap in swaps.items():
         if limits and cap is not None:
@@ -311,7 +317,7 @@ def _without_covered(swaps: dict[Kit, int | None]) -> dict[Kit, int | None]:
     return {
         (ws, limits): cap
         for (ws, limits), cap in swaps.items()
-        if limits or cap is None or cap > pooled.get(ws, 0)
+        if limits or cap is None or cap > pooled.get(ws, 0) or (ws, limits) in numbered
     }
 
 
