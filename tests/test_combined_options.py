@@ -441,6 +441,7 @@ def test_search_agrees_with_brute_force_synthetic(tmp_path: Path) -> None:
     few = {"Trooper": 1, "Leader": 1}  # two models: what one model combines shows
     assert _agree(ds, few, 5, names, 1) == 2**7 - 1
     assert _agree(ds, few, 5, ["flamer", "cannon", "launcher", "sword"], 2) == 3**4 - 1
+    assert _agree(ds, {"Trooper": 1}, 5, names, 2) == 3**7 - 1
 
 
 def test_synthetic_figures_by_hand(tmp_path: Path) -> None:
