@@ -21,6 +21,14 @@ entry's count. A weapon that no equipment option lists (wargear the datasheet
 offers in a way no loadout was generated for, e.g. "can be equipped with 1 hunter-killer
 missile") may be carried by any model, with anything else.
 
+A model may also take loadout entries of its type from *separate* wargear options together
+(entries with different ``option`` numbers, :func:`_combined`): a Redemptor Dreadnought's
+onslaught gatling cannon and twin storm bolter. Each combination is an option of its own
+(what the default carries less what each entry takes away, plus what each adds), and uses up
+a model of each entry it combines: of each one's option limit, and of its ``count``, a limit
+that combination and the entry alone share (:attr:`Carriers.resources`, after the limits of
+:func:`pool_sizes`).
+
 Options hold *weapons*: a weapon with several profiles is one weapon however its profiles are
 listed (:class:`~wh40k_calc.attack_sets.Weapons`). For ``--weapon``, which names the profiles
 that *attack*, each option then becomes the sets its models may attack with
