@@ -311,7 +311,8 @@ def _combined(
 
 
 def _without_covered(
-    swaps: dict[Kit, int | None], numbered: set[Kit] = frozenset()  # type: ignore[assignment]
+    swaps: dict[Kit, int | None],
+    numbered: set[Kit] = frozenset(),  # type: ignore[assignment]
 ) -> dict[Kit, int | None]:
     """``swaps`` without the entries outside every option limit whose equipment entries inside
     limits also give, as many models in all (a loadout made by adding up separate options,
