@@ -531,3 +531,72 @@ def test_search_agrees_with_brute_force_on_real_datasheets(
     ds = _find(name, edition)
     assert any(e.option for es in ds.loadouts.values() for e in es), "no option numbers"
     assert _agree(ds, counts, size, weapons, most) == (most + 1) ** len(weapons) - 1
+
+
+# ---------------------------------------------------------------------------------------------
+# "All models ... can each ...": every model of the type or none (``whole``), generated in both
+# editions, and checked for army lists too
+
+
+def test_all_models_options_are_generated_whole() -> None:
+    from wh40k_calc.importers.loadouts import parse_option
+
+    every = parse_option(
+        "All models in this unit can each have their gauss blaster replaced with 1 tesla carbine."
+    )
+    some = parse_option(
+        "Any number of models can each have their gauss blaster replaced with 1 tesla carbine."
+    )
+    assert every is not None and every.whole and every.count is None
+    assert some is not None and not some.whole and some.count is None
+
+
+@pytest.mark.parametrize(("edition", "unit"), [("10", "Immortals"), ("11", "Immortals")])
+def test_whole_generated_loadouts_are_all_or_none(edition: str, unit: str) -> None:
+    """Immortals: "All models in this unit can each have their gauss blaster replaced with 1
+    tesla carbine": 10 tesla carbines, or 10 gauss blasters, never 5 of each."""
+    base = ("shoot", unit, "--edition", edition, "--target", "boyz")
+    msg = _refusal(*base, "--weapon", "Gauss blaster x5", "--weapon", "Tesla carbine x5")
+    assert msg.endswith(
+        "--weapon: Immortals: the loadout 'tesla-carbine' is for every Immortal or none (all "
+        "models of the unit swap together), so the unit cannot have Gauss blaster (its default "
+        "equipment) and Tesla carbine (loadout 'tesla-carbine')"
+    )
+    out = _json(*base, "--weapon", "Tesla carbine x10")
+    assert [(w["name"], w["count"]) for w in out["weapons"]] == [("Tesla carbine", 10)]
+
+
+def test_edition_11_termagants_swap_together() -> None:
+    """The fresh trial's case: edition 11's generated Termagants took 5 devourers beside 5
+    fleshborers."""
+    base = ("shoot", "termagants", "--edition", "11", "--target", "boyz")
+    msg = _refusal(*base, "--weapon", "Termagant devourer x5", "--weapon", "Fleshborer x5")
+    assert "are each for every Termagant or none" in msg
+    assert "cannot have Fleshborer (its default equipment) and Termagant devourer" in msg
+
+
+def test_army_lists_check_whole_loadouts() -> None:
+    """An army list with 5 Termagant devourers and 5 fleshborers (the curated Termagants'
+    ``whole`` devourers) is over the wargear limits, said with ``--weapon``'s reason; 10 of
+    either is not."""
+    from test_lists_resolve import _gw
+
+    from wh40k_calc.lists.detect import parse_bytes
+    from wh40k_calc.lists.resolve import resolve_army
+
+    def row(devourers: int, fleshborers: int):
+        text = "Termagants (60 Points)\n  • 10x Termagant\n"
+        if devourers:
+            text += f"     ◦ {devourers}x Termagant devourer\n"
+        if fleshborers:
+            text += f"     ◦ {fleshborers}x Fleshborer\n"
+        return resolve_army(parse_bytes(_gw(text, "Tyranids"), "t"), CAT).units[0]
+
+    mixed = row(5, 5)
+    assert mixed.beyond_options == (
+        "the loadouts 'devourers' and 'spinefists' are each for every Termagant or none (all "
+        "models of the unit swap together), so the unit cannot have Fleshborer (its default "
+        "equipment) and Termagant devourer (loadout 'devourers')",
+    )
+    assert any("is over our data's wargear limits" in w for w in mixed.warnings)
+    assert row(10, 0).beyond_options == () and row(0, 10).beyond_options == ()
