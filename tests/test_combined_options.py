@@ -600,3 +600,39 @@ def test_army_lists_check_whole_loadouts() -> None:
     )
     assert any("is over our data's wargear limits" in w for w in mixed.warnings)
     assert row(10, 0).beyond_options == () and row(0, 10).beyond_options == ()
+
+
+SHIPPED = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.slow
+def test_every_way_one_model_takes_separate_options_is_accepted() -> None:
+    """Over both editions' generated datasheets with option numbers: every equipment one model
+    reaches by taking its options one after the other (:func:`_model_ends`, the brute force's
+    own) is accepted by the search for that one model, counted as an army list counts what it
+    carries, at the largest size (no false refusals). Entries with ``replaces`` or
+    ``instead_of`` are left out (the brute force takes every entry from ``equipped``)."""
+    checked = 0
+    for folder in ("datasheets-generated", "datasheets-generated-11"):
+        for path in sorted((SHIPPED / folder).rglob("*.yaml")):
+            if "unit-rules" in path.parts:
+                continue
+            ds = load_datasheet(path)
+            entries = [e for es in ds.loadouts.values() for e in es]
+            if not any(e.option for e in entries):
+                continue
+            largest = max(ds.sizes, key=lambda s: s.total)
+            if any(lim.models_for(largest.total) == 0 for lim in ds.option_limits):
+                continue
+            for m in ds.models:
+                mine = [e for e in entries if norm_name(e.model) == m.key]
+                if not largest.count(m.name) or any(e.replaces or e.instead_of for e in mine):
+                    continue
+                for held, taken in _model_ends(ds, m, largest.total):
+                    if len(taken) < 2:
+                        continue
+                    want = {k: n for k, n in _held(ds, tuple(held.elements())).items() if n}
+                    got = assign(ds, {m.name: 1}, want, largest.total, counting=CARRYING)
+                    assert got is not None, (path.name, m.name, sorted(taken))
+                    checked += 1
+    assert checked > 1000, checked
