@@ -28,7 +28,8 @@ from helpers import cli
 
 from wh40k_calc.attack_sets import CARRYING
 from wh40k_calc.catalog import Catalog
-from wh40k_calc.composition import MAX_COMBINED, assign, explain
+from wh40k_calc.combined_options import MAX_COMBINED
+from wh40k_calc.composition import assign, explain
 from wh40k_calc.datasheet import Datasheet, DatasheetError, ModelProfile, load_datasheet, norm_name
 
 CAT = Catalog(use_env=False, home=None)

@@ -22,8 +22,9 @@ offers in a way no loadout was generated for, e.g. "can be equipped with 1 hunte
 missile") may be carried by any model, with anything else.
 
 A model may also take loadout entries of its type from *separate* wargear options together
-(entries with different ``option`` numbers, :func:`_combined`): a Redemptor Dreadnought's
-onslaught gatling cannon and twin storm bolter. Each combination is an option of its own
+(entries with different ``option`` numbers, :func:`~wh40k_calc.combined_options.combined`):
+a Redemptor Dreadnought's onslaught gatling cannon and twin storm bolter. Each combination is
+an option of its own
 (what the default carries less what each entry takes away, plus what each adds), and uses up
 a model of each entry it combines: of each one's option limit, and of its ``count``, a limit
 that combination and the entry alone share (:attr:`Carriers.resources`, after the limits of
@@ -57,10 +58,10 @@ from itertools import combinations
 from msgspec import Struct
 
 from .attack_sets import ATTACKING, CARRYING, RULES, UNRULED, Counting, Weapons, attack_sets, is_big
+from .combined_options import Kit, combined
 from .datasheet import Datasheet, LoadoutEntry, ModelProfile, Weapon, WeaponChoice, norm_name
 
 MAX_SUBSETS_OF = 10  # up to this many named weapons, explanations try every set of them
-MAX_COMBINED = 64  # combinations of separate options tried for one model type, at most
 
 
 class Option(Struct, frozen=True):
@@ -89,15 +90,13 @@ class Option(Struct, frozen=True):
 class Carriers(Struct, frozen=True):
     """``count`` models of ``model`` in the unit, and their equipment options (named weapons
     only, default equipment first); ``resources``: (limit index, models) of the caps its
-    combined options share with the options they combine (:func:`_combined`)."""
+    combined options share with the options they combine
+    (:func:`~wh40k_calc.combined_options.combined`)."""
 
     model: ModelProfile
     count: int
     options: tuple[Option, ...]
     resources: tuple[tuple[int, int], ...] = ()
-
-
-Kit = tuple[frozenset[tuple[str, int]], tuple[int, ...]]  # named weapons, limits (indices)
 
 
 def pool_of(ds: Datasheet) -> dict[str, int]:
@@ -178,7 +177,7 @@ def carriers(
                         if e.option is not None:
                             numbered.add(kit)
         singles = _without_covered(swaps, numbered)
-        combos = _combined(m, taken, singles, arms, weapons) if n else []
+        combos = combined(m, taken, singles, arms, weapons) if n else []
         mine = len(resources)
         shared: dict[Kit, int] = {}  # a capped option that combined options use: its limit
         for combo in combos:
@@ -226,87 +225,6 @@ def carriers(
             for s in attack_sets(arms, sorted(ws), set(wanted), big, counting):
                 options.append(Option(tuple(sorted(s)), cap, becomes, limits, i))
         out.append(Carriers(m, n, tuple(options), own))
-    return out
-
-
-class _Combo(Struct, frozen=True):
-    """Loadout entries of separate wargear options taken together by one model: what it then
-    carries (weapon key -> copies), how many models may (the entries' smallest count; None:
-    any number), and the single options (their kits in :func:`carriers`) it combines."""
-
-    carried: Counter[str]
-    cap: int | None
-    parts: tuple[Kit, ...]
-
-
-def _combined(
-    m: ModelProfile,
-    taken: list[tuple[LoadoutEntry, int | None, Kit]],
-    singles: dict[Kit, int | None],
-    arms: Weapons,
-    weapons: set[str],
-) -> list[_Combo]:
-    """The combinations of loadout entries of model type ``m`` from separate wargear options
-    (``taken``: (entry, its models, its kit); entries with an ``option`` number and no
-    ``instead_of`` only) that one model may take together: entries of different options on
-    the same default equipment (``replaces``, else ``equipped``), each taking away weapons it
-    has (default less entry) that together it still has, each adding weapons (entry less
-    default) none of the others adds, and each entry's ``needs`` kept (among the default
-    weapons none takes away). A combination carries the default less every entry's weapons
-    taken away plus every entry's weapons added, as if the options were taken one after the
-    other (10th edition and edition 11 alike: a model may take each of its datasheet's
-    options, and items of one option are alternatives).
-
-    Only entries that add one of the ``weapons`` asked for are combined (one that adds none
-    gives no more of them than the combination without it, which also takes fewer models of
-    the limits). At most :data:`MAX_COMBINED` combinations are made for the model type, the
-    smaller first (two options, then three ...)."""
-    found: dict[tuple[str, ...], list[tuple]] = {}
-    for e, cap, kit in taken:
-        if e.option is None or e.instead_of is not None or kit not in singles:
-            continue
-        base = e.replaces if e.replaces is not None else m.equipped
-        before, after = arms.copies(base), arms.copies(e.equipped)
-        adds = after - before
-        if not set(adds) & weapons:
-            continue
-        needs = {arms.weapon(k) for k in e.needs}
-        found.setdefault(tuple(sorted(base)), []).append(
-            (e.option, before - after, adds, needs, cap, kit)
-        )
-    out: list[_Combo] = []
-    for base, parts in found.items():
-        before = arms.copies(base)
-        level: list[tuple[tuple[int, ...], Counter[str], Counter[str]]] = [
-            ((i,), parts[i][1], parts[i][2]) for i in range(len(parts))
-        ]
-        while level and len(out) < MAX_COMBINED:  # two entries, then three, ...
-            bigger = []
-            for chosen, gone, added in level:
-                for j in range(chosen[-1] + 1, len(parts)):
-                    option, takes, adds, _, _, _ = parts[j]
-                    if any(parts[i][0] == option for i in chosen):
-                        continue  # alternatives of one option
-                    if any(gone[k] + n > before[k] for k, n in takes.items()):
-                        continue  # takes away what another took away already
-                    if set(adds) & set(added) or any(parts[i][5] == parts[j][5] for i in chosen):
-                        continue  # adds what another adds (or is the same option's kit)
-                    both = (*chosen, j)
-                    kept = before - (gone + takes)
-                    if any(k not in kept for i in both for k in parts[i][3]):
-                        continue  # takes away what another one needs
-                    bigger.append((both, gone + takes, added + adds))
-                    caps = [parts[i][4] for i in both if parts[i][4] is not None]
-                    out.append(
-                        _Combo(
-                            kept + added + adds,
-                            min(caps) if caps else None,
-                            tuple(parts[i][5] for i in both),
-                        )
-                    )
-                    if len(out) >= MAX_COMBINED:
-                        return out
-            level = bigger
     return out
 
 
