@@ -139,7 +139,7 @@ def carriers(
     attack_sets`), the same ``kit`` for all of them."""
     arms = Weapons(ds)
     weapons = {arms.weapon(k) for k in wanted} if counting.attacking else set(wanted)
-    melee = arms.one_a_model()
+    melee = arms.one_a_model() if counting.attacking else set()  # carried: every copy counts
 
     def named(equipped: tuple[str, ...]) -> frozenset[tuple[str, int]]:
         return named_copies(arms.copies(equipped))
@@ -318,16 +318,16 @@ def _singular(key: str) -> str:
 def wanted_by_kits(ds: Datasheet, kits: list[tuple[int, tuple[str, ...]]]) -> dict[str, int]:
     """How many of each weapon models carrying ``kits`` (models, profile keys each, listed
     once a copy) carry, by weapon (:class:`~wh40k_calc.attack_sets.Weapons`: a multi-profile
-    weapon once, not once a profile), counted as :func:`carriers` counts an option's weapons:
-    a melee weapon once a model, any other once a copy. The ``wanted`` of :func:`assign` with
+    weapon once, not once a profile), every copy counted, melee weapons too (a model fights
+    with one melee weapon, but an option says how many it *carries*: 19 chainswords on 9
+    models are more than their options give them). The ``wanted`` of :func:`assign` with
     :data:`~wh40k_calc.attack_sets.CARRYING` for a unit whose equipment is given model by
     model (an army list's)."""
     arms = Weapons(ds)
-    once = arms.one_a_model()
     out: dict[str, int] = {}
     for models, keys in kits:
         for k, n in arms.copies(keys).items():
-            out[k] = out.get(k, 0) + models * (1 if k in once else n)
+            out[k] = out.get(k, 0) + models * n
     return out
 
 
