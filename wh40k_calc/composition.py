@@ -165,6 +165,8 @@ def carriers(
         swaps: dict[Kit, int | None] = {}
         numbered: set[Kit] = set()  # the kits of entries with an option number
         taken: list[tuple[LoadoutEntry, int | None, Kit]] = []
+        barred: dict[Kit, frozenset[str]] = {}  # kit -> weapons no choice may add to it
+        unbarred: set[Kit] = set(opts)  # kits that some equipment gives without a bar
         for lname, entries in ds.loadouts.items():
             for e in entries:
                 if norm_name(e.model) == m.key and starting_strength >= (e.min_unit_size or 0):
@@ -174,6 +176,11 @@ def carriers(
                         kit: Kit = (named(e.equipped), () if pool is None else (pool,))
                         _keep(swaps, kit, cap)
                         taken.append((e, cap, kit))
+                        bar = frozenset(arms.weapon(k) for k in e.excludes)
+                        if bar:
+                            barred[kit] = barred.get(kit, bar) & bar
+                        else:
+                            unbarred.add(kit)
                         if e.option is not None:
                             numbered.add(kit)
         singles = _without_covered(swaps, numbered)
@@ -195,9 +202,10 @@ def carriers(
             _keep(opts, (named_copies(combo.carried), tuple(sorted(uses))), combo.cap)
         listed |= {k for ws, _ in opts for k, _ in ws}
         listed |= {k for (_, ws), _ in fielded.get(m.key, {}).items() for k, _ in ws}
+        barred = {kit: bar for kit, bar in barred.items() if kit not in unbarred}
         for choice in m.choices:
             listed |= {arms.weapon(k) for k in choice.weapons} & weapons
-            opts = _chosen(opts, choice, weapons, melee, arms)
+            opts = _chosen(opts, choice, weapons, melee, arms, barred)
         if n:
             per_model.append((m, n, opts, tuple(resources[mine:])))
     free = frozenset((k, 1) for k in weapons if k not in listed)  # any model may carry them
@@ -337,6 +345,7 @@ def _chosen(
     wanted: set[str],
     melee: set[str],
     arms: Weapons,
+    barred: dict[Kit, frozenset[str]] | None = None,
 ) -> dict[Kit, int | None]:
     """``opts`` and, for each, the same option with a :class:`~wh40k_calc.datasheet.
     WeaponChoice` taken: the choice's weapons it holds set aside (with ``choice.adds``: kept),
@@ -345,7 +354,9 @@ def _chosen(
     fights with one, counting one it holds already), at most ``choice.count`` models of the
     type; with ``choice.sets``, the weapons of one set or of part of it (a melee weapon once).
     Weapons, not profiles: the choice's profiles of one weapon are one pick (``wanted``:
-    weapon keys, :class:`~wh40k_calc.attack_sets.Weapons`)."""
+    weapon keys, :class:`~wh40k_calc.attack_sets.Weapons`). ``barred`` (kit -> weapon keys,
+    updated for the options made): the weapons a loadout entry's ``excludes`` keeps off its
+    models, which no choice gives them (a Boy with a big shoota takes no shoota)."""
     offered = list(dict.fromkeys(arms.weapon(k) for k in choice.weapons))
     picks = [k for k in offered if k in wanted]
     out = dict(opts)
@@ -361,14 +372,21 @@ def _chosen(
     else:
         most = {k: 1 if k in single else choice.up_to for k in picks}
         combos = [c for c in _multisets(picks, most, choice.up_to) if c]
+    barred = {} if barred is None else barred
     for (ws, limits), cap in opts.items():
         kept = {k: n for k, n in ws if choice.adds or k not in offered}
         limit = cap if choice.count is None else min(choice.count, cap or choice.count)
+        bar = barred.get((ws, limits), frozenset())
         for combo in combos:
             if any(k in single and kept.get(k, 0) + n > 1 for k, n in combo.items()):
                 continue  # a second one of a weapon a model carries at most one of
+            if bar & set(combo):
+                continue  # a weapon the option's models may not carry besides
             both = Counter(kept) + Counter(combo)
-            _keep(out, (frozenset(both.items()), limits), limit)
+            made: Kit = (frozenset(both.items()), limits)
+            if bar and made not in out:
+                barred[made] = bar
+            _keep(out, made, limit)
     return out
 
 

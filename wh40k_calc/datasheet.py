@@ -134,6 +134,7 @@ class _LoadoutEntrySchema(msgspec.Struct, forbid_unknown_fields=True):
     whole: bool = False
     option: Annotated[int, msgspec.Meta(ge=1)] | None = None
     needs: list[str] | None = None
+    excludes: list[str] | None = None
 
 
 class _OptionLimitSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -417,7 +418,11 @@ class LoadoutEntry(Struct, frozen=True):
     (:mod:`wh40k_calc.composition`: what each takes away from the same default equipment is
     there and not taken twice, what each adds differs). ``needs`` (weapon keys): for an option
     that adds weapons to the models carrying X ("1 model equipped with a bolt rifle can be
-    equipped with ..."), the X, which an option combined with it may not take away."""
+    equipped with ..."), the X, which an option combined with it may not take away.
+    ``excludes`` (weapon keys): for an option only for models "not equipped with X" ("1 Boy
+    not equipped with 1 shoota can have its choppa and slugga replaced with ..."), the X: a
+    model taking the entry never carries it besides (no ``choices`` entry or option combined
+    with it gives it one)."""
 
     model: str
     count: int | None
@@ -429,6 +434,7 @@ class LoadoutEntry(Struct, frozen=True):
     whole: bool = False
     option: int | None = None
     needs: tuple[str, ...] = ()
+    excludes: tuple[str, ...] = ()
 
     def models_for(self, starting_strength: int) -> int | None:
         """How many models the entry equips in a unit of ``starting_strength`` models: its
@@ -1081,6 +1087,14 @@ def _loadout(
                     f"{file}: {where}.needs: the weapons a model needs to take the entry are "
                     "among those it keeps ('equipped')"
                 )
+        excludes: tuple[str, ...] = ()
+        if e.excludes is not None:
+            excludes = check_weapons(e.excludes, f"{where}.excludes")
+            if set(excludes) & set(equipped):
+                raise DatasheetError(
+                    f"{file}: {where}.excludes: the weapons a model taking the entry may not "
+                    "carry are not among those it carries ('equipped')"
+                )
         if e.whole and (count is not None or instead is not None):
             raise DatasheetError(
                 f"{file}: {where}.whole: for an entry of every model of its type (count: all, "
@@ -1098,6 +1112,7 @@ def _loadout(
                 e.whole,
                 e.option,
                 needs,
+                excludes,
             )
         )
     return tuple(out)

@@ -113,6 +113,11 @@ def _loadouts_table(ds: Datasheet):
             + (f" (unit of {e.min_unit_size}+)" if e.min_unit_size else "")
             + (f" (for every {e.per_models} models)" if e.per_models else "")
             + (f" (in place of as many {e.instead_of})" if e.instead_of else "")
+            + (
+                f" (never with {', '.join(_weapon_name(ds, k) for k in e.excludes)})"
+                if e.excludes
+                else ""
+            )
             for e in entries
         ]
         lo.add_row(Words(name), Words("; ".join(parts)))
@@ -397,6 +402,7 @@ def _loadout_entry_json(ds: Datasheet, e: LoadoutEntry) -> dict[str, Any]:
         **({"whole": True} if e.whole else {}),
         **({"option": e.option} if e.option is not None else {}),
         **({"needs": [_weapon_name(ds, k) for k in e.needs]} if e.needs else {}),
+        **({"excludes": [_weapon_name(ds, k) for k in e.excludes]} if e.excludes else {}),
     }
 
 

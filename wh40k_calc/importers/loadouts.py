@@ -167,6 +167,7 @@ class _Option:
     once_at: tuple[int, int] | None = None  # with once: (N, K): K of an item in N models
     fresh: bool = True  # a form read since the first ones: its loadouts are named after theirs
     whole: bool = False  # "All M can each ...": every model of the type takes it, or none
+    excludes: tuple[str, ...] = ()  # "M not equipped with X": X, never carried besides
 
 
 _EQUIPPED_ADD = re.compile(
@@ -204,15 +205,16 @@ def parse_equipped_addition(text: str) -> _Option | None:
         if alternatives is None:
             return None
         return _Option(m["model"], None, None, old_items, alternatives, adds=True)
-    m = _EQUIPPED_ADD.match(head)
+    m = None if re.search(r"\bnot equipped with\b", head, re.I) else _EQUIPPED_ADD.match(head)
     if m is None:
         m = _COUNT_ADD.match(head)
-        if m is None or re.search(r"\d|\bequipped\b|\bup to\b", m["model"], re.I):
+        who = _not_equipped(m["model"])[0] if m is not None else ""
+        if m is None or re.search(r"\d|\bequipped\b|\bup to\b", who, re.I):
             return None
         m_old = None
     else:
         m_old = m["old"]
-    model = m["model"].strip()
+    model, excludes = _not_equipped(m["model"])
     if model.lower() in ("model", "models"):
         model = None
     elif re.search(r"\d|\bequipped\b", model, re.IGNORECASE):
@@ -223,10 +225,45 @@ def parse_equipped_addition(text: str) -> _Option | None:
     if alternatives is None:
         return None
     n = _number(m["n"])
-    return _Option(model, n, least, old, alternatives, per, adds=True, fresh=m_old is None)
+    return _Option(
+        model, n, least, old, alternatives, per, adds=True, fresh=m_old is None, excludes=excludes
+    )
 
 
 _ARTICLE = re.compile(r"^(?:a|an|one)\s+", re.IGNORECASE)
+_NOT_EQUIPPED = re.compile(
+    r"^(?P<model>.+?)\s+(?:that is |which is |who is )?not equipped with (?:either )?"
+    r"(?P<x>.+)$",
+    re.IGNORECASE,
+)
+_IF_NOT = re.compile(
+    r"^if (?:this model|the (?P<model>.+?)) is not equipped with (?:either )?(?P<x>.+?), "
+    r"(?P<rest>its .+)$",
+    re.IGNORECASE,
+)
+
+
+def _not_equipped(model: str) -> tuple[str, tuple[str, ...]]:
+    """``model`` ("Boy not equipped with 1 shoota", "model that is not equipped with either a
+    HYLas rotary cannon or an ion beamer") as the models it names and the items those may not
+    carry (none: ``model`` itself and ())."""
+    m = _NOT_EQUIPPED.match(model.strip())
+    if m is None:
+        return model, ()
+    items = re.split(r"\s*,\s*|\s+or\s+", m["x"].strip())
+    return m["model"].strip(), tuple(_ARTICLE.sub("", i).strip() for i in items if i.strip())
+
+
+def _if_not(head: str) -> tuple[str, tuple[str, ...]]:
+    """An option's ``head`` "If this model (the M) is not equipped with X, its Y can be
+    replaced with Z" as "This model's (The M's) Y can be replaced with Z" and the X (a model
+    taking it carries none besides); any other head as it is and ()."""
+    m = _IF_NOT.match(head)
+    if m is None:
+        return head, ()
+    who = "this model" if m["model"] is None else f"the {m['model']}"
+    _, items = _not_equipped(f"model not equipped with {m['x']}")
+    return f"{who}’s {m['rest'][4:]}", items
 
 
 def _alternatives(new: str, lines: list[str]) -> tuple[tuple[str, ...], ...] | None:
@@ -318,11 +355,15 @@ def parse_option(text: str) -> _Option | None:
         per = int(m["per"]) if m["per"] else None
         least = int(m["ifn"]) if m["ifn"] else None
         head = head[m.end() :]
+    head, excludes = _if_not(head)
     for kind, regex, fresh in _FORMS:
         m = regex.match(head)
         if m is None:
             continue
         groups = m.groupdict()
+        if groups.get("model") is not None:
+            groups["model"], barred = _not_equipped(groups["model"])
+            excludes += barred
         old = groups.get("old") or groups.get("old2") or ""
         new = groups["new"].strip().rstrip(":*").strip()
         fixed: tuple[str, ...] = ()
@@ -373,6 +414,7 @@ def parse_option(text: str) -> _Option | None:
             or_old=or_old,
             once_at=once_at,
             whole=kind == "all" and head.lower().startswith("all "),
+            excludes=excludes,
         )
     return None
 
@@ -977,8 +1019,24 @@ def _entries(
                 entry["whole"] = True
             if option.adds and option.old:  # the items it is added beside stay
                 entry["needs"] = _kept(kit, option.old, weapons)
+            barred = _barred(option.excludes, entry["equipped"], weapons)  # type: ignore[arg-type]
+            if barred:
+                entry["excludes"] = barred
             entries.append(entry)
     return entries, ""
+
+
+def _barred(
+    excludes: tuple[str, ...], equipped: list[str], weapons: list[ImportedWeapon]
+) -> list[str]:
+    """The weapon profiles of the items an option's models are "not equipped with" that a
+    model taking it must not carry besides its ``equipped`` (non-weapon items left out: a
+    daemonic icon)."""
+    out: list[str] = []
+    for item in excludes:
+        names = resolve_item(split_count(item)[1], weapons)
+        out += [n for n in names or () if n not in equipped and n not in out]
+    return out
 
 
 def _kits(
