@@ -356,7 +356,9 @@ def _chosen(
     Weapons, not profiles: the choice's profiles of one weapon are one pick (``wanted``:
     weapon keys, :class:`~wh40k_calc.attack_sets.Weapons`). ``barred`` (kit -> weapon keys,
     updated for the options made): the weapons a loadout entry's ``excludes`` keeps off its
-    models, which no choice gives them (a Boy with a big shoota takes no shoota)."""
+    models, which no choice gives them (a Boy with a big shoota takes no shoota). A choice's
+    ``one_pistol`` keeps only the options with at most one Pistol and one other ranged weapon
+    of those named."""
     offered = list(dict.fromkeys(arms.weapon(k) for k in choice.weapons))
     picks = [k for k in offered if k in wanted]
     out = dict(opts)
@@ -383,11 +385,29 @@ def _chosen(
             if bar & set(combo):
                 continue  # a weapon the option's models may not carry besides
             both = Counter(kept) + Counter(combo)
+            if choice.one_pistol and not _one_pistol(both, arms):
+                continue
             made: Kit = (frozenset(both.items()), limits)
             if bar and made not in out:
                 barred[made] = bar
             _keep(out, made, limit)
     return out
+
+
+def _one_pistol(carried: Counter[str], arms: Weapons) -> bool:
+    """Whether ``carried`` (weapon key -> copies) holds at most one Pistol and at most one
+    other ranged weapon (a choice's ``one_pistol``: two ranged weapons only if one of them is
+    a Pistol, and one Pistol at most)."""
+    pistols = others = 0
+    for k, n in carried.items():
+        profiles = arms.profiles.get(k, [])
+        if not profiles or all(p.is_melee for p in profiles):
+            continue
+        if any(p.abilities.pistol for p in profiles):
+            pistols += n
+        else:
+            others += n
+    return pistols <= 1 and others <= 1
 
 
 def _multisets(keys: list[str], most: dict[str, int], total: int) -> list[dict[str, int]]:

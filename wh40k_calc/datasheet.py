@@ -65,6 +65,7 @@ class _ChoiceSchema(msgspec.Struct, forbid_unknown_fields=True):
     count: Annotated[int, msgspec.Meta(ge=1)] | Literal["all"] = "all"
     adds: bool = False
     sets: list[Annotated[list[str], msgspec.Meta(min_length=1)]] = []
+    one_pistol: bool = False
 
 
 class _NotGeneratedSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -251,7 +252,10 @@ class WeaponChoice(Struct, frozen=True):
     it (None: all). With ``sets`` (each a list of weapon keys, a key once a copy) the model
     takes the weapons of one set or part of it, and no others of the list ("one of the
     following: 2 lascannons and 2 twin heavy bolters, or 2 lascannons and 2 twin heavy
-    flamers": a Baneblade's sponsons). ``wh40k_calc.composition`` reads it for ``--weapon``."""
+    flamers": a Baneblade's sponsons). With ``one_pistol`` a model taking it carries at most
+    one Pistol and at most one other ranged weapon (a Sergeant's footnote: two ranged weapons
+    only if one is a Pistol, and one Pistol at most). ``wh40k_calc.composition`` reads it for
+    ``--weapon`` and army lists."""
 
     up_to: int
     weapons: tuple[str, ...]
@@ -259,6 +263,7 @@ class WeaponChoice(Struct, frozen=True):
     count: int | None = None
     adds: bool = False
     sets: tuple[tuple[str, ...], ...] = ()
+    one_pistol: bool = False
 
 
 class NotGenerated(Struct, frozen=True):
@@ -960,7 +965,13 @@ def _choice(
         _check_set(keys, group, c.up_to, set(once), item_of, f"{file}: {where}.sets[{j}]")
         sets.append(keys)
     return WeaponChoice(
-        c.up_to, tuple(dict.fromkeys(weapons)), frozenset(once), count, c.adds, tuple(sets)
+        c.up_to,
+        tuple(dict.fromkeys(weapons)),
+        frozenset(once),
+        count,
+        c.adds,
+        tuple(sets),
+        c.one_pistol,
     )
 
 

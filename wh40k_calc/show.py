@@ -148,7 +148,8 @@ def _option_lines(ds: Datasheet) -> list[tuple[str, str, str]]:
                     for g in c.sets
                 ]
                 what = f"one of: {'; '.join(groups)}"
-            text = f'{who}{what}, {how} (--weapon "NAME xN")'
+            only = "; at most one Pistol and one other ranged weapon" if c.one_pistol else ""
+            text = f'{who}{what}, {how}{only} (--weapon "NAME xN")'
             by_text.setdefault(text, []).append(m.name)
     for text, models in by_text.items():
         out.append(("Choice: ", f"{', '.join(models)}: {text}", "dim"))
@@ -454,6 +455,7 @@ def _model_json(ds: Datasheet, m: ModelProfile) -> dict[str, Any]:
                 "adds": c.adds,
             }
             | ({"sets": [[_weapon_name(ds, k) for k in g] for g in c.sets]} if c.sets else {})
+            | ({"one_pistol": True} if c.one_pistol else {})
             for c in m.choices
         ],
     } | ({"keeps": m.keeps} if m.keeps else {})

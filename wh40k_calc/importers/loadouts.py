@@ -300,9 +300,11 @@ _ONCE = re.compile(
     re.IGNORECASE,
 )
 _TWICE = re.compile(
-    r"\s*you cannot select the same weapon more than once per unit unless it contains "
-    r"(?P<n>\d+) models, in which case you cannot select the same weapon more than "
-    r"(?P<k>twice|\d+ times) per unit\.?",
+    r"\s*(?:you cannot select the same (?:weapon|option)(?: from this list)? more than once "
+    r"per unit,? unless (?:it|this unit) contains (?P<n>\d+) models, in which case you cannot "
+    r"select the same (?:weapon|option) more than (?P<k>twice|\d+ times)\s+per unit|"
+    r"you cannot select the same (?:weapon|option)(?: from this list)? more than "
+    r"(?P<k2>twice|\d+ times) per unit)\.?",
     re.IGNORECASE,
 )
 _KEPT = re.compile(r"\s*\((?:[^()]*\bcannot be replaced)\)\s*$", re.IGNORECASE)
@@ -310,12 +312,12 @@ _KEPT = re.compile(r"\s*\((?:[^()]*\bcannot be replaced)\)\s*$", re.IGNORECASE)
 
 def _twice(text: str) -> tuple[int, int] | None:
     """(N, K) of "no item twice unless the unit contains N models, then no more than K times"
-    in ``text`` (None: not said)."""
+    in ``text`` (N 0: "no item more than K times per unit"; None: not said)."""
     m = _TWICE.search(text)
     if m is None:
         return None
-    k = m["k"].lower()
-    return int(m["n"]), 2 if k == "twice" else int(k.split()[0])
+    k = (m["k"] or m["k2"]).lower()
+    return int(m["n"] or 0), 2 if k == "twice" else int(k.split()[0])
 
 
 def _lines(text: str) -> tuple[list[str], bool]:
@@ -449,6 +451,11 @@ _EITHER_UP_TO = re.compile(
     r"(?P<new>[^,]+), or can be equipped with (?P<add>.+)$",
     re.IGNORECASE,
 )
+_TWO_OF = re.compile(
+    r"^the (?P<model>.+?)[’']s (?P<old>.+?) can be replaced with (?P<n>two|three) different "
+    r"weapons from the following list\W*$",
+    re.IGNORECASE,
+)
 _EITHER_TWO = re.compile(
     r"^the (?P<model>.+?)[’']s (?P<old>.+?) can be replaced with (?P<new>[^,]+), or "
     r"(?P<n>two|three) different weapons from the following list\W*$",
@@ -468,7 +475,9 @@ def parse_either(
       following:" and a list: the swap or one item added, N models in all;
     * "The M's X and Y can be replaced with 1 Z, or two different weapons from the following
       list:" (a Tactical Sergeant): the swap, or up to two different weapons of the list in
-      place of those of the list the model carries (a ``choices`` entry).
+      place of those of the list the model carries (a ``choices`` entry); "The M's X and Y can
+      be replaced with two different weapons from the following list:" (a Devastator
+      Sergeant) the choice alone.
     """
     lines, _ = _lines(text)
     head = lines[0].rstrip(".") if lines else ""
@@ -494,6 +503,8 @@ def parse_either(
             _Option(model, n, None, _items(m["old"]), (_items(m["new"]),)),
             _Option(model, n, None, _items(m["old"]), added, adds=True),
         ]
+    if (m := _TWO_OF.match(head)) and len(lines) >= 3:  # a Devastator Sergeant's
+        return [_Choice(m["model"], _WORDS[m["n"].lower()], False, tuple(lines[1:]))]
     if m := _EITHER_TWO.match(head):
         if len(lines) < 3:
             return None
@@ -546,10 +557,17 @@ def generate_loadouts(
     pending: list[_Made] = []  # every option's loadouts, in the options' order
     limits: list[tuple[list[int], dict[str, object]]] = []  # (indices in pending, limit)
     once = _once_footnotes(option_rows)
+    one_pistol = _marked_by(option_rows, _ONE_PISTOL)
     numbered = 0  # the options read, a heading's each counted
     for number, row in enumerate(option_rows):
-        if row.get("button", "").strip() == "*":
-            continue  # a footnote to the options above, not an option
+        if row.get("button", "").strip() == "*":  # a footnote to the options above
+            if not _read_footnote(html_to_text(row["description"])):
+                j = _footnoted(option_rows, number)
+                above = "" if j is None else html_to_text(option_rows[j]["description"])
+                out.not_generated.append(
+                    {"reason": "a footnote not modelled", "items": _named_items(above)}
+                )
+            continue
         whole = html_to_text(row["description"]) + once.get(number, "")
         if _NO_OPTION.fullmatch(whole):
             continue  # "None": the datasheet has no wargear options
@@ -558,7 +576,14 @@ def generate_loadouts(
             numbered += 1
             choice = parse_choice(text) or parse_addition(text)
             if choice is not None:
-                why = _add_choice(out.choices, choice, models, weapons, choice.up_to != capped)
+                why = _add_choice(
+                    out.choices,
+                    choice,
+                    models,
+                    weapons,
+                    choice.up_to != capped,
+                    number in one_pistol,
+                )
                 if why:
                     skip(why, _named_items(text))
                 continue
@@ -572,7 +597,9 @@ def generate_loadouts(
             made: list[_Made] = []
             for one in options:
                 if isinstance(one, _Choice):  # in place of the list's weapons it carries
-                    why = _add_choice(out.choices, one, models, weapons, False)
+                    why = _add_choice(
+                        out.choices, one, models, weapons, False, number in one_pistol
+                    )
                     if why:
                         skip(why, _named_items(text))
                     continue
@@ -689,15 +716,64 @@ def _once_footnotes(option_rows: list[dict[str, str]]) -> dict[int, str]:
         said = _TWICE.search(note) or _ONCE.search(note)
         if said is None:
             continue
-        for j in range(i - 1, -1, -1):
-            above = option_rows[j]
-            if above.get("button", "").strip() != "*" and "*" in above["description"]:
-                out[j] = "\n" + said.group(0).strip()
-                break
+        j = _footnoted(option_rows, i)
+        if j is not None:
+            out[j] = "\n" + said.group(0).strip()
     return out
 
 
+def _read_footnote(text: str) -> bool:
+    """Whether a footnote row's ``text`` is one the generator reads: no item twice (or more
+    than K times) in the unit, a cap on a model's ranged weapons, one Pistol and one other
+    ranged weapon, or what one model may take together (its datasheet's options are then
+    never combined: :func:`combinable`). A "Designer's Note" or "To a maximum of 1 per 10
+    models" is not read."""
+    return bool(
+        _ONCE.search(text)
+        or _TWICE.search(text)
+        or _CAP.search(text)
+        or _ONE_PISTOL.search(text)
+        or _TOGETHER.search(text)
+    )
+
+
+_TOGETHER = re.compile(  # a footnote on what one model takes together: options not combined
+    r"same model|at the same time|cannot be replaced|one of these|more than one of these|"
+    r"duplicates|cannot be equipped with both|per model",
+    re.IGNORECASE,
+)
+
+
+def _footnoted(option_rows: list[dict[str, str]], i: int) -> int | None:
+    """The option row that footnote row ``i`` is for: the nearest option above it with a
+    footnote mark, else the option just above it (edition 11's footnotes follow their option,
+    whose mark the text may have lost); None where no option is above it."""
+    options = [j for j in range(i - 1, -1, -1) if option_rows[j].get("button", "").strip() != "*"]
+    marked = [j for j in options if "*" in option_rows[j]["description"]]
+    return (marked or options or [None])[0]
+
+
 _NO_OPTION = re.compile(r"\s*none\.?\s*", re.IGNORECASE)
+_ONE_PISTOL = re.compile(
+    r"can only be equipped with two ranged weapons if one of them is a pistol \(and it can "
+    r"only have one pistol\)",
+    re.IGNORECASE,
+)
+
+
+def _marked_by(option_rows: list[dict[str, str]], note: re.Pattern[str]) -> set[int]:
+    """The option rows (numbers) that a footnote row saying ``note`` is for
+    (:func:`_footnoted`)."""
+    out: set[int] = set()
+    for i, row in enumerate(option_rows):
+        if row.get("button", "").strip() != "*" or not note.search(
+            html_to_text(row["description"])
+        ):
+            continue
+        j = _footnoted(option_rows, i)
+        if j is not None:
+            out.add(j)
+    return out
 
 
 def _option_loadouts(
@@ -729,7 +805,10 @@ def _option_loadouts(
             made.append(_Made(alternative, entries, row, fresh or g > 0))
             if option.once_at is not None:  # K of the item in units of N models or more
                 least, k = option.once_at
-                more = [{**e, "count": k, "min_unit_size": least} for e in entries]
+                more = [
+                    {**e, "count": k, **({"min_unit_size": least} if least else {})}
+                    for e in entries
+                ]
                 more = [{x: v for x, v in e.items() if x != "per_models"} for e in more]
                 made.append(_Made(alternative, more, row, True, f"-x{k}"))
     return made
@@ -904,9 +983,11 @@ def _add_choice(
     models: list[ImportedModel],
     weapons: list[ImportedWeapon],
     adds: bool,
+    one_pistol: bool = False,
 ) -> str:
     """Add ``choice`` to the ``choices`` of the models it is for (``adds``: besides the
-    weapons they carry); the reason it is not generated, or "" when it is."""
+    weapons they carry; ``one_pistol``: the footnote "only two ranged weapons if one of them is
+    a Pistol, and only one Pistol"); the reason it is not generated, or "" when it is."""
     of: list[str] = []
     once: list[str] = []
     for item in choice.items:
@@ -932,6 +1013,8 @@ def _add_choice(
         entry["once"] = once
     if adds:
         entry["adds"] = True
+    if one_pistol:
+        entry["one_pistol"] = True
     sets = []
     for group in choice.sets:
         found = [resolve_item(item.rstrip(" *").strip(), weapons) for item in group]
