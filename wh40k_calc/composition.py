@@ -37,8 +37,10 @@ that *attack*, each option then becomes the sets its models may attack with
 ranged weapons unless MONSTER/VEHICLE, one melee weapon besides [EXTRA ATTACKS] ones), which
 share the option's cap and option limit: k sets of one option never take more models than it
 allows. An army list names the weapons its models *carry* (:data:`~wh40k_calc.attack_sets.
-CARRYING`): there a weapon is counted once, not once a profile, and the activation then picks
-what attacks as for any unit (``rules.weapons``).
+CARRYING`): there a weapon is counted once, not once a profile, every copy of it (melee
+weapons too: a model fights with one, but carries what its options give it), and the
+activation then picks what attacks as for any unit (``rules.weapons``). A loadout entry's
+``excludes`` keeps weapons off its models: no choice or option combined gives them one.
 
 ``--weapon "Deffgun x8" --weapon "Big shoota x2" --weapon "Rokkit launcha x2"`` asks a 10-model
 Lootas unit for 12 weapons of which its two Spanners would carry four: no assignment exists.
