@@ -214,10 +214,11 @@ def parse_equipped_addition(text: str) -> _Option | None:
         m_old = None
     else:
         m_old = m["old"]
-    model, excludes = _not_equipped(m["model"])
-    if model.lower() in ("model", "models"):
+    who, excludes = _not_equipped(m["model"])
+    model: str | None = who
+    if who.lower() in ("model", "models"):
         model = None
-    elif re.search(r"\d|\bequipped\b", model, re.IGNORECASE):
+    elif re.search(r"\d|\bequipped\b", who, re.IGNORECASE):
         return None
     old = () if m_old is None else (_ARTICLE.sub("", m_old.strip()),)
     new = re.sub(r"\s*\([^()]*\)$", "", m["new"].strip()).rstrip(":*").strip()  # "(... kept)"
@@ -750,7 +751,8 @@ def _footnoted(option_rows: list[dict[str, str]], i: int) -> int | None:
     whose mark the text may have lost); None where no option is above it."""
     options = [j for j in range(i - 1, -1, -1) if option_rows[j].get("button", "").strip() != "*"]
     marked = [j for j in options if "*" in option_rows[j]["description"]]
-    return (marked or options or [None])[0]
+    found = marked or options
+    return found[0] if found else None
 
 
 _NO_OPTION = re.compile(r"\s*none\.?\s*", re.IGNORECASE)
