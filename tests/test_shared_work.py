@@ -532,3 +532,113 @@ def test_every_part_of_the_target_key_tells_profiles_apart(
             if rest(ka) == rest(kb) and ka != kb
         ]
         assert any(not _same_parts(a, b) for a, b in apart), name
+
+
+# ---- wound counts shared across target sizes (engine/memo.py) --------------------------------
+
+
+def test_wound_counts_are_shared_across_target_sizes_as_far_as_blast_allows() -> None:
+    """A weapon's wound counts read the target's models when selected only through Blast's
+    extra attacks (one per five models): without Blast one kept result serves every size, with
+    it one per bracket of five; each the counts made afresh (``wound_joint``, nothing kept),
+    asked for in an order where a key without the bracket would hand 9 models the counts of
+    5 and 10 those of 9."""
+    from profiles import Kind, weapon
+
+    from wh40k_calc.engine import memo
+    from wh40k_calc.engine.exact import _trim_tails
+    from wh40k_calc.engine.wounds import joint_cost, wound_joint
+
+    ks = (Kind(W=1, Sv=4),)
+    plain = weapon(ks, "plain", models=3, A="D6")
+    blast = weapon(ks, "blast", models=3, A="D6", blast=True)
+    sizes = [5, 9, 10, 14, 15, 1, 20]
+    memo.clear()
+    for ap in (plain, blast):
+        for n in sizes:
+            p2, meta = memo.joint(ap, n, _trim_tails)
+            fresh, fresh_meta = wound_joint(ap, n)
+            np.testing.assert_array_equal(p2, _trim_tails(fresh))
+            assert meta == fresh_meta
+            assert memo.cost(ap, n) == joint_cost(ap, n)
+    # one entry for the plain weapon, one per bracket (0, 1, 2, 3, 4 fives) for the Blast one
+    assert memo._joint.cache_info().currsize == 1 + len({n // 5 for n in sizes})
+    # the brackets differ indeed: a key that dropped them would fail above
+    assert not np.array_equal(wound_joint(blast, 9)[0], wound_joint(blast, 10)[0])
+    memo.clear()
+
+
+# ---- the table's part of the contract object (report.table_json) ----------------------------
+
+
+def _subset(full: dict, part: dict) -> dict:
+    """``full`` cut to the keys of ``part`` (nested dicts too)."""
+    return {
+        k: _subset(full[k], v) if isinstance(v, dict) and isinstance(full[k], dict) else full[k]
+        for k, v in part.items()
+    }
+
+
+def test_table_objects_are_the_contract_objects_parts() -> None:
+    """``report.table_json`` (what a batch's table and CSV read) gives each of its keys as
+    ``to_json`` does, on selections with Leaders on either side, a damaged single model,
+    choices, notes and both editions."""
+    from wh40k_calc.report import TABLE_KEYS, table_json, to_json
+
+    cat = catalog(None)
+    lines = [
+        *COMMANDS,
+        "shoot leman-russ-battle-tank -t land-raider --target-wounds-left 5",
+        "shoot boyz --models 10 -t intercessor-squad --stationary --cover --half-range",
+    ]
+    for line in lines:
+        r = resolve(_selection(cat, line))
+        part = table_json(r)
+        assert tuple(part) == TABLE_KEYS, line
+        assert part == _subset(to_json(r, damage=False), part), line
+
+
+BOTH = """\
+title: table parts
+runs:
+  - attacker: {name: lootas, models: 10}
+    targets: [boyz, intercessor-squad]
+    conditions: [stationary]
+  - attacker: {name: boyz, models: 10}
+    target: intercessor-squad
+    conditions: [stationary, cover, half-range]
+  - attacker: {name: boyz, models: 20, leader: warboss}
+    phase: fight
+    target: {name: intercessor-squad, leader: captain}
+  - attacker: {name: leman-russ-battle-tank}
+    target: {name: land-raider, wounds_left: 5}
+  - attacker: {name: cadian-shock-troops, models: 10, loadout: plasma-gun-meltagun}
+    target: carnifexes
+    method: both
+    trials: 200
+  - attacker: {name: lootas, models: 5}
+    target: boyz
+    edition: 11
+"""
+
+
+@pytest.mark.parametrize("args", [(), ("--csv", "-"), ("--explain",)])
+def test_a_batch_reads_the_same_from_table_objects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]
+) -> None:
+    """The table, the CSV and ``--explain`` of a batch are the same whether its rows hold
+    ``table_json``'s objects or the whole contract objects (the oracle: no cut-down object)."""
+    from typer.testing import CliRunner
+
+    from wh40k_calc.cli import app
+    from wh40k_calc.compare import jobs as jobs_module
+    from wh40k_calc.report import to_json
+
+    path = tmp_path / "both.yaml"
+    path.write_text(BOTH, encoding="utf-8")
+    env = {"COLUMNS": "120"}
+    cut = CliRunner().invoke(app, ["compare", str(path), "--jobs", "1", *args], env=env)
+    monkeypatch.setattr(jobs_module, "_table_object", lambda r: to_json(r, damage=False))
+    whole = CliRunner().invoke(app, ["compare", str(path), "--jobs", "1", *args], env=env)
+    assert cut.exit_code == whole.exit_code == 0, cut.output
+    assert cut.stdout == whole.stdout and cut.stderr == whole.stderr

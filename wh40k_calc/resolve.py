@@ -118,7 +118,25 @@ def _selection_key(sel: Selection) -> tuple:
     return selection_key(sel)
 
 
-_OUTCOMES: dict[tuple, Outcome | ExactUnsupported] = {}  # exact outcomes, see exact_outcome
+class _Hashed:
+    """A key whose hash is worked out once: an activation's key hashes every weapon
+    profile's every table, and the least-recently-used store looks each one up twice (taken
+    out, put back last). Equal when the keys are."""
+
+    __slots__ = ("_hash", "key")
+
+    def __init__(self, key: tuple):
+        self.key = key
+        self._hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Hashed) and self.key == other.key
+
+
+_OUTCOMES: dict[_Hashed, Outcome | ExactUnsupported] = {}  # exact outcomes, see exact_outcome
 OUTCOMES_KEPT = 256
 
 
@@ -141,7 +159,7 @@ def exact_outcome(act: Activation) -> Outcome:
     Raises:
         ExactUnsupported: as :func:`~wh40k_calc.engine.exact.run_exact`.
     """
-    key = (activation_key(act), work.STATE_SECONDS)
+    key = _Hashed((activation_key(act), work.STATE_SECONDS))
     kept = _OUTCOMES.pop(key, None)
     if kept is None:
         try:

@@ -185,7 +185,9 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
     """Resolve one job: its contract object (``report.to_json``, without ``"run"``) and its
     compared figures. Without ``job.detail``, the object leaves out what only ``--json``
     shows, never computed: a sequence's ``steps`` (their own kill tables and damage
-    distributions) and an activation's exact ``damage_distribution`` (its figure pass).
+    distributions) and an activation's exact ``damage_distribution`` (its figure pass); an
+    activation's exact object (without ``--explain``) is then only what the table and the
+    CSV read (``report.table_json``).
 
     Raises:
         SelectionError, LookupError, ValueError, DatasheetError: as ``resolve`` does.
@@ -227,8 +229,10 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
         result = explained(result, seed=job.seed)
     if job.detail or result.method == "sample":
         obj = to_json(result)
+    elif job.explain or result.method != "exact":
+        obj = to_json(result, damage=False)  # its exact figure pass never run
     else:
-        obj = _without_damage_distribution(result)
+        obj = _table_object(result)
     return obj, row_figures(obj, job.points)
 
 
@@ -240,13 +244,14 @@ def _sampler_unused(job: Job) -> str:
     return note
 
 
-def _without_damage_distribution(result: "Result") -> dict[str, Any]:
-    """``report.to_json`` of ``result`` without ``damage_distribution``, its exact figure pass
-    never run."""
-    from ..report import to_json
+def _table_object(result: "Result") -> dict[str, Any]:
+    """What the table and the CSV read of ``report.to_json`` of an exact ``result``
+    (``report.table_json``: no damage distribution, its figure pass never run, nor anything
+    else only ``--json`` shows)."""
+    from ..report import table_json
 
     assert result.exact is not None
-    return to_json(result, damage=False)
+    return table_json(result)
 
 
 def run_job(job: Job) -> Row:
