@@ -642,3 +642,38 @@ def test_a_batch_reads_the_same_from_table_objects(
     whole = CliRunner().invoke(app, ["compare", str(path), "--jobs", "1", *args], env=env)
     assert cut.exit_code == whole.exit_code == 0, cut.output
     assert cut.stdout == whole.stdout and cut.stderr == whole.stderr
+
+
+# ---- hashes kept (msgspec ``cache_hash``) ----------------------------------------------------
+
+
+def test_records_whose_hash_is_kept_hash_as_their_values() -> None:
+    """The records a batch hashes again and again (weapons and their abilities, dice, roll
+    tables, target models, conditions, modifiers, model kinds and groups) keep their hash:
+    equal records made apart hash alike, a changed copy (``replace``) hashes as a record made
+    with that value, and a record whose hash was kept never answers for another in a dict."""
+    from wh40k_calc.rules.activation import built_units
+    from wh40k_calc.selection import Conditions
+
+    cat = catalog(None)
+    att, _ = built_units(_selection(cat, "shoot boyz --models 20 -t intercessor-squad"))
+    again, _ = built_units(_selection(cat, "shoot boyz --models 10 -t intercessor-squad"))
+    pairs = list(zip(att.groups, again.groups, strict=False))
+    assert pairs
+    for g, g2 in pairs:
+        for w, w2 in zip(g.weapons, g2.weapons, strict=True):
+            assert w == w2
+            assert hash(w) == hash(w2) and hash(w.abilities) == hash(w2.abilities)
+    w = att.groups[0].weapons[0]
+    hash(w)
+    stronger = replace(w, S=w.S + 1)
+    assert hash(stronger) == hash(replace(replace(w, S=w.S + 2), S=w.S + 1))
+    kept = {w: "as written", stronger: "stronger"}
+    assert kept[replace(stronger, S=w.S)] == "as written"
+    cond = Conditions(stationary=True)
+    hash(cond)
+    moved = replace(cond, stationary=False)
+    assert moved == Conditions() and hash(moved) == hash(Conditions())
+    seen = {cond: "stationary", Conditions(): "none"}
+    assert seen[replace(Conditions(), stationary=True)] == "stationary"
+    assert seen[moved] == "none"
