@@ -677,3 +677,21 @@ def test_records_whose_hash_is_kept_hash_as_their_values() -> None:
     seen = {cond: "stationary", Conditions(): "none"}
     assert seen[replace(Conditions(), stationary=True)] == "stationary"
     assert seen[moved] == "none"
+
+
+def test_a_plain_copy_of_an_outcome_holds_what_replace_would() -> None:
+    """``Outcome.replaced()`` without changes (each caller's copy of a kept exact outcome) holds
+    the very values ``dataclasses.replace`` puts in a copy, its damage distribution still to
+    compute, and computing it in the copy leaves the kept one to compute."""
+    import dataclasses
+
+    cat = catalog(None)
+    act = resolve(_selection(cat, "shoot lootas --models 10 -t boyz")).activation
+    kept = run_exact(act)
+    copy = kept.replaced()
+    made = dataclasses.replace(kept, damage_distribution=kept.__dict__["_damage"])
+    assert copy is not kept and copy.__dict__.keys() == made.__dict__.keys()
+    assert all(copy.__dict__[k] is made.__dict__[k] for k in made.__dict__)
+    assert callable(copy.__dict__["_damage"])
+    np.testing.assert_allclose(copy.damage_distribution.sum(), 1.0)
+    assert callable(kept.__dict__["_damage"])
