@@ -695,3 +695,58 @@ def test_a_plain_copy_of_an_outcome_holds_what_replace_would() -> None:
     assert callable(copy.__dict__["_damage"])
     np.testing.assert_allclose(copy.damage_distribution.sum(), 1.0)
     assert callable(kept.__dict__["_damage"])
+
+
+# ---- no notes worked out where none is shown (calc compare --csv) ----------------------------
+
+
+def test_a_plan_without_notes_builds_the_same_activations() -> None:
+    """``resolve(sel, notes=False)`` (the CSV's: no note shown) makes the very activation,
+    choices and figures of ``resolve(sel)``, its notes a part of the full ones (the oracle:
+    the same selection with every note worked out)."""
+    from wh40k_calc.report import table_json
+
+    cat = catalog(None)
+    lines = [
+        *COMMANDS,
+        "shoot boyz --models 10 -t intercessor-squad --stationary --cover --half-range",
+        "shoot cadian-shock-troops --models 10 --loadout plasma-gun-flamer -t boyz --cover",
+    ]
+    for line in lines:
+        sel = _selection(cat, line)
+        full, bare = resolve(sel), resolve(sel, notes=False)
+        assert bare.activation == full.activation, line
+        assert bare.choices == full.choices, line
+        assert set(bare.notes) <= set(full.notes), line
+        a, b = table_json(full), table_json(bare)
+        for k in ("attacker", "target", "expected", "kill_table", "attacker_losses"):
+            assert a[k] == b[k], (line, k)
+    assert any(
+        len(resolve(_selection(cat, line), notes=False).notes)
+        < len(resolve(_selection(cat, line)).notes)
+        for line in lines
+    )  # some note was left out indeed
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_batch_csv_is_the_same_without_notes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: str
+) -> None:
+    """``--csv`` (whose jobs work out no note) writes what it writes with every note worked
+    out (the oracle: ``Job.notes`` left True)."""
+    from typer.testing import CliRunner
+
+    from wh40k_calc.cli import app
+    from wh40k_calc.compare import command
+
+    path = tmp_path / "both.yaml"
+    path.write_text(BOTH, encoding="utf-8")
+    args = ["compare", str(path), "--csv", "-", "--jobs", jobs]
+    bare = CliRunner().invoke(app, args)
+    real = command._without_detail
+    monkeypatch.setattr(command, "_without_detail", lambda items, notes=True: real(items))
+    real_jobs = command._jobs
+    monkeypatch.setattr(command, "_jobs", lambda *a: real_jobs(*a[:5], True))
+    full = CliRunner().invoke(app, args)
+    assert bare.exit_code == full.exit_code == 0, bare.output
+    assert bare.stdout == full.stdout and bare.stderr == full.stderr

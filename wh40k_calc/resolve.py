@@ -91,8 +91,9 @@ PLANS_KEPT = 256
 _PLANS: Kept[tuple, tuple[Selection, Plan]] = Kept(PLANS_KEPT)  # plans made, see planned
 
 
-def planned(sel: Selection) -> Plan:
-    """``get_rules(sel.edition).plan(sel)``, each selection planned once per process: a
+def planned(sel: Selection, notes: bool = True) -> Plan:
+    """``get_rules(sel.edition).plan(sel, notes=notes)``, each selection (and ``notes``)
+    planned once per process: a
     sequence resolves its repeated steps, and the player's choices their candidates, from the
     same selection again and again. Selections are matched by value, their datasheets by
     identity (the kept selection holds them, so an id is not reused while kept). A plan is
@@ -104,11 +105,11 @@ def planned(sel: Selection) -> Plan:
         SelectionError: as the plan does.
         ValueError: an unknown edition.
     """
-    key = _selection_key(sel)
+    key = _selection_key(sel) if notes else (*_selection_key(sel), "without notes")
     kept = _PLANS.get(key)
     if kept is not None:
         return kept[1]
-    plan = get_rules(sel.edition).plan(sel)
+    plan = get_rules(sel.edition).plan(sel, notes=notes)
     _PLANS.put(key, (sel, plan))
     return plan
 
@@ -458,6 +459,7 @@ def resolve(
     waste: bool = False,
     warn: Callable[[str], None] | None = None,
     damage: bool = True,
+    notes: bool = True,
 ) -> Result:
     """Resolve one activation with ``method`` ("exact", "sample" or "both").
 
@@ -483,6 +485,9 @@ def resolve(
         damage: the caller may read the exact damage distribution (prepared within its
             budget: :func:`_damage_within_budget`); False: it never does (``calc compare``'s
             table and CSV), and it is left as the engine gave it, never computed.
+        notes: False: the caller shows no note (``calc compare --csv``): the notes only
+            words need are not worked out (the rules' ``plan(sel, notes=False)``), and the
+            Result's ``notes`` lack them; every figure and choice is the same.
 
     Raises:
         SelectionError: an impossible selection.
@@ -490,7 +495,7 @@ def resolve(
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (choose {', '.join(METHODS)})")
-    plan = planned(sel)
+    plan = planned(sel, notes)
     if carried is not None:
         plan = carried.applied_to(plan)
     scorer = _Scorer(keep=carried is None)  # kept across activations: exact_outcome

@@ -60,6 +60,8 @@ class Job(Struct, frozen=True):
     no effect where only the exact engine runs.
     ``explain``: ``--explain`` (an activation's or a sequence's ``attribution`` and
     ``wasted``; an exchange has none).
+    ``notes``: False where the output shows no note (``--csv``): an activation's object then
+    lacks the notes only words need, never worked out (``resolve``'s ``notes``).
     ``points``: the attacker's points where they are not the datasheets' (an army list's
     own): its row's ``attacker.points`` and efficiency are then these (the datasheets' kept
     as ``attacker.points_datasheet``); None: the datasheets'."""
@@ -78,6 +80,7 @@ class Job(Struct, frozen=True):
     points: float | None = None
     exchange: Any = None  # an exchange run: its ExchangeJob (wh40k_calc.exchange.batch)
     explain: bool = False  # --explain: the attribution and the damage wasted in the object
+    notes: bool = True  # False: no note is shown (--csv), none worked out that words alone need
 
 
 @dataclass
@@ -219,7 +222,13 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
 
     damage = job.detail or job.explain  # the table and the CSV never read it
     result = resolve(
-        job.selection, job.method, job.trials, job.seed, waste=job.explain, damage=damage
+        job.selection,
+        job.method,
+        job.trials,
+        job.seed,
+        waste=job.explain,
+        damage=damage,
+        notes=job.notes or job.explain,
     )
     if result.sample is None and job.sampler_set:
         result.notes.append(_sampler_unused(job))
@@ -528,6 +537,7 @@ class Overrides:
     seed: int | None = None
     fallback_edition: str = "10"  # where neither the command line nor the file says
     detail: bool = True  # Job.detail: False for the table and the CSV (not --json)
+    notes: bool = True  # Job.notes: False for the CSV (no note shown)
 
 
 def jobs_from_batch(
@@ -906,6 +916,7 @@ class _BatchRuns:
             steps,
             sampler_set=run.sampler_set,
             detail=self.ov.detail,
+            notes=self.ov.notes,
         )
 
     def _selection(self, run: _Run, att: UnitChoice, tgt: UnitChoice, tspec: UnitSpec) -> Selection:
