@@ -701,7 +701,7 @@ def test_a_plain_copy_of_an_outcome_holds_what_replace_would() -> None:
 
 
 def test_a_plan_without_notes_builds_the_same_activations() -> None:
-    """``resolve(sel, notes=False)`` (the CSV's: no note shown) makes the very activation,
+    """``resolve(sel, words=False)`` (the CSV's: no note shown) makes the very activation,
     choices and figures of ``resolve(sel)``, its notes a part of the full ones (the oracle:
     the same selection with every note worked out)."""
     from wh40k_calc.report import table_json
@@ -714,7 +714,7 @@ def test_a_plan_without_notes_builds_the_same_activations() -> None:
     ]
     for line in lines:
         sel = _selection(cat, line)
-        full, bare = resolve(sel), resolve(sel, notes=False)
+        full, bare = resolve(sel), resolve(sel, words=False)
         assert bare.activation == full.activation, line
         assert bare.choices == full.choices, line
         assert set(bare.notes) <= set(full.notes), line
@@ -722,7 +722,7 @@ def test_a_plan_without_notes_builds_the_same_activations() -> None:
         for k in ("attacker", "target", "expected", "kill_table", "attacker_losses"):
             assert a[k] == b[k], (line, k)
     assert any(
-        len(resolve(_selection(cat, line), notes=False).notes)
+        len(resolve(_selection(cat, line), words=False).notes)
         < len(resolve(_selection(cat, line)).notes)
         for line in lines
     )  # some note was left out indeed

@@ -91,8 +91,8 @@ PLANS_KEPT = 256
 _PLANS: Kept[tuple, tuple[Selection, Plan]] = Kept(PLANS_KEPT)  # plans made, see planned
 
 
-def planned(sel: Selection, notes: bool = True) -> Plan:
-    """``get_rules(sel.edition).plan(sel, notes=notes)``, each selection (and ``notes``)
+def planned(sel: Selection, words: bool = True) -> Plan:
+    """``get_rules(sel.edition).plan(sel, words=words)``, each selection (and ``words``)
     planned once per process: a
     sequence resolves its repeated steps, and the player's choices their candidates, from the
     same selection again and again. Selections are matched by value, their datasheets by
@@ -105,11 +105,11 @@ def planned(sel: Selection, notes: bool = True) -> Plan:
         SelectionError: as the plan does.
         ValueError: an unknown edition.
     """
-    key = _selection_key(sel) if notes else (*_selection_key(sel), "without notes")
+    key = _selection_key(sel) if words else (*_selection_key(sel), "without words")
     kept = _PLANS.get(key)
     if kept is not None:
         return kept[1]
-    plan = get_rules(sel.edition).plan(sel, notes=notes)
+    plan = get_rules(sel.edition).plan(sel, words=words)
     _PLANS.put(key, (sel, plan))
     return plan
 
@@ -459,7 +459,7 @@ def resolve(
     waste: bool = False,
     warn: Callable[[str], None] | None = None,
     damage: bool = True,
-    notes: bool = True,
+    words: bool = True,
 ) -> Result:
     """Resolve one activation with ``method`` ("exact", "sample" or "both").
 
@@ -485,8 +485,8 @@ def resolve(
         damage: the caller may read the exact damage distribution (prepared within its
             budget: :func:`_damage_within_budget`); False: it never does (``calc compare``'s
             table and CSV), and it is left as the engine gave it, never computed.
-        notes: False: the caller shows no note (``calc compare --csv``): the notes only
-            words need are not worked out (the rules' ``plan(sel, notes=False)``), and the
+        words: False: the caller shows no note (``calc compare --csv``): the notes only
+            words need are not worked out (the rules' ``plan(sel, words=False)``), and the
             Result's ``notes`` lack them; every figure and choice is the same.
 
     Raises:
@@ -495,7 +495,7 @@ def resolve(
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (choose {', '.join(METHODS)})")
-    plan = planned(sel, notes)
+    plan = planned(sel, words)
     if carried is not None:
         plan = carried.applied_to(plan)
     scorer = _Scorer(keep=carried is None)  # kept across activations: exact_outcome

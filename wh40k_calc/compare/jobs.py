@@ -228,7 +228,7 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
         job.seed,
         waste=job.explain,
         damage=damage,
-        notes=job.notes or job.explain,
+        words=job.notes or job.explain,
     )
     if result.sample is None and job.sampler_set:
         result.notes.append(_sampler_unused(job))

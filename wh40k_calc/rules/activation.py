@@ -115,21 +115,21 @@ class Rules(Struct, frozen=True):
     edition: Edition
 
     def plan(
-        self, sel: Selection, target_state: UnitState | None = None, *, notes: bool = True
+        self, sel: Selection, target_state: UnitState | None = None, *, words: bool = True
     ) -> Plan:
         """:func:`plan` with this edition."""
-        return plan(self.edition, sel, target_state, notes=notes)
+        return plan(self.edition, sel, target_state, words=words)
 
 
 def plan(
-    edition: Edition, sel: Selection, target_state: UnitState | None = None, *, notes: bool = True
+    edition: Edition, sel: Selection, target_state: UnitState | None = None, *, words: bool = True
 ) -> Plan:
     """Resolve everything but the player's whole-activation choices under ``edition``: both
     units, the effects that apply, the target's models and allocation order, the attacker's
     weapon options, and every note; ``Plan.build`` makes the activation of one set of choices
     (:class:`_ActivationBuilder`). ``target_state``: the target's size as conditions read it
     when the activation starts from an earlier one's state (a sequence step), else as built.
-    ``notes`` False: for a caller that shows no note (``calc compare --csv``), the notes
+    ``words`` False: for a caller that shows no note (``calc compare --csv``), the notes
     that only words need are not worked out (the options and conditions with no effect,
     Stealth, [BLAST X], the target's defences, the phase's idle conditions, what the effects
     leave out): the plan's ``notes`` and ``not_modelled`` then lack them and its ``idle``
@@ -140,7 +140,6 @@ def plan(
         SelectionError: an impossible selection (size, loadout, Leader, effect conditions,
             no weapon able to attack).
     """
-    words = notes  # the notes wanted (``notes`` below is the list of them)
     if sel.phase not in ("shooting", "fight"):
         raise SelectionError(f"unknown phase {sel.phase!r}")
     attacker = _built(sel.attacker, "attacker", edition.name)
