@@ -7,6 +7,7 @@ exactly what a key must tell apart."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import shlex
 from pathlib import Path
@@ -25,7 +26,7 @@ from wh40k_calc.profile import MortalWounds
 from wh40k_calc.records import replace
 from wh40k_calc.request import parse_request
 from wh40k_calc.resolve import exact_outcome, resolve
-from wh40k_calc.rules import attacks, get_rules
+from wh40k_calc.rules import attacks, get_rules, reads
 
 # Selections in an order where a later one finds profiles an earlier one kept: other sizes and
 # loadouts of one unit, every condition a profile reads, both editions, Leaders on either
@@ -125,6 +126,8 @@ CONDITION_COMMANDS = [
     "fight boyz --models 20 -t intercessor-squad --add-ability 'Choppa: lance' --charged",
     "shoot lootas --models 5 -t boyz --edition 11",
     "shoot lootas --models 5 -t boyz --edition 11 --stationary",
+    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: conversion'",
+    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: conversion' --beyond-12",
 ]
 
 
@@ -161,17 +164,20 @@ def test_profiles_shared_across_conditions_they_do_not_read(
     assert (second, "Slugga") not in made
 
 
-@pytest.mark.parametrize("condition", [name for name, _ in attacks._READ_THROUGH])
+@pytest.mark.parametrize("condition", [r.condition for r in reads.read_through("10")])
 def test_each_condition_read_through_an_ability_tells_profiles_apart(
     monkeypatch: pytest.MonkeyPatch, condition: str
 ) -> None:
-    """With the ability that reads ``condition`` taken as reading nothing, some weapon with
-    it gets a profile made without the condition: the sharing would be wrong."""
-    wrong = tuple(
-        (name, (lambda ab: False) if name == condition else reads)
-        for name, reads in attacks._READ_THROUGH
-    )
-    monkeypatch.setattr(attacks, "_READ_THROUGH", wrong)
+    """With the ability that reads ``condition`` taken as reading nothing (its row of the
+    table emptied), some weapon with it gets a profile made without the condition: the
+    sharing would be wrong."""
+    wrong = {
+        e: tuple(
+            dataclasses.replace(r, abilities=()) if r.condition == condition else r for r in rows
+        )
+        for e, rows in reads._THROUGH.items()
+    }
+    monkeypatch.setattr(reads, "_THROUGH", wrong)
     pairs = _shared_and_fresh(monkeypatch, CONDITION_COMMANDS)
     assert any(
         len(a) != len(b) or any(x != y for x, y in zip(a, b, strict=True)) for _, a, b in pairs

@@ -214,6 +214,16 @@ class NothingAfterAdvanceError(SelectionError):
     note, as for a unit with no ranged weapon, where a single activation refuses."""
 
 
+class WeaponsError(SelectionError):
+    """Named weapons that cannot attack as named (``--weapon``; a batch file's ``weapons``
+    field): the message names the option, ``detail`` is the same reason without it, for a
+    batch file to name its own field instead (``attacker.weapons: ...``)."""
+
+    def __init__(self, message: str, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.detail = message if detail is None else detail
+
+
 class UsageError(SelectionError):
     """An option's value out of its range where only the rules can tell (a Miracle dice of
     7): refused as a usage error (exit code 2), as the command line refuses ``--hit-mod 99``."""

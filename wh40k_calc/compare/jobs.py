@@ -29,6 +29,7 @@ from ..selection import (
     Selection,
     SelectionError,
     UnitChoice,
+    WeaponsError,
     allocation_choice,
     precision_target_value,
 )
@@ -80,6 +81,7 @@ class Job(Struct, frozen=True):
     points: float | None = None
     exchange: Any = None  # an exchange run: its ExchangeJob (wh40k_calc.exchange.batch)
     explain: bool = False  # --explain: the attribution and the damage wasted in the object
+    weapons_field: str | None = None  # the batch field of the named weapons ("attacker.weapons")
     notes: bool = True  # False: no note is shown (--csv), none worked out that words alone need
 
 
@@ -386,6 +388,8 @@ def _check_unit_choice(
     choice = UnitChoice(ds, spec.models, spec.loadout, weapons, leaders)
     try:
         unit = build_unit(choice, role, edition)
+    except WeaponsError as exc:  # the batch field, not the option it stands for
+        raise _FieldError(at("weapons"), exc.detail) from None
     except SelectionError as exc:
         raise _FieldError(base, str(exc)) from None
     if spec.wounds_left is not None and role == "attacker":  # as --wounds-left
@@ -916,6 +920,7 @@ class _BatchRuns:
             steps,
             sampler_set=run.sampler_set,
             detail=self.ov.detail,
+            weapons_field="attacker.weapons" if run.att is not None and run.att.weapons else None,
             notes=self.ov.notes,
         )
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..datasheet import Datasheet
 from ..records import field_names
+from ..selection import WeaponsError
 from .jobs import USER_ERRORS, Job, Row, RunError, job_outcome, row_figures
 
 AUTO_PARALLEL_RUNS = 300  # distinct jobs above which --jobs defaults to every core
@@ -215,15 +216,17 @@ def _collect(job: Job, outcome: Outcome, rows: list[Row], errors: list[RunError]
             second = row_figures(first, job.points)
         rows.append(Row(job, {"run": job.run, **first}, second))
     else:
-        errors.append(
-            RunError(job.run, first, source=job.source, line=job.line, target=job.target_label)
-        )
+        errors.append(RunError(job.run, first, second, job.source, job.line, job.target_label))
 
 
 def _resolve(job: Job) -> Outcome:
     """One job's outcome; a user error becomes its message."""
     try:
         obj, figures = job_outcome(job)
+    except WeaponsError as exc:  # a batch file's named weapons: its field, not --weapon
+        if job.weapons_field is None:
+            return ("error", _message(exc), None)
+        return ("error", exc.detail, job.weapons_field)
     except USER_ERRORS as exc:
         return ("error", _message(exc), None)
     return ("row", obj, figures)

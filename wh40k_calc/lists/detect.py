@@ -15,6 +15,7 @@ error, and so is a text export that was cut short (:func:`cut_short`).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from .model import ArmyList, ListError
@@ -190,13 +191,21 @@ def _too_little(lines: list, score: int) -> str:
     )
 
 
+# the end of a line cut after a count, before its name: "• 9x", ": 5 with", ", 2x"
+_BARE_COUNT = re.compile(r"(?:^|[:,])[\s•◦*-]*\d+\s*(?:x|with)?\s*$", re.IGNORECASE)
+
+
 def cut_short(army: ArmyList, raw: str, label: str) -> None:
     """Refuse a text export that was cut short (a copy or a download that stopped part-way):
     its units add up to fewer points than the total it states, and its end shows the cut —
     the text stops inside a line (no line break after the last one), the header counts more
     units than it holds (New Recruit's ``NUMBER OF UNITS``), or the app's closing ``Exported
     with App Version`` line is missing. A shortfall alone stays a note (a list trimmed by hand
-    on purpose; :meth:`ArmyList.with_notes`). ``raw`` is the decoded text before cleaning.
+    on purpose; :meth:`ArmyList.with_notes`). Whatever the points, a text that ends on a count
+    with no name after it (``  • 9x``, ``5x Lootas (130 pts): 5 with``, ``..., 2x``) was cut:
+    no export writes a count alone. A cut inside the last name, or between two items of the
+    last unit, leaves no sign of its own when the points add up (a shorter name or one item
+    fewer is a list as valid as the whole one). ``raw`` is the decoded text before cleaning.
 
     Raises:
         ListError: the list was cut short; one line with the evidence.
@@ -204,15 +213,22 @@ def cut_short(army: ArmyList, raw: str, label: str) -> None:
     from . import gwapp, newrecruit
     from .text import lines_of
 
+    ending = raw.rstrip()
+    final = ending.splitlines()[-1].strip() if ending else ""
+    shown = final if len(final) <= 40 else "…" + final[-39:]
+    bare = _BARE_COUNT.search(final) is not None
     listed = sum(u.points for u in army.units if u.points is not None)
     if army.points is None or listed >= army.points:
+        if bare:  # the points add up, but no export ends on a count
+            raise ListError(
+                f"{label}: cut short: it ends on a count with no name after it ({shown!r}); "
+                "copy or export the whole list again"
+            )
         return
     lines = lines_of(clean_text(raw))
     signs = []
     last = raw.rstrip(" \t")
     if last and not last.endswith(("\n", "\r")):
-        tail = last.splitlines()[-1].strip()
-        shown = tail if len(tail) <= 40 else "…" + tail[-39:]
         signs.append(f"it stops inside a line ({shown!r})")
     stated = newrecruit.stated_units(lines) if army.format.startswith("newrecruit") else None
     if stated is not None and stated > len(army.units):
