@@ -61,6 +61,8 @@ class Job(Struct, frozen=True):
     no effect where only the exact engine runs.
     ``explain``: ``--explain`` (an activation's or a sequence's ``attribution`` and
     ``wasted``; an exchange has none).
+    ``notes``: False where the output shows no note (``--csv``): an activation's object then
+    lacks the notes only words need, never worked out (``resolve``'s ``notes``).
     ``points``: the attacker's points where they are not the datasheets' (an army list's
     own): its row's ``attacker.points`` and efficiency are then these (the datasheets' kept
     as ``attacker.points_datasheet``); None: the datasheets'."""
@@ -80,6 +82,7 @@ class Job(Struct, frozen=True):
     exchange: Any = None  # an exchange run: its ExchangeJob (wh40k_calc.exchange.batch)
     explain: bool = False  # --explain: the attribution and the damage wasted in the object
     weapons_field: str | None = None  # the batch field of the named weapons ("attacker.weapons")
+    notes: bool = True  # False: no note is shown (--csv), none worked out that words alone need
 
 
 @dataclass
@@ -187,7 +190,9 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
     """Resolve one job: its contract object (``report.to_json``, without ``"run"``) and its
     compared figures. Without ``job.detail``, the object leaves out what only ``--json``
     shows, never computed: a sequence's ``steps`` (their own kill tables and damage
-    distributions) and an activation's exact ``damage_distribution`` (its figure pass).
+    distributions) and an activation's exact ``damage_distribution`` (its figure pass); an
+    activation's exact object (without ``--explain``) is then only what the table and the
+    CSV read (``report.table_json``).
 
     Raises:
         SelectionError, LookupError, ValueError, DatasheetError: as ``resolve`` does.
@@ -219,7 +224,13 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
 
     damage = job.detail or job.explain  # the table and the CSV never read it
     result = resolve(
-        job.selection, job.method, job.trials, job.seed, waste=job.explain, damage=damage
+        job.selection,
+        job.method,
+        job.trials,
+        job.seed,
+        waste=job.explain,
+        damage=damage,
+        words=job.notes or job.explain,
     )
     if result.sample is None and job.sampler_set:
         result.notes.append(_sampler_unused(job))
@@ -229,8 +240,10 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
         result = explained(result, seed=job.seed)
     if job.detail or result.method == "sample":
         obj = to_json(result)
+    elif job.explain or result.method != "exact":
+        obj = to_json(result, damage=False)  # its exact figure pass never run
     else:
-        obj = _without_damage_distribution(result)
+        obj = _table_object(result)
     return obj, row_figures(obj, job.points)
 
 
@@ -242,13 +255,14 @@ def _sampler_unused(job: Job) -> str:
     return note
 
 
-def _without_damage_distribution(result: "Result") -> dict[str, Any]:
-    """``report.to_json`` of ``result`` without ``damage_distribution``, its exact figure pass
-    never run."""
-    from ..report import to_json
+def _table_object(result: "Result") -> dict[str, Any]:
+    """What the table and the CSV read of ``report.to_json`` of an exact ``result``
+    (``report.table_json``: no damage distribution, its figure pass never run, nor anything
+    else only ``--json`` shows)."""
+    from ..report import table_json
 
     assert result.exact is not None
-    return to_json(result, damage=False)
+    return table_json(result)
 
 
 def run_job(job: Job) -> Row:
@@ -527,6 +541,7 @@ class Overrides:
     seed: int | None = None
     fallback_edition: str = "10"  # where neither the command line nor the file says
     detail: bool = True  # Job.detail: False for the table and the CSV (not --json)
+    notes: bool = True  # Job.notes: False for the CSV (no note shown)
 
 
 def jobs_from_batch(
@@ -906,6 +921,7 @@ class _BatchRuns:
             sampler_set=run.sampler_set,
             detail=self.ov.detail,
             weapons_field="attacker.weapons" if run.att is not None and run.att.weapons else None,
+            notes=self.ov.notes,
         )
 
     def _selection(self, run: _Run, att: UnitChoice, tgt: UnitChoice, tspec: UnitSpec) -> Selection:
