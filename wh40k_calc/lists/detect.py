@@ -9,7 +9,8 @@ Other text is one of the text exports: the WTC header (``+++`` and ``+ KEY: valu
 means New Recruit's WTC compact, WTC full or GW-style text; otherwise each text reader scores
 how much the text looks like its export (its title line, section headings, unit headings) and
 the best one reads it. Anything else — empty, binary, an unrelated file — is one line of
-error, and so is a text export that was cut short (:func:`cut_short`).
+error, and so is a text export that was cut short (:func:`cut_short`), or that holds a line
+its builder does not write (:func:`~.text.refuse_bad_lines`, and each reader's own lines).
 """
 
 from __future__ import annotations
@@ -146,14 +147,15 @@ def parse_text(text: str, label: str) -> ArmyList:
 
     Raises:
         ListError: no text reader recognises it, or the one that does finds no unit; a
-            count that is no whole number from 1 up (:func:`~.text.refuse_bad_counts`).
+            line no list builder writes: a control character, points or a count that is no
+            whole number (:func:`~.text.refuse_bad_lines`).
     """
     from . import gwapp, listforge, newrecruit, nrsimple
-    from .text import lines_of, refuse_bad_counts
+    from .text import lines_of, refuse_bad_lines
 
     lines = lines_of(text)
     if newrecruit.has_header(lines):
-        refuse_bad_counts(lines, label)
+        refuse_bad_lines(lines, label)
         return newrecruit.parse(text, label)
     scores = {
         "gw-app": (gwapp.looks_like(lines), gwapp.parse),
@@ -164,7 +166,7 @@ def parse_text(text: str, label: str) -> ArmyList:
     if scores[best][0] < MIN_SCORE:
         why = _too_little(lines, scores[best][0])
         raise ListError(f"{label}: no army list format recognised: {why}")
-    refuse_bad_counts(lines, label)
+    refuse_bad_lines(lines, label)
     return scores[best][1](text, label)
 
 
