@@ -320,3 +320,28 @@ def test_a_wtc_heading_with_only_warlord_after_its_colon_has_its_model_lines() -
         ("Warboss", 1, (("Kombi-weapon", 1),)),
         ("Grot", 1, (("Twin slugga", 1),)),
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "cut"),
+    [
+        ("waaagh.listforge.txt", "Trukk (6"),
+        ("waaagh.nr-simple.txt", "Trukk [6"),
+        ("waaagh.wtc-compact.txt", "1x Trukk (6"),
+        ("waaagh.gw-style.txt", "Trukk (6"),
+        ("waaagh.gw-app.txt", "Trukk (6"),
+    ],
+)
+def test_a_list_cut_inside_its_last_heading_is_cut_short(name: str, cut: str) -> None:
+    """A copy that stops inside the last unit's heading leaves a line no builder writes:
+    the list is refused as cut short (it stops inside a line, and its units come short of
+    its total), not for that line."""
+    text = (DATA / name).read_text(encoding="utf-8")
+    at = text.index(cut + "5")  # the last unit's heading: "Trukk (65 ..."
+    with pytest.raises(ListError) as info:
+        parse_bytes(text[: at + len(cut)].encode(), name)
+    message = str(info.value)
+    assert message.startswith(f"{name}: cut short: it says 425 points but its units add up "), (
+        message
+    )
+    assert f"it stops inside a line ({cut!r})" in message, message

@@ -19,7 +19,7 @@ import json
 import re
 from typing import Any
 
-from .model import ArmyList, ListError
+from .model import ArmyList, LineError, ListError
 from .source import ZIP_MAGIC, clean_text, decode_text, read_source, unzip_roster
 
 FORMATS = (
@@ -67,9 +67,33 @@ def parse_bytes(data: bytes, label: str) -> ArmyList:
         return _xml(text, "battlescribe-ros", label)
     if head.startswith(("{", "[")):
         return _json(text, label)
-    army = parse_text(clean_text(text), label)
+    try:
+        army = parse_text(clean_text(text), label)
+    except LineError as exc:
+        cut_in_last_line(exc, text, label)
+        raise
     cut_short(army, text, label)
     return army
+
+
+def cut_in_last_line(exc: LineError, raw: str, label: str) -> None:
+    """Refuse as cut short, rather than for the line, a text export whose line that no builder
+    writes (``exc``) is its last and the text stops inside it (no line break after it: a copy
+    cut mid-line, ``10x Boyz (1``), where the list without that line is cut short by
+    :func:`cut_short`'s evidence (its units come short of its total). Otherwise nothing: the
+    caller raises ``exc``. ``raw`` is the decoded text before cleaning.
+
+    Raises:
+        ListError: the list was cut short.
+    """
+    lines = clean_text(raw).split("\n")
+    if raw.rstrip(" \t").endswith(("\n", "\r")) or exc.line != len(lines):
+        return
+    try:
+        army = parse_text("\n".join(lines[:-1]), label)
+    except ListError:
+        return
+    cut_short(army, raw, label)
 
 
 _SHARE = "#/listforge-json/"

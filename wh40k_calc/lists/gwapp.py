@@ -33,7 +33,15 @@ from __future__ import annotations
 
 import re
 
-from .model import ArmyList, Attachment, ListedModels, ListedUnit, ListError, merge_counts
+from .model import (
+    ArmyList,
+    Attachment,
+    LineError,
+    ListedModels,
+    ListedUnit,
+    ListError,
+    merge_counts,
+)
 from .text import (
     TWO_LISTS,
     Line,
@@ -181,14 +189,16 @@ def _after_footer(lines: list[Line], label: str) -> None:
     footer, first = lines[at], after[0]
     title = next(ln for ln in lines if not ln.blank)
     if first.text == title.text or any(_FOOTER.match(ln.text) for ln in after):
-        raise ListError(
+        raise LineError(
             f"{label}: line {first.number}: a second list begins after the app's closing line "
-            f"(line {footer.number}): {TWO_LISTS}"
+            f"(line {footer.number}): {TWO_LISTS}",
+            first.number,
         )
-    raise ListError(
+    raise LineError(
         f"{label}: line {first.number}: {shown(first.text)} comes after the app's closing line "
         f"(line {footer.number}, 'Exported with App Version ...'), after which the app writes "
-        "nothing; remove it (a unit goes above the closing line)"
+        "nothing; remove it (a unit goes above the closing line)",
+        first.number,
     )
 
 
@@ -219,9 +229,10 @@ def _units(
             flush()
             continue
         if title is not None and ln.text == title.text and ln.number != title.number:
-            raise ListError(
+            raise LineError(
                 f"{label}: line {ln.number}: the list's first line again (line {title.number}): "
-                f"{TWO_LISTS}"
+                f"{TWO_LISTS}",
+                ln.number,
             )
         heading = is_heading(ln.text) or ln.text.lower() in SECTIONS
         if not ln.bullet and heading and (not block or ln.indent == 0):
@@ -236,12 +247,13 @@ def _units(
         if not ln.bullet and _UNIT_HEAD.search(ln.text) and ln.indent == 0 and block:
             flush()  # a heading right after a block (no blank line between)
         elif block and _stray(ln):
-            raise ListError(
+            raise LineError(
                 f"{label}: line {ln.number}: {shown(ln.text)} under unit "
                 f"{split_points(block[0].text)[0]!r} (line {block[0].number}) is none of the "
                 "lines the app writes in a unit: they are bulleted or indented ('  • 9x Blood "
                 "Claw'), or a count ('9x Hellblade'); a unit heading has its points ('Blood "
-                "Claws (135 Points)'); correct it or remove it"
+                "Claws (135 Points)'); correct it or remove it",
+                ln.number,
             )
         block.append(ln)
     flush()

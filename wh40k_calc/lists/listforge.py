@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from .model import ArmyList, ListedModels, ListedUnit, ListError, merge_counts
+from .model import ArmyList, LineError, ListedModels, ListedUnit, ListError, merge_counts
 from .text import (
     TWO_LISTS,
     Line,
@@ -87,7 +87,7 @@ def parse(text: str, label: str) -> ArmyList:
         if heading:
             flush()
         elif not block or (ln.indent == 0 and not ln.bullet):
-            raise ListError(f"{label}: line {ln.number}: {_unread(ln, block, title)}")
+            raise LineError(f"{label}: line {ln.number}: {_unread(ln, block, title)}", ln.number)
         block.append(ln)
     flush()
     if not units:

@@ -36,7 +36,15 @@ import re
 from dataclasses import dataclass, field
 
 from .attach import LEADING, pair_attachments
-from .model import ArmyList, Attachment, ListedModels, ListedUnit, ListError, merge_counts
+from .model import (
+    ArmyList,
+    Attachment,
+    LineError,
+    ListedModels,
+    ListedUnit,
+    ListError,
+    merge_counts,
+)
 from .text import (
     TWO_LISTS,
     Line,
@@ -267,7 +275,7 @@ def _wtc(body: list[Line], label: str) -> list[ListedUnit]:
         elif unit is not None and _body_line(unit, ln):
             continue
         else:
-            raise ListError(f"{label}: line {ln.number}: {_unread(ln, unit)}")
+            raise LineError(f"{label}: line {ln.number}: {_unread(ln, unit)}", ln.number)
     if unit is not None:
         out.append(_close(unit, label, ends_text=closing is None))
     return out
@@ -283,15 +291,17 @@ def _after_closing(ln: Line, closing: Line | None, label: str) -> None:
         ListError: naming the line and what it is.
     """
     if _RULE.match(ln.text):
-        raise ListError(
-            f"{label}: line {ln.number}: a second list's WTC header ('+++'): {TWO_LISTS}"
+        raise LineError(
+            f"{label}: line {ln.number}: a second list's WTC header ('+++'): {TWO_LISTS}",
+            ln.number,
         )
     if closing is None:
         return
-    raise ListError(
+    raise LineError(
         f"{label}: line {ln.number}: {shown(ln.text)} comes after New Recruit's closing line "
         f"(line {closing.number}, {shown(closing.text, 40)}), after which the export writes "
-        "nothing; remove it (a unit goes above the closing line)"
+        "nothing; remove it (a unit goes above the closing line)",
+        ln.number,
     )
 
 
@@ -487,11 +497,12 @@ def _gw_style(body: list[Line], label: str) -> list[ListedUnit]:
                 if block
                 else "where a unit heading belongs"
             )
-            raise ListError(
+            raise LineError(
                 f"{label}: line {ln.number}: {shown(ln.text)} {where} is none of the lines New "
                 "Recruit writes: a unit heading with its points ('War Dog Brigand (140 pts)'), "
                 "a bulleted line under it ('• 1x Armoured feet') or a section heading; "
-                "correct it or remove it"
+                "correct it or remove it",
+                ln.number,
             )
         block.append(ln)
     flush()

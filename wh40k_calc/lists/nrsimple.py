@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from .model import ArmyList, ListedModels, ListedUnit, ListError, merge_counts
+from .model import ArmyList, LineError, ListedModels, ListedUnit, ListError, merge_counts
 from .text import (
     TWO_LISTS,
     Line,
@@ -84,9 +84,10 @@ def parse(text: str, label: str) -> ArmyList:
         if _ROSTER.match(t) or (first is not None and t == first.text):
             again = roster if _ROSTER.match(t) else first
             if again is not None:
-                raise ListError(
+                raise LineError(
                     f"{label}: line {ln.number}: the list's title or roster line again (line "
-                    f"{again.number}): {TWO_LISTS}"
+                    f"{again.number}): {TWO_LISTS}",
+                    ln.number,
                 )
             roster = ln
             continue
@@ -111,7 +112,7 @@ def parse(text: str, label: str) -> ArmyList:
         if not colon and not ln.bullet and split_points(t)[1] is not None:
             head, colon, items = t.rstrip()[:-1], "]:", ""  # "Land Raider [220 pts]": no items
         if not colon or ln.bullet:
-            raise ListError(f"{label}: line {ln.number}: {_unread(ln, open_unit)}")
+            raise LineError(f"{label}: line {ln.number}: {_unread(ln, open_unit)}", ln.number)
         close()
         uname, pts, _ = split_points(head + "]")
         open_unit = (uname, pts, section, ln.number)

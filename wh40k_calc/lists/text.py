@@ -75,12 +75,12 @@ def refuse_bad_lines(lines: list[Line], label: str) -> None:
     Raises:
         ListError: naming the input, the line, its text and what is wrong with it.
     """
-    from .model import ListError
+    from .model import LineError
 
     for ln in lines:
         fault = control_fault(ln) or points_fault(ln) or count_fault(ln)
         if fault is not None:
-            raise ListError(f"{label}: line {ln.number}: {fault}")
+            raise LineError(f"{label}: line {ln.number}: {fault}", ln.number)
 
 
 def shown(text: str, limit: int = 60) -> str:
