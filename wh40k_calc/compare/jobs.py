@@ -33,7 +33,7 @@ from ..selection import (
     allocation_choice,
     precision_target_value,
 )
-from ..sequence.steps import MAX_STEPS, Step, repeated
+from ..sequence.steps import MAX_STEPS, Step, StepError, repeated
 from ..wording import count, join_words
 
 if TYPE_CHECKING:
@@ -83,6 +83,26 @@ class Job(Struct, frozen=True):
     explain: bool = False  # --explain: the attribution and the damage wasted in the object
     weapons_field: str | None = None  # the batch field of the named weapons ("attacker.weapons")
     notes: bool = True  # False: no note is shown (--csv), none worked out that words alone need
+    step_weapons: tuple[int, ...] = ()  # the 1-based steps written as mappings naming weapons
+
+    def weapons_error(self, exc: Exception) -> tuple[str, str] | None:
+        """(field, reason) of named weapons that cannot attack as named, where the batch
+        file named them in a field: the run's ``attacker.weapons`` (``exc`` a
+        :class:`~wh40k_calc.selection.WeaponsError`) or a mapping step's
+        (``sequence[0].attacker.weapons``, shown as ``step 1: attacker.weapons``; ``exc`` the
+        :class:`~wh40k_calc.sequence.steps.StepError` found while resolving it, whose phase
+        advice is the step's); None where the weapons came as ``--weapon`` (a quoted step,
+        ``compare --attacker``): the message names the option."""
+        if isinstance(exc, WeaponsError) and self.weapons_field is not None:
+            return self.weapons_field, exc.detail
+        if (
+            isinstance(exc, StepError)
+            and exc.weapons_detail is not None
+            and exc.index in self.step_weapons
+        ):
+            reason = exc.weapons_detail.replace("give the run phase:", "give the step phase:")
+            return f"sequence[{exc.index - 1}].attacker.weapons", reason
+        return None
 
 
 @dataclass
@@ -922,6 +942,7 @@ class _BatchRuns:
             detail=self.ov.detail,
             weapons_field="attacker.weapons" if run.att is not None and run.att.weapons else None,
             notes=self.ov.notes,
+            step_weapons=tuple(t.index for t in run.templates or () if t.weapons),
         )
 
     def _selection(self, run: _Run, att: UnitChoice, tgt: UnitChoice, tspec: UnitSpec) -> Selection:
@@ -1112,6 +1133,7 @@ class _StepTemplate:
     index: int
     text: str
     selection: Selection
+    weapons: bool = False  # a mapping step naming its attacker's weapons (``weapons:``)
 
     def against(
         self, target: UnitChoice, spec: UnitSpec, stealth: bool, notes: tuple[str, ...] = ()
@@ -1209,7 +1231,7 @@ def _mapping_step(
         notes=look.notes(att),
     )
     verb = "shoot" if phase == "shooting" else "fight"
-    return _StepTemplate(j + 1, f"{verb} {_auto_name(attacker)}", sel)
+    return _StepTemplate(j + 1, f"{verb} {_auto_name(attacker)}", sel, bool(att.weapons))
 
 
 def jobs_from_options(

@@ -19,6 +19,7 @@ from typing import Any
 from ..datasheet import Datasheet
 from ..records import field_names
 from ..selection import WeaponsError
+from ..sequence.steps import StepError
 from .jobs import USER_ERRORS, Job, Row, RunError, job_outcome, row_figures
 
 AUTO_PARALLEL_RUNS = 300  # distinct jobs above which --jobs defaults to every core
@@ -223,10 +224,11 @@ def _resolve(job: Job) -> Outcome:
     """One job's outcome; a user error becomes its message."""
     try:
         obj, figures = job_outcome(job)
-    except WeaponsError as exc:  # a batch file's named weapons: its field, not --weapon
-        if job.weapons_field is None:
+    except (WeaponsError, StepError) as exc:  # a batch file's named weapons: its field
+        named = job.weapons_error(exc)
+        if named is None:
             return ("error", _message(exc), None)
-        return ("error", exc.detail, job.weapons_field)
+        return ("error", named[1], named[0])
     except USER_ERRORS as exc:
         return ("error", _message(exc), None)
     return ("row", obj, figures)
