@@ -207,7 +207,7 @@ class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
 # The immutable model the rest of the program uses.
 
 
-class Weapon(Struct, frozen=True):
+class Weapon(Struct, frozen=True, cache_hash=True):
     """One weapon profile. ``range`` is in inches, None for melee weapons; ``skill`` is the BS
     or WS (2-6, None for [TORRENT] weapons); ``AP`` is 0 or negative; A and D are dice."""
 
@@ -274,7 +274,7 @@ class NotGenerated(Struct, frozen=True):
     items: tuple[str, ...] = ()
 
 
-class ModelProfile(Struct, frozen=True):
+class ModelProfile(Struct, frozen=True, cache_hash=True):
     """One kind of model: its statline (Sv 7 = no save), optional invulnerable save and Feel No
     Pain (X means X+), its own extra keywords and its default equipment (weapon keys).
 

@@ -13,7 +13,7 @@ from .datasheet import Datasheet
 REROLL_MODES = ("ones", "fails", "all")
 
 
-class Conditions(Struct, frozen=True):
+class Conditions(Struct, frozen=True, cache_hash=True):
     """Battlefield conditions of the activation (each a CLI flag of the same name)."""
 
     half_range: bool = False
@@ -36,7 +36,7 @@ class Conditions(Struct, frozen=True):
         return {name: getattr(self, name) for name in self.__struct_fields__}
 
 
-class Modifiers(Struct, frozen=True):
+class Modifiers(Struct, frozen=True, cache_hash=True):
     """Modifiers and re-rolls anyone can set.
 
     Attacker side: ``hit_mod``/``wound_mod`` (added to the others, then capped at +-1),
@@ -114,7 +114,7 @@ class UnitChoice(Struct, frozen=True):
     leaders: tuple[Datasheet, ...] = ()
 
 
-class AddedAbility(Struct, frozen=True):
+class AddedAbility(Struct, frozen=True, cache_hash=True):
     """A weapon ability granted for this activation (``--add-ability``): ``weapon`` is "*"
     (every weapon of the attacking unit, Leaders' included) or a weapon name; ``ability`` the
     ability text ("lethal hits", "sustained hits 1")."""

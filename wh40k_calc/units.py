@@ -20,7 +20,7 @@ from .selection import SelectionError, UnitChoice, WeaponsError
 from .wording import count
 
 
-class ModelGroup(Struct, frozen=True):
+class ModelGroup(Struct, frozen=True, cache_hash=True):
     """``count`` identical models of ``profile`` carrying ``weapons``, from ``datasheet``.
     ``character`` marks a Leader's CHARACTER models in an Attached unit; ``support`` those of
     an attached Support character (edition 11, 24.34 SUPPORT)."""

@@ -9,7 +9,8 @@ Other text is one of the text exports: the WTC header (``+++`` and ``+ KEY: valu
 means New Recruit's WTC compact, WTC full or GW-style text; otherwise each text reader scores
 how much the text looks like its export (its title line, section headings, unit headings) and
 the best one reads it. Anything else — empty, binary, an unrelated file — is one line of
-error, and so is a text export that was cut short (:func:`cut_short`).
+error, and so is a text export that was cut short (:func:`cut_short`), or that holds a line
+its builder does not write (:func:`~.text.refuse_bad_lines`, and each reader's own lines).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import json
 import re
 from typing import Any
 
-from .model import ArmyList, ListError
+from .model import ArmyList, LineError, ListError
 from .source import ZIP_MAGIC, clean_text, decode_text, read_source, unzip_roster
 
 FORMATS = (
@@ -66,9 +67,33 @@ def parse_bytes(data: bytes, label: str) -> ArmyList:
         return _xml(text, "battlescribe-ros", label)
     if head.startswith(("{", "[")):
         return _json(text, label)
-    army = parse_text(clean_text(text), label)
+    try:
+        army = parse_text(clean_text(text), label)
+    except LineError as exc:
+        cut_in_last_line(exc, text, label)
+        raise
     cut_short(army, text, label)
     return army
+
+
+def cut_in_last_line(exc: LineError, raw: str, label: str) -> None:
+    """Refuse as cut short, rather than for the line, a text export whose line that no builder
+    writes (``exc``) is its last and the text stops inside it (no line break after it: a copy
+    cut mid-line, ``10x Boyz (1``), where the list without that line is cut short by
+    :func:`cut_short`'s evidence (its units come short of its total). Otherwise nothing: the
+    caller raises ``exc``. ``raw`` is the decoded text before cleaning.
+
+    Raises:
+        ListError: the list was cut short.
+    """
+    lines = clean_text(raw).split("\n")
+    if raw.rstrip(" \t").endswith(("\n", "\r")) or exc.line != len(lines):
+        return
+    try:
+        army = parse_text("\n".join(lines[:-1]), label)
+    except ListError:
+        return
+    cut_short(army, raw, label)
 
 
 _SHARE = "#/listforge-json/"
@@ -146,14 +171,15 @@ def parse_text(text: str, label: str) -> ArmyList:
 
     Raises:
         ListError: no text reader recognises it, or the one that does finds no unit; a
-            count that is no whole number from 1 up (:func:`~.text.refuse_bad_counts`).
+            line no list builder writes: a control character, points or a count that is no
+            whole number (:func:`~.text.refuse_bad_lines`).
     """
     from . import gwapp, listforge, newrecruit, nrsimple
-    from .text import lines_of, refuse_bad_counts
+    from .text import lines_of, refuse_bad_lines
 
     lines = lines_of(text)
     if newrecruit.has_header(lines):
-        refuse_bad_counts(lines, label)
+        refuse_bad_lines(lines, label)
         return newrecruit.parse(text, label)
     scores = {
         "gw-app": (gwapp.looks_like(lines), gwapp.parse),
@@ -164,7 +190,7 @@ def parse_text(text: str, label: str) -> ArmyList:
     if scores[best][0] < MIN_SCORE:
         why = _too_little(lines, scores[best][0])
         raise ListError(f"{label}: no army list format recognised: {why}")
-    refuse_bad_counts(lines, label)
+    refuse_bad_lines(lines, label)
     return scores[best][1](text, label)
 
 
