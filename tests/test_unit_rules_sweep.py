@@ -10,6 +10,7 @@ every file's first record and every tenth one."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import yaml
 
 from wh40k_calc import effect_files as ef
 from wh40k_calc.catalog import GENERATED, GENERATED_11, Catalog
-from wh40k_calc.datasheet import load_datasheet
+from wh40k_calc.datasheet import Datasheet, load_datasheet
 from wh40k_calc.effects import Effect, effects_of
 from wh40k_calc.rules import get_rules
 from wh40k_calc.selection import Conditions, Selection, UnitChoice
@@ -149,6 +150,22 @@ def _leader_with(ds, keywords: list[str], edition: str):
     return None
 
 
+def _fielding(ds: Datasheet, models: Sequence[str] | None) -> str | None:
+    """A loadout of ``ds`` that fields every model named in ``models`` (a rule's
+    ``with_model``) where the unit's sizes leave one out (an optional model, fielded
+    ``instead_of`` a rank-and-file one: the Victrix Honour Guard's Chapter Ancient); None
+    (the default) where the sizes already hold them or no loadout does."""
+    if not models:
+        return None
+    names = {name for sz in ds.sizes for name, _ in sz.composition}
+    if set(models) <= names:
+        return None
+    for key, entries in ds.loadouts.items():
+        if set(models) <= names | {e.model for e in entries}:
+            return key
+    return None
+
+
 def _selection(e: Effect, tmp: Path) -> Selection | str:
     ed = e.edition
     w = e.when
@@ -165,7 +182,7 @@ def _selection(e: Effect, tmp: Path) -> Selection | str:
         effects = (f"{side}:{ef.display_name(e.faction)}/{e.id}",)
     if e.options:
         effects = (f"{side}:{ef.display_name(e.faction)}/{e.id}:{','.join(e.options)}",)
-    choice = UnitChoice(own)
+    choice = UnitChoice(own, loadout=_fielding(own, w.with_model if w else None))
     if w is not None and w.leading:
         bodyguard = _leading(own, ed)
         if bodyguard is None:
