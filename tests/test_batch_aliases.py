@@ -34,7 +34,9 @@ def test_the_tester_file_ends_at_once(tmp_path):
     """The 544-byte file of the trial (27 levels) ran for minutes; 60 levels (2^61 values)
     now give the schema error of the first nested list. In a child process with a time limit:
     a regression hangs, it does not stop the test run."""
-    path = write(tmp_path, f"targets: [boyz]\nruns:\n  - attacker: lootas\n    effects: {chain(60)}\n")
+    path = write(
+        tmp_path, f"targets: [boyz]\nruns:\n  - attacker: lootas\n    effects: {chain(60)}\n"
+    )
     cmd = [sys.executable, "-m", "wh40k_calc", "compare", str(path)]
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     assert res.returncode == 1
@@ -112,6 +114,7 @@ def test_the_documented_limit():
 def test_the_count_against_a_hand_count():
     """1 for a scalar; a list: 1 + its items; a mapping: 1 + its keys + its values."""
     from wh40k_calc.batch import _Expansion
+
     leaf = ["a", "b"]  # 3
     nested: list = [leaf, leaf]  # 1 + 3 + 3
     for _ in range(98):
@@ -128,6 +131,7 @@ def test_the_count_against_a_hand_count():
 def test_the_cut_copy_keeps_every_valid_run_whole():
     """No valid run nests deeper than the schema's depth, so the copy cut there is the run."""
     from wh40k_calc.batch import RunSpec, _cut, _schema_depth
+
     run = {
         "sequence": [{"attacker": {"name": "boyz", "weapons": ["Choppa x9"]}}],
         "conditions": {"charged": True},

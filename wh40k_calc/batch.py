@@ -535,7 +535,7 @@ def _schema_depth(root: type) -> int:
         if name == "StructType":
             return 1 + max((depth(f.type) for f in kind.fields), default=0)
         if name in ("ListType", "DictType"):
-            return 1 + depth(getattr(kind, "item_type", None) or getattr(kind, "value_type"))
+            return 1 + depth(getattr(kind, "item_type", None) or kind.value_type)
         if name == "UnionType":
             return max(depth(t) for t in kind.types)
         return 0
