@@ -289,7 +289,7 @@ def test_bad_values_have_no_validation_prefix() -> None:
     assert "'foo' is not one of 'exact', 'sample', 'both'" in result.output
     assert "Value error" not in result.output
     result = run("shoot", "lootas", "-t", "boyz", "--hit-mod", "x", ok=False)
-    assert "'x' is not a valid int" in result.output
+    assert "'x' is not a whole number" in result.output
 
 
 @pytest.mark.parametrize("command", ["shoot", "fight", "compare", "units", "show", "import"])

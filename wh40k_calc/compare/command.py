@@ -260,6 +260,27 @@ def _csv_destination(output: OutputOptions, what: list[str], as_json: bool) -> P
     return csv_file
 
 
+def _refuse_special_file(arg: str) -> None:
+    """A path (with a slash) that names a folder or something not a regular file (a device
+    such as /dev/zero, a pipe): refused as no batch file, not read as FACTION/UNIT.
+
+    Raises:
+        BatchError: naming it.
+    """
+    from ..batch import BatchError
+
+    if "/" not in arg and "\\" not in arg:
+        return
+    p = Path(arg)
+    try:
+        if not p.exists() or p.is_file():
+            return
+    except OSError:
+        return
+    what = "a folder" if p.is_dir() else "not a regular file"
+    raise BatchError(f"{arg}: {what}, not a batch file (a YAML file of runs)")
+
+
 def _is_batch(arg: str) -> bool:
     p = Path(arg)
     return p.suffix.lower() in (".yaml", ".yml") or (p.is_file() and ("/" in arg or "\\" in arg))
@@ -278,6 +299,8 @@ def _jobs(
     from ..edition import EditionError
 
     try:
+        if len(what) == 1:
+            _refuse_special_file(what[0])
         if len(what) == 1 and _is_batch(what[0]):
             clash = [*cross.changed(), *(["--effect"] if effects else []), *conditions.changed()]
             if clash:
