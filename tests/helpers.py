@@ -1,7 +1,8 @@
 """Helpers shared by the tests: the CLI run in-process (:func:`cli`, :func:`cli_json`,
-:func:`both_json`: the one way tests run ``calc``), binomial distributions and their
-convolutions worked out exactly, the sampler's standard errors, and the checks of a
-models-destroyed distribution (or an oracle's final states) against both engines."""
+:func:`both_json`: the one way tests run ``calc``), small datasheets written on the fly
+(:func:`write_datasheet`), binomial distributions and their convolutions worked out exactly,
+the sampler's standard errors, and the checks of a models-destroyed distribution (or an
+oracle's final states) against both engines."""
 
 from __future__ import annotations
 
@@ -14,11 +15,52 @@ from typing import Any
 
 import numpy as np
 import pytest
+import yaml
 
 from wh40k_calc.records import replace
 
 TRIALS = 40_000  # sampler trials of the CLI-level statistical tests
 SEED = 40_000  # the sampler's default seed
+
+
+def write_datasheet(
+    folder: Path,
+    name: str,
+    weapons: Iterable[dict] = (),
+    *,
+    models: int = 1,
+    model: str | None = None,
+    keywords: Iterable[str] = ("INFANTRY",),
+    faction: str = "Testers",
+    faction_keywords: Iterable[str] | None = None,
+    points: int = 100,
+    stats: dict[str, Any] | None = None,
+    **fields: Any,
+) -> Path:
+    """Write a datasheet of one model type for both editions into ``folder`` and return its
+    path (``name`` in lower case, spaces as hyphens, ``.yaml``): ``models`` models named
+    ``model`` (default: the last word of ``name``), M6 T4 Sv4+ W1 Ld7 OC1 changed by ``stats``
+    (``{"T": 6, "W": 5}``, or any other model field: ``"stealth": True``), each equipped with
+    every one of ``weapons`` (datasheet weapon mappings), ``points`` for the unit, and any
+    other datasheet ``fields`` (``leader_of``, ``rules``, ``source``, ...)."""
+    weapons = list(weapons)
+    kind = model if model is not None else name.split()[-1]
+    one = {"name": kind, "M": 6, "T": 4, "Sv": 4, "W": 1, "Ld": 7, "OC": 1, **(stats or {})}
+    one["equipped"] = [w["name"].lower() for w in weapons]
+    sheet: dict[str, Any] = {"name": name, "faction": faction, "keywords": list(keywords)}
+    if faction_keywords is not None:
+        sheet["faction_keywords"] = list(faction_keywords)
+    sheet |= {
+        "models": [one],
+        "sizes": [{"models": {kind: models}, "points": points}],
+        "weapons": weapons,
+        "source": "written by a test (tests/helpers.py)",
+        "edition": [10, 11],
+        **fields,
+    }
+    path = folder / f"{name.lower().replace(' ', '-')}.yaml"
+    path.write_text(yaml.safe_dump(sheet, sort_keys=False), encoding="utf-8")
+    return path
 
 
 def binom(n: int, p: Fraction) -> list[Fraction]:

@@ -25,8 +25,7 @@ from fractions import Fraction as Fr
 from pathlib import Path
 
 import pytest
-import yaml
-from helpers import cli_json
+from helpers import cli_json, write_datasheet
 from oracle import approx, refused, shoot
 
 ED11 = ("--edition", "11")
@@ -43,32 +42,18 @@ def _gun(name: str, *abilities: str, A: int = 1, S: int = 4, AP: int = 0, D: int
             "abilities": list(abilities)}  # fmt: skip
 
 
-def _sheet(folder: Path, name: str, keywords, weapons, count: int, faction="Testers", fkw=()):
-    m = {"name": name.split()[-1], "M": 6, "T": 4, "Sv": 4, "W": 1, "Ld": 7, "OC": 1,
-         "equipped": [w["name"].lower() for w in weapons]}  # fmt: skip
-    sheet = {
-        "name": name,
-        "faction": faction,
-        "keywords": list(keywords),
-        "faction_keywords": list(fkw or ["TESTERS"]),
-        "models": [m],
-        "sizes": [{"models": {m["name"]: count}, "points": 100}],
-        "weapons": weapons,
-        "source": "tests/test_advanced.py",
-        "edition": [10, 11],
-    }
-    (folder / f"{name.lower().replace(' ', '-')}.yaml").write_text(yaml.safe_dump(sheet))
+def _sheet(folder: Path, name: str, weapons: list[dict], count: int) -> None:
+    write_datasheet(folder, name, weapons, models=count, faction_keywords=["TESTERS"])
 
 
 @pytest.fixture
 def sheets(tmp_path) -> Path:
     guns = [_gun("Carbine", "assault", A=2), _gun("Cannon", "heavy", S=8, AP=-2, D=2),
             _gun("Sidearm", "pistol")]  # fmt: skip
-    _sheet(tmp_path, "Dash Squad", ["INFANTRY"], guns, 5)
-    _sheet(tmp_path, "Slow Squad", ["INFANTRY"], [_gun("Cannon", "heavy", S=8, AP=-2, D=2)], 5)
-    _sheet(tmp_path, "Mortar Squad", ["INFANTRY"],
-           [_gun("Mortar", "assault", "indirect fire", A=2)], 5)  # fmt: skip
-    _sheet(tmp_path, "Test Mob", ["INFANTRY"], [], 20)
+    _sheet(tmp_path, "Dash Squad", guns, 5)
+    _sheet(tmp_path, "Slow Squad", [_gun("Cannon", "heavy", S=8, AP=-2, D=2)], 5)
+    _sheet(tmp_path, "Mortar Squad", [_gun("Mortar", "assault", "indirect fire", A=2)], 5)
+    _sheet(tmp_path, "Test Mob", [], 20)
     return tmp_path
 
 
@@ -189,9 +174,8 @@ def test_records_that_read_the_advance() -> None:
 
 
 def test_no_effect_in_a_fight(sheets) -> None:
-    _sheet(sheets, "Test Brawlers", ["INFANTRY"],
-           [{"name": "Club", "range": "melee", "A": 2, "skill": 3, "S": 4, "AP": 0, "D": 1,
-             "abilities": []}], 5)  # fmt: skip
+    club = {"name": "Club", "range": "melee", "A": 2, "skill": 3, "S": 4, "AP": 0, "D": 1}
+    _sheet(sheets, "Test Brawlers", [club], 5)
     from oracle import fight
 
     out = fight("test brawlers", "test mob", "--advanced", dirs=[sheets])

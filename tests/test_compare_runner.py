@@ -221,21 +221,26 @@ def test_batch_errors_keep_their_lines_with_the_fast_parser(tmp_path: Path) -> N
 
 def test_no_worker_processes_means_one_process(tmp_path: Path, monkeypatch) -> None:
     """Where processes cannot be started the batch still runs, in this process."""
-    import multiprocessing
 
-    def broken(method=None):
-        class Ctx:  # every factory of a context fails (Pool, Process, Queue, Value, Array)
-            def __getattr__(self, name):
-                def fail(*a, **k):
-                    raise OSError("no /dev/shm")
-
-                return fail
-
-        return Ctx()
+    def broken():
+        raise OSError("no more processes")
 
     path = write(tmp_path, BATCH)
     one = compare(path, "--json", "--jobs", "1")
-    monkeypatch.setattr(multiprocessing, "get_context", broken)
+    monkeypatch.setattr(os, "fork", broken)
+    two = compare(path, "--json", "--jobs", "2")
+    assert one.stdout == two.stdout and one.stderr == two.stderr
+
+
+def test_no_shared_memory_means_one_process(tmp_path: Path, monkeypatch) -> None:
+    """Where the claims cannot be shared (no memory file) the batch still runs, here."""
+
+    def broken(name, flags=0):
+        raise OSError("no memory files")
+
+    path = write(tmp_path, BATCH)
+    one = compare(path, "--json", "--jobs", "1")
+    monkeypatch.setattr(os, "memfd_create", broken)
     two = compare(path, "--json", "--jobs", "2")
     assert one.stdout == two.stdout and one.stderr == two.stderr
 
@@ -314,38 +319,37 @@ def test_jobs_are_capped_at_the_usable_cores(
 def test_a_worker_that_cannot_start_stops_the_others(tmp_path: Path, monkeypatch) -> None:
     """Where the second worker process cannot be started, the first is stopped and this
     process resolves every run: the rows of one process."""
-    import multiprocessing
     import signal
 
-    real = multiprocessing.get_context
+    real = os.fork
+    forked: list[int] = []
 
-    def second_fails(method=None):
-        ctx = real(method)
-        started = []
+    def second_fails():
+        if forked:
+            raise OSError("no more processes")
+        pid = real()
+        if pid:
+            forked.append(pid)
+        return pid
 
-        class Proc(ctx.Process):
-            def start(self):
-                if started:
-                    raise OSError("no more processes")
-                started.append(self)
-                super().start()
+    stopped: list = []
+    real_stop = runner._Worker.stop
 
-        class Ctx:
-            def __getattr__(self, name):
-                return Proc if name == "Process" else getattr(ctx, name)
-
-        second_fails.started = started
-        return Ctx()
+    def stop(self):
+        real_stop(self)
+        stopped.append(self)
 
     batch = load_batch(write(tmp_path, BATCH))
     items = jobs_from_batch(batch, Catalog([], use_env=False))
     one = run_jobs(items, workers=1)
     monkeypatch.setattr(runner, "usable_cores", lambda: 3)
-    monkeypatch.setattr(multiprocessing, "get_context", second_fails)
+    monkeypatch.setattr(os, "fork", second_fails)
+    monkeypatch.setattr(runner._Worker, "stop", stop)
     three = run_jobs(items, workers=3)
     assert _rows_json(three[0]) == _rows_json(one[0])
-    (first,) = second_fails.started
-    assert first.exitcode == -signal.SIGTERM  # stopped at once, not left to run
+    (first,) = stopped
+    assert first.pid == forked[0]
+    assert os.WIFSIGNALED(first.status) and os.WTERMSIG(first.status) == signal.SIGTERM
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import cli
+from helpers import cli, write_datasheet
 
 from wh40k_calc.catalog import Catalog
 from wh40k_calc.edition import EDITION_VAR, choose
@@ -117,27 +117,7 @@ def test_compare_points_per_100_use_the_edition_s_points(tmp_path: Path) -> None
         "D": 2,
         "abilities": ["torrent"],
     }
-    sheet = {
-        "name": "Burners",
-        "faction": "Testers",
-        "keywords": ["INFANTRY"],
-        "models": [
-            {
-                "name": "Burner",
-                "M": 6,
-                "T": 4,
-                "Sv": 3,
-                "W": 2,
-                "Ld": 6,
-                "OC": 1,
-                "equipped": ["Burner"],
-            }
-        ],
-        "sizes": [{"models": {"Burner": 1}, "points": 100}],
-        "weapons": [flamer],
-        "edition": [10, 11],
-    }
-    (tmp_path / "burners.yaml").write_text(yaml.safe_dump(sheet), encoding="utf-8")
+    write_datasheet(tmp_path, "Burners", [flamer], model="Burner", stats={"Sv": 3, "W": 2, "Ld": 6})
     for edition, per_model in (("11", F(75, 10)), ("10", F(80, 10))):
         out = calc(
             "compare",

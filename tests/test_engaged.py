@@ -27,29 +27,16 @@ from fractions import Fraction as Fr
 from pathlib import Path
 
 import pytest
-import yaml
+from helpers import write_datasheet
 from oracle import approx, check_row, refused, shoot, weapon_row
 
 ED11 = ("--edition", "11")
 
 
-def _sheet(folder: Path, name: str, keywords, faction: str, fkw, weapons, count=1, **stats):
-    m = {"name": name.split()[-1], "M": 6, "T": stats.get("T", 4), "Sv": stats.get("Sv", 4),
-         "W": stats.get("W", 1), "Ld": 7, "OC": 1,
-         "equipped": [w["name"].lower() for w in weapons]}  # fmt: skip
-    sheet = {
-        "name": name,
-        "faction": faction,
-        "keywords": list(keywords),
-        "faction_keywords": list(fkw),
-        "models": [m],
-        "sizes": [{"models": {m["name"]: count}, "points": 100}],
-        "weapons": weapons,
-        "source": "tests/test_engaged.py",
-        "edition": [10, 11],
-    }
-    (folder / f"{name.lower().replace(' ', '-')}.yaml").write_text(yaml.safe_dump(sheet))
-    return name.lower()
+def _sheet(folder: Path, name: str, keywords, faction: str, weapons, count=1, **stats) -> None:
+    """A unit of ``count`` models of ``faction`` (its keyword the faction's in capitals)."""
+    write_datasheet(folder, name, weapons, models=count, keywords=keywords, faction=faction,
+                    faction_keywords=[faction.upper()], stats=stats)  # fmt: skip
 
 
 def _gun(name: str, *abilities: str, A: int = 6) -> dict:
@@ -64,14 +51,12 @@ def sheets(tmp_path) -> Path:
     a VEHICLE target and an infantry target of ten models."""
     guns = [_gun("Cannon"), _gun("Mortar", "indirect fire"), _gun("Blaster", "blast"),
             _gun("Hand gun", "pistol")]  # fmt: skip
-    _sheet(tmp_path, "Test Tank", ["VEHICLE", "SQUADRON"], "Astra Militarum",
-           ["ASTRA MILITARUM"], guns, W=13, T=11)  # fmt: skip
-    _sheet(tmp_path, "Test Squad", ["INFANTRY"], "Testers", ["TESTERS"],
-           [_gun("Rifle", A=2), _gun("Sidearm", "pistol", A=1)], count=5)  # fmt: skip
-    _sheet(tmp_path, "Rifle Squad", ["INFANTRY"], "Testers", ["TESTERS"],
-           [_gun("Rifle", A=2)], count=5)  # fmt: skip
-    _sheet(tmp_path, "Test Walker", ["VEHICLE"], "Testers", ["TESTERS"], [], W=10, T=10)
-    _sheet(tmp_path, "Test Mob", ["INFANTRY"], "Testers", ["TESTERS"], [], count=10)
+    _sheet(tmp_path, "Test Tank", ["VEHICLE", "SQUADRON"], "Astra Militarum", guns, W=13, T=11)
+    rifle, sidearm = _gun("Rifle", A=2), _gun("Sidearm", "pistol", A=1)
+    _sheet(tmp_path, "Test Squad", ["INFANTRY"], "Testers", [rifle, sidearm], count=5)
+    _sheet(tmp_path, "Rifle Squad", ["INFANTRY"], "Testers", [rifle], count=5)
+    _sheet(tmp_path, "Test Walker", ["VEHICLE"], "Testers", [], W=10, T=10)
+    _sheet(tmp_path, "Test Mob", ["INFANTRY"], "Testers", [], count=10)
     return tmp_path
 
 
@@ -160,9 +145,8 @@ def test_engaged_unit_without_pistols_refused(sheets, edition) -> None:
 
 def test_engaged_has_no_effect_in_a_fight(sheets) -> None:
     """The flags are the Shooting phase's: a fight says they change nothing."""
-    _sheet(sheets, "Test Brawlers", ["INFANTRY"], "Testers", ["TESTERS"],
-           [{"name": "Club", "range": "melee", "A": 2, "skill": 3, "S": 4, "AP": 0, "D": 1,
-             "abilities": []}], count=5)  # fmt: skip
+    club = {"name": "Club", "range": "melee", "A": 2, "skill": 3, "S": 4, "AP": 0, "D": 1}
+    _sheet(sheets, "Test Brawlers", ["INFANTRY"], "Testers", [club], count=5)
     from oracle import fight
 
     out = fight("test brawlers", "test mob", "--engaged", dirs=[sheets])

@@ -27,7 +27,6 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-import yaml
 from exchange_oracle import (
     Model,
     Unit,
@@ -37,7 +36,7 @@ from exchange_oracle import (
     p_unsaved,
     p_wound,
 )
-from helpers import check_exchange, cli, cli_json
+from helpers import check_exchange, cli, cli_json, write_datasheet
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -155,24 +154,11 @@ def _duellists(tmp_path: Path) -> Path:
     folder = tmp_path / "duellists"
     folder.mkdir()
     for name, w in DUELLISTS.items():
-        key = w["weapon"].lower()
-        sheet = {
-            "name": name,
-            "faction": "Testers",
-            "keywords": ["INFANTRY", name.upper()],
-            "models": [
-                {"name": name, "M": 6, "T": 4, "Sv": 4, "W": 1, "Ld": 7, "OC": 1,
-                 "equipped": [key]}
-            ],
-            "sizes": [{"models": {name: 1}, "points": 10}],
-            "weapons": [
-                {"name": w["weapon"], "range": "melee", "A": w["A"], "skill": w["skill"],
-                 "S": w["S"], "AP": w["AP"], "D": w["D"]}
-            ],
-            "source": "synthetic test datasheet",
-            "edition": [10, 11],
-        }  # fmt: skip
-        (folder / f"{name.lower()}.yaml").write_text(yaml.safe_dump(sheet, sort_keys=False))
+        blade = {"name": w["weapon"], "range": "melee", "A": w["A"], "skill": w["skill"],
+                 "S": w["S"], "AP": w["AP"], "D": w["D"]}  # fmt: skip
+        write_datasheet(
+            folder, name, [blade], model=name, keywords=["INFANTRY", name.upper()], points=10
+        )
     return folder
 
 

@@ -19,9 +19,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 from exchange_oracle import Model, Unit, Weapon, exchange, models_left_joint
-from helpers import check_exchange, cli, cli_json
+from helpers import check_exchange, cli, cli_json, write_datasheet
 
 # Reavers: 2 models W2 T4 Sv3+, a chainaxe A2 WS3+ S4 AP0 D1 and a bolt pistol ([PISTOL]) A1
 # BS3+ S4 AP0 D1. Warden: 1 model W4 T4 Sv3+, a glaive A3 WS3+ S4 AP-1 D1 and a sling (not a
@@ -66,20 +65,16 @@ def sheets(tmp_path: Path) -> Path:
     folder = tmp_path / "engaged"
     folder.mkdir()
     for name, (keywords, model, count, wounds, toughness, weapons) in SHEETS.items():
-        sheet = {
-            "name": name,
-            "faction": "Testers",
-            "keywords": keywords,
-            "models": [
-                {"name": model, "M": 6, "T": toughness, "Sv": 3, "W": wounds, "Ld": 7, "OC": 1,
-                 "equipped": [w["name"].lower() for w in weapons]}
-            ],
-            "sizes": [{"models": {model: count}, "points": 20 * count}],
-            "weapons": weapons,
-            "source": "synthetic test datasheet",
-            "edition": [10, 11],
-        }  # fmt: skip
-        (folder / f"{name.lower()}.yaml").write_text(yaml.safe_dump(sheet, sort_keys=False))
+        write_datasheet(
+            folder,
+            name,
+            weapons,
+            models=count,
+            model=model,
+            keywords=keywords,
+            points=20 * count,
+            stats={"T": toughness, "Sv": 3, "W": wounds},
+        )
     return folder
 
 

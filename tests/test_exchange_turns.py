@@ -18,9 +18,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 from exchange_oracle import Model, Unit, Weapon, exchange, models_left_joint, wounds_left
-from helpers import check_exchange, cli, cli_json
+from helpers import check_exchange, cli, cli_json, write_datasheet
 
 # Two made-up units. Reavers (World Eaters, so Hack and Slash can act for them): 2 models,
 # W2 T4 Sv3+, each a chainaxe A2 WS3+ S4 AP0 D1. The Warden: 1 model, W4 T4 Sv3+, a glaive
@@ -45,28 +44,22 @@ def sheets(tmp_path: Path) -> Path:
     folder = tmp_path / "turns"
     folder.mkdir()
     for name, (faction, keywords, model, count, wounds, weapon) in SHEETS.items():
-        sheet = {
-            "name": name,
-            "faction": faction,
-            "keywords": keywords,
-            "models": [
-                {"name": model, "M": 6, "T": 4, "Sv": 3, "W": wounds, "Ld": 7, "OC": 1,
-                 "equipped": [weapon["name"].lower()]}
-            ],
-            "sizes": [{"models": {model: count}, "points": 20 * count}],
-            "weapons": [
-                {"name": weapon["name"], "range": "melee", "A": weapon["A"], "skill": 3,
-                 "S": 4, "AP": weapon["AP"], "D": 1}
-            ],
-            "source": "synthetic test datasheet",
-            "edition": [10, 11],
-        }  # fmt: skip
+        weapons = [{"name": weapon["name"], "range": "melee", "A": weapon["A"], "skill": 3,
+                    "S": 4, "AP": weapon["AP"], "D": 1}]  # fmt: skip
         if name == "Warden":  # a sling too (it shoots; in melee only the glaive counts)
-            sheet["models"][0]["equipped"].append("sling")
-            sheet["weapons"].append(
-                {"name": "Sling", "range": 18, "A": 1, "skill": 3, "S": 3, "AP": 0, "D": 1}
-            )
-        (folder / f"{name.lower()}.yaml").write_text(yaml.safe_dump(sheet, sort_keys=False))
+            weapons.append({"name": "Sling", "range": 18, "A": 1, "skill": 3, "S": 3, "AP": 0,
+                            "D": 1})  # fmt: skip
+        write_datasheet(
+            folder,
+            name,
+            weapons,
+            models=count,
+            model=model,
+            keywords=keywords,
+            faction=faction,
+            points=20 * count,
+            stats={"Sv": 3, "W": wounds},
+        )
     return folder
 
 

@@ -647,6 +647,46 @@ def test_army_reads_a_whole_list_and_a_trimmed_one(tmp_path: Path, text: str) ->
     assert "but its units add up to" in " ".join(res.stdout.split())
 
 
+# the Lootas last: a list cut inside their line has every unit's points (205 in all)
+WTC_LOOTAS_LAST = (
+    WTC_LIST.replace("305pts", "205pts")
+    .replace("NUMBER OF UNITS: 3", "NUMBER OF UNITS: 2")
+    .replace("5x Lootas (130 pts): 5 with Deffgun\n", "")
+    .replace("10x Boyz (100 pts)\n\u2022 1x Boss Nob: Big choppa, Slugga\n"
+             "\u2022 9x Boy: 9 with Choppa, Slugga\n", "5x Lootas (130 pts): 5 with Deffgun\n")
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (APP_LIST[: APP_LIST.index("5x Deffgun") + 2], "◦ 5x"),  # the app: an item's count
+        (APP_LIST[: APP_LIST.index("5x Loota") + 2], "• 5x"),  # the app: a model line's
+        (APP_LIST[: APP_LIST.index("5x Loota") + 2] + "\n", "• 5x"),  # then a line break
+        (WTC_LOOTAS_LAST[: WTC_LOOTAS_LAST.index("5 with")] + "5", "5x Lootas (130 pts): 5"),
+        (
+            WTC_LOOTAS_LAST[: WTC_LOOTAS_LAST.index("5 with") + 6],
+            "5x Lootas (130 pts): 5 with",
+        ),
+    ],
+    ids=["app item", "app model", "app model, line break", "wtc count", "wtc count with"],
+)
+def test_army_refuses_a_list_cut_after_a_count_whose_points_add_up(
+    tmp_path: Path, text: str, shown: str
+) -> None:
+    """Trial: a list cut inside its last unit's line after a count, its units' points adding
+    up to its total, was read without an error. No export writes a count with no name after
+    it: refused as cut short. The whole list is still read."""
+    (tmp_path / "whole.txt").write_text(WTC_LOOTAS_LAST, encoding="utf-8")
+    assert calc("army", tmp_path / "whole.txt", "--target", "boyz").exit_code == 0
+    (tmp_path / "list.txt").write_text(text, encoding="utf-8")
+    got = error("army", tmp_path / "list.txt", "--target", "boyz")
+    assert got == (
+        f"error: {tmp_path / 'list.txt'}: cut short: it ends on a count with no name after it "
+        f"({shown!r}); copy or export the whole list again"
+    )
+
+
 @pytest.mark.parametrize("command", [["army"], ["compare", "--army"]])
 def test_allies_names_a_faction_of_ours(tmp_path: Path, command: list[str]) -> None:
     """Trial defect 6: ``--allies`` with a faction that is none of ours was taken silently

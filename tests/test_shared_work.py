@@ -7,6 +7,7 @@ exactly what a key must tell apart."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import shlex
 from pathlib import Path
@@ -25,7 +26,7 @@ from wh40k_calc.profile import MortalWounds
 from wh40k_calc.records import replace
 from wh40k_calc.request import parse_request
 from wh40k_calc.resolve import exact_outcome, resolve
-from wh40k_calc.rules import attacks, get_rules
+from wh40k_calc.rules import attacks, get_rules, reads
 
 # Selections in an order where a later one finds profiles an earlier one kept: other sizes and
 # loadouts of one unit, every condition a profile reads, both editions, Leaders on either
@@ -125,6 +126,8 @@ CONDITION_COMMANDS = [
     "fight boyz --models 20 -t intercessor-squad --add-ability 'Choppa: lance' --charged",
     "shoot lootas --models 5 -t boyz --edition 11",
     "shoot lootas --models 5 -t boyz --edition 11 --stationary",
+    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: conversion'",
+    "shoot boyz --models 20 -t intercessor-squad --add-ability 'Slugga: conversion' --beyond-12",
 ]
 
 
@@ -161,17 +164,20 @@ def test_profiles_shared_across_conditions_they_do_not_read(
     assert (second, "Slugga") not in made
 
 
-@pytest.mark.parametrize("condition", [name for name, _ in attacks._READ_THROUGH])
+@pytest.mark.parametrize("condition", [r.condition for r in reads.read_through("10")])
 def test_each_condition_read_through_an_ability_tells_profiles_apart(
     monkeypatch: pytest.MonkeyPatch, condition: str
 ) -> None:
-    """With the ability that reads ``condition`` taken as reading nothing, some weapon with
-    it gets a profile made without the condition: the sharing would be wrong."""
-    wrong = tuple(
-        (name, (lambda ab: False) if name == condition else reads)
-        for name, reads in attacks._READ_THROUGH
-    )
-    monkeypatch.setattr(attacks, "_READ_THROUGH", wrong)
+    """With the ability that reads ``condition`` taken as reading nothing (its row of the
+    table emptied), some weapon with it gets a profile made without the condition: the
+    sharing would be wrong."""
+    wrong = {
+        e: tuple(
+            dataclasses.replace(r, abilities=()) if r.condition == condition else r for r in rows
+        )
+        for e, rows in reads._THROUGH.items()
+    }
+    monkeypatch.setattr(reads, "_THROUGH", wrong)
     pairs = _shared_and_fresh(monkeypatch, CONDITION_COMMANDS)
     assert any(
         len(a) != len(b) or any(x != y for x, y in zip(a, b, strict=True)) for _, a, b in pairs
@@ -532,3 +538,221 @@ def test_every_part_of_the_target_key_tells_profiles_apart(
             if rest(ka) == rest(kb) and ka != kb
         ]
         assert any(not _same_parts(a, b) for a, b in apart), name
+
+
+# ---- wound counts shared across target sizes (engine/memo.py) --------------------------------
+
+
+def test_wound_counts_are_shared_across_target_sizes_as_far_as_blast_allows() -> None:
+    """A weapon's wound counts read the target's models when selected only through Blast's
+    extra attacks (one per five models): without Blast one kept result serves every size, with
+    it one per bracket of five; each the counts made afresh (``wound_joint``, nothing kept),
+    asked for in an order where a key without the bracket would hand 9 models the counts of
+    5 and 10 those of 9."""
+    from profiles import Kind, weapon
+
+    from wh40k_calc.engine import memo
+    from wh40k_calc.engine.exact import _trim_tails
+    from wh40k_calc.engine.wounds import joint_cost, wound_joint
+
+    ks = (Kind(W=1, Sv=4),)
+    plain = weapon(ks, "plain", models=3, A="D6")
+    blast = weapon(ks, "blast", models=3, A="D6", blast=True)
+    sizes = [5, 9, 10, 14, 15, 1, 20]
+    memo.clear()
+    for ap in (plain, blast):
+        for n in sizes:
+            p2, meta = memo.joint(ap, n, _trim_tails)
+            fresh, fresh_meta = wound_joint(ap, n)
+            np.testing.assert_array_equal(p2, _trim_tails(fresh))
+            assert meta == fresh_meta
+            assert memo.cost(ap, n) == joint_cost(ap, n)
+    # one entry for the plain weapon, one per bracket (0, 1, 2, 3, 4 fives) for the Blast one
+    assert memo._joint.cache_info().currsize == 1 + len({n // 5 for n in sizes})
+    # the brackets differ indeed: a key that dropped them would fail above
+    assert not np.array_equal(wound_joint(blast, 9)[0], wound_joint(blast, 10)[0])
+    memo.clear()
+
+
+# ---- the table's part of the contract object (report.table_json) ----------------------------
+
+
+def _subset(full: dict, part: dict) -> dict:
+    """``full`` cut to the keys of ``part`` (nested dicts too)."""
+    return {
+        k: _subset(full[k], v) if isinstance(v, dict) and isinstance(full[k], dict) else full[k]
+        for k, v in part.items()
+    }
+
+
+def test_table_objects_are_the_contract_objects_parts() -> None:
+    """``report.table_json`` (what a batch's table and CSV read) gives each of its keys as
+    ``to_json`` does, on selections with Leaders on either side, a damaged single model,
+    choices, notes and both editions."""
+    from wh40k_calc.report import TABLE_KEYS, table_json, to_json
+
+    cat = catalog(None)
+    lines = [
+        *COMMANDS,
+        "shoot leman-russ-battle-tank -t land-raider --target-wounds-left 5",
+        "shoot boyz --models 10 -t intercessor-squad --stationary --cover --half-range",
+    ]
+    for line in lines:
+        r = resolve(_selection(cat, line))
+        part = table_json(r)
+        assert tuple(part) == TABLE_KEYS, line
+        assert part == _subset(to_json(r, damage=False), part), line
+
+
+BOTH = """\
+title: table parts
+runs:
+  - attacker: {name: lootas, models: 10}
+    targets: [boyz, intercessor-squad]
+    conditions: [stationary]
+  - attacker: {name: boyz, models: 10}
+    target: intercessor-squad
+    conditions: [stationary, cover, half-range]
+  - attacker: {name: boyz, models: 20, leader: warboss}
+    phase: fight
+    target: {name: intercessor-squad, leader: captain}
+  - attacker: {name: leman-russ-battle-tank}
+    target: {name: land-raider, wounds_left: 5}
+  - attacker: {name: cadian-shock-troops, models: 10, loadout: plasma-gun-meltagun}
+    target: carnifexes
+    method: both
+    trials: 200
+  - attacker: {name: lootas, models: 5}
+    target: boyz
+    edition: 11
+"""
+
+
+@pytest.mark.parametrize("args", [(), ("--csv", "-"), ("--explain",)])
+def test_a_batch_reads_the_same_from_table_objects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]
+) -> None:
+    """The table, the CSV and ``--explain`` of a batch are the same whether its rows hold
+    ``table_json``'s objects or the whole contract objects (the oracle: no cut-down object)."""
+    from typer.testing import CliRunner
+
+    from wh40k_calc.cli import app
+    from wh40k_calc.compare import jobs as jobs_module
+    from wh40k_calc.report import to_json
+
+    path = tmp_path / "both.yaml"
+    path.write_text(BOTH, encoding="utf-8")
+    env = {"COLUMNS": "120"}
+    cut = CliRunner().invoke(app, ["compare", str(path), "--jobs", "1", *args], env=env)
+    monkeypatch.setattr(jobs_module, "_table_object", lambda r: to_json(r, damage=False))
+    whole = CliRunner().invoke(app, ["compare", str(path), "--jobs", "1", *args], env=env)
+    assert cut.exit_code == whole.exit_code == 0, cut.output
+    assert cut.stdout == whole.stdout and cut.stderr == whole.stderr
+
+
+# ---- hashes kept (msgspec ``cache_hash``) ----------------------------------------------------
+
+
+def test_records_whose_hash_is_kept_hash_as_their_values() -> None:
+    """The records a batch hashes again and again (weapons and their abilities, dice, roll
+    tables, target models, conditions, modifiers, model kinds and groups) keep their hash:
+    equal records made apart hash alike, a changed copy (``replace``) hashes as a record made
+    with that value, and a record whose hash was kept never answers for another in a dict."""
+    from wh40k_calc.rules.activation import built_units
+    from wh40k_calc.selection import Conditions
+
+    cat = catalog(None)
+    att, _ = built_units(_selection(cat, "shoot boyz --models 20 -t intercessor-squad"))
+    again, _ = built_units(_selection(cat, "shoot boyz --models 10 -t intercessor-squad"))
+    pairs = list(zip(att.groups, again.groups, strict=False))
+    assert pairs
+    for g, g2 in pairs:
+        for w, w2 in zip(g.weapons, g2.weapons, strict=True):
+            assert w == w2
+            assert hash(w) == hash(w2) and hash(w.abilities) == hash(w2.abilities)
+    w = att.groups[0].weapons[0]
+    hash(w)
+    stronger = replace(w, S=w.S + 1)
+    assert hash(stronger) == hash(replace(replace(w, S=w.S + 2), S=w.S + 1))
+    kept = {w: "as written", stronger: "stronger"}
+    assert kept[replace(stronger, S=w.S)] == "as written"
+    cond = Conditions(stationary=True)
+    hash(cond)
+    moved = replace(cond, stationary=False)
+    assert moved == Conditions() and hash(moved) == hash(Conditions())
+    seen = {cond: "stationary", Conditions(): "none"}
+    assert seen[replace(Conditions(), stationary=True)] == "stationary"
+    assert seen[moved] == "none"
+
+
+def test_a_plain_copy_of_an_outcome_holds_what_replace_would() -> None:
+    """``Outcome.replaced()`` without changes (each caller's copy of a kept exact outcome) holds
+    the very values ``dataclasses.replace`` puts in a copy, its damage distribution still to
+    compute, and computing it in the copy leaves the kept one to compute."""
+    import dataclasses
+
+    cat = catalog(None)
+    act = resolve(_selection(cat, "shoot lootas --models 10 -t boyz")).activation
+    kept = run_exact(act)
+    copy = kept.replaced()
+    made = dataclasses.replace(kept, damage_distribution=kept.__dict__["_damage"])
+    assert copy is not kept and copy.__dict__.keys() == made.__dict__.keys()
+    assert all(copy.__dict__[k] is made.__dict__[k] for k in made.__dict__)
+    assert callable(copy.__dict__["_damage"])
+    np.testing.assert_allclose(copy.damage_distribution.sum(), 1.0)
+    assert callable(kept.__dict__["_damage"])
+
+
+# ---- no notes worked out where none is shown (calc compare --csv) ----------------------------
+
+
+def test_a_plan_without_notes_builds_the_same_activations() -> None:
+    """``resolve(sel, words=False)`` (the CSV's: no note shown) makes the very activation,
+    choices and figures of ``resolve(sel)``, its notes a part of the full ones (the oracle:
+    the same selection with every note worked out)."""
+    from wh40k_calc.report import table_json
+
+    cat = catalog(None)
+    lines = [
+        *COMMANDS,
+        "shoot boyz --models 10 -t intercessor-squad --stationary --cover --half-range",
+        "shoot cadian-shock-troops --models 10 --loadout plasma-gun-flamer -t boyz --cover",
+    ]
+    for line in lines:
+        sel = _selection(cat, line)
+        full, bare = resolve(sel), resolve(sel, words=False)
+        assert bare.activation == full.activation, line
+        assert bare.choices == full.choices, line
+        assert set(bare.notes) <= set(full.notes), line
+        a, b = table_json(full), table_json(bare)
+        for k in ("attacker", "target", "expected", "kill_table", "attacker_losses"):
+            assert a[k] == b[k], (line, k)
+    assert any(
+        len(resolve(_selection(cat, line), words=False).notes)
+        < len(resolve(_selection(cat, line)).notes)
+        for line in lines
+    )  # some note was left out indeed
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_batch_csv_is_the_same_without_notes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: str
+) -> None:
+    """``--csv`` (whose jobs work out no note) writes what it writes with every note worked
+    out (the oracle: ``Job.notes`` left True)."""
+    from typer.testing import CliRunner
+
+    from wh40k_calc.cli import app
+    from wh40k_calc.compare import command
+
+    path = tmp_path / "both.yaml"
+    path.write_text(BOTH, encoding="utf-8")
+    args = ["compare", str(path), "--csv", "-", "--jobs", jobs]
+    bare = CliRunner().invoke(app, args)
+    real = command._without_detail
+    monkeypatch.setattr(command, "_without_detail", lambda items, notes=True: real(items))
+    real_jobs = command._jobs
+    monkeypatch.setattr(command, "_jobs", lambda *a: real_jobs(*a[:5], True))
+    full = CliRunner().invoke(app, args)
+    assert bare.exit_code == full.exit_code == 0, bare.output
+    assert bare.stdout == full.stdout and bare.stderr == full.stderr

@@ -135,7 +135,7 @@ def test_fight_conditions_and_options_no_one_reads(units):
     out = fight("gunner", "dummies", "--charged", "--disembarked", "--target-stealth",
                 dirs=[units])  # fmt: skip
     assert out["notes"] == [
-        "--charged: no effect: no [LANCE] weapon or charge rule here",
+        "--charged: no effect: no weapon here has [LANCE]",
         "--disembarked: no effect: no rule here reads it (Rush to the Fray does)",
         "--target-stealth: no effect in the Fight phase (Stealth is against ranged attacks)",
     ]

@@ -239,7 +239,7 @@ SPECS: tuple[AbilitySpec, ...] = (
 )
 
 
-class Ability(Struct, frozen=True):
+class Ability(Struct, frozen=True, cache_hash=True):
     """One parsed ability: its spec key, its value (Dice, int, (keyword, x) or None) and text."""
 
     key: str
@@ -356,7 +356,7 @@ def split_abilities(text: str) -> list[str]:
     return [part.strip() for part in re.split(r"[,.;]", text) if part.strip()]
 
 
-class WeaponAbilities(Struct, frozen=True):
+class WeaponAbilities(Struct, frozen=True, cache_hash=True):
     """All abilities of one weapon profile, typed.
 
     ``anti`` holds (keyword spec, X) pairs (``("INFANTRY", 4)``, ``("MONSTER/VEHICLE", 4)``:

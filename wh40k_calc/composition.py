@@ -21,6 +21,15 @@ entry's count. A weapon that no equipment option lists (wargear the datasheet
 offers in a way no loadout was generated for, e.g. "can be equipped with 1 hunter-killer
 missile") may be carried by any model, with anything else.
 
+A model may also take loadout entries of its type from *separate* wargear options together
+(entries with different ``option`` numbers, :func:`~wh40k_calc.combined_options.combined`):
+a Redemptor Dreadnought's onslaught gatling cannon and twin storm bolter. Each combination is
+an option of its own
+(what the default carries less what each entry takes away, plus what each adds), and uses up
+a model of each entry it combines: of each one's option limit, and of its ``count``, a limit
+that combination and the entry alone share (:attr:`Carriers.resources`, after the limits of
+:func:`pool_sizes`).
+
 Options hold *weapons*: a weapon with several profiles is one weapon however its profiles are
 listed (:class:`~wh40k_calc.attack_sets.Weapons`). For ``--weapon``, which names the profiles
 that *attack*, each option then becomes the sets its models may attack with
@@ -49,7 +58,8 @@ from itertools import combinations
 from msgspec import Struct
 
 from .attack_sets import ATTACKING, CARRYING, RULES, UNRULED, Counting, Weapons, attack_sets, is_big
-from .datasheet import Datasheet, ModelProfile, Weapon, WeaponChoice, norm_name
+from .combined_options import Kit, combined
+from .datasheet import Datasheet, LoadoutEntry, ModelProfile, Weapon, WeaponChoice, norm_name
 
 MAX_SUBSETS_OF = 10  # up to this many named weapons, explanations try every set of them
 
@@ -59,14 +69,17 @@ class Option(Struct, frozen=True):
     ``weapons`` maps weapon key -> how many of it one model carries (attacking: one set of
     profiles its models may attack with); ``cap`` is how many models of the type may take the
     option (None: all of them); ``model``: the optional model kind a model taking it becomes
-    (a loadout entry's ``instead_of``; None: it stays of its type); ``pool``: the datasheet's
-    ``option_limits`` entry (by index) whose models it uses up; ``kit``: the carried option it
-    is a set of (the options of one kit follow each other and share its ``cap``)."""
+    (a loadout entry's ``instead_of``; None: it stays of its type); ``pools``: the limits
+    whose models it uses up, by index: the datasheet's ``option_limits`` entries, then the
+    optional kinds' limits (:func:`pool_sizes`), then the caps that separate options combined
+    on one model share with each option alone (:attr:`Carriers.resources`); ``kit``: the
+    carried option it is a set of (the options of one kit follow each other and share its
+    ``cap``)."""
 
     weapons: tuple[tuple[str, int], ...]
     cap: int | None
     model: ModelProfile | None = None
-    pool: int | None = None  # the index of the datasheet's option limit it counts against
+    pools: tuple[int, ...] = ()  # the indices of the limits it counts against
     kit: int = 0
 
     def carries(self, key: str) -> int:
@@ -76,14 +89,14 @@ class Option(Struct, frozen=True):
 
 class Carriers(Struct, frozen=True):
     """``count`` models of ``model`` in the unit, and their equipment options (named weapons
-    only, default equipment first)."""
+    only, default equipment first); ``resources``: (limit index, models) of the caps its
+    combined options share with the options they combine
+    (:func:`~wh40k_calc.combined_options.combined`)."""
 
     model: ModelProfile
     count: int
     options: tuple[Option, ...]
-
-
-Kit = tuple[frozenset[tuple[str, int]], int | None]  # named weapons, option limit (index)
+    resources: tuple[tuple[int, int], ...] = ()
 
 
 def pool_of(ds: Datasheet) -> dict[str, int]:
@@ -129,8 +142,12 @@ def carriers(
     melee = arms.one_a_model()
 
     def named(equipped: tuple[str, ...]) -> frozenset[tuple[str, int]]:
-        found = arms.copies(equipped)
-        return frozenset((k, 1 if k in melee else n) for k, n in found.items() if k in weapons)
+        return named_copies(arms.copies(equipped))
+
+    def named_copies(found: Counter[str]) -> frozenset[tuple[str, int]]:
+        return frozenset(
+            (k, 1 if k in melee else n) for k, n in found.items() if k in weapons and n > 0
+        )
 
     listed: set[str] = set()
     per_model = []
@@ -138,69 +155,96 @@ def carriers(
     pools = pool_of(ds)
     first = len(ds.option_limits)
     kept_pool = {k.key: first + i for i, k in enumerate(_kept_kinds(ds))}
+    resources: list[tuple[int, int]] = []  # (index, models), after the limits of pool_sizes
     for m in ds.models:
         n = sum(c for name, c in counts.items() if norm_name(name) == m.key)
         kits = m.default_equipment(n) if n else [(0, m.equipped), *m.equipped_by_count]
         opts: dict[Kit, int | None] = {}
         for c, keys in kits:  # default equipment: disjoint models, counts add up
-            _keep(opts, (named(keys), None), c, add=True)
+            _keep(opts, (named(keys), ()), c, add=True)
         swaps: dict[Kit, int | None] = {}
+        numbered: set[Kit] = set()  # the kits of entries with an option number
+        taken: list[tuple[LoadoutEntry, int | None, Kit]] = []
         for lname, entries in ds.loadouts.items():
             for e in entries:
                 if norm_name(e.model) == m.key and starting_strength >= (e.min_unit_size or 0):
                     cap = e.models_for(starting_strength)
                     if cap != 0:  # alternatives: the largest
-                        _keep(swaps, (named(e.equipped), pools.get(lname)), cap)
-        for (ws, pool), cap in _without_covered(swaps).items():
-            _keep(opts, (ws, pool), cap, add=True)
+                        pool = pools.get(lname)
+                        kit: Kit = (named(e.equipped), () if pool is None else (pool,))
+                        _keep(swaps, kit, cap)
+                        taken.append((e, cap, kit))
+                        if e.option is not None:
+                            numbered.add(kit)
+        singles = _without_covered(swaps, numbered)
+        combos = combined(m, taken, singles, arms, weapons) if n else []
+        mine = len(resources)
+        shared: dict[Kit, int] = {}  # a capped option that combined options use: its limit
+        for combo in combos:
+            for kit in combo.parts:
+                cap = singles[kit]
+                if cap is not None and cap < n and kit not in shared:
+                    shared[kit] = first + len(kept_pool) + len(resources)
+                    resources.append((shared[kit], cap))
+        for (ws, limits), cap in singles.items():
+            mine_too = (shared[(ws, limits)],) if (ws, limits) in shared else ()
+            _keep(opts, (ws, limits + mine_too), cap, add=True)
+        for combo in combos:
+            uses = {p for kit in combo.parts for p in kit[1]}
+            uses |= {shared[kit] for kit in combo.parts if kit in shared}
+            _keep(opts, (named_copies(combo.carried), tuple(sorted(uses))), combo.cap)
         listed |= {k for ws, _ in opts for k, _ in ws}
         listed |= {k for (_, ws), _ in fielded.get(m.key, {}).items() for k, _ in ws}
         for choice in m.choices:
             listed |= {arms.weapon(k) for k in choice.weapons} & weapons
             opts = _chosen(opts, choice, weapons, melee, arms)
         if n:
-            per_model.append((m, n, opts))
+            per_model.append((m, n, opts, tuple(resources[mine:])))
     free = frozenset((k, 1) for k in weapons if k not in listed)  # any model may carry them
     out = []
-    for m, n, opts in per_model:
+    for m, n, opts, own in per_model:
         kits_of: list[
-            tuple[frozenset[tuple[str, int]], int | None, ModelProfile | None, int | None]
+            tuple[frozenset[tuple[str, int]], int | None, ModelProfile | None, tuple[int, ...]]
         ]
-        kits_of = []  # (weapons carried, cap, optional kind, option limit) of each kit
+        kits_of = []  # (weapons carried, cap, optional kind, limits) of each kit
         merged: dict[Kit, int | None] = {}
-        for (ws, pool), cap in opts.items():
+        for (ws, limits), cap in opts.items():
             if ws | free:
-                _keep(merged, (ws | free, pool), cap, add=True)
-        kits_of += [(ws, cap, None, pool) for (ws, pool), cap in merged.items()]
+                _keep(merged, (ws | free, limits), cap, add=True)
+        kits_of += [(ws, cap, None, limits) for (ws, limits), cap in merged.items()]
         kept = kept_pool.get(m.key)
         for (kind, ws), cap in fielded.get(m.key, {}).items():
             if ws | free:
-                kits_of.append((ws | free, cap, kind, kept))
+                kits_of.append((ws | free, cap, kind, () if kept is None else (kept,)))
         options = []
-        for i, (ws, cap, becomes, pool) in enumerate(kits_of):
+        for i, (ws, cap, becomes, limits) in enumerate(kits_of):
             if not counting.attacking:
-                options.append(Option(tuple(sorted(ws)), cap, becomes, pool, i))
+                options.append(Option(tuple(sorted(ws)), cap, becomes, limits, i))
                 continue
             big = is_big(ds, becomes or m)
             for s in attack_sets(arms, sorted(ws), set(wanted), big, counting):
-                options.append(Option(tuple(sorted(s)), cap, becomes, pool, i))
-        out.append(Carriers(m, n, tuple(options)))
+                options.append(Option(tuple(sorted(s)), cap, becomes, limits, i))
+        out.append(Carriers(m, n, tuple(options), own))
     return out
 
 
-def _without_covered(swaps: dict[Kit, int | None]) -> dict[Kit, int | None]:
+def _without_covered(
+    swaps: dict[Kit, int | None],
+    numbered: set[Kit] = frozenset(),  # type: ignore[assignment]
+) -> dict[Kit, int | None]:
     """``swaps`` without the entries outside every option limit whose equipment entries inside
     limits also give, as many models in all (a loadout made by adding up separate options,
     ``meltagun-x2``: the options' own entries, each within its option's limit, say how many
-    models may take it)."""
+    models may take it). An entry of ``numbered`` (with an option number: an option of its
+    own, not a sum of others) is kept."""
     pooled: dict[frozenset[tuple[str, int]], int] = {}
-    for (ws, pool), cap in swaps.items():
-        if pool is not None and cap is not None:
+    for (ws, limits), cap in swaps.items():
+        if limits and cap is not None:
             pooled[ws] = pooled.get(ws, 0) + cap
     return {
-        (ws, pool): cap
-        for (ws, pool), cap in swaps.items()
-        if pool is not None or cap is None or cap > pooled.get(ws, 0)
+        (ws, limits): cap
+        for (ws, limits), cap in swaps.items()
+        if limits or cap is None or cap > pooled.get(ws, 0) or (ws, limits) in numbered
     }
 
 
@@ -317,14 +361,14 @@ def _chosen(
     else:
         most = {k: 1 if k in single else choice.up_to for k in picks}
         combos = [c for c in _multisets(picks, most, choice.up_to) if c]
-    for (ws, pool), cap in opts.items():
+    for (ws, limits), cap in opts.items():
         kept = {k: n for k, n in ws if choice.adds or k not in offered}
         limit = cap if choice.count is None else min(choice.count, cap or choice.count)
         for combo in combos:
             if any(k in single and kept.get(k, 0) + n > 1 for k, n in combo.items()):
                 continue  # a second one of a weapon a model carries at most one of
             both = Counter(kept) + Counter(combo)
-            _keep(out, (frozenset(both.items()), pool), limit)
+            _keep(out, (frozenset(both.items()), limits), limit)
     return out
 
 
@@ -389,6 +433,7 @@ def assign(
     order = tuple(wanted)
     if pools is None:
         pools = pool_sizes(ds, starting_strength, counts)
+    pools = (*pools, *(size for c in units for _, size in c.resources))
     chosen = _search(tuple(units), order, tuple(wanted[k] for k in order), pools)
     if chosen is None:
         return None
@@ -458,7 +503,8 @@ def _search(
         each = [opt.carries(k) for k in order]
         useful = max((-(-n // e) for n, e in zip(needs, each, strict=True) if e), default=0)
         most = min(left, useful, left if opt.cap is None else opt.cap - used)
-        room = None if opt.pool is None else free[opt.pool]
+        rooms = [r for p in opt.pools if (r := free[p]) is not None]
+        room = min(rooms) if rooms else None
         if room is not None:
             most = min(most, room)
         same_kit = oi + 1 < len(c.options) and c.options[oi + 1].kit == opt.kit
@@ -466,8 +512,9 @@ def _search(
             after = tuple(max(0, n - x * e) for n, e in zip(needs, each, strict=True))
             rest_free = free
             if room is not None and x:
-                assert opt.pool is not None
-                rest_free = (*free[: opt.pool], room - x, *free[opt.pool + 1 :])
+                rest_free = tuple(
+                    f - x if i in opt.pools and f is not None else f for i, f in enumerate(free)
+                )
             rest = go(ti, oi + 1, left - x, used + x if same_kit else 0, after, rest_free)
             if rest is not None:
                 return ((ti, oi, x), *rest) if x else rest
@@ -512,9 +559,48 @@ def explain(
             f"`calc show {ds.name}` lists them)"
         )
     has, subset, who = found
-    return _short_text(ds, subject, "carry", has, subset, who, wanted, counting) + (
-        _from_options(ds, subset, counting)
+    return (
+        _short_text(ds, subject, "carry", has, subset, who, wanted, counting)
+        + _from_options(ds, subset, counting)
+        + _apart(ds, subset, counting)
     )
+
+
+def _apart(ds: Datasheet, keys: tuple[str, ...], counting: Counting = ATTACKING) -> str:
+    """Why one model cannot take the numbered options (loadout entries' ``option``) that give
+    the weapons of ``keys`` together, as the end of a refusal: two weapons only items of one
+    option give (" (hand-flamer and plasma-pistol are items of one wargear option: a model
+    takes one)"), or a default weapon every option giving another takes away (" (loadout
+    onslaught-gatling-cannon takes away the Heavy flamer)"); "" where neither is the case."""
+    arms = Weapons(ds)
+    found: dict[str, list[tuple[str, int, set[str]]]] = {}  # key -> (loadout, option, gone)
+    for lname, entries in ds.loadouts.items():
+        for e in entries:
+            m = ds.model(e.model)
+            if e.option is None or m is None:
+                continue
+            before = arms.copies(e.replaces if e.replaces is not None else m.equipped)
+            after = arms.copies(e.equipped)
+            for k in keys:
+                if (arms.weapon(k) if counting.attacking else k) in after - before:
+                    found.setdefault(k, []).append((lname, e.option, set(before - after)))
+    if not found:
+        return ""
+    for a, b in combinations([k for k in keys if k in found], 2):
+        options = {o for _, o, _ in found[a] + found[b]}
+        if len(options) == 1:
+            names = _and(list(dict.fromkeys(n for n, _, _ in found[a] + found[b])))
+            return f" ({names} are items of one wargear option: a model takes one)"
+    for k in keys:
+        gone = arms.weapon(k) if counting.attacking else k
+        for other in keys:
+            if other != k and other in found and all(gone in g for _, _, g in found[other]):
+                names = _and(list(dict.fromkeys(n for n, _, _ in found[other])))
+                what = f"away the {_name(ds, k, counting)}"
+                if len(found[other]) == 1:
+                    return f" (loadout {names} takes {what})"
+                return f" (loadouts {names} take {what})"
+    return ""
 
 
 def carried_fits(
@@ -677,23 +763,32 @@ def _keys_in(ds: Datasheet, keys: tuple[str, ...], counting: Counting) -> set[st
 
 
 def _from_options(ds: Datasheet, keys: tuple[str, ...], counting: Counting = ATTACKING) -> str:
-    """The wargear options (``option_limits`` entries, by their loadouts) that give the
-    weapons of ``keys``, as the end of a refusal (" (wargear option: one of the loadouts a, b
-    and c, each for the models it lists)"), or "" where none does."""
-    default = {k for m in ds.models for k in _keys_in(ds, m.equipped, counting)}
-    found = [
-        lim
-        for lim in ds.option_limits
-        if any(
-            k in _keys_in(ds, e.equipped, counting) and k not in default
-            for name in lim.loadouts
+    """The wargear options (``option_limits`` entries) that cap how many models carry the
+    weapons of ``keys``, by those of their loadouts that give a model one of them that it
+    cannot carry otherwise (as equipped or by a loadout no limit counts), as the end of a
+    refusal (" (wargear option: one of the loadouts a, b and c, each for the models it
+    lists)"), or "" where none does."""
+    limited = {n for lim in ds.option_limits for n in lim.loadouts}
+    free = {(m.name, k) for m in ds.models for k in _keys_in(ds, m.equipped, counting)}
+    free |= {  # what a model may carry without a limited option: no limit caps it
+        (e.model, k)
+        for name, entries in ds.loadouts.items()
+        if name not in limited
+        for e in entries
+        for k in _keys_in(ds, e.equipped, counting)
+    }
+
+    def gives(name: str) -> bool:  # a loadout giving a model one of the weapons only so
+        return any(
+            k in _keys_in(ds, e.equipped, counting) and (e.model, k) not in free
             for e in ds.loadouts[name]
             for k in keys
         )
-    ]
+
+    found = [names for lim in ds.option_limits if (names := [n for n in lim.loadouts if gives(n)])]
     if not found:
         return ""
-    text = "; ".join(f"one of the loadouts {_and(list(lim.loadouts))}" for lim in found)
+    text = "; ".join(f"one of the loadouts {_and(names)}" for names in found)
     return f" (wargear option: {text}, each for the models it lists)"
 
 
@@ -766,20 +861,29 @@ def _capacity(units: list[Carriers], subset: set[str]) -> tuple[int, list[str]]:
     with) at once: each type's models take the options carrying most of them first, within
     the caps (of a kit's sets, the one using most of them); and which models carry them
     ("Spanner ×2"), by the kind they are when they do (an option fielding an optional kind
-    names that kind: a Chapter Champion in place of a Victrix Honour Guard)."""
+    names that kind: a Chapter Champion in place of a Victrix Honour Guard). A cap that
+    options combined on one model share with each option alone (:attr:`Carriers.resources`)
+    is used up by both."""
     total = 0
     who: dict[str, list[int]] = {}  # model kind -> [models, weapons], in order
+    room = {i: size for c in units for i, size in c.resources}
     for c in units:
-        best: dict[int, tuple[int, int | None, ModelProfile | None]] = {}
+        best: dict[int, tuple[int, int | None, ModelProfile | None, tuple[int, ...]]] = {}
         for o in c.options:
             each = sum(n for k, n in o.weapons if k in subset)
             if o.kit not in best or each > best[o.kit][0]:
-                best[o.kit] = (each, o.cap, o.model)
+                best[o.kit] = (each, o.cap, o.model, o.pools)
         per = sorted(best.values(), key=lambda t: -t[0])
         left = c.count
-        for each, cap, kind in per:
+        for each, cap, kind, limits in per:
             if each and left:
                 x = left if cap is None else min(cap, left)
+                x = min([x, *(room[p] for p in limits if p in room)])
+                for p in limits:
+                    if p in room:
+                        room[p] -= x
+                if not x:
+                    continue
                 left -= x
                 total += x * each
                 name = (kind or c.model).name

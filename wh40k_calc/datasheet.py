@@ -132,6 +132,8 @@ class _LoadoutEntrySchema(msgspec.Struct, forbid_unknown_fields=True):
     replaces: list[str] | None = None
     instead_of: str | None = None
     whole: bool = False
+    option: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    needs: list[str] | None = None
 
 
 class _OptionLimitSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -203,7 +205,7 @@ class _DatasheetSchema(msgspec.Struct, forbid_unknown_fields=True):
 # The immutable model the rest of the program uses.
 
 
-class Weapon(Struct, frozen=True):
+class Weapon(Struct, frozen=True, cache_hash=True):
     """One weapon profile. ``range`` is in inches, None for melee weapons; ``skill`` is the BS
     or WS (2-6, None for [TORRENT] weapons); ``AP`` is 0 or negative; A and D are dice."""
 
@@ -266,7 +268,7 @@ class NotGenerated(Struct, frozen=True):
     items: tuple[str, ...] = ()
 
 
-class ModelProfile(Struct, frozen=True):
+class ModelProfile(Struct, frozen=True, cache_hash=True):
     """One kind of model: its statline (Sv 7 = no save), optional invulnerable save and Feel No
     Pain (X means X+), its own extra keywords and its default equipment (weapon keys).
 
@@ -407,7 +409,15 @@ class LoadoutEntry(Struct, frozen=True):
     (with ``count`` None): every model of the type that no other option equips takes it, or
     none does ("All models in this unit can each have their fleshborer replaced with ...": no
     Termagant keeps a fleshborer beside one with a devourer); ``--weapon`` refuses weapons of
-    two such alternatives together (:func:`wh40k_calc.units.whole_unit_conflict`)."""
+    two such alternatives together (:func:`wh40k_calc.units.whole_unit_conflict`).
+
+    ``option``: the number of the datasheet's wargear option the entry comes from (None: not
+    said, as in hand-written loadouts). Entries of one option are its alternatives; entries of
+    different options may be combined on one model where they are independent
+    (:mod:`wh40k_calc.composition`: what each takes away from the same default equipment is
+    there and not taken twice, what each adds differs). ``needs`` (weapon keys): for an option
+    that adds weapons to the models carrying X ("1 model equipped with a bolt rifle can be
+    equipped with ..."), the X, which an option combined with it may not take away."""
 
     model: str
     count: int | None
@@ -417,6 +427,8 @@ class LoadoutEntry(Struct, frozen=True):
     per_models: int | None = None
     instead_of: str | None = None
     whole: bool = False
+    option: int | None = None
+    needs: tuple[str, ...] = ()
 
     def models_for(self, starting_strength: int) -> int | None:
         """How many models the entry equips in a unit of ``starting_strength`` models: its
@@ -1061,6 +1073,14 @@ def _loadout(
                     "(its 'equipped' or one of its 'equipped_by_count' lists)"
                 )
         equipped = check_weapons(e.equipped, f"{where}.equipped")
+        needs: tuple[str, ...] = ()
+        if e.needs is not None:
+            needs = check_weapons(e.needs, f"{where}.needs")
+            if not set(needs) <= set(equipped):
+                raise DatasheetError(
+                    f"{file}: {where}.needs: the weapons a model needs to take the entry are "
+                    "among those it keeps ('equipped')"
+                )
         if e.whole and (count is not None or instead is not None):
             raise DatasheetError(
                 f"{file}: {where}.whole: for an entry of every model of its type (count: all, "
@@ -1076,6 +1096,8 @@ def _loadout(
                 e.per_models,
                 instead.name if instead is not None else None,
                 e.whole,
+                e.option,
+                needs,
             )
         )
     return tuple(out)

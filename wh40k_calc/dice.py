@@ -28,7 +28,7 @@ class DiceError(ValueError):
     """A dice expression that does not parse; the message quotes the bad text."""
 
 
-class Dice(Struct, frozen=True, dict=True):  # dict: the cached pmf
+class Dice(Struct, frozen=True, cache_hash=True, dict=True):  # dict: the cached pmf
     """A sum of ``count`` dice with ``sides`` faces plus ``bonus`` (which may be negative).
 
     ``Dice(0, 6, 3)`` is the constant 3, ``Dice(2, 6, 0)`` is 2D6, ``Dice(1, 3, 3)`` is D3+3.

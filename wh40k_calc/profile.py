@@ -25,7 +25,7 @@ SAVE_FAILED, SAVED = 0, 1
 _PROBABILITIES: dict[tuple, np.ndarray] = {}
 
 
-class RollTable(Struct, frozen=True):
+class RollTable(Struct, frozen=True, cache_hash=True):
     """One D6 roll with an optional single re-roll.
 
     ``outcome[f]`` is the outcome class of an unmodified result ``f`` (index 1-6; index 0 is
@@ -77,7 +77,7 @@ class RollTable(Struct, frozen=True):
 ALWAYS_FAILS = RollTable((0,) * 7)
 
 
-class Substituted(Struct, frozen=True):
+class Substituted(Struct, frozen=True, cache_hash=True):
     """Dice of one weapon profile's attacks whose unmodified results are fixed before they are
     rolled (a die replaced by one of known value: the value counts as an unmodified roll of it,
     so every modifier still applies and the die is never re-rolled).
@@ -106,7 +106,7 @@ class Substituted(Struct, frozen=True):
         return bool(self.hits or self.wounds or self.saves or self.damage)
 
 
-class DamageTable(Struct, frozen=True):
+class DamageTable(Struct, frozen=True, cache_hash=True):
     """A Damage roll against one kind of model.
 
     The roll has outcomes ``0 .. n-1`` with probabilities ``probs`` (for a plain D6, outcome
@@ -164,7 +164,7 @@ class DamageTable(Struct, frozen=True):
         return max(self.final)
 
 
-class VsModel(Struct, frozen=True):
+class VsModel(Struct, frozen=True, cache_hash=True):
     """What one attack does against one kind of target model.
 
     ``save`` is the saving throw table (None: no save can be made); ``fnp`` and ``fnp_mortal``
@@ -289,7 +289,7 @@ class AttackProfile(Struct, frozen=True):
         return out
 
 
-class TargetModel(Struct, frozen=True):
+class TargetModel(Struct, frozen=True, cache_hash=True):
     """One model of the target unit: its name, W and kind (index into ``AttackProfile.vs``).
 
     ``kind_below`` = (N, other kind): while the unit has fewer than N models, the model is of
@@ -319,7 +319,7 @@ class TargetModel(Struct, frozen=True):
         return tuple(sorted(kb, key=lambda t: -t[0]))
 
 
-class TargetProfile(Struct, frozen=True):
+class TargetProfile(Struct, frozen=True, cache_hash=True):
     """The target unit as allocation sees it.
 
     ``bodyguard`` lists its models in allocation order (for a unit that is not an Attached unit,

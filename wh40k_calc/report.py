@@ -168,6 +168,53 @@ def to_json(r: Result, *, damage: bool = True) -> dict[str, Any]:
     return out
 
 
+# the keys of the contract object that ``calc compare``'s table and CSV read (its rows, the
+# figures compared, the target headings and the notes under the table): :func:`table_json`
+TABLE_KEYS = (
+    "edition",
+    "phase",
+    "method",
+    "attacker",
+    "target",
+    "expected",
+    "kill_table",
+    "attacker_losses",
+    "not_modelled",
+    "notes",
+)
+
+
+def table_json(r: Result) -> dict[str, Any]:
+    """The part of :func:`to_json` (without the damage distribution) that ``calc compare``'s
+    table and CSV read (:data:`TABLE_KEYS`: the units' names, sizes and points, the totals,
+    the kill table, the attacker's losses, the notes), each value as ``to_json`` gives it:
+    a batch's rows need no weapon rows, distributions, conditions or effects that they never
+    show (less to make, and less for a worker process to send back).
+    ``attacker`` and ``target`` are the units' fields those read (``target`` whole, as the
+    table's heading and the rows' grouping read it). An exact result only, without
+    ``--explain`` (no attribution): else :func:`to_json`."""
+    assert r.sample is None and r.attribution is None
+    plan, o = r.plan, r.primary
+    att = plan.attacker
+    return {
+        "edition": r.selection.edition,
+        "phase": r.selection.phase,
+        "method": r.method,
+        "attacker": {
+            "name": att.name,
+            "models": att.models,
+            "points": _f(att.points),
+            "points_listed": att.points_listed,
+        },
+        "target": target_block(r),
+        "expected": {k: _f(o.expected[k]) for k in TOTAL_FIELDS},
+        "kill_table": [{"models": k + 1, "at_least": _f(p)} for k, p in enumerate(o.kill_table)],
+        "attacker_losses": {k: _f(o.attacker_losses[k]) for k in LOSS_FIELDS},
+        "not_modelled": plan.not_modelled + _weapon_not_modelled(r),
+        "notes": r.notes,
+    }
+
+
 def _sample_block(r: Result, s: Outcome) -> dict[str, Any]:
     """The JSON ``sample`` block: the sampler's trials and seed, its figures (as the top
     level's), and the standard error of each."""

@@ -91,8 +91,9 @@ PLANS_KEPT = 256
 _PLANS: Kept[tuple, tuple[Selection, Plan]] = Kept(PLANS_KEPT)  # plans made, see planned
 
 
-def planned(sel: Selection) -> Plan:
-    """``get_rules(sel.edition).plan(sel)``, each selection planned once per process: a
+def planned(sel: Selection, words: bool = True) -> Plan:
+    """``get_rules(sel.edition).plan(sel, words=words)``, each selection (and ``words``)
+    planned once per process: a
     sequence resolves its repeated steps, and the player's choices their candidates, from the
     same selection again and again. Selections are matched by value, their datasheets by
     identity (the kept selection holds them, so an id is not reused while kept). A plan is
@@ -104,11 +105,11 @@ def planned(sel: Selection) -> Plan:
         SelectionError: as the plan does.
         ValueError: an unknown edition.
     """
-    key = _selection_key(sel)
+    key = _selection_key(sel) if words else (*_selection_key(sel), "without words")
     kept = _PLANS.get(key)
     if kept is not None:
         return kept[1]
-    plan = get_rules(sel.edition).plan(sel)
+    plan = get_rules(sel.edition).plan(sel, words=words)
     _PLANS.put(key, (sel, plan))
     return plan
 
@@ -118,7 +119,25 @@ def _selection_key(sel: Selection) -> tuple:
     return selection_key(sel)
 
 
-_OUTCOMES: dict[tuple, Outcome | ExactUnsupported] = {}  # exact outcomes, see exact_outcome
+class _Hashed:
+    """A key whose hash is worked out once: an activation's key hashes every weapon
+    profile's every table, and the least-recently-used store looks each one up twice (taken
+    out, put back last). Equal when the keys are."""
+
+    __slots__ = ("_hash", "key")
+
+    def __init__(self, key: tuple):
+        self.key = key
+        self._hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Hashed) and self.key == other.key
+
+
+_OUTCOMES: dict[_Hashed, Outcome | ExactUnsupported] = {}  # exact outcomes, see exact_outcome
 OUTCOMES_KEPT = 256
 
 
@@ -141,7 +160,7 @@ def exact_outcome(act: Activation) -> Outcome:
     Raises:
         ExactUnsupported: as :func:`~wh40k_calc.engine.exact.run_exact`.
     """
-    key = (activation_key(act), work.STATE_SECONDS)
+    key = _Hashed((activation_key(act), work.STATE_SECONDS))
     kept = _OUTCOMES.pop(key, None)
     if kept is None:
         try:
@@ -440,6 +459,7 @@ def resolve(
     waste: bool = False,
     warn: Callable[[str], None] | None = None,
     damage: bool = True,
+    words: bool = True,
 ) -> Result:
     """Resolve one activation with ``method`` ("exact", "sample" or "both").
 
@@ -465,6 +485,9 @@ def resolve(
         damage: the caller may read the exact damage distribution (prepared within its
             budget: :func:`_damage_within_budget`); False: it never does (``calc compare``'s
             table and CSV), and it is left as the engine gave it, never computed.
+        words: False: the caller shows no note (``calc compare --csv``): the notes only
+            words need are not worked out (the rules' ``plan(sel, words=False)``), and the
+            Result's ``notes`` lack them; every figure and choice is the same.
 
     Raises:
         SelectionError: an impossible selection.
@@ -472,7 +495,7 @@ def resolve(
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (choose {', '.join(METHODS)})")
-    plan = planned(sel)
+    plan = planned(sel, words)
     if carried is not None:
         plan = carried.applied_to(plan)
     scorer = _Scorer(keep=carried is None)  # kept across activations: exact_outcome

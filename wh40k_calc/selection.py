@@ -13,7 +13,7 @@ from .datasheet import Datasheet
 REROLL_MODES = ("ones", "fails", "all")
 
 
-class Conditions(Struct, frozen=True):
+class Conditions(Struct, frozen=True, cache_hash=True):
     """Battlefield conditions of the activation (each a CLI flag of the same name)."""
 
     half_range: bool = False
@@ -36,7 +36,7 @@ class Conditions(Struct, frozen=True):
         return {name: getattr(self, name) for name in self.__struct_fields__}
 
 
-class Modifiers(Struct, frozen=True):
+class Modifiers(Struct, frozen=True, cache_hash=True):
     """Modifiers and re-rolls anyone can set.
 
     Attacker side: ``hit_mod``/``wound_mod`` (added to the others, then capped at +-1),
@@ -114,7 +114,7 @@ class UnitChoice(Struct, frozen=True):
     leaders: tuple[Datasheet, ...] = ()
 
 
-class AddedAbility(Struct, frozen=True):
+class AddedAbility(Struct, frozen=True, cache_hash=True):
     """A weapon ability granted for this activation (``--add-ability``): ``weapon`` is "*"
     (every weapon of the attacking unit, Leaders' included) or a weapon name; ``ability`` the
     ability text ("lethal hits", "sustained hits 1")."""
@@ -212,6 +212,16 @@ class NothingAfterAdvanceError(SelectionError):
     """A unit that Advanced (``--advanced``) has no weapon that may shoot then (none with
     [ASSAULT], no rule letting it shoot anyway): ``calc army`` leaves out its shooting with a
     note, as for a unit with no ranged weapon, where a single activation refuses."""
+
+
+class WeaponsError(SelectionError):
+    """Named weapons that cannot attack as named (``--weapon``; a batch file's ``weapons``
+    field): the message names the option, ``detail`` is the same reason without it, for a
+    batch file to name its own field instead (``attacker.weapons: ...``)."""
+
+    def __init__(self, message: str, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.detail = message if detail is None else detail
 
 
 class UsageError(SelectionError):

@@ -16,11 +16,11 @@ from .composition import assign, carried_fits, explain, unchecked
 from .datasheet import CONTROL, Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
 from .fuzzy import did_you_mean
 from .records import replace
-from .selection import SelectionError, UnitChoice
+from .selection import SelectionError, UnitChoice, WeaponsError
 from .wording import count
 
 
-class ModelGroup(Struct, frozen=True):
+class ModelGroup(Struct, frozen=True, cache_hash=True):
     """``count`` identical models of ``profile`` carrying ``weapons``, from ``datasheet``.
     ``character`` marks a Leader's CHARACTER models in an Attached unit; ``support`` those of
     an attached Support character (edition 11, 24.34 SUPPORT)."""
@@ -613,18 +613,19 @@ def _explicit_weapons(
     wanted = _wanted(ds, specs)
     conflict = whole_unit_conflict(ds, wanted)
     if conflict is not None:
-        raise SelectionError("--weapon: " + conflict)
+        raise WeaponsError("--weapon: " + conflict, conflict)
     plan = assign(ds, counts, {k: n for k, (_, n) in wanted.items()}, starting_strength)
     if plan is None:
         n_models = sum(counts.values())
         subject = f"this unit of {count(n_models, 'model')}"
         need = {k: n for k, (_, n) in wanted.items()}
-        head = "--weapon: "
+        head = ""
         if any_size:
             verb = "attack with" if carried_fits(ds, counts, need, starting_strength) else "carry"
-            head = f"--weapon: no listed size of {ds.name} can {verb} them: "
+            head = f"no listed size of {ds.name} can {verb} them: "
             subject = f"the largest ({count(n_models, 'model')})"
-        raise SelectionError(head + explain(ds, counts, need, starting_strength, subject))
+        why = head + explain(ds, counts, need, starting_strength, subject)
+        raise WeaponsError("--weapon: " + why, why)
     out: list[ModelGroup] = []
     for name, n in specs:  # in the order given (the same weapon twice: two groups)
         w = ds.weapon(name)

@@ -191,9 +191,10 @@ def compare(
                 "file's name, e.g. calc compare examples/lootas-loadouts.yaml",
                 2,
             )
-        items, title = _jobs(what, cross, conditions, list(effect or []), engine)
+        notes = engine.as_json or output.csv_path is None  # the CSV shows no note
+        items, title = _jobs(what, cross, conditions, list(effect or []), engine, notes)
     if not engine.as_json:  # the table and the CSV show no distributions: none is computed
-        items = _without_detail(items)
+        items = _without_detail(items, notes=output.csv_path is None)
     if engine.explain:
         items = _explained(items)
     show_progress = sys.stderr.isatty()  # on the standard error only: JSON and CSV untouched
@@ -210,12 +211,18 @@ def _explained(items: list[Job | RunError]) -> list[Job | RunError]:
     return [replace(j, explain=True) if isinstance(j, Job) else j for j in items]
 
 
-def _without_detail(items: list[Job | RunError]) -> list[Job | RunError]:
-    """The jobs asking only for what the table and the CSV show (``Job.detail`` False)."""
+def _without_detail(items: list[Job | RunError], notes: bool = True) -> list[Job | RunError]:
+    """The jobs asking only for what the table and the CSV show (``Job.detail`` False; with
+    ``notes`` False, for the CSV, which shows no note, ``Job.notes`` False too)."""
     from ..records import replace
     from .jobs import Job
 
-    return [replace(j, detail=False) if isinstance(j, Job) and j.detail else j for j in items]
+    return [
+        replace(j, detail=False, notes=notes and j.notes)
+        if isinstance(j, Job) and (j.detail or (j.notes and not notes))
+        else j
+        for j in items
+    ]
 
 
 def register(app: typer.Typer) -> None:
@@ -292,8 +299,10 @@ def _jobs(
     conditions: ConditionOptions,
     effects: list[str],
     engine: EngineOptions,
+    notes: bool = True,
 ) -> tuple[list[Job | RunError], str | None]:
-    """The jobs (and errors in their place) in batch order, and the table's title."""
+    """The jobs (and errors in their place) in batch order, and the table's title (a batch
+    file's jobs made as the output needs them: ``notes`` False, none shown)."""
     from ..batch import BatchError
     from ..datasheet import DatasheetError
     from ..edition import EditionError
@@ -308,7 +317,7 @@ def _jobs(
                     f"{', '.join(clash)}: not with a batch file (put it in the file; "
                     "--edition, --method, --trials and --seed do override the file's)"
                 )
-            return _jobs_from_batch_file(Path(what[0]), engine, detail=engine.as_json)
+            return _jobs_from_batch_file(Path(what[0]), engine, engine.as_json, notes)
         return _jobs_from_command_line(what, cross, conditions, effects, engine), None
     except (BatchError, DatasheetError, EditionError) as exc:
         raise fail(str(exc)) from None
@@ -390,7 +399,7 @@ def _targets(cross: CrossOptions, cat) -> list:
 
 
 def _jobs_from_batch_file(
-    path: Path, engine: EngineOptions, detail: bool = True
+    path: Path, engine: EngineOptions, detail: bool = True, notes: bool = True
 ) -> tuple[list[Job | RunError], str | None]:
     from ..batch import load_batch
     from ..edition import choose
@@ -408,6 +417,7 @@ def _jobs_from_batch_file(
         engine.seed,
         fallback_edition=fallback,
         detail=detail,  # the jobs made as the output needs them: no copy of each made later
+        notes=notes,
     )
     return jobs_from_batch(batch, cat, overrides), batch.defaults.title
 

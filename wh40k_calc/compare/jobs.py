@@ -29,10 +29,11 @@ from ..selection import (
     Selection,
     SelectionError,
     UnitChoice,
+    WeaponsError,
     allocation_choice,
     precision_target_value,
 )
-from ..sequence.steps import MAX_STEPS, Step, repeated
+from ..sequence.steps import MAX_STEPS, Step, StepError, repeated
 from ..wording import count, join_words
 
 if TYPE_CHECKING:
@@ -60,6 +61,8 @@ class Job(Struct, frozen=True):
     no effect where only the exact engine runs.
     ``explain``: ``--explain`` (an activation's or a sequence's ``attribution`` and
     ``wasted``; an exchange has none).
+    ``notes``: False where the output shows no note (``--csv``): an activation's object then
+    lacks the notes only words need, never worked out (``resolve``'s ``notes``).
     ``points``: the attacker's points where they are not the datasheets' (an army list's
     own): its row's ``attacker.points`` and efficiency are then these (the datasheets' kept
     as ``attacker.points_datasheet``); None: the datasheets'."""
@@ -78,6 +81,28 @@ class Job(Struct, frozen=True):
     points: float | None = None
     exchange: Any = None  # an exchange run: its ExchangeJob (wh40k_calc.exchange.batch)
     explain: bool = False  # --explain: the attribution and the damage wasted in the object
+    weapons_field: str | None = None  # the batch field of the named weapons ("attacker.weapons")
+    notes: bool = True  # False: no note is shown (--csv), none worked out that words alone need
+    step_weapons: tuple[int, ...] = ()  # the 1-based steps written as mappings naming weapons
+
+    def weapons_error(self, exc: Exception) -> tuple[str, str] | None:
+        """(field, reason) of named weapons that cannot attack as named, where the batch
+        file named them in a field: the run's ``attacker.weapons`` (``exc`` a
+        :class:`~wh40k_calc.selection.WeaponsError`) or a mapping step's
+        (``sequence[0].attacker.weapons``, shown as ``step 1: attacker.weapons``; ``exc`` the
+        :class:`~wh40k_calc.sequence.steps.StepError` found while resolving it, whose phase
+        advice is the step's); None where the weapons came as ``--weapon`` (a quoted step,
+        ``compare --attacker``): the message names the option."""
+        if isinstance(exc, WeaponsError) and self.weapons_field is not None:
+            return self.weapons_field, exc.detail
+        if (
+            isinstance(exc, StepError)
+            and exc.weapons_detail is not None
+            and exc.index in self.step_weapons
+        ):
+            reason = exc.weapons_detail.replace("give the run phase:", "give the step phase:")
+            return f"sequence[{exc.index - 1}].attacker.weapons", reason
+        return None
 
 
 @dataclass
@@ -185,7 +210,9 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
     """Resolve one job: its contract object (``report.to_json``, without ``"run"``) and its
     compared figures. Without ``job.detail``, the object leaves out what only ``--json``
     shows, never computed: a sequence's ``steps`` (their own kill tables and damage
-    distributions) and an activation's exact ``damage_distribution`` (its figure pass).
+    distributions) and an activation's exact ``damage_distribution`` (its figure pass); an
+    activation's exact object (without ``--explain``) is then only what the table and the
+    CSV read (``report.table_json``).
 
     Raises:
         SelectionError, LookupError, ValueError, DatasheetError: as ``resolve`` does.
@@ -217,7 +244,13 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
 
     damage = job.detail or job.explain  # the table and the CSV never read it
     result = resolve(
-        job.selection, job.method, job.trials, job.seed, waste=job.explain, damage=damage
+        job.selection,
+        job.method,
+        job.trials,
+        job.seed,
+        waste=job.explain,
+        damage=damage,
+        words=job.notes or job.explain,
     )
     if result.sample is None and job.sampler_set:
         result.notes.append(_sampler_unused(job))
@@ -227,8 +260,10 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
         result = explained(result, seed=job.seed)
     if job.detail or result.method == "sample":
         obj = to_json(result)
+    elif job.explain or result.method != "exact":
+        obj = to_json(result, damage=False)  # its exact figure pass never run
     else:
-        obj = _without_damage_distribution(result)
+        obj = _table_object(result)
     return obj, row_figures(obj, job.points)
 
 
@@ -240,13 +275,14 @@ def _sampler_unused(job: Job) -> str:
     return note
 
 
-def _without_damage_distribution(result: "Result") -> dict[str, Any]:
-    """``report.to_json`` of ``result`` without ``damage_distribution``, its exact figure pass
-    never run."""
-    from ..report import to_json
+def _table_object(result: "Result") -> dict[str, Any]:
+    """What the table and the CSV read of ``report.to_json`` of an exact ``result``
+    (``report.table_json``: no damage distribution, its figure pass never run, nor anything
+    else only ``--json`` shows)."""
+    from ..report import table_json
 
     assert result.exact is not None
-    return to_json(result, damage=False)
+    return table_json(result)
 
 
 def run_job(job: Job) -> Row:
@@ -372,6 +408,8 @@ def _check_unit_choice(
     choice = UnitChoice(ds, spec.models, spec.loadout, weapons, leaders)
     try:
         unit = build_unit(choice, role, edition)
+    except WeaponsError as exc:  # the batch field, not the option it stands for
+        raise _FieldError(at("weapons"), exc.detail) from None
     except SelectionError as exc:
         raise _FieldError(base, str(exc)) from None
     if spec.wounds_left is not None and role == "attacker":  # as --wounds-left
@@ -523,6 +561,7 @@ class Overrides:
     seed: int | None = None
     fallback_edition: str = "10"  # where neither the command line nor the file says
     detail: bool = True  # Job.detail: False for the table and the CSV (not --json)
+    notes: bool = True  # Job.notes: False for the CSV (no note shown)
 
 
 def jobs_from_batch(
@@ -902,6 +941,9 @@ class _BatchRuns:
             steps,
             sampler_set=run.sampler_set,
             detail=self.ov.detail,
+            weapons_field="attacker.weapons" if run.att is not None and run.att.weapons else None,
+            notes=self.ov.notes,
+            step_weapons=tuple(t.index for t in run.templates or () if t.weapons),
         )
 
     def _selection(self, run: _Run, att: UnitChoice, tgt: UnitChoice, tspec: UnitSpec) -> Selection:
@@ -1092,6 +1134,7 @@ class _StepTemplate:
     index: int
     text: str
     selection: Selection
+    weapons: bool = False  # a mapping step naming its attacker's weapons (``weapons:``)
 
     def against(
         self, target: UnitChoice, spec: UnitSpec, stealth: bool, notes: tuple[str, ...] = ()
@@ -1189,7 +1232,7 @@ def _mapping_step(
         notes=look.notes(att),
     )
     verb = "shoot" if phase == "shooting" else "fight"
-    return _StepTemplate(j + 1, f"{verb} {_auto_name(attacker)}", sel)
+    return _StepTemplate(j + 1, f"{verb} {_auto_name(attacker)}", sel, bool(att.weapons))
 
 
 def jobs_from_options(

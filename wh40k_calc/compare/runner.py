@@ -18,6 +18,8 @@ from typing import Any
 
 from ..datasheet import Datasheet
 from ..records import field_names
+from ..selection import WeaponsError
+from ..sequence.steps import StepError
 from .jobs import USER_ERRORS, Job, Row, RunError, job_outcome, row_figures
 
 AUTO_PARALLEL_RUNS = 300  # distinct jobs above which --jobs defaults to every core
@@ -215,15 +217,18 @@ def _collect(job: Job, outcome: Outcome, rows: list[Row], errors: list[RunError]
             second = row_figures(first, job.points)
         rows.append(Row(job, {"run": job.run, **first}, second))
     else:
-        errors.append(
-            RunError(job.run, first, source=job.source, line=job.line, target=job.target_label)
-        )
+        errors.append(RunError(job.run, first, second, job.source, job.line, job.target_label))
 
 
 def _resolve(job: Job) -> Outcome:
     """One job's outcome; a user error becomes its message."""
     try:
         obj, figures = job_outcome(job)
+    except (WeaponsError, StepError) as exc:  # a batch file's named weapons: its field
+        named = job.weapons_error(exc)
+        if named is None:
+            return ("error", _message(exc), None)
+        return ("error", named[1], named[0])
     except USER_ERRORS as exc:
         return ("error", _message(exc), None)
     return ("row", obj, figures)
@@ -296,9 +301,11 @@ class _Alongside:
     span with the most left: a process on a busy core (another program) takes fewer chunks,
     so the batch never waits on one process; each keeps to few targets (its caches,
     engine/memo.py); and this process's outcomes are not pickled. The forked processes
-    inherit the jobs (nothing is sent to them; their outcomes come back) and end with their
-    last chunk. A chunk one of them claimed but did not return (it died, or failed) is
-    missing from the outcomes: the caller resolves it (and meets the failure again, here)."""
+    (:class:`_Worker`: plain ``os.fork``, no multiprocessing machinery to import and start,
+    about 25 ms before the first chunk) inherit the jobs (nothing is sent to them; their
+    outcomes come back) and end with their last chunk. A chunk one of them claimed but did
+    not return (it died, or failed) is missing from the outcomes: the caller resolves it (and
+    meets the failure again, here)."""
 
     def __init__(self, chunks: list[Chunk], spans: list[int], tick: Callable[[], None] | None):
         self.chunks = chunks
@@ -309,44 +316,105 @@ class _Alongside:
 
     def run(self, extra: int) -> dict[Hashable, Outcome]:
         import gc
-        import multiprocessing
 
         from .. import report, resolve  # noqa: F401  (imported once, before the fork)
 
-        ctx = multiprocessing.get_context("fork")
-        procs: list = []
+        workers: list[_Worker] = []
         try:
-            self.spans = ctx.Array("i", self.span_bounds)
-            self.results = ctx.Queue()
+            self.claims = _Claims(self.span_bounds)
+        except (OSError, AttributeError):  # no shared memory or locks here: one process
+            return self.out
+        try:
             gc.freeze()  # the forked processes' collections leave what they inherit alone
             for k in range(1, extra + 1):
-                proc = ctx.Process(target=self._work, args=(k,), daemon=True)
-                proc.start()
-                procs.append(proc)
-        except (OSError, ImportError):  # no worker processes here (no /dev/shm, ...)
-            for proc in procs:
-                proc.terminate()
-                proc.join()
+                workers.append(_Worker.start(self, k))
+        except OSError:  # no more processes here: this process resolves every chunk
+            for worker in workers:
+                worker.stop()
+            self.claims.close()
             return self.out
         finally:
             gc.unfreeze()  # this process's objects are collectable again
         try:
-            while (i := self._claim(0)) is not None:
+            while (i := self.claims.claim(0)) is not None:
                 self._take(i, _resolve_chunk([job for _, job in self.chunks[i]]))
-                self._receive(block=False, procs=procs)
-            while self.pending and self._receive(block=True, procs=procs):
+                self._receive(workers, block=False)
+            while self.pending and self._receive(workers, block=True):
                 pass
         finally:
-            for proc in procs:
-                proc.terminate()  # nothing left to do (or Ctrl-C): no-op once it exited
-                proc.join()
+            for worker in workers:
+                worker.stop()  # nothing left to do (or Ctrl-C): each one ended and reaped
+            self.claims.close()
         return self.out  # without a chunk claimed by a process that returned nothing
 
-    def _claim(self, k: int) -> int | None:
+    def _take(self, i: int, outcomes: list[Outcome]) -> None:
+        for (key, _), outcome in zip(self.chunks[i], outcomes, strict=True):
+            self.out[key] = outcome
+            if self.tick is not None:
+                self.tick()
+        self.pending.discard(i)
+
+    def _receive(self, workers: list[_Worker], block: bool) -> bool:
+        """Take the outcomes the forked processes have sent: all there are, or (``block``)
+        at least one, waiting for it; False once none can come (every process has ended and
+        everything it sent is taken)."""
+        import select
+
+        while True:
+            live = [w for w in workers if not w.ended]
+            if not live:
+                return False
+            ready = live
+            if block:
+                ready = [
+                    w for w in live if w.pipe in select.select([w.pipe for w in live], [], [])[0]
+                ]
+            got = False
+            for w in ready:
+                for i, outcomes in w.sent():
+                    self._take(i, outcomes)
+                    got = True
+            if got or not block:
+                return True
+
+    def _work(self, k: int, worker: _Worker) -> None:
+        """Forked process ``k``: claim and resolve chunks, send each one's outcomes back."""
+        _ignore_interrupts()
+        try:
+            while (i := self.claims.claim(k)) is not None:
+                worker.send(i, _resolve_chunk([job for _, job in self.chunks[i]]))
+        except BaseException:  # the chunk it held is resolved again in the parent, which reports it
+            pass
+
+
+class _Claims:
+    """The spans of chunks each process has left (``_shrinking_chunks``' bounds: [start0,
+    end0, start1, ...]) in memory every forked process shares, changed under a lock that a
+    process which dies lets go of (a POSIX record lock, ``fcntl.lockf``, on the memory's
+    file)."""
+
+    def __init__(self, bounds: list[int]):
+        import mmap
+
+        self.fd = os.memfd_create("calc-compare-claims")
+        try:
+            os.ftruncate(self.fd, 4 * len(bounds))
+            self.map = mmap.mmap(self.fd, 4 * len(bounds))  # shared with the forked ones
+        except OSError:
+            os.close(self.fd)
+            raise
+        self.spans = memoryview(self.map).cast("i")
+        for j, b in enumerate(bounds):
+            self.spans[j] = b
+
+    def claim(self, k: int) -> int | None:
         """The next chunk for process ``k``: the first left in its own span, else the last
         left in the span with the most left (a neighbour's targets, taken from the far end)."""
+        import fcntl
+
         spans = self.spans
-        with spans.get_lock():
+        fcntl.lockf(self.fd, fcntl.LOCK_EX)
+        try:
             if spans[2 * k] < spans[2 * k + 1]:
                 spans[2 * k] += 1
                 return spans[2 * k] - 1
@@ -356,41 +424,115 @@ class _Alongside:
                 return None
             spans[2 * j + 1] -= 1
             return spans[2 * j + 1]
+        finally:
+            fcntl.lockf(self.fd, fcntl.LOCK_UN)
 
-    def _take(self, i: int, outcomes: list[Outcome]) -> None:
-        for (key, _), outcome in zip(self.chunks[i], outcomes, strict=True):
-            self.out[key] = outcome
-            if self.tick is not None:
-                self.tick()
-        self.pending.discard(i)
+    def close(self) -> None:
+        self.spans.release()
+        self.map.close()
+        os.close(self.fd)
 
-    def _receive(self, block: bool, procs: list) -> bool:
-        """Take the outcomes the forked processes have sent: all there are, or (``block``)
-        the next, waiting for it; False once none can come (every process has exited and
-        none is queued)."""
-        import queue
 
+_NOTICE = "=iqq"  # a chunk sent: its index, and where its pickled outcomes are in the file
+
+
+class _Worker:
+    """One forked process and what it sends back: each chunk's outcomes pickled into a file
+    of its own (``os.memfd_create``: writing never waits on this process to read), and a
+    notice of 20 bytes per chunk on a pipe (where they are), which this process reads
+    between its own chunks; the pipe's end says the process has ended. The process never
+    returns into the program: it ends with ``os._exit`` once it has written everything it
+    sends (with ``os.write``: nothing of it buffered), as a multiprocessing fork child ends,
+    so that nothing of this process's (its buffered output, its exit handlers) runs twice."""
+
+    def __init__(self, pid: int, pipe: int, file: int):
+        self.pid, self.pipe, self.file = pid, pipe, file
+        self.ended = False
+        self.status: int | None = None  # os.waitpid's, once reaped
+        self._buffer = b""
+        self._written = 0
+        self._stopped = False
+
+    @classmethod
+    def start(cls, work: _Alongside, k: int) -> _Worker:
+        """Fork process ``k`` of ``work``.
+
+        Raises:
+            OSError: no process could be started (or no pipe or file made).
+        """
+        file = os.memfd_create("calc-compare-outcomes")
+        try:
+            read, write = os.pipe()
+        except OSError:
+            os.close(file)
+            raise
+        try:
+            pid = os.fork()
+        except OSError:
+            for fd in (file, read, write):
+                os.close(fd)
+            raise
+        if pid == 0:  # the forked process
+            code = 1
+            try:
+                os.close(read)
+                worker = cls(0, write, file)
+                work._work(k, worker)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write)
+        return cls(pid, read, file)
+
+    def send(self, i: int, outcomes: list[Outcome]) -> None:
+        """(In the forked process) chunk ``i``'s outcomes to this process."""
+        import pickle
+        import struct
+
+        data = pickle.dumps(outcomes, protocol=pickle.HIGHEST_PROTOCOL)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.file, view) :]
+        os.write(self.pipe, struct.pack(_NOTICE, i, self._written, len(data)))
+        self._written += len(data)
+
+    def sent(self) -> list[tuple[int, list[Outcome]]]:
+        """The chunks sent since the last call, without waiting (the pipe read as far as it
+        goes; at its end the process has ended)."""
+        import pickle
+        import struct
+
+        size = struct.calcsize(_NOTICE)
+        os.set_blocking(self.pipe, False)
         while True:
             try:
-                self._take(*self.results.get(block=block, timeout=0.05 if block else None))
-                if block:
-                    return True
-            except queue.Empty:
-                if not block:
-                    return True
-                if not any(proc.is_alive() for proc in procs) and self.results.empty():
-                    return False
+                data = os.read(self.pipe, 65536)
+            except BlockingIOError:
+                break
+            if not data:
+                self.ended = True
+                break
+            self._buffer += data
+        out = []
+        while len(self._buffer) >= size:
+            i, at, n = struct.unpack(_NOTICE, self._buffer[:size])
+            self._buffer = self._buffer[size:]
+            out.append((i, pickle.loads(os.pread(self.file, n, at))))
+        return out
 
-    def _work(self, k: int) -> None:
-        """Forked process ``k``: claim and resolve chunks, send each one's outcomes back."""
-        _ignore_interrupts()
-        try:
-            while (i := self._claim(k)) is not None:
-                self.results.put((i, _resolve_chunk([job for _, job in self.chunks[i]])))
-        except BaseException:  # the chunk it held is resolved again in the parent, which reports it
-            pass
-        self.results.close()
-        self.results.join_thread()
+    def stop(self) -> None:
+        """End the process (at once, when it is still working) and reap it."""
+        import contextlib
+        import signal
+
+        if self._stopped:
+            return
+        self._stopped = True
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGTERM)  # nothing happens to one that has ended
+        _, self.status = os.waitpid(self.pid, 0)
+        os.close(self.pipe)
+        os.close(self.file)
 
 
 def _resolve_in_pool(

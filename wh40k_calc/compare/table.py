@@ -504,7 +504,8 @@ def compared(rows: list[Row], key: str) -> list[dict[str, Any]]:
     ``"compared"``: the CSV's ``damage``, ``models_destroyed``, ``p_wipe``,
     ``points_per_100`` (None where the table shows "—"), ``attacker_losses``, and ``best``
     (the row is a best one of its target by ``sort``, as the bold rows and the CSV's
-    ``best`` say), with ``sort`` the figure ranked by."""
+    ``best`` say), with ``sort`` the ``--sort`` value ranked by (``key``: "models",
+    "damage", "wipe", "efficiency" or "losses"; README, ``calc compare``)."""
     best: set[int] = set()
     for group in group_rows(rows, key):
         best |= {id(group[i]) for i in best_rows(group, key)}

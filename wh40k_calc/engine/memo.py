@@ -7,7 +7,8 @@ few inputs, so each is kept, keyed by exactly what it reads:
 
 * a weapon's wound counts (:func:`~wh40k_calc.engine.wounds.wound_joint`) and their cost: its
   attacks, Hit and Wound roll tables, Sustained Hits, Lethal Hits, Devastating Wounds, Command
-  Re-roll, Blast and models, and the models in the target when selected;
+  Re-roll, Blast and models, and with Blast the bracket of five the target's models were in
+  when selected (:func:`selected_key`);
 * a weapon's transition kernels (:func:`~wh40k_calc.engine.kernels.wound_kernel`,
   :func:`~wh40k_calc.engine.kernels.face_kernels`): the target's state space (itself built
   once, :func:`~wh40k_calc.engine.allocation.space_for`), what the weapon does to each kind of
@@ -108,18 +109,31 @@ def counts_of(ap: AttackProfile) -> _Keyed:
     return _Keyed(ap, _counts_key(ap))
 
 
+def selected_key(ap: AttackProfile, selected: int) -> int:
+    """The models in the target when selected as :func:`wound_joint` and :func:`joint_cost`
+    read them: only through Blast's extra attacks, ``blast * (selected // 5)``
+    (``AttackProfile.attack_pmf``), so the first count of its bracket of five, and 0 for a
+    weapon without Blast (whose counts are one whatever the target's size: a batch meets the
+    same weapon against targets of many sizes)."""
+    return selected // 5 * 5 if ap.blast else 0
+
+
 def joint(
     ap: AttackProfile | _Keyed, selected: int, trim: Callable[[np.ndarray], np.ndarray]
 ) -> tuple[np.ndarray, dict]:
     """:func:`wound_joint` of ``ap`` (a profile, or :func:`counts_of` it) with ``selected``
     models in the target, its P[n, m] cut by ``trim`` (the exact engine leaves out negligible
-    tails), computed once (the expectations dict is shared: read it, do not change it)."""
-    return _joint(ap if isinstance(ap, _Keyed) else counts_of(ap), selected, trim)
+    tails), computed once per :func:`selected_key` (the expectations dict is shared: read it,
+    do not change it)."""
+    keyed = ap if isinstance(ap, _Keyed) else counts_of(ap)
+    return _joint(keyed, selected_key(keyed.value, selected), trim)
 
 
 def cost(ap: AttackProfile | _Keyed, selected: int) -> float:
-    """:func:`joint_cost` of ``ap`` (a profile, or :func:`counts_of` it), computed once."""
-    return _cost(ap if isinstance(ap, _Keyed) else counts_of(ap), selected)
+    """:func:`joint_cost` of ``ap`` (a profile, or :func:`counts_of` it), computed once per
+    :func:`selected_key`."""
+    keyed = ap if isinstance(ap, _Keyed) else counts_of(ap)
+    return _cost(keyed, selected_key(keyed.value, selected))
 
 
 _BY_ID: dict[tuple, tuple[tuple, Any]] = {}  # (fn, ids of its arguments): (them, fn's result)

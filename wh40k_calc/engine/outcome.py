@@ -100,7 +100,13 @@ class Outcome:
 
     def replaced(self, **changes) -> Outcome:
         """A copy with ``changes`` (as :func:`dataclasses.replace`), the damage distribution
-        kept as it is unless changed: a function not yet called stays uncalled."""
+        kept as it is unless changed: a function not yet called stays uncalled. Without
+        changes, a shallow copy of the fields as they are (what ``replace`` would make, made
+        without running ``__init__``: a batch copies each kept exact outcome it hands out)."""
+        if not changes:
+            out = object.__new__(Outcome)
+            out.__dict__.update(self.__dict__)
+            return out
         changes.setdefault("damage_distribution", self.__dict__["_damage"])
         return replace(self, **changes)
 

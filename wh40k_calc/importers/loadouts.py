@@ -12,7 +12,7 @@ the assault cannon that 1 of 5 may; "if this unit contains N models" sets ``min_
 * "N M's X / One M's X can be replaced with ..." (N models M; "model" means the models that
   carry X);
 * "Any number of / All M can each have their X replaced with ...", "Each M's X can be replaced
-  with ..." (every model M);
+  with ..." (every model M; "All M" is every model M or none: ``whole``);
 * "Up to N M can each have their X replaced with ..." and "N M can replace its X with ...";
 * "N model(s) [in this unit] equipped with X can be equipped with Y" (usually "for every N
   models in this unit, 1 model equipped with a bolt rifle can be equipped with 1 Astartes
@@ -166,6 +166,7 @@ class _Option:
     or_old: tuple[str, ...] = ()  # "X or Y replaced": Y, replaced where no model carries X
     once_at: tuple[int, int] | None = None  # with once: (N, K): K of an item in N models
     fresh: bool = True  # a form read since the first ones: its loadouts are named after theirs
+    whole: bool = False  # "All M can each ...": every model of the type takes it, or none
 
 
 _EQUIPPED_ADD = re.compile(
@@ -371,6 +372,7 @@ def parse_option(text: str) -> _Option | None:
             fresh=fresh,
             or_old=or_old,
             once_at=once_at,
+            whole=kind == "all" and head.lower().startswith("all "),
         )
     return None
 
@@ -502,6 +504,7 @@ def generate_loadouts(
     pending: list[_Made] = []  # every option's loadouts, in the options' order
     limits: list[tuple[list[int], dict[str, object]]] = []  # (indices in pending, limit)
     once = _once_footnotes(option_rows)
+    numbered = 0  # the options read, a heading's each counted
     for number, row in enumerate(option_rows):
         if row.get("button", "").strip() == "*":
             continue  # a footnote to the options above, not an option
@@ -510,6 +513,7 @@ def generate_loadouts(
             continue  # "None": the datasheet has no wargear options
         parts = split_headed(whole)
         for text in parts:
+            numbered += 1
             choice = parse_choice(text) or parse_addition(text)
             if choice is not None:
                 why = _add_choice(out.choices, choice, models, weapons, choice.up_to != capped)
@@ -531,7 +535,10 @@ def generate_loadouts(
                         skip(why, _named_items(text))
                     continue
                 fresh = one.fresh or len(parts) > 1 or len(options) > 1
-                made += _option_loadouts(one, models, weapons, max_counts, skip, number, fresh)
+                made += [
+                    replace(m, option=numbered)
+                    for m in _option_loadouts(one, models, weapons, max_counts, skip, number, fresh)
+                ]
             first = len(pending)
             pending += made
             limit = _limit(options, [m.entries for m in made], max_counts)
@@ -544,7 +551,53 @@ def generate_loadouts(
         out.limits.append({"loadouts": [names[i] for i in indices], **limit})
     origin = {names[i]: m.row for i, m in enumerate(pending)}
     _add_up_separate_options(out.loadouts, origin, max_counts)
+    _number_options(out.loadouts, {names[i]: m.option for i, m in enumerate(pending)}, option_rows)
     return out
+
+
+_RESTRICTS = re.compile(
+    r"\b(?:cannot|only|both|maximum|instead|unless|not equipped|same model|more than)\b",
+    re.IGNORECASE,
+)
+
+
+def combinable(option_rows: list[dict[str, str]]) -> bool:
+    """Whether the datasheet's separate options may be combined on one model as far as its
+    text says: no option or footnote row says anything of what a model may take together
+    ("A model can only take one of these options", "These options cannot be taken on the
+    same model", "That model's X cannot be replaced", "Maximum 1 per model", "cannot be
+    equipped with more than 3 ranged weapons", ...), the notes that no item is taken twice in
+    the unit left aside (they are read as limits)."""
+    for row in option_rows:
+        text = html_to_text(row["description"])
+        if _RESTRICTS.search(_ONCE.sub("", _TWICE.sub("", text))):
+            return False
+    return True
+
+
+def _number_options(
+    loadouts: dict[str, list[dict[str, object]]],
+    option_of: dict[str, int],
+    option_rows: list[dict[str, str]],
+) -> None:
+    """Write each generated loadout entry's option number (``option``; ``needs``, the weapons
+    an added item needs kept, only with it) where it can matter: for the model types with
+    entries of two options or more, on a datasheet whose text does not restrict which options
+    a model takes together (:func:`combinable`). Loadouts made by adding up separate options
+    (``-xN``) have none: they are never combined."""
+    per_model: dict[str, set[int]] = {}
+    for name, entries in loadouts.items():
+        if name in option_of:
+            for e in entries:
+                per_model.setdefault(str(e["model"]), set()).add(option_of[name])
+    ok = combinable(option_rows)
+    for name, entries in loadouts.items():
+        for e in entries:
+            needs = e.pop("needs", None)
+            if ok and name in option_of and len(per_model[str(e["model"])]) > 1:
+                e["option"] = option_of[name]
+                if needs:
+                    e["needs"] = needs
 
 
 @dataclass(frozen=True)
@@ -559,6 +612,7 @@ class _Made:
     row: int
     fresh: bool
     suffix: str = ""  # "-x2": the item's loadout for K models in units of N (``once_at``)
+    option: int = 0  # the option's number on the datasheet (from 1, a heading's each counted)
 
 
 def _names(pending: list[_Made], weapons: list[ImportedWeapon]) -> list[str]:
@@ -919,6 +973,10 @@ def _entries(
                     entry["min_unit_size"] = max(option.min_unit_size or 0, option.per_models)
             if not plain:
                 entry["replaces"] = kit
+            if option.whole and entry["count"] == "all":
+                entry["whole"] = True
+            if option.adds and option.old:  # the items it is added beside stay
+                entry["needs"] = _kept(kit, option.old, weapons)
             entries.append(entry)
     return entries, ""
 
@@ -995,9 +1053,16 @@ def _added(
 ) -> list[str]:
     """``equipped`` with ``new`` put after the old items' weapons (which stay: the option adds
     a weapon to the models that carry them)."""
-    kept = [w.name for item in old for w in weapons if same_name(w.base, split_count(item)[1])]
+    kept = _kept(equipped, old, weapons)
     at = max((i + 1 for i, name in enumerate(equipped) if name in kept), default=len(equipped))
     return equipped[:at] + new + equipped[at:]
+
+
+def _kept(equipped: list[str], old: tuple[str, ...], weapons: list[ImportedWeapon]) -> list[str]:
+    """The profiles of ``equipped`` that the old items of an addition name (the models it is
+    for carry them, and keep them)."""
+    named = {w.name for item in old for w in weapons if same_name(w.base, split_count(item)[1])}
+    return [name for name in equipped if name in named]
 
 
 def _name(

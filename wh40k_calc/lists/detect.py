@@ -9,15 +9,17 @@ Other text is one of the text exports: the WTC header (``+++`` and ``+ KEY: valu
 means New Recruit's WTC compact, WTC full or GW-style text; otherwise each text reader scores
 how much the text looks like its export (its title line, section headings, unit headings) and
 the best one reads it. Anything else — empty, binary, an unrelated file — is one line of
-error, and so is a text export that was cut short (:func:`cut_short`).
+error, and so is a text export that was cut short (:func:`cut_short`), or that holds a line
+its builder does not write (:func:`~.text.refuse_bad_lines`, and each reader's own lines).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
-from .model import ArmyList, ListError
+from .model import ArmyList, LineError, ListError
 from .source import EMPTY_ZIP_MAGIC, ZIP_MAGIC, clean_text, decode_text, read_source, unzip_roster
 
 FORMATS = (
@@ -65,9 +67,33 @@ def parse_bytes(data: bytes, label: str) -> ArmyList:
         return _xml(text, "battlescribe-ros", label)
     if head.startswith(("{", "[")):
         return _json(text, label)
-    army = parse_text(clean_text(text), label)
+    try:
+        army = parse_text(clean_text(text), label)
+    except LineError as exc:
+        cut_in_last_line(exc, text, label)
+        raise
     cut_short(army, text, label)
     return army
+
+
+def cut_in_last_line(exc: LineError, raw: str, label: str) -> None:
+    """Refuse as cut short, rather than for the line, a text export whose line that no builder
+    writes (``exc``) is its last and the text stops inside it (no line break after it: a copy
+    cut mid-line, ``10x Boyz (1``), where the list without that line is cut short by
+    :func:`cut_short`'s evidence (its units come short of its total). Otherwise nothing: the
+    caller raises ``exc``. ``raw`` is the decoded text before cleaning.
+
+    Raises:
+        ListError: the list was cut short.
+    """
+    lines = clean_text(raw).split("\n")
+    if raw.rstrip(" \t").endswith(("\n", "\r")) or exc.line != len(lines):
+        return
+    try:
+        army = parse_text("\n".join(lines[:-1]), label)
+    except ListError:
+        return
+    cut_short(army, raw, label)
 
 
 _SHARE = "#/listforge-json/"
@@ -145,14 +171,15 @@ def parse_text(text: str, label: str) -> ArmyList:
 
     Raises:
         ListError: no text reader recognises it, or the one that does finds no unit; a
-            count that is no whole number from 1 up (:func:`~.text.refuse_bad_counts`).
+            line no list builder writes: a control character, points or a count that is no
+            whole number (:func:`~.text.refuse_bad_lines`).
     """
     from . import gwapp, listforge, newrecruit, nrsimple
-    from .text import lines_of, refuse_bad_counts
+    from .text import lines_of, refuse_bad_lines
 
     lines = lines_of(text)
     if newrecruit.has_header(lines):
-        refuse_bad_counts(lines, label)
+        refuse_bad_lines(lines, label)
         return newrecruit.parse(text, label)
     scores = {
         "gw-app": (gwapp.looks_like(lines), gwapp.parse),
@@ -163,7 +190,7 @@ def parse_text(text: str, label: str) -> ArmyList:
     if scores[best][0] < MIN_SCORE:
         why = _too_little(lines, scores[best][0])
         raise ListError(f"{label}: no army list format recognised: {why}")
-    refuse_bad_counts(lines, label)
+    refuse_bad_lines(lines, label)
     return scores[best][1](text, label)
 
 
@@ -190,13 +217,21 @@ def _too_little(lines: list, score: int) -> str:
     )
 
 
+# the end of a line cut after a count, before its name: "• 9x", ": 5 with", ", 2x"
+_BARE_COUNT = re.compile(r"(?:^|[:,])[\s•◦*-]*\d+\s*(?:x|with)?\s*$", re.IGNORECASE)
+
+
 def cut_short(army: ArmyList, raw: str, label: str) -> None:
     """Refuse a text export that was cut short (a copy or a download that stopped part-way):
     its units add up to fewer points than the total it states, and its end shows the cut —
     the text stops inside a line (no line break after the last one), the header counts more
     units than it holds (New Recruit's ``NUMBER OF UNITS``), or the app's closing ``Exported
     with App Version`` line is missing. A shortfall alone stays a note (a list trimmed by hand
-    on purpose; :meth:`ArmyList.with_notes`). ``raw`` is the decoded text before cleaning.
+    on purpose; :meth:`ArmyList.with_notes`). Whatever the points, a text that ends on a count
+    with no name after it (``  • 9x``, ``5x Lootas (130 pts): 5 with``, ``..., 2x``) was cut:
+    no export writes a count alone. A cut inside the last name, or between two items of the
+    last unit, leaves no sign of its own when the points add up (a shorter name or one item
+    fewer is a list as valid as the whole one). ``raw`` is the decoded text before cleaning.
 
     Raises:
         ListError: the list was cut short; one line with the evidence.
@@ -204,15 +239,22 @@ def cut_short(army: ArmyList, raw: str, label: str) -> None:
     from . import gwapp, newrecruit
     from .text import lines_of
 
+    ending = raw.rstrip()
+    final = ending.splitlines()[-1].strip() if ending else ""
+    shown = final if len(final) <= 40 else "…" + final[-39:]
+    bare = _BARE_COUNT.search(final) is not None
     listed = sum(u.points for u in army.units if u.points is not None)
     if army.points is None or listed >= army.points:
+        if bare:  # the points add up, but no export ends on a count
+            raise ListError(
+                f"{label}: cut short: it ends on a count with no name after it ({shown!r}); "
+                "copy or export the whole list again"
+            )
         return
     lines = lines_of(clean_text(raw))
     signs = []
     last = raw.rstrip(" \t")
     if last and not last.endswith(("\n", "\r")):
-        tail = last.splitlines()[-1].strip()
-        shown = tail if len(tail) <= 40 else "…" + tail[-39:]
         signs.append(f"it stops inside a line ({shown!r})")
     stated = newrecruit.stated_units(lines) if army.format.startswith("newrecruit") else None
     if stated is not None and stated > len(army.units):

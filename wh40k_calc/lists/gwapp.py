@@ -23,14 +23,35 @@ keyword), and equipment ``Nx Name``. Two layouts of the equipment exist:
 Counts are totals over the model type. ``Attached unit N`` sub-headings group the units of
 one Attached unit. Edition: a list that counts Detachment Points is an edition-11 list (the
 edition-11 core rules' army construction); the app states nothing else.
+
+Inside a unit block, a line at the margin without a bullet must be a count (app 2.6's groups);
+any other (a unit heading the reader cannot read, with no blank line before it) is refused
+naming it, and so is any text after the footer (a unit added after it, notes, a second list).
 """
 
 from __future__ import annotations
 
 import re
 
-from .model import ArmyList, Attachment, ListedModels, ListedUnit, ListError, merge_counts
-from .text import Line, is_ally_section, is_heading, lines_of, split_count, split_points
+from .model import (
+    ArmyList,
+    Attachment,
+    LineError,
+    ListedModels,
+    ListedUnit,
+    ListError,
+    merge_counts,
+)
+from .text import (
+    TWO_LISTS,
+    Line,
+    is_ally_section,
+    is_heading,
+    lines_of,
+    shown,
+    split_count,
+    split_points,
+)
 
 FORMAT = "gw-app"
 _BATTLE_SIZE = re.compile(r"^(combat patrol|incursion|strike force|onslaught)\b.*\(", re.IGNORECASE)
@@ -84,7 +105,9 @@ def parse(text: str, label: str) -> ArmyList:
     head = _preamble(lines[:body_at])
     bullets = [ln for ln in lines[body_at:] if ln.bullet]
     flat = bool(bullets) and all(ln.indent == 0 and ln.bullet != "◦" for ln in bullets)
-    units = _units(lines[body_at:], flat)
+    title = next((ln for ln in lines if not ln.blank), None)
+    units = _units(lines[body_at:], flat, label, title)
+    _after_footer(lines, label)
     if not units:
         raise ListError(f"{label}: no unit found (a line like 'Boyz (90 Points)')")
     return ArmyList(FORMAT, units=tuple(units), **head).with_notes()
@@ -148,7 +171,47 @@ def _names(text: str) -> list[str]:
     return parts
 
 
-def _units(lines: list[Line], flat: bool) -> list[ListedUnit]:
+def _after_footer(lines: list[Line], label: str) -> None:
+    """Refuse text after the footer (``Exported with App Version ...``), the last line the app
+    writes: another footer or the list's first line again after it is a second list (the list
+    pasted twice, or two lists in one file); anything else was added by hand (a unit added
+    after the list, notes) and is not part of the list.
+
+    Raises:
+        ListError: naming the first line after the footer and what it is.
+    """
+    at = next((i for i, ln in enumerate(lines) if _FOOTER.match(ln.text)), None)
+    if at is None:
+        return
+    after = [ln for ln in lines[at + 1 :] if not ln.blank]
+    if not after:
+        return
+    footer, first = lines[at], after[0]
+    title = next(ln for ln in lines if not ln.blank)
+    if first.text == title.text or any(_FOOTER.match(ln.text) for ln in after):
+        raise LineError(
+            f"{label}: line {first.number}: a second list begins after the app's closing line "
+            f"(line {footer.number}): {TWO_LISTS}",
+            first.number,
+        )
+    raise LineError(
+        f"{label}: line {first.number}: {shown(first.text)} comes after the app's closing line "
+        f"(line {footer.number}, 'Exported with App Version ...'), after which the app writes "
+        "nothing; remove it (a unit goes above the closing line)",
+        first.number,
+    )
+
+
+def _units(
+    lines: list[Line], flat: bool, label: str, title: Line | None = None
+) -> list[ListedUnit]:
+    """The unit blocks of the lines after the preamble, up to the footer (``title``: the
+    list's first line).
+
+    Raises:
+        ListError: a line inside a block that the app does not write (:func:`_stray`); the
+            list's first line again (a second list).
+    """
     out: list[ListedUnit] = []
     section: str | None = None
     group: str | None = None
@@ -165,8 +228,14 @@ def _units(lines: list[Line], flat: bool) -> list[ListedUnit]:
         if ln.blank:
             flush()
             continue
+        if title is not None and ln.text == title.text and ln.number != title.number:
+            raise LineError(
+                f"{label}: line {ln.number}: the list's first line again (line {title.number}): "
+                f"{TWO_LISTS}",
+                ln.number,
+            )
         heading = is_heading(ln.text) or ln.text.lower() in SECTIONS
-        if not ln.bullet and not block and heading:
+        if not ln.bullet and heading and (not block or ln.indent == 0):
             flush()
             section, group = ln.text, None
             continue
@@ -177,9 +246,26 @@ def _units(lines: list[Line], flat: bool) -> list[ListedUnit]:
             continue
         if not ln.bullet and _UNIT_HEAD.search(ln.text) and ln.indent == 0 and block:
             flush()  # a heading right after a block (no blank line between)
+        elif block and _stray(ln):
+            raise LineError(
+                f"{label}: line {ln.number}: {shown(ln.text)} under unit "
+                f"{split_points(block[0].text)[0]!r} (line {block[0].number}) is none of the "
+                "lines the app writes in a unit: they are bulleted or indented ('  • 9x Blood "
+                "Claw'), or a count ('9x Hellblade'); a unit heading has its points ('Blood "
+                "Claws (135 Points)'); correct it or remove it",
+                ln.number,
+            )
         block.append(ln)
     flush()
     return out
+
+
+def _stray(ln: Line) -> bool:
+    """True for a line inside a unit block that the app does not write there: at the margin,
+    without a bullet and without a count (app 2.6's unbulleted lines are counts, ``9x
+    Hellblade``): a unit heading the reader cannot read, say, which would otherwise be taken
+    as the unit's equipment."""
+    return ln.indent == 0 and not ln.bullet and split_count(ln.text)[0] is None
 
 
 def _unit(block: list[Line], section: str | None, group: str | None, flat: bool) -> ListedUnit:

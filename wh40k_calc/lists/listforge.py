@@ -7,14 +7,27 @@ indented under it is a model type (``• 9x Bloodletter`` over ``• 9x Hellblad
 totals over the type); a first-level bullet without is the unit's own equipment (a single
 model's weapons, or a unit's icon); ``• E: Name`` is the enhancement and ``• Warlord`` the
 Warlord.
+
+A line outside a unit that is none of the title, a section or a unit heading, a line at the
+margin inside a unit that is no heading, and the title again (a list pasted twice) are refused
+naming the line: such a line was dropped, with the unit under it.
 """
 
 from __future__ import annotations
 
 import re
 
-from .model import ArmyList, ListedModels, ListedUnit, ListError, merge_counts
-from .text import Line, is_ally_section, lines_of, points_anywhere, split_count, split_points
+from .model import ArmyList, LineError, ListedModels, ListedUnit, ListError, merge_counts
+from .text import (
+    TWO_LISTS,
+    Line,
+    is_ally_section,
+    lines_of,
+    points_anywhere,
+    shown,
+    split_count,
+    split_points,
+)
 
 FORMAT = "listforge-text"
 _SECTION = re.compile(r"^([A-Z][A-Za-z' /&-]{2,40}):$")
@@ -56,11 +69,11 @@ def parse(text: str, label: str) -> ArmyList:
             units.append(_unit(block, section))
             block.clear()
 
-    started = False
+    title: Line | None = None
     for ln in lines:
-        if not started:  # the title line
-            started = not ln.blank
-            if started and _TITLE.search(ln.text) and not _HEAD.search(ln.text):
+        if title is None and not ln.blank:  # the title line
+            title = ln
+            if not _HEAD.search(ln.text) and not _SECTION.match(ln.text):
                 continue
         if ln.blank:
             flush()
@@ -70,14 +83,33 @@ def parse(text: str, label: str) -> ArmyList:
             flush()
             section = m.group(1)
             continue
-        if not ln.bullet and _HEAD.search(ln.text):
+        heading = not ln.bullet and _HEAD.search(ln.text) is not None
+        if heading:
             flush()
-        if block or (not ln.bullet and _HEAD.search(ln.text)):
-            block.append(ln)
+        elif not block or (ln.indent == 0 and not ln.bullet):
+            raise LineError(f"{label}: line {ln.number}: {_unread(ln, block, title)}", ln.number)
+        block.append(ln)
     flush()
     if not units:
         raise ListError(f"{label}: no unit found (a line like 'Bloodletters (110 pts)')")
     return ArmyList(FORMAT, name, faction, detachments, tuple(units), points=points).with_notes()
+
+
+def _unread(ln: Line, block: list[Line], title: Line | None) -> str:
+    """Why a line is none ListForge writes where it stands, in words: the list's title again
+    (a second list), a line outside a unit, or one at the margin inside a unit."""
+    if title is not None and ln.text == title.text and ln.number != title.number:
+        return f"the list's title again (line {title.number}): {TWO_LISTS}"
+    where = (
+        f"under unit {split_points(block[0].text)[0]!r} (line {block[0].number})"
+        if block
+        else "where a unit heading or a section belongs"
+    )
+    return (
+        f"{shown(ln.text)} {where} is none of the lines ListForge writes: a section "
+        "('Battleline:'), a unit heading with its points ('Bloodletters (110 pts)') or an "
+        "indented bullet line under it ('  • 9x Bloodletter'); correct it or remove it"
+    )
 
 
 def _title(lines: list[Line]) -> tuple[str | None, str | None, tuple[str, ...], int | None]:

@@ -24,6 +24,16 @@ class ListError(ValueError):
     another kind of file); the message is one line naming the input and what is wrong."""
 
 
+class LineError(ListError):
+    """A text export's line that its builder does not write where it stands (a unit heading
+    the reader cannot read, text after the closing line, a second list); ``line`` is its
+    1-based number, which the message names too."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
 class UnitCountError(ListError):
     """A unit of a list read with more models than any size of its datasheet; the message
     names the unit (its line in a text export) but not the input, which the caller adds."""

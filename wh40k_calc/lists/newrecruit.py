@@ -23,6 +23,11 @@ model; on a ``N with`` line the items are carried by each of those N models. ``W
 the items is the Warlord; ``X upgrade`` is the enhancement's marker, not equipment; New
 Recruit sometimes glues a marker to the first item after it (``Fusion Blades upgradeFusion
 blaster``): read as the two.
+
+Every line of the body must be one of these (or blank): any other line (a heading the reader
+cannot read, notes), anything after the closing ``Created with newrecruit.eu`` line, and a
+second ``+++`` header (a list pasted twice) are refused naming the line, never taken as part
+of the unit above.
 """
 
 from __future__ import annotations
@@ -31,14 +36,24 @@ import re
 from dataclasses import dataclass, field
 
 from .attach import LEADING, pair_attachments
-from .model import ArmyList, Attachment, ListedModels, ListedUnit, ListError, merge_counts
+from .model import (
+    ArmyList,
+    Attachment,
+    LineError,
+    ListedModels,
+    ListedUnit,
+    ListError,
+    merge_counts,
+)
 from .text import (
+    TWO_LISTS,
     Line,
     grand_faction,
     is_ally_section,
     is_heading,
     lines_of,
     points_anywhere,
+    shown,
     split_count,
     split_items,
     split_label,
@@ -176,7 +191,7 @@ def parse(text: str, label: str, which: str | None = None) -> ArmyList:
     which = which or variant(lines)
     h = _header(lines)
     body = lines[_header_end(lines) :]
-    units = _gw_style(body) if which == "newrecruit-gw-style" else _wtc(body, label)
+    units = _gw_style(body, label) if which == "newrecruit-gw-style" else _wtc(body, label)
     if not units:
         raise ListError(
             f"{label}: no unit found after the header (a line like '10x Boyz (90 pts)')"
@@ -227,16 +242,26 @@ class _Open:
 
 
 def _wtc(body: list[Line], label: str) -> list[ListedUnit]:
+    """The units of a WTC compact or full body. Every line must be one the export writes: a
+    section heading, a unit heading, a line under a unit (:func:`_body_line`) or the closing
+    line, and nothing but blank lines after it (:func:`_after_closing`).
+
+    Raises:
+        ListError: a line the export does not write, naming it (a unit heading its reader
+            cannot read, a second list pasted after the first, text after the closing line);
+            a heading counting other than its model lines (:func:`_close`).
+    """
     out: list[ListedUnit] = []
     section: str | None = None
     unit: _Open | None = None
-    closed = False  # New Recruit's closing line read after the latest unit: the list is whole
+    closing: Line | None = None  # New Recruit's closing line: the list is whole
     for ln in body:
         t = ln.text
         if ln.blank:
             continue
+        _after_closing(ln, closing, label)
         if _CREATED.match(t):
-            closed = True
+            closing = ln
             continue
         if not ln.bullet and is_heading(t):
             section = t
@@ -247,53 +272,99 @@ def _wtc(body: list[Line], label: str) -> list[ListedUnit]:
                 out.append(_close(unit, label))
             unit = _open(head, section)
             unit.line = ln.number
-            closed = False
-        elif unit is not None:
-            _body_line(unit, ln)
+        elif unit is not None and _body_line(unit, ln):
+            continue
+        else:
+            raise LineError(f"{label}: line {ln.number}: {_unread(ln, unit)}", ln.number)
     if unit is not None:
-        out.append(_close(unit, label, ends_text=not closed))
+        out.append(_close(unit, label, ends_text=closing is None))
     return out
+
+
+def _after_closing(ln: Line, closing: Line | None, label: str) -> None:
+    """Refuse a line (not blank) that follows the closing line (``Created with newrecruit.eu
+    ...``), or a second WTC header anywhere in the body: New Recruit writes nothing after
+    its closing line, so it is a second list pasted after the first (its header) or text
+    added by hand (a unit added after the list, notes), which is not part of the list.
+
+    Raises:
+        ListError: naming the line and what it is.
+    """
+    if _RULE.match(ln.text):
+        raise LineError(
+            f"{label}: line {ln.number}: a second list's WTC header ('+++'): {TWO_LISTS}",
+            ln.number,
+        )
+    if closing is None:
+        return
+    raise LineError(
+        f"{label}: line {ln.number}: {shown(ln.text)} comes after New Recruit's closing line "
+        f"(line {closing.number}, {shown(closing.text, 40)}), after which the export writes "
+        "nothing; remove it (a unit goes above the closing line)",
+        ln.number,
+    )
+
+
+def _unread(ln: Line, unit: _Open | None) -> str:
+    """Why a line of a WTC body is none the export writes, in words."""
+    where = (
+        f"under unit {unit.name!r} (line {unit.line})"
+        if unit is not None
+        else "before the first unit"
+    )
+    return (
+        f"{shown(ln.text)} {where} is none of the lines New Recruit writes: a unit heading "
+        "('10x Boyz (90 pts)', 'Char1: 1x Warboss (95 pts): Warlord, ...'), a line under it "
+        "('• 9x Boy: ...', 'N with ...', 'Enhancement: ...', 'Leading ...', 'Attached to "
+        "...') or a section heading; correct it or remove it"
+    )
 
 
 def _open(head: tuple, section: str | None) -> _Open:
     """A unit from its heading; items after the heading's colon are its single model type's
-    (``N with`` giving how many models carry them, else every model)."""
+    (``N with`` giving how many models carry them, else every model). Items that are only
+    markers (``Char1: 4x Chaplain Grimaldus (100 pts): Warlord`` over its ``• 3x Cenobyte
+    Servitor`` and ``• 1x Chaplain Grimaldus`` lines) make no model type: the unit's model
+    lines give its model types."""
     label, count, name, points, items = head
     unit = _Open(name, points, count, section, label)
     if items:
         n, rest = split_with(items)
         unit.models.append([None, count or 1, []])
         _items(unit, rest, n or count or 1)
+        if not unit.models[0][2]:  # Warlord, an upgrade's marker: no equipment
+            unit.models.clear()
     return unit
 
 
-def _body_line(unit: _Open, ln: Line) -> None:
-    """One line under a unit heading: the enhancement, a Leader's or Bodyguard's line, an
-    ``N with`` line (items of the latest model type, or of the unit's single type), a model
-    type (``• Nx Model[: items]`` at the margin), wargear (any other bullet: of the models the
-    latest line spoke for), or a marker."""
+def _body_line(unit: _Open, ln: Line) -> bool:
+    """Read one line under a unit heading: the enhancement, a Leader's or Bodyguard's line,
+    an ``N with`` line (items of the latest model type, or of the unit's single type), a
+    model type (``• Nx Model[: items]`` at the margin), or wargear (any other bullet: of the
+    models the latest line spoke for). False for a line without a bullet that is none of
+    these: no line New Recruit writes under a unit (a unit heading it cannot read, say), for
+    the caller to refuse rather than take it as the unit's."""
     t = ln.text
     key, _, value = t.partition(":")
     if not ln.bullet and key.strip().lower() == "enhancement":
         name, pts, _ = split_points(value.strip())
         unit.enhancement, unit.enhancement_points = name, pts
-        return
+        return True
     if not ln.bullet and LEADING.match(t):
         unit.leading = t
-        return
+        return True
     m = _ATTACHED_TO.match(t)
     if m and not ln.bullet:
         unit.attached_to = m.group(1).strip()
-        return
+        return True
     n_with, rest = split_with(t)
     if n_with is not None and not ln.bullet:
         if not unit.models:
             unit.models.append([None, unit.count or n_with, []])
         _items(unit, rest, n_with)
-        return
+        return True
     if not ln.bullet:
-        unit.markers.append(t)
-        return
+        return False
     count, what = split_count(t)
     model, colon, items = what.partition(":")
     if count is not None and ln.indent == 0:  # a model type
@@ -302,10 +373,11 @@ def _body_line(unit: _Open, ln: Line) -> None:
         if colon:
             n, rest = split_with(items.strip())
             _items(unit, rest, n or count)
-        return
+        return True
     if not unit.models:
         unit.models.append([None, unit.count or 1, []])
     _items(unit, t, unit.each)
+    return True
 
 
 def _items(unit: _Open, text: str, each: int) -> None:
@@ -386,10 +458,19 @@ def _close(u: _Open, label: str, ends_text: bool = False) -> ListedUnit:
 # GW-style
 
 
-def _gw_style(body: list[Line]) -> list[ListedUnit]:
+def _gw_style(body: list[Line], label: str) -> list[ListedUnit]:
+    """The units of a GW-style body: blocks of a heading ``Name (N pts)`` and its bullet
+    lines, under section headings, then the closing line (nothing after it:
+    :func:`_after_closing`).
+
+    Raises:
+        ListError: a line the export does not write (a block that does not open with a
+            heading with points, a line without a bullet inside a block), naming it.
+    """
     out: list[ListedUnit] = []
     section: str | None = None
     block: list[Line] = []
+    closing: Line | None = None
 
     def flush() -> None:
         if block:
@@ -397,15 +478,32 @@ def _gw_style(body: list[Line]) -> list[ListedUnit]:
             block.clear()
 
     for ln in body:
+        if not ln.blank:
+            _after_closing(ln, closing, label)
         if ln.blank or _CREATED.match(ln.text):
+            closing = closing if ln.blank else ln
             flush()
             continue
         if not ln.bullet and is_heading(ln.text):
             flush()
             section = ln.text
             continue
-        if not ln.bullet and split_points(ln.text)[1] is not None and block:
+        heading = not ln.bullet and split_points(ln.text)[1] is not None
+        if heading and block:
             flush()
+        if not heading and (not block or not ln.bullet):
+            where = (
+                f"under unit {split_points(block[0].text)[0]!r} (line {block[0].number})"
+                if block
+                else "where a unit heading belongs"
+            )
+            raise LineError(
+                f"{label}: line {ln.number}: {shown(ln.text)} {where} is none of the lines New "
+                "Recruit writes: a unit heading with its points ('War Dog Brigand (140 pts)'), "
+                "a bulleted line under it ('• 1x Armoured feet') or a section heading; "
+                "correct it or remove it",
+                ln.number,
+            )
         block.append(ln)
     flush()
     return out

@@ -11,19 +11,26 @@ is one per model. ``Warlord`` is the Warlord. An enhancement appears as a bare i
 name another item of the unit cites as ``X (Enhancement upgrade)`` (the weapon it grants):
 the bare item is the enhancement, the cited item its weapon X. ``A (B)`` is wargear A carrying
 weapon B (``Missile Drone (Missile pod)``): both are kept, with the same count.
+
+``Name [N pts]`` without a colon is a unit without items. Any other line outside the
+Configuration section (a unit line the reader cannot read, a bullet with no unit above it,
+the title or roster line again: a list pasted twice) is refused naming the line: it was
+dropped, and the model lines under it read as the previous unit's.
 """
 
 from __future__ import annotations
 
 import re
 
-from .model import ArmyList, ListedModels, ListedUnit, ListError, merge_counts
+from .model import ArmyList, LineError, ListedModels, ListedUnit, ListError, merge_counts
 from .text import (
+    TWO_LISTS,
     Line,
     grand_faction,
     is_ally_section,
     lines_of,
     points_anywhere,
+    shown,
     split_count,
     split_items,
     split_points,
@@ -68,9 +75,21 @@ def parse(text: str, label: str) -> ArmyList:
             models.clear()
             open_unit = None
 
+    first = next((ln for ln in lines if not ln.blank), None)  # the title line
+    roster = first if first is not None and _ROSTER.match(first.text) else None
     for ln in lines:
         t = ln.text
-        if ln.blank or _ROSTER.match(t):
+        if ln.blank or ln is first:
+            continue
+        if _ROSTER.match(t) or (first is not None and t == first.text):
+            again = roster if _ROSTER.match(t) else first
+            if again is not None:
+                raise LineError(
+                    f"{label}: line {ln.number}: the list's title or roster line again (line "
+                    f"{again.number}): {TWO_LISTS}",
+                    ln.number,
+                )
+            roster = ln
             continue
         m = _SECTION.match(t)
         if m:
@@ -90,12 +109,15 @@ def parse(text: str, label: str) -> ArmyList:
             models.append(ListedModels(model.strip(), n or 1, _counted(items, n or 1)))
             continue
         head, colon, items = t.partition("]:")
-        if colon:
-            close()
-            uname, pts, _ = split_points(head + "]")
-            open_unit = (uname, pts, section, ln.number)
-            if items.strip():
-                models.append(ListedModels(None, 1, _counted(items, 1)))
+        if not colon and not ln.bullet and split_points(t)[1] is not None:
+            head, colon, items = t.rstrip()[:-1], "]:", ""  # "Land Raider [220 pts]": no items
+        if not colon or ln.bullet:
+            raise LineError(f"{label}: line {ln.number}: {_unread(ln, open_unit)}", ln.number)
+        close()
+        uname, pts, _ = split_points(head + "]")
+        open_unit = (uname, pts, section, ln.number)
+        if items.strip():
+            models.append(ListedModels(None, 1, _counted(items, 1)))
     close()
     if not units:
         raise ListError(f"{label}: no unit found (a line like 'Boyz [90 pts]: ...')")
@@ -108,6 +130,18 @@ def parse(text: str, label: str) -> ArmyList:
         points=points,
         points_limit=limit,
     ).with_notes()
+
+
+def _unread(ln: Line, unit: tuple | None) -> str:
+    """Why a line of the "simple" export is none it writes, in words."""
+    where = (
+        f"under unit {unit[0]!r} (line {unit[3]})" if unit is not None else "where a unit belongs"
+    )
+    return (
+        f"{shown(ln.text)} {where} is none of the lines New Recruit writes: a section ('## "
+        "Battleline [85 pts]'), a unit ('Boyz [85 pts]: ...') or a model type under it ('• 9x "
+        "Boy: Slugga, Choppa'); correct it or remove it"
+    )
 
 
 def _title(lines: list[Line]) -> tuple[str | None, str | None, int | None]:

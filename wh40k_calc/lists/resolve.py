@@ -691,11 +691,14 @@ def _beyond_options(
     e.g. one assault cannon for every five models), one weapon at a time, over the whole unit
     (which model type the list gives it to is not checked).
 
-    Combinations are not checked: our generated options make a datasheet's independent swaps
-    alternatives (a War Dog Stalker's havoc multi-launcher and daemonbreath spear), which
-    lists rightly combine. Only the weapons one wargear option gives (an ``option_limits``
-    entry: at most N models in all take its loadouts) are checked together, as that option's
-    limit says (a Legionary's flamer and meltagun: 1 for every 5 models).
+    Combinations are not checked (where our data has no option numbers for a datasheet's
+    swaps, or its text restricts them, they are alternatives: a War Dog Stalker's havoc
+    multi-launcher and daemonbreath spear, which lists rightly combine). Only the weapons one
+    wargear option gives (an ``option_limits`` entry: at most N models in all take its
+    loadouts) are checked together, as that option's limit says (a Legionary's flamer and
+    meltagun: 1 for every 5 models), and so are an option for every model of a type or none
+    (a loadout entry's ``whole``: :func:`wh40k_calc.units.whole_unit_conflict`): 5 Termagants
+    with devourers beside 5 with fleshborers.
 
     The list names wargear the models *carry*, not what attacks (the activation picks that, as
     for any unit: ``rules.weapons``), so weapons are counted as carried
@@ -727,6 +730,16 @@ def _beyond_options(
             continue
         out.append(explain(ds, counts, together, starting_strength, subject, CARRYING))
         refused |= set(together)
+    from ..units import whole_unit_conflict
+
+    firsts = {
+        keys[0]: (w, wanted.get(arms.weapon(keys[0]), 0))
+        for keys in weapons
+        if keys and (w := ds.weapon(keys[0])) is not None
+    }
+    conflict = whole_unit_conflict(ds, {k: v for k, v in firsts.items() if v[1]})
+    if conflict is not None:
+        out.append(conflict.removeprefix(f"{ds.name}: "))
     return out
 
 

@@ -124,6 +124,11 @@ def _unit(obj: dict[str, Any], name: str) -> ListedUnit:
             enhancement, enh_points = aname, _own_points(a)
         elif cls == "attachment":
             attachment = _attachment(aname)
+        elif cls == "unit":  # its models would be read as this unit's wargear
+            raise ListError(
+                f"it holds the unit {aname or '(no name)'!r} inside it; a unit is an item of "
+                "the roster, not of another unit: export the list again"
+            )
         else:
             loose += [(aname, _quantity(a, repr(aname))), *_equipment(a)]
     warlord = any(_split(t.get("item"))[1].lower() == "warlord" for t in _assets(obj, "traits"))

@@ -62,41 +62,96 @@ def lines_of(text: str) -> list[Line]:
     return out
 
 
-def refuse_bad_counts(lines: list[Line], label: str) -> None:
-    """Refuse a text export that counts a unit, a model type or an item with anything but a
-    whole number from 1 up: 0 (``0x Boyz``, ``• 0x Boy: ...``, ``2x Slugga, 0x Choppa``, ``0
-    with ...``), a negative count (``-1x Boyz``), a fraction (``1.5x Boy``), an ``x`` with no
-    number (``• x Blood Claw``), or more digits than any unit has models
-    (``99999999999999999999x Boyz``), as the JSON and XML readers refuse such a ``number``
-    (:func:`~.model.whole_count`): the readers would otherwise take a missing count's 1 for
-    it, or keep the count in the unit's name.
+TWO_LISTS = "the text holds two lists (pasted twice?); give calc army one list"
+
+
+def refuse_bad_lines(lines: list[Line], label: str) -> None:
+    """Refuse a text export with a line no list builder writes, naming the first such line:
+    a control character in it (:func:`control_fault`), points that are no whole number
+    (:func:`points_fault`) or a count that is none (:func:`count_fault`). Each would
+    otherwise make the line something else to its reader (a unit heading no longer one: its
+    model lines read as the unit's before it).
 
     Raises:
-        ListError: naming the input, the line, its text and what is wrong with the count.
+        ListError: naming the input, the line, its text and what is wrong with it.
     """
-    from .model import ListError
+    from .model import LineError
 
     for ln in lines:
-        m = _BAD_COUNT.search(ln.text)
-        if m is None:
+        fault = control_fault(ln) or points_fault(ln) or count_fault(ln)
+        if fault is not None:
+            raise LineError(f"{label}: line {ln.number}: {fault}", ln.number)
+
+
+def shown(text: str, limit: int = 60) -> str:
+    """``text`` quoted for a message (``repr``: a control character escaped), cut to
+    ``limit`` characters."""
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def control_fault(ln: Line) -> str | None:
+    """What is wrong with a line holding a control character (ESC, a bell, DEL, ...; the
+    text is already cleaned: line breaks and tabs are gone), or None: no export writes one,
+    and a unit heading with one (``10x Boyz (90 pts)`` and a colour code after it) is no
+    longer read as a heading."""
+    import unicodedata
+
+    bad = [c for c in ln.text if unicodedata.category(c) == "Cc"]
+    if not bad:
+        return None
+    which = ", ".join(dict.fromkeys(repr(c)[1:-1] for c in bad))
+    return (
+        f"{shown(ln.text)} holds a control character ({which}), which no list builder writes: "
+        "remove it, or copy or export the list again"
+    )
+
+
+_ANY_POINTS = re.compile(r"[(\[]([^()\[\]]*?)(?:pts|points|point|pt)\.?\s*[)\]]", re.IGNORECASE)
+_WHOLE_POINTS = re.compile(r"^\+?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,6})$")
+
+
+def points_fault(ln: Line) -> str | None:
+    """What is wrong with a line's points (``(-90 pts)``, ``[9.5 pts]``, ``(1,2 Points)``:
+    a bracket of digits and signs before ``pts``/``Points`` that is no whole number from 0
+    up, an enhancement's ``+`` allowed), or None. A heading with such points is not read as
+    a heading (its model lines would be read as the unit's before it)."""
+    for m in _ANY_POINTS.finditer(ln.text):
+        inner = m.group(1).strip()
+        if _WHOLE_POINTS.match(inner) or not any(c.isdigit() for c in inner):
             continue
-        start = m.start() + len(m.group(0)) - len(m.group(0).lstrip(":, "))
-        item = re.split(r"[,:]", ln.text[start:], maxsplit=1)[0].strip()
-        shown = item if len(item) <= 60 else item[:59] + "…"
-        n = (m.group("n") or "").replace(" ", "")
-        hint = ""
-        if m.group("none"):
-            what = "has no number before its 'x'"
-        elif n.isdigit() and int(n) == 0:
-            what, hint = "counts 0", " (leave out what the list does not have)"
-        elif n.isdigit():
-            what = f"counts {n}, more models than any unit has"
-        else:
-            what = f"counts {n}"
-        raise ListError(
-            f"{label}: line {ln.number}: {shown!r} {what}; a count is a whole number of at "
-            f"least 1{hint}"
+        if any(c.isalpha() for c in inner):  # "(3 Detachment Points)": not points
+            continue
+        return (
+            f"{shown(ln.text)} gives {m.group(0).strip()!r} as points; points are a whole "
+            "number from 0 up (e.g. '(90 pts)')"
         )
+    return None
+
+
+def count_fault(ln: Line) -> str | None:
+    """What is wrong with a line that counts a unit, a model type or an item with anything
+    but a whole number from 1 up, or None: 0 (``0x Boyz``, ``• 0x Boy: ...``, ``2x Slugga,
+    0x Choppa``, ``0 with ...``), a negative count (``-1x Boyz``), a fraction (``1.5x
+    Boy``), an ``x`` with no number (``• x Blood Claw``), or more digits than any unit has
+    models (``99999999999999999999x Boyz``), as the JSON and XML readers refuse such a
+    ``number`` (:func:`~.model.whole_count`): the readers would otherwise take a missing
+    count's 1 for it, or keep the count in the unit's name."""
+    m = _BAD_COUNT.search(ln.text)
+    if m is None:
+        return None
+    start = m.start() + len(m.group(0)) - len(m.group(0).lstrip(":, "))
+    item = re.split(r"[,:]", ln.text[start:], maxsplit=1)[0].strip()
+    n = (m.group("n") or "").replace(" ", "")
+    hint = ""
+    if m.group("none"):
+        what = "has no number before its 'x'"
+    elif n.isdigit() and int(n) == 0:
+        what, hint = "counts 0", " (leave out what the list does not have)"
+    elif n.isdigit():
+        what = f"counts {n}, more models than any unit has"
+    else:
+        what = f"counts {n}"
+    return f"{shown(item)} {what}; a count is a whole number of at least 1{hint}"
 
 
 def split_points(text: str) -> tuple[str, int | None, bool]:

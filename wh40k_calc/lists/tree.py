@@ -19,10 +19,14 @@ are its Warlord (name or category "Warlord"), its enhancement (an upgrade of the
 over its parent's models; upgrades inside an upgrade (a drone's gun) count the same way. A
 unit's points are its own costs plus every selection's inside it (an enhancement's cost sits
 on its own selection).
+
+A unit selection inside a unit, and a force's selection of another ``type`` (or none), are
+refused: the one's models would be read as the outer unit's wargear, the other dropped.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .model import ArmyList, ListedModels, ListedUnit, ListError, merge_counts, whole_count
@@ -118,6 +122,14 @@ def parse(roster: dict[str, Any], fmt: str, label: str) -> ArmyList:
                 except ListError as exc:
                     name = _text(sel.get("name")) or "(no name)"
                     raise ListError(f"{label}: unit {name!r}: {exc}") from None
+            elif sel.get("type") != "upgrade":
+                name = _text(sel.get("name")) or "(no name)"
+                kind = json.dumps(sel.get("type")) if "type" in sel else "no type"
+                raise ListError(
+                    f"{label}: selection {name!r} of the force has {kind}; a force's "
+                    'selections are units, models or upgrades ("unit", "model", '
+                    '"upgrade"): export the list again'
+                )
     if not units:
         raise ListError(f"{label}: a roster without units")
     return ArmyList(
@@ -207,6 +219,11 @@ def _unit(sel: dict[str, Any], faction: str | None, ally: bool) -> ListedUnit:
     count = _number(sel, least=1) if sel.get("type") == "model" else None
     for c in children:
         cname = _text(c.get("name")) or ""
+        if c.get("type") == "unit":  # its models would be read as this unit's wargear
+            raise ListError(
+                f"it holds the unit {cname or '(no name)'!r} inside it; a unit is a selection "
+                "of its force, not of another unit: export the list again"
+            )
         if c.get("type") == "model" and count is None:
             n = _number(c, f"model {cname!r}", least=1)
             models.append(ListedModels(cname, n, _equipment(c)))

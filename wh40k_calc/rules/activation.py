@@ -114,17 +114,27 @@ class Rules(Struct, frozen=True):
 
     edition: Edition
 
-    def plan(self, sel: Selection, target_state: UnitState | None = None) -> Plan:
+    def plan(
+        self, sel: Selection, target_state: UnitState | None = None, *, words: bool = True
+    ) -> Plan:
         """:func:`plan` with this edition."""
-        return plan(self.edition, sel, target_state)
+        return plan(self.edition, sel, target_state, words=words)
 
 
-def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None) -> Plan:
+def plan(
+    edition: Edition, sel: Selection, target_state: UnitState | None = None, *, words: bool = True
+) -> Plan:
     """Resolve everything but the player's whole-activation choices under ``edition``: both
     units, the effects that apply, the target's models and allocation order, the attacker's
     weapon options, and every note; ``Plan.build`` makes the activation of one set of choices
     (:class:`_ActivationBuilder`). ``target_state``: the target's size as conditions read it
     when the activation starts from an earlier one's state (a sequence step), else as built.
+    ``words`` False: for a caller that shows no note (``calc compare --csv``), the notes
+    that only words need are not worked out (the options and conditions with no effect,
+    Stealth, [BLAST X], the target's defences, the phase's idle conditions, what the effects
+    leave out): the plan's ``notes`` and ``not_modelled`` then lack them and its ``idle``
+    holds only the phase's idle conditions; everything the activation is built from is the
+    same (``tests/test_shared_work.py``).
 
     Raises:
         SelectionError: an impossible selection (size, loadout, Leader, effect conditions,
@@ -161,15 +171,17 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
     best = edition.best_allocation(sel)
     start = wounded_start(sel, tprofile)
     notes += conditional_notes + conditions_notes
-    notes += stealth_notes(s, groups)
-    findings = idle_findings(edition, sel, target, groups, applied)
+    if words:
+        notes += stealth_notes(s, groups)
+    findings = idle_findings(edition, sel, target, groups, applied) if words else []
     notes += idle_notes(findings)
     every = _each_variant(applied, changes, variants, bearers, edition)
     idle_fx = idle_effects(applied, every, groups, attacker, target)
     notes += [i.note for i in idle_fx]
-    not_modelled += cleave_not_modelled(edition, sel, groups)
-    not_modelled += effect_parts_not_modelled(applied)
-    notes += blast_x_notes(edition, groups)
+    if words:
+        not_modelled += cleave_not_modelled(edition, sel, groups)
+        not_modelled += effect_parts_not_modelled(applied)
+        notes += blast_x_notes(edition, groups)
     ff_pieces = changes.unit("attacker", "fights_first")
     fights_first, ff_notes, ff_lacking = unit_fights_first(attacker, ff_pieces)
     notes += ff_notes
@@ -201,9 +213,9 @@ def plan(edition: Edition, sel: Selection, target_state: UnitState | None = None
             *attacker.notes,
             *target.notes,
             *notes,
-            *defence_notes(target),
+            *(defence_notes(target) if words else ()),
             *([damaged_note] if damaged_note else []),
-            *idle_phase_notes(sel),
+            *(idle_phase_notes(sel) if words else ()),
         ],
         allocation_order=order,
         character_roles=roles,

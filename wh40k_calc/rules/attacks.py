@@ -14,7 +14,6 @@ outcomes are worth downstream (DESIGN.md: per-die choices).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -25,6 +24,7 @@ from ..profile import AttackProfile
 from ..records import replace
 from ..selection import Selection, selection_key
 from . import common as c
+from . import reads
 from .changes import Attack, total
 from .damage import vs_model
 from .hit import hit_table, hit_values
@@ -179,27 +179,25 @@ def shared_key(
 
 _LAST: list = [None, None]  # the last selection keyed, itself (kept alive: its id), its key
 
-# conditions a weapon's profile reads only through one of its abilities (no effect acting):
-# [RAPID FIRE X] and [MELTA X] within half range, [HEAVY] after Remaining Stationary, [LANCE]
-# after a charge (``rules.idle`` says "no effect" for the same conditions on the same grounds)
-_READ_THROUGH: tuple[tuple[str, Callable[[WeaponAbilities], bool]], ...] = (
-    ("half_range", lambda ab: ab.rapid_fire is not None or ab.melta is not None),
-    ("stationary", lambda ab: bool(ab.heavy)),
-    ("charged", lambda ab: bool(ab.lance)),
-)
 _CONDITIONS = Selection.__struct_fields__.index("conditions")
 
 
 def _weapon_selection_part(s: Situation, w: Weapon) -> tuple:
     """:func:`_selection_part` with the conditions weapon ``w``'s profile cannot read set
-    false (:data:`_READ_THROUGH`), so that runs under conditions it ignores share its
-    profile; all of them kept where no condition is set that way, where some effect may act
+    false (``reads.read_through``: the table of the conditions read only through an ability),
+    so that runs under conditions it ignores share its profile; all of them kept where no
+    condition is set that way, where some effect may act
     (an effect's conditions or changes may read any condition) or where the weapon has
     abilities against some keywords only (which may be one of those)."""
     part = _selection_part(s.sel)
     cond = s.sel.conditions
     ab = w.abilities
-    unread = {name: False for name, reads in _READ_THROUGH if getattr(cond, name) and not reads(ab)}
+    phase, melee = s.sel.phase, w.is_melee
+    unread = {
+        r.condition: False
+        for r in reads.read_through(s.edition.name)
+        if getattr(cond, r.condition) and not r.read_by(ab, phase, melee)
+    }
     if not unread or ab.conditional or s.applied.every_active():
         return part
     return (*part[:_CONDITIONS], replace(cond, **unread), *part[_CONDITIONS + 1 :])

@@ -329,7 +329,7 @@ class Edition11(Edition10):
         ranged attacks (13.08); cover worsens BS, so it cannot act on an attack that ignores
         cover or makes no Hit roll ([TORRENT])."""
         said = f"Stealth ({target.name}): the Benefit of Cover against ranged attacks"
-        unused = cover_unused(weapons)
+        unused = cover_unused(weapons, self.name)
         return f"{said}; {unused}" if unused else said
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, cast
 
 from msgspec import Struct
 
-from ..abilities import WeaponAbilities, parse_ability
+from ..abilities import Ability, WeaponAbilities, parse_ability
 from ..datasheet import Weapon, norm_name
 from ..dice import Dice, constant
 from ..effect_schema import change_field, change_side
@@ -33,6 +33,7 @@ from . import common as c
 from .added import answers_to, torrent_cannot_have
 from .applied import Applied
 from .plan import GroupOptions, IdleEffect
+from .reads import IGNORES, ability_field, read_through, reading
 
 if TYPE_CHECKING:
     from .changes import Changes
@@ -72,7 +73,7 @@ def idle_findings(
     :func:`idle_notes` and :func:`lasting_idle`."""
     weapons = list(dict.fromkeys(w for g in groups for o in g.options for w in o.weapons))
     return [
-        *_conditions(sel, weapons, applied),
+        *_conditions(edition, sel, weapons, applied),
         *_hit_roll(edition, sel, weapons, applied),
         *_damage(sel, weapons, applied),
         *_cover(edition, sel, target, weapons, applied),
@@ -136,50 +137,38 @@ def _granted_texts(applied: Applied) -> list[str]:
     return [t.lower() for t in texts]
 
 
-def _conditions(sel: Selection, weapons: list[Weapon], applied: Applied) -> list[Idle]:
-    """A condition of the activation's phase that no weapon or rule here reads."""
-    shooting = sel.phase == "shooting"
-    ranged = [w.abilities for w in weapons if not w.is_melee]
-    texts = _granted_texts(applied)
-    lance = any(w.abilities.lance for w in weapons) or any("lance" in t for t in texts)
-    readers = {  # condition -> (its phase, something reads it, what would)
-        "half_range": (
-            shooting,
-            any(a.rapid_fire is not None or a.melta is not None for a in ranged)
-            or _reads(applied, "half_range"),
-            "no weapon here has [RAPID FIRE X] or [MELTA X]",
-        ),
-        "stationary": (
-            shooting,
-            any(a.heavy for a in ranged) or _reads(applied, "stationary"),
-            "no weapon here has [HEAVY]",
-        ),
-        "beyond_12": (
-            shooting,
-            any(a.conversion for a in ranged) or _reads(applied, "beyond_12"),
-            "no weapon here has [CONVERSION]",
-        ),
-        "objective": (
-            shooting,
-            _reads(applied, "objective"),
-            "no rule here reads it (Dat's Our Loot! does)",
-        ),
-        "charged": (
-            not shooting,
-            lance or _reads(applied, "charged"),
-            "no [LANCE] weapon or charge rule here",
-        ),
-        "disembarked": (
-            not shooting,
-            _reads(applied, "disembarked"),
-            "no rule here reads it (Rush to the Fray does)",
-        ),
+def _conditions(
+    edition: Edition, sel: Selection, weapons: list[Weapon], applied: Applied
+) -> list[Idle]:
+    """A condition of the activation's phase that no weapon or rule here reads: one the
+    edition's weapons read only through an ability (``reads.read_through``) with no weapon
+    here that has one (on its datasheet or granted by an effect) and no effect reading it, or
+    one only effects read."""
+    melee = sel.phase == "fight"
+    own = [w.abilities for w in weapons if w.is_melee == melee]
+    granted = {_key(parse_ability(t)) for t in _granted_texts(applied)}
+    readers = {  # condition -> (something reads it, what would)
+        r.condition: (
+            any(r.has(ab) for ab in own) or bool(granted & set(r.abilities)),
+            f"no weapon here has {r.names}",
+        )
+        for r in read_through(edition.name)
+        if r.phase == sel.phase
     }
+    if sel.phase == "shooting":
+        readers["objective"] = (False, "no rule here reads it (Dat's Our Loot! does)")
+    else:
+        readers["disembarked"] = (False, "no rule here reads it (Rush to the Fray does)")
     out = []
-    for name, (phase, read, why) in readers.items():
-        if phase and getattr(sel.conditions, name) and not read:
+    for name, (read, why) in readers.items():
+        if getattr(sel.conditions, name) and not read and not _reads(applied, name):
             out.append(Idle(f"--{name.replace('_', '-')}: no effect: {why}", (name,)))
     return out
+
+
+def _key(ab: Ability) -> str:
+    """An ability's key, that of the ability a conditional one gives ([LANCE: INFANTRY])."""
+    return cast("tuple[Ability, str]", ab.value)[0].key if ab.key == "conditional" else ab.key
 
 
 def _hit_roll(
@@ -301,17 +290,17 @@ def _cover(
 ) -> list[Idle]:
     """``--cover`` that some or every attack does not get (Core rules: Benefit of Cover: not
     against [IGNORES COVER], and as a save bonus not for a save of 3+ or better against AP 0;
-    seeds README for edition 11, where cover worsens BS: nothing for [TORRENT])."""
+    seeds README for edition 11, where cover worsens BS: nothing for [TORRENT] or [PSYCHIC]:
+    :func:`cover_unused`)."""
     ranged = [w for w in weapons if not w.is_melee]
     if sel.phase != "shooting" or not sel.conditions.cover or not ranged:
         return []
     counted = [w for w in ranged if not w.abilities.ignores_cover]
     as_save = counted if edition.cover_improves_save() else []
-    if not as_save:  # edition 11: BS worsened
-        unused = cover_unused(ranged)
-        return [_cover_idle(unused, sel)] if unused else []
-    unused = cover_unused(ranged, bs=False)
+    unused = cover_unused(ranged, edition.name)
     out = [_cover_idle(unused, sel)] if unused else []
+    if not as_save:  # edition 11: BS worsened
+        return out
     worsen = sum(int(v) for _, v in _changes(applied, "target", "ap_worsen", True))  # type: ignore[call-overload]
     ap0 = all(min(0, w.AP - sel.modifiers.ap_mod + worsen) == 0 for w in as_save)
     if ap0 and all(g.profile.Sv <= 3 for g in target.all_groups):
@@ -337,27 +326,26 @@ def _cover_idle(unused: str, sel: Selection) -> Idle:
     )
 
 
-def cover_unused(weapons: list[Weapon], bs: bool = True) -> str:
-    """What a note on cover adds about ``weapons`` (ranged) that do not get it: "no effect
-    here: every weapon has [IGNORES COVER]", "not against Deffgun ([IGNORES COVER])", or ""
-    when all get it. ``bs``: cover worsens BS (edition 11), so [TORRENT] weapons, which make no
-    Hit roll, do not get it either."""
-    ignoring = [w.name for w in weapons if w.abilities.ignores_cover]
-    torrent = [
-        w.name for w in weapons if bs and w.abilities.torrent and not w.abilities.ignores_cover
-    ]
-    if not ignoring and not torrent:
+def cover_unused(weapons: list[Weapon], edition: str) -> str:
+    """What a note on cover adds about ``weapons`` (ranged) that do not get it in ``edition``
+    (the abilities that ignore cover there: ``reads``'s cover row; in edition 11, where cover
+    worsens BS, [TORRENT], which makes no Hit roll, and [PSYCHIC], which may ignore a BS
+    modifier, too): "no effect here: every weapon has [IGNORES COVER]", "not against Deffgun
+    ([IGNORES COVER])", or "" when all get it. A weapon counts under the first of them it
+    has."""
+    row = reading(edition, "cover", IGNORES)
+    keys = row.abilities if row is not None else ()
+    by: dict[str, list[str]] = {k: [] for k in keys}
+    for w in weapons:
+        first = next((k for k in keys if getattr(w.abilities, ability_field(k))), None)
+        if first is not None:
+            by[first].append(w.name)
+    named = [(f"[{k.upper()}]", names) for k, names in by.items() if names]
+    if not named:
         return ""
-    if len(ignoring) + len(torrent) == len(weapons):
-        why = " or ".join(
-            x for x, n in (("[IGNORES COVER]", ignoring), ("[TORRENT]", torrent)) if n
-        )
-        return f"no effect here: every weapon has {why}"
-    parts = [
-        f"{', '.join(n)} ({x})"
-        for x, n in (("[IGNORES COVER]", ignoring), ("[TORRENT]", torrent))
-        if n
-    ]
+    if sum(len(n) for _, n in named) == len(weapons):
+        return f"no effect here: every weapon has {' or '.join(x for x, _ in named)}"
+    parts = [f"{', '.join(n)} ({x})" for x, n in named]
     return f"not against {'; '.join(parts)}"
 
 

@@ -41,6 +41,7 @@ from ..abilities import MODELLED, Ability, parse_ability, split_abilities
 from ..datasheet import norm_name
 from ..records import field_defaults, replace
 from ..selection import AddedAbility, Conditions, Modifiers, Selection
+from .reads import read_through
 
 if TYPE_CHECKING:
     from ..datasheet import Weapon
@@ -198,10 +199,11 @@ def _weapon_abilities(sel: Selection, plan: Plan, act: Activation) -> list[tuple
 
 def _can_act(ab: Ability, w: Weapon, sel: Selection, plan: Plan, act: Activation) -> bool:
     """Whether a weapon's own ability can change this activation's result, whatever else is
-    switched off (players only switch things off): each ability's own trigger (Core rules:
-    Heavy, Rapid Fire, Melta, Lance, Anti, Blast, Precision; seeds README: [CONVERSION],
-    [IGNORES COVER], [CLEAVE X]; [PSYCHIC] only against Feel No Pain against Psychic Attacks,
-    or in edition 11 where its attacks ignore harmful modifiers). In doubt, it is a player."""
+    switched off (players only switch things off): each ability's own trigger (the
+    conditions read only through an ability: ``reads.read_through``; Core rules: Anti,
+    Blast, Precision; seeds README: [IGNORES COVER], [CLEAVE X]; [PSYCHIC] only against Feel
+    No Pain against Psychic Attacks, or in edition 11 where its attacks ignore harmful
+    modifiers). In doubt, it is a player."""
     from . import get_rules
 
     if ab.status != MODELLED or ab.key in NOT_PLAYERS:
@@ -209,14 +211,12 @@ def _can_act(ab: Ability, w: Weapon, sel: Selection, plan: Plan, act: Activation
     cond, ranged = sel.conditions, not w.is_melee
     shooting = sel.phase == "shooting"
     key = ab.key
-    if key == "heavy":
-        return shooting and ranged and cond.stationary
-    if key in ("rapid fire", "melta"):
-        return shooting and ranged and cond.half_range
-    if key == "conversion":
-        return shooting and ranged and cond.beyond_12
-    if key == "lance":
-        return cond.charged
+    through = [r for r in read_through(sel.edition) if key in r.abilities]
+    if through:  # [HEAVY], [RAPID FIRE X], [MELTA X], [CONVERSION], [LANCE]: their condition
+        return any(
+            r.read_by(w.abilities, sel.phase, w.is_melee) and getattr(cond, r.condition)
+            for r in through
+        )
     if key == "anti":
         keyword, _ = cast("tuple[str, int]", ab.value)
         return norm_name(keyword) in {norm_name(k) for k in plan.target.keywords}

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .situation import Situation
 
 
-class Kind(Struct, frozen=True):
+class Kind(Struct, frozen=True, cache_hash=True):
     """One kind of target model as saves and damage see it: its W (its effects' +W
     included), Sv, invulnerable save against ranged attacks and against melee attacks (X means
     X+, None: none; a model may have one for one kind of attack only, or a better one against

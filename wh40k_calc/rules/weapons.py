@@ -10,7 +10,7 @@ from collections.abc import Callable
 from ..datasheet import Weapon, norm_name
 from ..fuzzy import did_you_mean
 from ..profile import AttackProfile
-from ..selection import NothingAfterAdvanceError, Selection, SelectionError
+from ..selection import NothingAfterAdvanceError, Selection, SelectionError, WeaponsError
 from ..units import ModelGroup, Unit
 from . import advanced
 from .engaged import dropped_note, engaged_weapons, implied_note, refusal
@@ -75,9 +75,11 @@ def weapon_options(
         notes += [_carries_nothing(g) for g in bare]
     named = _named_idle(sel, attacker)
     if not out and named:
-        raise SelectionError("--weapon " + "; --weapon ".join(why for why, _ in named))
+        whys = [why for why, _, _ in named]
+        in_file = "; ".join(file_why for _, _, file_why in named)  # a batch file's words
+        raise WeaponsError("--weapon " + "; --weapon ".join(whys), in_file)
     # (with --indirect, the notes above already name the weapons that cannot shoot)
-    notes += [f"--weapon {why} (it does not attack here)" for why, wrong in named if wrong]
+    notes += [f"--weapon {why} (it does not attack here)" for why, wrong, _ in named if wrong]
     if advanced_why and out:
         notes.append(advanced.dropped_note(advanced_why))
     if advanced_why and not out and not (mortal_only and not named):
@@ -135,11 +137,12 @@ def _available(sel: Selection, attacker: Unit) -> str:
     return f"; its datasheet has {', '.join(dict.fromkeys(names))}: pick them with --weapon"
 
 
-def _named_idle(sel: Selection, attacker: Unit) -> list[tuple[str, bool]]:
+def _named_idle(sel: Selection, attacker: Unit) -> list[tuple[str, bool, str]]:
     """Why each weapon named with ``--weapon`` that cannot attack here does not (the selected
     weapon is the problem, not the datasheet), e.g. "Fist: a melee weapon, which does not
-    shoot: use calc fight"; and whether the reason is the phase (a melee weapon in shooting,
-    a ranged one in a fight) rather than ``--indirect``."""
+    shoot: use calc fight"; whether the reason is the phase (a melee weapon in shooting, a
+    ranged one in a fight) rather than ``--indirect``; and the reason in a batch file's words
+    ("... which does not shoot: give the run phase: fight")."""
     if not sel.attacker.weapons:
         return []
     body = attacker.datasheets[0]  # the Bodyguard's: --weapon names its weapons only
@@ -149,10 +152,13 @@ def _named_idle(sel: Selection, attacker: Unit) -> list[tuple[str, bool]]:
         if _can_attack(w, sel) or w.key not in named:
             continue
         wrong = w.is_melee != (sel.phase == "fight")
+        file_why = None
         if sel.phase == "fight":
             why = "a ranged weapon, which does not fight: use calc shoot"
+            file_why = "a ranged weapon, which does not fight: give the run phase: shooting"
         elif w.is_melee:
             why = "a melee weapon, which does not shoot: use calc fight"
+            file_why = "a melee weapon, which does not shoot: give the run phase: fight"
         else:
             why = (
                 "[TORRENT] weapons cannot make Indirect Fire attacks"
@@ -161,7 +167,7 @@ def _named_idle(sel: Selection, attacker: Unit) -> list[tuple[str, bool]]:
             )
             able = [x.name for ds in attacker.datasheets for x in ds.weapons if _can_attack(x, sel)]
             why += f" ({attacker.name}'s that can: {', '.join(dict.fromkeys(able)) or 'none'})"
-        out.append((f"{w.name}: {why}", wrong))
+        out.append((f"{w.name}: {why}", wrong, f"{w.name}: {file_why or why}"))
     return list(dict.fromkeys(out))
 
 

@@ -38,10 +38,12 @@ def wound_table(
     worked out with the effects: ``attacks.strength_and_abilities``) with abilities ``ab``
     (after effects).
 
-    Modifiers (``--wound-mod``, [LANCE] after a charge, the attacker's and the target's
-    effects, some only when S > T) summed and capped at ±1, the harmful ones dropped where an
-    effect lets the attacks ignore them; Critical Wounds on the lowest of ``--crit-wound``,
-    [ANTI-KEYWORD X+] against a target with that keyword and the effects' thresholds;
+    Modifiers (``--wound-mod``, [LANCE] after a charge (in the Fight phase: the Charge phase
+    follows the Shooting phase, so no unit shoots after its own Charge move that turn), the
+    attacker's and the target's effects, some only when S > T) summed and capped at ±1, the
+    harmful ones dropped where an effect lets the attacks ignore them; Critical Wounds on the
+    lowest of ``--crit-wound``, [ANTI-KEYWORD X+] against a target with that keyword and the
+    effects' thresholds;
     re-rolls (``--reroll-wounds``, [TWIN-LINKED], effects: the most generous) of the faces
     where re-rolling gains against ``v_wound`` (the value of a failed, normal and Critical
     Wound). A re-roll sentence naming ``label`` goes in ``notes``."""
@@ -50,7 +52,7 @@ def wound_table(
     assert attack.strength is not None and attack.toughness is not None
     needed = c.wound_needed(attack.strength, attack.toughness)
     terms: list[tuple[str, int]] = [("--wound-mod", mods.wound_mod)] if mods.wound_mod else []
-    if ab.lance and sel.conditions.charged:
+    if ab.lance and sel.conditions.charged and sel.phase == "fight":  # no charge before shooting
         terms.append(("[LANCE]", 1))
     terms += [(p.name, int(p.value)) for p in fx.attacker("wound_mod", attack)]  # type: ignore[call-overload]
     terms += [(p.name, int(p.value)) for p in fx.target("wound_mod", attack)]  # type: ignore[call-overload]

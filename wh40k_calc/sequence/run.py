@@ -186,14 +186,24 @@ def _run(
 def resolve_step(step: Step, method: str, trials: int, seed, carried: Carried) -> Result:
     """``resolve`` for one step (the exact engine declining returns at once); its errors
     name the step."""
-    from ..selection import SelectionError, UsageError
+    from ..selection import SelectionError
 
     try:
         return resolve(step.selection, method, trials, seed, None, carried, stand_in=False)
     except (SelectionError, LookupError, ValueError) as exc:
-        raise StepError(
-            step.index, step.text, str(exc), usage=isinstance(exc, UsageError)
-        ) from None
+        raise _step_error(step, exc) from None
+
+
+def _step_error(step: Step, exc: Exception) -> StepError:
+    """The StepError of a step that cannot be resolved: its number, text and reason (named
+    weapons that cannot attack as named keep their reason without the option, for a batch
+    file's mapping step to name its field)."""
+    from ..selection import UsageError, WeaponsError
+
+    detail = exc.detail if isinstance(exc, WeaponsError) else None
+    return StepError(
+        step.index, step.text, str(exc), usage=isinstance(exc, UsageError), weapons_detail=detail
+    )
 
 
 def unmade_step(step: Step, method: str, every: str) -> Result:
@@ -252,12 +262,10 @@ def _planned(step: Step) -> tuple[Plan, Activation]:
             :func:`resolve_step` says it.
     """
     from ..rules import get_rules
-    from ..selection import SelectionError, UsageError
+    from ..selection import SelectionError
 
     try:
         plan = get_rules(step.selection.edition).plan(step.selection)
     except (SelectionError, LookupError, ValueError) as exc:
-        raise StepError(
-            step.index, step.text, str(exc), usage=isinstance(exc, UsageError)
-        ) from None
+        raise _step_error(step, exc) from None
     return plan, plan.build(tuple(0 for _ in plan.groups), 0, None)

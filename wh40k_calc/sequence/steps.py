@@ -47,13 +47,24 @@ class Step:
 class StepError(ValueError):
     """A step that cannot be parsed or resolved; the message names the step (its number and
     text) and what is wrong. ``usage``: the step's words do not parse (a usage error, exit
-    code 2 as on the command line), rather than naming something impossible."""
+    code 2 as on the command line), rather than naming something impossible.
+    ``weapons_detail``: where the step's named weapons cannot attack as named (a
+    :class:`~wh40k_calc.selection.WeaponsError`), the reason without ``--weapon``, for a batch
+    file's step written as a mapping to name its own field (``step 1: attacker.weapons``)."""
 
-    def __init__(self, index: int, text: str, message: str, usage: bool = False):
+    def __init__(
+        self,
+        index: int,
+        text: str,
+        message: str,
+        usage: bool = False,
+        weapons_detail: str | None = None,
+    ):
         super().__init__(f"step {index} ({text!r}): {message}")
         self.index = index
         self.reason = message
         self.usage = usage
+        self.weapons_detail = weapons_detail
 
 
 HELP_WORDS = ("--help", "-h")
