@@ -205,8 +205,8 @@ def test_units_fits_every_width(width: int) -> None:
     out = run("units", "commander", width=width).stdout
     lines = out.splitlines()
     assert len(lines) > 10
-    for line in lines:
-        assert len(line) <= width, (width, line)
+    for line in lines:  # README: below 20 columns, drawn at 20
+        assert len(line) <= max(width, 20), (width, line)
     if width == 20:
         i = lines.index("Genestealer Cults")
         assert lines[i + 1].startswith("(") and lines[i + 1].endswith(")")

@@ -36,16 +36,15 @@ def test_a_bad_whole_number_is_said_in_words():
     assert "'abc' is not a whole number" in res.output
 
 
-def test_a_device_or_a_folder_is_not_a_batch_file(tmp_path: Path):
-    if Path("/dev/zero").exists():
-        res = cli("compare", "/dev/zero", "--target", "boyz")
-        assert res.exit_code == 1
-        assert (
-            res.stderr
-            == "error: /dev/zero: not a regular file, not a batch file (a YAML file of runs)\n"
-        )
-    res = cli("compare", f"{tmp_path}/", "--target", "boyz")
-    assert res.stderr == f"error: {tmp_path}/: a folder, not a batch file (a YAML file of runs)\n"
+def test_a_device_is_not_a_batch_file():
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero here")
+    res = cli("compare", "/dev/zero", "--target", "boyz")
+    assert res.exit_code == 1
+    assert res.stderr.startswith(
+        "error: /dev/zero: not a regular file (a device or a pipe), not a batch file (give a "
+        "batch file, e.g. examples/lootas-loadouts.yaml, or attacker names with --target)"
+    )
 
 
 def test_an_unknown_side_prefix_is_said_with_the_sides():

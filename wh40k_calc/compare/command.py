@@ -268,24 +268,26 @@ def _csv_destination(output: OutputOptions, what: list[str], as_json: bool) -> P
 
 
 def _refuse_special_file(arg: str) -> None:
-    """A path (with a slash) that names a folder or something not a regular file (a device
-    such as /dev/zero, a pipe): refused as no batch file, not read as FACTION/UNIT.
+    """A path (with a slash, not named .yaml) that names something not a regular file (a
+    device such as /dev/zero, a pipe): refused as no batch file, not read as FACTION/UNIT.
 
     Raises:
         BatchError: naming it.
     """
     from ..batch import BatchError
 
-    if "/" not in arg and "\\" not in arg:
-        return
     p = Path(arg)
+    if ("/" not in arg and "\\" not in arg) or p.suffix.lower() in (".yaml", ".yml"):
+        return  # a unit's name; or a batch file's, which the reader refuses as it is
     try:
-        if not p.exists() or p.is_file():
-            return
+        if not p.exists() or p.is_file() or p.is_dir():
+            return  # (a folder: said with the batch files it holds, by the reader)
     except OSError:
         return
-    what = "a folder" if p.is_dir() else "not a regular file"
-    raise BatchError(f"{arg}: {what}, not a batch file (a YAML file of runs)")
+    raise BatchError(
+        f"{arg}: not a regular file (a device or a pipe), not a batch file (give a batch "
+        "file, e.g. examples/lootas-loadouts.yaml, or attacker names with --target)"
+    )
 
 
 def _is_batch(arg: str) -> bool:
