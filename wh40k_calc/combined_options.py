@@ -51,7 +51,8 @@ def combined(
     the same default equipment (``replaces``, else ``equipped``), each taking away weapons it
     has (default less entry) that together it still has, each adding weapons (entry less
     default) none of the others adds, and each entry's ``needs`` kept (among the default
-    weapons none takes away). A combination carries the default less every entry's weapons
+    weapons none takes away), and none adding a weapon another's ``excludes`` keeps off its
+    models. A combination carries the default less every entry's weapons
     taken away plus every entry's weapons added, as if the options were taken one after the
     other (10th edition and edition 11 alike: a model may take each of its datasheet's
     options, and items of one option are alternatives).
@@ -83,8 +84,9 @@ def combined(
         if not set(adds) & weapons:
             continue
         needs = {arms.weapon(k) for k in e.needs}
+        bars = {arms.weapon(k) for k in e.excludes}
         found.setdefault(tuple(sorted(base)), []).append(
-            (e.option, before - after, adds, needs, cap, kit)
+            (e.option, before - after, adds, needs, cap, kit, bars)
         )
     out: list[Combination] = []
     for base, parts in found.items():
@@ -96,13 +98,15 @@ def combined(
             bigger = []
             for chosen, gone, added in level:
                 for j in range(chosen[-1] + 1, len(parts)):
-                    option, takes, adds, _, _, _ = parts[j]
+                    option, takes, adds, _, _, _, bars = parts[j]
                     if any(parts[i][0] == option for i in chosen):
                         continue  # alternatives of one option
                     if any(gone[k] + n > before[k] for k, n in takes.items()):
                         continue  # takes away what another took away already
                     if set(adds) & set(added) or any(parts[i][5] == parts[j][5] for i in chosen):
                         continue  # adds what another adds (or is the same option's kit)
+                    if bars & set(added) or any(set(adds) & parts[i][6] for i in chosen):
+                        continue  # adds what another's models may not carry (``excludes``)
                     both = (*chosen, j)
                     kept = before - (gone + takes)
                     if any(k not in kept for i in both for k in parts[i][3]):

@@ -37,8 +37,10 @@ that *attack*, each option then becomes the sets its models may attack with
 ranged weapons unless MONSTER/VEHICLE, one melee weapon besides [EXTRA ATTACKS] ones), which
 share the option's cap and option limit: k sets of one option never take more models than it
 allows. An army list names the weapons its models *carry* (:data:`~wh40k_calc.attack_sets.
-CARRYING`): there a weapon is counted once, not once a profile, and the activation then picks
-what attacks as for any unit (``rules.weapons``).
+CARRYING`): there a weapon is counted once, not once a profile, every copy of it (melee
+weapons too: a model fights with one, but carries what its options give it), and the
+activation then picks what attacks as for any unit (``rules.weapons``). A loadout entry's
+``excludes`` keeps weapons off its models: no choice or option combined gives them one.
 
 ``--weapon "Deffgun x8" --weapon "Big shoota x2" --weapon "Rokkit launcha x2"`` asks a 10-model
 Lootas unit for 12 weapons of which its two Spanners would carry four: no assignment exists.
@@ -139,7 +141,7 @@ def carriers(
     attack_sets`), the same ``kit`` for all of them."""
     arms = Weapons(ds)
     weapons = {arms.weapon(k) for k in wanted} if counting.attacking else set(wanted)
-    melee = arms.one_a_model()
+    melee = arms.one_a_model() if counting.attacking else set()  # carried: every copy counts
 
     def named(equipped: tuple[str, ...]) -> frozenset[tuple[str, int]]:
         return named_copies(arms.copies(equipped))
@@ -165,6 +167,8 @@ def carriers(
         swaps: dict[Kit, int | None] = {}
         numbered: set[Kit] = set()  # the kits of entries with an option number
         taken: list[tuple[LoadoutEntry, int | None, Kit]] = []
+        barred: dict[Kit, frozenset[str]] = {}  # kit -> weapons no choice may add to it
+        unbarred: set[Kit] = set(opts)  # kits that some equipment gives without a bar
         for lname, entries in ds.loadouts.items():
             for e in entries:
                 if norm_name(e.model) == m.key and starting_strength >= (e.min_unit_size or 0):
@@ -174,6 +178,11 @@ def carriers(
                         kit: Kit = (named(e.equipped), () if pool is None else (pool,))
                         _keep(swaps, kit, cap)
                         taken.append((e, cap, kit))
+                        bar = frozenset(arms.weapon(k) for k in e.excludes)
+                        if bar:
+                            barred[kit] = barred.get(kit, bar) & bar
+                        else:
+                            unbarred.add(kit)
                         if e.option is not None:
                             numbered.add(kit)
         singles = _without_covered(swaps, numbered)
@@ -195,9 +204,10 @@ def carriers(
             _keep(opts, (named_copies(combo.carried), tuple(sorted(uses))), combo.cap)
         listed |= {k for ws, _ in opts for k, _ in ws}
         listed |= {k for (_, ws), _ in fielded.get(m.key, {}).items() for k, _ in ws}
+        barred = {kit: bar for kit, bar in barred.items() if kit not in unbarred}
         for choice in m.choices:
             listed |= {arms.weapon(k) for k in choice.weapons} & weapons
-            opts = _chosen(opts, choice, weapons, melee, arms)
+            opts = _chosen(opts, choice, weapons, melee, arms, barred)
         if n:
             per_model.append((m, n, opts, tuple(resources[mine:])))
     free = frozenset((k, 1) for k in weapons if k not in listed)  # any model may carry them
@@ -318,16 +328,16 @@ def _singular(key: str) -> str:
 def wanted_by_kits(ds: Datasheet, kits: list[tuple[int, tuple[str, ...]]]) -> dict[str, int]:
     """How many of each weapon models carrying ``kits`` (models, profile keys each, listed
     once a copy) carry, by weapon (:class:`~wh40k_calc.attack_sets.Weapons`: a multi-profile
-    weapon once, not once a profile), counted as :func:`carriers` counts an option's weapons:
-    a melee weapon once a model, any other once a copy. The ``wanted`` of :func:`assign` with
+    weapon once, not once a profile), every copy counted, melee weapons too (a model fights
+    with one melee weapon, but an option says how many it *carries*: 19 chainswords on 9
+    models are more than their options give them). The ``wanted`` of :func:`assign` with
     :data:`~wh40k_calc.attack_sets.CARRYING` for a unit whose equipment is given model by
     model (an army list's)."""
     arms = Weapons(ds)
-    once = arms.one_a_model()
     out: dict[str, int] = {}
     for models, keys in kits:
         for k, n in arms.copies(keys).items():
-            out[k] = out.get(k, 0) + models * (1 if k in once else n)
+            out[k] = out.get(k, 0) + models * n
     return out
 
 
@@ -337,6 +347,7 @@ def _chosen(
     wanted: set[str],
     melee: set[str],
     arms: Weapons,
+    barred: dict[Kit, frozenset[str]] | None = None,
 ) -> dict[Kit, int | None]:
     """``opts`` and, for each, the same option with a :class:`~wh40k_calc.datasheet.
     WeaponChoice` taken: the choice's weapons it holds set aside (with ``choice.adds``: kept),
@@ -345,7 +356,11 @@ def _chosen(
     fights with one, counting one it holds already), at most ``choice.count`` models of the
     type; with ``choice.sets``, the weapons of one set or of part of it (a melee weapon once).
     Weapons, not profiles: the choice's profiles of one weapon are one pick (``wanted``:
-    weapon keys, :class:`~wh40k_calc.attack_sets.Weapons`)."""
+    weapon keys, :class:`~wh40k_calc.attack_sets.Weapons`). ``barred`` (kit -> weapon keys,
+    updated for the options made): the weapons a loadout entry's ``excludes`` keeps off its
+    models, which no choice gives them (a Boy with a big shoota takes no shoota). A choice's
+    ``one_pistol`` keeps only the options with at most one Pistol and one other ranged weapon
+    of those named."""
     offered = list(dict.fromkeys(arms.weapon(k) for k in choice.weapons))
     picks = [k for k in offered if k in wanted]
     out = dict(opts)
@@ -361,15 +376,40 @@ def _chosen(
     else:
         most = {k: 1 if k in single else choice.up_to for k in picks}
         combos = [c for c in _multisets(picks, most, choice.up_to) if c]
+    barred = {} if barred is None else barred
     for (ws, limits), cap in opts.items():
         kept = {k: n for k, n in ws if choice.adds or k not in offered}
         limit = cap if choice.count is None else min(choice.count, cap or choice.count)
+        bar = barred.get((ws, limits), frozenset())
         for combo in combos:
             if any(k in single and kept.get(k, 0) + n > 1 for k, n in combo.items()):
                 continue  # a second one of a weapon a model carries at most one of
+            if bar & set(combo):
+                continue  # a weapon the option's models may not carry besides
             both = Counter(kept) + Counter(combo)
-            _keep(out, (frozenset(both.items()), limits), limit)
+            if choice.one_pistol and not _one_pistol(both, arms):
+                continue
+            made: Kit = (frozenset(both.items()), limits)
+            if bar and made not in out:
+                barred[made] = bar
+            _keep(out, made, limit)
     return out
+
+
+def _one_pistol(carried: Counter[str], arms: Weapons) -> bool:
+    """Whether ``carried`` (weapon key -> copies) holds at most one Pistol and at most one
+    other ranged weapon (a choice's ``one_pistol``: two ranged weapons only if one of them is
+    a Pistol, and one Pistol at most)."""
+    pistols = others = 0
+    for k, n in carried.items():
+        profiles = arms.profiles.get(k, [])
+        if not profiles or all(p.is_melee for p in profiles):
+            continue
+        if any(p.abilities.pistol for p in profiles):
+            pistols += n
+        else:
+            others += n
+    return pistols <= 1 and others <= 1
 
 
 def _multisets(keys: list[str], most: dict[str, int], total: int) -> list[dict[str, int]]:

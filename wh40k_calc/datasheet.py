@@ -65,6 +65,7 @@ class _ChoiceSchema(msgspec.Struct, forbid_unknown_fields=True):
     count: Annotated[int, msgspec.Meta(ge=1)] | Literal["all"] = "all"
     adds: bool = False
     sets: list[Annotated[list[str], msgspec.Meta(min_length=1)]] = []
+    one_pistol: bool = False
 
 
 class _NotGeneratedSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -134,6 +135,7 @@ class _LoadoutEntrySchema(msgspec.Struct, forbid_unknown_fields=True):
     whole: bool = False
     option: Annotated[int, msgspec.Meta(ge=1)] | None = None
     needs: list[str] | None = None
+    excludes: list[str] | None = None
 
 
 class _OptionLimitSchema(msgspec.Struct, forbid_unknown_fields=True):
@@ -250,7 +252,10 @@ class WeaponChoice(Struct, frozen=True):
     it (None: all). With ``sets`` (each a list of weapon keys, a key once a copy) the model
     takes the weapons of one set or part of it, and no others of the list ("one of the
     following: 2 lascannons and 2 twin heavy bolters, or 2 lascannons and 2 twin heavy
-    flamers": a Baneblade's sponsons). ``wh40k_calc.composition`` reads it for ``--weapon``."""
+    flamers": a Baneblade's sponsons). With ``one_pistol`` a model taking it carries at most
+    one Pistol and at most one other ranged weapon (a Sergeant's footnote: two ranged weapons
+    only if one is a Pistol, and one Pistol at most). ``wh40k_calc.composition`` reads it for
+    ``--weapon`` and army lists."""
 
     up_to: int
     weapons: tuple[str, ...]
@@ -258,6 +263,7 @@ class WeaponChoice(Struct, frozen=True):
     count: int | None = None
     adds: bool = False
     sets: tuple[tuple[str, ...], ...] = ()
+    one_pistol: bool = False
 
 
 class NotGenerated(Struct, frozen=True):
@@ -417,7 +423,11 @@ class LoadoutEntry(Struct, frozen=True):
     (:mod:`wh40k_calc.composition`: what each takes away from the same default equipment is
     there and not taken twice, what each adds differs). ``needs`` (weapon keys): for an option
     that adds weapons to the models carrying X ("1 model equipped with a bolt rifle can be
-    equipped with ..."), the X, which an option combined with it may not take away."""
+    equipped with ..."), the X, which an option combined with it may not take away.
+    ``excludes`` (weapon keys): for an option only for models "not equipped with X" ("1 Boy
+    not equipped with 1 shoota can have its choppa and slugga replaced with ..."), the X: a
+    model taking the entry never carries it besides (no ``choices`` entry or option combined
+    with it gives it one)."""
 
     model: str
     count: int | None
@@ -429,6 +439,7 @@ class LoadoutEntry(Struct, frozen=True):
     whole: bool = False
     option: int | None = None
     needs: tuple[str, ...] = ()
+    excludes: tuple[str, ...] = ()
 
     def models_for(self, starting_strength: int) -> int | None:
         """How many models the entry equips in a unit of ``starting_strength`` models: its
@@ -954,7 +965,13 @@ def _choice(
         _check_set(keys, group, c.up_to, set(once), item_of, f"{file}: {where}.sets[{j}]")
         sets.append(keys)
     return WeaponChoice(
-        c.up_to, tuple(dict.fromkeys(weapons)), frozenset(once), count, c.adds, tuple(sets)
+        c.up_to,
+        tuple(dict.fromkeys(weapons)),
+        frozenset(once),
+        count,
+        c.adds,
+        tuple(sets),
+        c.one_pistol,
     )
 
 
@@ -1081,6 +1098,14 @@ def _loadout(
                     f"{file}: {where}.needs: the weapons a model needs to take the entry are "
                     "among those it keeps ('equipped')"
                 )
+        excludes: tuple[str, ...] = ()
+        if e.excludes is not None:
+            excludes = check_weapons(e.excludes, f"{where}.excludes")
+            if set(excludes) & set(equipped):
+                raise DatasheetError(
+                    f"{file}: {where}.excludes: the weapons a model taking the entry may not "
+                    "carry are not among those it carries ('equipped')"
+                )
         if e.whole and (count is not None or instead is not None):
             raise DatasheetError(
                 f"{file}: {where}.whole: for an entry of every model of its type (count: all, "
@@ -1098,6 +1123,7 @@ def _loadout(
                 e.whole,
                 e.option,
                 needs,
+                excludes,
             )
         )
     return tuple(out)

@@ -113,6 +113,11 @@ def _loadouts_table(ds: Datasheet):
             + (f" (unit of {e.min_unit_size}+)" if e.min_unit_size else "")
             + (f" (for every {e.per_models} models)" if e.per_models else "")
             + (f" (in place of as many {e.instead_of})" if e.instead_of else "")
+            + (
+                f" (never with {', '.join(_weapon_name(ds, k) for k in e.excludes)})"
+                if e.excludes
+                else ""
+            )
             for e in entries
         ]
         lo.add_row(Words(name), Words("; ".join(parts)))
@@ -143,7 +148,8 @@ def _option_lines(ds: Datasheet) -> list[tuple[str, str, str]]:
                     for g in c.sets
                 ]
                 what = f"one of: {'; '.join(groups)}"
-            text = f'{who}{what}, {how} (--weapon "NAME xN")'
+            only = "; at most one Pistol and one other ranged weapon" if c.one_pistol else ""
+            text = f'{who}{what}, {how}{only} (--weapon "NAME xN")'
             by_text.setdefault(text, []).append(m.name)
     for text, models in by_text.items():
         out.append(("Choice: ", f"{', '.join(models)}: {text}", "dim"))
@@ -397,6 +403,7 @@ def _loadout_entry_json(ds: Datasheet, e: LoadoutEntry) -> dict[str, Any]:
         **({"whole": True} if e.whole else {}),
         **({"option": e.option} if e.option is not None else {}),
         **({"needs": [_weapon_name(ds, k) for k in e.needs]} if e.needs else {}),
+        **({"excludes": [_weapon_name(ds, k) for k in e.excludes]} if e.excludes else {}),
     }
 
 
@@ -448,6 +455,7 @@ def _model_json(ds: Datasheet, m: ModelProfile) -> dict[str, Any]:
                 "adds": c.adds,
             }
             | ({"sets": [[_weapon_name(ds, k) for k in g] for g in c.sets]} if c.sets else {})
+            | ({"one_pistol": True} if c.one_pistol else {})
             for c in m.choices
         ],
     } | ({"keeps": m.keeps} if m.keeps else {})

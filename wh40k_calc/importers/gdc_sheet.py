@@ -426,6 +426,7 @@ def _once(models: list[ImportedModel], names: set[str]) -> None:
 _MARK = "\u2020"  # a footnote mark (``*``) kept through :func:`.gdc.plain`
 _MARK_RE = re.compile(r"(?<=[\w)])\*(?=[\s,.;:]|$)")
 _NOTE_RE = re.compile(_MARK + r"\s+([A-Z].*)$")
+_LOOSE_NOTE = re.compile(r"(?<![*\s])\s+\*\s+(?P<note>[A-Z][^*\n]*)$")  # after an unmarked item
 
 
 def option_text(markdown: str) -> tuple[str, list[str]]:
@@ -433,10 +434,14 @@ def option_text(markdown: str) -> tuple[str, list[str]]:
     text with the footnote mark after an item kept (``1 cyclic ion blaster*``: no duplicates
     of it, as the export marks it; :func:`.gdc.plain` drops every ``*``), less the footnote
     sentence the data prints after the list's last item (``... 1 weapon support system*  *
-    This model cannot have duplicates ...``), which is returned apart (the export's footnote
-    rows: :func:`.loadouts.ranged_cap` reads them)."""
-    lines = plain(_MARK_RE.sub(_MARK, markdown)).splitlines()
+    This model cannot have duplicates ...``, or after an unmarked last item: ``... 1 thunder
+    hammer  * This model can only be equipped with ...``), which is returned apart (the
+    export's footnote rows: :func:`.loadouts.ranged_cap` reads them)."""
     notes = []
+    if loose := _LOOSE_NOTE.search(markdown):  # "... 1 thunder hammer  * This model can ..."
+        notes.append(loose["note"].strip())
+        markdown = markdown[: loose.start()]
+    lines = plain(_MARK_RE.sub(_MARK, markdown)).splitlines()
     if lines:
         found = _NOTE_RE.search(lines[-1])
         if found:

@@ -167,6 +167,7 @@ class _Option:
     once_at: tuple[int, int] | None = None  # with once: (N, K): K of an item in N models
     fresh: bool = True  # a form read since the first ones: its loadouts are named after theirs
     whole: bool = False  # "All M can each ...": every model of the type takes it, or none
+    excludes: tuple[str, ...] = ()  # "M not equipped with X": X, never carried besides
 
 
 _EQUIPPED_ADD = re.compile(
@@ -204,18 +205,20 @@ def parse_equipped_addition(text: str) -> _Option | None:
         if alternatives is None:
             return None
         return _Option(m["model"], None, None, old_items, alternatives, adds=True)
-    m = _EQUIPPED_ADD.match(head)
+    m = None if re.search(r"\bnot equipped with\b", head, re.I) else _EQUIPPED_ADD.match(head)
     if m is None:
         m = _COUNT_ADD.match(head)
-        if m is None or re.search(r"\d|\bequipped\b|\bup to\b", m["model"], re.I):
+        who = _not_equipped(m["model"])[0] if m is not None else ""
+        if m is None or re.search(r"\d|\bequipped\b|\bup to\b", who, re.I):
             return None
         m_old = None
     else:
         m_old = m["old"]
-    model = m["model"].strip()
-    if model.lower() in ("model", "models"):
+    who, excludes = _not_equipped(m["model"])
+    model: str | None = who
+    if who.lower() in ("model", "models"):
         model = None
-    elif re.search(r"\d|\bequipped\b", model, re.IGNORECASE):
+    elif re.search(r"\d|\bequipped\b", who, re.IGNORECASE):
         return None
     old = () if m_old is None else (_ARTICLE.sub("", m_old.strip()),)
     new = re.sub(r"\s*\([^()]*\)$", "", m["new"].strip()).rstrip(":*").strip()  # "(... kept)"
@@ -223,10 +226,45 @@ def parse_equipped_addition(text: str) -> _Option | None:
     if alternatives is None:
         return None
     n = _number(m["n"])
-    return _Option(model, n, least, old, alternatives, per, adds=True, fresh=m_old is None)
+    return _Option(
+        model, n, least, old, alternatives, per, adds=True, fresh=m_old is None, excludes=excludes
+    )
 
 
 _ARTICLE = re.compile(r"^(?:a|an|one)\s+", re.IGNORECASE)
+_NOT_EQUIPPED = re.compile(
+    r"^(?P<model>.+?)\s+(?:that is |which is |who is )?not equipped with (?:either )?"
+    r"(?P<x>.+)$",
+    re.IGNORECASE,
+)
+_IF_NOT = re.compile(
+    r"^if (?:this model|the (?P<model>.+?)) is not equipped with (?:either )?(?P<x>.+?), "
+    r"(?P<rest>its .+)$",
+    re.IGNORECASE,
+)
+
+
+def _not_equipped(model: str) -> tuple[str, tuple[str, ...]]:
+    """``model`` ("Boy not equipped with 1 shoota", "model that is not equipped with either a
+    HYLas rotary cannon or an ion beamer") as the models it names and the items those may not
+    carry (none: ``model`` itself and ())."""
+    m = _NOT_EQUIPPED.match(model.strip())
+    if m is None:
+        return model, ()
+    items = re.split(r"\s*,\s*|\s+or\s+", m["x"].strip())
+    return m["model"].strip(), tuple(_ARTICLE.sub("", i).strip() for i in items if i.strip())
+
+
+def _if_not(head: str) -> tuple[str, tuple[str, ...]]:
+    """An option's ``head`` "If this model (the M) is not equipped with X, its Y can be
+    replaced with Z" as "This model's (The M's) Y can be replaced with Z" and the X (a model
+    taking it carries none besides); any other head as it is and ()."""
+    m = _IF_NOT.match(head)
+    if m is None:
+        return head, ()
+    who = "this model" if m["model"] is None else f"the {m['model']}"
+    _, items = _not_equipped(f"model not equipped with {m['x']}")
+    return f"{who}’s {m['rest'][4:]}", items
 
 
 def _alternatives(new: str, lines: list[str]) -> tuple[tuple[str, ...], ...] | None:
@@ -263,9 +301,11 @@ _ONCE = re.compile(
     re.IGNORECASE,
 )
 _TWICE = re.compile(
-    r"\s*you cannot select the same weapon more than once per unit unless it contains "
-    r"(?P<n>\d+) models, in which case you cannot select the same weapon more than "
-    r"(?P<k>twice|\d+ times) per unit\.?",
+    r"\s*(?:you cannot select the same (?:weapon|option)(?: from this list)? more than once "
+    r"per unit,? unless (?:it|this unit) contains (?P<n>\d+) models, in which case you cannot "
+    r"select the same (?:weapon|option) more than (?P<k>twice|\d+ times)\s+per unit|"
+    r"you cannot select the same (?:weapon|option)(?: from this list)? more than "
+    r"(?P<k2>twice|\d+ times) per unit)\.?",
     re.IGNORECASE,
 )
 _KEPT = re.compile(r"\s*\((?:[^()]*\bcannot be replaced)\)\s*$", re.IGNORECASE)
@@ -273,12 +313,12 @@ _KEPT = re.compile(r"\s*\((?:[^()]*\bcannot be replaced)\)\s*$", re.IGNORECASE)
 
 def _twice(text: str) -> tuple[int, int] | None:
     """(N, K) of "no item twice unless the unit contains N models, then no more than K times"
-    in ``text`` (None: not said)."""
+    in ``text`` (N 0: "no item more than K times per unit"; None: not said)."""
     m = _TWICE.search(text)
     if m is None:
         return None
-    k = m["k"].lower()
-    return int(m["n"]), 2 if k == "twice" else int(k.split()[0])
+    k = (m["k"] or m["k2"]).lower()
+    return int(m["n"] or 0), 2 if k == "twice" else int(k.split()[0])
 
 
 def _lines(text: str) -> tuple[list[str], bool]:
@@ -318,11 +358,15 @@ def parse_option(text: str) -> _Option | None:
         per = int(m["per"]) if m["per"] else None
         least = int(m["ifn"]) if m["ifn"] else None
         head = head[m.end() :]
+    head, excludes = _if_not(head)
     for kind, regex, fresh in _FORMS:
         m = regex.match(head)
         if m is None:
             continue
         groups = m.groupdict()
+        if groups.get("model") is not None:
+            groups["model"], barred = _not_equipped(groups["model"])
+            excludes += barred
         old = groups.get("old") or groups.get("old2") or ""
         new = groups["new"].strip().rstrip(":*").strip()
         fixed: tuple[str, ...] = ()
@@ -373,6 +417,7 @@ def parse_option(text: str) -> _Option | None:
             or_old=or_old,
             once_at=once_at,
             whole=kind == "all" and head.lower().startswith("all "),
+            excludes=excludes,
         )
     return None
 
@@ -407,6 +452,11 @@ _EITHER_UP_TO = re.compile(
     r"(?P<new>[^,]+), or can be equipped with (?P<add>.+)$",
     re.IGNORECASE,
 )
+_TWO_OF = re.compile(
+    r"^the (?P<model>.+?)[’']s (?P<old>.+?) can be replaced with (?P<n>two|three) different "
+    r"weapons from the following list\W*$",
+    re.IGNORECASE,
+)
 _EITHER_TWO = re.compile(
     r"^the (?P<model>.+?)[’']s (?P<old>.+?) can be replaced with (?P<new>[^,]+), or "
     r"(?P<n>two|three) different weapons from the following list\W*$",
@@ -426,7 +476,9 @@ def parse_either(
       following:" and a list: the swap or one item added, N models in all;
     * "The M's X and Y can be replaced with 1 Z, or two different weapons from the following
       list:" (a Tactical Sergeant): the swap, or up to two different weapons of the list in
-      place of those of the list the model carries (a ``choices`` entry).
+      place of those of the list the model carries (a ``choices`` entry); "The M's X and Y can
+      be replaced with two different weapons from the following list:" (a Devastator
+      Sergeant) the choice alone.
     """
     lines, _ = _lines(text)
     head = lines[0].rstrip(".") if lines else ""
@@ -452,6 +504,8 @@ def parse_either(
             _Option(model, n, None, _items(m["old"]), (_items(m["new"]),)),
             _Option(model, n, None, _items(m["old"]), added, adds=True),
         ]
+    if (m := _TWO_OF.match(head)) and len(lines) >= 3:  # a Devastator Sergeant's
+        return [_Choice(m["model"], _WORDS[m["n"].lower()], False, tuple(lines[1:]))]
     if m := _EITHER_TWO.match(head):
         if len(lines) < 3:
             return None
@@ -504,10 +558,17 @@ def generate_loadouts(
     pending: list[_Made] = []  # every option's loadouts, in the options' order
     limits: list[tuple[list[int], dict[str, object]]] = []  # (indices in pending, limit)
     once = _once_footnotes(option_rows)
+    one_pistol = _marked_by(option_rows, _ONE_PISTOL)
     numbered = 0  # the options read, a heading's each counted
     for number, row in enumerate(option_rows):
-        if row.get("button", "").strip() == "*":
-            continue  # a footnote to the options above, not an option
+        if row.get("button", "").strip() == "*":  # a footnote to the options above
+            if not _read_footnote(html_to_text(row["description"])):
+                j = _footnoted(option_rows, number)
+                above = "" if j is None else html_to_text(option_rows[j]["description"])
+                out.not_generated.append(
+                    {"reason": "a footnote not modelled", "items": _named_items(above)}
+                )
+            continue
         whole = html_to_text(row["description"]) + once.get(number, "")
         if _NO_OPTION.fullmatch(whole):
             continue  # "None": the datasheet has no wargear options
@@ -516,7 +577,14 @@ def generate_loadouts(
             numbered += 1
             choice = parse_choice(text) or parse_addition(text)
             if choice is not None:
-                why = _add_choice(out.choices, choice, models, weapons, choice.up_to != capped)
+                why = _add_choice(
+                    out.choices,
+                    choice,
+                    models,
+                    weapons,
+                    choice.up_to != capped,
+                    number in one_pistol,
+                )
                 if why:
                     skip(why, _named_items(text))
                 continue
@@ -530,7 +598,9 @@ def generate_loadouts(
             made: list[_Made] = []
             for one in options:
                 if isinstance(one, _Choice):  # in place of the list's weapons it carries
-                    why = _add_choice(out.choices, one, models, weapons, False)
+                    why = _add_choice(
+                        out.choices, one, models, weapons, False, number in one_pistol
+                    )
                     if why:
                         skip(why, _named_items(text))
                     continue
@@ -647,15 +717,65 @@ def _once_footnotes(option_rows: list[dict[str, str]]) -> dict[int, str]:
         said = _TWICE.search(note) or _ONCE.search(note)
         if said is None:
             continue
-        for j in range(i - 1, -1, -1):
-            above = option_rows[j]
-            if above.get("button", "").strip() != "*" and "*" in above["description"]:
-                out[j] = "\n" + said.group(0).strip()
-                break
+        j = _footnoted(option_rows, i)
+        if j is not None:
+            out[j] = "\n" + said.group(0).strip()
     return out
 
 
+def _read_footnote(text: str) -> bool:
+    """Whether a footnote row's ``text`` is one the generator reads: no item twice (or more
+    than K times) in the unit, a cap on a model's ranged weapons, one Pistol and one other
+    ranged weapon, or what one model may take together (its datasheet's options are then
+    never combined: :func:`combinable`). A "Designer's Note" or "To a maximum of 1 per 10
+    models" is not read."""
+    return bool(
+        _ONCE.search(text)
+        or _TWICE.search(text)
+        or _CAP.search(text)
+        or _ONE_PISTOL.search(text)
+        or _TOGETHER.search(text)
+    )
+
+
+_TOGETHER = re.compile(  # a footnote on what one model takes together: options not combined
+    r"same model|at the same time|cannot be replaced|one of these|more than one of these|"
+    r"duplicates|cannot be equipped with both|per model",
+    re.IGNORECASE,
+)
+
+
+def _footnoted(option_rows: list[dict[str, str]], i: int) -> int | None:
+    """The option row that footnote row ``i`` is for: the nearest option above it with a
+    footnote mark, else the option just above it (edition 11's footnotes follow their option,
+    whose mark the text may have lost); None where no option is above it."""
+    options = [j for j in range(i - 1, -1, -1) if option_rows[j].get("button", "").strip() != "*"]
+    marked = [j for j in options if "*" in option_rows[j]["description"]]
+    found = marked or options
+    return found[0] if found else None
+
+
 _NO_OPTION = re.compile(r"\s*none\.?\s*", re.IGNORECASE)
+_ONE_PISTOL = re.compile(
+    r"can only be equipped with two ranged weapons if one of them is a pistol \(and it can "
+    r"only have one pistol\)",
+    re.IGNORECASE,
+)
+
+
+def _marked_by(option_rows: list[dict[str, str]], note: re.Pattern[str]) -> set[int]:
+    """The option rows (numbers) that a footnote row saying ``note`` is for
+    (:func:`_footnoted`)."""
+    out: set[int] = set()
+    for i, row in enumerate(option_rows):
+        if row.get("button", "").strip() != "*" or not note.search(
+            html_to_text(row["description"])
+        ):
+            continue
+        j = _footnoted(option_rows, i)
+        if j is not None:
+            out.add(j)
+    return out
 
 
 def _option_loadouts(
@@ -687,7 +807,10 @@ def _option_loadouts(
             made.append(_Made(alternative, entries, row, fresh or g > 0))
             if option.once_at is not None:  # K of the item in units of N models or more
                 least, k = option.once_at
-                more = [{**e, "count": k, "min_unit_size": least} for e in entries]
+                more = [
+                    {**e, "count": k, **({"min_unit_size": least} if least else {})}
+                    for e in entries
+                ]
                 more = [{x: v for x, v in e.items() if x != "per_models"} for e in more]
                 made.append(_Made(alternative, more, row, True, f"-x{k}"))
     return made
@@ -862,9 +985,11 @@ def _add_choice(
     models: list[ImportedModel],
     weapons: list[ImportedWeapon],
     adds: bool,
+    one_pistol: bool = False,
 ) -> str:
     """Add ``choice`` to the ``choices`` of the models it is for (``adds``: besides the
-    weapons they carry); the reason it is not generated, or "" when it is."""
+    weapons they carry; ``one_pistol``: the footnote "only two ranged weapons if one of them is
+    a Pistol, and only one Pistol"); the reason it is not generated, or "" when it is."""
     of: list[str] = []
     once: list[str] = []
     for item in choice.items:
@@ -890,6 +1015,8 @@ def _add_choice(
         entry["once"] = once
     if adds:
         entry["adds"] = True
+    if one_pistol:
+        entry["one_pistol"] = True
     sets = []
     for group in choice.sets:
         found = [resolve_item(item.rstrip(" *").strip(), weapons) for item in group]
@@ -977,8 +1104,24 @@ def _entries(
                 entry["whole"] = True
             if option.adds and option.old:  # the items it is added beside stay
                 entry["needs"] = _kept(kit, option.old, weapons)
+            barred = _barred(option.excludes, entry["equipped"], weapons)  # type: ignore[arg-type]
+            if barred:
+                entry["excludes"] = barred
             entries.append(entry)
     return entries, ""
+
+
+def _barred(
+    excludes: tuple[str, ...], equipped: list[str], weapons: list[ImportedWeapon]
+) -> list[str]:
+    """The weapon profiles of the items an option's models are "not equipped with" that a
+    model taking it must not carry besides its ``equipped`` (non-weapon items left out: a
+    daemonic icon)."""
+    out: list[str] = []
+    for item in excludes:
+        names = resolve_item(split_count(item)[1], weapons)
+        out += [n for n in names or () if n not in equipped and n not in out]
+    return out
 
 
 def _kits(

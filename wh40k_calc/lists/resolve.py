@@ -14,7 +14,9 @@ unit, each step said.
 * **Models**: the list's model count is the unit's size; a count the data has no size of
   is a damaged unit of the next size (as ``--models`` takes it), with a warning, and a count
   above the largest size refuses the list (:class:`~.model.UnitCountError`, naming the
-  sizes). Model types by name (:func:`.names.model_type`);
+  sizes), and so does a weapon listed more than :data:`MOST_COPIES_A_MODEL` times a model
+  (no option gives a model more than 10 of one weapon: such a count is an export's error).
+  Model types by name (:func:`.names.model_type`);
   where the list's counts per type are not those of the data's size, the list's are used
   (said).
 * **Weapons**: each listed weapon to our profiles (a base name to its profiles); wargear
@@ -577,6 +579,9 @@ def _unit_effects(effects: ListEffects, listed: tuple[ListedUnit, ...]) -> tuple
 # One datasheet equipped as the list says
 
 
+MOST_COPIES_A_MODEL = 100  # a listed weapon's copies a model, at most (the data's most: 10)
+
+
 @dataclass
 class _Equipped:
     """A listed unit on its datasheet: the datasheet to build it from (equipped as listed, or
@@ -616,6 +621,17 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
             f"{ds.name} has no {n}-model size (sizes {', '.join(map(str, totals))}): read "
             f"as a damaged unit, as --models {n} takes it"
         )
+    for g in u.models:
+        for name, copies in g.weapons:
+            if copies > MOST_COPIES_A_MODEL * n:
+                from .model import UnitCountError
+
+                where = f"line {u.line}: " if u.line is not None else ""
+                raise UnitCountError(
+                    f"{where}{u.name!r} lists {copies} of {name!r} on {count(n, 'model')}: "
+                    f"more than any wargear option gives them (at most "
+                    f"{MOST_COPIES_A_MODEL} of a weapon a model)"
+                )
     size, size_counts = pick_size(ds, n, "attacker")
     by_type: dict[str, int] = {}
     for name, c in size_counts.items():
