@@ -284,6 +284,17 @@ def test_models_sort_puts_rokkits_first_against_boyz(example_rows) -> None:
     assert [r["best"] for r in boyz[1:]] == ["", "", ""]
 
 
+def test_the_only_row_against_a_target_is_its_best() -> None:
+    """One row against Boyz (and one of two against Rhino that tie: neither is best, as two
+    equal rows are not told apart): ``best`` is yes/true for the lone row, as the README says."""
+    res = calc("compare", "lootas", "--target", "boyz", "--csv", "-")
+    assert [r["best"] for r in csv.DictReader(io.StringIO(res.stdout))] == ["yes"]
+    res = calc("compare", "lootas", "--target", "boyz", "--json")
+    assert [r["compared"]["best"] for r in json.loads(res.stdout)] == [True]
+    res = calc("compare", "lootas", "lootas", "--target", "boyz", "--csv", "-")
+    assert [r["best"] for r in csv.DictReader(io.StringIO(res.stdout))] == ["", ""]
+
+
 def test_csv_file_header_overwrite_and_force(tmp_path: Path) -> None:
     out = tmp_path / "out.csv"
     res = calc("compare", "lootas", "-t", "boyz", "--csv", out)

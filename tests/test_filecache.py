@@ -106,3 +106,23 @@ def test_a_file_checked_once_is_not_kept(tmp_path: Path) -> None:
     assert load_datasheet(path) == load_datasheet(path, keep=True)
     assert len(_entries()) == 1  # the second call only
     assert filecache.datasheet_data(path, keep=False) == read_document(path, "x")[0]
+
+
+def test_nested_aliases_are_not_written_out(tmp_path: Path) -> None:
+    """``&k1 [*k0, *k0]`` ... 60 levels: 2^61 values written out in full (the trial's 27
+    levels wrote an 805 MB cache entry and took minutes). Data sharing a list is parsed each
+    time, not kept, and the datasheet is refused for the first nested list at once."""
+    items = ["&k0 [A, A]"] + [f"&k{i} [*k{i - 1}, *k{i - 1}]" for i in range(1, 60)]
+    path = tmp_path / "x" / "bomb.yaml"
+    path.parent.mkdir()
+    path.write_text(f"name: Bomb\nkeywords: [{', '.join(items)}]\n")
+    data = filecache.datasheet_data(path)
+    kw = data["keywords"]
+    assert kw[59][0] is kw[59][1] is kw[58]  # shared, as YAML built it
+    assert _entries() == []
+    with pytest.raises(DatasheetError, match=r"keywords\[0\]: must be text, not a list"):
+        load_datasheet(path)
+    shared = tmp_path / "shared.yaml"
+    shared.write_text("a: &a [1, 2]\nb: *a\n")  # one alias: parsed each time too
+    assert filecache.datasheet_data(shared) == {"a": [1, 2], "b": [1, 2]}
+    assert _entries() == []

@@ -205,8 +205,8 @@ def test_units_fits_every_width(width: int) -> None:
     out = run("units", "commander", width=width).stdout
     lines = out.splitlines()
     assert len(lines) > 10
-    for line in lines:
-        assert len(line) <= width, (width, line)
+    for line in lines:  # README: below 20 columns, drawn at 20
+        assert len(line) <= max(width, 20), (width, line)
     if width == 20:
         i = lines.index("Genestealer Cults")
         assert lines[i + 1].startswith("(") and lines[i + 1].endswith(")")
@@ -289,7 +289,7 @@ def test_bad_values_have_no_validation_prefix() -> None:
     assert "'foo' is not one of 'exact', 'sample', 'both'" in result.output
     assert "Value error" not in result.output
     result = run("shoot", "lootas", "-t", "boyz", "--hit-mod", "x", ok=False)
-    assert "'x' is not a valid int" in result.output
+    assert "'x' is not a whole number" in result.output
 
 
 @pytest.mark.parametrize("command", ["shoot", "fight", "compare", "units", "show", "import"])

@@ -33,6 +33,16 @@ A batch file is YAML: shared defaults at the top and a list of ``runs``::
 Schema checks are done by ``msgspec`` (as for datasheets); each run is validated on its own so
 that one bad run does not hide the others. Every error names the file, the line, the run and the
 field.
+
+YAML aliases let a small file stand for a huge document (``&a [x, x]``, ``&b [*a, *a]``, ...:
+2^27 values in 544 bytes), and every walk of the data (validation, the error message, the
+key that tells alike runs apart) costs what the document written out in full would. So before
+anything walks it, a file that uses aliases has its size written out counted once per distinct
+value (:class:`_Expansion`, proportional to the file): a run, or the defaults, over
+:data:`MAX_VALUES` is validated on a copy cut at the schema's depth (no valid field nests deeper:
+:func:`_schema_depth`), which gives the error in the part that nests too deeply ("effects[0]:
+must be text, not a list") at once, and is refused for its size when that copy is valid or
+still too large; runs adding up to more than :data:`MAX_VALUES` are refused together.
 """
 
 from __future__ import annotations
@@ -45,6 +55,10 @@ import msgspec
 
 PHASES = ("shooting", "fight")
 MAX_RUNS = 10_000  # runs in one batch file (runs × targets: MAX_ROWS in compare/jobs.py)
+# values (each list item, mapping key and value, counted as written out in full through YAML
+# aliases) of one run, of the defaults, and of all the distinct runs together; 10,000 runs
+# written out are about 300,000
+MAX_VALUES = 1_000_000
 
 Plus = Annotated[int, msgspec.Meta(ge=2, le=6)]
 Reroll = Literal["ones", "fails", "all"]
@@ -224,6 +238,9 @@ class RawRun:
     index: int
     data: Any
     line: int | None
+    # why the run as written out in full through its aliases is too large to check (set by
+    # load_batch: it is checked on a copy cut short instead); "": it is not
+    too_large: str = ""
 
     @property
     def label(self) -> str:
@@ -354,19 +371,47 @@ def load_batch(path: Path) -> Batch:
         raise BatchError(f"{path}: the batch file is empty (it needs a list of runs)")
     if not isinstance(data, dict):
         raise BatchError(f"{path}: expected a mapping with 'runs' (and defaults) at the top level")
+    expansion = _Expansion() if "*" in source.text else None  # no alias: nothing shared
+
+    def refuse(exc: msgspec.ValidationError, data: Any) -> BatchError:
+        field, parts, msg = split_msgspec_error(exc, DefaultsSpec, data)
+        line = _line_in(source.node, parts) if parts else None
+        loc = f":{line}" if line else ""
+        return BatchError(f"{path}{loc}: {field + ': ' if field else ''}{msg}")
+
+    if expansion is not None:
+        top = {k: v for k, v in _normalise(data).items() if k != "runs"}
+        if expansion.size(top) > MAX_VALUES:
+            cut = _cut(top, _schema_depth(DefaultsSpec))
+            if _Expansion().size(cut) <= MAX_VALUES:
+                cut["runs"] = data.get("runs")  # list[Any]: not walked by the conversion
+                try:
+                    msgspec.convert(cut, DefaultsSpec, strict=True)
+                except msgspec.ValidationError as exc:
+                    raise refuse(exc, cut) from None
+            raise BatchError(f"{path}: the defaults (all but 'runs') {_TOO_LARGE}")
     try:
         defaults = msgspec.convert(_normalise(data), DefaultsSpec, strict=True)
     except msgspec.ValidationError as exc:
-        field, parts, msg = split_msgspec_error(exc, DefaultsSpec, _normalise(data))
-        line = _line_in(source.node, parts) if parts else None
-        loc = f":{line}" if line else ""
-        raise BatchError(f"{path}{loc}: {field + ': ' if field else ''}{msg}") from None
+        raise refuse(exc, _normalise(data)) from None
     if len(defaults.runs) > MAX_RUNS:
         raise BatchError(
             f"{path}: {len(defaults.runs):,} runs; a batch file takes at most {MAX_RUNS:,} "
             "(split it into several files)"
         )
     runs = [RawRun(i, item, line) for i, (item, line) in enumerate(_run_lines(source, defaults))]
+    if expansion is not None:
+        counted: set[int] = set()  # a run repeated by an alias is one run (built once)
+        total = 0
+        for raw in runs:
+            size = expansion.size(raw.data)
+            if size > MAX_VALUES:
+                raw.too_large = f"the run {_TOO_LARGE}"
+            elif id(raw.data) not in counted and total + size > MAX_VALUES:
+                raw.too_large = f"the runs up to this one, together, {_TOO_LARGE}"
+            elif id(raw.data) not in counted:
+                counted.add(id(raw.data))
+                total += size
     folders = []
     for i, d in enumerate(defaults.datasheets):
         p = Path(d).expanduser()
@@ -408,12 +453,94 @@ def parse_run(batch: Batch, raw: RawRun) -> RunSpec:
             "expected a mapping with at least 'attacker' (and 'name', 'targets', ...)",
             raw.line,
         )
+    data = _normalise(raw.data)
+    if raw.too_large:  # checked on a copy cut short: its error, else the size's
+        data = _cut(data, _schema_depth(RunSpec))
+        if _Expansion().size(data) > MAX_VALUES:
+            raise RunFieldError(None, raw.too_large, raw.line)
     try:
-        return msgspec.convert(_normalise(raw.data), RunSpec, strict=True)
+        spec = msgspec.convert(data, RunSpec, strict=True)
     except msgspec.ValidationError as exc:
-        field, parts, msg = split_msgspec_error(exc, RunSpec, _normalise(raw.data))
+        field, parts, msg = split_msgspec_error(exc, RunSpec, data)
         msg = _misplaced(parts, msg)
         raise RunFieldError(field, msg, batch.line_of(parts, raw)) from None
+    if raw.too_large:  # the copy is valid: the run is only too large
+        raise RunFieldError(None, raw.too_large, raw.line)
+    return spec
+
+
+_TOO_LARGE = (
+    f"written out in full (YAML aliases expanded) would be more than {MAX_VALUES:,} values "
+    "(list items, mapping keys and values); a batch file takes at most that"
+)
+
+
+class _Expansion:
+    """The size of values as written out in full (every alias expanded): 1 for a scalar, and
+    for a list or mapping 1 plus its items (a mapping: its keys and values). Each distinct
+    list or mapping is walked once (its size kept by ``id``: the data keeps it alive), so the
+    count costs what the file does, not what it expands to; a value inside itself (``&a
+    [*a]``) is endless, counted as more than :data:`MAX_VALUES`."""
+
+    def __init__(self) -> None:
+        self.sizes: dict[int, int] = {}
+
+    def size(self, value: Any) -> int:
+        """The size of ``value`` written out (at most a little more than 2^63)."""
+        sizes, cap = self.sizes, 2**63
+        path: set[int] = set()  # the lists and mappings being counted (the walk's path)
+        stack: list[tuple[Any, bool]] = [(value, False)]
+        while stack:
+            obj, done = stack.pop()
+            if not isinstance(obj, (list, dict)) or (not done and id(obj) in sizes):
+                continue
+            items = [*obj, *obj.values()] if isinstance(obj, dict) else obj
+            if done:
+                total = 1 + sum(sizes.get(id(i), 1) for i in items)
+                sizes[id(obj)] = min(total, cap)
+                path.discard(id(obj))
+            elif id(obj) in path:
+                return MAX_VALUES + 1  # inside itself: endless
+            else:
+                path.add(id(obj))
+                stack.append((obj, True))
+                stack.extend((i, False) for i in items if isinstance(i, (list, dict)))
+        return sizes.get(id(value), 1)
+
+
+def _cut(value: Any, depth: int, made: dict[tuple[int, int], Any] | None = None) -> Any:
+    """A copy of ``value`` with every list or mapping ``depth`` levels down made empty (a
+    shared one copied once per level, so the copy costs at most ``depth`` times the file)."""
+    if not isinstance(value, (list, dict)):
+        return value
+    made = {} if made is None else made
+    key = (id(value), depth)
+    if key not in made:
+        if depth <= 0:
+            made[key] = type(value)()
+        elif isinstance(value, dict):
+            made[key] = {k: _cut(v, depth - 1, made) for k, v in value.items()}
+        else:
+            made[key] = [_cut(v, depth - 1, made) for v in value]
+    return made[key]
+
+
+def _schema_depth(root: type) -> int:
+    """How deeply lists and mappings nest in a valid ``root`` (a msgspec Struct, itself one
+    level): no valid document holds one deeper."""
+    import msgspec
+
+    def depth(kind: Any) -> int:
+        name = type(kind).__name__
+        if name == "StructType":
+            return 1 + max((depth(f.type) for f in kind.fields), default=0)
+        if name in ("ListType", "DictType"):
+            return 1 + depth(getattr(kind, "item_type", None) or kind.value_type)
+        if name == "UnionType":
+            return max(depth(t) for t in kind.types)
+        return 0
+
+    return depth(msgspec.inspect.type_info(root))
 
 
 _TARGET_FIELDS = ("target", "targets", "target_set", "target_stealth")

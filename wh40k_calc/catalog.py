@@ -327,6 +327,9 @@ class Catalog:
         )
         self._heads: dict[Path, tuple[str, str, tuple[str, ...]] | None] = {}
         self._unreadable: set[Path] = set()  # files that do not parse as a datasheet mapping
+        # a file of the user's chosen -> the unreadable files of the user's it was chosen over
+        # (a name both match; the readable one is used, the others said in a note)
+        self._passed_over: dict[Path, list[Path]] = {}
         self._by_edition: dict[str, list[Entry]] = {}
         self._set_cache: dict[str, tuple[GeneratedSet, ...]] = {}
 
@@ -523,6 +526,10 @@ class Catalog:
             winner = next((e for e in hand if e.path == path), None)
             if winner is None or winner.kind != "user":
                 continue
+            for skipped in self._passed_over.get(path, []):
+                note = self._passed_over_note(winner, skipped, edition)
+                if note not in out:
+                    out.append(note)
             others = [e.path for e in hand if e.hidden_by == path and e.kind == "user"]
             if not others:
                 continue
@@ -534,6 +541,23 @@ class Catalog:
             if note not in out:
                 out.append(note)
         return tuple(out)
+
+    def _passed_over_note(self, winner: Entry, skipped: Path, edition: str | None) -> str:
+        """The note for an unreadable file of the user's that the name used also finds (it
+        may hold the unit meant): its path and what is wrong with it."""
+        from .datasheet import DatasheetError
+        from .yamlio import YamlError
+
+        try:
+            _load_cached(skipped)
+            why = "it could not be read"
+        except (DatasheetError, YamlError) as exc:
+            why = str(exc).removeprefix(f"{skipped}: ")
+        shown = _shown_paths([winner.path, skipped], self.folders(edition))
+        return (
+            f"using {shown[0]} ({winner.qualified}); {shown[1]}, of the same name, cannot be "
+            f"read: {why}"
+        )
 
     def _kind(self, path: Path) -> str:
         if self.shipped is not None and path.is_relative_to(self.shipped):
@@ -745,6 +769,14 @@ class Catalog:
                 return _best(mine)
         for kind in ("user", "curated"):  # hand-written files win over generated ones
             mine = [e for e in hits if e.kind == kind]
+            readable = [e for e in mine if not e.unreadable]
+            if kind == "user" and len({norm_name(e.faction) for e in readable}) == 1 < len(mine):
+                # the user's files that cannot be read (no faction known) do not make the name
+                # ambiguous: the readable one is used, and a note names the others
+                winner = _best(readable)
+                passed = self._passed_over.setdefault(winner.path, [])
+                passed += [e.path for e in mine if e.unreadable and e.path not in passed]
+                return winner
             if mine:
                 if len({norm_name(e.faction) for e in mine}) == 1:
                     return _best(mine)

@@ -12,6 +12,7 @@ import errno
 import inspect
 import io
 import os
+import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, cast
@@ -73,7 +74,7 @@ class _Commands(TyperGroup):
             from .terminal import escape_controls
             from .wording import shorten_quoted
 
-            exc.message = escape_controls(shorten_quoted(exc.message))
+            exc.message = escape_controls(shorten_quoted(_plain_types(exc.message)))
             raise
 
     def format_commands(self, ctx: ClickContext, formatter: Any) -> None:
@@ -99,13 +100,39 @@ class _Commands(TyperGroup):
         return super().get_command(ctx, cmd_name)  # type: ignore[arg-type]
 
 
+def _plain_types(message: str) -> str:
+    """Click's "is not a valid int" and "is not a valid int range" (an option with a lower
+    bound) in a player's words: "is not a whole number"."""
+    return re.sub(
+        r"is not a valid (?:int range|int|integer range|integer)\b",
+        "is not a whole number",
+        message,
+    )
+
+
+MIN_COLUMNS = 20  # the narrowest width drawn: below it, tables become lines of a few cells
+
+
 def _zero_size_unset() -> None:
     """``COLUMNS=0`` (or ``LINES=0``) read as unset, as other terminal programs read it: rich
-    would take it as a terminal 0 cells wide and print nothing."""
+    would take it as a terminal 0 cells wide and print nothing; ``COLUMNS`` from 1 to
+    :data:`MIN_COLUMNS` - 1 read as :data:`MIN_COLUMNS` (at 1, every line of a table was
+    ``  %``), and so is a terminal that narrow."""
     for var in ("COLUMNS", "LINES"):
         value = os.environ.get(var, "").strip()
         if value.isdigit() and int(value) == 0:
             del os.environ[var]
+    value = os.environ.get("COLUMNS", "").strip()
+    if value.isdigit():
+        if int(value) < MIN_COLUMNS:
+            os.environ["COLUMNS"] = str(MIN_COLUMNS)
+        return
+    try:
+        width = os.get_terminal_size(sys.stdout.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        return  # not a terminal: rich's own default
+    if 0 < width < MIN_COLUMNS:
+        os.environ["COLUMNS"] = str(MIN_COLUMNS)
 
 
 def command(

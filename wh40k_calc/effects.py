@@ -590,7 +590,7 @@ def _not_here(req, edition, units, searched, pool) -> LookupError:
         names = sorted({x.id for x in everywhere})
     return UnknownEffectError(
         f"unknown effect {req.name!r}"
-        + (_side_hint(req) or did_you_mean(req.name, names))
+        + (_side_hint(req, names) or did_you_mean(req.name, names))
         + " (`calc effects` lists them)"
     )
 
@@ -648,18 +648,24 @@ def comma_hint(name: str) -> str:
     )
 
 
-def _side_hint(req) -> str:
+def _side_hint(req, names: list[str] | tuple[str, ...] = ()) -> str:
     """``; 'attackr:' is not a side: did you mean 'attacker:waaagh'?`` when the name before
     a ``:`` is a misspelt side prefix (``attackr:waaagh`` reads as effect ``attackr`` with
-    option ``waaagh``), else ""."""
+    option ``waaagh``); ``; 'middle:' is not a side prefix (the sides are attacker: and
+    target:)`` when it is not like one but what follows is an effect of ``names``; else ""."""
     from .fuzzy import suggest_names
 
     if req.side is not None or len(req.options) != 1:
         return ""
+    rest = req.text.split(":", 1)[1].strip()
     near = suggest_names(req.name, list(SIDES))
     if not near:
+        if slug(rest) in names:
+            return (
+                f"; {req.name + ':'!r} is not a side prefix (the sides are "
+                f"{' and '.join(s + ':' for s in SIDES)}, e.g. 'attacker:{rest}')"
+            )
         return ""
-    rest = req.text.split(":", 1)[1].strip()
     prefix, meant = req.name + ":", near[0] + ":" + rest
     return f"; {prefix!r} is not a side (attacker: or target:): did you mean {meant!r}?"
 

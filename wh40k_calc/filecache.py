@@ -11,8 +11,10 @@ validation; not a file an import or an update checks once) is stored as MessageP
 the file's resolved path, size and modification time and by this module's and the YAML
 reader's own (a new version of either makes every entry stale), and read back without
 importing YAML. Only data made of strings, numbers, booleans, nulls, lists and mappings
-with string keys is stored (what MessagePack gives back unchanged); anything else (a date, a
-``!!binary`` value, an integer key) is parsed every time. Validation runs on the data either
+with string keys is stored (what MessagePack gives back unchanged), each list and mapping
+once (data sharing one through a YAML alias is not: MessagePack writes a shared value out in
+full each time); anything else (a date, a ``!!binary`` value, an integer key) is parsed every
+time. Validation runs on the data either
 way, so a cached file is refused with the same message as a parsed one. A cache that cannot be
 written or read is skipped (the file is parsed).
 """
@@ -79,18 +81,23 @@ def write(cache: Path, raw: bytes) -> None:
         return
 
 
-def _plain(value: object, depth: int = 0) -> bool:
+def _plain(value: object, depth: int = 0, seen: set[int] | None = None) -> bool:
     """Whether ``value`` comes back from MessagePack as it went in (see the module
-    docstring); a tree deeper than 100 levels is not kept."""
+    docstring); a tree deeper than 100 levels is not kept, nor one holding a list or mapping
+    twice (a YAML alias: MessagePack would write it out in full each time, 2^27 copies for
+    a 600-byte file of nested aliases; each list and mapping is looked at once)."""
     if value is None or isinstance(value, (str, bool, int, float)):
         return not isinstance(value, int) or -(2**63) <= value < 2**64
-    if depth > 100:
+    if depth > 100 or type(value) not in (list, dict):
         return False
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return False
+    seen.add(id(value))
     if type(value) is list:
-        return all(_plain(v, depth + 1) for v in value)
-    if type(value) is dict:
-        return all(type(k) is str and _plain(v, depth + 1) for k, v in value.items())
-    return False
+        return all(_plain(v, depth + 1, seen) for v in value)
+    assert isinstance(value, dict)
+    return all(type(k) is str and _plain(v, depth + 1, seen) for k, v in value.items())
 
 
 def datasheet_data(path: Path, keep: bool = True) -> Any:

@@ -3,6 +3,8 @@ contract of DATASHEET_FORMAT.md, part 2)."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -558,12 +560,22 @@ def _comparison(r: Result):
     ex, sa = r.exact, r.sample
     assert ex is not None and sa is not None
     se = sa.standard_error
-    rows = [
-        (k.replace("_", " "), ex.expected[k], sa.expected[k], se["expected"].get(k, 0.0))
+    rows: list[ComparisonRow] = [
+        (k.replace("_", " "), ex.expected[k], sa.expected[k], se["expected"].get(k, 0.0), None)
         for k in TOTAL_FIELDS
     ]
+    rows = [
+        (*row[:4], count_sd(ex.kill_table)) if k == "models_destroyed" else row
+        for k, row in zip(TOTAL_FIELDS, rows, strict=True)
+    ]
     rows += [
-        (f"P(≥ {k + 1} destroyed)", ex.kill_table[k], sa.kill_table[k], se["kill_table"][k])
+        (
+            f"P(≥ {k + 1} destroyed)",
+            ex.kill_table[k],
+            sa.kill_table[k],
+            se["kill_table"][k],
+            probability_sd(ex.kill_table[k]),
+        )
         for k in range(kill_rows(r))
     ]
     rows += [
@@ -572,36 +584,73 @@ def _comparison(r: Result):
             ex.attacker_losses[k],
             sa.attacker_losses[k],
             se.get("attacker_losses", {}).get(k, 0.0),
+            probability_sd(ex.attacker_losses[k]) if k == "at_least_one" else None,
         )
         for k in LOSS_FIELDS
     ]
     return comparison_table(rows, sa.trials, sa.seed)
 
 
-def comparison_table(rows: list[tuple[str, float, float, float]], trials: int, seed: int | None):
-    """The "Exact vs sampled" table: one row per (figure, exact, sampled, standard error),
-    with the difference in standard errors and a '!' beyond FLAG_SE. The standard error is
-    floored at 1/trials (a sampled figure that came out the same in every trial has a sample
-    SE of 0, which measures nothing) and shown as used, so that "± SE" and "Δ / SE" agree;
-    except where that figure also equals the exact one (a constant such as the attacks of a
-    fixed A, or an impossible outcome): its SE and difference are exactly 0 and shown so.
-    Figures as :func:`comparison_cell` writes them."""
+# (figure, exact, sampled, the sample's standard error, the exact figure's standard deviation
+# over one trial where known, else None); a row of four: not known
+ComparisonRow = tuple[str, float, float, float] | tuple[str, float, float, float, float | None]
+
+
+def probability_sd(p: float) -> float:
+    """The standard deviation over one trial of an outcome of exact probability ``p`` (a
+    Bernoulli trial: sqrt(p(1 - p)))."""
+    return math.sqrt(max(p * (1.0 - p), 0.0))
+
+
+def count_sd(at_least: Iterable[float]) -> float:
+    """The standard deviation of a count X from its exact ``at_least[k-1]`` = P(X >= k),
+    k = 1..n (a list or an array): E[X] = sum P(X >= k), E[X^2] = sum (2k - 1) P(X >= k)."""
+    at_least = [float(p) for p in at_least]
+    mean = math.fsum(at_least)
+    second = math.fsum((2 * k - 1) * p for k, p in enumerate(at_least, start=1))
+    return math.sqrt(max(second - mean * mean, 0.0))
+
+
+def flag_score(
+    exact: float, sampled: float, sample_se: float, exact_sd: float | None, trials: int
+) -> tuple[float, float]:
+    """(the standard error used, the difference in those standard errors) of a sampled
+    figure against its exact value: the standard error is the exact figure's (``exact_sd``
+    over sqrt(trials)) where known, since the sample's own is itself a noisy estimate (one
+    miss in 20,000 at p = 0.9996 gave 5e-5 against the true 1.4e-4, and a false '!'), else
+    the sample's; floored at 1/trials (a figure that came out the same in every trial has a
+    sample SE of 0, which measures nothing)."""
+    n = max(trials, 1)
+    se = sample_se if exact_sd is None else exact_sd / math.sqrt(n)
+    used = max(se, 1.0 / n)
+    return used, abs(exact - sampled) / used
+
+
+def comparison_table(rows: Sequence[ComparisonRow], trials: int, seed: int | None):
+    """The "Exact vs sampled" table: one row per figure (:data:`ComparisonRow`), with the
+    difference in standard errors (:func:`flag_score`: from the exact figure where its
+    spread is known) and a '!' beyond FLAG_SE. The standard error is shown as used, so that
+    "± SE" and "Δ / SE" agree; except where the figure sampled equals the exact one and the
+    sample's SE is 0 (a constant such as the attacks of a fixed A, or an impossible
+    outcome): its SE and difference are exactly 0 and shown so. Figures as
+    :func:`comparison_cell` writes them."""
     from rich.table import Table
 
     from .layout import Words
 
     t = Table(
         title=f"Exact vs sampled ({count(trials, 'trial')}, seed {seed}; SE at least "
-        f"1/trials; '!' marks a difference over {FLAG_SE:g} standard errors)",
+        f"1/trials, from the exact figure where known; '!' marks a difference over "
+        f"{FLAG_SE:g} standard errors)",
         title_justify="left",
     )
     for col in ("Figure", "Exact", "Sampled", "± SE", "Δ / SE", ""):
         figure = col not in ("Figure", "")
         t.add_column(col, justify="right" if figure else "left", no_wrap=figure)
-    floor = 1.0 / max(trials, 1)
-    for name, a, b, s in rows:
-        used = max(s, floor)
-        z = abs(a - b) / used
+    for row in rows:
+        name, a, b, s = row[:4]
+        sd = row[4] if len(row) > 4 else None
+        used, z = flag_score(a, b, s, sd, trials)
         same = s == 0.0 and a == b  # nothing to measure: the same figure in every trial
         t.add_row(
             Words(name),
@@ -609,7 +658,7 @@ def comparison_table(rows: list[tuple[str, float, float, float]], trials: int, s
             comparison_cell(b),
             "0" if same else comparison_cell(used),
             "0" if same else f"{z:.1f}",
-            "[red]![/red]" if z > FLAG_SE else "",
+            "[red]![/red]" if z > FLAG_SE and not same else "",
         )
     return t
 

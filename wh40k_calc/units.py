@@ -192,6 +192,7 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
             "--weapon lists exactly which weapons attack: it cannot be combined with --loadout"
         )
     ds = choice.datasheet
+    _refuse_leader_weapons(ds, choice)
     models = choice.models
     fitted = None  # --weapon without --models: the smallest size that can carry them
     if choice.weapons and models is None:  # none fits: the largest, to say why
@@ -465,6 +466,29 @@ def parse_weapon_spec(text: str) -> tuple[str, int]:
     if n < 1:
         raise SelectionError(f"--weapon {text!r}: the count must be at least 1")
     return m.group(1), n
+
+
+def _refuse_leader_weapons(ds: Datasheet, choice: UnitChoice) -> None:
+    """A ``--weapon`` the Bodyguard ``ds`` lacks but an attached Leader has: said as such
+    (``--weapon`` picks the Bodyguard's weapons; a Leader attacks with its default
+    equipment, which no option changes).
+
+    Raises:
+        SelectionError: naming the Leader whose weapon it is.
+    """
+    for name, _ in choice.weapons:
+        if ds.weapon(name) is not None:
+            continue
+        for lead in choice.leaders:
+            w = lead.weapon(name)
+            if w is not None:
+                raise SelectionError(
+                    f"--weapon {name!r}: {w.name} is a weapon of the attached Leader "
+                    f"({lead.name}), not of {ds.name}: --weapon picks the Bodyguard's weapons, "
+                    "and a Leader attacks with its datasheet's default equipment (no option "
+                    "chooses a Leader's wargear; a datasheet file of your own, with the "
+                    "equipment you want as its default, does)"
+                )
 
 
 def _wanted(ds: Datasheet, specs: tuple[tuple[str, int], ...]) -> dict[str, tuple[Weapon, int]]:

@@ -267,6 +267,29 @@ def _csv_destination(output: OutputOptions, what: list[str], as_json: bool) -> P
     return csv_file
 
 
+def _refuse_special_file(arg: str) -> None:
+    """A path (with a slash, not named .yaml) that names something not a regular file (a
+    device such as /dev/zero, a pipe): refused as no batch file, not read as FACTION/UNIT.
+
+    Raises:
+        BatchError: naming it.
+    """
+    from ..batch import BatchError
+
+    p = Path(arg)
+    if ("/" not in arg and "\\" not in arg) or p.suffix.lower() in (".yaml", ".yml"):
+        return  # a unit's name; or a batch file's, which the reader refuses as it is
+    try:
+        if not p.exists() or p.is_file() or p.is_dir():
+            return  # (a folder: said with the batch files it holds, by the reader)
+    except OSError:
+        return
+    raise BatchError(
+        f"{arg}: not a regular file (a device or a pipe), not a batch file (give a batch "
+        "file, e.g. examples/lootas-loadouts.yaml, or attacker names with --target)"
+    )
+
+
 def _is_batch(arg: str) -> bool:
     p = Path(arg)
     return p.suffix.lower() in (".yaml", ".yml") or (p.is_file() and ("/" in arg or "\\" in arg))
@@ -287,6 +310,8 @@ def _jobs(
     from ..edition import EditionError
 
     try:
+        if len(what) == 1:
+            _refuse_special_file(what[0])
         if len(what) == 1 and _is_batch(what[0]):
             clash = [*cross.changed(), *(["--effect"] if effects else []), *conditions.changed()]
             if clash:

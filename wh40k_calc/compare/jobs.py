@@ -680,7 +680,8 @@ class _BatchRuns:
         spec = self._spec(raw)
         if not isinstance(spec, RunError) and spec.exchange is not None:
             return [self._exchange_job(raw, spec)]
-        content = _content_key(raw.data)
+        # (a run's data is walked only once valid: an invalid one may expand through aliases)
+        content = None if isinstance(spec, RunError) else _content_key(raw.data)
         alike = self.by_content.get(content) if content is not None else None
         if alike is not None and not isinstance(spec, RunError):
             name = self._name(raw, spec, _unit_spec(spec.attacker) if spec.attacker else None)

@@ -75,14 +75,15 @@ def group_rows(rows: list[Row], key: str) -> list[list[Row]]:
 
 
 def best_rows(group: list[Row], key: str) -> set[int]:
-    """Indexes (in ``group``) of the best rows by ``key``; empty when every row ties."""
+    """Indexes (in ``group``) of the best rows by ``key``: the only row of a target is its
+    best (where it has the figure); empty when every one of several rows ties."""
     values = [r.figures[key] for r in group]
     known = [v for v in values if v is not None]
-    if len(group) < 2 or not known:
+    if not known:
         return set()
     best = min(known) if key in LOWER_IS_BETTER else max(known)
     idx = {i for i, v in enumerate(values) if v is not None and abs(v - best) <= 1e-9}
-    return set() if len(idx) == len(group) else idx
+    return set() if len(idx) == len(group) > 1 else idx
 
 
 def _attacker_text(o: dict[str, Any]) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..edition import heading_words
-from ..report import _unit_label, comparison_table, pct
+from ..report import ComparisonRow, _unit_label, comparison_table, pct, probability_sd
 from ..terminal import print_joined
 from ..wording import count, of_whole
 from .result import Chain, ExchangeResult
@@ -224,10 +224,18 @@ def joint_table(chain: Chain, models_a: int, models_b: int, columns: int = MAX_C
 def _comparison(ex: ExchangeResult):
     e, s = ex.exact, ex.sample
     assert e is not None and s is not None
-    rows = []
+    rows: list[ComparisonRow] = []
     for p, fe, fs in zip(ex.setup.steps, e.steps, s.steps, strict=True):
         label = f"{p.number} {p.side.upper()}"
-        rows.append((f"{label} P(made)", fe.p_made, fs.p_made, fs.standard_error["p_made"]))
+        rows.append(
+            (
+                f"{label} P(made)",
+                fe.p_made,
+                fs.p_made,
+                fs.standard_error["p_made"],
+                probability_sd(fe.p_made),
+            )
+        )
         for key, name in (("attacks", "attacks"), ("models_destroyed", "destroyed")):
             rows.append(
                 (f"{label} {name}", fe.expected[key], fs.expected[key], fs.standard_error[key])
@@ -240,6 +248,7 @@ def _comparison(ex: ExchangeResult):
                 e.summary.p_destroyed[key],
                 s.summary.p_destroyed[key],
                 se["p_destroyed"][key],
+                probability_sd(e.summary.p_destroyed[key]),
             )
         )
         rows.append(
@@ -250,7 +259,15 @@ def _comparison(ex: ExchangeResult):
                 se["expected_models_left"][key],
             )
         )
-    rows.append(("P(both destroyed)", e.summary.p_both, s.summary.p_both, se["p_both"]))
+    rows.append(
+        (
+            "P(both destroyed)",
+            e.summary.p_both,
+            s.summary.p_both,
+            se["p_both"],
+            probability_sd(e.summary.p_both),
+        )
+    )
     return comparison_table(rows, s.trials, s.seed)
 
 

@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from .model import ArmyList, LineError, ListError
-from .source import ZIP_MAGIC, clean_text, decode_text, read_source, unzip_roster
+from .source import EMPTY_ZIP_MAGIC, ZIP_MAGIC, clean_text, decode_text, read_source, unzip_roster
 
 FORMATS = (
     "gw-app",
@@ -54,7 +54,7 @@ def parse_bytes(data: bytes, label: str) -> ArmyList:
     Raises:
         ListError: as :func:`read_list`.
     """
-    if data.startswith(ZIP_MAGIC):
+    if data.startswith((ZIP_MAGIC, EMPTY_ZIP_MAGIC)):
         return _xml(decode_text(unzip_roster(data, label), label), "battlescribe-rosz", label)
     text = decode_text(data, label)
     if not text.strip():

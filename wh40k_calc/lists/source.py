@@ -22,6 +22,7 @@ from .model import ListError
 MAX_BYTES = 4 * 1024 * 1024  # 4 MB: the largest export we read (lists are kilobytes)
 MAX_UNZIPPED = 16 * 1024 * 1024  # a .rosz's roster, unpacked
 ZIP_MAGIC = b"PK\x03\x04"
+EMPTY_ZIP_MAGIC = b"PK\x05\x06"  # a zip archive of no files: its end record alone
 _SPACES = "\u00a0\u2007\u202f\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2008\u2009\u200a\u3000"
 _GONE = "\u200b\u200c\u200d\u2060\ufeff"
 _TABLE = {**{ord(c): " " for c in _SPACES}, **{ord(c): None for c in _GONE}}
@@ -129,6 +130,8 @@ def unzip_roster(data: bytes, label: str) -> bytes:
             members = [i for i in zf.infolist() if not i.is_dir()]
             ros = [i for i in members if i.filename.lower().endswith(".ros")]
             chosen = ros[0] if ros else (members[0] if len(members) == 1 else None)
+            if not members:
+                raise ListError(f"{label}: an empty zip archive: it holds no roster")
             if chosen is None:
                 raise ListError(f"{label}: a zip archive without a .ros roster in it")
             if chosen.file_size > MAX_UNZIPPED:

@@ -523,7 +523,8 @@ def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, lis
                     requested.append((e, role, ds))
             mine = ds.not_modelled_attacker if role == "attacker" else ds.not_modelled_target
             not_modelled += [f"{n} ({ds.name} unit ability)" for n in mine]
-    return requested, not_modelled
+    # each once: two Leaders of one datasheet (two Warbosses) have the same abilities
+    return requested, list(dict.fromkeys(not_modelled))
 
 
 def refusal(

@@ -145,9 +145,11 @@ def _named_idle(sel: Selection, attacker: Unit) -> list[tuple[str, bool, str]]:
     ("... which does not shoot: give the run phase: fight")."""
     if not sel.attacker.weapons:
         return []
+    body = attacker.datasheets[0]  # the Bodyguard's: --weapon names its weapons only
+    named = {w.key for name, _ in sel.attacker.weapons if (w := body.weapon(name)) is not None}
     out = []
     for w in dict.fromkeys(w for g in attacker.groups for w in g.weapons):
-        if _can_attack(w, sel):
+        if _can_attack(w, sel) or w.key not in named:
             continue
         wrong = w.is_melee != (sel.phase == "fight")
         file_why = None

@@ -11,15 +11,18 @@ from typing import Any
 from ..edition import heading_words
 from ..report import (
     COND_KEYS,
+    ComparisonRow,
     _allocation_text,
     _effects_text,
     _unit_label,
     _weapon_not_modelled,
     comparison_table,
+    count_sd,
     pct,
     print_characters,
     print_choices,
     print_kill_table,
+    probability_sd,
     roles,
     wounded_model,
     wounded_text,
@@ -221,7 +224,7 @@ def _leaders_and_hazards(seq: SequenceResult, console: Any) -> None:
 
 
 def _comparison(seq: SequenceResult):
-    rows = []
+    rows: list[ComparisonRow] = []
     for k, sr in enumerate(seq.steps):
         ex, sa = seq.cumulative(k, "exact"), seq.cumulative(k, "sample")
         se = sa.standard_error
@@ -233,6 +236,7 @@ def _comparison(seq: SequenceResult):
                 ex.expected["models_destroyed"],
                 sa.expected["models_destroyed"],
                 se["expected"]["models_destroyed"],
+                count_sd(ex.kill_table),
             ),
             (
                 f"{label} wounds so far",
@@ -245,6 +249,7 @@ def _comparison(seq: SequenceResult):
                 ex.kill_table[n - 1],
                 sa.kill_table[n - 1],
                 se["kill_table"][n - 1],
+                probability_sd(ex.kill_table[n - 1]),
             ),
         ]
     ex = seq.cumulative(len(seq.steps) - 1, "exact")
@@ -257,6 +262,7 @@ def _comparison(seq: SequenceResult):
                 ex.kill_table[k],
                 sa.kill_table[k],
                 sa.standard_error["kill_table"][k],
+                probability_sd(ex.kill_table[k]),
             )
         )
     return comparison_table(rows, sa.trials, seq.seed)

@@ -1,0 +1,140 @@
+"""Batch files whose YAML aliases nest (``&k1 [*k0, *k0]``, ``&k2 [*k1, *k1]``, ...): a few
+hundred bytes standing for 2^n values. Each error comes at once, whatever the depth (the
+check costs what the file does, not what it expands to), and a run too large written out in
+full is refused for its size rather than walked."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from helpers import cli
+
+from wh40k_calc import batch as batch_module
+
+MAX_VALUES = 1_000_000  # README: "more than 1,000,000 values"
+
+
+def chain(depth: int, leaf: str = "waaagh", k: str = "k") -> str:
+    """``[&k0 [leaf, leaf], &k1 [*k0, *k0], ...]``: its last item is 2^(depth+1) leaves (its
+    anchors named ``k`` and a number)."""
+    items = [f"&{k}0 [{leaf}, {leaf}]"]
+    items += [f"&{k}{i} [*{k}{i - 1}, *{k}{i - 1}]" for i in range(1, depth)]
+    return "[" + ", ".join(items) + "]"
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "b.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_tester_file_ends_at_once(tmp_path):
+    """The 544-byte file of the trial (27 levels) ran for minutes; 60 levels (2^61 values)
+    now give the schema error of the first nested list. In a child process with a time limit:
+    a regression hangs, it does not stop the test run."""
+    path = write(
+        tmp_path, f"targets: [boyz]\nruns:\n  - attacker: lootas\n    effects: {chain(60)}\n"
+    )
+    cmd = [sys.executable, "-m", "wh40k_calc", "compare", str(path)]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert res.returncode == 1
+    assert res.stderr == f"error: {path}:4: run 'runs[0]': effects[0]: must be text, not a list\n"
+
+
+def test_nested_aliases_in_each_kind_of_field(tmp_path):
+    """A run's list field, a unit's, a sequence step's, an exchange side's and a default's:
+    each its own schema error, with its line."""
+    text = (
+        f"targets: [boyz]\nruns:\n"
+        f"  - {{attacker: lootas, effects: {chain(40, k='a')}}}\n"
+        f"  - {{name: w, attacker: {{name: lootas, weapons: {chain(40, k='b')}}}}}\n"
+        f"  - {{name: s, sequence: [{{attacker: boyz, add_abilities: {chain(40, k='c')}}}]}}\n"
+        f"  - {{name: x, exchange: {{side_a: {chain(40, k='d')}, side_b: boyz}}}}\n"
+        f"  - {{name: t, attacker: lootas, targets: {chain(40, k='e')}}}\n"
+        f"  - {{name: ok, attacker: lootas, target: boyz}}\n"
+    )
+    res = cli("compare", write(tmp_path, text))
+    path = tmp_path / "b.yaml"
+    assert res.exit_code == 1
+    errors = res.stderr.splitlines()
+    assert errors == [
+        f"error: {path}:3: run 'runs[0]': effects[0]: must be text, not a list",
+        f"error: {path}:4: run 'w': attacker.weapons[0]: must be text, not a list",
+        f"error: {path}:5: run 's': step 1: add_abilities[0]: must be text, not a list",
+        f"error: {path}:6: run 'x': exchange.side_a[0]: must be text, not a list",
+        f"error: {path}:7: run 't': targets[0]: must be text or a mapping, not a list",
+    ]
+    assert "ok" in res.stdout  # the good run still prints
+
+    res = cli("compare", write(tmp_path, f"targets: {chain(40)}\nruns: [{{attacker: lootas}}]\n"))
+    assert res.stderr == f"error: {path}:1: targets[0]: must be text or a mapping, not a list\n"
+
+
+def test_a_valid_run_too_large_written_out_is_refused_for_its_size(tmp_path):
+    """Nothing nests too deeply here, but 1,100 steps of 1,100 effects each are 1.2 million
+    values written out (a few kB of YAML): refused for the size, the other runs kept."""
+    effects = "&e [" + ", ".join(["waaagh"] * 1_100) + "]"
+    steps = "[&s {attacker: boyz, effects: " + effects + "}" + ", *s" * 1_099 + "]"
+    text = f"targets: [boyz]\nruns:\n  - {{name: big, sequence: {steps}}}\n  - attacker: lootas\n"
+    res = cli("compare", write(tmp_path, text))
+    assert res.exit_code == 1
+    assert res.stderr == (
+        f"error: {tmp_path / 'b.yaml'}:3: run 'big': the run written out in full (YAML "
+        f"aliases expanded) would be more than {MAX_VALUES:,} values (list items, mapping keys and "
+        "values); a batch file takes at most that\n"
+    )
+    assert "lootas" in res.stdout
+
+
+def test_runs_too_large_together_are_refused_from_the_one_that_passes_the_limit(
+    tmp_path, monkeypatch
+):
+    """Runs each under the limit (here 1,000 values) but sharing one 301-value list: the
+    fourth passes the total and is refused, and so is the fifth (each checked on its copy cut
+    short: valid, so refused for its size); the first three are resolved (one error for the
+    three: 'x' is no weapon ability)."""
+    monkeypatch.setattr(batch_module, "MAX_VALUES", 1_000)
+    rows = "\n".join(f"  - {{name: r{i}, attacker: lootas, add_abilities: *a}}" for i in range(4))
+    text = "targets: [boyz]\nruns:\n  - {name: r, attacker: lootas, add_abilities: &a [" + (
+        ", ".join(["x"] * 300) + "]}\n" + rows + "\n"
+    )
+    res = cli("compare", write(tmp_path, text))
+    lines = res.stderr.splitlines()
+    assert len(lines) == 3 and "runs 'r', 'r0' and 'r1': add_abilities[0]" in lines[0]
+    assert ":6: run 'r2': the runs up to this one, together, written out in full" in lines[1]
+    assert ":7: run 'r3': the runs up to this one, together, written out in full" in lines[2]
+
+
+def test_the_documented_limit():
+    assert batch_module.MAX_VALUES == MAX_VALUES
+
+
+def test_the_count_against_a_hand_count():
+    """1 for a scalar; a list: 1 + its items; a mapping: 1 + its keys + its values."""
+    from wh40k_calc.batch import _Expansion
+
+    leaf = ["a", "b"]  # 3
+    nested: list = [leaf, leaf]  # 1 + 3 + 3
+    for _ in range(98):
+        nested = [nested, nested]
+    # level n (leaf: level 0) counts 2^(n+2) - 1: the 100th is 2^101 - 1, capped at 2^63
+    assert _Expansion().size([[leaf, leaf], [leaf, leaf]]) == 15
+    assert _Expansion().size({"a": leaf, "b": 1}) == 1 + 2 + 3 + 1
+    assert _Expansion().size(nested) == 2**63
+    loop: list = []
+    loop.append(loop)
+    assert _Expansion().size(loop) > MAX_VALUES  # inside itself: endless
+
+
+def test_the_cut_copy_keeps_every_valid_run_whole():
+    """No valid run nests deeper than the schema's depth, so the copy cut there is the run."""
+    from wh40k_calc.batch import RunSpec, _cut, _schema_depth
+
+    run = {
+        "sequence": [{"attacker": {"name": "boyz", "weapons": ["Choppa x9"]}}],
+        "conditions": {"charged": True},
+    }
+    assert _cut(run, _schema_depth(RunSpec)) == run
+    assert _cut([[["x"]]], 2) == [[[]]]
