@@ -76,7 +76,11 @@ class Modifiers(Struct, frozen=True, cache_hash=True):
             value = getattr(self, name)
             if value is not None and not low <= value <= high:
                 opt = "--" + name.replace("_", "-")
-                raise SelectionError(f"{opt} {value}: out of range ({low} to {high})")
+                raise OptionError(
+                    f"{opt} {value}: out of range ({low} to {high})",
+                    opt,
+                    f"{value} is out of range ({low} to {high})",
+                )
         for name, modes in (
             ("reroll_hits", REROLL_MODES),
             ("reroll_wounds", REROLL_MODES),
@@ -85,7 +89,11 @@ class Modifiers(Struct, frozen=True, cache_hash=True):
             value = getattr(self, name)
             if value is not None and value not in modes:
                 opt = "--" + name.replace("_", "-")
-                raise SelectionError(f"{opt} {value!r}: choose {', '.join(modes)}")
+                raise OptionError(
+                    f"{opt} {value!r}: choose {', '.join(modes)}",
+                    opt,
+                    f"{value!r}: choose {', '.join(modes)}",
+                )
 
 
 _RANGES = (
@@ -222,6 +230,18 @@ class WeaponsError(SelectionError):
     def __init__(self, message: str, detail: str | None = None) -> None:
         super().__init__(message)
         self.detail = message if detail is None else detail
+
+
+class OptionError(SelectionError):
+    """One option's value refused (``--allocation``, ``--target-wounds-left``, ``--hit-mod``):
+    the message names the option; ``option`` is the option (``"--hit-mod"``) and ``detail``
+    the same reason without it, for a batch file to name its own field instead
+    (``modifiers.hit_mod: 7 is out of range (-6 to 6)``)."""
+
+    def __init__(self, message: str, option: str, detail: str) -> None:
+        super().__init__(message)
+        self.option = option
+        self.detail = detail
 
 
 class UsageError(SelectionError):
