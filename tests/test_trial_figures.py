@@ -38,3 +38,33 @@ def test_the_sequence_table_writes_near_one_as_above_0_9999() -> None:
     for k in near:
         row = next(x for x in out.splitlines() if f"P(≥ {k} destroyed)" in x)
         assert row.split("│")[2].strip() == ">0.9999", row  # the exact column
+
+
+def _notes(*args: str) -> list[str]:
+    out = cli(*args, "--json")
+    assert out.exit_code == 0, out.output
+    return [n for n in json.loads(out.stdout)["notes"] if "--precision-target" in n]
+
+
+def test_precision_target_leader_given_where_it_changes_nothing_is_noted() -> None:
+    """Lootas have no [PRECISION] weapon (their datasheet): ``--precision-target leader``
+    given has no effect, and says so as a model's name does; not given, nothing is said."""
+    no_precision = "no effect: no weapon here has [PRECISION]"
+    assert _notes("shoot", "lootas", "--target", "boyz", "--precision-target", "leader") == [
+        f"--precision-target leader: {no_precision}"
+    ]
+    assert _notes("shoot", "lootas", "--target", "boyz", "--precision-target", "Boss Nob") == [
+        f"--precision-target Boss Nob: {no_precision}"
+    ]
+    assert _notes("shoot", "lootas", "--target", "boyz") == []
+
+
+def test_precision_target_against_a_unit_with_no_character_is_noted() -> None:
+    """Eliminators' bolt sniper rifles have [PRECISION]; Boyz with no Leader have no
+    CHARACTER model for it to reach (Core rules: [PRECISION])."""
+    args = ("shoot", "eliminator-squad", "--target", "boyz", "--precision-target")
+    for value in ("leader", "bodyguard"):
+        assert _notes(*args, value) == [
+            f"--precision-target {value}: no effect: Boyz has no CHARACTER model"
+        ]
+    assert _notes("shoot", "eliminator-squad", "--target", "boyz") == []

@@ -1027,6 +1027,7 @@ class _BatchRuns:
             precision_target=precision_target_value(
                 spec.precision_target or d.precision_target or "leader"
             ),
+            precision_given=(spec.precision_target or d.precision_target) is not None,
             added_abilities=run.added,
             attacker_wounds_left=_unit_spec(spec.attacker).wounds_left if spec.attacker else None,
             notes=self.look.notes(att, tgt),
@@ -1296,6 +1297,8 @@ def _mapping_step(
         precision_target=precision_target_value(
             _first(step.precision_target, spec.precision_target, d.precision_target) or "leader"
         ),
+        precision_given=_first(step.precision_target, spec.precision_target, d.precision_target)
+        is not None,
         added_abilities=added,
         attacker_wounds_left=attacker.wounds_left,
         notes=look.notes(att),
