@@ -97,6 +97,14 @@ def _key(value: Any, seen: dict[int, Hashable]) -> Hashable:
     return value
 
 
+def distinct_jobs(items: Iterable[Job | RunError]) -> int:
+    """How many distinct jobs (:func:`job_key`) ``items`` hold: those :func:`run_jobs`
+    resolves, each once."""
+    jobs = [item for item in items if isinstance(item, Job)]  # alive while keyed
+    seen: dict[int, Hashable] = {}
+    return len({job_key(job, seen) for job in jobs})
+
+
 def usable_cores() -> int:
     """The cores this process may run on (its CPU affinity where the system says; at least 1)."""
     try:
