@@ -162,6 +162,22 @@ CASES = {
         "Trukk [-65 pts]: Big shoota, Spiked wheels, Wrecking ball",
         f"gives '[-65 pts]' as points; {POINTS}",
     ),
+    # a trial: "[1e2 pts]" was read as no points, and the list refused as "cut short"
+    "nr-simple points with a letter": (
+        "waaagh.nr-simple.txt",
+        "Warboss [95 pts]",
+        "Warboss [1e2 pts]",
+        "Warboss [1e2 pts]: Warlord, Headwoppa's Killchoppa, Kombi-weapon, Twin slugga, Power "
+        "klaw (Headwoppa's Killchoppa upgrade)",
+        f"gives '[1e2 pts]' as points; {POINTS}",
+    ),
+    "gw-app points with a letter": (
+        "waaagh.gw-app.txt",
+        "Deff Dread (130 Points)",
+        "Deff Dread (13O Points)",
+        "Deff Dread (13O Points)",
+        f"gives '(13O Points)' as points; {POINTS}",
+    ),
 }
 
 
