@@ -517,8 +517,8 @@ def lines_fit(
     wanted: dict[str, int] = {}
     for name, n, weapons in lines:
         counts[name] = counts.get(name, 0) + n
-        for k, c in weapons.items():
-            wanted[k] = wanted.get(k, 0) + c
+        for k, copies in weapons.items():
+            wanted[k] = wanted.get(k, 0) + copies
     units = {c.model.key: c for c in carriers(ds, counts, wanted, starting_strength, counting)}
     pools = [*pool_sizes(ds, starting_strength, counts)]
     pools += [size for c in units.values() for _, size in c.resources]
@@ -527,13 +527,14 @@ def lines_fit(
     order: list[str] = []
     needs: list[int] = []
     for i, (name, n, weapons) in enumerate(lines):
-        c = units.get(norm_name(name))
-        if c is None:
+        found = units.get(norm_name(name))
+        if found is None:
             continue
+        c = found
         keys = {k: f"{i}\x00{k}" for k in weapons if weapons[k]}
         order += keys.values()
         needs += [weapons[k] for k in keys]
-        options = []
+        options: list[Option] = []
         for o in c.options:
             extra: tuple[int, ...] = ()
             if o.cap is not None:

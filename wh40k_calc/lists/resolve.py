@@ -710,17 +710,15 @@ def _beyond_options(
     profile keys) as the list gives them (``equipment``, the kits as dealt), one reason a
     weapon, or nothing: ``--weapon``'s check (:func:`wh40k_calc.composition.assign`, and
     :func:`~wh40k_calc.composition.explain` for the reason; the datasheet's wargear limits,
-    e.g. one assault cannon for every five models), one weapon at a time, over the whole unit
-    (which model type the list gives it to is not checked).
-
-    Combinations are not checked (where our data has no option numbers for a datasheet's
-    swaps, or its text restricts them, they are alternatives: a War Dog Stalker's havoc
-    multi-launcher and daemonbreath spear, which lists rightly combine). Only the weapons one
-    wargear option gives (an ``option_limits`` entry: at most N models in all take its
-    loadouts) are checked together, as that option's limit says (a Legionary's flamer and
-    meltagun: 1 for every 5 models), and so are an option for every model of a type or none
-    (a loadout entry's ``whole``: :func:`wh40k_calc.units.whole_unit_conflict`): 5 Termagants
-    with devourers beside 5 with fleshborers.
+    e.g. one assault cannon for every five models), one weapon at a time, over the whole unit.
+    Then the weapons one wargear option gives (an ``option_limits`` entry: at most N models in
+    all take its loadouts) are checked together, as that option's limit says (a Legionary's
+    flamer and meltagun: 1 for every 5 models), and so are an option for every model of a
+    type or none (a loadout entry's ``whole``: :func:`wh40k_calc.units.whole_unit_conflict`):
+    5 Termagants with devourers beside 5 with fleshborers. Where none of these refuses the
+    unit, every listed weapon is checked together and then each model line on its own
+    model type (:func:`_model_by_model`; ``lines`` as there): a Sergeant's two items of one
+    option, a Boy's big shoota beside a shoota.
 
     The list names wargear the models *carry*, not what attacks (the activation picks that, as
     for any unit: ``rules.weapons``), so weapons are counted as carried
@@ -783,7 +781,14 @@ def _model_by_model(
     (:func:`~wh40k_calc.composition.explain`). A Boy listed with a big shoota and a shoota,
     a Sergeant with two items of one option or with a grenade launcher beside the plasma
     pistol that replaced the bolt rifle it needs, 9 master-crafted power weapons and 2 power
-    fists (which replace one) on 9 Terminators: one reason at most."""
+    fists (which replace one) on 9 Terminators: one reason at most.
+
+    Two things of our data are not taken as the rules: swaps without an option number (a
+    hand-written loadout, or a generated one where the datasheet's text restricts which
+    options a model combines, or of a model type with one option) are taken as independent
+    options (:func:`_every_swap_numbered`: the exported Boss Nob's kombi-rokkit and power klaw
+    are taken), and the weapons of an option our data does not generate are left out
+    (:func:`_not_generated`), so a list is refused only what our options surely forbid."""
     from ..attack_sets import CARRYING
     from ..composition import assign, explain, lines_fit, wanted_by_kits
 
@@ -829,9 +834,7 @@ def _every_swap_numbered(ds: Datasheet) -> Datasheet:
     ``instead_of`` keep none."""
     from ..records import replace
 
-    first = 1 + max(
-        (e.option or 0 for entries in ds.loadouts.values() for e in entries), default=0
-    )
+    first = 1 + max((e.option or 0 for entries in ds.loadouts.values() for e in entries), default=0)
     loadouts = {}
     for i, (name, entries) in enumerate(ds.loadouts.items()):
         loadouts[name] = tuple(
@@ -847,7 +850,9 @@ def _not_generated(ds: Datasheet) -> set[str]:
     them is not known, so the model-by-model checks leave them out."""
     from ..attack_sets import Weapons
 
-    names = {norm_name(item).removesuffix("s") for o in ds.options_not_generated for item in o.items}
+    names = {
+        norm_name(item).removesuffix("s") for o in ds.options_not_generated for item in o.items
+    }
     arms = Weapons(ds)
     return {k for k, label in arms.name.items() if norm_name(label).removesuffix("s") in names}
 
