@@ -1,7 +1,8 @@
 """A batch file's values that stand for a command-line option (a target's ``wounds_left`` and
 ``allocation``, ``modifiers``' keys) are named by the file's own field when refused, not by
 the option (a fresh-user trial): as ``attacker.weapons`` is; and a step's error gives the
-step's line. The command line keeps the option's name."""
+step's line (of a sequence with several bad steps, the first's). The command line keeps the
+option's name. Lines are counted by hand in the text below."""
 
 from __future__ import annotations
 
@@ -37,6 +38,11 @@ runs:
     sequence:
       - "shoot lootas"
       - "shoot lootas --advanced"
+  - name: both steps
+    target: boyz
+    sequence:
+      - "shoot lootas --advanced"
+      - {attacker: {name: lootas, models: 99}}
 """
 
 
@@ -47,7 +53,7 @@ def _errors(tmp_path: Path) -> dict[str, str]:
     result = cli("compare", batch)
     assert result.exit_code == 1, result.output
     lines = [" ".join(x.split()) for x in result.stderr.splitlines() if x.startswith("error:")]
-    assert len(lines) == 6, lines
+    assert len(lines) == 7, lines
     return {x.split("run '", 1)[1].split("'", 1)[0]: x.split(f"{batch}:", 1)[1] for x in lines}
 
 
@@ -71,6 +77,11 @@ def test_batch_values_refused_name_the_files_fields_and_lines(tmp_path: Path) ->
     # a step written as a command line keeps its option, at the step's own line
     assert by_run["quoted step"].startswith("27: run 'quoted step' against boyz: step 2 (")
     assert "(--advanced)" in by_run["quoted step"]
+    # a step refused when resolved, before one refused as written: the first is told
+    assert by_run["both steps"].startswith(
+        "31: run 'both steps' against boyz: step 1 ('shoot lootas --advanced'): Lootas cannot "
+        "shoot after an Advance move"
+    )
     assert not any("--target-wounds-left" in x or "--allocation" in x or "--hit-mod" in x
                    or "--wound-mod" in x for x in by_run.values())  # fmt: skip
 

@@ -368,6 +368,7 @@ class _FieldError(Exception):
         self.parts = parts
         self.message = message
         self.top = top  # the field is the defaults' (top level), not the run's
+        self.earlier: list[_StepTemplate] = []  # a sequence's steps before the one at fault
 
 
 def _dotted(parts: list[str | int]) -> str:
@@ -835,7 +836,8 @@ class _BatchRuns:
             else:
                 templates = _sequence_templates(self.look, spec, d, edition)
         except _FieldError as exc:
-            return self._attacker_error(raw, spec, name, exc)
+            first = self._earlier_step_error(raw, name, targets, edition, exc.earlier)
+            return first or self._attacker_error(raw, spec, name, exc)
         try:
             modifiers = _run_modifiers(spec, d)
         except OptionError as exc:  # the file's field, not the option it stands for
@@ -916,6 +918,39 @@ class _BatchRuns:
                 name = f"{name} #{self.auto[name]}"
         self.seen[name] = raw.index
         return name
+
+    def _earlier_step_error(
+        self,
+        raw: RawRun,
+        name: str,
+        targets: list[_Target],
+        edition: str,
+        earlier: "list[_StepTemplate]",
+    ) -> RunError | None:
+        """The error of the first of ``earlier`` (a sequence's steps before a step refused
+        as written) that cannot be planned against the run's first target, found only when
+        its jobs are resolved otherwise: the first error of the run is told, at its step's
+        line; None when they plan (or the target itself is refused: its error comes later)."""
+        if not earlier or not targets:
+            return None
+        from ..rules import get_rules
+        from ..sequence.run import _step_error
+
+        parts, tspec, _, _ = targets[0]
+        try:
+            tgt = _unit_choice(self.look, tspec, "target", list(parts), edition)
+        except _FieldError:
+            return None
+        for t in earlier:
+            step = t.against(tgt, tspec, False)
+            try:
+                get_rules(edition).plan(step.selection)
+            except USER_ERRORS as exc:
+                err = self.error(
+                    raw, str(_step_error(step, exc)), ["sequence", t.index - 1], name=name
+                )
+                return replace(err, field=None, target=_target_label(tspec))
+        return None
 
     def _attacker_error(self, raw: RawRun, spec: RunSpec, name: str, exc: _FieldError) -> RunError:
         """The error of a run's effects, added abilities, attacker or steps: a field the run
@@ -1225,12 +1260,16 @@ def _sequence_templates(look: _Lookup, spec: RunSpec, d: Any, edition: str) -> l
     Raises:
         _FieldError: naming the step (``sequence[j]``) and its field.
     """
-    out = []
+    out: list[_StepTemplate] = []
     for j, step in enumerate(spec.sequence or []):
-        if isinstance(step, str):
-            out.append(_text_step(look, j, step, edition))
-        else:
-            out.append(_mapping_step(look, j, step, spec, d, edition))
+        try:
+            if isinstance(step, str):
+                out.append(_text_step(look, j, step, edition))
+            else:
+                out.append(_mapping_step(look, j, step, spec, d, edition))
+        except _FieldError as exc:
+            exc.earlier = list(out)  # the steps before it, for an error of theirs first
+            raise
     return out
 
 
