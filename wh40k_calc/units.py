@@ -515,8 +515,10 @@ def whole_unit_conflict(ds: Datasheet, wanted: dict[str, tuple[Weapon, int]]) ->
     model of a type or none (a loadout entry's ``whole``): they name weapons that only one
     alternative of that type gives (its default equipment, or one such entry) and weapons that
     only another gives, e.g. a Termagant devourer and a fleshborer. A weapon that any other
-    option gives (another loadout, a choice, another model type) is no evidence. None: no
-    conflict."""
+    option gives (another loadout, a choice, another model type) is no evidence, except a
+    default weapon that another loadout of the same type lists as kept beside what it adds
+    (the Cthonian Beserks' mole grenade launcher and heavy plasma axe): the swap for every
+    model replaces it there too. None: no conflict."""
     for m in ds.models:
         wholes = [
             (name, e)
@@ -534,10 +536,16 @@ def whole_unit_conflict(ds: Datasheet, wanted: dict[str, tuple[Weapon, int]]) ->
             elsewhere.update(k for _, keys in other.equipped_by_count for k in keys)
             if other is not m:
                 elsewhere.update(other.equipped)
+        default = set(m.equipped)
         for entries in ds.loadouts.values():
             for e in entries:
-                if not (e.whole and norm_name(e.model) == m.key):
-                    elsewhere.update(e.equipped)
+                if e.whole and norm_name(e.model) == m.key:
+                    continue
+                # another option of this type lists the default weapons it keeps (a Cthonian
+                # Beserk's mole grenade launcher beside its heavy plasma axe): the swap for
+                # every model decides whether those stay, so they are no evidence
+                mine = norm_name(e.model) == m.key
+                elsewhere.update(k for k in e.equipped if not (mine and k in default))
         found = []
         for i, (label, keys) in enumerate(alts):
             rest: set[str] = set()
