@@ -84,6 +84,10 @@ def test_aggressors_swap_as_a_unit(edition: str) -> None:
     assert _counts(*base_args, "--weapon", "Flamestorm gauntlets x3") == [
         ("Flamestorm gauntlets", 3)
     ]
+    shown = cli("show", "aggressor squad", "--edition", edition, "--json")
+    assert shown.exit_code == 0, shown.output
+    entries_shown = json.loads(shown.stdout)["loadouts"][AGGRESSOR_LOADOUT]
+    assert [e["whole"] for e in entries_shown] == ["unit", "unit"]  # as the file writes it
 
 
 @pytest.mark.parametrize("edition", ["10", "11"])
