@@ -219,6 +219,8 @@ def _units(
     section: str | None = None
     group: str | None = None
     block: list[Line] = []
+    # the text's last line: a count alone there is the cut of a copy (detect.cut_short)
+    last = max((ln.number for ln in lines if not ln.blank), default=0)
 
     def flush() -> None:
         if block:
@@ -256,7 +258,7 @@ def _units(
                 "Points)'); correct it or remove it",
                 ln.number,
             )
-        elif block and _count_only(ln):
+        elif block and _count_only(ln) and ln.number != last:
             raise LineError(
                 f"{label}: line {ln.number}: {shown(ln.text)} under unit "
                 f"{split_points(block[0].text)[0]!r} (line {block[0].number}) is a count with "
