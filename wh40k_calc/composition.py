@@ -493,6 +493,61 @@ def assign(
     return out
 
 
+ModelLine = tuple[str, int, dict[str, int]]  # model type's name, models, weapon key -> copies
+
+
+def lines_fit(
+    ds: Datasheet,
+    lines: list[ModelLine],
+    starting_strength: int,
+    counting: Counting = CARRYING,
+) -> bool:
+    """Whether a unit whose equipment is given line by line (an army list's model lines:
+    (model type's name, models, weapon key -> how many the line's models carry in all)) can
+    be equipped so: each line's models take equipment options of their type (the same
+    options, combinations, choices and limits as :func:`assign`'s, the models of one type
+    sharing each option's ``count`` and every option limit shared by the whole unit) that
+    carry the line's weapons, no model's weapons counted for another line. A line of one
+    model is that model's own equipment: a Sergeant listed with a plasma pistol and a
+    grenade launcher needs one option (or combination) that gives him both. Lines of model
+    types the datasheet lacks are left out.
+
+    ``assign`` over the unit's totals is the special case of one line a model type."""
+    counts: dict[str, int] = {}
+    wanted: dict[str, int] = {}
+    for name, n, weapons in lines:
+        counts[name] = counts.get(name, 0) + n
+        for k, copies in weapons.items():
+            wanted[k] = wanted.get(k, 0) + copies
+    units = {c.model.key: c for c in carriers(ds, counts, wanted, starting_strength, counting)}
+    pools = [*pool_sizes(ds, starting_strength, counts)]
+    pools += [size for c in units.values() for _, size in c.resources]
+    capped: dict[tuple[str, int], int] = {}  # (type, kit) -> its pool: a count lines share
+    mine: list[Carriers] = []
+    order: list[str] = []
+    needs: list[int] = []
+    for i, (name, n, weapons) in enumerate(lines):
+        found = units.get(norm_name(name))
+        if found is None:
+            continue
+        c = found
+        keys = {k: f"{i}\x00{k}" for k in weapons if weapons[k]}
+        order += keys.values()
+        needs += [weapons[k] for k in keys]
+        options: list[Option] = []
+        for o in c.options:
+            extra: tuple[int, ...] = ()
+            if o.cap is not None:
+                if (c.model.key, o.kit) not in capped:
+                    capped[(c.model.key, o.kit)] = len(pools)
+                    pools.append(o.cap)
+                extra = (capped[(c.model.key, o.kit)],)
+            ws = tuple((keys[k], x) for k, x in o.weapons if k in keys)
+            options.append(Option(ws, None, o.model, o.pools + extra, len(options)))
+        mine.append(Carriers(c.model, n, tuple(options)))
+    return _search(tuple(mine), tuple(order), tuple(needs), tuple(pools)) is not None
+
+
 def _search(
     units: tuple[Carriers, ...],
     order: tuple[str, ...],

@@ -645,6 +645,7 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
     equipment: dict[str, list[tuple[int, tuple]]] = {}
     resolved_any = False
     listed: dict[tuple[str, ...], None] = {}  # each listed weapon's profile keys, in order
+    lines: list[tuple[str, int, tuple]] | None = [] if named else None  # model lines' kits
     for m, g in groups:
         resolved, listed_any = _resolve_weapons(ds, u, g, out)
         resolved_any = resolved_any or bool(resolved)
@@ -658,8 +659,12 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
                 f"{ds.name}: none of {g.name}'s listed weapons is one of ours: its "
                 f"{g.count} keep their default equipment"
             )
+            if lines is not None:
+                lines.append((m.name, g.count, ()))
             continue
         equipment.setdefault(m.key, []).extend(kits(g.count, resolved))
+        if lines is not None:
+            lines.append((m.name, g.count, tuple(kits(g.count, resolved))))
     if not resolved_any:
         out.default = True
         out.warnings.append(
@@ -679,7 +684,7 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
         )
     counts = dict(composition) if composition is not None else size_counts
     starting = size.total if composition is None else sum(counts.values())
-    for why in _beyond_options(ds, equipment, list(listed), counts, starting):
+    for why in _beyond_options(ds, equipment, list(listed), counts, starting, lines):
         out.beyond.append(why)
         out.warnings.append(
             f"{ds.name} is over our data's wargear limits: {why}. The list's weapons are "
@@ -699,22 +704,21 @@ def _beyond_options(
     weapons: list[tuple[str, ...]],
     counts: dict[str, int],
     starting_strength: int,
+    lines: list[tuple[str, int, tuple]] | None = None,
 ) -> list[str]:
     """Why the unit's models cannot carry as many of a listed weapon (``weapons``: each one's
     profile keys) as the list gives them (``equipment``, the kits as dealt), one reason a
     weapon, or nothing: ``--weapon``'s check (:func:`wh40k_calc.composition.assign`, and
     :func:`~wh40k_calc.composition.explain` for the reason; the datasheet's wargear limits,
-    e.g. one assault cannon for every five models), one weapon at a time, over the whole unit
-    (which model type the list gives it to is not checked).
-
-    Combinations are not checked (where our data has no option numbers for a datasheet's
-    swaps, or its text restricts them, they are alternatives: a War Dog Stalker's havoc
-    multi-launcher and daemonbreath spear, which lists rightly combine). Only the weapons one
-    wargear option gives (an ``option_limits`` entry: at most N models in all take its
-    loadouts) are checked together, as that option's limit says (a Legionary's flamer and
-    meltagun: 1 for every 5 models), and so are an option for every model of a type or none
-    (a loadout entry's ``whole``: :func:`wh40k_calc.units.whole_unit_conflict`): 5 Termagants
-    with devourers beside 5 with fleshborers.
+    e.g. one assault cannon for every five models), one weapon at a time, over the whole unit.
+    Then the weapons one wargear option gives (an ``option_limits`` entry: at most N models in
+    all take its loadouts) are checked together, as that option's limit says (a Legionary's
+    flamer and meltagun: 1 for every 5 models), and so are an option for every model of a
+    type or none (a loadout entry's ``whole``: :func:`wh40k_calc.units.whole_unit_conflict`):
+    5 Termagants with devourers beside 5 with fleshborers. Where none of these refuses the
+    unit, every listed weapon is checked together and then each model line on its own
+    model type (:func:`_model_by_model`; ``lines`` as there): a Sergeant's two items of one
+    option, a Boy's big shoota beside a shoota.
 
     The list names wargear the models *carry*, not what attacks (the activation picks that, as
     for any unit: ``rules.weapons``), so weapons are counted as carried
@@ -756,7 +760,108 @@ def _beyond_options(
     conflict = whole_unit_conflict(ds, {k: v for k, v in firsts.items() if v[1]})
     if conflict is not None:
         out.append(conflict.removeprefix(f"{ds.name}: "))
+    if not out:
+        out += _model_by_model(ds, wanted, counts, starting_strength, lines, subject)
     return out
+
+
+def _model_by_model(
+    ds: Datasheet,
+    wanted: dict[str, int],
+    counts: dict[str, int],
+    starting_strength: int,
+    lines: list[tuple[str, int, tuple]] | None,
+    subject: str,
+) -> list[str]:
+    """Why the unit's models cannot carry all the listed weapons at once, or those of each
+    model line (``lines``: (model type's name, models, the line's kits as dealt); None where
+    the list does not name every model's type), or nothing: ``--weapon``'s search
+    (:func:`wh40k_calc.composition.assign` over the whole unit's weapons together, then
+    :func:`~wh40k_calc.composition.lines_fit` a line at a time) and its reason
+    (:func:`~wh40k_calc.composition.explain`). A Boy listed with a big shoota and a shoota,
+    a Sergeant with two items of one option or with a grenade launcher beside the plasma
+    pistol that replaced the bolt rifle it needs, 9 master-crafted power weapons and 2 power
+    fists (which replace one) on 9 Terminators: one reason at most.
+
+    Two things of our data are not taken as the rules: swaps without an option number (a
+    hand-written loadout, or a generated one where the datasheet's text restricts which
+    options a model combines, or of a model type with one option) are taken as independent
+    options (:func:`_every_swap_numbered`: the exported Boss Nob's kombi-rokkit and power klaw
+    are taken), and the weapons of an option our data does not generate are left out
+    (:func:`_not_generated`), so a list is refused only what our options surely forbid."""
+    from ..attack_sets import CARRYING
+    from ..composition import assign, explain, lines_fit, wanted_by_kits
+
+    open_ = _not_generated(ds)
+    ds = _every_swap_numbered(ds)
+    wanted = {k: n for k, n in wanted.items() if n and k not in open_}
+    if not wanted:
+        return []
+    if assign(ds, counts, wanted, starting_strength, counting=CARRYING) is None:
+        return [explain(ds, counts, wanted, starting_strength, subject, CARRYING)]
+    if lines is None:
+        return []
+    per = [
+        (name, n, {k: c for k, c in wanted_by_kits(ds, list(ks)).items() if k not in open_})
+        for name, n, ks in lines
+    ]
+    if lines_fit(ds, per, starting_strength):
+        return []
+    for name, n, line in per:
+        if line and not lines_fit(ds, [(name, n, line)], starting_strength):
+            listed = ", ".join(f"{_weapon_name(ds, k)} x{c}" for k, c in line.items())
+            who = f"its {name}" if n == 1 else f"its {n} {name} models"
+            return [explain(ds, {name: n}, line, starting_strength, f"{who} ({listed})", CARRYING)]
+    shown = "; ".join(
+        f"{n} {name}: " + ", ".join(f"{_weapon_name(ds, k)} x{c}" for k, c in line.items())
+        for name, n, line in per
+        if line
+    )
+    return [
+        f"no assignment of the models of {subject} gives each of the list's model lines its "
+        f"weapons ({shown}) within the options' counts and limits"
+    ]
+
+
+def _every_swap_numbered(ds: Datasheet) -> Datasheet:
+    """``ds`` with each loadout without an option number (a hand-written one; a generated one
+    of a model type with one option, or of a datasheet whose text restricts which options a
+    model takes together: none is numbered there) given a number of its own, so that a model
+    may take it together with any other where they are independent (what each takes away is
+    there, what each adds differs): a list's model is refused only equipment that no
+    combination of its swaps gives (a Boss Nob's kombi-rokkit beside the power klaw that
+    replaced his big choppa is taken; two swaps of the same weapon are not). Entries with
+    ``instead_of`` keep none."""
+    from ..records import replace
+
+    first = 1 + max((e.option or 0 for entries in ds.loadouts.values() for e in entries), default=0)
+    loadouts = {}
+    for i, (name, entries) in enumerate(ds.loadouts.items()):
+        loadouts[name] = tuple(
+            replace(e, option=first + i) if e.option is None and e.instead_of is None else e
+            for e in entries
+        )
+    return replace(ds, loadouts=loadouts)
+
+
+def _not_generated(ds: Datasheet) -> set[str]:
+    """The weapon keys (:class:`~wh40k_calc.attack_sets.Weapons`) that a wargear option our
+    data does not generate names (``options_not_generated``): what a model may carry beside
+    them is not known, so the model-by-model checks leave them out."""
+    from ..attack_sets import Weapons
+
+    names = {
+        norm_name(item).removesuffix("s") for o in ds.options_not_generated for item in o.items
+    }
+    arms = Weapons(ds)
+    return {k for k, label in arms.name.items() if norm_name(label).removesuffix("s") in names}
+
+
+def _weapon_name(ds: Datasheet, key: str) -> str:
+    """The printed name of weapon ``key`` (a multi-profile weapon's ``profile_of``)."""
+    from ..attack_sets import Weapons
+
+    return Weapons(ds).name.get(key, key)
 
 
 def _typed_groups(
