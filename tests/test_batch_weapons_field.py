@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers import cli
 
 BATCH = """\
@@ -97,3 +98,33 @@ def test_a_mapping_steps_weapons_found_idle_while_resolving_name_its_field(tmp_p
     assert "step 2: attacker.weapons: Bolt rifle: a ranged weapon" in by_run["second step"]
     assert "--weapon Bolt rifle: a ranged weapon, which does not fight" in by_run["quoted rifle"]
     assert not any("--weapon" in x for x in lines if "quoted rifle" not in x)
+
+
+EMPTY_RUN = """\
+runs:
+  - name: no weapons
+    attacker: {name: lootas, weapons: []}
+    target: boyz
+"""
+EMPTY_STEP = """\
+runs:
+  - name: mapped step
+    sequence:
+      - {attacker: {name: lootas, weapons: []}}
+    target: boyz
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [(EMPTY_RUN, "3: run 'no weapons'"), (EMPTY_STEP, "4: run 'mapped step': step 1")],
+)
+def test_an_empty_weapons_list_is_refused(tmp_path: Path, text: str, where: str) -> None:
+    """``weapons: []`` ran the default loadout without a word (a fresh-user trial): no weapon
+    named is no selection, refused naming the file, the line, the run and the field."""
+    batch = tmp_path / "empty.yaml"
+    batch.write_text(text, encoding="utf-8")
+    result = cli("compare", batch)
+    assert result.exit_code == 1, result.output
+    message = " ".join(result.stderr.split())
+    assert message == f"error: {batch}:{where}: attacker.weapons: needs at least one weapon"

@@ -576,6 +576,27 @@ def test_edition_11_termagants_swap_together() -> None:
     assert "cannot have Fleshborer (its default equipment) and Termagant devourer" in msg
 
 
+@pytest.mark.parametrize(
+    ("edition", "axe"), [("10", "Heavy plasma axe – strike"), ("11", "Heavy plasma axe")]
+)
+@pytest.mark.parametrize("mauls", [3, 4])
+def test_cthonian_beserks_swap_their_axes_together(edition: str, axe: str, mauls: int) -> None:
+    """Cthonian Beserks: "All models in this unit can each have their heavy plasma axe
+    replaced with 1 concussion maul". The fresh trial's 3 mauls and 2 axes (4 and 1) were
+    accepted: the mole grenade launcher's option lists the axe its model keeps, which read as
+    another way to carry an axe. 5 mauls (all of them) still fight."""
+    base = ("fight", "cthonian beserks", "--edition", edition, "--models", "5")
+    weapons = ("--weapon", f"Concussion maul x{mauls}", "--weapon", f"{axe} x{5 - mauls}")
+    msg = _refusal(*base, "--target", "boyz", *weapons)
+    assert msg.endswith(
+        "--weapon: Cthonian Beserks: the loadout 'concussion-maul' is for every Cthonian "
+        f"Beserk or none (all models of the unit swap together), so the unit cannot have {axe} "
+        "(its default equipment) and Concussion maul (loadout 'concussion-maul')"
+    )
+    out = _json(*base, "--target", "boyz", "--weapon", "Concussion maul x5")
+    assert [(w["name"], w["count"]) for w in out["weapons"]] == [("Concussion maul", 5)]
+
+
 def test_army_lists_check_whole_loadouts() -> None:
     """An army list with 5 Termagant devourers and 5 fleshborers (the curated Termagants'
     ``whole`` devourers) is over the wargear limits, said with ``--weapon``'s reason; 10 of

@@ -117,6 +117,35 @@ CASES = {
         "'Deff Dread 130 Points' under unit 'Lootas' (line 31) is none of the lines the app "
         "writes in a unit",
     ),
+    # the app's unit headings whose points are no whole number: the bracket was kept in the
+    # unit's name, its points lost (an Attached unit of 90 pts, not 225), and with a second
+    # ")" the unit was unresolved and its attachment to its Leader lost (a fresh-user trial)
+    **{
+        f"gw-app heading with points {bad}": (
+            "waaagh.gw-app.txt",
+            "Boyz (85 Points)",
+            f"Boyz {bad}",
+            f"Boyz {bad}",
+            f"'Boyz {bad}' stands where the app writes a unit heading, which ends with its "
+            "points, a whole number ('Blood Claws (135 Points)'); correct it or remove it",
+        )
+        for bad in ("(1e3 Points)", "(0x87 Points)", "(½ Points)", "(85 Points))")
+    },
+    "gw-app a count with nothing counted": (  # it was a weapon named "9x"
+        "waaagh.gw-app.txt",
+        "◦ 9x Slugga",
+        "◦ 9x Slugga\n     ◦ 9x",
+        "     ◦ 9x",
+        "'9x' under unit 'Boyz' (line 20) is a count with nothing counted, which the app never "
+        "writes ('◦ 9x Bolt pistol'); correct it or remove it",
+    ),
+    "gw-app flat a count with nothing counted": (
+        "waaagh.gw-app-flat.txt",
+        "\n9x Slugga",
+        "\n9x Slugga\n9x",
+        "9x",
+        "'9x' under unit 'Boyz' (line 18) is a count with nothing counted",
+    ),
     "gw-app a unit after the closing line": (
         "waaagh.gw-app.txt",
         "Data Version: v912",

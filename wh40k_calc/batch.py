@@ -137,7 +137,10 @@ class UnitSpec(msgspec.Struct, forbid_unknown_fields=True):
     name: str
     models: Annotated[int, msgspec.Meta(ge=1)] | None = None
     loadout: str | None = None
-    weapons: list[Annotated[str, msgspec.Meta(pattern=r"\S")]] = []
+    # an empty list is refused: it would silently run the default loadout
+    weapons: Annotated[
+        list[Annotated[str, msgspec.Meta(pattern=r"\S")]], msgspec.Meta(min_length=1)
+    ] = []
     leader: NameList = []
     allocation: NameList | None = None
     wounds_left: Annotated[int, msgspec.Meta(ge=1)] | None = None

@@ -132,7 +132,7 @@ class _LoadoutEntrySchema(msgspec.Struct, forbid_unknown_fields=True):
     per_models: Annotated[int, msgspec.Meta(ge=1)] | None = None
     replaces: list[str] | None = None
     instead_of: str | None = None
-    whole: bool = False
+    whole: bool | Literal["unit"] = False
     option: Annotated[int, msgspec.Meta(ge=1)] | None = None
     needs: list[str] | None = None
     excludes: list[str] | None = None
@@ -413,9 +413,13 @@ class LoadoutEntry(Struct, frozen=True):
     Chapter Champion, a Kill Team's Intercessors with plasma incinerators), in place of as many
     of that kind (the unit's size, Starting Strength and points stay the size's). ``whole``
     (with ``count`` None): every model of the type that no other option equips takes it, or
-    none does ("All models in this unit can each have their fleshborer replaced with ...": no
-    Termagant keeps a fleshborer beside one with a devourer); ``--weapon`` refuses weapons of
-    two such alternatives together (:func:`wh40k_calc.units.whole_unit_conflict`).
+    none does ("All Eliminators in this unit can each have their bolt sniper rifle replaced
+    with ...": no Eliminator keeps a sniper rifle beside one with a las fusil);
+    ``whole_unit`` (the file's ``whole: unit``) makes that every model of the unit the
+    loadout has an entry for, across its model types ("All models in this unit can each have
+    their flamestorm gauntlets replaced with ...": the Aggressor Sergeant swaps with his
+    Aggressors, not alone); ``--weapon`` refuses weapons of two such alternatives together
+    (:func:`wh40k_calc.units.whole_unit_conflict`).
 
     ``option``: the number of the datasheet's wargear option the entry comes from (None: not
     said, as in hand-written loadouts). Entries of one option are its alternatives; entries of
@@ -440,6 +444,7 @@ class LoadoutEntry(Struct, frozen=True):
     option: int | None = None
     needs: tuple[str, ...] = ()
     excludes: tuple[str, ...] = ()
+    whole_unit: bool = False
 
     def models_for(self, starting_strength: int) -> int | None:
         """How many models the entry equips in a unit of ``starting_strength`` models: its
@@ -1109,7 +1114,8 @@ def _loadout(
         if e.whole and (count is not None or instead is not None):
             raise DatasheetError(
                 f"{file}: {where}.whole: for an entry of every model of its type (count: all, "
-                "no instead_of): the option is all of them or none"
+                "no instead_of): the option is all of them or none (whole: unit, all models "
+                "of the unit)"
             )
         out.append(
             LoadoutEntry(
@@ -1120,10 +1126,11 @@ def _loadout(
                 replaces,
                 e.per_models,
                 instead.name if instead is not None else None,
-                e.whole,
+                bool(e.whole),
                 e.option,
                 needs,
                 excludes,
+                e.whole == "unit",
             )
         )
     return tuple(out)

@@ -139,8 +139,8 @@ class Selection(Struct, frozen=True):
     the target (that one first); ``precision_given``: the player gave it (so that a "leader"
     given where it changes nothing is noted too). ``added_abilities`` are weapon abilities
     granted for this activation. ``attacker_wounds_left`` (``--wounds-left``): wounds the
-    single-model attacker has left (its damaged profile). ``attacker_alive`` (``calc
-    exchange``): the models of each group of the attacking unit (``Unit.groups`` of the unit the
+    single-model attacker has left (its damaged profile). ``attacker_alive`` (calc
+    exchange): the models of each group of the attacking unit (``Unit.groups`` of the unit the
     choice builds, Leaders' groups included) still alive; a group at 0 does not attack, and a
     Leader with no model left is not part of the unit (None: every model). ``notes``: what
     finding the units has to say (a unit that several of the user's files define), passed on to

@@ -400,7 +400,7 @@ def _loadout_entry_json(ds: Datasheet, e: LoadoutEntry) -> dict[str, Any]:
         **({"per_models": e.per_models} if e.per_models else {}),
         **({"replaces": [_weapon_name(ds, k) for k in e.replaces]} if e.replaces else {}),
         **({"instead_of": e.instead_of} if e.instead_of else {}),
-        **({"whole": True} if e.whole else {}),
+        **({"whole": "unit" if e.whole_unit else True} if e.whole else {}),
         **({"option": e.option} if e.option is not None else {}),
         **({"needs": [_weapon_name(ds, k) for k in e.needs]} if e.needs else {}),
         **({"excludes": [_weapon_name(ds, k) for k in e.excludes]} if e.excludes else {}),

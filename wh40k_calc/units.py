@@ -512,55 +512,87 @@ def _wanted(ds: Datasheet, specs: tuple[tuple[str, int], ...]) -> dict[str, tupl
 
 def whole_unit_conflict(ds: Datasheet, wanted: dict[str, tuple[Weapon, int]]) -> str | None:
     """Why the ``wanted`` weapons (key -> (weapon, number)) break a wargear option for every
-    model of a type or none (a loadout entry's ``whole``): they name weapons that only one
-    alternative of that type gives (its default equipment, or one such entry) and weapons that
-    only another gives, e.g. a Termagant devourer and a fleshborer. A weapon that any other
-    option gives (another loadout, a choice, another model type) is no evidence. None: no
-    conflict."""
-    for m in ds.models:
-        wholes = [
-            (name, e)
-            for name, entries in ds.loadouts.items()
-            for e in entries
-            if e.whole and norm_name(e.model) == m.key
-        ]
-        if not wholes:
-            continue
-        alts = [("its default equipment", set(m.equipped))]
-        alts += [(f"loadout {name!r}", set(e.equipped)) for name, e in wholes]
-        elsewhere: set[str] = set()
-        for other in ds.models:
-            elsewhere.update(k for c in other.choices for k in c.weapons)
-            elsewhere.update(k for _, keys in other.equipped_by_count for k in keys)
-            if other is not m:
-                elsewhere.update(other.equipped)
-        for entries in ds.loadouts.values():
-            for e in entries:
-                if not (e.whole and norm_name(e.model) == m.key):
-                    elsewhere.update(e.equipped)
-        found = []
-        for i, (label, keys) in enumerate(alts):
-            rest: set[str] = set()
-            for j, (_, other_keys) in enumerate(alts):
-                if j != i:
-                    rest |= other_keys
-            own = [k for k in wanted if k in keys and k not in rest and k not in elsewhere]
-            if own:
-                found.append((label, own))
+    model of a type or none (a loadout entry's ``whole``), or for every model of the unit or
+    none (``whole_unit``: its entries for several types swap together): they name weapons that
+    only one alternative of those models gives (their default equipment, or one such loadout)
+    and weapons that only another gives, e.g. a Termagant devourer and a fleshborer, or an
+    Aggressor Sergeant's auto boltstorm gauntlets beside flamestorm gauntlets. A weapon that
+    any other option gives (another loadout, a choice, another model type) is no evidence,
+    except a default weapon that another loadout of the same type lists as kept beside what
+    it adds (the Cthonian Beserks' mole grenade launcher and heavy plasma axe): the swap for
+    every model replaces it there too. None: no conflict."""
+    scopes: dict[frozenset[str], list[tuple[str, list[LoadoutEntry]]]] = {}
+    for name, entries in ds.loadouts.items():
+        unit_wide = [e for e in entries if e.whole and e.whole_unit]
+        if unit_wide:
+            keys = frozenset(norm_name(e.model) for e in unit_wide)
+            scopes.setdefault(keys, []).append((name, unit_wide))
+        for e in entries:
+            if e.whole and not e.whole_unit:
+                scopes.setdefault(frozenset({norm_name(e.model)}), []).append((name, [e]))
+    for scope, wholes in scopes.items():
+        found = _whole_alternatives(ds, wanted, scope, wholes)
         if len(found) > 1:
             named = [
                 f"{' and '.join(wanted[k][0].name for k in own)} ({label})" for label, own in found
             ]
             from .wording import join_words
 
+            kinds = [m.name for m in ds.models if m.key in scope]
+            every = (
+                f"every {kinds[0]} or none (all models of the unit swap together)"
+                if len(kinds) == 1
+                else f"every model of the unit or none ({join_words(kinds)} swap together)"
+            )
             options = join_words([repr(name) for name, _ in wholes])
             return (
                 f"{ds.name}: the loadout{'s' if len(wholes) > 1 else ''} {options} "
-                f"{'are each' if len(wholes) > 1 else 'is'} for every {m.name} or none (all "
-                f"models of the unit swap together), so the unit cannot have "
+                f"{'are each' if len(wholes) > 1 else 'is'} for {every}, so the unit cannot have "
                 f"{join_words(named)}"
             )
     return None
+
+
+def _whole_alternatives(
+    ds: Datasheet,
+    wanted: dict[str, tuple[Weapon, int]],
+    scope: frozenset[str],
+    wholes: list[tuple[str, list[LoadoutEntry]]],
+) -> list[tuple[str, list[str]]]:
+    """The alternatives of the models of ``scope`` (model keys) that the ``wanted`` weapons
+    name, each as (its label, the wanted keys only it gives): their default equipment, or one
+    of the loadouts ``wholes`` (name, its entries for them) that every one of them takes or
+    none does (:func:`whole_unit_conflict`)."""
+    mine = [m for m in ds.models if m.key in scope]
+    default = {k for m in mine for k in m.equipped}
+    alts = [("its default equipment", default)]
+    alts += [(f"loadout {name!r}", {k for e in es for k in e.equipped}) for name, es in wholes]
+    taken = {id(e) for _, es in wholes for e in es}
+    elsewhere: set[str] = set()
+    for other in ds.models:
+        elsewhere.update(k for c in other.choices for k in c.weapons)
+        elsewhere.update(k for _, keys in other.equipped_by_count for k in keys)
+        if other.key not in scope:
+            elsewhere.update(other.equipped)
+    for entries in ds.loadouts.values():
+        for e in entries:
+            if id(e) in taken:
+                continue
+            # another option of these models lists the default weapons it keeps (a Cthonian
+            # Beserk's mole grenade launcher beside its heavy plasma axe): the swap for every
+            # model decides whether those stay, so they are no evidence
+            ours = norm_name(e.model) in scope
+            elsewhere.update(k for k in e.equipped if not (ours and k in default))
+    found = []
+    for i, (label, keys) in enumerate(alts):
+        rest: set[str] = set()
+        for j, (_, other_keys) in enumerate(alts):
+            if j != i:
+                rest |= other_keys
+        own = [k for k in wanted if k in keys and k not in rest and k not in elsewhere]
+        if own:
+            found.append((label, own))
+    return found
 
 
 def _fitted_note(ds: Datasheet, fitted: int | None) -> tuple[str, ...]:

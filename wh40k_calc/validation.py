@@ -217,6 +217,9 @@ def _allowed(kind: Any) -> str:
             options.setdefault("int", "a whole number")
         elif name == "StrType":
             options.setdefault("str", "text")
+        elif name == "BoolType":
+            options.setdefault("true", "true")
+            options.setdefault("false", "false")
         elif name == "LiteralType":
             for v in t.values:
                 options.setdefault(str(v).lower(), repr(v).lower())

@@ -167,6 +167,7 @@ class _Option:
     once_at: tuple[int, int] | None = None  # with once: (N, K): K of an item in N models
     fresh: bool = True  # a form read since the first ones: its loadouts are named after theirs
     whole: bool = False  # "All M can each ...": every model of the type takes it, or none
+    # (with ``model`` None, "All models in this unit ...": every model of the unit)
     excludes: tuple[str, ...] = ()  # "M not equipped with X": X, never carried besides
 
 
@@ -393,7 +394,12 @@ def parse_option(text: str) -> _Option | None:
             count = None
         if kind == "this-all":
             old = f"all {old}"
-        if model is not None and model.lower() in ("model", "models", "models in this unit"):
+        if model is not None and model.lower() in (
+            "model",
+            "models",
+            "models in this unit",
+            "of the models",  # "All of the models in this unit can each ..."
+        ):
             model = None
         if per is not None and count is None:
             least, per = per, None  # every model of a kind: the prefix is a least size
@@ -1108,6 +1114,10 @@ def _entries(
             if barred:
                 entry["excludes"] = barred
             entries.append(entry)
+    if option.model is None and len({e["model"] for e in entries if e.get("whole")}) > 1:
+        for e in entries:  # "All models in this unit": across its model types, not each
+            if e.get("whole"):
+                e["whole"] = "unit"
     return entries, ""
 
 

@@ -26,7 +26,10 @@ edition-11 core rules' army construction); the app states nothing else.
 
 Inside a unit block, a line at the margin without a bullet must be a count (app 2.6's groups);
 any other (a unit heading the reader cannot read, with no blank line before it) is refused
-naming it, and so is any text after the footer (a unit added after it, notes, a second list).
+naming it, and so is a block's first line that is no heading with whole points (``Blood
+Claws (1e3 Points)``, ``(½ Points)``, ``(135 Points))``: its unit's points and attachment
+would be lost), an equipment line that is only a count (``◦ 9x``), and any text after the
+footer (a unit added after it, notes, a second list).
 """
 
 from __future__ import annotations
@@ -216,6 +219,8 @@ def _units(
     section: str | None = None
     group: str | None = None
     block: list[Line] = []
+    # the text's last line: a count alone there is the cut of a copy (detect.cut_short)
+    last = max((ln.number for ln in lines if not ln.blank), default=0)
 
     def flush() -> None:
         if block:
@@ -246,6 +251,21 @@ def _units(
             continue
         if not ln.bullet and _UNIT_HEAD.search(ln.text) and ln.indent == 0 and block:
             flush()  # a heading right after a block (no blank line between)
+        elif not block and not ln.bullet and not _UNIT_HEAD.search(ln.text):
+            raise LineError(
+                f"{label}: line {ln.number}: {shown(ln.text)} stands where the app writes a "
+                "unit heading, which ends with its points, a whole number ('Blood Claws (135 "
+                "Points)'); correct it or remove it",
+                ln.number,
+            )
+        elif block and _count_only(ln) and ln.number != last:
+            raise LineError(
+                f"{label}: line {ln.number}: {shown(ln.text)} under unit "
+                f"{split_points(block[0].text)[0]!r} (line {block[0].number}) is a count with "
+                "nothing counted, which the app never writes ('◦ 9x Bolt pistol'); correct it "
+                "or remove it",
+                ln.number,
+            )
         elif block and _stray(ln):
             raise LineError(
                 f"{label}: line {ln.number}: {shown(ln.text)} under unit "
@@ -258,6 +278,15 @@ def _units(
         block.append(ln)
     flush()
     return out
+
+
+_COUNT_ONLY = re.compile(r"^\d+\s*[x×]$", re.IGNORECASE)
+
+
+def _count_only(ln: Line) -> bool:
+    """True for an equipment line that is only a count (``◦ 9x``): read as it stands, a weapon
+    named "9x"."""
+    return _COUNT_ONLY.match(ln.text) is not None
 
 
 def _stray(ln: Line) -> bool:
