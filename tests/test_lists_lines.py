@@ -198,14 +198,7 @@ CASES = {
         "Warboss [1e2 pts]",
         "Warboss [1e2 pts]: Warlord, Headwoppa's Killchoppa, Kombi-weapon, Twin slugga, Power "
         "klaw (Headwoppa's Killchoppa upgrade)",
-        f"gives '[1e2 pts]' as points; {POINTS}",
-    ),
-    "gw-app points with a letter": (
-        "waaagh.gw-app.txt",
-        "Deff Dread (130 Points)",
-        "Deff Dread (13O Points)",
-        "Deff Dread (13O Points)",
-        f"gives '(13O Points)' as points; {POINTS}",
+        "gives '[1e2 pts]' as points; points are a whole number from 0 up (e.g. '[90 pts]')",
     ),
 }
 

@@ -112,16 +112,15 @@ _WHOLE_POINTS = re.compile(r"^\+?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,6})$")
 
 def points_fault(ln: Line) -> str | None:
     """What is wrong with a line's points (``(-90 pts)``, ``[9.5 pts]``, ``(1,2 Points)``:
-    a bracket of digits and signs (and no word: ``[1e2 pts]`` too) before ``pts``/``Points``
-    that is no whole number from 0 up, an enhancement's ``+`` allowed), or None. A heading
-    with such points is not read as a heading (its model lines would be read as the unit's
-    before it)."""
+    a bracket of digits and signs before ``pts``/``Points`` that is no whole number from 0
+    up, an enhancement's ``+`` allowed), or None. A heading with such points is not read as
+    a heading (its model lines would be read as the unit's before it)."""
     for m in _ANY_POINTS.finditer(ln.text):
         inner = m.group(1).strip()
         if _WHOLE_POINTS.match(inner) or not any(c.isdigit() for c in inner):
             continue
-        if re.search(r"[^\W\d_]{2,}", inner):  # "(3 Detachment Points)": not points
-            continue  # (a lone letter among digits, "[1e2 pts]", is points mistyped)
+        if any(c.isalpha() for c in inner):  # "(3 Detachment Points)": not points
+            continue
         return (
             f"{shown(ln.text)} gives {m.group(0).strip()!r} as points; points are a whole "
             "number from 0 up (e.g. '(90 pts)')"
