@@ -316,6 +316,22 @@ def test_jobs_are_capped_at_the_usable_cores(
     assert started == [2]
 
 
+def test_jobs_above_the_distinct_jobs_note_the_processes_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fresh-user trial: ``calc compare lootas --target boyz --jobs 9999`` said "lowered to
+    2" for its one run: the note gives the processes really used (one job: this process)."""
+    monkeypatch.setattr(runner, "usable_cores", lambda: 2)
+    res = CliRunner().invoke(app, ["compare", "lootas", "--target", "boyz", "--jobs", "9999"])
+    assert res.exit_code == 0, res.output
+    assert "note: --jobs 9999: 1 process used (one for each distinct job" in res.stderr
+    assert "lowered" not in res.stderr
+    # the same run twice is one distinct job, resolved once
+    same = "targets: [boyz]\nruns:\n  - attacker: lootas\n  - {attacker: lootas, name: again}\n"
+    res = compare(write(tmp_path, same), "--jobs", "3")
+    assert "note: --jobs 3: 1 process used" in res.stderr
+
+
 def test_a_worker_that_cannot_start_stops_the_others(tmp_path: Path, monkeypatch) -> None:
     """Where the second worker process cannot be started, the first is stopped and this
     process resolves every run: the rows of one process."""

@@ -175,7 +175,7 @@ def test_batch_modifier_out_of_range_is_a_run_error(tmp_path):
     assert res.exit_code == 1
     rows = json.loads(res.stdout)
     assert [r["run"] for r in rows] == ["lootas"]  # the good run still prints
-    assert "run 'bad': modifiers: --damage-mod 1100: out of range" in res.stderr
+    assert "run 'bad': modifiers.damage_mod: 1100 is out of range" in res.stderr  # its field
 
 
 def test_huge_weapon_falls_back_to_a_short_sampler_run(tmp_path):

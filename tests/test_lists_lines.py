@@ -191,6 +191,15 @@ CASES = {
         "Trukk [-65 pts]: Big shoota, Spiked wheels, Wrecking ball",
         f"gives '[-65 pts]' as points; {POINTS}",
     ),
+    # a trial: "[1e2 pts]" was read as no points, and the list refused as "cut short"
+    "nr-simple points with a letter": (
+        "waaagh.nr-simple.txt",
+        "Warboss [95 pts]",
+        "Warboss [1e2 pts]",
+        "Warboss [1e2 pts]: Warlord, Headwoppa's Killchoppa, Kombi-weapon, Twin slugga, Power "
+        "klaw (Headwoppa's Killchoppa upgrade)",
+        "gives '[1e2 pts]' as points; points are a whole number from 0 up (e.g. '[90 pts]')",
+    ),
 }
 
 

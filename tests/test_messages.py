@@ -920,7 +920,8 @@ def test_the_comparison_prints_exact_zeros_as_zero(monkeypatch) -> None:
 
 
 def test_comparison_cells() -> None:
-    """Four decimals; an exact zero "0"; a figure above zero that rounds to 0.0000 "<0.0001"."""
+    """Four decimals; an exact zero "0"; a figure above zero that rounds to 0.0000 "<0.0001"
+    (one below 1 that rounds to 1.0000: tests/test_trial_figures.py)."""
     from wh40k_calc.report import comparison_cell
 
     assert [comparison_cell(x) for x in (0.0, 0.00004, 0.5, 11.0)] == [

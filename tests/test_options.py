@@ -137,6 +137,7 @@ def test_request_builds_the_selection() -> None:
         order=("Big shoota", "Deffgun"),
         allocation=("Boss Nob",),
         precision_target="bodyguard",
+        precision_given=True,
         added_abilities=(AddedAbility("Deffgun", "sustained hits 1"),),
     )
     assert req.selection(cat) == want

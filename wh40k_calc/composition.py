@@ -654,11 +654,73 @@ def explain(
             f"`calc show {ds.name}` lists them)"
         )
     has, subset, who = found
+    apart = _apart(ds, subset, counting) or _pistol_footnote(ds, subset, counting)
     return (
         _short_text(ds, subject, "carry", has, subset, who, wanted, counting)
         + _from_options(ds, subset, counting)
-        + _apart(ds, subset, counting)
+        + (apart or _loadouts_apart(ds, subset, counting))
     )
+
+
+def _loadouts_apart(ds: Datasheet, keys: tuple[str, ...], counting: Counting = ATTACKING) -> str:
+    """Why one model cannot carry two weapons of ``keys`` together where each comes to its
+    model type only from loadouts (not as equipped, nor from a choice) and no loadout gives
+    both, as the end of a refusal (" (Boss Nob: Kustom shoota comes only with loadout
+    big-choppa-kustom-shoota, Power klaw only with power-klaw; no loadout gives both)"); ""
+    where no two do."""
+    arms = Weapons(ds)
+    weapons = list(dict.fromkeys(arms.weapon(k) if counting.attacking else k for k in keys))
+    for m in ds.models:
+        own = set(arms.copies(m.equipped)) | {arms.weapon(k) for c in m.choices for k in c.weapons}
+        sources = {
+            w: [
+                name
+                for name, entries in ds.loadouts.items()
+                if any(e.model == m.name and w in arms.copies(e.equipped) for e in entries)
+            ]
+            for w in weapons
+            if w not in own
+        }
+        for a, b in combinations([w for w in weapons if sources.get(w)], 2):
+            if set(sources[a]) & set(sources[b]):
+                continue
+            name_a, name_b = (arms.name.get(w, w) for w in (a, b))
+            only_a = f"loadout{'s' if len(sources[a]) > 1 else ''} {_and(sources[a])}"
+            return (
+                f" ({m.name}: {name_a} comes only with {only_a}, {name_b} only with "
+                f"{_and(sources[b])}; no loadout gives both)"
+            )
+    return ""
+
+
+def _pistol_footnote(ds: Datasheet, keys: tuple[str, ...], counting: Counting = ATTACKING) -> str:
+    """Why one model cannot take the weapons of ``keys`` together from a choice with
+    ``one_pistol`` (a Sergeant's footnote: at most one Pistol and one other ranged weapon),
+    as the end of a refusal (" (Tactical Sergeant: at most one Pistol and one other ranged
+    weapon, and Combi-weapon and Storm bolter are both other ranged weapons)"); "" where no
+    such choice offers two of them that break it."""
+    arms = Weapons(ds)
+    weapons = list(dict.fromkeys(arms.weapon(k) if counting.attacking else k for k in keys))
+    for m in ds.models:
+        for choice in m.choices:
+            offered = {arms.weapon(k) for k in choice.weapons}
+            mine = [w for w in weapons if w in offered]
+            if not choice.one_pistol or len(mine) < 2 or _one_pistol(Counter(mine), arms):
+                continue
+            pistols = [w for w in mine if any(p.abilities.pistol for p in arms.profiles.get(w, []))]
+            others = [
+                w
+                for w in mine
+                if w not in pistols and not all(p.is_melee for p in arms.profiles.get(w, []))
+            ]
+            both = pistols if len(pistols) > 1 else others
+            kind = "Pistols" if len(pistols) > 1 else "other ranged weapons"
+            names = _and([arms.name.get(w, w) for w in both])
+            return (
+                f" ({m.name}: at most one Pistol and one other ranged weapon, and {names} "
+                f"are both {kind})"
+            )
+    return ""
 
 
 def _apart(ds: Datasheet, keys: tuple[str, ...], counting: Counting = ATTACKING) -> str:

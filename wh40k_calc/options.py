@@ -259,13 +259,13 @@ class AttackerOptions(OptionGroup, Struct, frozen=True):
         str | None, typer.Option(metavar="'A,B'|best", help="Weapon order: 'A,B,...' or 'best'.")
     ] = None
     precision_target: Annotated[
-        str,
+        str | None,
         typer.Option(
             metavar="leader|bodyguard|NAME",
-            help="Where [PRECISION] attacks go in an Attached unit: its CHARACTER models, the "
-            "Bodyguard, or the CHARACTER model named first.",
+            help="Where [PRECISION] attacks go in an Attached unit: its CHARACTER models (the "
+            "default: leader), the Bodyguard, or the CHARACTER model named first.",
         ),
-    ] = "leader"
+    ] = None
 
 
 class TargetOptions(OptionGroup, Struct, frozen=True):

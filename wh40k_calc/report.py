@@ -664,11 +664,15 @@ def comparison_table(rows: Sequence[ComparisonRow], trials: int, seed: int | Non
 
 
 def comparison_cell(x: float) -> str:
-    """A figure of the "Exact vs sampled" table: four decimals; exactly zero as "0", and a
-    figure above zero that would round to 0.0000 as "<0.0001" (as :func:`pct` never rounds a
-    possible outcome to 0%)."""
+    """A figure of the "Exact vs sampled" table: four decimals; exactly zero as "0", a
+    figure above zero that would round to 0.0000 as "<0.0001", and one below 1 that would
+    round to 1.0000 as ">0.9999" (as :func:`pct` never rounds a possible outcome to 0% nor
+    a chance short of certain to 100%)."""
     if x == 0.0:
         return "0"
     if 0.0 < x < 0.00005:
         return "<0.0001"
-    return f"{x:.4f}"
+    text = f"{x:.4f}"
+    if x < 1.0 and text == "1.0000":
+        return ">0.9999"
+    return text

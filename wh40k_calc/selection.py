@@ -76,7 +76,11 @@ class Modifiers(Struct, frozen=True, cache_hash=True):
             value = getattr(self, name)
             if value is not None and not low <= value <= high:
                 opt = "--" + name.replace("_", "-")
-                raise SelectionError(f"{opt} {value}: out of range ({low} to {high})")
+                raise OptionError(
+                    f"{opt} {value}: out of range ({low} to {high})",
+                    opt,
+                    f"{value} is out of range ({low} to {high})",
+                )
         for name, modes in (
             ("reroll_hits", REROLL_MODES),
             ("reroll_wounds", REROLL_MODES),
@@ -85,7 +89,11 @@ class Modifiers(Struct, frozen=True, cache_hash=True):
             value = getattr(self, name)
             if value is not None and value not in modes:
                 opt = "--" + name.replace("_", "-")
-                raise SelectionError(f"{opt} {value!r}: choose {', '.join(modes)}")
+                raise OptionError(
+                    f"{opt} {value!r}: choose {', '.join(modes)}",
+                    opt,
+                    f"{value!r}: choose {', '.join(modes)}",
+                )
 
 
 _RANGES = (
@@ -128,15 +136,17 @@ class Selection(Struct, frozen=True):
 
     ``precision_target`` is "leader" (the default: [PRECISION] attacks go to the CHARACTER
     models), "bodyguard" (kept on the Bodyguard) or the name of one CHARACTER model or unit of
-    the target (that one first). ``added_abilities`` are weapon abilities granted for this
-    activation. ``attacker_wounds_left`` (``--wounds-left``): wounds the single-model attacker
-    has left (its damaged profile). ``attacker_alive`` (``calc exchange``): the models of each
-    group of the attacking unit (``Unit.groups`` of the unit the choice builds, Leaders' groups
-    included) still alive; a group at 0 does not attack, and a Leader with no model left is not
-    part of the unit (None: every model). ``notes``: what finding the units has to say (a unit
-    that several of the user's files define), passed on to the result's notes. ``edition_note``:
-    where the edition came from when the environment or the config file chose it
-    (``(from WH40K_CALC_EDITION)``; :class:`wh40k_calc.edition.EditionChoice`), else "".
+    the target (that one first); ``precision_given``: the player gave it (so that a "leader"
+    given where it changes nothing is noted too). ``added_abilities`` are weapon abilities
+    granted for this activation. ``attacker_wounds_left`` (``--wounds-left``): wounds the
+    single-model attacker has left (its damaged profile). ``attacker_alive`` (calc
+    exchange): the models of each group of the attacking unit (``Unit.groups`` of the unit the
+    choice builds, Leaders' groups included) still alive; a group at 0 does not attack, and a
+    Leader with no model left is not part of the unit (None: every model). ``notes``: what
+    finding the units has to say (a unit that several of the user's files define), passed on to
+    the result's notes. ``edition_note``: where the edition came from when the environment or
+    the config file chose it (``(from WH40K_CALC_EDITION)``;
+    :class:`wh40k_calc.edition.EditionChoice`), else "".
 
     Switched off for ``--explain`` (its subsets of the rules applied; ``rules.players``):
     ``without_rules`` are the ids of unit rules the datasheets name that are not applied,
@@ -156,6 +166,7 @@ class Selection(Struct, frozen=True):
     order: tuple[str, ...] | str | None = None
     allocation: tuple[str, ...] | str | None = None  # model names, or "best" (edition 11)
     precision_target: str = "leader"
+    precision_given: bool = False  # --precision-target given (not the default), for its note
     added_abilities: tuple[AddedAbility, ...] = ()
     attacker_wounds_left: int | None = None
     attacker_alive: tuple[int, ...] | None = None
@@ -222,6 +233,18 @@ class WeaponsError(SelectionError):
     def __init__(self, message: str, detail: str | None = None) -> None:
         super().__init__(message)
         self.detail = message if detail is None else detail
+
+
+class OptionError(SelectionError):
+    """One option's value refused (``--allocation``, ``--target-wounds-left``, ``--hit-mod``):
+    the message names the option; ``option`` is the option (``"--hit-mod"``) and ``detail``
+    the same reason without it, for a batch file to name its own field instead
+    (``modifiers.hit_mod: 7 is out of range (-6 to 6)``)."""
+
+    def __init__(self, message: str, option: str, detail: str) -> None:
+        super().__init__(message)
+        self.option = option
+        self.detail = detail
 
 
 class UsageError(SelectionError):

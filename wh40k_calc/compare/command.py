@@ -474,7 +474,7 @@ def _run(
     from .jobs import RunError
     from .runner import run_jobs
 
-    workers = _capped_workers(workers)
+    workers = _capped_workers(workers, items)
     if strict:
         first = next((i for i in items if isinstance(i, RunError)), None)
         if first is not None:
@@ -492,13 +492,25 @@ def _run(
     return rows, errors
 
 
-def _capped_workers(workers: int | None) -> int | None:
-    """``--jobs N`` lowered to the cores this process may use, said in a note on stderr."""
-    from .runner import usable_cores
+def _capped_workers(workers: int | None, items: list[Job | RunError]) -> int | None:
+    """``--jobs N`` lowered to the cores this process may use, said in a note on stderr with
+    the number of processes that will run: never more than the distinct jobs to resolve
+    (``run_jobs`` starts no more), and nothing said when there is none."""
+    from ..wording import count
+    from .runner import distinct_jobs, usable_cores
 
     cores = usable_cores()
     if workers is None or workers <= cores:
         return workers
+    jobs = distinct_jobs(items)
+    if jobs == 0:
+        return cores
+    if jobs < cores:
+        sys.stderr.write(
+            f"note: --jobs {workers}: {count(jobs, 'process', 'processes')} used (one for "
+            f"each distinct job to resolve)\n"
+        )
+        return cores
     sys.stderr.write(
         f"note: --jobs {workers} lowered to {cores} (the cores this process may use; more "
         "worker processes than cores only slow the batch down)\n"

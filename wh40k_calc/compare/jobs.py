@@ -26,6 +26,7 @@ from ..selection import (
     AddedAbility,
     Conditions,
     Modifiers,
+    OptionError,
     Selection,
     SelectionError,
     UnitChoice,
@@ -84,6 +85,35 @@ class Job(Struct, frozen=True):
     weapons_field: str | None = None  # the batch field of the named weapons ("attacker.weapons")
     notes: bool = True  # False: no note is shown (--csv), none worked out that words alone need
     step_weapons: tuple[int, ...] = ()  # the 1-based steps written as mappings naming weapons
+    # (option, batch field, its line) of the target's fields that stand for an option
+    # (("--allocation", "targets[1].allocation", 7)): an OptionError then names the field
+    option_fields: tuple[tuple[str, str, int | None], ...] = ()
+    step_lines: tuple[int | None, ...] = ()  # a sequence run's steps' lines in the batch file
+
+    def field_error(self, exc: Exception) -> tuple[str, str, int | None] | None:
+        """(field, reason, line or None) of an error the batch file should name by its own
+        field: named weapons (:meth:`weapons_error`), or an option's value refused
+        (:class:`~wh40k_calc.selection.OptionError`, also inside a sequence's step) where the
+        file gave it as one of :attr:`option_fields`; None where the option is the message's
+        (the command line, a quoted step's own options)."""
+        named = self.weapons_error(exc)
+        if named is not None:
+            return (*named, None)
+        option = detail = None
+        if isinstance(exc, OptionError):
+            option, detail = exc.option, exc.detail
+        elif isinstance(exc, StepError) and exc.option_detail is not None:
+            option, detail = exc.option_detail
+        for opt, field, line in self.option_fields:
+            if opt == option and detail is not None:
+                return field, detail, line
+        return None
+
+    def step_line(self, exc: Exception) -> int | None:
+        """The batch file's line of the step a StepError ``exc`` is about (None: unknown)."""
+        if isinstance(exc, StepError) and 0 < exc.index <= len(self.step_lines):
+            return self.step_lines[exc.index - 1]
+        return None
 
     def weapons_error(self, exc: Exception) -> tuple[str, str] | None:
         """(field, reason) of named weapons that cannot attack as named, where the batch
@@ -338,6 +368,7 @@ class _FieldError(Exception):
         self.parts = parts
         self.message = message
         self.top = top  # the field is the defaults' (top level), not the run's
+        self.earlier: list[_StepTemplate] = []  # a sequence's steps before the one at fault
 
 
 def _dotted(parts: list[str | int]) -> str:
@@ -805,9 +836,14 @@ class _BatchRuns:
             else:
                 templates = _sequence_templates(self.look, spec, d, edition)
         except _FieldError as exc:
-            return self._attacker_error(raw, spec, name, exc)
+            first = self._earlier_step_error(raw, name, targets, edition, exc.earlier)
+            return first or self._attacker_error(raw, spec, name, exc)
         try:
             modifiers = _run_modifiers(spec, d)
+        except OptionError as exc:  # the file's field, not the option it stands for
+            key = exc.option.lstrip("-").replace("-", "_")
+            top = getattr(spec.modifiers, key, None) is None
+            return self.error(raw, exc.detail, ["modifiers", key], name=name, top=top)
         except SelectionError as exc:
             return self.error(raw, str(exc), ["modifiers"], name=name, top=spec.modifiers is None)
         if templates is not None and len(templates) * (spec.repeat or 1) > MAX_STEPS:
@@ -883,12 +919,47 @@ class _BatchRuns:
         self.seen[name] = raw.index
         return name
 
+    def _earlier_step_error(
+        self,
+        raw: RawRun,
+        name: str,
+        targets: list[_Target],
+        edition: str,
+        earlier: "list[_StepTemplate]",
+    ) -> RunError | None:
+        """The error of the first of ``earlier`` (a sequence's steps before a step refused
+        as written) that cannot be planned against the run's first target, found only when
+        its jobs are resolved otherwise: the first error of the run is told, at its step's
+        line; None when they plan (or the target itself is refused: its error comes later)."""
+        if not earlier or not targets:
+            return None
+        from ..rules import get_rules
+        from ..sequence.run import _step_error
+
+        parts, tspec, _, _ = targets[0]
+        try:
+            tgt = _unit_choice(self.look, tspec, "target", list(parts), edition)
+        except _FieldError:
+            return None
+        for t in earlier:
+            step = t.against(tgt, tspec, False)
+            try:
+                get_rules(edition).plan(step.selection)
+            except USER_ERRORS as exc:
+                err = self.error(
+                    raw, str(_step_error(step, exc)), ["sequence", t.index - 1], name=name
+                )
+                return replace(err, field=None, target=_target_label(tspec))
+        return None
+
     def _attacker_error(self, raw: RawRun, spec: RunSpec, name: str, exc: _FieldError) -> RunError:
         """The error of a run's effects, added abilities, attacker or steps: a field the run
         leaves to the defaults is named at the top level; an attacker given as a name is
         the whole ``attacker`` field."""
-        top = (exc.parts[:1] == ["effects"] and spec.effects is None) or (
-            exc.parts[:1] == ["add_abilities"] and spec.add_abilities is None
+        top = (
+            exc.top
+            or (exc.parts[:1] == ["effects"] and spec.effects is None)
+            or (exc.parts[:1] == ["add_abilities"] and spec.add_abilities is None)
         )
         if isinstance(spec.attacker, str) and exc.parts[:1] == ["attacker"]:
             exc.parts = ["attacker"]
@@ -944,7 +1015,34 @@ class _BatchRuns:
             weapons_field="attacker.weapons" if run.att is not None and run.att.weapons else None,
             notes=self.ov.notes,
             step_weapons=tuple(t.index for t in run.templates or () if t.weapons),
+            option_fields=self._option_fields(run, parts, tspec, top, where),
+            step_lines=tuple(
+                self.batch.line_of(["sequence", t.index - 1], raw) for t in run.templates or ()
+            ),
         )
+
+    def _option_fields(
+        self,
+        run: _Run,
+        parts: list[str | int],
+        tspec: UnitSpec,
+        top: bool,
+        where: "SetEntry | None",
+    ) -> tuple[tuple[str, str, int | None], ...]:
+        """(option, field, line) of the target's fields that stand for an option
+        (:attr:`Job.option_fields`): ``wounds_left`` and ``allocation``, where given."""
+        out = []
+        options = (("--target-wounds-left", "wounds_left"), ("--allocation", "allocation"))
+        for option, name in options:
+            if getattr(tspec, name) is None:
+                continue
+            if where is not None:  # an entry of a target set: its file and field
+                field, line = _set_entry_field(where, [name]), None
+            else:
+                field = ("(top level) " if top else "") + _dotted([*parts, name])
+                line = self.batch.line_of([*parts, name], None if top else run.raw)
+            out.append((option, field, line))
+        return tuple(out)
 
     def _selection(self, run: _Run, att: UnitChoice, tgt: UnitChoice, tspec: UnitSpec) -> Selection:
         """The Selection of a one-activation run against one target: the run's values, else
@@ -964,6 +1062,7 @@ class _BatchRuns:
             precision_target=precision_target_value(
                 spec.precision_target or d.precision_target or "leader"
             ),
+            precision_given=(spec.precision_target or d.precision_target) is not None,
             added_abilities=run.added,
             attacker_wounds_left=_unit_spec(spec.attacker).wounds_left if spec.attacker else None,
             notes=self.look.notes(att, tgt),
@@ -1161,12 +1260,16 @@ def _sequence_templates(look: _Lookup, spec: RunSpec, d: Any, edition: str) -> l
     Raises:
         _FieldError: naming the step (``sequence[j]``) and its field.
     """
-    out = []
+    out: list[_StepTemplate] = []
     for j, step in enumerate(spec.sequence or []):
-        if isinstance(step, str):
-            out.append(_text_step(look, j, step, edition))
-        else:
-            out.append(_mapping_step(look, j, step, spec, d, edition))
+        try:
+            if isinstance(step, str):
+                out.append(_text_step(look, j, step, edition))
+            else:
+                out.append(_mapping_step(look, j, step, spec, d, edition))
+        except _FieldError as exc:
+            exc.earlier = list(out)  # the steps before it, for an error of theirs first
+            raise
     return out
 
 
@@ -1211,6 +1314,12 @@ def _mapping_step(
         raise _FieldError([*base, *exc.parts], exc.message) from None
     try:
         modifiers = _merge(Modifiers, d.modifiers, spec.modifiers, step.modifiers)
+    except OptionError as exc:  # the file's field (the step's, the run's or the top's)
+        key = exc.option.lstrip("-").replace("-", "_")
+        if getattr(step.modifiers, key, None) is not None:
+            raise _FieldError([*base, "modifiers", key], exc.detail) from None
+        top = getattr(spec.modifiers, key, None) is None
+        raise _FieldError(["modifiers", key], exc.detail, top=top) from None
     except SelectionError as exc:
         raise _FieldError([*base, "modifiers"], str(exc)) from None
     phase = step.phase or spec.phase or d.phase or "shooting"
@@ -1227,6 +1336,8 @@ def _mapping_step(
         precision_target=precision_target_value(
             _first(step.precision_target, spec.precision_target, d.precision_target) or "leader"
         ),
+        precision_given=_first(step.precision_target, spec.precision_target, d.precision_target)
+        is not None,
         added_abilities=added,
         attacker_wounds_left=attacker.wounds_left,
         notes=look.notes(att),

@@ -18,14 +18,15 @@ from typing import Any
 
 from ..datasheet import Datasheet
 from ..records import field_names
-from ..selection import WeaponsError
+from ..selection import OptionError, WeaponsError
 from ..sequence.steps import StepError
 from .jobs import USER_ERRORS, Job, Row, RunError, job_outcome, row_figures
 
 AUTO_PARALLEL_RUNS = 300  # distinct jobs above which --jobs defaults to every core
 CHUNKS_PER_WORKER = 4  # smaller chunks balance uneven jobs; larger keep a worker on few targets
 
-# A job's outcome: ("row", contract object without "run", figures) or ("error", message).
+# A job's outcome: ("row", contract object without "run", figures) or ("error", message,
+# None or (the batch field at fault, its line or None)).
 Outcome = tuple[str, Any, Any]
 
 
@@ -94,6 +95,14 @@ def _key(value: Any, seen: dict[int, Hashable]) -> Hashable:
     if isinstance(value, dict):
         return tuple(sorted((k, _key(v, seen)) for k, v in value.items()))
     return value
+
+
+def distinct_jobs(items: Iterable[Job | RunError]) -> int:
+    """How many distinct jobs (:func:`job_key`) ``items`` hold: those :func:`run_jobs`
+    resolves, each once."""
+    jobs = [item for item in items if isinstance(item, Job)]  # alive while keyed
+    seen: dict[int, Hashable] = {}
+    return len({job_key(job, seen) for job in jobs})
 
 
 def usable_cores() -> int:
@@ -217,18 +226,23 @@ def _collect(job: Job, outcome: Outcome, rows: list[Row], errors: list[RunError]
             second = row_figures(first, job.points)
         rows.append(Row(job, {"run": job.run, **first}, second))
     else:
-        errors.append(RunError(job.run, first, second, job.source, job.line, job.target_label))
+        field, line = second if second is not None else (None, None)
+        errors.append(
+            RunError(job.run, first, field, job.source, line or job.line, job.target_label)
+        )
 
 
 def _resolve(job: Job) -> Outcome:
     """One job's outcome; a user error becomes its message."""
     try:
         obj, figures = job_outcome(job)
-    except (WeaponsError, StepError) as exc:  # a batch file's named weapons: its field
-        named = job.weapons_error(exc)
-        if named is None:
-            return ("error", _message(exc), None)
-        return ("error", named[1], named[0])
+    except (WeaponsError, OptionError, StepError) as exc:  # a batch file's own field
+        named = job.field_error(exc)
+        if named is None:  # a step's error: the step's line
+            line = job.step_line(exc)
+            return ("error", _message(exc), None if line is None else (None, line))
+        field, reason, line = named
+        return ("error", reason, (field, line))
     except USER_ERRORS as exc:
         return ("error", _message(exc), None)
     return ("row", obj, figures)

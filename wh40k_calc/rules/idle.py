@@ -360,7 +360,8 @@ def _target_options(
     if mods.target_stealth and sel.phase == "fight":
         out.append(Idle("--target-stealth: no effect in the Fight phase (Stealth is against "
                         "ranged attacks)", ("target_stealth",), reads_weapons=False))  # fmt: skip
-    if sel.precision_target != "leader" and not any(w.abilities.precision for w in weapons):
+    given = sel.precision_given or sel.precision_target != "leader"
+    if given and not any(w.abilities.precision for w in weapons):
         out.append(
             Idle(
                 f"--precision-target {sel.precision_target}: no effect: no weapon here has "
@@ -368,6 +369,17 @@ def _target_options(
                 (),
             )
         )
+    elif given and sel.precision_target in ("leader", "bodyguard"):
+        from .target import is_character
+
+        if not any(is_character(g) for g in target.all_groups):
+            out.append(
+                Idle(
+                    f"--precision-target {sel.precision_target}: no effect: {target.name} has "
+                    "no CHARACTER model",
+                    (),
+                )
+            )
     melee = sel.phase == "fight"
     own_invuln = [
         c.best_of(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..datasheet import norm_name
 from ..fuzzy import did_you_mean
-from ..selection import SelectionError
+from ..selection import OptionError, SelectionError
 from ..units import ModelGroup
 
 
@@ -28,11 +28,8 @@ def _unknown(
     name: str, groups: list[ModelGroup], unit: str, option: str, what: str = "model"
 ) -> SelectionError:
     known = list(dict.fromkeys(g.profile.name for g in groups))
-    return SelectionError(
-        f"{option}: {unit} has no {what} {name!r}"
-        + did_you_mean(name, known)
-        + f" (models: {', '.join(known)})"
-    )
+    why = f"{unit} has no {what} {name!r}{did_you_mean(name, known)} (models: {', '.join(known)})"
+    return OptionError(f"{option}: {why}", option, why)
 
 
 def reorder(
@@ -50,11 +47,12 @@ def reorder(
     for n in names:
         hits = [g for g in groups if _matches(g, n)]
         if hits and chars:
-            raise SelectionError(
-                f"--allocation: {chars[0].profile.name} is a protected CHARACTER model: "
-                f"it comes after every other model, so name it last (after {n}; Core rules: "
-                "LEADER; edition 11: 05.03 Allocation Order)"
+            why = (
+                f"{chars[0].profile.name} is a protected CHARACTER model: it comes after every "
+                f"other model, so name it last (after {n}; Core rules: LEADER; edition 11: "
+                "05.03 Allocation Order)"
             )
+            raise OptionError(f"--allocation: {why}", "--allocation", why)
         found = [g for g in characters if _matches(g, n)]
         if not hits and not found:
             raise _unknown(n, groups + characters, unit, "--allocation")
@@ -66,7 +64,8 @@ def reorder(
                 if norm_name(n) == norm_name(name)
                 else (f"{n!r} names {name} again")
             )
-            raise SelectionError(f"--allocation: {said}; name each model once")
+            why = f"{said}; name each model once"
+            raise OptionError(f"--allocation: {why}", "--allocation", why)
         for g in hits:
             if g not in out:
                 out.append(g)

@@ -19,7 +19,7 @@ from msgspec import Struct
 from ..kept import Kept
 from ..profile import TargetModel, TargetProfile, TargetStates
 from ..records import replace
-from ..selection import SelectionError
+from ..selection import OptionError
 from . import common as c
 from .order import precision_named, reorder
 
@@ -265,22 +265,22 @@ def wounded_start(sel: Selection, target: TargetProfile) -> TargetStates | None:
     left; None without the option.
 
     Raises:
-        SelectionError: N is not 1 .. W - 1 of that model.
+        OptionError: N is not 1 .. W - 1 of that model.
     """
     n = sel.target_wounds_left
     if n is None:
         return None
     first = (*target.bodyguard, *target.characters)[0]
+    opt = "--target-wounds-left"
     if first.W == 1:
-        raise SelectionError(
-            f"--target-wounds-left {n}: {first.name}, the model allocated first, has W1 and "
-            "cannot be left wounded"
-        )
+        why = f"{first.name}, the model allocated first, has W1 and cannot be left wounded"
+        raise OptionError(f"{opt} {n}: {why}", opt, why)
     if not 1 <= n < first.W:
-        raise SelectionError(
-            f"--target-wounds-left {n}: {first.name}, the model allocated first, has W"
-            f"{first.W}; give 1 to {first.W - 1} (a model at 0 is destroyed: use "
-            "--target-models for fewer models)"
+        why = f"{first.name}, the model allocated first, has W{first.W}; give 1 to {first.W - 1}"
+        raise OptionError(
+            f"{opt} {n}: {why} (a model at 0 is destroyed: use --target-models for fewer models)",
+            opt,
+            f"{n}: {why} (a model at 0 is destroyed: give the target fewer models)",
         )
     return TargetStates.wounded_first(target, n)
 

@@ -50,7 +50,10 @@ class StepError(ValueError):
     code 2 as on the command line), rather than naming something impossible.
     ``weapons_detail``: where the step's named weapons cannot attack as named (a
     :class:`~wh40k_calc.selection.WeaponsError`), the reason without ``--weapon``, for a batch
-    file's step written as a mapping to name its own field (``step 1: attacker.weapons``)."""
+    file's step written as a mapping to name its own field (``step 1: attacker.weapons``).
+    ``option_detail``: where an option's value is refused (an
+    :class:`~wh40k_calc.selection.OptionError`), (the option, the reason without it), for a
+    batch file to name the field that gave it (a target's ``allocation``)."""
 
     def __init__(
         self,
@@ -59,12 +62,14 @@ class StepError(ValueError):
         message: str,
         usage: bool = False,
         weapons_detail: str | None = None,
+        option_detail: tuple[str, str] | None = None,
     ):
         super().__init__(f"step {index} ({text!r}): {message}")
         self.index = index
         self.reason = message
         self.usage = usage
         self.weapons_detail = weapons_detail
+        self.option_detail = option_detail
 
 
 HELP_WORDS = ("--help", "-h")
