@@ -383,3 +383,36 @@ def test_a_list_cut_inside_its_last_heading_is_cut_short(name: str, cut: str) ->
         message
     )
     assert f"it stops inside a line ({cut!r})" in message, message
+
+
+_NAMED_AS_ITS_UNIT = """Warboss (95 Points)
+
+Orks
+War Horde (1 Detachment Points)
+Strike Force (2,000 Points)
+
+CHARACTERS
+
+Warboss (95 Points)
+  • Warlord
+  • 1x Kombi-weapon
+  • 1x Twin slugga
+  • 1x Power klaw
+
+Exported with App Version: v2.3.0 (1), Data Version: v912
+"""
+
+
+def test_an_app_list_named_as_its_only_units_heading_is_one_list() -> None:
+    """The app's title line is the list's name and points; a one-unit list may be named as its
+    unit's heading reads ("Warboss (95 Points)" over a 95-point Warboss): that line again is
+    no second list (the final trial's case, and hypothesis's round trip on "Boss (1 Points)");
+    the list's first *two* lines again are."""
+    army = parse_bytes(_NAMED_AS_ITS_UNIT.encode(), "one.txt")
+    assert [(u.name, u.points) for u in army.units] == [("Warboss", 95)]
+    body = _NAMED_AS_ITS_UNIT.split("Exported")[0]  # a copy without its closing line
+    twice = body + _NAMED_AS_ITS_UNIT
+    second = len(body.split("\n"))  # the copy ends in a newline: the next line is the second's
+    with pytest.raises(ListError) as info:
+        parse_bytes(twice.encode(), "two.txt")
+    assert TWO in str(info.value) and f"line {second}:" in str(info.value), str(info.value)

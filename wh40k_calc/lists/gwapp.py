@@ -34,6 +34,7 @@ footer (a unit added after it, notes, a second list).
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from .model import (
@@ -108,8 +109,8 @@ def parse(text: str, label: str) -> ArmyList:
     head = _preamble(lines[:body_at])
     bullets = [ln for ln in lines[body_at:] if ln.bullet]
     flat = bool(bullets) and all(ln.indent == 0 and ln.bullet != "◦" for ln in bullets)
-    title = next((ln for ln in lines if not ln.blank), None)
-    units = _units(lines[body_at:], flat, label, title)
+    preamble = [ln for ln in lines[:body_at] if not ln.blank]
+    units = _units(lines[body_at:], flat, label, preamble)
     _after_footer(lines, label)
     if not units:
         raise ListError(f"{label}: no unit found (a line like 'Boyz (90 Points)')")
@@ -206,14 +207,16 @@ def _after_footer(lines: list[Line], label: str) -> None:
 
 
 def _units(
-    lines: list[Line], flat: bool, label: str, title: Line | None = None
+    lines: list[Line], flat: bool, label: str, preamble: list[Line] | None = None
 ) -> list[ListedUnit]:
-    """The unit blocks of the lines after the preamble, up to the footer (``title``: the
-    list's first line).
+    """The unit blocks of the lines after the preamble, up to the footer (``preamble``: the
+    list's non-blank lines before them, its title first).
 
     Raises:
         ListError: a line inside a block that the app does not write (:func:`_stray`); the
-            list's first line again (a second list).
+            list's first two lines again (a second list: a title alone is no sign of one, as a
+            list may be named as its only unit's heading reads, "Ragnar Blackmane (90
+            Points)").
     """
     out: list[ListedUnit] = []
     section: str | None = None
@@ -227,13 +230,24 @@ def _units(
             out.append(_unit(block, section, group, flat))
             block.clear()
 
+    title = preamble[0] if preamble else None
+    after_title = preamble[1].text if preamble and len(preamble) > 1 else None
+    nonblank = [x for x in lines if not x.blank]
+    # each line's next non-blank line's text
+    following = {a.number: b.text for a, b in itertools.pairwise(nonblank)}
     for ln in lines:
         if _FOOTER.match(ln.text):
             break
         if ln.blank:
             flush()
             continue
-        if title is not None and ln.text == title.text and ln.number != title.number:
+        if (
+            title is not None
+            and ln.text == title.text
+            and ln.number != title.number
+            and after_title is not None
+            and following.get(ln.number) == after_title
+        ):
             raise LineError(
                 f"{label}: line {ln.number}: the list's first line again (line {title.number}): "
                 f"{TWO_LISTS}",
