@@ -7,12 +7,21 @@ root, a machine without ``/dev/full``...)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"  # tests that need it skip, naming it
+
+# Property tests: a developer's `make test` draws new examples each run (that is how the round
+# trip of army lists found a list named as its only unit); CI (`.ci/run` sets
+# HYPOTHESIS_PROFILE=ci) draws the same ones every run, so that a commit's result does not hang
+# on the draw: a failure there is the commit's, and reproducible.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture(autouse=True)
