@@ -225,16 +225,6 @@ class NothingAfterAdvanceError(SelectionError):
     note, as for a unit with no ranged weapon, where a single activation refuses."""
 
 
-class WeaponsError(SelectionError):
-    """Named weapons that cannot attack as named (``--weapon``; a batch file's ``weapons``
-    field): the message names the option, ``detail`` is the same reason without it, for a
-    batch file to name its own field instead (``attacker.weapons: ...``)."""
-
-    def __init__(self, message: str, detail: str | None = None) -> None:
-        super().__init__(message)
-        self.detail = message if detail is None else detail
-
-
 class OptionError(SelectionError):
     """One option's value refused (``--allocation``, ``--target-wounds-left``, ``--hit-mod``):
     the message names the option; ``option`` is the option (``"--hit-mod"``) and ``detail``
@@ -245,6 +235,16 @@ class OptionError(SelectionError):
         super().__init__(message)
         self.option = option
         self.detail = detail
+
+
+class WeaponsError(OptionError):
+    """Named weapons that cannot attack as named (``--weapon``; a batch file's ``weapons``
+    field): an :class:`OptionError` of ``--weapon``, whose ``detail`` (the reason without the
+    option; the message itself where none is given) a batch file shows under its own field
+    (``attacker.weapons: ...``)."""
+
+    def __init__(self, message: str, detail: str | None = None) -> None:
+        super().__init__(message, "--weapon", message if detail is None else detail)
 
 
 class UsageError(SelectionError):

@@ -82,30 +82,34 @@ class Job(Struct, frozen=True):
     points: float | None = None
     exchange: Any = None  # an exchange run: its ExchangeJob (wh40k_calc.exchange.batch)
     explain: bool = False  # --explain: the attribution and the damage wasted in the object
-    weapons_field: str | None = None  # the batch field of the named weapons ("attacker.weapons")
     notes: bool = True  # False: no note is shown (--csv), none worked out that words alone need
     step_weapons: tuple[int, ...] = ()  # the 1-based steps written as mappings naming weapons
-    # (option, batch field, its line) of the target's fields that stand for an option
-    # (("--allocation", "targets[1].allocation", 7)): an OptionError then names the field
+    # (option, batch field, its line) of the fields that stand for an option
+    # (("--allocation", "targets[1].allocation", 7); ("--weapon", "attacker.weapons", None)):
+    # an OptionError then names the field
     option_fields: tuple[tuple[str, str, int | None], ...] = ()
     step_lines: tuple[int | None, ...] = ()  # a sequence run's steps' lines in the batch file
 
     def field_error(self, exc: Exception) -> tuple[str, str, int | None] | None:
         """(field, reason, line or None) of an error the batch file should name by its own
-        field: named weapons (:meth:`weapons_error`), or an option's value refused
-        (:class:`~wh40k_calc.selection.OptionError`, also inside a sequence's step) where the
-        file gave it as one of :attr:`option_fields`; None where the option is the message's
-        (the command line, a quoted step's own options)."""
-        named = self.weapons_error(exc)
-        if named is not None:
-            return (*named, None)
-        option = detail = None
+        field: an option's value refused (:class:`~wh40k_calc.selection.OptionError`, named
+        weapons among them), also inside a sequence's step, where the file gave it as one of
+        :attr:`option_fields` or as a mapping step's weapons (``sequence[0].attacker.weapons``,
+        shown as ``step 1: attacker.weapons``, whose phase advice is the step's); None where the
+        option is the message's (the command line, a quoted step, ``compare --attacker``)."""
         if isinstance(exc, OptionError):
             option, detail = exc.option, exc.detail
         elif isinstance(exc, StepError) and exc.option_detail is not None:
             option, detail = exc.option_detail
+            if option == "--weapon":
+                if exc.index not in self.step_weapons:
+                    return None
+                reason = detail.replace("give the run phase:", "give the step phase:")
+                return f"sequence[{exc.index - 1}].attacker.weapons", reason, None
+        else:
+            return None
         for opt, field, line in self.option_fields:
-            if opt == option and detail is not None:
+            if opt == option:
                 return field, detail, line
         return None
 
@@ -113,25 +117,6 @@ class Job(Struct, frozen=True):
         """The batch file's line of the step a StepError ``exc`` is about (None: unknown)."""
         if isinstance(exc, StepError) and 0 < exc.index <= len(self.step_lines):
             return self.step_lines[exc.index - 1]
-        return None
-
-    def weapons_error(self, exc: Exception) -> tuple[str, str] | None:
-        """(field, reason) of named weapons that cannot attack as named, where the batch
-        file named them in a field: the run's ``attacker.weapons`` (``exc`` a
-        :class:`~wh40k_calc.selection.WeaponsError`) or a mapping step's
-        (``sequence[0].attacker.weapons``, shown as ``step 1: attacker.weapons``; ``exc`` the
-        :class:`~wh40k_calc.sequence.steps.StepError` found while resolving it, whose phase
-        advice is the step's); None where the weapons came as ``--weapon`` (a quoted step,
-        ``compare --attacker``): the message names the option."""
-        if isinstance(exc, WeaponsError) and self.weapons_field is not None:
-            return self.weapons_field, exc.detail
-        if (
-            isinstance(exc, StepError)
-            and exc.weapons_detail is not None
-            and exc.index in self.step_weapons
-        ):
-            reason = exc.weapons_detail.replace("give the run phase:", "give the step phase:")
-            return f"sequence[{exc.index - 1}].attacker.weapons", reason
         return None
 
 
@@ -1012,7 +997,6 @@ class _BatchRuns:
             steps,
             sampler_set=run.sampler_set,
             detail=self.ov.detail,
-            weapons_field="attacker.weapons" if run.att is not None and run.att.weapons else None,
             notes=self.ov.notes,
             step_weapons=tuple(t.index for t in run.templates or () if t.weapons),
             option_fields=self._option_fields(run, parts, tspec, top, where),
@@ -1029,9 +1013,12 @@ class _BatchRuns:
         top: bool,
         where: "SetEntry | None",
     ) -> tuple[tuple[str, str, int | None], ...]:
-        """(option, field, line) of the target's fields that stand for an option
-        (:attr:`Job.option_fields`): ``wounds_left`` and ``allocation``, where given."""
-        out = []
+        """(option, field, line) of the fields that stand for an option
+        (:attr:`Job.option_fields`): the attacker's ``weapons`` and the target's
+        ``wounds_left`` and ``allocation``, where given."""
+        out: list[tuple[str, str, int | None]] = []
+        if run.att is not None and run.att.weapons:
+            out.append(("--weapon", "attacker.weapons", None))
         options = (("--target-wounds-left", "wounds_left"), ("--allocation", "allocation"))
         for option, name in options:
             if getattr(tspec, name) is None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..datasheet import Datasheet
 from ..records import field_names
-from ..selection import OptionError, WeaponsError
+from ..selection import OptionError
 from ..sequence.steps import StepError
 from .jobs import USER_ERRORS, Job, Row, RunError, job_outcome, row_figures
 
@@ -236,7 +236,7 @@ def _resolve(job: Job) -> Outcome:
     """One job's outcome; a user error becomes its message."""
     try:
         obj, figures = job_outcome(job)
-    except (WeaponsError, OptionError, StepError) as exc:  # a batch file's own field
+    except (OptionError, StepError) as exc:  # a batch file's own field (named weapons too)
         named = job.field_error(exc)
         if named is None:  # a step's error: the step's line
             line = job.step_line(exc)

@@ -195,19 +195,17 @@ def resolve_step(step: Step, method: str, trials: int, seed, carried: Carried) -
 
 
 def _step_error(step: Step, exc: Exception) -> StepError:
-    """The StepError of a step that cannot be resolved: its number, text and reason (named
-    weapons that cannot attack as named keep their reason without the option, for a batch
-    file's mapping step to name its field)."""
-    from ..selection import OptionError, UsageError, WeaponsError
+    """The StepError of a step that cannot be resolved: its number, text and reason (an
+    option's refused value, named weapons among them, keeps its reason without the option,
+    for a batch file to name its own field)."""
+    from ..selection import OptionError, UsageError
 
-    detail = exc.detail if isinstance(exc, WeaponsError) else None
     option = (exc.option, exc.detail) if isinstance(exc, OptionError) else None
     return StepError(
         step.index,
         step.text,
         str(exc),
         usage=isinstance(exc, UsageError),
-        weapons_detail=detail,
         option_detail=option,
     )
 

@@ -48,12 +48,10 @@ class StepError(ValueError):
     """A step that cannot be parsed or resolved; the message names the step (its number and
     text) and what is wrong. ``usage``: the step's words do not parse (a usage error, exit
     code 2 as on the command line), rather than naming something impossible.
-    ``weapons_detail``: where the step's named weapons cannot attack as named (a
-    :class:`~wh40k_calc.selection.WeaponsError`), the reason without ``--weapon``, for a batch
-    file's step written as a mapping to name its own field (``step 1: attacker.weapons``).
     ``option_detail``: where an option's value is refused (an
-    :class:`~wh40k_calc.selection.OptionError`), (the option, the reason without it), for a
-    batch file to name the field that gave it (a target's ``allocation``)."""
+    :class:`~wh40k_calc.selection.OptionError`; named weapons that cannot attack as named are
+    one, of ``--weapon``), (the option, the reason without it), for a batch file to name the
+    field that gave it (a target's ``allocation``; a mapping step's ``attacker.weapons``)."""
 
     def __init__(
         self,
@@ -61,14 +59,12 @@ class StepError(ValueError):
         text: str,
         message: str,
         usage: bool = False,
-        weapons_detail: str | None = None,
         option_detail: tuple[str, str] | None = None,
     ):
         super().__init__(f"step {index} ({text!r}): {message}")
         self.index = index
         self.reason = message
         self.usage = usage
-        self.weapons_detail = weapons_detail
         self.option_detail = option_detail
 
 
