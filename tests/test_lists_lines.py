@@ -126,11 +126,18 @@ CASES = {
             "Boyz (85 Points)",
             f"Boyz {bad}",
             f"Boyz {bad}",
-            f"'Boyz {bad}' stands where the app writes a unit heading, which ends with its "
-            "points, a whole number ('Blood Claws (135 Points)'); correct it or remove it",
+            f"'Boyz {bad}' gives '{bad}' as points; points are a whole number from 0 up",
         )
-        for bad in ("(1e3 Points)", "(0x87 Points)", "(½ Points)", "(85 Points))")
+        for bad in ("(1e3 Points)", "(0x87 Points)", "(½ Points)")
     },
+    "gw-app heading with points (85 Points))": (
+        "waaagh.gw-app.txt",
+        "Boyz (85 Points)",
+        "Boyz (85 Points))",
+        "Boyz (85 Points))",
+        "'Boyz (85 Points))' stands where the app writes a unit heading, which ends with its "
+        "points, a whole number ('Blood Claws (135 Points)'); correct it or remove it",
+    ),
     "gw-app a count with nothing counted": (  # it was a weapon named "9x"
         "waaagh.gw-app.txt",
         "◦ 9x Slugga",
@@ -198,7 +205,7 @@ CASES = {
         "Warboss [1e2 pts]",
         "Warboss [1e2 pts]: Warlord, Headwoppa's Killchoppa, Kombi-weapon, Twin slugga, Power "
         "klaw (Headwoppa's Killchoppa upgrade)",
-        "gives '[1e2 pts]' as points; points are a whole number from 0 up (e.g. '[90 pts]')",
+        "gives '[1e2 pts]' as points; points are a whole number from 0 up",
     ),
 }
 

@@ -115,7 +115,6 @@ def parse(text: str, label: str) -> ArmyList:
             raise LineError(f"{label}: line {ln.number}: {_unread(ln, open_unit)}", ln.number)
         close()
         uname, pts, _ = split_points(head + "]")
-        _check_points(ln, head, pts, label)
         open_unit = (uname, pts, section, ln.number)
         if items.strip():
             models.append(ListedModels(None, 1, _counted(items, 1)))
@@ -131,27 +130,6 @@ def parse(text: str, label: str) -> ArmyList:
         points=points,
         points_limit=limit,
     ).with_notes()
-
-
-_BRACKET_POINTS = re.compile(r"\[([^\[\]]*?)\s*(?:pts|points|point|pt)\.?\s*$", re.IGNORECASE)
-
-
-def _check_points(ln: Line, head: str, pts: int | None, label: str) -> None:
-    """Refuse a unit line whose bracket before ``]:`` ends in ``pts`` but holds no whole
-    number (``Commander Farsight [1e2 pts]: ...``; :func:`~.text.points_fault` lets a letter
-    among the digits pass, as in "(3 Detachment Points)"): it was read as a unit without
-    points, and the list then refused as cut short.
-
-    Raises:
-        LineError: naming the line and the points as written.
-    """
-    m = _BRACKET_POINTS.search(head)
-    if pts is None and m is not None:
-        raise LineError(
-            f"{label}: line {ln.number}: {shown(ln.text)} gives {m.group(0).strip() + ']'!r} as "
-            "points; points are a whole number from 0 up (e.g. '[90 pts]')",
-            ln.number,
-        )
 
 
 def _unread(ln: Line, unit: tuple | None) -> str:

@@ -108,18 +108,21 @@ def control_fault(ln: Line) -> str | None:
 
 _ANY_POINTS = re.compile(r"[(\[]([^()\[\]]*?)(?:pts|points|point|pt)\.?\s*[)\]]", re.IGNORECASE)
 _WHOLE_POINTS = re.compile(r"^\+?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,6})$")
+_WORD = re.compile(r"[^\W\d_]{2,}")  # "Detachment": a word, not a number's letter (1e3, 0x87)
 
 
 def points_fault(ln: Line) -> str | None:
-    """What is wrong with a line's points (``(-90 pts)``, ``[9.5 pts]``, ``(1,2 Points)``:
-    a bracket of digits and signs before ``pts``/``Points`` that is no whole number from 0
-    up, an enhancement's ``+`` allowed), or None. A heading with such points is not read as
-    a heading (its model lines would be read as the unit's before it)."""
+    """What is wrong with a line's points (``(-90 pts)``, ``[9.5 pts]``, ``(1,2 Points)``,
+    ``[1e2 pts]``, ``(0x87 Points)``, ``(½ Points)``: a bracket of numerals and signs before
+    ``pts``/``Points`` that is no whole number from 0 up, an enhancement's ``+`` allowed), or
+    None; a bracket with a word in it (``(3 Detachment Points)``) is no unit's points. A
+    heading with such points is not read as a heading (its model lines would be read as the
+    unit's before it)."""
     for m in _ANY_POINTS.finditer(ln.text):
         inner = m.group(1).strip()
-        if _WHOLE_POINTS.match(inner) or not any(c.isdigit() for c in inner):
+        if _WHOLE_POINTS.match(inner) or not any(c.isnumeric() for c in inner):
             continue
-        if any(c.isalpha() for c in inner):  # "(3 Detachment Points)": not points
+        if _WORD.search(inner):  # "(3 Detachment Points)": not points
             continue
         return (
             f"{shown(ln.text)} gives {m.group(0).strip()!r} as points; points are a whole "
