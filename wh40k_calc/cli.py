@@ -15,7 +15,7 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 import typer
 import typer.main
@@ -76,6 +76,8 @@ class _Commands(TyperGroup):
 
             exc.message = escape_controls(shorten_quoted(_plain_types(exc.message)))
             raise
+        except KeyboardInterrupt:  # typer's own handling: exit code 130 without a word
+            _interrupted()
 
     def format_commands(self, ctx: ClickContext, formatter: Any) -> None:
         """typer's list of the commands and their short help, the commands registered with
@@ -585,18 +587,25 @@ def main() -> None:
 
     A closed pipe (``calc units | head -1``) ends the program quietly, like other command-line
     tools; output that cannot be written (a full disk, a closed standard output) is one error
-    line and exit code 1.
+    line and exit code 1; Ctrl-C at any moment is ``interrupted`` and exit code 130
+    (:mod:`wh40k_calc.interrupts`).
     """
     import signal
 
+    from . import interrupts
+
+    interrupts.hold()  # already held when started as `calc` (wh40k_calc.__main__)
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     _safe_streams()
     try:
-        app()
+        try:
+            interrupts.release()  # a Ctrl-C pressed during start-up is delivered here
+            app()
+        finally:
+            interrupts.hold()  # one pressed from here to the end waits: see the last lines
     except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
-        sys.exit(130)
+        _interrupted()
     except MemoryError:
         sys.stderr.write("error: out of memory; ask for less (fewer --trials, smaller units)\n")
         sys.exit(1)
@@ -608,6 +617,19 @@ def main() -> None:
             pass
         sys.stderr.write(f"error: cannot write the output: {exc.strerror or exc}\n")
         sys.exit(1)
+    finally:
+        if interrupts.interrupted_meanwhile():  # Ctrl-C while the command was ending
+            _interrupted()
+
+
+def _interrupted() -> NoReturn:
+    """End the program on a Ctrl-C: one line, exit code 130 (128 + SIGINT, as shells report
+    it). A second Ctrl-C from here on waits (it is held) and changes nothing."""
+    from . import interrupts
+
+    interrupts.hold()
+    sys.stderr.write("interrupted\n")
+    sys.exit(130)
 
 
 if __name__ == "__main__":
