@@ -117,6 +117,23 @@ def suggest(query: str, candidates: Sequence[str], limit: int = SUGGEST_COUNT) -
     return [c for c in order if scored[c] >= top - SUGGEST_SPREAD][:limit]
 
 
+def closest(query: str, candidates: Sequence[str], cutoff: float = WORD_CUTOFF) -> str | None:
+    """The one candidate ``query`` is most like as a whole (:func:`whole_ratio`), when that
+    ratio is at least ``cutoff`` (by default :data:`WORD_CUTOFF`, what makes two words alike);
+    else None. For a text that is meant to *be* a known name, misspelt ("lethal hitz" ->
+    "lethal hits"), where :func:`suggest`'s looser cutoff would also reach names merely
+    related to it. Ties keep the given order."""
+    q = words(query)
+    if not q or len(query) > MAX_QUERY:
+        return None
+    best, top = None, float(cutoff)
+    for c in candidates:
+        s = whole_ratio(q, words(c))
+        if s > top or (s == top and best is None):
+            best, top = c, s
+    return best
+
+
 def suggest_names(name: str, candidates: list[str]) -> list[str]:
     """Closest of ``candidates`` to ``name``, closest first (:func:`suggest` with its default
     limit): weapons, loadouts, effects, factions."""
