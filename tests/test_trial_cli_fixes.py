@@ -3,6 +3,7 @@ code the player should get (written here by hand, not read back from the program
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from helpers import cli
@@ -32,3 +33,36 @@ def test_a_misspelt_detachment_of_the_other_edition_is_suggested() -> None:
     assert error_line(right).endswith("edition 11 has it (add --edition 11)")
     nothing = cli("effects", "--detachment", "xyzzy", "--edition", "10", env=WIDE)
     assert error_line(nothing) == "error: --detachment 'xyzzy': no such detachment here"
+
+
+# --- calc compare FOLDER / PIPE: said to be one, not read as an attacker's name ---
+
+GIVE = "(give a batch file, e.g. examples/lootas-loadouts.yaml, or attacker names with --target)"
+
+
+def test_a_folder_or_pipe_given_to_compare_is_said_to_be_one(tmp_path: Path, monkeypatch) -> None:
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for args in ([str(folder)], [str(folder), "--target", "boyz"]):
+        result = cli("compare", *args, env=WIDE)
+        assert result.exit_code == 1
+        assert error_line(result) == f"error: {folder}: is a folder, not a batch file {GIVE}"
+    for args in ([str(fifo)], [str(fifo), "lootas", "--target", "boyz"]):
+        result = cli("compare", *args, env=WIDE)
+        assert result.exit_code == 1
+        assert error_line(result) == (
+            f"error: {fifo}: not a regular file (a device or a pipe), not a batch file {GIVE}"
+        )
+    monkeypatch.chdir(tmp_path)  # bare words naming the current folder's entries
+    for word, kind in (("adir", "a folder"), ("fifo", "a device or a pipe")):
+        for args in ([word], [word, "--target", "boyz"]):
+            result = cli("compare", *args, env=WIDE)
+            assert result.exit_code == 1
+            assert error_line(result) == (
+                f"error: {word}: {kind} here, not a batch file, and no unit has that name {GIVE}"
+            )
+    (tmp_path / "lootas").mkdir()  # a folder named like a unit does not hide the unit
+    result = cli("compare", "lootas", "--target", "boyz", env=WIDE)
+    assert result.exit_code == 0, result.output

@@ -30,6 +30,7 @@ from ..options import (
 from .table import SortKey
 
 if TYPE_CHECKING:
+    from ..catalog import Catalog
     from .jobs import Job, Row, RunError
 
 
@@ -290,6 +291,35 @@ def _refuse_special_file(arg: str) -> None:
     )
 
 
+def _not_a_file_here(word: str) -> str | None:
+    """What ``word``, a bare word (no slash), names in the current folder when that is no
+    regular file ("a folder", "a device or a pipe"), else None."""
+    if "/" in word or "\\" in word or not word:
+        return None
+    try:
+        p = Path(word)
+        if p.is_dir():
+            return "a folder"
+        if p.exists() and not p.is_file():
+            return "a device or a pipe"
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def _names_a_unit(cat: Catalog, name: str, faction: str | None) -> bool:
+    """Whether ``name`` is a unit's name in ``cat`` (a name of several factions' units is)."""
+    from ..catalog import UnknownUnitError
+
+    try:
+        cat.entry(name, faction)
+    except UnknownUnitError:
+        return False
+    except (LookupError, ValueError):
+        return True  # ambiguous, an unknown faction, ...: the lookup proper says it
+    return True
+
+
 def _is_batch(arg: str) -> bool:
     p = Path(arg)
     return p.suffix.lower() in (".yaml", ".yml") or (p.is_file() and ("/" in arg or "\\" in arg))
@@ -443,9 +473,22 @@ def _jobs_from_command_line(
             f"{folders[0]}: is a folder, not a batch file (give a batch file, e.g. "
             "examples/lootas-loadouts.yaml, or attacker names with --target)"
         )
+    for w in what:
+        _refuse_special_file(w)  # a path to a pipe or device among attacker names
+    cat = None
+    here = [(w, kind) for w in what if (kind := _not_a_file_here(w))]
+    if here:  # a bare word naming a folder or pipe of the current folder: a unit's name?
+        cat = catalog(engine.datasheets, engine.edition_value)
+        for w, kind in here:
+            if not _names_a_unit(cat, w, cross.faction):
+                raise fail(
+                    f"{w}: {kind} here, not a batch file, and no unit has that name (give a "
+                    "batch file, e.g. examples/lootas-loadouts.yaml, or attacker names with "
+                    "--target)"
+                )
     if not cross.target and not cross.target_set:
         raise fail("give at least one --target or --target-set (or a batch file)")
-    cat = catalog(engine.datasheets, engine.edition_value)
+    cat = cat or catalog(engine.datasheets, engine.edition_value)
     targets = _targets(cross, cat)
     return jobs_from_options(
         cat,
