@@ -66,3 +66,31 @@ def test_a_folder_or_pipe_given_to_compare_is_said_to_be_one(tmp_path: Path, mon
     (tmp_path / "lootas").mkdir()  # a folder named like a unit does not hide the unit
     result = cli("compare", "lootas", "--target", "boyz", env=WIDE)
     assert result.exit_code == 0, result.output
+
+
+# --- calc units --check: datasheet-named entries that are no regular file are invalid ---
+
+
+def test_pipes_devices_and_dangling_links_are_listed_as_unreadable(tmp_path: Path) -> None:
+    """A FIFO and a link to /dev/zero would hang or never end if opened: the check must name
+    them, not call the folder valid (nor hang: the run is in-process, a hang fails the run)."""
+    os.mkfifo(tmp_path / "fifo.yaml")
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
+    (tmp_path / "gone.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    check = cli("units", "--check", dirs=[tmp_path], env=WIDE)
+    assert check.exit_code == 1
+    lines = check.output.splitlines()
+    for stem, why in (
+        ("fifo", "not a regular file (a named pipe); not read"),
+        ("zero", "not a regular file (a device); not read"),
+        ("gone", "a link to nothing (its target does not exist)"),
+    ):
+        at = next(i for i, x in enumerate(lines) if x.startswith(f"{stem}  "))
+        assert lines[at + 1].strip() == why
+    assert lines[-1].endswith(", 3 invalid")
+    listed = cli("units", "--datasheets", str(tmp_path), env=WIDE)
+    assert listed.exit_code == 0
+    assert "fifo.yaml (unreadable: `calc units --check` says why)" in listed.output
+    unknown = cli("shoot", "zero", "--target", "boyz", dirs=[tmp_path], env=WIDE)
+    assert unknown.exit_code == 1
+    assert "3 datasheet files of those folders could not be read" in unknown.output

@@ -327,6 +327,7 @@ class Catalog:
         )
         self._heads: dict[Path, tuple[str, str, tuple[str, ...]] | None] = {}
         self._unreadable: set[Path] = set()  # files that do not parse as a datasheet mapping
+        self._not_files: dict[Path, str] = {}  # named like datasheets, no regular file: why
         # a file of the user's chosen -> the unreadable files of the user's it was chosen over
         # (a name both match; the readable one is used, the others said in a note)
         self._passed_over: dict[Path, list[Path]] = {}
@@ -370,7 +371,9 @@ class Catalog:
         Raises:
             DatasheetError: more than ``MAX_SCAN_ENTRIES`` files and folders under ``folder``.
         """
-        found = sorted(_walk(folder))
+        found, not_files = _walk(folder)
+        found.sort()
+        self._not_files.update(not_files)
         index = folder / "index.json"
         if index.is_file() and folder != self.shipped:
             try:
@@ -386,6 +389,15 @@ class Catalog:
                 if path in listed and mtime <= stamp:
                     self._heads.setdefault(path, listed[path])
         return [p for p, _ in found]
+
+    def not_files(self) -> list[tuple[Path, str, str]]:
+        """(path, kind, why) of each entry of the folders read file by file that is named like
+        a datasheet (``.yaml``, ``.yml``) but is no regular file: a named pipe, a device (a
+        link to ``/dev/zero``), a socket or a link to nothing (``why`` says which). They are
+        never opened (a pipe would block, ``/dev/zero`` never ends) and no lookup finds them;
+        ``calc units`` lists them as unreadable and ``calc units --check`` as invalid."""
+        self._hand_all()
+        return [(p, self._kind(p), why) for p, why in sorted(self._not_files.items())]
 
     def _sets(self, edition: str | None = None) -> tuple[GeneratedSet, ...]:
         """The generated sets of ``edition``, in search order: edition 10's one; edition 11's
@@ -860,6 +872,7 @@ class Catalog:
         if os.environ.get("WH40K_CALC_CSV"):
             hints.append("a newer export may have it: `calc import NAME` reads $WH40K_CALC_CSV")
         broken = [e.path for e in visible if e.unreadable and e.kind == "user"]
+        broken += [p for p, kind, _ in self.not_files() if kind == "user"]
         if broken:  # the unit may be in one of them: say so, not only "unknown"
             from .wording import count
 
@@ -942,15 +955,18 @@ def _quoted(text: str) -> str:
     return f'"{text}"' if any(c.isspace() for c in text) else text
 
 
-def _walk(folder: Path) -> list[tuple[Path, int]]:
+def _walk(folder: Path) -> tuple[list[tuple[Path, int]], dict[Path, str]]:
     """(path, mtime) of the YAML files under ``folder``, following folder links but visiting
     each real folder once (a link loop such as ``a -> .`` is read once, not forever), and
-    giving up on a folder with more than ``MAX_SCAN_ENTRIES`` entries under it.
+    giving up on a folder with more than ``MAX_SCAN_ENTRIES`` entries under it; and the
+    entries named like YAML files that are no regular file, with what they are
+    (:func:`_not_a_file`).
 
     Raises:
         DatasheetError: too many entries (``--datasheets /`` and the like).
     """
     found: list[tuple[Path, int]] = []
+    not_files: dict[Path, str] = {}
     seen: set[tuple[int, int]] = set()
     stack, count = [folder], 0
     while stack:
@@ -972,11 +988,37 @@ def _walk(folder: Path) -> list[tuple[Path, int]]:
                     if entry.is_dir():
                         if entry.name != TARGET_SETS:
                             stack.append(Path(entry.path))
-                    elif entry.name.endswith((".yaml", ".yml")) and entry.is_file():
-                        found.append((Path(entry.path), entry.stat().st_mtime_ns))
+                    elif entry.name.endswith((".yaml", ".yml")):
+                        if entry.is_file():
+                            found.append((Path(entry.path), entry.stat().st_mtime_ns))
+                        else:
+                            not_files[Path(entry.path)] = _not_a_file(Path(entry.path))
         except OSError:
             continue
-    return found
+    return found, not_files
+
+
+def _not_a_file(path: Path) -> str:
+    """What ``path``, which is no regular file nor folder, is (its link followed), in words
+    for an error: "not a regular file (a named pipe)", "a link to nothing", ..."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "a link to nothing (its target does not exist)"
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    kind = (
+        "a named pipe"
+        if stat.S_ISFIFO(mode)
+        else "a device"
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        else "a socket"
+        if stat.S_ISSOCK(mode)
+        else "not a file"
+    )
+    return f"not a regular file ({kind}); not read"
 
 
 def _hidden(e: Entry, by: Path) -> Entry:

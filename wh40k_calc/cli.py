@@ -293,8 +293,10 @@ def units(
                 for e in cat.entries(hidden=True, edition=other)
                 if e.kind != "generated" and e.path not in listed
             ]
+        not_files = {p: (kind, why) for p, kind, why in cat.not_files()}
     except (DatasheetError, EditionError) as exc:
         raise fail(str(exc)) from None
+    entries += [_not_file_entry(p, kind) for p, (kind, _) in not_files.items()]
     replaces = replaced(entries)
     if faction:
         known = sorted({e.faction for e in entries if e.faction})
@@ -317,7 +319,8 @@ def units(
     else:
         entries = sorted(entries, key=lambda e: (e.faction, e.name))
     if check:
-        _check_units(entries, replaces, as_json, chosen.edition)
+        why = {p: what for p, (_, what) in not_files.items()}
+        _check_units(entries, replaces, as_json, chosen.edition, why)
         return
     if as_json:
         import json
@@ -337,17 +340,30 @@ def _edition_words(chosen, cat) -> str:
     return f" · edition {chosen.edition}{' ' + chosen.note if chosen.note else ''}{data}"
 
 
-def _check_units(entries, replaces, as_json: bool, edition: str) -> None:
+def _not_file_entry(path, kind: str):
+    """The listing's entry for a file named like a datasheet that is no regular file
+    (:meth:`~wh40k_calc.catalog.Catalog.not_files`): its stem, no faction, both editions,
+    unreadable."""
+    from .catalog import EDITIONS, Entry
+
+    return Entry(path.stem, "", path, kind == "curated", None, kind, EDITIONS, True)
+
+
+def _check_units(entries, replaces, as_json: bool, edition: str, not_files=None) -> None:
     """``calc units --check``: load every file listed (the edition's, and the files of the
     folders read one by one that are for the other edition only); print only the invalid ones
     (with the reason) and a summary line, or as JSON ``{"checked": N, "invalid": [entry +
-    "error"]}``; exit code 1 when any is invalid."""
+    "error"]}``; exit code 1 when any is invalid. ``not_files``: path -> why of the entries
+    that are no regular file (a named pipe, a device): invalid without being opened."""
     from .datasheet import DatasheetError, load_datasheet
     from .listing import entry_json
     from .wording import count
 
     problems = []
     for e in entries:
+        if not_files and e.path in not_files:
+            problems.append((e, not_files[e.path]))
+            continue
         try:
             load_datasheet(e.path)
         except DatasheetError as exc:
