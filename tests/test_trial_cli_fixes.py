@@ -94,3 +94,38 @@ def test_pipes_devices_and_dangling_links_are_listed_as_unreadable(tmp_path: Pat
     unknown = cli("shoot", "zero", "--target", "boyz", dirs=[tmp_path], env=WIDE)
     assert unknown.exit_code == 1
     assert "3 datasheet files of those folders could not be read" in unknown.output
+
+
+# --- a name of several factions' units: only an option the command has is suggested ---
+
+BERZERKERS = (
+    "{!r} is a datasheet of several factions: Chaos Space Marines/Khorne "
+    "Berzerkers, World Eaters/Khorne Berzerkers; give one of these names{} (or list the "
+    "factions you play in WH40K_CALC_FACTIONS)"
+)
+
+
+def test_an_ambiguous_name_suggests_the_commands_own_option(tmp_path: Path) -> None:
+    env = {**WIDE, "WH40K_CALC_FACTIONS": ""}
+    by = ", or the faction with {}".format
+    cases = [
+        (["show", "khorne berzerkers"], "", by("--faction")),
+        (["shoot", "khorne berzerkers", "-t", "boyz"], "", by("--faction")),
+        (["shoot", "boyz", "-t", "khorne berzerkers"], "", by("--target-faction")),
+        (["compare", "khorne berzerkers", "-t", "boyz"], "attacker: ", by("--faction")),
+        (["exchange", "--side-a", "fight boyz", "--side-b", "fight khorne-berzerkers"],
+         "--side-b 'fight khorne-berzerkers': ", by("--faction")),
+    ]  # fmt: skip
+    batch = tmp_path / "b.yaml"
+    batch.write_text("runs:\n  - attacker: khorne berzerkers\n    targets: [boyz]\n")
+    cases.append(([str(batch)], f"{batch}:2: run 'khorne berzerkers': attacker: ", ""))
+    for args, before, option in cases:
+        if args[0] == str(batch):
+            args = ["compare", *args]
+        result = cli(*args, env=env)
+        assert result.exit_code == 1, result.output
+        typed = "khorne-berzerkers" if args[0] == "exchange" else "khorne berzerkers"
+        assert error_line(result) == "error: " + before + BERZERKERS.format(typed, option)
+    # and the option suggested is one the command takes
+    shown = cli("show", "khorne berzerkers", "--faction", "world eaters", env=env)
+    assert shown.exit_code == 0, shown.output

@@ -189,16 +189,24 @@ class UnknownUnitError(LookupError):
 
 
 class AmbiguousUnitError(LookupError):
-    """A bare name that several factions have; ``choices`` are the qualified names."""
+    """A bare name that several factions have; ``choices`` are the qualified names, ``option``
+    the option that says the faction where the name was given (``--faction``,
+    ``--target-faction``), if any: the catalog does not know it, the command re-raises the
+    error :meth:`saying` it, so that only an option the command has is suggested."""
 
-    def __init__(self, name: str, choices: list[str]):
+    def __init__(self, name: str, choices: list[str], option: str = ""):
         self.name = name
         self.choices = choices
+        self.option = option
+        faction = f", or the faction with {option}" if option else ""
         super().__init__(
             f"{name!r} is a datasheet of several factions: {', '.join(choices)}; give one of "
-            f"these names, or the faction with --faction / --target-faction (or list the "
-            f"factions you play in {FACTIONS_VAR})"
+            f"these names{faction} (or list the factions you play in {FACTIONS_VAR})"
         )
+
+    def saying(self, option: str) -> AmbiguousUnitError:
+        """The same refusal, suggesting ``option`` for the faction."""
+        return AmbiguousUnitError(self.name, self.choices, option)
 
 
 class UnknownFactionError(LookupError):

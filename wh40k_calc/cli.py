@@ -423,6 +423,7 @@ def show(
     edition: EditionOpt = None,
 ) -> None:
     """Print one datasheet of the edition's data: statlines, sizes, weapons, loadouts, rules."""
+    from .catalog import AmbiguousUnitError
     from .datasheet import DatasheetError
     from .edition import EditionError, choose
     from .show import datasheet_json, render_datasheet
@@ -431,6 +432,8 @@ def show(
         chosen = choose(edition.value if edition else None)
         cat = catalog(datasheets, chosen.edition)
         ds = cat.find(name, faction)
+    except AmbiguousUnitError as exc:
+        raise fail(str(exc.saying("--faction"))) from None
     except (LookupError, DatasheetError, EditionError) as exc:
         raise fail(str(exc)) from None
     if as_json:

@@ -326,11 +326,16 @@ class _Lookup:
         self.noted: dict[tuple[int, ...], tuple[str, ...]] = {}  # by the datasheets' identity
 
     def find(self, name: str, role: str = "attacker", edition: str | None = None) -> Datasheet:
+        from ..catalog import AmbiguousUnitError
+
         faction = self.factions.get(role)
         key = (norm_name(name), faction, edition)
         if key not in self.cache:
             try:
                 self.cache[key] = self.cat.find(name, faction, edition)
+            except AmbiguousUnitError as exc:  # the command line's option for the side
+                option = {"attacker": "--faction", "target": "--target-faction"}.get(role, "")
+                self.cache[key] = exc.saying(option) if role in self.factions else exc
             except USER_ERRORS as exc:
                 self.cache[key] = exc
         hit = self.cache[key]
