@@ -129,3 +129,24 @@ def test_an_ambiguous_name_suggests_the_commands_own_option(tmp_path: Path) -> N
     # and the option suggested is one the command takes
     shown = cli("show", "khorne berzerkers", "--faction", "world eaters", env=env)
     assert shown.exit_code == 0, shown.output
+
+
+# --- far faction matches are left out, as for unit names ---
+
+
+def test_a_misspelt_faction_suggests_only_the_close_one() -> None:
+    from wh40k_calc.fuzzy import suggest
+
+    result = cli("shoot", "lootas", "-t", "boyz", "--faction", "orcs", env=WIDE)
+    assert result.exit_code == 1
+    assert "(--faction); did you mean 'Orks'? (factions: " in error_line(result)
+    env = {**WIDE, "WH40K_CALC_FACTIONS": "World Eaters,Orcs"}
+    warned = cli("shoot", "khorne berzerkers", "-t", "boyz", env=env)
+    assert warned.exit_code == 0
+    assert (
+        "warning: WH40K_CALC_FACTIONS: unknown faction 'Orcs', ignored; did you mean 'Orks'?\n"
+        in warned.output
+    )
+    # the one rule for every name: a close second is still offered, a far one is not
+    assert suggest("shootaz", ["shootas", "big-shoota"]) == ["shootas", "big-shoota"]
+    assert suggest("orcs", ["Orks", "Unaligned Forces"]) == ["Orks"]
