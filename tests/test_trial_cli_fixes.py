@@ -9,6 +9,7 @@ from pathlib import Path
 from helpers import cli
 
 WIDE = {"COLUMNS": "300"}  # one line per message
+SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 
 def error_line(result) -> str:
@@ -100,8 +101,9 @@ def test_pipes_devices_and_dangling_links_are_listed_as_unreadable(tmp_path: Pat
 
 BERZERKERS = (
     "{!r} is a datasheet of several factions: Chaos Space Marines/Khorne "
-    "Berzerkers, World Eaters/Khorne Berzerkers; give one of these names{} (or list the "
-    "factions you play in WH40K_CALC_FACTIONS)"
+    "Berzerkers, World Eaters/Khorne Berzerkers (alike but for the faction, whose rules act for "
+    "the unit); give one of these names{} (or list the factions you play in "
+    "WH40K_CALC_FACTIONS)"
 )
 
 
@@ -150,3 +152,40 @@ def test_a_misspelt_faction_suggests_only_the_close_one() -> None:
     # the one rule for every name: a close second is still offered, a far one is not
     assert suggest("shootaz", ["shootas", "big-shoota"]) == ["shootas", "big-shoota"]
     assert suggest("orcs", ["Orks", "Unaligned Forces"]) == ["Orks"]
+
+
+# --- --target rhino in edition 11: two factions' Rhinos that a calculation tells apart ---
+
+
+def test_rhino_in_edition_11_is_refused_saying_how_the_two_differ() -> None:
+    """Grey Knights' Rhino costs 70 points, the Space Marines' 65 (the points per 100 of a
+    comparison differ), and the Grey Knights' carries a rule not modelled; their factions'
+    rules differ too: so not one datasheet to the calculation, and the player says which."""
+    result = cli("shoot", "lootas", "-t", "rhino", "--edition", "11", env=WIDE)
+    assert result.exit_code == 1
+    assert error_line(result) == (
+        "error: 'rhino' is a datasheet of several factions: Grey Knights/Rhino, Space "
+        "Marines/Rhino (they differ in sizes or points and rules not modelled); give one of "
+        "these names, or the faction with --target-faction (or list the factions you play in "
+        "WH40K_CALC_FACTIONS)"
+    )
+    ten = cli("shoot", "lootas", "-t", "rhino", "--edition", "10", env=WIDE)
+    assert ten.exit_code == 0  # one Rhino there: the curated Space Marines file
+    said = cli("shoot", "lootas", "-t", "rhino", "--target-faction", "space marines",
+               "--edition", "11", env=WIDE)  # fmt: skip
+    assert said.exit_code == 0, said.output
+
+
+def test_compare_refuses_a_bad_target_before_computing_anything() -> None:
+    for args in (
+        ["compare", "lootas", "--target", "boyz", "--target", "rhino", "--target", "bozy"],
+        ["compare", "--army", str(SHARED / "rosters/nr-wtc-compact-orks/list.txt"),
+         "--target", "boyz", "--target", "rhino", "--target", "bozy"],
+    ):  # fmt: skip
+        if "--army" in args and not SHARED.is_dir():
+            continue
+        result = cli(*args, "--edition", "11", env=WIDE)
+        assert result.exit_code == 1
+        assert result.stdout == ""  # no table of the other targets first
+        errors = [x for x in result.stderr.splitlines() if x.startswith("error:")]
+        assert [e.split(":")[1] for e in errors] == [" --target rhino", " --target bozy"]

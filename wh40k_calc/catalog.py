@@ -192,21 +192,67 @@ class AmbiguousUnitError(LookupError):
     """A bare name that several factions have; ``choices`` are the qualified names, ``option``
     the option that says the faction where the name was given (``--faction``,
     ``--target-faction``), if any: the catalog does not know it, the command re-raises the
-    error :meth:`saying` it, so that only an option the command has is suggested."""
+    error :meth:`saying` it, so that only an option the command has is suggested. ``differ``:
+    what the datasheets differ in (:func:`differences`; None: not known)."""
 
-    def __init__(self, name: str, choices: list[str], option: str = ""):
+    def __init__(
+        self,
+        name: str,
+        choices: list[str],
+        option: str = "",
+        differ: tuple[str, ...] | None = None,
+    ):
         self.name = name
         self.choices = choices
         self.option = option
+        self.differ = differ
         faction = f", or the faction with {option}" if option else ""
+        from .wording import join_words
+
+        how = (
+            f" (they differ in {join_words(list(differ))})"
+            if differ
+            else " (alike but for the faction, whose rules act for the unit)"
+            if differ is not None
+            else ""
+        )
         super().__init__(
-            f"{name!r} is a datasheet of several factions: {', '.join(choices)}; give one of "
-            f"these names{faction} (or list the factions you play in {FACTIONS_VAR})"
+            f"{name!r} is a datasheet of several factions: {', '.join(choices)}{how}; give one "
+            f"of these names{faction} (or list the factions you play in {FACTIONS_VAR})"
         )
 
     def saying(self, option: str) -> AmbiguousUnitError:
         """The same refusal, suggesting ``option`` for the faction."""
-        return AmbiguousUnitError(self.name, self.choices, option)
+        return AmbiguousUnitError(self.name, self.choices, option, self.differ)
+
+
+# what a calculation reads of a datasheet beyond its faction, in words (``differences``)
+_READ_FIELDS = {
+    "sizes": "sizes or points",
+    "models": "models",
+    "weapons": "weapons",
+    "loadouts": "loadouts",
+    "keywords": "keywords",
+    "rules": "rules",
+    "damaged": "damaged profile",
+    "leader_of": "units led",
+    "support_of": "units supported",
+    "add_ons": "add-ons",
+    "not_modelled_attacker": "rules not modelled",
+    "not_modelled_target": "rules not modelled",
+}
+
+
+def differences(sheets: list[Datasheet]) -> tuple[str, ...]:
+    """What the datasheets of one name in several factions differ in, beyond the faction (and
+    its faction keywords) itself, which the rules read too: so no two are ever the same unit to
+    a calculation, and a name of several factions is refused, saying this."""
+    out: list[str] = []
+    for field, words in _READ_FIELDS.items():
+        values = [getattr(ds, field) for ds in sheets]
+        if any(v != values[0] for v in values[1:]) and words not in out:
+            out.append(words)
+    return tuple(out)
 
 
 class UnknownFactionError(LookupError):
@@ -807,7 +853,11 @@ class Catalog:
             rest = [e for e in hits if e not in parents]
             if len({norm_name(e.faction) for e in rest}) == 1:
                 return _best(rest)
-        raise AmbiguousUnitError(name, sorted(dict.fromkeys(e.qualified for e in hits)))
+        try:
+            differ = differences([_load_cached(e.path) for e in hits])
+        except (DatasheetError, OSError):
+            differ = None
+        raise AmbiguousUnitError(name, sorted(dict.fromkeys(e.qualified for e in hits)), "", differ)
 
     def preference_warnings(self) -> list[str]:
         """One warning for each faction in ``WH40K_CALC_FACTIONS`` that no datasheet of

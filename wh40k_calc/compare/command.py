@@ -194,6 +194,7 @@ def compare(
             )
         notes = engine.as_json or output.csv_path is None  # the CSV shows no note
         items, title = _jobs(what, cross, conditions, list(effect or []), engine, notes)
+    _refuse_bad_targets(items)
     if not engine.as_json:  # the table and the CSV show no distributions: none is computed
         items = _without_detail(items, notes=output.csv_path is None)
     if engine.explain:
@@ -201,6 +202,23 @@ def compare(
     show_progress = sys.stderr.isatty()  # on the standard error only: JSON and CSV untouched
     rows, errors = _run(items, output.strict, show_progress, output.jobs)
     _report(rows, errors, output, csv_file, engine.as_json, title)
+
+
+def _refuse_bad_targets(items: list[Job | RunError]) -> None:
+    """A ``--target`` that cannot be a target (unknown, of several factions) is the command
+    line's error, for every run: said before anything is computed, each once, exit code 1
+    (not a table of the other targets with the error after it)."""
+    from .jobs import RunError
+
+    bad = [
+        e
+        for e in items
+        if isinstance(e, RunError) and e.run is None and (e.field or "").startswith("--target ")
+    ]
+    for e in bad[:-1]:
+        fail(str(e))
+    if bad:
+        raise fail(str(bad[-1]))
 
 
 def _explained(items: list[Job | RunError]) -> list[Job | RunError]:
