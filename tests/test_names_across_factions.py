@@ -229,7 +229,7 @@ def test_import_needs_an_export_folder(tmp_path: Path) -> None:
     res = calc("import", "boyz")
     assert res.exit_code == 1 and "WH40K_CALC_CSV" in res.output
     res = calc("import", "--csv", tmp_path)
-    assert res.exit_code == 1 and "names or --all" in res.output
+    assert res.exit_code == 2 and "names or --all" in res.output
 
 
 def test_compare_takes_the_factions_too() -> None:

@@ -189,3 +189,37 @@ def test_compare_refuses_a_bad_target_before_computing_anything() -> None:
         assert result.stdout == ""  # no table of the other targets first
         errors = [x for x in result.stderr.splitlines() if x.startswith("error:")]
         assert [e.split(":")[1] for e in errors] == [" --target rhino", " --target bozy"]
+
+
+# --- exit codes: usage errors 2 (click's convention), errors found in the data 1 ---
+
+
+def test_conflicting_options_and_missing_arguments_exit_2(tmp_path: Path) -> None:
+    example = str(Path(__file__).resolve().parents[1] / "examples/lootas-loadouts.yaml")
+    csv = str(tmp_path / "out.csv")
+    usage = [
+        ["compare", "lootas", "-t", "boyz", "--json", "--csv", csv],
+        ["compare", "lootas", "-t", "boyz", "--csv", ""],
+        ["compare", example, "--target", "boyz"],
+        ["compare", "lootas", "--army", example, "--target", "boyz"],
+        ["compare", "--army", example],
+        ["compare", "lootas"],
+        ["compare"],
+        ["compare", example, "lootas", "-t", "boyz"],
+        ["import", "lootas", "--all", "--csv", str(tmp_path)],
+        ["import", "--csv", str(tmp_path)],
+        ["import", "lootas", "--csv", str(tmp_path), "--out", ""],
+        ["shoot", "lootas", "-t", "boyz", "--effect", "acts-of-faith:7"],
+    ]
+    for args in usage:
+        result = cli(*args, env=WIDE)
+        assert result.exit_code == 2, (args, result.output)
+    data = [  # names looked up and found wanting
+        ["shoot", "lootas", "-t", "boyz", "--effect", "waaagh:7"],
+        ["shoot", "lootas", "-t", "bozy"],
+        ["compare", "lootas", "-t", "bozy"],
+    ]
+    for args in data:
+        result = cli(*args, env=WIDE)
+        assert result.exit_code == 1, (args, result.output)
+    assert not Path(csv).exists()

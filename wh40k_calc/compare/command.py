@@ -267,12 +267,13 @@ def _csv_destination(output: OutputOptions, what: list[str], as_json: bool) -> P
     if as_json:
         raise fail(
             "--json and --csv: choose one (--csv writes the table as CSV instead of printing it; "
-            "--json prints the JSON list)"
+            "--json prints the JSON list)",
+            2,
         )
     if path == "-":
         return None
     if not path.strip():
-        raise fail("--csv: give a file name (or '-' for the standard output)")
+        raise fail("--csv: give a file name (or '-' for the standard output)", 2)
     csv_file = Path(path)
     folder = next((p for p in csv_file.parents if p.exists()), csv_file.parent)
     if folder.exists() and not folder.is_dir():
@@ -365,7 +366,8 @@ def _jobs(
             if clash:
                 raise fail(
                     f"{', '.join(clash)}: not with a batch file (put it in the file; "
-                    "--edition, --method, --trials and --seed do override the file's)"
+                    "--edition, --method, --trials and --seed do override the file's)",
+                    2,
                 )
             return _jobs_from_batch_file(Path(what[0]), engine, engine.as_json, notes)
         return _jobs_from_command_line(what, cross, conditions, effects, engine), None
@@ -404,7 +406,7 @@ def _army_jobs(
     if phase not in ("shoot", "fight", "both"):
         raise fail(f"--phase {phase!r}: choose shoot, fight or both", 2)
     if not cross.target and not cross.target_set:
-        raise fail("give at least one --target or --target-set with --army")
+        raise fail("give at least one --target or --target-set with --army", 2)
     from ..catalog import UnknownFactionError
     from ..edition import EditionError, choose
     from ..lists.command import _source_words
@@ -484,7 +486,7 @@ def _jobs_from_command_line(
 
     batchish = [w for w in what if _is_batch(w)]
     if batchish:
-        raise fail(f"{batchish[0]}: give one batch file on its own, or attacker names")
+        raise fail(f"{batchish[0]}: give one batch file on its own, or attacker names", 2)
     folders = [w for w in what if Path(w).is_dir() and ("/" in w or "\\" in w or w == ".")]
     if folders:
         raise fail(
@@ -505,7 +507,7 @@ def _jobs_from_command_line(
                     "--target)"
                 )
     if not cross.target and not cross.target_set:
-        raise fail("give at least one --target or --target-set (or a batch file)")
+        raise fail("give at least one --target or --target-set (or a batch file)", 2)
     cat = cat or catalog(engine.datasheets, engine.edition_value)
     targets = _targets(cross, cat)
     return jobs_from_options(
