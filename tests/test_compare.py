@@ -630,7 +630,7 @@ def test_errors_tell_apart_targets_of_the_same_name(tmp_path: Path, targets, tol
     res = calc("compare", path)
     assert res.exit_code == 1
     (line,) = res.stderr.strip().splitlines()  # one error, against both targets: one line
-    assert line.split(": --order")[0].split("run 'sniper' against ")[1] == " and ".join(
+    assert line.split(": order:")[0].split("run 'sniper' against ")[1] == " and ".join(
         f"boyz ({t})" for t in told
     )
     assert "runs 'sniper' and 'sniper'" not in res.stderr

@@ -223,3 +223,49 @@ def test_conflicting_options_and_missing_arguments_exit_2(tmp_path: Path) -> Non
         result = cli(*args, env=WIDE)
         assert result.exit_code == 1, (args, result.output)
     assert not Path(csv).exists()
+
+
+# --- batch errors name the file's field, not the option it stands for ---
+
+
+def test_batch_errors_name_the_order_field(tmp_path: Path) -> None:
+    batch = tmp_path / "b.yaml"
+    batch.write_text(
+        "runs:\n"
+        "  - name: twice\n"  # line 2
+        "    attacker: lootas\n"
+        "    targets: [boyz]\n"
+        "    order: [Deffgun, Deffgun]\n"  # line 5
+        "  - name: step\n"
+        "    sequence:\n"
+        "      - {attacker: lootas, order: [Deffgnu]}\n"
+        "    targets: [boyz]\n"
+        "  - name: quoted\n"
+        "    sequence: ['shoot lootas --order Deffgun,Deffgun']\n"
+        "    targets: [boyz]\n"
+        "  - name: added\n"
+        "    attacker: lootas\n"
+        "    targets: [boyz]\n"
+        "    add_abilities: ['letal hits']\n"
+    )
+    result = cli("compare", str(batch), env=WIDE)
+    assert result.exit_code == 1
+    errors = sorted(x for x in result.output.splitlines() if x.startswith("error:"))
+    assert errors == sorted([
+        f"error: {batch}:5: run 'twice' against boyz: order: Deffgun is named twice; name each "
+        "weapon once",
+        f"error: {batch}:8: run 'step' against boyz: step 1: order: no weapon 'Deffgnu' attacks "
+        "here; did you mean 'Deffgun'? (weapons: Deffgun, Big shoota)",
+        # a quoted step is a command line: its option is named
+        f"error: {batch}:11: run 'quoted' against boyz: step 1 ('shoot lootas --order "
+        "Deffgun,Deffgun'): --order: Deffgun is named twice; name each weapon once",
+        f"error: {batch}:16: run 'added': add_abilities[0]: 'letal hits' is not a weapon ability "
+        "it accepts; did you mean 'lethal hits'?",
+    ])  # fmt: skip
+    top = tmp_path / "top.yaml"
+    top.write_text("order: [Deffgun, Deffgun]\nruns:\n  - attacker: lootas\n    targets: [boyz]\n")
+    result = cli("compare", str(top), env=WIDE)
+    assert error_line(result) == (
+        f"error: {top}:1: run 'lootas' against boyz: (top level) order: Deffgun is named twice; "
+        "name each weapon once"
+    )
