@@ -55,7 +55,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable
 from functools import cache
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 from msgspec import Struct
 
@@ -654,12 +654,16 @@ def explain(
             f"`calc show {ds.name}` lists them)"
         )
     has, subset, who = found
-    apart = _apart(ds, subset, counting) or _pistol_footnote(ds, subset, counting)
-    return (
-        _short_text(ds, subject, "carry", has, subset, who, wanted, counting)
-        + _from_options(ds, subset, counting)
-        + (apart or _loadouts_apart(ds, subset, counting))
+    apart = (
+        _apart(ds, subset, counting)
+        or _pistol_footnote(ds, subset, counting)
+        or _excluded(ds, subset, counting)
     )
+    options = _from_options(ds, subset, counting)
+    apart = apart or _loadouts_apart(ds, subset, counting)
+    if options and apart:  # one parenthesis: "(wargear option: ...; loadout x is for ...)"
+        options, apart = options[:-1], "; " + apart[2:]
+    return _short_text(ds, subject, "carry", has, subset, who, wanted, counting) + options + apart
 
 
 def _loadouts_apart(ds: Datasheet, keys: tuple[str, ...], counting: Counting = ATTACKING) -> str:
@@ -690,6 +694,34 @@ def _loadouts_apart(ds: Datasheet, keys: tuple[str, ...], counting: Counting = A
                 f" ({m.name}: {name_a} comes only with {only_a}, {name_b} only with "
                 f"{_and(sources[b])}; no loadout gives both)"
             )
+    return ""
+
+
+def _excluded(ds: Datasheet, keys: tuple[str, ...], counting: Counting = ATTACKING) -> str:
+    """Why one model cannot carry two weapons of ``keys`` together where a loadout giving one
+    is only for models "not equipped with" the other (its entries' ``excludes``), as the end
+    of a refusal (" (loadout big-shoota-close-combat-weapon is for a Boy not equipped with
+    Shoota: no model taking it carries one)"); "" where no such loadout gives one of them."""
+    arms = Weapons(ds)
+    weapons = list(dict.fromkeys(arms.weapon(k) if counting.attacking else k for k in keys))
+    found: dict[tuple[str, tuple[str, ...]], list[str]] = {}  # (model, barred) -> loadouts
+    for lname, entries in ds.loadouts.items():
+        for e in entries:
+            m = ds.model(e.model)
+            if m is None or not e.excludes:
+                continue
+            gives = set(arms.copies(e.equipped)) - set(arms.copies(m.equipped))
+            barred = {arms.weapon(k) for k in e.excludes}
+            if gives & set(weapons) and (bar := tuple(w for w in weapons if w in barred)):
+                found.setdefault((m.name, bar), []).append(lname)
+    for (model, bar), names in found.items():
+        what = _and([arms.name.get(w, w) for w in bar])
+        loadouts = f"loadout{'s' if len(names) > 1 else ''} {_and(names)}"
+        verb = "are" if len(names) > 1 else "is"
+        return (
+            f" ({loadouts} {verb} for a {model} not equipped with {what}: no model taking "
+            f"{'them' if len(names) > 1 else 'it'} carries one)"
+        )
     return ""
 
 
@@ -946,7 +978,28 @@ def _from_options(ds: Datasheet, keys: tuple[str, ...], counting: Counting = ATT
     if not found:
         return ""
     text = "; ".join(f"one of the loadouts {_and(names)}" for names in found)
-    return f" (wargear option: {text}, each for the models it lists)"
+    every = [n for names in found for n in names]
+    sizes = _and([f"{n} for {size}" for n in every if (size := _for(ds, n))])
+    if len(every) == 1:
+        sizes = _for(ds, every[0])
+    return f" (wargear option: {text}, each for the models it lists{': ' + sizes if sizes else ''})"
+
+
+def _for(ds: Datasheet, loadout: str) -> str:
+    """How many models loadout ``loadout`` lists, in words ("1 model", "2 models in units of
+    10 models or more", "1 model for every 10 models"), its entries' joined; "" where an entry
+    has no count (every model it is for)."""
+    out = []
+    for e in ds.loadouts[loadout]:
+        if e.count is None:
+            return ""
+        text = _count(e.count, "model")
+        if e.per_models is not None:
+            text += f" for every {e.per_models} models"
+        if e.min_unit_size:
+            text += f" in units of {e.min_unit_size} models or more"
+        out.append(text if len(ds.loadouts[loadout]) == 1 else f"{text} ({e.model})")
+    return _and(out)
 
 
 def limit_exceeded(
@@ -987,17 +1040,21 @@ def limit_exceeded(
                 f"in place of {kind.name} models (it keeps {kind.keeps} of them); "
                 f"{_and(list(named.values()))} need {needed}"
             )
+        breaking = _breaking(
+            wanted, lambda ws: _fits_all(ds, counts, ws, starting_strength, counting)
+        )
+        together = _binding_limits(ds, counts, breaking, starting_strength, counting)
+        if len(together) > 1:
+            return _limits_text(
+                ds, counts, breaking, starting_strength, subject, together, counting
+            )
         lim = ds.option_limits[i]
-        given = {
-            k
-            for name in lim.loadouts
-            for e in ds.loadouts[name]
-            for k in _keys_in(ds, e.equipped, counting)
-        }
+        given = _given(ds, lim.loadouts, counting)
         default = {k for m in ds.models for k in _keys_in(ds, m.equipped, counting)}
         asked = [k for k in wanted if k in given and k not in default] or [
             k for k in wanted if k in given
         ]
+        asked = [k for k in asked if k in breaking] or asked
         what = _and([named[k] for k in asked or list(wanted)])
         loadouts = _and(list(lim.loadouts))
         per = (
@@ -1011,6 +1068,108 @@ def limit_exceeded(
             f"{loadouts} (one wargear option); {what} {verb} it on {needed} models"
         )
     return None
+
+
+def _given(ds: Datasheet, loadouts: list[str] | tuple[str, ...], counting: Counting) -> set[str]:
+    """The keys (as ``counting`` names them) that the named loadouts' entries equip."""
+    return {
+        k
+        for name in loadouts
+        for e in ds.loadouts[name]
+        for k in _keys_in(ds, e.equipped, counting)
+    }
+
+
+def _fits_all(
+    ds: Datasheet,
+    counts: dict[str, int],
+    wanted: dict[str, int],
+    starting_strength: int,
+    counting: Counting,
+    pools: tuple[int | None, ...] | None = None,
+) -> bool:
+    return assign(ds, counts, wanted, starting_strength, pools, counting) is not None
+
+
+def _breaking(wanted: dict[str, int], fits: Callable[[dict[str, int]], bool]) -> dict[str, int]:
+    """The fewest of ``wanted``'s keys (with their numbers) that do not fit together (``fits``
+    False), the first such set in ``wanted``'s order among every set up to
+    :data:`MAX_SUBSETS_OF` keys; ``wanted`` itself beyond that or where every smaller set
+    fits. A Tactical Squad's Flamer, Meltagun and Lascannon: each pair fits (one from each of
+    its two options of one model), the three do not."""
+    keys = list(wanted)
+    if len(keys) <= MAX_SUBSETS_OF:
+        for size in range(1, len(keys)):
+            for subset in combinations(keys, size):
+                some = {k: wanted[k] for k in subset}
+                if not fits(some):
+                    return some
+    return dict(wanted)
+
+
+def _binding_limits(
+    ds: Datasheet,
+    counts: dict[str, int],
+    wanted: dict[str, int],
+    starting_strength: int,
+    counting: Counting,
+) -> list[int]:
+    """The datasheet's option limits (indices) each of which, lifted alone, lets the models
+    carry ``wanted`` (the weapons that break the limits: :func:`_breaking`): where there are
+    several, no one of them is the reason but their models together (a Tactical Squad's two
+    options of one model each, for three special and heavy weapons)."""
+    sizes: tuple[int | None, ...] = pool_sizes(ds, starting_strength, counts)
+    out = []
+    for i in range(len(ds.option_limits)):
+        relaxed = (*sizes[:i], None, *sizes[i + 1 :])
+        if _fits_all(ds, counts, wanted, starting_strength, counting, relaxed):
+            out.append(i)
+    return out
+
+
+def _limits_text(
+    ds: Datasheet,
+    counts: dict[str, int],
+    wanted: dict[str, int],
+    starting_strength: int,
+    subject: str,
+    limits: list[int],
+    counting: Counting,
+) -> str:
+    """The refusal naming several option limits that together cap the models ``wanted`` (the
+    weapons that break them) need: "this unit of 10 models can give only 2 models the
+    loadouts of 2 wargear options (one of the loadouts flamer, ... (1 model); one of the
+    loadouts tactical-marine-flamer, ... (1 model)); Flamer x1, Meltagun x1 and Lascannon x1
+    need them on 3 models", the models counted as the fewest more, spread over these limits
+    any way, with which the weapons fit."""
+    sizes = pool_sizes(ds, starting_strength, counts)
+    allowed = sum(sizes[i] for i in limits)
+    most = sum(counts.values())
+    needed = most
+    for extra in range(1, most - allowed + 1):
+        for spread in combinations_with_replacement(limits, extra):
+            more = Counter(spread)
+            grown = tuple(s + more.get(j, 0) for j, s in enumerate(sizes))
+            if _fits_all(ds, counts, wanted, starting_strength, counting, grown):
+                needed = allowed + extra
+                break
+        else:
+            continue
+        break
+    parts = []
+    for i in limits:
+        lim = ds.option_limits[i]
+        per = f": {lim.models} for every {lim.per_models} models" if lim.per_models else ""
+        parts.append(
+            f"one of the loadouts {_and(list(lim.loadouts))} ({_count(sizes[i], 'model')}{per})"
+        )
+    named = _named(ds, wanted, counting)
+    return (
+        f"{subject} can give only {_count(allowed, 'model')} the loadouts of "
+        f"{len(limits)} wargear options ({'; '.join(parts)}); "
+        f"{_and(list(named.values()))} {'needs' if len(named) == 1 else 'need'} them on "
+        f"{needed} models"
+    )
 
 
 def _capacity(units: list[Carriers], subset: set[str]) -> tuple[int, list[str]]:
