@@ -147,3 +147,29 @@ def test_the_json_lists_the_reason(tmp_path: Path) -> None:
     unit = out["resolution"]["units"][0]
     assert unit["below_minimum"] and "fewer than its smallest size" in unit["below_minimum"][0]
     assert out["resolution"]["complete"] is False
+
+
+WARHOUND = ("shoot", "warhound titan", "--edition", "10")
+
+
+def test_the_same_weapon_from_two_options_is_two_weapons() -> None:
+    """Warhound Titan (10th edition export): "This model's Warhound plasma blastgun can be
+    replaced with one of the following: 1 Warhound inferno gun, 1 Warhound turbo-laser
+    destructor, 1 Warhound vulcan mega-bolter" and "This model's Warhound vulcan mega-bolter
+    can be replaced with one of the following: 1 Warhound inferno gun, 1 Warhound plasma
+    blastgun, 1 Warhound turbo-laser destructor". Each option is the player's own, so both arms
+    may become inferno guns (two), never three, and two leave no mega-bolter."""
+    import json
+
+    two = cli(*WARHOUND, "--weapon", "Warhound inferno gun x2", "--target", "boyz", "--json")
+    assert two.exit_code == 0, two.output
+    used = {w["name"]: w["count"] for w in json.loads(two.output)["weapons"]}
+    assert used == {"Warhound inferno gun": 2}
+    mixed = ("--weapon", "Warhound inferno gun", "--weapon", "Warhound turbo-laser destructor")
+    assert cli(*WARHOUND, *mixed, "--target", "boyz").exit_code == 0
+    text = _refusal(*WARHOUND, "--weapon", "Warhound inferno gun x3")
+    assert "can carry only 2 of Warhound inferno gun (Warhound Titan ×1, 2 in all)" in text
+    text = _refusal(
+        *WARHOUND, "--weapon", "Warhound inferno gun x2", "--weapon", "Warhound vulcan mega-bolter"
+    )
+    assert "Warhound inferno gun x2 and Warhound vulcan mega-bolter x1 need 3" in text
