@@ -1,4 +1,4 @@
-"""Separate wargear options taken together by one model (wh40k_calc/composition.py, ``_combined``).
+"""Separate wargear options taken together by one model (wh40k_calc/composition/combined.py).
 
 The rule (10th edition and edition 11 alike): a model may take each of its datasheet's wargear
 options; the items of one option are alternatives (one of them); an option that replaces X
@@ -28,8 +28,7 @@ from helpers import cli
 
 from wh40k_calc.attack_sets import CARRYING
 from wh40k_calc.catalog import Catalog
-from wh40k_calc.combined_options import MAX_COMBINED
-from wh40k_calc.composition import assign, explain
+from wh40k_calc.composition import MAX_COMBINED, assign, explain
 from wh40k_calc.datasheet import Datasheet, DatasheetError, ModelProfile, load_datasheet, norm_name
 
 CAT = Catalog(use_env=False, home=None)

@@ -13,8 +13,8 @@ same weapon (a Warhound Titan's "This model's Warhound plasma blastgun can be re
 gun: two inferno guns): no text forbids it, each option being a choice of its own (edition 11,
 02.07 Wargear Options: "you can use these options"). The model then carries its default
 equipment less every entry's weapons taken away plus every entry's weapons added (a weapon two
-options add, twice). :mod:`wh40k_calc.composition` offers each combination as an
-equipment option of its own, using up a model of each entry it combines.
+options add, twice). :mod:`.carriers` offers each combination as an equipment option of its
+own, using up a model of each entry it combines.
 """
 
 from __future__ import annotations
@@ -23,12 +23,11 @@ from collections import Counter
 
 from msgspec import Struct
 
-from .attack_sets import Weapons
-from .datasheet import LoadoutEntry, ModelProfile
+from ..attack_sets import Weapons
+from ..datasheet import LoadoutEntry, ModelProfile
+from .kits import Kit
 
 MAX_COMBINED = 64  # combinations of separate options made for one model type, at most
-
-Kit = tuple[frozenset[tuple[str, int]], tuple[int, ...]]  # named weapons, limits (indices)
 
 
 class Combination(Struct, frozen=True):
