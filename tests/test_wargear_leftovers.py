@@ -173,3 +173,65 @@ def test_the_same_weapon_from_two_options_is_two_weapons() -> None:
         *WARHOUND, "--weapon", "Warhound inferno gun x2", "--weapon", "Warhound vulcan mega-bolter"
     )
     assert "Warhound inferno gun x2 and Warhound vulcan mega-bolter x1 need 3" in text
+
+
+VOIDREAVERS = ("shoot", "corsair voidreavers", "--edition", "11")
+
+
+def _voidreavers(*weapons: str, models: int | None = None) -> int:
+    size = () if models is None else ("--models", str(models))
+    args = [a for w in weapons for a in ("--weapon", w)]
+    return cli(*VOIDREAVERS, *size, *args, "--target", "boyz").exit_code
+
+
+def test_a_weapon_gained_by_one_option_is_replaced_by_another() -> None:
+    """Corsair Voidreavers (data 912): "Any number of Corsair Voidreavers in this unit can each
+    have their shuriken pistol and power sword replaced with 1 shuriken rifle", then "If this
+    unit contains 10 models, 1 Corsair Voidreaver's shuriken rifle can be replaced with one of
+    the following: 1 shuriken cannon, 1 wraithcannon". No model carries a rifle by default, so
+    the second option applies after the first: one Voidreaver of a 10-model unit ends with a
+    shuriken cannon (or a wraithcannon) and its close combat weapon. Before, the option was not
+    generated and any number of cannons went to any models."""
+    assert _voidreavers("Shuriken cannon") == 0
+    assert _voidreavers("Shuriken cannon x2") == 1
+    assert _voidreavers("Shuriken cannon", "Wraithcannon") == 1  # one option: one item
+    assert _voidreavers("Shuriken cannon", models=5) == 1  # only if the unit has 10 models
+    # 8 other Voidreavers and the Felarch (his pistol replaced) carry rifles; not 10
+    assert _voidreavers("Shuriken cannon", "Shuriken rifle x9") == 0
+    assert _voidreavers("Shuriken cannon", "Shuriken rifle x10") == 1
+    assert _voidreavers("Shuriken cannon", "Blaster") == 0  # a blaster is another model's
+    text = _refusal(*VOIDREAVERS, "--models", "5", "--weapon", "Shuriken cannon")
+    assert "Shuriken cannon x1 needs 1" in text and "in units of 10 models or more" in text
+
+
+def test_an_army_list_model_with_the_cannon_keeps_no_pistol(tmp_path: Path) -> None:
+    """The cannon's model gave its pistol and power sword for the rifle the cannon replaced:
+    listed with a shuriken pistol too, it is over the limits; without it, it is taken."""
+    from wh40k_calc.catalog import Catalog
+    from wh40k_calc.composition import lines_fit
+
+    ds = Catalog(use_env=False, home=None).find("corsair voidreavers", edition="11")
+    cannon = "Shuriken cannon"
+    felarch = ("Voidreaver Felarch", 1, {"shurikenpistol": 1, "powersword": 1})
+    rest = ("Corsair Voidreaver", 8, {"shurikenpistol": 8, "powersword": 8})
+    alone = ("Corsair Voidreaver", 1, {"shurikencannon": 1, "closecombatweapon": 1})
+    with_pistol = ("Corsair Voidreaver", 1, {"shurikencannon": 1, "shurikenpistol": 1})
+    assert ds.weapon(cannon) is not None
+    assert lines_fit(ds, [felarch, rest, alone], 10)
+    assert not lines_fit(ds, [felarch, rest, with_pistol], 10)
+
+
+def test_two_gained_weapons_each_replaced_by_its_own_option_stay_not_generated() -> None:
+    """Death Company Marines with Boltguns (10th edition): option 1 gives any number of models
+    an Astartes chainsword and a bolt pistol; option 2 replaces the bolt pistol, option 3 the
+    chainsword, and a model may take both. One entry a chained option cannot say that (each
+    would take away the boltgun the first option took), so these stay among the options not
+    generated, taken as given, as before."""
+    from wh40k_calc.catalog import Catalog
+
+    ds = Catalog(use_env=False, home=None).find(
+        "death company marines with boltguns", edition="10"
+    )
+    left = {i for o in ds.options_not_generated for i in o.items}
+    assert {"hand flamer", "power fist"} <= left
+    assert not any(name in ds.loadouts for name in ("hand-flamer", "power-fist"))

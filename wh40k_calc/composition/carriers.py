@@ -156,6 +156,8 @@ def carriers(
         unbarred: set[Kit] = set(opts)  # kits that some equipment gives without a bar
         for lname, entries in ds.loadouts.items():
             for e in entries:
+                if norm_name(e.model) == m.key:  # listed, if only for larger units: not free
+                    listed |= {k for k, _ in named(e.equipped)}
                 if norm_name(e.model) == m.key and starting_strength >= (e.min_unit_size or 0):
                     cap = e.models_for(starting_strength)
                     if cap != 0:  # alternatives: the largest
