@@ -229,9 +229,7 @@ def test_two_gained_weapons_each_replaced_by_its_own_option_stay_not_generated()
     generated, taken as given, as before."""
     from wh40k_calc.catalog import Catalog
 
-    ds = Catalog(use_env=False, home=None).find(
-        "death company marines with boltguns", edition="10"
-    )
+    ds = Catalog(use_env=False, home=None).find("death company marines with boltguns", edition="10")
     left = {i for o in ds.options_not_generated for i in o.items}
     assert {"hand flamer", "power fist"} <= left
     assert not any(name in ds.loadouts for name in ("hand-flamer", "power-fist"))
