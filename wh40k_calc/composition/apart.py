@@ -13,11 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from ..attack_sets import (
-    ATTACKING,
-    Counting,
-    Weapons,
-)
+from ..attack_sets import ATTACKING, Counting, Weapons
 from ..datasheet import Datasheet
 from .choices import one_pistol_at_most
 from .naming import and_join, weapon_name

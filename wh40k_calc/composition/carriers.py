@@ -38,13 +38,7 @@ from collections.abc import Callable
 
 from msgspec import Struct
 
-from ..attack_sets import (
-    ATTACKING,
-    Counting,
-    Weapons,
-    attack_sets,
-    is_big,
-)
+from ..attack_sets import ATTACKING, Counting, Weapons, attack_sets, is_big
 from ..datasheet import Datasheet, LoadoutEntry, ModelProfile, norm_name
 from .choices import with_choice
 from .combined import combined

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..attack_sets import (
-    Weapons,
-)
+from ..attack_sets import Weapons
 from ..datasheet import WeaponChoice
 from .kits import Kit, keep_option
 

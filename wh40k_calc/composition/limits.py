@@ -18,10 +18,7 @@ from collections import Counter
 from collections.abc import Callable
 from itertools import combinations, combinations_with_replacement
 
-from ..attack_sets import (
-    ATTACKING,
-    Counting,
-)
+from ..attack_sets import ATTACKING, Counting
 from ..datasheet import Datasheet
 from .carriers import kept_kinds, pool_sizes
 from .naming import and_join, count_of, counted_names, keys_in

@@ -3,10 +3,7 @@ or of a weapon (carrying), "Name xN", counted nouns and runs of names joined wit
 
 from __future__ import annotations
 
-from ..attack_sets import (
-    Counting,
-    Weapons,
-)
+from ..attack_sets import Counting, Weapons
 from ..datasheet import Datasheet
 
 

@@ -11,14 +11,7 @@ its subject ("this unit of 10 models", "the unit") and names the weapons and num
 
 from __future__ import annotations
 
-from ..attack_sets import (
-    ATTACKING,
-    CARRYING,
-    RULES,
-    UNRULED,
-    Counting,
-    Weapons,
-)
+from ..attack_sets import ATTACKING, CARRYING, RULES, UNRULED, Counting, Weapons
 from ..datasheet import Datasheet
 from .apart import excluded_by, loadouts_apart, options_apart, pistol_footnote
 from .carriers import carriers

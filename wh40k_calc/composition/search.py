@@ -15,12 +15,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..attack_sets import (
-    ATTACKING,
-    CARRYING,
-    UNRULED,
-    Counting,
-)
+from ..attack_sets import ATTACKING, CARRYING, UNRULED, Counting
 from ..datasheet import Datasheet, ModelProfile, norm_name
 from .carriers import Carriers, Option, carriers, pool_sizes
 

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..attack_sets import (
-    Counting,
-)
+from ..attack_sets import Counting
 from ..datasheet import Datasheet, ModelProfile
 from .carriers import Carriers
 from .naming import and_join, counted_names, weapon_name
