@@ -85,7 +85,9 @@ class ResolvedUnit:
     ``effects`` the attacker-side effects that may apply to its activations,
     ``default_loadout`` whether it kept its datasheet's equipment (nothing listed matched),
     ``beyond_options`` why it has more of a weapon than its datasheet's wargear options allow
-    (one reason a weapon; also among the warnings: the list's weapons are used as listed)."""
+    (one reason a weapon; also among the warnings: the list's weapons are used as listed),
+    ``below_minimum`` why a unit of it has fewer models than its datasheet's smallest size
+    (one reason a listed unit; also among the warnings: read as a damaged unit)."""
 
     name: str
     listed: tuple[ListedUnit, ...]
@@ -103,6 +105,7 @@ class ResolvedUnit:
     effects: tuple[str, ...] = ()
     default_loadout: bool = False
     beyond_options: tuple[str, ...] = ()
+    below_minimum: tuple[str, ...] = ()
 
     @property
     def attached(self) -> bool:
@@ -156,20 +159,29 @@ class ResolvedArmy:
             extra.append(f"{count(w['wargear'], 'wargear line')} not weapons")
         if beyond := self.beyond_options():
             extra.append(f"{count(beyond, 'unit')} over the wargear limits")
+        if below := self.below_minimum():
+            extra.append(f"{count(below, 'unit')} below the smallest size")
         return text + (f" ({'; '.join(extra)})" if extra else "")
 
     def beyond_options(self) -> int:
         """How many rows have more of a weapon than their datasheet's wargear options allow."""
         return sum(1 for u in self.units if u.beyond_options)
 
+    def below_minimum(self) -> int:
+        """How many listed units have fewer models than their datasheet's smallest size (an
+        Attached unit counts each of its units)."""
+        return sum(len(u.below_minimum) for u in self.units)
+
     @property
     def complete(self) -> bool:
         """True when every unit and every weapon line resolved and no row has more of a
-        weapon than its wargear options allow (``--strict``)."""
+        weapon than its wargear options allow nor fewer models than its datasheet's smallest
+        size (``--strict``)."""
         return (
             not self.unit_counts()["unresolved"]
             and not self.weapon_counts()["unresolved"]
             and not self.beyond_options()
+            and not self.below_minimum()
         )
 
     def resolved(self) -> list[ResolvedUnit]:
@@ -480,6 +492,7 @@ def _single_row(
         effects=_unit_effects(effects, (u,)),
         default_loadout=eq.default,
         beyond_options=tuple(eq.beyond),
+        below_minimum=eq.below,
     )
 
 
@@ -557,6 +570,7 @@ def _attached_row(
         effects=_unit_effects(effects, listed),
         default_loadout=eq.default,
         beyond_options=tuple(eq.beyond + [w for x in leqs for w in x.beyond]),
+        below_minimum=eq.below + tuple(w for x in leqs for w in x.below),
     )
 
 
@@ -598,6 +612,7 @@ class _Equipped:
     error: str | None = None
     default: bool = False
     beyond: list[str] = field(default_factory=list)
+    below: tuple[str, ...] = ()
 
 
 def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
@@ -616,7 +631,14 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
             f"(sizes {', '.join(map(str, totals))}); a count is a whole number from 1 up to "
             "the largest size's"
         )
-    if n not in totals:
+    if n < totals[0]:  # a roster fields a unit of one of its sizes (--strict refuses)
+        out.below = (
+            f"{ds.name} has {count(n, 'model')}, fewer than its smallest size (sizes "
+            f"{', '.join(map(str, totals))}): read as a damaged unit of {totals[0]}, as "
+            f"--models {n} takes it (--strict refuses it)",
+        )
+        out.warnings.append(out.below[0])
+    elif n not in totals:
         out.warnings.append(
             f"{ds.name} has no {n}-model size (sizes {', '.join(map(str, totals))}): read "
             f"as a damaged unit, as --models {n} takes it"
