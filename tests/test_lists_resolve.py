@@ -267,9 +267,27 @@ def test_detachment_effects_and_edition(cat: Catalog) -> None:
     assert r.effects.attacker == ("get-stuck-in",)  # War Horde's rule (attacker side)
     r = resolve_army(read_list(str(DATA / "waaagh.gw-app-flat.txt")), cat, edition="11")
     assert r.edition == "11" and r.edition_source == "--edition"
-    r = resolve_army(read_list(str(DATA / "waaagh.gw-app.txt")), cat, edition="10")
-    assert r.edition == "11"
-    assert any("--edition 10 ignored" in n for n in r.notes)
+    r = resolve_army(read_list(str(DATA / "waaagh.gw-app.txt")), cat, edition="11")
+    assert r.edition == "11" and not any("--edition" in n for n in r.notes)
+    r = resolve_army(read_list(str(DATA / "waaagh.gw-app.txt")), cat)  # not given: the list's
+    assert r.edition == "11" and r.edition_source.startswith("the list's")
+
+
+def test_an_explicit_edition_the_list_contradicts_is_refused(cat: Catalog) -> None:
+    """The fresh trial: ``--edition 10`` on an edition-11 list ran edition 11 with a note and
+    exit 0. An option the player gave that the list contradicts is a usage error (exit 2)
+    naming both editions; without ``--edition`` the list's edition is followed (above)."""
+    from wh40k_calc.lists.model import EditionConflict
+
+    with pytest.raises(
+        EditionConflict, match="--edition 10 contradicts the list, which is an edition-11 list"
+    ):
+        resolve_army(read_list(str(DATA / "waaagh.gw-app.txt")), cat, edition="10")
+    result = cli("army", DATA / "waaagh.gw-app.txt", "--show", "--edition", "10")
+    assert result.exit_code == 2
+    assert "--edition 10 contradicts the list, which is an edition-11 list" in result.output
+    assert "give --edition 11" in result.output
+    assert cli("army", DATA / "waaagh.gw-app.txt", "--show", "--edition", "11").exit_code == 0
 
 
 def test_strict_exits_non_zero_when_something_did_not_resolve() -> None:

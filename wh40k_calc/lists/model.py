@@ -39,6 +39,11 @@ class UnitCountError(ListError):
     names the unit (its line in a text export) but not the input, which the caller adds."""
 
 
+class EditionConflict(ListError):
+    """An edition given explicitly (``--edition``) that the list contradicts: the list states
+    its own edition (``ArmyList.edition``); the message names both. A usage error."""
+
+
 Counted = tuple[tuple[str, int], ...]  # (name as the list spells it, how many), in list order
 
 

@@ -232,7 +232,8 @@ def resolve_army(
     Args:
         army: the list as read.
         cat: where datasheets are found.
-        edition: ``--edition`` (None: not given).
+        edition: ``--edition`` (None: not given); one the list contradicts (the list states
+            another) is refused.
         default_edition: the player's default edition.
         default_source: where that default comes from, as the output says it ("the default",
             "from WH40K_CALC_EDITION", "from /home/me/.../config.toml").
@@ -240,6 +241,7 @@ def resolve_army(
             mark them.
 
     Raises:
+        EditionConflict: ``edition`` is given and the list states another.
         UnknownFactionError: an ``allies`` faction is none of ours.
         UnitCountError: a unit has more models than any size of its datasheet.
     """
@@ -247,9 +249,12 @@ def resolve_army(
     if army.edition is not None:
         used, source = army.edition, f"the list's: {army.edition_reason or 'it says so'}"
         if edition is not None and edition != army.edition:
-            notes.append(
-                f"--edition {edition} ignored: the list is an edition-{army.edition} list "
-                f"({army.edition_reason})"
+            from .model import EditionConflict
+
+            raise EditionConflict(
+                f"--edition {edition} contradicts the list, which is an edition-{army.edition} "
+                f"list ({army.edition_reason or 'it says so'}): leave out --edition to follow "
+                f"the list, or give --edition {army.edition}"
             )
     elif edition is not None:
         used, source = edition, "--edition"
