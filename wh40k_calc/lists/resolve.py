@@ -15,7 +15,11 @@ unit, each step said.
   is a damaged unit of the next size (as ``--models`` takes it), with a warning, and a count
   above the largest size refuses the list (:class:`~.model.UnitCountError`, naming the
   sizes), and so does a weapon listed more than :data:`MOST_COPIES_A_MODEL` times a model
-  (no option gives a model more than 10 of one weapon: such a count is an export's error).
+  (no option gives a model more than 10 of one weapon: such a count is an export's error),
+  and one of our weapons listed more times than the unit's models could carry under any
+  loadout (:func:`.bounds.most_copies`, generous: a gap in our options cannot make it
+  refuse a real list); counts over our options' finer limits are warnings
+  (:func:`_beyond_options`: our data may lack an option).
   Model types by name (:func:`.names.model_type`);
   where the list's counts per type are not those of the data's size, the list's are used
   (said).
@@ -651,9 +655,13 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
     resolved_any = False
     listed: dict[tuple[str, ...], None] = {}  # each listed weapon's profile keys, in order
     lines: list[tuple[str, int, tuple]] | None = [] if named else None  # model lines' kits
+    carried: dict[str, tuple[str, int]] = {}  # weapon -> (the list's name, copies on the unit)
     for m, g in groups:
+        first_line = len(out.lines)
         resolved, listed_any = _resolve_weapons(ds, u, g, out)
         resolved_any = resolved_any or bool(resolved)
+        names = [w.listed for w in out.lines[first_line:] if w.status in ("resolved", "folded")]
+        _count_carried(ds, list(zip(names, resolved, strict=True)), carried)
         listed.update((tuple(w.key for w in profiles), None) for profiles, _ in resolved)
         if m is None:
             for mk, weapons in _spread(ds, resolved, by_type).items():
@@ -670,6 +678,7 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
         equipment.setdefault(m.key, []).extend(kits(g.count, resolved))
         if lines is not None:
             lines.append((m.name, g.count, tuple(kits(g.count, resolved))))
+    _refuse_beyond_any_loadout(ds, u, n, carried)
     if not resolved_any:
         out.default = True
         out.warnings.append(
@@ -701,6 +710,54 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
     out.warnings += [f"{ds.name}: {note}" for note in unlimited_notes(ds, keys)]
     out.datasheet = as_listed(ds, equipment, composition)
     return out
+
+
+def _count_carried(
+    ds: Datasheet,
+    resolved: list[tuple[str, tuple[tuple[Weapon, ...], int]]],
+    carried: dict[str, tuple[str, int]],
+) -> None:
+    """Add a model line's resolved weapons (the list's name, (our profiles, copies)) to
+    ``carried`` (weapon key, a weapon of several profiles once -> the list's first name for
+    it and its copies over the unit)."""
+    from ..attack_sets import Weapons
+
+    arms = Weapons(ds)
+    for listed, (profiles, copies) in resolved:
+        for k in dict.fromkeys(arms.weapon(w.key) for w in profiles):
+            name, before = carried.get(k, (listed, 0))
+            carried[k] = (name, before + copies)
+
+
+def _refuse_beyond_any_loadout(
+    ds: Datasheet, u: ListedUnit, models: int, carried: dict[str, tuple[str, int]]
+) -> None:
+    """Refuse a unit listed with more copies of one of our weapons than its ``models`` could
+    carry under any loadout of ``ds``: more than ``models`` times :func:`.bounds.most_copies`
+    (the most of one weapon any one model of the datasheet could carry, taken generously, so
+    that a gap in our option data cannot make it refuse a real list). Finer limits (what
+    these options give these models) are warnings (:func:`_beyond_options`).
+
+    Raises:
+        UnitCountError: naming the unit's line, the weapon, its count and the bound.
+    """
+    from .bounds import most_copies
+
+    over = [(name, c) for name, c in carried.values() if c > models]
+    if not over:
+        return
+    most = most_copies(ds)
+    for name, copies in over:
+        if copies > models * most:
+            from .model import UnitCountError
+
+            where = f"line {u.line}: " if u.line is not None else ""
+            a_model = "one" if most == 1 else f"{most}"
+            raise UnitCountError(
+                f"{where}{u.name!r} lists {copies} of {name!r} on {count(models, 'model')}, "
+                f"more than they could carry under any loadout of {ds.name} (at most "
+                f"{a_model} of a weapon a model: {models * most}); fix the count in the list"
+            )
 
 
 def _beyond_options(

@@ -138,8 +138,7 @@ def unzip_roster(data: bytes, label: str) -> bytes:
                 files = ", ".join(repr(i.filename) for i in members[:5])
                 more = f" and {len(members) - 5} more" if len(members) > 5 else ""
                 raise ListError(
-                    f"{label}: the zip archive holds no roster (.ros): its files are "
-                    f"{files}{more}"
+                    f"{label}: the zip archive holds no roster (.ros): its files are {files}{more}"
                 )
             if chosen.file_size > MAX_UNZIPPED:
                 raise ListError(
