@@ -662,6 +662,7 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
         resolved_any = resolved_any or bool(resolved)
         names = [w.listed for w in out.lines[first_line:] if w.status in ("resolved", "folded")]
         _count_carried(ds, list(zip(names, resolved, strict=True)), carried)
+        resolved = resolved + _stand_in(ds, g, m, by_type, resolved, out, first_line)
         listed.update((tuple(w.key for w in profiles), None) for profiles, _ in resolved)
         if m is None:
             for mk, weapons in _spread(ds, resolved, by_type).items():
@@ -710,6 +711,54 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
     out.warnings += [f"{ds.name}: {note}" for note in unlimited_notes(ds, keys)]
     out.datasheet = as_listed(ds, equipment, composition)
     return out
+
+
+def _stand_in(
+    ds: Datasheet,
+    g: ListedModels,
+    m: ModelProfile | None,
+    by_type: dict[str, int],
+    resolved: list[tuple[tuple[Weapon, ...], int]],
+    out: _Equipped,
+    first_line: int,
+) -> list[tuple[tuple[Weapon, ...], int]]:
+    """The default weapons that take the place of a model line's listed weapons we lack
+    (:func:`.stand_in.stand_ins`; ``out.lines[first_line:]`` the line's weapon lines), each
+    such weapon line marked with them and a warning said; none: an empty list."""
+    from ..records import replace
+    from .stand_in import stand_ins
+
+    unknown = [i for i in range(first_line, len(out.lines)) if out.lines[i].status == "unresolved"]
+    if not unknown or not resolved:
+        return []
+    models = (
+        [(m, g.count)]
+        if m is not None
+        else [(x, by_type[x.key]) for x in ds.models if by_type.get(x.key)]
+    )
+    got = stand_ins(ds, models, resolved, sum(out.lines[i].count for i in unknown))
+    if got is None:
+        return []
+    names = [out.lines[i].listed for i in unknown]
+    instead = ", ".join(got.shown)
+    for i in unknown:
+        out.lines[i] = replace(
+            out.lines[i],
+            weapons=tuple(w.name for profiles, _ in got.weapons for w in profiles),
+            fold=f"the default {instead} in its place",
+        )
+    n = sum(c for _, c in models)
+    one = len(names) == 1
+    place = "its place" if one else "their place"
+    if n == 1:
+        kept = f"it keeps its default {instead} in {place}"
+    else:
+        kind = f"{m.name} models" if m is not None else "models"
+        kept = f"its {n} {kind} keep their default {instead} in {place}"
+    out.warnings.append(
+        f"{ds.name}: {', '.join(names)} {'is' if one else 'are'} not one of ours: {kept}"
+    )
+    return list(got.weapons)
 
 
 def _count_carried(
