@@ -53,6 +53,7 @@ from .names import Fold, is_wargear, model_type, suggestions, unit_forms, weapon
 
 if TYPE_CHECKING:
     from ..catalog import Catalog, Entry
+    from .allies import AllyRule
 
 UNIT_STATUSES = ("resolved", "ally", "unresolved")
 WEAPON_STATUSES = ("resolved", "folded", "wargear", "unresolved")
@@ -274,7 +275,10 @@ def resolve_army(
         used,
     )
     ally_factions = tuple(_ally_faction(cat, a) for a in allies)
-    sheets = [_sheet(cat, u, faction, ally_factions, used) for u in army.units]
+    from .allies import ally_rules
+
+    rules = ally_rules(faction.faction, army.detachments)
+    sheets = [_sheet(cat, u, faction, ally_factions, used, rules) for u in army.units]
     rows = _rows(army, sheets, used, effects)
     return ResolvedArmy(army, used, source, faction, tuple(rows), effects, tuple(notes))
 
@@ -304,18 +308,30 @@ class _Sheet:
 
 
 def _sheet(
-    cat: Catalog, u: ListedUnit, faction: FactionChoice, allies: tuple[str, ...], edition: str
+    cat: Catalog,
+    u: ListedUnit,
+    faction: FactionChoice,
+    allies: tuple[str, ...],
+    edition: str,
+    rules_for: list[AllyRule] | None = None,
 ) -> _Sheet:
     from ..catalog import AmbiguousUnitError, UnknownFactionError, UnknownUnitError
 
+    forms = [Fold(u.name, ""), *unit_forms(u.name)]
     if u.ally:  # its own faction where the list gives it, else an --allies one, else any
         own = our_faction(cat, u.faction).faction if u.faction else None
-        where = [own] if own else [*allies, None]
+        where: list[str | None] = [own] if own else [*allies]
         status = "ally"
+        if not own:
+            found = _by_ally_rule(cat, u, faction, forms, edition, rules_for)
+            if found is not None and not any(
+                _has(cat, form.name, a, edition) for a in allies for form in forms
+            ):
+                return found
+            where.append(None)
     else:
         where = [faction.faction]
         status = "resolved"
-    forms = [Fold(u.name, ""), *unit_forms(u.name)]
     for f in where:
         for form in forms:
             try:
@@ -341,6 +357,67 @@ def _sheet(
                 return _Sheet(None, "unresolved", reason=refused)
             return _Sheet(ds, status, folds)
     return _elsewhere(cat, u, faction, allies, edition, forms)
+
+
+def _has(cat: Catalog, name: str, faction: str, edition: str) -> bool:
+    """Whether ``faction`` has a datasheet called ``name`` in ``edition``'s data."""
+    from ..catalog import AmbiguousUnitError, UnknownFactionError, UnknownUnitError
+
+    try:
+        lookup_entry(cat, name, faction, edition)
+    except AmbiguousUnitError:
+        return True
+    except (UnknownUnitError, UnknownFactionError):
+        return False
+    return True
+
+
+def _by_ally_rule(
+    cat: Catalog,
+    u: ListedUnit,
+    faction: FactionChoice,
+    forms: list[Fold],
+    edition: str,
+    rules_for: list[AllyRule] | None,
+) -> _Sheet | None:
+    """A unit the list marks as an ally without its faction, found in the factions the army's
+    own may take allies from (:func:`.allies.ally_rules`, ``rules_for`` the army's rules):
+    the datasheet of the one faction that has it and whose rule admits it (said, naming the
+    rule); where several do, unresolved with them; None where none does (it is looked up
+    in any faction then, as before)."""
+    from ..catalog import AmbiguousUnitError, UnknownFactionError, UnknownUnitError
+    from .allies import allowed
+
+    rules = rules_for or []
+    found: dict[str, tuple[Datasheet, str, Fold]] = {}
+    for f in dict.fromkeys(r.allies for r in rules):
+        for form in forms:
+            try:
+                entry = lookup_entry(cat, form.name, f, edition)
+                ds = _load(cat, entry, edition)
+            except (AmbiguousUnitError, UnknownUnitError, UnknownFactionError):
+                continue
+            except (DatasheetError, LookupError):
+                continue
+            rule = allowed(rules, ds)
+            if rule is not None:
+                found[ds.faction] = (ds, f"{rule.name} ({rule.source} army rule)", form)
+                break
+    if not found:
+        return None
+    if len(found) > 1:
+        names = list(found)
+        return _Sheet(
+            None,
+            "unresolved",
+            candidates=[f"{f}/{found[f][0].name}" for f in names],
+            reason=f"{u.name!r} is a datasheet of several factions a {faction.faction} army "
+            f"may take allies from ({', '.join(names)}) and the list does not say which (give "
+            "--allies with its faction)",
+        )
+    ((f, (ds, why, form)),) = found.items()
+    read = f"{u.name!r} read as {f}/{ds.name}" + (f" ({form.why})" if form.why else "")
+    return _Sheet(ds, "ally", [f"{read}: an ally of a {faction.faction} army by {why}"])
 
 
 def _chapter_refusal(ds: Datasheet, faction: FactionChoice) -> str | None:
