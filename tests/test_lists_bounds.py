@@ -124,3 +124,17 @@ def test_the_trial_s_twelve_weapons_on_nine_boys(tmp_path: Path) -> None:
         "any loadout of Boyz" in " ".join(result.output.split())
     )
     assert cli("army", ORKS, "--show").exit_code == 0
+
+
+def test_two_names_for_one_weapon_on_a_line_count_it_once(cat: Catalog) -> None:
+    """``3 with Saddlegit weapons, Stikka, Stikka (melee)`` on 3 Squighog Boyz (edition 10):
+    "Stikka" is a base name that stands for the ranged and the melee Stikka, so the melee
+    one is named twice on the line: 3 carried, not 6 (which refused the benchmark's list)."""
+    body = (
+        "4x Squighog Boyz (100 pts)\n• 1x Nob On Smasha Squig: Slugga, Big choppa\n"
+        "• 3x Squighog Boy: 3 with Saddlegit weapons, Stikka, Stikka (melee)\n"
+    )
+    text = HEADER.replace("+ FORCE DISPOSITION: Purge the Foe\n", "").format(points=100)
+    text += body + "\nCreated with newrecruit.eu v35.82\n"
+    r = resolve_army(parse_bytes(text.encode(), "t.txt"), cat)
+    assert r.edition == "10" and r.units[0].status == "resolved"

@@ -845,14 +845,20 @@ def _count_carried(
 ) -> None:
     """Add a model line's resolved weapons (the list's name, (our profiles, copies)) to
     ``carried`` (weapon key, a weapon of several profiles once -> the list's first name for
-    it and its copies over the unit)."""
+    it and its copies over the unit). Two names of one line that stand for the same weapon
+    (``Stikka``, a base name for the ranged and the melee Stikka, beside ``Stikka (melee)``)
+    count it once, the larger count."""
     from ..attack_sets import Weapons
 
     arms = Weapons(ds)
+    line: dict[str, tuple[str, int]] = {}  # names of one line that overlap are one weapon
     for listed, (profiles, copies) in resolved:
         for k in dict.fromkeys(arms.weapon(w.key) for w in profiles):
-            name, before = carried.get(k, (listed, 0))
-            carried[k] = (name, before + copies)
+            if copies > line.get(k, ("", 0))[1]:
+                line[k] = (listed, copies)
+    for k, (listed, copies) in line.items():
+        name, before = carried.get(k, (listed, 0))
+        carried[k] = (name, before + copies)
 
 
 def _refuse_beyond_any_loadout(
