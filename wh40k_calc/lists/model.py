@@ -41,7 +41,8 @@ class UnitCountError(ListError):
 
 class EditionConflict(ListError):
     """An edition given explicitly (``--edition``) that the list contradicts: the list states
-    its own edition (``ArmyList.edition``); the message names both. A usage error."""
+    its own edition (``ArmyList.edition``); the message names both, but not the input, which
+    the caller adds. A usage error."""
 
 
 Counted = tuple[tuple[str, int], ...]  # (name as the list spells it, how many), in list order
