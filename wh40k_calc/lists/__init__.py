@@ -16,6 +16,6 @@ Resolving: :mod:`.factions` (a list's faction as ours), :mod:`.allies` (the fact
 may take allies from, as data), :mod:`.names` (the name forms lists use), :mod:`.equip` (a
 unit equipped as listed), :mod:`.stand_in` (default weapons in the place of listed ones we
 lack), :mod:`.bounds` (the most copies of a weapon a model could carry: impossible counts),
-:mod:`.effects_for` (detachments and enhancements as effects). Output: :mod:`.render` (tables), :mod:`.output` (JSON),
-:mod:`.command` (the typer command).
+:mod:`.effects_for` (detachments and enhancements as effects). Output: :mod:`.render`
+(tables), :mod:`.output` (JSON), :mod:`.command` (the typer command).
 """
