@@ -15,7 +15,11 @@ unit, each step said.
   is a damaged unit of the next size (as ``--models`` takes it), with a warning, and a count
   above the largest size refuses the list (:class:`~.model.UnitCountError`, naming the
   sizes), and so does a weapon listed more than :data:`MOST_COPIES_A_MODEL` times a model
-  (no option gives a model more than 10 of one weapon: such a count is an export's error).
+  (no option gives a model more than 10 of one weapon: such a count is an export's error),
+  and one of our weapons listed more times than the unit's models could carry under any
+  loadout (:func:`.bounds.most_copies`, generous: a gap in our options cannot make it
+  refuse a real list); counts over our options' finer limits are warnings
+  (:func:`_beyond_options`: our data may lack an option).
   Model types by name (:func:`.names.model_type`);
   where the list's counts per type are not those of the data's size, the list's are used
   (said).
@@ -49,6 +53,7 @@ from .names import Fold, is_wargear, model_type, suggestions, unit_forms, weapon
 
 if TYPE_CHECKING:
     from ..catalog import Catalog, Entry
+    from .allies import AllyRule
 
 UNIT_STATUSES = ("resolved", "ally", "unresolved")
 WEAPON_STATUSES = ("resolved", "folded", "wargear", "unresolved")
@@ -244,7 +249,8 @@ def resolve_army(
     Args:
         army: the list as read.
         cat: where datasheets are found.
-        edition: ``--edition`` (None: not given).
+        edition: ``--edition`` (None: not given); one the list contradicts (the list states
+            another) is refused.
         default_edition: the player's default edition.
         default_source: where that default comes from, as the output says it ("the default",
             "from WH40K_CALC_EDITION", "from /home/me/.../config.toml").
@@ -252,6 +258,7 @@ def resolve_army(
             mark them.
 
     Raises:
+        EditionConflict: ``edition`` is given and the list states another.
         UnknownFactionError: an ``allies`` faction is none of ours.
         UnitCountError: a unit has more models than any size of its datasheet.
     """
@@ -259,9 +266,12 @@ def resolve_army(
     if army.edition is not None:
         used, source = army.edition, f"the list's: {army.edition_reason or 'it says so'}"
         if edition is not None and edition != army.edition:
-            notes.append(
-                f"--edition {edition} ignored: the list is an edition-{army.edition} list "
-                f"({army.edition_reason})"
+            from .model import EditionConflict
+
+            raise EditionConflict(
+                f"--edition {edition} contradicts the list, which is an edition-{army.edition} "
+                f"list ({army.edition_reason or 'it says so'}): leave out --edition to follow "
+                f"the list, or give --edition {army.edition}"
             )
     elif edition is not None:
         used, source = edition, "--edition"
@@ -277,7 +287,10 @@ def resolve_army(
         used,
     )
     ally_factions = tuple(_ally_faction(cat, a) for a in allies)
-    sheets = [_sheet(cat, u, faction, ally_factions, used) for u in army.units]
+    from .allies import ally_rules
+
+    rules = ally_rules(faction.faction, army.detachments)
+    sheets = [_sheet(cat, u, faction, ally_factions, used, rules) for u in army.units]
     rows = _rows(army, sheets, used, effects)
     return ResolvedArmy(army, used, source, faction, tuple(rows), effects, tuple(notes))
 
@@ -307,18 +320,30 @@ class _Sheet:
 
 
 def _sheet(
-    cat: Catalog, u: ListedUnit, faction: FactionChoice, allies: tuple[str, ...], edition: str
+    cat: Catalog,
+    u: ListedUnit,
+    faction: FactionChoice,
+    allies: tuple[str, ...],
+    edition: str,
+    rules_for: list[AllyRule] | None = None,
 ) -> _Sheet:
     from ..catalog import AmbiguousUnitError, UnknownFactionError, UnknownUnitError
 
+    forms = [Fold(u.name, ""), *unit_forms(u.name)]
     if u.ally:  # its own faction where the list gives it, else an --allies one, else any
         own = our_faction(cat, u.faction).faction if u.faction else None
-        where = [own] if own else [*allies, None]
+        where: list[str | None] = [own] if own else [*allies]
         status = "ally"
+        if not own:
+            found = _by_ally_rule(cat, u, faction, forms, edition, rules_for)
+            if found is not None and not any(
+                _has(cat, form.name, a, edition) for a in allies for form in forms
+            ):
+                return found
+            where.append(None)
     else:
         where = [faction.faction]
         status = "resolved"
-    forms = [Fold(u.name, ""), *unit_forms(u.name)]
     for f in where:
         for form in forms:
             try:
@@ -344,6 +369,67 @@ def _sheet(
                 return _Sheet(None, "unresolved", reason=refused)
             return _Sheet(ds, status, folds)
     return _elsewhere(cat, u, faction, allies, edition, forms)
+
+
+def _has(cat: Catalog, name: str, faction: str, edition: str) -> bool:
+    """Whether ``faction`` has a datasheet called ``name`` in ``edition``'s data."""
+    from ..catalog import AmbiguousUnitError, UnknownFactionError, UnknownUnitError
+
+    try:
+        lookup_entry(cat, name, faction, edition)
+    except AmbiguousUnitError:
+        return True
+    except (UnknownUnitError, UnknownFactionError):
+        return False
+    return True
+
+
+def _by_ally_rule(
+    cat: Catalog,
+    u: ListedUnit,
+    faction: FactionChoice,
+    forms: list[Fold],
+    edition: str,
+    rules_for: list[AllyRule] | None,
+) -> _Sheet | None:
+    """A unit the list marks as an ally without its faction, found in the factions the army's
+    own may take allies from (:func:`.allies.ally_rules`, ``rules_for`` the army's rules):
+    the datasheet of the one faction that has it and whose rule admits it (said, naming the
+    rule); where several do, unresolved with them; None where none does (it is looked up
+    in any faction then, as before)."""
+    from ..catalog import AmbiguousUnitError, UnknownFactionError, UnknownUnitError
+    from .allies import allowed
+
+    rules = rules_for or []
+    found: dict[str, tuple[Datasheet, str, Fold]] = {}
+    for f in dict.fromkeys(r.allies for r in rules):
+        for form in forms:
+            try:
+                entry = lookup_entry(cat, form.name, f, edition)
+                ds = _load(cat, entry, edition)
+            except (AmbiguousUnitError, UnknownUnitError, UnknownFactionError):
+                continue
+            except (DatasheetError, LookupError):
+                continue
+            rule = allowed(rules, ds)
+            if rule is not None:
+                found[ds.faction] = (ds, f"{rule.name} ({rule.source} army rule)", form)
+                break
+    if not found:
+        return None
+    if len(found) > 1:
+        names = list(found)
+        return _Sheet(
+            None,
+            "unresolved",
+            candidates=[f"{f}/{found[f][0].name}" for f in names],
+            reason=f"{u.name!r} is a datasheet of several factions a {faction.faction} army "
+            f"may take allies from ({', '.join(names)}) and the list does not say which (give "
+            "--allies with its faction)",
+        )
+    ((f, (ds, why, form)),) = found.items()
+    read = f"{u.name!r} read as {f}/{ds.name}" + (f" ({form.why})" if form.why else "")
+    return _Sheet(ds, "ally", [f"{read}: an ally of a {faction.faction} army by {why}"])
 
 
 def _chapter_refusal(ds: Datasheet, faction: FactionChoice) -> str | None:
@@ -668,9 +754,14 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
     resolved_any = False
     listed: dict[tuple[str, ...], None] = {}  # each listed weapon's profile keys, in order
     lines: list[tuple[str, int, tuple]] | None = [] if named else None  # model lines' kits
+    carried: dict[str, tuple[str, int]] = {}  # weapon -> (the list's name, copies on the unit)
     for m, g in groups:
+        first_line = len(out.lines)
         resolved, listed_any = _resolve_weapons(ds, u, g, out)
         resolved_any = resolved_any or bool(resolved)
+        names = [w.listed for w in out.lines[first_line:] if w.status in ("resolved", "folded")]
+        _count_carried(ds, list(zip(names, resolved, strict=True)), carried)
+        resolved = resolved + _stand_in(ds, g, m, by_type, resolved, out, first_line)
         listed.update((tuple(w.key for w in profiles), None) for profiles, _ in resolved)
         if m is None:
             for mk, weapons in _spread(ds, resolved, by_type).items():
@@ -687,6 +778,7 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
         equipment.setdefault(m.key, []).extend(kits(g.count, resolved))
         if lines is not None:
             lines.append((m.name, g.count, tuple(kits(g.count, resolved))))
+    _refuse_beyond_any_loadout(ds, u, n, carried)
     if not resolved_any:
         out.default = True
         out.warnings.append(
@@ -718,6 +810,108 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
     out.warnings += [f"{ds.name}: {note}" for note in unlimited_notes(ds, keys)]
     out.datasheet = as_listed(ds, equipment, composition)
     return out
+
+
+def _stand_in(
+    ds: Datasheet,
+    g: ListedModels,
+    m: ModelProfile | None,
+    by_type: dict[str, int],
+    resolved: list[tuple[tuple[Weapon, ...], int]],
+    out: _Equipped,
+    first_line: int,
+) -> list[tuple[tuple[Weapon, ...], int]]:
+    """The default weapons that take the place of a model line's listed weapons we lack
+    (:func:`.stand_in.stand_ins`; ``out.lines[first_line:]`` the line's weapon lines), each
+    such weapon line marked with them and a warning said; none: an empty list."""
+    from ..records import replace
+    from .stand_in import stand_ins
+
+    unknown = [i for i in range(first_line, len(out.lines)) if out.lines[i].status == "unresolved"]
+    if not unknown or not resolved:
+        return []
+    models = (
+        [(m, g.count)]
+        if m is not None
+        else [(x, by_type[x.key]) for x in ds.models if by_type.get(x.key)]
+    )
+    got = stand_ins(ds, models, resolved, sum(out.lines[i].count for i in unknown))
+    if got is None:
+        return []
+    names = [out.lines[i].listed for i in unknown]
+    instead = ", ".join(got.shown)
+    for i in unknown:
+        out.lines[i] = replace(
+            out.lines[i],
+            weapons=tuple(w.name for profiles, _ in got.weapons for w in profiles),
+            fold=f"the default {instead} in its place",
+        )
+    n = sum(c for _, c in models)
+    one = len(names) == 1
+    place = "its place" if one else "their place"
+    if n == 1:
+        kept = f"it keeps its default {instead} in {place}"
+    else:
+        kind = f"{m.name} models" if m is not None else "models"
+        kept = f"its {n} {kind} keep their default {instead} in {place}"
+    out.warnings.append(
+        f"{ds.name}: {', '.join(names)} {'is' if one else 'are'} not one of ours: {kept}"
+    )
+    return list(got.weapons)
+
+
+def _count_carried(
+    ds: Datasheet,
+    resolved: list[tuple[str, tuple[tuple[Weapon, ...], int]]],
+    carried: dict[str, tuple[str, int]],
+) -> None:
+    """Add a model line's resolved weapons (the list's name, (our profiles, copies)) to
+    ``carried`` (weapon key, a weapon of several profiles once -> the list's first name for
+    it and its copies over the unit). Two names of one line that stand for the same weapon
+    (``Stikka``, a base name for the ranged and the melee Stikka, beside ``Stikka (melee)``)
+    count it once, the larger count."""
+    from ..attack_sets import Weapons
+
+    arms = Weapons(ds)
+    line: dict[str, tuple[str, int]] = {}  # names of one line that overlap are one weapon
+    for listed, (profiles, copies) in resolved:
+        for k in dict.fromkeys(arms.weapon(w.key) for w in profiles):
+            if copies > line.get(k, ("", 0))[1]:
+                line[k] = (listed, copies)
+    for k, (listed, copies) in line.items():
+        name, before = carried.get(k, (listed, 0))
+        carried[k] = (name, before + copies)
+
+
+def _refuse_beyond_any_loadout(
+    ds: Datasheet, u: ListedUnit, models: int, carried: dict[str, tuple[str, int]]
+) -> None:
+    """Refuse a unit listed with more copies of one of our weapons than its ``models`` could
+    carry under any loadout of ``ds``: more than ``models`` times :func:`.bounds.most_copies`
+    (the most of one weapon any one model of the datasheet could carry, taken generously, so
+    that a gap in our option data cannot make it refuse a real list). Finer limits (what
+    these options give these models) are warnings (:func:`_beyond_options`).
+
+    Raises:
+        UnitCountError: naming the unit's line, the weapon, its count and the bound.
+    """
+    from .bounds import most_copies
+
+    over = [(name, c) for name, c in carried.values() if c > models]
+    if not over:
+        return
+    most = most_copies(ds)
+    for name, copies in over:
+        if copies > models * most:
+            from .model import UnitCountError
+
+            where = f"line {u.line}: " if u.line is not None else ""
+            a_model = "one" if most == 1 else f"{most}"
+            raise UnitCountError(
+                f"{where}{u.name!r} lists {copies} of {name!r} on {count(models, 'model')}, "
+                f"more than they could carry under any loadout of {ds.name} (at most "
+                f"{a_model} of a weapon a model: {models * most}); fix the count in the list"
+            )
 
 
 def _beyond_options(
