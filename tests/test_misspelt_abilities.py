@@ -14,8 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from helpers import cli, write_datasheet
+
 from wh40k_calc.abilities import misspelt_ability, parse_ability
 from wh40k_calc.datasheet import DatasheetError, load_datasheet
 

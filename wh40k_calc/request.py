@@ -228,7 +228,9 @@ def _target_choice(
         t.target_models,
         t.target_loadout,
         (),
-        tuple(_find(cat, n, t.target_faction, edition, faction_option) for n in t.target_leader or []),
+        tuple(
+            _find(cat, n, t.target_faction, edition, faction_option) for n in t.target_leader or []
+        ),
     )
 
 
