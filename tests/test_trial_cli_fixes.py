@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from helpers import cli
+from helpers import cli, write_datasheet
 
 WIDE = {"COLUMNS": "300"}  # one line per message
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -269,3 +269,35 @@ def test_batch_errors_name_the_order_field(tmp_path: Path) -> None:
         f"error: {top}:1: run 'lootas' against boyz: (top level) order: Deffgun is named twice; "
         "name each weapon once"
     )
+
+
+# --- smaller findings ---
+
+
+def test_a_target_only_effect_is_marked_target() -> None:
+    out = cli("shoot", "lootas", "-t", "boyz", "--effect", "ard-as-nails", env=WIDE).output
+    assert "Effects: ard-as-nails (target), dats-our-loot\n" in out
+
+
+def test_a_datasheet_file_given_as_a_unit_points_to_datasheets(tmp_path: Path) -> None:
+    gun = {"name": "Gun", "range": 24, "A": 2, "skill": 4, "S": 4, "AP": 0, "D": 1}
+    path = write_datasheet(tmp_path, "P9 Gun", [gun])
+    result = cli("shoot", str(path), "-t", "boyz", env=WIDE)
+    assert result.exit_code == 1
+    assert error_line(result) == (
+        f"error: unknown unit '{path}'; it is a datasheet file: give its folder with "
+        f"--datasheets {tmp_path} and the unit's name (its name: line, or the file's stem "
+        "'p9-gun')"
+    )
+
+
+def test_import_out_naming_a_file_says_so(tmp_path: Path) -> None:
+    afile = tmp_path / "notes.txt"
+    afile.write_text("mine\n")
+    for out, said in ((afile, f"--out {afile}"), (afile / "x", f"--out {afile / 'x'}: {afile}")):
+        result = cli("import", "burna boyz", "--csv", str(tmp_path), "--out", str(out), env=WIDE)
+        assert result.exit_code == 1
+        assert result.output.strip() == (
+            f"error: {said} is a file, not a folder (give the folder to write the files in)"
+        )
+    assert afile.read_text() == "mine\n"

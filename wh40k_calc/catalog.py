@@ -687,8 +687,10 @@ class Catalog:
         return _load_cached(self.entry(name, faction, edition).path)
 
     def entry(self, name: str, faction: str | None = None, edition: str | None = None) -> Entry:
-        """The :class:`Entry` :meth:`find` would load (same rules and errors, nothing parsed)."""
+        """The :class:`Entry` :meth:`find` would load (same rules and errors, nothing parsed;
+        a name that is the path of a datasheet file is refused pointing to ``--datasheets``)."""
         edition = self.in_edition(edition)
+        _refuse_file_path(name)
         try:
             return self._entry(name, faction, edition)
         except UnknownUnitError as exc:
@@ -1011,6 +1013,32 @@ def _files_of(raw: object) -> tuple[tuple[str, int | str, str], ...]:
 def _quoted(text: str) -> str:
     """``text`` as a shell word: quoted when it holds a space (``"Space Marines"``)."""
     return f'"{text}"' if any(c.isspace() for c in text) else text
+
+
+def _refuse_file_path(name: str) -> None:
+    """A unit's name that is the path of an existing YAML file (``calc shoot
+    /tmp/x/p9gun.yaml``), refused as such rather than read as ``FACTION/UNIT``.
+
+    Raises:
+        UnknownUnitError: naming the folder to give with ``--datasheets``.
+    """
+    if not name.lower().endswith((".yaml", ".yml")) or ("/" not in name and "\\" not in name):
+        return
+    path = Path(name)
+    try:
+        if not path.is_file():
+            return
+    except (OSError, ValueError):
+        return
+    raise UnknownUnitError(
+        name,
+        [],
+        hint=(
+            f"it is a datasheet file: give its folder with --datasheets {path.parent} and the "
+            f"unit's name (its name: line, or the file's stem {path.stem!r})"
+        ),
+        listing=None,
+    )
 
 
 def _walk(folder: Path) -> tuple[list[tuple[Path, int]], dict[Path, str]]:

@@ -100,6 +100,10 @@ def import_command(
         target = Path(out) if out is not None else user_datasheets()
     except DatasheetError as exc:  # WH40K_CALC_HOME names a file
         raise _fail(str(exc)) from None
+    taken = next((p for p in (target, *target.parents) if p.exists()), None)
+    if out is not None and taken is not None and not taken.is_dir():
+        which = f"--out {out}" + ("" if taken == target else f": {taken}")
+        raise _fail(f"{which} is a file, not a folder (give the folder to write the files in)")
     curated = {} if replace_curated else _curated()
     if all_units:
         _import_all(source, target, force, curated)
