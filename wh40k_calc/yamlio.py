@@ -177,6 +177,10 @@ class Parsed:
     data: Any
     text: str
     item_lines: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    # each list and mapping the quick reading built (by ``id``) -> its size written out in
+    # full, every alias expanded (``batch._Expansion``'s count, made while reading); empty
+    # where the text has no alias or the reading was not the quick one
+    sizes: Mapping[int, int] = field(default_factory=dict)
     _composed: dict[str, yaml.Node | None] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -213,7 +217,7 @@ def parse_data(text: str) -> Parsed:
         except (_NotPlain, yaml.YAMLError, RecursionError, LookupError, TypeError):
             pass  # read whole, below: the same data, or the error said as parse says it
     data, node = parse(text)
-    return Parsed(data, text, {}, {"node": node})
+    return Parsed(data, text, {}, {}, {"node": node})
 
 
 _IMMUTABLE = (int, float, bool, type(None))
@@ -228,6 +232,11 @@ def _events_document(text: str) -> Parsed:
     made: dict[tuple[str, str], Any] = {}  # numbers, booleans, nulls constructed so far
     anchors: dict[str, Any] = {}
     lines: dict[int, tuple[int, ...]] = {}
+    # sizes written out in full (1 a scalar; a list or mapping 1 plus its items, a mapping's
+    # keys and values), counted only where an alias may repeat a value (batch._Expansion)
+    sizes: dict[int, int] = {}
+    count = "*" in text
+    size_of, cap = sizes.get, 2**63
     str_tag, merge_tag = _TAG + "str", _TAG + "merge"
     scalar, alias = yaml.ScalarEvent, yaml.AliasEvent
     seq, seq_end = yaml.SequenceStartEvent, yaml.SequenceEndEvent
@@ -263,6 +272,8 @@ def _events_document(text: str) -> Parsed:
                 out.append(build(e))
                 e = get()
             lines[id(out)] = tuple(at)
+            if count:
+                sizes[id(out)] = min(cap, 1 + sum([size_of(id(v), 1) for v in out]))
         elif kind is mapping:
             out = {}
             e = get()
@@ -274,6 +285,9 @@ def _events_document(text: str) -> Parsed:
                     raise _NotPlain
                 out[k] = build(get())
                 e = get()
+            if count:  # (its keys are scalars)
+                values = [size_of(id(v), 1) for v in out.values()]
+                sizes[id(out)] = min(cap, 1 + len(out) + sum(values))
         else:
             raise _NotPlain
         if ev.anchor is not None:
@@ -292,7 +306,7 @@ def _events_document(text: str) -> Parsed:
             raise _NotPlain
         if not isinstance(get(), yaml.StreamEndEvent):
             raise _NotPlain  # a second document: parse refuses it
-        return Parsed(data, text, lines)
+        return Parsed(data, text, lines, sizes)
     finally:
         loader.dispose()
         # the function above calls itself (a cycle, through its closure): what it holds is

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..datasheet import Datasheet
 from ..records import field_names
-from ..selection import OptionError
+from ..selection import OptionError, Selection, selection_key
 from ..sequence.steps import StepError
 from .jobs import USER_ERRORS, Job, Row, RunError, job_outcome, row_figures
 
@@ -37,12 +37,14 @@ def job_key(job: Job, seen: dict[int, Hashable] | None = None) -> Hashable:
 
     ``seen`` keeps the keys of the record objects met so far, by identity, for keying many
     jobs that share them (a batch's 2,000 jobs hold 150 unit choices); the caller keeps those
-    objects alive while it uses ``seen``."""
+    objects alive while it uses ``seen``. The Selection is keyed by
+    :func:`~wh40k_calc.selection.selection_key` (every field by value, its datasheets by
+    identity: records such as Conditions hash and compare by value)."""
     seen = {} if seen is None else seen
     exchange = job.exchange.key if job.exchange is not None else None
     return (
         _key(job.selection, seen),
-        _key(job.steps, seen),
+        _key(job.steps, seen) if job.steps else (),
         exchange,
         job.method,
         job.trials,
@@ -81,6 +83,11 @@ def _key(value: Any, seen: dict[int, Hashable]) -> Hashable:
         return value
     if isinstance(value, Datasheet):
         return ("datasheet", id(value))
+    if type(value) is Selection:  # runs written alike share one: keyed once
+        key = seen.get(id(value))
+        if key is None:
+            key = seen[id(value)] = ("Selection", selection_key(value))
+        return key
     values = _fields_of(type(value))
     if values is not None:
         key = seen.get(id(value))
