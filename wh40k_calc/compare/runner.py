@@ -16,9 +16,11 @@ import sys
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
+from msgspec.structs import astuple
+
 from ..datasheet import Datasheet
 from ..records import field_names
-from ..selection import OptionError, Selection, selection_key
+from ..selection import OptionError, Selection
 from ..sequence.steps import StepError
 from .jobs import USER_ERRORS, Job, Row, RunError, job_outcome, row_figures
 
@@ -37,9 +39,7 @@ def job_key(job: Job, seen: dict[int, Hashable] | None = None) -> Hashable:
 
     ``seen`` keeps the keys of the record objects met so far, by identity, for keying many
     jobs that share them (a batch's 2,000 jobs hold 150 unit choices); the caller keeps those
-    objects alive while it uses ``seen``. The Selection is keyed by
-    :func:`~wh40k_calc.selection.selection_key` (every field by value, its datasheets by
-    identity: records such as Conditions hash and compare by value)."""
+    objects alive while it uses ``seen``."""
     seen = {} if seen is None else seen
     exchange = job.exchange.key if job.exchange is not None else None
     return (
@@ -76,6 +76,18 @@ def _field_getter(cls: type) -> Callable[[Any], tuple] | None:
 
 
 _PLAIN = frozenset({int, float, str, bool, type(None)})  # their own keys
+# the Selection's two units come second and third; its other fields hash and compare by value
+_UNITS = slice(1, 3)
+assert Selection.__struct_fields__[_UNITS] == ("attacker", "target")
+
+
+def _selection_key(sel: Selection, seen: dict[int, Hashable]) -> Hashable:
+    """A Selection's key: every field by value (records such as Conditions hash and compare
+    by value; tuples of strings and records), its units' datasheets (and Leaders') by identity
+    (the unit choices, which runs share, keyed once each by :func:`_key`)."""
+    values = astuple(sel)
+    attacker, target = (_key(choice, seen) for choice in values[_UNITS])
+    return ("Selection", values[0], attacker, target, *values[3:])
 
 
 def _key(value: Any, seen: dict[int, Hashable]) -> Hashable:
@@ -86,7 +98,7 @@ def _key(value: Any, seen: dict[int, Hashable]) -> Hashable:
     if type(value) is Selection:  # runs written alike share one: keyed once
         key = seen.get(id(value))
         if key is None:
-            key = seen[id(value)] = ("Selection", selection_key(value))
+            key = seen[id(value)] = _selection_key(value, seen)
         return key
     values = _fields_of(type(value))
     if values is not None:
