@@ -228,7 +228,7 @@ def _events_document(text: str) -> Parsed:
     (one function with its names local: it runs once per event)."""
     loader = _StrictLoader(text)
     get, resolve, construct = loader.get_event, loader.resolve, loader.construct_object
-    tags: dict[tuple[str, tuple[bool, bool]], str] = {}  # implicit tags resolved so far
+    plain: dict[str, str] = {}  # the tags of plain scalars resolved so far, by their text
     made: dict[tuple[str, str], Any] = {}  # numbers, booleans, nulls constructed so far
     anchors: dict[str, Any] = {}
     lines: dict[int, tuple[int, ...]] = {}
@@ -250,10 +250,12 @@ def _events_document(text: str) -> Parsed:
             raise _NotPlain  # an explicit tag: the loader's
         out: Any
         if kind is scalar:
-            key = (ev.value, ev.implicit)
-            tag = tags.get(key)
-            if tag is None:
-                tag = tags[key] = resolve(yaml.ScalarNode, ev.value, ev.implicit)
+            if ev.implicit[0]:  # plain: resolved by its text
+                tag = plain.get(ev.value)
+                if tag is None:
+                    tag = plain[ev.value] = resolve(yaml.ScalarNode, ev.value, ev.implicit)
+            else:  # quoted (an untagged one: implicit[1]): a string
+                tag = str_tag
             if tag == str_tag:
                 out = ev.value
             elif tag == merge_tag:
@@ -269,7 +271,15 @@ def _events_document(text: str) -> Parsed:
             e = get()
             while type(e) is not seq_end:
                 at.append(e.start_mark.line + 1)
-                out.append(build(e))
+                if (  # a string (as build gives it, without the call: most of a batch)
+                    type(e) is scalar
+                    and e.anchor is None
+                    and e.tag is None
+                    and (not e.implicit[0] or plain.get(e.value) == str_tag)
+                ):
+                    out.append(e.value)
+                else:
+                    out.append(build(e))
                 e = get()
             lines[id(out)] = tuple(at)
             if count:
@@ -280,10 +290,22 @@ def _events_document(text: str) -> Parsed:
             while type(e) is not mapping_end:
                 if type(e) is not scalar:
                     raise _NotPlain
-                k = build(e)
+                if e.anchor is None and e.tag is None and plain.get(e.value) == str_tag:
+                    k = e.value  # a key as plain text: a string (as build gives it)
+                else:
+                    k = build(e)
                 if k in out:  # (a scalar's key is hashable)
                     raise _NotPlain
-                out[k] = build(get())
+                e = get()
+                if (  # a string, as above
+                    type(e) is scalar
+                    and e.anchor is None
+                    and e.tag is None
+                    and (not e.implicit[0] or plain.get(e.value) == str_tag)
+                ):
+                    out[k] = e.value
+                else:
+                    out[k] = build(e)
                 e = get()
             if count:  # (its keys are scalars)
                 values = [size_of(id(v), 1) for v in out.values()]
@@ -313,7 +335,7 @@ def _events_document(text: str) -> Parsed:
         # let go here, not left to the collector (the scalar nodes made for the constructor,
         # the tags and values kept)
         loader.constructed_objects.clear()
-        for kept in (tags, made, anchors):
+        for kept in (plain, made, anchors):
             kept.clear()
 
 
