@@ -6,9 +6,8 @@ groups) and no garbage worth a cycle collection, yet Python's default thresholds
 collections while they are made (~9 ms), and the collection at exit walks them all again
 (~15 ms). So the first generation collects only after 100,000 new objects instead of 700 (a
 long batch still collects, every 100,000 objects), and everything alive at exit is frozen out
-of the final collection (``gc.freeze``; the process ends, the memory goes with it), and once
-the output is written the process ends without tearing down its objects (:func:`_end`). Measured
-in ``benchmarks/test_bench_startup.py`` (issue 12).
+of the final collection (``gc.freeze``; the process ends, the memory goes with it). Measured in
+``benchmarks/test_bench_startup.py`` (issue 12).
 
 numpy's OpenBLAS starts a thread per core when it loads, and they spin while the program runs:
 nothing ``calc`` multiplies is large enough to gain from them (the largest exact activations
@@ -32,39 +31,10 @@ def main() -> None:
     gc.set_threshold(FIRST_GENERATION, older, oldest)
     from .cli import main as cli_main  # typer, rich and the options: after the threshold
 
-    code: str | int | None
     try:
         cli_main()
-    except SystemExit as exc:
-        code = exc.code
-    else:
-        code = 0
     finally:
         gc.freeze()
-    _end(code)
-
-
-def _end(code: str | int | None) -> None:
-    """End the process with exit status ``code`` (SystemExit's) once its output is written,
-    without Python's teardown of its objects (every module, cache and array freed one by one:
-    20-45 ms after a 2,000-run batch; ``os._exit``, as a forked worker ends). Where the exit
-    has anything else to do (an ``atexit`` callback, another thread, output that cannot be
-    flushed, a message for its status), the usual exit does it, as before."""
-    import atexit
-    import sys
-    import threading
-
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
-    except (OSError, ValueError, AttributeError):
-        sys.exit(code)  # the usual exit reports the output that cannot be written
-    if code is None:
-        code = 0
-    if type(code) is not int or atexit._ncallbacks() or threading.active_count() > 1:
-        sys.exit(code)
-    os._exit(code)
 
 
 if __name__ == "__main__":
