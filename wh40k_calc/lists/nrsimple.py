@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from .model import ArmyList, LineError, ListedModels, ListedUnit, ListError, merge_counts
+from .model import ArmyList, Item, LineError, ListedModels, ListedUnit, ListError, listed_models
 from .text import (
     TWO_LISTS,
     Line,
@@ -66,7 +66,7 @@ def parse(text: str, label: str) -> ArmyList:
     section, detachments, limit = None, [], None
     units: list[ListedUnit] = []
     open_unit: tuple[str, int | None, str | None, int] | None = None
-    models: list[ListedModels] = []
+    models: list[_Model] = []
 
     def close() -> None:
         nonlocal open_unit
@@ -106,7 +106,7 @@ def parse(text: str, label: str) -> ArmyList:
         if ln.bullet and open_unit is not None:
             n, rest = split_count(t)
             model, _, items = rest.partition(":")
-            models.append(ListedModels(model.strip(), n or 1, _counted(items, n or 1)))
+            models.append((model.strip(), n or 1, _counted(items, n or 1, ln.number), ln.number))
             continue
         head, colon, items = t.partition("]:")
         if not colon and not ln.bullet and split_points(t)[1] is not None:
@@ -117,7 +117,7 @@ def parse(text: str, label: str) -> ArmyList:
         uname, pts, _ = split_points(head + "]")
         open_unit = (uname, pts, section, ln.number)
         if items.strip():
-            models.append(ListedModels(None, 1, _counted(items, 1)))
+            models.append((None, 1, _counted(items, 1, ln.number), None))
     close()
     if not units:
         raise ListError(f"{label}: no unit found (a line like 'Boyz [90 pts]: ...')")
@@ -160,40 +160,48 @@ def _title(lines: list[Line]) -> tuple[str | None, str | None, int | None]:
     return None, (parts[0] if parts else None), points
 
 
-def _counted(text: str, each: int) -> tuple[tuple[str, int], ...]:
-    """A model type's items, each carried by each of its ``each`` models."""
-    out: list[tuple[str, int]] = []
+# a model line read: (model type or None, models, its items, the model type's line)
+_Model = tuple[str | None, int, list[tuple[str, int, int]], int | None]
+
+
+def _counted(text: str, each: int, line: int) -> list[tuple[str, int, int]]:
+    """A model type's items (on text line ``line``), each carried by each of its ``each``
+    models."""
+    out: list[tuple[str, int, int]] = []
     for item in split_items(text):
         n, name = split_count(item)
         count = (n or 1) * each
         carried = _CARRIES.match(name)
         if carried and not _UPGRADE.match(name):
-            out += [(carried.group(1).strip(), count), (carried.group(2).strip(), count)]
+            out += [
+                (carried.group(1).strip(), count, line),
+                (carried.group(2).strip(), count, line),
+            ]
         else:
-            out.append((name, count))
-    return tuple(out)
+            out.append((name, count, line))
+    return out
 
 
-def _unit(head: tuple[str, int | None, str | None, int], models: list[ListedModels]) -> ListedUnit:
+def _unit(head: tuple[str, int | None, str | None, int], models: list[_Model]) -> ListedUnit:
     """A unit with its Warlord item and enhancement taken out of its items."""
     name, points, section, line = head
-    items = [w for m in models for w in m.weapons]
+    items = [(w, n) for m in models for w, n, _ in m[2]]
     cited = {g.group(2).strip().lower() for w, _ in items if (g := _UPGRADE.match(w))}
     warlord = any(w.lower() == "warlord" for w, _ in items)
     enhancement = next((w for w, _ in items if w.lower() in cited), None)
     if enhancement is None and cited:
         enhancement = next(g.group(2).strip() for w, _ in items if (g := _UPGRADE.match(w)))
 
-    def kept(weapons) -> tuple[tuple[str, int], ...]:
-        out = []
-        for w, n in weapons:
+    def kept(weapons: list[tuple[str, int, int]]) -> list[Item]:
+        out: list[Item] = []
+        for w, n, at in weapons:
             if w.lower() == "warlord" or w.lower() in cited:
                 continue
             g = _UPGRADE.match(w)
-            out.append((g.group(1).strip() if g else w, n))
-        return merge_counts(out)
+            out.append((g.group(1).strip() if g else w, n, at))
+        return out
 
-    listed = tuple(ListedModels(m.name, m.count, kept(m.weapons)) for m in models)
+    listed = tuple(listed_models(m, n, kept(ws), at) for m, n, ws, at in models)
     return ListedUnit(
         name,
         points,
