@@ -38,7 +38,7 @@ from .text import (
 
 FORMAT = "newrecruit-simple"
 _ROSTER = re.compile(r"^#\s*\+\+\s*army roster\s*\+\+", re.IGNORECASE)
-_SECTION = re.compile(r"^##\s*(.+?)\s*(?:\[[^\]]*\])?\s*$")
+_SECTION = re.compile(r"^##\s*(.+?)\s*(\[[^\]]*\])?\s*$")
 _UPGRADE = re.compile(r"^(.*?)\s*\((.+?)\s+upgrade\)$", re.IGNORECASE)
 _CARRIES = re.compile(r"^(.*?)\s*\(([^()]+)\)$")
 
@@ -64,6 +64,9 @@ def parse(text: str, label: str) -> ArmyList:
     lines = lines_of(text)
     name, faction, points = _title(lines)
     section, detachments, limit = None, [], None
+    # (section, its stated points, its heading's line, its place among the sections)
+    totals: list[tuple[str, int, int, int]] = []
+    starts: list[int] = []  # the index of each section's first unit
     units: list[ListedUnit] = []
     open_unit: tuple[str, int | None, str | None, int] | None = None
     models: list[_Model] = []
@@ -95,6 +98,10 @@ def parse(text: str, label: str) -> ArmyList:
         if m:
             close()
             section = m.group(1)
+            starts.append(len(units))
+            stated = points_anywhere(m.group(2)) if m.group(2) else None
+            if stated is not None:
+                totals.append((section, stated, ln.number, len(starts) - 1))
             continue
         if section is not None and section.lower() == "configuration":
             key, _, value = t.partition(":")
@@ -129,7 +136,28 @@ def parse(text: str, label: str) -> ArmyList:
         tuple(units),
         points=points,
         points_limit=limit,
+        notes=_section_notes(totals, starts, units),
     ).with_notes()
+
+
+def _section_notes(
+    totals: list[tuple[str, int, int, int]], starts: list[int], units: list[ListedUnit]
+) -> tuple[str, ...]:
+    """A note for each section whose heading's points (``## Epic Hero [195 pts]``) are not
+    the points of the units under it (up to the next section heading; units that give none
+    left out) added up, as for the list's total: a note, not an error (the export's own
+    arithmetic, or a unit edited by hand). ``totals``: (section, stated points, heading's
+    line, its place in ``starts``); ``starts``: each section's first unit's index, in order."""
+    out = []
+    for section, stated, line, k in totals:
+        end = starts[k + 1] if k + 1 < len(starts) else len(units)
+        listed = [u.points for u in units[starts[k] : end] if u.points is not None]
+        if listed and sum(listed) != stated:
+            out.append(
+                f"line {line}: section {section!r} says {stated:,} points but its units add up "
+                f"to {sum(listed):,}"
+            )
+    return tuple(out)
 
 
 def _unread(ln: Line, unit: tuple | None) -> str:
