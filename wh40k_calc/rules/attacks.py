@@ -159,7 +159,6 @@ def shared_key(
     if s.changes.by or g is None:
         return None
     a = s.attacker
-    big = [is_big(x) for x in a.groups]
     return (
         type(s.edition),
         _weapon_selection_part(s, w),
@@ -168,7 +167,7 @@ def shared_key(
         id(g.datasheet),
         is_big(g),
         a.keywords,
-        (all(big), any(big)),
+        _bigness(a),
         id(s.target),
         s.applied.facts.target_keywords,
         tuple(kinds),
@@ -177,38 +176,79 @@ def shared_key(
     )
 
 
-_LAST: list = [None, None]  # the last selection keyed, itself (kept alive: its id), its key
+_BIGNESS: Kept[int, tuple[Unit, tuple[bool, bool]]] = Kept(512)  # see _bigness
+
+
+def _bigness(unit: Unit) -> tuple[bool, bool]:
+    """(whether every model group of ``unit`` is MONSTER or VEHICLE, whether any is), found
+    once per unit object (kept by its identity with the unit itself, so that the id is not
+    reused while kept: a batch plans the same built units again and again)."""
+    from .engaged import is_big
+
+    kept = _BIGNESS.get(id(unit))
+    if kept is not None and kept[0] is unit:
+        return kept[1]
+    big = [is_big(x) for x in unit.groups]
+    found = (all(big), any(big))
+    _BIGNESS.put(id(unit), (unit, found))
+    return found
+
+
+# the last selection keyed: itself (kept alive: its id), its key, and its parts by the
+# conditions set false (:func:`_weapon_selection_part`)
+_LAST: list = [None, None, {}]
 
 _CONDITIONS = Selection.__struct_fields__.index("conditions")
 
 
-def _weapon_selection_part(s: Situation, w: Weapon) -> tuple:
-    """:func:`_selection_part` with the conditions weapon ``w``'s profile cannot read set
-    false (``reads.read_through``: the table of the conditions read only through an ability),
+class _Part:
+    """A selection's key part (a tuple) whose hash is worked out once: every weapon of a
+    selection keys its shared profile with it. Equal when the tuples are."""
+
+    __slots__ = ("_hash", "key")
+
+    def __init__(self, key: tuple):
+        self.key = key
+        self._hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, _Part) and self.key == other.key)
+
+
+def _weapon_selection_part(s: Situation, w: Weapon) -> _Part:
+    """``selection_key(s.sel, attacker_models=False)`` (made once for the weapons of one
+    selection in turn: the last selection is kept, and matched by identity) with the
+    conditions weapon ``w``'s profile cannot read set false (``reads.read_through``: the table of the conditions read only through an ability),
     so that runs under conditions it ignores share its profile; all of them kept where no
     condition is set that way, where some effect may act
     (an effect's conditions or changes may read any condition) or where the weapon has
-    abilities against some keywords only (which may be one of those)."""
-    part = _selection_part(s.sel)
-    cond = s.sel.conditions
+    abilities against some keywords only (which may be one of those). Each distinct part is
+    made (and hashed) once per selection."""
+    sel = s.sel
+    cond = sel.conditions
     ab = w.abilities
-    phase, melee = s.sel.phase, w.is_melee
-    unread = {
-        r.condition: False
+    phase, melee = sel.phase, w.is_melee
+    unread = tuple(
+        r.condition
         for r in reads.read_through(s.edition.name)
         if getattr(cond, r.condition) and not r.read_by(ab, phase, melee)
-    }
+    )
     if not unread or ab.conditional or s.applied.every_active():
-        return part
-    return (*part[:_CONDITIONS], replace(cond, **unread), *part[_CONDITIONS + 1 :])
-
-
-def _selection_part(sel) -> tuple:
-    """``selection_key(sel, attacker_models=False)``, made once for the weapons of one
-    selection in turn (the last selection is kept, and matched by identity)."""
+        unread = ()
     if _LAST[0] is not sel:
-        _LAST[:] = [sel, selection_key(sel, attacker_models=False)]
-    return _LAST[1]
+        _LAST[:] = [sel, selection_key(sel, attacker_models=False), {}]
+    parts = _LAST[2]
+    part = parts.get(unread)
+    if part is None:
+        whole = _LAST[1]
+        if unread:
+            changed = replace(cond, **dict.fromkeys(unread, False))
+            whole = (*whole[:_CONDITIONS], changed, *whole[_CONDITIONS + 1 :])
+        part = parts[unread] = _Part(whole)
+    return part
 
 
 def attack_profile(
