@@ -151,8 +151,9 @@ def wound_kernel(
         row[0] += 1.0 - f
         rows.append(row)
         fails.append(0.0 if devastating else f)
-        mortals.append(mean(dmg) if devastating else 0.0)
-        raws.append(f * mean(dmg))
+        points = mean(dmg)
+        mortals.append(points if devastating else 0.0)
+        raws.append(f * points)
     table = np.zeros((len(rows), max(len(r) for r in rows)))
     for i, r in enumerate(rows):
         table[i, : len(r)] = r
