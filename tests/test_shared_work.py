@@ -756,3 +756,107 @@ def test_a_batch_csv_is_the_same_without_notes(
     full = CliRunner().invoke(app, args)
     assert bare.exit_code == full.exit_code == 0, bare.output
     assert bare.stdout == full.stdout and bare.stderr == full.stderr
+
+
+# ---- plans shared across a condition they cannot read (rules.unread) -------------------------
+
+
+def _invocatus(cat, rules: bool = True, horn: tuple[str, ...] = ("extra attacks", "lance")):
+    """Lord Invocatus's datasheet, its unit rules (Bloody Stampede reads the charge) kept or
+    not, its Bladed horn with the abilities ``horn`` (its own: [LANCE])."""
+    from wh40k_calc.abilities import WeaponAbilities
+
+    ds = cat.find("lord-invocatus")
+    weapons = tuple(
+        replace(w, abilities=WeaponAbilities.parse(list(horn)), ability_texts=horn)
+        if w.name == "Bladed horn"
+        else w
+        for w in ds.weapons
+    )
+    return replace(ds, weapons=weapons, rules=ds.rules if rules else ())
+
+
+def _charge_pairs(cat) -> list[tuple[str, object, object, bool]]:
+    """(case, selection without --charged, the same with it, words) for each reader of the
+    charge: none (shared), [LANCE], a unit rule, an --effect, --add-ability, an ability
+    against some keywords only, the Shooting phase (where the charge is an idle condition),
+    and the notes (words)."""
+    from wh40k_calc.selection import AddedAbility
+
+    def pair(case, line, ds=None, words=False, **fields):
+        sel = _selection(cat, line)
+        if ds is not None:
+            sel = replace(sel, attacker=replace(sel.attacker, datasheet=ds))
+        sel = replace(sel, **fields)
+        charged = replace(sel, conditions=replace(sel.conditions, charged=True))
+        return case, sel, charged, words
+
+    plain = _invocatus(cat, rules=False, horn=("extra attacks",))
+    return [
+        pair("nothing reads it", "fight lord-invocatus -t rhino", plain),
+        pair("nothing reads it (a shipped unit)", "fight cadian-shock-troops -t boyz"),
+        pair("[LANCE]", "fight lord-invocatus -t rhino", _invocatus(cat, rules=False)),
+        pair("a unit rule", "fight lord-invocatus -t rhino", _invocatus(cat, horn=())),
+        pair(
+            "an --effect",
+            "fight lord-invocatus -t rhino",
+            plain,
+            effects=("relentless-rage",),
+            skip_unmet=True,  # without the charge it is left out, not refused
+        ),
+        pair(
+            "--add-ability",
+            "fight lord-invocatus -t rhino",
+            plain,
+            added_abilities=(AddedAbility("Bladed horn", "lance"),),
+        ),
+        pair(
+            "[LANCE] against VEHICLE only",
+            "fight lord-invocatus -t rhino",
+            _invocatus(cat, rules=False, horn=("extra attacks", "lance: vehicle")),
+        ),
+        pair("the Shooting phase", "shoot lord-invocatus -t rhino", plain),
+        pair("with words", "fight lord-invocatus -t rhino", plain, words=True),
+    ]
+
+
+def _plan_parts(plan) -> dict:
+    """Every field of a plan but its ``build``, and every activation it builds (each group's
+    every option, each variant) as its record and its arrays."""
+    from msgspec.structs import asdict
+
+    out = {k: v for k, v in asdict(plan).items() if k != "build"}
+    for i, g in enumerate(plan.groups):
+        for j in range(len(g.options)):
+            picks = tuple(j if k == i else 0 for k in range(len(plan.groups)))
+            for v in range(max(1, len(plan.variants))):
+                act = plan.build(picks, v, None)
+                out[("activation", picks, v)] = (
+                    act,
+                    [(w.attacks.tolist(), None if w.sustained is None else w.sustained.tolist(),
+                      w.choices) for w in act.weapons],
+                    [m.count.tolist() for m in act.before],
+                )  # fmt: skip
+    return out
+
+
+def test_plans_shared_across_an_unread_charge_are_the_plans_made_afresh() -> None:
+    """``resolve.planned`` takes ``--charged`` as unset where nothing of the plan reads it
+    (``rules.unread``): the plan found for the run with it is, field by field and in every
+    activation it builds, the plan made afresh; where something reads the charge (each case
+    but the first two) the fresh plans with and without it differ, so a key leaving that
+    reader out would hand out a wrong plan here."""
+    cat = catalog(None)
+    for case, without, charged, words in _charge_pairs(cat):
+        resolve_module._PLANS.clear()
+        attacks._SHARED.clear()
+        shared = [resolve_module.planned(s, words) for s in (without, charged)]
+        attacks._SHARED.clear()
+        fresh = [get_rules(s.edition).plan(s, words=words) for s in (without, charged)]
+        for got, want in zip(shared, fresh, strict=True):
+            assert _plan_parts(got) == _plan_parts(want), case
+        if case.startswith("nothing reads it"):
+            assert shared[1] is shared[0], case  # one plan for both runs
+        else:
+            assert shared[1] is not shared[0], case
+            assert _plan_parts(fresh[0]) != _plan_parts(fresh[1]), case
