@@ -136,10 +136,12 @@ def wound_kernel(
     states = np.arange(space.size)
     kinds = space.kind_of(states, routing, order)
     lefts = space.wounds_left_of(states, routing, order)
-    keys, where = np.unique(kinds * (int(lefts.max()) + 1) + lefts, return_inverse=True)
-    rows, fails, mortals, raws = [], [], [], []
     base = int(lefts.max()) + 1
-    for key in keys.tolist():
+    codes = kinds * base + lefts
+    keys = distinct(codes)  # numpy.unique would import numpy.ma (arrays.py)
+    where = np.searchsorted(np.array(keys, dtype=codes.dtype), codes)
+    rows, fails, mortals, raws = [], [], [], []
+    for key in keys:
         kind, left = divmod(key, base)
         row, fail, mortal, raw = _row(ap.vs[kind], left, devastating, face)
         rows.append(row)
