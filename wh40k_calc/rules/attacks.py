@@ -32,7 +32,7 @@ from .wound import wound_table
 
 if TYPE_CHECKING:
     from ..abilities import WeaponAbilities
-    from ..datasheet import Weapon
+    from ..datasheet import Datasheet, Weapon
     from ..profile import TargetProfile
     from ..units import ModelGroup, Unit
     from .situation import Situation
@@ -61,18 +61,14 @@ def weapon_profiles(
     gets each profile's (model group, weapon, models) by its name."""
     sel = s.sel
     merged: dict[tuple[str, str], list] = {}
-    sheets = [ds.key for ds in s.attacker.datasheets]
-    places: dict[int, dict[str, int]] = {}  # per datasheet: a weapon key's first place
+    sheets: dict[str, int] = {}  # a datasheet key's first place in the unit
+    for i, ds in enumerate(s.attacker.datasheets):
+        sheets.setdefault(ds.key, i)
 
     def rank(item: tuple[ModelGroup, Weapon, int]) -> tuple[int, int]:
         g, w, _ = item
         ds = g.datasheet
-        if id(ds) not in places:  # weapons may carry added abilities: matched by key
-            first: dict[str, int] = {}
-            for i, x in enumerate(ds.weapons):
-                first.setdefault(x.key, i)
-            places[id(ds)] = first
-        return sheets.index(ds.key), places[id(ds)][w.key]
+        return sheets[ds.key], _weapon_places(ds)[w.key]
 
     for g, w, n in sorted(used, key=rank):
         key: tuple = (g.datasheet.key, w.key)
@@ -80,7 +76,9 @@ def weapon_profiles(
             merged[key][1] += n
         else:
             merged[key] = [w, n, g]
-    named = Counter(w.name for w, _, _ in merged.values())
+    named: dict[str, int] = {}
+    for w, _, _ in merged.values():
+        named[w.name] = named.get(w.name, 0) + 1
     out = []
     for w, n, g in merged.values():
         label = w.name if named[w.name] == 1 else f"{w.name} ({g.datasheet.name})"
@@ -110,6 +108,23 @@ def weapon_profiles(
             made[key] = prof
         out.append(prof)
     return out
+
+
+_PLACES: Kept[int, tuple[Datasheet, dict[str, int]]] = Kept(512)  # see _weapon_places
+
+
+def _weapon_places(ds: Datasheet) -> dict[str, int]:
+    """Each weapon key's first place in ``ds``'s weapons (weapons may carry added abilities:
+    matched by key), found once per datasheet object (kept with it, so its id is not reused
+    while kept)."""
+    kept = _PLACES.get(id(ds))
+    if kept is not None and kept[0] is ds:
+        return kept[1]
+    first: dict[str, int] = {}
+    for i, x in enumerate(ds.weapons):
+        first.setdefault(x.key, i)
+    _PLACES.put(id(ds), (ds, first))
+    return first
 
 
 SHARED_KEPT = 2048
@@ -158,22 +173,37 @@ def shared_key(
 
     if s.changes.by or g is None:
         return None
-    a = s.attacker
+    if _SITUATION[0] is not s:  # the situation's own parts, once for its every weapon
+        a = s.attacker
+        _SITUATION[:] = [
+            s,
+            (
+                type(s.edition),
+                a.keywords,
+                _bigness(a),
+                id(s.target),
+                s.applied.facts.target_keywords,
+            ),
+        ]
+    edition, keywords, bigness, target, target_keywords = _SITUATION[1]
     return (
-        type(s.edition),
+        edition,
         _weapon_selection_part(s, w),
         w,
         g.profile.keywords,
         id(g.datasheet),
         is_big(g),
-        a.keywords,
-        _bigness(a),
-        id(s.target),
-        s.applied.facts.target_keywords,
+        keywords,
+        bigness,
+        target,
+        target_keywords,
         tuple(kinds),
         label,
         first,
     )
+
+
+_SITUATION: list = [None, None]  # the last situation keyed (kept alive: its id), its parts
 
 
 _BIGNESS: Kept[int, tuple[Unit, tuple[bool, bool]]] = Kept(512)  # see _bigness
@@ -194,9 +224,10 @@ def _bigness(unit: Unit) -> tuple[bool, bool]:
     return found
 
 
-# the last selection keyed: itself (kept alive: its id), its key, and its parts by the
-# conditions set false (:func:`_weapon_selection_part`)
-_LAST: list = [None, None, {}]
+# the last selection keyed: itself (kept alive: its id), its key, its parts by the conditions
+# set false (:func:`_weapon_selection_part`), and per edition the READS rows of the conditions
+# it sets
+_LAST: list = [None, None, {}, {}]
 
 _CONDITIONS = Selection.__struct_fields__.index("conditions")
 
@@ -228,24 +259,28 @@ def _weapon_selection_part(s: Situation, w: Weapon) -> _Part:
     abilities against some keywords only (which may be one of those). Each distinct part is
     made (and hashed) once per selection."""
     sel = s.sel
-    cond = sel.conditions
-    ab = w.abilities
-    phase, melee = sel.phase, w.is_melee
-    unread = tuple(
-        r.condition
-        for r in reads.read_through(s.edition.name)
-        if getattr(cond, r.condition) and not r.read_by(ab, phase, melee)
-    )
-    if not unread or ab.conditional or s.applied.every_active():
-        unread = ()
     if _LAST[0] is not sel:
-        _LAST[:] = [sel, selection_key(sel, attacker_models=False), {}]
+        _LAST[:] = [sel, selection_key(sel, attacker_models=False), {}, {}]
+    edition = s.edition.name
+    rows = _LAST[3].get(edition)
+    if rows is None:  # the READS rows whose condition the selection sets
+        cond = sel.conditions
+        rows = _LAST[3][edition] = tuple(
+            r for r in reads.read_through(edition) if getattr(cond, r.condition)
+        )
+    unread: tuple[str, ...] = ()
+    if rows:
+        ab = w.abilities
+        phase, melee = sel.phase, w.is_melee
+        unread = tuple(r.condition for r in rows if not r.read_by(ab, phase, melee))
+        if ab.conditional or s.applied.every_active():
+            unread = ()
     parts = _LAST[2]
     part = parts.get(unread)
     if part is None:
         whole = _LAST[1]
         if unread:
-            changed = replace(cond, **dict.fromkeys(unread, False))
+            changed = replace(sel.conditions, **dict.fromkeys(unread, False))
             whole = (*whole[:_CONDITIONS], changed, *whole[_CONDITIONS + 1 :])
         part = parts[unread] = _Part(whole)
     return part
