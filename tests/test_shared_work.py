@@ -860,3 +860,42 @@ def test_plans_shared_across_an_unread_charge_are_the_plans_made_afresh() -> Non
         else:
             assert shared[1] is not shared[0], case
             assert _plan_parts(fresh[0]) != _plan_parts(fresh[1]), case
+
+
+def test_switched_off_unit_rules_tell_shared_plans_apart() -> None:
+    """Lord Invocatus without [LANCE] reads the charge through Bloody Stampede, a unit rule:
+    with the rule switched off (``without_rules``, as ``--explain`` does) its plans with and
+    without the charge are one, with it on they are two, whichever was asked first (the
+    unit rules found are kept by the units, the rules switched off among the key)."""
+    cat = catalog(None)
+    ds = _invocatus(cat, horn=())
+    base = _selection(cat, "fight lord-invocatus -t rhino")
+    base = replace(base, attacker=replace(base.attacker, datasheet=ds))
+    off = replace(base, without_rules=("bloody-stampede",))
+    for first, then in ((off, base), (base, off)):
+        resolve_module._PLANS.clear()
+        for sel, one in ((first, first is off), (then, then is off)):
+            charged = replace(sel, conditions=replace(sel.conditions, charged=True))
+            plans = [resolve_module.planned(s, False) for s in (sel, charged)]
+            assert (plans[0] is plans[1]) is one
+            fresh = get_rules(sel.edition).plan(charged, words=False)
+            assert _plan_parts(plans[1]) == _plan_parts(fresh)
+
+
+def test_a_target_unit_rule_keeps_plans_apart() -> None:
+    """A unit rule of the target (a target-side record, ``-1 to the Hit roll of melee attacks
+    against it`` given to a Rhino) is an effect that may read the charge: no plan is shared
+    against it, though one is against the same target without it (the units are the key)."""
+    cat = catalog(None)
+    plain = _invocatus(cat, rules=False, horn=("extra attacks",))
+    ruled = replace(cat.find("rhino"), rules=("unit-hit-minus-1-melee",))
+    resolve_module._PLANS.clear()
+    for target, one in ((None, True), (ruled, False)):
+        sel = _selection(cat, "fight lord-invocatus -t rhino")
+        sel = replace(sel, attacker=replace(sel.attacker, datasheet=plain))
+        if target is not None:
+            sel = replace(sel, target=replace(sel.target, datasheet=target))
+        charged = replace(sel, conditions=replace(sel.conditions, charged=True))
+        plans = [resolve_module.planned(s, False) for s in (sel, charged)]
+        assert (plans[0] is plans[1]) is one
+        assert _plan_parts(plans[1]) == _plan_parts(get_rules("10").plan(charged, words=False))
