@@ -163,7 +163,26 @@ def of_kept(fn: Callable[..., Any], *kept: Any) -> Any:
     out = fn(*kept)
     if len(_BY_ID) >= ENTRIES:
         _BY_ID.clear()
+    _OF_OBJECTS.clear()
     _BY_ID[key] = (kept, out)
+    return out
+
+
+_OF_OBJECTS: dict[tuple, tuple[tuple, Any]] = {}  # see of_objects
+
+
+def of_objects(fn: Callable[..., Any], objects: tuple, values: tuple) -> Any:
+    """``fn(*objects, *values)`` of frozen or kept ``objects`` (matched by identity: the entry
+    keeps them, so their ids name them) and hashable ``values`` (matched by value), computed
+    once while kept; its result is shared, so it must never be changed."""
+    key = (fn, *map(id, objects), *values)
+    hit = _OF_OBJECTS.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], objects, strict=True)):
+        return hit[1]
+    out = fn(*objects, *values)
+    if len(_OF_OBJECTS) >= ENTRIES:
+        _OF_OBJECTS.clear()
+    _OF_OBJECTS[key] = (objects, out)
     return out
 
 
@@ -264,3 +283,4 @@ def clear() -> None:
     for cached in (kernels._row, _per_attack, _joint, _cost, _kernel, _faces, _spill, _figure, _space, *_KEPT):
         cached.cache_clear()
     _BY_ID.clear()
+    _OF_OBJECTS.clear()
