@@ -899,3 +899,36 @@ def test_a_target_unit_rule_keeps_plans_apart() -> None:
         plans = [resolve_module.planned(s, False) for s in (sel, charged)]
         assert (plans[0] is plans[1]) is one
         assert _plan_parts(plans[1]) == _plan_parts(get_rules("10").plan(charged, words=False))
+
+
+def test_kept_unit_rules_are_those_found_afresh() -> None:
+    """``rules.applied._unit_rules`` keeps what it finds per pair of units, edition and rules
+    switched off: each call gives what finding them afresh gives (Leaders on either side,
+    edition 11, a rule switched off and on again and the other edition's records, on the
+    same units), as its own lists."""
+    from wh40k_calc.rules import applied
+    from wh40k_calc.rules.activation import built_units
+
+    cat = catalog(None)
+    lines = [
+        "fight lord-invocatus -t rhino",
+        "shoot boyz --models 10 --leader warboss -t intercessor-squad",
+        "shoot boyz --models 10 -t intercessor-squad --target-leader captain",
+        "shoot lootas --models 10 -t boyz --edition 11",
+    ]
+    applied._RULES.clear()
+    for line in lines:
+        sel = _selection(cat, line)
+        attacker, target = built_units(sel)
+        for off, edition in (((), "10"), (("bloody-stampede",), "10"), ((), "11"), ((), "10")):
+            s = replace(sel, without_rules=off, edition=edition)  # the same units either way
+            got = applied._unit_rules(s, attacker, target)
+            want = applied._found_unit_rules(s, attacker, target)
+            assert got == (list(want[0]), list(want[1])), (line, off)
+            got[0].append("changed")  # the caller's own lists
+            assert applied._unit_rules(s, attacker, target)[0] == list(want[0])
+    sel = _selection(cat, lines[0])
+    a, t = built_units(sel)
+    on = applied._unit_rules(sel, a, t)[0]
+    off = applied._unit_rules(replace(sel, without_rules=("bloody-stampede",)), a, t)[0]
+    assert on and len(off) < len(on)  # switching the rule off is seen

@@ -28,6 +28,7 @@ from msgspec import Struct, field
 from ..datasheet import Datasheet
 from ..effect_files import CHAPTER_RANK, display_name, faction_tiers
 from ..effects import (
+    DERIVED,
     Effect,
     EffectNameError,
     EmptyOptionError,
@@ -39,6 +40,7 @@ from ..effects import (
     parse_request,
     unit_rule,
 )
+from ..kept import Kept
 from ..records import compared_without, replace
 from ..selection import Selection, SelectionError, UsageError
 from ..units import Unit
@@ -497,7 +499,27 @@ def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, lis
     """The unit rules named in both units' datasheets, as (effect, side, datasheet) triples for
     the side the unit is on, and what is not modelled: rules we have no record of (in this
     edition), and the abilities each datasheet lists as not modelled for its side. The rules of
-    ``sel.without_rules`` (switched off by ``--explain``) are left out."""
+    ``sel.without_rules`` (switched off by ``--explain``) are left out.
+
+    Found once per pair of unit objects, edition and rules switched off (all it reads: kept
+    with the units, so their ids are not reused while kept; forgotten with the effect files'
+    caches, ``effects.DERIVED``); each call gets its own lists."""
+    key = (id(attacker), id(target), sel.edition, sel.without_rules)
+    kept = _RULES.get(key)
+    if kept is None or kept[0] is not attacker or kept[1] is not target:
+        kept = _RULES.put(key, (attacker, target, *_found_unit_rules(sel, attacker, target)))
+    return list(kept[2]), list(kept[3])
+
+
+RULES_KEPT = 512
+_RULES: Kept[tuple, tuple[Unit, Unit, tuple, tuple[str, ...]]] = Kept(RULES_KEPT)
+DERIVED.append(_RULES.clear)  # the unit rules found are the effect files' (effects.clear_caches)
+
+
+def _found_unit_rules(
+    sel: Selection, attacker: Unit, target: Unit
+) -> tuple[tuple, tuple[str, ...]]:
+    """:func:`_unit_rules` found afresh (as tuples)."""
     requested: list = []
     not_modelled: list[str] = []
     for unit, role in ((attacker, "attacker"), (target, "target")):
@@ -524,7 +546,7 @@ def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, lis
             mine = ds.not_modelled_attacker if role == "attacker" else ds.not_modelled_target
             not_modelled += [f"{n} ({ds.name} unit ability)" for n in mine]
     # each once: two Leaders of one datasheet (two Warbosses) have the same abilities
-    return requested, list(dict.fromkeys(not_modelled))
+    return tuple(requested), tuple(dict.fromkeys(not_modelled))
 
 
 def refusal(
