@@ -932,3 +932,23 @@ def test_kept_unit_rules_are_those_found_afresh() -> None:
     on = applied._unit_rules(sel, a, t)[0]
     off = applied._unit_rules(replace(sel, without_rules=("bloody-stampede",)), a, t)[0]
     assert on and len(off) < len(on)  # switching the rule off is seen
+
+
+def test_kept_unit_facts_are_those_found_afresh() -> None:
+    """``rules.when._unit_facts`` (what the Facts read of one unit: a CHARACTER model, every
+    model the bearer, the Leaders' keywords, the models' names), kept per unit object: the
+    oracle is each written out here from the unit's groups and datasheets."""
+    from wh40k_calc.rules import when
+
+    units = _units(catalog(None))
+    for _ in range(2):  # found, then kept
+        for unit in units:
+            chars = [g for g in unit.all_groups if when.is_character(g)]
+            bearers = when.bearer_groups(unit)
+            leaders = frozenset().union(*(ds.all_keywords() for ds in unit.datasheets[1:]))
+            names = frozenset(g.profile.name for g in unit.all_groups if g.count)
+            all_bearer = bool(bearers) and all(id(g) in bearers for g in unit.all_groups)
+            assert when._unit_facts(unit) == (bool(chars), all_bearer, leaders, names), unit.name
+    with_leader = next(u for u in units if len(u.datasheets) > 1)
+    cut = replace(with_leader, datasheets=with_leader.datasheets[1:])  # another unit object
+    assert when._unit_facts(cut)[2] != when._unit_facts(with_leader)[2]
