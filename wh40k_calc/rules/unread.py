@@ -29,8 +29,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..effects import DERIVED
-from ..kept import Kept
 from . import reads
 
 if TYPE_CHECKING:
@@ -65,28 +63,13 @@ def unread_conditions(sel: Selection, words: bool) -> tuple[str, ...]:
 
     attacker = _built(sel.attacker, "attacker", sel.edition)
     target = _built(sel.target, "target", sel.edition)
-    key = (id(attacker), id(target), sel.edition, sel.without_rules, tuple(wanted))
-    kept = _FOUND.get(key)
-    if kept is not None and kept[0] is attacker and kept[1] is target:
-        return kept[2]
-    found = _unread(sel, attacker, target, wanted)
-    _FOUND.put(key, (attacker, target, found))
-    return found
-
-
-FOUND_KEPT = 512
-# (attacking unit, target, the conditions unread) by the units' identity (kept with them, so
-# their ids are not reused while kept: ``activation._built`` hands out one object per unit),
-# the edition, the unit rules switched off and the conditions asked about: all
-# :func:`_unread` reads
-_FOUND: Kept[tuple, tuple[Unit, Unit, tuple[str, ...]]] = Kept(FOUND_KEPT)
-DERIVED.append(_FOUND.clear)  # the unit rules found are the effect files' (effects.clear_caches)
+    return _unread(sel, attacker, target, wanted)
 
 
 def _unread(sel: Selection, attacker: Unit, target: Unit, wanted: list[str]) -> tuple[str, ...]:
     """:func:`unread_conditions` of the built units: none where a unit rule of either is found
-    (reading ``sel.edition`` and ``sel.without_rules`` only), else those of ``wanted`` that no
-    weapon of ``attacker`` reads."""
+    (``applied._unit_rules``, kept per unit), else those of ``wanted`` that no weapon of
+    ``attacker`` reads."""
     from .applied import _unit_rules
 
     requested, _ = _unit_rules(sel, attacker, target)
