@@ -37,8 +37,8 @@ from typing import Any
 import numpy as np
 
 from ..profile import AttackProfile
-from .allocation import AllocationSpace
 from . import kernels
+from .allocation import AllocationSpace
 from .kernels import Faces, Kernel, face_kernels, routing_of, spill_kernel, wound_kernel
 from .wounds import joint_cost, per_attack_kernel, wound_joint
 
@@ -280,7 +280,18 @@ def clear() -> None:
     """Forget everything kept here and the shared state spaces (tests, benchmarks)."""
     from .allocation import _space
 
-    for cached in (kernels._row, _per_attack, _joint, _cost, _kernel, _faces, _spill, _figure, _space, *_KEPT):
+    for cached in (
+        kernels._row,
+        _per_attack,
+        _joint,
+        _cost,
+        _kernel,
+        _faces,
+        _spill,
+        _figure,
+        _space,
+        *_KEPT,
+    ):
         cached.cache_clear()
     _BY_ID.clear()
     _OF_OBJECTS.clear()

@@ -252,12 +252,12 @@ class _Part:
 def _weapon_selection_part(s: Situation, w: Weapon) -> _Part:
     """``selection_key(s.sel, attacker_models=False)`` (made once for the weapons of one
     selection in turn: the last selection is kept, and matched by identity) with the
-    conditions weapon ``w``'s profile cannot read set false (``reads.read_through``: the table of the conditions read only through an ability),
-    so that runs under conditions it ignores share its profile; all of them kept where no
-    condition is set that way, where some effect may act
-    (an effect's conditions or changes may read any condition) or where the weapon has
-    abilities against some keywords only (which may be one of those). Each distinct part is
-    made (and hashed) once per selection."""
+    conditions weapon ``w``'s profile cannot read set false (``reads.read_through``: the
+    table of the conditions read only through an ability), so that runs under conditions it
+    ignores share its profile; all of them kept where no condition is set that way, where
+    some effect may act (an effect's conditions or changes may read any condition) or where
+    the weapon has abilities against some keywords only (which may be one of those). Each
+    distinct part is made (and hashed) once per selection."""
     sel = s.sel
     if _LAST[0] is not sel:
         _LAST[:] = [sel, selection_key(sel, attacker_models=False), {}, {}]
