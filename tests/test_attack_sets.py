@@ -1,5 +1,5 @@
 """``--weapon`` names weapons that *attack*: each model's named weapons must be a set the rules
-let it attack with (wh40k_calc/attack_sets.py, used by wh40k_calc/composition.py).
+let it attack with (wh40k_calc/attack_sets.py, used by wh40k_calc/composition/).
 
 The rules, read from the rules text (10th edition: seed 000, Core rules: Pistol and "select
 one of its profiles to make attacks with"; the seeds README: weapons a model uses, [EXTRA

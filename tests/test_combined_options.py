@@ -1,4 +1,4 @@
-"""Separate wargear options taken together by one model (wh40k_calc/composition.py, ``_combined``).
+"""Separate wargear options taken together by one model (wh40k_calc/composition/combined.py).
 
 The rule (10th edition and edition 11 alike): a model may take each of its datasheet's wargear
 options; the items of one option are alternatives (one of them); an option that replaces X
@@ -28,8 +28,7 @@ from helpers import cli
 
 from wh40k_calc.attack_sets import CARRYING
 from wh40k_calc.catalog import Catalog
-from wh40k_calc.combined_options import MAX_COMBINED
-from wh40k_calc.composition import assign, explain
+from wh40k_calc.composition import MAX_COMBINED, assign, explain
 from wh40k_calc.datasheet import Datasheet, DatasheetError, ModelProfile, load_datasheet, norm_name
 
 CAT = Catalog(use_env=False, home=None)
@@ -312,29 +311,25 @@ def _weapon_key(ds: Datasheet, name: str) -> str:
 
 
 def _held(ds: Datasheet, keys: tuple[str, ...] | Counter) -> Counter:
-    """Weapon copies of an equipment list: a plain weapon's repeats, a multi-profile weapon's
-    most repeated profile; a melee weapon counts once (a model fights with one)."""
+    """Weapon copies of an equipment list, as an army list counts what a model carries: a
+    plain weapon's repeats (a melee weapon's too: two options may each give a Sergeant an
+    Astartes chainsword, and he fights with one), a multi-profile weapon's most repeated
+    profile."""
     per: Counter = Counter()
     for k, n in Counter(keys).items():
         w = ds.weapon(k)
         assert w is not None
         key = norm_name(w.profile_of) if w.profile_of else w.key
         per[key] = max(per[key], n)
-    profiles: dict[str, list] = {}
-    for w in ds.weapons:
-        profiles.setdefault(norm_name(w.profile_of) if w.profile_of else w.key, []).append(w)
-    out: Counter = Counter()
-    for key, n in per.items():
-        melee = all(p.is_melee and not p.abilities.extra_attacks for p in profiles[key])
-        out[key] = min(n, 1) if melee else n
-    return out
+    return per
 
 
 def _model_ends(ds: Datasheet, m: ModelProfile, size: int) -> list[tuple[Counter, frozenset]]:
     """Every equipment one model of kind ``m`` may end with: its options taken one after the
     other (each at most once, one item of it), an item taking away only weapons it still has
-    from its default equipment, adding none that an option gave it already, and what an item
-    needs kept still there at the end; an entry without an option number alone. Returns
+    from its default equipment (what it adds, one more copy where another option added it
+    already: two options' items are each the model's), and what an item needs kept still
+    there at the end; an entry without an option number alone. Returns
     (weapons held, the loadout entries taken, by (loadout, index))."""
     default = Counter(m.equipped)
     by_option: dict[int, list] = {}
@@ -363,8 +358,6 @@ def _model_ends(ds: Datasheet, m: ModelProfile, size: int) -> list[tuple[Counter
             new = Counter(e.equipped)
             out, into = default - new, new - default
             if any(left[k] < n for k, n in out.items()):
-                continue
-            if set(into) & set(gained):
                 continue
             walk(rest, left - out, gained + into, (*taken, (ref, e)))
 
@@ -465,9 +458,13 @@ def test_synthetic_figures_by_hand(tmp_path: Path) -> None:
     # the grenade and the fist are one option's items, though neither takes away the other's
     assert assign(ds, one, {"grenade": 1, "sword": 1}, 5, counting=CARRYING)
     assert assign(ds, one, {"grenade": 1, "fist": 1}, 5, counting=CARRYING) is None
-    # two options taking away the same rifle, or giving a second flamer: not on one model
+    # two options taking away the same rifle: not on one model
     assert assign(ds, {"Leader": 1}, {"flamer": 1, "cannon": 1}, 5, counting=CARRYING) is None
-    assert assign(ds, one, {"flamer": 2}, 5, counting=CARRYING) is None
+    # a flamer for the rifle (option 2) and one for the pistol (option 9): two on one model,
+    # a third nowhere (option 2's limit is 1 model of 5, option 9's count 1)
+    assert assign(ds, one, {"flamer": 2}, 5, counting=CARRYING)
+    assert assign(ds, one, {"flamer": 2, "rifle": 1}, 5, counting=CARRYING) is None
+    assert assign(ds, {"Trooper": 4}, {"flamer": 3}, 5, counting=CARRYING) is None
     assert assign(ds, {"Trooper": 2}, {"flamer": 2}, 5, counting=CARRYING)
     leader = {"Leader": 1}
     assert assign(ds, leader, {"fist": 1, "launcher": 1}, 5, counting=CARRYING)

@@ -1,4 +1,4 @@
-"""``--weapon`` checks the unit's composition (wh40k_calc/composition.py, units.build_unit).
+"""``--weapon`` checks the unit's composition (wh40k_calc/composition/, units.build_unit).
 
 The rule we implement (DATASHEET_FORMAT.md, equipment and loadouts): a model uses a combination
 of weapons only if one of its equipment options lists them together — its model type's

@@ -346,3 +346,13 @@ def test_print_hanging_indents_the_lines_after_the_first() -> None:
         "    Nob, Warboss for",
         "    1-10 save rolls",
     ]
+
+
+@pytest.mark.parametrize("columns", ["80", "120"])
+def test_table_titles_have_no_trailing_spaces(columns: str) -> None:
+    """rich pads a left-justified title to the table's width ("Kill table" and 60 spaces); the
+    titles print on their own line, as rich styles them, without the padding (issue 21)."""
+    out = cli("shoot", "lootas", "--target", "boyz", env={"COLUMNS": columns}).output
+    lines = out.splitlines()
+    for title in ("Expected per activation", "Kill table"):
+        assert title in lines, (title, [ln for ln in lines if ln.startswith(title)])

@@ -253,9 +253,10 @@ def test_a_name_read_the_same_way_in_two_units_is_said_once(tmp_path: Path) -> N
 
 
 def test_a_weapon_not_ours_in_two_units_of_one_name_is_said_once(tmp_path: Path) -> None:
-    """Two Trukks listing a weapon that is not one of ours: its "Weapons not ours:" line (and
-    any warning the two share) is printed once, as the "Read:" line is."""
-    trukk = "Trukk (65 Points)\n  • 1x Wibbly gun\n  • 1x Spiked wheels\n\n"
+    """Two Trukks listing a weapon that is not one of ours (beside their whole default
+    equipment, so no default takes its place): its "Weapons not ours:" line (and any warning
+    the two share) is printed once, as the "Read:" line is."""
+    trukk = "Trukk (65 Points)\n  • 1x Wibbly gun\n  • 1x Big shoota\n  • 1x Spiked wheels\n\n"
     path = tmp_path / "two-trukks.txt"
     path.write_text(_gw(trukk + trukk, "War Horde"), encoding="utf-8")
     result = cli("army", path, *TARGET)

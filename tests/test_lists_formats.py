@@ -112,3 +112,20 @@ def test_a_listforge_share_link_is_its_json() -> None:
     link = b"https://listforge.club/#/listforge-json/" + data
     check_army(parse_bytes(link, "link"), fmt)
     check_army(parse_bytes(data, "data"), fmt)
+
+
+@pytest.mark.parametrize(
+    "name", ["waaagh.wtc-compact.txt", "waaagh.wtc-full.txt", "waaagh.gw-style.txt"]
+)
+def test_a_header_unit_count_that_is_not_the_list_s_is_a_note(name: str) -> None:
+    """The fresh trial: ``+ NUMBER OF UNITS: 3`` over a list of 5 units said nothing. New
+    Recruit's WTC header (its three text exports) is the only header that counts units; a
+    count the list does not hold is a note, as a points total that does not add up is (the
+    units are all there: the header is what is wrong). The true count (5) gives none."""
+    text = (DATA / name).read_text(encoding="utf-8")
+    assert parse_bytes(text.encode(), name).notes == ()
+    wrong = parse_bytes(text.replace("NUMBER OF UNITS: 5", "NUMBER OF UNITS: 3").encode(), name)
+    assert len(wrong.units) == 5
+    assert wrong.notes == (
+        "the list says 3 units but it holds 5 (an attached Leader counted as a unit of its own)",
+    )

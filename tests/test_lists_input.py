@@ -57,7 +57,15 @@ BAD = {
         b'<?xml version="1.0"?><!DOCTYPE roster [<!ENTITY a "aaaa">]><roster>&a;</roster>',
         "document type declaration",
     ),
-    "zip without roster": (_zip({"notes.txt": b"hello", "b.txt": b"x"}), "without a .ros"),
+    "zip without roster": (
+        _zip({"notes.txt": b"hello", "b.txt": b"x"}),
+        "the zip archive holds no roster (.ros): its files are 'notes.txt', 'b.txt'",
+    ),
+    # the fresh trial: a text file alone was read as the roster ("malformed or truncated XML")
+    "zip of one text file": (
+        _zip({"x.txt": b"hello\n"}),
+        "the zip archive holds no roster (.ros): its files are 'x.txt'",
+    ),
     "damaged zip": (_zip({"a.ros": b"<roster/>" * 50})[:60], "damaged or truncated zip"),
     "bad share link": (b"https://listforge.club/#/listforge-json/H4sIAAAA%%%", "does not decode"),
     "roster without units": (
@@ -348,3 +356,12 @@ def test_a_heading_counting_other_than_its_model_lines_is_refused(tmp_path: Path
             f"line 16: 'Boyz' counts {count} models in its heading, but its model lines add up "
             "to 10" in " ".join(result.output.split())
         )
+
+
+def test_a_zip_whose_only_file_is_a_renamed_roster_is_read() -> None:
+    """An archive's only file is its roster where it is XML, whatever its name; a text file
+    alone is no roster (above)."""
+    data = _zip({"roster.xml": (DATA / "waaagh.ros").read_bytes()})
+    army = parse_bytes(data, "in.rosz")
+    assert army.format == "battlescribe-rosz"
+    assert army.units

@@ -202,7 +202,9 @@ def test_a_boy_with_a_big_shoota_and_a_shoota_is_over_the_limits(cat: Catalog) -
     assert boyz.beyond_options == (
         "this unit of 10 models can carry only 9 of Shoota and Big shoota at once (Boy ×9); "
         "Shoota x9 and Big shoota x1 need 10 (wargear option: one of the loadouts "
-        "big-shoota-close-combat-weapon, each for the models it lists)",
+        "big-shoota-close-combat-weapon, each for the models it lists: 1 model for every 10 "
+        "models; loadout big-shoota-close-combat-weapon is for a Boy not equipped with Shoota: "
+        "no model taking it carries one)",
     )
     assert r.units[3].beyond_options == ()  # the other Boyz unit, as exported
     ok = _orks(

@@ -171,18 +171,65 @@ def test_another_factions_unit_is_never_taken_unless_asked(cat: Catalog) -> None
     assert row.status == "ally" and row.faction == "World Eaters"
 
 
-def test_allies_the_list_marks(cat: Catalog) -> None:
-    text = _gw("", "Chaos Knights").decode().removesuffix(APP_FOOTER) + (
+def _allied_nurglings(faction: str) -> bytes:
+    text = _gw("", faction).decode().removesuffix(APP_FOOTER) + (
         "ALLIED UNITS\n\nNurglings (40 Points)\n  • 3x Nurgling Swarm\n"
         "     ◦ 3x Diseased claws and teeth\n" + APP_FOOTER
     )
-    r = resolve_army(parse_bytes(text.encode(), "t"), cat)
+    return text.encode()
+
+
+def test_allies_the_list_marks(cat: Catalog) -> None:
+    """Nurglings are a datasheet of Chaos Daemons and of Death Guard. An army may include
+    another faction's units only as an army rule allows (edition-11 data 912): a Chaos
+    Knights army Chaos Daemons units (Daemonic Pact, the Chaos Daemons' army rule), and none
+    of Death Guard; so a Chaos Knights list's allied Nurglings are Chaos Daemons (the trial:
+    unresolved, "give --allies"). An Orks army has no such rule: still unresolved, with the
+    choices, until --allies says which."""
+    r = resolve_army(parse_bytes(_allied_nurglings("Chaos Knights"), "t"), cat)
+    (row,) = r.units
+    assert row.status == "ally" and row.faction == "Chaos Daemons"
+    assert row.folds[0] == (
+        "'Nurglings' read as Chaos Daemons/Nurglings: an ally of a Chaos Knights army by "
+        "Daemonic Pact (Chaos Daemons army rule)"
+    )
+    r = resolve_army(parse_bytes(_allied_nurglings("Orks"), "t"), cat)
     (row,) = r.units
     assert row.status == "unresolved"  # Chaos Daemons and Death Guard both have Nurglings
     assert "several factions" in (row.reason or "") and "--allies" in (row.reason or "")
-    r = resolve_army(parse_bytes(text.encode(), "t"), cat, allies=("Chaos Daemons",))
+    r = resolve_army(parse_bytes(_allied_nurglings("Orks"), "t"), cat, allies=("Chaos Daemons",))
     (row,) = r.units
     assert row.status == "ally" and row.faction == "Chaos Daemons"
+    r = resolve_army(  # --allies wins over the rules
+        parse_bytes(_allied_nurglings("Chaos Knights"), "t"), cat, allies=("Death Guard",)
+    )
+    assert r.units[0].status == "ally" and r.units[0].faction == "Death Guard"
+
+
+def test_the_ally_rules_as_data() -> None:
+    """The pairs, by hand from the army rules (edition-11 data 912): Daemonic Pact for Chaos
+    Knights and the Heretic Astartes factions; Dreadblades for the other Chaos factions;
+    Freeblades and Assigned Agents for Imperium factions; the Drukhari's Harlequins and
+    Anhrathe; the Cults of the Dark Gods; Brood Brothers only with its detachment."""
+    from wh40k_calc.lists.allies import ally_factions
+
+    assert ally_factions("Chaos Knights") == ("Chaos Daemons",)
+    assert ally_factions("Death Guard") == ("Chaos Daemons", "Chaos Knights")
+    assert ally_factions("Chaos Space Marines") == (
+        "Chaos Daemons",
+        "Chaos Knights",
+        "World Eaters",
+        "Thousand Sons",
+        "Death Guard",
+        "Emperor’s Children",
+    )
+    assert ally_factions("Chaos Daemons") == ("Chaos Knights",)
+    assert ally_factions("Space Marines") == ("Imperial Knights", "Imperial Agents")
+    assert ally_factions("Imperial Knights") == ("Imperial Agents",)
+    assert ally_factions("Drukhari") == ("Aeldari",)
+    assert ally_factions("Genestealer Cults") == ()
+    assert ally_factions("Genestealer Cults", ("Brood Brothers Auxilia",)) == ("Astra Militarum",)
+    assert ally_factions("Orks") == () and ally_factions(None) == ()
 
 
 def test_sizes_damaged_and_impossible(cat: Catalog) -> None:
@@ -267,9 +314,27 @@ def test_detachment_effects_and_edition(cat: Catalog) -> None:
     assert r.effects.attacker == ("get-stuck-in",)  # War Horde's rule (attacker side)
     r = resolve_army(read_list(str(DATA / "waaagh.gw-app-flat.txt")), cat, edition="11")
     assert r.edition == "11" and r.edition_source == "--edition"
-    r = resolve_army(read_list(str(DATA / "waaagh.gw-app.txt")), cat, edition="10")
-    assert r.edition == "11"
-    assert any("--edition 10 ignored" in n for n in r.notes)
+    r = resolve_army(read_list(str(DATA / "waaagh.gw-app.txt")), cat, edition="11")
+    assert r.edition == "11" and not any("--edition" in n for n in r.notes)
+    r = resolve_army(read_list(str(DATA / "waaagh.gw-app.txt")), cat)  # not given: the list's
+    assert r.edition == "11" and r.edition_source.startswith("the list's")
+
+
+def test_an_explicit_edition_the_list_contradicts_is_refused(cat: Catalog) -> None:
+    """The fresh trial: ``--edition 10`` on an edition-11 list ran edition 11 with a note and
+    exit 0. An option the player gave that the list contradicts is a usage error (exit 2)
+    naming both editions; without ``--edition`` the list's edition is followed (above)."""
+    from wh40k_calc.lists.model import EditionConflict
+
+    with pytest.raises(
+        EditionConflict, match="--edition 10 contradicts the list, which is an edition-11 list"
+    ):
+        resolve_army(read_list(str(DATA / "waaagh.gw-app.txt")), cat, edition="10")
+    result = cli("army", DATA / "waaagh.gw-app.txt", "--show", "--edition", "10")
+    assert result.exit_code == 2
+    assert "--edition 10 contradicts the list, which is an edition-11 list" in result.output
+    assert "give --edition 11" in result.output
+    assert cli("army", DATA / "waaagh.gw-app.txt", "--show", "--edition", "11").exit_code == 0
 
 
 def test_strict_exits_non_zero_when_something_did_not_resolve() -> None:
@@ -407,3 +472,25 @@ def test_strict_refuses_a_unit_over_its_wargear_limits(tmp_path: Path) -> None:
     ]
     path.write_bytes(_lootas(2))
     assert cli("army", path, "--show", "--strict").exit_code == 0
+
+
+CHAOS_KNIGHTS = (
+    Path(__file__).resolve().parents[2] / "shared" / "rosters" / "nr-gw-style-chaos-knights"
+)
+
+
+@pytest.mark.skipif(not CHAOS_KNIGHTS.is_dir(), reason=f"needs {CHAOS_KNIGHTS}")
+def test_the_chaos_knights_roster_s_allies_are_its_expected_factions(cat: Catalog) -> None:
+    """The real export's allied units (Beasts of Nurgle, 2x Nurglings) resolve to the faction
+    its expected.yaml gives each (read from the list by hand: Chaos Daemons), unaided."""
+    import yaml
+
+    expected = yaml.safe_load((CHAOS_KNIGHTS / "expected.yaml").read_text(encoding="utf-8"))
+    r = resolve_army(read_list(str(CHAOS_KNIGHTS / "list.txt")), cat)
+    allied = [u for u in expected["units"] if u.get("allied_or_other_faction")]
+    assert len(allied) == 3
+    rows = [u for u in r.units if u.status == "ally"]
+    assert [(u.listed[0].name, u.faction) for u in rows] == [
+        (u["name"], u["faction"]) for u in allied
+    ]
+    assert r.unit_counts()["unresolved"] == 0

@@ -323,9 +323,9 @@ def units(
         rows = [entry_json(e, replaces.get(e.path), cat.data_of(e)) for e in entries]
         sys.stdout.write(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
         return
-    from .listing import print_units
+    from .listing import invalid_user_files, print_units
 
-    print_units(entries, replaces, _edition_words(chosen, cat))
+    print_units(entries, replaces, _edition_words(chosen, cat), invalid_user_files(entries))
 
 
 def _edition_words(chosen, cat) -> str:

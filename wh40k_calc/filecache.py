@@ -2,7 +2,8 @@
 
 Folder: ``WH40K_CALC_CACHE`` when set, else the platform's per-user cache folder
 (``platformdirs``), one subfolder per kind (``effects`` for the compiled effect files of
-:mod:`wh40k_calc.effect_files`, ``datasheets`` here).
+:mod:`wh40k_calc.effect_files`, ``datasheets`` here, ``checked`` for the marks of the user's
+datasheet files :func:`wh40k_calc.listing.invalid_user_files` found valid).
 
 Datasheets: a command reads the one or two YAML datasheets it names, and parsing them needs
 PyYAML, whose import alone is about a tenth of ``calc``'s start-up. So the data a datasheet

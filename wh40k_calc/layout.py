@@ -16,7 +16,8 @@ rich narrows a table that is too wide column by column, then cuts what no longer
    each item whole.
 
 Only a word longer than the whole terminal is ever folded. A table that fits as built prints
-exactly as rich would print it.
+exactly as rich would print it, but for a title justified left: on its own line, as rich
+styles it, without the spaces rich pads it with to the table's width.
 """
 
 from __future__ import annotations
@@ -164,14 +165,27 @@ def print_table(console: Console, table: Table, label_columns: int = 1) -> None:
     for candidate in (table, _light(table)):
         widths = _fit(console, candidate, width)
         if widths is not None:
-            console.print(_with_widths(candidate, widths))
+            _print_titled(console, _with_widths(candidate, widths))
             return
     turned = _turned(console, table, label_columns)
     widths = _fit(console, turned, width)
     if widths is not None and _labels_readable(turned, widths):
-        console.print(_with_widths(turned, widths))
+        _print_titled(console, _with_widths(turned, widths))
         return
     _print_rows(console, table, label_columns, width)
+
+
+def _print_titled(console: Console, table: Table) -> None:
+    """Print ``table``; a title justified left on its own line first, as rich styles it but
+    without the spaces rich pads it with to the table's width ("Kill table" and 60 spaces)."""
+    if not table.title or table.title_justify != "left":
+        console.print(table)
+        return
+    title = table.title if isinstance(table.title, Text) else Text(str(table.title))
+    console.print(title, style=table.title_style or "table.title")
+    untitled = copy.copy(table)
+    untitled.title = None
+    console.print(untitled)
 
 
 TURNED_LABEL_LINES = 2  # a turned table's heading (a row's label) wraps to at most this

@@ -152,10 +152,65 @@ def place_of(p: Path, cwd: str | None = None) -> str:
         return text
 
 
-def print_units(entries: list[Entry], replaces: dict[Path, Path], heading: str = "") -> None:
+def invalid_user_files(entries: list[Entry]) -> dict[Path, str]:
+    """The user's datasheet files of ``entries`` (``kind`` "user", readable YAML) that do not
+    load as datasheets: path -> the error without the path (the field and why:
+    ``models[0].T: must be a whole number, not text``). Only the user's files are loaded (a
+    folder of a few files; the shipped ones are checked by the tests), so a listing without
+    ``--datasheets`` or a user folder loads none and imports no datasheet schema; a file
+    loaded before and unchanged since (its path, size and modification time, and the code of
+    :data:`VALIDATED_BY`) is taken as valid from a mark in the cache folder
+    (:mod:`wh40k_calc.filecache`, kind ``checked``) without loading it again."""
+    mine = [e for e in entries if e.kind == "user" and not e.unreadable]
+    if not mine:
+        return {}
+    from . import filecache
+
+    depends = filecache.stamp(*VALIDATED_BY)
+    out: dict[Path, str] = {}
+    for e in mine:
+        try:
+            mark = filecache.entry("checked", e.path, e.path.stat(), depends)
+        except OSError:
+            mark = None
+        if mark is not None and mark.exists():
+            continue  # loaded before, unchanged, by the same code: valid
+        from .datasheet import DatasheetError, load_datasheet
+
+        try:
+            load_datasheet(e.path)
+        except DatasheetError as exc:
+            out[e.path] = str(exc).removeprefix(f"{e.path}: ")
+            continue
+        if mark is not None:
+            filecache.write(mark, b"")
+    return out
+
+
+# the modules whose code says whether a datasheet file loads: a new version of any of them
+# checks every user file again
+VALIDATED_BY = (
+    "datasheet.py",
+    "sheetnames.py",
+    "validation.py",
+    "abilities.py",
+    "yamlio.py",
+    "filecache.py",
+    "listing.py",
+)
+
+
+def print_units(
+    entries: list[Entry],
+    replaces: dict[Path, Path],
+    heading: str = "",
+    invalid: dict[Path, str] | None = None,
+) -> None:
     """Print ``calc units``' listing: one line per datasheet (name, file, notes), grouped by
     faction, after a count line ending in ``heading`` (the edition and data version). A line
-    too long for the terminal is folded (the file below the name)."""
+    too long for the terminal is folded (the file below the name). A file of ``invalid``
+    (path -> why, :func:`invalid_user_files`) is marked on its line and named with its field
+    in a note after the listing."""
     import itertools
 
     from rich.console import Console
@@ -196,6 +251,8 @@ def print_units(entries: list[Entry], replaces: dict[Path, Path], heading: str =
                 place += f" (replaces {place_of(replaces[e.path], cwd)})"
             if e.unreadable:
                 place += " (unreadable: `calc units --check` says why)"
+            elif invalid and e.path in invalid:
+                place += " (invalid: see below)"
             place = esc(place)
             line = f"  {names[e.path]:<{name_width}}  {place}"
             if len(line) <= width:  # one aligned line
@@ -210,6 +267,9 @@ def print_units(entries: list[Entry], replaces: dict[Path, Path], heading: str =
         # plain text, already escaped and folded: written as it is (rich would only split it
         # into lines and segments again, most of the listing's time)
         out.file.write("".join(lines))
+    for path, why in (invalid or {}).items():  # one note a file: its place, the field, why
+        note = f"Note: {place_of(path, cwd)} is not a valid datasheet: {why}"
+        out.file.write(_fill(esc(note), width, 0, 2) + "\n")
 
 
 def _fill(text: str, width: int, first: int, rest: int) -> str:

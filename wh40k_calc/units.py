@@ -12,7 +12,6 @@ from typing import Any
 
 from msgspec import Struct
 
-from .composition import assign, carried_fits, explain, unchecked
 from .datasheet import CONTROL, Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
 from .fuzzy import did_you_mean
 from .records import replace
@@ -248,6 +247,8 @@ def unlimited_notes(ds: Datasheet, keys: list[str], head: str = "") -> tuple[str
     """A note for each weapon of ``keys`` whose number a wargear option limits that our data
     does not generate (:func:`~wh40k_calc.composition.unchecked`): taken as given, never
     silently (``head``: ``--weapon `` where that option named them)."""
+    from .composition.unchecked import unchecked
+
     return tuple(
         f"{head}{w.name}: how many of it the unit may carry is set by a wargear option our "
         f"data does not generate ({why}); the number given is not checked against it"
@@ -614,6 +615,8 @@ def _size_for_weapons(ds: Datasheet, specs: tuple[tuple[str, int], ...]) -> int 
         need = {k: n for k, (_, n) in _wanted(ds, specs).items()}
     except SelectionError:
         return None
+    from .composition.search import assign
+
     for size in sorted(ds.sizes, key=lambda s: s.total):
         counts = {name: n for name, n in size.composition}
         if assign(ds, counts, need, size.total) is not None:
@@ -642,12 +645,17 @@ def _explicit_weapons(
             can carry or attack with (why: e.g. two weapons no model carries together, more
             than its models, a Pistol and a boltgun on one model).
     """
+    from .composition.search import assign
+
     wanted = _wanted(ds, specs)
     conflict = whole_unit_conflict(ds, wanted)
     if conflict is not None:
         raise WeaponsError("--weapon: " + conflict, conflict)
     plan = assign(ds, counts, {k: n for k, (_, n) in wanted.items()}, starting_strength)
     if plan is None:
+        from .composition.reasons import explain
+        from .composition.search import carried_fits
+
         n_models = sum(counts.values())
         subject = f"this unit of {count(n_models, 'model')}"
         need = {k: n for k, (_, n) in wanted.items()}

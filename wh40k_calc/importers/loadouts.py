@@ -554,6 +554,93 @@ def generate_loadouts(
         max_counts: model name -> how many the largest unit size has (a loadout may not
             equip more).
     """
+    out, pending, limited = _generate(option_rows, models, weapons, max_counts)
+    if not out.skipped[_NO_CARRIER]:
+        return out
+    gained = _gained(pending, limited, models)
+    if not any(gained.values()):
+        return out
+    chained = [replace(m, gained=gained[m.name]) for m in models]
+    after = _generate(option_rows, chained, weapons, max_counts)[0]
+    if _chains_apart(out, after, chained):
+        return out
+    return after
+
+
+_NO_CARRIER = "no model carries the weapons replaced"
+
+
+def _gained(
+    pending: list[_Made], limited: set[int], models: list[ImportedModel]
+) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Model name -> the equipment lists that a wargear option lets any number of its models
+    swap to (an entry for every model of the type that wants it: count ``all``, not all-or-none
+    ``whole``, no unit size, in no option limit, taking a default weapon away), in options'
+    order: an option that replaces a weapon only such an option gives applies to these models
+    after it ("Any number of Corsair Voidreavers can each have their shuriken pistol and
+    power sword replaced with 1 shuriken rifle", then "1 Corsair Voidreaver's shuriken rifle
+    can be replaced with ..."; both editions: each option is taken in turn, a swap of X needs
+    the model to carry X). The chained entry takes away what the first option took away, so
+    it is never combined with that option again (:mod:`wh40k_calc.composition.combined`)."""
+    out: dict[str, tuple[tuple[str, ...], ...]] = {m.name: () for m in models}
+    by_name = {m.name: m for m in models}
+    for i, made in enumerate(pending):
+        if i in limited:
+            continue
+        for e in made.entries:
+            m = by_name.get(str(e["model"]))
+            equipped = e["equipped"]
+            kit = tuple(str(w) for w in equipped) if isinstance(equipped, list) else ()
+            if m is None or e.get("count") != "all" or e.get("whole"):
+                continue
+            if e.get("min_unit_size") or e.get("replaces") or e.get("needs"):
+                continue
+            if Counter(m.equipped or []) - Counter(kit) and kit not in out[m.name]:
+                out[m.name] += (kit,)
+    return out
+
+
+def _chains_apart(before: Options, after: Options, models: list[ImportedModel]) -> bool:
+    """Whether two of the loadout entries that options applied after another option made (in
+    ``after``, not in ``before``) take away different weapons of the equipment that option
+    gave: a model may then take both (a Death Company Marine's chainsword and bolt pistol,
+    each replaced by an option of its own), which entries made from the default equipment
+    cannot say (both take away what the first option took away, so they would never be
+    combined): the options are then left as they were, not generated."""
+    gained = {m.name: m.gained for m in models}
+    made: list[tuple[str, object, Counter[str]]] = []  # (model, option, weapons taken away)
+    for name, entries in after.loadouts.items():
+        if name in before.loadouts:
+            continue
+        for e in entries:
+            kits = gained.get(str(e["model"]), ())
+            equipped = e["equipped"]
+            have = Counter(str(w) for w in equipped) if isinstance(equipped, list) else Counter()
+            if not kits:
+                continue
+            kit = max(kits, key=lambda k: _overlap(k, have))
+            made.append((str(e["model"]), e.get("option"), Counter(kit) - have))
+    return any(
+        a[0] == b[0] and a[1] != b[1] and not set(a[2]) & set(b[2])
+        for i, a in enumerate(made)
+        for b in made[i + 1 :]
+    )
+
+
+def _overlap(kit: tuple[str, ...], have: Counter[str]) -> int:
+    """How many of ``kit``'s weapons ``have`` holds too (copies counted)."""
+    both: Counter[str] = Counter(kit) & have
+    return sum(both.values())
+
+
+def _generate(
+    option_rows: list[dict[str, str]],
+    models: list[ImportedModel],
+    weapons: list[ImportedWeapon],
+    max_counts: dict[str, int],
+) -> tuple[Options, list[_Made], set[int]]:
+    """:func:`generate_loadouts`' one reading of the options: the loadouts and choices, every
+    loadout made (in the options' order) and the indices of those in an option limit."""
     out = Options({}, {}, Counter(), [])
     capped = ranged_cap(option_rows)
 
@@ -628,7 +715,7 @@ def generate_loadouts(
     origin = {names[i]: m.row for i, m in enumerate(pending)}
     _add_up_separate_options(out.loadouts, origin, max_counts)
     _number_options(out.loadouts, {names[i]: m.option for i, m in enumerate(pending)}, option_rows)
-    return out
+    return out, pending, {i for indices, _ in limits for i in indices}
 
 
 _RESTRICTS = re.compile(
@@ -1076,14 +1163,14 @@ def _entries(
     if group is None and option.count is not None and option.model is None:
         carriers = carriers[:1]
     if not carriers:
-        return None, "no model carries the weapons replaced"
+        return None, _NO_CARRIER
     entries: list[dict[str, object]] = []
     for model in carriers:
         if max_counts.get(model.name, 0) == 0:
             return None, "the model is not in the largest unit size"
         kits = _kits(model, max_counts[model.name], option.old, weapons)
         if not kits:
-            return None, "no model carries the weapons replaced"
+            return None, _NO_CARRIER
         for n, kit, plain in kits if option.count is None else kits[:1]:
             entry: dict[str, object] = {"model": model.name}
             count = 1 if option.once else option.count
@@ -1142,7 +1229,12 @@ def _kits(
     special = sum(n for n, *_ in model.by_count)
     kits = [(largest - special, model.equipped or [], True)]
     kits += [(n, names, False) for n, names, _ in model.by_count]
-    return [k for k in kits if k[0] > 0 and _swap(k[1], old, [], weapons) is not None]
+    found = [k for k in kits if k[0] > 0 and _swap(k[1], old, [], weapons) is not None]
+    if found or not model.gained:
+        return found
+    gained = [(largest, list(names), True) for names in model.gained]  # after another option
+    gained = [k for k in gained if _swap(k[1], old, [], weapons) is not None]
+    return gained if len(gained) == 1 else []  # several: which one is not one entry's to say
 
 
 def _carriers(

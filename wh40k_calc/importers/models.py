@@ -35,6 +35,10 @@ class ImportedModel:
     wargear: list[str] = field(default_factory=list)
     parts: tuple[tuple[str, int], ...] = ()
     by_count: list[tuple[int, list[str], list[str]]] = field(default_factory=list)
+    # the equipment another wargear option lets any number of these models swap to (a
+    # Voidreaver's shuriken rifle): what an option replacing a weapon none carries by default
+    # replaces (:func:`~wh40k_calc.importers.loadouts.generate_loadouts`)
+    gained: tuple[tuple[str, ...], ...] = ()
 
 
 def models_of(alts: list[Entries]) -> list[ImportedModel]:

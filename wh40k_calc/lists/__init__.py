@@ -12,8 +12,10 @@ structure, on the shared pieces of :mod:`.text`: :mod:`.gwapp` (the official 40K
 :mod:`.rosterizer` (Rosterizer JSON); :mod:`.attach` pairs Leaders with their Bodyguards as
 the text exports say.
 
-Resolving: :mod:`.factions` (a list's faction as ours), :mod:`.names` (the name forms lists
-use), :mod:`.equip` (a unit equipped as listed), :mod:`.effects_for` (detachments and
-enhancements as effects). Output: :mod:`.render` (tables), :mod:`.output` (JSON),
-:mod:`.command` (the typer command).
+Resolving: :mod:`.factions` (a list's faction as ours), :mod:`.allies` (the factions an army
+may take allies from, as data), :mod:`.names` (the name forms lists use), :mod:`.equip` (a
+unit equipped as listed), :mod:`.stand_in` (default weapons in the place of listed ones we
+lack), :mod:`.bounds` (the most copies of a weapon a model could carry: impossible counts),
+:mod:`.effects_for` (detachments and enhancements as effects). Output: :mod:`.render`
+(tables), :mod:`.output` (JSON), :mod:`.command` (the typer command).
 """

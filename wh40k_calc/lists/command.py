@@ -110,7 +110,7 @@ def army(
     from ..selection import SelectionError
     from .army import run_army
     from .detect import read_list
-    from .model import ListError, UnitCountError
+    from .model import EditionConflict, ListError, UnitCountError
     from .resolve import resolve_army
 
     if not options.show and target.target is None:
@@ -130,6 +130,8 @@ def army(
         resolved = resolve_army(
             army_list, cat, edition, default, tuple(options.allies or ()), _source_words(chosen)
         )
+    except EditionConflict as exc:
+        raise fail(f"{path}: {exc}", 2) from None
     except UnitCountError as exc:
         raise fail(f"{path}: {exc}") from None
     except (ListError, DatasheetError, EditionError, UnknownFactionError) as exc:

@@ -39,6 +39,12 @@ class UnitCountError(ListError):
     names the unit (its line in a text export) but not the input, which the caller adds."""
 
 
+class EditionConflict(ListError):
+    """An edition given explicitly (``--edition``) that the list contradicts: the list states
+    its own edition (``ArmyList.edition``); the message names both, but not the input, which
+    the caller adds. A usage error."""
+
+
 Counted = tuple[tuple[str, int], ...]  # (name as the list spells it, how many), in list order
 
 
@@ -147,7 +153,8 @@ class ArmyList:
     list names it, ``detachments`` in list order, ``edition`` ("10" or "11") only where the
     export states it (``edition_reason`` says how), ``points`` the list's total and
     ``points_limit`` its battle size's, ``units`` in list order, ``notes`` what the reader
-    noticed (a total that does not add up)."""
+    noticed (a total that does not add up), ``units_stated`` the number of units the
+    export's header states (None: it states none; only New Recruit's WTC header does)."""
 
     format: str
     name: str | None
@@ -159,13 +166,24 @@ class ArmyList:
     edition: str | None = None
     edition_reason: str | None = None
     notes: tuple[str, ...] = field(default=())
+    units_stated: int | None = field(default=None, compare=False)
 
     def with_notes(self) -> ArmyList:
-        """This list with a note when its stated total differs from its units' points."""
+        """This list with a note when its stated total differs from its units' points, and one
+        when the number of units its header states (``units_stated``: New Recruit's ``NUMBER
+        OF UNITS``, an attached Leader a unit of its own) is not the number it holds."""
         from ..records import replace
 
+        notes = list(self.notes)
         listed = [u.points for u in self.units if u.points is not None]
-        if self.points is None or not listed or sum(listed) == self.points:
-            return self
-        note = f"the list says {self.points:,} points but its units add up to {sum(listed):,}"
-        return replace(self, notes=(*self.notes, note))
+        if self.points is not None and listed and sum(listed) != self.points:
+            notes.append(
+                f"the list says {self.points:,} points but its units add up to {sum(listed):,}"
+            )
+        held = len(self.units)
+        if self.units_stated is not None and self.units_stated != held:
+            notes.append(
+                f"the list says {self.units_stated:,} units but it holds {held:,} "
+                "(an attached Leader counted as a unit of its own)"
+            )
+        return self if len(notes) == len(self.notes) else replace(self, notes=tuple(notes))

@@ -214,6 +214,7 @@ def parse(text: str, label: str, which: str | None = None) -> ArmyList:
         points_limit=h.limit,
         edition=edition,
         edition_reason=reason,
+        units_stated=stated_units(lines),
     ).with_notes()
 
 

@@ -78,6 +78,7 @@ def _unit(u) -> dict[str, Any]:
         "warnings": list(u.warnings),
         "default_loadout": u.default_loadout,
         "beyond_options": list(u.beyond_options),
+        "below_minimum": list(u.below_minimum),
         "effects": list(u.effects),
         "weapons": [
             {

@@ -101,7 +101,8 @@ def _weapon_text(w: WeaponLine, attached: bool = False) -> list[Any]:
     if w.status == "wargear":
         return [listed, (" · wargear, not a weapon", "dim")]
     did = f"; did you mean {', '.join(w.candidates)}?" if w.candidates else ""
-    return [listed, (f" · not one of ours{did}", "red")]
+    instead = [" → ", (esc(w.fold), "yellow")] if w.fold else []  # a default in its place
+    return [listed, (f" · not one of ours{did}", "red"), *instead]
 
 
 def _resolution_notes(resolved: ResolvedArmy, console: Any) -> None:
@@ -234,6 +235,8 @@ def _unresolved(resolved: ResolvedArmy, console: Any) -> None:
             once("Read: ", "dim", f)
         bad = [w for w in u.weapons if w.status == "unresolved"]
         if bad and u.status != "unresolved":
-            names = ", ".join(f"{w.listed}" for w in bad)
+            names = ", ".join(f"{w.listed}" for w in bad if not w.weapons)
+            if not names:  # each has its model's default weapon in its place (a warning)
+                continue
             what = "its default loadout instead" if u.default_loadout else "left out"
             once("Weapons not ours: ", "yellow", f"{u.name}: {names} ({what})")

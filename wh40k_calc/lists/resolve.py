@@ -15,7 +15,11 @@ unit, each step said.
   is a damaged unit of the next size (as ``--models`` takes it), with a warning, and a count
   above the largest size refuses the list (:class:`~.model.UnitCountError`, naming the
   sizes), and so does a weapon listed more than :data:`MOST_COPIES_A_MODEL` times a model
-  (no option gives a model more than 10 of one weapon: such a count is an export's error).
+  (no option gives a model more than 10 of one weapon: such a count is an export's error),
+  and one of our weapons listed more times than the unit's models could carry under any
+  loadout (:func:`.bounds.most_copies`, generous: a gap in our options cannot make it
+  refuse a real list); counts over our options' finer limits are warnings
+  (:func:`_beyond_options`: our data may lack an option).
   Model types by name (:func:`.names.model_type`);
   where the list's counts per type are not those of the data's size, the list's are used
   (said).
@@ -49,6 +53,7 @@ from .names import Fold, is_wargear, model_type, suggestions, unit_forms, weapon
 
 if TYPE_CHECKING:
     from ..catalog import Catalog, Entry
+    from .allies import AllyRule
 
 UNIT_STATUSES = ("resolved", "ally", "unresolved")
 WEAPON_STATUSES = ("resolved", "folded", "wargear", "unresolved")
@@ -85,7 +90,9 @@ class ResolvedUnit:
     ``effects`` the attacker-side effects that may apply to its activations,
     ``default_loadout`` whether it kept its datasheet's equipment (nothing listed matched),
     ``beyond_options`` why it has more of a weapon than its datasheet's wargear options allow
-    (one reason a weapon; also among the warnings: the list's weapons are used as listed)."""
+    (one reason a weapon; also among the warnings: the list's weapons are used as listed),
+    ``below_minimum`` why a unit of it has fewer models than its datasheet's smallest size
+    (one reason a listed unit; also among the warnings: read as a damaged unit)."""
 
     name: str
     listed: tuple[ListedUnit, ...]
@@ -103,6 +110,7 @@ class ResolvedUnit:
     effects: tuple[str, ...] = ()
     default_loadout: bool = False
     beyond_options: tuple[str, ...] = ()
+    below_minimum: tuple[str, ...] = ()
 
     @property
     def attached(self) -> bool:
@@ -156,20 +164,29 @@ class ResolvedArmy:
             extra.append(f"{count(w['wargear'], 'wargear line')} not weapons")
         if beyond := self.beyond_options():
             extra.append(f"{count(beyond, 'unit')} over the wargear limits")
+        if below := self.below_minimum():
+            extra.append(f"{count(below, 'unit')} below the smallest size")
         return text + (f" ({'; '.join(extra)})" if extra else "")
 
     def beyond_options(self) -> int:
         """How many rows have more of a weapon than their datasheet's wargear options allow."""
         return sum(1 for u in self.units if u.beyond_options)
 
+    def below_minimum(self) -> int:
+        """How many listed units have fewer models than their datasheet's smallest size (an
+        Attached unit counts each of its units)."""
+        return sum(len(u.below_minimum) for u in self.units)
+
     @property
     def complete(self) -> bool:
         """True when every unit and every weapon line resolved and no row has more of a
-        weapon than its wargear options allow (``--strict``)."""
+        weapon than its wargear options allow nor fewer models than its datasheet's smallest
+        size (``--strict``)."""
         return (
             not self.unit_counts()["unresolved"]
             and not self.weapon_counts()["unresolved"]
             and not self.beyond_options()
+            and not self.below_minimum()
         )
 
     def resolved(self) -> list[ResolvedUnit]:
@@ -232,7 +249,8 @@ def resolve_army(
     Args:
         army: the list as read.
         cat: where datasheets are found.
-        edition: ``--edition`` (None: not given).
+        edition: ``--edition`` (None: not given); one the list contradicts (the list states
+            another) is refused.
         default_edition: the player's default edition.
         default_source: where that default comes from, as the output says it ("the default",
             "from WH40K_CALC_EDITION", "from /home/me/.../config.toml").
@@ -240,6 +258,7 @@ def resolve_army(
             mark them.
 
     Raises:
+        EditionConflict: ``edition`` is given and the list states another.
         UnknownFactionError: an ``allies`` faction is none of ours.
         UnitCountError: a unit has more models than any size of its datasheet.
     """
@@ -247,9 +266,12 @@ def resolve_army(
     if army.edition is not None:
         used, source = army.edition, f"the list's: {army.edition_reason or 'it says so'}"
         if edition is not None and edition != army.edition:
-            notes.append(
-                f"--edition {edition} ignored: the list is an edition-{army.edition} list "
-                f"({army.edition_reason})"
+            from .model import EditionConflict
+
+            raise EditionConflict(
+                f"--edition {edition} contradicts the list, which is an edition-{army.edition} "
+                f"list ({army.edition_reason or 'it says so'}): leave out --edition to follow "
+                f"the list, or give --edition {army.edition}"
             )
     elif edition is not None:
         used, source = edition, "--edition"
@@ -265,7 +287,10 @@ def resolve_army(
         used,
     )
     ally_factions = tuple(_ally_faction(cat, a) for a in allies)
-    sheets = [_sheet(cat, u, faction, ally_factions, used) for u in army.units]
+    from .allies import ally_rules
+
+    rules = ally_rules(faction.faction, army.detachments)
+    sheets = [_sheet(cat, u, faction, ally_factions, used, rules) for u in army.units]
     rows = _rows(army, sheets, used, effects)
     return ResolvedArmy(army, used, source, faction, tuple(rows), effects, tuple(notes))
 
@@ -295,18 +320,30 @@ class _Sheet:
 
 
 def _sheet(
-    cat: Catalog, u: ListedUnit, faction: FactionChoice, allies: tuple[str, ...], edition: str
+    cat: Catalog,
+    u: ListedUnit,
+    faction: FactionChoice,
+    allies: tuple[str, ...],
+    edition: str,
+    rules_for: list[AllyRule] | None = None,
 ) -> _Sheet:
     from ..catalog import AmbiguousUnitError, UnknownFactionError, UnknownUnitError
 
+    forms = [Fold(u.name, ""), *unit_forms(u.name)]
     if u.ally:  # its own faction where the list gives it, else an --allies one, else any
         own = our_faction(cat, u.faction).faction if u.faction else None
-        where = [own] if own else [*allies, None]
+        where: list[str | None] = [own] if own else [*allies]
         status = "ally"
+        if not own:
+            found = _by_ally_rule(cat, u, faction, forms, edition, rules_for)
+            if found is not None and not any(
+                _has(cat, form.name, a, edition) for a in allies for form in forms
+            ):
+                return found
+            where.append(None)
     else:
         where = [faction.faction]
         status = "resolved"
-    forms = [Fold(u.name, ""), *unit_forms(u.name)]
     for f in where:
         for form in forms:
             try:
@@ -332,6 +369,67 @@ def _sheet(
                 return _Sheet(None, "unresolved", reason=refused)
             return _Sheet(ds, status, folds)
     return _elsewhere(cat, u, faction, allies, edition, forms)
+
+
+def _has(cat: Catalog, name: str, faction: str, edition: str) -> bool:
+    """Whether ``faction`` has a datasheet called ``name`` in ``edition``'s data."""
+    from ..catalog import AmbiguousUnitError, UnknownFactionError, UnknownUnitError
+
+    try:
+        lookup_entry(cat, name, faction, edition)
+    except AmbiguousUnitError:
+        return True
+    except (UnknownUnitError, UnknownFactionError):
+        return False
+    return True
+
+
+def _by_ally_rule(
+    cat: Catalog,
+    u: ListedUnit,
+    faction: FactionChoice,
+    forms: list[Fold],
+    edition: str,
+    rules_for: list[AllyRule] | None,
+) -> _Sheet | None:
+    """A unit the list marks as an ally without its faction, found in the factions the army's
+    own may take allies from (:func:`.allies.ally_rules`, ``rules_for`` the army's rules):
+    the datasheet of the one faction that has it and whose rule admits it (said, naming the
+    rule); where several do, unresolved with them; None where none does (it is looked up
+    in any faction then, as before)."""
+    from ..catalog import AmbiguousUnitError, UnknownFactionError, UnknownUnitError
+    from .allies import allowed
+
+    rules = rules_for or []
+    found: dict[str, tuple[Datasheet, str, Fold]] = {}
+    for f in dict.fromkeys(r.allies for r in rules):
+        for form in forms:
+            try:
+                entry = lookup_entry(cat, form.name, f, edition)
+                ds = _load(cat, entry, edition)
+            except (AmbiguousUnitError, UnknownUnitError, UnknownFactionError):
+                continue
+            except (DatasheetError, LookupError):
+                continue
+            rule = allowed(rules, ds)
+            if rule is not None:
+                found[ds.faction] = (ds, f"{rule.name} ({rule.source} army rule)", form)
+                break
+    if not found:
+        return None
+    if len(found) > 1:
+        names = list(found)
+        return _Sheet(
+            None,
+            "unresolved",
+            candidates=[f"{f}/{found[f][0].name}" for f in names],
+            reason=f"{u.name!r} is a datasheet of several factions a {faction.faction} army "
+            f"may take allies from ({', '.join(names)}) and the list does not say which (give "
+            "--allies with its faction)",
+        )
+    ((f, (ds, why, form)),) = found.items()
+    read = f"{u.name!r} read as {f}/{ds.name}" + (f" ({form.why})" if form.why else "")
+    return _Sheet(ds, "ally", [f"{read}: an ally of a {faction.faction} army by {why}"])
 
 
 def _chapter_refusal(ds: Datasheet, faction: FactionChoice) -> str | None:
@@ -480,6 +578,7 @@ def _single_row(
         effects=_unit_effects(effects, (u,)),
         default_loadout=eq.default,
         beyond_options=tuple(eq.beyond),
+        below_minimum=eq.below,
     )
 
 
@@ -557,6 +656,7 @@ def _attached_row(
         effects=_unit_effects(effects, listed),
         default_loadout=eq.default,
         beyond_options=tuple(eq.beyond + [w for x in leqs for w in x.beyond]),
+        below_minimum=eq.below + tuple(w for x in leqs for w in x.below),
     )
 
 
@@ -598,6 +698,7 @@ class _Equipped:
     error: str | None = None
     default: bool = False
     beyond: list[str] = field(default_factory=list)
+    below: tuple[str, ...] = ()
 
 
 def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
@@ -616,7 +717,14 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
             f"(sizes {', '.join(map(str, totals))}); a count is a whole number from 1 up to "
             "the largest size's"
         )
-    if n not in totals:
+    if n < totals[0]:  # a roster fields a unit of one of its sizes (--strict refuses)
+        out.below = (
+            f"{ds.name} has {count(n, 'model')}, fewer than its smallest size (sizes "
+            f"{', '.join(map(str, totals))}): read as a damaged unit of {totals[0]}, as "
+            f"--models {n} takes it (--strict refuses it)",
+        )
+        out.warnings.append(out.below[0])
+    elif n not in totals:
         out.warnings.append(
             f"{ds.name} has no {n}-model size (sizes {', '.join(map(str, totals))}): read "
             f"as a damaged unit, as --models {n} takes it"
@@ -646,9 +754,14 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
     resolved_any = False
     listed: dict[tuple[str, ...], None] = {}  # each listed weapon's profile keys, in order
     lines: list[tuple[str, int, tuple]] | None = [] if named else None  # model lines' kits
+    carried: dict[str, tuple[str, int]] = {}  # weapon -> (the list's name, copies on the unit)
     for m, g in groups:
+        first_line = len(out.lines)
         resolved, listed_any = _resolve_weapons(ds, u, g, out)
         resolved_any = resolved_any or bool(resolved)
+        names = [w.listed for w in out.lines[first_line:] if w.status in ("resolved", "folded")]
+        _count_carried(ds, list(zip(names, resolved, strict=True)), carried)
+        resolved = resolved + _stand_in(ds, g, m, by_type, resolved, out, first_line)
         listed.update((tuple(w.key for w in profiles), None) for profiles, _ in resolved)
         if m is None:
             for mk, weapons in _spread(ds, resolved, by_type).items():
@@ -665,6 +778,7 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
         equipment.setdefault(m.key, []).extend(kits(g.count, resolved))
         if lines is not None:
             lines.append((m.name, g.count, tuple(kits(g.count, resolved))))
+    _refuse_beyond_any_loadout(ds, u, n, carried)
     if not resolved_any:
         out.default = True
         out.warnings.append(
@@ -696,6 +810,108 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
     out.warnings += [f"{ds.name}: {note}" for note in unlimited_notes(ds, keys)]
     out.datasheet = as_listed(ds, equipment, composition)
     return out
+
+
+def _stand_in(
+    ds: Datasheet,
+    g: ListedModels,
+    m: ModelProfile | None,
+    by_type: dict[str, int],
+    resolved: list[tuple[tuple[Weapon, ...], int]],
+    out: _Equipped,
+    first_line: int,
+) -> list[tuple[tuple[Weapon, ...], int]]:
+    """The default weapons that take the place of a model line's listed weapons we lack
+    (:func:`.stand_in.stand_ins`; ``out.lines[first_line:]`` the line's weapon lines), each
+    such weapon line marked with them and a warning said; none: an empty list."""
+    from ..records import replace
+    from .stand_in import stand_ins
+
+    unknown = [i for i in range(first_line, len(out.lines)) if out.lines[i].status == "unresolved"]
+    if not unknown or not resolved:
+        return []
+    models = (
+        [(m, g.count)]
+        if m is not None
+        else [(x, by_type[x.key]) for x in ds.models if by_type.get(x.key)]
+    )
+    got = stand_ins(ds, models, resolved, sum(out.lines[i].count for i in unknown))
+    if got is None:
+        return []
+    names = [out.lines[i].listed for i in unknown]
+    instead = ", ".join(got.shown)
+    for i in unknown:
+        out.lines[i] = replace(
+            out.lines[i],
+            weapons=tuple(w.name for profiles, _ in got.weapons for w in profiles),
+            fold=f"the default {instead} in its place",
+        )
+    n = sum(c for _, c in models)
+    one = len(names) == 1
+    place = "its place" if one else "their place"
+    if n == 1:
+        kept = f"it keeps its default {instead} in {place}"
+    else:
+        kind = f"{m.name} models" if m is not None else "models"
+        kept = f"its {n} {kind} keep their default {instead} in {place}"
+    out.warnings.append(
+        f"{ds.name}: {', '.join(names)} {'is' if one else 'are'} not one of ours: {kept}"
+    )
+    return list(got.weapons)
+
+
+def _count_carried(
+    ds: Datasheet,
+    resolved: list[tuple[str, tuple[tuple[Weapon, ...], int]]],
+    carried: dict[str, tuple[str, int]],
+) -> None:
+    """Add a model line's resolved weapons (the list's name, (our profiles, copies)) to
+    ``carried`` (weapon key, a weapon of several profiles once -> the list's first name for
+    it and its copies over the unit). Two names of one line that stand for the same weapon
+    (``Stikka``, a base name for the ranged and the melee Stikka, beside ``Stikka (melee)``)
+    count it once, the larger count."""
+    from ..attack_sets import Weapons
+
+    arms = Weapons(ds)
+    line: dict[str, tuple[str, int]] = {}  # names of one line that overlap are one weapon
+    for listed, (profiles, copies) in resolved:
+        for k in dict.fromkeys(arms.weapon(w.key) for w in profiles):
+            if copies > line.get(k, ("", 0))[1]:
+                line[k] = (listed, copies)
+    for k, (listed, copies) in line.items():
+        name, before = carried.get(k, (listed, 0))
+        carried[k] = (name, before + copies)
+
+
+def _refuse_beyond_any_loadout(
+    ds: Datasheet, u: ListedUnit, models: int, carried: dict[str, tuple[str, int]]
+) -> None:
+    """Refuse a unit listed with more copies of one of our weapons than its ``models`` could
+    carry under any loadout of ``ds``: more than ``models`` times :func:`.bounds.most_copies`
+    (the most of one weapon any one model of the datasheet could carry, taken generously, so
+    that a gap in our option data cannot make it refuse a real list). Finer limits (what
+    these options give these models) are warnings (:func:`_beyond_options`).
+
+    Raises:
+        UnitCountError: naming the unit's line, the weapon, its count and the bound.
+    """
+    from .bounds import most_copies
+
+    over = [(name, c) for name, c in carried.values() if c > models]
+    if not over:
+        return
+    most = most_copies(ds)
+    for name, copies in over:
+        if copies > models * most:
+            from .model import UnitCountError
+
+            where = f"line {u.line}: " if u.line is not None else ""
+            a_model = "one" if most == 1 else f"{most}"
+            raise UnitCountError(
+                f"{where}{u.name!r} lists {copies} of {name!r} on {count(models, 'model')}, "
+                f"more than they could carry under any loadout of {ds.name} (at most "
+                f"{a_model} of a weapon a model: {models * most}); fix the count in the list"
+            )
 
 
 def _beyond_options(

@@ -116,7 +116,7 @@ def clean_text(text: str) -> str:
 
 def unzip_roster(data: bytes, label: str) -> bytes:
     """The roster file inside a ``.rosz`` archive (its first ``.ros`` member, else its only
-    member).
+    member where that is XML: a roster renamed; a text file alone is no roster).
 
     Raises:
         ListError: not a readable zip archive, no roster in it, or a roster larger than
@@ -132,8 +132,14 @@ def unzip_roster(data: bytes, label: str) -> bytes:
             chosen = ros[0] if ros else (members[0] if len(members) == 1 else None)
             if not members:
                 raise ListError(f"{label}: an empty zip archive: it holds no roster")
+            if chosen is not None and not ros and not _xml_start(zf, chosen):
+                chosen = None  # its only file is not named .ros and is no XML either
             if chosen is None:
-                raise ListError(f"{label}: a zip archive without a .ros roster in it")
+                files = ", ".join(repr(i.filename) for i in members[:5])
+                more = f" and {len(members) - 5} more" if len(members) > 5 else ""
+                raise ListError(
+                    f"{label}: the zip archive holds no roster (.ros): its files are {files}{more}"
+                )
             if chosen.file_size > MAX_UNZIPPED:
                 raise ListError(
                     f"{label}: its roster {chosen.filename!r} unpacks to more than "
@@ -146,3 +152,14 @@ def unzip_roster(data: bytes, label: str) -> bytes:
     if len(out) > MAX_UNZIPPED:
         raise ListError(f"{label}: its roster unpacks to more than 16 MB; not an army list")
     return out
+
+
+def _xml_start(zf, member) -> bool:
+    """Whether ``member`` of the open zip archive ``zf`` begins as XML does (``<`` after a
+    byte-order mark and white space): a roster saved under another name."""
+    with zf.open(member) as fh:
+        head = fh.read(512)
+    for bom in (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"):
+        head = head.removeprefix(bom)
+    head = head.replace(b"\x00", b"").lstrip()
+    return head.startswith(b"<")

@@ -7,10 +7,14 @@ and edition 11 alike: each option is a choice of its own, its text saying which 
 takes away). Generated loadout entries carry the number of the option they come from
 (``LoadoutEntry.option``) and, for such additions, the weapons they need (``needs``): entries
 of different numbers on the same default equipment combine when what each takes away is
-there (no weapon taken away twice), what each adds no other adds, and what each needs none
-takes away. The model then carries its default equipment less every entry's weapons taken away
-plus every entry's weapons added. :mod:`wh40k_calc.composition` offers each combination as an
-equipment option of its own, using up a model of each entry it combines.
+there (no weapon taken away twice) and what each needs none takes away. Two options may add the
+same weapon (a Warhound Titan's "This model's Warhound plasma blastgun can be replaced with
+..." and "... Warhound vulcan mega-bolter can be replaced with ...", each listing the inferno
+gun: two inferno guns): no text forbids it, each option being a choice of its own (edition 11,
+02.07 Wargear Options: "you can use these options"). The model then carries its default
+equipment less every entry's weapons taken away plus every entry's weapons added (a weapon two
+options add, twice). :mod:`.carriers` offers each combination as an equipment option of its
+own, using up a model of each entry it combines.
 """
 
 from __future__ import annotations
@@ -19,12 +23,11 @@ from collections import Counter
 
 from msgspec import Struct
 
-from .attack_sets import Weapons
-from .datasheet import LoadoutEntry, ModelProfile
+from ..attack_sets import Weapons
+from ..datasheet import LoadoutEntry, ModelProfile
+from .kits import Kit
 
 MAX_COMBINED = 64  # combinations of separate options made for one model type, at most
-
-Kit = tuple[frozenset[tuple[str, int]], tuple[int, ...]]  # named weapons, limits (indices)
 
 
 class Combination(Struct, frozen=True):
@@ -50,7 +53,8 @@ def combined(
     ``instead_of`` only) that one model may take together: entries of different options on
     the same default equipment (``replaces``, else ``equipped``), each taking away weapons it
     has (default less entry) that together it still has, each adding weapons (entry less
-    default) none of the others adds, and each entry's ``needs`` kept (among the default
+    default; the same weapon as another's too: then one more copy of it), and each entry's
+    ``needs`` kept (among the default
     weapons none takes away), and none adding a weapon another's ``excludes`` keeps off its
     models. A combination carries the default less every entry's weapons
     taken away plus every entry's weapons added, as if the options were taken one after the
@@ -103,8 +107,6 @@ def combined(
                         continue  # alternatives of one option
                     if any(gone[k] + n > before[k] for k, n in takes.items()):
                         continue  # takes away what another took away already
-                    if set(adds) & set(added) or any(parts[i][5] == parts[j][5] for i in chosen):
-                        continue  # adds what another adds (or is the same option's kit)
                     if bars & set(added) or any(set(adds) & parts[i][6] for i in chosen):
                         continue  # adds what another's models may not carry (``excludes``)
                     both = (*chosen, j)
