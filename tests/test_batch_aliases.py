@@ -138,3 +138,31 @@ def test_the_cut_copy_keeps_every_valid_run_whole():
     }
     assert _cut(run, _schema_depth(RunSpec)) == run
     assert _cut([[["x"]]], 2) == [[[]]]
+
+
+def test_the_count_made_while_reading_is_the_hand_count():
+    """The quick reading counts each list and mapping as it builds it (``Parsed.sizes``):
+    the same numbers as the hand-checked walk above, on every value of documents whose
+    aliases nest, repeat mappings and reach past the cap."""
+    from wh40k_calc.batch import _Expansion
+    from wh40k_calc.yamlio import parse_data
+
+    texts = [
+        f"runs: {chain(12)}\n",
+        f"runs: {chain(70)}\n",  # 2^71 values: capped at 2^63, as the walk caps them
+        "a: &m {x: 1, y: [p, q], z: {w: null}}\nruns: [*m, *m, {k: *m, j: [*m, 2]}]\n",
+        "a: &s x\nruns: [*s, b, 1.5, {}, [], {x: []}]\n",
+    ]
+    for text in texts:
+        parsed = parse_data(text)
+        values: list = []
+        stack = [parsed.data]
+        while stack:
+            v = stack.pop()
+            if isinstance(v, (list, dict)) and all(v is not w for w in values):
+                values.append(v)
+                stack.extend(v.values() if isinstance(v, dict) else v)
+        assert values and len(parsed.sizes) == len(values)
+        for v in values:
+            assert parsed.sizes[id(v)] == _Expansion().size(v), (text, v)
+    assert parse_data("runs: [a, b]\n").sizes == {}  # no alias: nothing counted

@@ -95,6 +95,59 @@ def test_job_key_ignores_names_but_not_settings(tmp_path: Path) -> None:
     assert job_key(by_name[("lootas", "10 intercessor-squad")]) != job_key(same[0])
 
 
+def test_job_key_tells_every_field_of_the_selection_apart(tmp_path: Path) -> None:
+    """Each field of the Selection (its units' too) changed alone gives another key; copies
+    made apart with equal fields give the same key; a datasheet counts by identity (an equal
+    copy of one is another key: the job builder hands out one object per unit)."""
+    from wh40k_calc.records import replace
+    from wh40k_calc.selection import AddedAbility, Conditions, Modifiers, Selection
+
+    batch = load_batch(write(tmp_path, BATCH))
+    jobs = jobs_from_batch(batch, Catalog([], use_env=False))
+    job = next(j for j in jobs if getattr(j, "run", None) == "lootas")
+    sel = job.selection
+    changed = {
+        "phase": "fight",
+        "attacker": replace(sel.attacker, models=(sel.attacker.models or 5) + 5),
+        "target": replace(sel.target, loadout="shootas"),
+        "conditions": Conditions(stationary=True),
+        "modifiers": Modifiers(hit_mod=1),
+        "effects": ("waaagh",),
+        "edition": "11",
+        "order": ("x",),
+        "allocation": "best",
+        "precision_target": "bodyguard",
+        "precision_given": True,
+        "added_abilities": (AddedAbility("*", "lethal hits"),),
+        "attacker_wounds_left": 1,
+        "attacker_alive": (1,),
+        "target_wounds_left": 1,
+        "notes": ("n",),
+        "without_rules": ("r",),
+        "without_abilities": (AddedAbility("x", "y"),),
+        "skip_unmet": True,
+        "edition_note": "e",
+    }
+    assert set(changed) == set(Selection.__struct_fields__)
+    keys = {job_key(replace(job, selection=replace(sel, **{f: v}))) for f, v in changed.items()}
+    assert len(keys) == len(changed) and job_key(job) not in keys
+    apart = replace(
+        sel,
+        conditions=Conditions(
+            **{f: getattr(sel.conditions, f) for f in Conditions.__struct_fields__}
+        ),
+        attacker=replace(sel.attacker),
+    )
+    assert apart.conditions is not sel.conditions and job_key(
+        replace(job, selection=apart)
+    ) == job_key(job)
+    sheet = sel.target.datasheet
+    copy = replace(sheet)
+    assert copy == sheet and copy is not sheet
+    other = replace(sel, target=replace(sel.target, datasheet=copy))
+    assert job_key(replace(job, selection=other)) != job_key(job)
+
+
 @pytest.mark.parametrize("extra", [[], ["--strict"]])
 def test_jobs_2_gives_the_rows_of_one_process(tmp_path: Path, extra: list[str]) -> None:
     path = write(tmp_path, BATCH)

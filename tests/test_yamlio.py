@@ -175,10 +175,15 @@ MORE = {
     "quoted scalars": "a: '1'\nb: \"true\"\nc: 'null'\nd: ~\ne: yes\nf: 0o17\ng: .inf\n",
     "key not a scalar": "? [1, 2]\n: list\n? {a: 1}\n: map\n",
     "nul": "runs:\n  - attacker: lootas\x00\n",
+    # one text plain and quoted, as keys and as values, before and after its plain reading
+    "texts plain and quoted": (
+        "a: 'yes'\nyes: 1\n'1': x\n2: y\nb: [\"no\", no, '~', ~, 1.5, '1.5', 0x1f, '0x1f']\n"
+        "'no': [x, 'x', &q 'z', *q, \"2\", 2]\nc: {'yes': 'no', \"1.5\": 1.5, no: 'a'}\n"
+    ),
 }
 
 QUICK = {"plain", "anchors", "keys", "sequence top", "scalar top", "nested alias", "deep"}
-QUICK |= {"quoted scalars"}
+QUICK |= {"quoted scalars", "texts plain and quoted"}
 
 
 @pytest.mark.parametrize("name", sorted(MORE))

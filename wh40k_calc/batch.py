@@ -47,6 +47,7 @@ still too large; runs adding up to more than :data:`MAX_VALUES` are refused toge
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -374,7 +375,8 @@ def load_batch(path: Path) -> Batch:
         raise BatchError(f"{path}: the batch file is empty (it needs a list of runs)")
     if not isinstance(data, dict):
         raise BatchError(f"{path}: expected a mapping with 'runs' (and defaults) at the top level")
-    expansion = _Expansion() if "*" in source.text else None  # no alias: nothing shared
+    # no alias: nothing shared; the sizes of the values read are counted as they were read
+    expansion = _Expansion(source.sizes) if "*" in source.text else None
 
     def refuse(exc: msgspec.ValidationError, data: Any) -> BatchError:
         field, parts, msg = split_msgspec_error(exc, DefaultsSpec, data)
@@ -485,8 +487,10 @@ class _Expansion:
     count costs what the file does, not what it expands to; a value inside itself (``&a
     [*a]``) is endless, counted as more than :data:`MAX_VALUES`."""
 
-    def __init__(self) -> None:
-        self.sizes: dict[int, int] = {}
+    def __init__(self, known: Mapping[int, int] | None = None) -> None:
+        """``known``: sizes counted already (by ``id``: :attr:`wh40k_calc.yamlio.Parsed.sizes`,
+        whose data keeps the values alive), not walked again."""
+        self.sizes: dict[int, int] = dict(known or {})
 
     def size(self, value: Any) -> int:
         """The size of ``value`` written out (at most a little more than 2^63)."""

@@ -177,6 +177,10 @@ class Parsed:
     data: Any
     text: str
     item_lines: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    # each list and mapping the quick reading built (by ``id``) -> its size written out in
+    # full, every alias expanded (``batch._Expansion``'s count, made while reading); empty
+    # where the text has no alias or the reading was not the quick one
+    sizes: Mapping[int, int] = field(default_factory=dict)
     _composed: dict[str, yaml.Node | None] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -213,7 +217,7 @@ def parse_data(text: str) -> Parsed:
         except (_NotPlain, yaml.YAMLError, RecursionError, LookupError, TypeError):
             pass  # read whole, below: the same data, or the error said as parse says it
     data, node = parse(text)
-    return Parsed(data, text, {}, {"node": node})
+    return Parsed(data, text, {}, {}, {"node": node})
 
 
 _IMMUTABLE = (int, float, bool, type(None))
@@ -224,10 +228,15 @@ def _events_document(text: str) -> Parsed:
     (one function with its names local: it runs once per event)."""
     loader = _StrictLoader(text)
     get, resolve, construct = loader.get_event, loader.resolve, loader.construct_object
-    tags: dict[tuple[str, tuple[bool, bool]], str] = {}  # implicit tags resolved so far
+    plain: dict[str, str] = {}  # the tags of plain scalars resolved so far, by their text
     made: dict[tuple[str, str], Any] = {}  # numbers, booleans, nulls constructed so far
     anchors: dict[str, Any] = {}
     lines: dict[int, tuple[int, ...]] = {}
+    # sizes written out in full (1 a scalar; a list or mapping 1 plus its items, a mapping's
+    # keys and values), counted only where an alias may repeat a value (batch._Expansion)
+    sizes: dict[int, int] = {}
+    count = "*" in text
+    size_of, cap = sizes.get, 2**63
     str_tag, merge_tag = _TAG + "str", _TAG + "merge"
     scalar, alias = yaml.ScalarEvent, yaml.AliasEvent
     seq, seq_end = yaml.SequenceStartEvent, yaml.SequenceEndEvent
@@ -241,10 +250,12 @@ def _events_document(text: str) -> Parsed:
             raise _NotPlain  # an explicit tag: the loader's
         out: Any
         if kind is scalar:
-            key = (ev.value, ev.implicit)
-            tag = tags.get(key)
-            if tag is None:
-                tag = tags[key] = resolve(yaml.ScalarNode, ev.value, ev.implicit)
+            if ev.implicit[0]:  # plain: resolved by its text
+                tag = plain.get(ev.value)
+                if tag is None:
+                    tag = plain[ev.value] = resolve(yaml.ScalarNode, ev.value, ev.implicit)
+            else:  # quoted (an untagged one: implicit[1]): a string
+                tag = str_tag
             if tag == str_tag:
                 out = ev.value
             elif tag == merge_tag:
@@ -260,20 +271,45 @@ def _events_document(text: str) -> Parsed:
             e = get()
             while type(e) is not seq_end:
                 at.append(e.start_mark.line + 1)
-                out.append(build(e))
+                if (  # a string (as build gives it, without the call: most of a batch)
+                    type(e) is scalar
+                    and e.anchor is None
+                    and e.tag is None
+                    and (not e.implicit[0] or plain.get(e.value) == str_tag)
+                ):
+                    out.append(e.value)
+                else:
+                    out.append(build(e))
                 e = get()
             lines[id(out)] = tuple(at)
+            if count:
+                sizes[id(out)] = min(cap, 1 + sum([size_of(id(v), 1) for v in out]))
         elif kind is mapping:
             out = {}
             e = get()
             while type(e) is not mapping_end:
                 if type(e) is not scalar:
                     raise _NotPlain
-                k = build(e)
+                if e.anchor is None and e.tag is None and plain.get(e.value) == str_tag:
+                    k = e.value  # a key as plain text: a string (as build gives it)
+                else:
+                    k = build(e)
                 if k in out:  # (a scalar's key is hashable)
                     raise _NotPlain
-                out[k] = build(get())
                 e = get()
+                if (  # a string, as above
+                    type(e) is scalar
+                    and e.anchor is None
+                    and e.tag is None
+                    and (not e.implicit[0] or plain.get(e.value) == str_tag)
+                ):
+                    out[k] = e.value
+                else:
+                    out[k] = build(e)
+                e = get()
+            if count:  # (its keys are scalars)
+                values = [size_of(id(v), 1) for v in out.values()]
+                sizes[id(out)] = min(cap, 1 + len(out) + sum(values))
         else:
             raise _NotPlain
         if ev.anchor is not None:
@@ -292,14 +328,14 @@ def _events_document(text: str) -> Parsed:
             raise _NotPlain
         if not isinstance(get(), yaml.StreamEndEvent):
             raise _NotPlain  # a second document: parse refuses it
-        return Parsed(data, text, lines)
+        return Parsed(data, text, lines, sizes)
     finally:
         loader.dispose()
         # the function above calls itself (a cycle, through its closure): what it holds is
         # let go here, not left to the collector (the scalar nodes made for the constructor,
         # the tags and values kept)
         loader.constructed_objects.clear()
-        for kept in (tags, made, anchors):
+        for kept in (plain, made, anchors):
             kept.clear()
 
 

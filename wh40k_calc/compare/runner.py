@@ -16,9 +16,11 @@ import sys
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
+from msgspec.structs import astuple
+
 from ..datasheet import Datasheet
 from ..records import field_names
-from ..selection import OptionError
+from ..selection import OptionError, Selection
 from ..sequence.steps import StepError
 from .jobs import USER_ERRORS, Job, Row, RunError, job_outcome, row_figures
 
@@ -42,7 +44,7 @@ def job_key(job: Job, seen: dict[int, Hashable] | None = None) -> Hashable:
     exchange = job.exchange.key if job.exchange is not None else None
     return (
         _key(job.selection, seen),
-        _key(job.steps, seen),
+        _key(job.steps, seen) if job.steps else (),
         exchange,
         job.method,
         job.trials,
@@ -74,6 +76,18 @@ def _field_getter(cls: type) -> Callable[[Any], tuple] | None:
 
 
 _PLAIN = frozenset({int, float, str, bool, type(None)})  # their own keys
+# the Selection's two units come second and third; its other fields hash and compare by value
+_UNITS = slice(1, 3)
+assert Selection.__struct_fields__[_UNITS] == ("attacker", "target")
+
+
+def _selection_key(sel: Selection, seen: dict[int, Hashable]) -> Hashable:
+    """A Selection's key: every field by value (records such as Conditions hash and compare
+    by value; tuples of strings and records), its units' datasheets (and Leaders') by identity
+    (the unit choices, which runs share, keyed once each by :func:`_key`)."""
+    values = astuple(sel)
+    attacker, target = (_key(choice, seen) for choice in values[_UNITS])
+    return ("Selection", values[0], attacker, target, *values[3:])
 
 
 def _key(value: Any, seen: dict[int, Hashable]) -> Hashable:
@@ -81,6 +95,11 @@ def _key(value: Any, seen: dict[int, Hashable]) -> Hashable:
         return value
     if isinstance(value, Datasheet):
         return ("datasheet", id(value))
+    if type(value) is Selection:  # runs written alike share one: keyed once
+        key = seen.get(id(value))
+        if key is None:
+            key = seen[id(value)] = _selection_key(value, seen)
+        return key
     values = _fields_of(type(value))
     if values is not None:
         key = seen.get(id(value))
@@ -169,6 +188,8 @@ def run_jobs(
         workers = default_workers(len(distinct))
     workers = min(workers, usable_cores(), len(distinct))
     done: dict[Hashable, Outcome] = {}
+    if distinct:  # the engine's modules and numpy imported first: settled with the rest
+        from .. import report, resolve  # noqa: F401
     _settled()
     if workers > 1 and len(distinct) > 1:
         done = _resolve_in_workers(distinct, workers, tick)
@@ -206,7 +227,10 @@ def _settled() -> None:
     while it resolved (about 50 ms of CPU each: ``benchmarks/test_bench_batch.py``). Nothing
     is left uncollectable: the oldest generation is collected as it always is. A forked
     worker inherits the objects frozen (``_Alongside.run``), so that its collections never
-    touch, and copy, the pages they are on (the fork advice of the ``gc`` module)."""
+    touch, and copy, the pages they are on (the fork advice of the ``gc`` module). The
+    modules that resolve the jobs (numpy, the rules, the engine) are imported before, so
+    that their objects are settled too: left young, one collection in a batch resolved in
+    one process walked them (20-25 ms)."""
     import gc
 
     gc.freeze()

@@ -578,8 +578,16 @@ def write_csv(rows: list[Row], key: str, fh: IO[str]) -> None:
     writer = csv.writer(fh, lineterminator="\n")  # a record's values in CSV_COLUMNS order
     writer.writerow(CSV_COLUMNS)
     values = itemgetter(*CSV_COLUMNS)
+    texts: dict[str, str] = {}  # each text as written, made once (names repeat row after row)
+
+    def text(v: str) -> str:
+        shown = texts.get(v)
+        if shown is None:
+            shown = texts[v] = csv_text(v)
+        return shown
+
     writer.writerows(
-        [csv_text(v) if isinstance(v, str) else v for v in values(record)]
+        [text(v) if isinstance(v, str) else v for v in values(record)]
         for record in csv_records(rows, key)
     )
 
