@@ -90,7 +90,7 @@ def test_a_count_beyond_any_loadout_refuses_the_list(cat: Catalog) -> None:
     with pytest.raises(UnitCountError) as exc:
         resolve_army(parse_bytes(_wtc(body, 90), "t.txt"), cat)
     assert str(exc.value) == (
-        "line 8: 'Boyz' lists 11 of 'Shoota' on 10 models, more than they could carry under "
+        "lines 9, 10: 'Boyz' lists 11 of 'Shoota' on 10 models, more than they could carry under "
         "any loadout of Boyz (at most one of a weapon a model: 10); fix the count in the list"
     )
 
@@ -120,7 +120,7 @@ def test_the_trial_s_twelve_weapons_on_nine_boys(tmp_path: Path) -> None:
     result = cli("army", path, "-t", "Space Marines/Intercessor Squad")
     assert result.exit_code == 1
     assert (
-        "line 15: 'Boyz' lists 12 of 'Choppa' on 10 models, more than they could carry under "
+        "line 17: 'Boyz' lists 12 of 'Choppa' on 10 models, more than they could carry under "
         "any loadout of Boyz" in " ".join(result.output.split())
     )
     assert cli("army", ORKS, "--show").exit_code == 0

@@ -84,7 +84,7 @@ def test_more_choppas_than_the_models_could_carry_refuse_the_list(
     with pytest.raises(UnitCountError) as exc:
         resolve_army(parse_bytes(_boyz(choppas), "t"), cat)
     assert str(exc.value) == (
-        f"line 9: 'Boyz' lists {choppas} of 'Choppa' on 10 models, more than they could carry "
+        f"line 15: 'Boyz' lists {choppas} of 'Choppa' on 10 models, more than they could carry "
         "under any loadout of Boyz (at most one of a weapon a model: 10); fix the count in "
         "the list"
     )

@@ -58,7 +58,7 @@ def test_killa_kans_keep_their_default_gun_for_one_we_lack(cat: Catalog) -> None
     (kans,) = r.units
     assert _kits(kans) == [(3, ["Kan klaw", "Kan shoota"])]
     assert (
-        "Killa Kans: Kan Blasta is not one of ours: its 3 models keep their default "
+        "Killa Kans: line 8: Kan Blasta is not one of ours: its 3 models keep their default "
         "Kan shoota ×3 in its place"
     ) in kans.warnings
     (blasta,) = [w for w in kans.weapons if w.listed == "Kan Blasta"]

@@ -63,3 +63,19 @@ def test_a_valid_file_is_loaded_once(tmp_path: Path, monkeypatch) -> None:
     assert list(listing.invalid_user_files(entries).values()) == [
         "models[0].T: must be a whole number, not text"
     ]
+
+
+def test_the_json_listing_carries_the_mark(tmp_path: Path) -> None:
+    """``calc units --json``: the invalid file's row has ``invalid: true`` and the reason the
+    text listing's note gives; a valid file's row has neither."""
+    import json
+
+    (tmp_path / "bad.yaml").write_text(BAD, encoding="utf-8")
+    write_datasheet(tmp_path, "Good Unit", [{"name": "Gun", "range": 24, "A": 1, "skill": 4,
+                    "S": 4, "AP": 0, "D": 1}])  # fmt: skip
+    result = cli("units", "unit", "--json", "--datasheets", tmp_path)
+    assert result.exit_code == 0, result.output
+    rows = {r["name"]: r for r in json.loads(result.stdout)}
+    assert rows["Bad Unit"]["invalid"] is True
+    assert rows["Bad Unit"]["error"] == "models[0].T: must be a whole number, not text"
+    assert "invalid" not in rows["Good Unit"] and "error" not in rows["Good Unit"]

@@ -219,17 +219,3 @@ def test_an_army_list_model_with_the_cannon_keeps_no_pistol(tmp_path: Path) -> N
     assert ds.weapon(cannon) is not None
     assert lines_fit(ds, [felarch, rest, alone], 10)
     assert not lines_fit(ds, [felarch, rest, with_pistol], 10)
-
-
-def test_two_gained_weapons_each_replaced_by_its_own_option_stay_not_generated() -> None:
-    """Death Company Marines with Boltguns (10th edition): option 1 gives any number of models
-    an Astartes chainsword and a bolt pistol; option 2 replaces the bolt pistol, option 3 the
-    chainsword, and a model may take both. One entry a chained option cannot say that (each
-    would take away the boltgun the first option took), so these stay among the options not
-    generated, taken as given, as before."""
-    from wh40k_calc.catalog import Catalog
-
-    ds = Catalog(use_env=False, home=None).find("death company marines with boltguns", edition="10")
-    left = {i for o in ds.options_not_generated for i in o.items}
-    assert {"hand flamer", "power fist"} <= left
-    assert not any(name in ds.loadouts for name in ("hand-flamer", "power-fist"))

@@ -320,7 +320,12 @@ def units(
     if as_json:
         import json
 
-        rows = [entry_json(e, replaces.get(e.path), cat.data_of(e)) for e in entries]
+        from .listing import invalid_user_files
+
+        bad = invalid_user_files(entries)
+        rows = [
+            entry_json(e, replaces.get(e.path), cat.data_of(e), bad.get(e.path)) for e in entries
+        ]
         sys.stdout.write(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
         return
     from .listing import invalid_user_files, print_units

@@ -106,12 +106,16 @@ def replaced(entries: list[Entry]) -> dict[Path, Path]:
     }
 
 
-def entry_json(e: Entry, replaces: Path | None, data: dict | None = None) -> dict[str, Any]:
+def entry_json(
+    e: Entry, replaces: Path | None, data: dict | None = None, invalid: str | None = None
+) -> dict[str, Any]:
     """One entry for ``calc units --json``: name, faction, qualified name, source ("user",
     "curated" or "generated"), file, the editions it is for, the data version it comes from
     (``data``: ``{source, version, date}`` for a generated edition-11 one, else None) and the
     file it replaces or is hidden by; ``unreadable: true`` for a file that does not parse as a
-    datasheet (:class:`~wh40k_calc.catalog.Entry`)."""
+    datasheet (:class:`~wh40k_calc.catalog.Entry`); ``invalid: true`` and ``error`` (the field
+    and why, as :func:`invalid_user_files` gives it: ``invalid``) for a file of the user's
+    that parses but does not load as a datasheet, as the text listing marks it."""
     out: dict[str, Any] = {
         "name": e.name,
         "faction": e.faction,
@@ -127,6 +131,9 @@ def entry_json(e: Entry, replaces: Path | None, data: dict | None = None) -> dic
         out["hidden_by"] = str(e.hidden_by)
     if e.unreadable:
         out["unreadable"] = True
+    if invalid is not None:
+        out["invalid"] = True
+        out["error"] = invalid
     return out
 
 

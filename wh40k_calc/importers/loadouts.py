@@ -562,7 +562,7 @@ def generate_loadouts(
         return out
     chained = [replace(m, gained=gained[m.name]) for m in models]
     after = _generate(option_rows, chained, weapons, max_counts)[0]
-    if _chains_apart(out, after, chained):
+    if _chains_apart(out, after, chained) and not _cross_chains(out, after, chained, weapons):
         return out
     return after
 
@@ -625,6 +625,86 @@ def _chains_apart(before: Options, after: Options, models: list[ImportedModel]) 
         for i, a in enumerate(made)
         for b in made[i + 1 :]
     )
+
+
+_CROSSED_MOST = 64  # the most equipments two or more chained options may make together
+
+
+def _cross_chains(
+    before: Options, after: Options, models: list[ImportedModel], weapons: list[ImportedWeapon]
+) -> bool:
+    """Add to ``after`` the equipment a model reaches by taking two or more options applied
+    after another option (made in ``after``, not in ``before``), each replacing different
+    weapons of the equipment that option gave (a Death Company Marine's chainsword and bolt
+    pistol, given by option 1 and replaced by options 3 and 2: a power fist and a plasma
+    pistol): one loadout per such equipment, an entry of the model type for any number of its
+    models (``count: all``), numbered as the last of its options (an option taken after the
+    others; it takes away what the first option took away, so it is never combined with
+    another again). True when added; False (``after`` unchanged) where one of the entries is
+    anything but "any number of models" (a count, all-or-none, a unit size, an option limit,
+    a weapon it needs, keeps off or replaces on models with their own equipment: one entry
+    cannot say how such options share models) or where more than :data:`_CROSSED_MOST` would
+    be made."""
+    from itertools import combinations, product
+
+    gained = {m.name: m.gained for m in models}
+    limited = {str(n) for lim in after.limits for n in lim["loadouts"]}  # type: ignore[attr-defined]
+    # (model, the gained equipment) -> option -> [(loadout, entry, taken away, added)]
+    groups: dict[tuple[str, tuple[str, ...]], dict[object, list[tuple]]] = {}
+    for name, entries in after.loadouts.items():
+        if name in before.loadouts:
+            continue
+        for e in entries:
+            kits = gained.get(str(e["model"]), ())
+            if not kits:
+                continue
+            equipped = e["equipped"]
+            have = Counter(str(w) for w in equipped) if isinstance(equipped, list) else Counter()
+            kit = max(kits, key=lambda k: _overlap(k, have))
+            away, added = Counter(kit) - have, have - Counter(kit)
+            by_option = groups.setdefault((str(e["model"]), kit), {})
+            by_option.setdefault(e.get("option"), []).append((name, e, away, added))
+    made: list[tuple[str, tuple[str, ...], list[tuple]]] = []  # (model, kit, the entries)
+    for (model, kit), by_option in groups.items():
+        for r in range(2, len(by_option) + 1):
+            for options in combinations(list(by_option), r):
+                for chosen in product(*(by_option[o] for o in options)):
+                    aways = [set(p[2]) for p in chosen]
+                    if any(a & b for i, a in enumerate(aways) for b in aways[i + 1 :]):
+                        continue
+                    made.append((model, kit, list(chosen)))
+    if not made or len(made) > _CROSSED_MOST:
+        return False
+    plain = {"model", "count", "equipped", "option"}
+    for _, _, picked in made:
+        for name, e, _, _ in picked:
+            if name in limited or e.get("count") != "all" or set(e) - plain:
+                return False
+    for _, kit, picked in made:
+        equipped = list(kit)
+        for _, _, away, added in picked:
+            equipped = _swap_counted(equipped, away, added)
+        new = [p[1] for p in picked]
+        entry = {**new[-1], "equipped": equipped}
+        base = {w.name: w.base for w in weapons}
+        items = tuple(dict.fromkeys(base.get(n, n) for n in equipped if n not in kit))
+        after.loadouts[_name(items, [entry], weapons, after.loadouts)] = [entry]
+    return True
+
+
+def _swap_counted(equipped: list[str], away: Counter[str], added: Counter[str]) -> list[str]:
+    """``equipped`` with the ``away`` weapons taken out and the ``added`` ones put where the
+    first of them was (at the end where none was)."""
+    out: list[str] = []
+    at, left = None, Counter(away)
+    for name in equipped:
+        if left[name]:
+            left[name] -= 1
+            at = len(out) if at is None else at
+            continue
+        out.append(name)
+    at = len(out) if at is None else at
+    return out[:at] + list(added.elements()) + out[at:]
 
 
 def _overlap(kit: tuple[str, ...], have: Counter[str]) -> int:
@@ -1168,7 +1248,7 @@ def _entries(
     for model in carriers:
         if max_counts.get(model.name, 0) == 0:
             return None, "the model is not in the largest unit size"
-        kits = _kits(model, max_counts[model.name], option.old, weapons)
+        kits = _kits(model, max_counts[model.name], option.old, weapons, _several(option))
         if not kits:
             return None, _NO_CARRIER
         for n, kit, plain in kits if option.count is None else kits[:1]:
@@ -1222,10 +1302,18 @@ def _barred(
 
 
 def _kits(
-    model: ImportedModel, largest: int, old: tuple[str, ...], weapons: list[ImportedWeapon]
+    model: ImportedModel,
+    largest: int,
+    old: tuple[str, ...],
+    weapons: list[ImportedWeapon],
+    several: bool = False,
 ) -> list[tuple[int, list[str], bool]]:
     """The default equipments of ``model`` that carry the ``old`` items, with how many models
-    have each in the largest size: (count, weapon names, is ``equipped``), ``equipped`` first."""
+    have each in the largest size: (count, weapon names, is ``equipped``), ``equipped`` first.
+    Where none does, the equipment another option gave it (``model.gained``) that carries
+    them: one, or (``several``: an option for any number of the models, each taking it on
+    its own equipment, so one entry each says it exactly) each of several (the Furioso
+    Dreadnought's meltagun, given beside Blood Talons or beside twin Furioso fists)."""
     special = sum(n for n, *_ in model.by_count)
     kits = [(largest - special, model.equipped or [], True)]
     kits += [(n, names, False) for n, names, _ in model.by_count]
@@ -1234,7 +1322,7 @@ def _kits(
         return found
     gained = [(largest, list(names), True) for names in model.gained]  # after another option
     gained = [k for k in gained if _swap(k[1], old, [], weapons) is not None]
-    return gained if len(gained) == 1 else []  # several: which one is not one entry's to say
+    return gained if len(gained) == 1 or several else []  # else which is not one entry's to say
 
 
 def _carriers(
@@ -1248,7 +1336,17 @@ def _carriers(
         if idx is None:
             idx = find(singular(name), [m.name for m in models])
         return [models[idx]] if idx is not None else []
-    return [m for m in models if _kits(m, m.high, option.old, weapons)]
+    return [m for m in models if _kits(m, m.high, option.old, weapons, _several(option))]
+
+
+def _several(option: _Option) -> bool:
+    """Whether ``option`` is for any number of its models, each on its own (no count, not
+    all-or-none, no unit size): one entry for each equipment another option gave them, each
+    for any number of models, says it exactly (:func:`_kits`). Not "each of this model's Xs"
+    (every copy of X: which copies another option's equipment holds is not one entry's to
+    say)."""
+    every = any(item.lower().startswith("all ") for item in option.old)
+    return option.count is None and not option.whole and not option.min_unit_size and not every
 
 
 def _swap(

@@ -40,11 +40,13 @@ import re
 from .model import (
     ArmyList,
     Attachment,
+    Item,
     LineError,
     ListedModels,
     ListedUnit,
     ListError,
-    merge_counts,
+    listed_models,
+    with_items,
 )
 from .text import (
     TWO_LISTS,
@@ -357,19 +359,19 @@ def _models(items: list[Line], flat: bool) -> tuple[ListedModels, ...]:
         return _tree(items, levels[0])
     if flat:
         return _flat(items)
-    counted = [split_count(ln.text) for ln in items]
-    return (ListedModels(None, 1, merge_counts([(w, n or 1) for n, w in counted])),)
+    return (listed_models(None, 1, [_item(ln) for ln in items]),)
 
 
 def _tree(items: list[Line], outer: int) -> tuple[ListedModels, ...]:
     models: list[ListedModels] = []
-    loose: list[tuple[str, int]] = []
-    current: tuple[int, str] | None = None
-    weapons: list[tuple[str, int]] = []
+    loose: list[Item] = []
+    current: tuple[int, str, int] | None = None
+    weapons: list[Item] = []
 
     def close() -> None:
         if current is not None:
-            models.append(ListedModels(current[1], current[0], merge_counts(weapons)))
+            n, what, line = current
+            models.append(listed_models(what, n, weapons, line))
             weapons.clear()
 
     for i, ln in enumerate(items):
@@ -378,13 +380,13 @@ def _tree(items: list[Line], outer: int) -> tuple[ListedModels, ...]:
         if ln.indent <= outer and ln.bullet != "◦":
             if deeper:
                 close()
-                current = (n or 1, what)
+                current = (n or 1, what, ln.number)
             else:
                 close()
                 current = None
-                loose.append((what, n or 1))
+                loose.append((what, n or 1, ln.number))
         else:
-            weapons.append((what, n or 1))
+            weapons.append((what, n or 1, ln.number))
     close()
     return _with_loose(models, loose)
 
@@ -401,25 +403,26 @@ def _flat(items: list[Line]) -> tuple[ListedModels, ...]:
             groups[-1].append(ln)
     alternate = len(groups) >= 2 and len(groups) % 2 == 0 and all(len(g) == 1 for g in groups[0::2])
     if not alternate:
-        weapons = [split_count(ln.text) for g in groups for ln in g]
-        return (ListedModels(None, 1, merge_counts([(w, n or 1) for n, w in weapons])),)
+        return (listed_models(None, 1, [_item(ln) for g in groups for ln in g]),)
     out = []
     for head, body in zip(groups[0::2], groups[1::2], strict=True):
         n, what = split_count(head[0].text)
-        counted = [split_count(ln.text) for ln in body]
-        out.append(ListedModels(what, n or 1, merge_counts([(w, c or 1) for c, w in counted])))
+        out.append(listed_models(what, n or 1, [_item(ln) for ln in body], head[0].number))
     return tuple(out)
 
 
-def _with_loose(
-    models: list[ListedModels], loose: list[tuple[str, int]]
-) -> tuple[ListedModels, ...]:
+def _item(ln: Line) -> Item:
+    """An equipment line as an item: (name, count, its line)."""
+    n, what = split_count(ln.text)
+    return (what, n or 1, ln.number)
+
+
+def _with_loose(models: list[ListedModels], loose: list[Item]) -> tuple[ListedModels, ...]:
     """Model types plus the first-level lines that are not one: with no model type they are
     the single model's weapons; beside model types, the unit's own wargear, given to the
     first model type's count (a unit-level item is not multiplied)."""
     if not models:
-        return (ListedModels(None, 1, merge_counts(loose)),)
+        return (listed_models(None, 1, loose),)
     if loose:
-        first = models[0]
-        models[0] = ListedModels(first.name, first.count, merge_counts([*first.weapons, *loose]))
+        models[0] = with_items(models[0], loose)
     return tuple(models)

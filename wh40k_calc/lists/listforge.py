@@ -17,7 +17,15 @@ from __future__ import annotations
 
 import re
 
-from .model import ArmyList, LineError, ListedModels, ListedUnit, ListError, merge_counts
+from .model import (
+    ArmyList,
+    Item,
+    LineError,
+    ListedUnit,
+    ListError,
+    listed_models,
+    with_items,
+)
 from .text import (
     TWO_LISTS,
     Line,
@@ -130,7 +138,7 @@ def _unit(block: list[Line], section: str | None) -> ListedUnit:
     name, points, _ = split_points(block[0].text)
     warlord, enhancement = False, None
     models: list[list] = []
-    loose: list[tuple[str, int]] = []
+    loose: list[Item] = []
     items = block[1:]
     outer = min((ln.indent for ln in items), default=0)
     for i, ln in enumerate(items):
@@ -144,19 +152,18 @@ def _unit(block: list[Line], section: str | None) -> ListedUnit:
         n, what = split_count(t)
         deeper = i + 1 < len(items) and items[i + 1].indent > ln.indent
         if ln.indent == outer and deeper:
-            models.append([what, n or 1, []])
+            models.append([what, n or 1, [], ln.number])
         elif ln.indent == outer:
-            loose.append((what, n or 1))
+            loose.append((what, n or 1, ln.number))
         elif models:
-            models[-1][2].append((what, n or 1))
+            models[-1][2].append((what, n or 1, ln.number))
         else:
-            loose.append((what, n or 1))
-    out = [ListedModels(m, n, merge_counts(w)) for m, n, w in models]
+            loose.append((what, n or 1, ln.number))
+    out = [listed_models(m, n, w, line) for m, n, w, line in models]
     if not out:
-        out = [ListedModels(None, 1, merge_counts(loose))]
+        out = [listed_models(None, 1, loose)]
     elif loose:
-        first = out[0]
-        out[0] = ListedModels(first.name, first.count, merge_counts([*first.weapons, *loose]))
+        out[0] = with_items(out[0], loose)
     return ListedUnit(
         name,
         points,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +47,8 @@ class EditionConflict(ListError):
 
 
 Counted = tuple[tuple[str, int], ...]  # (name as the list spells it, how many), in list order
+# A reader's item before merging: (name, how many) or (name, how many, its 1-based text line)
+Item = tuple[str, int] | tuple[str, int, int | None]
 
 
 def whole_count(obj: dict[str, Any], key: str, what: str = "", least: int = 0) -> int:
@@ -77,23 +80,65 @@ def whole_count(obj: dict[str, Any], key: str, what: str = "", least: int = 0) -
     return int(n)
 
 
-def merge_counts(items: list[tuple[str, int]] | Counted) -> Counted:
-    """Items with the same spelling added up, in order of first appearance."""
+def merge_counts(items: Sequence[Item]) -> Counted:
+    """Items (:data:`Item`) with the same spelling added up, in order of first appearance."""
     out: dict[str, int] = {}
-    for name, n in items:
+    for name, n, *_ in items:
         out[name] = out.get(name, 0) + n
     return tuple(out.items())
+
+
+def at_lines(lines: Sequence[int], fallback: int | None = None) -> str:
+    """A message's prefix naming text lines: "line 15: ", "lines 9, 10: "; with no lines,
+    ``fallback``'s ("line 8: ", a unit's heading) or nothing (a JSON or XML export)."""
+    if not lines:
+        return f"line {fallback}: " if fallback is not None else ""
+    return f"line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}: "
+
+
+def item_lines(items: Sequence[Item]) -> tuple[tuple[str, int], ...]:
+    """(name, 1-based text line) of each item that says its line, in order (a name on two
+    lines twice)."""
+    return tuple((it[0], line) for it in items if len(it) > 2 and (line := it[2]) is not None)
+
+
+def listed_models(
+    name: str | None, count: int, items: Sequence[Item], line: int | None = None
+) -> ListedModels:
+    """``count`` models of type ``name`` (on text line ``line``) carrying ``items`` (merged
+    by spelling, each item's line kept)."""
+    return ListedModels(name, count, merge_counts(items), line=line, lines=item_lines(items))
+
+
+def with_items(models: ListedModels, items: Sequence[Item]) -> ListedModels:
+    """``models`` also carrying ``items`` (a unit's own wargear given to its first model
+    type), their lines kept."""
+    from ..records import replace
+
+    return replace(
+        models,
+        weapons=merge_counts([*models.weapons, *items]),
+        lines=models.lines + item_lines(items),
+    )
 
 
 @dataclass(frozen=True)
 class ListedModels:
     """``count`` models of one model type: ``name`` as the list calls it (None where the list
     does not name model types: the unit's models as a whole), and the weapons and wargear
-    they carry, counted across those ``count`` models."""
+    they carry, counted across those ``count`` models. In a text export, ``line`` is the
+    1-based line that names the model type (None: no such line) and ``lines`` each weapon's
+    spelling with a line it is named on (a spelling on two lines twice)."""
 
     name: str | None
     count: int
     weapons: Counted = ()
+    line: int | None = field(default=None, compare=False)
+    lines: tuple[tuple[str, int], ...] = field(default=(), compare=False)
+
+    def lines_of(self, weapon: str) -> tuple[int, ...]:
+        """The text lines that name ``weapon`` (as the list spells it), in order, once each."""
+        return tuple(dict.fromkeys(n for w, n in self.lines if w == weapon))
 
 
 @dataclass(frozen=True)
@@ -144,6 +189,17 @@ class ListedUnit:
         """Every weapon and wargear entry, counted across the whole unit (same spelling
         added up)."""
         return merge_counts([w for m in self.models for w in m.weapons])
+
+    def lines_of(self, weapon: str) -> tuple[int, ...]:
+        """The text lines that name ``weapon`` (as the list spells it) in this unit, in
+        order, once each; none: a JSON or XML export."""
+        return tuple(dict.fromkeys(n for m in self.models for n in m.lines_of(weapon)))
+
+    def where(self, weapon: str | None = None) -> str:
+        """A message's prefix naming where the unit (or ``weapon`` in it) is written: "line
+        15: ", "lines 9, 10: " (a weapon named on two lines), the heading's line where the
+        weapon's is not known, or nothing (a JSON or XML export)."""
+        return at_lines(self.lines_of(weapon) if weapon is not None else (), self.line)
 
 
 @dataclass(frozen=True)

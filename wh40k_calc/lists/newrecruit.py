@@ -39,11 +39,13 @@ from .attach import LEADING, pair_attachments
 from .model import (
     ArmyList,
     Attachment,
+    Item,
     LineError,
     ListedModels,
     ListedUnit,
     ListError,
-    merge_counts,
+    listed_models,
+    with_items,
 )
 from .text import (
     TWO_LISTS,
@@ -231,7 +233,7 @@ class _Open:
     count: int | None
     section: str | None
     label: str | None = None
-    models: list[list] = field(default_factory=list)  # [name, count, [(item, n)]]
+    models: list[list] = field(default_factory=list)  # [name, count, [(item, n, line)], line]
     enhancement: str | None = None
     enhancement_points: int | None = None
     warlord: bool = False
@@ -240,6 +242,7 @@ class _Open:
     markers: list[str] = field(default_factory=list)
     each: int = 1  # models the latest "N with" line (or model type) speaks for
     line: int | None = None  # the heading's
+    at: int | None = None  # the line being read
 
 
 def _wtc(body: list[Line], label: str) -> list[ListedUnit]:
@@ -271,8 +274,7 @@ def _wtc(body: list[Line], label: str) -> list[ListedUnit]:
         if head is not None:
             if unit is not None:
                 out.append(_close(unit, label))
-            unit = _open(head, section)
-            unit.line = ln.number
+            unit = _open(head, section, ln.number)
         elif unit is not None and _body_line(unit, ln):
             continue
         else:
@@ -321,17 +323,17 @@ def _unread(ln: Line, unit: _Open | None) -> str:
     )
 
 
-def _open(head: tuple, section: str | None) -> _Open:
+def _open(head: tuple, section: str | None, line: int | None = None) -> _Open:
     """A unit from its heading; items after the heading's colon are its single model type's
     (``N with`` giving how many models carry them, else every model). Items that are only
     markers (``Char1: 4x Chaplain Grimaldus (100 pts): Warlord`` over its ``• 3x Cenobyte
     Servitor`` and ``• 1x Chaplain Grimaldus`` lines) make no model type: the unit's model
     lines give its model types."""
     label, count, name, points, items = head
-    unit = _Open(name, points, count, section, label)
+    unit = _Open(name, points, count, section, label, line=line, at=line)
     if items:
         n, rest = split_with(items)
-        unit.models.append([None, count or 1, []])
+        unit.models.append([None, count or 1, [], None])
         _items(unit, rest, n or count or 1)
         if not unit.models[0][2]:  # Warlord, an upgrade's marker: no equipment
             unit.models.clear()
@@ -346,6 +348,7 @@ def _body_line(unit: _Open, ln: Line) -> bool:
     these: no line New Recruit writes under a unit (a unit heading it cannot read, say), for
     the caller to refuse rather than take it as the unit's."""
     t = ln.text
+    unit.at = ln.number
     key, _, value = t.partition(":")
     if not ln.bullet and key.strip().lower() == "enhancement":
         name, pts, _ = split_points(value.strip())
@@ -361,7 +364,7 @@ def _body_line(unit: _Open, ln: Line) -> bool:
     n_with, rest = split_with(t)
     if n_with is not None and not ln.bullet:
         if not unit.models:
-            unit.models.append([None, unit.count or n_with, []])
+            unit.models.append([None, unit.count or n_with, [], None])
         _items(unit, rest, n_with)
         return True
     if not ln.bullet:
@@ -369,14 +372,14 @@ def _body_line(unit: _Open, ln: Line) -> bool:
     count, what = split_count(t)
     model, colon, items = what.partition(":")
     if count is not None and ln.indent == 0:  # a model type
-        unit.models.append([model.strip(), count, []])
+        unit.models.append([model.strip(), count, [], ln.number])
         unit.each = count
         if colon:
             n, rest = split_with(items.strip())
             _items(unit, rest, n or count)
         return True
     if not unit.models:
-        unit.models.append([None, unit.count or 1, []])
+        unit.models.append([None, unit.count or 1, [], None])
     _items(unit, t, unit.each)
     return True
 
@@ -396,7 +399,7 @@ def _items(unit: _Open, text: str, each: int) -> None:
         ):
             unit.markers.append(name)
         else:
-            target.append((name, (n or 1) * each))
+            target.append((name, (n or 1) * each, unit.at))
 
 
 def _unglued(text: str) -> str:
@@ -416,7 +419,7 @@ def _close(u: _Open, label: str, ends_text: bool = False) -> ListedUnit:
     Raises:
         ListError: a heading that counts other than its model lines add up to.
     """
-    models = tuple(ListedModels(name, n, merge_counts(items)) for name, n, items in u.models)
+    models = tuple(listed_models(name, n, items, line) for name, n, items, line in u.models)
     listed = sum(m.count for m in models)
     if u.count is not None and models and listed != u.count:
         where = f"line {u.line}: " if u.line is not None else ""
@@ -516,7 +519,7 @@ def _gw_unit(block: list[Line], section: str | None) -> ListedUnit:
     count, name = split_count(head)
     warlord, enhancement, enh_points, markers = False, None, None, []
     models: list[list] = []
-    loose: list[tuple[str, int]] = []
+    loose: list[Item] = []
     lines = block[1:]
     for i, ln in enumerate(lines):
         text, pts, plus = split_points(ln.text)
@@ -539,18 +542,17 @@ def _gw_unit(block: list[Line], section: str | None) -> ListedUnit:
         n, what = split_count(text)
         deeper = i + 1 < len(lines) and lines[i + 1].indent > 0
         if ln.indent == 0 and deeper and n is not None:
-            models.append([what, n, []])
+            models.append([what, n, [], ln.number])
         elif ln.indent == 0:
-            loose += [(w, c or 1) for c, w in (split_count(p) for p in parts)]
+            loose += [(w, c or 1, ln.number) for c, w in (split_count(p) for p in parts)]
         else:
             target = models[-1][2] if models else loose
-            target += [(w, c or 1) for c, w in (split_count(p) for p in parts)]
-    out = [ListedModels(m, n, merge_counts(items)) for m, n, items in models]
+            target += [(w, c or 1, ln.number) for c, w in (split_count(p) for p in parts)]
+    out = [listed_models(m, n, items, line) for m, n, items, line in models]
     if not out:
-        out = [ListedModels(None, count or 1, merge_counts(loose))]
+        out = [listed_models(None, count or 1, loose)]
     elif loose:
-        first = out[0]
-        out[0] = ListedModels(first.name, first.count, merge_counts([*first.weapons, *loose]))
+        out[0] = with_items(out[0], loose)
     return ListedUnit(
         name,
         points,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from .model import ArmyList, LineError, ListedModels, ListedUnit, ListError, merge_counts
+from .model import ArmyList, Item, LineError, ListedModels, ListedUnit, ListError, listed_models
 from .text import (
     TWO_LISTS,
     Line,
@@ -38,7 +38,7 @@ from .text import (
 
 FORMAT = "newrecruit-simple"
 _ROSTER = re.compile(r"^#\s*\+\+\s*army roster\s*\+\+", re.IGNORECASE)
-_SECTION = re.compile(r"^##\s*(.+?)\s*(?:\[[^\]]*\])?\s*$")
+_SECTION = re.compile(r"^##\s*(.+?)\s*(\[[^\]]*\])?\s*$")
 _UPGRADE = re.compile(r"^(.*?)\s*\((.+?)\s+upgrade\)$", re.IGNORECASE)
 _CARRIES = re.compile(r"^(.*?)\s*\(([^()]+)\)$")
 
@@ -64,9 +64,12 @@ def parse(text: str, label: str) -> ArmyList:
     lines = lines_of(text)
     name, faction, points = _title(lines)
     section, detachments, limit = None, [], None
+    # (section, its stated points, its heading's line, its place among the sections)
+    totals: list[tuple[str, int, int, int]] = []
+    starts: list[int] = []  # the index of each section's first unit
     units: list[ListedUnit] = []
     open_unit: tuple[str, int | None, str | None, int] | None = None
-    models: list[ListedModels] = []
+    models: list[_Model] = []
 
     def close() -> None:
         nonlocal open_unit
@@ -95,6 +98,10 @@ def parse(text: str, label: str) -> ArmyList:
         if m:
             close()
             section = m.group(1)
+            starts.append(len(units))
+            stated = points_anywhere(m.group(2)) if m.group(2) else None
+            if stated is not None:
+                totals.append((section, stated, ln.number, len(starts) - 1))
             continue
         if section is not None and section.lower() == "configuration":
             key, _, value = t.partition(":")
@@ -106,7 +113,7 @@ def parse(text: str, label: str) -> ArmyList:
         if ln.bullet and open_unit is not None:
             n, rest = split_count(t)
             model, _, items = rest.partition(":")
-            models.append(ListedModels(model.strip(), n or 1, _counted(items, n or 1)))
+            models.append((model.strip(), n or 1, _counted(items, n or 1, ln.number), ln.number))
             continue
         head, colon, items = t.partition("]:")
         if not colon and not ln.bullet and split_points(t)[1] is not None:
@@ -117,7 +124,7 @@ def parse(text: str, label: str) -> ArmyList:
         uname, pts, _ = split_points(head + "]")
         open_unit = (uname, pts, section, ln.number)
         if items.strip():
-            models.append(ListedModels(None, 1, _counted(items, 1)))
+            models.append((None, 1, _counted(items, 1, ln.number), None))
     close()
     if not units:
         raise ListError(f"{label}: no unit found (a line like 'Boyz [90 pts]: ...')")
@@ -129,7 +136,28 @@ def parse(text: str, label: str) -> ArmyList:
         tuple(units),
         points=points,
         points_limit=limit,
+        notes=_section_notes(totals, starts, units),
     ).with_notes()
+
+
+def _section_notes(
+    totals: list[tuple[str, int, int, int]], starts: list[int], units: list[ListedUnit]
+) -> tuple[str, ...]:
+    """A note for each section whose heading's points (``## Epic Hero [195 pts]``) are not
+    the points of the units under it (up to the next section heading; units that give none
+    left out) added up, as for the list's total: a note, not an error (the export's own
+    arithmetic, or a unit edited by hand). ``totals``: (section, stated points, heading's
+    line, its place in ``starts``); ``starts``: each section's first unit's index, in order."""
+    out = []
+    for section, stated, line, k in totals:
+        end = starts[k + 1] if k + 1 < len(starts) else len(units)
+        listed = [u.points for u in units[starts[k] : end] if u.points is not None]
+        if listed and sum(listed) != stated:
+            out.append(
+                f"line {line}: section {section!r} says {stated:,} points but its units add up "
+                f"to {sum(listed):,}"
+            )
+    return tuple(out)
 
 
 def _unread(ln: Line, unit: tuple | None) -> str:
@@ -160,40 +188,48 @@ def _title(lines: list[Line]) -> tuple[str | None, str | None, int | None]:
     return None, (parts[0] if parts else None), points
 
 
-def _counted(text: str, each: int) -> tuple[tuple[str, int], ...]:
-    """A model type's items, each carried by each of its ``each`` models."""
-    out: list[tuple[str, int]] = []
+# a model line read: (model type or None, models, its items, the model type's line)
+_Model = tuple[str | None, int, list[tuple[str, int, int]], int | None]
+
+
+def _counted(text: str, each: int, line: int) -> list[tuple[str, int, int]]:
+    """A model type's items (on text line ``line``), each carried by each of its ``each``
+    models."""
+    out: list[tuple[str, int, int]] = []
     for item in split_items(text):
         n, name = split_count(item)
         count = (n or 1) * each
         carried = _CARRIES.match(name)
         if carried and not _UPGRADE.match(name):
-            out += [(carried.group(1).strip(), count), (carried.group(2).strip(), count)]
+            out += [
+                (carried.group(1).strip(), count, line),
+                (carried.group(2).strip(), count, line),
+            ]
         else:
-            out.append((name, count))
-    return tuple(out)
+            out.append((name, count, line))
+    return out
 
 
-def _unit(head: tuple[str, int | None, str | None, int], models: list[ListedModels]) -> ListedUnit:
+def _unit(head: tuple[str, int | None, str | None, int], models: list[_Model]) -> ListedUnit:
     """A unit with its Warlord item and enhancement taken out of its items."""
     name, points, section, line = head
-    items = [w for m in models for w in m.weapons]
+    items = [(w, n) for m in models for w, n, _ in m[2]]
     cited = {g.group(2).strip().lower() for w, _ in items if (g := _UPGRADE.match(w))}
     warlord = any(w.lower() == "warlord" for w, _ in items)
     enhancement = next((w for w, _ in items if w.lower() in cited), None)
     if enhancement is None and cited:
         enhancement = next(g.group(2).strip() for w, _ in items if (g := _UPGRADE.match(w)))
 
-    def kept(weapons) -> tuple[tuple[str, int], ...]:
-        out = []
-        for w, n in weapons:
+    def kept(weapons: list[tuple[str, int, int]]) -> list[Item]:
+        out: list[Item] = []
+        for w, n, at in weapons:
             if w.lower() == "warlord" or w.lower() in cited:
                 continue
             g = _UPGRADE.match(w)
-            out.append((g.group(1).strip() if g else w, n))
-        return merge_counts(out)
+            out.append((g.group(1).strip() if g else w, n, at))
+        return out
 
-    listed = tuple(ListedModels(m.name, m.count, kept(m.weapons)) for m in models)
+    listed = tuple(listed_models(m, n, kept(ws), at) for m, n, ws, at in models)
     return ListedUnit(
         name,
         points,

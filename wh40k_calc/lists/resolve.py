@@ -48,7 +48,7 @@ from ..selection import SelectionError, UnitChoice
 from ..wording import count
 from .effects_for import ListEffects, enhancement_effect, list_effects
 from .factions import FactionChoice, chapter_of, our_faction
-from .model import ArmyList, ListedModels, ListedUnit
+from .model import ArmyList, ListedModels, ListedUnit, at_lines
 from .names import Fold, is_wargear, model_type, suggestions, unit_forms, weapon_profiles
 
 if TYPE_CHECKING:
@@ -734,9 +734,9 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
             if copies > MOST_COPIES_A_MODEL * n:
                 from .model import UnitCountError
 
-                where = f"line {u.line}: " if u.line is not None else ""
                 raise UnitCountError(
-                    f"{where}{u.name!r} lists {copies} of {name!r} on {count(n, 'model')}: "
+                    f"{at_lines(g.lines_of(name), u.line)}{u.name!r} lists {copies} of "
+                    f"{name!r} on {count(n, 'model')}: "
                     f"more than any wargear option gives them (at most "
                     f"{MOST_COPIES_A_MODEL} of a weapon a model)"
                 )
@@ -769,8 +769,8 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
             continue
         if listed_any and not resolved and g.weapons:
             out.warnings.append(
-                f"{ds.name}: none of {g.name}'s listed weapons is one of ours: its "
-                f"{g.count} keep their default equipment"
+                f"{ds.name}: {at_lines((), g.line)}none of {g.name}'s listed weapons is one "
+                f"of ours: its {g.count} keep their default equipment"
             )
             if lines is not None:
                 lines.append((m.name, g.count, ()))
@@ -854,8 +854,9 @@ def _stand_in(
     else:
         kind = f"{m.name} models" if m is not None else "models"
         kept = f"its {n} {kind} keep their default {instead} in {place}"
+    at = at_lines(tuple(dict.fromkeys(n for x in names for n in g.lines_of(x))))
     out.warnings.append(
-        f"{ds.name}: {', '.join(names)} {'is' if one else 'are'} not one of ours: {kept}"
+        f"{ds.name}: {at}{', '.join(names)} {'is' if one else 'are'} not one of ours: {kept}"
     )
     return list(got.weapons)
 
@@ -893,7 +894,8 @@ def _refuse_beyond_any_loadout(
     these options give these models) are warnings (:func:`_beyond_options`).
 
     Raises:
-        UnitCountError: naming the unit's line, the weapon, its count and the bound.
+        UnitCountError: naming the weapon's lines (the unit's where the list does not say
+            them), the weapon, its count and the bound.
     """
     from .bounds import most_copies
 
@@ -905,10 +907,10 @@ def _refuse_beyond_any_loadout(
         if copies > models * most:
             from .model import UnitCountError
 
-            where = f"line {u.line}: " if u.line is not None else ""
             a_model = "one" if most == 1 else f"{most}"
             raise UnitCountError(
-                f"{where}{u.name!r} lists {copies} of {name!r} on {count(models, 'model')}, "
+                f"{u.where(name)}{u.name!r} lists {copies} of {name!r} on "
+                f"{count(models, 'model')}, "
                 f"more than they could carry under any loadout of {ds.name} (at most "
                 f"{a_model} of a weapon a model: {models * most}); fix the count in the list"
             )
@@ -1093,8 +1095,8 @@ def _typed_groups(
         if g.name is not None and m is None:
             types = ", ".join(x.name for x in ds.models)
             out.warnings.append(
-                f"{ds.name}: no model type is called {g.name!r} (types: {types}): its "
-                "weapons are given to the models that can carry them"
+                f"{ds.name}: {at_lines((), g.line)}no model type is called {g.name!r} (types: "
+                f"{types}): its weapons are given to the models that can carry them"
             )
         groups.append((m, g))
     return groups
