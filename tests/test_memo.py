@@ -28,7 +28,7 @@ from test_properties import MAX_ELEMENTS, PROPS, activations
 from typer.testing import CliRunner
 
 from wh40k_calc.cli import app
-from wh40k_calc.engine import allocation, exact, memo
+from wh40k_calc.engine import allocation, exact, kernels, memo
 from wh40k_calc.engine.exact import ExactUnsupported, run_exact
 from wh40k_calc.engine.kernels import face_kernels, wound_kernel
 from wh40k_calc.engine.wounds import joint_cost, wound_joint
@@ -84,6 +84,8 @@ def _bypassed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(memo, "faces", face_kernels)
     monkeypatch.setattr(memo, "figure", lambda counts, points, compound: compound(counts, points))
     monkeypatch.setattr(allocation, "_space", allocation.AllocationSpace)
+    monkeypatch.setattr(memo, "of_objects", lambda fn, objects, values: fn(*objects, *values))
+    monkeypatch.setattr(kernels, "_row", kernels._row.__wrapped__)
 
 
 def _exact_or_none(act):

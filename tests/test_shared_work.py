@@ -756,3 +756,206 @@ def test_a_batch_csv_is_the_same_without_notes(
     full = CliRunner().invoke(app, args)
     assert bare.exit_code == full.exit_code == 0, bare.output
     assert bare.stdout == full.stdout and bare.stderr == full.stderr
+
+
+# ---- plans shared across a condition they cannot read (rules.unread) -------------------------
+
+
+def _invocatus(cat, rules: bool = True, horn: tuple[str, ...] = ("extra attacks", "lance")):
+    """Lord Invocatus's datasheet, its unit rules (Bloody Stampede reads the charge) kept or
+    not, its Bladed horn with the abilities ``horn`` (its own: [LANCE])."""
+    from wh40k_calc.abilities import WeaponAbilities
+
+    ds = cat.find("lord-invocatus")
+    weapons = tuple(
+        replace(w, abilities=WeaponAbilities.parse(list(horn)), ability_texts=horn)
+        if w.name == "Bladed horn"
+        else w
+        for w in ds.weapons
+    )
+    return replace(ds, weapons=weapons, rules=ds.rules if rules else ())
+
+
+def _charge_pairs(cat) -> list[tuple[str, object, object, bool]]:
+    """(case, selection without --charged, the same with it, words) for each reader of the
+    charge: none (shared), [LANCE], a unit rule, an --effect, --add-ability, an ability
+    against some keywords only, the Shooting phase (where the charge is an idle condition),
+    and the notes (words)."""
+    from wh40k_calc.selection import AddedAbility
+
+    def pair(case, line, ds=None, words=False, **fields):
+        sel = _selection(cat, line)
+        if ds is not None:
+            sel = replace(sel, attacker=replace(sel.attacker, datasheet=ds))
+        sel = replace(sel, **fields)
+        charged = replace(sel, conditions=replace(sel.conditions, charged=True))
+        return case, sel, charged, words
+
+    plain = _invocatus(cat, rules=False, horn=("extra attacks",))
+    return [
+        pair("nothing reads it", "fight lord-invocatus -t rhino", plain),
+        pair("nothing reads it (a shipped unit)", "fight cadian-shock-troops -t boyz"),
+        pair("[LANCE]", "fight lord-invocatus -t rhino", _invocatus(cat, rules=False)),
+        pair("a unit rule", "fight lord-invocatus -t rhino", _invocatus(cat, horn=())),
+        pair(
+            "an --effect",
+            "fight lord-invocatus -t rhino",
+            plain,
+            effects=("relentless-rage",),
+            skip_unmet=True,  # without the charge it is left out, not refused
+        ),
+        pair(
+            "--add-ability",
+            "fight lord-invocatus -t rhino",
+            plain,
+            added_abilities=(AddedAbility("Bladed horn", "lance"),),
+        ),
+        pair(
+            "[LANCE] against VEHICLE only",
+            "fight lord-invocatus -t rhino",
+            _invocatus(cat, rules=False, horn=("extra attacks", "lance: vehicle")),
+        ),
+        pair("the Shooting phase", "shoot lord-invocatus -t rhino", plain),
+        pair("with words", "fight lord-invocatus -t rhino", plain, words=True),
+    ]
+
+
+def _plan_parts(plan) -> dict:
+    """Every field of a plan but its ``build``, and every activation it builds (each group's
+    every option, each variant) as its record and its arrays."""
+    from msgspec.structs import asdict
+
+    out = {k: v for k, v in asdict(plan).items() if k != "build"}
+    for i, g in enumerate(plan.groups):
+        for j in range(len(g.options)):
+            picks = tuple(j if k == i else 0 for k in range(len(plan.groups)))
+            for v in range(max(1, len(plan.variants))):
+                act = plan.build(picks, v, None)
+                out[("activation", picks, v)] = (
+                    act,
+                    [(w.attacks.tolist(), None if w.sustained is None else w.sustained.tolist(),
+                      w.choices) for w in act.weapons],
+                    [m.count.tolist() for m in act.before],
+                )  # fmt: skip
+    return out
+
+
+def test_plans_shared_across_an_unread_charge_are_the_plans_made_afresh() -> None:
+    """``resolve.planned`` takes ``--charged`` as unset where nothing of the plan reads it
+    (``rules.unread``): the plan found for the run with it is, field by field and in every
+    activation it builds, the plan made afresh; where something reads the charge (each case
+    but the first two) the fresh plans with and without it differ, so a key leaving that
+    reader out would hand out a wrong plan here."""
+    cat = catalog(None)
+    for case, without, charged, words in _charge_pairs(cat):
+        resolve_module._PLANS.clear()
+        attacks._SHARED.clear()
+        shared = [resolve_module.planned(s, words) for s in (without, charged)]
+        attacks._SHARED.clear()
+        fresh = [get_rules(s.edition).plan(s, words=words) for s in (without, charged)]
+        for got, want in zip(shared, fresh, strict=True):
+            assert _plan_parts(got) == _plan_parts(want), case
+        if case.startswith("nothing reads it"):
+            assert shared[1] is shared[0], case  # one plan for both runs
+        else:
+            assert shared[1] is not shared[0], case
+            assert _plan_parts(fresh[0]) != _plan_parts(fresh[1]), case
+
+
+def test_switched_off_unit_rules_tell_shared_plans_apart() -> None:
+    """Lord Invocatus without [LANCE] reads the charge through Bloody Stampede, a unit rule:
+    with the rule switched off (``without_rules``, as ``--explain`` does) its plans with and
+    without the charge are one, with it on they are two, whichever was asked first (the
+    unit rules found are kept by the units, the rules switched off among the key)."""
+    cat = catalog(None)
+    ds = _invocatus(cat, horn=())
+    base = _selection(cat, "fight lord-invocatus -t rhino")
+    base = replace(base, attacker=replace(base.attacker, datasheet=ds))
+    off = replace(base, without_rules=("bloody-stampede",))
+    for first, then in ((off, base), (base, off)):
+        resolve_module._PLANS.clear()
+        for sel, one in ((first, first is off), (then, then is off)):
+            charged = replace(sel, conditions=replace(sel.conditions, charged=True))
+            plans = [resolve_module.planned(s, False) for s in (sel, charged)]
+            assert (plans[0] is plans[1]) is one
+            fresh = get_rules(sel.edition).plan(charged, words=False)
+            assert _plan_parts(plans[1]) == _plan_parts(fresh)
+
+
+def test_a_target_unit_rule_keeps_plans_apart() -> None:
+    """A unit rule of the target (a target-side record, ``-1 to the Hit roll of melee attacks
+    against it`` given to a Rhino) is an effect that may read the charge: no plan is shared
+    against it, though one is against the same target without it (the units are the key)."""
+    cat = catalog(None)
+    plain = _invocatus(cat, rules=False, horn=("extra attacks",))
+    ruled = replace(cat.find("rhino"), rules=("unit-hit-minus-1-melee",))
+    resolve_module._PLANS.clear()
+    for target, one in ((None, True), (ruled, False)):
+        sel = _selection(cat, "fight lord-invocatus -t rhino")
+        sel = replace(sel, attacker=replace(sel.attacker, datasheet=plain))
+        if target is not None:
+            sel = replace(sel, target=replace(sel.target, datasheet=target))
+        charged = replace(sel, conditions=replace(sel.conditions, charged=True))
+        plans = [resolve_module.planned(s, False) for s in (sel, charged)]
+        assert (plans[0] is plans[1]) is one
+        assert _plan_parts(plans[1]) == _plan_parts(get_rules("10").plan(charged, words=False))
+
+
+def test_kept_unit_rules_are_those_found_afresh() -> None:
+    """``rules.applied._unit_rules`` keeps what it finds per unit, side, edition and rules
+    switched off: each call gives what finding them afresh gives (Leaders on either side,
+    edition 11, a rule switched off and on again and the other edition's records, on the
+    same units), as its own lists."""
+    from wh40k_calc.rules import applied
+    from wh40k_calc.rules.activation import built_units
+
+    cat = catalog(None)
+    lines = [
+        "fight lord-invocatus -t rhino",
+        "shoot boyz --models 10 --leader warboss -t intercessor-squad",
+        "shoot boyz --models 10 -t intercessor-squad --target-leader captain",
+        "shoot lootas --models 10 -t boyz --edition 11",
+    ]
+    applied._RULES.clear()
+    for line in lines:
+        sel = _selection(cat, line)
+        attacker, target = built_units(sel)
+        for off, edition in (((), "10"), (("bloody-stampede",), "10"), ((), "11"), ((), "10")):
+            s = replace(sel, without_rules=off, edition=edition)  # the same units either way
+            got = applied._unit_rules(s, attacker, target)
+            parts = [
+                applied._found_rules_of(u, role, edition, off)
+                for u, role in ((attacker, "attacker"), (target, "target"))
+            ]
+            want = [e for p in parts for e in p[0]], [n for p in parts for n in p[1]]
+            assert got == (want[0], list(dict.fromkeys(want[1]))), (line, off)
+            got[0].append("changed")  # the caller's own lists
+            assert applied._unit_rules(s, attacker, target)[0] == want[0]
+    sel = _selection(cat, lines[0])
+    a, t = built_units(sel)
+    as_target = applied._unit_rules(sel, a, a)[0]  # one unit object on both sides: by side
+    want_target = applied._found_rules_of(a, "target", "10", ())[0]
+    assert as_target == [*applied._found_rules_of(a, "attacker", "10", ())[0], *want_target]
+    on = applied._unit_rules(sel, a, t)[0]
+    off = applied._unit_rules(replace(sel, without_rules=("bloody-stampede",)), a, t)[0]
+    assert on and len(off) < len(on)  # switching the rule off is seen
+
+
+def test_kept_unit_facts_are_those_found_afresh() -> None:
+    """``rules.when._unit_facts`` (what the Facts read of one unit: a CHARACTER model, every
+    model the bearer, the Leaders' keywords, the models' names), kept per unit object: the
+    oracle is each written out here from the unit's groups and datasheets."""
+    from wh40k_calc.rules import when
+
+    units = _units(catalog(None))
+    for _ in range(2):  # found, then kept
+        for unit in units:
+            chars = [g for g in unit.all_groups if when.is_character(g)]
+            bearers = when.bearer_groups(unit)
+            leaders = frozenset().union(*(ds.all_keywords() for ds in unit.datasheets[1:]))
+            names = frozenset(g.profile.name for g in unit.all_groups if g.count)
+            all_bearer = bool(bearers) and all(id(g) in bearers for g in unit.all_groups)
+            assert when._unit_facts(unit) == (bool(chars), all_bearer, leaders, names), unit.name
+    with_leader = next(u for u in units if len(u.datasheets) > 1)
+    cut = replace(with_leader, datasheets=with_leader.datasheets[1:])  # another unit object
+    assert when._unit_facts(cut)[2] != when._unit_facts(with_leader)[2]

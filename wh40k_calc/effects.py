@@ -29,6 +29,8 @@ from .effect_coverage import slug
 from .fuzzy import did_you_mean
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .effect_schema import Change, Record, When
 
 SIDES = ("attacker", "target")
@@ -216,11 +218,17 @@ def all_effects(edition: str) -> tuple[Effect, ...]:
     return tuple(e for key in ef.files_of(edition) for e in effects_of(edition, key))
 
 
+DERIVED: list[Callable[[], None]] = []  # forgets what other modules keep of these (clear)
+
+
 def clear_caches() -> None:
-    """Forget every file read (after :func:`~wh40k_calc.effect_files.set_roots`)."""
+    """Forget every file read (after :func:`~wh40k_calc.effect_files.set_roots`), and what
+    other modules keep that they read (each one's forget function in :data:`DERIVED`)."""
     effects_of.cache_clear()
     unit_rule.cache_clear()
     coverage_line.cache_clear()
+    for forget in DERIVED:
+        forget()
 
 
 # ---------------------------------------------------------------------------------------------

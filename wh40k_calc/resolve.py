@@ -25,6 +25,7 @@ from .profile import Activation, TargetStates
 from .records import replace
 from .rules import get_rules
 from .rules.plan import Plan
+from .rules.unread import unread_conditions
 from .selection import Selection, SelectionError, selection_key
 from .wording import compress_names, count, models_doing
 
@@ -96,7 +97,10 @@ def planned(sel: Selection, words: bool = True) -> Plan:
     planned once per process: a
     sequence resolves its repeated steps, and the player's choices their candidates, from the
     same selection again and again. Selections are matched by value, their datasheets by
-    identity (the kept selection holds them, so an id is not reused while kept). A plan is
+    identity (the kept selection holds them, so an id is not reused while kept), and a
+    condition the plan cannot read (``rules.unread``: ``--charged`` in a fight without
+    effects or [LANCE], without words) as if it were not set: a batch's runs with and without
+    it share one plan, and so its weapon profiles and activations. A plan is
     frozen and its ``build`` keeps nothing but the weapon profiles it made (the same for every
     caller), so sharing one changes nothing. At most PLANS_KEPT are kept (all dropped when
     full); errors are not kept.
@@ -105,13 +109,22 @@ def planned(sel: Selection, words: bool = True) -> Plan:
         SelectionError: as the plan does.
         ValueError: an unknown edition.
     """
-    key = _selection_key(sel) if words else (*_selection_key(sel), "without words")
+    key = _selection_key(sel)
+    unread = unread_conditions(sel, words)
+    if unread:  # the same key as the selection without them
+        cond = replace(sel.conditions, **dict.fromkeys(unread, False))
+        key = (*key[:_CONDITIONS], cond, *key[_CONDITIONS + 1 :])
+    if not words:
+        key = (*key, "without words")
     kept = _PLANS.get(key)
     if kept is not None:
         return kept[1]
     plan = get_rules(sel.edition).plan(sel, words=words)
     _PLANS.put(key, (sel, plan))
     return plan
+
+
+_CONDITIONS = Selection.__struct_fields__.index("conditions")  # its place in a selection key
 
 
 def _selection_key(sel: Selection) -> tuple:

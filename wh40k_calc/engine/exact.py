@@ -376,6 +376,44 @@ class _Weapon(Struct):
         return max(p.shape[1] for p, _ in self.joints.values())
 
 
+def _weapon_parts(
+    w: AttackProfile,
+    space: AllocationSpace,
+    n_models: int,
+    brackets: tuple[int | None, ...],
+    selected: int,
+    n_orders: int,
+    lowest_first: bool,
+) -> _Weapon:
+    """:meth:`_Setup._weapon`: the wound counts of ``w`` per Blast bracket (``selected``
+    models when selected without one), its kernels in ``space`` under each of its
+    ``n_orders`` orders, and its save rolls' faces where they are resolved lowest first and
+    the models it reaches save differently.
+
+    Raises:
+        ExactUnsupported: its wound counts would take more than MAX_WORK operations against
+            ``n_models`` models.
+    """
+    keyed = memo.counts_of(w)
+    cost = memo.cost(keyed, n_models)
+    if cost > MAX_WORK:
+        raise ExactUnsupported(
+            f"{w.name} makes too many attacks to combine exactly (about {cost:.1g} operations)"
+        )
+    joints = {}
+    for b in brackets:
+        joints[b] = memo.joint(keyed, selected if b is None else b * 5, _trim_tails)
+    orders = range(n_orders)
+    by_faces = lowest_first and saves_differ(space, w.vs, routing_of(w, False))
+    return _Weapon(
+        w,
+        joints,
+        [memo.kernel(space, w, False, o) for o in orders],
+        [memo.kernel(space, w, True, o) for o in orders] if w.devastating else None,
+        [memo.faces(space, w, o) for o in orders] if by_faces else None,
+    )
+
+
 class _Setup:
     """The state space, kernels and wound distributions of one activation.
 
@@ -428,24 +466,20 @@ class _Setup:
         self._check_budget(max_elements)
 
     def _weapon(self, w: AttackProfile) -> _Weapon:
-        """The weapon's wound counts and kernels (each built once per process, memo.py)."""
-        keyed = memo.counts_of(w)
-        cost = memo.cost(keyed, self.n_models)
-        if cost > MAX_WORK:
-            raise ExactUnsupported(
-                f"{w.name} makes too many attacks to combine exactly (about {cost:.1g} operations)"
-            )
-        joints = {}
-        for b in self.brackets:
-            joints[b] = memo.joint(keyed, self.selected if b is None else b * 5, _trim_tails)
-        orders = range(self.n_orders)
-        by_faces = self.act.lowest_first and saves_differ(self.space, w.vs, routing_of(w, False))
-        return _Weapon(
-            w,
-            joints,
-            [memo.kernel(self.space, w, False, o) for o in orders],
-            [memo.kernel(self.space, w, True, o) for o in orders] if w.devastating else None,
-            [memo.faces(self.space, w, o) for o in orders] if by_faces else None,
+        """The weapon's wound counts and kernels (each built once per process, memo.py), put
+        together once per profile object and what else they read of the setup (a batch's
+        candidates and runs resolve the same kept profiles against the same space again and
+        again; a _Weapon is never changed)."""
+        return memo.of_objects(
+            _weapon_parts,
+            (w, self.space),
+            (
+                self.n_models,
+                tuple(self.brackets),
+                self.selected,
+                self.n_orders,
+                self.act.lowest_first,
+            ),
         )
 
     def kernels(self) -> list[Kernel]:

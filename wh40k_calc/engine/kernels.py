@@ -11,11 +11,13 @@ objectives backward through them.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from msgspec import Struct, field
 
 from ..dice import thin
-from ..profile import AttackProfile
+from ..profile import AttackProfile, VsModel
 from .allocation import NORMAL, PRECISION, AllocationSpace
 from .arrays import distinct
 
@@ -134,25 +136,18 @@ def wound_kernel(
     states = np.arange(space.size)
     kinds = space.kind_of(states, routing, order)
     lefts = space.wounds_left_of(states, routing, order)
-    keys, where = np.unique(kinds * (int(lefts.max()) + 1) + lefts, return_inverse=True)
+    base = int(lefts.max()) + 1
+    codes = kinds * base + lefts
+    keys = distinct(codes)  # numpy.unique would import numpy.ma (arrays.py)
+    where = np.searchsorted(np.array(keys, dtype=codes.dtype), codes)
     rows, fails, mortals, raws = [], [], [], []
-    for key in keys.tolist():
-        kind, left = divmod(key, int(lefts.max()) + 1)
-        vs = ap.vs[kind]
-        # wounds left 0 (unit destroyed): the table's own policy for that case, as the
-        # sampler reads it (DamageTable.rerolls_for(0))
-        dmg = vs.damage.pmf(left)
-        if devastating:
-            f, keep = 1.0, 1.0 - vs.fnp_mortal
-        else:
-            f = vs.save_fail_probability if face is None else float(vs.save_fails_on(face))
-            keep = 1.0 - vs.fnp
-        row = f * thin(dmg, keep)
-        row[0] += 1.0 - f
+    for key in keys:
+        kind, left = divmod(key, base)
+        row, fail, mortal, raw = _row(ap.vs[kind], left, devastating, face)
         rows.append(row)
-        fails.append(0.0 if devastating else f)
-        mortals.append(mean(dmg) if devastating else 0.0)
-        raws.append(f * mean(dmg))
+        fails.append(fail)
+        mortals.append(mortal)
+        raws.append(raw)
     table = np.zeros((len(rows), max(len(r) for r in rows)))
     for i, r in enumerate(rows):
         table[i, : len(r)] = r
@@ -160,6 +155,32 @@ def wound_kernel(
     k = Kernel(table[where], routing, np.array(fails)[where], np.array(mortals)[where], order)
     k.raw, k.space = np.array(raws)[where], space
     return k
+
+
+@lru_cache(maxsize=4096)
+def _row(
+    vs: VsModel, left: int, devastating: bool, face: int | None
+) -> tuple[np.ndarray, float, float, float]:
+    """One row of :func:`wound_kernel`: what one wound (a devastating Critical Wound's mortal
+    wounds with ``devastating``; with ``face``, a save roll standing at that result) does to
+    a model that ``vs`` describes with ``left`` wounds left: P(d points get through) (read
+    only), P(the save fails), the expected mortal wounds and the expected points before Feel
+    No Pain. Made once per process for each (``vs``, ``left``, ``devastating``, ``face``),
+    everything it reads: the kernels of the same model kind under other allocation orders,
+    and of other targets whose models take the attack alike, share it."""
+    # wounds left 0 (unit destroyed): the table's own policy for that case, as the
+    # sampler reads it (DamageTable.rerolls_for(0))
+    dmg = vs.damage.pmf(left)
+    if devastating:
+        f, keep = 1.0, 1.0 - vs.fnp_mortal
+    else:
+        f = vs.save_fail_probability if face is None else float(vs.save_fails_on(face))
+        keep = 1.0 - vs.fnp
+    row = f * thin(dmg, keep)
+    row[0] += 1.0 - f
+    row.flags.writeable = False
+    points = mean(dmg)
+    return row, 0.0 if devastating else f, points if devastating else 0.0, f * points
 
 
 class Faces(Struct):

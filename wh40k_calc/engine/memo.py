@@ -37,9 +37,10 @@ from typing import Any
 import numpy as np
 
 from ..profile import AttackProfile
+from . import kernels
 from .allocation import AllocationSpace
 from .kernels import Faces, Kernel, face_kernels, routing_of, spill_kernel, wound_kernel
-from .wounds import joint_cost, wound_joint
+from .wounds import joint_cost, per_attack_kernel, wound_joint
 
 ENTRIES = 2048  # wound counts, costs and kernels kept (each)
 
@@ -93,14 +94,22 @@ def _counts_key(ap: AttackProfile) -> tuple:
 
 
 @lru_cache(maxsize=ENTRIES)
+def _per_attack(ap: _Keyed) -> tuple[np.ndarray, float]:
+    """:func:`~wh40k_calc.engine.wounds.per_attack_kernel` of a keyed profile (it reads
+    only what the counts' key holds), for :func:`_joint` and :func:`_cost` both."""
+    k, hits = per_attack_kernel(ap.value)
+    return _frozen(k), hits
+
+
+@lru_cache(maxsize=ENTRIES)
 def _joint(ap: _Keyed, selected: int, trim: Callable[[np.ndarray], np.ndarray]):
-    p2, meta = wound_joint(ap.value, selected)
+    p2, meta = wound_joint(ap.value, selected, _per_attack(ap))
     return _frozen(trim(p2)), meta
 
 
 @lru_cache(maxsize=ENTRIES)
 def _cost(ap: _Keyed, selected: int) -> float:
-    return joint_cost(ap.value, selected)
+    return joint_cost(ap.value, selected, _per_attack(ap))
 
 
 def counts_of(ap: AttackProfile) -> _Keyed:
@@ -154,7 +163,26 @@ def of_kept(fn: Callable[..., Any], *kept: Any) -> Any:
     out = fn(*kept)
     if len(_BY_ID) >= ENTRIES:
         _BY_ID.clear()
+    _OF_OBJECTS.clear()
     _BY_ID[key] = (kept, out)
+    return out
+
+
+_OF_OBJECTS: dict[tuple, tuple[tuple, Any]] = {}  # see of_objects
+
+
+def of_objects(fn: Callable[..., Any], objects: tuple, values: tuple) -> Any:
+    """``fn(*objects, *values)`` of frozen or kept ``objects`` (matched by identity: the entry
+    keeps them, so their ids name them) and hashable ``values`` (matched by value), computed
+    once while kept; its result is shared, so it must never be changed."""
+    key = (fn, *map(id, objects), *values)
+    hit = _OF_OBJECTS.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], objects, strict=True)):
+        return hit[1]
+    out = fn(*objects, *values)
+    if len(_OF_OBJECTS) >= ENTRIES:
+        _OF_OBJECTS.clear()
+    _OF_OBJECTS[key] = (objects, out)
     return out
 
 
@@ -252,6 +280,18 @@ def clear() -> None:
     """Forget everything kept here and the shared state spaces (tests, benchmarks)."""
     from .allocation import _space
 
-    for cached in (_joint, _cost, _kernel, _faces, _spill, _figure, _space, *_KEPT):
+    for cached in (
+        kernels._row,
+        _per_attack,
+        _joint,
+        _cost,
+        _kernel,
+        _faces,
+        _spill,
+        _figure,
+        _space,
+        *_KEPT,
+    ):
         cached.cache_clear()
     _BY_ID.clear()
+    _OF_OBJECTS.clear()

@@ -295,29 +295,39 @@ def _substituted_hits(ap: AttackProfile, attacks: np.ndarray) -> float:
     )
 
 
-def joint_cost(ap: AttackProfile, models_at_selection: int) -> float:
+def joint_cost(
+    ap: AttackProfile,
+    models_at_selection: int,
+    per_attack: tuple[np.ndarray, float] | None = None,
+) -> float:
     """Operations :func:`wound_joint` would take: one 2-D convolution per possible number of
-    attacks, on an array growing to (max wounds x max devastating wounds)."""
+    attacks, on an array growing to (max wounds x max devastating wounds). ``per_attack``:
+    :func:`per_attack_kernel` of ``ap`` when the caller has it already."""
     # the largest total of AttackProfile.attack_pmf, without its convolutions
     amax = ap.models * (len(ap.attacks) - 1 + ap.blast * (models_at_selection // 5))
-    k, _ = per_attack_kernel(ap)
+    k, _ = per_attack_kernel(ap) if per_attack is None else per_attack
     size = (amax * (k.shape[0] - 1) + 1) * (amax * (k.shape[1] - 1) + 1)
     return float(amax) * size * np.count_nonzero(k) / 2
 
 
-def wound_joint(ap: AttackProfile, models_at_selection: int) -> tuple[np.ndarray, dict]:
+def wound_joint(
+    ap: AttackProfile,
+    models_at_selection: int,
+    per_attack: tuple[np.ndarray, float] | None = None,
+) -> tuple[np.ndarray, dict]:
     """Joint distribution P[n, m] of the weapon's normal wounds n and devastating Critical
     Wounds m over all its attacks, and its expected attacks, hits and wounds. With substituted
     dice (``ap.substituted``), its first Hit and Wound rolls take the fixed results, and n
     counts the normal wounds left to roll saves for once the substituted saving throws have
-    saved theirs (the expected wounds count every wound).
+    saved theirs (the expected wounds count every wound). ``per_attack``:
+    :func:`per_attack_kernel` of ``ap`` when the caller has it already (read, not changed).
 
     Raises:
         ValueError: two single re-rolls on one weapon, or substituted dice the engines cannot
             resolve (``AttackProfile.check_substituted``).
     """
     attacks = ap.attack_pmf(models_at_selection)
-    k, hits_per_attack = per_attack_kernel(ap)
+    k, hits_per_attack = per_attack_kernel(ap) if per_attack is None else per_attack
     if ap.command_reroll and ap.reroll_one_hit:
         raise ValueError("one single re-roll per weapon profile (a Hit or a Wound roll)")
     ap.check_substituted()

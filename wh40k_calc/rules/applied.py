@@ -28,6 +28,7 @@ from msgspec import Struct, field
 from ..datasheet import Datasheet
 from ..effect_files import CHAPTER_RANK, display_name, faction_tiers
 from ..effects import (
+    DERIVED,
     Effect,
     EffectNameError,
     EmptyOptionError,
@@ -39,6 +40,7 @@ from ..effects import (
     parse_request,
     unit_rule,
 )
+from ..kept import Kept
 from ..records import compared_without, replace
 from ..selection import Selection, SelectionError, UsageError
 from ..units import Unit
@@ -497,34 +499,62 @@ def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, lis
     """The unit rules named in both units' datasheets, as (effect, side, datasheet) triples for
     the side the unit is on, and what is not modelled: rules we have no record of (in this
     edition), and the abilities each datasheet lists as not modelled for its side. The rules of
-    ``sel.without_rules`` (switched off by ``--explain``) are left out."""
+    ``sel.without_rules`` (switched off by ``--explain``) are left out. Each call gets its own
+    lists (each unit's part is kept: :func:`_rules_of`)."""
+    mine = _rules_of(attacker, "attacker", sel.edition, sel.without_rules)
+    theirs = _rules_of(target, "target", sel.edition, sel.without_rules)
+    # each once: two Leaders of one datasheet (two Warbosses) have the same abilities
+    return [*mine[0], *theirs[0]], list(dict.fromkeys((*mine[1], *theirs[1])))
+
+
+RULES_KEPT = 512
+_RULES: Kept[tuple, tuple[Unit, tuple, tuple[str, ...]]] = Kept(RULES_KEPT)  # see _rules_of
+DERIVED.append(_RULES.clear)  # the unit rules found are the effect files' (effects.clear_caches)
+
+
+def _rules_of(
+    unit: Unit, role: str, edition: str, without: tuple[str, ...]
+) -> tuple[tuple, tuple[str, ...]]:
+    """One unit's part of :func:`_unit_rules` on side ``role``, found once per unit object,
+    side, edition and rules switched off (all it reads: kept with the unit, so its id is not
+    reused while kept; forgotten with the effect files' caches, ``effects.DERIVED``)."""
+    key = (id(unit), role, edition, without)
+    kept = _RULES.get(key)
+    if kept is None or kept[0] is not unit:
+        kept = _RULES.put(key, (unit, *_found_rules_of(unit, role, edition, without)))
+    return kept[1], kept[2]
+
+
+def _found_rules_of(
+    unit: Unit, role: str, edition: str, without: tuple[str, ...]
+) -> tuple[tuple, tuple[str, ...]]:
+    """:func:`_rules_of` found afresh (as tuples; the not-modelled lines in order, repeats
+    kept: :func:`_unit_rules` drops them)."""
     requested: list = []
     not_modelled: list[str] = []
-    for unit, role in ((attacker, "attacker"), (target, "target")):
-        ranks = unit_keys(unit)
-        keys = tuple(sorted(ranks, key=lambda k: ranks[k]))
-        for ds in unit.datasheets:
-            for rid in ds.rules:
-                e = unit_rule(rid, sel.edition, keys)
-                if e is None:
-                    line = coverage_line(rid, sel.edition, keys)
-                    if line is not None and line.status == "not-attack":
-                        continue  # a rule that changes no attack: nothing to say
-                    if line is not None:
-                        not_modelled.append(f"unit rule {line.rule} of {ds.name} ({line.reason})")
-                        continue
-                    other = "11" if sel.edition == "10" else "10"
-                    if unit_rule(rid, other, keys) is not None:
-                        not_modelled.append(f"unit rule {rid} of {ds.name} (edition {other} only)")
-                    else:
-                        not_modelled.append(f"unit rule {rid!r} of {ds.name}")
+    ranks = unit_keys(unit)
+    keys = tuple(sorted(ranks, key=lambda k: ranks[k]))
+    for ds in unit.datasheets:
+        for rid in ds.rules:
+            e = unit_rule(rid, edition, keys)
+            if e is None:
+                line = coverage_line(rid, edition, keys)
+                if line is not None and line.status == "not-attack":
+                    continue  # a rule that changes no attack: nothing to say
+                if line is not None:
+                    not_modelled.append(f"unit rule {line.rule} of {ds.name} ({line.reason})")
                     continue
-                if e.side in (role, "both") and e.id not in sel.without_rules:
-                    requested.append((e, role, ds))
-            mine = ds.not_modelled_attacker if role == "attacker" else ds.not_modelled_target
-            not_modelled += [f"{n} ({ds.name} unit ability)" for n in mine]
-    # each once: two Leaders of one datasheet (two Warbosses) have the same abilities
-    return requested, list(dict.fromkeys(not_modelled))
+                other = "11" if edition == "10" else "10"
+                if unit_rule(rid, other, keys) is not None:
+                    not_modelled.append(f"unit rule {rid} of {ds.name} (edition {other} only)")
+                else:
+                    not_modelled.append(f"unit rule {rid!r} of {ds.name}")
+                continue
+            if e.side in (role, "both") and e.id not in without:
+                requested.append((e, role, ds))
+        mine = ds.not_modelled_attacker if role == "attacker" else ds.not_modelled_target
+        not_modelled += [f"{n} ({ds.name} unit ability)" for n in mine]
+    return tuple(requested), tuple(not_modelled)
 
 
 def refusal(

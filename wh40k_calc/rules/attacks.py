@@ -32,7 +32,7 @@ from .wound import wound_table
 
 if TYPE_CHECKING:
     from ..abilities import WeaponAbilities
-    from ..datasheet import Weapon
+    from ..datasheet import Datasheet, Weapon
     from ..profile import TargetProfile
     from ..units import ModelGroup, Unit
     from .situation import Situation
@@ -61,18 +61,14 @@ def weapon_profiles(
     gets each profile's (model group, weapon, models) by its name."""
     sel = s.sel
     merged: dict[tuple[str, str], list] = {}
-    sheets = [ds.key for ds in s.attacker.datasheets]
-    places: dict[int, dict[str, int]] = {}  # per datasheet: a weapon key's first place
+    sheets: dict[str, int] = {}  # a datasheet key's first place in the unit
+    for i, ds in enumerate(s.attacker.datasheets):
+        sheets.setdefault(ds.key, i)
 
     def rank(item: tuple[ModelGroup, Weapon, int]) -> tuple[int, int]:
         g, w, _ = item
         ds = g.datasheet
-        if id(ds) not in places:  # weapons may carry added abilities: matched by key
-            first: dict[str, int] = {}
-            for i, x in enumerate(ds.weapons):
-                first.setdefault(x.key, i)
-            places[id(ds)] = first
-        return sheets.index(ds.key), places[id(ds)][w.key]
+        return sheets[ds.key], _weapon_places(ds)[w.key]
 
     for g, w, n in sorted(used, key=rank):
         key: tuple = (g.datasheet.key, w.key)
@@ -80,7 +76,9 @@ def weapon_profiles(
             merged[key][1] += n
         else:
             merged[key] = [w, n, g]
-    named = Counter(w.name for w, _, _ in merged.values())
+    named: dict[str, int] = {}
+    for w, _, _ in merged.values():
+        named[w.name] = named.get(w.name, 0) + 1
     out = []
     for w, n, g in merged.values():
         label = w.name if named[w.name] == 1 else f"{w.name} ({g.datasheet.name})"
@@ -110,6 +108,23 @@ def weapon_profiles(
             made[key] = prof
         out.append(prof)
     return out
+
+
+_PLACES: Kept[int, tuple[Datasheet, dict[str, int]]] = Kept(512)  # see _weapon_places
+
+
+def _weapon_places(ds: Datasheet) -> dict[str, int]:
+    """Each weapon key's first place in ``ds``'s weapons (weapons may carry added abilities:
+    matched by key), found once per datasheet object (kept with it, so its id is not reused
+    while kept)."""
+    kept = _PLACES.get(id(ds))
+    if kept is not None and kept[0] is ds:
+        return kept[1]
+    first: dict[str, int] = {}
+    for i, x in enumerate(ds.weapons):
+        first.setdefault(x.key, i)
+    _PLACES.put(id(ds), (ds, first))
+    return first
 
 
 SHARED_KEPT = 2048
@@ -158,57 +173,117 @@ def shared_key(
 
     if s.changes.by or g is None:
         return None
-    a = s.attacker
-    big = [is_big(x) for x in a.groups]
+    if _SITUATION[0] is not s:  # the situation's own parts, once for its every weapon
+        a = s.attacker
+        _SITUATION[:] = [
+            s,
+            (
+                type(s.edition),
+                a.keywords,
+                _bigness(a),
+                id(s.target),
+                s.applied.facts.target_keywords,
+            ),
+        ]
+    edition, keywords, bigness, target, target_keywords = _SITUATION[1]
     return (
-        type(s.edition),
+        edition,
         _weapon_selection_part(s, w),
         w,
         g.profile.keywords,
         id(g.datasheet),
         is_big(g),
-        a.keywords,
-        (all(big), any(big)),
-        id(s.target),
-        s.applied.facts.target_keywords,
+        keywords,
+        bigness,
+        target,
+        target_keywords,
         tuple(kinds),
         label,
         first,
     )
 
 
-_LAST: list = [None, None]  # the last selection keyed, itself (kept alive: its id), its key
+_SITUATION: list = [None, None]  # the last situation keyed (kept alive: its id), its parts
+
+
+_BIGNESS: Kept[int, tuple[Unit, tuple[bool, bool]]] = Kept(512)  # see _bigness
+
+
+def _bigness(unit: Unit) -> tuple[bool, bool]:
+    """(whether every model group of ``unit`` is MONSTER or VEHICLE, whether any is), found
+    once per unit object (kept by its identity with the unit itself, so that the id is not
+    reused while kept: a batch plans the same built units again and again)."""
+    from .engaged import is_big
+
+    kept = _BIGNESS.get(id(unit))
+    if kept is not None and kept[0] is unit:
+        return kept[1]
+    big = [is_big(x) for x in unit.groups]
+    found = (all(big), any(big))
+    _BIGNESS.put(id(unit), (unit, found))
+    return found
+
+
+# the last selection keyed: itself (kept alive: its id), its key, its parts by the conditions
+# set false (:func:`_weapon_selection_part`), and per edition the READS rows of the conditions
+# it sets
+_LAST: list = [None, None, {}, {}]
 
 _CONDITIONS = Selection.__struct_fields__.index("conditions")
 
 
-def _weapon_selection_part(s: Situation, w: Weapon) -> tuple:
-    """:func:`_selection_part` with the conditions weapon ``w``'s profile cannot read set
-    false (``reads.read_through``: the table of the conditions read only through an ability),
-    so that runs under conditions it ignores share its profile; all of them kept where no
-    condition is set that way, where some effect may act
-    (an effect's conditions or changes may read any condition) or where the weapon has
-    abilities against some keywords only (which may be one of those)."""
-    part = _selection_part(s.sel)
-    cond = s.sel.conditions
-    ab = w.abilities
-    phase, melee = s.sel.phase, w.is_melee
-    unread = {
-        r.condition: False
-        for r in reads.read_through(s.edition.name)
-        if getattr(cond, r.condition) and not r.read_by(ab, phase, melee)
-    }
-    if not unread or ab.conditional or s.applied.every_active():
-        return part
-    return (*part[:_CONDITIONS], replace(cond, **unread), *part[_CONDITIONS + 1 :])
+class _Part:
+    """A selection's key part (a tuple) whose hash is worked out once: every weapon of a
+    selection keys its shared profile with it. Equal when the tuples are."""
+
+    __slots__ = ("_hash", "key")
+
+    def __init__(self, key: tuple):
+        self.key = key
+        self._hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, _Part) and self.key == other.key)
 
 
-def _selection_part(sel) -> tuple:
-    """``selection_key(sel, attacker_models=False)``, made once for the weapons of one
-    selection in turn (the last selection is kept, and matched by identity)."""
+def _weapon_selection_part(s: Situation, w: Weapon) -> _Part:
+    """``selection_key(s.sel, attacker_models=False)`` (made once for the weapons of one
+    selection in turn: the last selection is kept, and matched by identity) with the
+    conditions weapon ``w``'s profile cannot read set false (``reads.read_through``: the
+    table of the conditions read only through an ability), so that runs under conditions it
+    ignores share its profile; all of them kept where no condition is set that way, where
+    some effect may act (an effect's conditions or changes may read any condition) or where
+    the weapon has abilities against some keywords only (which may be one of those). Each
+    distinct part is made (and hashed) once per selection."""
+    sel = s.sel
     if _LAST[0] is not sel:
-        _LAST[:] = [sel, selection_key(sel, attacker_models=False)]
-    return _LAST[1]
+        _LAST[:] = [sel, selection_key(sel, attacker_models=False), {}, {}]
+    edition = s.edition.name
+    rows = _LAST[3].get(edition)
+    if rows is None:  # the READS rows whose condition the selection sets
+        cond = sel.conditions
+        rows = _LAST[3][edition] = tuple(
+            r for r in reads.read_through(edition) if getattr(cond, r.condition)
+        )
+    unread: tuple[str, ...] = ()
+    if rows:
+        ab = w.abilities
+        phase, melee = sel.phase, w.is_melee
+        unread = tuple(r.condition for r in rows if not r.read_by(ab, phase, melee))
+        if ab.conditional or s.applied.every_active():
+            unread = ()
+    parts = _LAST[2]
+    part = parts.get(unread)
+    if part is None:
+        whole = _LAST[1]
+        if unread:
+            changed = replace(sel.conditions, **dict.fromkeys(unread, False))
+            whole = (*whole[:_CONDITIONS], changed, *whole[_CONDITIONS + 1 :])
+        part = parts[unread] = _Part(whole)
+    return part
 
 
 def attack_profile(

@@ -13,6 +13,7 @@ is the engines' business, told by :meth:`~.edition.Edition.saves_lowest_first`.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, cast
 
 from ..profile import RollTable
@@ -64,13 +65,25 @@ def save_table(
         rerolls = c.stronger(rerolls, str(p.value))
     armour_only = sum(int(p.value) for p in pieces("armour_save_mod"))
     armour_mod = min(ap + (1 if cover else 0) + save_mod + armour_only, 1)
-    armour_o = c.save_outcomes(sv, armour_mod)
-    armour = RollTable(armour_o, c.reroll_faces(armour_o, rerolls, (c.SAVE_FAILED,)))
     own = k.invuln(w.is_melee)
     best = c.best_of(own, *(int(p.value) for p in pieces("invuln")))
+    return save_roll(sv, armour_mod, rerolls, best, min(save_mod, 1))
+
+
+@lru_cache(maxsize=1024)
+def save_roll(
+    sv: int, armour_mod: int, rerolls: str | None, invuln: int | None, invuln_mod: int
+) -> RollTable | None:
+    """The saving throw the defender takes (the one less likely to fail) of an armour save
+    ``sv``+ modified by ``armour_mod`` and an invulnerable save ``invuln``+ (None: none)
+    modified by ``invuln_mod``, each re-rolled as ``rerolls`` allows (None, "ones" or
+    "fails"); None when no result saves. A pure function of its arguments, made once per
+    process for each (a frozen table, shared: the weapons of a batch meet the same few)."""
+    armour_o = c.save_outcomes(sv, armour_mod)
+    armour = RollTable(armour_o, c.reroll_faces(armour_o, rerolls, (c.SAVE_FAILED,)))
     inv = None
-    if best is not None:
-        io = c.save_outcomes(best, min(save_mod, 1))
+    if invuln is not None:
+        io = c.save_outcomes(invuln, invuln_mod)
         inv = RollTable(io, c.reroll_faces(io, rerolls, (c.SAVE_FAILED,)))
     table, _ = c.choose_save(armour, inv)
     if all(table.outcome[f] == c.SAVE_FAILED for f in range(1, 7)):

@@ -146,6 +146,7 @@ def facts_of(
     from .engaged import target_engaged
 
     cond = sel.conditions
+    att, tgt = _unit_facts(attacker), _unit_facts(target)
     return Facts(
         phase=sel.phase,
         charged=cond.charged,
@@ -162,15 +163,37 @@ def facts_of(
         target_keywords=target.keywords,
         attacker=unit_state(attacker, sel.attacker_wounds_left),
         target=target_state or unit_state(target, sel.target_wounds_left),
-        attacker_has_character=any(is_character(g) for g in attacker.all_groups),
-        target_has_character=any(is_character(g) for g in target.all_groups),
-        target_all_bearer=_all_bearer(target),
-        attacker_leaders=leader_keywords(attacker),
-        target_leaders=leader_keywords(target),
-        attacker_model_names=model_names(attacker),
-        target_model_names=model_names(target),
+        attacker_has_character=att[0],
+        target_has_character=tgt[0],
+        target_all_bearer=tgt[1],
+        attacker_leaders=att[2],
+        target_leaders=tgt[2],
+        attacker_model_names=att[3],
+        target_model_names=tgt[3],
         edition=edition,
     )
+
+
+UNIT_FACTS_KEPT = 512
+_UNIT_FACTS: Kept[int, tuple[Unit, tuple]] = Kept(UNIT_FACTS_KEPT)  # see _unit_facts
+
+
+def _unit_facts(unit: Unit) -> tuple[bool, bool, frozenset[str], frozenset[str]]:
+    """What :func:`facts_of` reads of a unit alone: whether it has a CHARACTER model, whether
+    every model is the bearer, its Leaders' keywords, its models' names; found once per unit
+    object (kept by its identity with the unit itself: a batch plans the same built units
+    again and again, ``rules.activation._built``)."""
+    kept = _UNIT_FACTS.get(id(unit))
+    if kept is not None and kept[0] is unit:
+        return kept[1]
+    found = (
+        any(is_character(g) for g in unit.all_groups),
+        _all_bearer(unit),
+        leader_keywords(unit),
+        model_names(unit),
+    )
+    _UNIT_FACTS.put(id(unit), (unit, found))
+    return found
 
 
 def model_names(unit: Unit) -> frozenset[str]:
