@@ -210,7 +210,7 @@ def test_compare_army_refuses_attackers_and_needs_a_target(defaults: Path) -> No
     res = cli("compare", "lootas", "--army", str(defaults), "--target", "boyz")
     assert res.exit_code == 2 and "not with --army" in res.output
     res = cli("compare", "--army", str(defaults))
-    assert res.exit_code == 1 and "--target" in res.output
+    assert res.exit_code == 2 and "--target" in res.output
     res = cli("compare", "--army", str(defaults), "--target", "boyz", "--phase", "melee")
     assert res.exit_code == 2
 

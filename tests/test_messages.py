@@ -29,9 +29,10 @@ LOOTAS = yaml.safe_load((SHIPPED / "orks" / "lootas.yaml").read_text(encoding="u
 calc = cli  # tests/helpers.py's: calc ARGS in-process, no traceback
 
 
-def error(*args: str) -> str:
+def error(*args: str, code: int = 1) -> str:
+    """The one error of ``calc ARGS``, which must exit with ``code`` (2: a usage error)."""
     res = calc(*args)
-    assert res.exit_code == 1, res.output
+    assert res.exit_code == code, res.output
     assert "Traceback" not in res.output
     return res.stderr.strip()
 
@@ -48,7 +49,7 @@ def test_compare_a_folder(tmp_path: Path) -> None:
 
 
 def test_csv_with_no_name() -> None:
-    assert error("compare", "lootas", "-t", "boyz", "--csv", "") == (
+    assert error("compare", "lootas", "-t", "boyz", "--csv", "", code=2) == (
         "error: --csv: give a file name (or '-' for the standard output)"
     )
 
@@ -64,7 +65,7 @@ def test_json_and_csv_refused(tmp_path: Path) -> None:
     """The README: --csv writes the table "instead of printing it"; --json prints: one or the
     other, refused before any work (no file written)."""
     out = tmp_path / "out.csv"
-    assert error("compare", "lootas", "-t", "boyz", "--json", "--csv", out) == (
+    assert error("compare", "lootas", "-t", "boyz", "--json", "--csv", out, code=2) == (
         "error: --json and --csv: choose one (--csv writes the table as CSV instead of "
         "printing it; --json prints the JSON list)"
     )
@@ -401,7 +402,7 @@ def test_unknown_target_set_names_the_files_not_read(tmp_path, monkeypatch) -> N
 def test_import_without_names_or_all(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("WH40K_CALC_HOME", str(tmp_path / "home"))
     res = calc("import", "--csv", CSV)
-    assert res.exit_code == 1
+    assert res.exit_code == 2  # a usage error
     assert res.stderr.strip() == "error: give datasheet names or --all"
     res = calc("import", "lootas", "--all", "--csv", CSV)
     assert res.stderr.strip() == "error: give datasheet names or --all (not both)"
@@ -844,7 +845,7 @@ def test_import_out_with_no_name(tmp_path: Path, monkeypatch) -> None:
     """Trial, low items: ``calc import NAME --out ''`` wrote into the current folder (an empty
     path is '.'): refused as ``--csv ''`` is, before anything is read."""
     monkeypatch.chdir(tmp_path)
-    assert error("import", "burna boyz", "--csv", tmp_path, "--out", "") == (
+    assert error("import", "burna boyz", "--csv", tmp_path, "--out", "", code=2) == (
         "error: --out: give a folder name, e.g. --out my-datasheets (without --out: the user "
         "data folder)"
     )

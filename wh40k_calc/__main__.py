@@ -15,10 +15,12 @@ ran 3-5 times faster on one thread on a 2-core machine, and a batch's worker pro
 use every core). So OpenBLAS is given one thread unless ``OPENBLAS_NUM_THREADS`` says otherwise.
 """
 
-from __future__ import annotations
+from . import interrupts  # first: a Ctrl-C from here on is held (see the docstring)
 
-import gc
-import os
+interrupts.hold()
+
+import gc  # noqa: E402
+import os  # noqa: E402
 
 FIRST_GENERATION = 100_000  # new objects between collections (Python's default: 700)
 
@@ -26,6 +28,7 @@ FIRST_GENERATION = 100_000  # new objects between collections (Python's default:
 def main() -> None:
     """Run ``calc`` (see :func:`wh40k_calc.cli.main`) with the collector and OpenBLAS tuned
     as above."""
+    interrupts.hold()  # again, for a caller that imported this module long before
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # read when numpy loads OpenBLAS
     _, older, oldest = gc.get_threshold()
     gc.set_threshold(FIRST_GENERATION, older, oldest)

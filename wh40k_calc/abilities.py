@@ -31,7 +31,7 @@ from typing import cast
 from msgspec import Struct
 
 from .dice import Dice, DiceError
-from .fuzzy import did_you_mean
+from .fuzzy import closest, did_you_mean
 from .records import compared_without, replace
 
 MODELLED = "modelled"
@@ -349,6 +349,46 @@ def ability_problem(text: str) -> str | None:
                 return f"{name} needs X: {allowed}, e.g. '{stem} 1'"
             return f"{name}: X must be {allowed}, not {x!r}"
     return None
+
+
+# "NAME X": a core ability's name and the value after it ("sustained hit 1", "rapid fir d3")
+_NAME_VALUE_RE = re.compile(r"^(?P<name>.*?)(?:\s+(?P<x>d?[0-9]+(?:\s*\+\s*[0-9]+)?))?$")
+_ANTI_SPACED_RE = re.compile(r"^anti\s+(.+)$")  # "anti infantry 4+" for "anti-infantry 4+"
+_TAKES_X = {"rapid fire", "sustained hits", "melta", "cleave", "blast"}
+
+
+def misspelt_ability(text: str) -> str | None:
+    """The core ability ``text`` is a misspelling of, written as it should be ("lethal hitz" ->
+    "lethal hits", "sustained hit 1" -> "sustained hits 1", "twin linked" -> "twin-linked",
+    "anti infantry 4+" -> "anti-infantry 4+", "lethal hitz: vehicle" -> "lethal hits:
+    vehicle"), or None: it parses as an ability, or it is like none closely enough to be one
+    (a datasheet's own rule such as "linked fire" stays not modelled).
+
+    "Closely enough": :func:`wh40k_calc.fuzzy.closest` at its default cutoff (a similarity
+    ratio of 80, what makes two words of a unit's name alike), the ability's name compared
+    without its value. Every shipped weapon ability that is no core ability scores 67 or
+    less against every core name (linked fire ~ rapid fire is the closest; tests load every
+    shipped datasheet, which refuses a misspelling).
+    """
+    ab = parse_ability(text)
+    if ab.status != NOT_MODELLED:
+        return None
+    norm = ab.text
+    cond = _CONDITIONAL_RE.match(norm)
+    if cond:
+        inner = misspelt_ability(cond["ability"])
+        return f"{inner}: {norm[cond.end('ability') :].lstrip(' :')}" if inner else None
+    spaced = _ANTI_SPACED_RE.match(norm)
+    if spaced and parse_ability(f"anti-{spaced[1]}").status == MODELLED:
+        return f"anti-{spaced[1]}"
+    m = _NAME_VALUE_RE.match(norm)
+    name, x = (m["name"], m["x"]) if m else (norm, None)
+    key = closest(name, [spec.key for spec in SPECS if spec.key != "anti"])
+    if key is None:
+        return None
+    if key not in _TAKES_X:
+        return key
+    return f"{key} {x}" if x else (key if key == "blast" else f"{key} X")
 
 
 def split_abilities(text: str) -> list[str]:

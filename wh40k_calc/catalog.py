@@ -189,16 +189,70 @@ class UnknownUnitError(LookupError):
 
 
 class AmbiguousUnitError(LookupError):
-    """A bare name that several factions have; ``choices`` are the qualified names."""
+    """A bare name that several factions have; ``choices`` are the qualified names, ``option``
+    the option that says the faction where the name was given (``--faction``,
+    ``--target-faction``), if any: the catalog does not know it, the command re-raises the
+    error :meth:`saying` it, so that only an option the command has is suggested. ``differ``:
+    what the datasheets differ in (:func:`differences`; None: not known)."""
 
-    def __init__(self, name: str, choices: list[str]):
+    def __init__(
+        self,
+        name: str,
+        choices: list[str],
+        option: str = "",
+        differ: tuple[str, ...] | None = None,
+    ):
         self.name = name
         self.choices = choices
-        super().__init__(
-            f"{name!r} is a datasheet of several factions: {', '.join(choices)}; give one of "
-            f"these names, or the faction with --faction / --target-faction (or list the "
-            f"factions you play in {FACTIONS_VAR})"
+        self.option = option
+        self.differ = differ
+        faction = f", or the faction with {option}" if option else ""
+        from .wording import join_words
+
+        how = (
+            f" (they differ in {join_words(list(differ))})"
+            if differ
+            else " (alike but for the faction, whose rules act for the unit)"
+            if differ is not None
+            else ""
         )
+        super().__init__(
+            f"{name!r} is a datasheet of several factions: {', '.join(choices)}{how}; give one "
+            f"of these names{faction} (or list the factions you play in {FACTIONS_VAR})"
+        )
+
+    def saying(self, option: str) -> AmbiguousUnitError:
+        """The same refusal, suggesting ``option`` for the faction."""
+        return AmbiguousUnitError(self.name, self.choices, option, self.differ)
+
+
+# what a calculation reads of a datasheet beyond its faction, in words (``differences``)
+_READ_FIELDS = {
+    "sizes": "sizes or points",
+    "models": "models",
+    "weapons": "weapons",
+    "loadouts": "loadouts",
+    "keywords": "keywords",
+    "rules": "rules",
+    "damaged": "damaged profile",
+    "leader_of": "units led",
+    "support_of": "units supported",
+    "add_ons": "add-ons",
+    "not_modelled_attacker": "rules not modelled",
+    "not_modelled_target": "rules not modelled",
+}
+
+
+def differences(sheets: list[Datasheet]) -> tuple[str, ...]:
+    """What the datasheets of one name in several factions differ in, beyond the faction (and
+    its faction keywords) itself, which the rules read too: so no two are ever the same unit to
+    a calculation, and a name of several factions is refused, saying this."""
+    out: list[str] = []
+    for field, words in _READ_FIELDS.items():
+        values = [getattr(ds, field) for ds in sheets]
+        if any(v != values[0] for v in values[1:]) and words not in out:
+            out.append(words)
+    return tuple(out)
 
 
 class UnknownFactionError(LookupError):
@@ -327,6 +381,7 @@ class Catalog:
         )
         self._heads: dict[Path, tuple[str, str, tuple[str, ...]] | None] = {}
         self._unreadable: set[Path] = set()  # files that do not parse as a datasheet mapping
+        self._not_files: dict[Path, str] = {}  # named like datasheets, no regular file: why
         # a file of the user's chosen -> the unreadable files of the user's it was chosen over
         # (a name both match; the readable one is used, the others said in a note)
         self._passed_over: dict[Path, list[Path]] = {}
@@ -370,7 +425,9 @@ class Catalog:
         Raises:
             DatasheetError: more than ``MAX_SCAN_ENTRIES`` files and folders under ``folder``.
         """
-        found = sorted(_walk(folder))
+        found, not_files = _walk(folder)
+        found.sort()
+        self._not_files.update(not_files)
         index = folder / "index.json"
         if index.is_file() and folder != self.shipped:
             try:
@@ -386,6 +443,15 @@ class Catalog:
                 if path in listed and mtime <= stamp:
                     self._heads.setdefault(path, listed[path])
         return [p for p, _ in found]
+
+    def not_files(self) -> list[tuple[Path, str, str]]:
+        """(path, kind, why) of each entry of the folders read file by file that is named like
+        a datasheet (``.yaml``, ``.yml``) but is no regular file: a named pipe, a device (a
+        link to ``/dev/zero``), a socket or a link to nothing (``why`` says which). They are
+        never opened (a pipe would block, ``/dev/zero`` never ends) and no lookup finds them;
+        ``calc units`` lists them as unreadable and ``calc units --check`` as invalid."""
+        self._hand_all()
+        return [(p, self._kind(p), why) for p, why in sorted(self._not_files.items())]
 
     def _sets(self, edition: str | None = None) -> tuple[GeneratedSet, ...]:
         """The generated sets of ``edition``, in search order: edition 10's one; edition 11's
@@ -621,8 +687,10 @@ class Catalog:
         return _load_cached(self.entry(name, faction, edition).path)
 
     def entry(self, name: str, faction: str | None = None, edition: str | None = None) -> Entry:
-        """The :class:`Entry` :meth:`find` would load (same rules and errors, nothing parsed)."""
+        """The :class:`Entry` :meth:`find` would load (same rules and errors, nothing parsed;
+        a name that is the path of a datasheet file is refused pointing to ``--datasheets``)."""
         edition = self.in_edition(edition)
+        _refuse_file_path(name)
         try:
             return self._entry(name, faction, edition)
         except UnknownUnitError as exc:
@@ -787,7 +855,11 @@ class Catalog:
             rest = [e for e in hits if e not in parents]
             if len({norm_name(e.faction) for e in rest}) == 1:
                 return _best(rest)
-        raise AmbiguousUnitError(name, sorted(dict.fromkeys(e.qualified for e in hits)))
+        try:
+            differ = differences([_load_cached(e.path) for e in hits])
+        except (DatasheetError, OSError):
+            differ = None
+        raise AmbiguousUnitError(name, sorted(dict.fromkeys(e.qualified for e in hits)), "", differ)
 
     def preference_warnings(self) -> list[str]:
         """One warning for each faction in ``WH40K_CALC_FACTIONS`` that no datasheet of
@@ -860,6 +932,7 @@ class Catalog:
         if os.environ.get("WH40K_CALC_CSV"):
             hints.append("a newer export may have it: `calc import NAME` reads $WH40K_CALC_CSV")
         broken = [e.path for e in visible if e.unreadable and e.kind == "user"]
+        broken += [p for p, kind, _ in self.not_files() if kind == "user"]
         if broken:  # the unit may be in one of them: say so, not only "unknown"
             from .wording import count
 
@@ -942,15 +1015,44 @@ def _quoted(text: str) -> str:
     return f'"{text}"' if any(c.isspace() for c in text) else text
 
 
-def _walk(folder: Path) -> list[tuple[Path, int]]:
+def _refuse_file_path(name: str) -> None:
+    """A unit's name that is the path of an existing YAML file (``calc shoot
+    /tmp/x/p9gun.yaml``), refused as such rather than read as ``FACTION/UNIT``.
+
+    Raises:
+        UnknownUnitError: naming the folder to give with ``--datasheets``.
+    """
+    if not name.lower().endswith((".yaml", ".yml")) or ("/" not in name and "\\" not in name):
+        return
+    path = Path(name)
+    try:
+        if not path.is_file():
+            return
+    except (OSError, ValueError):
+        return
+    raise UnknownUnitError(
+        name,
+        [],
+        hint=(
+            f"it is a datasheet file: give its folder with --datasheets {path.parent} and the "
+            f"unit's name (its name: line, or the file's stem {path.stem!r})"
+        ),
+        listing=None,
+    )
+
+
+def _walk(folder: Path) -> tuple[list[tuple[Path, int]], dict[Path, str]]:
     """(path, mtime) of the YAML files under ``folder``, following folder links but visiting
     each real folder once (a link loop such as ``a -> .`` is read once, not forever), and
-    giving up on a folder with more than ``MAX_SCAN_ENTRIES`` entries under it.
+    giving up on a folder with more than ``MAX_SCAN_ENTRIES`` entries under it; and the
+    entries named like YAML files that are no regular file, with what they are
+    (:func:`_not_a_file`).
 
     Raises:
         DatasheetError: too many entries (``--datasheets /`` and the like).
     """
     found: list[tuple[Path, int]] = []
+    not_files: dict[Path, str] = {}
     seen: set[tuple[int, int]] = set()
     stack, count = [folder], 0
     while stack:
@@ -972,11 +1074,37 @@ def _walk(folder: Path) -> list[tuple[Path, int]]:
                     if entry.is_dir():
                         if entry.name != TARGET_SETS:
                             stack.append(Path(entry.path))
-                    elif entry.name.endswith((".yaml", ".yml")) and entry.is_file():
-                        found.append((Path(entry.path), entry.stat().st_mtime_ns))
+                    elif entry.name.endswith((".yaml", ".yml")):
+                        if entry.is_file():
+                            found.append((Path(entry.path), entry.stat().st_mtime_ns))
+                        else:
+                            not_files[Path(entry.path)] = _not_a_file(Path(entry.path))
         except OSError:
             continue
-    return found
+    return found, not_files
+
+
+def _not_a_file(path: Path) -> str:
+    """What ``path``, which is no regular file nor folder, is (its link followed), in words
+    for an error: "not a regular file (a named pipe)", "a link to nothing", ..."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "a link to nothing (its target does not exist)"
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    kind = (
+        "a named pipe"
+        if stat.S_ISFIFO(mode)
+        else "a device"
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        else "a socket"
+        if stat.S_ISSOCK(mode)
+        else "not a file"
+    )
+    return f"not a regular file ({kind}); not read"
 
 
 def _hidden(e: Entry, by: Path) -> Entry:

@@ -15,7 +15,7 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 import typer
 import typer.main
@@ -76,6 +76,8 @@ class _Commands(TyperGroup):
 
             exc.message = escape_controls(shorten_quoted(_plain_types(exc.message)))
             raise
+        except KeyboardInterrupt:  # typer's own handling: exit code 130 without a word
+            _interrupted()
 
     def format_commands(self, ctx: ClickContext, formatter: Any) -> None:
         """typer's list of the commands and their short help, the commands registered with
@@ -291,8 +293,10 @@ def units(
                 for e in cat.entries(hidden=True, edition=other)
                 if e.kind != "generated" and e.path not in listed
             ]
+        not_files = {p: (kind, why) for p, kind, why in cat.not_files()}
     except (DatasheetError, EditionError) as exc:
         raise fail(str(exc)) from None
+    entries += [_not_file_entry(p, kind) for p, (kind, _) in not_files.items()]
     replaces = replaced(entries)
     if faction:
         known = sorted({e.faction for e in entries if e.faction})
@@ -315,7 +319,8 @@ def units(
     else:
         entries = sorted(entries, key=lambda e: (e.faction, e.name))
     if check:
-        _check_units(entries, replaces, as_json, chosen.edition)
+        why = {p: what for p, (_, what) in not_files.items()}
+        _check_units(entries, replaces, as_json, chosen.edition, why)
         return
     if as_json:
         import json
@@ -340,17 +345,30 @@ def _edition_words(chosen, cat) -> str:
     return f" · edition {chosen.edition}{' ' + chosen.note if chosen.note else ''}{data}"
 
 
-def _check_units(entries, replaces, as_json: bool, edition: str) -> None:
+def _not_file_entry(path, kind: str):
+    """The listing's entry for a file named like a datasheet that is no regular file
+    (:meth:`~wh40k_calc.catalog.Catalog.not_files`): its stem, no faction, both editions,
+    unreadable."""
+    from .catalog import EDITIONS, Entry
+
+    return Entry(path.stem, "", path, kind == "curated", None, kind, EDITIONS, True)
+
+
+def _check_units(entries, replaces, as_json: bool, edition: str, not_files=None) -> None:
     """``calc units --check``: load every file listed (the edition's, and the files of the
     folders read one by one that are for the other edition only); print only the invalid ones
     (with the reason) and a summary line, or as JSON ``{"checked": N, "invalid": [entry +
-    "error"]}``; exit code 1 when any is invalid."""
+    "error"]}``; exit code 1 when any is invalid. ``not_files``: path -> why of the entries
+    that are no regular file (a named pipe, a device): invalid without being opened."""
     from .datasheet import DatasheetError, load_datasheet
     from .listing import entry_json
     from .wording import count
 
     problems = []
     for e in entries:
+        if not_files and e.path in not_files:
+            problems.append((e, not_files[e.path]))
+            continue
         try:
             load_datasheet(e.path)
         except DatasheetError as exc:
@@ -410,6 +428,7 @@ def show(
     edition: EditionOpt = None,
 ) -> None:
     """Print one datasheet of the edition's data: statlines, sizes, weapons, loadouts, rules."""
+    from .catalog import AmbiguousUnitError
     from .datasheet import DatasheetError
     from .edition import EditionError, choose
     from .show import datasheet_json, render_datasheet
@@ -418,6 +437,8 @@ def show(
         chosen = choose(edition.value if edition else None)
         cat = catalog(datasheets, chosen.edition)
         ds = cat.find(name, faction)
+    except AmbiguousUnitError as exc:
+        raise fail(str(exc.saying("--faction"))) from None
     except (LookupError, DatasheetError, EditionError) as exc:
         raise fail(str(exc)) from None
     if as_json:
@@ -590,18 +611,25 @@ def main() -> None:
 
     A closed pipe (``calc units | head -1``) ends the program quietly, like other command-line
     tools; output that cannot be written (a full disk, a closed standard output) is one error
-    line and exit code 1.
+    line and exit code 1; Ctrl-C at any moment is ``interrupted`` and exit code 130
+    (:mod:`wh40k_calc.interrupts`).
     """
     import signal
 
+    from . import interrupts
+
+    interrupts.hold()  # already held when started as `calc` (wh40k_calc.__main__)
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     _safe_streams()
     try:
-        app()
+        try:
+            interrupts.release()  # a Ctrl-C pressed during start-up is delivered here
+            app()
+        finally:
+            interrupts.hold()  # one pressed from here to the end waits: see the last lines
     except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
-        sys.exit(130)
+        _interrupted()
     except MemoryError:
         sys.stderr.write("error: out of memory; ask for less (fewer --trials, smaller units)\n")
         sys.exit(1)
@@ -613,6 +641,19 @@ def main() -> None:
             pass
         sys.stderr.write(f"error: cannot write the output: {exc.strerror or exc}\n")
         sys.exit(1)
+    finally:
+        if interrupts.interrupted_meanwhile():  # Ctrl-C while the command was ending
+            _interrupted()
+
+
+def _interrupted() -> NoReturn:
+    """End the program on a Ctrl-C: one line, exit code 130 (128 + SIGINT, as shells report
+    it). A second Ctrl-C from here on waits (it is held) and changes nothing."""
+    from . import interrupts
+
+    interrupts.hold()
+    sys.stderr.write("interrupted\n")
+    sys.exit(130)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from .abilities import (
     MALFORMED,
     WeaponAbilities,
     ability_problem,
+    misspelt_ability,
     parse_ability,
     split_abilities,
 )
@@ -834,6 +835,13 @@ def _weapon(w: _WeaponSchema, where: str, file: Path | str) -> Weapon:
                     "'melta 2', 'blast')"
                 )
             )
+        for a in split_abilities(text):
+            meant = misspelt_ability(a)
+            if meant:
+                raise DatasheetError(
+                    f"{file}: {where}.abilities[{j}]: {a!r} is not an ability we know; "
+                    f"did you mean {meant!r}?"
+                )
     abilities = WeaponAbilities.parse(w.abilities)
     if w.skill is None and not abilities.torrent:
         raise DatasheetError(

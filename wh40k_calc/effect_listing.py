@@ -24,7 +24,16 @@ KINDS = ("army", "detachment", "stratagem", "enhancement", "unit", "core")
 
 
 class ListingError(ValueError):
-    """A filter that matches nothing or names nothing we know; the message says what exists."""
+    """A filter that matches nothing or names nothing we know; the message says what exists.
+
+    ``refused``: the refusal without its hint (``--detachment 'dred mob': no such detachment
+    here``) and ``hints`` the names it suggests, for a filter whose value names nothing (the
+    other edition's hints are offered when this edition has none)."""
+
+    def __init__(self, message: str, refused: str = "", hints: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.refused = refused
+        self.hints = hints
 
 
 @dataclass(frozen=True)
@@ -55,7 +64,12 @@ def select(
         other = "11" if edition == "10" else "10"
         try:
             effects, lines = _select(other, faction, kind, detachment, text, closest=False)
-        except ListingError:
+        except ListingError as there:
+            if there.hints and not exc.hints and there.refused == exc.refused:
+                hints = ", ".join(repr(h) for h in there.hints)
+                raise ListingError(
+                    f"{exc.refused}; did you mean {hints} (edition {other})?"
+                ) from None
             if text is None or not text.strip():
                 raise exc from None
             # no name like it in either edition: the closest names of this one, if any
@@ -76,7 +90,7 @@ def _select(
     """:func:`select` in one edition (``closest``: with no name like ``text``, the closest
     names, else refused)."""
     from .effects import all_effects, effects_of
-    from .fuzzy import did_you_mean
+    from .fuzzy import did_you_mean, suggest_names
 
     files = ef.files_of(edition)
     if faction is not None:
@@ -106,10 +120,9 @@ def _select(
             | {x.coverage.detachment for x in lines if x.coverage.detachment}
         )
         if not any(key(d) == key(detachment) for d in known_d):
-            raise ListingError(
-                f"--detachment {detachment!r}: no such detachment here"
-                + did_you_mean(detachment, known_d)
-            )
+            refused = f"--detachment {detachment!r}: no such detachment here"
+            hints = tuple(suggest_names(detachment, known_d))
+            raise ListingError(refused + did_you_mean(detachment, known_d), refused, hints)
         effects = [e for e in effects if any(key(d) == key(detachment) for d in e.detachments)]
         lines = [x for x in lines if key(x.coverage.detachment) == key(detachment)]
     if text is not None and text.strip():

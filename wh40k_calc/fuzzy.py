@@ -14,7 +14,9 @@ whole-name ratio, or, where every query word is like one of its words, the mean 
 score and the ratio (words the query lacks count against a name, so 'shootaz' suggests the
 loadout 'shootas' before 'big-shoota'); they keep those of at least :data:`SUGGEST_CUTOFF` and
 within :data:`SUGGEST_SPREAD` of the best, closest first: 'lootaz' suggests 'Lootas' alone,
-not 'Blood Claws'.
+not 'Blood Claws'; 'orcs' suggests the faction 'Orks' (75) alone, not 'Unaligned Forces' (60:
+one word like 'forces', the other missing). Units, factions, weapons, loadouts and effects are
+suggested by this one rule.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from collections.abc import Sequence
 
 WORD_CUTOFF = 80  # ratio for one query word to be like a word of the name
 SUGGEST_CUTOFF = 60  # score for a candidate to be suggested at all
-SUGGEST_SPREAD = 20  # ... and at most this far below the best suggestion
+SUGGEST_SPREAD = 12  # ... and at most this far below the best suggestion (20 let 'orcs'
+# suggest 'Unaligned Forces', 15 below 'Orks')
 SUGGEST_COUNT = 4
 MAX_QUERY = 200  # characters: a longer query is like no name (the longest are about 60)
 
@@ -115,6 +118,23 @@ def suggest(query: str, candidates: Sequence[str], limit: int = SUGGEST_COUNT) -
     top = max(scored.values())
     order = sorted(scored, key=lambda c: -scored[c])  # stable: ties keep the given order
     return [c for c in order if scored[c] >= top - SUGGEST_SPREAD][:limit]
+
+
+def closest(query: str, candidates: Sequence[str], cutoff: float = WORD_CUTOFF) -> str | None:
+    """The one candidate ``query`` is most like as a whole (:func:`whole_ratio`), when that
+    ratio is at least ``cutoff`` (by default :data:`WORD_CUTOFF`, what makes two words alike);
+    else None. For a text that is meant to *be* a known name, misspelt ("lethal hitz" ->
+    "lethal hits"), where :func:`suggest`'s looser cutoff would also reach names merely
+    related to it. Ties keep the given order."""
+    q = words(query)
+    if not q or len(query) > MAX_QUERY:
+        return None
+    best, top = None, float(cutoff)
+    for c in candidates:
+        s = whole_ratio(q, words(c))
+        if s > top or (s == top and best is None):
+            best, top = c, s
+    return best
 
 
 def suggest_names(name: str, candidates: list[str]) -> list[str]:

@@ -263,14 +263,17 @@ def _weapon_not_modelled(r: Result) -> list[str]:
 
 def _effects_text(plan) -> str:
     """Effect ids as ``--effect`` takes them, with the options given (``oath-of-moment:
-    codex-army``) and the side for those that can apply to either (``waaagh (target)``)."""
+    codex-army``) and the side for those that can apply to either (``waaagh (target)``) or
+    that act for the target (``ard-as-nails (target)``: an ``--effect`` the target's side
+    takes, not the attacker's)."""
     out = []
     for eid in plan.effects:
         sides = plan.effect_sides.get(eid, [])
         both = eid in plan.effects_both
         options = plan.effect_options.get(eid)
         name = f"{eid}:{','.join(options)}" if options else eid
-        out.append(f"{name} ({' and '.join(sides)})" if both and sides else name)
+        said = sides and (both or sides == ["target"])
+        out.append(f"{name} ({' and '.join(sides)})" if said else name)
     return ", ".join(out)
 
 

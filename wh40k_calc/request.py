@@ -149,15 +149,26 @@ def _attacker_choice(cat: Catalog, a: AttackerOptions, edition: str) -> UnitChoi
     from .selection import UnitChoice
     from .units import parse_weapon_spec
 
-    ds = cat.find(a.attacker, a.faction, edition)
+    ds = _find(cat, a.attacker, a.faction, edition, "--faction")
     _check_size(ds, a.models, "--models")
     return UnitChoice(
         ds,
         a.models,
         a.loadout,
         tuple(parse_weapon_spec(w) for w in a.weapon or []),
-        tuple(cat.find(n, a.faction, edition) for n in a.leader or []),
+        tuple(_find(cat, n, a.faction, edition, "--faction") for n in a.leader or []),
     )
+
+
+def _find(cat: Catalog, name: str, faction: str | None, edition: str | None, option: str):
+    """``cat.find``, a name of several factions' units refused suggesting ``option`` (the
+    option that gives this unit's faction here)."""
+    from .catalog import AmbiguousUnitError
+
+    try:
+        return cat.find(name, faction, edition)
+    except AmbiguousUnitError as exc:
+        raise exc.saying(option) from None
 
 
 def _check_size(ds, models: int | None, option: str) -> None:
@@ -179,33 +190,47 @@ def _check_size(ds, models: int | None, option: str) -> None:
 
 
 def target_choice(
-    cat: Catalog, t: TargetOptions, edition: str | None = None, models_option: str = ""
+    cat: Catalog,
+    t: TargetOptions,
+    edition: str | None = None,
+    models_option: str = "",
+    faction_option: str = "",
 ) -> UnitChoice:
     """The target these options name (a sequence looks it up once for all its steps), in
     ``edition``'s data (default: the catalog's). ``models_option``: the option that gave
     ``t.target_models``, named in a size error (default ``--target-models``; an exchange
-    side's is ``--models``).
+    side's is ``--models``); ``faction_option`` the one that gives its faction, suggested for
+    a name of several factions' units (default ``--target-faction``; an exchange side's is
+    ``--faction``).
 
     Raises:
         UnknownUnitError, DatasheetError: a unit that cannot be found or loaded.
         SelectionError: a size the unit cannot have.
     """
-    return _target_choice(cat, t, edition, models_option or "--target-models")
+    return _target_choice(
+        cat, t, edition, models_option or "--target-models", faction_option or "--target-faction"
+    )
 
 
 def _target_choice(
-    cat: Catalog, t: TargetOptions, edition: str | None, models_option: str = "--target-models"
+    cat: Catalog,
+    t: TargetOptions,
+    edition: str | None,
+    models_option: str = "--target-models",
+    faction_option: str = "--target-faction",
 ) -> UnitChoice:
     from .selection import UnitChoice
 
-    ds = cat.find(t.target, t.target_faction, edition)
+    ds = _find(cat, t.target, t.target_faction, edition, faction_option)
     _check_size(ds, t.target_models, models_option)
     return UnitChoice(
         ds,
         t.target_models,
         t.target_loadout,
         (),
-        tuple(cat.find(n, t.target_faction, edition) for n in t.target_leader or []),
+        tuple(
+            _find(cat, n, t.target_faction, edition, faction_option) for n in t.target_leader or []
+        ),
     )
 
 

@@ -30,6 +30,7 @@ from ..options import (
 from .table import SortKey
 
 if TYPE_CHECKING:
+    from ..catalog import Catalog
     from .jobs import Job, Row, RunError
 
 
@@ -193,6 +194,7 @@ def compare(
             )
         notes = engine.as_json or output.csv_path is None  # the CSV shows no note
         items, title = _jobs(what, cross, conditions, list(effect or []), engine, notes)
+    _refuse_bad_targets(items)
     if not engine.as_json:  # the table and the CSV show no distributions: none is computed
         items = _without_detail(items, notes=output.csv_path is None)
     if engine.explain:
@@ -200,6 +202,23 @@ def compare(
     show_progress = sys.stderr.isatty()  # on the standard error only: JSON and CSV untouched
     rows, errors = _run(items, output.strict, show_progress, output.jobs)
     _report(rows, errors, output, csv_file, engine.as_json, title)
+
+
+def _refuse_bad_targets(items: list[Job | RunError]) -> None:
+    """A ``--target`` that cannot be a target (unknown, of several factions) is the command
+    line's error, for every run: said before anything is computed, each once, exit code 1
+    (not a table of the other targets with the error after it)."""
+    from .jobs import RunError
+
+    bad = [
+        e
+        for e in items
+        if isinstance(e, RunError) and e.run is None and (e.field or "").startswith("--target ")
+    ]
+    for e in bad[:-1]:
+        fail(str(e))
+    if bad:
+        raise fail(str(bad[-1]))
 
 
 def _explained(items: list[Job | RunError]) -> list[Job | RunError]:
@@ -248,12 +267,13 @@ def _csv_destination(output: OutputOptions, what: list[str], as_json: bool) -> P
     if as_json:
         raise fail(
             "--json and --csv: choose one (--csv writes the table as CSV instead of printing it; "
-            "--json prints the JSON list)"
+            "--json prints the JSON list)",
+            2,
         )
     if path == "-":
         return None
     if not path.strip():
-        raise fail("--csv: give a file name (or '-' for the standard output)")
+        raise fail("--csv: give a file name (or '-' for the standard output)", 2)
     csv_file = Path(path)
     folder = next((p for p in csv_file.parents if p.exists()), csv_file.parent)
     if folder.exists() and not folder.is_dir():
@@ -290,6 +310,35 @@ def _refuse_special_file(arg: str) -> None:
     )
 
 
+def _not_a_file_here(word: str) -> str | None:
+    """What ``word``, a bare word (no slash), names in the current folder when that is no
+    regular file ("a folder", "a device or a pipe"), else None."""
+    if "/" in word or "\\" in word or not word:
+        return None
+    try:
+        p = Path(word)
+        if p.is_dir():
+            return "a folder"
+        if p.exists() and not p.is_file():
+            return "a device or a pipe"
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def _names_a_unit(cat: Catalog, name: str, faction: str | None) -> bool:
+    """Whether ``name`` is a unit's name in ``cat`` (a name of several factions' units is)."""
+    from ..catalog import UnknownUnitError
+
+    try:
+        cat.entry(name, faction)
+    except UnknownUnitError:
+        return False
+    except (LookupError, ValueError):
+        return True  # ambiguous, an unknown faction, ...: the lookup proper says it
+    return True
+
+
 def _is_batch(arg: str) -> bool:
     p = Path(arg)
     return p.suffix.lower() in (".yaml", ".yml") or (p.is_file() and ("/" in arg or "\\" in arg))
@@ -317,7 +366,8 @@ def _jobs(
             if clash:
                 raise fail(
                     f"{', '.join(clash)}: not with a batch file (put it in the file; "
-                    "--edition, --method, --trials and --seed do override the file's)"
+                    "--edition, --method, --trials and --seed do override the file's)",
+                    2,
                 )
             return _jobs_from_batch_file(Path(what[0]), engine, engine.as_json, notes)
         return _jobs_from_command_line(what, cross, conditions, effects, engine), None
@@ -356,7 +406,7 @@ def _army_jobs(
     if phase not in ("shoot", "fight", "both"):
         raise fail(f"--phase {phase!r}: choose shoot, fight or both", 2)
     if not cross.target and not cross.target_set:
-        raise fail("give at least one --target or --target-set with --army")
+        raise fail("give at least one --target or --target-set with --army", 2)
     from ..catalog import UnknownFactionError
     from ..edition import EditionError, choose
     from ..lists.command import _source_words
@@ -436,16 +486,29 @@ def _jobs_from_command_line(
 
     batchish = [w for w in what if _is_batch(w)]
     if batchish:
-        raise fail(f"{batchish[0]}: give one batch file on its own, or attacker names")
+        raise fail(f"{batchish[0]}: give one batch file on its own, or attacker names", 2)
     folders = [w for w in what if Path(w).is_dir() and ("/" in w or "\\" in w or w == ".")]
     if folders:
         raise fail(
             f"{folders[0]}: is a folder, not a batch file (give a batch file, e.g. "
             "examples/lootas-loadouts.yaml, or attacker names with --target)"
         )
+    for w in what:
+        _refuse_special_file(w)  # a path to a pipe or device among attacker names
+    cat = None
+    here = [(w, kind) for w in what if (kind := _not_a_file_here(w))]
+    if here:  # a bare word naming a folder or pipe of the current folder: a unit's name?
+        cat = catalog(engine.datasheets, engine.edition_value)
+        for w, kind in here:
+            if not _names_a_unit(cat, w, cross.faction):
+                raise fail(
+                    f"{w}: {kind} here, not a batch file, and no unit has that name (give a "
+                    "batch file, e.g. examples/lootas-loadouts.yaml, or attacker names with "
+                    "--target)"
+                )
     if not cross.target and not cross.target_set:
-        raise fail("give at least one --target or --target-set (or a batch file)")
-    cat = catalog(engine.datasheets, engine.edition_value)
+        raise fail("give at least one --target or --target-set (or a batch file)", 2)
+    cat = cat or catalog(engine.datasheets, engine.edition_value)
     targets = _targets(cross, cat)
     return jobs_from_options(
         cat,

@@ -4,6 +4,7 @@ carrying the contract object and the compared figures."""
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
@@ -42,6 +43,8 @@ if TYPE_CHECKING:
     from ..resolve import Result
     from ..target_set import SetEntry
 
+# the options a run (or a mapping step) gives as fields of its own: option -> field
+STEP_OPTIONS = {"--order": "order", "--precision-target": "precision_target"}
 USER_ERRORS: tuple[type[Exception], ...] = (DatasheetError, SelectionError, LookupError, ValueError)
 MAX_ROWS = 10_000  # jobs (a run against each of its targets) in one batch
 
@@ -89,6 +92,9 @@ class Job(Struct, frozen=True):
     # an OptionError then names the field
     option_fields: tuple[tuple[str, str, int | None], ...] = ()
     step_lines: tuple[int | None, ...] = ()  # a sequence run's steps' lines in the batch file
+    # (step, option, batch field) of the mapping steps' run-wide options (STEP_OPTIONS), from
+    # the step itself, the run or the top level ((1, "--order", "sequence[0].order"))
+    step_fields: tuple[tuple[int, str, str], ...] = ()
 
     def field_error(self, exc: Exception) -> tuple[str, str, int | None] | None:
         """(field, reason, line or None) of an error the batch file should name by its own
@@ -106,6 +112,11 @@ class Job(Struct, frozen=True):
                     return None
                 reason = detail.replace("give the run phase:", "give the step phase:")
                 return f"sequence[{exc.index - 1}].attacker.weapons", reason, None
+            if option in STEP_OPTIONS:  # a mapping step's (a quoted step's: its own words)
+                field = next(
+                    (f for i, o, f in self.step_fields if i == exc.index and o == option), None
+                )  # the step's line: its own field, or the run's it takes
+                return None if field is None else (field, detail, self.step_line(exc))
         else:
             return None
         for opt, field, line in self.option_fields:
@@ -326,11 +337,16 @@ class _Lookup:
         self.noted: dict[tuple[int, ...], tuple[str, ...]] = {}  # by the datasheets' identity
 
     def find(self, name: str, role: str = "attacker", edition: str | None = None) -> Datasheet:
+        from ..catalog import AmbiguousUnitError
+
         faction = self.factions.get(role)
         key = (norm_name(name), faction, edition)
         if key not in self.cache:
             try:
                 self.cache[key] = self.cat.find(name, faction, edition)
+            except AmbiguousUnitError as exc:  # the command line's option for the side
+                option = {"attacker": "--faction", "target": "--target-faction"}.get(role, "")
+                self.cache[key] = exc.saying(option) if role in self.factions else exc
             except USER_ERRORS as exc:
                 self.cache[key] = exc
         hit = self.cache[key]
@@ -1003,6 +1019,11 @@ class _BatchRuns:
             step_lines=tuple(
                 self.batch.line_of(["sequence", t.index - 1], raw) for t in run.templates or ()
             ),
+            step_fields=tuple(
+                (t.index, option, field)
+                for t in run.templates or ()
+                for option, field in t.fields.items()
+            ),
         )
 
     def _option_fields(
@@ -1014,11 +1035,18 @@ class _BatchRuns:
         where: "SetEntry | None",
     ) -> tuple[tuple[str, str, int | None], ...]:
         """(option, field, line) of the fields that stand for an option
-        (:attr:`Job.option_fields`): the attacker's ``weapons`` and the target's
+        (:attr:`Job.option_fields`): the attacker's ``weapons``, the run's (or the top
+        level's) ``order`` and ``precision_target`` (STEP_OPTIONS), and the target's
         ``wounds_left`` and ``allocation``, where given."""
         out: list[tuple[str, str, int | None]] = []
         if run.att is not None and run.att.weapons:
             out.append(("--weapon", "attacker.weapons", None))
+        if run.att is not None:
+            for option, name in STEP_OPTIONS.items():
+                if getattr(run.spec, name) is not None:
+                    out.append((option, name, self.batch.line_of([name], run.raw)))
+                elif getattr(self.d, name) is not None:
+                    out.append((option, f"(top level) {name}", self.batch.line_of([name], None)))
         options = (("--target-wounds-left", "wounds_left"), ("--allocation", "allocation"))
         for option, name in options:
             if getattr(tspec, name) is None:
@@ -1119,8 +1147,9 @@ def _added_abilities(*specs: Any) -> tuple[AddedAbility, ...]:
     for i, text in enumerate(texts):
         try:
             out.append(AddedAbility(*parse_added_ability(text)))
-        except ValueError as exc:
-            raise _FieldError(["add_abilities", i], str(exc)) from None
+        except ValueError as exc:  # the field names it: not the option it stands for
+            why = str(exc).removeprefix(f"--add-ability {text!r}: ")
+            raise _FieldError(["add_abilities", i], why) from None
     return tuple(out)
 
 
@@ -1221,6 +1250,9 @@ class _StepTemplate:
     text: str
     selection: Selection
     weapons: bool = False  # a mapping step naming its attacker's weapons (``weapons:``)
+    # a mapping step's STEP_OPTIONS: option -> the batch field that gave it (its own, the
+    # run's or the top level's); none for a quoted step
+    fields: dict[str, str] = dataclass_field(default_factory=dict)
 
     def against(
         self, target: UnitChoice, spec: UnitSpec, stealth: bool, notes: tuple[str, ...] = ()
@@ -1330,7 +1362,15 @@ def _mapping_step(
         notes=look.notes(att),
     )
     verb = "shoot" if phase == "shooting" else "fight"
-    return _StepTemplate(j + 1, f"{verb} {_auto_name(attacker)}", sel, bool(att.weapons))
+    fields = {}
+    for option, name in STEP_OPTIONS.items():
+        if getattr(step, name) is not None:
+            fields[option] = f"sequence[{j}].{name}"
+        elif getattr(spec, name) is not None:
+            fields[option] = name
+        elif getattr(d, name) is not None:
+            fields[option] = f"(top level) {name}"
+    return _StepTemplate(j + 1, f"{verb} {_auto_name(attacker)}", sel, bool(att.weapons), fields)
 
 
 def jobs_from_options(

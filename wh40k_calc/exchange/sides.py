@@ -211,7 +211,12 @@ def build_side(side: str, texts: list[str], cat: Catalog) -> Side:
     given = [i for i, (_, r) in enumerate(parsed) if "models" in r.given]
     at = given[0] if given else 0  # the text that gave the side's size, said in its errors
     try:
-        unit = target_choice(cat, _as_target(options, allocation), models_option="--models")
+        unit = target_choice(
+            cat,
+            _as_target(options, allocation),
+            models_option="--models",
+            faction_option="--faction",
+        )
     except (LookupError, ValueError) as exc:
         raise SideError(side, parsed[at][0], str(exc), index=at) from None
     return Side(side, unit, options, allocation, options.wounds_left, steps)

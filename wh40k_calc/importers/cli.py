@@ -25,9 +25,10 @@ def _say(line: str, err: bool = False) -> None:
     typer.echo(escape_controls(line), err=err)
 
 
-def _fail(message: str) -> typer.Exit:
+def _fail(message: str, code: int = 1) -> typer.Exit:
+    """Print ``error: message`` and return the Exit to raise (2: a usage error)."""
     _say(f"error: {message}", err=True)
-    return typer.Exit(1)
+    return typer.Exit(code)
 
 
 def import_command(
@@ -84,21 +85,25 @@ def import_command(
 
     if out is not None and not out.strip():
         raise _fail("--out: give a folder name, e.g. --out my-datasheets (without --out: the user "
-                    "data folder)")  # fmt: skip
+                    "data folder)", 2)  # fmt: skip
+    if all_units and names:
+        raise _fail("give datasheet names or --all (not both)", 2)
+    if not all_units and not names:
+        raise _fail("give datasheet names or --all", 2)
     source = csv_dir or default_csv_dir()
     if source is None:
         raise _fail(
             f"no CSV export given: pass --csv DIR or set {CSV_VAR} (the folder of the public "
             "10th-edition datasheet export; see the README)"
         )
-    if all_units and names:
-        raise _fail("give datasheet names or --all (not both)")
-    if not all_units and not names:
-        raise _fail("give datasheet names or --all")
     try:
         target = Path(out) if out is not None else user_datasheets()
     except DatasheetError as exc:  # WH40K_CALC_HOME names a file
         raise _fail(str(exc)) from None
+    taken = next((p for p in (target, *target.parents) if p.exists()), None)
+    if out is not None and taken is not None and not taken.is_dir():
+        which = f"--out {out}" + ("" if taken == target else f": {taken}")
+        raise _fail(f"{which} is a file, not a folder (give the folder to write the files in)")
     curated = {} if replace_curated else _curated()
     if all_units:
         _import_all(source, target, force, curated)

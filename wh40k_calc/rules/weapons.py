@@ -10,7 +10,13 @@ from collections.abc import Callable
 from ..datasheet import Weapon, norm_name
 from ..fuzzy import did_you_mean
 from ..profile import AttackProfile
-from ..selection import NothingAfterAdvanceError, Selection, SelectionError, WeaponsError
+from ..selection import (
+    NothingAfterAdvanceError,
+    OptionError,
+    Selection,
+    SelectionError,
+    WeaponsError,
+)
 from ..units import ModelGroup, Unit
 from . import advanced
 from .engaged import dropped_note, engaged_weapons, implied_note, refusal
@@ -225,8 +231,9 @@ def ordered(profiles: list[AttackProfile], order: tuple[str, ...] | None) -> lis
     """``profiles`` in the order ``order`` names (prefixes allowed), the rest after.
 
     Raises:
-        SelectionError: a name that matches no profile (with suggestions), or only profiles
-            named before ("named twice").
+        OptionError: of ``--order`` (a batch file names its ``order`` field): a name that
+            matches no profile (with suggestions), or only profiles named before ("named
+            twice").
     """
     if not order:
         return profiles
@@ -238,18 +245,20 @@ def ordered(profiles: list[AttackProfile], order: tuple[str, ...] | None) -> lis
             if norm_name(p.name) == norm_name(name) or norm_name(p.name).startswith(norm_name(name))
         ]
         if not hits:
-            raise SelectionError(
-                f"--order: no weapon {name!r} attacks here"
+            why = (
+                f"no weapon {name!r} attacks here"
                 + did_you_mean(name, [p.name for p in profiles])
                 + f" (weapons: {', '.join(p.name for p in profiles)})"
             )
+            raise OptionError(f"--order: {why}", "--order", why)  # a batch file: its `order`
         if all(p in out for p in hits):
             said = (
                 f"{hits[0].name} is named twice"
                 if norm_name(name) == norm_name(hits[0].name)
                 else f"{name!r} names {hits[0].name} again"
             )
-            raise SelectionError(f"--order: {said}; name each weapon once")
+            why = f"{said}; name each weapon once"
+            raise OptionError(f"--order: {why}", "--order", why)
         for p in hits:
             if p not in out:
                 out.append(p)

@@ -1,0 +1,116 @@
+"""Ctrl-C at any moment of a run is ``interrupted`` and exit code 130, never a traceback
+(wh40k_calc/interrupts.py): a SIGINT sent at several moments of start-up, the command and its
+end, through both ways of starting the program (the ``calc`` console script's entry point and
+``python -m wh40k_calc``).
+
+The signal is sent by a thread of the child process itself, to its main thread, a set time
+after ``wh40k_calc.__main__``'s first line has held SIGINT (the thread watches the main
+thread's blocked-signal mask in ``/proc``): before that line a signal is the interpreter's own
+to report, out of the program's reach, and a test racing it would be flaky. That the first line
+is reached before anything heavy is imported is checked on its own. The delays say where the
+signal lands, they are not a timing assertion: only the output and the exit code are checked.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ARGS = ["shoot", "lootas", "--target", "boyz"]
+# seconds after the hold: in the imports (which take far longer than 0.02 s on any machine),
+# in the command, about its end
+EARLY = (0.0, 0.002, 0.01, 0.02)
+LATER = (0.08, 0.15, 0.25)
+
+# the console script runs `from wh40k_calc.__main__ import main; sys.exit(main())` (the entry
+# point read from the installed metadata); `python -m` runs the package's __main__ module
+STARTS = {
+    "console script": (
+        "from importlib.metadata import entry_points\n"
+        "(ep,) = [e for e in entry_points(group='console_scripts') if e.name == 'calc']\n"
+        "module, _, name = ep.value.partition(':')\n"
+        "start = lambda: sys.exit(getattr(importlib.import_module(module), name)())\n"
+    ),
+    "python -m": "start = lambda: runpy.run_module('wh40k_calc', run_name='__main__')\n",
+}
+
+DRIVER = """\
+import importlib, runpy, signal, sys, threading, time
+main = threading.main_thread().ident
+mask = f'/proc/self/task/{{threading.main_thread().native_id}}/status'
+
+def held():
+    for line in open(mask):
+        if line.startswith('SigBlk:'):
+            return int(line.split()[1], 16) & (1 << (signal.SIGINT - 1))
+
+def ctrl_c():
+    while not held():
+        time.sleep(0.0002)
+    time.sleep({delay})
+    sys.stderr.write('SIGINT sent\\n')
+    sys.stderr.flush()
+    signal.pthread_kill(main, signal.SIGINT)
+
+sys.argv = ['calc', *{args!r}]
+{start}
+threading.Thread(target=ctrl_c, daemon=True).start()
+start()
+"""
+
+needs_linux = pytest.mark.skipif(
+    not Path("/proc/self/task").is_dir() or not hasattr(signal, "pthread_kill"),
+    reason="needs POSIX signals and Linux's /proc",
+)
+
+
+@needs_linux
+def test_ctrl_c_at_any_moment_is_a_quiet_exit_130(tmp_path: Path) -> None:
+    env = {**os.environ, "WH40K_CALC_HOME": str(tmp_path), "COLUMNS": "100"}
+    runs = {
+        (how, delay): subprocess.Popen(
+            [sys.executable, "-c", DRIVER.format(delay=delay, args=ARGS, start=start)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for how, start in STARTS.items()
+        for delay in EARLY + LATER
+    }
+    for (how, delay), proc in runs.items():
+        out, err = proc.communicate(timeout=120)
+        where = f"{how}, SIGINT {delay} s after the hold: exit {proc.returncode}\n{err}"
+        assert "Traceback" not in err and "Error" not in err, where
+        if delay in EARLY or proc.returncode != 0:
+            assert proc.returncode == 130 and err.endswith("SIGINT sent\ninterrupted\n"), where
+        else:  # the command had ended (printed all of its output) when the signal came
+            assert "Allocation order" in out, where
+
+
+@needs_linux
+def test_the_hold_is_the_first_thing_the_entry_point_does() -> None:
+    """Importing ``wh40k_calc.__main__`` (what both ways of starting do first) holds SIGINT
+    before it imports the command line or anything of the standard library's beyond the
+    interpreter's start-up set."""
+    probe = (
+        "import _signal, sys\n"
+        "before, seen, hold = set(sys.modules), [], _signal.pthread_sigmask\n"
+        "def spy(*args):\n"
+        "    seen.append(sorted(set(sys.modules) - before))\n"
+        "    return hold(*args)\n"
+        "_signal.pthread_sigmask = spy\n"
+        "import wh40k_calc.__main__\n"
+        "print(seen[0])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "['wh40k_calc', 'wh40k_calc.__main__', 'wh40k_calc.interrupts']"

@@ -1,0 +1,91 @@
+"""A weapon ability in a datasheet that is a misspelling of a core ability is a validation
+error naming the file and field with "did you mean" (a fresh-user trial: ``lethal hitz`` and
+``sustained hit 1`` ran as "not modelled" datasheet rules, and ``calc units --check`` called the
+file valid); an ability like no core one stays a datasheet rule, reported as not modelled.
+
+The cutoff is measured against the shipped data: every shipped datasheet of both editions is
+loaded by test_datasheets_shipped.py, test_generated.py and test_generated_11.py, so a shipped
+ability near a core name would fail those; here the shipped ones that are no core ability
+are checked here by name too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import cli, write_datasheet
+
+from wh40k_calc.abilities import misspelt_ability, parse_ability
+from wh40k_calc.datasheet import DatasheetError, load_datasheet
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("lethal hitz", "lethal hits"),
+        ("Lethal Hitz", "lethal hits"),
+        ("sustained hit 1", "sustained hits 1"),
+        ("sustained hit", "sustained hits X"),
+        ("rapid fir d3", "rapid fire d3"),
+        ("devastating wound", "devastating wounds"),
+        ("twin linked", "twin-linked"),
+        ("ignore cover", "ignores cover"),
+        ("blst", "blast"),
+        ("hevy 2", "heavy"),  # heavy takes no value
+        ("anti infantry 4+", "anti-infantry 4+"),
+        ("lethal hitz: vehicle", "lethal hits: vehicle"),
+    ],
+)
+def test_a_misspelling_names_the_core_ability(written: str, meant: str) -> None:
+    assert misspelt_ability(written) == meant
+    assert parse_ability(meant.replace(" X", " 1")).status != "not modelled"
+
+
+@pytest.mark.parametrize(
+    "text",
+    # the shipped data's own weapon rules that are no core ability (the closest to a core
+    # name: linked fire ~ rapid fire, 67; psychic assassin ~ psychic, 61), a core ability
+    # itself, and one merely sharing a word
+    ["linked fire", "psychic assassin", "c'tan power", "snagged", "harpooned", "bubblechukka",
+     "reverberating summons", "dead choppy", "impaled", "hooked", "overcharge",
+     "lethal hits", "sustained hits 2", "lethal"],
+)  # fmt: skip
+def test_a_rule_of_its_own_is_no_misspelling(text: str) -> None:
+    assert misspelt_ability(text) is None
+
+
+def _sheet(tmp_path: Path, abilities: list[str]) -> Path:
+    gun = {"name": "Gun", "range": 24, "A": 2, "skill": 4, "S": 4, "AP": 0, "D": 1}
+    return write_datasheet(tmp_path, "Testers", [{**gun, "abilities": abilities}])
+
+
+def test_the_datasheet_is_refused_naming_file_and_field(tmp_path: Path) -> None:
+    path = _sheet(tmp_path, ["lethal hitz, sustained hit 1"])
+    with pytest.raises(DatasheetError) as err:
+        load_datasheet(path)
+    assert str(err.value) == (
+        f"{path}: weapons[0] (Gun).abilities[0]: 'lethal hitz' is not an ability we know; "
+        "did you mean 'lethal hits'?"
+    )
+    path = _sheet(tmp_path, ["heavy", "sustained hit 1"])
+    with pytest.raises(DatasheetError, match=r"abilities\[1\]: .*'sustained hits 1'"):
+        load_datasheet(path)
+
+
+def test_units_check_lists_the_file_and_a_run_refuses_it(tmp_path: Path) -> None:
+    _sheet(tmp_path, ["lethal hitz"])
+    check = cli("units", "--check", dirs=[tmp_path], env={"COLUMNS": "300"})
+    assert check.exit_code == 1
+    assert "did you mean 'lethal hits'" in check.output and "1 invalid" in check.output
+    run = cli("shoot", "testers", "--target", "boyz", dirs=[tmp_path])
+    assert run.exit_code == 1 and "did you mean 'lethal hits'" in run.output
+
+
+def test_a_rule_of_its_own_still_runs_as_not_modelled(tmp_path: Path) -> None:
+    _sheet(tmp_path, ["linked fire"])
+    run = cli("shoot", "testers", "--target", "boyz", dirs=[tmp_path])
+    assert run.exit_code == 0, run.output
+    assert "[linked fire] (datasheet rule, not modelled)" in run.output
