@@ -45,3 +45,25 @@ class Kept(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self._found)
+
+
+class HashedKey:
+    """A key (a tuple) whose hash is worked out once, for keys that are hashed again and again:
+    every weapon of a selection keys its shared profile with one part, and an activation's key
+    hashes every table of every weapon profile while a store looks it up twice. Equal when the
+    tuples are.
+
+    Args:
+        key: the tuple, hashable."""
+
+    __slots__ = ("_hash", "key")
+
+    def __init__(self, key: tuple) -> None:
+        self.key = key
+        self._hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, HashedKey) and self.key == other.key)

@@ -20,7 +20,7 @@ from .engine import work
 from .engine.allocation import legal_orders, order_models
 from .engine.exact import ExactUnsupported, run_exact
 from .engine.outcome import Outcome
-from .kept import Kept
+from .kept import HashedKey, Kept
 from .profile import Activation, TargetStates
 from .records import replace
 from .rules import get_rules
@@ -132,25 +132,7 @@ def _selection_key(sel: Selection) -> tuple:
     return selection_key(sel)
 
 
-class _Hashed:
-    """A key whose hash is worked out once: an activation's key hashes every weapon
-    profile's every table, and the least-recently-used store looks each one up twice (taken
-    out, put back last). Equal when the keys are."""
-
-    __slots__ = ("_hash", "key")
-
-    def __init__(self, key: tuple):
-        self.key = key
-        self._hash = hash(key)
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Hashed) and self.key == other.key
-
-
-_OUTCOMES: dict[_Hashed, Outcome | ExactUnsupported] = {}  # exact outcomes, see exact_outcome
+_OUTCOMES: dict[HashedKey, Outcome | ExactUnsupported] = {}  # exact outcomes, see exact_outcome
 OUTCOMES_KEPT = 256
 
 
@@ -173,7 +155,7 @@ def exact_outcome(act: Activation) -> Outcome:
     Raises:
         ExactUnsupported: as :func:`~wh40k_calc.engine.exact.run_exact`.
     """
-    key = _Hashed((activation_key(act), work.STATE_SECONDS))
+    key = HashedKey((activation_key(act), work.STATE_SECONDS))
     kept = _OUTCOMES.pop(key, None)
     if kept is None:
         try:

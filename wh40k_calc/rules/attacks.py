@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..dice import Dice
-from ..kept import Kept
+from ..kept import HashedKey, Kept
 from ..profile import AttackProfile
 from ..records import replace
 from ..selection import Selection, selection_key
@@ -232,24 +232,7 @@ _LAST: list = [None, None, {}, {}]
 _CONDITIONS = Selection.__struct_fields__.index("conditions")
 
 
-class _Part:
-    """A selection's key part (a tuple) whose hash is worked out once: every weapon of a
-    selection keys its shared profile with it. Equal when the tuples are."""
-
-    __slots__ = ("_hash", "key")
-
-    def __init__(self, key: tuple):
-        self.key = key
-        self._hash = hash(key)
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, _Part) and self.key == other.key)
-
-
-def _weapon_selection_part(s: Situation, w: Weapon) -> _Part:
+def _weapon_selection_part(s: Situation, w: Weapon) -> HashedKey:
     """``selection_key(s.sel, attacker_models=False)`` (made once for the weapons of one
     selection in turn: the last selection is kept, and matched by identity) with the
     conditions weapon ``w``'s profile cannot read set false (``reads.read_through``: the
@@ -282,7 +265,7 @@ def _weapon_selection_part(s: Situation, w: Weapon) -> _Part:
         if unread:
             changed = replace(sel.conditions, **dict.fromkeys(unread, False))
             whole = (*whole[:_CONDITIONS], changed, *whole[_CONDITIONS + 1 :])
-        part = parts[unread] = _Part(whole)
+        part = parts[unread] = HashedKey(whole)
     return part
 
 
