@@ -79,3 +79,53 @@ def test_whole_points_in_any_spelling_are_read() -> None:
     data = json.loads(_json_with("75.0", 2))
     warboss = next(u for u in parse_bytes(json.dumps(data).encode(), "l").units)
     assert warboss.points == 75 + 20  # its own 75.0 and its enhancement's 20
+
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "orks-list.txt"
+BAD_FIGURES = {  # (header line's old text, new value, what it is read as)
+    "1234567pts": ("TOTAL ARMY POINTS: 495pts", "the army's points"),
+    "12345678pts": ("TOTAL ARMY POINTS: 495pts", "the army's points"),
+    "495.5pts": ("TOTAL ARMY POINTS: 495pts", "the army's points"),
+    "1e9pts": ("TOTAL ARMY POINTS: 495pts", "the army's points"),
+    "-495pts": ("TOTAL ARMY POINTS: 495pts", "the army's points"),
+    "abcpts": ("TOTAL ARMY POINTS: 495pts", "the army's points"),
+    "½pts": ("TOTAL ARMY POINTS: 495pts", "the army's points"),
+    "0x1Fpts": ("TOTAL ARMY POINTS: 495pts", "the army's points"),
+    "abc": ("NUMBER OF UNITS: 6", "the number of units"),
+    "-1": ("NUMBER OF UNITS: 6", "the number of units"),
+    "0": ("NUMBER OF UNITS: 6", "the number of units"),
+}
+
+
+@pytest.mark.parametrize("value", list(BAD_FIGURES))
+def test_a_header_figure_that_is_no_whole_number_is_refused_with_its_line(
+    tmp_path: Path, value: str
+) -> None:
+    """``1234567pts`` was read as 234,567 points, ``495.5pts`` as 5, ``-495pts`` as 495,
+    ``abcpts`` as none and ``0x1Fpts`` refused as a count of 0; ``abc`` units were ignored."""
+    old, what = BAD_FIGURES[value]
+    text = EXAMPLE.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    path = tmp_path / "list.txt"
+    key = old.split(":")[0]
+    path.write_text(text.replace(old, f"{key}: {value}"), encoding="utf-8")
+    line = 1 + text.split("\n").index(f"+ {old}")
+    result = cli("army", path, "--show")
+    assert result.exit_code == 1, result.output
+    out = " ".join(result.output.split())
+    assert f"line {line}: '+ {key}: {value}' gives '{value}' as {what};" in out
+    assert "counts 0" not in out
+
+
+def test_a_header_figure_is_read_whole(tmp_path: Path) -> None:
+    """``1,495 Points`` is 1,495 points (the units add up to 495: noted), ``999999pts`` the
+    most the readers take."""
+    text = EXAMPLE.read_text(encoding="utf-8")
+    for value, shown in (("1,495 Points", "1,495"), ("999999pts", "999,999")):
+        path = tmp_path / "list.txt"
+        path.write_text(text.replace("POINTS: 495pts", f"POINTS: {value}"), encoding="utf-8")
+        result = cli("army", path, "--show")
+        assert result.exit_code == 0, result.output
+        assert f"the list says {shown} points but its units add up to 495" in " ".join(
+            result.output.split()
+        )

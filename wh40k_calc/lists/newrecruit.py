@@ -52,15 +52,16 @@ from .text import (
     Line,
     grand_faction,
     is_ally_section,
+    POINTS_RULE,
     is_heading,
     lines_of,
-    points_anywhere,
     shown,
     split_count,
     split_items,
     split_label,
     split_points,
     split_with,
+    whole_points,
 )
 
 _RULE = re.compile(r"^\+{5,}$")
@@ -68,6 +69,13 @@ _GLUED = re.compile(r"(?<=[a-z]{3})(?=[A-Z][a-z])")  # "upgradeFusion", "droneDr
 _ATTACHED_TO = re.compile(r"^attached to\s+(.+)$", re.IGNORECASE)
 _CREATED = re.compile(r"^created with newrecruit", re.IGNORECASE)
 _UNIT_COUNT = re.compile(r"^\+\s*NUMBER OF UNITS\s*:\s*(\d+)\s*$", re.IGNORECASE)
+_HEADER_POINTS = re.compile(r"^(\d{1,3}(?:,\d{3})+|\d+)\s*(?:pts|points|pt|point)?\.?$", re.I)
+_HEADER_FIGURES = {  # a header key whose value is a figure: what it counts
+    "TOTAL ARMY POINTS": "the army's points",
+    "POINTS LIMIT": "the points limit",
+    "NUMBER OF UNITS": "the number of units",
+}
+_EMPTY = ("", "—", "-")  # a header value left empty
 
 
 def has_header(lines: list[Line]) -> bool:
@@ -135,6 +143,46 @@ class _Header:
     enhancements: list[tuple[str, str]] = field(default_factory=list)  # (name, "on" label)
 
 
+def _header_figure(key: str, value: str) -> int | None:
+    """A header figure's value (``995pts``, ``2,000 Points``; ``10`` units), or None when it
+    is none: points that are no whole number from 0 up (:func:`~.text.whole_points`), a unit
+    count that is no whole number from 1 up."""
+    if key == "NUMBER OF UNITS":
+        return int(value) if re.fullmatch(r"\d{1,4}", value) and int(value) >= 1 else None
+    m = _HEADER_POINTS.match(value)
+    return whole_points(int(m.group(1).replace(",", ""))) if m else None
+
+
+def refuse_bad_header(lines: list[Line], label: str) -> None:
+    """Refuse a header figure (``+ TOTAL ARMY POINTS``, ``+ POINTS LIMIT``, ``+ NUMBER OF
+    UNITS``) that is no whole number (``1e9pts``, ``495.5pts``, ``-495pts``, ``abcpts``,
+    ``0x1Fpts``; ``abc`` or ``-1`` units), naming its line, as a unit heading's points are
+    refused (:func:`~.text.points_fault`); an empty value (``-``) gives no figure.
+
+    Raises:
+        LineError: naming the input, the line, its text and the rule.
+    """
+    from .model import LineError
+
+    for ln in lines[: _header_end(lines)]:
+        key, colon, value = ln.text[1:].partition(":")
+        key, value = key.strip().upper(), value.strip()
+        if not ln.text.startswith("+") or not colon or key not in _HEADER_FIGURES:
+            continue
+        if value in _EMPTY or _header_figure(key, value) is not None:
+            continue
+        rule = (
+            "a count is a whole number of at least 1"
+            if key == "NUMBER OF UNITS"
+            else f"{POINTS_RULE} (e.g. '995pts')"
+        )
+        raise LineError(
+            f"{label}: line {ln.number}: {shown(ln.text)} gives {value!r} as "
+            f"{_HEADER_FIGURES[key]}; {rule}",
+            ln.number,
+        )
+
+
 def _header(lines: list[Line]) -> _Header:
     h = _Header()
     last = ""
@@ -148,7 +196,7 @@ def _header(lines: list[Line]) -> _Header:
         key, _, value = t[1:].partition(":")
         key, value = key.strip().upper(), value.strip()
         last = key
-        if value in ("", "—", "-"):
+        if value in _EMPTY:
             continue
         if key == "LIST NAME":
             h.name = value
@@ -158,9 +206,9 @@ def _header(lines: list[Line]) -> _Header:
             bare = re.sub(r"\s*\([^)]*\)\s*$", "", value)  # "(Try Dat Button!)"
             h.detachments = tuple(d.strip() for d in bare.split(",") if d.strip())
         elif key == "TOTAL ARMY POINTS":
-            h.points = points_anywhere(value)
+            h.points = _header_figure(key, value)
         elif key == "POINTS LIMIT":
-            h.limit = points_anywhere(value)
+            h.limit = _header_figure(key, value)
         elif key == "FORCE DISPOSITION":
             h.disposition = value
         elif key == "ENHANCEMENT":

@@ -112,7 +112,7 @@ _WORD = re.compile(r"[^\W\d_]{2,}")  # "Detachment": a word, not a number's lett
 
 
 POINTS_MAX = 999_999  # six digits: more than any list's points, the most a reader takes
-POINTS_RULE = "points are a whole number from 0 up (e.g. '(90 pts)')"
+POINTS_RULE = "points are a whole number from 0 up"
 
 
 def whole_points(value: object) -> int | None:
@@ -157,7 +157,10 @@ def points_fault(ln: Line) -> str | None:
             continue
         if _WORD.search(inner):  # "(3 Detachment Points)": not points
             continue
-        return f"{shown(ln.text)} gives {m.group(0).strip()!r} as points; {POINTS_RULE}"
+        return (
+            f"{shown(ln.text)} gives {m.group(0).strip()!r} as points; {POINTS_RULE} "
+            "(e.g. '(90 pts)')"
+        )
     return None
 
 
