@@ -365,3 +365,28 @@ def test_a_zip_whose_only_file_is_a_renamed_roster_is_read() -> None:
     army = parse_bytes(data, "in.rosz")
     assert army.format == "battlescribe-rosz"
     assert army.units
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "named", "n", "given"),
+    [
+        ("3 with Kan Blasta, Kan Klaw", "2 with Kan Shoota, Kan Klaw", 22, "Killa Kans", 3, 2),
+        ("• 4x Loota: 4 with", "• 4x Loota: 3 with", 20, "Loota", 4, 3),
+    ],
+)
+def test_n_with_fewer_than_the_model_lines_count_is_refused(
+    tmp_path: Path, old: str, new: str, line: int, named: str, n: int, given: int
+) -> None:
+    """``3x Killa Kans (120 pts): 2 with Kan Shoota, Kan Klaw`` was read as 3 Kans with 2
+    Kan shootas, exit 0 under --strict (the third Kan carrying nothing); it is refused naming
+    the line and both counts, as a heading counting other than its model lines is."""
+    text = (Path(__file__).resolve().parents[1] / "examples" / "orks-list.txt").read_text("utf-8")
+    assert text.count(old) == 1
+    path = tmp_path / "list.txt"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    result = cli("army", path, "--target", "boyz", "--strict")
+    assert result.exit_code == 1, result.output
+    assert (
+        f"line {line}: '{named}' counts {n} models, but its 'N with' lines give wargear to "
+        f"{given}: the other {n - given} would carry nothing the list names"
+    ) in " ".join(result.output.split())

@@ -289,6 +289,7 @@ class _Open:
     attached_to: str | None = None
     markers: list[str] = field(default_factory=list)
     each: int = 1  # models the latest "N with" line (or model type) speaks for
+    withs: dict[int, list[int]] = field(default_factory=dict)  # model type: [models, line]
     line: int | None = None  # the heading's
     at: int | None = None  # the line being read
 
@@ -383,6 +384,8 @@ def _open(head: tuple, section: str | None, line: int | None = None) -> _Open:
         n, rest = split_with(items)
         unit.models.append([None, count or 1, [], None])
         _items(unit, rest, n or count or 1)
+        if n is not None:
+            _with(unit, n, line)
         if not unit.models[0][2]:  # Warlord, an upgrade's marker: no equipment
             unit.models.clear()
     return unit
@@ -414,6 +417,7 @@ def _body_line(unit: _Open, ln: Line) -> bool:
         if not unit.models:
             unit.models.append([None, unit.count or n_with, [], None])
         _items(unit, rest, n_with)
+        _with(unit, n_with, ln.number)
         return True
     if not ln.bullet:
         return False
@@ -425,11 +429,20 @@ def _body_line(unit: _Open, ln: Line) -> bool:
         if colon:
             n, rest = split_with(items.strip())
             _items(unit, rest, n or count)
+            if n is not None:
+                _with(unit, n, ln.number)
         return True
     if not unit.models:
         unit.models.append([None, unit.count or 1, [], None])
     _items(unit, t, unit.each)
     return True
+
+
+def _with(unit: _Open, n: int, line: int | None) -> None:
+    """Count ``n`` models of the unit's latest model type as given items by an ``N with``
+    (on ``line``: the first such line is kept for a message)."""
+    seen = unit.withs.setdefault(len(unit.models) - 1, [0, line])
+    seen[0] += n
 
 
 def _items(unit: _Open, text: str, each: int) -> None:
@@ -484,6 +497,17 @@ def _close(u: _Open, label: str, ends_text: bool = False) -> ListedUnit:
             f"{label}: {where}{u.name!r} counts {counted} in its heading, but its "
             f"model lines add up to {listed}; make the two agree"
         )
+    for i, (given, line) in u.withs.items():
+        name, n = u.models[i][0], u.models[i][1]
+        if given < n:
+            where = f"line {line}: " if line is not None else ""
+            from ..wording import count
+
+            raise ListError(
+                f"{label}: {where}{name or u.name!r} counts {count(n, 'model')}, but its "
+                f"'N with' lines give wargear to {given}: the other {n - given} would carry "
+                "nothing the list names; make the counts agree"
+            )
     if not models:
         models = (ListedModels(None, u.count or 1),)
     attachment = None
