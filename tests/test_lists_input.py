@@ -390,3 +390,36 @@ def test_n_with_fewer_than_the_model_lines_count_is_refused(
         f"line {line}: '{named}' counts {n} models, but its 'N with' lines give wargear to "
         f"{given}: the other {n - given} would carry nothing the list names"
     ) in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize(
+    ("faction_lines", "faction", "detachments"),
+    [
+        ("Orks\nWar Horde", "Orks", ("War Horde",)),
+        ("Space Marines\nGladius Task Force", "Space Marines", ("Gladius Task Force",)),
+        ("Space Marines\nSpace Wolves", "Space Wolves", ()),  # a chapter: the faction
+        ("Orks", "Orks", ()),
+    ],
+)
+def test_an_app_detachment_without_detachment_points_is_the_detachment(
+    faction_lines: str, faction: str, detachments: tuple[str, ...]
+) -> None:
+    """``Orks`` / ``War Horde`` / ``Strike Force (2,000 Points)`` was read as the faction
+    'War Horde' with no detachment (its rule lost); a second line that is no chapter is the
+    detachment."""
+    text = (DATA / "waaagh.gw-app-plain.txt").read_text(encoding="utf-8")
+    old = "Orks\nWar Horde (1 Detachment Points)\n"
+    assert text.count(old) == 1
+    army = parse_bytes(text.replace(old, faction_lines + "\n").encode(), "app.txt")
+    assert (army.faction, army.detachments, army.edition) == (faction, detachments, None)
+
+
+def test_an_app_list_without_detachment_points_gets_its_detachment_rule(tmp_path: Path) -> None:
+    text = (DATA / "waaagh.gw-app-plain.txt").read_text(encoding="utf-8")
+    path = tmp_path / "app.txt"
+    path.write_text(text.replace("War Horde (1 Detachment Points)", "War Horde"), "utf-8")
+    result = cli("army", path, "--target", "intercessor squad")
+    assert result.exit_code == 0, result.output
+    assert "Orks · War Horde ·" in result.output
+    assert "Effects applied: get-stuck-in" in result.output
+    assert "none of ours" not in result.output
