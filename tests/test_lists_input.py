@@ -423,3 +423,15 @@ def test_an_app_list_without_detachment_points_gets_its_detachment_rule(tmp_path
     assert "Orks · War Horde ·" in result.output
     assert "Effects applied: get-stuck-in" in result.output
     assert "none of ours" not in result.output
+
+
+def test_a_zip_of_two_rosters_is_refused_naming_both(tmp_path: Path) -> None:
+    """A ``.rosz`` holding two ``.ros`` files was read as its first, silently."""
+    ros = (DATA / "waaagh.ros").read_bytes()
+    path = tmp_path / "two.rosz"
+    path.write_bytes(_zip({"first.ros": ros, "second.ros": ros}))
+    result = cli("army", path, "--show")
+    assert result.exit_code == 1
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert len(lines) == 1, result.output
+    assert "holds 2 rosters (.ros): 'first.ros', 'second.ros'" in lines[0]
