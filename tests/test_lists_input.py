@@ -435,3 +435,14 @@ def test_a_zip_of_two_rosters_is_refused_naming_both(tmp_path: Path) -> None:
     lines = [ln for ln in result.output.splitlines() if ln.strip()]
     assert len(lines) == 1, result.output
     assert "holds 2 rosters (.ros): 'first.ros', 'second.ros'" in lines[0]
+
+
+def test_another_factions_unit_is_named_with_its_article(tmp_path: Path) -> None:
+    """'is not a Orks datasheet' read wrong: the article follows the faction's first sound."""
+    text = (Path(__file__).resolve().parents[1] / "examples" / "orks-list.txt").read_text("utf-8")
+    old = "1x Trukk (55 pts): Big Shoota, Spiked Wheels"
+    assert text.count(old) == 1
+    path = tmp_path / "list.txt"
+    path.write_text(text.replace(old, "1x War Dog Brigand (55 pts): Armoured feet"), "utf-8")
+    out = " ".join(cli("army", path, "--show").output.split())
+    assert "'War Dog Brigand' is not an Orks datasheet (it is Chaos Knights/War Dog Brigand)" in out
