@@ -446,3 +446,17 @@ def test_another_factions_unit_is_named_with_its_article(tmp_path: Path) -> None
     path.write_text(text.replace(old, "1x War Dog Brigand (55 pts): Armoured feet"), "utf-8")
     out = " ".join(cli("army", path, "--show").output.split())
     assert "'War Dog Brigand' is not an Orks datasheet (it is Chaos Knights/War Dog Brigand)" in out
+
+
+def test_the_armys_own_unit_under_allied_units_is_the_armys(tmp_path: Path) -> None:
+    """An Orks Trukk listed under ALLIED UNITS of an Orks list was shown as 'ally · Orks': a
+    datasheet of the army's own faction is one of the army's units, said."""
+    text = (DATA / "waaagh.gw-style.txt").read_text(encoding="utf-8")
+    assert text.count("\nTrukk (65 pts)") == 1
+    path = tmp_path / "list.txt"
+    path.write_text(text.replace("\nTrukk (65 pts)", "\nALLIED UNITS\n\nTrukk (65 pts)"), "utf-8")
+    result = cli("army", path, "--show")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "Trukk resolved · Orks" in out and "Trukk ally" not in out
+    assert "'Trukk' is listed as an ally but is an Orks datasheet, the army's own faction" in out

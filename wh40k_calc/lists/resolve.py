@@ -370,6 +370,13 @@ def _sheet(
             except (DatasheetError, LookupError) as exc:
                 return _Sheet(None, "unresolved", reason=str(exc))
             folds = [] if not form.why else [f"{u.name!r} read as {ds.name!r} ({form.why})"]
+            if status == "ally" and faction.faction is not None and ds.faction == faction.faction:
+                # listed among the allies, yet a datasheet of the army's own faction
+                status = "resolved"
+                folds.append(
+                    f"{u.name!r} is listed as an ally but is {_a(ds.faction)} datasheet, the "
+                    "army's own faction: read as one of the army's units"
+                )
             refused = _chapter_refusal(ds, faction) if status == "resolved" else None
             if refused:
                 return _Sheet(None, "unresolved", reason=refused)
