@@ -23,7 +23,7 @@ def _json_with(value_text: str, where: int) -> bytes:
     text = (DATA / "waaagh.nr.json").read_text(encoding="utf-8")
     parts = text.split('"value": ')
     assert len(parts) > where + 1
-    head, tail = parts[where + 1].split("\n", 1)
+    _, tail = parts[where + 1].split("\n", 1)
     parts[where + 1] = value_text + "\n" + tail
     return '"value": '.join(parts).encode()
 

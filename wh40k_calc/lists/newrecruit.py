@@ -48,11 +48,11 @@ from .model import (
     with_items,
 )
 from .text import (
+    POINTS_RULE,
     TWO_LISTS,
     Line,
     grand_faction,
     is_ally_section,
-    POINTS_RULE,
     is_heading,
     lines_of,
     shown,
@@ -289,7 +289,7 @@ class _Open:
     attached_to: str | None = None
     markers: list[str] = field(default_factory=list)
     each: int = 1  # models the latest "N with" line (or model type) speaks for
-    withs: dict[int, list[int]] = field(default_factory=dict)  # model type: [models, line]
+    withs: dict[int, tuple[int, int | None]] = field(default_factory=dict)  # type: models, line
     line: int | None = None  # the heading's
     at: int | None = None  # the line being read
 
@@ -441,8 +441,8 @@ def _body_line(unit: _Open, ln: Line) -> bool:
 def _with(unit: _Open, n: int, line: int | None) -> None:
     """Count ``n`` models of the unit's latest model type as given items by an ``N with``
     (on ``line``: the first such line is kept for a message)."""
-    seen = unit.withs.setdefault(len(unit.models) - 1, [0, line])
-    seen[0] += n
+    given, first = unit.withs.get(len(unit.models) - 1, (0, line))
+    unit.withs[len(unit.models) - 1] = (given + n, first)
 
 
 def _items(unit: _Open, text: str, each: int) -> None:

@@ -126,9 +126,7 @@ def whole_points(value: object) -> int | None:
     n: float
     if isinstance(value, bool):
         return None
-    if isinstance(value, int):
-        n = value
-    elif isinstance(value, float):
+    if isinstance(value, (int, float)):
         n = value
     elif isinstance(value, str):
         try:
