@@ -3,7 +3,8 @@
 Folder: ``WH40K_CALC_CACHE`` when set, else the platform's per-user cache folder
 (``platformdirs``), one subfolder per kind (``effects`` for the compiled effect files of
 :mod:`wh40k_calc.effect_files`, ``datasheets`` here, ``checked`` for the marks of the user's
-datasheet files :func:`wh40k_calc.listing.invalid_user_files` found valid).
+datasheet files :func:`wh40k_calc.listing.invalid_user_files` found valid, keyed on the
+files' content too).
 
 Datasheets: a command reads the one or two YAML datasheets it names, and parsing them needs
 PyYAML, whose import alone is about a tenth of ``calc``'s start-up. So the data a datasheet
@@ -61,13 +62,20 @@ def stamp(*modules: str) -> str:
     return ";".join(parts)
 
 
-def entry(kind: str, path: Path, st: os.stat_result, depends: str) -> Path | None:
+def entry(
+    kind: str, path: Path, st: os.stat_result, depends: str, content: bytes | None = None
+) -> Path | None:
     """The cache file of source ``path`` (its ``os.stat`` result ``st``) in ``kind``'s folder,
-    for code stamped ``depends`` (:func:`stamp`); None: no cache folder."""
+    for code stamped ``depends`` (:func:`stamp`) and, when given, the file's bytes ``content``
+    (their digest is part of the key: an edit that keeps the size and restores the
+    modification time, ``cp -p`` or ``touch -r``, still changes the entry); None: no cache
+    folder."""
     where = folder(kind)
     if where is None:
         return None
     key = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}|{depends}"
+    if content is not None:
+        key += "|" + sha1(content).hexdigest()
     return where / (sha1(key.encode()).hexdigest() + ".msgpack")
 
 

@@ -165,8 +165,8 @@ def invalid_user_files(entries: list[Entry]) -> dict[Path, str]:
     ``models[0].T: must be a whole number, not text``). Only the user's files are loaded (a
     folder of a few files; the shipped ones are checked by the tests), so a listing without
     ``--datasheets`` or a user folder loads none and imports no datasheet schema; a file
-    loaded before and unchanged since (its path, size and modification time, and the code of
-    :data:`VALIDATED_BY`) is taken as valid from a mark in the cache folder
+    loaded before and unchanged since (its path, size, modification time and content, and the
+    code of :data:`VALIDATED_BY`) is taken as valid from a mark in the cache folder
     (:mod:`wh40k_calc.filecache`, kind ``checked``) without loading it again."""
     mine = [e for e in entries if e.kind == "user" and not e.unreadable]
     if not mine:
@@ -177,7 +177,8 @@ def invalid_user_files(entries: list[Entry]) -> dict[Path, str]:
     out: dict[Path, str] = {}
     for e in mine:
         try:
-            mark = filecache.entry("checked", e.path, e.path.stat(), depends)
+            content = e.path.read_bytes()  # a small file: its digest keys the mark as well
+            mark = filecache.entry("checked", e.path, e.path.stat(), depends, content)
         except OSError:
             mark = None
         if mark is not None and mark.exists():
