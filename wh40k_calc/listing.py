@@ -245,11 +245,13 @@ def print_units(
     )
     for faction, grouped in itertools.groupby(entries, key=lambda e: e.faction):
         group = list(grouped)
-        names = {e.path: esc(e.name) for e in group}  # names and paths from files: escaped
+        # names and paths from files: escaped; a name too long to be valid, cut
+        names = {e.path: esc(listed_name(e.name)) for e in group}
         name_width = max(len(n) for n in names.values())  # aligned within the faction
         hid = sum(1 for e in group if e.hidden_by is not None)  # counted as the summary does
         shown = f"{len(group) - hid:,}" + (f", plus {hid:,} hidden" if hid else "")
-        title = Text(f"{esc(faction) or '(no faction)'} ({shown})", "bold")  # folded as a name
+        shown = f"{esc(listed_name(faction)) or '(no faction)'} ({shown})"
+        title = Text(shown, "bold")  # folded as a name
         lines = []
         for e in group:
             place = place_of(e.path, cwd)
@@ -258,7 +260,7 @@ def print_units(
             if e.path in replaces:
                 place += f" (replaces {place_of(replaces[e.path], cwd)})"
             if e.unreadable:
-                place += " (unreadable: `calc units --check` says why)"
+                place += " (unreadable: 'calc units --check' says why)"
             elif invalid and e.path in invalid:
                 place += " (invalid: see below)"
             place = esc(place)
@@ -278,6 +280,19 @@ def print_units(
     for path, why in (invalid or {}).items():  # one note a file: its place, the field, why
         note = f"Note: {place_of(path, cwd)} is not a valid datasheet: {why}"
         out.file.write(_fill(esc(note), width, 0, 2) + "\n")
+
+
+NAME_LIMIT = 200  # characters of a datasheet's name, at most (datasheet.py's schema)
+
+
+def listed_name(name: str) -> str:
+    """A datasheet file's ``name`` as listings print it: a name longer than a datasheet's may
+    be (:data:`NAME_LIMIT`; the file is refused for it) cut to
+    :data:`~wh40k_calc.wording.ECHO_LIMIT` characters with "…", as messages cut what the
+    player typed; any other name as it is."""
+    from .wording import ECHO_LIMIT
+
+    return name if len(name) <= NAME_LIMIT else name[: ECHO_LIMIT - 1] + "…"
 
 
 def _fill(text: str, width: int, first: int, rest: int) -> str:
