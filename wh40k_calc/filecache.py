@@ -10,8 +10,10 @@ Datasheets: a command reads the one or two YAML datasheets it names, and parsing
 PyYAML, whose import alone is about a tenth of ``calc``'s start-up. So the data a datasheet
 file the catalog loads parses to (:func:`wh40k_calc.yamlio.read_document`, before any
 validation; not a file an import or an update checks once) is stored as MessagePack, keyed by
-the file's resolved path, size and modification time and by this module's and the YAML
-reader's own (a new version of either makes every entry stale), and read back without
+the file's resolved path, size, modification time and content (a digest of its bytes: an
+edit that keeps the size and restores the time, ``cp -p``, is parsed again) and by this
+module's and the YAML reader's own (a new version of either makes every entry stale), and
+read back without
 importing YAML. Only data made of strings, numbers, booleans, nulls, lists and mappings
 with string keys is stored (what MessagePack gives back unchanged), each list and mapping
 once (data sharing one through a YAML alias is not: MessagePack writes a shared value out in
@@ -124,10 +126,11 @@ def datasheet_data(path: Path, keep: bool = True) -> Any:
 
     try:
         st = path.stat()
+        content = path.read_bytes()  # its digest keys the entry too (a same-size edit)
     except OSError:
         cache = None  # read_document says what is wrong
     else:
-        cache = entry("datasheets", path, st, stamp("yamlio.py", "filecache.py"))
+        cache = entry("datasheets", path, st, stamp("yamlio.py", "filecache.py"), content)
     if cache is not None:
         try:
             return msgspec.msgpack.decode(cache.read_bytes())
