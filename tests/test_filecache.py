@@ -58,6 +58,20 @@ def test_a_changed_file_is_parsed_again(tmp_path: Path) -> None:
     assert filecache.datasheet_data(path) == {"name": "Two"}
 
 
+def test_a_same_size_edit_with_its_time_restored_is_parsed_again(tmp_path: Path) -> None:
+    """An edit copied back with ``cp -p`` or ``touch -r``: the size and the modification time
+    as before, the content not; the entry is keyed on the content too."""
+    path = tmp_path / "x.yaml"
+    path.write_text("name: One\n")
+    assert filecache.datasheet_data(path) == {"name": "One"}
+    before = path.stat()
+    path.write_text("name: Two\n")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert filecache.datasheet_data(path) == {"name": "Two"}
+
+
 @pytest.mark.parametrize(
     "text", ["when: 2024-01-02\n", "1: one\n", "x: !!binary aGk=\n", "n: 100000000000000000000\n"]
 )

@@ -356,3 +356,44 @@ def test_table_titles_have_no_trailing_spaces(columns: str) -> None:
     lines = out.splitlines()
     for title in ("Expected per activation", "Kill table"):
         assert title in lines, (title, [ln for ln in lines if ln.startswith(title)])
+
+
+@pytest.mark.parametrize("columns", ["80", "120"])
+def test_army_table_rows_have_no_trailing_spaces(columns: str) -> None:
+    """``calc army``'s tables (the ranked units, the whole army in sequence: SIMPLE_HEAD, no
+    edge) printed rich's padding of the last cell at the end of each row; the README block
+    has none. No line of the output ends in a space."""
+    army = Path(__file__).resolve().parents[1] / "examples" / "orks-list.txt"
+    args = ["army", str(army), "--target", "Space Marines/Intercessor Squad"]
+    out = cli(*args, env={"COLUMNS": columns}).output
+    assert " #  Unit / weapons used" in out
+    assert [ln for ln in out.splitlines() if ln.endswith(" ")] == []
+
+
+def test_a_table_prints_as_rich_prints_it_less_the_blank_line_ends() -> None:
+    """print_table's rows are rich's own, each less the spaces that end it and show nothing
+    (a bar's empty part, "on default", included); a right edge keeps every line as it is."""
+    from rich import box
+    from rich.bar import Bar
+    from rich.console import Console
+    from rich.table import Table
+
+    from wh40k_calc.layout import print_table
+
+    def table(edge: bool) -> Table:
+        t = Table(box=box.SQUARE if edge else box.SIMPLE_HEAD, show_edge=edge)
+        t.add_column("Name")
+        t.add_column("Bar", no_wrap=True)
+        t.add_row("Long name here", Bar(1.0, 0.0, 0.25, width=12))
+        t.add_row("Short", "x")
+        return t
+
+    for edge in (False, True):
+        ours = Console(width=60, record=True, color_system=None)
+        print_table(ours, table(edge))
+        rich = Console(width=60, record=True, color_system=None)
+        rich.print(table(edge))
+        theirs = rich.export_text().splitlines()
+        assert any(ln.endswith(" ") for ln in theirs) != edge  # rich pads the last cell
+        expected = theirs if edge else [ln.rstrip(" ") for ln in theirs]
+        assert ours.export_text().splitlines() == expected

@@ -277,7 +277,7 @@ def test_units_check_reports_a_file_that_is_no_datasheet_in_either_edition(
     assert f"of them for edition {other_edition} only), 2 invalid" in text.splitlines()[-1]
     listing = calc("units", "--datasheets", tmp_path, "--edition", edition).stdout
     flat = " ".join(listing.split())  # the path may be folded onto a line of its own
-    assert ".yaml (unreadable: `calc units --check` says why)" in flat
+    assert ".yaml (unreadable: 'calc units --check' says why)" in flat
     assert flat.count("(unreadable") == 1 and "not-a-datasheet" in flat
     assert (
         "other-edition-only.yaml" not in listing

@@ -119,3 +119,29 @@ def test_ten_wolf_guard_terminators_take_two_assault_cannons(edition: str) -> No
         "Assault cannon x2",
     )
     assert five.exit_code != 0 and "can carry only 1 of Assault cannon" in five.output
+
+
+def test_a_stray_equipped_with_before_the_new_item_is_dropped() -> None:
+    # the edition-10 export prints one option as "... can be replaced with equipped with 1 X"
+    option = parse_option(
+        "For every 5 models in this unit, 1 model's chainsword can be replaced with "
+        "equipped with 1 eviscerator."
+    )
+    assert option is not None
+    assert (option.count, option.per_models, option.adds) == (1, 5, False)
+    assert (option.old, option.new) == (("chainsword",), (("1 eviscerator",),))
+
+
+def test_death_company_marines_take_one_eviscerator_for_every_five_models() -> None:
+    # edition 10: "for every 5 models, 1 model's Astartes chainsword can be replaced with 1
+    # eviscerator": 10 models carry at most 2, 5 models at most 1 (by hand from the options row)
+    base = ("fight", "death company marines", "--edition", "10", "-t", "boyz")
+    for models, most in (("10", 2), ("5", 1)):
+        out = cli_json(*base, "--models", models, "--weapon", f"Eviscerator x{most}")
+        evis = next(w for w in out["weapons"] if w["name"] == "Eviscerator")
+        assert evis["count"] == most
+        over = cli(*base, "--models", models, "--weapon", f"Eviscerator x{most + 1}")
+        assert over.exit_code != 0
+        assert f"can carry only {most} of Eviscerator" in over.output
+    ten = cli(*base, "--models", "10", "--weapon", "Eviscerator x10")
+    assert ten.exit_code != 0 and "can carry only 2 of Eviscerator" in ten.output

@@ -91,7 +91,7 @@ def test_pipes_devices_and_dangling_links_are_listed_as_unreadable(tmp_path: Pat
     assert lines[-1].endswith(", 3 invalid")
     listed = cli("units", "--datasheets", str(tmp_path), env=WIDE)
     assert listed.exit_code == 0
-    assert "fifo.yaml (unreadable: `calc units --check` says why)" in listed.output
+    assert "fifo.yaml (unreadable: 'calc units --check' says why)" in listed.output
     unknown = cli("shoot", "zero", "--target", "boyz", dirs=[tmp_path], env=WIDE)
     assert unknown.exit_code == 1
     assert "3 datasheet files of those folders could not be read" in unknown.output

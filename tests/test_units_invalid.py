@@ -79,3 +79,29 @@ def test_the_json_listing_carries_the_mark(tmp_path: Path) -> None:
     assert rows["Bad Unit"]["invalid"] is True
     assert rows["Bad Unit"]["error"] == "models[0].T: must be a whole number, not text"
     assert "invalid" not in rows["Good Unit"] and "error" not in rows["Good Unit"]
+
+
+def test_a_same_size_edit_with_its_time_restored_is_loaded_again(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The mark is keyed on the file's content too: an edit that keeps the size and puts the
+    modification time back (``cp -p``, ``touch -r``) is loaded again and found invalid."""
+    import os
+
+    monkeypatch.setenv("WH40K_CALC_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    good = BAD.replace("T: four", "T:    4")  # the same size as BAD
+    assert len(good) == len(BAD)
+    path = folder / "unit.yaml"
+    path.write_text(good, encoding="utf-8")
+    first = cli("units", "bad unit", "--datasheets", folder, env={"COLUMNS": "200"}).output
+    assert "invalid" not in first and "Bad Unit" in first
+    before = path.stat()
+    path.write_text(BAD, encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    out = cli("units", "bad unit", "--datasheets", folder, env={"COLUMNS": "200"}).output
+    assert "unit.yaml (invalid: see below)" in out
+    assert "models[0].T: must be a whole number, not text" in " ".join(out.split())

@@ -375,8 +375,11 @@ def _check_units(entries, replaces, as_json: bool, edition: str, not_files=None)
             problems.append((e, str(exc).removeprefix(f"{e.path}: ")))
     others = sum(1 for e in entries if edition not in e.editions)
     other = "10" if edition == "11" else "11"
+    hidden = sum(1 for e in entries if e.hidden_by is not None)  # counted as the listing does
     summary = (
-        f"{count(len(entries), 'datasheet')} checked"
+        count(len(entries) - hidden, "datasheet")
+        + (f", plus {count(hidden, 'hidden file')}," if hidden else "")
+        + " checked"
         + (f" ({others:,} of them for edition {other} only)" if others else "")
         + ", "
         + (f"{len(problems):,} invalid" if problems else "all valid")
@@ -401,13 +404,15 @@ def _print_problems(problems, summary: str) -> None:
     from rich.console import Console
     from rich.text import Text
 
-    from .listing import place_of
+    from .listing import listed_name, place_of
     from .terminal import escape_controls as esc
 
     out = Console(highlight=False)
     width = max(out.width, 20)
     for e, why in problems:
-        name, place = esc(e.qualified), esc(place_of(e.path))
+        name = listed_name(e.name)  # a name too long to be valid: cut, as the listing does
+        name = esc(f"{listed_name(e.faction)}/{name}" if e.faction else name)
+        place = esc(place_of(e.path))
         head = f"{name}  {place}"
         if len(head) > width:
             head = name + "\n" + textwrap.fill(place, width, initial_indent="    ")

@@ -3,14 +3,17 @@
 Folder: ``WH40K_CALC_CACHE`` when set, else the platform's per-user cache folder
 (``platformdirs``), one subfolder per kind (``effects`` for the compiled effect files of
 :mod:`wh40k_calc.effect_files`, ``datasheets`` here, ``checked`` for the marks of the user's
-datasheet files :func:`wh40k_calc.listing.invalid_user_files` found valid).
+datasheet files :func:`wh40k_calc.listing.invalid_user_files` found valid, keyed on the
+files' content too).
 
 Datasheets: a command reads the one or two YAML datasheets it names, and parsing them needs
 PyYAML, whose import alone is about a tenth of ``calc``'s start-up. So the data a datasheet
 file the catalog loads parses to (:func:`wh40k_calc.yamlio.read_document`, before any
 validation; not a file an import or an update checks once) is stored as MessagePack, keyed by
-the file's resolved path, size and modification time and by this module's and the YAML
-reader's own (a new version of either makes every entry stale), and read back without
+the file's resolved path, size, modification time and content (a digest of its bytes: an
+edit that keeps the size and restores the time, ``cp -p``, is parsed again) and by this
+module's and the YAML reader's own (a new version of either makes every entry stale), and
+read back without
 importing YAML. Only data made of strings, numbers, booleans, nulls, lists and mappings
 with string keys is stored (what MessagePack gives back unchanged), each list and mapping
 once (data sharing one through a YAML alias is not: MessagePack writes a shared value out in
@@ -61,13 +64,20 @@ def stamp(*modules: str) -> str:
     return ";".join(parts)
 
 
-def entry(kind: str, path: Path, st: os.stat_result, depends: str) -> Path | None:
+def entry(
+    kind: str, path: Path, st: os.stat_result, depends: str, content: bytes | None = None
+) -> Path | None:
     """The cache file of source ``path`` (its ``os.stat`` result ``st``) in ``kind``'s folder,
-    for code stamped ``depends`` (:func:`stamp`); None: no cache folder."""
+    for code stamped ``depends`` (:func:`stamp`) and, when given, the file's bytes ``content``
+    (their digest is part of the key: an edit that keeps the size and restores the
+    modification time, ``cp -p`` or ``touch -r``, still changes the entry); None: no cache
+    folder."""
     where = folder(kind)
     if where is None:
         return None
     key = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}|{depends}"
+    if content is not None:
+        key += "|" + sha1(content).hexdigest()
     return where / (sha1(key.encode()).hexdigest() + ".msgpack")
 
 
@@ -116,10 +126,11 @@ def datasheet_data(path: Path, keep: bool = True) -> Any:
 
     try:
         st = path.stat()
+        content = path.read_bytes()  # its digest keys the entry too (a same-size edit)
     except OSError:
         cache = None  # read_document says what is wrong
     else:
-        cache = entry("datasheets", path, st, stamp("yamlio.py", "filecache.py"))
+        cache = entry("datasheets", path, st, stamp("yamlio.py", "filecache.py"), content)
     if cache is not None:
         try:
             return msgspec.msgpack.decode(cache.read_bytes())

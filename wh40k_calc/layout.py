@@ -16,8 +16,10 @@ rich narrows a table that is too wide column by column, then cuts what no longer
    each item whole.
 
 Only a word longer than the whole terminal is ever folded. A table that fits as built prints
-exactly as rich would print it, but for a title justified left: on its own line, as rich
-styles it, without the spaces rich pads it with to the table's width.
+exactly as rich would print it, but for a title justified left (on its own line, as rich
+styles it, without the spaces rich pads it with to the table's width) and for the blank
+space that ends a line (a borderless table's last cell padded to its column's width), left
+off.
 """
 
 from __future__ import annotations
@@ -176,16 +178,51 @@ def print_table(console: Console, table: Table, label_columns: int = 1) -> None:
 
 
 def _print_titled(console: Console, table: Table) -> None:
-    """Print ``table``; a title justified left on its own line first, as rich styles it but
+    """Print ``table``, each line without the spaces rich pads its last cell with
+    (:class:`_Trimmed`); a title justified left on its own line first, as rich styles it but
     without the spaces rich pads it with to the table's width ("Kill table" and 60 spaces)."""
     if not table.title or table.title_justify != "left":
-        console.print(table)
+        console.print(_Trimmed(table))
         return
     title = table.title if isinstance(table.title, Text) else Text(str(table.title))
     console.print(title, style=table.title_style or "table.title")
     untitled = copy.copy(table)
     untitled.title = None
-    console.print(untitled)
+    console.print(_Trimmed(untitled))
+
+
+class _Trimmed:
+    """A renderable's lines as rich renders them, less the blank space that ends each line
+    (a table's last cell padded to its column's width): only spaces that show nothing go (no
+    background but the terminal's own, no underline, strike-through or reverse), so what the
+    terminal shows is the same."""
+
+    def __init__(self, renderable: Any) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.segment import Segment
+
+        for line in console.render_lines(self.renderable, options, pad=False):
+            while line and _blank_end(line[-1]):
+                last = line.pop()
+                kept = last.text.rstrip(" ")
+                if kept:
+                    line.append(Segment(kept, last.style, last.control))
+                    break
+            yield from line
+            yield Segment.line()
+
+
+def _blank_end(segment: Any) -> bool:
+    """Whether ``segment`` (a rich Segment) ends in spaces that show nothing."""
+    if segment.control or not segment.text.endswith(" "):
+        return False
+    style = segment.style
+    if style is None:
+        return True
+    background = style.bgcolor is not None and not style.bgcolor.is_default  # a bar: "on default"
+    return not (background or style.underline or style.strike or style.reverse)
 
 
 TURNED_LABEL_LINES = 2  # a turned table's heading (a row's label) wraps to at most this

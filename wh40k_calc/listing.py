@@ -165,8 +165,8 @@ def invalid_user_files(entries: list[Entry]) -> dict[Path, str]:
     ``models[0].T: must be a whole number, not text``). Only the user's files are loaded (a
     folder of a few files; the shipped ones are checked by the tests), so a listing without
     ``--datasheets`` or a user folder loads none and imports no datasheet schema; a file
-    loaded before and unchanged since (its path, size and modification time, and the code of
-    :data:`VALIDATED_BY`) is taken as valid from a mark in the cache folder
+    loaded before and unchanged since (its path, size, modification time and content, and the
+    code of :data:`VALIDATED_BY`) is taken as valid from a mark in the cache folder
     (:mod:`wh40k_calc.filecache`, kind ``checked``) without loading it again."""
     mine = [e for e in entries if e.kind == "user" and not e.unreadable]
     if not mine:
@@ -177,7 +177,8 @@ def invalid_user_files(entries: list[Entry]) -> dict[Path, str]:
     out: dict[Path, str] = {}
     for e in mine:
         try:
-            mark = filecache.entry("checked", e.path, e.path.stat(), depends)
+            content = e.path.read_bytes()  # a small file: its digest keys the mark as well
+            mark = filecache.entry("checked", e.path, e.path.stat(), depends, content)
         except OSError:
             mark = None
         if mark is not None and mark.exists():
@@ -244,11 +245,13 @@ def print_units(
     )
     for faction, grouped in itertools.groupby(entries, key=lambda e: e.faction):
         group = list(grouped)
-        names = {e.path: esc(e.name) for e in group}  # names and paths from files: escaped
+        # names and paths from files: escaped; a name too long to be valid, cut
+        names = {e.path: esc(listed_name(e.name)) for e in group}
         name_width = max(len(n) for n in names.values())  # aligned within the faction
         hid = sum(1 for e in group if e.hidden_by is not None)  # counted as the summary does
         shown = f"{len(group) - hid:,}" + (f", plus {hid:,} hidden" if hid else "")
-        title = Text(f"{esc(faction) or '(no faction)'} ({shown})", "bold")  # folded as a name
+        shown = f"{esc(listed_name(faction)) or '(no faction)'} ({shown})"
+        title = Text(shown, "bold")  # folded as a name
         lines = []
         for e in group:
             place = place_of(e.path, cwd)
@@ -257,7 +260,7 @@ def print_units(
             if e.path in replaces:
                 place += f" (replaces {place_of(replaces[e.path], cwd)})"
             if e.unreadable:
-                place += " (unreadable: `calc units --check` says why)"
+                place += " (unreadable: 'calc units --check' says why)"
             elif invalid and e.path in invalid:
                 place += " (invalid: see below)"
             place = esc(place)
@@ -277,6 +280,19 @@ def print_units(
     for path, why in (invalid or {}).items():  # one note a file: its place, the field, why
         note = f"Note: {place_of(path, cwd)} is not a valid datasheet: {why}"
         out.file.write(_fill(esc(note), width, 0, 2) + "\n")
+
+
+NAME_LIMIT = 200  # characters of a datasheet's name, at most (datasheet.py's schema)
+
+
+def listed_name(name: str) -> str:
+    """A datasheet file's ``name`` as listings print it: a name longer than a datasheet's may
+    be (:data:`NAME_LIMIT`; the file is refused for it) cut to
+    :data:`~wh40k_calc.wording.ECHO_LIMIT` characters with "…", as messages cut what the
+    player typed; any other name as it is."""
+    from .wording import ECHO_LIMIT
+
+    return name if len(name) <= NAME_LIMIT else name[: ECHO_LIMIT - 1] + "…"
 
 
 def _fill(text: str, width: int, first: int, rest: int) -> str:

@@ -346,6 +346,11 @@ def _lines(text: str) -> tuple[list[str], bool]:
     return out, once
 
 
+# A stray "equipped with" before the new item ("... can be replaced with equipped with 1 Y", as
+# the edition-10 export prints one Death Company Marines option): the item is what follows it.
+_STRAY_EQUIPPED = re.compile(r"^equipped with\s+", re.IGNORECASE)
+
+
 def parse_option(text: str) -> _Option | None:
     """The option in ``text`` (an options row as plain text, list items on their own lines),
     or None when it is not a weapon swap of an understood form."""
@@ -370,6 +375,7 @@ def parse_option(text: str) -> _Option | None:
             excludes += barred
         old = groups.get("old") or groups.get("old2") or ""
         new = groups["new"].strip().rstrip(":*").strip()
+        new = _STRAY_EQUIPPED.sub("", new)  # "replaced with equipped with 1 Y": an export's slip
         fixed: tuple[str, ...] = ()
         if m_and := re.fullmatch(r"(?P<x>[^,]+?) and (?P<rest>one of the following\W*)", new):
             fixed, new, fresh = _items(m_and["x"]), m_and["rest"], True  # "1 X and one of"
