@@ -126,6 +126,22 @@ def test_a_header_unit_count_that_is_not_the_list_s_is_a_note(name: str) -> None
     assert parse_bytes(text.encode(), name).notes == ()
     wrong = parse_bytes(text.replace("NUMBER OF UNITS: 5", "NUMBER OF UNITS: 3").encode(), name)
     assert len(wrong.units) == 5
-    assert wrong.notes == (
-        "the list says 3 units but it holds 5 (an attached Leader counted as a unit of its own)",
+    # the GW-style export writes no attachment: its count names no Leader
+    why = (
+        ""
+        if name == "waaagh.gw-style.txt"
+        else " (an attached Leader counted as a unit of its own)"
     )
+    assert wrong.notes == (f"the list says 3 units but it holds 5{why}",)
+
+
+def test_the_unit_count_note_names_a_leader_only_where_the_list_attaches_one() -> None:
+    """The WTC-compact list without its Warboss's ``Leading Boyz[1]`` and the Boyz's
+    ``Attached to Warboss`` attaches no Leader: its count note says nothing of one."""
+    text = (DATA / "waaagh.wtc-compact.txt").read_text(encoding="utf-8")
+    lines = [ln for ln in text.split("\n") if not ln.strip().startswith(("Leading", "Attached"))]
+    assert len(lines) == len(text.split("\n")) - 2
+    bare = "\n".join(lines).replace("NUMBER OF UNITS: 5", "NUMBER OF UNITS: 3")
+    army = parse_bytes(bare.encode(), "list.txt")
+    assert all(u.attachment is None for u in army.units)
+    assert army.notes == ("the list says 3 units but it holds 5",)

@@ -365,3 +365,98 @@ def test_a_zip_whose_only_file_is_a_renamed_roster_is_read() -> None:
     army = parse_bytes(data, "in.rosz")
     assert army.format == "battlescribe-rosz"
     assert army.units
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "named", "n", "given"),
+    [
+        ("3 with Kan Blasta, Kan Klaw", "2 with Kan Shoota, Kan Klaw", 22, "Killa Kans", 3, 2),
+        ("• 4x Loota: 4 with", "• 4x Loota: 3 with", 20, "Loota", 4, 3),
+    ],
+)
+def test_n_with_fewer_than_the_model_lines_count_is_refused(
+    tmp_path: Path, old: str, new: str, line: int, named: str, n: int, given: int
+) -> None:
+    """``3x Killa Kans (120 pts): 2 with Kan Shoota, Kan Klaw`` was read as 3 Kans with 2
+    Kan shootas, exit 0 under --strict (the third Kan carrying nothing); it is refused naming
+    the line and both counts, as a heading counting other than its model lines is."""
+    text = (Path(__file__).resolve().parents[1] / "examples" / "orks-list.txt").read_text("utf-8")
+    assert text.count(old) == 1
+    path = tmp_path / "list.txt"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    result = cli("army", path, "--target", "boyz", "--strict")
+    assert result.exit_code == 1, result.output
+    assert (
+        f"line {line}: '{named}' counts {n} models, but its 'N with' lines give wargear to "
+        f"{given}: the other {n - given} would carry nothing the list names"
+    ) in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize(
+    ("faction_lines", "faction", "detachments"),
+    [
+        ("Orks\nWar Horde", "Orks", ("War Horde",)),
+        ("Space Marines\nGladius Task Force", "Space Marines", ("Gladius Task Force",)),
+        ("Space Marines\nSpace Wolves", "Space Wolves", ()),  # a chapter: the faction
+        ("Orks", "Orks", ()),
+    ],
+)
+def test_an_app_detachment_without_detachment_points_is_the_detachment(
+    faction_lines: str, faction: str, detachments: tuple[str, ...]
+) -> None:
+    """``Orks`` / ``War Horde`` / ``Strike Force (2,000 Points)`` was read as the faction
+    'War Horde' with no detachment (its rule lost); a second line that is no chapter is the
+    detachment."""
+    text = (DATA / "waaagh.gw-app-plain.txt").read_text(encoding="utf-8")
+    old = "Orks\nWar Horde (1 Detachment Points)\n"
+    assert text.count(old) == 1
+    army = parse_bytes(text.replace(old, faction_lines + "\n").encode(), "app.txt")
+    assert (army.faction, army.detachments, army.edition) == (faction, detachments, None)
+
+
+def test_an_app_list_without_detachment_points_gets_its_detachment_rule(tmp_path: Path) -> None:
+    text = (DATA / "waaagh.gw-app-plain.txt").read_text(encoding="utf-8")
+    path = tmp_path / "app.txt"
+    path.write_text(text.replace("War Horde (1 Detachment Points)", "War Horde"), "utf-8")
+    result = cli("army", path, "--target", "intercessor squad")
+    assert result.exit_code == 0, result.output
+    assert "Orks · War Horde ·" in result.output
+    assert "Effects applied: get-stuck-in" in result.output
+    assert "none of ours" not in result.output
+
+
+def test_a_zip_of_two_rosters_is_refused_naming_both(tmp_path: Path) -> None:
+    """A ``.rosz`` holding two ``.ros`` files was read as its first, silently."""
+    ros = (DATA / "waaagh.ros").read_bytes()
+    path = tmp_path / "two.rosz"
+    path.write_bytes(_zip({"first.ros": ros, "second.ros": ros}))
+    result = cli("army", path, "--show")
+    assert result.exit_code == 1
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert len(lines) == 1, result.output
+    assert "holds 2 rosters (.ros): 'first.ros', 'second.ros'" in lines[0]
+
+
+def test_another_factions_unit_is_named_with_its_article(tmp_path: Path) -> None:
+    """'is not a Orks datasheet' read wrong: the article follows the faction's first sound."""
+    text = (Path(__file__).resolve().parents[1] / "examples" / "orks-list.txt").read_text("utf-8")
+    old = "1x Trukk (55 pts): Big Shoota, Spiked Wheels"
+    assert text.count(old) == 1
+    path = tmp_path / "list.txt"
+    path.write_text(text.replace(old, "1x War Dog Brigand (55 pts): Armoured feet"), "utf-8")
+    out = " ".join(cli("army", path, "--show").output.split())
+    assert "'War Dog Brigand' is not an Orks datasheet (it is Chaos Knights/War Dog Brigand)" in out
+
+
+def test_the_armys_own_unit_under_allied_units_is_the_armys(tmp_path: Path) -> None:
+    """An Orks Trukk listed under ALLIED UNITS of an Orks list was shown as 'ally · Orks': a
+    datasheet of the army's own faction is one of the army's units, said."""
+    text = (DATA / "waaagh.gw-style.txt").read_text(encoding="utf-8")
+    assert text.count("\nTrukk (65 pts)") == 1
+    path = tmp_path / "list.txt"
+    path.write_text(text.replace("\nTrukk (65 pts)", "\nALLIED UNITS\n\nTrukk (65 pts)"), "utf-8")
+    result = cli("army", path, "--show")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "Trukk resolved · Orks" in out and "Trukk ally" not in out
+    assert "'Trukk' is listed as an ally but is an Orks datasheet, the army's own faction" in out

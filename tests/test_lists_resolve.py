@@ -161,7 +161,7 @@ def test_another_factions_unit_is_never_taken_unless_asked(cat: Catalog) -> None
     data = _gw(units)
     r = resolve_army(parse_bytes(data, "t"), cat)
     (row,) = r.units
-    assert row.status == "unresolved" and "not a Orks datasheet" in (row.reason or "")
+    assert row.status == "unresolved" and "not an Orks datasheet" in (row.reason or "")
     assert set(row.candidates) == {
         "Chaos Space Marines/Khorne Berzerkers",
         "World Eaters/Khorne Berzerkers",

@@ -179,6 +179,7 @@ def parse_text(text: str, label: str) -> ArmyList:
 
     lines = lines_of(text)
     if newrecruit.has_header(lines):
+        newrecruit.refuse_bad_header(lines, label)
         refuse_bad_lines(lines, label)
         return newrecruit.parse(text, label)
     scores = {

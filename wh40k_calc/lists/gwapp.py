@@ -154,6 +154,11 @@ def _preamble(lines: list[Line]) -> dict:
             detachments = [t]
         elif not detachments:
             faction_lines.append(t)
+    if not detachments and len(faction_lines) > 1 and not _is_chapter(faction_lines[-1]):
+        # "Orks" / "War Horde" / "Strike Force (...)": an edition-10 detachment written before
+        # the battle size without Detachment Points; a chapter ("Space Marines" / "Space
+        # Wolves") is the faction's second line
+        detachments = [faction_lines.pop()]
     return {
         "name": name,
         "points": points,
@@ -163,6 +168,15 @@ def _preamble(lines: list[Line]) -> dict:
         "edition": edition,
         "edition_reason": reason,
     }
+
+
+def _is_chapter(line: str) -> bool:
+    """True for a Space Marine chapter's name (:data:`~.factions.CHAPTERS`), which the app
+    writes on the line after "Space Marines"."""
+    from ..datasheet import norm_name
+    from .factions import CHAPTERS
+
+    return any(norm_name(c) == norm_name(line) for c in CHAPTERS)
 
 
 def _names(text: str) -> list[str]:

@@ -227,7 +227,8 @@ class ArmyList:
     def with_notes(self) -> ArmyList:
         """This list with a note when its stated total differs from its units' points, and one
         when the number of units its header states (``units_stated``: New Recruit's ``NUMBER
-        OF UNITS``, an attached Leader a unit of its own) is not the number it holds."""
+        OF UNITS``, an attached Leader a unit of its own) is not the number it holds (the
+        Leader named only where the list attaches one)."""
         from ..records import replace
 
         notes = list(self.notes)
@@ -238,8 +239,9 @@ class ArmyList:
             )
         held = len(self.units)
         if self.units_stated is not None and self.units_stated != held:
-            notes.append(
-                f"the list says {self.units_stated:,} units but it holds {held:,} "
-                "(an attached Leader counted as a unit of its own)"
+            leader = any(
+                u.attachment is not None and u.attachment.role == "leader" for u in self.units
             )
+            why = " (an attached Leader counted as a unit of its own)" if leader else ""
+            notes.append(f"the list says {self.units_stated:,} units but it holds {held:,}{why}")
         return self if len(notes) == len(self.notes) else replace(self, notes=tuple(notes))

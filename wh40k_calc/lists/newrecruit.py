@@ -48,19 +48,20 @@ from .model import (
     with_items,
 )
 from .text import (
+    POINTS_RULE,
     TWO_LISTS,
     Line,
     grand_faction,
     is_ally_section,
     is_heading,
     lines_of,
-    points_anywhere,
     shown,
     split_count,
     split_items,
     split_label,
     split_points,
     split_with,
+    whole_points,
 )
 
 _RULE = re.compile(r"^\+{5,}$")
@@ -68,6 +69,13 @@ _GLUED = re.compile(r"(?<=[a-z]{3})(?=[A-Z][a-z])")  # "upgradeFusion", "droneDr
 _ATTACHED_TO = re.compile(r"^attached to\s+(.+)$", re.IGNORECASE)
 _CREATED = re.compile(r"^created with newrecruit", re.IGNORECASE)
 _UNIT_COUNT = re.compile(r"^\+\s*NUMBER OF UNITS\s*:\s*(\d+)\s*$", re.IGNORECASE)
+_HEADER_POINTS = re.compile(r"^(\d{1,3}(?:,\d{3})+|\d+)\s*(?:pts|points|pt|point)?\.?$", re.I)
+_HEADER_FIGURES = {  # a header key whose value is a figure: what it counts
+    "TOTAL ARMY POINTS": "the army's points",
+    "POINTS LIMIT": "the points limit",
+    "NUMBER OF UNITS": "the number of units",
+}
+_EMPTY = ("", "—", "-")  # a header value left empty
 
 
 def has_header(lines: list[Line]) -> bool:
@@ -135,6 +143,46 @@ class _Header:
     enhancements: list[tuple[str, str]] = field(default_factory=list)  # (name, "on" label)
 
 
+def _header_figure(key: str, value: str) -> int | None:
+    """A header figure's value (``995pts``, ``2,000 Points``; ``10`` units), or None when it
+    is none: points that are no whole number from 0 up (:func:`~.text.whole_points`), a unit
+    count that is no whole number from 1 up."""
+    if key == "NUMBER OF UNITS":
+        return int(value) if re.fullmatch(r"\d{1,4}", value) and int(value) >= 1 else None
+    m = _HEADER_POINTS.match(value)
+    return whole_points(int(m.group(1).replace(",", ""))) if m else None
+
+
+def refuse_bad_header(lines: list[Line], label: str) -> None:
+    """Refuse a header figure (``+ TOTAL ARMY POINTS``, ``+ POINTS LIMIT``, ``+ NUMBER OF
+    UNITS``) that is no whole number (``1e9pts``, ``495.5pts``, ``-495pts``, ``abcpts``,
+    ``0x1Fpts``; ``abc`` or ``-1`` units), naming its line, as a unit heading's points are
+    refused (:func:`~.text.points_fault`); an empty value (``-``) gives no figure.
+
+    Raises:
+        LineError: naming the input, the line, its text and the rule.
+    """
+    from .model import LineError
+
+    for ln in lines[: _header_end(lines)]:
+        key, colon, value = ln.text[1:].partition(":")
+        key, value = key.strip().upper(), value.strip()
+        if not ln.text.startswith("+") or not colon or key not in _HEADER_FIGURES:
+            continue
+        if value in _EMPTY or _header_figure(key, value) is not None:
+            continue
+        rule = (
+            "a count is a whole number of at least 1"
+            if key == "NUMBER OF UNITS"
+            else f"{POINTS_RULE} (e.g. '995pts')"
+        )
+        raise LineError(
+            f"{label}: line {ln.number}: {shown(ln.text)} gives {value!r} as "
+            f"{_HEADER_FIGURES[key]}; {rule}",
+            ln.number,
+        )
+
+
 def _header(lines: list[Line]) -> _Header:
     h = _Header()
     last = ""
@@ -148,7 +196,7 @@ def _header(lines: list[Line]) -> _Header:
         key, _, value = t[1:].partition(":")
         key, value = key.strip().upper(), value.strip()
         last = key
-        if value in ("", "—", "-"):
+        if value in _EMPTY:
             continue
         if key == "LIST NAME":
             h.name = value
@@ -158,9 +206,9 @@ def _header(lines: list[Line]) -> _Header:
             bare = re.sub(r"\s*\([^)]*\)\s*$", "", value)  # "(Try Dat Button!)"
             h.detachments = tuple(d.strip() for d in bare.split(",") if d.strip())
         elif key == "TOTAL ARMY POINTS":
-            h.points = points_anywhere(value)
+            h.points = _header_figure(key, value)
         elif key == "POINTS LIMIT":
-            h.limit = points_anywhere(value)
+            h.limit = _header_figure(key, value)
         elif key == "FORCE DISPOSITION":
             h.disposition = value
         elif key == "ENHANCEMENT":
@@ -241,6 +289,7 @@ class _Open:
     attached_to: str | None = None
     markers: list[str] = field(default_factory=list)
     each: int = 1  # models the latest "N with" line (or model type) speaks for
+    withs: dict[int, tuple[int, int | None]] = field(default_factory=dict)  # type: models, line
     line: int | None = None  # the heading's
     at: int | None = None  # the line being read
 
@@ -335,6 +384,8 @@ def _open(head: tuple, section: str | None, line: int | None = None) -> _Open:
         n, rest = split_with(items)
         unit.models.append([None, count or 1, [], None])
         _items(unit, rest, n or count or 1)
+        if n is not None:
+            _with(unit, n, line)
         if not unit.models[0][2]:  # Warlord, an upgrade's marker: no equipment
             unit.models.clear()
     return unit
@@ -366,6 +417,7 @@ def _body_line(unit: _Open, ln: Line) -> bool:
         if not unit.models:
             unit.models.append([None, unit.count or n_with, [], None])
         _items(unit, rest, n_with)
+        _with(unit, n_with, ln.number)
         return True
     if not ln.bullet:
         return False
@@ -377,11 +429,20 @@ def _body_line(unit: _Open, ln: Line) -> bool:
         if colon:
             n, rest = split_with(items.strip())
             _items(unit, rest, n or count)
+            if n is not None:
+                _with(unit, n, ln.number)
         return True
     if not unit.models:
         unit.models.append([None, unit.count or 1, [], None])
     _items(unit, t, unit.each)
     return True
+
+
+def _with(unit: _Open, n: int, line: int | None) -> None:
+    """Count ``n`` models of the unit's latest model type as given items by an ``N with``
+    (on ``line``: the first such line is kept for a message)."""
+    given, first = unit.withs.get(len(unit.models) - 1, (0, line))
+    unit.withs[len(unit.models) - 1] = (given + n, first)
 
 
 def _items(unit: _Open, text: str, each: int) -> None:
@@ -436,6 +497,17 @@ def _close(u: _Open, label: str, ends_text: bool = False) -> ListedUnit:
             f"{label}: {where}{u.name!r} counts {counted} in its heading, but its "
             f"model lines add up to {listed}; make the two agree"
         )
+    for i, (given, line) in u.withs.items():
+        name, n = u.models[i][0], u.models[i][1]
+        if given < n:
+            where = f"line {line}: " if line is not None else ""
+            from ..wording import count
+
+            raise ListError(
+                f"{label}: {where}{name or u.name!r} counts {count(n, 'model')}, but its "
+                f"'N with' lines give wargear to {given}: the other {n - given} would carry "
+                "nothing the list names; make the counts agree"
+            )
     if not models:
         models = (ListedModels(None, u.count or 1),)
     attachment = None

@@ -194,6 +194,12 @@ class ResolvedArmy:
         return [u for u in self.units if u.choice is not None]
 
 
+def _a(name: str | None) -> str:
+    """``name`` after its article: "an Orks", "an Imperial Agents", "a Chaos Knights"."""
+    text = name or ""
+    return f"{'an' if text[:1].upper() in 'AEIOU' else 'a'} {text}"
+
+
 def lookup_entry(cat: Catalog, name: str, faction: str | None, edition: str) -> Entry:
     """The catalog entry ``name`` finds in ``faction`` (None: any faction) for ``edition``:
     the one place a list's unit meets the catalog (:meth:`~wh40k_calc.catalog.Catalog.entry`;
@@ -364,6 +370,13 @@ def _sheet(
             except (DatasheetError, LookupError) as exc:
                 return _Sheet(None, "unresolved", reason=str(exc))
             folds = [] if not form.why else [f"{u.name!r} read as {ds.name!r} ({form.why})"]
+            if status == "ally" and faction.faction is not None and ds.faction == faction.faction:
+                # listed among the allies, yet a datasheet of the army's own faction
+                status = "resolved"
+                folds.append(
+                    f"{u.name!r} is listed as an ally but is {_a(ds.faction)} datasheet, the "
+                    "army's own faction: read as one of the army's units"
+                )
             refused = _chapter_refusal(ds, faction) if status == "resolved" else None
             if refused:
                 return _Sheet(None, "unresolved", reason=refused)
@@ -429,7 +442,7 @@ def _by_ally_rule(
         )
     ((f, (ds, why, form)),) = found.items()
     read = f"{u.name!r} read as {f}/{ds.name}" + (f" ({form.why})" if form.why else "")
-    return _Sheet(ds, "ally", [f"{read}: an ally of a {faction.faction} army by {why}"])
+    return _Sheet(ds, "ally", [f"{read}: an ally of {_a(faction.faction)} army by {why}"])
 
 
 def _chapter_refusal(ds: Datasheet, faction: FactionChoice) -> str | None:
@@ -473,7 +486,7 @@ def _elsewhere(
             None,
             "unresolved",
             candidates=list(dict.fromkeys(others)),
-            reason=f"{u.name!r} is not a {faction.faction} datasheet (it is {where}); mark it "
+            reason=f"{u.name!r} is not {_a(faction.faction)} datasheet (it is {where}); mark it "
             "as an ally in the list, or give --allies with its faction",
         )
     in_edition = cat.entries(edition=edition)  # the names resolution looked in, not the default's

@@ -115,12 +115,12 @@ def clean_text(text: str) -> str:
 
 
 def unzip_roster(data: bytes, label: str) -> bytes:
-    """The roster file inside a ``.rosz`` archive (its first ``.ros`` member, else its only
+    """The roster file inside a ``.rosz`` archive (its ``.ros`` member, else its only
     member where that is XML: a roster renamed; a text file alone is no roster).
 
     Raises:
-        ListError: not a readable zip archive, no roster in it, or a roster larger than
-            MAX_UNZIPPED.
+        ListError: not a readable zip archive, no roster in it, two or more ``.ros`` files
+            (named), or a roster larger than MAX_UNZIPPED.
     """
     import io
     import zipfile
@@ -132,6 +132,13 @@ def unzip_roster(data: bytes, label: str) -> bytes:
             chosen = ros[0] if ros else (members[0] if len(members) == 1 else None)
             if not members:
                 raise ListError(f"{label}: an empty zip archive: it holds no roster")
+            if len(ros) > 1:  # BattleScribe zips one roster: which is the list is unknown
+                files = ", ".join(repr(i.filename) for i in ros[:5])
+                more = f" and {len(ros) - 5} more" if len(ros) > 5 else ""
+                raise ListError(
+                    f"{label}: the zip archive holds {len(ros)} rosters (.ros): {files}{more}; "
+                    "BattleScribe saves one: give calc army one roster"
+                )
             if chosen is not None and not ros and not _xml_start(zf, chosen):
                 chosen = None  # its only file is not named .ros and is no XML either
             if chosen is None:

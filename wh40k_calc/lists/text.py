@@ -111,6 +111,35 @@ _WHOLE_POINTS = re.compile(r"^\+?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,6})$")
 _WORD = re.compile(r"[^\W\d_]{2,}")  # "Detachment": a word, not a number's letter (1e3, 0x87)
 
 
+POINTS_MAX = 999_999  # six digits: more than any list's points, the most a reader takes
+POINTS_RULE = "points are a whole number from 0 up"
+
+
+def whole_points(value: object) -> int | None:
+    """``value`` as points, or None when it is none: a whole number from 0 to
+    :data:`POINTS_MAX` (``90``, ``90.0``, the text ``"90"`` or ``"90.0"`` of an XML attribute);
+    NaN, infinities, fractions, negatives, ``true`` and other text are none. The one points
+    rule of every reader: the text formats' bracket digits (:func:`points_fault`) and the
+    JSON and XML exports' ``value`` (:mod:`.tree`) both come here."""
+    import math
+
+    n: float
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        n = value
+    elif isinstance(value, str):
+        try:
+            n = float(value.strip())
+        except ValueError:
+            return None
+    else:
+        return None
+    if not math.isfinite(n) or n != int(n) or not 0 <= n <= POINTS_MAX:
+        return None
+    return int(n)
+
+
 def points_fault(ln: Line) -> str | None:
     """What is wrong with a line's points (``(-90 pts)``, ``[9.5 pts]``, ``(1,2 Points)``,
     ``[1e2 pts]``, ``(0x87 Points)``, ``(½ Points)``: a bracket of numerals and signs before
@@ -120,13 +149,15 @@ def points_fault(ln: Line) -> str | None:
     unit's before it)."""
     for m in _ANY_POINTS.finditer(ln.text):
         inner = m.group(1).strip()
-        if _WHOLE_POINTS.match(inner) or not any(c.isnumeric() for c in inner):
+        if not any(c.isnumeric() for c in inner):
+            continue
+        if _WHOLE_POINTS.match(inner) and whole_points(re.sub(r"[+,\s]", "", inner)) is not None:
             continue
         if _WORD.search(inner):  # "(3 Detachment Points)": not points
             continue
         return (
-            f"{shown(ln.text)} gives {m.group(0).strip()!r} as points; points are a whole "
-            "number from 0 up (e.g. '(90 pts)')"
+            f"{shown(ln.text)} gives {m.group(0).strip()!r} as points; {POINTS_RULE} "
+            "(e.g. '(90 pts)')"
         )
     return None
 

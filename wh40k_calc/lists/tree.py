@@ -30,7 +30,7 @@ import json
 from typing import Any
 
 from .model import ArmyList, ListedModels, ListedUnit, ListError, merge_counts, whole_count
-from .text import grand_faction
+from .text import POINTS_MAX, POINTS_RULE, grand_faction, whole_points
 
 _CONTAINERS = {
     "forces",
@@ -132,14 +132,19 @@ def parse(roster: dict[str, Any], fmt: str, label: str) -> ArmyList:
                 )
     if not units:
         raise ListError(f"{label}: a roster without units")
+    try:
+        points = _points(roster.get("costs"))
+        limit = _points(roster.get("costLimits"), "costLimits")
+    except ListError as exc:
+        raise ListError(f"{label}: the list's {exc}") from None
     return ArmyList(
         fmt,
         _text(roster.get("name")),
         main,
         tuple(detachments),
         tuple(units),
-        points=_points(roster.get("costs")),
-        points_limit=_points(roster.get("costLimits")),
+        points=points,
+        points_limit=limit,
     ).with_notes()
 
 
@@ -175,16 +180,47 @@ def _number(sel: dict[str, Any], what: str = "", least: int = 0) -> int:
     return whole_count(sel, "number", what, least)
 
 
-def _points(costs: Any) -> int | None:
-    total, found = 0.0, False
+def _points(costs: Any, field: str = "costs") -> int | None:
+    """The points of a ``costs`` (or ``costLimits``) list: its ``pts`` entries' ``value``
+    added up (a missing ``value`` counts 0), or None when it has no ``pts`` entry. A
+    ``costLimits`` value of -1 is BattleScribe's "no limit" (None).
+
+    Raises:
+        ListError: a ``value`` that is no points (:func:`~.text.whole_points`: NaN,
+            ``1e400``, ``-5``, ``80.5``, text), or a total over :data:`~.text.POINTS_MAX`,
+            naming ``field``; the reader adds the input and the unit.
+    """
+    total, found = 0, False
     for c in _list(costs):
         if isinstance(c, dict) and str(c.get("name", "")).strip().lower() in ("pts", "points"):
-            try:
-                total += float(c.get("value", 0))
-                found = True
-            except (TypeError, ValueError):
+            value = c.get("value", 0)
+            if field == "costLimits" and whole_points(value) is None and _is_minus_one(value):
                 continue
-    return round(total) if found else None
+            n = whole_points(value)
+            if n is None:
+                raise ListError(f"{field!r} gives 'pts' {_shown(value)}; {POINTS_RULE}")
+            total += n
+            found = True
+    if total > POINTS_MAX:
+        raise ListError(f"{field!r} add up to {total:,} pts; {POINTS_RULE}, at most {POINTS_MAX:,}")
+    return total if found else None
+
+
+def _is_minus_one(value: Any) -> bool:
+    try:
+        return not isinstance(value, bool) and float(value) == -1
+    except (TypeError, ValueError):
+        return False
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, float):
+        text = repr(value) if value == value else "NaN"
+    elif isinstance(value, (dict, list)):
+        text = type(value).__name__
+    else:
+        text = json.dumps(value)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _categories(sel: dict[str, Any]) -> list[str]:
@@ -297,14 +333,27 @@ def _inner(sel: dict[str, Any]) -> list[tuple[str, int]]:
     return out
 
 
-def _total_points(sel: dict[str, Any]) -> int | None:
-    own = _points(sel.get("costs"))
+def _total_points(sel: dict[str, Any], top: bool = True) -> int | None:
+    """A unit's points: its own costs and every selection's inside it (None: no costs).
+
+    Raises:
+        ListError: a cost that is no points (:func:`_points`), naming the selection inside
+            the unit that holds it, or a total over :data:`~.text.POINTS_MAX`.
+    """
+    try:
+        own = _points(sel.get("costs"))
+    except ListError as exc:
+        if top:
+            raise
+        raise ListError(f"{_text(sel.get('name')) or '(no name)'!r}: {exc}") from None
     total = own or 0
     found = own is not None
     for c in _list(sel.get("selections")):
         if isinstance(c, dict):
-            inner = _total_points(c)
+            inner = _total_points(c, top=False)
             if inner is not None:
                 total += inner
                 found = True
+    if top and total > POINTS_MAX:
+        raise ListError(f"its costs add up to {total:,} pts; {POINTS_RULE}, at most {POINTS_MAX:,}")
     return total if found else None
