@@ -20,6 +20,7 @@ from msgspec import Struct
 
 from .abilities import (
     MALFORMED,
+    NOT_MODELLED,
     WeaponAbilities,
     ability_problem,
     misspelt_ability,
@@ -823,7 +824,8 @@ def _weapon(w: _WeaponSchema, where: str, file: Path | str) -> Weapon:
         DatasheetError: naming ``where`` (``weapons[i] (NAME)``) and the field.
     """
     for j, text in enumerate(w.abilities):
-        bad = [a for a in split_abilities(text) if parse_ability(a).status == MALFORMED]
+        items = [(a, parse_ability(a).status) for a in split_abilities(text)]
+        bad = [a for a, status in items if status == MALFORMED]
         if bad:
             why = ability_problem(bad[0])
             raise DatasheetError(
@@ -835,8 +837,8 @@ def _weapon(w: _WeaponSchema, where: str, file: Path | str) -> Weapon:
                     "'melta 2', 'blast')"
                 )
             )
-        for a in split_abilities(text):
-            meant = misspelt_ability(a)
+        for a, status in items:
+            meant = misspelt_ability(a) if status == NOT_MODELLED else None
             if meant:
                 raise DatasheetError(
                     f"{file}: {where}.abilities[{j}]: {a!r} is not an ability we know; "
