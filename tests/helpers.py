@@ -19,6 +19,15 @@ import yaml
 
 from wh40k_calc.records import replace
 
+# the header of a New Recruit WTC-compact Orks list, with its points to fill in
+WTC_ORKS_HEADER = (
+    "+++++++++++++++++++++++++++++++++++++++++++++++\n"
+    "+ FACTION KEYWORD: Xenos - Orks\n"
+    "+ DETACHMENT: War Horde\n"
+    "+ FORCE DISPOSITION: Purge the Foe\n"
+    "+ TOTAL ARMY POINTS: {points}pts\n"
+    "+++++++++++++++++++++++++++++++++++++++++++++++\n\n"
+)
 TRIALS = 40_000  # sampler trials of the CLI-level statistical tests
 SEED = 40_000  # the sampler's default seed
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import cli
+from helpers import WTC_ORKS_HEADER, cli
 
 from wh40k_calc.catalog import Catalog
 from wh40k_calc.lists.bounds import most_copies
@@ -35,14 +35,7 @@ from wh40k_calc.lists.resolve import resolve_army
 ROSTERS = Path(__file__).resolve().parents[2] / "shared" / "rosters"
 ORKS = ROSTERS / "nr-wtc-compact-orks" / "list.txt"
 
-HEADER = (
-    "+++++++++++++++++++++++++++++++++++++++++++++++\n"
-    "+ FACTION KEYWORD: Xenos - Orks\n"
-    "+ DETACHMENT: War Horde\n"
-    "+ FORCE DISPOSITION: Purge the Foe\n"
-    "+ TOTAL ARMY POINTS: {points}pts\n"
-    "+++++++++++++++++++++++++++++++++++++++++++++++\n\n"
-)
+HEADER = WTC_ORKS_HEADER
 
 
 @pytest.fixture(scope="module")

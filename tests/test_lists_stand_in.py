@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import cli_json
+from helpers import WTC_ORKS_HEADER, cli_json
 
 from wh40k_calc.catalog import Catalog
 from wh40k_calc.lists.detect import parse_bytes
@@ -26,14 +26,7 @@ from wh40k_calc.units import build_unit
 
 ROSTERS = Path(__file__).resolve().parents[2] / "shared" / "rosters"
 ORKS = ROSTERS / "nr-wtc-compact-orks" / "list.txt"
-HEADER = (
-    "+++++++++++++++++++++++++++++++++++++++++++++++\n"
-    "+ FACTION KEYWORD: Xenos - Orks\n"
-    "+ DETACHMENT: War Horde\n"
-    "+ FORCE DISPOSITION: Purge the Foe\n"
-    "+ TOTAL ARMY POINTS: {points}pts\n"
-    "+++++++++++++++++++++++++++++++++++++++++++++++\n\n"
-)
+HEADER = WTC_ORKS_HEADER
 
 
 @pytest.fixture(scope="module")
