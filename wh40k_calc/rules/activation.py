@@ -26,13 +26,21 @@ from ..selection import Selection, SelectionError, UnitChoice
 from ..units import ModelGroup, Unit, build_unit
 from .added import with_added_abilities, without_abilities
 from .advanced import advanced_refusal
-from .applied import Applied, Variant, apply_effects
+from .applied import Applied, Variant, apply_effects, option_hints
 from .attacks import attack_profile, weapon_profiles
 from .changes import Changes, names
 from .command_reroll import SingleReroll, keep_single_rerolls
 from .conditional import against_target
 from .conditions import blast_x_notes, cleave_not_modelled, stealth_notes
-from .idle import idle_effects, idle_findings, idle_notes, idle_phase_notes, lasting_idle
+from .idle import (
+    acting_hints,
+    hint_lines,
+    idle_effects,
+    idle_findings,
+    idle_notes,
+    idle_phase_notes,
+    lasting_idle,
+)
 from .miracle import check_named_rolls, keep_miracle_dice, miracle_only_sides, miracle_requests
 from .mortal import before_attacks, from_wounds_left
 from .plan import GroupOptions, Plan, acting_ids
@@ -176,8 +184,11 @@ def plan(
     findings = idle_findings(edition, sel, target, groups, applied) if words else []
     notes += idle_notes(findings)
     every = _each_variant(applied, changes, variants, bearers, edition)
-    idle_fx = idle_effects(applied, every, groups, attacker, target)
-    notes += [i.note for i in idle_fx]
+    hints = acting_hints(option_hints(applied), changes, groups, target)
+    idle_fx = idle_effects(applied, every, groups, attacker, target, hints)
+    notes += [i.note for i in idle_fx if i.shown]
+    swap = {i.replaces: i.note for i in idle_fx if i.replaces}
+    not_modelled = [swap.get(n, n) for n in not_modelled] + hint_lines(hints, idle_fx, applied)
     if words:
         not_modelled += cleave_not_modelled(edition, sel, groups)
         not_modelled += effect_parts_not_modelled(applied)

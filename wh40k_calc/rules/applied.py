@@ -257,7 +257,6 @@ def apply_effects(
             not_modelled.append(
                 f"{e.name} ({owner.name if owner else e.faction_name} unit ability): {why}"
             )
-    _add_option_hints(out, not_modelled)
     _add_ability_choices(out)
     return out, not_modelled
 
@@ -338,21 +337,47 @@ def _option_refused(a: Active, f: Facts) -> bool:
     )
 
 
-def _add_option_hints(out: Applied, not_modelled: list[str]) -> None:
-    """A line for each datasheet's own rule acting with changes that ask for an option the
-    player did not give (``--effect ID:OPTION``): what is left out and how to have it."""
+class OptionHint(Struct, frozen=True):
+    """A datasheet's own rule acting with a change that asks for an option the player did not
+    give (``--effect ID:OPTION``): the rule's active ``key`` (:attr:`Active.key`), its
+    ``name``, ``who`` names it (the datasheet, else the faction), its ``effect_id``, the
+    ``option`` and what it ``means`` (the record's words for it)."""
+
+    key: tuple
+    name: str
+    who: str
+    effect_id: str
+    option: str
+    means: str
+
+    @property
+    def flag(self) -> str:
+        """The option as the player gives it: ``--effect ID:OPTION``."""
+        return f"--effect {self.effect_id}:{self.option}"
+
+    def line(self) -> str:
+        """The hint when other parts of the rule act here: what is left out, how to have it."""
+        head = f"{self.name} ({self.who} unit ability)"
+        return f"{head}: its part for when {self.means} needs {self.flag}"
+
+
+def option_hints(out: Applied) -> list[OptionHint]:
+    """Each datasheet's own rule in ``out`` acting with changes that ask for an option the
+    player did not give: one hint per option (``rules.idle.hint_lines`` words them, once per
+    rule when the rule acts only with them)."""
+    hints = []
     for a in out.fixed:
         if a.explicit or not a.effect.options:
             continue
         missing = [o for o in a.effect.options if o not in a.options]
         used = {c.when.option for c in a.effect.changes if c.when and c.when.option}
+        who = a.owner.name if a.owner is not None else a.effect.faction_name
         for o in missing:
             if o in used:
-                who = a.owner.name if a.owner is not None else a.effect.faction_name
-                not_modelled.append(
-                    f"{a.effect.name} ({who} unit ability): its part for when "
-                    f"{a.effect.options[o]} needs --effect {a.effect.id}:{o}"
+                hints.append(
+                    OptionHint(a.key, a.effect.name, who, a.effect.id, o, a.effect.options[o])
                 )
+    return hints
 
 
 def _said_name(e: Effect, text: str) -> str:
