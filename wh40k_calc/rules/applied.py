@@ -42,7 +42,13 @@ from ..effects import (
 )
 from ..kept import Kept
 from ..records import compared_without, replace
-from ..selection import Selection, SelectionError, UsageError
+from ..selection import (
+    EffectError,
+    EffectUsageError,
+    Selection,
+    SelectionError,
+    effect_error,
+)
 from ..units import Unit
 from .when import Context, Facts, facts_of, leads, why_not
 
@@ -204,10 +210,12 @@ def apply_effects(
     apply by side; list unit rules we do not have as not modelled.
 
     Raises:
-        SelectionError: an unknown or ambiguous effect name, an unknown option, an effect of
+        EffectError: an unknown or ambiguous effect name, an unknown option, an effect of
             another faction or edition, or an explicit effect whose conditions are not met
             (with the reason; with ``sel.skip_unmet``, ``--explain``'s subsets, it is left
-            out instead).
+            out instead): a :class:`~wh40k_calc.selection.SelectionError` naming the name's
+            place in ``sel.effects`` (:class:`~wh40k_calc.selection.EffectUsageError`: a
+            value out of range).
     """
     base = facts
     requested, not_modelled = _unit_rules(sel, attacker, target)
@@ -219,19 +227,19 @@ def apply_effects(
         if sel.effects
         else {}
     )
-    for name in sel.effects:
+    for i, name in enumerate(sel.effects):
         try:
             requested.append(find(parse_request(name), sel.edition, units))
         except WrongFactionError as exc:  # its own conditions first, as for any effect
             said = _said_name(exc.effect, name)
             whys = [_why(Active(exc.effect, side), base, said) for side in exc.sides]
             first = next((w for w in whys if w is not None), None)
-            raise SelectionError(f"--effect {name}: {first}" if first else str(exc)) from None
+            raise EffectError(f"--effect {name}: {first}" if first else str(exc), i) from None
         except LookupError as exc:
             if isinstance(exc, EmptyOptionError):  # `ID:`: a Miracle dice record's no value
                 exc = empty_option_error(exc, sel.edition, units)
             usage = getattr(exc, "usage", False)  # a value out of range (Miracle dice)
-            raise (UsageError if usage else SelectionError)(str(exc)) from None
+            raise (EffectUsageError if usage else EffectError)(str(exc), i) from None
     _one_chapter(requested, units)
     requested = _merged(requested)
     granted, bearer_granted = _granted(requested, base)
@@ -242,7 +250,7 @@ def apply_effects(
     owners = _owners(requested)
     # the names given first: a datasheet's own rule also named (with its options) is the named
     for item in [i for i in requested if isinstance(i, Found)]:
-        _apply_found(out, item, f, seen, sides, owners, sel.skip_unmet)
+        _apply_found(out, item, f, seen, sides, owners, sel)
     for item in requested:
         if isinstance(item, Found):
             continue
@@ -277,13 +285,13 @@ def _one_chapter(requested: list, units: dict[str, tuple[str, dict[str, int]]]) 
             if ranks.get(item.effect.faction) == CHAPTER_RANK:
                 chapters.setdefault(item.effect.faction, item.request.text)
         if len(chapters) > 1:
-            said = " and ".join(
-                f"--effect {text} ({display_name(f)})" for f, text in chapters.items()
+            pairs = [f"{text} ({display_name(f)})" for f, text in chapters.items()]
+            why = (
+                f"{name} is a Space Marines datasheet, fielded in one chapter's army, so it "
+                "takes one chapter's rules; give the rules of one of them"
             )
-            raise SelectionError(
-                f"{said}: {name} is a Space Marines datasheet, fielded in one chapter's army, "
-                "so it takes one chapter's rules; give the rules of one of them"
-            )
+            said = " and ".join(f"--effect {p}" for p in pairs)
+            raise EffectError(f"{said}: {why}", detail=f"{' and '.join(pairs)}: {why}")
 
 
 def _merged(requested: list) -> list:
@@ -420,12 +428,17 @@ def _apply_found(
     seen: set[tuple],
     sides: dict,
     owners: dict,
-    skip_unmet: bool = False,
+    sel: Selection,
 ) -> None:
-    """Add what one ``--effect`` found: each side it can act for, or a choice (``skip_unmet``:
-    one that cannot act is left out rather than refused)."""
+    """Add what one ``--effect`` found: each side it can act for, or a choice (with
+    ``sel.skip_unmet`` one that cannot act is left out rather than refused).
+
+    Raises:
+        EffectError: no side it can act for, with the reason.
+    """
     opts = tuple(found.options)
     text = found.request.text
+    skip_unmet = sel.skip_unmet
     if found.choice:
         side = found.sides[0]
         options = [_named(e, side, opts, sides, owners) for e in found.effects]
@@ -436,7 +449,8 @@ def _apply_found(
                     (text, _why(options[0], f, found.effect.rule) or found.effect.rule)
                 )
                 return
-            raise SelectionError(f"--effect {text}: {_why(options[0], f, found.effect.rule)}")
+            why = _why(options[0], f, found.effect.rule)
+            raise effect_error(f"--effect {text}: {why}", sel.effects, text)
         out.choices.append(Choice(side, found.effect.rule, tuple(ok)))
         _mark(out, found.label, side, ok)
         return
@@ -459,7 +473,7 @@ def _apply_found(
         if skip_unmet:
             out.unmet.append((text, why))
             return
-        raise SelectionError(f"--effect {text}: {why}")
+        raise effect_error(f"--effect {text}: {why}", sel.effects, text)
 
 
 def _add(out: Applied, a: Active, seen: set[tuple]) -> None:
