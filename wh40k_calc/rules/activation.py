@@ -150,12 +150,12 @@ def plan(
     """
     if sel.phase not in ("shooting", "fight"):
         raise SelectionError(f"unknown phase {sel.phase!r}")
-    attacker = _built(sel.attacker, "attacker", edition.name)
+    attacker = built_unit(sel.attacker, "attacker", edition.name)
     if sel.attacker_alive is not None:  # calc exchange: the models still alive
         attacker = attacker.surviving(sel.attacker_alive)
     attacker = without_abilities(attacker, sel.without_abilities)  # --explain's subsets
     attacker = with_added_abilities(attacker, sel.added_abilities, edition.name)
-    target = _built(sel.target, "target", edition.name)
+    target = built_unit(sel.target, "target", edition.name)
     attacker, conditional_notes = against_target(attacker, target)  # 24.01 Abilities
     facts = facts_of(sel, attacker, target, edition, target_state)
     applied, not_modelled = apply_effects(sel, attacker, target, facts)
@@ -316,23 +316,28 @@ def effect_parts_not_modelled(applied: Applied) -> list[str]:
 
 def built_units(sel: Selection) -> tuple[Unit, Unit]:
     """The attacking unit (abilities granted) and the target as :func:`plan` builds them."""
-    attacker = _built(sel.attacker, "attacker", sel.edition)
+    attacker = built_unit(sel.attacker, "attacker", sel.edition)
     attacker = with_added_abilities(attacker, sel.added_abilities, sel.edition)
-    return attacker, _built(sel.target, "target", sel.edition)
+    return attacker, built_unit(sel.target, "target", sel.edition)
 
 
 UNITS_KEPT = 512
-_UNITS: Kept[tuple, tuple[UnitChoice, Unit]] = Kept(UNITS_KEPT)  # built units, see _built
+_UNITS: Kept[tuple, tuple[UnitChoice, Unit]] = Kept(UNITS_KEPT)  # built units, see built_unit
 
 
-def _built(choice: UnitChoice, role: str, edition: str) -> Unit:
-    """:func:`build_unit`, each (choice, role, edition) built once per process: a batch
-    resolves the same units run after run. Datasheets are matched by identity (the kept
-    choice holds them, so an id is not reused while kept); units are frozen, so sharing one
-    changes nothing. At most UNITS_KEPT are kept (all dropped when full); errors are not kept.
+def built_unit(choice: UnitChoice, role: str, edition: str) -> Unit:
+    """The unit ``choice`` fields (its datasheet, size, loadout or named weapons and Leaders)
+    as ``role`` ("attacker" or "target") under ``edition`` ("10" or "11"), as :func:`plan`
+    builds it before effects and added abilities (Core rules: Leader, Attached units):
+    :func:`~wh40k_calc.units.build_unit`, each (choice, role, edition) built once per
+    process: a batch resolves the same units run after run. Datasheets are matched by
+    identity (the kept choice holds them, so an id is not reused while kept); units are
+    frozen, so sharing one changes nothing. At most UNITS_KEPT are kept (all dropped when
+    full); errors are not kept.
 
     Raises:
-        SelectionError: as :func:`build_unit`.
+        SelectionError: as :func:`~wh40k_calc.units.build_unit` (a size, loadout, named
+            weapons or Leader the datasheets do not allow).
     """
     key = (
         id(choice.datasheet),

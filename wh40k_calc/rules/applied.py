@@ -218,7 +218,7 @@ def apply_effects(
             value out of range).
     """
     base = facts
-    requested, not_modelled = _unit_rules(sel, attacker, target)
+    requested, not_modelled = datasheet_rules(sel, attacker, target)
     units = (
         {
             "attacker": (attacker.name, unit_keys(attacker)),
@@ -534,12 +534,19 @@ def _granted(requested: list, f: Facts) -> tuple[frozenset[str], frozenset[str]]
     return frozenset(out), frozenset(bearer)
 
 
-def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, list[str]]:
-    """The unit rules named in both units' datasheets, as (effect, side, datasheet) triples for
-    the side the unit is on, and what is not modelled: rules we have no record of (in this
-    edition), and the abilities each datasheet lists as not modelled for its side. The rules of
-    ``sel.without_rules`` (switched off by ``--explain``) are left out. Each call gets its own
-    lists (each unit's part is kept: :func:`_rules_of`)."""
+def datasheet_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, list[str]]:
+    """The unit rules named in both units' datasheets (their ``rules:``; the datasheet
+    abilities the importers read as records), for ``attacker`` and ``target`` as built
+    (:func:`~wh40k_calc.rules.activation.built_unit`) under ``sel.edition``.
+
+    Returns:
+        (the rules, as (effect, side, datasheet) triples for the side the unit is on; what is
+        not modelled, as report lines: rules we have no record of in this edition, and the
+        abilities each datasheet lists as not modelled for its side). The rules of
+        ``sel.without_rules`` (switched off by ``--explain``) are left out. Each call gets its
+        own lists (each unit's part is kept: :func:`_rules_of`). Raises nothing: a rule with
+        no record is a line of what is not modelled.
+    """
     mine = _rules_of(attacker, "attacker", sel.edition, sel.without_rules)
     theirs = _rules_of(target, "target", sel.edition, sel.without_rules)
     # each once: two Leaders of one datasheet (two Warbosses) have the same abilities
@@ -554,7 +561,7 @@ DERIVED.append(_RULES.clear)  # the unit rules found are the effect files' (effe
 def _rules_of(
     unit: Unit, role: str, edition: str, without: tuple[str, ...]
 ) -> tuple[tuple, tuple[str, ...]]:
-    """One unit's part of :func:`_unit_rules` on side ``role``, found once per unit object,
+    """One unit's part of :func:`datasheet_rules` on side ``role``, found once per unit object,
     side, edition and rules switched off (all it reads: kept with the unit, so its id is not
     reused while kept; forgotten with the effect files' caches, ``effects.DERIVED``)."""
     key = (id(unit), role, edition, without)
@@ -568,7 +575,7 @@ def _found_rules_of(
     unit: Unit, role: str, edition: str, without: tuple[str, ...]
 ) -> tuple[tuple, tuple[str, ...]]:
     """:func:`_rules_of` found afresh (as tuples; the not-modelled lines in order, repeats
-    kept: :func:`_unit_rules` drops them)."""
+    kept: :func:`datasheet_rules` drops them)."""
     requested: list = []
     not_modelled: list[str] = []
     ranks = unit_keys(unit)
