@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from helpers import cli
+
+SHIPPED = Path(__file__).resolve().parents[1] / "datasheets-generated"
 
 
 def _json(*args: str) -> dict:
@@ -89,3 +92,21 @@ def test_a_partly_modelled_rule_that_changes_nothing_is_one_line():
         "Kustom Force Field (partly) (Big Mek with Kustom Force Field unit ability)"
     ]
     assert shot["effects"] == ["kustom-force-field"]
+
+
+def test_a_partly_modelled_rule_acting_only_with_an_option_is_one_line(tmp_path: Path) -> None:
+    """The Captain as a user's datasheet that lists Finest Hour as partly modelled: the one
+    "Not modelled" line says both, and the datasheet's ``(partly)`` line is not repeated."""
+    sheet = (SHIPPED / "space-marines" / "captain.yaml").read_text(encoding="utf-8")
+    sheet = sheet.replace("name: Captain\n", "name: Test Captain\n", 1)
+    sheet += "not_modelled:\n  attacker: [Finest Hour (partly)]\n"
+    (tmp_path / "test-captain.yaml").write_text(sheet, encoding="utf-8")
+    args = ("fight", "assault intercessor squad", "--leader", "test captain", "--target", "boyz")
+    out = _json(*args, "--datasheets", str(tmp_path))
+    assert _naming(out, "Finest Hour") == [
+        "Finest Hour (Test Captain unit ability): partly modelled; no effect here without "
+        "--effect finest-hour:used (for when the player uses this ability now (it is limited "
+        "to once per battle, round or turn))"
+    ]
+    used = _json(*args, "--datasheets", str(tmp_path), "--effect", "finest-hour:used")
+    assert _naming(used, "Finest Hour") == ["Finest Hour (partly) (Test Captain unit ability)"]

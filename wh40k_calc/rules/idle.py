@@ -501,6 +501,7 @@ def idle_effects(
     the rule and its datasheet. A datasheet's own rule that would act with an option
     ``hints`` name (:func:`acting_hints`) is ``hinted``: its hint line says it
     (:func:`hint_lines`), so its note is not shown as well."""
+    hints = list(hints)
     bearers, names = _bearers(target), (attacker.name, target.name)
     everyone = {a.key for a in applied.every_active()}
     hinted: dict[tuple, set[str]] = {}  # active key -> the options its hints name
@@ -552,8 +553,12 @@ def idle_effects(
         also = f" (its {' and '.join(acts)} half acts)" if acts else ""
         told = any(k in explained for k in keys)
         note = f"{head}: {said}: {reason}{also}"
-        partly = _partly(a) if not told else ""
-        if partly:  # one line on the rule, where the datasheet says it is partly modelled
+        partly = _partly(a)
+        if told:  # the hint's one line: no effect without the options it names
+            ways = " or ".join(f"{h.flag} (for when {h.means})" for h in hints if h.key in keys)
+            more = "partly modelled; " if partly else ""
+            note = f"{a.effect.name} ({who} unit ability): {more}no effect here without {ways}"
+        elif partly:  # one line on the rule, where the datasheet says it is partly modelled
             note = f"{a.effect.name} ({who} unit ability): partly modelled; {said}: {reason}"
         out.append(IdleEffect(eid, side, note, by_state, told, partly))
     return out
@@ -623,20 +628,13 @@ def _acts_with(
 def hint_lines(hints: list[OptionHint], idle: list[IdleEffect], applied: Applied) -> list[str]:
     """The ``not_modelled`` lines of the options datasheets' own rules ask for (``hints``:
     :func:`acting_hints`): one per option for a rule that acts here without it
-    (:meth:`~wh40k_calc.rules.applied.OptionHint.line`), and one per rule that acts only with
-    them (``idle`` lists it ``hinted``; its idle note is not shown): no effect here without
-    them."""
+    (:meth:`~wh40k_calc.rules.applied.OptionHint.line`), and for a rule that acts only with
+    them (``idle`` lists it ``hinted``) its note, one line saying it has no effect here
+    without them, where it does not stand in for its datasheet's ``(partly)`` line
+    (``replaces``: the plan puts it there)."""
     wholly = {k for i in idle if i.hinted for k in applied.members.get((i.id, i.side), ())}
-    out: list[str] = []
-    told: set[tuple] = set()
-    for h in hints:
-        if h.key not in wholly:
-            out.append(h.line())
-        elif h.key not in told:
-            told.add(h.key)
-            ways = " or ".join(f"{x.flag} (for when {x.means})" for x in hints if x.key == h.key)
-            out.append(f"{h.name} ({h.who} unit ability): no effect here without {ways}")
-    return out
+    out = [h.line() for h in hints if h.key not in wholly]
+    return out + [i.note for i in idle if i.hinted and not i.replaces]
 
 
 def _other_halves_acting(applied: Applied, found: dict, eid: str, side: str) -> list[str]:

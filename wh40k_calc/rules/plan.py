@@ -39,11 +39,12 @@ class IdleEffect(Struct, frozen=True):
     of scope or unmet here: its ``id`` and ``side`` as the report lists them, the ``note``
     saying why, and whether only the target's state at the activation's start is why
     (``by_state``: a sequence step reading its start states may still use it). ``hinted``:
-    a datasheet's own rule that would act with the options it asks for, which its
-    :class:`~wh40k_calc.rules.applied.OptionHint` lines name: they say it, not ``note``.
-    ``replaces``: the ``not_modelled`` line of a datasheet's own rule that is partly modelled
-    (``Name (partly) (Datasheet unit ability)``), which ``note`` stands in for there (one
-    line on the rule, not one in each list)."""
+    a datasheet's own rule that would act with an option it asks for
+    (:class:`~wh40k_calc.rules.applied.OptionHint`): ``note`` then says it has no effect
+    here without it, a line of ``not_modelled`` rather than a note
+    (``rules.idle.hint_lines``). ``replaces``: the ``not_modelled`` line of a datasheet's
+    own rule that is partly modelled (``Name (partly) (Datasheet unit ability)``), which
+    ``note`` stands in for there (one line on the rule, not one in each list)."""
 
     id: str
     side: str
