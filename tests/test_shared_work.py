@@ -902,7 +902,7 @@ def test_a_target_unit_rule_keeps_plans_apart() -> None:
 
 
 def test_kept_unit_rules_are_those_found_afresh() -> None:
-    """``rules.applied._unit_rules`` keeps what it finds per unit, side, edition and rules
+    """``rules.applied.datasheet_rules`` keeps what it finds per unit, side, edition and rules
     switched off: each call gives what finding them afresh gives (Leaders on either side,
     edition 11, a rule switched off and on again and the other edition's records, on the
     same units), as its own lists."""
@@ -922,7 +922,7 @@ def test_kept_unit_rules_are_those_found_afresh() -> None:
         attacker, target = built_units(sel)
         for off, edition in (((), "10"), (("bloody-stampede",), "10"), ((), "11"), ((), "10")):
             s = replace(sel, without_rules=off, edition=edition)  # the same units either way
-            got = applied._unit_rules(s, attacker, target)
+            got = applied.datasheet_rules(s, attacker, target)
             parts = [
                 applied._found_rules_of(u, role, edition, off)
                 for u, role in ((attacker, "attacker"), (target, "target"))
@@ -930,14 +930,14 @@ def test_kept_unit_rules_are_those_found_afresh() -> None:
             want = [e for p in parts for e in p[0]], [n for p in parts for n in p[1]]
             assert got == (want[0], list(dict.fromkeys(want[1]))), (line, off)
             got[0].append("changed")  # the caller's own lists
-            assert applied._unit_rules(s, attacker, target)[0] == want[0]
+            assert applied.datasheet_rules(s, attacker, target)[0] == want[0]
     sel = _selection(cat, lines[0])
     a, t = built_units(sel)
-    as_target = applied._unit_rules(sel, a, a)[0]  # one unit object on both sides: by side
+    as_target = applied.datasheet_rules(sel, a, a)[0]  # one unit object on both sides: by side
     want_target = applied._found_rules_of(a, "target", "10", ())[0]
     assert as_target == [*applied._found_rules_of(a, "attacker", "10", ())[0], *want_target]
-    on = applied._unit_rules(sel, a, t)[0]
-    off = applied._unit_rules(replace(sel, without_rules=("bloody-stampede",)), a, t)[0]
+    on = applied.datasheet_rules(sel, a, t)[0]
+    off = applied.datasheet_rules(replace(sel, without_rules=("bloody-stampede",)), a, t)[0]
     assert on and len(off) < len(on)  # switching the rule off is seen
 
 

@@ -411,17 +411,20 @@ def test_rules_keep_built_units_by_datasheet_identity() -> None:
     from wh40k_calc.rules import activation
 
     choice = UnitChoice(BOYZ, 20, None, (), (WARBOSS,))
-    first = activation._built(choice, "target", "10")
-    assert activation._built(UnitChoice(BOYZ, 20, None, (), (WARBOSS,)), "target", "10") is first
+    first = activation.built_unit(choice, "target", "10")
+    assert (
+        activation.built_unit(UnitChoice(BOYZ, 20, None, (), (WARBOSS,)), "target", "10") is first
+    )
     assert first == build_unit(choice, "target", "10")
-    assert activation._built(UnitChoice(BOYZ, 10), "target", "10").starting_strength == 10
+    assert activation.built_unit(UnitChoice(BOYZ, 10), "target", "10").starting_strength == 10
     other = replace(BOYZ, name="Boyz")  # equal, but another object
     assert (
-        activation._built(UnitChoice(other, 20, None, (), (WARBOSS,)), "target", "10") is not first
+        activation.built_unit(UnitChoice(other, 20, None, (), (WARBOSS,)), "target", "10")
+        is not first
     )
     for _ in range(2):
         with pytest.raises(SelectionError):
-            activation._built(UnitChoice(BOYZ, 50), "target", "10")
+            activation.built_unit(UnitChoice(BOYZ, 50), "target", "10")
 
 
 @pytest.mark.parametrize("loadout", ["default", "Default", "kustom-mega-blastas"])

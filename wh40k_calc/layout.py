@@ -13,7 +13,7 @@ rich narrows a table that is too wide column by column, then cuts what no longer
 3. then the table turned on its side: one column per row (its label as the heading, in at
    most two lines), the headings down the first column;
 4. else one block per row: its label, then ``heading value`` items filled line by line,
-   each item whole.
+   each item whole, a figure never parted from its heading (:func:`item_lines`).
 
 Only a word longer than the whole terminal is ever folded. A table that fits as built prints
 exactly as rich would print it, but for a title justified left (on its own line, as rich
@@ -389,18 +389,99 @@ def _print_rows(console: Console, table: Table, label_columns: int, width: int) 
         for head, cell in zip(heads[label_columns:], cells[label_columns:], strict=True):
             value = _plain(console, cell)
             if value:
-                items.append(f"{head} {value}" if head else value)
-        for line in fill_items(items, max(width - 2, 1)):
-            for part in wrap_words(Text(line, style or ""), max(width - 2, 1)):
-                console.print(Text.assemble("  ", part), soft_wrap=True)
+                items.append((head, value))
+        for line in item_lines(items, width, 2):
+            console.print(Text(line, style or ""), soft_wrap=True)
 
 
-def fill_items(items: list[str], width: int) -> list[str]:
-    """``items`` joined with " · " into lines of at most ``width`` cells where they fit."""
+def fill_items(items: list[str], width: int, sep: str = " · ") -> list[str]:
+    """``items`` joined with ``sep`` into lines of at most ``width`` cells where they fit."""
     lines: list[str] = []
     for item in items:
-        if lines and cell_len(lines[-1]) + 3 + cell_len(item) <= width:
-            lines[-1] += " · " + item
+        if lines and cell_len(lines[-1]) + cell_len(sep) + cell_len(item) <= width:
+            lines[-1] += sep + item
         else:
             lines.append(item)
     return lines
+
+
+def item_lines(
+    items: list[tuple[str, str]],
+    width: int,
+    indent: int = 0,
+    sep: str = " · ",
+    split_figures: bool = True,
+) -> list[str]:
+    """``items`` ((label, figure) pairs: ``("Mortal wounds", "0.000")``; a label may be "")
+    as lines of at most ``width`` cells after ``indent`` spaces: each item ``label figure``
+    on one line, joined with ``sep`` where they fit (:func:`fill_items`). A figure is never cut
+    nor parted from its label: an item longer than the line takes fewer spaces before it (as
+    few as none) rather than break; longer than the whole width, the label's first words go
+    on lines of their own, and the figure stays whole after as many of its last words as fit
+    (:func:`label_then_figure`; ``split_figures`` False: a figure's words are one piece,
+    as ``1.667 mortal wounds``)."""
+    room = max(width - indent, 1)
+    pad = " " * min(indent, max(width - 1, 0))
+    out: list[str] = []
+    texts = [f"{label} {figure}" if label else figure for label, figure in items]
+    for line in fill_items(texts, room, sep):
+        if cell_len(line) <= room:
+            out.append(pad + line)
+            continue
+        label, figure = items[texts.index(line)]  # an item alone on its line
+        if cell_len(line) <= width:
+            out.append(" " * (width - cell_len(line)) + line)  # the spaces before it given up
+            continue
+        out += [pad + x for x in label_then_figure(label, figure, room, split_figures)]
+    return out
+
+
+def print_items(
+    console: Console,
+    items: list[tuple[str, str]],
+    bold: tuple[str, ...] = (),
+    sep: str = " · ",
+    split_figures: bool = True,
+) -> None:
+    """Print ``items`` ((label, figure) pairs) as :func:`item_lines` lays them out at the
+    console's width (joined with ``sep``), each of the figures in ``bold`` (numbers as
+    printed) in bold: ``Wounds lost 1.253 of 11 · models destroyed 1.253 of 10`` on one
+    line where it fits (``split_figures``: as :func:`item_lines`)."""
+    marked = [rf"(?<![\d.]){re.escape(b)}(?![\d.])" for b in dict.fromkeys(bold)]
+    for line in item_lines(items, max(console.width, 1), sep=sep, split_figures=split_figures):
+        out = Text(line)
+        for pattern in marked:
+            out.highlight_regex(pattern, "bold")
+        console.print(out, soft_wrap=True)
+
+
+def label_then_figure(label: str, figure: str, width: int, split: bool = True) -> list[str]:
+    """``label figure`` in lines of at most ``width`` cells: the label wrapped between words,
+    the figure whole after its last line where it fits there. Else, in this order: the
+    figure's first word (its number: ``1.253`` of ``1.253 of 10``) after that line and the
+    rest of the figure wrapped after (``wounds lost 9.719`` / ``of 10``); the whole figure
+    after as many of the label's last words as fit beside it (``Mortal`` / ``wounds
+    123.456``); its number so. The figure starts a line of its own only where no label word
+    fits beside its number. ``split`` False: the figure is never split (``1.667 mortal
+    wounds``: a number and the words saying what it counts), on a line of its own where it
+    does not fit beside a label word."""
+    lines = _wrapped(label, width)
+    number, _, rest = figure.partition(" ")
+    tries = [(figure, "")] + ([(number, rest)] if rest and split else [])
+    if lines:
+        for part, after in tries:  # the label as wrapped, its last line with the figure
+            if cell_len(lines[-1]) + 1 + cell_len(part) <= width:
+                return [*lines[:-1], f"{lines[-1]} {part}", *_wrapped(after, width)]
+    words = label.split()
+    for part, after in tries:  # fewer of the label's words beside the figure
+        for k in range(1, len(words)):  # k: the label's words moved off the figure's line
+            tail = " ".join(words[k:])
+            if cell_len(tail) + 1 + cell_len(part) <= width:
+                head = _wrapped(" ".join(words[:k]), width)
+                return [*head, f"{tail} {part}", *_wrapped(after, width)]
+    return [*lines, *_wrapped(figure, width)]
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    """``text``'s lines wrapped at ``width`` (:func:`wrap_words`); none for no text."""
+    return [t.plain for t in wrap_words(Text(text), width)] if text else []

@@ -428,22 +428,20 @@ def _weapons_table(r: Result):
 
 def _print_totals(r: Result, console) -> None:
     """``Wounds lost 1.253 of 11 · models destroyed 1.253 of 10``."""
-    from rich.text import Text
 
+    from .layout import print_items
     from .wording import of_whole
 
     o = r.primary
     wounds = r.activation.target.wounds - _already_lost(r)
     models = r.plan.target.models
-    console.print(
-        Text.assemble(
-            "Wounds lost ",
-            (of_whole(o.expected["wounds_lost"], wounds), "bold"),
-            f" of {wounds} · models destroyed ",
-            (of_whole(o.expected["models_destroyed"], models), "bold"),
-            f" of {models}",
-        )
-    )
+    lost = of_whole(o.expected["wounds_lost"], wounds)
+    destroyed = of_whole(o.expected["models_destroyed"], models)
+    items = [
+        ("Wounds lost", f"{lost} of {wounds}"),
+        ("models destroyed", f"{destroyed} of {models}"),
+    ]
+    print_items(console, items, bold=(lost, destroyed))
 
 
 def _print_kill_table(r: Result, console) -> None:
@@ -476,21 +474,31 @@ def print_kill_table(console, kill, title: str) -> None:
 def _print_hazard(r: Result, console) -> None:
     """The attacker's Hazardous tests: mortal wounds suffered, models lost, P(at least one
     lost) (Core rules: Hazardous)."""
-    from rich.text import Text
+    from .layout import print_items
 
     assert r.activation.hazard is not None
-    al = r.primary.attacker_losses
-    console.print(
-        Text.assemble(
-            "Hazardous: ",
-            f"{count(r.activation.hazard.tests, 'test')}; attacker suffers ",
-            (f"{al['hazard_mortal_wounds']:.3f}", "bold"),
-            " mortal wounds, loses ",
-            (f"{al['models_destroyed']:.3f}", "bold"),
-            " models; P(loses at least one) ",
-            (pct(al["at_least_one"]), "bold"),
-        )
-    )
+    items, bold = hazard_items("Hazardous:", r.activation.hazard.tests, r.primary.attacker_losses)
+    print_items(console, items, bold, sep=" ", split_figures=False)
+
+
+def hazard_items(
+    head: str, tests: int, losses: dict
+) -> tuple[list[tuple[str, str]], tuple[str, ...]]:
+    """The Hazardous line's (label, figure) items and its figures to print in bold
+    (:func:`~wh40k_calc.layout.print_items`): ``Hazardous: 5 tests; attacker suffers 1.667
+    mortal wounds, loses 0.584 models; P(loses at least one) 53.91%`` (``head`` first;
+    ``losses``: the outcome's ``attacker_losses``), each figure with the words saying what it
+    counts."""
+    mortal = f"{losses['hazard_mortal_wounds']:.3f}"
+    lost = f"{losses['models_destroyed']:.3f}"
+    p = pct(losses["at_least_one"])
+    items = [
+        (head, f"{count(tests, 'test')};"),
+        ("attacker suffers", f"{mortal} mortal wounds,"),
+        ("loses", f"{lost} models;"),
+        ("P(loses at least one)", p),
+    ]
+    return items, (mortal, lost, p)
 
 
 def _print_details(r: Result, console) -> None:

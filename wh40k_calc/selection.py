@@ -229,12 +229,15 @@ class OptionError(SelectionError):
     """One option's value refused (``--allocation``, ``--target-wounds-left``, ``--hit-mod``):
     the message names the option; ``option`` is the option (``"--hit-mod"``) and ``detail``
     the same reason without it, for a batch file to name its own field instead
-    (``modifiers.hit_mod: 7 is out of range (-6 to 6)``)."""
+    (``modifiers.hit_mod: 7 is out of range (-6 to 6)``); ``index``: for an option given
+    several times (``--effect``, ``--add-ability``), which of them (0-based, in the order
+    given; None: not one of them), for the batch file's list entry (``effects[1]``)."""
 
-    def __init__(self, message: str, option: str, detail: str) -> None:
+    def __init__(self, message: str, option: str, detail: str, index: int | None = None):
         super().__init__(message)
         self.option = option
         self.detail = detail
+        self.index = index
 
 
 class WeaponsError(OptionError):
@@ -250,6 +253,33 @@ class WeaponsError(OptionError):
 class UsageError(SelectionError):
     """An option's value out of its range where only the rules can tell (a Miracle dice of
     7): refused as a usage error (exit code 2), as the command line refuses ``--hit-mod 99``."""
+
+
+class EffectError(OptionError):
+    """An ``--effect`` refused where the rules are applied (an option the record lacks, its
+    conditions not met, another faction's rule, two chapters' rules, Miracle dice not usable
+    here): an :class:`OptionError` of ``--effect`` whose ``detail`` is the message without
+    the option (the name as written, then why; ``detail`` given: those words) and ``index``
+    the position of the name in ``Selection.effects`` (None: several names, or not known), for
+    a batch file to name its own field (``effects[0]: waaagh:7: ...``)."""
+
+    def __init__(self, message: str, index: int | None = None, detail: str | None = None):
+        super().__init__(message, "--effect", detail or message.removeprefix("--effect "), index)
+
+
+class EffectUsageError(EffectError, UsageError):
+    """An :class:`EffectError` that is a usage error (exit code 2): a Miracle dice value out
+    of its range, more values than the rules allow."""
+
+
+def effect_error(
+    message: str, effects: tuple[str, ...], text: str | None = None, *, usage: bool = False
+) -> EffectError:
+    """The :class:`EffectError` (``usage``: :class:`EffectUsageError`) of ``message`` about
+    the ``--effect`` written ``text``, found in ``effects`` (``Selection.effects``) for its
+    index (None when not among them, or no ``text``)."""
+    index = effects.index(text) if text is not None and text in effects else None
+    return (EffectUsageError if usage else EffectError)(message, index)
 
 
 def precision_target_value(text: str) -> str:

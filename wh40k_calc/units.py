@@ -239,6 +239,7 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
         tuple(d.name for d, _ in parts if not d.points_listed),
         tuple(note for d, s in parts for note in size_notes(d, s))
         + _fitted_note(ds, fitted)
+        + repeated_weapon_notes(ds, choice.weapons)
         + unlimited,
     )
 
@@ -605,6 +606,27 @@ def _fitted_note(ds: Datasheet, fitted: int | None) -> tuple[str, ...]:
         f"--weapon: a unit of {fitted} models, the smallest listed size of {ds.name} whose "
         f"models can carry the named weapons (the smallest is {ds.min_size.total}; --models N "
         "for another)",
+    )
+
+
+def repeated_weapon_notes(ds: Datasheet, specs: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
+    """A note for each weapon of ``ds`` that ``specs`` ((name as written, number) pairs, as
+    ``--weapon "NAME xN"`` gives them) name more than once: the numbers count together
+    (:func:`_wanted`), said with the total, so that a weapon repeated by mistake is seen.
+    Names ``ds`` lacks are left to :func:`_wanted`'s refusal."""
+    named: dict[str, list[tuple[str, int]]] = {}
+    names: dict[str, str] = {}
+    for text, n in specs:
+        w = ds.weapon(text)
+        if w is not None:
+            named.setdefault(w.key, []).append((text, n))
+            names[w.key] = w.name
+    return tuple(
+        f"--weapon: {names[k]} is named {len(given)} times "
+        f"({', '.join(f'{text} x{n}' for text, n in given)}): they count together, "
+        f"{names[k]} x{sum(n for _, n in given)}"
+        for k, given in named.items()
+        if len(given) > 1
     )
 
 

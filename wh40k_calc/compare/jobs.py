@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 
 # the options a run (or a mapping step) gives as fields of its own: option -> field
 STEP_OPTIONS = {"--order": "order", "--precision-target": "precision_target"}
+# the options given once per entry of a list field: option -> field (``effects[1]``)
+LIST_OPTIONS = {"--effect": "effects", "--add-ability": "add_abilities"}
 USER_ERRORS: tuple[type[Exception], ...] = (DatasheetError, SelectionError, LookupError, ValueError)
 MAX_ROWS = 10_000  # jobs (a run against each of its targets) in one batch
 
@@ -103,22 +105,33 @@ class Job(Struct, frozen=True):
         :attr:`option_fields` or as a mapping step's weapons (``sequence[0].attacker.weapons``,
         shown as ``step 1: attacker.weapons``, whose phase advice is the step's); None where the
         option is the message's (the command line, a quoted step, ``compare --attacker``)."""
+        index = exc.index if isinstance(exc, OptionError) else None
         if isinstance(exc, OptionError):
             option, detail = exc.option, exc.detail
         elif isinstance(exc, StepError) and exc.option_detail is not None:
             option, detail = exc.option_detail
+            index = exc.option_index
             if option == "--weapon":
                 if exc.index not in self.step_weapons:
                     return None
                 reason = detail.replace("give the run phase:", "give the step phase:")
                 return f"sequence[{exc.index - 1}].attacker.weapons", reason, None
-            if option in STEP_OPTIONS:  # a mapping step's (a quoted step's: its own words)
+            if option in STEP_OPTIONS or option in LIST_OPTIONS:  # a mapping step's
                 field = next(
                     (f for i, o, f in self.step_fields if i == exc.index and o == option), None
                 )  # the step's line: its own field, or the run's it takes
+                if field is not None and option in LIST_OPTIONS and index is not None:
+                    field = f"{field}[{index}]"
                 return None if field is None else (field, detail, self.step_line(exc))
         else:
             return None
+        if option in LIST_OPTIONS:  # one field per entry; none named: the list
+            named = [(f, line) for o, f, line in self.option_fields if o == option]
+            if not named:
+                return None
+            if index is not None and index < len(named):
+                return named[index][0], detail, named[index][1]
+            return named[0][0].rsplit("[", 1)[0], detail, named[0][1]
         for opt, field, line in self.option_fields:
             if opt == option:
                 return field, detail, line
@@ -1036,8 +1049,9 @@ class _BatchRuns:
     ) -> tuple[tuple[str, str, int | None], ...]:
         """(option, field, line) of the fields that stand for an option
         (:attr:`Job.option_fields`): the attacker's ``weapons``, the run's (or the top
-        level's) ``order`` and ``precision_target`` (STEP_OPTIONS), and the target's
-        ``wounds_left`` and ``allocation``, where given."""
+        level's) ``order`` and ``precision_target`` (STEP_OPTIONS) and each of its
+        ``effects`` and ``add_abilities`` (LIST_OPTIONS: ``effects[0]``, one entry each), and
+        the target's ``wounds_left`` and ``allocation``, where given."""
         out: list[tuple[str, str, int | None]] = []
         if run.att is not None and run.att.weapons:
             out.append(("--weapon", "attacker.weapons", None))
@@ -1047,6 +1061,13 @@ class _BatchRuns:
                     out.append((option, name, self.batch.line_of([name], run.raw)))
                 elif getattr(self.d, name) is not None:
                     out.append((option, f"(top level) {name}", self.batch.line_of([name], None)))
+            given = {"effects": run.effects, "add_abilities": run.added}
+            for option, name in LIST_OPTIONS.items():
+                own = getattr(run.spec, name) is not None
+                for i, _ in enumerate(given[name]):
+                    field = f"{name}[{i}]" if own else f"(top level) {name}[{i}]"
+                    line = self.batch.line_of([name, i], run.raw if own else None)
+                    out.append((option, field, line))
         options = (("--target-wounds-left", "wounds_left"), ("--allocation", "allocation"))
         for option, name in options:
             if getattr(tspec, name) is None:
@@ -1363,7 +1384,7 @@ def _mapping_step(
     )
     verb = "shoot" if phase == "shooting" else "fight"
     fields = {}
-    for option, name in STEP_OPTIONS.items():
+    for option, name in (*STEP_OPTIONS.items(), *LIST_OPTIONS.items()):
         if getattr(step, name) is not None:
             fields[option] = f"sequence[{j}].{name}"
         elif getattr(spec, name) is not None:

@@ -258,7 +258,7 @@ def _stacked(
     ``label value`` items, each whole, filled line by line."""
     from rich.text import Text
 
-    from ..layout import fill_items, wrap_words
+    from ..layout import item_lines, wrap_words
     from ..terminal import print_wrapped
 
     width = max(console.width, 1)
@@ -272,12 +272,10 @@ def _stacked(
             for line in wrap_words(name, max(width - RUN_INDENT, 1)):
                 console.print(Text.assemble(" " * RUN_INDENT, line), soft_wrap=True)
             labels = SHORT_LABELS.values()
-            items = [f"{label} {n}" for label, n in zip(labels, _numbers(r), strict=True)]
-            items += [f"{label} {get(r.result)}" for label, get in columns]
-            indent = 2 * RUN_INDENT
-            for item_line in fill_items(items, max(width - indent, 1)):
-                for part in wrap_words(Text(item_line), max(width - indent, 1)):
-                    console.print(Text.assemble(" " * indent, part), soft_wrap=True)
+            items = [(label, str(n)) for label, n in zip(labels, _numbers(r), strict=True)]
+            items += [(label, str(get(r.result))) for label, get in columns]
+            for item_line in item_lines(items, width, 2 * RUN_INDENT):
+                console.print(Text(item_line), soft_wrap=True)
 
 
 def _text_columns(

@@ -113,46 +113,31 @@ def _activations_table(ex: ExchangeResult, chain: Chain):
 
 
 def _after(ex: ExchangeResult, chain: Chain, console: Any) -> None:
-    from rich.text import Text
+
+    from ..layout import print_items
 
     setup = ex.setup
     s = chain.summary
     pd = s.p_destroyed
-    console.print(
-        Text.assemble(
-            f"After {count(setup.turns, 'turn')}: P(A destroyed) ",
-            (pct(pd["a"]), "bold"),
-            " · P(B destroyed) ",
-            (pct(pd["b"]), "bold"),
-            " · P(both) ",
-            (pct(s.p_both), "bold"),
-        )
-    )
+    figures = (pct(pd["a"]), pct(pd["b"]), pct(s.p_both))
+    labels = (f"After {count(setup.turns, 'turn')}: P(A destroyed)", "P(B destroyed)", "P(both)")
+    print_items(console, list(zip(labels, figures, strict=True)), bold=figures)
     left = s.expected_models_left
     for key in ("a", "b"):
         track = setup.tracks[key]
         kinds = s.kinds_left.get(key, {})
-        parts = ""
-        if len(kinds) > 1:
+        shown = of_whole(left[key], track.models, decimals=2)
+        items = [(f"{key.upper()} models left", f"{shown} of {track.models}")]
+        if len(kinds) > 1:  # (Boy 14.31 of 19, Boss Nob >0.99 of 1)
             whole = {
                 name: sum(track.unit.groups[i].count for i in groups)
                 for name, groups in track.kinds()
             }
-            parts = (
-                " ("
-                + ", ".join(
-                    f"{name} {of_whole(v, whole[name], decimals=2)} of {whole[name]}"
-                    for name, v in kinds.items()
-                )
-                + ")"
-            )
-        console.print(
-            Text.assemble(
-                f"{key.upper()} models left ",
-                (of_whole(left[key], track.models, decimals=2), "bold"),
-                f" of {track.models}{parts}",
-            )
-        )
+            for n, (name, v) in enumerate(kinds.items()):
+                end = ")" if n == len(kinds) - 1 else ","
+                figure = f"{of_whole(v, whole[name], decimals=2)} of {whole[name]}{end}"
+                items.append((f"({name}" if n == 0 else name, figure))
+        print_items(console, items, bold=(shown,), sep=" ")
 
 
 TAIL = 5e-4  # a range of counts less likely than this at either end joins its neighbour

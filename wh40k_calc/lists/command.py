@@ -157,7 +157,10 @@ def army(
             raise fail("out of memory; give fewer --trials or --phase shoot/fight") from None
         _print_run(run, options.phase.value, engine.as_json)
     if options.strict and not resolved.complete:
-        sys.stderr.write(f"error: --strict: not everything resolved ({resolved.summary()})\n")
+        faults = "".join(f"; {x}" for x in resolved.unit_faults())
+        sys.stderr.write(
+            f"error: --strict: not everything resolved ({resolved.summary()}){faults}\n"
+        )
         raise typer.Exit(1)
 
 

@@ -69,6 +69,7 @@ def _unit(u) -> dict[str, Any]:
                 "warlord": x.warlord,
                 "attachment": asdict(x.attachment) if x.attachment else None,
                 "ally": x.ally,
+                "line": x.line,
             }
             for x in u.listed
         ],

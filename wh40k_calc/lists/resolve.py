@@ -168,6 +168,25 @@ class ResolvedArmy:
             extra.append(f"{count(below, 'unit')} below the smallest size")
         return text + (f" ({'; '.join(extra)})" if extra else "")
 
+    def unit_faults(self) -> list[str]:
+        """The rows ``--strict`` refuses for the unit as a whole, each with its units' lines
+        in the list (none for a JSON or XML export): "line 9: Lootas (over the wargear
+        limits)", "line 4: Tactical Squad (below the smallest size)"."""
+        out = []
+        for u in self.units:
+            why = [
+                what
+                for what, given in (
+                    ("over the wargear limits", u.beyond_options),
+                    ("below the smallest size", u.below_minimum),
+                )
+                if given
+            ]
+            if why:
+                lines = [x.line for x in u.listed if x.line is not None]
+                out.append(f"{at_lines(lines)}{u.name} ({', '.join(why)})")
+        return out
+
     def beyond_options(self) -> int:
         """How many rows have more of a weapon than their datasheet's wargear options allow."""
         return sum(1 for u in self.units if u.beyond_options)
@@ -730,17 +749,18 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
             f"(sizes {', '.join(map(str, totals))}); a count is a whole number from 1 up to "
             "the largest size's"
         )
+    at = u.where()  # the unit's own line, for what is said of the whole unit
     if n < totals[0]:  # a roster fields a unit of one of its sizes (--strict refuses)
         out.below = (
             f"{ds.name} has {count(n, 'model')}, fewer than its smallest size (sizes "
             f"{', '.join(map(str, totals))}): read as a damaged unit of {totals[0]}, as "
             f"--models {n} takes it (--strict refuses it)",
         )
-        out.warnings.append(out.below[0])
+        out.warnings.append(at + out.below[0])
     elif n not in totals:
         out.warnings.append(
-            f"{ds.name} has no {n}-model size (sizes {', '.join(map(str, totals))}): read "
-            f"as a damaged unit, as --models {n} takes it"
+            f"{at}{ds.name} has no {n}-model size (sizes {', '.join(map(str, totals))}): "
+            f"read as a damaged unit, as --models {n} takes it"
         )
     for g in u.models:
         for name, copies in g.weapons:
@@ -795,7 +815,7 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
     if not resolved_any:
         out.default = True
         out.warnings.append(
-            f"{ds.name}: no listed weapon is one of ours: it takes its default loadout"
+            f"{ds.name}: {at}no listed weapon is one of ours: it takes its default loadout"
         )
         return out
     composition = None
@@ -806,7 +826,7 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
         data = ", ".join(f"{c} {name}" for name, c in size_counts.items() if c)
         mine = ", ".join(f"{c} {name}" for name, c in composition)
         out.warnings.append(
-            f"{ds.name}: the list's models ({mine}) are not the data's {n}-model size "
+            f"{ds.name}: {at}the list's models ({mine}) are not the data's {n}-model size "
             f"({data}): the list's are used"
         )
     counts = dict(composition) if composition is not None else size_counts
@@ -814,13 +834,13 @@ def _equip(ds: Datasheet, u: ListedUnit) -> _Equipped:
     for why in _beyond_options(ds, equipment, list(listed), counts, starting, lines):
         out.beyond.append(why)
         out.warnings.append(
-            f"{ds.name} is over our data's wargear limits: {why}. The list's weapons are "
+            f"{at}{ds.name} is over our data's wargear limits: {why}. The list's weapons are "
             "used as listed (--strict refuses them)"
         )
     from ..units import unlimited_notes
 
     keys = [k for profiles in listed for k in profiles]
-    out.warnings += [f"{ds.name}: {note}" for note in unlimited_notes(ds, keys)]
+    out.warnings += [f"{ds.name}: {at}{note}" for note in unlimited_notes(ds, keys)]
     out.datasheet = as_listed(ds, equipment, composition)
     return out
 

@@ -26,13 +26,21 @@ from ..selection import Selection, SelectionError, UnitChoice
 from ..units import ModelGroup, Unit, build_unit
 from .added import with_added_abilities, without_abilities
 from .advanced import advanced_refusal
-from .applied import Applied, Variant, apply_effects
+from .applied import Applied, Variant, apply_effects, option_hints
 from .attacks import attack_profile, weapon_profiles
 from .changes import Changes, names
 from .command_reroll import SingleReroll, keep_single_rerolls
 from .conditional import against_target
 from .conditions import blast_x_notes, cleave_not_modelled, stealth_notes
-from .idle import idle_effects, idle_findings, idle_notes, idle_phase_notes, lasting_idle
+from .idle import (
+    acting_hints,
+    hint_lines,
+    idle_effects,
+    idle_findings,
+    idle_notes,
+    idle_phase_notes,
+    lasting_idle,
+)
 from .miracle import check_named_rolls, keep_miracle_dice, miracle_only_sides, miracle_requests
 from .mortal import before_attacks, from_wounds_left
 from .plan import GroupOptions, Plan, acting_ids
@@ -142,12 +150,12 @@ def plan(
     """
     if sel.phase not in ("shooting", "fight"):
         raise SelectionError(f"unknown phase {sel.phase!r}")
-    attacker = _built(sel.attacker, "attacker", edition.name)
+    attacker = built_unit(sel.attacker, "attacker", edition.name)
     if sel.attacker_alive is not None:  # calc exchange: the models still alive
         attacker = attacker.surviving(sel.attacker_alive)
     attacker = without_abilities(attacker, sel.without_abilities)  # --explain's subsets
     attacker = with_added_abilities(attacker, sel.added_abilities, edition.name)
-    target = _built(sel.target, "target", edition.name)
+    target = built_unit(sel.target, "target", edition.name)
     attacker, conditional_notes = against_target(attacker, target)  # 24.01 Abilities
     facts = facts_of(sel, attacker, target, edition, target_state)
     applied, not_modelled = apply_effects(sel, attacker, target, facts)
@@ -176,8 +184,11 @@ def plan(
     findings = idle_findings(edition, sel, target, groups, applied) if words else []
     notes += idle_notes(findings)
     every = _each_variant(applied, changes, variants, bearers, edition)
-    idle_fx = idle_effects(applied, every, groups, attacker, target)
-    notes += [i.note for i in idle_fx]
+    hints = acting_hints(option_hints(applied), changes, groups, target)
+    idle_fx = idle_effects(applied, every, groups, attacker, target, hints)
+    notes += [i.note for i in idle_fx if i.shown]
+    swap = {i.replaces: i.note for i in idle_fx if i.replaces}
+    not_modelled = [swap.get(n, n) for n in not_modelled] + hint_lines(hints, idle_fx, applied)
     if words:
         not_modelled += cleave_not_modelled(edition, sel, groups)
         not_modelled += effect_parts_not_modelled(applied)
@@ -305,23 +316,28 @@ def effect_parts_not_modelled(applied: Applied) -> list[str]:
 
 def built_units(sel: Selection) -> tuple[Unit, Unit]:
     """The attacking unit (abilities granted) and the target as :func:`plan` builds them."""
-    attacker = _built(sel.attacker, "attacker", sel.edition)
+    attacker = built_unit(sel.attacker, "attacker", sel.edition)
     attacker = with_added_abilities(attacker, sel.added_abilities, sel.edition)
-    return attacker, _built(sel.target, "target", sel.edition)
+    return attacker, built_unit(sel.target, "target", sel.edition)
 
 
 UNITS_KEPT = 512
-_UNITS: Kept[tuple, tuple[UnitChoice, Unit]] = Kept(UNITS_KEPT)  # built units, see _built
+_UNITS: Kept[tuple, tuple[UnitChoice, Unit]] = Kept(UNITS_KEPT)  # built units, see built_unit
 
 
-def _built(choice: UnitChoice, role: str, edition: str) -> Unit:
-    """:func:`build_unit`, each (choice, role, edition) built once per process: a batch
-    resolves the same units run after run. Datasheets are matched by identity (the kept
-    choice holds them, so an id is not reused while kept); units are frozen, so sharing one
-    changes nothing. At most UNITS_KEPT are kept (all dropped when full); errors are not kept.
+def built_unit(choice: UnitChoice, role: str, edition: str) -> Unit:
+    """The unit ``choice`` fields (its datasheet, size, loadout or named weapons and Leaders)
+    as ``role`` ("attacker" or "target") under ``edition`` ("10" or "11"), as :func:`plan`
+    builds it before effects and added abilities (Core rules: Leader, Attached units):
+    :func:`~wh40k_calc.units.build_unit`, each (choice, role, edition) built once per
+    process: a batch resolves the same units run after run. Datasheets are matched by
+    identity (the kept choice holds them, so an id is not reused while kept); units are
+    frozen, so sharing one changes nothing. At most UNITS_KEPT are kept (all dropped when
+    full); errors are not kept.
 
     Raises:
-        SelectionError: as :func:`build_unit`.
+        SelectionError: as :func:`~wh40k_calc.units.build_unit` (a size, loadout, named
+            weapons or Leader the datasheets do not allow).
     """
     key = (
         id(choice.datasheet),

@@ -17,7 +17,7 @@ from ..abilities import WeaponAbilities, parse_ability, split_abilities
 from ..datasheet import Weapon, norm_name
 from ..fuzzy import did_you_mean
 from ..records import replace
-from ..selection import AddedAbility, SelectionError
+from ..selection import AddedAbility, OptionError
 from ..units import ModelGroup, Unit
 
 
@@ -71,30 +71,34 @@ def with_added_abilities(unit: Unit, added: tuple[AddedAbility, ...], edition: s
     that name (any datasheet of the unit).
 
     Raises:
-        SelectionError: a weapon name no datasheet of the unit has (with the closest names);
-            [BLAST X] in edition 10, which has only [BLAST] (Core rules: Blast; [BLAST X] is
-            edition 11's, 24.05).
+        OptionError: (of ``--add-ability``, its ``index`` the entry of ``added``) a weapon
+            name no datasheet of the unit has (with the closest names); [BLAST X] in edition
+            10, which has only [BLAST] (Core rules: Blast; [BLAST X] is edition 11's, 24.05).
 
     In edition 11 a [TORRENT] weapon is not given [PRECISION] or [INDIRECT FIRE] (24.37.01;
     a note says so: ``idle``).
     """
     if not added:
         return unit
-    for a in added:
+    for i, a in enumerate(added):
         if edition == "10" and re.fullmatch(r"blast\s+\d+", a.ability.strip().lower()):
             given = a.ability if a.weapon == "*" else f"{a.weapon}: {a.ability}"
-            raise SelectionError(
-                f"--add-ability {given!r}: edition 10 has no [BLAST X], only [BLAST] (+1 "
-                "attack per five models in the target): give 'blast', or --edition 11"
+            why = (
+                "edition 10 has no [BLAST X], only [BLAST] (+1 attack per five models in the "
+                "target): give 'blast', or --edition 11"
             )
+            raise OptionError(f"--add-ability {given!r}: {why}", "--add-ability", why, i)
     weapons = [w for ds in unit.datasheets for w in ds.weapons]
-    for a in added:
+    for i, a in enumerate(added):
         if a.weapon != "*" and not any(norm_name(a.weapon) in answers_to(w) for w in weapons):
             known = list(dict.fromkeys(w.name for w in weapons))
-            raise SelectionError(
-                f"--add-ability {a.weapon}: {a.ability}: {unit.name} has no weapon "
-                f"{a.weapon!r}" + did_you_mean(a.weapon, known) + f" (weapons: {', '.join(known)})"
+            why = (
+                f"{unit.name} has no weapon {a.weapon!r}"
+                + did_you_mean(a.weapon, known)
+                + f" (weapons: {', '.join(known)})"
             )
+            given = f"{a.weapon}: {a.ability}"
+            raise OptionError(f"--add-ability {given}: {why}", "--add-ability", why, i)
 
     def grant(w: Weapon) -> Weapon:
         texts = [

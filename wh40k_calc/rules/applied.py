@@ -42,7 +42,13 @@ from ..effects import (
 )
 from ..kept import Kept
 from ..records import compared_without, replace
-from ..selection import Selection, SelectionError, UsageError
+from ..selection import (
+    EffectError,
+    EffectUsageError,
+    Selection,
+    SelectionError,
+    effect_error,
+)
 from ..units import Unit
 from .when import Context, Facts, facts_of, leads, why_not
 
@@ -204,13 +210,15 @@ def apply_effects(
     apply by side; list unit rules we do not have as not modelled.
 
     Raises:
-        SelectionError: an unknown or ambiguous effect name, an unknown option, an effect of
+        EffectError: an unknown or ambiguous effect name, an unknown option, an effect of
             another faction or edition, or an explicit effect whose conditions are not met
             (with the reason; with ``sel.skip_unmet``, ``--explain``'s subsets, it is left
-            out instead).
+            out instead): a :class:`~wh40k_calc.selection.SelectionError` naming the name's
+            place in ``sel.effects`` (:class:`~wh40k_calc.selection.EffectUsageError`: a
+            value out of range).
     """
     base = facts
-    requested, not_modelled = _unit_rules(sel, attacker, target)
+    requested, not_modelled = datasheet_rules(sel, attacker, target)
     units = (
         {
             "attacker": (attacker.name, unit_keys(attacker)),
@@ -219,19 +227,19 @@ def apply_effects(
         if sel.effects
         else {}
     )
-    for name in sel.effects:
+    for i, name in enumerate(sel.effects):
         try:
             requested.append(find(parse_request(name), sel.edition, units))
         except WrongFactionError as exc:  # its own conditions first, as for any effect
             said = _said_name(exc.effect, name)
             whys = [_why(Active(exc.effect, side), base, said) for side in exc.sides]
             first = next((w for w in whys if w is not None), None)
-            raise SelectionError(f"--effect {name}: {first}" if first else str(exc)) from None
+            raise EffectError(f"--effect {name}: {first}" if first else str(exc), i) from None
         except LookupError as exc:
             if isinstance(exc, EmptyOptionError):  # `ID:`: a Miracle dice record's no value
                 exc = empty_option_error(exc, sel.edition, units)
             usage = getattr(exc, "usage", False)  # a value out of range (Miracle dice)
-            raise (UsageError if usage else SelectionError)(str(exc)) from None
+            raise (EffectUsageError if usage else EffectError)(str(exc), i) from None
     _one_chapter(requested, units)
     requested = _merged(requested)
     granted, bearer_granted = _granted(requested, base)
@@ -242,7 +250,7 @@ def apply_effects(
     owners = _owners(requested)
     # the names given first: a datasheet's own rule also named (with its options) is the named
     for item in [i for i in requested if isinstance(i, Found)]:
-        _apply_found(out, item, f, seen, sides, owners, sel.skip_unmet)
+        _apply_found(out, item, f, seen, sides, owners, sel)
     for item in requested:
         if isinstance(item, Found):
             continue
@@ -257,7 +265,6 @@ def apply_effects(
             not_modelled.append(
                 f"{e.name} ({owner.name if owner else e.faction_name} unit ability): {why}"
             )
-    _add_option_hints(out, not_modelled)
     _add_ability_choices(out)
     return out, not_modelled
 
@@ -278,13 +285,13 @@ def _one_chapter(requested: list, units: dict[str, tuple[str, dict[str, int]]]) 
             if ranks.get(item.effect.faction) == CHAPTER_RANK:
                 chapters.setdefault(item.effect.faction, item.request.text)
         if len(chapters) > 1:
-            said = " and ".join(
-                f"--effect {text} ({display_name(f)})" for f, text in chapters.items()
+            pairs = [f"{text} ({display_name(f)})" for f, text in chapters.items()]
+            why = (
+                f"{name} is a Space Marines datasheet, fielded in one chapter's army, so it "
+                "takes one chapter's rules; give the rules of one of them"
             )
-            raise SelectionError(
-                f"{said}: {name} is a Space Marines datasheet, fielded in one chapter's army, "
-                "so it takes one chapter's rules; give the rules of one of them"
-            )
+            said = " and ".join(f"--effect {p}" for p in pairs)
+            raise EffectError(f"{said}: {why}", detail=f"{' and '.join(pairs)}: {why}")
 
 
 def _merged(requested: list) -> list:
@@ -338,21 +345,47 @@ def _option_refused(a: Active, f: Facts) -> bool:
     )
 
 
-def _add_option_hints(out: Applied, not_modelled: list[str]) -> None:
-    """A line for each datasheet's own rule acting with changes that ask for an option the
-    player did not give (``--effect ID:OPTION``): what is left out and how to have it."""
+class OptionHint(Struct, frozen=True):
+    """A datasheet's own rule acting with a change that asks for an option the player did not
+    give (``--effect ID:OPTION``): the rule's active ``key`` (:attr:`Active.key`), its
+    ``name``, ``who`` names it (the datasheet, else the faction), its ``effect_id``, the
+    ``option`` and what it ``means`` (the record's words for it)."""
+
+    key: tuple
+    name: str
+    who: str
+    effect_id: str
+    option: str
+    means: str
+
+    @property
+    def flag(self) -> str:
+        """The option as the player gives it: ``--effect ID:OPTION``."""
+        return f"--effect {self.effect_id}:{self.option}"
+
+    def line(self) -> str:
+        """The hint when other parts of the rule act here: what is left out, how to have it."""
+        head = f"{self.name} ({self.who} unit ability)"
+        return f"{head}: its part for when {self.means} needs {self.flag}"
+
+
+def option_hints(out: Applied) -> list[OptionHint]:
+    """Each datasheet's own rule in ``out`` acting with changes that ask for an option the
+    player did not give: one hint per option (``rules.idle.hint_lines`` words them, once per
+    rule when the rule acts only with them)."""
+    hints = []
     for a in out.fixed:
         if a.explicit or not a.effect.options:
             continue
         missing = [o for o in a.effect.options if o not in a.options]
         used = {c.when.option for c in a.effect.changes if c.when and c.when.option}
+        who = a.owner.name if a.owner is not None else a.effect.faction_name
         for o in missing:
             if o in used:
-                who = a.owner.name if a.owner is not None else a.effect.faction_name
-                not_modelled.append(
-                    f"{a.effect.name} ({who} unit ability): its part for when "
-                    f"{a.effect.options[o]} needs --effect {a.effect.id}:{o}"
+                hints.append(
+                    OptionHint(a.key, a.effect.name, who, a.effect.id, o, a.effect.options[o])
                 )
+    return hints
 
 
 def _said_name(e: Effect, text: str) -> str:
@@ -395,12 +428,17 @@ def _apply_found(
     seen: set[tuple],
     sides: dict,
     owners: dict,
-    skip_unmet: bool = False,
+    sel: Selection,
 ) -> None:
-    """Add what one ``--effect`` found: each side it can act for, or a choice (``skip_unmet``:
-    one that cannot act is left out rather than refused)."""
+    """Add what one ``--effect`` found: each side it can act for, or a choice (with
+    ``sel.skip_unmet`` one that cannot act is left out rather than refused).
+
+    Raises:
+        EffectError: no side it can act for, with the reason.
+    """
     opts = tuple(found.options)
     text = found.request.text
+    skip_unmet = sel.skip_unmet
     if found.choice:
         side = found.sides[0]
         options = [_named(e, side, opts, sides, owners) for e in found.effects]
@@ -411,7 +449,8 @@ def _apply_found(
                     (text, _why(options[0], f, found.effect.rule) or found.effect.rule)
                 )
                 return
-            raise SelectionError(f"--effect {text}: {_why(options[0], f, found.effect.rule)}")
+            why = _why(options[0], f, found.effect.rule)
+            raise effect_error(f"--effect {text}: {why}", sel.effects, text)
         out.choices.append(Choice(side, found.effect.rule, tuple(ok)))
         _mark(out, found.label, side, ok)
         return
@@ -434,7 +473,7 @@ def _apply_found(
         if skip_unmet:
             out.unmet.append((text, why))
             return
-        raise SelectionError(f"--effect {text}: {why}")
+        raise effect_error(f"--effect {text}: {why}", sel.effects, text)
 
 
 def _add(out: Applied, a: Active, seen: set[tuple]) -> None:
@@ -495,12 +534,19 @@ def _granted(requested: list, f: Facts) -> tuple[frozenset[str], frozenset[str]]
     return frozenset(out), frozenset(bearer)
 
 
-def _unit_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, list[str]]:
-    """The unit rules named in both units' datasheets, as (effect, side, datasheet) triples for
-    the side the unit is on, and what is not modelled: rules we have no record of (in this
-    edition), and the abilities each datasheet lists as not modelled for its side. The rules of
-    ``sel.without_rules`` (switched off by ``--explain``) are left out. Each call gets its own
-    lists (each unit's part is kept: :func:`_rules_of`)."""
+def datasheet_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list, list[str]]:
+    """The unit rules named in both units' datasheets (their ``rules:``; the datasheet
+    abilities the importers read as records), for ``attacker`` and ``target`` as built
+    (:func:`~wh40k_calc.rules.activation.built_unit`) under ``sel.edition``.
+
+    Returns:
+        (the rules, as (effect, side, datasheet) triples for the side the unit is on; what is
+        not modelled, as report lines: rules we have no record of in this edition, and the
+        abilities each datasheet lists as not modelled for its side). The rules of
+        ``sel.without_rules`` (switched off by ``--explain``) are left out. Each call gets its
+        own lists (each unit's part is kept: :func:`_rules_of`). Raises nothing: a rule with
+        no record is a line of what is not modelled.
+    """
     mine = _rules_of(attacker, "attacker", sel.edition, sel.without_rules)
     theirs = _rules_of(target, "target", sel.edition, sel.without_rules)
     # each once: two Leaders of one datasheet (two Warbosses) have the same abilities
@@ -515,7 +561,7 @@ DERIVED.append(_RULES.clear)  # the unit rules found are the effect files' (effe
 def _rules_of(
     unit: Unit, role: str, edition: str, without: tuple[str, ...]
 ) -> tuple[tuple, tuple[str, ...]]:
-    """One unit's part of :func:`_unit_rules` on side ``role``, found once per unit object,
+    """One unit's part of :func:`datasheet_rules` on side ``role``, found once per unit object,
     side, edition and rules switched off (all it reads: kept with the unit, so its id is not
     reused while kept; forgotten with the effect files' caches, ``effects.DERIVED``)."""
     key = (id(unit), role, edition, without)
@@ -529,7 +575,7 @@ def _found_rules_of(
     unit: Unit, role: str, edition: str, without: tuple[str, ...]
 ) -> tuple[tuple, tuple[str, ...]]:
     """:func:`_rules_of` found afresh (as tuples; the not-modelled lines in order, repeats
-    kept: :func:`_unit_rules` drops them)."""
+    kept: :func:`datasheet_rules` drops them)."""
     requested: list = []
     not_modelled: list[str] = []
     ranks = unit_keys(unit)

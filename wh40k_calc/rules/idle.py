@@ -27,16 +27,17 @@ from ..abilities import Ability, WeaponAbilities, parse_ability
 from ..datasheet import Weapon, norm_name
 from ..dice import Dice, constant
 from ..effect_schema import change_field, change_side
+from ..records import replace
 from ..selection import Selection
 from ..units import Unit
 from . import common as c
 from .added import answers_to, torrent_cannot_have
-from .applied import Applied
+from .applied import Active, Applied, OptionHint
 from .plan import GroupOptions, IdleEffect
 from .reads import IGNORES, ability_field, read_through, reading
 
 if TYPE_CHECKING:
-    from .changes import Changes
+    from .changes import Attack, Changes, Piece
     from .edition import Edition
 
 # abilities only one kind of attack reads here (Core rules: [RAPID FIRE], [MELTA], [HEAVY],
@@ -490,29 +491,33 @@ def idle_effects(
     groups: list[GroupOptions],
     attacker: Unit,
     target: Unit,
+    hints: Iterable[OptionHint] = (),
 ) -> list[IdleEffect]:
     """The effects applied that change nothing in this activation (``variants``: the changes
     of each variant, the first one's first; ``groups``: the weapons that may attack), each
     with its "no effect" note: an effect is idle when no change of it, in any variant it acts
     in, has an attack in its scope that meets its conditions (``Changes.why_idle``). A
     named effect's note reads ``--effect ID: no effect: ...``; a datasheet's own rule's names
-    the rule and its datasheet."""
-    from .when import bearer_groups
-
-    bearers = bool(bearer_groups(target))
-    names = (attacker.name, target.name)
+    the rule and its datasheet. A datasheet's own rule that would act with an option
+    ``hints`` name (:func:`acting_hints`) is ``hinted``: its hint line says it
+    (:func:`hint_lines`), so its note is not shown as well."""
+    hints = list(hints)
+    bearers, names = _bearers(target), (attacker.name, target.name)
     everyone = {a.key for a in applied.every_active()}
+    hinted: dict[tuple, set[str]] = {}  # active key -> the options its hints name
+    for h in hints:
+        hinted.setdefault(h.key, set()).add(h.option)
     found: dict[tuple, tuple[list[str], bool]] = {}  # active key -> (whys, by_state)
+    explained: set[tuple] = set()  # idle keys that would act with a hinted option
     acting: set[tuple] = set()
-    attacks: list = []
+    attacks: list[Attack] = []
     for n, ch in enumerate(variants):
         if n > 0 and acting >= everyone:
             break  # every effect acts: no other variant to read
         if not ch.by:
             continue  # no change to read (most activations: no attack list made either)
         if not attacks:  # every variant has the same bearers: the same attacks
-            made = (ch.attack(w, g.group) for g in groups for o in g.options for w in o.weapons)
-            attacks = list(dict.fromkeys(made))
+            attacks = _attacks(ch, groups)
         for pieces in ch.by.values():
             for p in pieces:
                 key = p.active.key
@@ -522,11 +527,13 @@ def idle_effects(
                 if idle is None:
                     acting.add(key)
                     found.pop(key, None)
-                else:
-                    whys, by_state = found.setdefault(key, ([], False))
-                    if idle[0] not in whys:
-                        whys.append(idle[0])
-                    found[key] = (whys, by_state or idle[1])
+                    continue
+                whys, by_state = found.setdefault(key, ([], False))
+                if _acts_with(ch, p, hinted.get(key, ()), attacks, bearers, names):
+                    explained.add(key)
+                elif idle[0] not in whys:
+                    whys.append(idle[0])
+                found[key] = (whys, by_state or idle[1])
     actives = {a.key: a for a in applied.every_active()}
     out = []
     for (eid, side), keys in applied.members.items():
@@ -544,8 +551,90 @@ def idle_effects(
         acts = _other_halves_acting(applied, found, eid, side)
         said = f"the {side}'s half has no effect" if acts else "no effect"
         also = f" (its {' and '.join(acts)} half acts)" if acts else ""
-        out.append(IdleEffect(eid, side, f"{head}: {said}: {reason}{also}", by_state))
+        told = any(k in explained for k in keys)
+        note = f"{head}: {said}: {reason}{also}"
+        partly = _partly(a)
+        if told:  # the hint's one line: no effect without the options it names
+            ways = " or ".join(f"{h.flag} (for when {h.means})" for h in hints if h.key in keys)
+            more = "partly modelled; " if partly else ""
+            note = f"{a.effect.name} ({who} unit ability): {more}no effect here without {ways}"
+        elif partly:  # one line on the rule, where the datasheet says it is partly modelled
+            note = f"{a.effect.name} ({who} unit ability): partly modelled; {said}: {reason}"
+        out.append(IdleEffect(eid, side, note, by_state, told, partly))
     return out
+
+
+def _partly(a: Active) -> str:
+    """The ``not_modelled`` line of datasheet rule ``a`` when its datasheet lists it as partly
+    modelled on its side (``Name (partly)``: ``rules.applied``'s unit rules), else ""."""
+    if a.explicit or a.owner is None:
+        return ""
+    own = a.owner.not_modelled_attacker if a.side == "attacker" else a.owner.not_modelled_target
+    name = f"{a.effect.name} (partly)"
+    return f"{name} ({a.owner.name} unit ability)" if name in own else ""
+
+
+def acting_hints(
+    hints: list[OptionHint], first: Changes, groups: list[GroupOptions], target: Unit
+) -> list[OptionHint]:
+    """The ``hints`` (:func:`~wh40k_calc.rules.applied.option_hints`) whose option would make
+    a change of its rule act here (``first``: the first variant's changes; ``groups``: the
+    weapons that may attack): a part for ranged attacks in the Fight phase is no news."""
+    if not hints:
+        return []
+    bearers, names = _bearers(target), ("", "")
+    attacks = _attacks(first, groups)
+    pieces = [p for ps in first.by.values() for p in ps]
+    return [
+        h
+        for h in hints
+        if any(
+            p.active.key == h.key and _acts_with(first, p, {h.option}, attacks, bearers, names)
+            for p in pieces
+        )
+    ]
+
+
+def _bearers(target: Unit) -> bool:
+    """Whether the target has a bearer model (``Changes.why_idle``)."""
+    from .when import bearer_groups
+
+    return bool(bearer_groups(target))
+
+
+def _attacks(ch: Changes, groups: list[GroupOptions]) -> list[Attack]:
+    """Every weapon that may attack, with its model group, once each."""
+    made = (ch.attack(w, g.group) for g in groups for o in g.options for w in o.weapons)
+    return list(dict.fromkeys(made))
+
+
+def _acts_with(
+    ch: Changes,
+    p: Piece,
+    options: Iterable[str],
+    attacks: list[Attack],
+    bearers: bool,
+    names: tuple[str, str],
+) -> bool:
+    """Whether piece ``p``, whose change asks for an option the player did not give, would
+    act given that option, when it is one of ``options`` (``Changes.why_idle``)."""
+    want = p.change.when.option if p.change.when is not None else None
+    if want is None or want not in options or want in p.active.options:
+        return False
+    given = replace(p, active=replace(p.active, options=p.active.options | {want}))
+    return ch.why_idle(given, attacks, bearers, names) is None
+
+
+def hint_lines(hints: list[OptionHint], idle: list[IdleEffect], applied: Applied) -> list[str]:
+    """The ``not_modelled`` lines of the options datasheets' own rules ask for (``hints``:
+    :func:`acting_hints`): one per option for a rule that acts here without it
+    (:meth:`~wh40k_calc.rules.applied.OptionHint.line`), and for a rule that acts only with
+    them (``idle`` lists it ``hinted``) its note, one line saying it has no effect here
+    without them, where it does not stand in for its datasheet's ``(partly)`` line
+    (``replaces``: the plan puts it there)."""
+    wholly = {k for i in idle if i.hinted for k in applied.members.get((i.id, i.side), ())}
+    out = [h.line() for h in hints if h.key not in wholly]
+    return out + [i.note for i in idle if i.hinted and not i.replaces]
 
 
 def _other_halves_acting(applied: Applied, found: dict, eid: str, side: str) -> list[str]:

@@ -51,7 +51,7 @@ from ..profile import (
     TargetProfile,
 )
 from ..records import replace
-from ..selection import SelectionError, UsageError
+from ..selection import effect_error
 from . import common as c
 from .command_reroll import at_least, first_model, hit_values
 
@@ -85,9 +85,9 @@ def miracle_requests(
     be used on.
 
     Raises:
-        UsageError: more values than the rules acting allow, or only rolls named that the side
-            the unit is on cannot use (a saving throw when it attacks).
-        SelectionError: both units may use the dice given (the rolls named do not say whose).
+        EffectUsageError: more values than the rules acting allow, or only rolls named that
+            the side the unit is on cannot use (a saving throw when it attacks).
+        EffectError: both units may use the dice given (the rolls named do not say whose).
     """
     fx = s.changes
     out: list[Miracle] = []
@@ -98,24 +98,30 @@ def miracle_requests(
             by_side[side] = pieces
     if len(by_side) == 2:  # both units may: the rolls named say whose dice these are
         for side in ("attacker", "target"):
-            if not _dice(by_side[side], side).allowed(side):
+            if not _dice(by_side[side], side, s.sel.effects).allowed(side):
                 del by_side[side]
                 break
         if len(by_side) == 2:
-            raise SelectionError(
-                f"--effect {_text(by_side['attacker'])}: both units may perform Acts of Faith "
-                "here; name the roll to say whose Miracle dice these are (hit, wound or damage "
-                "for the attacker's, save for the target's)"
+            text = _text(by_side["attacker"])
+            raise effect_error(
+                f"--effect {text}: both units may perform Acts of Faith here; name the roll to "
+                "say whose Miracle dice these are (hit, wound or damage for the attacker's, "
+                "save for the target's)",
+                s.sel.effects,
+                text,
             )
     for side, pieces in by_side.items():
-        dice = _dice(pieces, side)
+        dice = _dice(pieces, side, s.sel.effects)
         text, name = _text(pieces), " and ".join(dict.fromkeys(p.name for p in pieces))
         if not dice.allowed(side):
             wanted = " or ".join(ROLL_NAMES[r] for r in dice.rolls)
             where = "the target" if side == "attacker" else "attacking"
-            raise UsageError(
+            raise effect_error(
                 f"--effect {text}: a {wanted} is replaced only when the unit is {where}: here "
-                f"it is {'attacking' if side == 'attacker' else 'the target'}"
+                f"it is {'attacking' if side == 'attacker' else 'the target'}",
+                s.sel.effects,
+                text,
+                usage=True,
             )
         weapons = frozenset(
             pname
@@ -138,7 +144,7 @@ def _text(pieces: list[Piece]) -> str:
     return f"{a.effect.id}:{','.join(a.given)}" if a.given else a.effect.id
 
 
-def _dice(pieces: list[Piece], side: str) -> MiracleDice:
+def _dice(pieces: list[Piece], side: str, effects: tuple[str, ...] = ()) -> MiracleDice:
     """The dice the side's Miracle records were given, within the largest limit of them
     (Acts of Faith and Sacred Rites named together: two)."""
     limit = max(int(p.value) for p in pieces)  # type: ignore[call-overload]
@@ -154,7 +160,7 @@ def _dice(pieces: list[Piece], side: str) -> MiracleDice:
     try:
         return miracle_options(text, name, tuple(given), limit)
     except LookupError as exc:
-        raise UsageError(str(exc)) from None
+        raise effect_error(str(exc), effects, text, usage=True) from None
 
 
 # ---- choosing the rolls ------------------------------------------------------------------------
@@ -234,7 +240,7 @@ def check_named_rolls(s: Situation, weapons: list[Weapon]) -> frozenset[str]:
         target's alone), for the report's Effects line.
 
     Raises:
-        UsageError: as said, or as :func:`miracle_requests`.
+        EffectUsageError: as said, or as :func:`miracle_requests`.
     """
     origins = {w.name: (None, w, 0) for w in weapons}
     requests = miracle_requests(s, origins)  # type: ignore[arg-type]
@@ -245,7 +251,7 @@ def check_named_rolls(s: Situation, weapons: list[Weapon]) -> frozenset[str]:
         mine = [w for w in weapons if w.name in m.weapons]
         if not any(_weapon_makes(w, r) for w in mine for r in rolls):
             wanted = " or ".join(ROLL_NAMES[r] for r in rolls)
-            raise UsageError(
+            raise effect_error(
                 f"--effect {m.text}: no weapon of the unit here makes a {wanted} to replace"
                 + (
                     " (its Damage is fixed, or more than one die)"
@@ -253,7 +259,10 @@ def check_named_rolls(s: Situation, weapons: list[Weapon]) -> frozenset[str]:
                     else " ([TORRENT] weapons hit automatically)"
                     if rolls == ("hit",)
                     else ""
-                )
+                ),
+                s.sel.effects,
+                m.text,
+                usage=True,
             )
     return frozenset(m.side for m in requests)
 

@@ -38,12 +38,25 @@ class IdleEffect(Struct, frozen=True):
     """An effect that applies (its record's conditions hold) but whose every change is out
     of scope or unmet here: its ``id`` and ``side`` as the report lists them, the ``note``
     saying why, and whether only the target's state at the activation's start is why
-    (``by_state``: a sequence step reading its start states may still use it)."""
+    (``by_state``: a sequence step reading its start states may still use it). ``hinted``:
+    a datasheet's own rule that would act with an option it asks for
+    (:class:`~wh40k_calc.rules.applied.OptionHint`): ``note`` then says it has no effect
+    here without it, a line of ``not_modelled`` rather than a note
+    (``rules.idle.hint_lines``). ``replaces``: the ``not_modelled`` line of a datasheet's
+    own rule that is partly modelled (``Name (partly) (Datasheet unit ability)``), which
+    ``note`` stands in for there (one line on the rule, not one in each list)."""
 
     id: str
     side: str
     note: str
     by_state: bool = False
+    hinted: bool = False
+    replaces: str = ""
+
+    @property
+    def shown(self) -> bool:
+        """Whether ``note`` goes among the notes (neither hinted nor in ``not_modelled``)."""
+        return not (self.hinted or self.replaces)
 
 
 class Plan(Struct, frozen=True):
@@ -102,9 +115,18 @@ class Plan(Struct, frozen=True):
             return self
         kept = tuple(i for i in self.idle_effects if not i.by_state)
         effects, sides = acting_ids(self.effect_order, self.effect_sides_all, kept)
-        gone = {i.note for i in back}
+        gone = {i.note for i in back if i.shown}
         notes = [n for n in self.notes if n not in gone]
-        return replace(self, effects=effects, effect_sides=sides, idle_effects=kept, notes=notes)
+        again = {i.note: i.replaces for i in back if i.replaces}  # the datasheet's line again
+        not_modelled = [again.get(n, n) for n in self.not_modelled]
+        return replace(
+            self,
+            effects=effects,
+            effect_sides=sides,
+            idle_effects=kept,
+            notes=notes,
+            not_modelled=not_modelled,
+        )
 
 
 def acting_ids(

@@ -167,9 +167,9 @@ def _effect_ids(sel: Selection, plan: Plan, text: str) -> tuple[str, ...]:
 
 def _default_rules(sel: Selection, plan: Plan) -> dict[str, str]:
     """The unit rules both units' datasheets name (applied by default): id to printed name."""
-    from .applied import _unit_rules
+    from .applied import datasheet_rules
 
-    requested, _ = _unit_rules(replace(sel, without_rules=()), plan.attacker, plan.target)
+    requested, _ = datasheet_rules(replace(sel, without_rules=()), plan.attacker, plan.target)
     return {e.id: e.name for e, *_ in requested}
 
 

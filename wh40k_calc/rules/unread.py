@@ -59,20 +59,20 @@ def unread_conditions(sel: Selection, words: bool) -> tuple[str, ...]:
     ]
     if not wanted:
         return ()
-    from .activation import _built
+    from .activation import built_unit
 
-    attacker = _built(sel.attacker, "attacker", sel.edition)
-    target = _built(sel.target, "target", sel.edition)
+    attacker = built_unit(sel.attacker, "attacker", sel.edition)
+    target = built_unit(sel.target, "target", sel.edition)
     return _unread(sel, attacker, target, wanted)
 
 
 def _unread(sel: Selection, attacker: Unit, target: Unit, wanted: list[str]) -> tuple[str, ...]:
     """:func:`unread_conditions` of the built units: none where a unit rule of either is found
-    (``applied._unit_rules``, kept per unit), else those of ``wanted`` that no weapon of
+    (``applied.datasheet_rules``, kept per unit), else those of ``wanted`` that no weapon of
     ``attacker`` reads."""
-    from .applied import _unit_rules
+    from .applied import datasheet_rules
 
-    requested, _ = _unit_rules(sel, attacker, target)
+    requested, _ = datasheet_rules(sel, attacker, target)
     if requested:  # an effect may apply, and its conditions read any condition
         return ()
     weapons = [w for g in attacker.all_groups for w in g.weapons]  # Leaders' too

@@ -182,7 +182,7 @@ def _unit_facts(unit: Unit) -> tuple[bool, bool, frozenset[str], frozenset[str]]
     """What :func:`facts_of` reads of a unit alone: whether it has a CHARACTER model, whether
     every model is the bearer, its Leaders' keywords, its models' names; found once per unit
     object (kept by its identity with the unit itself: a batch plans the same built units
-    again and again, ``rules.activation._built``)."""
+    again and again, ``rules.activation.built_unit``)."""
     kept = _UNIT_FACTS.get(id(unit))
     if kept is not None and kept[0] is unit:
         return kept[1]
@@ -236,7 +236,7 @@ def bearer_groups(unit: Unit) -> frozenset[int]:
     "VEHICLE model only" ones), else none.
 
     Found once per unit object (a planned activation asks four times, and a batch plans the
-    same built units again and again: ``rules.activation._built``): kept by the unit's
+    same built units again and again: ``rules.activation.built_unit``): kept by the unit's
     identity with the unit itself (so its id is not reused while kept; the ids it gives are
     of its own groups); at most BEARERS_KEPT (all dropped when full)."""
     kept = _BEARERS.get(id(unit))

@@ -18,6 +18,7 @@ from ..report import (
     _weapon_not_modelled,
     comparison_table,
     count_sd,
+    hazard_items,
     pct,
     print_characters,
     print_choices,
@@ -109,22 +110,21 @@ def _explained(seq: SequenceResult, console: Any) -> None:
 def print_after(seq: SequenceResult, console: Any) -> None:
     """The whole sequence's line: wounds lost, models destroyed and P(unit destroyed) after
     the last step."""
-    from rich.text import Text
+    from ..layout import print_items
 
     first = seq.steps[0].result
     tgt = first.plan.target
     last = seq.primary(len(seq.steps) - 1)
     wounds_total = first.activation.target.wounds - _already_lost(seq)
-    console.print(
-        Text.assemble(
-            f"After {count(len(seq.steps), 'step')}: wounds lost ",
-            (of_whole(last.expected["wounds_lost"], wounds_total), "bold"),
-            f" of {wounds_total} · models destroyed ",
-            (of_whole(last.expected["models_destroyed"], tgt.models), "bold"),
-            f" of {tgt.models} · P(unit destroyed) ",
-            (pct(p_destroyed(seq, len(seq.steps) - 1)), "bold"),
-        )
-    )
+    lost = of_whole(last.expected["wounds_lost"], wounds_total)
+    destroyed = of_whole(last.expected["models_destroyed"], tgt.models)
+    p = pct(p_destroyed(seq, len(seq.steps) - 1))
+    items = [
+        (f"After {count(len(seq.steps), 'step')}: wounds lost", f"{lost} of {wounds_total}"),
+        ("models destroyed", f"{destroyed} of {tgt.models}"),
+        ("P(unit destroyed)", p),
+    ]
+    print_items(console, items, bold=(lost, destroyed, p))
 
 
 def _already_lost(seq: SequenceResult) -> int:
@@ -197,7 +197,7 @@ def _kill_table(seq: SequenceResult, console: Any) -> None:
 
 
 def _leaders_and_hazards(seq: SequenceResult, console: Any) -> None:
-    from rich.text import Text
+    from ..layout import print_items
 
     first = seq.steps[0].result
     target = first.activation.target
@@ -209,18 +209,9 @@ def _leaders_and_hazards(seq: SequenceResult, console: Any) -> None:
             continue
         outcome = sr.result.sample if seq.method == "sample" else sr.result.exact
         assert outcome is not None
-        al = outcome.attacker_losses
-        console.print(
-            Text.assemble(
-                f"Step {sr.step.label(seq.repeated)} Hazardous: ",
-                f"{count(hazard.tests, 'test')}; attacker suffers ",
-                (f"{al['hazard_mortal_wounds']:.3f}", "bold"),
-                " mortal wounds, loses ",
-                (f"{al['models_destroyed']:.3f}", "bold"),
-                " models; P(loses at least one) ",
-                (pct(al["at_least_one"]), "bold"),
-            )
-        )
+        head = f"Step {sr.step.label(seq.repeated)} Hazardous:"
+        items, bold = hazard_items(head, hazard.tests, outcome.attacker_losses)
+        print_items(console, items, bold, sep=" ", split_figures=False)
 
 
 def _comparison(seq: SequenceResult):

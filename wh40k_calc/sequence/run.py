@@ -207,6 +207,7 @@ def _step_error(step: Step, exc: Exception) -> StepError:
         str(exc),
         usage=isinstance(exc, UsageError),
         option_detail=option,
+        option_index=exc.index if isinstance(exc, OptionError) else None,
     )
 
 

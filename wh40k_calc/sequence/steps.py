@@ -51,7 +51,9 @@ class StepError(ValueError):
     ``option_detail``: where an option's value is refused (an
     :class:`~wh40k_calc.selection.OptionError`; named weapons that cannot attack as named are
     one, of ``--weapon``), (the option, the reason without it), for a batch file to name the
-    field that gave it (a target's ``allocation``; a mapping step's ``attacker.weapons``)."""
+    field that gave it (a target's ``allocation``; a mapping step's ``attacker.weapons``);
+    ``option_index``: for an option given once per entry (``--effect``, ``--add-ability``),
+    which entry (the OptionError's ``index``; None: not known)."""
 
     def __init__(
         self,
@@ -60,12 +62,14 @@ class StepError(ValueError):
         message: str,
         usage: bool = False,
         option_detail: tuple[str, str] | None = None,
+        option_index: int | None = None,
     ):
         super().__init__(f"step {index} ({text!r}): {message}")
         self.index = index
         self.reason = message
         self.usage = usage
         self.option_detail = option_detail
+        self.option_index = option_index
 
 
 HELP_WORDS = ("--help", "-h")
