@@ -122,7 +122,7 @@ def entry_json(
         "qualified": e.qualified,
         "source": e.kind,
         "file": str(e.path),
-        "editions": [int(x) for x in e.editions],
+        "editions": [str(x) for x in e.editions],
         "data": data,
     }
     if replaces is not None:
