@@ -229,11 +229,10 @@ def _print_result(result: Result, as_json: bool) -> None:
 
         sys.stdout.write(json.dumps(to_json(result), indent=2) + "\n")
         return
-    from rich.console import Console
-
     from .report import render
+    from .terminal import output_console
 
-    render(result, Console(highlight=False))
+    render(result, output_console())
 
 
 @app.callback(invoke_without_command=True)
@@ -420,13 +419,13 @@ def _print_problems(problems, summary: str) -> None:
     reason, indented and wrapped) and the summary."""
     import textwrap
 
-    from rich.console import Console
     from rich.text import Text
 
     from .listing import listed_name, place_of
     from .terminal import escape_controls as esc
+    from .terminal import output_console
 
-    out = Console(highlight=False)
+    out = output_console()
     width = max(out.width, 20)
     for e, why in problems:
         name = listed_name(e.name)  # a name too long to be valid: cut, as the listing does
@@ -470,10 +469,11 @@ def show(
 
         sys.stdout.write(json.dumps(datasheet_json(ds), indent=1, ensure_ascii=False) + "\n")
         return
-    from rich.console import Console
     from rich.text import Text
 
-    console = Console(highlight=False)
+    from .terminal import output_console
+
+    console = output_console()
     render_datasheet(ds, console, chosen.note)
     for note in cat.duplicate_notes([ds]):
         console.print(Text.assemble(("Note: ", "dim"), note))
@@ -535,9 +535,9 @@ def effects(
         return
     if not found and lines and not status:  # only rules hidden without --status
         raise fail(only_lines(lines, text))
-    from rich.console import Console
+    from .terminal import output_console
 
-    render(found, lines if status else [], ed, Console(highlight=False))
+    render(found, lines if status else [], ed, output_console())
 
 
 def _compare_command() -> Callable[..., Any]:

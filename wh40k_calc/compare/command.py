@@ -599,9 +599,9 @@ def _report(
     elif csv_file is not None:
         _write_csv_file(rows, output, csv_file)
     if not as_json and output.csv_path is None and rows:
-        from rich.console import Console
+        from ..terminal import output_console
 
-        console = Console(highlight=False)
+        console = output_console()
         render_table(rows, output.sort.value, console, title)
         _print_explained(rows, console)
     if errors:

@@ -179,11 +179,10 @@ def _print_show(resolved, as_json: bool) -> None:
 
         sys.stdout.write(json.dumps(list_json(resolved), indent=2, ensure_ascii=False) + "\n")
         return
-    from rich.console import Console
-
+    from ..terminal import output_console
     from .render import render_show
 
-    render_show(resolved, Console(highlight=False))
+    render_show(resolved, output_console())
 
 
 def _print_run(run, phase: str, as_json: bool) -> None:
@@ -194,8 +193,7 @@ def _print_run(run, phase: str, as_json: bool) -> None:
 
         sys.stdout.write(json.dumps(army_json(run, phase), indent=2, ensure_ascii=False) + "\n")
         return
-    from rich.console import Console
-
+    from ..terminal import output_console
     from .render import render_army
 
-    render_army(run, Console(highlight=False))
+    render_army(run, output_console())
