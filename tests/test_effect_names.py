@@ -27,9 +27,11 @@ def calc(*args: str):
     return cli(*args)
 
 
-def error(*args: str) -> str:
+def error(*args: str, code: int = 1) -> str:
+    """The error line of ``calc ARGS``, which exits with ``code`` (1: found wrong in the data;
+    2: a usage error, wrong whatever the data says)."""
     result = calc(*args)
-    assert result.exit_code == 1, (result.stdout, result.stderr)
+    assert result.exit_code == code, (result.stdout, result.stderr)
     assert result.stderr.startswith("error: ")
     return result.stderr
 
@@ -115,8 +117,9 @@ def test_unknown_effect_suggests():
 @pytest.mark.parametrize(("text", "listing"), [("ワーグ", "NAME"), ("orks/!!", "'orks'")])
 def test_a_name_with_nothing_to_match_says_so(text, listing):
     """A name was given, but ids keep only Latin letters and digits and it has none: the
-    message says that (not that no name was given) and where the names are listed."""
-    line = error("shoot", "lootas", "--target", "boyz", "--effect", text)
+    message says that (not that no name was given) and where the names are listed; a usage
+    error (no data could match it)."""
+    line = error("shoot", "lootas", "--target", "boyz", "--effect", text, code=2)
     assert "no effect name" not in line
     assert "has no letters or digits we can match" in line
     assert f"`calc effects --faction {listing}`" in line
@@ -155,11 +158,18 @@ def test_an_option_is_taken():
 
 @pytest.mark.parametrize(
     "text",
-    ["", ":", "attacker:", "a:b:c", "waaagh:", "/waaagh/"],
+    [":", "attacker:", "a:b:c", "waaagh:", "/waaagh/"],
 )
 def test_bad_effect_input_is_one_error_line(text):
-    line = error("shoot", "lootas", "--target", "boyz", "--effect", text)
-    assert "effect" in line
+    """A malformed ``--effect`` is a usage error (exit code 2) of one line."""
+    line = error("shoot", "lootas", "--target", "boyz", "--effect", text, code=2)
+    assert "effect" in line and line.count("\n") == 1
+
+
+def test_an_empty_effect_is_a_usage_error():
+    result = calc("shoot", "lootas", "--target", "boyz", "--effect", "")
+    assert result.exit_code == 2, result.stderr
+    assert "Invalid value for '--effect'" in result.stderr and "empty" in result.stderr
 
 
 def test_a_name_of_several_rules_is_refused_with_the_choices(tmp_path, monkeypatch):

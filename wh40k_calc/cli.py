@@ -21,7 +21,7 @@ import typer
 import typer.main
 from typer.core import TyperCommand, TyperGroup
 
-from .options import DatasheetsOpt, EditionOpt, FactionOpt, catalog, fail, warning
+from .options import DatasheetsOpt, EditionOpt, FactionOpt, catalog, fail, named, warning
 from .request import COMMAND_SETTINGS, PHASE_HELP, attack_command, command_for
 
 if TYPE_CHECKING:
@@ -259,7 +259,9 @@ def units(
         str | None,
         typer.Argument(metavar="TEXT", help="Only names like this (fuzzy), e.g. 'leman russ'."),
     ] = None,
-    faction: Annotated[str | None, typer.Option(metavar="NAME", help="Only this faction.")] = None,
+    faction: Annotated[
+        str | None, typer.Option(metavar="NAME", help="Only this faction.", callback=named)
+    ] = None,
     check: Annotated[
         bool,
         typer.Option(
@@ -442,7 +444,9 @@ def _print_problems(problems, summary: str) -> None:
 
 @command("show")
 def show(
-    name: Annotated[str, typer.Argument(help="Datasheet name, file stem or Faction/Name.")],
+    name: Annotated[
+        str, typer.Argument(help="Datasheet name, file stem or Faction/Name.", callback=named)
+    ],
     faction: FactionOpt = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the datasheet as JSON (the YAML's fields).")
@@ -487,7 +491,9 @@ def effects(
     ] = None,
     faction: Annotated[
         str | None,
-        typer.Option(metavar="NAME", help="Only this faction's (ours or the data's name)."),
+        typer.Option(
+            metavar="NAME", help="Only this faction's (ours or the data's name).", callback=named
+        ),
     ] = None,
     edition: Annotated[
         str | None,
@@ -500,7 +506,7 @@ def effects(
         ),
     ] = None,
     detachment: Annotated[
-        str | None, typer.Option(metavar="NAME", help="Only this detachment's.")
+        str | None, typer.Option(metavar="NAME", help="Only this detachment's.", callback=named)
     ] = None,
     status: Annotated[
         bool,

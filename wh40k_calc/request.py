@@ -238,15 +238,15 @@ def split_names(text: str | None, option: str) -> tuple[str, ...] | None:
     """``"A, B"`` -> ("A", "B"); None when the option was not given.
 
     Raises:
-        SelectionError: the option was given without any name.
+        UsageError: the option was given without any name (exit code 2).
     """
-    from .selection import SelectionError
+    from .selection import UsageError
 
     if text is None:
         return None
     names = tuple(n.strip() for n in text.split(",") if n.strip())
     if not names:
-        raise SelectionError(f"{option} {text!r}: give names separated by commas")
+        raise UsageError(f"{option} {text!r}: give names separated by commas")
     return names
 
 

@@ -15,7 +15,7 @@ import typer
 from msgspec import Struct
 
 from ..optgroup import OptionGroup, with_groups
-from ..options import ConditionOptions, EngineOptions, TargetOptions, fail
+from ..options import ConditionOptions, EngineOptions, TargetOptions, fail, named
 
 
 class Phase(StrEnum):
@@ -40,7 +40,9 @@ class ArmyTargetOptions(TargetOptions, frozen=True):
     # optional here (a wider type than TargetOptions' str): mypy refuses the override
     target: Annotated[
         str | None,
-        typer.Option("--target", "-t", metavar="NAME", help="Target unit (not with --show)."),
+        typer.Option(
+            "--target", "-t", metavar="NAME", help="Target unit (not with --show).", callback=named
+        ),
     ] = None  # type: ignore[assignment]
 
 
