@@ -522,17 +522,25 @@ def effects(
     """List the effects --effect accepts (army and detachment rules, stratagems,
     enhancements, unit rules, core stratagems), by faction, kind, detachment and name."""
     from .edition import EditionError, choose
-    from .effect_listing import ListingError, effect_json, line_json, only_lines, render, select
+    from .effect_listing import (
+        KindError,
+        ListingError,
+        effect_json,
+        line_json,
+        only_lines,
+        render,
+        select,
+    )
     from .effect_schema import EffectFileError
 
     try:
         ed = choose(edition.strip() if edition else None).edition
-    except EditionError as exc:
-        raise fail(str(exc)) from None
+    except EditionError as exc:  # --edition's value: a usage error; else the environment's
+        raise fail(str(exc), 2 if edition else 1) from None
     try:
         found, lines = select(ed, faction, kind, detachment, text)
     except (ListingError, EffectFileError) as exc:
-        raise fail(str(exc)) from None
+        raise fail(str(exc), 2 if isinstance(exc, KindError) else 1) from None
     if as_json:
         import json
 
