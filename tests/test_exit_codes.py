@@ -38,7 +38,12 @@ USAGE = [
     (*SHOOT, "--target", "boyz", "--target", "rhino"),
     (*SHOOT, "--datasheets", ""),
     ("shoot", "", "--target", "boyz"),
+    ("shoot", "   ", "--target", "boyz"),
     ("shoot", "lootas", "--target", ""),
+    (*SHOOT, "--weapon", "Deffgun x0"),
+    (*SHOOT, "--allocation", ""),
+    (*SHOOT, "--edition", "9"),
+    ("fight", "", "--target", "lootas"),
     ("shoot", "lootas"),
     ("shoot",),
     (*FIGHT, "--target-leader", ""),
@@ -52,12 +57,15 @@ USAGE = [
     ("sequence", "shoot lootas -t rhino", "--target", "boyz"),
     ("sequence", "shoot lootas", "--target", "boyz", "--target-leader", ""),
     ("sequence", "", "--target", "boyz"),
+    ("sequence", "--target", "boyz", "shoot ''"),
+    ("sequence", "--target", "boyz", "shoot lootas --weapon ''"),
     ("sequence", "shoot lootas"),
     # exchange
     ("exchange", "--side-a", "shoot lootas --leader ''", "--side-b", "fight boyz --charged"),
     ("exchange", "--side-a", "shoot lootas --effect waaagh:", "--side-b", "fight boyz"),
     ("exchange", "--side-a", "shoot lootas", "--side-b", "fight boyz", "--rounds", "0"),
     ("exchange", "--side-a", "", "--side-b", "shoot lootas"),
+    ("exchange", "--side-a", "shoot ''", "--side-b", "fight boyz"),
     ("exchange", "--side-a", "shoot lootas"),
     # compare
     ("compare",),
@@ -81,6 +89,7 @@ USAGE = [
     ("effects", "--faction", ""),
     ("effects", "waaagh", "--edition", "12"),  # was exit 1
     ("effects", "--kind", "bogus"),  # was exit 1
+    ("effects", "--edition", "9"),
     ("import",),
     ("import", ""),
     ("import", "lootas", "--all"),
@@ -146,14 +155,14 @@ def test_data_errors_exit_1(args, tmp_path, monkeypatch):
     [
         (
             (*SHOOT, "--target-leader", ""),
-            "Invalid value for '--target-leader': empty; give a name",
+            "Invalid value for '--target-leader': no name given ('')",
         ),
-        ((*SHOOT, "--precision-target", ""), "'--precision-target': empty; give a name"),
+        ((*SHOOT, "--precision-target", ""), "'--precision-target': no name given ('')"),
         ((*SHOOT, "--effect", "waaagh:"), "no option after ':' (write 'waaagh' alone, or waaagh:"),
-        (("show", ""), "Invalid value for 'name': empty; give a name"),
+        (("show", ""), "Invalid value for 'name': no name given ('')"),
         (
             ("sequence", "shoot lootas --leader ''", "-t", "boyz"),
-            """step 1 ("shoot lootas --leader ''"): Invalid value for '--leader': empty""",
+            """step 1 ("shoot lootas --leader ''"): Invalid value for '--leader': no name""",
         ),
     ],
 )
@@ -177,6 +186,6 @@ def test_a_batch_runs_own_words_are_that_runs_error(tmp_path):
     assert res.exit_code == 1, res.stderr
     err = " ".join(res.stderr.split())
     assert "run 'a' against boyz: step 1" in err and "--effect 'waaagh:': no option after" in err
-    assert "run 'b': step 1: Invalid value for '--precision-target': empty" in err
+    assert "run 'b': step 1: Invalid value for '--precision-target': no name given" in err
     assert "run 'c': step 1:" in err and "--target-leader" in err
     assert "ok" in res.stdout

@@ -109,7 +109,7 @@ def test_names_match_without_accents():
         (["--order", ","], "give names separated by commas", 2),
         (["--allocation", "Bos Nob"], "did you mean 'Boss Nob'", 1),
         (["--order", "defgun"], "did you mean 'Deffgun'", 1),
-        (["--datasheets", ""], "'--datasheets': empty; give a folder", 2),
+        (["--datasheets", ""], "'--datasheets': no folder given ('')", 2),
     ],
 )
 def test_refused_with_one_line(args, message, code):

@@ -188,7 +188,7 @@ class EffectFormError(EffectNameError):
 
 class EmptyOptionError(EffectFormError):
     """``--effect ID:`` with no option after the colon; ``bare``: the text without it (for a
-    Miracle dice record this is no value given, a usage error: :func:`empty_option_error`)."""
+    Miracle dice record this is no value given: :func:`empty_option_error`)."""
 
     def __init__(self, message: str, bare: str) -> None:
         super().__init__(message)

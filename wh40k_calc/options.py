@@ -64,6 +64,15 @@ class Edition(StrEnum):
     eleven = "11"
 
 
+def exit_code(exc: BaseException) -> int:
+    """The exit code of a refused command: 2 for a usage error (what is wrong whatever the data
+    says: an option's form, range or company — ``selection.UsageError``, or an error marked
+    ``usage``), 1 for what is found wrong by looking in the data."""
+    from .selection import UsageError
+
+    return 2 if isinstance(exc, UsageError) or getattr(exc, "usage", False) else 1
+
+
 def fail(message: str, code: int = 1) -> typer.Exit:
     """Print ``error: message`` on stderr and return the Exit to raise. ``message`` is shown
     as written: names from files in it are not read as rich markup; what the player typed,
@@ -82,13 +91,13 @@ def fail(message: str, code: int = 1) -> typer.Exit:
 
 
 def _nonblank(what: str) -> Any:
-    """The typer ``callback`` of options whose every value is ``what`` ("a name", "a
-    folder"): see :func:`named`."""
+    """The typer ``callback`` of options whose every value is a ``what`` ("name", "folder"):
+    see :func:`named`."""
 
     def check(value: Any) -> Any:
         for text in [value] if isinstance(value, str) else value or ():
             if not str(text).strip():
-                raise typer.BadParameter(f"empty; give {what}")
+                raise typer.BadParameter(f"no {what} given ({text!r})")
         return value
 
     return check
@@ -107,8 +116,8 @@ def named(value: Any) -> Any:
     return _name_check(value)
 
 
-_name_check = _nonblank("a name")
-_folder_check = _nonblank("a folder")
+_name_check = _nonblank("name")
+_folder_check = _nonblank("folder")
 
 
 EDITION_HELP = (

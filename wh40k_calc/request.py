@@ -125,7 +125,9 @@ class AttackRequest(Struct, frozen=True):
             else split_names(order, "--order"),
             allocation=allocation_choice(split_names(self.target.allocation, "--allocation")),
             target_wounds_left=self.target.target_wounds_left,
-            precision_target=precision_target_value(a.precision_target or "leader"),
+            precision_target=precision_target_value(
+                "leader" if a.precision_target is None else a.precision_target
+            ),
             precision_given=a.precision_target is not None,
             added_abilities=tuple(
                 AddedAbility(*parse_added_ability(text)) for text in a.add_ability or []
