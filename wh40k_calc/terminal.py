@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
-from typing import Any
+from typing import IO, Any, cast
 
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 # A run of spaces and colour codes (SGR) at the end of what has been written so far.
@@ -54,7 +54,7 @@ def output_console(**options: Any) -> Any:
     from rich.console import Console
 
     options.setdefault("highlight", False)
-    return Console(file=EndTrimmed(sys.stdout), **options)
+    return Console(file=cast(IO[str], EndTrimmed(sys.stdout)), **options)
 
 
 def escape_controls(text: str) -> str:
