@@ -138,7 +138,7 @@ def test_a_mapping_steps_notes_name_its_fields(tmp_path: Path) -> None:
         "    target: boyz\n"
         "    sequence:\n"
         '      - {attacker: {name: lootas, weapons: ["Deffgun x2", "Deffgun x2"]}}\n'
-        '      - "shoot lootas --weapon \'Deffgun x2\' --weapon \'Deffgun x2\'"\n'
+        "      - \"shoot lootas --weapon 'Deffgun x2' --weapon 'Deffgun x2'\"\n"
         "      - {attacker: lootas, precision_target: bodyguard}\n",
         encoding="utf-8",
     )
