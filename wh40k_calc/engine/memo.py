@@ -163,7 +163,6 @@ def of_kept(fn: Callable[..., Any], *kept: Any) -> Any:
     out = fn(*kept)
     if len(_BY_ID) >= ENTRIES:
         _BY_ID.clear()
-    _OF_OBJECTS.clear()
     _BY_ID[key] = (kept, out)
     return out
 
