@@ -30,8 +30,7 @@ MORE = [
     "shoot cadian-shock-troops --models 10 --loadout meltagun -t carnifexes --fnp 5",
     "shoot cadian-shock-troops --models 10 --loadout meltagun -t carnifexes "
     "--fnp-mortal 5 --half-range",
-    "shoot cadian-shock-troops --models 10 --loadout meltagun -t carnifexes "
-    "--damage-reduction 1",
+    "shoot cadian-shock-troops --models 10 --loadout meltagun -t carnifexes --damage-reduction 1",
     "shoot cadian-shock-troops --models 10 --loadout meltagun -t carnifexes "
     "--half-damage --edition 11",
     "shoot leman-russ-battle-tank -t intercessor-squad --reroll-damage",

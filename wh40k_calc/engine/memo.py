@@ -8,7 +8,10 @@ few inputs, so each is kept, keyed by exactly what it reads:
 * a weapon's wound counts (:func:`~wh40k_calc.engine.wounds.wound_joint`) and their cost: its
   attacks, Hit and Wound roll tables, Sustained Hits, Lethal Hits, Devastating Wounds, Command
   Re-roll, Blast and models, and with Blast the bracket of five the target's models were in
-  when selected (:func:`selected_key`);
+  when selected (:func:`selected_key`); the two pieces it is made of are kept by less: one
+  attack's kernel (:func:`per_attack`) by the Hit and Wound roll tables, Sustained Hits,
+  Lethal Hits and Devastating Wounds, and the attacks (:func:`attacks_of`) by one model's
+  attacks, the models and Blast's extra attacks;
 * a weapon's transition kernels (:func:`~wh40k_calc.engine.kernels.wound_kernel`,
   :func:`~wh40k_calc.engine.kernels.face_kernels`): the target's state space (itself built
   once, :func:`~wh40k_calc.engine.allocation.space_for`), what the weapon does to each kind of
@@ -121,8 +124,11 @@ def attacks_of(ap: AttackProfile, selected: int) -> np.ndarray:
     """:meth:`~wh40k_calc.profile.AttackProfile.attack_pmf` of ``ap`` against ``selected``
     models (read-only), built once per distribution of one model's attacks, number of models
     and Blast's extra attacks (all it reads)."""
+    per = ap.attacks
     return _attacks(
-        _Keyed(ap.attacks, _array_key(ap.attacks)), ap.models, ap.blast * (selected // 5)
+        _Keyed(per, (per.dtype.str, per.shape, per.tobytes())),
+        ap.models,
+        ap.blast * (selected // 5),
     )
 
 
