@@ -155,9 +155,17 @@ class Effect(Struct, frozen=True, eq=False, dict=True):  # by identity; dict: ca
         return (self.edition, self.faction, self.id)
 
     def describe(self) -> str:
-        """``"Waaagh! (Orks army rule)"`` for messages."""
+        """``"Waaagh! (Orks army rule)"``, ``"Grenade (core stratagem)"`` for messages."""
+        return f"{self.name} ({self.owned_kind})"
+
+    @property
+    def owned_kind(self) -> str:
+        """``"Orks army rule"``, ``"core unit rule"``, ``"core stratagem"`` (a core stratagem's
+        kind names its owner already)."""
+        if self.kind == "core":
+            return self.kind_words
         owner = "core" if self.is_core else ef.display_name(self.faction)
-        return f"{self.name} ({owner} {self.kind_words})"
+        return f"{owner} {self.kind_words}"
 
 
 class UnknownEffectError(LookupError):
@@ -170,9 +178,16 @@ class EffectNameError(LookupError):
     says why."""
 
 
-class EmptyOptionError(EffectNameError):
+class EffectFormError(EffectNameError):
+    """An ``--effect`` malformed whatever the data holds (no name, a ``:`` with nothing after
+    it): a usage error (exit code 2)."""
+
+    usage = True
+
+
+class EmptyOptionError(EffectFormError):
     """``--effect ID:`` with no option after the colon; ``bare``: the text without it (for a
-    Miracle dice record this is no value given, a usage error: :func:`empty_option_error`)."""
+    Miracle dice record this is no value given: :func:`empty_option_error`)."""
 
     def __init__(self, message: str, bare: str) -> None:
         super().__init__(message)
@@ -279,7 +294,7 @@ def parse_request(text: str) -> Request:
             )
     options = tuple(slug(o) for o in parts[1].split(",") if o.strip()) if len(parts) > 1 else ()
     if not name:
-        raise EffectNameError(f"--effect {raw!r}: no effect name (`calc effects` lists them)")
+        raise EffectFormError(f"--effect {raw!r}: no effect name (`calc effects` lists them)")
     if not slug(name):
         raise EffectNameError(f"--effect {raw!r}: {unmatchable(name, faction)}")
     if len(parts) > 1 and not options:
@@ -435,8 +450,7 @@ def _rule_words(e: Effect, choice: bool) -> str:
     """``"Oath of Moment (Space Marines army rule)"``; a choice rule by the rule's name."""
     if not choice:
         return e.describe()
-    owner = "core" if e.is_core else ef.display_name(e.faction)
-    return f"{e.rule} ({owner} {e.kind_words})"
+    return f"{e.rule} ({e.owned_kind})"
 
 
 def empty_option_error(exc: EmptyOptionError, edition: str, units: dict) -> LookupError:
