@@ -98,6 +98,17 @@ class Job(Struct, frozen=True):
     # the step itself, the run or the top level ((1, "--order", "sequence[0].order"))
     step_fields: tuple[tuple[int, str, str], ...] = ()
 
+    def field_notes(self, obj: dict) -> dict:
+        """``obj`` (a row's contract object) with each note that opens with an option this
+        job's file gave as a field (:attr:`option_fields`: ``--weapon: ...``,
+        ``--precision-target leader: ...``) opening with that field instead
+        (``attacker.weapons: ...``, ``precision_target: leader: ...``), as its errors are
+        named."""
+        fields = {o: f for o, f, _ in self.option_fields if o not in LIST_OPTIONS}
+        notes = obj.get("notes") or []
+        named = [_field_note(n, fields) for n in notes]
+        return obj if named == notes else {**obj, "notes": named}
+
     def field_error(self, exc: Exception) -> tuple[str, str, int | None] | None:
         """(field, reason, line or None) of an error the batch file should name by its own
         field: an option's value refused (:class:`~wh40k_calc.selection.OptionError`, named
@@ -324,6 +335,17 @@ def _table_object(result: "Result") -> dict[str, Any]:
     return table_json(result)
 
 
+def _field_note(note: str, fields: dict[str, str]) -> str:
+    """``note`` opening with the field that stands for its option (``fields``: option ->
+    field), where it opens with one of them."""
+    for option, field in fields.items():
+        if note.startswith(option + ":"):
+            return field + note[len(option) :]
+        if note.startswith(option + " "):
+            return f"{field}:{note[len(option) :]}"
+    return note
+
+
 def run_job(job: Job) -> Row:
     """Resolve one job and build its row.
 
@@ -331,7 +353,7 @@ def run_job(job: Job) -> Row:
         SelectionError, LookupError, ValueError, DatasheetError: as ``resolve`` does.
     """
     obj, figures = job_outcome(job)
-    return Row(job, {"run": job.run, **obj}, figures)
+    return Row(job, {"run": job.run, **job.field_notes(obj)}, figures)
 
 
 # ---------------------------------------------------------------------------------------------
