@@ -126,3 +126,24 @@ def test_notes_name_the_field_the_file_wrote(tmp_path: Path) -> None:
     )
     line = cli("shoot", "lootas", "-t", "boyz", "--weapon", "Deffgun x2", "--weapon", "Deffgun x2")
     assert "Note: --weapon: Deffgun is named 2 times" in " ".join(line.stdout.split())
+
+
+def test_a_mapping_steps_notes_name_its_fields(tmp_path: Path) -> None:
+    """The same in a sequence run's mapping steps: ``step 1: attacker.weapons: ...``; a quoted
+    step, a command line, keeps the option (``step 2: --weapon: ...``)."""
+    path = tmp_path / "steps.yaml"
+    path.write_text(
+        "runs:\n"
+        "  - name: seq\n"
+        "    target: boyz\n"
+        "    sequence:\n"
+        '      - {attacker: {name: lootas, weapons: ["Deffgun x2", "Deffgun x2"]}}\n'
+        "      - \"shoot lootas --weapon 'Deffgun x2' --weapon 'Deffgun x2'\"\n"
+        "      - {attacker: lootas, precision_target: bodyguard}\n",
+        encoding="utf-8",
+    )
+    out = cli("compare", path, env={"COLUMNS": "400"})
+    assert out.exit_code == 0, out.output
+    assert "step 1: attacker.weapons: Deffgun is named 2 times" in out.stdout
+    assert "step 2: --weapon: Deffgun is named 2 times" in out.stdout
+    assert "step 3: precision_target: bodyguard: no effect" in out.stdout

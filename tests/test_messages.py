@@ -319,9 +319,9 @@ def test_sequence_header_wraps_between_words() -> None:
     edition follows on the last line where it fits; no trailing spaces."""
     args = ["sequence", "-t", "intercessor-squad", "--target-models", "10", "shoot lootas"]
     lines = CliRunner().invoke(app, args, env={"COLUMNS": "80"}).stdout.splitlines()
-    assert lines[:2] == [
-        "Sequence of 1 activation into 10 Intercessor Squad (Space Marines, 160 pts, 20",
-        "wounds) · edition 10 · exact",
+    assert lines[:2] == [  # never between a figure and its word ("20 wounds")
+        "Sequence of 1 activation into 10 Intercessor Squad (Space Marines, 160 pts,",
+        "20 wounds) · edition 10 · exact",
     ]
 
 

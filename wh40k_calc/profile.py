@@ -289,14 +289,18 @@ class AttackProfile(Struct, frozen=True):
 
     def attack_pmf(self, models_at_selection: int) -> np.ndarray:
         """Distribution of the total attacks of all ``models`` models, Blast included."""
-        per = self.attacks
-        bonus = self.blast * (models_at_selection // 5)
-        if bonus:
-            per = np.concatenate([np.zeros(bonus), per])
-        out = np.ones(1)
-        for _ in range(self.models):
-            out = np.convolve(out, per)
-        return out
+        return attack_pmf(self.attacks, self.models, self.blast * (models_at_selection // 5))
+
+
+def attack_pmf(per: np.ndarray, models: int, bonus: int) -> np.ndarray:
+    """Distribution of the total attacks of ``models`` models, each making ``per`` (a
+    distribution of one model's attacks) plus ``bonus`` (Blast's extra attacks)."""
+    if bonus:
+        per = np.concatenate([np.zeros(bonus), per])
+    out = np.ones(1)
+    for _ in range(models):
+        out = np.convolve(out, per)
+    return out
 
 
 class TargetModel(Struct, frozen=True, cache_hash=True):

@@ -24,6 +24,7 @@ from .kept import HashedKey, Kept
 from .profile import Activation, TargetStates
 from .records import replace
 from .rules import get_rules
+from .rules.miracle import attackers_view
 from .rules.plan import Plan
 from .rules.unread import unread_conditions
 from .selection import Selection, SelectionError, selection_key
@@ -236,8 +237,6 @@ class _Scorer:
         """(expected models destroyed, expected wounds lost) of ``act`` as the attacker sees
         it when it chooses: without the defender's Miracle dice (``rules.miracle.
         attackers_view``; kept apart from the outcome of ``act`` itself)."""
-        from .rules.miracle import attackers_view
-
         view = attackers_view(act)
         k = self.key(picks, variant, act)
         if view is not act:

@@ -2,6 +2,7 @@
 command-line options, resolved exactly as ``calc shoot``/``calc fight`` resolve one, into rows
 carrying the contract object and the compared figures."""
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -105,8 +106,12 @@ class Job(Struct, frozen=True):
         (``attacker.weapons: ...``, ``precision_target: leader: ...``), as its errors are
         named."""
         fields = {o: f for o, f, _ in self.option_fields if o not in LIST_OPTIONS}
+        steps: dict[int, dict[str, str]] = {i: {"--weapon": "attacker.weapons"} for i in
+                                            self.step_weapons}  # fmt: skip
+        for i, option, field in self.step_fields:
+            steps.setdefault(i, {})[option] = STEP_OPTIONS.get(option, field)
         notes = obj.get("notes") or []
-        named = [_field_note(n, fields) for n in notes]
+        named = [_field_note(n, fields, steps) for n in notes]
         return obj if named == notes else {**obj, "notes": named}
 
     def field_error(self, exc: Exception) -> tuple[str, str, int | None] | None:
@@ -335,9 +340,17 @@ def _table_object(result: "Result") -> dict[str, Any]:
     return table_json(result)
 
 
-def _field_note(note: str, fields: dict[str, str]) -> str:
+_STEP_NOTE = re.compile(r"^step (\d+): ")
+
+
+def _field_note(note: str, fields: dict[str, str], steps: dict[int, dict[str, str]]) -> str:
     """``note`` opening with the field that stands for its option (``fields``: option ->
-    field), where it opens with one of them."""
+    field), where it opens with one of them; a sequence step's (``step 2: --weapon: ...``)
+    with that step's field (``steps``: step -> option -> field)."""
+    step = _STEP_NOTE.match(note)
+    if step:
+        head, rest = step.group(0), note[step.end() :]
+        return head + _field_note(rest, steps.get(int(step.group(1)), {}), {})
     for option, field in fields.items():
         if note.startswith(option + ":"):
             return field + note[len(option) :]

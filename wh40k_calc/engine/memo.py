@@ -8,7 +8,10 @@ few inputs, so each is kept, keyed by exactly what it reads:
 * a weapon's wound counts (:func:`~wh40k_calc.engine.wounds.wound_joint`) and their cost: its
   attacks, Hit and Wound roll tables, Sustained Hits, Lethal Hits, Devastating Wounds, Command
   Re-roll, Blast and models, and with Blast the bracket of five the target's models were in
-  when selected (:func:`selected_key`);
+  when selected (:func:`selected_key`); the two pieces it is made of are kept by less: one
+  attack's kernel (:func:`per_attack`) by the Hit and Wound roll tables, Sustained Hits,
+  Lethal Hits and Devastating Wounds, and the attacks (:func:`attacks_of`) by one model's
+  attacks, the models and Blast's extra attacks;
 * a weapon's transition kernels (:func:`~wh40k_calc.engine.kernels.wound_kernel`,
   :func:`~wh40k_calc.engine.kernels.face_kernels`): the target's state space (itself built
   once, :func:`~wh40k_calc.engine.allocation.space_for`), what the weapon does to each kind of
@@ -36,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from ..profile import AttackProfile
+from ..profile import AttackProfile, attack_pmf
 from . import kernels
 from .allocation import AllocationSpace
 from .kernels import Faces, Kernel, face_kernels, routing_of, spill_kernel, wound_kernel
@@ -93,23 +96,52 @@ def _counts_key(ap: AttackProfile) -> tuple:
     )
 
 
+def _per_attack_key(ap: AttackProfile) -> tuple:
+    """Everything :func:`~wh40k_calc.engine.wounds.per_attack_kernel` reads of a profile: its
+    Hit and Wound roll tables, Sustained Hits, Lethal Hits and Devastating Wounds (not its
+    attacks, models, Blast or single re-rolls: weapons that differ only in those share it)."""
+    return (ap.hit, ap.wound, _array_key(ap.sustained), ap.lethal, ap.devastating)
+
+
 @lru_cache(maxsize=ENTRIES)
 def _per_attack(ap: _Keyed) -> tuple[np.ndarray, float]:
-    """:func:`~wh40k_calc.engine.wounds.per_attack_kernel` of a keyed profile (it reads
-    only what the counts' key holds), for :func:`_joint` and :func:`_cost` both."""
     k, hits = per_attack_kernel(ap.value)
     return _frozen(k), hits
 
 
+def per_attack(ap: AttackProfile) -> tuple[np.ndarray, float]:
+    """:func:`~wh40k_calc.engine.wounds.per_attack_kernel` of ``ap`` (its kernel read-only),
+    built once per :func:`_per_attack_key`, for :func:`joint` and :func:`cost` both."""
+    return _per_attack(_Keyed(ap, _per_attack_key(ap)))
+
+
+@lru_cache(maxsize=ENTRIES)
+def _attacks(per: _Keyed, models: int, bonus: int) -> np.ndarray:
+    return _frozen(attack_pmf(per.value, models, bonus))
+
+
+def attacks_of(ap: AttackProfile, selected: int) -> np.ndarray:
+    """:meth:`~wh40k_calc.profile.AttackProfile.attack_pmf` of ``ap`` against ``selected``
+    models (read-only), built once per distribution of one model's attacks, number of models
+    and Blast's extra attacks (all it reads)."""
+    per = ap.attacks
+    return _attacks(
+        _Keyed(per, (per.dtype.str, per.shape, per.tobytes())),
+        ap.models,
+        ap.blast * (selected // 5),
+    )
+
+
 @lru_cache(maxsize=ENTRIES)
 def _joint(ap: _Keyed, selected: int, trim: Callable[[np.ndarray], np.ndarray]):
-    p2, meta = wound_joint(ap.value, selected, _per_attack(ap))
+    w = ap.value
+    p2, meta = wound_joint(w, selected, per_attack(w), attacks_of(w, selected))
     return _frozen(trim(p2)), meta
 
 
 @lru_cache(maxsize=ENTRIES)
 def _cost(ap: _Keyed, selected: int) -> float:
-    return joint_cost(ap.value, selected, _per_attack(ap))
+    return joint_cost(ap.value, selected, per_attack(ap.value))
 
 
 def counts_of(ap: AttackProfile) -> _Keyed:
@@ -163,7 +195,6 @@ def of_kept(fn: Callable[..., Any], *kept: Any) -> Any:
     out = fn(*kept)
     if len(_BY_ID) >= ENTRIES:
         _BY_ID.clear()
-    _OF_OBJECTS.clear()
     _BY_ID[key] = (kept, out)
     return out
 
@@ -283,6 +314,7 @@ def clear() -> None:
     for cached in (
         kernels._row,
         _per_attack,
+        _attacks,
         _joint,
         _cost,
         _kernel,

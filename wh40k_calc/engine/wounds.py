@@ -314,19 +314,22 @@ def wound_joint(
     ap: AttackProfile,
     models_at_selection: int,
     per_attack: tuple[np.ndarray, float] | None = None,
+    attacks: np.ndarray | None = None,
 ) -> tuple[np.ndarray, dict]:
     """Joint distribution P[n, m] of the weapon's normal wounds n and devastating Critical
     Wounds m over all its attacks, and its expected attacks, hits and wounds. With substituted
     dice (``ap.substituted``), its first Hit and Wound rolls take the fixed results, and n
     counts the normal wounds left to roll saves for once the substituted saving throws have
     saved theirs (the expected wounds count every wound). ``per_attack``:
-    :func:`per_attack_kernel` of ``ap`` when the caller has it already (read, not changed).
+    :func:`per_attack_kernel` of ``ap`` when the caller has it already (read, not changed);
+    ``attacks``: ``ap.attack_pmf(models_at_selection)`` likewise.
 
     Raises:
         ValueError: two single re-rolls on one weapon, or substituted dice the engines cannot
             resolve (``AttackProfile.check_substituted``).
     """
-    attacks = ap.attack_pmf(models_at_selection)
+    if attacks is None:
+        attacks = ap.attack_pmf(models_at_selection)
     k, hits_per_attack = per_attack_kernel(ap) if per_attack is None else per_attack
     if ap.command_reroll and ap.reroll_one_hit:
         raise ValueError("one single re-roll per weapon profile (a Hit or a Wound roll)")

@@ -27,6 +27,7 @@ from . import common as c
 from . import reads
 from .changes import Attack, total
 from .damage import vs_model
+from .engaged import is_big
 from .hit import hit_table, hit_values
 from .wound import wound_table
 
@@ -169,8 +170,6 @@ def shared_key(
 ) -> tuple | None:
     """The key of :func:`shared_profile` (None: not shared, an effect has a change here, or
     the weapon has no model group)."""
-    from .engaged import is_big
-
     if s.changes.by or g is None:
         return None
     if _SITUATION[0] is not s:  # the situation's own parts, once for its every weapon
@@ -213,8 +212,6 @@ def _bigness(unit: Unit) -> tuple[bool, bool]:
     """(whether every model group of ``unit`` is MONSTER or VEHICLE, whether any is), found
     once per unit object (kept by its identity with the unit itself, so that the id is not
     reused while kept: a batch plans the same built units again and again)."""
-    from .engaged import is_big
-
     kept = _BIGNESS.get(id(unit))
     if kept is not None and kept[0] is unit:
         return kept[1]

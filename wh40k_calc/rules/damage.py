@@ -17,9 +17,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..dice import Dice
+from ..kept import Kept
 from ..profile import DamageTable, VsModel
 from . import common as c
 from .changes import names, total
+from .cover import attack_in_cover
 from .save import save_table
 
 if TYPE_CHECKING:
@@ -49,7 +51,103 @@ def feel_no_pain(
     return normal, mortal
 
 
+VS_KEPT = 1024
+_VS: Kept[tuple, VsModel] = Kept(VS_KEPT)
+
+# Everything vs_model (with save_table, feel_no_pain, attack_in_cover and the tables they make)
+# reads where no effect has a change (``s.changes`` has no piece), by name: the parts of
+# vs_key's key, in its order. A new input of any of them joins this list and the key
+# (``tests/test_shared_work.py`` changes each part alone and checks that the key changes).
+VS_INPUTS = (
+    "cover",  # 10th edition's +1 save: the edition, attack_in_cover (--cover, Stealth, ...)
+    "ap",  # the weapon's AP improved by ap_improve, never above 0
+    "weapon.D",
+    "fnp_psychic",  # the model's Feel No Pain against Psychic Attacks, for a [PSYCHIC] weapon
+    "melta",  # [MELTA X]'s X where it adds (within half range, a ranged attack), else None
+    "mortal_damage",  # [DEVASTATING WOUNDS] where they are mortal wounds unallocated (24.10)
+    "edition.halve_after_adding",
+    "kind.W",
+    "kind.Sv",
+    "kind.invuln",  # against this weapon's kind of attack
+    "kind.fnp",
+    "kind.fnp_mortal",
+    "kind.damage_reduction",
+    "kind.half_damage",
+    "modifiers.save_mod",
+    "modifiers.reroll_saves",
+    "modifiers.fnp",
+    "modifiers.fnp_mortal",
+    "modifiers.damage_reduction",
+    "modifiers.half_damage",
+    "modifiers.damage_mod",
+    "modifiers.reroll_damage",
+    "reroll",
+)
+
+
+def vs_key(
+    s: Situation, attack: Attack, ab: WeaponAbilities, ap_improve: int, k: Kind, reroll: bool
+) -> tuple | None:
+    """The key :func:`vs_model` is kept by, one part per name of :data:`VS_INPUTS` in its
+    order, or None where an effect has a change in the activation (``s.changes`` holds a
+    piece: then the target's and the attacker's effects are read, per attack and model kind,
+    and nothing is kept). A batch meets the same weapons against the same model kinds run
+    after run, under conditions and at unit sizes the save and the Damage do not read."""
+    fx = s.changes
+    if fx.by:
+        return None
+    w, e = attack.weapon, s.edition
+    mods = s.sel.modifiers
+    return (
+        e.cover_improves_save() and attack_in_cover(s, w, ab),
+        min(0, w.AP - ap_improve),
+        w.D,
+        k.fnp_psychic if ab.psychic else None,
+        _melta(s, attack, ab),
+        ab.devastating_wounds and not e.devastating_allocated(),
+        e.halve_after_adding(),
+        k.W,
+        k.Sv,
+        k.invuln(w.is_melee),
+        k.fnp,
+        k.fnp_mortal,
+        k.damage_reduction,
+        k.half_damage,
+        mods.save_mod,
+        mods.reroll_saves,
+        mods.fnp,
+        mods.fnp_mortal,
+        mods.damage_reduction,
+        mods.half_damage,
+        mods.damage_mod,
+        mods.reroll_damage,
+        reroll,
+    )
+
+
 def vs_model(
+    s: Situation,
+    attack: Attack,
+    ab: WeaponAbilities,
+    ap_improve: int,
+    k: Kind,
+    label: str = "",
+    notes: list[str] | None = None,
+    reroll: bool = False,
+) -> VsModel:
+    """:func:`made_vs_model`, made once per process for each :func:`vs_key` where no effect
+    has a change (a VsModel is frozen: the one kept is shared; without effects it writes no
+    note)."""
+    key = vs_key(s, attack, ab, ap_improve, k, reroll)
+    if key is None:
+        return made_vs_model(s, attack, ab, ap_improve, k, label, notes, reroll)
+    got = _VS.get(key)
+    if got is None:
+        got = _VS.put(key, made_vs_model(s, attack, ab, ap_improve, k, label, notes, reroll))
+    return got
+
+
+def made_vs_model(
     s: Situation,
     attack: Attack,
     ab: WeaponAbilities,
@@ -84,7 +182,7 @@ def vs_model(
     the model's own reductions, ``--damage-reduction`` and ``--half-damage`` act on
     allocation and do not count (``VsModel.mortal_damage``)."""
     sel, fx, w = s.sel, s.changes, attack.weapon
-    mods, cond = sel.modifiers, sel.conditions
+    mods = sel.modifiers
     save = save_table(s, attack, ab, ap_improve, k)
     fnp, fnp_m = feel_no_pain(s, ab, k, attack)
 
@@ -107,7 +205,7 @@ def vs_model(
             who = " and ".join(names(fx.attacker("ignore_harmful", attack)))
             notes.append(f"{label}: {who}: ignored the modifiers that lower its Damage")
         reduce, halve, adds = 0, False, [a for a in adds if a > 0]
-    melta = ab.melta if (ab.melta is not None and cond.half_range and not w.is_melee) else None
+    melta = _melta(s, attack, ab)
     if melta is not None:
         extra.insert(0, melta)
     rerolled = reroll or mods.reroll_damage or bool(fx.attacker("reroll_damage", attack))
@@ -143,6 +241,14 @@ def vs_model(
         )
         mortal = None if m == dmg else m
     return VsModel(save, dmg, c.fnp_chance(fnp), c.fnp_chance(fnp_m), mortal)
+
+
+def _melta(s: Situation, attack: Attack, ab: WeaponAbilities) -> Dice | None:
+    """The Damage [MELTA X] adds to ``attack`` (within half range, ranged), or None."""
+    melta = ab.melta
+    if melta is None or not s.sel.conditions.half_range or attack.weapon.is_melee:
+        return None
+    return melta
 
 
 # the target's changes to the Damage of the attacks it takes (effect_schema.Change)
