@@ -29,12 +29,16 @@ USAGE = [
     ("sequence", "--target", "boyz", "shoot lootas --weapon ''"),
     ("exchange", "--side-a", "shoot ''", "--side-b", "fight boyz"),
     ("compare", "lootas"),
+    ("shoot", "lootas", "--target", "boyz", "--models", "0"),
+    ("shoot", "lootas", "--target", "boyz", "--target-models", "-3"),
+    ("shoot", "lootas", "--target", "boyz", "--engaged", "--advanced"),
+    ("shoot", "lootas", "--target", "boyz", "--overwatch", "--advanced"),
 ]
 DATA = [
     ("shoot", "lootaz", "--target", "boyz"),
     ("shoot", "lootas", "--target", "boyz", "--effect", "no-such-rule"),
     ("shoot", "lootas", "--target", "boyz", "--weapon", "Lascannon x1"),
-    ("shoot", "lootas", "--target", "boyz", "--models", "99"),
+    ("shoot", "lootas", "--target", "boyz", "--models", "99"),  # more than the datasheet's
     ("show", "lootaz"),
     ("effects", "no-such-rule"),
     ("sequence", "--target", "boyz", "shoot lootaz"),

@@ -811,7 +811,8 @@ def test_the_benchmark_batch_says_its_edition() -> None:
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["shoot", "lootas", "--models", "0", "-t", "boyz"], "error: --models 0: Lootas cannot"),
+        (["shoot", "lootas", "--models", "11", "-t", "boyz"],
+         "error: --models 11: Lootas cannot have 11 models"),
         (["shoot", "lootas", "-t", "boyz", "--target-models", "21"],
          "error: --target-models 21: Boyz cannot have 21 models: from 1 to 20"),
         (["sequence", "-t", "boyz", "shoot lootas --models 11"],
