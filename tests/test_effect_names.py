@@ -346,3 +346,15 @@ def test_calc_effects_status_adds_the_coverage_lines():
     plain = calc("effects", "--edition", "11", "--faction", "core").stdout
     status = calc("effects", "--edition", "11", "--faction", "core", "--status").stdout
     assert "Smokescreen" not in plain and "Smokescreen" in status
+
+
+def test_a_core_stratagem_is_named_once_as_core():
+    """Messages name a rule with its owner and kind: "Waaagh! (Orks army rule)"; a core
+    stratagem's kind already says core ("Grenade (core stratagem)", once "core core
+    stratagem"), and `calc effects` heads it "Core stratagem" (once "Core, core stratagem")."""
+    by_id = {e.id: e for e in effects.all_effects("10")}
+    assert by_id["grenade"].describe() == "Grenade (core stratagem)"
+    assert by_id["waaagh"].describe() == "Waaagh! (Orks army rule)"
+    listing = cli("effects", "grenade", env={"COLUMNS": "120"}).output
+    assert "Core stratagem" in listing and "core core" not in listing.lower()
+    assert "Core, core" not in listing

@@ -58,6 +58,10 @@ coverage:
         ("{mortal_wounds: {dice: D3, psychic: maybe}}", "Expected `bool`"),
         ("{save_limit: 3}", "needs exactly one change field, has none"),
         ("{hit_mod: 1, save_limit: 3}", "changes[0].save_limit: only with save_improve"),
+        (
+            "{hit_mod: 1, before_allocation: true}",
+            "before_allocation: only with damage_reduction or half_damage or damage_set",
+        ),
         ("{save_improve: 1}", "save_improve: a target-side change in an attacker-side record"),
         ("{toughness_majority: true}", "a target-side change in an attacker-side record"),
         ("{target_save_worsen: 0}", "Expected `int` >= 1"),

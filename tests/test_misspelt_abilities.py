@@ -11,6 +11,7 @@ are checked here by name too.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,13 @@ ROOT = Path(__file__).resolve().parents[1]
         ("hevy 2", "heavy"),  # heavy takes no value
         ("anti infantry 4+", "anti-infantry 4+"),
         ("lethal hitz: vehicle", "lethal hits: vehicle"),
+        # short forms, word by word (a second fresh-user trial: these ran as datasheet rules)
+        ("sustained 1", "sustained hits 1"),
+        ("lethal", "lethal hits"),
+        ("dev wounds", "devastating wounds"),
+        ("rapid 2", "rapid fire 2"),
+        ("twin", "twin-linked"),
+        ("extra", "extra attacks"),
     ],
 )
 def test_a_misspelling_names_the_core_ability(written: str, meant: str) -> None:
@@ -48,10 +56,11 @@ def test_a_misspelling_names_the_core_ability(written: str, meant: str) -> None:
     "text",
     # the shipped data's own weapon rules that are no core ability (the closest to a core
     # name: linked fire ~ rapid fire, 67; psychic assassin ~ psychic, 61), a core ability
-    # itself, and one merely sharing a word
+    # itself, one with a word of no core ability, and short forms of several ("hits": lethal
+    # or sustained; "fire": rapid or indirect)
     ["linked fire", "psychic assassin", "c'tan power", "snagged", "harpooned", "bubblechukka",
      "reverberating summons", "dead choppy", "impaled", "hooked", "overcharge",
-     "lethal hits", "sustained hits 2", "lethal"],
+     "lethal hits", "sustained hits 2", "zap hits", "hits", "fire 2"],
 )  # fmt: skip
 def test_a_rule_of_its_own_is_no_misspelling(text: str) -> None:
     assert misspelt_ability(text) is None
@@ -89,3 +98,19 @@ def test_a_rule_of_its_own_still_runs_as_not_modelled(tmp_path: Path) -> None:
     run = cli("shoot", "testers", "--target", "boyz", dirs=[tmp_path])
     assert run.exit_code == 0, run.output
     assert "[linked fire] (datasheet rule, not modelled)" in run.output
+
+
+def test_units_check_warns_of_an_ability_like_none(tmp_path: Path) -> None:
+    """An ability of a user's file like no core one ("zap hits") runs as the datasheet's own
+    rule, not modelled; ``calc units --check`` calls the file valid but warns, in text and in
+    JSON (exit code 0)."""
+    path = _sheet(tmp_path, ["zap hits, assault"])
+    check = cli("units", "--check", dirs=[tmp_path], env={"COLUMNS": "300"})
+    assert check.exit_code == 0, check.output
+    assert "warning: weapons[0] (Gun).abilities: 'zap hits' is no core ability" in check.output
+    assert check.output.rstrip().endswith("checked, all valid, 1 warning")
+    out = json.loads(cli("units", "--check", "--json", dirs=[tmp_path]).stdout)
+    assert out["invalid"] == []
+    assert [(w["file"], w["warning"][:49]) for w in out["warnings"]] == [
+        (str(path), "weapons[0] (Gun).abilities: 'zap hits' is no core")
+    ]

@@ -31,7 +31,7 @@ from typing import cast
 from msgspec import Struct
 
 from .dice import Dice, DiceError
-from .fuzzy import closest, did_you_mean
+from .fuzzy import closest, did_you_mean, shortened
 from .records import compared_without, replace
 
 MODELLED = "modelled"
@@ -383,7 +383,8 @@ def misspelt_ability(text: str) -> str | None:
         return f"anti-{spaced[1]}"
     m = _NAME_VALUE_RE.match(norm)
     name, x = (m["name"], m["x"]) if m else (norm, None)
-    key = closest(name, [spec.key for spec in SPECS if spec.key != "anti"])
+    keys = [spec.key for spec in SPECS if spec.key != "anti"]
+    key = closest(name, keys) or shortened(name, keys)
     if key is None:
         return None
     if key not in _TAKES_X:

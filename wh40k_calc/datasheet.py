@@ -888,6 +888,10 @@ def _weapon_refs(weapons: list[Weapon], file: Path | str) -> _WeaponCheck:
     return check_weapons
 
 
+# a Move characteristic written as text: "20+" (aircraft: at least 20"), '12"', "-" (none)
+_MOVE_TEXT = re.compile(r'^(?:\d+"?\+?|-)$')
+
+
 def _models(
     raw: list[_ModelSchema],
     check_weapons: _WeaponCheck,
@@ -902,6 +906,11 @@ def _models(
     """
     models: list[ModelProfile] = []
     for i, m in enumerate(raw):
+        if isinstance(m.M, str) and not _MOVE_TEXT.match(m.M.strip()):
+            raise DatasheetError(
+                f"{file}: models[{i}].M: must be inches (a whole number), a number of inches "
+                f"and '+' such as '20+' (aircraft), '-' or null (none), not {m.M!r}"
+            )
         models.append(
             ModelProfile(
                 name=m.name,

@@ -307,7 +307,9 @@ def render(effects: list[Effect], lines: list[Line], edition: str, console) -> N
     for e in effects:
         kind = e.kind_words + (" (applied by default)" if e.default else "")
         owner = ef.display_name(e.faction)
-        head = Text.assemble((e.id, "bold"), "\n", (f"{owner}, {kind}", "dim"))
+        # "Core stratagem", not "Core, core stratagem"
+        said = kind[0].upper() + kind[1:] if e.kind == "core" else f"{owner}, {kind}"
+        head = Text.assemble((e.id, "bold"), "\n", (said, "dim"))
         side = f"{e.side}: {phases_of(e)}"
         what = Text(e.summary)
         for o, said in e.options.items():

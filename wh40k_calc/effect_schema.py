@@ -268,6 +268,10 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     the Wound rolls of attacks against it use the Toughness most of its models have — of an
     Attached unit, its Bodyguard models — the highest of those tied, counted when the
     activation starts, instead of the highest; T changes then add to it).
+    ``before_allocation`` (true), with ``damage_reduction``, ``half_damage`` or
+    ``damage_set``: the rule acts when an attack targets the unit (04.02.02), not when it is
+    allocated (the default), so it changes the attacking weapon's D (04.01.04) and, in edition
+    11, the mortal wounds of [DEVASTATING WOUNDS] too (24.10: the attack is never allocated).
 
     Order of the Sv changes (02.02.01 Applying Modifiers): ``save_set`` first, then the
     improvements (those with a ``save_limit`` first, the strictest limit first: each stops at
@@ -344,6 +348,8 @@ class Change(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     toughness_majority: bool | None = None
     # qualifier of save_improve (not a change field of its own)
     save_limit: Plus | None = None
+    # qualifier of damage_reduction, half_damage, damage_set (not a change field of its own)
+    before_allocation: bool | None = None
     armour_save_mod: Small | None = None
     fights_first: bool | None = None
 
@@ -358,9 +364,12 @@ SCOPE_FIELDS: tuple[str, ...] = (
     "bearer_only",
     "when",
 )
-# Fields that qualify one change field (``save_limit`` of ``save_improve``): neither scope nor
+# Fields that qualify change fields (``save_limit`` of ``save_improve``...): neither scope nor
 # a change of their own.
-QUALIFIERS: dict[str, tuple[str, ...]] = {"save_limit": ("save_improve",)}
+QUALIFIERS: dict[str, tuple[str, ...]] = {
+    "save_limit": ("save_improve",),
+    "before_allocation": ("damage_reduction", "half_damage", "damage_set"),
+}
 # The change fields proper (not the scope fields): exactly one per Change.
 CHANGE_FIELDS: tuple[str, ...] = tuple(
     f for f in Change.__struct_fields__ if f not in SCOPE_FIELDS and f not in QUALIFIERS

@@ -155,9 +155,17 @@ class Effect(Struct, frozen=True, eq=False, dict=True):  # by identity; dict: ca
         return (self.edition, self.faction, self.id)
 
     def describe(self) -> str:
-        """``"Waaagh! (Orks army rule)"`` for messages."""
+        """``"Waaagh! (Orks army rule)"``, ``"Grenade (core stratagem)"`` for messages."""
+        return f"{self.name} ({self.owned_kind})"
+
+    @property
+    def owned_kind(self) -> str:
+        """``"Orks army rule"``, ``"core unit rule"``, ``"core stratagem"`` (a core stratagem's
+        kind names its owner already)."""
+        if self.kind == "core":
+            return self.kind_words
         owner = "core" if self.is_core else ef.display_name(self.faction)
-        return f"{self.name} ({owner} {self.kind_words})"
+        return f"{owner} {self.kind_words}"
 
 
 class UnknownEffectError(LookupError):
@@ -435,8 +443,7 @@ def _rule_words(e: Effect, choice: bool) -> str:
     """``"Oath of Moment (Space Marines army rule)"``; a choice rule by the rule's name."""
     if not choice:
         return e.describe()
-    owner = "core" if e.is_core else ef.display_name(e.faction)
-    return f"{e.rule} ({owner} {e.kind_words})"
+    return f"{e.rule} ({e.owned_kind})"
 
 
 def empty_option_error(exc: EmptyOptionError, edition: str, units: dict) -> LookupError:

@@ -137,6 +137,18 @@ def closest(query: str, candidates: Sequence[str], cutoff: float = WORD_CUTOFF) 
     return best
 
 
+def shortened(query: str, candidates: Sequence[str]) -> str | None:
+    """The one candidate that ``query`` is a short or misspelt form of, word by word (each
+    word of ``query`` like a word of it, as :func:`word_score` counts: "dev wounds" for
+    "devastating wounds", "sustained" for "sustained hits"), with no more words than it; None
+    when no candidate or several are such (then the words do not tell which was meant)."""
+    q = words(query)
+    if not q or len(query) > MAX_QUERY:
+        return None
+    found = [c for c in candidates if len(q) <= len(words(c)) and word_score(q, words(c))]
+    return found[0] if len(found) == 1 else None
+
+
 def suggest_names(name: str, candidates: list[str]) -> list[str]:
     """Closest of ``candidates`` to ``name``, closest first (:func:`suggest` with its default
     limit): weapons, loadouts, effects, factions."""

@@ -167,15 +167,25 @@ class DamageTable(Struct, frozen=True, cache_hash=True):
 class VsModel(Struct, frozen=True, cache_hash=True):
     """What one attack does against one kind of target model.
 
-    ``save`` is the saving throw table (None: no save can be made); ``fnp`` and ``fnp_mortal``
-    are the probabilities that one point of normal damage, and one mortal wound, is ignored by
-    Feel No Pain.
+    ``save`` is the saving throw table (None: no save can be made); ``damage`` the Damage of
+    an attack allocated to the model; ``fnp`` and ``fnp_mortal`` are the probabilities that one
+    point of normal damage, and one mortal wound, is ignored by Feel No Pain;
+    ``mortal_damage`` the number of mortal wounds a [DEVASTATING WOUNDS] Critical Wound
+    inflicts, where it differs from ``damage`` (edition 11, 24.10: the weapon's D, which the
+    target's rules acting on allocation do not change), else None.
     """
 
     save: RollTable | None
     damage: DamageTable
     fnp: float = 0.0
     fnp_mortal: float = 0.0
+    mortal_damage: DamageTable | None = None
+
+    @property
+    def devastating_damage(self) -> DamageTable:
+        """The mortal wounds of a [DEVASTATING WOUNDS] Critical Wound (Core rules: Devastating
+        Wounds; edition 11: 24.10), as a Damage table."""
+        return self.damage if self.mortal_damage is None else self.mortal_damage
 
     @property
     def save_fail_probability(self) -> float:

@@ -20,7 +20,7 @@ def render_datasheet(ds: Datasheet, console, edition_note: str = "") -> None:
 
     from .layout import print_table
 
-    head = [f" · {ds.faction}", " · Legends" if ds.legends else ""]
+    head = [f" · {ds.faction}" if ds.faction else "", " · Legends" if ds.legends else ""]
     head.append(
         f" · edition {' and '.join(ds.editions)}" + (f" {edition_note}" if edition_note else "")
     )
@@ -29,7 +29,8 @@ def render_datasheet(ds: Datasheet, console, edition_note: str = "") -> None:
     console.print(Text.assemble((ds.name, "bold"), *head))
     kw = ", ".join(sorted(ds.keywords))
     fkw = ", ".join(sorted(ds.faction_keywords))
-    console.print(Text.assemble(("Keywords: ", "dim"), kw, ("  Faction: ", "dim"), fkw))
+    faction = (("  Faction: ", "dim"), fkw) if fkw else ()
+    console.print(Text.assemble(("Keywords: ", "dim"), kw or "none", *faction))
     print_table(console, _models_table(ds))
     _render_sizes(ds, console)
     print_table(console, _weapons_table(ds))

@@ -170,7 +170,7 @@ def _row(
     and of other targets whose models take the attack alike, share it."""
     # wounds left 0 (unit destroyed): the table's own policy for that case, as the
     # sampler reads it (DamageTable.rerolls_for(0))
-    dmg = vs.damage.pmf(left)
+    dmg = (vs.devastating_damage if devastating else vs.damage).pmf(left)
     if devastating:
         f, keep = 1.0, 1.0 - vs.fnp_mortal
     else:

@@ -298,6 +298,15 @@ class _DamageRoller:
         return out
 
 
+def _substituted_damage(tables: list[DamageTable], fixed: tuple[int, ...]) -> np.ndarray:
+    """damage[kind, face]: what a Damage roll replaced by a D6 result of ``face`` (1-6) deals
+    against each model kind's table (face 0 unused); empty without substituted rolls."""
+    if not fixed:
+        return np.zeros((0, 7), dtype=np.int64)
+    rows = [[0] + [t.final[t.face_outcome(f)] for f in range(1, 7)] for t in tables]
+    return np.array(rows, dtype=np.int64)
+
+
 def _by_kind(kinds: np.ndarray):
     """(kind, mask) for each kind present; mask None when every entry is of that kind."""
     if kinds.size == 0:
@@ -508,6 +517,10 @@ class _Inflict:
         self.mortal_routing = PRECISION if w.precision_mortals else NORMAL
         max_left = int(space.left.max()) if space.size else 1
         self.damage = _DamageRoller([v.damage for v in w.vs], max_left)
+        # the mortal wounds of a devastating Critical Wound, where they differ from the Damage
+        differs = any(v.mortal_damage is not None for v in w.vs)
+        tables = [v.devastating_damage for v in w.vs]
+        self.mortal_damage = _DamageRoller(tables, max_left) if differs else self.damage
         self.saves = [v.save for v in w.vs]
         self.fnp = np.array([_fnp_threshold(v.fnp) for v in w.vs])
         self.fnp_mortal = np.array([_fnp_threshold(v.fnp_mortal) for v in w.vs])
@@ -523,12 +536,8 @@ class _Inflict:
         if w.reroll_one_damage or self.fixed:  # each Damage roll rolled: one is special
             self.tabulated = self.mixed = False
         # fixed_damage[kind, face]: the damage of a substituted Damage roll of that result
-        self.fixed_damage = np.array(
-            [[0] + [v.damage.final[v.damage.face_outcome(f)] for f in range(1, 7)] for v in w.vs]
-            if self.fixed
-            else np.zeros((0, 7)),
-            dtype=np.int64,
-        )
+        self.fixed_damage = _substituted_damage([v.damage for v in w.vs], self.fixed)
+        self.fixed_mortal = _substituted_damage(tables, self.fixed)
         self.once: np.ndarray | None = None  # per trial of a chunk: the single Damage re-roll
         self.fixed_left: np.ndarray | None = None  # per trial: substituted Damage rolls left
         # the whole of one attack up to its saving throw drawn as one count (see
@@ -701,11 +710,12 @@ class _Inflict:
                 failed[act] += 1
             once = self.once
             spare = None if once is None else once[act]
-            dmg = self.damage.roll(dice, kinds, lefts, spare)
+            roller = self.mortal_damage if devastating else self.damage
+            dmg = roller.roll(dice, kinds, lefts, spare)
             if once is not None:
                 once[act] = spare
             if self.fixed_left is not None:  # the trial's first Damage rolls: substituted
-                self._substitute(act, kinds, dmg)
+                self._substitute(act, kinds, dmg, devastating)
             if devastating:
                 assert mortal is not None  # given for devastating wounds
                 mortal[act] += dmg
@@ -716,16 +726,20 @@ class _Inflict:
             states[act] = sp.apply(st, through, routing, od)
         return states
 
-    def _substitute(self, act: np.ndarray, kinds: np.ndarray, dmg: np.ndarray) -> None:
+    def _substitute(
+        self, act: np.ndarray, kinds: np.ndarray, dmg: np.ndarray, devastating: bool
+    ) -> None:
         """Replace the Damage rolls ``dmg`` of the trials ``act`` that still have a
         substituted Damage roll (``AttackProfile.substituted.damage``, in order) by its
-        damage against their model kinds, and use it up."""
+        damage against their model kinds (the mortal wounds with ``devastating``), and use
+        it up."""
         assert self.fixed_left is not None
         left = self.fixed_left[act]
         use = np.flatnonzero(left > 0)
         if use.size:
             faces = np.asarray(self.fixed)[len(self.fixed) - left[use]]
-            dmg[use] = self.fixed_damage[kinds[use], faces]
+            table = self.fixed_mortal if devastating else self.fixed_damage
+            dmg[use] = table[kinds[use], faces]
             self.fixed_left[act[use]] -= 1
 
     def _sorted_saves(

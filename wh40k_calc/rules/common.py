@@ -306,7 +306,7 @@ def wound_values(vs: VsModel, wounds: int, devastating: bool) -> tuple[float, fl
     capped at W; with [DEVASTATING WOUNDS] a Critical Wound's mortal wounds take no save."""
     dmg = vs.damage.pmf(wounds)
     normal = vs.save_fail_probability * effective_value(dmg, 1 - vs.fnp, wounds)
-    devast = effective_value(dmg, 1 - vs.fnp_mortal, wounds)
+    devast = effective_value(vs.devastating_damage.pmf(wounds), 1 - vs.fnp_mortal, wounds)
     return (0.0, normal, devast if devastating else normal)
 
 

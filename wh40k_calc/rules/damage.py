@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..dice import Dice
-from ..profile import VsModel
+from ..profile import DamageTable, VsModel
 from . import common as c
 from .changes import names, total
 from .save import save_table
@@ -74,7 +74,15 @@ def vs_model(
     ignore harmful Damage modifiers. Re-rolled
     with ``--reroll-damage`` or an effect, where that raises the effective damage against a
     model of ``k.W`` wounds (``reroll``: the table says which results a re-roll takes, for a
-    weapon that keeps a single Damage re-roll)."""
+    weapon that keeps a single Damage re-roll).
+
+    With [DEVASTATING WOUNDS] in an edition whose Critical Wounds inflict mortal wounds
+    without the attack being allocated (edition 11, 24.10:
+    :meth:`~.edition.Edition.devastating_allocated`), their number is the weapon's D with
+    the same additions, but of the target's rules only those acting before allocation (an
+    effect's ``before_allocation``: when the attack targets the unit, 04.02.02, 04.01.04);
+    the model's own reductions, ``--damage-reduction`` and ``--half-damage`` act on
+    allocation and do not count (``VsModel.mortal_damage``)."""
     sel, fx, w = s.sel, s.changes, attack.weapon
     mods, cond = sel.modifiers, sel.conditions
     save = save_table(s, attack, ab, ap_improve, k)
@@ -85,6 +93,7 @@ def vs_model(
 
     reduce = mods.damage_reduction + k.damage_reduction + total(pieces("damage_reduction"))
     halve = mods.half_damage or k.half_damage or bool(pieces("half_damage"))
+    sets = [int(p.value) for p in pieces("damage_set")]
     adds = [mods.damage_mod] if mods.damage_mod else []
     extra: list[Dice] = []
     for p in fx.attacker("damage", attack):
@@ -92,28 +101,49 @@ def vs_model(
             adds.append(p.value)
         else:
             extra.append(Dice.parse(p.value))  # type: ignore[arg-type]
-    if fx.ignores(attack, "damage"):
+    ignores = fx.ignores(attack, "damage")
+    if ignores:
         if notes is not None and (reduce or halve or any(a < 0 for a in adds)):
             who = " and ".join(names(fx.attacker("ignore_harmful", attack)))
             notes.append(f"{label}: {who}: ignored the modifiers that lower its Damage")
         reduce, halve, adds = 0, False, [a for a in adds if a > 0]
-    add = sum(a for a in adds if a > 0)  # additions; a negative one is a subtraction
-    reduce -= sum(a for a in adds if a < 0)
     melta = ab.melta if (ab.melta is not None and cond.half_range and not w.is_melee) else None
     if melta is not None:
         extra.insert(0, melta)
-    sets = [int(p.value) for p in pieces("damage_set")]
-    dice = Dice.parse(min(sets)) if sets else w.D
-    dmg = c.damage_table(
-        dice,
-        tuple(extra) if extra else None,
-        halve,
-        add,
-        reduce,
-        reroll or mods.reroll_damage or bool(fx.attacker("reroll_damage", attack)),
-        1 - c.fnp_chance(fnp),
-        k.W,
-        str(dice),
-        s.edition.halve_after_adding(),
-    )
-    return VsModel(save, dmg, c.fnp_chance(fnp), c.fnp_chance(fnp_m))
+    rerolled = reroll or mods.reroll_damage or bool(fx.attacker("reroll_damage", attack))
+    keep = 1 - c.fnp_chance(fnp)
+
+    def table(sets: list[int], halve: bool, reduce: int) -> DamageTable:
+        dice = Dice.parse(min(sets)) if sets else w.D
+        add = sum(a for a in adds if a > 0)  # additions; a negative one is a subtraction
+        reduce -= sum(a for a in adds if a < 0)
+        return c.damage_table(
+            dice,
+            tuple(extra) if extra else None,
+            halve,
+            add,
+            reduce,
+            rerolled,
+            keep,
+            k.W,
+            str(dice),
+            s.edition.halve_after_adding(),
+        )
+
+    dmg = table(sets, halve, reduce)
+    mortal = None
+    if ab.devastating_wounds and not s.edition.devastating_allocated():
+        # 24.10: the weapon's D, changed only by the target's rules that act before allocation
+        early = [p for f in _TARGET_DAMAGE for p in pieces(f) if p.change.before_allocation]
+        kept = [] if ignores else early  # a Damage set to N is kept, as above
+        m = table(
+            [int(p.value) for p in early if p.change.damage_set is not None],
+            any(p.change.half_damage for p in kept),
+            total(p for p in kept if p.change.damage_reduction is not None),
+        )
+        mortal = None if m == dmg else m
+    return VsModel(save, dmg, c.fnp_chance(fnp), c.fnp_chance(fnp_m), mortal)
+
+
+# the target's changes to the Damage of the attacks it takes (effect_schema.Change)
+_TARGET_DAMAGE = ("damage_set", "half_damage", "damage_reduction")

@@ -169,6 +169,14 @@ class Edition(Protocol):
         the subtractions (else before both)."""
         ...
 
+    def devastating_allocated(self) -> bool:
+        """Whether a [DEVASTATING WOUNDS] Critical Wound's mortal wounds are counted after the
+        attack is allocated, so the target's rules that act when an attack is allocated (its
+        Damage reductions, halving, Damage set to N) change how many there are; else they
+        equal the weapon's D as it stands when the attack is made, which only rules acting
+        before allocation (when the attack targets the unit) change."""
+        ...
+
     # ---- 06.03 Hazard Rolls ---------------------------------------------------------------
 
     def hazard(

@@ -243,6 +243,11 @@ class Edition10:
         before adding or subtracting"): first."""
         return False
 
+    def devastating_allocated(self) -> bool:
+        """Core rules: Devastating Wounds: the attack is allocated, modifiers are applied, then
+        it inflicts mortal wounds equal to its Damage: every Damage rule of the target counts."""
+        return True
+
     def saves_lowest_first(self) -> bool:
         """Whether one weapon profile's save rolls are made together and resolved from the
         lowest result up (10th: no; each attack is allocated and saved one at a time, seeds

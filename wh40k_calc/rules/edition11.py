@@ -26,6 +26,8 @@ Differences modelled:
   mortal wounds (Devastating Wounds, hazard rolls) have no save roll and follow 06.02.
 * 05.04.02 / 02.02.01 Applying Modifiers: Damage is halved after the additions and before the
   subtractions, fractions rounded up at the end.
+* 24.10 [DEVASTATING WOUNDS]: the mortal wounds equal the weapon's D, which the target's rules
+  acting when an attack is allocated (-1 Damage, halving, Damage 1) never reach (04.02.02).
 * 05.02.01 Multiple Toughness Characteristics: an attached unit uses the highest T among its
   bodyguard models, any other unit the highest T among its models.
 * 24.22 Leader / 24.34 Support: one Leader and one Support character on a Bodyguard unit
@@ -165,6 +167,15 @@ class Edition11(Edition10):
         [MELTA X] (24.25: "add X to that weapon's D characteristic") and +Damage are halved
         with the D, reductions come after."""
         return True
+
+    def devastating_allocated(self) -> bool:
+        """24.10 [DEVASTATING WOUNDS]: a Critical Wound ends the attack sequence and inflicts
+        mortal wounds equal to the weapon's D; the attack is never allocated, and rules that
+        act when an attack is allocated trigger only in step 1 of Inflict Damage (04.02.02,
+        05.04), so they never change that number. A rule that acts when the attack targets
+        the unit does (04.02.02), since a change to an attack is a change to its weapon
+        (04.01.04)."""
+        return False
 
     def saves_lowest_first(self) -> bool:
         """05.03 Make Save Rolls: one save roll for each attack that wounded the target, made

@@ -1,0 +1,36 @@
+"""Datasheet fields a fresh-user trial found unchecked or shown oddly: the Move characteristic
+``M`` accepted any text ("fast"), and a datasheet without a ``faction`` (optional: a unit of
+one's own) showed an empty separator and an empty "Faction:" in ``calc show``."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import cli, write_datasheet
+
+from wh40k_calc.datasheet import DatasheetError, load_datasheet
+
+
+@pytest.mark.parametrize("move", [6, 0, "20+", '12"', "-", None])
+def test_a_move_the_datasheets_print_loads(tmp_path, move):
+    path = write_datasheet(tmp_path, "Runner", stats={"M": move})
+    loaded = load_datasheet(path).models[0]
+    assert move == loaded.M
+
+
+@pytest.mark.parametrize("move", ["fast", "6 inches", "+20", "20++", ""])
+def test_any_other_move_text_is_refused_naming_file_and_field(tmp_path, move):
+    path = write_datasheet(tmp_path, "Runner", stats={"M": move})
+    with pytest.raises(DatasheetError) as err:
+        load_datasheet(path)
+    assert str(err.value).startswith(f"{path}: models[0].M: must be inches")
+    assert repr(move) in str(err.value)
+
+
+def test_a_datasheet_without_a_faction_shows_no_empty_fields(tmp_path):
+    path = write_datasheet(tmp_path, "Loner")
+    path.write_text(path.read_text().replace("faction: Testers\n", ""))
+    out = cli("show", "loner", dirs=[tmp_path], env={"COLUMNS": "120"})
+    assert out.exit_code == 0, out.output
+    first, second = out.output.splitlines()[:2]
+    assert first == "Loner · edition 10 and 11"
+    assert second == "Keywords: INFANTRY"
