@@ -270,8 +270,10 @@ def test_unknown_weapon() -> None:
 
 
 def test_weapon_count_zero() -> None:
-    line = error("shoot", "lootas", "--target", "boyz", "--weapon", "Deffgun x0")
-    assert "Deffgun x0" in line
+    """A count below 1 is wrong whatever the data says: a usage error (exit code 2)."""
+    result = run("shoot", "lootas", "--target", "boyz", "--weapon", "Deffgun x0")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: --weapon 'Deffgun x0': the count must be at least 1")
 
 
 def test_weapon_count_above_the_unit() -> None:

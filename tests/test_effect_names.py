@@ -27,9 +27,11 @@ def calc(*args: str):
     return cli(*args)
 
 
-def error(*args: str) -> str:
+def error(*args: str, code: int = 1) -> str:
+    """``calc ARGS`` refused: exit code ``code`` (1: found wrong in the data; 2: a usage
+    error, wrong whatever the data says) and ``error: ...`` on stderr."""
     result = calc(*args)
-    assert result.exit_code == 1, (result.stdout, result.stderr)
+    assert result.exit_code == code, (result.stdout, result.stderr)
     assert result.stderr.startswith("error: ")
     return result.stderr
 
@@ -154,11 +156,13 @@ def test_an_option_is_taken():
 
 
 @pytest.mark.parametrize(
-    "text",
-    ["", ":", "attacker:", "a:b:c", "waaagh:", "/waaagh/"],
+    ("text", "code"),
+    # malformed whatever the data holds (no name, nothing after ':'): usage errors (2);
+    # a name the data does not have: 1
+    [("", 2), (":", 2), ("attacker:", 2), ("a:b:c", 1), ("waaagh:", 2), ("/waaagh/", 2)],
 )
-def test_bad_effect_input_is_one_error_line(text):
-    line = error("shoot", "lootas", "--target", "boyz", "--effect", text)
+def test_bad_effect_input_is_one_error_line(text, code):
+    line = error("shoot", "lootas", "--target", "boyz", "--effect", text, code=code)
     assert "effect" in line
 
 
@@ -339,7 +343,8 @@ def test_calc_effects_filters(args, must, must_not):
     ],
 )
 def test_calc_effects_refusals(args, said):
-    assert said in error("effects", *args)
+    # --edition 9 is a usage error (2), as `calc shoot --edition 9` is click's
+    assert said in error("effects", *args, code=2 if args[0] == "--edition" else 1)
 
 
 def test_calc_effects_status_adds_the_coverage_lines():

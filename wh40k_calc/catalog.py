@@ -188,6 +188,16 @@ class UnknownUnitError(LookupError):
         super().__init__(f"unknown unit {name!r}{did}{where}{more}{lists}")
 
 
+class BlankUnitNameError(UnknownUnitError):
+    """An empty (or blank) unit name: a usage error (exit code 2), whatever the data holds."""
+
+    usage = True
+
+    def __init__(self, name: str):
+        self.name, self.suggestions = name, []
+        LookupError.__init__(self, f"no unit name given ({name!r}): give a datasheet's name")
+
+
 class AmbiguousUnitError(LookupError):
     """A bare name that several factions have; ``choices`` are the qualified names, ``option``
     the option that says the faction where the name was given (``--faction``,
@@ -707,7 +717,7 @@ class Catalog:
     def _entry(self, name: str, faction: str | None, edition: str) -> Entry:
         key = norm_name(name)
         if not key:
-            raise UnknownUnitError(name, [])
+            raise BlankUnitNameError(name)
         fpart, slash, upart = name.rpartition("/")
         if slash and not norm_name(fpart):  # "/lootas": refused, as --effect "/waaagh" is
             raise self._no_faction(name, upart, edition)

@@ -21,7 +21,7 @@ import typer
 import typer.main
 from typer.core import TyperCommand, TyperGroup
 
-from .options import DatasheetsOpt, EditionOpt, FactionOpt, catalog, fail, warning
+from .options import DatasheetsOpt, EditionOpt, FactionOpt, catalog, exit_code, fail, warning
 from .request import COMMAND_SETTINGS, PHASE_HELP, attack_command, command_for
 
 if TYPE_CHECKING:
@@ -188,9 +188,10 @@ def _resolve_request(request: AttackRequest) -> Result:
     """Build the Selection and resolve it; a user error exits with its one-line message."""
     from .catalog import UnknownUnitError
     from .datasheet import DatasheetError
+    from .options import exit_code
     from .progress import progress_bar
     from .resolve import resolve, sampler_unused_note
-    from .selection import SelectionError, UsageError
+    from .selection import SelectionError
 
     engine = request.engine
     bar = progress_bar()  # on the standard error of a terminal only, --json or not
@@ -214,7 +215,7 @@ def _resolve_request(request: AttackRequest) -> Result:
             result = explained(result, seed=engine.seed_value)
         return result
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
-        raise fail(str(exc), 2 if isinstance(exc, UsageError) else 1) from None
+        raise fail(str(exc), exit_code(exc)) from None
     finally:
         if bar is not None:
             bar.stop()
@@ -464,7 +465,7 @@ def show(
     except AmbiguousUnitError as exc:
         raise fail(str(exc.saying("--faction"))) from None
     except (LookupError, DatasheetError, EditionError) as exc:
-        raise fail(str(exc)) from None
+        raise fail(str(exc), exit_code(exc)) from None
     if as_json:
         import json
 
@@ -521,8 +522,8 @@ def effects(
 
     try:
         ed = choose(edition.strip() if edition else None).edition
-    except EditionError as exc:
-        raise fail(str(exc)) from None
+    except EditionError as exc:  # a bad --edition is a usage error, as click's choices are
+        raise fail(str(exc), 2 if edition else 1) from None
     try:
         found, lines = select(ed, faction, kind, detachment, text)
     except (ListingError, EffectFileError) as exc:

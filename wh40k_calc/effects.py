@@ -178,9 +178,16 @@ class EffectNameError(LookupError):
     says why."""
 
 
-class EmptyOptionError(EffectNameError):
+class EffectFormError(EffectNameError):
+    """An ``--effect`` malformed whatever the data holds (no name, a ``:`` with nothing after
+    it): a usage error (exit code 2)."""
+
+    usage = True
+
+
+class EmptyOptionError(EffectFormError):
     """``--effect ID:`` with no option after the colon; ``bare``: the text without it (for a
-    Miracle dice record this is no value given, a usage error: :func:`empty_option_error`)."""
+    Miracle dice record this is no value given: :func:`empty_option_error`)."""
 
     def __init__(self, message: str, bare: str) -> None:
         super().__init__(message)
@@ -287,7 +294,7 @@ def parse_request(text: str) -> Request:
             )
     options = tuple(slug(o) for o in parts[1].split(",") if o.strip()) if len(parts) > 1 else ()
     if not name:
-        raise EffectNameError(f"--effect {raw!r}: no effect name (`calc effects` lists them)")
+        raise EffectFormError(f"--effect {raw!r}: no effect name (`calc effects` lists them)")
     if not slug(name):
         raise EffectNameError(f"--effect {raw!r}: {unmatchable(name, faction)}")
     if len(parts) > 1 and not options:

@@ -64,6 +64,15 @@ class Edition(StrEnum):
     eleven = "11"
 
 
+def exit_code(exc: BaseException) -> int:
+    """The exit code of a refused command: 2 for a usage error (what is wrong whatever the data
+    says: an option's form, range or company — ``selection.UsageError``, or an error marked
+    ``usage``), 1 for what is found wrong by looking in the data."""
+    from .selection import UsageError
+
+    return 2 if isinstance(exc, UsageError) or getattr(exc, "usage", False) else 1
+
+
 def fail(message: str, code: int = 1) -> typer.Exit:
     """Print ``error: message`` on stderr and return the Exit to raise. ``message`` is shown
     as written: names from files in it are not read as rich markup; what the player typed,

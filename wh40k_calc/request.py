@@ -125,7 +125,9 @@ class AttackRequest(Struct, frozen=True):
             else split_names(order, "--order"),
             allocation=allocation_choice(split_names(self.target.allocation, "--allocation")),
             target_wounds_left=self.target.target_wounds_left,
-            precision_target=precision_target_value(a.precision_target or "leader"),
+            precision_target=precision_target_value(
+                "leader" if a.precision_target is None else a.precision_target
+            ),
             precision_given=a.precision_target is not None,
             added_abilities=tuple(
                 AddedAbility(*parse_added_ability(text)) for text in a.add_ability or []
@@ -238,15 +240,15 @@ def split_names(text: str | None, option: str) -> tuple[str, ...] | None:
     """``"A, B"`` -> ("A", "B"); None when the option was not given.
 
     Raises:
-        SelectionError: the option was given without any name.
+        UsageError: the option was given without any name (exit code 2).
     """
-    from .selection import SelectionError
+    from .selection import UsageError
 
     if text is None:
         return None
     names = tuple(n.strip() for n in text.split(",") if n.strip())
     if not names:
-        raise SelectionError(f"{option} {text!r}: give names separated by commas")
+        raise UsageError(f"{option} {text!r}: give names separated by commas")
     return names
 
 

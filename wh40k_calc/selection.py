@@ -287,9 +287,9 @@ def precision_target_value(text: str) -> str:
     CHARACTER model of the target (kept as written).
 
     Raises:
-        SelectionError: an empty value.
+        UsageError: an empty value.
     """
     value = text.strip()
     if not value:
-        raise SelectionError("--precision-target: give leader, bodyguard or a CHARACTER's name")
+        raise UsageError("--precision-target: give leader, bodyguard or a CHARACTER's name")
     return value.lower() if value.lower() in ("leader", "bodyguard") else value

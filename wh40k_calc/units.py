@@ -451,10 +451,11 @@ def parse_weapon_spec(text: str) -> tuple[str, int]:
     Raises:
         UsageError: the text holds a control character (a newline, a tab, ESC: ``Flamer\\nx2``
             is neither ``Flamer`` nor ``Flamer x2``), shown escaped (exit code 2).
-        SelectionError: empty name or a count below 1.
+        UsageError: empty name or a count below 1 (exit code 2, as for any malformed value).
     """
+    from .selection import UsageError
+
     if _CONTROL.search(text):
-        from .selection import UsageError
         from .terminal import escape_controls
 
         raise UsageError(
@@ -463,10 +464,10 @@ def parse_weapon_spec(text: str) -> tuple[str, int]:
         )
     m = _WEAPON_SPEC.match(text)
     if not m or not m.group(1):
-        raise SelectionError(f"--weapon {text!r}: expected 'NAME xN', e.g. 'Deffgun x4'")
+        raise UsageError(f"--weapon {text!r}: expected 'NAME xN', e.g. 'Deffgun x4'")
     n = int(m.group(2)) if m.group(2) else 1
     if n < 1:
-        raise SelectionError(f"--weapon {text!r}: the count must be at least 1")
+        raise UsageError(f"--weapon {text!r}: the count must be at least 1")
     return m.group(1), n
 
 

@@ -97,7 +97,8 @@ def exchange(
     chances and the joint distribution of models left."""
     from ..catalog import UnknownUnitError
     from ..datasheet import DatasheetError
-    from ..selection import SelectionError, UsageError
+    from ..options import exit_code
+    from ..selection import SelectionError
     from .run import run_exchange
     from .setup import build_setup
     from .sides import SideError, build_side
@@ -128,7 +129,7 @@ def exchange(
     except SideError as exc:  # words that do not parse: a usage error (2), as at top level
         raise fail(str(exc), 2 if exc.usage else 1) from None
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
-        raise fail(str(exc), 2 if isinstance(exc, UsageError) else 1) from None
+        raise fail(str(exc), exit_code(exc)) from None
     except MemoryError:
         raise fail("out of memory; give fewer --trials or smaller units") from None
     if engine.as_json:

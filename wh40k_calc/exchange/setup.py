@@ -127,8 +127,9 @@ def build_setup(
         OrderError: activations that cannot be ordered.
         ExchangeError: a unit whose start (``--wounds-left``) is impossible.
     """
+    from ..options import exit_code
     from ..rules import get_rules
-    from ..selection import SelectionError, UsageError
+    from ..selection import SelectionError
     from .sides import SideError
 
     sides = {"a": a, "b": b}
@@ -142,9 +143,7 @@ def build_setup(
                 sel = step_selection(step, side, other, cat, engine)
                 plan = rules.plan(sel)
             except (SelectionError, LookupError, ValueError) as exc:
-                raise SideError(
-                    side.key, step.text, str(exc), usage=isinstance(exc, UsageError)
-                ) from None
+                raise SideError(side.key, step.text, str(exc), usage=exit_code(exc) == 2) from None
             by_text[(side.key, step.phase)] = sel
             act = plan.build(tuple(0 for _ in plan.groups), 0, None)
             track = track_of(plan.target, act.target, plan.target_groups)

@@ -218,7 +218,10 @@ def build_side(side: str, texts: list[str], cat: Catalog) -> Side:
             faction_option="--faction",
         )
     except (LookupError, ValueError) as exc:
-        raise SideError(side, parsed[at][0], str(exc), index=at) from None
+        from ..options import exit_code
+
+        usage = exit_code(exc) == 2
+        raise SideError(side, parsed[at][0], str(exc), index=at, usage=usage) from None
     return Side(side, unit, options, allocation, options.wounds_left, steps)
 
 

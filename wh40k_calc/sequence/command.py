@@ -46,9 +46,10 @@ def sequence(
     next. One row per step, then the kill table of the whole sequence."""
     from ..catalog import UnknownUnitError
     from ..datasheet import DatasheetError
+    from ..options import exit_code
     from ..progress import progress_bar
     from ..resolve import sampler_unused_note
-    from ..selection import SelectionError, UsageError
+    from ..selection import SelectionError
     from .run import run_sequence
     from .steps import StepError, build_steps
 
@@ -68,7 +69,7 @@ def sequence(
     except StepError as exc:  # words that do not parse: a usage error (2), as at top level
         raise fail(str(exc), 2 if exc.usage else 1) from None
     except (UnknownUnitError, DatasheetError, SelectionError, LookupError, ValueError) as exc:
-        raise fail(str(exc), 2 if isinstance(exc, UsageError) else 1) from None
+        raise fail(str(exc), exit_code(exc)) from None
     except MemoryError:
         trials = f"{engine.trials:,} sampler trials" if engine.trials else "this sequence"
         raise fail(f"out of memory with {trials}; give fewer --trials") from None

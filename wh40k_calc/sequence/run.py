@@ -198,14 +198,15 @@ def _step_error(step: Step, exc: Exception) -> StepError:
     """The StepError of a step that cannot be resolved: its number, text and reason (an
     option's refused value, named weapons among them, keeps its reason without the option,
     for a batch file to name its own field)."""
-    from ..selection import OptionError, UsageError
+    from ..options import exit_code
+    from ..selection import OptionError
 
     option = (exc.option, exc.detail) if isinstance(exc, OptionError) else None
     return StepError(
         step.index,
         step.text,
         str(exc),
-        usage=isinstance(exc, UsageError),
+        usage=exit_code(exc) == 2,
         option_detail=option,
         option_index=exc.index if isinstance(exc, OptionError) else None,
     )

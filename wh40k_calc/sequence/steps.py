@@ -144,7 +144,8 @@ def build_steps(
         UnknownUnitError, DatasheetError, SelectionError: the target itself is.
         ValueError: no steps, or too many.
     """
-    from ..selection import SelectionError, UsageError
+    from ..options import exit_code
+    from ..selection import SelectionError
     from ..units import build_unit
 
     if not texts:
@@ -157,7 +158,7 @@ def build_steps(
         try:
             sel = step_selection(req, cat, target, engine, choice)
         except (SelectionError, LookupError, ValueError) as exc:
-            raise StepError(j, text, str(exc), usage=isinstance(exc, UsageError)) from None
+            raise StepError(j, text, str(exc), usage=exit_code(exc) == 2) from None
         once.append(Step(1, j, sel, text))
     return repeated(once, repeat)
 
