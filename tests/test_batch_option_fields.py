@@ -93,3 +93,57 @@ def test_the_command_line_keeps_the_options_names() -> None:
     result = cli("shoot", "lootas", "--target", "boyz", "--allocation", "Boss Nob,Boss Nob")
     assert result.exit_code != 0
     assert "--allocation: Boss Nob is named twice" in result.output
+
+
+NOTES = """\
+targets: [boyz]
+runs:
+  - name: twice
+    attacker: {name: lootas, weapons: ["Deffgun x2", "Deffgun x2"]}
+  - name: bodyguard first
+    attacker: lootas
+    precision_target: bodyguard
+  - name: odd condition
+    attacker: lootas
+    conditions: [stationary, nonsense]
+"""
+
+
+def test_notes_name_the_field_the_file_wrote(tmp_path: Path) -> None:
+    """A note about a value the batch file gave as a field names that field, as its errors
+    do (a fresh-user trial: ``--weapon: Deffgun is named 2 times`` for a run's
+    ``attacker.weapons``); the command line keeps the option's name."""
+    path = tmp_path / "notes.yaml"
+    path.write_text(NOTES, encoding="utf-8")
+    out = cli("compare", path, env={"COLUMNS": "400"})
+    assert out.exit_code == 1  # the odd condition's run
+    said = out.stdout
+    assert "Note (run 'twice'): attacker.weapons: Deffgun is named 2 times" in said
+    assert "Note (run 'bodyguard first'): precision_target: bodyguard: no effect" in said
+    assert "--weapon" not in said and "--precision-target" not in said
+    assert "run 'odd condition': conditions: unknown condition 'nonsense' (conditions: " in (
+        out.stderr
+    )
+    line = cli("shoot", "lootas", "-t", "boyz", "--weapon", "Deffgun x2", "--weapon", "Deffgun x2")
+    assert "Note: --weapon: Deffgun is named 2 times" in " ".join(line.stdout.split())
+
+
+def test_a_mapping_steps_notes_name_its_fields(tmp_path: Path) -> None:
+    """The same in a sequence run's mapping steps: ``step 1: attacker.weapons: ...``; a quoted
+    step, a command line, keeps the option (``step 2: --weapon: ...``)."""
+    path = tmp_path / "steps.yaml"
+    path.write_text(
+        "runs:\n"
+        "  - name: seq\n"
+        "    target: boyz\n"
+        "    sequence:\n"
+        '      - {attacker: {name: lootas, weapons: ["Deffgun x2", "Deffgun x2"]}}\n'
+        "      - \"shoot lootas --weapon 'Deffgun x2' --weapon 'Deffgun x2'\"\n"
+        "      - {attacker: lootas, precision_target: bodyguard}\n",
+        encoding="utf-8",
+    )
+    out = cli("compare", path, env={"COLUMNS": "400"})
+    assert out.exit_code == 0, out.output
+    assert "step 1: attacker.weapons: Deffgun is named 2 times" in out.stdout
+    assert "step 2: --weapon: Deffgun is named 2 times" in out.stdout
+    assert "step 3: precision_target: bodyguard: no effect" in out.stdout

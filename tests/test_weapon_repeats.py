@@ -55,8 +55,8 @@ def test_a_batch_runs_weapons_repeated_get_the_note(tmp_path: Path) -> None:
     result = cli("compare", batch, "--json")
     assert result.exit_code == 0, result.stderr
     rows = json.loads(result.stdout)
-    note = (
-        "--weapon: Deffgun is named 2 times (deffgun x2, deffgun x2): they count together, "
-        "Deffgun x4"
+    note = (  # named by the file's field, as the batch's errors are
+        "attacker.weapons: Deffgun is named 2 times (deffgun x2, deffgun x2): they count "
+        "together, Deffgun x4"
     )
     assert note in rows[0]["notes"]

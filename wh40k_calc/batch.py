@@ -560,6 +560,13 @@ def _misplaced(parts: list[str | int], msg: str) -> str:
     if len(parts) < 1 or not isinstance(parts[-1], str) or not msg.startswith("unknown field"):
         return msg
     name, at = parts[-1], parts[:-1]
+    if at and at[-1] == "conditions" and "did you mean" not in msg:
+        # a condition written as a list entry is a field here: say which one was meant
+        from .fuzzy import did_you_mean
+
+        fields = list(ConditionsSpec.__struct_fields__)
+        hint = did_you_mean(name.replace("-", "_"), fields)
+        return f"unknown condition {name!r}{hint} (conditions: {', '.join(fields)})"
     in_step = len(at) == 2 and at[0] == "sequence"
     if in_step and name in _TARGET_FIELDS:
         return f"unknown field {name!r}: the target belongs to the run, not to a step"

@@ -8,6 +8,7 @@ before the break at the end of the line.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
@@ -25,10 +26,28 @@ def escape_controls(text: str) -> str:
     )
 
 
-def print_wrapped(console: Any, text: Any) -> None:
-    """Print ``text`` (a rich Text) wrapped between words, each line right-stripped."""
-    for line in text.wrap(console, max(console.width, 1)):
+# a space between a figure and the word after it ("80 pts", "10 Boyz", "11 wounds"): never a
+# line break; held by a stand-in character of one cell while the text is wrapped
+_FIGURE_SPACE = re.compile(r"(?<=\d) (?=[^\W\d_])")
+_HELD = "\ue000"  # a private-use character: one cell, never in our output
+
+
+def wrap_lines(console: Any, text: Any, width: int) -> list[Any]:
+    """``text`` (a rich Text) wrapped between words in ``width`` cells (a word longer than
+    the line folded), never between a figure and the word after it, each line
+    right-stripped."""
+    held = text.copy()
+    held.plain = _FIGURE_SPACE.sub(_HELD, text.plain)  # one for one: the styles stay put
+    lines = list(held.wrap(console, max(width, 1)))
+    for line in lines:
+        line.plain = line.plain.replace(_HELD, " ")
         line.rstrip()
+    return lines
+
+
+def print_wrapped(console: Any, text: Any) -> None:
+    """Print ``text`` (a rich Text) wrapped as :func:`wrap_lines` wraps it."""
+    for line in wrap_lines(console, text, console.width):
         console.print(line, soft_wrap=True)
 
 
@@ -39,8 +58,7 @@ def print_hanging(console: Any, lead: Any, text: Any) -> None:
     from rich.text import Text
 
     indent = lead.cell_len
-    for i, line in enumerate(text.wrap(console, max(console.width - indent, 1))):
-        line.rstrip()
+    for i, line in enumerate(wrap_lines(console, text, console.width - indent)):
         first = lead if i == 0 else Text(" " * indent)
         console.print(Text.assemble(first, line), soft_wrap=True)
 
@@ -51,17 +69,14 @@ def print_joined(console: Any, head: Any, tail: Any) -> None:
     there, else on a line of its own (its leading spaces dropped): ``5 Lootas ... shoots 10
     Boyz (...)`` then ``· edition 10 · exact``."""
     width = max(console.width, 1)
-    lines = list(head.wrap(console, width))
-    for line in lines:
-        line.rstrip()
+    lines = wrap_lines(console, head, width)
     if lines and lines[-1].cell_len + tail.cell_len <= width:
         lines[-1] = lines[-1] + tail
     else:
         spaces = len(tail.plain) - len(tail.plain.lstrip())
         lines.append(tail.divide([spaces])[-1] if spaces else tail)
     for line in lines:
-        for part in line.wrap(console, width):  # a tail longer than the line
-            part.rstrip()
+        for part in wrap_lines(console, line, width):  # a tail longer than the line
             console.print(part, soft_wrap=True)
 
 

@@ -2,6 +2,7 @@
 command-line options, resolved exactly as ``calc shoot``/``calc fight`` resolve one, into rows
 carrying the contract object and the compared figures."""
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -97,6 +98,21 @@ class Job(Struct, frozen=True):
     # (step, option, batch field) of the mapping steps' run-wide options (STEP_OPTIONS), from
     # the step itself, the run or the top level ((1, "--order", "sequence[0].order"))
     step_fields: tuple[tuple[int, str, str], ...] = ()
+
+    def field_notes(self, obj: dict) -> dict:
+        """``obj`` (a row's contract object) with each note that opens with an option this
+        job's file gave as a field (:attr:`option_fields`: ``--weapon: ...``,
+        ``--precision-target leader: ...``) opening with that field instead
+        (``attacker.weapons: ...``, ``precision_target: leader: ...``), as its errors are
+        named."""
+        fields = {o: f for o, f, _ in self.option_fields if o not in LIST_OPTIONS}
+        steps: dict[int, dict[str, str]] = {i: {"--weapon": "attacker.weapons"} for i in
+                                            self.step_weapons}  # fmt: skip
+        for i, option, field in self.step_fields:
+            steps.setdefault(i, {})[option] = STEP_OPTIONS.get(option, field)
+        notes = obj.get("notes") or []
+        named = [_field_note(n, fields, steps) for n in notes]
+        return obj if named == notes else {**obj, "notes": named}
 
     def field_error(self, exc: Exception) -> tuple[str, str, int | None] | None:
         """(field, reason, line or None) of an error the batch file should name by its own
@@ -324,6 +340,25 @@ def _table_object(result: "Result") -> dict[str, Any]:
     return table_json(result)
 
 
+_STEP_NOTE = re.compile(r"^step (\d+): ")
+
+
+def _field_note(note: str, fields: dict[str, str], steps: dict[int, dict[str, str]]) -> str:
+    """``note`` opening with the field that stands for its option (``fields``: option ->
+    field), where it opens with one of them; a sequence step's (``step 2: --weapon: ...``)
+    with that step's field (``steps``: step -> option -> field)."""
+    step = _STEP_NOTE.match(note)
+    if step:
+        head, rest = step.group(0), note[step.end() :]
+        return head + _field_note(rest, steps.get(int(step.group(1)), {}), {})
+    for option, field in fields.items():
+        if note.startswith(option + ":"):
+            return field + note[len(option) :]
+        if note.startswith(option + " "):
+            return f"{field}:{note[len(option) :]}"
+    return note
+
+
 def run_job(job: Job) -> Row:
     """Resolve one job and build its row.
 
@@ -331,7 +366,7 @@ def run_job(job: Job) -> Row:
         SelectionError, LookupError, ValueError, DatasheetError: as ``resolve`` does.
     """
     obj, figures = job_outcome(job)
-    return Row(job, {"run": job.run, **obj}, figures)
+    return Row(job, {"run": job.run, **job.field_notes(obj)}, figures)
 
 
 # ---------------------------------------------------------------------------------------------

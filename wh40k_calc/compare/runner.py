@@ -248,7 +248,7 @@ def _collect(job: Job, outcome: Outcome, rows: list[Row], errors: list[RunError]
                 "attacker": {**att, "points": job.points, "points_datasheet": att["points"]},
             }
             second = row_figures(first, job.points)
-        rows.append(Row(job, {"run": job.run, **first}, second))
+        rows.append(Row(job, {"run": job.run, **job.field_notes(first)}, second))
     else:
         field, line = second if second is not None else (None, None)
         errors.append(
