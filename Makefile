@@ -39,12 +39,21 @@ demo: $(STAMP)
 	@$(COMPILE)
 	$(BIN)/calc shoot lootas --target boyz
 
-test: $(DEVSTAMP)
-	$(BIN)/python -m pytest -n auto
+# pytest runs with bytecode writing on even where the environment turns it off
+# (PYTHONDONTWRITEBYTECODE): each worker and each `calc` a test starts would otherwise compile
+# every test module and helper again (__pycache__ is git-ignored).
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest
 
-# the long sweeps over the whole data set (@pytest.mark.slow), which make test leaves out
+# the fast suite: a fixed sample of each sweep over the whole data set (tests/helpers.py, SWEEP)
+test: $(DEVSTAMP)
+	@$(COMPILE)
+	$(PYTEST) -n auto
+
+# the long sweeps over the whole data set (@pytest.mark.slow), which make test leaves out, and
+# every sampled sweep of make test over the whole set (WH40K_CALC_SWEEP=all)
 test-slow: $(DEVSTAMP)
-	$(BIN)/python -m pytest -n auto -m slow
+	@$(COMPILE)
+	WH40K_CALC_SWEEP=all $(PYTEST) -n auto -m 'slow or sweep'
 
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check wh40k_calc tests benchmarks

@@ -32,6 +32,38 @@ def _isolated_user_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch) -
     monkeypatch.delenv("WH40K_CALC_CSV", raising=False)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _shipped_files_checked_once() -> Any:
+    """``calc units --check`` (and whatever else loads a datasheet through
+    ``wh40k_calc.datasheet.load_datasheet`` at call time) reads each shipped file once a
+    worker, not once a test: a shipped file's validated datasheet (frozen) is kept by its path,
+    modification time and size, so an edited file is read again. Files elsewhere (a test's own
+    folder, the user data folder) are read each time, and errors are never kept."""
+    from wh40k_calc import catalog, datasheet
+
+    roots = [r for r in (catalog.SHIPPED, catalog.GENERATED, catalog.GENERATED_11) if r]
+    original = datasheet.load_datasheet
+    kept: dict[tuple[str, int, int], Any] = {}
+
+    def load(path: Path, keep: bool = False) -> Any:
+        p = Path(path)
+        if not any(p.is_relative_to(r) for r in roots):
+            return original(path, keep)
+        try:
+            st = p.stat()
+        except OSError:
+            return original(path, keep)
+        key = (str(p), st.st_mtime_ns, st.st_size)
+        if key not in kept:
+            kept[key] = original(path, keep)
+        return kept[key]
+
+    load.__doc__ = original.__doc__
+    datasheet.load_datasheet = load  # type: ignore[assignment]
+    yield
+    datasheet.load_datasheet = original
+
+
 @pytest.fixture(autouse=True)
 def _no_kept_outcomes() -> None:
     """Each test starts with no exact outcome kept by another (``resolve.exact_outcome`` keeps

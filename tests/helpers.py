@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+import os
+import zlib
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pytest
@@ -28,6 +30,10 @@ WTC_ORKS_HEADER = (
     "+ TOTAL ARMY POINTS: {points}pts\n"
     "+++++++++++++++++++++++++++++++++++++++++++++++\n\n"
 )
+T = TypeVar("T")
+# `make test` runs a fixed sample of each sweep over the whole data set; `make test-slow` sets
+# WH40K_CALC_SWEEP=all and runs every case (see "What runs where" in README.md)
+SWEEP = os.environ.get("WH40K_CALC_SWEEP", "") == "all"
 TRIALS = 40_000  # sampler trials of the CLI-level statistical tests
 SEED = 40_000  # the sampler's default seed
 
@@ -194,3 +200,113 @@ def check_exchange(out: dict, joint, steps, tol: float = 1e-9) -> None:
         assert out["result"]["expected_wounds_left"][side] == pytest.approx(
             float(wounds_left(joint, side)), abs=tol
         )
+
+
+# ---------------------------------------------------------------------------------------------
+# Sweeps over the whole data set: a fixed sample in `make test`, every case in `make test-slow`
+
+
+def in_sample(key: str, every: int) -> bool:
+    """Whether the case named ``key`` (a file's relative path, a unit's name...) is among the
+    about one in ``every`` that a sampled sweep runs: the same cases every run and on every
+    machine (a CRC of the name, not Python's salted ``hash``), spread over the set rather than
+    its first names. ``every`` 1 keeps everything.
+
+    Raises:
+        ValueError: ``every`` is below 1.
+    """
+    if every < 1:
+        raise ValueError(f"every must be at least 1, not {every}")
+    return zlib.crc32(key.encode("utf-8")) % every == 0
+
+
+def _in_groups(
+    items: Sequence[T], key: Callable[[T], str], group: Callable[[T], str] | None
+) -> set[str]:
+    """The key of the first item (by key) of each ``group`` value, so that a sample holds
+    every group (each faction, each edition) at least once."""
+    if group is None:
+        return set()
+    first: dict[str, str] = {}
+    for item in sorted(items, key=key):
+        first.setdefault(group(item), key(item))
+    return set(first.values())
+
+
+def sample(
+    items: Iterable[T],
+    every: int,
+    *,
+    key: Callable[[T], str] = str,
+    group: Callable[[T], str] | None = None,
+    keep: Iterable[str] = (),
+) -> list[T]:
+    """The ``items`` (in their order) a sampled sweep runs: all of them under
+    ``WH40K_CALC_SWEEP=all`` (`make test-slow`), else those :func:`in_sample` picks by
+    ``key(item)`` (default ``str``), the first item of each ``group(item)`` (say, a faction:
+    each is met at least once) and every item whose key is in ``keep`` (the known hard cases,
+    always run; a key of ``keep`` that names no item raises, so that a renamed case is not
+    dropped unseen).
+
+    Raises:
+        ValueError: a key of ``keep`` is not among the items', or ``every`` is below 1.
+    """
+    items = list(items)
+    keys = [key(item) for item in items]
+    kept = set(keep)
+    if missing := kept - set(keys):
+        raise ValueError(f"sample(): kept cases not among the items: {sorted(missing)}")
+    if SWEEP:
+        return items
+    kept |= _in_groups(items, key, group)
+    return [item for item, k in zip(items, keys, strict=True) if k in kept or in_sample(k, every)]
+
+
+def swept(
+    items: Iterable[T],
+    every: int,
+    *,
+    key: Callable[[T], str] = str,
+    group: Callable[[T], str] | None = None,
+    keep: Iterable[str] = (),
+) -> list[Any]:
+    """``items`` as ``pytest.param`` cases for ``@pytest.mark.parametrize`` (ids from ``key``),
+    all marked ``sweep``: those :func:`sample` picks run in `make test`, the others are marked
+    ``slow`` too, so that `make test-slow` (``-m 'slow or sweep'``) runs the whole set and
+    `make test` only the sample. Same arguments and errors as :func:`sample`."""
+    items = list(items)
+    picked = {key(item) for item in sample(items, every, key=key, group=group, keep=keep)}
+    out = []
+    for item in items:
+        marks = [pytest.mark.sweep] + ([] if key(item) in picked else [pytest.mark.slow])
+        out.append(pytest.param(item, id=key(item), marks=marks))
+    return out
+
+
+def export_subset(csv_dir: Path, dest: Path, keep: Callable[[dict[str, str]], bool]) -> int:
+    """Copy the datasheet export at ``csv_dir`` (the 10th-edition CSV files) into ``dest``
+    with only the datasheets whose Datasheets.csv row ``keep(row)`` accepts (a row: column
+    name -> text): the other files keep the rows of those datasheets (Datasheets_leader.csv
+    the pairs of two kept ones) and every row that names no datasheet. Returns how many
+    datasheets were kept. For a sampled ``calc import --all``.
+
+    Raises:
+        OSError: a file of ``csv_dir`` cannot be read or ``dest`` written.
+    """
+    dest.mkdir(parents=True, exist_ok=True)
+    sheets = (csv_dir / "Datasheets.csv").read_text(encoding="utf-8-sig").splitlines()
+    header = sheets[0].split("|")
+    kept = {
+        row["id"]
+        for line in sheets[1:]
+        if line.strip() and keep(row := dict(zip(header, line.split("|"), strict=False)))
+    }
+    for path in sorted(csv_dir.glob("*.csv")):
+        head, *rows = path.read_text(encoding="utf-8-sig").splitlines()
+        columns = [c for c in ("id", "datasheet_id", "leader_id", "attached_id") if c in head]
+        if path.name != "Datasheets.csv":
+            columns = [c for c in columns if c != "id"]  # ability and source ids, not sheets
+        at = [head.split("|").index(c) for c in columns]
+        rows = [r for r in rows if all(r.split("|")[i] in kept for i in at)]
+        (dest / path.name).write_text("\n".join([head, *rows]) + "\n", encoding="utf-8")
+    return len(kept)

@@ -553,9 +553,26 @@ def test_ctrl_c_in_the_middle_of_a_download(server, home: Path) -> None:
     first_update(server, home)
     started = threading.Event()
     server.routes["/orks.json"] = stall_route(body(orks(914)), started, server.release)
-    child = _in_child(home, "data", "update", "--from", server.url)
+    # the child marks the moment its download of orks.json has read bytes of the body: the
+    # signal comes in the middle of the download however busy the machine (not after a sleep)
+    mark = home.parent / f"{home.name}-orks-bytes-read"
+    prelude = (
+        "import http.client\n"
+        "read1 = http.client.HTTPResponse.read1\n"
+        "def marked(self, *args):\n"
+        "    data = read1(self, *args)\n"
+        "    if data and str(getattr(self, 'url', '')).endswith('/orks.json'):\n"
+        f"        open({str(mark)!r}, 'a').close()\n"
+        "    return data\n"
+        "http.client.HTTPResponse.read1 = marked\n"
+    )
+    child = _in_child(home, "data", "update", "--from", server.url, prelude=prelude)
     assert started.wait(30), "the download did not start"
-    time.sleep(0.2)  # the child is reading the stalled body
+    deadline = time.monotonic() + 30
+    while not mark.exists():
+        assert child.poll() is None, child.communicate()
+        assert time.monotonic() < deadline, "the child read nothing of the stalled body"
+        time.sleep(0.01)
     assert [p for p in home.iterdir() if p.name.startswith(".datasheets-11.new-")]
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=30)

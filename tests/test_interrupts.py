@@ -3,12 +3,15 @@
 end, through both ways of starting the program (the ``calc`` console script's entry point and
 ``python -m wh40k_calc``).
 
-The signal is sent by a thread of the child process itself, to its main thread, a set time
-after ``wh40k_calc.__main__``'s first line has held SIGINT (the thread watches the main
-thread's blocked-signal mask in ``/proc``): before that line a signal is the interpreter's own
-to report, out of the program's reach, and a test racing it would be flaky. That the first line
-is reached before anything heavy is imported is checked on its own. The delays say where the
-signal lands, they are not a timing assertion: only the output and the exit code are checked.
+Only after ``wh40k_calc.__main__``'s first line has held SIGINT: before that line a signal is
+the interpreter's own to report, out of the program's reach. The moments of start-up and of
+the command are the program's own steps: the main thread sends the signal to itself as it
+starts importing a given module (the first after the hold, typer, numpy, the engine, rich's
+tables when printing), so it lands there however busy the machine is, and the run must be an
+interruption. The moments about the end are times after the hold (a thread of the child
+watches the main thread's blocked-signal mask in ``/proc``, then sleeps): the command may have
+ended by then, so either outcome is right, and only the output and the exit code are checked.
+That the first line is reached before anything heavy is imported is checked on its own.
 """
 
 from __future__ import annotations
@@ -23,10 +26,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ARGS = ["shoot", "lootas", "--target", "boyz"]
-# seconds after the hold: in the imports (which take far longer than 0.02 s on any machine),
-# in the command, about its end
-EARLY = (0.0, 0.002, 0.01, 0.02)
-LATER = (0.08, 0.15, 0.25)
+# the signal is sent as the main thread starts importing one of these (after the hold; ""
+# stands for the first import of all after it): start-up, then the command and its output
+IMPORTS = ("", "typer", "numpy", "wh40k_calc.engine", "rich.table")
+LATER = (0.08, 0.15, 0.25)  # seconds after the hold: in the command, about its end
 
 # the console script runs `from wh40k_calc.__main__ import main; sys.exit(main())` (the entry
 # point read from the installed metadata); `python -m` runs the package's __main__ module
@@ -51,16 +54,34 @@ def held():
             return int(line.split()[1], 16) & (1 << (signal.SIGINT - 1))
 
 def ctrl_c():
-    while not held():
-        time.sleep(0.0002)
-    time.sleep({delay})
     sys.stderr.write('SIGINT sent\\n')
     sys.stderr.flush()
     signal.pthread_kill(main, signal.SIGINT)
 
+def later(delay):
+    while not held():
+        time.sleep(0.0002)
+    time.sleep(delay)
+    ctrl_c()
+
+class AtImport:  # sends the signal, from the main thread, as it starts importing `name`
+    def __init__(self, name):
+        self.name, self.after_hold, self.done = name, False, False
+
+    def find_spec(self, name, path=None, target=None):
+        self.after_hold = self.after_hold or bool(held())  # (released later, in the command)
+        if self.after_hold and not self.done and name.startswith(self.name):
+            self.done = True
+            ctrl_c()
+        return None
+
 sys.argv = ['calc', *{args!r}]
 {start}
-threading.Thread(target=ctrl_c, daemon=True).start()
+moment = {moment!r}
+if isinstance(moment, str):
+    sys.meta_path.insert(0, AtImport(moment))
+else:
+    threading.Thread(target=later, args=(moment,), daemon=True).start()
 start()
 """
 
@@ -74,8 +95,8 @@ needs_linux = pytest.mark.skipif(
 def test_ctrl_c_at_any_moment_is_a_quiet_exit_130(tmp_path: Path) -> None:
     env = {**os.environ, "WH40K_CALC_HOME": str(tmp_path), "COLUMNS": "100"}
     runs = {
-        (how, delay): subprocess.Popen(
-            [sys.executable, "-c", DRIVER.format(delay=delay, args=ARGS, start=start)],
+        (how, moment): subprocess.Popen(
+            [sys.executable, "-c", DRIVER.format(moment=moment, args=ARGS, start=start)],
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,
@@ -83,13 +104,16 @@ def test_ctrl_c_at_any_moment_is_a_quiet_exit_130(tmp_path: Path) -> None:
             text=True,
         )
         for how, start in STARTS.items()
-        for delay in EARLY + LATER
+        for moment in IMPORTS + LATER
     }
-    for (how, delay), proc in runs.items():
+    for (how, moment), proc in runs.items():
         out, err = proc.communicate(timeout=120)
-        where = f"{how}, SIGINT {delay} s after the hold: exit {proc.returncode}\n{err}"
+        when = f"importing {moment or 'the first module'}" if moment in IMPORTS else moment
+        where = f"{how}, SIGINT {when} after the hold: exit {proc.returncode}\n{err}"
         assert "Traceback" not in err and "Error" not in err, where
-        if delay in EARLY or proc.returncode != 0:
+        if moment in IMPORTS:
+            assert "SIGINT sent" in err, f"{where}: not imported after the hold"
+        if moment in IMPORTS or proc.returncode != 0:
             assert proc.returncode == 130 and err.endswith("SIGINT sent\ninterrupted\n"), where
         else:  # the command had ended (printed all of its output) when the signal came
             assert "Allocation order" in out, where

@@ -16,6 +16,7 @@ independent of how a width is laid out:
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -40,6 +41,13 @@ def text(args: list[str], width: int) -> str:
     return res.stdout
 
 
+@functools.lru_cache(maxsize=16)
+def wide_text(args: tuple[str, ...]) -> str:
+    """``calc ARGS`` at 200 columns, the reference of :func:`check_words`: run once a worker
+    for each command, not once for each width checked (the output depends on nothing else)."""
+    return text(list(args), 200)
+
+
 def tokens(out: str) -> list[str]:
     return DRAWING.sub(" ", out).split()
 
@@ -55,7 +63,7 @@ def check_words(args: list[str], width: int, out: str, reference: str | None = N
     token of ``reference`` (default: the same command at 200 columns) or a part of one split
     after a hyphen; no line is wider than ``width``."""
     legit = set()
-    for t in tokens(text(args, 200) if reference is None else reference):
+    for t in tokens(wide_text(tuple(args)) if reference is None else reference):
         parts = HYPHEN.split(word(t))  # a word may break after any of its hyphens
         n = len(parts)
         legit |= {"".join(parts[i:j]) for i in range(n) for j in range(i + 1, n + 1)}

@@ -239,46 +239,59 @@ def test_units_check_prints_problems_and_a_count(tmp_path: Path) -> None:
     assert bad["file"] == str(tmp_path / "broken.yaml")
 
 
-@pytest.mark.parametrize(
-    ("content", "error"),
-    [
-        (b"", "expected a mapping of datasheet fields at the top level"),
-        (bytes(range(256)) * 8, "not UTF-8 text"),  # 2 KB of every byte value
-        (b"- just\n- a list\n", "expected a mapping of datasheet fields at the top level"),
-    ],
-    ids=["empty", "binary", "a list"],
-)
+NOT_DATASHEETS = {  # a file's name -> its content and the error calc units --check gives
+    "empty": (b"", "expected a mapping of datasheet fields at the top level"),
+    "binary": (bytes(range(256)) * 8, "not UTF-8 text"),  # 2 KB of every byte value
+    "a-list": (b"- just\n- a list\n", "expected a mapping of datasheet fields at the top level"),
+}
+_CHECKED: dict[str, tuple[Path, dict, str, str]] = {}
+
+
+def _checked(edition: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, str, str]:
+    """One folder with each of :data:`NOT_DATASHEETS` and a file for the other edition only,
+    and what ``calc units --check --json``, ``calc units --check`` and ``calc units`` say of
+    it (with the shipped data) in ``edition``: made once a worker, not once a case (each run
+    checks every shipped file)."""
+    if edition not in _CHECKED:
+        folder = tmp_path_factory.mktemp(f"not-datasheets-{edition}")
+        for name, (content, _) in NOT_DATASHEETS.items():
+            (folder / f"not-a-datasheet-{name}.yaml").write_bytes(content)
+        other = dict(LOOTAS, name="Other Edition", faction="Testers")
+        other["edition"] = 10 if edition == "11" else 11
+        other["models"] = [dict(other["models"][0], Sv=9)]  # invalid: a save from 2 to 7
+        (folder / "other-edition-only.yaml").write_text(yaml.safe_dump(other), encoding="utf-8")
+        res = calc("units", "--check", "--datasheets", folder, "--edition", edition, "--json")
+        assert res.exit_code == 1
+        text = calc("units", "--check", "--datasheets", folder, "--edition", edition).stdout
+        listing = calc("units", "--datasheets", folder, "--edition", edition).stdout
+        _CHECKED[edition] = (folder, json.loads(res.stdout), text, listing)
+    return _CHECKED[edition]
+
+
+@pytest.mark.parametrize("name", NOT_DATASHEETS)
 @pytest.mark.parametrize("edition", ["10", "11"])
 def test_units_check_reports_a_file_that_is_no_datasheet_in_either_edition(
-    tmp_path: Path, content: bytes, error: str, edition: str
+    tmp_path_factory: pytest.TempPathFactory, name: str, edition: str
 ) -> None:
     """Trial defect 4: in edition 11 an empty or binary file (which names no edition, so it
     was taken for an edition-10 file) was skipped: "all valid", exit 0. Such a file is checked
     and listed (as unreadable) in both editions; so is a file for the other edition only."""
-    (tmp_path / "not-a-datasheet.yaml").write_bytes(content)
-    other = dict(LOOTAS, name="Other Edition", faction="Testers")
-    other["edition"] = 10 if edition == "11" else 11
-    other["models"] = [dict(other["models"][0], Sv=9)]  # invalid: a save from 2 to 7
-    (tmp_path / "other-edition-only.yaml").write_text(yaml.safe_dump(other), encoding="utf-8")
-    res = calc("units", "--check", "--datasheets", tmp_path, "--edition", edition, "--json")
-    assert res.exit_code == 1
-    invalid = {e["file"]: e for e in json.loads(res.stdout)["invalid"]}
-    assert sorted(invalid) == sorted(
-        str(tmp_path / f) for f in ("other-edition-only.yaml", "not-a-datasheet.yaml")
-    )
-    bad, wrong = (
-        invalid[str(tmp_path / f)] for f in ("not-a-datasheet.yaml", "other-edition-only.yaml")
-    )
-    assert bad["error"] == error
+    folder, checked, text, listing = _checked(edition, tmp_path_factory)
+    invalid = {e["file"]: e for e in checked["invalid"]}
+    files = [f"not-a-datasheet-{n}.yaml" for n in NOT_DATASHEETS] + ["other-edition-only.yaml"]
+    assert sorted(invalid) == sorted(str(folder / f) for f in files)  # and none shipped
+    bad = invalid[str(folder / f"not-a-datasheet-{name}.yaml")]
+    wrong = invalid[str(folder / "other-edition-only.yaml")]
+    assert bad["error"] == NOT_DATASHEETS[name][1]
     assert bad["unreadable"] is True
     assert wrong["error"] == "models[0].Sv: must be from 2 to 7, not 9"
-    text = calc("units", "--check", "--datasheets", tmp_path, "--edition", edition).stdout
     other_edition = "10" if edition == "11" else "11"
-    assert f"of them for edition {other_edition} only), 2 invalid" in text.splitlines()[-1]
-    listing = calc("units", "--datasheets", tmp_path, "--edition", edition).stdout
+    assert f"of them for edition {other_edition} only), 4 invalid" in text.splitlines()[-1]
     flat = " ".join(listing.split())  # the path may be folded onto a line of its own
-    assert ".yaml (unreadable: 'calc units --check' says why)" in flat
-    assert flat.count("(unreadable") == 1 and "not-a-datasheet" in flat
+    squeezed = "".join(listing.split())  # a long path may be folded at a hyphen too
+    assert f"datasheet-{name}.yaml(unreadable:'calcunits--check'sayswhy)" in squeezed
+    assert f"not-a-datasheet-{name} " in flat  # the entry's name
+    assert flat.count("(unreadable") == len(NOT_DATASHEETS)
     assert (
         "other-edition-only.yaml" not in listing
     )  # the other edition's file is checked, not listed
@@ -811,7 +824,8 @@ def test_the_benchmark_batch_says_its_edition() -> None:
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["shoot", "lootas", "--models", "0", "-t", "boyz"], "error: --models 0: Lootas cannot"),
+        (["shoot", "lootas", "--models", "11", "-t", "boyz"],
+         "error: --models 11: Lootas cannot have 11 models"),
         (["shoot", "lootas", "-t", "boyz", "--target-models", "21"],
          "error: --target-models 21: Boyz cannot have 21 models: from 1 to 20"),
         (["sequence", "-t", "boyz", "shoot lootas --models 11"],

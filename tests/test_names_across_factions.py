@@ -8,10 +8,18 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import SWEEP, export_subset, in_sample
 from helpers import cli as calc
 from helpers import cli_json as as_json
 
-from wh40k_calc.catalog import AmbiguousUnitError, Catalog, UnknownFactionError, UnknownUnitError
+from wh40k_calc.catalog import (
+    SHIPPED,
+    AmbiguousUnitError,
+    Catalog,
+    UnknownFactionError,
+    UnknownUnitError,
+)
+from wh40k_calc.datasheet import load_datasheet
 
 CSV_DIR = Path(__file__).resolve().parents[2] / "shared/data/wahapedia-10e-2025-07"
 
@@ -202,26 +210,40 @@ def test_the_user_data_folder_is_always_searched(tmp_path: Path, monkeypatch) ->
 @pytest.mark.skipif(
     not (CSV_DIR / "Datasheets.csv").is_file(), reason=f"the export is not here: {CSV_DIR}"
 )
+@pytest.mark.sweep
 def test_import_all_writes_the_user_data_folder(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setenv("WH40K_CALC_HOME", str(tmp_path))
-    res = calc("import", "--all", "--csv", CSV_DIR)
+    """``calc import --all`` of the whole export (make test-slow), or in make test of a copy
+    of it with about one datasheet in ten and every one that has a curated file."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("WH40K_CALC_HOME", str(home))
+    export, total = CSV_DIR, 1623  # every datasheet but the placeholder "Example Wargear"
+    if not SWEEP:
+        curated = {(s.faction, s.name) for s in map(load_datasheet, SHIPPED.rglob("*.yaml"))}
+        names = {name for _, name in curated} | {"Burna Boyz", "Example Wargear"}
+        export = tmp_path / "export"
+        kept = export_subset(
+            CSV_DIR, export, lambda row: row["name"] in names or in_sample(row["id"], 10)
+        )
+        total = kept - 1
+        assert len(curated) == 16 and total < 400
+    res = calc("import", "--all", "--csv", export)
     assert res.exit_code == 0, res.output
-    # 1623 datasheets less the 16 with a curated shipped file (skipped, and said so)
-    assert "wrote 1607 datasheets" in res.stdout and "skipped 16 units" in res.stdout
-    again = calc("import", "--all", "--csv", CSV_DIR)
+    # the datasheets less the 16 with a curated shipped file (skipped, and said so)
+    assert f"wrote {total - 16} datasheets" in res.stdout and "skipped 16 units" in res.stdout
+    again = calc("import", "--all", "--csv", export)
     assert again.exit_code == 1 and "--force" in again.output
     # found without --datasheets; the curated Boyz stay (seed page points: 20 Boyz 160)
-    assert Catalog().find("orks/burna-boyz").path.is_relative_to(tmp_path)
+    assert Catalog().find("orks/burna-boyz").path.is_relative_to(home)
     assert [s.points for s in Catalog().find("boyz").sizes] == [80, 160]
     # the fresh-user trial: the curated Lootas' loadouts failed 3 of the example's 4 runs
     batch = Path(__file__).resolve().parents[1] / "examples" / "lootas-loadouts.yaml"
     runs = as_json("compare", batch)
     assert len({r["run"] for r in runs}) == 4
     # --replace-curated: the user's copy replaces the curated one (export points)
-    res = calc("import", "--all", "--csv", CSV_DIR, "--force", "--replace-curated")
-    assert res.exit_code == 0 and "wrote 1623 datasheets" in res.stdout, res.output
+    res = calc("import", "--all", "--csv", export, "--force", "--replace-curated")
+    assert res.exit_code == 0 and f"wrote {total} datasheets" in res.stdout, res.output
     sheet = Catalog().find("boyz")
-    assert sheet.path == tmp_path / "datasheets" / "orks" / "boyz.yaml"
+    assert sheet.path == home / "datasheets" / "orks" / "boyz.yaml"
     assert [s.points for s in sheet.sizes] == [80, 170]
 
 

@@ -187,8 +187,8 @@ def _check_size(ds, models: int | None, option: str) -> None:
         return
     try:
         pick_size(ds, models, "attacker")
-    except SelectionError as exc:
-        raise SelectionError(f"{option} {models}: {exc}") from None
+    except SelectionError as exc:  # of the same kind: below one model is a usage error
+        raise type(exc)(f"{option} {models}: {exc}") from None
 
 
 def target_choice(

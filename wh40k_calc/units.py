@@ -15,7 +15,7 @@ from msgspec import Struct
 from .datasheet import CONTROL, Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
 from .fuzzy import did_you_mean
 from .records import replace
-from .selection import SelectionError, UnitChoice, WeaponsError
+from .selection import SelectionError, UnitChoice, UsageError, WeaponsError
 from .wording import count
 
 
@@ -153,7 +153,9 @@ def pick_size(ds: Datasheet, models: int | None, role: str) -> tuple[UnitSize, d
             ),
             "",
         )
-        raise SelectionError(
+        # fewer than one model is no unit at all, whatever the datasheet: a usage error
+        error = SelectionError if models >= 1 else UsageError
+        raise error(
             f"{ds.name} cannot have {count(models, 'model')}: from 1 to {totals[-1]} "
             f"(sizes {legal}; fewer models means a damaged unit{why})"
         )
@@ -456,7 +458,6 @@ def parse_weapon_spec(text: str) -> tuple[str, int]:
             is neither ``Flamer`` nor ``Flamer x2``), shown escaped (exit code 2).
         UsageError: empty name or a count below 1 (exit code 2, as for any malformed value).
     """
-    from .selection import UsageError
 
     if _CONTROL.search(text):
         from .terminal import escape_controls

@@ -22,7 +22,7 @@ from msgspec import Struct, field
 from ..kept import Kept
 from ..profile import Activation, AttackProfile, TargetProfile, TargetStates
 from ..records import replace
-from ..selection import Selection, SelectionError, UnitChoice
+from ..selection import Selection, SelectionError, UnitChoice, UsageError
 from ..units import ModelGroup, Unit, build_unit
 from .added import with_added_abilities, without_abilities
 from .advanced import advanced_refusal
@@ -165,8 +165,8 @@ def plan(
     s = Situation(edition, sel, attacker, target, applied, changes)
     _, damaged_note = damaged_hit_mod(sel, attacker)
     conditions_notes = edition.check_conditions(sel, attacker, target)
-    if (why := advanced_refusal(edition, sel)) is not None:
-        raise SelectionError(why)
+    if (why := advanced_refusal(edition, sel)) is not None:  # conditions that exclude each other
+        raise UsageError(why)
     mortal_only = bool(changes.unit("attacker", "mortal_wounds"))
     groups, notes = weapon_options(
         sel, attacker, mortal_only, _blast_ok(changes), _assault_ok(changes)
