@@ -87,7 +87,7 @@ def test_show_the_data_s_faction_name_with_points_and_data_version() -> None:
     assert out["faction"] == "Space Marines"
     assert [s["points"] for s in out["sizes"]] == [80, 150]
     assert out["data"] == {"source": "game-datacards", "version": 912, "date": "2026-07-23"}
-    assert out["editions"] == [11]
+    assert out["editions"] == ["11"]
     first = calc("show", "Adeptus Astartes/Intercessor Squad", "--edition", "11").stdout
     assert first.splitlines()[0].endswith("· edition 11 · data 912 (2026-07-23)")
 
@@ -174,7 +174,7 @@ def test_a_user_file_is_for_the_editions_it_names(tmp_path: Path) -> None:
 def test_curated_lord_invocatus_is_for_both_editions() -> None:
     for edition in ("10", "11"):
         out = as_json("show", "lord invocatus", "--edition", edition)
-        assert out["editions"] == [10, 11] and "rules" in out and out["data"] is None
+        assert out["editions"] == ["10", "11"] and "rules" in out and out["data"] is None
 
 
 def test_a_bad_edition_field_is_refused_naming_the_file(tmp_path: Path) -> None:

@@ -117,8 +117,9 @@ def test_unknown_effect_suggests():
 @pytest.mark.parametrize(("text", "listing"), [("ワーグ", "NAME"), ("orks/!!", "'orks'")])
 def test_a_name_with_nothing_to_match_says_so(text, listing):
     """A name was given, but ids keep only Latin letters and digits and it has none: the
-    message says that (not that no name was given) and where the names are listed."""
-    line = error("shoot", "lootas", "--target", "boyz", "--effect", text)
+    message says that (not that no name was given) and where the names are listed; a usage
+    error (no data could match it)."""
+    line = error("shoot", "lootas", "--target", "boyz", "--effect", text, code=2)
     assert "no effect name" not in line
     assert "has no letters or digits we can match" in line
     assert f"`calc effects --faction {listing}`" in line
@@ -156,14 +157,19 @@ def test_an_option_is_taken():
 
 
 @pytest.mark.parametrize(
-    ("text", "code"),
-    # malformed whatever the data holds (no name, nothing after ':'): usage errors (2);
-    # a name the data does not have: 1
-    [("", 2), (":", 2), ("attacker:", 2), ("a:b:c", 1), ("waaagh:", 2), ("/waaagh/", 2)],
+    "text",
+    [":", "attacker:", "a:b:c", "waaagh:", "/waaagh/"],
 )
-def test_bad_effect_input_is_one_error_line(text, code):
-    line = error("shoot", "lootas", "--target", "boyz", "--effect", text, code=code)
-    assert "effect" in line
+def test_bad_effect_input_is_one_error_line(text):
+    """A malformed ``--effect`` is a usage error (exit code 2) of one line."""
+    line = error("shoot", "lootas", "--target", "boyz", "--effect", text, code=2)
+    assert "effect" in line and line.count("\n") == 1
+
+
+def test_an_empty_effect_is_a_usage_error():
+    result = calc("shoot", "lootas", "--target", "boyz", "--effect", "")
+    assert result.exit_code == 2, result.stderr
+    assert "Invalid value for '--effect'" in result.stderr and "no name given" in result.stderr
 
 
 def test_a_name_of_several_rules_is_refused_with_the_choices(tmp_path, monkeypatch):
@@ -343,8 +349,8 @@ def test_calc_effects_filters(args, must, must_not):
     ],
 )
 def test_calc_effects_refusals(args, said):
-    # --edition 9 is a usage error (2), as `calc shoot --edition 9` is click's
-    assert said in error("effects", *args, code=2 if args[0] == "--edition" else 1)
+    # --edition 9 and --kind relic are usage errors (2), as `calc shoot --edition 9` is click's
+    assert said in error("effects", *args, code=2 if args[0] in ("--edition", "--kind") else 1)
 
 
 def test_calc_effects_status_adds_the_coverage_lines():

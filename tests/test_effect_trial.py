@@ -252,11 +252,11 @@ def test_a_stratagem_whose_every_change_needs_half_range():
 # 4. Refusals that say the real reason
 
 
-def error(*args: str) -> str:
-    """The message of a refused ``calc ARGS``: exit code 1, one ``error:`` line, no
-    traceback."""
+def error(*args: str, code: int = 1) -> str:
+    """The message of a refused ``calc ARGS``: exit code ``code`` (2: a usage error), one
+    ``error:`` line, no traceback."""
     result = cli(*args)
-    assert result.exit_code == 1, (result.stdout, result.stderr)
+    assert result.exit_code == code, (result.stdout, result.stderr)
     assert result.stderr.startswith("error: "), result.stderr
     assert "Traceback" not in result.stderr
     return " ".join(result.stderr.split())
@@ -348,8 +348,9 @@ def test_calc_effects_lists_the_closest_names_when_no_edition_has_it():
 
 
 def test_an_empty_faction_before_the_slash_is_refused():
-    """``/oath-of-moment`` is refused as ``orks/`` is, not read as ``oath-of-moment``."""
-    msg = error(*SHOOT, "--effect", "/oath-of-moment")
+    """``/oath-of-moment`` is refused as ``orks/`` is, not read as ``oath-of-moment``: a
+    usage error (its form is wrong whatever the data says)."""
+    msg = error(*SHOOT, "--effect", "/oath-of-moment", code=2)
     assert "no faction before '/'" in msg
 
 

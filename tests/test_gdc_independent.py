@@ -102,7 +102,7 @@ def test_forty_random_datasheets_match_the_data(sample) -> None:
         name = en(d["name"])
         got = show(faction, name)
         assert key(got["name"]) == key(name)
-        assert got["data"]["version"] == 912 and got["editions"] == [11]
+        assert got["data"]["version"] == 912 and got["editions"] == ["11"]
         # statlines: every model type's characteristics
         want_stats = {statline(s) for s in d["stats"]}
         have_stats = {(m["M"], m["T"], m["Sv"], m["W"], m["Ld"], m["OC"]) for m in got["models"]}

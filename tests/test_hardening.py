@@ -105,14 +105,15 @@ def test_names_match_without_accents():
 @pytest.mark.parametrize(
     ("args", "message", "code"),
     [
-        (["--weapon", "Deffgun x2", "--loadout", "kustom-mega-blastas"], "cannot be combined", 1),
-        (["--order", ","], "give names separated by commas", 2),  # malformed: a usage error
+        (["--weapon", "Deffgun x2", "--loadout", "kustom-mega-blastas"], "cannot be combined", 2),
+        (["--order", ","], "give names separated by commas", 2),
         (["--allocation", "Bos Nob"], "did you mean 'Boss Nob'", 1),
         (["--order", "defgun"], "did you mean 'Deffgun'", 1),
-        (["--datasheets", ""], "--datasheets: empty folder name", 1),
+        (["--datasheets", ""], "'--datasheets': no folder given ('')", 2),
     ],
 )
 def test_refused_with_one_line(args, message, code):
+    """Refused with the message; exit code 2 for what is wrong whatever the data says."""
     res = calc("shoot", "lootas", "--target", "boyz", *args)
     assert res.exit_code == code
     assert message in res.stderr

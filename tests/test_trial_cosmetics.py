@@ -79,4 +79,4 @@ def test_two_leaders_of_one_datasheet_give_each_not_modelled_line_once():
 def test_a_blank_name_is_echoed_as_typed():
     res = cli("shoot", "   ", "--target", "boyz")
     assert res.exit_code == 2  # no name at all: a usage error
-    assert "no unit name given ('   ')" in res.stderr
+    assert "Invalid value for 'ATTACKER': no name given ('   ')" in res.stderr

@@ -441,5 +441,5 @@ def test_weapon_with_loadout_default_refused_on_the_command_line() -> None:
     from helpers import cli
 
     res = cli("shoot", "lootas", "-t", "boyz", "--weapon", "Deffgun x4", "--loadout", "default")
-    assert res.exit_code == 1
+    assert res.exit_code == 2  # options that do not go together: a usage error
     assert "cannot be combined with --loadout" in res.output

@@ -21,7 +21,7 @@ import typer
 import typer.main
 from typer.core import TyperCommand, TyperGroup
 
-from .options import DatasheetsOpt, EditionOpt, FactionOpt, catalog, exit_code, fail, warning
+from .options import DatasheetsOpt, EditionOpt, FactionOpt, catalog, exit_code, fail, named, warning
 from .request import COMMAND_SETTINGS, PHASE_HELP, attack_command, command_for
 
 if TYPE_CHECKING:
@@ -230,11 +230,10 @@ def _print_result(result: Result, as_json: bool) -> None:
 
         sys.stdout.write(json.dumps(to_json(result), indent=2) + "\n")
         return
-    from rich.console import Console
-
     from .report import render
+    from .terminal import output_console
 
-    render(result, Console(highlight=False))
+    render(result, output_console())
 
 
 @app.callback(invoke_without_command=True)
@@ -261,7 +260,9 @@ def units(
         str | None,
         typer.Argument(metavar="TEXT", help="Only names like this (fuzzy), e.g. 'leman russ'."),
     ] = None,
-    faction: Annotated[str | None, typer.Option(metavar="NAME", help="Only this faction.")] = None,
+    faction: Annotated[
+        str | None, typer.Option(metavar="NAME", help="Only this faction.", callback=named)
+    ] = None,
     check: Annotated[
         bool,
         typer.Option(
@@ -421,13 +422,13 @@ def _print_problems(problems, summary: str) -> None:
     reason, indented and wrapped) and the summary."""
     import textwrap
 
-    from rich.console import Console
     from rich.text import Text
 
     from .listing import listed_name, place_of
     from .terminal import escape_controls as esc
+    from .terminal import output_console
 
-    out = Console(highlight=False)
+    out = output_console()
     width = max(out.width, 20)
     for e, why in problems:
         name = listed_name(e.name)  # a name too long to be valid: cut, as the listing does
@@ -444,7 +445,9 @@ def _print_problems(problems, summary: str) -> None:
 
 @command("show")
 def show(
-    name: Annotated[str, typer.Argument(help="Datasheet name, file stem or Faction/Name.")],
+    name: Annotated[
+        str, typer.Argument(help="Datasheet name, file stem or Faction/Name.", callback=named)
+    ],
     faction: FactionOpt = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the datasheet as JSON (the YAML's fields).")
@@ -471,10 +474,11 @@ def show(
 
         sys.stdout.write(json.dumps(datasheet_json(ds), indent=1, ensure_ascii=False) + "\n")
         return
-    from rich.console import Console
     from rich.text import Text
 
-    console = Console(highlight=False)
+    from .terminal import output_console
+
+    console = output_console()
     render_datasheet(ds, console, chosen.note)
     for note in cat.duplicate_notes([ds]):
         console.print(Text.assemble(("Note: ", "dim"), note))
@@ -488,7 +492,9 @@ def effects(
     ] = None,
     faction: Annotated[
         str | None,
-        typer.Option(metavar="NAME", help="Only this faction's (ours or the data's name)."),
+        typer.Option(
+            metavar="NAME", help="Only this faction's (ours or the data's name).", callback=named
+        ),
     ] = None,
     edition: Annotated[
         str | None,
@@ -501,7 +507,7 @@ def effects(
         ),
     ] = None,
     detachment: Annotated[
-        str | None, typer.Option(metavar="NAME", help="Only this detachment's.")
+        str | None, typer.Option(metavar="NAME", help="Only this detachment's.", callback=named)
     ] = None,
     status: Annotated[
         bool,
@@ -517,7 +523,15 @@ def effects(
     """List the effects --effect accepts (army and detachment rules, stratagems,
     enhancements, unit rules, core stratagems), by faction, kind, detachment and name."""
     from .edition import EditionError, choose
-    from .effect_listing import ListingError, effect_json, line_json, only_lines, render, select
+    from .effect_listing import (
+        KindError,
+        ListingError,
+        effect_json,
+        line_json,
+        only_lines,
+        render,
+        select,
+    )
     from .effect_schema import EffectFileError
 
     try:
@@ -527,7 +541,7 @@ def effects(
     try:
         found, lines = select(ed, faction, kind, detachment, text)
     except (ListingError, EffectFileError) as exc:
-        raise fail(str(exc)) from None
+        raise fail(str(exc), 2 if isinstance(exc, KindError) else 1) from None
     if as_json:
         import json
 
@@ -536,9 +550,9 @@ def effects(
         return
     if not found and lines and not status:  # only rules hidden without --status
         raise fail(only_lines(lines, text))
-    from rich.console import Console
+    from .terminal import output_console
 
-    render(found, lines if status else [], ed, Console(highlight=False))
+    render(found, lines if status else [], ed, output_console())
 
 
 def _compare_command() -> Callable[..., Any]:

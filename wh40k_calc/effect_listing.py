@@ -36,6 +36,10 @@ class ListingError(ValueError):
         self.hints = hints
 
 
+class KindError(ListingError):
+    """``--kind`` names no kind of effect: a usage error (exit code 2), whatever the data."""
+
+
 @dataclass(frozen=True)
 class Line:
     """A coverage line with its file's faction key (for listing)."""
@@ -111,7 +115,7 @@ def _select(
     lines = [Line(k, c) for k in keys for p in files.get(k, ()) for c in ef.load(p).coverage]
     if kind is not None:
         if kind not in KINDS:
-            raise ListingError(f"--kind {kind!r}: choose {', '.join(KINDS)}")
+            raise KindError(f"--kind {kind!r}: choose {', '.join(KINDS)}")
         effects = [e for e in effects if e.kind == kind]
         lines = [x for x in lines if x.coverage.kind == kind]
     if detachment is not None:

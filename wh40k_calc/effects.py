@@ -179,8 +179,9 @@ class EffectNameError(LookupError):
 
 
 class EffectFormError(EffectNameError):
-    """An ``--effect`` malformed whatever the data holds (no name, a ``:`` with nothing after
-    it): a usage error (exit code 2)."""
+    """An ``--effect`` whose very form is wrong, whatever the data says (no name, no faction
+    before ``/``, more than one ``:OPTION`` part, no option after ``:``): a usage error
+    (``usage``: exit code 2)."""
 
     usage = True
 
@@ -270,9 +271,10 @@ def parse_request(text: str) -> Request:
     """``[attacker:|target:][FACTION/]NAME[:OPTION[,OPTION...]]``.
 
     Raises:
-        EffectNameError: an empty name, a name with no letter or digit to match
-            (:func:`unmatchable`), or more than one ``:OPTION`` part.
-        EmptyOptionError: a ``:`` with no option after it.
+        EffectFormError: an empty name, a name with no letter or digit to match
+            (:func:`unmatchable`), no faction before a ``/``, or more than one ``:OPTION``
+            part (usage errors, exit code 2).
+        EmptyOptionError: a ``:`` with no option after it (a usage error too).
     """
     raw = text.strip()
     parts = [p.strip() for p in raw.split(":")]
@@ -281,7 +283,7 @@ def parse_request(text: str) -> Request:
         side = parts[0].lower()
         parts = parts[1:]
     if len(parts) > 2:
-        raise EffectNameError(
+        raise EffectFormError(
             f"--effect {raw}: write [attacker:|target:][FACTION/]NAME[:OPTION,OPTION]"
         )
     name = parts[0]
@@ -289,16 +291,19 @@ def parse_request(text: str) -> Request:
     if "/" in name:
         faction, name = (p.strip() for p in name.rsplit("/", 1))
         if not faction:
-            raise EffectNameError(
+            raise EffectFormError(
                 f"--effect {raw!r}: no faction before '/' (write FACTION/NAME, or the NAME alone)"
             )
     options = tuple(slug(o) for o in parts[1].split(",") if o.strip()) if len(parts) > 1 else ()
     if not name:
         raise EffectFormError(f"--effect {raw!r}: no effect name (`calc effects` lists them)")
     if not slug(name):
-        raise EffectNameError(f"--effect {raw!r}: {unmatchable(name, faction)}")
+        raise EffectFormError(f"--effect {raw!r}: {unmatchable(name, faction)}")
     if len(parts) > 1 and not options:
-        raise EmptyOptionError(f"--effect {raw}: no option after ':'", raw.rstrip(": "))
+        bare = raw.rstrip(": ")
+        raise EmptyOptionError(
+            f"--effect {raw!r}: no option after ':' (write {bare!r} alone, or {bare}:OPTION)", bare
+        )
     return Request(raw, name, side, faction, options)
 
 

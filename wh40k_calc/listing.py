@@ -122,7 +122,7 @@ def entry_json(
         "qualified": e.qualified,
         "source": e.kind,
         "file": str(e.path),
-        "editions": [int(x) for x in e.editions],
+        "editions": [str(x) for x in e.editions],
         "data": data,
     }
     if replaces is not None:
@@ -221,18 +221,17 @@ def print_units(
     in a note after the listing."""
     import itertools
 
-    from rich.console import Console
     from rich.text import Text
 
     from .layout import wrap_words
     from .terminal import escape_controls as esc
-    from .terminal import print_joined
+    from .terminal import output_console, print_joined
     from .wording import count
 
     # the datasheets used, then the files hidden by them ("1 datasheet, plus 1 hidden file"
     # over two lines: a hidden file is listed but is no datasheet a name finds)
     hidden = sum(1 for e in entries if e.hidden_by is not None)
-    out = Console(highlight=False)
+    out = output_console()
     width = out.width  # asked once: rich asks the terminal each time
     cwd = os.getcwd()
     print_joined(

@@ -90,6 +90,36 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
+def _nonblank(what: str) -> Any:
+    """The typer ``callback`` of options whose every value is a ``what`` ("name", "folder"):
+    see :func:`named`."""
+
+    def check(value: Any) -> Any:
+        for text in [value] if isinstance(value, str) else value or ():
+            if not str(text).strip():
+                raise typer.BadParameter(f"no {what} given ({text!r})")
+        return value
+
+    return check
+
+
+def named(value: Any) -> Any:
+    """The value of a name option or argument (a unit, a Leader, a faction, a loadout, an
+    effect, a weapon; ``str``, a list of them, or None when not given), returned as it is: a
+    name given empty or blank (``--target-leader ''``) is a usage error whatever the data
+    says (exit code 2, as click's own; in a ``calc sequence`` step or an exchange side too).
+    Used as the typer ``callback`` of those options (``--datasheets``: the same for a folder).
+
+    Raises:
+        typer.BadParameter: an empty or blank name.
+    """
+    return _name_check(value)
+
+
+_name_check = _nonblank("name")
+_folder_check = _nonblank("folder")
+
+
 EDITION_HELP = (
     "Rules edition, and its datasheets (default: WH40K_CALC_EDITION, else the config file's "
     "'edition', else 10)."
@@ -148,6 +178,7 @@ DatasheetsOpt = Annotated[
         metavar="DIR",
         help="Extra folder of datasheet YAML files (repeatable; also WH40K_CALC_DATASHEETS, "
         "':'-separated). A file named like a shipped one wins.",
+        callback=_folder_check,
     ),
 ]
 EditionOpt = Annotated[Edition | None, typer.Option("--edition", help=EDITION_HELP)]
@@ -159,6 +190,7 @@ EffectOpt = Annotated[
         metavar="NAME",
         help="Named rule or stratagem (repeatable; `calc effects`). Prefix 'attacker:' or "
         "'target:' to pick a side.",
+        callback=named,
     ),
 ]
 
@@ -196,12 +228,16 @@ FactionOpt = Annotated[
         metavar="FACTION",
         help="The attacker's faction, for names several factions use (also WH40K_CALC_FACTIONS, "
         "a comma-separated preference list).",
+        callback=named,
     ),
 ]
 TargetFactionOpt = Annotated[
     str | None,
     typer.Option(
-        "--target-faction", metavar="FACTION", help="The target's faction (as --faction)."
+        "--target-faction",
+        metavar="FACTION",
+        help="The target's faction (as --faction).",
+        callback=named,
     ),
 ]
 WoundsLeftOpt = Annotated[
@@ -228,7 +264,9 @@ class AttackerOptions(OptionGroup, Struct, frozen=True):
     attacker: Annotated[
         str,
         typer.Argument(
-            metavar="ATTACKER", help="Attacking unit (datasheet name or file stem, e.g. lootas)."
+            metavar="ATTACKER",
+            help="Attacking unit (datasheet name or file stem, e.g. lootas).",
+            callback=named,
         ),
     ]
     models: Annotated[
@@ -242,7 +280,9 @@ class AttackerOptions(OptionGroup, Struct, frozen=True):
     loadout: Annotated[
         str | None,
         typer.Option(
-            metavar="NAME", help="Named loadout of the attacker ('default' = as equipped)."
+            metavar="NAME",
+            help="Named loadout of the attacker ('default' = as equipped).",
+            callback=named,
         ),
     ] = None
     weapon: Annotated[
@@ -251,6 +291,7 @@ class AttackerOptions(OptionGroup, Struct, frozen=True):
             "--weapon",
             metavar="'NAME xN'",
             help="Exactly which weapons attack: 'NAME xN' (repeatable).",
+            callback=named,
         ),
     ] = None
     leader: Annotated[
@@ -259,6 +300,7 @@ class AttackerOptions(OptionGroup, Struct, frozen=True):
             "--leader",
             metavar="NAME",
             help="Leader (edition 11: or Support) attached to the attacking unit (repeatable).",
+            callback=named,
         ),
     ] = None
     add_ability: AddAbilityOpt = None
@@ -273,6 +315,7 @@ class AttackerOptions(OptionGroup, Struct, frozen=True):
             metavar="leader|bodyguard|NAME",
             help="Where [PRECISION] attacks go in an Attached unit: its CHARACTER models (the "
             "default: leader), the Bodyguard, or the CHARACTER model named first.",
+            callback=named,
         ),
     ] = None
 
@@ -282,7 +325,9 @@ class TargetOptions(OptionGroup, Struct, frozen=True):
     attached Leaders, allocation order, the wounded model's wounds left, Stealth whatever its
     datasheet says, faction."""
 
-    target: Annotated[str, typer.Option("--target", "-t", metavar="NAME", help="Target unit.")]
+    target: Annotated[
+        str, typer.Option("--target", "-t", metavar="NAME", help="Target unit.", callback=named)
+    ]
     target_models: Annotated[
         int | None,
         typer.Option(
@@ -290,7 +335,8 @@ class TargetOptions(OptionGroup, Struct, frozen=True):
         ),
     ] = None
     target_loadout: Annotated[
-        str | None, typer.Option(metavar="NAME", help="Named loadout of the target.")
+        str | None,
+        typer.Option(metavar="NAME", help="Named loadout of the target.", callback=named),
     ] = None
     target_leader: Annotated[
         list[str] | None,
@@ -298,6 +344,7 @@ class TargetOptions(OptionGroup, Struct, frozen=True):
             "--target-leader",
             metavar="NAME",
             help="Leader (edition 11: or Support) attached to the target (repeatable).",
+            callback=named,
         ),
     ] = None
     allocation: Annotated[

@@ -354,7 +354,7 @@ def datasheet_json(ds: Datasheet) -> dict[str, Any]:
             "target": list(ds.not_modelled_target),
         },
         "source": ds.source,
-        "editions": [int(e) for e in ds.editions],
+        "editions": [str(e) for e in ds.editions],
         "legends": ds.legends,
         "data": data_json(ds),
         "additional_cost": (

@@ -3,16 +3,58 @@ wrapping: a word longer than the line is folded), and without trailing spaces.
 
 Used for the one-line headings (``calc shoot``'s first line, ``calc compare``'s title and
 target headings), which rich would otherwise wrap wherever the width falls, leaving the space
-before the break at the end of the line.
+before the break at the end of the line; and the output console every command prints on
+(:func:`output_console`), which drops the spaces that end a line wherever they come from.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
-from typing import Any
+from typing import IO, Any, cast
 
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# A run of spaces and colour codes (SGR) at the end of what has been written so far.
+_TAIL = re.compile(r"(?: |\x1b\[[0-9;]*m)+\Z")
+_SGR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+class EndTrimmed:
+    """A text stream that drops the spaces at the end of every line written to it (rich pads
+    a table's rows, and a title, to the table's width): spaces are held back until what
+    follows shows whether they end a line (a newline, or the end of the output: dropped) or
+    not (written). Colour codes among them are kept. Everything else (``isatty``,
+    ``fileno``, ``encoding``...) is the wrapped stream's."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self._held = ""  # spaces and colour codes not yet known to end a line
+
+    def write(self, text: str) -> int:
+        """Write ``text`` without the spaces that end its lines; returns ``len(text)``."""
+        lines = (self._held + text).split("\n")
+        last = lines.pop()
+        out = [_TAIL.sub(lambda m: "".join(_SGR.findall(m.group())), line) for line in lines]
+        tail = _TAIL.search(last)
+        self._held = tail.group() if tail else ""
+        out.append(last[: tail.start()] if tail else last)
+        self._stream.write("\n".join(out))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def output_console(**options: Any) -> Any:
+    """The console every command prints its output on: rich's ``Console`` on standard output
+    (as it is when called: a test's captured output too), not highlighting numbers, and
+    never ending a line in spaces (the padding of a table's cells and titles is dropped, at
+    any width). ``options`` go to the ``Console`` as given."""
+    from rich.console import Console
+
+    options.setdefault("highlight", False)
+    return Console(file=cast(IO[str], EndTrimmed(sys.stdout)), **options)
 
 
 def escape_controls(text: str) -> str:

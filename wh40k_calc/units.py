@@ -186,10 +186,13 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
 
     Raises:
         SelectionError: unknown loadout or weapon, impossible size or count, a character that
-            cannot lead (or support) this unit, too many of them.
+            cannot lead (or support) this unit, too many of them; a UsageError (exit code 2)
+            for ``--weapon`` with ``--loadout``.
     """
     if choice.weapons and choice.loadout is not None:
-        raise SelectionError(
+        from .selection import UsageError
+
+        raise UsageError(
             "--weapon lists exactly which weapons attack: it cannot be combined with --loadout"
         )
     ds = choice.datasheet

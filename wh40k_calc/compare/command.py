@@ -26,6 +26,7 @@ from ..options import (
     FactionOpt,
     TargetFactionOpt,
     fail,
+    named,
 )
 from .table import SortKey
 
@@ -41,7 +42,9 @@ class CrossOptions(OptionGroup, Struct, frozen=True):
 
     target: Annotated[
         list[str] | None,
-        typer.Option("--target", "-t", metavar="NAME", help="Target unit (repeatable)."),
+        typer.Option(
+            "--target", "-t", metavar="NAME", help="Target unit (repeatable).", callback=named
+        ),
     ] = None
     target_set: Annotated[
         list[str] | None,
@@ -49,12 +52,16 @@ class CrossOptions(OptionGroup, Struct, frozen=True):
             "--target-set",
             metavar="NAME",
             help="A named set of targets, e.g. 'benchmarks' (repeatable; with --target too).",
+            callback=named,
         ),
     ] = None
     loadout: Annotated[
         list[str] | None,
         typer.Option(
-            "--loadout", metavar="NAME", help="Named loadout of the attacker (repeatable)."
+            "--loadout",
+            metavar="NAME",
+            help="Named loadout of the attacker (repeatable).",
+            callback=named,
         ),
     ] = None
     models: Annotated[
@@ -69,7 +76,10 @@ class CrossOptions(OptionGroup, Struct, frozen=True):
     leader: Annotated[
         list[str] | None,
         typer.Option(
-            "--leader", metavar="NAME", help="Leader attached to each attacker (repeatable)."
+            "--leader",
+            metavar="NAME",
+            help="Leader attached to each attacker (repeatable).",
+            callback=named,
         ),
     ] = None
     fight: Annotated[
@@ -161,6 +171,7 @@ def compare(
             metavar="BATCH.yaml | ATTACKER...",
             help="A batch file, or attacking units (datasheet names) to cross with "
             "--loadout, --models and --target (none with --army).",
+            callback=named,
         ),
     ] = None,
     *,
@@ -474,6 +485,22 @@ def _jobs_from_batch_file(
     return jobs_from_batch(batch, cat, overrides), batch.defaults.title
 
 
+def _check_effect_forms(effects: list[str]) -> None:
+    """Each ``--effect`` of the command line well formed, as ``calc shoot`` checks it: a name,
+    at most one ``:OPTION`` part, an option after a ``:``.
+
+    Raises:
+        typer.Exit: code 2 (a usage error), after the error line.
+    """
+    from ..effects import EffectFormError, parse_request
+
+    for text in effects:
+        try:
+            parse_request(text)
+        except EffectFormError as exc:
+            raise fail(str(exc), 2) from None
+
+
 def _jobs_from_command_line(
     what: list[str],
     cross: CrossOptions,
@@ -508,6 +535,7 @@ def _jobs_from_command_line(
                 )
     if not cross.target and not cross.target_set:
         raise fail("give at least one --target or --target-set (or a batch file)", 2)
+    _check_effect_forms(effects)
     cat = cat or catalog(engine.datasheets, engine.edition_value)
     targets = _targets(cross, cat)
     return jobs_from_options(
@@ -599,9 +627,9 @@ def _report(
     elif csv_file is not None:
         _write_csv_file(rows, output, csv_file)
     if not as_json and output.csv_path is None and rows:
-        from rich.console import Console
+        from ..terminal import output_console
 
-        console = Console(highlight=False)
+        console = output_console()
         render_table(rows, output.sort.value, console, title)
         _print_explained(rows, console)
     if errors:

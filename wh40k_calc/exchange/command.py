@@ -139,8 +139,7 @@ def exchange(
 
         sys.stdout.write(json.dumps(to_json_exchange(result), indent=2) + "\n")
         return
-    from rich.console import Console
-
+    from ..terminal import output_console
     from .render import render_exchange
 
-    render_exchange(result, Console(highlight=False))
+    render_exchange(result, output_console())

@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from ..options import named
+
 CSV_VAR = "WH40K_CALC_CSV"
 
 
@@ -35,7 +37,9 @@ def import_command(
     names: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="NAME...", help="Datasheet names, e.g. 'Intercessor Squad' (or --all)."
+            metavar="NAME...",
+            help="Datasheet names, e.g. 'Intercessor Squad' (or --all).",
+            callback=named,
         ),
     ] = None,
     all_units: Annotated[

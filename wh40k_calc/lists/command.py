@@ -15,7 +15,7 @@ import typer
 from msgspec import Struct
 
 from ..optgroup import OptionGroup, with_groups
-from ..options import ConditionOptions, EngineOptions, TargetOptions, fail
+from ..options import ConditionOptions, EngineOptions, TargetOptions, fail, named
 
 
 class Phase(StrEnum):
@@ -40,7 +40,9 @@ class ArmyTargetOptions(TargetOptions, frozen=True):
     # optional here (a wider type than TargetOptions' str): mypy refuses the override
     target: Annotated[
         str | None,
-        typer.Option("--target", "-t", metavar="NAME", help="Target unit (not with --show)."),
+        typer.Option(
+            "--target", "-t", metavar="NAME", help="Target unit (not with --show).", callback=named
+        ),
     ] = None  # type: ignore[assignment]
 
 
@@ -179,11 +181,10 @@ def _print_show(resolved, as_json: bool) -> None:
 
         sys.stdout.write(json.dumps(list_json(resolved), indent=2, ensure_ascii=False) + "\n")
         return
-    from rich.console import Console
-
+    from ..terminal import output_console
     from .render import render_show
 
-    render_show(resolved, Console(highlight=False))
+    render_show(resolved, output_console())
 
 
 def _print_run(run, phase: str, as_json: bool) -> None:
@@ -194,8 +195,7 @@ def _print_run(run, phase: str, as_json: bool) -> None:
 
         sys.stdout.write(json.dumps(army_json(run, phase), indent=2, ensure_ascii=False) + "\n")
         return
-    from rich.console import Console
-
+    from ..terminal import output_console
     from .render import render_army
 
-    render_army(run, Console(highlight=False))
+    render_army(run, output_console())

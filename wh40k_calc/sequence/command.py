@@ -83,8 +83,7 @@ def sequence(
 
         sys.stdout.write(json.dumps(to_json_sequence(seq), indent=2) + "\n")
         return
-    from rich.console import Console
-
+    from ..terminal import output_console
     from .render import render_sequence
 
-    render_sequence(seq, Console(highlight=False))
+    render_sequence(seq, output_console())

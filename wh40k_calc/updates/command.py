@@ -165,11 +165,10 @@ def status_command(
 
         sys.stdout.write(json.dumps(status_json(status), indent=1, ensure_ascii=False) + "\n")
         return
-    from rich.console import Console
-
+    from ..terminal import output_console
     from .render import print_status
 
-    print_status(status, Console(highlight=False))
+    print_status(status, output_console())
 
 
 @app.command("reset", cls=once_command_class())

@@ -131,7 +131,7 @@ def data_status(home: Path, shipped: Path = GENERATED_11) -> DataStatus:
 
 
 def status_json(status: DataStatus) -> dict:
-    """``calc data status --json``: ``{"edition": 11, "versions": [...], "shipped": folder,
+    """``calc data status --json``: ``{"edition": "11", "versions": [...], "shipped": folder,
     "updated": {folder, source, when} or null, "factions": [{faction, data_faction, parent,
     file, set, version, date, datasheets, folder}], "leftovers": [folder]}`` (``set``:
     "shipped" or "updated")."""
@@ -144,7 +144,7 @@ def status_json(status: DataStatus) -> dict:
             "when": rec.when if rec else None,
         }
     return {
-        "edition": 11,
+        "edition": "11",
         "versions": status.versions,
         "shipped": str(status.shipped),
         "updated": updated,
