@@ -193,3 +193,10 @@ def test_a_batch_runs_own_words_are_that_runs_error(tmp_path):
     assert "run 'b': step 1: Invalid value for '--precision-target': no name given" in err
     assert "run 'c': step 1:" in err and "--target-leader" in err
     assert "ok" in res.stdout
+
+
+def test_an_unknown_target_faction_names_its_own_option():
+    """`--target-faction nope` once said "(--faction)" (a fresh-user trial)."""
+    result = cli("shoot", "lootas", "--target", "boyz", "--target-faction", "nope")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: unknown faction 'nope' (--target-faction)")

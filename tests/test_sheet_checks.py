@@ -17,7 +17,7 @@ def test_a_move_the_datasheets_print_loads(tmp_path, move):
     assert move == loaded.M
 
 
-@pytest.mark.parametrize("move", ["fast", "6 inches", "+20", "20++", ""])
+@pytest.mark.parametrize("move", ["fast", "6 inches", "+20", "20++", "", "20+ ", " 12"])
 def test_any_other_move_text_is_refused_naming_file_and_field(tmp_path, move):
     path = write_datasheet(tmp_path, "Runner", stats={"M": move})
     with pytest.raises(DatasheetError) as err:
@@ -34,3 +34,13 @@ def test_a_datasheet_without_a_faction_shows_no_empty_fields(tmp_path):
     first, second = out.output.splitlines()[:2]
     assert first == "Loner · edition 10 and 11"
     assert second == "Keywords: INFANTRY"
+
+
+def test_show_lists_a_weapons_own_rules_as_not_modelled(tmp_path):
+    """``calc show`` says what ``calc shoot`` says: a weapon ability that is no core one is
+    the weapon's own rule, not modelled (a fresh-user trial: show listed it silently)."""
+    gun = {"name": "Zapper", "range": 24, "A": 1, "skill": 4, "S": 4, "AP": 0, "D": 1}
+    write_datasheet(tmp_path, "Zap Team", [{**gun, "abilities": ["zap hits", "assault"]}])
+    out = cli("show", "zap-team", dirs=[tmp_path], env={"COLUMNS": "120"})
+    assert out.exit_code == 0, out.output
+    assert "Not modelled (weapon rules): Zapper: [zap hits]" in out.stdout

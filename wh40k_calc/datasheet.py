@@ -906,7 +906,7 @@ def _models(
     """
     models: list[ModelProfile] = []
     for i, m in enumerate(raw):
-        if isinstance(m.M, str) and not _MOVE_TEXT.match(m.M.strip()):
+        if isinstance(m.M, str) and not _MOVE_TEXT.match(m.M):
             raise DatasheetError(
                 f"{file}: models[{i}].M: must be inches (a whole number), a number of inches "
                 f"and '+' such as '20+' (aircraft), '-' or null (none), not {m.M!r}"

@@ -165,12 +165,14 @@ def _attacker_choice(cat: Catalog, a: AttackerOptions, edition: str) -> UnitChoi
 def _find(cat: Catalog, name: str, faction: str | None, edition: str | None, option: str):
     """``cat.find``, a name of several factions' units refused suggesting ``option`` (the
     option that gives this unit's faction here)."""
-    from .catalog import AmbiguousUnitError
+    from .catalog import AmbiguousUnitError, UnknownFactionError
 
     try:
         return cat.find(name, faction, edition)
     except AmbiguousUnitError as exc:
         raise exc.saying(option) from None
+    except UnknownFactionError as exc:  # the catalog names --faction; this unit's is option
+        raise UnknownFactionError(str(exc).replace("(--faction)", f"({option})", 1)) from None
 
 
 def _check_size(ds, models: int | None, option: str) -> None:

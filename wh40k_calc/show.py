@@ -185,6 +185,9 @@ def _closing_lines(ds: Datasheet) -> list[tuple[str, str, str]]:
     ):
         if names:
             out.append((f"Not modelled ({side}): ", ", ".join(names), "yellow"))
+    own = [f"{w.name}: [{t}]" for w in ds.weapons for t in w.abilities.unmodelled]
+    if own:  # a weapon's own rules, which `calc shoot` reports as not modelled too
+        out.append(("Not modelled (weapon rules): ", ", ".join(own), "yellow"))
     if ds.leader_of:
         out.append(("Leader of: ", ", ".join(ds.leader_of), "dim"))
     if ds.leader_alongside:
