@@ -122,3 +122,21 @@ def test_models_destroyed_exact_and_sampled(tmp_path, edition, mortal):
     out = both_json("shoot", "shooter", "--target", "wall", dirs=[tmp_path], edition=edition)
     joint = allocate(6, {0: Fr(1, 6), 1: Fr(4, 6), ("dev", mortal): Fr(1, 6)}, [3] * 5)
     check_models(out, dist_list(marginal(joint, 0), 6), sampled_mean=True)
+
+
+def test_a_note_says_why_edition_11_does_not_cut_them(tmp_path):
+    """A player comparing editions sees why the mortal wounds differ: edition 11 says so in a
+    note naming the weapon; 10th edition, where the reduction applies, has no such note."""
+    write_datasheet(tmp_path, "Shooter", [GUN])
+    write_datasheet(
+        tmp_path, "Wall", models=5, stats={"T": 4, "Sv": 7, "W": 20, "damage_reduction": 1}
+    )
+    notes = {
+        e: cli_json("shoot", "shooter", "--target", "wall", "--edition", e, dirs=[tmp_path])[
+            "notes"
+        ]
+        for e in ("10", "11")
+    }
+    said = "Gun: [DEVASTATING WOUNDS] mortal wounds equal the weapon's D (24.10"
+    assert any(n.startswith(said) for n in notes["11"])
+    assert not any("[DEVASTATING WOUNDS] mortal wounds" in n for n in notes["10"])

@@ -432,6 +432,9 @@ class _ActivationBuilder(Struct, eq=False):  # a function object: compared and h
         if miracles:
             profiles, more = keep_miracle_dice(profiles, tprofile, miracles)
             notes = (*notes, *more)
+        uncut = [p.name for p in profiles if any(v.mortal_damage is not None for v in p.vs)]
+        if uncut:  # why the mortal wounds differ from 10th edition's, in the player's words
+            notes = (*notes, _uncut_mortal_note(uncut))
         return Activation(
             tuple(profiles),
             tprofile,
@@ -442,6 +445,16 @@ class _ActivationBuilder(Struct, eq=False):  # a function object: compared and h
             start=self.start,
             notes=notes,
         )
+
+
+def _uncut_mortal_note(weapons: list[str]) -> str:
+    """The note of the weapons whose [DEVASTATING WOUNDS] mortal wounds the target's Damage
+    rules do not cut (``VsModel.mortal_damage``; edition 11, 24.10)."""
+    return (
+        f"{' and '.join(weapons)}: [DEVASTATING WOUNDS] mortal wounds equal the weapon's D "
+        "(24.10: the attack is never allocated), so the target's rules that act when an "
+        "attack is allocated (-1 Damage, halving) do not reduce them"
+    )
 
 
 def _first_kind(p: AttackProfile, tprofile: TargetProfile) -> int:
