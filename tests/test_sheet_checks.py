@@ -44,3 +44,21 @@ def test_show_lists_a_weapons_own_rules_as_not_modelled(tmp_path):
     out = cli("show", "zap-team", dirs=[tmp_path], env={"COLUMNS": "120"})
     assert out.exit_code == 0, out.output
     assert "Not modelled (weapon rules): Zapper: [zap hits]" in out.stdout
+
+
+def test_an_unquoted_keyword_ability_says_to_quote_it(tmp_path):
+    """``abilities: [devastating wounds: monster]`` unquoted is a YAML mapping: the error says
+    to quote it, with the text it wants (a fresh-user trial: "must be text, not a mapping")."""
+    path = write_datasheet(tmp_path, "Quoter", [])
+    text = path.read_text().replace(
+        "weapons: []",
+        "weapons:\n- {name: Gun, range: 24, A: 1, skill: 4, S: 4, AP: 0, D: 1,"
+        " abilities: [torrent, devastating wounds: monster]}",
+    )
+    path.write_text(text.replace("equipped: []", "equipped: [gun]"))
+    with pytest.raises(DatasheetError) as err:
+        load_datasheet(path)
+    assert str(err.value).endswith(
+        "weapons[0].abilities[1]: must be text, not a mapping (YAML read an unquoted ':' as "
+        'a mapping: write it quoted, "devastating wounds: monster")'
+    )

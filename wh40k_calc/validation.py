@@ -161,6 +161,10 @@ def _message(text: str, kind: Any, value: Any, parts: list[str | int]) -> str:
     m = re.fullmatch(r"Expected `(.+)`, got `(.+)`", text)
     if m:
         hint = " (3 means 3+)" if field in _PLUS and isinstance(value, str) else ""
+        if m.group(1) == "str" and isinstance(value, dict) and len(value) == 1:
+            # YAML read "lethal hits: vehicle" unquoted as a mapping: the text wanted, quoted
+            ((k, v),) = value.items()
+            hint = f" (YAML read an unquoted ':' as a mapping: write it quoted, \"{k}: {v}\")"
         expected = _FIELD_TYPES.get(field) or _types(m.group(1))
         got = _types(m.group(2))
         if m.group(2) == "float":  # 10.0, .inf: say what was written, and that it has a point
