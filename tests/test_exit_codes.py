@@ -99,6 +99,18 @@ USAGE = [
     ("import", "lootas", "--all"),
     ("data", "nothing"),
     ("data", "status", "--bogus"),
+    # a second fresh-user trial's
+    (*SHOOT, "--add-ability", ""),
+    (*SHOOT, "--add-ability", "sustained hits 0"),
+    (*SHOOT, "--add-ability", "zap hits"),  # the core abilities are a fixed list
+    ("shoot", "orks/", "--target", "boyz"),
+    ("shoot", "/lootas", "--target", "boyz"),
+    ("army", "", "--target", "boyz"),
+    ("data", "update", "--faction", ""),
+    ("data", "update", "--from", ""),
+    ("shoot", "lootas", "--target", "rhino", "--target-wounds-left", "0"),
+    ("shoot", "lootas", "--target", "boyz", "--target-wounds-left", "-1"),
+    (*SHOOT, "--edition", "11", "--engaged", "--stationary"),
 ]
 
 DATA = [

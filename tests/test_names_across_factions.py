@@ -287,7 +287,7 @@ def test_no_faction_before_the_slash_is_refused(args, said) -> None:
     the reason, as ``--effect /waaagh`` is (it was taken as "lootas"), and the unit's own
     names (bare and qualified) or the closest ones suggested."""
     res = calc("shoot", *args)
-    assert res.exit_code == 1
+    assert res.exit_code == 2  # malformed whatever the data holds: a usage error
     assert res.stderr.startswith(f"error: unknown unit {said}")
     assert "no faction before '/' (write FACTION/UNIT, or the UNIT alone)" in res.stderr
     assert "Traceback" not in res.output
@@ -297,7 +297,7 @@ def test_a_faction_with_no_unit_name_says_what_is_missing() -> None:
     """``calc shoot "orks/"``: the unit's name after the faction is missing (was "unknown
     unit ''")."""
     res = calc("shoot", "orks/", "-t", "boyz")
-    assert res.exit_code == 1
+    assert res.exit_code == 2  # malformed: a usage error
     assert res.stderr == (
         "error: unknown unit 'orks/'; the unit's name is missing after 'orks/' (FACTION/UNIT) "
         "(`calc units --faction Orks` lists its units)\n"

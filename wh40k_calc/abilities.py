@@ -531,6 +531,13 @@ ADDABLE_EXAMPLES = (
 )
 
 
+class AddedAbilityError(ValueError):
+    """An ``--add-ability`` (or batch ``add_abilities`` entry) that is no core weapon ability
+    as written: wrong whatever the data holds, a usage error (exit code 2)."""
+
+    usage = True
+
+
 def parse_added_ability(text: str) -> tuple[str, str]:
     """One ``--add-ability`` value: ``"lethal hits"`` -> ("*", "lethal hits") (every weapon);
     ``"Deffgun: sustained hits 1"`` -> ("Deffgun", "sustained hits 1") (that weapon only). An
@@ -538,8 +545,9 @@ def parse_added_ability(text: str) -> tuple[str, str]:
     weapon, against a VEHICLE target), ``"Deffgun: sustained hits 1: non-monster/vehicle"``.
 
     Raises:
-        ValueError: no ability, or one that is not a core weapon ability --add-ability accepts
-            (with the closest names).
+        AddedAbilityError: no ability, or one that is not a core weapon ability
+            --add-ability accepts (with the closest names): a usage error (exit code 2),
+            the core abilities being a fixed list.
     """
     whole = parse_ability(text)
     if whole.key == "conditional":  # "ABILITY: KEYWORDS" for every weapon
@@ -550,25 +558,25 @@ def parse_added_ability(text: str) -> tuple[str, str]:
             weapon, ability = "", text
     weapon = weapon.strip() if sep else "*"
     if sep and not weapon:
-        raise ValueError(f"--add-ability {text!r}: give 'WEAPON: ABILITY' or 'ABILITY'")
+        raise AddedAbilityError(f"--add-ability {text!r}: give 'WEAPON: ABILITY' or 'ABILITY'")
     pieces = split_abilities(ability)
     if len(pieces) != 1:
-        raise ValueError(
+        raise AddedAbilityError(
             f"--add-ability {text!r}: give one ability (repeat --add-ability for more)"
         )
     parsed = parse_ability(pieces[0])
     problem = ability_problem(pieces[0])
     if problem:
-        raise ValueError(f"--add-ability {text!r}: {problem}")
+        raise AddedAbilityError(f"--add-ability {text!r}: {problem}")
     key = parsed.value[0].key if parsed.key == "conditional" else parsed.key  # type: ignore[index]
     if key in NOT_ADDABLE:
-        raise ValueError(
+        raise AddedAbilityError(
             f"--add-ability {text!r}: [{key.upper()}] changes which weapons attack; "
             "it cannot be added"
         )
     if parsed.status in (NOT_MODELLED, MALFORMED):
         hint = did_you_mean(pieces[0], list(ADDABLE_EXAMPLES))
-        raise ValueError(
+        raise AddedAbilityError(
             f"--add-ability {text!r}: {pieces[0]!r} is not a weapon ability it accepts"
             + (hint or f" (e.g. {', '.join(ADDABLE_EXAMPLES)})")
         )

@@ -198,6 +198,13 @@ class BlankUnitNameError(UnknownUnitError):
         LookupError.__init__(self, f"no unit name given ({name!r}): give a datasheet's name")
 
 
+def _malformed(exc: UnknownUnitError) -> UnknownUnitError:
+    """``exc`` marked a usage error (exit code 2): a ``FACTION/UNIT`` name missing a part is
+    malformed whatever the data holds."""
+    exc.usage = True  # type: ignore[attr-defined]
+    return exc
+
+
 class AmbiguousUnitError(LookupError):
     """A bare name that several factions have; ``choices`` are the qualified names, ``option``
     the option that says the faction where the name was given (``--faction``,
@@ -720,18 +727,20 @@ class Catalog:
             raise BlankUnitNameError(name)
         fpart, slash, upart = name.rpartition("/")
         if slash and not norm_name(fpart):  # "/lootas": refused, as --effect "/waaagh" is
-            raise self._no_faction(name, upart, edition)
+            raise _malformed(self._no_faction(name, upart, edition))
         hits = self._candidates(key, edition)
         if not hits and "/" in name:
             fpart, _, upart = name.rpartition("/")
             where = "in " + repr(name)
             faction_name = self._named_faction(fpart, where, edition)
             if not norm_name(upart):  # "orks/": said so, not "unknown unit ''"
-                raise UnknownUnitError(
-                    name,
-                    [],
-                    hint=f"the unit's name is missing after {fpart + '/'!r} (FACTION/UNIT)",
-                    listing=f"`calc units --faction {_quoted(faction_name)}` lists its units",
+                raise _malformed(
+                    UnknownUnitError(
+                        name,
+                        [],
+                        hint=f"the unit's name is missing after {fpart + '/'!r} (FACTION/UNIT)",
+                        listing=f"`calc units --faction {_quoted(faction_name)}` lists its units",
+                    )
                 )
             return self._entry(upart, faction_name, edition)
         if not hits:

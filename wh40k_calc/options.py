@@ -90,7 +90,7 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _nonblank(what: str) -> Any:
+def nonblank(what: str) -> Any:
     """The typer ``callback`` of options whose every value is a ``what`` ("name", "folder"):
     see :func:`named`."""
 
@@ -116,8 +116,8 @@ def named(value: Any) -> Any:
     return _name_check(value)
 
 
-_name_check = _nonblank("name")
-_folder_check = _nonblank("folder")
+_name_check = nonblank("name")
+_folder_check = nonblank("folder")
 
 
 EDITION_HELP = (

@@ -15,7 +15,7 @@ import typer
 from msgspec import Struct
 
 from ..optgroup import OptionGroup, with_groups
-from ..options import ConditionOptions, EngineOptions, TargetOptions, fail, named
+from ..options import ConditionOptions, EngineOptions, TargetOptions, fail, named, nonblank
 
 
 class Phase(StrEnum):
@@ -94,6 +94,7 @@ def army(
             metavar="LIST",
             help="An army list export (official app, New Recruit, ListForge, Rosterizer or "
             "BattleScribe text, JSON, .ros or .rosz); '-' reads standard input.",
+            callback=nonblank("file"),
         ),
     ],
     *,

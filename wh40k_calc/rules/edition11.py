@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING
 from ..dice import Dice
 from ..profile import HazardProfile
 from ..records import replace
-from ..selection import SelectionError
+from ..selection import SelectionError, UsageError
 from .edition10 import Edition10
 from .engaged import big_unit, target_engaged
 from .idle import cover_unused
@@ -298,16 +298,17 @@ class Edition11(Edition10):
         the engaged selections no shooting type allows (:func:`_engaged_refusal`).
 
         Raises:
-            SelectionError: ``--engaged`` with ``--stationary`` or ``--indirect``, or
-                ``--target-engaged`` at a unit that is not a MONSTER/VEHICLE without
+            UsageError: ``--engaged`` with ``--stationary`` or ``--indirect``.
+            SelectionError: ``--target-engaged`` at a unit that is not a MONSTER/VEHICLE without
                 ``--engaged``.
         """
         cond = sel.conditions
         if sel.phase != "shooting":
             return []
         why = _engaged_refusal(sel, target)
-        if why:
-            raise SelectionError(why)
+        if why:  # two conditions that exclude each other are a usage error; a target, data's
+            pair = cond.engaged and (cond.stationary or cond.indirect)
+            raise (UsageError if pair else SelectionError)(why)
         out = []
         if cond.plunging_fire and _aircraft(attacker, target):
             out.append(

@@ -272,6 +272,11 @@ def wounded_start(sel: Selection, target: TargetProfile) -> TargetStates | None:
         return None
     first = (*target.bodyguard, *target.characters)[0]
     opt = "--target-wounds-left"
+    if n < 1:  # no model is left with fewer than 1 wound, whatever its W: a usage error
+        why = "a model left with no wounds is destroyed: give 1 or more"
+        error = OptionError(f"{opt} {n}: {why} (or --target-models for fewer models)", opt, why)
+        error.usage = True  # type: ignore[attr-defined]
+        raise error
     if first.W == 1:
         why = f"{first.name}, the model allocated first, has W1 and cannot be left wounded"
         raise OptionError(f"{opt} {n}: {why}", opt, why)

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from ..optgroup import once_command_class
-from ..options import fail
+from ..options import fail, named, nonblank
 from ..request import COMMAND_SETTINGS
 
 app = typer.Typer(
@@ -95,6 +95,7 @@ def update_command(
             metavar="URL|DIR",
             help="Where the faction files are: an http(s) address of a folder of them, or a "
             "folder you downloaded (default: the game-datacards data's own address).",
+            callback=nonblank("address or folder"),
         ),
     ] = None,
     factions: Annotated[
@@ -104,6 +105,7 @@ def update_command(
             metavar="NAME",
             help="Only this faction's file (repeatable; our name, the data's, or the file's: "
             "orks, 'Adeptus Astartes', space_marines).",
+            callback=named,
         ),
     ] = None,
     force: Annotated[
