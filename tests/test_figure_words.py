@@ -15,7 +15,9 @@ COMMANDS = [
     ("shoot", "lootas", "--target", "boyz"),
     ("compare", "lootas", "--target", "boyz", "--target", "rhino"),
     ("sequence", "--target", "intercessor-squad", "shoot lootas", "fight boyz --charged"),
-]
+    ("exchange", "--side-a", "fight boyz --models 20 --charged",
+     "--side-b", "fight intercessor-squad --models 10 --leader captain"),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("args", COMMANDS, ids=lambda a: a[0])

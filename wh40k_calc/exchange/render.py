@@ -13,7 +13,7 @@ import numpy as np
 
 from ..edition import heading_words
 from ..report import ComparisonRow, _unit_label, comparison_table, pct, probability_sd
-from ..terminal import print_joined
+from ..terminal import print_joined, print_wrapped
 from ..wording import count, of_whole
 from .result import Chain, ExchangeResult
 
@@ -34,7 +34,7 @@ def render_exchange(ex: ExchangeResult, console: Any) -> None:
         start = setup.sides[key].wounds_left
         first = (*setup.tracks[key].profile.bodyguard, *setup.tracks[key].profile.characters)[0]
         extra = f"{first.name} on {start} of {first.W}" if start is not None else ""
-        console.print(Text.assemble(f"{lead}{key.upper()}: ", *_unit_label(unit, extra)))
+        print_wrapped(console, Text.assemble(f"{lead}{key.upper()}: ", *_unit_label(unit, extra)))
     turns = setup.turns
     rounds = f"{count(turns // 2, 'battle round')}" if turns % 2 == 0 else count(turns, "turn")
     if turns % 2 == 0:
