@@ -12,7 +12,7 @@ import pytest
 from helpers import cli
 
 BAD_YAML = "name: [unclosed\n"
-ORKS_LIST = Path(__file__).resolve().parents[2] / "shared/rosters/nr-wtc-compact-orks/list.txt"
+ORKS_LIST = Path(__file__).resolve().parents[1] / "examples" / "orks-list.txt"  # shipped
 SHOOT = ("shoot", "lootas", "--target", "boyz")
 FIGHT = ("fight", "boyz", "--target", "lootas")
 

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 from wh40k_calc.catalog import ENV_VAR
 from wh40k_calc.cli import app
 
-ROSTERS = Path(__file__).resolve().parents[2] / "shared" / "rosters"
-ORKS = ROSTERS / "nr-wtc-compact-orks" / "list.txt"
+# an army list the repository ships (the shared rosters are not in every checkout)
+ORKS = Path(__file__).resolve().parents[1] / "examples" / "orks-list.txt"
 
 COMMANDS = [
     (["shoot", "lootas", "--target", "boyz"], "10"),

@@ -15,8 +15,8 @@ from wh40k_calc.catalog import ENV_VAR
 from wh40k_calc.cli import app
 from wh40k_calc.terminal import EndTrimmed, output_console
 
-ROSTERS = Path(__file__).resolve().parents[2] / "shared" / "rosters"
-ORKS = ROSTERS / "nr-wtc-compact-orks" / "list.txt"
+# an army list the repository ships (the shared rosters are not in every checkout)
+ORKS = Path(__file__).resolve().parents[1] / "examples" / "orks-list.txt"
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 
 COMMANDS = [
