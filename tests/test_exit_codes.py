@@ -111,6 +111,8 @@ USAGE = [
     ("shoot", "lootas", "--target", "rhino", "--target-wounds-left", "0"),
     ("shoot", "lootas", "--target", "boyz", "--target-wounds-left", "-1"),
     (*SHOOT, "--edition", "11", "--engaged", "--stationary"),
+    (*SHOOT, "--order", "Deffgun,Deffgun"),
+    (*SHOOT, "--allocation", "Boy,Boy"),
 ]
 
 DATA = [

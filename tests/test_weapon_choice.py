@@ -167,7 +167,9 @@ def test_order_naming_a_weapon_twice_is_refused(order: str, said: str) -> None:
     from helpers import cli
 
     res = cli("shoot", "lootas", "--target", "boyz", "--order", order)
-    assert res.exit_code == 1
+    # the same name twice is wrong whatever the data says (2); a short name that turns out to
+    # be a weapon already named is found in the data (1)
+    assert res.exit_code == (2 if "named twice" in said else 1)
     assert f"error: --order: {said}; name each weapon once" in res.output
 
 

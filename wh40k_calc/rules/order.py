@@ -65,7 +65,9 @@ def reorder(
                 else (f"{n!r} names {name} again")
             )
             why = f"{said}; name each model once"
-            raise OptionError(f"--allocation: {why}", "--allocation", why)
+            error = OptionError(f"--allocation: {why}", "--allocation", why)
+            error.usage = norm_name(n) == norm_name(name)  # type: ignore[attr-defined]
+            raise error  # the same name twice is wrong whatever the data: exit code 2
         for g in hits:
             if g not in out:
                 out.append(g)
