@@ -77,8 +77,8 @@ def test_narrow_terminal_folds_the_attacker_under_the_run(batch: str) -> None:
     assert lines[3].startswith("Run / Attacker ")
     i = lines.index("10 Boyz · 80 pts")
     assert lines[i + 1].startswith("  Plasma rifle x3 ")
-    # the line breaks after "(110" (no line ends in a space: hence the one added)
-    assert (lines[i + 2] + " ").startswith("  5 Hellblaster Squad (110 ")
+    # the line breaks before "(110 pts)", never between the figure and its word
+    assert lines[i + 2 : i + 4] == ["  5 Hellblaster Squad", "  (110 pts)"]
 
 
 @pytest.mark.parametrize("width", [80, 120])

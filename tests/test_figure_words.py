@@ -1,22 +1,25 @@
-"""Headings and notes never break a line between a figure and the word after it ("80 pts",
-"11 wounds", "5 Lootas"): a fresh-user trial found ``(Orks, 80`` / ``pts, 11 wounds)`` and
-``· 5`` / ``Lootas (50 pts)`` at narrow widths (terminal.wrap_lines)."""
+"""Headings, notes and table cells never break a line between a figure and the word after it
+("80 pts", "11 wounds", "5 Lootas"): fresh-user trials found ``(Orks, 80`` / ``pts, 11 wounds)`` and
+``· 5`` / ``Lootas (50 pts)`` at narrow widths (terminal.wrap_lines), and ``Boyz (260`` /
+``pts)`` in a compare table's cell (layout.wrap_words)."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from helpers import cli
 
 # (a break at a "·" between two figures, "... of 10" / "models destroyed ...", is between items)
-SPLIT = re.compile(r"\d\n(?:pts|wounds?|Boyz|Lootas|Rhino|Intercessor|activations?)\b")
+SPLIT = re.compile(r"\d\n\s*(?:pts|wounds?|Boyz|Lootas|Rhino|Intercessor|activations?)\b")
 COMMANDS = [
     ("shoot", "lootas", "--target", "boyz"),
     ("compare", "lootas", "--target", "boyz", "--target", "rhino"),
     ("sequence", "--target", "intercessor-squad", "shoot lootas", "fight boyz --charged"),
     ("exchange", "--side-a", "fight boyz --models 20 --charged",
      "--side-b", "fight intercessor-squad --models 10 --leader captain"),
+    ("compare", str(Path(__file__).resolve().parents[1] / "examples" / "plans.yaml")),  # cells
 ]  # fmt: skip
 
 

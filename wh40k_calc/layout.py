@@ -75,13 +75,20 @@ class Words:
         yield out
 
 
-def _pieces(line: str) -> list[tuple[str, bool]]:
-    """The pieces a line may break between: its words, each split after an inner hyphen;
+# a figure and the word after it, one space apart ("260 pts", "(10 models"): never broken
+_FIGURE_WORD = re.compile(r"\S*\d \S+|\S+")
+
+
+def _pieces(line: str, width: int | None = None) -> list[tuple[str, bool]]:
+    """The pieces a line may break between: its words (a figure with the word after it as
+    one, unless the two are wider than ``width``), each split after an inner hyphen;
     (piece, starts a word)."""
     out = []
-    for word in line.split():
-        for i, part in enumerate(_HYPHEN.split(word)):
-            out.append((part, i == 0))
+    for held in _FIGURE_WORD.findall(line):
+        words = held.split(" ") if width is not None and cell_len(held) > width else [held]
+        for word in words:
+            for i, part in enumerate(_HYPHEN.split(word)):
+                out.append((part, i == 0))
     return out
 
 
@@ -117,7 +124,7 @@ def _wrap_line(line: str, width: int) -> list[tuple[int, int]]:
     end = 0
     used = 0
     at = 0
-    for piece, starts_word in _pieces(line):
+    for piece, starts_word in _pieces(line, width):
         at = line.index(piece, at)
         size = cell_len(piece)
         gap = 1 if starts_word and used else 0
