@@ -198,11 +198,11 @@ class BlankUnitNameError(UnknownUnitError):
         LookupError.__init__(self, f"no unit name given ({name!r}): give a datasheet's name")
 
 
-def _malformed(exc: UnknownUnitError) -> UnknownUnitError:
-    """``exc`` marked a usage error (exit code 2): a ``FACTION/UNIT`` name missing a part is
-    malformed whatever the data holds."""
-    exc.usage = True  # type: ignore[attr-defined]
-    return exc
+class MalformedUnitNameError(UnknownUnitError):
+    """A ``FACTION/UNIT`` name missing a part (``orks/``, ``/lootas``): malformed whatever the
+    data holds, a usage error (exit code 2)."""
+
+    usage = True
 
 
 class AmbiguousUnitError(LookupError):
@@ -727,20 +727,18 @@ class Catalog:
             raise BlankUnitNameError(name)
         fpart, slash, upart = name.rpartition("/")
         if slash and not norm_name(fpart):  # "/lootas": refused, as --effect "/waaagh" is
-            raise _malformed(self._no_faction(name, upart, edition))
+            raise self._no_faction(name, upart, edition)
         hits = self._candidates(key, edition)
         if not hits and "/" in name:
             fpart, _, upart = name.rpartition("/")
             where = "in " + repr(name)
             faction_name = self._named_faction(fpart, where, edition)
             if not norm_name(upart):  # "orks/": said so, not "unknown unit ''"
-                raise _malformed(
-                    UnknownUnitError(
-                        name,
-                        [],
-                        hint=f"the unit's name is missing after {fpart + '/'!r} (FACTION/UNIT)",
-                        listing=f"`calc units --faction {_quoted(faction_name)}` lists its units",
-                    )
+                raise MalformedUnitNameError(
+                    name,
+                    [],
+                    hint=f"the unit's name is missing after {fpart + '/'!r} (FACTION/UNIT)",
+                    listing=f"`calc units --faction {_quoted(faction_name)}` lists its units",
                 )
             return self._entry(upart, faction_name, edition)
         if not hits:
@@ -750,7 +748,7 @@ class Catalog:
             return self._in_faction(name, hits, found, edition)
         return self._choose(name, hits, edition)
 
-    def _no_faction(self, name: str, unit: str, edition: str) -> UnknownUnitError:
+    def _no_faction(self, name: str, unit: str, edition: str) -> MalformedUnitNameError:
         """The error for ``/UNIT`` (nothing before the slash, or only punctuation): the
         ``FACTION/UNIT`` form without its faction, suggesting the unit's own names (bare and
         qualified) when ``unit`` is one, else the closest names."""
@@ -760,7 +758,7 @@ class Catalog:
             suggestions = [*bare, *dict.fromkeys(e.qualified for e in hits)]
         else:
             suggestions = self.suggest(unit, self.entries(edition=edition))
-        return UnknownUnitError(
+        return MalformedUnitNameError(
             name,
             suggestions,
             hint="no faction before '/' (write FACTION/UNIT, or the UNIT alone)",

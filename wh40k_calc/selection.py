@@ -267,6 +267,11 @@ class EffectError(OptionError):
         super().__init__(message, "--effect", detail or message.removeprefix("--effect "), index)
 
 
+class OptionUsageError(OptionError, UsageError):
+    """An :class:`OptionError` that is a usage error (exit code 2): a value wrong whatever
+    the data says (``--target-wounds-left 0``, one name twice in ``--order``)."""
+
+
 class EffectUsageError(EffectError, UsageError):
     """An :class:`EffectError` that is a usage error (exit code 2): a Miracle dice value out
     of its range, more values than the rules allow."""

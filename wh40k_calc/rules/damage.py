@@ -186,12 +186,11 @@ def made_vs_model(
     save = save_table(s, attack, ab, ap_improve, k)
     fnp, fnp_m = feel_no_pain(s, ab, k, attack)
 
-    def pieces(field: str):
-        return fx.target(field, attack, bearer=k.bearer, target_models=k.alive)
-
-    reduce = mods.damage_reduction + k.damage_reduction + total(pieces("damage_reduction"))
-    halve = mods.half_damage or k.half_damage or bool(pieces("half_damage"))
-    sets = [int(p.value) for p in pieces("damage_set")]
+    # the target's changes to the Damage, each field read once (also for the mortal wounds)
+    got = {f: fx.target(f, attack, bearer=k.bearer, target_models=k.alive) for f in _TARGET_DAMAGE}
+    reduce = mods.damage_reduction + k.damage_reduction + total(got["damage_reduction"])
+    halve = mods.half_damage or k.half_damage or bool(got["half_damage"])
+    sets = [int(p.value) for p in got["damage_set"]]  # type: ignore[call-overload]
     adds = [mods.damage_mod] if mods.damage_mod else []
     extra: list[Dice] = []
     for p in fx.attacker("damage", attack):
@@ -232,10 +231,10 @@ def made_vs_model(
     mortal = None
     if ab.devastating_wounds and not s.edition.devastating_allocated():
         # 24.10: the weapon's D, changed only by the target's rules that act before allocation
-        early = [p for f in _TARGET_DAMAGE for p in pieces(f) if p.change.before_allocation]
+        early = [p for f in _TARGET_DAMAGE for p in got[f] if p.change.before_allocation]
         kept = [] if ignores else early  # a Damage set to N is kept, as above
         m = table(
-            [int(p.value) for p in early if p.change.damage_set is not None],
+            [int(p.value) for p in early if p.change.damage_set is not None],  # type: ignore[call-overload]
             any(p.change.half_damage for p in kept),
             total(p for p in kept if p.change.damage_reduction is not None),
         )

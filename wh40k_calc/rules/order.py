@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..datasheet import norm_name
 from ..fuzzy import did_you_mean
-from ..selection import OptionError, SelectionError
+from ..selection import OptionError, OptionUsageError, SelectionError
 from ..units import ModelGroup
 
 
@@ -65,9 +65,12 @@ def reorder(
                 else (f"{n!r} names {name} again")
             )
             why = f"{said}; name each model once"
-            error = OptionError(f"--allocation: {why}", "--allocation", why)
-            error.usage = norm_name(n) == norm_name(name)  # type: ignore[attr-defined]
-            raise error  # the same name twice is wrong whatever the data: exit code 2
+            # the same name twice is wrong whatever the data (exit code 2); another name that
+            # turns out to be that model, found in the data (1)
+            same = norm_name(n) == norm_name(name)
+            raise (OptionUsageError if same else OptionError)(
+                f"--allocation: {why}", "--allocation", why
+            )
         for g in hits:
             if g not in out:
                 out.append(g)

@@ -19,7 +19,7 @@ from msgspec import Struct
 from ..kept import Kept
 from ..profile import TargetModel, TargetProfile, TargetStates
 from ..records import replace
-from ..selection import OptionError
+from ..selection import OptionError, OptionUsageError
 from . import common as c
 from .order import precision_named, reorder
 
@@ -265,6 +265,7 @@ def wounded_start(sel: Selection, target: TargetProfile) -> TargetStates | None:
     left; None without the option.
 
     Raises:
+        OptionUsageError: N below 1 (exit code 2).
         OptionError: N is not 1 .. W - 1 of that model.
     """
     n = sel.target_wounds_left
@@ -274,9 +275,7 @@ def wounded_start(sel: Selection, target: TargetProfile) -> TargetStates | None:
     opt = "--target-wounds-left"
     if n < 1:  # no model is left with fewer than 1 wound, whatever its W: a usage error
         why = "a model left with no wounds is destroyed: give 1 or more"
-        error = OptionError(f"{opt} {n}: {why} (or --target-models for fewer models)", opt, why)
-        error.usage = True  # type: ignore[attr-defined]
-        raise error
+        raise OptionUsageError(f"{opt} {n}: {why} (or --target-models for fewer models)", opt, why)
     if first.W == 1:
         why = f"{first.name}, the model allocated first, has W1 and cannot be left wounded"
         raise OptionError(f"{opt} {n}: {why}", opt, why)

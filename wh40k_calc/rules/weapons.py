@@ -13,6 +13,7 @@ from ..profile import AttackProfile
 from ..selection import (
     NothingAfterAdvanceError,
     OptionError,
+    OptionUsageError,
     Selection,
     SelectionError,
     WeaponsError,
@@ -258,9 +259,9 @@ def ordered(profiles: list[AttackProfile], order: tuple[str, ...] | None) -> lis
                 else f"{name!r} names {hits[0].name} again"
             )
             why = f"{said}; name each weapon once"
-            error = OptionError(f"--order: {why}", "--order", why)
-            error.usage = norm_name(name) == norm_name(hits[0].name)  # type: ignore[attr-defined]
-            raise error  # the same name twice is wrong whatever the data: exit code 2
+            # the same name twice is wrong whatever the data (exit code 2): see order.py
+            same = norm_name(name) == norm_name(hits[0].name)
+            raise (OptionUsageError if same else OptionError)(f"--order: {why}", "--order", why)
         for p in hits:
             if p not in out:
                 out.append(p)
