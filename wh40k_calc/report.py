@@ -48,6 +48,12 @@ def _dist(a: np.ndarray) -> list[float]:
     return [round(x, 12) for x in np.asarray(a, dtype=float).tolist()]  # _f of each, at once
 
 
+def _kill_rows(kill: np.ndarray) -> list[dict[str, Any]]:
+    """The JSON kill table: P(at least k models destroyed) for k = 1, 2, ... (each as
+    :func:`_f` gives it, rounded at once)."""
+    return [{"models": k, "at_least": p} for k, p in enumerate(_dist(kill), 1)]
+
+
 def _outcome_block(o: Outcome, n_models: int, damage: bool = True) -> dict[str, Any]:
     md = np.zeros(n_models + 1)
     md[: len(o.models_destroyed_distribution)] = o.models_destroyed_distribution[: n_models + 1]
@@ -61,7 +67,7 @@ def _outcome_block(o: Outcome, n_models: int, damage: bool = True) -> dict[str, 
             for w in o.weapons
         ],
         "expected": {k: _f(o.expected[k]) for k in TOTAL_FIELDS},
-        "kill_table": [{"models": k + 1, "at_least": _f(p)} for k, p in enumerate(o.kill_table)],
+        "kill_table": _kill_rows(o.kill_table),
         "models_destroyed_distribution": _dist(md),
         "damage_distribution": _dist(o.damage_distribution) if damage else [],
         "attacker_losses": {k: _f(o.attacker_losses[k]) for k in LOSS_FIELDS},
@@ -208,7 +214,7 @@ def table_json(r: Result) -> dict[str, Any]:
         },
         "target": target_block(r),
         "expected": {k: _f(o.expected[k]) for k in TOTAL_FIELDS},
-        "kill_table": [{"models": k + 1, "at_least": _f(p)} for k, p in enumerate(o.kill_table)],
+        "kill_table": _kill_rows(o.kill_table),
         "attacker_losses": {k: _f(o.attacker_losses[k]) for k in LOSS_FIELDS},
         "not_modelled": plan.not_modelled + _weapon_not_modelled(r),
         "notes": r.notes,

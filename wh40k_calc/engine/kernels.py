@@ -76,8 +76,8 @@ class Kernel(Struct):
                 for d, nxt in self.targets(space):
                     removed += self.probs[:, d] * (space.wounds_lost[nxt] - space.wounds_lost)
                 wiped = space.destroyed[states] >= space.target.models
-                out[:, 1] = np.where(wiped, 0.0, np.clip(fig - removed, 0.0, None))
-                out[:, 2] = np.clip(self.raw - fig, 0.0, None)
+                out[:, 1] = np.where(wiped, 0.0, np.maximum(fig - removed, 0.0))
+                out[:, 2] = np.maximum(self.raw - fig, 0.0)  # np.clip's, without its wrapper
                 out[:, 3] = np.where(wiped, fig, 0.0)
             self._figures = out
         return self._figures

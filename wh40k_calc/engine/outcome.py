@@ -143,8 +143,8 @@ class Outcome:
     def kill_table(self) -> np.ndarray:
         """P(at least k models destroyed) for k = 1..models (index k-1)."""
         dist = self.models_destroyed_distribution
-        tail = np.cumsum(dist[::-1])[::-1]
-        return np.clip(tail[1:], 0.0, 1.0)
+        tail = dist[::-1].cumsum()[::-1]
+        return np.minimum(np.maximum(tail[1:], 0.0), 1.0)  # np.clip's, without its wrapper
 
 
 def _damage_get(self: Outcome) -> np.ndarray:
