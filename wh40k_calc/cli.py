@@ -297,7 +297,7 @@ def units(
             ]
         not_files = {p: (kind, why) for p, kind, why in cat.not_files()}
     except (DatasheetError, EditionError) as exc:
-        raise fail(str(exc)) from None
+        raise fail(str(exc), exit_code(exc)) from None
     entries += [_not_file_entry(p, kind) for p, (kind, _) in not_files.items()]
     replaces = replaced(entries)
     if faction:
@@ -536,8 +536,8 @@ def effects(
 
     try:
         ed = choose(edition.strip() if edition else None).edition
-    except EditionError as exc:  # a bad --edition is a usage error, as click's choices are
-        raise fail(str(exc), 2 if edition else 1) from None
+    except EditionError as exc:  # --edition 9 or WH40K_CALC_EDITION=9: a usage error (2)
+        raise fail(str(exc), exit_code(exc)) from None
     try:
         found, lines = select(ed, faction, kind, detachment, text)
     except (ListingError, EffectFileError) as exc:

@@ -25,6 +25,7 @@ from ..options import (
     EngineOptions,
     FactionOpt,
     TargetFactionOpt,
+    exit_code,
     fail,
     named,
 )
@@ -383,7 +384,7 @@ def _jobs(
             return _jobs_from_batch_file(Path(what[0]), engine, engine.as_json, notes)
         return _jobs_from_command_line(what, cross, conditions, effects, engine), None
     except (BatchError, DatasheetError, EditionError) as exc:
-        raise fail(str(exc)) from None
+        raise fail(str(exc), exit_code(exc)) from None
 
 
 def _army_jobs(
@@ -444,7 +445,7 @@ def _army_jobs(
             factions={"attacker": None, "target": cross.target_faction},
         )
     except (DatasheetError, EditionError, UnknownFactionError) as exc:
-        raise fail(str(exc)) from None
+        raise fail(str(exc), exit_code(exc)) from None
     return jobs, "Army " + " and ".join(army.army)
 
 
