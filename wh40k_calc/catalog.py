@@ -946,6 +946,8 @@ class Catalog:
         if known is not None:
             suggestions = [known.qualified, *(s for s in suggestions if s != known.qualified)]
             hints.append(f"{known.nickname!r} is what players call {known.qualified}")
+        if not suggestions:  # said, rather than a far name suggested (wh40k_calc.fuzzy.kin)
+            hints.append("no datasheet's name is close to it")
         if os.environ.get("WH40K_CALC_CSV"):
             hints.append("a newer export may have it: `calc import NAME` reads $WH40K_CALC_CSV")
         broken = [e.path for e in visible if e.unreadable and e.kind == "user"]
