@@ -406,14 +406,19 @@ def _check_units(entries, replaces, as_json: bool, edition: str, not_files=None)
 def _unknown_abilities(sheet) -> list[str]:
     """Warnings for ``sheet``'s weapon abilities that are no core ability and no misspelling
     of one (those refuse the file): each is taken as the datasheet's own rule and reported as
-    not modelled, which a typing slip ("zap hits") should not be silently."""
+    not modelled, which a typing slip ("zap hits") should not be silently. Each names its
+    entry of the file as the errors do (``weapons[2] (Zap gun).abilities[0]``: the weapons
+    and their ``ability_texts`` are in file order)."""
+    from .abilities import WeaponAbilities
+
     out = []
     for i, w in enumerate(sheet.weapons):
-        for text in w.abilities.unmodelled:
-            out.append(
-                f"weapons[{i}] ({w.name}).abilities: {text!r} is no core ability: "
-                "taken as the datasheet's own rule, not modelled"
-            )
+        for j, item in enumerate(w.ability_texts):
+            for text in WeaponAbilities.parse([item]).unmodelled:
+                out.append(
+                    f"weapons[{i}] ({w.name}).abilities[{j}]: {text!r} is no core ability: "
+                    "taken as the datasheet's own rule, not modelled"
+                )
     return out
 
 
