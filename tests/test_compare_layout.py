@@ -299,3 +299,33 @@ def test_csv_numbers_stay_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
     (row,) = csv.DictReader(out.getvalue().splitlines())
     assert (row["run"], row["damage"], row["target_models"]) == ("'-1", "-1.5", "-3")
     assert row["attacker"] == "Lootas"
+
+
+@pytest.mark.parametrize(("sort", "column"), [("models", "Models"), ("damage", "Damage")])
+def test_the_bar_column_has_a_heading_of_its_own(sort: str, column: str) -> None:
+    """A fresh-user trial found two columns headed "Models" (the figure and the bar of the
+    sort column): the bar's heading is "Bar", named in the legend with the column it draws;
+    the CSV and JSON keep their keys (the CSV's header is CSV_COLUMNS, a JSON row's figures
+    the same)."""
+    args = ["lootas", "--target", "boyz", "--loadout", "default", "--loadout", "rokkit-launchas"]
+    lines = compare([*args, "--sort", sort], 160)
+    (head,) = [line for line in lines if line.startswith("Run ")]
+    assert head.split() == ["Run", "Damage", "Models", "Wipe", "Pts/100", "Losses", "Bar"]
+    legend = " ".join(lines[lines.index(head) + 1 :])
+    assert f"Bar: the {column} column, relative to the highest of each target" in legend
+    assert "bars:" not in legend
+    res = CliRunner().invoke(app, ["compare", *args, "--csv", "-"])
+    assert res.stdout.splitlines()[0].split(",") == [
+        "run", "target", "target_models", "target_loadout", "target_points", "attacker",
+        "attacker_models", "attacker_points", "phase", "edition", "method", "damage",
+        "models_destroyed", "p_wipe", "points_per_100", "attacker_losses", "best",
+    ]  # fmt: skip
+    rows = json.loads(CliRunner().invoke(app, ["compare", *args, "--json"]).stdout)
+    assert {"damage", "models_destroyed", "p_wipe", "points_per_100"} <= set(rows[0]["compared"])
+
+
+def test_stacked_rows_have_no_bar_in_their_legend() -> None:
+    """At 40 columns the rows are stacked (no table, no bar): the legend names no bar."""
+    lines = compare(["lootas", "--target", "boyz"], 40)
+    assert not any(line.startswith("Run ") for line in lines)
+    assert "Bar:" not in " ".join(lines) and "bars:" not in " ".join(lines)

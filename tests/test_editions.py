@@ -278,18 +278,27 @@ def test_a_batch_file_s_edition_wins_over_the_environment(tmp_path: Path, monkey
 def test_bad_edition_settings_are_refused_in_one_line(
     _home: Path, monkeypatch, env, config, message
 ) -> None:
+    """The environment variable is the player's setting, as ``--edition`` is: a usage error
+    (exit code 2) in every command (the fresh trial found ``WH40K_CALC_EDITION=9 calc shoot``
+    exiting 1 where ``--edition 9`` exits 2); the config file's edition is a file's data (1)."""
     if env is not None:
         monkeypatch.setenv(EDITION_VAR, env)
     if config is not None:
         (_home / "config.toml").write_text(config, encoding="utf-8")
+    army = Path(__file__).parents[1] / "examples" / "orks-list.txt"
     for args in (
         ("shoot", "lootas", "--target", "boyz"),
+        ("fight", "boyz", "--target", "boyz"),
         ("units",),
         ("show", "boyz"),
+        ("effects",),
         ("compare", "lootas", "--target", "boyz"),
+        ("compare", "--army", army, "--target", "boyz"),
+        ("army", army, "--target", "boyz"),
         ("sequence", "shoot lootas", "--target", "boyz"),
+        ("exchange", "--side-a", "shoot lootas", "--side-b", "fight boyz"),
     ):
-        err = calc(*args, code=1).stderr
+        err = calc(*args, code=2 if env is not None else 1).stderr
         assert err.startswith("error: ") and message in err and err.count("\n") == 1, (args, err)
     # --edition wins: the setting is not even read
     calc("shoot", "lootas", "--target", "boyz", "--edition", "10")

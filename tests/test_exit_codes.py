@@ -113,6 +113,12 @@ USAGE = [
     (*SHOOT, "--edition", "11", "--engaged", "--stationary"),
     (*SHOOT, "--order", "Deffgun,Deffgun"),
     (*SHOOT, "--allocation", "Boy,Boy"),
+    # a third fresh-user trial's: empty paths (typer read '' as '.'), --models 0 in compare
+    ("import", "lootas", "--csv", ""),  # was exit 1 (no Datasheets.csv in the current folder)
+    ("import", "--all", "--csv", " "),
+    ("compare", "--army", "", "--target", "boyz"),  # was exit 1 (": is a folder")
+    ("compare", "lootas", "--target", "boyz", "--models", "0"),  # was exit 1 (a run's error)
+    ("compare", "lootas", "--target", "boyz", "--models", "5", "--models", "-1"),
 ]
 
 DATA = [
@@ -178,6 +184,15 @@ def test_data_errors_exit_1(args, tmp_path, monkeypatch):
         ((*SHOOT, "--precision-target", ""), "'--precision-target': no name given ('')"),
         ((*SHOOT, "--effect", "waaagh:"), "no option after ':' (write 'waaagh' alone, or waaagh:"),
         (("show", ""), "Invalid value for 'name': no name given ('')"),
+        (("import", "lootas", "--csv", ""), "Invalid value for '--csv': no folder given ('')"),
+        (
+            ("compare", "--army", "", "--target", "boyz"),
+            "Invalid value for '--army': no file given ('')",
+        ),
+        (
+            ("compare", "lootas", "--target", "boyz", "--models", "0"),
+            "error: --models 0: a unit cannot have 0 models (give 1 or more",
+        ),
         (
             ("sequence", "shoot lootas --leader ''", "-t", "boyz"),
             """step 1 ("shoot lootas --leader ''"): Invalid value for '--leader': no name""",
@@ -206,6 +221,21 @@ def test_a_batch_runs_own_words_are_that_runs_error(tmp_path):
     assert "run 'a' against boyz: step 1" in err and "--effect 'waaagh:': no option after" in err
     assert "run 'b': step 1: Invalid value for '--precision-target': no name given" in err
     assert "run 'c': step 1:" in err and "--target-leader" in err
+    assert "ok" in res.stdout
+
+
+def test_a_batch_runs_models_0_is_that_runs_error(tmp_path):
+    """A batch file's ``models: 0`` is that run's error (the file is data: exit code 1 once
+    the other runs are done), where the command line's ``--models 0`` is a usage error (2)."""
+    batch = tmp_path / "runs.yaml"
+    batch.write_text(
+        "targets: [boyz]\nruns:\n"
+        "  - name: ok\n    attacker: lootas\n"
+        "  - name: none\n    attacker: {name: lootas, models: 0}\n"
+    )
+    res = cli("compare", batch)
+    assert res.exit_code == 1, res.stderr
+    assert "run 'none': attacker.models: must be at least 1, not 0" in res.stderr
     assert "ok" in res.stdout
 
 

@@ -16,7 +16,16 @@ from typer.testing import CliRunner
 
 from wh40k_calc.catalog import Catalog, UnknownUnitError
 from wh40k_calc.cli import app
-from wh40k_calc.fuzzy import MAX_QUERY, like, rank, suggest, suggest_names, word_score, words
+from wh40k_calc.fuzzy import (
+    MAX_QUERY,
+    kin,
+    like,
+    rank,
+    suggest,
+    suggest_names,
+    word_score,
+    words,
+)
 
 CAT = Catalog(use_env=False, home=None)
 
@@ -87,6 +96,41 @@ def test_suggestions_for_weapons_loadouts_and_effects() -> None:
     assert suggest_names("defgun", ["Deffgun", "Big shoota", "Rokkit launcha"]) == ["Deffgun"]
     assert suggest("waagh", ["waaagh", "get-stuck-in", "grenade"]) == ["waaagh"]
     assert suggest("zzzzzz", loadouts) == []
+
+
+# A third fresh-user trial: `calc show nope` said "did you mean 'Troupe'?". The ratio is
+# 2 x (letters in common, in order) / (both lengths): 'nope' and 'troupe' share o, p, e: 2 x 3 /
+# 10 = 60, the suggestion cutoff, with no word alike; 'orcs' and 'orks' share o, r, s: 2 x 3 /
+# 8 = 75; 'custodes' and 'custodian' c, u, s, t, o, d: 2 x 6 / 17 = 70.6.
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [("nope", "Troupe"), ("test", "Tetras"), ("banana", "Karanak"), ("nobody", "Nobz")],
+)
+def test_a_far_name_is_not_suggested(query: str, name: str) -> None:
+    """Each pair scores 60 to 62 (test/Tetras 2 x 3 / 10, banana/Karanak 2 x 4 / 13, nobody/
+    Nobz 2 x 3 / 10): at the old cutoff, but no word of one is like a word of the other."""
+    assert not kin(words(query), words(name))
+    assert suggest(query, [name]) == []
+
+
+def test_an_unknown_unit_like_no_name_says_so() -> None:
+    err = unknown("nope")
+    assert err.suggestions == []
+    assert "did you mean" not in str(err)
+    assert "no datasheet's name is close to it" in str(err) and "`calc units` lists" in str(err)
+    res = CliRunner().invoke(app, ["show", "nope"])
+    assert res.exit_code == 1 and "Troupe" not in res.output
+
+
+def test_close_names_are_still_suggested() -> None:
+    """A word alike at 70 or more ('orcs'/'orks' 75, 'custodes'/'custodian' 70.6), or the
+    names run together alike at 80 ('deffdred' and 'deffdread': 2 x 8 / 17 = 94)."""
+    assert suggest("orcs", ["Orks", "Unaligned Forces"]) == ["Orks"]
+    assert suggest("custodes", ["Custodian Wardens", "Troupe"]) == ["Custodian Wardens"]
+    assert kin(words("deffdred"), words("Deff Dread"))
+    assert unknown("deffdred").suggestions[0] == "Deff Dread"
+    assert unknown("bozy").suggestions == ["Boyz"]
+    assert unknown("lootaz").suggestions == ["Lootas"]
 
 
 def test_rank_orders_by_word_score_then_whole_name() -> None:

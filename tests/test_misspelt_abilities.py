@@ -103,14 +103,16 @@ def test_a_rule_of_its_own_still_runs_as_not_modelled(tmp_path: Path) -> None:
 def test_units_check_warns_of_an_ability_like_none(tmp_path: Path) -> None:
     """An ability of a user's file like no core one ("zap hits") runs as the datasheet's own
     rule, not modelled; ``calc units --check`` calls the file valid but warns, in text and in
-    JSON (exit code 0)."""
-    path = _sheet(tmp_path, ["zap hits, assault"])
+    JSON (exit code 0). The warning names the ability's entry, as an error does
+    (``abilities[1]``: the second item of the list, "heavy, zap hits"; the fresh-user trial
+    found ``abilities`` alone)."""
+    path = _sheet(tmp_path, ["assault", "heavy, zap hits"])
     check = cli("units", "--check", dirs=[tmp_path], env={"COLUMNS": "300"})
     assert check.exit_code == 0, check.output
-    assert "warning: weapons[0] (Gun).abilities: 'zap hits' is no core ability" in check.output
+    assert "warning: weapons[0] (Gun).abilities[1]: 'zap hits' is no core ability" in check.output
     assert check.output.rstrip().endswith("checked, all valid, 1 warning")
     out = json.loads(cli("units", "--check", "--json", dirs=[tmp_path]).stdout)
     assert out["invalid"] == []
-    assert [(w["file"], w["warning"][:49]) for w in out["warnings"]] == [
-        (str(path), "weapons[0] (Gun).abilities: 'zap hits' is no core")
+    assert [(w["file"], w["warning"][:52]) for w in out["warnings"]] == [
+        (str(path), "weapons[0] (Gun).abilities[1]: 'zap hits' is no core")
     ]

@@ -26,6 +26,27 @@ def test_any_other_move_text_is_refused_naming_file_and_field(tmp_path, move):
     assert repr(move) in str(err.value)
 
 
+@pytest.mark.parametrize("move", [40, 60, "60+", '40"'])
+def test_a_move_up_to_the_board_loads(tmp_path, move):
+    """The fastest model of the data moves 40" (edition 11's Manta); the bound is the long edge
+    of a Strike Force battlefield, 60"."""
+    path = write_datasheet(tmp_path, "Runner", stats={"M": move})
+    assert move == load_datasheet(path).models[0].M
+
+
+@pytest.mark.parametrize("move", [61, 1000, "61", "1000+", '100"'])
+def test_a_move_beyond_the_board_is_refused_naming_file_and_field(tmp_path, move):
+    """A fresh-user trial found ``M: 1000`` accepted (a typing slip, never a datasheet's)."""
+    path = write_datasheet(tmp_path, "Runner", stats={"M": move})
+    with pytest.raises(DatasheetError) as err:
+        load_datasheet(path)
+    assert str(err.value) == f"{path}: models[0].M: must be from 0 to 60, not {move!r}"
+    check = cli("units", "--check", dirs=[tmp_path], env={"COLUMNS": "200"})
+    assert check.exit_code == 1 and "models[0].M: must be from 0 to 60" in check.output
+    run = cli("show", "runner", dirs=[tmp_path])
+    assert run.exit_code == 1 and "models[0].M: must be from 0 to 60" in run.stderr
+
+
 def test_a_datasheet_without_a_faction_shows_no_empty_fields(tmp_path):
     path = write_datasheet(tmp_path, "Loner")
     path.write_text(path.read_text().replace("faction: Testers\n", ""))

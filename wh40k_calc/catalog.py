@@ -402,6 +402,9 @@ class Catalog:
         # a file of the user's chosen -> the unreadable files of the user's it was chosen over
         # (a name both match; the readable one is used, the others said in a note)
         self._passed_over: dict[Path, list[Path]] = {}
+        # a file of the user's chosen by a bare name -> the datasheets of other factions
+        # (shipped, or the updated data's) it was chosen over, for a note (duplicate_notes)
+        self._shadowed: dict[Path, list[Entry]] = {}
         self._by_edition: dict[str, list[Entry]] = {}
         self._set_cache: dict[str, tuple[GeneratedSet, ...]] = {}
 
@@ -598,7 +601,11 @@ class Catalog:
         """Notes for datasheets (of this catalog) that several of the user's files define with
         the same faction and name: which file is used (the first in search order) and which
         are not, e.g. "Testers/X is defined by 2 files; using sub/x.yaml (first in search
-        order), not x.yaml". A user's file replacing a shipped one is by design: no note."""
+        order), not x.yaml". A user's file replacing a shipped one is by design: no note; one
+        of another faction (or none) chosen by a bare name over a shipped datasheet (the
+        user's file wins: README, "a hand-written file has that name") is said, with the
+        name of the other: "Boyz: your file boyz.yaml (no faction) is used, not the shipped
+        Orks/Boyz (...); Orks/Boyz names that one; ...", once for every command that uses it."""
         out: list[str] = []
         hand = self._hand(edition)
         for ds in datasheets:
@@ -613,6 +620,11 @@ class Catalog:
                 note = self._passed_over_note(winner, skipped, edition)
                 if note not in out:
                     out.append(note)
+            shadowed = self._shadowed.get(path)
+            if shadowed:
+                note = self._shadowed_note(winner, shadowed, edition)
+                if note not in out:
+                    out.append(note)
             others = [e.path for e in hand if e.hidden_by == path and e.kind == "user"]
             if not others:
                 continue
@@ -624,6 +636,28 @@ class Catalog:
             if note not in out:
                 out.append(note)
         return tuple(out)
+
+    def _shadowed_note(self, winner: Entry, others: list[Entry], edition: str | None) -> str:
+        """The note for a file of the user's used where a bare name also names ``others``
+        (other factions' datasheets, not the user's): which is used, how to name the others,
+        and, for a file with no faction, that a faction lets both be named apart."""
+        from .wording import join_words
+
+        (shown,) = _shown_paths([winner.path], self.folders(edition))
+        which = join_words(
+            [("the shipped " if e.shipped else "the updated data's ") + e.qualified for e in others]
+        )
+        own = "" if winner.faction else " (no faction)"
+        names = " or ".join(e.qualified for e in others)
+        keep = (
+            ""
+            if winner.faction
+            else f"; with a faction (faction: NAME) yours is NAME/{winner.name}"
+        )
+        return (
+            f"{winner.name}: your file {shown}{own} is used, not {which} (a file of yours wins "
+            f"a name several factions have); {names} names that one{keep}"
+        )
 
     def _passed_over_note(self, winner: Entry, skipped: Path, edition: str | None) -> str:
         """The note for an unreadable file of the user's that the name used also finds (it
@@ -861,10 +895,10 @@ class Catalog:
                 winner = _best(readable)
                 passed = self._passed_over.setdefault(winner.path, [])
                 passed += [e.path for e in mine if e.unreadable and e.path not in passed]
-                return winner
+                return self._shadowing(winner, hits)
             if mine:
                 if len({norm_name(e.faction) for e in mine}) == 1:
-                    return _best(mine)
+                    return self._shadowing(_best(mine), hits) if kind == "user" else _best(mine)
                 hits = mine
                 break
         parents = [e for e in hits if norm_name(self.parent(e.faction) or "") in factions]
@@ -877,6 +911,14 @@ class Catalog:
         except (DatasheetError, OSError):
             differ = None
         raise AmbiguousUnitError(name, sorted(dict.fromkeys(e.qualified for e in hits)), "", differ)
+
+    def _shadowing(self, winner: Entry, hits: list[Entry]) -> Entry:
+        """``winner``, a file of the user's chosen by a bare name that ``hits`` also match,
+        with the datasheets of other factions it was chosen over remembered (not the user's:
+        two of those are ambiguous), for :meth:`duplicate_notes` to say so."""
+        others = self._shadowed.setdefault(winner.path, [])
+        others += [e for e in hits if e.kind != "user" and e not in others]
+        return winner
 
     def preference_warnings(self) -> list[str]:
         """One warning for each faction in ``WH40K_CALC_FACTIONS`` that no datasheet of
@@ -946,6 +988,8 @@ class Catalog:
         if known is not None:
             suggestions = [known.qualified, *(s for s in suggestions if s != known.qualified)]
             hints.append(f"{known.nickname!r} is what players call {known.qualified}")
+        if not suggestions:  # said, rather than a far name suggested (wh40k_calc.fuzzy.kin)
+            hints.append("no datasheet's name is close to it")
         if os.environ.get("WH40K_CALC_CSV"):
             hints.append("a newer export may have it: `calc import NAME` reads $WH40K_CALC_CSV")
         broken = [e.path for e in visible if e.unreadable and e.kind == "user"]

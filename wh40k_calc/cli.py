@@ -297,7 +297,7 @@ def units(
             ]
         not_files = {p: (kind, why) for p, kind, why in cat.not_files()}
     except (DatasheetError, EditionError) as exc:
-        raise fail(str(exc)) from None
+        raise fail(str(exc), exit_code(exc)) from None
     entries += [_not_file_entry(p, kind) for p, (kind, _) in not_files.items()]
     replaces = replaced(entries)
     if faction:
@@ -406,14 +406,19 @@ def _check_units(entries, replaces, as_json: bool, edition: str, not_files=None)
 def _unknown_abilities(sheet) -> list[str]:
     """Warnings for ``sheet``'s weapon abilities that are no core ability and no misspelling
     of one (those refuse the file): each is taken as the datasheet's own rule and reported as
-    not modelled, which a typing slip ("zap hits") should not be silently."""
+    not modelled, which a typing slip ("zap hits") should not be silently. Each names its
+    entry of the file as the errors do (``weapons[2] (Zap gun).abilities[0]``: the weapons
+    and their ``ability_texts`` are in file order)."""
+    from .abilities import WeaponAbilities
+
     out = []
     for i, w in enumerate(sheet.weapons):
-        for text in w.abilities.unmodelled:
-            out.append(
-                f"weapons[{i}] ({w.name}).abilities: {text!r} is no core ability: "
-                "taken as the datasheet's own rule, not modelled"
-            )
+        for j, item in enumerate(w.ability_texts):
+            for text in WeaponAbilities.parse([item]).unmodelled:
+                out.append(
+                    f"weapons[{i}] ({w.name}).abilities[{j}]: {text!r} is no core ability: "
+                    "taken as the datasheet's own rule, not modelled"
+                )
     return out
 
 
@@ -536,8 +541,8 @@ def effects(
 
     try:
         ed = choose(edition.strip() if edition else None).edition
-    except EditionError as exc:  # a bad --edition is a usage error, as click's choices are
-        raise fail(str(exc), 2 if edition else 1) from None
+    except EditionError as exc:  # --edition 9 or WH40K_CALC_EDITION=9: a usage error (2)
+        raise fail(str(exc), exit_code(exc)) from None
     try:
         found, lines = select(ed, faction, kind, detachment, text)
     except (ListingError, EffectFileError) as exc:

@@ -48,6 +48,10 @@ Strength = Annotated[int, msgspec.Meta(ge=1, le=40)]
 Points = Annotated[int, msgspec.Meta(ge=0, le=100_000)]
 After = Annotated[int, msgspec.Meta(ge=1, le=100)]  # an added cost from the Nth copy on
 NonNeg = Annotated[int, msgspec.Meta(ge=0)]
+# inches: a Strike Force battlefield's long edge; the fastest model of the data moves 40"
+# (edition 11's Manta, data 912), aircraft '20+' (both editions)
+MAX_MOVE = 60
+Move = Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE)]
 # a name: some text, no control characters (ESC would reach the terminal; nothing escapes it)
 CONTROL = "\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
 Name = Annotated[
@@ -77,7 +81,7 @@ class _NotGeneratedSchema(msgspec.Struct, forbid_unknown_fields=True):
 
 class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
     name: Name
-    M: NonNeg | str | None
+    M: Move | str | None
     T: Toughness
     Sv: Save
     W: Wounds
@@ -910,6 +914,11 @@ def _models(
             raise DatasheetError(
                 f"{file}: models[{i}].M: must be inches (a whole number), a number of inches "
                 f"and '+' such as '20+' (aircraft), '-' or null (none), not {m.M!r}"
+            )
+        inches = re.match(r"\d+", m.M) if isinstance(m.M, str) else None
+        if inches and int(inches.group(0)) > MAX_MOVE:  # '1000+', as the number 1000
+            raise DatasheetError(
+                f"{file}: models[{i}].M: must be from 0 to {MAX_MOVE}, not {m.M!r}"
             )
         models.append(
             ModelProfile(

@@ -34,6 +34,15 @@ class EditionError(ValueError):
     message is one line naming the variable or the file."""
 
 
+class EditionSettingError(EditionError):
+    """``--edition`` or ``WH40K_CALC_EDITION`` given as something else than 10 or 11: the
+    player's own setting, so a usage error (exit code 2, :func:`wh40k_calc.options.exit_code`)
+    whatever the data says; a batch file's or the config file's ``edition`` is the data's
+    (a plain :class:`EditionError`, exit code 1)."""
+
+    usage = True
+
+
 class EditionChoice(Struct, frozen=True):
     """The edition to use ("10" or "11") and what set it: "--edition", "WH40K_CALC_EDITION",
     the config file's path, "batch file" or "default"."""
@@ -62,16 +71,17 @@ def config_path() -> Path:
     return user_home() / CONFIG_FILE
 
 
-def _value(raw: object, label: str, fix: str = "") -> str:
+def _value(raw: object, label: str, fix: str = "", error: type[EditionError] = EditionError) -> str:
     """``raw`` (10, 11, "10", " 11 ") as an edition.
 
     Raises:
-        EditionError: anything else: "``label``: not an edition (give 10 or 11``fix``)".
+        EditionError: (``error``) anything else: "``label``: not an edition (give 10 or
+            11``fix``)".
     """
     text = str(raw).strip() if isinstance(raw, int | str) and not isinstance(raw, bool) else None
     if text in EDITIONS:
         return text
-    raise EditionError(f"{label}: not an edition (give 10 or 11{fix})")
+    raise error(f"{label}: not an edition (give 10 or 11{fix})")
 
 
 def from_config(path: Path) -> str | None:
@@ -143,16 +153,19 @@ def choose(flag: str | None, batch: str | None = None) -> EditionChoice:
     else ``WH40K_CALC_EDITION``, else the config file's, else 10.
 
     Raises:
-        EditionError: the environment variable or the config file gives something else than
-            10 or 11 (only read when the command line and the batch file do not say).
+        EditionSettingError: ``flag``, or the environment variable (only read when the command
+            line and the batch file do not say), gives something else than 10 or 11.
+        EditionError: the batch file's edition or the config file's does.
     """
     if flag:
-        return EditionChoice(_value(flag, f"--edition {flag}"), "--edition")
+        return EditionChoice(
+            _value(flag, f"--edition {flag}", error=EditionSettingError), "--edition"
+        )
     if batch:
         return EditionChoice(_value(batch, f"edition: {batch}"), "batch file")
     env = os.environ.get(EDITION_VAR)
     if env is not None and env.strip():
-        value = _value(env, f"{EDITION_VAR}={env.strip()!r}", ", or unset it")
+        value = _value(env, f"{EDITION_VAR}={env.strip()!r}", ", or unset it", EditionSettingError)
         return EditionChoice(value, EDITION_VAR)
     from .sheetnames import DatasheetError
 

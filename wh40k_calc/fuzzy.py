@@ -15,8 +15,12 @@ score and the ratio (words the query lacks count against a name, so 'shootaz' su
 loadout 'shootas' before 'big-shoota'); they keep those of at least :data:`SUGGEST_CUTOFF` and
 within :data:`SUGGEST_SPREAD` of the best, closest first: 'lootaz' suggests 'Lootas' alone,
 not 'Blood Claws'; 'orcs' suggests the faction 'Orks' (75) alone, not 'Unaligned Forces' (60:
-one word like 'forces', the other missing). Units, factions, weapons, loadouts and effects are
-suggested by this one rule.
+one word like 'forces', the other missing). A suggestion must also be **kin** to the query
+(:func:`kin`): a word of each alike at :data:`KIN_CUTOFF` or more (or the query's word the
+start of the name's), or the two run together alike at :data:`WORD_CUTOFF`; a whole-name ratio
+of 60 alone is no likeness between short names ('nope' and 'Troupe' share three letters of ten,
+60, and no word), so a name like nothing gets no suggestion. Units, factions, weapons, loadouts
+and effects are suggested by this one rule.
 """
 
 from __future__ import annotations
@@ -29,6 +33,9 @@ SUGGEST_CUTOFF = 60  # score for a candidate to be suggested at all
 SUGGEST_SPREAD = 12  # ... and at most this far below the best suggestion (20 let 'orcs'
 # suggest 'Unaligned Forces', 15 below 'Orks')
 SUGGEST_COUNT = 4
+KIN_CUTOFF = 70  # ratio of a word of the query and a word of the name, for a suggestion:
+# 'orcs' and 'orks', 'bozy' and 'boyz' are 75, 'custodes' and 'custodian' 71; 'nope' and
+# 'troupe', 'test' and 'tetras' 60
 MAX_QUERY = 200  # characters: a longer query is like no name (the longest are about 60)
 
 
@@ -97,10 +104,26 @@ def like(query: str, names: Sequence[str], limit: int | None = None) -> list[str
     return found if limit is None else found[:limit]
 
 
+def kin(query: Sequence[str], name: Sequence[str]) -> bool:
+    """Whether the words ``name`` are close enough to the words ``query`` to be suggested
+    (see the module docstring): some word of ``query`` is like some word of ``name`` at
+    :data:`KIN_CUTOFF` or more, or starts it (three letters or more), or the two, each run
+    together without spaces, are alike at :data:`WORD_CUTOFF` or more ('deffdred' and
+    'Deff Dread')."""
+    from rapidfuzz import fuzz
+
+    for q in query:
+        for w in name:
+            if fuzz.ratio(q, w) >= KIN_CUTOFF or (len(q) >= 3 and w.startswith(q)):
+                return True
+    return fuzz.ratio("".join(query), "".join(name)) >= WORD_CUTOFF
+
+
 def suggest(query: str, candidates: Sequence[str], limit: int = SUGGEST_COUNT) -> list[str]:
     """The candidates closest to ``query``, closest first (at most ``limit``; none when nothing
-    is close). A candidate given twice (or two spellings of one name) is listed once. A query
-    longer than :data:`MAX_QUERY` characters gets none (the matching would cost seconds)."""
+    is close: none :func:`kin` to it at :data:`SUGGEST_CUTOFF`). A candidate given twice (or
+    two spellings of one name) is listed once. A query longer than :data:`MAX_QUERY`
+    characters gets none (the matching would cost seconds)."""
     if len(query) > MAX_QUERY:
         return []
     q = words(query)
@@ -111,7 +134,7 @@ def suggest(query: str, candidates: Sequence[str], limit: int = SUGGEST_COUNT) -
         n = words(c)
         whole = whole_ratio(q, n)
         s = max(whole, ((word_score(q, n) or 0.0) + whole) / 2)
-        if s >= SUGGEST_CUTOFF and s > scored.get(c, -1.0):
+        if s >= SUGGEST_CUTOFF and s > scored.get(c, -1.0) and kin(q, n):
             scored[c] = s
     if not scored:
         return []

@@ -25,8 +25,10 @@ from ..options import (
     EngineOptions,
     FactionOpt,
     TargetFactionOpt,
+    exit_code,
     fail,
     named,
+    nonblank,
 )
 from .table import SortKey
 
@@ -100,6 +102,7 @@ class ArmyCompareOptions(OptionGroup, Struct, frozen=True):
             metavar="LIST",
             help="An army list export (as calc army reads it): each of its units, and the "
             "whole army in sequence, against each target (repeatable: several lists).",
+            callback=nonblank("file"),
         ),
     ] = None
     phase: Annotated[
@@ -383,7 +386,7 @@ def _jobs(
             return _jobs_from_batch_file(Path(what[0]), engine, engine.as_json, notes)
         return _jobs_from_command_line(what, cross, conditions, effects, engine), None
     except (BatchError, DatasheetError, EditionError) as exc:
-        raise fail(str(exc)) from None
+        raise fail(str(exc), exit_code(exc)) from None
 
 
 def _army_jobs(
@@ -444,7 +447,7 @@ def _army_jobs(
             factions={"attacker": None, "target": cross.target_faction},
         )
     except (DatasheetError, EditionError, UnknownFactionError) as exc:
-        raise fail(str(exc)) from None
+        raise fail(str(exc), exit_code(exc)) from None
     return jobs, "Army " + " and ".join(army.army)
 
 
@@ -501,6 +504,23 @@ def _check_effect_forms(effects: list[str]) -> None:
             raise fail(str(exc), 2) from None
 
 
+def _check_models(models: list[int] | None) -> None:
+    """Each ``--models`` of the command line at least one model, as ``calc shoot`` checks
+    it: fewer is no unit at all, whatever the datasheet (a batch file's ``models: 0`` is that
+    run's error instead).
+
+    Raises:
+        typer.Exit: code 2 (a usage error), after the error line.
+    """
+    for n in models or ():
+        if n < 1:
+            raise fail(
+                f"--models {n}: a unit cannot have {n} models (give 1 or more: a listed size, "
+                "or fewer models than it for a damaged unit)",
+                2,
+            )
+
+
 def _jobs_from_command_line(
     what: list[str],
     cross: CrossOptions,
@@ -536,6 +556,7 @@ def _jobs_from_command_line(
     if not cross.target and not cross.target_set:
         raise fail("give at least one --target or --target-set (or a batch file)", 2)
     _check_effect_forms(effects)
+    _check_models(cross.models)
     cat = cat or catalog(engine.datasheets, engine.edition_value)
     targets = _targets(cross, cat)
     return jobs_from_options(

@@ -177,6 +177,7 @@ def shown(r: Row, key: str) -> float:
 
 
 MIN_BAR = 3  # the sort column's bar (its heading whole) narrowed before the rows are stacked
+BAR_LABEL = "Bar"  # the bar column's heading: not the sort figure's, which has its own column
 
 
 def text_widths(room: int, natural: list[int], least: list[int]) -> list[int] | None:
@@ -226,14 +227,14 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
         max(len(label), *(len(n[i]) for n in numbers))
         for i, label in enumerate(SHORT_LABELS.values())
     ]
-    for bar in (BAR_WIDTH, max(MIN_BAR, len(SHORT_LABELS[key]))):  # its heading whole
+    for bar in (BAR_WIDTH, max(MIN_BAR, len(BAR_LABEL))):  # its heading whole
         room = console.width - sum(fixed) - bar - 2 * (len(fixed) + 1)  # 2 between columns
         chosen = _text_columns(rows, columns, room)
         if chosen is not None:
             break
     if chosen is None:
         _stacked(groups, key, columns, console)
-        _legend_and_notes(rows, console)
+        _legend_and_notes(rows, console, None)
         return
     labels, widths = chosen
     folded = len(labels) == 1 and bool(columns)
@@ -247,7 +248,7 @@ def render_table(rows: list[Row], key: str, console: Any, title: str | None = No
             console.print(
                 _section(group, labels, widths, fixed, key, columns, folded, bar, part=part)
             )
-    _legend_and_notes(rows, console)
+    _legend_and_notes(rows, console, key)
 
 
 def _stacked(
@@ -385,7 +386,7 @@ def _section(
         table.add_column(label, width=width)
     for label, width in zip(SHORT_LABELS.values(), fixed, strict=True):
         table.add_column(label, justify="right", no_wrap=True, width=width)
-    table.add_column(SHORT_LABELS[key], width=bar, no_wrap=True)
+    table.add_column(BAR_LABEL, width=bar, no_wrap=True)
     best = best_rows(group, key)
     scale = max((shown(r, key) for r in group), default=0.0)
     for i in part if part is not None else range(len(group)):
@@ -408,7 +409,9 @@ def _section(
     return table
 
 
-def _legend_and_notes(rows: list[Row], console: Any) -> None:
+def _legend_and_notes(rows: list[Row], console: Any, bar: str | None) -> None:
+    """The legend of the figures (``bar``: the sort key the bars show, None where no bar is
+    drawn: the stacked rows), then the rules not modelled and the notes, each once."""
     from rich.text import Text
 
     from ..terminal import print_wrapped
@@ -425,8 +428,13 @@ def _legend_and_notes(rows: list[Row], console: Any) -> None:
         Text(
             "Models: expected models destroyed · Wipe: P(every model destroyed) · Pts/100: "
             "target points destroyed per 100 points of attacker · Losses: attacker models "
-            f"{losses} · bars: relative to the highest of each target, none for a figure "
-            "shown as 0",
+            f"{losses}"
+            + (
+                f" · {BAR_LABEL}: the {SHORT_LABELS[bar]} column, relative to the highest of "
+                "each target, none for a figure shown as 0"
+                if bar is not None
+                else ""
+            ),
             style="dim",
         ),
     )

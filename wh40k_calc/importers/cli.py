@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ..options import named
+from ..options import named, nonblank
 
 CSV_VAR = "WH40K_CALC_CSV"
 
@@ -46,9 +46,12 @@ def import_command(
         bool, typer.Option("--all", help="Import every datasheet of the export.")
     ] = False,
     csv_dir: Annotated[
-        Path | None,
+        str | None,  # text, not a Path: typer reads '' as the current folder
         typer.Option(
-            "--csv", metavar="DIR", help=f"Folder of the CSV export (default: ${CSV_VAR})."
+            "--csv",
+            metavar="DIR",
+            help=f"Folder of the CSV export (default: ${CSV_VAR}).",
+            callback=nonblank("folder"),
         ),
     ] = None,
     faction: Annotated[
@@ -94,7 +97,7 @@ def import_command(
         raise _fail("give datasheet names or --all (not both)", 2)
     if not all_units and not names:
         raise _fail("give datasheet names or --all", 2)
-    source = csv_dir or default_csv_dir()
+    source = Path(csv_dir) if csv_dir is not None else default_csv_dir()
     if source is None:
         raise _fail(
             f"no CSV export given: pass --csv DIR or set {CSV_VAR} (the folder of the public "

@@ -15,7 +15,15 @@ import typer
 from msgspec import Struct
 
 from ..optgroup import OptionGroup, with_groups
-from ..options import ConditionOptions, EngineOptions, TargetOptions, fail, named, nonblank
+from ..options import (
+    ConditionOptions,
+    EngineOptions,
+    TargetOptions,
+    exit_code,
+    fail,
+    named,
+    nonblank,
+)
 
 
 class Phase(StrEnum):
@@ -138,7 +146,7 @@ def army(
     except UnitCountError as exc:
         raise fail(f"{path}: {exc}") from None
     except (ListError, DatasheetError, EditionError, UnknownFactionError) as exc:
-        raise fail(str(exc)) from None
+        raise fail(str(exc), exit_code(exc)) from None
     if options.show:
         _print_show(resolved, engine.as_json)
     else:

@@ -124,8 +124,11 @@ class Applied(Struct):
     ``choices`` (the players'), ``facts`` the conditions read (the attacker's keywords include
     those effects grant), and for the report ``ids`` and ``sides`` (id -> the sides it acts
     for), ``members`` ((id, side) -> the keys of the actives it stands for: one, or a
-    choice rule's options), and ``unmet``: the ``--effect`` names left out because their
-    conditions are not met here (``Selection.skip_unmet``), as ``(the name as given, why)``."""
+    choice rule's options), ``unmet``: the ``--effect`` names left out because their
+    conditions are not met here (``Selection.skip_unmet``), as ``(the name as given, why)``,
+    and ``repeated``: the rules named more than once by names of which one at least adds
+    nothing to those before it, as ``(the rule's name, every name given for it)``
+    (:func:`_repeats`)."""
 
     facts: Facts
     fixed: list[Active] = field(default_factory=list)
@@ -134,6 +137,7 @@ class Applied(Struct):
     sides: dict[str, list[str]] = field(default_factory=dict)
     unmet: list[tuple[str, str]] = field(default_factory=list)  # see the docstring
     members: dict[tuple[str, str], list[tuple]] = field(default_factory=dict)
+    repeated: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # see above
 
     def variants(self) -> list[Variant]:
         """Every combination of the choices' options (none without choices)."""
@@ -241,10 +245,11 @@ def apply_effects(
             usage = getattr(exc, "usage", False)  # a value out of range (Miracle dice)
             raise (EffectUsageError if usage else EffectError)(str(exc), i) from None
     _one_chapter(requested, units)
+    repeated = _repeats(requested)
     requested = _merged(requested)
     granted, bearer_granted = _granted(requested, base)
     f = base.granted(granted, bearer_granted) if granted or bearer_granted else base
-    out = Applied(f)
+    out = Applied(f, repeated=repeated)
     seen: set[tuple] = set()
     sides = {"attacker": attacker, "target": target}
     owners = _owners(requested)
@@ -292,6 +297,34 @@ def _one_chapter(requested: list, units: dict[str, tuple[str, dict[str, int]]]) 
             )
             said = " and ".join(f"--effect {p}" for p in pairs)
             raise EffectError(f"{said}: {why}", detail=f"{' and '.join(pairs)}: {why}")
+
+
+def _repeats(requested: list) -> list[tuple[str, tuple[str, ...]]]:
+    """The rules the ``--effect`` names (``requested``, as :func:`find` gave them) name more
+    than once where a later name adds nothing to those before it (the same rule, for sides
+    and with options all given already: ``waaagh`` twice, ``Waaagh`` after ``orks/waaagh``,
+    ``attacker:waaagh`` after ``waaagh``), as (the rule's name, every name given for it in
+    order), for a note: a rule applies once (:func:`_merged`), so the repeat changes nothing.
+    A later name that adds an option (``oath-of-moment:codex-army`` after ``oath-of-moment``)
+    is no repeat."""
+    given: dict[tuple, list[Found]] = {}
+    repeats: set[tuple] = set()
+    for item in requested:
+        if not isinstance(item, Found):
+            continue
+        key = (tuple(e.identity for e in item.effects), item.choice)
+        earlier = given.setdefault(key, [])
+        sides = {s for f in earlier for s in f.sides}
+        options = {o for f in earlier for o in f.options}
+        if earlier and set(item.sides) <= sides and set(item.options) <= options:
+            repeats.add(key)
+        earlier.append(item)
+    return [
+        (found[0].effect.rule if found[0].choice else found[0].effect.name,
+         tuple(f.request.text for f in found))
+        for key, found in given.items()
+        if key in repeats
+    ]  # fmt: skip
 
 
 def _merged(requested: list) -> list:

@@ -80,6 +80,7 @@ def idle_findings(
         *_cover(edition, sel, target, weapons, applied),
         *_target_options(sel, target, weapons, applied),
         *_added(edition, sel, weapons),
+        *_repeated(sel, applied),
     ]
 
 
@@ -453,6 +454,42 @@ def _added(edition: Edition, sel: Selection, weapons: list[Weapon]) -> list[Idle
                 note = None
         if note is not None:
             out.append(Idle(note, (f"added:{i}",)))
+    return out
+
+
+def _repeated(sel: Selection, applied: Applied) -> list[Idle]:
+    """An ``--effect`` or ``--add-ability`` given again where it adds nothing: a rule applies
+    once (``applied.repeated``: the names of one rule, :func:`~.applied.apply_effects`; the
+    seed's core rules: the same Stratagem once a phase, an Aura once to a unit), and so does a
+    weapon ability ("multiple instances of the same weapon ability are not cumulative", 24.02;
+    the same ability for the same weapons, any case or spacing: ``lethal hits`` twice). Each
+    ``--add-ability`` after the first of its kind is ``added:N`` (lasting: ``--explain`` does
+    not count it)."""
+    out = [
+        Idle(
+            f"--effect: {name} is named {len(texts)} times ({', '.join(texts)}): a rule "
+            "applies once",
+            (),
+        )
+        for name, texts in applied.repeated
+    ]
+    kinds: dict[tuple, list[int]] = {}
+    for i, a in enumerate(sel.added_abilities):
+        weapon = "*" if a.weapon == "*" else norm_name(a.weapon)
+        kinds.setdefault((weapon, parse_ability(a.ability)), []).append(i)
+    for first, *more in kinds.values():
+        if more:
+            given = [sel.added_abilities[i] for i in (first, *more)]
+            texts = [
+                repr(a.ability if a.weapon == "*" else f"{a.weapon}: {a.ability}") for a in given
+            ]
+            out.append(
+                Idle(
+                    f"--add-ability: {texts[0]} is named {len(texts)} times ({', '.join(texts)}): "
+                    "an ability applies once",
+                    tuple(f"added:{i}" for i in more),
+                )
+            )
     return out
 
 
