@@ -135,7 +135,7 @@ def test_sequence_sampled_1e7_trials_memory(benchmark) -> None:
 KMB_TRIAL = [
     "sequence", "-t", "boyz", "--target-models", "20", "--target-leader", "warboss",
     "--target-leader", "painboy", "--edition", "11",
-    "shoot lootas --models 10 --loadout kustom-mega-blastas --add-ability 'devastating wounds' "
+    "shoot lootas --models 10 --loadout kustom-mega-blasta --add-ability 'devastating wounds' "
     "--add-ability 'sustained hits 1'",
     "--repeat", "3",
 ]  # fmt: skip
