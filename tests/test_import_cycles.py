@@ -234,6 +234,7 @@ LAYER_RULES = {
         "wh40k_calc.miracle_dice",  # an effect record's Miracle dice options (data model)
         "wh40k_calc.fuzzy",
         "wh40k_calc.wording",
+        "wh40k_calc.notes",  # the notes' types (bottom layer: imports nothing)
         "wh40k_calc.kept",  # the bounded store of values made once (bottom layer)
     },
 }

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .engine.exact import ExactUnsupported, run_exact, state_estimate
+from .notes import OptionNote
 from .records import replace
 from .resolve import Carried, _Scorer, choose
 from .rules import get_rules
@@ -324,7 +325,7 @@ def _declined(reason: str) -> Attribution:
         {},
         0,
         declined=reason,
-        notes=(f"--explain: no attribution: the exact engine declined ({reason})",),
+        notes=(OptionNote("--explain", f"no attribution: the exact engine declined ({reason})"),),
     )
 
 
@@ -333,14 +334,18 @@ def _note(method: str, n: int, subsets: int, orders: int | None, seed: int) -> s
     from .wording import count
 
     if n == 0:
-        return "--explain: no rule applied here can change the result (nothing to attribute)"
-    if method == "exact":
-        return (
-            f"--explain: exact Shapley values of {count(n, 'rule')} over all {1 << n:,} subsets "
-            f"({count(subsets, 'subset')} resolved by the exact engine)"
+        return OptionNote(
+            "--explain", "no rule applied here can change the result (nothing to attribute)"
         )
-    return (
-        f"--explain: Shapley values of {count(n, 'rule')} estimated from {orders:,} random "
-        f"orders (seed {seed}; {count(subsets, 'subset')} resolved by the exact engine), with "
-        "a standard error each; they still add up exactly to all rules less none"
+    if method == "exact":
+        return OptionNote(
+            "--explain",
+            f"exact Shapley values of {count(n, 'rule')} over all {1 << n:,} subsets "
+            f"({count(subsets, 'subset')} resolved by the exact engine)",
+        )
+    return OptionNote(
+        "--explain",
+        f"Shapley values of {count(n, 'rule')} estimated from {orders:,} random orders (seed "
+        f"{seed}; {count(subsets, 'subset')} resolved by the exact engine), with a standard "
+        "error each; they still add up exactly to all rules less none",
     )

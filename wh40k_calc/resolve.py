@@ -875,12 +875,13 @@ def sampler_unused_note(given: list[str] | tuple[str, ...]) -> str | None:
     was given. Worded as the other no-effect notes (``rules/idle.py``)."""
     if not given:
         return None
+    from .notes import OptionNote
     from .wording import join_words
 
-    return (
-        f"{join_words(list(given))}: no effect: the exact engine rolls no dice (method sample "
-        "or both runs the sampler)"
-    )
+    said = "no effect: the exact engine rolls no dice (method sample or both runs the sampler)"
+    if len(given) == 1 and given[0].startswith("--"):  # one option: a note about it
+        return OptionNote(given[0], said)
+    return f"{join_words(list(given))}: {said}"
 
 
 def few_trials_note(trials: int) -> str:

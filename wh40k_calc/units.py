@@ -14,6 +14,7 @@ from msgspec import Struct
 
 from .datasheet import CONTROL, Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
 from .fuzzy import did_you_mean
+from .notes import OptionNote
 from .records import replace
 from .selection import SelectionError, UnitChoice, UsageError, WeaponsError
 from .wording import count
@@ -211,7 +212,7 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
         whole = list(groups)
         groups = _explicit_weapons(ds, counts, choice.weapons, choice.models is None, size.total)
         whole = _with_optional_kinds(ds, whole, groups, counts)
-        unlimited = unlimited_notes(ds, [k for k in _wanted(ds, choice.weapons)], "--weapon ")
+        unlimited = unlimited_notes(ds, [k for k in _wanted(ds, choice.weapons)], "--weapon")
     points = size.points * n_models / size.total
     out_groups = list(groups)
     total = n_models
@@ -249,17 +250,19 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
     )
 
 
-def unlimited_notes(ds: Datasheet, keys: list[str], head: str = "") -> tuple[str, ...]:
+def unlimited_notes(ds: Datasheet, keys: list[str], option: str = "") -> tuple[str, ...]:
     """A note for each weapon of ``keys`` whose number a wargear option limits that our data
     does not generate (:func:`~wh40k_calc.composition.unchecked`): taken as given, never
-    silently (``head``: ``--weapon `` where that option named them)."""
+    silently (``option``: ``--weapon`` where that option named them: an
+    :class:`~wh40k_calc.notes.OptionNote` ``--weapon NAME: ...``)."""
     from .composition.unchecked import unchecked
 
-    return tuple(
-        f"{head}{w.name}: how many of it the unit may carry is set by a wargear option our "
+    notes = [
+        f"{w.name}: how many of it the unit may carry is set by a wargear option our "
         f"data does not generate ({why}); the number given is not checked against it"
         for w, why in unchecked(ds, keys)
-    )
+    ]
+    return tuple(OptionNote(option, n, " ") if option else n for n in notes)
 
 
 def size_notes(ds: Datasheet, size: UnitSize) -> list[str]:
@@ -608,9 +611,12 @@ def _fitted_note(ds: Datasheet, fitted: int | None) -> tuple[str, ...]:
     if fitted is None or fitted == ds.min_size.total:
         return ()
     return (
-        f"--weapon: a unit of {fitted} models, the smallest listed size of {ds.name} whose "
-        f"models can carry the named weapons (the smallest is {ds.min_size.total}; --models N "
-        "for another)",
+        OptionNote(
+            "--weapon",
+            f"a unit of {fitted} models, the smallest listed size of {ds.name} whose models "
+            f"can carry the named weapons (the smallest is {ds.min_size.total}; --models N "
+            "for another)",
+        ),
     )
 
 
@@ -627,9 +633,12 @@ def repeated_weapon_notes(ds: Datasheet, specs: tuple[tuple[str, int], ...]) -> 
             named.setdefault(w.key, []).append((text, n))
             names[w.key] = w.name
     return tuple(
-        f"--weapon: {names[k]} is named {len(given)} times "
-        f"({', '.join(f'{text} x{n}' for text, n in given)}): they count together, "
-        f"{names[k]} x{sum(n for _, n in given)}"
+        OptionNote(
+            "--weapon",
+            f"{names[k]} is named {len(given)} times "
+            f"({', '.join(f'{text} x{n}' for text, n in given)}): they count together, "
+            f"{names[k]} x{sum(n for _, n in given)}",
+        )
         for k, given in named.items()
         if len(given) > 1
     )

@@ -2,7 +2,6 @@
 command-line options, resolved exactly as ``calc shoot``/``calc fight`` resolve one, into rows
 carrying the contract object and the compared figures."""
 
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -23,6 +22,7 @@ from ..batch import (
     parse_run,
 )
 from ..datasheet import Datasheet, DatasheetError, norm_name
+from ..notes import OptionNote, StepNote
 from ..records import field_names, replace
 from ..selection import (
     AddedAbility,
@@ -100,11 +100,12 @@ class Job(Struct, frozen=True):
     step_fields: tuple[tuple[int, str, str], ...] = ()
 
     def field_notes(self, obj: dict) -> dict:
-        """``obj`` (a row's contract object) with each note that opens with an option this
-        job's file gave as a field (:attr:`option_fields`: ``--weapon: ...``,
-        ``--precision-target leader: ...``) opening with that field instead
-        (``attacker.weapons: ...``, ``precision_target: leader: ...``), as its errors are
-        named."""
+        """``obj`` (a row's contract object) with each note about an option this job's file
+        gave as a field (an :class:`~wh40k_calc.notes.OptionNote` of one of
+        :attr:`option_fields`: ``--weapon: ...``, ``--precision-target leader: ...``; a
+        sequence step's, a :class:`~wh40k_calc.notes.StepNote`, of its own fields) opening
+        with that field instead (``attacker.weapons: ...``, ``precision_target: leader:
+        ...``), as its errors are named. A note is known by its type, never by its text."""
         fields = {o: f for o, f, _ in self.option_fields if o not in LIST_OPTIONS}
         steps: dict[int, dict[str, str]] = {i: {"--weapon": "attacker.weapons"} for i in
                                             self.step_weapons}  # fmt: skip
@@ -279,7 +280,10 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
         ex = run_exchange(job.exchange.setup, job.method, job.trials, job.seed)
         obj = to_json_exchange(ex)
         if job.explain:
-            obj["notes"] = [*obj["notes"], "--explain: an exchange gives no attribution"]
+            obj["notes"] = [
+                *obj["notes"],
+                OptionNote("--explain", "an exchange gives no attribution"),
+            ]
         return obj, row_figures(obj)
     if job.steps:
         from ..sequence.output import to_json_sequence
@@ -340,22 +344,16 @@ def _table_object(result: "Result") -> dict[str, Any]:
     return table_json(result)
 
 
-_STEP_NOTE = re.compile(r"^step (\d+): ")
-
-
 def _field_note(note: str, fields: dict[str, str], steps: dict[int, dict[str, str]]) -> str:
     """``note`` opening with the field that stands for its option (``fields``: option ->
-    field), where it opens with one of them; a sequence step's (``step 2: --weapon: ...``)
-    with that step's field (``steps``: step -> option -> field)."""
-    step = _STEP_NOTE.match(note)
-    if step:
-        head, rest = step.group(0), note[step.end() :]
-        return head + _field_note(rest, steps.get(int(step.group(1)), {}), {})
-    for option, field in fields.items():
-        if note.startswith(option + ":"):
-            return field + note[len(option) :]
-        if note.startswith(option + " "):
-            return f"{field}:{note[len(option) :]}"
+    field), where it is a note about one of them (:class:`~wh40k_calc.notes.OptionNote`); a
+    sequence step's note (:class:`~wh40k_calc.notes.StepNote`: ``step 2: --weapon: ...``)
+    with that step's field (``steps``: step -> option -> field). Any other note as it is."""
+    if isinstance(note, StepNote):
+        own = _field_note(note.note, steps.get(note.step, {}), {})
+        return note if own is note.note else note.with_note(own)
+    if isinstance(note, OptionNote) and note.option in fields:
+        return note.named(fields[note.option])
     return note
 
 

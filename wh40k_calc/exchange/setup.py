@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..notes import OptionNote
 from ..profile import TargetStates
 from ..records import replace
 from .order import NOT_WHILE_ENGAGED, Planned, engaged_conditions, planned, tie_lead
@@ -282,13 +283,13 @@ def unmet_notes(unmet: tuple[tuple[str, str], ...]) -> list[str]:
     conditions are not met in this turn or by the models left), each as ``(name, why)``:
     the charge is made once, in the charging side's first turn, and an effect of a unit with
     fewer models or wounds may no longer apply; neither is a refusal."""
-    out = []
+    out: list[str] = []
     for text, why in unmet:
         charge = why.endswith("(add --charged)")
         why = re.sub(r" \((add|with) --[a-z0-9-]+\)$", "", why)
         if charge:
             why += " (the charge is made once, in the charging side's first turn)"
-        out.append(f"--effect {text}: no effect: {why}")
+        out.append(OptionNote("--effect", f"{text}: no effect: {why}", " "))
     return out
 
 
@@ -462,4 +463,4 @@ def _fight_first_idle(
         why = "no side fights" if not fighting else f"only side {fighting[0].label} fights"
     else:
         why = "one side has Fights First (its charge or an effect) in every Fight phase"
-    return (f"--fight-first {fight_first}: no effect: {why}",)
+    return (OptionNote("--fight-first", f"{fight_first}: no effect: {why}", " "),)

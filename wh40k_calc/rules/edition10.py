@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..dice import Dice
+from ..notes import OptionNote
 from ..profile import HazardProfile
 from ..records import replace
 from ..selection import SelectionError
@@ -195,15 +196,20 @@ class Edition10:
         and ``--spotted``, 10.07: edition-11 rules); an edition may raise ``SelectionError``
         for a selection it cannot resolve (10th edition does not)."""
         del attacker, target
-        out = []
+        out: list[str] = []
         if sel.conditions.plunging_fire and sel.phase == "shooting":
             out.append(
-                "--plunging-fire: no effect in edition 10 (plunging fire, 22.05, is an "
-                "edition-11 rule)"
+                OptionNote(
+                    "--plunging-fire",
+                    "no effect in edition 10 (plunging fire, 22.05, is an edition-11 rule)",
+                )
             )
         if sel.conditions.spotted and sel.phase == "shooting":
             out.append(
-                "--spotted: no effect in edition 10 (it is edition 11's indirect shooting, 10.07)"
+                OptionNote(
+                    "--spotted",
+                    "no effect in edition 10 (it is edition 11's indirect shooting, 10.07)",
+                )
             )
         return out
 

@@ -59,6 +59,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..dice import Dice
+from ..notes import OptionNote
 from ..profile import HazardProfile
 from ..records import replace
 from ..selection import SelectionError, UsageError
@@ -309,18 +310,25 @@ class Edition11(Edition10):
         if why:  # two conditions that exclude each other are a usage error; a target, data's
             pair = cond.engaged and (cond.stationary or cond.indirect)
             raise (UsageError if pair else SelectionError)(why)
-        out = []
+        out: list[str] = []
         if cond.plunging_fire and _aircraft(attacker, target):
             out.append(
-                "--plunging-fire: no effect when the attacker or the target is an AIRCRAFT (23.03)"
+                OptionNote(
+                    "--plunging-fire",
+                    "no effect when the attacker or the target is an AIRCRAFT (23.03)",
+                )
             )
         elif cond.plunging_fire and cond.indirect:
             out.append(
-                "--plunging-fire: no effect with --indirect: plunging fire needs a visible target "
-                "(22.05)"
+                OptionNote(
+                    "--plunging-fire",
+                    "no effect with --indirect: plunging fire needs a visible target (22.05)",
+                )
             )
         if cond.spotted and not cond.indirect:
-            out.append("--spotted: no effect without --indirect (indirect shooting, 10.07)")
+            out.append(
+                OptionNote("--spotted", "no effect without --indirect (indirect shooting, 10.07)")
+            )
         return out
 
     def advanced_refusal(self, sel: Selection) -> str | None:

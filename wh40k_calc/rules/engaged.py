@@ -35,6 +35,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..notes import OptionNote
+
 if TYPE_CHECKING:
     from ..datasheet import Weapon
     from ..selection import Selection
@@ -128,8 +130,10 @@ def implied_note(sel: Selection, attacker: Unit) -> list[str]:
     cond = sel.conditions
     if cond.engaged and not cond.target_engaged and target_engaged(sel, attacker):
         return [
-            f"--engaged: the target is taken to be a unit {attacker.name} is engaged with "
-            "(a model that is not a MONSTER/VEHICLE can target no other: Core rules: "
-            "Pistol; 10.06)"
+            OptionNote(
+                "--engaged",
+                f"the target is taken to be a unit {attacker.name} is engaged with (a model "
+                "that is not a MONSTER/VEHICLE can target no other: Core rules: Pistol; 10.06)",
+            )
         ]
     return []

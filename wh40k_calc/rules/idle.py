@@ -27,6 +27,7 @@ from ..abilities import Ability, WeaponAbilities, parse_ability
 from ..datasheet import Weapon, norm_name
 from ..dice import Dice, constant
 from ..effect_schema import change_field, change_side
+from ..notes import OptionNote, options_note
 from ..records import replace
 from ..selection import Selection
 from ..units import Unit
@@ -164,7 +165,9 @@ def _conditions(
     out = []
     for name, (read, why) in readers.items():
         if getattr(sel.conditions, name) and not read and not _reads(applied, name):
-            out.append(Idle(f"--{name.replace('_', '-')}: no effect: {why}", (name,)))
+            out.append(
+                Idle(OptionNote(f"--{name.replace('_', '-')}", f"no effect: {why}"), (name,))
+            )
     return out
 
 
@@ -191,8 +194,9 @@ def _hit_roll(
     if asked and weapons and not rolled:
         out.append(
             Idle(
-                f"{', '.join(asked)}: no effect: no Hit roll is made (every weapon here has "
-                "[TORRENT])",
+                options_note(
+                    asked, "no effect: no Hit roll is made (every weapon here has [TORRENT])"
+                ),
                 tuple(n for n in ("hit_mod", "reroll_hits", "crit_hit") if getattr(mods, n)),
                 lasting=not sel.added_abilities,  # [TORRENT] may be granted
             )
@@ -215,9 +219,12 @@ def _hit_roll(
     sources = [f"--reroll-hits {mods.reroll_hits}"] if mods.reroll_hits else []
     sources += list(dict.fromkeys(n for n, _ in _changes(applied, "attacker", "reroll_hits")))
     if sources:
+        said = f"no effect: Hit rolls cannot be re-rolled {why}"
         out.append(
             Idle(
-                f"{' and '.join(sources)}: no effect: Hit rolls cannot be re-rolled {why}",
+                OptionNote("--reroll-hits", f"{mods.reroll_hits}: {said}", " ")
+                if sources == [f"--reroll-hits {mods.reroll_hits}"]
+                else f"{' and '.join(sources)}: {said}",
                 ("reroll_hits",) if mods.reroll_hits else (),
                 lasting=False,  # they count again without snap or indirect shooting
             )
@@ -238,7 +245,10 @@ def _damage(sel: Selection, weapons: list[Weapon], applied: Applied) -> list[Idl
     if mods.reroll_damage and all(d.is_constant and m.is_constant for d, m in damage):
         out.append(
             Idle(
-                "--reroll-damage: no effect: no weapon here has a random Damage characteristic",
+                OptionNote(
+                    "--reroll-damage",
+                    "no effect: no weapon here has a random Damage characteristic",
+                ),
                 ("reroll_damage",),
             )
         )
@@ -254,8 +264,11 @@ def _damage(sel: Selection, weapons: list[Weapon], applied: Applied) -> list[Idl
     if reducing and most <= 1:
         out.append(
             Idle(
-                f"{', '.join(reducing)}: no effect: no attack here has more than 1 Damage "
-                "(Damage is never reduced below 1)",
+                options_note(
+                    reducing,
+                    "no effect: no attack here has more than 1 Damage (Damage is never reduced "
+                    "below 1)",
+                ),
                 tuple(n for n in ("damage_reduction", "half_damage") if getattr(mods, n)),
                 lasting=False,  # an effect's or a negative --damage-mod's Damage may be why
             )
@@ -263,8 +276,12 @@ def _damage(sel: Selection, weapons: list[Weapon], applied: Applied) -> list[Idl
     if mods.fnp_mortal is not None and not _mortal_wounds(weapons, applied):
         out.append(
             Idle(
-                f"--fnp-mortal {mods.fnp_mortal}: no effect: nothing here inflicts mortal "
-                "wounds on the target (no [DEVASTATING WOUNDS] weapon or mortal-wound rule)",
+                OptionNote(
+                    "--fnp-mortal",
+                    f"{mods.fnp_mortal}: no effect: nothing here inflicts mortal wounds on the "
+                    "target (no [DEVASTATING WOUNDS] weapon or mortal-wound rule)",
+                    " ",
+                ),
                 ("fnp_mortal",),
             )
         )
@@ -308,8 +325,11 @@ def _cover(
     if ap0 and all(g.profile.Sv <= 3 for g in target.all_groups):
         out = [
             Idle(
-                "--cover: no effect: the Benefit of Cover does not improve a save of 3+ or "
-                "better against AP 0",
+                OptionNote(
+                    "--cover",
+                    "no effect: the Benefit of Cover does not improve a save of 3+ or better "
+                    "against AP 0",
+                ),
                 ("cover",),
                 lasting=False,  # AP may be another without --ap-mod or a target effect
             )
@@ -322,7 +342,7 @@ def _cover_idle(unused: str, sel: Selection) -> Idle:
     the cover (and lasting unless an ability granted for this activation is why)."""
     idle = unused.startswith("no effect")
     return Idle(
-        f"--cover: {unused}",
+        OptionNote("--cover", unused),
         ("cover",) if idle else (),
         lasting=idle and not sel.added_abilities,
     )
@@ -360,14 +380,19 @@ def _target_options(
     mods = sel.modifiers
     out = []
     if mods.target_stealth and sel.phase == "fight":
-        out.append(Idle("--target-stealth: no effect in the Fight phase (Stealth is against "
-                        "ranged attacks)", ("target_stealth",), reads_weapons=False))  # fmt: skip
+        stealth = "no effect in the Fight phase (Stealth is against ranged attacks)"
+        out.append(
+            Idle(OptionNote("--target-stealth", stealth), ("target_stealth",), reads_weapons=False)
+        )
     given = sel.precision_given or sel.precision_target != "leader"
     if given and not any(w.abilities.precision for w in weapons):
         out.append(
             Idle(
-                f"--precision-target {sel.precision_target}: no effect: no weapon here has "
-                "[PRECISION]",
+                OptionNote(
+                    "--precision-target",
+                    f"{sel.precision_target}: no effect: no weapon here has [PRECISION]",
+                    " ",
+                ),
                 (),
             )
         )
@@ -377,8 +402,11 @@ def _target_options(
         if not any(is_character(g) for g in target.all_groups):
             out.append(
                 Idle(
-                    f"--precision-target {sel.precision_target}: no effect: {target.name} has "
-                    "no CHARACTER model",
+                    OptionNote(
+                        "--precision-target",
+                        f"{sel.precision_target}: no effect: {target.name} has no CHARACTER model",
+                        " ",
+                    ),
                     (),
                 )
             )
@@ -393,8 +421,12 @@ def _target_options(
     if mods.invuln is not None and all(x is not None and x <= mods.invuln for x in own_invuln):
         out.append(
             Idle(
-                f"--invuln {mods.invuln}: no effect: every model of {target.name} has an "
-                f"invulnerable save of {mods.invuln}+ or better",
+                OptionNote(
+                    "--invuln",
+                    f"{mods.invuln}: no effect: every model of {target.name} has an "
+                    f"invulnerable save of {mods.invuln}+ or better",
+                    " ",
+                ),
                 ("invuln",),
                 lasting=not _changes(applied, "target", "invuln"),  # an effect's may better it
                 reads_weapons=False,
@@ -404,8 +436,12 @@ def _target_options(
     if mods.fnp is not None and all(x is not None and x <= mods.fnp for x in own_fnp):
         out.append(
             Idle(
-                f"--fnp {mods.fnp}: no effect: every model of {target.name} has Feel No Pain "
-                f"{mods.fnp}+ or better",
+                OptionNote(
+                    "--fnp",
+                    f"{mods.fnp}: no effect: every model of {target.name} has Feel No Pain "
+                    f"{mods.fnp}+ or better",
+                    " ",
+                ),
                 ("fnp",),
                 reads_weapons=False,
             )
@@ -422,38 +458,38 @@ def _added(edition: Edition, sel: Selection, weapons: list[Weapon]) -> list[Idle
         given = repr(a.ability if a.weapon == "*" else f"{a.weapon}: {a.ability}")
         to = [w for w in weapons if a.weapon == "*" or norm_name(a.weapon) in answers_to(w)]
         key = parse_ability(a.ability).key
-        note = None
+        why = None  # what the note says after the option and the ability given
         if not to:
-            note = f"--add-ability {given}: {a.weapon} does not attack in this activation"
+            why = f"{a.weapon} does not attack in this activation"
         elif key == "cleave" and not edition.cleave_bonus(WeaponAbilities(cleave=1)):
-            note = (
-                f"--add-ability {given}: [CLEAVE X] is an edition-11 ability, not modelled in "
-                f"edition {edition.name} (as a datasheet's [CLEAVE X]; --edition 11 applies it)"
+            why = (
+                f"[CLEAVE X] is an edition-11 ability, not modelled in edition {edition.name} "
+                "(as a datasheet's [CLEAVE X]; --edition 11 applies it)"
             )
         elif key in MELEE_ONLY and not any(w.is_melee for w in to):
-            note = f"--add-ability {given}: a melee ability: no effect on ranged attacks"
+            why = "a melee ability: no effect on ranged attacks"
         elif key in RANGED_ONLY and all(w.is_melee for w in to):
-            note = f"--add-ability {given}: a ranged ability: no effect on melee attacks"
+            why = "a ranged ability: no effect on melee attacks"
         elif key == "assault" and sel.phase == "shooting" and sel.conditions.advanced:
             pass  # lets the weapon shoot after the Advance move (rules.advanced)
         elif key == "assault" and sel.phase == "shooting":
-            note = (
-                f"--add-ability {given}: no effect without --advanced ([ASSAULT] lets a weapon "
-                "shoot after an Advance move)"
+            why = (
+                "no effect without --advanced ([ASSAULT] lets a weapon shoot after an Advance move)"
             )
         elif key in NO_EFFECT:
-            note = f"--add-ability {given}: no effect on one activation"
+            why = "no effect on one activation"
         elif edition.name == "11" and any(torrent_cannot_have(w, a.ability) for w in to):
             names = ", ".join(dict.fromkeys(w.name for w in to if w.abilities.torrent))
-            note = (
-                f"--add-ability {given}: not given to {names}: [TORRENT] weapons cannot have "
-                "[INDIRECT FIRE] or [PRECISION] (24.37.01)"
+            why = (
+                f"not given to {names}: [TORRENT] weapons cannot have [INDIRECT FIRE] or "
+                "[PRECISION] (24.37.01)"
             )
             if not all(torrent_cannot_have(w, a.ability) for w in to):
-                out.append(Idle(note, ()))  # the other weapons still take it: still a player
-                note = None
-        if note is not None:
-            out.append(Idle(note, (f"added:{i}",)))
+                # the other weapons still take it: still a player
+                out.append(Idle(OptionNote("--add-ability", f"{given}: {why}", " "), ()))
+                why = None
+        if why is not None:
+            out.append(Idle(OptionNote("--add-ability", f"{given}: {why}", " "), (f"added:{i}",)))
     return out
 
 
@@ -500,7 +536,7 @@ def idle_phase_notes(sel: Selection) -> list[str]:
     if not idle:
         return []
     what = "ranged" if sel.phase == "fight" else "melee"
-    return [f"{', '.join(idle)}: no effect in this phase (only {what} attacks use it)"]
+    return [options_note(idle, f"no effect in this phase (only {what} attacks use it)")]
 
 
 # conditions that only ranged (in the Fight phase) or only melee (in shooting) attacks read
@@ -589,7 +625,11 @@ def idle_effects(
         said = f"the {side}'s half has no effect" if acts else "no effect"
         also = f" (its {' and '.join(acts)} half acts)" if acts else ""
         told = any(k in explained for k in keys)
-        note = f"{head}: {said}: {reason}{also}"
+        note = (
+            OptionNote("--effect", f"{eid}: {said}: {reason}{also}", " ")
+            if a.explicit
+            else f"{head}: {said}: {reason}{also}"
+        )
         partly = _partly(a)
         if told:  # the hint's one line: no effect without the options it names
             ways = " or ".join(f"{h.flag} (for when {h.means})" for h in hints if h.key in keys)

@@ -13,6 +13,7 @@ Hazardous mortal wounds come off (``mortal.from_wounds_left``).
 
 from __future__ import annotations
 
+from ..notes import OptionNote
 from ..selection import Selection, SelectionError
 from ..units import Unit
 from ..wording import count
@@ -33,7 +34,7 @@ def damaged_hit_mod(sel: Selection, attacker: Unit) -> tuple[int, str | None]:
     check_wounds_left(n, attacker, "--wounds-left")
     damaged = ds.damaged
     if damaged is None:
-        return 0, f"--wounds-left {n}: {ds.name} has no damaged profile"
+        return 0, OptionNote("--wounds-left", f"{n}: {ds.name} has no damaged profile", " ")
     limit = f"damaged profile: 1-{damaged.wounds_left} wounds remaining"
     left = f"{ds.name} with {count(n, 'wound')} left"
     if n > damaged.wounds_left:

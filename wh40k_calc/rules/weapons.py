@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from ..datasheet import Weapon, norm_name
 from ..fuzzy import did_you_mean
+from ..notes import OptionNote
 from ..profile import AttackProfile
 from ..selection import (
     NothingAfterAdvanceError,
@@ -86,7 +87,11 @@ def weapon_options(
         in_file = "; ".join(file_why for _, _, file_why in named)  # a batch file's words
         raise WeaponsError("--weapon " + "; --weapon ".join(whys), in_file)
     # (with --indirect, the notes above already name the weapons that cannot shoot)
-    notes += [f"--weapon {why} (it does not attack here)" for why, wrong, _ in named if wrong]
+    notes += [
+        OptionNote("--weapon", f"{why} (it does not attack here)", " ")
+        for why, wrong, _ in named
+        if wrong
+    ]
     if advanced_why and out:
         notes.append(advanced.dropped_note(advanced_why))
     if advanced_why and not out and not (mortal_only and not named):

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..engine.exact import ExactUnsupported
 from ..explain import Attribution, attribute
+from ..notes import OptionNote
 from ..profile import TargetStates
 from ..records import replace
 from ..rules.players import KINDS, Player, players, switched_off
@@ -103,8 +104,11 @@ def explain_sequence(seq: SequenceResult, seed: int) -> SequenceResult:
     seq.notes.extend(f"whole sequence: {n}" for n in whole.notes)
     if seq.method == "sample":
         seq.notes.append(
-            "--explain: the damage wasted is not counted in a sampled sequence (the exact "
-            "engine's, with --method exact or both)"
+            OptionNote(
+                "--explain",
+                "the damage wasted is not counted in a sampled sequence (the exact engine's, "
+                "with --method exact or both)",
+            )
         )
     return seq
 

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.outcome import LOSS_FIELDS, WEAPON_FIELDS, Outcome
+from ..notes import StepNote
 from ..report import SCHEMA, _dist, _f, _weapon_not_modelled, roles, target_block, to_json
 from ..resolve import Result
 from ..show import data_json
@@ -258,7 +259,7 @@ def _not_modelled(seq: SequenceResult) -> list[str]:
 def _budget_notes(seq: SequenceResult, budget: FigureBudget) -> list[str]:
     """Each step's note on the figures the budget left to the sampler (``step 2.1: ...``)."""
     return [
-        f"step {sr.step.label(seq.repeated)}: {n}"
+        StepNote(sr.step.index, n, sr.step.label(seq.repeated))
         for k, sr in enumerate(seq.steps)
         for n in budget.notes(k)
     ]
@@ -266,7 +267,8 @@ def _budget_notes(seq: SequenceResult, budget: FigureBudget) -> list[str]:
 
 def _step_notes(seq: SequenceResult) -> list[str]:
     """Each step's notes once, prefixed with the step: ``step 2: ...`` when every repeat of
-    step 2 has the note, else the repeats that have it (``step 2.2, 3.2: ...``)."""
+    step 2 has the note, else the repeats that have it (``step 2.2, 3.2: ...``); each a
+    :class:`~wh40k_calc.notes.StepNote` of the step's own note."""
     where: dict[tuple[int, str], list[str]] = {}
     repeats: dict[int, int] = {}
     for sr in seq.steps:
@@ -276,6 +278,6 @@ def _step_notes(seq: SequenceResult) -> list[str]:
             if sr.step.label(seq.repeated) not in labels:
                 labels.append(sr.step.label(seq.repeated))
     return [
-        f"step {index if len(labels) == repeats[index] else ', '.join(labels)}: {n}"
+        StepNote(index, n, None if len(labels) == repeats[index] else ", ".join(labels))
         for (index, n), labels in where.items()
     ]
