@@ -104,3 +104,22 @@ def test_different_added_abilities_are_no_repeat(tmp_path) -> None:
     )
     assert weapon_row(out, "Gun")["hits"] == approx(6)
     assert _repeat_notes(out) == []
+
+
+def test_a_mapping_steps_repeat_notes_name_the_steps_field(tmp_path) -> None:
+    """The notes are the options' own (``notes.OptionNote``): in a batch file's mapping step,
+    which gave the names as its ``effects`` and ``add_abilities``, they name those fields."""
+    batch = tmp_path / "b.yaml"
+    batch.write_text(
+        "runs:\n- name: s\n  target: intercessor squad\n  sequence:\n"
+        "  - attacker: {name: boyz}\n    phase: fight\n    effects: [waaagh, waaagh]\n"
+        "    add_abilities: [lethal hits, lethal hits]\n",
+        encoding="utf-8",
+    )
+    out = cli_json("compare", str(batch))
+    assert _repeat_notes(out[0]) == [
+        "step 1: sequence[0].effects: Waaagh! is named 2 times (waaagh, waaagh): a rule "
+        "applies once",
+        "step 1: sequence[0].add_abilities: 'lethal hits' is named 2 times ('lethal hits', "
+        "'lethal hits'): an ability applies once",
+    ]

@@ -503,8 +503,10 @@ def _repeated(sel: Selection, applied: Applied) -> list[Idle]:
     not count it)."""
     out = [
         Idle(
-            f"--effect: {name} is named {len(texts)} times ({', '.join(texts)}): a rule "
-            "applies once",
+            OptionNote(
+                "--effect",
+                f"{name} is named {len(texts)} times ({', '.join(texts)}): a rule applies once",
+            ),
             (),
         )
         for name, texts in applied.repeated
@@ -521,8 +523,11 @@ def _repeated(sel: Selection, applied: Applied) -> list[Idle]:
             ]
             out.append(
                 Idle(
-                    f"--add-ability: {texts[0]} is named {len(texts)} times ({', '.join(texts)}): "
-                    "an ability applies once",
+                    OptionNote(
+                        "--add-ability",
+                        f"{texts[0]} is named {len(texts)} times ({', '.join(texts)}): an "
+                        "ability applies once",
+                    ),
                     tuple(f"added:{i}" for i in more),
                 )
             )
