@@ -759,6 +759,13 @@ class Catalog:
         key = norm_name(name)
         if not key:
             raise BlankUnitNameError(name)
+        if not name.isprintable():
+            from .datasheet import CONTROL
+
+            if re.search(f"[{CONTROL}]", name):  # never matched with the character left out
+                raise MalformedUnitNameError(
+                    name, [], hint="it holds a control character, which no name holds", listing=None
+                )
         fpart, slash, upart = name.rpartition("/")
         if slash and not norm_name(fpart):  # "/lootas": refused, as --effect "/waaagh" is
             raise self._no_faction(name, upart, edition)

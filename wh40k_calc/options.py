@@ -98,9 +98,30 @@ def nonblank(what: str) -> Any:
         for text in [value] if isinstance(value, str) else value or ():
             if not str(text).strip():
                 raise typer.BadParameter(f"no {what} given ({text!r})")
+            if what == "name" and not str(text).isprintable():
+                _refuse_controls(str(text))
         return value
 
     return check
+
+
+def _refuse_controls(text: str) -> None:
+    """Refuse a name holding a control character (ESC, a newline, a bidirectional override:
+    no datasheet, faction or effect name may hold one, ``datasheet.CONTROL``), shown escaped,
+    rather than match it with the character left out.
+
+    Raises:
+        typer.BadParameter: ``text`` holds one (a usage error, exit code 2).
+    """
+    import re
+
+    from .datasheet import CONTROL
+    from .terminal import escape_controls
+
+    if re.search(f"[{CONTROL}]", text):
+        raise typer.BadParameter(
+            f"'{escape_controls(text)}' holds a control character, which no name holds"
+        )
 
 
 def named(value: Any) -> Any:
