@@ -379,7 +379,13 @@ def test_control_characters_in_names_are_refused_and_never_printed_raw(tmp_path:
     (tmp_path / "l.yaml").write_text(
         LOOTAS_YAML.replace("name: Lootas\n", 'name: "Loo\\x1b[2Jtas"\n'), encoding="utf-8"
     )
+    from wh40k_calc.catalog import MalformedUnitNameError
+    from wh40k_calc.datasheet import load_datasheet
+
     with pytest.raises(DatasheetError, match="name: must not contain control characters"):
+        load_datasheet(tmp_path / "l.yaml")
+    # asked for by that name: refused as no name may hold one (never folded to "Lootas")
+    with pytest.raises(MalformedUnitNameError, match="holds a control character"):
         Catalog([tmp_path]).find("Loo\x1b[2Jtas")
     res = CliRunner().invoke(app, ["units", "loo", "--datasheets", str(tmp_path)])
     assert "\x1b" not in res.output
