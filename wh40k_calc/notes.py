@@ -19,7 +19,28 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 
-class OptionNote(str):
+class _Note(str):
+    """A ``str`` that carries fields (``_FIELDS``, in the order its ``__new__`` takes them),
+    never changed once made, and pickled as itself: made again from those fields."""
+
+    _FIELDS: tuple[str, ...] = ()
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __reduce__(self) -> tuple[type, tuple]:
+        return (type(self), tuple(getattr(self, f) for f in self._FIELDS))
+
+    @classmethod
+    def _made(cls, text: str, *values: Any) -> Any:
+        """A note reading ``text`` with ``values`` as its ``_FIELDS``, in order."""
+        note = str.__new__(cls, text)
+        for name, value in zip(cls._FIELDS, values, strict=True):
+            object.__setattr__(note, name, value)
+        return note
+
+
+class OptionNote(_Note):
     """A note about one command-line option: the text ``OPTION: DETAIL`` (``sep`` ``": "``,
     the default: ``--weapon: Deffgun is named 2 times ...``) or ``OPTION DETAIL`` (``sep``
     ``" "``, where the option's value comes first: ``--precision-target bodyguard: no
@@ -34,19 +55,10 @@ class OptionNote(str):
     option: str
     detail: str
     sep: str
+    _FIELDS = ("option", "detail", "sep")
 
     def __new__(cls, option: str, detail: str, sep: str = ": ") -> OptionNote:
-        note = super().__new__(cls, f"{option}{sep}{detail}")
-        object.__setattr__(note, "option", option)
-        object.__setattr__(note, "detail", detail)
-        object.__setattr__(note, "sep", sep)
-        return note
-
-    def __setattr__(self, name: str, value: Any) -> NoReturn:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __reduce__(self) -> tuple[type[OptionNote], tuple[str, str, str]]:
-        return (type(self), (self.option, self.detail, self.sep))
+        return cls._made(f"{option}{sep}{detail}", option, detail, sep)
 
     def named(self, field: str) -> str:
         """The note with ``field`` (a batch file's, standing for the option) in the option's
@@ -55,7 +67,7 @@ class OptionNote(str):
         return f"{field}: {self.detail}"
 
 
-class StepNote(str):
+class StepNote(_Note):
     """A note of one step of a sequence: ``step LABEL: NOTE``, ``label`` the step's number
     (``"2"``) or the repeats that have the note (``"2.2, 3.2"``; ``"2.1"``).
 
@@ -69,20 +81,11 @@ class StepNote(str):
     step: int
     note: str
     label: str
+    _FIELDS = ("step", "note", "label")
 
     def __new__(cls, step: int, note: str, label: str | None = None) -> StepNote:
         shown = str(step) if label is None else label
-        out = super().__new__(cls, f"step {shown}: {note}")
-        object.__setattr__(out, "step", step)
-        object.__setattr__(out, "note", note)
-        object.__setattr__(out, "label", shown)
-        return out
-
-    def __setattr__(self, name: str, value: Any) -> NoReturn:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __reduce__(self) -> tuple[type[StepNote], tuple[int, str, str]]:
-        return (type(self), (self.step, self.note, self.label))
+        return cls._made(f"step {shown}: {note}", step, note, shown)
 
     def with_note(self, note: str) -> StepNote:
         """The same step's note with ``note`` as its own."""
