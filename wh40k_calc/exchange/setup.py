@@ -268,14 +268,15 @@ def _later_turn(sel: Selection, charged: bool) -> Selection:
     return replace(sel, conditions=replace(sel.conditions, charged=charged), skip_unmet=True)
 
 
-CHARGED_IDLE = "--charged: no effect"  # rules.idle's note; in an exchange the charge counts
-
-
 def activation_notes(notes: list[str], unmet: tuple[tuple[str, str], ...]) -> list[str]:
     """The notes of one activation's Result as the exchange says them: without the "no
-    effect" note of ``--charged`` (in an exchange the charge also decides whose turn comes
-    first and gives Fights First, whatever the weapons), with :func:`unmet_notes`."""
-    return [n for n in notes if not n.startswith(CHARGED_IDLE)] + unmet_notes(unmet)
+    effect" note of ``--charged`` (``rules.idle``'s, an :class:`~wh40k_calc.notes.OptionNote`:
+    in an exchange the charge also decides whose turn comes first and gives Fights First,
+    whatever the weapons), with :func:`unmet_notes`."""
+    from ..notes import OptionNote
+
+    kept = [n for n in notes if not (isinstance(n, OptionNote) and n.option == "--charged")]
+    return kept + unmet_notes(unmet)
 
 
 def unmet_notes(unmet: tuple[tuple[str, str], ...]) -> list[str]:
