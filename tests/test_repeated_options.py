@@ -123,3 +123,18 @@ def test_a_mapping_steps_repeat_notes_name_the_steps_field(tmp_path) -> None:
         "step 1: sequence[0].add_abilities: 'lethal hits' is named 2 times ('lethal hits', "
         "'lethal hits'): an ability applies once",
     ]
+
+
+def test_a_runs_repeat_notes_name_its_list_field(tmp_path) -> None:
+    """A fresh-user trial: a run's own ``effects: [waaagh, waaagh]`` was noted as
+    ``--effect: ...``; the note names the file's list field, as a mapping step's does."""
+    batch = tmp_path / "b.yaml"
+    batch.write_text(
+        "targets: [intercessor squad]\nruns:\n- name: r\n  phase: fight\n"
+        "  attacker: {name: boyz}\n  effects: [waaagh, waaagh]\n",
+        encoding="utf-8",
+    )
+    out = cli_json("compare", str(batch))
+    assert _repeat_notes(out[0]) == [
+        "effects: Waaagh! is named 2 times (waaagh, waaagh): a rule applies once"
+    ]
