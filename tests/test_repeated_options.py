@@ -106,18 +106,22 @@ def test_different_added_abilities_are_no_repeat(tmp_path) -> None:
     assert _repeat_notes(out) == []
 
 
+def _batch_repeat_notes(tmp_path, text: str) -> list[str]:
+    """The repeat notes of the one row of ``calc compare`` on a batch file holding ``text``."""
+    batch = tmp_path / "b.yaml"
+    batch.write_text(text, encoding="utf-8")
+    return _repeat_notes(cli_json("compare", str(batch))[0])
+
+
 def test_a_mapping_steps_repeat_notes_name_the_steps_field(tmp_path) -> None:
     """The notes are the options' own (``notes.OptionNote``): in a batch file's mapping step,
     which gave the names as its ``effects`` and ``add_abilities``, they name those fields."""
-    batch = tmp_path / "b.yaml"
-    batch.write_text(
+    assert _batch_repeat_notes(
+        tmp_path,
         "runs:\n- name: s\n  target: intercessor squad\n  sequence:\n"
         "  - attacker: {name: boyz}\n    phase: fight\n    effects: [waaagh, waaagh]\n"
         "    add_abilities: [lethal hits, lethal hits]\n",
-        encoding="utf-8",
-    )
-    out = cli_json("compare", str(batch))
-    assert _repeat_notes(out[0]) == [
+    ) == [
         "step 1: sequence[0].effects: Waaagh! is named 2 times (waaagh, waaagh): a rule "
         "applies once",
         "step 1: sequence[0].add_abilities: 'lethal hits' is named 2 times ('lethal hits', "
@@ -127,14 +131,15 @@ def test_a_mapping_steps_repeat_notes_name_the_steps_field(tmp_path) -> None:
 
 def test_a_runs_repeat_notes_name_its_list_field(tmp_path) -> None:
     """A fresh-user trial: a run's own ``effects: [waaagh, waaagh]`` was noted as
-    ``--effect: ...``; the note names the file's list field, as a mapping step's does."""
-    batch = tmp_path / "b.yaml"
-    batch.write_text(
+    ``--effect: ...``; the note names the file's list field, as a mapping step's does (and
+    ``add_abilities`` likewise)."""
+    assert _batch_repeat_notes(
+        tmp_path,
         "targets: [intercessor squad]\nruns:\n- name: r\n  phase: fight\n"
-        "  attacker: {name: boyz}\n  effects: [waaagh, waaagh]\n",
-        encoding="utf-8",
-    )
-    out = cli_json("compare", str(batch))
-    assert _repeat_notes(out[0]) == [
-        "effects: Waaagh! is named 2 times (waaagh, waaagh): a rule applies once"
+        "  attacker: {name: boyz}\n  effects: [waaagh, waaagh]\n"
+        "  add_abilities: [lethal hits, lethal hits]\n",
+    ) == [
+        "effects: Waaagh! is named 2 times (waaagh, waaagh): a rule applies once",
+        "add_abilities: 'lethal hits' is named 2 times ('lethal hits', 'lethal hits'): an "
+        "ability applies once",
     ]

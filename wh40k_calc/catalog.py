@@ -760,9 +760,9 @@ class Catalog:
         if not key:
             raise BlankUnitNameError(name)
         if not name.isprintable():
-            from .datasheet import CONTROL
+            from .datasheet import holds_control
 
-            if re.search(f"[{CONTROL}]", name):  # never matched with the character left out
+            if holds_control(name):  # never matched with the character left out
                 raise MalformedUnitNameError(
                     name, [], hint="it holds a control character, which no name holds", listing=None
                 )

@@ -57,6 +57,13 @@ CONTROL = "\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
 Name = Annotated[
     str, msgspec.Meta(min_length=1, max_length=200, pattern=rf"^(?=.*\S)[^{CONTROL}]*$")
 ]
+_CONTROL_CHAR = re.compile(f"[{CONTROL}]")
+
+
+def holds_control(text: str) -> bool:
+    """Whether ``text`` holds a character of :data:`CONTROL`, which no name may hold (a name
+    given with one is refused, never matched with the character left out)."""
+    return not text.isprintable() and _CONTROL_CHAR.search(text) is not None
 
 
 class _CountEquippedSchema(msgspec.Struct, forbid_unknown_fields=True):

@@ -107,18 +107,16 @@ def nonblank(what: str) -> Any:
 
 def _refuse_controls(text: str) -> None:
     """Refuse a name holding a control character (ESC, a newline, a bidirectional override:
-    no datasheet, faction or effect name may hold one, ``datasheet.CONTROL``), shown escaped,
+    no datasheet, faction or effect name may hold one, ``datasheet.holds_control``), shown escaped,
     rather than match it with the character left out.
 
     Raises:
         typer.BadParameter: ``text`` holds one (a usage error, exit code 2).
     """
-    import re
-
-    from .datasheet import CONTROL
+    from .datasheet import holds_control
     from .terminal import escape_controls
 
-    if re.search(f"[{CONTROL}]", text):
+    if holds_control(text):
         raise typer.BadParameter(
             f"'{escape_controls(text)}' holds a control character, which no name holds"
         )

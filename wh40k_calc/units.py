@@ -12,7 +12,15 @@ from typing import Any
 
 from msgspec import Struct
 
-from .datasheet import CONTROL, Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
+from .datasheet import (
+    Datasheet,
+    LoadoutEntry,
+    ModelProfile,
+    UnitSize,
+    Weapon,
+    holds_control,
+    norm_name,
+)
 from .fuzzy import did_you_mean
 from .notes import OptionNote
 from .records import replace
@@ -449,7 +457,6 @@ def _weapons(ds: Datasheet, keys: tuple[str, ...]) -> tuple[Weapon, ...]:
     return tuple(out)
 
 
-_CONTROL = re.compile(f"[{CONTROL}]")  # as in a datasheet's names
 _WEAPON_SPEC = re.compile(r"^\s*(.+?)\s*(?:[x×*]\s*(-?\d+))?\s*$", re.IGNORECASE)
 
 
@@ -462,7 +469,7 @@ def parse_weapon_spec(text: str) -> tuple[str, int]:
         UsageError: empty name or a count below 1 (exit code 2, as for any malformed value).
     """
 
-    if _CONTROL.search(text):
+    if holds_control(text):
         from .terminal import escape_controls
 
         raise UsageError(

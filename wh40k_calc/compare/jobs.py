@@ -106,10 +106,9 @@ class Job(Struct, frozen=True):
         sequence step's, a :class:`~wh40k_calc.notes.StepNote`, of its own fields) opening
         with that field instead (``attacker.weapons: ...``, ``precision_target: leader:
         ...``), as its errors are named. A note is known by its type, never by its text."""
-        fields = {o: f for o, f, _ in self.option_fields if o not in LIST_OPTIONS}
-        for o, f, _ in self.option_fields:  # a list field's notes name the list (effects)
-            if o in LIST_OPTIONS:
-                fields.setdefault(o, f.rsplit("[", 1)[0])
+        fields: dict[str, str] = {}  # a list field's notes name the list (effects)
+        for o, f, _ in self.option_fields:
+            fields.setdefault(o, f.rsplit("[", 1)[0] if o in LIST_OPTIONS else f)
         steps: dict[int, dict[str, str]] = {i: {"--weapon": "attacker.weapons"} for i in
                                             self.step_weapons}  # fmt: skip
         for i, option, field in self.step_fields:
