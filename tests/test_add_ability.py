@@ -288,3 +288,16 @@ def test_datasheet_blast_x_in_edition_10_is_noted(tmp_path):
         "Gun: [BLAST 3] is edition 11's [BLAST X]; edition 10 applies [BLAST] (+1 attack per "
         "five models in the target)"
     ) in out["notes"]
+
+
+def test_text_report_lists_an_ability_given_twice_once(tmp_path):
+    """The trial's ``--add-ability "sustained hits 1"`` twice was listed twice on the
+    "Added abilities" line although it applies once (24.02: not cumulative): the line lists
+    it once, as first written, and the note says it was given twice."""
+    result = invoke(["shoot", two_guns(tmp_path), "--target", target(tmp_path),
+                     ADD, "Gun: lethal hits", ADD, "sustained hits 1", ADD, "gun:  Lethal Hits"],
+                    [tmp_path])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())
+    assert "Added abilities: Gun: lethal hits; sustained hits 1 " in out + " "
+    assert "is named 2 times" in out

@@ -178,7 +178,7 @@ def test_a_default_target_error_once_with_its_runs(tmp_path: Path) -> None:
     assert res.stderr.splitlines() == [
         f"error: {batch}:1: runs 'lootas' and 'rokkits' against bozy: (top level) targets[1]: "
         "unknown unit 'bozy'; did you mean 'Boyz'? (searched the shipped datasheets, the "
-        "generated datasheets) (`calc units` lists them)"
+        "generated datasheets; `calc units` lists them)"
     ]
     assert "10 Boyz · 80 pts" in res.stdout  # the good target still printed
 

@@ -182,9 +182,12 @@ class UnknownUnitError(LookupError):
         self.name = name
         self.suggestions = suggestions
         did = f"; did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions else ""
-        where = f" (searched {searched})" if searched else ""
         more = f"; {hint}" if hint else ""
-        lists = f" ({listing})" if listing else ""
+        if searched and listing and not hint:  # one remark in brackets, not two in a row
+            where, lists = f" (searched {searched}; {listing})", ""
+        else:
+            where = f" (searched {searched})" if searched else ""
+            lists = f" ({listing})" if listing else ""
         super().__init__(f"unknown unit {name!r}{did}{where}{more}{lists}")
 
 

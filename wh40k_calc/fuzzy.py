@@ -16,8 +16,9 @@ loadout 'shootas' before 'big-shoota'); they keep those of at least :data:`SUGGE
 within :data:`SUGGEST_SPREAD` of the best, closest first: 'lootaz' suggests 'Lootas' alone,
 not 'Blood Claws'; 'orcs' suggests the faction 'Orks' (75) alone, not 'Unaligned Forces' (60:
 one word like 'forces', the other missing). A suggestion must also be **kin** to the query
-(:func:`kin`): a word of each alike at :data:`KIN_CUTOFF` or more (or the query's word the
-start of the name's), or the two run together alike at :data:`WORD_CUTOFF`; a whole-name ratio
+(:func:`kin`): a word of each alike at :data:`WORD_CUTOFF`, or at :data:`KIN_CUTOFF` where
+they begin with the same two letters (or the query's word the start of the name's), or the
+two run together alike at :data:`WORD_CUTOFF`; a whole-name ratio
 of 60 alone is no likeness between short names ('nope' and 'Troupe' share three letters of ten,
 60, and no word), so a name like nothing gets no suggestion. Units, factions, weapons, loadouts
 and effects are suggested by this one rule.
@@ -33,9 +34,12 @@ SUGGEST_CUTOFF = 60  # score for a candidate to be suggested at all
 SUGGEST_SPREAD = 12  # ... and at most this far below the best suggestion (20 let 'orcs'
 # suggest 'Unaligned Forces', 15 below 'Orks')
 SUGGEST_COUNT = 4
-KIN_CUTOFF = 70  # ratio of a word of the query and a word of the name, for a suggestion:
-# 'orcs' and 'orks', 'bozy' and 'boyz' are 75, 'custodes' and 'custodian' 71; 'nope' and
-# 'troupe', 'test' and 'tetras' 60
+KIN_CUTOFF = 70  # ratio of a word of the query and a word of the name that begin alike (their
+# first two letters), for a suggestion: 'orcs' and 'orks', 'bozy' and 'boyz' are 75,
+# 'custodes' and 'custodian' 71; 'nope' and 'troupe', 'test' and 'tetras' 60; 'bogus' and
+# 'biophagus' (71) or 'custodes' and 'crusaders' (71) begin otherwise: four letters of five
+# in order are no likeness. Words that begin otherwise are kin at WORD_CUTOFF ('kustom',
+# 'custom': 83)
 MAX_QUERY = 200  # characters: a longer query is like no name (the longest are about 60)
 
 
@@ -107,14 +111,18 @@ def like(query: str, names: Sequence[str], limit: int | None = None) -> list[str
 def kin(query: Sequence[str], name: Sequence[str]) -> bool:
     """Whether the words ``name`` are close enough to the words ``query`` to be suggested
     (see the module docstring): some word of ``query`` is like some word of ``name`` at
-    :data:`KIN_CUTOFF` or more, or starts it (three letters or more), or the two, each run
+    :data:`WORD_CUTOFF` or more, or at :data:`KIN_CUTOFF` where both begin with the same two
+    letters, or starts it (three letters or more), or the two, each run
     together without spaces, are alike at :data:`WORD_CUTOFF` or more ('deffdred' and
     'Deff Dread')."""
     from rapidfuzz import fuzz
 
     for q in query:
         for w in name:
-            if fuzz.ratio(q, w) >= KIN_CUTOFF or (len(q) >= 3 and w.startswith(q)):
+            r = fuzz.ratio(q, w)
+            if r >= WORD_CUTOFF or (r >= KIN_CUTOFF and q[:2] == w[:2]):
+                return True
+            if len(q) >= 3 and w.startswith(q):
                 return True
     return fuzz.ratio("".join(query), "".join(name)) >= WORD_CUTOFF
 

@@ -14,6 +14,7 @@ from .edition import heading_words
 from .engine.outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome
 from .profile import TargetProfile
 from .resolve import Result
+from .rules.added import added_kinds
 from .show import data_json
 from .terminal import print_hanging, print_joined, print_wrapped
 from .wording import compress_names, count, points_figure
@@ -543,7 +544,10 @@ def _settings_lines(r: Result) -> list[tuple[str, str]]:
             )
         )
     if sel.added_abilities:
-        lines.append(("Added abilities", "; ".join(_added_text(a) for a in sel.added_abilities)))
+        # each ability once, as first written (one given again adds nothing: a note says so)
+        added = sel.added_abilities
+        firsts = [added[i[0]] for i in added_kinds(added).values()]
+        lines.append(("Added abilities", "; ".join(_added_text(a) for a in firsts)))
     return lines
 
 

@@ -29,6 +29,18 @@ def answers_to(w: Weapon) -> set[str]:
     return out
 
 
+def added_kinds(added: tuple[AddedAbility, ...]) -> dict[tuple, list[int]]:
+    """The ``--add-ability`` values grouped by what they grant: (the weapon, "*" or its name
+    normalised; the ability as parsed, any case or spacing) -> the indices of the values that
+    grant it, in the order given. Several indices: the same ability given again, which adds
+    nothing (24.02: instances of one weapon ability are not cumulative)."""
+    kinds: dict[tuple, list[int]] = {}
+    for i, a in enumerate(added):
+        weapon = "*" if a.weapon == "*" else norm_name(a.weapon)
+        kinds.setdefault((weapon, parse_ability(a.ability)), []).append(i)
+    return kinds
+
+
 def torrent_cannot_have(w: Weapon, ability: str) -> bool:
     """Whether ``ability`` cannot be given to ``w`` because ``w`` has [TORRENT] (24.37.01:
     "[TORRENT] weapons cannot have [INDIRECT FIRE] or [PRECISION]")."""

@@ -32,7 +32,7 @@ from ..records import replace
 from ..selection import Selection
 from ..units import Unit
 from . import common as c
-from .added import answers_to, torrent_cannot_have
+from .added import added_kinds, answers_to, torrent_cannot_have
 from .applied import Active, Applied, OptionHint
 from .plan import GroupOptions, IdleEffect
 from .reads import IGNORES, ability_field, read_through, reading
@@ -511,11 +511,7 @@ def _repeated(sel: Selection, applied: Applied) -> list[Idle]:
         )
         for name, texts in applied.repeated
     ]
-    kinds: dict[tuple, list[int]] = {}
-    for i, a in enumerate(sel.added_abilities):
-        weapon = "*" if a.weapon == "*" else norm_name(a.weapon)
-        kinds.setdefault((weapon, parse_ability(a.ability)), []).append(i)
-    for first, *more in kinds.values():
+    for first, *more in added_kinds(sel.added_abilities).values():
         if more:
             given = [sel.added_abilities[i] for i in (first, *more)]
             texts = [
