@@ -116,3 +116,28 @@ def test_units_check_warns_of_an_ability_like_none(tmp_path: Path) -> None:
     assert [(w["file"], w["warning"][:52]) for w in out["warnings"]] == [
         (str(path), "weapons[0] (Gun).abilities[1]: 'zap hits' is no core")
     ]
+
+
+def test_units_check_warns_of_a_unit_rule_no_effect_file_names(tmp_path: Path) -> None:
+    """A ``rules:`` entry of a user's file that no effect file of either edition names (a
+    fresh-user trial: ``rules: [flibbertigibbet]`` passed ``--check`` silently and ran as a
+    unit rule not modelled) is warned of, with the closest names; an id, a printed name
+    (any case or punctuation) or another edition's rule are known and not warned of."""
+    gun = {"name": "Gun", "range": 24, "A": 1, "skill": 3, "S": 4, "AP": 0, "D": 1}
+    write_datasheet(
+        tmp_path,
+        "Rule Testers",
+        [gun],
+        rules=["dats-our-lot", "dats-our-loot", "Dat's Our Loot!", "flibbertigibbet"],
+    )
+    check = cli("units", "--check", dirs=[tmp_path], env={"COLUMNS": "300"})
+    assert check.exit_code == 0, check.output
+    assert "warning: rules[0]: 'dats-our-lot' is no unit rule of the effect files; did you " \
+        "mean 'dats-our-loot'?" in check.output  # fmt: skip
+    assert "warning: rules[3]: 'flibbertigibbet' is no unit rule of the effect files (" in (
+        check.output
+    )
+    assert "rules[1]" not in check.output and "rules[2]" not in check.output
+    assert check.output.rstrip().endswith("checked, all valid, 2 warnings")
+    run = cli("shoot", "rule testers", "--target", "boyz", dirs=[tmp_path])
+    assert run.exit_code == 0 and "unit rule 'flibbertigibbet' of Rule Testers" in run.output

@@ -367,6 +367,7 @@ def _check_units(entries, replaces, as_json: bool, edition: str, not_files=None)
     from .wording import count
 
     problems, warnings = [], []
+    known: dict[str, str] = {}  # the unit rules' names (read once, for the first user file)
     for e in entries:
         if not_files and e.path in not_files:
             problems.append((e, not_files[e.path]))
@@ -378,6 +379,7 @@ def _check_units(entries, replaces, as_json: bool, edition: str, not_files=None)
             continue
         if e.kind == "user":  # the shipped data's own rules are known: tests list them
             warnings += [(e, w) for w in _unknown_abilities(sheet)]
+            warnings += [(e, w) for w in _unknown_rules(sheet, known)]
     others = sum(1 for e in entries if edition not in e.editions)
     other = "10" if edition == "11" else "11"
     hidden = sum(1 for e in entries if e.hidden_by is not None)  # counted as the listing does
@@ -419,6 +421,29 @@ def _unknown_abilities(sheet) -> list[str]:
                     f"weapons[{i}] ({w.name}).abilities[{j}]: {text!r} is no core ability: "
                     "taken as the datasheet's own rule, not modelled"
                 )
+    return out
+
+
+def _unknown_rules(sheet, known: dict[str, str]) -> list[str]:
+    """Warnings for ``sheet``'s ``rules:`` entries that no effect file of either edition names
+    (by id, printed name or a rule it lists as coverage): each is reported as a unit rule not
+    modelled when the unit attacks or is attacked, which a typing slip ("dats-our-lot")
+    should not be silently. ``known``: :func:`~wh40k_calc.effects.unit_rule_names`, filled on
+    first use (every effect file is read once)."""
+    from .effects import slug, unit_rule_names
+    from .fuzzy import did_you_mean
+
+    out = []
+    for i, rid in enumerate(sheet.rules):
+        if not known:
+            known.update(unit_rule_names())
+        if slug(rid) in known:
+            continue
+        hint = did_you_mean(rid, sorted(set(known.values())))
+        out.append(
+            f"rules[{i}]: {rid!r} is no unit rule of the effect files{hint} (listed as not "
+            "modelled when the unit attacks or is attacked)"
+        )
     return out
 
 

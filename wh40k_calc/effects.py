@@ -748,6 +748,23 @@ def suggestions(name: str) -> str:
     return did_you_mean(name, ids)
 
 
+def unit_rule_names() -> dict[str, str]:
+    """Every name a datasheet's ``rules:`` entry may give, in either edition, by its slug: the
+    records' ids and printed names and the rules the files list as coverage (modelled or
+    not), with their names as written (for checking a user's datasheet: ``calc units
+    --check``; slow, every file is read)."""
+    out: dict[str, str] = {}
+    for ed in ef.EDITIONS:
+        for e in all_effects(ed):
+            for name in (e.id, e.name):
+                out.setdefault(slug(name), name)
+        for paths in ef.files_of(ed).values():
+            for path in paths:
+                for c in ef.load(path).coverage:
+                    out.setdefault(slug(c.rule), c.rule)
+    return out
+
+
 def unit_rule_id(
     printed: str, edition: str = "10", kinds: tuple[str, ...] = ("unit",)
 ) -> str | None:
