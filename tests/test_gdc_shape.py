@@ -213,6 +213,7 @@ SLUGGA = ("rangedWeapons", 0, "profiles", 0)
         (("stats", 1, "w"), 500, "stats[1].w is 500, out of range (1 to 200)"),
         (("stats", 0, "ld"), "13+", "stats[0].ld is '13+', out of range (2 to 12)"),
         (("stats", 0, "sv"), "1+", "stats[0].sv is '1+', out of range (2 to 7)"),
+        (("stats", 0, "oc"), "150", "stats[0].oc is '150', out of range (0 to 100)"),
         ((*SLUGGA, "strength"), "99", f"{SLUGGA[0]}[0].profiles[0].strength is '99', out of range"),
         ((*SLUGGA, "ap"), "-9", "rangedWeapons[0].profiles[0].ap is '-9', out of range (-6 to 0)"),
         ((*SLUGGA, "skill"), "7+", "rangedWeapons[0].profiles[0].skill is '7+', out of range (2"),

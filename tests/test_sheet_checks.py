@@ -47,6 +47,19 @@ def test_a_move_beyond_the_board_is_refused_naming_file_and_field(tmp_path, move
     assert run.exit_code == 1 and "models[0].M: must be from 0 to 60" in run.stderr
 
 
+@pytest.mark.parametrize(("oc", "loads"), [(0, True), (30, True), (100, True), (101, False)])
+def test_an_objective_control_up_to_100_loads(tmp_path, oc, loads):
+    """A fresh-user trial found ``OC: 1000000`` accepted; the data's largest OC is 30 (a
+    titan's), the bound 100."""
+    path = write_datasheet(tmp_path, "Holder", stats={"OC": oc})
+    if loads:
+        assert load_datasheet(path).models[0].OC == oc
+        return
+    with pytest.raises(DatasheetError) as err:
+        load_datasheet(path)
+    assert str(err.value) == f"{path}: models[0].OC: must be from 0 to 100, not {oc}"
+
+
 def test_a_datasheet_without_a_faction_shows_no_empty_fields(tmp_path):
     path = write_datasheet(tmp_path, "Loner")
     path.write_text(path.read_text().replace("faction: Testers\n", ""))

@@ -48,6 +48,8 @@ Strength = Annotated[int, msgspec.Meta(ge=1, le=40)]
 Points = Annotated[int, msgspec.Meta(ge=0, le=100_000)]
 After = Annotated[int, msgspec.Meta(ge=1, le=100)]  # an added cost from the Nth copy on
 NonNeg = Annotated[int, msgspec.Meta(ge=0)]
+# Objective Control: the data's largest is 30 (a titan); a score no rule reads, kept sane
+Control = Annotated[int, msgspec.Meta(ge=0, le=100)]
 # inches: a Strike Force battlefield's long edge; the fastest model of the data moves 40"
 # (edition 11's Manta, data 912), aircraft '20+' (both editions)
 MAX_MOVE = 60
@@ -93,7 +95,7 @@ class _ModelSchema(msgspec.Struct, forbid_unknown_fields=True):
     Sv: Save
     W: Wounds
     Ld: Leadership
-    OC: NonNeg
+    OC: Control
     equipped: list[str] = []
     invuln: Plus | None = None
     invuln_ranged_only: bool = False
