@@ -53,7 +53,7 @@ def test_an_objective_control_up_to_100_loads(tmp_path, oc, loads):
     titan's), the bound 100."""
     path = write_datasheet(tmp_path, "Holder", stats={"OC": oc})
     if loads:
-        assert load_datasheet(path).models[0].OC == oc
+        assert oc == load_datasheet(path).models[0].OC
         return
     with pytest.raises(DatasheetError) as err:
         load_datasheet(path)

@@ -30,10 +30,11 @@ absent may also be ``null``. The numbers, as a JSON number or a text (the data w
   none (its note may give the save instead).
 
 A number must also be within the datasheet format's bounds (:mod:`wh40k_calc.datasheet`'s
-own types: a Toughness from 1 to 20, an OC from 0 to 100, a Strength from 1 to 40, an AP from -6 to 0, points up
-to 100,000 ...), checked here too so that the message names the data's field (``stats[0].t is
-'25', out of range (1 to 20)``) rather than the converted datasheet's. A range beyond the
-format's 999" (``MAX_RANGE``) is a weapon the format cannot hold (not modelled), not an error.
+own types: a Toughness from 1 to 20, an OC from 0 to 100, a Strength from 1 to 40, an AP from
+-6 to 0, points up to 100,000 ...), checked here too so that the message names the data's
+field (``stats[0].t is '25', out of range (1 to 20)``) rather than the converted datasheet's.
+A range beyond the format's 999" (``MAX_RANGE``) is a weapon the format cannot hold (not
+modelled), not an error.
 """
 
 from __future__ import annotations
