@@ -611,12 +611,15 @@ class Catalog:
         Orks/Boyz (...); Orks/Boyz names that one; ...", once for every command that uses it."""
         out: list[str] = []
         hand = self._hand(edition)
+        first: dict[Path, Entry] = {}  # each file's first entry (a dict: a batch asks often)
+        for e in hand:
+            first.setdefault(e.path, e)
         for ds in datasheets:
             path = getattr(ds, "path", None)
             if path is None:
                 continue
             path = Path(path)
-            winner = next((e for e in hand if e.path == path), None)
+            winner = first.get(path)
             if winner is None or winner.kind != "user":
                 continue
             for skipped in self._passed_over.get(path, []):
