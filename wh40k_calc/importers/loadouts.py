@@ -14,6 +14,13 @@ the assault cannon that 1 of 5 may; "if this unit contains N models" sets ``min_
 * "Any number of / All M can each have their X replaced with ...", "Each M's X can be replaced
   with ..." (every model M; "All M" is every model M or none: ``whole``);
 * "Up to N M can each have their X replaced with ..." and "N M can replace its X with ...";
+* "This model's Xs can each be replaced with ...", "Any number of this model's Xs can each
+  ...", "Each model can have each X it is equipped with replaced with ...", "Each of this
+  model's Xs ..." (``each``: every copy of X on its own, a loadout for every mix), "Both of
+  this model's Xs ..." (every copy at once), "Any number of models can each replace one of
+  their Xs with ..." (one copy), "This unit's X ..." (a one-model unit's);
+* "for every N Ms in this unit" (one kind of model counted: ``per_kind``, said in models of
+  the unit where M is a fixed share of it);
 * "N model(s) [in this unit] equipped with X can be equipped with Y" (usually "for every N
   models in this unit, 1 model equipped with a bolt rifle can be equipped with 1 Astartes
   grenade launcher"): Y added to the equipment of N models of the first type that carries X,
@@ -47,14 +54,14 @@ from dataclasses import dataclass, field, replace
 
 from .export import html_to_text, slug
 from .models import ImportedModel
-from .names import find, same_name, singular
+from .names import _words, find, near_match, same_name, singular
 from .optional_models import optional_model_loadouts, rank_and_file_minimum
 from .weapons import ImportedWeapon, resolve_item, split_count
 
 _NUM = r"(?P<n>\d+|one|a|an)"
 _PREFIX = re.compile(
-    r"^(?:for every (?P<per>\d+) models in (?:this|the) unit, |"
-    r"if this unit contains (?P<ifn>\d+) (?:or more )?models, )",
+    r"^(?:for every (?P<per>\d+|two|three|four|five|six|ten) (?:models|(?P<kind>[^,]+?)) in "
+    r"(?:this|the) unit, |if this unit contains (?P<ifn>\d+) (?:or more )?models, )",
     re.IGNORECASE,
 )
 _FORMS: tuple[tuple[str, re.Pattern[str], bool], ...] = tuple(
@@ -145,6 +152,44 @@ _FORMS: tuple[tuple[str, re.Pattern[str], bool], ...] = tuple(
         ),
         ("this", r"^this model can have its (?P<old>.+?) replaced with (?P<new>.+)$", True),
         ("the", r"^the (?P<model>.+?)[’'] (?P<old>.+?) can be replaced with (?P<new>.+)$", True),
+        # a one-model unit's: "This unit's X can be replaced with ..."
+        ("this", r"^this unit[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$", True),
+        # every copy at once: "Both of this model's Xs can be replaced with ..."
+        (
+            "this-all",
+            r"^both of this model[’']s (?P<old>.+?) can be replaced with (?P<new>.+)$",
+            True,
+        ),
+        # each copy on its own ("this-each"): "This model's Xs can each be replaced with",
+        # "Any number of this model's Xs can each be replaced with", "Each model can have each
+        # X it is equipped with replaced with"
+        (
+            "this-each",
+            r"^(?:any number of )?this model[’']s (?P<old>.+?) can each be replaced "
+            r"with (?P<new>.+)$",
+            True,
+        ),
+        (
+            "this-each",
+            r"^each model can have each (?P<old>.+?) it is equipped with replaced "
+            r"with (?P<new>.+)$",
+            True,
+        ),
+        # one copy of a weapon a model carries several of: "Any number of models can each
+        # replace one of their Xs with ..."
+        (
+            "all-one",
+            r"^any number of (?P<model>.+?) can (?:each )?replace one of their "
+            r"(?P<old>.+?) with (?P<new>.+)$",
+            True,
+        ),
+        # "Any number of M can replace their X with ..." (without "each")
+        (
+            "all",
+            r"^(?:any number of|all) (?P<model>.+?) (?:in this unit )?can (?:have their "
+            r"(?P<old>.+?) replaced|replace their (?P<old2>.+?)) with (?P<new>.+)$",
+            True,
+        ),
     )
 )
 
@@ -169,6 +214,8 @@ class _Option:
     whole: bool = False  # "All M can each ...": every model of the type takes it, or none
     # (with ``model`` None, "All models in this unit ...": every model of the unit)
     excludes: tuple[str, ...] = ()  # "M not equipped with X": X, never carried besides
+    per_kind: str | None = None  # "for every N Ms in this unit": M (with ``per_models`` N)
+    each: bool = False  # "each of this model's Xs": every copy of X replaced on its own
 
 
 _EQUIPPED_ADD = re.compile(
@@ -181,10 +228,22 @@ _COUNT_ADD = re.compile(
     re.IGNORECASE,
 )
 _IF_EQUIPPED = re.compile(
-    r"^if (?:this model|the (?P<model>.+?)) is equipped with (?P<old>.+?), it can be "
-    r"equipped with (?P<new>.+)$",
+    r"^if (?:this model|the (?P<model>.+?)|this unit[’']s (?P<unit_model>.+?)) is equipped "
+    r"with (?P<old>.+?), it can be equipped with (?P<new>.+)$",
     re.IGNORECASE,
 )
+
+
+def _prefix(head: str) -> tuple[int | None, str | None, int | None, str]:
+    """An option's ``head`` without its prefix, and what the prefix says: "for every N models
+    in this unit" (N), "for every N Ms in this unit" (N and M: models of one kind counted,
+    :func:`_per_unit`), "if this unit contains N models" (the least unit size)."""
+    m = _PREFIX.match(head)
+    if m is None:
+        return None, None, None, head
+    per = _number(m["per"]) if m["per"] else None
+    least = int(m["ifn"]) if m["ifn"] else None
+    return per, m["kind"], least, head[m.end() :]
 
 
 def parse_equipped_addition(text: str) -> _Option | None:
@@ -195,17 +254,14 @@ def parse_equipped_addition(text: str) -> _Option | None:
     out. None for any other text."""
     lines, _ = _lines(text)
     head = lines[0].split(". ")[0].rstrip(".") if lines else ""
-    per = least = None
-    if m := _PREFIX.match(head):
-        per = int(m["per"]) if m["per"] else None
-        least = int(m["ifn"]) if m["ifn"] else None
-        head = head[m.end() :]
+    per, kind, least, head = _prefix(head)
     if (m := _IF_EQUIPPED.match(head)) and not per and not least:
         old_items = tuple(_ARTICLE.sub("", i) for i in _items(m["old"]))
         alternatives = _alternatives(m["new"].strip().rstrip(":*").strip(), lines)
         if alternatives is None:
             return None
-        return _Option(m["model"], None, None, old_items, alternatives, adds=True)
+        named = m["model"] or m["unit_model"]  # "the M", "this unit's M"
+        return _Option(named, None, None, old_items, alternatives, adds=True)
     m = None if re.search(r"\bnot equipped with\b", head, re.I) else _EQUIPPED_ADD.match(head)
     if m is None:
         m = _COUNT_ADD.match(head)
@@ -223,13 +279,28 @@ def parse_equipped_addition(text: str) -> _Option | None:
         return None
     old = () if m_old is None else (_ARTICLE.sub("", m_old.strip()),)
     new = re.sub(r"\s*\([^()]*\)$", "", m["new"].strip()).rstrip(":*").strip()  # "(... kept)"
+    new = _BESIDES.sub("", new)  # "one of the following in addition to any other weapons:"
     alternatives = _alternatives(new, lines)
     if alternatives is None:
         return None
     n = _number(m["n"])
     return _Option(
-        model, n, least, old, alternatives, per, adds=True, fresh=m_old is None, excludes=excludes
+        model,
+        n,
+        least,
+        old,
+        alternatives,
+        per,
+        adds=True,
+        fresh=m_old is None or bool(kind),
+        excludes=excludes,
+        per_kind=kind,
     )
+
+
+# "... can be equipped with one of the following in addition to any other weapons": the item
+# is added (as every such option's is)
+_BESIDES = re.compile(r"\s+in addition to any other weapons(?=\W*$)", re.IGNORECASE)
 
 
 _ARTICLE = re.compile(r"^(?:a|an|one)\s+", re.IGNORECASE)
@@ -291,9 +362,10 @@ def _number(text: str | None) -> int:
 
 
 def _items(text: str) -> tuple[str, ...]:
-    """``'bolt pistol, boltgun and chainsword'`` -> the three items."""
+    """``'bolt pistol, boltgun and chainsword'`` -> the three items ("1 additional X": 1 X)."""
     parts = re.split(r"\s*,\s*|\s+and\s+", text.strip().rstrip(".*").strip())
-    return tuple(p.strip().rstrip("*").strip() for p in parts if p.strip())
+    items = (p.strip().rstrip("*").strip() for p in parts if p.strip())
+    return tuple(re.sub(r"^(\d+|one|an?) additional ", r"\1 ", i, flags=re.I) for i in items)
 
 
 _ONCE = re.compile(
@@ -343,7 +415,28 @@ def _lines(text: str) -> tuple[list[str], bool]:
             out.append(line)
     if len(out) > 1 and re.search(r"\bwith:\W*$", out[0], re.IGNORECASE):
         out[0] = re.sub(r"\bwith:(\W*)$", r"with one of the following:\1", out[0])
+    if out:
+        for slip, meant in _SLIPS:
+            out[0] = slip.sub(meant, out[0])
     return out, once
+
+
+# The export's slips in an option's first line, and what they stand for: "1 of the following"
+# and "on of the following" ("one of ..."), "replaced one of the following" ("replaced with
+# one of ..."), "This model's X replaced with" ("... can be replaced with"), "have their X
+# can be replaced with" ("have their X replaced with").
+_SLIPS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), r)
+    for p, r in (
+        (r"\b(?:1|on) of the following\b", "one of the following"),
+        (r"\breplaced (one of the following)", r"replaced with \1"),
+        (
+            r"^(this (?:model|unit)[’']s (?:(?!\bcan\b).)+?) replaced with\b",
+            r"\1 can be replaced with",
+        ),
+        (r"\b(have their (?:(?!\bcan\b).)+?) can be replaced with\b", r"\1 replaced with"),
+    )
+)
 
 
 # A stray "equipped with" before the new item ("... can be replaced with equipped with 1 Y", as
@@ -357,13 +450,12 @@ def parse_option(text: str) -> _Option | None:
     lines, once = _lines(text)
     if not lines:
         return None
-    rewritten = re.search(r"\bwith:", text.splitlines()[0]) is not None
+    first = text.splitlines()[0]
+    rewritten = re.search(r"\bwith:", first) is not None or any(  # named after the others
+        slip.search(first) for slip, _ in _SLIPS
+    )
     head = lines[0].rstrip(".")
-    per = least = None
-    if m := _PREFIX.match(head):
-        per = int(m["per"]) if m["per"] else None
-        least = int(m["ifn"]) if m["ifn"] else None
-        head = head[m.end() :]
+    per, per_kind, least, head = _prefix(head)
     head, excludes = _if_not(head)
     for kind, regex, fresh in _FORMS:
         m = regex.match(head)
@@ -389,7 +481,8 @@ def parse_option(text: str) -> _Option | None:
             return None
         model = groups.get("model")
         count: int | None
-        if kind in ("this", "this-all", "all", "each"):
+        each = kind == "this-each" or (kind == "this-all" and head.lower().startswith("each"))
+        if kind in ("this", "this-all", "this-each", "all", "all-one", "each"):
             count = None
         elif kind in ("the", "the-its"):
             count = 1
@@ -398,8 +491,12 @@ def parse_option(text: str) -> _Option | None:
         if kind == "this-n":
             old = f"{count} {old}"
             count = None
-        if kind == "this-all":
+        if kind == "this-all" and not each:
             old = f"all {old}"
+        if kind == "all-one":
+            old = f"1 {old}"
+        if each:  # every copy on its own: how many the model carries, not the text's number
+            old = split_count(old)[1]
         if model is not None and model.lower() in (
             "model",
             "models",
@@ -407,7 +504,11 @@ def parse_option(text: str) -> _Option | None:
             "of the models",  # "All of the models in this unit can each ..."
         ):
             model = None
+        elif model is not None:  # "Kill Team Terminator models": the Kill Team Terminators
+            model = re.sub(r"^(?!of )(.+\w) models?$", r"\1", model, flags=re.I)
         if per is not None and count is None:
+            if per_kind:
+                return None  # "for every N Ms, every M ...": not a form we read
             least, per = per, None  # every model of a kind: the prefix is a least size
         once = once and len(alternatives) > 1 and count is not None
         once_at = _twice(text) if once else None
@@ -430,6 +531,8 @@ def parse_option(text: str) -> _Option | None:
             once_at=once_at,
             whole=kind == "all" and head.lower().startswith("all "),
             excludes=excludes,
+            per_kind=per_kind,
+            each=each,
         )
     return None
 
@@ -574,6 +677,30 @@ def generate_loadouts(
 
 
 _NO_CARRIER = "no model carries the weapons replaced"
+_NOT_A_SHARE = "the models it counts are not a fixed share of the unit"
+
+
+def _per_unit(option: _Option, models: list[ImportedModel]) -> _Option | None:
+    """``option`` with "for every N Ms in this unit" (``per_kind`` M) said in models of the
+    unit (``per_models``): for every P models, P the unit's models for N Ms at both ends of
+    the unit's sizes (4 Atalan Jackals of 5 models, 8 of 10: for every 5 models); None where
+    no P says it (M not a model of the unit, or not in a fixed share of it)."""
+    if option.per_kind is None or option.per_models is None:
+        return option
+    names = [m.name for m in models]
+    idx = find(option.per_kind, names)
+    if idx is None:
+        idx = find(singular(option.per_kind), names)
+    if idx is None:
+        return None
+    kind, n = models[idx], option.per_models
+    low, high = sum(m.low for m in models), sum(m.high for m in models)
+    if kind.high == 0 or (n * high) % kind.high:
+        return None
+    per = n * high // kind.high
+    if low // per != kind.low // n or high // per != kind.high // n:
+        return None
+    return replace(option, per_models=per, per_kind=None)
 
 
 def _gained(
@@ -774,6 +901,11 @@ def _generate(
             if options is None:
                 skip("not a weapon swap of a known form", _named_items(text))
                 continue
+            counted = [_per_unit(o, models) if isinstance(o, _Option) else o for o in options]
+            if any(o is None for o in counted):
+                skip(_NOT_A_SHARE, _named_items(text))
+                continue
+            options = [o for o in counted if o is not None]
             made: list[_Made] = []
             for one in options:
                 if isinstance(one, _Choice):  # in place of the list's weapons it carries
@@ -861,6 +993,7 @@ class _Made:
     row: int
     fresh: bool
     suffix: str = ""  # "-x2": the item's loadout for K models in units of N (``once_at``)
+    counted: bool = False  # named with its items' numbers ("2-rokkit-launcha": ``each``)
     option: int = 0  # the option's number on the datasheet (from 1, a heading's each counted)
 
 
@@ -878,7 +1011,7 @@ def _names(pending: list[_Made], weapons: list[ImportedWeapon]) -> list[str]:
                     while name in taken:
                         name, n = f"{base}-{n}", n + 1
                 else:
-                    name = _name(m.alternative, m.entries, weapons, taken)
+                    name = _name(m.alternative, m.entries, weapons, taken, m.counted)
                 names[i] = name
                 taken[names[i]] = m.entries
     return [names[i] for i in range(len(pending))]
@@ -970,6 +1103,8 @@ def _option_loadouts(
     the option is for a number of models that several model types may be (the models carrying
     X: a Sergeant's bolt rifle as well as an Intercessor's), one for each of those types (the
     first type's as before, the others ``fresh``)."""
+    if option.each:
+        return _each_loadouts(option, models, weapons, max_counts, skip, row, fresh)
     made: list[_Made] = []
     if option.or_old and not _carriers(option, models, weapons):
         option = replace(option, old=option.or_old, or_old=())
@@ -993,6 +1128,80 @@ def _option_loadouts(
                 more = [{x: v for x, v in e.items() if x != "per_models"} for e in more]
                 made.append(_Made(alternative, more, row, True, f"-x{k}"))
     return made
+
+
+_EACH_MOST = 64  # the most loadouts one "each of this model's Xs" option makes a model type
+
+
+def _each_loadouts(
+    option: _Option,
+    models: list[ImportedModel],
+    weapons: list[ImportedWeapon],
+    max_counts: dict[str, int],
+    skip: Callable[[str, list[str]], None],
+    row: int,
+    fresh: bool,
+) -> list[_Made]:
+    """The loadouts of an option replacing each copy of a weapon on its own ("This model's big
+    shootas can each be replaced with one of the following", ``each``): for each model type
+    carrying K copies of it, one loadout for every way of replacing 1 to K of them, each by
+    one of the items (a Deff Dread's 2 big shootas: 1 or 2 rokkit launchas, a rokkit launcha
+    and a skorcha, ...; 14 of 4 items), for any number of the models. Named after the new
+    weapons with their numbers (``2-rokkit-launcha``, ``rokkit-launcha-skorcha``). Items
+    that are not weapons of the datasheet are left out (each said, as for other options);
+    a model type where more than :data:`_EACH_MOST` loadouts would be made gets none."""
+    from itertools import combinations_with_replacement
+
+    if len(option.old) != 1:
+        skip("not a weapon swap of a known form", _named_items("\n".join(["", *option.old])))
+        return []
+    usable: list[tuple[str, ...]] = []
+    for alternative in option.new:
+        if any(resolve_item(item, weapons) is None for item in alternative):
+            skip(
+                "a new item is not a weapon of the datasheet",
+                _named_items("\n".join(["", *alternative])),
+            )
+        else:
+            usable.append(alternative)
+    if not usable:
+        return []
+    (old,) = option.old
+    made: list[_Made] = []
+    carriers = _carriers(option, models, weapons)
+    if not carriers:
+        skip(_NO_CARRIER, _named_items("\n".join(["", *option.old])))
+    for g, model in enumerate(carriers):
+        kit = model.equipped or []
+        profiles = [w.name for w in weapons if same_name(w.base, old)]
+        profiles = profiles or _misspelt(old, kit, weapons)
+        copies = kit.count(profiles[0]) if profiles else 0
+        ways = [
+            picks
+            for picks in combinations_with_replacement(range(len(usable) + 1), copies)
+            if any(picks)  # 0: the copy kept
+        ]
+        if not ways or len(ways) > _EACH_MOST:
+            skip(_NO_CARRIER if not ways else _TOO_MANY, _named_items("\n".join(["", old])))
+            continue
+        for picks in sorted(ways, key=lambda p: (sum(1 for i in p if i), p)):
+            taken = Counter(i for i in picks if i)
+            new: Counter[str] = Counter()
+            for i, times in taken.items():
+                for item in usable[i - 1]:
+                    n, name = split_count(item)
+                    new[name] += n * times
+            items = tuple(f"{n} {name}" for name, n in new.items())
+            swap = replace(option, each=False, old=(f"{sum(taken.values())} {old}",), new=(items,))
+            entries, why = _entries(swap, items, models, weapons, max_counts, [model])
+            if entries is None:
+                skip(why, _named_items("\n".join(["", *items])))
+                continue
+            made.append(_Made(items, entries, row, fresh or g > 0, counted=True))
+    return made
+
+
+_TOO_MANY = "more ways of taking it than the generator writes"
 
 
 def _limit(
@@ -1367,7 +1576,7 @@ def _swap(
         count, text = split_count(item[4:] if every else item)
         profiles = [w.name for w in weapons if same_name(w.base, text)]
         if not profiles:
-            profiles = _of_a_kind(text, equipped, weapons)
+            profiles = _of_a_kind(text, equipped, weapons) or _misspelt(text, equipped, weapons)
         if not profiles:
             return None
         for profile in profiles:
@@ -1381,6 +1590,22 @@ def _swap(
                 out.pop(i)
     at = len(out) if at is None else min(at, len(out))
     return out[:at] + new + out[at:]
+
+
+def _misspelt(text: str, equipped: list[str], weapons: list[ImportedWeapon]) -> list[str]:
+    """The profiles of the weapon of ``equipped`` that ``text`` names in another spelling (the
+    export's "macro-scalpels" for its weapon "Maco-scalpel"; rapidfuzz similarity at the
+    equipment's threshold, :func:`~wh40k_calc.importers.names.near_match`, and as many words,
+    all but one the same: "laspistol" is not a plasma pistol, nor a "twin phosphor pistols"
+    a phosphor pistol), [] where none."""
+    carried = list(dict.fromkeys(w.base for w in weapons if w.name in equipped))
+    match = near_match(text, carried) if carried else None
+    if match is None or not match.how.startswith("similarity"):
+        return []
+    said, meant = _words(text), _words(match.weapon)
+    if len(said) != len(meant) or sum(a != b for a, b in zip(said, meant, strict=True)) > 1:
+        return []
+    return [w.name for w in weapons if w.base == match.weapon]
 
 
 def _of_a_kind(text: str, equipped: list[str], weapons: list[ImportedWeapon]) -> list[str]:
@@ -1419,9 +1644,14 @@ def _name(
     entries: list[dict[str, object]],
     weapons: list[ImportedWeapon],
     taken: dict[str, list[dict[str, object]]],
+    counted: bool = False,
 ) -> str:
-    bases = [split_count(item)[1] for item in new_items]
-    printed = [next((w.base for w in weapons if same_name(w.base, b)), b) for b in bases]
+    """A loadout's name: its new items' weapon names (``counted``: each with its number where
+    more than 1, ``2-rokkit-launcha``), then the model's name and a number where taken."""
+    split = [split_count(item) for item in new_items]
+    printed = [next((w.base for w in weapons if same_name(w.base, b)), b) for _, b in split]
+    if counted:
+        printed = [f"{n} {p}" if n > 1 else p for (n, _), p in zip(split, printed, strict=True)]
     name = slug(" ".join(printed)) or "option"
     if name == "default" or name in taken:
         name = f"{slug(str(entries[0]['model']))}-{name}"
