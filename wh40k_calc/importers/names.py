@@ -20,9 +20,13 @@ FUZZY_THRESHOLD = 85  # rapidfuzz ratio (0-100) of the normalised names
 _PROFILE_WORDS = frozenset({"twin", "heavy", "light", "assault", "hand", "great", "long"})
 
 
+# names the same in the singular: the Drukhari engines (one Talos, three Talos), not plurals in s
+_SAME_IN_SINGULAR = frozenset({"talos", "cronos"})
+
+
 def _singular_word(word: str) -> str:
     low = word.lower()
-    if len(low) <= 3:
+    if len(low) <= 3 or low in _SAME_IN_SINGULAR:
         return word
     if low.endswith("ies"):
         return word[:-3] + "y"
