@@ -31,17 +31,13 @@ import re
 from dataclasses import dataclass, field
 
 from .equipment import wargear_name
-from .names import NearMatch, key, same_name
+from .names import NearMatch, key, name_words, same_name
 from .weapons import ImportedWeapon, resolve_item, split_count
 
 # profile names that name no weapon: the six commonest profile suffixes of data 912
 # ("Choppa – Standard", "Freedom's Hand – Sweep"), which a few weapons have as their only name
 PROFILE_ONLY = frozenset({"standard", "supercharge", "sweep", "strike", "ranged", "melee"})
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
-
-
-def _words(name: str) -> list[str]:
-    return [key(w) for w in re.split(r"[\s\-]+", name) if key(w)]
 
 
 def _in_order(part: list[str], words: list[str]) -> bool:
@@ -84,11 +80,11 @@ class Links:
         if found is not None:
             return found
         count, text = split_count(item)
-        words = _words(_ARTICLE.sub("", text))
+        words = name_words(_ARTICLE.sub("", text))
         if len(words) >= 2:
             names: list[str] = []
             for d in self.defaults:
-                if not same_name(d, text) and _in_order(words, _words(d)):
+                if not same_name(d, text) and _in_order(words, name_words(d)):
                     names += [n for n in self.exact(d) or [] if n not in names]
             if names:
                 self.notes.append(

@@ -54,7 +54,7 @@ from dataclasses import dataclass, field, replace
 
 from .export import html_to_text, slug
 from .models import ImportedModel
-from .names import _words, find, near_match, same_name, singular
+from .names import find, name_words, near_match, same_name, singular
 from .optional_models import optional_model_loadouts, rank_and_file_minimum
 from .weapons import ImportedWeapon, resolve_item, split_count
 
@@ -1602,7 +1602,7 @@ def _misspelt(text: str, equipped: list[str], weapons: list[ImportedWeapon]) -> 
     match = near_match(text, carried) if carried else None
     if match is None or not match.how.startswith("similarity"):
         return []
-    said, meant = _words(text), _words(match.weapon)
+    said, meant = name_words(text), name_words(match.weapon)
     if len(said) != len(meant) or sum(a != b for a, b in zip(said, meant, strict=True)) > 1:
         return []
     return [w.name for w in weapons if w.base == match.weapon]

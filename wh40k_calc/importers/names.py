@@ -141,17 +141,19 @@ def near_match(printed: str, names: list[str]) -> NearMatch | None:
     best = process.extractOne(key(printed), list(keys), scorer=fuzz.ratio)
     if best is not None and best[1] >= FUZZY_THRESHOLD:
         return NearMatch(printed, keys[best[0]], f"similarity {round(best[1])}")
-    words = _words(printed)
+    words = name_words(printed)
     if len(words) < 2:
         return None
-    hits = [n for n in names if _contains(_words(n), words)]
+    hits = [n for n in names if _contains(name_words(n), words)]
     if len(hits) == 1:
         return NearMatch(printed, hits[0], "contained")
-    hits = [n for n in names if len(_words(n)) >= 2 and _contains(words, _words(n))]
+    hits = [n for n in names if len(name_words(n)) >= 2 and _contains(words, name_words(n))]
     return NearMatch(printed, hits[0], "contains it") if len(hits) == 1 else None
 
 
-def _words(name: str) -> list[str]:
+def name_words(name: str) -> list[str]:
+    """The matching keys (:func:`key`) of a name's words, split at spaces and hyphens:
+    "Macro-scalpels" -> ["macro", "scalpel"]."""
     return [key(w) for w in re.split(r"[\s\-]+", name) if key(w)]
 
 
