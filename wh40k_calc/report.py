@@ -338,15 +338,20 @@ def wounded_text(wounded: dict[str, Any]) -> str:
     return f"{wounded['name']} on {wounded['wounds_left']} of {wounded['W']}"
 
 
-def pct(p: float) -> str:
+def pct(p: float, rest: float | None = None) -> str:
     """A probability as a percentage with 2 decimals; "<0.01%" / ">99.99%" rather than
-    rounding a possible outcome to 0% or 100%."""
+    rounding a possible outcome to 0% or 100%. ``rest``: the probability of every other
+    outcome where the caller has it summed from the small side (the states the outcome is not:
+    exact where ``1 - p`` is not, and where ``p`` itself is 1.0 in floating point though the
+    rest is 1e-17), so that a ``p`` short of certain by any rest is ">99.99%", never
+    "100.00%" (an army's long sequence, its unit all but surely destroyed)."""
     p = float(p)
-    if 0.0 < p < 0.00005:
+    text = f"{100 * p:.2f}%"
+    if text == "0.00%" and p > 0.0:
         return "<0.01%"
-    if 0.99995 < p < 1.0:
+    if text == "100.00%" and (p < 1.0 or (rest is not None and rest > 0.0)):
         return ">99.99%"
-    return f"{100 * p:.2f}%"
+    return text
 
 
 def kill_rows(r: Result) -> int:
@@ -454,10 +459,12 @@ def _print_totals(r: Result, console) -> None:
 def _print_kill_table(r: Result, console) -> None:
     """The kill table: P(at least k models destroyed) with a bar, up to the most that can
     be destroyed (:func:`kill_rows`), or a line saying none can be."""
-    print_kill_table(console, r.primary.kill_table[: kill_rows(r)], "Kill table")
+    rows = kill_rows(r)
+    o = r.primary
+    print_kill_table(console, o.kill_table[:rows], "Kill table", o.short_of_table[:rows])
 
 
-def print_kill_table(console, kill, title: str) -> None:
+def print_kill_table(console, kill, title: str, short_of=None) -> None:
     """``kill`` (P(at least k models destroyed) for k = 1, 2, ..., the rows to print) as a
     table titled ``title`` with a bar per row, or a line saying no model can be destroyed
     when it is empty (``calc shoot``'s and ``calc sequence``'s kill tables)."""
@@ -474,7 +481,8 @@ def print_kill_table(console, kill, title: str) -> None:
     table.add_column(Words("P(at least)"), justify="right", min_width=7, no_wrap=True)
     table.add_column("", max_width=32)  # the bar: narrower where the room is short
     for k, p in enumerate(kill, start=1):
-        table.add_row(f"≥ {k}", pct(p), Bar(1.0, 0.0, float(p), color="red"))
+        rest = None if short_of is None else short_of[k - 1]
+        table.add_row(f"≥ {k}", pct(p, rest), Bar(1.0, 0.0, float(p), color="red"))
     print_table(console, table)
 
 

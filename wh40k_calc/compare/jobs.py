@@ -41,6 +41,7 @@ from ..wording import count, join_words
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
+    from ..engine.outcome import Outcome
     from ..resolve import Result
     from ..target_set import SetEntry
 
@@ -299,7 +300,9 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
 
             seq = explain_sequence(seq, job.seed)
         obj = to_json_sequence(seq, steps=job.detail)
-        return obj, row_figures(obj, job.points)
+        last = seq.primary(len(seq.steps) - 1)
+        n = seq.steps[0].result.activation.target.models
+        return obj, {**row_figures(obj, job.points), **wipe_odds(last, n)}
     from ..report import to_json
     from ..resolve import resolve
 
@@ -325,7 +328,23 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
         obj = to_json(result, damage=False)  # its exact figure pass never run
     else:
         obj = _table_object(result)
-    return obj, row_figures(obj, job.points)
+    odds = wipe_odds(result.primary, result.plan.target.models)
+    return obj, {**row_figures(obj, job.points), **odds}
+
+
+WIPE_ODDS = ("wipe_possible", "wipe_certain")
+
+
+def wipe_odds(o: "Outcome", models: int) -> dict[str, float | None]:
+    """Whether destroying every one of the target's ``models`` is possible and whether it is
+    certain, read off ``o``'s own distribution (the contract object's kill table is rounded to
+    12 decimals: a wipe of 3e-13 is 0.0 there, and one short of certain by 1e-13 is 1.0), so
+    that the table's Wipe column never shows a possible wipe as 0.0% nor an uncertain one as
+    100.0% (``table.probability_text``). Not in the CSV or the JSON: their ``p_wipe`` is the
+    rounded figure."""
+    md = o.models_destroyed_distribution
+    wipe = float(md[models]) if len(md) > models else 0.0
+    return {"wipe_possible": wipe > 0.0, "wipe_certain": float(md[:models].sum()) == 0.0}
 
 
 def _sampler_unused(job: Job) -> str:

@@ -22,7 +22,7 @@ from ..datasheet import Datasheet
 from ..records import field_names
 from ..selection import OptionError, Selection
 from ..sequence.steps import StepError
-from .jobs import USER_ERRORS, Job, Row, RunError, job_outcome, row_figures
+from .jobs import USER_ERRORS, WIPE_ODDS, Job, Row, RunError, job_outcome, row_figures
 
 AUTO_PARALLEL_RUNS = 300  # distinct jobs above which --jobs defaults to every core
 CHUNKS_PER_WORKER = 4  # smaller chunks balance uneven jobs; larger keep a worker on few targets
@@ -247,7 +247,8 @@ def _collect(job: Job, outcome: Outcome, rows: list[Row], errors: list[RunError]
                 **first,
                 "attacker": {**att, "points": job.points, "points_datasheet": att["points"]},
             }
-            second = row_figures(first, job.points)
+            odds = {k: second[k] for k in WIPE_ODDS if k in second}  # not in the object
+            second = {**row_figures(first, job.points), **odds}
         rows.append(Row(job, {"run": job.run, **job.field_notes(first)}, second))
     else:
         field, line = second if second is not None else (None, None)

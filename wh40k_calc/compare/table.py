@@ -149,19 +149,22 @@ def _numbers(r: Row) -> list[str]:
     return [
         f"{f['damage']:.2f}",
         of_whole(models, r.result["target"]["models"]),
-        probability_text(wipe),
+        probability_text(wipe, f.get("wipe_possible"), f.get("wipe_certain")),
         "—" if eff is None else f"{eff:.1f}",
         f"{f['losses']:.3f}",
     ]
 
 
-def probability_text(p: float) -> str:
+def probability_text(p: float, possible: float | None = None, certain: float | None = None) -> str:
     """A probability as a percentage to 0.1%, never rounded to a certainty or an
-    impossibility it is not: ">99.9%" below 1 (0.99985 is not 100.0%), "<0.1%" above 0."""
+    impossibility it is not: ">99.9%" below 1 (0.99985 is not 100.0%), "<0.1%" above 0.
+    ``possible`` and ``certain`` (true or false, where the caller read them off the
+    distribution itself: ``jobs.wipe_odds``) say it of ``p``, which may be rounded; where not
+    given, a ``p`` within ``CERTAIN_NOISE`` of 0 or 1 is taken as that."""
     text = f"{100 * p:.1f}%"
-    if text == "100.0%" and p < 1 - CERTAIN_NOISE:
+    if text == "100.0%" and (p < 1 - CERTAIN_NOISE if certain is None else not certain):
         return ">99.9%"
-    if text == "0.0%" and p > CERTAIN_NOISE:
+    if text == "0.0%" and (p > CERTAIN_NOISE if possible is None else possible):
         return "<0.1%"
     return text
 

@@ -146,6 +146,13 @@ class Outcome:
         tail = dist[::-1].cumsum()[::-1]
         return np.minimum(np.maximum(tail[1:], 0.0), 1.0)  # np.clip's, without its wrapper
 
+    @property
+    def short_of_table(self) -> np.ndarray:
+        """P(fewer than k models destroyed) for k = 1..models (index k-1): the kill table's
+        complements, summed from the small side (positive wherever fewer can happen, though
+        P(at least k) is 1.0 in floating point)."""
+        return np.cumsum(self.models_destroyed_distribution)[:-1]
+
 
 def _damage_get(self: Outcome) -> np.ndarray:
     """The damage distribution, computed on first read when it was given as a function (and

@@ -118,7 +118,8 @@ def print_after(seq: SequenceResult, console: Any) -> None:
     wounds_total = first.activation.target.wounds - _already_lost(seq)
     lost = of_whole(last.expected["wounds_lost"], wounds_total)
     destroyed = of_whole(last.expected["models_destroyed"], tgt.models)
-    p = pct(p_destroyed(seq, len(seq.steps) - 1))
+    last_step = len(seq.steps) - 1
+    p = pct(p_destroyed(seq, last_step), p_survives(seq, last_step))
     items = [
         (f"After {count(len(seq.steps), 'step')}: wounds lost", f"{lost} of {wounds_total}"),
         ("models destroyed", f"{destroyed} of {tgt.models}"),
@@ -137,6 +138,15 @@ def p_destroyed(seq: SequenceResult, k: int) -> float:
     md = seq.primary(k).models_destroyed_distribution
     n = seq.steps[0].result.activation.target.models
     return float(md[n]) if len(md) > n else 0.0
+
+
+def p_survives(seq: SequenceResult, k: int) -> float:
+    """P(some model of the target is left) after step ``k``: the states short of destroyed
+    summed (positive while the unit may survive, though :func:`p_destroyed` is 1.0 in floating
+    point: see ``report.pct``)."""
+    md = seq.primary(k).models_destroyed_distribution
+    n = seq.steps[0].result.activation.target.models
+    return float(md[:n].sum())
 
 
 def steps_table(seq: SequenceResult, labels: list[str] | None = None):
@@ -170,7 +180,7 @@ def steps_table(seq: SequenceResult, labels: list[str] | None = None):
         own = sr.result.sample if seq.method == "sample" else sr.result.exact
         assert own is not None
         cum = seq.primary(k)
-        p = p_destroyed(seq, k)
+        p, left = p_destroyed(seq, k), p_survives(seq, k)
         table.add_row(
             sr.step.label(seq.repeated),
             Words(labels[k] if labels is not None else _activation_text(sr)),
@@ -179,8 +189,8 @@ def steps_table(seq: SequenceResult, labels: list[str] | None = None):
             f"{own.expected['damage']:.2f}",
             of_whole(cum.expected["models_destroyed"], models, decimals=2),
             of_whole(cum.expected["wounds_lost"], wounds, decimals=2),
-            pct(p),
-            Bar(1.0, 0.0, p, color="red"),
+            pct(p, left),
+            Bar(1.0, 0.0, 1.0 - left, color="red"),  # monotone as ``left`` is (p has noise)
         )
     return table
 
@@ -193,7 +203,8 @@ def _kill_table(seq: SequenceResult, console: Any) -> None:
     kill = exact_or_primary.kill_table
     possible = [k for k, p in enumerate(kill) if p > 0.0]
     rows = possible[-1] + 1 if possible else 0
-    print_kill_table(console, kill[:rows], "Kill table of the whole sequence")
+    short_of = exact_or_primary.short_of_table[:rows]
+    print_kill_table(console, kill[:rows], "Kill table of the whole sequence", short_of)
 
 
 def _leaders_and_hazards(seq: SequenceResult, console: Any) -> None:

@@ -1,0 +1,64 @@
+"""A probability is never printed as a certainty or an impossibility it is not (a fresh-user
+trial): an army's long sequence printed its unit's P(destroyed) as 100.00%, >99.99%, 100.00%
+step after step (the mass on "destroyed" is 1.0 or 0.9999999999999999 in floating point
+while the unit's survival, 1e-17, is still possible: it cannot change back and forth), and
+``calc compare`` printed a possible wipe (3e-13: the contract object's kill table is rounded
+to 12 decimals) as 0.0% where ``calc shoot`` printed <0.01%.
+
+Each outcome here is possible by the dice alone: every Loota can miss, so a unit shot at
+survives with a positive chance after any number of steps; ten Boyz' shots can each hit,
+wound and get through, so five Intercessors (10 wounds) can be wiped."""
+
+from __future__ import annotations
+
+import re
+
+from helpers import cli
+
+from wh40k_calc.compare.table import probability_text
+from wh40k_calc.report import pct
+
+
+def test_pct_keeps_short_of_certain_and_above_impossible() -> None:
+    assert pct(1.0) == "100.00%" and pct(0.0) == "0.00%"
+    assert pct(1.0, 0.0) == "100.00%"  # nothing else can happen: certain
+    assert pct(1.0, 5e-17) == ">99.99%"  # 1.0 in floating point, but the rest can happen
+    assert pct(0.99995) == ">99.99%"  # 99.995 rounds up to 100.00
+    assert pct(0.999949) == "99.99%"
+    assert pct(1e-300) == "<0.01%" and pct(0.00004999) == "<0.01%"
+    assert pct(0.5, 0.5) == "50.00%"
+
+
+def test_the_compare_table_says_possible_and_certain_from_the_distribution() -> None:
+    assert probability_text(0.0, possible=True) == "<0.1%"  # rounded to 0 in the object
+    assert probability_text(0.0, possible=False) == "0.0%"
+    assert probability_text(1.0, certain=False) == ">99.9%"
+    assert probability_text(1.0, certain=True) == "100.0%"
+    assert probability_text(1e-13) == "0.0%"  # without the distribution: within the noise
+
+
+def test_a_long_sequence_never_prints_a_unit_that_may_survive_as_surely_destroyed() -> None:
+    """60 Loota volleys into 5 Intercessors: after the 60th the mass on "destroyed" is 1.0 in
+    floating point, the survival 5e-17."""
+    run = cli("sequence", "shoot lootas", "--repeat", "60", "--target", "intercessor-squad",
+              env={"COLUMNS": "120"})  # fmt: skip
+    assert run.exit_code == 0, run.output
+    rows = [ln for ln in run.stdout.splitlines() if re.match(r"\s*\d+\.1\s", ln)]
+    assert len(rows) == 60
+    shown = [re.findall(r"(>99\.99%|<0\.01%|\d+\.\d\d%)", ln)[-1] for ln in rows]
+    assert "100.00%" not in shown
+    assert shown[-1] == ">99.99%"
+    values = [100.0 if s == ">99.99%" else 0.0 if s == "<0.01%" else float(s[:-1]) for s in shown]
+    assert values == sorted(values)  # never down
+    assert "P(unit destroyed) >99.99%" in " ".join(run.stdout.split())
+    assert "100.00%" not in run.stdout  # nor in the kill table of the whole sequence
+
+
+def test_compare_shows_a_possible_wipe_as_possible() -> None:
+    run = cli("compare", "boyz", "--target", "intercessor-squad", "--edition", "11",
+              env={"COLUMNS": "120"})  # fmt: skip
+    assert run.exit_code == 0, run.output
+    [row] = [ln for ln in run.stdout.splitlines() if ln.strip().startswith("boyz")]
+    assert "<0.1%" in row and " 0.0%" not in row
+    shoot = cli("shoot", "boyz", "--target", "intercessor-squad", "--edition", "11")
+    assert "≥ 5 │      <0.01%" in shoot.stdout
