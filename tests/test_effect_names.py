@@ -90,6 +90,19 @@ def test_a_bare_id_resolves_to_the_side_of_its_faction():
     assert "needs a target unit with ADEPTUS ASTARTES" in line
 
 
+def test_records_of_one_name_that_ask_for_different_units_are_each_said():
+    """A fresh-user trial: with neither unit of a faction that has Armour of Contempt (Orks
+    both), the refusal said the Imperial Agents record's condition alone (a DEATHWATCH
+    target), though the Blood Angels', Dark Angels', Deathwatch and Space Marines records ask
+    for an ADEPTUS ASTARTES one (edition 11 data: each record's target keywords)."""
+    line = error("shoot", "lootas", *ED11, "--target", "boyz", "--effect", "armour-of-contempt")
+    assert " ".join(line.split()) == (
+        "error: --effect armour-of-contempt: Armour of Contempt needs a target unit with "
+        "ADEPTUS ASTARTES (Blood Angels, Dark Angels, Deathwatch, Space Marines) or a target "
+        "unit with DEATHWATCH (Imperial Agents)"
+    )
+
+
 def test_an_effect_of_another_faction_is_refused_with_the_reason():
     """Get Stuck In (Orks) for a Space Marines unit: its own conditions first (an ORKS unit),
     as for any effect."""

@@ -18,6 +18,7 @@ names are. A name of another faction or edition only is refused with the reason.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -197,12 +198,21 @@ class EmptyOptionError(EffectFormError):
 
 class WrongFactionError(EffectNameError):
     """An effect of a faction neither unit may use for the side it acts for: ``effect`` and
-    the ``sides`` it would act for (a caller may first say which of its conditions fail)."""
+    the ``sides`` it would act for (a caller may first say which of its conditions fail);
+    ``alternatives``: every record of that name found (several factions' stratagems of one
+    name, ``effect`` first), whose conditions may differ."""
 
-    def __init__(self, message: str, effect: Effect, sides: list[str]):
+    def __init__(
+        self,
+        message: str,
+        effect: Effect,
+        sides: list[str],
+        alternatives: Sequence[Effect] = (),
+    ):
         super().__init__(message)
         self.effect = effect
         self.sides = sides
+        self.alternatives = tuple(alternatives) or (effect,)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -402,7 +412,8 @@ def find(req: Request, edition: str, units: dict[str, tuple[str, dict[str, int]]
                 refused.append(side)
     if not pairs:
         _check_values(req, candidates[0][0])  # a bad value first, whatever the units
-        raise _wrong_faction(req, candidates[0][0][0], units, refused)
+        alternatives = [g[0] for g, _ in candidates]
+        raise _wrong_faction(req, alternatives[0], units, refused, alternatives)
     best: dict[str, int] = {}
     for rank, _, side in pairs:
         best[side] = min(best.get(side, rank), rank)
@@ -534,7 +545,9 @@ def _unit_words(side: str, units) -> str:
     return f"{who}, {name}, is {factions}"
 
 
-def _wrong_faction(req, e: Effect, units, refused: list[str]) -> WrongFactionError:
+def _wrong_faction(
+    req, e: Effect, units, refused: list[str], alternatives: Sequence[Effect] = ()
+) -> WrongFactionError:
     sides = list(dict.fromkeys(refused)) or list(_own_sides(e))
     acts = " and ".join(
         "the attacker's attacks" if s == "attacker" else "the target's defence" for s in sides
@@ -545,6 +558,7 @@ def _wrong_faction(req, e: Effect, units, refused: list[str]) -> WrongFactionErr
         f"{units_said} (an effect applies to a unit of its own faction; core stratagems to any)",
         e,
         sides,
+        alternatives,
     )
 
 
@@ -584,7 +598,7 @@ def _not_here(req, edition, units, searched, pool) -> LookupError:
     elsewhere = [e for e in everywhere if _matches(e, key) or slug(e.rule) == key]
     if elsewhere and req.faction is None:
         _check_values(req, (elsewhere[0],))  # a bad value first, whatever the units
-        return _wrong_faction(req, elsewhere[0], units, list(_own_sides(elsewhere[0])))
+        return _wrong_faction(req, elsewhere[0], units, list(_own_sides(elsewhere[0])), elsewhere)
     if elsewhere:
         return _not_of_faction(req, elsewhere)
     line = coverage_line(key, edition, searched if req.faction else tuple(ef.files_of(edition)))

@@ -29,6 +29,7 @@ from ..datasheet import Datasheet
 from ..effect_files import CHAPTER_RANK, display_name, faction_tiers
 from ..effects import (
     DERIVED,
+    SIDES,
     Effect,
     EffectNameError,
     EmptyOptionError,
@@ -235,10 +236,8 @@ def apply_effects(
         try:
             requested.append(find(parse_request(name), sel.edition, units))
         except WrongFactionError as exc:  # its own conditions first, as for any effect
-            said = _said_name(exc.effect, name)
-            whys = [_why(Active(exc.effect, side), base, said) for side in exc.sides]
-            first = next((w for w in whys if w is not None), None)
-            raise EffectError(f"--effect {name}: {first}" if first else str(exc), i) from None
+            why = _alternatives_why(exc, name, base)
+            raise EffectError(f"--effect {name}: {why}" if why else str(exc), i) from None
         except LookupError as exc:
             if isinstance(exc, EmptyOptionError):  # `ID:`: a Miracle dice record's no value
                 exc = empty_option_error(exc, sel.edition, units)
@@ -272,6 +271,36 @@ def apply_effects(
             )
     _add_ability_choices(out)
     return out, not_modelled
+
+
+def _alternatives_why(exc: WrongFactionError, name: str, f: Facts) -> str | None:
+    """Why no record of the name ``exc`` found can act here by its own conditions (before
+    the faction, as for any effect), or None where some record's conditions hold (the
+    faction is then the reason). Records whose conditions fail alike are said once, and
+    records of several factions that fail otherwise each with their factions: Armour of
+    Contempt "needs a target unit with ADEPTUS ASTARTES (Blood Angels, Dark Angels,
+    Deathwatch, Space Marines) or a target unit with DEATHWATCH (Imperial Agents)"."""
+    by_why: dict[str, list[str]] = {}
+    for e in exc.alternatives:
+        said = _said_name(e, name)
+        sides = exc.sides if e is exc.effect else [e.side] if e.side != "both" else list(SIDES)
+        whys = [_why(Active(e, side), f, said) for side in sides]
+        first = next((w for w in whys if w is not None), None)
+        if first is None:
+            return None
+        by_why.setdefault(first, []).append(display_name(e.faction))
+    if len(by_why) == 1:
+        return next(iter(by_why))
+    whys = sorted(by_why, key=lambda w: -len(by_why[w]))  # most factions first
+    lead = whys[0].split(" needs ", 1)[0] + " needs "
+    parts = [
+        f"{w.removeprefix(lead) if w.startswith(lead) else w} "
+        f"({', '.join(dict.fromkeys(by_why[w]))})"
+        for w in whys
+    ]
+    if all(w.startswith(lead) for w in whys):
+        return lead + " or ".join(parts)
+    return "; ".join(parts)
 
 
 def _one_chapter(requested: list, units: dict[str, tuple[str, dict[str, int]]]) -> None:
