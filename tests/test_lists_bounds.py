@@ -49,7 +49,11 @@ def cat() -> Catalog:
         ("Boyz", 1),
         ("Killa Kans", 1),
         ("Commander in Coldstar Battlesuit", 4),
-        ("Deff Dread", 10),
+        # its 2 big shootas and 2 dread klaws may each become a skorcha (both options generated)
+        ("Deff Dread", 4),
+        # up to 4 big shootas besides its tracks and wheels; its deff rolla option (not
+        # generated) adds the largest kit's 1 weapon
+        ("Battlewagon", 4),
     ],
 )
 def test_the_most_copies_one_model_could_carry(cat: Catalog, unit: str, most: int) -> None:
@@ -89,16 +93,30 @@ def test_a_count_beyond_any_loadout_refuses_the_list(cat: Catalog) -> None:
 
 
 def test_the_bound_is_generous_where_our_options_are_incomplete(cat: Catalog) -> None:
-    """4 skorchas on one Deff Dread: the datasheet lets each of its four arms become one, an
-    option our data does not generate; the bound (10) takes it, with the warning that the
-    count is not checked against that option."""
+    """A deff rolla on a Battlewagon: an option our data does not generate (the replaced
+    weapon is no default one) gives it; the bound takes it, with the warning that the count is
+    not checked against that option; 5 are more than the bound (4) lets one model carry."""
+    body = "1x Battlewagon (160 pts): 1x Deff rolla, 1x Kannon, Tracks and wheels\n"
+    r = resolve_army(parse_bytes(_wtc(body, 160), "t.txt"), cat)
+    (wagon,) = r.units
+    assert wagon.status == "resolved"
+    assert any("wargear option our data does not generate" in w for w in wagon.warnings)
+    body = "1x Battlewagon (160 pts): 5x Deff rolla, Tracks and wheels\n"
+    with pytest.raises(UnitCountError, match="at most 4 of a weapon a model: 4"):
+        resolve_army(parse_bytes(_wtc(body, 160), "t.txt"), cat)
+
+
+def test_four_skorchas_on_a_deff_dread_are_its_generated_options(cat: Catalog) -> None:
+    """Each of a Deff Dread's four arms may become a skorcha (the generator reads "This
+    model's big shootas can each be replaced with one of the following" and its dread klaws'
+    twin option): 4 are checked and accepted without a warning; 5 are refused."""
     body = "1x Deff Dread (130 pts): 4x Skorcha, Stompy feet\n"
     r = resolve_army(parse_bytes(_wtc(body, 130), "t.txt"), cat)
     (dread,) = r.units
     assert dread.status == "resolved"
-    assert any("wargear option our data does not generate" in w for w in dread.warnings)
-    body = "1x Deff Dread (130 pts): 11x Skorcha, Stompy feet\n"
-    with pytest.raises(UnitCountError, match="at most 10 of a weapon a model: 10"):
+    assert dread.warnings == () and dread.beyond_options == ()
+    body = "1x Deff Dread (130 pts): 5x Skorcha, Stompy feet\n"
+    with pytest.raises(UnitCountError, match="at most 4 of a weapon a model: 4"):
         resolve_army(parse_bytes(_wtc(body, 130), "t.txt"), cat)
 
 

@@ -132,11 +132,23 @@ REFUSED = [
         "once (Intercessor Sergeant ×1); Plasma pistol x1 and Astartes grenade launcher x1 need "
         "2",
     ),
+    # the Pack Leader's relic greataxe replaces his master-crafted power weapon (an option
+    # generated since the generator reads "one of the following" lists it missed), and each
+    # Terminator with an assault cannon and power fist has none: 7 of 9 Terminators keep
+    # theirs, so 8 or 9 are too many
     (
         _terminators(9, 2),
-        "this unit of 10 models can carry only 10 of Assault cannon and Master-crafted power "
-        "weapon at once (Wolf Guard Terminator ×9, Wolf Guard Terminator Pack Leader ×1); "
-        "Assault cannon x2 and Master-crafted power weapon x9 need 11",
+        "this unit of 10 models can carry only 10 of Relic greataxe, Assault cannon and "
+        "Master-crafted power weapon at once (Wolf Guard Terminator ×9, Wolf Guard Terminator "
+        "Pack Leader ×1); Relic greataxe x1, Assault cannon x2 and Master-crafted power weapon "
+        "x9 need 12 (loadout relic-greataxe takes away the Master-crafted power weapon)",
+    ),
+    (
+        _terminators(8, 2),
+        "this unit of 10 models can carry only 10 of Relic greataxe, Assault cannon and "
+        "Master-crafted power weapon at once (Wolf Guard Terminator ×9, Wolf Guard Terminator "
+        "Pack Leader ×1); Relic greataxe x1, Assault cannon x2 and Master-crafted power weapon "
+        "x8 need 11",
     ),
 ]
 ACCEPTED = [

@@ -159,15 +159,17 @@ def test_a_misspelt_faction_suggests_only_the_close_one() -> None:
 
 def test_rhino_in_edition_11_is_refused_saying_how_the_two_differ() -> None:
     """Grey Knights' Rhino costs 70 points, the Space Marines' 65 (the points per 100 of a
-    comparison differ), and the Grey Knights' carries a rule not modelled; their factions'
-    rules differ too: so not one datasheet to the calculation, and the player says which."""
+    comparison differ), the Grey Knights' may take an additional storm bolter (its model's
+    choices: the data prints that option for it alone) and carries a rule not modelled; their
+    factions' rules differ too: so not one datasheet to the calculation, and the player says
+    which."""
     result = cli("shoot", "lootas", "-t", "rhino", "--edition", "11", env=WIDE)
     assert result.exit_code == 1
     assert error_line(result) == (
         "error: 'rhino' is a datasheet of several factions: Grey Knights/Rhino, Space "
-        "Marines/Rhino (they differ in sizes or points and rules not modelled); give one of "
-        "these names, or the faction with --target-faction (or list the factions you play in "
-        "WH40K_CALC_FACTIONS)"
+        "Marines/Rhino (they differ in sizes or points, models and rules not modelled); give "
+        "one of these names, or the faction with --target-faction (or list the factions you "
+        "play in WH40K_CALC_FACTIONS)"
     )
     ten = cli("shoot", "lootas", "-t", "rhino", "--edition", "10", env=WIDE)
     assert ten.exit_code == 0  # one Rhino there: the curated Space Marines file
