@@ -253,6 +253,7 @@ def clear_caches() -> None:
     effects_of.cache_clear()
     unit_rule.cache_clear()
     coverage_line.cache_clear()
+    records_of_rule.cache_clear()
     for forget in DERIVED:
         forget()
 
@@ -760,6 +761,22 @@ def suggestions(name: str) -> str:
         return f"; {comma_hint(name)}"
     ids = sorted({e.id for ed in ef.EDITIONS for e in all_effects(ed)})
     return did_you_mean(name, ids)
+
+
+@lru_cache(maxsize=1024)
+def records_of_rule(rule: str, edition: str, factions: tuple[str, ...]) -> tuple[Effect, ...]:
+    """The records of ``factions`` and the core file in ``edition`` whose rule is named
+    ``rule`` (any case or punctuation), in file order: a choice rule's options (Martial
+    Ka'tah's stances), or the one record of a rule (kept until :func:`clear_caches`)."""
+    key = slug(rule)
+    files = ef.files_of(edition)
+    return tuple(
+        e
+        for f in (*factions, ef.CORE)
+        if f in files
+        for e in effects_of(edition, f)
+        if e.record.rule and slug(e.record.rule) == key
+    )
 
 
 def unit_rule_names() -> dict[str, str]:

@@ -20,6 +20,7 @@ counts) never refuse an effect: they are read where the target's state is known 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -39,6 +40,7 @@ from ..effects import (
     empty_option_error,
     find,
     parse_request,
+    records_of_rule,
     unit_rule,
 )
 from ..kept import Kept
@@ -270,6 +272,7 @@ def apply_effects(
                 f"{e.name} ({owner.name if owner else e.faction_name} unit ability): {why}"
             )
     _add_ability_choices(out)
+    not_modelled += _choice_lines(sel, out, datasheet_choices(sel, attacker, target))
     return out, not_modelled
 
 
@@ -291,14 +294,14 @@ def _alternatives_why(exc: WrongFactionError, name: str, f: Facts) -> str | None
         by_why.setdefault(first, []).append(display_name(e.faction))
     if len(by_why) == 1:
         return next(iter(by_why))
-    whys = sorted(by_why, key=lambda w: -len(by_why[w]))  # most factions first
-    lead = whys[0].split(" needs ", 1)[0] + " needs "
+    ordered: list[str] = sorted(by_why, key=lambda w: -len(by_why[w]))  # most factions first
+    lead = ordered[0].split(" needs ", 1)[0] + " needs "
     parts = [
         f"{w.removeprefix(lead) if w.startswith(lead) else w} "
         f"({', '.join(dict.fromkeys(by_why[w]))})"
-        for w in whys
+        for w in ordered
     ]
-    if all(w.startswith(lead) for w in whys):
+    if all(w.startswith(lead) for w in ordered):
         return lead + " or ".join(parts)
     return "; ".join(parts)
 
@@ -615,31 +618,81 @@ def datasheet_rules(sel: Selection, attacker: Unit, target: Unit) -> tuple[list,
     return [*mine[0], *theirs[0]], list(dict.fromkeys((*mine[1], *theirs[1])))
 
 
+class ChoiceAbility(Struct, frozen=True):
+    """A datasheet ability the importer lists as not modelled whose options the effect files
+    hold as records of its rule, one per choice the player makes (Martial Ka'tah: the
+    Dacatari and Rendax stances, ``--effect dacatari-stance``): ``name`` as the datasheet
+    gives it, ``who`` the datasheet's name, ``records`` its options for the unit's side."""
+
+    name: str
+    who: str
+    records: tuple[Effect, ...]
+
+
+def _choice_lines(sel: Selection, out: Applied, abilities: Sequence[ChoiceAbility]) -> list[str]:
+    """The not-modelled lines of the choice abilities of both units: none for an ability one
+    of whose records acts here (the player chose) or none of whose records can act in this
+    phase (it changes nothing here); else the ability with the ``--effect`` of each record
+    that can (the player has not chosen)."""
+    acting = {a.effect.id for a in out.every_active()}
+    lines = []
+    for ab in abilities:
+        here = [
+            e
+            for e in ab.records
+            if e.record.when is None
+            or e.record.when.phases is None
+            or sel.phase in e.record.when.phases
+        ]
+        if not here or any(e.id in acting for e in ab.records):
+            continue
+        ids = list(dict.fromkeys(e.id for e in here))
+        head = f"{ab.name} ({ab.who} unit ability)"
+        if len(ids) == 1:
+            lines.append(f"{head}: applied when given: --effect {ids[0]}")
+        else:
+            flags = " or ".join(f"--effect {i}" for i in ids)
+            lines.append(f"{head}: the player's choice, not made: {flags}")
+    return lines
+
+
 RULES_KEPT = 512
-_RULES: Kept[tuple, tuple[Unit, tuple, tuple[str, ...]]] = Kept(RULES_KEPT)  # see _rules_of
+_RULES: Kept[tuple, tuple[Unit, tuple, tuple[str, ...], tuple[ChoiceAbility, ...]]] = Kept(
+    RULES_KEPT
+)  # see _rules_of
 DERIVED.append(_RULES.clear)  # the unit rules found are the effect files' (effects.clear_caches)
+
+
+def datasheet_choices(sel: Selection, attacker: Unit, target: Unit) -> list[ChoiceAbility]:
+    """Both units' :class:`ChoiceAbility` items (of :func:`datasheet_rules`' units and
+    edition), each once."""
+    mine = _rules_of(attacker, "attacker", sel.edition, sel.without_rules)
+    theirs = _rules_of(target, "target", sel.edition, sel.without_rules)
+    return list(dict.fromkeys((*mine[2], *theirs[2])))
 
 
 def _rules_of(
     unit: Unit, role: str, edition: str, without: tuple[str, ...]
-) -> tuple[tuple, tuple[str, ...]]:
-    """One unit's part of :func:`datasheet_rules` on side ``role``, found once per unit object,
-    side, edition and rules switched off (all it reads: kept with the unit, so its id is not
-    reused while kept; forgotten with the effect files' caches, ``effects.DERIVED``)."""
+) -> tuple[tuple, tuple[str, ...], tuple[ChoiceAbility, ...]]:
+    """One unit's part of :func:`datasheet_rules` (and of :func:`datasheet_choices`) on side
+    ``role``, found once per unit object, side, edition and rules switched off (all it reads:
+    kept with the unit, so its id is not reused while kept; forgotten with the effect files'
+    caches, ``effects.DERIVED``)."""
     key = (id(unit), role, edition, without)
     kept = _RULES.get(key)
     if kept is None or kept[0] is not unit:
         kept = _RULES.put(key, (unit, *_found_rules_of(unit, role, edition, without)))
-    return kept[1], kept[2]
+    return kept[1], kept[2], kept[3]
 
 
 def _found_rules_of(
     unit: Unit, role: str, edition: str, without: tuple[str, ...]
-) -> tuple[tuple, tuple[str, ...]]:
+) -> tuple[tuple, tuple[str, ...], tuple[ChoiceAbility, ...]]:
     """:func:`_rules_of` found afresh (as tuples; the not-modelled lines in order, repeats
     kept: :func:`datasheet_rules` drops them)."""
     requested: list = []
     not_modelled: list[str] = []
+    choices: list[ChoiceAbility] = []
     ranks = unit_keys(unit)
     keys = tuple(sorted(ranks, key=lambda k: ranks[k]))
     for ds in unit.datasheets:
@@ -661,8 +714,15 @@ def _found_rules_of(
             if e.side in (role, "both") and e.id not in without:
                 requested.append((e, role, ds))
         mine = ds.not_modelled_attacker if role == "attacker" else ds.not_modelled_target
-        not_modelled += [f"{n} ({ds.name} unit ability)" for n in mine]
-    return tuple(requested), tuple(not_modelled)
+        for n in mine:
+            records = tuple(
+                e for e in records_of_rule(n, edition, keys) if e.side in (role, "both")
+            )
+            if records:  # the player's choice, made with --effect (or not: said when applied)
+                choices.append(ChoiceAbility(n, ds.name, records))
+            else:
+                not_modelled.append(f"{n} ({ds.name} unit ability)")
+    return tuple(requested), tuple(not_modelled), tuple(choices)
 
 
 def refusal(
