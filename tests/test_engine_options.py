@@ -65,11 +65,12 @@ def test_fewer_than_two_trials_are_refused(tmp_path):
 
 def test_repeat_goes_up_to_the_60_activation_limit(tmp_path):
     """``--repeat`` (and a batch run's ``repeat:``) is bounded by the 60 activations of a
-    sequence, not by 20: 1 step × 30 repeats runs, 61 activations are refused saying so."""
+    sequence, not by 20: 1 step × 30 repeats runs, 61 activations are refused saying so (a
+    usage error, exit code 2: too many whatever the data says; a fresh-user trial found 1)."""
     out = cli_json("sequence", "-t", "rhino", "shoot lootas", "--repeat", "30")
     assert len(out["steps"]) == 30
     res = cli("sequence", "-t", "rhino", "shoot lootas", "shoot lootas", "--repeat", "31")
-    assert res.exit_code == 1
+    assert res.exit_code == 2
     assert "2 steps × 31 repeats is 62 activations; a sequence takes at most 60" in res.output
     batch = tmp_path / "b.yaml"
     batch.write_text(

@@ -573,7 +573,7 @@ BAD = [
     (["--side-a", "fight fencer --method sample", "--side-b", "fight brute"], 2, ["--method"]),
     (
         ["--side-a", "fight fencer", "--side-a", "fight fencer", "--side-b", "fight brute"],
-        1,
+        2,
         ["fights once per Fight phase"],
     ),
     (
@@ -585,26 +585,26 @@ BAD = [
             "--side-b",
             "fight fencer",
         ],
-        1,
+        2,
         ["--models", "differs", "described once"],
     ),
     (
         ["--side-a", "shoot boyz", "--side-a", "fight fencer --charged", "--side-b", "fight brute"],
-        1,
+        2,
         ["the unit differs"],
     ),
     (
         ["--side-a", "fight fencer --charged", "--side-b", "fight brute --charged"],
-        1,
+        2,
         ["both sides"],
     ),
-    (["--side-a", "shoot gunners", "--side-b", "fight brute"], 1, ["nobody charges"]),
+    (["--side-a", "shoot gunners", "--side-b", "fight brute"], 2, ["nobody charges"]),
     (
         ["--side-a", "fight fencer", "--side-b", "fight brute", "--rounds", "2", "--turns", "3"],
         2,
         ["--rounds or --turns"],
     ),
-    (["--side-a", "fight boyz --weapon 'Choppa x3'", "--side-b", "fight fencer"], 1, ["--weapon"]),
+    (["--side-a", "fight boyz --weapon 'Choppa x3'", "--side-b", "fight fencer"], 2, ["--weapon"]),
     (
         ["--side-a", "fight warband --wounds-left 1", "--side-b", "fight fencer"],
         1,
@@ -612,10 +612,10 @@ BAD = [
     ),
     (
         ["--side-a", "fight fencer --charged", "--side-b", "fight brute", "--first", "b"],
-        1,
+        2,
         ["charges"],
     ),
-    (["--side-a", "shoot gunners --charged", "--side-b", "shoot gunners"], 1, ["fight activation"]),
+    (["--side-a", "shoot gunners --charged", "--side-b", "shoot gunners"], 2, ["fight activation"]),
     (["--side-a", "fight fencer --help", "--side-b", "fight brute"], 2, ["not inside a side"]),
     (["--side-a", "fight fencer 'unclosed", "--side-b", "fight brute"], 2, ["cannot read"]),
     (["--side-a", "shoot fencer", "--side-b", "shoot brute"], 1, ["no ranged weapon"]),

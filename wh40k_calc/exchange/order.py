@@ -98,7 +98,10 @@ class Planned:
 
 
 class OrderError(ValueError):
-    """Activations that cannot be put in order (both sides charging, ...)."""
+    """Activations that cannot be put in order (both sides charging, ...): options that do not
+    go together, wrong whatever the data says (a usage error, exit code 2)."""
+
+    usage = True
 
 
 def first_side(a: Side, b: Side, first: str | None) -> str:

@@ -168,6 +168,7 @@ def parse_side_text(side: str, text: str) -> AttackRequest:
             text,
             "--weapon: not in an exchange (which models carry the named weapons as the unit "
             "loses models is not modelled); give --loadout, or leave the unit as equipped",
+            usage=True,
         )
     return req
 
@@ -202,7 +203,7 @@ def build_side(side: str, texts: list[str], cat: Catalog) -> Side:
                 else ("fights once per Fight phase")
             )
             message = f"a unit {verb}: give one {phase} activation per side"
-            raise SideError(side, texts[same[1]], message, index=same[1])
+            raise SideError(side, texts[same[1]], message, usage=True, index=same[1])
     options, allocation = _unit_options(side, parsed)
     steps = tuple(
         SideStep(side, r.phase, t, replace(r, attacker=_merged(r.attacker, options)))
@@ -252,6 +253,7 @@ def _unit_options(
                     f"{what} differs from {values[name][2]!r}: a side is one unit, described "
                     "once (its size, loadout, Leaders and wounds cannot change during the "
                     "exchange)",
+                    usage=True,
                 )
             values.setdefault(name, (value, key, text))
     picked = {n: v[0] for n, v in values.items() if n in UNIT_OPTIONS}

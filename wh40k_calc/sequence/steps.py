@@ -114,16 +114,23 @@ def parse_step(index: int, text: str) -> AttackRequest:
     return req
 
 
+class TooManyActivationsError(ValueError):
+    """More than MAX_STEPS activations in one sequence: wrong whatever the data says (a usage
+    error, exit code 2, as a value out of its range)."""
+
+    usage = True
+
+
 def repeated(steps: list[Step], repeat: int) -> list[Step]:
     """``steps`` (all of repeat 1) followed by ``repeat - 1`` more passes through them.
 
     Raises:
-        ValueError: more than MAX_STEPS activations in all.
+        TooManyActivationsError: more than MAX_STEPS activations in all.
     """
     if len(steps) * repeat > MAX_STEPS:
         from ..wording import count
 
-        raise ValueError(
+        raise TooManyActivationsError(
             f"{count(len(steps), 'step')} × {count(repeat, 'repeat')} is "
             f"{len(steps) * repeat:,} activations; a sequence takes at most {MAX_STEPS}"
         )
