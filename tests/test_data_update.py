@@ -437,7 +437,26 @@ def test_a_file_of_another_game(server, home: Path) -> None:
     first_update(server, home)
     server.routes["/orks.json"] = file(body(orks(914, game="40k-10e")))
     result = calc("data", "update", "--from", server.url, code=1)
-    one_line_error(result, "orks.json: a file of '40k-10e', not of the 11th edition ('40k-11e')")
+    one_line_error(
+        result,
+        "orks.json: 'source' '40k-10e': not a faction file of the 11th edition (its 'source' "
+        "is '40k-11e')",
+    )
+    assert_still(home)
+
+
+def test_a_file_without_its_game(server, home: Path) -> None:
+    """A fresh-user trial: a faction file with no ``source`` was said "a file of None"."""
+    first_update(server, home)
+    raw = orks(914)
+    del raw["source"]
+    server.routes["/orks.json"] = file(body(raw))
+    result = calc("data", "update", "--from", server.url, code=1)
+    one_line_error(
+        result,
+        "orks.json: no 'source' field: not a faction file of the 11th edition (its 'source' is "
+        "'40k-11e')",
+    )
     assert_still(home)
 
 

@@ -327,7 +327,7 @@ def test_the_output_is_deterministic(tmp_path: Path) -> None:
         ("not json", "not a JSON file"),
         (
             json.dumps({"name": en("Orks"), "source": "40k-10e", "datasheets": []}),
-            "not of the 11th",
+            "not a faction file of the 11th edition",
         ),
         (
             json.dumps({"name": en("Orks"), "source": "40k-11e", "datasheets": []}),

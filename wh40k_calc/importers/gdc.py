@@ -121,8 +121,10 @@ def read_faction_file(path: Path) -> FactionFile:
     if not is_faction_file(raw):
         raise ImportFailure(f"{path}: not a faction file (no 'datasheets' list)")
     if raw.get("source") != GAME:
+        source = raw.get("source")
+        said = "no 'source' field" if source is None else f"'source' {source!r}"
         raise ImportFailure(
-            f"{path}: a file of {raw.get('source')!r}, not of the 11th edition ({GAME!r})"
+            f"{path}: {said}: not a faction file of the 11th edition (its 'source' is {GAME!r})"
         )
     from .gdc_shape import check_faction
 
