@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from helpers import cli, write_datasheet
+from helpers import cli, cli_json, write_datasheet
 
 WIDE = {"COLUMNS": "300"}  # one line per message
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -304,3 +304,20 @@ def test_import_out_naming_a_file_says_so(tmp_path: Path) -> None:
             f"error: {said} is a file, not a folder (give the folder to write the files in)"
         )
     assert afile.read_text() == "mine\n"
+
+
+def test_a_detachment_given_by_some_words_of_its_name() -> None:
+    """A fresh-user trial: ``--detachment gladius`` was refused with "did you mean 'Gladius
+    Task Force'?". Words of one detachment's name, as written, name it; words several
+    detachments have are refused with them; a misspelling is still suggested, not taken."""
+    short = cli_json("effects", "--detachment", "gladius", "--edition", "11")
+    full = cli_json("effects", "--detachment", "Gladius Task Force", "--edition", "11")
+    assert short == full and len(full) > 0
+    assert all("Gladius Task Force" in e["detachments"] for e in short)
+    several = cli("effects", "--detachment", "task force", "--edition", "11", env=WIDE)
+    assert several.exit_code == 1
+    assert "no such detachment here (" in error_line(several) and "Gladius Task Force" in (
+        error_line(several)
+    )
+    misspelt = cli("effects", "--detachment", "dred mob", "--edition", "11", env=WIDE)
+    assert misspelt.exit_code == 1 and error_line(misspelt).endswith("did you mean 'Dread Mob'?")

@@ -124,9 +124,21 @@ def _select(
             | {x.coverage.detachment for x in lines if x.coverage.detachment}
         )
         if not any(key(d) == key(detachment) for d in known_d):
-            refused = f"--detachment {detachment!r}: no such detachment here"
-            hints = tuple(suggest_names(detachment, known_d))
-            raise ListingError(refused + did_you_mean(detachment, known_d), refused, hints)
+            from .fuzzy import words
+
+            # some of the words of one detachment's name, as written ('gladius': Gladius Task
+            # Force); several such detachments, or a misspelling: refused with the closest
+            asked = set(words(detachment))
+            matched = [d for d in known_d if asked and asked <= set(words(d))]
+            if len(matched) != 1:
+                refused = f"--detachment {detachment!r}: no such detachment here"
+                if matched:
+                    refused += f" ({len(matched)} match its words)"
+                hints = tuple(matched[:4] or suggest_names(detachment, known_d))
+                names = ", ".join(repr(h) for h in hints)
+                said = f"; did you mean {names}?" if hints else ""
+                raise ListingError(refused + said, refused, hints)
+            detachment = matched[0]
         effects = [e for e in effects if any(key(d) == key(detachment) for d in e.detachments)]
         lines = [x for x in lines if key(x.coverage.detachment) == key(detachment)]
     if text is not None and text.strip():
