@@ -147,3 +147,29 @@ def test_a_mapping_steps_notes_name_its_fields(tmp_path: Path) -> None:
     assert "step 1: attacker.weapons: Deffgun is named 2 times" in out.stdout
     assert "step 2: --weapon: Deffgun is named 2 times" in out.stdout
     assert "step 3: precision_target: bodyguard: no effect" in out.stdout
+
+
+def test_a_condition_with_no_effect_is_named_by_the_file_s_field(tmp_path: Path) -> None:
+    """A fresh-user trial: a run's ``conditions: [charged]`` for a shooting run was noted as
+    ``--charged: no effect ...``; the note names the file's field, the run's own or the top
+    level's (the command line keeps ``--charged``)."""
+    import json
+
+    batch = tmp_path / "b.yaml"
+    batch.write_text(
+        "conditions: {charged: true}\n"
+        "runs:\n"
+        "  - {name: listed, attacker: lootas, target: boyz, conditions: [charged]}\n"
+        "  - {name: mapped, attacker: lootas, target: boyz, conditions: {charged: true}}\n"
+        "  - {name: top, attacker: lootas, target: boyz}\n",
+        encoding="utf-8",
+    )
+    res = cli("compare", batch, "--json")
+    assert res.exit_code == 0, res.output
+    rows = {r["run"]: [str(n) for n in r["notes"]] for r in json.loads(res.stdout)}
+    said = "conditions.charged: no effect in this phase (only melee attacks use it)"
+    assert said in rows["listed"] and said in rows["mapped"]
+    assert f"(top level) {said}" in rows["top"]
+    assert not any(n.startswith("--charged") for notes in rows.values() for n in notes)
+    line = cli("shoot", "lootas", "--target", "boyz", "--charged")
+    assert "--charged: no effect in this phase" in " ".join(line.stdout.split())

@@ -135,8 +135,8 @@ def _select(
                 if matched:
                     refused += f" ({len(matched)} match its words)"
                 hints = tuple(matched[:4] or suggest_names(detachment, known_d))
-                names = ", ".join(repr(h) for h in hints)
-                said = f"; did you mean {names}?" if hints else ""
+                shown = ", ".join(repr(h) for h in hints)
+                said = f"; did you mean {shown}?" if hints else ""
                 raise ListingError(refused + said, refused, hints)
             detachment = matched[0]
         effects = [e for e in effects if any(key(d) == key(detachment) for d in e.detachments)]

@@ -13,6 +13,7 @@ from msgspec import Struct
 from ..batch import (
     Batch,
     BatchError,
+    ConditionsSpec,
     RawRun,
     RunFieldError,
     RunSpec,
@@ -392,6 +393,9 @@ def run_job(job: Job) -> Row:
 # Building jobs: shared by batch files and command-line options
 
 
+_CONDITIONS = tuple(field_names(ConditionsSpec) or ())  # a batch file's condition names
+
+
 class _Lookup:
     """Catalog look-ups cached for one compare (``Catalog.find`` lists files on every call),
     and the unit choices already checked (a batch names the same units run after run)."""
@@ -741,6 +745,8 @@ class _BatchRuns:
         # batch) share one set of jobs (renamed, each its own line); only runs with no error
         # and targets told apart without lines are kept
         self.by_content: dict[str, list[Job]] = {}
+        # a conditions mapping (by identity, kept alive here) -> its option fields
+        self.conditions_seen: dict[tuple[int, str], tuple[ConditionsSpec, tuple]] = {}
 
     def error(
         self,
@@ -1115,6 +1121,8 @@ class _BatchRuns:
                     out.append((option, name, self.batch.line_of([name], run.raw)))
                 elif getattr(self.d, name) is not None:
                     out.append((option, f"(top level) {name}", self.batch.line_of([name], None)))
+            out += self._condition_fields(run.spec.conditions, "")
+            out += self._condition_fields(self.d.conditions, "(top level) ")
             given = {"effects": run.effects, "add_abilities": run.added}
             for option, name in LIST_OPTIONS.items():
                 own = getattr(run.spec, name) is not None
@@ -1133,6 +1141,25 @@ class _BatchRuns:
                 line = self.batch.line_of([*parts, name], None if top else run.raw)
             out.append((option, field, line))
         return tuple(out)
+
+    def _condition_fields(
+        self, spec: ConditionsSpec | None, level: str
+    ) -> tuple[tuple[str, str, int | None], ...]:
+        """(option, field, line) of each condition ``spec`` sets (the run's, or the top
+        level's: ``level``), for :meth:`_option_fields`; no line (nothing refuses a
+        condition's value once read, and finding a line composes the file's node tree). Made
+        once per mapping (a batch's runs share them)."""
+        if spec is None:
+            return ()
+        key = (id(spec), level)
+        if key not in self.conditions_seen:
+            fields = tuple(
+                (f"--{c.replace('_', '-')}", f"{level}conditions.{c}", None)
+                for c in _CONDITIONS
+                if getattr(spec, c) is not None
+            )
+            self.conditions_seen[key] = (spec, fields)  # the spec kept: its id stays its own
+        return self.conditions_seen[key][1]
 
     def _selection(self, run: _Run, att: UnitChoice, tgt: UnitChoice, tspec: UnitSpec) -> Selection:
         """The Selection of a one-activation run against one target: the run's values, else
