@@ -153,13 +153,43 @@ def _attacker_choice(cat: Catalog, a: AttackerOptions, edition: str) -> UnitChoi
 
     ds = _find(cat, a.attacker, a.faction, edition, "--faction")
     _check_size(ds, a.models, "--models")
+    leaders = [_leader(cat, n, a.faction, edition, "--faction", "--leader") for n in a.leader or []]
     return UnitChoice(
         ds,
         a.models,
         a.loadout,
         tuple(parse_weapon_spec(w) for w in a.weapon or []),
-        tuple(_find(cat, n, a.faction, edition, "--faction") for n in a.leader or []),
+        tuple(lead for lead, _ in leaders),
+        tuple(loadout for _, loadout in leaders) if any(lo for _, lo in leaders) else (),
     )
+
+
+def _leader(
+    cat: Catalog,
+    text: str,
+    faction: str | None,
+    edition: str | None,
+    faction_option: str,
+    option: str,
+):
+    """A Leader given as ``NAME`` or ``NAME:LOADOUT`` (``units.split_leader``): its datasheet
+    and its loadout's name (None: as equipped).
+
+    Raises:
+        UsageError: a colon with nothing on one side.
+        LookupError: as :func:`_find`.
+        SelectionError: a loadout the Leader's datasheet does not have, naming the option.
+    """
+    from .selection import SelectionError
+    from .units import find_loadout, split_leader
+
+    name, loadout = split_leader(text, option)
+    ds = _find(cat, name, faction, edition, faction_option)
+    try:
+        find_loadout(ds, loadout)
+    except SelectionError as exc:
+        raise SelectionError(f"{option} {text}: {exc}") from None
+    return ds, loadout
 
 
 def _find(cat: Catalog, name: str, faction: str | None, edition: str | None, option: str):
@@ -227,14 +257,18 @@ def _target_choice(
 
     ds = _find(cat, t.target, t.target_faction, edition, faction_option)
     _check_size(ds, t.target_models, models_option)
+    option = "--leader" if models_option == "--models" else "--target-leader"  # a side's
+    leaders = [
+        _leader(cat, n, t.target_faction, edition, faction_option, option)
+        for n in t.target_leader or []
+    ]
     return UnitChoice(
         ds,
         t.target_models,
         t.target_loadout,
         (),
-        tuple(
-            _find(cat, n, t.target_faction, edition, faction_option) for n in t.target_leader or []
-        ),
+        tuple(lead for lead, _ in leaders),
+        tuple(loadout for _, loadout in leaders) if any(lo for _, lo in leaders) else (),
     )
 
 

@@ -113,13 +113,20 @@ _RANGES = (
 
 class UnitChoice(Struct, frozen=True):
     """One side's unit: its datasheet, size (None: the smallest listed), named loadout,
-    explicit weapons ((name, models) pairs, overriding the loadout) and attached Leaders."""
+    explicit weapons ((name, models) pairs, overriding the loadout) and attached Leaders;
+    ``leader_loadouts``: each Leader's named loadout, in the order of ``leaders`` (None or
+    left out: as its datasheet equips it; ``--leader captain:power-fist``)."""
 
     datasheet: Datasheet
     models: int | None = None
     loadout: str | None = None
     weapons: tuple[tuple[str, int], ...] = ()
     leaders: tuple[Datasheet, ...] = ()
+    leader_loadouts: tuple[str | None, ...] = ()
+
+    def leader_loadout(self, i: int) -> str | None:
+        """The named loadout of Leader ``i`` (None: as equipped)."""
+        return self.leader_loadouts[i] if i < len(self.leader_loadouts) else None
 
 
 class AddedAbility(Struct, frozen=True, cache_hash=True):
@@ -204,6 +211,7 @@ def _choice_key(choice: UnitChoice, models: bool) -> tuple:
         id(choice.datasheet),
         (choice.models, choice.loadout, choice.weapons) if models else None,
         tuple(map(id, choice.leaders)),
+        choice.leader_loadouts,
     )
 
 

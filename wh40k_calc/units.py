@@ -225,10 +225,10 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
     out_groups = list(groups)
     total = n_models
     supports = _check_leaders(ds, choice.leaders, size.total, edition == "11")
-    for leader, supporting in zip(choice.leaders, supports, strict=True):
+    for i, (leader, supporting) in enumerate(zip(choice.leaders, supports, strict=True)):
         lsize, lcounts = pick_size(leader, None, "attacker")
         total += lsize.total
-        for g in _equip(leader, lcounts, None, lsize.total):
+        for g in _equip(leader, lcounts, choice.leader_loadout(i), lsize.total):
             is_char = "CHARACTER" in (leader.all_keywords() | g.profile.keywords)
             helps = is_char and supporting
             attached = ModelGroup(g.profile, g.count, g.weapons, leader, is_char, helps)
@@ -239,7 +239,7 @@ def build_unit(choice: UnitChoice, role: str, edition: str = "10") -> Unit:
     name = (
         ds.name
         if not choice.leaders
-        else (f"{ds.name} led by {' and '.join(lead.name for lead in choice.leaders)}")
+        else (f"{ds.name} led by {' and '.join(leader_labels(choice))}")
     )
     parts = [(ds, size), *((lead, lead.min_size) for lead in choice.leaders)]
     return Unit(
@@ -426,6 +426,36 @@ def _take(
         k[0] -= used
         need -= used
     return take
+
+
+def leader_labels(choice: UnitChoice) -> list[str]:
+    """Each Leader of ``choice`` by name, with its named loadout where one is chosen
+    ("Captain (power-fist)")."""
+    out = []
+    for i, lead in enumerate(choice.leaders):
+        loadout = find_loadout(lead, choice.leader_loadout(i))
+        out.append(lead.name if loadout is None else f"{lead.name} ({loadout})")
+    return out
+
+
+def split_leader(text: str, option: str = "--leader") -> tuple[str, str | None]:
+    """A Leader as given: ``"captain"`` -> ("captain", None), ``"captain:power-fist"`` ->
+    ("captain", "power-fist"), the Leader's named loadout after the last colon (no unit name
+    holds one).
+
+    Raises:
+        UsageError: a colon with no name before it or no loadout after it (exit code 2).
+    """
+    if ":" not in text:
+        return text, None
+    name, _, loadout = text.rpartition(":")
+    if not name.strip() or not loadout.strip():
+        missing = "a unit name before" if not name.strip() else "a loadout name after"
+        raise UsageError(
+            f"{option} {text!r}: give {missing} the colon (NAME or NAME:LOADOUT, e.g. "
+            "captain:power-fist)"
+        )
+    return name.strip(), loadout.strip()
 
 
 def find_loadout(ds: Datasheet, name: str | None) -> str | None:

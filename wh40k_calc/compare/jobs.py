@@ -507,8 +507,8 @@ def _check_unit_choice(
     if spec.allocation is not None and role == "attacker":
         raise _FieldError(at("allocation"), "allocation is the target's model order")
     weapons = _checked_weapons(ds, spec.weapons, at("weapons"))
-    leaders = _checked_leaders(look, spec, role, at("leader"), edition)
-    choice = UnitChoice(ds, spec.models, spec.loadout, weapons, leaders)
+    leaders, leader_loadouts = _checked_leaders(look, spec, role, at("leader"), edition)
+    choice = UnitChoice(ds, spec.models, spec.loadout, weapons, leaders, leader_loadouts)
     try:
         unit = build_unit(choice, role, edition)
     except WeaponsError as exc:  # the batch field, not the option it stands for
@@ -557,21 +557,28 @@ def _checked_weapons(
 
 def _checked_leaders(
     look: _Lookup, spec: UnitSpec, role: str, base: list[str | int], edition: str | None = None
-) -> tuple[Datasheet, ...]:
-    """The datasheets of a spec's ``leader`` (a name or a list of names), in ``edition``.
+) -> tuple[tuple[Datasheet, ...], tuple[str | None, ...]]:
+    """The datasheets of a spec's ``leader`` (a name or a list of names, each ``NAME`` or
+    ``NAME:LOADOUT``), in ``edition``, and their named loadouts (empty where none names one).
 
     Raises:
-        _FieldError: naming the leader (under ``base``; its index in a list) not found.
+        _FieldError: naming the leader (under ``base``; its index in a list) not found, or
+            whose loadout its datasheet does not have.
     """
-    leaders = []
-    for i, lname in enumerate(names(spec.leader)):
+    from ..units import find_loadout, split_leader
+
+    leaders, loadouts = [], []
+    for i, text in enumerate(names(spec.leader)):
+        field = [*base, i] if isinstance(spec.leader, list) else base
         try:
-            leaders.append(look.find(lname, role, edition))
-        except (LookupError, DatasheetError) as exc:
-            raise _FieldError(
-                [*base, i] if isinstance(spec.leader, list) else base, str(exc)
-            ) from None
-    return tuple(leaders)
+            lname, loadout = split_leader(text, "leader")
+            ds = look.find(lname, role, edition)
+            find_loadout(ds, loadout)
+        except (LookupError, DatasheetError, SelectionError) as exc:
+            raise _FieldError(field, str(exc)) from None
+        leaders.append(ds)
+        loadouts.append(loadout)
+    return tuple(leaders), (tuple(loadouts) if any(loadouts) else ())
 
 
 def _check_effects(effects: list[str]) -> None:

@@ -345,6 +345,7 @@ def built_unit(choice: UnitChoice, role: str, edition: str) -> Unit:
         choice.loadout,
         choice.weapons,
         tuple(map(id, choice.leaders)),
+        choice.leader_loadouts,
         role,
         edition,
     )
