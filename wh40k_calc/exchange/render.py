@@ -118,8 +118,12 @@ def _after(ex: ExchangeResult, chain: Chain, console: Any) -> None:
 
     setup = ex.setup
     s = chain.summary
-    pd = s.p_destroyed
-    figures = (pct(pd["a"]), pct(pd["b"]), pct(s.p_both))
+    # each figure with the rest of its distribution summed (report.pct: never 100.00% while
+    # a model may be left)
+    pd, cells = s.p_destroyed, s.joint.ravel()
+    rest = {k: float(m[1:].sum()) for k, m in s.models_left.items()}  # a model left
+    both_not = float(cells[1:].sum())  # every cell but (0, 0): a model of either left
+    figures = (pct(pd["a"], rest["a"]), pct(pd["b"], rest["b"]), pct(s.p_both, both_not))
     labels = (f"After {count(setup.turns, 'turn')}: P(A destroyed)", "P(B destroyed)", "P(both)")
     print_items(console, list(zip(labels, figures, strict=True)), bold=figures)
     left = s.expected_models_left
