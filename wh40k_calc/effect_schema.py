@@ -455,6 +455,10 @@ class Record(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     ``not_modelled``: a part of the rule the changes do not model, in our words (reported with
     the effect, so a player knows what is left out). ``default``: a unit rule that applies
     whenever its conditions hold (a datasheet's own ability), without ``--effect``.
+    ``picks``: for an option of a choice rule, how many of the rule's options one unit may have
+    at once, as the rule's text says ("select one of the Ka'tah Stances": 1; "activate up to
+    two Blessings of Khorne": 2); more given together are refused. None: no such limit (the
+    records are parts of one rule, all acting together).
     """
 
     id: Slug
@@ -470,6 +474,7 @@ class Record(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     options: dict[Slug, Text] | None = None
     not_modelled: Text | None = None
     default: bool = False
+    picks: Annotated[int, msgspec.Meta(ge=1, le=10)] | None = None
 
 
 Status = Literal["not-attack", "not-modelled"]

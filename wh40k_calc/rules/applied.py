@@ -246,6 +246,7 @@ def apply_effects(
             usage = getattr(exc, "usage", False)  # a value out of range (Miracle dice)
             raise (EffectUsageError if usage else EffectError)(str(exc), i) from None
     _one_chapter(requested, units)
+    _within_picks(requested, sel)
     repeated = _repeats(requested)
     requested = _merged(requested)
     granted, bearer_granted = _granted(requested, base)
@@ -304,6 +305,48 @@ def _alternatives_why(exc: WrongFactionError, name: str, f: Facts) -> str | None
     if all(w.startswith(lead) for w in ordered):
         return lead + " or ".join(parts)
     return "; ".join(parts)
+
+
+def _within_picks(requested: list, sel: Selection) -> None:
+    """The ``--effect`` options of one choice rule given together, no more than its record's
+    ``picks`` (a unit has one Ka'tah Stance at a time, up to two Blessings of Khorne): the
+    same option twice is one (said as a repeat elsewhere); the rule named by its own name
+    (the calculator picks one) counts as one.
+
+    Raises:
+        EffectError: more of one rule's options than it lets a unit have, naming them (the
+            place of the last one in ``sel.effects``).
+    """
+    from ..effect_coverage import slug
+
+    given: dict[tuple, list[tuple[str, str, int]]] = {}  # (faction, rule, side) -> (id, text)
+    for item in requested:
+        if not isinstance(item, Found) or item.effect.record.picks is None:
+            continue
+        e = item.effect
+        for side in item.sides:
+            at = sel.effects.index(item.request.text) if item.request.text in sel.effects else 0
+            key = (e.faction, slug(e.rule), side)
+            ids = [i for i, _, _ in given.get(key, [])]
+            label = item.label
+            if label not in ids:
+                given.setdefault(key, []).append((label, item.request.text, at))
+    for (_, _, _), items in given.items():
+        first = next(i for i in requested if isinstance(i, Found) and i.label == items[0][0])
+        picks = first.effect.record.picks
+        assert picks is not None
+        if len(items) > picks:
+            rule = first.effect.rule
+            most = "one of its options" if picks == 1 else f"up to {picks} of its options"
+            why = f"{rule} gives a unit {most} at once; give " + (
+                "one" if picks == 1 else f"at most {picks}"
+            )
+            said = " and ".join(t for _, t, _ in items)
+            raise EffectError(
+                f"{' and '.join(f'--effect {t}' for _, t, _ in items)}: {why}",
+                items[-1][2],
+                detail=f"{said}: {why}",
+            )
 
 
 def _one_chapter(requested: list, units: dict[str, tuple[str, dict[str, int]]]) -> None:
