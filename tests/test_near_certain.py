@@ -62,3 +62,30 @@ def test_compare_shows_a_possible_wipe_as_possible() -> None:
     assert "<0.1%" in row and " 0.0%" not in row
     shoot = cli("shoot", "boyz", "--target", "intercessor-squad", "--edition", "11")
     assert "≥ 5 │      <0.01%" in shoot.stdout
+
+
+def test_expected_counts_are_never_the_whole_while_a_model_may_survive() -> None:
+    """The second fresh-user trial: "models destroyed 5.000 of 5" beside P(unit destroyed)
+    >99.99% (the expected count is within 1e-13 of the whole: floating-point noise by the old
+    rule); the distribution says a model may be left, so the count is ">4.999"."""
+    run = cli("sequence", "shoot lootas", "--repeat", "60", "--target", "intercessor-squad",
+              env={"COLUMNS": "120"})  # fmt: skip
+    text = " ".join(run.stdout.split())
+    assert "models destroyed >4.999 of 5" in text and "wounds lost >9.999 of 10" in text
+    last = next(ln for ln in run.stdout.splitlines() if re.match(r"\s*60\.1\s", ln))
+    assert ">4.99" in last and " 5.00 " not in last
+    # one activation: 10 Lootas' 20D6 extra shots at half range into 20 Boyz
+    shoot = cli("shoot", "lootas", "--models", "10", "-t", "boyz", "--target-models", "20",
+                "--half-range", "--add-ability", "rapid fire 20D6")  # fmt: skip
+    assert "models destroyed >19.999 of 20" in " ".join(shoot.stdout.split())
+
+
+def test_an_exchange_never_leaves_none_of_a_unit_that_may_survive() -> None:
+    """20 Boyz and a Warboss charging 11 Gretchin: some Gretchin may be left, however likely
+    the unit's end (P(B destroyed) >99.99%): "<0.01 of 11", never "0.00"."""
+    run = cli("exchange", "--side-a", "fight boyz --models 20 --charged --leader warboss",
+              "--side-b", "fight gretchin", env={"COLUMNS": "120"})  # fmt: skip
+    assert run.exit_code == 0, run.output
+    text = " ".join(run.stdout.split())
+    assert "P(B destroyed) >99.99%" in text
+    assert "B models left <0.01 of 11" in text and "0.00 of 10" not in text

@@ -447,8 +447,9 @@ def _print_totals(r: Result, console) -> None:
     o = r.primary
     wounds = r.activation.target.wounds - _already_lost(r)
     models = r.plan.target.models
-    lost = of_whole(o.expected["wounds_lost"], wounds)
-    destroyed = of_whole(o.expected["models_destroyed"], models)
+    survives = float(o.models_destroyed_distribution[:models].sum()) > 0.0  # a model may be left
+    lost = of_whole(o.expected["wounds_lost"], wounds, short=survives)
+    destroyed = of_whole(o.expected["models_destroyed"], models, short=survives)
     items = [
         ("Wounds lost", f"{lost} of {wounds}"),
         ("models destroyed", f"{destroyed} of {models}"),

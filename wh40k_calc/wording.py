@@ -65,12 +65,16 @@ def shorten_quoted(message: str, limit: int = ECHO_LIMIT) -> str:
 CERTAIN_NOISE = 1e-12  # float sums of a certain outcome may miss it by this much
 
 
-def of_whole(expected: float, whole: int, decimals: int = 3) -> str:
+def of_whole(expected: float, whole: int, decimals: int = 3, short: bool | None = None) -> str:
     """An expected count out of ``whole`` (models destroyed of a unit's models, wounds lost of
     its wounds) to ``decimals`` places, never shown as the whole when less may happen: 14.99995
-    of 15 is ">14.999", not 15.000."""
+    of 15 is ">14.999", not 15.000. ``short``: whether less than the whole may happen, where
+    the caller read it off the distribution (a unit that may survive, by 1e-13: the expected
+    figure is then within floating-point noise of the whole); None: an ``expected`` within
+    ``CERTAIN_NOISE`` of the whole is taken as the whole."""
     text = f"{expected:.{decimals}f}"
-    if whole and text == f"{whole:.{decimals}f}" and expected < whole - CERTAIN_NOISE:
+    less = expected < whole - CERTAIN_NOISE if short is None else short
+    if whole and less and text == f"{whole:.{decimals}f}":
         return f">{whole - 10**-decimals:.{decimals}f}"
     return text
 

@@ -148,11 +148,18 @@ def _numbers(r: Row) -> list[str]:
     assert models is not None and wipe is not None  # only the efficiency may be None
     return [
         f"{f['damage']:.2f}",
-        of_whole(models, r.result["target"]["models"]),
+        of_whole(models, r.result["target"]["models"], short=_may_survive(f)),
         probability_text(wipe, f.get("wipe_possible"), f.get("wipe_certain")),
         "—" if eff is None else f"{eff:.1f}",
         f"{f['losses']:.3f}",
     ]
+
+
+def _may_survive(figures: dict) -> bool | None:
+    """Whether a model of the target may be left (not a certain wipe), where the figures say
+    it (``jobs.wipe_odds``); None where they do not."""
+    certain = figures.get("wipe_certain")
+    return None if certain is None else not certain
 
 
 def probability_text(p: float, possible: float | None = None, certain: float | None = None) -> str:

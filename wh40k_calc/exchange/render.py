@@ -131,6 +131,8 @@ def _after(ex: ExchangeResult, chain: Chain, console: Any) -> None:
         track = setup.tracks[key]
         kinds = s.kinds_left.get(key, {})
         shown = of_whole(left[key], track.models, decimals=2)
+        if shown == "0.00" and rest[key] > 0.0:  # a model may be left: not none
+            shown = "<0.01"
         items = [(f"{key.upper()} models left", f"{shown} of {track.models}")]
         if len(kinds) > 1:  # (Boy 14.31 of 19, Boss Nob >0.99 of 1)
             whole = {
@@ -139,7 +141,9 @@ def _after(ex: ExchangeResult, chain: Chain, console: Any) -> None:
             }
             for n, (name, v) in enumerate(kinds.items()):
                 end = ")" if n == len(kinds) - 1 else ","
-                figure = f"{of_whole(v, whole[name], decimals=2)} of {whole[name]}{end}"
+                part = of_whole(v, whole[name], decimals=2)
+                part = "<0.01" if part == "0.00" and v > 0.0 else part  # (a sum of products)
+                figure = f"{part} of {whole[name]}{end}"
                 items.append((f"({name}" if n == 0 else name, figure))
         print_items(console, items, bold=(shown,), sep=" ")
 
@@ -201,12 +205,26 @@ def joint_table(chain: Chain, models_a: int, models_b: int, columns: int = MAX_C
         table.add_column(_label(c), justify="right", no_wrap=True)
     table.add_column("all", justify="right", no_wrap=True, style="dim")
     j = s.joint
+    live = j > 0.0  # a cell's rest: whether a state outside it can happen (report.pct)
+
+    def elsewhere(rs: slice, cs: slice) -> float:
+        return float(live.sum() - live[rs, cs].sum())
+
     for r in rows:
-        cells = [float(j[r[0] : r[1] + 1, c[0] : c[1] + 1].sum()) for c in cols]
-        total = float(j[r[0] : r[1] + 1, :].sum())
-        table.add_row(_label(r), *(pct(v) if v > 0 else "" for v in cells), pct(total))
-    totals = [float(j[:, c[0] : c[1] + 1].sum()) for c in cols]
-    table.add_row("all", *(pct(v) for v in totals), "", style="dim")
+        rs = slice(r[0], r[1] + 1)
+        cells = [
+            pct(float(j[rs, c[0] : c[1] + 1].sum()), elsewhere(rs, slice(c[0], c[1] + 1)))
+            if float(j[rs, c[0] : c[1] + 1].sum()) > 0
+            else ""
+            for c in cols
+        ]
+        total = pct(float(j[rs, :].sum()), elsewhere(rs, slice(None)))
+        table.add_row(_label(r), *cells, total)
+    totals = [
+        pct(float(j[:, c[0] : c[1] + 1].sum()), elsewhere(slice(None), slice(c[0], c[1] + 1)))
+        for c in cols
+    ]
+    table.add_row("all", *totals, "", style="dim")
     return table
 
 

@@ -116,10 +116,11 @@ def print_after(seq: SequenceResult, console: Any) -> None:
     tgt = first.plan.target
     last = seq.primary(len(seq.steps) - 1)
     wounds_total = first.activation.target.wounds - _already_lost(seq)
-    lost = of_whole(last.expected["wounds_lost"], wounds_total)
-    destroyed = of_whole(last.expected["models_destroyed"], tgt.models)
     last_step = len(seq.steps) - 1
-    p = pct(p_destroyed(seq, last_step), p_survives(seq, last_step))
+    left = p_survives(seq, last_step)
+    lost = of_whole(last.expected["wounds_lost"], wounds_total, short=left > 0.0)
+    destroyed = of_whole(last.expected["models_destroyed"], tgt.models, short=left > 0.0)
+    p = pct(p_destroyed(seq, last_step), left)
     items = [
         (f"After {count(len(seq.steps), 'step')}: wounds lost", f"{lost} of {wounds_total}"),
         ("models destroyed", f"{destroyed} of {tgt.models}"),
@@ -187,8 +188,8 @@ def steps_table(seq: SequenceResult, labels: list[str] | None = None):
             f"{own.expected['hits']:.2f}",
             f"{own.expected['wounds']:.2f}",
             f"{own.expected['damage']:.2f}",
-            of_whole(cum.expected["models_destroyed"], models, decimals=2),
-            of_whole(cum.expected["wounds_lost"], wounds, decimals=2),
+            of_whole(cum.expected["models_destroyed"], models, decimals=2, short=left > 0.0),
+            of_whole(cum.expected["wounds_lost"], wounds, decimals=2, short=left > 0.0),
             pct(p, left),
             Bar(1.0, 0.0, 1.0 - left, color="red"),  # monotone as ``left`` is (p has noise)
         )
