@@ -44,6 +44,14 @@ def test_a_leader_fights_with_its_named_loadout() -> None:
     assert same["weapons"] == plain["weapons"]
 
 
+def test_a_full_width_colon_is_the_colon() -> None:
+    """Full-width letters name units (``norm_name``), so a full-width colon divides too."""
+    out = cli_json(
+        "fight", "intercessor-squad", "--leader", "captain\uff1apower-fist", "-t", "boyz"
+    )
+    _check_fist(out)
+
+
 def test_the_same_in_a_batch_file(tmp_path: Path) -> None:
     batch = tmp_path / "b.yaml"
     batch.write_text(
@@ -67,7 +75,12 @@ def test_a_wrong_loadout_or_form_is_refused() -> None:
         "error: --leader captain:powr-fist: Captain has no loadout 'powr-fist'; did you mean "
         "'power-fist'?"
     )
-    for text, said in (("captain:", "a loadout name after"), (":power-fist", "a unit name")):
+    for text, said in (
+        ("captain:", "a loadout name after"),
+        (":power-fist", "a unit name"),
+        ("captain::power-fist", "one colon"),  # a second trial: taken as captain:power-fist
+        ("captain:power-fist:x", "one colon"),  # ... and 'unknown unit captain:power-fist'
+    ):
         res = cli("fight", "intercessor-squad", "--leader", text, "-t", "boyz")
         assert res.exit_code == 2 and said in res.stderr, res.stderr
     target = cli("shoot", "lootas", "-t", "intercessor-squad", "--target-leader", "captain:x")

@@ -440,21 +440,22 @@ def leader_labels(choice: UnitChoice) -> list[str]:
 
 def split_leader(text: str, option: str = "--leader") -> tuple[str, str | None]:
     """A Leader as given: ``"captain"`` -> ("captain", None), ``"captain:power-fist"`` ->
-    ("captain", "power-fist"), the Leader's named loadout after the last colon (no unit name
-    holds one).
+    ("captain", "power-fist"), the Leader's named loadout after the colon (no unit name holds
+    one; a full-width one counts).
 
     Raises:
         UsageError: a colon with no name before it or no loadout after it (exit code 2).
     """
-    if ":" not in text:
+    plain = text.replace("\uff1a", ":")  # a full-width colon is the colon, as letters are
+    if ":" not in plain:
         return text, None
-    name, _, loadout = text.rpartition(":")
+    name, _, loadout = plain.partition(":")
+    form = "(NAME or NAME:LOADOUT, e.g. captain:power-fist)"
+    if ":" in loadout:
+        raise UsageError(f"{option} {text!r}: one colon, between the unit and its loadout {form}")
     if not name.strip() or not loadout.strip():
         missing = "a unit name before" if not name.strip() else "a loadout name after"
-        raise UsageError(
-            f"{option} {text!r}: give {missing} the colon (NAME or NAME:LOADOUT, e.g. "
-            "captain:power-fist)"
-        )
+        raise UsageError(f"{option} {text!r}: give {missing} the colon {form}")
     return name.strip(), loadout.strip()
 
 
