@@ -210,3 +210,11 @@ def test_like_ranks_matches_first_and_falls_back_to_suggestions() -> None:
     assert like("boy", ["Painboy", "Burna Boyz", "Boyz"]) == ["Boyz", "Burna Boyz"]
     assert like("lootaz", ["Lootas", "Blood Claws"]) == ["Lootas"]  # no match: suggestions
     assert like("zzzz", names) == []
+
+
+def test_apostrophes_are_left_out_of_a_word() -> None:
+    """A second fresh-user trial: ``calc effects "ka'tah"`` found nothing (the straight
+    apostrophe split the word, "ka tah", while the data's curly one was dropped, "katah")."""
+    assert words("Ka'tah") == words("Ka’tah") == words("katah") == ["katah"]
+    assert words("Dat's Our Loot!") == ["dats", "our", "loot"]
+    assert rank("martial ka'tah", ["Martial Ka’tah", "Martial Mastery"])[0][0] == 0

@@ -43,12 +43,16 @@ KIN_CUTOFF = 70  # ratio of a word of the query and a word of the name that begi
 MAX_QUERY = 200  # characters: a longer query is like no name (the longest are about 60)
 
 
+_APOSTROPHES = str.maketrans("", "", "'’‘ʼ`")  # inside a word: "Ka'tah" and "Ka’tah" are katah
+
+
 def words(text: str) -> list[str]:
-    """The words of ``text``: lower case, accents dropped, punctuation as spaces."""
+    """The words of ``text``: lower case, accents dropped, apostrophes left out (one word:
+    "Ka'tah", "Ka’tah" and "katah" alike, "Dat's" is "dats"), other punctuation as spaces."""
     from rapidfuzz import utils
 
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return utils.default_process(ascii_text).split()
+    ascii_text = unicodedata.normalize("NFKD", text.translate(_APOSTROPHES))
+    return utils.default_process(ascii_text.encode("ascii", "ignore").decode()).split()
 
 
 def word_score(query: Sequence[str], name: Sequence[str]) -> float | None:
