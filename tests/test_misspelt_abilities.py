@@ -141,3 +141,14 @@ def test_units_check_warns_of_a_unit_rule_no_effect_file_names(tmp_path: Path) -
     assert check.output.rstrip().endswith("checked, all valid, 2 warnings")
     run = cli("shoot", "rule testers", "--target", "boyz", dirs=[tmp_path])
     assert run.exit_code == 0 and "unit rule 'flibbertigibbet' of Rule Testers" in run.output
+
+
+def test_units_check_fits_a_narrow_terminal(tmp_path: Path) -> None:
+    """A second fresh-user trial: at 30 columns the summary line ran past the edge (every
+    other line of ``calc units --check`` was wrapped)."""
+    _sheet(tmp_path, ["assault", "zap hits"])
+    check = cli("units", "--check", dirs=[tmp_path], env={"COLUMNS": "30"})
+    assert check.exit_code == 0, check.output
+    lines = check.output.rstrip("\n").splitlines()
+    assert all(len(ln) <= 30 for ln in lines), lines
+    assert " ".join(" ".join(lines).split()).endswith("checked, all valid, 1 warning")

@@ -470,7 +470,8 @@ def _print_problems(problems, summary: str) -> None:
         out.print(Text(head), soft_wrap=True)
         text = textwrap.fill(why, width, initial_indent="  ", subsequent_indent="  ")
         out.print(Text(text, "red"), soft_wrap=True)
-    out.print(Text(summary, "bold" if problems else ""), soft_wrap=True)
+    shown = textwrap.fill(summary, width, break_on_hyphens=False)  # wrapped as the reasons are
+    out.print(Text(shown, "bold" if problems else ""), soft_wrap=True)
 
 
 @command("show")
