@@ -221,3 +221,16 @@ def test_a_choice_that_adds_keeps_what_the_model_carries(tmp_path: Path, need, f
     path.write_text(ADDS, encoding="utf-8")
     ds = load_datasheet(path)
     assert (assign(ds, {"Gunner": 2}, need, 2) is not None) == fits
+
+
+def test_show_says_which_items_of_an_option_are_not_weapons() -> None:
+    """A second fresh-user trial: the Captain's option of a heavy bolt pistol, a master-crafted
+    power weapon and a relic shield was listed as three items that are not weapons, though
+    the first two are in its weapons table; the relic shield is the one that is not."""
+    out = cli("show", "space marines/captain", env={"COLUMNS": "200"}).stdout
+    assert (
+        "Options not generated: a new item is not a weapon of the datasheet: relic shield "
+        "(with heavy bolt pistol, master-crafted power weapon)"
+    ) in out
+    avengers = cli("show", "dire-avengers", env={"COLUMNS": "200"}).stdout
+    assert "not a weapon swap of a known form: (an option that names no equipment)" in avengers

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon
+from .datasheet import Datasheet, LoadoutEntry, ModelProfile, UnitSize, Weapon, norm_name
 from .dice import Dice
 
 
@@ -161,11 +161,34 @@ def _option_lines(ds: Datasheet) -> list[tuple[str, str, str]]:
         out.append(("Option limit: ", text, "dim"))
     reasons: dict[str, list[str]] = {}
     for o in ds.options_not_generated:
-        reasons.setdefault(o.reason, []).extend(o.items or ["(no equipment named)"])
+        items = list(o.items) or ["(an option that names no equipment)"]
+        if o.reason == _NOT_A_WEAPON:  # the items that are not, the weapons beside them after
+            odd = [i for i in items if not _a_weapon_of(ds, i)]
+            if odd and len(odd) < len(items):
+                beside = ", ".join(i for i in items if i not in odd)
+                items = [f"{', '.join(odd)} (with {beside})"]
+        reasons.setdefault(o.reason, []).extend(items)
     for reason, items in reasons.items():
         shown = ", ".join(dict.fromkeys(items))
         out.append(("Options not generated: ", f"{reason}: {shown}", "yellow"))
     return out
+
+
+_NOT_A_WEAPON = "a new item is not a weapon of the datasheet"  # the importers' reason
+
+
+def _a_weapon_of(ds: Datasheet, item: str) -> bool:
+    """Whether ``item`` (an option's, as the importer wrote it) names a weapon of ``ds``: its
+    name or its several-profile weapon's, plural or not (a second fresh-user trial: the
+    Captain's "heavy bolt pistol, master-crafted power weapon, relic shield" read as three
+    non-weapons)."""
+    key = norm_name(item).removesuffix("s")
+    return any(
+        norm_name(n).removesuffix("s") == key
+        for w in ds.weapons
+        for n in (w.name, w.profile_of)
+        if n
+    )
 
 
 def _closing_lines(ds: Datasheet) -> list[tuple[str, str, str]]:
