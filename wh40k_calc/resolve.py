@@ -10,7 +10,7 @@ order. Each candidate is scored with the exact engine.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -43,15 +43,46 @@ class AllocationChoice(Struct, frozen=True):
     """One weapon profile's sentence of the defender's allocation orders (05.03), in parts for
     the text to lay out: ``head`` ("Boltgun: defender's allocation order (...)"), then one
     part per order used (``"Boy ×9, Boss Nob for 1-10 save rolls"``); ``sentence`` is the
-    whole, as ``choices`` holds it."""
+    whole, as ``choices`` holds it. ``names``: each part's order (``"Boy ×9, Boss Nob"``) and
+    ``counts`` the numbers of save rolls it is used for (None: for some of them only with some
+    numbers of Devastating Wounds), for :func:`merged_allocation`."""
 
     head: str
     orders: tuple[str, ...]
+    names: tuple[str, ...] = ()
+    counts: tuple[tuple[int, ...] | None, ...] = ()
 
     @property
     def sentence(self) -> str:
         """``head: order; order``."""
         return f"{self.head}: " + "; ".join(self.orders)
+
+
+def merged_allocation(choices: Sequence[AllocationChoice]) -> list[AllocationChoice]:
+    """``choices`` (of several activations, each once) with those of one weapon profile (one
+    head) made one sentence, each order's counts of save rolls joined: an exchange's turn,
+    resolved from each number of models the attacker has left, said "Boss Nob, Boy ×19 for
+    1-27 save rolls" once rather than for 1-27, 1-25, ... 1-3 save rolls in ten sentences.
+    A head with a part whose counts are split by Devastating Wounds is left as it is."""
+    by_head: dict[str, list[AllocationChoice]] = {}
+    for c in choices:
+        by_head.setdefault(c.head, []).append(c)
+    out: list[AllocationChoice] = []
+    for head, same in by_head.items():
+        if len(same) == 1 or any(not c.names or None in c.counts for c in same):
+            out += same
+            continue
+        counts: dict[str, set[int]] = {}
+        for c in same:
+            for name, n in zip(c.names, c.counts, strict=True):
+                counts.setdefault(name, set()).update(n or ())
+        names = tuple(counts)
+        joined = tuple(tuple(sorted(counts[n])) for n in names)
+        parts = tuple(
+            f"{n} for {_ranges(k)} save rolls" for n, k in zip(names, joined, strict=True)
+        )
+        out.append(AllocationChoice(head, parts, names, joined))
+    return out
 
 
 class Result(Struct, frozen=True):
@@ -928,14 +959,31 @@ def describe_allocation(act: Activation) -> tuple[list[str], tuple[AllocationCho
         if live.any():
             n, m = np.unravel_index(np.argmax(np.where(live, probs, -1.0)), probs.shape)
             best = max(best, (float(probs[n, m]), int(table[n, m])))
-        parts = []
+        parts, named, plain = [], [], []
         for o in sorted(set(table[live].tolist())):
             names = compress_names(order_models(act.target, policy.orders[o]))
-            parts.append(f"{names} for {_counts(live & (table == o), live)}")
+            mask = live & (table == o)
+            parts.append(f"{names} for {_counts(mask, live)}")
+            named.append(names)
+            plain.append(_plain_counts(mask, live))
         if len(parts) > 0:
             head = f"{w.name}: defender's allocation order (05.03, fewest models destroyed)"
-            sentences.append(AllocationChoice(head, tuple(parts)))
+            sentences.append(AllocationChoice(head, tuple(parts), tuple(named), tuple(plain)))
     return order_models(act.target, policy.orders[best[1]]), tuple(sentences)
+
+
+def _plain_counts(mask: np.ndarray, live: np.ndarray) -> tuple[int, ...] | None:
+    """The save-roll counts ``mask`` uses for every live number of Devastating Wounds (as
+    :func:`_counts` words them), or None where it uses some count for only some of them."""
+    out = []
+    for n in range(mask.shape[0]):
+        ms = np.flatnonzero(mask[n])
+        if not len(ms):
+            continue
+        if not np.array_equal(ms, np.flatnonzero(live[n])):
+            return None
+        out.append(n)
+    return tuple(out)
 
 
 def _counts(mask: np.ndarray, live: np.ndarray) -> str:

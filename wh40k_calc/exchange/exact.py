@@ -130,7 +130,7 @@ def _summed(f1: StepFigures, f2: StepFigures) -> StepFigures:
         f1.p_made + f2.p_made, {f: f1.expected[f] + f2.expected[f] for f in f1.expected}
     )
     out.resolutions = f1.resolutions + f2.resolutions
-    for name in ("choices", "notes", "not_modelled"):
+    for name in ("choices", "notes", "not_modelled", "allocation"):
         into = getattr(out, name)
         for t in (*getattr(f1, name), *getattr(f2, name)):
             if t not in into:
@@ -300,8 +300,8 @@ def _tally(figures: StepFigures, res: Result, outcome, mass: float) -> None:
     figures.resolutions += 1
     for f in WEAPON_FIELDS:
         figures.expected[f] += mass * outcome.expected[f]
+    figures.add_choices(res)
     for text, into in (
-        (res.choices, figures.choices),
         (activation_notes(res.notes, res.plan.unmet), figures.notes),
         (res.plan.not_modelled, figures.not_modelled),
     ):

@@ -134,7 +134,7 @@ def _activation(ex: ExchangeResult, k: int, f: StepFigures) -> dict[str, Any]:
         **_figures(f),
         "resolutions": f.resolutions,
         "attack_classes": f.classes,
-        "choices": list(f.choices),
+        "choices": f.said_choices(),
         "not_modelled": list(f.not_modelled),
         "notes": list(f.notes),
     }

@@ -290,7 +290,7 @@ def _details(ex: ExchangeResult, chain: Chain, console: Any) -> None:
     for p, f in zip(ex.setup.steps, chain.steps, strict=True):
         for kind, texts in (
             ("not modelled", f.not_modelled),
-            ("choice", f.choices),
+            ("choice", f.said_choices()),
             ("note", f.notes),
         ):
             for t in texts:

@@ -10,11 +10,15 @@ it attacks; ``own_models_lost`` are the acting unit's own (Hazardous tests).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..engine.outcome import WEAPON_FIELDS
 from .setup import Setup
+
+if TYPE_CHECKING:
+    from ..resolve import AllocationChoice, Result
 
 STEP_FIELDS = (*WEAPON_FIELDS, "models_destroyed", "wounds_lost", "own_models_lost")
 
@@ -37,6 +41,28 @@ class StepFigures:
     choices: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     not_modelled: list[str] = field(default_factory=list)
+    # the defender's allocation orders said (each once), kept apart from ``choices`` to be
+    # said joined (:meth:`said_choices`)
+    allocation: list[AllocationChoice] = field(default_factory=list)
+
+    def add_choices(self, res: Result) -> None:
+        """Add what ``res`` chose: its allocation sentences to :attr:`allocation`, the other
+        choices to :attr:`choices` (each once)."""
+        for a in res.allocation_choices:
+            if a not in self.allocation:
+                self.allocation.append(a)
+        said = {a.sentence for a in res.allocation_choices}
+        for t in res.choices:
+            if t not in said and t not in self.choices:
+                self.choices.append(t)
+
+    def said_choices(self) -> list[str]:
+        """The choices as the exchange says them: the others, then the defender's allocation
+        orders with each weapon profile's joined over the classes of states
+        (:func:`~wh40k_calc.resolve.merged_allocation`)."""
+        from ..resolve import merged_allocation
+
+        return [*self.choices, *(a.sentence for a in merged_allocation(self.allocation))]
 
 
 @dataclass

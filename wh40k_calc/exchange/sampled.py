@@ -211,8 +211,8 @@ def _sampled(setup, k, cls, start, rng, decided, figures):
         raise ExchangeError(f"{setup.label(k)}: {exc}") from None
     except (LookupError, ValueError) as exc:
         raise ExchangeError(f"{setup.label(k)}: {exc}") from None
+    figures.add_choices(res)
     for text, into in (
-        (res.choices, figures.choices),
         (
             activation_notes([t for t in res.notes if t != few_trials_note(m)], res.plan.unmet),
             figures.notes,
