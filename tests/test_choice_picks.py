@@ -91,3 +91,28 @@ def test_a_batch_file_names_the_entry(tmp_path) -> None:
     assert "effects[1]: dacatari-stance and rendax-stance: Martial Ka’tah gives a unit one" in (
         res.stderr
     )
+
+
+def test_the_rule_s_name_picks_the_best_set_of_up_to_its_picks() -> None:
+    """``--effect blessings-of-khorne`` (the rule by its name: the calculator picks for the
+    attacker) takes the best of every set of one or two blessings, as the rule lets a unit
+    have two: its figure is the largest of the figures of each pair given explicitly."""
+    base = ("fight", "world eaters/khorne berzerkers", "-t", "intercessor-squad", "--json")
+    pairs = [
+        ("warp-blades", "martial-excellence"),
+        ("warp-blades", "decapitating-strikes"),
+        ("martial-excellence", "decapitating-strikes"),
+    ]
+    import json
+
+    def models(*effects: str) -> float:
+        args = [a for e in effects for a in ("--effect", e)]
+        res = cli(*base, *args)
+        assert res.exit_code == 0, res.stderr
+        return json.loads(res.stdout)["expected"]["models_destroyed"]
+
+    best = max(models(*p) for p in pairs)
+    chosen = cli(*base, "--effect", "blessings-of-khorne")
+    out = json.loads(chosen.stdout)
+    assert out["expected"]["models_destroyed"] == pytest.approx(best, abs=1e-9)
+    assert any(" and " in c for c in out["choices"] if "Blessings of Khorne" in c)

@@ -101,15 +101,27 @@ class Choice(Struct, frozen=True):
     actives: tuple[Active, ...] = ()
     abilities: tuple[str, ...] = ()
     owner: tuple | None = None
+    # a rule whose options a unit may have several of at once (its records' ``picks``): each
+    # option of the choice is these indices of ``actives`` together (every set of 1 to
+    # ``picks`` of them); empty: each option is one of ``actives``
+    combos: tuple[tuple[int, ...], ...] = ()
 
     @property
     def size(self) -> int:
         """How many options it has."""
-        return len(self.actives) or len(self.abilities)
+        return len(self.combos) or len(self.actives) or len(self.abilities)
+
+    def picked(self, i: int) -> tuple[Active, ...]:
+        """The effects option ``i`` makes act."""
+        if self.combos:
+            return tuple(self.actives[j] for j in self.combos[i])
+        return (self.actives[i],) if self.actives else ()
 
     def option_label(self, i: int) -> str:
         """The name of option ``i``."""
-        return self.actives[i].effect.name if self.actives else self.abilities[i]
+        if self.actives:
+            return " and ".join(a.effect.name for a in self.picked(i))
+        return self.abilities[i]
 
 
 class Variant(Struct, frozen=True):
@@ -162,8 +174,7 @@ class Applied(Struct):
         out = list(self.fixed)
         if variant is not None:
             for c, i in zip(self.choices, variant.picks, strict=True):
-                if c.actives:
-                    out.append(c.actives[i])
+                out.extend(c.picked(i))
         return out
 
     def picked_abilities(self, variant: Variant | None) -> dict[tuple, str]:
@@ -559,7 +570,14 @@ def _apply_found(
                 return
             why = _why(options[0], f, found.effect.rule)
             raise effect_error(f"--effect {text}: {why}", sel.effects, text)
-        out.choices.append(Choice(side, found.effect.rule, tuple(ok)))
+        picks = found.effect.record.picks or 1
+        combos: tuple[tuple[int, ...], ...] = ()
+        if picks > 1 and len(ok) > 1:  # "up to two Blessings": every set of 1 to picks
+            combos = tuple(
+                c for k in range(1, min(picks, len(ok)) + 1)
+                for c in itertools.combinations(range(len(ok)), k)
+            )  # fmt: skip
+        out.choices.append(Choice(side, found.effect.rule, tuple(ok), combos=combos))
         _mark(out, found.label, side, ok)
         return
     e = found.effect
