@@ -138,3 +138,31 @@ def test_the_hold_is_the_first_thing_the_entry_point_does() -> None:
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "['wh40k_calc', 'wh40k_calc.__main__', 'wh40k_calc.interrupts']"
+
+
+def test_typer_s_own_exit_for_a_late_ctrl_c_is_said(monkeypatch, capsys) -> None:
+    """A Ctrl-C landing after the command returned, inside typer's own main, is turned by
+    typer into exit code 130 without a word (``Exit(130) from`` the KeyboardInterrupt, then
+    ``sys.exit``); seen under load by the test above ("SIGINT 0.15 s after the hold: exit 130"
+    with no "interrupted"). The entry point says it as any other Ctrl-C, once."""
+    from wh40k_calc import cli
+
+    def typer_main() -> None:
+        try:
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as e:
+                raise RuntimeError("click's Exit(130)") from e
+        except RuntimeError:
+            sys.exit(130)
+
+    monkeypatch.setattr(cli, "app", typer_main)
+    with pytest.raises(SystemExit) as exc:
+        cli.main()
+    assert exc.value.code == 130
+    assert capsys.readouterr().err == "interrupted\n"
+    # an exit of 130 for another reason (no Ctrl-C behind it) is left as it is
+    monkeypatch.setattr(cli, "app", lambda: sys.exit(130))
+    with pytest.raises(SystemExit) as plain:
+        cli.main()
+    assert plain.value.code == 130 and capsys.readouterr().err == ""

@@ -700,6 +700,10 @@ def main() -> None:
             interrupts.hold()  # one pressed from here to the end waits: see the last lines
     except KeyboardInterrupt:
         _interrupted()
+    except SystemExit as exc:  # typer's own exit 130 for a Ctrl-C after the command returned
+        if exc.code == 130 and not isinstance(exc, _Interrupted) and _from_interrupt(exc):
+            _interrupted()
+        raise
     except MemoryError:
         sys.stderr.write("error: out of memory; ask for less (fewer --trials, smaller units)\n")
         sys.exit(1)
@@ -716,6 +720,23 @@ def main() -> None:
             _interrupted()
 
 
+def _from_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised while handling a :class:`KeyboardInterrupt` (typer turns
+    one that reaches its own main, after the command, into ``Exit(130)`` without a word)."""
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, KeyboardInterrupt):
+            return True
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return False
+
+
+class _Interrupted(SystemExit):
+    """The exit :func:`_interrupted` makes (its line said already)."""
+
+
 def _interrupted() -> NoReturn:
     """End the program on a Ctrl-C: one line, exit code 130 (128 + SIGINT, as shells report
     it). A second Ctrl-C from here on waits (it is held) and changes nothing."""
@@ -723,7 +744,7 @@ def _interrupted() -> NoReturn:
 
     interrupts.hold()
     sys.stderr.write("interrupted\n")
-    sys.exit(130)
+    raise _Interrupted(130)
 
 
 if __name__ == "__main__":
