@@ -140,6 +140,7 @@ def test_the_hold_is_the_first_thing_the_entry_point_does() -> None:
     assert out.strip() == "['wh40k_calc', 'wh40k_calc.__main__', 'wh40k_calc.interrupts']"
 
 
+@needs_linux
 def test_typer_s_own_exit_for_a_late_ctrl_c_is_said(monkeypatch, capsys) -> None:
     """A Ctrl-C landing after the command returned, inside typer's own main, is turned by
     typer into exit code 130 without a word (``Exit(130) from`` the KeyboardInterrupt, then
@@ -156,13 +157,17 @@ def test_typer_s_own_exit_for_a_late_ctrl_c_is_said(monkeypatch, capsys) -> None
         except RuntimeError:
             sys.exit(130)
 
-    monkeypatch.setattr(cli, "app", typer_main)
-    with pytest.raises(SystemExit) as exc:
-        cli.main()
-    assert exc.value.code == 130
-    assert capsys.readouterr().err == "interrupted\n"
-    # an exit of 130 for another reason (no Ctrl-C behind it) is left as it is
-    monkeypatch.setattr(cli, "app", lambda: sys.exit(130))
-    with pytest.raises(SystemExit) as plain:
-        cli.main()
-    assert plain.value.code == 130 and capsys.readouterr().err == ""
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])  # main() holds SIGINT: put it back
+    try:
+        monkeypatch.setattr(cli, "app", typer_main)
+        with pytest.raises(SystemExit) as exc:
+            cli.main()
+        assert exc.value.code == 130
+        assert capsys.readouterr().err == "interrupted\n"
+        # an exit of 130 for another reason (no Ctrl-C behind it) is left as it is
+        monkeypatch.setattr(cli, "app", lambda: sys.exit(130))
+        with pytest.raises(SystemExit) as plain:
+            cli.main()
+        assert plain.value.code == 130 and capsys.readouterr().err == ""
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
