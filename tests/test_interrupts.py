@@ -157,7 +157,9 @@ def test_typer_s_own_exit_for_a_late_ctrl_c_is_said(monkeypatch, capsys) -> None
         except RuntimeError:
             sys.exit(130)
 
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])  # main() holds SIGINT: put it back
+    # main() holds SIGINT and makes SIGPIPE the default: both put back after
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    pipe = signal.getsignal(signal.SIGPIPE)
     try:
         monkeypatch.setattr(cli, "app", typer_main)
         with pytest.raises(SystemExit) as exc:
@@ -171,3 +173,4 @@ def test_typer_s_own_exit_for_a_late_ctrl_c_is_said(monkeypatch, capsys) -> None
         assert plain.value.code == 130 and capsys.readouterr().err == ""
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.signal(signal.SIGPIPE, pipe)
