@@ -111,6 +111,12 @@ def test_the_rule_s_name_picks_the_best_set_of_up_to_its_picks() -> None:
         assert res.exit_code == 0, res.stderr
         return json.loads(res.stdout)["expected"]["models_destroyed"]
 
+    # the name beside one of its options would be three blessings: refused
+    both = cli(*base, "--effect", "blessings-of-khorne", "--effect", "warp-blades")
+    assert both.exit_code == 1
+    assert "Blessings of Khorne by its own name picks the best of its options itself" in (
+        both.stderr
+    )
     best = max(models(*p) for p in pairs)
     chosen = cli(*base, "--effect", "blessings-of-khorne")
     out = json.loads(chosen.stdout)

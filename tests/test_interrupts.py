@@ -171,6 +171,22 @@ def test_typer_s_own_exit_for_a_late_ctrl_c_is_said(monkeypatch, capsys) -> None
         with pytest.raises(SystemExit) as plain:
             cli.main()
         assert plain.value.code == 130 and capsys.readouterr().err == ""
+
+        # a command's own exit for a Ctrl-C it said (``raise fail(...) from None``: calc data
+        # update's "interrupted; the data in use is unchanged") is not said again
+        def said_by_the_command() -> None:
+            try:
+                try:
+                    raise KeyboardInterrupt
+                except KeyboardInterrupt:
+                    raise RuntimeError("typer.Exit(130)") from None
+            except RuntimeError:
+                sys.exit(130)
+
+        monkeypatch.setattr(cli, "app", said_by_the_command)
+        with pytest.raises(SystemExit) as own:
+            cli.main()
+        assert own.value.code == 130 and capsys.readouterr().err == ""
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         signal.signal(signal.SIGPIPE, pipe)

@@ -89,3 +89,15 @@ def test_an_exchange_never_leaves_none_of_a_unit_that_may_survive() -> None:
     text = " ".join(run.stdout.split())
     assert "P(B destroyed) >99.99%" in text
     assert "B models left <0.01 of 11" in text and "0.00 of 10" not in text
+
+
+def test_an_expected_count_that_may_be_above_none_is_never_none() -> None:
+    """The third trial: 20 Boyz fighting a Land Raider showed "Models 0.000" beside a Wipe of
+        <0.1% (3.5e-8 expected); and ``calc army``'s rows said P(≥1) 100.0% of Boyz that may miss
+        everything. An expected count above 0 is "<0.001" (the army rows read their rest, as the
+    compare table does)."""
+    run = cli("compare", "boyz", "--fight", "--models", "20", "--target", "land raider",
+              env={"COLUMNS": "120"})  # fmt: skip
+    [row] = [ln for ln in run.stdout.splitlines() if ln.strip().startswith("boyz")]
+    cols = row.split()
+    assert cols[cols.index("<0.1%") - 1] == "<0.001", row  # the Models column, then Wipe

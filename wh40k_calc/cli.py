@@ -729,7 +729,8 @@ def _from_interrupt(exc: BaseException) -> bool:
         if isinstance(cur, KeyboardInterrupt):
             return True
         seen.add(id(cur))
-        cur = cur.__cause__ or cur.__context__
+        # ``raise ... from None`` (a command's own "interrupted; ..." exit) ends the chain
+        cur = cur.__cause__ if cur.__suppress_context__ else cur.__cause__ or cur.__context__
     return False
 
 

@@ -68,7 +68,8 @@ CERTAIN_NOISE = 1e-12  # float sums of a certain outcome may miss it by this muc
 def of_whole(expected: float, whole: int, decimals: int = 3, short: bool | None = None) -> str:
     """An expected count out of ``whole`` (models destroyed of a unit's models, wounds lost of
     its wounds) to ``decimals`` places, never shown as the whole when less may happen: 14.99995
-    of 15 is ">14.999", not 15.000. ``short``: whether less than the whole may happen, where
+    of 15 is ">14.999", not 15.000, and never as none when some may: 3.5e-8 is "<0.001".
+    ``short``: whether less than the whole may happen, where
     the caller read it off the distribution (a unit that may survive, by 1e-13: the expected
     figure is then within floating-point noise of the whole); None: an ``expected`` within
     ``CERTAIN_NOISE`` of the whole is taken as the whole."""
@@ -76,6 +77,8 @@ def of_whole(expected: float, whole: int, decimals: int = 3, short: bool | None 
     less = expected < whole - CERTAIN_NOISE if short is None else short
     if whole and less and text == f"{whole:.{decimals}f}":
         return f">{whole - 10**-decimals:.{decimals}f}"
+    if expected > 0.0 and text == f"{0:.{decimals}f}":  # possible, however unlikely: not none
+        return f"<{10**-decimals:.{decimals}f}"
     return text
 
 

@@ -130,7 +130,8 @@ def _after(ex: ExchangeResult, chain: Chain, console: Any) -> None:
     for key in ("a", "b"):
         track = setup.tracks[key]
         kinds = s.kinds_left.get(key, {})
-        shown = of_whole(left[key], track.models, decimals=2)
+        lost_some = float(s.models_left[key][: track.models].sum()) > 0.0  # one may be lost
+        shown = of_whole(left[key], track.models, decimals=2, short=lost_some)
         if shown == "0.00" and rest[key] > 0.0:  # a model may be left: not none
             shown = "<0.01"
         items = [(f"{key.upper()} models left", f"{shown} of {track.models}")]

@@ -64,6 +64,10 @@ class UnitRow:
     models_destroyed: float = 0.0
     p_one: float = 0.0
     p_all: float = 0.0
+    # P(no model destroyed), P(not every model): the complements of p_one and p_all summed
+    # from the small side, for the table never to print a possible outcome as certain
+    p_none: float = 1.0
+    p_short: float = 1.0
     per_100: float | None = None
     weapons: tuple[tuple[str, int], ...] = ()
     error: str | None = None
@@ -257,6 +261,8 @@ def _figures(p: UnitPlan, seq: SequenceResult) -> UnitRow:
         models_destroyed=models,
         p_one=float(last.kill_table[0]) if len(last.kill_table) else 0.0,
         p_all=float(md[n]) if len(md) > n else 0.0,
+        p_none=float(md[0]) if len(md) else 1.0,
+        p_short=float(md[:n].sum()) if len(md) else 1.0,
         per_100=per_100,
         weapons=tuple(used.items()),
     )

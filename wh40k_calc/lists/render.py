@@ -205,9 +205,9 @@ def _rows_table(run: ArmyRun, target_models: int) -> Any:
             str(u.models),
             _pts(u.points),
             f"{r.damage:.2f}",
-            of_whole(r.models_destroyed, target_models),
-            probability_text(r.p_one),
-            probability_text(r.p_all),
+            of_whole(r.models_destroyed, target_models, short=r.p_short > 0.0),
+            probability_text(r.p_one, r.p_one > 0.0, r.p_none == 0.0),
+            probability_text(r.p_all, r.p_all > 0.0, r.p_short == 0.0),
             "—" if r.per_100 is None else f"{r.per_100:.1f}",
         )
     return table

@@ -346,12 +346,23 @@ def _within_picks(requested: list, sel: Selection) -> None:
         first = next(i for i in requested if isinstance(i, Found) and i.label == items[0][0])
         picks = first.effect.record.picks
         assert picks is not None
-        if len(items) > picks:
+        # the rule by its own name takes all its picks (the calculator fills them)
+        rule_named = any(
+            isinstance(i, Found) and i.choice and i.label == label
+            for label, _, _ in items
+            for i in requested
+        )
+        if len(items) > picks or (rule_named and len(items) > 1):
             rule = first.effect.rule
             most = "one of its options" if picks == 1 else f"up to {picks} of its options"
             why = f"{rule} gives a unit {most} at once; give " + (
                 "one" if picks == 1 else f"at most {picks}"
             )
+            if rule_named and len(items) <= picks:  # the name beside an option: two asks
+                why = (
+                    f"{rule} by its own name picks the best of its options itself; give the "
+                    "name alone, or the options"
+                )
             said = " and ".join(t for _, t, _ in items)
             raise EffectError(
                 f"{' and '.join(f'--effect {t}' for _, t, _ in items)}: {why}",
