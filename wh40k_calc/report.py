@@ -447,7 +447,7 @@ def _print_totals(r: Result, console) -> None:
     o = r.primary
     wounds = r.activation.target.wounds - _already_lost(r)
     models = r.plan.target.models
-    survives = float(o.models_destroyed_distribution[:models].sum()) > 0.0  # a model may be left
+    survives = o.p_some_left(models) > 0.0
     lost = of_whole(o.expected["wounds_lost"], wounds, short=survives)
     destroyed = of_whole(o.expected["models_destroyed"], models, short=survives)
     items = [

@@ -345,7 +345,7 @@ def wipe_odds(o: "Outcome", models: int) -> dict[str, float | None]:
     rounded figure."""
     md = o.models_destroyed_distribution
     wipe = float(md[models]) if len(md) > models else 0.0
-    return {"wipe_possible": wipe > 0.0, "wipe_certain": float(md[:models].sum()) == 0.0}
+    return {"wipe_possible": wipe > 0.0, "wipe_certain": o.p_some_left(models) == 0.0}
 
 
 def _sampler_unused(job: Job) -> str:
@@ -565,7 +565,7 @@ def _checked_leaders(
         _FieldError: naming the leader (under ``base``; its index in a list) not found, or
             whose loadout its datasheet does not have.
     """
-    from ..units import find_loadout, split_leader
+    from ..units import find_loadout, given_loadouts, split_leader
 
     leaders, loadouts = [], []
     for i, text in enumerate(names(spec.leader)):
@@ -578,7 +578,7 @@ def _checked_leaders(
             raise _FieldError(field, str(exc)) from None
         leaders.append(ds)
         loadouts.append(loadout)
-    return tuple(leaders), (tuple(loadouts) if any(loadouts) else ())
+    return tuple(leaders), given_loadouts(loadouts)
 
 
 def _check_effects(effects: list[str]) -> None:

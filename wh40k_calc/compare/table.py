@@ -149,20 +149,26 @@ def _numbers(r: Row) -> list[str]:
     return [
         f"{f['damage']:.2f}",
         of_whole(models, r.result["target"]["models"], short=_may_survive(f)),
-        probability_text(wipe, f.get("wipe_possible"), f.get("wipe_certain")),
+        probability_text(wipe, _odds(f, "wipe_possible"), _odds(f, "wipe_certain")),
         "—" if eff is None else f"{eff:.1f}",
         f"{f['losses']:.3f}",
     ]
 
 
+def _odds(figures: dict, key: str) -> bool | None:
+    """A flag of ``jobs.wipe_odds`` in a row's figures; None where they do not hold it."""
+    value = figures.get(key)
+    return None if value is None else bool(value)
+
+
 def _may_survive(figures: dict) -> bool | None:
     """Whether a model of the target may be left (not a certain wipe), where the figures say
     it (``jobs.wipe_odds``); None where they do not."""
-    certain = figures.get("wipe_certain")
+    certain = _odds(figures, "wipe_certain")
     return None if certain is None else not certain
 
 
-def probability_text(p: float, possible: float | None = None, certain: float | None = None) -> str:
+def probability_text(p: float, possible: bool | None = None, certain: bool | None = None) -> str:
     """A probability as a percentage to 0.1%, never rounded to a certainty or an
     impossibility it is not: ">99.9%" below 1 (0.99985 is not 100.0%), "<0.1%" above 0.
     ``possible`` and ``certain`` (true or false, where the caller read them off the

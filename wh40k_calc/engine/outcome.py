@@ -146,6 +146,12 @@ class Outcome:
         tail = dist[::-1].cumsum()[::-1]
         return np.minimum(np.maximum(tail[1:], 0.0), 1.0)  # np.clip's, without its wrapper
 
+    def p_some_left(self, models: int) -> float:
+        """P(a model of the ``models`` the target has is left): the states short of every
+        model destroyed, summed (positive wherever the unit may survive, though P(all
+        destroyed) is 1.0 in floating point)."""
+        return float(self.models_destroyed_distribution[:models].sum())
+
     @property
     def short_of_table(self) -> np.ndarray:
         """P(fewer than k models destroyed) for k = 1..models (index k-1): the kill table's

@@ -262,7 +262,7 @@ def _figures(p: UnitPlan, seq: SequenceResult) -> UnitRow:
         p_one=float(last.kill_table[0]) if len(last.kill_table) else 0.0,
         p_all=float(md[n]) if len(md) > n else 0.0,
         p_none=float(md[0]) if len(md) else 1.0,
-        p_short=float(md[:n].sum()) if len(md) else 1.0,
+        p_short=last.p_some_left(n) if len(md) else 1.0,
         per_100=per_100,
         weapons=tuple(used.items()),
     )

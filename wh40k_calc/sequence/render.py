@@ -145,9 +145,7 @@ def p_survives(seq: SequenceResult, k: int) -> float:
     """P(some model of the target is left) after step ``k``: the states short of destroyed
     summed (positive while the unit may survive, though :func:`p_destroyed` is 1.0 in floating
     point: see ``report.pct``)."""
-    md = seq.primary(k).models_destroyed_distribution
-    n = seq.steps[0].result.activation.target.models
-    return float(md[:n].sum())
+    return seq.primary(k).p_some_left(seq.steps[0].result.activation.target.models)
 
 
 def steps_table(seq: SequenceResult, labels: list[str] | None = None):
