@@ -432,17 +432,18 @@ def find(req: Request, edition: str, units: dict[str, tuple[str, dict[str, int]]
         )
     _check_options(req, group)
     if choice:
-        group = tuple(e for e in group if sides[0] in _own_sides(e))
+        group = tuple(e for e in group if sides[0] in own_sides(e))
     return Found(group, sides, req.options, req, choice)
 
 
-def _own_sides(e: Effect) -> tuple[str, ...]:
+def own_sides(e: Effect) -> tuple[str, ...]:
+    """The sides a record acts for: its own, or both (a ``both`` record has two halves)."""
     return SIDES if e.side == "both" else (e.side,)
 
 
 def _record_sides(group: tuple[Effect, ...], asked: str | None) -> list[str]:
     """The sides a record (or a choice rule's options) can act for, within ``asked``."""
-    sides = list(dict.fromkeys(s for e in group for s in _own_sides(e)))
+    sides = list(dict.fromkeys(s for e in group for s in own_sides(e)))
     return [s for s in sides if asked is None or s == asked] if asked else sides
 
 
@@ -549,7 +550,7 @@ def _unit_words(side: str, units) -> str:
 def _wrong_faction(
     req, e: Effect, units, refused: list[str], alternatives: Sequence[Effect] = ()
 ) -> WrongFactionError:
-    sides = list(dict.fromkeys(refused)) or list(_own_sides(e))
+    sides = list(dict.fromkeys(refused)) or list(own_sides(e))
     acts = " and ".join(
         "the attacker's attacks" if s == "attacker" else "the target's defence" for s in sides
     )
@@ -599,7 +600,7 @@ def _not_here(req, edition, units, searched, pool) -> LookupError:
     elsewhere = [e for e in everywhere if _matches(e, key) or slug(e.rule) == key]
     if elsewhere and req.faction is None:
         _check_values(req, (elsewhere[0],))  # a bad value first, whatever the units
-        return _wrong_faction(req, elsewhere[0], units, list(_own_sides(elsewhere[0])), elsewhere)
+        return _wrong_faction(req, elsewhere[0], units, list(own_sides(elsewhere[0])), elsewhere)
     if elsewhere:
         return _not_of_faction(req, elsewhere)
     line = coverage_line(key, edition, searched if req.faction else tuple(ef.files_of(edition)))

@@ -30,7 +30,6 @@ from ..datasheet import Datasheet
 from ..effect_files import CHAPTER_RANK, display_name, faction_tiers
 from ..effects import (
     DERIVED,
-    SIDES,
     Effect,
     EffectNameError,
     EmptyOptionError,
@@ -39,6 +38,7 @@ from ..effects import (
     coverage_line,
     empty_option_error,
     find,
+    own_sides,
     parse_request,
     records_of_rule,
     unit_rule,
@@ -298,7 +298,7 @@ def _alternatives_why(exc: WrongFactionError, name: str, f: Facts) -> str | None
     by_why: dict[str, list[str]] = {}
     for e in exc.alternatives:
         said = _said_name(e, name)
-        sides = exc.sides if e is exc.effect else [e.side] if e.side != "both" else list(SIDES)
+        sides = exc.sides if e is exc.effect else list(own_sides(e))
         whys = [_why(Active(e, side), f, said) for side in sides]
         first = next((w for w in whys if w is not None), None)
         if first is None:
@@ -322,7 +322,7 @@ def _within_picks(requested: list, sel: Selection) -> None:
     """The ``--effect`` options of one choice rule given together, no more than its record's
     ``picks`` (a unit has one Ka'tah Stance at a time, up to two Blessings of Khorne): the
     same option twice is one (said as a repeat elsewhere); the rule named by its own name
-    (the calculator picks one) counts as one.
+    takes all its picks (the calculator fills them), so nothing may be given beside it.
 
     Raises:
         EffectError: more of one rule's options than it lets a unit have, naming them (the
@@ -330,45 +330,36 @@ def _within_picks(requested: list, sel: Selection) -> None:
     """
     from ..effect_coverage import slug
 
-    given: dict[tuple, list[tuple[str, str, int]]] = {}  # (faction, rule, side) -> (id, text)
+    given: dict[tuple, dict[str, Found]] = {}  # (faction, rule, side) -> label -> what found
     for item in requested:
-        if not isinstance(item, Found) or item.effect.record.picks is None:
-            continue
-        e = item.effect
-        for side in item.sides:
-            at = sel.effects.index(item.request.text) if item.request.text in sel.effects else 0
-            key = (e.faction, slug(e.rule), side)
-            ids = [i for i, _, _ in given.get(key, [])]
-            label = item.label
-            if label not in ids:
-                given.setdefault(key, []).append((label, item.request.text, at))
-    for (_, _, _), items in given.items():
-        first = next(i for i in requested if isinstance(i, Found) and i.label == items[0][0])
-        picks = first.effect.record.picks
+        if isinstance(item, Found) and item.effect.record.picks is not None:
+            for side in item.sides:
+                key = (item.effect.faction, slug(item.effect.rule), side)
+                given.setdefault(key, {}).setdefault(item.label, item)
+    for found in given.values():
+        items = list(found.values())
+        picks = items[0].effect.record.picks
         assert picks is not None
-        # the rule by its own name takes all its picks (the calculator fills them)
-        rule_named = any(
-            isinstance(i, Found) and i.choice and i.label == label
-            for label, _, _ in items
-            for i in requested
-        )
-        if len(items) > picks or (rule_named and len(items) > 1):
-            rule = first.effect.rule
+        rule_named = any(i.choice for i in items)
+        if len(items) <= picks and not (rule_named and len(items) > 1):
+            continue
+        rule = items[0].effect.rule
+        if len(items) > picks:
             most = "one of its options" if picks == 1 else f"up to {picks} of its options"
-            why = f"{rule} gives a unit {most} at once; give " + (
-                "one" if picks == 1 else f"at most {picks}"
+            give = "one" if picks == 1 else f"at most {picks}"
+            why = f"{rule} gives a unit {most} at once; give {give}"
+        else:  # the name beside an option: two asks
+            why = (
+                f"{rule} by its own name picks the best of its options itself; give the name "
+                "alone, or the options"
             )
-            if rule_named and len(items) <= picks:  # the name beside an option: two asks
-                why = (
-                    f"{rule} by its own name picks the best of its options itself; give the "
-                    "name alone, or the options"
-                )
-            said = " and ".join(t for _, t, _ in items)
-            raise EffectError(
-                f"{' and '.join(f'--effect {t}' for _, t, _ in items)}: {why}",
-                items[-1][2],
-                detail=f"{said}: {why}",
-            )
+        texts = [i.request.text for i in items]
+        last = texts[-1]
+        raise EffectError(
+            " and ".join(f"--effect {t}" for t in texts) + f": {why}",
+            sel.effects.index(last) if last in sel.effects else None,
+            detail=f"{' and '.join(texts)}: {why}",
+        )
 
 
 def _one_chapter(requested: list, units: dict[str, tuple[str, dict[str, int]]]) -> None:
