@@ -149,7 +149,7 @@ def _sheets(*choices: UnitChoice) -> list:
 
 def _attacker_choice(cat: Catalog, a: AttackerOptions, edition: str) -> UnitChoice:
     from .selection import UnitChoice
-    from .units import parse_weapon_spec
+    from .units import given_loadouts, parse_weapon_spec
 
     ds = _find(cat, a.attacker, a.faction, edition, "--faction")
     _check_size(ds, a.models, "--models")
@@ -160,7 +160,7 @@ def _attacker_choice(cat: Catalog, a: AttackerOptions, edition: str) -> UnitChoi
         a.loadout,
         tuple(parse_weapon_spec(w) for w in a.weapon or []),
         tuple(lead for lead, _ in leaders),
-        tuple(loadout for _, loadout in leaders) if any(lo for _, lo in leaders) else (),
+        given_loadouts([loadout for _, loadout in leaders]),
     )
 
 
@@ -254,6 +254,7 @@ def _target_choice(
     faction_option: str = "--target-faction",
 ) -> UnitChoice:
     from .selection import UnitChoice
+    from .units import given_loadouts
 
     ds = _find(cat, t.target, t.target_faction, edition, faction_option)
     _check_size(ds, t.target_models, models_option)
@@ -268,7 +269,7 @@ def _target_choice(
         t.target_loadout,
         (),
         tuple(lead for lead, _ in leaders),
-        tuple(loadout for _, loadout in leaders) if any(lo for _, lo in leaders) else (),
+        given_loadouts([loadout for _, loadout in leaders]),
     )
 
 

@@ -438,6 +438,13 @@ def leader_labels(choice: UnitChoice) -> list[str]:
     return out
 
 
+def given_loadouts(loadouts: list[str | None]) -> tuple[str | None, ...]:
+    """The Leaders' loadouts for ``UnitChoice.leader_loadouts``: empty where none names one,
+    so that a unit given without them and one given as equipped are the same choice (its
+    keys, its cached builds)."""
+    return tuple(loadouts) if any(loadouts) else ()
+
+
 def split_leader(text: str, option: str = "--leader") -> tuple[str, str | None]:
     """A Leader as given: ``"captain"`` -> ("captain", None), ``"captain:power-fist"`` ->
     ("captain", "power-fist"), the Leader's named loadout after the colon (no unit name holds

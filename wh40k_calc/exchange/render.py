@@ -206,25 +206,21 @@ def joint_table(chain: Chain, models_a: int, models_b: int, columns: int = MAX_C
         table.add_column(_label(c), justify="right", no_wrap=True)
     table.add_column("all", justify="right", no_wrap=True, style="dim")
     j = s.joint
-    live = j > 0.0  # a cell's rest: whether a state outside it can happen (report.pct)
 
-    def elsewhere(rs: slice, cs: slice) -> float:
-        return float(live.sum() - live[rs, cs].sum())
+    def block(rs: slice, cs: slice) -> tuple[float, float]:
+        """A block's probability and the rest's, each summed from its own cells (report.pct:
+        a block short of certain by any rest is never 100.00%)."""
+        inside = np.zeros(j.shape, dtype=bool)
+        inside[rs, cs] = True
+        return float(j[inside].sum()), float(j[~inside].sum())
 
+    every = slice(None)
     for r in rows:
         rs = slice(r[0], r[1] + 1)
-        cells = [
-            pct(float(j[rs, c[0] : c[1] + 1].sum()), elsewhere(rs, slice(c[0], c[1] + 1)))
-            if float(j[rs, c[0] : c[1] + 1].sum()) > 0
-            else ""
-            for c in cols
-        ]
-        total = pct(float(j[rs, :].sum()), elsewhere(rs, slice(None)))
-        table.add_row(_label(r), *cells, total)
-    totals = [
-        pct(float(j[:, c[0] : c[1] + 1].sum()), elsewhere(slice(None), slice(c[0], c[1] + 1)))
-        for c in cols
-    ]
+        cells = [block(rs, slice(c[0], c[1] + 1)) for c in cols]
+        shown = [pct(p, rest) if p > 0 else "" for p, rest in cells]
+        table.add_row(_label(r), *shown, pct(*block(rs, every)))
+    totals = [pct(*block(every, slice(c[0], c[1] + 1))) for c in cols]
     table.add_row("all", *totals, "", style="dim")
     return table
 
