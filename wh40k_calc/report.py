@@ -17,7 +17,7 @@ from .resolve import Result
 from .rules.added import added_kinds
 from .show import data_json
 from .terminal import print_hanging, print_joined, print_wrapped
-from .wording import compress_names, count, points_figure
+from .wording import compress_names, count, percent, points_figure
 
 SCHEMA = 1
 FLAG_SE = 5.0  # figures differing by more than this many standard errors are marked
@@ -346,12 +346,8 @@ def pct(p: float, rest: float | None = None) -> str:
     rest is 1e-17), so that a ``p`` short of certain by any rest is ">99.99%", never
     "100.00%" (an army's long sequence, its unit all but surely destroyed)."""
     p = float(p)
-    text = f"{100 * p:.2f}%"
-    if text == "0.00%" and p > 0.0:
-        return "<0.01%"
-    if text == "100.00%" and (p < 1.0 or (rest is not None and rest > 0.0)):
-        return ">99.99%"
-    return text
+    certain = None if rest is None else (p >= 1.0 and rest <= 0.0)
+    return percent(p, 2, certain=certain)
 
 
 def kill_rows(r: Result) -> int:

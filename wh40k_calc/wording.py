@@ -65,6 +65,28 @@ def shorten_quoted(message: str, limit: int = ECHO_LIMIT) -> str:
 CERTAIN_NOISE = 1e-12  # float sums of a certain outcome may miss it by this much
 
 
+def percent(
+    p: float,
+    decimals: int,
+    noise: float = 0.0,
+    possible: bool | None = None,
+    certain: bool | None = None,
+) -> str:
+    """A probability as a percentage to ``decimals`` places, never rounded to a certainty or
+    an impossibility it is not: ``>99.99%`` short of 1, ``<0.01%`` above 0 (at 2 places).
+    ``possible`` and ``certain``: whether the outcome may happen and whether it must, where
+    the caller read them off the distribution itself (``p`` may be rounded, or 1.0 in floating
+    point though the rest is 1e-17); where not given, ``p`` within ``noise`` of 0 or 1 is
+    taken as that."""
+    text = f"{100 * p:.{decimals}f}%"
+    step = 10**-decimals
+    if text == f"{100:.{decimals}f}%" and (p < 1 - noise if certain is None else not certain):
+        return f">{100 - step:.{decimals}f}%"
+    if text == f"{0:.{decimals}f}%" and (p > noise if possible is None else possible):
+        return f"<{step:.{decimals}f}%"
+    return text
+
+
 def of_whole(expected: float, whole: int, decimals: int = 3, short: bool | None = None) -> str:
     """An expected count out of ``whole`` (models destroyed of a unit's models, wounds lost of
     its wounds) to ``decimals`` places, never shown as the whole when less may happen: 14.99995

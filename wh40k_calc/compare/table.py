@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import IO, TYPE_CHECKING, Any
 
 from ..terminal import escape_controls
-from ..wording import CERTAIN_NOISE, of_whole, points_figure
+from ..wording import CERTAIN_NOISE, of_whole, percent, points_figure
 
 if TYPE_CHECKING:
     from .jobs import Row
@@ -174,12 +174,7 @@ def probability_text(p: float, possible: bool | None = None, certain: bool | Non
     ``possible`` and ``certain`` (true or false, where the caller read them off the
     distribution itself: ``jobs.wipe_odds``) say it of ``p``, which may be rounded; where not
     given, a ``p`` within ``CERTAIN_NOISE`` of 0 or 1 is taken as that."""
-    text = f"{100 * p:.1f}%"
-    if text == "100.0%" and (p < 1 - CERTAIN_NOISE if certain is None else not certain):
-        return ">99.9%"
-    if text == "0.0%" and (p > CERTAIN_NOISE if possible is None else possible):
-        return "<0.1%"
-    return text
+    return percent(p, 1, CERTAIN_NOISE, possible, certain)
 
 
 DECIMALS = {"damage": 2, "models": 3, "wipe": 3, "efficiency": 1, "losses": 3}  # as printed
