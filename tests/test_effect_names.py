@@ -382,3 +382,22 @@ def test_a_core_stratagem_is_named_once_as_core():
     listing = cli("effects", "grenade", env={"COLUMNS": "120"}).output
     assert "Core stratagem" in listing and "core core" not in listing.lower()
     assert "Core, core" not in listing
+
+
+@pytest.mark.parametrize(
+    ("edition", "given", "other", "suggested"),
+    [
+        ("11", "dacatarai-stance", "10", "dacatari-stance"),
+        ("10", "dacatari-stance", "11", "dacatarai-stance"),
+    ],
+)
+def test_another_edition_s_spelling_suggests_this_edition_s(edition, given, other, suggested):
+    """The Custodes' stance is Dacatarai in the edition-10 records and Dacatari in edition 11's
+    (data 912): the other edition's name is refused with the reason and this edition's
+    spelling offered, as any misspelt name is."""
+    said = error(
+        "fight", "custodian-guard", "--target", "boyz", "--edition", edition, "--effect", given
+    )
+    assert f"is an edition-{other} rule" in said
+    assert f"give --edition {other}" in said
+    assert f"did you mean '{suggested}'" in said

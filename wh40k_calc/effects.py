@@ -623,10 +623,14 @@ def _not_here(req, edition, units, searched, pool) -> LookupError:
                 f"text is not in our sources (file 004's section 15 does not print it), so it "
                 f"is not applied with --edition {edition} (it exists in edition {other})"
             )
+        # this edition's name for it, where it is spelled otherwise (dacatarai-stance in
+        # edition 10, dacatari-stance in 11)
+        hint = did_you_mean(req.name, sorted({x.id for x in everywhere if x.faction == e.faction}))
         return EffectNameError(
             f"--effect {req.text}: {e.describe()} is an edition-{other} rule; edition "
-            f"{edition} has no record of that name for {ef.display_name(e.faction)} (give "
-            f"--edition {other}, or see `calc effects --edition {edition}`)"
+            f"{edition} has no record of that name for {ef.display_name(e.faction)}{hint} ("
+            f"{'or ' if hint else ''}give --edition {other}, or see `calc effects --edition "
+            f"{edition}`)"
         )
     names = sorted({x.id for x in (pool or everywhere)} | {slug(x.rule) for x in pool})
     if not did_you_mean(req.name, names):
