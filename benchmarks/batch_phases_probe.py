@@ -4,19 +4,22 @@ package is importable (this checkout, or main at an earlier commit put first on
 ``PYTHONPATH``: run both in turn to compare them in the same minutes). Prints one JSON object,
 in milliseconds:
 
+- ``yaml_import``: the import of ``yamlio`` (PyYAML's with it), the first thing
+  ``load_batch`` does;
 - ``yaml``: reading the batch file (``yamlio.read_data``: libyaml's parse and the data built
   from its events);
 - ``load_rest``: the rest of ``batch.load_batch`` (the top level validated, the runs listed);
 - ``build``: the jobs built (``compare.command._jobs_from_batch_file`` less ``load_batch``:
-  the catalog, each run checked, its datasheets loaded, its Selections and jobs made);
-- ``keys``: ``runner.job_key`` of every job (the distinct jobs);
+  the catalog, each run checked, its datasheets loaded, its Selections and jobs made, the
+  modules that needs imported);
+- ``keys``: ``runner.job_key`` of every job (for the distinct jobs);
 - ``to_first_job``: ``runner.run_jobs`` up to the first job resolved (the keys, the import of
   numpy and the engine, the forked process started);
-- ``serial``: from the start of ``load_batch`` to the first job resolved.
+- ``serial``: from the start of ``_jobs_from_batch_file`` to the first job resolved.
 
-Each phase is timed by wrapping the function named (``job_key``'s 2,000 calls add about
-0.5 ms to ``keys``, for both trees alike). The modules the command imports at start-up are
-imported before the clock starts, as ``calc`` has them by then.
+Each phase is timed by wrapping the function named as its module is imported (the probe
+imports nothing the command has not imported by then; ``job_key``'s 2,000 calls through the
+wrapper add about 0.5 ms to ``keys``, for either tree alike).
 
     .venv/bin/python benchmarks/batch_phases_probe.py [--jobs N]
 """
@@ -24,6 +27,8 @@ imported before the clock starts, as ``calc`` has them by then.
 from __future__ import annotations
 
 import contextlib
+import importlib.abc
+import importlib.machinery
 import io
 import json
 import sys
@@ -35,52 +40,79 @@ from typing import Any
 BATCH = Path(__file__).resolve().with_name("batch-2000.yaml")
 
 
+class _Wrapped(importlib.abc.MetaPathFinder):
+    """Wraps the functions :data:`TIMED` names in each module as it is imported (none is
+    imported before the command imports it), and times the import of :data:`IMPORTS`."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self.spent: dict[str, float] = {}  # phase -> seconds inside it
+        self.at: dict[str, float] = {}  # phase -> when it first started
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        if name not in TIMED and name not in IMPORTS:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path, target)
+        if spec is None or spec.loader is None:
+            return spec
+        run = spec.loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            self.call(IMPORTS.get(name), run, module)
+            for function, phase in TIMED.get(name, {}).items():
+                self.wrap(module, function, phase)
+
+        spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+    def call(self, phase: str | None, fn: Callable, *args: Any, **kwargs: Any) -> Any:
+        if phase is None:
+            return fn(*args, **kwargs)
+        start = self.clock()
+        self.at.setdefault(phase, start)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            self.spent[phase] = self.spent.get(phase, 0.0) + self.clock() - start
+
+    def wrap(self, module: Any, name: str, phase: str) -> None:
+        fn = getattr(module, name)
+        setattr(module, name, lambda *args, **kwargs: self.call(phase, fn, *args, **kwargs))
+
+
+# module -> function -> phase
+TIMED = {
+    "wh40k_calc.yamlio": {"read_data": "yaml"},
+    "wh40k_calc.batch": {"load_batch": "load_batch"},
+    "wh40k_calc.compare.runner": {
+        "job_key": "keys",
+        "run_jobs": "run_jobs",
+        "_resolve": "resolve",
+    },
+}
+IMPORTS = {"wh40k_calc.yamlio": "yaml_import"}  # module -> phase (its import, PyYAML's too)
+
+
 def main() -> None:
     import wh40k_calc.__main__ as entry
-    import wh40k_calc.batch as batch
     import wh40k_calc.compare.command as command
-    import wh40k_calc.compare.runner as runner
-    import wh40k_calc.yamlio as yamlio
 
     clock = time.perf_counter
-    spent: dict[str, float] = {}
-    at: dict[str, float] = {}
-
-    def timed(module: Any, name: str, phase: str) -> None:
-        fn: Callable = getattr(module, name)
-
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            start = clock()
-            at.setdefault(phase, start)
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                spent[phase] = spent.get(phase, 0.0) + clock() - start
-
-        setattr(module, name, wrapper)
-
-    timed(yamlio, "read_data", "yaml")
-    timed(batch, "load_batch", "load_batch")
-    timed(command, "_jobs_from_batch_file", "jobs")
-    timed(runner, "job_key", "keys")
-    timed(runner, "run_jobs", "run_jobs")
-    resolve_one = runner._resolve
-
-    def first_resolved(job: Any) -> Any:
-        at.setdefault("first_job", clock())
-        return resolve_one(job)
-
-    runner._resolve = first_resolved
+    probe = _Wrapped(clock)
+    sys.meta_path.insert(0, probe)
+    probe.wrap(command, "_jobs_from_batch_file", "jobs")
     sys.argv = ["calc", "compare", str(BATCH), "--csv", "-", *sys.argv[1:]]
     with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
         entry.main()
+    spent, at = probe.spent, probe.at
     ms = {
+        "yaml_import": spent["yaml_import"],
         "yaml": spent["yaml"],
-        "load_rest": spent["load_batch"] - spent["yaml"],
+        "load_rest": spent["load_batch"] - spent["yaml"] - spent["yaml_import"],
         "build": spent["jobs"] - spent["load_batch"],
         "keys": spent["keys"],
-        "to_first_job": at["first_job"] - at["run_jobs"],
-        "serial": at["first_job"] - at["load_batch"],
+        "to_first_job": at["resolve"] - at["run_jobs"],
+        "serial": at["resolve"] - at["jobs"],
     }
     print(json.dumps({k: round(v * 1000, 1) for k, v in ms.items()}))
 
