@@ -21,7 +21,10 @@ Each phase is timed by wrapping the function named as its module is imported (th
 imports nothing the command has not imported by then; ``job_key``'s 2,000 calls through the
 wrapper add about 0.5 ms to ``keys``, for either tree alike).
 
-    .venv/bin/python benchmarks/batch_phases_probe.py [--jobs N]
+    .venv/bin/python benchmarks/batch_phases_probe.py [--cpu] [--jobs N]
+
+``--cpu``: the phases in this process's CPU time rather than wall time (on a shared machine it
+moves far less from run to run).
 """
 
 from __future__ import annotations
@@ -97,11 +100,13 @@ def main() -> None:
     import wh40k_calc.__main__ as entry
     import wh40k_calc.compare.command as command
 
-    clock = time.perf_counter
+    args = sys.argv[1:]
+    cpu = "--cpu" in args  # this process's CPU time: what another program's load moves least
+    clock = time.process_time if cpu else time.perf_counter
     probe = _Wrapped(clock)
     sys.meta_path.insert(0, probe)
     probe.wrap(command, "_jobs_from_batch_file", "jobs")
-    sys.argv = ["calc", "compare", str(BATCH), "--csv", "-", *sys.argv[1:]]
+    sys.argv = ["calc", "compare", str(BATCH), "--csv", "-", *(a for a in args if a != "--cpu")]
     with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
         entry.main()
     spent, at = probe.spent, probe.at
