@@ -39,6 +39,7 @@ from ..selection import (
 )
 from ..sequence.steps import MAX_STEPS, Step, StepError, repeated
 from ..wording import count, join_words
+from .alike import AlikeRuns
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
@@ -703,14 +704,6 @@ def jobs_from_batch(
 _Target = tuple[list[str | int], UnitSpec, bool, "SetEntry | None"]  # as _targets gives them
 
 
-def _content_key(data: Any) -> str | None:
-    """A run's mapping as written, but its ``name``, as one string (its ``repr``: 1, 1.0, True
-    and "1" differ, and a mapping's keys keep their order); None when it is not a mapping."""
-    if not isinstance(data, dict):
-        return None
-    return repr({k: v for k, v in data.items() if k != "name"})
-
-
 @dataclass
 class _Run:
     """A batch run checked up to its targets: the run as written and parsed, its name, its
@@ -748,10 +741,11 @@ class _BatchRuns:
         # a run's mapping (by identity) -> its spec and jobs: a YAML alias repeats one mapping,
         # whose jobs are made once and shared (renamed), so identical runs cost next to nothing
         self.by_data: dict[int, tuple[RunSpec, list[Job | RunError]]] = {}
-        # a run's fields but its name, by value -> its jobs: runs written alike (a generated
-        # batch) share one set of jobs (renamed, each its own line); only runs with no error
-        # and targets told apart without lines are kept
-        self.by_content: dict[str, list[Job]] = {}
+        # runs written alike but for their names (a generated batch) -> the first one's spec
+        # and jobs, shared (renamed, each its own line), found before the run is parsed
+        # (compare.alike); only runs with no error and targets told apart without lines are
+        # kept
+        self.alike = AlikeRuns()
         # a conditions mapping (by identity, kept alive here) -> its option fields
         self.conditions_seen: dict[tuple[int, str], tuple[ConditionsSpec, tuple]] = {}
 
@@ -781,25 +775,19 @@ class _BatchRuns:
     def jobs(self, raw: RawRun) -> list[Job | RunError]:
         """The jobs of run ``raw``, one per target (an error in place of a bad target), or the
         one error that stops the whole run. A run whose mapping is one met before (a YAML
-        alias: the same object, hence the same lines) gets that run's jobs under its own name."""
+        alias: the same object, hence the same lines) gets that run's jobs under its own name;
+        a run written as an earlier valid one but for its name, that run's jobs under its own
+        name and line, unparsed."""
         same = self.by_data.get(id(raw.data))
         if same is not None:
-            known, made = same
-            name = self._name(raw, known, _unit_spec(known.attacker) if known.attacker else None)
-            if isinstance(name, RunError):
-                return [name]
-            return [replace(j, run=name) for j in made]
+            return self._renamed(raw, *same)
+        alike = self.alike.find(raw)
+        if alike is not None:  # its fields are those of a valid run: it is valid as well
+            known, made = alike
+            return self._renamed(raw, replace(known, name=raw.data.get("name")), made, raw.line)
         spec = self._spec(raw)
         if not isinstance(spec, RunError) and spec.exchange is not None:
             return [self._exchange_job(raw, spec)]
-        # (a run's data is walked only once valid: an invalid one may expand through aliases)
-        content = None if isinstance(spec, RunError) else _content_key(raw.data)
-        alike = self.by_content.get(content) if content is not None else None
-        if alike is not None and not isinstance(spec, RunError):
-            name = self._name(raw, spec, _unit_spec(spec.attacker) if spec.attacker else None)
-            if isinstance(name, RunError):
-                return [name]
-            return [replace(j, run=name, line=raw.line) for j in alike]
         run = self._run(raw, spec)
         if isinstance(run, RunError):
             return [run]
@@ -810,11 +798,25 @@ class _BatchRuns:
         ]
         self.by_data[id(raw.data)] = (run.spec, made)
         plain = [_target_label(t[1]) for t in run.targets]  # told apart by lines where alike
-        if content is not None and len(set(plain)) == len(plain):
+        if len(set(plain)) == len(plain):
             jobs = [j for j in made if isinstance(j, Job)]
             if len(jobs) == len(made):
-                self.by_content[content] = jobs
+                self.alike.keep(raw, (run.spec, jobs))
         return made
+
+    def _renamed(
+        self, raw: RawRun, spec: RunSpec, made: Sequence[Job | RunError], line: int | None = None
+    ) -> list[Job | RunError]:
+        """The jobs ``made`` for an earlier run (parsed as ``spec``) under the name of run
+        ``raw`` (with ``spec``'s name, or made as ``spec``'s would be), at ``line`` when
+        given; or the one error of that name."""
+        attacker = _unit_spec(spec.attacker) if spec.attacker else None
+        name = self._name(raw, spec, attacker)
+        if isinstance(name, RunError):
+            return [name]
+        if line is None:
+            return [replace(j, run=name) for j in made]
+        return [replace(j, run=name, line=line) for j in made]
 
     def _target_labels(self, run: _Run) -> list[str]:
         """The labels of ``run``'s targets for its error messages, told apart where two are
