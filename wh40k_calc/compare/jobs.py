@@ -585,6 +585,8 @@ def _checked_leaders(
 def _check_effects(effects: list[str]) -> None:
     """Each effect name of a job names some record (of either edition): the units are not
     known yet, so which one is decided when the run is planned."""
+    if not effects:  # most runs name none: not even the import, a batch checks thousands
+        return
     from ..effects import known_anywhere, parse_request, suggestions
 
     for i, name in enumerate(effects):
@@ -1251,9 +1253,11 @@ def _added_abilities(*specs: Any) -> tuple[AddedAbility, ...]:
     Raises:
         _FieldError: naming the entry that does not parse.
     """
+    texts = _first(*(s.add_abilities for s in specs))
+    if not texts:  # most runs add none: not even the import, a batch has thousands
+        return ()
     from ..abilities import parse_added_ability
 
-    texts = _first(*(s.add_abilities for s in specs)) or []
     out = []
     for i, text in enumerate(texts):
         try:
