@@ -2,13 +2,14 @@
 command-line options, resolved exactly as ``calc shoot``/``calc fight`` resolve one, into rows
 carrying the contract object and the compared figures."""
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
 from msgspec import Struct
+from msgspec.structs import astuple
 
 from ..batch import (
     Batch,
@@ -603,22 +604,46 @@ def _check_effects(effects: list[str]) -> None:
 
 def _merge(cls: type, *specs: Any) -> Any:
     """The record ``cls`` (Conditions or Modifiers) from its defaults overridden, field by
-    field, by each spec's non-None values in turn."""
-    given = [spec for spec in specs if spec is not None]
-    if not given:  # most runs set neither: the defaults
-        return cls()
-    values = {}
-    for name in _field_names(cls):
-        for spec in given:
-            v = getattr(spec, name, None)
-            if v is not None:
-                values[name] = v
-    return cls(**values)
+    field, by each spec's non-None values in turn: one record for each set of values
+    (:func:`_merged`).
+
+    Raises:
+        SelectionError: a value ``cls`` refuses (each time it is asked for).
+    """
+    fields = _field_set(cls)
+    given: list[tuple[str, Any]] = []
+    for spec in specs:
+        if spec is not None:
+            given += [(k, v) for k, v in _spec_items(spec) if v is not None and k in fields]
+    return _merged(cls, tuple(given))
+
+
+def _spec_items(spec: Any) -> Iterable[tuple[str, Any]]:
+    """(field, value) of each field of the record ``spec`` (a msgspec Struct or a dataclass)."""
+    if isinstance(spec, Struct):
+        return zip(spec.__struct_fields__, astuple(spec), strict=True)
+    return ((k, getattr(spec, k)) for k in _field_names(type(spec)))
+
+
+@lru_cache(maxsize=1024)
+def _merged(cls: type, given: tuple[tuple[str, Any], ...]) -> Any:
+    """The record ``cls`` with the values ``given`` (field, value: a later one wins). Made once
+    for each set of values: a batch's runs set a few between them, and a record made anew for
+    each of its thousands of runs cost as much as all of its checks but the units'
+    (Modifiers checks its values when made); the jobs sharing one also key faster
+    (``runner.job_key``). A field's values all have its schema's type (``strict``
+    parsing: 1 and True, equal keys, never meet in one field)."""
+    return cls(**dict(given))
 
 
 @cache
 def _field_names(cls: type) -> tuple[str, ...]:
     return field_names(cls) or ()  # once a type: a batch merges thousands
+
+
+@cache
+def _field_set(cls: type) -> frozenset[str]:
+    return frozenset(_field_names(cls))
 
 
 def _unit_spec(value: str | UnitSpec) -> UnitSpec:
