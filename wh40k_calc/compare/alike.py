@@ -63,7 +63,7 @@ def _fields_key(raw: RawRun) -> tuple[bytes, dict] | None:
     data = raw.data
     if not isinstance(data, dict) or raw.too_large:
         return None
-    if not isinstance(data.get("name"), str | None):
+    if not isinstance(data.get("name"), (str, type(None))):
         return None
     fields = {k: v for k, v in data.items() if k != "name"}
     try:

@@ -8,6 +8,7 @@ from dataclasses import field as dataclass_field
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
+import msgspec
 from msgspec import Struct
 from msgspec.structs import astuple
 
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
 STEP_OPTIONS = {"--order": "order", "--precision-target": "precision_target"}
 # the options given once per entry of a list field: option -> field (``effects[1]``)
 LIST_OPTIONS = {"--effect": "effects", "--add-ability": "add_abilities"}
+_encode_json = msgspec.json.Encoder().encode  # a unit spec as the key of its checked choice
 USER_ERRORS: tuple[type[Exception], ...] = (DatasheetError, SelectionError, LookupError, ValueError)
 MAX_ROWS = 10_000  # jobs (a run against each of its targets) in one batch
 
@@ -470,9 +472,7 @@ def _unit_choice(
     """The UnitChoice for ``spec``, checked field by field (``_FieldError`` names the field
     under ``base``), then as a whole with ``units.build_unit`` (in ``edition``); one a spec
     checked before in the same edition."""
-    import msgspec
-
-    key = (role, edition, msgspec.json.encode(spec))
+    key = (role, edition, _encode_json(spec))
     if key in look.choices:
         return look.choices[key]
     choice = _check_unit_choice(look, spec, role, base, edition)
@@ -773,8 +773,9 @@ class _BatchRuns:
         # (compare.alike); only runs with no error and targets told apart without lines are
         # kept
         self.alike = AlikeRuns()
-        # a conditions mapping (by identity, kept alive here) -> its option fields
-        self.conditions_seen: dict[tuple[int, str], tuple[ConditionsSpec, tuple]] = {}
+        # (the values of a run's or the top level's conditions, the level) -> their option
+        # fields (_condition_fields)
+        self.conditions_seen: dict[tuple[tuple, str], tuple] = {}
 
     def error(
         self,
@@ -818,13 +819,13 @@ class _BatchRuns:
         run = self._run(raw, spec)
         if isinstance(run, RunError):
             return [run]
-        labels = self._target_labels(run)
+        plain = [_target_label(t[1]) for t in run.targets]  # told apart by lines where alike
+        labels = self._target_labels(run, plain)
         made = [
             self._target_job(run, *target, label)
             for target, label in zip(run.targets, labels, strict=True)
         ]
         self.by_data[id(raw.data)] = (run.spec, made)
-        plain = [_target_label(t[1]) for t in run.targets]  # told apart by lines where alike
         if len(set(plain)) == len(plain):
             jobs = [j for j in made if isinstance(j, Job)]
             if len(jobs) == len(made):
@@ -845,11 +846,12 @@ class _BatchRuns:
             return [replace(j, run=name) for j in made]
         return [replace(j, run=name, line=line) for j in made]
 
-    def _target_labels(self, run: _Run) -> list[str]:
-        """The labels of ``run``'s targets for its error messages, told apart where two are
-        the same ("boyz" twice: "boyz (line 3)" and "boyz (line 4)", or by their fields when
-        on one line: "boyz (targets[0])", "boyz (targets[1])")."""
-        labels = [_target_label(t[1]) for t in run.targets]
+    def _target_labels(self, run: _Run, plain: list[str]) -> list[str]:
+        """The labels of ``run``'s targets for its error messages (``plain``: each one's
+        :func:`_target_label`), told apart where two are the same ("boyz" twice: "boyz (line
+        3)" and "boyz (line 4)", or by their fields when on one line: "boyz (targets[0])",
+        "boyz (targets[1])")."""
+        labels = list(plain)
         for label in {x for x in labels if labels.count(x) > 1}:
             same = [i for i, x in enumerate(labels) if x == label]
             wheres = [self._target_where(run, *run.targets[i]) for i in same]
@@ -911,7 +913,7 @@ class _BatchRuns:
             selection,
             ov.method or spec.method or d.method or "exact",
             ov.trials or spec.trials or d.trials,
-            next(s for s in (ov.seed, spec.seed, d.seed, 40_000) if s is not None),
+            _first(ov.seed, spec.seed, d.seed, 40_000),
             f"{side_b.models} {side_b.name}",
             self.src,
             raw.line,
@@ -973,7 +975,7 @@ class _BatchRuns:
             modifiers,
             method=ov.method or spec.method or d.method or "exact",
             trials=ov.trials or spec.trials or d.trials,
-            seed=next(s for s in (ov.seed, spec.seed, d.seed, 40_000) if s is not None),
+            seed=_first(ov.seed, spec.seed, d.seed, 40_000),
             order=_order(_first(spec.order, d.order)),
             sampler_set=_sampler_set(ov, spec, d),
         )
@@ -1184,18 +1186,17 @@ class _BatchRuns:
         """(option, field, line) of each condition ``spec`` sets (the run's, or the top
         level's: ``level``), for :meth:`_option_fields`; no line (nothing refuses a
         condition's value once read, and finding a line composes the file's node tree). Made
-        once per mapping (a batch's runs share them)."""
+        once for each set of conditions (a batch's runs set a few between them)."""
         if spec is None:
             return ()
-        key = (id(spec), level)
+        key = (astuple(spec), level)
         if key not in self.conditions_seen:
-            fields = tuple(
+            self.conditions_seen[key] = tuple(
                 (f"--{c.replace('_', '-')}", f"{level}conditions.{c}", None)
-                for c in _CONDITIONS
-                if getattr(spec, c) is not None
+                for c, v in zip(_CONDITIONS, key[0], strict=True)
+                if v is not None
             )
-            self.conditions_seen[key] = (spec, fields)  # the spec kept: its id stays its own
-        return self.conditions_seen[key][1]
+        return self.conditions_seen[key]
 
     def _selection(self, run: _Run, att: UnitChoice, tgt: UnitChoice, tspec: UnitSpec) -> Selection:
         """The Selection of a one-activation run against one target: the run's values, else
@@ -1446,7 +1447,11 @@ def _text_step(look: _Lookup, j: int, text: str, edition: str) -> _StepTemplate:
 
 
 def _first(*values: Any) -> Any:
-    return next((v for v in values if v is not None), None)
+    """The first of ``values`` that is not None (None: none is)."""
+    for v in values:
+        if v is not None:
+            return v
+    return None
 
 
 def _mapping_step(
