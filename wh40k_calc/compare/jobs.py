@@ -808,11 +808,12 @@ class _BatchRuns:
         name and line, unparsed."""
         same = self.by_data.get(id(raw.data))
         if same is not None:
-            return self._renamed(raw, *same)
+            known, made = same
+            return self._renamed(raw, known.name, known, made)
         alike = self.alike.find(raw)
         if alike is not None:  # its fields are those of a valid run: it is valid as well
             known, made = alike
-            return self._renamed(raw, replace(known, name=raw.data.get("name")), made, raw.line)
+            return self._renamed(raw, raw.data.get("name"), known, made, raw.line)
         spec = self._spec(raw)
         if not isinstance(spec, RunError) and spec.exchange is not None:
             return [self._exchange_job(raw, spec)]
@@ -833,13 +834,17 @@ class _BatchRuns:
         return made
 
     def _renamed(
-        self, raw: RawRun, spec: RunSpec, made: Sequence[Job | RunError], line: int | None = None
+        self,
+        raw: RawRun,
+        given: str | None,
+        spec: RunSpec,
+        made: Sequence[Job | RunError],
+        line: int | None = None,
     ) -> list[Job | RunError]:
         """The jobs ``made`` for an earlier run (parsed as ``spec``) under the name of run
-        ``raw`` (with ``spec``'s name, or made as ``spec``'s would be), at ``line`` when
-        given; or the one error of that name."""
-        attacker = _unit_spec(spec.attacker) if spec.attacker else None
-        name = self._name(raw, spec, attacker)
+        ``raw`` (``given``, else made as ``spec``'s would be), at ``line`` when given; or the
+        one error of that name."""
+        name = self._name(raw, given, spec)
         if isinstance(name, RunError):
             return [name]
         if line is None:
@@ -887,7 +892,7 @@ class _BatchRuns:
                 return self.error(raw, message, [f])
         ex = spec.exchange
         assert ex is not None
-        name = self._name(raw, spec, None, auto_name(ex))
+        name = self._name(raw, spec.name, spec, auto_name(ex))
         if isinstance(name, RunError):
             return name
         edition = self.ov.edition or str(spec.edition or self.d.edition or "10")
@@ -929,7 +934,7 @@ class _BatchRuns:
         if isinstance(spec, RunError):
             return spec
         attacker = _unit_spec(spec.attacker) if spec.attacker is not None else None
-        name = self._name(raw, spec, attacker)
+        name = self._name(raw, spec.name, spec)
         if isinstance(name, RunError):
             return name
         try:
@@ -1010,12 +1015,13 @@ class _BatchRuns:
         return spec
 
     def _name(
-        self, raw: RawRun, spec: RunSpec, attacker: UnitSpec | None, auto: str | None = None
+        self, raw: RawRun, given: str | None, spec: RunSpec, auto: str | None = None
     ) -> str | RunError:
-        """The run's name: its ``name`` (an error if an earlier run has it), or one made from
-        its attacker or steps (or ``auto``), numbered ``#N`` when an earlier run has it too."""
-        if spec.name is not None:
-            name = spec.name
+        """The run's name: ``given``, its ``name`` (an error if an earlier run has it), or one
+        made from the attacker or steps of ``spec`` (or ``auto``), numbered ``#N`` when an
+        earlier run has it too."""
+        if given is not None:
+            name = given
             if name in self.seen:
                 return self.error(
                     raw, f"name used by runs[{self.seen[name]}] as well", ["name"], name=name
@@ -1023,8 +1029,10 @@ class _BatchRuns:
         else:
             if auto is not None:
                 name = auto
+            elif spec.attacker is not None:
+                name = _auto_name(_unit_spec(spec.attacker))
             else:
-                name = _auto_name(attacker) if attacker is not None else _sequence_name(spec)
+                name = _sequence_name(spec)
             self.auto[name] = self.auto.get(name, 0) + 1
             if self.auto[name] > 1 or name in self.seen:
                 name = f"{name} #{self.auto[name]}"
