@@ -2,7 +2,7 @@
 command-line options, resolved exactly as ``calc shoot``/``calc fight`` resolve one, into rows
 carrying the contract object and the compared figures."""
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import cache, lru_cache
@@ -610,30 +610,32 @@ def _merge(cls: type, *specs: Any) -> Any:
     Raises:
         SelectionError: a value ``cls`` refuses (each time it is asked for).
     """
-    fields = _field_set(cls)
-    given: list[tuple[str, Any]] = []
-    for spec in specs:
-        if spec is not None:
-            given += [(k, v) for k, v in _spec_items(spec) if v is not None and k in fields]
-    return _merged(cls, tuple(given))
+    return _merged(cls, tuple((type(spec), _values(spec)) for spec in specs if spec is not None))
 
 
-def _spec_items(spec: Any) -> Iterable[tuple[str, Any]]:
-    """(field, value) of each field of the record ``spec`` (a msgspec Struct or a dataclass)."""
+def _values(spec: Any) -> tuple:
+    """The field values of the record ``spec`` (a msgspec Struct or a dataclass), in order."""
     if isinstance(spec, Struct):
-        return zip(spec.__struct_fields__, astuple(spec), strict=True)
-    return ((k, getattr(spec, k)) for k in _field_names(type(spec)))
+        return astuple(spec)
+    return tuple(getattr(spec, k) for k in _field_names(type(spec)))
 
 
 @lru_cache(maxsize=1024)
-def _merged(cls: type, given: tuple[tuple[str, Any], ...]) -> Any:
-    """The record ``cls`` with the values ``given`` (field, value: a later one wins). Made once
-    for each set of values: a batch's runs set a few between them, and a record made anew for
-    each of its thousands of runs cost as much as all of its checks but the units'
-    (Modifiers checks its values when made); the jobs sharing one also key faster
-    (``runner.job_key``). A field's values all have its schema's type (``strict``
-    parsing: 1 and True, equal keys, never meet in one field)."""
-    return cls(**dict(given))
+def _merged(cls: type, given: tuple[tuple[type, tuple], ...]) -> Any:
+    """The record ``cls`` with the values ``given`` (each spec's type and field values: its
+    non-None values for the fields of ``cls``, a later one winning). Made once for each set
+    of values: a batch's runs set a few between them, and a record made anew for each of its
+    thousands of runs cost as much as all of its checks but the units' (Modifiers checks its
+    values when made); the jobs sharing one also key faster (``runner.job_key``). A field's
+    values all have its schema's type (``strict`` parsing: 1 and True, equal keys, never meet
+    in one field)."""
+    fields = _field_set(cls)
+    values = {}
+    for kind, spec_values in given:
+        for k, v in zip(_field_names(kind), spec_values, strict=True):
+            if v is not None and k in fields:
+                values[k] = v
+    return cls(**values)
 
 
 @cache
