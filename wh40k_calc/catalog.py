@@ -616,11 +616,11 @@ class Catalog:
         out: list[str] = []
         hand = self._hand(edition)
         for ds in datasheets:
-            path = getattr(ds, "path", None)
-            winner = None if path is None else self._first_entry(path, edition)
-            if winner is None or winner.kind != "user":
+            given = getattr(ds, "path", None)
+            winner = None if given is None else self._first_entry(given, edition)
+            if given is None or winner is None or winner.kind != "user":
                 continue
-            path = Path(path)
+            path = Path(given)
             for skipped in self._passed_over.get(path, []):
                 note = self._passed_over_note(winner, skipped, edition)
                 if note not in out:

@@ -410,6 +410,8 @@ class _Lookup:
         self.cache: dict[tuple[str, str | None, str | None], Datasheet | Exception] = {}
         self.choices: dict[tuple[str, str, bytes], UnitChoice] = {}
         self.noted: dict[tuple[int, ...], tuple[str, ...]] = {}  # by the datasheets' identity
+        # the same by the unit choices' identity (kept alive here: their ids stay theirs)
+        self.noted_choices: dict[tuple[int, ...], tuple[tuple[UnitChoice, ...], tuple]] = {}
 
     def find(self, name: str, role: str = "attacker", edition: str | None = None) -> Datasheet:
         from ..catalog import AmbiguousUnitError
@@ -430,11 +432,17 @@ class _Lookup:
         return hit
 
     def notes(self, *choices: UnitChoice) -> tuple[str, ...]:
-        """The catalog's notes on these units' datasheets (several user files for one)."""
+        """The catalog's notes on these units' datasheets (several user files for one),
+        found by the choices themselves first (a batch asks for each of its thousand pairs of
+        the units it checked once)."""
+        known = self.noted_choices.get(tuple(map(id, choices)))
+        if known is not None:
+            return known[1]
         sheets = [ds for c in choices for ds in (c.datasheet, *c.leaders)]
         key = tuple(map(id, sheets))  # the catalog keeps the datasheets alive
         if key not in self.noted:
             self.noted[key] = self.cat.duplicate_notes(sheets)
+        self.noted_choices[tuple(map(id, choices))] = (choices, self.noted[key])
         return self.noted[key]
 
 
@@ -602,7 +610,7 @@ def _check_effects(effects: list[str]) -> None:
             )
 
 
-def _merge(cls: type, *specs: Any) -> Any:
+def _merge(cls: type[Struct], *specs: Any) -> Any:
     """The record ``cls`` (Conditions or Modifiers) from its defaults overridden, field by
     field, by each spec's non-None values in turn: one record for each set of values
     (:func:`_merged`).
@@ -617,11 +625,12 @@ def _values(spec: Any) -> tuple:
     """The field values of the record ``spec`` (a msgspec Struct or a dataclass), in order."""
     if isinstance(spec, Struct):
         return astuple(spec)
-    return tuple(getattr(spec, k) for k in _field_names(type(spec)))
+    kind: type = type(spec)
+    return tuple(getattr(spec, k) for k in _field_names(kind))
 
 
 @lru_cache(maxsize=1024)
-def _merged(cls: type, given: tuple[tuple[type, tuple], ...]) -> Any:
+def _merged(cls: type[Struct], given: tuple[tuple[type, tuple], ...]) -> Any:
     """The record ``cls`` with the values ``given`` (each spec's type and field values: its
     non-None values for the fields of ``cls``, a later one winning). Made once for each set
     of values: a batch's runs set a few between them, and a record made anew for each of its
@@ -1122,6 +1131,7 @@ class _BatchRuns:
         else:
             assert run.att is not None
             selection = self._selection(run, run.att, tgt, tspec)
+        step_weapons, step_lines, step_fields = self._sequence_fields(run)
         return Job(
             name,
             selection,
@@ -1135,14 +1145,26 @@ class _BatchRuns:
             sampler_set=run.sampler_set,
             detail=self.ov.detail,
             notes=self.ov.notes,
-            step_weapons=tuple(t.index for t in run.templates or () if t.weapons),
             option_fields=self._option_fields(run, parts, tspec, top, where),
-            step_lines=tuple(
-                self.batch.line_of(["sequence", t.index - 1], raw) for t in run.templates or ()
-            ),
-            step_fields=tuple(
+            step_weapons=step_weapons,
+            step_lines=step_lines,
+            step_fields=step_fields,
+        )
+
+    def _sequence_fields(
+        self, run: _Run
+    ) -> tuple[tuple[int, ...], tuple[int | None, ...], tuple[tuple[int, str, str], ...]]:
+        """Where a sequence run's steps are written, for its jobs (:attr:`Job.step_weapons`,
+        :attr:`Job.step_lines`, :attr:`Job.step_fields`); nothing for a one-activation run
+        (not even the three loops: a batch makes a thousand such jobs)."""
+        if not run.templates:
+            return (), (), ()
+        return (
+            tuple(t.index for t in run.templates if t.weapons),
+            tuple(self.batch.line_of(["sequence", t.index - 1], run.raw) for t in run.templates),
+            tuple(
                 (t.index, option, field)
-                for t in run.templates or ()
+                for t in run.templates
                 for option, field in t.fields.items()
             ),
         )
