@@ -377,7 +377,7 @@ class ModelProfile(Struct, frozen=True, cache_hash=True):
         )
 
 
-class UnitSize(Struct, frozen=True):
+class UnitSize(Struct, frozen=True, dict=True):  # dict: the total, kept
     """A legal unit size: model name -> count, and its points. ``label`` is what the source
     adds to it (``Assigned Agent``); ``add_ons`` names the add-ons its points include."""
 
@@ -386,9 +386,10 @@ class UnitSize(Struct, frozen=True):
     label: str = ""
     add_ons: tuple[str, ...] = ()
 
-    @property
+    @cached_property
     def total(self) -> int:
-        """Number of models in the unit."""
+        """Number of models in the unit (added up once: checking a unit's size asks for each
+        size's a dozen times, a sixth of checking it)."""
         return sum(n for _, n in self.composition)
 
     def describe(self, points: bool = False) -> str:
