@@ -868,6 +868,8 @@ class _BatchRuns:
         3)" and "boyz (line 4)", or by their fields when on one line: "boyz (targets[0])",
         "boyz (targets[1])")."""
         labels = list(plain)
+        if len(set(labels)) == len(labels):  # most runs: one target, or each its own
+            return labels
         for label in {x for x in labels if labels.count(x) > 1}:
             same = [i for i, x in enumerate(labels) if x == label]
             wheres = [self._target_where(run, *run.targets[i]) for i in same]
