@@ -25,8 +25,8 @@ written or read is skipped (the file is parsed).
 
 from __future__ import annotations
 
+import functools
 import os
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -147,7 +147,7 @@ def datasheet_data(path: Path, keep: bool = True) -> Any:
     return data
 
 
-@cache
+@functools.cache
 def _reader_stamp() -> str:
     """:func:`stamp` of the code a kept datasheet's data depends on (the YAML reader and this
     module), made once a process: it stats both files, a quarter of finding a datasheet in

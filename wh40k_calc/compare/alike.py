@@ -3,14 +3,14 @@ is full of them (``benchmarks/batch-2000.yaml``: 2,000 runs, 1,050 unlike), and 
 the first gets the first one's jobs, renamed, without being parsed or checked again
 (:class:`~wh40k_calc.compare.jobs._BatchRuns`).
 
-Alike means equal as written: 1, 1.0, True and "1" differ, a date differs from its text and a
-list from a set, and a mapping's keys keep their order (what the ``repr`` of the fields, the
-key this replaced, told apart). A run is found by its fields written as MessagePack
-(``msgspec``: a seventh of the time of their ``repr``, which was a tenth of building a
-generated batch's jobs), then compared with ``==`` to the run kept under that key:
-MessagePack tells apart the numbers, booleans and strings that ``==`` takes as equal (1, 1.0
-and True), and ``==`` the values that MessagePack writes alike (a date and its ISO text, a set
-and a list). Only valid runs are kept, and a valid run holds no date or set.
+A run is found by its fields written as MessagePack (``msgspec``: a seventh of the time of
+their ``repr``, the key this replaced, which was a tenth of building a generated batch's jobs),
+then compared with ``==`` to the run kept under that key. MessagePack tells apart what ``==``
+takes as equal (1, 1.0 and True; a mapping's keys in another order) and ``==`` what
+MessagePack writes alike (a date and its ISO text, a set and a list): the two runs' fields are
+the same values, of the same types, in the same order, and parse alike. (Only valid runs are
+kept: none holds what both could still take as equal and parsing would not, such as one time
+of day written in two time zones.)
 """
 
 from __future__ import annotations
