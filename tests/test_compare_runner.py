@@ -15,6 +15,7 @@ from wh40k_calc.batch import BatchError, load_batch
 from wh40k_calc.catalog import Catalog
 from wh40k_calc.cli import app
 from wh40k_calc.compare import jobs_from_batch, runner
+from wh40k_calc.compare.jobs import Job, RunError
 from wh40k_calc.compare.runner import AUTO_PARALLEL_RUNS, default_workers, job_key, run_jobs
 from wh40k_calc.yamlio import MAX_BYTES
 
@@ -83,6 +84,45 @@ def test_identical_runs_are_resolved_once(tmp_path: Path, monkeypatch) -> None:
     for again in ("lootas again", "lootas third"):
         assert [{**o, "run": "lootas"} for o in by_run[again]] == by_run["lootas"]
     assert [e.run for e in errors] == ["bad loadout", "carnifexes shoot nothing"]
+
+
+ALIKE = """\
+runs:
+  - name: first
+    attacker: {name: lootas, models: 10}
+    target: boyz
+    precision_target: "2020-01-01"
+  - name: same
+    attacker: {name: lootas, models: 10}
+    target: boyz
+    precision_target: "2020-01-01"
+  - name: a date
+    attacker: {name: lootas, models: 10}
+    target: boyz
+    precision_target: 2020-01-01
+  - name: a decimal
+    attacker: {name: lootas, models: 10.0}
+    target: boyz
+    precision_target: "2020-01-01"
+  - name: 7
+    attacker: {name: lootas, models: 10}
+    target: boyz
+    precision_target: "2020-01-01"
+"""
+
+
+def test_runs_written_alike_share_jobs_and_no_other_run_does(tmp_path: Path) -> None:
+    """A run written as an earlier valid one but for its name gets that run's jobs, under its
+    own name and line, unparsed (compare/alike.py); one whose fields are only equal by ``==``
+    (a date for its text, 10.0 for 10), or whose name is not text, is parsed and refused as
+    its own."""
+    items = jobs_from_batch(load_batch(write(tmp_path, ALIKE)), Catalog([], use_env=False))
+    first, same, date, decimal, number = items
+    assert isinstance(first, Job) and isinstance(same, Job)
+    assert same.selection is first.selection and (same.run, same.line) == ("same", 6)
+    assert isinstance(date, RunError) and date.field == "precision_target"
+    assert isinstance(decimal, RunError) and decimal.field == "attacker.models"
+    assert isinstance(number, RunError) and number.field == "name"
 
 
 def test_job_key_ignores_names_but_not_settings(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ matches and drops the others (the rules layer does it for every weapon of the at
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import cast
 
 from msgspec import Struct
@@ -437,10 +438,15 @@ class WeaponAbilities(Struct, frozen=True, cache_hash=True):
     @classmethod
     def parse(cls, items: list[str] | tuple[str, ...]) -> WeaponAbilities:
         """Parse a list of ability strings (each may itself be a comma-separated list)."""
+        return cls.of(parse_ability(piece) for item in items for piece in split_abilities(item))
+
+    @classmethod
+    def of(cls, abilities: Iterable[Ability]) -> WeaponAbilities:
+        """One weapon profile's abilities, each already parsed (:func:`parse_ability`), in
+        the order written."""
         out = cls()
-        for item in items:
-            for piece in split_abilities(item):
-                out = out.with_ability(parse_ability(piece))
+        for ab in abilities:
+            out = out.with_ability(ab)
         return out
 
     def with_ability(self, ab: Ability) -> WeaponAbilities:

@@ -409,6 +409,10 @@ class Catalog:
         # (shipped, or the updated data's) it was chosen over, for a note (duplicate_notes)
         self._shadowed: dict[Path, list[Entry]] = {}
         self._by_edition: dict[str, list[Entry]] = {}
+        # edition -> each hand-read file's first entry; (edition, a path as a datasheet
+        # gives it) -> that entry (_first_entry)
+        self._first_by_path: dict[str, dict[Path, Entry]] = {}
+        self._first_entries: dict[tuple[str, str | Path], Entry | None] = {}
         self._set_cache: dict[str, tuple[GeneratedSet, ...]] = {}
 
     def in_edition(self, edition: str | None) -> str:
@@ -611,17 +615,12 @@ class Catalog:
         Orks/Boyz (...); Orks/Boyz names that one; ...", once for every command that uses it."""
         out: list[str] = []
         hand = self._hand(edition)
-        first: dict[Path, Entry] = {}  # each file's first entry (a dict: a batch asks often)
-        for e in hand:
-            first.setdefault(e.path, e)
         for ds in datasheets:
-            path = getattr(ds, "path", None)
-            if path is None:
+            given = getattr(ds, "path", None)
+            winner = None if given is None else self._first_entry(given, edition)
+            if given is None or winner is None or winner.kind != "user":
                 continue
-            path = Path(path)
-            winner = first.get(path)
-            if winner is None or winner.kind != "user":
-                continue
+            path = Path(given)
             for skipped in self._passed_over.get(path, []):
                 note = self._passed_over_note(winner, skipped, edition)
                 if note not in out:
@@ -642,6 +641,23 @@ class Catalog:
             if note not in out:
                 out.append(note)
         return tuple(out)
+
+    def _first_entry(self, path: str | Path, edition: str | None) -> Entry | None:
+        """The first entry (in search order) of the file read one by one at ``path`` for
+        ``edition``, None for any other file. Made once a path as given (its ``Path`` and
+        its hash cost more than the rest of a note-less datasheet's :meth:`duplicate_notes`,
+        which a batch asks for each pair of units), from a table of the files made once an
+        edition."""
+        edition = self.in_edition(edition)
+        key = (edition, path)
+        if key not in self._first_entries:
+            if edition not in self._first_by_path:
+                first: dict[Path, Entry] = {}
+                for e in self._hand(edition):
+                    first.setdefault(e.path, e)
+                self._first_by_path[edition] = first
+            self._first_entries[key] = self._first_by_path[edition].get(Path(path))
+        return self._first_entries[key]
 
     def _shadowed_note(self, winner: Entry, others: list[Entry], edition: str | None) -> str:
         """The note for a file of the user's used where a bare name also names ``others``

@@ -21,6 +21,7 @@ from msgspec import Struct
 from .abilities import (
     MALFORMED,
     NOT_MODELLED,
+    Ability,
     WeaponAbilities,
     ability_problem,
     misspelt_ability,
@@ -376,7 +377,7 @@ class ModelProfile(Struct, frozen=True, cache_hash=True):
         )
 
 
-class UnitSize(Struct, frozen=True):
+class UnitSize(Struct, frozen=True, dict=True):  # dict: the total, kept
     """A legal unit size: model name -> count, and its points. ``label`` is what the source
     adds to it (``Assigned Agent``); ``add_ons`` names the add-ons its points include."""
 
@@ -385,9 +386,10 @@ class UnitSize(Struct, frozen=True):
     label: str = ""
     add_ons: tuple[str, ...] = ()
 
-    @property
+    @cached_property
     def total(self) -> int:
-        """Number of models in the unit."""
+        """Number of models in the unit (added up once: checking a unit's size asks for each
+        size's a dozen times, a sixth of checking it)."""
         return sum(n for _, n in self.composition)
 
     def describe(self, points: bool = False) -> str:
@@ -836,9 +838,10 @@ def _weapon(w: _WeaponSchema, where: str, file: Path | str) -> Weapon:
     Raises:
         DatasheetError: naming ``where`` (``weapons[i] (NAME)``) and the field.
     """
+    parsed: list[Ability] = []  # each piece parsed once: checked, then the abilities made
     for j, text in enumerate(w.abilities):
-        items = [(a, parse_ability(a).status) for a in split_abilities(text)]
-        bad = [a for a, status in items if status == MALFORMED]
+        items = [(a, parse_ability(a)) for a in split_abilities(text)]
+        bad = [a for a, ab in items if ab.status == MALFORMED]
         if bad:
             why = ability_problem(bad[0])
             raise DatasheetError(
@@ -850,14 +853,15 @@ def _weapon(w: _WeaponSchema, where: str, file: Path | str) -> Weapon:
                     "'melta 2', 'blast')"
                 )
             )
-        for a, status in items:
-            meant = misspelt_ability(a) if status == NOT_MODELLED else None
+        for a, ab in items:
+            meant = misspelt_ability(a) if ab.status == NOT_MODELLED else None
             if meant:
                 raise DatasheetError(
                     f"{file}: {where}.abilities[{j}]: {a!r} is not an ability we know; "
                     f"did you mean {meant!r}?"
                 )
-    abilities = WeaponAbilities.parse(w.abilities)
+        parsed += [ab for _, ab in items]
+    abilities = WeaponAbilities.of(parsed)
     if w.skill is None and not abilities.torrent:
         raise DatasheetError(
             f"{file}: {where}.skill: missing (only [TORRENT] weapons may have no BS/WS)"

@@ -25,6 +25,7 @@ written or read is skipped (the file is parsed).
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 from typing import Any
@@ -130,7 +131,7 @@ def datasheet_data(path: Path, keep: bool = True) -> Any:
     except OSError:
         cache = None  # read_document says what is wrong
     else:
-        cache = entry("datasheets", path, st, stamp("yamlio.py", "filecache.py"), content)
+        cache = entry("datasheets", path, st, _reader_stamp(), content)
     if cache is not None:
         try:
             return msgspec.msgpack.decode(cache.read_bytes())
@@ -144,6 +145,14 @@ def datasheet_data(path: Path, keep: bool = True) -> Any:
             return data
         write(cache, raw)
     return data
+
+
+@functools.cache
+def _reader_stamp() -> str:
+    """:func:`stamp` of the code a kept datasheet's data depends on (the YAML reader and this
+    module), made once a process: it stats both files, a quarter of finding a datasheet in
+    the cache (a batch finds a dozen or more)."""
+    return stamp("yamlio.py", "filecache.py")
 
 
 def _parsed(path: Path) -> Any:

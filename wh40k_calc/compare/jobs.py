@@ -5,10 +5,12 @@ carrying the contract object and the compared figures."""
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
+import msgspec
 from msgspec import Struct
+from msgspec.structs import astuple
 
 from ..batch import (
     Batch,
@@ -39,6 +41,7 @@ from ..selection import (
 )
 from ..sequence.steps import MAX_STEPS, Step, StepError, repeated
 from ..wording import count, join_words
+from .alike import AlikeRuns
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
@@ -50,6 +53,7 @@ if TYPE_CHECKING:
 STEP_OPTIONS = {"--order": "order", "--precision-target": "precision_target"}
 # the options given once per entry of a list field: option -> field (``effects[1]``)
 LIST_OPTIONS = {"--effect": "effects", "--add-ability": "add_abilities"}
+_encode_json = msgspec.json.Encoder().encode  # a unit spec as the key of its checked choice
 USER_ERRORS: tuple[type[Exception], ...] = (DatasheetError, SelectionError, LookupError, ValueError)
 MAX_ROWS = 10_000  # jobs (a run against each of its targets) in one batch
 
@@ -406,6 +410,8 @@ class _Lookup:
         self.cache: dict[tuple[str, str | None, str | None], Datasheet | Exception] = {}
         self.choices: dict[tuple[str, str, bytes], UnitChoice] = {}
         self.noted: dict[tuple[int, ...], tuple[str, ...]] = {}  # by the datasheets' identity
+        # the same by the unit choices' identity (kept alive here: their ids stay theirs)
+        self.noted_choices: dict[tuple[int, ...], tuple[tuple[UnitChoice, ...], tuple]] = {}
 
     def find(self, name: str, role: str = "attacker", edition: str | None = None) -> Datasheet:
         from ..catalog import AmbiguousUnitError
@@ -426,11 +432,17 @@ class _Lookup:
         return hit
 
     def notes(self, *choices: UnitChoice) -> tuple[str, ...]:
-        """The catalog's notes on these units' datasheets (several user files for one)."""
+        """The catalog's notes on these units' datasheets (several user files for one),
+        found by the choices themselves first (a batch asks for each of its thousand pairs of
+        the units it checked once)."""
+        known = self.noted_choices.get(tuple(map(id, choices)))
+        if known is not None:
+            return known[1]
         sheets = [ds for c in choices for ds in (c.datasheet, *c.leaders)]
         key = tuple(map(id, sheets))  # the catalog keeps the datasheets alive
         if key not in self.noted:
             self.noted[key] = self.cat.duplicate_notes(sheets)
+        self.noted_choices[tuple(map(id, choices))] = (choices, self.noted[key])
         return self.noted[key]
 
 
@@ -468,9 +480,7 @@ def _unit_choice(
     """The UnitChoice for ``spec``, checked field by field (``_FieldError`` names the field
     under ``base``), then as a whole with ``units.build_unit`` (in ``edition``); one a spec
     checked before in the same edition."""
-    import msgspec
-
-    key = (role, edition, msgspec.json.encode(spec))
+    key = (role, edition, _encode_json(spec))
     if key in look.choices:
         return look.choices[key]
     choice = _check_unit_choice(look, spec, role, base, edition)
@@ -584,6 +594,8 @@ def _checked_leaders(
 def _check_effects(effects: list[str]) -> None:
     """Each effect name of a job names some record (of either edition): the units are not
     known yet, so which one is decided when the run is planned."""
+    if not effects:  # most runs name none: not even the import, a batch checks thousands
+        return
     from ..effects import known_anywhere, parse_request, suggestions
 
     for i, name in enumerate(effects):
@@ -598,24 +610,51 @@ def _check_effects(effects: list[str]) -> None:
             )
 
 
-def _merge(cls: type, *specs: Any) -> Any:
+def _merge(cls: type[Struct], *specs: Any) -> Any:
     """The record ``cls`` (Conditions or Modifiers) from its defaults overridden, field by
-    field, by each spec's non-None values in turn."""
-    given = [spec for spec in specs if spec is not None]
-    if not given:  # most runs set neither: the defaults
-        return cls()
+    field, by each spec's non-None values in turn: one record for each set of values
+    (:func:`_merged`).
+
+    Raises:
+        SelectionError: a value ``cls`` refuses (each time it is asked for).
+    """
+    return _merged(cls, tuple((type(spec), _values(spec)) for spec in specs if spec is not None))
+
+
+def _values(spec: Any) -> tuple:
+    """The field values of the record ``spec`` (a msgspec Struct or a dataclass), in order."""
+    if isinstance(spec, Struct):
+        return astuple(spec)
+    kind: type = type(spec)
+    return tuple(getattr(spec, k) for k in _field_names(kind))
+
+
+@lru_cache(maxsize=1024)
+def _merged(cls: type[Struct], given: tuple[tuple[type, tuple], ...]) -> Any:
+    """The record ``cls`` with the values ``given`` (each spec's type and field values: its
+    non-None values for the fields of ``cls``, a later one winning). Made once for each set
+    of values: a batch's runs set a few between them, and a record made anew for each of its
+    thousands of runs cost as much as all of its checks but the units' (Modifiers checks its
+    values when made); the jobs sharing one also key faster (``runner.job_key``). A field's
+    values all have its schema's type (``strict`` parsing: 1 and True, equal keys, never meet
+    in one field)."""
+    fields = _field_set(cls)
     values = {}
-    for name in _field_names(cls):
-        for spec in given:
-            v = getattr(spec, name, None)
-            if v is not None:
-                values[name] = v
+    for kind, spec_values in given:
+        for k, v in zip(_field_names(kind), spec_values, strict=True):
+            if v is not None and k in fields:
+                values[k] = v
     return cls(**values)
 
 
 @cache
 def _field_names(cls: type) -> tuple[str, ...]:
     return field_names(cls) or ()  # once a type: a batch merges thousands
+
+
+@cache
+def _field_set(cls: type) -> frozenset[str]:
+    return frozenset(_field_names(cls))
 
 
 def _unit_spec(value: str | UnitSpec) -> UnitSpec:
@@ -703,14 +742,6 @@ def jobs_from_batch(
 _Target = tuple[list[str | int], UnitSpec, bool, "SetEntry | None"]  # as _targets gives them
 
 
-def _content_key(data: Any) -> str | None:
-    """A run's mapping as written, but its ``name``, as one string (its ``repr``: 1, 1.0, True
-    and "1" differ, and a mapping's keys keep their order); None when it is not a mapping."""
-    if not isinstance(data, dict):
-        return None
-    return repr({k: v for k, v in data.items() if k != "name"})
-
-
 @dataclass
 class _Run:
     """A batch run checked up to its targets: the run as written and parsed, its name, its
@@ -748,12 +779,14 @@ class _BatchRuns:
         # a run's mapping (by identity) -> its spec and jobs: a YAML alias repeats one mapping,
         # whose jobs are made once and shared (renamed), so identical runs cost next to nothing
         self.by_data: dict[int, tuple[RunSpec, list[Job | RunError]]] = {}
-        # a run's fields but its name, by value -> its jobs: runs written alike (a generated
-        # batch) share one set of jobs (renamed, each its own line); only runs with no error
-        # and targets told apart without lines are kept
-        self.by_content: dict[str, list[Job]] = {}
-        # a conditions mapping (by identity, kept alive here) -> its option fields
-        self.conditions_seen: dict[tuple[int, str], tuple[ConditionsSpec, tuple]] = {}
+        # runs written alike but for their names (a generated batch) -> the first one's spec
+        # and jobs, shared (renamed, each its own line), found before the run is parsed
+        # (compare.alike); only runs with no error and targets told apart without lines are
+        # kept
+        self.alike = AlikeRuns()
+        # (the values of a run's or the top level's conditions, the level) -> their option
+        # fields (_condition_fields)
+        self.conditions_seen: dict[tuple[tuple, str], tuple] = {}
 
     def error(
         self,
@@ -781,46 +814,62 @@ class _BatchRuns:
     def jobs(self, raw: RawRun) -> list[Job | RunError]:
         """The jobs of run ``raw``, one per target (an error in place of a bad target), or the
         one error that stops the whole run. A run whose mapping is one met before (a YAML
-        alias: the same object, hence the same lines) gets that run's jobs under its own name."""
+        alias: the same object, hence the same lines) gets that run's jobs under its own name;
+        a run written as an earlier valid one but for its name, that run's jobs under its own
+        name and line, unparsed."""
         same = self.by_data.get(id(raw.data))
         if same is not None:
             known, made = same
-            name = self._name(raw, known, _unit_spec(known.attacker) if known.attacker else None)
-            if isinstance(name, RunError):
-                return [name]
-            return [replace(j, run=name) for j in made]
+            return self._renamed(raw, known.name, known, made)
+        alike = self.alike.find(raw)
+        if alike is not None:  # its fields are those of a valid run: it is valid as well
+            known, made = alike
+            return self._renamed(raw, raw.data.get("name"), known, made, raw.line)
         spec = self._spec(raw)
         if not isinstance(spec, RunError) and spec.exchange is not None:
             return [self._exchange_job(raw, spec)]
-        # (a run's data is walked only once valid: an invalid one may expand through aliases)
-        content = None if isinstance(spec, RunError) else _content_key(raw.data)
-        alike = self.by_content.get(content) if content is not None else None
-        if alike is not None and not isinstance(spec, RunError):
-            name = self._name(raw, spec, _unit_spec(spec.attacker) if spec.attacker else None)
-            if isinstance(name, RunError):
-                return [name]
-            return [replace(j, run=name, line=raw.line) for j in alike]
         run = self._run(raw, spec)
         if isinstance(run, RunError):
             return [run]
-        labels = self._target_labels(run)
+        plain = [_target_label(t[1]) for t in run.targets]  # told apart by lines where alike
+        labels = self._target_labels(run, plain)
         made = [
             self._target_job(run, *target, label)
             for target, label in zip(run.targets, labels, strict=True)
         ]
         self.by_data[id(raw.data)] = (run.spec, made)
-        plain = [_target_label(t[1]) for t in run.targets]  # told apart by lines where alike
-        if content is not None and len(set(plain)) == len(plain):
+        if len(set(plain)) == len(plain):
             jobs = [j for j in made if isinstance(j, Job)]
             if len(jobs) == len(made):
-                self.by_content[content] = jobs
+                self.alike.keep(raw, (run.spec, jobs))
         return made
 
-    def _target_labels(self, run: _Run) -> list[str]:
-        """The labels of ``run``'s targets for its error messages, told apart where two are
-        the same ("boyz" twice: "boyz (line 3)" and "boyz (line 4)", or by their fields when
-        on one line: "boyz (targets[0])", "boyz (targets[1])")."""
-        labels = [_target_label(t[1]) for t in run.targets]
+    def _renamed(
+        self,
+        raw: RawRun,
+        given: str | None,
+        spec: RunSpec,
+        made: Sequence[Job | RunError],
+        line: int | None = None,
+    ) -> list[Job | RunError]:
+        """The jobs ``made`` for an earlier run (parsed as ``spec``) under the name of run
+        ``raw`` (``given``, else made as ``spec``'s would be), at ``line`` when given; or the
+        one error of that name."""
+        name = self._name(raw, given, spec)
+        if isinstance(name, RunError):
+            return [name]
+        if line is None:
+            return [replace(j, run=name) for j in made]
+        return [replace(j, run=name, line=line) for j in made]
+
+    def _target_labels(self, run: _Run, plain: list[str]) -> list[str]:
+        """The labels of ``run``'s targets for its error messages (``plain``: each one's
+        :func:`_target_label`), told apart where two are the same ("boyz" twice: "boyz (line
+        3)" and "boyz (line 4)", or by their fields when on one line: "boyz (targets[0])",
+        "boyz (targets[1])")."""
+        labels = list(plain)
+        if len(set(labels)) == len(labels):  # most runs: one target, or each its own
+            return labels
         for label in {x for x in labels if labels.count(x) > 1}:
             same = [i for i, x in enumerate(labels) if x == label]
             wheres = [self._target_where(run, *run.targets[i]) for i in same]
@@ -856,7 +905,7 @@ class _BatchRuns:
                 return self.error(raw, message, [f])
         ex = spec.exchange
         assert ex is not None
-        name = self._name(raw, spec, None, auto_name(ex))
+        name = self._name(raw, spec.name, spec, auto_name(ex))
         if isinstance(name, RunError):
             return name
         edition = self.ov.edition or str(spec.edition or self.d.edition or "10")
@@ -882,7 +931,7 @@ class _BatchRuns:
             selection,
             ov.method or spec.method or d.method or "exact",
             ov.trials or spec.trials or d.trials,
-            next(s for s in (ov.seed, spec.seed, d.seed, 40_000) if s is not None),
+            _first(ov.seed, spec.seed, d.seed, 40_000),
             f"{side_b.models} {side_b.name}",
             self.src,
             raw.line,
@@ -898,7 +947,7 @@ class _BatchRuns:
         if isinstance(spec, RunError):
             return spec
         attacker = _unit_spec(spec.attacker) if spec.attacker is not None else None
-        name = self._name(raw, spec, attacker)
+        name = self._name(raw, spec.name, spec)
         if isinstance(name, RunError):
             return name
         try:
@@ -944,7 +993,7 @@ class _BatchRuns:
             modifiers,
             method=ov.method or spec.method or d.method or "exact",
             trials=ov.trials or spec.trials or d.trials,
-            seed=next(s for s in (ov.seed, spec.seed, d.seed, 40_000) if s is not None),
+            seed=_first(ov.seed, spec.seed, d.seed, 40_000),
             order=_order(_first(spec.order, d.order)),
             sampler_set=_sampler_set(ov, spec, d),
         )
@@ -979,12 +1028,13 @@ class _BatchRuns:
         return spec
 
     def _name(
-        self, raw: RawRun, spec: RunSpec, attacker: UnitSpec | None, auto: str | None = None
+        self, raw: RawRun, given: str | None, spec: RunSpec, auto: str | None = None
     ) -> str | RunError:
-        """The run's name: its ``name`` (an error if an earlier run has it), or one made from
-        its attacker or steps (or ``auto``), numbered ``#N`` when an earlier run has it too."""
-        if spec.name is not None:
-            name = spec.name
+        """The run's name: ``given``, its ``name`` (an error if an earlier run has it), or one
+        made from the attacker or steps of ``spec`` (or ``auto``), numbered ``#N`` when an
+        earlier run has it too."""
+        if given is not None:
+            name = given
             if name in self.seen:
                 return self.error(
                     raw, f"name used by runs[{self.seen[name]}] as well", ["name"], name=name
@@ -992,8 +1042,10 @@ class _BatchRuns:
         else:
             if auto is not None:
                 name = auto
+            elif spec.attacker is not None:
+                name = _auto_name(_unit_spec(spec.attacker))
             else:
-                name = _auto_name(attacker) if attacker is not None else _sequence_name(spec)
+                name = _sequence_name(spec)
             self.auto[name] = self.auto.get(name, 0) + 1
             if self.auto[name] > 1 or name in self.seen:
                 name = f"{name} #{self.auto[name]}"
@@ -1081,6 +1133,7 @@ class _BatchRuns:
         else:
             assert run.att is not None
             selection = self._selection(run, run.att, tgt, tspec)
+        step_weapons, step_lines, step_fields = self._sequence_fields(run)
         return Job(
             name,
             selection,
@@ -1094,14 +1147,26 @@ class _BatchRuns:
             sampler_set=run.sampler_set,
             detail=self.ov.detail,
             notes=self.ov.notes,
-            step_weapons=tuple(t.index for t in run.templates or () if t.weapons),
             option_fields=self._option_fields(run, parts, tspec, top, where),
-            step_lines=tuple(
-                self.batch.line_of(["sequence", t.index - 1], raw) for t in run.templates or ()
-            ),
-            step_fields=tuple(
+            step_weapons=step_weapons,
+            step_lines=step_lines,
+            step_fields=step_fields,
+        )
+
+    def _sequence_fields(
+        self, run: _Run
+    ) -> tuple[tuple[int, ...], tuple[int | None, ...], tuple[tuple[int, str, str], ...]]:
+        """Where a sequence run's steps are written, for its jobs (:attr:`Job.step_weapons`,
+        :attr:`Job.step_lines`, :attr:`Job.step_fields`); nothing for a one-activation run
+        (not even the three loops: a batch makes a thousand such jobs)."""
+        if not run.templates:
+            return (), (), ()
+        return (
+            tuple(t.index for t in run.templates if t.weapons),
+            tuple(self.batch.line_of(["sequence", t.index - 1], run.raw) for t in run.templates),
+            tuple(
                 (t.index, option, field)
-                for t in run.templates or ()
+                for t in run.templates
                 for option, field in t.fields.items()
             ),
         )
@@ -1155,18 +1220,17 @@ class _BatchRuns:
         """(option, field, line) of each condition ``spec`` sets (the run's, or the top
         level's: ``level``), for :meth:`_option_fields`; no line (nothing refuses a
         condition's value once read, and finding a line composes the file's node tree). Made
-        once per mapping (a batch's runs share them)."""
+        once for each set of conditions (a batch's runs set a few between them)."""
         if spec is None:
             return ()
-        key = (id(spec), level)
+        key = (astuple(spec), level)
         if key not in self.conditions_seen:
-            fields = tuple(
+            self.conditions_seen[key] = tuple(
                 (f"--{c.replace('_', '-')}", f"{level}conditions.{c}", None)
-                for c in _CONDITIONS
-                if getattr(spec, c) is not None
+                for c, v in zip(_CONDITIONS, key[0], strict=True)
+                if v is not None
             )
-            self.conditions_seen[key] = (spec, fields)  # the spec kept: its id stays its own
-        return self.conditions_seen[key][1]
+        return self.conditions_seen[key]
 
     def _selection(self, run: _Run, att: UnitChoice, tgt: UnitChoice, tspec: UnitSpec) -> Selection:
         """The Selection of a one-activation run against one target: the run's values, else
@@ -1249,9 +1313,11 @@ def _added_abilities(*specs: Any) -> tuple[AddedAbility, ...]:
     Raises:
         _FieldError: naming the entry that does not parse.
     """
+    texts = _first(*(s.add_abilities for s in specs))
+    if not texts:  # most runs add none: not even the import, a batch has thousands
+        return ()
     from ..abilities import parse_added_ability
 
-    texts = _first(*(s.add_abilities for s in specs)) or []
     out = []
     for i, text in enumerate(texts):
         try:
@@ -1415,7 +1481,11 @@ def _text_step(look: _Lookup, j: int, text: str, edition: str) -> _StepTemplate:
 
 
 def _first(*values: Any) -> Any:
-    return next((v for v in values if v is not None), None)
+    """The first of ``values`` that is not None (None: none is)."""
+    for v in values:
+        if v is not None:
+            return v
+    return None
 
 
 def _mapping_step(
