@@ -27,7 +27,9 @@ import msgspec
 from msgspec import Struct, field
 
 from ..datasheet import Datasheet
+from ..effect_coverage import slug
 from ..effect_files import CHAPTER_RANK, display_name, faction_tiers
+from ..effect_schema import change_side
 from ..effects import (
     DERIVED,
     Effect,
@@ -328,8 +330,6 @@ def _within_picks(requested: list, sel: Selection) -> None:
         EffectError: more of one rule's options than it lets a unit have, naming them (the
             place of the last one in ``sel.effects``).
     """
-    from ..effect_coverage import slug
-
     given: dict[tuple, dict[str, Found]] = {}  # (faction, rule, side) -> label -> what found
     for item in requested:
         if isinstance(item, Found) and item.effect.record.picks is not None:
@@ -513,8 +513,6 @@ def _said_name(e: Effect, text: str) -> str:
     """The name a refusal gives ``e`` when the player wrote ``text``: the choice rule's when
     that is what the player named (Blessings of Khorne, not its option Martial
     Excellence), else the record's."""
-    from ..effect_coverage import slug
-
     key = parse_request(text).key
     return e.rule if key != e.id and key != slug(e.name) and key == slug(e.rule) else e.name
 
@@ -638,8 +636,6 @@ def _granted(requested: list, f: Facts) -> tuple[frozenset[str], frozenset[str]]
     """Keywords the attacker's effects give it (``grant_keyword``), for every other rule's
     conditions: those of records and changes whose conditions hold on its own keywords; the
     unit's, and its bearer's alone (``bearer_only``)."""
-    from ..effect_schema import change_side
-
     out: set[str] = set()
     bearer: set[str] = set()
     for item in requested:

@@ -36,6 +36,7 @@ from .added import added_kinds, answers_to, torrent_cannot_have
 from .applied import Active, Applied, OptionHint
 from .plan import GroupOptions, IdleEffect
 from .reads import IGNORES, ability_field, read_through, reading
+from .when import bearer_groups
 
 if TYPE_CHECKING:
     from .changes import Attack, Changes, Piece
@@ -675,8 +676,6 @@ def acting_hints(
 
 def _bearers(target: Unit) -> bool:
     """Whether the target has a bearer model (``Changes.why_idle``)."""
-    from .when import bearer_groups
-
     return bool(bearer_groups(target))
 
 

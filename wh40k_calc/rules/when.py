@@ -34,6 +34,8 @@ from msgspec import Struct
 
 from ..kept import Kept
 from ..records import replace
+from .cover import benefit_of_cover, cover_sources
+from .engaged import target_engaged
 
 if TYPE_CHECKING:
     from ..effect_schema import When
@@ -142,9 +144,6 @@ def facts_of(
 ) -> Facts:
     """The :class:`Facts` of a selection under ``edition`` (the target's state as built, or
     ``target_state``)."""
-    from .cover import cover_sources
-    from .engaged import target_engaged
-
     cond = sel.conditions
     att, tgt = _unit_facts(attacker), _unit_facts(target)
     return Facts(
@@ -480,8 +479,6 @@ def _in_cover(f: Facts, ctx: Context) -> bool:
     other effects' cover and Stealth (a record's own cover never counts for its own
     conditions: ``Changes``); read for the whole activation when no attack is named
     (``ranged`` None): in the Shooting phase, by an attack without [INDIRECT FIRE]."""
-    from .cover import benefit_of_cover
-
     ranged = ctx.ranged if ctx.ranged is not None else f.phase == "shooting"
     src = replace(f.cover, cover_fx=ctx.cover_fx, stealth_fx=ctx.stealth_fx)
     return benefit_of_cover(
