@@ -249,12 +249,10 @@ def _weapon_selection_part(s: Situation, w: Weapon) -> HashedKey:
             r for r in reads.read_through(edition) if getattr(cond, r.condition)
         )
     unread: tuple[str, ...] = ()
-    if rows:
-        ab = w.abilities
+    ab = w.abilities
+    if rows and not (ab.conditional or s.applied.every_active()):
         phase, melee = sel.phase, w.is_melee
         unread = tuple(r.condition for r in rows if not r.read_by(ab, phase, melee))
-        if ab.conditional or s.applied.every_active():
-            unread = ()
     parts = _LAST[2]
     part = parts.get(unread)
     if part is None:
