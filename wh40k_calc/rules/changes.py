@@ -152,6 +152,9 @@ class Changes:
         self.cover_fx = bool(cover)
         self.cover_by = tuple(dict.fromkeys(p.active.effect.identity for p in cover))
         self.stealth_by = tuple(dict.fromkeys(p.active.effect.identity for p in stealth))
+        # what may give the target the Benefit of Cover, these effects' included (the
+        # selection's sources, ``Facts.cover``): read for each weapon and kind of model
+        self.cover = replace(self.facts.cover, cover_fx=self.cover_fx, stealth_fx=self.stealth_fx)
 
     def fields(self, side: str, field: str) -> list[Piece]:
         """Every piece of ``field`` on ``side``, whatever its scope and conditions."""
