@@ -21,7 +21,7 @@ from ..selection import (
 )
 from ..units import ModelGroup, Unit
 from . import advanced
-from .engaged import dropped_note, engaged_weapons, implied_note, refusal
+from .engaged import dropped_note, engaged_weapons, implied_note, is_big, refusal
 from .plan import GroupOptions, Option
 
 
@@ -199,7 +199,7 @@ def _ranged_options(
     ranged, why = engaged_weapons(sel, attacker, g, ranged, blast_ok)
     if not ranged:
         return [], why, not_assault
-    vehicle = {"MONSTER", "VEHICLE"} & (g.profile.keywords | g.datasheet.all_keywords())
+    vehicle = is_big(g)
     pistols = [w for w in ranged if w.abilities.pistol]
     others = [w for w in ranged if not w.abilities.pistol]
     sets = [ranged] if vehicle or not pistols or not others else [others, pistols]
