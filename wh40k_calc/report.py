@@ -42,7 +42,7 @@ COND_KEYS = (
 def _f(x: float) -> float:
     """A number for the JSON: 12 decimals drop float noise (1e-17) but keep distributions
     summing to 1 within 1e-9 and small probabilities visible (6 decimals did neither)."""
-    return float(round(float(x), 12))
+    return round(float(x), 12)  # a float's round is a float
 
 
 def _dist(a: np.ndarray) -> list[float]:

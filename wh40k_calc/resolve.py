@@ -226,7 +226,7 @@ def activation_key(act: Activation) -> tuple:
 
 
 def _array_key(a: np.ndarray | None) -> tuple | None:
-    return None if a is None else (a.dtype.str, a.shape, a.tobytes())
+    return None if a is None else (a.dtype, a.shape, a.tobytes())  # a dtype compares by value
 
 
 def _read_only(out: Outcome) -> Outcome:
@@ -239,7 +239,7 @@ def _read_only(out: Outcome) -> Outcome:
         arrays += [out.final_states.lost, out.final_states.weights]
     for a in arrays:
         if isinstance(a, np.ndarray):
-            a.flags.writeable = False
+            a.setflags(write=False)
     return out
 
 
