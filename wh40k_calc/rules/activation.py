@@ -253,7 +253,10 @@ def _each_variant(
 
 def _blast_ok(changes: Changes):
     """Whether an effect lets a [BLAST] weapon of a model group shoot a target engaged with
-    the attacker (``blast_at_engaged``: :mod:`~wh40k_calc.rules.engaged`)."""
+    the attacker (``blast_at_engaged``: :mod:`~wh40k_calc.rules.engaged`); None where no
+    effect has a change (none does: ``weapons.weapon_options`` then keeps its options)."""
+    if not changes.by:
+        return None
 
     def ok(g: ModelGroup, w: Weapon) -> bool:
         return bool(changes.attacker("blast_at_engaged", changes.attack(w, g)))
@@ -265,7 +268,10 @@ def _assault_ok(changes: Changes):
     """Whether an effect lets a ranged weapon of a model group shoot after an Advance move
     (``--advanced``, :mod:`~wh40k_calc.rules.advanced`): it gives the weapon [ASSAULT] (an
     ``ability`` or ``choose_ability`` change whose conditions hold) or makes the unit eligible
-    to shoot with every weapon after Advancing (``shoots_after_advance``)."""
+    to shoot with every weapon after Advancing (``shoots_after_advance``); None where no
+    effect has a change, as :func:`_blast_ok`."""
+    if not changes.by:
+        return None
 
     def ok(g: ModelGroup, w: Weapon) -> bool:
         attack = changes.attack(w, g)
