@@ -90,6 +90,8 @@ def unit_fights_first(attacker: Unit, pieces: list) -> tuple[tuple[str, ...], li
     unit has Fights First while every model in it has the ability (10th edition: Core rules,
     Fights First; edition 11: 24.13 Fights First). It decides when the unit fights (12.04
     Fight Step), not what its attacks do: the note says one unit's attacks are the same."""
+    if not pieces:  # no Fights First here (most activations)
+        return (), [], False
     given = [p for p in pieces if p.active.owner is None]
     own = [p for p in pieces if p.active.owner is not None]
     notes = []
@@ -287,9 +289,12 @@ def _state_split(applied: Applied, facts) -> StateSplit | None:
     """The target-state conditions the engines cannot read per state (those of the attacker's
     changes and of the target's changes to the whole roll; for a unit of one model, every
     one: it has no model count to switch a kind on), or None when there are none."""
+    actives = applied.every_active()
+    if not actives:  # no effect (most activations)
+        return None
     single = facts.target.starting <= 1
     reads: list[tuple[str, int]] = []
-    for a in applied.every_active():
+    for a in actives:
         rec = a.effect.record
         for c in rec.changes:
             if change_side(rec, c) != a.side:

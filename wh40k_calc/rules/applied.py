@@ -197,6 +197,8 @@ class Applied(Struct):
         (``--effect ID:OPTION``, as written: in the order given, a Miracle dice value given
         twice twice; those of another side or option record not given already after them;
         ids given none are left out)."""
+        if not self.members:  # no effect applied
+            return {}
         by_key = {a.key: a for a in self.every_active()}
         out: dict[str, list[str]] = {}
         for (eid, _), keys in self.members.items():
@@ -239,6 +241,9 @@ def apply_effects(
     """
     base = facts
     requested, not_modelled = datasheet_rules(sel, attacker, target)
+    if not requested and not sel.effects:  # nothing to find or apply (728 of 830 batch plans)
+        out = Applied(base)
+        return out, not_modelled + _choice_lines(sel, out, datasheet_choices(sel, attacker, target))
     units = (
         {
             "attacker": (attacker.name, unit_keys(attacker)),

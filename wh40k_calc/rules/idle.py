@@ -575,7 +575,10 @@ def idle_effects(
     named effect's note reads ``--effect ID: no effect: ...``; a datasheet's own rule's names
     the rule and its datasheet. A datasheet's own rule that would act with an option
     ``hints`` name (:func:`acting_hints`) is ``hinted``: its hint line says it
-    (:func:`hint_lines`), so its note is not shown as well."""
+    (:func:`hint_lines`), so its note is not shown as well. None without an effect applied
+    (``applied.members``: most of a batch's activations)."""
+    if not applied.members:
+        return []
     hints = list(hints)
     bearers, names = _bearers(target), (attacker.name, target.name)
     everyone = {a.key for a in applied.every_active()}
