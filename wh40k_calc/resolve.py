@@ -336,6 +336,8 @@ def _best_attacker(
 ) -> tuple[tuple[int, ...], int]:
     """The attacker's best (picks, variant) among ``variants`` (the variants of one defender
     choice): every candidate, or coordinate ascent when there are too many."""
+    if len(variants) == 1 and all(len(g.options) == 1 for g in plan.groups):
+        return tuple(0 for _ in plan.groups), variants[0]  # the one candidate (most runs)
     ranges = [range(len(g.options)) for g in plan.groups]
     candidates = list(itertools.product(itertools.product(*ranges), variants))
     picks, variant = candidates[0]

@@ -698,6 +698,8 @@ def _choice_lines(sel: Selection, out: Applied, abilities: Sequence[ChoiceAbilit
     of whose records acts here (the player chose) or none of whose records can act in this
     phase (it changes nothing here); else the ability with the ``--effect`` of each record
     that can (the player has not chosen)."""
+    if not abilities:  # most units have none
+        return []
     acting = {a.effect.id for a in out.every_active()}
     lines = []
     for ab in abilities:
