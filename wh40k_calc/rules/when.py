@@ -78,11 +78,17 @@ class UnitState(Struct, frozen=True):
 
 def unit_state(unit: Unit, wounds_left: int | None) -> UnitState:
     """The state of a unit as built (its Bodyguard at the size asked for, Leaders whole), with
-    ``wounds_left`` of its first model (``--wounds-left`` / ``--target-wounds-left``)."""
+    ``wounds_left`` of its first model (``--wounds-left`` / ``--target-wounds-left``); its
+    size found once per unit object (:func:`_unit_facts`)."""
+    return UnitState(*_unit_facts(unit)[4], wounds_left)
+
+
+def _size(unit: Unit) -> tuple[int, int, int]:
+    """:func:`unit_state`'s models, Starting Strength and first model's W of ``unit``."""
     leaders = sum(g.count for g in unit.all_groups if g.character)
     starting = unit.starting_strength + leaders
     first = unit.all_groups[0].profile.W if unit.all_groups else 1
-    return UnitState(unit.models, starting, first, wounds_left)
+    return unit.models, starting, first
 
 
 def starting_thresholds(state: UnitState) -> dict[str, int]:
@@ -177,9 +183,12 @@ UNIT_FACTS_KEPT = 512
 _UNIT_FACTS: Kept[int, tuple[Unit, tuple]] = Kept(UNIT_FACTS_KEPT)  # see _unit_facts
 
 
-def _unit_facts(unit: Unit) -> tuple[bool, bool, frozenset[str], frozenset[str]]:
+def _unit_facts(
+    unit: Unit,
+) -> tuple[bool, bool, frozenset[str], frozenset[str], tuple[int, int, int]]:
     """What :func:`facts_of` reads of a unit alone: whether it has a CHARACTER model, whether
-    every model is the bearer, its Leaders' keywords, its models' names; found once per unit
+    every model is the bearer, its Leaders' keywords, its models' names, its size
+    (:func:`_size`); found once per unit
     object (kept by its identity with the unit itself: a batch plans the same built units
     again and again, ``rules.activation.built_unit``)."""
     kept = _UNIT_FACTS.get(id(unit))
@@ -190,6 +199,7 @@ def _unit_facts(unit: Unit) -> tuple[bool, bool, frozenset[str], frozenset[str]]
         _all_bearer(unit),
         leader_keywords(unit),
         model_names(unit),
+        _size(unit),
     )
     _UNIT_FACTS.put(id(unit), (unit, found))
     return found
