@@ -4,10 +4,12 @@ a weapon (``rules.damage.vs_model``, kept by :func:`~wh40k_calc.rules.damage.vs_
 weapon's per-attack kernel and its attacks (``engine.memo.per_attack``, ``attacks_of``), and
 the engine's weapon parts (``memo.of_objects``) kept while other kept values are made. Each
 shared result is checked against the one made afresh; each key against every input it names.
+An attacking unit's weapon options (``rules.weapons.weapon_options``) are kept too.
 """
 
 from __future__ import annotations
 
+import copy
 import shlex
 from types import SimpleNamespace
 
@@ -22,7 +24,8 @@ from wh40k_calc.options import catalog
 from wh40k_calc.profile import RollTable, attack_pmf
 from wh40k_calc.records import replace
 from wh40k_calc.request import parse_request
-from wh40k_calc.rules import attacks, damage
+from wh40k_calc.rules import attacks, damage, weapons
+from wh40k_calc.rules.activation import built_unit
 
 # More selections whose saves and Damage differ in one thing each: [MELTA] at half range and
 # not, [DEVASTATING WOUNDS] in both editions, Feel No Pain and Damage changes given.
@@ -146,14 +149,24 @@ def _ab(base: dict, **fields) -> dict:
     return _with(base, ab=replace(base["ab"], **fields))
 
 
+def _cover(base: dict) -> dict:
+    """``--cover`` switched, in the selection and in the cover sources its Changes gathered
+    from it (``Changes.cover``: the situation as a plan with it would make it)."""
+    b = _sel(
+        base, conditions=replace(base["s"].sel.conditions, cover=not base["s"].sel.conditions.cover)
+    )
+    s = b["s"]
+    fx = copy.copy(s.changes)
+    fx.cover = replace(fx.cover, given=s.sel.conditions.cover)
+    return _with(b, s=replace(s, changes=fx))
+
+
 def _mutations(b: dict) -> dict:
     """One changed set of arguments per name of VS_INPUTS, changing only that input."""
     k, w = b["k"], b["attack"].weapon
     melta = _ab(_sel(b, conditions=replace(b["s"].sel.conditions, half_range=True)), melta=None)
     return {
-        "cover": _sel(
-            b, conditions=replace(b["s"].sel.conditions, cover=not b["s"].sel.conditions.cover)
-        ),
+        "cover": _cover(b),
         "ap": _weapon(b, AP=w.AP - 1),
         "weapon.D": _weapon(b, D=Dice.parse("D6+7")),
         "fnp_psychic": _kind(_ab(b, psychic=True), fnp_psychic=4),
@@ -301,3 +314,27 @@ def test_attacks_shared_across_what_they_do_not_read(monkeypatch: pytest.MonkeyP
     p2k, metak = wounds.wound_joint(ap, 10, memo.per_attack(ap), memo.attacks_of(ap, 10))
     np.testing.assert_array_equal(p2, p2k)
     assert meta == metak
+
+
+# Weapon options under each condition they read, and a --weapon named.
+OPTIONS = [
+    "shoot knight-paladin --weapon 'ironstorm missile pod' -t intercessor-squad --indirect",
+    "shoot intercessor-squad -t boyz --advanced",
+    "shoot leman-russ-battle-tank -t intercessor-squad --target-engaged",
+    "shoot boyz --models 10 --weapon slugga -t intercessor-squad",
+]
+
+
+def test_kept_weapon_options_are_those_made_afresh() -> None:
+    cat = catalog(None)
+    lines = COMMANDS + MORE + OPTIONS
+    weapons._OPTIONS.clear()
+    kept = []
+    for line in lines:
+        sel = _selection(cat, line)
+        attacker = built_unit(sel.attacker, "attacker", sel.edition)
+        kept.append((sel, attacker, weapons.weapon_options(sel, attacker)))
+    assert 0 < len(weapons._OPTIONS) < len(lines)  # some shared
+    for line, (sel, attacker, got) in zip(lines, kept, strict=True):
+        assert got == weapons.made_weapon_options(sel, attacker), line
+        assert weapons.weapon_options(sel, attacker) == got, line

@@ -10,6 +10,7 @@ caller's part. Errors are never kept: a caller stores only what it made."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
@@ -17,20 +18,21 @@ V = TypeVar("V")
 
 
 class Kept(Generic[K, V]):
-    """A bounded store of made values: ``get`` what was ``put`` under a key, or None.
+    """A bounded store of made values: ``get(key)`` what was ``put`` under a key, or None
+    (the store's own dict's ``get``, not a method calling it: a batch of 2,000 runs asks some
+    19,000 times).
 
     Args:
         size: the most entries kept; a ``put`` into a full store first drops every entry."""
 
-    __slots__ = ("_found", "size")
+    __slots__ = ("_found", "get", "size")
+
+    get: Callable[[K], V | None]
 
     def __init__(self, size: int) -> None:
         self.size = size
         self._found: dict[K, V] = {}
-
-    def get(self, key: K) -> V | None:
-        """The value kept under ``key``, or None."""
-        return self._found.get(key)
+        self.get = self._found.get
 
     def put(self, key: K, value: V) -> V:
         """Keep ``value`` under ``key`` (every entry dropped first when full); returns it."""

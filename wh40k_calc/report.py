@@ -12,6 +12,7 @@ from msgspec.structs import asdict
 
 from .edition import heading_words
 from .engine.outcome import LOSS_FIELDS, TOTAL_FIELDS, WEAPON_FIELDS, Outcome
+from .kept import Kept
 from .profile import TargetProfile
 from .resolve import Result
 from .rules.added import added_kinds
@@ -41,8 +42,11 @@ COND_KEYS = (
 
 def _f(x: float) -> float:
     """A number for the JSON: 12 decimals drop float noise (1e-17) but keep distributions
-    summing to 1 within 1e-9 and small probabilities visible (6 decimals did neither)."""
-    return float(round(float(x), 12))
+    summing to 1 within 1e-9 and small probabilities visible (6 decimals did neither). A
+    whole number is its own rounding, and skips round's decimal conversion (most of a batch's
+    attacker losses are 0, and a third of its expected figures whole)."""
+    x = float(x)
+    return x if x.is_integer() else round(x, 12)
 
 
 def _dist(a: np.ndarray) -> list[float]:
@@ -52,7 +56,11 @@ def _dist(a: np.ndarray) -> list[float]:
 def _kill_rows(kill: np.ndarray) -> list[dict[str, Any]]:
     """The JSON kill table: P(at least k models destroyed) for k = 1, 2, ... (each as
     :func:`_f` gives it, rounded at once)."""
-    return [{"models": k, "at_least": p} for k, p in enumerate(_dist(kill), 1)]
+    return _rows(_dist(kill))
+
+
+def _rows(at_least: list[float]) -> list[dict[str, Any]]:
+    return [{"models": k, "at_least": p} for k, p in enumerate(at_least, 1)]
 
 
 def _outcome_block(o: Outcome, n_models: int, damage: bool = True) -> dict[str, Any]:
@@ -214,12 +222,32 @@ def table_json(r: Result) -> dict[str, Any]:
             "points_listed": att.points_listed,
         },
         "target": target_block(r),
-        "expected": {k: _f(o.expected[k]) for k in TOTAL_FIELDS},
-        "kill_table": _kill_rows(o.kill_table),
-        "attacker_losses": {k: _f(o.attacker_losses[k]) for k in LOSS_FIELDS},
+        **_table_figures(o),
         "not_modelled": plan.not_modelled + _weapon_not_modelled(r),
         "notes": r.notes,
     }
+
+
+FIGURES_KEPT = 512
+_FIGURES: Kept[tuple[int, ...], tuple[tuple, dict, list[float], dict]] = Kept(FIGURES_KEPT)
+
+
+def _table_figures(o: Outcome) -> dict[str, Any]:
+    """The ``expected``, ``kill_table`` and ``attacker_losses`` of :func:`table_json` for
+    outcome ``o``, rounded as :func:`to_json` rounds them, worked out once per process for
+    each outcome's figures: the runs of a batch that resolve the same activation share the
+    kept outcome's distribution and dicts (``resolve.exact_outcome``: 318 of the 1,050 rows
+    of ``benchmarks/batch-2000.yaml``). Kept by the identity of those three objects, with
+    them (so that no id is reused while kept); each caller gets its own dicts and lists."""
+    held = (o.models_destroyed_distribution, o.expected, o.attacker_losses)
+    key = tuple(map(id, held))
+    kept = _FIGURES.get(key)
+    if kept is None or any(a is not b for a, b in zip(kept[0], held, strict=True)):
+        expected = {k: _f(o.expected[k]) for k in TOTAL_FIELDS}
+        losses = {k: _f(o.attacker_losses[k]) for k in LOSS_FIELDS}
+        kept = _FIGURES.put(key, (held, expected, _dist(o.kill_table), losses))
+    _, expected, kill, losses = kept
+    return {"expected": dict(expected), "kill_table": _rows(kill), "attacker_losses": dict(losses)}
 
 
 def _sample_block(r: Result, s: Outcome) -> dict[str, Any]:

@@ -226,7 +226,7 @@ def activation_key(act: Activation) -> tuple:
 
 
 def _array_key(a: np.ndarray | None) -> tuple | None:
-    return None if a is None else (a.dtype.str, a.shape, a.tobytes())
+    return None if a is None else (a.dtype, a.shape, a.tobytes())  # a dtype compares by value
 
 
 def _read_only(out: Outcome) -> Outcome:
@@ -239,7 +239,7 @@ def _read_only(out: Outcome) -> Outcome:
         arrays += [out.final_states.lost, out.final_states.weights]
     for a in arrays:
         if isinstance(a, np.ndarray):
-            a.flags.writeable = False
+            a.setflags(write=False)
     return out
 
 
@@ -336,6 +336,8 @@ def _best_attacker(
 ) -> tuple[tuple[int, ...], int]:
     """The attacker's best (picks, variant) among ``variants`` (the variants of one defender
     choice): every candidate, or coordinate ascent when there are too many."""
+    if len(variants) == 1 and all(len(g.options) == 1 for g in plan.groups):
+        return tuple(0 for _ in plan.groups), variants[0]  # the one candidate (most runs)
     ranges = [range(len(g.options)) for g in plan.groups]
     candidates = list(itertools.product(itertools.product(*ranges), variants))
     picks, variant = candidates[0]

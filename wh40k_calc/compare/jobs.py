@@ -6,6 +6,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import cache, lru_cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
@@ -308,11 +309,9 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
         last = seq.primary(len(seq.steps) - 1)
         n = seq.steps[0].result.activation.target.models
         return obj, {**row_figures(obj, job.points), **wipe_odds(last, n)}
-    from ..report import to_json
-    from ..resolve import resolve
-
+    report, resolving = _resolving()
     damage = job.detail or job.explain  # the table and the CSV never read it
-    result = resolve(
+    result = resolving.resolve(
         job.selection,
         job.method,
         job.trials,
@@ -328,9 +327,9 @@ def job_outcome(job: Job) -> tuple[dict[str, Any], dict[str, float | None]]:
 
         result = explained(result, seed=job.seed)
     if job.detail or result.method == "sample":
-        obj = to_json(result)
+        obj = report.to_json(result)
     elif job.explain or result.method != "exact":
-        obj = to_json(result, damage=False)  # its exact figure pass never run
+        obj = report.to_json(result, damage=False)  # its exact figure pass never run
     else:
         obj = _table_object(result)
     odds = wipe_odds(result.primary, result.plan.target.models)
@@ -364,10 +363,18 @@ def _table_object(result: "Result") -> dict[str, Any]:
     """What the table and the CSV read of ``report.to_json`` of an exact ``result``
     (``report.table_json``: no damage distribution, its figure pass never run, nor anything
     else only ``--json`` shows)."""
-    from ..report import table_json
-
     assert result.exact is not None
-    return table_json(result)
+    return _resolving()[0].table_json(result)
+
+
+@cache
+def _resolving() -> tuple[ModuleType, ModuleType]:
+    """The ``report`` and ``resolve`` modules, imported when the first job is resolved (not
+    with this module: building and checking jobs loads no engine nor numpy), once: an import
+    in the function each job calls cost about 1.2 us each, three a job."""
+    from .. import report, resolve
+
+    return report, resolve
 
 
 def _field_note(note: str, fields: dict[str, str], steps: dict[int, dict[str, str]]) -> str:

@@ -6,23 +6,40 @@ both editions share, and each edition answers the questions where its text diffe
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .activation import Rules
+
+if TYPE_CHECKING:
+    from .edition import Edition
 
 EDITIONS = ("10", "11")
 
 
+_RULES: dict[str, Rules] = {}  # each edition's, made once (its modules imported at first use)
+
+
 def get_rules(edition: str) -> Rules:
-    """The rules of ``edition`` ("10" or "11"): ``get_rules(e).plan(sel)``.
+    """The rules of ``edition`` ("10" or "11"): ``get_rules(e).plan(sel)``. Made once per
+    process (an edition answers questions and keeps nothing: a batch plans hundreds of
+    selections).
 
     Raises:
         ValueError: an unknown edition.
     """
+    rules = _RULES.get(edition)
+    if rules is None:
+        rules = _RULES[edition] = Rules(_edition(edition))
+    return rules
+
+
+def _edition(edition: str) -> Edition:
     if edition == "10":
         from .edition10 import Edition10
 
-        return Rules(Edition10())
+        return Edition10()
     if edition == "11":
         from .edition11 import Edition11
 
-        return Rules(Edition11())
+        return Edition11()
     raise ValueError(f"unknown edition {edition!r} (choose 10 or 11)")

@@ -19,6 +19,9 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
+from ..abilities import parse_ability
+from ..datasheet import norm_rule
+from ..effect_schema import change_field, change_side
 from ..kept import Kept
 from ..profile import Activation, AttackProfile, TargetProfile, TargetStates
 from ..records import replace
@@ -45,7 +48,7 @@ from .miracle import check_named_rolls, keep_miracle_dice, miracle_only_sides, m
 from .mortal import before_attacks, from_wounds_left
 from .plan import GroupOptions, Plan, acting_ids
 from .situation import Situation
-from .target import Kind, target_profile, wounded_start
+from .target import PER_KIND, Kind, target_profile, wounded_start
 from .unit_abilities import damaged_hit_mod, defence_notes
 from .weapons import ordered, weapon_options
 from .when import StateSplit, UnitState, bearer_groups, facts_of, state_reads
@@ -87,8 +90,8 @@ def unit_fights_first(attacker: Unit, pieces: list) -> tuple[tuple[str, ...], li
     unit has Fights First while every model in it has the ability (10th edition: Core rules,
     Fights First; edition 11: 24.13 Fights First). It decides when the unit fights (12.04
     Fight Step), not what its attacks do: the note says one unit's attacks are the same."""
-    from ..datasheet import norm_rule
-
+    if not pieces:  # no Fights First here (most activations)
+        return (), [], False
     given = [p for p in pieces if p.active.owner is None]
     own = [p for p in pieces if p.active.owner is not None]
     notes = []
@@ -252,7 +255,10 @@ def _each_variant(
 
 def _blast_ok(changes: Changes):
     """Whether an effect lets a [BLAST] weapon of a model group shoot a target engaged with
-    the attacker (``blast_at_engaged``: :mod:`~wh40k_calc.rules.engaged`)."""
+    the attacker (``blast_at_engaged``: :mod:`~wh40k_calc.rules.engaged`); None where no
+    effect has a change (none does: ``weapons.weapon_options`` then keeps its options)."""
+    if not changes.by:
+        return None
 
     def ok(g: ModelGroup, w: Weapon) -> bool:
         return bool(changes.attacker("blast_at_engaged", changes.attack(w, g)))
@@ -264,8 +270,10 @@ def _assault_ok(changes: Changes):
     """Whether an effect lets a ranged weapon of a model group shoot after an Advance move
     (``--advanced``, :mod:`~wh40k_calc.rules.advanced`): it gives the weapon [ASSAULT] (an
     ``ability`` or ``choose_ability`` change whose conditions hold) or makes the unit eligible
-    to shoot with every weapon after Advancing (``shoots_after_advance``)."""
-    from ..abilities import parse_ability
+    to shoot with every weapon after Advancing (``shoots_after_advance``); None where no
+    effect has a change, as :func:`_blast_ok`."""
+    if not changes.by:
+        return None
 
     def ok(g: ModelGroup, w: Weapon) -> bool:
         attack = changes.attack(w, g)
@@ -281,12 +289,12 @@ def _state_split(applied: Applied, facts) -> StateSplit | None:
     """The target-state conditions the engines cannot read per state (those of the attacker's
     changes and of the target's changes to the whole roll; for a unit of one model, every
     one: it has no model count to switch a kind on), or None when there are none."""
-    from ..effect_schema import change_field, change_side
-    from .target import PER_KIND
-
+    actives = applied.every_active()
+    if not actives:  # no effect (most activations)
+        return None
     single = facts.target.starting <= 1
     reads: list[tuple[str, int]] = []
-    for a in applied.every_active():
+    for a in actives:
         rec = a.effect.record
         for c in rec.changes:
             if change_side(rec, c) != a.side:

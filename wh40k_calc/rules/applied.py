@@ -27,7 +27,9 @@ import msgspec
 from msgspec import Struct, field
 
 from ..datasheet import Datasheet
+from ..effect_coverage import slug
 from ..effect_files import CHAPTER_RANK, display_name, faction_tiers
+from ..effect_schema import change_side
 from ..effects import (
     DERIVED,
     Effect,
@@ -195,6 +197,8 @@ class Applied(Struct):
         (``--effect ID:OPTION``, as written: in the order given, a Miracle dice value given
         twice twice; those of another side or option record not given already after them;
         ids given none are left out)."""
+        if not self.members:  # no effect applied
+            return {}
         by_key = {a.key: a for a in self.every_active()}
         out: dict[str, list[str]] = {}
         for (eid, _), keys in self.members.items():
@@ -237,6 +241,9 @@ def apply_effects(
     """
     base = facts
     requested, not_modelled = datasheet_rules(sel, attacker, target)
+    if not requested and not sel.effects:  # nothing to find or apply (728 of 830 batch plans)
+        out = Applied(base)
+        return out, not_modelled + _choice_lines(sel, out, datasheet_choices(sel, attacker, target))
     units = (
         {
             "attacker": (attacker.name, unit_keys(attacker)),
@@ -328,8 +335,6 @@ def _within_picks(requested: list, sel: Selection) -> None:
         EffectError: more of one rule's options than it lets a unit have, naming them (the
             place of the last one in ``sel.effects``).
     """
-    from ..effect_coverage import slug
-
     given: dict[tuple, dict[str, Found]] = {}  # (faction, rule, side) -> label -> what found
     for item in requested:
         if isinstance(item, Found) and item.effect.record.picks is not None:
@@ -513,8 +518,6 @@ def _said_name(e: Effect, text: str) -> str:
     """The name a refusal gives ``e`` when the player wrote ``text``: the choice rule's when
     that is what the player named (Blessings of Khorne, not its option Martial
     Excellence), else the record's."""
-    from ..effect_coverage import slug
-
     key = parse_request(text).key
     return e.rule if key != e.id and key != slug(e.name) and key == slug(e.rule) else e.name
 
@@ -638,8 +641,6 @@ def _granted(requested: list, f: Facts) -> tuple[frozenset[str], frozenset[str]]
     """Keywords the attacker's effects give it (``grant_keyword``), for every other rule's
     conditions: those of records and changes whose conditions hold on its own keywords; the
     unit's, and its bearer's alone (``bearer_only``)."""
-    from ..effect_schema import change_side
-
     out: set[str] = set()
     bearer: set[str] = set()
     for item in requested:
@@ -697,6 +698,8 @@ def _choice_lines(sel: Selection, out: Applied, abilities: Sequence[ChoiceAbilit
     of whose records acts here (the player chose) or none of whose records can act in this
     phase (it changes nothing here); else the ability with the ``--effect`` of each record
     that can (the player has not chosen)."""
+    if not abilities:  # most units have none
+        return []
     acting = {a.effect.id for a in out.every_active()}
     lines = []
     for ab in abilities:

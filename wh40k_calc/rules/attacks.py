@@ -14,6 +14,7 @@ outcomes are worth downstream (DESIGN.md: per-die choices).
 from __future__ import annotations
 
 from collections import Counter
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -61,18 +62,17 @@ def weapon_profiles(
     ``origins``
     gets each profile's (model group, weapon, models) by its name."""
     sel = s.sel
-    merged: dict[tuple[str, str], list] = {}
     sheets: dict[str, int] = {}  # a datasheet key's first place in the unit
     for i, ds in enumerate(s.attacker.datasheets):
         sheets.setdefault(ds.key, i)
-
-    def rank(item: tuple[ModelGroup, Weapon, int]) -> tuple[int, int]:
-        g, w, _ = item
+    ranked = []  # (place in the unit, (datasheet key, weapon key), group, weapon, models)
+    for g, w, n in used:
         ds = g.datasheet
-        return sheets[ds.key], _weapon_places(ds)[w.key]
-
-    for g, w, n in sorted(used, key=rank):
-        key: tuple = (g.datasheet.key, w.key)
+        key: tuple = (ds.key, w.key)  # each name normalised once
+        ranked.append(((sheets[key[0]], _weapon_places(ds)[key[1]]), key, g, w, n))
+    ranked.sort(key=itemgetter(0))  # stable: the order used, within a place
+    merged: dict[tuple[str, str], list] = {}
+    for _, key, g, w, n in ranked:
         if key in merged:
             merged[key][1] += n
         else:
@@ -80,13 +80,13 @@ def weapon_profiles(
     named: dict[str, int] = {}
     for w, _, _ in merged.values():
         named[w.name] = named.get(w.name, 0) + 1
+    chars = list(tprofile.characters)
+    if tprofile.precision_pick is not None:  # the CHARACTER model the player named
+        chars.insert(0, chars.pop(tprofile.precision_pick))
     out = []
     for w, n, g in merged.values():
         label = w.name if named[w.name] == 1 else f"{w.name} ({g.datasheet.name})"
         precise = w.abilities.precision and sel.precision_target != "bodyguard"
-        chars = list(tprofile.characters)
-        if tprofile.precision_pick is not None:  # the CHARACTER model the player named
-            chars.insert(0, chars.pop(tprofile.precision_pick))
         first = chars[0].kind if precise and chars else tprofile.bodyguard[0].kind
         if origins is not None:
             origins[label] = (g, w, n)
@@ -249,12 +249,10 @@ def _weapon_selection_part(s: Situation, w: Weapon) -> HashedKey:
             r for r in reads.read_through(edition) if getattr(cond, r.condition)
         )
     unread: tuple[str, ...] = ()
-    if rows:
-        ab = w.abilities
+    ab = w.abilities
+    if rows and not (ab.conditional or s.applied.every_active()):
         phase, melee = sel.phase, w.is_melee
         unread = tuple(r.condition for r in rows if not r.read_by(ab, phase, melee))
-        if ab.conditional or s.applied.every_active():
-            unread = ()
     parts = _LAST[2]
     part = parts.get(unread)
     if part is None:

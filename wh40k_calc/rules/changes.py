@@ -152,6 +152,12 @@ class Changes:
         self.cover_fx = bool(cover)
         self.cover_by = tuple(dict.fromkeys(p.active.effect.identity for p in cover))
         self.stealth_by = tuple(dict.fromkeys(p.active.effect.identity for p in stealth))
+        # what may give the target the Benefit of Cover, these effects' included (the
+        # selection's sources, ``Facts.cover``, as they are where none gives it cover or
+        # Stealth): read for each weapon and kind of model
+        self.cover = self.facts.cover
+        if cover or stealth:
+            self.cover = replace(self.cover, cover_fx=self.cover_fx, stealth_fx=self.stealth_fx)
 
     def fields(self, side: str, field: str) -> list[Piece]:
         """Every piece of ``field`` on ``side``, whatever its scope and conditions."""

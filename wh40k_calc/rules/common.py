@@ -79,6 +79,7 @@ def wound_outcomes(needed: int, modifier: int, crit_on: int) -> tuple[int, ...]:
     return _success_table(needed, modifier, crit_on)
 
 
+@lru_cache(maxsize=1024)  # pure, of a few small numbers: a batch asks the same tables 2,000 times
 def _success_table(
     needed: int, modifier: int, crit_on: int, fail_up_to: int = 1
 ) -> tuple[int, ...]:

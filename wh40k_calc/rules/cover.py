@@ -42,18 +42,14 @@ class CoverSources(Struct, frozen=True):
     stealth_fx: bool = False
 
 
-def cover_sources(
-    sel: Selection, target: Unit, cover_fx: bool = False, stealth_fx: bool = False
-) -> CoverSources:
-    """The :class:`CoverSources` of a selection against ``target`` (``cover_fx`` and
-    ``stealth_fx``: the effects')."""
+def cover_sources(sel: Selection, target: Unit) -> CoverSources:
+    """The :class:`CoverSources` of a selection against ``target``, before any effect's
+    (``Changes.cover`` adds those)."""
     cond = sel.conditions
     return CoverSources(
         given=cond.cover,
         stealth=has_stealth(sel, target),
         indirect=cond.indirect and sel.phase == "shooting",
-        cover_fx=cover_fx,
-        stealth_fx=stealth_fx,
     )
 
 
@@ -77,12 +73,11 @@ def benefit_of_cover(
 
 def attack_in_cover(s: Situation, w: Weapon, ab: WeaponAbilities) -> bool:
     """:func:`benefit_of_cover` of ``w``'s attacks in the activation ``s`` (``ab``: the
-    weapon's abilities after effects)."""
-    fx = s.changes
-    src = cover_sources(s.sel, s.target, fx.cover_fx, fx.stealth_fx)
+    weapon's abilities after effects): the sources ``s.changes.cover`` gathered once (the
+    selection's and its effects')."""
     return benefit_of_cover(
         s.edition,
-        src,
+        s.changes.cover,
         ranged=not w.is_melee,
         ignores_cover=ab.ignores_cover,
         indirect_fire=ab.indirect_fire,

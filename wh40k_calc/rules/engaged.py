@@ -47,8 +47,8 @@ BIG = frozenset({"MONSTER", "VEHICLE"})
 
 def is_big(g: ModelGroup) -> bool:
     """Whether the models of ``g`` are MONSTER or VEHICLE models (their profile's keywords or
-    their datasheet's)."""
-    return bool(BIG & (g.profile.keywords | g.datasheet.all_keywords()))
+    their datasheet's; each set asked apart, not joined: a batch asks it for every weapon)."""
+    return not (BIG.isdisjoint(g.profile.keywords) and BIG.isdisjoint(g.datasheet.all_keywords()))
 
 
 def big_unit(unit: Unit) -> bool:

@@ -239,7 +239,7 @@ def hit_values(
     [LETHAL HITS], wounds automatically where the edition says so (Core rules: Sustained Hits,
     Lethal Hits; 24.23 [LETHAL HITS]: the player's choice, whose sentence goes in
     ``notes``)."""
-    pw = wound_table.probabilities(3)
+    pw = wound_table.probabilities(3).tolist()  # floats: the same sums, without numpy's scalars
     per_hit = float(sum(pw[i] * v_wound[i] for i in range(3)))
     sus = ab.sustained_hits.mean if ab.sustained_hits is not None else 0.0
     lethal = False

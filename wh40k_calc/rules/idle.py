@@ -36,6 +36,7 @@ from .added import added_kinds, answers_to, torrent_cannot_have
 from .applied import Active, Applied, OptionHint
 from .plan import GroupOptions, IdleEffect
 from .reads import IGNORES, ability_field, read_through, reading
+from .when import bearer_groups
 
 if TYPE_CHECKING:
     from .changes import Attack, Changes, Piece
@@ -574,7 +575,10 @@ def idle_effects(
     named effect's note reads ``--effect ID: no effect: ...``; a datasheet's own rule's names
     the rule and its datasheet. A datasheet's own rule that would act with an option
     ``hints`` name (:func:`acting_hints`) is ``hinted``: its hint line says it
-    (:func:`hint_lines`), so its note is not shown as well."""
+    (:func:`hint_lines`), so its note is not shown as well. None without an effect applied
+    (``applied.members``: most of a batch's activations)."""
+    if not applied.members:
+        return []
     hints = list(hints)
     bearers, names = _bearers(target), (attacker.name, target.name)
     everyone = {a.key for a in applied.every_active()}
@@ -675,8 +679,6 @@ def acting_hints(
 
 def _bearers(target: Unit) -> bool:
     """Whether the target has a bearer model (``Changes.why_idle``)."""
-    from .when import bearer_groups
-
     return bool(bearer_groups(target))
 
 

@@ -134,6 +134,8 @@ def acting_ids(
 ) -> tuple[list[str], dict[str, list[str]]]:
     """The effect ids and their sides (``Applied.ids``, ``Applied.sides``) without the
     halves ``idle`` lists (an id with no side left is left out)."""
+    if not sides:  # no effect applied
+        return [], {}
     gone = {(i.id, i.side) for i in idle}
     out_sides = {eid: [s for s in ss if (eid, s) not in gone] for eid, ss in sides.items()}
     out_sides = {eid: ss for eid, ss in out_sides.items() if ss}

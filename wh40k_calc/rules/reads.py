@@ -38,6 +38,7 @@ other engaged target is refused (04.02) whatever the weapon.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -67,9 +68,15 @@ class Reader:
     abilities: tuple[str, ...]
     names: str
 
+    @cached_property
+    def fields(self) -> tuple[str, ...]:
+        """The :class:`~wh40k_calc.abilities.WeaponAbilities` fields of the row's abilities
+        (made once: a batch asks :meth:`has` of every weapon of every run)."""
+        return tuple(ability_field(k) for k in self.abilities)
+
     def has(self, ab: WeaponAbilities) -> bool:
         """Whether a weapon with abilities ``ab`` has one of the row's abilities."""
-        return any(getattr(ab, ability_field(k)) for k in self.abilities)
+        return any(getattr(ab, f) for f in self.fields)
 
     def read_by(self, ab: WeaponAbilities, phase: str, melee: bool) -> bool:
         """For a :data:`READS` row: whether a weapon's attack (``melee`` or ranged, with

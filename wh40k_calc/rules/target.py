@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, cast
 
 from msgspec import Struct
 
+from ..effect_schema import change_field, change_side
 from ..kept import Kept
 from ..profile import TargetModel, TargetProfile, TargetStates
 from ..records import replace
 from ..selection import OptionError, OptionUsageError
 from . import common as c
 from .order import precision_named, reorder
+from .when import bearer_groups, state_thresholds
 
 if TYPE_CHECKING:
     from ..datasheet import ModelProfile
@@ -82,9 +84,6 @@ def brackets(s: Situation) -> list[int]:
     """The target model counts (descending) below which its defence changes may differ, from
     the conditions of every target-side change that may act (``rules.when``: model counts,
     below Starting Strength, Below Half-strength)."""
-    from ..effect_schema import change_field, change_side
-    from .when import state_thresholds
-
     found: set[int] = set()
     for a in s.applied.every_active():
         if a.side != "target":
@@ -239,8 +238,6 @@ def _one(below: tuple[tuple[int, int], ...] | None):
 def _target_bearers(target: Unit) -> frozenset[int]:
     """The target's bearer groups (ids): its first CHARACTER datasheet's CHARACTER models, or
     its only model (:func:`~.when.bearer_groups`)."""
-    from .when import bearer_groups
-
     return bearer_groups(target)
 
 

@@ -30,6 +30,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import reads
+from .activation import built_unit
+from .applied import datasheet_rules
 
 if TYPE_CHECKING:
     from ..selection import Selection
@@ -59,8 +61,6 @@ def unread_conditions(sel: Selection, words: bool) -> tuple[str, ...]:
     ]
     if not wanted:
         return ()
-    from .activation import built_unit
-
     attacker = built_unit(sel.attacker, "attacker", sel.edition)
     target = built_unit(sel.target, "target", sel.edition)
     return _unread(sel, attacker, target, wanted)
@@ -70,8 +70,6 @@ def _unread(sel: Selection, attacker: Unit, target: Unit, wanted: list[str]) -> 
     """:func:`unread_conditions` of the built units: none where a unit rule of either is found
     (``applied.datasheet_rules``, kept per unit), else those of ``wanted`` that no weapon of
     ``attacker`` reads."""
-    from .applied import datasheet_rules
-
     requested, _ = datasheet_rules(sel, attacker, target)
     if requested:  # an effect may apply, and its conditions read any condition
         return ()

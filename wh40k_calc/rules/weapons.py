@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from ..datasheet import Weapon, norm_name
 from ..fuzzy import did_you_mean
+from ..kept import Kept
 from ..notes import OptionNote
 from ..profile import AttackProfile
 from ..selection import (
@@ -21,8 +22,11 @@ from ..selection import (
 )
 from ..units import ModelGroup, Unit
 from . import advanced
-from .engaged import dropped_note, engaged_weapons, implied_note, refusal
+from .engaged import dropped_note, engaged_weapons, implied_note, is_big, refusal
 from .plan import GroupOptions, Option
+
+OPTIONS_KEPT = 512
+_OPTIONS: Kept[tuple, tuple[Unit, tuple[GroupOptions, ...], tuple[str, ...]]] = Kept(OPTIONS_KEPT)
 
 
 def weapon_options(
@@ -44,11 +48,46 @@ def weapon_options(
     shoot, the others left out with a note; ``assault_ok(group, weapon)``: an effect gives
     that weapon [ASSAULT].
 
+    Without ``blast_ok`` and ``assault_ok`` (no effect acts), made once per process for the
+    attacking unit object and all it reads of the selection: the phase, ``--indirect``,
+    ``--advanced``, ``--engaged``, ``--target-engaged`` and the weapons named with
+    ``--weapon`` (a batch plans the same units under other conditions and against other
+    targets again and again; kept with the unit, so its id is not reused while kept; each
+    caller gets its own lists; errors are not kept).
+
     Raises:
         SelectionError: no weapon can attack (and no effect inflicts mortal wounds); an engaged
             attacker with neither Pistols nor the MONSTER/VEHICLE keyword, or one that
             Advanced with no [ASSAULT] weapon, with the reason.
     """
+    if blast_ok is not None or assault_ok is not None:
+        return made_weapon_options(sel, attacker, mortal_only, blast_ok, assault_ok)
+    cond = sel.conditions
+    key = (
+        id(attacker),
+        sel.phase,
+        cond.indirect,
+        cond.advanced,
+        cond.engaged,
+        cond.target_engaged,
+        sel.attacker.weapons,
+        mortal_only,
+    )
+    kept = _OPTIONS.get(key)
+    if kept is None or kept[0] is not attacker:
+        groups, notes = made_weapon_options(sel, attacker, mortal_only)
+        kept = _OPTIONS.put(key, (attacker, tuple(groups), tuple(notes)))
+    return list(kept[1]), list(kept[2])
+
+
+def made_weapon_options(
+    sel: Selection,
+    attacker: Unit,
+    mortal_only: bool = False,
+    blast_ok: Callable[[ModelGroup, Weapon], bool] | None = None,
+    assault_ok: Callable[[ModelGroup, Weapon], bool] | None = None,
+) -> tuple[list[GroupOptions], list[str]]:
+    """:func:`weapon_options` made afresh."""
     notes: list[str] = implied_note(sel, attacker)
     out: list[GroupOptions] = []
     engaged_why: list[str] = []
@@ -199,7 +238,7 @@ def _ranged_options(
     ranged, why = engaged_weapons(sel, attacker, g, ranged, blast_ok)
     if not ranged:
         return [], why, not_assault
-    vehicle = {"MONSTER", "VEHICLE"} & (g.profile.keywords | g.datasheet.all_keywords())
+    vehicle = is_big(g)
     pistols = [w for w in ranged if w.abilities.pistol]
     others = [w for w in ranged if not w.abilities.pistol]
     sets = [ranged] if vehicle or not pistols or not others else [others, pistols]

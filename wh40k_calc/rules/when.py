@@ -34,6 +34,8 @@ from msgspec import Struct
 
 from ..kept import Kept
 from ..records import replace
+from .cover import benefit_of_cover, cover_sources
+from .engaged import target_engaged
 
 if TYPE_CHECKING:
     from ..effect_schema import When
@@ -76,11 +78,17 @@ class UnitState(Struct, frozen=True):
 
 def unit_state(unit: Unit, wounds_left: int | None) -> UnitState:
     """The state of a unit as built (its Bodyguard at the size asked for, Leaders whole), with
-    ``wounds_left`` of its first model (``--wounds-left`` / ``--target-wounds-left``)."""
+    ``wounds_left`` of its first model (``--wounds-left`` / ``--target-wounds-left``); its
+    size found once per unit object (:func:`_unit_facts`)."""
+    return UnitState(*_unit_facts(unit)[4], wounds_left)
+
+
+def _size(unit: Unit) -> tuple[int, int, int]:
+    """:func:`unit_state`'s models, Starting Strength and first model's W of ``unit``."""
     leaders = sum(g.count for g in unit.all_groups if g.character)
     starting = unit.starting_strength + leaders
     first = unit.all_groups[0].profile.W if unit.all_groups else 1
-    return UnitState(unit.models, starting, first, wounds_left)
+    return unit.models, starting, first
 
 
 def starting_thresholds(state: UnitState) -> dict[str, int]:
@@ -142,9 +150,6 @@ def facts_of(
 ) -> Facts:
     """The :class:`Facts` of a selection under ``edition`` (the target's state as built, or
     ``target_state``)."""
-    from .cover import cover_sources
-    from .engaged import target_engaged
-
     cond = sel.conditions
     att, tgt = _unit_facts(attacker), _unit_facts(target)
     return Facts(
@@ -178,9 +183,12 @@ UNIT_FACTS_KEPT = 512
 _UNIT_FACTS: Kept[int, tuple[Unit, tuple]] = Kept(UNIT_FACTS_KEPT)  # see _unit_facts
 
 
-def _unit_facts(unit: Unit) -> tuple[bool, bool, frozenset[str], frozenset[str]]:
+def _unit_facts(
+    unit: Unit,
+) -> tuple[bool, bool, frozenset[str], frozenset[str], tuple[int, int, int]]:
     """What :func:`facts_of` reads of a unit alone: whether it has a CHARACTER model, whether
-    every model is the bearer, its Leaders' keywords, its models' names; found once per unit
+    every model is the bearer, its Leaders' keywords, its models' names, its size
+    (:func:`_size`); found once per unit
     object (kept by its identity with the unit itself: a batch plans the same built units
     again and again, ``rules.activation.built_unit``)."""
     kept = _UNIT_FACTS.get(id(unit))
@@ -191,6 +199,7 @@ def _unit_facts(unit: Unit) -> tuple[bool, bool, frozenset[str], frozenset[str]]
         _all_bearer(unit),
         leader_keywords(unit),
         model_names(unit),
+        _size(unit),
     )
     _UNIT_FACTS.put(id(unit), (unit, found))
     return found
@@ -480,8 +489,6 @@ def _in_cover(f: Facts, ctx: Context) -> bool:
     other effects' cover and Stealth (a record's own cover never counts for its own
     conditions: ``Changes``); read for the whole activation when no attack is named
     (``ranged`` None): in the Shooting phase, by an attack without [INDIRECT FIRE]."""
-    from .cover import benefit_of_cover
-
     ranged = ctx.ranged if ctx.ranged is not None else f.phase == "shooting"
     src = replace(f.cover, cover_fx=ctx.cover_fx, stealth_fx=ctx.stealth_fx)
     return benefit_of_cover(
