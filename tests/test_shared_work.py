@@ -943,7 +943,8 @@ def test_kept_unit_rules_are_those_found_afresh() -> None:
 
 def test_kept_unit_facts_are_those_found_afresh() -> None:
     """``rules.when._unit_facts`` (what the Facts read of one unit: a CHARACTER model, every
-    model the bearer, the Leaders' keywords, the models' names), kept per unit object: the
+    model the bearer, the Leaders' keywords, the models' names, its models, Starting Strength
+    with its Leaders and first model's W), kept per unit object: the
     oracle is each written out here from the unit's groups and datasheets."""
     from wh40k_calc.rules import when
 
@@ -955,7 +956,13 @@ def test_kept_unit_facts_are_those_found_afresh() -> None:
             leaders = frozenset().union(*(ds.all_keywords() for ds in unit.datasheets[1:]))
             names = frozenset(g.profile.name for g in unit.all_groups if g.count)
             all_bearer = bool(bearers) and all(id(g) in bearers for g in unit.all_groups)
-            assert when._unit_facts(unit) == (bool(chars), all_bearer, leaders, names), unit.name
+            with_leaders = unit.starting_strength + sum(
+                g.count for g in unit.all_groups if g.character
+            )
+            first_w = unit.all_groups[0].profile.W if unit.all_groups else 1
+            size = (unit.models, with_leaders, first_w)
+            found = (bool(chars), all_bearer, leaders, names, size)
+            assert when._unit_facts(unit) == found, unit.name
     with_leader = next(u for u in units if len(u.datasheets) > 1)
     cut = replace(with_leader, datasheets=with_leader.datasheets[1:])  # another unit object
     assert when._unit_facts(cut)[2] != when._unit_facts(with_leader)[2]
