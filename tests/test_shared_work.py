@@ -965,4 +965,4 @@ def test_kept_unit_facts_are_those_found_afresh() -> None:
             assert when._unit_facts(unit) == found, unit.name
     with_leader = next(u for u in units if len(u.datasheets) > 1)
     cut = replace(with_leader, datasheets=with_leader.datasheets[1:])  # another unit object
-    assert when._unit_facts(cut)[2] != when._unit_facts(with_leader)[2]
+    assert when._unit_facts(cut).leaders != when._unit_facts(with_leader).leaders

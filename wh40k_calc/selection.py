@@ -203,13 +203,15 @@ def selection_key(sel: Selection, attacker_models: bool = True) -> tuple:
     place by name (testing every field's type made it 4 times slower: a batch keys each of
     its selections twice, ``resolve.planned`` and ``rules.attacks``)."""
     key = list(astuple(sel))
-    key[_ATTACKER] = _choice_key(sel.attacker, attacker_models)
-    key[_TARGET] = _choice_key(sel.target, True)
+    key[ATTACKER_FIELD] = _choice_key(sel.attacker, attacker_models)
+    key[TARGET_FIELD] = _choice_key(sel.target, True)
     return tuple(key)
 
 
-_ATTACKER = Selection.__struct_fields__.index("attacker")  # the Selection's UnitChoice fields
-_TARGET = Selection.__struct_fields__.index("target")
+# where the Selection's two UnitChoice fields stand in its fields (``astuple``), for the keys
+# made of it (here and ``compare.runner.job_key``)
+ATTACKER_FIELD = Selection.__struct_fields__.index("attacker")
+TARGET_FIELD = Selection.__struct_fields__.index("target")
 
 
 def _choice_key(choice: UnitChoice, models: bool) -> tuple:

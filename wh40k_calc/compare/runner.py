@@ -20,7 +20,7 @@ from msgspec.structs import astuple
 
 from ..datasheet import Datasheet
 from ..records import field_names
-from ..selection import OptionError, Selection
+from ..selection import ATTACKER_FIELD, TARGET_FIELD, OptionError, Selection
 from ..sequence.steps import StepError
 from .jobs import USER_ERRORS, WIPE_ODDS, Job, Row, RunError, job_outcome, row_figures
 
@@ -76,8 +76,9 @@ def _field_getter(cls: type) -> Callable[[Any], tuple] | None:
 
 
 _PLAIN = frozenset({int, float, str, bool, type(None)})  # their own keys
-# the Selection's two units come second and third; its other fields hash and compare by value
-assert Selection.__struct_fields__[1:3] == ("attacker", "target")
+# the Selection's two units come second and third (selection.ATTACKER_FIELD, TARGET_FIELD); its
+# other fields hash and compare by value
+assert (ATTACKER_FIELD, TARGET_FIELD) == (1, 2)
 
 
 def _selection_key(sel: Selection, seen: dict[int, Hashable]) -> Hashable:
@@ -85,7 +86,8 @@ def _selection_key(sel: Selection, seen: dict[int, Hashable]) -> Hashable:
     by value; tuples of strings and records), its units' datasheets (and Leaders') by identity
     (the unit choices, which runs share, keyed once each by :func:`_key`)."""
     values = astuple(sel)
-    attacker, target = _key(values[1], seen), _key(values[2], seen)
+    attacker = _key(values[ATTACKER_FIELD], seen)
+    target = _key(values[TARGET_FIELD], seen)
     return ("Selection", values[0], attacker, target, *values[3:])
 
 

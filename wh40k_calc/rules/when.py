@@ -28,7 +28,7 @@ the target's defence (saves, Feel No Pain, Damage) are also read as its models d
 from __future__ import annotations
 
 from math import ceil
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from msgspec import Struct
 
@@ -80,7 +80,7 @@ def unit_state(unit: Unit, wounds_left: int | None) -> UnitState:
     """The state of a unit as built (its Bodyguard at the size asked for, Leaders whole), with
     ``wounds_left`` of its first model (``--wounds-left`` / ``--target-wounds-left``); its
     size found once per unit object (:func:`_unit_facts`)."""
-    return UnitState(*_unit_facts(unit)[4], wounds_left)
+    return UnitState(*_unit_facts(unit).size, wounds_left)
 
 
 def _size(unit: Unit) -> tuple[int, int, int]:
@@ -168,33 +168,39 @@ def facts_of(
         target_keywords=target.keywords,
         attacker=unit_state(attacker, sel.attacker_wounds_left),
         target=target_state or unit_state(target, sel.target_wounds_left),
-        attacker_has_character=att[0],
-        target_has_character=tgt[0],
-        target_all_bearer=tgt[1],
-        attacker_leaders=att[2],
-        target_leaders=tgt[2],
-        attacker_model_names=att[3],
-        target_model_names=tgt[3],
+        attacker_has_character=att.has_character,
+        target_has_character=tgt.has_character,
+        target_all_bearer=tgt.all_bearer,
+        attacker_leaders=att.leaders,
+        target_leaders=tgt.leaders,
+        attacker_model_names=att.model_names,
+        target_model_names=tgt.model_names,
         edition=edition,
     )
 
 
+class _UnitFacts(NamedTuple):
+    """What :func:`facts_of` and :func:`unit_state` read of a unit alone."""
+
+    has_character: bool  # a CHARACTER model
+    all_bearer: bool  # every model is the bearer
+    leaders: frozenset[str]  # its Leaders' keywords
+    model_names: frozenset[str]
+    size: tuple[int, int, int]  # :func:`_size`
+
+
 UNIT_FACTS_KEPT = 512
-_UNIT_FACTS: Kept[int, tuple[Unit, tuple]] = Kept(UNIT_FACTS_KEPT)  # see _unit_facts
+_UNIT_FACTS: Kept[int, tuple[Unit, _UnitFacts]] = Kept(UNIT_FACTS_KEPT)  # see _unit_facts
 
 
-def _unit_facts(
-    unit: Unit,
-) -> tuple[bool, bool, frozenset[str], frozenset[str], tuple[int, int, int]]:
-    """What :func:`facts_of` reads of a unit alone: whether it has a CHARACTER model, whether
-    every model is the bearer, its Leaders' keywords, its models' names, its size
-    (:func:`_size`); found once per unit
+def _unit_facts(unit: Unit) -> _UnitFacts:
+    """The :class:`_UnitFacts` of ``unit``, found once per unit
     object (kept by its identity with the unit itself: a batch plans the same built units
     again and again, ``rules.activation.built_unit``)."""
     kept = _UNIT_FACTS.get(id(unit))
     if kept is not None and kept[0] is unit:
         return kept[1]
-    found = (
+    found = _UnitFacts(
         any(is_character(g) for g in unit.all_groups),
         _all_bearer(unit),
         leader_keywords(unit),
