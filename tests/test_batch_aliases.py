@@ -5,10 +5,12 @@ full is refused for its size rather than walked."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from helpers import cli
 
 from wh40k_calc import batch as batch_module
@@ -166,3 +168,93 @@ def test_the_count_made_while_reading_is_the_hand_count():
         for v in values:
             assert parsed.sizes[id(v)] == _Expansion().size(v), (text, v)
     assert parse_data("runs: [a, b]\n").sizes == {}  # no alias: nothing counted
+
+
+# --- lines of runs written through anchors: ``<<: *anchor`` merges and ``- *anchor`` repeats ---
+
+MERGED = """\
+targets: [boyz]
+runs:
+  - &r1
+    name: one
+    attacker: {name: lootas, models: 5}
+  - name: two
+    attacker: lootas
+  - <<: *r1
+    name: five
+    attacker: {name: lootas, modles: 3}
+  - <<: *r1
+    name: six
+    attacker: {name: lootas, modles: 3}
+"""
+
+MODLES = "attacker: unknown field 'modles'; did you mean 'models'?"
+
+
+def test_a_field_a_merging_run_writes_itself_is_reported_at_its_own_line(tmp_path):
+    """Each run that merges ``*r1`` and writes its own bad ``attacker`` has the error at its own
+    attacker (lines 10 and 13, counted by hand above), so the two are two errors, not one
+    error of "runs 'five' and 'six'" at the anchored run's attacker (line 5)."""
+    path = write(tmp_path, MERGED)
+    res = cli("compare", path)
+    assert res.exit_code == 1
+    errors = res.stderr.splitlines()
+    assert [e.split(" (fields:")[0] for e in errors] == [
+        f"error: {path}:10: run 'five': {MODLES}",
+        f"error: {path}:13: run 'six': {MODLES}",
+    ]
+    assert "one" in res.stdout and "two" in res.stdout  # the good runs still print
+
+
+def test_a_field_only_merged_is_reported_where_it_is_written(tmp_path):
+    """A bad field the merging runs take from the anchored run is that run's line (5): one
+    error there, naming each run that has it."""
+    text = MERGED.replace("models: 5", "modles: 5").replace(
+        "    attacker: {name: lootas, modles: 3}\n", ""
+    )
+    path = write(tmp_path, text)
+    res = cli("compare", path)
+    assert res.exit_code == 1
+    errors = [e.split(" (fields:")[0] for e in res.stderr.splitlines()]
+    assert errors == [f"error: {path}:5: runs 'one', 'five' and 'six': {MODLES}"]
+
+
+def test_a_whole_run_repeated_by_an_alias_under_a_taken_name_is_told_at_the_alias(tmp_path):
+    """``- *r1`` repeats run 'one' whole, name included: the error is at the alias (line 8),
+    says which run repeats which, and how to name it."""
+    text = MERGED.split("  - <<: *r1")[0] + "  - *r1\n"
+    path = write(tmp_path, text)
+    res = cli("compare", path)
+    assert res.exit_code == 1
+    assert res.stderr.splitlines() == [
+        f"error: {path}:8: run 'one': name: name used by runs[0] as well: runs[2] repeats "
+        "runs[0] through a YAML alias; give it a name of its own (<<: *anchor, then name: ...)"
+    ]
+    # an unnamed run repeated whole is numbered, as any run whose made name is taken
+    text = text.replace("    name: one\n", "")
+    res = cli("compare", write(tmp_path, text), "--json")
+    assert res.exit_code == 0, res.output
+    assert [r["run"] for r in json.loads(res.stdout)] == ["lootas x5", "two", "lootas x5 #2"]
+
+
+@pytest.mark.parametrize("tree", ["constructed", "composed"])
+def test_the_line_of_a_key_is_that_of_the_value_the_data_holds(tree):
+    """``batch._child`` against what PyYAML builds: for each key of each mapping, the node it
+    finds holds the value the data has (an own key over a merged one, an earlier ``<<`` over
+    a later, the first mapping of a ``<<`` list over the next), in the tree PyYAML constructed
+    (its merged pairs moved in front) and in one only composed (its ``<<`` pairs in place)."""
+    from wh40k_calc import yamlio
+
+    text = (
+        "a: &a {x: 1, y: 1}\n"
+        "b: &b {x: 2, z: 2, w: 2}\n"
+        "c:\n  <<: *a\n  w: 3\n  <<: *b\n"
+        "d:\n  <<: [*a, *b]\n"
+        "e:\n  <<: [*b, *a]\n  y: 5\n"
+    )
+    data, built = yamlio.parse(text)
+    node = built if tree == "constructed" else yamlio.compose(text)
+    for name in "cde":
+        for key, value in data[name].items():
+            found = batch_module._child(batch_module._child(node, name), key)
+            assert int(found.value) == value, (name, key)

@@ -287,13 +287,32 @@ class Batch:
         return _line_in(node, parts)
 
 
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
 def _child(node: Any, key: str | int) -> Any:
+    """The node of ``key`` in a mapping node (or of index ``key`` in a sequence node); None
+    where it has none. A key written in the mapping itself wins over one it merges (``<<:
+    *anchor``): in a tree PyYAML constructed, the merged pairs stand first (so the last
+    match is the one the data holds); in a composed tree, the mappings ``<<`` merges are
+    searched after the mapping's own keys, in the order PyYAML lets them win (an earlier
+    ``<<`` before a later one, the first mapping of a ``<<`` list before the next)."""
     import yaml
 
     if isinstance(node, yaml.MappingNode) and isinstance(key, str):
-        for k, v in node.value:
-            if isinstance(k, yaml.ScalarNode) and _norm_key(k.value) == _norm_key(key):
+        want = _norm_key(key)
+        merged: list[Any] = []
+        for k, v in reversed(node.value):
+            if not isinstance(k, yaml.ScalarNode):
+                continue
+            if k.tag == _MERGE_TAG:
+                merged[:0] = v.value if isinstance(v, yaml.SequenceNode) else [v]
+            elif _norm_key(k.value) == want:
                 return v
+        for m in merged:
+            found = _child(m, key)
+            if found is not None:
+                return found
     if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
         return node.value[key]
     return None

@@ -786,6 +786,10 @@ class _BatchRuns:
         # a run's mapping (by identity) -> its spec and jobs: a YAML alias repeats one mapping,
         # whose jobs are made once and shared (renamed), so identical runs cost next to nothing
         self.by_data: dict[int, tuple[RunSpec, list[Job | RunError]]] = {}
+        # a run's mapping (by identity) -> the index of the first run written as it: a later
+        # run with the same mapping is a YAML alias of that one (``- *anchor``), whose fields'
+        # lines are the anchored run's
+        self.first_of: dict[int, int] = {}
         # runs written alike but for their names (a generated batch) -> the first one's spec
         # and jobs, shared (renamed, each its own line), found before the run is parsed
         # (compare.alike); only runs with no error and targets told apart without lines are
@@ -803,11 +807,12 @@ class _BatchRuns:
         target: str | None = None,
         top: bool = False,
         name: str | None = None,
+        line: int | None = None,
     ) -> RunError:
         """A RunError for run ``raw`` (named ``name``, else its label) at the field ``parts``
-        (of the defaults when ``top``), with the line of that field in the batch file."""
-        line = None
-        if parts is not None:
+        (of the defaults when ``top``), with the line of that field in the batch file (or
+        ``line`` when given)."""
+        if line is None and parts is not None:
             line = self.batch.line_of(parts, None if top else raw)
         return RunError(
             raw.label if name is None else name,
@@ -824,6 +829,7 @@ class _BatchRuns:
         alias: the same object, hence the same lines) gets that run's jobs under its own name;
         a run written as an earlier valid one but for its name, that run's jobs under its own
         name and line, unparsed."""
+        self.first_of.setdefault(id(raw.data), raw.index)
         same = self.by_data.get(id(raw.data))
         if same is not None:
             known, made = same
@@ -1043,9 +1049,16 @@ class _BatchRuns:
         if given is not None:
             name = given
             if name in self.seen:
-                return self.error(
-                    raw, f"name used by runs[{self.seen[name]}] as well", ["name"], name=name
+                message = f"name used by runs[{self.seen[name]}] as well"
+                first = self.first_of.get(id(raw.data), raw.index)
+                if first == raw.index:
+                    return self.error(raw, message, ["name"], name=name)
+                # a whole run repeated by an alias: its name's line is the anchored run's
+                message += (
+                    f": runs[{raw.index}] repeats runs[{first}] through a YAML alias; give it "
+                    f"a name of its own (<<: *anchor, then name: ...)"
                 )
+                return self.error(raw, message, ["name"], name=name, line=raw.line)
         else:
             if auto is not None:
                 name = auto
