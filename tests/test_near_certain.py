@@ -101,3 +101,5 @@ def test_an_expected_count_that_may_be_above_none_is_never_none() -> None:
     [row] = [ln for ln in run.stdout.splitlines() if ln.strip().startswith("boyz")]
     cols = row.split()
     assert cols[cols.index("<0.1%") - 1] == "<0.001", row  # the Models column, then Wipe
+    # the fourth trial: Pts/100 (240 pts x 3.5e-8 / 20 models per 160 pts) read 0.0 beside it
+    assert cols[cols.index("<0.1%") + 1] == "<0.1", row

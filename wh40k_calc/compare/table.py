@@ -146,12 +146,13 @@ def _numbers(r: Row) -> list[str]:
     f = r.figures
     eff, models, wipe = f["efficiency"], f["models"], f["wipe"]
     assert models is not None and wipe is not None  # only the efficiency may be None
+    # (of a whole of 0: a figure above 0 that rounds to none is shown as "<0.01", as models are)
     return [
-        f"{f['damage']:.2f}",
+        of_whole(f["damage"], 0, DECIMALS["damage"]),
         of_whole(models, r.result["target"]["models"], short=_may_survive(f)),
         probability_text(wipe, _odds(f, "wipe_possible"), _odds(f, "wipe_certain")),
-        "—" if eff is None else f"{eff:.1f}",
-        f"{f['losses']:.3f}",
+        "—" if eff is None else of_whole(eff, 0, DECIMALS["efficiency"]),
+        of_whole(f["losses"], 0, DECIMALS["losses"]),
     ]
 
 
