@@ -145,14 +145,16 @@ def _numbers(r: Row) -> list[str]:
     """The figures of one row as printed, in SHORT_LABELS order."""
     f = r.figures
     eff, models, wipe = f["efficiency"], f["models"], f["wipe"]
-    assert models is not None and wipe is not None  # only the efficiency may be None
+    damage, losses = f["damage"], f["losses"]
+    # only the efficiency may be None
+    assert models is not None and wipe is not None and damage is not None and losses is not None
     # (of a whole of 0: a figure above 0 that rounds to none is shown as "<0.01", as models are)
     return [
-        of_whole(f["damage"], 0, DECIMALS["damage"]),
+        of_whole(damage, 0, DECIMALS["damage"]),
         of_whole(models, r.result["target"]["models"], short=_may_survive(f)),
         probability_text(wipe, _odds(f, "wipe_possible"), _odds(f, "wipe_certain")),
         "—" if eff is None else of_whole(eff, 0, DECIMALS["efficiency"]),
-        of_whole(f["losses"], 0, DECIMALS["losses"]),
+        of_whole(losses, 0, DECIMALS["losses"]),
     ]
 
 
