@@ -258,3 +258,27 @@ def test_the_line_of_a_key_is_that_of_the_value_the_data_holds(tree):
         for key, value in data[name].items():
             found = batch_module._child(batch_module._child(node, name), key)
             assert int(found.value) == value, (name, key)
+
+
+def test_a_whole_run_alias_in_a_file_with_merge_keys_is_told_at_the_alias(tmp_path):
+    """A ``<<`` merge key sends the file to PyYAML's full reading, whose node tree gives an
+    alias its anchor's node: the repeated run's line (6, counted by hand) comes from the
+    parser's events instead, not the anchor's (3)."""
+    text = (
+        "targets: [boyz]\nruns:\n"
+        "  - &r1 {name: one, attacker: {name: lootas, models: 5}}\n"
+        "  - {<<: *r1, name: two, attacker: {name: lootas, modles: 3}}\n"
+        "  - {<<: *r1, name: three}\n"
+        "  - *r1\n"
+    )
+    path = write(tmp_path, text)
+    res = cli("compare", path)
+    assert res.exit_code == 1
+    errors = [e.split(" (fields:")[0] for e in res.stderr.splitlines()]
+    assert errors == [
+        f"error: {path}:4: run 'two': {MODLES}",
+        f"error: {path}:6: run 'one': name: name used by runs[0] as well: runs[3] repeats "
+        "runs[0] through a YAML alias; give it a name of its own (<<: *anchor, then name: ...)",
+    ]
+    assert batch_module._item_lines_of_runs(text) == [3, 4, 5, 6]
+    assert batch_module._item_lines_of_runs("runs: 3\n") is None
