@@ -280,5 +280,10 @@ def test_a_whole_run_alias_in_a_file_with_merge_keys_is_told_at_the_alias(tmp_pa
         f"error: {path}:6: run 'one': name: name used by runs[0] as well: runs[3] repeats "
         "runs[0] through a YAML alias; give it a name of its own (<<: *anchor, then name: ...)",
     ]
-    assert batch_module._item_lines_of_runs(text) == [3, 4, 5, 6]
-    assert batch_module._item_lines_of_runs("runs: 3\n") is None
+    from wh40k_calc.yamlio import top_list_lines
+
+    def runs(key: str) -> bool:
+        return key == "runs"
+
+    assert top_list_lines(text, runs) == [3, 4, 5, 6]
+    assert top_list_lines("runs: 3\n", runs) is None

@@ -474,48 +474,16 @@ def _run_lines(source: Any, defaults: DefaultsSpec) -> list[tuple[Any, int | Non
     for i, item in enumerate(defaults.runs):
         item_node = _child(runs_node, i) if runs_node is not None else None
         out.append((item, item_node.start_mark.line + 1 if item_node else None))
-    items = runs_node.value if runs_node is not None and hasattr(runs_node, "value") else []
+    import yaml
+
+    from .yamlio import top_list_lines
+
+    items = runs_node.value if isinstance(runs_node, yaml.SequenceNode) else []
     if len({id(n) for n in items}) < len(items):  # a run repeated whole: its alias's own line
-        lines = _item_lines_of_runs(source.text)
+        lines = top_list_lines(source.text, lambda key: _norm_key(key) == "runs")
         if lines is not None and len(lines) == len(out):
             out = [(item, line) for (item, _), line in zip(out, lines, strict=True)]
     return out
-
-
-def _item_lines_of_runs(text: str) -> list[int] | None:
-    """The line (1-based) each item of the top-level ``runs`` list starts on, read from the
-    parser's events: an item written as an alias (``- *r1``) at the alias, which the node tree
-    (where an alias is its anchor's node) cannot tell; None where the text has no such list
-    (or does not parse: the node tree was made from it, so it does)."""
-    import yaml
-
-    depth, at_runs, key_next = 0, False, True
-    lines: list[int] | None = None
-    try:
-        for ev in yaml.parse(
-            text, Loader=yaml.CSafeLoader if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader
-        ):
-            starts = isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent))
-            ends = isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent))
-            if lines is not None and depth == 2 and not ends:
-                if ev.start_mark is None:
-                    return None
-                lines.append(ev.start_mark.line + 1)  # an item of runs (its first event)
-            if depth == 1 and not ends:  # the top-level mapping's keys and values, in turn
-                if key_next:
-                    at_runs = isinstance(ev, yaml.ScalarEvent) and _norm_key(ev.value) == "runs"
-                elif at_runs and isinstance(ev, yaml.SequenceStartEvent):
-                    lines = []
-                key_next = not key_next
-            if starts:
-                depth += 1
-            elif ends:
-                depth -= 1
-                if lines is not None and depth == 1:
-                    return lines
-    except yaml.YAMLError:
-        return None
-    return lines
 
 
 def parse_run(batch: Batch, raw: RawRun) -> RunSpec:

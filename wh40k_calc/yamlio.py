@@ -339,6 +339,39 @@ def _events_document(text: str) -> Parsed:
             kept.clear()
 
 
+def top_list_lines(text: str, is_key: Callable[[str], bool]) -> list[int] | None:
+    """The line (1-based) each item starts on of the list under the first key of the
+    top-level mapping that ``is_key`` accepts, read from the parser's events: an item written
+    as an alias (``- *r1``) at the alias, which a node tree (where an alias is its anchor's
+    node) cannot tell. None where the text has no such list or does not parse."""
+    depth, at_key, key_next = 0, False, True
+    lines: list[int] | None = None
+    starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    try:
+        for ev in yaml.parse(text, Loader=_StrictLoader):
+            end = isinstance(ev, ends)
+            if lines is not None and depth == 2 and not end:
+                if ev.start_mark is None:
+                    return None
+                lines.append(ev.start_mark.line + 1)  # an item of the list (its first event)
+            if depth == 1 and not end:  # the top-level mapping's keys and values, in turn
+                if key_next:
+                    at_key = isinstance(ev, yaml.ScalarEvent) and is_key(ev.value)
+                elif at_key and isinstance(ev, yaml.SequenceStartEvent):
+                    lines = []
+                key_next = not key_next
+            if isinstance(ev, starts):
+                depth += 1
+            elif end:
+                depth -= 1
+                if lines is not None and depth == 1:
+                    return lines
+    except yaml.YAMLError:
+        return None
+    return lines
+
+
 def compose(text: str) -> yaml.Node | None:
     """The node tree of ``text`` (for line numbers of fields).
 
