@@ -287,3 +287,27 @@ def test_a_whole_run_alias_in_a_file_with_merge_keys_is_told_at_the_alias(tmp_pa
 
     assert top_list_lines(text, runs) == [3, 4, 5, 6]
     assert top_list_lines("runs: 3\n", runs) is None
+
+
+def test_a_name_taken_through_a_merge_or_written_twice_names_the_run_at_its_own_line(tmp_path):
+    """The second trial: runs that take run 'one''s name through ``<<: *r1`` were refused at
+    the anchored run's name (line 4) as "run 'one' ... used by runs[0]", the runs themselves
+    unnamed. Each is now told at its own line (6 and 8, counted by hand), as runs[1] and
+    runs[2]; a name written twice, at its own line (10) as runs[3]."""
+    text = (
+        "targets: [boyz]\nruns:\n"
+        "  - &r1\n    name: one\n    attacker: {name: lootas, models: 5}\n"
+        "  - <<: *r1\n    attacker: {name: lootas, models: 3}\n"
+        "  - <<: *r1\n    phase: fight\n"
+        "  - name: one\n    attacker: lootas\n"
+    )
+    path = write(tmp_path, text)
+    res = cli("compare", path)
+    assert res.exit_code == 1
+    head = "run 'one': name: name used by runs[0] as well: "
+    merged = "takes it from the run it merges (<<); give it a name of its own"
+    assert res.stderr.splitlines() == [
+        f"error: {path}:6: {head}runs[1] {merged}",
+        f"error: {path}:8: {head}runs[2] {merged}",
+        f"error: {path}:10: {head}runs[3] needs a name of its own",
+    ]

@@ -1049,15 +1049,17 @@ class _BatchRuns:
         if given is not None:
             name = given
             if name in self.seen:
-                message = f"name used by runs[{self.seen[name]}] as well"
+                message = f"name used by runs[{self.seen[name]}] as well: runs[{raw.index}] "
                 first = self.first_of.get(id(raw.data), raw.index)
-                if first == raw.index:
-                    return self.error(raw, message, ["name"], name=name)
-                # a whole run repeated by an alias: its name's line is the anchored run's
-                message += (
-                    f": runs[{raw.index}] repeats runs[{first}] through a YAML alias; give it "
-                    f"a name of its own (<<: *anchor, then name: ...)"
-                )
+                line = self.batch.line_of(["name"], raw)
+                if first != raw.index:  # a whole run repeated by an alias
+                    message += f"repeats runs[{first}] through a YAML alias; give it a name"
+                    message += " of its own (<<: *anchor, then name: ...)"
+                elif line is not None and raw.line is not None and line < raw.line:
+                    message += "takes it from the run it merges (<<); give it a name of its own"
+                else:
+                    return self.error(raw, message + "needs a name of its own", ["name"], name=name)
+                # the name is written in the anchored run: the line is the run's own
                 return self.error(raw, message, ["name"], name=name, line=raw.line)
         else:
             if auto is not None:
